@@ -1,0 +1,10 @@
+import type { RouteDef } from '@rr/platform';
+import type { CommandDeps } from './deps.ts';
+import { roomCommandRoutes } from './rooms/api.ts';
+
+export type { CommandDeps } from './deps.ts';
+
+/** Every state-changing route of the product (authentication routes come from the platform). */
+export function commandRoutes(deps: CommandDeps): RouteDef[] {
+  return [...roomCommandRoutes(deps)];
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { defineEvent } from './define.ts';
+
+export const DayType = z.enum(['WORKING_DAY', 'DAY']);
+export type DayType = z.infer<typeof DayType>;
+
+export const OpenBound = z.object({ type: DayType, value: z.number().int().min(0).max(365) });
+export type OpenBound = z.infer<typeof OpenBound>;
+
+const RoomDetails = z.object({
+  roomId: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  capacity: z.number().int().min(0),
+  openStart: OpenBound,
+  openEnd: OpenBound,
+});
+
+export const RoomCreated = defineEvent('RoomCreated', RoomDetails);
+export const RoomUpdated = defineEvent('RoomUpdated', RoomDetails);
+export const RoomDeleted = defineEvent('RoomDeleted', z.object({ roomId: z.uuid() }));
+export const RoomImageSet = defineEvent(
+  'RoomImageSet',
+  z.object({
+    roomId: z.uuid(),
+    imageId: z.uuid(),
+    contentType: z.enum(['image/jpeg', 'image/png']),
+    size: z.number().int().min(1),
+    alt: z.string(),
+  }),
+);
+export const RoomImageAltChanged = defineEvent(
+  'RoomImageAltChanged',
+  z.object({ roomId: z.uuid(), alt: z.string() }),
+);
+export const RoomImageRemoved = defineEvent('RoomImageRemoved', z.object({ roomId: z.uuid() }));
+/** The manual order of all rooms; lives in the single `room-order` stream. */
+export const RoomOrderChanged = defineEvent(
+  'RoomOrderChanged',
+  z.object({ roomIds: z.array(z.uuid()) }),
+);
+
+export const roomEvents = [
+  RoomCreated,
+  RoomUpdated,
+  RoomDeleted,
+  RoomImageSet,
+  RoomImageAltChanged,
+  RoomImageRemoved,
+  RoomOrderChanged,
+];
+
+export type RoomEvent =
+  | { type: 'RoomCreated'; data: z.infer<typeof RoomDetails> }
+  | { type: 'RoomUpdated'; data: z.infer<typeof RoomDetails> }
+  | { type: 'RoomDeleted'; data: { roomId: string } }
+  | { type: 'RoomImageSet'; data: z.infer<typeof RoomImageSet.schema> }
+  | { type: 'RoomImageAltChanged'; data: { roomId: string; alt: string } }
+  | { type: 'RoomImageRemoved'; data: { roomId: string } };
+
+export const roomStreamId = (roomId: string) => `room-${roomId}`;
+export const ROOM_ORDER_STREAM = 'room-order';

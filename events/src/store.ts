@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { comparePositions, START, type Position } from './position.ts';
+import {
+  ConcurrencyError,
+  type AppendRequest,
+  type AppendResult,
+  type EventMetadata,
+  type ExpectedVersion,
+  type NewEvent,
+  type RecordedEvent,
+} from './types.ts';
+import { Upcasters } from './upcasting.ts';
+
+export const EVENTS_CHANNEL = 'rr_events';
+
+interface EventRow {
+  tx: string;
+  gp: string;
+  stream_id: string;
+  stream_version: string;
+  event_id: string;
+  event_type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  created_at: Date;
+}
+
+const SELECT_EVENT = `transaction_id::text AS tx, global_position::text AS gp, stream_id,
+  stream_version::text AS stream_version, event_id, event_type, data, metadata, created_at`;
+
+export interface AppendOptions {
+  /** Metadata merged into every event of the append (actor, correlation, causation). */
+  metadata: Pick<EventMetadata, 'actor'> & Partial<EventMetadata>;
+}
+
+export interface EventStoreOptions {
+  upcasters?: Upcasters;
+  /** Checks an event's data against the catalogue before it is written; throws when invalid. */
+  validate?: (event: NewEvent) => void;
+}
+
+/**
+ * One database transaction of the store: lock and read streams, append to several streams, and
+ * write other tables (personal data, guards) that must commit or roll back with the events.
+ */
+export class StoreSession {
+  private lastPosition: Position | null = null;
+  private notified = false;
+
+  constructor(
+    readonly client: pg.PoolClient,
+    private readonly store: EventStore,
+  ) {}
+
+  /** Locks the stream row (SELECT ... FOR UPDATE) so writers to it queue instead of retrying. */
+  async lockStream(streamId: string): Promise<number | null> {
+    const r = await this.client.query<{ version: string }>(
+      'SELECT version::text AS version FROM streams WHERE stream_id = $1 FOR UPDATE',
+      [streamId],
+    );
+    return r.rows[0] ? Number(r.rows[0].version) : null;
+  }
+
+  readStream(streamId: string): Promise<{ version: number; events: RecordedEvent[] }> {
+    return this.store.readStream(streamId, this.client);
+  }
+
+  async append(requests: AppendRequest[], options: AppendOptions): Promise<AppendResult> {
+    const streams: { streamId: string; version: number }[] = [];
+    const ordered = [...requests].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
+    const startVersions = new Map<string, number>();
+    // Version checks first, in a fixed order, so concurrent multi-stream appends cannot deadlock.
+    for (const req of ordered) {
+      const from = await this.claimVersions(req);
+      startVersions.set(req.streamId, from);
+      streams.push({ streamId: req.streamId, version: from + req.events.length });
+    }
+    const cols = {
+      stream: [] as string[],
+      version: [] as string[],
+      id: [] as string[],
+      type: [] as string[],
+      data: [] as string[],
+      meta: [] as string[],
+    };
+    const correlationId = options.metadata.correlationId ?? randomUUID();
+    for (const req of requests) {
+      let v = startVersions.get(req.streamId) ?? 0;
+      for (const e of req.events) {
+        this.store.validate(e);
+        v += 1;
+        const metadata: EventMetadata = {
+          correlationId,
+          causationId: options.metadata.causationId ?? null,
+          actor: options.metadata.actor,
+          schemaVersion: options.metadata.schemaVersion ?? 1,
+          ...e.metadata,
+        };
+        cols.stream.push(req.streamId);
+        cols.version.push(String(v));
+        cols.id.push(e.eventId ?? randomUUID());
+        cols.type.push(e.type);
+        cols.data.push(JSON.stringify(e.data));
+        cols.meta.push(JSON.stringify(metadata));
+      }
+    }
+    if (cols.id.length > 0) {
+      const r = await this.client.query<{ tx: string; gp: string }>(
+        `INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])
+         RETURNING transaction_id::text AS tx, global_position::text AS gp`,
+        [cols.stream, cols.version, cols.id, cols.type, cols.data, cols.meta],
+      );
+      for (const row of r.rows) {
+        const p = { tx: BigInt(row.tx), gp: BigInt(row.gp) };
+        if (!this.lastPosition || comparePositions(p, this.lastPosition) > 0) this.lastPosition = p;
+      }
+      if (!this.notified) {
+        await this.client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, '']);
+        this.notified = true;
+      }
+    }
+    return { position: this.lastPosition ?? START, streams };
+  }
+
+  get position(): Position | null {
+    return this.lastPosition;
+  }
+
+  /** Checks the expected version and moves the stream's version forward; returns the old one. */
+  private async claimVersions(req: AppendRequest): Promise<number> {
+    const n = req.events.length;
+    const expected: ExpectedVersion = req.expectedVersion === 0 ? 'no_stream' : req.expectedVersion;
+    const current = async () => {
+      const r = await this.client.query<{ version: string }>(
+        'SELECT version::text AS version FROM streams WHERE stream_id = $1',
+        [req.streamId],
+      );
+      return r.rows[0] ? Number(r.rows[0].version) : null;
+    };
+    if (n === 0) {
+      const actual = await this.lockStream(req.streamId);
+      const ok =
+        expected === 'any' ||
+        (expected === 'no_stream' && actual === null) ||
+        (expected === 'stream_exists' && actual !== null) ||
+        expected === actual;
+      if (!ok) throw new ConcurrencyError(req.streamId, req.expectedVersion, actual);
+      return actual ?? 0;
+    }
+    if (expected === 'no_stream') {
+      const r = await this.client.query(
+        `INSERT INTO streams (stream_id, stream_type, version) VALUES ($1, $2, $3)
+         ON CONFLICT (stream_id) DO NOTHING RETURNING version`,
+        [req.streamId, req.streamType, n],
+      );
+      if (r.rowCount === 0) throw new ConcurrencyError(req.streamId, req.expectedVersion, await current());
+      return 0;
+    }
+    if (expected === 'any') {
+      const r = await this.client.query<{ version: string }>(
+        `INSERT INTO streams (stream_id, stream_type, version) VALUES ($1, $2, $3)
+         ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + EXCLUDED.version
+         RETURNING version::text AS version`,
+        [req.streamId, req.streamType, n],
+      );
+      return Number(r.rows[0]!.version) - n;
+    }
+    const r =
+      expected === 'stream_exists'
+        ? await this.client.query<{ version: string }>(
+            `UPDATE streams SET version = version + $2 WHERE stream_id = $1 RETURNING version::text AS version`,
+            [req.streamId, n],
+          )
+        : await this.client.query<{ version: string }>(
+            `UPDATE streams SET version = version + $2 WHERE stream_id = $1 AND version = $3
+             RETURNING version::text AS version`,
+            [req.streamId, n, expected],
+          );
+    if (r.rowCount === 0) throw new ConcurrencyError(req.streamId, req.expectedVersion, await current());
+    return Number(r.rows[0]!.version) - n;
+  }
+}
+
+export class EventStore {
+  private readonly upcasters: Upcasters;
+  private readonly validator: ((event: NewEvent) => void) | undefined;
+
+  constructor(
+    readonly pool: pg.Pool,
+    options: EventStoreOptions = {},
+  ) {
+    this.upcasters = options.upcasters ?? new Upcasters();
+    this.validator = options.validate;
+  }
+
+  validate(event: NewEvent): void {
+    this.validator?.(event);
+  }
+
+  /** Runs fn in one database transaction; the events it appends commit or vanish together. */
+  async transaction<T>(fn: (session: StoreSession) => Promise<T>): Promise<{ result: T; position: Position | null }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const session = new StoreSession(client, this);
+      const result = await fn(session);
+      await client.query('COMMIT');
+      return { result, position: session.position };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Appends to several streams atomically: every expected version holds, or nothing is written. */
+  async appendMany(requests: AppendRequest[], options: AppendOptions): Promise<AppendResult> {
+    const { result } = await this.transaction((s) => s.append(requests, options));
+    return result;
+  }
+
+  appendToStream(
+    streamId: string,
+    streamType: string,
+    expectedVersion: ExpectedVersion,
+    events: NewEvent[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
+    return this.appendMany([{ streamId, streamType, expectedVersion, events }], options);
+  }
+
+  async readStream(
+    streamId: string,
+    client: Pick<pg.Pool, 'query'> = this.pool,
+  ): Promise<{ version: number; events: RecordedEvent[] }> {
+    const r = await client.query<EventRow>(
+      `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = $1 ORDER BY stream_version`,
+      [streamId],
+    );
+    const events = r.rows.map((row) => this.toRecorded(row));
+    return { version: events.length ? events[events.length - 1]!.streamVersion : 0, events };
+  }
+
+  /**
+   * Reads events after a position in commit order, gap-safe: only events of transactions below
+   * the oldest still-running one (pg_snapshot_xmin), so an open transaction holding an earlier
+   * global position is never skipped.
+   */
+  async readAll(
+    after: Position,
+    limit: number,
+    client: Pick<pg.Pool, 'query'> = this.pool,
+  ): Promise<RecordedEvent[]> {
+    const r = await client.query<EventRow>(
+      `SELECT ${SELECT_EVENT} FROM events
+       WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+         AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY transaction_id, global_position
+       LIMIT $3`,
+      [after.tx.toString(), after.gp.toString(), limit],
+    );
+    return r.rows.map((row) => this.toRecorded(row));
+  }
+
+  private toRecorded(row: EventRow): RecordedEvent {
+    const version = row.metadata.schemaVersion ?? 1;
+    const up = this.upcasters.upcast(row.event_type, version, row.data);
+    return {
+      type: row.event_type,
+      data: up.data,
+      eventId: row.event_id,
+      streamId: row.stream_id,
+      streamVersion: Number(row.stream_version),
+      position: { tx: BigInt(row.tx), gp: BigInt(row.gp) },
+      metadata: { ...row.metadata, schemaVersion: up.version },
+      createdAt: row.created_at,
+    };
+  }
+}

@@ -1,0 +1,117 @@
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import type { Position } from './position.ts';
+import { EVENTS_CHANNEL, type EventStore } from './store.ts';
+import type { RecordedEvent } from './types.ts';
+
+/**
+ * Wakes subscribers when events commit (LISTEN/NOTIFY on a dedicated connection). It reconnects
+ * by itself; subscribers also poll, so a lost notification only delays, never loses, an event.
+ */
+export class EventNotifier extends EventEmitter {
+  private client: pg.Client | null = null;
+  private stopped = false;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(private readonly connectionString: string) {
+    super();
+    this.setMaxListeners(100);
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.connect().catch(() => this.scheduleReconnect());
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('error', () => undefined);
+    client.on('end', () => {
+      if (this.client === client) this.client = null;
+      if (!this.stopped) this.scheduleReconnect();
+    });
+    client.on('notification', () => this.wake());
+    await client.connect();
+    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    this.client = client;
+    this.wake();
+  }
+
+  /** Counts notifications, so a waiter can tell that one arrived before it started waiting. */
+  seq = 0;
+
+  private wake(): void {
+    this.seq += 1;
+    this.emit('wake');
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.connect().catch(() => this.scheduleReconnect());
+    }, 500);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    const c = this.client;
+    this.client = null;
+    await c?.end().catch(() => undefined);
+  }
+
+  /** Resolves at the next notification or after ms, whichever comes first. */
+  waitForWake(ms: number, signal?: AbortSignal, sinceSeq?: number): Promise<void> {
+    if (sinceSeq !== undefined && sinceSeq !== this.seq) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.off('wake', done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.once('wake', done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+export interface SubscriptionOptions {
+  store: EventStore;
+  notifier: EventNotifier;
+  /** Where to resume: called at start and after every failed batch. */
+  load: () => Promise<Position>;
+  /** Handles one batch in commit order, read after `from`; throwing makes it be read again. */
+  handle: (events: RecordedEvent[], from: Position) => Promise<void>;
+  batchSize?: number;
+  pollMs?: number;
+  signal: AbortSignal;
+  onError?: (err: unknown) => void;
+}
+
+/** A catch-up subscription over the whole log, in commit order, gap-safe. Runs until aborted. */
+export async function runSubscription(options: SubscriptionOptions): Promise<void> {
+  const { store, notifier, signal } = options;
+  const batchSize = options.batchSize ?? 500;
+  const pollMs = options.pollMs ?? 1000;
+  let position: Position | null = null;
+  while (!signal.aborted) {
+    try {
+      position ??= await options.load();
+      const seq = notifier.seq;
+      const events = await store.readAll(position, batchSize);
+      if (events.length === 0) {
+        await notifier.waitForWake(pollMs, signal, seq);
+        continue;
+      }
+      await options.handle(events, position);
+      position = events[events.length - 1]!.position;
+    } catch (err) {
+      position = null;
+      options.onError?.(err);
+      await notifier.waitForWake(250, signal);
+    }
+  }
+}

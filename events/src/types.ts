@@ -1,0 +1,60 @@
+import type { Position } from './position.ts';
+
+export type Actor =
+  | { kind: 'visitor' }
+  | { kind: 'admin'; username: string }
+  | { kind: 'system'; job: string };
+
+export interface EventMetadata {
+  correlationId: string;
+  causationId: string | null;
+  actor: Actor;
+  /** Version of the event's data shape; older shapes are upcast when read. */
+  schemaVersion: number;
+}
+
+export interface NewEvent<T extends string = string, D = unknown> {
+  type: T;
+  data: D;
+  eventId?: string;
+  metadata?: Partial<EventMetadata>;
+}
+
+export interface RecordedEvent<T extends string = string, D = unknown> {
+  type: T;
+  data: D;
+  eventId: string;
+  streamId: string;
+  streamVersion: number;
+  position: Position;
+  metadata: EventMetadata;
+  createdAt: Date;
+}
+
+export type ExpectedVersion = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface AppendRequest {
+  streamId: string;
+  streamType: string;
+  expectedVersion: ExpectedVersion;
+  events: NewEvent[];
+}
+
+export interface AppendResult {
+  /** Position of the last event written: what read-your-writes waits for. */
+  position: Position;
+  streams: { streamId: string; version: number }[];
+}
+
+export class ConcurrencyError extends Error {
+  override name = 'ConcurrencyError';
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: number | null,
+  ) {
+    super(
+      `Stream ${streamId}: expected version ${String(expected)}, actual ${actual === null ? 'no stream' : actual}`,
+    );
+  }
+}

@@ -1,0 +1,148 @@
+import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { RequestHandler } from 'express';
+import session from 'express-session';
+import connectPgSimple from 'connect-pg-simple';
+import type pg from 'pg';
+import { defineRoute, type RouteDef, type Role, type SessionUser } from './http.ts';
+import { Problem } from './problem.ts';
+import { z } from './validation.ts';
+import type { Logger } from './logger.ts';
+
+const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, opts: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scrypt(password, salt, 64, PARAMS);
+  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: PARAMS.maxmem,
+  });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+// Compared against when the user does not exist, so a login takes as long either way.
+let dummyHash: Promise<string> | null = null;
+
+export async function createUser(pool: pg.Pool, username: string, password: string, roles: Role[]): Promise<void> {
+  await pool.query(
+    `INSERT INTO admin_users (username, password_hash, roles) VALUES ($1, $2, $3)
+     ON CONFLICT (username) DO UPDATE SET password_hash = EXCLUDED.password_hash, roles = EXCLUDED.roles`,
+    [username, await hashPassword(password), roles],
+  );
+}
+
+/** On first start, creates the admin from ADMIN_USERNAME/ADMIN_PASSWORD (or a generated password, printed once). */
+export async function ensureFirstAdmin(pool: pg.Pool, username: string, password: string | undefined, logger: Logger): Promise<void> {
+  const existing = await pool.query('SELECT 1 FROM admin_users LIMIT 1');
+  if (existing.rowCount) return;
+  const pw = password ?? randomBytes(12).toString('base64url');
+  await createUser(pool, username, pw, ['admin']);
+  if (password) logger.info({ username }, 'created the first admin user from ADMIN_USERNAME/ADMIN_PASSWORD');
+  else {
+    // Printed to the console, not the log stream: shown once to whoever started the server.
+    console.log(`\n  First admin user created: ${username} / ${pw}\n  (set ADMIN_PASSWORD to choose it)\n`);
+  }
+}
+
+async function sessionSecret(pool: pg.Pool, configured: string | undefined): Promise<string> {
+  if (configured) return configured;
+  await pool.query(
+    `INSERT INTO app_settings (key, value) VALUES ('session_secret', $1) ON CONFLICT (key) DO NOTHING`,
+    [randomBytes(32).toString('base64url')],
+  );
+  const r = await pool.query<{ value: string }>(`SELECT value FROM app_settings WHERE key = 'session_secret'`);
+  return r.rows[0]!.value;
+}
+
+export const SESSION_COOKIE = 'rr.sid';
+
+/** Sessions live in PostgreSQL, so every service instance sees the same sign-in. */
+export async function sessionMiddleware(
+  pool: pg.Pool,
+  options: { secret?: string; secureCookie?: boolean },
+): Promise<RequestHandler> {
+  const PgStore = connectPgSimple(session);
+  return session({
+    name: SESSION_COOKIE,
+    secret: await sessionSecret(pool, options.secret),
+    store: new PgStore({ pool, tableName: 'sessions', createTableIfMissing: false, pruneSessionInterval: 15 * 60 }),
+    resave: false,
+    saveUninitialized: false,
+    rolling: true,
+    cookie: {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: options.secureCookie ?? 'auto',
+      maxAge: 8 * 60 * 60 * 1000,
+      path: '/',
+    },
+  });
+}
+
+const UserSchema = z.object({ username: z.string(), roles: z.array(z.enum(['admin', 'reports'])) }).openapi('User');
+const LoginBody = z.object({
+  username: z.string().trim().min(1, 'Value is required').max(100),
+  password: z.string().min(1, 'Value is required').max(200),
+});
+
+export function authRoutes(pool: pg.Pool): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/auth/login',
+      summary: 'Sign in as staff',
+      tags: ['auth'],
+      access: 'public',
+      body: LoginBody,
+      responses: { 200: { description: 'Signed in', schema: UserSchema }, 401: { description: 'Wrong credentials' } },
+      handler: async ({ body, req }) => {
+        const r = await pool.query<{ password_hash: string; roles: Role[] }>(
+          'SELECT password_hash, roles FROM admin_users WHERE username = $1',
+          [body.username],
+        );
+        const row = r.rows[0];
+        dummyHash ??= hashPassword(randomBytes(8).toString('hex'));
+        const ok = await verifyPassword(body.password, row?.password_hash ?? (await dummyHash));
+        if (!row || !ok) throw new Problem(401, 'auth__invalid_credentials', 'Wrong user name or password');
+        const user: SessionUser = { username: body.username, roles: row.roles };
+        await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
+        req.session.user = user;
+        await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
+        return { body: user };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/logout',
+      summary: 'Sign out',
+      tags: ['auth'],
+      access: 'public',
+      responses: { 204: { description: 'Signed out' } },
+      handler: async ({ req, res }) => {
+        await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
+        res.clearCookie(SESSION_COOKIE, { path: '/' });
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/me',
+      summary: 'The signed-in user and roles',
+      tags: ['auth'],
+      access: 'signed-in',
+      responses: { 200: { description: 'The user', schema: UserSchema } },
+      handler: async ({ user }) => Promise.resolve({ body: user }),
+    }),
+  ];
+}

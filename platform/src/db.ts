@@ -1,0 +1,56 @@
+import pg from 'pg';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
+
+// int8 (bigint) columns come back as strings by default; counts and positions fit in a JS number
+// only up to 2^53, so positions stay strings while count(*) results are parsed where read.
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+  });
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Runs fn in one database transaction; rolls back on any error. */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** True for errors that mean the database is unreachable (restart, network), not a bad query. */
+export function isConnectionError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: string }).code;
+  return (
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === '57P01' || // admin_shutdown
+    code === '57P02' ||
+    code === '57P03' || // cannot_connect_now
+    code === '08006' ||
+    code === '08001' ||
+    code === '08003' ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(err.message)
+  );
+}

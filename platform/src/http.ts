@@ -1,0 +1,230 @@
+import express, { type Request, type Response, type NextFunction, type Router } from 'express';
+import helmet from 'helmet';
+import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from './validation.ts';
+import { parseOrThrow } from './validation.ts';
+import { Problem, problems } from './problem.ts';
+import { isConnectionError } from './db.ts';
+import type { Logger } from './logger.ts';
+
+export type Role = 'admin' | 'reports';
+
+export interface SessionUser {
+  username: string;
+  roles: Role[];
+}
+
+declare module 'express-session' {
+  interface SessionData {
+    user?: SessionUser;
+  }
+}
+
+/** Who may call a route: anyone, any signed-in user, or a signed-in user holding one of the roles. */
+export type Access = 'public' | 'signed-in' | Role[];
+
+export interface HandlerContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  req: Request;
+  res: Response;
+  user: SessionUser | undefined;
+}
+
+export interface Reply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** OpenAPI-style path below /api, e.g. `/admin/rooms/{id}`. */
+  path: string;
+  summary: string;
+  tags: string[];
+  access: Access;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Multipart form fields documented in OpenAPI; the handler parses the upload itself. */
+  multipart?: z.ZodObject;
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+  handler: (ctx: HandlerContext<any, any, any>) => Promise<Reply | void>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each route's own zod schemas type its handler; see defineRoute
+}
+
+/**
+ * Declares a route once: its zod schemas validate the request at the edge and document it in the
+ * OpenAPI file; its access rule is checked on the server before the handler runs.
+ */
+export function defineRoute<
+  P extends z.ZodObject = z.ZodObject<{}>,
+  Q extends z.ZodObject = z.ZodObject<{}>,
+  B extends z.ZodType = z.ZodUndefined,
+>(def: {
+  method: RouteDef['method'];
+  path: string;
+  summary: string;
+  tags: string[];
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  multipart?: z.ZodObject;
+  responses: RouteDef['responses'];
+  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply | void>;
+}): RouteDef {
+  return def as RouteDef;
+}
+
+const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number(),
+    error: z.string(),
+    payload: z.array(z.string()),
+    errors: z.array(z.object({ field: z.string(), rule: z.string(), message: z.string() })).optional(),
+  })
+  .openapi('Problem');
+
+function checkAccess(access: Access, user: SessionUser | undefined): void {
+  if (access === 'public') return;
+  if (!user) throw problems.unauthorized();
+  if (access === 'signed-in') return;
+  if (!access.some((r) => user.roles.includes(r))) throw problems.forbidden();
+}
+
+export function mountRoutes(router: Router, routes: RouteDef[]): void {
+  for (const route of routes) {
+    const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
+    router[route.method](expressPath, async (req: Request, res: Response) => {
+      const user = req.session?.user;
+      checkAccess(route.access, user);
+      const params = route.params ? parseOrThrow(route.params, req.params) : {};
+      const query = route.query ? parseOrThrow(route.query, req.query) : {};
+      const body = route.body ? parseOrThrow(route.body, req.body ?? undefined) : undefined;
+      const reply = await route.handler({ params, query, body, req, res, user });
+      if (!reply || res.headersSent) return;
+      for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+      const status = reply.status ?? 200;
+      if (reply.body === undefined) res.status(status).end();
+      else res.status(status).json(reply.body);
+    });
+  }
+}
+
+export function buildOpenApi(routes: RouteDef[], info: { title: string; version: string }): object {
+  const registry = new OpenAPIRegistry();
+  registry.register('Problem', problemSchema);
+  for (const route of routes) {
+    const responses: RouteConfig['responses'] = {};
+    for (const [status, r] of Object.entries(route.responses)) {
+      responses[status] = r.schema
+        ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
+        : { description: r.description };
+    }
+    responses['400'] ??= { description: 'Invalid request', content: { 'application/problem+json': { schema: problemSchema } } };
+    if (route.access !== 'public') {
+      responses['401'] ??= { description: 'Not signed in', content: { 'application/problem+json': { schema: problemSchema } } };
+      responses['403'] ??= { description: 'Role missing', content: { 'application/problem+json': { schema: problemSchema } } };
+    }
+    const request: RouteConfig['request'] = {};
+    if (route.params) request.params = route.params;
+    if (route.query) request.query = route.query;
+    if (route.body) request.body = { content: { 'application/json': { schema: route.body } }, required: true };
+    if (route.multipart) request.body = { content: { 'multipart/form-data': { schema: route.multipart } } };
+    registry.registerPath({
+      method: route.method,
+      path: `/api${route.path}`,
+      summary: route.summary,
+      tags: route.tags,
+      request,
+      responses,
+      ...(route.access === 'public' ? {} : { security: [{ session: [] }] }),
+      ...(Array.isArray(route.access) ? { 'x-roles': route.access } : {}),
+    });
+  }
+  registry.registerComponent('securitySchemes', 'session', { type: 'apiKey', in: 'cookie', name: 'rr.sid' });
+  const generator = new OpenApiGeneratorV31(registry.definitions);
+  return generator.generateDocument({ openapi: '3.1.0', info });
+}
+
+/** State-changing requests must carry X-Requested-With: XMLHttpRequest (CSRF defence). */
+export function requireXhrHeader(req: Request, _res: Response, next: NextFunction): void {
+  const safe = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
+  if (!safe && req.get('x-requested-with') !== 'XMLHttpRequest') {
+    next(new Problem(403, 'http__access_denied_exception', 'Missing X-Requested-With header'));
+    return;
+  }
+  next();
+}
+
+export function securityHeaders() {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'"],
+        'frame-ancestors': ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+export function requestLogger(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      // Path template only: ids and query strings (e-mail addresses in blacklist paths) stay out.
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      logger.info({ method: req.method, route: `${req.baseUrl}${route}`, status: res.statusCode, ms: Math.round(ms) }, 'request');
+    });
+    next();
+  };
+}
+
+/** The one error handler: every failure becomes problem+json; no stack or internal text leaks. */
+export function problemHandler(logger: Logger) {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    let problem: Problem;
+    if (err instanceof Problem) problem = err;
+    else if (isBodyParserError(err)) {
+      problem =
+        err.type === 'entity.too.large'
+          ? problems.tooLarge()
+          : problems.badRequest('validation__error', 'The request body is not valid JSON');
+    } else if ((err as { name?: string }).name === 'ConcurrencyError') problem = problems.versionConflict();
+    else if (isConnectionError(err)) {
+      logger.warn({ err: String(err) }, 'database unavailable');
+      problem = problems.unavailable();
+      res.setHeader('Retry-After', '2');
+    } else {
+      logger.error({ err }, 'unhandled error');
+      problem = problems.internal();
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const [k, v] of Object.entries(problem.headers ?? {})) res.setHeader(k, v);
+    res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.toJSON()));
+  };
+}
+
+function isBodyParserError(err: unknown): err is { type: string; status: number } {
+  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && typeof (err as { status?: unknown }).status === 'number';
+}
+
+/** Unknown /api paths answer problem+json 404 rather than the SPA. */
+export function apiNotFound(_req: Request, _res: Response, next: NextFunction): void {
+  next(problems.notFound('Endpoint'));
+}
+
+export { express };

@@ -1,0 +1,127 @@
+import type pg from 'pg';
+
+/**
+ * The database schema, in order. A migration is never edited once released: add a new one.
+ * Applied under an advisory lock, so several processes starting at once migrate exactly once.
+ */
+export const migrations: { id: string; sql: string }[] = [
+  {
+    id: '001_event_store',
+    sql: `
+      CREATE TABLE streams (
+        stream_id   text PRIMARY KEY,
+        stream_type text NOT NULL,
+        version     bigint NOT NULL CHECK (version >= 0)
+      );
+      CREATE SEQUENCE events_global_position_seq;
+      CREATE TABLE events (
+        global_position bigint NOT NULL DEFAULT nextval('events_global_position_seq'),
+        transaction_id  xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        stream_id       text NOT NULL REFERENCES streams(stream_id),
+        stream_version  bigint NOT NULL,
+        event_id        uuid NOT NULL UNIQUE,
+        event_type      text NOT NULL,
+        data            jsonb NOT NULL,
+        metadata        jsonb NOT NULL,
+        created_at      timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (stream_id, stream_version)
+      );
+      ALTER SEQUENCE events_global_position_seq OWNED BY events.global_position;
+      CREATE UNIQUE INDEX events_commit_order ON events (transaction_id, global_position);
+      CREATE INDEX events_type ON events (event_type);
+    `,
+  },
+  {
+    id: '002_projection_checkpoints',
+    sql: `
+      CREATE TABLE projection_checkpoints (
+        name       text PRIMARY KEY,
+        last_tx    xid8 NOT NULL DEFAULT '0',
+        last_gp    bigint NOT NULL DEFAULT 0,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+  {
+    id: '003_auth',
+    sql: `
+      CREATE TABLE admin_users (
+        username      text PRIMARY KEY,
+        password_hash text NOT NULL,
+        roles         text[] NOT NULL,
+        created_at    timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE sessions (
+        sid    varchar NOT NULL PRIMARY KEY,
+        sess   json NOT NULL,
+        expire timestamp(6) NOT NULL
+      );
+      CREATE INDEX sessions_expire ON sessions (expire);
+      CREATE TABLE app_settings (
+        key   text PRIMARY KEY,
+        value text NOT NULL
+      );
+    `,
+  },
+  {
+    id: '004_rooms',
+    sql: `
+      CREATE TABLE room_images (
+        image_id     uuid PRIMARY KEY,
+        room_id      uuid NOT NULL,
+        content_type text NOT NULL,
+        bytes        bytea NOT NULL,
+        created_at   timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX room_images_room ON room_images (room_id);
+      CREATE TABLE rm_rooms (
+        id                       uuid PRIMARY KEY,
+        version                  bigint NOT NULL,
+        name                     text NOT NULL,
+        description              text NOT NULL,
+        capacity                 integer NOT NULL,
+        open_start_type          text NOT NULL,
+        open_start_value         integer NOT NULL,
+        open_end_type            text NOT NULL,
+        open_end_value           integer NOT NULL,
+        image_id                 uuid,
+        image_alt                text,
+        sort_order               integer NOT NULL,
+        active_reservation_count integer NOT NULL DEFAULT 0,
+        created_at               timestamptz NOT NULL
+      );
+      CREATE INDEX rm_rooms_order ON rm_rooms (sort_order, name);
+    `,
+  },
+];
+
+export async function migrate(pool: pg.Pool): Promise<string[]> {
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query(`SELECT pg_advisory_lock(hashtext('rr:migrations'))`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const done = new Set(
+      (await client.query<{ id: string }>('SELECT id FROM schema_migrations')).rows.map((r) => r.id),
+    );
+    for (const m of migrations) {
+      if (done.has(m.id)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_migrations (id) VALUES ($1)', [m.id]);
+        await client.query('COMMIT');
+        applied.push(m.id);
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      }
+    }
+  } finally {
+    await client.query(`SELECT pg_advisory_unlock(hashtext('rr:migrations'))`).catch(() => undefined);
+    client.release();
+  }
+  return applied;
+}

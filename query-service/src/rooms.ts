@@ -1,0 +1,184 @@
+import type { Response } from 'express';
+import { defineRoute, problems, queryInt, sortSpec, z, type Pool, type RouteDef } from '@rr/platform';
+
+export const Room = z
+  .object({
+    id: z.uuid(),
+    version: z.number(),
+    name: z.string(),
+    description: z.string(),
+    capacity: z.number(),
+    openStart: z.object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() }),
+    openEnd: z.object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() }),
+    imageAlt: z.string().nullable(),
+    imageUrl: z.string().nullable(),
+    order: z.number(),
+    activeReservationCount: z.number(),
+  })
+  .openapi('Room');
+export type Room = z.infer<typeof Room>;
+
+const RoomPage = z.object({ content: z.array(Room), totalCount: z.number() }).openapi('RoomPage');
+
+interface RoomRow {
+  id: string;
+  version: string;
+  name: string;
+  description: string;
+  capacity: number;
+  open_start_type: 'WORKING_DAY' | 'DAY';
+  open_start_value: number;
+  open_end_type: 'WORKING_DAY' | 'DAY';
+  open_end_value: number;
+  image_id: string | null;
+  image_alt: string | null;
+  sort_order: number;
+  active_reservation_count: number;
+}
+
+function toRoom(r: RoomRow): Room {
+  return {
+    id: r.id,
+    version: Number(r.version),
+    name: r.name,
+    description: r.description,
+    capacity: r.capacity,
+    openStart: { type: r.open_start_type, value: r.open_start_value },
+    openEnd: { type: r.open_end_type, value: r.open_end_value },
+    imageAlt: r.image_id ? r.image_alt : null,
+    imageUrl: r.image_id ? `rooms/${r.id}/image?v=${r.image_id}` : null,
+    order: r.sort_order,
+    activeReservationCount: r.active_reservation_count,
+  };
+}
+
+const SORT_COLUMNS = { order: 'sort_order', name: 'lower(name)', description: 'lower(description)', capacity: 'capacity' } as const;
+const ListQuery = z.object({
+  name: z.string().max(200).optional(),
+  term: z.string().max(200).optional(),
+  limit: queryInt(1, 999).default(999),
+  offset: queryInt(0, 1_000_000).default(0),
+  sort: sortSpec(['order', 'name', 'description', 'capacity']).optional(),
+});
+
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+async function listRooms(pool: Pool, q: z.output<typeof ListQuery>) {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (q.name?.trim()) {
+    args.push(likePattern(q.name.trim()));
+    where.push(`name ILIKE $${args.length}`);
+  }
+  if (q.term?.trim()) {
+    args.push(likePattern(q.term.trim()));
+    where.push(`(name ILIKE $${args.length} OR description ILIKE $${args.length})`);
+  }
+  const order = (q.sort ?? [{ field: 'order' as const, dir: 'ASC' as const }])
+    .map((s) => `${SORT_COLUMNS[s.field]} ${s.dir}`)
+    .concat(['lower(name) ASC', 'id ASC'])
+    .join(', ');
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  args.push(q.limit, q.offset);
+  const r = await pool.query<RoomRow & { total: string }>(
+    `SELECT *, count(*) OVER () AS total FROM rm_rooms ${whereSql} ORDER BY ${order} LIMIT $${args.length - 1} OFFSET $${args.length}`,
+    args,
+  );
+  let total = r.rows[0] ? Number(r.rows[0].total) : 0;
+  if (r.rows.length === 0 && q.offset > 0) {
+    const c = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM rm_rooms ${whereSql}`, args.slice(0, -2));
+    total = Number(c.rows[0]!.n);
+  }
+  return { content: r.rows.map(toRoom), totalCount: total };
+}
+
+async function getRoom(pool: Pool, id: string): Promise<Room> {
+  const r = await pool.query<RoomRow>('SELECT * FROM rm_rooms WHERE id = $1', [id]);
+  if (!r.rows[0]) throw problems.notFound('Room');
+  return toRoom(r.rows[0]);
+}
+
+const IdParams = z.object({ id: z.uuid('Not a valid id') });
+
+/** Sends the stored bytes of a room's current image (content type checked at upload by magic bytes). */
+async function sendImage(pool: Pool, roomId: string, res: Response, cacheControl: string): Promise<void> {
+  const r = await pool.query<{ content_type: string; bytes: Buffer }>(
+    `SELECT i.content_type, i.bytes FROM rm_rooms r JOIN room_images i ON i.image_id = r.image_id WHERE r.id = $1`,
+    [roomId],
+  );
+  const row = r.rows[0];
+  if (!row) throw problems.notFound('Image');
+  res.setHeader('Content-Type', row.content_type);
+  res.setHeader('Cache-Control', cacheControl);
+  res.setHeader('Content-Disposition', 'inline');
+  res.status(200).send(row.bytes);
+}
+
+export function roomQueryRoutes(pool: Pool): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/rooms',
+      summary: 'Rooms for visitors, in the manual order',
+      tags: ['rooms'],
+      access: 'public',
+      query: ListQuery,
+      responses: { 200: { description: 'A page of rooms', schema: RoomPage } },
+      handler: async ({ query }) => ({ body: await listRooms(pool, query) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/rooms/{id}',
+      summary: 'One room',
+      tags: ['rooms'],
+      access: 'public',
+      params: IdParams,
+      responses: { 200: { description: 'The room', schema: Room }, 404: { description: 'No such room' } },
+      handler: async ({ params }) => ({ body: await getRoom(pool, params.id) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/rooms/{id}/image',
+      summary: 'The room image bytes',
+      tags: ['rooms'],
+      access: 'public',
+      params: IdParams,
+      query: z.object({ v: z.string().max(64).optional() }),
+      responses: {
+        200: { description: 'JPEG or PNG', schema: z.string().openapi({ format: 'binary' }), contentType: 'image/*' },
+        404: { description: 'No image' },
+      },
+      handler: async ({ params, res }) => sendImage(pool, params.id, res, 'public, max-age=300'),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/rooms',
+      summary: 'Rooms for staff',
+      tags: ['rooms'],
+      access: ['admin', 'reports'],
+      query: ListQuery,
+      responses: { 200: { description: 'A page of rooms', schema: RoomPage } },
+      handler: async ({ query }) => ({ body: await listRooms(pool, query) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/rooms/{id}',
+      summary: 'One room, for staff',
+      tags: ['rooms'],
+      access: ['admin', 'reports'],
+      params: IdParams,
+      responses: { 200: { description: 'The room', schema: Room }, 404: { description: 'No such room' } },
+      handler: async ({ params }) => ({ body: await getRoom(pool, params.id) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/rooms/{id}/image',
+      summary: 'The room image bytes, for staff',
+      tags: ['rooms'],
+      access: ['admin', 'reports'],
+      params: IdParams,
+      responses: { 200: { description: 'JPEG or PNG', schema: z.string().openapi({ format: 'binary' }), contentType: 'image/*' }, 404: { description: 'No image' } },
+      handler: async ({ params, res }) => sendImage(pool, params.id, res, 'private, no-cache'),
+    }),
+  ];
+}

@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { commandRoutes, type CommandDeps } from '@rr/command-service';
+import { minPositionGate, queryRoutes } from '@rr/query-service';
+import {
+  apiNotFound,
+  authRoutes,
+  buildOpenApi,
+  express,
+  mountRoutes,
+  problemHandler,
+  requestLogger,
+  requireXhrHeader,
+  securityHeaders,
+  type Config,
+  type Logger,
+  type RouteDef,
+} from '@rr/platform';
+import type { RequestHandler } from 'express';
+
+export type Role = 'all' | 'command' | 'query';
+
+export interface AppOptions {
+  role: Role;
+  deps: CommandDeps;
+  config: Config;
+  logger: Logger;
+  sessions: RequestHandler;
+  readModels: string[];
+  serveFrontend: boolean;
+}
+
+export function routesFor(role: Role, deps: CommandDeps): RouteDef[] {
+  const routes: RouteDef[] = [];
+  if (role !== 'query') routes.push(...authRoutes(deps.pool), ...commandRoutes(deps));
+  if (role !== 'command') routes.push(...queryRoutes(deps.pool));
+  return routes;
+}
+
+export function openApiDocument(deps: CommandDeps): object {
+  return buildOpenApi(routesFor('all', deps), { title: 'Reading-room reservations API', version: '0.1.0' });
+}
+
+export function createApp(options: AppOptions): express.Express {
+  const { config, logger, deps } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  if (config.TRUST_PROXY) app.set('trust proxy', config.TRUST_PROXY);
+  app.set('query parser', 'simple');
+  app.use(securityHeaders());
+
+  const api = express.Router();
+  api.use(requestLogger(logger));
+  api.use(express.json({ limit: '100kb' }));
+  api.use(requireXhrHeader);
+  api.use(options.sessions);
+  if (options.role !== 'command') {
+    const gate = minPositionGate(deps.pool, options.readModels, config.READ_YOUR_WRITES_TIMEOUT_MS);
+    api.use((req, res, next) => (req.method === 'GET' ? gate(req, res, next) : next()));
+  }
+  api.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  const document = openApiDocument(deps);
+  api.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  mountRoutes(api, routesFor(options.role, deps));
+  api.use(apiNotFound);
+  api.use(problemHandler(logger));
+  app.use('/api', api);
+
+  if (options.serveFrontend) mountFrontend(app, config.FRONTEND_DIST);
+  app.use(problemHandler(logger));
+  return app;
+}
+
+/** The built SPA: visitor app at /, admin app at /admin/, unknown paths fall back to the app. */
+function mountFrontend(app: express.Express, dist: string): void {
+  const visitorHtml = path.join(dist, 'index.html');
+  const adminHtml = path.join(dist, 'admin', 'index.html');
+  app.use(express.static(dist, { index: false, maxAge: '1h', setHeaders: noCacheHtml }));
+  const send = (file: string) => (_req: express.Request, res: express.Response) => {
+    if (!existsSync(file)) {
+      res.status(503).type('text/plain').send('The frontend is not built yet: run `npm run build`.');
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(file);
+  };
+  app.get(['/admin', '/admin/{*rest}'], send(adminHtml));
+  app.get('/{*rest}', send(visitorHtml));
+}
+
+function noCacheHtml(res: express.Response, file: string): void {
+  if (file.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
+}

@@ -1,0 +1,71 @@
+import type { Server } from 'node:http';
+import { ConfigError, createLogger, ensureFirstAdmin, loadConfig, sessionMiddleware } from '@rr/platform';
+import { createApp, type Role } from './app.ts';
+import { openDatabase } from './database.ts';
+import { openRuntime, readModelNames, startProjections } from './runtime.ts';
+import { seedDemoData } from './seed.ts';
+
+/**
+ * One entry for every process of the product. SERVICE_ROLE picks what it runs:
+ *   all        (default, `npm start`) API, projections and the built frontend on one port
+ *   command    the command-service (writes)
+ *   query      the query-service (reads)
+ *   projector  the projection runner only
+ */
+async function main(): Promise<void> {
+  const role = (process.env.SERVICE_ROLE ?? 'all') as Role | 'projector';
+  if (!['all', 'command', 'query', 'projector'].includes(role)) throw new ConfigError(`SERVICE_ROLE must be all, command, query or projector, not ${role}`);
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, `rr-${role}`);
+  const db = await openDatabase(config, logger);
+  const runtime = await openRuntime(db.url, config, logger);
+  await runtime.notifier.start();
+
+  if (role === 'all') {
+    await ensureFirstAdmin(runtime.pool, config.ADMIN_USERNAME, config.ADMIN_PASSWORD, logger);
+    if (config.SEED_DEMO_DATA && (await seedDemoData(runtime.store))) logger.info('seeded demo rooms');
+  }
+  const runner = role === 'all' || role === 'projector' ? startProjections(runtime, logger) : null;
+
+  let server: Server | null = null;
+  if (role !== 'projector') {
+    const sessions = await sessionMiddleware(runtime.pool, { secret: config.SESSION_SECRET, secureCookie: config.COOKIE_SECURE });
+    const app = createApp({ role, deps: runtime.deps, config, logger, sessions, readModels: readModelNames, serveFrontend: role === 'all' });
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    logger.info({ port, host: config.HOST }, 'listening');
+    if (role === 'all') console.log(`Reading-room reservations: http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}/ (admin: /admin/)`);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15000);
+    force.unref();
+    // Stop accepting connections; requests in flight finish first.
+    if (server) {
+      const s = server;
+      await new Promise<void>((resolve) => {
+        s.close(() => resolve());
+        s.closeIdleConnections();
+      });
+    }
+    await runner?.stop();
+    await runtime.close();
+    await db.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error('Start-up failed:', err);
+  process.exit(1);
+});

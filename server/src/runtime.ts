@@ -1,0 +1,42 @@
+import { EventNotifier, EventStore, validateEvent } from '@rr/events';
+import { readModelProjections, ProjectionRunner } from '@rr/projections';
+import { createPool, migrate, systemClock, type Clock, type Config, type Logger, type Pool } from '@rr/platform';
+import type { CommandDeps } from '@rr/command-service';
+
+export interface Runtime {
+  pool: Pool;
+  store: EventStore;
+  deps: CommandDeps;
+  notifier: EventNotifier;
+  close(): Promise<void>;
+}
+
+export function createStore(pool: Pool): EventStore {
+  return new EventStore(pool, { validate: validateEvent });
+}
+
+/** Connects to the database, migrates it, and wires the store: what every service process needs. */
+export async function openRuntime(url: string, config: Config, logger: Logger, clock: Clock = systemClock): Promise<Runtime> {
+  const pool = createPool(url, config.DB_POOL_SIZE);
+  await migrate(pool);
+  const store = createStore(pool);
+  const notifier = new EventNotifier(url);
+  return {
+    pool,
+    store,
+    notifier,
+    deps: { store, pool, clock, logger },
+    close: async () => {
+      await notifier.stop();
+      await pool.end();
+    },
+  };
+}
+
+export function startProjections(runtime: Runtime, logger: Logger): ProjectionRunner {
+  const runner = new ProjectionRunner({ pool: runtime.pool, store: runtime.store, notifier: runtime.notifier, logger }, readModelProjections);
+  runner.start();
+  return runner;
+}
+
+export const readModelNames = readModelProjections.map((p) => p.name);
