@@ -1,0 +1,77 @@
+import type { Server } from 'node:http';
+import { createLogger, createUser, loadConfig, sessionMiddleware, systemClock, type Clock, type Role } from '@rr/platform';
+import { EventNotifier } from '@rr/events';
+import { createApp } from '../../server/src/app.ts';
+import { readModelNames, startProjections } from '../../server/src/runtime.ts';
+import type { TestDatabase } from './db.ts';
+
+export interface TestApp {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** The all-in-one API (commands, queries, projections) in this process, on a free port. */
+export async function startTestApp(db: TestDatabase, clock: Clock = systemClock): Promise<TestApp> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', READ_YOUR_WRITES_TIMEOUT_MS: '5000' });
+  const logger = createLogger('silent');
+  const notifier = new EventNotifier(db.url);
+  await notifier.start();
+  const deps = { store: db.store, pool: db.pool, clock, logger };
+  const runner = startProjections({ pool: db.pool, store: db.store, notifier, deps, close: async () => undefined }, logger);
+  const sessions = await sessionMiddleware(db.pool, { secureCookie: false });
+  const app = createApp({ role: 'all', deps, config, logger, sessions, readModels: readModelNames, serveFrontend: false });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await runner.stop();
+      await notifier.stop();
+    },
+  };
+}
+
+export async function addUser(db: TestDatabase, username: string, password: string, roles: Role[]): Promise<void> {
+  await createUser(db.pool, username, password, roles);
+}
+
+/** A fetch client with a cookie jar, the XHR header and read-your-writes, like the SPA. */
+export class Client {
+  private cookie = '';
+  lastPosition: string | null = null;
+
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, path: string, options: { json?: unknown; form?: FormData; headers?: Record<string, string>; xhr?: boolean } = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.xhr !== false) headers['X-Requested-With'] = 'XMLHttpRequest';
+    if (this.cookie) headers.Cookie = this.cookie;
+    if (method === 'GET' && this.lastPosition) headers['X-Min-Position'] = this.lastPosition;
+    let body: RequestInit['body'];
+    if (options.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) body = options.form;
+    const res = await fetch(this.baseUrl + path, { method, headers, body });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    if (res.ok && method !== 'GET' && res.headers.get('content-type')?.includes('json')) {
+      const data = (await res.clone().json()) as { position?: string };
+      if (data.position) this.lastPosition = data.position;
+    }
+    return res;
+  }
+
+  get(path: string, headers?: Record<string, string>) {
+    return this.request('GET', path, headers ? { headers } : {});
+  }
+
+  async login(username: string, password: string): Promise<Response> {
+    return this.request('POST', '/api/auth/login', { json: { username, password } });
+  }
+}

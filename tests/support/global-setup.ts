@@ -1,0 +1,34 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedCluster } from '@rr/platform';
+import { freePort } from './ports.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+  }
+}
+
+let cluster: EmbeddedCluster | null = null;
+let dir: string | null = null;
+
+/**
+ * One PostgreSQL for the whole run: DATABASE_URL when set, otherwise an embedded cluster under the
+ * system temp dir (reachable by the postgres user even when the checkout is in a root-only folder).
+ * Every test file creates its own database in it.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (process.env.DATABASE_URL) {
+    project.provide('pgAdminUrl', process.env.DATABASE_URL);
+    return async () => undefined;
+  }
+  dir = await mkdtemp(path.join(os.tmpdir(), 'rr-test-pg-'));
+  cluster = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort() });
+  project.provide('pgAdminUrl', cluster.url);
+  return async () => {
+    await cluster?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  };
+}
