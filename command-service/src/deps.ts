@@ -6,6 +6,10 @@ export interface CommandDeps {
   pool: Pool;
   clock: Clock;
   logger: Logger;
+  /** IANA zone of the library: what "today" means. */
+  timeZone: string;
+  /** HMAC key of a normalised e-mail address (see @rr/domain emailKey). */
+  emailKey: (email: string) => string;
 }
 
 export function actorOf(user: SessionUser | undefined): Actor {

@@ -1,10 +1,18 @@
 import type { RouteDef } from '@rr/platform';
 import type { CommandDeps } from './deps.ts';
 import { roomCommandRoutes } from './rooms/api.ts';
+import { timeSlotCommandRoutes } from './timeslots/api.ts';
+import { holidayCommandRoutes } from './holidays/api.ts';
+import { blacklistCommandRoutes } from './blacklist/api.ts';
 
 export type { CommandDeps } from './deps.ts';
 
 /** Every state-changing route of the product (authentication routes come from the platform). */
 export function commandRoutes(deps: CommandDeps): RouteDef[] {
-  return [...roomCommandRoutes(deps)];
+  return [
+    ...timeSlotCommandRoutes(deps),
+    ...roomCommandRoutes(deps),
+    ...holidayCommandRoutes(deps),
+    ...blacklistCommandRoutes(deps),
+  ];
 }

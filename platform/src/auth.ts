@@ -8,8 +8,14 @@ import { defineRoute, type RouteDef, type Role, type SessionUser } from './http.
 import { Problem } from './problem.ts';
 import { z } from './validation.ts';
 import type { Logger } from './logger.ts';
+import { persistentSecret } from './secrets.ts';
 
-const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, opts: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const scrypt = promisify(scryptCb) as (
+  pw: string,
+  salt: Buffer,
+  len: number,
+  opts: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
 const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 export async function hashPassword(password: string): Promise<string> {
@@ -34,7 +40,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
 // Compared against when the user does not exist, so a login takes as long either way.
 let dummyHash: Promise<string> | null = null;
 
-export async function createUser(pool: pg.Pool, username: string, password: string, roles: Role[]): Promise<void> {
+export async function createUser(
+  pool: pg.Pool,
+  username: string,
+  password: string,
+  roles: Role[],
+): Promise<void> {
   await pool.query(
     `INSERT INTO admin_users (username, password_hash, roles) VALUES ($1, $2, $3)
      ON CONFLICT (username) DO UPDATE SET password_hash = EXCLUDED.password_hash, roles = EXCLUDED.roles`,
@@ -43,26 +54,24 @@ export async function createUser(pool: pg.Pool, username: string, password: stri
 }
 
 /** On first start, creates the admin from ADMIN_USERNAME/ADMIN_PASSWORD (or a generated password, printed once). */
-export async function ensureFirstAdmin(pool: pg.Pool, username: string, password: string | undefined, logger: Logger): Promise<void> {
+export async function ensureFirstAdmin(
+  pool: pg.Pool,
+  username: string,
+  password: string | undefined,
+  logger: Logger,
+): Promise<void> {
   const existing = await pool.query('SELECT 1 FROM admin_users LIMIT 1');
   if (existing.rowCount) return;
   const pw = password ?? randomBytes(12).toString('base64url');
   await createUser(pool, username, pw, ['admin']);
-  if (password) logger.info({ username }, 'created the first admin user from ADMIN_USERNAME/ADMIN_PASSWORD');
+  if (password)
+    logger.info({ username }, 'created the first admin user from ADMIN_USERNAME/ADMIN_PASSWORD');
   else {
     // Printed to the console, not the log stream: shown once to whoever started the server.
-    console.log(`\n  First admin user created: ${username} / ${pw}\n  (set ADMIN_PASSWORD to choose it)\n`);
+    console.log(
+      `\n  First admin user created: ${username} / ${pw}\n  (set ADMIN_PASSWORD to choose it)\n`,
+    );
   }
-}
-
-async function sessionSecret(pool: pg.Pool, configured: string | undefined): Promise<string> {
-  if (configured) return configured;
-  await pool.query(
-    `INSERT INTO app_settings (key, value) VALUES ('session_secret', $1) ON CONFLICT (key) DO NOTHING`,
-    [randomBytes(32).toString('base64url')],
-  );
-  const r = await pool.query<{ value: string }>(`SELECT value FROM app_settings WHERE key = 'session_secret'`);
-  return r.rows[0]!.value;
 }
 
 export const SESSION_COOKIE = 'rr.sid';
@@ -75,8 +84,13 @@ export async function sessionMiddleware(
   const PgStore = connectPgSimple(session);
   return session({
     name: SESSION_COOKIE,
-    secret: await sessionSecret(pool, options.secret),
-    store: new PgStore({ pool, tableName: 'sessions', createTableIfMissing: false, pruneSessionInterval: 15 * 60 }),
+    secret: await persistentSecret(pool, 'session_secret', options.secret),
+    store: new PgStore({
+      pool,
+      tableName: 'sessions',
+      createTableIfMissing: false,
+      pruneSessionInterval: 15 * 60,
+    }),
     resave: false,
     saveUninitialized: false,
     rolling: true,
@@ -90,7 +104,9 @@ export async function sessionMiddleware(
   });
 }
 
-const UserSchema = z.object({ username: z.string(), roles: z.array(z.enum(['admin', 'reports'])) }).openapi('User');
+const UserSchema = z
+  .object({ username: z.string(), roles: z.array(z.enum(['admin', 'reports'])) })
+  .openapi('User');
 const LoginBody = z.object({
   username: z.string().trim().min(1, 'Value is required').max(100),
   password: z.string().min(1, 'Value is required').max(200),
@@ -105,7 +121,10 @@ export function authRoutes(pool: pg.Pool): RouteDef[] {
       tags: ['auth'],
       access: 'public',
       body: LoginBody,
-      responses: { 200: { description: 'Signed in', schema: UserSchema }, 401: { description: 'Wrong credentials' } },
+      responses: {
+        200: { description: 'Signed in', schema: UserSchema },
+        401: { description: 'Wrong credentials' },
+      },
       handler: async ({ body, req }) => {
         const r = await pool.query<{ password_hash: string; roles: Role[] }>(
           'SELECT password_hash, roles FROM admin_users WHERE username = $1',
@@ -114,11 +133,16 @@ export function authRoutes(pool: pg.Pool): RouteDef[] {
         const row = r.rows[0];
         dummyHash ??= hashPassword(randomBytes(8).toString('hex'));
         const ok = await verifyPassword(body.password, row?.password_hash ?? (await dummyHash));
-        if (!row || !ok) throw new Problem(401, 'auth__invalid_credentials', 'Wrong user name or password');
+        if (!row || !ok)
+          throw new Problem(401, 'auth__invalid_credentials', 'Wrong user name or password');
         const user: SessionUser = { username: body.username, roles: row.roles };
-        await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err as Error) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          req.session.regenerate((err) => (err ? reject(err as Error) : resolve())),
+        );
         req.session.user = user;
-        await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err as Error) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          req.session.save((err) => (err ? reject(err as Error) : resolve())),
+        );
         return { body: user };
       },
     }),

@@ -28,6 +28,7 @@ const ConfigSchema = z.object({
   ADMIN_USERNAME: z.string().min(1).max(100).default('admin'),
   ADMIN_PASSWORD: z.string().min(8).max(200).optional(),
   SESSION_SECRET: z.string().min(32).optional(),
+  VISITOR_KEY_SECRET: z.string().min(32).optional(),
   COOKIE_SECURE: bool.optional(),
   TRUST_PROXY: z.string().optional(),
   SEED_DEMO_DATA: bool.default(true),

@@ -11,7 +11,9 @@ describe('configuration', () => {
   });
 
   it('stops with a message naming each bad variable', () => {
-    expect(() => loadConfig({ PORT: 'eighty', TIME_ZONE: 'Mars/Olympus', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ PORT: 'eighty', TIME_ZONE: 'Mars/Olympus', DATABASE_URL: 'mysql://x' }),
+    ).toThrow(ConfigError);
     try {
       loadConfig({ PORT: 'eighty', TIME_ZONE: 'Mars/Olympus' });
     } catch (err) {
@@ -21,6 +23,8 @@ describe('configuration', () => {
   });
 
   it('accepts a PostgreSQL URL', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/rr' }).DATABASE_URL).toBe('postgres://u:p@db:5432/rr');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/rr' }).DATABASE_URL).toBe(
+      'postgres://u:p@db:5432/rr',
+    );
   });
 });

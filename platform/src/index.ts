@@ -8,3 +8,5 @@ export * from './validation.ts';
 export * from './http.ts';
 export * from './auth.ts';
 export * from './embedded-postgres.ts';
+export * from './local-date.ts';
+export * from './secrets.ts';

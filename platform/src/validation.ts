@@ -63,7 +63,10 @@ export function sortSpec<F extends string>(fields: readonly [F, ...F[]]) {
   const fieldSet = new Set<string>(fields);
   return z
     .string()
-    .regex(/^[A-Za-z]+(:(ASC|DESC|asc|desc))?(,[A-Za-z]+(:(ASC|DESC|asc|desc))?)*$/, 'Use field:ASC or field:DESC')
+    .regex(
+      /^[A-Za-z]+(:(ASC|DESC|asc|desc))?(,[A-Za-z]+(:(ASC|DESC|asc|desc))?)*$/,
+      'Use field:ASC or field:DESC',
+    )
     .transform((s, ctx) => {
       const parts = s.split(',').map((p) => {
         const [field, dir] = p.split(':');
@@ -92,7 +95,11 @@ export function toFieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
   return out;
 }
 
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  prefix = '',
+): z.output<S> {
   const r = schema.safeParse(value);
   if (!r.success) throw problems.validation(toFieldErrors(r.error, prefix));
   return r.data;

@@ -1,8 +1,16 @@
 import type { Projection } from './projection.ts';
 import { roomsProjection } from './rooms.ts';
+import { timeSlotsProjection } from './timeslots.ts';
+import { holidaysProjection } from './holidays.ts';
+import { blacklistProjection } from './blacklist.ts';
 
 export * from './projection.ts';
 export * from './runner.ts';
 
 /** Projections that build read models the query side serves (read-your-writes waits for these). */
-export const readModelProjections: Projection[] = [roomsProjection];
+export const readModelProjections: Projection[] = [
+  roomsProjection,
+  timeSlotsProjection,
+  holidaysProjection,
+  blacklistProjection,
+];

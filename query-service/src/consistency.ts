@@ -3,13 +3,19 @@ import { comparePositions, parsePosition, type Position } from '@rr/events';
 import { problems, type Pool } from '@rr/platform';
 
 /** Whether every named projection has applied everything up to the position. */
-export async function projectionsReached(pool: Pool, names: string[], position: Position): Promise<boolean> {
+export async function projectionsReached(
+  pool: Pool,
+  names: string[],
+  position: Position,
+): Promise<boolean> {
   const r = await pool.query<{ name: string; tx: string; gp: string }>(
     'SELECT name, last_tx::text AS tx, last_gp::text AS gp FROM projection_checkpoints WHERE name = ANY($1)',
     [names],
   );
   if (r.rows.length < names.length) return false;
-  return r.rows.every((row) => comparePositions({ tx: BigInt(row.tx), gp: BigInt(row.gp) }, position) >= 0);
+  return r.rows.every(
+    (row) => comparePositions({ tx: BigInt(row.tx), gp: BigInt(row.gp) }, position) >= 0,
+  );
 }
 
 /**
@@ -22,7 +28,8 @@ export function minPositionGate(pool: Pool, names: string[], timeoutMs: number) 
     const header = req.get('x-min-position');
     if (!header) return next();
     const position = parsePosition(header);
-    if (!position) return next(problems.badRequest('validation__error', 'X-Min-Position is not a position'));
+    if (!position)
+      return next(problems.badRequest('validation__error', 'X-Min-Position is not a position'));
     const deadline = Date.now() + timeoutMs;
     let delay = 5;
     try {

@@ -1,9 +1,19 @@
-import type { Pool, RouteDef } from '@rr/platform';
+import type { RouteDef } from '@rr/platform';
+import type { QueryDeps } from './deps.ts';
 import { roomQueryRoutes } from './rooms.ts';
+import { timeSlotQueryRoutes } from './timeslots.ts';
+import { holidayQueryRoutes } from './holidays.ts';
+import { blacklistQueryRoutes } from './blacklist.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
+export type { QueryDeps } from './deps.ts';
 
-/** Every read route of the product. */
-export function queryRoutes(pool: Pool): RouteDef[] {
-  return [...roomQueryRoutes(pool)];
+/** Every read route of the product. Slot routes come first: /admin/rooms/timeslots before /admin/rooms/{id}. */
+export function queryRoutes(deps: QueryDeps): RouteDef[] {
+  return [
+    ...timeSlotQueryRoutes(deps),
+    ...roomQueryRoutes(deps.pool),
+    ...holidayQueryRoutes(deps),
+    ...blacklistQueryRoutes(deps),
+  ];
 }

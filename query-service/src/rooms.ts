@@ -1,5 +1,13 @@
 import type { Response } from 'express';
-import { defineRoute, problems, queryInt, sortSpec, z, type Pool, type RouteDef } from '@rr/platform';
+import {
+  defineRoute,
+  problems,
+  queryInt,
+  sortSpec,
+  z,
+  type Pool,
+  type RouteDef,
+} from '@rr/platform';
 
 export const Room = z
   .object({
@@ -52,7 +60,12 @@ function toRoom(r: RoomRow): Room {
   };
 }
 
-const SORT_COLUMNS = { order: 'sort_order', name: 'lower(name)', description: 'lower(description)', capacity: 'capacity' } as const;
+const SORT_COLUMNS = {
+  order: 'sort_order',
+  name: 'lower(name)',
+  description: 'lower(description)',
+  capacity: 'capacity',
+} as const;
 const ListQuery = z.object({
   name: z.string().max(200).optional(),
   term: z.string().max(200).optional(),
@@ -86,7 +99,10 @@ async function listRooms(pool: Pool, q: z.output<typeof ListQuery>) {
   );
   let total = r.rows[0] ? Number(r.rows[0].total) : 0;
   if (r.rows.length === 0 && q.offset > 0) {
-    const c = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM rm_rooms ${whereSql}`, args.slice(0, -2));
+    const c = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM rm_rooms ${whereSql}`,
+      args.slice(0, -2),
+    );
     total = Number(c.rows[0]!.n);
   }
   return { content: r.rows.map(toRoom), totalCount: total };
@@ -101,7 +117,12 @@ async function getRoom(pool: Pool, id: string): Promise<Room> {
 const IdParams = z.object({ id: z.uuid('Not a valid id') });
 
 /** Sends the stored bytes of a room's current image (content type checked at upload by magic bytes). */
-async function sendImage(pool: Pool, roomId: string, res: Response, cacheControl: string): Promise<void> {
+async function sendImage(
+  pool: Pool,
+  roomId: string,
+  res: Response,
+  cacheControl: string,
+): Promise<void> {
   const r = await pool.query<{ content_type: string; bytes: Buffer }>(
     `SELECT i.content_type, i.bytes FROM rm_rooms r JOIN room_images i ON i.image_id = r.image_id WHERE r.id = $1`,
     [roomId],
@@ -133,7 +154,10 @@ export function roomQueryRoutes(pool: Pool): RouteDef[] {
       tags: ['rooms'],
       access: 'public',
       params: IdParams,
-      responses: { 200: { description: 'The room', schema: Room }, 404: { description: 'No such room' } },
+      responses: {
+        200: { description: 'The room', schema: Room },
+        404: { description: 'No such room' },
+      },
       handler: async ({ params }) => ({ body: await getRoom(pool, params.id) }),
     }),
     defineRoute({
@@ -145,7 +169,11 @@ export function roomQueryRoutes(pool: Pool): RouteDef[] {
       params: IdParams,
       query: z.object({ v: z.string().max(64).optional() }),
       responses: {
-        200: { description: 'JPEG or PNG', schema: z.string().openapi({ format: 'binary' }), contentType: 'image/*' },
+        200: {
+          description: 'JPEG or PNG',
+          schema: z.string().openapi({ format: 'binary' }),
+          contentType: 'image/*',
+        },
         404: { description: 'No image' },
       },
       handler: async ({ params, res }) => sendImage(pool, params.id, res, 'public, max-age=300'),
@@ -167,7 +195,10 @@ export function roomQueryRoutes(pool: Pool): RouteDef[] {
       tags: ['rooms'],
       access: ['admin', 'reports'],
       params: IdParams,
-      responses: { 200: { description: 'The room', schema: Room }, 404: { description: 'No such room' } },
+      responses: {
+        200: { description: 'The room', schema: Room },
+        404: { description: 'No such room' },
+      },
       handler: async ({ params }) => ({ body: await getRoom(pool, params.id) }),
     }),
     defineRoute({
@@ -177,7 +208,14 @@ export function roomQueryRoutes(pool: Pool): RouteDef[] {
       tags: ['rooms'],
       access: ['admin', 'reports'],
       params: IdParams,
-      responses: { 200: { description: 'JPEG or PNG', schema: z.string().openapi({ format: 'binary' }), contentType: 'image/*' }, 404: { description: 'No image' } },
+      responses: {
+        200: {
+          description: 'JPEG or PNG',
+          schema: z.string().openapi({ format: 'binary' }),
+          contentType: 'image/*',
+        },
+        404: { description: 'No image' },
+      },
       handler: async ({ params, res }) => sendImage(pool, params.id, res, 'private, no-cache'),
     }),
   ];

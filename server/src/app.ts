@@ -33,12 +33,15 @@ export interface AppOptions {
 export function routesFor(role: Role, deps: CommandDeps): RouteDef[] {
   const routes: RouteDef[] = [];
   if (role !== 'query') routes.push(...authRoutes(deps.pool), ...commandRoutes(deps));
-  if (role !== 'command') routes.push(...queryRoutes(deps.pool));
+  if (role !== 'command') routes.push(...queryRoutes(deps));
   return routes;
 }
 
 export function openApiDocument(deps: CommandDeps): object {
-  return buildOpenApi(routesFor('all', deps), { title: 'Reading-room reservations API', version: '0.1.0' });
+  return buildOpenApi(routesFor('all', deps), {
+    title: 'Reading-room reservations API',
+    version: '0.1.0',
+  });
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -82,7 +85,10 @@ function mountFrontend(app: express.Express, dist: string): void {
   app.use(express.static(dist, { index: false, maxAge: '1h', setHeaders: noCacheHtml }));
   const send = (file: string) => (_req: express.Request, res: express.Response) => {
     if (!existsSync(file)) {
-      res.status(503).type('text/plain').send('The frontend is not built yet: run `npm run build`.');
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The frontend is not built yet: run `npm run build`.');
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');

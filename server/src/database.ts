@@ -8,7 +8,7 @@ export interface Database {
 
 /** DATABASE_URL when set; otherwise an embedded PostgreSQL with its data under DATA_DIR/pg. */
 export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
-  if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: async () => undefined };
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: () => Promise.resolve() };
   logger.info({ dataDir: config.DATA_DIR }, 'starting embedded PostgreSQL');
   const cluster = await startEmbeddedPostgres({
     dataDir: path.join(config.DATA_DIR, 'pg'),

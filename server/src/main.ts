@@ -1,5 +1,11 @@
 import type { Server } from 'node:http';
-import { ConfigError, createLogger, ensureFirstAdmin, loadConfig, sessionMiddleware } from '@rr/platform';
+import {
+  ConfigError,
+  createLogger,
+  ensureFirstAdmin,
+  loadConfig,
+  sessionMiddleware,
+} from '@rr/platform';
 import { createApp, type Role } from './app.ts';
 import { openDatabase } from './database.ts';
 import { openRuntime, readModelNames, startProjections } from './runtime.ts';
@@ -14,7 +20,8 @@ import { seedDemoData } from './seed.ts';
  */
 async function main(): Promise<void> {
   const role = (process.env.SERVICE_ROLE ?? 'all') as Role | 'projector';
-  if (!['all', 'command', 'query', 'projector'].includes(role)) throw new ConfigError(`SERVICE_ROLE must be all, command, query or projector, not ${role}`);
+  if (!['all', 'command', 'query', 'projector'].includes(role))
+    throw new ConfigError(`SERVICE_ROLE must be all, command, query or projector, not ${role}`);
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, `rr-${role}`);
   const db = await openDatabase(config, logger);
@@ -23,21 +30,36 @@ async function main(): Promise<void> {
 
   if (role === 'all') {
     await ensureFirstAdmin(runtime.pool, config.ADMIN_USERNAME, config.ADMIN_PASSWORD, logger);
-    if (config.SEED_DEMO_DATA && (await seedDemoData(runtime.store))) logger.info('seeded demo rooms');
+    if (config.SEED_DEMO_DATA && (await seedDemoData(runtime.store)))
+      logger.info('seeded demo rooms');
   }
   const runner = role === 'all' || role === 'projector' ? startProjections(runtime, logger) : null;
 
   let server: Server | null = null;
   if (role !== 'projector') {
-    const sessions = await sessionMiddleware(runtime.pool, { secret: config.SESSION_SECRET, secureCookie: config.COOKIE_SECURE });
-    const app = createApp({ role, deps: runtime.deps, config, logger, sessions, readModels: readModelNames, serveFrontend: role === 'all' });
+    const sessions = await sessionMiddleware(runtime.pool, {
+      secret: config.SESSION_SECRET,
+      secureCookie: config.COOKIE_SECURE,
+    });
+    const app = createApp({
+      role,
+      deps: runtime.deps,
+      config,
+      logger,
+      sessions,
+      readModels: readModelNames,
+      serveFrontend: role === 'all',
+    });
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     logger.info({ port, host: config.HOST }, 'listening');
-    if (role === 'all') console.log(`Reading-room reservations: http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}/ (admin: /admin/)`);
+    if (role === 'all')
+      console.log(
+        `Reading-room reservations: http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}/ (admin: /admin/)`,
+      );
   }
 
   let stopping = false;

@@ -6,7 +6,14 @@ import { createStore } from './runtime.ts';
 
 /** `npm run openapi`: writes the OpenAPI document (from the zod schemas) to .tmp/openapi.json. */
 const pool = createPool('postgres://unused@127.0.0.1:1/unused');
-const doc = openApiDocument({ store: createStore(pool), pool, clock: systemClock, logger: createLogger('silent') });
+const doc = openApiDocument({
+  store: createStore(pool),
+  pool,
+  clock: systemClock,
+  timeZone: 'Europe/Vienna',
+  emailKey: () => '',
+  logger: createLogger('silent'),
+});
 const out = path.resolve(process.argv[2] ?? '.tmp/openapi.json');
 await mkdir(path.dirname(out), { recursive: true });
 await writeFile(out, JSON.stringify(doc, null, 2) + '\n');

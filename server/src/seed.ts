@@ -2,9 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { RoomCreated, roomStreamId, type EventStore } from '@rr/events';
 
 const demoRooms = [
-  { name: 'Großer Lesesaal', description: 'Main reading room with 60 desks, daylight and quiet study', capacity: 60 },
-  { name: 'Rara-Lesesaal', description: 'Rare books and manuscripts, supervised reading', capacity: 12 },
-  { name: 'Zeitschriftenraum', description: 'Current journals and newspapers, laptop-friendly desks', capacity: 24 },
+  {
+    name: 'Großer Lesesaal',
+    description: 'Main reading room with 60 desks, daylight and quiet study',
+    capacity: 60,
+  },
+  {
+    name: 'Rara-Lesesaal',
+    description: 'Rare books and manuscripts, supervised reading',
+    capacity: 12,
+  },
+  {
+    name: 'Zeitschriftenraum',
+    description: 'Current journals and newspapers, laptop-friendly desks',
+    capacity: 24,
+  },
 ];
 
 /** Seeds demo rooms into an empty event store (a fresh `npm start`). */
@@ -17,7 +29,14 @@ export async function seedDemoData(store: EventStore): Promise<boolean> {
       roomStreamId(roomId),
       'room',
       'no_stream',
-      [RoomCreated.create({ roomId, ...room, openStart: { type: 'DAY', value: 2 }, openEnd: { type: 'WORKING_DAY', value: 30 } })],
+      [
+        RoomCreated.create({
+          roomId,
+          ...room,
+          openStart: { type: 'DAY', value: 2 },
+          openEnd: { type: 'WORKING_DAY', value: 30 },
+        }),
+      ],
       { metadata: { actor: { kind: 'system', job: 'demo-seed' } } },
     );
   }

@@ -22,7 +22,9 @@ async function eventCount(): Promise<number> {
   return Number(r.rows[0]!.n);
 }
 
-async function createRoom(body: Record<string, unknown> = valid): Promise<{ id: string; version: number; position: string }> {
+async function createRoom(
+  body: Record<string, unknown> = valid,
+): Promise<{ id: string; version: number; position: string }> {
   const res = await admin.request('POST', '/api/admin/rooms', { json: body });
   expect(res.status).toBe(201);
   return (await res.json()) as { id: string; version: number; position: string };
@@ -59,7 +61,10 @@ describe('sign-in', () => {
     expect(await ok.json()).toEqual({ username: 'reader', roles: ['reports'] });
     expect(ok.headers.get('set-cookie')).toMatch(/HttpOnly/i);
     expect(ok.headers.get('set-cookie')).toMatch(/SameSite=Lax/i);
-    expect(await (await c.get('/api/auth/me')).json()).toEqual({ username: 'reader', roles: ['reports'] });
+    expect(await (await c.get('/api/auth/me')).json()).toEqual({
+      username: 'reader',
+      roles: ['reports'],
+    });
     expect((await c.request('POST', '/api/auth/logout')).status).toBe(204);
     expect((await c.get('/api/auth/me')).status).toBe(401);
   });
@@ -72,16 +77,41 @@ describe('room validation (spec section 5): 400 problem+json and nothing appende
     ['name too short', { name: 'ab' }, 'name', 'This field should be at least 3 characters long'],
     ['name too long', { name: 'x'.repeat(51) }, 'name', 'The maximum length allowed is 50'],
     ['description missing', { description: '' }, 'description', 'Value is required'],
-    ['description too short', { description: 'ab ' }, 'description', 'This field should be at least 3 characters long'],
-    ['description too long', { description: 'y'.repeat(101) }, 'description', 'The maximum length allowed is 100'],
+    [
+      'description too short',
+      { description: 'ab ' },
+      'description',
+      'This field should be at least 3 characters long',
+    ],
+    [
+      'description too long',
+      { description: 'y'.repeat(101) },
+      'description',
+      'The maximum length allowed is 100',
+    ],
     ['capacity missing', { capacity: undefined }, 'capacity', 'Value is required'],
     ['capacity not an integer', { capacity: 2.5 }, 'capacity', 'Enter an integer'],
     ['capacity negative', { capacity: -1 }, 'capacity', 'The value must be between 0 and 99999'],
-    ['capacity too large', { capacity: 100000 }, 'capacity', 'The value must be between 0 and 99999'],
+    [
+      'capacity too large',
+      { capacity: 100000 },
+      'capacity',
+      'The value must be between 0 and 99999',
+    ],
     ['capacity as text', { capacity: 'ten' }, 'capacity', 'Value is required'],
     ['open start missing', { openStartValue: undefined }, 'openStartValue', 'Value is required'],
-    ['open start above 365', { openStartValue: 366 }, 'openStartValue', 'The value must be between 0 and 365'],
-    ['open end negative', { openEndValue: -1 }, 'openEndValue', 'The value must be between 0 and 365'],
+    [
+      'open start above 365',
+      { openStartValue: 366 },
+      'openStartValue',
+      'The value must be between 0 and 365',
+    ],
+    [
+      'open end negative',
+      { openEndValue: -1 },
+      'openEndValue',
+      'The value must be between 0 and 365',
+    ],
     ['open end not an integer', { openEndValue: 1.5 }, 'openEndValue', 'Enter an integer'],
     ['unknown open start type', { openStartType: 'WEEK' }, 'openStartType', ''],
     ['missing open end type', { openEndType: undefined }, 'openEndType', ''],
@@ -89,10 +119,16 @@ describe('room validation (spec section 5): 400 problem+json and nothing appende
   for (const [title, change, field, message] of cases) {
     it(title, async () => {
       const before = await eventCount();
-      const res = await admin.request('POST', '/api/admin/rooms', { json: { ...valid, ...change } });
+      const res = await admin.request('POST', '/api/admin/rooms', {
+        json: { ...valid, ...change },
+      });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
-      const body = (await res.json()) as { error: string; payload: string[]; errors: { field: string; message: string }[] };
+      const body = (await res.json()) as {
+        error: string;
+        payload: string[];
+        errors: { field: string; message: string }[];
+      };
       expect(body.error).toBe('validation__error');
       expect(body.payload).toEqual([]);
       const fieldError = body.errors.find((e) => e.field === field);
@@ -103,24 +139,46 @@ describe('room validation (spec section 5): 400 problem+json and nothing appende
   }
 
   it('trims text and accepts the bounds', async () => {
-    const written = await createRoom({ ...valid, name: '  abc  ', description: 'x'.repeat(100), capacity: 99999, openStartValue: 0, openEndValue: 365 });
-    const room = (await (await admin.get(`/api/admin/rooms/${written.id}`)).json()) as { name: string; capacity: number };
+    const written = await createRoom({
+      ...valid,
+      name: '  abc  ',
+      description: 'x'.repeat(100),
+      capacity: 99999,
+      openStartValue: 0,
+      openEndValue: 365,
+    });
+    const room = (await (await admin.get(`/api/admin/rooms/${written.id}`)).json()) as {
+      name: string;
+      capacity: number;
+    };
     expect(room.name).toBe('abc');
     expect(room.capacity).toBe(99999);
   });
 
   it('refuses a body that is not JSON, and an update of a bad id', async () => {
     const before = await eventCount();
-    const res = await admin.request('POST', '/api/admin/rooms', { headers: { 'Content-Type': 'application/json' } });
+    const res = await admin.request('POST', '/api/admin/rooms', {
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     const bad = await fetch(`${app.baseUrl}/api/admin/rooms`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest', Cookie: (admin as unknown as { cookie: string }).cookie },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Requested-With': 'XMLHttpRequest',
+        Cookie: (admin as unknown as { cookie: string }).cookie,
+      },
       body: '{"name": ',
     });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toBe('validation__error');
-    expect((await admin.request('PUT', '/api/admin/rooms/not-a-uuid', { json: { ...valid, version: 1 } })).status).toBe(400);
+    expect(
+      (
+        await admin.request('PUT', '/api/admin/rooms/not-a-uuid', {
+          json: { ...valid, version: 1 },
+        })
+      ).status,
+    ).toBe(400);
     expect(await eventCount()).toBe(before);
   });
 });
@@ -148,13 +206,19 @@ describe('room lifecycle', () => {
       activeReservationCount: 0,
     });
 
-    const updated = await admin.request('PUT', `/api/admin/rooms/${written.id}`, { json: { ...valid, name: 'Renamed room', version: 1 } });
+    const updated = await admin.request('PUT', `/api/admin/rooms/${written.id}`, {
+      json: { ...valid, name: 'Renamed room', version: 1 },
+    });
     expect(updated.status).toBe(200);
     expect(((await updated.json()) as { version: number }).version).toBe(2);
-    expect(((await (await admin.get(`/api/rooms/${written.id}`)).json()) as { name: string }).name).toBe('Renamed room');
+    expect(
+      ((await (await admin.get(`/api/rooms/${written.id}`)).json()) as { name: string }).name,
+    ).toBe('Renamed room');
 
     const before = await eventCount();
-    const stale = await admin.request('PUT', `/api/admin/rooms/${written.id}`, { json: { ...valid, name: 'Lost update', version: 1 } });
+    const stale = await admin.request('PUT', `/api/admin/rooms/${written.id}`, {
+      json: { ...valid, name: 'Lost update', version: 1 },
+    });
     expect(stale.status).toBe(409);
     expect(((await stale.json()) as { error: string }).error).toBe('concurrency__version_conflict');
     expect(await eventCount()).toBe(before);
@@ -163,7 +227,13 @@ describe('room lifecycle', () => {
   it('answers 404 problem+json for unknown rooms and unknown API paths', async () => {
     const missing = '00000000-0000-4000-8000-000000000000';
     expect((await admin.get(`/api/rooms/${missing}`)).status).toBe(404);
-    expect((await admin.request('PUT', `/api/admin/rooms/${missing}`, { json: { ...valid, version: 1 } })).status).toBe(404);
+    expect(
+      (
+        await admin.request('PUT', `/api/admin/rooms/${missing}`, {
+          json: { ...valid, version: 1 },
+        })
+      ).status,
+    ).toBe(404);
     expect((await admin.request('DELETE', `/api/admin/rooms/${missing}`)).status).toBe(404);
     const unknown = await admin.get('/api/no-such-thing');
     expect(unknown.status).toBe(404);
@@ -180,10 +250,15 @@ describe('room lifecycle', () => {
     const written = await createRoom({ ...valid, name: 'Busy room' });
     await admin.get(`/api/rooms/${written.id}`);
     // Ticket events arrive with the booking slice; the read model's counter is what the check reads.
-    await db.pool.query('UPDATE rm_rooms SET active_reservation_count = 4 WHERE id = $1', [written.id]);
+    await db.pool.query('UPDATE rm_rooms SET active_reservation_count = 4 WHERE id = $1', [
+      written.id,
+    ]);
     const res = await admin.request('DELETE', `/api/admin/rooms/${written.id}`);
     expect(res.status).toBe(409);
-    expect(await res.json()).toMatchObject({ error: 'room__has_active_reservations', payload: ['4'] });
+    expect(await res.json()).toMatchObject({
+      error: 'room__has_active_reservations',
+      payload: ['4'],
+    });
   });
 
   it('lists with name, term, limit, offset and sort; reorders', async () => {
@@ -193,13 +268,23 @@ describe('room lifecycle', () => {
     const c = new Client(app2.baseUrl);
     await c.login('boss', 'correct horse');
     const ids: string[] = [];
-    for (const [name, description] of [['Alpha hall', 'maps and atlases'], ['Beta room', 'music scores'], ['Gamma lab', 'digital media']]) {
-      const r = await c.request('POST', '/api/admin/rooms', { json: { ...valid, name, description } });
+    for (const [name, description] of [
+      ['Alpha hall', 'maps and atlases'],
+      ['Beta room', 'music scores'],
+      ['Gamma lab', 'digital media'],
+    ]) {
+      const r = await c.request('POST', '/api/admin/rooms', {
+        json: { ...valid, name, description },
+      });
       ids.push(((await r.json()) as { id: string }).id);
     }
     type Page = { content: { id: string; name: string; order: number }[]; totalCount: number };
     const page = async (q: string) => (await (await c.get(`/api/rooms${q}`)).json()) as Page;
-    expect((await page('')).content.map((r) => r.name)).toEqual(['Alpha hall', 'Beta room', 'Gamma lab']);
+    expect((await page('')).content.map((r) => r.name)).toEqual([
+      'Alpha hall',
+      'Beta room',
+      'Gamma lab',
+    ]);
     expect((await page('?name=beta')).content.map((r) => r.name)).toEqual(['Beta room']);
     expect((await page('?term=MEDIA')).content.map((r) => r.name)).toEqual(['Gamma lab']);
     expect((await page('?term=%25')).totalCount).toBe(0);
@@ -209,14 +294,29 @@ describe('room lifecycle', () => {
     const past = await page('?limit=2&offset=10');
     expect(past.content).toEqual([]);
     expect(past.totalCount).toBe(3);
-    expect((await page('?sort=name:DESC')).content.map((r) => r.name)).toEqual(['Gamma lab', 'Beta room', 'Alpha hall']);
-    for (const bad of ['?sort=password:ASC', '?sort=name:SIDEWAYS', '?limit=0', '?limit=1000', '?offset=-1', '?limit=abc']) {
+    expect((await page('?sort=name:DESC')).content.map((r) => r.name)).toEqual([
+      'Gamma lab',
+      'Beta room',
+      'Alpha hall',
+    ]);
+    for (const bad of [
+      '?sort=password:ASC',
+      '?sort=name:SIDEWAYS',
+      '?limit=0',
+      '?limit=1000',
+      '?offset=-1',
+      '?limit=abc',
+    ]) {
       const res = await c.get(`/api/rooms${bad}`);
       expect(res.status, bad).toBe(400);
       expect(((await res.json()) as { error: string }).error).toBe('validation__error');
     }
     expect((await c.request('PUT', `/api/admin/rooms/${ids[2]}/order/0`)).status).toBe(200);
-    expect((await page('')).content.map((r) => r.name)).toEqual(['Gamma lab', 'Alpha hall', 'Beta room']);
+    expect((await page('')).content.map((r) => r.name)).toEqual([
+      'Gamma lab',
+      'Alpha hall',
+      'Beta room',
+    ]);
     expect((await c.request('PUT', `/api/admin/rooms/${ids[2]}/order/5`)).status).toBe(200);
     const last = await page('');
     expect(last.content.map((r) => r.name)).toEqual(['Alpha hall', 'Beta room', 'Gamma lab']);
@@ -228,7 +328,12 @@ describe('room lifecycle', () => {
 });
 
 describe('room image', () => {
-  const form = (bytes: Buffer | null, alt: string | undefined, filename = 'room.png', type = 'image/png') => {
+  const form = (
+    bytes: Buffer | null,
+    alt: string | undefined,
+    filename = 'room.png',
+    type = 'image/png',
+  ) => {
     const f = new FormData();
     if (bytes) f.append('image', new Blob([new Uint8Array(bytes)], { type }), filename);
     if (alt !== undefined) f.append('alt', alt);
@@ -238,9 +343,14 @@ describe('room image', () => {
   it('stores a real PNG with alt text, serves it, changes the alt, deletes it', async () => {
     const { id } = await createRoom({ ...valid, name: 'Image room' });
     const png = makePng(16, 16);
-    const put = await admin.request('PUT', `/api/admin/rooms/${id}/image`, { form: form(png, 'Desks by the tall windows') });
+    const put = await admin.request('PUT', `/api/admin/rooms/${id}/image`, {
+      form: form(png, 'Desks by the tall windows'),
+    });
     expect(put.status).toBe(200);
-    const room = (await (await admin.get(`/api/rooms/${id}`)).json()) as { imageUrl: string; imageAlt: string };
+    const room = (await (await admin.get(`/api/rooms/${id}`)).json()) as {
+      imageUrl: string;
+      imageAlt: string;
+    };
     expect(room.imageAlt).toBe('Desks by the tall windows');
     const img = await admin.get(`/api/${room.imageUrl}`);
     expect(img.status).toBe(200);
@@ -248,12 +358,18 @@ describe('room image', () => {
     expect(Buffer.from(await img.arrayBuffer()).equals(png)).toBe(true);
     expect((await admin.get(`/api/admin/rooms/${id}/image`)).status).toBe(200);
 
-    const alt = await admin.request('PUT', `/api/admin/rooms/${id}/image`, { form: form(null, 'A new description of it') });
+    const alt = await admin.request('PUT', `/api/admin/rooms/${id}/image`, {
+      form: form(null, 'A new description of it'),
+    });
     expect(alt.status).toBe(200);
-    expect(((await (await admin.get(`/api/rooms/${id}`)).json()) as { imageAlt: string }).imageAlt).toBe('A new description of it');
+    expect(
+      ((await (await admin.get(`/api/rooms/${id}`)).json()) as { imageAlt: string }).imageAlt,
+    ).toBe('A new description of it');
 
     expect((await admin.request('DELETE', `/api/admin/rooms/${id}/image`)).status).toBe(200);
-    const after = (await (await admin.get(`/api/rooms/${id}`)).json()) as { imageUrl: string | null };
+    const after = (await (await admin.get(`/api/rooms/${id}`)).json()) as {
+      imageUrl: string | null;
+    };
     expect(after.imageUrl).toBeNull();
     expect((await admin.get(`/api/rooms/${id}/image`)).status).toBe(404);
   });
@@ -261,33 +377,54 @@ describe('room image', () => {
   it('refuses by content, not by name: a .png that is really text', async () => {
     const { id } = await createRoom({ ...valid, name: 'Fake image room' });
     const before = await eventCount();
-    const res = await admin.request('PUT', `/api/admin/rooms/${id}/image`, { form: form(Buffer.from('this is not an image at all'), 'A valid alt text') });
+    const res = await admin.request('PUT', `/api/admin/rooms/${id}/image`, {
+      form: form(Buffer.from('this is not an image at all'), 'A valid alt text'),
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('image__invalid_type');
     const gif = Buffer.from('474946383961010001000000002c00000000010001000002', 'hex');
-    const res2 = await admin.request('PUT', `/api/admin/rooms/${id}/image`, { form: form(gif, 'A valid alt text', 'room.jpg', 'image/jpeg') });
+    const res2 = await admin.request('PUT', `/api/admin/rooms/${id}/image`, {
+      form: form(gif, 'A valid alt text', 'room.jpg', 'image/jpeg'),
+    });
     expect(((await res2.json()) as { error: string }).error).toBe('image__invalid_type');
     expect(await eventCount()).toBe(before);
-    expect(Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM room_images WHERE room_id = $1', [id])).rows[0]!.n)).toBe(0);
+    expect(
+      Number(
+        (
+          await db.pool.query<{ n: string }>(
+            'SELECT count(*) AS n FROM room_images WHERE room_id = $1',
+            [id],
+          )
+        ).rows[0]!.n,
+      ),
+    ).toBe(0);
   });
 
   it('refuses images over 0.5 MB, alt text outside 5-150, and no image at all', async () => {
     const { id } = await createRoom({ ...valid, name: 'Strict image room' });
     const before = await eventCount();
     const big = makePng(8, 8, 600 * 1024);
-    const tooBig = await admin.request('PUT', `/api/admin/rooms/${id}/image`, { form: form(big, 'A valid alt text') });
+    const tooBig = await admin.request('PUT', `/api/admin/rooms/${id}/image`, {
+      form: form(big, 'A valid alt text'),
+    });
     expect(tooBig.status).toBe(400);
     expect(((await tooBig.json()) as { error: string }).error).toBe('image__too_large');
     for (const alt of ['abcd', 'x'.repeat(151), '    ', undefined]) {
-      const res = await admin.request('PUT', `/api/admin/rooms/${id}/image`, { form: form(makePng(), alt) });
+      const res = await admin.request('PUT', `/api/admin/rooms/${id}/image`, {
+        form: form(makePng(), alt),
+      });
       expect(res.status).toBe(400);
       const body = (await res.json()) as { error: string; errors: { field: string }[] };
       expect(body.error).toBe('validation__error');
       expect(body.errors[0]!.field).toBe('alt');
     }
-    const noImage = await admin.request('PUT', `/api/admin/rooms/${id}/image`, { form: form(null, 'A valid alt text') });
+    const noImage = await admin.request('PUT', `/api/admin/rooms/${id}/image`, {
+      form: form(null, 'A valid alt text'),
+    });
     expect(noImage.status).toBe(400);
-    const notMultipart = await admin.request('PUT', `/api/admin/rooms/${id}/image`, { json: { alt: 'A valid alt text' } });
+    const notMultipart = await admin.request('PUT', `/api/admin/rooms/${id}/image`, {
+      json: { alt: 'A valid alt text' },
+    });
     expect(notMultipart.status).toBe(400);
     expect(await eventCount()).toBe(before);
   });
@@ -295,13 +432,16 @@ describe('room image', () => {
 
 describe('access control on every admin route', () => {
   type Doc = { paths: Record<string, Record<string, unknown>> };
-  const sample = (path: string) => path.replace(/\{id\}/g, '00000000-0000-4000-8000-000000000000').replace(/\{order\}/g, '0');
+  const sample = (path: string) =>
+    path.replace(/\{id\}/g, '00000000-0000-4000-8000-000000000000').replace(/\{order\}/g, '0');
 
   it('401 anonymous, 403 without a role, 403 for changes by the reports role', async () => {
     const doc = (await (await admin.get('/api/openapi.json')).json()) as Doc;
     const adminRoutes = Object.entries(doc.paths)
       .filter(([p]) => p.startsWith('/api/admin/'))
-      .flatMap(([p, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path: sample(p) })));
+      .flatMap(([p, ops]) =>
+        Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path: sample(p) })),
+      );
     expect(adminRoutes.length).toBeGreaterThanOrEqual(9);
     const anonymous = new Client(app.baseUrl);
     const noRole = new Client(app.baseUrl);
@@ -316,7 +456,8 @@ describe('access control on every admin route', () => {
       const n = await noRole.request(r.method, r.path, opts);
       expect(n.status, `${r.method} ${r.path} no role`).toBe(403);
       const rep = await reports.request(r.method, r.path, opts);
-      if (r.method === 'GET') expect([200, 404], `${r.method} ${r.path} reports`).toContain(rep.status);
+      if (r.method === 'GET')
+        expect([200, 404], `${r.method} ${r.path} reports`).toContain(rep.status);
       else expect(rep.status, `${r.method} ${r.path} reports`).toBe(403);
     }
     expect(await eventCount()).toBe(before);
@@ -330,7 +471,16 @@ describe('access control on every admin route', () => {
 
   it('serves an OpenAPI document covering the rooms calls', async () => {
     const doc = (await (await admin.get('/api/openapi.json')).json()) as Doc;
-    for (const p of ['/api/rooms', '/api/rooms/{id}', '/api/rooms/{id}/image', '/api/admin/rooms', '/api/admin/rooms/{id}', '/api/admin/rooms/{id}/order/{order}', '/api/admin/rooms/{id}/image', '/api/auth/login']) {
+    for (const p of [
+      '/api/rooms',
+      '/api/rooms/{id}',
+      '/api/rooms/{id}/image',
+      '/api/admin/rooms',
+      '/api/admin/rooms/{id}',
+      '/api/admin/rooms/{id}/order/{order}',
+      '/api/admin/rooms/{id}/image',
+      '/api/auth/login',
+    ]) {
       expect(doc.paths[p], p).toBeDefined();
     }
   });

@@ -2,10 +2,33 @@ import { randomUUID } from 'node:crypto';
 import multer from 'multer';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Request, Response } from 'express';
-import { formatPosition, ROOM_ORDER_STREAM, RoomOrderChanged, roomStreamId, type RoomEvent, type StoreSession } from '@rr/events';
-import { defineRoute, intBetween, parseOrThrow, Problem, problems, requiredText, z, type RouteDef } from '@rr/platform';
+import {
+  formatPosition,
+  ROOM_ORDER_STREAM,
+  RoomOrderChanged,
+  roomStreamId,
+  type RoomEvent,
+  type StoreSession,
+} from '@rr/events';
+import {
+  defineRoute,
+  intBetween,
+  parseOrThrow,
+  Problem,
+  problems,
+  requiredText,
+  z,
+  type RouteDef,
+} from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { decide, evolve, initialRoomState, moveRoom, type RoomCommand, type RoomState } from './decider.ts';
+import {
+  decide,
+  evolve,
+  initialRoomState,
+  moveRoom,
+  type RoomCommand,
+  type RoomState,
+} from './decider.ts';
 
 export const MAX_IMAGE_BYTES = 512 * 1024;
 
@@ -21,9 +44,13 @@ export const RoomBody = z
     openEndType: DayType,
   })
   .openapi('RoomInput');
-const RoomUpdateBody = RoomBody.extend({ version: z.number().int().min(1) }).openapi('RoomUpdateInput');
+const RoomUpdateBody = RoomBody.extend({ version: z.number().int().min(1) }).openapi(
+  'RoomUpdateInput',
+);
 const IdParams = z.object({ id: z.uuid('Not a valid id') });
-const Written = z.object({ id: z.uuid(), version: z.number(), position: z.string() }).openapi('RoomWritten');
+const Written = z
+  .object({ id: z.uuid(), version: z.number(), position: z.string() })
+  .openapi('RoomWritten');
 const PositionOnly = z.object({ position: z.string() }).openapi('Position');
 const AltField = requiredText(150, 5);
 
@@ -36,18 +63,34 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
   const { store, pool } = deps;
 
   /** Loads the room, decides, appends: one transaction, the room stream's version as guard. */
-  async function execute(user: Parameters<typeof actorOf>[0], roomId: string, command: RoomCommand, extra?: (s: StoreSession) => Promise<void>) {
+  async function execute(
+    user: Parameters<typeof actorOf>[0],
+    roomId: string,
+    command: RoomCommand,
+    extra?: (s: StoreSession) => Promise<void>,
+  ) {
     const { result, position } = await store.transaction(async (s) => {
       const state = await loadRoom(s, roomId);
       const events = decide(command, state);
       await s.append(
-        [{ streamId: roomStreamId(roomId), streamType: 'room', expectedVersion: state.version === 0 ? 'no_stream' : state.version, events }],
+        [
+          {
+            streamId: roomStreamId(roomId),
+            streamType: 'room',
+            expectedVersion: state.version === 0 ? 'no_stream' : state.version,
+            events,
+          },
+        ],
         { metadata: { actor: actorOf(user) } },
       );
       if (events.length > 0 && extra) await extra(s);
       return { version: state.version + events.length };
     });
-    return { id: roomId, version: result.version, position: position ? formatPosition(position) : '0_0' };
+    return {
+      id: roomId,
+      version: result.version,
+      position: position ? formatPosition(position) : '0_0',
+    };
   }
 
   const details = (roomId: string, b: z.output<typeof RoomBody>) => ({
@@ -59,13 +102,17 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
     openEnd: { type: b.openEndType, value: b.openEndValue },
   });
 
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, fieldSize: 2000 } });
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, fieldSize: 2000 },
+  });
   const parseUpload = (req: Request, res: Response) =>
     new Promise<void>((resolve, reject) =>
       upload.single('image')(req, res, (err: unknown) => {
         if (!err) return resolve();
         const code = (err as { code?: string }).code;
-        if (code === 'LIMIT_FILE_SIZE') return reject(new Problem(400, 'image__too_large', 'The image is larger than 0.5 MB'));
+        if (code === 'LIMIT_FILE_SIZE')
+          return reject(new Problem(400, 'image__too_large', 'The image is larger than 0.5 MB'));
         reject(problems.badRequest('validation__error', 'The upload is not valid'));
       }),
     );
@@ -81,7 +128,10 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
       responses: { 201: { description: 'Created', schema: Written } },
       handler: async ({ body, user }) => {
         const id = randomUUID();
-        return { status: 201, body: await execute(user, id, { type: 'CreateRoom', data: details(id, body) }) };
+        return {
+          status: 201,
+          body: await execute(user, id, { type: 'CreateRoom', data: details(id, body) }),
+        };
       },
     }),
     defineRoute({
@@ -92,9 +142,16 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
       access: ['admin'],
       params: IdParams,
       body: RoomUpdateBody,
-      responses: { 200: { description: 'Updated', schema: Written }, 404: { description: 'No such room' }, 409: { description: 'Stale version' } },
+      responses: {
+        200: { description: 'Updated', schema: Written },
+        404: { description: 'No such room' },
+        409: { description: 'Stale version' },
+      },
       handler: async ({ params, body, user }) => ({
-        body: await execute(user, params.id, { type: 'UpdateRoom', data: { ...details(params.id, body), expectedVersion: body.version } }),
+        body: await execute(user, params.id, {
+          type: 'UpdateRoom',
+          data: { ...details(params.id, body), expectedVersion: body.version },
+        }),
       }),
     }),
     defineRoute({
@@ -104,11 +161,30 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
       tags: ['rooms'],
       access: ['admin'],
       params: IdParams,
-      responses: { 200: { description: 'Deleted', schema: PositionOnly }, 404: { description: 'No such room' }, 409: { description: 'Has active reservations; payload[0] is the count' } },
+      responses: {
+        200: { description: 'Deleted', schema: PositionOnly },
+        404: { description: 'No such room' },
+        409: { description: 'Has active reservations; payload[0] is the count' },
+      },
       handler: async ({ params, user }) => {
-        const r = await pool.query<{ n: number }>('SELECT active_reservation_count AS n FROM rm_rooms WHERE id = $1', [params.id]);
+        const r = await pool.query<{ n: number }>(
+          'SELECT active_reservation_count AS n FROM rm_rooms WHERE id = $1',
+          [params.id],
+        );
         const activeReservationCount = r.rows[0]?.n ?? 0;
-        const written = await execute(user, params.id, { type: 'DeleteRoom', data: { roomId: params.id, activeReservationCount } });
+        const written = await execute(
+          user,
+          params.id,
+          {
+            type: 'DeleteRoom',
+            data: { roomId: params.id, activeReservationCount },
+          },
+          // The room's slots go with it: free their times (the projection drops their read rows).
+          (s) =>
+            s.client
+              .query('DELETE FROM timeslot_guard WHERE room_id = $1', [params.id])
+              .then(() => undefined),
+        );
         return { body: { position: written.position } };
       },
     }),
@@ -118,15 +194,34 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
       summary: 'Move a room to a 0-based position in the manual order',
       tags: ['rooms'],
       access: ['admin'],
-      params: z.object({ id: z.uuid('Not a valid id'), order: z.coerce.number().int().min(0).max(9999) }),
-      responses: { 200: { description: 'Reordered', schema: PositionOnly }, 404: { description: 'No such room' } },
+      params: z.object({
+        id: z.uuid('Not a valid id'),
+        order: z.coerce.number().int().min(0).max(9999),
+      }),
+      responses: {
+        200: { description: 'Reordered', schema: PositionOnly },
+        404: { description: 'No such room' },
+      },
       handler: async ({ params, user }) => {
         const { position } = await store.transaction(async (s) => {
           const version = (await s.lockStream(ROOM_ORDER_STREAM)) ?? 0;
-          const r = await s.client.query<{ id: string }>('SELECT id FROM rm_rooms ORDER BY sort_order, name, id');
-          const order = moveRoom(r.rows.map((row) => row.id), params.id, params.order);
+          const r = await s.client.query<{ id: string }>(
+            'SELECT id FROM rm_rooms ORDER BY sort_order, name, id',
+          );
+          const order = moveRoom(
+            r.rows.map((row) => row.id),
+            params.id,
+            params.order,
+          );
           await s.append(
-            [{ streamId: ROOM_ORDER_STREAM, streamType: 'room-order', expectedVersion: version === 0 ? 'no_stream' : version, events: [RoomOrderChanged.create({ roomIds: order })] }],
+            [
+              {
+                streamId: ROOM_ORDER_STREAM,
+                streamType: 'room-order',
+                expectedVersion: version === 0 ? 'no_stream' : version,
+                events: [RoomOrderChanged.create({ roomIds: order })],
+              },
+            ],
             { metadata: { actor: actorOf(user) } },
           );
         });
@@ -136,20 +231,31 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
     defineRoute({
       method: 'put',
       path: '/admin/rooms/{id}/image',
-      summary: 'Upload or replace the room image (JPEG/PNG, at most 0.5 MB) and/or change its alt text',
+      summary:
+        'Upload or replace the room image (JPEG/PNG, at most 0.5 MB) and/or change its alt text',
       tags: ['rooms'],
       access: ['admin'],
       params: IdParams,
-      multipart: z.object({ image: z.string().openapi({ format: 'binary' }).optional(), alt: z.string() }),
-      responses: { 200: { description: 'Stored', schema: PositionOnly }, 404: { description: 'No such room' } },
+      multipart: z.object({
+        image: z.string().openapi({ format: 'binary' }).optional(),
+        alt: z.string(),
+      }),
+      responses: {
+        200: { description: 'Stored', schema: PositionOnly },
+        404: { description: 'No such room' },
+      },
       handler: async ({ params, req, res, user }) => {
-        if (!req.is('multipart/form-data')) throw problems.badRequest('validation__error', 'Send multipart/form-data');
+        if (!req.is('multipart/form-data'))
+          throw problems.badRequest('validation__error', 'Send multipart/form-data');
         await parseUpload(req, res);
         const fields = (req.body ?? {}) as Record<string, unknown>;
         const alt = parseOrThrow(z.object({ alt: AltField }), { alt: fields.alt }).alt;
         const file = req.file;
         if (!file) {
-          const written = await execute(user, params.id, { type: 'ChangeRoomImageAlt', data: { roomId: params.id, alt } });
+          const written = await execute(user, params.id, {
+            type: 'ChangeRoomImageAlt',
+            data: { roomId: params.id, alt },
+          });
           return { body: { position: written.position } };
         }
         const type = await fileTypeFromBuffer(file.buffer);
@@ -161,10 +267,16 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         const written = await execute(
           user,
           params.id,
-          { type: 'SetRoomImage', data: { roomId: params.id, imageId, contentType, size: file.size, alt } },
+          {
+            type: 'SetRoomImage',
+            data: { roomId: params.id, imageId, contentType, size: file.size, alt },
+          },
           async (s) => {
             await s.client.query('DELETE FROM room_images WHERE room_id = $1', [params.id]);
-            await s.client.query('INSERT INTO room_images (image_id, room_id, content_type, bytes) VALUES ($1, $2, $3, $4)', [imageId, params.id, contentType, file.buffer]);
+            await s.client.query(
+              'INSERT INTO room_images (image_id, room_id, content_type, bytes) VALUES ($1, $2, $3, $4)',
+              [imageId, params.id, contentType, file.buffer],
+            );
           },
         );
         return { body: { position: written.position } };
@@ -177,11 +289,19 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
       tags: ['rooms'],
       access: ['admin'],
       params: IdParams,
-      responses: { 200: { description: 'Removed', schema: PositionOnly }, 404: { description: 'No such room' } },
+      responses: {
+        200: { description: 'Removed', schema: PositionOnly },
+        404: { description: 'No such room' },
+      },
       handler: async ({ params, user }) => {
-        const written = await execute(user, params.id, { type: 'RemoveRoomImage', data: { roomId: params.id } }, async (s) => {
-          await s.client.query('DELETE FROM room_images WHERE room_id = $1', [params.id]);
-        });
+        const written = await execute(
+          user,
+          params.id,
+          { type: 'RemoveRoomImage', data: { roomId: params.id } },
+          async (s) => {
+            await s.client.query('DELETE FROM room_images WHERE room_id = $1', [params.id]);
+          },
+        );
         return { body: { position: written.position } };
       },
     }),

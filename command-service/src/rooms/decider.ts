@@ -50,7 +50,13 @@ export type RoomCommand =
   | { type: 'DeleteRoom'; data: { roomId: string; activeReservationCount: number } }
   | {
       type: 'SetRoomImage';
-      data: { roomId: string; imageId: string; contentType: 'image/jpeg' | 'image/png'; size: number; alt: string };
+      data: {
+        roomId: string;
+        imageId: string;
+        contentType: 'image/jpeg' | 'image/png';
+        size: number;
+        alt: string;
+      };
     }
   | { type: 'ChangeRoomImageAlt'; data: { roomId: string; alt: string } }
   | { type: 'RemoveRoomImage'; data: { roomId: string } };
@@ -63,7 +69,8 @@ function mustExist(state: RoomState): void {
 export function decide(command: RoomCommand, state: RoomState): NewEvent[] {
   switch (command.type) {
     case 'CreateRoom':
-      if (state.status !== 'none') throw problems.conflict('room__already_exists', 'The room exists already');
+      if (state.status !== 'none')
+        throw problems.conflict('room__already_exists', 'The room exists already');
       return [RoomCreated.create(command.data)];
     case 'UpdateRoom': {
       mustExist(state);
@@ -87,7 +94,10 @@ export function decide(command: RoomCommand, state: RoomState): NewEvent[] {
       return [RoomImageSet.create(command.data)];
     case 'ChangeRoomImageAlt':
       mustExist(state);
-      if (!state.hasImage) throw problems.validation([{ field: 'image', rule: 'required', message: 'Value is required' }]);
+      if (!state.hasImage)
+        throw problems.validation([
+          { field: 'image', rule: 'required', message: 'Value is required' },
+        ]);
       return [RoomImageAltChanged.create(command.data)];
     case 'RemoveRoomImage':
       mustExist(state);

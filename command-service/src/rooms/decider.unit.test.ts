@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RoomEvent } from '@rr/events';
 import { Problem } from '@rr/platform';
-import { decide, evolve, initialRoomState, moveRoom, type RoomDetails, type RoomState } from './decider.ts';
+import {
+  decide,
+  evolve,
+  initialRoomState,
+  moveRoom,
+  type RoomDetails,
+  type RoomState,
+} from './decider.ts';
 
 const roomId = '0b0f6a52-7d6e-4d1c-9f3e-1a2b3c4d5e6f';
 const details: RoomDetails = {
@@ -28,16 +35,25 @@ function refusal(fn: () => unknown): Problem {
 
 describe('room decider', () => {
   it('creates a room once', () => {
-    expect(decide({ type: 'CreateRoom', data: details }, initialRoomState)).toEqual([{ type: 'RoomCreated', data: details }]);
-    expect(refusal(() => decide({ type: 'CreateRoom', data: details }, given(created))).error).toBe('room__already_exists');
+    expect(decide({ type: 'CreateRoom', data: details }, initialRoomState)).toEqual([
+      { type: 'RoomCreated', data: details },
+    ]);
+    expect(refusal(() => decide({ type: 'CreateRoom', data: details }, given(created))).error).toBe(
+      'room__already_exists',
+    );
   });
 
   it('updates only at the current version', () => {
     const state = given(created);
     expect(state.version).toBe(1);
-    const events = decide({ type: 'UpdateRoom', data: { ...details, name: 'Renamed', expectedVersion: 1 } }, state);
+    const events = decide(
+      { type: 'UpdateRoom', data: { ...details, name: 'Renamed', expectedVersion: 1 } },
+      state,
+    );
     expect(events).toEqual([{ type: 'RoomUpdated', data: { ...details, name: 'Renamed' } }]);
-    const stale = refusal(() => decide({ type: 'UpdateRoom', data: { ...details, expectedVersion: 0 } }, state));
+    const stale = refusal(() =>
+      decide({ type: 'UpdateRoom', data: { ...details, expectedVersion: 0 } }, state),
+    );
     expect(stale.status).toBe(409);
     expect(stale.error).toBe('concurrency__version_conflict');
   });
@@ -45,32 +61,57 @@ describe('room decider', () => {
   it('refuses commands on missing or deleted rooms with 404', () => {
     const deleted = given(created, { type: 'RoomDeleted', data: { roomId } });
     for (const state of [initialRoomState, deleted]) {
-      expect(refusal(() => decide({ type: 'UpdateRoom', data: { ...details, expectedVersion: state.version } }, state)).status).toBe(404);
-      expect(refusal(() => decide({ type: 'DeleteRoom', data: { roomId, activeReservationCount: 0 } }, state)).status).toBe(404);
+      expect(
+        refusal(() =>
+          decide(
+            { type: 'UpdateRoom', data: { ...details, expectedVersion: state.version } },
+            state,
+          ),
+        ).status,
+      ).toBe(404);
+      expect(
+        refusal(() =>
+          decide({ type: 'DeleteRoom', data: { roomId, activeReservationCount: 0 } }, state),
+        ).status,
+      ).toBe(404);
     }
   });
 
   it('refuses to delete a room with active reservations, naming the count', () => {
-    const p = refusal(() => decide({ type: 'DeleteRoom', data: { roomId, activeReservationCount: 3 } }, given(created)));
+    const p = refusal(() =>
+      decide({ type: 'DeleteRoom', data: { roomId, activeReservationCount: 3 } }, given(created)),
+    );
     expect(p.status).toBe(409);
     expect(p.error).toBe('room__has_active_reservations');
     expect(p.payload).toEqual(['3']);
-    expect(decide({ type: 'DeleteRoom', data: { roomId, activeReservationCount: 0 } }, given(created))).toEqual([
-      { type: 'RoomDeleted', data: { roomId } },
-    ]);
+    expect(
+      decide({ type: 'DeleteRoom', data: { roomId, activeReservationCount: 0 } }, given(created)),
+    ).toEqual([{ type: 'RoomDeleted', data: { roomId } }]);
   });
 
   it('tracks the image: alt change needs an image, removal without one is a no-op', () => {
     const noImage = given(created);
-    expect(refusal(() => decide({ type: 'ChangeRoomImageAlt', data: { roomId, alt: 'A fine room' } }, noImage)).error).toBe('validation__error');
+    expect(
+      refusal(() =>
+        decide({ type: 'ChangeRoomImageAlt', data: { roomId, alt: 'A fine room' } }, noImage),
+      ).error,
+    ).toBe('validation__error');
     expect(decide({ type: 'RemoveRoomImage', data: { roomId } }, noImage)).toEqual([]);
-    const image = { roomId, imageId: '1b0f6a52-7d6e-4d1c-9f3e-1a2b3c4d5e6f', contentType: 'image/png' as const, size: 100, alt: 'A fine room' };
+    const image = {
+      roomId,
+      imageId: '1b0f6a52-7d6e-4d1c-9f3e-1a2b3c4d5e6f',
+      contentType: 'image/png' as const,
+      size: 100,
+      alt: 'A fine room',
+    };
     const withImage = given(created, { type: 'RoomImageSet', data: image });
     expect(withImage.hasImage).toBe(true);
-    expect(decide({ type: 'ChangeRoomImageAlt', data: { roomId, alt: 'Another text' } }, withImage)).toEqual([
-      { type: 'RoomImageAltChanged', data: { roomId, alt: 'Another text' } },
+    expect(
+      decide({ type: 'ChangeRoomImageAlt', data: { roomId, alt: 'Another text' } }, withImage),
+    ).toEqual([{ type: 'RoomImageAltChanged', data: { roomId, alt: 'Another text' } }]);
+    expect(decide({ type: 'RemoveRoomImage', data: { roomId } }, withImage)).toEqual([
+      { type: 'RoomImageRemoved', data: { roomId } },
     ]);
-    expect(decide({ type: 'RemoveRoomImage', data: { roomId } }, withImage)).toEqual([{ type: 'RoomImageRemoved', data: { roomId } }]);
   });
 });
 

@@ -7,7 +7,10 @@ export interface EventDefinition<T extends string, S extends z.ZodType> {
   create(data: z.input<S>): NewEvent<T, z.output<S>>;
 }
 
-export function defineEvent<T extends string, S extends z.ZodType>(type: T, schema: S): EventDefinition<T, S> {
+export function defineEvent<T extends string, S extends z.ZodType>(
+  type: T,
+  schema: S,
+): EventDefinition<T, S> {
   return {
     type,
     schema,
@@ -20,7 +23,9 @@ export class UnknownEventError extends Error {
 }
 
 /** Validates new events against the catalogue; an unknown type or bad data never reaches the log. */
-export function catalogueValidator(definitions: EventDefinition<string, z.ZodType>[]): (e: NewEvent) => void {
+export function catalogueValidator(
+  definitions: EventDefinition<string, z.ZodType>[],
+): (e: NewEvent) => void {
   const byType = new Map(definitions.map((d) => [d.type, d.schema]));
   return (e) => {
     const schema = byType.get(e.type);

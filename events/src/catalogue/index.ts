@@ -1,9 +1,15 @@
 import { catalogueValidator } from './define.ts';
 import { roomEvents } from './rooms.ts';
+import { timeSlotEvents } from './timeslots.ts';
+import { holidayEvents } from './holidays.ts';
+import { blacklistEvents } from './blacklist.ts';
 
 export * from './define.ts';
 export * from './rooms.ts';
+export * from './timeslots.ts';
+export * from './holidays.ts';
+export * from './blacklist.ts';
 
 /** Every event type the product writes. */
-export const catalogue = [...roomEvents];
+export const catalogue = [...roomEvents, ...timeSlotEvents, ...holidayEvents, ...blacklistEvents];
 export const validateEvent = catalogueValidator(catalogue);

@@ -1,0 +1,70 @@
+import ICAL from 'ical.js';
+import { addDays } from '@rr/platform';
+
+export interface ImportedHoliday {
+  date: string;
+  name: string;
+  description: string | undefined;
+}
+
+export class CalendarFileError extends Error {
+  override name = 'CalendarFileError';
+}
+
+const MAX_DAYS_PER_EVENT = 366;
+const MAX_OCCURRENCES = 200;
+
+/**
+ * Reads the all-day events of an iCalendar file (ical.js handles folded lines and CRLF): each
+ * becomes one holiday per day it covers (DTEND is exclusive); yearly and other recurrences are
+ * expanded, bounded. Timed events are not holidays and are counted as skipped.
+ */
+export function parseHolidayCalendar(text: string): {
+  holidays: ImportedHoliday[];
+  ignored: number;
+} {
+  let root: ICAL.Component;
+  try {
+    root = new ICAL.Component(ICAL.parse(text));
+  } catch {
+    throw new CalendarFileError('not an iCalendar file');
+  }
+  if (root.name !== 'vcalendar') throw new CalendarFileError('not an iCalendar file');
+  const holidays: ImportedHoliday[] = [];
+  let ignored = 0;
+  for (const vevent of root.getAllSubcomponents('vevent')) {
+    const event = new ICAL.Event(vevent);
+    const start = event.startDate;
+    if (!start || !start.isDate) {
+      ignored += 1;
+      continue;
+    }
+    const name = (event.summary ?? '').trim().slice(0, 100);
+    if (!name) {
+      ignored += 1;
+      continue;
+    }
+    const descriptionRaw = (event.description ?? '').trim();
+    const description = descriptionRaw ? descriptionRaw.slice(0, 500) : undefined;
+    const durationDays = event.endDate
+      ? Math.max(
+          1,
+          Math.min(
+            MAX_DAYS_PER_EVENT,
+            Math.round(event.endDate.subtractDate(start).toSeconds() / 86400),
+          ),
+        )
+      : 1;
+    const starts: string[] = [];
+    if (event.isRecurring()) {
+      const it = event.iterator();
+      for (let next = it.next(), n = 0; next && n < MAX_OCCURRENCES; next = it.next(), n++)
+        starts.push(next.toString().slice(0, 10));
+    } else starts.push(start.toString().slice(0, 10));
+    for (const first of starts) {
+      for (let i = 0; i < durationDays; i++)
+        holidays.push({ date: addDays(first, i), name, description });
+    }
+  }
+  return { holidays, ignored };
+}

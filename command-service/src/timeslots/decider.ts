@@ -1,0 +1,124 @@
+import type { NewEvent, TimeSlotLifecycleEvent } from '@rr/events';
+import { TimeSlotCapacityChanged, TimeSlotDeleted, TimeSlotUpdated } from '@rr/events';
+import { minutesOf, Problem, problems } from '@rr/platform';
+
+export interface HeldTicket {
+  status: 'NEW' | 'BOOKED';
+  /** Holds (NEW) count until this instant (ISO); bookings have none. */
+  expiresAt: string | null;
+}
+
+export interface SlotState {
+  status: 'none' | 'active' | 'deleted';
+  version: number;
+  roomId: string;
+  date: string;
+  startTime: string;
+  endTime: string;
+  capacity: number;
+  tickets: Record<string, HeldTicket>;
+}
+
+export const initialSlotState: SlotState = {
+  status: 'none',
+  version: 0,
+  roomId: '',
+  date: '',
+  startTime: '',
+  endTime: '',
+  capacity: 0,
+  tickets: {},
+};
+
+export function evolveSlot(state: SlotState, event: TimeSlotLifecycleEvent): SlotState {
+  const version = state.version + 1;
+  switch (event.type) {
+    case 'TimeSlotCreated':
+    case 'TimeSlotUpdated': {
+      const d = event.data;
+      return {
+        ...state,
+        status: 'active',
+        version,
+        roomId: d.roomId,
+        date: d.date,
+        startTime: d.startTime,
+        endTime: d.endTime,
+        capacity: d.capacity,
+      };
+    }
+    case 'TimeSlotCapacityChanged':
+      return { ...state, version, capacity: event.data.capacity };
+    case 'TimeSlotDeleted':
+      return { ...state, version, status: 'deleted' };
+  }
+}
+
+/** Tickets that take a seat now: bookings, and holds that have not expired. */
+export function seatsTaken(state: SlotState, now: Date): number {
+  return Object.values(state.tickets).filter(
+    (t) => t.status === 'BOOKED' || (t.expiresAt !== null && new Date(t.expiresAt) > now),
+  ).length;
+}
+
+/** Whether two wall-clock ranges of one day overlap (touching ends do not). */
+export function timesOverlap(
+  a: { startTime: string; endTime: string },
+  b: { startTime: string; endTime: string },
+): boolean {
+  return (
+    minutesOf(a.startTime) < minutesOf(b.endTime) && minutesOf(b.startTime) < minutesOf(a.endTime)
+  );
+}
+
+function mustBeSlotOfRoom(state: SlotState, roomId: string): void {
+  if (state.status !== 'active' || state.roomId !== roomId) throw problems.notFound('Time slot');
+}
+
+export type SlotCommand =
+  | {
+      type: 'UpdateTimeSlot';
+      data: {
+        timeSlotId: string;
+        roomId: string;
+        startTime: string;
+        endTime: string;
+        capacity: number;
+      };
+    }
+  | { type: 'ChangeCapacity'; data: { timeSlotId: string; roomId: string; capacity: number } }
+  | { type: 'DeleteTimeSlot'; data: { timeSlotId: string; roomId: string } };
+
+/**
+ * Pure: the events a slot command produces. Administrators may cut capacity below the tickets
+ * (the slot then shows as overbooked); a slot with tickets cannot be deleted.
+ */
+export function decideSlot(command: SlotCommand, state: SlotState, now: Date): NewEvent[] {
+  mustBeSlotOfRoom(state, command.data.roomId);
+  switch (command.type) {
+    case 'UpdateTimeSlot': {
+      const d = command.data;
+      if (
+        d.startTime === state.startTime &&
+        d.endTime === state.endTime &&
+        d.capacity === state.capacity
+      )
+        return [];
+      return [TimeSlotUpdated.create({ ...d, date: state.date })];
+    }
+    case 'ChangeCapacity':
+      if (command.data.capacity === state.capacity) return [];
+      return [TimeSlotCapacityChanged.create(command.data)];
+    case 'DeleteTimeSlot': {
+      const taken = seatsTaken(state, now);
+      if (taken > 0)
+        throw new Problem(
+          409,
+          'timeslot__has_tickets',
+          'The time slot has tickets and cannot be deleted',
+          [String(taken)],
+        );
+      return [TimeSlotDeleted.create(command.data)];
+    }
+  }
+}

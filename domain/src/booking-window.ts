@@ -1,0 +1,52 @@
+import { addDays, isWeekend, type LocalDate } from '@rr/platform';
+
+export type DayType = 'DAY' | 'WORKING_DAY';
+export interface OpenBound {
+  type: DayType;
+  value: number;
+}
+
+/** Working day: Monday to Friday and not a holiday. */
+export function isWorkingDay(date: LocalDate, isHoliday: (d: LocalDate) => boolean): boolean {
+  return !isWeekend(date) && !isHoliday(date);
+}
+
+/** The date `value` days, or working days, after today (0 = today). */
+export function dateAfter(
+  today: LocalDate,
+  bound: OpenBound,
+  isHoliday: (d: LocalDate) => boolean,
+): LocalDate {
+  if (bound.type === 'DAY') return addDays(today, bound.value);
+  let date = today;
+  let left = bound.value;
+  while (left > 0) {
+    date = addDays(date, 1);
+    if (isWorkingDay(date, isHoliday)) left -= 1;
+  }
+  return date;
+}
+
+/**
+ * When a room's slots can be booked online: from `openStart` days (or working days) after today
+ * until `openEnd` days (or working days) after today, both inclusive. Outside it a slot carries
+ * the failed rule `timeslot_not_open`.
+ */
+export function bookingWindow(
+  today: LocalDate,
+  openStart: OpenBound,
+  openEnd: OpenBound,
+  isHoliday: (d: LocalDate) => boolean,
+): { from: LocalDate; until: LocalDate } {
+  return {
+    from: dateAfter(today, openStart, isHoliday),
+    until: dateAfter(today, openEnd, isHoliday),
+  };
+}
+
+export function isOpenForBooking(
+  date: LocalDate,
+  window: { from: LocalDate; until: LocalDate },
+): boolean {
+  return date >= window.from && date <= window.until;
+}

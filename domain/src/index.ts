@@ -1,0 +1,3 @@
+export * from './booking-window.ts';
+export * from './slot-dates.ts';
+export * from './email.ts';

@@ -1,0 +1,86 @@
+/**
+ * Local calendar dates ('YYYY-MM-DD') and wall-clock times ('HH:mm') in the library's time zone.
+ * Slots are stored as a local date plus local times, so they keep their wall-clock times across
+ * the DST changes; only "today" and "now" depend on the zone, and both come from the clock.
+ */
+export type LocalDate = string;
+export type LocalTime = string;
+
+export const WEEKDAYS = [
+  'MONDAY',
+  'TUESDAY',
+  'WEDNESDAY',
+  'THURSDAY',
+  'FRIDAY',
+  'SATURDAY',
+  'SUNDAY',
+] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+function toUtc(date: LocalDate): Date {
+  return new Date(`${date}T00:00:00Z`);
+}
+
+export function isValidLocalDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = toUtc(s);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+export function isValidLocalTime(s: string): boolean {
+  const m = /^(\d{2}):(\d{2})$/.exec(s);
+  return !!m && Number(m[1]) <= 23 && Number(m[2]) <= 59;
+}
+
+export function addDays(date: LocalDate, days: number): LocalDate {
+  const d = toUtc(date);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** MONDAY..SUNDAY of a local date. */
+export function weekdayOf(date: LocalDate): Weekday {
+  const js = toUtc(date).getUTCDay(); // 0 = Sunday
+  return WEEKDAYS[(js + 6) % 7]!;
+}
+
+export function isWeekend(date: LocalDate): boolean {
+  const w = weekdayOf(date);
+  return w === 'SATURDAY' || w === 'SUNDAY';
+}
+
+/** Every date from..until inclusive (empty when until is before from). */
+export function datesBetween(from: LocalDate, until: LocalDate): LocalDate[] {
+  const out: LocalDate[] = [];
+  for (let d = from; d <= until; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+export function minutesOf(time: LocalTime): number {
+  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+}
+
+/** The local date and time of an instant in a time zone. */
+export function localDateTime(
+  instant: Date,
+  timeZone: string,
+): { date: LocalDate; time: LocalTime } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(instant);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
+  return {
+    date: `${get('year')}-${get('month')}-${get('day')}`,
+    time: `${get('hour')}:${get('minute')}`,
+  };
+}
+
+export function todayIn(instant: Date, timeZone: string): LocalDate {
+  return localDateTime(instant, timeZone).date;
+}

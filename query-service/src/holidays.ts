@@ -1,0 +1,117 @@
+import { defineRoute, isoDate, problems, sortSpec, z, type RouteDef } from '@rr/platform';
+import type { QueryDeps } from './deps.ts';
+import { likePattern, orderBy, pagingQuery } from './paging.ts';
+
+export const Holiday = z
+  .object({
+    id: z.uuid(),
+    version: z.number(),
+    name: z.string(),
+    description: z.string().optional(),
+    date: z.string(),
+  })
+  .openapi('Holiday');
+type Holiday = z.infer<typeof Holiday>;
+
+interface Row {
+  id: string;
+  version: number;
+  name: string;
+  description: string | null;
+  date: string;
+  total?: string;
+}
+
+/** description is omitted when empty (spec section 3). */
+const toHoliday = (r: Row): Holiday => ({
+  id: r.id,
+  version: r.version,
+  name: r.name,
+  date: r.date,
+  ...(r.description ? { description: r.description } : {}),
+});
+
+const SORT = { date: 'date', name: 'lower(name)' } as const;
+const ListQuery = z.object({
+  searchTerm: z.string().max(200).optional(),
+  fromDate: isoDate.optional(),
+  untilDate: isoDate.optional(),
+  ...pagingQuery(999, 20),
+  sort: sortSpec(['date', 'name']).optional(),
+});
+
+export function holidayQueryRoutes({ pool }: QueryDeps): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/admin/holidays',
+      summary: 'Holidays (the year list asks 1 Jan to 31 Dec, limit 999)',
+      tags: ['holidays'],
+      access: ['admin', 'reports'],
+      query: ListQuery,
+      responses: {
+        200: {
+          description: 'A page of holidays',
+          schema: z
+            .object({ content: z.array(Holiday), totalCount: z.number() })
+            .openapi('HolidayPage'),
+        },
+      },
+      handler: async ({ query }) => {
+        const where: string[] = [];
+        const args: unknown[] = [];
+        if (query.searchTerm?.trim()) {
+          args.push(likePattern(query.searchTerm.trim()));
+          where.push(`(name ILIKE $${args.length} OR description ILIKE $${args.length})`);
+        }
+        if (query.fromDate) {
+          args.push(query.fromDate);
+          where.push(`date >= $${args.length}`);
+        }
+        if (query.untilDate) {
+          args.push(query.untilDate);
+          where.push(`date <= $${args.length}`);
+        }
+        const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+        const order = orderBy(
+          query.sort,
+          SORT,
+          [{ field: 'date', dir: 'ASC' }],
+          ['lower(name) ASC', 'id ASC'],
+        );
+        const r = await pool.query<Row>(
+          `SELECT *, count(*) OVER () AS total FROM rm_holidays ${whereSql} ORDER BY ${order} LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
+          [...args, query.limit, query.offset],
+        );
+        let total = r.rows[0]?.total ? Number(r.rows[0].total) : 0;
+        if (r.rows.length === 0 && query.offset > 0)
+          total = Number(
+            (
+              await pool.query<{ n: string }>(
+                `SELECT count(*) AS n FROM rm_holidays ${whereSql}`,
+                args,
+              )
+            ).rows[0]!.n,
+          );
+        return { body: { content: r.rows.map(toHoliday), totalCount: total } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/holidays/{id}',
+      summary: 'One holiday',
+      tags: ['holidays'],
+      access: ['admin', 'reports'],
+      params: z.object({ id: z.uuid('Not a valid id') }),
+      responses: {
+        200: { description: 'The holiday', schema: Holiday },
+        404: { description: 'No such holiday' },
+      },
+      handler: async ({ params }) => {
+        const r = await pool.query<Row>('SELECT * FROM rm_holidays WHERE id = $1', [params.id]);
+        if (!r.rows[0]) throw problems.notFound('Holiday');
+        return { body: toHoliday(r.rows[0]) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,26 @@
+import { queryInt, sortSpec, z } from '@rr/platform';
+
+/** limit/offset of a list; the defaults follow the spec's page size and list maxima. */
+export function pagingQuery(maxLimit = 999, defaultLimit = 20) {
+  return {
+    limit: queryInt(1, maxLimit).default(defaultLimit),
+    offset: queryInt(0, 10_000_000).default(0),
+  };
+}
+
+/** ORDER BY from a validated sort spec and a column map; ties broken by the given keys. */
+export function orderBy<F extends string>(
+  sort: { field: F; dir: 'ASC' | 'DESC' }[] | undefined,
+  columns: Record<F, string>,
+  fallback: { field: F; dir: 'ASC' | 'DESC' }[],
+  ties: string[],
+): string {
+  return (sort ?? fallback)
+    .map((s) => `${columns[s.field]} ${s.dir}`)
+    .concat(ties)
+    .join(', ');
+}
+
+export const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export { sortSpec, z };

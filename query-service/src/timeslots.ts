@@ -1,0 +1,251 @@
+import { bookingWindow, isOpenForBooking } from '@rr/domain';
+import {
+  addDays,
+  defineRoute,
+  isoDate,
+  problems,
+  sortSpec,
+  todayIn,
+  z,
+  type Pool,
+  type RouteDef,
+} from '@rr/platform';
+import type { QueryDeps } from './deps.ts';
+import { orderBy, pagingQuery } from './paging.ts';
+
+export const TimeSlot = z
+  .object({
+    id: z.uuid(),
+    date: z.string(),
+    startTime: z.string(),
+    endTime: z.string(),
+    capacity: z.number(),
+    ticketCount: z.number(),
+    count: z.number(),
+    roomId: z.uuid(),
+    roomName: z.string(),
+    failedRules: z.array(z.string()),
+  })
+  .openapi('TimeSlot');
+export type TimeSlot = z.infer<typeof TimeSlot>;
+const TimeSlotPage = z
+  .object({ content: z.array(TimeSlot), totalCount: z.number() })
+  .openapi('TimeSlotPage');
+
+interface SlotRow {
+  id: string;
+  date: string;
+  start_time: string;
+  end_time: string;
+  capacity: number;
+  ticket_count: number;
+  room_id: string;
+  room_name: string;
+  total?: string;
+}
+
+const toSlot = (r: SlotRow, failedRules: string[] = []): TimeSlot => ({
+  id: r.id,
+  date: r.date,
+  startTime: r.start_time,
+  endTime: r.end_time,
+  capacity: r.capacity,
+  ticketCount: r.ticket_count,
+  count: r.ticket_count,
+  roomId: r.room_id,
+  roomName: r.room_name,
+  failedRules,
+});
+
+const STATUS = z.enum(['OVERBOOKED', 'FULL', 'AVAILABLE']);
+const STATUS_SQL: Record<z.infer<typeof STATUS>, string> = {
+  OVERBOOKED: 's.ticket_count > s.capacity',
+  FULL: 's.ticket_count >= s.capacity',
+  AVAILABLE: 's.ticket_count < s.capacity',
+};
+const SORT = {
+  date: 's.date',
+  startTime: 's.start_time',
+  capacity: 's.capacity',
+  ticketCount: 's.ticket_count',
+  roomName: 'lower(r.name)',
+} as const;
+const ListQuery = z
+  .object({
+    fromDate: isoDate.optional(),
+    untilDate: isoDate.optional(),
+    status: STATUS.optional(),
+    ...pagingQuery(999, 999),
+    sort: sortSpec(['date', 'startTime', 'capacity', 'ticketCount', 'roomName']).optional(),
+  })
+  .refine((q) => !q.fromDate || !q.untilDate || q.untilDate >= q.fromDate, {
+    path: ['untilDate'],
+    message: 'Date not valid or ends BEFORE start date',
+  });
+
+async function listSlots(pool: Pool, q: z.output<typeof ListQuery>, roomId?: string) {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (roomId) {
+    args.push(roomId);
+    where.push(`s.room_id = $${args.length}`);
+  }
+  if (q.fromDate) {
+    args.push(q.fromDate);
+    where.push(`s.date >= $${args.length}`);
+  }
+  if (q.untilDate) {
+    args.push(q.untilDate);
+    where.push(`s.date <= $${args.length}`);
+  }
+  if (q.status) where.push(STATUS_SQL[q.status]);
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const order = orderBy(
+    q.sort,
+    SORT,
+    [
+      { field: 'date', dir: 'ASC' },
+      { field: 'startTime', dir: 'ASC' },
+    ],
+    ['s.date ASC', 's.start_time ASC', 's.id ASC'],
+  );
+  const r = await pool.query<SlotRow>(
+    `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name,
+            count(*) OVER () AS total
+       FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id ${whereSql}
+      ORDER BY ${order} LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
+    [...args, q.limit, q.offset],
+  );
+  let total = r.rows[0]?.total ? Number(r.rows[0].total) : 0;
+  if (r.rows.length === 0 && q.offset > 0) {
+    const c = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id ${whereSql}`,
+      args,
+    );
+    total = Number(c.rows[0]!.n);
+  }
+  return { content: r.rows.map((row) => toSlot(row)), totalCount: total };
+}
+
+const RoomParams = z.object({ id: z.uuid('Not a valid id') });
+const SlotParams = z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') });
+const RangeQuery = z
+  .object({ fromDate: isoDate, untilDate: isoDate, status: z.string().max(50).optional() })
+  .refine((q) => q.untilDate >= q.fromDate, {
+    path: ['untilDate'],
+    message: 'Date not valid or ends BEFORE start date',
+  })
+  .refine((q) => q.untilDate <= addDays(q.fromDate, 400), {
+    path: ['untilDate'],
+    message: 'At most 400 days at once',
+  });
+
+/** The room's slots for visitors with their failed rules, hiding those without capacity or not open. */
+export async function visitorSlots(
+  deps: QueryDeps,
+  roomId: string,
+  fromDate: string,
+  untilDate: string,
+): Promise<TimeSlot[]> {
+  const { pool } = deps;
+  const room = await pool.query<{
+    name: string;
+    open_start_type: 'DAY' | 'WORKING_DAY';
+    open_start_value: number;
+    open_end_type: 'DAY' | 'WORKING_DAY';
+    open_end_value: number;
+  }>(
+    'SELECT name, open_start_type, open_start_value, open_end_type, open_end_value FROM rm_rooms WHERE id = $1',
+    [roomId],
+  );
+  const r = room.rows[0];
+  if (!r) throw problems.notFound('Room');
+  const today = todayIn(deps.clock.now(), deps.timeZone);
+  // Working days are counted over holidays up to two years ahead (open end is at most 365 working days).
+  const hol = await pool.query<{ date: string }>(
+    'SELECT DISTINCT date FROM rm_holidays WHERE date BETWEEN $1 AND $2',
+    [today, addDays(today, 800)],
+  );
+  const holidays = new Set(hol.rows.map((h) => h.date));
+  const window = bookingWindow(
+    today,
+    { type: r.open_start_type, value: r.open_start_value },
+    { type: r.open_end_type, value: r.open_end_value },
+    (d) => holidays.has(d),
+  );
+  const slots = await pool.query<SlotRow>(
+    `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, $2::text AS room_name
+       FROM rm_time_slots s
+      WHERE s.room_id = $1 AND s.date BETWEEN $3 AND $4 AND s.capacity > 0
+      ORDER BY s.date, s.start_time`,
+    [roomId, r.name, fromDate, untilDate],
+  );
+  return slots.rows
+    .filter((s) => isOpenForBooking(s.date, window))
+    .map((s) => toSlot(s, s.ticket_count >= s.capacity ? ['timeslot_no_tickets_left'] : []));
+}
+
+export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
+  const { pool } = deps;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/admin/rooms/timeslots',
+      summary: 'Time slots of all rooms (status=OVERBOOKED: more tickets than capacity)',
+      tags: ['timeslots'],
+      access: ['admin', 'reports'],
+      query: ListQuery,
+      responses: { 200: { description: 'A page of slots', schema: TimeSlotPage } },
+      handler: async ({ query }) => ({ body: await listSlots(pool, query) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/rooms/{id}/timeslots',
+      summary: 'Time slots of a room',
+      tags: ['timeslots'],
+      access: ['admin', 'reports'],
+      params: RoomParams,
+      query: ListQuery,
+      responses: { 200: { description: 'A page of slots', schema: TimeSlotPage } },
+      handler: async ({ params, query }) => ({ body: await listSlots(pool, query, params.id) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/rooms/{id}/timeslots/{timeSlotId}',
+      summary: 'One time slot',
+      tags: ['timeslots'],
+      access: ['admin', 'reports'],
+      params: SlotParams,
+      responses: {
+        200: { description: 'The slot', schema: TimeSlot },
+        404: { description: 'No such slot' },
+      },
+      handler: async ({ params }) => {
+        const r = await pool.query<SlotRow>(
+          `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name
+             FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id WHERE s.id = $1 AND s.room_id = $2`,
+          [params.timeSlotId, params.id],
+        );
+        if (!r.rows[0]) throw problems.notFound('Time slot');
+        return { body: toSlot(r.rows[0]) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/rooms/{id}/booking',
+      summary:
+        'Bookable time slots of a room for visitors, with failed rules (timeslot_no_tickets_left)',
+      tags: ['timeslots'],
+      access: 'public',
+      params: RoomParams,
+      query: RangeQuery,
+      responses: {
+        200: { description: 'Slots', schema: z.array(TimeSlot) },
+        404: { description: 'No such room' },
+      },
+      handler: async ({ params, query }) => ({
+        body: await visitorSlots(deps, params.id, query.fromDate, query.untilDate),
+      }),
+    }),
+  ];
+}

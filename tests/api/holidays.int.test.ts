@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+
+let db: TestDatabase;
+let app: TestApp;
+let admin: Client;
+
+type Holiday = { id: string; version: number; name: string; description?: string; date: string };
+const events = async () =>
+  Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n);
+const year = async (y: number) =>
+  (await (
+    await admin.get(`/api/admin/holidays?fromDate=${y}-01-01&untilDate=${y}-12-31&limit=999`)
+  ).json()) as { content: Holiday[]; totalCount: number };
+
+/** An iCalendar file the way real publishers write them: CRLF, folded lines, all-day and multi-day events. */
+function calendar(events: string[]): string {
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Reading rooms tests//EN',
+    'CALSCALE:GREGORIAN',
+    ...events,
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+}
+const allDay = (uid: string, start: string, end: string, summary: string, description?: string) =>
+  [
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    `DTSTAMP:20260101T000000Z`,
+    `DTSTART;VALUE=DATE:${start}`,
+    `DTEND;VALUE=DATE:${end}`,
+    `SUMMARY:${summary}`,
+    ...(description ? [`DESCRIPTION:${description}`] : []),
+    'END:VEVENT',
+  ].join('\r\n');
+
+function upload(
+  text: string | Buffer,
+  filename = 'holidays.ics',
+  type = 'text/calendar',
+): FormData {
+  const f = new FormData();
+  f.append(
+    'file',
+    new Blob([typeof text === 'string' ? text : new Uint8Array(text)], { type }),
+    filename,
+  );
+  return f;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = await startTestApp(db);
+  await addUser(db, 'boss', 'correct horse', ['admin']);
+  admin = new Client(app.baseUrl);
+  await admin.login('boss', 'correct horse');
+});
+afterAll(async () => {
+  await app.close();
+  await db.drop();
+});
+
+describe('holiday CRUD', () => {
+  it('creates, lists by year, searches, updates with version, deletes', async () => {
+    const created = await admin.request('POST', '/api/admin/holidays', {
+      json: { name: 'Nationalfeiertag', description: '', date: '2026-10-26' },
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await admin.request('POST', '/api/admin/holidays', {
+      json: { name: 'Allerheiligen', description: 'All Saints', date: '2026-11-01' },
+    });
+    await admin.request('POST', '/api/admin/holidays', {
+      json: { name: 'Neujahr', date: '2027-01-01' },
+    });
+    const y2026 = await year(2026);
+    expect(y2026.content.map((h) => h.name)).toEqual(['Nationalfeiertag', 'Allerheiligen']);
+    expect(y2026.content[0]).not.toHaveProperty('description');
+    expect(y2026.content[1]!.description).toBe('All Saints');
+    const search = (await (await admin.get('/api/admin/holidays?searchTerm=saints')).json()) as {
+      content: Holiday[];
+    };
+    expect(search.content.map((h) => h.name)).toEqual(['Allerheiligen']);
+    const sorted = (await (await admin.get('/api/admin/holidays?sort=name:ASC')).json()) as {
+      content: Holiday[];
+    };
+    expect(sorted.content.map((h) => h.name)).toEqual([
+      'Allerheiligen',
+      'Nationalfeiertag',
+      'Neujahr',
+    ]);
+
+    const one = (await (await admin.get(`/api/admin/holidays/${id}`)).json()) as Holiday;
+    expect(one).toMatchObject({ id, version: 1, name: 'Nationalfeiertag', date: '2026-10-26' });
+    const upd = await admin.request('PUT', `/api/admin/holidays/${id}`, {
+      json: {
+        name: 'Nationalfeiertag Österreich',
+        description: 'Staatsfeiertag',
+        date: '2026-10-26',
+        version: 1,
+      },
+    });
+    expect(upd.status).toBe(200);
+    expect(((await upd.json()) as { version: number }).version).toBe(2);
+    const stale = await admin.request('PUT', `/api/admin/holidays/${id}`, {
+      json: { name: 'x', date: '2026-10-26', version: 1 },
+    });
+    expect(stale.status).toBe(409);
+    expect(await (await admin.get(`/api/admin/holidays/${id}`)).json()).toMatchObject({
+      version: 2,
+      description: 'Staatsfeiertag',
+    });
+    expect((await admin.request('DELETE', `/api/admin/holidays/${id}`)).status).toBe(200);
+    expect((await admin.get(`/api/admin/holidays/${id}`)).status).toBe(404);
+    expect((await admin.request('DELETE', `/api/admin/holidays/${id}`)).status).toBe(404);
+  });
+
+  const invalid: [string, Record<string, unknown>, string, string][] = [
+    ['name missing', { name: ' ' }, 'name', 'Value is required'],
+    ['name too long', { name: 'n'.repeat(101) }, 'name', 'The maximum length allowed is 100'],
+    [
+      'description too long',
+      { description: 'd'.repeat(501) },
+      'description',
+      'The maximum length allowed is 500',
+    ],
+    ['date missing', { date: undefined }, 'date', 'Value is required'],
+    ['date invalid', { date: '2026-13-01' }, 'date', 'Select a valid date'],
+  ];
+  for (const [title, change, field, message] of invalid) {
+    it(`refuses: ${title}`, async () => {
+      const before = await events();
+      const r = await admin.request('POST', '/api/admin/holidays', {
+        json: { name: 'Valid', date: '2026-05-01', ...change },
+      });
+      expect(r.status).toBe(400);
+      const body = (await r.json()) as { errors: { field: string; message: string }[] };
+      expect(body.errors.find((e) => e.field === field)?.message).toBe(message);
+      expect(await events()).toBe(before);
+    });
+  }
+});
+
+describe('iCal import', () => {
+  const file = calendar([
+    allDay(
+      'ny-2030@test',
+      '20300101',
+      '20300102',
+      'Neujahr',
+      "New Year's Day - Gesetzlicher Feiertag",
+    ),
+    // A folded line (continuation starts with a space) and a multi-day event (DTEND exclusive).
+    [
+      'BEGIN:VEVENT',
+      'UID:xmas-break-2030@test',
+      'DTSTAMP:20260101T000000Z',
+      'DTSTART;VALUE=DATE:20301224',
+      'DTEND;VALUE=DATE:20301227',
+      'SUMMARY:Weihnachts',
+      ' ferien',
+      'END:VEVENT',
+    ].join('\r\n'),
+    // A timed event is not a holiday.
+    [
+      'BEGIN:VEVENT',
+      'UID:meeting@test',
+      'DTSTAMP:20260101T000000Z',
+      'DTSTART:20300315T100000Z',
+      'DTEND:20300315T110000Z',
+      'SUMMARY:Staff meeting',
+      'END:VEVENT',
+    ].join('\r\n'),
+  ]);
+
+  it('expands multi-day events, unfolds lines, skips timed events, and does not duplicate on re-import', async () => {
+    const r = await admin.request('POST', '/api/admin/holidays/ical', { form: upload(file) });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ imported: 4, skipped: 1 });
+    const y = await year(2030);
+    expect(y.content.map((h) => [h.date, h.name])).toEqual([
+      ['2030-01-01', 'Neujahr'],
+      ['2030-12-24', 'Weihnachtsferien'],
+      ['2030-12-25', 'Weihnachtsferien'],
+      ['2030-12-26', 'Weihnachtsferien'],
+    ]);
+    expect(y.content[0]!.description).toBe("New Year's Day - Gesetzlicher Feiertag");
+    const again = await admin.request('POST', '/api/admin/holidays/ical', { form: upload(file) });
+    expect(await again.json()).toMatchObject({ imported: 0, skipped: 5 });
+    expect((await year(2030)).totalCount).toBe(4);
+  });
+
+  it('accepts LF line ends and yearly recurrences (bounded)', async () => {
+    const lf = calendar([
+      [
+        'BEGIN:VEVENT',
+        'UID:may@test',
+        'DTSTAMP:20260101T000000Z',
+        'DTSTART;VALUE=DATE:20310501',
+        'DTEND;VALUE=DATE:20310502',
+        'RRULE:FREQ=YEARLY;COUNT=3',
+        'SUMMARY:Staatsfeiertag',
+        'END:VEVENT',
+      ].join('\r\n'),
+    ]).replace(/\r\n/g, '\n');
+    const r = await admin.request('POST', '/api/admin/holidays/ical', { form: upload(lf) });
+    expect(await r.json()).toMatchObject({ imported: 3 });
+    for (const y of [2031, 2032, 2033])
+      expect((await year(y)).content.map((h) => h.date)).toEqual([`${y}-05-01`]);
+  });
+
+  it('refuses a file that is not iCal, one over 5 MB, and a missing file; stores nothing', async () => {
+    const before = await events();
+    const notIcal = await admin.request('POST', '/api/admin/holidays/ical', {
+      form: upload('just some text, no calendar'),
+    });
+    expect(notIcal.status).toBe(400);
+    expect(((await notIcal.json()) as { error: string }).error).toBe('calendar__invalid_file');
+    const png = await admin.request('POST', '/api/admin/holidays/ical', {
+      form: upload(Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'x.png', 'image/png'),
+    });
+    expect(png.status).toBe(400);
+    const big =
+      calendar([allDay('big@test', '20350101', '20350102', 'Big', 'x'.repeat(100))]) +
+      ' '.repeat(5 * 1024 * 1024);
+    const tooBig = await admin.request('POST', '/api/admin/holidays/ical', { form: upload(big) });
+    expect(tooBig.status).toBe(400);
+    expect(((await tooBig.json()) as { error: string }).error).toBe('calendar__too_large');
+    const none = await admin.request('POST', '/api/admin/holidays/ical', { form: new FormData() });
+    expect(none.status).toBe(400);
+    expect(await events()).toBe(before);
+  });
+});
