@@ -16,19 +16,31 @@ function newestMtime(dir) {
   return newest;
 }
 
-const sources = [path.join(root, 'frontend', 'src'), path.join(root, 'frontend', 'index.html'), path.join(root, 'frontend', 'admin')];
+const sources = [
+  path.join(root, 'frontend', 'src'),
+  path.join(root, 'frontend', 'index.html'),
+  path.join(root, 'frontend', 'admin'),
+];
 const builtAt = existsSync(dist) ? statSync(dist).mtimeMs : 0;
-const sourcesAt = Math.max(...sources.filter(existsSync).map((s) => (statSync(s).isDirectory() ? newestMtime(s) : statSync(s).mtimeMs)));
+const sourcesAt = Math.max(
+  ...sources
+    .filter(existsSync)
+    .map((s) => (statSync(s).isDirectory() ? newestMtime(s) : statSync(s).mtimeMs)),
+);
 if (builtAt < sourcesAt) {
   console.log('Building the frontend...');
   const r = spawnSync('npm', ['run', 'build', '-w', 'frontend'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-  env: process.env,
-});
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  },
+);
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

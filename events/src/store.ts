@@ -68,7 +68,9 @@ export class StoreSession {
 
   async append(requests: AppendRequest[], options: AppendOptions): Promise<AppendResult> {
     const streams: { streamId: string; version: number }[] = [];
-    const ordered = [...requests].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
+    const ordered = [...requests].sort((a, b) =>
+      a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0,
+    );
     const startVersions = new Map<string, number>();
     // Version checks first, in a fixed order, so concurrent multi-stream appends cannot deadlock.
     for (const req of ordered) {
@@ -155,7 +157,8 @@ export class StoreSession {
          ON CONFLICT (stream_id) DO NOTHING RETURNING version`,
         [req.streamId, req.streamType, n],
       );
-      if (r.rowCount === 0) throw new ConcurrencyError(req.streamId, req.expectedVersion, await current());
+      if (r.rowCount === 0)
+        throw new ConcurrencyError(req.streamId, req.expectedVersion, await current());
       return 0;
     }
     if (expected === 'any') {
@@ -178,7 +181,8 @@ export class StoreSession {
              RETURNING version::text AS version`,
             [req.streamId, n, expected],
           );
-    if (r.rowCount === 0) throw new ConcurrencyError(req.streamId, req.expectedVersion, await current());
+    if (r.rowCount === 0)
+      throw new ConcurrencyError(req.streamId, req.expectedVersion, await current());
     return Number(r.rows[0]!.version) - n;
   }
 }
@@ -200,7 +204,9 @@ export class EventStore {
   }
 
   /** Runs fn in one database transaction; the events it appends commit or vanish together. */
-  async transaction<T>(fn: (session: StoreSession) => Promise<T>): Promise<{ result: T; position: Position | null }> {
+  async transaction<T>(
+    fn: (session: StoreSession) => Promise<T>,
+  ): Promise<{ result: T; position: Position | null }> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -237,7 +243,7 @@ export class EventStore {
     client: Pick<pg.Pool, 'query'> = this.pool,
   ): Promise<{ version: number; events: RecordedEvent[] }> {
     const r = await client.query<EventRow>(
-      `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = $1 ORDER BY stream_version`,
+      `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = $1 ORDER BY events.stream_version`,
       [streamId],
     );
     const events = r.rows.map((row) => this.toRecorded(row));
@@ -263,6 +269,19 @@ export class EventStore {
       [after.tx.toString(), after.gp.toString(), limit],
     );
     return r.rows.map((row) => this.toRecorded(row));
+  }
+
+  /**
+   * Whether events exist after a position at all, visible or not: true while readAll is holding
+   * back committed events behind a still-running older transaction (which sends no notification
+   * when it ends), so a subscriber should look again soon rather than wait to be woken.
+   */
+  async hasEventsAfter(after: Position, client: Pick<pg.Pool, 'query'> = this.pool): Promise<boolean> {
+    const r = await client.query<{ found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM events WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)) AS found`,
+      [after.tx.toString(), after.gp.toString()],
+    );
+    return r.rows[0]?.found ?? false;
   }
 
   private toRecorded(row: EventRow): RecordedEvent {

@@ -103,7 +103,8 @@ export async function runSubscription(options: SubscriptionOptions): Promise<voi
       const seq = notifier.seq;
       const events = await store.readAll(position, batchSize);
       if (events.length === 0) {
-        await notifier.waitForWake(pollMs, signal, seq);
+        const heldBack = await store.hasEventsAfter(position);
+        await notifier.waitForWake(heldBack ? 10 : pollMs, signal, seq);
         continue;
       }
       await options.handle(events, position);

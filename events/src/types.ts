@@ -1,9 +1,7 @@
 import type { Position } from './position.ts';
 
 export type Actor =
-  | { kind: 'visitor' }
-  | { kind: 'admin'; username: string }
-  | { kind: 'system'; job: string };
+  { kind: 'visitor' } | { kind: 'admin'; username: string } | { kind: 'system'; job: string };
 
 export interface EventMetadata {
   correlationId: string;

@@ -26,7 +26,18 @@ export const roomsProjection: Projection = {
              open_end_type, open_end_value, sort_order, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(sort_order) + 1, 0) FROM rm_rooms), $10)
            ON CONFLICT (id) DO NOTHING`,
-          [d.roomId, v, d.name, d.description, d.capacity, d.openStart.type, d.openStart.value, d.openEnd.type, d.openEnd.value, event.createdAt],
+          [
+            d.roomId,
+            v,
+            d.name,
+            d.description,
+            d.capacity,
+            d.openStart.type,
+            d.openStart.value,
+            d.openEnd.type,
+            d.openEnd.value,
+            event.createdAt,
+          ],
         );
         return;
       }
@@ -35,26 +46,48 @@ export const roomsProjection: Projection = {
         await client.query(
           `UPDATE rm_rooms SET version = $2, name = $3, description = $4, capacity = $5, open_start_type = $6,
              open_start_value = $7, open_end_type = $8, open_end_value = $9 WHERE id = $1`,
-          [d.roomId, v, d.name, d.description, d.capacity, d.openStart.type, d.openStart.value, d.openEnd.type, d.openEnd.value],
+          [
+            d.roomId,
+            v,
+            d.name,
+            d.description,
+            d.capacity,
+            d.openStart.type,
+            d.openStart.value,
+            d.openEnd.type,
+            d.openEnd.value,
+          ],
         );
         return;
       }
       case 'RoomDeleted':
-        await client.query('DELETE FROM rm_rooms WHERE id = $1', [(event.data as Data<'RoomDeleted'>).roomId]);
+        await client.query('DELETE FROM rm_rooms WHERE id = $1', [
+          (event.data as Data<'RoomDeleted'>).roomId,
+        ]);
         return;
       case 'RoomImageSet': {
         const d = event.data as Data<'RoomImageSet'>;
-        await client.query('UPDATE rm_rooms SET version = $2, image_id = $3, image_alt = $4 WHERE id = $1', [d.roomId, v, d.imageId, d.alt]);
+        await client.query(
+          'UPDATE rm_rooms SET version = $2, image_id = $3, image_alt = $4 WHERE id = $1',
+          [d.roomId, v, d.imageId, d.alt],
+        );
         return;
       }
       case 'RoomImageAltChanged': {
         const d = event.data as Data<'RoomImageAltChanged'>;
-        await client.query('UPDATE rm_rooms SET version = $2, image_alt = $3 WHERE id = $1', [d.roomId, v, d.alt]);
+        await client.query('UPDATE rm_rooms SET version = $2, image_alt = $3 WHERE id = $1', [
+          d.roomId,
+          v,
+          d.alt,
+        ]);
         return;
       }
       case 'RoomImageRemoved': {
         const d = event.data as Data<'RoomImageRemoved'>;
-        await client.query('UPDATE rm_rooms SET version = $2, image_id = NULL, image_alt = NULL WHERE id = $1', [d.roomId, v]);
+        await client.query(
+          'UPDATE rm_rooms SET version = $2, image_id = NULL, image_alt = NULL WHERE id = $1',
+          [d.roomId, v],
+        );
         return;
       }
       case 'RoomOrderChanged': {

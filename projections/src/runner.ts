@@ -1,4 +1,12 @@
-import { comparePositions, runSubscription, START, type EventNotifier, type EventStore, type Position, type RecordedEvent } from '@rr/events';
+import {
+  comparePositions,
+  runSubscription,
+  START,
+  type EventNotifier,
+  type EventStore,
+  type Position,
+  type RecordedEvent,
+} from '@rr/events';
 import { inTransaction, type Logger, type Pool, type PoolClient } from '@rr/platform';
 import type { Projection } from './projection.ts';
 
@@ -7,7 +15,10 @@ export class CheckpointMovedError extends Error {
 }
 
 export async function ensureCheckpoint(pool: Pick<Pool, 'query'>, name: string): Promise<void> {
-  await pool.query('INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
+  await pool.query(
+    'INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING',
+    [name],
+  );
 }
 
 export async function readCheckpoint(pool: Pick<Pool, 'query'>, name: string): Promise<Position> {
@@ -23,7 +34,12 @@ export async function readCheckpoint(pool: Pick<Pool, 'query'>, name: string): P
  * Applies one batch: the read-model changes and the checkpoint move commit together, and the
  * checkpoint moves compare-and-set from the batch's start, so a replay never double-applies.
  */
-export async function applyBatch(client: PoolClient, projection: Projection, from: Position, events: RecordedEvent[]): Promise<void> {
+export async function applyBatch(
+  client: PoolClient,
+  projection: Projection,
+  from: Position,
+  events: RecordedEvent[],
+): Promise<void> {
   const r = await client.query<{ tx: string; gp: string }>(
     'SELECT last_tx::text AS tx, last_gp::text AS gp FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
     [projection.name],
@@ -79,7 +95,10 @@ export class ProjectionRunner {
       let lockClient: PoolClient | null = null;
       try {
         lockClient = await pool.connect();
-        const r = await lockClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [`projection:${projection.name}`]);
+        const r = await lockClient.query<{ ok: boolean }>(
+          'SELECT pg_try_advisory_lock(hashtext($1)) AS ok',
+          [`projection:${projection.name}`],
+        );
         if (!r.rows[0]?.ok) {
           lockClient.release();
           lockClient = null;
@@ -104,9 +123,14 @@ export class ProjectionRunner {
             signal: lost.signal,
             batchSize: this.options.batchSize ?? 500,
             load: () => readCheckpoint(pool, projection.name),
-            handle: (events, from) => inTransaction(pool, (client) => applyBatch(client, projection, from, events)),
+            handle: (events, from) =>
+              inTransaction(pool, (client) => applyBatch(client, projection, from, events)),
             onError: (err) => {
-              if (!(err instanceof CheckpointMovedError)) logger.warn({ projection: projection.name, err: String(err) }, 'projection batch failed; retrying');
+              if (!(err instanceof CheckpointMovedError))
+                logger.warn(
+                  { projection: projection.name, err: String(err) },
+                  'projection batch failed; retrying',
+                );
             },
           });
         } finally {
@@ -118,7 +142,9 @@ export class ProjectionRunner {
         await sleep(500, signal);
       } finally {
         if (lockClient) {
-          await lockClient.query('SELECT pg_advisory_unlock(hashtext($1))', [`projection:${projection.name}`]).catch(() => undefined);
+          await lockClient
+            .query('SELECT pg_advisory_unlock(hashtext($1))', [`projection:${projection.name}`])
+            .catch(() => undefined);
           lockClient.release(true);
         }
       }
@@ -129,7 +155,14 @@ export class ProjectionRunner {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -138,12 +171,22 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * set the checkpoint. Readers see the old tables until the commit; a live runner's next batch
  * finds the checkpoint moved and resumes from the rebuilt one.
  */
-export async function rebuildProjection(pool: Pool, store: EventStore, projection: Projection, batchSize = 2000): Promise<number> {
+export async function rebuildProjection(
+  pool: Pool,
+  store: EventStore,
+  projection: Projection,
+  batchSize = 2000,
+): Promise<number> {
   return inTransaction(pool, async (client) => {
     await ensureCheckpoint(client, projection.name);
-    await client.query('SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [projection.name]);
+    await client.query('SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [
+      projection.name,
+    ]);
     if (projection.tables.length) await client.query(`TRUNCATE ${projection.tables.join(', ')}`);
-    await client.query(`UPDATE projection_checkpoints SET last_tx = '0', last_gp = 0 WHERE name = $1`, [projection.name]);
+    await client.query(
+      `UPDATE projection_checkpoints SET last_tx = '0', last_gp = 0 WHERE name = $1`,
+      [projection.name],
+    );
     let from = START;
     let count = 0;
     for (;;) {

@@ -89,6 +89,15 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** A page in a fresh browser context (own cookies and session storage; axe needs a context page). */
+export async function openPage(
+  browser: Browser,
+  viewport = { width: 1280, height: 900 },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport, locale: 'de-AT' });
+  return context.newPage();
+}
+
 /** Fails on any WCAG 2.0/2.1/2.2 A or AA violation axe finds on the page as it is now. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
   const results = await new AxeBuilder({ page })

@@ -1,6 +1,15 @@
 import type { Server } from 'node:http';
-import { createLogger, createUser, loadConfig, sessionMiddleware, systemClock, type Clock, type Role } from '@rr/platform';
+import {
+  createLogger,
+  createUser,
+  loadConfig,
+  sessionMiddleware,
+  systemClock,
+  type Clock,
+  type Role,
+} from '@rr/platform';
 import { EventNotifier } from '@rr/events';
+import { emailKey } from '@rr/domain';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections } from '../../server/src/runtime.ts';
 import type { TestDatabase } from './db.ts';
@@ -16,10 +25,28 @@ export async function startTestApp(db: TestDatabase, clock: Clock = systemClock)
   const logger = createLogger('silent');
   const notifier = new EventNotifier(db.url);
   await notifier.start();
-  const deps = { store: db.store, pool: db.pool, clock, logger };
-  const runner = startProjections({ pool: db.pool, store: db.store, notifier, deps, close: async () => undefined }, logger);
+  const deps = {
+    store: db.store,
+    pool: db.pool,
+    clock,
+    logger,
+    timeZone: 'Europe/Vienna',
+    emailKey: (email: string) => emailKey('test-secret', email),
+  };
+  const runner = startProjections(
+    { pool: db.pool, store: db.store, notifier, deps, close: () => Promise.resolve() },
+    logger,
+  );
   const sessions = await sessionMiddleware(db.pool, { secureCookie: false });
-  const app = createApp({ role: 'all', deps, config, logger, sessions, readModels: readModelNames, serveFrontend: false });
+  const app = createApp({
+    role: 'all',
+    deps,
+    config,
+    logger,
+    sessions,
+    readModels: readModelNames,
+    serveFrontend: false,
+  });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -36,7 +63,12 @@ export async function startTestApp(db: TestDatabase, clock: Clock = systemClock)
   };
 }
 
-export async function addUser(db: TestDatabase, username: string, password: string, roles: Role[]): Promise<void> {
+export async function addUser(
+  db: TestDatabase,
+  username: string,
+  password: string,
+  roles: Role[],
+): Promise<void> {
   await createUser(db.pool, username, password, roles);
 }
 
@@ -47,7 +79,16 @@ export class Client {
 
   constructor(readonly baseUrl: string) {}
 
-  async request(method: string, path: string, options: { json?: unknown; form?: FormData; headers?: Record<string, string>; xhr?: boolean } = {}): Promise<Response> {
+  async request(
+    method: string,
+    path: string,
+    options: {
+      json?: unknown;
+      form?: FormData;
+      headers?: Record<string, string>;
+      xhr?: boolean;
+    } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.xhr !== false) headers['X-Requested-With'] = 'XMLHttpRequest';
     if (this.cookie) headers.Cookie = this.cookie;

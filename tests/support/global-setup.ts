@@ -22,10 +22,13 @@ let dir: string | null = null;
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (process.env.DATABASE_URL) {
     project.provide('pgAdminUrl', process.env.DATABASE_URL);
-    return async () => undefined;
+    return () => Promise.resolve();
   }
   dir = await mkdtemp(path.join(os.tmpdir(), 'rr-test-pg-'));
-  cluster = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort() });
+  cluster = await startEmbeddedPostgres({
+    dataDir: path.join(dir, 'data'),
+    port: await freePort(),
+  });
   project.provide('pgAdminUrl', cluster.url);
   return async () => {
     await cluster?.stop();

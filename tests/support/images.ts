@@ -26,7 +26,11 @@ export function makePng(width = 8, height = 8, noiseBytes = 0): Buffer {
     }
     rows.push(row);
   }
-  const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows)))];
+  const parts = [
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+  ];
   if (noiseBytes > 0) {
     const noise = Buffer.alloc(noiseBytes);
     for (let i = 0; i < noiseBytes; i++) noise[i] = (i * 2654435761) & 0xff;

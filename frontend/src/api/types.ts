@@ -1,0 +1,48 @@
+/**
+ * API types, aliases of the ones generated from the backend's OpenAPI document
+ * (`npm run openapi` at the root, then `npm run gen:api -w frontend`; see ./schema.d.ts).
+ */
+import type { components } from './schema';
+
+type Schemas = components['schemas'];
+
+export type Room = Schemas['Room'];
+export type DayType = Room['openStart']['type'];
+export type OpenOffset = Room['openStart'];
+export type RoomCreate = Schemas['RoomInput'];
+export type RoomUpdate = Schemas['RoomUpdateInput'];
+export type CommandResult = Schemas['RoomWritten'];
+export type PositionResult = Schemas['Position'];
+export type Me = Schemas['User'];
+export type Problem = Partial<Schemas['Problem']>;
+export type TimeSlot = Schemas['TimeSlot'];
+export type TimeSlotInput = Schemas['TimeSlotInput'];
+export type TimeSlotUpdateInput = Schemas['TimeSlotUpdateInput'];
+export type TimeSlotCapacityInput = Schemas['TimeSlotCapacityInput'];
+export type Holiday = Schemas['Holiday'];
+export type HolidayInput = Schemas['HolidayInput'];
+export type HolidayUpdateInput = Schemas['HolidayUpdateInput'];
+export type HolidayImportResult = Schemas['HolidayImportResult'];
+export type BlacklistEntry = Schemas['BlacklistEntry'];
+export type BlacklistEntryInput = Schemas['BlacklistEntryInput'];
+export type BlacklistEntryUpdateInput = Schemas['BlacklistEntryUpdateInput'];
+
+/** Spec "paged list". */
+export interface Page<T> {
+  content: T[];
+  totalCount: number;
+}
+
+/** Query of the room lists (name, term, limit, offset, sort as `field:ASC|DESC`). */
+export type ListQuery = Partial<{
+  name: string;
+  term: string;
+  limit: number;
+  offset: number;
+  sort: string;
+}>;
+
+export interface Credentials {
+  username: string;
+  password: string;
+}

@@ -1,0 +1,56 @@
+import { lazy, StrictMode, Suspense } from 'react';
+import type { i18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
+import { Provider } from 'react-redux';
+import { PermissionError } from '../components/permission-error';
+import type { AppConfig } from '../lib/config';
+import { ConfigContext } from './config-context';
+import type { AppStore } from './store';
+
+// Each interface is its own chunk: visitors never download the admin screens.
+const UserApp = lazy(() => import('./user-app').then((module) => ({ default: module.UserApp })));
+const AdminApp = lazy(() => import('./admin-app').then((module) => ({ default: module.AdminApp })));
+
+interface AppProps {
+  config: AppConfig;
+  store: AppStore;
+  i18n: i18n;
+}
+
+function Interface({ config }: { config: AppConfig }) {
+  switch (config.interface) {
+    case 'admin':
+    case 'reports':
+      return <AdminApp mode={config.interface} />;
+    case 'permissionerror':
+      return (
+        <main id="main-content" className="main">
+          <PermissionError />
+        </main>
+      );
+    case 'user':
+      return <UserApp />;
+  }
+}
+
+export function App({ config, store, i18n }: AppProps) {
+  return (
+    <StrictMode>
+      <Provider store={store}>
+        <I18nextProvider i18n={i18n}>
+          <ConfigContext value={config}>
+            <Suspense
+              fallback={
+                <p className="loading" role="status">
+                  {i18n.t('loading')}
+                </p>
+              }
+            >
+              <Interface config={config} />
+            </Suspense>
+          </ConfigContext>
+        </I18nextProvider>
+      </Provider>
+    </StrictMode>
+  );
+}

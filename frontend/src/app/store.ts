@@ -1,0 +1,22 @@
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import { baseApi, type ThunkExtra } from '../api/base-api';
+import { consistencySlice } from '../api/consistency-slice';
+import type { AppConfig } from '../lib/config';
+import { notificationsSlice } from '../stores/notifications-slice';
+
+const rootReducer = combineSlices(baseApi, consistencySlice, notificationsSlice);
+
+export type RootState = ReturnType<typeof rootReducer>;
+
+export function makeStore(config: AppConfig, preloadedState?: Partial<RootState>) {
+  const extra: ThunkExtra = { config };
+  return configureStore({
+    reducer: rootReducer,
+    preloadedState,
+    middleware: (getDefaultMiddleware) =>
+      getDefaultMiddleware({ thunk: { extraArgument: extra } }).concat(baseApi.middleware),
+  });
+}
+
+export type AppStore = ReturnType<typeof makeStore>;
+export type AppDispatch = AppStore['dispatch'];

@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ErrorBox } from './error-box';
+
+interface LoadingContainerProps<T> {
+  /** The loaded data; undefined while loading. */
+  data: T | undefined;
+  /** The load error, if any (an RTK Query error or problem body). */
+  error?: unknown;
+  /** Where the error state offers to go back to. */
+  backLink?: { to: string; label: string };
+  /** Rendered only once the data is there. */
+  children: (data: T) => ReactNode;
+}
+
+/** Shows "loading", or an error message with an optional back link, or the content. */
+export function LoadingContainer<T>({ data, error, backLink, children }: LoadingContainerProps<T>) {
+  const { t } = useTranslation();
+  if (error) {
+    return (
+      <ErrorBox
+        error={error}
+        extra={backLink ? <Link to={backLink.to}>{backLink.label}</Link> : undefined}
+      />
+    );
+  }
+  if (data === undefined) {
+    return (
+      <p className="loading" role="status">
+        {t('loading')}
+      </p>
+    );
+  }
+  return <>{children(data)}</>;
+}

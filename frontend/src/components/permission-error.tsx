@@ -1,0 +1,12 @@
+import { useTranslation } from 'react-i18next';
+import { Page } from './page';
+
+/** The user lacks the permission to manage the reservation system (spec section 2). */
+export function PermissionError() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('permission.title')}>
+      <p className="notice notice--warning">{t('permission.message')}</p>
+    </Page>
+  );
+}

@@ -1,0 +1,85 @@
+import { baseApi } from '../../../api/base-api';
+import type {
+  CommandResult,
+  ListQuery,
+  Page,
+  PositionResult,
+  Room,
+  RoomCreate,
+  RoomUpdate,
+} from '../../../api/types';
+import { MAX_ROOMS } from '../../../lib/constants';
+
+/** Spec section 7: the room list load asks for up to maxRooms with offset 0. */
+export const ADMIN_ROOM_LIST_QUERY: ListQuery = { limit: MAX_ROOMS, offset: 0, sort: 'order:ASC' };
+
+const LIST = { type: 'Room', id: 'LIST' } as const;
+
+const roomPath = (id: string) => `admin/rooms/${encodeURIComponent(id)}`;
+
+export interface RoomImageUpdate {
+  id: string;
+  /** Omitted when only the alt text changes and an image exists. */
+  image: File | null;
+  alt: string;
+}
+
+export const adminRoomsApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    getAdminRooms: build.query<Page<Room>, ListQuery>({
+      query: (params) => ({ url: 'admin/rooms', params }),
+      providesTags: (result) => [
+        LIST,
+        ...(result?.content.map((room) => ({ type: 'Room' as const, id: room.id })) ?? []),
+      ],
+    }),
+    getAdminRoom: build.query<Room, string>({
+      query: (id) => roomPath(id),
+      providesTags: (_result, _error, id) => [{ type: 'Room', id }],
+    }),
+    createRoom: build.mutation<CommandResult, RoomCreate>({
+      query: (body) => ({ url: 'admin/rooms', method: 'POST', body }),
+      invalidatesTags: [LIST],
+    }),
+    /** 409 `concurrency__version_conflict` when `version` is stale; the room is then reloaded. */
+    updateRoom: build.mutation<CommandResult, { id: string; room: RoomUpdate }>({
+      query: ({ id, room }) => ({ url: roomPath(id), method: 'PUT', body: room }),
+      invalidatesTags: (_result, _error, { id }) => [LIST, { type: 'Room', id }],
+    }),
+    /** 409 `room__has_active_reservations` with the count as payload. */
+    deleteRoom: build.mutation<PositionResult, string>({
+      query: (id) => ({ url: roomPath(id), method: 'DELETE' }),
+      // Only the list: the deleted room's own query would answer 404.
+      invalidatesTags: (result) => (result ? [LIST] : []),
+    }),
+    /** Moves a room to a new 0-based position in the manual order. */
+    moveRoom: build.mutation<PositionResult, { id: string; order: number }>({
+      query: ({ id, order }) => ({ url: `${roomPath(id)}/order/${order}`, method: 'PUT' }),
+      invalidatesTags: [LIST],
+    }),
+    updateRoomImage: build.mutation<PositionResult, RoomImageUpdate>({
+      query: ({ id, image, alt }) => {
+        const body = new FormData();
+        if (image) body.append('image', image);
+        body.append('alt', alt);
+        return { url: `${roomPath(id)}/image`, method: 'PUT', body };
+      },
+      invalidatesTags: (_result, _error, { id }) => [LIST, { type: 'Room', id }],
+    }),
+    deleteRoomImage: build.mutation<PositionResult, string>({
+      query: (id) => ({ url: `${roomPath(id)}/image`, method: 'DELETE' }),
+      invalidatesTags: (_result, _error, id) => [LIST, { type: 'Room', id }],
+    }),
+  }),
+});
+
+export const {
+  useGetAdminRoomsQuery,
+  useGetAdminRoomQuery,
+  useCreateRoomMutation,
+  useUpdateRoomMutation,
+  useDeleteRoomMutation,
+  useMoveRoomMutation,
+  useUpdateRoomImageMutation,
+  useDeleteRoomImageMutation,
+} = adminRoomsApi;

@@ -1,0 +1,46 @@
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useAppDispatch } from '../../../app/hooks';
+import { ErrorBox } from '../../../components/error-box';
+import { Page } from '../../../components/page';
+import { notify } from '../../../stores/notifications-slice';
+import { useCreateRoomMutation } from '../api/admin-rooms-api';
+import {
+  formValuesToRoom,
+  ROOM_FORM_DEFAULTS,
+  type RoomFormValues,
+} from '../utils/room-form-values';
+import { RoomForm } from './room-form';
+
+/** Route `/room-add`. */
+export function RoomAdd() {
+  const { t } = useTranslation('admin-rooms');
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [createRoom, { isLoading, error }] = useCreateRoomMutation();
+
+  const submit = async (values: RoomFormValues) => {
+    const room = formValuesToRoom(values);
+    try {
+      await createRoom(room).unwrap();
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(notify({ title: t('add.created', { name: room.name }) }));
+    await navigate('/rooms');
+  };
+
+  return (
+    <Page title={t('add.title')}>
+      <RoomForm
+        initialValues={ROOM_FORM_DEFAULTS}
+        submitLabel={t('add.submit')}
+        isSubmitting={isLoading}
+        onSubmit={submit}
+        cancelTo="/rooms"
+      >
+        {error ? <ErrorBox error={error} /> : null}
+      </RoomForm>
+    </Page>
+  );
+}

@@ -1,0 +1,196 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { Room } from '../../../api/types';
+import { useConfig } from '../../../app/config-context';
+import { useAppDispatch } from '../../../app/hooks';
+import { ErrorBox } from '../../../components/error-box';
+import { InputField, RequiredHint } from '../../../components/form-field';
+import { LoadingContainer } from '../../../components/loading-container';
+import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { checkImageFile, IMAGE_ACCEPT } from '../../../lib/image-file';
+import { resolveApiUrl } from '../../../lib/url';
+import { maxLength, minLength, required } from '../../../lib/validation';
+import { notify } from '../../../stores/notifications-slice';
+import {
+  useDeleteRoomImageMutation,
+  useGetAdminRoomQuery,
+  useUpdateRoomImageMutation,
+} from '../api/admin-rooms-api';
+
+const FIELDS = ['image', 'alt'] as const;
+type Field = (typeof FIELDS)[number];
+/** The file is checked separately (type, size); spec section 5: alt text required, 5-150. */
+const SCHEMA = { image: [], alt: [required, minLength(5), maxLength(150)] };
+const idOf = (field: Field) => `room-image-${field}`;
+
+/** Route `/room-edit-image/:id`: upload or delete a room image, edit its alt text. */
+export function RoomEditImage() {
+  const { t } = useTranslation('admin-rooms');
+  const { id = '' } = useParams();
+  const { data, error } = useGetAdminRoomQuery(id);
+
+  return (
+    <Page title={t('image.title')}>
+      <LoadingContainer
+        data={data}
+        error={error}
+        backLink={{ to: '/rooms', label: t('back-to-list') }}
+      >
+        {(room) => <RoomImageForm key={room.version} room={room} />}
+      </LoadingContainer>
+    </Page>
+  );
+}
+
+function RoomImageForm({ room }: { room: Room }) {
+  const { t } = useTranslation('admin-rooms');
+  const { baseApiUrl } = useConfig();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [file, setFile] = useState<File | null>(null);
+  const [alt, setAlt] = useState(room.imageAlt ?? '');
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [updateImage, update] = useUpdateRoomImageMutation();
+  const [deleteImage, removal] = useDeleteRoomImageMutation();
+  const form = useValidatedForm(SCHEMA, FIELDS, idOf);
+  const confirmHeading = useRef<HTMLHeadingElement>(null);
+  const hasImage = room.imageUrl !== null;
+  const editPath = `/room-edit/${encodeURIComponent(room.id)}`;
+
+  useEffect(() => {
+    if (confirmingDelete) confirmHeading.current?.focus();
+  }, [confirmingDelete]);
+
+  const fileError = (candidate: File | null) => {
+    const code = checkImageFile(candidate, { required: !hasImage });
+    return code ? { key: code } : undefined;
+  };
+
+  const chooseFile = (chosen: File | null) => {
+    setFile(chosen);
+    if (form.errors.image) form.setFieldError('image', fileError(chosen));
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const imageError = fileError(file);
+    if (!form.validate({ image: '', alt }, imageError ? { image: imageError } : {})) return;
+    try {
+      await updateImage({ id: room.id, image: file, alt: alt.trim() }).unwrap();
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(notify({ title: t('image.saved', { name: room.name }) }));
+    await navigate(editPath);
+  };
+
+  const confirmDelete = async () => {
+    try {
+      await deleteImage(room.id).unwrap();
+    } catch {
+      return;
+    }
+    dispatch(notify({ title: t('image.deleted', { name: room.name }) }));
+    setConfirmingDelete(false);
+  };
+
+  return (
+    <>
+      <p>
+        <Link to={editPath}>{t('image.back', { name: room.name })}</Link>
+      </p>
+      <section className="room-image" aria-labelledby="current-image-heading">
+        <h2 id="current-image-heading">{t('image.current')}</h2>
+        {room.imageUrl ? (
+          <img
+            className="room-image__preview"
+            src={resolveApiUrl(baseApiUrl, room.imageUrl)}
+            alt={room.imageAlt ?? ''}
+          />
+        ) : (
+          <p>{t('image.none')}</p>
+        )}
+        {hasImage && !confirmingDelete ? (
+          <button
+            type="button"
+            className="button button--danger"
+            onClick={() => setConfirmingDelete(true)}
+          >
+            {t('image.delete')}
+          </button>
+        ) : null}
+        {hasImage && confirmingDelete ? (
+          <div className="confirm">
+            <h3 tabIndex={-1} ref={confirmHeading}>
+              {t('image.delete-title')}
+            </h3>
+            <p>{t('image.delete-question')}</p>
+            {removal.error ? <ErrorBox error={removal.error} /> : null}
+            <div className="form__actions">
+              <button
+                type="button"
+                className="button button--danger"
+                disabled={removal.isLoading}
+                onClick={confirmDelete}
+              >
+                {t('image.delete-confirm')}
+              </button>
+              <button
+                type="button"
+                className="button button--secondary"
+                onClick={() => {
+                  removal.reset();
+                  setConfirmingDelete(false);
+                }}
+              >
+                {t('form.cancel')}
+              </button>
+            </div>
+          </div>
+        ) : null}
+      </section>
+      <section aria-labelledby="upload-heading">
+        <h2 id="upload-heading">
+          {hasImage ? t('image.replace-heading') : t('image.upload-heading')}
+        </h2>
+        <form className="form" noValidate onSubmit={submit}>
+          <RequiredHint />
+          {update.error ? <ErrorBox error={update.error} /> : null}
+          <InputField
+            id={idOf('image')}
+            type="file"
+            accept={IMAGE_ACCEPT}
+            label={t('image.file')}
+            required={!hasImage}
+            hint={hasImage ? t('image.file-hint-existing') : t('image.file-hint')}
+            error={form.messageOf('image')}
+            onChange={(event) => chooseFile(event.target.files?.[0] ?? null)}
+          />
+          <InputField
+            id={idOf('alt')}
+            label={t('image.alt')}
+            hint={t('image.alt-hint')}
+            required
+            maxLength={150}
+            value={alt}
+            error={form.messageOf('alt')}
+            onChange={(event) => {
+              setAlt(event.target.value);
+              form.revalidate('alt', event.target.value);
+            }}
+          />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={update.isLoading}>
+              {t('image.save')}
+            </button>
+            <Link className="button button--secondary" to={editPath}>
+              {t('form.cancel')}
+            </Link>
+          </div>
+        </form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,171 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { Room } from '../../../api/types';
+import { useConfig } from '../../../app/config-context';
+import { useAppDispatch } from '../../../app/hooks';
+import { ErrorBox } from '../../../components/error-box';
+import { LoadingContainer } from '../../../components/loading-container';
+import { Page } from '../../../components/page';
+import { hasErrorCode } from '../../../lib/error-message';
+import { resolveApiUrl } from '../../../lib/url';
+import { notify } from '../../../stores/notifications-slice';
+import {
+  useDeleteRoomMutation,
+  useGetAdminRoomQuery,
+  useUpdateRoomMutation,
+} from '../api/admin-rooms-api';
+import { formValuesToRoom, roomToFormValues, type RoomFormValues } from '../utils/room-form-values';
+import { RoomForm } from './room-form';
+
+const VERSION_CONFLICT = 'concurrency__version_conflict';
+
+/** Route `/room-edit/:id`: edit a room, see its image, delete it (with a confirmation step). */
+export function RoomEdit() {
+  const { t } = useTranslation('admin-rooms');
+  const { id = '' } = useParams();
+  const { data, error, refetch } = useGetAdminRoomQuery(id);
+
+  return (
+    <Page title={t('edit.title')}>
+      <LoadingContainer
+        data={data}
+        error={error}
+        backLink={{ to: '/rooms', label: t('back-to-list') }}
+      >
+        {(room) => <RoomEditContent room={room} reload={refetch} />}
+      </LoadingContainer>
+    </Page>
+  );
+}
+
+function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }) {
+  const { t } = useTranslation('admin-rooms');
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [mode, setMode] = useState<'form' | 'confirm-delete'>('form');
+  const [updateRoom, update] = useUpdateRoomMutation();
+  const [deleteRoom, removal] = useDeleteRoomMutation();
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const confirmHeading = useRef<HTMLHeadingElement>(null);
+  const returnFocus = useRef(false);
+
+  useEffect(() => {
+    if (mode === 'confirm-delete') {
+      confirmHeading.current?.focus();
+    } else if (returnFocus.current) {
+      returnFocus.current = false;
+      deleteButton.current?.focus();
+    }
+  }, [mode]);
+
+  const save = async (values: RoomFormValues) => {
+    const body = { ...formValuesToRoom(values), version: room.version };
+    try {
+      await updateRoom({ id: room.id, room: body }).unwrap();
+    } catch (failure) {
+      // Someone else changed the room meanwhile: load the current version; the message stays.
+      if (hasErrorCode(failure, VERSION_CONFLICT)) reload();
+      return;
+    }
+    dispatch(notify({ title: t('edit.saved', { name: body.name }) }));
+    await navigate('/rooms');
+  };
+
+  const confirmDelete = async () => {
+    try {
+      await deleteRoom(room.id).unwrap();
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(notify({ title: t('edit.deleted', { name: room.name }) }));
+    await navigate('/rooms');
+  };
+
+  const cancelDelete = () => {
+    removal.reset();
+    returnFocus.current = true;
+    setMode('form');
+  };
+
+  if (mode === 'confirm-delete') {
+    return (
+      <section className="confirm" aria-labelledby="room-delete-title">
+        <h2 id="room-delete-title" tabIndex={-1} ref={confirmHeading}>
+          {t('edit.delete-title')}
+        </h2>
+        <p>{t('edit.delete-question', { name: room.name })}</p>
+        {removal.error ? <ErrorBox error={removal.error} /> : null}
+        <div className="form__actions">
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={removal.isLoading}
+            onClick={confirmDelete}
+          >
+            {t('edit.delete-confirm')}
+          </button>
+          <button type="button" className="button button--secondary" onClick={cancelDelete}>
+            {t('form.cancel')}
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <>
+      <RoomImagePreview room={room} />
+      {/* A new version (after saving elsewhere or a conflict reload) starts a fresh form. */}
+      <RoomForm
+        key={room.version}
+        initialValues={roomToFormValues(room)}
+        submitLabel={t('edit.submit')}
+        isSubmitting={update.isLoading}
+        onSubmit={save}
+        cancelTo="/rooms"
+      >
+        {update.error ? <ErrorBox error={update.error} /> : null}
+      </RoomForm>
+      <section className="danger-zone" aria-labelledby="room-delete-heading">
+        <h2 id="room-delete-heading">{t('edit.delete-heading')}</h2>
+        {room.activeReservationCount > 0 ? (
+          <p className="notice notice--warning">
+            {t('edit.active-reservations', { count: room.activeReservationCount })}
+          </p>
+        ) : (
+          <button
+            type="button"
+            ref={deleteButton}
+            className="button button--danger"
+            onClick={() => setMode('confirm-delete')}
+          >
+            {t('edit.delete')}
+          </button>
+        )}
+      </section>
+    </>
+  );
+}
+
+function RoomImagePreview({ room }: { room: Room }) {
+  const { t } = useTranslation('admin-rooms');
+  const { baseApiUrl } = useConfig();
+  return (
+    <section className="room-image" aria-labelledby="room-image-heading">
+      <h2 id="room-image-heading">{t('edit.image-heading')}</h2>
+      {room.imageUrl ? (
+        <img
+          className="room-image__preview"
+          src={resolveApiUrl(baseApiUrl, room.imageUrl)}
+          alt={room.imageAlt ?? ''}
+        />
+      ) : (
+        <p>{t('image.none')}</p>
+      )}
+      <p>
+        <Link to={`/room-edit-image/${encodeURIComponent(room.id)}`}>{t('edit.edit-image')}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import {
+  InputField,
+  RequiredHint,
+  SelectField,
+  TextAreaField,
+} from '../../../components/form-field';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import {
+  DAY_TYPES,
+  ROOM_FIELDS,
+  ROOM_SCHEMA,
+  type RoomField,
+  type RoomFormValues,
+} from '../utils/room-form-values';
+
+const idOf = (field: RoomField) => `room-${field}`;
+
+interface RoomFormProps {
+  initialValues: RoomFormValues;
+  submitLabel: string;
+  isSubmitting: boolean;
+  /** Called with validated values. */
+  onSubmit: (values: RoomFormValues) => void | Promise<void>;
+  cancelTo: string;
+  /** Shown above the fields, e.g. an error box. */
+  children?: ReactNode;
+}
+
+/** Create and edit form of a room (spec section 5 rules). */
+export function RoomForm({
+  initialValues,
+  submitLabel,
+  isSubmitting,
+  onSubmit,
+  cancelTo,
+  children,
+}: RoomFormProps) {
+  const { t } = useTranslation('admin-rooms');
+  const [values, setValues] = useState(initialValues);
+  const form = useValidatedForm(ROOM_SCHEMA, ROOM_FIELDS, idOf);
+  const dayTypeOptions = DAY_TYPES.map((type) => ({
+    value: type,
+    label: t(`form.day-type.${type}`),
+  }));
+
+  const change = (field: RoomField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    form.revalidate(field, value);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (form.validate(values)) await onSubmit(values);
+  };
+
+  const field = (name: RoomField) => ({
+    id: idOf(name),
+    value: values[name],
+    error: form.messageOf(name),
+    required: true,
+  });
+
+  const numberProps = { type: 'number', inputMode: 'numeric', step: 1 } as const;
+
+  return (
+    <form className="form" noValidate onSubmit={submit}>
+      <RequiredHint />
+      {children}
+      <InputField
+        {...field('name')}
+        label={t('form.name')}
+        hint={t('form.name-hint')}
+        maxLength={50}
+        onChange={(event) => change('name', event.target.value)}
+      />
+      <TextAreaField
+        {...field('description')}
+        label={t('form.description')}
+        hint={t('form.description-hint')}
+        rows={3}
+        maxLength={100}
+        onChange={(event) => change('description', event.target.value)}
+      />
+      <InputField
+        {...field('capacity')}
+        {...numberProps}
+        label={t('form.capacity')}
+        min={0}
+        max={99999}
+        onChange={(event) => change('capacity', event.target.value)}
+      />
+      <fieldset className="fieldset">
+        <legend>{t('form.open-start')}</legend>
+        <p className="field__hint">{t('form.open-start-hint')}</p>
+        <div className="field-row">
+          <InputField
+            {...field('openStartValue')}
+            {...numberProps}
+            label={t('form.open-value')}
+            min={0}
+            max={365}
+            onChange={(event) => change('openStartValue', event.target.value)}
+          />
+          <SelectField
+            {...field('openStartType')}
+            label={t('form.open-type')}
+            options={dayTypeOptions}
+            onChange={(event) => change('openStartType', event.target.value)}
+          />
+        </div>
+      </fieldset>
+      <fieldset className="fieldset">
+        <legend>{t('form.open-end')}</legend>
+        <p className="field__hint">{t('form.open-end-hint')}</p>
+        <div className="field-row">
+          <InputField
+            {...field('openEndValue')}
+            {...numberProps}
+            label={t('form.open-value')}
+            min={0}
+            max={365}
+            onChange={(event) => change('openEndValue', event.target.value)}
+          />
+          <SelectField
+            {...field('openEndType')}
+            label={t('form.open-type')}
+            options={dayTypeOptions}
+            onChange={(event) => change('openEndType', event.target.value)}
+          />
+        </div>
+      </fieldset>
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={isSubmitting}>
+          {submitLabel}
+        </button>
+        <Link className="button button--secondary" to={cancelTo}>
+          {t('form.cancel')}
+        </Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import type { Room } from '../../../api/types';
+import { validateForm } from '../../../lib/validation';
+import {
+  formValuesToRoom,
+  movedIndex,
+  ROOM_FORM_DEFAULTS,
+  ROOM_SCHEMA,
+  roomToFormValues,
+  type RoomFormValues,
+} from './room-form-values';
+
+const room: Room = {
+  id: '0b7a0e3e-9d55-4a4f-9a55-7d1f2c5b8e01',
+  version: 4,
+  name: 'Lesesaal Ost',
+  description: 'Ruhiger Saal mit 40 Plätzen',
+  capacity: 40,
+  openStart: { type: 'WORKING_DAY', value: 1 },
+  openEnd: { type: 'DAY', value: 60 },
+  imageAlt: null,
+  imageUrl: null,
+  order: 0,
+  activeReservationCount: 0,
+};
+
+const valid: RoomFormValues = {
+  ...ROOM_FORM_DEFAULTS,
+  name: 'Saal',
+  description: 'Groß',
+  capacity: '10',
+};
+
+describe('room form values', () => {
+  it('starts with the spec defaults for the reservation period', () => {
+    expect(ROOM_FORM_DEFAULTS).toMatchObject({
+      openStartValue: '2',
+      openStartType: 'DAY',
+      openEndValue: '30',
+      openEndType: 'WORKING_DAY',
+    });
+  });
+
+  it('round-trips a room through the form', () => {
+    expect(formValuesToRoom(roomToFormValues(room))).toEqual({
+      name: 'Lesesaal Ost',
+      description: 'Ruhiger Saal mit 40 Plätzen',
+      capacity: 40,
+      openStartValue: 1,
+      openStartType: 'WORKING_DAY',
+      openEndValue: 60,
+      openEndType: 'DAY',
+    });
+  });
+
+  it('trims texts and parses numbers', () => {
+    expect(formValuesToRoom({ ...valid, name: '  Saal  ', capacity: ' 12 ' })).toMatchObject({
+      name: 'Saal',
+      capacity: 12,
+    });
+  });
+
+  it('accepts valid values', () => {
+    expect(validateForm(valid, ROOM_SCHEMA)).toEqual({});
+  });
+
+  it('enforces the section 5 room rules', () => {
+    const errors = validateForm(
+      {
+        name: 'ab',
+        description: 'x'.repeat(101),
+        capacity: '100000',
+        openStartValue: '1.5',
+        openStartType: 'WEEK',
+        openEndValue: '',
+        openEndType: 'DAY',
+      },
+      ROOM_SCHEMA,
+    );
+    expect(errors).toEqual({
+      name: { key: 'min-length', params: { min: 3 } },
+      description: { key: 'max-length', params: { max: 100 } },
+      capacity: { key: 'between', params: { min: 0, max: 99999 } },
+      openStartValue: { key: 'integer' },
+      openStartType: { key: 'required' },
+      openEndValue: { key: 'required' },
+    });
+  });
+
+  it('accepts the capacity and period bounds', () => {
+    expect(
+      validateForm(
+        { ...valid, capacity: '0', openStartValue: '0', openEndValue: '365' },
+        ROOM_SCHEMA,
+      ),
+    ).toEqual({});
+    expect(validateForm({ ...valid, capacity: '99999' }, ROOM_SCHEMA)).toEqual({});
+    expect(validateForm({ ...valid, openEndValue: '366' }, ROOM_SCHEMA)).toHaveProperty(
+      'openEndValue',
+    );
+  });
+});
+
+describe('movedIndex', () => {
+  it('moves within the list and refuses to leave it', () => {
+    expect(movedIndex(1, -1, 3)).toBe(0);
+    expect(movedIndex(1, 1, 3)).toBe(2);
+    expect(movedIndex(0, -1, 3)).toBeNull();
+    expect(movedIndex(2, 1, 3)).toBeNull();
+  });
+});

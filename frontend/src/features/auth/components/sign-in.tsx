@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorBox } from '../../../components/error-box';
+import { InputField, RequiredHint } from '../../../components/form-field';
+import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { required } from '../../../lib/validation';
+import { useLoginMutation } from '../api/auth-api';
+
+const FIELDS = ['username', 'password'] as const;
+type Field = (typeof FIELDS)[number];
+const SCHEMA = { username: [required], password: [required] };
+const idOf = (field: Field) => `sign-in-${field}`;
+
+/** Sign-in page of the admin interface; on success the signed-in user replaces it. */
+export function SignIn() {
+  const { t } = useTranslation('auth');
+  const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
+  const [login, { isLoading, error, reset }] = useLoginMutation();
+  const form = useValidatedForm(SCHEMA, FIELDS, idOf);
+
+  const change = (field: Field, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    form.revalidate(field, value);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    reset();
+    if (!form.validate(values)) return;
+    try {
+      await login({ username: values.username.trim(), password: values.password }).unwrap();
+    } catch {
+      setValues((current) => ({ ...current, password: '' }));
+      document.getElementById(idOf('password'))?.focus();
+    }
+  };
+
+  return (
+    <Page title={t('sign-in.title')}>
+      <form className="form form--narrow" noValidate onSubmit={submit}>
+        <RequiredHint />
+        {error ? <ErrorBox error={error} /> : null}
+        <InputField
+          id={idOf('username')}
+          label={t('sign-in.username')}
+          required
+          autoComplete="username"
+          value={values.username}
+          error={form.messageOf('username')}
+          onChange={(event) => change('username', event.target.value)}
+        />
+        <InputField
+          id={idOf('password')}
+          label={t('sign-in.password')}
+          type="password"
+          required
+          autoComplete="current-password"
+          value={values.password}
+          error={form.messageOf('password')}
+          onChange={(event) => change('password', event.target.value)}
+        />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={isLoading}>
+            {isLoading ? t('sign-in.submitting') : t('sign-in.submit')}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}

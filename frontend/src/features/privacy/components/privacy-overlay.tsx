@@ -1,0 +1,83 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useConfig } from '../../../app/config-context';
+import { ExternalLink } from '../../../components/external-link';
+import { CheckboxField } from '../../../components/form-field';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
+import { SESSION_KEYS, readSession, writeSession } from '../../../lib/session-storage';
+
+export function isPrivacyAccepted(): boolean {
+  return readSession(SESSION_KEYS.privacyAccepted) === 'true';
+}
+
+const CHECKBOX_ID = 'privacy-accept';
+
+/**
+ * The privacy notice shown to visitors before anything else (spec section 2). It is the only
+ * content of the page, so it is a dialog that takes focus on open and cannot be dismissed
+ * without confirming. Acceptance lasts for the browser session.
+ */
+export function PrivacyOverlay({ onAccept }: { onAccept: () => void }) {
+  const { t } = useTranslation('privacy');
+  const { faqUrl } = useConfig();
+  const [checked, setChecked] = useState(false);
+  const [showError, setShowError] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useDocumentTitle(t('title'));
+
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+
+  const confirm = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!checked) {
+      setShowError(true);
+      document.getElementById(CHECKBOX_ID)?.focus();
+      return;
+    }
+    writeSession(SESSION_KEYS.privacyAccepted, 'true');
+    onAccept();
+  };
+
+  return (
+    <main className="privacy-backdrop">
+      <div
+        className="privacy-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="privacy-title"
+        aria-describedby="privacy-text"
+      >
+        <h1 id="privacy-title" tabIndex={-1} ref={heading}>
+          {t('title')}
+        </h1>
+        <p id="privacy-text">{t('text')}</p>
+        <p>
+          {faqUrl ? (
+            <ExternalLink href={faqUrl} newWindow>
+              {t('info-link')}
+            </ExternalLink>
+          ) : (
+            <a href="#privacy-text">{t('info-link')}</a>
+          )}
+        </p>
+        <form noValidate onSubmit={confirm}>
+          <CheckboxField
+            id={CHECKBOX_ID}
+            label={t('accept')}
+            required
+            checked={checked}
+            error={showError && !checked ? t('accept-error') : undefined}
+            onChange={(event) => setChecked(event.target.checked)}
+          />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary">
+              {t('confirm')}
+            </button>
+          </div>
+        </form>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,24 @@
+import { baseApi } from '../../../api/base-api';
+import type { ListQuery, Page, Room } from '../../../api/types';
+import { MAX_ROOMS } from '../../../lib/constants';
+
+/** Spec section 7: the room list load asks for up to maxRooms with offset 0. */
+export const ROOM_LIST_QUERY: ListQuery = { limit: MAX_ROOMS, offset: 0, sort: 'order:ASC' };
+
+export const roomsApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    getRooms: build.query<Page<Room>, ListQuery>({
+      query: (params) => ({ url: 'rooms', params }),
+      providesTags: (result) => [
+        { type: 'Room', id: 'LIST' },
+        ...(result?.content.map((room) => ({ type: 'Room' as const, id: room.id })) ?? []),
+      ],
+    }),
+    getRoom: build.query<Room, string>({
+      query: (id) => `rooms/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Room', id }],
+    }),
+  }),
+});
+
+export const { useGetRoomsQuery, useGetRoomQuery } = roomsApi;

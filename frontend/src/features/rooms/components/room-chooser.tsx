@@ -1,0 +1,71 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useConfig } from '../../../app/config-context';
+import { EmptyState } from '../../../components/empty-state';
+import { ExternalLink } from '../../../components/external-link';
+import { LoadingContainer } from '../../../components/loading-container';
+import { Page } from '../../../components/page';
+import { resolveApiUrl } from '../../../lib/url';
+import { ROOM_LIST_QUERY, useGetRoomsQuery } from '../api/rooms-api';
+
+/** Visitor start page: choose a reading room (route `/`). */
+export function RoomChooser() {
+  const { t } = useTranslation('rooms');
+  const { baseApiUrl, faqUrl } = useConfig();
+  const [searchParams] = useSearchParams();
+  const { data, error } = useGetRoomsQuery(ROOM_LIST_QUERY);
+
+  return (
+    <Page title={t('chooser.title')}>
+      {searchParams.get('reset') === 'y' ? (
+        <p className="notice notice--info">{t('chooser.reset-notice')}</p>
+      ) : null}
+      <p>{t('chooser.intro')}</p>
+      <ul className="link-row">
+        <li>
+          <Link to="/your-reservations">{t('chooser.cart-link')}</Link>
+        </li>
+        {faqUrl ? (
+          <li>
+            <ExternalLink href={faqUrl} newWindow>
+              {t('chooser.faq-link')}
+            </ExternalLink>
+          </li>
+        ) : null}
+      </ul>
+      <LoadingContainer data={data} error={error}>
+        {({ content: rooms }) =>
+          rooms.length === 0 ? (
+            <EmptyState>{t('chooser.empty')}</EmptyState>
+          ) : (
+            <ul className="card-list">
+              {rooms.map((room) => (
+                <li key={room.id} className="card">
+                  {room.imageUrl ? (
+                    <img
+                      className="card__image"
+                      src={resolveApiUrl(baseApiUrl, room.imageUrl)}
+                      alt={room.imageAlt ?? ''}
+                      loading="lazy"
+                    />
+                  ) : null}
+                  <div className="card__body">
+                    <h2 className="card__title">{room.name}</h2>
+                    <p>{room.description}</p>
+                    <Link
+                      className="button button--primary"
+                      to={`/room/${encodeURIComponent(room.id)}`}
+                    >
+                      {t('chooser.choose')}
+                      <span className="visually-hidden"> {room.name}</span>
+                    </Link>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </LoadingContainer>
+    </Page>
+  );
+}

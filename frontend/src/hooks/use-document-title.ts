@@ -1,0 +1,11 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Sets the document title to "<page> – <app title>". */
+export function useDocumentTitle(pageTitle: string): void {
+  const { t } = useTranslation();
+  const appTitle = t('app-title');
+  useEffect(() => {
+    document.title = pageTitle ? `${pageTitle} – ${appTitle}` : appTitle;
+  }, [pageTitle, appTitle]);
+}

@@ -1,0 +1,84 @@
+/**
+ * Maps an API error to a key of the `common-error` message catalogue (spec section 8).
+ *
+ * The error may be an application/problem+json body (`{error, payload}`), an RTK Query
+ * `FetchBaseQueryError` (`{status, data}`) wrapping such a body, or anything else.
+ */
+
+export const UNKNOWN_ERROR_KEY = 'unknown';
+
+/** RTK Query's own failure kinds carry a string status and no problem body. */
+const CLIENT_SIDE_STATUSES = new Set([
+  'FETCH_ERROR',
+  'PARSING_ERROR',
+  'TIMEOUT_ERROR',
+  'CUSTOM_ERROR',
+]);
+
+export interface ProblemCode {
+  readonly code: string;
+  readonly payload: readonly string[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object';
+}
+
+/** The `error` code and `payload` of a problem, or null when there is no string error field. */
+export function problemCode(problem: unknown): ProblemCode | null {
+  if (!isRecord(problem)) return null;
+  if ('status' in problem && typeof problem.status === 'string') {
+    if (CLIENT_SIDE_STATUSES.has(problem.status)) return null;
+  }
+  if ('status' in problem && 'data' in problem && typeof problem.status === 'number') {
+    return problemCode(problem.data);
+  }
+  const code = problem.error;
+  if (typeof code !== 'string' || code.trim() === '') return null;
+  const payload = Array.isArray(problem.payload)
+    ? problem.payload
+        .filter((item) => item !== null && item !== undefined)
+        .map((item) => String(item))
+    : [];
+  return { code, payload };
+}
+
+/**
+ * Spec section 8: the key is the error code; when the payload array is non-empty it is the
+ * code, an underscore and the first payload item. Without a string error field: `unknown`.
+ */
+export function errorMessageKey(problem: unknown): string {
+  const parsed = problemCode(problem);
+  if (!parsed) return UNKNOWN_ERROR_KEY;
+  const first = parsed.payload[0];
+  return first === undefined || first === '' ? parsed.code : `${parsed.code}_${first}`;
+}
+
+/**
+ * Keys to try in order with i18next (`t(keys)` takes the first one that exists): the section 8
+ * key, then the bare code (so `room__has_active_reservations` with payload `['3']` finds the
+ * counted message), then `unknown`.
+ */
+export function errorMessageKeys(problem: unknown): string[] {
+  const key = errorMessageKey(problem);
+  const parsed = problemCode(problem);
+  const keys = [key];
+  if (parsed && parsed.code !== key) keys.push(parsed.code);
+  if (!keys.includes(UNKNOWN_ERROR_KEY)) keys.push(UNKNOWN_ERROR_KEY);
+  return keys;
+}
+
+/**
+ * Interpolation values for the message: `value` is the first payload item, and `count` its
+ * numeric value when it is a whole number (used for plural forms).
+ */
+export function errorMessageParams(problem: unknown): { value?: string; count?: number } {
+  const first = problemCode(problem)?.payload[0];
+  if (first === undefined) return {};
+  return /^\d+$/.test(first) ? { value: first, count: Number(first) } : { value: first };
+}
+
+/** True when the problem carries exactly this error code (payload ignored). */
+export function hasErrorCode(problem: unknown, code: string): boolean {
+  return problemCode(problem)?.code === code;
+}

@@ -1,0 +1,24 @@
+/**
+ * Session storage access that never throws (storage may be disabled or full).
+ * Keys used by the app are listed here; spec section 9 names three: transaction id,
+ * personal data and the privacy-notice flag.
+ */
+export const SESSION_KEYS = {
+  privacyAccepted: 'privacyAccepted',
+} as const;
+
+export function readSession(key: string): string | null {
+  try {
+    return window.sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeSession(key: string, value: string): void {
+  try {
+    window.sessionStorage.setItem(key, value);
+  } catch {
+    // the flag then lasts only for this page view
+  }
+}
