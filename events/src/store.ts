@@ -36,8 +36,11 @@ export interface AppendOptions {
 
 export interface EventStoreOptions {
   upcasters?: Upcasters;
-  /** Checks an event's data against the catalogue before it is written; throws when invalid. */
-  validate?: (event: NewEvent) => void;
+  /**
+   * Checks an event's data against the catalogue before it is written (throws when invalid) and
+   * answers the data to store and the type's current schema version.
+   */
+  validate?: (event: NewEvent) => { data: unknown; schemaVersion: number };
 }
 
 /**
@@ -90,20 +93,20 @@ export class StoreSession {
     for (const req of requests) {
       let v = startVersions.get(req.streamId) ?? 0;
       for (const e of req.events) {
-        this.store.validate(e);
+        const checked = this.store.validate(e);
         v += 1;
         const metadata: EventMetadata = {
           correlationId,
           causationId: options.metadata.causationId ?? null,
           actor: options.metadata.actor,
-          schemaVersion: options.metadata.schemaVersion ?? 1,
+          schemaVersion: checked.schemaVersion,
           ...e.metadata,
         };
         cols.stream.push(req.streamId);
         cols.version.push(String(v));
         cols.id.push(e.eventId ?? randomUUID());
         cols.type.push(e.type);
-        cols.data.push(JSON.stringify(e.data));
+        cols.data.push(JSON.stringify(checked.data));
         cols.meta.push(JSON.stringify(metadata));
       }
     }
@@ -189,7 +192,7 @@ export class StoreSession {
 
 export class EventStore {
   private readonly upcasters: Upcasters;
-  private readonly validator: ((event: NewEvent) => void) | undefined;
+  private readonly validator: EventStoreOptions['validate'];
 
   constructor(
     readonly pool: pg.Pool,
@@ -199,8 +202,14 @@ export class EventStore {
     this.validator = options.validate;
   }
 
-  validate(event: NewEvent): void {
-    this.validator?.(event);
+  /** The data to store and its schema version; without a catalogue, as given (version from metadata or 1). */
+  validate(event: NewEvent): { data: unknown; schemaVersion: number } {
+    return (
+      this.validator?.(event) ?? {
+        data: event.data,
+        schemaVersion: event.metadata?.schemaVersion ?? 1,
+      }
+    );
   }
 
   /** Runs fn in one database transaction; the events it appends commit or vanish together. */
@@ -276,7 +285,10 @@ export class EventStore {
    * back committed events behind a still-running older transaction (which sends no notification
    * when it ends), so a subscriber should look again soon rather than wait to be woken.
    */
-  async hasEventsAfter(after: Position, client: Pick<pg.Pool, 'query'> = this.pool): Promise<boolean> {
+  async hasEventsAfter(
+    after: Position,
+    client: Pick<pg.Pool, 'query'> = this.pool,
+  ): Promise<boolean> {
     const r = await client.query<{ found: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM events WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)) AS found`,
       [after.tx.toString(), after.gp.toString()],

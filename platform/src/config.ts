@@ -33,6 +33,14 @@ const ConfigSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   SEED_DEMO_DATA: bool.default(true),
   FRONTEND_DIST: z.string().default('frontend/dist'),
+  CART_HOLD_MINUTES: z.coerce.number().int().min(1).max(240).default(15),
+  MAX_CART_TICKETS: z.coerce.number().int().min(1).max(50).default(5),
+  MAX_TICKETS_PER_DAY: z.coerce.number().int().min(1).max(100).default(2),
+  MAX_TICKETS_PER_VISITOR: z.coerce.number().int().min(1).max(1000).default(10),
+  EXPIRY_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600000).default(5000),
+  RECAPTCHA_SECRET: z.string().min(1).optional(),
+  RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
+  PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30000).default(3000),
 });
 

@@ -1,7 +1,6 @@
 import { EventNotifier, EventStore, validateEvent } from '@rr/events';
 import { readModelProjections, ProjectionRunner } from '@rr/projections';
 import {
-  ConfigError,
   createPool,
   migrate,
   persistentSecret,
@@ -15,6 +14,7 @@ import type { CommandDeps } from '@rr/command-service';
 import { emailKey } from '@rr/domain';
 
 export interface Runtime {
+  batchSize: number;
   pool: Pool;
   store: EventStore;
   deps: CommandDeps;
@@ -39,6 +39,7 @@ export async function openRuntime(
   const notifier = new EventNotifier(url);
   const keySecret = await persistentSecret(pool, 'visitor_key_secret', config.VISITOR_KEY_SECRET);
   return {
+    batchSize: config.PROJECTION_BATCH_SIZE,
     pool,
     store,
     notifier,
@@ -57,15 +58,6 @@ export async function openRuntime(
   };
 }
 
-/** Events per projection batch: PROJECTION_BATCH_SIZE when set (tests use small ones), else the default. */
-function projectionBatchSize(raw = process.env.PROJECTION_BATCH_SIZE): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 100_000)
-    throw new ConfigError(`PROJECTION_BATCH_SIZE must be an integer from 1 to 100000, not ${raw}`);
-  return n;
-}
-
 export function startProjections(runtime: Runtime, logger: Logger): ProjectionRunner {
   const runner = new ProjectionRunner(
     {
@@ -73,7 +65,7 @@ export function startProjections(runtime: Runtime, logger: Logger): ProjectionRu
       store: runtime.store,
       notifier: runtime.notifier,
       logger,
-      batchSize: projectionBatchSize(),
+      batchSize: runtime.batchSize,
     },
     readModelProjections,
   );

@@ -34,7 +34,14 @@ export async function startTestApp(db: TestDatabase, clock: Clock = systemClock)
     emailKey: (email: string) => emailKey('test-secret', email),
   };
   const runner = startProjections(
-    { pool: db.pool, store: db.store, notifier, deps, close: () => Promise.resolve() },
+    {
+      pool: db.pool,
+      store: db.store,
+      notifier,
+      deps,
+      batchSize: 500,
+      close: () => Promise.resolve(),
+    },
     logger,
   );
   const sessions = await sessionMiddleware(db.pool, { secureCookie: false });

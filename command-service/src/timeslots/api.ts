@@ -8,7 +8,6 @@ import {
   type Position,
   type RoomEvent,
   type StoreSession,
-  type TimeSlotLifecycleEvent,
 } from '@rr/events';
 import { slotDates } from '@rr/domain';
 import {
@@ -34,6 +33,7 @@ import {
   initialSlotState,
   type SlotCommand,
   type SlotState,
+  type SlotEvent,
 } from './decider.ts';
 
 /** Spec maxTimeSlots: one request creates at most this many. */
@@ -116,10 +116,7 @@ async function lockRoom(s: StoreSession, roomId: string): Promise<void> {
 
 export async function loadSlot(s: StoreSession, timeSlotId: string): Promise<SlotState> {
   const { events } = await s.readStream(timeSlotStreamId(timeSlotId));
-  return events.reduce(
-    (st, e) => evolveSlot(st, e as unknown as TimeSlotLifecycleEvent),
-    initialSlotState,
-  );
+  return events.reduce((st, e) => evolveSlot(st, e as unknown as SlotEvent), initialSlotState);
 }
 
 /** The first date on which a slot of the room would overlap the given times (guard table, same transaction). */

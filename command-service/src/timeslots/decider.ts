@@ -1,11 +1,13 @@
-import type { NewEvent, TimeSlotLifecycleEvent } from '@rr/events';
+import type { NewEvent, SlotTicketEvent, TimeSlotLifecycleEvent } from '@rr/events';
 import { TimeSlotCapacityChanged, TimeSlotDeleted, TimeSlotUpdated } from '@rr/events';
 import { minutesOf, Problem, problems } from '@rr/platform';
 
 export interface HeldTicket {
-  status: 'NEW' | 'BOOKED';
+  status: 'NEW' | 'BOOKED' | 'CANCELLED' | 'INVALID';
+  transactionId: string;
   /** Holds (NEW) count until this instant (ISO); bookings have none. */
   expiresAt: string | null;
+  ownerId: string | null;
 }
 
 export interface SlotState {
@@ -30,9 +32,57 @@ export const initialSlotState: SlotState = {
   tickets: {},
 };
 
-export function evolveSlot(state: SlotState, event: TimeSlotLifecycleEvent): SlotState {
+export type SlotEvent = TimeSlotLifecycleEvent | SlotTicketEvent;
+
+function withTicket(
+  state: SlotState,
+  version: number,
+  ticketId: string,
+  change: Partial<HeldTicket>,
+): SlotState {
+  const current = state.tickets[ticketId];
+  if (!current) return { ...state, version };
+  return {
+    ...state,
+    version,
+    tickets: { ...state.tickets, [ticketId]: { ...current, ...change } },
+  };
+}
+
+export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
   const version = state.version + 1;
   switch (event.type) {
+    case 'TicketHeld':
+      return {
+        ...state,
+        version,
+        tickets: {
+          ...state.tickets,
+          [event.data.ticketId]: {
+            status: 'NEW',
+            transactionId: event.data.transactionId,
+            expiresAt: event.data.expiresAt,
+            ownerId: null,
+          },
+        },
+      };
+    case 'TicketHoldExtended':
+      return state.tickets[event.data.ticketId]?.status === 'NEW'
+        ? withTicket(state, version, event.data.ticketId, { expiresAt: event.data.expiresAt })
+        : { ...state, version };
+    case 'TicketReleased':
+      return withTicket(state, version, event.data.ticketId, {
+        status: 'INVALID',
+        expiresAt: null,
+      });
+    case 'TicketBooked':
+      return withTicket(state, version, event.data.ticketId, {
+        status: 'BOOKED',
+        expiresAt: null,
+        ownerId: event.data.ownerId,
+      });
+    case 'TicketCancelled':
+      return withTicket(state, version, event.data.ticketId, { status: 'CANCELLED' });
     case 'TimeSlotCreated':
     case 'TimeSlotUpdated': {
       const d = event.data;

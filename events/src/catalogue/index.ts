@@ -3,13 +3,21 @@ import { roomEvents } from './rooms.ts';
 import { timeSlotEvents } from './timeslots.ts';
 import { holidayEvents } from './holidays.ts';
 import { blacklistEvents } from './blacklist.ts';
+import { bookingEvents } from './booking.ts';
 
 export * from './define.ts';
 export * from './rooms.ts';
 export * from './timeslots.ts';
 export * from './holidays.ts';
 export * from './blacklist.ts';
+export * from './booking.ts';
 
 /** Every event type the product writes. */
-export const catalogue = [...roomEvents, ...timeSlotEvents, ...holidayEvents, ...blacklistEvents];
+export const catalogue = [
+  ...roomEvents,
+  ...timeSlotEvents,
+  ...holidayEvents,
+  ...blacklistEvents,
+  ...bookingEvents,
+];
 export const validateEvent = catalogueValidator(catalogue);

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { defineEvent } from './define.ts';
+
+const id = z.uuid();
+const instant = z.iso.datetime({ offset: true });
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const time = z.string().regex(/^\d{2}:\d{2}$/);
+const ownerId = z.string().regex(/^[0-9a-f]{32}$/);
+const visitorKey = z.string().regex(/^[0-9a-f]{40}$/);
+
+// --- the time slot stream: seats are counted here -------------------------------------------
+
+/** A seat held for a cart until expiresAt (a NEW ticket). */
+export const TicketHeld = defineEvent(
+  'TicketHeld',
+  z.object({ ticketId: id, timeSlotId: id, transactionId: id, expiresAt: instant }),
+);
+/** The cart was touched or grew: its holds live on until the new expiry. */
+export const TicketHoldExtended = defineEvent(
+  'TicketHoldExtended',
+  z.object({ ticketId: id, expiresAt: instant }),
+);
+/** A hold ended before booking: removed from the cart, the cart removed, or expired (INVALID ticket). */
+export const TicketReleased = defineEvent(
+  'TicketReleased',
+  z.object({ ticketId: id, reason: z.enum(['removed', 'transaction_removed', 'expired']) }),
+);
+export const TicketBooked = defineEvent('TicketBooked', z.object({ ticketId: id, ownerId }));
+export const TicketCancelled = defineEvent('TicketCancelled', z.object({ ticketId: id, ownerId }));
+
+// --- the transaction (cart) stream ------------------------------------------------------------
+
+const CartTicket = z.object({
+  ticketId: id,
+  timeSlotId: id,
+  roomId: id,
+  date,
+  startTime: time,
+  endTime: time,
+});
+export type CartTicket = z.infer<typeof CartTicket>;
+
+export const TransactionStarted = defineEvent(
+  'TransactionStarted',
+  z.object({ transactionId: id, expiresAt: instant }),
+);
+export const TicketAddedToTransaction = defineEvent(
+  'TicketAddedToTransaction',
+  CartTicket.extend({ expiresAt: instant }),
+);
+export const TicketRemovedFromTransaction = defineEvent(
+  'TicketRemovedFromTransaction',
+  z.object({ ticketId: id }),
+);
+export const TransactionTouched = defineEvent(
+  'TransactionTouched',
+  z.object({ expiresAt: instant }),
+);
+export const TransactionBooked = defineEvent(
+  'TransactionBooked',
+  z.object({
+    transactionId: id,
+    ownerId,
+    bookingNumber: z.string(),
+    visitorKey,
+    language: z.enum(['de', 'en']),
+    ticketIds: z.array(id),
+  }),
+);
+export const TransactionRemoved = defineEvent(
+  'TransactionRemoved',
+  z.object({ transactionId: id }),
+);
+export const TransactionExpired = defineEvent(
+  'TransactionExpired',
+  z.object({ transactionId: id }),
+);
+
+// --- the visitor stream (keyed by the HMAC of the normalised e-mail): per-visitor limits --------
+
+const VisitorTicket = z.object({ ticketId: id, date, startTime: time, endTime: time });
+export const VisitorTicketsBooked = defineEvent(
+  'VisitorTicketsBooked',
+  z.object({ ownerId, tickets: z.array(VisitorTicket) }),
+);
+export const VisitorTicketCancelled = defineEvent(
+  'VisitorTicketCancelled',
+  z.object({ ticketId: id }),
+);
+
+export const bookingEvents = [
+  TicketHeld,
+  TicketHoldExtended,
+  TicketReleased,
+  TicketBooked,
+  TicketCancelled,
+  TransactionStarted,
+  TicketAddedToTransaction,
+  TicketRemovedFromTransaction,
+  TransactionTouched,
+  TransactionBooked,
+  TransactionRemoved,
+  TransactionExpired,
+  VisitorTicketsBooked,
+  VisitorTicketCancelled,
+];
+
+type D<T extends { schema: z.ZodType }> = z.infer<T['schema']>;
+
+export type SlotTicketEvent =
+  | { type: 'TicketHeld'; data: D<typeof TicketHeld> }
+  | { type: 'TicketHoldExtended'; data: D<typeof TicketHoldExtended> }
+  | { type: 'TicketReleased'; data: D<typeof TicketReleased> }
+  | { type: 'TicketBooked'; data: D<typeof TicketBooked> }
+  | { type: 'TicketCancelled'; data: D<typeof TicketCancelled> };
+
+export type TransactionEvent =
+  | { type: 'TransactionStarted'; data: D<typeof TransactionStarted> }
+  | { type: 'TicketAddedToTransaction'; data: D<typeof TicketAddedToTransaction> }
+  | { type: 'TicketRemovedFromTransaction'; data: D<typeof TicketRemovedFromTransaction> }
+  | { type: 'TransactionTouched'; data: D<typeof TransactionTouched> }
+  | { type: 'TransactionBooked'; data: D<typeof TransactionBooked> }
+  | { type: 'TransactionRemoved'; data: D<typeof TransactionRemoved> }
+  | { type: 'TransactionExpired'; data: D<typeof TransactionExpired> };
+
+export type VisitorEvent =
+  | { type: 'VisitorTicketsBooked'; data: D<typeof VisitorTicketsBooked> }
+  | { type: 'VisitorTicketCancelled'; data: D<typeof VisitorTicketCancelled> };
+
+export const transactionStreamId = (transactionId: string) => `transaction-${transactionId}`;
+export const visitorStreamId = (visitorKey: string) => `visitor-${visitorKey}`;
