@@ -1,5 +1,6 @@
 import type { EventStore, Actor } from '@rr/events';
 import type { Clock, Logger, Pool, SessionUser } from '@rr/platform';
+import type { BookingLimits } from './booking/decider.ts';
 
 export interface CommandDeps {
   store: EventStore;
@@ -10,6 +11,10 @@ export interface CommandDeps {
   timeZone: string;
   /** HMAC key of a normalised e-mail address (see @rr/domain emailKey). */
   emailKey: (email: string) => string;
+  /** Cart hold time and the per-cart and per-visitor maxima. */
+  limits: BookingLimits;
+  /** The human check of a new cart (always true when no secret is configured). */
+  verifyHuman: (token: string | undefined) => Promise<boolean>;
 }
 
 export function actorOf(user: SessionUser | undefined): Actor {

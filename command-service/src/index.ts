@@ -4,8 +4,12 @@ import { roomCommandRoutes } from './rooms/api.ts';
 import { timeSlotCommandRoutes } from './timeslots/api.ts';
 import { holidayCommandRoutes } from './holidays/api.ts';
 import { blacklistCommandRoutes } from './blacklist/api.ts';
+import { bookingCommandRoutes } from './booking/api.ts';
 
 export type { CommandDeps } from './deps.ts';
+export { defaultLimits, type BookingLimits } from './booking/decider.ts';
+export { humanCheck } from './booking/human-check.ts';
+export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
 
 /** Every state-changing route of the product (authentication routes come from the platform). */
 export function commandRoutes(deps: CommandDeps): RouteDef[] {
@@ -14,5 +18,6 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...roomCommandRoutes(deps),
     ...holidayCommandRoutes(deps),
     ...blacklistCommandRoutes(deps),
+    ...bookingCommandRoutes(deps),
   ];
 }

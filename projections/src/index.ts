@@ -3,6 +3,7 @@ import { roomsProjection } from './rooms.ts';
 import { timeSlotsProjection } from './timeslots.ts';
 import { holidaysProjection } from './holidays.ts';
 import { blacklistProjection } from './blacklist.ts';
+import { ticketsProjection } from './tickets.ts';
 
 export * from './projection.ts';
 export * from './runner.ts';
@@ -13,4 +14,5 @@ export const readModelProjections: Projection[] = [
   timeSlotsProjection,
   holidaysProjection,
   blacklistProjection,
+  ticketsProjection,
 ];

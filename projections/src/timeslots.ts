@@ -12,6 +12,9 @@ export const timeSlotsProjection: Projection = {
   name: 'timeslots',
   tables: ['rm_time_slots'],
   handles: new Set([
+    'TicketHeld',
+    'TicketReleased',
+    'TicketCancelled',
     'TimeSlotCreated',
     'TimeSlotUpdated',
     'TimeSlotCapacityChanged',
@@ -51,6 +54,20 @@ export const timeSlotsProjection: Projection = {
         await client.query('DELETE FROM rm_time_slots WHERE id = $1', [
           (event.data as Data<'TimeSlotDeleted'>).timeSlotId,
         ]);
+        return;
+      // Held (NEW) and booked tickets take a seat; a released hold or a cancellation frees it.
+      case 'TicketHeld':
+        await client.query(
+          'UPDATE rm_time_slots SET ticket_count = ticket_count + 1 WHERE id = $1',
+          [(event.data as { timeSlotId: string }).timeSlotId],
+        );
+        return;
+      case 'TicketReleased':
+      case 'TicketCancelled':
+        await client.query(
+          'UPDATE rm_time_slots SET ticket_count = ticket_count - 1 WHERE id = $1',
+          [event.streamId.slice('timeslot-'.length)],
+        );
         return;
       case 'RoomDeleted':
         await client.query('DELETE FROM rm_time_slots WHERE room_id = $1', [

@@ -4,6 +4,7 @@ import { roomQueryRoutes } from './rooms.ts';
 import { timeSlotQueryRoutes } from './timeslots.ts';
 import { holidayQueryRoutes } from './holidays.ts';
 import { blacklistQueryRoutes } from './blacklist.ts';
+import { bookingQueryRoutes } from './booking.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -12,8 +13,9 @@ export type { QueryDeps } from './deps.ts';
 export function queryRoutes(deps: QueryDeps): RouteDef[] {
   return [
     ...timeSlotQueryRoutes(deps),
-    ...roomQueryRoutes(deps.pool),
+    ...roomQueryRoutes(deps),
     ...holidayQueryRoutes(deps),
     ...blacklistQueryRoutes(deps),
+    ...bookingQueryRoutes(deps),
   ];
 }

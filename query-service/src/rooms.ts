@@ -1,6 +1,8 @@
 import type { Response } from 'express';
+import type { QueryDeps } from './deps.ts';
 import {
   defineRoute,
+  todayIn,
   problems,
   queryInt,
   sortSpec,
@@ -41,7 +43,7 @@ interface RoomRow {
   image_id: string | null;
   image_alt: string | null;
   sort_order: number;
-  active_reservation_count: number;
+  active_count: number;
 }
 
 function toRoom(r: RoomRow): Room {
@@ -56,7 +58,7 @@ function toRoom(r: RoomRow): Room {
     imageAlt: r.image_id ? r.image_alt : null,
     imageUrl: r.image_id ? `rooms/${r.id}/image?v=${r.image_id}` : null,
     order: r.sort_order,
-    activeReservationCount: r.active_reservation_count,
+    activeReservationCount: r.active_count,
   };
 }
 
@@ -76,9 +78,17 @@ const ListQuery = z.object({
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-async function listRooms(pool: Pool, q: z.output<typeof ListQuery>) {
+/**
+ * Rooms with their active reservations: held or booked tickets from today on ($1 is today).
+ * (The rm_rooms.active_reservation_count column of migration 004 is no longer used.)
+ */
+const ROOMS = `(SELECT r.*, (SELECT count(*) FROM rm_tickets t
+    WHERE t.room_id = r.id AND t.status IN ('NEW', 'BOOKED') AND t.date >= $1::date)::int AS active_count
+  FROM rm_rooms r) AS rooms`;
+
+async function listRooms(pool: Pool, today: string, q: z.output<typeof ListQuery>) {
   const where: string[] = [];
-  const args: unknown[] = [];
+  const args: unknown[] = [today];
   if (q.name?.trim()) {
     args.push(likePattern(q.name.trim()));
     where.push(`name ILIKE $${args.length}`);
@@ -94,13 +104,13 @@ async function listRooms(pool: Pool, q: z.output<typeof ListQuery>) {
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
   args.push(q.limit, q.offset);
   const r = await pool.query<RoomRow & { total: string }>(
-    `SELECT *, count(*) OVER () AS total FROM rm_rooms ${whereSql} ORDER BY ${order} LIMIT $${args.length - 1} OFFSET $${args.length}`,
+    `SELECT *, count(*) OVER () AS total FROM ${ROOMS} ${whereSql} ORDER BY ${order} LIMIT $${args.length - 1} OFFSET $${args.length}`,
     args,
   );
   let total = r.rows[0] ? Number(r.rows[0].total) : 0;
   if (r.rows.length === 0 && q.offset > 0) {
     const c = await pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM rm_rooms ${whereSql}`,
+      `SELECT count(*) AS n FROM ${ROOMS} ${whereSql}`,
       args.slice(0, -2),
     );
     total = Number(c.rows[0]!.n);
@@ -108,8 +118,8 @@ async function listRooms(pool: Pool, q: z.output<typeof ListQuery>) {
   return { content: r.rows.map(toRoom), totalCount: total };
 }
 
-async function getRoom(pool: Pool, id: string): Promise<Room> {
-  const r = await pool.query<RoomRow>('SELECT * FROM rm_rooms WHERE id = $1', [id]);
+async function getRoom(pool: Pool, today: string, id: string): Promise<Room> {
+  const r = await pool.query<RoomRow>(`SELECT * FROM ${ROOMS} WHERE id = $2`, [today, id]);
   if (!r.rows[0]) throw problems.notFound('Room');
   return toRoom(r.rows[0]);
 }
@@ -135,7 +145,8 @@ async function sendImage(
   res.status(200).send(row.bytes);
 }
 
-export function roomQueryRoutes(pool: Pool): RouteDef[] {
+export function roomQueryRoutes({ pool, clock, timeZone }: QueryDeps): RouteDef[] {
+  const today = () => todayIn(clock.now(), timeZone);
   return [
     defineRoute({
       method: 'get',
@@ -145,7 +156,7 @@ export function roomQueryRoutes(pool: Pool): RouteDef[] {
       access: 'public',
       query: ListQuery,
       responses: { 200: { description: 'A page of rooms', schema: RoomPage } },
-      handler: async ({ query }) => ({ body: await listRooms(pool, query) }),
+      handler: async ({ query }) => ({ body: await listRooms(pool, today(), query) }),
     }),
     defineRoute({
       method: 'get',
@@ -158,7 +169,7 @@ export function roomQueryRoutes(pool: Pool): RouteDef[] {
         200: { description: 'The room', schema: Room },
         404: { description: 'No such room' },
       },
-      handler: async ({ params }) => ({ body: await getRoom(pool, params.id) }),
+      handler: async ({ params }) => ({ body: await getRoom(pool, today(), params.id) }),
     }),
     defineRoute({
       method: 'get',
@@ -186,7 +197,7 @@ export function roomQueryRoutes(pool: Pool): RouteDef[] {
       access: ['admin', 'reports'],
       query: ListQuery,
       responses: { 200: { description: 'A page of rooms', schema: RoomPage } },
-      handler: async ({ query }) => ({ body: await listRooms(pool, query) }),
+      handler: async ({ query }) => ({ body: await listRooms(pool, today(), query) }),
     }),
     defineRoute({
       method: 'get',
@@ -199,7 +210,7 @@ export function roomQueryRoutes(pool: Pool): RouteDef[] {
         200: { description: 'The room', schema: Room },
         404: { description: 'No such room' },
       },
-      handler: async ({ params }) => ({ body: await getRoom(pool, params.id) }),
+      handler: async ({ params }) => ({ body: await getRoom(pool, today(), params.id) }),
     }),
     defineRoute({
       method: 'get',

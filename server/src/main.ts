@@ -6,6 +6,7 @@ import {
   loadConfig,
   sessionMiddleware,
 } from '@rr/platform';
+import { startExpiryJob } from '@rr/command-service';
 import { createApp, type Role } from './app.ts';
 import { openDatabase } from './database.ts';
 import { openRuntime, readModelNames, startProjections } from './runtime.ts';
@@ -34,6 +35,11 @@ async function main(): Promise<void> {
       logger.info('seeded demo rooms');
   }
   const runner = role === 'all' || role === 'projector' ? startProjections(runtime, logger) : null;
+  // Jobs run beside the projector (one active projector process; the jobs are idempotent anyway).
+  const expiry =
+    role === 'all' || role === 'projector'
+      ? startExpiryJob(runtime.deps, config.EXPIRY_JOB_INTERVAL_MS)
+      : null;
 
   let server: Server | null = null;
   if (role !== 'projector') {
@@ -77,6 +83,7 @@ async function main(): Promise<void> {
         s.closeIdleConnections();
       });
     }
+    await expiry?.stop();
     await runner?.stop();
     await runtime.close();
     await db.stop();

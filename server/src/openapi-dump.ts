@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createLogger, createPool, systemClock } from '@rr/platform';
+import { defaultLimits } from '@rr/command-service';
 import { openApiDocument } from './app.ts';
 import { createStore } from './runtime.ts';
 
@@ -12,6 +13,8 @@ const doc = openApiDocument({
   clock: systemClock,
   timeZone: 'Europe/Vienna',
   emailKey: () => '',
+  limits: defaultLimits,
+  verifyHuman: () => Promise.resolve(true),
   logger: createLogger('silent'),
 });
 const out = path.resolve(process.argv[2] ?? '.tmp/openapi.json');

@@ -10,7 +10,7 @@ import {
   type Logger,
   type Pool,
 } from '@rr/platform';
-import type { CommandDeps } from '@rr/command-service';
+import { humanCheck, type CommandDeps } from '@rr/command-service';
 import { emailKey } from '@rr/domain';
 
 export interface Runtime {
@@ -49,6 +49,13 @@ export async function openRuntime(
       clock,
       logger,
       timeZone: config.TIME_ZONE,
+      limits: {
+        holdMinutes: config.CART_HOLD_MINUTES,
+        maxCartTickets: config.MAX_CART_TICKETS,
+        maxTicketsPerDay: config.MAX_TICKETS_PER_DAY,
+        maxTicketsPerVisitor: config.MAX_TICKETS_PER_VISITOR,
+      },
+      verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),
     },
     close: async () => {

@@ -248,16 +248,38 @@ describe('room lifecycle', () => {
 
   it('refuses to delete a room with active reservations, with the count', async () => {
     const written = await createRoom({ ...valid, name: 'Busy room' });
-    await admin.get(`/api/rooms/${written.id}`);
-    // Ticket events arrive with the booking slice; the read model's counter is what the check reads.
-    await db.pool.query('UPDATE rm_rooms SET active_reservation_count = 4 WHERE id = $1', [
-      written.id,
-    ]);
+    // Two visitors hold seats in a slot of the room (the system clock's today + 3 days is in the window).
+    const date = new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10);
+    const slot = await admin.request('POST', `/api/admin/rooms/${written.id}/timeslots`, {
+      json: {
+        startTime: '09:00',
+        endTime: '10:00',
+        startDate: date,
+        repeatUntil: date,
+        daysOfWeek: [],
+        includeHolidays: true,
+        capacity: 5,
+      },
+    });
+    expect(slot.status).toBe(201);
+    const slots = (await (await admin.get(`/api/admin/rooms/${written.id}/timeslots`)).json()) as {
+      content: { id: string }[];
+    };
+    for (let i = 0; i < 2; i++) {
+      const visitor = new Client(app.baseUrl);
+      expect(
+        (
+          await visitor.request('POST', '/api/transactions', {
+            json: { timeSlotId: slots.content[0]!.id },
+          })
+        ).status,
+      ).toBe(201);
+    }
     const res = await admin.request('DELETE', `/api/admin/rooms/${written.id}`);
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({
       error: 'room__has_active_reservations',
-      payload: ['4'],
+      payload: ['2'],
     });
   });
 

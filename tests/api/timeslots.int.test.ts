@@ -28,6 +28,17 @@ const slot = {
   capacity: 5,
 };
 
+/** Visitors hold seats of a slot through the booking API (each its own cart). */
+async function holdSeats(timeSlotId: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const visitor = new Client(app.baseUrl);
+    const res = await visitor.request('POST', '/api/transactions', { json: { timeSlotId } });
+    expect(res.status).toBe(201);
+    // Staff's next reads wait for these writes (they come later than staff's own).
+    admin.lastPosition = visitor.lastPosition;
+  }
+}
+
 async function events(): Promise<number> {
   return Number(
     (await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n,
@@ -392,7 +403,11 @@ describe('editing, capacity and deleting', () => {
     });
     const [s] = await slotsOf(roomId);
     // Tickets arrive with the booking slice; the read model's ticket count is what the listing reads.
-    await db.pool.query('UPDATE rm_time_slots SET ticket_count = 4 WHERE id = $1', [s!.id]);
+    // Four visitors hold seats; staff then cut the capacity below them.
+    await holdSeats(s!.id, 4);
+    const refused = await admin.request('DELETE', `/api/admin/rooms/${roomId}/timeslots/${s!.id}`);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: 'timeslot__has_tickets', payload: ['4'] });
     await admin.request('PUT', `/api/admin/rooms/${roomId}/timeslots/${s!.id}`, {
       json: { startTime: '09:00', endTime: '12:00', capacity: 2 },
     });
@@ -434,9 +449,7 @@ describe('visitor booking view', () => {
       `/api/admin/rooms/${roomId}/timeslots/${byDate.get('2026-11-26')!}`,
       { json: { startTime: '09:00', endTime: '12:00', capacity: 0 } },
     );
-    await db.pool.query('UPDATE rm_time_slots SET ticket_count = 5 WHERE id = $1', [
-      byDate.get('2026-11-25'),
-    ]);
+    await holdSeats(byDate.get('2026-11-25')!, 5);
     const visitor = new Client(app.baseUrl);
     visitor.lastPosition = admin.lastPosition;
     const r = await visitor.get(

@@ -10,6 +10,7 @@ import {
 } from '@rr/platform';
 import { EventNotifier } from '@rr/events';
 import { emailKey } from '@rr/domain';
+import { defaultLimits, type BookingLimits } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections } from '../../server/src/runtime.ts';
 import type { TestDatabase } from './db.ts';
@@ -20,7 +21,16 @@ export interface TestApp {
 }
 
 /** The all-in-one API (commands, queries, projections) in this process, on a free port. */
-export async function startTestApp(db: TestDatabase, clock: Clock = systemClock): Promise<TestApp> {
+export interface TestAppOptions {
+  limits?: BookingLimits;
+  verifyHuman?: (token: string | undefined) => Promise<boolean>;
+}
+
+export async function startTestApp(
+  db: TestDatabase,
+  clock: Clock = systemClock,
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', READ_YOUR_WRITES_TIMEOUT_MS: '5000' });
   const logger = createLogger('silent');
   const notifier = new EventNotifier(db.url);
@@ -32,6 +42,8 @@ export async function startTestApp(db: TestDatabase, clock: Clock = systemClock)
     logger,
     timeZone: 'Europe/Vienna',
     emailKey: (email: string) => emailKey('test-secret', email),
+    limits: options.limits ?? defaultLimits,
+    verifyHuman: options.verifyHuman ?? (() => Promise.resolve(true)),
   };
   const runner = startProjections(
     {

@@ -11,6 +11,7 @@ import {
   type StoreSession,
 } from '@rr/events';
 import {
+  todayIn,
   defineRoute,
   intBetween,
   parseOrThrow,
@@ -21,6 +22,8 @@ import {
   type RouteDef,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
+import { lockCartAndSlots } from '../booking/store.ts';
+import { seatsTaken } from '../timeslots/decider.ts';
 import {
   decide,
   evolve,
@@ -60,18 +63,38 @@ async function loadRoom(s: StoreSession, roomId: string): Promise<RoomState> {
 }
 
 export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
+  /**
+   * Held or booked tickets of the room from today on, counted on the slot streams themselves
+   * under lock (the room's stream row is locked first, so no slot can be added meanwhile).
+   */
+  async function activeReservations(s: StoreSession, roomId: string): Promise<number> {
+    const today = todayIn(deps.clock.now(), deps.timeZone);
+    const r = await s.client.query<{ id: string }>(
+      'SELECT time_slot_id AS id FROM timeslot_guard WHERE room_id = $1 AND date >= $2',
+      [roomId, today],
+    );
+    const slots = await lockCartAndSlots(
+      s,
+      null,
+      r.rows.map((x) => x.id),
+    );
+    const now = deps.clock.now();
+    return [...slots.values()].reduce((n, slot) => n + seatsTaken(slot, now), 0);
+  }
+
   const { store, pool } = deps;
 
   /** Loads the room, decides, appends: one transaction, the room stream's version as guard. */
   async function execute(
     user: Parameters<typeof actorOf>[0],
     roomId: string,
-    command: RoomCommand,
+    command: RoomCommand | ((s: StoreSession) => Promise<RoomCommand>),
     extra?: (s: StoreSession) => Promise<void>,
   ) {
     const { result, position } = await store.transaction(async (s) => {
+      await s.lockStream(roomStreamId(roomId));
       const state = await loadRoom(s, roomId);
-      const events = decide(command, state);
+      const events = decide(typeof command === 'function' ? await command(s) : command, state);
       await s.append(
         [
           {
@@ -167,18 +190,16 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'Has active reservations; payload[0] is the count' },
       },
       handler: async ({ params, user }) => {
-        const r = await pool.query<{ n: number }>(
-          'SELECT active_reservation_count AS n FROM rm_rooms WHERE id = $1',
-          [params.id],
-        );
-        const activeReservationCount = r.rows[0]?.n ?? 0;
         const written = await execute(
           user,
           params.id,
-          {
+          async (s) => ({
             type: 'DeleteRoom',
-            data: { roomId: params.id, activeReservationCount },
-          },
+            data: {
+              roomId: params.id,
+              activeReservationCount: await activeReservations(s, params.id),
+            },
+          }),
           // The room's slots go with it: free their times (the projection drops their read rows).
           (s) =>
             s.client

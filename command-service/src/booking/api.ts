@@ -1,0 +1,489 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { formatPosition, visitorStreamId, type Position, type StoreSession } from '@rr/events';
+import { bookingWindow, isOpenForBooking, normalizeEmail } from '@rr/domain';
+import {
+  addDays,
+  defineRoute,
+  localDateTime,
+  Problem,
+  problems,
+  todayIn,
+  z,
+  type RouteDef,
+} from '@rr/platform';
+import type { CommandDeps } from '../deps.ts';
+import { blocks } from '../blacklist/decider.ts';
+import { loadBlacklistEntry } from '../blacklist/api.ts';
+import type { SlotState } from '../timeslots/decider.ts';
+import {
+  decideAddTicket,
+  decideBook,
+  decideCancel,
+  decideRemoveTicket,
+  decideRemoveTransaction,
+  decideTouch,
+  type Decision,
+  type TransactionState,
+} from './decider.ts';
+import {
+  decisionRequests,
+  loadTransaction,
+  loadVisitor,
+  lockCartAndSlots,
+  withRetry,
+} from './store.ts';
+import { VisitorOwnerBody } from './owner.ts';
+
+const token = (p: Position | null) => (p ? formatPosition(p) : '0_0');
+const TicketCreation = z.object({ timeSlotId: z.uuid('Not a valid id') }).openapi('TicketCreation');
+const TxParams = z.object({ transactionId: z.uuid('Not a valid id') });
+const CartTicket = z
+  .object({
+    id: z.uuid(),
+    timeSlotId: z.uuid(),
+    roomId: z.uuid(),
+    roomName: z.string(),
+    date: z.string(),
+    startTime: z.string(),
+    endTime: z.string(),
+    status: z.string(),
+  })
+  .openapi('CartTicket');
+const CartAnswer = z
+  .object({
+    transactionId: z.uuid(),
+    expiredAt: z.string(),
+    ticket: CartTicket.optional(),
+    tickets: z.array(CartTicket),
+    position: z.string(),
+  })
+  .openapi('CartAnswer');
+
+/** Booking numbers: short, unambiguous (no 0/O, 1/I), searchable by staff; owner ids stay 128-bit random. */
+const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+export function newBookingNumber(): string {
+  const bytes = randomBytes(6);
+  return `R-${[...bytes].map((b) => ALPHABET[b % 32]).join('')}`;
+}
+export const newOwnerId = () => randomBytes(16).toString('hex');
+
+export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
+  const { store, clock, timeZone, limits } = deps;
+
+  async function roomNames(s: StoreSession, roomIds: string[]): Promise<Map<string, string>> {
+    const r = await s.client.query<{ id: string; name: string }>(
+      'SELECT id, name FROM rm_rooms WHERE id = ANY($1::uuid[])',
+      [roomIds],
+    );
+    return new Map(r.rows.map((row) => [row.id, row.name]));
+  }
+
+  /** Whether the slot's date lies in its room's booking window (room settings and holidays: staff data). */
+  async function isOpen(s: StoreSession, slot: SlotState): Promise<boolean> {
+    const r = await s.client.query<{
+      open_start_type: 'DAY' | 'WORKING_DAY';
+      open_start_value: number;
+      open_end_type: 'DAY' | 'WORKING_DAY';
+      open_end_value: number;
+    }>(
+      'SELECT open_start_type, open_start_value, open_end_type, open_end_value FROM rm_rooms WHERE id = $1',
+      [slot.roomId],
+    );
+    const room = r.rows[0];
+    if (!room) return false;
+    const today = todayIn(clock.now(), timeZone);
+    const h = await s.client.query<{ date: string }>(
+      'SELECT DISTINCT date FROM rm_holidays WHERE date BETWEEN $1 AND $2',
+      [today, addDays(today, 800)],
+    );
+    const holidays = new Set(h.rows.map((x) => x.date));
+    const window = bookingWindow(
+      today,
+      { type: room.open_start_type, value: room.open_start_value },
+      { type: room.open_end_type, value: room.open_end_value },
+      (d) => holidays.has(d),
+    );
+    return isOpenForBooking(slot.date, window);
+  }
+
+  async function cartAnswer(
+    s: StoreSession,
+    cart: TransactionState,
+    decision: Decision,
+    ticketId?: string,
+  ) {
+    const tickets = [...cart.tickets];
+    for (const e of decision.transaction) {
+      if (e.type === 'TicketAddedToTransaction') tickets.push(e.data as (typeof tickets)[number]);
+      if (e.type === 'TicketRemovedFromTransaction')
+        tickets.splice(
+          tickets.findIndex((t) => t.ticketId === (e.data as { ticketId: string }).ticketId),
+          1,
+        );
+    }
+    const expiry = decision.transaction
+      .map((e) => (e.data as { expiresAt?: string }).expiresAt)
+      .filter((x): x is string => !!x);
+    const names = await roomNames(
+      s,
+      tickets.map((t) => t.roomId),
+    );
+    const view = tickets.map((t) => ({
+      id: t.ticketId,
+      timeSlotId: t.timeSlotId,
+      roomId: t.roomId,
+      roomName: names.get(t.roomId) ?? '',
+      date: t.date,
+      startTime: t.startTime,
+      endTime: t.endTime,
+      status: 'NEW',
+    }));
+    return {
+      expiredAt: expiry[expiry.length - 1] ?? cart.expiresAt ?? '',
+      tickets: view,
+      ticket: view.find((t) => t.id === ticketId),
+    };
+  }
+
+  /** Load the cart and the slots it touches under lock, decide, append in one transaction. */
+  async function runCart(
+    transactionId: string,
+    isNew: boolean,
+    extraSlot: string | null,
+    decide: (
+      cart: TransactionState,
+      slots: Map<string, SlotState>,
+      s: StoreSession,
+    ) => Promise<Decision>,
+    ticketId?: string,
+  ) {
+    return withRetry(async () => {
+      const { result, position } = await store.transaction(async (s) => {
+        const cart = isNew
+          ? await loadTransaction(s, transactionId)
+          : await (async () => {
+              await s.lockStream(`transaction-${transactionId}`);
+              return loadTransaction(s, transactionId);
+            })();
+        const slots = await lockCartAndSlots(s, null, [
+          ...cart.tickets.map((t) => t.timeSlotId),
+          ...(extraSlot ? [extraSlot] : []),
+        ]);
+        const decision = await decide(cart, slots, s);
+        await s.append(decisionRequests(transactionId, cart.version, decision, slots), {
+          metadata: { actor: { kind: 'visitor' } },
+        });
+        return cartAnswer(s, cart, decision, ticketId);
+      });
+      return { transactionId, ...result, position: token(position) };
+    });
+  }
+
+  const addTicket = (transactionId: string, isNew: boolean, timeSlotId: string) => {
+    const ticketId = randomUUID();
+    return runCart(
+      transactionId,
+      isNew,
+      timeSlotId,
+      async (cart, slots, s) => {
+        const slot = slots.get(timeSlotId)!;
+        const open = slot.status === 'active' && (await isOpen(s, slot));
+        return decideAddTicket(
+          cart,
+          { transactionId, ticketId, slot, timeSlotId, open },
+          clock.now(),
+          limits,
+        );
+      },
+      ticketId,
+    );
+  };
+
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/transactions',
+      summary: 'Create a reservation cart holding its first ticket (human check when configured)',
+      tags: ['visitor'],
+      access: 'public',
+      query: z.object({ 'g-recaptcha-response': z.string().max(4000).optional() }),
+      body: TicketCreation,
+      responses: {
+        201: { description: 'Cart created', schema: CartAnswer },
+        409: { description: 'ticket__validation_error with the rule as payload' },
+      },
+      handler: async ({ body, query }) => {
+        if (!(await deps.verifyHuman(query['g-recaptcha-response']))) {
+          throw new Problem(400, 'recaptcha__validation_error', 'The human check failed');
+        }
+        return { status: 201, body: await addTicket(randomUUID(), true, body.timeSlotId) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/transactions/{transactionId}/tickets',
+      summary: 'Add a ticket (hold a seat) to the cart',
+      tags: ['visitor'],
+      access: 'public',
+      params: TxParams,
+      body: TicketCreation,
+      responses: {
+        201: { description: 'Added', schema: CartAnswer },
+        404: { description: 'No such cart' },
+        409: { description: 'Refused: ticket__validation_error, transaction__expired' },
+      },
+      handler: async ({ params, body }) => ({
+        status: 201,
+        body: await addTicket(params.transactionId, false, body.timeSlotId),
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/transactions/{transactionId}/tickets/{ticketId}',
+      summary: 'Remove a ticket from the cart (frees its seat)',
+      tags: ['visitor'],
+      access: 'public',
+      params: TxParams.extend({ ticketId: z.uuid('Not a valid id') }),
+      responses: {
+        200: { description: 'Removed', schema: CartAnswer },
+        404: { description: 'No such cart or ticket' },
+      },
+      handler: async ({ params }) => ({
+        body: await runCart(params.transactionId, false, null, (cart) =>
+          Promise.resolve(decideRemoveTicket(cart, params.ticketId, clock.now())),
+        ),
+      }),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/transactions/{transactionId}/touch',
+      summary: 'Keep the cart alive: its holds last another hold period',
+      tags: ['visitor'],
+      access: 'public',
+      params: TxParams,
+      responses: {
+        200: { description: 'Touched', schema: CartAnswer },
+        409: { description: 'transaction__expired' },
+      },
+      handler: async ({ params }) => ({
+        body: await runCart(params.transactionId, false, null, (cart) =>
+          Promise.resolve(decideTouch(cart, clock.now(), limits)),
+        ),
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/transactions/{transactionId}',
+      summary: 'Remove the cart and free every seat it holds (also the panic button)',
+      tags: ['visitor'],
+      access: 'public',
+      params: TxParams,
+      responses: {
+        200: { description: 'Removed', schema: z.object({ position: z.string() }) },
+        404: { description: 'No such cart' },
+      },
+      handler: async ({ params }) => {
+        const r = await runCart(params.transactionId, false, null, (cart) =>
+          Promise.resolve(decideRemoveTransaction(cart)),
+        );
+        return { body: { position: r.position } };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/transactions/{transactionId}/booking',
+      summary:
+        'Book the cart with the owner data; per-visitor limits and the blacklist are decided in the same transaction',
+      tags: ['visitor'],
+      access: 'public',
+      params: TxParams,
+      body: VisitorOwnerBody,
+      responses: {
+        200: {
+          description: 'Booked',
+          schema: z
+            .object({
+              ownerId: z.string(),
+              bookingNumber: z.string(),
+              tickets: z.array(CartTicket),
+              position: z.string(),
+            })
+            .openapi('BookingResult'),
+        },
+        400: { description: 'validation__error' },
+        403: { description: 'booking__email_blacklisted' },
+        409: { description: 'ticket__validation_error (per-visitor limits), transaction__expired' },
+      },
+      handler: async ({ params, body }) => {
+        const email = normalizeEmail(body.email);
+        const visitorKey = deps.emailKey(email);
+        const result = await withRetry(async () => {
+          const ownerId = newOwnerId();
+          const bookingNumber = newBookingNumber();
+          const { result, position } = await store.transaction(async (s) => {
+            await s.lockStream(`transaction-${params.transactionId}`);
+            const cart = await loadTransaction(s, params.transactionId);
+            const slots = await lockCartAndSlots(
+              s,
+              null,
+              cart.tickets.map((t) => t.timeSlotId),
+            );
+            const visitorVersion = (await s.lockStream(visitorStreamId(visitorKey))) ?? 0;
+            const visitor = await loadVisitor(s, visitorKey);
+            const now = clock.now();
+            const today = todayIn(now, timeZone);
+            const blacklisted = blocks(await loadBlacklistEntry(s, visitorKey), today);
+            const decision = decideBook(
+              cart,
+              visitor,
+              {
+                ownerId,
+                bookingNumber,
+                visitorKey,
+                language: body.language,
+                today,
+                blacklisted,
+                slots,
+              },
+              now,
+              limits,
+            );
+            await s.append(
+              [
+                ...decisionRequests(params.transactionId, cart.version, decision, slots),
+                {
+                  streamId: visitorStreamId(visitorKey),
+                  streamType: 'visitor',
+                  expectedVersion: visitorVersion === 0 ? 'no_stream' : visitorVersion,
+                  events: decision.visitor,
+                },
+              ],
+              { metadata: { actor: { kind: 'visitor' } } },
+            );
+            const lastDate = cart.tickets
+              .map((t) => t.date)
+              .sort()
+              .at(-1)!;
+            await s.client.query(
+              'INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language) VALUES ($1, $2, $3, $4, $5)',
+              [ownerId, params.transactionId, visitorKey, bookingNumber, body.language],
+            );
+            await s.client.query(
+              `INSERT INTO personal_data (owner_id, salutation, title, first_name, last_name, organisation, email, phone, accessibility, erase_after)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+              [
+                ownerId,
+                body.salutation,
+                body.title ?? null,
+                body.firstName,
+                body.lastName,
+                body.organisation ?? null,
+                email,
+                body.phone,
+                body.accessibility,
+                addDays(lastDate, 1),
+              ],
+            );
+            const names = await roomNames(
+              s,
+              cart.tickets.map((t) => t.roomId),
+            );
+            return cart.tickets.map((t) => ({
+              id: t.ticketId,
+              timeSlotId: t.timeSlotId,
+              roomId: t.roomId,
+              roomName: names.get(t.roomId) ?? '',
+              date: t.date,
+              startTime: t.startTime,
+              endTime: t.endTime,
+              status: 'BOOKED',
+            }));
+          });
+          return { ownerId, bookingNumber, tickets: result, position: token(position) };
+        });
+        return { body: result };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/owners/{ownerId}/tickets',
+      summary:
+        'Cancel booked tickets of an owner (the link in the confirmation mail); only tickets whose slot has not started',
+      tags: ['visitor'],
+      access: 'public',
+      params: z.object({ ownerId: z.string().regex(/^[0-9a-f]{32}$/, 'Not a valid id') }),
+      query: z.object({
+        ids: z
+          .string()
+          .max(2000)
+          .transform((s) =>
+            s
+              .split(',')
+              .map((x) => x.trim())
+              .filter(Boolean),
+          )
+          .pipe(z.array(z.uuid('Not a valid id')).min(1, 'Value is required').max(50)),
+      }),
+      responses: {
+        200: {
+          description: 'Cancelled',
+          schema: z.object({ cancelled: z.number(), position: z.string() }),
+        },
+        404: { description: 'Unknown owner or ticket' },
+        409: { description: 'ticket__not_cancelable' },
+      },
+      handler: async ({ params, query }) => {
+        const result = await withRetry(async () => {
+          const { result, position } = await store.transaction(async (s) => {
+            const b = await s.client.query<{ transaction_id: string; visitor_key: string }>(
+              'SELECT transaction_id, visitor_key FROM bookings WHERE owner_id = $1',
+              [params.ownerId],
+            );
+            const booking = b.rows[0];
+            if (!booking) throw problems.notFound('Owner');
+            const cart = await loadTransaction(s, booking.transaction_id);
+            const ids = [...new Set(query.ids)];
+            const bySlot = new Map<string, string[]>();
+            for (const id of ids) {
+              const t = cart.tickets.find((x) => x.ticketId === id);
+              if (!t) throw problems.notFound('Ticket');
+              bySlot.set(t.timeSlotId, [...(bySlot.get(t.timeSlotId) ?? []), id]);
+            }
+            const slots = await lockCartAndSlots(s, null, bySlot.keys());
+            const visitorVersion = (await s.lockStream(visitorStreamId(booking.visitor_key))) ?? 0;
+            const localNow = localDateTime(clock.now(), timeZone);
+            const slotEvents = new Map<string, ReturnType<typeof decideCancel>['slot']>();
+            const visitorEvents: ReturnType<typeof decideCancel>['visitor'] = [];
+            for (const [slotId, ticketIds] of bySlot) {
+              for (const ticketId of ticketIds) {
+                const d = decideCancel(slots.get(slotId)!, ticketId, params.ownerId, localNow);
+                slotEvents.set(slotId, [...(slotEvents.get(slotId) ?? []), ...d.slot]);
+                visitorEvents.push(...d.visitor);
+              }
+            }
+            await s.append(
+              [
+                ...decisionRequests(
+                  booking.transaction_id,
+                  cart.version,
+                  { transaction: [], slots: slotEvents },
+                  slots,
+                ),
+                {
+                  streamId: visitorStreamId(booking.visitor_key),
+                  streamType: 'visitor',
+                  expectedVersion: visitorVersion,
+                  events: visitorEvents,
+                },
+              ],
+              { metadata: { actor: { kind: 'visitor' } } },
+            );
+            return ids.length;
+          });
+          return { cancelled: result, position: token(position) };
+        });
+        return { body: result };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,62 @@
+import type { CommandDeps } from '../deps.ts';
+import { decideExpire } from './decider.ts';
+import { decisionRequests, loadTransaction, lockCartAndSlots } from './store.ts';
+
+/**
+ * The expiry job: carts past their expiry are marked expired and their holds released, so the
+ * log tells the whole story and the calendars' counts drop. Seats are never counted from an
+ * expired hold anyway (lazy expiry in the deciders); this only completes the history.
+ * Answers how many carts it expired.
+ */
+export async function expireDueTransactions(deps: CommandDeps, batch = 200): Promise<number> {
+  const now = deps.clock.now();
+  const due = await deps.pool.query<{ id: string }>(
+    `SELECT id FROM rm_transactions WHERE status = 'NEW' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+    [now, batch],
+  );
+  let expired = 0;
+  for (const { id } of due.rows) {
+    try {
+      await deps.store.transaction(async (s) => {
+        await s.lockStream(`transaction-${id}`);
+        const cart = await loadTransaction(s, id);
+        const slots = await lockCartAndSlots(
+          s,
+          null,
+          cart.tickets.map((t) => t.timeSlotId),
+        );
+        const decision = decideExpire(cart, deps.clock.now());
+        if (decision.transaction.length === 0) return;
+        await s.append(decisionRequests(id, cart.version, decision, slots), {
+          metadata: { actor: { kind: 'system', job: 'cart-expiry' } },
+        });
+        expired += 1;
+      });
+    } catch (err) {
+      deps.logger.warn(
+        { transactionId: id, err: String(err) },
+        'cart expiry failed; retried next round',
+      );
+    }
+  }
+  return expired;
+}
+
+/** Runs the expiry job every intervalMs until stopped. */
+export function startExpiryJob(deps: CommandDeps, intervalMs: number): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (stopped) return;
+    running = running
+      .then(() => expireDueTransactions(deps))
+      .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'cart expiry round failed'));
+  }, intervalMs);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import {
+  ConcurrencyError,
+  timeSlotStreamId,
+  transactionStreamId,
+  visitorStreamId,
+  type AppendRequest,
+  type StoreSession,
+  type TransactionEvent,
+  type VisitorEvent,
+} from '@rr/events';
+import { problems } from '@rr/platform';
+import { loadSlot } from '../timeslots/api.ts';
+import type { SlotState } from '../timeslots/decider.ts';
+import {
+  evolveTransaction,
+  evolveVisitor,
+  initialTransaction,
+  initialVisitor,
+  type Decision,
+  type TransactionState,
+  type VisitorState,
+} from './decider.ts';
+
+export async function loadTransaction(
+  s: StoreSession,
+  transactionId: string,
+): Promise<TransactionState> {
+  const { events } = await s.readStream(transactionStreamId(transactionId));
+  return events.reduce(
+    (st, e) => evolveTransaction(st, e as unknown as TransactionEvent),
+    initialTransaction,
+  );
+}
+
+export async function loadVisitor(s: StoreSession, visitorKey: string): Promise<VisitorState> {
+  const { events } = await s.readStream(visitorStreamId(visitorKey));
+  return events.reduce((st, e) => evolveVisitor(st, e as unknown as VisitorEvent), initialVisitor);
+}
+
+/**
+ * Locks streams in one fixed order — the cart first, then the slots by id — so that concurrent
+ * cart commands queue on a hot slot instead of failing, and never deadlock.
+ */
+export async function lockCartAndSlots(
+  s: StoreSession,
+  transactionId: string | null,
+  slotIds: Iterable<string>,
+): Promise<Map<string, SlotState>> {
+  if (transactionId) await s.lockStream(transactionStreamId(transactionId));
+  const slots = new Map<string, SlotState>();
+  for (const id of [...new Set(slotIds)].sort()) {
+    await s.lockStream(timeSlotStreamId(id));
+    slots.set(id, await loadSlot(s, id));
+  }
+  return slots;
+}
+
+/** The append of a decision: the cart stream first (read models see the cart before the holds), then each slot. */
+export function decisionRequests(
+  transactionId: string,
+  cartVersion: number,
+  decision: Decision,
+  slots: Map<string, SlotState>,
+): AppendRequest[] {
+  const requests: AppendRequest[] = [];
+  if (decision.transaction.length) {
+    requests.push({
+      streamId: transactionStreamId(transactionId),
+      streamType: 'transaction',
+      expectedVersion: cartVersion === 0 ? 'no_stream' : cartVersion,
+      events: decision.transaction,
+    });
+  }
+  for (const [slotId, events] of decision.slots) {
+    const slot = slots.get(slotId);
+    if (!slot) throw new Error(`slot ${slotId} was not loaded`);
+    requests.push({
+      streamId: timeSlotStreamId(slotId),
+      streamType: 'timeslot',
+      expectedVersion: slot.version,
+      events,
+    });
+  }
+  return requests;
+}
+
+/**
+ * Runs a command again when another writer created the same new stream first (a new visitor's
+ * first booking, a new cart id): bounded, then a clean 409, never a 500.
+ */
+export async function withRetry<T>(fn: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const unique = (err as { code?: string }).code === '23505';
+      if (!(err instanceof ConcurrencyError) && !unique) throw err;
+      if (i >= attempts)
+        throw problems.conflict(
+          'concurrency__retry_exhausted',
+          'Too many simultaneous changes, please try again',
+        );
+      await new Promise((r) => setTimeout(r, 5 * i + Math.random() * 10));
+    }
+  }
+}

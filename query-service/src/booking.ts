@@ -1,0 +1,233 @@
+import { defineRoute, isoDate, localDateTime, problems, z, type RouteDef } from '@rr/platform';
+import type { QueryDeps } from './deps.ts';
+import { TimeSlot, visitorSlots } from './timeslots.ts';
+
+const Ticket = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(['NEW', 'BOOKED', 'INVALID', 'CANCELLED']),
+    ownerId: z.string().nullable(),
+    bookingNumber: z.string().nullable(),
+    transactionId: z.uuid(),
+    timeSlotId: z.uuid(),
+    roomId: z.uuid(),
+    roomName: z.string(),
+    roomDescription: z.string(),
+    date: z.string(),
+    startTime: z.string(),
+    endTime: z.string(),
+    cancelable: z.boolean(),
+    salutation: z.string().nullable(),
+    title: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    organisation: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    accessibility: z.boolean().nullable(),
+  })
+  .openapi('Ticket');
+export type Ticket = z.infer<typeof Ticket>;
+
+export interface TicketRow {
+  id: string;
+  status: Ticket['status'];
+  owner_id: string | null;
+  booking_number: string | null;
+  transaction_id: string;
+  time_slot_id: string;
+  room_id: string;
+  room_name: string | null;
+  room_description: string | null;
+  date: string;
+  start_time: string;
+  end_time: string;
+  salutation: string | null;
+  title: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  organisation: string | null;
+  email: string | null;
+  phone: string | null;
+  accessibility: boolean | null;
+}
+
+/** Tickets joined with their room and, while it exists, the owner's personal data. */
+export const TICKET_SELECT = `
+  SELECT t.id, t.status, t.owner_id, t.booking_number, t.transaction_id, t.time_slot_id, t.room_id,
+         r.name AS room_name, r.description AS room_description, t.date, t.start_time, t.end_time,
+         p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility
+    FROM rm_tickets t
+    LEFT JOIN rm_rooms r ON r.id = t.room_id
+    LEFT JOIN personal_data p ON p.owner_id = t.owner_id`;
+
+export function toTicket(r: TicketRow, localNow: { date: string; time: string }): Ticket {
+  const cancelable =
+    r.status === 'BOOKED' &&
+    (r.date > localNow.date || (r.date === localNow.date && r.start_time > localNow.time));
+  return {
+    id: r.id,
+    status: r.status,
+    ownerId: r.owner_id,
+    bookingNumber: r.booking_number,
+    transactionId: r.transaction_id,
+    timeSlotId: r.time_slot_id,
+    roomId: r.room_id,
+    roomName: r.room_name ?? '',
+    roomDescription: r.room_description ?? '',
+    date: r.date,
+    startTime: r.start_time,
+    endTime: r.end_time,
+    cancelable,
+    salutation: r.salutation,
+    title: r.title,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    organisation: r.organisation,
+    email: r.email,
+    phone: r.phone,
+    accessibility: r.accessibility,
+  };
+}
+
+const TxParams = z.object({ transactionId: z.uuid('Not a valid id') });
+const OwnerParams = z.object({ ownerId: z.string().regex(/^[0-9a-f]{32}$/, 'Not a valid id') });
+
+export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
+  const { pool, clock, timeZone } = deps;
+  const localNow = () => localDateTime(clock.now(), timeZone);
+
+  async function cart(transactionId: string) {
+    const r = await pool.query<{ status: string; expires_at: Date | null }>(
+      'SELECT status, expires_at FROM rm_transactions WHERE id = $1',
+      [transactionId],
+    );
+    const row = r.rows[0];
+    if (!row) throw problems.notFound('Transaction');
+    const expired =
+      row.status === 'NEW' && row.expires_at !== null && row.expires_at <= clock.now();
+    const t = await pool.query<TicketRow>(
+      `${TICKET_SELECT} WHERE t.transaction_id = $1 AND t.status IN ('NEW', 'BOOKED') ORDER BY t.date, t.start_time`,
+      [transactionId],
+    );
+    const now = localNow();
+    return {
+      transactionId,
+      status: expired ? 'EXPIRED' : row.status,
+      expiredAt: row.expires_at ? row.expires_at.toISOString() : null,
+      tickets: expired ? [] : t.rows.map((x) => toTicket(x, now)),
+    };
+  }
+
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/transactions/{transactionId}',
+      summary: 'The cart: status (NEW, BOOKED, EXPIRED, REMOVED), expiry and tickets',
+      tags: ['visitor'],
+      access: 'public',
+      params: TxParams,
+      responses: {
+        200: {
+          description: 'The cart',
+          schema: z
+            .object({
+              transactionId: z.uuid(),
+              status: z.string(),
+              expiredAt: z.string().nullable(),
+              tickets: z.array(Ticket),
+            })
+            .openapi('Transaction'),
+        },
+        404: { description: 'No such cart' },
+      },
+      handler: async ({ params }) => ({ body: await cart(params.transactionId) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/transactions/{transactionId}/rooms/{roomId}/available-timeslots',
+      summary:
+        'Bookable slots of a room, marking those already in the cart or overlapping one in it',
+      tags: ['visitor'],
+      access: 'public',
+      params: TxParams.extend({ roomId: z.uuid('Not a valid id') }),
+      query: z
+        .object({ fromDate: isoDate, untilDate: isoDate, status: z.string().max(50).optional() })
+        .refine((q) => q.untilDate >= q.fromDate, {
+          path: ['untilDate'],
+          message: 'Date not valid or ends BEFORE start date',
+        }),
+      responses: {
+        200: { description: 'Slots', schema: z.array(TimeSlot) },
+        404: { description: 'No such cart or room' },
+      },
+      handler: async ({ params, query }) => {
+        const c = await cart(params.transactionId);
+        const slots = await visitorSlots(deps, params.roomId, query.fromDate, query.untilDate);
+        const held = c.tickets.filter((t) => t.status === 'NEW');
+        const minutes = (s: string) => Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5));
+        return {
+          body: slots.map((s) => {
+            const rules = [...s.failedRules];
+            if (held.some((t) => t.timeSlotId === s.id))
+              rules.push('timeslot_already_in_transaction');
+            else if (
+              held.some(
+                (t) =>
+                  t.date === s.date &&
+                  minutes(t.startTime) < minutes(s.endTime) &&
+                  minutes(s.startTime) < minutes(t.endTime),
+              )
+            )
+              rules.push('max_tickets_per_time_reached');
+            if (held.length >= 5 && !rules.includes('timeslot_already_in_transaction'))
+              rules.push('max_tickets_per_transaction_reached');
+            return { ...s, failedRules: rules };
+          }),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/owners/{ownerId}/tickets',
+      summary: "The tickets of a booking, by the owner id of the confirmation mail's link",
+      tags: ['visitor'],
+      access: 'public',
+      params: OwnerParams,
+      responses: {
+        200: { description: 'Tickets', schema: z.array(Ticket) },
+        404: { description: 'Unknown owner id' },
+      },
+      handler: async ({ params }) => {
+        const b = await pool.query('SELECT 1 FROM bookings WHERE owner_id = $1', [params.ownerId]);
+        if (!b.rowCount) throw problems.notFound('Owner');
+        const r = await pool.query<TicketRow>(
+          `${TICKET_SELECT} WHERE t.owner_id = $1 ORDER BY t.date, t.start_time`,
+          [params.ownerId],
+        );
+        const now = localNow();
+        return { body: r.rows.map((x) => toTicket(x, now)) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/owners/{ownerId}/tickets/{ticketId}',
+      summary: 'One ticket of a booking',
+      tags: ['visitor'],
+      access: 'public',
+      params: OwnerParams.extend({ ticketId: z.uuid('Not a valid id') }),
+      responses: {
+        200: { description: 'The ticket', schema: Ticket },
+        404: { description: 'Unknown owner or ticket' },
+      },
+      handler: async ({ params }) => {
+        const r = await pool.query<TicketRow>(
+          `${TICKET_SELECT} WHERE t.owner_id = $1 AND t.id = $2`,
+          [params.ownerId, params.ticketId],
+        );
+        if (!r.rows[0]) throw problems.notFound('Ticket');
+        return { body: toTicket(r.rows[0], localNow()) };
+      },
+    }),
+  ];
+}
