@@ -40,6 +40,10 @@ const ConfigSchema = z.object({
   EXPIRY_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600000).default(5000),
   RECAPTCHA_SECRET: z.string().min(1).optional(),
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Lesesaal-Reservierung <noreply@localhost>'),
+  PUBLIC_BASE_URL: z.url().optional(),
+  MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30000).default(3000),
 });

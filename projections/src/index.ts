@@ -16,3 +16,7 @@ export const readModelProjections: Projection[] = [
   blacklistProjection,
   ticketsProjection,
 ];
+
+export { mailOutboxReactor } from './mail/outbox-reactor.ts';
+export { MailSender, type MailSenderOptions } from './mail/sender.ts';
+export { composeMail, calendarFile, type MailInput } from './mail/compose.ts';

@@ -9,7 +9,7 @@ import {
 import { startExpiryJob } from '@rr/command-service';
 import { createApp, type Role } from './app.ts';
 import { openDatabase } from './database.ts';
-import { openRuntime, readModelNames, startProjections } from './runtime.ts';
+import { openRuntime, readModelNames, startMailSender, startProjections } from './runtime.ts';
 import { seedDemoData } from './seed.ts';
 
 /**
@@ -40,6 +40,8 @@ async function main(): Promise<void> {
     role === 'all' || role === 'projector'
       ? startExpiryJob(runtime.deps, config.EXPIRY_JOB_INTERVAL_MS)
       : null;
+  const mail =
+    role === 'all' || role === 'projector' ? startMailSender(runtime, config, logger) : null;
 
   let server: Server | null = null;
   if (role !== 'projector') {
@@ -84,6 +86,7 @@ async function main(): Promise<void> {
       });
     }
     await expiry?.stop();
+    await mail?.stop();
     await runner?.stop();
     await runtime.close();
     await db.stop();

@@ -1,5 +1,11 @@
 import { EventNotifier, EventStore, validateEvent } from '@rr/events';
-import { readModelProjections, ProjectionRunner } from '@rr/projections';
+import {
+  mailOutboxReactor,
+  MailSender,
+  readModelProjections,
+  ProjectionRunner,
+} from '@rr/projections';
+import path from 'node:path';
 import {
   createPool,
   migrate,
@@ -74,10 +80,28 @@ export function startProjections(runtime: Runtime, logger: Logger): ProjectionRu
       logger,
       batchSize: runtime.batchSize,
     },
-    readModelProjections,
+    [...readModelProjections, mailOutboxReactor],
   );
   runner.start();
   return runner;
+}
+
+/** The mail sender: SMTP_URL, or .eml files under DATA_DIR/mail when no SMTP server is configured. */
+export function startMailSender(runtime: Runtime, config: Config, logger: Logger): MailSender {
+  const sender = new MailSender({
+    pool: runtime.pool,
+    store: runtime.store,
+    logger,
+    clock: runtime.deps.clock,
+    smtpUrl: config.SMTP_URL,
+    mailDir: path.join(config.DATA_DIR, 'mail'),
+    from: config.MAIL_FROM,
+    publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}/`,
+    timeZone: config.TIME_ZONE,
+    intervalMs: config.MAIL_INTERVAL_MS,
+  });
+  sender.start();
+  return sender;
 }
 
 export const readModelNames = readModelProjections.map((p) => p.name);

@@ -1,0 +1,33 @@
+import type { RecordedEvent } from '@rr/events';
+import type { PoolClient } from '@rr/platform';
+import type { Projection } from '../projection.ts';
+
+/**
+ * Enqueues mails from events. Runs like a projection (its checkpoint and the enqueue commit
+ * together), so a booking or cancellation enqueues its mail exactly once, even across crashes.
+ * Cancellations of one request (one database transaction) for one owner make one mail.
+ */
+export const mailOutboxReactor: Projection = {
+  name: 'mail-outbox',
+  tables: [],
+  handles: new Set(['TransactionBooked', 'TicketCancelled']),
+  async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
+    if (event.type === 'TransactionBooked') {
+      const d = event.data as { ownerId: string; ticketIds: string[] };
+      await client.query(
+        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at) VALUES ($1, 'confirmation', $2, $3, $4) ON CONFLICT (id) DO NOTHING`,
+        [`confirmation:${event.eventId}`, d.ownerId, d.ticketIds, event.createdAt],
+      );
+      return;
+    }
+    if (event.type === 'TicketCancelled') {
+      const d = event.data as { ownerId: string; ticketId: string };
+      await client.query(
+        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at) VALUES ($1, 'cancellation', $2, ARRAY[$3::uuid], $4)
+         ON CONFLICT (id) DO UPDATE SET ticket_ids = CASE WHEN $3::uuid = ANY(mail_outbox.ticket_ids) THEN mail_outbox.ticket_ids
+                                                      ELSE array_append(mail_outbox.ticket_ids, $3::uuid) END`,
+        [`cancellation:${event.position.tx}:${d.ownerId}`, d.ownerId, d.ticketId, event.createdAt],
+      );
+    }
+  },
+};
