@@ -10,6 +10,7 @@ export type { CommandDeps } from './deps.ts';
 export { defaultLimits, type BookingLimits } from './booking/decider.ts';
 export { humanCheck } from './booking/human-check.ts';
 export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
+export { erasePersonalData, startErasureJob } from './booking/erasure.ts';
 
 /** Every state-changing route of the product (authentication routes come from the platform). */
 export function commandRoutes(deps: CommandDeps): RouteDef[] {

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -6,8 +6,12 @@ export type { Logger };
  * The one logger. Personal data never goes in: request logs carry method, path template and
  * status only, and the redact list blanks the usual personal fields should one slip into an object.
  */
-export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', name = 'rr'): Logger {
-  return pino({
+export function createLogger(
+  level: string = process.env.LOG_LEVEL ?? 'info',
+  name = 'rr',
+  destination?: DestinationStream,
+): Logger {
+  const options = {
     name,
     level,
     redact: {
@@ -26,5 +30,6 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', na
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

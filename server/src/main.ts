@@ -6,7 +6,7 @@ import {
   loadConfig,
   sessionMiddleware,
 } from '@rr/platform';
-import { startExpiryJob } from '@rr/command-service';
+import { startErasureJob, startExpiryJob } from '@rr/command-service';
 import { createApp, type Role } from './app.ts';
 import { openDatabase } from './database.ts';
 import { openRuntime, readModelNames, startMailSender, startProjections } from './runtime.ts';
@@ -42,6 +42,10 @@ async function main(): Promise<void> {
       : null;
   const mail =
     role === 'all' || role === 'projector' ? startMailSender(runtime, config, logger) : null;
+  const erasure =
+    role === 'all' || role === 'projector'
+      ? startErasureJob(runtime.deps, config.ERASURE_JOB_INTERVAL_MS)
+      : null;
 
   let server: Server | null = null;
   if (role !== 'projector') {
@@ -87,6 +91,7 @@ async function main(): Promise<void> {
     }
     await expiry?.stop();
     await mail?.stop();
+    await erasure?.stop();
     await runner?.stop();
     await runtime.close();
     await db.stop();

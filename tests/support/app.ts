@@ -8,6 +8,7 @@ import {
   type Clock,
   type Role,
 } from '@rr/platform';
+import type { DestinationStream } from 'pino';
 import { EventNotifier } from '@rr/events';
 import { emailKey } from '@rr/domain';
 import { defaultLimits, type BookingLimits } from '@rr/command-service';
@@ -22,6 +23,8 @@ export interface TestApp {
 
 /** The all-in-one API (commands, queries, projections) in this process, on a free port. */
 export interface TestAppOptions {
+  /** Where the app's log lines go (at level info), to check what the logs carry. */
+  logTo?: DestinationStream;
   limits?: BookingLimits;
   verifyHuman?: (token: string | undefined) => Promise<boolean>;
 }
@@ -32,7 +35,9 @@ export async function startTestApp(
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', READ_YOUR_WRITES_TIMEOUT_MS: '5000' });
-  const logger = createLogger('silent');
+  const logger = options.logTo
+    ? createLogger('info', 'rr-test', options.logTo)
+    : createLogger('silent');
   const notifier = new EventNotifier(db.url);
   await notifier.start();
   const deps = {

@@ -88,6 +88,8 @@ export function evolveTransaction(
       return { ...state, version, status: 'removed' };
     case 'TransactionExpired':
       return { ...state, version, status: 'expired' };
+    case 'PersonalDataErased':
+      return { ...state, version };
   }
 }
 

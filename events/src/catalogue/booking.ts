@@ -88,7 +88,11 @@ export const VisitorTicketCancelled = defineEvent(
   z.object({ ticketId: id }),
 );
 
+/** The erasure job deleted the booking's personal data (the day after the booked day). */
+export const PersonalDataErased = defineEvent('PersonalDataErased', z.object({ ownerId }));
+
 export const bookingEvents = [
+  PersonalDataErased,
   TicketHeld,
   TicketHoldExtended,
   TicketReleased,
@@ -121,7 +125,8 @@ export type TransactionEvent =
   | { type: 'TransactionTouched'; data: D<typeof TransactionTouched> }
   | { type: 'TransactionBooked'; data: D<typeof TransactionBooked> }
   | { type: 'TransactionRemoved'; data: D<typeof TransactionRemoved> }
-  | { type: 'TransactionExpired'; data: D<typeof TransactionExpired> };
+  | { type: 'TransactionExpired'; data: D<typeof TransactionExpired> }
+  | { type: 'PersonalDataErased'; data: D<typeof PersonalDataErased> };
 
 export type VisitorEvent =
   | { type: 'VisitorTicketsBooked'; data: D<typeof VisitorTicketsBooked> }

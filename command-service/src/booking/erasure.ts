@@ -1,0 +1,59 @@
+import { PersonalDataErased, transactionStreamId } from '@rr/events';
+import { todayIn } from '@rr/platform';
+import type { CommandDeps } from '../deps.ts';
+
+/**
+ * The erasure job: the day after the last booked day of a booking, its personal data is deleted
+ * and `PersonalDataErased` is appended to the booking's cart stream, in one transaction. Tickets,
+ * counts and reports stay (they never held personal data). Answers how many bookings it erased.
+ */
+export async function erasePersonalData(deps: CommandDeps, batch = 500): Promise<number> {
+  const today = todayIn(deps.clock.now(), deps.timeZone);
+  const due = await deps.pool.query<{ owner_id: string; transaction_id: string }>(
+    `SELECT p.owner_id, b.transaction_id FROM personal_data p JOIN bookings b ON b.owner_id = p.owner_id
+      WHERE p.erase_after <= $1 ORDER BY p.erase_after LIMIT $2`,
+    [today, batch],
+  );
+  let erased = 0;
+  for (const row of due.rows) {
+    await deps.store.transaction(async (s) => {
+      const gone = await s.client.query(
+        'DELETE FROM personal_data WHERE owner_id = $1 AND erase_after <= $2',
+        [row.owner_id, today],
+      );
+      if (!gone.rowCount) return;
+      await s.append(
+        [
+          {
+            streamId: transactionStreamId(row.transaction_id),
+            streamType: 'transaction',
+            expectedVersion: 'stream_exists',
+            events: [PersonalDataErased.create({ ownerId: row.owner_id })],
+          },
+        ],
+        { metadata: { actor: { kind: 'system', job: 'personal-data-erasure' } } },
+      );
+      erased += 1;
+    });
+  }
+  if (erased) deps.logger.info({ erased }, 'personal data erased');
+  return erased;
+}
+
+/** Runs the erasure every intervalMs (and once at start) until stopped. */
+export function startErasureJob(deps: CommandDeps, intervalMs: number): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  const round = () => {
+    running = running
+      .then(() => erasePersonalData(deps))
+      .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'erasure round failed'));
+  };
+  round();
+  const timer = setInterval(round, intervalMs);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
