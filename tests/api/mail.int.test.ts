@@ -64,7 +64,7 @@ async function outboxHas(n: number): Promise<void> {
 const icsOf = (mail: { attachments: { filename?: string; content: Buffer }[] }) => {
   const att = mail.attachments.find((a) => a.filename?.endsWith('.ics'));
   expect(att).toBeDefined();
-  return new ICAL.Component(ICAL.parse(att!.content.toString('utf8')));
+  return new ICAL.Component(ICAL.parse(att!.content.toString('utf8')) as unknown[]);
 };
 
 beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -40,6 +41,9 @@ export async function startServer(
         LOG_LEVEL: 'warn',
         ADMIN_USERNAME: 'admin',
         ADMIN_PASSWORD: 'e2e-admin-password',
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}/`,
+        MAIL_INTERVAL_MS: '200',
+        DATA_DIR: path.join(os.tmpdir(), `rr-e2e-data-${port}`),
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -25,7 +25,8 @@ export function parseHolidayCalendar(text: string): {
 } {
   let root: ICAL.Component;
   try {
-    root = new ICAL.Component(ICAL.parse(text));
+    // ical.js types parse() as any: a jCal array for one calendar in the file.
+    root = new ICAL.Component(ICAL.parse(text) as unknown[]);
   } catch {
     throw new CalendarFileError('not an iCalendar file');
   }

@@ -46,10 +46,8 @@ export function evolveHolidays(state: HolidaysState, event: HolidayEvent): Holid
 }
 
 export function foldHolidays(events: RecordedEvent[]): HolidaysState {
-  return events.reduce((s, e) => evolveHolidays(s, e as unknown as HolidayEvent), {
-    streamVersion: 0,
-    holidays: new Map(),
-  } as HolidaysState);
+  const initial: HolidaysState = { streamVersion: 0, holidays: new Map() };
+  return events.reduce((s, e) => evolveHolidays(s, e as unknown as HolidayEvent), initial);
 }
 
 /** Locks the holiday stream (writers queue) and folds it: the consistent set of holidays. */

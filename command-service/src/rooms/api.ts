@@ -82,7 +82,7 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
     return [...slots.values()].reduce((n, slot) => n + seatsTaken(slot, now), 0);
   }
 
-  const { store, pool } = deps;
+  const { store } = deps;
 
   /** Loads the room, decides, appends: one transaction, the room stream's version as guard. */
   async function execute(
