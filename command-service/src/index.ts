@@ -5,6 +5,7 @@ import { timeSlotCommandRoutes } from './timeslots/api.ts';
 import { holidayCommandRoutes } from './holidays/api.ts';
 import { blacklistCommandRoutes } from './blacklist/api.ts';
 import { bookingCommandRoutes } from './booking/api.ts';
+import { staffCommandRoutes } from './staff/api.ts';
 
 export type { CommandDeps } from './deps.ts';
 export { defaultLimits, type BookingLimits } from './booking/decider.ts';
@@ -20,5 +21,6 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...holidayCommandRoutes(deps),
     ...blacklistCommandRoutes(deps),
     ...bookingCommandRoutes(deps),
+    ...staffCommandRoutes(deps),
   ];
 }

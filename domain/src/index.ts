@@ -1,3 +1,4 @@
 export * from './booking-window.ts';
 export * from './slot-dates.ts';
 export * from './email.ts';
+export * from './reports.ts';

@@ -214,6 +214,16 @@ export const migrations: { id: string; sql: string }[] = [
       CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE status = 'pending';
     `,
   },
+  {
+    id: '008_staff_bookings',
+    sql: `
+      -- Staff may book a person without an e-mail address (a booking taken by phone): no mail then.
+      ALTER TABLE personal_data ALTER COLUMN email DROP NOT NULL;
+      ALTER TABLE personal_data ALTER COLUMN phone DROP NOT NULL;
+      CREATE INDEX rm_tickets_date ON rm_tickets (date, start_time);
+      CREATE INDEX rm_tickets_booking_number ON rm_tickets (booking_number);
+    `,
+  },
 ];
 
 export async function migrate(pool: pg.Pool): Promise<string[]> {

@@ -2,7 +2,7 @@ import { defineRoute, isoDate, localDateTime, problems, z, type RouteDef } from 
 import type { QueryDeps } from './deps.ts';
 import { TimeSlot, visitorSlots } from './timeslots.ts';
 
-const Ticket = z
+export const Ticket = z
   .object({
     id: z.uuid(),
     status: z.enum(['NEW', 'BOOKED', 'INVALID', 'CANCELLED']),

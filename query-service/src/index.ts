@@ -5,6 +5,7 @@ import { timeSlotQueryRoutes } from './timeslots.ts';
 import { holidayQueryRoutes } from './holidays.ts';
 import { blacklistQueryRoutes } from './blacklist.ts';
 import { bookingQueryRoutes } from './booking.ts';
+import { staffQueryRoutes } from './staff.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -17,5 +18,6 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...holidayQueryRoutes(deps),
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),
+    ...staffQueryRoutes(deps),
   ];
 }

@@ -11,12 +11,16 @@ export function pagingQuery(maxLimit = 999, defaultLimit = 20) {
 /** ORDER BY from a validated sort spec and a column map; ties broken by the given keys. */
 export function orderBy<F extends string>(
   sort: { field: F; dir: 'ASC' | 'DESC' }[] | undefined,
-  columns: Record<F, string>,
+  columns: Record<F, string | readonly string[]>,
   fallback: { field: F; dir: 'ASC' | 'DESC' }[],
   ties: string[],
 ): string {
+  // A field may sort by several expressions, each in the requested direction.
   return (sort ?? fallback)
-    .map((s) => `${columns[s.field]} ${s.dir}`)
+    .flatMap((s) => {
+      const exprs: string | readonly string[] = columns[s.field];
+      return (typeof exprs === 'string' ? [exprs] : exprs).map((e) => `${e} ${s.dir}`);
+    })
     .concat(ties)
     .join(', ');
 }

@@ -1,16 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { formatPosition, visitorStreamId, type Position, type StoreSession } from '@rr/events';
 import { bookingWindow, isOpenForBooking, normalizeEmail } from '@rr/domain';
-import {
-  addDays,
-  defineRoute,
-  localDateTime,
-  Problem,
-  problems,
-  todayIn,
-  z,
-  type RouteDef,
-} from '@rr/platform';
+import { addDays, defineRoute, Problem, todayIn, z, type RouteDef } from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 import { blocks } from '../blacklist/decider.ts';
 import { loadBlacklistEntry } from '../blacklist/api.ts';
@@ -18,7 +9,6 @@ import type { SlotState } from '../timeslots/decider.ts';
 import {
   decideAddTicket,
   decideBook,
-  decideCancel,
   decideRemoveTicket,
   decideRemoveTransaction,
   decideTouch,
@@ -33,6 +23,7 @@ import {
   withRetry,
 } from './store.ts';
 import { VisitorOwnerBody } from './owner.ts';
+import { cancelOwnerTickets } from './cancel.ts';
 
 const token = (p: Position | null) => (p ? formatPosition(p) : '0_0');
 const TicketCreation = z.object({ timeSlotId: z.uuid('Not a valid id') }).openapi('TicketCreation');
@@ -434,52 +425,9 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
       },
       handler: async ({ params, query }) => {
         const result = await withRetry(async () => {
-          const { result, position } = await store.transaction(async (s) => {
-            const b = await s.client.query<{ transaction_id: string; visitor_key: string }>(
-              'SELECT transaction_id, visitor_key FROM bookings WHERE owner_id = $1',
-              [params.ownerId],
-            );
-            const booking = b.rows[0];
-            if (!booking) throw problems.notFound('Owner');
-            const cart = await loadTransaction(s, booking.transaction_id);
-            const ids = [...new Set(query.ids)];
-            const bySlot = new Map<string, string[]>();
-            for (const id of ids) {
-              const t = cart.tickets.find((x) => x.ticketId === id);
-              if (!t) throw problems.notFound('Ticket');
-              bySlot.set(t.timeSlotId, [...(bySlot.get(t.timeSlotId) ?? []), id]);
-            }
-            const slots = await lockCartAndSlots(s, null, bySlot.keys());
-            const visitorVersion = (await s.lockStream(visitorStreamId(booking.visitor_key))) ?? 0;
-            const localNow = localDateTime(clock.now(), timeZone);
-            const slotEvents = new Map<string, ReturnType<typeof decideCancel>['slot']>();
-            const visitorEvents: ReturnType<typeof decideCancel>['visitor'] = [];
-            for (const [slotId, ticketIds] of bySlot) {
-              for (const ticketId of ticketIds) {
-                const d = decideCancel(slots.get(slotId)!, ticketId, params.ownerId, localNow);
-                slotEvents.set(slotId, [...(slotEvents.get(slotId) ?? []), ...d.slot]);
-                visitorEvents.push(...d.visitor);
-              }
-            }
-            await s.append(
-              [
-                ...decisionRequests(
-                  booking.transaction_id,
-                  cart.version,
-                  { transaction: [], slots: slotEvents },
-                  slots,
-                ),
-                {
-                  streamId: visitorStreamId(booking.visitor_key),
-                  streamType: 'visitor',
-                  expectedVersion: visitorVersion,
-                  events: visitorEvents,
-                },
-              ],
-              { metadata: { actor: { kind: 'visitor' } } },
-            );
-            return ids.length;
-          });
+          const { result, position } = await store.transaction((s) =>
+            cancelOwnerTickets(s, deps, params.ownerId, query.ids, { kind: 'visitor' }),
+          );
           return { cancelled: result, position: token(position) };
         });
         return { body: result };

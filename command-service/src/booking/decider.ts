@@ -89,6 +89,7 @@ export function evolveTransaction(
     case 'TransactionExpired':
       return { ...state, version, status: 'expired' };
     case 'PersonalDataErased':
+    case 'OwnerDataChanged':
       return { ...state, version };
   }
 }

@@ -93,8 +93,11 @@ export async function withRetry<T>(fn: () => Promise<T>, attempts = 4): Promise<
     try {
       return await fn();
     } catch (err) {
-      const unique = (err as { code?: string }).code === '23505';
-      if (!(err instanceof ConcurrencyError) && !unique) throw err;
+      // Unique violations (a new stream or booking number created meanwhile) and deadlocks between
+      // writers that lock several owners' streams are worth another go.
+      const code = (err as { code?: string }).code;
+      const retryable = code === '23505' || code === '40P01' || code === '40001';
+      if (!(err instanceof ConcurrencyError) && !retryable) throw err;
       if (i >= attempts)
         throw problems.conflict(
           'concurrency__retry_exhausted',

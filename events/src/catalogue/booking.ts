@@ -91,8 +91,15 @@ export const VisitorTicketCancelled = defineEvent(
 /** The erasure job deleted the booking's personal data (the day after the booked day). */
 export const PersonalDataErased = defineEvent('PersonalDataErased', z.object({ ownerId }));
 
+/** Staff changed the owner data of a booking (the data itself stays in the personal-data table). */
+export const OwnerDataChanged = defineEvent(
+  'OwnerDataChanged',
+  z.object({ ownerId, ticketId: id }),
+);
+
 export const bookingEvents = [
   PersonalDataErased,
+  OwnerDataChanged,
   TicketHeld,
   TicketHoldExtended,
   TicketReleased,
@@ -126,7 +133,8 @@ export type TransactionEvent =
   | { type: 'TransactionBooked'; data: D<typeof TransactionBooked> }
   | { type: 'TransactionRemoved'; data: D<typeof TransactionRemoved> }
   | { type: 'TransactionExpired'; data: D<typeof TransactionExpired> }
-  | { type: 'PersonalDataErased'; data: D<typeof PersonalDataErased> };
+  | { type: 'PersonalDataErased'; data: D<typeof PersonalDataErased> }
+  | { type: 'OwnerDataChanged'; data: D<typeof OwnerDataChanged> };
 
 export type VisitorEvent =
   | { type: 'VisitorTicketsBooked'; data: D<typeof VisitorTicketsBooked> }

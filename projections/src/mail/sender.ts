@@ -180,7 +180,7 @@ export class MailSender {
       email: string;
     }>(
       `SELECT b.transaction_id, b.booking_number, b.language, p.salutation, p.title, p.first_name, p.last_name, p.email
-         FROM bookings b JOIN personal_data p ON p.owner_id = b.owner_id WHERE b.owner_id = $1`,
+         FROM bookings b JOIN personal_data p ON p.owner_id = b.owner_id WHERE b.owner_id = $1 AND p.email IS NOT NULL`,
       [row.owner_id],
     );
     const booking = b.rows[0];
