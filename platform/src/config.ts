@@ -45,6 +45,10 @@ const ConfigSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Lesesaal-Reservierung <noreply@localhost>'),
   PUBLIC_BASE_URL: z.url().optional(),
   MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
+  RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100000).default(20),
+  RATE_LIMIT_CARTS: z.coerce.number().int().min(1).max(1000000).default(60),
+  RATE_LIMIT_OWNER_LOOKUPS: z.coerce.number().int().min(1).max(1000000).default(120),
+  READY_MAX_LAG: z.coerce.number().int().min(0).max(100000000).default(10000),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30000).default(3000),
 });

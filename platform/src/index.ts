@@ -10,3 +10,4 @@ export * from './auth.ts';
 export * from './embedded-postgres.ts';
 export * from './local-date.ts';
 export * from './secrets.ts';
+export * from './rate-limit.ts';

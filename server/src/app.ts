@@ -7,6 +7,7 @@ import {
   authRoutes,
   buildOpenApi,
   express,
+  limitRequests,
   mountRoutes,
   problemHandler,
   requestLogger,
@@ -17,6 +18,7 @@ import {
   type RouteDef,
 } from '@rr/platform';
 import type { RequestHandler } from 'express';
+import { mountOps } from './ops.ts';
 
 export type Role = 'all' | 'command' | 'query';
 
@@ -53,10 +55,16 @@ export function createApp(options: AppOptions): express.Express {
   app.use(securityHeaders());
 
   const api = express.Router();
+  const ops = mountOps(api, deps.pool, options.readModels, config.READY_MAX_LAG);
+  api.use(ops.observe);
   api.use(requestLogger(logger));
   api.use(express.json({ limit: '100kb' }));
   api.use(requireXhrHeader);
   api.use(options.sessions);
+  // Brute force and guessing: sign-in, new carts and owner-id lookups are limited per client.
+  api.use('/auth/login', limitRequests({ windowMs: 15 * 60_000, limit: config.RATE_LIMIT_LOGIN }));
+  api.post('/transactions', limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_CARTS }));
+  api.use('/owners', limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_OWNER_LOOKUPS }));
   if (options.role !== 'command') {
     const gate = minPositionGate(deps.pool, options.readModels, config.READ_YOUR_WRITES_TIMEOUT_MS);
     api.use((req, res, next) => (req.method === 'GET' ? gate(req, res, next) : next()));

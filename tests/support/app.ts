@@ -23,6 +23,8 @@ export interface TestApp {
 
 /** The all-in-one API (commands, queries, projections) in this process, on a free port. */
 export interface TestAppOptions {
+  /** Configuration variables over the test defaults. */
+  env?: Record<string, string>;
   /** Where the app's log lines go (at level info), to check what the logs carry. */
   logTo?: DestinationStream;
   limits?: BookingLimits;
@@ -34,7 +36,15 @@ export async function startTestApp(
   clock: Clock = systemClock,
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', READ_YOUR_WRITES_TIMEOUT_MS: '5000' });
+  // Rate limits are high here (tests make many requests from one address); the rate-limit test lowers them.
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    READ_YOUR_WRITES_TIMEOUT_MS: '5000',
+    RATE_LIMIT_LOGIN: '100000',
+    RATE_LIMIT_CARTS: '100000',
+    RATE_LIMIT_OWNER_LOOKUPS: '100000',
+    ...options.env,
+  });
   const logger = options.logTo
     ? createLogger('info', 'rr-test', options.logTo)
     : createLogger('silent');

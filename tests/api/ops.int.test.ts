@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+
+let db: TestDatabase;
+let app: TestApp;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = await startTestApp(db, undefined, {
+    env: { RATE_LIMIT_LOGIN: '3', RATE_LIMIT_CARTS: '2', RATE_LIMIT_OWNER_LOOKUPS: '4' },
+  });
+  await addUser(db, 'boss', 'correct horse', ['admin']);
+});
+afterAll(async () => {
+  await app.close();
+  await db.drop();
+});
+
+async function expectLimited(res: Response): Promise<void> {
+  expect(res.status).toBe(429);
+  expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+  expect(((await res.json()) as { error: string }).error).toBe('http__too_many_requests');
+}
+
+describe('rate limits', () => {
+  it('limits sign-in attempts per client, answering the same for known and unknown users', async () => {
+    const c = new Client(app.baseUrl);
+    for (const user of ['boss', 'ghost', 'boss'])
+      expect((await c.login(user, 'wrong')).status).toBe(401);
+    await expectLimited(await c.login('boss', 'correct horse'));
+  });
+
+  it('limits new carts and owner-id lookups per client', async () => {
+    const c = new Client(app.baseUrl);
+    const body = { json: { timeSlotId: '00000000-0000-4000-8000-000000000000' } };
+    for (let i = 0; i < 2; i++)
+      expect((await c.request('POST', '/api/transactions', body)).status).toBe(404);
+    await expectLimited(await c.request('POST', '/api/transactions', body));
+    for (let i = 0; i < 4; i++)
+      expect((await c.get(`/api/owners/${'f'.repeat(32)}/tickets`)).status).toBe(404);
+    await expectLimited(await c.get(`/api/owners/${'e'.repeat(32)}/tickets`));
+  });
+});
+
+describe('health, readiness and metrics', () => {
+  it('answers liveness, readiness with projection lag, and Prometheus metrics', async () => {
+    const c = new Client(app.baseUrl);
+    expect(await (await c.get('/api/healthz')).json()).toEqual({ status: 'ok' });
+    const ready = await c.get('/api/readyz');
+    expect(ready.status).toBe(200);
+    const body = (await ready.json()) as {
+      status: string;
+      projections: { name: string; lag: number }[];
+    };
+    expect(body.status).toBe('ready');
+    expect(body.projections.map((p) => p.name).sort()).toEqual([
+      'blacklist',
+      'holidays',
+      'rooms',
+      'tickets',
+      'timeslots',
+    ]);
+    const metrics = await (await c.get('/api/metrics')).text();
+    for (const name of [
+      'rr_http_request_duration_seconds_bucket',
+      'rr_commands_total',
+      'rr_projection_lag_events',
+      'rr_mail_outbox_backlog',
+    ]) {
+      expect(metrics).toContain(name);
+    }
+    expect(metrics).toMatch(/rr_commands_total\{outcome="refused"\} \d+/);
+  });
+
+  it('sends security headers: a strict CSP without inline scripts, no sniffing, no framing by others', async () => {
+    const res = await new Client(app.baseUrl).get('/api/healthz');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("'unsafe-inline' 'self'");
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+});
