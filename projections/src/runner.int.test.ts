@@ -610,7 +610,13 @@ describe('checkpoint compare-and-set', () => {
       'CREATE TABLE cas_log (n bigserial PRIMARY KEY, tx xid8 NOT NULL, gp bigint NOT NULL, event_id uuid NOT NULL, runner text NOT NULL)',
     );
     await appendRooms(db.store, 6);
-    events = await db.store.readAll(START, 100);
+    // Commits of other test files' databases can hold the snapshot xmin back (it is cluster-wide):
+    // wait until all six events are visible to the gap-safe read.
+    const deadline = Date.now() + 20_000;
+    do {
+      events = await db.store.readAll(START, 100);
+      if (events.length < 6) await new Promise((r) => setTimeout(r, 20));
+    } while (events.length < 6 && Date.now() < deadline);
     expect(events).toHaveLength(6);
     await ensureCheckpoint(db.pool, 'cas');
   });
