@@ -2,7 +2,7 @@
  * API types, aliases of the ones generated from the backend's OpenAPI document
  * (`npm run openapi` at the root, then `npm run gen:api -w frontend`; see ./schema.d.ts).
  */
-import type { components } from './schema';
+import type { components, paths } from './schema';
 
 type Schemas = components['schemas'];
 
@@ -19,6 +19,12 @@ export type TimeSlot = Schemas['TimeSlot'];
 export type TimeSlotInput = Schemas['TimeSlotInput'];
 export type TimeSlotUpdateInput = Schemas['TimeSlotUpdateInput'];
 export type TimeSlotCapacityInput = Schemas['TimeSlotCapacityInput'];
+export type TimeSlotsCreated = Schemas['TimeSlotsCreated'];
+export type TimeSlotsCapacityUpdated = Schemas['TimeSlotsCapacityUpdated'];
+export type TimeSlotStatus = NonNullable<
+  NonNullable<paths['/api/admin/rooms/{id}/timeslots']['get']['parameters']['query']>['status']
+>;
+export type HolidayWritten = Schemas['HolidayWritten'];
 export type Holiday = Schemas['Holiday'];
 export type HolidayInput = Schemas['HolidayInput'];
 export type HolidayUpdateInput = Schemas['HolidayUpdateInput'];

@@ -11,6 +11,17 @@ import { RoomAdd } from '../features/admin-rooms/components/room-add';
 import { RoomEdit } from '../features/admin-rooms/components/room-edit';
 import { RoomEditImage } from '../features/admin-rooms/components/room-edit-image';
 import { RoomList } from '../features/admin-rooms/components/room-list';
+import { BlacklistAdd } from '../features/admin-blacklist/components/blacklist-add';
+import { BlacklistEdit } from '../features/admin-blacklist/components/blacklist-edit';
+import { BlacklistList } from '../features/admin-blacklist/components/blacklist-list';
+import { HolidayAdd } from '../features/admin-holidays/components/holiday-add';
+import { HolidayEdit } from '../features/admin-holidays/components/holiday-edit';
+import { HolidayImport } from '../features/admin-holidays/components/holiday-import';
+import { HolidayList } from '../features/admin-holidays/components/holiday-list';
+import { TimeSlotAdd } from '../features/admin-time-slots/components/time-slot-add';
+import { TimeSlotCalendar } from '../features/admin-time-slots/components/time-slot-calendar';
+import { TimeSlotCapacity } from '../features/admin-time-slots/components/time-slot-capacity';
+import { TimeSlotEdit } from '../features/admin-time-slots/components/time-slot-edit';
 import { hasRole, ROLE_ADMIN, ROLE_REPORTS, useGetMeQuery } from '../features/auth/api/auth-api';
 import { SignIn } from '../features/auth/components/sign-in';
 import { SignOutButton } from '../features/auth/components/sign-out-button';
@@ -102,6 +113,17 @@ function AdminRoutes() {
       <Route path="room-add" element={<RoomAdd />} />
       <Route path="room-edit/:id" element={<RoomEdit />} />
       <Route path="room-edit-image/:id" element={<RoomEditImage />} />
+      <Route path="room/:id/time-slots" element={<TimeSlotCalendar />} />
+      <Route path="room/:id/time-slot-add" element={<TimeSlotAdd />} />
+      <Route path="room/:roomId/time-slot-edit/:timeSlotId" element={<TimeSlotEdit />} />
+      <Route path="room/:roomId/time-slot-edit-multi-capacity" element={<TimeSlotCapacity />} />
+      <Route path="holiday-list" element={<HolidayList />} />
+      <Route path="holiday-add" element={<HolidayAdd />} />
+      <Route path="holiday-edit/:id" element={<HolidayEdit />} />
+      <Route path="holiday-import" element={<HolidayImport />} />
+      <Route path="blacklist" element={<BlacklistList />} />
+      <Route path="blacklist-add" element={<BlacklistAdd />} />
+      <Route path="blacklist-edit/:email" element={<BlacklistEdit />} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );
@@ -136,6 +158,12 @@ function AdminLayout({ me, showNav = false, children }: AdminLayoutProps) {
               </li>
               <li>
                 <NavLink to="/rooms">{t('nav.admin-rooms')}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/holiday-list">{t('nav.admin-holidays')}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/blacklist">{t('nav.admin-blacklist')}</NavLink>
               </li>
             </ul>
           </nav>

@@ -36,6 +36,9 @@ const ERROR_KEYS = [
   'image__invalid_type',
   'image__too_large',
   'not_found',
+  'timeslot__has_tickets',
+  'calendar__invalid_file',
+  'calendar__too_large',
 ];
 
 describe('message catalogues', () => {

@@ -5,6 +5,8 @@
  * `FetchBaseQueryError` (`{status, data}`) wrapping such a body, or anything else.
  */
 
+import { formatDate, isIsoDate } from './dates';
+
 export const UNKNOWN_ERROR_KEY = 'unknown';
 
 /** RTK Query's own failure kinds carry a string status and no problem body. */
@@ -68,14 +70,26 @@ export function errorMessageKeys(problem: unknown): string[] {
   return keys;
 }
 
+/** A type alias, not an interface: i18next wants an index signature. */
+export type ErrorMessageParams = {
+  value?: string;
+  count?: number;
+  date?: string;
+  context?: 'date';
+};
+
 /**
  * Interpolation values for the message: `value` is the first payload item, and `count` its
- * numeric value when it is a whole number (used for plural forms).
+ * numeric value when it is a whole number (used for plural forms). A payload day `YYYY-MM-DD`
+ * (e.g. the clashing date of `timeslot__overlapping`) is given as `date` in dd.MM.yyyy with the
+ * i18next context `date`, so a catalogue entry `<code>_date` can name it.
  */
-export function errorMessageParams(problem: unknown): { value?: string; count?: number } {
+export function errorMessageParams(problem: unknown): ErrorMessageParams {
   const first = problemCode(problem)?.payload[0];
   if (first === undefined) return {};
-  return /^\d+$/.test(first) ? { value: first, count: Number(first) } : { value: first };
+  if (/^\d+$/.test(first)) return { value: first, count: Number(first) };
+  if (isIsoDate(first)) return { value: first, date: formatDate(first), context: 'date' };
+  return { value: first };
 }
 
 /** True when the problem carries exactly this error code (payload ignored). */

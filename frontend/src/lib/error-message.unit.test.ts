@@ -85,6 +85,9 @@ describe('errorMessageParams', () => {
   it('passes a non-numeric first payload item as value only', () => {
     expect(errorMessageParams({ error: 'x', payload: ['abc'] })).toEqual({ value: 'abc' });
     expect(errorMessageParams({ error: 'x' })).toEqual({});
+    expect(errorMessageParams({ error: 'timeslot__overlapping', payload: ['2026-12-10'] })).toEqual(
+      { value: '2026-12-10', date: '10.12.2026', context: 'date' },
+    );
   });
 });
 

@@ -3,8 +3,21 @@
  * trimmed and fails when empty; an empty value passes every non-required check.
  */
 
+import { isIsoDate, minutesOf } from './dates';
+
 export type ValidationErrorKey =
-  'required' | 'between' | 'max-length' | 'min-length' | 'integer' | 'email';
+  | 'required'
+  | 'between'
+  | 'max-length'
+  | 'min-length'
+  | 'integer'
+  | 'email'
+  | 'time'
+  | 'date'
+  | 'time-after'
+  | 'date-not-before'
+  | 'date-future'
+  | 'weekday';
 
 export interface ValidationError {
   /** Key below `validation.` in the common namespace of the catalogue. */
@@ -42,6 +55,37 @@ export function between(min: number, max: number): Rule {
 
 export const email: Rule = (value) =>
   /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? null : { key: 'email' };
+
+/** A time `HH:mm` with hour 0-23 and minute 0-59 (spec section 5, time strings). */
+export const time: Rule = (value) => (minutesOf(value) === null ? { key: 'time' } : null);
+
+/** A date string `YYYY-MM-DD` of a real calendar day. */
+export const isoDate: Rule = (value) => (isIsoDate(value) ? null : { key: 'date' });
+
+/** A date after `today` (both `YYYY-MM-DD`); spec: 'Date must be in the future'. */
+export function futureDate(today: string): Rule {
+  return (value) => (value > today ? null : { key: 'date-future' });
+}
+
+/**
+ * Cross-field check: the end time is after the start time. Null when either is not a valid
+ * time (those errors belong to the single fields).
+ */
+export function endAfterStart(start: string, end: string): ValidationError | null {
+  const [from, until] = [minutesOf(start), minutesOf(end)];
+  if (from === null || until === null) return null;
+  return until > from ? null : { key: 'time-after' };
+}
+
+/**
+ * Cross-field check: a date range does not end before it starts. Null when either date is
+ * missing or invalid.
+ */
+export function notBefore(start: string, end: string): ValidationError | null {
+  const [from, until] = [start.trim(), end.trim()];
+  if (!isIsoDate(from) || !isIsoDate(until)) return null;
+  return until >= from ? null : { key: 'date-not-before' };
+}
 
 /** Runs the rules in order on the trimmed value and returns the first failure. */
 export function validateValue(value: string, rules: readonly Rule[]): ValidationError | null {

@@ -2,11 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   between,
   email,
+  endAfterStart,
   firstInvalidField,
+  futureDate,
   integer,
+  isoDate,
   maxLength,
   minLength,
+  notBefore,
   required,
+  time,
   validateForm,
   validateValue,
 } from './validation';
@@ -95,5 +100,40 @@ describe('validateForm', () => {
     expect(firstInvalidField(['name', 'capacity', 'note'], errors)).toBe('capacity');
     expect(firstInvalidField(['note', 'capacity'], errors)).toBe('note');
     expect(firstInvalidField(['name'], errors)).toBeUndefined();
+  });
+});
+
+describe('dates and times', () => {
+  it('accepts times with hour 0-23 and minute 0-59', () => {
+    expect(time('00:00')).toBeNull();
+    expect(time('23:59')).toBeNull();
+    expect(time('24:00')).toEqual({ key: 'time' });
+    expect(time('7:5')).toEqual({ key: 'time' });
+  });
+
+  it('accepts real calendar days as YYYY-MM-DD', () => {
+    expect(isoDate('2026-03-05')).toBeNull();
+    expect(isoDate('2026-02-30')).toEqual({ key: 'date' });
+    expect(validateValue('', [isoDate])).toBeNull();
+  });
+
+  it('wants a date after today for future dates', () => {
+    const future = futureDate('2026-03-05');
+    expect(future('2026-03-06')).toBeNull();
+    expect(future('2026-03-05')).toEqual({ key: 'date-future' });
+    expect(future('2025-12-31')).toEqual({ key: 'date-future' });
+  });
+
+  it('wants the end time after the start time', () => {
+    expect(endAfterStart('08:00', '08:01')).toBeNull();
+    expect(endAfterStart('08:00', '08:00')).toEqual({ key: 'time-after' });
+    expect(endAfterStart('12:00', '08:00')).toEqual({ key: 'time-after' });
+    expect(endAfterStart('', '08:00')).toBeNull();
+  });
+
+  it('wants a range not to end before it starts', () => {
+    expect(notBefore('2026-03-05', '2026-03-05')).toBeNull();
+    expect(notBefore('2026-03-05', '2026-03-04')).toEqual({ key: 'date-not-before' });
+    expect(notBefore('2026-03-05', '')).toBeNull();
   });
 });

@@ -15,12 +15,6 @@ import {
 } from '../api/admin-rooms-api';
 import { movedIndex } from '../utils/room-form-values';
 
-/**
- * Screens of later issues. Switch a flag on when its route exists.
- * TODO(later issue): switch on with the time slot calendar at `/room/{id}/time-slots`.
- */
-const TIME_SLOTS_SCREEN_AVAILABLE = false;
-
 type Direction = -1 | 1;
 
 /** Route `/rooms`: room list with edit links and a manual sort mode. */
@@ -160,14 +154,12 @@ function Rooms({ rooms }: { rooms: Room[] }) {
                       <span className="visually-hidden"> {room.name}</span>
                     </Link>
                   </li>
-                  {TIME_SLOTS_SCREEN_AVAILABLE ? (
-                    <li>
-                      <Link to={`/room/${encodeURIComponent(room.id)}/time-slots`}>
-                        {t('list.time-slots')}
-                        <span className="visually-hidden"> {room.name}</span>
-                      </Link>
-                    </li>
-                  ) : null}
+                  <li>
+                    <Link to={`/room/${encodeURIComponent(room.id)}/time-slots`}>
+                      {t('list.time-slots')}
+                      <span className="visually-hidden"> {room.name}</span>
+                    </Link>
+                  </li>
                 </ul>
               )}
             </div>

@@ -14,15 +14,15 @@ interface DashboardLink {
 
 /**
  * Dashboard links of spec section 2 in their spec order. Only screens that exist are shown.
- * TODO(later issues): switch `available` on when the reservations list, overbooked slots,
- * blacklist, holiday list and reports screens are built (and load the overbooked count).
+ * TODO(issue #5): switch `available` on when the reservations list, overbooked slots and reports
+ * screens are built (and load the overbooked count).
  */
 const LINKS: readonly DashboardLink[] = [
   { key: 'rooms', to: '/rooms', available: true },
   { key: 'reservations', to: '/reservations', available: false },
   { key: 'overbooked', to: '/overbooked', available: false },
-  { key: 'blacklist', to: '/blacklist', available: false },
-  { key: 'holidays', to: '/holiday-list', available: false },
+  { key: 'blacklist', to: '/blacklist', available: true },
+  { key: 'holidays', to: '/holiday-list', available: true },
   { key: 'reports', to: '/reports', available: false },
 ];
 

@@ -1,0 +1,210 @@
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  dayStatus,
+  formatYearMonth,
+  isOverbooked,
+  monthWeeks,
+  shiftMonth,
+  slotsByDate,
+  weekdayNames,
+  yearMonthOfDate,
+  type CalendarDay,
+  type CalendarSlot,
+  type DayStatus,
+  type YearMonth,
+} from '../../lib/calendar';
+import { formatLongDate } from '../../lib/dates';
+import { DaySlotsDialog } from './day-slots-dialog';
+
+interface MonthCalendarProps<S extends CalendarSlot> {
+  month: YearMonth;
+  /** The month's slots; undefined while they load. */
+  slots: readonly S[] | undefined;
+  onMonthChange: (month: YearMonth) => void;
+  /** Visitors cannot go back before the current month. */
+  previousDisabled?: boolean;
+  /** Administrators see a '!' on days where a slot has more tickets than seats. */
+  markOverbooked?: boolean;
+  /** The action of one slot in the day dialog (edit for admins, book for visitors). */
+  renderSlotAction: (slot: S) => ReactNode;
+}
+
+const STATUS_SYMBOL: Readonly<Record<DayStatus, string>> = { empty: '', free: '○', full: '●' };
+
+/**
+ * Monthly calendar (spec section 2, "Calendar"): month navigation, weeks Monday to Sunday, each
+ * day empty, free or full (colour plus symbol and text), and a dialog with the slots of a day.
+ */
+export function MonthCalendar<S extends CalendarSlot>({
+  month,
+  slots,
+  onMonthChange,
+  previousDisabled = false,
+  markOverbooked = false,
+  renderSlotAction,
+}: MonthCalendarProps<S>) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const headingId = useId();
+  const [openDate, setOpenDate] = useState<string | null>(null);
+  const weeks = useMemo(() => monthWeeks(month), [month]);
+  const byDate = useMemo(() => slotsByDate(slots ?? []), [slots]);
+  const longNames = weekdayNames(locale, 'long');
+  const shortNames = weekdayNames(locale, 'short');
+  const monthLabel = formatYearMonth(month, locale);
+
+  const openSlots = openDate ? (byDate.get(openDate) ?? []) : [];
+
+  return (
+    <section className="calendar" aria-labelledby={headingId}>
+      <div className="calendar__header">
+        <h2 id={headingId} className="calendar__month" aria-live="polite">
+          {monthLabel}
+        </h2>
+        <div className="calendar__nav">
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={previousDisabled}
+            onClick={() => onMonthChange(shiftMonth(month, -1))}
+          >
+            <span aria-hidden="true">‹ </span>
+            {t('calendar.previous-month')}
+          </button>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => onMonthChange(yearMonthOfDate(new Date()))}
+          >
+            {t('calendar.current-month')}
+          </button>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => onMonthChange(shiftMonth(month, 1))}
+          >
+            {t('calendar.next-month')}
+            <span aria-hidden="true"> ›</span>
+          </button>
+        </div>
+      </div>
+      {slots === undefined ? (
+        <p className="loading" role="status">
+          {t('loading')}
+        </p>
+      ) : (
+        <>
+          <table className="calendar__grid">
+            <caption className="visually-hidden">
+              {t('calendar.caption', { month: monthLabel })}
+            </caption>
+            <thead>
+              <tr>
+                {longNames.map((name, index) => (
+                  <th key={name} scope="col">
+                    <span aria-hidden="true">{shortNames[index]}</span>
+                    <span className="visually-hidden">{name}</span>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {weeks.map((week) => (
+                <tr key={week[0]!.date}>
+                  {week.map((day) => (
+                    <DayCell
+                      key={day.date}
+                      day={day}
+                      slots={byDate.get(day.date) ?? []}
+                      markOverbooked={markOverbooked}
+                      onOpen={() => setOpenDate(day.date)}
+                    />
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Legend markOverbooked={markOverbooked} />
+        </>
+      )}
+      {openDate ? (
+        <DaySlotsDialog
+          title={formatLongDate(openDate, locale)}
+          slots={openSlots}
+          renderSlotAction={renderSlotAction}
+          onClose={() => setOpenDate(null)}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+interface DayCellProps {
+  day: CalendarDay;
+  slots: readonly CalendarSlot[];
+  markOverbooked: boolean;
+  onOpen: () => void;
+}
+
+function DayCell({ day, slots, markOverbooked, onOpen }: DayCellProps) {
+  const { t, i18n } = useTranslation();
+  if (!day.inMonth) return <td className="calendar__day calendar__day--outside" />;
+
+  const status = dayStatus(slots);
+  const overbooked = markOverbooked && isOverbooked(slots);
+  const label = [
+    formatLongDate(day.date, i18n.language),
+    t(`calendar.status.${status}`),
+    ...(overbooked ? [t('calendar.status.overbooked')] : []),
+  ].join(', ');
+  const content = (
+    <>
+      <span className="calendar__number" aria-hidden="true">
+        {day.day}
+      </span>
+      <span className="calendar__marks" aria-hidden="true">
+        {STATUS_SYMBOL[status]}
+        {overbooked ? <span className="calendar__overbooked">!</span> : null}
+      </span>
+      <span className="visually-hidden">{label}</span>
+    </>
+  );
+
+  return (
+    <td className={`calendar__day calendar__day--${status}`}>
+      {status === 'empty' ? (
+        <span className="calendar__cell">{content}</span>
+      ) : (
+        <button type="button" className="calendar__cell" onClick={onOpen}>
+          {content}
+        </button>
+      )}
+    </td>
+  );
+}
+
+function Legend({ markOverbooked }: { markOverbooked: boolean }) {
+  const { t } = useTranslation();
+  const statuses: DayStatus[] = ['free', 'full', 'empty'];
+  return (
+    <ul className="calendar__legend" aria-label={t('calendar.legend')}>
+      {statuses.map((status) => (
+        <li key={status}>
+          <span className={`calendar__swatch calendar__day--${status}`} aria-hidden="true">
+            {STATUS_SYMBOL[status]}
+          </span>
+          {t(`calendar.status.${status}`)}
+        </li>
+      ))}
+      {markOverbooked ? (
+        <li>
+          <span className="calendar__swatch" aria-hidden="true">
+            <span className="calendar__overbooked">!</span>
+          </span>
+          {t('calendar.status.overbooked')}
+        </li>
+      ) : null}
+    </ul>
+  );
+}

@@ -1,0 +1,87 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { useAppDispatch } from '../../../app/hooks';
+import { ErrorBox } from '../../../components/error-box';
+import { InputField, RequiredHint } from '../../../components/form-field';
+import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { addDaysIso, todayIso } from '../../../lib/dates';
+import { notify } from '../../../stores/notifications-slice';
+import { useAddBlacklistEntryMutation } from '../api/admin-blacklist-api';
+import {
+  ADD_FIELDS,
+  addFormDefaults,
+  addSchema,
+  toAddInput,
+  type AddField,
+  type AddFormValues,
+} from '../utils/blacklist';
+import { BlacklistFields } from './blacklist-fields';
+
+const idOf = (field: AddField) => `blacklist-${field}`;
+
+/** Route `/blacklist-add`. */
+export function BlacklistAdd() {
+  const { t } = useTranslation('admin-blacklist');
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [today] = useState(() => todayIso());
+  const [schema] = useState(() => addSchema(today));
+  const [values, setValues] = useState<AddFormValues>(() => addFormDefaults(today));
+  const [addEntry, { isLoading, error }] = useAddBlacklistEntryMutation();
+  const form = useValidatedForm(schema, ADD_FIELDS, idOf);
+
+  const change = (field: AddField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    form.revalidate(field, value);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!form.validate(values)) return;
+    const body = toAddInput(values);
+    try {
+      await addEntry(body).unwrap();
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(notify({ title: t('add.created', { email: body.email }) }));
+    await navigate('/blacklist');
+  };
+
+  return (
+    <Page title={t('add.title')}>
+      <form className="form" noValidate onSubmit={submit}>
+        <RequiredHint />
+        {error ? <ErrorBox error={error} /> : null}
+        <InputField
+          id={idOf('email')}
+          type="email"
+          label={t('form.email')}
+          required
+          autoComplete="off"
+          maxLength={320}
+          value={values.email}
+          error={form.messageOf('email')}
+          onChange={(event) => change('email', event.target.value)}
+        />
+        <BlacklistFields
+          idOf={idOf}
+          values={values}
+          errorOf={form.messageOf}
+          onChange={change}
+          minDate={addDaysIso(today, 1)}
+        />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={isLoading}>
+            {t('add.submit')}
+          </button>
+          <Link className="button button--secondary" to="/blacklist">
+            {t('form.cancel')}
+          </Link>
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,151 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { BlacklistEntry } from '../../../api/types';
+import { useAppDispatch } from '../../../app/hooks';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ErrorBox } from '../../../components/error-box';
+import { RequiredHint } from '../../../components/form-field';
+import { LoadingContainer } from '../../../components/loading-container';
+import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { addDaysIso, todayIso } from '../../../lib/dates';
+import { notify } from '../../../stores/notifications-slice';
+import {
+  useDeleteBlacklistEntryMutation,
+  useGetBlacklistEntryQuery,
+  useUpdateBlacklistEntryMutation,
+} from '../api/admin-blacklist-api';
+import {
+  EDIT_FIELDS,
+  editSchema,
+  entryToEditValues,
+  toUpdateInput,
+  type EditField,
+  type EditFormValues,
+} from '../utils/blacklist';
+import { BlacklistFields } from './blacklist-fields';
+
+const idOf = (field: EditField) => `blacklist-${field}`;
+
+/**
+ * Route `/blacklist-edit/:email`: change the expiry and note of an entry, or remove it. With
+ * `fromSearch=y` leaving goes back in history (to the search result), else to the list.
+ */
+export function BlacklistEdit() {
+  const { t } = useTranslation('admin-blacklist');
+  const { email = '' } = useParams();
+  const { data, error } = useGetBlacklistEntryQuery(email);
+
+  return (
+    <Page title={t('edit.title')}>
+      <LoadingContainer
+        data={data}
+        error={error}
+        backLink={{ to: '/blacklist', label: t('back-to-list') }}
+      >
+        {(entry) => <BlacklistEditForm key={entry.version} entry={entry} />}
+      </LoadingContainer>
+    </Page>
+  );
+}
+
+function useLeave(): () => Promise<void> {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const fromSearch = searchParams.get('fromSearch') === 'y';
+  return async () => {
+    // `default`: the page was opened directly, there is no history entry of the app to go to.
+    if (fromSearch && location.key !== 'default') await navigate(-1);
+    else await navigate('/blacklist');
+  };
+}
+
+function BlacklistEditForm({ entry }: { entry: BlacklistEntry }) {
+  const { t } = useTranslation('admin-blacklist');
+  const dispatch = useAppDispatch();
+  const leave = useLeave();
+  const [today] = useState(() => todayIso());
+  const [schema] = useState(() => editSchema(today));
+  const [values, setValues] = useState<EditFormValues>(() => entryToEditValues(entry));
+  const [confirming, setConfirming] = useState(false);
+  const [updateEntry, update] = useUpdateBlacklistEntryMutation();
+  const [deleteEntry, removal] = useDeleteBlacklistEntryMutation();
+  const form = useValidatedForm(schema, EDIT_FIELDS, idOf);
+
+  const change = (field: EditField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    form.revalidate(field, value);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!form.validate(values)) return;
+    try {
+      await updateEntry({ email: entry.email, body: toUpdateInput(values) }).unwrap();
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(notify({ title: t('edit.saved', { email: entry.email }) }));
+    await leave();
+  };
+
+  const confirmDelete = async () => {
+    try {
+      await deleteEntry(entry.email).unwrap();
+    } catch {
+      return; // shown in the dialog
+    }
+    dispatch(notify({ title: t('edit.deleted', { email: entry.email }) }));
+    await leave();
+  };
+
+  return (
+    <>
+      <h2 className="entry-heading">{entry.email}</h2>
+      <form className="form" noValidate onSubmit={submit}>
+        <RequiredHint />
+        {update.error ? <ErrorBox error={update.error} /> : null}
+        <BlacklistFields
+          idOf={idOf}
+          values={values}
+          errorOf={form.messageOf}
+          onChange={change}
+          minDate={addDaysIso(today, 1)}
+        />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={update.isLoading}>
+            {t('edit.submit')}
+          </button>
+          <button
+            type="button"
+            className="button button--danger"
+            onClick={() => {
+              removal.reset();
+              setConfirming(true);
+            }}
+          >
+            {t('edit.delete')}
+          </button>
+          <button type="button" className="button button--secondary" onClick={() => void leave()}>
+            {t('form.cancel')}
+          </button>
+        </div>
+      </form>
+      {confirming ? (
+        <ConfirmDialog
+          title={t('edit.delete-title')}
+          confirmLabel={t('edit.delete-confirm')}
+          cancelLabel={t('form.cancel')}
+          busy={removal.isLoading}
+          error={removal.error}
+          onConfirm={confirmDelete}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>{t('edit.delete-question', { email: entry.email })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import { useTranslation } from 'react-i18next';
+import { InputField, TextAreaField } from '../../../components/form-field';
+import type { EditField } from '../utils/blacklist';
+
+interface BlacklistFieldsProps {
+  idOf: (field: EditField) => string;
+  values: Readonly<Record<EditField, string>>;
+  errorOf: (field: EditField) => string | undefined;
+  onChange: (field: EditField, value: string) => void;
+  /** Earliest selectable expiry (tomorrow). */
+  minDate: string;
+}
+
+/** The expiry and note of an entry, shared by the add and edit forms. */
+export function BlacklistFields({
+  idOf,
+  values,
+  errorOf,
+  onChange,
+  minDate,
+}: BlacklistFieldsProps) {
+  const { t } = useTranslation('admin-blacklist');
+  return (
+    <>
+      <InputField
+        id={idOf('expiredAt')}
+        type="date"
+        label={t('form.expired-at')}
+        hint={t('form.expired-at-hint')}
+        required
+        min={minDate}
+        value={values.expiredAt}
+        error={errorOf('expiredAt')}
+        onChange={(event) => onChange('expiredAt', event.target.value)}
+      />
+      <TextAreaField
+        id={idOf('description')}
+        label={t('form.description')}
+        hint={t('form.description-hint')}
+        rows={3}
+        maxLength={250}
+        value={values.description}
+        error={errorOf('description')}
+        onChange={(event) => onChange('description', event.target.value)}
+      />
+    </>
+  );
+}

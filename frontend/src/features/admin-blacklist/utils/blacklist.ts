@@ -1,0 +1,114 @@
+import type {
+  BlacklistEntry,
+  BlacklistEntryInput,
+  BlacklistEntryUpdateInput,
+} from '../../../api/types';
+import { addYearsIso } from '../../../lib/dates';
+import {
+  email,
+  futureDate,
+  isoDate,
+  maxLength,
+  required,
+  type FormSchema,
+} from '../../../lib/validation';
+
+/* ---- Forms ---- */
+
+export const ADD_FIELDS = ['email', 'expiredAt', 'description'] as const;
+export type AddField = (typeof ADD_FIELDS)[number];
+export type AddFormValues = Record<AddField, string>;
+
+export const EDIT_FIELDS = ['expiredAt', 'description'] as const;
+export type EditField = (typeof EDIT_FIELDS)[number];
+export type EditFormValues = Record<EditField, string>;
+
+/** Spec section 5: expiredAt required, a date, in the future; description max 250. */
+function entrySchema(today: string): FormSchema<EditField> {
+  return {
+    expiredAt: [required, isoDate, futureDate(today)],
+    description: [maxLength(250)],
+  };
+}
+
+export function editSchema(today: string): FormSchema<EditField> {
+  return entrySchema(today);
+}
+
+/** Blacklist add: as edit, plus email required, valid, max 320. */
+export function addSchema(today: string): FormSchema<AddField> {
+  return { email: [required, email, maxLength(320)], ...entrySchema(today) };
+}
+
+/** Spec section 9: the entry expires one year from today by default. */
+export function addFormDefaults(today: string): AddFormValues {
+  return { email: '', expiredAt: addYearsIso(today, 1), description: '' };
+}
+
+export function entryToEditValues(entry: BlacklistEntry): EditFormValues {
+  return { expiredAt: entry.expiredAt, description: entry.description ?? '' };
+}
+
+export function toUpdateInput(values: EditFormValues): BlacklistEntryUpdateInput {
+  const description = values.description.trim();
+  return { expiredAt: values.expiredAt.trim(), ...(description ? { description } : {}) };
+}
+
+export function toAddInput(values: AddFormValues): BlacklistEntryInput {
+  return { email: values.email.trim(), ...toUpdateInput(values) };
+}
+
+/* ---- List sort ---- */
+
+export const SORT_COLUMNS = ['email', 'expiredAt', 'description'] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+export type SortOrder = 'ASC' | 'DESC';
+
+export interface BlacklistSort {
+  readonly column: SortColumn;
+  readonly order: SortOrder;
+}
+
+/** Spec section 2: default email ascending. */
+export const DEFAULT_SORT: BlacklistSort = { column: 'email', order: 'ASC' };
+
+/** The sort of the query parameters `sortColumn` and `sortOrder`; invalid parts use the default. */
+export function parseSort(params: {
+  readonly sortColumn: string | null;
+  readonly sortOrder: string | null;
+}): BlacklistSort {
+  const column = (SORT_COLUMNS as readonly string[]).includes(params.sortColumn ?? '')
+    ? (params.sortColumn as SortColumn)
+    : DEFAULT_SORT.column;
+  const order = params.sortOrder === 'DESC' ? 'DESC' : 'ASC';
+  return { column, order };
+}
+
+/** Clicking the active column toggles its order; another column starts ascending. */
+export function nextSort(current: BlacklistSort, column: SortColumn): BlacklistSort {
+  if (current.column === column) {
+    return { column, order: current.order === 'ASC' ? 'DESC' : 'ASC' };
+  }
+  return { column, order: 'ASC' };
+}
+
+/** The API's sort spec `field:ASC|DESC`. */
+export function sortSpec(sort: BlacklistSort): string {
+  return `${sort.column}:${sort.order}`;
+}
+
+/** `aria-sort` of a column header: only the sorted column has one. */
+export function ariaSort(
+  sort: BlacklistSort,
+  column: SortColumn,
+): 'ascending' | 'descending' | undefined {
+  if (sort.column !== column) return undefined;
+  return sort.order === 'ASC' ? 'ascending' : 'descending';
+}
+
+/* ---- Links ---- */
+
+/** The edit page; `fromSearch=y` makes leaving it go back in history, to the search result. */
+export function editPath(emailAddress: string, fromSearch: boolean): string {
+  return `/blacklist-edit/${encodeURIComponent(emailAddress)}${fromSearch ? '?fromSearch=y' : ''}`;
+}

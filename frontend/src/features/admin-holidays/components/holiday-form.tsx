@@ -1,0 +1,84 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { InputField, RequiredHint, TextAreaField } from '../../../components/form-field';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import {
+  HOLIDAY_FIELDS,
+  HOLIDAY_SCHEMA,
+  type HolidayField,
+  type HolidayFormValues,
+} from '../utils/holiday-form';
+
+const idOf = (field: HolidayField) => `holiday-${field}`;
+
+interface HolidayFormProps {
+  initialValues: HolidayFormValues;
+  submitLabel: string;
+  isSubmitting: boolean;
+  onSubmit: (values: HolidayFormValues) => void | Promise<void>;
+  cancelTo: string;
+  /** Shown above the fields, e.g. an error box. */
+  children?: ReactNode;
+}
+
+/** Create and edit form of a holiday. */
+export function HolidayForm({
+  initialValues,
+  submitLabel,
+  isSubmitting,
+  onSubmit,
+  cancelTo,
+  children,
+}: HolidayFormProps) {
+  const { t } = useTranslation('admin-holidays');
+  const [values, setValues] = useState(initialValues);
+  const form = useValidatedForm(HOLIDAY_SCHEMA, HOLIDAY_FIELDS, idOf);
+
+  const change = (field: HolidayField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    form.revalidate(field, value);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (form.validate(values)) await onSubmit(values);
+  };
+
+  const field = (name: HolidayField) => ({
+    id: idOf(name),
+    value: values[name],
+    error: form.messageOf(name),
+    onChange: (event: { target: { value: string } }) => change(name, event.target.value),
+  });
+
+  return (
+    <form className="form" noValidate onSubmit={submit}>
+      <RequiredHint />
+      {children}
+      <InputField
+        {...field('name')}
+        label={t('form.name')}
+        hint={t('form.name-hint')}
+        required
+        maxLength={100}
+      />
+      <InputField {...field('date')} type="date" label={t('form.date')} required />
+      <TextAreaField
+        {...field('description')}
+        label={t('form.description')}
+        hint={t('form.description-hint')}
+        rows={3}
+        maxLength={500}
+      />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={isSubmitting}>
+          {submitLabel}
+        </button>
+        <Link className="button button--secondary" to={cancelTo}>
+          {t('form.cancel')}
+        </Link>
+      </div>
+    </form>
+  );
+}

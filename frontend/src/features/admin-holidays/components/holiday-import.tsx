@@ -1,0 +1,87 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { useAppDispatch } from '../../../app/hooks';
+import { ErrorBox } from '../../../components/error-box';
+import { InputField, RequiredHint } from '../../../components/form-field';
+import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { CALENDAR_ACCEPT, checkCalendarFile } from '../../../lib/calendar-file';
+import { notify } from '../../../stores/notifications-slice';
+import { useImportHolidaysMutation } from '../api/admin-holidays-api';
+import { holidayListPath } from '../utils/holiday-form';
+
+const FIELDS = ['file'] as const;
+/** The file is checked by `checkCalendarFile` (required, type, at most 5 MB). */
+const SCHEMA = { file: [] };
+const idOf = () => 'holiday-import-file';
+
+/** Route `/holiday-import`: import holidays from an iCalendar file. */
+export function HolidayImport() {
+  const { t } = useTranslation('admin-holidays');
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [file, setFile] = useState<File | null>(null);
+  const [importHolidays, { isLoading, error, reset }] = useImportHolidaysMutation();
+  const form = useValidatedForm(SCHEMA, FIELDS, idOf);
+
+  const fileError = (candidate: File | null) => {
+    const code = checkCalendarFile(candidate);
+    return code ? { key: code } : undefined;
+  };
+
+  const choose = (chosen: File | null) => {
+    setFile(chosen);
+    reset();
+    if (form.errors.file) form.setFieldError('file', fileError(chosen));
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const problem = fileError(file);
+    if (!form.validate({ file: '' }, problem ? { file: problem } : {}) || !file) return;
+    let imported: number;
+    let skipped: number;
+    try {
+      ({ imported, skipped } = await importHolidays(file).unwrap());
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(
+      notify({
+        title: t('import.done'),
+        description: t('import.result', { imported, skipped }),
+        type: imported > 0 ? 'success' : 'info',
+      }),
+    );
+    await navigate(holidayListPath());
+  };
+
+  return (
+    <Page title={t('import.title')}>
+      <p>{t('import.intro')}</p>
+      <form className="form" noValidate onSubmit={submit}>
+        <RequiredHint />
+        {error ? <ErrorBox error={error} /> : null}
+        <InputField
+          id={idOf()}
+          type="file"
+          accept={CALENDAR_ACCEPT}
+          label={t('import.file')}
+          hint={t('import.file-hint')}
+          required
+          error={form.messageOf('file')}
+          onChange={(event) => choose(event.target.files?.[0] ?? null)}
+        />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={isLoading}>
+            {isLoading ? t('import.submitting') : t('import.submit')}
+          </button>
+          <Link className="button button--secondary" to={holidayListPath()}>
+            {t('form.cancel')}
+          </Link>
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,184 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import type { Holiday } from '../../../api/types';
+import { useAppDispatch } from '../../../app/hooks';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EmptyState } from '../../../components/empty-state';
+import { LoadingContainer } from '../../../components/loading-container';
+import { Page } from '../../../components/page';
+import { parseYear } from '../../../lib/calendar';
+import { formatDate } from '../../../lib/dates';
+import { notify } from '../../../stores/notifications-slice';
+import { useDeleteHolidayMutation, useGetHolidaysOfYearQuery } from '../api/admin-holidays-api';
+
+/** Route `/holiday-list`: the holidays of a year (query `year`, default the current year). */
+export function HolidayList() {
+  const { t } = useTranslation('admin-holidays');
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [currentYear] = useState(() => new Date().getFullYear());
+  const year = parseYear(searchParams.get('year')) ?? currentYear;
+  const { currentData, error } = useGetHolidaysOfYearQuery(year);
+  const yearHeading = useRef<HTMLHeadingElement>(null);
+
+  const showYear = (next: number) => setSearchParams({ year: String(next) });
+
+  return (
+    <Page title={t('list.title')}>
+      <ul className="link-row">
+        <li>
+          <Link to="/holiday-add">{t('list.add')}</Link>
+        </li>
+        <li>
+          <Link to="/holiday-import">{t('list.import')}</Link>
+        </li>
+      </ul>
+      <section aria-labelledby="holiday-year">
+        <div className="period-nav">
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => showYear(year - 1)}
+          >
+            <span aria-hidden="true">‹ </span>
+            {t('list.previous-year')}
+          </button>
+          <h2
+            id="holiday-year"
+            className="period-nav__title"
+            ref={yearHeading}
+            tabIndex={-1}
+            aria-live="polite"
+          >
+            {t('list.year', { year })}
+          </h2>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => showYear(year + 1)}
+          >
+            {t('list.next-year')}
+            <span aria-hidden="true"> ›</span>
+          </button>
+        </div>
+        <LoadingContainer
+          data={currentData}
+          error={error}
+          backLink={{ to: '/', label: t('back-to-dashboard') }}
+        >
+          {({ content }) =>
+            content.length === 0 ? (
+              <EmptyState>{t('empty.no-holidays', { ns: 'common' })}</EmptyState>
+            ) : (
+              <HolidayTable
+                year={year}
+                holidays={content}
+                onDeleted={() => yearHeading.current?.focus()}
+              />
+            )
+          }
+        </LoadingContainer>
+      </section>
+    </Page>
+  );
+}
+
+interface HolidayTableProps {
+  year: number;
+  holidays: Holiday[];
+  /** Focus goes somewhere sensible once the row (and its delete button) is gone. */
+  onDeleted: () => void;
+}
+
+function HolidayTable({ year, holidays, onDeleted }: HolidayTableProps) {
+  const { t } = useTranslation('admin-holidays');
+  const dispatch = useAppDispatch();
+  const [deleting, setDeleting] = useState<Holiday | null>(null);
+  const [deleteHoliday, removal] = useDeleteHolidayMutation();
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    try {
+      await deleteHoliday(deleting.id).unwrap();
+    } catch {
+      return; // shown in the dialog
+    }
+    dispatch(
+      notify({
+        title: t('list.deleted', { name: deleting.name, date: formatDate(deleting.date) }),
+      }),
+    );
+    setDeleting(null);
+    onDeleted();
+  };
+
+  return (
+    <>
+      <div className="table-wrap">
+        <table className="data-table">
+          <caption className="visually-hidden">{t('list.caption', { year })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('list.date')}</th>
+              <th scope="col">{t('list.name')}</th>
+              <th scope="col">{t('list.description')}</th>
+              <th scope="col">{t('list.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {holidays.map((holiday) => {
+              const what = `${holiday.name} ${formatDate(holiday.date)}`;
+              return (
+                <tr key={holiday.id}>
+                  <td className="data-table__nowrap">{formatDate(holiday.date)}</td>
+                  <td>{holiday.name}</td>
+                  <td>{holiday.description}</td>
+                  <td>
+                    <div className="table-actions">
+                      <Link
+                        className="button button--secondary button--small"
+                        to={`/holiday-edit/${encodeURIComponent(holiday.id)}`}
+                      >
+                        {t('list.edit')}
+                        <span className="visually-hidden"> {what}</span>
+                      </Link>
+                      <button
+                        type="button"
+                        className="button button--secondary button--small"
+                        onClick={() => {
+                          removal.reset();
+                          setDeleting(holiday);
+                        }}
+                      >
+                        {t('list.delete')}
+                        <span className="visually-hidden"> {what}</span>
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {deleting ? (
+        <ConfirmDialog
+          title={t('list.delete-title')}
+          confirmLabel={t('list.delete-confirm')}
+          cancelLabel={t('form.cancel')}
+          busy={removal.isLoading}
+          error={removal.error}
+          onConfirm={confirmDelete}
+          onCancel={() => setDeleting(null)}
+        >
+          <p>
+            {t('list.delete-question', {
+              name: deleting.name,
+              date: formatDate(deleting.date),
+            })}
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}

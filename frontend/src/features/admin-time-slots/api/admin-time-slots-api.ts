@@ -1,0 +1,96 @@
+import { baseApi } from '../../../api/base-api';
+import type {
+  Page,
+  PositionResult,
+  Room,
+  TimeSlot,
+  TimeSlotCapacityInput,
+  TimeSlotInput,
+  TimeSlotsCapacityUpdated,
+  TimeSlotsCreated,
+  TimeSlotStatus,
+  TimeSlotUpdateInput,
+} from '../../../api/types';
+
+/** Spec section 9: maxTimeSlots; a month never has more. */
+export const MAX_TIME_SLOTS = 999;
+
+export interface TimeSlotRangeQuery {
+  roomId: string;
+  fromDate: string;
+  untilDate: string;
+  status?: TimeSlotStatus;
+}
+
+export interface TimeSlotKey {
+  roomId: string;
+  timeSlotId: string;
+}
+
+const LIST = { type: 'TimeSlot', id: 'LIST' } as const;
+
+const roomPath = (roomId: string) => `admin/rooms/${encodeURIComponent(roomId)}`;
+const slotsPath = (roomId: string) => `${roomPath(roomId)}/timeslots`;
+const slotPath = ({ roomId, timeSlotId }: TimeSlotKey) =>
+  `${slotsPath(roomId)}/${encodeURIComponent(timeSlotId)}`;
+
+export const adminTimeSlotsApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    /** The room of a calendar (its name for the headings). */
+    getTimeSlotRoom: build.query<Room, string>({
+      query: (roomId) => roomPath(roomId),
+      providesTags: (_result, _error, roomId) => [{ type: 'Room', id: roomId }],
+    }),
+    /** The slots of a room in a date range (a calendar month), in date and time order. */
+    getRoomTimeSlots: build.query<Page<TimeSlot>, TimeSlotRangeQuery>({
+      query: ({ roomId, ...params }) => ({
+        url: slotsPath(roomId),
+        params: { ...params, limit: MAX_TIME_SLOTS, offset: 0, sort: 'date:ASC,startTime:ASC' },
+      }),
+      providesTags: (result) => [
+        LIST,
+        ...(result?.content.map((slot) => ({ type: 'TimeSlot' as const, id: slot.id })) ?? []),
+      ],
+    }),
+    getTimeSlot: build.query<TimeSlot, TimeSlotKey>({
+      query: (key) => slotPath(key),
+      providesTags: (_result, _error, { timeSlotId }) => [{ type: 'TimeSlot', id: timeSlotId }],
+    }),
+    /** 409 `timeslot__overlapping` with the first clashing date as payload. */
+    createTimeSlots: build.mutation<TimeSlotsCreated, { roomId: string; body: TimeSlotInput }>({
+      query: ({ roomId, body }) => ({ url: slotsPath(roomId), method: 'POST', body }),
+      invalidatesTags: [LIST],
+    }),
+    updateTimeSlot: build.mutation<PositionResult, TimeSlotKey & { body: TimeSlotUpdateInput }>({
+      query: ({ body, ...key }) => ({ url: slotPath(key), method: 'PUT', body }),
+      invalidatesTags: (_result, _error, { timeSlotId }) => [
+        LIST,
+        { type: 'TimeSlot', id: timeSlotId },
+      ],
+    }),
+    /** 409 `timeslot__has_tickets` with the ticket count as payload. */
+    deleteTimeSlot: build.mutation<PositionResult, TimeSlotKey>({
+      query: (key) => ({ url: slotPath(key), method: 'DELETE' }),
+      // Only the lists: the deleted slot's own query would answer 404.
+      invalidatesTags: (result) => (result ? [LIST] : []),
+    }),
+    /** Sets the capacity of every slot of the room in a date range. */
+    updateTimeSlotCapacity: build.mutation<
+      TimeSlotsCapacityUpdated,
+      { roomId: string; body: TimeSlotCapacityInput }
+    >({
+      query: ({ roomId, body }) => ({ url: `${slotsPath(roomId)}/capacity`, method: 'POST', body }),
+      invalidatesTags: ['TimeSlot'],
+    }),
+  }),
+});
+
+export const {
+  useGetTimeSlotRoomQuery,
+  useGetRoomTimeSlotsQuery,
+  useGetTimeSlotQuery,
+  useCreateTimeSlotsMutation,
+  useUpdateTimeSlotMutation,
+  useDeleteTimeSlotMutation,
+  useUpdateTimeSlotCapacityMutation,
+} = adminTimeSlotsApi;

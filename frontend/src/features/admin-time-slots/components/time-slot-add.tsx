@@ -1,0 +1,190 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useAppDispatch } from '../../../app/hooks';
+import { ErrorBox } from '../../../components/error-box';
+import {
+  CheckboxField,
+  InputField,
+  RequiredHint,
+  RequiredMark,
+} from '../../../components/form-field';
+import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { WEEKDAYS, weekdayNames, type Weekday } from '../../../lib/calendar';
+import { formatDate, todayIso } from '../../../lib/dates';
+import { notify } from '../../../stores/notifications-slice';
+import { useCreateTimeSlotsMutation, useGetTimeSlotRoomQuery } from '../api/admin-time-slots-api';
+import { calendarPath, calendarPathAt } from '../utils/paths';
+import {
+  ADD_FIELDS,
+  ADD_SCHEMA,
+  addFormDefaults,
+  addFormErrors,
+  addStringValues,
+  isRepeating,
+  toTimeSlotInput,
+  type AddField,
+  type AddFormValues,
+} from '../utils/time-slot-form';
+
+const dayId = (day: Weekday) => `slot-add-day-${day.toLowerCase()}`;
+/** The weekday group's error focuses its first checkbox. */
+const idOf = (field: AddField) => (field === 'daysOfWeek' ? dayId('MONDAY') : `slot-add-${field}`);
+const DAYS_ERROR_ID = 'slot-add-days-error';
+
+/** Route `/room/:id/time-slot-add`: create one slot or a weekly series. */
+export function TimeSlotAdd() {
+  const { t } = useTranslation('admin-time-slots');
+  const { id = '' } = useParams();
+  const room = useGetTimeSlotRoomQuery(id);
+  return (
+    <Page title={t('add.title')}>
+      {room.data ? <p className="page-subtitle">{t('room', { name: room.data.name })}</p> : null}
+      <TimeSlotAddForm roomId={id} />
+    </Page>
+  );
+}
+
+function TimeSlotAddForm({ roomId }: { roomId: string }) {
+  const { t, i18n } = useTranslation('admin-time-slots');
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<AddFormValues>(() => addFormDefaults(todayIso()));
+  const [createTimeSlots, { isLoading, error }] = useCreateTimeSlotsMutation();
+  const form = useValidatedForm(ADD_SCHEMA, ADD_FIELDS, idOf);
+  const repeating = isRepeating(values);
+  const dayNames = weekdayNames(i18n.language, 'long');
+
+  const change = (field: Exclude<AddField, 'daysOfWeek'>, value: string) => {
+    setValues((current) => ({
+      ...current,
+      [field]: value,
+      // Spec: changing the start date sets repeat-until to it.
+      ...(field === 'startDate' ? { repeatUntil: value } : {}),
+    }));
+    form.revalidate(field, value);
+    if (field === 'startDate') form.setFieldError('repeatUntil', undefined);
+  };
+
+  const toggleDay = (day: Weekday, checked: boolean) => {
+    const daysOfWeek = checked
+      ? [...values.daysOfWeek, day]
+      : values.daysOfWeek.filter((item) => item !== day);
+    setValues((current) => ({ ...current, daysOfWeek }));
+    if (daysOfWeek.length > 0) form.setFieldError('daysOfWeek', undefined);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!form.validate(addStringValues(values), addFormErrors(values))) return;
+    let created: number;
+    try {
+      created = (await createTimeSlots({ roomId, body: toTimeSlotInput(values) }).unwrap())
+        .createdTimeSlots;
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(
+      notify({
+        title: t('add.created', { count: created }),
+        type: created > 0 ? 'success' : 'warning',
+      }),
+    );
+    await navigate(calendarPathAt(roomId, values.startDate));
+  };
+
+  const field = (name: Exclude<AddField, 'daysOfWeek'>) => ({
+    id: idOf(name),
+    value: values[name],
+    error: form.messageOf(name),
+    onChange: (event: { target: { value: string } }) => change(name, event.target.value),
+  });
+
+  const daysError = form.messageOf('daysOfWeek');
+
+  return (
+    <form className="form" noValidate onSubmit={submit}>
+      <RequiredHint />
+      {error ? <ErrorBox error={error} /> : null}
+      <div className="field-row">
+        <InputField {...field('startTime')} type="time" label={t('form.start-time')} required />
+        <InputField {...field('endTime')} type="time" label={t('form.end-time')} required />
+      </div>
+      <div className="field-row">
+        <InputField {...field('startDate')} type="date" label={t('form.start-date')} required />
+        <InputField
+          {...field('repeatUntil')}
+          type="date"
+          min={values.startDate || undefined}
+          label={t('add.repeat-until')}
+          hint={t('add.repeat-until-hint')}
+        />
+      </div>
+      {repeating ? (
+        <>
+          <fieldset className="fieldset" aria-describedby={daysError ? DAYS_ERROR_ID : undefined}>
+            <legend>
+              {t('add.weekdays')}
+              <RequiredMark />
+            </legend>
+            <p className="field__hint">
+              {t('add.repeat-hint', {
+                from: formatDate(values.startDate),
+                until: formatDate(values.repeatUntil),
+              })}
+            </p>
+            <div className="checkbox-grid">
+              {WEEKDAYS.map((day, index) => (
+                <CheckboxField
+                  key={day}
+                  id={dayId(day)}
+                  label={dayNames[index]}
+                  checked={values.daysOfWeek.includes(day)}
+                  onChange={(event) => toggleDay(day, event.target.checked)}
+                />
+              ))}
+            </div>
+            {daysError ? (
+              <p id={DAYS_ERROR_ID} className="field__error">
+                {daysError}
+              </p>
+            ) : null}
+          </fieldset>
+          <CheckboxField
+            id="slot-add-include-holidays"
+            label={t('add.include-holidays')}
+            checked={values.includeHolidays}
+            onChange={(event) =>
+              setValues((current) => ({ ...current, includeHolidays: event.target.checked }))
+            }
+          />
+        </>
+      ) : (
+        <p className="notice">
+          {t('add.one-off', {
+            date: formatDate(values.startDate) || t('add.one-off-no-date'),
+          })}
+        </p>
+      )}
+      <InputField
+        {...field('capacity')}
+        type="number"
+        inputMode="numeric"
+        step={1}
+        min={0}
+        max={99999}
+        label={t('form.capacity')}
+        required
+      />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={isLoading}>
+          {t('add.submit')}
+        </button>
+        <Link className="button button--secondary" to={calendarPath(roomId)}>
+          {t('form.cancel')}
+        </Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,143 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useAppDispatch } from '../../../app/hooks';
+import { ErrorBox } from '../../../components/error-box';
+import { InputField, RequiredHint } from '../../../components/form-field';
+import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { monthRange, parseYear, parseYearMonth } from '../../../lib/calendar';
+import { formatDate, todayIso } from '../../../lib/dates';
+import { notify } from '../../../stores/notifications-slice';
+import {
+  useGetTimeSlotRoomQuery,
+  useUpdateTimeSlotCapacityMutation,
+} from '../api/admin-time-slots-api';
+import { calendarPathAt } from '../utils/paths';
+import {
+  CAPACITY_FIELDS,
+  CAPACITY_SCHEMA,
+  capacityFormErrors,
+  toCapacityInput,
+  type CapacityField,
+  type CapacityFormValues,
+} from '../utils/time-slot-form';
+
+const idOf = (field: CapacityField) => `slot-capacity-${field}`;
+
+/**
+ * Route `/room/:roomId/time-slot-edit-multi-capacity/`: set the capacity of every slot in a date
+ * range. Query `year` and `month` (the calendar's month) preselect that month as the range.
+ */
+export function TimeSlotCapacity() {
+  const { t } = useTranslation('admin-time-slots');
+  const { roomId = '' } = useParams();
+  const [searchParams] = useSearchParams();
+  const room = useGetTimeSlotRoomQuery(roomId);
+  const [initialValues] = useState<CapacityFormValues>(() => {
+    const today = todayIso();
+    const year = parseYear(searchParams.get('year'));
+    if (year === null || searchParams.get('month') === null) {
+      return { fromDate: today, untilDate: today, capacity: '' };
+    }
+    const range = monthRange(
+      parseYearMonth({ year: String(year), month: searchParams.get('month') }, { year, month: 1 }),
+    );
+    return { ...range, capacity: '' };
+  });
+
+  return (
+    <Page title={t('capacity.title')}>
+      {room.data ? <p className="page-subtitle">{t('room', { name: room.data.name })}</p> : null}
+      <p>{t('capacity.intro')}</p>
+      <CapacityForm roomId={roomId} initialValues={initialValues} />
+    </Page>
+  );
+}
+
+function CapacityForm({
+  roomId,
+  initialValues,
+}: {
+  roomId: string;
+  initialValues: CapacityFormValues;
+}) {
+  const { t } = useTranslation('admin-time-slots');
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [values, setValues] = useState(initialValues);
+  const [updateCapacity, { isLoading, error }] = useUpdateTimeSlotCapacityMutation();
+  const form = useValidatedForm(CAPACITY_SCHEMA, CAPACITY_FIELDS, idOf);
+
+  const change = (field: CapacityField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    form.revalidate(field, value);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!form.validate(values, capacityFormErrors(values))) return;
+    const body = toCapacityInput(values);
+    let updated: number;
+    try {
+      updated = (await updateCapacity({ roomId, body }).unwrap()).updatedTimeSlots;
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(
+      notify({
+        title: t('capacity.updated', {
+          count: updated,
+          from: formatDate(body.fromDate),
+          until: formatDate(body.untilDate),
+        }),
+        type: updated > 0 ? 'success' : 'warning',
+      }),
+    );
+    await navigate(calendarPathAt(roomId, body.fromDate));
+  };
+
+  const field = (name: CapacityField) => ({
+    id: idOf(name),
+    value: values[name],
+    error: form.messageOf(name),
+    required: true,
+    onChange: (event: { target: { value: string } }) => change(name, event.target.value),
+  });
+
+  return (
+    <form className="form" noValidate onSubmit={submit}>
+      <RequiredHint />
+      {error ? <ErrorBox error={error} /> : null}
+      <div className="field-row">
+        <InputField {...field('fromDate')} type="date" label={t('capacity.from')} />
+        <InputField
+          {...field('untilDate')}
+          type="date"
+          min={values.fromDate || undefined}
+          label={t('capacity.until')}
+        />
+      </div>
+      <InputField
+        {...field('capacity')}
+        type="number"
+        inputMode="numeric"
+        step={1}
+        min={0}
+        max={99999}
+        label={t('form.capacity')}
+      />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={isLoading}>
+          {t('capacity.submit')}
+        </button>
+        <Link
+          className="button button--secondary"
+          to={calendarPathAt(roomId, initialValues.fromDate)}
+        >
+          {t('form.cancel')}
+        </Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,234 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { TimeSlot } from '../../../api/types';
+import { useAppDispatch } from '../../../app/hooks';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorBox } from '../../../components/error-box';
+import { InputField, RequiredHint } from '../../../components/form-field';
+import { LoadingContainer } from '../../../components/loading-container';
+import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { formatDate, formatTimeRange } from '../../../lib/dates';
+import { notify } from '../../../stores/notifications-slice';
+import {
+  useDeleteTimeSlotMutation,
+  useGetTimeSlotQuery,
+  useUpdateTimeSlotMutation,
+} from '../api/admin-time-slots-api';
+import { calendarPath, calendarPathAt } from '../utils/paths';
+import {
+  EDIT_FIELDS,
+  EDIT_SCHEMA,
+  editFormErrors,
+  slotToEditValues,
+  toTimeSlotUpdate,
+  type EditField,
+  type EditFormValues,
+} from '../utils/time-slot-form';
+
+const idOf = (field: EditField) => `slot-edit-${field}`;
+
+/** Route `/room/:roomId/time-slot-edit/:timeSlotId`: edit or delete a slot, see its reservations. */
+export function TimeSlotEdit() {
+  const { t } = useTranslation('admin-time-slots');
+  const { roomId = '', timeSlotId = '' } = useParams();
+  const { data, error } = useGetTimeSlotQuery({ roomId, timeSlotId });
+
+  return (
+    <Page title={t('edit.title')}>
+      <LoadingContainer
+        data={data}
+        error={error}
+        backLink={{ to: calendarPath(roomId), label: t('back-to-calendar') }}
+      >
+        {(slot) => <TimeSlotEditContent key={slot.id} slot={slot} />}
+      </LoadingContainer>
+    </Page>
+  );
+}
+
+function TimeSlotEditContent({ slot }: { slot: TimeSlot }) {
+  const { t } = useTranslation('admin-time-slots');
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [mode, setMode] = useState<'form' | 'confirm-delete'>('form');
+  const [values, setValues] = useState<EditFormValues>(() => slotToEditValues(slot));
+  const [updateSlot, update] = useUpdateTimeSlotMutation();
+  const [deleteSlot, removal] = useDeleteTimeSlotMutation();
+  const form = useValidatedForm(EDIT_SCHEMA, EDIT_FIELDS, idOf);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const confirmHeading = useRef<HTMLHeadingElement>(null);
+  const returnFocus = useRef(false);
+  const key = { roomId: slot.roomId, timeSlotId: slot.id };
+  const backTo = calendarPathAt(slot.roomId, slot.date);
+  const range = formatTimeRange(slot.startTime, slot.endTime);
+
+  useEffect(() => {
+    if (mode === 'confirm-delete') {
+      confirmHeading.current?.focus();
+    } else if (returnFocus.current) {
+      returnFocus.current = false;
+      deleteButton.current?.focus();
+    }
+  }, [mode]);
+
+  const change = (field: EditField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    form.revalidate(field, value);
+  };
+
+  const save = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!form.validate(values, editFormErrors(values))) return;
+    try {
+      await updateSlot({ ...key, body: toTimeSlotUpdate(values) }).unwrap();
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(notify({ title: t('edit.saved', { date: formatDate(slot.date) }) }));
+    await navigate(backTo);
+  };
+
+  const confirmDelete = async () => {
+    try {
+      await deleteSlot(key).unwrap();
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(notify({ title: t('edit.deleted', { date: formatDate(slot.date), range }) }));
+    await navigate(backTo);
+  };
+
+  const cancelDelete = () => {
+    removal.reset();
+    returnFocus.current = true;
+    setMode('form');
+  };
+
+  const summary = (
+    <dl className="summary-list">
+      <div>
+        <dt>{t('edit.room')}</dt>
+        <dd>{slot.roomName}</dd>
+      </div>
+      <div>
+        <dt>{t('edit.date')}</dt>
+        <dd>{formatDate(slot.date)}</dd>
+      </div>
+      <div>
+        <dt>{t('edit.time')}</dt>
+        <dd>{range}</dd>
+      </div>
+      <div>
+        <dt>{t('edit.occupancy')}</dt>
+        <dd>
+          {t('calendar.occupied', {
+            ns: 'common',
+            ticketCount: slot.ticketCount,
+            capacity: slot.capacity,
+          })}
+        </dd>
+      </div>
+    </dl>
+  );
+
+  if (mode === 'confirm-delete') {
+    return (
+      <section className="confirm" aria-labelledby="slot-delete-title">
+        <h2 id="slot-delete-title" tabIndex={-1} ref={confirmHeading}>
+          {t('edit.delete-title')}
+        </h2>
+        <p>{t('edit.delete-question', { date: formatDate(slot.date), range })}</p>
+        {removal.error ? <ErrorBox error={removal.error} /> : null}
+        <div className="form__actions">
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={removal.isLoading}
+            onClick={confirmDelete}
+          >
+            {t('edit.delete-confirm')}
+          </button>
+          <button type="button" className="button button--secondary" onClick={cancelDelete}>
+            {t('form.cancel')}
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <>
+      {summary}
+      <form className="form" noValidate onSubmit={save}>
+        <RequiredHint />
+        {update.error ? <ErrorBox error={update.error} /> : null}
+        <div className="field-row">
+          <InputField
+            id={idOf('startTime')}
+            type="time"
+            label={t('form.start-time')}
+            required
+            value={values.startTime}
+            error={form.messageOf('startTime')}
+            onChange={(event) => change('startTime', event.target.value)}
+          />
+          <InputField
+            id={idOf('endTime')}
+            type="time"
+            label={t('form.end-time')}
+            required
+            value={values.endTime}
+            error={form.messageOf('endTime')}
+            onChange={(event) => change('endTime', event.target.value)}
+          />
+        </div>
+        <InputField
+          id={idOf('capacity')}
+          type="number"
+          inputMode="numeric"
+          step={1}
+          min={0}
+          max={99999}
+          label={t('form.capacity')}
+          required
+          value={values.capacity}
+          error={form.messageOf('capacity')}
+          onChange={(event) => change('capacity', event.target.value)}
+        />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={update.isLoading}>
+            {t('edit.submit')}
+          </button>
+          <Link className="button button--secondary" to={backTo}>
+            {t('form.cancel')}
+          </Link>
+        </div>
+      </form>
+      <section className="danger-zone" aria-labelledby="slot-delete-heading">
+        <h2 id="slot-delete-heading">{t('edit.delete-heading')}</h2>
+        {slot.ticketCount > 0 ? (
+          <p className="notice notice--warning">
+            {t('edit.has-tickets', { count: slot.ticketCount })}
+          </p>
+        ) : (
+          <button
+            type="button"
+            ref={deleteButton}
+            className="button button--danger"
+            onClick={() => setMode('confirm-delete')}
+          >
+            {t('edit.delete')}
+          </button>
+        )}
+      </section>
+      <section aria-labelledby="slot-reservations-heading">
+        <h2 id="slot-reservations-heading">{t('edit.reservations')}</h2>
+        {/* TODO(issue #4): list the slot's tickets (GET admin/tickets?timeSlotId=…) once the
+            tickets API exists; until then the slot has none to show. */}
+        <EmptyState>{t('empty.no-reservations', { ns: 'common' })}</EmptyState>
+      </section>
+    </>
+  );
+}

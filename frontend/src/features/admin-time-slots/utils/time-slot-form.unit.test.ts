@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { validateForm } from '../../../lib/validation';
+import {
+  ADD_SCHEMA,
+  addFormDefaults,
+  addFormErrors,
+  addStringValues,
+  CAPACITY_SCHEMA,
+  capacityFormErrors,
+  EDIT_SCHEMA,
+  editFormErrors,
+  isRepeating,
+  slotToEditValues,
+  toCapacityInput,
+  toTimeSlotInput,
+  toTimeSlotUpdate,
+  type AddFormValues,
+} from './time-slot-form';
+
+const defaults = addFormDefaults('2026-03-02');
+const series: AddFormValues = { ...defaults, repeatUntil: '2026-03-31', capacity: '10' };
+
+describe('adding time slots', () => {
+  it('starts with the defaults of spec section 9', () => {
+    expect(defaults).toEqual({
+      startTime: '00:00',
+      endTime: '23:59',
+      startDate: '2026-03-02',
+      repeatUntil: '2026-03-02',
+      daysOfWeek: ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY'],
+      includeHolidays: false,
+      capacity: '0',
+    });
+    expect(validateForm(addStringValues(defaults), ADD_SCHEMA)).toEqual({});
+    expect(addFormErrors(defaults)).toEqual({});
+  });
+
+  it('repeats only when repeat-until is after the start date', () => {
+    expect(isRepeating(defaults)).toBe(false);
+    expect(isRepeating({ startDate: '2026-03-02', repeatUntil: '' })).toBe(false);
+    expect(isRepeating({ startDate: '2026-03-02', repeatUntil: '2026-03-03' })).toBe(true);
+    expect(isRepeating({ startDate: '2026-03-02', repeatUntil: '2026-03-01' })).toBe(false);
+    expect(isRepeating({ startDate: '', repeatUntil: '2026-03-03' })).toBe(false);
+  });
+
+  it('checks the single fields', () => {
+    const errors = validateForm(
+      addStringValues({
+        ...defaults,
+        startTime: '',
+        endTime: '25:00',
+        startDate: '2026-02-30',
+        capacity: '1.5',
+      }),
+      ADD_SCHEMA,
+    );
+    expect(errors).toEqual({
+      startTime: { key: 'required' },
+      endTime: { key: 'time' },
+      startDate: { key: 'date' },
+      capacity: { key: 'integer' },
+    });
+    expect(validateForm(addStringValues({ ...defaults, capacity: '100000' }), ADD_SCHEMA)).toEqual({
+      capacity: { key: 'between', params: { min: 0, max: 99999 } },
+    });
+  });
+
+  it('checks end after start, repeat-until not before start and a weekday when repeating', () => {
+    expect(addFormErrors({ ...defaults, startTime: '12:00', endTime: '08:00' })).toEqual({
+      endTime: { key: 'time-after' },
+    });
+    expect(addFormErrors({ ...defaults, repeatUntil: '2026-03-01' })).toEqual({
+      repeatUntil: { key: 'date-not-before' },
+    });
+    expect(addFormErrors({ ...series, daysOfWeek: [] })).toEqual({
+      daysOfWeek: { key: 'weekday' },
+    });
+    // A one-off slot needs no weekday.
+    expect(addFormErrors({ ...defaults, daysOfWeek: [] })).toEqual({});
+  });
+
+  it('sends a one-off slot for all seven days including holidays', () => {
+    expect(toTimeSlotInput({ ...defaults, startTime: ' 08:00', capacity: ' 5 ' })).toEqual({
+      startTime: '08:00',
+      endTime: '23:59',
+      startDate: '2026-03-02',
+      repeatUntil: '2026-03-02',
+      daysOfWeek: ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'],
+      includeHolidays: true,
+      capacity: 5,
+    });
+  });
+
+  it('sends a series with the chosen weekdays in calendar order', () => {
+    expect(
+      toTimeSlotInput({ ...series, daysOfWeek: ['FRIDAY', 'MONDAY'], includeHolidays: true }),
+    ).toEqual({
+      startTime: '00:00',
+      endTime: '23:59',
+      startDate: '2026-03-02',
+      repeatUntil: '2026-03-31',
+      daysOfWeek: ['MONDAY', 'FRIDAY'],
+      includeHolidays: true,
+      capacity: 10,
+    });
+  });
+});
+
+describe('editing a time slot', () => {
+  const slot = {
+    id: 's1',
+    date: '2026-03-02',
+    startTime: '08:00:00',
+    endTime: '12:00',
+    capacity: 4,
+    ticketCount: 0,
+    count: 0,
+    roomId: 'r1',
+    roomName: 'Room',
+    failedRules: [],
+  };
+
+  it('fills the form from the slot and sends the update', () => {
+    const values = slotToEditValues(slot);
+    expect(values).toEqual({ startTime: '08:00', endTime: '12:00', capacity: '4' });
+    expect(validateForm(values, EDIT_SCHEMA)).toEqual({});
+    expect(toTimeSlotUpdate({ ...values, capacity: '7' })).toEqual({
+      startTime: '08:00',
+      endTime: '12:00',
+      capacity: 7,
+    });
+  });
+
+  it('wants the end after the start', () => {
+    expect(editFormErrors({ startTime: '08:00', endTime: '08:00', capacity: '1' })).toEqual({
+      endTime: { key: 'time-after' },
+    });
+  });
+});
+
+describe('capacity of a date range', () => {
+  it('checks dates and capacity and sends numbers', () => {
+    const values = { fromDate: '2026-03-01', untilDate: '2026-03-31', capacity: '12' };
+    expect(validateForm(values, CAPACITY_SCHEMA)).toEqual({});
+    expect(capacityFormErrors(values)).toEqual({});
+    expect(toCapacityInput(values)).toEqual({ ...values, capacity: 12 });
+    expect(capacityFormErrors({ ...values, untilDate: '2026-02-28' })).toEqual({
+      untilDate: { key: 'date-not-before' },
+    });
+    expect(validateForm({ ...values, fromDate: '', capacity: '-1' }, CAPACITY_SCHEMA)).toEqual({
+      fromDate: { key: 'required' },
+      capacity: { key: 'between', params: { min: 0, max: 99999 } },
+    });
+  });
+});

@@ -1,0 +1,187 @@
+import { addDaysIso, parseIsoDate, toIsoDate } from './dates';
+
+/**
+ * Pure calendar math of the monthly slot calendar (spec section 2, "Calendar"), shared by the
+ * admin calendar and the visitor calendar: weeks Monday to Sunday, day states from slots.
+ */
+
+/** A month; `month` is 1-12. */
+export interface YearMonth {
+  readonly year: number;
+  readonly month: number;
+}
+
+export const WEEKDAYS = [
+  'MONDAY',
+  'TUESDAY',
+  'WEDNESDAY',
+  'THURSDAY',
+  'FRIDAY',
+  'SATURDAY',
+  'SUNDAY',
+] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** The weekday of a date, Monday first. */
+export function weekdayOf(date: Date): Weekday {
+  return WEEKDAYS[(date.getDay() + 6) % 7]!;
+}
+
+/** Localised weekday names, Monday first (2024-01-01 was a Monday). */
+export function weekdayNames(locale: string, width: 'long' | 'short'): string[] {
+  const format = new Intl.DateTimeFormat(locale, { weekday: width });
+  return WEEKDAYS.map((_day, index) => format.format(new Date(2024, 0, 1 + index)));
+}
+
+/** "März 2026". */
+export function formatYearMonth({ year, month }: YearMonth, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' }).format(
+    new Date(year, month - 1, 1),
+  );
+}
+
+export function yearMonthOfDate(date: Date): YearMonth {
+  return { year: date.getFullYear(), month: date.getMonth() + 1 };
+}
+
+/** The month of a `YYYY-MM-DD` day; null when it is not one. */
+export function yearMonthOf(isoDate: string): YearMonth | null {
+  const date = parseIsoDate(isoDate);
+  return date ? yearMonthOfDate(date) : null;
+}
+
+export function shiftMonth({ year, month }: YearMonth, delta: number): YearMonth {
+  const index = year * 12 + (month - 1) + delta;
+  return { year: Math.floor(index / 12), month: (((index % 12) + 12) % 12) + 1 };
+}
+
+export function compareYearMonth(a: YearMonth, b: YearMonth): number {
+  return a.year * 12 + a.month - (b.year * 12 + b.month);
+}
+
+const MIN_YEAR = 1900;
+const MAX_YEAR = 2999;
+
+function parseBounded(value: string | null | undefined, min: number, max: number): number | null {
+  if (value === null || value === undefined || !/^\d{1,4}$/.test(value.trim())) return null;
+  const number = Number(value);
+  return number >= min && number <= max ? number : null;
+}
+
+/** A year from a query parameter, or null when it is missing or absurd. */
+export function parseYear(value: string | null | undefined): number | null {
+  return parseBounded(value, MIN_YEAR, MAX_YEAR);
+}
+
+/**
+ * The month of the query parameters `month` (1-12) and `year`; a missing or invalid part falls
+ * back to the one of `fallback` (usually the current month).
+ */
+export function parseYearMonth(
+  params: { readonly year?: string | null; readonly month?: string | null },
+  fallback: YearMonth,
+): YearMonth {
+  return {
+    year: parseYear(params.year) ?? fallback.year,
+    month: parseBounded(params.month, 1, 12) ?? fallback.month,
+  };
+}
+
+/** Query string `?year=…&month=…` of a month, for links to a calendar. */
+export function yearMonthSearch({ year, month }: YearMonth): string {
+  return `?year=${year}&month=${month}`;
+}
+
+/** First and last day of a month as `YYYY-MM-DD` (the range a calendar loads). */
+export function monthRange({ year, month }: YearMonth): { fromDate: string; untilDate: string } {
+  return {
+    fromDate: toIsoDate(new Date(year, month - 1, 1)),
+    untilDate: toIsoDate(new Date(year, month, 0)),
+  };
+}
+
+export interface CalendarDay {
+  /** `YYYY-MM-DD`. */
+  readonly date: string;
+  /** Day of the month, 1-31. */
+  readonly day: number;
+  readonly weekday: Weekday;
+  /** False for the days of the previous and next month that fill the first and last week. */
+  readonly inMonth: boolean;
+}
+
+/** The weeks (Monday to Sunday) that cover a month, filled up with neighbouring days. */
+export function monthWeeks(yearMonth: YearMonth): CalendarDay[][] {
+  const { fromDate, untilDate } = monthRange(yearMonth);
+  const first = parseIsoDate(fromDate)!;
+  let date = addDaysIso(fromDate, -WEEKDAYS.indexOf(weekdayOf(first)));
+  const weeks: CalendarDay[][] = [];
+  while (date <= untilDate) {
+    const week: CalendarDay[] = [];
+    for (let index = 0; index < 7; index += 1) {
+      const parsed = parseIsoDate(date)!;
+      week.push({
+        date,
+        day: parsed.getDate(),
+        weekday: weekdayOf(parsed),
+        inMonth: date >= fromDate && date <= untilDate,
+      });
+      date = addDaysIso(date, 1);
+    }
+    weeks.push(week);
+  }
+  return weeks;
+}
+
+/** The fields of a time slot the calendar needs. */
+export interface CalendarSlot {
+  readonly id: string;
+  readonly date: string;
+  readonly startTime: string;
+  readonly endTime: string;
+  readonly capacity: number;
+  readonly ticketCount: number;
+}
+
+/** A day without slots is empty; it is full when no slot has a free seat, otherwise free. */
+export type DayStatus = 'empty' | 'free' | 'full';
+
+export function isSlotFull(slot: Pick<CalendarSlot, 'capacity' | 'ticketCount'>): boolean {
+  return slot.ticketCount >= slot.capacity;
+}
+
+export function dayStatus(
+  slots: readonly Pick<CalendarSlot, 'capacity' | 'ticketCount'>[],
+): DayStatus {
+  if (slots.length === 0) return 'empty';
+  return slots.every(isSlotFull) ? 'full' : 'free';
+}
+
+/** True when any slot has more tickets than capacity (the admin '!' mark). */
+export function isOverbooked(
+  slots: readonly Pick<CalendarSlot, 'capacity' | 'ticketCount'>[],
+): boolean {
+  return slots.some((slot) => slot.ticketCount > slot.capacity);
+}
+
+/** Slots grouped by day, each day sorted by start then end time. */
+export function slotsByDate<S extends CalendarSlot>(slots: readonly S[]): Map<string, S[]> {
+  const days = new Map<string, S[]>();
+  for (const slot of slots) {
+    const day = days.get(slot.date);
+    if (day) day.push(slot);
+    else days.set(slot.date, [slot]);
+  }
+  for (const day of days.values()) {
+    day.sort(
+      (a, b) => a.startTime.localeCompare(b.startTime) || a.endTime.localeCompare(b.endTime),
+    );
+  }
+  return days;
+}
+
+/** Occupancy in percent for the progress bar: 0-100 (capped); no capacity counts as full. */
+export function occupancyPercent(ticketCount: number, capacity: number): number {
+  if (capacity <= 0) return 100;
+  return Math.min(100, Math.max(0, Math.round((ticketCount / capacity) * 100)));
+}

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compareYearMonth,
+  dayStatus,
+  formatYearMonth,
+  isOverbooked,
+  monthRange,
+  monthWeeks,
+  occupancyPercent,
+  parseYear,
+  parseYearMonth,
+  shiftMonth,
+  slotsByDate,
+  weekdayNames,
+  weekdayOf,
+  yearMonthOf,
+  yearMonthSearch,
+  type CalendarSlot,
+} from './calendar';
+
+const slot = (date: string, startTime: string, capacity: number, ticketCount: number) =>
+  ({
+    id: `${date}-${startTime}`,
+    date,
+    startTime,
+    endTime: '23:59',
+    capacity,
+    ticketCount,
+  }) satisfies CalendarSlot;
+
+describe('month weeks', () => {
+  it('starts weeks on Monday and fills them with neighbouring days', () => {
+    // March 2026 starts on a Sunday and ends on a Tuesday.
+    const weeks = monthWeeks({ year: 2026, month: 3 });
+    expect(weeks).toHaveLength(6);
+    expect(weeks.every((week) => week.length === 7)).toBe(true);
+    expect(weeks[0]![0]).toEqual({
+      date: '2026-02-23',
+      day: 23,
+      weekday: 'MONDAY',
+      inMonth: false,
+    });
+    expect(weeks[0]![6]).toMatchObject({ date: '2026-03-01', weekday: 'SUNDAY', inMonth: true });
+    expect(weeks[5]![1]).toMatchObject({ date: '2026-03-31', weekday: 'TUESDAY', inMonth: true });
+    expect(weeks[5]![6]).toMatchObject({ date: '2026-04-05', inMonth: false });
+    expect(weeks.flat().filter((day) => day.inMonth)).toHaveLength(31);
+  });
+
+  it('needs only four weeks for a February from Monday to Sunday', () => {
+    const weeks = monthWeeks({ year: 2027, month: 2 });
+    expect(weeks).toHaveLength(4);
+    expect(weeks[0]![0]!.date).toBe('2027-02-01');
+    expect(weeks[3]![6]!.date).toBe('2027-02-28');
+  });
+
+  it('handles leap years and the turn of the year', () => {
+    expect(
+      monthWeeks({ year: 2028, month: 2 })
+        .flat()
+        .filter((d) => d.inMonth),
+    ).toHaveLength(29);
+    const december = monthWeeks({ year: 2026, month: 12 });
+    expect(december.at(-1)!.at(-1)!.date).toBe('2027-01-03');
+  });
+
+  it('keeps whole days across daylight saving changes', () => {
+    const october = monthWeeks({ year: 2026, month: 10 }).flat();
+    const dates = october.map((day) => day.date);
+    expect(new Set(dates).size).toBe(dates.length);
+    expect(dates).toContain('2026-10-25');
+    expect(dates).toContain('2026-10-26');
+  });
+});
+
+describe('months', () => {
+  it('computes the range a calendar loads', () => {
+    expect(monthRange({ year: 2026, month: 2 })).toEqual({
+      fromDate: '2026-02-01',
+      untilDate: '2026-02-28',
+    });
+    expect(monthRange({ year: 2026, month: 12 }).untilDate).toBe('2026-12-31');
+  });
+
+  it('shifts across years', () => {
+    expect(shiftMonth({ year: 2026, month: 1 }, -1)).toEqual({ year: 2025, month: 12 });
+    expect(shiftMonth({ year: 2026, month: 12 }, 1)).toEqual({ year: 2027, month: 1 });
+    expect(shiftMonth({ year: 2026, month: 5 }, -17)).toEqual({ year: 2024, month: 12 });
+    expect(compareYearMonth({ year: 2026, month: 1 }, { year: 2025, month: 12 })).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it('reads month and year query parameters with a fallback', () => {
+    const fallback = { year: 2026, month: 3 };
+    expect(parseYearMonth({ year: '2027', month: '11' }, fallback)).toEqual({
+      year: 2027,
+      month: 11,
+    });
+    expect(parseYearMonth({ year: null, month: '13' }, fallback)).toEqual(fallback);
+    expect(parseYearMonth({ year: 'abc', month: '0' }, fallback)).toEqual(fallback);
+    expect(parseYearMonth({ month: '2' }, fallback)).toEqual({ year: 2026, month: 2 });
+    expect(parseYear('20260')).toBeNull();
+    expect(yearMonthSearch({ year: 2026, month: 4 })).toBe('?year=2026&month=4');
+    expect(yearMonthOf('2026-04-30')).toEqual({ year: 2026, month: 4 });
+    expect(yearMonthOf('x')).toBeNull();
+  });
+
+  it('names weekdays Monday first and months', () => {
+    expect(weekdayNames('de', 'long')[0]).toBe('Montag');
+    expect(weekdayNames('en', 'short')[6]).toBe('Sun');
+    expect(weekdayOf(new Date(2026, 2, 1))).toBe('SUNDAY');
+    expect(formatYearMonth({ year: 2026, month: 3 }, 'de')).toBe('März 2026');
+  });
+});
+
+describe('day status', () => {
+  it('is empty without slots, full when no slot has a free seat, else free', () => {
+    expect(dayStatus([])).toBe('empty');
+    expect(dayStatus([slot('2026-03-02', '08:00', 5, 0)])).toBe('free');
+    expect(dayStatus([slot('2026-03-02', '08:00', 5, 5), slot('2026-03-02', '13:00', 2, 1)])).toBe(
+      'free',
+    );
+    expect(dayStatus([slot('2026-03-02', '08:00', 5, 5), slot('2026-03-02', '13:00', 2, 3)])).toBe(
+      'full',
+    );
+    expect(dayStatus([slot('2026-03-02', '08:00', 0, 0)])).toBe('full');
+  });
+
+  it('marks a day as overbooked when any slot has more tickets than capacity', () => {
+    expect(isOverbooked([slot('2026-03-02', '08:00', 5, 5)])).toBe(false);
+    expect(
+      isOverbooked([slot('2026-03-02', '08:00', 5, 1), slot('2026-03-02', '9:00', 1, 2)]),
+    ).toBe(true);
+  });
+
+  it('groups slots by day in time order', () => {
+    const days = slotsByDate([
+      slot('2026-03-03', '13:00', 1, 0),
+      slot('2026-03-02', '13:00', 1, 0),
+      slot('2026-03-02', '08:00', 1, 0),
+    ]);
+    expect([...days.keys()]).toEqual(['2026-03-03', '2026-03-02']);
+    expect(days.get('2026-03-02')!.map((s) => s.startTime)).toEqual(['08:00', '13:00']);
+  });
+
+  it('caps the occupancy at 100 percent', () => {
+    expect(occupancyPercent(0, 10)).toBe(0);
+    expect(occupancyPercent(3, 10)).toBe(30);
+    expect(occupancyPercent(15, 10)).toBe(100);
+    expect(occupancyPercent(0, 0)).toBe(100);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addDaysIso,
+  addYearsIso,
+  formatDate,
+  formatLongDate,
+  formatTime,
+  formatTimeRange,
+  isIsoDate,
+  minutesOf,
+  parseIsoDate,
+  toIsoDate,
+  todayIso,
+} from './dates';
+
+describe('dates', () => {
+  it('converts between dates and YYYY-MM-DD in local time', () => {
+    expect(toIsoDate(new Date(2026, 2, 5, 23, 59))).toBe('2026-03-05');
+    expect(parseIsoDate('2026-03-05')?.getTime()).toBe(new Date(2026, 2, 5).getTime());
+    expect(todayIso(new Date(2026, 11, 31, 0, 1))).toBe('2026-12-31');
+  });
+
+  it('accepts only real calendar days', () => {
+    expect(isIsoDate('2028-02-29')).toBe(true);
+    expect(isIsoDate('2027-02-29')).toBe(false);
+    expect(isIsoDate('2026-13-01')).toBe(false);
+    expect(isIsoDate('05.03.2026')).toBe(false);
+    expect(isIsoDate('')).toBe(false);
+  });
+
+  it('formats dates as dd.MM.yyyy and times as HH:mm', () => {
+    expect(formatDate('2026-03-05')).toBe('05.03.2026');
+    expect(formatDate('soon')).toBe('soon');
+    expect(formatTime('08:30:00')).toBe('08:30');
+    expect(formatTime('08:30')).toBe('08:30');
+    expect(formatTimeRange('08:00', '12:30:00')).toBe('08:00-12:30');
+  });
+
+  it('reads times as minutes and refuses impossible ones', () => {
+    expect(minutesOf('00:00')).toBe(0);
+    expect(minutesOf('23:59')).toBe(1439);
+    expect(minutesOf('24:00')).toBeNull();
+    expect(minutesOf('12:60')).toBeNull();
+    expect(minutesOf('9:00')).toBeNull();
+  });
+
+  it('adds days and years', () => {
+    expect(addDaysIso('2026-02-28', 1)).toBe('2026-03-01');
+    expect(addDaysIso('2026-01-01', -1)).toBe('2025-12-31');
+    expect(addYearsIso('2026-03-05', 1)).toBe('2027-03-05');
+    expect(addYearsIso('2028-02-29', 1)).toBe('2029-02-28');
+    expect(() => addDaysIso('nope', 1)).toThrow(RangeError);
+  });
+
+  it('formats a long localised date', () => {
+    expect(formatLongDate('2026-03-02', 'de')).toBe('Montag, 2. März 2026');
+    expect(formatLongDate('2026-03-02', 'en')).toContain('March');
+  });
+});
