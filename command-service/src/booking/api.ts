@@ -16,6 +16,7 @@ import {
   type TransactionState,
 } from './decider.ts';
 import {
+  recordBooking,
   decisionRequests,
   loadTransaction,
   loadVisitor,
@@ -355,26 +356,16 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
               .map((t) => t.date)
               .sort()
               .at(-1)!;
-            await s.client.query(
-              'INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language) VALUES ($1, $2, $3, $4, $5)',
-              [ownerId, params.transactionId, visitorKey, bookingNumber, body.language],
-            );
-            await s.client.query(
-              `INSERT INTO personal_data (owner_id, salutation, title, first_name, last_name, organisation, email, phone, accessibility, erase_after)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-              [
-                ownerId,
-                body.salutation,
-                body.title ?? null,
-                body.firstName,
-                body.lastName,
-                body.organisation ?? null,
-                email,
-                body.phone,
-                body.accessibility,
-                addDays(lastDate, 1),
-              ],
-            );
+            await recordBooking(s, {
+              ownerId,
+              transactionId: params.transactionId,
+              visitorKey,
+              bookingNumber,
+              language: body.language,
+              owner: body,
+              email,
+              lastDate,
+            });
             const names = await roomNames(
               s,
               cart.tickets.map((t) => t.roomId),

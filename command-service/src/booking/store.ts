@@ -8,7 +8,7 @@ import {
   type TransactionEvent,
   type VisitorEvent,
 } from '@rr/events';
-import { problems } from '@rr/platform';
+import { addDays, problems } from '@rr/platform';
 import { loadSlot } from '../timeslots/api.ts';
 import type { SlotState } from '../timeslots/decider.ts';
 import {
@@ -106,4 +106,49 @@ export async function withRetry<T>(fn: () => Promise<T>, attempts = 4): Promise<
       await new Promise((r) => setTimeout(r, 5 * i + Math.random() * 10));
     }
   }
+}
+
+export interface BookingRecord {
+  ownerId: string;
+  transactionId: string;
+  visitorKey: string;
+  bookingNumber: string;
+  language: 'de' | 'en';
+  owner: {
+    salutation: string;
+    title?: string | undefined;
+    firstName: string;
+    lastName: string;
+    organisation?: string | undefined;
+    phone?: string | undefined;
+    accessibility: boolean;
+  };
+  /** Normalised address; null for a staff booking without one. */
+  email: string | null;
+  /** The last booked day: the personal data is erased the day after it. */
+  lastDate: string;
+}
+
+/** Writes the booking's row and its personal data, in the store transaction of the booking. */
+export async function recordBooking(s: StoreSession, b: BookingRecord): Promise<void> {
+  await s.client.query(
+    'INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language) VALUES ($1, $2, $3, $4, $5)',
+    [b.ownerId, b.transactionId, b.visitorKey, b.bookingNumber, b.language],
+  );
+  await s.client.query(
+    `INSERT INTO personal_data (owner_id, salutation, title, first_name, last_name, organisation, email, phone, accessibility, erase_after)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      b.ownerId,
+      b.owner.salutation,
+      b.owner.title ?? null,
+      b.owner.firstName,
+      b.owner.lastName,
+      b.owner.organisation ?? null,
+      b.email,
+      b.owner.phone ?? null,
+      b.owner.accessibility,
+      addDays(b.lastDate, 1),
+    ],
+  );
 }

@@ -14,20 +14,12 @@ import {
   type Position,
 } from '@rr/events';
 import { normalizeEmail } from '@rr/domain';
-import {
-  addDays,
-  defineRoute,
-  Problem,
-  problems,
-  z,
-  type RouteDef,
-  type SessionUser,
-} from '@rr/platform';
+import { defineRoute, Problem, problems, z, type RouteDef, type SessionUser } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { StaffOwnerBody } from '../booking/owner.ts';
 import { cancelOwnerTickets } from '../booking/cancel.ts';
 import { newBookingNumber, newOwnerId } from '../booking/api.ts';
-import { lockCartAndSlots, withRetry } from '../booking/store.ts';
+import { lockCartAndSlots, recordBooking, withRetry } from '../booking/store.ts';
 
 const token = (p: Position | null) => (p ? formatPosition(p) : '0_0');
 const Ids = z
@@ -252,26 +244,16 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
               ],
               { metadata: { actor: admin(user) } },
             );
-            await s.client.query(
-              'INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language) VALUES ($1, $2, $3, $4, $5)',
-              [ownerId, transactionId, visitorKey, bookingNumber, body.language],
-            );
-            await s.client.query(
-              `INSERT INTO personal_data (owner_id, salutation, title, first_name, last_name, organisation, email, phone, accessibility, erase_after)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-              [
-                ownerId,
-                body.salutation,
-                body.title ?? null,
-                body.firstName,
-                body.lastName,
-                body.organisation ?? null,
-                email,
-                body.phone ?? null,
-                body.accessibility,
-                addDays(slot.date, 1),
-              ],
-            );
+            await recordBooking(s, {
+              ownerId,
+              transactionId,
+              visitorKey,
+              bookingNumber,
+              language: body.language,
+              owner: body,
+              email,
+              lastDate: slot.date,
+            });
           });
           return { ownerId, bookingNumber, ticketId, position: token(position) };
         });
