@@ -49,6 +49,26 @@ const ConfigSchema = z.object({
   RATE_LIMIT_CARTS: z.coerce.number().int().min(1).max(1000000).default(60),
   RATE_LIMIT_OWNER_LOOKUPS: z.coerce.number().int().min(1).max(1000000).default(120),
   READY_MAX_LAG: z.coerce.number().int().min(0).max(100000000).default(10000),
+  GATEWAY_COMMAND_URLS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url())),
+  GATEWAY_QUERY_URLS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url())),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30000).default(3000),
 });

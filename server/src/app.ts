@@ -87,7 +87,7 @@ export function createApp(options: AppOptions): express.Express {
 }
 
 /** The built SPA: visitor app at /, admin app at /admin/, unknown paths fall back to the app. */
-function mountFrontend(app: express.Express, dist: string): void {
+export function mountFrontend(app: express.Express, dist: string): void {
   const visitorHtml = path.join(dist, 'index.html');
   const adminHtml = path.join(dist, 'admin', 'index.html');
   app.use(express.static(dist, { index: false, maxAge: '1h', setHeaders: noCacheHtml }));

@@ -5,9 +5,12 @@ import {
   ensureFirstAdmin,
   loadConfig,
   sessionMiddleware,
+  type Config,
+  type Logger,
 } from '@rr/platform';
 import { startErasureJob, startExpiryJob } from '@rr/command-service';
 import { createApp, type Role } from './app.ts';
+import { createGateway } from './gateway.ts';
 import { openDatabase } from './database.ts';
 import { openRuntime, readModelNames, startMailSender, startProjections } from './runtime.ts';
 import { seedDemoData } from './seed.ts';
@@ -20,17 +23,22 @@ import { seedDemoData } from './seed.ts';
  *   projector  the projection runner only
  */
 async function main(): Promise<void> {
-  const role = (process.env.SERVICE_ROLE ?? 'all') as Role | 'projector';
-  if (!['all', 'command', 'query', 'projector'].includes(role))
-    throw new ConfigError(`SERVICE_ROLE must be all, command, query or projector, not ${role}`);
+  const role = (process.env.SERVICE_ROLE ?? 'all') as Role | 'projector' | 'gateway';
+  if (!['all', 'command', 'query', 'projector', 'gateway'].includes(role))
+    throw new ConfigError(
+      `SERVICE_ROLE must be all, command, query, projector or gateway, not ${role}`,
+    );
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, `rr-${role}`);
+  if (role === 'gateway') return runGateway(config, logger);
   const db = await openDatabase(config, logger);
   const runtime = await openRuntime(db.url, config, logger);
   await runtime.notifier.start();
 
-  if (role === 'all') {
+  if (role === 'all' || role === 'command') {
     await ensureFirstAdmin(runtime.pool, config.ADMIN_USERNAME, config.ADMIN_PASSWORD, logger);
+  }
+  if (role === 'all') {
     if (config.SEED_DEMO_DATA && (await seedDemoData(runtime.store)))
       logger.info('seeded demo rooms');
   }
@@ -99,6 +107,28 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** SERVICE_ROLE=gateway: routes /api writes to GATEWAY_COMMAND_URLS and reads to GATEWAY_QUERY_URLS, serves the SPA. */
+async function runGateway(config: Config, logger: Logger): Promise<void> {
+  if (!config.GATEWAY_COMMAND_URLS.length || !config.GATEWAY_QUERY_URLS.length) {
+    throw new ConfigError(
+      'The gateway needs GATEWAY_COMMAND_URLS and GATEWAY_QUERY_URLS (comma-separated URLs)',
+    );
+  }
+  const app = createGateway({
+    commandUrls: config.GATEWAY_COMMAND_URLS,
+    queryUrls: config.GATEWAY_QUERY_URLS,
+    frontendDist: config.FRONTEND_DIST,
+    logger,
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+  });
+  logger.info({ port: config.PORT }, 'gateway listening');
+  const stop = () => server.close(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 main().catch((err: unknown) => {

@@ -1,0 +1,109 @@
+import http from 'node:http';
+import { express, problems, securityHeaders, type Logger } from '@rr/platform';
+import { mountFrontend } from './app.ts';
+
+export interface GatewayOptions {
+  commandUrls: string[];
+  queryUrls: string[];
+  frontendDist: string;
+  logger: Logger;
+}
+
+/** Largest request body forwarded (the calendar upload is at most 5 MB). */
+const MAX_BODY = 6 * 1024 * 1024;
+
+function sendProblem(res: express.Response, status: number, body: object): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+/**
+ * The small gateway of the split deployment: writes (and sign-in) go to the command-service
+ * instances, reads to the query-service instances, round robin; the SPA is served here. The
+ * request body is read first, so an instance that refuses the connection is skipped and the next
+ * one gets the same request; when none answers the client gets 503 problem+json, never a hang.
+ */
+export function createGateway(o: GatewayOptions): express.Express {
+  const pools = {
+    command: o.commandUrls.map((u) => new URL(u)),
+    query: o.queryUrls.map((u) => new URL(u)),
+  };
+  const turn = { command: 0, query: 0 };
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(securityHeaders());
+
+  app.use('/api', (req, res) => {
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    const kind = read && !req.originalUrl.startsWith('/api/auth/') ? 'query' : 'command';
+    const targets = pools[kind];
+    const first = turn[kind]++ % targets.length;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        sendProblem(res, 413, problems.tooLarge().toJSON());
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const attempt = (i: number): void => {
+        if (i >= targets.length) {
+          res.setHeader('Retry-After', '2');
+          sendProblem(res, 503, problems.unavailable().toJSON());
+          return;
+        }
+        const target = targets[(first + i) % targets.length]!;
+        const forwarded = [req.headers['x-forwarded-for'], req.socket.remoteAddress]
+          .filter(Boolean)
+          .join(', ');
+        const upstream = http.request(
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: req.originalUrl,
+            headers: {
+              ...req.headers,
+              'x-forwarded-for': forwarded,
+              'content-length': String(body.length),
+            },
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        upstream.setTimeout(30_000, () => upstream.destroy(new Error('upstream timeout')));
+        upstream.on('error', (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ECONNREFUSED' && !res.headersSent) {
+            // Not connected at all: the request never reached that instance, so another may take it.
+            o.logger.warn(
+              { target: target.host },
+              'instance refused the connection; trying the next one',
+            );
+            attempt(i + 1);
+            return;
+          }
+          sendProblem(res, 502, {
+            type: 'about:blank',
+            title: 'Bad gateway',
+            status: 502,
+            error: 'unknown',
+            payload: [],
+          });
+        });
+        upstream.end(body);
+      };
+      attempt(0);
+    });
+  });
+
+  mountFrontend(app, o.frontendDist);
+  return app;
+}

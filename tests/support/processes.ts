@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from './ports.ts';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+export interface ServiceProcess {
+  role: string;
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts one process of the product (server/src/main.ts) in a role, and waits until it answers. */
+export async function spawnService(
+  role: string,
+  env: Record<string, string>,
+): Promise<ServiceProcess> {
+  const port = await freePort();
+  let out = '';
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        SERVICE_ROLE: role,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  if (role !== 'projector') {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${role} exited early:\n${out}`);
+      try {
+        if ((await fetch(`${url}/api/healthz`)).ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`${role} did not start:\n${out}`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  return {
+    role,
+    url,
+    child,
+    output: () => out,
+    kill: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
