@@ -88,10 +88,10 @@ beforeAll(async () => {
   // The second projector starts once the first holds the locks, so it is the one standing by.
   await new Promise((r) => setTimeout(r, 1500));
   const projector2 = await spawnService('projector', env);
-  projectors = [projector1!, projector2];
+  projectors = [projector1, projector2];
   gateway = await spawnService('gateway', {
-    GATEWAY_COMMAND_URLS: `${commandA.url},${commandB!.url}`,
-    GATEWAY_QUERY_URLS: `${queryA!.url},${queryB!.url}`,
+    GATEWAY_COMMAND_URLS: `${commandA.url},${commandB.url}`,
+    GATEWAY_QUERY_URLS: `${queryA.url},${queryB.url}`,
   });
   procs.push(commandA, ...started, projector2, gateway);
   admin = new Client(gateway.url);
