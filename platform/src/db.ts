@@ -17,8 +17,13 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
   });
-  // An idle client losing its connection (server restart) must not crash the process.
+  // A client losing its connection (database restart) must not crash the process: idle ones
+  // report on the pool, checked-out ones (between the queries of a transaction, or holding an
+  // advisory lock) on themselves. The query in flight still fails, and callers handle that.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 

@@ -146,6 +146,12 @@ export class Client {
     return this.request('GET', path, headers ? { headers } : {});
   }
 
+  /** Uses the session of another client (sessions live in PostgreSQL: any instance knows them). */
+  shareSession(other: Client): this {
+    this.cookie = other.cookie;
+    return this;
+  }
+
   async login(username: string, password: string): Promise<Response> {
     return this.request('POST', '/api/auth/login', { json: { username, password } });
   }
