@@ -4,12 +4,21 @@ import { BrowserRouter, Link, Navigate, NavLink, Route, Routes } from 'react-rou
 import { ExternalLink } from '../components/external-link';
 import { InfoPopups } from '../components/info-popups';
 import { MAIN_ID, SkipLink } from '../components/skip-link';
-import { BookingPlaceholder } from '../features/booking/components/booking-placeholder';
+import { BookingProvider } from '../features/booking/components/booking-context';
+import { PanicButton } from '../features/booking/components/panic-button';
+import { PersonalDataForm } from '../features/booking/components/personal-data-form';
+import { ReservationConfirmation } from '../features/booking/components/reservation-confirmation';
+import { RoomBooking } from '../features/booking/components/room-booking';
+import { SummaryPage } from '../features/booking/components/summary-page';
+import { YourReservations } from '../features/booking/components/your-reservations';
 import { isPrivacyAccepted, PrivacyOverlay } from '../features/privacy/components/privacy-overlay';
 import { RoomChooser } from '../features/rooms/components/room-chooser';
 import { useFocusOnNavigation } from '../hooks/use-focus-on-navigation';
 import { routerBasename } from '../lib/url';
 import { useConfig } from './config-context';
+// The booking screens are part of this chunk (the visitor interface is already loaded on
+// demand): one chunk is smaller in total than one per screen.
+import '../styles/visitor.css';
 
 /** The visitor interface: the privacy notice first, then the booking routes. */
 export function UserApp() {
@@ -29,7 +38,9 @@ export function UserApp() {
   }
   return (
     <BrowserRouter basename={routerBasename(baseUrl)}>
-      <UserLayout focusHeading={justAccepted} />
+      <BookingProvider>
+        <UserLayout focusHeading={justAccepted} />
+      </BookingProvider>
     </BrowserRouter>
   );
 }
@@ -71,23 +82,17 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
             ) : null}
           </ul>
         </nav>
+        <PanicButton />
       </header>
       <InfoPopups />
       <main id={MAIN_ID} className="main" ref={main} tabIndex={-1}>
         <Routes>
           <Route index element={<RoomChooser />} />
-          {/* TODO(issue #4): booking screens replace these placeholders. */}
-          <Route path="room/:id" element={<BookingPlaceholder view="room" />} />
-          <Route
-            path="your-reservations"
-            element={<BookingPlaceholder view="your-reservations" />}
-          />
-          <Route path="your-personal-data" element={<BookingPlaceholder view="personal-data" />} />
-          <Route path="summary" element={<BookingPlaceholder view="summary" />} />
-          <Route
-            path="reservation-confirmation/:id"
-            element={<BookingPlaceholder view="confirmation" />}
-          />
+          <Route path="room/:id" element={<RoomBooking />} />
+          <Route path="your-reservations" element={<YourReservations />} />
+          <Route path="your-personal-data" element={<PersonalDataForm />} />
+          <Route path="summary" element={<SummaryPage />} />
+          <Route path="reservation-confirmation/:id" element={<ReservationConfirmation />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </main>

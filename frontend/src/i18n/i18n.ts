@@ -15,11 +15,34 @@ const CATALOGUES: Readonly<Record<Language, () => Promise<{ default: Catalogue }
   en: () => import('./en.json'),
 };
 
+/** The texts of the visitor booking screens, merged into the main catalogue (same key rules). */
+const VISITOR_CATALOGUES: Readonly<Record<Language, () => Promise<{ default: Catalogue }>>> = {
+  de: () => import('./visitor.de.json'),
+  en: () => import('./visitor.en.json'),
+};
+
+/** A deep merge of `extra` over `base`, both catalogues; the inputs are not modified. */
+export function mergeCatalogues(base: Catalogue, extra: Catalogue): Catalogue {
+  const result: Catalogue = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    const current = result[key];
+    result[key] =
+      typeof value === 'string' || typeof current !== 'object'
+        ? value
+        : mergeCatalogues(current, value);
+  }
+  return result;
+}
+
 /** An i18next instance for the configured language with the label overrides applied. */
 export async function createI18n(
   config: Pick<AppConfig, 'language' | 'labelOverride'>,
 ): Promise<i18n> {
-  const { default: catalogue } = await CATALOGUES[config.language]();
+  const [{ default: main }, { default: visitor }] = await Promise.all([
+    CATALOGUES[config.language](),
+    VISITOR_CATALOGUES[config.language](),
+  ]);
+  const catalogue = mergeCatalogues(main, visitor);
   const resources = applyLabelOverride(catalogue, config.labelOverride, DEFAULT_NAMESPACE);
   const instance = createInstance();
   await instance.use(initReactI18next).init({

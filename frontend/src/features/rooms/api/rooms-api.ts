@@ -14,11 +14,7 @@ export const roomsApi = baseApi.injectEndpoints({
         ...(result?.content.map((room) => ({ type: 'Room' as const, id: room.id })) ?? []),
       ],
     }),
-    getRoom: build.query<Room, string>({
-      query: (id) => `rooms/${encodeURIComponent(id)}`,
-      providesTags: (_result, _error, id) => [{ type: 'Room', id }],
-    }),
   }),
 });
 
-export const { useGetRoomsQuery, useGetRoomQuery } = roomsApi;
+export const { useGetRoomsQuery } = roomsApi;

@@ -1,0 +1,130 @@
+import { baseApi } from '../../../api/base-api';
+import type { Room, TimeSlot } from '../../../api/types';
+import type { components } from '../../../api/schema';
+
+type Schemas = components['schemas'];
+
+/** Answer of every cart command: the cart's tickets, its new expiry and (after an add) the new ticket. */
+export type CartAnswer = Schemas['CartAnswer'];
+export type CartTicket = Schemas['CartTicket'];
+/** `GET transactions/{id}`: status NEW, BOOKED, EXPIRED or REMOVED. */
+export type Cart = Schemas['Transaction'];
+export type Ticket = Schemas['Ticket'];
+export type BookingResult = Schemas['BookingResult'];
+export type BookingInput = Schemas['BookingInput'];
+
+export interface SlotsQuery {
+  roomId: string;
+  /** With a cart the slots carry the cart's rules (already in the cart, overlapping, cart full). */
+  transactionId: string | null;
+  fromDate: string;
+  untilDate: string;
+}
+
+export interface AddTicketArgs {
+  /** Null: the first add creates the cart. */
+  transactionId: string | null;
+  timeSlotId: string;
+  /** The human check token (only when it is configured). */
+  recaptchaToken?: string | undefined;
+}
+
+const enc = encodeURIComponent;
+const cartPath = (id: string) => `transactions/${enc(id)}`;
+
+export const bookingApi = baseApi
+  .enhanceEndpoints({ addTagTypes: ['Cart', 'VisitorSlots', 'OwnerTickets'] })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      getBookingRoom: build.query<Room, string>({
+        query: (id) => `rooms/${enc(id)}`,
+        providesTags: (_result, _error, id) => [{ type: 'Room', id }],
+      }),
+      getBookableSlots: build.query<TimeSlot[], SlotsQuery>({
+        query: ({ roomId, transactionId, fromDate, untilDate }) => ({
+          url: transactionId
+            ? `${cartPath(transactionId)}/rooms/${enc(roomId)}/available-timeslots`
+            : `rooms/${enc(roomId)}/booking`,
+          params: { fromDate, untilDate },
+        }),
+        providesTags: ['VisitorSlots'],
+      }),
+      getCart: build.query<Cart, string>({
+        query: cartPath,
+        providesTags: ['Cart'],
+      }),
+      addTicket: build.mutation<CartAnswer, AddTicketArgs>({
+        query: ({ transactionId, timeSlotId, recaptchaToken }) =>
+          transactionId
+            ? { url: `${cartPath(transactionId)}/tickets`, method: 'POST', body: { timeSlotId } }
+            : {
+                url: 'transactions',
+                method: 'POST',
+                body: { timeSlotId },
+                params: { 'g-recaptcha-response': recaptchaToken },
+              },
+        // A failed add refreshes the cart itself (see BookingProvider), before passing the error on.
+        invalidatesTags: (result) => (result ? ['Cart', 'VisitorSlots'] : ['VisitorSlots']),
+      }),
+      removeTicket: build.mutation<CartAnswer, { transactionId: string; ticketId: string }>({
+        query: ({ transactionId, ticketId }) => ({
+          url: `${cartPath(transactionId)}/tickets/${enc(ticketId)}`,
+          method: 'DELETE',
+        }),
+        invalidatesTags: ['Cart', 'VisitorSlots'],
+      }),
+      /** Keeps the cart alive; the answer's expiry goes straight into the cached cart. */
+      touchCart: build.mutation<CartAnswer, string>({
+        query: (id) => ({ url: `${cartPath(id)}/touch`, method: 'PUT' }),
+        async onQueryStarted(id, { dispatch, queryFulfilled }) {
+          try {
+            const { data } = await queryFulfilled;
+            dispatch(
+              bookingApi.util.updateQueryData('getCart', id, (cart) => {
+                cart.expiredAt = data.expiredAt;
+              }),
+            );
+          } catch {
+            dispatch(bookingApi.util.invalidateTags(['Cart']));
+          }
+        },
+      }),
+      removeCart: build.mutation<unknown, string>({
+        query: (id) => ({ url: cartPath(id), method: 'DELETE' }),
+        invalidatesTags: ['VisitorSlots'],
+      }),
+      bookCart: build.mutation<BookingResult, { transactionId: string; owner: BookingInput }>({
+        query: ({ transactionId, owner }) => ({
+          url: `${cartPath(transactionId)}/booking`,
+          method: 'PUT',
+          body: owner,
+        }),
+        invalidatesTags: ['VisitorSlots'],
+      }),
+      getOwnerTickets: build.query<Ticket[], string>({
+        query: (ownerId) => `owners/${enc(ownerId)}/tickets`,
+        providesTags: ['OwnerTickets'],
+      }),
+      cancelOwnerTickets: build.mutation<unknown, { ownerId: string; ids: string[] }>({
+        query: ({ ownerId, ids }) => ({
+          url: `owners/${enc(ownerId)}/tickets`,
+          method: 'DELETE',
+          params: { ids: ids.join(',') },
+        }),
+        invalidatesTags: ['OwnerTickets', 'VisitorSlots'],
+      }),
+    }),
+  });
+
+export const {
+  useGetBookingRoomQuery,
+  useGetBookableSlotsQuery,
+  useGetCartQuery,
+  useAddTicketMutation,
+  useRemoveTicketMutation,
+  useTouchCartMutation,
+  useRemoveCartMutation,
+  useBookCartMutation,
+  useGetOwnerTicketsQuery,
+  useCancelOwnerTicketsMutation,
+} = bookingApi;

@@ -1,0 +1,206 @@
+import { skipToken } from '@reduxjs/toolkit/query';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useSyncExternalStore,
+} from 'react';
+import type { ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { useConfig } from '../../../app/config-context';
+import { useAppDispatch } from '../../../app/hooks';
+import {
+  bookingApi,
+  useAddTicketMutation,
+  useGetCartQuery,
+  useRemoveCartMutation,
+  useRemoveTicketMutation,
+  useTouchCartMutation,
+  type Cart,
+  type CartAnswer,
+  type Ticket,
+} from '../api/booking-api';
+import { BOOKING_KEYS, readItem, subscribe, writeItem } from '../lib/booking-storage';
+import {
+  BookingFailure,
+  CART_CHECK_MS,
+  isCartExpired,
+  isCompleteAddAnswer,
+  judgeCart,
+  shouldTouch,
+} from '../lib/cart';
+import { parsePersonalData, type PersonalData } from '../lib/personal-data';
+import { humanCheckToken } from '../lib/recaptcha';
+
+export interface BookingState {
+  transactionId: string | null;
+  /** The cart as the server last answered; undefined without a cart or while it loads. */
+  cart: Cart | undefined;
+  /** The cart's tickets (empty without a cart). */
+  tickets: readonly Ticket[];
+  cartLoading: boolean;
+  personalData: PersonalData | null;
+  /** Adds a slot to the cart, creating the cart (with the human check) on the first add. */
+  addTicket: (timeSlotId: string) => Promise<CartAnswer>;
+  removeTicket: (ticketId: string) => Promise<void>;
+  /** Keeps the cart alive (on the way to the next step). */
+  touch: () => void;
+  /** Keeps the cart alive while the visitor is busy (at most once a minute, when it expires soon). */
+  touchOnActivity: () => void;
+  savePersonalData: (data: PersonalData) => void;
+  /** After booking: the cart and the personal data are gone. */
+  finishBooking: () => void;
+  /** The panic button: removes the cart and the personal data and starts again at `/?reset=y`. */
+  panic: () => Promise<void>;
+}
+
+const BookingContext = createContext<BookingState | null>(null);
+
+export function useBooking(): BookingState {
+  const state = useContext(BookingContext);
+  if (!state) throw new Error('useBooking must be used inside BookingProvider');
+  return state;
+}
+
+const NO_TICKETS: readonly Ticket[] = [];
+
+const setTransactionId = (id: string | null) => writeItem(BOOKING_KEYS.transactionId, id);
+const setPersonalData = (data: PersonalData | null) =>
+  writeItem(BOOKING_KEYS.personalData, data ? JSON.stringify(data) : null);
+const finishBooking = () => {
+  setTransactionId(null);
+  setPersonalData(null);
+};
+
+/**
+ * The visitor's cart and personal data (spec sections 3 and 4), kept in the browser session.
+ * Checks the cart's expiry every 5 seconds: an expired cart is refreshed from the server, and
+ * if it is still expired the visitor starts again at `/?reset=y`. A refresh that finds no cart,
+ * a bad answer or no tickets forgets the local transaction.
+ */
+export function BookingProvider({ children }: { children: ReactNode }) {
+  const { recaptchaPublicToken, recaptchaSrc } = useConfig();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const transactionId = useSyncExternalStore(subscribe, () => readItem(BOOKING_KEYS.transactionId));
+  const rawPersonalData = useSyncExternalStore(subscribe, () =>
+    readItem(BOOKING_KEYS.personalData),
+  );
+  const personalData = useMemo(() => parsePersonalData(rawPersonalData), [rawPersonalData]);
+  const query = useGetCartQuery(transactionId ?? skipToken);
+  const { currentData: cart, error, isFetching, refetch } = query;
+  const [add] = useAddTicketMutation();
+  const [remove] = useRemoveTicketMutation();
+  const [touchCart] = useTouchCartMutation();
+  const [removeCart] = useRemoveCartMutation();
+  const lastTouch = useRef(0);
+
+  useEffect(() => {
+    if (!transactionId || isFetching) return;
+    const verdict = judgeCart(cart, error);
+    if (verdict === 'keep') return;
+    setTransactionId(null);
+    if (verdict === 'expired') void navigate('/?reset=y');
+  }, [transactionId, cart, error, isFetching, navigate]);
+
+  useEffect(() => {
+    if (!cart) return;
+    const timer = window.setInterval(() => {
+      if (isCartExpired(cart.expiredAt, Date.now())) void refetch();
+    }, CART_CHECK_MS);
+    return () => window.clearInterval(timer);
+  }, [cart, refetch]);
+
+  const refreshCart = useCallback(
+    (id: string) =>
+      dispatch(bookingApi.endpoints.getCart.initiate(id, { subscribe: false, forceRefetch: true })),
+    [dispatch],
+  );
+
+  const addTicket = useCallback(
+    async (timeSlotId: string) => {
+      let recaptchaToken: string | undefined;
+      if (!transactionId) {
+        try {
+          recaptchaToken = await humanCheckToken(recaptchaPublicToken, recaptchaSrc);
+        } catch {
+          throw new BookingFailure('recaptcha__validation_error');
+        }
+      }
+      try {
+        const answer = await add({ transactionId, timeSlotId, recaptchaToken }).unwrap();
+        if (!isCompleteAddAnswer(answer)) throw new BookingFailure('unknown');
+        if (answer.transactionId !== transactionId) setTransactionId(answer.transactionId);
+        return answer;
+      } catch (failure) {
+        // Spec section 8: a failed add refreshes the cart, then passes the error on.
+        if (transactionId) await refreshCart(transactionId);
+        throw failure;
+      }
+    },
+    [transactionId, recaptchaPublicToken, recaptchaSrc, add, refreshCart],
+  );
+
+  const removeTicket = useCallback(
+    async (ticketId: string) => {
+      if (transactionId) await remove({ transactionId, ticketId }).unwrap();
+    },
+    [transactionId, remove],
+  );
+
+  const touch = useCallback(() => {
+    if (!transactionId) return;
+    lastTouch.current = Date.now();
+    void touchCart(transactionId);
+  }, [transactionId, touchCart]);
+
+  const expiredAt = cart?.expiredAt;
+  const touchOnActivity = useCallback(() => {
+    if (shouldTouch(expiredAt, Date.now(), lastTouch.current)) touch();
+  }, [expiredAt, touch]);
+
+  const panic = useCallback(async () => {
+    if (transactionId) {
+      try {
+        await removeCart(transactionId).unwrap();
+      } catch {
+        // Already gone or unreachable: the holds expire on their own.
+      }
+    }
+    finishBooking();
+    await navigate('/?reset=y');
+  }, [transactionId, removeCart, navigate]);
+
+  const value = useMemo<BookingState>(
+    () => ({
+      transactionId,
+      cart,
+      tickets: cart?.tickets ?? NO_TICKETS,
+      cartLoading: transactionId !== null && cart === undefined && !error,
+      personalData,
+      addTicket,
+      removeTicket,
+      touch,
+      touchOnActivity,
+      savePersonalData: setPersonalData,
+      finishBooking,
+      panic,
+    }),
+    [
+      transactionId,
+      cart,
+      error,
+      personalData,
+      addTicket,
+      removeTicket,
+      touch,
+      touchOnActivity,
+      panic,
+    ],
+  );
+
+  return <BookingContext value={value}>{children}</BookingContext>;
+}

@@ -1,0 +1,125 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import {
+  CheckboxField,
+  InputField,
+  RequiredHint,
+  SelectField,
+} from '../../../components/form-field';
+import { Page } from '../../../components/page';
+import {
+  EMPTY_PERSONAL_DATA,
+  isRequired,
+  SALUTATIONS,
+  TEXT_FIELDS,
+  validateField,
+  validatePersonalData,
+  type PersonalData,
+  type PersonalDataErrors,
+  type Salutation,
+  type TextField,
+} from '../lib/personal-data';
+import { useBooking } from './booking-context';
+import { WizardSteps } from './wizard-steps';
+
+const idOf = (field: keyof PersonalData) => `personal-${field}`;
+
+/** Autocomplete tokens (WCAG 1.3.5, identify input purpose). */
+const AUTOCOMPLETE: Readonly<Record<TextField, string>> = {
+  title: 'honorific-prefix',
+  firstName: 'given-name',
+  lastName: 'family-name',
+  organisation: 'organization',
+  email: 'email',
+  phone: 'tel',
+};
+
+/**
+ * Route `/your-personal-data`: the visitor's data (spec section 5), validated before going on
+ * (focus moves to the first invalid field), kept in the session, then on to `/summary`.
+ */
+export function PersonalDataForm() {
+  const { t } = useTranslation('booking');
+  const { t: tc } = useTranslation();
+  const navigate = useNavigate();
+  const { personalData, savePersonalData, touch, touchOnActivity } = useBooking();
+  const [values, setValues] = useState<PersonalData>(() => personalData ?? EMPTY_PERSONAL_DATA);
+  const [errors, setErrors] = useState<PersonalDataErrors>({});
+
+  // Moving on to this step keeps the cart alive.
+  useEffect(() => touch(), [touch]);
+
+  const change = <K extends keyof PersonalData>(field: K, value: PersonalData[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    touchOnActivity();
+    if (typeof value === 'string' && errors[field as TextField]) {
+      const error = validateField(field as TextField, value);
+      setErrors((current) => ({ ...current, [field]: error ?? undefined }));
+    }
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validatePersonalData(values);
+    flushSync(() => setErrors(found));
+    const first = TEXT_FIELDS.find((field) => found[field]);
+    if (first) {
+      document.getElementById(idOf(first))?.focus();
+      return;
+    }
+    savePersonalData(values);
+    void navigate('/summary');
+  };
+
+  const messageOf = (field: TextField) => {
+    const error = errors[field];
+    return error ? tc(`validation.${error.key}`, error.params) : undefined;
+  };
+
+  return (
+    <Page title={t('data.heading')}>
+      <WizardSteps current="data" />
+      <form className="form" noValidate onSubmit={submit}>
+        <RequiredHint />
+        <SelectField
+          id={idOf('salutation')}
+          label={t('data.salutation')}
+          value={values.salutation}
+          options={SALUTATIONS.map((value) => ({ value, label: t(`data.salutations.${value}`) }))}
+          onChange={(event) => change('salutation', event.target.value as Salutation)}
+        />
+        {TEXT_FIELDS.map((field) => (
+          <InputField
+            key={field}
+            id={idOf(field)}
+            name={field}
+            label={t(`data.${field}`)}
+            type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
+            autoComplete={AUTOCOMPLETE[field]}
+            required={isRequired(field)}
+            hint={field === 'phone' ? t('data.phone-hint') : undefined}
+            value={values[field]}
+            error={messageOf(field)}
+            onChange={(event) => change(field, event.target.value)}
+          />
+        ))}
+        <CheckboxField
+          id={idOf('accessibility')}
+          label={t('data.accessibility')}
+          checked={values.accessibility}
+          onChange={(event) => change('accessibility', event.target.checked)}
+        />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary">
+            {t('data.next')}
+          </button>
+          <Link className="button button--secondary" to="/your-reservations">
+            {t('data.back')}
+          </Link>
+        </div>
+      </form>
+    </Page>
+  );
+}

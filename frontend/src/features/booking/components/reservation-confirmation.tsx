@@ -1,0 +1,159 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorBox } from '../../../components/error-box';
+import { Page } from '../../../components/page';
+import {
+  useCancelOwnerTicketsMutation,
+  useGetOwnerTicketsQuery,
+  type Ticket,
+} from '../api/booking-api';
+import { TicketList, useTicketText } from './ticket-list';
+
+interface Cancelling {
+  tickets: Ticket[];
+  /** The other tickets of the order, offered after a cancellation. */
+  others: boolean;
+}
+
+/**
+ * Route `/reservation-confirmation/:id` (the link of the confirmation mail): the tickets of a
+ * booking, each cancelable one with a cancel button (after a confirmation). After a cancel the
+ * other tickets of the order are offered for cancelling too.
+ */
+export function ReservationConfirmation() {
+  const { t } = useTranslation('booking');
+  const { id = '' } = useParams();
+  const { data, error } = useGetOwnerTicketsQuery(id);
+  const [cancel, { isLoading }] = useCancelOwnerTicketsMutation();
+  const ticketText = useTicketText();
+  const [cancelling, setCancelling] = useState<Cancelling | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [done, setDone] = useState<{ count: number; key: number } | null>(null);
+  const doneMessage = useRef<HTMLParagraphElement>(null);
+
+  useEffect(() => {
+    if (done) doneMessage.current?.focus();
+  }, [done]);
+
+  const status = (error as { status?: unknown } | undefined)?.status;
+  const body = () => {
+    if (status === 404 || status === 400) {
+      return (
+        <div className="error-box" role="alert">
+          <p className="error-box__message">{t('confirmation.invalid-id', { id })}</p>
+          <p>
+            <Link to="/">{t('confirmation.to-start')}</Link>
+          </p>
+        </div>
+      );
+    }
+    if (error) {
+      return (
+        <ErrorBox messageKey="unknown" extra={<Link to="/">{t('confirmation.to-start')}</Link>} />
+      );
+    }
+    if (!data) {
+      return (
+        <p className="loading" role="status">
+          {t('loading', { ns: 'common' })}
+        </p>
+      );
+    }
+    const booked = data.filter((ticket) => ticket.status === 'BOOKED');
+    const cancelled = data.filter((ticket) => ticket.status === 'CANCELLED');
+    const cancelable = booked.filter((ticket) => ticket.cancelable);
+    const number = data.find((ticket) => ticket.bookingNumber)?.bookingNumber;
+    return (
+      <>
+        {number ? (
+          <p>
+            {t('booked.number')} <strong>{number}</strong>
+          </p>
+        ) : null}
+        {done ? (
+          <p className="notice notice--success" ref={doneMessage} tabIndex={-1}>
+            {t('confirmation.cancelled-message', { count: done.count })}
+          </p>
+        ) : null}
+        {done && cancelable.length > 0 ? (
+          <div className="notice">
+            <p>{t('confirmation.others-question', { count: cancelable.length })}</p>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => setCancelling({ tickets: cancelable, others: true })}
+            >
+              {t('confirmation.cancel-others', { count: cancelable.length })}
+            </button>
+          </div>
+        ) : null}
+        <h2>{t('confirmation.booked')}</h2>
+        {booked.length === 0 ? (
+          <EmptyState>{t('confirmation.no-tickets')}</EmptyState>
+        ) : (
+          <TicketList
+            tickets={booked}
+            renderExtra={(ticket) =>
+              ticket.cancelable ? (
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  onClick={() => setCancelling({ tickets: [ticket], others: false })}
+                >
+                  {t('confirmation.cancel')}
+                  <span className="visually-hidden"> {ticketText(ticket)}</span>
+                </button>
+              ) : (
+                <p>{t('confirmation.not-cancelable')}</p>
+              )
+            }
+          />
+        )}
+        {cancelled.length > 0 ? (
+          <>
+            <h2>{t('confirmation.cancelled')}</h2>
+            <TicketList tickets={cancelled} />
+          </>
+        ) : null}
+      </>
+    );
+  };
+
+  const confirm = async (selected: Cancelling) => {
+    setFailure(null);
+    try {
+      await cancel({ ownerId: id, ids: selected.tickets.map((ticket) => ticket.id) }).unwrap();
+      setCancelling(null);
+      setDone({ count: selected.tickets.length, key: Date.now() });
+    } catch (cancelError) {
+      setFailure(cancelError);
+    }
+  };
+
+  return (
+    <Page title={t('confirmation.title')}>
+      {body()}
+      {cancelling ? (
+        <ConfirmDialog
+          title={t(cancelling.others ? 'confirmation.confirm-others' : 'confirmation.confirm', {
+            count: cancelling.tickets.length,
+          })}
+          confirmLabel={t('confirmation.confirm-yes', { count: cancelling.tickets.length })}
+          cancelLabel={t('confirmation.confirm-no')}
+          busy={isLoading}
+          error={failure}
+          onCancel={() => {
+            setCancelling(null);
+            setFailure(null);
+          }}
+          onConfirm={() => confirm(cancelling)}
+        >
+          <TicketList tickets={cancelling.tickets} />
+        </ConfirmDialog>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,168 @@
+import { useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { TimeSlot } from '../../../api/types';
+import { useAppDispatch } from '../../../app/hooks';
+import { MonthCalendar } from '../../../components/calendar/month-calendar';
+import { ErrorBox } from '../../../components/error-box';
+import { Page } from '../../../components/page';
+import {
+  compareYearMonth,
+  monthRange,
+  parseYearMonth,
+  yearMonthOfDate,
+  type YearMonth,
+} from '../../../lib/calendar';
+import { MAX_RESERVATIONS } from '../../../lib/constants';
+import { formatLongDate, formatTimeRange } from '../../../lib/dates';
+import { notify } from '../../../stores/notifications-slice';
+import { useGetBookableSlotsQuery, useGetBookingRoomQuery } from '../api/booking-api';
+import { slotAction } from '../lib/cart';
+import { useBooking } from './booking-context';
+import { CartPanel } from './cart-panel';
+import { WizardSteps } from './wizard-steps';
+
+/** The day dialog around a button (closing it returns focus to the day). */
+const dialogOf = (event: MouseEvent<HTMLElement>) => event.currentTarget.closest('dialog');
+
+/**
+ * Route `/room/:id`: the room, a month calendar of its bookable slots (month in the query
+ * parameters `year` and `month`, never before the current month) and the cart beside it.
+ */
+export function RoomBooking() {
+  const { t, i18n } = useTranslation('booking');
+  const dispatch = useAppDispatch();
+  const { id = '' } = useParams();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [current] = useState(() => yearMonthOfDate(new Date()));
+  const requested = parseYearMonth(
+    { year: searchParams.get('year'), month: searchParams.get('month') },
+    current,
+  );
+  const month = compareYearMonth(requested, current) < 0 ? current : requested;
+  const range = monthRange(month);
+  const { transactionId, addTicket } = useBooking();
+  const room = useGetBookingRoomQuery(id);
+  const slots = useGetBookableSlotsQuery({ roomId: id, transactionId, ...range });
+  const [pending, setPending] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ slotId: string; error: unknown } | null>(null);
+
+  // After the first add the query changes (it then carries the cart's rules): keep showing the
+  // month's slots meanwhile, so the calendar and its focus stay.
+  const loaded =
+    slots.currentData ??
+    (slots.data?.every((slot) => slot.date >= range.fromDate && slot.date <= range.untilDate)
+      ? slots.data
+      : undefined);
+  // Spec: visitors see only slots with capacity and without the not-open rule.
+  const shown = loaded?.filter(
+    (slot) => slot.capacity > 0 && !slot.failedRules.includes('timeslot_not_open'),
+  );
+
+  const showMonth = ({ year, month: next }: YearMonth) => {
+    setSearchParams({ year: String(year), month: String(next) }, { replace: true });
+  };
+
+  const book = async (slot: TimeSlot, dialog: HTMLDialogElement | null) => {
+    if (pending) return;
+    setPending(slot.id);
+    setFailure(null);
+    try {
+      await addTicket(slot.id);
+      const when = `${formatLongDate(slot.date, i18n.language)}, ${formatTimeRange(slot.startTime, slot.endTime)}`;
+      dispatch(notify({ title: t('room.added', { slot: when }) }));
+      dialog?.close();
+    } catch (error) {
+      setFailure({ slotId: slot.id, error });
+    } finally {
+      setPending(null);
+    }
+  };
+
+  const slotContent = (slot: TimeSlot) => {
+    const time = (
+      <span className="visually-hidden"> {formatTimeRange(slot.startTime, slot.endTime)}</span>
+    );
+    const action = slotAction(slot);
+    switch (action) {
+      case 'in-cart':
+        return (
+          <>
+            <p>{t('room.in-cart')}</p>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={(event) => dialogOf(event)?.close()}
+            >
+              {t('room.back')}
+            </button>
+          </>
+        );
+      case 'cart-full':
+        return <p>{t('room.cart-full', { max: MAX_RESERVATIONS })}</p>;
+      case 'fully-booked':
+      case 'unavailable':
+        return (
+          <button type="button" className="button button--secondary" disabled>
+            {t(`room.${action}`)}
+            {time}
+          </button>
+        );
+      case 'book':
+        return (
+          <button
+            type="button"
+            className="button button--primary"
+            aria-disabled={pending !== null || undefined}
+            onClick={(event) => void book(slot, dialogOf(event))}
+          >
+            {t(pending === slot.id ? 'room.booking' : 'room.book')}
+            {time}
+          </button>
+        );
+    }
+  };
+
+  const renderSlotAction = (slot: TimeSlot) => (
+    <>
+      {slotContent(slot)}
+      {failure?.slotId === slot.id ? <ErrorBox error={failure.error} /> : null}
+    </>
+  );
+
+  return (
+    <Page title={room.data?.name ?? t('room.title')}>
+      <WizardSteps current="reservation" />
+      <p>
+        <Link to="/">{t('room.other-room')}</Link>
+      </p>
+      {room.error ? (
+        // An unknown or malformed room id: "not found", not the server's validation message.
+        <ErrorBox
+          error={room.error}
+          messageKey={
+            'status' in room.error && (room.error.status === 400 || room.error.status === 404)
+              ? 'not_found'
+              : undefined
+          }
+        />
+      ) : (
+        <div className="booking-layout">
+          <div className="booking-layout__main">
+            {room.data ? <p>{room.data.description}</p> : null}
+            <p>{t('room.intro')}</p>
+            {slots.error ? <ErrorBox error={slots.error} /> : null}
+            <MonthCalendar
+              month={month}
+              slots={slots.error ? [] : shown}
+              onMonthChange={showMonth}
+              previousDisabled={compareYearMonth(month, current) <= 0}
+              renderSlotAction={renderSlotAction}
+            />
+          </div>
+          <CartPanel />
+        </div>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,157 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useConfig } from '../../../app/config-context';
+import { EmptyState } from '../../../components/empty-state';
+import { Page } from '../../../components/page';
+import { MAIN_ID } from '../../../components/skip-link';
+import { errorMessageKeys, errorMessageParams } from '../../../lib/error-message';
+import { useBookCartMutation, type BookingResult } from '../api/booking-api';
+import { invalidFields, toBookingInput } from '../lib/personal-data';
+import { useBooking } from './booking-context';
+import { TicketList } from './ticket-list';
+import { WizardSteps } from './wizard-steps';
+
+/**
+ * Route `/summary`: review the tickets and the data and book. On success the cart and the
+ * personal data are cleared and the booked view shows the tickets and the booking number.
+ */
+export function SummaryPage() {
+  const { t } = useTranslation('booking');
+  const { t: te } = useTranslation('common-error');
+  const { language } = useConfig();
+  const { transactionId, tickets, cartLoading, personalData, touch, finishBooking } = useBooking();
+  const [bookCart, { isLoading }] = useBookCartMutation();
+  const [failure, setFailure] = useState<unknown>(null);
+  const [booked, setBooked] = useState<{ result: BookingResult; email: string } | null>(null);
+
+  useEffect(() => touch(), [touch]);
+
+  useEffect(() => {
+    // The heading changed to the booked view's: continue there.
+    if (booked) document.getElementById(MAIN_ID)?.querySelector('h1')?.focus();
+  }, [booked]);
+
+  if (booked) {
+    return (
+      <Page title={t('booked.title')}>
+        <WizardSteps current="confirmation" />
+        <p className="notice notice--success">{t('booked.mail', { email: booked.email })}</p>
+        <p>
+          {t('booked.number')} <strong>{booked.result.bookingNumber}</strong>
+        </p>
+        <h2>{t('booked.tickets')}</h2>
+        <TicketList tickets={booked.result.tickets} />
+        <p>
+          <Link to="/">{t('booked.again')}</Link>
+        </p>
+      </Page>
+    );
+  }
+
+  const book = async () => {
+    if (!transactionId || !personalData || isLoading) return;
+    setFailure(null);
+    try {
+      const result = await bookCart({
+        transactionId,
+        owner: toBookingInput(personalData, language),
+      }).unwrap();
+      setBooked({ result, email: personalData.email.trim() });
+      finishBooking();
+    } catch (error) {
+      setFailure(error);
+    }
+  };
+
+  const fields = failure ? invalidFields(failure) : [];
+
+  return (
+    <Page title={t('summary.title')}>
+      <WizardSteps current="finish" />
+      {cartLoading ? (
+        <p className="loading" role="status">
+          {t('loading', { ns: 'common' })}
+        </p>
+      ) : tickets.length === 0 ? (
+        <>
+          <EmptyState>{t('cart.empty')}</EmptyState>
+          <p>
+            <Link to="/">{t('cart.choose-room')}</Link>
+          </p>
+        </>
+      ) : (
+        <>
+          <h2>{t('summary.tickets')}</h2>
+          <TicketList tickets={tickets} />
+          <p>
+            <Link to="/your-reservations">{t('summary.change-tickets')}</Link>
+          </p>
+          <h2>{t('summary.data')}</h2>
+          {personalData ? (
+            <>
+              <dl className="summary-list">
+                <dt>{t('summary.name')}</dt>
+                <dd>
+                  {[
+                    personalData.salutation === 'NONE'
+                      ? ''
+                      : t(`data.salutations.${personalData.salutation}`),
+                    personalData.title,
+                    personalData.firstName,
+                    personalData.lastName,
+                  ]
+                    .filter((part) => part.trim() !== '')
+                    .join(' ')}
+                </dd>
+                {personalData.organisation.trim() ? (
+                  <>
+                    <dt>{t('data.organisation')}</dt>
+                    <dd>{personalData.organisation}</dd>
+                  </>
+                ) : null}
+                <dt>{t('data.email')}</dt>
+                <dd>{personalData.email}</dd>
+                <dt>{t('data.phone')}</dt>
+                <dd>{personalData.phone}</dd>
+                <dt>{t('data.accessibility-short')}</dt>
+                <dd>{t(personalData.accessibility ? 'summary.yes' : 'summary.no')}</dd>
+              </dl>
+              <p>
+                <Link to="/your-personal-data">{t('summary.change-data')}</Link>
+              </p>
+              {failure ? (
+                <div className="error-box" role="alert">
+                  <p className="error-box__message">{t('summary.failed')}</p>
+                  <p>{te(errorMessageKeys(failure), errorMessageParams(failure))}</p>
+                  {fields.length > 0 ? (
+                    <p>
+                      {t('summary.check-fields', {
+                        fields: fields.map((field) => t(`data.${field}`)).join(', '),
+                      })}{' '}
+                      <Link to="/your-personal-data">{t('summary.change-data')}</Link>
+                    </p>
+                  ) : null}
+                </div>
+              ) : null}
+              <div className="form__actions">
+                <button
+                  type="button"
+                  className="button button--primary"
+                  aria-disabled={isLoading || undefined}
+                  onClick={() => void book()}
+                >
+                  {t(isLoading ? 'summary.booking' : 'summary.book')}
+                </button>
+              </div>
+            </>
+          ) : (
+            <p className="notice">
+              {t('summary.no-data')} <Link to="/your-personal-data">{t('summary.to-data')}</Link>
+            </p>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}

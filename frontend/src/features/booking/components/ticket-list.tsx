@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatLongDate, formatTimeRange } from '../../../lib/dates';
+
+export interface TicketView {
+  id: string;
+  roomName: string;
+  date: string;
+  startTime: string;
+  endTime: string;
+}
+
+/** Room, day and time of a ticket, e.g. for the accessible name of its buttons. */
+export function useTicketText() {
+  const { i18n } = useTranslation();
+  return (ticket: TicketView) =>
+    `${ticket.roomName}, ${formatLongDate(ticket.date, i18n.language)}, ${formatTimeRange(
+      ticket.startTime,
+      ticket.endTime,
+    )}`;
+}
+
+interface TicketListProps<T extends TicketView> {
+  tickets: readonly T[];
+  /** Extra content of a ticket: its status or an action. */
+  renderExtra?: (ticket: T) => ReactNode;
+}
+
+/** Tickets in date order: room, long date and time range. */
+export function TicketList<T extends TicketView>({ tickets, renderExtra }: TicketListProps<T>) {
+  const { i18n } = useTranslation();
+  const sorted = [...tickets].sort((a, b) =>
+    `${a.date} ${a.startTime}`.localeCompare(`${b.date} ${b.startTime}`),
+  );
+  return (
+    <ul className="ticket-list">
+      {sorted.map((ticket) => (
+        <li key={ticket.id} className="ticket-list__item">
+          <p className="ticket-list__room">{ticket.roomName}</p>
+          <p>
+            {formatLongDate(ticket.date, i18n.language)},{' '}
+            {formatTimeRange(ticket.startTime, ticket.endTime)}
+          </p>
+          {renderExtra ? <div className="ticket-list__extra">{renderExtra(ticket)}</div> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * Pure rules of the visitor's cart (spec section 4, "Cart"): expiry, what a refreshed cart
+ * means for the local transaction, keeping it alive, and the state of a slot's book button.
+ */
+
+/** The cart expiry is checked this often (spec section 9). */
+export const CART_CHECK_MS = 5_000;
+/** Touch on activity at most this often, and only when the cart expires within TOUCH_WITHIN_MS. */
+export const TOUCH_INTERVAL_MS = 60_000;
+export const TOUCH_WITHIN_MS = 12 * 60_000;
+
+/** True when the cart's expiry time has passed (an unreadable expiry counts as passed). */
+export function isCartExpired(expiredAt: string | null | undefined, now: number): boolean {
+  const time = expiredAt ? Date.parse(expiredAt) : Number.NaN;
+  return Number.isNaN(time) || time <= now;
+}
+
+export interface CartLike {
+  status?: unknown;
+  tickets?: unknown;
+}
+
+/**
+ * What a refreshed cart means for the local transaction:
+ * - `expired`: the server says it expired: reset (clear it and start again at `/?reset=y`);
+ * - `clear`: no such cart (404), a bad answer, not open any more or no tickets: forget it;
+ * - `keep`: an open cart with tickets, or the check could not reach the server.
+ */
+export type CartVerdict = 'keep' | 'clear' | 'expired';
+
+export function judgeCart(cart: CartLike | undefined, error: unknown): CartVerdict {
+  if (error !== undefined && error !== null) {
+    const status = (error as { status?: unknown }).status;
+    // Network failures and timeouts say nothing about the cart; any answer of the server does.
+    return typeof status === 'number' ? 'clear' : 'keep';
+  }
+  if (cart === undefined) return 'keep';
+  if (cart.status === 'EXPIRED') return 'expired';
+  if (cart.status !== 'NEW' || !Array.isArray(cart.tickets) || cart.tickets.length === 0) {
+    return 'clear';
+  }
+  return 'keep';
+}
+
+/**
+ * On visitor activity: touch (keep alive) when the last touch is a while ago and the cart
+ * would expire soon, so it does not expire while the visitor types.
+ */
+export function shouldTouch(
+  expiredAt: string | null | undefined,
+  now: number,
+  lastTouch: number,
+): boolean {
+  if (now - lastTouch < TOUCH_INTERVAL_MS) return false;
+  const time = expiredAt ? Date.parse(expiredAt) : Number.NaN;
+  return !Number.isNaN(time) && time > now && time - now < TOUCH_WITHIN_MS;
+}
+
+/** Spec section 8: an add answer lacking transactionId, expiredAt or ticket counts as a failure. */
+export function isCompleteAddAnswer(answer: unknown): boolean {
+  if (answer === null || typeof answer !== 'object') return false;
+  const { transactionId, expiredAt, ticket } = answer as Record<string, unknown>;
+  return (
+    typeof transactionId === 'string' &&
+    transactionId !== '' &&
+    typeof expiredAt === 'string' &&
+    expiredAt !== '' &&
+    ticket !== null &&
+    typeof ticket === 'object'
+  );
+}
+
+/**
+ * A failure of the booking flow that did not come from the server, with the `error` code the
+ * message catalogue knows (spec section 8), e.g. `unknown` for an incomplete add answer.
+ */
+export class BookingFailure extends Error {
+  readonly payload: readonly string[] = [];
+  constructor(readonly error: string) {
+    super(error);
+  }
+}
+
+/**
+ * The action a visitor gets for a slot in the day dialog:
+ * - `book`: the book button;
+ * - `in-cart`: already in the cart (duplicate message and a back button);
+ * - `cart-full`: the cart holds the maximum of 5 (max reservations message);
+ * - `fully-booked`: no seats left (disabled, "fully booked");
+ * - `unavailable`: any other failed rule, e.g. overlapping a cart ticket (disabled, "temporarily full").
+ */
+export type SlotAction = 'book' | 'in-cart' | 'cart-full' | 'fully-booked' | 'unavailable';
+
+export function slotAction(slot: {
+  failedRules?: readonly string[] | undefined;
+  ticketCount: number;
+  capacity: number;
+}): SlotAction {
+  const rules = slot.failedRules ?? [];
+  if (rules.includes('timeslot_already_in_transaction')) return 'in-cart';
+  if (rules.includes('max_tickets_per_transaction_reached')) return 'cart-full';
+  if (rules.includes('timeslot_no_tickets_left') || slot.ticketCount >= slot.capacity) {
+    return 'fully-booked';
+  }
+  return rules.length > 0 ? 'unavailable' : 'book';
+}

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import de from '../../../i18n/de.json';
+import en from '../../../i18n/en.json';
+import { mergeCatalogues } from '../../../i18n/i18n';
+import visitorDe from '../../../i18n/visitor.de.json';
+import visitorEn from '../../../i18n/visitor.en.json';
+import type { Catalogue } from '../../../lib/label-override';
+import { errorMessageKeys } from '../../../lib/error-message';
+import {
+  BookingFailure,
+  isCartExpired,
+  isCompleteAddAnswer,
+  judgeCart,
+  shouldTouch,
+  slotAction,
+  TOUCH_INTERVAL_MS,
+} from './cart';
+
+const NOW = Date.parse('2026-03-02T10:00:00Z');
+const at = (offsetMs: number) => new Date(NOW + offsetMs).toISOString();
+const ticket = { id: 't1' };
+
+describe('cart expiry', () => {
+  it('is expired once the expiry time has passed, or when it is unreadable', () => {
+    expect(isCartExpired(at(1000), NOW)).toBe(false);
+    expect(isCartExpired(at(0), NOW)).toBe(true);
+    expect(isCartExpired(at(-5000), NOW)).toBe(true);
+    expect(isCartExpired(null, NOW)).toBe(true);
+    expect(isCartExpired('not a date', NOW)).toBe(true);
+  });
+});
+
+describe('judging a refreshed cart', () => {
+  it('keeps an open cart with tickets', () => {
+    expect(judgeCart({ status: 'NEW', tickets: [ticket] }, undefined)).toBe('keep');
+  });
+
+  it('resets a cart the server reports as expired', () => {
+    expect(judgeCart({ status: 'EXPIRED', tickets: [] }, undefined)).toBe('expired');
+  });
+
+  it('forgets a cart without tickets, booked or removed', () => {
+    expect(judgeCart({ status: 'NEW', tickets: [] }, undefined)).toBe('clear');
+    expect(judgeCart({ status: 'BOOKED', tickets: [ticket] }, undefined)).toBe('clear');
+    expect(judgeCart({ status: 'REMOVED', tickets: [] }, undefined)).toBe('clear');
+  });
+
+  it('forgets a cart on a bad answer: unknown (404) or malformed', () => {
+    expect(judgeCart(undefined, { status: 404, data: { error: 'not_found' } })).toBe('clear');
+    expect(judgeCart(undefined, { status: 400, data: {} })).toBe('clear');
+    expect(judgeCart({ status: 'NEW' }, undefined)).toBe('clear');
+    expect(judgeCart({ status: 'NEW', tickets: 'many' }, undefined)).toBe('clear');
+  });
+
+  it('keeps the cart while it loads or when the server cannot be reached', () => {
+    expect(judgeCart(undefined, undefined)).toBe('keep');
+    expect(judgeCart(undefined, { status: 'FETCH_ERROR', error: 'offline' })).toBe('keep');
+  });
+});
+
+describe('touching the cart on activity', () => {
+  it('touches when the cart expires soon and the last touch is a while ago', () => {
+    expect(shouldTouch(at(5 * 60_000), NOW, 0)).toBe(true);
+  });
+
+  it('does not touch twice within the interval', () => {
+    expect(shouldTouch(at(5 * 60_000), NOW, NOW - TOUCH_INTERVAL_MS + 1)).toBe(false);
+  });
+
+  it('does not touch a fresh cart or an expired one', () => {
+    expect(shouldTouch(at(14 * 60_000), NOW, 0)).toBe(false);
+    expect(shouldTouch(at(-1), NOW, 0)).toBe(false);
+    expect(shouldTouch(undefined, NOW, 0)).toBe(false);
+  });
+});
+
+describe('add answers', () => {
+  const complete = { transactionId: 'x', expiredAt: at(900_000), ticket, tickets: [ticket] };
+
+  it('accepts an answer with transactionId, expiredAt and ticket', () => {
+    expect(isCompleteAddAnswer(complete)).toBe(true);
+  });
+
+  it.each(['transactionId', 'expiredAt', 'ticket'])(
+    'counts an answer without %s as failed',
+    (field) => {
+      expect(isCompleteAddAnswer({ ...complete, [field]: undefined })).toBe(false);
+    },
+  );
+
+  it('counts no answer as failed', () => {
+    expect(isCompleteAddAnswer(null)).toBe(false);
+    expect(isCompleteAddAnswer('ok')).toBe(false);
+  });
+});
+
+describe('slot actions', () => {
+  const slot = (failedRules: string[], ticketCount = 0, capacity = 4) => ({
+    failedRules,
+    ticketCount,
+    capacity,
+  });
+
+  it('offers booking for a free slot without failed rules', () => {
+    expect(slotAction(slot([]))).toBe('book');
+  });
+
+  it('shows the duplicate message for a slot already in the cart, before anything else', () => {
+    expect(slotAction(slot(['timeslot_already_in_transaction'], 4))).toBe('in-cart');
+  });
+
+  it('shows the max reservations message when the cart is full', () => {
+    expect(slotAction(slot(['max_tickets_per_transaction_reached']))).toBe('cart-full');
+    expect(
+      slotAction(slot(['max_tickets_per_time_reached', 'max_tickets_per_transaction_reached'])),
+    ).toBe('cart-full');
+  });
+
+  it('shows fully booked for no tickets left or a full slot', () => {
+    expect(slotAction(slot(['timeslot_no_tickets_left'], 4))).toBe('fully-booked');
+    expect(slotAction(slot([], 5))).toBe('fully-booked');
+  });
+
+  it('shows temporarily full for any other failed rule', () => {
+    expect(slotAction(slot(['max_tickets_per_time_reached']))).toBe('unavailable');
+    expect(slotAction(slot(['something_new']))).toBe('unavailable');
+  });
+});
+
+describe('messages of cart failures (spec section 8)', () => {
+  const refused = (rule: string) => ({
+    status: 409,
+    data: { error: 'ticket__validation_error', payload: [rule] },
+  });
+  const failures: [string, unknown][] = [
+    ['already in the cart', refused('timeslot_already_in_transaction')],
+    ['cart full', refused('max_tickets_per_transaction_reached')],
+    ['overlapping', refused('max_tickets_per_time_reached')],
+    ['fully booked', refused('timeslot_no_tickets_left')],
+    ['not open', refused('timeslot_not_open')],
+    ['expired cart', { status: 409, data: { error: 'transaction__expired', payload: [] } }],
+    ['human check', { status: 400, data: { error: 'recaptcha__validation_error' } }],
+    ['incomplete answer', new BookingFailure('unknown')],
+    ['human check not loaded', new BookingFailure('recaptcha__validation_error')],
+  ];
+
+  it.each([
+    ['de', de, visitorDe],
+    ['en', en, visitorEn],
+  ])('%s has a specific message for every failure', (_language, main, visitor) => {
+    const errors = mergeCatalogues(main, visitor)['common-error'] as Catalogue;
+    for (const [name, failure] of failures) {
+      const [key] = errorMessageKeys(failure);
+      expect(errors[key!], name).toEqual(expect.any(String));
+    }
+  });
+
+  it('uses the code and the rule as the key', () => {
+    expect(errorMessageKeys(refused('timeslot_already_in_transaction'))[0]).toBe(
+      'ticket__validation_error_timeslot_already_in_transaction',
+    );
+    expect(errorMessageKeys(new BookingFailure('unknown'))).toEqual(['unknown']);
+  });
+});

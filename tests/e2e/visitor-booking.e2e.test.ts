@@ -1,0 +1,499 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { freePort } from '../support/ports.ts';
+import { SmtpSink } from '../support/smtp-sink.ts';
+import {
+  expectAccessible,
+  launchBrowser,
+  openPage,
+  startServer,
+  watchPage,
+  type RunningServer,
+} from './harness.ts';
+
+let db: TestDatabase;
+let server: RunningServer;
+let browser: Browser;
+let sink: SmtpSink;
+let roomId: string;
+
+const ROOM = 'Großer Lesesaal';
+const OTHER_ROOM = 'Rara-Lesesaal';
+
+/* ---- Dates: two weekdays 3 to 10 days ahead (rooms open from today + 2 days) ---- */
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const iso = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+/** The accessible day names of the calendar: "Mittwoch, 3. Juni 2026". */
+const longDate = (d: Date) => new Intl.DateTimeFormat('de', { dateStyle: 'full' }).format(d);
+const monthTitle = (d: Date) =>
+  new Intl.DateTimeFormat('de', { month: 'long', year: 'numeric' }).format(d);
+
+function weekdaysAhead(count: number): Date[] {
+  const today = new Date();
+  const days: Date[] = [];
+  for (let offset = 3; days.length < count; offset += 1) {
+    const day = new Date(today.getFullYear(), today.getMonth(), today.getDate() + offset);
+    if (day.getDay() >= 1 && day.getDay() <= 5) days.push(day);
+  }
+  return days;
+}
+const [dayA, dayB] = weekdaysAhead(2) as [Date, Date];
+
+/* ---- Helpers ---- */
+
+const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+const main = (page: Page) => page.getByRole('main');
+const dayButton = (page: Page, d: Date) =>
+  main(page).getByRole('button', { name: `${longDate(d)}, frei`, exact: true });
+/** The tickets listed in the main content (the wizard is a list too). */
+const ticketItems = (page: Page) => main(page).locator('.ticket-list > li');
+const dialog = (page: Page) => page.getByRole('dialog');
+const panicButton = (page: Page) =>
+  page.getByRole('banner').getByRole('button', { name: 'Alles löschen' });
+const noHorizontalScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    page.viewportSize()!.width,
+  );
+const session = (page: Page) =>
+  page.evaluate(() => ({
+    transactionId: sessionStorage.getItem('transactionId'),
+    personalData: sessionStorage.getItem('personalData'),
+  }));
+
+async function acceptPrivacy(page: Page, baseUrl = server.baseUrl): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await page.getByRole('checkbox', { name: /Datenschutzhinweis gelesen/ }).check();
+  await page.getByRole('button', { name: 'Bestätigen und weiter' }).click();
+  await h1(page, 'Lesesaal reservieren').waitFor();
+}
+
+/** Shows the month of a day in the room calendar (the calendar starts at the current month). */
+async function showMonthOf(page: Page, d: Date): Promise<void> {
+  const heading = main(page).getByRole('heading', { level: 2, name: monthTitle(d) });
+  for (let i = 0; i < 3 && !(await heading.isVisible()); i += 1) {
+    await main(page).getByRole('button', { name: 'Nächster Monat' }).click();
+    await page.waitForTimeout(50);
+  }
+  await heading.waitFor();
+}
+
+/** Books the slot `range` on day `d` through the day dialog (mouse). */
+async function addSlot(page: Page, d: Date, range: string): Promise<void> {
+  await showMonthOf(page, d);
+  await dayButton(page, d).click();
+  await dialog(page)
+    .getByRole('heading', { name: longDate(d) })
+    .waitFor();
+  await dialog(page)
+    .getByRole('button', { name: `Reservieren ${range}` })
+    .click();
+  await dialog(page).waitFor({ state: 'hidden' });
+}
+
+/** Presses Tab until the focused element's text (its accessible name here) matches. */
+async function tabTo(page: Page, name: RegExp, shift = false, max = 120): Promise<void> {
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press(shift ? 'Shift+Tab' : 'Tab');
+    const text = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      const label = el?.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
+      return (label ?? el?.getAttribute('aria-label') ?? el?.textContent ?? '')
+        .replace(/\s+/g, ' ')
+        .trim();
+    });
+    if (name.test(text)) return;
+  }
+  throw new Error(`no focusable element matching ${String(name)}`);
+}
+
+/** Polls until the expectation holds (the UI updates after server answers). */
+const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+
+const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
+
+/** Waits for the confirmation mail to an address and returns the path of its link. */
+async function confirmationPath(email: string): Promise<string> {
+  for (let i = 0; i < 300; i += 1) {
+    const mail = sink.messages.find(
+      (m) => JSON.stringify(m.to).includes(email) && /reservation-confirmation/.test(m.text ?? ''),
+    );
+    const match = /\/reservation-confirmation\/[0-9a-f]{32}/.exec(mail?.text ?? '');
+    if (match) return match[0];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no confirmation mail to ${email}`);
+}
+
+/**
+ * Creates the test's slots as admin over HTTP (4 seats each): on day A 09:00-12:00 and
+ * 14:00-16:00 and on day B 09:00-12:00 in the main room, and on day A 10:00-13:00 in the other
+ * room (a room's slots never overlap). Answers the main room's id.
+ */
+async function createSlots(baseUrl: string): Promise<string> {
+  const admin = new Client(baseUrl);
+  expect((await admin.login('admin', 'e2e-admin-password')).status).toBe(200);
+  const rooms = (await (await admin.get('/api/rooms')).json()) as {
+    content: { id: string; name: string }[];
+  };
+  const idOf = (name: string) => rooms.content.find((room) => room.name === name)!.id;
+  const slots: [string, Date, string, string][] = [
+    [idOf(ROOM), dayA, '09:00', '12:00'],
+    [idOf(ROOM), dayA, '14:00', '16:00'],
+    [idOf(ROOM), dayB, '09:00', '12:00'],
+    [idOf(OTHER_ROOM), dayA, '10:00', '13:00'],
+  ];
+  for (const [room, d, startTime, endTime] of slots) {
+    const res = await admin.request('POST', `/api/admin/rooms/${room}/timeslots`, {
+      json: {
+        startTime,
+        endTime,
+        startDate: iso(d),
+        repeatUntil: iso(d),
+        daysOfWeek: [],
+        includeHolidays: true,
+        capacity: 4,
+      },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+  }
+  return idOf(ROOM);
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  sink = new SmtpSink(await freePort());
+  await sink.start();
+  server = await startServer(db, { SMTP_URL: sink.url, MAIL_INTERVAL_MS: '200' });
+  browser = await launchBrowser();
+
+  roomId = await createSlots(server.baseUrl);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sink?.stop();
+  await db?.drop();
+});
+
+describe('visitor booking, end to end in Chromium', () => {
+  it('books two slots, gets the mail, and cancels one ticket through its link', async () => {
+    const page = await openPage(browser);
+    const log = watchPage(page);
+    await acceptPrivacy(page);
+    await page.getByRole('link', { name: `Auswählen ${ROOM}` }).click();
+    await h1(page, ROOM).waitFor();
+    await eventually(() =>
+      page.getByRole('navigation', { name: 'Buchungsschritte' }).textContent(),
+    ).toContain('Reservierung vornehmen');
+    expect(
+      await page.locator('.wizard [aria-current="step"]').textContent(),
+      'the current wizard step',
+    ).toContain('Reservierung vornehmen');
+    // Visitors cannot go back before the current month.
+    await eventually(() =>
+      main(page)
+        .getByRole('button', { name: /Vorheriger Monat/ })
+        .isDisabled(),
+    ).toBe(true);
+    expect(await panicButton(page).count()).toBe(0);
+    await showMonthOf(page, dayA);
+    await expectAccessible(page, 'room view');
+
+    // Day A: the dialog lists the slots with their occupancy.
+    await dayButton(page, dayA).click();
+    const slotsA = dialog(page);
+    await slotsA.getByRole('heading', { name: longDate(dayA) }).waitFor();
+    expect(await slotsA.getByText('0 von 4 belegt').count()).toBe(2);
+    await expectAccessible(page, 'day dialog');
+    await slotsA.getByRole('button', { name: 'Reservieren 09:00-12:00' }).click();
+    await slotsA.waitFor({ state: 'hidden' });
+    // Focus is back on the day; the cart beside the calendar shows the ticket and its expiry.
+    expect(await isFocused(dayButton(page, dayA))).toBe(true);
+    const cart = page.getByRole('complementary', { name: 'Ihre Reservierungen' });
+    await cart.getByText(`${longDate(dayA)}, 09:00-12:00`, { exact: true }).waitFor();
+    await cart.getByText(/Die Termine sind bis \d\d:\d\d Uhr für Sie vorgemerkt/).waitFor();
+    await panicButton(page).waitFor();
+    expect((await session(page)).transactionId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The same day again: the slot in the cart offers a way back.
+    await dayButton(page, dayA).click();
+    await slotsA.getByText('1 von 4 belegt').waitFor();
+    await slotsA.getByText('Dieser Termin ist bereits in Ihren Reservierungen.').waitFor();
+    expect(await slotsA.getByRole('button', { name: 'Reservieren 14:00-16:00' }).isEnabled()).toBe(
+      true,
+    );
+    await expectAccessible(page, 'day dialog with a slot in the cart');
+    await slotsA.getByRole('button', { name: 'Zurück', exact: true }).click();
+    await slotsA.waitFor({ state: 'hidden' });
+
+    await addSlot(page, dayB, '09:00-12:00');
+    await eventually(() => cart.getByRole('listitem').count()).toBe(2);
+    await expectAccessible(page, 'room view with two tickets in the cart');
+
+    // Another room: a slot overlapping one in the cart is temporarily full.
+    await main(page).getByRole('link', { name: 'Anderen Lesesaal wählen' }).click();
+    await page.getByRole('link', { name: `Auswählen ${OTHER_ROOM}` }).click();
+    await h1(page, OTHER_ROOM).waitFor();
+    await showMonthOf(page, dayA);
+    await dayButton(page, dayA).click();
+    await dialog(page).getByText('0 von 4 belegt').waitFor();
+    expect(
+      await dialog(page)
+        .getByRole('button', { name: 'Vorübergehend voll 10:00-13:00' })
+        .isDisabled(),
+    ).toBe(true);
+    await expectAccessible(page, 'day dialog with a temporarily full slot');
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'hidden' });
+    expect(await cart.getByRole('listitem').count()).toBe(2);
+
+    await cart.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
+    await h1(page, 'Ihre Reservierungen').waitFor();
+    expect(await ticketItems(page).count()).toBe(2);
+    expect(
+      await main(page)
+        .getByRole('button', { name: /^Entfernen/ })
+        .count(),
+    ).toBe(2);
+    await expectAccessible(page, 'cart list');
+    await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
+
+    // Personal data: validation before going on moves focus to the first invalid field.
+    await h1(page, 'Ihre Daten').waitFor();
+    await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
+    expect(await isFocused(page.getByLabel(/^Vorname/))).toBe(true);
+    await page.getByText('Bitte füllen Sie dieses Feld aus.').first().waitFor();
+    await expectAccessible(page, 'personal data with errors');
+    await page.getByLabel('Anrede').selectOption('MS');
+    await page.getByLabel(/^Titel/).fill('Dr.');
+    await page.getByLabel(/^Vorname/).fill('Erika');
+    await page.getByLabel(/^Nachname/).fill('Muster');
+    await page.getByLabel(/^E-Mail-Adresse/).fill('erika.muster@example.at');
+    await page.getByLabel(/^Telefonnummer/).fill('+43 1 234');
+    await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
+    expect(await isFocused(page.getByLabel(/^Telefonnummer/))).toBe(true);
+    await page.getByText(/nur mit Ziffern/).waitFor();
+    await page.getByLabel(/^Telefonnummer/).fill('+431234');
+    await page.getByLabel(/barrierefreien Arbeitsplatz/).check();
+    await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
+
+    await h1(page, 'Zusammenfassung').waitFor();
+    expect(JSON.parse((await session(page)).personalData ?? '{}')).toMatchObject({
+      salutation: 'MS',
+      firstName: 'Erika',
+      phone: '+431234',
+      accessibility: true,
+    });
+    await main(page).getByText('Frau Dr. Erika Muster').waitFor();
+    expect(await ticketItems(page).count()).toBe(2);
+    await expectAccessible(page, 'summary');
+    await main(page).getByRole('button', { name: 'Verbindlich reservieren' }).click();
+
+    // The booked view: tickets, booking number and the mail hint; the cart and data are gone.
+    await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+    await main(page)
+      .getByText(/Bestätigung an erika\.muster@example\.at geschickt/)
+      .waitFor();
+    expect(await main(page).locator('strong').textContent()).toMatch(/^R-[0-9A-Z]{6}$/);
+    expect(await ticketItems(page).count()).toBe(2);
+    expect(await page.locator('.wizard [aria-current="step"]').textContent()).toContain(
+      'Bestätigung',
+    );
+    expect(await session(page)).toEqual({ transactionId: null, personalData: null });
+    expect(await panicButton(page).count()).toBe(0);
+    await expectAccessible(page, 'booked view');
+
+    // The link of the confirmation mail shows both tickets.
+    const path = await confirmationPath('erika.muster@example.at');
+    await page.goto(`${server.baseUrl}${path}`);
+    await h1(page, 'Ihre Reservierung').waitFor();
+    const cancelButtons = main(page).getByRole('button', { name: /^Stornieren / });
+    await eventually(() => cancelButtons.count()).toBe(2);
+    await expectAccessible(page, 'reservation confirmation');
+
+    await cancelButtons.first().click();
+    const confirm = page.getByRole('dialog', { name: 'Termin stornieren?' });
+    await confirm.waitFor();
+    await expectAccessible(page, 'cancel confirmation');
+    await confirm.getByRole('button', { name: 'Ja, Termin stornieren' }).click();
+    await main(page).getByText('Ihr Termin wurde storniert.').waitFor();
+    await eventually(() => cancelButtons.count()).toBe(1);
+    // The other ticket of the order is offered for cancelling too.
+    await main(page).getByRole('button', { name: 'Auch diesen Termin stornieren' }).waitFor();
+    await main(page).getByRole('heading', { name: 'Stornierte Termine' }).waitFor();
+    await expectAccessible(page, 'reservation confirmation after a cancel');
+
+    // An unknown owner id is named in the message.
+    const unknown = '0123456789abcdef0123456789abcdef';
+    await page.goto(`${server.baseUrl}/reservation-confirmation/${unknown}`);
+    await main(page).getByText(`Zur Reservierungsnummer „${unknown}“`).waitFor();
+    await expectAccessible(page, 'unknown reservation');
+
+    // Only the deliberate 404 of the unknown owner id is logged.
+    expect(log.errors.filter((e) => !/404/.test(e))).toEqual([]);
+    await page.context().close();
+  }, 240_000);
+
+  it('the panic button removes the cart and the personal data and starts again', async () => {
+    const page = await openPage(browser);
+    const log = watchPage(page);
+    await acceptPrivacy(page);
+    await page.getByRole('link', { name: `Auswählen ${ROOM}` }).click();
+    await h1(page, ROOM).waitFor();
+    await addSlot(page, dayA, '14:00-16:00');
+    await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
+    await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
+    await page.getByLabel(/^Vorname/).fill('Paul');
+    await page.getByLabel(/^Nachname/).fill('Panik');
+    // The form accepts this address, the server does not (no real top-level domain).
+    await page.getByLabel(/^E-Mail-Adresse/).fill('paul.panik@example.c');
+    await page.getByLabel(/^Telefonnummer/).fill('0664123456');
+    await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
+    await h1(page, 'Zusammenfassung').waitFor();
+    await main(page).getByRole('button', { name: 'Verbindlich reservieren' }).click();
+    const failure = main(page).getByRole('alert');
+    await failure.getByText('Leider ist bei der Reservierung etwas schief gelaufen.').waitFor();
+    await failure.getByText(/Einige Ihrer Angaben, etwa die E-Mail-Adresse/).waitFor();
+    await failure.getByText('Bitte prüfen Sie: E-Mail-Adresse.').waitFor();
+    await expectAccessible(page, 'summary after a refused booking');
+    const before = await session(page);
+    expect(before.transactionId).not.toBeNull();
+    expect(before.personalData).not.toBeNull();
+
+    await panicButton(page).click();
+    const ask = page.getByRole('dialog', { name: 'Alles löschen?' });
+    await ask.waitFor();
+    await expectAccessible(page, 'panic confirmation');
+    await ask.getByRole('button', { name: 'Ja, alles löschen' }).click();
+    await page
+      .getByText('Ihre Reservierung wurde zurückgesetzt. Sie können neu beginnen.')
+      .waitFor();
+    expect(new URL(page.url()).search).toBe('?reset=y');
+    expect(await session(page)).toEqual({ transactionId: null, personalData: null });
+    expect(await panicButton(page).count()).toBe(0);
+    await expectAccessible(page, 'room chooser after the reset');
+
+    // The hold is released on the server: the slot is free again.
+    const slots = (await (
+      await fetch(
+        `${server.baseUrl}/api/rooms/${roomId}/booking?fromDate=${iso(dayA)}&untilDate=${iso(dayA)}`,
+      )
+    ).json()) as { startTime: string; ticketCount: number }[];
+    expect(slots.find((slot) => slot.startTime.startsWith('14:00'))?.ticketCount).toBe(0);
+
+    await page.getByRole('link', { name: 'Zu Ihren Reservierungen' }).click();
+    await main(page).getByText('Sie haben noch keine Termine gewählt.').waitFor();
+    // Only the deliberate refusal (400) of the booking is logged.
+    expect(log.errors.filter((e) => !/400/.test(e))).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
+  it('works with the keyboard alone on a 375 px wide phone screen', async () => {
+    const page = await openPage(browser, { width: 375, height: 740 });
+    const log = watchPage(page);
+    await page.goto(`${server.baseUrl}/`);
+    await page.getByRole('heading', { name: 'Datenschutzhinweis' }).waitFor();
+    await tabTo(page, /Datenschutzhinweis gelesen/);
+    await page.keyboard.press('Space');
+    await tabTo(page, /^Bestätigen und weiter$/);
+    await page.keyboard.press('Enter');
+    await h1(page, 'Lesesaal reservieren').waitFor();
+    await noHorizontalScroll(page);
+
+    await tabTo(page, new RegExp(`^Auswählen ${ROOM}$`));
+    await page.keyboard.press('Enter');
+    await h1(page, ROOM).waitFor();
+    await noHorizontalScroll(page);
+    const target = main(page).getByRole('heading', { level: 2, name: monthTitle(dayA) });
+    for (let i = 0; i < 3 && !(await target.isVisible()); i += 1) {
+      await tabTo(page, /^Nächster Monat/);
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(100);
+    }
+    await target.waitFor();
+    await dayButton(page, dayA).waitFor();
+    await tabTo(page, new RegExp(`${longDate(dayA)}, frei$`));
+    await page.keyboard.press('Enter');
+    await dialog(page)
+      .getByRole('heading', { name: longDate(dayA) })
+      .waitFor();
+    await noHorizontalScroll(page);
+    await expectAccessible(page, 'day dialog at 375 px');
+    await tabTo(page, /^Reservieren 09:00-12:00$/);
+    await page.keyboard.press('Enter');
+    await dialog(page).waitFor({ state: 'hidden' });
+    const cart = page.getByRole('complementary', { name: 'Ihre Reservierungen' });
+    await cart.getByText(`${longDate(dayA)}, 09:00-12:00`, { exact: true }).waitFor();
+    await noHorizontalScroll(page);
+    await expectAccessible(page, 'room view at 375 px');
+
+    await tabTo(page, /^Weiter zu Ihren Reservierungen$/);
+    await page.keyboard.press('Enter');
+    await h1(page, 'Ihre Reservierungen').waitFor();
+    await noHorizontalScroll(page);
+    await tabTo(page, /^Weiter zu Ihren Daten$/);
+    await page.keyboard.press('Enter');
+    await h1(page, 'Ihre Daten').waitFor();
+    await noHorizontalScroll(page);
+
+    await tabTo(page, /^Vorname/);
+    await page.keyboard.type('Konrad');
+    await tabTo(page, /^Nachname/);
+    await page.keyboard.type('Tastatur');
+    await tabTo(page, /^E-Mail-Adresse/);
+    await page.keyboard.type('konrad.tastatur@example.at');
+    await tabTo(page, /^Telefonnummer/);
+    await page.keyboard.type('+436641234');
+    await tabTo(page, /barrierefreien Arbeitsplatz/);
+    await page.keyboard.press('Space');
+    await tabTo(page, /^Weiter zur Zusammenfassung$/);
+    await page.keyboard.press('Enter');
+    await h1(page, 'Zusammenfassung').waitFor();
+    await noHorizontalScroll(page);
+    await expectAccessible(page, 'summary at 375 px');
+
+    await tabTo(page, /^Verbindlich reservieren$/);
+    await page.keyboard.press('Enter');
+    await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+    // Focus moved to the new heading.
+    expect(await isFocused(h1(page, 'Vielen Dank für Ihre Reservierung'))).toBe(true);
+    await noHorizontalScroll(page);
+    await expectAccessible(page, 'booked view at 375 px');
+    expect(log.errors).toEqual([]);
+    await page.context().close();
+  }, 180_000);
+
+  it('an expired cart is reset: the visitor starts again at /?reset=y', async () => {
+    // A server of its own whose carts are held for one minute only.
+    const shortDb = await createTestDatabase();
+    const shortServer = await startServer(shortDb, { CART_HOLD_MINUTES: '1' });
+    try {
+      await createSlots(shortServer.baseUrl);
+      const page = await openPage(browser);
+      const log = watchPage(page);
+      await acceptPrivacy(page, shortServer.baseUrl);
+      await page.getByRole('link', { name: `Auswählen ${ROOM}` }).click();
+      await h1(page, ROOM).waitFor();
+      await addSlot(page, dayA, '09:00-12:00');
+      await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
+      await h1(page, 'Ihre Reservierungen').waitFor();
+      expect((await session(page)).transactionId).not.toBeNull();
+      // The expiry is checked every 5 s; after the hold the server reports the cart expired.
+      await page.waitForURL(/\?reset=y$/, { timeout: 100_000 });
+      await page
+        .getByText('Ihre Reservierung wurde zurückgesetzt. Sie können neu beginnen.')
+        .waitFor();
+      expect((await session(page)).transactionId).toBeNull();
+      expect(await panicButton(page).count()).toBe(0);
+      expect(log.errors).toEqual([]);
+      await page.context().close();
+    } finally {
+      await shortServer.stop();
+      await shortDb.drop();
+    }
+  }, 180_000);
+});
