@@ -493,6 +493,26 @@ describe('access control on every admin route', () => {
     expect(await eventCount()).toBe(before);
   });
 
+  it('refuses every state-changing route of the OpenAPI document without X-Requested-With', async () => {
+    const doc = (await (await admin.get('/api/openapi.json')).json()) as Doc;
+    const changing = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops)
+        .filter((m) => m !== 'get')
+        .map((m) => ({ method: m.toUpperCase(), path: sample(p) })),
+    );
+    expect(changing.length).toBeGreaterThanOrEqual(25);
+    const before = await eventCount();
+    for (const r of changing) {
+      const res = await admin.request(r.method, r.path, {
+        xhr: false,
+        ...(r.method === 'DELETE' ? {} : { json: {} }),
+      });
+      expect(res.status, `${r.method} ${r.path}`).toBe(403);
+      expect(((await res.json()) as { error: string }).error).toBe('http__access_denied_exception');
+    }
+    expect(await eventCount()).toBe(before);
+  });
+
   it('refuses state changes without X-Requested-With', async () => {
     const res = await admin.request('POST', '/api/admin/rooms', { json: valid, xhr: false });
     expect(res.status).toBe(403);

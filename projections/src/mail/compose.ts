@@ -1,5 +1,8 @@
 import ICAL from 'ical.js';
 
+// RFC 5545: lines of at most 75 octets; ical.js counts the continuation's leading space on top.
+ICAL.foldLength = 74;
+
 export interface MailTicket {
   ticketId: string;
   roomName: string;
@@ -75,7 +78,7 @@ export function calendarFile(input: MailInput): string {
   for (const t of input.tickets) {
     const ev = new ICAL.Component('vevent');
     ev.updatePropertyWithValue('uid', `${t.ticketId}@reading-rooms`);
-    ev.updatePropertyWithValue('dtstamp', ICAL.Time.now());
+    ev.updatePropertyWithValue('dtstamp', ICAL.Time.fromJSDate(new Date(), true));
     for (const [name, time] of [
       ['dtstart', t.startTime],
       ['dtend', t.endTime],
