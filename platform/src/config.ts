@@ -33,7 +33,7 @@ const ConfigSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   SEED_DEMO_DATA: bool.default(true),
   FRONTEND_DIST: z.string().default('frontend/dist'),
-  CART_HOLD_MINUTES: z.coerce.number().int().min(1).max(240).default(15),
+  CART_HOLD_MINUTES: z.coerce.number().min(0.01).max(240).default(15),
   MAX_CART_TICKETS: z.coerce.number().int().min(1).max(50).default(5),
   MAX_TICKETS_PER_DAY: z.coerce.number().int().min(1).max(100).default(2),
   MAX_TICKETS_PER_VISITOR: z.coerce.number().int().min(1).max(1000).default(10),

@@ -139,6 +139,53 @@ describe('reliability of the real processes', () => {
     expect(await snapshot(db)).toBe(live);
   }, 180_000);
 
+  it('no hold outlives its expiry across a kill -9 of the command-service', async () => {
+    const db = await createTestDatabase();
+    dbs.push(db);
+    // Holds of 3 seconds; the expiry job runs in the projector process.
+    const short = { ...env(db.url), CART_HOLD_MINUTES: '0.05', EXPIRY_JOB_INTERVAL_MS: '200' };
+    let command = await spawnService('command', short);
+    const query = await spawnService('query', short);
+    const projector = await spawnService('projector', short);
+    procs.push(command, query, projector);
+    const admin = new Client(command.url);
+    await admin.login('admin', 'reliability-password');
+    const { slotId } = await roomWithSlot(admin, 1, new Client(query.url).shareSession(admin));
+    const first = await new Client(command.url).request('POST', '/api/transactions', {
+      json: { timeSlotId: slotId },
+    });
+    expect(first.status).toBe(201);
+    const { transactionId } = (await first.json()) as { transactionId: string };
+    expect(
+      (
+        await new Client(command.url).request('POST', '/api/transactions', {
+          json: { timeSlotId: slotId },
+        })
+      ).status,
+    ).toBe(409);
+    await command.kill('SIGKILL');
+    command = await spawnService('command', short);
+    procs.push(command);
+    await new Promise((r) => setTimeout(r, 4000));
+    // The seat is free again, and the job has written the expiry into the history.
+    expect(
+      (
+        await new Client(command.url).request('POST', '/api/transactions', {
+          json: { timeSlotId: slotId },
+        })
+      ).status,
+    ).toBe(201);
+    const history = await db.pool.query<{ event_type: string }>(
+      `SELECT event_type FROM events WHERE stream_id = $1 ORDER BY stream_version`,
+      [`transaction-${transactionId}`],
+    );
+    expect(history.rows.map((e) => e.event_type)).toEqual([
+      'TransactionStarted',
+      'TicketAddedToTransaction',
+      'TransactionExpired',
+    ]);
+  }, 120_000);
+
   it('SIGTERM lets a request in flight finish, then the process exits cleanly', async () => {
     const db = await createTestDatabase();
     dbs.push(db);
