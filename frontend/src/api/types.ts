@@ -32,6 +32,15 @@ export type HolidayImportResult = Schemas['HolidayImportResult'];
 export type BlacklistEntry = Schemas['BlacklistEntry'];
 export type BlacklistEntryInput = Schemas['BlacklistEntryInput'];
 export type BlacklistEntryUpdateInput = Schemas['BlacklistEntryUpdateInput'];
+export type Ticket = Schemas['Ticket'];
+export type TicketStatus = Ticket['status'];
+export type OwnerInput = Schemas['OwnerInput'];
+export type StaffBookingInput = Schemas['StaffBookingInput'];
+export type StaffBookingResult = Schemas['StaffBookingResult'];
+export type HistoryEntry = Schemas['HistoryEntry'];
+export type OccupancyReportItem = Schemas['OccupancyReport'][number];
+export type DailyReport = Schemas['DailyReport'];
+export type DailyReportItem = DailyReport['content'][number];
 
 /** Spec "paged list". */
 export interface Page<T> {

@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import type { Me } from '../api/types';
@@ -25,11 +25,21 @@ import { TimeSlotEdit } from '../features/admin-time-slots/components/time-slot-
 import { hasRole, ROLE_ADMIN, ROLE_REPORTS, useGetMeQuery } from '../features/auth/api/auth-api';
 import { SignIn } from '../features/auth/components/sign-in';
 import { SignOutButton } from '../features/auth/components/sign-out-button';
+import { TicketHistory } from '../features/admin-history/components/ticket-history';
+import { TimeSlotHistory } from '../features/admin-history/components/time-slot-history';
+import { OverbookedList } from '../features/admin-overbooked/components/overbooked-list';
+import { ReservationEdit } from '../features/admin-reservations/components/reservation-edit';
+import { ReservationList } from '../features/admin-reservations/components/reservation-list';
+import { TimeSlotBook } from '../features/admin-reservations/components/time-slot-book';
 import { Dashboard } from '../features/dashboard/components/dashboard';
-import { ReportsPlaceholder } from '../features/reports/components/reports-placeholder';
+import { DailyReport } from '../features/reports/components/daily-report';
+import { OccupancyReport } from '../features/reports/components/occupancy-report';
+import { ReportsPage } from '../features/reports/components/reports-page';
 import { useFocusOnNavigation } from '../hooks/use-focus-on-navigation';
 import { routerBasename } from '../lib/url';
 import { useConfig } from './config-context';
+import { addStaffTexts } from './staff-texts';
+import '../styles/staff.css';
 
 type AdminMode = 'admin' | 'reports';
 
@@ -38,7 +48,11 @@ type AdminMode = 'admin' | 'reports';
  * the admin routes, role `reports` only the reports; anyone else the permission error.
  */
 export function AdminApp({ mode }: { mode: AdminMode }) {
-  const { baseUrl } = useConfig();
+  const config = useConfig();
+  const { i18n } = useTranslation();
+  // Before the first render of any staff screen: their texts come with this chunk.
+  useState(() => addStaffTexts(i18n, config));
+  const { baseUrl } = config;
   return (
     <BrowserRouter basename={routerBasename(baseUrl)}>
       <AdminGate mode={mode} />
@@ -88,19 +102,23 @@ function AdminGate({ mode }: { mode: AdminMode }) {
   const isAdmin = hasRole(me, ROLE_ADMIN);
   if (mode === 'admin' && isAdmin) {
     return (
-      <AdminLayout me={me} showNav>
+      <AdminLayout me={me} nav="admin">
         <AdminRoutes />
+      </AdminLayout>
+    );
+  }
+  if (isAdmin || hasRole(me, ROLE_REPORTS)) {
+    // The reports interface, and the admin interface for a user with only the reports role:
+    // the reports part only, read-only.
+    return (
+      <AdminLayout me={me} nav="reports">
+        <ReportsRoutes />
       </AdminLayout>
     );
   }
   return (
     <AdminLayout me={me}>
-      {isAdmin || hasRole(me, ROLE_REPORTS) ? (
-        // TODO(issue #5): the reports routes.
-        <ReportsPlaceholder />
-      ) : (
-        <PermissionError />
-      )}
+      <PermissionError />
     </AdminLayout>
   );
 }
@@ -124,6 +142,28 @@ function AdminRoutes() {
       <Route path="blacklist" element={<BlacklistList />} />
       <Route path="blacklist-add" element={<BlacklistAdd />} />
       <Route path="blacklist-edit/:email" element={<BlacklistEdit />} />
+      <Route path="reservations" element={<ReservationList canEdit />} />
+      <Route path="reservations/:id" element={<ReservationEdit canEdit />} />
+      <Route path="reservations/:id/history" element={<TicketHistory />} />
+      <Route path="room/:roomId/time-slot-book/:timeSlotId" element={<TimeSlotBook />} />
+      <Route path="room/:roomId/time-slot-edit/:timeSlotId/history" element={<TimeSlotHistory />} />
+      <Route path="overbooked" element={<OverbookedList />} />
+      <Route path="reports" element={<ReportsPage backTo="/" />} />
+      <Route path="occupancy-report" element={<OccupancyReport />} />
+      <Route path="daily-report/:id" element={<DailyReport />} />
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}
+
+/** The reports part (spec section 2): reports page, daily and occupancy report; read-only. */
+function ReportsRoutes() {
+  return (
+    <Routes>
+      <Route index element={<ReportsPage />} />
+      <Route path="reports" element={<ReportsPage />} />
+      <Route path="occupancy-report" element={<OccupancyReport />} />
+      <Route path="daily-report/:id" element={<DailyReport />} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );
@@ -131,11 +171,12 @@ function AdminRoutes() {
 
 interface AdminLayoutProps {
   me: Me | null;
-  showNav?: boolean;
+  /** The site navigation: all admin screens, only the reports, or none (signed out). */
+  nav?: 'admin' | 'reports' | 'none';
   children: ReactNode;
 }
 
-function AdminLayout({ me, showNav = false, children }: AdminLayoutProps) {
+function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
   const { t } = useTranslation();
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main);
@@ -148,13 +189,16 @@ function AdminLayout({ me, showNav = false, children }: AdminLayoutProps) {
           {t('app-title')}
           <span className="site-header__subtitle">{t('admin-title')}</span>
         </Link>
-        {showNav ? (
+        {nav === 'admin' ? (
           <nav className="site-nav" aria-label={t('nav.label')}>
             <ul>
               <li>
                 <NavLink to="/" end>
                   {t('nav.dashboard')}
                 </NavLink>
+              </li>
+              <li>
+                <NavLink to="/reservations">{t('nav.admin-reservations')}</NavLink>
               </li>
               <li>
                 <NavLink to="/rooms">{t('nav.admin-rooms')}</NavLink>
@@ -164,6 +208,22 @@ function AdminLayout({ me, showNav = false, children }: AdminLayoutProps) {
               </li>
               <li>
                 <NavLink to="/blacklist">{t('nav.admin-blacklist')}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/reports">{t('nav.admin-reports')}</NavLink>
+              </li>
+            </ul>
+          </nav>
+        ) : nav === 'reports' ? (
+          <nav className="site-nav" aria-label={t('nav.label')}>
+            <ul>
+              <li>
+                <NavLink to="/" end>
+                  {t('nav.admin-reports')}
+                </NavLink>
+              </li>
+              <li>
+                <NavLink to="/occupancy-report">{t('nav.occupancy-report')}</NavLink>
               </li>
             </ul>
           </nav>

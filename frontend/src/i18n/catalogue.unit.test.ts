@@ -1,7 +1,11 @@
+import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { addStaffTexts, staffResources } from '../app/staff-texts';
 import type { Catalogue } from '../lib/label-override';
 import de from './de.json';
 import en from './en.json';
+import staffDe from './staff.de.json';
+import staffEn from './staff.en.json';
 
 function keys(catalogue: Catalogue, prefix = ''): string[] {
   return Object.entries(catalogue).flatMap(([key, value]) =>
@@ -81,5 +85,78 @@ describe('message catalogues', () => {
     for (const key of keys(de)) {
       expect(variables(lookup(en, key)), key).toEqual(variables(lookup(de, key)));
     }
+  });
+});
+
+/** Error codes of the staff API (reservation edit, cancel, reports). */
+const STAFF_ERROR_KEYS = [
+  'ticket__not_booked',
+  'personal_data__erased',
+  'ticket__not_cancelable',
+  'report__no_rooms',
+];
+
+const variables = (text: string) => [...text.matchAll(/{{(\w+)}}/g)].map((m) => m[1]).sort();
+
+function texts(catalogue: Catalogue, prefix = ''): [string, string][] {
+  return Object.entries(catalogue).flatMap(([key, value]): [string, string][] =>
+    typeof value === 'string' ? [[`${prefix}${key}`, value]] : texts(value, `${prefix}${key}.`),
+  );
+}
+
+describe('staff message catalogues', () => {
+  it('have the same keys, no empty texts and the same variables in German and English', () => {
+    expect(keys(staffEn).sort()).toEqual(keys(staffDe).sort());
+    const english = new Map(texts(staffEn));
+    const all = texts(staffDe);
+    expect(all.length).toBeGreaterThan(100);
+    for (const [key, text] of all) {
+      expect(text.trim().length, key).toBeGreaterThan(0);
+      expect(english.get(key)?.trim().length, key).toBeGreaterThan(0);
+      expect(variables(english.get(key) ?? ''), key).toEqual(variables(text));
+    }
+  });
+
+  it('add texts only: no key of the main catalogue is repeated', () => {
+    const main = new Set(keys(de));
+    expect(keys(staffDe).filter((key) => main.has(key))).toEqual([]);
+  });
+
+  it.each([
+    ['de', staffDe],
+    ['en', staffEn],
+  ])('%s has the staff error messages', (_language, catalogue) => {
+    expect(Object.keys(catalogue['common-error'])).toEqual(
+      expect.arrayContaining(STAFF_ERROR_KEYS),
+    );
+  });
+
+  it('are added to a running i18next instance, with the label overrides', async () => {
+    const instance = createInstance();
+    await instance.init({
+      lng: 'de',
+      fallbackLng: false,
+      resources: { de },
+      ns: Object.keys(de),
+      defaultNS: 'common',
+      fallbackNS: 'common',
+    });
+    const config = {
+      language: 'de' as const,
+      labelOverride: {
+        'admin-reservations': { list: { title: 'Buchungen' } },
+        'nav.dashboard': 'Start',
+      },
+    };
+    addStaffTexts(instance, config);
+    addStaffTexts(instance, config);
+    expect(instance.t('list.title', { ns: 'admin-reservations' })).toBe('Buchungen');
+    expect(instance.t('title', { ns: 'reports' })).toBe('Berichte');
+    expect(instance.t('nav.admin-reservations')).toBe('Reservierungen');
+    expect(instance.t('validation.phone')).toBe(staffDe.common.validation.phone);
+    // The main catalogue's texts are still there.
+    expect(instance.t('nav.dashboard')).toBe(de.common.nav.dashboard);
+    expect(instance.t('loading')).toBe(de.common.loading);
+    expect(Object.keys(staffResources('en', {}))).toEqual(Object.keys(staffEn));
   });
 });

@@ -17,7 +17,8 @@ export type ValidationErrorKey =
   | 'time-after'
   | 'date-not-before'
   | 'date-future'
-  | 'weekday';
+  | 'weekday'
+  | 'phone';
 
 export interface ValidationError {
   /** Key below `validation.` in the common namespace of the catalogue. */

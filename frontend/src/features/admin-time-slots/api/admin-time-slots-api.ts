@@ -4,6 +4,7 @@ import type {
   PositionResult,
   Room,
   TimeSlot,
+  Ticket,
   TimeSlotCapacityInput,
   TimeSlotInput,
   TimeSlotsCapacityUpdated,
@@ -94,3 +95,24 @@ export const {
   useDeleteTimeSlotMutation,
   useUpdateTimeSlotCapacityMutation,
 } = adminTimeSlotsApi;
+
+/** The reservations of a slot (tagged as tickets, so cancelling or booking refreshes them). */
+export const adminTimeSlotTicketsApi = baseApi
+  .enhanceEndpoints({ addTagTypes: ['Ticket'] })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      /** The booked tickets of a slot, by name. */
+      getTimeSlotTickets: build.query<Page<Ticket>, string>({
+        query: (timeSlotId) => ({
+          url: 'admin/tickets',
+          params: { timeSlotId, sort: 'name:ASC', limit: MAX_TIME_SLOTS, offset: 0 },
+        }),
+        providesTags: (result) => [
+          { type: 'Ticket', id: 'LIST' },
+          ...(result?.content.map((ticket) => ({ type: 'Ticket' as const, id: ticket.id })) ?? []),
+        ],
+      }),
+    }),
+  });
+
+export const { useGetTimeSlotTicketsQuery } = adminTimeSlotTicketsApi;

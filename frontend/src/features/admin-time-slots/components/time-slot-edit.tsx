@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { TimeSlot } from '../../../api/types';
+import type { Ticket, TimeSlot } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
@@ -14,9 +14,16 @@ import { notify } from '../../../stores/notifications-slice';
 import {
   useDeleteTimeSlotMutation,
   useGetTimeSlotQuery,
+  useGetTimeSlotTicketsQuery,
   useUpdateTimeSlotMutation,
 } from '../api/admin-time-slots-api';
-import { calendarPath, calendarPathAt } from '../utils/paths';
+import {
+  bookPath,
+  calendarPath,
+  calendarPathAt,
+  reservationPath,
+  slotHistoryPath,
+} from '../utils/paths';
 import {
   EDIT_FIELDS,
   EDIT_SCHEMA,
@@ -225,10 +232,71 @@ function TimeSlotEditContent({ slot }: { slot: TimeSlot }) {
       </section>
       <section aria-labelledby="slot-reservations-heading">
         <h2 id="slot-reservations-heading">{t('edit.reservations')}</h2>
-        {/* TODO(issue #4): list the slot's tickets (GET admin/tickets?timeSlotId=…) once the
-            tickets API exists; until then the slot has none to show. */}
-        <EmptyState>{t('empty.no-reservations', { ns: 'common' })}</EmptyState>
+        <ul className="link-row">
+          <li>
+            <Link to={bookPath(slot.roomId, slot.id)}>{t('edit.book')}</Link>
+          </li>
+          <li>
+            <Link to={slotHistoryPath(slot.roomId, slot.id)}>{t('edit.history')}</Link>
+          </li>
+        </ul>
+        <SlotReservations slot={slot} />
       </section>
     </>
+  );
+}
+
+/** "Last, First" of a ticket's owner; null once the personal data was erased. */
+function ownerName(ticket: Ticket): string | null {
+  const parts = [ticket.lastName, ticket.firstName].filter((part) => part !== null && part !== '');
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/** The booked tickets of the slot, each linking to its reservation. */
+function SlotReservations({ slot }: { slot: TimeSlot }) {
+  const { t } = useTranslation('admin-time-slots');
+  const { data, error } = useGetTimeSlotTicketsQuery(slot.id);
+  return (
+    <LoadingContainer data={data} error={error}>
+      {({ content }) =>
+        content.length === 0 ? (
+          <EmptyState>{t('empty.no-reservations', { ns: 'common' })}</EmptyState>
+        ) : (
+          <div className="table-wrap">
+            <table className="data-table">
+              <caption className="visually-hidden">
+                {t('edit.reservations-caption', { count: content.length })}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('edit.column.name')}</th>
+                  <th scope="col">{t('edit.column.organisation')}</th>
+                  <th scope="col">{t('edit.column.email')}</th>
+                  <th scope="col">{t('edit.column.action')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {content.map((ticket) => {
+                  const name = ownerName(ticket) ?? t('edit.erased');
+                  return (
+                    <tr key={ticket.id}>
+                      <td>{name}</td>
+                      <td>{ticket.organisation}</td>
+                      <td className="data-table__break">{ticket.email}</td>
+                      <td>
+                        <Link to={reservationPath(ticket.id)}>
+                          {t('edit.open-reservation')}
+                          <span className="visually-hidden"> {name}</span>
+                        </Link>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )
+      }
+    </LoadingContainer>
   );
 }

@@ -24,3 +24,18 @@ export function editPath(roomId: string, timeSlotId: string): string {
 export function capacityPath(roomId: string, month?: YearMonth): string {
   return `${room(roomId)}/time-slot-edit-multi-capacity/${month ? yearMonthSearch(month) : ''}`;
 }
+
+/** The admin books a person into the slot. */
+export function bookPath(roomId: string, timeSlotId: string): string {
+  return `${room(roomId)}/time-slot-book/${encodeURIComponent(timeSlotId)}`;
+}
+
+/** The audit history of the slot. */
+export function slotHistoryPath(roomId: string, timeSlotId: string): string {
+  return `${editPath(roomId, timeSlotId)}/history`;
+}
+
+/** A reservation (ticket) of the slot. */
+export function reservationPath(ticketId: string): string {
+  return `/reservations/${encodeURIComponent(ticketId)}`;
+}

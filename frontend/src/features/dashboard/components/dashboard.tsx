@@ -1,33 +1,32 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { ExternalLink } from '../../../components/external-link';
 import { Page } from '../../../components/page';
+import { todayIso } from '../../../lib/dates';
+import { useGetOverbookedCountQuery } from '../api/dashboard-api';
 
 interface DashboardLink {
   /** Key below `links.` in the dashboard namespace. */
   key: string;
   to: string;
-  /** Whether the screen exists yet; later issues switch their links on. */
-  available: boolean;
+  /** Only administrators get these links (spec section 6). */
+  adminOnly: boolean;
 }
 
-/**
- * Dashboard links of spec section 2 in their spec order. Only screens that exist are shown.
- * TODO(issue #5): switch `available` on when the reservations list, overbooked slots and reports
- * screens are built (and load the overbooked count).
- */
+/** Dashboard links of spec section 2 in their spec order. */
 const LINKS: readonly DashboardLink[] = [
-  { key: 'rooms', to: '/rooms', available: true },
-  { key: 'reservations', to: '/reservations', available: false },
-  { key: 'overbooked', to: '/overbooked', available: false },
-  { key: 'blacklist', to: '/blacklist', available: true },
-  { key: 'holidays', to: '/holiday-list', available: true },
-  { key: 'reports', to: '/reports', available: false },
+  { key: 'rooms', to: '/rooms', adminOnly: true },
+  { key: 'reservations', to: '/reservations', adminOnly: false },
+  { key: 'overbooked', to: '/overbooked', adminOnly: true },
+  { key: 'blacklist', to: '/blacklist', adminOnly: true },
+  { key: 'holidays', to: '/holiday-list', adminOnly: true },
+  { key: 'reports', to: '/reports', adminOnly: false },
 ];
 
 interface DashboardProps {
-  /** Only administrators get the (external) edit-texts link. */
+  /** Only administrators get the (external) edit-texts link and the management links. */
   isAdmin: boolean;
 }
 
@@ -35,6 +34,14 @@ interface DashboardProps {
 export function Dashboard({ isAdmin }: DashboardProps) {
   const { t } = useTranslation('dashboard');
   const { labelAdminUrl } = useConfig();
+  const [today] = useState(() => todayIso());
+  // Spec section 6: only administrators load the overbooked count.
+  const { data: overbooked } = useGetOverbookedCountQuery(today, { skip: !isAdmin });
+
+  const label = (key: string) =>
+    key === 'overbooked' && overbooked !== undefined
+      ? t('links.overbooked-count', { count: overbooked })
+      : t(`links.${key}`);
 
   return (
     <Page title={t('title')}>
@@ -48,10 +55,10 @@ export function Dashboard({ isAdmin }: DashboardProps) {
               </ExternalLink>
             </li>
           ) : null}
-          {LINKS.filter((link) => link.available).map((link) => (
+          {LINKS.filter((link) => isAdmin || !link.adminOnly).map((link) => (
             <li key={link.key}>
               <Link className="dashboard-links__link" to={link.to}>
-                {t(`links.${link.key}`)}
+                {label(link.key)}
               </Link>
             </li>
           ))}

@@ -1,0 +1,86 @@
+import type { HistoryEntry } from '../../../api/types';
+
+/** The `what` values of the history API (spec: what happened to a ticket or a slot). */
+export const HISTORY_WHATS = [
+  'held',
+  'hold-extended',
+  'released',
+  'expired',
+  'booked',
+  'cancelled',
+  'owner-changed',
+  'personal-data-erased',
+  'slot-created',
+  'slot-changed',
+  'capacity-changed',
+  'slot-deleted',
+] as const;
+export type HistoryWhat = (typeof HISTORY_WHATS)[number];
+
+/** Known background jobs; others are shown by their name. */
+export const HISTORY_JOBS = ['cart-expiry', 'personal-data-erasure', 'demo-seed'] as const;
+
+/** A catalogue key (in the admin-history namespace) with its interpolation values. */
+export interface Label {
+  readonly key: string;
+  readonly params?: Readonly<Record<string, string>>;
+}
+
+/** What happened: a known `what` has its own text; anything else names the raw event. */
+export function whatLabel(entry: Pick<HistoryEntry, 'what' | 'event'>): Label {
+  return (HISTORY_WHATS as readonly string[]).includes(entry.what)
+    ? { key: `what.${entry.what}` }
+    : { key: 'what.other', params: { event: entry.event || entry.what } };
+}
+
+/** By whom: the visitor, an administrator (by user name) or a system job. */
+export function actorLabel(actor: HistoryEntry['actor']): Label {
+  switch (actor.kind) {
+    case 'visitor':
+      return { key: 'actor.visitor' };
+    case 'admin':
+      return actor.username
+        ? { key: 'actor.admin', params: { username: actor.username } }
+        : { key: 'actor.admin-unknown' };
+    case 'system': {
+      const job = actor.job ?? '';
+      return (HISTORY_JOBS as readonly string[]).includes(job)
+        ? { key: `actor.jobs.${job}` }
+        : { key: 'actor.system', params: { job: job || '?' } };
+    }
+    default:
+      return { key: 'actor.unknown', params: { kind: actor.kind } };
+  }
+}
+
+/** Spec section 1: the default time zone. */
+export const TIME_ZONE = 'Europe/Vienna';
+
+/** dd.MM.yyyy HH:mm of an instant in the time zone; an unreadable value is returned unchanged. */
+export function formatTimestamp(iso: string, timeZone = TIME_ZONE): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((item) => item.type === type)?.value ?? '';
+  return `${part('day')}.${part('month')}.${part('year')} ${part('hour')}:${part('minute')}`;
+}
+
+/** The entries in time order; entries of the same instant keep the server's order. */
+export function sortHistory(entries: readonly HistoryEntry[]): HistoryEntry[] {
+  return entries
+    .map((entry, index) => ({ entry, index, time: Date.parse(entry.at) }))
+    .sort((a, b) => {
+      const [x, y] = [Number.isNaN(a.time) ? 0 : a.time, Number.isNaN(b.time) ? 0 : b.time];
+      return x - y || a.index - b.index;
+    })
+    .map(({ entry }) => entry);
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { HistoryEntry } from '../../../api/types';
+import de from '../../../i18n/staff.de.json';
+import en from '../../../i18n/staff.en.json';
+import {
+  actorLabel,
+  formatTimestamp,
+  HISTORY_JOBS,
+  HISTORY_WHATS,
+  sortHistory,
+  whatLabel,
+} from './history';
+
+const entry = (at: string, what: string, event = 'X'): HistoryEntry => ({
+  at,
+  event,
+  what,
+  actor: { kind: 'visitor' },
+});
+
+describe('history labels', () => {
+  it('translates every known what', () => {
+    for (const what of HISTORY_WHATS) {
+      expect(whatLabel(entry('2026-01-01T00:00:00Z', what))).toEqual({ key: `what.${what}` });
+    }
+  });
+
+  it('names the event of an unknown what', () => {
+    expect(whatLabel(entry('2026-01-01T00:00:00Z', 'SomethingNew', 'SomethingNew'))).toEqual({
+      key: 'what.other',
+      params: { event: 'SomethingNew' },
+    });
+  });
+
+  it('names the visitor, the administrator and the system job', () => {
+    expect(actorLabel({ kind: 'visitor' })).toEqual({ key: 'actor.visitor' });
+    expect(actorLabel({ kind: 'admin', username: 'admin' })).toEqual({
+      key: 'actor.admin',
+      params: { username: 'admin' },
+    });
+    expect(actorLabel({ kind: 'admin' })).toEqual({ key: 'actor.admin-unknown' });
+    expect(actorLabel({ kind: 'system', job: 'cart-expiry' })).toEqual({
+      key: 'actor.jobs.cart-expiry',
+    });
+    expect(actorLabel({ kind: 'system', job: 'nightly' })).toEqual({
+      key: 'actor.system',
+      params: { job: 'nightly' },
+    });
+    expect(actorLabel({ kind: 'robot' })).toEqual({
+      key: 'actor.unknown',
+      params: { kind: 'robot' },
+    });
+  });
+
+  it.each([
+    ['de', de],
+    ['en', en],
+  ])('%s has a text for every label', (_language, catalogue) => {
+    const texts = catalogue['admin-history'] as unknown as {
+      what: Record<string, string>;
+      actor: Record<string, string> & { jobs: Record<string, string> };
+    };
+    for (const what of [...HISTORY_WHATS, 'other']) expect(texts.what[what]).toBeTruthy();
+    for (const job of HISTORY_JOBS) expect(texts.actor.jobs[job]).toBeTruthy();
+    for (const key of ['visitor', 'admin', 'admin-unknown', 'system', 'unknown']) {
+      expect(texts.actor[key]).toBeTruthy();
+    }
+  });
+});
+
+describe('formatTimestamp', () => {
+  it('shows dd.MM.yyyy HH:mm in Vienna time (winter and summer time)', () => {
+    expect(formatTimestamp('2026-01-15T07:05:00.000Z')).toBe('15.01.2026 08:05');
+    expect(formatTimestamp('2026-07-01T22:30:00Z')).toBe('02.07.2026 00:30');
+    expect(formatTimestamp('2026-07-01T22:30:00Z', 'UTC')).toBe('01.07.2026 22:30');
+  });
+
+  it('returns an unreadable value unchanged', () => {
+    expect(formatTimestamp('yesterday')).toBe('yesterday');
+  });
+});
+
+describe('sortHistory', () => {
+  it('orders by time and keeps the server order of the same instant', () => {
+    const a = entry('2026-01-01T10:00:00Z', 'held');
+    const b = entry('2026-01-01T10:00:00Z', 'booked');
+    const c = entry('2026-01-01T09:00:00Z', 'slot-created');
+    expect(sortHistory([a, b, c])).toEqual([c, a, b]);
+  });
+});

@@ -1,0 +1,155 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { TimeSlot } from '../../../api/types';
+import { useAppDispatch } from '../../../app/hooks';
+import { ErrorBox } from '../../../components/error-box';
+import { RequiredHint, SelectField } from '../../../components/form-field';
+import { LoadingContainer } from '../../../components/loading-container';
+import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { formatDate, formatTimeRange } from '../../../lib/dates';
+import { notify } from '../../../stores/notifications-slice';
+import { useBookTimeSlotMutation, useGetBookingTimeSlotQuery } from '../api/admin-reservations-api';
+import {
+  EMPTY_OWNER,
+  OWNER_FIELDS,
+  OWNER_SCHEMA,
+  ownerName,
+  toStaffBooking,
+  type OwnerField,
+  type OwnerValues,
+} from '../utils/owner-form';
+import { slotEditPath } from '../utils/paths';
+import { OwnerFields } from './owner-fields';
+
+const LANGUAGES = ['de', 'en'] as const;
+type BookingLanguage = (typeof LANGUAGES)[number];
+
+const idOf = (field: OwnerField | 'salutation' | 'accessibility' | 'language') =>
+  `slot-book-${field}`;
+
+/** A slot is full when its tickets reach its capacity; booking more overbooks it. */
+function isFull(slot: Pick<TimeSlot, 'ticketCount' | 'capacity'>): boolean {
+  return slot.ticketCount >= slot.capacity;
+}
+
+/**
+ * Route `/room/:roomId/time-slot-book/:timeSlotId`: an administrator books a person into a slot.
+ * A full slot is only a warning: staff may book beyond the capacity (the slot is overbooked then).
+ */
+export function TimeSlotBook() {
+  const { t } = useTranslation('admin-reservations');
+  const { roomId = '', timeSlotId = '' } = useParams();
+  const { data, error } = useGetBookingTimeSlotQuery({ roomId, timeSlotId });
+  const backTo = slotEditPath(roomId, timeSlotId);
+
+  return (
+    <Page title={t('book.title')}>
+      <LoadingContainer data={data} error={error} backLink={{ to: backTo, label: t('book.back') }}>
+        {(slot) => <TimeSlotBookForm key={slot.id} slot={slot} backTo={backTo} />}
+      </LoadingContainer>
+    </Page>
+  );
+}
+
+function TimeSlotBookForm({ slot, backTo }: { slot: TimeSlot; backTo: string }) {
+  const { t, i18n } = useTranslation('admin-reservations');
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<OwnerValues>(EMPTY_OWNER);
+  const [language, setLanguage] = useState<BookingLanguage>(i18n.language === 'en' ? 'en' : 'de');
+  const [book, result] = useBookTimeSlotMutation();
+  const form = useValidatedForm(OWNER_SCHEMA, OWNER_FIELDS, idOf);
+  const range = formatTimeRange(slot.startTime, slot.endTime);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!form.validate(values)) return;
+    let bookingNumber: string;
+    try {
+      ({ bookingNumber } = await book({
+        roomId: slot.roomId,
+        timeSlotId: slot.id,
+        body: toStaffBooking(values, language),
+      }).unwrap());
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(
+      notify({
+        title: t('book.booked', {
+          name: ownerName({ firstName: values.firstName.trim(), lastName: values.lastName.trim() }),
+          date: formatDate(slot.date),
+          range,
+        }),
+        description: t('book.booking-number', { number: bookingNumber }),
+      }),
+    );
+    await navigate(backTo);
+  };
+
+  return (
+    <>
+      <dl className="summary-list">
+        <div>
+          <dt>{t('ticket.room')}</dt>
+          <dd>{slot.roomName}</dd>
+        </div>
+        <div>
+          <dt>{t('ticket.date')}</dt>
+          <dd>{formatDate(slot.date)}</dd>
+        </div>
+        <div>
+          <dt>{t('ticket.time')}</dt>
+          <dd>{range}</dd>
+        </div>
+        <div>
+          <dt>{t('book.occupancy')}</dt>
+          <dd>
+            {t('calendar.occupied', {
+              ns: 'common',
+              ticketCount: slot.ticketCount,
+              capacity: slot.capacity,
+            })}
+          </dd>
+        </div>
+      </dl>
+      {isFull(slot) ? (
+        <p className="notice notice--warning">
+          {t('book.full-warning', { ticketCount: slot.ticketCount, capacity: slot.capacity })}
+        </p>
+      ) : null}
+      <form className="form" noValidate onSubmit={submit}>
+        <RequiredHint />
+        {result.error ? <ErrorBox error={result.error} /> : null}
+        <OwnerFields
+          idOf={idOf}
+          values={values}
+          messageOf={form.messageOf}
+          onText={(field, value) => {
+            setValues((current) => ({ ...current, [field]: value }));
+            form.revalidate(field, value);
+          }}
+          onChange={(change) => setValues((current) => ({ ...current, ...change }))}
+        />
+        <SelectField
+          id={idOf('language')}
+          label={t('book.language')}
+          hint={t('book.language-hint')}
+          value={language}
+          options={LANGUAGES.map((value) => ({ value, label: t(`book.languages.${value}`) }))}
+          onChange={(event) => setLanguage(event.target.value === 'en' ? 'en' : 'de')}
+        />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={result.isLoading}>
+            {isFull(slot) ? t('book.submit-overbook') : t('book.submit')}
+          </button>
+          <Link className="button button--secondary" to={backTo}>
+            {t('book.cancel')}
+          </Link>
+        </div>
+      </form>
+    </>
+  );
+}

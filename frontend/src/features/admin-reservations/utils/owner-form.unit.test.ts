@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { Ticket } from '../../../api/types';
+import { validateForm, validateValue } from '../../../lib/validation';
+import {
+  EMPTY_OWNER,
+  OWNER_SCHEMA,
+  ownerName,
+  phone,
+  ticketToOwnerValues,
+  toOwnerPayload,
+  toStaffBooking,
+} from './owner-form';
+import { backToListPath, editPath, fromList, historyPath, slotEditPath } from './paths';
+
+const ticket: Ticket = {
+  id: '11111111-1111-4111-8111-111111111111',
+  status: 'BOOKED',
+  ownerId: 'a'.repeat(32),
+  bookingNumber: 'AB12CD',
+  transactionId: '22222222-2222-4222-8222-222222222222',
+  timeSlotId: '33333333-3333-4333-8333-333333333333',
+  roomId: '44444444-4444-4444-8444-444444444444',
+  roomName: 'Großer Lesesaal',
+  roomDescription: 'Beschreibung',
+  date: '2026-03-10',
+  startTime: '08:00',
+  endTime: '12:00',
+  cancelable: true,
+  salutation: 'MS',
+  title: 'Dr.',
+  firstName: 'Anna',
+  lastName: 'Huber',
+  organisation: null,
+  email: 'anna@example.org',
+  phone: '+43123',
+  accessibility: true,
+};
+
+describe('owner form', () => {
+  it('requires first and last name and checks the lengths, e-mail and phone', () => {
+    expect(validateForm(EMPTY_OWNER, OWNER_SCHEMA)).toEqual({
+      firstName: { key: 'required' },
+      lastName: { key: 'required' },
+    });
+    const errors = validateForm(
+      {
+        ...EMPTY_OWNER,
+        title: 't'.repeat(41),
+        firstName: 'f'.repeat(41),
+        lastName: 'Huber',
+        organisation: 'o'.repeat(41),
+        email: 'no-address',
+        phone: '0664 123',
+      },
+      OWNER_SCHEMA,
+    );
+    expect(errors).toEqual({
+      title: { key: 'max-length', params: { max: 40 } },
+      firstName: { key: 'max-length', params: { max: 40 } },
+      organisation: { key: 'max-length', params: { max: 40 } },
+      email: { key: 'email' },
+      phone: { key: 'phone' },
+    });
+    expect(
+      validateForm(
+        { ...EMPTY_OWNER, firstName: 'A', lastName: 'B', email: `${'a'.repeat(316)}@b.at` },
+        OWNER_SCHEMA,
+      ),
+    ).toEqual({ email: { key: 'max-length', params: { max: 320 } } });
+  });
+
+  it('accepts telephone numbers of digits with an optional leading plus only', () => {
+    expect(phone('+43123456')).toBeNull();
+    expect(phone('0664123')).toBeNull();
+    for (const bad of ['+43 123', '0664-123', '12+3', '++43', 'tel']) {
+      expect(phone(bad), bad).toEqual({ key: 'phone' });
+    }
+    expect(validateValue('', [phone])).toBeNull();
+  });
+
+  it('takes the values of a ticket, erased fields as empty', () => {
+    expect(ticketToOwnerValues(ticket)).toEqual({
+      salutation: 'MS',
+      title: 'Dr.',
+      firstName: 'Anna',
+      lastName: 'Huber',
+      organisation: '',
+      email: 'anna@example.org',
+      phone: '+43123',
+      accessibility: true,
+    });
+    expect(
+      ticketToOwnerValues({
+        ...ticket,
+        salutation: null,
+        title: null,
+        firstName: null,
+        lastName: null,
+        email: null,
+        phone: null,
+        accessibility: null,
+      }),
+    ).toEqual(EMPTY_OWNER);
+  });
+
+  it('trims the payload and leaves out empty optional fields', () => {
+    expect(
+      toOwnerPayload({
+        ...EMPTY_OWNER,
+        firstName: ' Anna ',
+        lastName: 'Huber ',
+        organisation: '  ',
+        email: ' anna@example.org ',
+      }),
+    ).toEqual({
+      salutation: 'NONE',
+      firstName: 'Anna',
+      lastName: 'Huber',
+      email: 'anna@example.org',
+      accessibility: false,
+    });
+    expect(toStaffBooking({ ...EMPTY_OWNER, firstName: 'A', lastName: 'B' }, 'en')).toMatchObject({
+      language: 'en',
+    });
+  });
+
+  it('names the owner "Last, First"', () => {
+    expect(ownerName(ticket)).toBe('Huber, Anna');
+    expect(ownerName({ firstName: null, lastName: 'Huber' })).toBe('Huber');
+    expect(ownerName({ firstName: null, lastName: null })).toBeNull();
+  });
+});
+
+describe('reservation paths', () => {
+  it('links the edit page, its history and the slot', () => {
+    expect(editPath('a/b')).toBe('/reservations/a%2Fb');
+    expect(historyPath('x')).toBe('/reservations/x/history');
+    expect(slotEditPath('r', 's')).toBe('/room/r/time-slot-edit/s');
+  });
+
+  it('goes back to the list the page was opened from', () => {
+    expect(backToListPath(fromList('?searchType=cancelled&offset=20'))).toBe(
+      '/reservations?searchType=cancelled&offset=20',
+    );
+    expect(backToListPath(null)).toBe('/reservations');
+    expect(backToListPath({ listSearch: 3 })).toBe('/reservations');
+    expect(backToListPath(fromList(''))).toBe('/reservations');
+  });
+});

@@ -1,0 +1,35 @@
+/** Routes of the reservation screens and the admin routes they link to (no feature imports). */
+
+const enc = encodeURIComponent;
+
+export const LIST_PATH = '/reservations';
+
+export function editPath(ticketId: string): string {
+  return `${LIST_PATH}/${enc(ticketId)}`;
+}
+
+export function historyPath(ticketId: string): string {
+  return `${editPath(ticketId)}/history`;
+}
+
+export function slotEditPath(roomId: string, timeSlotId: string): string {
+  return `/room/${enc(roomId)}/time-slot-edit/${enc(timeSlotId)}`;
+}
+
+/** Router state of a link from the list: the list's query, to go back to the same result. */
+export interface FromList {
+  listSearch: string;
+}
+
+export function fromList(search: string): FromList {
+  return { listSearch: search.replace(/^\?/, '') };
+}
+
+/** The list to go back to: the one the page was opened from (router state), else the default. */
+export function backToListPath(routerState: unknown): string {
+  if (routerState !== null && typeof routerState === 'object' && 'listSearch' in routerState) {
+    const search = routerState.listSearch;
+    if (typeof search === 'string' && search !== '') return `${LIST_PATH}?${search}`;
+  }
+  return LIST_PATH;
+}

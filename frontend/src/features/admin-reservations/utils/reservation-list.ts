@@ -1,0 +1,162 @@
+import { isIsoDate } from '../../../lib/dates';
+import { PAGING_SIZE } from '../../../lib/constants';
+
+/**
+ * State of the reservations list (spec section 2): tab, date range, term, sort and page. It lives
+ * in the address as `searchType`, `searchFrom`, `searchUntil`, `sortColumn`, `sortOrder`,
+ * `offset` and `searchTerm`, so reloading, sharing or going back restores the result.
+ */
+
+export const LIST_TYPES = ['booked', 'cancelled'] as const;
+export type ListType = (typeof LIST_TYPES)[number];
+
+export const SORT_COLUMNS = ['room', 'name', 'institution', 'email', 'date'] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+export type SortOrder = 'ASC' | 'DESC';
+
+export interface ListSort {
+  readonly column: SortColumn;
+  readonly order: SortOrder;
+}
+
+export interface ListState {
+  readonly type: ListType;
+  /** `YYYY-MM-DD`, or '' for no lower bound. */
+  readonly from: string;
+  /** `YYYY-MM-DD`, or '' for no upper bound. */
+  readonly until: string;
+  readonly term: string;
+  readonly sort: ListSort;
+  readonly offset: number;
+}
+
+/** Spec section 2: default sort is name ascending. */
+export const DEFAULT_SORT: ListSort = { column: 'name', order: 'ASC' };
+
+/** The first search: booked tickets from today on. */
+export function defaultListState(today: string): ListState {
+  return { type: 'booked', from: today, until: '', term: '', sort: DEFAULT_SORT, offset: 0 };
+}
+
+/** A query parameter reader (`URLSearchParams` has `get`). */
+export interface ParamSource {
+  get(name: string): string | null;
+}
+
+function dateParam(value: string | null, fallback: string): string {
+  if (value === null) return fallback;
+  const trimmed = value.trim();
+  if (trimmed === '') return '';
+  return isIsoDate(trimmed) ? trimmed : fallback;
+}
+
+/**
+ * The list state of the address. A missing `searchFrom` means today (the default); an empty one
+ * means no lower bound. Invalid values fall back to the defaults.
+ */
+export function parseListState(params: ParamSource, today: string): ListState {
+  const type = params.get('searchType') === 'cancelled' ? 'cancelled' : 'booked';
+  const sortColumn = params.get('sortColumn') ?? '';
+  const column = (SORT_COLUMNS as readonly string[]).includes(sortColumn)
+    ? (sortColumn as SortColumn)
+    : DEFAULT_SORT.column;
+  const order: SortOrder = params.get('sortOrder') === 'DESC' ? 'DESC' : 'ASC';
+  const rawOffset = params.get('offset') ?? '';
+  const offset = /^\d{1,9}$/.test(rawOffset) ? Number(rawOffset) : 0;
+  return {
+    type,
+    from: dateParam(params.get('searchFrom'), today),
+    until: dateParam(params.get('searchUntil'), ''),
+    term: (params.get('searchTerm') ?? '').trim(),
+    sort: { column, order },
+    offset,
+  };
+}
+
+/** The query parameters of a list state; `parseListState` reads them back unchanged. */
+export function listStateToParams(state: ListState): Record<string, string> {
+  const params: Record<string, string> = {
+    searchType: state.type,
+    searchFrom: state.from,
+  };
+  if (state.until) params.searchUntil = state.until;
+  if (state.term) params.searchTerm = state.term;
+  params.sortColumn = state.sort.column;
+  params.sortOrder = state.sort.order;
+  params.offset = String(state.offset);
+  return params;
+}
+
+/** A new search (other tab, filters or sort) starts at the first page (spec section 4). */
+export function newSearch(
+  state: ListState,
+  change: Partial<Pick<ListState, 'type' | 'from' | 'until' | 'term' | 'sort'>>,
+): ListState {
+  return { ...state, ...change, offset: 0 };
+}
+
+/** The reset button shows when the from date is not today, or an until date or a term is set. */
+export function showReset(state: ListState, today: string): boolean {
+  return state.from !== today || state.until !== '' || state.term !== '';
+}
+
+/** Clicking the active column toggles its order; another column starts ascending. */
+export function nextSort(current: ListSort, column: SortColumn): ListSort {
+  if (current.column === column) {
+    return { column, order: current.order === 'ASC' ? 'DESC' : 'ASC' };
+  }
+  return { column, order: 'ASC' };
+}
+
+/** `aria-sort` of a column header: only the sorted column has one. */
+export function ariaSort(
+  sort: ListSort,
+  column: SortColumn,
+): 'ascending' | 'descending' | undefined {
+  if (sort.column !== column) return undefined;
+  return sort.order === 'ASC' ? 'ascending' : 'descending';
+}
+
+/** Filters of `GET admin/tickets` (and its CSV export) without paging. */
+export interface TicketFilter {
+  /** No status: booked tickets; `CANCELED_ONLY`: the cancelled ones (spec section 4). */
+  status?: 'CANCELED_ONLY';
+  fromDate?: string;
+  untilDate?: string;
+  searchTerm?: string;
+  sort: string;
+}
+
+export interface TicketQuery extends TicketFilter {
+  limit: number;
+  offset: number;
+}
+
+/** The filters of a tab with the state's dates, term and sort. */
+export function ticketFilter(state: ListState, type: ListType = state.type): TicketFilter {
+  return {
+    ...(type === 'cancelled' ? { status: 'CANCELED_ONLY' as const } : {}),
+    ...(state.from ? { fromDate: state.from } : {}),
+    ...(state.until ? { untilDate: state.until } : {}),
+    ...(state.term ? { searchTerm: state.term } : {}),
+    sort: `${state.sort.column}:${state.sort.order}`,
+  };
+}
+
+/** The page shown: `pagingSize` tickets from the offset. */
+export function ticketQuery(state: ListState): TicketQuery {
+  return { ...ticketFilter(state), limit: PAGING_SIZE, offset: state.offset };
+}
+
+/** Only the count of a tab (its `totalCount`), for the tab labels. */
+export function countQuery(state: ListState, type: ListType): TicketQuery {
+  return { ...ticketFilter(state, type), limit: 1, offset: 0 };
+}
+
+/** Spec section 9: room names in the list are cut at 18 characters plus ' ...'. */
+export const ROOM_NAME_MAX = 18;
+
+export function cutRoomName(name: string, max = ROOM_NAME_MAX): string {
+  const chars = Array.from(name);
+  return chars.length > max ? `${chars.slice(0, max).join('')} ...` : name;
+}

@@ -1,0 +1,51 @@
+import { baseApi } from '../../../api/base-api';
+import type { DailyReport, OccupancyReportItem, Page, Room } from '../../../api/types';
+import { MAX_ROOMS } from '../../../lib/constants';
+import type { OccupancyQuery } from '../utils/reports';
+
+export interface DailyReportQuery {
+  roomId: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+}
+
+const enc = encodeURIComponent;
+
+/** Reads only: the `reports` role may use all of these. */
+export const reportsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Ticket'] }).injectEndpoints({
+  endpoints: (build) => ({
+    /** Spec section 7: the room list load asks for up to maxRooms with offset 0. */
+    getReportRooms: build.query<Page<Room>, void>({
+      query: () => ({
+        url: 'admin/rooms',
+        params: { limit: MAX_ROOMS, offset: 0, sort: 'order:ASC' },
+      }),
+      providesTags: [{ type: 'Room', id: 'LIST' }],
+    }),
+    getReportRoom: build.query<Room, string>({
+      query: (id) => `admin/rooms/${enc(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Room', id }],
+    }),
+    getDailyReport: build.query<DailyReport, DailyReportQuery>({
+      query: ({ roomId, date }) => ({
+        url: `admin/rooms/${enc(roomId)}/daily-report`,
+        params: { date },
+      }),
+      providesTags: [{ type: 'Ticket', id: 'LIST' }],
+    }),
+    getOccupancyReport: build.query<OccupancyReportItem[], OccupancyQuery>({
+      query: (params) => ({ url: 'admin/tickets/report', params: { ...params } }),
+      providesTags: [
+        { type: 'Ticket', id: 'LIST' },
+        { type: 'TimeSlot', id: 'LIST' },
+      ],
+    }),
+  }),
+});
+
+export const {
+  useGetReportRoomsQuery,
+  useGetReportRoomQuery,
+  useGetDailyReportQuery,
+  useGetOccupancyReportQuery,
+} = reportsApi;

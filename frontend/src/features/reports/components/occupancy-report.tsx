@@ -1,0 +1,276 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { OccupancyReportItem, Room } from '../../../api/types';
+import { useConfig } from '../../../app/config-context';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorBox } from '../../../components/error-box';
+import { InputField, SelectField } from '../../../components/form-field';
+import { LoadingContainer } from '../../../components/loading-container';
+import { Page } from '../../../components/page';
+import { formatDate, todayIso } from '../../../lib/dates';
+import { resolveApiUrl } from '../../../lib/url';
+import { useGetOccupancyReportQuery, useGetReportRoomsQuery } from '../api/reports-api';
+import {
+  barWidth,
+  defaultOccupancyQuery,
+  formatSlotTime,
+  OCCUPANCY_TYPES,
+  occupancyCsvPath,
+  occupancyErrors,
+  percentText,
+  type OccupancyField,
+  type OccupancyQuery,
+} from '../utils/reports';
+
+const idOf = (field: OccupancyField) => `occupancy-${field}`;
+
+/**
+ * Route `/occupancy-report`: booked or cancelled tickets per slot of a room in a date range,
+ * absolute and as a share of the capacity, as a table and a bar chart. Reloads on every change.
+ */
+export function OccupancyReport() {
+  const { t } = useTranslation('reports');
+  const rooms = useGetReportRoomsQuery();
+
+  return (
+    <Page title={t('occupancy.title')}>
+      <p className="no-print">
+        <Link to="/reports">{t('back-to-reports')}</Link>
+      </p>
+      <LoadingContainer
+        data={rooms.data}
+        error={rooms.error}
+        backLink={{ to: '/reports', label: t('back-to-reports') }}
+      >
+        {({ content }) =>
+          content.length === 0 ? (
+            // Spec section 2: without rooms the report shows the error state.
+            <ErrorBox
+              messageKey="report__no_rooms"
+              extra={<Link to="/reports">{t('back-to-reports')}</Link>}
+            />
+          ) : (
+            <OccupancyReportContent rooms={content} />
+          )
+        }
+      </LoadingContainer>
+    </Page>
+  );
+}
+
+function OccupancyReportContent({ rooms }: { rooms: Room[] }) {
+  const { t, i18n } = useTranslation('reports');
+  const { baseApiUrl } = useConfig();
+  const [initial] = useState(() => defaultOccupancyQuery(todayIso(), rooms));
+  /** What the filters show (possibly invalid while typing). */
+  const [values, setValues] = useState<OccupancyQuery>(initial);
+  /** The last valid filters: the report shown. */
+  const [query, setQuery] = useState<OccupancyQuery>(initial);
+  const errors = occupancyErrors(values);
+  const report = useGetOccupancyReportQuery(query);
+  const room = rooms.find((candidate) => candidate.id === query.roomId);
+
+  const change = (field: OccupancyField, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (Object.keys(occupancyErrors(next)).length === 0) {
+      setQuery({ ...next, fromDate: next.fromDate.trim(), untilDate: next.untilDate.trim() });
+    }
+  };
+
+  const messageOf = (field: OccupancyField) => {
+    const error = errors[field];
+    return error ? t(`validation.${error.key}`, { ns: 'common', ...error.params }) : undefined;
+  };
+
+  const header = t('occupancy.header', {
+    room: room?.name ?? '',
+    type: t(`occupancy.types.${query.status}`),
+    from: formatDate(query.fromDate),
+    until: formatDate(query.untilDate),
+  });
+
+  return (
+    <>
+      <form
+        className="report-filters no-print"
+        noValidate
+        aria-label={t('occupancy.filters')}
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <div className="field-row">
+          <InputField
+            id={idOf('fromDate')}
+            type="date"
+            label={t('occupancy.from')}
+            required
+            value={values.fromDate}
+            error={messageOf('fromDate')}
+            onChange={(event) => change('fromDate', event.target.value)}
+          />
+          <InputField
+            id={idOf('untilDate')}
+            type="date"
+            label={t('occupancy.until')}
+            required
+            value={values.untilDate}
+            error={messageOf('untilDate')}
+            onChange={(event) => change('untilDate', event.target.value)}
+          />
+        </div>
+        <div className="field-row">
+          <SelectField
+            id={idOf('roomId')}
+            label={t('occupancy.room')}
+            required
+            value={values.roomId}
+            options={rooms.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+            onChange={(event) => change('roomId', event.target.value)}
+          />
+          <SelectField
+            id={idOf('status')}
+            label={t('occupancy.type')}
+            required
+            value={values.status}
+            options={OCCUPANCY_TYPES.map((type) => ({
+              value: type,
+              label: t(`occupancy.types.${type}`),
+            }))}
+            onChange={(event) => change('status', event.target.value)}
+          />
+        </div>
+      </form>
+      <h2 className="report-heading">{header}</h2>
+      <LoadingContainer
+        data={report.data}
+        error={report.error}
+        backLink={{ to: '/reports', label: t('back-to-reports') }}
+      >
+        {(items) => (
+          <>
+            <p className="result-count" role="status">
+              {report.isFetching
+                ? t('loading', { ns: 'common' })
+                : t('occupancy.count', { count: items.length })}
+            </p>
+            <div className="button-row no-print">
+              {items.length > 0 ? (
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  onClick={() => window.print()}
+                >
+                  {t('print')}
+                </button>
+              ) : null}
+              <a
+                className="button button--secondary"
+                href={resolveApiUrl(baseApiUrl, occupancyCsvPath(query))}
+                download
+              >
+                {t('csv')}
+              </a>
+            </div>
+            {items.length === 0 ? (
+              <EmptyState>{t('empty.no-entries', { ns: 'common' })}</EmptyState>
+            ) : (
+              <>
+                <OccupancyTable
+                  items={items}
+                  caption={header}
+                  busy={report.isFetching}
+                  locale={i18n.language}
+                />
+                <OccupancyChart items={items} locale={i18n.language} />
+              </>
+            )}
+          </>
+        )}
+      </LoadingContainer>
+    </>
+  );
+}
+
+const slotLabel = (item: OccupancyReportItem) =>
+  `${formatDate(item.date)} ${formatSlotTime(item.time)}`;
+
+interface TableProps {
+  items: OccupancyReportItem[];
+  caption: string;
+  busy: boolean;
+  locale: string;
+}
+
+function OccupancyTable({ items, caption, busy, locale }: TableProps) {
+  const { t } = useTranslation('reports');
+  return (
+    <div className="table-wrap" aria-busy={busy || undefined}>
+      <table className="data-table report-table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('occupancy.column.slot')}</th>
+            <th scope="col" className="data-table__number">
+              {t('occupancy.column.count')}
+            </th>
+            <th scope="col" className="data-table__number">
+              {t('occupancy.column.capacity')}
+            </th>
+            <th scope="col" className="data-table__number">
+              {t('occupancy.column.percentage')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.timeSlotId}>
+              <td className="data-table__nowrap">{slotLabel(item)}</td>
+              <td className="data-table__number">{item.count}</td>
+              <td className="data-table__number">{item.capacity}</td>
+              <td className="data-table__number">{percentText(item.percentage, locale)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * A bar per slot, drawn with CSS: the bars are decoration, every bar's text value stands next to
+ * it, so the chart reads as a list without them.
+ */
+function OccupancyChart({ items, locale }: { items: OccupancyReportItem[]; locale: string }) {
+  const { t } = useTranslation('reports');
+  return (
+    <figure className="bar-chart">
+      <figcaption className="bar-chart__caption">{t('occupancy.chart')}</figcaption>
+      <ul className="bar-chart__list">
+        {items.map((item) => {
+          const percent = percentText(item.percentage, locale);
+          return (
+            <li key={item.timeSlotId} className="bar-chart__item">
+              <span className="bar-chart__label">{slotLabel(item)}</span>
+              <span className="bar-chart__track" aria-hidden="true">
+                <span
+                  className={`bar-chart__bar${(item.percentage ?? 0) > 100 ? ' bar-chart__bar--over' : ''}`}
+                  style={{ width: `${barWidth(item.percentage)}%` }}
+                />
+              </span>
+              <span className="bar-chart__value">
+                {percent
+                  ? t('occupancy.bar-value', {
+                      percent,
+                      count: item.count,
+                      capacity: item.capacity,
+                    })
+                  : t('occupancy.bar-no-capacity', { count: item.count })}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </figure>
+  );
+}

@@ -1,0 +1,70 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
+import { ExternalLink } from '../../../components/external-link';
+import { LoadingContainer } from '../../../components/loading-container';
+import { Page } from '../../../components/page';
+import { useGetReportRoomsQuery } from '../api/reports-api';
+import { commonReports } from '../utils/reports';
+
+/**
+ * Route `/reports` (and `/` of the reports interface): the daily report of each room, the
+ * occupancy report and the further common reports.
+ */
+export function ReportsPage({ backTo }: { backTo?: string }) {
+  const { t } = useTranslation('reports');
+  const rooms = useGetReportRoomsQuery();
+  const common = commonReports();
+
+  return (
+    <Page title={t('title')}>
+      <section aria-labelledby="reports-daily">
+        <h2 id="reports-daily">{t('page.daily-heading')}</h2>
+        <LoadingContainer
+          data={rooms.data}
+          error={rooms.error}
+          backLink={backTo ? { to: backTo, label: t('back-to-dashboard') } : undefined}
+        >
+          {({ content }) =>
+            content.length === 0 ? (
+              <EmptyState>{t('page.no-rooms')}</EmptyState>
+            ) : (
+              <ul className="report-links">
+                {content.map((room) => (
+                  <li key={room.id}>
+                    <Link to={`/daily-report/${encodeURIComponent(room.id)}`}>
+                      {t('page.daily-link', { room: room.name })}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </LoadingContainer>
+      </section>
+      <section aria-labelledby="reports-occupancy">
+        <h2 id="reports-occupancy">{t('page.occupancy-heading')}</h2>
+        <p>{t('page.occupancy-intro')}</p>
+        <ul className="report-links">
+          <li>
+            <Link to="/occupancy-report">{t('page.occupancy-link')}</Link>
+          </li>
+        </ul>
+      </section>
+      <section aria-labelledby="reports-common">
+        <h2 id="reports-common">{t('page.common-heading')}</h2>
+        {common.length === 0 ? (
+          <EmptyState>{t('empty.no-reports', { ns: 'common' })}</EmptyState>
+        ) : (
+          <ul className="report-links">
+            {common.map((report) => (
+              <li key={report.url}>
+                <ExternalLink href={report.url}>{report.label}</ExternalLink>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </Page>
+  );
+}

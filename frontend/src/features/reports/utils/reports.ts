@@ -1,0 +1,106 @@
+import { subMonths } from 'date-fns';
+import { parseIsoDate, toIsoDate } from '../../../lib/dates';
+import { serializeParams } from '../../../lib/url';
+import {
+  isoDate,
+  notBefore,
+  required,
+  validateForm,
+  type FormErrors,
+  type FormSchema,
+} from '../../../lib/validation';
+
+/** Spec section 3: occupancy types. */
+export const OCCUPANCY_TYPES = ['BOOKED', 'CANCELLED'] as const;
+export type OccupancyType = (typeof OCCUPANCY_TYPES)[number];
+
+export interface OccupancyQuery {
+  roomId: string;
+  fromDate: string;
+  untilDate: string;
+  status: OccupancyType;
+}
+
+/** The same day one month earlier (31 March gives the last day of February). */
+export function monthBefore(today: string): string {
+  const date = parseIsoDate(today);
+  if (!date) throw new RangeError(`Not a date: ${today}`);
+  return toIsoDate(subMonths(date, 1));
+}
+
+/**
+ * Spec sections 2 and 9: one month back to today, the first room, booked tickets. Without rooms
+ * the room is empty (the screen shows the error state then).
+ */
+export function defaultOccupancyQuery(
+  today: string,
+  rooms: readonly { id: string }[],
+): OccupancyQuery {
+  return {
+    roomId: rooms[0]?.id ?? '',
+    fromDate: monthBefore(today),
+    untilDate: today,
+    status: 'BOOKED',
+  };
+}
+
+export const OCCUPANCY_FIELDS = ['fromDate', 'untilDate', 'roomId', 'status'] as const;
+export type OccupancyField = (typeof OCCUPANCY_FIELDS)[number];
+
+/** Spec section 5, occupancy report: both dates required date strings; room and type required. */
+export const OCCUPANCY_SCHEMA: FormSchema<OccupancyField> = {
+  fromDate: [required, isoDate],
+  untilDate: [required, isoDate],
+  roomId: [required],
+  status: [required],
+};
+
+/** The errors of the filters, with the until date not before the from date. */
+export function occupancyErrors(query: OccupancyQuery): FormErrors<OccupancyField> {
+  const errors = validateForm(query, OCCUPANCY_SCHEMA);
+  const range = notBefore(query.fromDate, query.untilDate);
+  if (range && !errors.untilDate) errors.untilDate = range;
+  return errors;
+}
+
+/** Spec section 5, daily report: the date is required and a date string. */
+export const DAILY_SCHEMA: FormSchema<'date'> = { date: [required, isoDate] };
+
+/** Percentage as text, blank when there is none (capacity missing or below 1). */
+export function percentText(percentage: number | null, locale: string): string {
+  if (percentage === null || !Number.isFinite(percentage)) return '';
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(
+    percentage / 100,
+  );
+}
+
+/** Width of a bar in percent of the chart: 0-100 (overbooked slots fill it). */
+export function barWidth(percentage: number | null): number {
+  if (percentage === null || !Number.isFinite(percentage)) return 0;
+  return Math.min(100, Math.max(0, percentage));
+}
+
+/** `HH:mm-HH:mm` of the API; seconds, if any, are dropped. */
+export function formatSlotTime(value: string): string {
+  return value.replace(/(\d{2}:\d{2}):\d{2}/g, '$1');
+}
+
+/** CSV downloads with the same filters as the screen. */
+export function occupancyCsvPath(query: OccupancyQuery): string {
+  return `admin/tickets/report.csv?${serializeParams({ ...query })}`;
+}
+
+export function dailyCsvPath(roomId: string, date: string): string {
+  return `admin/rooms/${encodeURIComponent(roomId)}/daily-report.csv?${serializeParams({ date })}`;
+}
+
+/** A further report: a label and an address. */
+export interface CommonReport {
+  label: string;
+  url: string;
+}
+
+/** Spec section 7: the common-reports operation returns an empty list and makes no request. */
+export function commonReports(): readonly CommonReport[] {
+  return [];
+}
