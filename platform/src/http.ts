@@ -185,15 +185,21 @@ export function requireXhrHeader(req: Request, _res: Response, next: NextFunctio
   next();
 }
 
-export function securityHeaders() {
+/**
+ * Helmet with a strict CSP: scripts only from this origin (the built SPA has no inline script).
+ * `extraOrigins` (CSP_EXTRA_ORIGINS) admits the human-check service's script and frames when one
+ * is configured (data-recaptcha-src), and nothing else.
+ */
+export function securityHeaders(extraOrigins: string[] = []) {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
-        'script-src': ["'self'"],
+        'script-src': ["'self'", ...extraOrigins],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
-        'connect-src': ["'self'"],
+        'connect-src': ["'self'", ...extraOrigins],
+        'frame-src': ["'self'", ...extraOrigins],
         'frame-ancestors': ["'self'"],
       },
     },

@@ -52,7 +52,7 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   if (config.TRUST_PROXY) app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
-  app.use(securityHeaders());
+  app.use(securityHeaders(config.CSP_EXTRA_ORIGINS));
 
   const api = express.Router();
   const ops = mountOps(api, deps.pool, options.readModels, config.READY_MAX_LAG);

@@ -6,6 +6,7 @@ export interface GatewayOptions {
   commandUrls: string[];
   queryUrls: string[];
   frontendDist: string;
+  cspExtraOrigins: string[];
   logger: Logger;
 }
 
@@ -34,7 +35,7 @@ export function createGateway(o: GatewayOptions): express.Express {
   const turn = { command: 0, query: 0 };
   const app = express();
   app.disable('x-powered-by');
-  app.use(securityHeaders());
+  app.use(securityHeaders(o.cspExtraOrigins));
 
   app.use('/api', (req, res) => {
     const read = req.method === 'GET' || req.method === 'HEAD';

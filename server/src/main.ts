@@ -120,6 +120,7 @@ async function runGateway(config: Config, logger: Logger): Promise<void> {
     commandUrls: config.GATEWAY_COMMAND_URLS,
     queryUrls: config.GATEWAY_QUERY_URLS,
     frontendDist: config.FRONTEND_DIST,
+    cspExtraOrigins: config.CSP_EXTRA_ORIGINS,
     logger,
   });
   const server = await new Promise<Server>((resolve) => {

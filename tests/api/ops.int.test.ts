@@ -84,4 +84,20 @@ describe('health, readiness and metrics', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
+
+  it('admits a configured human-check origin to scripts and frames, and nothing else', async () => {
+    const other = await startTestApp(db, undefined, {
+      env: { CSP_EXTRA_ORIGINS: 'https://www.google.com/recaptcha/api.js' },
+    });
+    try {
+      const csp =
+        (await new Client(other.baseUrl).get('/api/healthz')).headers.get(
+          'content-security-policy',
+        ) ?? '';
+      expect(csp).toMatch(/script-src 'self' https:\/\/www\.google\.com(;|$)/);
+      expect(csp).toMatch(/frame-src 'self' https:\/\/www\.google\.com(;|$)/);
+    } finally {
+      await other.close();
+    }
+  });
 });
