@@ -27,4 +27,15 @@ describe('configuration', () => {
       'postgres://u:p@db:5432/rr',
     );
   });
+
+  it('reads comma-separated URL lists, and refuses a bad one', () => {
+    const c = loadConfig({
+      GATEWAY_COMMAND_URLS: 'http://127.0.0.1:8081, http://127.0.0.1:8082',
+      CSP_EXTRA_ORIGINS: 'https://www.google.com/recaptcha/api.js',
+    });
+    expect(c.GATEWAY_COMMAND_URLS).toEqual(['http://127.0.0.1:8081', 'http://127.0.0.1:8082']);
+    expect(c.GATEWAY_QUERY_URLS).toEqual([]);
+    expect(c.CSP_EXTRA_ORIGINS).toEqual(['https://www.google.com']);
+    expect(() => loadConfig({ GATEWAY_QUERY_URLS: 'not a url' })).toThrow(/GATEWAY_QUERY_URLS/);
+  });
 });
