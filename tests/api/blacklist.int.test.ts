@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@rr/platform';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+import type { TestDatabase } from '../support/db.ts';
+import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 
 let db: TestDatabase;
-let app: TestApp;
 let admin: Client;
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 
@@ -18,16 +17,13 @@ const list = async (q = '') =>
   };
 const enc = encodeURIComponent;
 
+let suite: AdminSuite;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  app = await startTestApp(db, clock);
-  await addUser(db, 'boss', 'correct horse', ['admin']);
-  admin = new Client(app.baseUrl);
-  await admin.login('boss', 'correct horse');
+  suite = await openAdminSuite(clock);
+  ({ db, admin } = suite);
 });
 afterAll(async () => {
-  await app.close();
-  await db.drop();
+  await suite.close();
 });
 
 describe('blacklist', () => {

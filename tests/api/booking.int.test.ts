@@ -2,8 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueTransactions, defaultLimits } from '@rr/command-service';
 import { emailKey } from '@rr/domain';
 import { createLogger, ManualClock } from '@rr/platform';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+import type { TestDatabase } from '../support/db.ts';
+import {
+  Client,
+  openAdminSuite,
+  startTestApp,
+  type AdminSuite,
+  type TestApp,
+} from '../support/app.ts';
 
 // Monday 23 Nov 2026, 10:00 in Vienna. Rooms open from today + 2 days to today + 30 working days.
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
@@ -97,16 +103,13 @@ async function refusal(res: Response): Promise<Problem> {
 const eventCount = async () =>
   Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n);
 
+let suite: AdminSuite;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  app = await startTestApp(db, clock);
-  await addUser(db, 'boss', 'correct horse', ['admin']);
-  admin = new Client(app.baseUrl);
-  await admin.login('boss', 'correct horse');
+  suite = await openAdminSuite(clock);
+  ({ db, app, admin } = suite);
 });
 afterAll(async () => {
-  await app.close();
-  await db.drop();
+  await suite.close();
 });
 
 describe('the visitor flow', () => {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultLimits, erasePersonalData } from '@rr/command-service';
 import { emailKey } from '@rr/domain';
 import { createLogger, ManualClock } from '@rr/platform';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+import type { TestDatabase } from '../support/db.ts';
+import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
 
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 let db: TestDatabase;
@@ -45,16 +45,13 @@ async function allReadModelText(): Promise<string> {
 const eventText = async () =>
   JSON.stringify((await db.pool.query('SELECT data, metadata FROM events')).rows).toLowerCase();
 
+let suite: AdminSuite;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  app = await startTestApp(db, clock, { logTo: logSink });
-  await addUser(db, 'boss', 'correct horse', ['admin']);
-  admin = new Client(app.baseUrl);
-  await admin.login('boss', 'correct horse');
+  suite = await openAdminSuite(clock, { logTo: logSink });
+  ({ db, app, admin } = suite);
 });
 afterAll(async () => {
-  await app.close();
-  await db.drop();
+  await suite.close();
 });
 
 describe('personal data erasure', () => {

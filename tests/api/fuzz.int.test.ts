@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+import type { TestDatabase } from '../support/db.ts';
+import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
 
 let db: TestDatabase;
 let app: TestApp;
@@ -11,12 +11,10 @@ let routes: { method: string; path: string }[] = [];
 const eventCount = async () =>
   Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n);
 
+let suite: AdminSuite;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  app = await startTestApp(db);
-  await addUser(db, 'boss', 'correct horse', ['admin']);
-  admin = new Client(app.baseUrl);
-  await admin.login('boss', 'correct horse');
+  suite = await openAdminSuite();
+  ({ db, app, admin } = suite);
   const doc = (await (await admin.get('/api/openapi.json')).json()) as {
     paths: Record<string, Record<string, unknown>>;
   };
@@ -25,8 +23,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await app.close();
-  await db.drop();
+  await suite.close();
 });
 
 /** Path parameter values a client might send: garbage, injections, encodings, huge ones. */

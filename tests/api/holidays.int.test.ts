@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+import type { TestDatabase } from '../support/db.ts';
+import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 
 let db: TestDatabase;
-let app: TestApp;
 let admin: Client;
 
 type Holiday = { id: string; version: number; name: string; description?: string; date: string };
@@ -52,16 +51,13 @@ function upload(
   return f;
 }
 
+let suite: AdminSuite;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  app = await startTestApp(db);
-  await addUser(db, 'boss', 'correct horse', ['admin']);
-  admin = new Client(app.baseUrl);
-  await admin.login('boss', 'correct horse');
+  suite = await openAdminSuite();
+  ({ db, admin } = suite);
 });
 afterAll(async () => {
-  await app.close();
-  await db.drop();
+  await suite.close();
 });
 
 describe('holiday CRUD', () => {

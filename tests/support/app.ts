@@ -14,7 +14,7 @@ import { emailKey } from '@rr/domain';
 import { defaultLimits, type BookingLimits } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections } from '../../server/src/runtime.ts';
-import type { TestDatabase } from './db.ts';
+import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
 
 export interface TestApp {
   baseUrl: string;
@@ -93,6 +93,36 @@ export async function startTestApp(
       await new Promise<void>((r) => server.close(() => r()));
       await runner.stop();
       await notifier.stop();
+    },
+  };
+}
+
+export interface AdminSuite {
+  db: TestDatabase;
+  app: TestApp;
+  /** Signed in as `boss` with the admin role. */
+  admin: Client;
+  close(): Promise<void>;
+}
+
+/** A test file's own database and app, with an admin signed in: the usual setup of an API test. */
+export async function openAdminSuite(
+  clock?: Clock,
+  options: TestAppOptions = {},
+): Promise<AdminSuite> {
+  const db = await createTestDatabaseForSuite();
+  const app = await startTestApp(db, clock, options);
+  await addUser(db, 'boss', 'correct horse', ['admin']);
+  const admin = new Client(app.baseUrl);
+  const res = await admin.login('boss', 'correct horse');
+  if (res.status !== 200) throw new Error(`admin sign-in failed: ${res.status}`);
+  return {
+    db,
+    app,
+    admin,
+    close: async () => {
+      await app.close();
+      await db.drop();
     },
   };
 }
