@@ -159,6 +159,17 @@ describe('rooms, end to end in Chromium', () => {
     expect(adminLog.errors.filter((e) => !/401/.test(e))).toEqual([]);
   }, 180_000);
 
+  it('serves the built app under a strict CSP it satisfies: no inline script', async () => {
+    for (const path of ['/', '/admin/']) {
+      const res = await fetch(`${server.baseUrl}${path}`);
+      expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);
+      const html = await res.text();
+      expect(html).toMatch(/<script[^>]*\bsrc=/);
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(html).not.toMatch(/\son[a-z]+=/i);
+    }
+  });
+
   it('a signed-in user without a role sees only the permission message', async () => {
     await createUser(db.pool, 'visitor-desk', 'no roles at all', []);
     const page = await openPage(browser);
