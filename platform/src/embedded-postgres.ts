@@ -183,6 +183,17 @@ async function removeStalePid(dataDir: string): Promise<void> {
   if (!alive) await import('node:fs/promises').then((fs) => fs.rm(pidFile, { force: true }));
 }
 
+/**
+ * A fresh folder under the system temp dir for a throw-away cluster (tests, benchmarks), open to
+ * the postgres user (mkdtemp makes it 0700), so the cluster lives inside it and goes with it.
+ */
+export async function makeClusterDir(prefix: string): Promise<string> {
+  const { mkdtemp, chmod } = await import('node:fs/promises');
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  await chmod(dir, 0o755);
+  return dir;
+}
+
 /** Creates a database if it does not exist yet and returns its URL. */
 export async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
   const { default: pg } = await import('pg');

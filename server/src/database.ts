@@ -15,6 +15,12 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     port: config.EMBEDDED_PG_PORT,
     onLog: (m) => logger.debug({ pg: m.trim() }, 'postgres'),
   });
+  if (cluster.dataDir !== path.resolve(config.DATA_DIR, 'pg')) {
+    logger.warn(
+      { dataDir: cluster.dataDir },
+      'the postgres user cannot reach DATA_DIR; the cluster is kept here instead',
+    );
+  }
   const url = await ensureDatabase(cluster.url, 'reading_rooms');
   return { url, stop: () => cluster.stop() };
 }

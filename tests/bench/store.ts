@@ -11,7 +11,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -30,6 +30,7 @@ import {
   migrate,
   startEmbeddedPostgres,
   type EmbeddedCluster,
+  makeClusterDir,
 } from '@rr/platform';
 import { freePort } from '../support/ports.ts';
 
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
   let pool: pg.Pool | null = null;
   try {
     if (!adminUrl) {
-      dir = await mkdtemp(path.join(os.tmpdir(), 'rr-bench-pg-'));
+      dir = await makeClusterDir('rr-bench-pg-');
       console.log('starting embedded PostgreSQL ...');
       cluster = await startEmbeddedPostgres({
         dataDir: path.join(dir, 'data'),

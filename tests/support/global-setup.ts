@@ -1,8 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres, type EmbeddedCluster } from '@rr/platform';
+import { makeClusterDir, startEmbeddedPostgres, type EmbeddedCluster } from '@rr/platform';
 import { freePort } from './ports.ts';
 
 declare module 'vitest' {
@@ -24,7 +23,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('pgAdminUrl', process.env.DATABASE_URL);
     return () => Promise.resolve();
   }
-  dir = await mkdtemp(path.join(os.tmpdir(), 'rr-test-pg-'));
+  dir = await makeClusterDir('rr-test-pg-');
   cluster = await startEmbeddedPostgres({
     dataDir: path.join(dir, 'data'),
     port: await freePort(),

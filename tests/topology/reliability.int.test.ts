@@ -1,8 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureDatabase, startEmbeddedPostgres, type EmbeddedCluster } from '@rr/platform';
+import {
+  ensureDatabase,
+  makeClusterDir,
+  startEmbeddedPostgres,
+  type EmbeddedCluster,
+} from '@rr/platform';
 import { readModelProjections, rebuildProjection } from '@rr/projections';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { Client } from '../support/app.ts';
@@ -208,7 +212,7 @@ describe('reliability of the real processes', () => {
   }, 60_000);
 
   it('PostgreSQL restarted under load: 503 problem+json during the outage, then the service recovers by itself', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'rr-restart-pg-'));
+    const dir = await makeClusterDir('rr-restart-pg-');
     const port = await freePort();
     let cluster: EmbeddedCluster = await startEmbeddedPostgres({
       dataDir: path.join(dir, 'data'),
