@@ -5,6 +5,7 @@ import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
+import { DeleteConfirmation } from '../../../components/delete-confirmation';
 import { InputField, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
@@ -122,33 +123,21 @@ function RoomImageForm({ room }: { room: Room }) {
           </button>
         ) : null}
         {hasImage && confirmingDelete ? (
-          <div className="confirm">
-            <h3 tabIndex={-1} ref={confirmHeading}>
-              {t('image.delete-title')}
-            </h3>
-            <p>{t('image.delete-question')}</p>
-            {removal.error ? <ErrorBox error={removal.error} /> : null}
-            <div className="form__actions">
-              <button
-                type="button"
-                className="button button--danger"
-                disabled={removal.isLoading}
-                onClick={confirmDelete}
-              >
-                {t('image.delete-confirm')}
-              </button>
-              <button
-                type="button"
-                className="button button--secondary"
-                onClick={() => {
-                  removal.reset();
-                  setConfirmingDelete(false);
-                }}
-              >
-                {t('form.cancel')}
-              </button>
-            </div>
-          </div>
+          <DeleteConfirmation
+            headingLevel={3}
+            headingRef={confirmHeading}
+            title={t('image.delete-title')}
+            question={t('image.delete-question')}
+            error={removal.error}
+            busy={removal.isLoading}
+            confirmLabel={t('image.delete-confirm')}
+            cancelLabel={t('form.cancel')}
+            onConfirm={confirmDelete}
+            onCancel={() => {
+              removal.reset();
+              setConfirmingDelete(false);
+            }}
+          />
         ) : null}
       </section>
       <section aria-labelledby="upload-heading">

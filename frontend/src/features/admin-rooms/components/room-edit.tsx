@@ -5,6 +5,7 @@ import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
+import { DeleteConfirmation } from '../../../components/delete-confirmation';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { hasErrorCode } from '../../../lib/error-message';
@@ -90,26 +91,18 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
 
   if (mode === 'confirm-delete') {
     return (
-      <section className="confirm" aria-labelledby="room-delete-title">
-        <h2 id="room-delete-title" tabIndex={-1} ref={confirmHeading}>
-          {t('edit.delete-title')}
-        </h2>
-        <p>{t('edit.delete-question', { name: room.name })}</p>
-        {removal.error ? <ErrorBox error={removal.error} /> : null}
-        <div className="form__actions">
-          <button
-            type="button"
-            className="button button--danger"
-            disabled={removal.isLoading}
-            onClick={confirmDelete}
-          >
-            {t('edit.delete-confirm')}
-          </button>
-          <button type="button" className="button button--secondary" onClick={cancelDelete}>
-            {t('form.cancel')}
-          </button>
-        </div>
-      </section>
+      <DeleteConfirmation
+        id="room-delete-title"
+        headingRef={confirmHeading}
+        title={t('edit.delete-title')}
+        question={t('edit.delete-question', { name: room.name })}
+        error={removal.error}
+        busy={removal.isLoading}
+        confirmLabel={t('edit.delete-confirm')}
+        cancelLabel={t('form.cancel')}
+        onConfirm={confirmDelete}
+        onCancel={cancelDelete}
+      />
     );
   }
 

@@ -5,6 +5,7 @@ import type { Ticket, TimeSlot } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
+import { DeleteConfirmation } from '../../../components/delete-confirmation';
 import { InputField, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
@@ -142,26 +143,18 @@ function TimeSlotEditContent({ slot }: { slot: TimeSlot }) {
 
   if (mode === 'confirm-delete') {
     return (
-      <section className="confirm" aria-labelledby="slot-delete-title">
-        <h2 id="slot-delete-title" tabIndex={-1} ref={confirmHeading}>
-          {t('edit.delete-title')}
-        </h2>
-        <p>{t('edit.delete-question', { date: formatDate(slot.date), range })}</p>
-        {removal.error ? <ErrorBox error={removal.error} /> : null}
-        <div className="form__actions">
-          <button
-            type="button"
-            className="button button--danger"
-            disabled={removal.isLoading}
-            onClick={confirmDelete}
-          >
-            {t('edit.delete-confirm')}
-          </button>
-          <button type="button" className="button button--secondary" onClick={cancelDelete}>
-            {t('form.cancel')}
-          </button>
-        </div>
-      </section>
+      <DeleteConfirmation
+        id="slot-delete-title"
+        headingRef={confirmHeading}
+        title={t('edit.delete-title')}
+        question={t('edit.delete-question', { date: formatDate(slot.date), range })}
+        error={removal.error}
+        busy={removal.isLoading}
+        confirmLabel={t('edit.delete-confirm')}
+        cancelLabel={t('form.cancel')}
+        onConfirm={confirmDelete}
+        onCancel={cancelDelete}
+      />
     );
   }
 
