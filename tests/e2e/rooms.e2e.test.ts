@@ -1,7 +1,7 @@
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -46,6 +46,24 @@ async function signIn(page: Page, username: string, password: string): Promise<v
   await page.getByLabel('Benutzername').fill(username);
   await page.getByLabel('Passwort').fill(password);
   await page.getByRole('button', { name: 'Anmelden' }).click();
+}
+
+/**
+ * The visitor is another client: it has not seen the admin's write position, so its read may come
+ * a moment before the read model has caught up (eventual consistency between clients). Reload
+ * until the change shows, as a person would.
+ */
+async function reloadUntilVisible(page: Page, locator: Locator, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.reload();
+    try {
+      await locator.waitFor({ timeout: 2_000 });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
 }
 
 const roomNames = (page: Page) =>
@@ -121,8 +139,7 @@ describe('rooms, end to end in Chromium', () => {
     await admin.getByRole('button', { name: 'Raum anlegen' }).click();
     await admin.getByText('Der Raum „Kartensaal“ wurde angelegt.').waitFor();
 
-    await visitor.reload();
-    await visitor.getByRole('heading', { name: 'Kartensaal' }).waitFor();
+    await reloadUntilVisible(visitor, visitor.getByRole('heading', { name: 'Kartensaal' }));
     expect(await roomNames(visitor)).toContain('Kartensaal');
 
     // Room edit: the delete step asks for confirmation.
@@ -149,9 +166,8 @@ describe('rooms, end to end in Chromium', () => {
     await admin.getByLabel(/^Alternativtext/).fill('Lange Tische mit ausgebreiteten Landkarten');
     await admin.getByRole('button', { name: 'Bild speichern' }).click();
     await admin.getByText('Das Bild von „Kartensaal“ wurde gespeichert.').waitFor();
-    await visitor.reload();
     const img = visitor.getByRole('img', { name: 'Lange Tische mit ausgebreiteten Landkarten' });
-    await img.waitFor();
+    await reloadUntilVisible(visitor, img);
     expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(64);
 
     expect(visitorLog.errors).toEqual([]);
