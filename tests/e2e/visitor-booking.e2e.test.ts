@@ -159,6 +159,10 @@ async function createSlots(baseUrl: string): Promise<string> {
     });
     expect(res.status, await res.clone().text()).toBe(201);
   }
+  // The browser is another client: wait until the read models have caught up with these writes.
+  expect(
+    (await admin.get('/api/admin/rooms/timeslots?limit=1')).headers.get('x-read-stale'),
+  ).toBeNull();
   return idOf(ROOM);
 }
 
