@@ -52,3 +52,34 @@ export function DeleteConfirmation({ headingRef, ...props }: DeleteConfirmationP
     <div className="confirm">{body}</div>
   );
 }
+
+interface DeleteZoneProps {
+  headingId: string;
+  heading: string;
+  /** Why deleting is not possible now (e.g. the count of reservations); null offers the button. */
+  blockedMessage: string | null;
+  deleteLabel: string;
+  buttonRef: Ref<HTMLButtonElement>;
+  onDelete: () => void;
+}
+
+/** The delete section of an edit page: the delete button, or the reason it is not offered. */
+export function DeleteZone({ buttonRef, ...props }: DeleteZoneProps) {
+  return (
+    <section className="danger-zone" aria-labelledby={props.headingId}>
+      <h2 id={props.headingId}>{props.heading}</h2>
+      {props.blockedMessage !== null ? (
+        <p className="notice notice--warning">{props.blockedMessage}</p>
+      ) : (
+        <button
+          type="button"
+          ref={buttonRef}
+          className="button button--danger"
+          onClick={props.onDelete}
+        >
+          {props.deleteLabel}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -5,7 +5,7 @@ import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
-import { DeleteConfirmation } from '../../../components/delete-confirmation';
+import { DeleteConfirmation, DeleteZone } from '../../../components/delete-confirmation';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { hasErrorCode } from '../../../lib/error-message';
@@ -120,23 +120,18 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
       >
         {update.error ? <ErrorBox error={update.error} /> : null}
       </RoomForm>
-      <section className="danger-zone" aria-labelledby="room-delete-heading">
-        <h2 id="room-delete-heading">{t('edit.delete-heading')}</h2>
-        {room.activeReservationCount > 0 ? (
-          <p className="notice notice--warning">
-            {t('edit.active-reservations', { count: room.activeReservationCount })}
-          </p>
-        ) : (
-          <button
-            type="button"
-            ref={deleteButton}
-            className="button button--danger"
-            onClick={() => setMode('confirm-delete')}
-          >
-            {t('edit.delete')}
-          </button>
-        )}
-      </section>
+      <DeleteZone
+        headingId="room-delete-heading"
+        heading={t('edit.delete-heading')}
+        blockedMessage={
+          room.activeReservationCount > 0
+            ? t('edit.active-reservations', { count: room.activeReservationCount })
+            : null
+        }
+        deleteLabel={t('edit.delete')}
+        buttonRef={deleteButton}
+        onDelete={() => setMode('confirm-delete')}
+      />
     </>
   );
 }

@@ -5,7 +5,7 @@ import type { Ticket, TimeSlot } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
-import { DeleteConfirmation } from '../../../components/delete-confirmation';
+import { DeleteConfirmation, DeleteZone } from '../../../components/delete-confirmation';
 import { InputField, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
@@ -206,23 +206,16 @@ function TimeSlotEditContent({ slot }: { slot: TimeSlot }) {
           </Link>
         </div>
       </form>
-      <section className="danger-zone" aria-labelledby="slot-delete-heading">
-        <h2 id="slot-delete-heading">{t('edit.delete-heading')}</h2>
-        {slot.ticketCount > 0 ? (
-          <p className="notice notice--warning">
-            {t('edit.has-tickets', { count: slot.ticketCount })}
-          </p>
-        ) : (
-          <button
-            type="button"
-            ref={deleteButton}
-            className="button button--danger"
-            onClick={() => setMode('confirm-delete')}
-          >
-            {t('edit.delete')}
-          </button>
-        )}
-      </section>
+      <DeleteZone
+        headingId="slot-delete-heading"
+        heading={t('edit.delete-heading')}
+        blockedMessage={
+          slot.ticketCount > 0 ? t('edit.has-tickets', { count: slot.ticketCount }) : null
+        }
+        deleteLabel={t('edit.delete')}
+        buttonRef={deleteButton}
+        onDelete={() => setMode('confirm-delete')}
+      />
       <section aria-labelledby="slot-reservations-heading">
         <h2 id="slot-reservations-heading">{t('edit.reservations')}</h2>
         <ul className="link-row">
