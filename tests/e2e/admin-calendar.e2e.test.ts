@@ -5,6 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import {
+  eventually,
   expectAccessible,
   launchBrowser,
   openPage,
@@ -395,11 +396,11 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
       (url) => url.searchParams.get('sortColumn') === 'expiredAt',
       SAME_DOCUMENT,
     );
-    expect(await expiryHeader.getAttribute('aria-sort')).toBe('ascending');
-    expect(await emailHeader.getAttribute('aria-sort')).toBeNull();
+    await eventually(() => expiryHeader.getAttribute('aria-sort')).toBe('ascending');
+    await eventually(() => emailHeader.getAttribute('aria-sort')).toBeNull();
     await expiryHeader.getByRole('button').click();
     await admin.waitForURL((url) => url.searchParams.get('sortOrder') === 'DESC', SAME_DOCUMENT);
-    expect(await expiryHeader.getAttribute('aria-sort')).toBe('descending');
+    await eventually(() => expiryHeader.getAttribute('aria-sort')).toBe('descending');
 
     // Search with Enter; the reset button appears only with a term.
     expect(await main().getByRole('button', { name: 'Suche zurücksetzen' }).count()).toBe(0);

@@ -103,6 +103,12 @@ export async function openPage(
 }
 
 /** Fails on any WCAG 2.0/2.1/2.2 A or AA violation axe finds on the page as it is now. */
+/**
+ * Polls a read of the page until the expectation holds: the URL of a client-side
+ * navigation changes before React renders the new state, so a single read can be early.
+ */
+export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+
 export async function expectAccessible(page: Page, label: string): Promise<void> {
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { freePort } from '../support/ports.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import {
+  eventually,
   expectAccessible,
   launchBrowser,
   openPage,
@@ -66,7 +67,6 @@ const tab = (name: RegExp) =>
   main()
     .getByRole('navigation', { name: 'Reservierungen nach Status' })
     .getByRole('link', { name });
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const noHorizontalScroll = async (page: Page) =>
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
     page.viewportSize()!.width,
