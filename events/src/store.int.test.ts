@@ -445,6 +445,131 @@ describe('appendMany', () => {
   });
 });
 
+describe('locked sessions (lockStreams, readStreams, one-statement append)', () => {
+  it('locks and reads several streams at once, and appends to them and to a new stream in one go', async () => {
+    const x = newRoom();
+    const y = newRoom();
+    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    await store.appendToStream(y.streamId, 'room', 'no_stream', [y.created], options);
+    await store.appendToStream(y.streamId, 'room', 1, [updated(y.roomId, 'Y2')], options);
+    const fresh = newRoom();
+    const { result } = await store.transaction(async (s) => {
+      const versions = await s.lockStreams([y.streamId, x.streamId, fresh.streamId, x.streamId]);
+      expect(versions).toEqual(
+        new Map([
+          [x.streamId, 1],
+          [y.streamId, 2],
+        ]),
+      );
+      const read = await s.readStreams([x.streamId, y.streamId, fresh.streamId]);
+      expect(read.get(x.streamId)!.map((e) => e.streamVersion)).toEqual([1]);
+      expect(read.get(y.streamId)!.map((e) => e.type)).toEqual(['RoomCreated', 'RoomUpdated']);
+      expect(read.get(fresh.streamId)).toEqual([]);
+      return s.append(
+        [
+          {
+            streamId: y.streamId,
+            streamType: 'room',
+            expectedVersion: 2,
+            events: [updated(y.roomId, 'Y3')],
+          },
+          {
+            streamId: fresh.streamId,
+            streamType: 'room',
+            expectedVersion: 'no_stream',
+            events: [fresh.created],
+          },
+          {
+            streamId: x.streamId,
+            streamType: 'room',
+            expectedVersion: 1,
+            events: [updated(x.roomId, 'X2'), updated(x.roomId, 'X3')],
+          },
+        ],
+        options,
+      );
+    });
+    expect(new Map(result.streams.map((st) => [st.streamId, st.version]))).toEqual(
+      new Map([
+        [y.streamId, 3],
+        [fresh.streamId, 1],
+        [x.streamId, 3],
+      ]),
+    );
+    expect(await streamRow(x.streamId)).toEqual({ version: 3, type: 'room' });
+    expect(await streamRow(fresh.streamId)).toEqual({ version: 1, type: 'room' });
+    expect((await store.readStream(x.streamId)).events.map((e) => e.streamVersion)).toEqual([
+      1, 2, 3,
+    ]);
+    expect(comparePositions(result.position, await lastPositionOf([x.streamId, y.streamId]))).toBe(
+      0,
+    );
+  });
+
+  it('a wrong version on a locked stream writes nothing, not even the new streams of the append', async () => {
+    const x = newRoom();
+    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    const fresh = newRoom();
+    const before = await snapshot();
+    const err = await store
+      .transaction(async (s) => {
+        await s.lockStreams([x.streamId]);
+        return s.append(
+          [
+            {
+              streamId: fresh.streamId,
+              streamType: 'room',
+              expectedVersion: 'no_stream',
+              events: [fresh.created],
+            },
+            {
+              streamId: x.streamId,
+              streamType: 'room',
+              expectedVersion: 4,
+              events: [updated(x.roomId, 'X2')],
+            },
+          ],
+          options,
+        );
+      })
+      .catch((e: unknown) => e);
+    expectConcurrencyError(err, x.streamId, 4, 1);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a new stream created meanwhile by another writer fails the one-statement append cleanly', async () => {
+    const x = newRoom();
+    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    const taken = newRoom();
+    await store.appendToStream(taken.streamId, 'room', 'no_stream', [taken.created], options);
+    const before = await snapshot();
+    const err = await store
+      .transaction(async (s) => {
+        await s.lockStreams([x.streamId]);
+        return s.append(
+          [
+            {
+              streamId: x.streamId,
+              streamType: 'room',
+              expectedVersion: 1,
+              events: [updated(x.roomId, 'X2')],
+            },
+            {
+              streamId: taken.streamId,
+              streamType: 'room',
+              expectedVersion: 'no_stream',
+              events: [taken.created],
+            },
+          ],
+          options,
+        );
+      })
+      .catch((e: unknown) => e);
+    expectConcurrencyError(err, taken.streamId, 'no_stream', 1);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
 describe('validation against the catalogue', () => {
   it('an unknown event type throws and writes nothing', async () => {
     const { streamId, created } = newRoom();

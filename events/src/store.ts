@@ -49,7 +49,8 @@ export interface EventStoreOptions {
  */
 export class StoreSession {
   private lastPosition: Position | null = null;
-  private notified = false;
+  /** Streams this transaction holds the row lock of: their versions cannot move under it. */
+  private readonly locked = new Set<string>();
 
   constructor(
     readonly client: pg.PoolClient,
@@ -62,24 +63,71 @@ export class StoreSession {
       'SELECT version::text AS version FROM streams WHERE stream_id = $1 FOR UPDATE',
       [streamId],
     );
+    this.locked.add(streamId);
     return r.rows[0] ? Number(r.rows[0].version) : null;
+  }
+
+  /**
+   * Locks several stream rows in one round trip, in stream-id order (byte order, as everywhere
+   * else), so writers that lock overlapping sets queue and never deadlock. Answers the versions of
+   * the streams that exist.
+   */
+  async lockStreams(streamIds: Iterable<string>): Promise<Map<string, number>> {
+    const ids = [...new Set(streamIds)].sort(byteOrder);
+    const versions = new Map<string, number>();
+    if (ids.length === 0) return versions;
+    const r = await this.client.query<{ stream_id: string; version: string }>(
+      `SELECT stream_id, version::text AS version FROM streams
+        WHERE stream_id = ANY($1::text[]) ORDER BY stream_id COLLATE "C" FOR UPDATE`,
+      [ids],
+    );
+    for (const id of ids) this.locked.add(id);
+    for (const row of r.rows) versions.set(row.stream_id, Number(row.version));
+    return versions;
   }
 
   readStream(streamId: string): Promise<{ version: number; events: RecordedEvent[] }> {
     return this.store.readStream(streamId, this.client);
   }
 
+  /** Reads several streams in one round trip; a stream without events answers an empty list. */
+  readStreams(streamIds: Iterable<string>): Promise<Map<string, RecordedEvent[]>> {
+    return this.store.readStreams(streamIds, this.client);
+  }
+
+  /**
+   * Appends to several streams atomically. When every stream is new or locked by this session,
+   * the version checks, the stream rows and the events go to the database in one statement;
+   * otherwise each stream's version is claimed first, in a fixed order.
+   */
   async append(requests: AppendRequest[], options: AppendOptions): Promise<AppendResult> {
+    const expectedOf = (req: AppendRequest): ExpectedVersion =>
+      req.expectedVersion === 0 ? 'no_stream' : req.expectedVersion;
+    const oneStatement = requests.every((req) => {
+      const expected = expectedOf(req);
+      return (
+        req.events.length > 0 &&
+        (expected === 'no_stream' ||
+          (typeof expected === 'number' && this.locked.has(req.streamId)))
+      );
+    });
     const streams: { streamId: string; version: number }[] = [];
-    const ordered = [...requests].sort((a, b) =>
-      a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0,
-    );
     const startVersions = new Map<string, number>();
-    // Version checks first, in a fixed order, so concurrent multi-stream appends cannot deadlock.
-    for (const req of ordered) {
-      const from = await this.claimVersions(req);
-      startVersions.set(req.streamId, from);
-      streams.push({ streamId: req.streamId, version: from + req.events.length });
+    if (oneStatement) {
+      for (const req of requests) {
+        const expected = expectedOf(req);
+        const from = expected === 'no_stream' ? 0 : (expected as number);
+        startVersions.set(req.streamId, from);
+        streams.push({ streamId: req.streamId, version: from + req.events.length });
+      }
+    } else {
+      const ordered = [...requests].sort((a, b) => byteOrder(a.streamId, b.streamId));
+      // Version checks first, in a fixed order, so concurrent multi-stream appends cannot deadlock.
+      for (const req of ordered) {
+        const from = await this.claimVersions(req);
+        startVersions.set(req.streamId, from);
+        streams.push({ streamId: req.streamId, version: from + req.events.length });
+      }
     }
     const cols = {
       stream: [] as string[],
@@ -110,21 +158,80 @@ export class StoreSession {
         cols.meta.push(JSON.stringify(metadata));
       }
     }
-    if (cols.id.length > 0) {
+    if (cols.id.length === 0) return { position: this.lastPosition ?? START, streams };
+    const eventColumns = [cols.stream, cols.version, cols.id, cols.type, cols.data, cols.meta];
+    let rows: { tx: string; gp: string }[];
+    if (oneStatement) {
+      // Locked streams move from their expected version, new ones are inserted; the events are
+      // written only when every stream was claimed (a stream row inserted in the same statement
+      // satisfies the events' foreign key, which is checked at the end of the statement).
+      const r = await this.client.query<{
+        tx: string | null;
+        gp: string | null;
+        claimed: string | null;
+      }>(
+        `WITH v AS (
+           SELECT * FROM unnest($7::text[], $8::text[], $9::bigint[], $10::bigint[])
+             AS v(stream_id, stream_type, expected, n)
+         ),
+         upd AS (
+           UPDATE streams s SET version = s.version + v.n FROM v
+            WHERE v.expected > 0 AND s.stream_id = v.stream_id AND s.version = v.expected
+           RETURNING s.stream_id
+         ),
+         ins AS (
+           INSERT INTO streams (stream_id, stream_type, version)
+           SELECT stream_id, stream_type, n FROM v WHERE expected = 0 ORDER BY stream_id COLLATE "C"
+           ON CONFLICT (stream_id) DO NOTHING
+           RETURNING stream_id
+         ),
+         claimed AS (SELECT stream_id FROM upd UNION ALL SELECT stream_id FROM ins),
+         ev AS (
+           INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata)
+           SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])
+            WHERE (SELECT count(*) FROM claimed) = $11
+           RETURNING transaction_id::text AS tx, global_position::text AS gp
+         )
+         SELECT tx, gp, NULL AS claimed FROM ev
+         UNION ALL SELECT NULL, NULL, stream_id FROM claimed`,
+        [
+          ...eventColumns,
+          requests.map((r) => r.streamId),
+          requests.map((r) => r.streamType),
+          requests.map((r) => String(startVersions.get(r.streamId) ?? 0)),
+          requests.map((r) => String(r.events.length)),
+          requests.length,
+        ],
+      );
+      const claimed = new Set(r.rows.map((row) => row.claimed).filter((c) => c !== null));
+      const missed = requests.find((req) => !claimed.has(req.streamId));
+      if (missed) {
+        const actual = await this.client.query<{ version: string }>(
+          'SELECT version::text AS version FROM streams WHERE stream_id = $1',
+          [missed.streamId],
+        );
+        throw new ConcurrencyError(
+          missed.streamId,
+          missed.expectedVersion,
+          actual.rows[0] ? Number(actual.rows[0].version) : null,
+        );
+      }
+      rows = r.rows.filter(
+        (row): row is { tx: string; gp: string; claimed: null } => row.tx !== null,
+      );
+    } else {
       const r = await this.client.query<{ tx: string; gp: string }>(
         `INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata)
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])
          RETURNING transaction_id::text AS tx, global_position::text AS gp`,
-        [cols.stream, cols.version, cols.id, cols.type, cols.data, cols.meta],
+        eventColumns,
       );
-      for (const row of r.rows) {
-        const p = { tx: BigInt(row.tx), gp: BigInt(row.gp) };
-        if (!this.lastPosition || comparePositions(p, this.lastPosition) > 0) this.lastPosition = p;
-      }
-      if (!this.notified) {
-        await this.client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, '']);
-        this.notified = true;
-      }
+      rows = r.rows;
+    }
+    // Subscribers are woken by the statement trigger on events (migration 010), at commit.
+    for (const row of rows) {
+      const p = { tx: BigInt(row.tx), gp: BigInt(row.gp) };
+      if (!this.lastPosition || comparePositions(p, this.lastPosition) > 0) this.lastPosition = p;
     }
     return { position: this.lastPosition ?? START, streams };
   }
@@ -189,6 +296,9 @@ export class StoreSession {
     return Number(r.rows[0]!.version) - n;
   }
 }
+
+/** Stream ids compared by their bytes (they are ASCII), the order of `COLLATE "C"`. */
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class EventStore {
   private readonly upcasters: Upcasters;
@@ -257,6 +367,22 @@ export class EventStore {
     );
     const events = r.rows.map((row) => this.toRecorded(row));
     return { version: events.length ? events[events.length - 1]!.streamVersion : 0, events };
+  }
+
+  async readStreams(
+    streamIds: Iterable<string>,
+    client: Pick<pg.Pool, 'query'> = this.pool,
+  ): Promise<Map<string, RecordedEvent[]>> {
+    const ids = [...new Set(streamIds)];
+    const byStream = new Map<string, RecordedEvent[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return byStream;
+    const r = await client.query<EventRow>(
+      `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = ANY($1::text[])
+        ORDER BY stream_id, stream_version`,
+      [ids],
+    );
+    for (const row of r.rows) byStream.get(row.stream_id)!.push(this.toRecorded(row));
+    return byStream;
   }
 
   /**

@@ -224,6 +224,21 @@ export const migrations: { id: string; sql: string }[] = [
       CREATE INDEX rm_tickets_booking_number ON rm_tickets (booking_number);
     `,
   },
+  {
+    id: '010_events_notify_trigger',
+    sql: `
+      -- Subscribers (projections, the outbox reactor) are woken once per appending transaction:
+      -- a statement trigger instead of a separate pg_notify round trip by the writer. Equal
+      -- notifications of one transaction are delivered once, at commit.
+      CREATE FUNCTION rr_events_appended() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('rr_events', '');
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER events_appended AFTER INSERT ON events
+        FOR EACH STATEMENT EXECUTE FUNCTION rr_events_appended();
+    `,
+  },
 ];
 
 export async function migrate(pool: pg.Pool): Promise<string[]> {

@@ -9,8 +9,12 @@ import {
   type VisitorEvent,
 } from '@rr/events';
 import { addDays, problems } from '@rr/platform';
-import { loadSlot } from '../timeslots/api.ts';
-import type { SlotState } from '../timeslots/decider.ts';
+import {
+  evolveSlot,
+  initialSlotState,
+  type SlotEvent,
+  type SlotState,
+} from '../timeslots/decider.ts';
 import {
   evolveTransaction,
   evolveVisitor,
@@ -39,7 +43,8 @@ export async function loadVisitor(s: StoreSession, visitorKey: string): Promise<
 
 /**
  * Locks streams in one fixed order — the cart first, then the slots by id — so that concurrent
- * cart commands queue on a hot slot instead of failing, and never deadlock.
+ * cart commands queue on a hot slot instead of failing, and never deadlock. The slots are locked
+ * in one statement and read in a second one (after the locks, so their state is the latest).
  */
 export async function lockCartAndSlots(
   s: StoreSession,
@@ -47,12 +52,18 @@ export async function lockCartAndSlots(
   slotIds: Iterable<string>,
 ): Promise<Map<string, SlotState>> {
   if (transactionId) await s.lockStream(transactionStreamId(transactionId));
-  const slots = new Map<string, SlotState>();
-  for (const id of [...new Set(slotIds)].sort()) {
-    await s.lockStream(timeSlotStreamId(id));
-    slots.set(id, await loadSlot(s, id));
-  }
-  return slots;
+  const ids = [...new Set(slotIds)].sort();
+  const streamIds = ids.map(timeSlotStreamId);
+  await s.lockStreams(streamIds);
+  const events = await s.readStreams(streamIds);
+  return new Map(
+    ids.map((id) => [
+      id,
+      events
+        .get(timeSlotStreamId(id))!
+        .reduce((st, e) => evolveSlot(st, e as unknown as SlotEvent), initialSlotState),
+    ]),
+  );
 }
 
 /** The append of a decision: the cart stream first (read models see the cart before the holds), then each slot. */
