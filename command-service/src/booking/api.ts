@@ -1,5 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { formatPosition, visitorStreamId, type Position, type StoreSession } from '@rr/events';
+import {
+  formatPosition,
+  transactionStreamId,
+  visitorStreamId,
+  type Position,
+  type StoreSession,
+} from '@rr/events';
 import { bookingWindow, isOpenForBooking, normalizeEmail } from '@rr/domain';
 import { addDays, defineRoute, Problem, todayIn, z, type RouteDef } from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
@@ -12,6 +18,7 @@ import {
   decideRemoveTicket,
   decideRemoveTransaction,
   decideTouch,
+  initialTransaction,
   type Decision,
   type TransactionState,
 } from './decider.ts';
@@ -25,6 +32,13 @@ import {
 } from './store.ts';
 import { VisitorOwnerBody } from './owner.ts';
 import { cancelOwnerTickets } from './cancel.ts';
+import { SlotQueue } from './slot-queue.ts';
+
+/** What a cart command knows of the rooms involved. */
+interface CartRooms {
+  names: Map<string, string>;
+  isOpen(slot: SlotState): boolean;
+}
 
 const token = (p: Position | null) => (p ? formatPosition(p) : '0_0');
 const TicketCreation = z.object({ timeSlotId: z.uuid('Not a valid id') }).openapi('TicketCreation');
@@ -70,36 +84,46 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
     return new Map(r.rows.map((row) => [row.id, row.name]));
   }
 
-  /** Whether the slot's date lies in its room's booking window (room settings and holidays: staff data). */
-  async function isOpen(s: StoreSession, slot: SlotState): Promise<boolean> {
+  /**
+   * The rooms a cart command needs, in one round trip: their names (for the answer) and whether
+   * a slot's date lies in its room's booking window (room settings and holidays: staff data).
+   */
+  async function loadRooms(s: StoreSession, roomIds: string[]): Promise<CartRooms> {
+    const today = todayIn(clock.now(), timeZone);
     const r = await s.client.query<{
+      id: string;
+      name: string;
       open_start_type: 'DAY' | 'WORKING_DAY';
       open_start_value: number;
       open_end_type: 'DAY' | 'WORKING_DAY';
       open_end_value: number;
+      holidays: string[];
     }>(
-      'SELECT open_start_type, open_start_value, open_end_type, open_end_value FROM rm_rooms WHERE id = $1',
-      [slot.roomId],
+      `SELECT id, name, open_start_type, open_start_value, open_end_type, open_end_value,
+              ARRAY(SELECT DISTINCT date::text FROM rm_holidays WHERE date BETWEEN $2 AND $3) AS holidays
+         FROM rm_rooms WHERE id = ANY($1::uuid[])`,
+      [[...new Set(roomIds)], today, addDays(today, 800)],
     );
-    const room = r.rows[0];
-    if (!room) return false;
-    const today = todayIn(clock.now(), timeZone);
-    const h = await s.client.query<{ date: string }>(
-      'SELECT DISTINCT date FROM rm_holidays WHERE date BETWEEN $1 AND $2',
-      [today, addDays(today, 800)],
-    );
-    const holidays = new Set(h.rows.map((x) => x.date));
-    const window = bookingWindow(
-      today,
-      { type: room.open_start_type, value: room.open_start_value },
-      { type: room.open_end_type, value: room.open_end_value },
-      (d) => holidays.has(d),
-    );
-    return isOpenForBooking(slot.date, window);
+    const rooms = new Map(r.rows.map((row) => [row.id, row]));
+    return {
+      names: new Map(r.rows.map((row) => [row.id, row.name])),
+      isOpen(slot: SlotState): boolean {
+        const room = rooms.get(slot.roomId);
+        if (!room) return false;
+        const holidays = new Set(room.holidays);
+        const window = bookingWindow(
+          today,
+          { type: room.open_start_type, value: room.open_start_value },
+          { type: room.open_end_type, value: room.open_end_value },
+          (d) => holidays.has(d),
+        );
+        return isOpenForBooking(slot.date, window);
+      },
+    };
   }
 
-  async function cartAnswer(
-    s: StoreSession,
+  function cartAnswer(
+    names: Map<string, string>,
     cart: TransactionState,
     decision: Decision,
     ticketId?: string,
@@ -116,10 +140,6 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
     const expiry = decision.transaction
       .map((e) => (e.data as { expiresAt?: string }).expiresAt)
       .filter((x): x is string => !!x);
-    const names = await roomNames(
-      s,
-      tickets.map((t) => t.roomId),
-    );
     const view = tickets.map((t) => ({
       id: t.ticketId,
       timeSlotId: t.timeSlotId,
@@ -137,57 +157,62 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
     };
   }
 
-  /** Load the cart and the slots it touches under lock, decide, append in one transaction. */
+  /**
+   * Load the cart and the slots it touches under lock, decide, append in one transaction. A new
+   * cart has a fresh random id: nothing to lock or read.
+   */
   async function runCart(
     transactionId: string,
     isNew: boolean,
     extraSlot: string | null,
-    decide: (
-      cart: TransactionState,
-      slots: Map<string, SlotState>,
-      s: StoreSession,
-    ) => Promise<Decision>,
+    decide: (cart: TransactionState, slots: Map<string, SlotState>, rooms: CartRooms) => Decision,
     ticketId?: string,
   ) {
     return withRetry(async () => {
       const { result, position } = await store.transaction(async (s) => {
-        const cart = isNew
-          ? await loadTransaction(s, transactionId)
-          : await (async () => {
-              await s.lockStream(`transaction-${transactionId}`);
-              return loadTransaction(s, transactionId);
-            })();
+        let cart = initialTransaction;
+        if (!isNew) {
+          await s.lockStream(transactionStreamId(transactionId));
+          cart = await loadTransaction(s, transactionId);
+        }
         const slots = await lockCartAndSlots(s, null, [
           ...cart.tickets.map((t) => t.timeSlotId),
           ...(extraSlot ? [extraSlot] : []),
         ]);
-        const decision = await decide(cart, slots, s);
+        const rooms = await loadRooms(s, [
+          ...cart.tickets.map((t) => t.roomId),
+          ...[...slots.values()].map((slot) => slot.roomId).filter((id) => id !== ''),
+        ]);
+        const decision = decide(cart, slots, rooms);
         await s.append(decisionRequests(transactionId, cart.version, decision, slots), {
           metadata: { actor: { kind: 'visitor' } },
         });
-        return cartAnswer(s, cart, decision, ticketId);
+        return cartAnswer(rooms.names, cart, decision, ticketId);
       });
       return { transactionId, ...result, position: token(position) };
     });
   }
 
+  const slotQueue = new SlotQueue();
   const addTicket = (transactionId: string, isNew: boolean, timeSlotId: string) => {
     const ticketId = randomUUID();
-    return runCart(
-      transactionId,
-      isNew,
-      timeSlotId,
-      async (cart, slots, s) => {
-        const slot = slots.get(timeSlotId)!;
-        const open = slot.status === 'active' && (await isOpen(s, slot));
-        return decideAddTicket(
-          cart,
-          { transactionId, ticketId, slot, timeSlotId, open },
-          clock.now(),
-          limits,
-        );
-      },
-      ticketId,
+    return slotQueue.run(timeSlotId, isNew, () =>
+      runCart(
+        transactionId,
+        isNew,
+        timeSlotId,
+        (cart, slots, rooms) => {
+          const slot = slots.get(timeSlotId)!;
+          const open = slot.status === 'active' && rooms.isOpen(slot);
+          return decideAddTicket(
+            cart,
+            { transactionId, ticketId, slot, timeSlotId, open },
+            clock.now(),
+            limits,
+          );
+        },
+        ticketId,
+      ),
     );
   };
 
@@ -242,7 +267,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
       },
       handler: async ({ params }) => ({
         body: await runCart(params.transactionId, false, null, (cart) =>
-          Promise.resolve(decideRemoveTicket(cart, params.ticketId, clock.now())),
+          decideRemoveTicket(cart, params.ticketId, clock.now()),
         ),
       }),
     }),
@@ -259,7 +284,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
       },
       handler: async ({ params }) => ({
         body: await runCart(params.transactionId, false, null, (cart) =>
-          Promise.resolve(decideTouch(cart, clock.now(), limits)),
+          decideTouch(cart, clock.now(), limits),
         ),
       }),
     }),
@@ -276,7 +301,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
       },
       handler: async ({ params }) => {
         const r = await runCart(params.transactionId, false, null, (cart) =>
-          Promise.resolve(decideRemoveTransaction(cart)),
+          decideRemoveTransaction(cart),
         );
         return { body: { position: r.position } };
       },
