@@ -21,7 +21,13 @@ export async function spawnService(
   let out = '';
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')],
+    [
+      // Extra node flags for the service, e.g. RR_NODE_ARGS=--cpu-prof to profile a benchmark's server.
+      ...(process.env.RR_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--import',
+      'tsx',
+      path.join(root, 'server', 'src', 'main.ts'),
+    ],
     {
       cwd: root,
       env: {

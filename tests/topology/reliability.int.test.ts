@@ -63,10 +63,15 @@ async function roomWithSlot(
     },
   });
   reader.lastPosition = c.lastPosition;
-  const list = (await (await reader.get(`/api/admin/rooms/${roomId}/timeslots`)).json()) as {
-    content: { id: string }[];
-  };
-  return { roomId, slotId: list.content[0]!.id };
+  // Read-your-writes waits a while for the projector; on a loaded machine it may answer stale.
+  for (let attempt = 0; ; attempt++) {
+    const list = (await (await reader.get(`/api/admin/rooms/${roomId}/timeslots`)).json()) as {
+      content: { id: string }[];
+    };
+    if (list.content[0]) return { roomId, slotId: list.content[0].id };
+    if (attempt >= 50) throw new Error('the new time slot never showed in the read model');
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 async function snapshot(db: TestDatabase): Promise<string> {

@@ -1,0 +1,572 @@
+/**
+ * The write side over HTTP against the real all-in-one server process (`npm run bench:commands`).
+ *
+ * One database, one run:
+ *   baseline     a pgbench-like TPC-B transaction (UPDATE account, SELECT balance, UPDATE teller,
+ *                UPDATE branch, INSERT history) from Node with CLIENTS connections, scale CLIENTS
+ *   cart add     CLIENTS visitors, each adding tickets to its own cart on its own slots: a new cart
+ *                (POST /api/transactions) then four adds (POST .../tickets), then the next cart
+ *   flow         CLIENTS visitors: new cart, a second ticket, book with personal data
+ *   hot slot     HOT_REQUESTS visitors at once create a cart on one slot of capacity HOT_CAPACITY
+ *   lag          cart adds at a steady LAG_RATE per second; the time from a command's answer until
+ *                every read model's checkpoint has passed its position
+ *   rss          the server's resident memory when idle and its peak under the cart-add load
+ * Prints each figure with its ratio to the baseline or its target, and writes them to
+ * bench-results.json (key "commands"). Exits 1 when a correctness check fails.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { comparePositions, parsePosition, type Position } from '@rr/events';
+import { addDays, todayIn } from '@rr/platform';
+import { spawnService, type ServiceProcess } from '../support/processes.ts';
+import {
+  closedLoop,
+  openLoop,
+  percentiles,
+  positiveNumber,
+  printTable,
+  round,
+  runMain,
+  withBenchDatabase,
+  writeResults,
+  type LoadResult,
+} from './lib.ts';
+
+const SECONDS = positiveNumber('BENCH_SECONDS', 10);
+const CLIENTS = Math.round(positiveNumber('BENCH_CLIENTS', 16));
+const HOT_REQUESTS = Math.round(positiveNumber('BENCH_HOT_REQUESTS', 500));
+const HOT_CAPACITY = Math.round(positiveNumber('BENCH_HOT_CAPACITY', 50));
+const LAG_RATE = positiveNumber('BENCH_LAG_RATE', 200);
+const WARMUP_SECONDS = Math.min(2, SECONDS / 5);
+const CART_SIZE = 5;
+const ADMIN_PASSWORD = 'bench-admin-password';
+const TIME_ZONE = 'Europe/Vienna';
+
+// --- the baseline ------------------------------------------------------------------------------
+
+const ACCOUNTS_PER_BRANCH = 100_000;
+const TELLERS_PER_BRANCH = 10;
+
+async function createTpcbTables(pool: pg.Pool, scale: number): Promise<void> {
+  await pool.query(`
+    CREATE TABLE bench_branches (bid int PRIMARY KEY, bbalance int NOT NULL, filler char(88));
+    CREATE TABLE bench_tellers (tid int PRIMARY KEY, bid int NOT NULL, tbalance int NOT NULL, filler char(84));
+    CREATE TABLE bench_accounts (aid int PRIMARY KEY, bid int NOT NULL, abalance int NOT NULL, filler char(84));
+    CREATE TABLE bench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22));`);
+  await pool.query('INSERT INTO bench_branches SELECT b, 0, NULL FROM generate_series(1, $1) b', [
+    scale,
+  ]);
+  await pool.query(
+    'INSERT INTO bench_tellers SELECT t, (t - 1) / $2 + 1, 0, NULL FROM generate_series(1, $1) t',
+    [scale * TELLERS_PER_BRANCH, TELLERS_PER_BRANCH],
+  );
+  await pool.query(
+    `INSERT INTO bench_accounts SELECT a, (a - 1) / $2 + 1, 0, '' FROM generate_series(1, $1) a`,
+    [scale * ACCOUNTS_PER_BRANCH, ACCOUNTS_PER_BRANCH],
+  );
+  await pool.query('VACUUM ANALYZE bench_branches, bench_tellers, bench_accounts');
+}
+
+async function tpcb(pool: pg.Pool, scale: number, seconds: number): Promise<LoadResult> {
+  const clients = await Promise.all(Array.from({ length: CLIENTS }, () => pool.connect()));
+  const random = (n: number) => 1 + Math.floor(Math.random() * n);
+  try {
+    return await closedLoop({
+      clients: CLIENTS,
+      seconds,
+      op: async (worker) => {
+        const c = clients[worker]!;
+        const aid = random(scale * ACCOUNTS_PER_BRANCH);
+        const tid = random(scale * TELLERS_PER_BRANCH);
+        const bid = random(scale);
+        const delta = random(10_000) - 5_000;
+        await c.query('BEGIN');
+        await c.query('UPDATE bench_accounts SET abalance = abalance + $1 WHERE aid = $2', [
+          delta,
+          aid,
+        ]);
+        await c.query('SELECT abalance FROM bench_accounts WHERE aid = $1', [aid]);
+        await c.query('UPDATE bench_tellers SET tbalance = tbalance + $1 WHERE tid = $2', [
+          delta,
+          tid,
+        ]);
+        await c.query('UPDATE bench_branches SET bbalance = bbalance + $1 WHERE bid = $2', [
+          delta,
+          bid,
+        ]);
+        await c.query(
+          'INSERT INTO bench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)',
+          [tid, bid, aid, delta],
+        );
+        await c.query('COMMIT');
+      },
+    });
+  } finally {
+    for (const c of clients) c.release();
+  }
+}
+
+// --- HTTP --------------------------------------------------------------------------------------
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    what: string,
+  ) {
+    super(`${what}: ${status} ${body.slice(0, 300)}`);
+  }
+  get code(): string | undefined {
+    try {
+      return (JSON.parse(this.body) as { error?: string }).error;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+let baseUrl = '';
+let adminCookie = '';
+
+async function call<T>(
+  method: string,
+  url: string,
+  body?: unknown,
+  expected = [200, 201],
+): Promise<T> {
+  const res = await fetch(baseUrl + url, {
+    method,
+    headers: {
+      'X-Requested-With': 'XMLHttpRequest',
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(url.startsWith('/api/admin') ? { Cookie: adminCookie } : {}),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!expected.includes(res.status)) throw new HttpError(res.status, text, `${method} ${url}`);
+  return (text ? JSON.parse(text) : {}) as T;
+}
+
+async function login(): Promise<void> {
+  const res = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  adminCookie = res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+async function createRoom(name: string, capacity: number): Promise<string> {
+  const r = await call<{ id: string }>('POST', '/api/admin/rooms', {
+    name,
+    description: 'Benchmark room',
+    capacity,
+    openStartValue: 1,
+    openStartType: 'DAY',
+    openEndValue: 60,
+    openEndType: 'DAY',
+  });
+  return r.id;
+}
+
+/** Creates one slot per day from `from` to `until` at the given times; answers their ids by date. */
+async function createSlots(
+  roomId: string,
+  from: string,
+  until: string,
+  startTime: string,
+  endTime: string,
+  capacity: number,
+): Promise<string[]> {
+  await call('POST', `/api/admin/rooms/${roomId}/timeslots`, {
+    startTime,
+    endTime,
+    startDate: from,
+    repeatUntil: until === from ? null : until,
+    daysOfWeek:
+      until === from
+        ? []
+        : ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'],
+    includeHolidays: true,
+    capacity,
+  });
+  // The read model follows the log; wait until every slot shows.
+  const days = Math.round((Date.parse(until) - Date.parse(from)) / 86_400_000) + 1;
+  for (let i = 0; ; i++) {
+    const list = await call<{ content: { id: string; date: string; startTime: string }[] }>(
+      'GET',
+      `/api/admin/rooms/${roomId}/timeslots?fromDate=${from}&untilDate=${until}`,
+    );
+    const ids = list.content
+      .filter((s) => s.startTime === startTime)
+      .sort((a, b) => a.date.localeCompare(b.date))
+      .map((s) => s.id);
+    if (ids.length === days) return ids;
+    if (i > 200) throw new Error(`slots of ${roomId} did not appear: ${ids.length} of ${days}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+interface CartAnswer {
+  transactionId: string;
+  position: string;
+}
+
+/** A visitor who fills carts of CART_SIZE tickets on its own slots, one ticket per call. */
+class Visitor {
+  private cart: string | null = null;
+  private inCart = 0;
+  constructor(private readonly slots: string[]) {}
+
+  async addTicket(): Promise<string> {
+    const timeSlotId = this.slots[this.inCart]!;
+    const r = this.cart
+      ? await call<CartAnswer>('POST', `/api/transactions/${this.cart}/tickets`, { timeSlotId })
+      : await call<CartAnswer>('POST', '/api/transactions', { timeSlotId });
+    this.cart = r.transactionId;
+    this.inCart += 1;
+    if (this.inCart === CART_SIZE) {
+      this.cart = null;
+      this.inCart = 0;
+    }
+    return r.position;
+  }
+}
+
+const owner = (n: number) => ({
+  salutation: 'MS',
+  firstName: 'Bench',
+  lastName: `Visitor ${n}`,
+  email: `bench.visitor.${n}.${randomUUID().slice(0, 8)}@example.org`,
+  phone: '+431234567',
+  accessibility: false,
+  language: 'de',
+});
+
+// --- memory ------------------------------------------------------------------------------------
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+  return round(kb / 1024, 1);
+}
+
+function sampleRss(pid: number): { stop(): number } {
+  let peak = rssMiB(pid);
+  const t = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 100);
+  return {
+    stop() {
+      clearInterval(t);
+      return Math.max(peak, rssMiB(pid));
+    },
+  };
+}
+
+// --- projection lag ----------------------------------------------------------------------------
+
+/**
+ * Follows the read models' checkpoints through a trigger that notifies on every checkpoint move
+ * (installed for the benchmark only). `reached(p)` resolves when every read model has passed p.
+ */
+async function followCheckpoints(url: string, pool: pg.Pool) {
+  const { rows } = await pool.query<{ name: string }>(
+    `SELECT name FROM projection_checkpoints WHERE name <> 'mail-outbox' ORDER BY name`,
+  );
+  const names = rows.map((r) => r.name);
+  await pool.query(`
+    CREATE FUNCTION bench_checkpoint_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('bench_checkpoint', NEW.name || ' ' || NEW.last_tx::text || ' ' || NEW.last_gp::text);
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER bench_checkpoint_moved AFTER UPDATE ON projection_checkpoints
+      FOR EACH ROW EXECUTE FUNCTION bench_checkpoint_moved();`);
+  const current = new Map<string, Position>();
+  const waiters: { position: Position; resolve: () => void }[] = [];
+  const listener = new pg.Client({ connectionString: url });
+  await listener.connect();
+  const passed = (p: Position) =>
+    names.every((n) => {
+      const at = current.get(n);
+      return at !== undefined && comparePositions(at, p) >= 0;
+    });
+  listener.on('notification', (msg) => {
+    const [name, tx, gp] = (msg.payload ?? '').split(' ');
+    if (!name || !names.includes(name)) return;
+    current.set(name, { tx: BigInt(tx!), gp: BigInt(gp!) });
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      if (passed(waiters[i]!.position)) {
+        waiters[i]!.resolve();
+        waiters.splice(i, 1);
+      }
+    }
+  });
+  await listener.query('LISTEN bench_checkpoint');
+  const snapshot = await pool.query<{ name: string; tx: string; gp: string }>(
+    'SELECT name, last_tx::text AS tx, last_gp::text AS gp FROM projection_checkpoints',
+  );
+  for (const r of snapshot.rows) {
+    if (!current.has(r.name)) current.set(r.name, { tx: BigInt(r.tx), gp: BigInt(r.gp) });
+  }
+  return {
+    names,
+    reached(position: Position): Promise<void> {
+      if (passed(position)) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ position, resolve }));
+    },
+    close: () => listener.end(),
+  };
+}
+
+// --- main --------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  await withBenchDatabase({ poolSize: CLIENTS + 4 }, async ({ url, pool, server: postgres }) => {
+    const scale = CLIENTS;
+    console.log(`${CLIENTS} clients, ${SECONDS} s per scenario; TPC-B scale ${scale}`);
+    await createTpcbTables(pool, scale);
+    await tpcb(pool, scale, WARMUP_SECONDS);
+    const baseline = await tpcb(pool, scale, SECONDS);
+    console.log(`baseline: ${Math.round(baseline.perSecond)} TPC-B transactions/s`);
+
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rr-bench-data-'));
+    let service: ServiceProcess | null = null;
+    try {
+      service = await spawnService('all', {
+        DATABASE_URL: url,
+        ADMIN_USERNAME: 'admin',
+        ADMIN_PASSWORD,
+        DATA_DIR: dataDir,
+        TIME_ZONE,
+        RATE_LIMIT_CARTS: '1000000',
+        RATE_LIMIT_OWNER_LOOKUPS: '1000000',
+        LOG_LEVEL: 'error',
+      });
+      baseUrl = service.url;
+      const pid = service.child.pid!;
+      await login();
+
+      // One room per client; each scenario gets fresh slots (a time band of its own) on five days.
+      const today = todayIn(new Date(), TIME_ZONE);
+      const from = addDays(today, 3);
+      const until = addDays(from, CART_SIZE - 1);
+      const rooms: string[] = [];
+      for (let c = 0; c < CLIENTS; c++) rooms.push(await createRoom(`Bench room ${c + 1}`, 100));
+      let band = 0;
+      const freshSlots = async () => {
+        const h = 6 + band++;
+        const t = (m: number) => `${String(h).padStart(2, '0')}:${m === 0 ? '00' : '30'}`;
+        return Promise.all(rooms.map((r) => createSlots(r, from, until, t(0), t(30), 99_999)));
+      };
+
+      await new Promise((r) => setTimeout(r, 3000));
+      const idleRss = rssMiB(pid);
+      console.log(`server RSS idle: ${idleRss} MiB`);
+
+      // Cart adds on distinct slots.
+      let slots = await freshSlots();
+      let visitors = slots.map((s) => new Visitor(s));
+      await closedLoop({
+        clients: CLIENTS,
+        seconds: WARMUP_SECONDS,
+        op: (w) => visitors[w]!.addTicket().then(() => undefined),
+      });
+      slots = await freshSlots();
+      visitors = slots.map((s) => new Visitor(s));
+      const rss = sampleRss(pid);
+      const cartAdd = await closedLoop({
+        clients: CLIENTS,
+        seconds: SECONDS,
+        op: (w) => visitors[w]!.addTicket().then(() => undefined),
+      });
+      const loadRss = rss.stop();
+      console.log(
+        `cart add: ${Math.round(cartAdd.perSecond)}/s, p99 ${cartAdd.latencyMs.p99} ms; RSS peak ${loadRss} MiB`,
+      );
+
+      // The whole visitor flow: cart, second ticket, booking.
+      slots = await freshSlots();
+      let flows = 0;
+      const flow = await closedLoop({
+        clients: CLIENTS,
+        seconds: SECONDS,
+        op: async (w, i) => {
+          const mine = slots[w]!;
+          const a = mine[i % CART_SIZE]!;
+          const b = mine[(i + 1) % CART_SIZE]!;
+          const cart = await call<CartAnswer>('POST', '/api/transactions', { timeSlotId: a });
+          await call('POST', `/api/transactions/${cart.transactionId}/tickets`, {
+            timeSlotId: b,
+          });
+          await call('PUT', `/api/transactions/${cart.transactionId}/booking`, owner(flows++));
+        },
+      });
+      console.log(`visitor flow: ${flow.perSecond}/s, p99 ${flow.latencyMs.p99} ms`);
+
+      // The hot slot: everyone at once, one slot.
+      const hotRoom = await createRoom('Bench hot room', HOT_CAPACITY);
+      const hotSlot = (await createSlots(hotRoom, from, from, '10:00', '12:00', HOT_CAPACITY))[0]!;
+      const outcomes = new Map<string, number>();
+      const hotLatencies: number[] = [];
+      const hotStart = performance.now();
+      await Promise.all(
+        Array.from({ length: HOT_REQUESTS }, async () => {
+          const t0 = performance.now();
+          let outcome = '201';
+          try {
+            await call('POST', '/api/transactions', { timeSlotId: hotSlot });
+          } catch (err) {
+            if (!(err instanceof HttpError)) throw err;
+            outcome = `${err.status} ${err.code ?? ''}`.trim();
+          }
+          hotLatencies.push(performance.now() - t0);
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        }),
+      );
+      const hotSeconds = round((performance.now() - hotStart) / 1000);
+      const hot = percentiles(hotLatencies);
+      const holds = outcomes.get('201') ?? 0;
+      const serverErrors = [...outcomes]
+        .filter(([k]) => k.startsWith('5'))
+        .reduce((n, [, v]) => n + v, 0);
+      const heldInLog = Number(
+        (
+          await pool.query<{ n: string }>(
+            `SELECT count(*) AS n FROM events WHERE stream_id = $1 AND event_type = 'TicketHeld'`,
+            [`timeslot-${hotSlot}`],
+          )
+        ).rows[0]!.n,
+      );
+      console.log(
+        `hot slot: ${JSON.stringify(Object.fromEntries(outcomes))} in ${hotSeconds} s, p99 ${hot.p99} ms; ${heldInLog} holds in the log`,
+      );
+
+      // Projection lag at a steady rate.
+      const checkpoints = await followCheckpoints(url, pool);
+      slots = await freshSlots();
+      const lagVisitors = Array.from(
+        { length: 4 * CLIENTS },
+        (_, v) => new Visitor(slots[v % CLIENTS]!.map((_, k, all) => all[(k + v) % CART_SIZE]!)),
+      );
+      const queue = lagVisitors.map(() => Promise.resolve());
+      const lags: number[] = [];
+      const lagRun = await openLoop({
+        perSecond: LAG_RATE,
+        seconds: SECONDS,
+        op: (i) => {
+          const v = i % lagVisitors.length;
+          // A visitor's commands follow each other (as from one browser); others run alongside.
+          const run = queue[v]!.then(async () => {
+            const position = parsePosition(await lagVisitors[v]!.addTicket())!;
+            const answered = performance.now();
+            await checkpoints.reached(position);
+            lags.push(performance.now() - answered);
+          });
+          queue[v] = run;
+          return run;
+        },
+      });
+      await checkpoints.close();
+      const lag = percentiles(lags);
+      console.log(
+        `projection lag at ${LAG_RATE}/s (${checkpoints.names.join(', ')}): p50 ${lag.p50} ms, p99 ${lag.p99} ms; command p99 ${lagRun.latencyMs.p99} ms`,
+      );
+
+      const checks = {
+        hotSlotExactHolds: holds === HOT_CAPACITY && heldInLog === HOT_CAPACITY,
+        hotSlotNoServerErrors: serverErrors === 0,
+        lagRateKept: lagRun.started === Math.round(LAG_RATE * SECONDS),
+      };
+
+      console.log('');
+      const ratio = (n: number) => round(n / baseline.perSecond, 3);
+      printTable(
+        ['figure', 'measured', 'baseline', 'ratio', 'target', 'met'],
+        [
+          [
+            'cart adds/s, 16 clients, distinct slots',
+            cartAdd.perSecond,
+            baseline.perSecond,
+            ratio(cartAdd.perSecond),
+            '>= 0.5 of baseline',
+            ratio(cartAdd.perSecond) >= 0.5 ? 'yes' : 'NO',
+          ],
+          [
+            'visitor flows/s (cart, add, book)',
+            flow.perSecond,
+            baseline.perSecond,
+            ratio(flow.perSecond),
+            'report',
+            '-',
+          ],
+          [
+            `hot slot p99 ms (${HOT_REQUESTS} adds, cap ${HOT_CAPACITY})`,
+            hot.p99,
+            '-',
+            '-',
+            '< 1000, exact holds, 0 5xx',
+            hot.p99 < 1000 && checks.hotSlotExactHolds && checks.hotSlotNoServerErrors
+              ? 'yes'
+              : 'NO',
+          ],
+          [
+            `projection lag p99 ms at ${LAG_RATE}/s`,
+            lag.p99,
+            '-',
+            '-',
+            '< 50',
+            lag.p99 < 50 ? 'yes' : 'NO',
+          ],
+          ['server RSS idle MiB', idleRss, '-', '-', '< 250', idleRss < 250 ? 'yes' : 'NO'],
+          ['server RSS peak under cart adds MiB', loadRss, '-', '-', 'report', '-'],
+        ],
+      );
+
+      await writeResults('commands', {
+        secondsPerScenario: SECONDS,
+        clients: CLIENTS,
+        postgres,
+        baseline: { kind: `TPC-B-like, scale ${scale}, 5 statements per transaction`, ...baseline },
+        cartAdd: { ...cartAdd, ratioToBaseline: ratio(cartAdd.perSecond) },
+        visitorFlow: {
+          ...flow,
+          commandsPerSecond: round(flow.perSecond * 3),
+          ratioToBaseline: ratio(flow.perSecond),
+        },
+        hotSlot: {
+          requests: HOT_REQUESTS,
+          capacity: HOT_CAPACITY,
+          outcomes: Object.fromEntries(outcomes),
+          holdsInLog: heldInLog,
+          seconds: hotSeconds,
+          latencyMs: hot,
+        },
+        projectionLag: {
+          commandsPerSecond: LAG_RATE,
+          readModels: checkpoints.names,
+          latencyMs: lag,
+          commandLatencyMs: lagRun.latencyMs,
+        },
+        rssMiB: { idle: idleRss, peakUnderCartAdds: loadRss },
+        checks,
+      });
+      const failed = Object.entries(checks).filter(([, ok]) => !ok);
+      if (failed.length) throw new Error(`checks failed: ${failed.map(([k]) => k).join(', ')}`);
+    } finally {
+      if (service) {
+        const out = service.output();
+        await service.kill();
+        if (/error/i.test(out)) console.log(`server output:\n${out.slice(-3000)}`);
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+}
+
+runMain(main);
