@@ -1,40 +1,89 @@
 import react from '@vitejs/plugin-react';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const page = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const root = page('./');
+
+/**
+ * React Router publishes a production build (its development warnings compiled out) next to the
+ * development one, but no export condition selects it: the production build takes it by path.
+ */
+function reactRouterProductionBuild(): string {
+  const packageJson = createRequire(import.meta.url).resolve('react-router/package.json');
+  const file = path.join(path.dirname(packageJson), 'dist', 'production', 'index.mjs');
+  if (!existsSync(file)) throw new Error(`React Router's production build is missing: ${file}`);
+  return file;
+}
+
+/**
+ * Writes `.vite/chunk-modules.json` next to the manifest: the source modules of every chunk
+ * (paths relative to the frontend folder). tests/bench/bundle.ts checks with it that the visitor
+ * download holds every visitor screen and no staff screen.
+ */
+function chunkModules(): Plugin {
+  return {
+    name: 'rr:chunk-modules',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks: Record<string, string[]> = {};
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        chunks[output.fileName] = output.moduleIds.map((id) =>
+          path.isAbsolute(id) ? path.relative(root, id).split(path.sep).join('/') : id,
+        );
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/chunk-modules.json',
+        source: `${JSON.stringify(chunks, null, 2)}\n`,
+      });
+    },
+  };
+}
 
 // Two pages share one entry (src/main.tsx): the visitor app at / and the admin app at /admin/.
 // The mount element's data attributes choose the interface (spec section 1).
-export default defineConfig({
-  root: page('./'),
+export default defineConfig(({ command }) => ({
+  root,
   // Absolute asset paths, so deep links such as /admin/room-edit/{id} load the assets.
   base: '/',
-  plugins: [react()],
+  plugins: [react(), chunkModules()],
+  resolve: {
+    alias:
+      command === 'build'
+        ? [{ find: /^react-router$/, replacement: reactRouterProductionBuild() }]
+        : [],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     // No inline scripts or styles in the output: a strict CSP (script-src 'self') applies.
     assetsInlineLimit: 0,
+    // Browsers without <link rel="modulepreload"> (before Safari 17, Firefox 115) load the
+    // interface's modules when they are imported instead of ahead: no polyfill in every page.
+    modulePreload: { polyfill: false },
+    // dist/.vite/manifest.json (chunk graph) and chunk-modules.json: read by
+    // tests/bench/bundle.ts (`npm run bench:bundle`). The server does not serve dot folders.
+    manifest: true,
     rolldownOptions: {
       input: {
         main: page('./index.html'),
         admin: page('./admin/index.html'),
       },
       output: {
-        // Named vendor chunks: stable caching across releases and readable size reports.
+        // Two shared chunks, each holding only modules that more than one entry uses (the
+        // page entry and the lazily loaded visitor and admin interfaces): `vendor`, the
+        // dependencies (stable across releases, changes only with a dependency update), and
+        // `app`, the shared source. Fewer, larger files compress better than one chunk per
+        // library. A dependency that only the admin interface uses stays in the admin chunk.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-            {
-              name: 'redux',
-              test: /node_modules[\\/](@reduxjs|immer|redux|reselect|react-redux|use-sync-external-store)[\\/]/,
-            },
-            { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/ },
-            {
-              name: 'router',
-              test: /node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/]/,
-            },
+            { name: 'vendor', test: /node_modules[\\/]/, minShareCount: 2 },
+            { name: 'app', test: /[\\/]src[\\/]/, minShareCount: 2 },
           ],
         },
       },
@@ -44,4 +93,4 @@ export default defineConfig({
     // `npm run dev -w frontend` next to `npm start` (API on port 8080).
     proxy: { '/api': 'http://localhost:8080' },
   },
-});
+}));

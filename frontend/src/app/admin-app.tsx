@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import type { Me } from '../api/types';
@@ -38,7 +38,6 @@ import { ReportsPage } from '../features/reports/components/reports-page';
 import { useFocusOnNavigation } from '../hooks/use-focus-on-navigation';
 import { routerBasename } from '../lib/url';
 import { useConfig } from './config-context';
-import { addStaffTexts } from './staff-texts';
 import '../styles/staff.css';
 
 type AdminMode = 'admin' | 'reports';
@@ -48,11 +47,8 @@ type AdminMode = 'admin' | 'reports';
  * the admin routes, role `reports` only the reports; anyone else the permission error.
  */
 export function AdminApp({ mode }: { mode: AdminMode }) {
-  const config = useConfig();
-  const { i18n } = useTranslation();
-  // Before the first render of any staff screen: their texts come with this chunk.
-  useState(() => addStaffTexts(i18n, config));
-  const { baseUrl } = config;
+  // The staff texts are already loaded: createI18n adds them for the admin and reports interfaces.
+  const { baseUrl } = useConfig();
   return (
     <BrowserRouter basename={routerBasename(baseUrl)}>
       <AdminGate mode={mode} />

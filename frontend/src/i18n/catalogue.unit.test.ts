@@ -1,9 +1,8 @@
-import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { addStaffTexts, staffResources } from '../app/staff-texts';
 import type { Catalogue } from '../lib/label-override';
 import de from './de.json';
 import en from './en.json';
+import { createI18n, mergeCatalogues } from './i18n';
 import staffDe from './staff.de.json';
 import staffEn from './staff.en.json';
 
@@ -13,7 +12,10 @@ function keys(catalogue: Catalogue, prefix = ''): string[] {
   );
 }
 
-/** Spec section 8 plus the codes of this project's backend contract. */
+/**
+ * Spec section 8 plus the codes of this project's backend contract that any interface can meet
+ * (the visitor's screens included): they are in the main catalogue.
+ */
 const ERROR_KEYS = [
   'ticket__validation_error',
   'validation__error',
@@ -22,27 +24,18 @@ const ERROR_KEYS = [
   'timeslot_no_tickets_left',
   'max_tickets_by_user_reached',
   'timeslot_not_open',
-  'timeslot__overlapping',
   'unknown',
   'http__access_denied_exception',
   'booking__email_blacklisted',
   'recaptcha__validation_error',
-  'blacklist__email_already_exists',
   'generic__mail_send_exception',
   'ticket__validation_error_timeslot_not_open',
   'ticket__validation_error_max_tickets_per_time_reached',
   'ticket__validation_error_max_tickets_per_day_reached',
   'ticket__validation_error_timeslot_no_tickets_left',
   'ticket__validation_error_max_tickets_by_user_reached',
-  'room__has_active_reservations',
   'concurrency__version_conflict',
-  'auth__invalid_credentials',
-  'image__invalid_type',
-  'image__too_large',
   'not_found',
-  'timeslot__has_tickets',
-  'calendar__invalid_file',
-  'calendar__too_large',
 ];
 
 describe('message catalogues', () => {
@@ -88,12 +81,35 @@ describe('message catalogues', () => {
   });
 });
 
-/** Error codes of the staff API (reservation edit, cancel, reports). */
+/** Error codes of the staff API only (rooms, slots, holidays, blacklist, sign-in, reports). */
 const STAFF_ERROR_KEYS = [
   'ticket__not_booked',
   'personal_data__erased',
   'ticket__not_cancelable',
   'report__no_rooms',
+  'timeslot__overlapping',
+  'blacklist__email_already_exists',
+  'room__has_active_reservations',
+  'auth__invalid_credentials',
+  'image__invalid_type',
+  'image__too_large',
+  'timeslot__has_tickets',
+  'calendar__invalid_file',
+  'calendar__too_large',
+];
+
+/** The namespaces of the staff screens: not in the main catalogue, so visitors never load them. */
+const STAFF_NAMESPACES = [
+  'auth',
+  'dashboard',
+  'admin-rooms',
+  'admin-time-slots',
+  'admin-holidays',
+  'admin-blacklist',
+  'admin-reservations',
+  'admin-history',
+  'admin-overbooked',
+  'reports',
 ];
 
 const variables = (text: string) => [...text.matchAll(/{{(\w+)}}/g)].map((m) => m[1]).sort();
@@ -131,32 +147,52 @@ describe('staff message catalogues', () => {
     );
   });
 
-  it('are added to a running i18next instance, with the label overrides', async () => {
-    const instance = createInstance();
-    await instance.init({
-      lng: 'de',
-      fallbackLng: false,
-      resources: { de },
-      ns: Object.keys(de),
-      defaultNS: 'common',
-      fallbackNS: 'common',
-    });
-    const config = {
-      language: 'de' as const,
-      labelOverride: {
-        'admin-reservations': { list: { title: 'Buchungen' } },
-        'nav.dashboard': 'Start',
-      },
+  it.each([
+    ['de', de, staffDe],
+    ['en', en, staffEn],
+  ])('%s: the staff namespaces are only in the staff catalogue', (_language, main, staff) => {
+    expect(Object.keys(staff)).toEqual(expect.arrayContaining(STAFF_NAMESPACES));
+    expect(Object.keys(main).filter((namespace) => STAFF_NAMESPACES.includes(namespace))).toEqual(
+      [],
+    );
+    // Merged, the main and staff texts are all there.
+    expect(keys(mergeCatalogues(main, staff)).sort()).toEqual(
+      [...keys(main), ...keys(staff)].sort(),
+    );
+  });
+
+  it('are loaded with the admin and reports interfaces, with the label overrides', async () => {
+    const labelOverride = {
+      'admin-reservations': { list: { title: 'Buchungen' } },
+      'nav.dashboard': 'Start',
+      'app-title': 'Lesesäle',
     };
-    addStaffTexts(instance, config);
-    addStaffTexts(instance, config);
-    expect(instance.t('list.title', { ns: 'admin-reservations' })).toBe('Buchungen');
-    expect(instance.t('title', { ns: 'reports' })).toBe('Berichte');
-    expect(instance.t('nav.admin-reservations')).toBe('Reservierungen');
-    expect(instance.t('validation.phone')).toBe(staffDe.common.validation.phone);
-    // The main catalogue's texts are still there.
-    expect(instance.t('nav.dashboard')).toBe(de.common.nav.dashboard);
-    expect(instance.t('loading')).toBe(de.common.loading);
-    expect(Object.keys(staffResources('en', {}))).toEqual(Object.keys(staffEn));
+    for (const mode of ['admin', 'reports'] as const) {
+      const instance = await createI18n({ language: 'de', labelOverride, interface: mode });
+      expect(instance.t('list.title', { ns: 'admin-reservations' })).toBe('Buchungen');
+      expect(instance.t('title', { ns: 'reports' })).toBe('Berichte');
+      expect(instance.t('nav.admin-reservations')).toBe('Reservierungen');
+      expect(instance.t('nav.dashboard')).toBe('Start');
+      expect(instance.t('app-title')).toBe('Lesesäle');
+      expect(instance.t('validation.phone')).toBe(staffDe.common.validation.phone);
+      expect(instance.t('sign-in.title', { ns: 'auth' })).toBe(staffDe.auth['sign-in'].title);
+      // The main and visitor catalogues' texts are there as well.
+      expect(instance.t('loading')).toBe(de.common.loading);
+      expect(instance.hasResourceBundle('de', 'booking')).toBe(true);
+    }
+    const english = await createI18n({ language: 'en', labelOverride: {}, interface: 'admin' });
+    expect(english.t('title', { ns: 'reports' })).toBe(staffEn.reports.title);
+    expect(english.t('loading')).toBe(en.common.loading);
+  });
+
+  it('are not loaded with the visitor interface', async () => {
+    for (const language of ['de', 'en'] as const) {
+      const instance = await createI18n({ language, labelOverride: {}, interface: 'user' });
+      for (const namespace of STAFF_NAMESPACES) {
+        expect(instance.hasResourceBundle(language, namespace), namespace).toBe(false);
+      }
+      expect(instance.hasResourceBundle(language, 'booking')).toBe(true);
+      expect(instance.t('loading')).toBe((language === 'de' ? de : en).common.loading);
+    }
   });
 });

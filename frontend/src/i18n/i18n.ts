@@ -2,23 +2,21 @@ import { createInstance, type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { AppConfig, Language } from '../lib/config';
 import { applyLabelOverride, type Catalogue } from '../lib/label-override';
+import { cataloguesOf, type CatalogueName } from './catalogues';
 
 export const DEFAULT_NAMESPACE = 'common';
 
-/**
- * Message catalogues; the top level are namespaces (`common`, `common-error`, features).
- * Only the page's language is downloaded (each catalogue is its own chunk). Both catalogues
- * have the same keys (checked by catalogue.unit.test.ts), so no fallback language is needed.
- */
-const CATALOGUES: Readonly<Record<Language, () => Promise<{ default: Catalogue }>>> = {
-  de: () => import('./de.json'),
-  en: () => import('./en.json'),
-};
+type CatalogueLoader = () => Promise<{ default: Catalogue }>;
 
-/** The texts of the visitor booking screens, merged into the main catalogue (same key rules). */
-const VISITOR_CATALOGUES: Readonly<Record<Language, () => Promise<{ default: Catalogue }>>> = {
-  de: () => import('./visitor.de.json'),
-  en: () => import('./visitor.en.json'),
+/**
+ * The catalogues (see catalogues.ts) by language; only the page's language is downloaded (each
+ * file is its own chunk). Both languages of a catalogue have the same keys (checked by the
+ * catalogue unit tests), so no fallback language is needed.
+ */
+const LOADERS: Readonly<Record<CatalogueName, Readonly<Record<Language, CatalogueLoader>>>> = {
+  main: { de: () => import('./de.json'), en: () => import('./en.json') },
+  visitor: { de: () => import('./visitor.de.json'), en: () => import('./visitor.en.json') },
+  staff: { de: () => import('./staff.de.json'), en: () => import('./staff.en.json') },
 };
 
 /** A deep merge of `extra` over `base`, both catalogues; the inputs are not modified. */
@@ -34,15 +32,19 @@ export function mergeCatalogues(base: Catalogue, extra: Catalogue): Catalogue {
   return result;
 }
 
-/** An i18next instance for the configured language with the label overrides applied. */
+/**
+ * An i18next instance for the configured language and interface, with the label overrides
+ * applied (to the staff texts as well).
+ */
 export async function createI18n(
-  config: Pick<AppConfig, 'language' | 'labelOverride'>,
+  config: Pick<AppConfig, 'language' | 'labelOverride' | 'interface'>,
 ): Promise<i18n> {
-  const [{ default: main }, { default: visitor }] = await Promise.all([
-    CATALOGUES[config.language](),
-    VISITOR_CATALOGUES[config.language](),
-  ]);
-  const catalogue = mergeCatalogues(main, visitor);
+  const catalogues = await Promise.all(
+    cataloguesOf(config.interface).map((name) => LOADERS[name][config.language]()),
+  );
+  const catalogue = catalogues
+    .map((module) => module.default)
+    .reduce((merged, extra) => mergeCatalogues(merged, extra), {});
   const resources = applyLabelOverride(catalogue, config.labelOverride, DEFAULT_NAMESPACE);
   const instance = createInstance();
   await instance.use(initReactI18next).init({

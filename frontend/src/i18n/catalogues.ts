@@ -1,0 +1,17 @@
+import type { InterfaceMode } from '../lib/config';
+
+/**
+ * The message catalogues, one file per language each: `main` (`de.json`: what every interface
+ * shows), `visitor` (`visitor.de.json`: the booking screens) and `staff` (`staff.de.json`: the
+ * admin and reports screens). No key is in more than one of them.
+ *
+ * Kept free of dependencies: tests/bench/bundle.ts reads which catalogues an interface loads.
+ */
+export type CatalogueName = 'main' | 'visitor' | 'staff';
+
+/** The catalogues an interface loads, in merge order. Visitors never load the staff texts. */
+export function cataloguesOf(mode: InterfaceMode): CatalogueName[] {
+  return mode === 'admin' || mode === 'reports'
+    ? ['main', 'visitor', 'staff']
+    : ['main', 'visitor'];
+}
