@@ -8,6 +8,7 @@ import {
   RoomCreated,
   RoomUpdated,
   START,
+  StoreSession,
   UnknownEventError,
   Upcasters,
   type AppendOptions,
@@ -959,5 +960,37 @@ describe('upcasting on read', () => {
     const plain = (await new EventStore(db.pool).readStream(streamId)).events[0]!;
     expect(plain.data).toEqual(v1);
     expect(plain.metadata.schemaVersion).toBe(1);
+  });
+});
+
+describe('lockAndReadStreams', () => {
+  it('waits for a writer holding a stream lock and then reads what it committed', async () => {
+    const x = newRoom();
+    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    const writer = await db.pool.connect();
+    try {
+      await writer.query('BEGIN');
+      const session = new StoreSession(writer, store);
+      await session.lockStream(x.streamId);
+      await session.append(
+        [
+          {
+            streamId: x.streamId,
+            streamType: 'room',
+            expectedVersion: 1,
+            events: [updated(x.roomId, 'X2')],
+          },
+        ],
+        options,
+      );
+      const reader = store.transaction((s) => s.lockAndReadStreams([x.streamId]));
+      await new Promise((r) => setTimeout(r, 200));
+      await writer.query('COMMIT');
+      const { result } = await reader;
+      expect(result.get(x.streamId)!.map((e) => e.streamVersion)).toEqual([1, 2]);
+    } finally {
+      await writer.query('ROLLBACK').catch(() => undefined);
+      writer.release();
+    }
   });
 });

@@ -14,7 +14,7 @@ import { Upcasters } from './upcasting.ts';
 
 export const EVENTS_CHANNEL = 'rr_events';
 
-interface EventRow {
+export interface EventRow {
   tx: string;
   gp: string;
   stream_id: string;
@@ -54,15 +54,16 @@ export class StoreSession {
 
   constructor(
     readonly client: pg.PoolClient,
-    private readonly store: EventStore,
+    readonly store: EventStore,
   ) {}
 
   /** Locks the stream row (SELECT ... FOR UPDATE) so writers to it queue instead of retrying. */
   async lockStream(streamId: string): Promise<number | null> {
-    const r = await this.client.query<{ version: string }>(
-      'SELECT version::text AS version FROM streams WHERE stream_id = $1 FOR UPDATE',
-      [streamId],
-    );
+    const r = await this.client.query<{ version: string }>({
+      name: 'rr_lock_stream',
+      text: 'SELECT version::text AS version FROM streams WHERE stream_id = $1 FOR UPDATE',
+      values: [streamId],
+    });
     this.locked.add(streamId);
     return r.rows[0] ? Number(r.rows[0].version) : null;
   }
@@ -76,11 +77,12 @@ export class StoreSession {
     const ids = [...new Set(streamIds)].sort(byteOrder);
     const versions = new Map<string, number>();
     if (ids.length === 0) return versions;
-    const r = await this.client.query<{ stream_id: string; version: string }>(
-      `SELECT stream_id, version::text AS version FROM streams
-        WHERE stream_id = ANY($1::text[]) ORDER BY stream_id COLLATE "C" FOR UPDATE`,
-      [ids],
-    );
+    const r = await this.client.query<{ stream_id: string; version: string }>({
+      name: 'rr_lock_streams',
+      text: `SELECT stream_id, version::text AS version FROM streams
+              WHERE stream_id = ANY($1::text[]) ORDER BY stream_id COLLATE "C" FOR UPDATE`,
+      values: [ids],
+    });
     for (const id of ids) this.locked.add(id);
     for (const row of r.rows) versions.set(row.stream_id, Number(row.version));
     return versions;
@@ -93,6 +95,25 @@ export class StoreSession {
   /** Reads several streams in one round trip; a stream without events answers an empty list. */
   readStreams(streamIds: Iterable<string>): Promise<Map<string, RecordedEvent[]>> {
     return this.store.readStreams(streamIds, this.client);
+  }
+
+  /**
+   * lockStreams, then readStreams, in one round trip (a database function: its read takes a new
+   * snapshot after the locks are granted, so it sees what the writers it waited for committed).
+   * With `after`, a stream's events up to that version are left out (the caller has them folded).
+   */
+  async lockAndReadStreams(
+    streamIds: Iterable<string>,
+    after: ReadonlyMap<string, number> = new Map(),
+  ): Promise<Map<string, RecordedEvent[]>> {
+    const ids = [...new Set(streamIds)].sort(byteOrder);
+    const r = await this.client.query<EventRow>({
+      name: 'rr_lock_read_streams',
+      text: 'SELECT * FROM rr_lock_read_streams($1::text[], $2::bigint[])',
+      values: [ids, ids.map((id) => String(after.get(id) ?? 0))],
+    });
+    for (const id of ids) this.locked.add(id);
+    return this.store.groupByStream(ids, r.rows);
   }
 
   /**
@@ -169,8 +190,9 @@ export class StoreSession {
         tx: string | null;
         gp: string | null;
         claimed: string | null;
-      }>(
-        `WITH v AS (
+      }>({
+        name: 'rr_append_claimed',
+        text: `WITH v AS (
            SELECT * FROM unnest($7::text[], $8::text[], $9::bigint[], $10::bigint[])
              AS v(stream_id, stream_type, expected, n)
          ),
@@ -194,7 +216,7 @@ export class StoreSession {
          )
          SELECT tx, gp, NULL AS claimed FROM ev
          UNION ALL SELECT NULL, NULL, stream_id FROM claimed`,
-        [
+        values: [
           ...eventColumns,
           requests.map((r) => r.streamId),
           requests.map((r) => r.streamType),
@@ -202,7 +224,7 @@ export class StoreSession {
           requests.map((r) => String(r.events.length)),
           requests.length,
         ],
-      );
+      });
       const claimed = new Set(r.rows.map((row) => row.claimed).filter((c) => c !== null));
       const missed = requests.find((req) => !claimed.has(req.streamId));
       if (missed) {
@@ -361,10 +383,11 @@ export class EventStore {
     streamId: string,
     client: Pick<pg.Pool, 'query'> = this.pool,
   ): Promise<{ version: number; events: RecordedEvent[] }> {
-    const r = await client.query<EventRow>(
-      `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = $1 ORDER BY events.stream_version`,
-      [streamId],
-    );
+    const r = await client.query<EventRow>({
+      name: 'rr_read_stream',
+      text: `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = $1 ORDER BY events.stream_version`,
+      values: [streamId],
+    });
     const events = r.rows.map((row) => this.toRecorded(row));
     return { version: events.length ? events[events.length - 1]!.streamVersion : 0, events };
   }
@@ -374,14 +397,20 @@ export class EventStore {
     client: Pick<pg.Pool, 'query'> = this.pool,
   ): Promise<Map<string, RecordedEvent[]>> {
     const ids = [...new Set(streamIds)];
-    const byStream = new Map<string, RecordedEvent[]>(ids.map((id) => [id, []]));
-    if (ids.length === 0) return byStream;
-    const r = await client.query<EventRow>(
-      `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = ANY($1::text[])
-        ORDER BY stream_id, stream_version`,
-      [ids],
-    );
-    for (const row of r.rows) byStream.get(row.stream_id)!.push(this.toRecorded(row));
+    if (ids.length === 0) return new Map();
+    const r = await client.query<EventRow>({
+      name: 'rr_read_streams',
+      text: `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = ANY($1::text[])
+              ORDER BY stream_id, stream_version`,
+      values: [ids],
+    });
+    return this.groupByStream(ids, r.rows);
+  }
+
+  /** Rows of several streams (ordered by stream and version) as events per stream id. */
+  groupByStream(streamIds: string[], rows: EventRow[]): Map<string, RecordedEvent[]> {
+    const byStream = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
+    for (const row of rows) byStream.get(row.stream_id)!.push(this.toRecorded(row));
     return byStream;
   }
 
@@ -395,31 +424,53 @@ export class EventStore {
     limit: number,
     client: Pick<pg.Pool, 'query'> = this.pool,
   ): Promise<RecordedEvent[]> {
-    const r = await client.query<EventRow>(
-      `SELECT ${SELECT_EVENT} FROM events
-       WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-         AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY transaction_id, global_position
-       LIMIT $3`,
-      [after.tx.toString(), after.gp.toString(), limit],
-    );
+    const r = await client.query<EventRow>({
+      name: 'rr_read_all',
+      text: `SELECT ${SELECT_EVENT} FROM events
+              WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+                AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+              ORDER BY transaction_id, global_position
+              LIMIT $3`,
+      values: [after.tx.toString(), after.gp.toString(), limit],
+    });
     return r.rows.map((row) => this.toRecorded(row));
   }
 
   /**
-   * Whether events exist after a position at all, visible or not: true while readAll is holding
-   * back committed events behind a still-running older transaction (which sends no notification
-   * when it ends), so a subscriber should look again soon rather than wait to be woken.
+   * readAll, and in the same round trip whether events after the position are held back (written
+   * by transactions at or above the oldest still-running one): a subscriber that has caught up
+   * then knows whether to look again soon (such a blocker may end without any notification) or to
+   * wait to be woken.
    */
-  async hasEventsAfter(
+  async readAfter(
     after: Position,
+    limit: number,
     client: Pick<pg.Pool, 'query'> = this.pool,
-  ): Promise<boolean> {
-    const r = await client.query<{ found: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM events WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)) AS found`,
-      [after.tx.toString(), after.gp.toString()],
-    );
-    return r.rows[0]?.found ?? false;
+  ): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
+    const r = await client.query<EventRow & { held: boolean }>({
+      name: 'rr_read_after',
+      // Both branches run on the commit-order index (ORDER BY names the table's columns: the
+      // output has text aliases) and see the same snapshot, hence the same xmin.
+      text: `(SELECT ${SELECT_EVENT}, false AS held FROM events
+               WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+                 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+               ORDER BY events.transaction_id, events.global_position
+               LIMIT $3)
+             UNION ALL
+             (SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM events
+               WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+                 AND transaction_id >= pg_snapshot_xmin(pg_current_snapshot())
+               ORDER BY events.transaction_id, events.global_position
+               LIMIT 1)`,
+      values: [after.tx.toString(), after.gp.toString(), limit],
+    });
+    const events: RecordedEvent[] = [];
+    let heldBack = false;
+    for (const row of r.rows) {
+      if (row.held) heldBack = true;
+      else events.push(this.toRecorded(row));
+    }
+    return { events, heldBack };
   }
 
   private toRecorded(row: EventRow): RecordedEvent {

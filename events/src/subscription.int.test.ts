@@ -63,11 +63,13 @@ async function endOfLog(): Promise<Position> {
 class ObservedStore extends EventStore {
   readonly reads: { at: number; ids: string[] }[] = [];
 
-  override async readAll(...args: Parameters<EventStore['readAll']>): Promise<RecordedEvent[]> {
+  override async readAfter(
+    ...args: Parameters<EventStore['readAfter']>
+  ): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
     const at = Date.now();
-    const events = await super.readAll(...args);
-    this.reads.push({ at, ids: events.map((e) => e.eventId) });
-    return events;
+    const read = await super.readAfter(...args);
+    this.reads.push({ at, ids: read.events.map((e) => e.eventId) });
+    return read;
   }
 }
 

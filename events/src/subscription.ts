@@ -101,14 +101,16 @@ export async function runSubscription(options: SubscriptionOptions): Promise<voi
     try {
       position ??= await options.load();
       const seq = notifier.seq;
-      const events = await store.readAll(position, batchSize);
-      if (events.length === 0) {
-        const heldBack = await store.hasEventsAfter(position);
-        await notifier.waitForWake(heldBack ? 10 : pollMs, signal, seq);
-        continue;
+      const { events, heldBack } = await store.readAfter(position, batchSize);
+      if (events.length > 0) {
+        await options.handle(events, position);
+        position = events[events.length - 1]!.position;
+        if (events.length === batchSize) continue; // more may follow at once
       }
-      await options.handle(events, position);
-      position = events[events.length - 1]!.position;
+      // Caught up with what was visible. A commit since the read has notified (seq moved on, and
+      // the wait returns at once); events held back by an older open transaction are looked for
+      // again soon, as that transaction may end without a notification.
+      await notifier.waitForWake(heldBack ? 10 : pollMs, signal, seq);
     } catch (err) {
       position = null;
       options.onError?.(err);

@@ -225,6 +225,39 @@ export const migrations: { id: string; sql: string }[] = [
     `,
   },
   {
+    id: '009_reservation_list_indexes',
+    sql: `
+      -- The reservations list sorted by name walks personal data in name order and joins each
+      -- owner's tickets; the tickets without personal data (no owner, or erased) sort first as ''
+      -- and are found by this flag (set by the tickets projection on PersonalDataErased).
+      ALTER TABLE rm_tickets ADD COLUMN personal_data_erased boolean NOT NULL DEFAULT false;
+      UPDATE rm_tickets t SET personal_data_erased = true
+       WHERE t.owner_id IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = t.owner_id);
+      CREATE INDEX rm_tickets_without_personal_data ON rm_tickets (status, date, start_time, id)
+        WHERE owner_id IS NULL OR personal_data_erased;
+      CREATE INDEX rm_tickets_status ON rm_tickets (status);
+      CREATE INDEX personal_data_name ON personal_data
+        (lower(coalesce(last_name, '')), lower(coalesce(first_name, '')))
+        INCLUDE (owner_id, last_name, first_name);
+      CREATE INDEX rm_tickets_owner_order ON rm_tickets (owner_id, status, date, start_time, id);
+      -- The list's search (ILIKE '%term%' over names, organisation, e-mail): a trigram index on
+      -- one text holding all of them, where pg_trgm can be had; without it the search still works.
+      DO $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm') THEN
+          CREATE EXTENSION IF NOT EXISTS pg_trgm;
+          CREATE INDEX personal_data_search ON personal_data USING gin ((
+            coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' ||
+            coalesce(organisation, '') || ' ' || coalesce(email, '') || ' ' ||
+            coalesce(last_name, '') || ', ' || coalesce(first_name, '')) gin_trgm_ops);
+        END IF;
+      EXCEPTION WHEN insufficient_privilege THEN
+        RAISE NOTICE 'pg_trgm not installed: the reservations search runs without its index';
+      END $$;
+    `,
+  },
+  {
     id: '010_events_notify_trigger',
     sql: `
       -- Subscribers (projections, the outbox reactor) are woken once per appending transaction:
@@ -237,6 +270,30 @@ export const migrations: { id: string; sql: string }[] = [
       END $$;
       CREATE TRIGGER events_appended AFTER INSERT ON events
         FOR EACH STATEMENT EXECUTE FUNCTION rr_events_appended();
+    `,
+  },
+  {
+    id: '011_lock_read_streams',
+    sql: `
+      -- Locks stream rows in byte order, then reads their events after the given versions (a
+      -- writer that has folded a stream up to a version reads only the rest): one round trip.
+      -- The read is a statement of its own inside the function, so in READ COMMITTED it takes a
+      -- new snapshot after the locks are granted and sees what the writers it waited for wrote
+      -- (one SELECT ... FOR UPDATE joined to events would read them from its older snapshot).
+      CREATE FUNCTION rr_lock_read_streams(ids text[], after bigint[])
+        RETURNS TABLE (tx text, gp text, stream_id text, stream_version text, event_id uuid,
+                       event_type text, data jsonb, metadata jsonb, created_at timestamptz)
+        LANGUAGE plpgsql VOLATILE AS $$
+      BEGIN
+        PERFORM 1 FROM streams s WHERE s.stream_id = ANY(ids)
+          ORDER BY s.stream_id COLLATE "C" FOR UPDATE;
+        RETURN QUERY
+          SELECT e.transaction_id::text, e.global_position::text, e.stream_id,
+                 e.stream_version::text, e.event_id, e.event_type, e.data, e.metadata, e.created_at
+            FROM unnest(ids, after) AS a(id, v)
+            JOIN events e ON e.stream_id = a.id AND e.stream_version > a.v
+           ORDER BY e.stream_id, e.stream_version;
+      END $$;
     `,
   },
 ];
