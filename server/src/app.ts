@@ -13,6 +13,7 @@ import {
   requestLogger,
   requireXhrHeader,
   securityHeaders,
+  SESSION_COOKIE,
   type Config,
   type Logger,
   type RouteDef,
@@ -60,7 +61,14 @@ export function createApp(options: AppOptions): express.Express {
   api.use(requestLogger(logger));
   api.use(express.json({ limit: '100kb' }));
   api.use(requireXhrHeader);
-  api.use(options.sessions);
+  // Sessions only where one can exist: sign-in and sign-out, and requests carrying the session
+  // cookie. Without the cookie there is no signed-in user, so a visitor's request skips the
+  // session machinery (an empty session object per request that is never saved).
+  api.use((req, res, next) => {
+    if (req.path.startsWith('/auth/') || hasSessionCookie(req.headers.cookie)) {
+      options.sessions(req, res, next);
+    } else next();
+  });
   // Brute force and guessing: sign-in, new carts and owner-id lookups are limited per client.
   api.use('/auth/login', limitRequests({ windowMs: 15 * 60_000, limit: config.RATE_LIMIT_LOGIN }));
   api.post('/transactions', limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_CARTS }));
@@ -85,6 +93,9 @@ export function createApp(options: AppOptions): express.Express {
   app.use(problemHandler(logger));
   return app;
 }
+
+const hasSessionCookie = (cookie: string | undefined) =>
+  cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`);
 
 /** The built SPA: visitor app at /, admin app at /admin/, unknown paths fall back to the app. */
 export function mountFrontend(app: express.Express, dist: string): void {

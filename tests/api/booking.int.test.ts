@@ -506,6 +506,40 @@ describe('concurrency (real PostgreSQL)', () => {
       [`timeslot-${hot}`],
     );
     expect(Number(held.rows[0]!.n)).toBe(20);
+
+    // New carts on one slot are decided in batches (one transaction for those waiting): still
+    // twenty carts of their own, each with its ticket, its own correlation id and its hold.
+    const carts = await Promise.all(
+      results.filter((x) => x.status === 201).map(async (x) => (await x.json()) as Cart),
+    );
+    expect(new Set(carts.map((c) => c.transactionId)).size).toBe(20);
+    const streams = await db.pool.query<{
+      stream_id: string;
+      types: string[];
+      correlations: string[];
+    }>(
+      `SELECT stream_id, array_agg(event_type ORDER BY stream_version) AS types,
+              array_agg(DISTINCT metadata->>'correlationId') AS correlations
+         FROM events WHERE stream_id = ANY($1) GROUP BY stream_id`,
+      [carts.map((c) => `transaction-${c.transactionId}`)],
+    );
+    expect(streams.rows).toHaveLength(20);
+    for (const row of streams.rows) {
+      expect(row.types).toEqual(['TransactionStarted', 'TicketAddedToTransaction']);
+      expect(row.correlations).toHaveLength(1);
+    }
+    expect(new Set(streams.rows.map((r) => r.correlations[0])).size).toBe(20);
+    const holds = await db.pool.query<{ ticket: string; tx: string; correlation: string }>(
+      `SELECT data->>'ticketId' AS ticket, data->>'transactionId' AS tx,
+              metadata->>'correlationId' AS correlation
+         FROM events WHERE stream_id = $1 AND event_type = 'TicketHeld'`,
+      [`timeslot-${hot}`],
+    );
+    expect(new Map(holds.rows.map((h) => [h.tx, h.ticket]))).toEqual(
+      new Map(carts.map((c) => [c.transactionId, c.ticket.id])),
+    );
+    const byCart = new Map(streams.rows.map((r) => [r.stream_id, r.correlations[0]]));
+    for (const h of holds.rows) expect(h.correlation).toBe(byCart.get(`transaction-${h.tx}`));
   }, 60_000);
 
   it('two concurrent bookings by one e-mail that together exceed the per-day maximum: exactly one succeeds', async () => {

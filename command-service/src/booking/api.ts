@@ -1,8 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   formatPosition,
+  timeSlotStreamId,
   transactionStreamId,
   visitorStreamId,
+  type AppendRequest,
+  type NewEvent,
   type Position,
   type StoreSession,
 } from '@rr/events';
@@ -11,7 +14,7 @@ import { addDays, defineRoute, Problem, todayIn, z, type RouteDef } from '@rr/pl
 import type { CommandDeps } from '../deps.ts';
 import { blocks } from '../blacklist/decider.ts';
 import { loadBlacklistEntry } from '../blacklist/api.ts';
-import type { SlotState } from '../timeslots/decider.ts';
+import { evolveSlot, type SlotEvent, type SlotState } from '../timeslots/decider.ts';
 import {
   decideAddTicket,
   decideBook,
@@ -25,14 +28,14 @@ import {
 import {
   recordBooking,
   decisionRequests,
-  loadTransaction,
+  lockAndLoadTransaction,
   loadVisitor,
   lockCartAndSlots,
   withRetry,
 } from './store.ts';
 import { VisitorOwnerBody } from './owner.ts';
 import { cancelOwnerTickets } from './cancel.ts';
-import { SlotQueue } from './slot-queue.ts';
+import { SlotQueue, type Outcome } from './slot-queue.ts';
 
 /** What a cart command knows of the rooms involved. */
 interface CartRooms {
@@ -157,24 +160,16 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
     };
   }
 
-  /**
-   * Load the cart and the slots it touches under lock, decide, append in one transaction. A new
-   * cart has a fresh random id: nothing to lock or read.
-   */
+  /** Load the cart and the slots it touches under lock, decide, append in one transaction. */
   async function runCart(
     transactionId: string,
-    isNew: boolean,
     extraSlot: string | null,
     decide: (cart: TransactionState, slots: Map<string, SlotState>, rooms: CartRooms) => Decision,
     ticketId?: string,
   ) {
     return withRetry(async () => {
       const { result, position } = await store.transaction(async (s) => {
-        let cart = initialTransaction;
-        if (!isNew) {
-          await s.lockStream(transactionStreamId(transactionId));
-          cart = await loadTransaction(s, transactionId);
-        }
+        const cart = await lockAndLoadTransaction(s, transactionId);
         const slots = await lockCartAndSlots(s, null, [
           ...cart.tickets.map((t) => t.timeSlotId),
           ...(extraSlot ? [extraSlot] : []),
@@ -193,13 +188,85 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
     });
   }
 
-  const slotQueue = new SlotQueue();
-  const addTicket = (transactionId: string, isNew: boolean, timeSlotId: string) => {
+  type CartResult = Awaited<ReturnType<typeof runCart>>;
+
+  /**
+   * New carts, each holding its first ticket in the same slot, decided in one transaction (see
+   * SlotQueue): in arrival order, each against the slot as the earlier ones left it. Each cart
+   * keeps a correlation id of its own.
+   */
+  async function newCarts(timeSlotId: string, count: number): Promise<Outcome<CartResult>[]> {
+    return withRetry(async () => {
+      const carts = Array.from({ length: count }, () => ({
+        transactionId: randomUUID(),
+        ticketId: randomUUID(),
+        correlationId: randomUUID(),
+      }));
+      const { result, position } = await store.transaction(async (s) => {
+        const start = (await lockCartAndSlots(s, null, [timeSlotId])).get(timeSlotId)!;
+        const rooms = await loadRooms(s, start.status === 'none' ? [] : [start.roomId]);
+        const open = start.status === 'active' && rooms.isOpen(start);
+        const now = clock.now();
+        let slot = start;
+        const requests: AppendRequest[] = [];
+        const held: NewEvent[] = [];
+        const outcomes: Outcome<Omit<CartResult, 'position'>>[] = [];
+        for (const c of carts) {
+          let decision: Decision;
+          try {
+            decision = decideAddTicket(
+              initialTransaction,
+              { transactionId: c.transactionId, ticketId: c.ticketId, slot, timeSlotId, open },
+              now,
+              limits,
+            );
+          } catch (err) {
+            if (!(err instanceof Problem)) throw err;
+            outcomes.push({ err });
+            continue;
+          }
+          const tag = (e: NewEvent): NewEvent => ({
+            ...e,
+            metadata: { ...e.metadata, correlationId: c.correlationId },
+          });
+          requests.push({
+            streamId: transactionStreamId(c.transactionId),
+            streamType: 'transaction',
+            expectedVersion: 'no_stream',
+            events: decision.transaction.map(tag),
+          });
+          for (const e of decision.slots.get(timeSlotId) ?? []) {
+            held.push(tag(e));
+            slot = evolveSlot(slot, e as unknown as SlotEvent);
+          }
+          outcomes.push({
+            ok: {
+              transactionId: c.transactionId,
+              ...cartAnswer(rooms.names, initialTransaction, decision, c.ticketId),
+            },
+          });
+        }
+        if (held.length) {
+          requests.push({
+            streamId: timeSlotStreamId(timeSlotId),
+            streamType: 'timeslot',
+            expectedVersion: start.version,
+            events: held,
+          });
+        }
+        if (requests.length) await s.append(requests, { metadata: { actor: { kind: 'visitor' } } });
+        return outcomes;
+      });
+      return result.map((o) => ('ok' in o ? { ok: { ...o.ok, position: token(position) } } : o));
+    });
+  }
+
+  const slotQueue = new SlotQueue<CartResult>(newCarts);
+  const addTicket = (transactionId: string, timeSlotId: string) => {
     const ticketId = randomUUID();
-    return slotQueue.run(timeSlotId, isNew, () =>
+    return slotQueue.run(timeSlotId, () =>
       runCart(
         transactionId,
-        isNew,
         timeSlotId,
         (cart, slots, rooms) => {
           const slot = slots.get(timeSlotId)!;
@@ -233,7 +300,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
         if (!(await deps.verifyHuman(query['g-recaptcha-response']))) {
           throw new Problem(400, 'recaptcha__validation_error', 'The human check failed');
         }
-        return { status: 201, body: await addTicket(randomUUID(), true, body.timeSlotId) };
+        return { status: 201, body: await slotQueue.newCart(body.timeSlotId) };
       },
     }),
     defineRoute({
@@ -251,7 +318,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
       },
       handler: async ({ params, body }) => ({
         status: 201,
-        body: await addTicket(params.transactionId, false, body.timeSlotId),
+        body: await addTicket(params.transactionId, body.timeSlotId),
       }),
     }),
     defineRoute({
@@ -266,7 +333,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such cart or ticket' },
       },
       handler: async ({ params }) => ({
-        body: await runCart(params.transactionId, false, null, (cart) =>
+        body: await runCart(params.transactionId, null, (cart) =>
           decideRemoveTicket(cart, params.ticketId, clock.now()),
         ),
       }),
@@ -283,7 +350,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'transaction__expired' },
       },
       handler: async ({ params }) => ({
-        body: await runCart(params.transactionId, false, null, (cart) =>
+        body: await runCart(params.transactionId, null, (cart) =>
           decideTouch(cart, clock.now(), limits),
         ),
       }),
@@ -300,7 +367,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such cart' },
       },
       handler: async ({ params }) => {
-        const r = await runCart(params.transactionId, false, null, (cart) =>
+        const r = await runCart(params.transactionId, null, (cart) =>
           decideRemoveTransaction(cart),
         );
         return { body: { position: r.position } };
@@ -338,8 +405,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
           const ownerId = newOwnerId();
           const bookingNumber = newBookingNumber();
           const { result, position } = await store.transaction(async (s) => {
-            await s.lockStream(`transaction-${params.transactionId}`);
-            const cart = await loadTransaction(s, params.transactionId);
+            const cart = await lockAndLoadTransaction(s, params.transactionId);
             const slots = await lockCartAndSlots(
               s,
               null,

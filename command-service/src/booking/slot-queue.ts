@@ -1,72 +1,104 @@
-import { Problem } from '@rr/platform';
+/** What one new cart in a batch came to: its answer, or the error it is refused with. */
+export type Outcome<T> = { ok: T } | { err: unknown };
 
-interface Job {
-  newCart: boolean;
-  run: () => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (err: unknown) => void;
-}
+type Job =
+  | { kind: 'one'; run: () => Promise<unknown>; resolve: (v: unknown) => void; reject: Reject }
+  | { kind: 'new-cart'; resolve: (v: unknown) => void; reject: Reject };
+type Reject = (err: unknown) => void;
+
+/** Most new carts decided in one transaction. */
+export const MAX_NEW_CART_BATCH = 200;
 
 /**
  * Cart commands that take a seat in a time slot, queued per slot inside this process. Only one
- * of them at a time goes to the database; the others wait here rather than each holding a pooled
- * connection while it waits for the slot's row lock, so a rush on one slot does not starve the
- * commands on every other slot of connections.
+ * database transaction per slot runs at a time; the other commands wait here rather than each
+ * holding a pooled connection while it waits for the slot's row lock, so a rush on one slot does
+ * not starve the commands on every other slot of connections.
  *
- * When a new cart (its first ticket) is refused by the decider, every new cart then waiting for
- * the same slot is refused with the same answer at once: with an empty cart the decision depends
- * only on the slot and its room as they were under the lock at that instant, and each waiting
- * command was under way at that instant. A full slot thus answers a crowd with one transaction
- * instead of one per visitor. Refusals of existing carts depend on the cart and are never shared,
- * nor is any other error.
+ * New carts (a visitor's first ticket) waiting for the same slot are decided together: one
+ * transaction locks and reads the slot once, decides each cart in arrival order against the slot
+ * as the earlier ones left it, and appends every accepted hold at once (`decideNewCarts`). Each
+ * command is under way during that transaction, so each answer is what it would have got on its
+ * own at that instant; a rush of 500 visitors on one slot thus costs a few transactions instead
+ * of 500. Commands on existing carts run one by one, in arrival order.
  */
-export class SlotQueue {
+export class SlotQueue<T> {
   private readonly queues = new Map<string, Job[]>();
 
-  run<T>(timeSlotId: string, newCart: boolean, run: () => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const job: Job = { newCart, run, resolve: resolve as (v: unknown) => void, reject };
-      const queue = this.queues.get(timeSlotId);
-      if (queue) {
-        queue.push(job);
-        return;
-      }
-      this.queues.set(timeSlotId, [job]);
-      void this.drain(timeSlotId);
-    });
+  constructor(
+    private readonly decideNewCarts: (timeSlotId: string, count: number) => Promise<Outcome<T>[]>,
+  ) {}
+
+  /** A command on an existing cart. */
+  run<R>(timeSlotId: string, run: () => Promise<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) =>
+      this.enqueue(timeSlotId, {
+        kind: 'one',
+        run,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      }),
+    );
   }
 
-  /** Commands waiting (or running) per slot: for tests and metrics. */
+  /** A new cart holding its first ticket in the slot. */
+  newCart(timeSlotId: string): Promise<T> {
+    return new Promise<T>((resolve, reject) =>
+      this.enqueue(timeSlotId, {
+        kind: 'new-cart',
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      }),
+    );
+  }
+
+  /** Commands waiting (or running) on all slots: for tests and metrics. */
   get waiting(): number {
     let n = 0;
     for (const q of this.queues.values()) n += q.length;
     return n;
   }
 
+  private enqueue(timeSlotId: string, job: Job): void {
+    const queue = this.queues.get(timeSlotId);
+    if (queue) {
+      queue.push(job);
+      return;
+    }
+    this.queues.set(timeSlotId, [job]);
+    void this.drain(timeSlotId);
+  }
+
   private async drain(timeSlotId: string): Promise<void> {
     const queue = this.queues.get(timeSlotId)!;
     while (queue.length > 0) {
       const job = queue[0]!;
-      try {
-        job.resolve(await job.run());
-      } catch (err) {
-        job.reject(err);
-        if (job.newCart && isSlotRefusal(err)) {
-          for (let i = queue.length - 1; i >= 1; i--) {
-            if (queue[i]!.newCart) queue.splice(i, 1)[0]!.reject(err);
-          }
+      if (job.kind === 'one') {
+        try {
+          job.resolve(await job.run());
+        } catch (err) {
+          job.reject(err);
         }
+        queue.shift();
+        continue;
       }
-      queue.shift();
+      // Every new cart waiting now, in arrival order (commands on existing carts keep their place).
+      const batch: Job[] = [];
+      for (let i = 0; i < queue.length && batch.length < MAX_NEW_CART_BATCH; i++) {
+        if (queue[i]!.kind === 'new-cart') batch.push(queue[i]!);
+      }
+      try {
+        const outcomes = await this.decideNewCarts(timeSlotId, batch.length);
+        batch.forEach((j, i) => {
+          const outcome = outcomes[i];
+          if (outcome && 'ok' in outcome) j.resolve(outcome.ok);
+          else j.reject(outcome ? outcome.err : new Error('no outcome for a new cart'));
+        });
+      } catch (err) {
+        for (const j of batch) j.reject(err);
+      }
+      for (const j of batch) queue.splice(queue.indexOf(j), 1);
     }
     this.queues.delete(timeSlotId);
   }
-}
-
-/** A refusal of the decider about the slot itself (full, not open, gone), not a failure. */
-function isSlotRefusal(err: unknown): boolean {
-  return (
-    err instanceof Problem &&
-    (err.error === 'ticket__validation_error' || (err.status === 404 && err.error === 'not_found'))
-  );
 }

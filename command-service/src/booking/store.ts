@@ -9,6 +9,7 @@ import {
   type VisitorEvent,
 } from '@rr/events';
 import { addDays, problems } from '@rr/platform';
+import { slotCacheOf } from './slot-cache.ts';
 import {
   evolveSlot,
   initialSlotState,
@@ -36,6 +37,19 @@ export async function loadTransaction(
   );
 }
 
+/** Locks the cart's stream and folds it, in one round trip. */
+export async function lockAndLoadTransaction(
+  s: StoreSession,
+  transactionId: string,
+): Promise<TransactionState> {
+  const streamId = transactionStreamId(transactionId);
+  const events = (await s.lockAndReadStreams([streamId])).get(streamId)!;
+  return events.reduce(
+    (st, e) => evolveTransaction(st, e as unknown as TransactionEvent),
+    initialTransaction,
+  );
+}
+
 export async function loadVisitor(s: StoreSession, visitorKey: string): Promise<VisitorState> {
   const { events } = await s.readStream(visitorStreamId(visitorKey));
   return events.reduce((st, e) => evolveVisitor(st, e as unknown as VisitorEvent), initialVisitor);
@@ -44,7 +58,7 @@ export async function loadVisitor(s: StoreSession, visitorKey: string): Promise<
 /**
  * Locks streams in one fixed order — the cart first, then the slots by id — so that concurrent
  * cart commands queue on a hot slot instead of failing, and never deadlock. The slots are locked
- * in one statement and read in a second one (after the locks, so their state is the latest).
+ * and then read in one round trip (the read sees the latest state, see lockAndReadStreams).
  */
 export async function lockCartAndSlots(
   s: StoreSession,
@@ -53,17 +67,29 @@ export async function lockCartAndSlots(
 ): Promise<Map<string, SlotState>> {
   if (transactionId) await s.lockStream(transactionStreamId(transactionId));
   const ids = [...new Set(slotIds)].sort();
-  const streamIds = ids.map(timeSlotStreamId);
-  await s.lockStreams(streamIds);
-  const events = await s.readStreams(streamIds);
-  return new Map(
-    ids.map((id) => [
-      id,
-      events
-        .get(timeSlotStreamId(id))!
-        .reduce((st, e) => evolveSlot(st, e as unknown as SlotEvent), initialSlotState),
-    ]),
+  const cache = slotCacheOf(s.store);
+  const known = new Map<string, SlotState>();
+  for (const id of ids) {
+    const state = cache.get(id);
+    if (state) known.set(timeSlotStreamId(id), state);
+  }
+  const events = await s.lockAndReadStreams(
+    ids.map(timeSlotStreamId),
+    new Map([...known].map(([streamId, state]) => [streamId, state.version])),
   );
+  const slots = new Map<string, SlotState>();
+  for (const id of ids) {
+    const streamId = timeSlotStreamId(id);
+    const state = events
+      .get(streamId)!
+      .reduce(
+        (st, e) => evolveSlot(st, e as unknown as SlotEvent),
+        known.get(streamId) ?? initialSlotState,
+      );
+    if (state.status !== 'none') cache.set(id, state);
+    slots.set(id, state);
+  }
+  return slots;
 }
 
 /** The append of a decision: the cart stream first (read models see the cart before the holds), then each slot. */
