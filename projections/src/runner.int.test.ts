@@ -28,6 +28,7 @@ import type { Projection } from './projection.ts';
 import { roomsProjection } from './rooms.ts';
 import {
   applyBatch,
+  applyGroupBatch,
   CheckpointMovedError,
   ensureCheckpoint,
   ProjectionRunner,
@@ -687,5 +688,78 @@ describe('checkpoint compare-and-set', () => {
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CheckpointMovedError);
     expect(await state()).toEqual(before);
+  });
+});
+
+describe('a group of projections in one transaction', () => {
+  let db: TestDatabase;
+  let events: RecordedEvent[];
+  const one = loggingProjection('group-one', 'group_log', 'one');
+  const two = loggingProjection('group-two', 'group_log', 'two');
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await db.pool.query(
+      'CREATE TABLE group_log (n bigserial PRIMARY KEY, tx xid8 NOT NULL, gp bigint NOT NULL, event_id uuid NOT NULL, runner text NOT NULL)',
+    );
+    await appendRooms(db.store, 6);
+    const deadline = Date.now() + 20_000;
+    do {
+      events = await db.store.readAll(START, 100);
+      if (events.length < 6) await sleep(20);
+    } while (events.length < 6 && Date.now() < deadline);
+    expect(events).toHaveLength(6);
+    await ensureCheckpoint(db.pool, 'group-one');
+    await ensureCheckpoint(db.pool, 'group-two');
+  });
+
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  const logOf = async (runner: string) =>
+    (
+      await db.pool.query<{ event_id: string }>(
+        'SELECT event_id FROM group_log WHERE runner = $1 ORDER BY n',
+        [runner],
+      )
+    ).rows.map((r) => r.event_id);
+
+  it('gives each projection the events after its own checkpoint and never moves one back', async () => {
+    // "two" is ahead (as after a rebuild): it has applied the first four events already.
+    await inTransaction(db.pool, (c) => applyBatch(c, two, START, events.slice(0, 4)));
+    const from = new Map([
+      ['group-one', START],
+      ['group-two', events[3]!.position],
+    ]);
+    await inTransaction(db.pool, (c) => applyGroupBatch(c, [one, two], from, events.slice(0, 3)));
+    expect(await logOf('one')).toEqual(events.slice(0, 3).map((e) => e.eventId));
+    expect(await logOf('two')).toEqual(events.slice(0, 4).map((e) => e.eventId));
+    expect(await readCheckpoint(db.pool, 'group-one')).toEqual(events[2]!.position);
+    expect(await readCheckpoint(db.pool, 'group-two')).toEqual(events[3]!.position);
+
+    const next = new Map([
+      ['group-one', events[2]!.position],
+      ['group-two', events[3]!.position],
+    ]);
+    await inTransaction(db.pool, (c) => applyGroupBatch(c, [one, two], next, events.slice(3)));
+    expect(await logOf('one')).toEqual(events.map((e) => e.eventId));
+    expect(await logOf('two')).toEqual(events.map((e) => e.eventId));
+    expect(await readCheckpoint(db.pool, 'group-one')).toEqual(events[5]!.position);
+    expect(await readCheckpoint(db.pool, 'group-two')).toEqual(events[5]!.position);
+  });
+
+  it('when one checkpoint moved meanwhile, nothing is applied to any projection of the group', async () => {
+    const before = [await logOf('one'), await logOf('two')];
+    const stale = new Map([
+      ['group-one', events[5]!.position],
+      ['group-two', events[2]!.position],
+    ]);
+    const err = await inTransaction(db.pool, (c) =>
+      applyGroupBatch(c, [one, two], stale, events.slice(3)),
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CheckpointMovedError);
+    expect([await logOf('one'), await logOf('two')]).toEqual(before);
+    expect(await readCheckpoint(db.pool, 'group-two')).toEqual(events[5]!.position);
   });
 });

@@ -7,8 +7,9 @@ import {
   type Position,
   type RecordedEvent,
 } from '@rr/events';
+import pg from 'pg';
 import { inTransaction, type Logger, type Pool, type PoolClient } from '@rr/platform';
-import type { Projection } from './projection.ts';
+import { applyEvents, type Projection } from './projection.ts';
 
 export class CheckpointMovedError extends Error {
   override name = 'CheckpointMovedError';
@@ -48,15 +49,70 @@ export async function applyBatch(
   if (!row || comparePositions({ tx: BigInt(row.tx), gp: BigInt(row.gp) }, from) !== 0) {
     throw new CheckpointMovedError(`checkpoint of ${projection.name} moved`);
   }
-  for (const event of events) {
-    if (projection.handles.has(event.type)) await projection.apply(client, event);
-  }
+  await applyEvents(client, projection, events);
   const last = events[events.length - 1]!.position;
   await client.query(
     'UPDATE projection_checkpoints SET last_tx = $2::text::xid8, last_gp = $3, updated_at = now() WHERE name = $1',
     [projection.name, last.tx.toString(), last.gp.toString()],
   );
 }
+
+/**
+ * Applies one batch to a group of projections in one transaction: each projection gets the events
+ * after its own checkpoint, and every checkpoint that was behind moves to the batch end. The
+ * checkpoints move compare-and-set from the positions the caller loaded (`from`), in one UPDATE
+ * after the changes: when any of them moved meanwhile (a replay, a rebuild), CheckpointMovedError
+ * rolls the whole batch back, so nothing is ever applied twice.
+ */
+export async function applyGroupBatch(
+  client: PoolClient,
+  group: Projection[],
+  from: Map<string, Position>,
+  events: RecordedEvent[],
+): Promise<void> {
+  for (const p of group) {
+    const after = from.get(p.name);
+    if (!after) throw new CheckpointMovedError(`no checkpoint of ${p.name} loaded`);
+    const mine = events.filter((e) => comparePositions(e.position, after) > 0);
+    if (mine.length) await applyEvents(client, p, mine);
+  }
+  const last = events[events.length - 1]!.position;
+  const r = await client.query<{ name: string }>({
+    name: 'rr_move_checkpoints',
+    text: `UPDATE projection_checkpoints c
+              SET last_tx = CASE WHEN (c.last_tx, c.last_gp) < ($2::text::xid8, $3::bigint)
+                                 THEN $2::text::xid8 ELSE c.last_tx END,
+                  last_gp = CASE WHEN (c.last_tx, c.last_gp) < ($2::text::xid8, $3::bigint)
+                                 THEN $3::bigint ELSE c.last_gp END,
+                  updated_at = now()
+             FROM unnest($1::text[], $4::text[], $5::bigint[]) AS e(name, tx, gp)
+            WHERE c.name = e.name AND c.last_tx = e.tx::xid8 AND c.last_gp = e.gp
+           RETURNING c.name`,
+    values: [
+      group.map((p) => p.name),
+      last.tx.toString(),
+      last.gp.toString(),
+      group.map((p) => from.get(p.name)!.tx.toString()),
+      group.map((p) => from.get(p.name)!.gp.toString()),
+    ],
+  });
+  if (r.rows.length !== group.length) {
+    const moved = group.filter((p) => !r.rows.some((row) => row.name === p.name));
+    throw new CheckpointMovedError(`checkpoint of ${moved.map((p) => p.name).join(', ')} moved`);
+  }
+}
+
+async function loadPositions(pool: Pool, group: Projection[]): Promise<Map<string, Position>> {
+  const positions = new Map<string, Position>();
+  for (const p of group) {
+    await ensureCheckpoint(pool, p.name);
+    positions.set(p.name, await readCheckpoint(pool, p.name));
+  }
+  return positions;
+}
+
+/** How long a quiet checkpoint (see Projection.quietCheckpoint) may stay behind the log. */
+export const QUIET_CHECKPOINT_MS = 1000;
 
 export interface RunnerOptions {
   pool: Pool;
@@ -67,20 +123,26 @@ export interface RunnerOptions {
 }
 
 /**
- * Runs projections. Each projection has one active runner across all processes: a session
- * advisory lock, held on a dedicated connection; a second runner stands by until it is free.
+ * Runs projections in groups. A group reads the log once per batch and applies it to all its
+ * projections in one transaction (the read models of the query side form one group; the mail
+ * outbox reactor, whose work has other failure modes, runs on its own). Each group has one
+ * active runner across all processes: a session advisory lock, held on a connection of its own
+ * outside the pool; a second runner stands by until it is free.
  */
 export class ProjectionRunner {
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];
+  private readonly groups: Projection[][];
 
   constructor(
     private readonly options: RunnerOptions,
-    private readonly projections: Projection[],
-  ) {}
+    groups: (Projection | Projection[])[],
+  ) {
+    this.groups = groups.map((g) => (Array.isArray(g) ? g : [g]));
+  }
 
   start(): void {
-    for (const p of this.projections) this.loops.push(this.runWithLock(p));
+    for (const g of this.groups) this.loops.push(this.runWithLock(g));
   }
 
   async stop(): Promise<void> {
@@ -88,47 +150,76 @@ export class ProjectionRunner {
     await Promise.allSettled(this.loops);
   }
 
-  private async runWithLock(projection: Projection): Promise<void> {
+  private async runWithLock(group: Projection[]): Promise<void> {
     const { pool, logger } = this.options;
     const signal = this.abort.signal;
+    const names = group.map((p) => p.name);
+    const lockName = `projection:${names.join('+')}`;
     while (!signal.aborted) {
-      let lockClient: PoolClient | null = null;
+      let lockClient: pg.Client | null = null;
+      let locked = false;
       try {
-        lockClient = await pool.connect();
+        // Not from the pool: a lock held for hours must not take a connection commands need.
+        lockClient = new pg.Client(pool.options);
+        lockClient.on('error', () => undefined);
+        await lockClient.connect();
         const r = await lockClient.query<{ ok: boolean }>(
           'SELECT pg_try_advisory_lock(hashtext($1)) AS ok',
-          [`projection:${projection.name}`],
+          [lockName],
         );
         if (!r.rows[0]?.ok) {
-          lockClient.release();
+          await lockClient.end().catch(() => undefined);
           lockClient = null;
           await sleep(1000, signal);
           continue;
         }
-        logger.info({ projection: projection.name }, 'projection active');
+        locked = true;
+        logger.info({ projections: names }, 'projections active');
         const lost = new AbortController();
         const onAbort = () => lost.abort();
         signal.addEventListener('abort', onAbort, { once: true });
         lockClient.on('error', () => lost.abort());
-        await ensureCheckpoint(pool, projection.name);
+        lockClient.on('end', () => lost.abort());
         const lockHolder = lockClient;
         // The lock lives as long as its connection; check it now and then so a lost connection stops us.
         const watch = setInterval(() => {
           lockHolder.query('SELECT 1').catch(() => lost.abort());
         }, 2000);
+        let positions = new Map<string, Position>();
+        const quiet = group.every((p) => p.quietCheckpoint);
+        const handled = new Set(group.flatMap((p) => [...p.handles]));
+        let lastWrite = Date.now();
         try {
           await runSubscription({
             store: this.options.store,
             notifier: this.options.notifier,
             signal: lost.signal,
             batchSize: this.options.batchSize ?? 500,
-            load: () => readCheckpoint(pool, projection.name),
-            handle: (events, from) =>
-              inTransaction(pool, (client) => applyBatch(client, projection, from, events)),
+            load: async () => {
+              positions = await loadPositions(pool, group);
+              return [...positions.values()].reduce((min, p) =>
+                comparePositions(p, min) < 0 ? p : min,
+              );
+            },
+            handle: async (events) => {
+              if (quiet && !events.some((e) => handled.has(e.type))) {
+                // Nothing for this group: skip the transaction unless the checkpoint has not
+                // moved for a second (positions stay the written ones, for the compare-and-set).
+                if (Date.now() - lastWrite < QUIET_CHECKPOINT_MS) return;
+              }
+              await inTransaction(pool, (client) =>
+                applyGroupBatch(client, group, positions, events),
+              );
+              lastWrite = Date.now();
+              const last = events[events.length - 1]!.position;
+              for (const [name, at] of positions) {
+                if (comparePositions(at, last) < 0) positions.set(name, last);
+              }
+            },
             onError: (err) => {
               if (!(err instanceof CheckpointMovedError))
                 logger.warn(
-                  { projection: projection.name, err: String(err) },
+                  { projections: names, err: String(err) },
                   'projection batch failed; retrying',
                 );
             },
@@ -138,14 +229,16 @@ export class ProjectionRunner {
           signal.removeEventListener('abort', onAbort);
         }
       } catch (err) {
-        logger.warn({ projection: projection.name, err: String(err) }, 'projection runner error');
+        logger.warn({ projections: names, err: String(err) }, 'projection runner error');
         await sleep(500, signal);
       } finally {
         if (lockClient) {
-          await lockClient
-            .query('SELECT pg_advisory_unlock(hashtext($1))', [`projection:${projection.name}`])
-            .catch(() => undefined);
-          lockClient.release(true);
+          if (locked) {
+            await lockClient
+              .query('SELECT pg_advisory_unlock(hashtext($1))', [lockName])
+              .catch(() => undefined);
+          }
+          await lockClient.end().catch(() => undefined);
         }
       }
     }
@@ -166,36 +259,95 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Events read per round trip by a rebuild. */
+export const REBUILD_BATCH_SIZE = 5000;
+
+export interface RebuildResult {
+  name: string;
+  /** Events of the log read (every event moves the checkpoint). */
+  events: number;
+  /** Events the projection handles. */
+  applied: number;
+}
+
 /**
- * Rebuilds a projection from zero in one transaction: empty its tables, replay the whole log,
- * set the checkpoint. Readers see the old tables until the commit; a live runner's next batch
- * finds the checkpoint moved and resumes from the rebuilt one.
+ * Rebuilds projections from zero, each in one transaction of its own: empty its tables, replay
+ * the whole log, set the checkpoint. The log is read once for all of them (the next batch is read
+ * while the current one is applied) and each batch is applied to every projection at once, each
+ * on its own connection. Readers see the old tables until a projection's commit; a live runner's
+ * next batch finds the checkpoint moved and resumes from the rebuilt one.
  */
+export async function rebuildReadModels(
+  pool: Pool,
+  store: EventStore,
+  projections: Projection[],
+  batchSize = REBUILD_BATCH_SIZE,
+): Promise<RebuildResult[]> {
+  const max = pool.options.max ?? 10;
+  // A pool too small for a connection per projection: one after the other.
+  if (projections.length > 1 && max < projections.length) {
+    const results: RebuildResult[] = [];
+    for (const p of projections)
+      results.push(...(await rebuildReadModels(pool, store, [p], batchSize)));
+    return results;
+  }
+  const open: { projection: Projection; client: PoolClient; applied: number }[] = [];
+  let failed = false;
+  try {
+    for (const projection of projections) {
+      const client = await pool.connect();
+      open.push({ projection, client, applied: 0 });
+      await client.query('BEGIN');
+      await ensureCheckpoint(client, projection.name);
+      await client.query('SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [
+        projection.name,
+      ]);
+      if (projection.tables.length) await client.query(`TRUNCATE ${projection.tables.join(', ')}`);
+    }
+    // The log is read on a connection of its own when the pool has one to spare.
+    const reader = max > open.length ? pool : open[0]!.client;
+    let from = START;
+    let count = 0;
+    let next = store.readAll(from, batchSize, reader);
+    for (;;) {
+      const events = await next;
+      if (events.length === 0) break;
+      from = events[events.length - 1]!.position;
+      count += events.length;
+      next = store.readAll(from, batchSize, reader);
+      // Handled after this batch is applied; a failure of the batch must not leave it unhandled.
+      next.catch(() => undefined);
+      const applied = await Promise.all(
+        open.map((o) => applyEvents(o.client, o.projection, events)),
+      );
+      applied.forEach((n, i) => (open[i]!.applied += n));
+    }
+    for (const o of open) {
+      await o.client.query(
+        'UPDATE projection_checkpoints SET last_tx = $2::text::xid8, last_gp = $3, updated_at = now() WHERE name = $1',
+        [o.projection.name, from.tx.toString(), from.gp.toString()],
+      );
+    }
+    for (const o of open) await o.client.query('COMMIT');
+    return open.map((o) => ({ name: o.projection.name, events: count, applied: o.applied }));
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    for (const o of open) {
+      if (failed) await o.client.query('ROLLBACK').catch(() => undefined);
+      o.client.release();
+    }
+  }
+}
+
+/** Rebuilds one projection from zero in one transaction (see rebuildReadModels); answers the events read. */
 export async function rebuildProjection(
   pool: Pool,
   store: EventStore,
   projection: Projection,
-  batchSize = 2000,
+  batchSize = REBUILD_BATCH_SIZE,
 ): Promise<number> {
-  return inTransaction(pool, async (client) => {
-    await ensureCheckpoint(client, projection.name);
-    await client.query('SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [
-      projection.name,
-    ]);
-    if (projection.tables.length) await client.query(`TRUNCATE ${projection.tables.join(', ')}`);
-    await client.query(
-      `UPDATE projection_checkpoints SET last_tx = '0', last_gp = 0 WHERE name = $1`,
-      [projection.name],
-    );
-    let from = START;
-    let count = 0;
-    for (;;) {
-      const events = await store.readAll(from, batchSize, client);
-      if (events.length === 0) break;
-      await applyBatch(client, projection, from, events);
-      from = events[events.length - 1]!.position;
-      count += events.length;
-    }
-    return count;
-  });
+  const [result] = await rebuildReadModels(pool, store, [projection], batchSize);
+  return result!.events;
 }

@@ -1,6 +1,83 @@
 import type { RecordedEvent, SlotTicketEvent, TransactionEvent } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 import type { Projection } from './projection.ts';
+import { RowCache } from './row-cache.ts';
+
+interface TransactionRow extends Record<string, unknown> {
+  id: string;
+  status: string;
+  expires_at: unknown;
+  owner_id: string | null;
+  created_at: unknown;
+}
+
+interface TicketRow extends Record<string, unknown> {
+  id: string;
+  transaction_id: string | null;
+  owner_id: string | null;
+  time_slot_id: string;
+  room_id: string;
+  date: string;
+  start_time: string;
+  end_time: string;
+  status: string;
+  booking_number: string | null;
+  created_at: unknown;
+  booked_at: unknown;
+  cancelled_at: unknown;
+  personal_data_erased: boolean;
+}
+
+const transactionColumns = [
+  { name: 'id', type: 'uuid' },
+  { name: 'status', type: 'text' },
+  { name: 'expires_at', type: 'timestamptz' },
+  { name: 'owner_id', type: 'text' },
+  { name: 'created_at', type: 'timestamptz' },
+];
+const ticketColumns = [
+  { name: 'id', type: 'uuid' },
+  { name: 'transaction_id', type: 'uuid' },
+  { name: 'owner_id', type: 'text' },
+  { name: 'time_slot_id', type: 'uuid' },
+  { name: 'room_id', type: 'uuid' },
+  { name: 'date', type: 'date' },
+  { name: 'start_time', type: 'text' },
+  { name: 'end_time', type: 'text' },
+  { name: 'status', type: 'text' },
+  { name: 'booking_number', type: 'text' },
+  { name: 'created_at', type: 'timestamptz' },
+  { name: 'booked_at', type: 'timestamptz' },
+  { name: 'cancelled_at', type: 'timestamptz' },
+  { name: 'personal_data_erased', type: 'boolean' },
+];
+
+const cartOf = (event: RecordedEvent) =>
+  event.streamId.startsWith('transaction-') ? event.streamId.slice('transaction-'.length) : null;
+
+/** The keys an event touches: carts and tickets. */
+function keysOf(e: TransactionEvent | SlotTicketEvent, event: RecordedEvent) {
+  switch (e.type) {
+    case 'TransactionStarted':
+      return { carts: [e.data.transactionId], tickets: [] };
+    case 'TicketAddedToTransaction':
+      return { carts: [cartOf(event)], tickets: [e.data.ticketId] };
+    case 'TransactionTouched':
+      return { carts: [cartOf(event)], tickets: [] };
+    case 'TransactionBooked':
+      return { carts: [e.data.transactionId], tickets: e.data.ticketIds };
+    case 'TransactionRemoved':
+    case 'TransactionExpired':
+      return { carts: [e.data.transactionId], tickets: [] };
+    case 'TicketRemovedFromTransaction':
+    case 'TicketReleased':
+    case 'TicketBooked':
+    case 'TicketCancelled':
+      return { carts: [], tickets: [e.data.ticketId] };
+    default:
+      return { carts: [], tickets: [] };
+  }
+}
 
 /**
  * Carts and tickets. Personal data is not copied here: it is joined from the personal-data table
@@ -20,12 +97,11 @@ export const ticketsProjection: Projection = {
     'TicketReleased',
     'TicketBooked',
     'TicketCancelled',
+    'PersonalDataErased',
   ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
     const e = event as unknown as TransactionEvent | SlotTicketEvent;
-    const transactionId = event.streamId.startsWith('transaction-')
-      ? event.streamId.slice('transaction-'.length)
-      : null;
+    const transactionId = cartOf(event);
     switch (e.type) {
       case 'TransactionStarted':
         await client.query(
@@ -101,8 +177,112 @@ export const ticketsProjection: Projection = {
           [e.data.ticketId, event.createdAt],
         );
         return;
+      // Marks the tickets whose personal data is gone (the reservations list finds them by it).
+      case 'PersonalDataErased':
+        await client.query(
+          'UPDATE rm_tickets SET personal_data_erased = true WHERE owner_id = $1',
+          [e.data.ownerId],
+        );
+        return;
       default:
         return;
+    }
+  },
+  /** The same changes as `apply`, folded in memory: one SELECT and one upsert per table. */
+  async applyBatch(client: PoolClient, events: RecordedEvent[]): Promise<void> {
+    const carts = new RowCache<TransactionRow>('rm_transactions', transactionColumns);
+    const tickets = new RowCache<TicketRow>('rm_tickets', ticketColumns);
+    const cartKeys: string[] = [];
+    const ticketKeys: string[] = [];
+    for (const event of events) {
+      const k = keysOf(event as unknown as TransactionEvent | SlotTicketEvent, event);
+      for (const c of k.carts) if (c !== null) cartKeys.push(c);
+      ticketKeys.push(...k.tickets);
+    }
+    const erasedOwners: string[] = [];
+    await carts.load(client, cartKeys);
+    await tickets.load(client, ticketKeys);
+    for (const event of events) {
+      const e = event as unknown as TransactionEvent | SlotTicketEvent;
+      const transactionId = cartOf(event);
+      switch (e.type) {
+        case 'TransactionStarted':
+          carts.insertIfAbsent({
+            id: e.data.transactionId,
+            status: 'NEW',
+            expires_at: e.data.expiresAt,
+            owner_id: null,
+            created_at: event.createdAt,
+          });
+          break;
+        case 'TicketAddedToTransaction':
+          carts.update(transactionId, { expires_at: e.data.expiresAt });
+          tickets.insertIfAbsent({
+            id: e.data.ticketId,
+            transaction_id: transactionId,
+            owner_id: null,
+            time_slot_id: e.data.timeSlotId,
+            room_id: e.data.roomId,
+            date: e.data.date,
+            start_time: e.data.startTime,
+            end_time: e.data.endTime,
+            status: 'NEW',
+            booking_number: null,
+            created_at: event.createdAt,
+            booked_at: null,
+            cancelled_at: null,
+            personal_data_erased: false,
+          });
+          break;
+        case 'TicketRemovedFromTransaction':
+        case 'TicketReleased':
+          tickets.update(e.data.ticketId, { status: 'INVALID' });
+          break;
+        case 'TransactionTouched':
+          carts.update(transactionId, { expires_at: e.data.expiresAt });
+          break;
+        case 'TransactionBooked':
+          carts.update(e.data.transactionId, { status: 'BOOKED', owner_id: e.data.ownerId });
+          for (const id of new Set(e.data.ticketIds))
+            tickets.update(id, {
+              booking_number: e.data.bookingNumber,
+              owner_id: e.data.ownerId,
+            });
+          break;
+        case 'TransactionRemoved':
+          carts.update(e.data.transactionId, { status: 'REMOVED' });
+          break;
+        case 'TransactionExpired':
+          carts.update(e.data.transactionId, { status: 'EXPIRED' });
+          break;
+        case 'TicketBooked':
+          tickets.update(e.data.ticketId, {
+            status: 'BOOKED',
+            owner_id: e.data.ownerId,
+            booked_at: event.createdAt,
+          });
+          break;
+        case 'TicketCancelled':
+          tickets.update(e.data.ticketId, { status: 'CANCELLED', cancelled_at: event.createdAt });
+          break;
+        case 'PersonalDataErased': {
+          const ownerId = e.data.ownerId;
+          tickets.updateWhere((t) => t.owner_id === ownerId, { personal_data_erased: true });
+          erasedOwners.push(ownerId);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    await carts.flush(client);
+    await tickets.flush(client);
+    // Rows of erased owners that the batch did not load: their owner is what it was before it.
+    if (erasedOwners.length) {
+      await client.query(
+        'UPDATE rm_tickets SET personal_data_erased = true WHERE owner_id = ANY($1::text[]) AND id <> ALL($2::uuid[])',
+        [erasedOwners, tickets.loadedKeys()],
+      );
     }
   },
 };

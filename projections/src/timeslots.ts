@@ -1,6 +1,87 @@
 import type { RecordedEvent, TimeSlotLifecycleEvent } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 import type { Projection } from './projection.ts';
+import { RowCache } from './row-cache.ts';
+
+interface SlotRow extends Record<string, unknown> {
+  id: string;
+  room_id: string;
+  date: string;
+  start_time: string;
+  end_time: string;
+  capacity: number;
+  ticket_count: number;
+  version: number | string;
+}
+
+const slotColumns = [
+  { name: 'id', type: 'uuid' },
+  { name: 'room_id', type: 'uuid' },
+  { name: 'date', type: 'date' },
+  { name: 'start_time', type: 'text' },
+  { name: 'end_time', type: 'text' },
+  { name: 'capacity', type: 'integer' },
+  { name: 'ticket_count', type: 'integer' },
+  { name: 'version', type: 'bigint' },
+];
+
+/** The slot an event is about: lifecycle and holds name it in the data, releases by their stream. */
+const slotOf = (event: RecordedEvent): string =>
+  event.type === 'TicketReleased' || event.type === 'TicketCancelled'
+    ? event.streamId.slice('timeslot-'.length)
+    : (event.data as { timeSlotId: string }).timeSlotId;
+
+/** Folds a run of slot events (no RoomDeleted among them) and writes it with two statements. */
+async function applySlotEvents(client: PoolClient, events: RecordedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const slots = new RowCache<SlotRow>('rm_time_slots', slotColumns);
+  await slots.load(client, events.map(slotOf));
+  for (const event of events) {
+    const v = event.streamVersion;
+    switch (event.type) {
+      case 'TimeSlotCreated': {
+        const d = event.data as Data<'TimeSlotCreated'>;
+        slots.insertIfAbsent({
+          id: d.timeSlotId,
+          room_id: d.roomId,
+          date: d.date,
+          start_time: d.startTime,
+          end_time: d.endTime,
+          capacity: d.capacity,
+          ticket_count: 0,
+          version: v,
+        });
+        break;
+      }
+      case 'TimeSlotUpdated': {
+        const d = event.data as Data<'TimeSlotUpdated'>;
+        slots.update(d.timeSlotId, {
+          start_time: d.startTime,
+          end_time: d.endTime,
+          capacity: d.capacity,
+          version: v,
+        });
+        break;
+      }
+      case 'TimeSlotCapacityChanged': {
+        const d = event.data as Data<'TimeSlotCapacityChanged'>;
+        slots.update(d.timeSlotId, { capacity: d.capacity, version: v });
+        break;
+      }
+      case 'TimeSlotDeleted':
+        slots.remove(slotOf(event));
+        break;
+      case 'TicketHeld':
+        slots.update(slotOf(event), (row) => ({ ticket_count: row.ticket_count + 1 }));
+        break;
+      case 'TicketReleased':
+      case 'TicketCancelled':
+        slots.update(slotOf(event), (row) => ({ ticket_count: row.ticket_count - 1 }));
+        break;
+    }
+  }
+  await slots.flush(client);
+}
 
 type Data<T extends TimeSlotLifecycleEvent['type']> = Extract<
   TimeSlotLifecycleEvent,
@@ -74,6 +155,16 @@ export const timeSlotsProjection: Projection = {
           (event.data as { roomId: string }).roomId,
         ]);
         return;
+    }
+  },
+  /** The same changes as `apply`: runs of slot events folded in memory; RoomDeleted on its own. */
+  async applyBatch(client: PoolClient, events: RecordedEvent[]): Promise<void> {
+    let start = 0;
+    for (let i = 0; i <= events.length; i++) {
+      if (i < events.length && events[i]!.type !== 'RoomDeleted') continue;
+      await applySlotEvents(client, events.slice(start, i));
+      if (i < events.length) await this.apply(client, events[i]!);
+      start = i + 1;
     }
   },
 };

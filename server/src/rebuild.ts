@@ -1,17 +1,22 @@
 import { createLogger, loadConfig } from '@rr/platform';
-import { readModelProjections, rebuildProjection } from '@rr/projections';
+import { readModelProjections, rebuildReadModels } from '@rr/projections';
 import { openDatabase } from './database.ts';
 import { openRuntime } from './runtime.ts';
 
-/** `npm run rebuild`: rebuilds every read model from the event log, each in one transaction. */
+/**
+ * `npm run rebuild`: rebuilds every read model from the event log, each in one transaction (the
+ * log is read once for all of them).
+ */
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'rr-rebuild');
 const db = await openDatabase(config, logger);
 const runtime = await openRuntime(db.url, config, logger);
-for (const p of readModelProjections) {
-  const started = Date.now();
-  const n = await rebuildProjection(runtime.pool, runtime.store, p);
-  console.log(`rebuilt ${p.name}: ${n} events in ${Date.now() - started} ms`);
-}
+const started = Date.now();
+const results = await rebuildReadModels(runtime.pool, runtime.store, readModelProjections);
+const ms = Date.now() - started;
+for (const r of results) console.log(`rebuilt ${r.name}: ${r.applied} of ${r.events} events`);
+console.log(
+  `rebuilt ${results.length} read models from ${results[0]?.events ?? 0} events in ${ms} ms`,
+);
 await runtime.close();
 await db.stop();

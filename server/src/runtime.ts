@@ -80,7 +80,7 @@ export function startProjections(runtime: Runtime, logger: Logger): ProjectionRu
       logger,
       batchSize: runtime.batchSize,
     },
-    [...readModelProjections, mailOutboxReactor],
+    [readModelProjections, mailOutboxReactor],
   );
   runner.start();
   return runner;

@@ -10,6 +10,7 @@ import type { Projection } from '../projection.ts';
 export const mailOutboxReactor: Projection = {
   name: 'mail-outbox',
   tables: [],
+  quietCheckpoint: true,
   handles: new Set(['TransactionBooked', 'TicketCancelled']),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
     if (event.type === 'TransactionBooked') {

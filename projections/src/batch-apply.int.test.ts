@@ -1,0 +1,325 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  START,
+  roomStreamId,
+  timeSlotStreamId,
+  transactionStreamId,
+  type AppendOptions,
+  type AppendRequest,
+  type NewEvent,
+  type RecordedEvent,
+} from '@rr/events';
+import { inTransaction } from '@rr/platform';
+import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
+import { applyEvents, type Projection } from './projection.ts';
+import { rebuildReadModels } from './runner.ts';
+import { ticketsProjection } from './tickets.ts';
+import { timeSlotsProjection } from './timeslots.ts';
+
+const options: AppendOptions = { metadata: { actor: { kind: 'system', job: 'batch-test' } } };
+
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A random history of slots and carts, edge cases included: slots changed, deleted (with tickets
+ * on them) and created twice, rooms deleted, events about tickets, carts and slots that do not
+ * exist (or no longer), ids in upper case, several events on one row inside one transaction.
+ */
+async function writeRandomLog(db: TestDatabase, seed: number, commands: number): Promise<number> {
+  const rnd = mulberry32(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const rooms = [randomUUID(), randomUUID(), randomUUID()];
+  const slots: { id: string; roomId: string; date: string; start: string }[] = [];
+  const carts: { id: string; tickets: { id: string; slot: string }[] }[] = [];
+  const owner = () => randomBytes(16).toString('hex');
+  const later = () => new Date(Date.UTC(2031, 0, 1) + Math.floor(rnd() * 1e9)).toISOString();
+  let count = 0;
+  for (const roomId of rooms) {
+    await db.store.appendToStream(
+      roomStreamId(roomId),
+      'room',
+      'any',
+      [
+        {
+          type: 'RoomCreated',
+          data: {
+            roomId,
+            name: 'r',
+            description: '',
+            capacity: 5,
+            openStart: { type: 'DAY', value: 1 },
+            openEnd: { type: 'DAY', value: 30 },
+          },
+        },
+      ],
+      options,
+    );
+    count += 1;
+  }
+  for (let c = 0; c < commands; c++) {
+    const requests = new Map<string, AppendRequest>();
+    const push = (streamId: string, e: NewEvent) => {
+      const type = streamId.split('-')[0]!;
+      const r = requests.get(streamId) ?? {
+        streamId,
+        streamType: type,
+        expectedVersion: 'any',
+        events: [],
+      };
+      r.events.push(e);
+      requests.set(streamId, r);
+      count += 1;
+    };
+    const ops = 1 + Math.floor(rnd() * 4);
+    for (let o = 0; o < ops; o++) {
+      const x = rnd();
+      const slot = slots.length ? pick(slots) : null;
+      const cart = carts.length ? pick(carts) : null;
+      const ticket = cart?.tickets.length ? pick(cart.tickets) : null;
+      const maybeUpper = (id: string) => (rnd() < 0.1 ? id.toUpperCase() : id);
+      if (x < 0.12 || !slot) {
+        const s = {
+          id: randomUUID(),
+          roomId: pick(rooms),
+          date: `2031-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}`,
+          start: pick(['08:00', '12:00']),
+        };
+        slots.push(s);
+        const created = {
+          timeSlotId: s.id,
+          roomId: s.roomId,
+          date: s.date,
+          startTime: s.start,
+          endTime: '18:00',
+          capacity: Math.floor(rnd() * 6),
+        };
+        push(timeSlotStreamId(s.id), { type: 'TimeSlotCreated', data: created });
+        // Created twice: the second insert does nothing.
+        if (rnd() < 0.1)
+          push(timeSlotStreamId(s.id), {
+            type: 'TimeSlotCreated',
+            data: { ...created, capacity: 99 },
+          });
+      } else if (x < 0.16) {
+        push(timeSlotStreamId(slot.id), {
+          type: 'TimeSlotUpdated',
+          data: {
+            timeSlotId: maybeUpper(slot.id),
+            roomId: slot.roomId,
+            date: slot.date,
+            startTime: '09:00',
+            endTime: '17:00',
+            capacity: Math.floor(rnd() * 8),
+          },
+        });
+      } else if (x < 0.2) {
+        push(timeSlotStreamId(slot.id), {
+          type: 'TimeSlotCapacityChanged',
+          data: { timeSlotId: slot.id, roomId: slot.roomId, capacity: Math.floor(rnd() * 8) },
+        });
+      } else if (x < 0.23) {
+        push(timeSlotStreamId(slot.id), {
+          type: 'TimeSlotDeleted',
+          data: { timeSlotId: slot.id, roomId: slot.roomId },
+        });
+      } else if (x < 0.235) {
+        const roomId = pick(rooms);
+        push(roomStreamId(roomId), { type: 'RoomDeleted', data: { roomId } });
+      } else if (x < 0.45 || !cart) {
+        // A new cart, or another ticket in one, on any slot (deleted ones too).
+        const target = cart && rnd() < 0.5 ? cart : { id: randomUUID(), tickets: [] };
+        const expiresAt = later();
+        if (target !== cart) {
+          carts.push(target);
+          push(transactionStreamId(target.id), {
+            type: 'TransactionStarted',
+            data: { transactionId: target.id, expiresAt },
+          });
+        }
+        const ticketId = randomUUID();
+        target.tickets.push({ id: ticketId, slot: slot.id });
+        push(transactionStreamId(target.id), {
+          type: 'TicketAddedToTransaction',
+          data: {
+            ticketId,
+            timeSlotId: slot.id,
+            roomId: slot.roomId,
+            date: slot.date,
+            startTime: slot.start,
+            endTime: '18:00',
+            expiresAt,
+          },
+        });
+        push(timeSlotStreamId(slot.id), {
+          type: 'TicketHeld',
+          data: { ticketId, timeSlotId: slot.id, transactionId: target.id, expiresAt },
+        });
+      } else if (x < 0.5) {
+        const expiresAt = later();
+        push(transactionStreamId(cart.id), { type: 'TransactionTouched', data: { expiresAt } });
+        for (const t of cart.tickets)
+          push(timeSlotStreamId(t.slot), {
+            type: 'TicketHoldExtended',
+            data: { ticketId: t.id, expiresAt },
+          });
+      } else if (x < 0.58 && ticket) {
+        push(transactionStreamId(cart.id), {
+          type: 'TicketRemovedFromTransaction',
+          data: { ticketId: maybeUpper(ticket.id) },
+        });
+        push(timeSlotStreamId(ticket.slot), {
+          type: 'TicketReleased',
+          data: { ticketId: ticket.id, reason: 'removed' },
+        });
+      } else if (x < 0.75) {
+        const ownerId = owner();
+        const ids = cart.tickets.map((t) => t.id);
+        if (rnd() < 0.2) ids.push(randomUUID()); // a ticket that does not exist
+        push(transactionStreamId(cart.id), {
+          type: 'TransactionBooked',
+          data: {
+            transactionId: maybeUpper(cart.id),
+            ownerId,
+            bookingNumber: `R-${Math.floor(rnd() * 1e6)}`,
+            visitorKey: 'a'.repeat(40),
+            language: 'de',
+            ticketIds: ids,
+          },
+        });
+        for (const t of cart.tickets)
+          push(timeSlotStreamId(t.slot), {
+            type: 'TicketBooked',
+            data: { ticketId: maybeUpper(t.id), ownerId },
+          });
+      } else if (x < 0.85 && ticket) {
+        push(timeSlotStreamId(ticket.slot), {
+          type: 'TicketCancelled',
+          data: { ticketId: ticket.id, ownerId: owner() },
+        });
+      } else if (x < 0.9) {
+        push(transactionStreamId(cart.id), {
+          type: 'TransactionExpired',
+          data: { transactionId: cart.id },
+        });
+        for (const t of cart.tickets)
+          push(timeSlotStreamId(t.slot), {
+            type: 'TicketReleased',
+            data: { ticketId: t.id, reason: 'expired' },
+          });
+      } else if (x < 0.95) {
+        push(transactionStreamId(cart.id), {
+          type: 'TransactionRemoved',
+          data: { transactionId: cart.id },
+        });
+      } else {
+        // Events about rows that never existed.
+        const ghost = randomUUID();
+        push(timeSlotStreamId(ghost), {
+          type: 'TicketReleased',
+          data: { ticketId: ghost, reason: 'expired' },
+        });
+        push(transactionStreamId(ghost), {
+          type: 'TransactionTouched',
+          data: { expiresAt: later() },
+        });
+      }
+    }
+    await db.store.appendMany([...requests.values()], options);
+  }
+  return count;
+}
+
+async function readLog(db: TestDatabase): Promise<RecordedEvent[]> {
+  const all: RecordedEvent[] = [];
+  let from = START;
+  for (;;) {
+    const batch = await db.store.readAll(from, 1000);
+    if (batch.length === 0) return all;
+    all.push(...batch);
+    from = batch[batch.length - 1]!.position;
+  }
+}
+
+const projections = [ticketsProjection, timeSlotsProjection];
+const TABLES = ['rm_time_slots', 'rm_tickets', 'rm_transactions'];
+
+async function snapshot(db: TestDatabase): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const t of TABLES) out[t] = (await db.pool.query(`SELECT * FROM ${t} ORDER BY id`)).rows;
+  return out;
+}
+
+/** Replays the log into empty tables in batches of the given sizes (each a transaction). */
+async function replay(
+  db: TestDatabase,
+  events: RecordedEvent[],
+  ps: Projection[],
+  nextSize: () => number,
+): Promise<void> {
+  await db.pool.query(`TRUNCATE ${TABLES.join(', ')}`);
+  for (let i = 0; i < events.length;) {
+    const batch = events.slice(i, i + nextSize());
+    i += batch.length;
+    await inTransaction(db.pool, async (client) => {
+      for (const p of ps) await applyEvents(client, p, batch);
+    });
+  }
+}
+
+describe('batch apply and per-event apply', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it(
+    'give identical tables for the same random log, whatever the batch sizes',
+    { timeout: 120_000 },
+    async () => {
+      const written = await writeRandomLog(db, 4711, 700);
+      const events = await readLog(db);
+      expect(events.length).toBe(written);
+
+      // One event at a time through `apply` only: the reference.
+      const perEvent = projections.map((p): Projection => ({
+        name: p.name,
+        tables: p.tables,
+        handles: p.handles,
+        apply: (client, event) => p.apply(client, event),
+      }));
+      await replay(db, events, perEvent, () => 1);
+      const expected = await snapshot(db);
+      expect(expected.rm_tickets!.length).toBeGreaterThan(200);
+      expect(expected.rm_time_slots!.length).toBeGreaterThan(20);
+      expect((expected.rm_tickets as { status: string }[]).map((t) => t.status).sort()).toEqual(
+        expect.arrayContaining(['NEW', 'BOOKED', 'CANCELLED', 'INVALID']),
+      );
+
+      // The same log through applyBatch, in batches of random sizes, in one batch, and one by one.
+      const rnd = mulberry32(99);
+      await replay(db, events, projections, () => 1 + Math.floor(rnd() * 60));
+      expect(await snapshot(db)).toEqual(expected);
+      await replay(db, events, projections, () => events.length);
+      expect(await snapshot(db)).toEqual(expected);
+      await replay(db, events, projections, () => 1);
+      expect(await snapshot(db)).toEqual(expected);
+
+      // And the rebuild (one read for all, applyBatch in its batches) ends in the same tables.
+      const results = await rebuildReadModels(db.pool, db.store, projections, 97);
+      expect(results.map((r) => r.events)).toEqual([written, written]);
+      expect(await snapshot(db)).toEqual(expected);
+    },
+  );
+});
