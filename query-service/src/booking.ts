@@ -52,11 +52,14 @@ export interface TicketRow {
   accessibility: boolean | null;
 }
 
+/** The columns of a TicketRow from tickets t, rooms r and personal data p. */
+export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.transaction_id, t.time_slot_id, t.room_id,
+         r.name AS room_name, r.description AS room_description, t.date, t.start_time, t.end_time,
+         p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility`;
+
 /** Tickets joined with their room and, while it exists, the owner's personal data. */
 export const TICKET_SELECT = `
-  SELECT t.id, t.status, t.owner_id, t.booking_number, t.transaction_id, t.time_slot_id, t.room_id,
-         r.name AS room_name, r.description AS room_description, t.date, t.start_time, t.end_time,
-         p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility
+  SELECT ${TICKET_COLUMNS}
     FROM rm_tickets t
     LEFT JOIN rm_rooms r ON r.id = t.room_id
     LEFT JOIN personal_data p ON p.owner_id = t.owner_id`;

@@ -12,7 +12,7 @@ import {
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { likePattern, orderBy, pagingQuery } from './paging.ts';
-import { Ticket, TICKET_SELECT, toTicket, type TicketRow } from './booking.ts';
+import { Ticket, TICKET_COLUMNS, TICKET_SELECT, toTicket, type TicketRow } from './booking.ts';
 
 const STATUS = z.enum(['BOOKED', 'CANCELED_ONLY', 'CANCELLED', 'NEW', 'INVALID', 'ALL']);
 const STATUS_SQL: Record<z.infer<typeof STATUS>, string | null> = {
@@ -56,7 +56,11 @@ type TicketQuery = z.output<typeof TicketQuery>;
 /** WHERE of the reservations list; the booked tab sends no status (= booked), the cancelled tab CANCELED_ONLY. */
 function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>): {
   sql: string;
+  /** The conditions on tickets (t) only. */
+  where: string[];
   args: unknown[];
+  /** The search term's condition on personal data (p): only tickets with personal data match. */
+  search: string | null;
 } {
   const where: string[] = [];
   const args: unknown[] = [];
@@ -66,12 +70,13 @@ function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>): {
   };
   const status = STATUS_SQL[q.status ?? 'BOOKED'];
   if (status) where.push(status);
+  let search: string | null = null;
   if (q.searchTerm?.trim()) {
-    add(
-      (n) =>
-        `(p.first_name ILIKE ${n} OR p.last_name ILIKE ${n} OR p.organisation ILIKE ${n} OR p.email ILIKE ${n} OR (p.first_name || ' ' || p.last_name) ILIKE ${n} OR (p.last_name || ', ' || p.first_name) ILIKE ${n})`,
-      likePattern(q.searchTerm.trim()),
-    );
+    // The text of every searched field must contain the term (what the trigram index finds),
+    // then each field is checked on its own.
+    args.push(likePattern(q.searchTerm.trim()));
+    const n = `$${args.length}`;
+    search = `(${SEARCH_TEXT} ILIKE ${n} AND (p.first_name ILIKE ${n} OR p.last_name ILIKE ${n} OR p.organisation ILIKE ${n} OR p.email ILIKE ${n} OR (p.first_name || ' ' || p.last_name) ILIKE ${n} OR (p.last_name || ', ' || p.first_name) ILIKE ${n}))`;
   }
   if (q.roomId) add((n) => `t.room_id = ${n}`, q.roomId);
   if (q.timeSlotId) add((n) => `t.time_slot_id = ${n}`, q.timeSlotId);
@@ -84,7 +89,39 @@ function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>): {
   if (q.untilDate) add((n) => `t.date <= ${n}`, q.untilDate);
   if (q.fromTime) add((n) => `t.start_time >= ${n}`, q.fromTime);
   if (q.untilTime) add((n) => `t.start_time <= ${n}`, q.untilTime);
-  return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', args };
+  const all = search ? [search, ...where] : where;
+  return { sql: all.length ? `WHERE ${all.join(' AND ')}` : '', where, args, search };
+}
+
+/** Every field the search looks at, in one text: the expression of the trigram index (migration 009). */
+const SEARCH_TEXT = `(coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '') || ' ' || coalesce(p.organisation, '') || ' ' || coalesce(p.email, '') || ' ' || coalesce(p.last_name, '') || ', ' || coalesce(p.first_name, ''))`;
+
+const LAST = "lower(coalesce(p.last_name, ''))";
+const FIRST = "lower(coalesce(p.first_name, ''))";
+const BLANK_NAME = `(${LAST} = '' AND ${FIRST} = '')`;
+/**
+ * Owners erased after the tickets read model's checkpoint: their personal data is gone (in this
+ * statement's snapshot) but their tickets are not flagged yet.
+ */
+const LAGGING_ERASURES = `SELECT e.data->>'ownerId' FROM events e JOIN projection_checkpoints c ON c.name = 'tickets'
+   WHERE (e.transaction_id, e.global_position) > (c.last_tx, c.last_gp) AND e.event_type = 'PersonalDataErased'`;
+
+/**
+ * The tickets whose name key is ('', ''): those without personal data (no owner or erased: the
+ * flag, or an erasure the read model has not seen yet; each checked against personal_data itself)
+ * and those whose names are empty.
+ */
+function blankNameTickets(where: string): string {
+  const without = 'NOT EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = t.owner_id)';
+  return `SELECT t.id, t.date, t.start_time FROM rm_tickets t
+      WHERE ${where} AND (t.owner_id IS NULL OR t.personal_data_erased) AND ${without}
+    UNION ALL
+    SELECT t.id, t.date, t.start_time FROM rm_tickets t
+      WHERE ${where} AND NOT (t.owner_id IS NULL OR t.personal_data_erased)
+        AND t.owner_id IN (${LAGGING_ERASURES}) AND ${without}
+    UNION ALL
+    SELECT t.id, t.date, t.start_time FROM personal_data p JOIN rm_tickets t ON t.owner_id = p.owner_id
+      WHERE ${where} AND ${BLANK_NAME}`;
 }
 
 function sendCsv(res: Response, filename: string, csv: string): void {
@@ -140,7 +177,97 @@ export function staffQueryRoutes(deps: QueryDeps): RouteDef[] {
   const { pool, clock, timeZone } = deps;
   const localNow = () => localDateTime(clock.now(), timeZone);
 
+  /**
+   * The list sorted by name (the default): the same rows and order as the generic query, read
+   * without sorting every ticket. The order is the name key (last, first name, lower case; ''
+   * without personal data), then date, time, id. Tickets with the key ('', '') come first (ASC)
+   * or last (DESC), sorted by date; the others are read by walking personal data in name order
+   * (index personal_data_name) and each owner's tickets. Counts and page in one snapshot.
+   */
+  async function listTicketsByName(q: TicketQuery, dir: 'ASC' | 'DESC') {
+    const { where, args, search } = ticketFilter(q);
+    const w = where.length ? where.join(' AND ') : 'true';
+    // The people a search matches, found first (by the trigram index), then their tickets.
+    const people = search
+      ? `(SELECT * FROM personal_data p WHERE ${search} OFFSET 0) p`
+      : 'personal_data p';
+    if (search) {
+      // A search matches few people: their tickets are sorted whole, counted by a window, in
+      // one statement (rows without personal data never match a search).
+      const r = await pool.query<TicketRow & { total: string }>(
+        `SELECT count(*) OVER () AS total, ${TICKET_COLUMNS}
+           FROM ${people} JOIN rm_tickets t ON t.owner_id = p.owner_id LEFT JOIN rm_rooms r ON r.id = t.room_id
+          WHERE ${w} ORDER BY ${LAST} ${dir}, ${FIRST} ${dir}, t.date, t.start_time, t.id
+          LIMIT ${q.limit} OFFSET ${q.offset}`,
+        args,
+      );
+      let total = r.rows[0] ? Number(r.rows[0].total) : 0;
+      if (r.rows.length === 0 && q.offset > 0) {
+        const c = await pool.query<{ n: string }>(
+          `SELECT count(*) AS n FROM ${people} JOIN rm_tickets t ON t.owner_id = p.owner_id WHERE ${w}`,
+          args,
+        );
+        total = Number(c.rows[0]!.n);
+      }
+      const now = localNow();
+      return { content: r.rows.map((x) => toTicket(x, now)), totalCount: total };
+    }
+    const blank = blankNameTickets(w);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const counts = await client.query<{ total: string; blank: string }>(
+        `SELECT (SELECT count(*) FROM rm_tickets t WHERE ${w}) AS total,
+                (SELECT count(*) FROM (${blank}) b) AS blank`,
+        args,
+      );
+      const total = Number(counts.rows[0]!.total);
+      const blankCount = Number(counts.rows[0]!.blank);
+      // ASC: the blank keys, then the names; DESC: the names, then the blank keys.
+      const firstCount = dir === 'ASC' ? blankCount : total - blankCount;
+      const firstTake = Math.max(0, Math.min(q.limit, firstCount - q.offset));
+      const secondOffset = Math.max(0, q.offset - firstCount);
+      const secondTake = Math.min(
+        q.limit - firstTake,
+        Math.max(0, total - firstCount - secondOffset),
+      );
+      const parts = {
+        blank: (limit: number, offset: number) =>
+          `(SELECT b.id FROM (${blank}) b ORDER BY b.date, b.start_time, b.id LIMIT ${limit} OFFSET ${offset})`,
+        named: (limit: number, offset: number) =>
+          `(SELECT t.id FROM personal_data p JOIN rm_tickets t ON t.owner_id = p.owner_id
+             WHERE ${w} AND NOT ${BLANK_NAME}
+             ORDER BY ${LAST} ${dir}, ${FIRST} ${dir}, t.date, t.start_time, t.id LIMIT ${limit} OFFSET ${offset})`,
+      };
+      const [first, second] =
+        dir === 'ASC' ? [parts.blank, parts.named] : [parts.named, parts.blank];
+      const pieces = [
+        ...(firstTake > 0 ? [first(firstTake, q.offset)] : []),
+        ...(secondTake > 0 ? [second(secondTake, secondOffset)] : []),
+      ];
+      let rows: TicketRow[] = [];
+      if (pieces.length) {
+        const r = await client.query<TicketRow>(
+          `${TICKET_SELECT} WHERE t.id IN (${pieces.join(' UNION ALL ')})
+            ORDER BY ${LAST} ${dir}, ${FIRST} ${dir}, t.date, t.start_time, t.id`,
+          args,
+        );
+        rows = r.rows;
+      }
+      await client.query('COMMIT');
+      const now = localNow();
+      return { content: rows.map((x) => toTicket(x, now)), totalCount: total };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
   async function listTickets(q: TicketQuery) {
+    if (!q.sort || (q.sort.length === 1 && q.sort[0]!.field === 'name'))
+      return listTicketsByName(q, q.sort?.[0]?.dir ?? 'ASC');
     const { sql, args } = ticketFilter(q);
     const order = orderBy(
       q.sort,

@@ -148,39 +148,38 @@ export async function visitorSlots(
   untilDate: string,
 ): Promise<TimeSlot[]> {
   const { pool } = deps;
-  const room = await pool.query<{
+  const today = todayIn(deps.clock.now(), deps.timeZone);
+  // One round trip: the room's booking settings, the holidays (working days are counted over
+  // holidays up to two years ahead: open end is at most 365 working days) and the slots.
+  const r = await pool.query<{
     name: string;
     open_start_type: 'DAY' | 'WORKING_DAY';
     open_start_value: number;
     open_end_type: 'DAY' | 'WORKING_DAY';
     open_end_value: number;
+    holidays: string[];
+    slots: SlotRow[];
   }>(
-    'SELECT name, open_start_type, open_start_value, open_end_type, open_end_value FROM rm_rooms WHERE id = $1',
-    [roomId],
+    `SELECT r.name, r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
+            ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS holidays,
+            (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
+               FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
+                            r.name AS room_name
+                       FROM rm_time_slots s
+                      WHERE s.room_id = r.id AND s.date BETWEEN $2 AND $3 AND s.capacity > 0) s) AS slots
+       FROM rm_rooms r WHERE r.id = $1`,
+    [roomId, fromDate, untilDate, today, addDays(today, 800)],
   );
-  const r = room.rows[0];
-  if (!r) throw problems.notFound('Room');
-  const today = todayIn(deps.clock.now(), deps.timeZone);
-  // Working days are counted over holidays up to two years ahead (open end is at most 365 working days).
-  const hol = await pool.query<{ date: string }>(
-    'SELECT DISTINCT date FROM rm_holidays WHERE date BETWEEN $1 AND $2',
-    [today, addDays(today, 800)],
-  );
-  const holidays = new Set(hol.rows.map((h) => h.date));
+  const room = r.rows[0];
+  if (!room) throw problems.notFound('Room');
+  const holidays = new Set(room.holidays);
   const window = bookingWindow(
     today,
-    { type: r.open_start_type, value: r.open_start_value },
-    { type: r.open_end_type, value: r.open_end_value },
+    { type: room.open_start_type, value: room.open_start_value },
+    { type: room.open_end_type, value: room.open_end_value },
     (d) => holidays.has(d),
   );
-  const slots = await pool.query<SlotRow>(
-    `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, $2::text AS room_name
-       FROM rm_time_slots s
-      WHERE s.room_id = $1 AND s.date BETWEEN $3 AND $4 AND s.capacity > 0
-      ORDER BY s.date, s.start_time`,
-    [roomId, r.name, fromDate, untilDate],
-  );
-  return slots.rows
+  return room.slots
     .filter((s) => isOpenForBooking(s.date, window))
     .map((s) => toSlot(s, s.ticket_count >= s.capacity ? ['timeslot_no_tickets_left'] : []));
 }
