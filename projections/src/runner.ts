@@ -120,6 +120,8 @@ export interface RunnerOptions {
   notifier: EventNotifier;
   logger: Logger;
   batchSize?: number;
+  /** See SubscriptionOptions.gatherMs; projections gather commits for 5 ms by default. */
+  gatherMs?: number;
 }
 
 /**
@@ -195,6 +197,7 @@ export class ProjectionRunner {
             notifier: this.options.notifier,
             signal: lost.signal,
             batchSize: this.options.batchSize ?? 500,
+            gatherMs: this.options.gatherMs ?? 5,
             load: async () => {
               positions = await loadPositions(pool, group);
               return [...positions.values()].reduce((min, p) =>

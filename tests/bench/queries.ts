@@ -1,0 +1,289 @@
+/**
+ * Latency of the visitor calendar and the staff reservations list (`npm run bench:queries`).
+ *
+ * Starts its own embedded PostgreSQL (or uses DATABASE_URL), writes a realistic log with
+ * generate.ts (BENCH_ROOMS=10 rooms x BENCH_DAYS=365 days of slots, BENCH_TICKETS=100,000
+ * tickets), rebuilds the read models (`rebuildReadModels`, as `npm run rebuild`), starts the
+ * all-in-one app in this process (as the API tests do) and measures with one client, one request
+ * after the other, BENCH_REQUESTS (default 300) times each, end to end over HTTP:
+ *   baseline        `SELECT 1` from Node through pg (a database round trip)
+ *   references      GET /api/healthz without and with the staff session cookie (the HTTP and
+ *                   session cost every request pays, no query of its own)
+ *   calendar        what the visitor month calendar loads for one room and one month:
+ *                   GET /api/rooms/{id} and GET /api/rooms/{id}/booking?fromDate&untilDate
+ *   calendar (cart) the same with a cart: GET /api/transactions/{id} and
+ *                   GET /api/transactions/{id}/rooms/{roomId}/available-timeslots
+ *   reservations    GET /api/admin/tickets sorted by name, page 1 and page 500 (20 a page),
+ *                   and page 1 with a search term
+ * Prints p50/p95/p99 and the ratio of p95 to the baseline's; writes `bench-results.json` key `queries`.
+ */
+import type { Server } from 'node:http';
+import { emailKey } from '@rr/domain';
+import { EventNotifier, EventStore, validateEvent } from '@rr/events';
+import { defaultLimits } from '@rr/command-service';
+import {
+  addDays,
+  createLogger,
+  createUser,
+  loadConfig,
+  sessionMiddleware,
+  systemClock,
+  todayIn,
+} from '@rr/platform';
+import { readModelProjections, rebuildReadModels } from '@rr/projections';
+import { createApp } from '../../server/src/app.ts';
+import { readModelNames, startProjections } from '../../server/src/runtime.ts';
+import { generateLog } from './generate.ts';
+import {
+  positiveNumber,
+  printTable,
+  round,
+  runMain,
+  sequential,
+  withBenchDatabase,
+  writeResults,
+  type Percentiles,
+} from './lib.ts';
+
+const ROOMS = Math.round(positiveNumber('BENCH_ROOMS', 10));
+const DAYS = Math.round(positiveNumber('BENCH_DAYS', 365));
+const TICKETS = Math.round(positiveNumber('BENCH_TICKETS', 100_000));
+const REQUESTS = Math.round(positiveNumber('BENCH_REQUESTS', 300));
+const KEY_SECRET = 'bench-visitor-key-secret';
+
+async function main(): Promise<void> {
+  await withBenchDatabase({ poolSize: 12 }, async ({ url, pool, server: postgres }) => {
+    console.log(
+      `generating ${ROOMS} rooms x ${DAYS} days of slots and ${TICKETS.toLocaleString('en')} tickets ...`,
+    );
+    const g = await generateLog(pool, {
+      rooms: ROOMS,
+      days: DAYS,
+      tickets: TICKETS,
+      keySecret: KEY_SECRET,
+    });
+    console.log(
+      `log: ${g.events.toLocaleString('en')} events, ${g.slots.toLocaleString('en')} slots, ${g.tickets.toLocaleString('en')} tickets (${g.ticketsByStatus.BOOKED.toLocaleString('en')} booked), ${g.personalData.toLocaleString('en')} with personal data (${round(g.seconds, 1)} s)`,
+    );
+    const store = new EventStore(pool, { validate: validateEvent });
+    let t0 = performance.now();
+    await rebuildReadModels(pool, store, readModelProjections);
+    console.log(`read models rebuilt in ${round((performance.now() - t0) / 1000, 1)} s`);
+    await pool.query('VACUUM ANALYZE');
+
+    // The all-in-one app in this process, as tests/support/app.ts starts it.
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_LOGIN: '100000',
+      RATE_LIMIT_CARTS: '100000',
+      RATE_LIMIT_OWNER_LOOKUPS: '100000',
+    });
+    const logger = createLogger('silent');
+    const notifier = new EventNotifier(url);
+    await notifier.start();
+    const deps = {
+      store,
+      pool,
+      clock: systemClock,
+      logger,
+      timeZone: 'Europe/Vienna',
+      emailKey: (email: string) => emailKey(KEY_SECRET, email),
+      limits: defaultLimits,
+      verifyHuman: () => Promise.resolve(true),
+    };
+    const runner = startProjections(
+      { pool, store, notifier, deps, batchSize: 500, close: () => Promise.resolve() },
+      logger,
+    );
+    const app = createApp({
+      role: 'all',
+      deps,
+      config,
+      logger,
+      sessions: await sessionMiddleware(pool, { secureCookie: false }),
+      readModels: readModelNames,
+      serveFrontend: false,
+    });
+    const httpServer = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const addr = httpServer.address();
+    const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/api`;
+    try {
+      await createUser(pool, 'bench', 'bench password', ['admin']);
+      const login = await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+        body: JSON.stringify({ username: 'bench', password: 'bench password' }),
+      });
+      if (login.status !== 200) throw new Error(`sign-in failed: ${login.status}`);
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const get = async (path: string, headers: Record<string, string> = {}): Promise<unknown> => {
+        const res = await fetch(base + path, {
+          headers: { 'X-Requested-With': 'XMLHttpRequest', ...headers },
+        });
+        if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+        return res.json();
+      };
+      const staffGet = (path: string) => get(path, { Cookie: cookie });
+
+      // The visitor's month: next month (fully inside the booking window), of the busiest room.
+      const today = todayIn(new Date(), 'Europe/Vienna');
+      const next = addDays(`${today.slice(0, 7)}-01`, 40).slice(0, 7);
+      const fromDate = `${next}-01`;
+      const untilDate = addDays(`${addDays(fromDate, 40).slice(0, 7)}-01`, -1);
+      const room = g.rooms[0]!;
+      const monthQuery = `fromDate=${fromDate}&untilDate=${untilDate}`;
+      const slots = (await get(`/rooms/${room.id}/booking?${monthQuery}`)) as {
+        id: string;
+        ticketCount: number;
+        capacity: number;
+      }[];
+      if (slots.length < 15)
+        throw new Error(`expected the month to show slots, got ${slots.length}`);
+      const free = slots.find((s) => s.ticketCount < s.capacity);
+      if (!free) throw new Error('no free slot in the month');
+      // A cart holding one seat of that month, for the calendar a visitor sees after the first add.
+      const cartRes = await fetch(`${base}/transactions`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+        body: JSON.stringify({ timeSlotId: free.id }),
+      });
+      if (cartRes.status !== 201)
+        throw new Error(`cart: ${cartRes.status} ${await cartRes.text()}`);
+      const cart = (await cartRes.json()) as { transactionId: string; position: string };
+      // Wait for the read models to show the cart (read-your-writes), then measure without the header.
+      await get(`/transactions/${cart.transactionId}`, { 'X-Min-Position': cart.position });
+
+      const searchTerm = g.lastNames[0]!.slice(0, 4).toLowerCase();
+      const list = (page: number, search?: string) =>
+        `/admin/tickets?sort=name:ASC&limit=20&offset=${(page - 1) * 20}${search ? `&searchTerm=${encodeURIComponent(search)}` : ''}`;
+      const page500 = (await staffGet(list(500))) as { content: unknown[]; totalCount: number };
+      if (page500.content.length !== 20)
+        throw new Error(`page 500 has ${page500.content.length} rows (of ${page500.totalCount})`);
+      const searched = (await staffGet(list(1, searchTerm))) as { totalCount: number };
+      if (searched.totalCount === 0) throw new Error(`no reservation matches ${searchTerm}`);
+
+      const scenarios: {
+        key: string;
+        label: string;
+        op: () => Promise<unknown>;
+        target?: number;
+      }[] = [
+        { key: 'baseline', label: 'baseline: SELECT 1', op: () => pool.query('SELECT 1') },
+        // References, not targets: what any request costs before its own work.
+        { key: 'httpFloor', label: 'reference: GET /api/healthz', op: () => get('/healthz') },
+        {
+          key: 'httpFloorSignedIn',
+          label: 'reference: GET /api/healthz signed in',
+          op: () => staffGet('/healthz'),
+        },
+        {
+          key: 'calendar',
+          label: 'visitor month calendar (room + slots)',
+          target: 10,
+          op: () =>
+            Promise.all([get(`/rooms/${room.id}`), get(`/rooms/${room.id}/booking?${monthQuery}`)]),
+        },
+        {
+          key: 'calendarSlots',
+          label: '  GET rooms/{id}/booking (month)',
+          op: () => get(`/rooms/${room.id}/booking?${monthQuery}`),
+        },
+        {
+          key: 'calendarWithCart',
+          label: 'visitor month calendar with a cart',
+          target: 10,
+          op: () =>
+            Promise.all([
+              get(`/rooms/${room.id}`),
+              get(`/transactions/${cart.transactionId}`),
+              get(
+                `/transactions/${cart.transactionId}/rooms/${room.id}/available-timeslots?${monthQuery}`,
+              ),
+            ]),
+        },
+        {
+          key: 'reservationsPage1',
+          label: 'reservations by name, page 1',
+          target: 30,
+          op: () => staffGet(list(1)),
+        },
+        {
+          key: 'reservationsPage500',
+          label: 'reservations by name, page 500',
+          target: 30,
+          op: () => staffGet(list(500)),
+        },
+        {
+          key: 'reservationsSearch',
+          label: `reservations by name, search "${searchTerm}"`,
+          target: 30,
+          op: () => staffGet(list(1, searchTerm)),
+        },
+        {
+          key: 'reservationsSearchPage5',
+          label: `  ... page 5 of the search`,
+          target: 30,
+          op: () => staffGet(list(5, searchTerm)),
+        },
+      ];
+      const results: Record<string, Percentiles> = {};
+      for (const s of scenarios) {
+        t0 = performance.now();
+        results[s.key] = await sequential(REQUESTS, () => s.op().then(() => undefined));
+        console.log(`  ${s.label}: ${round((performance.now() - t0) / 1000, 1)} s`);
+      }
+      const baseP95 = results.baseline!.p95;
+      console.log();
+      printTable(
+        ['scenario', 'p50 ms', 'p95 ms', 'p99 ms', 'p95/baseline', 'target p95'],
+        scenarios.map((s) => {
+          const r = results[s.key]!;
+          return [
+            s.label,
+            r.p50,
+            r.p95,
+            r.p99,
+            round(r.p95 / baseP95, 1),
+            s.target ? `< ${s.target} ms ${r.p95 < s.target ? 'met' : 'NOT met'}` : '',
+          ];
+        }),
+      );
+      await writeResults('queries', {
+        postgres,
+        data: {
+          rooms: ROOMS,
+          days: DAYS,
+          events: g.events,
+          slots: g.slots,
+          tickets: g.tickets,
+          ticketsByStatus: g.ticketsByStatus,
+          personalData: g.personalData,
+        },
+        requestsPerScenario: REQUESTS,
+        unit: 'milliseconds per request, one client, sequential, end to end over HTTP (in-process app)',
+        month: { roomId: room.id, fromDate, untilDate, slots: slots.length },
+        searchTerm,
+        scenarios: Object.fromEntries(
+          scenarios.map((s) => [
+            s.key,
+            {
+              what: s.label.trim(),
+              ...results[s.key],
+              p95ToBaseline: round(results[s.key]!.p95 / baseP95, 2),
+              ...(s.target ? { targetP95: s.target, met: results[s.key]!.p95 < s.target } : {}),
+            },
+          ]),
+        ),
+      });
+    } finally {
+      httpServer.closeAllConnections();
+      await new Promise<void>((r) => httpServer.close(() => r()));
+      await runner.stop();
+      await notifier.stop();
+    }
+  });
+}
+
+runMain(main);
