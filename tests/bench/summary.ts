@@ -142,11 +142,16 @@ const q = r.queries?.scenarios;
 if (q?.baseline) {
   const base = `SELECT 1 p95 ${q.baseline.p95} ms`;
   const ratio = (l: Latency) => round(l.p95 / q.baseline!.p95, 1);
-  const figures: [string, string, number][] = [
-    ['calendar', 'Visitor month calendar (10 rooms x 1 year, 100k tickets)', 10],
+  // The target's "month calendar query" is the month's slots (GET /api/rooms/{id}/booking); what
+  // the calendar page loads in all (the room, then the slots; with a cart, the cart's view) is
+  // reported beside it.
+  const figures: [string, string, number | null][] = [
+    ['calendarSlots', 'Visitor month calendar query (10 rooms x 1 year, 100k tickets)', 10],
+    ['calendar', '  calendar page: room + month slots, two requests', null],
+    ['calendarWithCart', '  calendar page with a cart', null],
     ['reservationsPage1', 'Reservations by name, 100k tickets, page 1', 30],
     ['reservationsPage500', 'Reservations by name, 100k tickets, page 500', 30],
-    ['reservationsSearch', 'Reservations search, 100k tickets', 30],
+    ['reservationsSearch', 'Reservations search by name, 100k tickets', 30],
   ];
   for (const [key, label, target] of figures) {
     const f = q[key];
@@ -159,8 +164,8 @@ if (q?.baseline) {
       `p95 ${f.p95} ms`,
       base,
       ratio(f),
-      `p95 < ${target} ms`,
-      verdict(f.p95 < target),
+      target === null ? 'report' : `p95 < ${target} ms`,
+      verdict(target === null ? null : f.p95 < target),
     ]);
   }
 } else missing('Queries', 'queries');
