@@ -50,3 +50,27 @@ export function isOpenForBooking(
 ): boolean {
   return date >= window.from && date <= window.until;
 }
+
+/** A room's opening settings as the rooms read model stores them, with the holidays it needs. */
+export interface RoomOpeningRow {
+  open_start_type: DayType;
+  open_start_value: number;
+  open_end_type: DayType;
+  open_end_value: number;
+  /** Holiday dates from today on (a few years' worth is plenty). */
+  holidays: LocalDate[];
+}
+
+/** The booking window of a room read with its holidays (command and query side read the same row). */
+export function roomBookingWindow(
+  today: LocalDate,
+  room: RoomOpeningRow,
+): { from: LocalDate; until: LocalDate } {
+  const holidays = new Set(room.holidays);
+  return bookingWindow(
+    today,
+    { type: room.open_start_type, value: room.open_start_value },
+    { type: room.open_end_type, value: room.open_end_value },
+    (d) => holidays.has(d),
+  );
+}

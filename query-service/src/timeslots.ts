@@ -1,4 +1,4 @@
-import { bookingWindow, isOpenForBooking } from '@rr/domain';
+import { isOpenForBooking, roomBookingWindow } from '@rr/domain';
 import {
   addDays,
   defineRoute,
@@ -172,13 +172,7 @@ export async function visitorSlots(
   );
   const room = r.rows[0];
   if (!room) throw problems.notFound('Room');
-  const holidays = new Set(room.holidays);
-  const window = bookingWindow(
-    today,
-    { type: room.open_start_type, value: room.open_start_value },
-    { type: room.open_end_type, value: room.open_end_value },
-    (d) => holidays.has(d),
-  );
+  const window = roomBookingWindow(today, room);
   return room.slots
     .filter((s) => isOpenForBooking(s.date, window))
     .map((s) => toSlot(s, s.ticket_count >= s.capacity ? ['timeslot_no_tickets_left'] : []));

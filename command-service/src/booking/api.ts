@@ -9,7 +9,7 @@ import {
   type Position,
   type StoreSession,
 } from '@rr/events';
-import { bookingWindow, isOpenForBooking, normalizeEmail } from '@rr/domain';
+import { isOpenForBooking, normalizeEmail, roomBookingWindow } from '@rr/domain';
 import { addDays, defineRoute, Problem, todayIn, z, type RouteDef } from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 import { blocks } from '../blacklist/decider.ts';
@@ -112,15 +112,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
       names: new Map(r.rows.map((row) => [row.id, row.name])),
       isOpen(slot: SlotState): boolean {
         const room = rooms.get(slot.roomId);
-        if (!room) return false;
-        const holidays = new Set(room.holidays);
-        const window = bookingWindow(
-          today,
-          { type: room.open_start_type, value: room.open_start_value },
-          { type: room.open_end_type, value: room.open_end_value },
-          (d) => holidays.has(d),
-        );
-        return isOpenForBooking(slot.date, window);
+        return !!room && isOpenForBooking(slot.date, roomBookingWindow(today, room));
       },
     };
   }
