@@ -16,18 +16,9 @@ import { applyEvents, type Projection } from './projection.ts';
 import { rebuildReadModels } from './runner.ts';
 import { ticketsProjection } from './tickets.ts';
 import { timeSlotsProjection } from './timeslots.ts';
+import { seededRandom } from '../../tests/support/random.ts';
 
 const options: AppendOptions = { metadata: { actor: { kind: 'system', job: 'batch-test' } } };
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A random history of slots and carts, edge cases included: slots changed, deleted (with tickets
@@ -35,7 +26,7 @@ function mulberry32(seed: number): () => number {
  * exist (or no longer), ids in upper case, several events on one row inside one transaction.
  */
 async function writeRandomLog(db: TestDatabase, seed: number, commands: number): Promise<number> {
-  const rnd = mulberry32(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const rooms = [randomUUID(), randomUUID(), randomUUID()];
   const slots: { id: string; roomId: string; date: string; start: string }[] = [];
@@ -308,7 +299,7 @@ describe('batch apply and per-event apply', () => {
       );
 
       // The same log through applyBatch, in batches of random sizes, in one batch, and one by one.
-      const rnd = mulberry32(99);
+      const rnd = seededRandom(99);
       await replay(db, events, projections, () => 1 + Math.floor(rnd() * 60));
       expect(await snapshot(db)).toEqual(expected);
       await replay(db, events, projections, () => events.length);

@@ -35,6 +35,7 @@ import {
   readCheckpoint,
   rebuildProjection,
 } from './runner.ts';
+import { seededRandom } from '../../tests/support/random.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const options: AppendOptions = { metadata: { actor: { kind: 'system', job: 'runner-test' } } };
@@ -60,17 +61,6 @@ function withAppName(url: string, name: string): string {
   return u.toString();
 }
 
-/** A small deterministic PRNG, so a failing history can be replayed. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface RoomState {
   roomId: string;
   version: number;
@@ -92,7 +82,7 @@ class RoomHistory {
   readonly untouched = new Set<string>();
   position: Position = START;
   count = 0;
-  private readonly rnd = mulberry32(20240611);
+  private readonly rnd = seededRandom(20240611);
   private readonly pending = new Map<string, AppendRequest>();
   private pendingCount = 0;
 

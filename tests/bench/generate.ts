@@ -32,6 +32,7 @@ import {
   type NewEvent,
 } from '@rr/events';
 import { addDays, isWeekend, minutesOf, todayIn, type Pool } from '@rr/platform';
+import { seededRandom } from '../support/random.ts';
 
 export interface GenerateOptions {
   rooms: number;
@@ -239,16 +240,6 @@ const SLOT_TIMES = [
   ['17:00', '20:00'],
 ] as const;
 
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const MINUTE = 60_000;
 const DAY_MS = 86_400_000;
 /** An instant of a local date and time (Vienna is an hour or two ahead of UTC; an hour is close enough here). */
@@ -308,7 +299,7 @@ const visitorActor: Actor = { kind: 'visitor' };
 export async function generateLog(pool: Pool, options: GenerateOptions): Promise<GeneratedLog> {
   const started = performance.now();
   const log = options.log ?? ((line: string) => console.log(line));
-  const rnd = mulberry32(options.seed ?? 7);
+  const rnd = seededRandom(options.seed ?? 7);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
   const between = (a: number, b: number) => a + Math.floor(rnd() * (b - a + 1));
   const timeZone = options.timeZone ?? 'Europe/Vienna';
