@@ -10,6 +10,7 @@ import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
+import { SlotSummary } from '../../admin-time-slots/components/slot-summary';
 import { useBookTimeSlotMutation, useGetBookingTimeSlotQuery } from '../api/admin-reservations-api';
 import {
   EMPTY_OWNER,
@@ -91,30 +92,7 @@ function TimeSlotBookForm({ slot, backTo }: { slot: TimeSlot; backTo: string }) 
 
   return (
     <>
-      <dl className="summary-list">
-        <div>
-          <dt>{t('ticket.room')}</dt>
-          <dd>{slot.roomName}</dd>
-        </div>
-        <div>
-          <dt>{t('ticket.date')}</dt>
-          <dd>{formatDate(slot.date)}</dd>
-        </div>
-        <div>
-          <dt>{t('ticket.time')}</dt>
-          <dd>{range}</dd>
-        </div>
-        <div>
-          <dt>{t('book.occupancy')}</dt>
-          <dd>
-            {t('calendar.occupied', {
-              ns: 'common',
-              ticketCount: slot.ticketCount,
-              capacity: slot.capacity,
-            })}
-          </dd>
-        </div>
-      </dl>
+      <SlotSummary slot={slot} />
       {isFull(slot) ? (
         <p className="notice notice--warning">
           {t('book.full-warning', { ticketCount: slot.ticketCount, capacity: slot.capacity })}

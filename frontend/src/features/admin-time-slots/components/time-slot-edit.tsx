@@ -12,6 +12,7 @@ import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
+import { SlotSummary } from './slot-summary';
 import {
   useDeleteTimeSlotMutation,
   useGetTimeSlotQuery,
@@ -114,32 +115,7 @@ function TimeSlotEditContent({ slot }: { slot: TimeSlot }) {
     setMode('form');
   };
 
-  const summary = (
-    <dl className="summary-list">
-      <div>
-        <dt>{t('edit.room')}</dt>
-        <dd>{slot.roomName}</dd>
-      </div>
-      <div>
-        <dt>{t('edit.date')}</dt>
-        <dd>{formatDate(slot.date)}</dd>
-      </div>
-      <div>
-        <dt>{t('edit.time')}</dt>
-        <dd>{range}</dd>
-      </div>
-      <div>
-        <dt>{t('edit.occupancy')}</dt>
-        <dd>
-          {t('calendar.occupied', {
-            ns: 'common',
-            ticketCount: slot.ticketCount,
-            capacity: slot.capacity,
-          })}
-        </dd>
-      </div>
-    </dl>
-  );
+  const summary = <SlotSummary slot={slot} />;
 
   if (mode === 'confirm-delete') {
     return (

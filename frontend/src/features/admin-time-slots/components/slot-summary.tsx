@@ -1,0 +1,34 @@
+import { useTranslation } from 'react-i18next';
+import type { TimeSlot } from '../../../api/types';
+import { formatDate, formatTimeRange } from '../../../lib/dates';
+
+/** Room, date, time and occupancy of a slot: the head of the slot edit and admin booking pages. */
+export function SlotSummary({ slot }: { slot: TimeSlot }) {
+  const { t } = useTranslation('admin-time-slots');
+  return (
+    <dl className="summary-list">
+      <div>
+        <dt>{t('edit.room')}</dt>
+        <dd>{slot.roomName}</dd>
+      </div>
+      <div>
+        <dt>{t('edit.date')}</dt>
+        <dd>{formatDate(slot.date)}</dd>
+      </div>
+      <div>
+        <dt>{t('edit.time')}</dt>
+        <dd>{formatTimeRange(slot.startTime, slot.endTime)}</dd>
+      </div>
+      <div>
+        <dt>{t('edit.occupancy')}</dt>
+        <dd>
+          {t('calendar.occupied', {
+            ns: 'common',
+            ticketCount: slot.ticketCount,
+            capacity: slot.capacity,
+          })}
+        </dd>
+      </div>
+    </dl>
+  );
+}
