@@ -455,15 +455,10 @@ describe('locked sessions (lockStreams, readStreams, one-statement append)', () 
     await store.appendToStream(y.streamId, 'room', 1, [updated(y.roomId, 'Y2')], options);
     const fresh = newRoom();
     const { result } = await store.transaction(async (s) => {
-      const versions = await s.lockStreams([y.streamId, x.streamId, fresh.streamId, x.streamId]);
-      expect(versions).toEqual(
-        new Map([
-          [x.streamId, 1],
-          [y.streamId, 2],
-        ]),
-      );
-      const read = await s.readStreams([x.streamId, y.streamId, fresh.streamId]);
+      const read = await s.lockAndReadStreams([y.streamId, x.streamId, fresh.streamId, x.streamId]);
+      expect([...read.keys()].sort()).toEqual([x.streamId, y.streamId, fresh.streamId].sort());
       expect(read.get(x.streamId)!.map((e) => e.streamVersion)).toEqual([1]);
+      expect(read.get(y.streamId)!.map((e) => e.streamVersion)).toEqual([1, 2]);
       expect(read.get(y.streamId)!.map((e) => e.type)).toEqual(['RoomCreated', 'RoomUpdated']);
       expect(read.get(fresh.streamId)).toEqual([]);
       return s.append(
@@ -514,7 +509,7 @@ describe('locked sessions (lockStreams, readStreams, one-statement append)', () 
     const before = await snapshot();
     const err = await store
       .transaction(async (s) => {
-        await s.lockStreams([x.streamId]);
+        await s.lockAndReadStreams([x.streamId]);
         return s.append(
           [
             {
@@ -546,7 +541,7 @@ describe('locked sessions (lockStreams, readStreams, one-statement append)', () 
     const before = await snapshot();
     const err = await store
       .transaction(async (s) => {
-        await s.lockStreams([x.streamId]);
+        await s.lockAndReadStreams([x.streamId]);
         return s.append(
           [
             {

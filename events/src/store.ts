@@ -29,6 +29,17 @@ export interface EventRow {
 const SELECT_EVENT = `transaction_id::text AS tx, global_position::text AS gp, stream_id,
   stream_version::text AS stream_version, event_id, event_type, data, metadata, created_at`;
 
+/**
+ * The query of events after a position ($1, $2) in commit order, up to $3, gap-safe: only those of
+ * transactions below the oldest still-running one. ORDER BY names the table's columns (the output
+ * has text aliases), so it runs on the commit-order index.
+ */
+const visibleAfter = (extraColumns = '') => `SELECT ${SELECT_EVENT}${extraColumns} FROM events
+  WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+  ORDER BY events.transaction_id, events.global_position
+  LIMIT $3`;
+
 export interface AppendOptions {
   /** Metadata merged into every event of the append (actor, correlation, causation). */
   metadata: Pick<EventMetadata, 'actor'> & Partial<EventMetadata>;
@@ -68,38 +79,15 @@ export class StoreSession {
     return r.rows[0] ? Number(r.rows[0].version) : null;
   }
 
-  /**
-   * Locks several stream rows in one round trip, in stream-id order (byte order, as everywhere
-   * else), so writers that lock overlapping sets queue and never deadlock. Answers the versions of
-   * the streams that exist.
-   */
-  async lockStreams(streamIds: Iterable<string>): Promise<Map<string, number>> {
-    const ids = [...new Set(streamIds)].sort(byteOrder);
-    const versions = new Map<string, number>();
-    if (ids.length === 0) return versions;
-    const r = await this.client.query<{ stream_id: string; version: string }>({
-      name: 'rr_lock_streams',
-      text: `SELECT stream_id, version::text AS version FROM streams
-              WHERE stream_id = ANY($1::text[]) ORDER BY stream_id COLLATE "C" FOR UPDATE`,
-      values: [ids],
-    });
-    for (const id of ids) this.locked.add(id);
-    for (const row of r.rows) versions.set(row.stream_id, Number(row.version));
-    return versions;
-  }
-
   readStream(streamId: string): Promise<{ version: number; events: RecordedEvent[] }> {
     return this.store.readStream(streamId, this.client);
   }
 
-  /** Reads several streams in one round trip; a stream without events answers an empty list. */
-  readStreams(streamIds: Iterable<string>): Promise<Map<string, RecordedEvent[]>> {
-    return this.store.readStreams(streamIds, this.client);
-  }
-
   /**
-   * lockStreams, then readStreams, in one round trip (a database function: its read takes a new
-   * snapshot after the locks are granted, so it sees what the writers it waited for committed).
+   * Locks several stream rows, in byte order (so writers that lock overlapping sets queue and
+   * never deadlock), and reads their events, in one round trip: a database function whose read
+   * takes a new snapshot after the locks are granted, so it sees what the writers it waited for
+   * committed. A stream without events answers an empty list.
    * With `after`, a stream's events up to that version are left out (the caller has them folded).
    */
   async lockAndReadStreams(
@@ -392,21 +380,6 @@ export class EventStore {
     return { version: events.length ? events[events.length - 1]!.streamVersion : 0, events };
   }
 
-  async readStreams(
-    streamIds: Iterable<string>,
-    client: Pick<pg.Pool, 'query'> = this.pool,
-  ): Promise<Map<string, RecordedEvent[]>> {
-    const ids = [...new Set(streamIds)];
-    if (ids.length === 0) return new Map();
-    const r = await client.query<EventRow>({
-      name: 'rr_read_streams',
-      text: `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = ANY($1::text[])
-              ORDER BY stream_id, stream_version`,
-      values: [ids],
-    });
-    return this.groupByStream(ids, r.rows);
-  }
-
   /** Rows of several streams (ordered by stream and version) as events per stream id. */
   groupByStream(streamIds: string[], rows: EventRow[]): Map<string, RecordedEvent[]> {
     const byStream = new Map<string, RecordedEvent[]>(streamIds.map((id) => [id, []]));
@@ -426,11 +399,7 @@ export class EventStore {
   ): Promise<RecordedEvent[]> {
     const r = await client.query<EventRow>({
       name: 'rr_read_all',
-      text: `SELECT ${SELECT_EVENT} FROM events
-              WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-                AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-              ORDER BY transaction_id, global_position
-              LIMIT $3`,
+      text: visibleAfter(),
       values: [after.tx.toString(), after.gp.toString(), limit],
     });
     return r.rows.map((row) => this.toRecorded(row));
@@ -449,13 +418,8 @@ export class EventStore {
   ): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
     const r = await client.query<EventRow & { held: boolean }>({
       name: 'rr_read_after',
-      // Both branches run on the commit-order index (ORDER BY names the table's columns: the
-      // output has text aliases) and see the same snapshot, hence the same xmin.
-      text: `(SELECT ${SELECT_EVENT}, false AS held FROM events
-               WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-                 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-               ORDER BY events.transaction_id, events.global_position
-               LIMIT $3)
+      // Both branches run on the commit-order index and see the same snapshot, hence the same xmin.
+      text: `(${visibleAfter(', false AS held')})
              UNION ALL
              (SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM events
                WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
