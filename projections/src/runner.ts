@@ -32,29 +32,17 @@ export async function readCheckpoint(pool: Pick<Pool, 'query'>, name: string): P
 }
 
 /**
- * Applies one batch: the read-model changes and the checkpoint move commit together, and the
- * checkpoint moves compare-and-set from the batch's start, so a replay never double-applies.
+ * Applies one batch to one projection: the read-model changes and the checkpoint move commit
+ * together, and the checkpoint moves compare-and-set from the batch's start, so a replay never
+ * double-applies (a group of one, see applyGroupBatch).
  */
-export async function applyBatch(
+export function applyBatch(
   client: PoolClient,
   projection: Projection,
   from: Position,
   events: RecordedEvent[],
 ): Promise<void> {
-  const r = await client.query<{ tx: string; gp: string }>(
-    'SELECT last_tx::text AS tx, last_gp::text AS gp FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
-    [projection.name],
-  );
-  const row = r.rows[0];
-  if (!row || comparePositions({ tx: BigInt(row.tx), gp: BigInt(row.gp) }, from) !== 0) {
-    throw new CheckpointMovedError(`checkpoint of ${projection.name} moved`);
-  }
-  await applyEvents(client, projection, events);
-  const last = events[events.length - 1]!.position;
-  await client.query(
-    'UPDATE projection_checkpoints SET last_tx = $2::text::xid8, last_gp = $3, updated_at = now() WHERE name = $1',
-    [projection.name, last.tx.toString(), last.gp.toString()],
-  );
+  return applyGroupBatch(client, [projection], new Map([[projection.name, from]]), events);
 }
 
 /**
