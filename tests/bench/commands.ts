@@ -331,15 +331,22 @@ function used(pid: number | string): number {
   return f ? (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND : 0;
 }
 
+/** CPU seconds used by the ended children that a process has waited for. */
+function usedByEndedChildren(pid: number): number {
+  const f = statFields(pid);
+  return f ? (Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND : 0;
+}
+
 /**
  * CPU seconds used so far by the server process, this process, and the benchmark's PostgreSQL
- * (its postmaster and every process it started; other clusters on the machine do not count).
+ * (its postmaster, every process it runs, and those that ended, such as the backends of closed
+ * connections; other clusters on the machine do not count).
  */
 function cpuSeconds(
   serverPid: number,
   postmasterPid: number,
 ): { server: number; bench: number; postgres: number } {
-  let postgres = used(postmasterPid);
+  let postgres = used(postmasterPid) + usedByEndedChildren(postmasterPid);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const f = statFields(entry);
