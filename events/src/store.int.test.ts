@@ -989,3 +989,36 @@ describe('lockAndReadStreams', () => {
     }
   });
 });
+
+describe('rr_lock_read_streams plans', () => {
+  it('finds the events by key on a connection that first used it while the log was empty', async () => {
+    // PL/pgSQL caches the plans of a function's statements per connection. A generic plan made on
+    // an empty events table scans the whole table; the function must not keep it as the log grows.
+    const fresh = await createTestDatabase();
+    const conn = await fresh.pool.connect();
+    try {
+      for (let i = 0; i < 10; i++) {
+        await conn.query('SELECT * FROM rr_lock_read_streams($1::text[], $2::bigint[])', [
+          [`s-${randomUUID()}`, `s-${randomUUID()}`],
+          [0, 0],
+        ]);
+      }
+      await fresh.pool.query(`
+        INSERT INTO streams SELECT 's-' || g, 'bench', 3 FROM generate_series(1, 20000) g;
+        INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata)
+          SELECT 's-' || g, v, gen_random_uuid(), 'RoomCreated', '{}', '{}'
+            FROM generate_series(1, 20000) g, generate_series(1, 3) v;`);
+      const r = await conn.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
+           SELECT * FROM rr_lock_read_streams(ARRAY['s-7', 's-19999'], ARRAY[0, 1]::bigint[])`,
+      );
+      const plan = r.rows[0]!['QUERY PLAN'][0].Plan;
+      expect(plan['Actual Rows']).toBe(5);
+      // By key: a few index and heap pages. A scan of the log would touch about a thousand.
+      expect(plan['Shared Hit Blocks']! + plan['Shared Read Blocks']!).toBeLessThan(100);
+    } finally {
+      conn.release();
+      await fresh.drop();
+    }
+  });
+});
