@@ -1022,3 +1022,74 @@ describe('rr_lock_read_streams plans', () => {
     }
   });
 });
+
+describe('stream locks', () => {
+  it('take no transaction id, so they hold back no subscriber until the append', async () => {
+    const x = newRoom();
+    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    const fresh = `room-${randomUUID()}`;
+    const { result } = await store.transaction(async (s) => {
+      await s.lockAndReadStreams([x.streamId, fresh]);
+      await s.lockStream(`room-${randomUUID()}`);
+      const r = await s.client.query<{ xid: string | null }>(
+        'SELECT pg_current_xact_id_if_assigned()::text AS xid',
+      );
+      return r.rows[0]!.xid;
+    });
+    expect(result).toBeNull();
+  });
+
+  it('make a writer that moves a locked stream wait until the holder commits', async () => {
+    const x = newRoom();
+    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    const holder = await db.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      const held = new StoreSession(holder, store);
+      const read = await held.lockAndReadStreams([x.streamId]);
+      expect(read.get(x.streamId)).toHaveLength(1);
+      let otherDone = false;
+      const other = store
+        .transaction((s) =>
+          s.append(
+            [
+              {
+                streamId: x.streamId,
+                streamType: 'room',
+                expectedVersion: 'stream_exists',
+                events: [updated(x.roomId, 'other')],
+              },
+            ],
+            options,
+          ),
+        )
+        .then((r) => {
+          otherDone = true;
+          return r;
+        });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(otherDone).toBe(false);
+      // The holder's version check passes: nobody moved the stream while it held the lock.
+      await held.append(
+        [
+          {
+            streamId: x.streamId,
+            streamType: 'room',
+            expectedVersion: 1,
+            events: [updated(x.roomId, 'holder')],
+          },
+        ],
+        options,
+      );
+      await holder.query('COMMIT');
+      await other;
+      const names = (await store.readStream(x.streamId)).events.map(
+        (e) => (e.data as { name: string }).name,
+      );
+      expect(names).toEqual(['Reading room', 'holder', 'other']);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => undefined);
+      holder.release();
+    }
+  });
+});

@@ -60,7 +60,11 @@ export interface EventStoreOptions {
  */
 export class StoreSession {
   private lastPosition: Position | null = null;
-  /** Streams this transaction holds the row lock of: their versions cannot move under it. */
+  /**
+   * Streams this transaction holds the lock of (an advisory lock on the stream id, migration 013):
+   * every writer that moves an existing stream's version takes it first, so their versions cannot
+   * move under this transaction.
+   */
   private readonly locked = new Set<string>();
 
   constructor(
@@ -68,15 +72,19 @@ export class StoreSession {
     readonly store: EventStore,
   ) {}
 
-  /** Locks the stream row (SELECT ... FOR UPDATE) so writers to it queue instead of retrying. */
+  /**
+   * Locks the stream (existing or not) so writers to it queue instead of retrying, and answers its
+   * version after the lock was granted (null when it does not exist).
+   */
   async lockStream(streamId: string): Promise<number | null> {
-    const r = await this.client.query<{ version: string }>({
+    const r = await this.client.query<{ version: string | null }>({
       name: 'rr_lock_stream',
-      text: 'SELECT version::text AS version FROM streams WHERE stream_id = $1 FOR UPDATE',
+      text: 'SELECT rr_lock_stream($1)::text AS version',
       values: [streamId],
     });
     this.locked.add(streamId);
-    return r.rows[0] ? Number(r.rows[0].version) : null;
+    const version = r.rows[0]?.version;
+    return version == null ? null : Number(version);
   }
 
   readStream(streamId: string): Promise<{ version: number; events: RecordedEvent[] }> {
@@ -84,7 +92,7 @@ export class StoreSession {
   }
 
   /**
-   * Locks several stream rows, in byte order (so writers that lock overlapping sets queue and
+   * Locks several streams, in byte order (so writers that lock overlapping sets queue and
    * never deadlock), and reads their events, in one round trip: a database function whose read
    * takes a new snapshot after the locks are granted, so it sees what the writers it waited for
    * committed. A stream without events answers an empty list.
@@ -281,6 +289,8 @@ export class StoreSession {
         throw new ConcurrencyError(req.streamId, req.expectedVersion, await current());
       return 0;
     }
+    // Moving an existing stream's version: queue behind whoever holds the stream's lock.
+    if (!this.locked.has(req.streamId)) await this.lockStream(req.streamId);
     if (expected === 'any') {
       const r = await this.client.query<{ version: string }>(
         `INSERT INTO streams (stream_id, stream_type, version) VALUES ($1, $2, $3)

@@ -308,6 +308,43 @@ export const migrations: { id: string; sql: string }[] = [
       ALTER FUNCTION rr_lock_read_streams(text[], bigint[]) SET plan_cache_mode = force_custom_plan;
     `,
   },
+  {
+    id: '013_stream_locks_advisory',
+    sql: `
+      -- Stream locks are transaction-scoped advisory locks on a 64-bit hash of the stream id
+      -- instead of SELECT ... FOR UPDATE on the stream row. Writers still queue in the same order.
+      -- A row lock gives the transaction its id at the lock, so every command held back the
+      -- projections' gap-safe reads (events at or above the oldest running transaction id wait)
+      -- from its lock to its commit; an advisory lock needs no transaction id and writes no WAL,
+      -- so a command takes its id only when it appends. Streams that do not exist yet can be
+      -- locked too. Every writer that moves an existing stream's version takes the lock first
+      -- (StoreSession), so a locked stream's version cannot move under its holder.
+      CREATE FUNCTION rr_lock_stream(id text) RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE v bigint;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(hashtextextended(id, 0));
+        -- A statement of its own: in READ COMMITTED it reads after the lock was granted.
+        SELECT s.version INTO v FROM streams s WHERE s.stream_id = id;
+        RETURN v;
+      END $$;
+      CREATE OR REPLACE FUNCTION rr_lock_read_streams(ids text[], after bigint[])
+        RETURNS TABLE (tx text, gp text, stream_id text, stream_version text, event_id uuid,
+                       event_type text, data jsonb, metadata jsonb, created_at timestamptz)
+        LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_custom_plan AS $$
+      DECLARE id text;
+      BEGIN
+        FOR id IN SELECT i FROM unnest(ids) AS i ORDER BY i COLLATE "C" LOOP
+          PERFORM pg_advisory_xact_lock(hashtextextended(id, 0));
+        END LOOP;
+        RETURN QUERY
+          SELECT e.transaction_id::text, e.global_position::text, e.stream_id,
+                 e.stream_version::text, e.event_id, e.event_type, e.data, e.metadata, e.created_at
+            FROM unnest(ids, after) AS a(id, v)
+            JOIN events e ON e.stream_id = a.id AND e.stream_version > a.v
+           ORDER BY e.stream_id, e.stream_version;
+      END $$;
+    `,
+  },
 ];
 
 export async function migrate(pool: pg.Pool): Promise<string[]> {
