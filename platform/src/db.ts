@@ -27,14 +27,22 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   return pool;
 }
 
-/** Runs fn in one database transaction; rolls back on any error. */
+/**
+ * Runs fn in one database transaction; rolls back on any error. With `waitForFlush: false` the
+ * commit returns before its WAL reaches the disk (synchronous_commit off, set with BEGIN in one
+ * round trip): only for changes that can be made again after a crash, as a crash may lose the
+ * last fraction of a second of such commits (whole transactions, never parts of one).
+ */
 export async function inTransaction<T>(
   pool: pg.Pool,
   fn: (client: pg.PoolClient) => Promise<T>,
+  options: { waitForFlush?: boolean } = {},
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(
+      options.waitForFlush === false ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN',
+    );
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

@@ -5,6 +5,7 @@ import type { Projection } from './projection.ts';
 /** Entries by key; the address itself is joined from the write side's blacklist_emails at read time. */
 export const blacklistProjection: Projection = {
   name: 'blacklist',
+  derivedOnly: true,
   tables: ['rm_blacklist'],
   handles: new Set(['BlacklistEntryAdded', 'BlacklistEntryRemoved']),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {

@@ -4,6 +4,7 @@ import type { Projection } from './projection.ts';
 
 export const holidaysProjection: Projection = {
   name: 'holidays',
+  derivedOnly: true,
   tables: ['rm_holidays'],
   handles: new Set(['HolidayCreated', 'HolidayUpdated', 'HolidayDeleted']),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {

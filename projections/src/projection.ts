@@ -20,6 +20,12 @@ export interface Projection {
    * transaction per batch. Replaying the skipped events after a restart changes nothing.
    */
   quietCheckpoint?: boolean;
+  /**
+   * Its tables are made from the log alone: its batches commit without waiting for the WAL flush.
+   * A crash may lose the last fraction of a second of batches, each with its checkpoint move, and
+   * the runner applies them again from the log. Not for effects outside the database (mail).
+   */
+  derivedOnly?: boolean;
 }
 
 /** Applies the events a projection handles: in one batch when it can, else one by one. */

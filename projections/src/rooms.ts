@@ -6,6 +6,7 @@ type Data<T extends RoomEvent['type']> = Extract<RoomEvent, { type: T }>['data']
 
 export const roomsProjection: Projection = {
   name: 'rooms',
+  derivedOnly: true,
   tables: ['rm_rooms'],
   handles: new Set([
     'RoomCreated',

@@ -25,6 +25,7 @@ import {
 import { createLogger, createPool, inTransaction, type Pool } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
 import type { Projection } from './projection.ts';
+import { mailOutboxReactor, readModelProjections } from './index.ts';
 import { roomsProjection } from './rooms.ts';
 import {
   applyBatch,
@@ -751,5 +752,73 @@ describe('a group of projections in one transaction', () => {
     expect(err).toBeInstanceOf(CheckpointMovedError);
     expect([await logOf('one'), await logOf('two')]).toEqual(before);
     expect(await readCheckpoint(db.pool, 'group-two')).toEqual(events[5]!.position);
+  });
+});
+
+describe('commits of read models made from the log alone', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await db.pool.query(
+      'CREATE TABLE commit_mode_log (projection text NOT NULL, event_id uuid NOT NULL, synchronous_commit text NOT NULL)',
+    );
+  });
+
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  /** Records, for every event, the commit mode of the transaction that applies it. */
+  const recording = (name: string, derivedOnly: boolean): Projection => ({
+    name,
+    tables: ['commit_mode_log'],
+    handles: new Set(['RoomCreated']),
+    derivedOnly,
+    async apply(client, event) {
+      await client.query(
+        `INSERT INTO commit_mode_log VALUES ($1, $2, current_setting('synchronous_commit'))`,
+        [name, event.eventId],
+      );
+    },
+  });
+
+  it('are the read models of the query side, not the mail outbox reactor', () => {
+    expect(readModelProjections.filter((p) => !p.derivedOnly).map((p) => p.name)).toEqual([]);
+    expect(mailOutboxReactor.derivedOnly).toBeFalsy();
+  });
+
+  it('do not wait for the WAL flush; other groups (mail) do', async () => {
+    const notifier = new EventNotifier(db.url);
+    await notifier.start();
+    const runner = new ProjectionRunner(
+      { pool: db.pool, store: db.store, notifier, logger: createLogger('silent') },
+      [recording('derived', true), recording('effects', false)],
+    );
+    runner.start();
+    try {
+      await appendRooms(db.store, 5);
+      const modes = async () =>
+        (
+          await db.pool.query<{ projection: string; synchronous_commit: string }>(
+            'SELECT projection, synchronous_commit FROM commit_mode_log ORDER BY projection',
+          )
+        ).rows;
+      await waitFor(
+        'both groups to apply the events',
+        async () => (await modes()).length === 10,
+        10_000,
+      );
+      const rows = await modes();
+      expect(
+        rows.filter((r) => r.projection === 'derived').map((r) => r.synchronous_commit),
+      ).toEqual(Array(5).fill('off'));
+      expect(
+        rows.filter((r) => r.projection === 'effects').map((r) => r.synchronous_commit),
+      ).toEqual(Array(5).fill('on'));
+    } finally {
+      await runner.stop();
+      await notifier.stop();
+    }
   });
 });

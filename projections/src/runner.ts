@@ -177,6 +177,7 @@ export class ProjectionRunner {
         }, 2000);
         let positions = new Map<string, Position>();
         const quiet = group.every((p) => p.quietCheckpoint);
+        const waitForFlush = !group.every((p) => p.derivedOnly);
         const handled = new Set(group.flatMap((p) => [...p.handles]));
         let lastWrite = Date.now();
         try {
@@ -198,8 +199,10 @@ export class ProjectionRunner {
                 // moved for a second (positions stay the written ones, for the compare-and-set).
                 if (Date.now() - lastWrite < QUIET_CHECKPOINT_MS) return;
               }
-              await inTransaction(pool, (client) =>
-                applyGroupBatch(client, group, positions, events),
+              await inTransaction(
+                pool,
+                (client) => applyGroupBatch(client, group, positions, events),
+                { waitForFlush },
               );
               lastWrite = Date.now();
               const last = events[events.length - 1]!.position;

@@ -85,6 +85,7 @@ function keysOf(e: TransactionEvent | SlotTicketEvent, event: RecordedEvent) {
  */
 export const ticketsProjection: Projection = {
   name: 'tickets',
+  derivedOnly: true,
   tables: ['rm_transactions', 'rm_tickets'],
   handles: new Set([
     'TransactionStarted',

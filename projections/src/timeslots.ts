@@ -91,6 +91,7 @@ type Data<T extends TimeSlotLifecycleEvent['type']> = Extract<
 /** Time slots with their capacity and ticket count (ticket events arrive with the booking slice). */
 export const timeSlotsProjection: Projection = {
   name: 'timeslots',
+  derivedOnly: true,
   tables: ['rm_time_slots'],
   handles: new Set([
     'TicketHeld',
