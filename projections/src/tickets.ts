@@ -86,7 +86,7 @@ function keysOf(e: TransactionEvent | SlotTicketEvent, event: RecordedEvent) {
 export const ticketsProjection: Projection = {
   name: 'tickets',
   derivedOnly: true,
-  tables: ['rm_transactions', 'rm_tickets'],
+  tables: ['rm_transactions', 'rm_tickets', 'rm_ticket_counts'],
   handles: new Set([
     'TransactionStarted',
     'TicketAddedToTransaction',

@@ -10,13 +10,13 @@ import { openAdminSuite, type AdminSuite } from '../../tests/support/app.ts';
  */
 describe('reservations list sorted by name', () => {
   let suite: AdminSuite;
+  const rooms = [randomUUID(), randomUUID()];
   const LAST = ['Müller', 'müller', 'Bauer', 'Özdemir', 'Zechner', 'de la Cruz', '', 'Huber'];
   const FIRST = ['Anna', 'anna', 'Lukas', '', 'Zoë'];
 
   beforeAll(async () => {
     suite = await openAdminSuite();
     const { pool } = suite.db;
-    const rooms = [randomUUID(), randomUUID()];
     for (const [i, id] of rooms.entries())
       await pool.query(
         `INSERT INTO rm_rooms (id, version, name, description, capacity, open_start_type, open_start_value,
@@ -103,6 +103,11 @@ describe('reservations list sorted by name', () => {
         '',
         '&status=ALL',
         '&status=CANCELED_ONLY',
+        // Totals from the kept counts (rm_ticket_counts): status, room and dates.
+        '&status=ALL&fromDate=2026-02-01',
+        `&roomId=${rooms[0]}&fromDate=2026-01-11&untilDate=2026-02-11`,
+        // Totals by counting the tickets: a filter the kept counts do not have.
+        '&fromTime=10:00',
         '&searchTerm=müll',
         '&searchTerm=universit',
       ])

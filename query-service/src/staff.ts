@@ -61,6 +61,8 @@ function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>): {
   args: unknown[];
   /** The search term's condition on personal data (p): only tickets with personal data match. */
   search: string | null;
+  /** Only status, room and dates filter: `where` also reads on rm_ticket_counts (as t). */
+  countable: boolean;
 } {
   const where: string[] = [];
   const args: unknown[] = [];
@@ -90,7 +92,16 @@ function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>): {
   if (q.fromTime) add((n) => `t.start_time >= ${n}`, q.fromTime);
   if (q.untilTime) add((n) => `t.start_time <= ${n}`, q.untilTime);
   const all = search ? [search, ...where] : where;
-  return { sql: all.length ? `WHERE ${all.join(' AND ')}` : '', where, args, search };
+  const countable =
+    !search &&
+    !q.timeSlotId &&
+    !q.transactionId &&
+    !q.ownerId &&
+    !q.ticketId &&
+    !q.bookingNumber?.trim() &&
+    !q.fromTime &&
+    !q.untilTime;
+  return { sql: all.length ? `WHERE ${all.join(' AND ')}` : '', where, args, search, countable };
 }
 
 /** Every field the search looks at, in one text: the expression of the trigram index (migration 009). */
@@ -185,7 +196,7 @@ export function staffQueryRoutes(deps: QueryDeps): RouteDef[] {
    * (index personal_data_name) and each owner's tickets. Counts and page in one snapshot.
    */
   async function listTicketsByName(q: TicketQuery, dir: 'ASC' | 'DESC') {
-    const { where, args, search } = ticketFilter(q);
+    const { where, args, search, countable } = ticketFilter(q);
     const w = where.length ? where.join(' AND ') : 'true';
     // The people a search matches, found first (by the trigram index), then their tickets.
     const people = search
@@ -213,11 +224,15 @@ export function staffQueryRoutes(deps: QueryDeps): RouteDef[] {
       return { content: r.rows.map((x) => toTicket(x, now)), totalCount: total };
     }
     const blank = blankNameTickets(w);
+    // The total from the kept counts when the filter allows, else by counting the tickets.
+    const totalSql = countable
+      ? `SELECT coalesce(sum(t.n), 0) FROM rm_ticket_counts t WHERE ${w}`
+      : `SELECT count(*) FROM rm_tickets t WHERE ${w}`;
     const client = await pool.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const counts = await client.query<{ total: string; blank: string }>(
-        `SELECT (SELECT count(*) FROM rm_tickets t WHERE ${w}) AS total,
+        `SELECT (${totalSql}) AS total,
                 (SELECT count(*) FROM (${blank}) b) AS blank`,
         args,
       );
