@@ -76,16 +76,46 @@ export async function ensureFirstAdmin(
 
 export const SESSION_COOKIE = 'rr.sid';
 
+/**
+ * How long a session's stored expiry may lag behind its rolling cookie: the store writes a touch
+ * (an UPDATE that waits for the disk) at most this often per session and process, not on every
+ * staff request. The server-side expiry of an 8-hour session is then at most a minute early.
+ */
+export const SESSION_TOUCH_INTERVAL_MS = 60_000;
+
 /** Sessions live in PostgreSQL, so every service instance sees the same sign-in. */
 export async function sessionMiddleware(
   pool: pg.Pool,
   options: { secret?: string; secureCookie?: boolean },
 ): Promise<RequestHandler> {
   const PgStore = connectPgSimple(session);
+  class ThrottledTouchStore extends PgStore {
+    private readonly touchedAt = new Map<string, number>();
+
+    override touch(sid: string, sess: session.SessionData, callback?: () => void): void {
+      const now = Date.now();
+      const last = this.touchedAt.get(sid);
+      if (last !== undefined && now - last < SESSION_TOUCH_INTERVAL_MS) {
+        callback?.();
+        return;
+      }
+      if (this.touchedAt.size >= 10_000) {
+        for (const [id, at] of this.touchedAt)
+          if (now - at >= SESSION_TOUCH_INTERVAL_MS) this.touchedAt.delete(id);
+      }
+      this.touchedAt.set(sid, now);
+      super.touch(sid, sess, callback);
+    }
+
+    override destroy(sid: string, callback?: (err?: unknown) => void): void {
+      this.touchedAt.delete(sid);
+      super.destroy(sid, callback);
+    }
+  }
   return session({
     name: SESSION_COOKIE,
     secret: await persistentSecret(pool, 'session_secret', options.secret),
-    store: new PgStore({
+    store: new ThrottledTouchStore({
       pool,
       tableName: 'sessions',
       createTableIfMissing: false,

@@ -68,6 +68,24 @@ describe('sign-in', () => {
     expect((await c.request('POST', '/api/auth/logout')).status).toBe(204);
     expect((await c.get('/api/auth/me')).status).toBe(401);
   });
+
+  it('writes the rolling expiry of a session at most once a minute, not on every request', async () => {
+    const c = new Client(app.baseUrl);
+    expect((await c.login('reader', 'correct horse')).status).toBe(200);
+    const expiry = async () => {
+      const r = await db.pool.query<{ e: string }>(
+        `SELECT expire::text AS e FROM sessions WHERE sess->'user'->>'username' = 'reader'`,
+      );
+      expect(r.rows).toHaveLength(1);
+      return r.rows[0]!.e;
+    };
+    await c.get('/api/auth/me');
+    const first = await expiry();
+    // Seconds resolution: a second later an unthrottled touch would store a later expiry.
+    await new Promise((r) => setTimeout(r, 1100));
+    for (let i = 0; i < 5; i++) expect((await c.get('/api/auth/me')).status).toBe(200);
+    expect(await expiry()).toBe(first);
+  });
 });
 
 describe('room validation (spec section 5): 400 problem+json and nothing appended', () => {

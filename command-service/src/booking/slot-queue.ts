@@ -12,7 +12,7 @@ export const MAX_NEW_CART_BATCH = 200;
 /**
  * Cart commands that take a seat in a time slot, queued per slot inside this process. Only one
  * database transaction per slot runs at a time; the other commands wait here rather than each
- * holding a pooled connection while it waits for the slot's row lock, so a rush on one slot does
+ * holding a pooled connection while it waits for the slot's stream lock, so a rush on one slot does
  * not starve the commands on every other slot of connections.
  *
  * New carts (a visitor's first ticket) waiting for the same slot are decided together: one
