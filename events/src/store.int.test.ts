@@ -1034,9 +1034,15 @@ describe('stream locks', () => {
       const r = await s.client.query<{ xid: string | null }>(
         'SELECT pg_current_xact_id_if_assigned()::text AS xid',
       );
-      return r.rows[0]!.xid;
+      // Two-key advisory locks (objsubid 2): apart from the one-key locks of the migrations and
+      // the projection runners.
+      const locks = await s.client.query<{ objsubid: number }>(
+        `SELECT objsubid FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()`,
+      );
+      return { xid: r.rows[0]!.xid, keys: locks.rows.map((l) => l.objsubid) };
     });
-    expect(result).toBeNull();
+    expect(result.xid).toBeNull();
+    expect(result.keys).toEqual([2, 2, 2]);
   });
 
   it('make a writer that moves a locked stream wait until the holder commits', async () => {

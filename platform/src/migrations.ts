@@ -313,6 +313,8 @@ export const migrations: { id: string; sql: string }[] = [
     sql: `
       -- Stream locks are transaction-scoped advisory locks on a 64-bit hash of the stream id
       -- instead of SELECT ... FOR UPDATE on the stream row. Writers still queue in the same order.
+      -- The hash is given as two 32-bit keys: that key space is apart from the one-key locks of
+      -- the migrations and the projection runners, so a stream can never wait on those.
       -- A row lock gives the transaction its id at the lock, so every command held back the
       -- projections' gap-safe reads (events at or above the oldest running transaction id wait)
       -- from its lock to its commit; an advisory lock needs no transaction id and writes no WAL,
@@ -320,9 +322,11 @@ export const migrations: { id: string; sql: string }[] = [
       -- locked too. Every writer that moves an existing stream's version takes the lock first
       -- (StoreSession), so a locked stream's version cannot move under its holder.
       CREATE FUNCTION rr_lock_stream(id text) RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
-      DECLARE v bigint;
+      DECLARE
+        h bigint := hashtextextended(id, 0);
+        v bigint;
       BEGIN
-        PERFORM pg_advisory_xact_lock(hashtextextended(id, 0));
+        PERFORM pg_advisory_xact_lock((h >> 32)::int, ((h << 32) >> 32)::int);
         -- A statement of its own: in READ COMMITTED it reads after the lock was granted.
         SELECT s.version INTO v FROM streams s WHERE s.stream_id = id;
         RETURN v;
@@ -331,10 +335,10 @@ export const migrations: { id: string; sql: string }[] = [
         RETURNS TABLE (tx text, gp text, stream_id text, stream_version text, event_id uuid,
                        event_type text, data jsonb, metadata jsonb, created_at timestamptz)
         LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_custom_plan AS $$
-      DECLARE id text;
+      DECLARE h bigint;
       BEGIN
-        FOR id IN SELECT i FROM unnest(ids) AS i ORDER BY i COLLATE "C" LOOP
-          PERFORM pg_advisory_xact_lock(hashtextextended(id, 0));
+        FOR h IN SELECT hashtextextended(i, 0) FROM unnest(ids) AS i ORDER BY i COLLATE "C" LOOP
+          PERFORM pg_advisory_xact_lock((h >> 32)::int, ((h << 32) >> 32)::int);
         END LOOP;
         RETURN QUERY
           SELECT e.transaction_id::text, e.global_position::text, e.stream_id,
