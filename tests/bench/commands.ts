@@ -32,6 +32,7 @@ import {
   printTable,
   round,
   runMain,
+  settle,
   withBenchDatabase,
   writeResults,
   type LoadResult,
@@ -78,7 +79,7 @@ async function createTpcbTables(pool: pg.Pool, scale: number): Promise<void> {
     `INSERT INTO bench_accounts SELECT a, (a - 1) / $2 + 1, 0, '' FROM generate_series(1, $1) a`,
     [scale * ACCOUNTS_PER_BRANCH, ACCOUNTS_PER_BRANCH],
   );
-  await pool.query('VACUUM ANALYZE bench_branches, bench_tellers, bench_accounts');
+  await settle(pool, 'VACUUM ANALYZE bench_branches, bench_tellers, bench_accounts');
 }
 
 async function tpcb(pool: pg.Pool, scale: number, seconds: number): Promise<LoadResult> {

@@ -232,6 +232,20 @@ export async function withBenchDatabase<T>(
   }
 }
 
+/**
+ * Writes out what loading the data left dirty (a CHECKPOINT, after VACUUM ANALYZE), so that the
+ * checkpoint it would cause does not fall into a measurement. Needs a superuser or the
+ * pg_checkpoint role; without, the measurement goes on and says so.
+ */
+export async function settle(pool: pg.Pool, vacuum = 'VACUUM ANALYZE'): Promise<void> {
+  await pool.query(vacuum);
+  try {
+    await pool.query('CHECKPOINT');
+  } catch (err) {
+    console.warn(`CHECKPOINT not allowed (${String(err)}); measuring without it`);
+  }
+}
+
 export const hostInfo = () => ({
   cpus: os.cpus().length,
   cpuModel: os.cpus()[0]?.model ?? 'unknown',

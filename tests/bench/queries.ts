@@ -39,6 +39,7 @@ import {
   printTable,
   round,
   runMain,
+  settle,
   sequential,
   withBenchDatabase,
   writeResults,
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
     let t0 = performance.now();
     await rebuildReadModels(pool, store, readModelProjections);
     console.log(`read models rebuilt in ${round((performance.now() - t0) / 1000, 1)} s`);
-    await pool.query('VACUUM ANALYZE');
+    await settle(pool);
 
     // The all-in-one app in this process, as tests/support/app.ts starts it.
     const config = loadConfig({

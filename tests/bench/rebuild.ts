@@ -22,6 +22,7 @@ import {
   printTable,
   round,
   runMain,
+  settle,
   withBenchDatabase,
   writeResults,
 } from './lib.ts';
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
       .rows as [{ n: string }];
     if (Number(n) !== g.events)
       throw new Error(`expected ${g.events} events in the table, found ${n}`);
-    await pool.query('VACUUM ANALYZE');
+    await settle(pool);
     const store = new EventStore(pool, { validate: validateEvent });
 
     // Warm the cache once (both runs then read from memory), then time each.
