@@ -97,12 +97,16 @@ export class StoreSession {
    * takes a new snapshot after the locks are granted, so it sees what the writers it waited for
    * committed. A stream without events answers an empty list.
    * With `after`, a stream's events up to that version are left out (the caller has them folded).
+   * With `first`, that stream is locked before the others (a cart before its slots, the order of
+   * every cart command).
    */
   async lockAndReadStreams(
     streamIds: Iterable<string>,
     after: ReadonlyMap<string, number> = new Map(),
+    first?: string,
   ): Promise<Map<string, RecordedEvent[]>> {
-    const ids = [...new Set(streamIds)].sort(byteOrder);
+    const rest = [...new Set(streamIds)].filter((id) => id !== first).sort(byteOrder);
+    const ids = first === undefined ? rest : [first, ...rest];
     const r = await this.client.query<EventRow>({
       name: 'rr_lock_read_streams',
       text: 'SELECT * FROM rr_lock_read_streams($1::text[], $2::bigint[])',

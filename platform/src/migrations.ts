@@ -335,9 +335,13 @@ export const migrations: { id: string; sql: string }[] = [
         RETURNS TABLE (tx text, gp text, stream_id text, stream_version text, event_id uuid,
                        event_type text, data jsonb, metadata jsonb, created_at timestamptz)
         LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_custom_plan AS $$
-      DECLARE h bigint;
+      DECLARE
+        sid text;
+        h bigint;
       BEGIN
-        FOR h IN SELECT hashtextextended(i, 0) FROM unnest(ids) AS i ORDER BY i COLLATE "C" LOOP
+        -- In the order given: StoreSession sorts the ids (byte order), a cart before its slots.
+        FOREACH sid IN ARRAY ids LOOP
+          h := hashtextextended(sid, 0);
           PERFORM pg_advisory_xact_lock((h >> 32)::int, ((h << 32) >> 32)::int);
         END LOOP;
         RETURN QUERY

@@ -28,9 +28,10 @@ import {
 import {
   recordBooking,
   decisionRequests,
-  lockAndLoadTransaction,
   loadVisitor,
   lockCartAndSlots,
+  lockCartWithSlots,
+  rememberCart,
   withRetry,
 } from './store.ts';
 import { VisitorOwnerBody } from './owner.ts';
@@ -161,11 +162,11 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
   ) {
     return withRetry(async () => {
       const { result, position } = await store.transaction(async (s) => {
-        const cart = await lockAndLoadTransaction(s, transactionId);
-        const slots = await lockCartAndSlots(s, null, [
-          ...cart.tickets.map((t) => t.timeSlotId),
-          ...(extraSlot ? [extraSlot] : []),
-        ]);
+        const { cart, slots } = await lockCartWithSlots(
+          s,
+          transactionId,
+          extraSlot ? [extraSlot] : [],
+        );
         const rooms = await loadRooms(s, [
           ...cart.tickets.map((t) => t.roomId),
           ...[...slots.values()].map((slot) => slot.roomId).filter((id) => id !== ''),
@@ -174,9 +175,10 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
         await s.append(decisionRequests(transactionId, cart.version, decision, slots), {
           metadata: { actor: { kind: 'visitor' } },
         });
-        return cartAnswer(rooms.names, cart, decision, ticketId);
+        return { cart, decision, answer: cartAnswer(rooms.names, cart, decision, ticketId) };
       });
-      return { transactionId, ...result, position: token(position) };
+      rememberCart(store, transactionId, result.cart, result.decision);
+      return { transactionId, ...result.answer, position: token(position) };
     });
   }
 
@@ -203,6 +205,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
         const requests: AppendRequest[] = [];
         const held: NewEvent[] = [];
         const outcomes: Outcome<Omit<CartResult, 'position'>>[] = [];
+        const started: { transactionId: string; decision: Decision }[] = [];
         for (const c of carts) {
           let decision: Decision;
           try {
@@ -231,6 +234,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
             held.push(tag(e));
             slot = evolveSlot(slot, e as unknown as SlotEvent);
           }
+          started.push({ transactionId: c.transactionId, decision });
           outcomes.push({
             ok: {
               transactionId: c.transactionId,
@@ -247,9 +251,13 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
           });
         }
         if (requests.length) await s.append(requests, { metadata: { actor: { kind: 'visitor' } } });
-        return outcomes;
+        return { outcomes, started };
       });
-      return result.map((o) => ('ok' in o ? { ok: { ...o.ok, position: token(position) } } : o));
+      for (const c of result.started)
+        rememberCart(store, c.transactionId, initialTransaction, c.decision);
+      return result.outcomes.map((o) =>
+        'ok' in o ? { ok: { ...o.ok, position: token(position) } } : o,
+      );
     });
   }
 
@@ -397,12 +405,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
           const ownerId = newOwnerId();
           const bookingNumber = newBookingNumber();
           const { result, position } = await store.transaction(async (s) => {
-            const cart = await lockAndLoadTransaction(s, params.transactionId);
-            const slots = await lockCartAndSlots(
-              s,
-              null,
-              cart.tickets.map((t) => t.timeSlotId),
-            );
+            const { cart, slots } = await lockCartWithSlots(s, params.transactionId, []);
             const visitorVersion = (await s.lockStream(visitorStreamId(visitorKey))) ?? 0;
             const visitor = await loadVisitor(s, visitorKey);
             const now = clock.now();

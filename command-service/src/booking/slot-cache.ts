@@ -1,33 +1,37 @@
 import type { EventStore } from '@rr/events';
 import type { SlotState } from '../timeslots/decider.ts';
+import type { TransactionState } from './decider.ts';
 
 /**
- * Folded time-slot states by slot id, each as of its version (the most recently used first to
- * stay). Events never change once written and the fold is pure, so a state folded up to version
- * v stays true: a writer that holds the slot's lock reads only the events after v and folds them
- * on. A busy slot's stream grows by a few events per cart command (holds, their extensions,
- * releases); without the cache every command would read and fold all of them.
+ * Folded stream states by id, each as of its version (the most recently used stay). Events never
+ * change once written and the folds are pure, so a state folded up to version v stays true: a
+ * writer that holds the stream's lock reads only the events after v and folds them on.
+ *
+ * Time slots: a busy slot's stream grows by a few events per cart command (holds, their
+ * extensions, releases); without the cache every command would read and fold all of them.
+ * Carts: a cart command locks the cart and the slots of its tickets; knowing the cart's tickets
+ * beforehand, it locks and reads all of them in one round trip instead of two.
  */
-export class SlotStateCache {
-  private readonly states = new Map<string, SlotState>();
+export class FoldedStateCache<S extends { version: number }> {
+  private readonly states = new Map<string, S>();
 
   constructor(private readonly capacity = 20_000) {}
 
-  get(timeSlotId: string): SlotState | undefined {
-    const state = this.states.get(timeSlotId);
+  get(id: string): S | undefined {
+    const state = this.states.get(id);
     if (state) {
-      this.states.delete(timeSlotId);
-      this.states.set(timeSlotId, state);
+      this.states.delete(id);
+      this.states.set(id, state);
     }
     return state;
   }
 
   /** Keeps the state unless a newer one is cached already (a concurrent reader got further). */
-  set(timeSlotId: string, state: SlotState): void {
-    const current = this.states.get(timeSlotId);
+  set(id: string, state: S): void {
+    const current = this.states.get(id);
     if (current && current.version > state.version) return;
-    this.states.delete(timeSlotId);
-    this.states.set(timeSlotId, state);
+    this.states.delete(id);
+    this.states.set(id, state);
     if (this.states.size > this.capacity) {
       this.states.delete(this.states.keys().next().value!);
     }
@@ -38,13 +42,25 @@ export class SlotStateCache {
   }
 }
 
-// One cache per event store (per database): tests run several in one process.
-const caches = new WeakMap<EventStore, SlotStateCache>();
+export type SlotStateCache = FoldedStateCache<SlotState>;
+
+// One cache of each kind per event store (per database): tests run several in one process.
+const slotCaches = new WeakMap<EventStore, SlotStateCache>();
 export function slotCacheOf(store: EventStore): SlotStateCache {
-  let cache = caches.get(store);
+  let cache = slotCaches.get(store);
   if (!cache) {
-    cache = new SlotStateCache();
-    caches.set(store, cache);
+    cache = new FoldedStateCache<SlotState>();
+    slotCaches.set(store, cache);
+  }
+  return cache;
+}
+
+const cartCaches = new WeakMap<EventStore, FoldedStateCache<TransactionState>>();
+export function cartCacheOf(store: EventStore): FoldedStateCache<TransactionState> {
+  let cache = cartCaches.get(store);
+  if (!cache) {
+    cache = new FoldedStateCache<TransactionState>();
+    cartCaches.set(store, cache);
   }
   return cache;
 }

@@ -4,12 +4,14 @@ import {
   transactionStreamId,
   visitorStreamId,
   type AppendRequest,
+  type EventStore,
+  type RecordedEvent,
   type StoreSession,
   type TransactionEvent,
   type VisitorEvent,
 } from '@rr/events';
 import { addDays, problems } from '@rr/platform';
-import { slotCacheOf } from './slot-cache.ts';
+import { cartCacheOf, slotCacheOf } from './slot-cache.ts';
 import {
   evolveSlot,
   initialSlotState,
@@ -55,28 +57,25 @@ export async function loadVisitor(s: StoreSession, visitorKey: string): Promise<
   return events.reduce((st, e) => evolveVisitor(st, e as unknown as VisitorEvent), initialVisitor);
 }
 
-/**
- * Locks streams in one fixed order — the cart first, then the slots by id — so that concurrent
- * cart commands queue on a hot slot instead of failing, and never deadlock. The slots are locked
- * and then read in one round trip (the read sees the latest state, see lockAndReadStreams).
- */
-export async function lockCartAndSlots(
-  s: StoreSession,
-  transactionId: string | null,
-  slotIds: Iterable<string>,
-): Promise<Map<string, SlotState>> {
-  if (transactionId) await s.lockStream(transactionStreamId(transactionId));
-  const ids = [...new Set(slotIds)].sort();
+/** The cached slot states of these slots, by stream id (what lockAndReadStreams may skip). */
+function knownSlots(s: StoreSession, ids: string[]): Map<string, SlotState> {
   const cache = slotCacheOf(s.store);
   const known = new Map<string, SlotState>();
   for (const id of ids) {
     const state = cache.get(id);
     if (state) known.set(timeSlotStreamId(id), state);
   }
-  const events = await s.lockAndReadStreams(
-    ids.map(timeSlotStreamId),
-    new Map([...known].map(([streamId, state]) => [streamId, state.version])),
-  );
+  return known;
+}
+
+/** Folds the slots' new events onto their cached states, and caches the results. */
+function foldSlots(
+  s: StoreSession,
+  ids: string[],
+  known: Map<string, SlotState>,
+  events: Map<string, RecordedEvent[]>,
+): Map<string, SlotState> {
+  const cache = slotCacheOf(s.store);
   const slots = new Map<string, SlotState>();
   for (const id of ids) {
     const streamId = timeSlotStreamId(id);
@@ -90,6 +89,84 @@ export async function lockCartAndSlots(
     slots.set(id, state);
   }
   return slots;
+}
+
+const versions = (known: Map<string, { version: number }>) =>
+  new Map([...known].map(([streamId, state]) => [streamId, state.version]));
+
+/**
+ * Locks streams in one fixed order — the cart first, then the slots by id — so that concurrent
+ * cart commands queue on a hot slot instead of failing, and never deadlock. The slots are locked
+ * and then read in one round trip (the read sees the latest state, see lockAndReadStreams).
+ */
+export async function lockCartAndSlots(
+  s: StoreSession,
+  transactionId: string | null,
+  slotIds: Iterable<string>,
+): Promise<Map<string, SlotState>> {
+  if (transactionId) await s.lockStream(transactionStreamId(transactionId));
+  const ids = [...new Set(slotIds)].sort();
+  const known = knownSlots(s, ids);
+  const events = await s.lockAndReadStreams(ids.map(timeSlotStreamId), versions(known));
+  return foldSlots(s, ids, known, events);
+}
+
+/**
+ * A cart and the slots of its tickets (and `extraSlots`), locked in the same order as
+ * lockCartAndSlots. When the cart's state is cached, its tickets are known beforehand and the
+ * cart and all the slots are locked and read in one round trip; the cart's new events show
+ * whether it gained tickets meanwhile (another process), and then the command runs again
+ * (ConcurrencyError, see withRetry) with the cart now cached. Otherwise the cart is read first.
+ */
+export async function lockCartWithSlots(
+  s: StoreSession,
+  transactionId: string,
+  extraSlots: string[],
+): Promise<{ cart: TransactionState; slots: Map<string, SlotState> }> {
+  const carts = cartCacheOf(s.store);
+  const cached = carts.get(transactionId);
+  if (!cached) {
+    const cart = await lockAndLoadTransaction(s, transactionId);
+    if (cart.status !== 'none') carts.set(transactionId, cart);
+    const slotIds = [...cart.tickets.map((t) => t.timeSlotId), ...extraSlots];
+    return { cart, slots: await lockCartAndSlots(s, null, slotIds) };
+  }
+  const cartStream = transactionStreamId(transactionId);
+  const ids = [...new Set([...cached.tickets.map((t) => t.timeSlotId), ...extraSlots])].sort();
+  const known = knownSlots(s, ids);
+  const after = versions(known);
+  after.set(cartStream, cached.version);
+  const events = await s.lockAndReadStreams(
+    [cartStream, ...ids.map(timeSlotStreamId)],
+    after,
+    cartStream,
+  );
+  const cart = events
+    .get(cartStream)!
+    .reduce((st, e) => evolveTransaction(st, e as unknown as TransactionEvent), cached);
+  carts.set(transactionId, cart);
+  if (cart.tickets.some((t) => !ids.includes(t.timeSlotId)))
+    throw new ConcurrencyError(cartStream, cached.version, cart.version);
+  return { cart, slots: foldSlots(s, ids, known, events) };
+}
+
+/**
+ * After the commit of a cart command: the cart's state with the decision's events folded on, so
+ * the visitor's next command finds its tickets cached. Only after the commit: a cached state must
+ * never hold events that were not written.
+ */
+export function rememberCart(
+  store: EventStore,
+  transactionId: string,
+  cart: TransactionState,
+  decision: Decision,
+): void {
+  if (cart.status === 'none' && decision.transaction.length === 0) return;
+  const after = decision.transaction.reduce(
+    (st, e) => evolveTransaction(st, e as unknown as TransactionEvent),
+    cart,
+  );
+  cartCacheOf(store).set(transactionId, after);
 }
 
 /** The append of a decision: the cart stream first (read models see the cart before the holds), then each slot. */
