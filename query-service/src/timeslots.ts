@@ -159,8 +159,11 @@ export async function visitorSlots(
     open_end_value: number;
     holidays: string[];
     slots: SlotRow[];
-  }>(
-    `SELECT r.name, r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
+  }>({
+    // Prepared (planning took 1 ms of a 1.7 ms query): the room by key, its slots by the
+    // room/date index and the holidays by date, whatever the values.
+    name: 'rr_visitor_slots',
+    text: `SELECT r.name, r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
             ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS holidays,
             (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
                FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
@@ -168,8 +171,8 @@ export async function visitorSlots(
                        FROM rm_time_slots s
                       WHERE s.room_id = r.id AND s.date BETWEEN $2 AND $3 AND s.capacity > 0) s) AS slots
        FROM rm_rooms r WHERE r.id = $1`,
-    [roomId, fromDate, untilDate, today, addDays(today, 800)],
-  );
+    values: [roomId, fromDate, untilDate, today, addDays(today, 800)],
+  });
   const room = r.rows[0];
   if (!room) throw problems.notFound('Room');
   const window = roomBookingWindow(today, room);
