@@ -66,9 +66,12 @@ function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>): {
 } {
   const where: string[] = [];
   const args: unknown[] = [];
-  const add = (sql: (n: string) => string, value: unknown) => {
+  // Whether every condition is on a column rm_ticket_counts has too (status, room, date).
+  let countable = true;
+  const add = (sql: (n: string) => string, value: unknown, onCounts = false) => {
     args.push(value);
     where.push(sql(`$${args.length}`));
+    if (!onCounts) countable = false;
   };
   const status = STATUS_SQL[q.status ?? 'BOOKED'];
   if (status) where.push(status);
@@ -78,29 +81,21 @@ function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>): {
     // then each field is checked on its own.
     args.push(likePattern(q.searchTerm.trim()));
     const n = `$${args.length}`;
+    countable = false;
     search = `(${SEARCH_TEXT} ILIKE ${n} AND (p.first_name ILIKE ${n} OR p.last_name ILIKE ${n} OR p.organisation ILIKE ${n} OR p.email ILIKE ${n} OR (p.first_name || ' ' || p.last_name) ILIKE ${n} OR (p.last_name || ', ' || p.first_name) ILIKE ${n}))`;
   }
-  if (q.roomId) add((n) => `t.room_id = ${n}`, q.roomId);
+  if (q.roomId) add((n) => `t.room_id = ${n}`, q.roomId, true);
   if (q.timeSlotId) add((n) => `t.time_slot_id = ${n}`, q.timeSlotId);
   if (q.transactionId) add((n) => `t.transaction_id = ${n}`, q.transactionId);
   if (q.ownerId) add((n) => `t.owner_id = ${n}`, q.ownerId);
   if (q.ticketId) add((n) => `t.id = ${n}`, q.ticketId);
   if (q.bookingNumber?.trim())
     add((n) => `upper(t.booking_number) = upper(${n})`, q.bookingNumber.trim());
-  if (q.fromDate) add((n) => `t.date >= ${n}`, q.fromDate);
-  if (q.untilDate) add((n) => `t.date <= ${n}`, q.untilDate);
+  if (q.fromDate) add((n) => `t.date >= ${n}`, q.fromDate, true);
+  if (q.untilDate) add((n) => `t.date <= ${n}`, q.untilDate, true);
   if (q.fromTime) add((n) => `t.start_time >= ${n}`, q.fromTime);
   if (q.untilTime) add((n) => `t.start_time <= ${n}`, q.untilTime);
   const all = search ? [search, ...where] : where;
-  const countable =
-    !search &&
-    !q.timeSlotId &&
-    !q.transactionId &&
-    !q.ownerId &&
-    !q.ticketId &&
-    !q.bookingNumber?.trim() &&
-    !q.fromTime &&
-    !q.untilTime;
   return { sql: all.length ? `WHERE ${all.join(' AND ')}` : '', where, args, search, countable };
 }
 
