@@ -201,10 +201,17 @@ export function staffQueryRoutes(deps: QueryDeps): RouteDef[] {
       // A search matches few people: their tickets are sorted whole, counted by a window, in
       // one statement (rows without personal data never match a search).
       const r = await pool.query<TicketRow & { total: string }>(
-        `SELECT count(*) OVER () AS total, ${TICKET_COLUMNS}
-           FROM ${people} JOIN rm_tickets t ON t.owner_id = p.owner_id LEFT JOIN rm_rooms r ON r.id = t.room_id
-          WHERE ${w} ORDER BY ${LAST} ${dir}, ${FIRST} ${dir}, t.date, t.start_time, t.id
-          LIMIT ${q.limit} OFFSET ${q.offset}`,
+        // The page's ids first (each person's tickets from the owner index alone), then their rows.
+        `WITH page AS (
+           SELECT count(*) OVER () AS total, t.id, ${LAST} AS last_key, ${FIRST} AS first_key,
+                  t.date AS d, t.start_time AS st
+             FROM ${people} JOIN rm_tickets t ON t.owner_id = p.owner_id
+            WHERE ${w} ORDER BY ${LAST} ${dir}, ${FIRST} ${dir}, t.date, t.start_time, t.id
+            LIMIT ${q.limit} OFFSET ${q.offset})
+         SELECT page.total, ${TICKET_COLUMNS}
+           FROM page JOIN rm_tickets t ON t.id = page.id LEFT JOIN rm_rooms r ON r.id = t.room_id
+           LEFT JOIN personal_data p ON p.owner_id = t.owner_id
+          ORDER BY page.last_key ${dir}, page.first_key ${dir}, page.d, page.st, page.id`,
         args,
       );
       let total = r.rows[0] ? Number(r.rows[0].total) : 0;
