@@ -15,9 +15,9 @@ import {
   type AppendRequest,
   type NewEvent,
   type Position,
-  type RecordedEvent,
 } from '@rr/events';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
+import { readVisible } from '../../tests/support/visible.ts';
 
 let db: TestDatabase;
 let store: EventStore;
@@ -88,25 +88,6 @@ async function endOfLog(): Promise<Position> {
   );
   const row = r.rows[0];
   return row ? { tx: BigInt(row.tx), gp: BigInt(row.gp) } : START;
-}
-
-/**
- * readAll until it returns at least `n` events. The gap-safe read holds back events while any
- * older transaction in the cluster is open (another test file's, for instance), so committed
- * events may take a moment to show up there.
- */
-async function readAllWhenVisible(
-  reader: EventStore,
-  after: Position,
-  limit: number,
-  n: number,
-): Promise<RecordedEvent[]> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const events = await reader.readAll(after, limit);
-    if (events.length >= n || Date.now() > deadline) return events;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Resolves when `n` callers have arrived: makes concurrent transactions really overlap. */
@@ -787,7 +768,7 @@ describe('reading', () => {
       options,
     );
     const r2 = await store.appendToStream(b.streamId, 'room', 'no_stream', [b.created], options);
-    const all = await readAllWhenVisible(store, mark, 100, 3);
+    const all = await readVisible(store, 3, mark, 100);
     expect(all.map((e) => [e.streamId, e.streamVersion])).toEqual([
       [a.streamId, 1],
       [a.streamId, 2],
@@ -941,9 +922,7 @@ describe('upcasting on read', () => {
     expect(events[1]!.data).toEqual({ roomId, name: 'untouched' });
     expect(events[1]!.metadata.schemaVersion).toBe(1);
 
-    const viaAll = (await readAllWhenVisible(reader, mark, 100, 2)).filter(
-      (e) => e.streamId === streamId,
-    );
+    const viaAll = (await readVisible(reader, 2, mark, 100)).filter((e) => e.streamId === streamId);
     expect(viaAll.map((e) => e.data)).toEqual(events.map((e) => e.data));
 
     // Never rewritten in place: the row and a store without upcasters still see v1.

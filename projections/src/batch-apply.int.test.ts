@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  START,
   roomStreamId,
   timeSlotStreamId,
   transactionStreamId,
@@ -17,6 +16,7 @@ import { rebuildReadModels } from './runner.ts';
 import { ticketsProjection } from './tickets.ts';
 import { timeSlotsProjection } from './timeslots.ts';
 import { seededRandom } from '../../tests/support/random.ts';
+import { readVisible } from '../../tests/support/visible.ts';
 
 const options: AppendOptions = { metadata: { actor: { kind: 'system', job: 'batch-test' } } };
 
@@ -229,17 +229,6 @@ async function writeRandomLog(db: TestDatabase, seed: number, commands: number):
   return count;
 }
 
-async function readLog(db: TestDatabase): Promise<RecordedEvent[]> {
-  const all: RecordedEvent[] = [];
-  let from = START;
-  for (;;) {
-    const batch = await db.store.readAll(from, 1000);
-    if (batch.length === 0) return all;
-    all.push(...batch);
-    from = batch[batch.length - 1]!.position;
-  }
-}
-
 const projections = [ticketsProjection, timeSlotsProjection];
 const TABLES = ['rm_time_slots', 'rm_tickets', 'rm_transactions'];
 
@@ -291,7 +280,7 @@ describe('batch apply and per-event apply', () => {
     { timeout: 120_000 },
     async () => {
       const written = await writeRandomLog(db, 4711, 700);
-      const events = await readLog(db);
+      const events = await readVisible(db.store, written);
       expect(events.length).toBe(written);
 
       // One event at a time through `apply` only: the reference.

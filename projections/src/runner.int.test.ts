@@ -37,6 +37,7 @@ import {
   rebuildProjection,
 } from './runner.ts';
 import { seededRandom } from '../../tests/support/random.ts';
+import { readVisible } from '../../tests/support/visible.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const options: AppendOptions = { metadata: { actor: { kind: 'system', job: 'runner-test' } } };
@@ -604,11 +605,7 @@ describe('checkpoint compare-and-set', () => {
     await appendRooms(db.store, 6);
     // Commits of other test files' databases can hold the snapshot xmin back (it is cluster-wide):
     // wait until all six events are visible to the gap-safe read.
-    const deadline = Date.now() + 20_000;
-    do {
-      events = await db.store.readAll(START, 100);
-      if (events.length < 6) await new Promise((r) => setTimeout(r, 20));
-    } while (events.length < 6 && Date.now() < deadline);
+    events = await readVisible(db.store, 6);
     expect(events).toHaveLength(6);
     await ensureCheckpoint(db.pool, 'cas');
   });
@@ -694,11 +691,7 @@ describe('a group of projections in one transaction', () => {
       'CREATE TABLE group_log (n bigserial PRIMARY KEY, tx xid8 NOT NULL, gp bigint NOT NULL, event_id uuid NOT NULL, runner text NOT NULL)',
     );
     await appendRooms(db.store, 6);
-    const deadline = Date.now() + 20_000;
-    do {
-      events = await db.store.readAll(START, 100);
-      if (events.length < 6) await sleep(20);
-    } while (events.length < 6 && Date.now() < deadline);
+    events = await readVisible(db.store, 6);
     expect(events).toHaveLength(6);
     await ensureCheckpoint(db.pool, 'group-one');
     await ensureCheckpoint(db.pool, 'group-two');
