@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  ConcurrencyError,
   EventStore,
+  StoreSession,
   TicketHeld,
   TimeSlotCreated,
   timeSlotStreamId,
@@ -9,10 +11,13 @@ import {
   type AppendOptions,
 } from '@rr/events';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/db.ts';
-import { slotCacheOf } from './slot-cache.ts';
-import { lockCartAndSlots } from './store.ts';
+import { decideAddTicket, defaultLimits } from './decider.ts';
+import { cartCacheOf, slotCacheOf } from './slot-cache.ts';
+import { decisionRequests, lockCartAndSlots, lockCartWithSlots, rememberCart } from './store.ts';
 
-const options: AppendOptions = { metadata: { actor: { kind: 'system', job: 'slot-cache-test' } } };
+const options: AppendOptions = {
+  metadata: { actor: { kind: 'system', job: 'folded-state-cache-test' } },
+};
 let db: TestDatabase;
 
 beforeAll(async () => {
@@ -30,29 +35,34 @@ const hold = (timeSlotId: string) =>
     expiresAt: '2030-01-01T10:00:00.000Z',
   });
 
+async function newSlot(store: EventStore, startTime: string): Promise<string> {
+  const timeSlotId = randomUUID();
+  await store.appendToStream(
+    timeSlotStreamId(timeSlotId),
+    'timeslot',
+    'no_stream',
+    [
+      TimeSlotCreated.create({
+        timeSlotId,
+        roomId: randomUUID(),
+        date: '2030-01-01',
+        startTime,
+        endTime: `${String(Number(startTime.slice(0, 2)) + 1).padStart(2, '0')}:00`,
+        capacity: 3,
+      }),
+    ],
+    options,
+  );
+  return timeSlotId;
+}
+
 describe('folded slot states cached per event store', () => {
   it('reads only what is new, and sees what another process (another cache) wrote meanwhile', async () => {
-    const timeSlotId = randomUUID();
-    const streamId = timeSlotStreamId(timeSlotId);
     const mine = new EventStore(db.pool, { validate: validateEvent });
     const theirs = new EventStore(db.pool, { validate: validateEvent });
-    await mine.appendToStream(
-      streamId,
-      'timeslot',
-      'no_stream',
-      [
-        TimeSlotCreated.create({
-          timeSlotId,
-          roomId: randomUUID(),
-          date: '2030-01-01',
-          startTime: '09:00',
-          endTime: '10:00',
-          capacity: 3,
-        }),
-        hold(timeSlotId),
-      ],
-      options,
-    );
+    const timeSlotId = await newSlot(mine, '09:00');
+    const streamId = timeSlotStreamId(timeSlotId);
+    await mine.appendToStream(streamId, 'timeslot', 1, [hold(timeSlotId)], options);
     const load = (store: EventStore) =>
       store.transaction((s) => lockCartAndSlots(s, null, [timeSlotId]));
 
@@ -81,5 +91,75 @@ describe('folded slot states cached per event store', () => {
     const { result } = await store.transaction((s) => lockCartAndSlots(s, null, [id]));
     expect(result.get(id)!.status).toBe('none');
     expect(slotCacheOf(store).get(id)).toBeUndefined();
+  });
+});
+
+/** A cart command as runCart does it: lock and read, decide, append; the cache after the commit. */
+async function addTicket(store: EventStore, transactionId: string, timeSlotId: string) {
+  const { result } = await store.transaction(async (s) => {
+    const { cart, slots } = await lockCartWithSlots(s, transactionId, [timeSlotId]);
+    const decision = decideAddTicket(
+      cart,
+      {
+        transactionId,
+        ticketId: randomUUID(),
+        slot: slots.get(timeSlotId)!,
+        timeSlotId,
+        open: true,
+      },
+      new Date('2029-12-31T10:00:00Z'),
+      defaultLimits,
+    );
+    await s.append(decisionRequests(transactionId, cart.version, decision, slots), options);
+    return { cart, decision };
+  });
+  rememberCart(store, transactionId, result.cart, result.decision);
+}
+
+const load = (store: EventStore, transactionId: string) =>
+  store.transaction((s) => lockCartWithSlots(s, transactionId, [])).then((r) => r.result);
+
+describe('folded cart states cached per event store', () => {
+  it('lock and read a known cart with its slots in one round trip, and match a fold from scratch', async () => {
+    const mine = new EventStore(db.pool, { validate: validateEvent });
+    const [a, b] = [await newSlot(mine, '09:00'), await newSlot(mine, '11:00')];
+    const cartId = randomUUID();
+    await addTicket(mine, cartId, a);
+    await addTicket(mine, cartId, b);
+    expect(
+      cartCacheOf(mine)
+        .get(cartId)!
+        .tickets.map((t) => t.timeSlotId),
+    ).toEqual([a, b]);
+
+    const reads = vi.spyOn(StoreSession.prototype, 'lockAndReadStreams');
+    const locks = vi.spyOn(StoreSession.prototype, 'lockStream');
+    try {
+      const known = await load(mine, cartId);
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(locks).not.toHaveBeenCalled();
+      expect([...known.slots.keys()].sort()).toEqual([a, b].sort());
+      const fresh = await load(new EventStore(db.pool, { validate: validateEvent }), cartId);
+      expect(known).toEqual(fresh);
+    } finally {
+      reads.mockRestore();
+      locks.mockRestore();
+    }
+  });
+
+  it('a ticket another process added meanwhile makes the command run again, with the cart now known', async () => {
+    const mine = new EventStore(db.pool, { validate: validateEvent });
+    const theirs = new EventStore(db.pool, { validate: validateEvent });
+    const [a, b] = [await newSlot(mine, '09:00'), await newSlot(mine, '11:00')];
+    const cartId = randomUUID();
+    await addTicket(mine, cartId, a);
+    await addTicket(theirs, cartId, b);
+
+    // The cached cart has one ticket: slot b was not locked, so the command must not go on.
+    await expect(load(mine, cartId)).rejects.toBeInstanceOf(ConcurrencyError);
+    expect(cartCacheOf(mine).get(cartId)!.tickets).toHaveLength(2);
+    const again = await load(mine, cartId);
+    expect([...again.slots.keys()].sort()).toEqual([a, b].sort());
+    expect(again).toEqual(await load(theirs, cartId));
   });
 });
