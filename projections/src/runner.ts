@@ -268,8 +268,9 @@ export interface RebuildResult {
  * Rebuilds projections from zero, each in one transaction of its own: empty its tables, replay
  * the whole log, set the checkpoint. The log is read once for all of them (the next batch is read
  * while the current one is applied) and each batch is applied to every projection at once, each
- * on its own connection. Readers see the old tables until a projection's commit; a live runner's
- * next batch finds the checkpoint moved and resumes from the rebuilt one.
+ * on its own connection. Readers never see a half-built table (TRUNCATE locks it: their reads
+ * wait for the projection's commit); a live runner's next batch finds the checkpoint moved and
+ * resumes from the rebuilt one.
  */
 export async function rebuildReadModels(
   pool: Pool,
