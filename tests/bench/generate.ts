@@ -637,41 +637,39 @@ export async function generateLog(pool: Pool, options: GenerateOptions): Promise
     }
     const outcome = rnd();
     const lastTouch = t;
+    /** The cart ends unbooked (it expired, or the visitor removed it): every hold is released. */
+    const end = (at: number, actor: Actor, status: 'EXPIRED' | 'REMOVED') => {
+      const [type, reason] =
+        status === 'EXPIRED'
+          ? ['TransactionExpired', 'expired']
+          : ['TransactionRemoved', 'transaction_removed'];
+      add({
+        at,
+        actor,
+        requests: [
+          {
+            streamId: cartStream,
+            streamType: 'transaction',
+            events: [ev(type, { transactionId })],
+          },
+          ...held.map((h) => release(h, reason)),
+        ],
+      });
+      for (const h of held) h.slot.taken -= 1;
+      transactionsByStatus[status] += 1;
+      ticketsByStatus.INVALID += held.length;
+    };
     if (now - lastTouch < 15 * MINUTE) {
       transactionsByStatus.NEW += 1;
       ticketsByStatus.NEW += held.length;
     } else if (outcome < 0.1) {
-      add({
-        at: Date.parse(expiresAt) + between(1, 5) * 1000,
-        actor: { kind: 'system', job: 'cart-expiry' },
-        requests: [
-          {
-            streamId: cartStream,
-            streamType: 'transaction',
-            events: [ev('TransactionExpired', { transactionId })],
-          },
-          ...held.map((h) => release(h, 'expired')),
-        ],
-      });
-      for (const h of held) h.slot.taken -= 1;
-      transactionsByStatus.EXPIRED += 1;
-      ticketsByStatus.INVALID += held.length;
+      end(
+        Date.parse(expiresAt) + between(1, 5) * 1000,
+        { kind: 'system', job: 'cart-expiry' },
+        'EXPIRED',
+      );
     } else if (outcome < 0.15) {
-      add({
-        at: t + between(10, 120) * 1000,
-        actor: visitorActor,
-        requests: [
-          {
-            streamId: cartStream,
-            streamType: 'transaction',
-            events: [ev('TransactionRemoved', { transactionId })],
-          },
-          ...held.map((h) => release(h, 'transaction_removed')),
-        ],
-      });
-      for (const h of held) h.slot.taken -= 1;
-      transactionsByStatus.REMOVED += 1;
-      ticketsByStatus.INVALID += held.length;
+      end(t + between(10, 120) * 1000, visitorActor, 'REMOVED');
     } else {
       const bookedAt = t + between(30, 300) * 1000;
       const ownerId = randomBytes(16).toString('hex');
