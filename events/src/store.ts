@@ -61,7 +61,7 @@ export interface EventStoreOptions {
 export class StoreSession {
   private lastPosition: Position | null = null;
   /**
-   * Streams this transaction holds the lock of (an advisory lock on the stream id, migration 013):
+   * Streams this transaction holds the lock of (an advisory lock on the stream id, migration 012):
    * every writer that moves an existing stream's version takes it first, so their versions cannot
    * move under this transaction.
    */

@@ -297,19 +297,7 @@ export const migrations: { id: string; sql: string }[] = [
     `,
   },
   {
-    id: '012_lock_read_streams_custom_plans',
-    sql: `
-      -- PL/pgSQL caches the plans of the function's statements per connection, and after five
-      -- calls it keeps a generic plan if that looks no dearer. A generic plan made while the events
-      -- table was still small is a hash join over a sequential scan of events, and a pooled
-      -- connection kept it while the log grew: 750 buffer reads and 12 ms per cart command in the
-      -- benchmark on a new database (auto_explain shows the plan). Planning each call for its
-      -- actual stream ids costs far less than that and always finds the primary key.
-      ALTER FUNCTION rr_lock_read_streams(text[], bigint[]) SET plan_cache_mode = force_custom_plan;
-    `,
-  },
-  {
-    id: '013_stream_locks_advisory',
+    id: '012_stream_locks_advisory',
     sql: `
       -- Stream locks are transaction-scoped advisory locks on a 64-bit hash of the stream id
       -- instead of SELECT ... FOR UPDATE on the stream row. Writers still queue in the same order.
@@ -321,6 +309,13 @@ export const migrations: { id: string; sql: string }[] = [
       -- so a command takes its id only when it appends. Streams that do not exist yet can be
       -- locked too. Every writer that moves an existing stream's version takes the lock first
       -- (StoreSession), so a locked stream's version cannot move under its holder.
+      -- rr_lock_read_streams plans its read on every call (plan_cache_mode): PL/pgSQL caches the
+      -- plans of a function's statements per connection, and after five calls it keeps a generic
+      -- plan if that looks no dearer. A generic plan made while the events table was still small
+      -- is a hash join over a sequential scan of events, and a pooled connection kept it while the
+      -- log grew: 750 buffer reads and 12 ms per cart command in the benchmark on a new database
+      -- (auto_explain shows the plan). Planning each call for its actual stream ids costs far less
+      -- and always finds the primary key.
       CREATE FUNCTION rr_lock_stream(id text) RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
       DECLARE
         h bigint := hashtextextended(id, 0);
@@ -354,7 +349,7 @@ export const migrations: { id: string; sql: string }[] = [
     `,
   },
   {
-    id: '014_ticket_counts',
+    id: '013_ticket_counts',
     sql: `
       -- Tickets per status, day and room, kept by triggers in the statement that changes
       -- rm_tickets (so in the tickets projection's transaction, and consistent with it in any
@@ -400,7 +395,7 @@ export const migrations: { id: string; sql: string }[] = [
     `,
   },
   {
-    id: '015_events_erasure_index',
+    id: '014_events_erasure_index',
     sql: `
       -- The only query by event type looks for erasures after the tickets projection's checkpoint
       -- (the reservations list). An index of every event's type cost each append an index entry

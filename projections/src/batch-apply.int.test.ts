@@ -235,7 +235,7 @@ const TABLES = ['rm_time_slots', 'rm_tickets', 'rm_transactions'];
 async function snapshot(db: TestDatabase): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const t of TABLES) out[t] = (await db.pool.query(`SELECT * FROM ${t} ORDER BY id`)).rows;
-  // The counts kept by the triggers (migration 014), beside the counts of the tickets themselves.
+  // The counts kept by the triggers (migration 013), beside the counts of the tickets themselves.
   const key = 'status, date::text AS date, room_id';
   out.kept_counts = (
     await db.pool.query(`SELECT ${key}, n::int FROM rm_ticket_counts WHERE n <> 0 ORDER BY 1, 2, 3`)
