@@ -903,9 +903,17 @@ describe('upcasting on read', () => {
       [streamId],
     );
     await db.pool.query(
-      `INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata)
-       VALUES ($1, 1, $2, 'RoomCreated', $3, $4), ($1, 2, $5, 'RoomUpdated', $6, $4)`,
-      [streamId, randomUUID(), v1, metadata, randomUUID(), { roomId, name: 'untouched' }],
+      `INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata, created_at)
+       VALUES ($1, 1, $2, 'RoomCreated', $3, $4, $7), ($1, 2, $5, 'RoomUpdated', $6, $4, $7)`,
+      [
+        streamId,
+        randomUUID(),
+        v1,
+        metadata,
+        randomUUID(),
+        { roomId, name: 'untouched' },
+        new Date('2026-11-23T09:00:00Z'),
+      ],
     );
     const upcasters = new Upcasters()
       .register('RoomCreated', 1, (d) => {
@@ -984,8 +992,8 @@ describe('rr_lock_read_streams plans', () => {
       }
       await fresh.pool.query(`
         INSERT INTO streams SELECT 's-' || g, 'bench', 3 FROM generate_series(1, 20000) g;
-        INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata)
-          SELECT 's-' || g, v, gen_random_uuid(), 'RoomCreated', '{}', '{}'
+        INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata, created_at)
+          SELECT 's-' || g, v, gen_random_uuid(), 'RoomCreated', '{}', '{}', '2026-11-23T09:00:00Z'
             FROM generate_series(1, 20000) g, generate_series(1, 3) v;`);
       const r = await conn.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(
         `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
@@ -1076,5 +1084,38 @@ describe('stream locks', () => {
       await holder.query('ROLLBACK').catch(() => undefined);
       holder.release();
     }
+  });
+});
+
+describe('event time', () => {
+  it("records events at the store's clock, never at the database's time, on both append paths", async () => {
+    // A clock a year and a day away from the database's: a default of now() would show.
+    const at = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 0, 2, 8, 30));
+    const clocked = new EventStore(db.pool, { clock: { now: () => new Date(at.getTime()) } });
+    const x = newRoom();
+    // A new stream: the one-statement path.
+    await clocked.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    // 'any' on an existing stream: the path that claims versions first.
+    await clocked.appendToStream(x.streamId, 'room', 'any', [updated(x.roomId, 'Y')], options);
+    const { events } = await clocked.readStream(x.streamId);
+    expect(events.map((e) => e.createdAt.toISOString())).toEqual([
+      at.toISOString(),
+      at.toISOString(),
+    ]);
+    const dbNow = await db.pool.query<{ now: Date }>('SELECT now() AS now');
+    expect(Math.abs(dbNow.rows[0]!.now.getTime() - at.getTime())).toBeGreaterThan(86_400_000);
+  });
+
+  it('refuses an event row without its time (no database default can stand in)', async () => {
+    await db.pool.query(
+      `INSERT INTO streams (stream_id, stream_type, version) VALUES ($1, 'room', 1)`,
+      ['room-no-time'],
+    );
+    await expect(
+      db.pool.query(
+        `INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata)
+         VALUES ('room-no-time', 1, gen_random_uuid(), 'RoomCreated', '{}', '{}')`,
+      ),
+    ).rejects.toThrow(/created_at/);
   });
 });

@@ -45,8 +45,21 @@ export interface AppendOptions {
   metadata: Pick<EventMetadata, 'actor'> & Partial<EventMetadata>;
 }
 
+/** The one clock of the process (platform's Clock): events are recorded at its time. */
+export interface EventClock {
+  now(): Date;
+}
+
+const machineClock: EventClock = { now: () => new Date() };
+
 export interface EventStoreOptions {
   upcasters?: Upcasters;
+  /**
+   * The time events are recorded at (`created_at`). The services pass their injected clock, so
+   * an event's time and every time a rule compares come from one source; the database's `now()`
+   * is never used (the column has no default). Without one, the machine's clock.
+   */
+  clock?: EventClock;
   /**
    * Checks an event's data against the catalogue before it is written (throws when invalid) and
    * answers the data to store and the type's current schema version.
@@ -181,6 +194,7 @@ export class StoreSession {
     }
     if (cols.id.length === 0) return { position: this.lastPosition ?? START, streams };
     const eventColumns = [cols.stream, cols.version, cols.id, cols.type, cols.data, cols.meta];
+    const recordedAt = this.store.clock.now();
     let rows: { tx: string; gp: string }[];
     if (oneStatement) {
       // Locked streams move from their expected version, new ones are inserted; the events are
@@ -209,8 +223,9 @@ export class StoreSession {
          ),
          claimed AS (SELECT stream_id FROM upd UNION ALL SELECT stream_id FROM ins),
          ev AS (
-           INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata)
-           SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])
+           INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata, created_at)
+           SELECT u.*, $12::timestamptz
+             FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS u
             WHERE (SELECT count(*) FROM claimed) = $11
            RETURNING transaction_id::text AS tx, global_position::text AS gp
          )
@@ -223,6 +238,7 @@ export class StoreSession {
           requests.map((r) => String(startVersions.get(r.streamId) ?? 0)),
           requests.map((r) => String(r.events.length)),
           requests.length,
+          recordedAt,
         ],
       });
       const claimed = new Set(r.rows.map((row) => row.claimed).filter((c) => c !== null));
@@ -243,10 +259,11 @@ export class StoreSession {
       );
     } else {
       const r = await this.client.query<{ tx: string; gp: string }>(
-        `INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata)
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])
+        `INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata, created_at)
+         SELECT u.*, $7::timestamptz
+           FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS u
          RETURNING transaction_id::text AS tx, global_position::text AS gp`,
-        eventColumns,
+        [...eventColumns, recordedAt],
       );
       rows = r.rows;
     }
@@ -327,6 +344,7 @@ const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export class EventStore {
   private readonly upcasters: Upcasters;
   private readonly validator: EventStoreOptions['validate'];
+  readonly clock: EventClock;
 
   constructor(
     readonly pool: pg.Pool,
@@ -334,6 +352,7 @@ export class EventStore {
   ) {
     this.upcasters = options.upcasters ?? new Upcasters();
     this.validator = options.validate;
+    this.clock = options.clock ?? machineClock;
   }
 
   /** The data to store and its schema version; without a catalogue, as given (version from metadata or 1). */

@@ -405,6 +405,18 @@ export const migrations: { id: string; sql: string }[] = [
         WHERE event_type = 'PersonalDataErased';
     `,
   },
+  {
+    id: '015_time_from_the_clock',
+    sql: `
+      -- Time has one source: the application's injected clock. An event's time and a mail's due
+      -- time are written from it; a database default of now() let the database's time into
+      -- comparisons with the clock (a mail enqueued at the database's time was not due for a
+      -- clock behind it). Without the defaults, an insert that forgets the time fails at once.
+      ALTER TABLE events ALTER COLUMN created_at DROP DEFAULT;
+      ALTER TABLE mail_outbox ALTER COLUMN next_attempt_at DROP DEFAULT;
+      ALTER TABLE mail_outbox ALTER COLUMN created_at DROP DEFAULT;
+    `,
+  },
 ];
 
 export async function migrate(pool: pg.Pool): Promise<string[]> {

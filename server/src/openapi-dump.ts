@@ -8,7 +8,7 @@ import { createStore } from './runtime.ts';
 /** `npm run openapi`: writes the OpenAPI document (from the zod schemas) to .tmp/openapi.json. */
 const pool = createPool('postgres://unused@127.0.0.1:1/unused');
 const doc = openApiDocument({
-  store: createStore(pool),
+  store: createStore(pool, systemClock),
   pool,
   clock: systemClock,
   timeZone: 'Europe/Vienna',

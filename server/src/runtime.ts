@@ -28,8 +28,9 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function createStore(pool: Pool): EventStore {
-  return new EventStore(pool, { validate: validateEvent });
+/** The event store of a process: events checked against the catalogue, recorded at the clock's time. */
+export function createStore(pool: Pool, clock: Clock): EventStore {
+  return new EventStore(pool, { validate: validateEvent, clock });
 }
 
 /** Connects to the database, migrates it, and wires the store: what every service process needs. */
@@ -41,7 +42,7 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const pool = createPool(url, config.DB_POOL_SIZE);
   await migrate(pool);
-  const store = createStore(pool);
+  const store = createStore(pool, clock);
   const notifier = new EventNotifier(url);
   const keySecret = await persistentSecret(pool, 'visitor_key_secret', config.VISITOR_KEY_SECRET);
   return {

@@ -9,7 +9,7 @@ import {
   type Role,
 } from '@rr/platform';
 import type { DestinationStream } from 'pino';
-import { EventNotifier } from '@rr/events';
+import { EventNotifier, EventStore, validateEvent } from '@rr/events';
 import { emailKey } from '@rr/domain';
 import { defaultLimits, type BookingLimits } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
@@ -50,8 +50,10 @@ export async function startTestApp(
     : createLogger('silent');
   const notifier = new EventNotifier(db.url);
   await notifier.start();
+  // The app's own store records its events at the app's clock (db.store may have another).
+  const store = new EventStore(db.pool, { validate: validateEvent, clock });
   const deps = {
-    store: db.store,
+    store,
     pool: db.pool,
     clock,
     logger,
@@ -63,7 +65,7 @@ export async function startTestApp(
   const runner = startProjections(
     {
       pool: db.pool,
-      store: db.store,
+      store,
       notifier,
       deps,
       batchSize: 500,
@@ -110,7 +112,7 @@ export async function openAdminSuite(
   clock?: Clock,
   options: TestAppOptions = {},
 ): Promise<AdminSuite> {
-  const db = await createTestDatabaseForSuite();
+  const db = await createTestDatabaseForSuite(clock);
   const app = await startTestApp(db, clock, options);
   await addUser(db, 'boss', 'correct horse', ['admin']);
   const admin = new Client(app.baseUrl);

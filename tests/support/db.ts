@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { EventStore, validateEvent } from '@rr/events';
-import { createPool, migrate, type Pool } from '@rr/platform';
+import { createPool, migrate, systemClock, type Clock, type Pool } from '@rr/platform';
 
 export interface TestDatabase {
   url: string;
@@ -11,8 +11,11 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own for one test file. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of its own for one test file. Its store records events at the given
+ * clock's time: a test that fixes its clock passes it, so every time in the test has one source.
+ */
+export async function createTestDatabase(clock: Clock = systemClock): Promise<TestDatabase> {
   const adminUrl = inject('pgAdminUrl');
   const name = `rr_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -23,7 +26,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   const pool = createPool(url.toString(), 20);
   await migrate(pool);
-  const store = new EventStore(pool, { validate: validateEvent });
+  const store = new EventStore(pool, { validate: validateEvent, clock });
   return {
     url: url.toString(),
     pool,

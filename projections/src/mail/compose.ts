@@ -23,6 +23,8 @@ export interface MailInput {
   tickets: MailTicket[];
   confirmationUrl: string;
   timeZone: string;
+  /** When the mail is written (the sender's clock): the calendar entries' DTSTAMP. */
+  writtenAt: Date;
 }
 
 export interface ComposedMail {
@@ -78,7 +80,7 @@ export function calendarFile(input: MailInput): string {
   for (const t of input.tickets) {
     const ev = new ICAL.Component('vevent');
     ev.updatePropertyWithValue('uid', `${t.ticketId}@reading-rooms`);
-    ev.updatePropertyWithValue('dtstamp', ICAL.Time.fromJSDate(new Date(), true));
+    ev.updatePropertyWithValue('dtstamp', ICAL.Time.fromJSDate(input.writtenAt, true));
     for (const [name, time] of [
       ['dtstart', t.startTime],
       ['dtend', t.endTime],

@@ -6,6 +6,8 @@ import type { Projection } from '../projection.ts';
  * Enqueues mails from events. Runs like a projection (its checkpoint and the enqueue commit
  * together), so a booking or cancellation enqueues its mail exactly once, even across crashes.
  * Cancellations of one request (one database transaction) for one owner make one mail.
+ * A mail is due from its event's time, which the command's clock wrote (never the database's
+ * `now()`): the sender compares due times with the same clock.
  */
 export const mailOutboxReactor: Projection = {
   name: 'mail-outbox',
@@ -16,7 +18,8 @@ export const mailOutboxReactor: Projection = {
     if (event.type === 'TransactionBooked') {
       const d = event.data as { ownerId: string; ticketIds: string[] };
       await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at) VALUES ($1, 'confirmation', $2, $3, $4) ON CONFLICT (id) DO NOTHING`,
+        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
+         VALUES ($1, 'confirmation', $2, $3, $4, $4) ON CONFLICT (id) DO NOTHING`,
         [`confirmation:${event.eventId}`, d.ownerId, d.ticketIds, event.createdAt],
       );
       return;
@@ -24,7 +27,8 @@ export const mailOutboxReactor: Projection = {
     if (event.type === 'TicketCancelled') {
       const d = event.data as { ownerId: string; ticketId: string };
       await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at) VALUES ($1, 'cancellation', $2, ARRAY[$3::uuid], $4)
+        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
+         VALUES ($1, 'cancellation', $2, ARRAY[$3::uuid], $4, $4)
          ON CONFLICT (id) DO UPDATE SET ticket_ids = CASE WHEN $3::uuid = ANY(mail_outbox.ticket_ids) THEN mail_outbox.ticket_ids
                                                       ELSE array_append(mail_outbox.ticket_ids, $3::uuid) END`,
         [`cancellation:${event.position.tx}:${d.ownerId}`, d.ownerId, d.ticketId, event.createdAt],

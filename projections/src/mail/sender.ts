@@ -221,6 +221,7 @@ export class MailSender {
           })),
         confirmationUrl: `${base}reservation-confirmation/${row.owner_id}`,
         timeZone: this.o.timeZone,
+        writtenAt: this.o.clock.now(),
       },
     };
   }
