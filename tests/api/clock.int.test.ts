@@ -1,0 +1,182 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { addDays, createLogger, ManualClock, todayIn } from '@rr/platform';
+import { MailSender } from '@rr/projections';
+import { defaultLimits, erasePersonalData, expireDueTransactions } from '@rr/command-service';
+import { emailKey } from '@rr/domain';
+import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
+import { SmtpSink } from '../support/smtp-sink.ts';
+import { freePort } from '../support/ports.ts';
+
+/**
+ * Time has one source: every rule compares times of the injected clock (or compares inside the
+ * database alone). Here the clock is a day away from the database's own time, in both directions;
+ * a rule that mixed them (a column defaulting to now() compared with the clock) would break:
+ * a due mail would never be sent, a hold would never be released, data never erased.
+ */
+const DAY = 86_400_000;
+const ZONE = 'Europe/Vienna';
+
+async function databaseNow(): Promise<Date> {
+  const c = new pg.Client({ connectionString: inject('pgAdminUrl') });
+  await c.connect();
+  try {
+    return (await c.query<{ now: Date }>('SELECT now() AS now')).rows[0]!.now;
+  } finally {
+    await c.end();
+  }
+}
+
+const owner = {
+  salutation: 'MS',
+  firstName: 'Clara',
+  lastName: 'Uhr',
+  email: 'clara.uhr@example.at',
+  phone: '+43111222',
+  accessibility: false,
+  language: 'de',
+};
+
+describe.each([
+  ['a day ahead of', 1],
+  ['a day behind', -1],
+])('with the clock %s the database', (_label, direction) => {
+  let clock: ManualClock;
+  let suite: AdminSuite;
+  let sink: SmtpSink;
+  let sender: MailSender;
+  let roomId: string;
+  let slotDate: string;
+
+  const deps = () => ({
+    store: suite.db.store,
+    pool: suite.db.pool,
+    clock,
+    logger: createLogger('silent'),
+    timeZone: ZONE,
+    emailKey: (e: string) => emailKey('test-secret', e),
+    limits: defaultLimits,
+    verifyHuman: () => Promise.resolve(true),
+  });
+
+  async function slot(startTime: string, endTime: string, capacity: number): Promise<string> {
+    const r = await suite.admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
+      json: {
+        startTime,
+        endTime,
+        startDate: slotDate,
+        repeatUntil: slotDate,
+        daysOfWeek: [],
+        includeHolidays: true,
+        capacity,
+      },
+    });
+    expect(r.status).toBe(201);
+    const list = (await (
+      await suite.admin.get(
+        `/api/admin/rooms/${roomId}/timeslots?fromDate=${slotDate}&untilDate=${slotDate}`,
+      )
+    ).json()) as { content: { id: string; startTime: string }[] };
+    return list.content.find((s) => s.startTime === startTime)!.id;
+  }
+
+  async function ticketCount(slotId: string): Promise<number> {
+    const v = new Client(suite.app.baseUrl);
+    const r = await v.get(
+      `/api/rooms/${roomId}/booking?fromDate=${slotDate}&untilDate=${slotDate}`,
+    );
+    const days = (await r.json()) as { id: string; ticketCount: number }[];
+    return days.find((s) => s.id === slotId)!.ticketCount;
+  }
+
+  beforeAll(async () => {
+    const now = await databaseNow();
+    clock = new ManualClock(new Date(now.getTime() + direction * DAY));
+    suite = await openAdminSuite(clock);
+    sink = new SmtpSink(await freePort());
+    await sink.start();
+    sender = new MailSender({
+      pool: suite.db.pool,
+      store: suite.db.store,
+      logger: createLogger('silent'),
+      clock,
+      smtpUrl: sink.url,
+      mailDir: '/nonexistent',
+      from: 'Bibliothek <noreply@library.example>',
+      publicBaseUrl: 'https://library.example/',
+      timeZone: ZONE,
+      intervalMs: 60_000,
+    });
+    const r = await suite.admin.request('POST', '/api/admin/rooms', {
+      json: {
+        name: 'Uhrensaal',
+        description: 'Clock tests',
+        capacity: 10,
+        openStartValue: 2,
+        openStartType: 'DAY',
+        openEndValue: 30,
+        openEndType: 'WORKING_DAY',
+      },
+    });
+    roomId = ((await r.json()) as { id: string }).id;
+    slotDate = addDays(todayIn(clock.now(), ZONE), 5);
+  });
+
+  afterAll(async () => {
+    await sender.stop();
+    await sink.stop();
+    await suite.close();
+  });
+
+  it('sends a due mail at once and records the events at the clock’s time', async () => {
+    const s = await slot('09:00', '10:00', 5);
+    const v = new Client(suite.app.baseUrl);
+    const cart = (await (
+      await v.request('POST', '/api/transactions', { json: { timeSlotId: s } })
+    ).json()) as { transactionId: string };
+    const booked = await v.request('PUT', `/api/transactions/${cart.transactionId}/booking`, {
+      json: owner,
+    });
+    expect(booked.status).toBe(200);
+    await expect
+      .poll(async () => (await suite.db.pool.query('SELECT 1 FROM mail_outbox')).rowCount)
+      .toBe(1);
+    expect(await sender.sendDue()).toBe(1);
+    expect(sink.messages.map((m) => m.to && 'text' in m.to && m.to.text)).toEqual([
+      'clara.uhr@example.at',
+    ]);
+    const times = await suite.db.pool.query<{ at: Date }>(
+      'SELECT DISTINCT created_at AS at FROM events WHERE stream_id = $1',
+      [`transaction-${cart.transactionId}`],
+    );
+    expect(times.rows.map((r) => r.at.getTime())).toEqual([clock.now().getTime()]);
+  });
+
+  it('releases an expired hold: the expiry job frees the seat for the next visitor', async () => {
+    const s = await slot('11:00', '12:00', 1);
+    const first = new Client(suite.app.baseUrl);
+    expect(
+      (await first.request('POST', '/api/transactions', { json: { timeSlotId: s } })).status,
+    ).toBe(201);
+    const late = new Client(suite.app.baseUrl);
+    expect(
+      (await late.request('POST', '/api/transactions', { json: { timeSlotId: s } })).status,
+    ).toBe(409);
+    clock.advance(15 * 60_000 + 1);
+    // The job finds due carts in the read model (which may lag a moment), and decides on the stream.
+    await expect.poll(() => expireDueTransactions(deps())).toBe(1);
+    await expect.poll(() => ticketCount(s)).toBe(0);
+    expect(
+      (await late.request('POST', '/api/transactions', { json: { timeSlotId: s } })).status,
+    ).toBe(201);
+  });
+
+  it('erases personal data on the day after the booked day, not before', async () => {
+    const before = await erasePersonalData(deps());
+    expect(before).toBe(0);
+    clock.set(new Date(clock.now().getTime() + 6 * DAY));
+    expect(await erasePersonalData(deps())).toBe(1);
+    const left = await suite.db.pool.query('SELECT 1 FROM personal_data');
+    expect(left.rowCount).toBe(0);
+  });
+});
