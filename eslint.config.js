@@ -51,5 +51,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Time has one source: the services read the time from their injected Clock (platform's
+    // clock.ts), durations and timeouts from the monotonic performance.now(). The browser app,
+    // tests and benchmarks keep their own clocks.
+    files: ['{platform,events,domain,command-service,query-service,projections,server}/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'platform/src/clock.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message:
+            'Read the time from the injected Clock (deps.clock.now()); for a duration use performance.now().',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the time from the injected Clock (deps.clock.now()).',
+        },
+      ],
+    },
+  },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );

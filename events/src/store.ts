@@ -50,6 +50,8 @@ export interface EventClock {
   now(): Date;
 }
 
+// The store's default for tools and tests that append without a service (the services pass theirs).
+// eslint-disable-next-line no-restricted-syntax -- the one default clock of the events package, which depends on no platform
 const machineClock: EventClock = { now: () => new Date() };
 
 export interface EventStoreOptions {

@@ -93,7 +93,7 @@ export async function sessionMiddleware(
     private readonly touchedAt = new Map<string, number>();
 
     override touch(sid: string, sess: session.SessionData, callback?: () => void): void {
-      const now = Date.now();
+      const now = performance.now();
       const last = this.touchedAt.get(sid);
       if (last !== undefined && now - last < SESSION_TOUCH_INTERVAL_MS) {
         callback?.();

@@ -415,6 +415,10 @@ export const migrations: { id: string; sql: string }[] = [
       ALTER TABLE events ALTER COLUMN created_at DROP DEFAULT;
       ALTER TABLE mail_outbox ALTER COLUMN next_attempt_at DROP DEFAULT;
       ALTER TABLE mail_outbox ALTER COLUMN created_at DROP DEFAULT;
+      ALTER TABLE bookings ALTER COLUMN created_at DROP DEFAULT;
+      -- What keeps a default of now(): records of when something happened to the installation
+      -- (schema_migrations.applied_at, projection_checkpoints.updated_at, admin_users.created_at,
+      -- room_images.created_at). No rule reads them; tests/api/clock.int.test.ts holds the list.
     `,
   },
 ];

@@ -179,7 +179,7 @@ export class ProjectionRunner {
         const quiet = group.every((p) => p.quietCheckpoint);
         const waitForFlush = !group.every((p) => p.derivedOnly);
         const handled = new Set(group.flatMap((p) => [...p.handles]));
-        let lastWrite = Date.now();
+        let lastWrite = performance.now();
         try {
           await runSubscription({
             store: this.options.store,
@@ -197,14 +197,14 @@ export class ProjectionRunner {
               if (quiet && !events.some((e) => handled.has(e.type))) {
                 // Nothing for this group: skip the transaction unless the checkpoint has not
                 // moved for a second (positions stay the written ones, for the compare-and-set).
-                if (Date.now() - lastWrite < QUIET_CHECKPOINT_MS) return;
+                if (performance.now() - lastWrite < QUIET_CHECKPOINT_MS) return;
               }
               await inTransaction(
                 pool,
                 (client) => applyGroupBatch(client, group, positions, events),
                 { waitForFlush },
               );
-              lastWrite = Date.now();
+              lastWrite = performance.now();
               const last = events[events.length - 1]!.position;
               for (const [name, at] of positions) {
                 if (comparePositions(at, last) < 0) positions.set(name, last);

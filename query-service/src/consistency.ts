@@ -30,11 +30,11 @@ export function minPositionGate(pool: Pool, names: string[], timeoutMs: number) 
     const position = parsePosition(header);
     if (!position)
       return next(problems.badRequest('validation__error', 'X-Min-Position is not a position'));
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     let delay = 5;
     try {
       while (!(await projectionsReached(pool, names, position))) {
-        if (Date.now() >= deadline) {
+        if (performance.now() >= deadline) {
           res.setHeader('X-Read-Stale', 'true');
           break;
         }

@@ -21,7 +21,7 @@ describe('reservations list sorted by name', () => {
       await pool.query(
         `INSERT INTO rm_rooms (id, version, name, description, capacity, open_start_type, open_start_value,
            open_end_type, open_end_value, sort_order, created_at)
-         VALUES ($1, 1, $2, '', 5, 'DAY', 1, 'DAY', 30, $3, now())`,
+         VALUES ($1, 1, $2, '', 5, 'DAY', 1, 'DAY', 30, $3, '2026-01-01T08:00:00Z')`,
         [id, `Room ${i}`, i],
       );
     let n = 0;
@@ -31,7 +31,7 @@ describe('reservations list sorted by name', () => {
       await pool.query(
         `INSERT INTO rm_tickets (id, transaction_id, owner_id, time_slot_id, room_id, date, start_time, end_time,
            status, booking_number, created_at, personal_data_erased)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, '20:00', $8, $9, now(), $10)`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, '20:00', $8, $9, '2026-01-01T08:00:00Z', $10)`,
         [
           randomUUID(),
           randomUUID(),
@@ -49,8 +49,8 @@ describe('reservations list sorted by name', () => {
     const owner = async (last: string | null, first: string | null, erased: boolean) => {
       const ownerId = randomBytes(16).toString('hex');
       await pool.query(
-        `INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language)
-         VALUES ($1, $2, $3, $4, 'de')`,
+        `INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language, created_at)
+         VALUES ($1, $2, $3, $4, 'de', '2026-01-01T08:00:00Z')`,
         [ownerId, randomUUID(), 'a'.repeat(40), `B-${ownerId.slice(0, 8)}`],
       );
       if (!erased)

@@ -11,9 +11,9 @@ const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'rr-rebuild');
 const db = await openDatabase(config, logger);
 const runtime = await openRuntime(db.url, config, logger);
-const started = Date.now();
+const started = performance.now();
 const results = await rebuildReadModels(runtime.pool, runtime.store, readModelProjections);
-const ms = Date.now() - started;
+const ms = performance.now() - started;
 for (const r of results) console.log(`rebuilt ${r.name}: ${r.applied} of ${r.events} events`);
 console.log(
   `rebuilt ${results.length} read models from ${results[0]?.events ?? 0} events in ${ms} ms`,

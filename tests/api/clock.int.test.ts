@@ -180,3 +180,32 @@ describe.each([
     expect(left.rowCount).toBe(0);
   });
 });
+
+describe('the schema', () => {
+  it('lets the database’s time into no column a rule reads, and into no function', async () => {
+    const suite = await openAdminSuite();
+    try {
+      const columns = await suite.db.pool.query<{ col: string }>(
+        `SELECT table_name || '.' || column_name AS col FROM information_schema.columns
+          WHERE table_schema = 'public'
+            AND column_default ~* '(now|clock_timestamp|statement_timestamp|transaction_timestamp)\\(|current_(date|time)|localtime'
+          ORDER BY 1`,
+      );
+      // Records of when something happened to the installation; no rule compares them.
+      expect(columns.rows.map((r) => r.col)).toEqual([
+        'admin_users.created_at',
+        'projection_checkpoints.updated_at',
+        'room_images.created_at',
+        'schema_migrations.applied_at',
+      ]);
+      const functions = await suite.db.pool.query<{ proname: string }>(
+        `SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+          WHERE n.nspname = 'public'
+            AND p.prosrc ~* '(now|clock_timestamp|statement_timestamp|transaction_timestamp)\\(|current_(date|time)|localtime'`,
+      );
+      expect(functions.rows).toEqual([]);
+    } finally {
+      await suite.close();
+    }
+  });
+});

@@ -246,8 +246,10 @@ export interface BookingRecord {
 /** Writes the booking's row and its personal data, in the store transaction of the booking. */
 export async function recordBooking(s: StoreSession, b: BookingRecord): Promise<void> {
   await s.client.query(
-    'INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language) VALUES ($1, $2, $3, $4, $5)',
-    [b.ownerId, b.transactionId, b.visitorKey, b.bookingNumber, b.language],
+    `INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    // At the time of the booking's events: the store's clock.
+    [b.ownerId, b.transactionId, b.visitorKey, b.bookingNumber, b.language, s.store.clock.now()],
   );
   await s.client.query(
     `INSERT INTO personal_data (owner_id, salutation, title, first_name, last_name, organisation, email, phone, accessibility, erase_after)
