@@ -38,11 +38,12 @@ async function main(): Promise<void> {
   if (role === 'all' || role === 'command') {
     await ensureFirstAdmin(runtime.pool, config.ADMIN_USERNAME, config.ADMIN_PASSWORD, logger);
   }
-  if (role === 'all') {
-    if (config.SEED_DEMO_DATA && (await seedDemoData(runtime.store)))
-      logger.info('seeded demo rooms');
-  }
   const runner = role === 'all' || role === 'projector' ? startProjections(runtime, logger) : null;
+  if (role === 'all' && config.SEED_DEMO_DATA) {
+    // Through the API, so after the projections started (its reads wait for them).
+    const demo = await seedDemoData(runtime.deps, config, logger, readModelNames);
+    if (demo) logger.info(demo, 'seeded demo data into the empty database');
+  }
   // Jobs run beside the projector (one active projector process; the jobs are idempotent anyway).
   const expiry =
     role === 'all' || role === 'projector'

@@ -6,18 +6,22 @@ import {
   sessionMiddleware,
   systemClock,
   type Clock,
+  type Config,
   type Role,
 } from '@rr/platform';
 import type { DestinationStream } from 'pino';
 import { EventNotifier, EventStore, validateEvent } from '@rr/events';
 import { emailKey } from '@rr/domain';
-import { defaultLimits, type BookingLimits } from '@rr/command-service';
+import { defaultLimits, type BookingLimits, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections } from '../../server/src/runtime.ts';
 import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
 
 export interface TestApp {
   baseUrl: string;
+  /** What the app's commands and jobs run with (its store records at the test's clock). */
+  deps: CommandDeps;
+  config: Config;
   close(): Promise<void>;
 }
 
@@ -52,7 +56,7 @@ export async function startTestApp(
   await notifier.start();
   // The app's own store records its events at the app's clock (db.store may have another).
   const store = new EventStore(db.pool, { validate: validateEvent, clock });
-  const deps = {
+  const deps: CommandDeps = {
     store,
     pool: db.pool,
     clock,
@@ -90,6 +94,8 @@ export async function startTestApp(
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    deps,
+    config,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
