@@ -1,10 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test kinds, by file name: `*.unit.test.ts` need nothing but Node (seconds), integration
+ * tests (`*.int.test.ts`, tests/api, tests/topology) a real PostgreSQL, browser tests
+ * (tests/e2e) PostgreSQL, the built frontend and Chromium. RR_TEST_KIND (set by tests/run-all.mjs:
+ * `npm run test:unit`, `test:int`, `test:e2e`) picks one; unset, all run (`npm test`).
+ */
+const kinds = {
+  unit: ['*/src/**/*.unit.test.{ts,tsx}'],
+  int: ['*/src/**/*.int.test.{ts,tsx}', 'tests/api/**/*.test.ts', 'tests/topology/**/*.test.ts'],
+  e2e: ['tests/e2e/**/*.test.ts'],
+};
+const kind = process.env.RR_TEST_KIND as keyof typeof kinds | undefined;
+if (kind !== undefined && !(kind in kinds))
+  throw new Error(`RR_TEST_KIND must be one of ${Object.keys(kinds).join(', ')}, not ${kind}`);
+
 export default defineConfig({
   test: {
-    include: ['*/src/**/*.{unit,int}.test.{ts,tsx}', 'tests/**/*.test.ts'],
+    include: kind ? kinds[kind] : Object.values(kinds).flat(),
     exclude: ['**/node_modules/**', '**/dist/**'],
-    globalSetup: ['tests/support/global-setup.ts'],
+    // Unit tests start no PostgreSQL.
+    globalSetup: kind === 'unit' ? [] : ['tests/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,

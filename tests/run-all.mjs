@@ -1,14 +1,29 @@
-// `npm test`: every test (unit, integration, browser) in one vitest run, then one closing line
-// `N passed, N failed` counted from vitest's JSON report.
+// The test command. `node tests/run-all.mjs [--unit|--int|--e2e] [vitest filters...]`:
+//   (no kind)  every test: unit, integration and browser (`npm test`)
+//   --unit     unit tests only, no PostgreSQL (`npm run test:unit`)
+//   --int      integration tests against a real PostgreSQL (`npm run test:int`)
+//   --e2e      browser tests in Chromium (`npm run test:e2e`)
+// Builds the frontend first when the run includes browser tests and frontend/dist is missing or
+// older than its sources. Ends with one line `N passed, N failed` counted from vitest's JSON report.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { ensureFrontendBuilt } from '../scripts/frontend-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const report = path.join(root, '.tmp', 'vitest-report.json');
 mkdirSync(path.dirname(report), { recursive: true });
 rmSync(report, { force: true });
-const filters = process.argv.slice(2);
+
+const args = process.argv.slice(2);
+const kinds = args.filter((a) => ['--unit', '--int', '--e2e'].includes(a)).map((a) => a.slice(2));
+if (kinds.length > 1) {
+  console.error('Give at most one of --unit, --int, --e2e.');
+  process.exit(2);
+}
+const kind = kinds[0];
+const filters = args.filter((a) => !a.startsWith('--'));
+if (kind === undefined || kind === 'e2e') ensureFrontendBuilt();
 
 const run = spawnSync(
   process.execPath,
@@ -20,7 +35,15 @@ const run = spawnSync(
     `--outputFile.json=${report}`,
     ...filters,
   ],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } },
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      ...(kind ? { RR_TEST_KIND: kind } : {}),
+      FORCE_COLOR: process.env.CI ? '0' : '1',
+    },
+  },
 );
 
 let passed = 0;
