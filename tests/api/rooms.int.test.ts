@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, todayIn } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import { makePng } from '../support/images.ts';
@@ -266,8 +267,8 @@ describe('room lifecycle', () => {
 
   it('refuses to delete a room with active reservations, with the count', async () => {
     const written = await createRoom({ ...valid, name: 'Busy room' });
-    // Two visitors hold seats in a slot of the room (the system clock's today + 3 days is in the window).
-    const date = new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10);
+    // Two visitors hold seats in a slot of the room (the app clock's today + 3 days is in the window).
+    const date = addDays(todayIn(app.deps.clock.now(), app.deps.timeZone), 3);
     const slot = await admin.request('POST', `/api/admin/rooms/${written.id}/timeslots`, {
       json: {
         startTime: '09:00',
