@@ -55,7 +55,9 @@ export default tseslint.config(
     // Time has one source: the services read the time from their injected Clock (platform's
     // clock.ts), durations and timeouts from the monotonic performance.now(). The browser app,
     // tests and benchmarks keep their own clocks.
-    files: ['{platform,events,domain,command-service,query-service,projections,server}/src/**/*.ts'],
+    files: [
+      '{platform,events,domain,command-service,query-service,projections,server}/src/**/*.ts',
+    ],
     ignores: ['**/*.test.ts', 'platform/src/clock.ts'],
     rules: {
       'no-restricted-syntax': [
