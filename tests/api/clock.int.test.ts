@@ -1,12 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addDays, createLogger, ManualClock, todayIn } from '@rr/platform';
-import { MailSender } from '@rr/projections';
+import type { MailSender } from '@rr/projections';
 import { defaultLimits, erasePersonalData, expireDueTransactions } from '@rr/command-service';
 import { emailKey } from '@rr/domain';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
+import { createRoom, testMailSender } from '../support/fixtures.ts';
 
 /**
  * Time has one source: every rule compares times of the injected clock (or compares inside the
@@ -95,30 +96,8 @@ describe.each([
     suite = await openAdminSuite(clock);
     sink = new SmtpSink(await freePort());
     await sink.start();
-    sender = new MailSender({
-      pool: suite.db.pool,
-      store: suite.db.store,
-      logger: createLogger('silent'),
-      clock,
-      smtpUrl: sink.url,
-      mailDir: '/nonexistent',
-      from: 'Bibliothek <noreply@library.example>',
-      publicBaseUrl: 'https://library.example/',
-      timeZone: ZONE,
-      intervalMs: 60_000,
-    });
-    const r = await suite.admin.request('POST', '/api/admin/rooms', {
-      json: {
-        name: 'Uhrensaal',
-        description: 'Clock tests',
-        capacity: 10,
-        openStartValue: 2,
-        openStartType: 'DAY',
-        openEndValue: 30,
-        openEndType: 'WORKING_DAY',
-      },
-    });
-    roomId = ((await r.json()) as { id: string }).id;
+    sender = testMailSender(suite.db, clock, { smtpUrl: sink.url });
+    roomId = await createRoom(suite.admin, 'Uhrensaal');
     slotDate = addDays(todayIn(clock.now(), ZONE), 5);
   });
 

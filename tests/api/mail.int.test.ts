@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import { createLogger, ManualClock } from '@rr/platform';
-import { MailSender } from '@rr/projections';
+import { ManualClock } from '@rr/platform';
+import type { MailSender } from '@rr/projections';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
+import { createRoom, testMailSender } from '../support/fixtures.ts';
 
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 let db: TestDatabase;
@@ -75,30 +76,8 @@ beforeAll(async () => {
   await admin.login('boss', 'correct horse');
   sink = new SmtpSink(await freePort());
   await sink.start();
-  sender = new MailSender({
-    pool: db.pool,
-    store: db.store,
-    logger: createLogger('silent'),
-    clock,
-    smtpUrl: sink.url,
-    mailDir: '/nonexistent',
-    from: 'Bibliothek <noreply@library.example>',
-    publicBaseUrl: 'https://library.example/reserve/',
-    timeZone: 'Europe/Vienna',
-    intervalMs: 60_000,
-  });
-  const r = await admin.request('POST', '/api/admin/rooms', {
-    json: {
-      name: 'Großer Lesesaal',
-      description: 'Mail tests',
-      capacity: 10,
-      openStartValue: 2,
-      openStartType: 'DAY',
-      openEndValue: 30,
-      openEndType: 'WORKING_DAY',
-    },
-  });
-  roomId = ((await r.json()) as { id: string }).id;
+  sender = testMailSender(db, clock, { smtpUrl: sink.url });
+  roomId = await createRoom(admin, 'Großer Lesesaal', { description: 'Mail tests' });
   for (const date of [
     '2026-12-01',
     '2026-12-02',

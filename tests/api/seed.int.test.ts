@@ -2,11 +2,11 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MailSender } from '@rr/projections';
 import { addDays, createLogger, isWeekend, ManualClock, todayIn } from '@rr/platform';
 import { demoHoliday, demoRooms, seedDemoData } from '../../server/src/seed.ts';
 import { readModelNames } from '../../server/src/runtime.ts';
 import { openAdminSuite, Client, type AdminSuite } from '../support/app.ts';
+import { createRoom, testMailSender } from '../support/fixtures.ts';
 
 const ZONE = 'Europe/Vienna';
 // A Monday; the demo follows the clock, so its dates are derived from it below.
@@ -161,18 +161,7 @@ describe('the demo seed on an empty database', () => {
     expect(booked.status).toBe(200);
     // The mail sender (writing .eml files, as without SMTP_URL) sends the visitor's mail only.
     const mailDir = await mkdtemp(path.join(os.tmpdir(), 'rr-seed-mail-'));
-    const sender = new MailSender({
-      pool: suite.db.pool,
-      store: suite.db.store,
-      logger,
-      clock,
-      smtpUrl: undefined,
-      mailDir,
-      from: 'Bibliothek <noreply@library.example>',
-      publicBaseUrl: 'https://library.example/',
-      timeZone: ZONE,
-      intervalMs: 60_000,
-    });
+    const sender = testMailSender(suite.db, clock, { mailDir });
     try {
       // The outbox reactor works in commit order: once the visitor's mail is queued, so are the
       // seed's (which the sender skips: nobody to write to).
@@ -207,18 +196,7 @@ describe('the demo seed elsewhere', () => {
   it('never touches a database that has data', async () => {
     const suite = await openAdminSuite(clock);
     try {
-      const r = await suite.admin.request('POST', '/api/admin/rooms', {
-        json: {
-          name: 'Eigener Saal',
-          description: 'Already here',
-          capacity: 5,
-          openStartValue: 2,
-          openStartType: 'DAY',
-          openEndValue: 30,
-          openEndType: 'WORKING_DAY',
-        },
-      });
-      expect(r.status).toBe(201);
+      await createRoom(suite.admin, 'Eigener Saal');
       const before = await eventCount(suite);
       expect(await seed(suite)).toBeNull();
       expect(await eventCount(suite)).toBe(before);

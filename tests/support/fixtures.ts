@@ -1,0 +1,46 @@
+import { createLogger, type Clock } from '@rr/platform';
+import { MailSender } from '@rr/projections';
+import type { Client } from './app.ts';
+import type { TestDatabase } from './db.ts';
+
+/** A room as staff create it (open from 2 days ahead for 30 working days); answers its id. */
+export async function createRoom(
+  admin: Client,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const r = await admin.request('POST', '/api/admin/rooms', {
+    json: {
+      name,
+      description: 'A room of the tests',
+      capacity: 10,
+      openStartValue: 2,
+      openStartType: 'DAY',
+      openEndValue: 30,
+      openEndType: 'WORKING_DAY',
+      ...extra,
+    },
+  });
+  if (r.status !== 201) throw new Error(`room not created: ${r.status} ${await r.text()}`);
+  return ((await r.json()) as { id: string }).id;
+}
+
+/** The mail sender of a test: to an SMTP sink (smtpUrl) or as .eml files into mailDir. */
+export function testMailSender(
+  db: TestDatabase,
+  clock: Clock,
+  to: { smtpUrl: string } | { mailDir: string },
+): MailSender {
+  return new MailSender({
+    pool: db.pool,
+    store: db.store,
+    logger: createLogger('silent'),
+    clock,
+    smtpUrl: 'smtpUrl' in to ? to.smtpUrl : undefined,
+    mailDir: 'mailDir' in to ? to.mailDir : '/nonexistent',
+    from: 'Bibliothek <noreply@library.example>',
+    publicBaseUrl: 'https://library.example/reserve/',
+    timeZone: 'Europe/Vienna',
+    intervalMs: 60_000,
+  });
+}
