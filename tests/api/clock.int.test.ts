@@ -1,9 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { addDays, createLogger, ManualClock, todayIn } from '@rr/platform';
+import { addDays, ManualClock, todayIn } from '@rr/platform';
 import type { MailSender } from '@rr/projections';
-import { defaultLimits, erasePersonalData, expireDueTransactions } from '@rr/command-service';
-import { emailKey } from '@rr/domain';
+import { erasePersonalData, expireDueTransactions } from '@rr/command-service';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
@@ -49,16 +48,8 @@ describe.each([
   let roomId: string;
   let slotDate: string;
 
-  const deps = () => ({
-    store: suite.db.store,
-    pool: suite.db.pool,
-    clock,
-    logger: createLogger('silent'),
-    timeZone: ZONE,
-    emailKey: (e: string) => emailKey('test-secret', e),
-    limits: defaultLimits,
-    verifyHuman: () => Promise.resolve(true),
-  });
+  // What the app's jobs run with: its store records at the test's clock.
+  const deps = () => suite.app.deps;
 
   async function slot(startTime: string, endTime: string, capacity: number): Promise<string> {
     const r = await suite.admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
