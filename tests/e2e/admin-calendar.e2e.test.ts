@@ -13,6 +13,8 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
+import { iso, longDate, shown } from './dates.ts';
+import { createTestRooms, FIRST_ROOM } from './test-rooms.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -21,13 +23,10 @@ let tmp: string;
 let admin: Page;
 let adminLog: { errors: string[] };
 
-/* ---- Dates of the test: a month two months ahead, so every slot lies in the future ---- */
+/** The test rooms' first (test-rooms.ts): the room whose time slots the test manages. */
+const ROOM = FIRST_ROOM;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const iso = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-const shown = (d: Date) => `${pad(d.getDate())}.${pad(d.getMonth() + 1)}.${d.getFullYear()}`;
-/** The accessible day names of the calendar: "Mittwoch, 3. Juni 2026". */
-const longDate = (d: Date) => new Intl.DateTimeFormat('de', { dateStyle: 'full' }).format(d);
+/* ---- Dates of the test: a month two months ahead, so every slot lies in the future ---- */
 
 const now = new Date();
 const first = new Date(now.getFullYear(), now.getMonth() + 2, 1);
@@ -106,6 +105,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   server = await startServer(db);
   browser = await launchBrowser();
+  await createTestRooms(server.baseUrl);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rr-e2e-calendar-'));
   admin = await openPage(browser);
   adminLog = watchPage(admin);
@@ -151,9 +151,9 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
     await siteNav('Räume').click();
     await h1('Räume').waitFor();
     await main()
-      .getByRole('link', { name: 'Zeitfenster konfigurieren Großer Lesesaal', exact: true })
+      .getByRole('link', { name: `Zeitfenster konfigurieren ${ROOM}`, exact: true })
       .click();
-    await h1('Zeitfenster: Großer Lesesaal').waitFor();
+    await h1(`Zeitfenster: ${ROOM}`).waitFor();
     await main().getByRole('table').waitFor();
     await expectAccessible(admin, 'calendar (current month)');
 
@@ -193,7 +193,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
     await admin.getByRole('button', { name: 'Zeitfenster anlegen' }).click();
 
     await popup(`${workingDays} Zeitfenster wurden angelegt.`).waitFor();
-    await h1('Zeitfenster: Großer Lesesaal').waitFor();
+    await h1(`Zeitfenster: ${ROOM}`).waitFor();
     expect(new URL(admin.url()).searchParams.get('month')).toBe(String(month));
     expect(new URL(admin.url()).searchParams.get('year')).toBe(String(year));
     await dayButton(thursday, 'frei').waitFor();
@@ -247,7 +247,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
     await admin.getByLabel(/^Kapazität/).fill('6');
     await admin.getByRole('button', { name: 'Speichern' }).click();
     await popup(`Das Zeitfenster am ${shown(thursday)} wurde gespeichert.`).waitFor();
-    await h1('Zeitfenster: Großer Lesesaal').waitFor();
+    await h1(`Zeitfenster: ${ROOM}`).waitFor();
     await dayButton(thursday, 'frei').click();
     await dialog
       .getByRole('listitem')
@@ -268,7 +268,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
     await admin.getByLabel(/^Kapazität/).fill('0');
     await admin.getByRole('button', { name: 'Kapazität setzen' }).click();
     await popup(new RegExp(`Die Kapazität von ${workingDays} Zeitfenstern vom`)).waitFor();
-    await h1('Zeitfenster: Großer Lesesaal').waitFor();
+    await h1(`Zeitfenster: ${ROOM}`).waitFor();
     // No seats left: the working days are full now.
     await dayButton(thursday, 'ausgebucht').waitFor();
     expect(

@@ -11,6 +11,9 @@ import type { TestDatabase } from '../support/db.ts';
 const root = path.resolve(import.meta.dirname, '..', '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** The admin the e2e servers create on their first start. */
+export const E2E_ADMIN = { username: 'admin', password: 'e2e-admin-password' } as const;
+
 export interface RunningServer {
   baseUrl: string;
   process: ChildProcess;
@@ -18,13 +21,19 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts the real all-in-one server process (as `npm start` does) against a test database. */
+/**
+ * Starts the real all-in-one server process (as `npm start` does) against a test database.
+ * Without the demo seed (`SEED_DEMO_DATA=false`): each test file creates the data it relies on
+ * (test-rooms.ts). A caller that wants the demo data passes `SEED_DEMO_DATA: 'true'` in `env`.
+ */
 export async function startServer(
   db: TestDatabase,
   env: Record<string, string> = {},
 ): Promise<RunningServer> {
   if (!existsSync(path.join(root, 'frontend', 'dist', 'index.html'))) {
-    throw new Error('frontend/dist is missing: run `npm run build` before the browser tests');
+    throw new Error(
+      'frontend/dist is missing: `npm test` and `npm run test:e2e` build it; or run `npm run build`',
+    );
   }
   const port = await freePort();
   let out = '';
@@ -39,8 +48,12 @@ export async function startServer(
         PORT: String(port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
-        ADMIN_USERNAME: 'admin',
-        ADMIN_PASSWORD: 'e2e-admin-password',
+        ADMIN_USERNAME: E2E_ADMIN.username,
+        ADMIN_PASSWORD: E2E_ADMIN.password,
+        SEED_DEMO_DATA: 'false',
+        // The server's "today" is the tests' and the browser's (both use the machine's zone):
+        // with Europe/Vienna on a UTC machine they disagree for an hour every night.
+        TIME_ZONE: Intl.DateTimeFormat().resolvedOptions().timeZone,
         PUBLIC_BASE_URL: `http://127.0.0.1:${port}/`,
         MAIL_INTERVAL_MS: '200',
         DATA_DIR: path.join(os.tmpdir(), `rr-e2e-data-${port}`),
@@ -102,13 +115,13 @@ export async function openPage(
   return context.newPage();
 }
 
-/** Fails on any WCAG 2.0/2.1/2.2 A or AA violation axe finds on the page as it is now. */
 /**
  * Polls a read of the page until the expectation holds: the URL of a client-side
  * navigation changes before React renders the new state, so a single read can be early.
  */
 export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 
+/** Fails on any WCAG 2.0/2.1/2.2 A or AA violation axe finds on the page as it is now. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])

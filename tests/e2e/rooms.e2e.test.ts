@@ -14,6 +14,8 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
+import { createTestRooms, SECOND_ROOM, TEST_ROOM_NAMES } from './test-rooms.ts';
+import { acceptPrivacy, roomNames } from './visitor-pages.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -24,6 +26,8 @@ beforeAll(async () => {
   db = await createTestDatabase();
   server = await startServer(db);
   browser = await launchBrowser();
+  // The rooms staff created before the visitor comes (no demo seed).
+  await createTestRooms(server.baseUrl);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rr-e2e-'));
 }, 120_000);
 
@@ -33,12 +37,6 @@ afterAll(async () => {
   await db?.drop();
   await rm(tmp, { recursive: true, force: true });
 });
-
-async function acceptPrivacy(page: Page): Promise<void> {
-  await page.getByRole('checkbox', { name: /Datenschutzhinweis gelesen/ }).check();
-  await page.getByRole('button', { name: 'Bestätigen und weiter' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Lesesaal reservieren' }).waitFor();
-}
 
 async function signIn(page: Page, username: string, password: string): Promise<void> {
   await page.goto(`${server.baseUrl}/admin/`);
@@ -66,11 +64,8 @@ async function reloadUntilVisible(page: Page, locator: Locator, timeoutMs = 30_0
   }
 }
 
-const roomNames = (page: Page) =>
-  page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents();
-
 describe('rooms, end to end in Chromium', () => {
-  it('the visitor sees the seeded rooms; an admin adds a room; the visitor sees it without a server restart', async () => {
+  it('the visitor sees the rooms staff created; an admin adds a room; the visitor sees it without a server restart', async () => {
     const visitor = await openPage(browser);
     const visitorLog = watchPage(visitor);
     await visitor.goto(`${server.baseUrl}/`);
@@ -89,12 +84,8 @@ describe('rooms, end to end in Chromium', () => {
       await visitor.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type),
     ).toBe('checkbox');
     await acceptPrivacy(visitor);
-    await visitor.getByRole('heading', { name: 'Großer Lesesaal' }).waitFor();
-    expect(await roomNames(visitor)).toEqual([
-      'Großer Lesesaal',
-      'Rara-Lesesaal',
-      'Zeitschriftenraum',
-    ]);
+    await visitor.getByRole('heading', { name: TEST_ROOM_NAMES[0] }).waitFor();
+    expect(await roomNames(visitor)).toEqual(TEST_ROOM_NAMES);
     await expectAccessible(visitor, 'room chooser');
     // The acceptance lives in the browser session: a reload does not ask again.
     await visitor.goto(`${server.baseUrl}/?reset=y`);
@@ -115,7 +106,7 @@ describe('rooms, end to end in Chromium', () => {
 
     await admin.getByRole('link', { name: 'Räume' }).first().click();
     await admin.getByRole('heading', { level: 1, name: 'Räume' }).waitFor();
-    await admin.getByRole('heading', { name: 'Rara-Lesesaal' }).waitFor();
+    await admin.getByRole('heading', { name: SECOND_ROOM }).waitFor();
     await expectAccessible(admin, 'room list');
     await admin.getByRole('button', { name: 'Reihenfolge ändern' }).click();
     await admin.getByRole('button', { name: 'Nach oben' }).first().waitFor();
@@ -199,9 +190,8 @@ describe('rooms, end to end in Chromium', () => {
 
   it('the room chooser fits a 375 px wide phone screen', async () => {
     const page = await openPage(browser, { width: 375, height: 740 });
-    await page.goto(`${server.baseUrl}/`);
-    await acceptPrivacy(page);
-    await page.getByRole('heading', { name: 'Rara-Lesesaal' }).waitFor();
+    await acceptPrivacy(page, server.baseUrl);
+    await page.getByRole('heading', { name: SECOND_ROOM }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       375,
     );

@@ -14,6 +14,8 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
+import { iso, shown, weekdaysAhead } from './dates.ts';
+import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -24,25 +26,13 @@ let adminLog: { errors: string[] };
 /** Anna's ticket of day A, cancelled in the test (its history is checked later). */
 let annaTicketPath = '';
 
-const ROOM = 'Großer Lesesaal';
-/** 34 characters: the list shows the first 18 plus ' ...'. */
+/** The first of the test rooms (test-rooms.ts): the reports' first room. */
+const ROOM = FIRST_ROOM;
+/** 34 characters: the list shows the first 18 plus ' ...'. Created after the test rooms. */
 const LONG_ROOM = 'Lesesaal der Handschriftensammlung';
 
 /* ---- Dates: weekdays 3 to 10 days ahead (rooms open from today + 2 days) ---- */
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const iso = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-const shown = (d: Date) => `${pad(d.getDate())}.${pad(d.getMonth() + 1)}.${d.getFullYear()}`;
-
-function weekdaysAhead(count: number): Date[] {
-  const today = new Date();
-  const days: Date[] = [];
-  for (let offset = 3; days.length < count; offset += 1) {
-    const day = new Date(today.getFullYear(), today.getMonth(), today.getDate() + offset);
-    if (day.getDay() >= 1 && day.getDay() <= 5) days.push(day);
-  }
-  return days;
-}
 const [dayA, dayB] = weekdaysAhead(2) as [Date, Date];
 const today = new Date();
 const monthAgo = new Date(today.getFullYear(), today.getMonth() - 1, today.getDate());
@@ -88,34 +78,6 @@ interface Person {
   email: string;
 }
 
-async function createSlot(
-  client: Client,
-  roomId: string,
-  d: Date,
-  startTime: string,
-  endTime: string,
-  capacity: number,
-): Promise<string> {
-  const res = await client.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
-    json: {
-      startTime,
-      endTime,
-      startDate: iso(d),
-      repeatUntil: iso(d),
-      daysOfWeek: [],
-      includeHolidays: true,
-      capacity,
-    },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const slots = (await (
-    await client.get(
-      `/api/admin/rooms/${roomId}/timeslots?fromDate=${iso(d)}&untilDate=${iso(d)}&limit=999`,
-    )
-  ).json()) as { content: { id: string; startTime: string }[] };
-  return slots.content.find((slot) => slot.startTime.startsWith(startTime))!.id;
-}
-
 /** A visitor books the slots in one transaction (one booking, so the tickets are related). */
 async function visitorBooks(person: Person, slotIds: string[]): Promise<string | null> {
   const visitor = new Client(server.baseUrl);
@@ -146,24 +108,9 @@ async function visitorBooks(person: Person, slotIds: string[]): Promise<string |
 }
 
 async function createTestData(): Promise<void> {
-  const staff = new Client(server.baseUrl);
-  expect((await staff.login('admin', 'e2e-admin-password')).status).toBe(200);
-  const created = await staff.request('POST', '/api/admin/rooms', {
-    json: {
-      name: LONG_ROOM,
-      description: 'Handschriften und Nachlässe',
-      capacity: 8,
-      openStartValue: 2,
-      openStartType: 'DAY',
-      openEndValue: 30,
-      openEndType: 'WORKING_DAY',
-    },
-  });
-  expect(created.status, await created.clone().text()).toBe(201);
-  const rooms = (await (await staff.get('/api/admin/rooms?limit=999')).json()) as {
-    content: { id: string; name: string }[];
-  };
-  const idOf = (name: string) => rooms.content.find((room) => room.name === name)!.id;
+  const { admin: staff, idOf } = await createTestRooms(server.baseUrl, [
+    { name: LONG_ROOM, description: 'Handschriften und Nachlässe', capacity: 8 },
+  ]);
   const morningA = await createSlot(staff, idOf(ROOM), dayA, '09:00', '12:00', 2);
   const afternoonA = await createSlot(staff, idOf(ROOM), dayA, '14:00', '16:00', 1);
   const morningB = await createSlot(staff, idOf(ROOM), dayB, '09:00', '12:00', 2);
@@ -185,8 +132,7 @@ async function createTestData(): Promise<void> {
     [longRoom],
   );
   // The browser is another client: wait until the read models have caught up with the last write.
-  staff.lastPosition = last;
-  expect((await staff.get('/api/admin/tickets?limit=1')).headers.get('x-read-stale')).toBeNull();
+  await waitForReadModels(staff, last);
 }
 
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { freePort } from '../support/ports.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import {
+  eventually,
   expectAccessible,
   launchBrowser,
   openPage,
@@ -12,6 +12,23 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
+import { iso, longDate, monthTitle, weekdaysAhead } from './dates.ts';
+import {
+  createSlot,
+  createTestRooms,
+  FIRST_ROOM,
+  SECOND_ROOM,
+  waitForReadModels,
+} from './test-rooms.ts';
+import {
+  acceptPrivacy,
+  dayButton,
+  dialog,
+  h1,
+  main,
+  showMonthOf,
+  ticketItems,
+} from './visitor-pages.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -19,38 +36,16 @@ let browser: Browser;
 let sink: SmtpSink;
 let roomId: string;
 
-const ROOM = 'Großer Lesesaal';
-const OTHER_ROOM = 'Rara-Lesesaal';
+/** The test's own rooms (test-rooms.ts): slots in the first, one overlapping slot in the second. */
+const ROOM = FIRST_ROOM;
+const OTHER_ROOM = SECOND_ROOM;
 
 /* ---- Dates: two weekdays 3 to 10 days ahead (rooms open from today + 2 days) ---- */
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const iso = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-/** The accessible day names of the calendar: "Mittwoch, 3. Juni 2026". */
-const longDate = (d: Date) => new Intl.DateTimeFormat('de', { dateStyle: 'full' }).format(d);
-const monthTitle = (d: Date) =>
-  new Intl.DateTimeFormat('de', { month: 'long', year: 'numeric' }).format(d);
-
-function weekdaysAhead(count: number): Date[] {
-  const today = new Date();
-  const days: Date[] = [];
-  for (let offset = 3; days.length < count; offset += 1) {
-    const day = new Date(today.getFullYear(), today.getMonth(), today.getDate() + offset);
-    if (day.getDay() >= 1 && day.getDay() <= 5) days.push(day);
-  }
-  return days;
-}
 const [dayA, dayB] = weekdaysAhead(2) as [Date, Date];
 
 /* ---- Helpers ---- */
 
-const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
-const main = (page: Page) => page.getByRole('main');
-const dayButton = (page: Page, d: Date) =>
-  main(page).getByRole('button', { name: `${longDate(d)}, frei`, exact: true });
-/** The tickets listed in the main content (the wizard is a list too). */
-const ticketItems = (page: Page) => main(page).locator('.ticket-list > li');
-const dialog = (page: Page) => page.getByRole('dialog');
 const panicButton = (page: Page) =>
   page.getByRole('banner').getByRole('button', { name: 'Alles löschen' });
 const noHorizontalScroll = async (page: Page) =>
@@ -62,23 +57,6 @@ const session = (page: Page) =>
     transactionId: sessionStorage.getItem('transactionId'),
     personalData: sessionStorage.getItem('personalData'),
   }));
-
-async function acceptPrivacy(page: Page, baseUrl = server.baseUrl): Promise<void> {
-  await page.goto(`${baseUrl}/`);
-  await page.getByRole('checkbox', { name: /Datenschutzhinweis gelesen/ }).check();
-  await page.getByRole('button', { name: 'Bestätigen und weiter' }).click();
-  await h1(page, 'Lesesaal reservieren').waitFor();
-}
-
-/** Shows the month of a day in the room calendar (the calendar starts at the current month). */
-async function showMonthOf(page: Page, d: Date): Promise<void> {
-  const heading = main(page).getByRole('heading', { level: 2, name: monthTitle(d) });
-  for (let i = 0; i < 3 && !(await heading.isVisible()); i += 1) {
-    await main(page).getByRole('button', { name: 'Nächster Monat' }).click();
-    await page.waitForTimeout(50);
-  }
-  await heading.waitFor();
-}
 
 /** Books the slot `range` on day `d` through the day dialog (mouse). */
 async function addSlot(page: Page, d: Date, range: string): Promise<void> {
@@ -109,9 +87,6 @@ async function tabTo(page: Page, name: RegExp, shift = false, max = 120): Promis
   throw new Error(`no focusable element matching ${String(name)}`);
 }
 
-/** Polls until the expectation holds (the UI updates after server answers). */
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
-
 const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
 
 /** Waits for the confirmation mail to an address and returns the path of its link. */
@@ -128,17 +103,12 @@ async function confirmationPath(email: string): Promise<string> {
 }
 
 /**
- * Creates the test's slots as admin over HTTP (4 seats each): on day A 09:00-12:00 and
- * 14:00-16:00 and on day B 09:00-12:00 in the main room, and on day A 10:00-13:00 in the other
- * room (a room's slots never overlap). Answers the main room's id.
+ * Creates the test rooms and the test's slots as admin over HTTP (4 seats each): on day A
+ * 09:00-12:00 and 14:00-16:00 and on day B 09:00-12:00 in the main room, and on day A 10:00-13:00
+ * in the other room (a room's slots never overlap). Answers the main room's id.
  */
 async function createSlots(baseUrl: string): Promise<string> {
-  const admin = new Client(baseUrl);
-  expect((await admin.login('admin', 'e2e-admin-password')).status).toBe(200);
-  const rooms = (await (await admin.get('/api/rooms')).json()) as {
-    content: { id: string; name: string }[];
-  };
-  const idOf = (name: string) => rooms.content.find((room) => room.name === name)!.id;
+  const { admin, idOf } = await createTestRooms(baseUrl);
   const slots: [string, Date, string, string][] = [
     [idOf(ROOM), dayA, '09:00', '12:00'],
     [idOf(ROOM), dayA, '14:00', '16:00'],
@@ -146,23 +116,10 @@ async function createSlots(baseUrl: string): Promise<string> {
     [idOf(OTHER_ROOM), dayA, '10:00', '13:00'],
   ];
   for (const [room, d, startTime, endTime] of slots) {
-    const res = await admin.request('POST', `/api/admin/rooms/${room}/timeslots`, {
-      json: {
-        startTime,
-        endTime,
-        startDate: iso(d),
-        repeatUntil: iso(d),
-        daysOfWeek: [],
-        includeHolidays: true,
-        capacity: 4,
-      },
-    });
-    expect(res.status, await res.clone().text()).toBe(201);
+    await createSlot(admin, room, d, startTime, endTime, 4);
   }
   // The browser is another client: wait until the read models have caught up with these writes.
-  expect(
-    (await admin.get('/api/admin/rooms/timeslots?limit=1')).headers.get('x-read-stale'),
-  ).toBeNull();
+  await waitForReadModels(admin);
   return idOf(ROOM);
 }
 
@@ -187,7 +144,7 @@ describe('visitor booking, end to end in Chromium', () => {
   it('books two slots, gets the mail, and cancels one ticket through its link', async () => {
     const page = await openPage(browser);
     const log = watchPage(page);
-    await acceptPrivacy(page);
+    await acceptPrivacy(page, server.baseUrl);
     await page.getByRole('link', { name: `Auswählen ${ROOM}` }).click();
     await h1(page, ROOM).waitFor();
     await eventually(() =>
@@ -345,7 +302,7 @@ describe('visitor booking, end to end in Chromium', () => {
   it('the panic button removes the cart and the personal data and starts again', async () => {
     const page = await openPage(browser);
     const log = watchPage(page);
-    await acceptPrivacy(page);
+    await acceptPrivacy(page, server.baseUrl);
     await page.getByRole('link', { name: `Auswählen ${ROOM}` }).click();
     await h1(page, ROOM).waitFor();
     await addSlot(page, dayA, '14:00-16:00');

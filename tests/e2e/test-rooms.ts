@@ -1,0 +1,124 @@
+import { expect } from 'vitest';
+import { Client } from '../support/app.ts';
+import { createRoom } from '../support/fixtures.ts';
+import { iso } from './dates.ts';
+import { E2E_ADMIN } from './harness.ts';
+
+/**
+ * The browser tests' own data, created through the real admin API of the server under test (the
+ * servers start without the demo seed, see `startServer`): rooms, and time slots in them.
+ */
+
+export interface TestRoom {
+  name: string;
+  description: string;
+  capacity: number;
+}
+
+/**
+ * The rooms every browser test starts with, in this order (lists show rooms in the order they
+ * were created). Their names are the tests' own and none of the demo seed's.
+ */
+export const TEST_ROOMS = [
+  {
+    name: 'Lesesaal Nord',
+    description: 'Testraum: 60 Tische, Tageslicht, Stillarbeit',
+    capacity: 60,
+  },
+  { name: 'Lesesaal Süd', description: 'Testraum: Altbestand unter Aufsicht', capacity: 12 },
+  { name: 'Medienraum', description: 'Testraum: Zeitschriften und Mikrofilme', capacity: 24 },
+] as const satisfies readonly TestRoom[];
+
+export const TEST_ROOM_NAMES: readonly string[] = TEST_ROOMS.map((room) => room.name);
+export const [FIRST_ROOM, SECOND_ROOM] = TEST_ROOM_NAMES as [string, string, string];
+
+/** A client signed in as the admin of the e2e server (the `ADMIN_*` variables of `startServer`). */
+export async function signInAdmin(baseUrl: string): Promise<Client> {
+  const admin = new Client(baseUrl);
+  const res = await admin.login(E2E_ADMIN.username, E2E_ADMIN.password);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return admin;
+}
+
+/**
+ * Creates a one-off time slot on day `d` (also on a holiday) and answers its id. The admin
+ * client reads its own write, so the id is found at once.
+ */
+export async function createSlot(
+  admin: Client,
+  roomId: string,
+  d: Date,
+  startTime: string,
+  endTime: string,
+  capacity: number,
+): Promise<string> {
+  const res = await admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
+    json: {
+      startTime,
+      endTime,
+      startDate: iso(d),
+      repeatUntil: iso(d),
+      daysOfWeek: [],
+      includeHolidays: true,
+      capacity,
+    },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  const slots = (await (
+    await admin.get(
+      `/api/admin/rooms/${roomId}/timeslots?fromDate=${iso(d)}&untilDate=${iso(d)}&limit=999`,
+    )
+  ).json()) as { content: { id: string; startTime: string }[] };
+  const slot = slots.content.find((s) => s.startTime.startsWith(startTime));
+  expect(slot, `the slot ${iso(d)} ${startTime} just created`).toBeDefined();
+  return slot!.id;
+}
+
+/**
+ * Waits until the read models have caught up with a write position (by default the client's
+ * last write). The browser is another client that has not seen that position: without this wait
+ * its first read could come before the change shows.
+ */
+export async function waitForReadModels(
+  client: Client,
+  position: string | null = client.lastPosition,
+): Promise<void> {
+  const reader = new Client(client.baseUrl).shareSession(client);
+  reader.lastPosition = position;
+  const res = await reader.get('/api/admin/rooms?limit=1');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('x-read-stale'), 'the read models caught up').toBeNull();
+}
+
+export interface TestRooms {
+  /** Signed in as admin, to create more test data. */
+  admin: Client;
+  /** The id of a room created here, by its name. */
+  idOf: (name: string) => string;
+}
+
+/**
+ * Signs in as admin and creates `TEST_ROOMS`, then `extra` rooms (in this order), and waits until
+ * the read models show them. The one way every browser test file gets its rooms.
+ */
+export async function createTestRooms(
+  baseUrl: string,
+  extra: readonly TestRoom[] = [],
+): Promise<TestRooms> {
+  const admin = await signInAdmin(baseUrl);
+  const ids = new Map<string, string>();
+  for (const { name, description, capacity } of [...TEST_ROOMS, ...extra]) {
+    // Open for visitors from today + 2 days to 30 working days ahead (the fixture's rules), as the
+    // tests' date logic assumes.
+    ids.set(name, await createRoom(admin, name, { description, capacity }));
+  }
+  await waitForReadModels(admin);
+  return {
+    admin,
+    idOf: (name) => {
+      const id = ids.get(name);
+      if (!id) throw new Error(`no test room named ${name}`);
+      return id;
+    },
+  };
+}
