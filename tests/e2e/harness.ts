@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -36,6 +37,8 @@ export async function startServer(
     );
   }
   const port = await freePort();
+  // The server's own files (mails without SMTP): removed when it stops.
+  const dataDir = path.join(os.tmpdir(), `rr-e2e-data-${port}`);
   let out = '';
   const child = spawn(
     process.execPath,
@@ -56,7 +59,7 @@ export async function startServer(
         TIME_ZONE: Intl.DateTimeFormat().resolvedOptions().timeZone,
         PUBLIC_BASE_URL: `http://127.0.0.1:${port}/`,
         MAIL_INTERVAL_MS: '200',
-        DATA_DIR: path.join(os.tmpdir(), `rr-e2e-data-${port}`),
+        DATA_DIR: dataDir,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -82,10 +85,12 @@ export async function startServer(
     process: child,
     output: () => out,
     stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
