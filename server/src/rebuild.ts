@@ -13,7 +13,7 @@ const db = await openDatabase(config, logger);
 const runtime = await openRuntime(db.url, config, logger);
 const started = performance.now();
 const results = await rebuildReadModels(runtime.pool, runtime.store, readModelProjections);
-const ms = performance.now() - started;
+const ms = Math.round(performance.now() - started);
 for (const r of results) console.log(`rebuilt ${r.name}: ${r.applied} of ${r.events} events`);
 console.log(
   `rebuilt ${results.length} read models from ${results[0]?.events ?? 0} events in ${ms} ms`,
