@@ -40,9 +40,14 @@ async function main(): Promise<void> {
   }
   const runner = role === 'all' || role === 'projector' ? startProjections(runtime, logger) : null;
   if (role === 'all' && config.SEED_DEMO_DATA) {
-    // Through the API, so after the projections started (its reads wait for them).
-    const demo = await seedDemoData(runtime.deps, config, logger, readModelNames);
-    if (demo) logger.info(demo, 'seeded demo data into the empty database');
+    // Through the API, so after the projections started (its reads wait for them). The product
+    // serves without its demo: a failure is logged, not fatal.
+    try {
+      const demo = await seedDemoData(runtime.deps, config, logger, readModelNames);
+      if (demo) logger.info(demo, 'seeded demo data into the empty database');
+    } catch (err) {
+      logger.error({ err: String(err) }, 'demo seed failed; serving without the full demo');
+    }
   }
   // Jobs run beside the projector (one active projector process; the jobs are idempotent anyway).
   const expiry =
