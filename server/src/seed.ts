@@ -84,7 +84,7 @@ export const demoHoliday = {
 };
 
 /** How far ahead the demo has slots: inside the rooms' booking window (30 working days). */
-export const DEMO_WEEKS = 6;
+const DEMO_WEEKS = 6;
 
 const FIRST_NAMES = [
   'Anna', 'Lukas', 'Sophie', 'Jakob', 'Marie', 'Elias', 'Lena', 'Felix', 'Johanna', 'Paul',
