@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueTransactions, defaultLimits } from '@rr/command-service';
-import { emailKey } from '@rr/domain';
-import { createLogger, ManualClock } from '@rr/platform';
+import { ManualClock } from '@rr/platform';
 import type { TestDatabase } from '../support/db.ts';
 import {
   Client,
@@ -10,6 +9,7 @@ import {
   type AdminSuite,
   type TestApp,
 } from '../support/app.ts';
+import { createRoom } from '../support/fixtures.ts';
 
 // Monday 23 Nov 2026, 10:00 in Vienna. Rooms open from today + 2 days to today + 30 working days.
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
@@ -38,22 +38,8 @@ const owner = {
   language: 'de',
 };
 
-async function room(name: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await admin.request('POST', '/api/admin/rooms', {
-    json: {
-      name,
-      description: 'Booking tests',
-      capacity: 10,
-      openStartValue: 2,
-      openStartType: 'DAY',
-      openEndValue: 30,
-      openEndType: 'WORKING_DAY',
-      ...extra,
-    },
-  });
-  expect(r.status).toBe(201);
-  return ((await r.json()) as { id: string }).id;
-}
+const room = (name: string, extra: Record<string, unknown> = {}): Promise<string> =>
+  createRoom(admin, name, { description: 'Booking tests', ...extra });
 
 /** Creates one slot and answers its id. */
 async function slot(
@@ -448,16 +434,8 @@ describe('expiry', () => {
         tickets: unknown[];
       };
       expect(summary).toMatchObject({ status: 'EXPIRED', tickets: [] });
-      const deps = {
-        store: db.store,
-        pool: db.pool,
-        clock,
-        logger: createLogger('silent'),
-        timeZone: 'Europe/Vienna',
-        emailKey: (e: string) => emailKey('test-secret', e),
-        limits: defaultLimits,
-        verifyHuman: () => Promise.resolve(true),
-      };
+      // The app's own deps: its store records at the test's clock.
+      const deps = suite.app.deps;
       expect(await expireDueTransactions(deps)).toBeGreaterThanOrEqual(1);
       const history = await db.pool.query<{ event_type: string; data: { reason?: string } }>(
         `SELECT event_type, data FROM events WHERE stream_id = $1 ORDER BY stream_version`,
