@@ -9,7 +9,7 @@ import {
   type AdminSuite,
   type TestApp,
 } from '../support/app.ts';
-import { createRoom } from '../support/fixtures.ts';
+import { createRoom, createSlot } from '../support/fixtures.ts';
 
 // Monday 23 Nov 2026, 10:00 in Vienna. Rooms open from today + 2 days to today + 30 working days.
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
@@ -42,30 +42,8 @@ const room = (name: string, extra: Record<string, unknown> = {}): Promise<string
   createRoom(admin, name, { description: 'Booking tests', ...extra });
 
 /** Creates one slot and answers its id. */
-async function slot(
-  roomId: string,
-  date: string,
-  startTime: string,
-  endTime: string,
-  capacity: number,
-): Promise<string> {
-  const r = await admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
-    json: {
-      startTime,
-      endTime,
-      startDate: date,
-      repeatUntil: date,
-      daysOfWeek: [],
-      includeHolidays: true,
-      capacity,
-    },
-  });
-  expect(r.status).toBe(201);
-  const list = (await (
-    await admin.get(`/api/admin/rooms/${roomId}/timeslots?fromDate=${date}&untilDate=${date}`)
-  ).json()) as { content: { id: string; startTime: string }[] };
-  return list.content.find((s) => s.startTime === startTime)!.id;
-}
+const slot = (roomId: string, date: string, startTime: string, endTime: string, capacity: number) =>
+  createSlot(admin, roomId, date, startTime, endTime, capacity);
 
 const start = (c: Client, timeSlotId: string) =>
   c.request('POST', '/api/transactions', { json: { timeSlotId } });

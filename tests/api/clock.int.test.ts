@@ -6,7 +6,7 @@ import { erasePersonalData, expireDueTransactions } from '@rr/command-service';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
-import { createRoom, testMailSender } from '../support/fixtures.ts';
+import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
 
 /**
  * Time has one source: every rule compares times of the injected clock (or compares inside the
@@ -51,26 +51,8 @@ describe.each([
   // What the app's jobs run with: its store records at the test's clock.
   const deps = () => suite.app.deps;
 
-  async function slot(startTime: string, endTime: string, capacity: number): Promise<string> {
-    const r = await suite.admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
-      json: {
-        startTime,
-        endTime,
-        startDate: slotDate,
-        repeatUntil: slotDate,
-        daysOfWeek: [],
-        includeHolidays: true,
-        capacity,
-      },
-    });
-    expect(r.status).toBe(201);
-    const list = (await (
-      await suite.admin.get(
-        `/api/admin/rooms/${roomId}/timeslots?fromDate=${slotDate}&untilDate=${slotDate}`,
-      )
-    ).json()) as { content: { id: string; startTime: string }[] };
-    return list.content.find((s) => s.startTime === startTime)!.id;
-  }
+  const slot = (startTime: string, endTime: string, capacity: number) =>
+    createSlot(suite.admin, roomId, slotDate, startTime, endTime, capacity);
 
   async function ticketCount(slotId: string): Promise<number> {
     const v = new Client(suite.app.baseUrl);

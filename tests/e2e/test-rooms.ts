@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { Client } from '../support/app.ts';
-import { createRoom } from '../support/fixtures.ts';
+import { createRoom, createSlot as createSlotOn } from '../support/fixtures.ts';
 import { iso } from './dates.ts';
 import { E2E_ADMIN } from './harness.ts';
 
@@ -40,39 +40,15 @@ export async function signInAdmin(baseUrl: string): Promise<Client> {
   return admin;
 }
 
-/**
- * Creates a one-off time slot on day `d` (also on a holiday) and answers its id. The admin
- * client reads its own write, so the id is found at once.
- */
-export async function createSlot(
+/** A one-off time slot on day `d` (also on a holiday); answers its id. */
+export const createSlot = (
   admin: Client,
   roomId: string,
   d: Date,
   startTime: string,
   endTime: string,
   capacity: number,
-): Promise<string> {
-  const res = await admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
-    json: {
-      startTime,
-      endTime,
-      startDate: iso(d),
-      repeatUntil: iso(d),
-      daysOfWeek: [],
-      includeHolidays: true,
-      capacity,
-    },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const slots = (await (
-    await admin.get(
-      `/api/admin/rooms/${roomId}/timeslots?fromDate=${iso(d)}&untilDate=${iso(d)}&limit=999`,
-    )
-  ).json()) as { content: { id: string; startTime: string }[] };
-  const slot = slots.content.find((s) => s.startTime.startsWith(startTime));
-  expect(slot, `the slot ${iso(d)} ${startTime} just created`).toBeDefined();
-  return slot!.id;
-}
+): Promise<string> => createSlotOn(admin, roomId, iso(d), startTime, endTime, capacity);
 
 /**
  * Waits until the read models have caught up with a write position (by default the client's

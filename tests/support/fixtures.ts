@@ -44,3 +44,37 @@ export function testMailSender(
     intervalMs: 60_000,
   });
 }
+
+/**
+ * A one-off time slot on a day (also on a holiday), as staff create it; answers its id. The admin
+ * client reads its own write (X-Min-Position), so the slot is found at once.
+ */
+export async function createSlot(
+  admin: Client,
+  roomId: string,
+  date: string,
+  startTime: string,
+  endTime: string,
+  capacity: number,
+): Promise<string> {
+  const r = await admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
+    json: {
+      startTime,
+      endTime,
+      startDate: date,
+      repeatUntil: date,
+      daysOfWeek: [],
+      includeHolidays: true,
+      capacity,
+    },
+  });
+  if (r.status !== 201) throw new Error(`slot not created: ${r.status} ${await r.text()}`);
+  const list = (await (
+    await admin.get(
+      `/api/admin/rooms/${roomId}/timeslots?fromDate=${date}&untilDate=${date}&limit=999`,
+    )
+  ).json()) as { content: { id: string; startTime: string }[] };
+  const slot = list.content.find((s) => s.startTime === startTime);
+  if (!slot) throw new Error(`the slot ${date} ${startTime} just created is not listed`);
+  return slot.id;
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { Client } from '../support/app.ts';
+import { createSlot } from '../support/fixtures.ts';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
 
 /**
@@ -27,24 +28,10 @@ const common = (db: TestDatabase) => ({
   DB_POOL_SIZE: '20',
 });
 
-async function slotOn(date: string, start: string, capacity: number): Promise<string> {
+/** A one-hour slot from `start` on a day. */
+function slotOn(date: string, start: string, capacity: number): Promise<string> {
   const end = `${String(Number(start.slice(0, 2)) + 1).padStart(2, '0')}:00`;
-  const r = await admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
-    json: {
-      startTime: start,
-      endTime: end,
-      startDate: date,
-      repeatUntil: date,
-      daysOfWeek: [],
-      includeHolidays: true,
-      capacity,
-    },
-  });
-  expect(r.status).toBe(201);
-  const list = (await (
-    await admin.get(`/api/admin/rooms/${roomId}/timeslots?fromDate=${date}&untilDate=${date}`)
-  ).json()) as { content: { id: string; startTime: string }[] };
-  return list.content.find((s) => s.startTime === start)!.id;
+  return createSlot(admin, roomId, date, start, end, capacity);
 }
 
 async function book(
