@@ -54,20 +54,68 @@ export async function inTransaction<T>(
   }
 }
 
+const CONNECTION_ERROR_CODES = new Set([
+  // The network and the socket.
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // PostgreSQL: class 08 (connection exception) and shutdowns, and no connection slot free.
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+]);
+
+/**
+ * What node-postgres and its pool say when the connection is gone: the socket closed (also when
+ * a pooled client lost it between queries: "Client has encountered a connection error and is not
+ * queryable", or "... was closed and is not queryable"), or no connection came up in time.
+ */
+const CONNECTION_ERROR_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable/i;
+
 /** True for errors that mean the database is unreachable (restart, network), not a bad query. */
 export function isConnectionError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: string }).code;
-  return (
-    code === 'ECONNREFUSED' ||
-    code === 'ECONNRESET' ||
-    code === 'EPIPE' ||
-    code === '57P01' || // admin_shutdown
-    code === '57P02' ||
-    code === '57P03' || // cannot_connect_now
-    code === '08006' ||
-    code === '08001' ||
-    code === '08003' ||
-    /Connection terminated|timeout exceeded when trying to connect/i.test(err.message)
-  );
+  // The pool wraps the socket's error as the cause of its own: a few causes deep are looked at.
+  let e: unknown = err;
+  for (let depth = 0; e instanceof Error && depth < 4; depth++, e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) return true;
+    if (CONNECTION_ERROR_MESSAGE.test(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * SQLSTATEs of class 22 (data exception) with which PostgreSQL refuses a value a request brought:
+ * a string too long (22001), a number out of range (22003), a date it cannot read or has not got
+ * (22007, 22008), NUL or an invalid character (22021, 22P05), text that is not of the type (22P02,
+ * such as a lone surrogate in jsonb).
+ */
+const INPUT_DATA_ERROR_CODES = new Set([
+  '22001',
+  '22003',
+  '22007',
+  '22008',
+  '22021',
+  '22P02',
+  '22P05',
+]);
+
+/**
+ * True when PostgreSQL refused a value as data (see INPUT_DATA_ERROR_CODES): the request's input
+ * got past the edge's validation. The problem handler answers 400 for it, as the edge would have.
+ */
+export function isRefusedInputData(err: unknown): err is pg.DatabaseError {
+  return err instanceof pg.DatabaseError && INPUT_DATA_ERROR_CODES.has(err.code ?? '');
 }

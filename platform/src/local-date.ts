@@ -21,8 +21,9 @@ function toUtc(date: LocalDate): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
+/** A real calendar date `YYYY-MM-DD`, 0001-01-01 to 9999-12-31 (PostgreSQL has no year 0). */
 export function isValidLocalDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || s < '0001-01-01') return false;
   const d = toUtc(s);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
@@ -49,11 +50,18 @@ export function isWeekend(date: LocalDate): boolean {
   return w === 'SATURDAY' || w === 'SUNDAY';
 }
 
-/** Every date from..until inclusive (empty when until is before from). */
+/**
+ * Every date from..until inclusive (empty when until is before from). Stops at until rather than
+ * stepping past it: the day after 9999-12-31 has no `YYYY-MM-DD` form (it came out as
+ * `+010000-01`, which sorts before every date, and the loop never ended).
+ */
 export function datesBetween(from: LocalDate, until: LocalDate): LocalDate[] {
   const out: LocalDate[] = [];
-  for (let d = from; d <= until; d = addDays(d, 1)) out.push(d);
-  return out;
+  if (until < from) return out;
+  for (let d = from; ; d = addDays(d, 1)) {
+    out.push(d);
+    if (d >= until) return out;
+  }
 }
 
 export function minutesOf(time: LocalTime): number {

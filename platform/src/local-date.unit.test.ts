@@ -15,6 +15,11 @@ describe('local dates', () => {
     expect(isValidLocalDate('2026-02-29')).toBe(false);
     expect(isValidLocalDate('2028-02-29')).toBe(true);
     expect(isValidLocalDate('26-02-01')).toBe(false);
+    // PostgreSQL's dates: no year 0; four-digit years only.
+    expect(isValidLocalDate('0000-01-01')).toBe(false);
+    expect(isValidLocalDate('0001-01-01')).toBe(true);
+    expect(isValidLocalDate('9999-12-31')).toBe(true);
+    expect(isValidLocalDate('99999-01-01')).toBe(false);
     expect(isValidLocalTime('23:59')).toBe(true);
     expect(isValidLocalTime('24:00')).toBe(false);
     expect(isValidLocalTime('12:60')).toBe(false);
@@ -38,6 +43,9 @@ describe('local dates', () => {
       'MONDAY',
     ]);
     expect(datesBetween('2026-11-23', '2026-11-20')).toEqual([]);
+    expect(datesBetween('2026-11-23', '2026-11-23')).toEqual(['2026-11-23']);
+    // The last date there is: the loop ends there instead of stepping past it (it never ended).
+    expect(datesBetween('9999-12-30', '9999-12-31')).toEqual(['9999-12-30', '9999-12-31']);
   });
 
   it('reads local date and time in Vienna on both sides of midnight and DST', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { problems, type FieldError } from './problem.ts';
+import { isValidLocalDate } from './local-date.ts';
 
 extendZodWithOpenApi(z);
 
@@ -14,21 +15,67 @@ export const messages = {
   integer: 'Enter an integer',
   date: 'Select a valid date',
   time: 'Select a valid time',
+  characters: 'The value contains characters that are not allowed',
 };
 
-/** Required text: trimmed, empty fails 'Value is required', then length bounds. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether PostgreSQL can store the text: it refuses NUL (in text and in jsonb, so in events too),
+ * and a lone surrogate is no character (jsonb refuses it; text would silently get U+FFFD).
+ */
+export function isStorableText(s: string): boolean {
+  return !s.includes('\u0000') && !LONE_SURROGATE.test(s);
+}
+
+/**
+ * The field errors for every string of a request part, keys included, that PostgreSQL cannot
+ * store (see isStorableText). Every route runs it over its path parameters, query and body
+ * before their schemas, so no route can hand such text to the database, whatever its schema
+ * says. Fields are named as the schemas name them (`firstName`, `owner.lastName`, `ids.2`); a
+ * refused key is reported under its object, or under `part` at the top.
+ */
+export function unstorableTextErrors(value: unknown, part: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const reported = new Set<string>();
+  const report = (field: string) => {
+    if (reported.has(field)) return;
+    reported.add(field);
+    errors.push({ field, rule: 'invalid_characters', message: messages.characters });
+  };
+  // Iterative: a 100 kB JSON body may nest tens of thousands of levels deep.
+  const pending: { value: unknown; path: string }[] = [{ value, path: '' }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value: v, path } = next;
+    const child = (key: string | number) => (path ? `${path}.${key}` : String(key));
+    if (typeof v === 'string') {
+      if (!isStorableText(v)) report(path || part);
+    } else if (Array.isArray(v)) {
+      v.forEach((item: unknown, i) => pending.push({ value: item, path: child(i) }));
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [key, item] of Object.entries(v)) {
+        if (!isStorableText(key)) report(path || part);
+        else pending.push({ value: item, path: child(key) });
+      }
+    }
+  }
+  return errors;
+}
+
+/** Required text: trimmed, empty fails 'Value is required', then length bounds; storable. */
 export function requiredText(max: number, min = 1) {
   let s = z.string({ error: messages.required }).trim().min(1, messages.required);
   if (min > 1) s = s.min(min, messages.minLength(min));
-  return s.max(max, messages.maxLength(max));
+  return s.max(max, messages.maxLength(max)).refine(isStorableText, messages.characters);
 }
 
-/** Optional text: trimmed; empty passes and becomes undefined. */
+/** Optional text: trimmed; empty passes and becomes undefined; storable. */
 export function optionalText(max: number) {
   return z
     .string()
     .trim()
     .max(max, messages.maxLength(max))
+    .refine(isStorableText, messages.characters)
     .nullish()
     .transform((v) => (v ? v : undefined));
 }
@@ -50,13 +97,11 @@ export function queryInt(min: number, max: number) {
     .max(max, messages.between(min, max));
 }
 
+/** A calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31 (isValidLocalDate). */
 export const isoDate = z
   .string({ error: messages.required })
   .regex(/^\d{4}-\d{2}-\d{2}$/, messages.date)
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, messages.date);
+  .refine(isValidLocalDate, messages.date);
 
 /** `field:ASC|DESC` joined by commas, restricted to the given fields. */
 export function sortSpec<F extends string>(fields: readonly [F, ...F[]]) {

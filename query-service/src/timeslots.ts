@@ -3,6 +3,7 @@ import {
   addDays,
   defineRoute,
   isoDate,
+  isValidLocalDate,
   problems,
   sortSpec,
   todayIn,
@@ -135,7 +136,9 @@ const RangeQuery = z
     path: ['untilDate'],
     message: 'Date not valid or ends BEFORE start date',
   })
-  .refine((q) => q.untilDate <= addDays(q.fromDate, 400), {
+  // Runs also when a date failed its own check (zod goes on after a failed pattern); addDays
+  // throws on what is not a date.
+  .refine((q) => !isValidLocalDate(q.fromDate) || q.untilDate <= addDays(q.fromDate, 400), {
     path: ['untilDate'],
     message: 'At most 400 days at once',
   });

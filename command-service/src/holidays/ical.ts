@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { addDays } from '@rr/platform';
+import { addDays, isStorableText, isValidLocalDate } from '@rr/platform';
 
 export interface ImportedHoliday {
   date: string;
@@ -23,6 +23,9 @@ export function parseHolidayCalendar(text: string): {
   holidays: ImportedHoliday[];
   ignored: number;
 } {
+  // NUL bytes make no calendar (and PostgreSQL stores no NUL); the file was read as UTF-8, so it
+  // holds no lone surrogates.
+  if (!isStorableText(text)) throw new CalendarFileError('not an iCalendar file');
   let root: ICAL.Component;
   try {
     // ical.js types parse() as any: a jCal array for one calendar in the file.
@@ -63,8 +66,16 @@ export function parseHolidayCalendar(text: string): {
         starts.push(next.toString().slice(0, 10));
     } else starts.push(start.toString().slice(0, 10));
     for (const first of starts) {
-      for (let i = 0; i < durationDays; i++)
-        holidays.push({ date: addDays(first, i), name, description });
+      // Dates without a YYYY-MM-DD form from 0001 to 9999 (year 0, 10000 and later) are skipped.
+      if (!isValidLocalDate(first)) {
+        ignored += 1;
+        continue;
+      }
+      for (let i = 0; i < durationDays; i++) {
+        const date = addDays(first, i);
+        if (isValidLocalDate(date)) holidays.push({ date, name, description });
+        else ignored += 1;
+      }
     }
   }
   return { holidays, ignored };

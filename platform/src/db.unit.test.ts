@@ -1,0 +1,64 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { isConnectionError, isRefusedInputData } from './db.ts';
+
+const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+const databaseError = (code: string) => {
+  const err = new pg.DatabaseError('refused', 0, 'error');
+  err.code = code;
+  return err;
+};
+
+describe('database errors', () => {
+  it('takes a lost or refused connection for the database being unavailable', () => {
+    for (const message of [
+      // node-postgres, when a pooled client's connection failed between its queries
+      'Client has encountered a connection error and is not queryable',
+      'Client was closed and is not queryable',
+      'Connection terminated unexpectedly',
+      'Connection terminated',
+      'timeout exceeded when trying to connect',
+    ])
+      expect(isConnectionError(new Error(message)), message).toBe(true);
+    for (const code of [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      '57P01',
+      '57P03',
+      '08006',
+      '53300',
+    ])
+      expect(isConnectionError(withCode('gone', code)), code).toBe(true);
+    // The pool wraps the socket's error.
+    expect(
+      isConnectionError(
+        new Error('Connection terminated due to connection timeout', {
+          cause: withCode('connect', 'ECONNREFUSED'),
+        }),
+      ),
+    ).toBe(true);
+    expect(isConnectionError(new Error('wrapped', { cause: withCode('x', 'ECONNRESET') }))).toBe(
+      true,
+    );
+  });
+
+  it('does not take a bad query or a refused value for one', () => {
+    expect(isConnectionError(databaseError('42P01'))).toBe(false);
+    expect(isConnectionError(databaseError('22021'))).toBe(false);
+    expect(isConnectionError(new Error('Cannot read properties of undefined'))).toBe(false);
+    expect(isConnectionError('Connection terminated')).toBe(false);
+    const cyclic = new Error('a');
+    cyclic.cause = cyclic;
+    expect(isConnectionError(cyclic)).toBe(false);
+  });
+
+  it('knows the data exceptions a request value causes', () => {
+    for (const code of ['22021', '22P05', '22008', '22007', '22003', '22001', '22P02'])
+      expect(isRefusedInputData(databaseError(code)), code).toBe(true);
+    expect(isRefusedInputData(databaseError('23505'))).toBe(false);
+    expect(isRefusedInputData(databaseError('22012'))).toBe(false);
+    // Only PostgreSQL's own errors: a code alone is not one.
+    expect(isRefusedInputData(withCode('x', '22021'))).toBe(false);
+  });
+});

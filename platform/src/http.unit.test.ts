@@ -1,0 +1,95 @@
+import { Writable } from 'node:stream';
+import type { Request, Response } from 'express';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { problemHandler } from './http.ts';
+import { createLogger } from './logger.ts';
+
+/** Runs the problem handler on an error; answers the response and the log lines. */
+function handle(err: unknown) {
+  const logs: { level: number; msg: string; code?: string; route?: string }[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as (typeof logs)[number]);
+      done();
+    },
+  });
+  const answer = { status: 0, type: '', headers: {} as Record<string, string>, body: '' };
+  const res = {
+    headersSent: false,
+    setHeader(name: string, value: string) {
+      answer.headers[name] = value;
+      return this;
+    },
+    status(code: number) {
+      answer.status = code;
+      return this;
+    },
+    type(t: string) {
+      answer.type = t;
+      return this;
+    },
+    send(body: string) {
+      answer.body = body;
+      return this;
+    },
+  };
+  const req = { baseUrl: '/api', route: { path: '/rooms/:id' } };
+  problemHandler(createLogger('info', 'test', sink))(
+    err,
+    req as unknown as Request,
+    res as unknown as Response,
+    () => undefined,
+  );
+  return { ...answer, problem: JSON.parse(answer.body) as { error: string }, logs };
+}
+
+/** What router 2 throws for a path parameter it cannot decode. */
+function routerDecodeError(value: string): URIError {
+  try {
+    decodeURIComponent(value);
+  } catch (err) {
+    return Object.assign(err as URIError, { status: 400, statusCode: 400 });
+  }
+  throw new Error(`${value} decodes`);
+}
+
+describe('problem handler', () => {
+  it('answers a path parameter that is not percent-encoded UTF-8 with 400, no error log', () => {
+    for (const value of ['%', '%E0%A4%A', '%C0%AE', '%ED%A0%80']) {
+      const r = handle(routerDecodeError(value));
+      expect(r.status, value).toBe(400);
+      expect(r.type).toBe('application/problem+json');
+      expect(r.problem.error).toBe('validation__error');
+      expect(r.logs).toEqual([]);
+    }
+  });
+
+  it('answers a value PostgreSQL refused with 400 and a warning naming code and route only', () => {
+    const err = new pg.DatabaseError('invalid byte sequence for encoding "UTF8": 0x00', 0, 'error');
+    err.code = '22021';
+    const r = handle(err);
+    expect(r.status).toBe(400);
+    expect(r.problem.error).toBe('validation__error');
+    expect(r.logs).toHaveLength(1);
+    expect(r.logs[0]).toMatchObject({ level: 40, code: '22021', route: '/api/rooms/:id' });
+    expect(JSON.stringify(r.logs)).not.toContain('0x00');
+  });
+
+  it('answers a lost database connection with 503 and Retry-After', () => {
+    const r = handle(new Error('Client has encountered a connection error and is not queryable'));
+    expect(r.status).toBe(503);
+    expect(r.headers['Retry-After']).toBe('2');
+    expect(r.problem.error).toBe('service__unavailable');
+    expect(r.logs.every((l) => l.level < 50)).toBe(true);
+  });
+
+  it('still answers anything else with 500 and logs it as an error', () => {
+    const r = handle(new TypeError('x is undefined'));
+    expect(r.status).toBe(500);
+    expect(r.logs.map((l) => l.level)).toEqual([50]);
+    // A URIError of the service's own code is no client's fault.
+    expect(handle(new URIError('URI malformed')).status).toBe(500);
+  });
+});
