@@ -9,6 +9,9 @@ import { Problem } from './problem.ts';
 import { z } from './validation.ts';
 import type { Logger } from './logger.ts';
 import { persistentSecret } from './secrets.ts';
+import type { Clock } from './clock.ts';
+import type { SignInLimits } from './sign-in-limit.ts';
+import { clientAddressKey, SignInLimitStore } from './sign-in-limit-store.ts';
 
 const scrypt = promisify(scryptCb) as (
   pw: string,
@@ -142,7 +145,16 @@ const LoginBody = z.object({
   password: z.string().min(1, 'Value is required').max(200),
 });
 
-export function authRoutes(pool: pg.Pool): RouteDef[] {
+export interface AuthOptions {
+  /** The time failed sign-ins are counted at. */
+  clock: Clock;
+  /** How failed sign-ins delay further attempts (config SIGN_IN_*, see signInLimitsFrom). */
+  signInLimits: SignInLimits;
+  logger?: Logger;
+}
+
+export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
+  const limiter = new SignInLimitStore(pool, options.clock, options.signInLimits);
   return [
     defineRoute({
       method: 'post',
@@ -154,8 +166,23 @@ export function authRoutes(pool: pg.Pool): RouteDef[] {
       responses: {
         200: { description: 'Signed in', schema: UserSchema },
         401: { description: 'Wrong credentials' },
+        429: { description: 'Too many failed sign-ins: wait Retry-After seconds' },
       },
       handler: async ({ body, req }) => {
+        // Failed sign-ins delay further attempts per user name and address, per address and per
+        // user name; unknown users count like known ones, so a refusal tells nothing either.
+        const attempt = await limiter.attempt(body.username, clientAddressKey(req.ip));
+        if (!attempt.allowed) {
+          options.logger?.warn({ scope: attempt.scope }, 'sign-in refused after repeated failures');
+          throw new Problem(
+            429,
+            'http__too_many_requests',
+            'Too many failed sign-ins, please try again later',
+            [],
+            undefined,
+            { 'Retry-After': String(attempt.retryAfterSeconds) },
+          );
+        }
         const r = await pool.query<{ password_hash: string; roles: Role[] }>(
           'SELECT password_hash, roles FROM admin_users WHERE username = $1',
           [body.username],
@@ -165,6 +192,7 @@ export function authRoutes(pool: pg.Pool): RouteDef[] {
         const ok = await verifyPassword(body.password, row?.password_hash ?? (await dummyHash));
         if (!row || !ok)
           throw new Problem(401, 'auth__invalid_credentials', 'Wrong user name or password');
+        await limiter.succeeded(attempt);
         const user: SessionUser = { username: body.username, roles: row.roles };
         await new Promise<void>((resolve, reject) =>
           req.session.regenerate((err) => (err ? reject(err as Error) : resolve())),

@@ -57,7 +57,13 @@ const ConfigSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Lesesaal-Reservierung <noreply@localhost>'),
   PUBLIC_BASE_URL: z.url().optional(),
   MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
-  RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100000).default(20),
+  // Failed sign-ins per user name and address, per address, per user name (in a window), and
+  // the longest delay they cause (platform/src/sign-in-limit.ts).
+  SIGN_IN_FAILURES_PER_ACCOUNT_ADDRESS: z.coerce.number().int().min(1).max(100000).default(5),
+  SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1000000).default(50),
+  SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000000).default(25),
+  SIGN_IN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  SIGN_IN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   RATE_LIMIT_CARTS: z.coerce.number().int().min(1).max(1000000).default(60),
   RATE_LIMIT_OWNER_LOOKUPS: z.coerce.number().int().min(1).max(1000000).default(120),
   READY_MAX_LAG: z.coerce.number().int().min(0).max(100000000).default(10000),

@@ -421,6 +421,44 @@ export const migrations: { id: string; sql: string }[] = [
       -- room_images.created_at). No rule reads them; tests/api/clock.int.test.ts holds the list.
     `,
   },
+  {
+    id: '016_sign_in_failures',
+    sql: `
+      -- Failed sign-ins, counted per user name and client address ('account_address', subject a
+      -- JSON array of both), per address ('address') and per user name ('account'), shared by
+      -- every process (platform/src/sign-in-limit.ts decides; sign-in-limit-store.ts writes).
+      -- Every time here is the application clock's, given as a parameter: no defaults. A row whose
+      -- window has ended and whose delay has run out (expires_at) is deleted by later attempts.
+      CREATE TABLE sign_in_failures (
+        scope           text NOT NULL CHECK (scope IN ('account_address', 'address', 'account')),
+        subject         text NOT NULL,
+        failures        integer NOT NULL CHECK (failures >= 0),
+        window_start    timestamptz NOT NULL,
+        last_failure_at timestamptz NOT NULL,
+        expires_at      timestamptz NOT NULL,
+        PRIMARY KEY (scope, subject)
+      );
+      CREATE INDEX sign_in_failures_expiry ON sign_in_failures (expires_at);
+    `,
+  },
+  {
+    id: '017_mail_lease',
+    sql: `
+      -- The sender no longer holds a row lock (and so a transaction id) while it talks to SMTP:
+      -- the gap-safe projections wait behind the oldest open transaction, so a hung SMTP server
+      -- froze every read model. A sender now claims a mail with a lease (one short statement,
+      -- times from the clock), sends it outside any transaction and records the result only while
+      -- it still owns the lease; a crashed sender's lease expires and the mail is tried again.
+      ALTER TABLE mail_outbox ADD COLUMN leased_until timestamptz, ADD COLUMN lease_owner text;
+      -- SMTP replies ("550 <address> ... rejected") kept recipients' addresses in last_error,
+      -- even after the erasure: the errors of erased owners go, the others lose their addresses.
+      UPDATE mail_outbox m SET last_error = NULL
+       WHERE last_error IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = m.owner_id);
+      UPDATE mail_outbox SET last_error = regexp_replace(last_error, '[^\\s<>()"'',;:]+@[^\\s<>()"'',;:]+', '<address>', 'g')
+       WHERE last_error LIKE '%@%';
+    `,
+  },
 ];
 
 export async function migrate(pool: pg.Pool): Promise<string[]> {

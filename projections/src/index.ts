@@ -18,5 +18,5 @@ export const readModelProjections: Projection[] = [
 ];
 
 export { mailOutboxReactor } from './mail/outbox-reactor.ts';
-export { MailSender, type MailSenderOptions } from './mail/sender.ts';
+export { MAIL_LEASE_MS, MailSender, type MailSenderOptions } from './mail/sender.ts';
 export { composeMail, calendarFile, type MailInput } from './mail/compose.ts';

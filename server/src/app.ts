@@ -14,6 +14,7 @@ import {
   requireXhrHeader,
   securityHeaders,
   SESSION_COOKIE,
+  signInLimitsFrom,
   type Config,
   type Logger,
   type RouteDef,
@@ -33,15 +34,18 @@ export interface AppOptions {
   serveFrontend: boolean;
 }
 
-export function routesFor(role: Role, deps: CommandDeps): RouteDef[] {
+export function routesFor(role: Role, deps: CommandDeps, config: Config): RouteDef[] {
   const routes: RouteDef[] = [];
-  if (role !== 'query') routes.push(...authRoutes(deps.pool), ...commandRoutes(deps));
+  if (role !== 'query') {
+    const auth = { clock: deps.clock, signInLimits: signInLimitsFrom(config), logger: deps.logger };
+    routes.push(...authRoutes(deps.pool, auth), ...commandRoutes(deps));
+  }
   if (role !== 'command') routes.push(...queryRoutes(deps));
   return routes;
 }
 
-export function openApiDocument(deps: CommandDeps): object {
-  return buildOpenApi(routesFor('all', deps), {
+export function openApiDocument(deps: CommandDeps, config: Config): object {
+  return buildOpenApi(routesFor('all', deps, config), {
     title: 'Reading-room reservations API',
     version: '0.1.0',
   });
@@ -69,8 +73,8 @@ export function createApp(options: AppOptions): express.Express {
       options.sessions(req, res, next);
     } else next();
   });
-  // Brute force and guessing: sign-in, new carts and owner-id lookups are limited per client.
-  api.use('/auth/login', limitRequests({ windowMs: 15 * 60_000, limit: config.RATE_LIMIT_LOGIN }));
+  // Guessing: new carts and owner-id lookups are limited per client (in the process); failed
+  // sign-ins delay further attempts across processes (authRoutes, platform/src/sign-in-limit.ts).
   api.post('/transactions', limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_CARTS }));
   api.use('/owners', limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_OWNER_LOOKUPS }));
   if (options.role !== 'command') {
@@ -80,11 +84,11 @@ export function createApp(options: AppOptions): express.Express {
   api.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const document = openApiDocument(deps);
+  const document = openApiDocument(deps, config);
   api.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  mountRoutes(api, routesFor(options.role, deps));
+  mountRoutes(api, routesFor(options.role, deps, config));
   api.use(apiNotFound);
   api.use(problemHandler(logger));
   app.use('/api', api);

@@ -12,7 +12,13 @@ import { startErasureJob, startExpiryJob } from '@rr/command-service';
 import { createApp, type Role } from './app.ts';
 import { createGateway } from './gateway.ts';
 import { openDatabase } from './database.ts';
-import { openRuntime, readModelNames, startMailSender, startProjections } from './runtime.ts';
+import {
+  mailDirOf,
+  openRuntime,
+  readModelNames,
+  startMailSender,
+  startProjections,
+} from './runtime.ts';
 import { seedDemoData } from './seed.ts';
 
 /**
@@ -58,7 +64,9 @@ async function main(): Promise<void> {
     role === 'all' || role === 'projector' ? startMailSender(runtime, config, logger) : null;
   const erasure =
     role === 'all' || role === 'projector'
-      ? startErasureJob(runtime.deps, config.ERASURE_JOB_INTERVAL_MS)
+      ? startErasureJob(runtime.deps, config.ERASURE_JOB_INTERVAL_MS, {
+          mailDir: mailDirOf(config),
+        })
       : null;
 
   let server: Server | null = null;

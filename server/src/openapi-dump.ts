@@ -1,22 +1,25 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createLogger, createPool, systemClock } from '@rr/platform';
+import { createLogger, createPool, loadConfig, systemClock } from '@rr/platform';
 import { defaultLimits } from '@rr/command-service';
 import { openApiDocument } from './app.ts';
 import { createStore } from './runtime.ts';
 
 /** `npm run openapi`: writes the OpenAPI document (from the zod schemas) to .tmp/openapi.json. */
 const pool = createPool('postgres://unused@127.0.0.1:1/unused');
-const doc = openApiDocument({
-  store: createStore(pool, systemClock),
-  pool,
-  clock: systemClock,
-  timeZone: 'Europe/Vienna',
-  emailKey: () => '',
-  limits: defaultLimits,
-  verifyHuman: () => Promise.resolve(true),
-  logger: createLogger('silent'),
-});
+const doc = openApiDocument(
+  {
+    store: createStore(pool, systemClock),
+    pool,
+    clock: systemClock,
+    timeZone: 'Europe/Vienna',
+    emailKey: () => '',
+    limits: defaultLimits,
+    verifyHuman: () => Promise.resolve(true),
+    logger: createLogger('silent'),
+  },
+  loadConfig({}),
+);
 const out = path.resolve(process.argv[2] ?? '.tmp/openapi.json');
 await mkdir(path.dirname(out), { recursive: true });
 await writeFile(out, JSON.stringify(doc, null, 2) + '\n');

@@ -87,6 +87,9 @@ export function startProjections(runtime: Runtime, logger: Logger): ProjectionRu
   return runner;
 }
 
+/** Where mails go as .eml files without SMTP_URL (the sender writes, the erasure job deletes). */
+export const mailDirOf = (config: Config): string => path.join(config.DATA_DIR, 'mail');
+
 /** The mail sender: SMTP_URL, or .eml files under DATA_DIR/mail when no SMTP server is configured. */
 export function startMailSender(runtime: Runtime, config: Config, logger: Logger): MailSender {
   const sender = new MailSender({
@@ -95,7 +98,7 @@ export function startMailSender(runtime: Runtime, config: Config, logger: Logger
     logger,
     clock: runtime.deps.clock,
     smtpUrl: config.SMTP_URL,
-    mailDir: path.join(config.DATA_DIR, 'mail'),
+    mailDir: mailDirOf(config),
     from: config.MAIL_FROM,
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}/`,
     timeZone: config.TIME_ZONE,

@@ -1,10 +1,17 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultLimits, erasePersonalData } from '@rr/command-service';
 import { emailKey } from '@rr/domain';
 import { createLogger, ManualClock } from '@rr/platform';
 import type { TestDatabase } from '../support/db.ts';
 import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
+import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
+import { SmtpSink } from '../support/smtp-sink.ts';
+import { freePort } from '../support/ports.ts';
 
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 let db: TestDatabase;
@@ -44,6 +51,63 @@ async function allReadModelText(): Promise<string> {
 }
 const eventText = async () =>
   JSON.stringify((await db.pool.query('SELECT data, metadata FROM events')).rows).toLowerCase();
+
+const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/**
+ * Every text-like column (text, varchar, json, arrays, ...) of every table of the database, the
+ * event log included, searched for each word (case-insensitive): answers `table.column: word`
+ * for each hit, and the tables searched.
+ */
+async function databaseHits(words: string[]): Promise<{ hits: string[]; tables: Set<string> }> {
+  const columns = await db.pool.query<{ schema: string; table: string; column: string }>(
+    `SELECT c.table_schema AS schema, c.table_name AS table, c.column_name AS column
+       FROM information_schema.columns c
+       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+      WHERE t.table_type = 'BASE TABLE' AND c.table_schema NOT IN ('pg_catalog', 'information_schema')
+        AND c.data_type IN ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY',
+                            'USER-DEFINED', 'xml', 'tsvector')
+      ORDER BY 1, 2, 3`,
+  );
+  const hits: string[] = [];
+  const tables = new Set<string>();
+  for (const { schema, table, column } of columns.rows) {
+    tables.add(table);
+    for (const word of words) {
+      const r = await db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${quoteIdent(schema)}.${quoteIdent(table)}
+          WHERE strpos(lower(${quoteIdent(column)}::text), $1) > 0`,
+        [word.toLowerCase()],
+      );
+      if (r.rows[0]!.n > 0) hits.push(`${table}.${column}: ${word}`);
+    }
+  }
+  return { hits, tables };
+}
+
+/** Every file under dir (names, raw bytes and the decoded mail), searched for each word. */
+async function fileHits(dir: string, words: string[]): Promise<string[]> {
+  const hits: string[] = [];
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const raw = await readFile(file);
+    const mail = await simpleParser(raw);
+    const text = [
+      file,
+      raw.toString('utf8'),
+      mail.subject ?? '',
+      mail.text ?? '',
+      typeof mail.html === 'string' ? mail.html : '',
+      JSON.stringify(mail.to ?? ''),
+      ...mail.attachments.map((a) => a.content.toString('utf8')),
+    ]
+      .join('\n')
+      .toLowerCase();
+    for (const word of words) if (text.includes(word.toLowerCase())) hits.push(`${file}: ${word}`);
+  }
+  return hits;
+}
 
 let suite: AdminSuite;
 beforeAll(async () => {
@@ -149,5 +213,162 @@ describe('personal data erasure', () => {
     const everywhere = [await eventText(), await allReadModelText(), logs.toLowerCase()];
     for (const trace of traces) for (const text of everywhere) expect(text).not.toContain(trace);
     expect(logs.length).toBeGreaterThan(0);
+  });
+
+  describe('mail traces', () => {
+    let roomId: string;
+    let mailDir: string;
+    const date = '2026-12-04';
+    const dayAfter = new Date('2026-12-04T23:30:00Z'); // 00:30 on 5 Dec in Vienna
+
+    /** Books a slot of `date` for a person; answers the owner id once its mail is queued. */
+    async function book(who: Record<string, unknown>, startTime: string): Promise<string> {
+      const slotId = await createSlot(
+        admin,
+        roomId,
+        date,
+        startTime,
+        `${startTime.slice(0, 2)}:45`,
+        5,
+      );
+      const v = new Client(app.baseUrl);
+      const cart = (await (
+        await v.request('POST', '/api/transactions', { json: { timeSlotId: slotId } })
+      ).json()) as { transactionId: string };
+      const booked = await v.request('PUT', `/api/transactions/${cart.transactionId}/booking`, {
+        json: who,
+      });
+      expect(booked.status).toBe(200);
+      const { ownerId } = (await booked.json()) as { ownerId: string };
+      await expect
+        .poll(
+          async () =>
+            (await db.pool.query('SELECT 1 FROM mail_outbox WHERE owner_id = $1', [ownerId]))
+              .rowCount,
+        )
+        .toBe(1);
+      return ownerId;
+    }
+
+    beforeAll(async () => {
+      roomId = await createRoom(admin, 'Mail trace room');
+      mailDir = await mkdtemp(path.join(os.tmpdir(), 'rr-erasure-mail-'));
+    });
+    afterAll(async () => {
+      clock.set(new Date('2026-11-23T09:00:00Z'));
+      await rm(mailDir, { recursive: true, force: true });
+    });
+
+    // A recipient the SMTP server refuses with a 550 that quotes the address.
+    const rejected = {
+      ...person,
+      firstName: 'Waltraud',
+      lastName: 'Zwirnbichler',
+      organisation: 'Zwirnerei KG',
+      email: 'reject.me@example.org',
+      phone: '+4366012345678',
+    };
+    const rejectedTraces = [
+      'waltraud',
+      'zwirnbichler',
+      'zwirnerei',
+      'reject.me@example.org',
+      '66012345678',
+    ];
+    // A recipient whose mail was written as an .eml file (no SMTP_URL).
+    const filed = {
+      ...person,
+      firstName: 'Hieronymus',
+      lastName: 'Pfeffersack',
+      organisation: 'Pfeffer OG',
+      email: 'h.pfeffersack@example.com',
+      phone: '+4315558877',
+    };
+    const filedTraces = [
+      'hieronymus',
+      'pfeffersack',
+      'pfeffer og',
+      'h.pfeffersack@example.com',
+      '4315558877',
+    ];
+
+    it('leaves no trace in any table or mail file: an SMTP 550 naming the address, and .eml files without SMTP', async () => {
+      const sink = new SmtpSink(await freePort(), { rejectRecipients: [rejected.email] });
+      await sink.start();
+      const smtp = testMailSender(db, clock, { smtpUrl: sink.url });
+      const files = testMailSender(db, clock, { mailDir });
+      try {
+        // The SMTP server rejects the first recipient (the mail stays pending, not due again at
+        // this clock); the second one's mail goes into the folder.
+        const rejectedOwner = await book(rejected, '09:00');
+        expect(await smtp.sendDue()).toBe(0);
+        const failed = await db.pool.query<{ last_error: string | null; attempts: number }>(
+          'SELECT last_error, attempts FROM mail_outbox WHERE owner_id = $1',
+          [rejectedOwner],
+        );
+        expect(failed.rows[0]!.attempts).toBe(1);
+        expect(failed.rows[0]!.last_error).toContain('550');
+        // Not even before the erasure does the outbox keep the address the reply quoted.
+        expect(failed.rows[0]!.last_error).not.toContain(rejected.email);
+
+        await book(filed, '10:00');
+        expect(await files.sendDue()).toBe(1);
+        expect(await fileHits(mailDir, filedTraces)).not.toEqual([]);
+      } finally {
+        await smtp.stop();
+        await files.stop();
+        await sink.stop();
+      }
+      // The search sees personal data where it is, before the erasure.
+      const before = await databaseHits([...rejectedTraces, ...filedTraces]);
+      expect(before.hits).toContain('personal_data.last_name: zwirnbichler');
+      expect(before.hits).toContain('personal_data.email: h.pfeffersack@example.com');
+
+      clock.set(dayAfter);
+      expect(await erasePersonalData(app.deps, { mailDir })).toBe(2);
+
+      const words = [...traces, ...rejectedTraces, ...filedTraces];
+      const after = await databaseHits(words);
+      for (const table of ['events', 'mail_outbox', 'personal_data', 'bookings', 'rm_tickets'])
+        expect(after.tables).toContain(table);
+      expect(after.hits).toEqual([]);
+      expect(await fileHits(mailDir, words)).toEqual([]);
+      expect(logs.toLowerCase()).not.toMatch(/waltraud|zwirnbichler|reject\.me|pfeffersack/);
+    });
+
+    it('deletes the .eml files of an erasure that stopped after its commit on the next round', async () => {
+      clock.set(new Date('2026-11-23T09:00:00Z'));
+      const files = testMailSender(db, clock, { mailDir });
+      const again = { ...filed, email: 'h.pfeffersack.2@example.com' };
+      let ownerId: string;
+      try {
+        ownerId = await book(again, '11:00');
+        expect(await files.sendDue()).toBe(1);
+      } finally {
+        await files.stop();
+      }
+      // A copy under the name files had before they were named by owner (the outbox id alone).
+      const outboxId = (
+        await db.pool.query<{ id: string }>('SELECT id FROM mail_outbox WHERE owner_id = $1', [
+          ownerId,
+        ])
+      ).rows[0]!.id;
+      await writeFile(
+        path.join(mailDir, `${outboxId.replace(/[^A-Za-z0-9.-]/g, '_')}.eml`),
+        'To: Hieronymus Pfeffersack <h.pfeffersack.2@example.com>\r\n\r\nGuten Tag',
+      );
+      expect(await fileHits(mailDir, ['pfeffersack'])).toHaveLength(2);
+      clock.set(dayAfter);
+      // The erasure commits, and its process stops before the files are deleted ...
+      expect(await erasePersonalData(app.deps)).toBe(1);
+      expect(await fileHits(mailDir, ['pfeffersack'])).toHaveLength(2);
+      // ... a file of another kind in the folder is none of the erasure's business ...
+      await writeFile(path.join(mailDir, 'README.txt'), 'not a mail');
+      // ... and the next round, with nobody left to erase, deletes them (twice changes nothing).
+      expect(await erasePersonalData(app.deps, { mailDir })).toBe(0);
+      expect(await erasePersonalData(app.deps, { mailDir })).toBe(0);
+      expect(await fileHits(mailDir, ['pfeffersack', 'hieronymus'])).toEqual([]);
+      expect(await readdir(mailDir)).toEqual(['README.txt']);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
-import { makePng } from '../support/images.ts';
+import { jpegHeader, makePng, pngHeader } from '../support/images.ts';
 
 let db: TestDatabase;
 let app: TestApp;
@@ -468,6 +468,46 @@ describe('room image', () => {
     });
     expect(notMultipart.status).toBe(400);
     expect(await eventCount()).toBe(before);
+  });
+
+  it('refuses more than 40 megapixels and a cut-off header, read from the header alone', async () => {
+    const { id } = await createRoom({ ...valid, name: 'Huge image room' });
+    const before = await eventCount();
+    const refused = async (bytes: Buffer, name = 'room.png', type = 'image/png') => {
+      const res = await admin.request('PUT', `/api/admin/rooms/${id}/image`, {
+        form: form(bytes, 'A valid alt text', name, type),
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+      return ((await res.json()) as { error: string }).error;
+    };
+    // A few dozen bytes that claim 20000 x 20000 pixels (1.6 GB decoded in a browser).
+    expect(await refused(pngHeader(20000, 20000))).toBe('image__too_many_pixels');
+    expect(await refused(pngHeader(8000, 5001))).toBe('image__too_many_pixels');
+    expect(await refused(jpegHeader(20000, 20000), 'room.jpg', 'image/jpeg')).toBe(
+      'image__too_many_pixels',
+    );
+    // Cut off in the header (without the end chunk and the last bytes of the height).
+    expect(await refused(pngHeader(20000, 20000, 12 + 10))).toBe('image__invalid');
+    expect(await refused(jpegHeader(640, 480, 0xc0, 14), 'room.jpg', 'image/jpeg')).toBe(
+      'image__invalid',
+    );
+    expect(await eventCount()).toBe(before);
+    expect(
+      (await db.pool.query('SELECT 1 FROM room_images WHERE room_id = $1', [id])).rowCount,
+    ).toBe(0);
+
+    // Up to 40 megapixels is fine, PNG or JPEG.
+    for (const [bytes, name, type] of [
+      [makePng(64, 48), 'room.png', 'image/png'],
+      [pngHeader(8000, 5000), 'room.png', 'image/png'],
+      [jpegHeader(4000, 3000), 'room.jpg', 'image/jpeg'],
+    ] as const) {
+      const res = await admin.request('PUT', `/api/admin/rooms/${id}/image`, {
+        form: form(bytes, 'A valid alt text', name, type),
+      });
+      expect(res.status).toBe(200);
+    }
   });
 });
 

@@ -75,7 +75,6 @@ async function main(): Promise<void> {
     // The all-in-one app in this process, as tests/support/app.ts starts it.
     const config = loadConfig({
       LOG_LEVEL: 'silent',
-      RATE_LIMIT_LOGIN: '100000',
       RATE_LIMIT_CARTS: '100000',
       RATE_LIMIT_OWNER_LOOKUPS: '100000',
     });

@@ -25,7 +25,6 @@ const env = (url: string) => ({
   ADMIN_USERNAME: 'admin',
   ADMIN_PASSWORD: 'reliability-password',
   RATE_LIMIT_CARTS: '100000',
-  RATE_LIMIT_LOGIN: '100000',
   RATE_LIMIT_OWNER_LOOKUPS: '100000',
   SEED_DEMO_DATA: 'false',
 });

@@ -22,7 +22,6 @@ const common = (db: TestDatabase) => ({
   ADMIN_PASSWORD: 'topology-admin-password',
   TRUST_PROXY: 'loopback',
   RATE_LIMIT_CARTS: '100000',
-  RATE_LIMIT_LOGIN: '100000',
   RATE_LIMIT_OWNER_LOOKUPS: '100000',
   MAIL_INTERVAL_MS: '60000',
   DB_POOL_SIZE: '20',

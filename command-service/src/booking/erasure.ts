@@ -1,13 +1,26 @@
 import { PersonalDataErased, transactionStreamId } from '@rr/events';
-import { todayIn } from '@rr/platform';
+import { removeErasedMailFiles, todayIn } from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 
+export interface ErasureOptions {
+  /** Where the mail sender writes `.eml` files without SMTP (DATA_DIR/mail); swept each round. */
+  mailDir?: string;
+  /** Bookings erased per round. */
+  batch?: number;
+}
+
 /**
- * The erasure job: the day after the last booked day of a booking, its personal data is deleted
- * and `PersonalDataErased` is appended to the booking's cart stream, in one transaction. Tickets,
- * counts and reports stay (they never held personal data). Answers how many bookings it erased.
+ * The erasure job: the day after the last booked day of a booking, its personal data is deleted,
+ * the owner's mail errors (SMTP replies may quote the address) are cleared and
+ * `PersonalDataErased` is appended to the booking's cart stream, in one transaction. After the
+ * commits, the `.eml` files of every owner without personal data are deleted: idempotent, so a
+ * crash between a commit and the deletion is repaired by the next round. Tickets, counts and
+ * reports stay (they never held personal data). Answers how many bookings it erased.
  */
-export async function erasePersonalData(deps: CommandDeps, batch = 500): Promise<number> {
+export async function erasePersonalData(
+  deps: CommandDeps,
+  { mailDir, batch = 500 }: ErasureOptions = {},
+): Promise<number> {
   const today = todayIn(deps.clock.now(), deps.timeZone);
   const due = await deps.pool.query<{ owner_id: string; transaction_id: string }>(
     `SELECT p.owner_id, b.transaction_id FROM personal_data p JOIN bookings b ON b.owner_id = p.owner_id
@@ -22,6 +35,10 @@ export async function erasePersonalData(deps: CommandDeps, batch = 500): Promise
         [row.owner_id, today],
       );
       if (!gone.rowCount) return;
+      await s.client.query(
+        'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = $1 AND last_error IS NOT NULL',
+        [row.owner_id],
+      );
       await s.append(
         [
           {
@@ -36,16 +53,22 @@ export async function erasePersonalData(deps: CommandDeps, batch = 500): Promise
       erased += 1;
     });
   }
-  if (erased) deps.logger.info({ erased }, 'personal data erased');
+  // Files are no transaction's part: deleted after the commits, from what the database says.
+  const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;
+  if (erased || files) deps.logger.info({ erased, mailFiles: files }, 'personal data erased');
   return erased;
 }
 
 /** Runs the erasure every intervalMs (and once at start) until stopped. */
-export function startErasureJob(deps: CommandDeps, intervalMs: number): { stop(): Promise<void> } {
+export function startErasureJob(
+  deps: CommandDeps,
+  intervalMs: number,
+  options: ErasureOptions = {},
+): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   const round = () => {
     running = running
-      .then(() => erasePersonalData(deps))
+      .then(() => erasePersonalData(deps, options))
       .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'erasure round failed'));
   };
   round();

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import multer from 'multer';
-import { fileTypeFromBuffer } from 'file-type';
 import type { Request, Response } from 'express';
 import {
   formatPosition,
@@ -32,8 +31,7 @@ import {
   type RoomCommand,
   type RoomState,
 } from './decider.ts';
-
-export const MAX_IMAGE_BYTES = 512 * 1024;
+import { inspectRoomImage, MAX_IMAGE_BYTES } from './image.ts';
 
 const DayType = z.enum(['WORKING_DAY', 'DAY']);
 export const RoomBody = z
@@ -253,7 +251,7 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
       method: 'put',
       path: '/admin/rooms/{id}/image',
       summary:
-        'Upload or replace the room image (JPEG/PNG, at most 0.5 MB) and/or change its alt text',
+        'Upload or replace the room image (JPEG/PNG, at most 0.5 MB and 40 megapixels) and/or change its alt text',
       tags: ['rooms'],
       access: ['admin'],
       params: IdParams,
@@ -279,12 +277,8 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
           });
           return { body: { position: written.position } };
         }
-        const type = await fileTypeFromBuffer(file.buffer);
-        if (!type || (type.mime !== 'image/jpeg' && type.mime !== 'image/png')) {
-          throw new Problem(400, 'image__invalid_type', 'Only JPEG or PNG images are accepted');
-        }
+        const { contentType } = await inspectRoomImage(file.buffer);
         const imageId = randomUUID();
-        const contentType = type.mime;
         const written = await execute(
           user,
           params.id,

@@ -55,6 +55,13 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description Too many failed sign-ins: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
             };
         };
         delete?: never;
@@ -1052,7 +1059,7 @@ export interface paths {
                 };
             };
         };
-        /** Upload or replace the room image (JPEG/PNG, at most 0.5 MB) and/or change its alt text */
+        /** Upload or replace the room image (JPEG/PNG, at most 0.5 MB and 40 megapixels) and/or change its alt text */
         put: {
             parameters: {
                 query?: never;

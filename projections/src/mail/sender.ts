@@ -1,9 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { CartTicket, EventStore, TransactionEvent } from '@rr/events';
-import type { Clock, Logger, Pool } from '@rr/platform';
+import { mailFileName, type Clock, type Logger, type Pool } from '@rr/platform';
 import { composeMail, type MailInput } from './compose.ts';
+import { redactedSendError, sendErrorCode } from './redact.ts';
 
 export interface MailSenderOptions {
   pool: Pool;
@@ -18,6 +20,8 @@ export interface MailSenderOptions {
   publicBaseUrl: string;
   timeZone: string;
   intervalMs: number;
+  /** How long a claimed mail stays this sender's (default MAIL_LEASE_MS). */
+  leaseMs?: number;
 }
 
 /** SMTP settings from a URL (smtp://user:pass@host:port, smtps:// for TLS), with short timeouts. */
@@ -47,12 +51,40 @@ interface OutboxRow {
 }
 
 /**
- * Sends the outbox: one row at a time under a row lock (SKIP LOCKED, so several senders never
- * send the same mail), marked sent in the same transaction. An SMTP failure leaves the row
- * pending with a growing delay; a booking never depends on the mail.
+ * How long a claimed mail belongs to its sender: far longer than one SMTP attempt (connection and
+ * greeting 10 s each, 20 s of silence per command), so a live sender always records its result
+ * first; after a crash, the mail is tried again once the lease has run out.
+ */
+export const MAIL_LEASE_MS = 5 * 60_000;
+
+/**
+ * Claims the oldest due mail nobody holds (or whose holder's lease ran out): one statement, its
+ * own short transaction, committed at once. The row lock (SKIP LOCKED) lasts only as long as
+ * the statement; the lease (`leased_until`, `lease_owner`) keeps other senders away while this
+ * one talks to SMTP outside any transaction. The outer conditions repeat the inner ones: a row
+ * another sender claimed meanwhile is not taken twice.
+ */
+const CLAIM = `
+  UPDATE mail_outbox m SET leased_until = $2, lease_owner = $3
+   WHERE m.id = (SELECT id FROM mail_outbox
+                  WHERE status = 'pending' AND next_attempt_at <= $1
+                    AND (leased_until IS NULL OR leased_until <= $1)
+                  ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+     AND m.status = 'pending' AND (m.leased_until IS NULL OR m.leased_until <= $1)
+  RETURNING m.id, m.kind, m.owner_id, m.ticket_ids, m.attempts`;
+
+/**
+ * Sends the outbox, one mail at a time: claim it with a lease (a short statement), load its data
+ * and send it outside any transaction and without holding a pooled connection, then record the
+ * result in another short statement, only while the lease is still this attempt's (a late result
+ * of an expired lease never overwrites another sender's). No transaction stays open across the
+ * network: the read models' gap-safe subscriptions wait behind the oldest open transaction, so a
+ * hung SMTP server must not hold one. An SMTP failure leaves the mail pending with a growing
+ * delay; a booking never depends on the mail.
  */
 export class MailSender {
   private readonly transport: Transporter;
+  private readonly leaseMs: number;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
 
@@ -60,6 +92,7 @@ export class MailSender {
     this.transport = o.smtpUrl
       ? nodemailer.createTransport(smtpOptions(o.smtpUrl))
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+    this.leaseMs = o.leaseMs ?? MAIL_LEASE_MS;
   }
 
   start(): void {
@@ -88,57 +121,75 @@ export class MailSender {
   }
 
   private async sendOne(): Promise<'none' | 'sent' | 'failed' | 'skipped'> {
-    const client = await this.o.pool.connect();
+    const lease = randomUUID();
+    const now = this.o.clock.now();
+    const claimed = await this.o.pool.query<OutboxRow>(CLAIM, [
+      now,
+      new Date(now.getTime() + this.leaseMs),
+      lease,
+    ]);
+    const row = claimed.rows[0];
+    if (!row) return 'none';
+    let input: { mail: MailInput; to: string } | null;
     try {
-      await client.query('BEGIN');
-      const r = await client.query<OutboxRow>(
-        `SELECT id, kind, owner_id, ticket_ids, attempts FROM mail_outbox
-          WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        [this.o.clock.now()],
-      );
-      const row = r.rows[0];
-      if (!row) {
-        await client.query('COMMIT');
-        return 'none';
-      }
-      const input = await this.load(row);
-      if (!input) {
-        await client.query(`UPDATE mail_outbox SET status = 'skipped' WHERE id = $1`, [row.id]);
-        await client.query('COMMIT');
-        return 'skipped';
-      }
-      try {
-        await this.deliver(row, input.mail, input.to);
-      } catch (err) {
-        const delayS = Math.min(2 ** row.attempts, 300);
-        await client.query(
-          `UPDATE mail_outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 WHERE id = $1`,
-          [
-            row.id,
-            String(err).slice(0, 500),
-            new Date(this.o.clock.now().getTime() + delayS * 1000),
-          ],
-        );
-        await client.query('COMMIT');
-        this.o.logger.warn(
-          { outboxId: row.id, attempts: row.attempts + 1 },
-          'mail not sent; will retry',
-        );
-        return 'failed';
-      }
-      await client.query(
-        `UPDATE mail_outbox SET status = 'sent', sent_at = $2, attempts = attempts + 1 WHERE id = $1`,
-        [row.id, this.o.clock.now()],
-      );
-      await client.query('COMMIT');
-      this.o.logger.info({ outboxId: row.id, kind: row.kind }, 'mail sent');
-      return 'sent';
+      input = await this.load(row);
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await this.o.pool
+        .query(
+          'UPDATE mail_outbox SET leased_until = NULL, lease_owner = NULL WHERE id = $1 AND lease_owner = $2',
+          [row.id, lease],
+        )
+        .catch(() => undefined);
       throw err;
-    } finally {
-      client.release();
     }
+    if (!input) {
+      await this.o.pool.query(
+        `UPDATE mail_outbox SET status = 'skipped', leased_until = NULL, lease_owner = NULL
+          WHERE id = $1 AND lease_owner = $2`,
+        [row.id, lease],
+      );
+      return 'skipped';
+    }
+    try {
+      await this.deliver(row, input.mail, input.to);
+    } catch (err) {
+      const delayS = Math.min(2 ** row.attempts, 300);
+      const m = input.mail;
+      const error = redactedSendError(err, [input.to, m.firstName, m.lastName, m.title]);
+      // The error text only while the owner still has personal data (an erasure may have run
+      // during the attempt; it cleared the owner's errors).
+      const r = await this.o.pool.query(
+        `UPDATE mail_outbox m SET attempts = attempts + 1, next_attempt_at = $3,
+                last_error = CASE WHEN EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = m.owner_id)
+                                  THEN $4 END,
+                leased_until = NULL, lease_owner = NULL
+          WHERE id = $1 AND lease_owner = $2`,
+        [row.id, lease, new Date(this.o.clock.now().getTime() + delayS * 1000), error],
+      );
+      this.o.logger.warn(
+        {
+          outboxId: row.id,
+          attempts: row.attempts + 1,
+          error: sendErrorCode(err),
+          ...(r.rowCount ? {} : { leaseLost: true }),
+        },
+        'mail not sent; will retry',
+      );
+      return 'failed';
+    }
+    const r = await this.o.pool.query(
+      `UPDATE mail_outbox SET status = 'sent', sent_at = $3, attempts = attempts + 1,
+              leased_until = NULL, lease_owner = NULL
+        WHERE id = $1 AND lease_owner = $2`,
+      [row.id, lease, this.o.clock.now()],
+    );
+    if (!r.rowCount)
+      this.o.logger.warn(
+        { outboxId: row.id },
+        'mail sent after its lease ran out; another sender may send it again',
+      );
+    else this.o.logger.info({ outboxId: row.id, kind: row.kind }, 'mail sent');
+    return 'sent';
   }
 
   private async deliver(row: OutboxRow, mail: MailInput, to: string): Promise<void> {
@@ -159,11 +210,17 @@ export class MailSender {
       ],
     })) as { message?: Buffer };
     if (!this.o.smtpUrl && info.message) {
+      // Named by owner, so the erasure finds them (see removeErasedMailFiles).
+      const file = path.join(this.o.mailDir, mailFileName(row.owner_id, row.id));
       await mkdir(this.o.mailDir, { recursive: true });
-      await writeFile(
-        path.join(this.o.mailDir, `${row.id.replace(/[^A-Za-z0-9.-]/g, '_')}.eml`),
-        info.message,
-      );
+      await writeFile(file, info.message);
+      // An erasure that committed while this mail was being written may have swept the folder
+      // before the file was there: then the file goes now (an erasure after this check removes
+      // it itself, after its commit).
+      const kept = await this.o.pool.query('SELECT 1 FROM personal_data WHERE owner_id = $1', [
+        row.owner_id,
+      ]);
+      if (!kept.rowCount) await unlink(file).catch(() => undefined);
     }
   }
 
