@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { weekdayOf } from '@rr/platform';
+import { datesBetween, weekdayOf, WEEKDAYS, type LocalDate } from '@rr/platform';
 import { slotDates } from './slot-dates.ts';
 
 const weekdays = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY'] as const;
@@ -102,5 +102,91 @@ describe('slot generation', () => {
         none,
       ),
     ).toEqual(['2026-10-25']);
+  });
+
+  it('gives the same dates as filtering every day of the range', () => {
+    // The former implementation: every date of the range, filtered.
+    const reference = (from: LocalDate, until: LocalDate, days: Set<string>, skip: Set<string>) =>
+      datesBetween(from, until).filter((d) => days.has(weekdayOf(d)) && !skip.has(d));
+    const skip = new Set(['2024-02-29', '2024-12-25', '2025-01-01', '0001-01-02', '9999-12-31']);
+    const ranges: [LocalDate, LocalDate][] = [
+      ['2023-12-20', '2025-03-10'], // leap day, year ends
+      ['2026-12-31', '2026-12-01'], // until before start: nothing
+      ['0001-01-01', '0001-03-01'],
+      ['9999-11-15', '9999-12-31'], // stops at the last date there is
+      ['1899-12-25', '1900-03-05'], // 1900 is no leap year
+    ];
+    for (const [from, until] of ranges) {
+      for (const daysOfWeek of [
+        [...WEEKDAYS],
+        ['SUNDAY' as const],
+        ['MONDAY', 'FRIDAY'] as const,
+      ]) {
+        for (const includeHolidays of [false, true]) {
+          expect(
+            slotDates(
+              { startDate: from, repeatUntil: until, daysOfWeek: [...daysOfWeek], includeHolidays },
+              (d) => skip.has(d),
+            ),
+          ).toEqual(
+            reference(from, until, new Set(daysOfWeek), includeHolidays ? new Set() : skip),
+          );
+        }
+      }
+    }
+  });
+
+  it('stops after max + 1 dates without building the whole range', () => {
+    const series = {
+      startDate: '0001-01-01',
+      repeatUntil: '9999-12-31',
+      daysOfWeek: [...WEEKDAYS],
+      includeHolidays: false,
+    };
+    let asked = 0;
+    const dates = slotDates(
+      series,
+      () => {
+        asked += 1;
+        return false;
+      },
+      999,
+    );
+    // One more than the maximum: the caller can tell "more than 999" and refuse.
+    expect(dates).toHaveLength(1000);
+    expect(dates[0]).toBe('0001-01-01');
+    expect(dates[999]).toBe('0003-09-27');
+    expect(asked).toBe(1000);
+    // Holidays skipped do not count towards the maximum.
+    const holidays = new Set(['0001-01-02', '0001-01-04']);
+    expect(slotDates(series, (d) => holidays.has(d), 2)).toEqual([
+      '0001-01-01',
+      '0001-01-03',
+      '0001-01-05',
+    ]);
+    // A series within the maximum comes back whole.
+    expect(
+      slotDates({ ...series, startDate: '2026-12-01', repeatUntil: '2026-12-31' }, none, 31),
+    ).toHaveLength(31);
+  });
+
+  it('walks the whole range of dates quickly when no weekday matches or all are holidays', () => {
+    const series = { startDate: '0001-01-01', repeatUntil: '9999-12-31', includeHolidays: false };
+    expect(slotDates({ ...series, daysOfWeek: [] }, none, 999)).toEqual([]);
+    // Holidays can only be skipped one by one; still no array of 3.65 million dates.
+    let asked = 0;
+    const start = performance.now();
+    expect(
+      slotDates(
+        { ...series, daysOfWeek: ['SUNDAY'] },
+        () => {
+          asked += 1;
+          return true;
+        },
+        999,
+      ),
+    ).toEqual([]);
+    expect(asked).toBe(521_722); // the Sundays from 0001-01-07 to 9999-12-26
+    expect(performance.now() - start).toBeLessThan(2000);
   });
 });

@@ -10,6 +10,7 @@ import {
 import pg from 'pg';
 import { inTransaction, type Logger, type Pool, type PoolClient } from '@rr/platform';
 import { applyEvents, type Projection } from './projection.ts';
+import { sleep } from './runner-sleep.ts';
 
 export class CheckpointMovedError extends Error {
   override name = 'CheckpointMovedError';
@@ -237,20 +238,6 @@ export class ProjectionRunner {
       }
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }
 
 /** Events read per round trip by a rebuild. */
