@@ -1,6 +1,7 @@
 import type { EventStore, Actor } from '@rr/events';
 import type { Clock, Logger, Pool, SessionUser } from '@rr/platform';
 import type { BookingLimits } from './booking/decider.ts';
+import type { CalendarImportSettings } from './holidays/import-window.ts';
 
 export interface CommandDeps {
   store: EventStore;
@@ -13,6 +14,8 @@ export interface CommandDeps {
   emailKey: (email: string) => string;
   /** Cart hold time and the per-cart and per-visitor maxima. */
   limits: BookingLimits;
+  /** The bounds of an iCalendar import (window of years, events, occurrences, holidays). */
+  calendarImport: CalendarImportSettings;
   /** The human check of a new cart (always true when no secret is configured). */
   verifyHuman: (token: string | undefined) => Promise<boolean>;
 }

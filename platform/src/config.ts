@@ -71,6 +71,11 @@ const ConfigSchema = z.object({
   GATEWAY_QUERY_URLS: urlList,
   CSP_EXTRA_ORIGINS: urlList.transform((urls) => urls.map((u) => new URL(u).origin)),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
+  HOLIDAY_IMPORT_YEARS_BACK: z.coerce.number().int().min(0).max(100).default(1),
+  HOLIDAY_IMPORT_YEARS_AHEAD: z.coerce.number().int().min(0).max(100).default(5),
+  HOLIDAY_IMPORT_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  HOLIDAY_IMPORT_MAX_OCCURRENCES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  HOLIDAY_IMPORT_MAX_DAYS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30000).default(3000),
 });
 

@@ -7,6 +7,32 @@ export const holidaysProjection: Projection = {
   derivedOnly: true,
   tables: ['rm_holidays'],
   handles: new Set(['HolidayCreated', 'HolidayUpdated', 'HolidayDeleted']),
+  /**
+   * An import appends hundreds of creations at once: a batch of only creations is one INSERT;
+   * anything else goes event by event.
+   */
+  async applyBatch(client: PoolClient, events: RecordedEvent[]): Promise<void> {
+    const batch = events as unknown as HolidayEvent[];
+    const creations = batch.filter(
+      (e): e is Extract<HolidayEvent, { type: 'HolidayCreated' }> => e.type === 'HolidayCreated',
+    );
+    if (creations.length !== batch.length) {
+      for (const event of events) await holidaysProjection.apply(client, event);
+      return;
+    }
+    await client.query(
+      `INSERT INTO rm_holidays (id, version, name, description, date)
+       SELECT id, 1, name, description, date
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::date[]) AS h(id, name, description, date)
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        creations.map((e) => e.data.holidayId),
+        creations.map((e) => e.data.name),
+        creations.map((e) => e.data.description ?? null),
+        creations.map((e) => e.data.date),
+      ],
+    );
+  },
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
     const e = event as unknown as HolidayEvent;
     switch (e.type) {

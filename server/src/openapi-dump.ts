@@ -1,12 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createLogger, createPool, loadConfig, systemClock } from '@rr/platform';
-import { defaultLimits } from '@rr/command-service';
+import { calendarImportSettings, defaultLimits } from '@rr/command-service';
 import { openApiDocument } from './app.ts';
 import { createStore } from './runtime.ts';
 
 /** `npm run openapi`: writes the OpenAPI document (from the zod schemas) to .tmp/openapi.json. */
 const pool = createPool('postgres://unused@127.0.0.1:1/unused');
+const config = loadConfig({});
 const doc = openApiDocument(
   {
     store: createStore(pool, systemClock),
@@ -15,10 +16,11 @@ const doc = openApiDocument(
     timeZone: 'Europe/Vienna',
     emailKey: () => '',
     limits: defaultLimits,
+    calendarImport: calendarImportSettings(config),
     verifyHuman: () => Promise.resolve(true),
     logger: createLogger('silent'),
   },
-  loadConfig({}),
+  config,
 );
 const out = path.resolve(process.argv[2] ?? '.tmp/openapi.json');
 await mkdir(path.dirname(out), { recursive: true });

@@ -16,7 +16,7 @@ import {
   type Logger,
   type Pool,
 } from '@rr/platform';
-import { humanCheck, type CommandDeps } from '@rr/command-service';
+import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
 import { emailKey } from '@rr/domain';
 
 export interface Runtime {
@@ -62,6 +62,7 @@ export async function openRuntime(
         maxTicketsPerDay: config.MAX_TICKETS_PER_DAY,
         maxTicketsPerVisitor: config.MAX_TICKETS_PER_VISITOR,
       },
+      calendarImport: calendarImportSettings(config),
       verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),
     },

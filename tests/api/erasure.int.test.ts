@@ -4,8 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultLimits, erasePersonalData } from '@rr/command-service';
-import { emailKey } from '@rr/domain';
+import { erasePersonalData } from '@rr/command-service';
 import { createLogger, ManualClock } from '@rr/platform';
 import type { TestDatabase } from '../support/db.ts';
 import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
@@ -167,16 +166,7 @@ describe('personal data erasure', () => {
     }[];
     expect(before[0]!.lastName).toBe('Quirinstaller');
 
-    const deps = {
-      store: db.store,
-      pool: db.pool,
-      clock,
-      logger: createLogger('info', 'erasure', logSink),
-      timeZone: 'Europe/Vienna',
-      emailKey: (e: string) => emailKey('test-secret', e),
-      limits: defaultLimits,
-      verifyHuman: () => Promise.resolve(true),
-    };
+    const deps = { ...app.deps, logger: createLogger('info', 'erasure', logSink) };
     // On the last booked day (2 Dec) the data is still needed.
     clock.set(new Date('2026-12-02T20:00:00Z'));
     expect(await erasePersonalData(deps)).toBe(0);

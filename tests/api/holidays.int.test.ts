@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldHolidays } from '@rr/command-service';
+import { HOLIDAYS_STREAM, type HolidayEvent } from '@rr/events';
+import { ManualClock, migrate } from '@rr/platform';
 import type { TestDatabase } from '../support/db.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
+
+// Monday 23 Nov 2026 in Vienna: the import window is 2025-01-01..2031-12-31 (one year back, five
+// ahead). The import limits are small here, so the tests can cross them.
+const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
+const IMPORT_LIMITS = {
+  HOLIDAY_IMPORT_MAX_EVENTS: '20',
+  HOLIDAY_IMPORT_MAX_OCCURRENCES: '400',
+  HOLIDAY_IMPORT_MAX_DAYS: '100',
+};
 
 let db: TestDatabase;
 let admin: Client;
@@ -53,7 +65,7 @@ function upload(
 
 let suite: AdminSuite;
 beforeAll(async () => {
-  suite = await openAdminSuite();
+  suite = await openAdminSuite(clock, { env: IMPORT_LIMITS });
   ({ db, admin } = suite);
 });
 afterAll(async () => {
@@ -186,7 +198,13 @@ describe('iCal import', () => {
     ]);
     expect(y.content[0]!.description).toBe("New Year's Day - Gesetzlicher Feiertag");
     const again = await admin.request('POST', '/api/admin/holidays/ical', { form: upload(file) });
-    expect(await again.json()).toMatchObject({ imported: 0, skipped: 5 });
+    expect(await again.json()).toMatchObject({
+      imported: 0,
+      skipped: 5,
+      duplicates: 4,
+      ignored: 1,
+      outOfWindow: 0,
+    });
     expect((await year(2030)).totalCount).toBe(4);
   });
 
@@ -196,8 +214,8 @@ describe('iCal import', () => {
         'BEGIN:VEVENT',
         'UID:may@test',
         'DTSTAMP:20260101T000000Z',
-        'DTSTART;VALUE=DATE:20310501',
-        'DTEND;VALUE=DATE:20310502',
+        'DTSTART;VALUE=DATE:20290501',
+        'DTEND;VALUE=DATE:20290502',
         'RRULE:FREQ=YEARLY;COUNT=3',
         'SUMMARY:Staatsfeiertag',
         'END:VEVENT',
@@ -205,8 +223,10 @@ describe('iCal import', () => {
     ]).replace(/\r\n/g, '\n');
     const r = await admin.request('POST', '/api/admin/holidays/ical', { form: upload(lf) });
     expect(await r.json()).toMatchObject({ imported: 3 });
-    for (const y of [2031, 2032, 2033])
-      expect((await year(y)).content.map((h) => h.date)).toEqual([`${y}-05-01`]);
+    for (const y of [2029, 2030, 2031])
+      expect(
+        (await year(y)).content.filter((h) => h.name === 'Staatsfeiertag').map((h) => h.date),
+      ).toEqual([`${y}-05-01`]);
   });
 
   it('refuses a file that is not iCal, one over 5 MB, and a missing file; stores nothing', async () => {
@@ -229,5 +249,132 @@ describe('iCal import', () => {
     const none = await admin.request('POST', '/api/admin/holidays/ical', { form: new FormData() });
     expect(none.status).toBe(400);
     expect(await events()).toBe(before);
+  });
+
+  const post = (text: string) =>
+    admin.request('POST', '/api/admin/holidays/ical', { form: upload(text) });
+  const series = (uid: string, start: string, rule: string, summary: string, end?: string) =>
+    [
+      'BEGIN:VEVENT',
+      `UID:${uid}`,
+      `DTSTART;VALUE=DATE:${start}`,
+      ...(end ? [`DTEND;VALUE=DATE:${end}`] : []),
+      `RRULE:${rule}`,
+      `SUMMARY:${summary}`,
+      'END:VEVENT',
+    ].join('\r\n');
+
+  it('imports the window of years around today and reports the days outside it', async () => {
+    const r = await post(
+      calendar([
+        allDay('edge@test', '20241231', '20250102', 'Jahreswechsel'), // one day before, one in
+        allDay('far@test', '20320101', '20320102', 'Zu spät'),
+        series('open@test', '20310601', 'FREQ=YEARLY', 'Sommerschluss'), // no end
+      ]),
+    );
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({
+      imported: 2,
+      skipped: 3,
+      duplicates: 0,
+      outOfWindow: 3,
+      ignored: 0,
+      window: { from: '2025-01-01', until: '2031-12-31' },
+    });
+    expect((await year(2025)).content.map((h) => h.name)).toContain('Jahreswechsel');
+    expect((await year(2024)).content).toEqual([]);
+    expect((await year(2031)).content.map((h) => h.date)).toContain('2031-06-01');
+  });
+
+  it('refuses files over the limits with a 400 naming the limit, and stores nothing', async () => {
+    const before = await events();
+    const refused = async (text: string) => {
+      const r = await post(text);
+      expect(r.status).toBe(400);
+      return (await r.json()) as { error: string; payload: string[] };
+    };
+    const many = calendar(
+      Array.from({ length: 21 }, (_, i) => allDay(`m${i}@test`, '20270301', '20270302', `M${i}`)),
+    );
+    expect(await refused(many)).toMatchObject({
+      error: 'calendar__too_many_events',
+      payload: ['20'],
+    });
+    // The amplification: a daily series whose every occurrence is a month long.
+    const amplified = calendar([
+      series('amp@test', '20270101', 'FREQ=DAILY;COUNT=200', 'Amp', '20270201'),
+    ]);
+    expect(await refused(amplified)).toMatchObject({
+      error: 'calendar__too_many_days',
+      payload: ['100'],
+    });
+    // A daily series since 2020: reading up to the window costs more occurrences than allowed.
+    const old = calendar([series('old@test', '20200101', 'FREQ=DAILY', 'Alt')]);
+    expect(await refused(old)).toMatchObject({
+      error: 'calendar__too_many_occurrences',
+      payload: ['400'],
+    });
+    expect(await events()).toBe(before);
+  });
+});
+
+describe('holiday state of the write side', () => {
+  type Row = {
+    holiday_id: string;
+    date: string;
+    name: string;
+    description: string | null;
+    version: number;
+  };
+  const rows = async () =>
+    (
+      await db.pool.query<Row>(
+        `SELECT holiday_id::text AS holiday_id, to_char(date, 'YYYY-MM-DD') AS date, name, description, version
+           FROM holiday_state ORDER BY holiday_id`,
+      )
+    ).rows;
+
+  it('is the fold of the holidays stream, and migration 018 builds it from the stream', async () => {
+    // A history with every kind of change on top of the imports above.
+    const a = (await (
+      await admin.request('POST', '/api/admin/holidays', {
+        json: { name: 'Tag A', date: '2027-04-01' },
+      })
+    ).json()) as { id: string };
+    const b = (await (
+      await admin.request('POST', '/api/admin/holidays', {
+        json: { name: 'Tag B', description: 'B', date: '2027-04-02' },
+      })
+    ).json()) as { id: string };
+    for (const version of [1, 2])
+      expect(
+        (
+          await admin.request('PUT', `/api/admin/holidays/${a.id}`, {
+            json: { name: `Tag A${version}`, date: '2027-04-03', version },
+          })
+        ).status,
+      ).toBe(200);
+    expect((await admin.request('DELETE', `/api/admin/holidays/${b.id}`)).status).toBe(200);
+
+    const { events: stream } = await db.store.readStream(HOLIDAYS_STREAM);
+    const folded = [...foldHolidays(stream as unknown as HolidayEvent[]).values()]
+      .map((h) => ({
+        holiday_id: h.id,
+        date: h.date,
+        name: h.name,
+        description: h.description ?? null,
+        version: h.version,
+      }))
+      .sort((x, y) => (x.holiday_id < y.holiday_id ? -1 : 1));
+    const live = await rows();
+    expect(live).toEqual(folded);
+    expect(live.find((r) => r.holiday_id === a.id)).toMatchObject({ name: 'Tag A2', version: 3 });
+    expect(live.find((r) => r.holiday_id === b.id)).toBeUndefined();
+
+    // An installation from before 018: the table is made from the stream alone.
+    await db.pool.query('DROP TABLE holiday_state');
+    await db.pool.query(`DELETE FROM schema_migrations WHERE id = '018_holiday_state'`);
+    expect(await migrate(db.pool)).toEqual(['018_holiday_state']);
+    expect(await rows()).toEqual(live);
   });
 });

@@ -288,6 +288,8 @@ interface Command {
   };
   personal?: { ownerId: string; visitor: Visitor; accessibility: boolean; eraseAfter: string };
   guards?: { slot: Slot }[];
+  /** The write side's `holiday_state` rows of created holidays. */
+  holidays?: { id: string; name: string; date: string }[];
   blacklistEmail?: { entryKey: string; email: string };
 }
 
@@ -360,17 +362,21 @@ export async function generateLog(pool: Pool, options: GenerateOptions): Promise
   });
   const holidayDates = new Set<string>();
   const holidayEvents: NewEvent[] = [];
+  const holidays: NonNullable<Command['holidays']> = [];
   for (let y = Number(firstDate.slice(0, 4)); y <= Number(lastDate.slice(0, 4)); y++) {
     for (const [md, name] of HOLIDAYS) {
       const date = `${y}-${md}`;
+      const holiday = { id: randomUUID(), name, date };
       holidayDates.add(date);
-      holidayEvents.push(ev('HolidayCreated', { holidayId: randomUUID(), name, date }));
+      holidays.push(holiday);
+      holidayEvents.push(ev('HolidayCreated', { holidayId: holiday.id, name, date }));
     }
   }
   add({
     at: simStart - DAY_MS * 8,
     actor: admin,
     requests: [{ streamId: HOLIDAYS_STREAM, streamType: 'holidays', events: holidayEvents }],
+    holidays,
   });
   const blacklisted = 5;
   for (let i = 0; i < blacklisted; i++) {
@@ -860,6 +866,7 @@ async function writeCommands(
     const personal: NonNullable<Command['personal']>[] = [];
     const guards: Slot[] = [];
     const blacklist: NonNullable<Command['blacklistEmail']>[] = [];
+    const holidayRows: NonNullable<Command['holidays']> = [];
     while (i < commands.length && ev.id.length < chunkEvents) {
       const c = commands[i++]!;
       const at = new Date(c.at).toISOString();
@@ -893,6 +900,7 @@ async function writeCommands(
       if (c.personal) personal.push(c.personal);
       if (c.guards) guards.push(...c.guards.map((g) => g.slot));
       if (c.blacklistEmail) blacklist.push(c.blacklistEmail);
+      if (c.holidays) holidayRows.push(...c.holidays);
     }
     const client = await pool.connect();
     try {
@@ -951,6 +959,17 @@ async function writeCommands(
             guards.map((s) => s.date),
             guards.map((s) => minutesOf(s.startTime)),
             guards.map((s) => minutesOf(s.endTime)),
+          ],
+        );
+      }
+      if (holidayRows.length) {
+        await client.query(
+          `INSERT INTO holiday_state (holiday_id, date, name, version)
+           SELECT id, date, name, 1 FROM unnest($1::uuid[], $2::date[], $3::text[]) AS h(id, date, name)`,
+          [
+            holidayRows.map((h) => h.id),
+            holidayRows.map((h) => h.date),
+            holidayRows.map((h) => h.name),
           ],
         );
       }

@@ -20,7 +20,7 @@
 import type { Server } from 'node:http';
 import { emailKey } from '@rr/domain';
 import { EventNotifier, EventStore, validateEvent } from '@rr/events';
-import { defaultLimits } from '@rr/command-service';
+import { calendarImportSettings, defaultLimits } from '@rr/command-service';
 import {
   addDays,
   createLogger,
@@ -89,6 +89,7 @@ async function main(): Promise<void> {
       timeZone: 'Europe/Vienna',
       emailKey: (email: string) => emailKey(KEY_SECRET, email),
       limits: defaultLimits,
+      calendarImport: calendarImportSettings(config),
       verifyHuman: () => Promise.resolve(true),
     };
     const runner = startProjections(

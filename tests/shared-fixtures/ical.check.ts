@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { ManualClock } from '@rr/platform';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 
 const dir =
@@ -26,7 +27,11 @@ const holidays = async (from: string, until: string) =>
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  app = await startTestApp(db);
+  // The files cover 2024-2031: a clock in 2026 and an import window from two years back takes
+  // them whole, on any real date.
+  app = await startTestApp(db, new ManualClock(new Date('2026-06-01T10:00:00Z')), {
+    env: { HOLIDAY_IMPORT_YEARS_BACK: '2' },
+  });
   await addUser(db, 'boss', 'correct horse', ['admin']);
   admin = new Client(app.baseUrl);
   await admin.login('boss', 'correct horse');

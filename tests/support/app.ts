@@ -12,7 +12,12 @@ import {
 import type { DestinationStream } from 'pino';
 import { EventNotifier, EventStore, validateEvent } from '@rr/events';
 import { emailKey } from '@rr/domain';
-import { defaultLimits, type BookingLimits, type CommandDeps } from '@rr/command-service';
+import {
+  calendarImportSettings,
+  defaultLimits,
+  type BookingLimits,
+  type CommandDeps,
+} from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections } from '../../server/src/runtime.ts';
 import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
@@ -64,6 +69,7 @@ export async function startTestApp(
     timeZone: 'Europe/Vienna',
     emailKey: (email: string) => emailKey('test-secret', email),
     limits: options.limits ?? defaultLimits,
+    calendarImport: calendarImportSettings(config),
     verifyHuman: options.verifyHuman ?? (() => Promise.resolve(true)),
   };
   const runner = startProjections(

@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import multer from 'multer';
 import type { Request, Response } from 'express';
-import {
-  formatPosition,
-  HOLIDAYS_STREAM,
-  HolidayCreated,
-  HolidayDeleted,
-  HolidayUpdated,
-  type NewEvent,
-  type Position,
-} from '@rr/events';
+import { formatPosition, type NewEvent, type Position, type StoreSession } from '@rr/events';
 import {
   defineRoute,
   isoDate,
@@ -22,10 +15,23 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { holidayIdentity, loadHolidays, type HolidaysState } from './state.ts';
-import { CalendarFileError, parseHolidayCalendar } from './ical.ts';
+import {
+  decideHolidayCreate,
+  decideHolidayDelete,
+  decideHolidayImport,
+  decideHolidayUpdate,
+} from './holiday.ts';
+import { appendHolidayEvents, holidayIdentitiesOn, holidaysById, lockHolidays } from './state.ts';
+import { readCalendarOffThread } from './calendar-reader.ts';
+import { calendarImportLimits } from './import-window.ts';
 
 export const MAX_CALENDAR_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Holidays of one import appended per transaction: each batch is one short transaction (the read
+ * models' gap-safe subscriptions wait behind open ones) and the event loop turns between them.
+ */
+export const IMPORT_BATCH = 500;
 
 const HolidayBody = z
   .object({ name: requiredText(100), description: optionalText(500), date: isoDate })
@@ -38,7 +44,23 @@ const Written = z
   .object({ id: z.uuid(), version: z.number(), position: z.string() })
   .openapi('HolidayWritten');
 const Imported = z
-  .object({ imported: z.number(), skipped: z.number(), position: z.string() })
+  .object({
+    imported: z.number().openapi({ description: 'Holidays (days) created' }),
+    skipped: z.number().openapi({
+      description: 'Everything not imported: duplicates + outOfWindow + ignored',
+    }),
+    duplicates: z.number().openapi({
+      description: 'Days that exist already (same date and name) or that the file names twice',
+    }),
+    outOfWindow: z.number().openapi({
+      description: 'Days outside the import window (a series without end is read up to its end)',
+    }),
+    ignored: z.number().openapi({ description: 'Events that are no holiday: timed, or unnamed' }),
+    window: z
+      .object({ from: z.string(), until: z.string() })
+      .openapi({ description: 'The days imported: whole years around today (config)' }),
+    position: z.string(),
+  })
   .openapi('HolidayImportResult');
 
 const positionToken = (p: Position | null) => (p ? formatPosition(p) : '0_0');
@@ -46,31 +68,27 @@ const positionToken = (p: Position | null) => (p ? formatPosition(p) : '0_0');
 export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
   const { store } = deps;
 
-  /** Locks and folds the holiday stream, decides, appends at its version: one transaction. */
+  /**
+   * Locks the holidays (writers queue), decides on the rows it reads, appends at the stream's
+   * version and moves the holiday state: one transaction.
+   */
   async function execute<T>(
     user: SessionUser | undefined,
-    decide: (state: HolidaysState) => { events: NewEvent[]; result: T },
+    decide: (s: StoreSession) => Promise<{ events: NewEvent[]; result: T }>,
   ) {
     const { result, position } = await store.transaction(async (s) => {
-      const state = await loadHolidays(s, true);
-      const decision = decide(state);
-      if (decision.events.length > 0) {
-        await s.append(
-          [
-            {
-              streamId: HOLIDAYS_STREAM,
-              streamType: 'holidays',
-              expectedVersion: state.streamVersion === 0 ? 'no_stream' : state.streamVersion,
-              events: decision.events,
-            },
-          ],
-          { metadata: { actor: actorOf(user) } },
-        );
-      }
+      const version = await lockHolidays(s);
+      const decision = await decide(s);
+      await appendHolidayEvents(s, version, decision.events, {
+        metadata: { actor: actorOf(user) },
+      });
       return decision.result;
     });
     return { result, position: positionToken(position) };
   }
+
+  const current = async (s: StoreSession, id: string) =>
+    (await holidaysById(s.client, [id])).get(id);
 
   const upload = multer({
     storage: multer.memoryStorage(),
@@ -99,10 +117,9 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
       responses: { 201: { description: 'Created', schema: Written } },
       handler: async ({ body, user }) => {
         const holidayId = randomUUID();
-        const { position } = await execute(user, () => ({
-          events: [HolidayCreated.create({ holidayId, ...body })],
-          result: null,
-        }));
+        const { position } = await execute(user, () =>
+          Promise.resolve({ events: decideHolidayCreate(holidayId, body), result: null }),
+        );
         return { status: 201, body: { id: holidayId, version: 1, position } };
       },
     }),
@@ -120,15 +137,9 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'Stale version' },
       },
       handler: async ({ params, body, user }) => {
-        const { result, position } = await execute(user, (state) => {
-          const current = state.holidays.get(params.id);
-          if (!current) throw problems.notFound('Holiday');
-          if (current.version !== body.version) throw problems.versionConflict();
-          const { version: _v, ...details } = body;
-          return {
-            events: [HolidayUpdated.create({ holidayId: params.id, ...details })],
-            result: current.version + 1,
-          };
+        const { result, position } = await execute(user, async (s) => {
+          const events = decideHolidayUpdate(await current(s, params.id), body);
+          return { events, result: body.version + events.length };
         });
         return { body: { id: params.id, version: result, position } };
       },
@@ -145,10 +156,10 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such holiday' },
       },
       handler: async ({ params, user }) => {
-        const { position } = await execute(user, (state) => {
-          if (!state.holidays.has(params.id)) throw problems.notFound('Holiday');
-          return { events: [HolidayDeleted.create({ holidayId: params.id })], result: null };
-        });
+        const { position } = await execute(user, async (s) => ({
+          events: decideHolidayDelete(await current(s, params.id)),
+          result: null,
+        }));
         return { body: { position } };
       },
     }),
@@ -179,39 +190,36 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
         );
         if (!nameOk && !typeOk)
           throw new Problem(400, 'calendar__invalid_file', 'Not an iCalendar file');
-        let parsed: ReturnType<typeof parseHolidayCalendar>;
-        try {
-          parsed = parseHolidayCalendar(file.buffer.toString('utf8'));
-        } catch (err) {
-          if (err instanceof CalendarFileError)
-            throw new Problem(400, 'calendar__invalid_file', 'Not an iCalendar file');
-          throw err;
-        }
-        const { result, position } = await execute(user, (state) => {
-          const known = new Set(
-            [...state.holidays.values()].map((h) => holidayIdentity(h.date, h.name)),
-          );
-          const events: NewEvent[] = [];
-          let skipped = parsed.ignored;
-          for (const h of parsed.holidays) {
-            const id = holidayIdentity(h.date, h.name);
-            if (known.has(id)) {
-              skipped += 1;
-              continue;
-            }
-            known.add(id);
-            events.push(
-              HolidayCreated.create({
-                holidayId: randomUUID(),
-                name: h.name,
-                description: h.description,
-                date: h.date,
-              }),
+        const limits = calendarImportLimits(deps.calendarImport, deps.clock.now(), deps.timeZone);
+        const reading = await readCalendarOffThread(file.buffer, limits);
+        let imported = 0;
+        let duplicates = reading.repeated;
+        let position = '0_0';
+        for (let at = 0; at < reading.holidays.length; at += IMPORT_BATCH) {
+          const batch = reading.holidays.slice(at, at + IMPORT_BATCH);
+          const written = await execute(user, async (s) => {
+            const known = await holidayIdentitiesOn(
+              s.client,
+              batch.map((h) => h.date),
             );
-          }
-          return { events, result: { imported: events.length, skipped } };
-        });
-        return { body: { ...result, position } };
+            const decision = decideHolidayImport(batch, known);
+            return { events: decision.events, result: decision };
+          });
+          imported += written.result.events.length;
+          duplicates += written.result.duplicates;
+          if (written.result.events.length) position = written.position;
+          await yieldToEventLoop();
+        }
+        const body = {
+          imported,
+          skipped: duplicates + reading.outOfWindow + reading.ignored,
+          duplicates,
+          outOfWindow: reading.outOfWindow,
+          ignored: reading.ignored,
+          window: { from: limits.from, until: limits.until },
+          position,
+        };
+        return { body };
       },
     }),
   ];

@@ -26,7 +26,7 @@ import {
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { evolve as evolveRoom, initialRoomState } from '../rooms/decider.ts';
-import { holidayDates, loadHolidays } from '../holidays/state.ts';
+import { holidayDatesBetween } from '../holidays/state.ts';
 import {
   decideSlot,
   evolveSlot,
@@ -196,9 +196,16 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
         const roomId = params.id;
         const { result, position } = await store.transaction(async (s) => {
           await lockRoom(s, roomId);
-          const holidays = holidayDates(await loadHolidays(s, false));
-          const dates = slotDates({ ...body, repeatUntil: body.repeatUntil ?? undefined }, (d) =>
-            holidays.has(d),
+          const holidays = await holidayDatesBetween(
+            s.client,
+            body.startDate,
+            body.repeatUntil ?? body.startDate,
+          );
+          // At most one more date than allowed: enough to refuse a series that is too long.
+          const dates = slotDates(
+            { ...body, repeatUntil: body.repeatUntil ?? undefined },
+            (d) => holidays.has(d),
+            MAX_SLOTS_PER_REQUEST,
           );
           if (dates.length > MAX_SLOTS_PER_REQUEST) {
             throw problems.validation([

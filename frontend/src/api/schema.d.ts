@@ -3892,8 +3892,21 @@ export interface components {
             version: number;
         };
         HolidayImportResult: {
+            /** @description Holidays (days) created */
             imported: number;
+            /** @description Everything not imported: duplicates + outOfWindow + ignored */
             skipped: number;
+            /** @description Days that exist already (same date and name) or that the file names twice */
+            duplicates: number;
+            /** @description Days outside the import window (a series without end is read up to its end) */
+            outOfWindow: number;
+            /** @description Events that are no holiday: timed, or unnamed */
+            ignored: number;
+            /** @description The days imported: whole years around today (config) */
+            window: {
+                from: string;
+                until: string;
+            };
             position: string;
         };
         BlacklistEntryInput: {

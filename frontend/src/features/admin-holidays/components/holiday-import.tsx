@@ -7,6 +7,7 @@ import { InputField, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { CALENDAR_ACCEPT, checkCalendarFile } from '../../../lib/calendar-file';
+import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import { useImportHolidaysMutation } from '../api/admin-holidays-api';
 import { holidayListPath } from '../utils/holiday-form';
@@ -40,17 +41,27 @@ export function HolidayImport() {
     event.preventDefault();
     const problem = fileError(file);
     if (!form.validate({ file: '' }, problem ? { file: problem } : {}) || !file) return;
-    let imported: number;
-    let skipped: number;
+    let result: Awaited<ReturnType<ReturnType<typeof importHolidays>['unwrap']>>;
     try {
-      ({ imported, skipped } = await importHolidays(file).unwrap());
+      result = await importHolidays(file).unwrap();
     } catch {
       return; // shown by the error box
     }
+    const { imported, skipped, duplicates, outOfWindow, ignored, window } = result;
+    const details =
+      skipped > 0
+        ? ` ${t('import.result-details', {
+            duplicates,
+            outOfWindow,
+            ignored,
+            from: formatDate(window.from),
+            until: formatDate(window.until),
+          })}`
+        : '';
     dispatch(
       notify({
         title: t('import.done'),
-        description: t('import.result', { imported, skipped }),
+        description: `${t('import.result', { imported, skipped })}${details}`,
         type: imported > 0 ? 'success' : 'info',
       }),
     );

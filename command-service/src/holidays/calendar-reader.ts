@@ -1,0 +1,117 @@
+import { Worker } from 'node:worker_threads';
+import { Problem } from '@rr/platform';
+import type { CalendarImportLimits, CalendarReading } from './ical.ts';
+import type { WorkerAnswer } from './calendar-reader-worker.ts';
+
+export interface CalendarReaderOptions {
+  /** A reading that takes longer is stopped (a pathological recurrence rule): calendar__too_complex. */
+  timeoutMs: number;
+  /** Heap of the worker: a reading that needs more is stopped the same way. */
+  maxHeapMb: number;
+}
+
+export const CALENDAR_READER_DEFAULTS: CalendarReaderOptions = {
+  timeoutMs: 30_000,
+  maxHeapMb: 256,
+};
+
+/**
+ * Reads a calendar file in a worker thread, so parsing and expanding it never block the server's
+ * event loop, whatever the file; one reading at a time per process (a second import waits), with
+ * a time and a memory limit. The worker loads TypeScript through tsx's API: it runs the same way
+ * under `node --import tsx`, under vitest and in the benchmarks.
+ */
+export function readCalendarOffThread(
+  bytes: Uint8Array,
+  limits: CalendarImportLimits,
+  options: CalendarReaderOptions = CALENDAR_READER_DEFAULTS,
+): Promise<CalendarReading> {
+  const turn = queue.then(() => readInWorker(bytes, limits, options));
+  queue = turn.then(
+    () => undefined,
+    () => undefined,
+  );
+  return turn;
+}
+
+let queue: Promise<void> = Promise.resolve();
+
+const WORKER_URL = new URL('./calendar-reader-worker.ts', import.meta.url).href;
+const TSX_API_URL = import.meta.resolve('tsx/esm/api');
+/** An eval'd CommonJS bootstrap: registers tsx's loader, then imports the worker module. */
+const BOOTSTRAP = `import(${JSON.stringify(TSX_API_URL)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+
+function readInWorker(
+  bytes: Uint8Array,
+  limits: CalendarImportLimits,
+  options: CalendarReaderOptions,
+): Promise<CalendarReading> {
+  // A copy of its own, handed over to the worker (the upload's buffer may share memory).
+  const copy = new Uint8Array(bytes);
+  return new Promise<CalendarReading>((resolve, reject) => {
+    const worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      execArgv: [],
+      workerData: { bytes: copy, limits },
+      transferList: [copy.buffer],
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+      stdout: false,
+      stderr: false,
+    });
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+      void worker.terminate();
+    };
+    const timer = setTimeout(() => settle(() => reject(tooComplex())), options.timeoutMs);
+    worker.on('message', (answer: WorkerAnswer) =>
+      settle(() => (answer.ok ? resolve(answer.reading) : reject(calendarProblem(answer)))),
+    );
+    worker.on('error', (err: Error & { code?: string }) =>
+      settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooComplex() : err)),
+    );
+    worker.on('exit', () =>
+      settle(() => reject(new Error('the calendar reader stopped without an answer'))),
+    );
+  });
+}
+
+const tooComplex = () =>
+  new Problem(
+    400,
+    'calendar__too_complex',
+    'The calendar file takes too long or too much memory to read',
+  );
+
+/** The problem for a file the reader refused; the too_many codes name their limit (payload). */
+export function calendarProblem(answer: Extract<WorkerAnswer, { ok: false }>): Problem {
+  const limit = String(answer.limit ?? '');
+  switch (answer.fault) {
+    case 'too_many_events':
+      return new Problem(
+        400,
+        'calendar__too_many_events',
+        `The calendar file has more than ${limit} events`,
+        [limit],
+      );
+    case 'too_many_occurrences':
+      return new Problem(
+        400,
+        'calendar__too_many_occurrences',
+        `The calendar file's events and series have more than ${limit} occurrences`,
+        [limit],
+      );
+    case 'too_many_days':
+      return new Problem(
+        400,
+        'calendar__too_many_days',
+        `The calendar file has more than ${limit} holidays in the import window`,
+        [limit],
+      );
+    case 'invalid':
+      return new Problem(400, 'calendar__invalid_file', 'Not an iCalendar file');
+  }
+}
