@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { Clock } from './clock.ts';
@@ -50,11 +51,7 @@ export class SignInLimitStore {
   async attempt(username: string, address: string): Promise<SignInAttemptResult> {
     const now = this.clock.now();
     await this.removeExpired(now);
-    const subjects: Record<SignInScope, string> = {
-      account: username,
-      account_address: JSON.stringify([username, address]),
-      address,
-    };
+    const subjects = signInSubjects(username, address);
     return inTransaction(this.pool, async (client) => {
       const before = await this.lock(client, subjects, now);
       const decision = decideSignInAttempt(before, now, this.limits);
@@ -159,3 +156,18 @@ export class SignInLimitStore {
     );
   }
 }
+
+/**
+ * What the counters of an attempt are keyed by: digests, not the text, since a password typed
+ * into the user-name field must not be stored, and the counters only need equality.
+ */
+export function signInSubjects(username: string, address: string): Record<SignInScope, string> {
+  return {
+    account: digest(['account', username]),
+    account_address: digest(['account_address', username, address]),
+    address: digest(['address', address]),
+  };
+}
+
+const digest = (parts: string[]) =>
+  createHash('sha256').update(JSON.stringify(parts)).digest('base64url');

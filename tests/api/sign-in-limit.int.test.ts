@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPool, ManualClock } from '@rr/platform';
+import { createPool, ManualClock, signInSubjects } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 
@@ -154,9 +154,11 @@ describe('failed sign-ins', () => {
 
   it('are counted at the clock, kept in PostgreSQL, and deleted once their window has ended', async () => {
     await signIn('carl', 'wrong', '203.0.113.13');
+    const carlAt = signInSubjects('carl', '203.0.113.13');
     const rows = await db.pool.query<{ scope: string; window_start: Date; expires_at: Date }>(
       `SELECT scope, window_start, expires_at FROM sign_in_failures
-        WHERE subject IN ('carl', '203.0.113.13', '["carl","203.0.113.13"]') ORDER BY scope`,
+        WHERE subject = ANY($1::text[]) ORDER BY scope`,
+      [Object.values(carlAt)],
     );
     expect(rows.rows.map((r) => [r.scope, r.window_start.getTime()])).toEqual([
       ['account', clock.now().getTime()],
@@ -172,9 +174,24 @@ describe('failed sign-ins', () => {
     );
     // Only the rows of the attempt that just signed in may be left (reset, expiring now).
     expect(Number(left.rows[0]!.n)).toBeLessThanOrEqual(3);
-    const carl = await db.pool.query(
-      `SELECT 1 FROM sign_in_failures WHERE subject = '["carl","203.0.113.13"]'`,
-    );
+    const carl = await db.pool.query('SELECT 1 FROM sign_in_failures WHERE subject = $1', [
+      carlAt.account_address,
+    ]);
     expect(carl.rowCount).toBe(0);
+  });
+
+  it('never store what was typed as the user name (it may be a password)', async () => {
+    await signIn('Tr0ub4dor&3-typed-in-the-wrong-field', 'x', '203.0.113.15');
+    const stored = await db.pool.query(
+      `SELECT 1 FROM sign_in_failures WHERE subject LIKE '%Tr0ub4dor%' OR subject LIKE '%203.0.113%'`,
+    );
+    expect(stored.rowCount).toBe(0);
+    expect(
+      (
+        await db.pool.query('SELECT 1 FROM sign_in_failures WHERE subject = $1', [
+          signInSubjects('Tr0ub4dor&3-typed-in-the-wrong-field', '203.0.113.15').account,
+        ])
+      ).rowCount,
+    ).toBe(1);
   });
 });
