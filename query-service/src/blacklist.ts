@@ -2,6 +2,7 @@ import { normalizeEmail } from '@rr/domain';
 import { defineRoute, isoDate, problems, sortSpec, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { likePattern, orderBy, pagingQuery } from './paging.ts';
+import { run, sql, type Knex } from './sql.ts';
 
 export const BlacklistEntry = z
   .object({
@@ -58,34 +59,35 @@ export function blacklistQueryRoutes({ pool }: QueryDeps): RouteDef[] {
         },
       },
       handler: async ({ query }) => {
-        const where: string[] = [];
-        const args: unknown[] = [];
-        if (query.term?.trim()) {
-          args.push(likePattern(query.term.trim()));
-          where.push(`(e.email ILIKE $${args.length} OR b.description ILIKE $${args.length})`);
-        }
-        if (query.expiresFrom) {
-          args.push(query.expiresFrom);
-          where.push(`b.expired_at >= $${args.length}`);
-        }
-        if (query.expiresUntil) {
-          args.push(query.expiresUntil);
-          where.push(`b.expired_at <= $${args.length}`);
-        }
-        const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-        const order = orderBy(query.sort, SORT, [{ field: 'email', dir: 'ASC' }], ['e.email ASC']);
-        const r = await pool.query<Row>(
-          `SELECT e.email, b.expired_at, b.description, b.version, count(*) OVER () AS total FROM ${FROM} ${whereSql}
-           ORDER BY ${order} LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
-          [...args, query.limit, query.offset],
+        const term = query.term?.trim();
+        const filtered = (q: Knex.QueryBuilder) => {
+          q.from(sql.raw(FROM));
+          if (term) {
+            const pattern = likePattern(term);
+            q.where((any) => {
+              any.where('e.email', 'ilike', pattern).orWhere('b.description', 'ilike', pattern);
+            });
+          }
+          if (query.expiresFrom) q.where('b.expired_at', '>=', query.expiresFrom);
+          if (query.expiresUntil) q.where('b.expired_at', '<=', query.expiresUntil);
+        };
+        const rows = await run<Row>(
+          pool,
+          sql
+            .select(
+              sql.raw('e.email, b.expired_at, b.description, b.version, count(*) OVER () AS total'),
+            )
+            .modify(filtered)
+            .modify(orderBy(query.sort, SORT, [{ field: 'email', dir: 'ASC' }], ['e.email']))
+            .limit(query.limit)
+            .offset(query.offset),
         );
-        let total = r.rows[0]?.total ? Number(r.rows[0].total) : 0;
-        if (r.rows.length === 0 && query.offset > 0)
+        let total = rows[0]?.total ? Number(rows[0].total) : 0;
+        if (rows.length === 0 && query.offset > 0)
           total = Number(
-            (await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${FROM} ${whereSql}`, args))
-              .rows[0]!.n,
+            (await run<{ n: string }>(pool, sql.count('* as n').modify(filtered)))[0]!.n,
           );
-        return { body: { content: r.rows.map(toEntry), totalCount: total } };
+        return { body: { content: rows.map(toEntry), totalCount: total } };
       },
     }),
     defineRoute({

@@ -1,6 +1,7 @@
 import { defineRoute, isoDate, problems, sortSpec, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { likePattern, orderBy, pagingQuery } from './paging.ts';
+import { run, sql, type Knex } from './sql.ts';
 
 export const Holiday = z
   .object({
@@ -58,42 +59,35 @@ export function holidayQueryRoutes({ pool }: QueryDeps): RouteDef[] {
         },
       },
       handler: async ({ query }) => {
-        const where: string[] = [];
-        const args: unknown[] = [];
-        if (query.searchTerm?.trim()) {
-          args.push(likePattern(query.searchTerm.trim()));
-          where.push(`(name ILIKE $${args.length} OR description ILIKE $${args.length})`);
-        }
-        if (query.fromDate) {
-          args.push(query.fromDate);
-          where.push(`date >= $${args.length}`);
-        }
-        if (query.untilDate) {
-          args.push(query.untilDate);
-          where.push(`date <= $${args.length}`);
-        }
-        const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-        const order = orderBy(
-          query.sort,
-          SORT,
-          [{ field: 'date', dir: 'ASC' }],
-          ['lower(name) ASC', 'id ASC'],
+        const term = query.searchTerm?.trim();
+        const filtered = (q: Knex.QueryBuilder) => {
+          q.from('rm_holidays');
+          if (term) {
+            const pattern = likePattern(term);
+            q.where((any) => {
+              any.where('name', 'ilike', pattern).orWhere('description', 'ilike', pattern);
+            });
+          }
+          if (query.fromDate) q.where('date', '>=', query.fromDate);
+          if (query.untilDate) q.where('date', '<=', query.untilDate);
+        };
+        const rows = await run<Row>(
+          pool,
+          sql
+            .select(sql.raw('*, count(*) OVER () AS total'))
+            .modify(filtered)
+            .modify(
+              orderBy(query.sort, SORT, [{ field: 'date', dir: 'ASC' }], ['lower(name)', 'id']),
+            )
+            .limit(query.limit)
+            .offset(query.offset),
         );
-        const r = await pool.query<Row>(
-          `SELECT *, count(*) OVER () AS total FROM rm_holidays ${whereSql} ORDER BY ${order} LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
-          [...args, query.limit, query.offset],
-        );
-        let total = r.rows[0]?.total ? Number(r.rows[0].total) : 0;
-        if (r.rows.length === 0 && query.offset > 0)
+        let total = rows[0]?.total ? Number(rows[0].total) : 0;
+        if (rows.length === 0 && query.offset > 0)
           total = Number(
-            (
-              await pool.query<{ n: string }>(
-                `SELECT count(*) AS n FROM rm_holidays ${whereSql}`,
-                args,
-              )
-            ).rows[0]!.n,
+            (await run<{ n: string }>(pool, sql.count('* as n').modify(filtered)))[0]!.n,
           );
-        return { body: { content: r.rows.map(toHoliday), totalCount: total } };
+        return { body: { content: rows.map(toHoliday), totalCount: total } };
       },
     }),
     defineRoute({

@@ -1,5 +1,7 @@
 import type { Response } from 'express';
 import type { QueryDeps } from './deps.ts';
+import { likePattern, orderBy } from './paging.ts';
+import { run, sql, type Knex } from './sql.ts';
 import {
   defineRoute,
   todayIn,
@@ -76,46 +78,46 @@ const ListQuery = z.object({
   sort: sortSpec(['order', 'name', 'description', 'capacity']).optional(),
 });
 
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
- * Rooms with their active reservations: held or booked tickets from today on ($1 is today).
- * (The rm_rooms.active_reservation_count column of migration 004 is no longer used.)
+ * Rooms with their active reservations: held or booked tickets from today on (the parameter
+ * `today`: `$1` in SQL text, `?` in a knex query). (The rm_rooms.active_reservation_count column
+ * of migration 004 is no longer used.)
  */
-const ROOMS = `(SELECT r.*, (SELECT count(*) FROM rm_tickets t
-    WHERE t.room_id = r.id AND t.status IN ('NEW', 'BOOKED') AND t.date >= $1::date)::int AS active_count
+const roomsAsOf = (today: '$1' | '?') => `(SELECT r.*, (SELECT count(*) FROM rm_tickets t
+    WHERE t.room_id = r.id AND t.status IN ('NEW', 'BOOKED') AND t.date >= ${today}::date)::int AS active_count
   FROM rm_rooms r) AS rooms`;
+const ROOMS = roomsAsOf('$1');
 
 async function listRooms(pool: Pool, today: string, q: z.output<typeof ListQuery>) {
-  const where: string[] = [];
-  const args: unknown[] = [today];
-  if (q.name?.trim()) {
-    args.push(likePattern(q.name.trim()));
-    where.push(`name ILIKE $${args.length}`);
-  }
-  if (q.term?.trim()) {
-    args.push(likePattern(q.term.trim()));
-    where.push(`(name ILIKE $${args.length} OR description ILIKE $${args.length})`);
-  }
-  const order = (q.sort ?? [{ field: 'order' as const, dir: 'ASC' as const }])
-    .map((s) => `${SORT_COLUMNS[s.field]} ${s.dir}`)
-    .concat(['lower(name) ASC', 'id ASC'])
-    .join(', ');
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  args.push(q.limit, q.offset);
-  const r = await pool.query<RoomRow & { total: string }>(
-    `SELECT *, count(*) OVER () AS total FROM ${ROOMS} ${whereSql} ORDER BY ${order} LIMIT $${args.length - 1} OFFSET $${args.length}`,
-    args,
+  const name = q.name?.trim();
+  const term = q.term?.trim();
+  const filtered = (query: Knex.QueryBuilder) => {
+    query.from(sql.raw(roomsAsOf('?'), [today]));
+    if (name) query.where('name', 'ilike', likePattern(name));
+    if (term) {
+      const pattern = likePattern(term);
+      query.where((any) => {
+        any.where('name', 'ilike', pattern).orWhere('description', 'ilike', pattern);
+      });
+    }
+  };
+  const rows = await run<RoomRow & { total: string }>(
+    pool,
+    sql
+      .select(sql.raw('*, count(*) OVER () AS total'))
+      .modify(filtered)
+      .modify(
+        orderBy(q.sort, SORT_COLUMNS, [{ field: 'order', dir: 'ASC' }], ['lower(name)', 'id']),
+      )
+      .limit(q.limit)
+      .offset(q.offset),
   );
-  let total = r.rows[0] ? Number(r.rows[0].total) : 0;
-  if (r.rows.length === 0 && q.offset > 0) {
-    const c = await pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM ${ROOMS} ${whereSql}`,
-      args.slice(0, -2),
-    );
-    total = Number(c.rows[0]!.n);
+  let total = rows[0] ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && q.offset > 0) {
+    const c = await run<{ n: string }>(pool, sql.count('* as n').modify(filtered));
+    total = Number(c[0]!.n);
   }
-  return { content: r.rows.map(toRoom), totalCount: total };
+  return { content: rows.map(toRoom), totalCount: total };
 }
 
 async function getRoom(pool: Pool, today: string, id: string): Promise<Room> {

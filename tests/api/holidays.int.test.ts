@@ -373,7 +373,7 @@ describe('holiday state of the write side', () => {
 
     // An installation from before 018: the table is made from the stream alone.
     await db.pool.query('DROP TABLE holiday_state');
-    await db.pool.query(`DELETE FROM schema_migrations WHERE id = '018_holiday_state'`);
+    await db.pool.query(`DELETE FROM knex_migrations WHERE name = '018_holiday_state'`);
     expect(await migrate(db.pool)).toEqual(['018_holiday_state']);
     expect(await rows()).toEqual(live);
   });

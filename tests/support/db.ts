@@ -16,6 +16,13 @@ export interface TestDatabase {
  * clock's time: a test that fixes its clock passes it, so every time in the test has one source.
  */
 export async function createTestDatabase(clock: Clock = systemClock): Promise<TestDatabase> {
+  const db = await createEmptyDatabase();
+  await migrate(db.pool);
+  return { ...db, store: new EventStore(db.pool, { validate: validateEvent, clock }) };
+}
+
+/** A new database of its own, not migrated (the migration tests migrate it themselves). */
+export async function createEmptyDatabase(): Promise<Omit<TestDatabase, 'store'>> {
   const adminUrl = inject('pgAdminUrl');
   const name = `rr_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -25,12 +32,9 @@ export async function createTestDatabase(clock: Clock = systemClock): Promise<Te
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const pool = createPool(url.toString(), 20);
-  await migrate(pool);
-  const store = new EventStore(pool, { validate: validateEvent, clock });
   return {
     url: url.toString(),
     pool,
-    store,
     drop: async () => {
       await pool.end();
       const c = new pg.Client({ connectionString: adminUrl });

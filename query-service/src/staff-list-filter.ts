@@ -1,0 +1,115 @@
+import { ReservationFilterQuery } from '@rr/contracts';
+import { fromContract, isoDate, isValidLocalTime, messages, sortSpec, z } from '@rr/platform';
+import { likePattern, pagingQuery } from './paging.ts';
+import { sql, type Knex } from './sql.ts';
+
+/** The reservations list's query (filters, search, sort, page) and its WHERE, built with knex. */
+
+const STATUS = z.enum(['BOOKED', 'CANCELED_ONLY', 'CANCELLED', 'NEW', 'INVALID', 'ALL']);
+/** The ticket status each status filter shows (ALL: any). */
+const STATUS_VALUE: Record<z.infer<typeof STATUS>, string | null> = {
+  BOOKED: 'BOOKED',
+  CANCELED_ONLY: 'CANCELLED',
+  CANCELLED: 'CANCELLED',
+  NEW: 'NEW',
+  INVALID: 'INVALID',
+  ALL: null,
+};
+/** The sort fields' expressions (tickets t, rooms r, personal data p). */
+export const SORT = {
+  room: 'lower(r.name)',
+  name: ["lower(coalesce(p.last_name, ''))", "lower(coalesce(p.first_name, ''))"],
+  institution: "lower(coalesce(p.organisation, ''))",
+  email: "coalesce(p.email, '')",
+  date: ['t.date', 't.start_time'],
+} as const;
+const time = z.string().refine(isValidLocalTime, messages.time);
+
+export const TicketQuery = z.object({
+  searchTerm: fromContract(ReservationFilterQuery).shape.searchTerm,
+  status: STATUS.optional(),
+  roomId: z.uuid().optional(),
+  timeSlotId: z.uuid().optional(),
+  transactionId: z.uuid().optional(),
+  ownerId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional(),
+  ticketId: z.uuid().optional(),
+  bookingNumber: z.string().max(20).optional(),
+  fromDate: isoDate.optional(),
+  untilDate: isoDate.optional(),
+  fromTime: time.optional(),
+  untilTime: time.optional(),
+  ...pagingQuery(999, 20),
+  sort: sortSpec(['room', 'name', 'institution', 'email', 'date']).optional(),
+});
+export type TicketQuery = z.output<typeof TicketQuery>;
+
+/** Adds conditions to a query (knex's `.modify()`). */
+export type Condition = (query: Knex.QueryBuilder) => void;
+
+/** The list's filter; the booked tab sends no status (= booked), the cancelled tab CANCELED_ONLY. */
+export interface TicketFilter {
+  /** Adds the conditions on tickets (t). */
+  tickets: Condition;
+  /** Adds the search term's condition on personal data (p); only tickets with personal data match. */
+  search: Condition | null;
+  /** Only status, room and dates filter: `tickets` also reads on rm_ticket_counts (as t). */
+  countable: boolean;
+}
+
+export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>): TicketFilter {
+  const conditions: Condition[] = [];
+  // Whether every condition is on a column rm_ticket_counts has too (status, room, date).
+  let countable = true;
+  const add = (condition: Condition, onCounts = false) => {
+    conditions.push(condition);
+    if (!onCounts) countable = false;
+  };
+  const status = STATUS_VALUE[q.status ?? 'BOOKED'];
+  if (status) add((w) => w.where('t.status', status), true);
+  const { roomId, timeSlotId, transactionId, ownerId, ticketId, fromDate, untilDate } = q;
+  const { fromTime, untilTime } = q;
+  if (roomId) add((w) => w.where('t.room_id', roomId), true);
+  if (timeSlotId) add((w) => w.where('t.time_slot_id', timeSlotId));
+  if (transactionId) add((w) => w.where('t.transaction_id', transactionId));
+  if (ownerId) add((w) => w.where('t.owner_id', ownerId));
+  if (ticketId) add((w) => w.where('t.id', ticketId));
+  const bookingNumber = q.bookingNumber?.trim();
+  if (bookingNumber) add((w) => w.whereRaw('upper(t.booking_number) = upper(?)', [bookingNumber]));
+  if (fromDate) add((w) => w.where('t.date', '>=', fromDate), true);
+  if (untilDate) add((w) => w.where('t.date', '<=', untilDate), true);
+  if (fromTime) add((w) => w.where('t.start_time', '>=', fromTime));
+  if (untilTime) add((w) => w.where('t.start_time', '<=', untilTime));
+
+  let search: Condition | null = null;
+  const term = q.searchTerm?.trim();
+  if (term) {
+    // The text of every searched field must contain the term (what the trigram index finds),
+    // then each field is checked on its own.
+    const pattern = likePattern(term);
+    countable = false;
+    search = (w) => {
+      w.where(sql.raw(SEARCH_TEXT), 'ilike', pattern).where((any) => {
+        any
+          .where('p.first_name', 'ilike', pattern)
+          .orWhere('p.last_name', 'ilike', pattern)
+          .orWhere('p.organisation', 'ilike', pattern)
+          .orWhere('p.email', 'ilike', pattern)
+          .orWhere(sql.raw(`(p.first_name || ' ' || p.last_name)`), 'ilike', pattern)
+          .orWhere(sql.raw(`(p.last_name || ', ' || p.first_name)`), 'ilike', pattern);
+      });
+    };
+  }
+  return {
+    tickets: (query) => {
+      for (const condition of conditions) condition(query);
+    },
+    search,
+    countable,
+  };
+}
+
+/** Every field the search looks at, in one text: the expression of the trigram index (migration 009). */
+const SEARCH_TEXT = `(coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '') || ' ' || coalesce(p.organisation, '') || ' ' || coalesce(p.email, '') || ' ' || coalesce(p.last_name, '') || ', ' || coalesce(p.first_name, ''))`;

@@ -1,0 +1,300 @@
+import { toCsv } from '@rr/domain';
+import { defineRoute, localDateTime, z, type RouteDef } from '@rr/platform';
+import { Ticket, TICKET_COLUMNS, toTicket, type TicketRow } from './booking.ts';
+import { sendCsv } from './csv.ts';
+import type { QueryDeps } from './deps.ts';
+import { orderBy } from './paging.ts';
+import { run, sql, type Knex } from './sql.ts';
+import { SORT, TicketQuery, ticketFilter, type TicketFilter } from './staff-list-filter.ts';
+
+/**
+ * The staff's reservations list (`/admin/tickets` and its CSV): filters (staff-list-filter.ts),
+ * search, sort and paging. Its statements are built with knex's query builder (`sql.ts`) and run
+ * on the pg pool.
+ */
+
+const LAST = "lower(coalesce(p.last_name, ''))";
+const FIRST = "lower(coalesce(p.first_name, ''))";
+const BLANK_NAME = `(${LAST} = '' AND ${FIRST} = '')`;
+/**
+ * Owners erased after the tickets read model's checkpoint: their personal data is gone (in this
+ * statement's snapshot) but their tickets are not flagged yet.
+ */
+const LAGGING_ERASURES = `SELECT e.data->>'ownerId' FROM events e JOIN projection_checkpoints c ON c.name = 'tickets'
+   WHERE (e.transaction_id, e.global_position) > (c.last_tx, c.last_gp) AND e.event_type = 'PersonalDataErased'`;
+const WITHOUT_PERSONAL_DATA =
+  'NOT EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = t.owner_id)';
+
+/** Tickets (t) with their room (r) and, while it exists, the owner's personal data (p): TICKET_SELECT of booking.ts. */
+const ticketsWithOwners = (...columns: string[]) =>
+  sql
+    .select(sql.raw([...columns, TICKET_COLUMNS].join(', ')))
+    .from('rm_tickets as t')
+    .leftJoin('rm_rooms as r', 'r.id', 't.room_id')
+    .leftJoin('personal_data as p', 'p.owner_id', 't.owner_id');
+
+/** By name key in the direction, then date, time, id. */
+const byName =
+  (
+    dir: 'ASC' | 'DESC',
+    [last, first, date, start, id] = [LAST, FIRST, 't.date', 't.start_time', 't.id'],
+  ) =>
+  (query: Knex.QueryBuilder) => {
+    query.orderByRaw(`${last} ${dir}, ${first} ${dir}, ${date}, ${start}, ${id}`);
+  };
+/** LIMIT and OFFSET as numbers in the text (validated integers), as the plans were tuned with. */
+const paged = (limit: number, offset: number) => (query: Knex.QueryBuilder) => {
+  query.limit(limit, { skipBinding: true });
+  // knex leaves out an OFFSET of 0.
+  query.offset(offset, { skipBinding: true });
+};
+
+/**
+ * The tickets whose name key is ('', ''): those without personal data (no owner or erased: the
+ * flag, or an erasure the read model has not seen yet; each checked against personal_data itself)
+ * and those whose names are empty.
+ */
+function blankNameTickets(f: TicketFilter): Knex.QueryBuilder {
+  const ids = () => sql.select('t.id', 't.date', 't.start_time');
+  return ids()
+    .from('rm_tickets as t')
+    .modify(f.tickets)
+    .whereRaw('(t.owner_id IS NULL OR t.personal_data_erased)')
+    .whereRaw(WITHOUT_PERSONAL_DATA)
+    .unionAll(
+      ids()
+        .from('rm_tickets as t')
+        .modify(f.tickets)
+        .whereRaw('NOT (t.owner_id IS NULL OR t.personal_data_erased)')
+        .whereRaw(`t.owner_id IN (${LAGGING_ERASURES})`)
+        .whereRaw(WITHOUT_PERSONAL_DATA),
+    )
+    .unionAll(
+      ids()
+        .from('personal_data as p')
+        .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
+        .modify(f.tickets)
+        .whereRaw(BLANK_NAME),
+    );
+}
+
+export function ticketListRoutes(deps: QueryDeps) {
+  const { pool, clock, timeZone } = deps;
+  const localNow = () => localDateTime(clock.now(), timeZone);
+
+  /**
+   * The list sorted by name (the default): the same rows and order as the generic query, read
+   * without sorting every ticket. The order is the name key (last, first name, lower case; ''
+   * without personal data), then date, time, id. Tickets with the key ('', '') come first (ASC)
+   * or last (DESC), sorted by date; the others are read by walking personal data in name order
+   * (index personal_data_name) and each owner's tickets. Counts and page in one snapshot.
+   */
+  async function listTicketsByName(q: TicketQuery, dir: 'ASC' | 'DESC') {
+    const f = ticketFilter(q);
+    if (f.search) {
+      // A search matches few people: their tickets are sorted whole, counted by a window, in
+      // one statement (rows without personal data never match a search). The people it matches
+      // are found first (by the trigram index; OFFSET 0, which knex's offset() leaves out, keeps
+      // the planner from flattening it into the join).
+      const search = f.search;
+      const people = () =>
+        sql.raw('(? OFFSET 0) p', [sql.select('*').from('personal_data as p').modify(search)]);
+      const matches = () =>
+        sql.from(people()).join('rm_tickets as t', 't.owner_id', 'p.owner_id').modify(f.tickets);
+      // The page's ids first (each person's tickets from the owner index alone), then their rows.
+      const rows = await run<TicketRow & { total: string }>(
+        pool,
+        sql
+          .with(
+            'page',
+            matches()
+              .select(
+                sql.raw(
+                  `count(*) OVER () AS total, t.id, ${LAST} AS last_key, ${FIRST} AS first_key, t.date AS d, t.start_time AS st`,
+                ),
+              )
+              .modify(byName(dir))
+              .modify(paged(q.limit, q.offset)),
+          )
+          .select(sql.raw(`page.total, ${TICKET_COLUMNS}`))
+          .from('page')
+          .join('rm_tickets as t', 't.id', 'page.id')
+          .leftJoin('rm_rooms as r', 'r.id', 't.room_id')
+          .leftJoin('personal_data as p', 'p.owner_id', 't.owner_id')
+          .modify(byName(dir, ['page.last_key', 'page.first_key', 'page.d', 'page.st', 'page.id'])),
+      );
+      let total = rows[0] ? Number(rows[0].total) : 0;
+      if (rows.length === 0 && q.offset > 0) {
+        const c = await run<{ n: string }>(pool, matches().count('* as n'));
+        total = Number(c[0]!.n);
+      }
+      const now = localNow();
+      return { content: rows.map((x) => toTicket(x, now)), totalCount: total };
+    }
+    const blank = () => blankNameTickets(f).as('b');
+    // The total from the kept counts when the filter allows, else by counting the tickets.
+    const total = f.countable
+      ? sql.from('rm_ticket_counts as t').select(sql.raw('coalesce(sum(t.n), 0)')).modify(f.tickets)
+      : sql.from('rm_tickets as t').count('*').modify(f.tickets);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const counts = await run<{ total: string; blank: string }>(
+        client,
+        sql.select(sql.raw('? AS total, ? AS blank', [total, sql.count('*').from(blank())])),
+      );
+      const totalCount = Number(counts[0]!.total);
+      const blankCount = Number(counts[0]!.blank);
+      // ASC: the blank keys, then the names; DESC: the names, then the blank keys.
+      const firstCount = dir === 'ASC' ? blankCount : totalCount - blankCount;
+      const firstTake = Math.max(0, Math.min(q.limit, firstCount - q.offset));
+      const secondOffset = Math.max(0, q.offset - firstCount);
+      const secondTake = Math.min(
+        q.limit - firstTake,
+        Math.max(0, totalCount - firstCount - secondOffset),
+      );
+      const parts = {
+        blank: (limit: number, offset: number) =>
+          sql
+            .select('b.id')
+            .from(blank())
+            .orderByRaw('b.date, b.start_time, b.id')
+            .modify(paged(limit, offset)),
+        named: (limit: number, offset: number) =>
+          sql
+            .select('t.id')
+            .from('personal_data as p')
+            .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
+            .modify(f.tickets)
+            .whereRaw(`NOT ${BLANK_NAME}`)
+            .modify(byName(dir))
+            .modify(paged(limit, offset)),
+      };
+      const [first, second] =
+        dir === 'ASC' ? [parts.blank, parts.named] : [parts.named, parts.blank];
+      const pieces = [
+        ...(firstTake > 0 ? [first(firstTake, q.offset)] : []),
+        ...(secondTake > 0 ? [second(secondTake, secondOffset)] : []),
+      ];
+      let rows: TicketRow[] = [];
+      if (pieces.length)
+        rows = await run<TicketRow>(
+          client,
+          ticketsWithOwners().whereIn('t.id', sql.unionAll(pieces, true)).modify(byName(dir)),
+        );
+      await client.query('COMMIT');
+      const now = localNow();
+      return { content: rows.map((x) => toTicket(x, now)), totalCount };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async function listTickets(q: TicketQuery) {
+    if (!q.sort || (q.sort.length === 1 && q.sort[0]!.field === 'name'))
+      return listTicketsByName(q, q.sort?.[0]?.dir ?? 'ASC');
+    const f = ticketFilter(q);
+    const filtered = (query: Knex.QueryBuilder) => {
+      if (f.search) query.modify(f.search);
+      query.modify(f.tickets);
+    };
+    const rows = await run<TicketRow & { total: string }>(
+      pool,
+      ticketsWithOwners('count(*) OVER () AS total')
+        .modify(filtered)
+        .modify(
+          orderBy(
+            q.sort,
+            SORT,
+            [{ field: 'name', dir: 'ASC' }],
+            ['t.date', 't.start_time', 't.id'],
+          ),
+        )
+        .limit(q.limit)
+        .offset(q.offset),
+    );
+    let total = rows[0] ? Number(rows[0].total) : 0;
+    if (rows.length === 0 && q.offset > 0) {
+      const c = await run<{ n: string }>(
+        pool,
+        sql
+          .from('rm_tickets as t')
+          .leftJoin('rm_rooms as r', 'r.id', 't.room_id')
+          .leftJoin('personal_data as p', 'p.owner_id', 't.owner_id')
+          .modify(filtered)
+          .count('* as n'),
+      );
+      total = Number(c[0]!.n);
+    }
+    const now = localNow();
+    return { content: rows.map((x) => toTicket(x, now)), totalCount: total };
+  }
+
+  const staff = ['admin', 'reports'] as ('admin' | 'reports')[];
+  return {
+    exportCsv: defineRoute({
+      method: 'get',
+      path: '/admin/tickets/export.csv',
+      summary: 'The reservations list as CSV, with the same filters and sort',
+      tags: ['staff'],
+      access: staff,
+      query: TicketQuery,
+      responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
+      handler: async ({ query, res }) => {
+        const list = await listTickets({ ...query, limit: 999, offset: 0 });
+        sendCsv(
+          res,
+          'reservations.csv',
+          toCsv(
+            [
+              'Raum',
+              'Nachname',
+              'Vorname',
+              'Organisation',
+              'E-Mail',
+              'Telefon',
+              'Datum',
+              'Beginn',
+              'Ende',
+              'Status',
+              'Reservierungsnummer',
+            ],
+            list.content.map((t) => [
+              t.roomName,
+              t.lastName,
+              t.firstName,
+              t.organisation,
+              t.email,
+              t.phone,
+              t.date,
+              t.startTime,
+              t.endTime,
+              t.status,
+              t.bookingNumber,
+            ]),
+          ),
+        );
+      },
+    }),
+    list: defineRoute({
+      method: 'get',
+      path: '/admin/tickets',
+      summary: 'Reservations: searchable (name, organisation, e-mail), filterable, sortable, paged',
+      tags: ['staff'],
+      access: staff,
+      query: TicketQuery,
+      responses: {
+        200: {
+          description: 'A page of tickets',
+          schema: z
+            .object({ content: z.array(Ticket), totalCount: z.number() })
+            .openapi('TicketPage'),
+        },
+      },
+      handler: async ({ query }) => ({ body: await listTickets(query) }),
+    }),
+  } satisfies Record<string, RouteDef>;
+}

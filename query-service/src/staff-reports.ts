@@ -1,0 +1,179 @@
+import { DailyReportQuery, OccupancyReportQuery } from '@rr/contracts';
+import { occupancyPercent, toCsv, withSeatNumbers } from '@rr/domain';
+import { defineRoute, fromContract, problems, z, type RouteDef } from '@rr/platform';
+import { sendCsv } from './csv.ts';
+import type { QueryDeps } from './deps.ts';
+
+/** The staff's reports: occupancy of a room's slots, and a room's daily report with seat numbers. */
+
+// Spec section 5, report filters: the contracts' rules (shared with the browser); the room is an id.
+const ReportQuery = fromContract(OccupancyReportQuery).safeExtend({
+  roomId: z.uuid('Not a valid id'),
+});
+const DailyQuery = fromContract(DailyReportQuery);
+
+const reportSchema = z
+  .array(
+    z.object({
+      timeSlotId: z.uuid(),
+      date: z.string(),
+      time: z.string(),
+      count: z.number(),
+      capacity: z.number(),
+      percentage: z.number().nullable(),
+    }),
+  )
+  .openapi('OccupancyReport');
+const dailySchema = z
+  .object({
+    roomName: z.string(),
+    date: z.string(),
+    content: z.array(
+      z.object({
+        timeSlotId: z.uuid(),
+        ticketId: z.uuid(),
+        timeSlot: z.string(),
+        seatNumber: z.number(),
+        lastName: z.string().nullable(),
+        firstName: z.string().nullable(),
+        accessibility: z.boolean(),
+      }),
+    ),
+  })
+  .openapi('DailyReport');
+
+export function reportRoutes({ pool }: QueryDeps) {
+  async function occupancy(q: z.output<typeof ReportQuery>) {
+    const r = await pool.query<{
+      id: string;
+      date: string;
+      start_time: string;
+      end_time: string;
+      capacity: number;
+      count: number;
+    }>(
+      `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity,
+              (SELECT count(*)::int FROM rm_tickets t WHERE t.time_slot_id = s.id AND t.status = $4) AS count
+         FROM rm_time_slots s WHERE s.room_id = $1 AND s.date BETWEEN $2 AND $3 ORDER BY s.date, s.start_time`,
+      [q.roomId, q.fromDate, q.untilDate, q.status],
+    );
+    return r.rows.map((x) => ({
+      timeSlotId: x.id,
+      date: x.date,
+      time: `${x.start_time}-${x.end_time}`,
+      count: x.count,
+      capacity: x.capacity,
+      percentage: occupancyPercent(x.count, x.capacity),
+    }));
+  }
+
+  async function daily(roomId: string, date: string) {
+    const room = await pool.query<{ name: string }>('SELECT name FROM rm_rooms WHERE id = $1', [
+      roomId,
+    ]);
+    if (!room.rows[0]) throw problems.notFound('Room');
+    const r = await pool.query<{
+      time_slot_id: string;
+      start_time: string;
+      end_time: string;
+      last_name: string | null;
+      first_name: string | null;
+      accessibility: boolean | null;
+      ticket_id: string;
+    }>(
+      `SELECT t.id AS ticket_id, t.time_slot_id, t.start_time, t.end_time, p.last_name, p.first_name, p.accessibility
+         FROM rm_tickets t LEFT JOIN personal_data p ON p.owner_id = t.owner_id
+        WHERE t.room_id = $1 AND t.date = $2 AND t.status = 'BOOKED'
+        ORDER BY t.start_time, lower(coalesce(p.last_name, '')), lower(coalesce(p.first_name, '')), t.id`,
+      [roomId, date],
+    );
+    const rows = withSeatNumbers(
+      r.rows.map((x) => ({
+        timeSlotId: x.time_slot_id,
+        ticketId: x.ticket_id,
+        timeSlot: `${x.start_time}-${x.end_time}`,
+        lastName: x.last_name,
+        firstName: x.first_name,
+        accessibility: x.accessibility ?? false,
+      })),
+    );
+    return { roomName: room.rows[0].name, date, content: rows };
+  }
+
+  const staff = ['admin', 'reports'] as ('admin' | 'reports')[];
+  return {
+    occupancy: defineRoute({
+      method: 'get',
+      path: '/admin/tickets/report',
+      summary:
+        'Occupancy report of a room: per slot date, time, count of BOOKED or CANCELLED tickets, capacity, percentage',
+      tags: ['reports'],
+      access: staff,
+      query: ReportQuery,
+      responses: { 200: { description: 'Report', schema: reportSchema } },
+      handler: async ({ query }) => ({ body: await occupancy(query) }),
+    }),
+    occupancyCsv: defineRoute({
+      method: 'get',
+      path: '/admin/tickets/report.csv',
+      summary: 'The occupancy report as CSV (Excel-friendly UTF-8)',
+      tags: ['reports'],
+      access: staff,
+      query: ReportQuery,
+      responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
+      handler: async ({ query, res }) => {
+        const rows = await occupancy(query);
+        sendCsv(
+          res,
+          `occupancy-${query.fromDate}-${query.untilDate}.csv`,
+          toCsv(
+            ['Datum', 'Zeitfenster', 'Anzahl', 'Kapazität', 'Prozent'],
+            rows.map((x) => [x.date, x.time, x.count, x.capacity, x.percentage]),
+          ),
+        );
+      },
+    }),
+    daily: defineRoute({
+      method: 'get',
+      path: '/admin/rooms/{id}/daily-report',
+      summary:
+        'Daily report of a room: booked tickets by start time then last name, seat numbers per slot',
+      tags: ['reports'],
+      access: staff,
+      params: z.object({ id: z.uuid('Not a valid id') }),
+      query: DailyQuery,
+      responses: {
+        200: { description: 'Report', schema: dailySchema },
+        404: { description: 'No such room' },
+      },
+      handler: async ({ params, query }) => ({ body: await daily(params.id, query.date) }),
+    }),
+    dailyCsv: defineRoute({
+      method: 'get',
+      path: '/admin/rooms/{id}/daily-report.csv',
+      summary: 'The daily report as CSV',
+      tags: ['reports'],
+      access: staff,
+      params: z.object({ id: z.uuid('Not a valid id') }),
+      query: DailyQuery,
+      responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
+      handler: async ({ params, query, res }) => {
+        const report = await daily(params.id, query.date);
+        sendCsv(
+          res,
+          `daily-report-${query.date}.csv`,
+          toCsv(
+            ['Zeitfenster', 'Platz', 'Nachname', 'Vorname', 'Barrierefreiheit'],
+            report.content.map((x) => [
+              x.timeSlot,
+              x.seatNumber,
+              x.lastName,
+              x.firstName,
+              x.accessibility ? 'ja' : 'nein',
+            ]),
+          ),
+        );
+      },
+    }),
+  } satisfies Record<string, RouteDef>;
+}
