@@ -3,6 +3,7 @@
 //   --unit     unit tests only, no PostgreSQL (`npm run test:unit`)
 //   --int      integration tests against a real PostgreSQL (`npm run test:int`)
 //   --e2e      browser tests in Chromium (`npm run test:e2e`)
+//   --ha       the failover test on a Patroni cluster (`npm run test:ha`; not part of the others)
 // Builds the frontend first when the run includes browser tests and frontend/dist is missing or
 // older than its sources. Ends with one line `N passed, N failed` counted from vitest's JSON report.
 import { spawnSync } from 'node:child_process';
@@ -16,9 +17,11 @@ mkdirSync(path.dirname(report), { recursive: true });
 rmSync(report, { force: true });
 
 const args = process.argv.slice(2);
-const kinds = args.filter((a) => ['--unit', '--int', '--e2e'].includes(a)).map((a) => a.slice(2));
+const kinds = args
+  .filter((a) => ['--unit', '--int', '--e2e', '--ha'].includes(a))
+  .map((a) => a.slice(2));
 if (kinds.length > 1) {
-  console.error('Give at most one of --unit, --int, --e2e.');
+  console.error('Give at most one of --unit, --int, --e2e, --ha.');
   process.exit(2);
 }
 const kind = kinds[0];

@@ -74,15 +74,20 @@ const CONNECTION_ERROR_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
+  // A write reached a server that is (now) a read-only standby: a failover is under way and the
+  // proxy still routes to the demoted primary (or DATABASE_URL names a replica).
+  '25006', // read_only_sql_transaction
 ]);
 
 /**
  * What node-postgres and its pool say when the connection is gone: the socket closed (also when
  * a pooled client lost it between queries: "Client has encountered a connection error and is not
- * queryable", or "... was closed and is not queryable"), or no connection came up in time.
+ * queryable", or "... was closed and is not queryable"), or no connection came up in time. And a
+ * streaming replica cancelling a read that its replay must not wait for ("canceling statement due
+ * to conflict with recovery", SQLSTATE 40001): the read may be tried again.
  */
 const CONNECTION_ERROR_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable/i;
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|conflict with recovery/i;
 
 /** True for errors that mean the database is unreachable (restart, network), not a bad query. */
 export function isConnectionError(err: unknown): boolean {

@@ -30,6 +30,16 @@ describe('database errors', () => {
       '53300',
     ])
       expect(isConnectionError(withCode('gone', code)), code).toBe(true);
+    // During a failover: a write on a demoted primary, a read a replica's replay cancelled.
+    expect(isConnectionError(databaseError('25006'))).toBe(true);
+    expect(
+      isConnectionError(
+        Object.assign(databaseError('40001'), {
+          message: 'canceling statement due to conflict with recovery',
+        }),
+      ),
+    ).toBe(true);
+    expect(isConnectionError(databaseError('40001'))).toBe(false);
     // The pool wraps the socket's error.
     expect(
       isConnectionError(

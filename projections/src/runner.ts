@@ -172,9 +172,22 @@ export class ProjectionRunner {
         lockClient.on('error', () => lost.abort());
         lockClient.on('end', () => lost.abort());
         const lockHolder = lockClient;
-        // The lock lives as long as its connection; check it now and then so a lost connection stops us.
+        // The lock lives as long as its connection; check it now and then so a lost connection
+        // stops us. A check still unanswered two rounds later counts as lost too: a connection
+        // can hang without an error when its server vanished without a reset (a failover), and
+        // meanwhile the pool may already reach the new primary, where another runner takes the
+        // lock.
+        let unanswered = 0;
         const watch = setInterval(() => {
-          lockHolder.query('SELECT 1').catch(() => lost.abort());
+          if (unanswered >= 2) {
+            lost.abort();
+            return;
+          }
+          unanswered += 1;
+          lockHolder.query('SELECT 1').then(
+            () => (unanswered -= 1),
+            () => lost.abort(),
+          );
         }, 2000);
         let positions = new Map<string, Position>();
         const quiet = group.every((p) => p.quietCheckpoint);
@@ -228,12 +241,21 @@ export class ProjectionRunner {
         await sleep(500, signal);
       } finally {
         if (lockClient) {
-          if (locked) {
-            await lockClient
-              .query('SELECT pg_advisory_unlock(hashtext($1))', [lockName])
-              .catch(() => undefined);
-          }
-          await lockClient.end().catch(() => undefined);
+          const client = lockClient;
+          const release = async () => {
+            if (locked) {
+              await client
+                .query('SELECT pg_advisory_unlock(hashtext($1))', [lockName])
+                .catch(() => undefined);
+            }
+            await client.end().catch(() => undefined);
+          };
+          // A hanging connection must not hold up the next attempt (its lock ends with it).
+          const released = new AbortController();
+          await Promise.race([
+            release().finally(() => released.abort()),
+            sleep(2000, released.signal),
+          ]);
         }
       }
     }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import {
   ConfigError,
   createLogger,
+  createReadPools,
   ensureFirstAdmin,
   loadConfig,
   sessionMiddleware,
@@ -69,6 +70,13 @@ async function main(): Promise<void> {
         })
       : null;
 
+  // Reads on streaming replicas (READ_DATABASE_URL): only the query routes; the primary's pool
+  // keeps sessions (written on sign-in and touch), migrations, secrets and everything else.
+  const reads =
+    (role === 'all' || role === 'query') && config.READ_DATABASE_URL.length > 0
+      ? createReadPools(config.READ_DATABASE_URL, runtime.pool, config.DB_POOL_SIZE, { logger })
+      : null;
+  await reads?.ready();
   let server: Server | null = null;
   if (role !== 'projector') {
     const sessions = await sessionMiddleware(runtime.pool, {
@@ -83,6 +91,7 @@ async function main(): Promise<void> {
       sessions,
       readModels: readModelNames,
       serveFrontend: role === 'all',
+      reads,
     });
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(config.PORT, config.HOST, () => resolve(s));
@@ -115,6 +124,7 @@ async function main(): Promise<void> {
     await mail?.stop();
     await erasure?.stop();
     await runner?.stop();
+    await reads?.close();
     await runtime.close();
     await db.stop();
     process.exit(0);
