@@ -1,3 +1,5 @@
+import { untilNotBefore } from '@rr/contracts';
+import { cartRules } from '@rr/domain';
 import { defineRoute, isoDate, localDateTime, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { TimeSlot, visitorSlots } from './timeslots.ts';
@@ -150,16 +152,13 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
       method: 'get',
       path: '/transactions/{transactionId}/rooms/{roomId}/available-timeslots',
       summary:
-        'Bookable slots of a room, marking those already in the cart or overlapping one in it',
+        'Bookable slots of a room with the rules an add would fail: already in the cart, overlapping one in it, cart full, per-day maximum reached in the cart',
       tags: ['visitor'],
       access: 'public',
       params: TxParams.extend({ roomId: z.uuid('Not a valid id') }),
       query: z
         .object({ fromDate: isoDate, untilDate: isoDate, status: z.string().max(50).optional() })
-        .refine((q) => q.untilDate >= q.fromDate, {
-          path: ['untilDate'],
-          message: 'Date not valid or ends BEFORE start date',
-        }),
+        .check(untilNotBefore('fromDate', 'untilDate')),
       responses: {
         200: { description: 'Slots', schema: z.array(TimeSlot) },
         404: { description: 'No such cart or room' },
@@ -168,25 +167,19 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
         const c = await cart(params.transactionId);
         const slots = await visitorSlots(deps, params.roomId, query.fromDate, query.untilDate);
         const held = c.tickets.filter((t) => t.status === 'NEW');
-        const minutes = (s: string) => Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5));
+        // The rules the command side would refuse an add with (the same function decides there).
         return {
-          body: slots.map((s) => {
-            const rules = [...s.failedRules];
-            if (held.some((t) => t.timeSlotId === s.id))
-              rules.push('timeslot_already_in_transaction');
-            else if (
-              held.some(
-                (t) =>
-                  t.date === s.date &&
-                  minutes(t.startTime) < minutes(s.endTime) &&
-                  minutes(s.startTime) < minutes(t.endTime),
-              )
-            )
-              rules.push('max_tickets_per_time_reached');
-            if (held.length >= 5 && !rules.includes('timeslot_already_in_transaction'))
-              rules.push('max_tickets_per_transaction_reached');
-            return { ...s, failedRules: rules };
-          }),
+          body: slots.map((s) => ({
+            ...s,
+            failedRules: [
+              ...s.failedRules,
+              ...cartRules(
+                held,
+                { timeSlotId: s.id, date: s.date, startTime: s.startTime, endTime: s.endTime },
+                deps.limits,
+              ),
+            ],
+          })),
         };
       },
     }),

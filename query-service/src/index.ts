@@ -6,6 +6,7 @@ import { holidayQueryRoutes } from './holidays.ts';
 import { blacklistQueryRoutes } from './blacklist.ts';
 import { bookingQueryRoutes } from './booking.ts';
 import { staffQueryRoutes } from './staff.ts';
+import { settingsQueryRoutes } from './settings.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -19,5 +20,6 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),
     ...staffQueryRoutes(deps),
+    ...settingsQueryRoutes(deps),
   ];
 }

@@ -18,23 +18,14 @@ import {
   type TransactionEvent,
   type VisitorEvent,
 } from '@rr/events';
-import { Problem, problems } from '@rr/platform';
-import { seatsTaken, timesOverlap, type SlotState } from '../timeslots/decider.ts';
+import { cartRules, timesOverlap } from '@rr/domain';
+import { defaultBookingLimits, Problem, problems, type BookingLimits } from '@rr/platform';
+import { seatsTaken, type SlotState } from '../timeslots/decider.ts';
 
-/** Limits of the booking rules (spec section 9 and DESIGN section 11), configurable. */
-export interface BookingLimits {
-  holdMinutes: number;
-  maxCartTickets: number;
-  maxTicketsPerDay: number;
-  maxTicketsPerVisitor: number;
-}
+export type { BookingLimits };
 
-export const defaultLimits: BookingLimits = {
-  holdMinutes: 15,
-  maxCartTickets: 5,
-  maxTicketsPerDay: 2,
-  maxTicketsPerVisitor: 10,
-};
+/** The limits of an empty configuration (platform/src/config.ts): for tests and scripts. */
+export const defaultLimits: BookingLimits = defaultBookingLimits;
 
 // --- state -------------------------------------------------------------------------------------
 
@@ -189,12 +180,15 @@ export function decideAddTicket(
   const slot = cmd.slot;
   if (slot.status !== 'active') throw problems.notFound('Time slot');
   if (!cmd.open || slot.capacity <= 0) throw ticketRefused('timeslot_not_open');
-  if (cart.tickets.some((t) => t.timeSlotId === cmd.timeSlotId))
-    throw ticketRefused('timeslot_already_in_transaction');
-  if (cart.tickets.length >= limits.maxCartTickets)
-    throw ticketRefused('max_tickets_per_transaction_reached');
-  if (cart.tickets.some((t) => t.date === slot.date && timesOverlap(t, slot)))
-    throw ticketRefused('max_tickets_per_time_reached');
+  // The rules of the cart itself, shared with the calendar's marks (@rr/domain cart-rules.ts).
+  const adding = {
+    timeSlotId: cmd.timeSlotId,
+    date: slot.date,
+    startTime: slot.startTime,
+    endTime: slot.endTime,
+  };
+  const [rule] = cartRules(cart.tickets, adding, limits);
+  if (rule) throw ticketRefused(rule);
   if (seatsTaken(slot, now) >= slot.capacity) throw ticketRefused('timeslot_no_tickets_left');
   const expiresAt = expiry(now, limits);
   const d: Decision = { transaction: [], slots: new Map() };

@@ -174,6 +174,33 @@ describe('adding tickets to the cart', () => {
     ]);
   });
 
+  it('refuses a ticket beyond the per-day maximum and any ticket of a cart at the per-visitor maximum', () => {
+    const limits = { ...defaultLimits, maxCartTickets: 3, maxTicketsPerDay: 1 };
+    const addWith = (cart: TransactionState, s: SlotState, ticket: number, l = limits) =>
+      decideAddTicket(
+        cart,
+        { transactionId: TX, ticketId: id(ticket), slot: s, timeSlotId: idOf(s), open: true },
+        NOW,
+        l,
+      );
+    let cart = applyCart(
+      initialTransaction,
+      addWith(initialTransaction, slot('2026-12-01', '09:00', '10:00', 5), 1),
+    );
+    expect(
+      refusal(() => addWith(cart, slot('2026-12-01', '14:00', '15:00', 5), 2)).payload,
+    ).toEqual(['max_tickets_per_day_reached']);
+    cart = applyCart(cart, addWith(cart, slot('2026-12-02', '09:00', '10:00', 5), 3));
+    const few = { ...limits, maxTicketsPerVisitor: 2 };
+    expect(
+      refusal(() => addWith(cart, slot('2026-12-03', '09:00', '10:00', 5), 4, few)).payload,
+    ).toEqual(['max_tickets_by_user_reached']);
+    cart = applyCart(cart, addWith(cart, slot('2026-12-03', '09:00', '10:00', 5), 4));
+    expect(
+      refusal(() => addWith(cart, slot('2026-12-04', '09:00', '10:00', 5), 5)).payload,
+    ).toEqual(['max_tickets_per_transaction_reached']);
+  });
+
   it('extends every earlier hold of the cart to the new expiry', () => {
     const a = slot('2026-12-01', '09:00', '10:00', 5);
     const cart = applyCart(initialTransaction, add(initialTransaction, a, 1));

@@ -1,6 +1,6 @@
 import type { NewEvent, SlotTicketEvent, TimeSlotLifecycleEvent } from '@rr/events';
 import { TimeSlotCapacityChanged, TimeSlotDeleted, TimeSlotUpdated } from '@rr/events';
-import { minutesOf, Problem, problems } from '@rr/platform';
+import { Problem, problems } from '@rr/platform';
 
 export interface HeldTicket {
   status: 'NEW' | 'BOOKED' | 'CANCELLED' | 'INVALID';
@@ -109,16 +109,6 @@ export function seatsTaken(state: SlotState, now: Date): number {
   return Object.values(state.tickets).filter(
     (t) => t.status === 'BOOKED' || (t.expiresAt !== null && new Date(t.expiresAt) > now),
   ).length;
-}
-
-/** Whether two wall-clock ranges of one day overlap (touching ends do not). */
-export function timesOverlap(
-  a: { startTime: string; endTime: string },
-  b: { startTime: string; endTime: string },
-): boolean {
-  return (
-    minutesOf(a.startTime) < minutesOf(b.endTime) && minutesOf(b.startTime) < minutesOf(a.endTime)
-  );
 }
 
 function mustBeSlotOfRoom(state: SlotState, roomId: string): void {

@@ -12,10 +12,12 @@ export type Cart = Schemas['Transaction'];
 export type Ticket = Schemas['Ticket'];
 export type BookingResult = Schemas['BookingResult'];
 export type BookingInput = Schemas['BookingInput'];
+/** `GET settings`: the server's booking limits (cart size and hold, per-day and per-visitor maxima). */
+export type Settings = Schemas['Settings'];
 
 export interface SlotsQuery {
   roomId: string;
-  /** With a cart the slots carry the cart's rules (already in the cart, overlapping, cart full). */
+  /** With a cart the slots carry the cart's rules (already in the cart, overlapping, cart or day full). */
   transactionId: string | null;
   fromDate: string;
   untilDate: string;
@@ -36,6 +38,11 @@ export const bookingApi = baseApi
   .enhanceEndpoints({ addTagTypes: ['Cart', 'VisitorSlots', 'OwnerTickets'] })
   .injectEndpoints({
     endpoints: (build) => ({
+      // The configuration of the server: read once per visit.
+      getSettings: build.query<Settings, void>({
+        query: () => 'settings',
+        keepUnusedDataFor: 3600,
+      }),
       getBookingRoom: build.query<Room, string>({
         query: (id) => `rooms/${enc(id)}`,
         providesTags: (_result, _error, id) => [{ type: 'Room', id }],
@@ -117,6 +124,7 @@ export const bookingApi = baseApi
   });
 
 export const {
+  useGetSettingsQuery,
   useGetBookingRoomQuery,
   useGetBookableSlotsQuery,
   useGetCartQuery,

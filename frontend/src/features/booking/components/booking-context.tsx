@@ -18,9 +18,11 @@ import {
   useGetCartQuery,
   useRemoveCartMutation,
   useRemoveTicketMutation,
+  useGetSettingsQuery,
   useTouchCartMutation,
   type Cart,
   type CartAnswer,
+  type Settings,
   type Ticket,
 } from '../api/booking-api';
 import { BOOKING_KEYS, readItem, subscribe, writeItem } from '../lib/booking-storage';
@@ -42,6 +44,8 @@ export interface BookingState {
   /** The cart's tickets (empty without a cart). */
   tickets: readonly Ticket[];
   cartLoading: boolean;
+  /** The server's booking limits (`GET settings`); undefined while they load or when they fail. */
+  settings: Settings | undefined;
   personalData: PersonalData | null;
   /** Adds a slot to the cart, creating the cart (with the human check) on the first add. */
   addTicket: (timeSlotId: string) => Promise<CartAnswer>;
@@ -90,6 +94,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
     readItem(BOOKING_KEYS.personalData),
   );
   const personalData = useMemo(() => parsePersonalData(rawPersonalData), [rawPersonalData]);
+  const { data: settings } = useGetSettingsQuery();
   const query = useGetCartQuery(transactionId ?? skipToken);
   const { currentData: cart, error, isFetching, refetch } = query;
   const [add] = useAddTicketMutation();
@@ -158,9 +163,10 @@ export function BookingProvider({ children }: { children: ReactNode }) {
   }, [transactionId, touchCart]);
 
   const expiredAt = cart?.expiredAt;
+  const holdMinutes = settings?.holdMinutes;
   const touchOnActivity = useCallback(() => {
-    if (shouldTouch(expiredAt, Date.now(), lastTouch.current)) touch();
-  }, [expiredAt, touch]);
+    if (shouldTouch(expiredAt, Date.now(), lastTouch.current, holdMinutes)) touch();
+  }, [expiredAt, holdMinutes, touch]);
 
   const panic = useCallback(async () => {
     if (transactionId) {
@@ -180,6 +186,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       cart,
       tickets: cart?.tickets ?? NO_TICKETS,
       cartLoading: transactionId !== null && cart === undefined && !error,
+      settings,
       personalData,
       addTicket,
       removeTicket,
@@ -193,6 +200,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       transactionId,
       cart,
       error,
+      settings,
       personalData,
       addTicket,
       removeTicket,

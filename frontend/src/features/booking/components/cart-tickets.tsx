@@ -2,7 +2,9 @@ import { useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
+import { formatLongDate } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
+import { fullDays } from '../lib/cart';
 import { useBooking } from './booking-context';
 import { TicketList, useTicketText } from './ticket-list';
 
@@ -14,8 +16,42 @@ function useTimeOf() {
 }
 
 /**
- * The cart's tickets with a remove button each, and until when they are held. After a removal,
- * focus goes to `focusAfterRemove` (the list's heading), since the button is gone.
+ * The limits of the server's settings as they bear on the cart: a warning when it is full, else
+ * one naming the days that hold the per-day maximum (no further slot of those days can be
+ * added); and the per-person maxima, which count earlier bookings as well and so are decided
+ * only at booking, when the e-mail address names the visitor.
+ */
+function CartLimits() {
+  const { t, i18n } = useTranslation('booking');
+  const { tickets, settings } = useBooking();
+  if (!settings) return null;
+  const { maxCartTickets, maxTicketsPerDay, maxTicketsPerVisitor } = settings;
+  const days = fullDays(tickets, maxTicketsPerDay).map(({ date }) =>
+    formatLongDate(date, i18n.language),
+  );
+  const warning =
+    tickets.length >= maxCartTickets
+      ? t('room.cart-full', { max: maxCartTickets })
+      : days.length > 0
+        ? t('cart.day-full', {
+            count: maxTicketsPerDay,
+            days: new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(days),
+          })
+        : null;
+  return (
+    <>
+      {warning ? <p className="notice notice--warning">{warning}</p> : null}
+      <p className="cart-limits">
+        {t('cart.limits', { perDay: maxTicketsPerDay, perVisitor: maxTicketsPerVisitor })}
+      </p>
+    </>
+  );
+}
+
+/**
+ * The cart's tickets with a remove button each, until when they are held, and the limits that
+ * bear on it. After a removal, focus goes to `focusAfterRemove` (the list's heading), since the
+ * button is gone.
  */
 export function CartTickets({
   focusAfterRemove,
@@ -65,6 +101,7 @@ export function CartTickets({
       {cart?.expiredAt ? (
         <p className="cart-expiry">{t('cart.expiry', { time: timeOf(cart.expiredAt) })}</p>
       ) : null}
+      <CartLimits />
     </>
   );
 }

@@ -13,7 +13,6 @@ import {
   yearMonthOfDate,
   type YearMonth,
 } from '../../../lib/calendar';
-import { MAX_RESERVATIONS } from '../../../lib/constants';
 import { formatLongDate, formatTimeRange } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import { useGetBookableSlotsQuery, useGetBookingRoomQuery } from '../api/booking-api';
@@ -41,7 +40,7 @@ export function RoomBooking() {
   );
   const month = compareYearMonth(requested, current) < 0 ? current : requested;
   const range = monthRange(month);
-  const { transactionId, addTicket } = useBooking();
+  const { transactionId, addTicket, settings } = useBooking();
   const room = useGetBookingRoomQuery(id);
   const slots = useGetBookableSlotsQuery({ roomId: id, transactionId, ...range });
   const [pending, setPending] = useState<string | null>(null);
@@ -99,7 +98,18 @@ export function RoomBooking() {
           </>
         );
       case 'cart-full':
-        return <p>{t('room.cart-full', { max: MAX_RESERVATIONS })}</p>;
+        return (
+          <p>
+            {settings
+              ? t('room.cart-full', { max: settings.maxCartTickets })
+              : t('max_tickets_per_transaction_reached', { ns: 'common-error' })}
+          </p>
+        );
+      case 'visitor-full':
+        return <p>{t('max_tickets_by_user_reached', { ns: 'common-error' })}</p>;
+      case 'day-full':
+        // Spec section 8's message; the cart beside the calendar names the day and the limit.
+        return <p>{t('max_tickets_per_day_reached', { ns: 'common-error' })}</p>;
       case 'fully-booked':
       case 'unavailable':
         return (

@@ -5,9 +5,10 @@
 
 /** The cart expiry is checked this often (spec section 9). */
 export const CART_CHECK_MS = 5_000;
-/** Touch on activity at most this often, and only when the cart expires within TOUCH_WITHIN_MS. */
+/** Touch on activity at most this often, and only when the cart expires within touchWithinMs. */
 export const TOUCH_INTERVAL_MS = 60_000;
-export const TOUCH_WITHIN_MS = 12 * 60_000;
+/** Touch once a fifth of the hold (`holdMinutes` of the server's settings) has passed. */
+export const touchWithinMs = (holdMinutes: number) => holdMinutes * 0.8 * 60_000;
 
 /** True when the cart's expiry time has passed (an unreadable expiry counts as passed). */
 export function isCartExpired(expiredAt: string | null | undefined, now: number): boolean {
@@ -44,16 +45,19 @@ export function judgeCart(cart: CartLike | undefined, error: unknown): CartVerdi
 
 /**
  * On visitor activity: touch (keep alive) when the last touch is a while ago and the cart
- * would expire soon, so it does not expire while the visitor types.
+ * would expire soon, so it does not expire while the visitor types. Without the hold time
+ * (settings not loaded) any open cart counts as expiring soon.
  */
 export function shouldTouch(
   expiredAt: string | null | undefined,
   now: number,
   lastTouch: number,
+  holdMinutes: number | undefined,
 ): boolean {
   if (now - lastTouch < TOUCH_INTERVAL_MS) return false;
   const time = expiredAt ? Date.parse(expiredAt) : Number.NaN;
-  return !Number.isNaN(time) && time > now && time - now < TOUCH_WITHIN_MS;
+  const within = holdMinutes === undefined ? Number.POSITIVE_INFINITY : touchWithinMs(holdMinutes);
+  return !Number.isNaN(time) && time > now && time - now < within;
 }
 
 /** Spec section 8: an add answer lacking transactionId, expiredAt or ticket counts as a failure. */
@@ -85,11 +89,14 @@ export class BookingFailure extends Error {
  * The action a visitor gets for a slot in the day dialog:
  * - `book`: the book button;
  * - `in-cart`: already in the cart (duplicate message and a back button);
- * - `cart-full`: the cart holds the maximum of 5 (max reservations message);
+ * - `cart-full`: the cart holds the maximum of the server's settings (max reservations message);
+ * - `visitor-full`: the cart holds the per-visitor maximum (its message of spec section 8);
+ * - `day-full`: the cart holds the per-day maximum on the slot's day (its message);
  * - `fully-booked`: no seats left (disabled, "fully booked");
  * - `unavailable`: any other failed rule, e.g. overlapping a cart ticket (disabled, "temporarily full").
  */
-export type SlotAction = 'book' | 'in-cart' | 'cart-full' | 'fully-booked' | 'unavailable';
+export type SlotAction =
+  'book' | 'in-cart' | 'cart-full' | 'visitor-full' | 'day-full' | 'fully-booked' | 'unavailable';
 
 export function slotAction(slot: {
   failedRules?: readonly string[] | undefined;
@@ -99,8 +106,26 @@ export function slotAction(slot: {
   const rules = slot.failedRules ?? [];
   if (rules.includes('timeslot_already_in_transaction')) return 'in-cart';
   if (rules.includes('max_tickets_per_transaction_reached')) return 'cart-full';
+  if (rules.includes('max_tickets_by_user_reached')) return 'visitor-full';
+  if (rules.includes('max_tickets_per_day_reached')) return 'day-full';
   if (rules.includes('timeslot_no_tickets_left') || slot.ticketCount >= slot.capacity) {
     return 'fully-booked';
   }
   return rules.length > 0 ? 'unavailable' : 'book';
+}
+
+/**
+ * The days on which the cart holds the per-day maximum (`maxTicketsPerDay` of the server's
+ * settings), in date order, with their count: no further slot of such a day can be added.
+ */
+export function fullDays(
+  tickets: readonly { date: string }[],
+  maxTicketsPerDay: number,
+): { date: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const { date } of tickets) counts.set(date, (counts.get(date) ?? 0) + 1);
+  return [...counts]
+    .filter(([, count]) => count >= maxTicketsPerDay)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([date, count]) => ({ date, count }));
 }

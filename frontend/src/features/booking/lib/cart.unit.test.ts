@@ -8,6 +8,7 @@ import type { Catalogue } from '../../../lib/label-override';
 import { errorMessageKeys } from '../../../lib/error-message';
 import {
   BookingFailure,
+  fullDays,
   isCartExpired,
   isCompleteAddAnswer,
   judgeCart,
@@ -59,18 +60,30 @@ describe('judging a refreshed cart', () => {
 });
 
 describe('touching the cart on activity', () => {
+  // A hold of the server's settings (CART_HOLD_MINUTES); the test's own value.
+  const HOLD = 15;
+
   it('touches when the cart expires soon and the last touch is a while ago', () => {
-    expect(shouldTouch(at(5 * 60_000), NOW, 0)).toBe(true);
+    expect(shouldTouch(at(5 * 60_000), NOW, 0, HOLD)).toBe(true);
   });
 
   it('does not touch twice within the interval', () => {
-    expect(shouldTouch(at(5 * 60_000), NOW, NOW - TOUCH_INTERVAL_MS + 1)).toBe(false);
+    expect(shouldTouch(at(5 * 60_000), NOW, NOW - TOUCH_INTERVAL_MS + 1, HOLD)).toBe(false);
   });
 
   it('does not touch a fresh cart or an expired one', () => {
-    expect(shouldTouch(at(14 * 60_000), NOW, 0)).toBe(false);
-    expect(shouldTouch(at(-1), NOW, 0)).toBe(false);
-    expect(shouldTouch(undefined, NOW, 0)).toBe(false);
+    expect(shouldTouch(at(14 * 60_000), NOW, 0, HOLD)).toBe(false);
+    expect(shouldTouch(at(-1), NOW, 0, HOLD)).toBe(false);
+    expect(shouldTouch(undefined, NOW, 0, HOLD)).toBe(false);
+  });
+
+  it('measures "soon" by the hold of the settings', () => {
+    expect(shouldTouch(at(2.5 * 60_000), NOW, 0, 3)).toBe(false);
+    expect(shouldTouch(at(2 * 60_000), NOW, 0, 3)).toBe(true);
+    expect(shouldTouch(at(40 * 60_000), NOW, 0, 60)).toBe(true);
+    // Settings not loaded yet: any open cart.
+    expect(shouldTouch(at(59 * 60_000), NOW, 0, undefined)).toBe(true);
+    expect(shouldTouch(at(-1), NOW, 0, undefined)).toBe(false);
   });
 });
 
@@ -116,6 +129,20 @@ describe('slot actions', () => {
     ).toBe('cart-full');
   });
 
+  it('names the per-visitor and the per-day maximum of the cart, before fully booked', () => {
+    expect(slotAction(slot(['max_tickets_by_user_reached']))).toBe('visitor-full');
+    expect(slotAction(slot(['max_tickets_per_day_reached']))).toBe('day-full');
+    expect(slotAction(slot(['timeslot_no_tickets_left', 'max_tickets_per_day_reached'], 4))).toBe(
+      'day-full',
+    );
+    expect(
+      slotAction(slot(['max_tickets_per_transaction_reached', 'max_tickets_per_day_reached'])),
+    ).toBe('cart-full');
+    expect(slotAction(slot(['max_tickets_per_time_reached', 'max_tickets_per_day_reached']))).toBe(
+      'day-full',
+    );
+  });
+
   it('shows fully booked for no tickets left or a full slot', () => {
     expect(slotAction(slot(['timeslot_no_tickets_left'], 4))).toBe('fully-booked');
     expect(slotAction(slot([], 5))).toBe('fully-booked');
@@ -124,6 +151,20 @@ describe('slot actions', () => {
   it('shows temporarily full for any other failed rule', () => {
     expect(slotAction(slot(['max_tickets_per_time_reached']))).toBe('unavailable');
     expect(slotAction(slot(['something_new']))).toBe('unavailable');
+  });
+});
+
+describe('days of the cart at the per-day maximum', () => {
+  const tickets = [{ date: '2026-03-05' }, { date: '2026-03-04' }, { date: '2026-03-05' }];
+
+  it('lists the days holding the maximum, in date order', () => {
+    expect(fullDays(tickets, 2)).toEqual([{ date: '2026-03-05', count: 2 }]);
+    expect(fullDays(tickets, 1)).toEqual([
+      { date: '2026-03-04', count: 1 },
+      { date: '2026-03-05', count: 2 },
+    ]);
+    expect(fullDays(tickets, 3)).toEqual([]);
+    expect(fullDays([], 1)).toEqual([]);
   });
 });
 
@@ -136,6 +177,8 @@ describe('messages of cart failures (spec section 8)', () => {
     ['already in the cart', refused('timeslot_already_in_transaction')],
     ['cart full', refused('max_tickets_per_transaction_reached')],
     ['overlapping', refused('max_tickets_per_time_reached')],
+    ['day full', refused('max_tickets_per_day_reached')],
+    ['visitor full', refused('max_tickets_by_user_reached')],
     ['fully booked', refused('timeslot_no_tickets_left')],
     ['not open', refused('timeslot_not_open')],
     ['expired cart', { status: 409, data: { error: 'transaction__expired', payload: [] } }],

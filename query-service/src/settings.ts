@@ -1,0 +1,47 @@
+import { defineRoute, z, type RouteDef } from '@rr/platform';
+import type { QueryDeps } from './deps.ts';
+
+/**
+ * The booking limits of the configuration (spec section 9), for the visitor app: it names them
+ * before the command side refuses an add or a booking.
+ */
+export const Settings = z
+  .object({
+    maxCartTickets: z
+      .number()
+      .int()
+      .openapi({ description: 'Tickets per cart (MAX_CART_TICKETS)' }),
+    holdMinutes: z.number().openapi({
+      description: 'How long a cart holds its seats after each add or touch (CART_HOLD_MINUTES)',
+    }),
+    maxTicketsPerDay: z.number().int().openapi({
+      description: 'Tickets per visitor and day, in one cart and booked (MAX_TICKETS_PER_DAY)',
+    }),
+    maxTicketsPerVisitor: z.number().int().openapi({
+      description: 'Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR)',
+    }),
+  })
+  .openapi('Settings');
+export type Settings = z.infer<typeof Settings>;
+
+export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
+  const { holdMinutes, maxCartTickets, maxTicketsPerDay, maxTicketsPerVisitor } = deps.limits;
+  const settings: Settings = {
+    maxCartTickets,
+    holdMinutes,
+    maxTicketsPerDay,
+    maxTicketsPerVisitor,
+  };
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/settings',
+      summary:
+        'The booking limits of this server: cart size and hold, per-day and per-visitor maxima',
+      tags: ['visitor'],
+      access: 'public',
+      responses: { 200: { description: 'The limits', schema: Settings } },
+      handler: () => Promise.resolve({ body: settings }),
+    }),
+  ];
+}
