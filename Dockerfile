@@ -2,8 +2,10 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY contracts/package.json contracts/
 COPY platform/package.json platform/
 COPY events/package.json events/
+COPY domain/package.json domain/
 COPY command-service/package.json command-service/
 COPY query-service/package.json query-service/
 COPY projections/package.json projections/

@@ -15,10 +15,16 @@ function newestMtime(p) {
   return newest;
 }
 
-/** What the build reads: the app's sources, its pages and its build configuration. */
-const sources = ['src', 'admin', 'index.html', 'vite.config.ts', 'package.json'].map((s) =>
-  path.join(root, 'frontend', s),
-);
+/**
+ * What the build reads: the app's sources, its pages and its build configuration, and the request
+ * contracts its forms check with (the contracts workspace).
+ */
+const sources = [
+  ...['src', 'admin', 'index.html', 'vite.config.ts', 'package.json'].map((s) =>
+    path.join(root, 'frontend', s),
+  ),
+  path.join(root, 'contracts', 'src'),
+];
 
 export function frontendIsStale() {
   const builtAt = existsSync(dist) ? statSync(dist).mtimeMs : 0;

@@ -6,7 +6,8 @@ import connectPgSimple from 'connect-pg-simple';
 import type pg from 'pg';
 import { defineRoute, type RouteDef, type Role, type SessionUser } from './http.ts';
 import { Problem } from './problem.ts';
-import { z } from './validation.ts';
+import { SignInInput } from '@rr/contracts';
+import { fromContract, z } from './validation.ts';
 import type { Logger } from './logger.ts';
 import { persistentSecret } from './secrets.ts';
 import type { Clock } from './clock.ts';
@@ -140,10 +141,7 @@ export async function sessionMiddleware(
 const UserSchema = z
   .object({ username: z.string(), roles: z.array(z.enum(['admin', 'reports'])) })
   .openapi('User');
-const LoginBody = z.object({
-  username: z.string().trim().min(1, 'Value is required').max(100),
-  password: z.string().min(1, 'Value is required').max(200),
-});
+const LoginBody = fromContract(SignInInput);
 
 export interface AuthOptions {
   /** The time failed sign-ins are counted at. */

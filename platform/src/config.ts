@@ -17,11 +17,25 @@ const urlList = z
   )
   .pipe(z.array(z.url()));
 
+/** A comma-separated list of PostgreSQL connection URLs (empty = none). */
+const pgUrlList = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/ })));
+
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  // Streaming replicas for the query routes, each URL one server (platform/src/read-pools.ts).
+  READ_DATABASE_URL: pgUrlList,
   DATA_DIR: z.string().min(1).default('data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
@@ -80,6 +94,39 @@ const ConfigSchema = z.object({
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/**
+ * The limits of the booking rules (spec section 9: cart size and hold; the per-day and
+ * per-visitor maxima of DESIGN section 11). The one source of every copy: the command side
+ * decides with them, the calendar marks slots with them, and `GET /api/settings` hands them to
+ * the visitor app.
+ */
+export interface BookingLimits {
+  /** How long a cart holds its seats (every add and touch renews it). */
+  holdMinutes: number;
+  maxCartTickets: number;
+  /** Tickets per visitor and day (a cart may not hold more on one day either). */
+  maxTicketsPerDay: number;
+  /** Booked tickets per visitor from today on (a cart may not hold more either). */
+  maxTicketsPerVisitor: number;
+}
+
+export function bookingLimitsOf(
+  config: Pick<
+    Config,
+    'CART_HOLD_MINUTES' | 'MAX_CART_TICKETS' | 'MAX_TICKETS_PER_DAY' | 'MAX_TICKETS_PER_VISITOR'
+  >,
+): BookingLimits {
+  return {
+    holdMinutes: config.CART_HOLD_MINUTES,
+    maxCartTickets: config.MAX_CART_TICKETS,
+    maxTicketsPerDay: config.MAX_TICKETS_PER_DAY,
+    maxTicketsPerVisitor: config.MAX_TICKETS_PER_VISITOR,
+  };
+}
+
+/** The limits of an empty environment: the defaults of the variables above, nowhere else. */
+export const defaultBookingLimits: BookingLimits = bookingLimitsOf(ConfigSchema.parse({}));
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

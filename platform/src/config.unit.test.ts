@@ -38,4 +38,13 @@ describe('configuration', () => {
     expect(c.CSP_EXTRA_ORIGINS).toEqual(['https://www.google.com']);
     expect(() => loadConfig({ GATEWAY_QUERY_URLS: 'not a url' })).toThrow(/GATEWAY_QUERY_URLS/);
   });
+
+  it('reads replicas from READ_DATABASE_URL, PostgreSQL URLs only (none by default)', () => {
+    expect(loadConfig({}).READ_DATABASE_URL).toEqual([]);
+    expect(
+      loadConfig({ READ_DATABASE_URL: 'postgres://u:p@r1:5432/rr,postgresql://u:p@r2/rr' })
+        .READ_DATABASE_URL,
+    ).toEqual(['postgres://u:p@r1:5432/rr', 'postgresql://u:p@r2/rr']);
+    expect(() => loadConfig({ READ_DATABASE_URL: 'http://r1/rr' })).toThrow(/READ_DATABASE_URL/);
+  });
 });

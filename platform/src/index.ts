@@ -14,3 +14,4 @@ export * from './rate-limit.ts';
 export * from './sign-in-limit.ts';
 export * from './sign-in-limit-store.ts';
 export * from './mail-files.ts';
+export * from './read-pools.ts';

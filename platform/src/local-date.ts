@@ -1,3 +1,5 @@
+import { WEEKDAYS, type Weekday } from '@rr/contracts';
+
 /**
  * Local calendar dates ('YYYY-MM-DD') and wall-clock times ('HH:mm') in the library's time zone.
  * Slots are stored as a local date plus local times, so they keep their wall-clock times across
@@ -6,31 +8,12 @@
 export type LocalDate = string;
 export type LocalTime = string;
 
-export const WEEKDAYS = [
-  'MONDAY',
-  'TUESDAY',
-  'WEDNESDAY',
-  'THURSDAY',
-  'FRIDAY',
-  'SATURDAY',
-  'SUNDAY',
-] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+// The rules of dates and times (which strings are dates, times, weekdays) have one home, shared
+// with the browser: @rr/contracts.
+export { isValidLocalDate, isValidLocalTime, WEEKDAYS, type Weekday } from '@rr/contracts';
 
 function toUtc(date: LocalDate): Date {
   return new Date(`${date}T00:00:00Z`);
-}
-
-/** A real calendar date `YYYY-MM-DD`, 0001-01-01 to 9999-12-31 (PostgreSQL has no year 0). */
-export function isValidLocalDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || s < '0001-01-01') return false;
-  const d = toUtc(s);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
-
-export function isValidLocalTime(s: string): boolean {
-  const m = /^(\d{2}):(\d{2})$/.exec(s);
-  return !!m && Number(m[1]) <= 23 && Number(m[2]) <= 59;
 }
 
 export function addDays(date: LocalDate, days: number): LocalDate {

@@ -1,32 +1,15 @@
 import { z } from 'zod';
-import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import * as contracts from '@rr/contracts';
+import { fieldErrorOf, isStorableText, messageOf, messages } from '@rr/contracts';
 import { problems, type FieldError } from './problem.ts';
-import { isValidLocalDate } from './local-date.ts';
-
-extendZodWithOpenApi(z);
-
-/** Spec section 5 messages. */
-export const messages = {
-  required: 'Value is required',
-  between: (min: number, max: number) => `The value must be between ${min} and ${max}`,
-  maxLength: (max: number) => `The maximum length allowed is ${max}`,
-  minLength: (min: number) => `This field should be at least ${min} characters long`,
-  email: 'Value is not a valid email address',
-  integer: 'Enter an integer',
-  date: 'Select a valid date',
-  time: 'Select a valid time',
-  characters: 'The value contains characters that are not allowed',
-};
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+import { fromContract } from './contract-schema.ts';
 
 /**
- * Whether PostgreSQL can store the text: it refuses NUL (in text and in jsonb, so in events too),
- * and a lone surrogate is no character (jsonb refuses it; text would silently get U+FFFD).
+ * The field rules of spec section 5 and their messages live in `@rr/contracts` (shared with the
+ * browser); these are their classic zod twins for the server's own schemas (see fromContract).
  */
-export function isStorableText(s: string): boolean {
-  return !s.includes('\u0000') && !LONE_SURROGATE.test(s);
-}
+export { isStorableText, messages };
+export { fromContract, type FromContract } from './contract-schema.ts';
 
 /**
  * The field errors for every string of a request part, keys included, that PostgreSQL cannot
@@ -63,30 +46,15 @@ export function unstorableTextErrors(value: unknown, part: string): FieldError[]
 }
 
 /** Required text: trimmed, empty fails 'Value is required', then length bounds; storable. */
-export function requiredText(max: number, min = 1) {
-  let s = z.string({ error: messages.required }).trim().min(1, messages.required);
-  if (min > 1) s = s.min(min, messages.minLength(min));
-  return s.max(max, messages.maxLength(max)).refine(isStorableText, messages.characters);
-}
+export const requiredText = (max: number, min = 1) =>
+  fromContract(contracts.requiredText(max, min));
 
 /** Optional text: trimmed; empty passes and becomes undefined; storable. */
-export function optionalText(max: number) {
-  return z
-    .string()
-    .trim()
-    .max(max, messages.maxLength(max))
-    .refine(isStorableText, messages.characters)
-    .nullish()
-    .transform((v) => (v ? v : undefined));
-}
+export const optionalText = (max: number) => fromContract(contracts.optionalText(max));
 
-export function intBetween(min: number, max: number) {
-  return z
-    .number({ error: messages.required })
-    .int(messages.integer)
-    .min(min, messages.between(min, max))
-    .max(max, messages.between(min, max));
-}
+/** An integer from min to max: 'Enter an integer', 'The value must be between {min} and {max}'. */
+export const intBetween = (min: number, max: number) =>
+  fromContract(contracts.intBetween(min, max));
 
 /** Integers from query strings and paths. */
 export function queryInt(min: number, max: number) {
@@ -97,11 +65,8 @@ export function queryInt(min: number, max: number) {
     .max(max, messages.between(min, max));
 }
 
-/** A calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31 (isValidLocalDate). */
-export const isoDate = z
-  .string({ error: messages.required })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, messages.date)
-  .refine(isValidLocalDate, messages.date);
+/** A calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31. */
+export const isoDate = fromContract(contracts.isoDate());
 
 /** `field:ASC|DESC` joined by commas, restricted to the given fields. */
 export function sortSpec<F extends string>(fields: readonly [F, ...F[]]) {
@@ -127,7 +92,11 @@ export function sortSpec<F extends string>(fields: readonly [F, ...F[]]) {
     });
 }
 
-/** Turns zod issues into the field list of a validation problem (first issue per field). */
+/**
+ * Turns zod issues into the field list of a validation problem (first issue per field). The
+ * message is the one of the rule the field failed (spec section 5, the contracts' `messageOf`);
+ * a failure no rule names keeps its schema's own message.
+ */
 export function toFieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
@@ -135,7 +104,9 @@ export function toFieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
     const field = prefix + (issue.path.length ? issue.path.join('.') : '');
     if (seen.has(field)) continue;
     seen.add(field);
-    out.push({ field, rule: issue.code, message: issue.message });
+    const rule = fieldErrorOf(issue);
+    const message = rule.key === 'invalid' ? issue.message : messageOf(rule);
+    out.push({ field, rule: issue.code, message });
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { untilNotBefore } from '@rr/contracts';
 import { isOpenForBooking, roomBookingWindow } from '@rr/domain';
 import {
   addDays,
@@ -13,6 +14,7 @@ import {
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { orderBy, pagingQuery } from './paging.ts';
+import { run, sql, type Knex } from './sql.ts';
 
 export const TimeSlot = z
   .object({
@@ -79,63 +81,51 @@ const ListQuery = z
     ...pagingQuery(999, 999),
     sort: sortSpec(['date', 'startTime', 'capacity', 'ticketCount', 'roomName']).optional(),
   })
-  .refine((q) => !q.fromDate || !q.untilDate || q.untilDate >= q.fromDate, {
-    path: ['untilDate'],
-    message: 'Date not valid or ends BEFORE start date',
-  });
+  .check(untilNotBefore('fromDate', 'untilDate'));
 
 async function listSlots(pool: Pool, q: z.output<typeof ListQuery>, roomId?: string) {
-  const where: string[] = [];
-  const args: unknown[] = [];
-  if (roomId) {
-    args.push(roomId);
-    where.push(`s.room_id = $${args.length}`);
-  }
-  if (q.fromDate) {
-    args.push(q.fromDate);
-    where.push(`s.date >= $${args.length}`);
-  }
-  if (q.untilDate) {
-    args.push(q.untilDate);
-    where.push(`s.date <= $${args.length}`);
-  }
-  if (q.status) where.push(STATUS_SQL[q.status]);
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const order = orderBy(
-    q.sort,
-    SORT,
-    [
-      { field: 'date', dir: 'ASC' },
-      { field: 'startTime', dir: 'ASC' },
-    ],
-    ['s.date ASC', 's.start_time ASC', 's.id ASC'],
+  const filtered = (query: Knex.QueryBuilder) => {
+    query.from('rm_time_slots as s').join('rm_rooms as r', 'r.id', 's.room_id');
+    if (roomId) query.where('s.room_id', roomId);
+    if (q.fromDate) query.where('s.date', '>=', q.fromDate);
+    if (q.untilDate) query.where('s.date', '<=', q.untilDate);
+    if (q.status) query.whereRaw(STATUS_SQL[q.status]);
+  };
+  const rows = await run<SlotRow>(
+    pool,
+    sql
+      .select(
+        sql.raw(`s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name,
+            count(*) OVER () AS total`),
+      )
+      .modify(filtered)
+      .modify(
+        orderBy(
+          q.sort,
+          SORT,
+          [
+            { field: 'date', dir: 'ASC' },
+            { field: 'startTime', dir: 'ASC' },
+          ],
+          ['s.date', 's.start_time', 's.id'],
+        ),
+      )
+      .limit(q.limit)
+      .offset(q.offset),
   );
-  const r = await pool.query<SlotRow>(
-    `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name,
-            count(*) OVER () AS total
-       FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id ${whereSql}
-      ORDER BY ${order} LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
-    [...args, q.limit, q.offset],
-  );
-  let total = r.rows[0]?.total ? Number(r.rows[0].total) : 0;
-  if (r.rows.length === 0 && q.offset > 0) {
-    const c = await pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id ${whereSql}`,
-      args,
-    );
-    total = Number(c.rows[0]!.n);
+  let total = rows[0]?.total ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && q.offset > 0) {
+    const c = await run<{ n: string }>(pool, sql.count('* as n').modify(filtered));
+    total = Number(c[0]!.n);
   }
-  return { content: r.rows.map((row) => toSlot(row)), totalCount: total };
+  return { content: rows.map((row) => toSlot(row)), totalCount: total };
 }
 
 const RoomParams = z.object({ id: z.uuid('Not a valid id') });
 const SlotParams = z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') });
 const RangeQuery = z
   .object({ fromDate: isoDate, untilDate: isoDate, status: z.string().max(50).optional() })
-  .refine((q) => q.untilDate >= q.fromDate, {
-    path: ['untilDate'],
-    message: 'Date not valid or ends BEFORE start date',
-  })
+  .check(untilNotBefore('fromDate', 'untilDate'))
   // Runs also when a date failed its own check (zod goes on after a failed pattern); addDays
   // throws on what is not a date.
   .refine((q) => !isValidLocalDate(q.fromDate) || q.untilDate <= addDays(q.fromDate, 400), {

@@ -17,6 +17,8 @@ import {
   signInLimitsFrom,
   type Config,
   type Logger,
+  type Pool,
+  type ReadPools,
   type RouteDef,
 } from '@rr/platform';
 import type { RequestHandler } from 'express';
@@ -32,15 +34,25 @@ export interface AppOptions {
   sessions: RequestHandler;
   readModels: string[];
   serveFrontend: boolean;
+  /**
+   * Streaming replicas (READ_DATABASE_URL) for the query routes, the read-your-writes gate and
+   * readiness; sessions, sign-in and commands keep the primary's pool (`deps.pool`).
+   */
+  reads?: ReadPools | null;
 }
 
-export function routesFor(role: Role, deps: CommandDeps, config: Config): RouteDef[] {
+export function routesFor(
+  role: Role,
+  deps: CommandDeps,
+  config: Config,
+  readPool: Pool = deps.pool,
+): RouteDef[] {
   const routes: RouteDef[] = [];
   if (role !== 'query') {
     const auth = { clock: deps.clock, signInLimits: signInLimitsFrom(config), logger: deps.logger };
     routes.push(...authRoutes(deps.pool, auth), ...commandRoutes(deps));
   }
-  if (role !== 'command') routes.push(...queryRoutes(deps));
+  if (role !== 'command') routes.push(...queryRoutes({ ...deps, pool: readPool }));
   return routes;
 }
 
@@ -59,8 +71,14 @@ export function createApp(options: AppOptions): express.Express {
   app.set('query parser', 'simple');
   app.use(securityHeaders(config.CSP_EXTRA_ORIGINS));
 
+  const readPool = options.reads?.pool ?? deps.pool;
   const api = express.Router();
-  const ops = mountOps(api, deps.pool, options.readModels, config.READY_MAX_LAG);
+  const ops = mountOps(
+    api,
+    options.role === 'command' ? deps.pool : readPool,
+    options.readModels,
+    config.READY_MAX_LAG,
+  );
   api.use(ops.observe);
   api.use(requestLogger(logger));
   api.use(express.json({ limit: '100kb' }));
@@ -78,7 +96,9 @@ export function createApp(options: AppOptions): express.Express {
   api.post('/transactions', limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_CARTS }));
   api.use('/owners', limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_OWNER_LOOKUPS }));
   if (options.role !== 'command') {
-    const gate = minPositionGate(deps.pool, options.readModels, config.READ_YOUR_WRITES_TIMEOUT_MS);
+    // One server per request for the gate and the read (a replica, see platform/src/read-pools.ts).
+    if (options.reads) api.use(options.reads.pin);
+    const gate = minPositionGate(readPool, options.readModels, config.READ_YOUR_WRITES_TIMEOUT_MS);
     api.use((req, res, next) => (req.method === 'GET' ? gate(req, res, next) : next()));
   }
   api.get('/healthz', (_req, res) => {
@@ -88,7 +108,7 @@ export function createApp(options: AppOptions): express.Express {
   api.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  mountRoutes(api, routesFor(options.role, deps, config));
+  mountRoutes(api, routesFor(options.role, deps, config, readPool));
   api.use(apiNotFound);
   api.use(problemHandler(logger));
   app.use('/api', api);

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createLogger, createPool, loadConfig, systemClock } from '@rr/platform';
-import { calendarImportSettings, defaultLimits } from '@rr/command-service';
+import { bookingLimitsOf, createLogger, createPool, loadConfig, systemClock } from '@rr/platform';
+import { calendarImportSettings } from '@rr/command-service';
 import { openApiDocument } from './app.ts';
 import { createStore } from './runtime.ts';
 
@@ -15,7 +15,7 @@ const doc = openApiDocument(
     clock: systemClock,
     timeZone: 'Europe/Vienna',
     emailKey: () => '',
-    limits: defaultLimits,
+    limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     verifyHuman: () => Promise.resolve(true),
     logger: createLogger('silent'),

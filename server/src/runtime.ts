@@ -7,6 +7,7 @@ import {
 } from '@rr/projections';
 import path from 'node:path';
 import {
+  bookingLimitsOf,
   createPool,
   migrate,
   persistentSecret,
@@ -56,12 +57,7 @@ export async function openRuntime(
       clock,
       logger,
       timeZone: config.TIME_ZONE,
-      limits: {
-        holdMinutes: config.CART_HOLD_MINUTES,
-        maxCartTickets: config.MAX_CART_TICKETS,
-        maxTicketsPerDay: config.MAX_TICKETS_PER_DAY,
-        maxTicketsPerVisitor: config.MAX_TICKETS_PER_VISITOR,
-      },
+      limits: bookingLimitsOf(config),
       calendarImport: calendarImportSettings(config),
       verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import {
+  bookingLimitsOf,
   createLogger,
   createUser,
   loadConfig,
@@ -12,12 +13,7 @@ import {
 import type { DestinationStream } from 'pino';
 import { EventNotifier, EventStore, validateEvent } from '@rr/events';
 import { emailKey } from '@rr/domain';
-import {
-  calendarImportSettings,
-  defaultLimits,
-  type BookingLimits,
-  type CommandDeps,
-} from '@rr/command-service';
+import { calendarImportSettings, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections } from '../../server/src/runtime.ts';
 import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
@@ -32,11 +28,14 @@ export interface TestApp {
 
 /** The all-in-one API (commands, queries, projections) in this process, on a free port. */
 export interface TestAppOptions {
-  /** Configuration variables over the test defaults. */
+  /**
+   * Configuration variables over the test defaults; also the booking limits (`MAX_CART_TICKETS`,
+   * `MAX_TICKETS_PER_DAY`, …), which reach the commands, the calendar and `/api/settings` from
+   * the config as in the server.
+   */
   env?: Record<string, string>;
   /** Where the app's log lines go (at level info), to check what the logs carry. */
   logTo?: DestinationStream;
-  limits?: BookingLimits;
   verifyHuman?: (token: string | undefined) => Promise<boolean>;
 }
 
@@ -68,7 +67,7 @@ export async function startTestApp(
     logger,
     timeZone: 'Europe/Vienna',
     emailKey: (email: string) => emailKey('test-secret', email),
-    limits: options.limits ?? defaultLimits,
+    limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     verifyHuman: options.verifyHuman ?? (() => Promise.resolve(true)),
   };

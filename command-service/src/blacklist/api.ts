@@ -5,11 +5,10 @@ import {
   type StoreSession,
 } from '@rr/events';
 import { normalizeEmail } from '@rr/domain';
+import { BlacklistEmail, blacklistEntryInput, blacklistEntryUpdateInput } from '@rr/contracts';
 import {
   defineRoute,
-  isoDate,
-  messages,
-  optionalText,
+  fromContract,
   todayIn,
   z,
   type RouteDef,
@@ -24,12 +23,7 @@ import {
   type BlacklistState,
 } from './decider.ts';
 
-export const emailField = z
-  .string({ error: messages.required })
-  .trim()
-  .min(1, messages.required)
-  .max(320, messages.maxLength(320))
-  .pipe(z.email(messages.email));
+export const emailField = fromContract(BlacklistEmail);
 
 export async function loadBlacklistEntry(
   s: StoreSession,
@@ -44,18 +38,12 @@ export async function loadBlacklistEntry(
 
 export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
   const { store, clock, timeZone, emailKey } = deps;
-  const future = (ctx: z.RefinementCtx, date: string | undefined) => {
-    if (date !== undefined && date <= todayIn(clock.now(), timeZone))
-      ctx.addIssue({ code: 'custom', path: ['expiredAt'], message: 'Date must be in the future' });
-  };
-  const AddBody = z
-    .object({ email: emailField, expiredAt: isoDate, description: optionalText(250) })
-    .superRefine((b, ctx) => future(ctx, b.expiredAt))
-    .openapi('BlacklistEntryInput');
-  const ChangeBody = z
-    .object({ expiredAt: isoDate, description: optionalText(250) })
-    .superRefine((b, ctx) => future(ctx, b.expiredAt))
-    .openapi('BlacklistEntryUpdateInput');
+  // Spec section 5, blacklist: the contracts' rules, "in the future" from the clock's today.
+  const today = () => todayIn(clock.now(), timeZone);
+  const AddBody = fromContract(blacklistEntryInput(today)).openapi('BlacklistEntryInput');
+  const ChangeBody = fromContract(blacklistEntryUpdateInput(today)).openapi(
+    'BlacklistEntryUpdateInput',
+  );
   const EmailParams = z.object({ email: emailField });
   const PositionOnly = z.object({ position: z.string() });
 

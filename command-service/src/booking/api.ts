@@ -10,7 +10,7 @@ import {
   type StoreSession,
 } from '@rr/events';
 import { isOpenForBooking, normalizeEmail, roomBookingWindow } from '@rr/domain';
-import { addDays, defineRoute, Problem, todayIn, z, type RouteDef } from '@rr/platform';
+import { addDays, defineRoute, messages, Problem, todayIn, z, type RouteDef } from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 import { blocks } from '../blacklist/decider.ts';
 import { loadBlacklistEntry } from '../blacklist/api.ts';
@@ -490,7 +490,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
               .map((x) => x.trim())
               .filter(Boolean),
           )
-          .pipe(z.array(z.uuid('Not a valid id')).min(1, 'Value is required').max(50)),
+          .pipe(z.array(z.uuid('Not a valid id')).min(1, messages.required).max(50)),
       }),
       responses: {
         200: {

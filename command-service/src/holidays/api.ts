@@ -4,12 +4,17 @@ import multer from 'multer';
 import type { Request, Response } from 'express';
 import { formatPosition, type NewEvent, type Position, type StoreSession } from '@rr/events';
 import {
+  check,
+  HolidayImportInput,
+  HolidayInput,
+  MAX_CALENDAR_BYTES,
+  messages,
+} from '@rr/contracts';
+import {
   defineRoute,
-  isoDate,
-  optionalText,
+  fromContract,
   Problem,
   problems,
-  requiredText,
   z,
   type RouteDef,
   type SessionUser,
@@ -25,17 +30,14 @@ import { appendHolidayEvents, holidayIdentitiesOn, holidaysById, lockHolidays } 
 import { readCalendarOffThread } from './calendar-reader.ts';
 import { calendarImportLimits } from './import-window.ts';
 
-export const MAX_CALENDAR_BYTES = 5 * 1024 * 1024;
-
 /**
  * Holidays of one import appended per transaction: each batch is one short transaction (the read
  * models' gap-safe subscriptions wait behind open ones) and the event loop turns between them.
  */
 export const IMPORT_BATCH = 500;
 
-const HolidayBody = z
-  .object({ name: requiredText(100), description: optionalText(500), date: isoDate })
-  .openapi('HolidayInput');
+// Spec section 5, holiday and holiday import: the rules are the contracts' (shared with the browser).
+const HolidayBody = fromContract(HolidayInput).openapi('HolidayInput');
 const HolidayUpdateBody = HolidayBody.extend({ version: z.number().int().min(1) }).openapi(
   'HolidayUpdateInput',
 );
@@ -180,16 +182,19 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
           );
         await parseUpload(req, res);
         const file = req.file;
-        if (!file)
+        const checked = check(HolidayImportInput, {
+          file: file && { name: file.originalname, type: file.mimetype, size: file.size },
+        });
+        if (!checked.ok || !file) {
+          const rule = checked.ok ? undefined : checked.errors.file?.key;
+          if (rule === 'calendar-type')
+            throw new Problem(400, 'calendar__invalid_file', 'Not an iCalendar file');
+          if (rule === 'calendar-size')
+            throw new Problem(400, 'calendar__too_large', 'The calendar file is larger than 5 MB');
           throw problems.validation([
-            { field: 'file', rule: 'required', message: 'Value is required' },
+            { field: 'file', rule: 'required', message: messages.required },
           ]);
-        const nameOk = /\.(ics|ical|ifb|icalendar)$/i.test(file.originalname);
-        const typeOk = /^(text\/calendar|application\/octet-stream|text\/plain)$/i.test(
-          file.mimetype,
-        );
-        if (!nameOk && !typeOk)
-          throw new Problem(400, 'calendar__invalid_file', 'Not an iCalendar file');
+        }
         const limits = calendarImportLimits(deps.calendarImport, deps.clock.now(), deps.timeZone);
         const reading = await readCalendarOffThread(file.buffer, limits);
         let imported = 0;

@@ -9,14 +9,14 @@ import {
   type RoomEvent,
   type StoreSession,
 } from '@rr/events';
+import { RoomImageAlt, RoomInput } from '@rr/contracts';
 import {
   todayIn,
   defineRoute,
-  intBetween,
+  fromContract,
   parseOrThrow,
   Problem,
   problems,
-  requiredText,
   z,
   type RouteDef,
 } from '@rr/platform';
@@ -33,18 +33,8 @@ import {
 } from './decider.ts';
 import { inspectRoomImage, MAX_IMAGE_BYTES } from './image.ts';
 
-const DayType = z.enum(['WORKING_DAY', 'DAY']);
-export const RoomBody = z
-  .object({
-    name: requiredText(50, 3),
-    description: requiredText(100, 3),
-    capacity: intBetween(0, 99999),
-    openStartValue: intBetween(0, 365),
-    openStartType: DayType,
-    openEndValue: intBetween(0, 365),
-    openEndType: DayType,
-  })
-  .openapi('RoomInput');
+// Spec section 5, room and room image: the rules are the contracts' (shared with the browser).
+export const RoomBody = fromContract(RoomInput).openapi('RoomInput');
 const RoomUpdateBody = RoomBody.extend({ version: z.number().int().min(1) }).openapi(
   'RoomUpdateInput',
 );
@@ -53,7 +43,7 @@ const Written = z
   .object({ id: z.uuid(), version: z.number(), position: z.string() })
   .openapi('RoomWritten');
 const PositionOnly = z.object({ position: z.string() }).openapi('Position');
-const AltField = requiredText(150, 5);
+const AltBody = z.object({ alt: fromContract(RoomImageAlt) });
 
 async function loadRoom(s: StoreSession, roomId: string): Promise<RoomState> {
   const { events } = await s.readStream(roomStreamId(roomId));
@@ -268,7 +258,7 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
           throw problems.badRequest('validation__error', 'Send multipart/form-data');
         await parseUpload(req, res);
         const fields = (req.body ?? {}) as Record<string, unknown>;
-        const alt = parseOrThrow(z.object({ alt: AltField }), { alt: fields.alt }).alt;
+        const alt = parseOrThrow(AltBody, { alt: fields.alt }).alt;
         const file = req.file;
         if (!file) {
           const written = await execute(user, params.id, {

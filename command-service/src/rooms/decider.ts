@@ -7,7 +7,7 @@ import {
   RoomImageSet,
   RoomUpdated,
 } from '@rr/events';
-import { Problem, problems } from '@rr/platform';
+import { messages, Problem, problems } from '@rr/platform';
 
 export interface RoomDetails {
   roomId: string;
@@ -96,7 +96,7 @@ export function decide(command: RoomCommand, state: RoomState): NewEvent[] {
       mustExist(state);
       if (!state.hasImage)
         throw problems.validation([
-          { field: 'image', rule: 'required', message: 'Value is required' },
+          { field: 'image', rule: 'required', message: messages.required },
         ]);
       return [RoomImageAltChanged.create(command.data)];
     case 'RemoveRoomImage':

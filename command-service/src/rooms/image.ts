@@ -2,8 +2,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import { Problem } from '@rr/platform';
 
-/** The limits of a room image (spec section 5: JPEG or PNG, at most 0.5 MB). */
-export const MAX_IMAGE_BYTES = 512 * 1024;
+/** The limits of a room image (spec section 5: JPEG or PNG, at most 0.5 MB; see @rr/contracts). */
+export { MAX_IMAGE_BYTES } from '@rr/contracts';
 /**
  * At most 40 megapixels (width x height): a browser decodes an image to 4 bytes a pixel, and a
  * few hundred bytes of PNG can claim 20000 x 20000 (1.6 GB decoded on every visitor's device).

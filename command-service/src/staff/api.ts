@@ -14,9 +14,17 @@ import {
   type Position,
 } from '@rr/events';
 import { normalizeEmail } from '@rr/domain';
-import { defineRoute, Problem, problems, z, type RouteDef, type SessionUser } from '@rr/platform';
+import {
+  defineRoute,
+  messages,
+  Problem,
+  problems,
+  z,
+  type RouteDef,
+  type SessionUser,
+} from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { StaffOwnerBody } from '../booking/owner.ts';
+import { StaffBookingBody, StaffOwnerBody } from '../booking/owner.ts';
 import { cancelOwnerTickets } from '../booking/cancel.ts';
 import { newBookingNumber, newOwnerId } from '../booking/api.ts';
 import { lockCartAndSlots, recordBooking, withRetry } from '../booking/store.ts';
@@ -31,7 +39,7 @@ const Ids = z
       .map((x) => x.trim())
       .filter(Boolean),
   )
-  .pipe(z.array(z.uuid('Not a valid id')).min(1, 'Value is required').max(100));
+  .pipe(z.array(z.uuid('Not a valid id')).min(1, messages.required).max(100));
 
 export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
   const { store, clock } = deps;
@@ -45,7 +53,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
       tags: ['staff'],
       access: ['admin'],
       params: z.object({ id: z.uuid('Not a valid id') }),
-      body: StaffOwnerBody.openapi('OwnerInput'),
+      body: StaffOwnerBody,
       responses: {
         200: { description: 'Changed', schema: z.object({ position: z.string() }) },
         404: { description: 'No such ticket' },
@@ -148,9 +156,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
       tags: ['staff'],
       access: ['admin'],
       params: z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') }),
-      body: StaffOwnerBody.extend({ language: z.enum(['de', 'en']).default('de') }).openapi(
-        'StaffBookingInput',
-      ),
+      body: StaffBookingBody,
       responses: {
         201: {
           description: 'Booked',

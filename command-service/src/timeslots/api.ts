@@ -10,16 +10,13 @@ import {
   type StoreSession,
 } from '@rr/events';
 import { slotDates } from '@rr/domain';
+import { TimeSlotCapacityInput, TimeSlotInput, TimeSlotUpdateInput } from '@rr/contracts';
 import {
   defineRoute,
-  intBetween,
-  isoDate,
-  isValidLocalTime,
-  messages,
+  fromContract,
   minutesOf,
   Problem,
   problems,
-  WEEKDAYS,
   z,
   type RouteDef,
   type SessionUser,
@@ -39,65 +36,10 @@ import {
 /** Spec maxTimeSlots: one request creates at most this many. */
 export const MAX_SLOTS_PER_REQUEST = 999;
 
-const time = z
-  .string({ error: messages.required })
-  .trim()
-  .min(1, messages.required)
-  .refine(isValidLocalTime, messages.time);
-
-function endAfterStart(b: { startTime: string; endTime: string }, ctx: z.RefinementCtx): void {
-  if (minutesOf(b.endTime) <= minutesOf(b.startTime)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['endTime'],
-      message: 'Time until must be after Time from',
-    });
-  }
-}
-
-export const SlotCreateBody = z
-  .object({
-    startTime: time,
-    endTime: time,
-    startDate: isoDate,
-    repeatUntil: isoDate.nullish(),
-    daysOfWeek: z.array(z.enum(WEEKDAYS)).max(7).default([]),
-    includeHolidays: z.boolean().default(false),
-    capacity: intBetween(0, 99999),
-  })
-  .superRefine((b, ctx) => {
-    endAfterStart(b, ctx);
-    if (b.repeatUntil && b.repeatUntil < b.startDate) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['repeatUntil'],
-        message: 'Date not valid or ends BEFORE start date',
-      });
-    }
-    if (b.repeatUntil && b.repeatUntil > b.startDate && b.daysOfWeek.length === 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['daysOfWeek'],
-        message: 'Select at least one weekday',
-      });
-    }
-  })
-  .openapi('TimeSlotInput');
-const SlotUpdateBody = z
-  .object({ startTime: time, endTime: time, capacity: intBetween(0, 99999) })
-  .superRefine(endAfterStart)
-  .openapi('TimeSlotUpdateInput');
-const CapacityBody = z
-  .object({ fromDate: isoDate, untilDate: isoDate, capacity: intBetween(0, 99999) })
-  .superRefine((b, ctx) => {
-    if (b.untilDate < b.fromDate)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['untilDate'],
-        message: 'Date not valid or ends BEFORE start date',
-      });
-  })
-  .openapi('TimeSlotCapacityInput');
+// Spec section 5, time slots and multi capacity: the contracts' rules (shared with the browser).
+export const SlotCreateBody = fromContract(TimeSlotInput).openapi('TimeSlotInput');
+const SlotUpdateBody = fromContract(TimeSlotUpdateInput).openapi('TimeSlotUpdateInput');
+const CapacityBody = fromContract(TimeSlotCapacityInput).openapi('TimeSlotCapacityInput');
 const RoomParams = z.object({ id: z.uuid('Not a valid id') });
 const SlotParams = z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') });
 

@@ -2993,7 +2993,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Bookable slots of a room, marking those already in the cart or overlapping one in it */
+        /** Bookable slots of a room with the rules an add would fail: already in the cart, overlapping one in it, cart full, per-day maximum reached in the cart */
         get: {
             parameters: {
                 query: {
@@ -3805,6 +3805,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The booking limits of this server: cart size and hold, per-day and per-visitor maxima */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The limits */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Settings"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3973,7 +4018,7 @@ export interface components {
             firstName: string;
             lastName: string;
             organisation?: string | null;
-            email?: "" | string;
+            email?: string | null;
             phone?: string | null;
             /** @default false */
             accessibility: boolean;
@@ -3992,7 +4037,7 @@ export interface components {
             firstName: string;
             lastName: string;
             organisation?: string | null;
-            email?: "" | string;
+            email?: string | null;
             phone?: string | null;
             /** @default false */
             accessibility: boolean;
@@ -4140,6 +4185,16 @@ export interface components {
                 firstName: string | null;
                 accessibility: boolean;
             }[];
+        };
+        Settings: {
+            /** @description Tickets per cart (MAX_CART_TICKETS) */
+            maxCartTickets: number;
+            /** @description How long a cart holds its seats after each add or touch (CART_HOLD_MINUTES) */
+            holdMinutes: number;
+            /** @description Tickets per visitor and day, in one cart and booked (MAX_TICKETS_PER_DAY) */
+            maxTicketsPerDay: number;
+            /** @description Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR) */
+            maxTicketsPerVisitor: number;
         };
     };
     responses: never;

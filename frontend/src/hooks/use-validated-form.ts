@@ -1,23 +1,20 @@
 import { useCallback, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { firstInvalidField, validateForm, validateValue, type FormSchema } from '../lib/validation';
+import type { FieldError, FieldErrors } from '@rr/contracts/issues';
+import { errorsOf, type FormCheck } from '../lib/form-check';
 
-/** An error of one field: a key below `validation.` in the common namespace, with parameters. */
-export interface FieldError {
-  readonly key: string;
-  readonly params?: Readonly<Record<string, number | string>>;
-}
-
-export type FieldErrors<F extends string> = Partial<Record<F, FieldError>>;
+export type { FieldError, FieldErrors };
 
 /**
- * Validation before submit (spec section 2): `validate` checks every field, shows the errors
- * and moves focus to the first invalid control (element id from `idOf`). Fields with an error
- * are checked again while they are edited.
+ * Validation before submit (spec section 2) with a form's contract check (lib/form-check.ts):
+ * `validate` checks every field, shows the errors and moves focus to the first invalid control
+ * (element id from `idOf`, fields in form order); it gives the request body when all is valid.
+ * Fields with an error are checked again while the form is edited (`revalidate` with the new
+ * values: an error goes once its field, or a field it depends on, is corrected).
  */
-export function useValidatedForm<F extends string>(
-  schema: FormSchema<F>,
+export function useValidatedForm<V, T, F extends string>(
+  check: FormCheck<V, T>,
   order: readonly F[],
   idOf: (field: F) => string,
 ) {
@@ -25,45 +22,36 @@ export function useValidatedForm<F extends string>(
   const [errors, setErrors] = useState<FieldErrors<F>>({});
 
   const validate = useCallback(
-    (values: Readonly<Record<F, string>>, extraErrors: FieldErrors<F> = {}): boolean => {
-      const found: FieldErrors<F> = { ...validateForm(values, schema), ...extraErrors };
+    (values: V): T | null => {
+      const result = check(values);
+      const found = errorsOf<F>(result);
       flushSync(() => setErrors(found));
-      const first = firstInvalidField(order, found);
-      if (first === undefined) return true;
-      document.getElementById(idOf(first))?.focus();
-      return false;
+      if (result.ok) return result.data;
+      const first = order.find((field) => found[field] !== undefined);
+      if (first !== undefined) document.getElementById(idOf(first))?.focus();
+      return null;
     },
-    [schema, order, idOf],
+    [check, order, idOf],
   );
 
-  /** Re-checks a field that currently shows an error, as the user corrects it. */
   const revalidate = useCallback(
-    (field: F, value: string) => {
+    (values: V) => {
       setErrors((current) => {
-        if (!current[field]) return current;
-        const next = { ...current };
-        const error = validateValue(value, schema[field]);
-        if (error) next[field] = error;
-        else delete next[field];
+        const shown = Object.keys(current) as F[];
+        if (shown.length === 0) return current;
+        const found = errorsOf<F>(check(values));
+        const next: FieldErrors<F> = {};
+        for (const field of shown) if (found[field]) next[field] = found[field];
         return next;
       });
     },
-    [schema],
+    [check],
   );
-
-  const setFieldError = useCallback((field: F, error: FieldError | undefined) => {
-    setErrors((current) => {
-      const next = { ...current };
-      if (error) next[field] = error;
-      else delete next[field];
-      return next;
-    });
-  }, []);
 
   const messageOf = (field: F): string | undefined => {
     const error = errors[field];
     return error ? t(`validation.${error.key}`, error.params) : undefined;
   };
 
-  return { errors, validate, revalidate, setFieldError, messageOf };
+  return { errors, validate, revalidate, messageOf };
 }

@@ -1,9 +1,10 @@
-import { addDays, addYears, isValid } from 'date-fns';
+import { isValidLocalDate } from '@rr/contracts/dates';
 
 /**
  * Date and time helpers. The API sends dates as `YYYY-MM-DD` and times as `HH:mm`; screens show
  * dates as dd.MM.yyyy and times as HH:mm (spec section 9). Dates are calendar days without a time
- * zone: they are handled as local midnight.
+ * zone: they are handled as local midnight. Which strings are dates is the contracts' rule
+ * (`isValidLocalDate`, spec section 5), the server's too.
  */
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -20,12 +21,16 @@ export function toIsoDate(date: Date): string {
 
 /** Local midnight of a `YYYY-MM-DD` day, or null when it is not a real calendar day. */
 export function parseIsoDate(value: string): Date | null {
-  const match = ISO_DATE.exec(value.trim());
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(year, month - 1, day);
-  if (!isValid(date) || date.getMonth() !== month - 1 || date.getDate() !== day) return null;
-  date.setFullYear(year); // years below 100
+  const trimmed = value.trim();
+  if (!isValidLocalDate(trimmed)) return null;
+  const [year, month, day] = trimmed.split('-').map(Number) as [number, number, number];
+  return localDate(year, month - 1, day);
+}
+
+/** Local midnight of a day; days and months beyond their range roll over. */
+function localDate(year: number, monthIndex: number, day: number): Date {
+  const date = new Date(year, monthIndex, day);
+  if (year < 100) date.setFullYear(year, monthIndex, day); // not 19xx
   return date;
 }
 
@@ -50,14 +55,6 @@ export function formatTimeRange(start: string, end: string): string {
   return `${formatTime(start)}-${formatTime(end)}`;
 }
 
-/** Minutes since midnight of a valid `HH:mm` (hour 0-23, minute 0-59), else null. */
-export function minutesOf(value: string): number | null {
-  const match = TIME.exec(value.trim());
-  if (!match) return null;
-  const [hours, minutes] = [Number(match[1]), Number(match[2])];
-  return hours <= 23 && minutes <= 59 ? hours * 60 + minutes : null;
-}
-
 /** Today as `YYYY-MM-DD` (local time). */
 export function todayIso(now: Date = new Date()): string {
   return toIsoDate(now);
@@ -67,14 +64,16 @@ export function todayIso(now: Date = new Date()): string {
 export function addDaysIso(value: string, days: number): string {
   const date = parseIsoDate(value);
   if (!date) throw new RangeError(`Not a date: ${value}`);
-  return toIsoDate(addDays(date, days));
+  return toIsoDate(localDate(date.getFullYear(), date.getMonth(), date.getDate() + days));
 }
 
 /** The same day `years` later (29 February becomes 28 February). */
 export function addYearsIso(value: string, years: number): string {
   const date = parseIsoDate(value);
   if (!date) throw new RangeError(`Not a date: ${value}`);
-  return toIsoDate(addYears(date, years));
+  const [year, month] = [date.getFullYear() + years, date.getMonth()];
+  const lastDay = localDate(year, month + 1, 0).getDate();
+  return toIsoDate(localDate(year, month, Math.min(date.getDate(), lastDay)));
 }
 
 /** A long, localised form of a `YYYY-MM-DD` day, e.g. "Montag, 2. März 2026". */

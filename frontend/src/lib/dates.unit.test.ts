@@ -7,7 +7,6 @@ import {
   formatTime,
   formatTimeRange,
   isIsoDate,
-  minutesOf,
   parseIsoDate,
   toIsoDate,
   todayIso,
@@ -26,6 +25,8 @@ describe('dates', () => {
     expect(isIsoDate('2026-13-01')).toBe(false);
     expect(isIsoDate('05.03.2026')).toBe(false);
     expect(isIsoDate('')).toBe(false);
+    expect(isIsoDate('0000-01-01')).toBe(false);
+    expect(isIsoDate(' 2026-03-05 ')).toBe(true);
   });
 
   it('formats dates as dd.MM.yyyy and times as HH:mm', () => {
@@ -36,19 +37,16 @@ describe('dates', () => {
     expect(formatTimeRange('08:00', '12:30:00')).toBe('08:00-12:30');
   });
 
-  it('reads times as minutes and refuses impossible ones', () => {
-    expect(minutesOf('00:00')).toBe(0);
-    expect(minutesOf('23:59')).toBe(1439);
-    expect(minutesOf('24:00')).toBeNull();
-    expect(minutesOf('12:60')).toBeNull();
-    expect(minutesOf('9:00')).toBeNull();
-  });
-
   it('adds days and years', () => {
     expect(addDaysIso('2026-02-28', 1)).toBe('2026-03-01');
     expect(addDaysIso('2026-01-01', -1)).toBe('2025-12-31');
     expect(addYearsIso('2026-03-05', 1)).toBe('2027-03-05');
     expect(addYearsIso('2028-02-29', 1)).toBe('2029-02-28');
+    expect(addYearsIso('2028-02-29', 4)).toBe('2032-02-29');
+    expect(addYearsIso('2026-12-31', 1)).toBe('2027-12-31');
+    expect(addDaysIso('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDaysIso('2026-03-29', 1)).toBe('2026-03-30');
+    expect(addDaysIso('0050-01-01', 1)).toBe('0050-01-02');
     expect(() => addDaysIso('nope', 1)).toThrow(RangeError);
   });
 

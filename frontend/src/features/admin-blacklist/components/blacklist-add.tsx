@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { inputBounds } from '@rr/contracts/bounds';
+import { BlacklistEmail } from '@rr/contracts/blacklist';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
 import { InputField, RequiredHint } from '../../../components/form-field';
@@ -12,8 +14,7 @@ import { useAddBlacklistEntryMutation } from '../api/admin-blacklist-api';
 import {
   ADD_FIELDS,
   addFormDefaults,
-  addSchema,
-  toAddInput,
+  checkAddForm,
   type AddField,
   type AddFormValues,
 } from '../utils/blacklist';
@@ -27,20 +28,21 @@ export function BlacklistAdd() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [today] = useState(() => todayIso());
-  const [schema] = useState(() => addSchema(today));
+  const [check] = useState(() => checkAddForm(today));
   const [values, setValues] = useState<AddFormValues>(() => addFormDefaults(today));
   const [addEntry, { isLoading, error }] = useAddBlacklistEntryMutation();
-  const form = useValidatedForm(schema, ADD_FIELDS, idOf);
+  const form = useValidatedForm(check, ADD_FIELDS, idOf);
 
   const change = (field: AddField, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    form.revalidate(field, value);
+    const next = { ...values, [field]: value };
+    setValues(next);
+    form.revalidate(next);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.validate(values)) return;
-    const body = toAddInput(values);
+    const body = form.validate(values);
+    if (!body) return;
     try {
       await addEntry(body).unwrap();
     } catch {
@@ -61,7 +63,7 @@ export function BlacklistAdd() {
           label={t('form.email')}
           required
           autoComplete="off"
-          maxLength={320}
+          {...inputBounds(BlacklistEmail)}
           value={values.email}
           error={form.messageOf('email')}
           onChange={(event) => change('email', event.target.value)}

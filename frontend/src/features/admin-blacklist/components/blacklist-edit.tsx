@@ -17,10 +17,9 @@ import {
   useUpdateBlacklistEntryMutation,
 } from '../api/admin-blacklist-api';
 import {
+  checkEditForm,
   EDIT_FIELDS,
-  editSchema,
   entryToEditValues,
-  toUpdateInput,
   type EditField,
   type EditFormValues,
 } from '../utils/blacklist';
@@ -67,23 +66,25 @@ function BlacklistEditForm({ entry }: { entry: BlacklistEntry }) {
   const dispatch = useAppDispatch();
   const leave = useLeave();
   const [today] = useState(() => todayIso());
-  const [schema] = useState(() => editSchema(today));
+  const [check] = useState(() => checkEditForm(today));
   const [values, setValues] = useState<EditFormValues>(() => entryToEditValues(entry));
   const [confirming, setConfirming] = useState(false);
   const [updateEntry, update] = useUpdateBlacklistEntryMutation();
   const [deleteEntry, removal] = useDeleteBlacklistEntryMutation();
-  const form = useValidatedForm(schema, EDIT_FIELDS, idOf);
+  const form = useValidatedForm(check, EDIT_FIELDS, idOf);
 
   const change = (field: EditField, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    form.revalidate(field, value);
+    const next = { ...values, [field]: value };
+    setValues(next);
+    form.revalidate(next);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.validate(values)) return;
+    const body = form.validate(values);
+    if (!body) return;
     try {
-      await updateEntry({ email: entry.email, body: toUpdateInput(values) }).unwrap();
+      await updateEntry({ email: entry.email, body }).unwrap();
     } catch {
       return; // shown by the error box
     }

@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { inputBounds } from '@rr/contracts/bounds';
+import { BlacklistDescription } from '@rr/contracts/blacklist';
 import { InputField, TextAreaField } from '../../../components/form-field';
 import type { EditField } from '../utils/blacklist';
 
@@ -38,7 +40,7 @@ export function BlacklistFields({
         label={t('form.description')}
         hint={t('form.description-hint')}
         rows={3}
-        maxLength={250}
+        {...inputBounds(BlacklistDescription)}
         value={values.description}
         error={errorOf('description')}
         onChange={(event) => onChange('description', event.target.value)}

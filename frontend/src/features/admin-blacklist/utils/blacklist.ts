@@ -1,17 +1,7 @@
-import type {
-  BlacklistEntry,
-  BlacklistEntryInput,
-  BlacklistEntryUpdateInput,
-} from '../../../api/types';
+import { blacklistEntryInput, blacklistEntryUpdateInput } from '@rr/contracts/blacklist';
+import type { BlacklistEntry } from '../../../api/types';
 import { addYearsIso } from '../../../lib/dates';
-import {
-  email,
-  futureDate,
-  isoDate,
-  maxLength,
-  required,
-  type FormSchema,
-} from '../../../lib/validation';
+import { formCheck, text } from '../../../lib/form-check';
 
 /* ---- Forms ---- */
 
@@ -23,21 +13,31 @@ export const EDIT_FIELDS = ['expiredAt', 'description'] as const;
 export type EditField = (typeof EDIT_FIELDS)[number];
 export type EditFormValues = Record<EditField, string>;
 
-/** Spec section 5: expiredAt required, a date, in the future; description max 250. */
-function entrySchema(today: string): FormSchema<EditField> {
-  return {
-    expiredAt: [required, isoDate, futureDate(today)],
-    description: [maxLength(250)],
-  };
+const entryRequest = (values: EditFormValues) => ({
+  expiredAt: text(values.expiredAt),
+  description: values.description,
+});
+
+/**
+ * Spec section 5, blacklist edit: the request of the form's values, checked with the contract
+ * (expiry after `today`). The body leaves out an empty description.
+ */
+export function checkEditForm(today: string) {
+  return formCheck(
+    blacklistEntryUpdateInput(() => today),
+    entryRequest,
+  );
 }
 
-export function editSchema(today: string): FormSchema<EditField> {
-  return entrySchema(today);
-}
-
-/** Blacklist add: as edit, plus email required, valid, max 320. */
-export function addSchema(today: string): FormSchema<AddField> {
-  return { email: [required, email, maxLength(320)], ...entrySchema(today) };
+/** Blacklist add: as the edit, plus the address. */
+export function checkAddForm(today: string) {
+  return formCheck(
+    blacklistEntryInput(() => today),
+    (values: AddFormValues) => ({
+      email: values.email,
+      ...entryRequest(values),
+    }),
+  );
 }
 
 /** Spec section 9: the entry expires one year from today by default. */
@@ -47,15 +47,6 @@ export function addFormDefaults(today: string): AddFormValues {
 
 export function entryToEditValues(entry: BlacklistEntry): EditFormValues {
   return { expiredAt: entry.expiredAt, description: entry.description ?? '' };
-}
-
-export function toUpdateInput(values: EditFormValues): BlacklistEntryUpdateInput {
-  const description = values.description.trim();
-  return { expiredAt: values.expiredAt.trim(), ...(description ? { description } : {}) };
-}
-
-export function toAddInput(values: AddFormValues): BlacklistEntryInput {
-  return { email: values.email.trim(), ...toUpdateInput(values) };
 }
 
 /* ---- List sort ---- */

@@ -1,21 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { validateForm } from '../../../lib/validation';
+import type { Checked } from '@rr/contracts/issues';
+import { errorsOf } from '../../../lib/form-check';
 import {
   addFormDefaults,
-  addSchema,
   ariaSort,
+  checkAddForm,
+  checkEditForm,
   DEFAULT_SORT,
   editPath,
-  editSchema,
   entryToEditValues,
   nextSort,
   parseSort,
   sortSpec,
-  toAddInput,
-  toUpdateInput,
 } from './blacklist';
 
 const today = '2026-03-05';
+const addErrors = (values: Parameters<ReturnType<typeof checkAddForm>>[0]) =>
+  errorsOf(checkAddForm(today)(values));
+function bodyOf<T>(result: Checked<T>): T {
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.data;
+}
 
 describe('blacklist forms', () => {
   it('expires in one year by default', () => {
@@ -24,17 +29,12 @@ describe('blacklist forms', () => {
       expiredAt: '2027-03-05',
       description: '',
     });
-    expect(validateForm({ ...addFormDefaults(today), email: 'a@b.at' }, addSchema(today))).toEqual(
-      {},
-    );
+    expect(addErrors({ ...addFormDefaults(today), email: 'a@b.at' })).toEqual({});
   });
 
   it('checks email, expiry in the future and description (spec section 5)', () => {
     expect(
-      validateForm(
-        { email: 'no-address', expiredAt: today, description: 'x'.repeat(251) },
-        addSchema(today),
-      ),
+      addErrors({ email: 'no-address', expiredAt: today, description: 'x'.repeat(251) }),
     ).toEqual({
       email: { key: 'email' },
       expiredAt: { key: 'date-future' },
@@ -42,32 +42,25 @@ describe('blacklist forms', () => {
     });
     // 320 characters are allowed, 321 are not.
     const local = (length: number) => 'a'.repeat(length - '@b.at'.length);
-    expect(
-      validateForm(
-        { email: `${local(321)}@b.at`, expiredAt: '', description: '' },
-        addSchema(today),
-      ),
-    ).toEqual({
+    expect(addErrors({ email: `${local(321)}@b.at`, expiredAt: '', description: '' })).toEqual({
       email: { key: 'max-length', params: { max: 320 } },
       expiredAt: { key: 'required' },
     });
     expect(
-      validateForm(
-        { email: `${local(320)}@b.at`, expiredAt: '2026-03-06', description: '' },
-        addSchema(today),
-      ),
+      addErrors({ email: `${local(320)}@b.at`, expiredAt: '2026-03-06', description: '' }),
     ).toEqual({});
-    expect(validateForm({ expiredAt: '05.03.2027', description: '' }, editSchema(today))).toEqual({
+    expect(errorsOf(checkEditForm(today)({ expiredAt: '05.03.2027', description: '' }))).toEqual({
       expiredAt: { key: 'date' },
     });
   });
 
   it('builds the payloads, leaving out an empty description', () => {
-    expect(toAddInput({ email: ' a@b.at ', expiredAt: '2027-01-01', description: ' ' })).toEqual({
-      email: 'a@b.at',
-      expiredAt: '2027-01-01',
-    });
-    expect(toUpdateInput({ expiredAt: '2027-01-01', description: ' No-shows ' })).toEqual({
+    expect(
+      bodyOf(checkAddForm(today)({ email: ' a@b.at ', expiredAt: '2027-01-01', description: ' ' })),
+    ).toEqual({ email: 'a@b.at', expiredAt: '2027-01-01' });
+    expect(
+      bodyOf(checkEditForm(today)({ expiredAt: '2027-01-01', description: ' No-shows ' })),
+    ).toEqual({
       expiredAt: '2027-01-01',
       description: 'No-shows',
     });

@@ -6,13 +6,8 @@ import { Page } from '../../../components/page';
 import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import { useCreateHolidayMutation } from '../api/admin-holidays-api';
-import {
-  formValuesToHoliday,
-  HOLIDAY_FORM_DEFAULTS,
-  holidayListPath,
-  holidayListPathAt,
-  type HolidayFormValues,
-} from '../utils/holiday-form';
+import type { HolidayInput } from '../../../api/types';
+import { HOLIDAY_FORM_DEFAULTS, holidayListPath, holidayListPathAt } from '../utils/holiday-form';
 import { HolidayForm } from './holiday-form';
 
 /** Route `/holiday-add`. */
@@ -22,8 +17,7 @@ export function HolidayAdd() {
   const navigate = useNavigate();
   const [createHoliday, { isLoading, error }] = useCreateHolidayMutation();
 
-  const submit = async (values: HolidayFormValues) => {
-    const holiday = formValuesToHoliday(values);
+  const submit = async (holiday: HolidayInput) => {
     try {
       await createHoliday(holiday).unwrap();
     } catch {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import type { Holiday } from '../../../api/types';
+import type { Holiday, HolidayInput } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
 import { LoadingContainer } from '../../../components/loading-container';
@@ -9,13 +9,7 @@ import { hasErrorCode } from '../../../lib/error-message';
 import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import { useGetHolidayQuery, useUpdateHolidayMutation } from '../api/admin-holidays-api';
-import {
-  formValuesToHoliday,
-  holidayListPath,
-  holidayListPathAt,
-  holidayToFormValues,
-  type HolidayFormValues,
-} from '../utils/holiday-form';
+import { holidayListPath, holidayListPathAt, holidayToFormValues } from '../utils/holiday-form';
 import { HolidayForm } from './holiday-form';
 
 const VERSION_CONFLICT = 'concurrency__version_conflict';
@@ -45,8 +39,8 @@ function HolidayEditForm({ holiday, reload }: { holiday: Holiday; reload: () => 
   const navigate = useNavigate();
   const [updateHoliday, { isLoading, error }] = useUpdateHolidayMutation();
 
-  const save = async (values: HolidayFormValues) => {
-    const body = { ...formValuesToHoliday(values), version: holiday.version };
+  const save = async (input: HolidayInput) => {
+    const body = { ...input, version: holiday.version };
     try {
       await updateHoliday({ id: holiday.id, body }).unwrap();
     } catch (failure) {

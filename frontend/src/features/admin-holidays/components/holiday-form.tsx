@@ -3,20 +3,26 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { InputField, RequiredHint, TextAreaField } from '../../../components/form-field';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { shapeBounds } from '@rr/contracts/bounds';
+import { HolidayInput as HolidayContract } from '@rr/contracts/holidays';
+import type { HolidayInput } from '../../../api/types';
 import {
+  checkHolidayForm,
   HOLIDAY_FIELDS,
-  HOLIDAY_SCHEMA,
   type HolidayField,
   type HolidayFormValues,
 } from '../utils/holiday-form';
 
 const idOf = (field: HolidayField) => `holiday-${field}`;
+/** The inputs state the contract's limits. */
+const BOUNDS = shapeBounds(HolidayContract);
 
 interface HolidayFormProps {
   initialValues: HolidayFormValues;
   submitLabel: string;
   isSubmitting: boolean;
-  onSubmit: (values: HolidayFormValues) => void | Promise<void>;
+  /** Called with the request body of the validated values (an empty description left out). */
+  onSubmit: (holiday: HolidayInput) => void | Promise<void>;
   cancelTo: string;
   /** Shown above the fields, e.g. an error box. */
   children?: ReactNode;
@@ -33,16 +39,18 @@ export function HolidayForm({
 }: HolidayFormProps) {
   const { t } = useTranslation('admin-holidays');
   const [values, setValues] = useState(initialValues);
-  const form = useValidatedForm(HOLIDAY_SCHEMA, HOLIDAY_FIELDS, idOf);
+  const form = useValidatedForm(checkHolidayForm, HOLIDAY_FIELDS, idOf);
 
   const change = (field: HolidayField, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    form.revalidate(field, value);
+    const next = { ...values, [field]: value };
+    setValues(next);
+    form.revalidate(next);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (form.validate(values)) await onSubmit(values);
+    const holiday = form.validate(values);
+    if (holiday) await onSubmit(holiday);
   };
 
   const field = (name: HolidayField) => ({
@@ -61,7 +69,7 @@ export function HolidayForm({
         label={t('form.name')}
         hint={t('form.name-hint')}
         required
-        maxLength={100}
+        {...BOUNDS.name}
       />
       <InputField {...field('date')} type="date" label={t('form.date')} required />
       <TextAreaField
@@ -69,7 +77,7 @@ export function HolidayForm({
         label={t('form.description')}
         hint={t('form.description-hint')}
         rows={3}
-        maxLength={500}
+        {...BOUNDS.description}
       />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={isSubmitting}>

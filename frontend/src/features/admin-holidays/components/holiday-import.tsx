@@ -6,15 +6,17 @@ import { ErrorBox } from '../../../components/error-box';
 import { InputField, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
-import { CALENDAR_ACCEPT, checkCalendarFile } from '../../../lib/calendar-file';
+import { CALENDAR_ACCEPT } from '@rr/contracts/files';
+import { HolidayImportInput } from '@rr/contracts/holidays';
 import { formatDate } from '../../../lib/dates';
+import { formCheck } from '../../../lib/form-check';
 import { notify } from '../../../stores/notifications-slice';
 import { useImportHolidaysMutation } from '../api/admin-holidays-api';
 import { holidayListPath } from '../utils/holiday-form';
 
 const FIELDS = ['file'] as const;
-/** The file is checked by `checkCalendarFile` (required, type, at most 5 MB). */
-const SCHEMA = { file: [] };
+/** Spec section 5, holiday import: the file is required, a calendar, at most 5 MB. */
+const checkImport = formCheck(HolidayImportInput, (values: { file: File | null }) => values);
 const idOf = () => 'holiday-import-file';
 
 /** Route `/holiday-import`: import holidays from an iCalendar file. */
@@ -24,23 +26,17 @@ export function HolidayImport() {
   const navigate = useNavigate();
   const [file, setFile] = useState<File | null>(null);
   const [importHolidays, { isLoading, error, reset }] = useImportHolidaysMutation();
-  const form = useValidatedForm(SCHEMA, FIELDS, idOf);
-
-  const fileError = (candidate: File | null) => {
-    const code = checkCalendarFile(candidate);
-    return code ? { key: code } : undefined;
-  };
+  const form = useValidatedForm(checkImport, FIELDS, idOf);
 
   const choose = (chosen: File | null) => {
     setFile(chosen);
     reset();
-    if (form.errors.file) form.setFieldError('file', fileError(chosen));
+    form.revalidate({ file: chosen });
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const problem = fileError(file);
-    if (!form.validate({ file: '' }, problem ? { file: problem } : {}) || !file) return;
+    if (!form.validate({ file }) || !file) return;
     let result: Awaited<ReturnType<ReturnType<typeof importHolidays>['unwrap']>>;
     try {
       result = await importHolidays(file).unwrap();

@@ -1,5 +1,6 @@
-import type { Holiday, HolidayInput } from '../../../api/types';
-import { isoDate, maxLength, required, type FormSchema } from '../../../lib/validation';
+import { HolidayInput } from '@rr/contracts/holidays';
+import type { Holiday } from '../../../api/types';
+import { formCheck, text } from '../../../lib/form-check';
 
 export const HOLIDAY_FIELDS = ['name', 'date', 'description'] as const;
 export type HolidayField = (typeof HOLIDAY_FIELDS)[number];
@@ -7,25 +8,15 @@ export type HolidayFormValues = Record<HolidayField, string>;
 
 export const HOLIDAY_FORM_DEFAULTS: HolidayFormValues = { name: '', date: '', description: '' };
 
-/** Spec section 5, holiday: name required max 100, description max 500, date required. */
-export const HOLIDAY_SCHEMA: FormSchema<HolidayField> = {
-  name: [required, maxLength(100)],
-  date: [required, isoDate],
-  description: [maxLength(500)],
-};
+/** Spec section 5, holiday: the request of the form's values, checked with the contract. */
+export const checkHolidayForm = formCheck(HolidayInput, (values: HolidayFormValues) => ({
+  name: values.name,
+  date: text(values.date),
+  description: values.description,
+}));
 
 export function holidayToFormValues(holiday: Holiday): HolidayFormValues {
   return { name: holiday.name, date: holiday.date, description: holiday.description ?? '' };
-}
-
-/** The request body; an empty description is left out (spec section 3). */
-export function formValuesToHoliday(values: HolidayFormValues): HolidayInput {
-  const description = values.description.trim();
-  return {
-    name: values.name.trim(),
-    date: values.date.trim(),
-    ...(description ? { description } : {}),
-  };
 }
 
 /** The holiday list at a year (query `year`). */

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { validateForm } from '../../../lib/validation';
+import { errorsOf } from '../../../lib/form-check';
 import {
-  formValuesToHoliday,
-  HOLIDAY_SCHEMA,
+  checkHolidayForm,
   holidayListPath,
   holidayListPathAt,
   holidayToFormValues,
@@ -10,14 +9,17 @@ import {
 
 describe('holiday form', () => {
   it('checks name, date and description (spec section 5)', () => {
-    expect(validateForm({ name: ' ', date: '', description: '' }, HOLIDAY_SCHEMA)).toEqual({
+    expect(errorsOf(checkHolidayForm({ name: ' ', date: '', description: '' }))).toEqual({
       name: { key: 'required' },
       date: { key: 'required' },
     });
     expect(
-      validateForm(
-        { name: 'x'.repeat(101), date: '2026-02-30', description: 'y'.repeat(501) },
-        HOLIDAY_SCHEMA,
+      errorsOf(
+        checkHolidayForm({
+          name: 'x'.repeat(101),
+          date: '2026-02-30',
+          description: 'y'.repeat(501),
+        }),
       ),
     ).toEqual({
       name: { key: 'max-length', params: { max: 100 } },
@@ -25,17 +27,18 @@ describe('holiday form', () => {
       description: { key: 'max-length', params: { max: 500 } },
     });
     expect(
-      validateForm({ name: 'Neujahr', date: '2026-01-01', description: '' }, HOLIDAY_SCHEMA),
+      errorsOf(checkHolidayForm({ name: 'Neujahr', date: '2026-01-01', description: '' })),
     ).toEqual({});
   });
 
   it('leaves an empty description out of the payload', () => {
+    expect(checkHolidayForm({ name: ' Neujahr ', date: '2026-01-01', description: ' ' })).toEqual({
+      ok: true,
+      data: { name: 'Neujahr', date: '2026-01-01' },
+    });
     expect(
-      formValuesToHoliday({ name: ' Neujahr ', date: '2026-01-01', description: ' ' }),
-    ).toEqual({ name: 'Neujahr', date: '2026-01-01' });
-    expect(
-      formValuesToHoliday({ name: 'Neujahr', date: '2026-01-01', description: 'Feiertag' }),
-    ).toEqual({ name: 'Neujahr', date: '2026-01-01', description: 'Feiertag' });
+      checkHolidayForm({ name: 'Neujahr', date: '2026-01-01', description: 'Feiertag' }),
+    ).toEqual({ ok: true, data: { name: 'Neujahr', date: '2026-01-01', description: 'Feiertag' } });
   });
 
   it('fills the form from a holiday', () => {

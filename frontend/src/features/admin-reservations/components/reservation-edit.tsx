@@ -18,11 +18,10 @@ import {
   useUpdateReservationOwnerMutation,
 } from '../api/admin-reservations-api';
 import {
+  checkOwnerForm,
   OWNER_FIELDS,
-  OWNER_SCHEMA,
   ownerName,
   ticketToOwnerValues,
-  toOwnerPayload,
   type OwnerField,
   type OwnerValues,
 } from '../utils/owner-form';
@@ -160,21 +159,18 @@ function OwnerForm({ ticket }: { ticket: Ticket }) {
   const dispatch = useAppDispatch();
   const [values, setValues] = useState<OwnerValues>(() => ticketToOwnerValues(ticket));
   const [update, result] = useUpdateReservationOwnerMutation();
-  const form = useValidatedForm(OWNER_SCHEMA, OWNER_FIELDS, idOf);
+  const form = useValidatedForm(checkOwnerForm, OWNER_FIELDS, idOf);
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.validate(values)) return;
+    const body = form.validate(values);
+    if (!body) return;
     try {
-      await update({ id: ticket.id, body: toOwnerPayload(values) }).unwrap();
+      await update({ id: ticket.id, body }).unwrap();
     } catch {
       return; // shown by the error box
     }
-    dispatch(
-      notify({
-        title: t('edit.saved', { name: ownerName(toOwnerPayload(values)) ?? '' }),
-      }),
-    );
+    dispatch(notify({ title: t('edit.saved', { name: ownerName(body) ?? '' }) }));
   };
 
   return (
@@ -188,8 +184,9 @@ function OwnerForm({ ticket }: { ticket: Ticket }) {
         messageOf={form.messageOf}
         hints={ticket.email ? { email: t('edit.email-hint') } : {}}
         onText={(field, value) => {
-          setValues((current) => ({ ...current, [field]: value }));
-          form.revalidate(field, value);
+          const next = { ...values, [field]: value };
+          setValues(next);
+          form.revalidate(next);
         }}
         onChange={(change) => setValues((current) => ({ ...current, ...change }))}
       />

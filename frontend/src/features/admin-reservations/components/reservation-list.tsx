@@ -10,7 +10,6 @@ import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { formatDate, formatTimeRange, todayIso } from '../../../lib/dates';
 import { resolveApiUrl, serializeParams } from '../../../lib/url';
-import { isoDate, maxLength, notBefore, type FormSchema } from '../../../lib/validation';
 import { useGetReservationsQuery } from '../api/admin-reservations-api';
 import { ownerName } from '../utils/owner-form';
 import { offsetOfPage, pageCount, pageOf, pagerItems, showPager } from '../utils/pager';
@@ -18,6 +17,7 @@ import { editPath, fromList } from '../utils/paths';
 import { PencilIcon } from '../../../components/pencil-icon';
 import {
   ariaSort,
+  checkSearchForm,
   countQuery,
   cutRoomName,
   LIST_TYPES,
@@ -25,12 +25,14 @@ import {
   newSearch,
   nextSort,
   parseListState,
+  SEARCH_FIELDS,
   showReset,
   SORT_COLUMNS,
   ticketFilter,
   ticketQuery,
   type ListState,
   type ListType,
+  type SearchField,
   type SortColumn,
 } from '../utils/reservation-list';
 
@@ -132,13 +134,7 @@ export function ReservationList({ canEdit }: { canEdit: boolean }) {
   );
 }
 
-const FILTER_FIELDS = ['from', 'until', 'term'] as const;
-type FilterField = (typeof FILTER_FIELDS)[number];
-const FILTER_SCHEMA: FormSchema<FilterField> = {
-  from: [isoDate],
-  until: [isoDate],
-  term: [maxLength(200)],
-};
+type FilterField = SearchField;
 const filterId = (field: FilterField) => `reservations-${field}`;
 
 interface SearchFormProps {
@@ -152,7 +148,7 @@ function SearchForm({ state, today, onSearch }: SearchFormProps) {
   const current = { from: state.from, until: state.until, term: state.term };
   const [values, setValues] = useState<Record<FilterField, string>>(current);
   const [shown, setShown] = useState(current);
-  const form = useValidatedForm(FILTER_SCHEMA, FILTER_FIELDS, filterId);
+  const form = useValidatedForm(checkSearchForm, SEARCH_FIELDS, filterId);
 
   // The filters changed from outside (back/forward, tab links): show them in the form.
   if (shown.from !== state.from || shown.until !== state.until || shown.term !== state.term) {
@@ -161,14 +157,14 @@ function SearchForm({ state, today, onSearch }: SearchFormProps) {
   }
 
   const change = (field: FilterField, value: string) => {
-    setValues((previous) => ({ ...previous, [field]: value }));
-    form.revalidate(field, value);
+    const next = { ...values, [field]: value };
+    setValues(next);
+    form.revalidate(next);
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const range = notBefore(values.from, values.until);
-    if (!form.validate(values, range ? { until: range } : {})) return;
+    if (!form.validate(values)) return;
     onSearch(
       newSearch(state, {
         from: values.from.trim(),

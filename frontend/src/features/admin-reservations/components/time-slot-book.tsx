@@ -13,11 +13,10 @@ import { notify } from '../../../stores/notifications-slice';
 import { SlotSummary } from '../../admin-time-slots/components/slot-summary';
 import { useBookTimeSlotMutation, useGetBookingTimeSlotQuery } from '../api/admin-reservations-api';
 import {
+  checkStaffBookingForm,
   EMPTY_OWNER,
   OWNER_FIELDS,
-  OWNER_SCHEMA,
   ownerName,
-  toStaffBooking,
   type OwnerField,
   type OwnerValues,
 } from '../utils/owner-form';
@@ -61,26 +60,23 @@ function TimeSlotBookForm({ slot, backTo }: { slot: TimeSlot; backTo: string }) 
   const [values, setValues] = useState<OwnerValues>(EMPTY_OWNER);
   const [language, setLanguage] = useState<BookingLanguage>(i18n.language === 'en' ? 'en' : 'de');
   const [book, result] = useBookTimeSlotMutation();
-  const form = useValidatedForm(OWNER_SCHEMA, OWNER_FIELDS, idOf);
+  const form = useValidatedForm(checkStaffBookingForm, OWNER_FIELDS, idOf);
   const range = formatTimeRange(slot.startTime, slot.endTime);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.validate(values)) return;
+    const body = form.validate({ ...values, language });
+    if (!body) return;
     let bookingNumber: string;
     try {
-      ({ bookingNumber } = await book({
-        roomId: slot.roomId,
-        timeSlotId: slot.id,
-        body: toStaffBooking(values, language),
-      }).unwrap());
+      ({ bookingNumber } = await book({ roomId: slot.roomId, timeSlotId: slot.id, body }).unwrap());
     } catch {
       return; // shown by the error box
     }
     dispatch(
       notify({
         title: t('book.booked', {
-          name: ownerName({ firstName: values.firstName.trim(), lastName: values.lastName.trim() }),
+          name: ownerName(body),
           date: formatDate(slot.date),
           range,
         }),
@@ -106,8 +102,9 @@ function TimeSlotBookForm({ slot, backTo }: { slot: TimeSlot; backTo: string }) 
           values={values}
           messageOf={form.messageOf}
           onText={(field, value) => {
-            setValues((current) => ({ ...current, [field]: value }));
-            form.revalidate(field, value);
+            const next = { ...values, [field]: value };
+            setValues(next);
+            form.revalidate({ ...next, language });
           }}
           onChange={(change) => setValues((current) => ({ ...current, ...change }))}
         />

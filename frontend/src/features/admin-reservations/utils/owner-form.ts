@@ -1,10 +1,10 @@
+import { OwnerInput, SALUTATIONS, StaffBookingInput, type Salutation } from '@rr/contracts/owner';
 import type { Ticket } from '../../../api/types';
-import { email, maxLength, required, type FormSchema, type Rule } from '../../../lib/validation';
+import { formCheck } from '../../../lib/form-check';
 
 /** Owner data of the reservation edit and the admin booking (spec sections 3 and 5). */
 
-export const SALUTATIONS = ['NONE', 'MR', 'MS'] as const;
-export type Salutation = (typeof SALUTATIONS)[number];
+export { SALUTATIONS, type Salutation };
 
 /** The text fields in form order (the first invalid one gets focus). */
 export const OWNER_FIELDS = [
@@ -22,21 +22,20 @@ export type OwnerValues = Record<OwnerField, string> & {
   accessibility: boolean;
 };
 
-/** A telephone number: digits with an optional leading plus (spec section 5, "numbers or plus only"). */
-export const phone: Rule = (value) => (/^\+?\d+$/.test(value) ? null : { key: 'phone' });
-
 /**
- * Spec section 5, reservation edit / admin booking: title, organisation and phone at most 40;
- * first and last name required, at most 40; e-mail valid, at most 320; phone digits and plus only.
+ * Spec section 5, reservation edit: the owner contract checks the values and makes the body of
+ * `PUT admin/tickets/{id}/owner` (texts trimmed, empty optional fields left out).
  */
-export const OWNER_SCHEMA: FormSchema<OwnerField> = {
-  title: [maxLength(40)],
-  firstName: [required, maxLength(40)],
-  lastName: [required, maxLength(40)],
-  organisation: [maxLength(40)],
-  email: [maxLength(320), email],
-  phone: [maxLength(40), phone],
-};
+export const checkOwnerForm = formCheck(OwnerInput, (values: OwnerValues) => values);
+
+/** The admin booking: the owner plus the language of the confirmation. */
+export interface StaffBookingValues extends OwnerValues {
+  language: 'de' | 'en';
+}
+export const checkStaffBookingForm = formCheck(
+  StaffBookingInput,
+  (values: StaffBookingValues) => values,
+);
 
 export const EMPTY_OWNER: OwnerValues = {
   salutation: 'NONE',
@@ -65,45 +64,6 @@ export function ticketToOwnerValues(ticket: Ticket): OwnerValues {
     phone: ticket.phone ?? '',
     accessibility: ticket.accessibility ?? false,
   };
-}
-
-export interface OwnerPayload {
-  salutation: Salutation;
-  title?: string;
-  firstName: string;
-  lastName: string;
-  organisation?: string;
-  email?: string;
-  phone?: string;
-  accessibility: boolean;
-}
-
-/** The trimmed payload of `PUT admin/tickets/{id}/owner`; empty optional fields are left out. */
-export function toOwnerPayload(values: OwnerValues): OwnerPayload {
-  const optional = (value: string) => {
-    const trimmed = value.trim();
-    return trimmed === '' ? undefined : trimmed;
-  };
-  const payload: OwnerPayload = {
-    salutation: values.salutation,
-    firstName: values.firstName.trim(),
-    lastName: values.lastName.trim(),
-    accessibility: values.accessibility,
-  };
-  const title = optional(values.title);
-  const organisation = optional(values.organisation);
-  const mail = optional(values.email);
-  const tel = optional(values.phone);
-  if (title !== undefined) payload.title = title;
-  if (organisation !== undefined) payload.organisation = organisation;
-  if (mail !== undefined) payload.email = mail;
-  if (tel !== undefined) payload.phone = tel;
-  return payload;
-}
-
-/** The body of the admin booking: the owner plus the language of the confirmation. */
-export function toStaffBooking(values: OwnerValues, language: 'de' | 'en') {
-  return { ...toOwnerPayload(values), language };
 }
 
 /** "Last, First" of a ticket; null when the personal data was erased. */

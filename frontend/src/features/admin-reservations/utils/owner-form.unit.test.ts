@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../api/types';
-import { validateForm, validateValue } from '../../../lib/validation';
+import { errorsOf } from '../../../lib/form-check';
 import {
+  checkOwnerForm,
+  checkStaffBookingForm,
   EMPTY_OWNER,
-  OWNER_SCHEMA,
   ownerName,
-  phone,
   ticketToOwnerValues,
-  toOwnerPayload,
-  toStaffBooking,
+  type OwnerValues,
 } from './owner-form';
 import { backToListPath, editPath, fromList, historyPath, slotEditPath } from './paths';
 
@@ -36,24 +35,23 @@ const ticket: Ticket = {
   accessibility: true,
 };
 
+const ownerErrors = (values: OwnerValues) => errorsOf(checkOwnerForm(values));
+
 describe('owner form', () => {
   it('requires first and last name and checks the lengths, e-mail and phone', () => {
-    expect(validateForm(EMPTY_OWNER, OWNER_SCHEMA)).toEqual({
+    expect(ownerErrors(EMPTY_OWNER)).toEqual({
       firstName: { key: 'required' },
       lastName: { key: 'required' },
     });
-    const errors = validateForm(
-      {
-        ...EMPTY_OWNER,
-        title: 't'.repeat(41),
-        firstName: 'f'.repeat(41),
-        lastName: 'Huber',
-        organisation: 'o'.repeat(41),
-        email: 'no-address',
-        phone: '0664 123',
-      },
-      OWNER_SCHEMA,
-    );
+    const errors = ownerErrors({
+      ...EMPTY_OWNER,
+      title: 't'.repeat(41),
+      firstName: 'f'.repeat(41),
+      lastName: 'Huber',
+      organisation: 'o'.repeat(41),
+      email: 'no-address',
+      phone: '0664 123',
+    });
     expect(errors).toEqual({
       title: { key: 'max-length', params: { max: 40 } },
       firstName: { key: 'max-length', params: { max: 40 } },
@@ -62,20 +60,22 @@ describe('owner form', () => {
       phone: { key: 'phone' },
     });
     expect(
-      validateForm(
-        { ...EMPTY_OWNER, firstName: 'A', lastName: 'B', email: `${'a'.repeat(316)}@b.at` },
-        OWNER_SCHEMA,
-      ),
+      ownerErrors({
+        ...EMPTY_OWNER,
+        firstName: 'A',
+        lastName: 'B',
+        email: `${'a'.repeat(316)}@b.at`,
+      }),
     ).toEqual({ email: { key: 'max-length', params: { max: 320 } } });
   });
 
   it('accepts telephone numbers of digits with an optional leading plus only', () => {
-    expect(phone('+43123456')).toBeNull();
-    expect(phone('0664123')).toBeNull();
+    const owner = { ...EMPTY_OWNER, firstName: 'A', lastName: 'B' };
+    for (const good of ['+43123456', '0664123', ''])
+      expect(ownerErrors({ ...owner, phone: good }), good).toEqual({});
     for (const bad of ['+43 123', '0664-123', '12+3', '++43', 'tel']) {
-      expect(phone(bad), bad).toEqual({ key: 'phone' });
+      expect(ownerErrors({ ...owner, phone: bad }), bad).toEqual({ phone: { key: 'phone' } });
     }
-    expect(validateValue('', [phone])).toBeNull();
   });
 
   it('takes the values of a ticket, erased fields as empty', () => {
@@ -105,7 +105,7 @@ describe('owner form', () => {
 
   it('trims the payload and leaves out empty optional fields', () => {
     expect(
-      toOwnerPayload({
+      checkOwnerForm({
         ...EMPTY_OWNER,
         firstName: ' Anna ',
         lastName: 'Huber ',
@@ -113,15 +113,18 @@ describe('owner form', () => {
         email: ' anna@example.org ',
       }),
     ).toEqual({
-      salutation: 'NONE',
-      firstName: 'Anna',
-      lastName: 'Huber',
-      email: 'anna@example.org',
-      accessibility: false,
+      ok: true,
+      data: {
+        salutation: 'NONE',
+        firstName: 'Anna',
+        lastName: 'Huber',
+        email: 'anna@example.org',
+        accessibility: false,
+      },
     });
-    expect(toStaffBooking({ ...EMPTY_OWNER, firstName: 'A', lastName: 'B' }, 'en')).toMatchObject({
-      language: 'en',
-    });
+    expect(
+      checkStaffBookingForm({ ...EMPTY_OWNER, firstName: 'A', lastName: 'B', language: 'en' }),
+    ).toMatchObject({ ok: true, data: { language: 'en' } });
   });
 
   it('names the owner "Last, First"', () => {

@@ -1,5 +1,7 @@
+import { ReservationFilterQuery } from '@rr/contracts/reports';
 import { isIsoDate } from '../../../lib/dates';
 import { PAGING_SIZE } from '../../../lib/constants';
+import { formCheck, text, withFieldNames } from '../../../lib/form-check';
 
 /**
  * State of the reservations list (spec section 2): tab, date range, term, sort and page. It lives
@@ -160,3 +162,20 @@ export function cutRoomName(name: string, max = ROOM_NAME_MAX): string {
   const chars = Array.from(name);
   return chars.length > max ? `${chars.slice(0, max).join('')} ...` : name;
 }
+
+/** The search form's fields, in form order. */
+export const SEARCH_FIELDS = ['from', 'until', 'term'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/**
+ * Spec section 5 (the list's filters): dates optional and in order, the term at most 200
+ * characters; checked with the contract of the list's query.
+ */
+export const checkSearchForm = withFieldNames(
+  formCheck(ReservationFilterQuery, (values: Record<SearchField, string>) => ({
+    fromDate: text(values.from),
+    untilDate: text(values.until),
+    searchTerm: text(values.term),
+  })),
+  { from: 'fromDate', until: 'untilDate', term: 'searchTerm' },
+);

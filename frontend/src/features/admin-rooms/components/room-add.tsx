@@ -5,11 +5,8 @@ import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
 import { notify } from '../../../stores/notifications-slice';
 import { useCreateRoomMutation } from '../api/admin-rooms-api';
-import {
-  formValuesToRoom,
-  ROOM_FORM_DEFAULTS,
-  type RoomFormValues,
-} from '../utils/room-form-values';
+import type { RoomCreate } from '../../../api/types';
+import { ROOM_FORM_DEFAULTS } from '../utils/room-form-values';
 import { RoomForm } from './room-form';
 
 /** Route `/room-add`. */
@@ -19,8 +16,7 @@ export function RoomAdd() {
   const navigate = useNavigate();
   const [createRoom, { isLoading, error }] = useCreateRoomMutation();
 
-  const submit = async (values: RoomFormValues) => {
-    const room = formValuesToRoom(values);
+  const submit = async (room: RoomCreate) => {
     try {
       await createRoom(room).unwrap();
     } catch {

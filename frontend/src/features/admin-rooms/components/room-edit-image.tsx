@@ -10,9 +10,11 @@ import { InputField, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
-import { checkImageFile, IMAGE_ACCEPT } from '../../../lib/image-file';
+import { IMAGE_ACCEPT } from '@rr/contracts/files';
+import { inputBounds } from '@rr/contracts/bounds';
+import { RoomImageAlt, roomImageInput } from '@rr/contracts/rooms';
+import { formCheck } from '../../../lib/form-check';
 import { resolveApiUrl } from '../../../lib/url';
-import { maxLength, minLength, required } from '../../../lib/validation';
 import { notify } from '../../../stores/notifications-slice';
 import {
   useDeleteRoomImageMutation,
@@ -22,8 +24,15 @@ import {
 
 const FIELDS = ['image', 'alt'] as const;
 type Field = (typeof FIELDS)[number];
-/** The file is checked separately (type, size); spec section 5: alt text required, 5-150. */
-const SCHEMA = { image: [], alt: [required, minLength(5), maxLength(150)] };
+interface ImageFormValues {
+  image: File | null;
+  alt: string;
+}
+/** Spec section 5, room image: the file (required for a room without one) and its alt text. */
+const CHECKS = {
+  required: formCheck(roomImageInput(true), (values: ImageFormValues) => values),
+  optional: formCheck(roomImageInput(false), (values: ImageFormValues) => values),
+};
 const idOf = (field: Field) => `room-image-${field}`;
 
 /** Route `/room-edit-image/:id`: upload or delete a room image, edit its alt text. */
@@ -55,31 +64,26 @@ function RoomImageForm({ room }: { room: Room }) {
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [updateImage, update] = useUpdateRoomImageMutation();
   const [deleteImage, removal] = useDeleteRoomImageMutation();
-  const form = useValidatedForm(SCHEMA, FIELDS, idOf);
-  const confirmHeading = useRef<HTMLHeadingElement>(null);
   const hasImage = room.imageUrl !== null;
+  const form = useValidatedForm(hasImage ? CHECKS.optional : CHECKS.required, FIELDS, idOf);
+  const confirmHeading = useRef<HTMLHeadingElement>(null);
   const editPath = `/room-edit/${encodeURIComponent(room.id)}`;
 
   useEffect(() => {
     if (confirmingDelete) confirmHeading.current?.focus();
   }, [confirmingDelete]);
 
-  const fileError = (candidate: File | null) => {
-    const code = checkImageFile(candidate, { required: !hasImage });
-    return code ? { key: code } : undefined;
-  };
-
   const chooseFile = (chosen: File | null) => {
     setFile(chosen);
-    if (form.errors.image) form.setFieldError('image', fileError(chosen));
+    form.revalidate({ image: chosen, alt });
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const imageError = fileError(file);
-    if (!form.validate({ image: '', alt }, imageError ? { image: imageError } : {})) return;
+    const valid = form.validate({ image: file, alt });
+    if (!valid) return;
     try {
-      await updateImage({ id: room.id, image: file, alt: alt.trim() }).unwrap();
+      await updateImage({ id: room.id, image: file, alt: valid.alt }).unwrap();
     } catch {
       return; // shown by the error box
     }
@@ -162,12 +166,12 @@ function RoomImageForm({ room }: { room: Room }) {
             label={t('image.alt')}
             hint={t('image.alt-hint')}
             required
-            maxLength={150}
+            {...inputBounds(RoomImageAlt)}
             value={alt}
             error={form.messageOf('alt')}
             onChange={(event) => {
               setAlt(event.target.value);
-              form.revalidate('alt', event.target.value);
+              form.revalidate({ image: file, alt: event.target.value });
             }}
           />
           <div className="form__actions">

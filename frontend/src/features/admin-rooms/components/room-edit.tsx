@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Room } from '../../../api/types';
+import type { Room, RoomCreate } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
@@ -16,7 +16,7 @@ import {
   useGetAdminRoomQuery,
   useUpdateRoomMutation,
 } from '../api/admin-rooms-api';
-import { formValuesToRoom, roomToFormValues, type RoomFormValues } from '../utils/room-form-values';
+import { roomToFormValues } from '../utils/room-form-values';
 import { RoomForm } from './room-form';
 
 const VERSION_CONFLICT = 'concurrency__version_conflict';
@@ -60,8 +60,8 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
     }
   }, [mode]);
 
-  const save = async (values: RoomFormValues) => {
-    const body = { ...formValuesToRoom(values), version: room.version };
+  const save = async (input: RoomCreate) => {
+    const body = { ...input, version: room.version };
     try {
       await updateRoom({ id: room.id, room: body }).unwrap();
     } catch (failure) {

@@ -8,22 +8,27 @@ import {
   TextAreaField,
 } from '../../../components/form-field';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { shapeBounds } from '@rr/contracts/bounds';
+import { RoomInput } from '@rr/contracts/rooms';
+import type { RoomCreate } from '../../../api/types';
 import {
+  checkRoomForm,
   DAY_TYPES,
   ROOM_FIELDS,
-  ROOM_SCHEMA,
   type RoomField,
   type RoomFormValues,
 } from '../utils/room-form-values';
 
 const idOf = (field: RoomField) => `room-${field}`;
+/** The inputs state the contract's limits. */
+const BOUNDS = shapeBounds(RoomInput);
 
 interface RoomFormProps {
   initialValues: RoomFormValues;
   submitLabel: string;
   isSubmitting: boolean;
-  /** Called with validated values. */
-  onSubmit: (values: RoomFormValues) => void | Promise<void>;
+  /** Called with the request body of the validated values. */
+  onSubmit: (room: RoomCreate) => void | Promise<void>;
   cancelTo: string;
   /** Shown above the fields, e.g. an error box. */
   children?: ReactNode;
@@ -40,20 +45,22 @@ export function RoomForm({
 }: RoomFormProps) {
   const { t } = useTranslation('admin-rooms');
   const [values, setValues] = useState(initialValues);
-  const form = useValidatedForm(ROOM_SCHEMA, ROOM_FIELDS, idOf);
+  const form = useValidatedForm(checkRoomForm, ROOM_FIELDS, idOf);
   const dayTypeOptions = DAY_TYPES.map((type) => ({
     value: type,
     label: t(`form.day-type.${type}`),
   }));
 
   const change = (field: RoomField, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    form.revalidate(field, value);
+    const next = { ...values, [field]: value };
+    setValues(next);
+    form.revalidate(next);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (form.validate(values)) await onSubmit(values);
+    const room = form.validate(values);
+    if (room) await onSubmit(room);
   };
 
   const field = (name: RoomField) => ({
@@ -73,7 +80,7 @@ export function RoomForm({
         {...field('name')}
         label={t('form.name')}
         hint={t('form.name-hint')}
-        maxLength={50}
+        {...BOUNDS.name}
         onChange={(event) => change('name', event.target.value)}
       />
       <TextAreaField
@@ -81,15 +88,14 @@ export function RoomForm({
         label={t('form.description')}
         hint={t('form.description-hint')}
         rows={3}
-        maxLength={100}
+        {...BOUNDS.description}
         onChange={(event) => change('description', event.target.value)}
       />
       <InputField
         {...field('capacity')}
         {...numberProps}
         label={t('form.capacity')}
-        min={0}
-        max={99999}
+        {...BOUNDS.capacity}
         onChange={(event) => change('capacity', event.target.value)}
       />
       <fieldset className="fieldset">
@@ -100,8 +106,7 @@ export function RoomForm({
             {...field('openStartValue')}
             {...numberProps}
             label={t('form.open-value')}
-            min={0}
-            max={365}
+            {...BOUNDS.openStartValue}
             onChange={(event) => change('openStartValue', event.target.value)}
           />
           <SelectField
@@ -120,8 +125,7 @@ export function RoomForm({
             {...field('openEndValue')}
             {...numberProps}
             label={t('form.open-value')}
-            min={0}
-            max={365}
+            {...BOUNDS.openEndValue}
             onChange={(event) => change('openEndValue', event.target.value)}
           />
           <SelectField

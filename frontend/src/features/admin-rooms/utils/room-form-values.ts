@@ -1,13 +1,6 @@
+import { RoomInput } from '@rr/contracts/rooms';
 import type { DayType, Room, RoomCreate } from '../../../api/types';
-import {
-  between,
-  integer,
-  maxLength,
-  minLength,
-  required,
-  type FormSchema,
-  type Rule,
-} from '../../../lib/validation';
+import { formCheck, numberOf } from '../../../lib/form-check';
 
 export const DAY_TYPES: readonly DayType[] = ['DAY', 'WORKING_DAY'];
 
@@ -35,23 +28,19 @@ export const ROOM_FORM_DEFAULTS: RoomFormValues = {
   openEndType: 'WORKING_DAY',
 };
 
-const dayType: Rule = (value) =>
-  (DAY_TYPES as readonly string[]).includes(value) ? null : { key: 'required' };
-
-/** Spec section 5, room. */
-export const ROOM_SCHEMA: FormSchema<RoomField> = {
-  name: [required, minLength(3), maxLength(50)],
-  description: [required, minLength(3), maxLength(100)],
-  capacity: [required, integer, between(0, 99999)],
-  openStartValue: [required, integer, between(0, 365)],
-  openStartType: [required, dayType],
-  openEndValue: [required, integer, between(0, 365)],
-  openEndType: [required, dayType],
-};
-
-function toDayType(value: string, fallback: DayType): DayType {
-  return (DAY_TYPES as readonly string[]).includes(value) ? (value as DayType) : fallback;
-}
+/** Spec section 5, room: the request of the form's values, checked with the room contract. */
+export const checkRoomForm = formCheck(
+  RoomInput,
+  (values: RoomFormValues): Record<keyof RoomCreate, unknown> => ({
+    name: values.name,
+    description: values.description,
+    capacity: numberOf(values.capacity),
+    openStartValue: numberOf(values.openStartValue),
+    openStartType: values.openStartType,
+    openEndValue: numberOf(values.openEndValue),
+    openEndType: values.openEndType,
+  }),
+);
 
 export function roomToFormValues(room: Room): RoomFormValues {
   return {
@@ -62,19 +51,6 @@ export function roomToFormValues(room: Room): RoomFormValues {
     openStartType: room.openStart?.type ?? ROOM_FORM_DEFAULTS.openStartType,
     openEndValue: String(room.openEnd?.value ?? ROOM_FORM_DEFAULTS.openEndValue),
     openEndType: room.openEnd?.type ?? ROOM_FORM_DEFAULTS.openEndType,
-  };
-}
-
-/** The request body for validated form values (texts trimmed, numbers parsed). */
-export function formValuesToRoom(values: RoomFormValues): RoomCreate {
-  return {
-    name: values.name.trim(),
-    description: values.description.trim(),
-    capacity: Number.parseInt(values.capacity.trim(), 10),
-    openStartValue: Number.parseInt(values.openStartValue.trim(), 10),
-    openStartType: toDayType(values.openStartType, 'DAY'),
-    openEndValue: Number.parseInt(values.openEndValue.trim(), 10),
-    openEndType: toDayType(values.openEndType, 'WORKING_DAY'),
   };
 }
 

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { Room } from '../../../api/types';
-import { validateForm } from '../../../lib/validation';
+import { errorsOf } from '../../../lib/form-check';
 import {
-  formValuesToRoom,
+  checkRoomForm,
   movedIndex,
   ROOM_FORM_DEFAULTS,
-  ROOM_SCHEMA,
   roomToFormValues,
   type RoomFormValues,
 } from './room-form-values';
+
+const errorsOfRoom = (values: RoomFormValues) => errorsOf(checkRoomForm(values));
+const bodyOf = (values: RoomFormValues) => {
+  const result = checkRoomForm(values);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.data;
+};
 
 const room: Room = {
   id: '0b7a0e3e-9d55-4a4f-9a55-7d1f2c5b8e01',
@@ -42,7 +48,7 @@ describe('room form values', () => {
   });
 
   it('round-trips a room through the form', () => {
-    expect(formValuesToRoom(roomToFormValues(room))).toEqual({
+    expect(bodyOf(roomToFormValues(room))).toEqual({
       name: 'Lesesaal Ost',
       description: 'Ruhiger Saal mit 40 Plätzen',
       capacity: 40,
@@ -54,50 +60,43 @@ describe('room form values', () => {
   });
 
   it('trims texts and parses numbers', () => {
-    expect(formValuesToRoom({ ...valid, name: '  Saal  ', capacity: ' 12 ' })).toMatchObject({
+    expect(bodyOf({ ...valid, name: '  Saal  ', capacity: ' 12 ' })).toMatchObject({
       name: 'Saal',
       capacity: 12,
     });
   });
 
   it('accepts valid values', () => {
-    expect(validateForm(valid, ROOM_SCHEMA)).toEqual({});
+    expect(errorsOfRoom(valid)).toEqual({});
   });
 
   it('enforces the section 5 room rules', () => {
-    const errors = validateForm(
-      {
-        name: 'ab',
-        description: 'x'.repeat(101),
-        capacity: '100000',
-        openStartValue: '1.5',
-        openStartType: 'WEEK',
-        openEndValue: '',
-        openEndType: 'DAY',
-      },
-      ROOM_SCHEMA,
-    );
+    const errors = errorsOfRoom({
+      name: 'ab',
+      description: 'x'.repeat(101),
+      capacity: '100000',
+      openStartValue: '1.5',
+      openStartType: 'WEEK',
+      openEndValue: '',
+      openEndType: 'DAY',
+    });
     expect(errors).toEqual({
       name: { key: 'min-length', params: { min: 3 } },
       description: { key: 'max-length', params: { max: 100 } },
       capacity: { key: 'between', params: { min: 0, max: 99999 } },
       openStartValue: { key: 'integer' },
-      openStartType: { key: 'required' },
+      openStartType: { key: 'invalid' },
       openEndValue: { key: 'required' },
     });
   });
 
   it('accepts the capacity and period bounds', () => {
     expect(
-      validateForm(
-        { ...valid, capacity: '0', openStartValue: '0', openEndValue: '365' },
-        ROOM_SCHEMA,
-      ),
+      errorsOfRoom({ ...valid, capacity: '0', openStartValue: '0', openEndValue: '365' }),
     ).toEqual({});
-    expect(validateForm({ ...valid, capacity: '99999' }, ROOM_SCHEMA)).toEqual({});
-    expect(validateForm({ ...valid, openEndValue: '366' }, ROOM_SCHEMA)).toHaveProperty(
-      'openEndValue',
-    );
+    expect(errorsOfRoom({ ...valid, capacity: '99999' })).toEqual({});
+    expect(errorsOfRoom({ ...valid, openEndValue: '366' })).toHaveProperty('openEndValue');
+    expect(errorsOfRoom({ ...valid, capacity: 'zehn' })).toEqual({ capacity: { key: 'integer' } });
   });
 });
 

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { inputBounds } from '@rr/contracts/bounds';
+import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
 import {
@@ -18,16 +20,16 @@ import { useCreateTimeSlotsMutation, useGetTimeSlotRoomQuery } from '../api/admi
 import { calendarPath, calendarPathAt } from '../utils/paths';
 import {
   ADD_FIELDS,
-  ADD_SCHEMA,
   addFormDefaults,
-  addFormErrors,
-  addStringValues,
+  checkAddForm,
   isRepeating,
   toTimeSlotInput,
   type AddField,
   type AddFormValues,
 } from '../utils/time-slot-form';
 
+/** The capacity input states the contract's limits. */
+const CAPACITY_BOUNDS = inputBounds(TimeSlotUpdateInput.shape.capacity);
 const dayId = (day: Weekday) => `slot-add-day-${day.toLowerCase()}`;
 /** The weekday group's error focuses its first checkbox. */
 const idOf = (field: AddField) => (field === 'daysOfWeek' ? dayId('MONDAY') : `slot-add-${field}`);
@@ -52,32 +54,33 @@ function TimeSlotAddForm({ roomId }: { roomId: string }) {
   const navigate = useNavigate();
   const [values, setValues] = useState<AddFormValues>(() => addFormDefaults(todayIso()));
   const [createTimeSlots, { isLoading, error }] = useCreateTimeSlotsMutation();
-  const form = useValidatedForm(ADD_SCHEMA, ADD_FIELDS, idOf);
+  const form = useValidatedForm(checkAddForm, ADD_FIELDS, idOf);
   const repeating = isRepeating(values);
   const dayNames = weekdayNames(i18n.language, 'long');
 
   const change = (field: Exclude<AddField, 'daysOfWeek'>, value: string) => {
-    setValues((current) => ({
-      ...current,
+    const next = {
+      ...values,
       [field]: value,
       // Spec: changing the start date sets repeat-until to it.
       ...(field === 'startDate' ? { repeatUntil: value } : {}),
-    }));
-    form.revalidate(field, value);
-    if (field === 'startDate') form.setFieldError('repeatUntil', undefined);
+    };
+    setValues(next);
+    form.revalidate(next);
   };
 
   const toggleDay = (day: Weekday, checked: boolean) => {
     const daysOfWeek = checked
       ? [...values.daysOfWeek, day]
       : values.daysOfWeek.filter((item) => item !== day);
-    setValues((current) => ({ ...current, daysOfWeek }));
-    if (daysOfWeek.length > 0) form.setFieldError('daysOfWeek', undefined);
+    const next = { ...values, daysOfWeek };
+    setValues(next);
+    form.revalidate(next);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.validate(addStringValues(values), addFormErrors(values))) return;
+    if (!form.validate(values)) return;
     let created: number;
     try {
       created = (await createTimeSlots({ roomId, body: toTimeSlotInput(values) }).unwrap())
@@ -172,8 +175,7 @@ function TimeSlotAddForm({ roomId }: { roomId: string }) {
         type="number"
         inputMode="numeric"
         step={1}
-        min={0}
-        max={99999}
+        {...CAPACITY_BOUNDS}
         label={t('form.capacity')}
         required
       />

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { inputBounds } from '@rr/contracts/bounds';
+import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
 import { InputField, RequiredHint } from '../../../components/form-field';
@@ -16,13 +18,13 @@ import {
 import { calendarPathAt } from '../utils/paths';
 import {
   CAPACITY_FIELDS,
-  CAPACITY_SCHEMA,
-  capacityFormErrors,
-  toCapacityInput,
+  checkCapacityForm,
   type CapacityField,
   type CapacityFormValues,
 } from '../utils/time-slot-form';
 
+/** The capacity input states the contract's limits. */
+const CAPACITY_BOUNDS = inputBounds(TimeSlotUpdateInput.shape.capacity);
 const idOf = (field: CapacityField) => `slot-capacity-${field}`;
 
 /**
@@ -67,17 +69,18 @@ function CapacityForm({
   const navigate = useNavigate();
   const [values, setValues] = useState(initialValues);
   const [updateCapacity, { isLoading, error }] = useUpdateTimeSlotCapacityMutation();
-  const form = useValidatedForm(CAPACITY_SCHEMA, CAPACITY_FIELDS, idOf);
+  const form = useValidatedForm(checkCapacityForm, CAPACITY_FIELDS, idOf);
 
   const change = (field: CapacityField, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    form.revalidate(field, value);
+    const next = { ...values, [field]: value };
+    setValues(next);
+    form.revalidate(next);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.validate(values, capacityFormErrors(values))) return;
-    const body = toCapacityInput(values);
+    const body = form.validate(values);
+    if (!body) return;
     let updated: number;
     try {
       updated = (await updateCapacity({ roomId, body }).unwrap()).updatedTimeSlots;
@@ -123,8 +126,7 @@ function CapacityForm({
         type="number"
         inputMode="numeric"
         step={1}
-        min={0}
-        max={99999}
+        {...CAPACITY_BOUNDS}
         label={t('form.capacity')}
       />
       <div className="form__actions">

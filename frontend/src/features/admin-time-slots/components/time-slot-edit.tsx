@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Ticket, TimeSlot } from '../../../api/types';
+import { inputBounds } from '@rr/contracts/bounds';
+import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
 import { useAppDispatch } from '../../../app/hooks';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
@@ -27,15 +29,15 @@ import {
   slotHistoryPath,
 } from '../utils/paths';
 import {
+  checkEditForm,
   EDIT_FIELDS,
-  EDIT_SCHEMA,
-  editFormErrors,
   slotToEditValues,
-  toTimeSlotUpdate,
   type EditField,
   type EditFormValues,
 } from '../utils/time-slot-form';
 
+/** The capacity input states the contract's limits. */
+const CAPACITY_BOUNDS = inputBounds(TimeSlotUpdateInput.shape.capacity);
 const idOf = (field: EditField) => `slot-edit-${field}`;
 
 /** Route `/room/:roomId/time-slot-edit/:timeSlotId`: edit or delete a slot, see its reservations. */
@@ -65,7 +67,7 @@ function TimeSlotEditContent({ slot }: { slot: TimeSlot }) {
   const [values, setValues] = useState<EditFormValues>(() => slotToEditValues(slot));
   const [updateSlot, update] = useUpdateTimeSlotMutation();
   const [deleteSlot, removal] = useDeleteTimeSlotMutation();
-  const form = useValidatedForm(EDIT_SCHEMA, EDIT_FIELDS, idOf);
+  const form = useValidatedForm(checkEditForm, EDIT_FIELDS, idOf);
   const deleteButton = useRef<HTMLButtonElement>(null);
   const confirmHeading = useRef<HTMLHeadingElement>(null);
   const returnFocus = useRef(false);
@@ -83,15 +85,17 @@ function TimeSlotEditContent({ slot }: { slot: TimeSlot }) {
   }, [mode]);
 
   const change = (field: EditField, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    form.revalidate(field, value);
+    const next = { ...values, [field]: value };
+    setValues(next);
+    form.revalidate(next);
   };
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.validate(values, editFormErrors(values))) return;
+    const body = form.validate(values);
+    if (!body) return;
     try {
-      await updateSlot({ ...key, body: toTimeSlotUpdate(values) }).unwrap();
+      await updateSlot({ ...key, body }).unwrap();
     } catch {
       return; // shown by the error box
     }
@@ -165,8 +169,7 @@ function TimeSlotEditContent({ slot }: { slot: TimeSlot }) {
           type="number"
           inputMode="numeric"
           step={1}
-          min={0}
-          max={99999}
+          {...CAPACITY_BOUNDS}
           label={t('form.capacity')}
           required
           value={values.capacity}

@@ -1,24 +1,9 @@
-import type {
-  TimeSlot,
-  TimeSlotCapacityInput,
-  TimeSlotInput,
-  TimeSlotUpdateInput,
-} from '../../../api/types';
+import { isValidLocalDate } from '@rr/contracts/dates';
+import { TimeSlotCapacityInput, TimeSlotInput, TimeSlotUpdateInput } from '@rr/contracts/timeslots';
+import type { TimeSlot, TimeSlotInput as TimeSlotBody } from '../../../api/types';
 import { WEEKDAYS, type Weekday } from '../../../lib/calendar';
 import { formatTime } from '../../../lib/dates';
-import {
-  between,
-  endAfterStart,
-  integer,
-  isoDate,
-  notBefore,
-  required,
-  time,
-  type FormSchema,
-  type ValidationError,
-} from '../../../lib/validation';
-
-const capacityRules = [required, integer, between(0, 99999)];
+import { formCheck, numberOf, text } from '../../../lib/form-check';
 
 /* ---- Adding slots ---- */
 
@@ -55,47 +40,31 @@ export function addFormDefaults(today: string): AddFormValues {
   };
 }
 
-/** Spec section 5, time slot add (single fields; the weekdays are checked by `addFormErrors`). */
-export const ADD_SCHEMA: FormSchema<AddField> = {
-  startTime: [required, time],
-  endTime: [required, time],
-  startDate: [required, isoDate],
-  repeatUntil: [isoDate],
-  daysOfWeek: [],
-  capacity: capacityRules,
-};
-
-/** The string values `useValidatedForm` checks with `ADD_SCHEMA`. */
-export function addStringValues(values: AddFormValues): Record<AddField, string> {
-  return { ...values, daysOfWeek: values.daysOfWeek.join(',') };
-}
+/**
+ * Spec section 5, time slot add: start and end time (end after start), start date, repeat-until
+ * not before it, a weekday when repeating, capacity; checked with the contract.
+ */
+export const checkAddForm = formCheck(TimeSlotInput, (values: AddFormValues) => ({
+  startTime: values.startTime,
+  endTime: values.endTime,
+  startDate: text(values.startDate),
+  repeatUntil: text(values.repeatUntil),
+  daysOfWeek: values.daysOfWeek,
+  includeHolidays: values.includeHolidays,
+  capacity: numberOf(values.capacity),
+}));
 
 /**
  * True when the slot repeats: repeat-until is a valid day after the start date. When it is the
  * start date (or empty), one slot is created on that day, whatever its weekday, even on a holiday.
  */
 export function isRepeating(values: Pick<AddFormValues, 'startDate' | 'repeatUntil'>): boolean {
-  return (
-    isoDate(values.startDate) === null &&
-    values.repeatUntil.trim() !== '' &&
-    isoDate(values.repeatUntil) === null &&
-    values.repeatUntil > values.startDate
-  );
-}
-
-/** Cross-field errors: end after start, repeat-until not before start, a weekday when repeating. */
-export function addFormErrors(values: AddFormValues): Partial<Record<AddField, ValidationError>> {
-  const errors: Partial<Record<AddField, ValidationError>> = {};
-  const timeError = endAfterStart(values.startTime, values.endTime);
-  if (timeError) errors.endTime = timeError;
-  const dateError = notBefore(values.startDate, values.repeatUntil);
-  if (dateError) errors.repeatUntil = dateError;
-  if (isRepeating(values) && values.daysOfWeek.length === 0) errors.daysOfWeek = { key: 'weekday' };
-  return errors;
+  const [start, until] = [values.startDate.trim(), values.repeatUntil.trim()];
+  return isValidLocalDate(start) && isValidLocalDate(until) && until > start;
 }
 
 /** The request body for validated values. */
-export function toTimeSlotInput(values: AddFormValues): TimeSlotInput {
+export function toTimeSlotInput(values: AddFormValues): TimeSlotBody {
   const base = {
     startTime: values.startTime.trim(),
     endTime: values.endTime.trim(),
@@ -126,11 +95,12 @@ export const EDIT_FIELDS = ['startTime', 'endTime', 'capacity'] as const;
 export type EditField = (typeof EDIT_FIELDS)[number];
 export type EditFormValues = Record<EditField, string>;
 
-export const EDIT_SCHEMA: FormSchema<EditField> = {
-  startTime: [required, time],
-  endTime: [required, time],
-  capacity: capacityRules,
-};
+/** Spec section 5, time slot edit: the times and capacity as when adding; makes the body. */
+export const checkEditForm = formCheck(TimeSlotUpdateInput, (values: EditFormValues) => ({
+  startTime: values.startTime,
+  endTime: values.endTime,
+  capacity: numberOf(values.capacity),
+}));
 
 export function slotToEditValues(slot: TimeSlot): EditFormValues {
   return {
@@ -140,45 +110,15 @@ export function slotToEditValues(slot: TimeSlot): EditFormValues {
   };
 }
 
-export function editFormErrors(
-  values: EditFormValues,
-): Partial<Record<EditField, ValidationError>> {
-  const error = endAfterStart(values.startTime, values.endTime);
-  return error ? { endTime: error } : {};
-}
-
-export function toTimeSlotUpdate(values: EditFormValues): TimeSlotUpdateInput {
-  return {
-    startTime: values.startTime.trim(),
-    endTime: values.endTime.trim(),
-    capacity: Number.parseInt(values.capacity.trim(), 10),
-  };
-}
-
 /* ---- Capacity of a date range ---- */
 
 export const CAPACITY_FIELDS = ['fromDate', 'untilDate', 'capacity'] as const;
 export type CapacityField = (typeof CAPACITY_FIELDS)[number];
 export type CapacityFormValues = Record<CapacityField, string>;
 
-/** Spec section 5, multi capacity. */
-export const CAPACITY_SCHEMA: FormSchema<CapacityField> = {
-  fromDate: [required, isoDate],
-  untilDate: [required, isoDate],
-  capacity: capacityRules,
-};
-
-export function capacityFormErrors(
-  values: CapacityFormValues,
-): Partial<Record<CapacityField, ValidationError>> {
-  const error = notBefore(values.fromDate, values.untilDate);
-  return error ? { untilDate: error } : {};
-}
-
-export function toCapacityInput(values: CapacityFormValues): TimeSlotCapacityInput {
-  return {
-    fromDate: values.fromDate.trim(),
-    untilDate: values.untilDate.trim(),
-    capacity: Number.parseInt(values.capacity.trim(), 10),
-  };
-}
+/** Spec section 5, multi capacity: both dates, the end not before the start; the capacity. */
+export const checkCapacityForm = formCheck(TimeSlotCapacityInput, (values: CapacityFormValues) => ({
+  fromDate: text(values.fromDate),
+  untilDate: text(values.untilDate),
+  capacity: numberOf(values.capacity),
+}));

@@ -1,21 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { validateForm } from '../../../lib/validation';
+import { errorsOf } from '../../../lib/form-check';
 import {
-  ADD_SCHEMA,
   addFormDefaults,
-  addFormErrors,
-  addStringValues,
-  CAPACITY_SCHEMA,
-  capacityFormErrors,
-  EDIT_SCHEMA,
-  editFormErrors,
+  checkAddForm,
+  checkCapacityForm,
+  checkEditForm,
   isRepeating,
   slotToEditValues,
-  toCapacityInput,
   toTimeSlotInput,
-  toTimeSlotUpdate,
   type AddFormValues,
 } from './time-slot-form';
+
+const addErrors = (values: AddFormValues) => errorsOf(checkAddForm(values));
 
 const defaults = addFormDefaults('2026-03-02');
 const series: AddFormValues = { ...defaults, repeatUntil: '2026-03-31', capacity: '10' };
@@ -31,8 +27,7 @@ describe('adding time slots', () => {
       includeHolidays: false,
       capacity: '0',
     });
-    expect(validateForm(addStringValues(defaults), ADD_SCHEMA)).toEqual({});
-    expect(addFormErrors(defaults)).toEqual({});
+    expect(addErrors(defaults)).toEqual({});
   });
 
   it('repeats only when repeat-until is after the start date', () => {
@@ -44,39 +39,44 @@ describe('adding time slots', () => {
   });
 
   it('checks the single fields', () => {
-    const errors = validateForm(
-      addStringValues({
-        ...defaults,
-        startTime: '',
-        endTime: '25:00',
-        startDate: '2026-02-30',
-        capacity: '1.5',
-      }),
-      ADD_SCHEMA,
-    );
+    const errors = addErrors({
+      ...defaults,
+      startTime: '',
+      endTime: '25:00',
+      startDate: '2026-02-30',
+      capacity: '1.5',
+    });
     expect(errors).toEqual({
       startTime: { key: 'required' },
       endTime: { key: 'time' },
       startDate: { key: 'date' },
       capacity: { key: 'integer' },
     });
-    expect(validateForm(addStringValues({ ...defaults, capacity: '100000' }), ADD_SCHEMA)).toEqual({
+    expect(addErrors({ ...defaults, capacity: '100000' })).toEqual({
       capacity: { key: 'between', params: { min: 0, max: 99999 } },
     });
   });
 
   it('checks end after start, repeat-until not before start and a weekday when repeating', () => {
-    expect(addFormErrors({ ...defaults, startTime: '12:00', endTime: '08:00' })).toEqual({
+    expect(addErrors({ ...defaults, startTime: '12:00', endTime: '08:00' })).toEqual({
       endTime: { key: 'time-after' },
     });
-    expect(addFormErrors({ ...defaults, repeatUntil: '2026-03-01' })).toEqual({
+    expect(addErrors({ ...defaults, repeatUntil: '2026-03-01' })).toEqual({
       repeatUntil: { key: 'date-not-before' },
     });
-    expect(addFormErrors({ ...series, daysOfWeek: [] })).toEqual({
+    expect(addErrors({ ...series, daysOfWeek: [] })).toEqual({
       daysOfWeek: { key: 'weekday' },
     });
     // A one-off slot needs no weekday.
-    expect(addFormErrors({ ...defaults, daysOfWeek: [] })).toEqual({});
+    expect(addErrors({ ...defaults, daysOfWeek: [] })).toEqual({});
+    // Every error at once: the single fields and the rules between them.
+    expect(
+      addErrors({ ...series, endTime: '', startTime: '10:00', daysOfWeek: [], capacity: '' }),
+    ).toEqual({
+      endTime: { key: 'required' },
+      capacity: { key: 'required' },
+      daysOfWeek: { key: 'weekday' },
+    });
   });
 
   it('sends a one-off slot for all seven days including holidays', () => {
@@ -123,16 +123,16 @@ describe('editing a time slot', () => {
   it('fills the form from the slot and sends the update', () => {
     const values = slotToEditValues(slot);
     expect(values).toEqual({ startTime: '08:00', endTime: '12:00', capacity: '4' });
-    expect(validateForm(values, EDIT_SCHEMA)).toEqual({});
-    expect(toTimeSlotUpdate({ ...values, capacity: '7' })).toEqual({
-      startTime: '08:00',
-      endTime: '12:00',
-      capacity: 7,
+    expect(checkEditForm({ ...values, capacity: '7' })).toEqual({
+      ok: true,
+      data: { startTime: '08:00', endTime: '12:00', capacity: 7 },
     });
   });
 
   it('wants the end after the start', () => {
-    expect(editFormErrors({ startTime: '08:00', endTime: '08:00', capacity: '1' })).toEqual({
+    expect(
+      errorsOf(checkEditForm({ startTime: '08:00', endTime: '08:00', capacity: '1' })),
+    ).toEqual({
       endTime: { key: 'time-after' },
     });
   });
@@ -141,13 +141,11 @@ describe('editing a time slot', () => {
 describe('capacity of a date range', () => {
   it('checks dates and capacity and sends numbers', () => {
     const values = { fromDate: '2026-03-01', untilDate: '2026-03-31', capacity: '12' };
-    expect(validateForm(values, CAPACITY_SCHEMA)).toEqual({});
-    expect(capacityFormErrors(values)).toEqual({});
-    expect(toCapacityInput(values)).toEqual({ ...values, capacity: 12 });
-    expect(capacityFormErrors({ ...values, untilDate: '2026-02-28' })).toEqual({
+    expect(checkCapacityForm(values)).toEqual({ ok: true, data: { ...values, capacity: 12 } });
+    expect(errorsOf(checkCapacityForm({ ...values, untilDate: '2026-02-28' }))).toEqual({
       untilDate: { key: 'date-not-before' },
     });
-    expect(validateForm({ ...values, fromDate: '', capacity: '-1' }, CAPACITY_SCHEMA)).toEqual({
+    expect(errorsOf(checkCapacityForm({ ...values, fromDate: '', capacity: '-1' }))).toEqual({
       fromDate: { key: 'required' },
       capacity: { key: 'between', params: { min: 0, max: 99999 } },
     });

@@ -3,13 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { ErrorBox } from '../../../components/error-box';
 import { InputField, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
+import { SignInInput } from '@rr/contracts/auth';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
-import { required } from '../../../lib/validation';
+import { formCheck } from '../../../lib/form-check';
 import { useLoginMutation } from '../api/auth-api';
 
 const FIELDS = ['username', 'password'] as const;
 type Field = (typeof FIELDS)[number];
-const SCHEMA = { username: [required], password: [required] };
+/** User name and password are required (the user name is trimmed, the password sent as typed). */
+const checkSignIn = formCheck(SignInInput, (values: Record<Field, string>) => values);
 const idOf = (field: Field) => `sign-in-${field}`;
 
 /** Sign-in page of the admin interface; on success the signed-in user replaces it. */
@@ -17,19 +19,21 @@ export function SignIn() {
   const { t } = useTranslation('auth');
   const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
   const [login, { isLoading, error, reset }] = useLoginMutation();
-  const form = useValidatedForm(SCHEMA, FIELDS, idOf);
+  const form = useValidatedForm(checkSignIn, FIELDS, idOf);
 
   const change = (field: Field, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    form.revalidate(field, value);
+    const next = { ...values, [field]: value };
+    setValues(next);
+    form.revalidate(next);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     reset();
-    if (!form.validate(values)) return;
+    const credentials = form.validate(values);
+    if (!credentials) return;
     try {
-      await login({ username: values.username.trim(), password: values.password }).unwrap();
+      await login(credentials).unwrap();
     } catch {
       setValues((current) => ({ ...current, password: '' }));
       document.getElementById(idOf('password'))?.focus();

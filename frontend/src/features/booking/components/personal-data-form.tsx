@@ -1,5 +1,4 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import {
@@ -9,15 +8,14 @@ import {
   SelectField,
 } from '../../../components/form-field';
 import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
 import {
+  checkPersonalData,
   EMPTY_PERSONAL_DATA,
   isRequired,
   SALUTATIONS,
   TEXT_FIELDS,
-  validateField,
-  validatePersonalData,
   type PersonalData,
-  type PersonalDataErrors,
   type Salutation,
   type TextField,
 } from '../lib/personal-data';
@@ -42,40 +40,26 @@ const AUTOCOMPLETE: Readonly<Record<TextField, string>> = {
  */
 export function PersonalDataForm() {
   const { t } = useTranslation('booking');
-  const { t: tc } = useTranslation();
   const navigate = useNavigate();
   const { personalData, savePersonalData, touch, touchOnActivity } = useBooking();
   const [values, setValues] = useState<PersonalData>(() => personalData ?? EMPTY_PERSONAL_DATA);
-  const [errors, setErrors] = useState<PersonalDataErrors>({});
+  const form = useValidatedForm(checkPersonalData, TEXT_FIELDS, idOf);
 
   // Moving on to this step keeps the cart alive.
   useEffect(() => touch(), [touch]);
 
   const change = <K extends keyof PersonalData>(field: K, value: PersonalData[K]) => {
-    setValues((current) => ({ ...current, [field]: value }));
+    const next = { ...values, [field]: value };
+    setValues(next);
     touchOnActivity();
-    if (typeof value === 'string' && errors[field as TextField]) {
-      const error = validateField(field as TextField, value);
-      setErrors((current) => ({ ...current, [field]: error ?? undefined }));
-    }
+    form.revalidate(next);
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const found = validatePersonalData(values);
-    flushSync(() => setErrors(found));
-    const first = TEXT_FIELDS.find((field) => found[field]);
-    if (first) {
-      document.getElementById(idOf(first))?.focus();
-      return;
-    }
+    if (!form.validate(values)) return;
     savePersonalData(values);
     void navigate('/summary');
-  };
-
-  const messageOf = (field: TextField) => {
-    const error = errors[field];
-    return error ? tc(`validation.${error.key}`, error.params) : undefined;
   };
 
   return (
@@ -101,7 +85,7 @@ export function PersonalDataForm() {
             required={isRequired(field)}
             hint={field === 'phone' ? t('data.phone-hint') : undefined}
             value={values[field]}
-            error={messageOf(field)}
+            error={form.messageOf(field)}
             onChange={(event) => change(field, event.target.value)}
           />
         ))}

@@ -1,4 +1,6 @@
-import { email, maxLength, required, validateValue, type Rule } from '../../../lib/validation';
+import { isRequired as isRequiredBy } from '@rr/contracts/issues';
+import { BookingInput, SALUTATIONS, type Salutation } from '@rr/contracts/owner';
+import { formCheck } from '../../../lib/form-check';
 
 /** The visitor's personal data form (spec sections 3 and 5), as kept in the session. */
 export interface PersonalData {
@@ -12,8 +14,7 @@ export interface PersonalData {
   accessibility: boolean;
 }
 
-export const SALUTATIONS = ['NONE', 'MR', 'MS'] as const;
-export type Salutation = (typeof SALUTATIONS)[number];
+export { SALUTATIONS, type Salutation };
 
 export type TextField = Exclude<keyof PersonalData, 'salutation' | 'accessibility'>;
 
@@ -38,45 +39,15 @@ export const EMPTY_PERSONAL_DATA: PersonalData = {
   accessibility: false,
 };
 
-/** Spec section 5, visitor personal data: names required, e-mail and phone required too. */
-const RULES: Readonly<Record<TextField, readonly Rule[]>> = {
-  title: [maxLength(40)],
-  firstName: [required, maxLength(40)],
-  lastName: [required, maxLength(40)],
-  organisation: [maxLength(40)],
-  email: [required, maxLength(320), email],
-  phone: [required, maxLength(40)],
-};
+/**
+ * Spec section 5, visitor personal data: checked with the booking contract (names, e-mail and
+ * phone required; lengths, e-mail and telephone number as for staff).
+ */
+export const checkPersonalData = formCheck(BookingInput, (data: PersonalData) => data);
 
-/** Whether a field must be filled in (marked with an asterisk). */
+/** Whether a field must be filled in (marked with an asterisk): the contract refuses it empty. */
 export function isRequired(field: TextField): boolean {
-  return RULES[field].includes(required);
-}
-
-export interface FieldError {
-  /** Key below `validation.` in the common namespace. */
-  key: string;
-  params?: Readonly<Record<string, number>>;
-}
-
-export type PersonalDataErrors = Partial<Record<TextField, FieldError>>;
-
-/** Digits with an optional leading plus (spec: a telephone number with numbers or plus only). */
-const PHONE = /^\+?\d+$/;
-
-export function validateField(field: TextField, value: string): FieldError | null {
-  const error = validateValue(value, RULES[field]);
-  if (error || field !== 'phone' || PHONE.test(value.trim())) return error;
-  return { key: 'phone' };
-}
-
-export function validatePersonalData(data: PersonalData): PersonalDataErrors {
-  const errors: PersonalDataErrors = {};
-  for (const field of TEXT_FIELDS) {
-    const error = validateField(field, data[field]);
-    if (error) errors[field] = error;
-  }
-  return errors;
+  return isRequiredBy(BookingInput.shape[field]);
 }
 
 /** Personal data from the session; anything unreadable counts as none. */

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { errorsOf } from '../../../lib/form-check';
 import {
+  checkPersonalData,
   EMPTY_PERSONAL_DATA,
   invalidFields,
+  isRequired,
   parsePersonalData,
   toBookingInput,
-  validateField,
-  validatePersonalData,
   type PersonalData,
+  type TextField,
 } from './personal-data';
 
 const valid: PersonalData = {
@@ -20,6 +22,10 @@ const valid: PersonalData = {
   accessibility: true,
 };
 
+const validatePersonalData = (data: PersonalData) => errorsOf(checkPersonalData(data));
+const validateField = (field: TextField, value: string) =>
+  validatePersonalData({ ...valid, [field]: value })[field] ?? null;
+
 describe('personal data validation (spec section 5, visitor)', () => {
   it('accepts complete data', () => {
     expect(validatePersonalData(valid)).toEqual({});
@@ -29,6 +35,11 @@ describe('personal data validation (spec section 5, visitor)', () => {
     const errors = validatePersonalData({ ...EMPTY_PERSONAL_DATA, firstName: '   ' });
     expect(Object.keys(errors)).toEqual(['firstName', 'lastName', 'email', 'phone']);
     expect(errors.firstName).toEqual({ key: 'required' });
+    expect(
+      (['title', 'firstName', 'lastName', 'organisation', 'email', 'phone'] as const).filter(
+        isRequired,
+      ),
+    ).toEqual(['firstName', 'lastName', 'email', 'phone']);
   });
 
   it('allows at most 40 characters for names, title, organisation and phone', () => {

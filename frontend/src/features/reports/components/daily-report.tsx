@@ -9,9 +9,8 @@ import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { formatDate, isIsoDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
-import { validateValue } from '../../../lib/validation';
 import { useGetDailyReportQuery, useGetReportRoomQuery } from '../api/reports-api';
-import { DAILY_SCHEMA, dailyCsvPath, formatSlotTime } from '../utils/reports';
+import { checkDailyReport, dailyCsvPath, formatSlotTime } from '../utils/reports';
 
 const DATE_ID = 'daily-report-date';
 
@@ -41,13 +40,14 @@ export function DailyReport() {
 
   const change = (value: string) => {
     setInput(value);
-    const problem = validateValue(value, DAILY_SCHEMA.date);
-    if (problem) {
+    const result = checkDailyReport(value);
+    if (!result.ok) {
+      const problem = result.errors.date ?? { key: 'invalid' };
       setError(t(`validation.${problem.key}`, { ns: 'common', ...problem.params }));
       return;
     }
     setError(undefined);
-    setSearchParams({ date: value.trim() }, { replace: true });
+    setSearchParams({ date: result.data.date }, { replace: true });
   };
 
   const name = room.data?.name ?? report.data?.roomName;

@@ -1,17 +1,12 @@
 import { subMonths } from 'date-fns';
+import type { FieldErrors } from '@rr/contracts/issues';
+import { DailyReportQuery, OCCUPANCY_TYPES, OccupancyReportQuery } from '@rr/contracts/reports';
 import { parseIsoDate, toIsoDate } from '../../../lib/dates';
+import { errorsOf, formCheck, text } from '../../../lib/form-check';
 import { serializeParams } from '../../../lib/url';
-import {
-  isoDate,
-  notBefore,
-  required,
-  validateForm,
-  type FormErrors,
-  type FormSchema,
-} from '../../../lib/validation';
 
 /** Spec section 3: occupancy types. */
-export const OCCUPANCY_TYPES = ['BOOKED', 'CANCELLED'] as const;
+export { OCCUPANCY_TYPES };
 export type OccupancyType = (typeof OCCUPANCY_TYPES)[number];
 
 export interface OccupancyQuery {
@@ -47,24 +42,26 @@ export function defaultOccupancyQuery(
 export const OCCUPANCY_FIELDS = ['fromDate', 'untilDate', 'roomId', 'status'] as const;
 export type OccupancyField = (typeof OCCUPANCY_FIELDS)[number];
 
-/** Spec section 5, occupancy report: both dates required date strings; room and type required. */
-export const OCCUPANCY_SCHEMA: FormSchema<OccupancyField> = {
-  fromDate: [required, isoDate],
-  untilDate: [required, isoDate],
-  roomId: [required],
-  status: [required],
-};
+/**
+ * Spec section 5, occupancy report: both dates required date strings, the until date not before
+ * the from date; room and type required. Checked with the contract of the report's query.
+ */
+const checkOccupancy = formCheck(OccupancyReportQuery, (query: OccupancyQuery) => ({
+  roomId: text(query.roomId),
+  fromDate: text(query.fromDate),
+  untilDate: text(query.untilDate),
+  status: text(query.status),
+}));
 
-/** The errors of the filters, with the until date not before the from date. */
-export function occupancyErrors(query: OccupancyQuery): FormErrors<OccupancyField> {
-  const errors = validateForm(query, OCCUPANCY_SCHEMA);
-  const range = notBefore(query.fromDate, query.untilDate);
-  if (range && !errors.untilDate) errors.untilDate = range;
-  return errors;
+/** The errors of the filters. */
+export function occupancyErrors(query: OccupancyQuery): FieldErrors<OccupancyField> {
+  return errorsOf(checkOccupancy(query));
 }
 
 /** Spec section 5, daily report: the date is required and a date string. */
-export const DAILY_SCHEMA: FormSchema<'date'> = { date: [required, isoDate] };
+export const checkDailyReport = formCheck(DailyReportQuery, (date: string) => ({
+  date: text(date),
+}));
 
 /** Percentage as text, blank when there is none (capacity missing or below 1). */
 export function percentText(percentage: number | null, locale: string): string {

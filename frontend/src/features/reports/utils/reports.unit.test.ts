@@ -29,7 +29,7 @@ describe('occupancy report', () => {
 
   it('requires both dates, in order, a room and a type', () => {
     const valid = {
-      roomId: 'r1',
+      roomId: '0b7a0e3e-9d55-4a4f-9a55-7d1f2c5b8e01',
       fromDate: '2026-02-05',
       untilDate: '2026-03-05',
       status: 'BOOKED' as const,

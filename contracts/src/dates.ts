@@ -1,0 +1,31 @@
+/**
+ * Local calendar dates `YYYY-MM-DD` and wall-clock times `HH:mm` as the API sends them. Dates are
+ * 0001-01-01 to 9999-12-31 (PostgreSQL has no year 0); times have hour 0-23 and minute 0-59
+ * (spec section 5, time strings). Zero-padded, both compare as strings in time order.
+ */
+export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const TIME_PATTERN = /^(\d{2}):(\d{2})$/;
+
+export const WEEKDAYS = [
+  'MONDAY',
+  'TUESDAY',
+  'WEDNESDAY',
+  'THURSDAY',
+  'FRIDAY',
+  'SATURDAY',
+  'SUNDAY',
+] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** A real calendar date `YYYY-MM-DD`, 0001-01-01 to 9999-12-31. */
+export function isValidLocalDate(s: string): boolean {
+  if (!DATE_PATTERN.test(s) || s < '0001-01-01') return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** A time `HH:mm` with hour 0-23 and minute 0-59. */
+export function isValidLocalTime(s: string): boolean {
+  const m = TIME_PATTERN.exec(s);
+  return !!m && Number(m[1]) <= 23 && Number(m[2]) <= 59;
+}

@@ -1,0 +1,19 @@
+/**
+ * The request shapes and field rules of spec section 5 (zod/mini, browser-safe): the server's
+ * routes validate with them and document them in the OpenAPI document, the browser's forms
+ * check with them before sending. The frontend imports the modules one by one
+ * (`@rr/contracts/owner`), so each page takes only what it uses.
+ */
+export * from './issues.ts';
+export * from './messages.ts';
+export * from './rules.ts';
+export * from './dates.ts';
+export * from './fields.ts';
+export * from './files.ts';
+export * from './rooms.ts';
+export * from './holidays.ts';
+export * from './blacklist.ts';
+export * from './timeslots.ts';
+export * from './owner.ts';
+export * from './reports.ts';
+export * from './auth.ts';

@@ -1,0 +1,50 @@
+import * as z from 'zod/mini';
+import { optionalEmail, optionalText, phoneRule, requiredEmail, requiredText } from './rules.ts';
+
+/** Spec section 5, owners and personal data. */
+
+export const SALUTATIONS = ['NONE', 'MR', 'MS'] as const;
+export type Salutation = (typeof SALUTATIONS)[number];
+export const LANGUAGES = ['de', 'en'] as const;
+
+/** Mr, Ms or none, in any case; none when left out. Free (any of them). */
+const salutation = z._default(
+  z.pipe(
+    z.pipe(
+      z.string().check(z.trim()),
+      z.transform((s: string) => s.toUpperCase()),
+    ),
+    z.enum(['MR', 'MS', 'NONE'], 'Choose Mr, Ms or none'),
+  ),
+  'NONE',
+);
+const language = z._default(z.enum(LANGUAGES), 'de');
+
+const owner = {
+  salutation,
+  title: optionalText(40),
+  firstName: requiredText(40),
+  lastName: requiredText(40),
+  organisation: optionalText(40),
+  email: optionalEmail(),
+  phone: optionalText(40).check(phoneRule()),
+  accessibility: z._default(z.boolean(), false),
+};
+
+/**
+ * Reservation edit / admin booking: title, organisation and phone at most 40; first and last
+ * name required, at most 40; e-mail valid, at most 320; phone digits and plus only;
+ * salutation and accessibility free.
+ */
+export const OwnerInput = z.object(owner);
+
+/** The admin booking: the owner plus the language of the confirmation. */
+export const StaffBookingInput = z.object({ ...owner, language });
+
+/** The visitor's personal data: as the owner, but e-mail and phone are required too. */
+export const BookingInput = z.object({
+  ...owner,
+  email: requiredEmail(),
+  phone: requiredText(40).check(phoneRule()),
+  language,
+});
