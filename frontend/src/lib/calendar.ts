@@ -1,3 +1,4 @@
+import { WEEKDAYS, type Weekday } from '@rr/contracts';
 import { addDaysIso, parseIsoDate, toIsoDate } from './dates';
 
 /**
@@ -11,16 +12,8 @@ export interface YearMonth {
   readonly month: number;
 }
 
-export const WEEKDAYS = [
-  'MONDAY',
-  'TUESDAY',
-  'WEDNESDAY',
-  'THURSDAY',
-  'FRIDAY',
-  'SATURDAY',
-  'SUNDAY',
-] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+// The weekdays of the API (Monday first) are the contracts'.
+export { WEEKDAYS, type Weekday } from '@rr/contracts';
 
 /** The weekday of a date, Monday first. */
 export function weekdayOf(date: Date): Weekday {
