@@ -2,7 +2,7 @@ import { normalizeEmail } from '@rr/domain';
 import { defineRoute, isoDate, problems, sortSpec, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { likePattern, orderBy, pagingQuery } from './paging.ts';
-import { run, sql, type Knex } from './sql.ts';
+import { fetchPage, sql, type Knex } from './sql.ts';
 
 export const BlacklistEntry = z
   .object({
@@ -71,22 +71,13 @@ export function blacklistQueryRoutes({ pool }: QueryDeps): RouteDef[] {
           if (query.expiresFrom) q.where('b.expired_at', '>=', query.expiresFrom);
           if (query.expiresUntil) q.where('b.expired_at', '<=', query.expiresUntil);
         };
-        const rows = await run<Row>(
+        const { rows, total } = await fetchPage<Row>(
           pool,
-          sql
-            .select(
-              sql.raw('e.email, b.expired_at, b.description, b.version, count(*) OVER () AS total'),
-            )
-            .modify(filtered)
-            .modify(orderBy(query.sort, SORT, [{ field: 'email', dir: 'ASC' }], ['e.email']))
-            .limit(query.limit)
-            .offset(query.offset),
+          'e.email, b.expired_at, b.description, b.version',
+          filtered,
+          orderBy(query.sort, SORT, [{ field: 'email', dir: 'ASC' }], ['e.email']),
+          query,
         );
-        let total = rows[0]?.total ? Number(rows[0].total) : 0;
-        if (rows.length === 0 && query.offset > 0)
-          total = Number(
-            (await run<{ n: string }>(pool, sql.count('* as n').modify(filtered)))[0]!.n,
-          );
         return { body: { content: rows.map(toEntry), totalCount: total } };
       },
     }),

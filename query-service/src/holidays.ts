@@ -1,7 +1,7 @@
 import { defineRoute, isoDate, problems, sortSpec, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { likePattern, orderBy, pagingQuery } from './paging.ts';
-import { run, sql, type Knex } from './sql.ts';
+import { fetchPage, type Knex } from './sql.ts';
 
 export const Holiday = z
   .object({
@@ -71,22 +71,13 @@ export function holidayQueryRoutes({ pool }: QueryDeps): RouteDef[] {
           if (query.fromDate) q.where('date', '>=', query.fromDate);
           if (query.untilDate) q.where('date', '<=', query.untilDate);
         };
-        const rows = await run<Row>(
+        const { rows, total } = await fetchPage<Row>(
           pool,
-          sql
-            .select(sql.raw('*, count(*) OVER () AS total'))
-            .modify(filtered)
-            .modify(
-              orderBy(query.sort, SORT, [{ field: 'date', dir: 'ASC' }], ['lower(name)', 'id']),
-            )
-            .limit(query.limit)
-            .offset(query.offset),
+          '*',
+          filtered,
+          orderBy(query.sort, SORT, [{ field: 'date', dir: 'ASC' }], ['lower(name)', 'id']),
+          query,
         );
-        let total = rows[0]?.total ? Number(rows[0].total) : 0;
-        if (rows.length === 0 && query.offset > 0)
-          total = Number(
-            (await run<{ n: string }>(pool, sql.count('* as n').modify(filtered)))[0]!.n,
-          );
         return { body: { content: rows.map(toHoliday), totalCount: total } };
       },
     }),

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { QueryDeps } from './deps.ts';
 import { likePattern, orderBy } from './paging.ts';
-import { run, sql, type Knex } from './sql.ts';
+import { fetchPage, sql, type Knex } from './sql.ts';
 import {
   defineRoute,
   todayIn,
@@ -101,22 +101,13 @@ async function listRooms(pool: Pool, today: string, q: z.output<typeof ListQuery
       });
     }
   };
-  const rows = await run<RoomRow & { total: string }>(
+  const { rows, total } = await fetchPage<RoomRow>(
     pool,
-    sql
-      .select(sql.raw('*, count(*) OVER () AS total'))
-      .modify(filtered)
-      .modify(
-        orderBy(q.sort, SORT_COLUMNS, [{ field: 'order', dir: 'ASC' }], ['lower(name)', 'id']),
-      )
-      .limit(q.limit)
-      .offset(q.offset),
+    '*',
+    filtered,
+    orderBy(q.sort, SORT_COLUMNS, [{ field: 'order', dir: 'ASC' }], ['lower(name)', 'id']),
+    q,
   );
-  let total = rows[0] ? Number(rows[0].total) : 0;
-  if (rows.length === 0 && q.offset > 0) {
-    const c = await run<{ n: string }>(pool, sql.count('* as n').modify(filtered));
-    total = Number(c[0]!.n);
-  }
   return { content: rows.map(toRoom), totalCount: total };
 }
 

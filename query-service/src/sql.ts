@@ -23,3 +23,30 @@ export async function run<R extends QueryResultRow>(
   const { sql: text, bindings } = query.toSQL().toNative();
   return (await db.query<R>(text, bindings as unknown[])).rows;
 }
+
+/**
+ * One page of a filtered list and the list's total: `columns` (raw SQL) gain
+ * `count(*) OVER () AS total`, the rows are filtered, ordered and cut to the page; a page past
+ * the end has no row to carry the total, so it is then counted on its own.
+ */
+export async function fetchPage<R extends QueryResultRow>(
+  db: Pool | PoolClient,
+  columns: string,
+  filtered: (query: Knex.QueryBuilder) => void,
+  order: (query: Knex.QueryBuilder) => void,
+  page: { limit: number; offset: number },
+): Promise<{ rows: R[]; total: number }> {
+  const rows = await run<R & { total: string }>(
+    db,
+    sql
+      .select(sql.raw(`${columns}, count(*) OVER () AS total`))
+      .modify(filtered)
+      .modify(order)
+      .limit(page.limit)
+      .offset(page.offset),
+  );
+  let total = rows[0] ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && page.offset > 0)
+    total = Number((await run<{ n: string }>(db, sql.count('* as n').modify(filtered)))[0]!.n);
+  return { rows, total };
+}

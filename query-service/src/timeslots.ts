@@ -14,7 +14,7 @@ import {
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { orderBy, pagingQuery } from './paging.ts';
-import { run, sql, type Knex } from './sql.ts';
+import { fetchPage, type Knex } from './sql.ts';
 
 export const TimeSlot = z
   .object({
@@ -91,33 +91,21 @@ async function listSlots(pool: Pool, q: z.output<typeof ListQuery>, roomId?: str
     if (q.untilDate) query.where('s.date', '<=', q.untilDate);
     if (q.status) query.whereRaw(STATUS_SQL[q.status]);
   };
-  const rows = await run<SlotRow>(
+  const { rows, total } = await fetchPage<SlotRow>(
     pool,
-    sql
-      .select(
-        sql.raw(`s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name,
-            count(*) OVER () AS total`),
-      )
-      .modify(filtered)
-      .modify(
-        orderBy(
-          q.sort,
-          SORT,
-          [
-            { field: 'date', dir: 'ASC' },
-            { field: 'startTime', dir: 'ASC' },
-          ],
-          ['s.date', 's.start_time', 's.id'],
-        ),
-      )
-      .limit(q.limit)
-      .offset(q.offset),
+    's.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name',
+    filtered,
+    orderBy(
+      q.sort,
+      SORT,
+      [
+        { field: 'date', dir: 'ASC' },
+        { field: 'startTime', dir: 'ASC' },
+      ],
+      ['s.date', 's.start_time', 's.id'],
+    ),
+    q,
   );
-  let total = rows[0]?.total ? Number(rows[0].total) : 0;
-  if (rows.length === 0 && q.offset > 0) {
-    const c = await run<{ n: string }>(pool, sql.count('* as n').modify(filtered));
-    total = Number(c[0]!.n);
-  }
   return { content: rows.map((row) => toSlot(row)), totalCount: total };
 }
 
