@@ -5,35 +5,29 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-/** A comma-separated list of URLs (empty = none). */
-const urlList = z
-  .string()
-  .default('')
-  .transform((s) =>
-    s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.url()));
+/** A comma-separated list of URLs of the given kind (empty = none). */
+const listOf = (url: z.ZodURL) =>
+  z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(url));
 
-/** A comma-separated list of PostgreSQL connection URLs (empty = none). */
-const pgUrlList = z
-  .string()
-  .default('')
-  .transform((s) =>
-    s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/ })));
+const PG_PROTOCOL = /^postgres(ql)?$/;
+const urlList = listOf(z.url());
+/** PostgreSQL connection URLs. */
+const pgUrlList = listOf(z.url({ protocol: PG_PROTOCOL }));
 
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_URL: z.url({ protocol: PG_PROTOCOL }).optional(),
   // Streaming replicas for the query routes, each URL one server (platform/src/read-pools.ts).
   READ_DATABASE_URL: pgUrlList,
   DATA_DIR: z.string().min(1).default('data'),
