@@ -1,3 +1,5 @@
+// Over 300 lines: the event store's contract, one describe per area, on one database with shared
+// helpers (newRoom, snapshot).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
@@ -754,6 +756,36 @@ describe('reading', () => {
 
   it('readStream of a stream that does not exist is empty at version 0', async () => {
     expect(await store.readStream(`room-${randomUUID()}`)).toEqual({ version: 0, events: [] });
+  });
+
+  it('readStreams returns only the given streams, interleaved in commit order, upcast', async () => {
+    const a = newRoom('a0');
+    const b = newRoom('b0');
+    const c = newRoom('c0');
+    await store.appendToStream(a.streamId, 'room', 'no_stream', [a.created], options);
+    await store.appendToStream(b.streamId, 'room', 'no_stream', [b.created], options);
+    await store.appendToStream(c.streamId, 'room', 'no_stream', [c.created], options);
+    await store.appendToStream(a.streamId, 'room', 1, [updated(a.roomId, 'a1')], options);
+    await store.appendToStream(b.streamId, 'room', 1, [updated(b.roomId, 'b1')], options);
+    const upcasters = new Upcasters().register('RoomUpdated', 1, (d) => ({
+      ...(d as object),
+      upcast: true,
+    }));
+    const reader = new EventStore(db.pool, { upcasters });
+
+    const events = await reader.readStreams([b.streamId, a.streamId, `room-${randomUUID()}`]);
+    expect(events.map((e) => (e.data as { name: string }).name)).toEqual(['a0', 'b0', 'a1', 'b1']);
+    expect(events.map((e) => (e.data as { upcast?: boolean }).upcast)).toEqual([
+      undefined,
+      undefined,
+      true,
+      true,
+    ]);
+    expect(events.map((e) => e.metadata.schemaVersion)).toEqual([1, 1, 2, 2]);
+    for (let i = 1; i < events.length; i++) {
+      expect(comparePositions(events[i - 1]!.position, events[i]!.position)).toBeLessThan(0);
+    }
+    expect(await reader.readStreams([])).toEqual([]);
   });
 
   it('readAll returns committed events after a position, in (tx, gp) order, up to the limit', async () => {

@@ -1,3 +1,5 @@
+// Over 300 lines: the subscription's contract (gap-safety, notification), on one database and
+// notifier.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

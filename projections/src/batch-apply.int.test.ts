@@ -1,3 +1,5 @@
+// Over 300 lines: one property (batch apply equals per-event apply); most of the file is the random
+// log it needs.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,7 +14,7 @@ import {
 import { inTransaction } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
 import { applyEvents, type Projection } from './projection.ts';
-import { rebuildReadModels } from './runner.ts';
+import { rebuildReadModels } from './rebuild.ts';
 import { ticketsProjection } from './tickets.ts';
 import { timeSlotsProjection } from './timeslots.ts';
 import { seededRandom } from '../../tests/support/random.ts';

@@ -6,7 +6,9 @@ import { blacklistProjection } from './blacklist.ts';
 import { ticketsProjection } from './tickets.ts';
 
 export * from './projection.ts';
+export * from './checkpoints.ts';
 export * from './runner.ts';
+export * from './rebuild.ts';
 
 /** Projections that build read models the query side serves (read-your-writes waits for these). */
 export const readModelProjections: Projection[] = [

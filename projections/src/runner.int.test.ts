@@ -1,3 +1,5 @@
+// Over 300 lines: the projection runner's contract (crash and restart, two runners, compare-and-set
+// checkpoints, groups), on one database with shared helpers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -32,10 +34,10 @@ import {
   applyGroupBatch,
   CheckpointMovedError,
   ensureCheckpoint,
-  ProjectionRunner,
   readCheckpoint,
-  rebuildProjection,
-} from './runner.ts';
+} from './checkpoints.ts';
+import { rebuildProjection } from './rebuild.ts';
+import { ProjectionRunner } from './runner.ts';
 import { seededRandom } from '../../tests/support/random.ts';
 import { readVisible } from '../../tests/support/visible.ts';
 

@@ -1,3 +1,4 @@
+import type { EventStore } from '@rr/events';
 import type { BookingLimits, Clock, Pool } from '@rr/platform';
 
 export interface QueryDeps {
@@ -6,4 +7,6 @@ export interface QueryDeps {
   timeZone: string;
   /** The booking rules' limits from the config: the calendar's marks and `/settings`. */
   limits: BookingLimits;
+  /** Reads of whole streams (the audit histories), upcast like every read of the store. */
+  store: Pick<EventStore, 'readStreams'>;
 }

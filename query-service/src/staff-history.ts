@@ -1,7 +1,13 @@
+import { timeSlotStreamId, transactionStreamId, type RecordedEvent } from '@rr/events';
 import { defineRoute, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
-/** The audit history of a ticket and of a time slot, from the event log. */
+/**
+ * The audit history of a ticket and of a time slot, from the event log. Read through the event
+ * store (`readStreams`), so old event shapes are upcast (events/src/upcasting.ts) before they are
+ * filtered and described, as every other reader of the log sees them; only the connection is the
+ * query side's (a replica with READ_DATABASE_URL).
+ */
 
 const HistoryEntry = z
   .object({
@@ -15,6 +21,9 @@ const HistoryEntry = z
     }),
   })
   .openapi('HistoryEntry');
+
+/** An event's data as an object (every event's data is one). */
+const dataOf = (e: RecordedEvent) => (e.data ?? {}) as Record<string, unknown>;
 
 /** What an event means in a reservation's history. */
 function describe(type: string, data: Record<string, unknown>): string {
@@ -46,21 +55,14 @@ function describe(type: string, data: Record<string, unknown>): string {
   }
 }
 
-export function historyRoutes({ pool }: QueryDeps) {
-  async function history(streamFilter: string, args: unknown[]) {
-    const r = await pool.query<{
-      event_type: string;
-      data: Record<string, unknown>;
-      metadata: { actor: { kind: string; username?: string; job?: string } };
-      created_at: Date;
-    }>(
-      `SELECT event_type, data, metadata, created_at FROM events WHERE ${streamFilter} ORDER BY transaction_id, global_position`,
-      args,
-    );
-    return r.rows.map((e) => ({
-      at: e.created_at.toISOString(),
-      event: e.event_type,
-      what: describe(e.event_type, e.data),
+export function historyRoutes({ pool, store }: QueryDeps) {
+  /** The events of the streams that `keep` selects, in commit order, as history entries. */
+  async function history(streamIds: string[], keep: (e: RecordedEvent) => boolean) {
+    const events = await store.readStreams(streamIds, pool);
+    return events.filter(keep).map((e) => ({
+      at: e.createdAt.toISOString(),
+      event: e.type,
+      what: describe(e.type, dataOf(e)),
       actor: e.metadata.actor,
     }));
   }
@@ -88,11 +90,17 @@ export function historyRoutes({ pool }: QueryDeps) {
         ]);
         const row = t.rows[0];
         if (!row) throw problems.notFound('Ticket');
+        const slotStream = timeSlotStreamId(row.time_slot_id);
+        const cartStream = transactionStreamId(row.transaction_id);
         return {
-          body: await history(
-            `(stream_id = $1 AND data->>'ticketId' = $3) OR (stream_id = $2 AND ((event_type = 'OwnerDataChanged' AND data->>'ticketId' = $3) OR event_type = 'PersonalDataErased'))`,
-            [`timeslot-${row.time_slot_id}`, `transaction-${row.transaction_id}`, params.id],
-          ),
+          body: await history([slotStream, cartStream], (e) => {
+            const ticketId = dataOf(e).ticketId;
+            if (e.streamId === slotStream) return ticketId === params.id;
+            return (
+              (e.type === 'OwnerDataChanged' && ticketId === params.id) ||
+              e.type === 'PersonalDataErased'
+            );
+          }),
         };
       },
     }),
@@ -105,10 +113,10 @@ export function historyRoutes({ pool }: QueryDeps) {
       params: z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') }),
       responses: { 200: { description: 'History', schema: z.array(HistoryEntry) } },
       handler: async ({ params }) => ({
-        body: await history(
-          `stream_id = $1 AND (data->>'roomId' IS NULL OR data->>'roomId' = $2)`,
-          [`timeslot-${params.timeSlotId}`, params.id],
-        ),
+        body: await history([timeSlotStreamId(params.timeSlotId)], (e) => {
+          const roomId = dataOf(e).roomId;
+          return roomId == null || roomId === params.id;
+        }),
       }),
     }),
   } satisfies Record<string, RouteDef>;

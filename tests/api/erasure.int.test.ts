@@ -1,3 +1,4 @@
+// Over 300 lines: one file per API area; the cases share one app, its database and its log sink.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,5 @@
+// Over 300 lines: one file per API area; the cases share one app and database and the rooms, slots
+// and bookings made at the start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';

@@ -1,3 +1,4 @@
+// Over 300 lines: one file per API area; the cases share one app and database at one fixed clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';

@@ -1,3 +1,5 @@
+// Over 300 lines: one benchmark script, read top to bottom; the manifest walk and its checks exist
+// for its one figure only.
 /**
  * Visitor JS bundle size (`npm run bench:bundle`), issue #7 target: gzip ≤ 150,000 bytes.
  *

@@ -1,3 +1,6 @@
+// Over 300 lines: one benchmark run against one server process and database that all its scenarios
+// share; the helpers above main (HTTP client, CPU accounting, checkpoint follower) serve this
+// script only.
 /**
  * The write side over HTTP against the real all-in-one server process (`npm run bench:commands`).
  *

@@ -1,3 +1,5 @@
+// Over 300 lines: the one library every benchmark script imports most of (database, load loops,
+// figures); split, each script would import from several files for nothing.
 /**
  * What every benchmark under tests/bench shares: its own throw-away database, closed-loop and
  * open-loop load, percentiles, the printed table and `bench-results.json`.

@@ -1,3 +1,5 @@
+// Over 300 lines: one browser journey; its steps build on each other and share one server process
+// and one Chromium.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,5 @@
+// Over 300 lines: one browser journey; its steps share one server process, one Chromium and one
+// SMTP sink.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';

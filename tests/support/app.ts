@@ -11,8 +11,8 @@ import {
   type Role,
 } from '@rr/platform';
 import type { DestinationStream } from 'pino';
-import { EventNotifier, EventStore, validateEvent } from '@rr/events';
-import { emailKey } from '@rr/domain';
+import { EventNotifier, EventStore, validateEvent, type Upcasters } from '@rr/events';
+import { emailKey } from '@rr/platform';
 import { calendarImportSettings, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections } from '../../server/src/runtime.ts';
@@ -37,6 +37,8 @@ export interface TestAppOptions {
   /** Where the app's log lines go (at level info), to check what the logs carry. */
   logTo?: DestinationStream;
   verifyHuman?: (token: string | undefined) => Promise<boolean>;
+  /** Upcasters of the app's event store (old event shapes a test writes), none by default. */
+  upcasters?: Upcasters;
 }
 
 export async function startTestApp(
@@ -59,7 +61,11 @@ export async function startTestApp(
   const notifier = new EventNotifier(db.url);
   await notifier.start();
   // The app's own store records its events at the app's clock (db.store may have another).
-  const store = new EventStore(db.pool, { validate: validateEvent, clock });
+  const store = new EventStore(db.pool, {
+    validate: validateEvent,
+    clock,
+    upcasters: options.upcasters,
+  });
   const deps: CommandDeps = {
     store,
     pool: db.pool,

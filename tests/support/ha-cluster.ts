@@ -1,3 +1,5 @@
+// Over 300 lines: one cluster; etcd, the Patroni nodes and HAProxy are configured from one
+// another's ports and started, watched and stopped together.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
 import { chown, mkdir, rm, writeFile } from 'node:fs/promises';

@@ -1,3 +1,5 @@
+// Over 300 lines: one scenario on one cluster that takes a minute to start; the load, the kill and
+// every check after the switch share it.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';

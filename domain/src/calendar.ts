@@ -1,0 +1,88 @@
+import { WEEKDAYS, type Weekday } from '@rr/contracts';
+
+/**
+ * Local calendar dates ('YYYY-MM-DD') and wall-clock times ('HH:mm') in the library's time zone.
+ * Slots are stored as a local date plus local times, so they keep their wall-clock times across
+ * the DST changes; only "today" and "now" depend on the zone, and both come from the clock.
+ */
+export type LocalDate = string;
+export type LocalTime = string;
+
+// The rules of dates and times (which strings are dates, times, weekdays) have one home, shared
+// with the browser: @rr/contracts.
+export { isValidLocalDate, isValidLocalTime, WEEKDAYS, type Weekday } from '@rr/contracts';
+
+function toUtc(date: LocalDate): Date {
+  return new Date(`${date}T00:00:00Z`);
+}
+
+export function addDays(date: LocalDate, days: number): LocalDate {
+  const d = toUtc(date);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** MONDAY..SUNDAY of a local date. */
+export function weekdayOf(date: LocalDate): Weekday {
+  const js = toUtc(date).getUTCDay(); // 0 = Sunday
+  return WEEKDAYS[(js + 6) % 7]!;
+}
+
+export function isWeekend(date: LocalDate): boolean {
+  const w = weekdayOf(date);
+  return w === 'SATURDAY' || w === 'SUNDAY';
+}
+
+/**
+ * Every date from..until inclusive (empty when until is before from). Stops at until rather than
+ * stepping past it: the day after 9999-12-31 has no `YYYY-MM-DD` form (it came out as
+ * `+010000-01`, which sorts before every date, and the loop never ended).
+ */
+export function datesBetween(from: LocalDate, until: LocalDate): LocalDate[] {
+  const out: LocalDate[] = [];
+  if (until < from) return out;
+  for (let d = from; ; d = addDays(d, 1)) {
+    out.push(d);
+    if (d >= until) return out;
+  }
+}
+
+export function minutesOf(time: LocalTime): number {
+  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+}
+
+// Building an Intl.DateTimeFormat costs far more than formatting with it: one per time zone.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The local date and time of an instant in a time zone. */
+export function localDateTime(
+  instant: Date,
+  timeZone: string,
+): { date: LocalDate; time: LocalTime } {
+  const parts = formatterFor(timeZone).formatToParts(instant);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
+  return {
+    date: `${get('year')}-${get('month')}-${get('day')}`,
+    time: `${get('hour')}:${get('minute')}`,
+  };
+}
+
+export function todayIn(instant: Date, timeZone: string): LocalDate {
+  return localDateTime(instant, timeZone).date;
+}
