@@ -1,5 +1,4 @@
 import { useRef, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import type { Me } from '../api/types';
 import { ErrorBox } from '../components/error-box';
@@ -36,6 +35,7 @@ import { DailyReport } from '../features/reports/components/daily-report';
 import { OccupancyReport } from '../features/reports/components/occupancy-report';
 import { ReportsPage } from '../features/reports/components/reports-page';
 import { useFocusOnNavigation } from '../hooks/use-focus-on-navigation';
+import { useTranslation } from '../i18n/i18n-context';
 import { routerBasename } from '../lib/url';
 import { useConfig } from './config-context';
 import '../styles/staff.css';

@@ -1,8 +1,8 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import type { i18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { PermissionError } from '../components/permission-error';
+import { I18nProvider } from '../i18n/i18n-context';
 import type { AppConfig } from '../lib/config';
 import { ConfigContext } from './config-context';
 import type { AppStore } from './store';
@@ -37,7 +37,7 @@ export function App({ config, store, i18n }: AppProps) {
   return (
     <StrictMode>
       <Provider store={store}>
-        <I18nextProvider i18n={i18n}>
+        <I18nProvider i18n={i18n}>
           <ConfigContext value={config}>
             <Suspense
               fallback={
@@ -49,7 +49,7 @@ export function App({ config, store, i18n }: AppProps) {
               <Interface config={config} />
             </Suspense>
           </ConfigContext>
-        </I18nextProvider>
+        </I18nProvider>
       </Provider>
     </StrictMode>
   );

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import { ExternalLink } from '../components/external-link';
 import { InfoPopups } from '../components/info-popups';
@@ -14,6 +13,7 @@ import { YourReservations } from '../features/booking/components/your-reservatio
 import { isPrivacyAccepted, PrivacyOverlay } from '../features/privacy/components/privacy-overlay';
 import { RoomChooser } from '../features/rooms/components/room-chooser';
 import { useFocusOnNavigation } from '../hooks/use-focus-on-navigation';
+import { useTranslation } from '../i18n/i18n-context';
 import { routerBasename } from '../lib/url';
 import { useConfig } from './config-context';
 // The booking screens are part of this chunk (the visitor interface is already loaded on

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/i18n-context';
 import { errorMessageKeys, errorMessageParams, UNKNOWN_ERROR_KEY } from '../lib/error-message';
 
 interface ErrorBoxProps {

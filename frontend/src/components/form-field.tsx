@@ -4,7 +4,7 @@ import type {
   SelectHTMLAttributes,
   TextareaHTMLAttributes,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/i18n-context';
 
 /** The asterisk of a required field; the control itself carries `required` for assistive tech. */
 export function RequiredMark() {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../app/hooks';
+import { useTranslation } from '../i18n/i18n-context';
 import { visibleNotifications } from '../lib/notifications';
 import { selectNotifications } from '../stores/notifications-slice';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../i18n/i18n-context';
 import { ErrorBox } from './error-box';
 
 interface LoadingContainerProps<T> {

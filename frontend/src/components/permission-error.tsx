@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/i18n-context';
 import { Page } from './page';
 
 /** The user lacks the permission to manage the reservation system (spec section 2). */

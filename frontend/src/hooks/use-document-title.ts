@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/i18n-context';
 
 /** Sets the document title to "<page> – <app title>". */
 export function useDocumentTitle(pageTitle: string): void {

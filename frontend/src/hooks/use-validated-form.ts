@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { useTranslation } from 'react-i18next';
 import type { FieldError, FieldErrors } from '@rr/contracts/issues';
+import { useTranslation } from '../i18n/i18n-context';
 import { errorsOf, type FormCheck } from '../lib/form-check';
 
 export type { FieldError, FieldErrors };

@@ -1,5 +1,4 @@
 import { createInstance, type i18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import type { AppConfig, Language } from '../lib/config';
 import { applyLabelOverride, type Catalogue } from '../lib/label-override';
 import { cataloguesOf, type CatalogueName } from './catalogues';
@@ -47,7 +46,7 @@ export async function createI18n(
     .reduce((merged, extra) => mergeCatalogues(merged, extra), {});
   const resources = applyLabelOverride(catalogue, config.labelOverride, DEFAULT_NAMESPACE);
   const instance = createInstance();
-  await instance.use(initReactI18next).init({
+  await instance.init({
     lng: config.language,
     fallbackLng: false,
     resources: { [config.language]: resources },

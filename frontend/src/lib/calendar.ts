@@ -1,4 +1,4 @@
-import { WEEKDAYS, type Weekday } from '@rr/contracts';
+import { WEEKDAYS, type Weekday } from '@rr/contracts/dates';
 import { addDaysIso, parseIsoDate, toIsoDate } from './dates';
 
 /**
@@ -13,7 +13,7 @@ export interface YearMonth {
 }
 
 // The weekdays of the API (Monday first) are the contracts'.
-export { WEEKDAYS, type Weekday } from '@rr/contracts';
+export { WEEKDAYS, type Weekday } from '@rr/contracts/dates';
 
 /** The weekday of a date, Monday first. */
 export function weekdayOf(date: Date): Weekday {

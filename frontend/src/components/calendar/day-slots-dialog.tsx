@@ -1,5 +1,5 @@
 import { useId, useRef, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/i18n-context';
 import { occupancyPercent, type CalendarSlot } from '../../lib/calendar';
 import { formatTimeRange } from '../../lib/dates';
 import { closeDialog, Dialog } from '../dialog';

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { BlacklistEntry } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
@@ -9,6 +8,7 @@ import { RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { addDaysIso, todayIso } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import {

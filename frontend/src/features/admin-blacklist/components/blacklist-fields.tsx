@@ -1,7 +1,7 @@
-import { useTranslation } from 'react-i18next';
 import { inputBounds } from '@rr/contracts/bounds';
 import { BlacklistDescription } from '@rr/contracts/blacklist';
 import { InputField, TextAreaField } from '../../../components/form-field';
+import { useTranslation } from '../../../i18n/i18n-context';
 import type { EditField } from '../utils/blacklist';
 
 interface BlacklistFieldsProps {

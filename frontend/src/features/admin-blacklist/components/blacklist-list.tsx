@@ -1,10 +1,10 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { BlacklistEntry } from '../../../api/types';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate } from '../../../lib/dates';
 import { useGetBlacklistQuery } from '../api/admin-blacklist-api';
 import { PencilIcon } from '../../../components/pencil-icon';

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import type { HistoryEntry } from '../../../api/types';
 import { EmptyState } from '../../../components/empty-state';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { actorLabel, formatTimestamp, sortHistory, whatLabel } from '../utils/history';
 
 interface HistoryTableProps {

@@ -1,7 +1,7 @@
-import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
 import { useGetHistoryTimeSlotQuery, useGetTimeSlotHistoryQuery } from '../api/admin-history-api';
 import { HistoryTable } from './history-table';

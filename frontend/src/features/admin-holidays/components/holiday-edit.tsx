@@ -1,10 +1,10 @@
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import type { Holiday, HolidayInput } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { hasErrorCode } from '../../../lib/error-message';
 import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';

@@ -1,11 +1,11 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { InputField, RequiredHint, TextAreaField } from '../../../components/form-field';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { HolidayInput as HolidayContract } from '@rr/contracts/holidays';
 import type { HolidayInput } from '../../../api/types';
+import { useTranslation } from '../../../i18n/i18n-context';
 import {
   checkHolidayForm,
   HOLIDAY_FIELDS,

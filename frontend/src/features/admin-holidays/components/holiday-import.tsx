@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
@@ -8,6 +7,7 @@ import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { CALENDAR_ACCEPT } from '@rr/contracts/files';
 import { HolidayImportInput } from '@rr/contracts/holidays';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate } from '../../../lib/dates';
 import { formCheck } from '../../../lib/form-check';
 import { notify } from '../../../stores/notifications-slice';

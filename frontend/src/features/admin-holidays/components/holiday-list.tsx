@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { Holiday } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
@@ -7,6 +6,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { parseYear } from '../../../lib/calendar';
 import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange, todayIso } from '../../../lib/dates';
 import { useGetOverbookedSlotsQuery } from '../api/admin-overbooked-api';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { CheckboxField, InputField, SelectField } from '../../../components/form-field';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { isSalutation, SALUTATIONS, type OwnerField, type OwnerValues } from '../utils/owner-form';
 
 interface OwnerFieldsProps {

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { Ticket } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
@@ -9,6 +8,7 @@ import { CheckboxField, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import {

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { TimeSlot } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
@@ -7,10 +6,11 @@ import { ErrorBox } from '../../../components/error-box';
 import { RequiredHint, SelectField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { SlotSummary } from '../../../components/slot-summary';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
-import { SlotSummary } from '../../admin-time-slots/components/slot-summary';
 import { useBookTimeSlotMutation, useGetBookingTimeSlotQuery } from '../api/admin-reservations-api';
 import {
   checkStaffBookingForm,

@@ -89,6 +89,11 @@ export function listStateToParams(state: ListState): Record<string, string> {
   return params;
 }
 
+/** The address search (`?searchType=…`) of a list state, for links to it. */
+export function searchOf(state: ListState): string {
+  return `?${new URLSearchParams(listStateToParams(state))}`;
+}
+
 /** A new search (other tab, filters or sort) starts at the first page (spec section 4). */
 export function newSearch(
   state: ListState,

@@ -9,6 +9,7 @@ import {
   newSearch,
   nextSort,
   parseListState,
+  searchOf,
   showReset,
   ticketFilter,
   ticketQuery,
@@ -98,6 +99,12 @@ describe('list state in the address', () => {
       const written = new URLSearchParams(listStateToParams(state));
       expect(parseListState(written, today)).toEqual(state);
     }
+  });
+
+  it('links a state by its parameters', () => {
+    const state: ListState = { ...defaultListState(today), term: 'a b', offset: 20 };
+    expect(searchOf(state)).toBe(`?${new URLSearchParams(listStateToParams(state))}`);
+    expect(parseListState(params(searchOf(state).slice(1)), today)).toEqual(state);
   });
 
   it('uses the parameter names of the spec', () => {

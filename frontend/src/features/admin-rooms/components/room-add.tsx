@@ -1,8 +1,8 @@
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { notify } from '../../../stores/notifications-slice';
 import { useCreateRoomMutation } from '../api/admin-rooms-api';
 import type { RoomCreate } from '../../../api/types';

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
@@ -13,6 +12,7 @@ import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { IMAGE_ACCEPT } from '@rr/contracts/files';
 import { inputBounds } from '@rr/contracts/bounds';
 import { RoomImageAlt, roomImageInput } from '@rr/contracts/rooms';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formCheck } from '../../../lib/form-check';
 import { resolveApiUrl } from '../../../lib/url';
 import { notify } from '../../../stores/notifications-slice';

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Room, RoomCreate } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
@@ -8,6 +7,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { DeleteConfirmation, DeleteZone } from '../../../components/delete-confirmation';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { hasErrorCode } from '../../../lib/error-message';
 import { resolveApiUrl } from '../../../lib/url';
 import { notify } from '../../../stores/notifications-slice';

@@ -1,5 +1,4 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import {
   InputField,
@@ -11,6 +10,7 @@ import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { RoomInput } from '@rr/contracts/rooms';
 import type { RoomCreate } from '../../../api/types';
+import { useTranslation } from '../../../i18n/i18n-context';
 import {
   checkRoomForm,
   DAY_TYPES,

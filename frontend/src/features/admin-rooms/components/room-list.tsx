@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
@@ -7,6 +6,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import {
   ADMIN_ROOM_LIST_QUERY,

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { TimeSlot } from '../../../api/types';
 import { MonthCalendar } from '../../../components/calendar/month-calendar';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { monthRange, parseYearMonth, yearMonthOfDate, type YearMonth } from '../../../lib/calendar';
 import { formatTimeRange } from '../../../lib/dates';
 import { useGetRoomTimeSlotsQuery, useGetTimeSlotRoomQuery } from '../api/admin-time-slots-api';

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { inputBounds } from '@rr/contracts/bounds';
 import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
@@ -8,6 +7,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { InputField, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { monthRange, parseYear, parseYearMonth } from '../../../lib/calendar';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Ticket, TimeSlot } from '../../../api/types';
 import { inputBounds } from '@rr/contracts/bounds';
@@ -11,10 +10,11 @@ import { DeleteConfirmation, DeleteZone } from '../../../components/delete-confi
 import { InputField, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { SlotSummary } from '../../../components/slot-summary';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
-import { SlotSummary } from './slot-summary';
 import {
   useDeleteTimeSlotMutation,
   useGetTimeSlotQuery,

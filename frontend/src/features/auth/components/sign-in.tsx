@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ErrorBox } from '../../../components/error-box';
 import { InputField, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { SignInInput } from '@rr/contracts/auth';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formCheck } from '../../../lib/form-check';
 import { useLoginMutation } from '../api/auth-api';
 

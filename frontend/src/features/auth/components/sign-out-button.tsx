@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../../app/hooks';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { notify } from '../../../stores/notifications-slice';
 import { useLogoutMutation } from '../api/auth-api';
 

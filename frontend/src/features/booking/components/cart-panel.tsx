@@ -1,6 +1,6 @@
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { useBooking } from './booking-context';
 import { CartTickets } from './cart-tickets';
 

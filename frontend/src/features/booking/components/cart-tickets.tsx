@@ -1,7 +1,7 @@
 import { useState, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatLongDate } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import { fullDays } from '../lib/cart';

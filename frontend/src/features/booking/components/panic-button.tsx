@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { useBooking } from './booking-context';
 
 /**

@@ -1,5 +1,4 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import {
   CheckboxField,
@@ -9,6 +8,7 @@ import {
 } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { useTranslation } from '../../../i18n/i18n-context';
 import {
   checkPersonalData,
   EMPTY_PERSONAL_DATA,

@@ -1,11 +1,11 @@
 import { useState, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { TimeSlot } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { MonthCalendar } from '../../../components/calendar/month-calendar';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import {
   compareYearMonth,
   monthRange,

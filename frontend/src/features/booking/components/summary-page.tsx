@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
 import { Page } from '../../../components/page';
 import { MAIN_ID } from '../../../components/skip-link';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { errorMessageKeys, errorMessageParams } from '../../../lib/error-message';
 import { useBookCartMutation, type BookingResult } from '../api/booking-api';
 import { invalidFields, toBookingInput } from '../lib/personal-data';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatLongDate, formatTimeRange } from '../../../lib/dates';
 
 export interface TicketView {

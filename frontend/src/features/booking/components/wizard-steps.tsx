@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { stepState, WIZARD_STEPS, type WizardStep } from '../lib/wizard';
 
 /** The four booking steps; the current one carries aria-current="step". */

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { ExternalLink } from '../../../components/external-link';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { todayIso } from '../../../lib/dates';
 import { useGetOverbookedCountQuery } from '../api/dashboard-api';
 

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useConfig } from '../../../app/config-context';
 import { ExternalLink } from '../../../components/external-link';
 import { CheckboxField } from '../../../components/form-field';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { SESSION_KEYS, readSession, writeSession } from '../../../lib/session-storage';
 
 export function isPrivacyAccepted(): boolean {

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { DailyReport as DailyReportData } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
@@ -7,6 +6,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { InputField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, isIsoDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetDailyReportQuery, useGetReportRoomQuery } from '../api/reports-api';

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { OccupancyReportItem, Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
@@ -8,6 +7,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { InputField, SelectField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetOccupancyReportQuery, useGetReportRoomsQuery } from '../api/reports-api';

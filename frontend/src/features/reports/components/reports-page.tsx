@@ -1,9 +1,9 @@
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ExternalLink } from '../../../components/external-link';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { useGetReportRoomsQuery } from '../api/reports-api';
 import { commonReports } from '../utils/reports';
 

@@ -1,10 +1,10 @@
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
 import { ExternalLink } from '../../../components/external-link';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import { ROOM_LIST_QUERY, useGetRoomsQuery } from '../api/rooms-api';
 

@@ -1,8 +1,11 @@
-import { useTranslation } from 'react-i18next';
-import type { TimeSlot } from '../../../api/types';
-import { formatDate, formatTimeRange } from '../../../lib/dates';
+import type { TimeSlot } from '../api/types';
+import { useTranslation } from '../i18n/i18n-context';
+import { formatDate, formatTimeRange } from '../lib/dates';
 
-/** Room, date, time and occupancy of a slot: the head of the slot edit and admin booking pages. */
+/**
+ * Room, date, time and occupancy of a slot: the head of the slot edit page (admin-time-slots)
+ * and of the admin booking page (admin-reservations).
+ */
 export function SlotSummary({ slot }: { slot: TimeSlot }) {
   const { t } = useTranslation('admin-time-slots');
   return (
