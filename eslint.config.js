@@ -2,7 +2,55 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
+
+/**
+ * The boundaries (issue #14): what each part may import. Deciders and contracts are pure: they
+ * import no infrastructure (database, HTTP, the platform, the services, Node's built-ins); the
+ * domain takes events only from the pure catalogue. The command side and the query side do not
+ * import each other; frontend features do not import each other (shared code lives in
+ * frontend/src/{app,components,lib,api,i18n}).
+ */
+const infrastructure = [
+  '@rr/platform',
+  '@rr/platform/*',
+  '@rr/command-service',
+  '@rr/query-service',
+  '@rr/projections',
+  '@rr/server',
+  'pg',
+  'pg-*',
+  'express',
+  'express-*',
+  'knex',
+  'multer',
+  'node:*',
+];
+const pure = (message) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [{ name: '@rr/events', message: `${message} Events come from @rr/events/catalogue.` }],
+      patterns: [{ group: infrastructure, message }],
+    },
+  ],
+});
+const features = [
+  'admin-blacklist',
+  'admin-history',
+  'admin-holidays',
+  'admin-overbooked',
+  'admin-reservations',
+  'admin-rooms',
+  'admin-time-slots',
+  'auth',
+  'booking',
+  'dashboard',
+  'privacy',
+  'reports',
+  'rooms',
+];
 
 export default tseslint.config(
   {
@@ -70,6 +118,95 @@ export default tseslint.config(
         {
           selector: "NewExpression[callee.name='Date'][arguments.length=0]",
           message: 'Read the time from the injected Clock (deps.clock.now()).',
+        },
+      ],
+    },
+  },
+  {
+    files: ['domain/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'domain/src/testing/**'],
+    rules: pure('The domain is pure: no infrastructure.'),
+  },
+  {
+    files: ['contracts/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@rr/*', ...infrastructure],
+              message: 'Contracts are browser-safe and stand alone: zod only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Resolved paths, so relative imports across the boundaries are caught as well.
+    files: [
+      'command-service/src/**/*.ts',
+      'query-service/src/**/*.ts',
+      'frontend/src/**/*.{ts,tsx}',
+    ],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './command-service/src',
+              from: ['./query-service', './projections'],
+              message: 'The command side does not import the read side.',
+            },
+            {
+              target: './query-service/src',
+              from: ['./command-service'],
+              message: 'The query side does not import the command side.',
+            },
+            ...features.map((feature) => ({
+              target: `./frontend/src/features/${feature}`,
+              from: './frontend/src/features',
+              except: [`./${feature}`],
+              message: 'Features do not import each other: share through lib, components or api.',
+            })),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['command-service/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@rr/query-service', '@rr/projections', '@rr/server'],
+              message: 'The command side does not import the read side.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['query-service/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@rr/command-service', '@rr/server'],
+              message: 'The query side does not import the command side.',
+            },
+          ],
         },
       ],
     },

@@ -1,6 +1,6 @@
 import type { EventStore, Actor } from '@rr/events';
-import type { Clock, Logger, Pool, SessionUser } from '@rr/platform';
-import type { BookingLimits } from './booking/decider.ts';
+import type { BookingLimits, Now } from '@rr/domain';
+import { localDateTime, type Clock, type Logger, type Pool, type SessionUser } from '@rr/platform';
 import type { CalendarImportSettings } from './holidays/import-window.ts';
 
 export interface CommandDeps {
@@ -22,4 +22,11 @@ export interface CommandDeps {
 
 export function actorOf(user: SessionUser | undefined): Actor {
   return user ? { kind: 'admin', username: user.username } : { kind: 'visitor' };
+}
+
+/** The time a decision is made at: the clock's instant, and the library's day and time of it. */
+export function decisionTime({ clock, timeZone }: Pick<CommandDeps, 'clock' | 'timeZone'>): Now {
+  const now = clock.now();
+  const { date, time } = localDateTime(now, timeZone);
+  return { now, today: date, time };
 }

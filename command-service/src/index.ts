@@ -8,9 +8,8 @@ import { bookingCommandRoutes } from './booking/api.ts';
 import { staffCommandRoutes } from './staff/api.ts';
 
 export type { CommandDeps } from './deps.ts';
-export { defaultLimits, type BookingLimits } from './booking/decider.ts';
+export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/platform';
 export { calendarImportSettings, type CalendarImportSettings } from './holidays/import-window.ts';
-export { foldHolidays, evolveHoliday, type Holiday } from './holidays/holiday.ts';
 export { humanCheck } from './booking/human-check.ts';
 export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
 export { erasePersonalData, startErasureJob } from './booking/erasure.ts';

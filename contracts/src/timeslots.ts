@@ -6,6 +6,9 @@ import { crossRule, endAfterStart, intBetween, isoDate, time, untilNotBefore } f
 
 const capacity = () => intBetween(0, 99999);
 
+/** Spec maxTimeSlots: one request creates at most this many time slots. */
+export const MAX_TIME_SLOTS_PER_REQUEST = 999;
+
 /** At least one weekday when the slot repeats (repeat-until after the start date). */
 const weekdayWhenRepeating = crossRule('weekday', 'daysOfWeek', (v) => {
   const { startDate, repeatUntil, daysOfWeek } = v;

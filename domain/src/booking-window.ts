@@ -1,4 +1,4 @@
-import { addDays, isWeekend, type LocalDate } from '@rr/platform';
+import { addDays, isWeekend, type LocalDate } from './calendar.ts';
 
 export type DayType = 'DAY' | 'WORKING_DAY';
 export interface OpenBound {

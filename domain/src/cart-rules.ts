@@ -1,4 +1,5 @@
-import { minutesOf, type BookingLimits } from '@rr/platform';
+import { minutesOf } from './calendar.ts';
+import type { BookingLimits } from './limits.ts';
 
 /** Whether two wall-clock ranges of one day overlap (touching ends do not). */
 export function timesOverlap(

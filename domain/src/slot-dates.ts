@@ -1,4 +1,4 @@
-import { WEEKDAYS, type LocalDate, type Weekday } from '@rr/platform';
+import { WEEKDAYS, type LocalDate, type Weekday } from './calendar.ts';
 
 export interface SlotSeries {
   startDate: LocalDate;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { datesBetween, weekdayOf, WEEKDAYS, type LocalDate } from '@rr/platform';
+import { datesBetween, weekdayOf, WEEKDAYS, type LocalDate } from './calendar.ts';
 import { slotDates } from './slot-dates.ts';
 
 const weekdays = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY'] as const;

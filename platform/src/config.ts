@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { BookingLimits } from '@rr/domain/limits';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -90,20 +91,11 @@ const ConfigSchema = z.object({
 export type Config = z.infer<typeof ConfigSchema>;
 
 /**
- * The limits of the booking rules (spec section 9: cart size and hold; the per-day and
- * per-visitor maxima of DESIGN section 11). The one source of every copy: the command side
- * decides with them, the calendar marks slots with them, and `GET /api/settings` hands them to
- * the visitor app.
+ * The limits of the booking rules: the type is the domain's (@rr/domain limits.ts), the values
+ * are these variables'. The one source of every copy: the deciders, the calendar's marks and
+ * `GET /api/settings` (the visitor app) take them from here.
  */
-export interface BookingLimits {
-  /** How long a cart holds its seats (every add and touch renews it). */
-  holdMinutes: number;
-  maxCartTickets: number;
-  /** Tickets per visitor and day (a cart may not hold more on one day either). */
-  maxTicketsPerDay: number;
-  /** Booked tickets per visitor from today on (a cart may not hold more either). */
-  maxTicketsPerVisitor: number;
-}
+export type { BookingLimits };
 
 export function bookingLimitsOf(
   config: Pick<

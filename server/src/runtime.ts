@@ -18,7 +18,7 @@ import {
   type Pool,
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
-import { emailKey } from '@rr/domain';
+import { emailKey } from '@rr/platform';
 
 export interface Runtime {
   batchSize: number;

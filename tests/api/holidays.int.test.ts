@@ -1,5 +1,7 @@
+// Over 300 lines: one file per API area; the cases share one app and database (with small import
+// limits).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { foldHolidays } from '@rr/command-service';
+import { foldHolidays } from '@rr/domain';
 import { HOLIDAYS_STREAM, type HolidayEvent } from '@rr/events';
 import { ManualClock, migrate } from '@rr/platform';
 import type { TestDatabase } from '../support/db.ts';

@@ -1,3 +1,5 @@
+// Over 300 lines: one generator; the simulated commands share the state of rooms, slots, carts and
+// stream versions, which every part would need if it were split.
 /**
  * A realistic event log for benchmarks, written in bulk.
  *
@@ -17,7 +19,7 @@
  * catalogue's `validateEvent`.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { emailKey } from '@rr/domain';
+import { emailKey } from '@rr/platform';
 import {
   HOLIDAYS_STREAM,
   ROOM_ORDER_STREAM,
@@ -816,6 +818,14 @@ export async function generateLog(pool: Pool, options: GenerateOptions): Promise
 
   commands.sort((a, b) => a.at - b.at || a.seq - b.seq);
   const streams = await writeCommands(pool, commands, options.chunkEvents ?? 20_000, log);
+  // The write side's room_state rows (migration 020): the rooms as created, in their order.
+  await pool.query(
+    `INSERT INTO room_state (room_id, version, name, has_image, open_start_type, open_start_value,
+                             open_end_type, open_end_value, sort_order)
+     SELECT id, 1, name, false, 'DAY', 1, 'DAY', 120, (ord - 1)::int
+       FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS r(id, name, ord)`,
+    [rooms.map((r) => r.id), rooms.map((r) => r.name)],
+  );
   const seatsTaken = ticketsByStatus.NEW + ticketsByStatus.BOOKED;
   return {
     events: eventCount,

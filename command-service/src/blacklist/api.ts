@@ -1,10 +1,12 @@
+import { blacklistStreamId, type BlacklistEvent, type StoreSession } from '@rr/events';
 import {
-  blacklistStreamId,
-  formatPosition,
-  type BlacklistEvent,
-  type StoreSession,
-} from '@rr/events';
-import { normalizeEmail } from '@rr/domain';
+  decideBlacklist,
+  evolveBlacklist,
+  initialBlacklistState,
+  normalizeEmail,
+  type BlacklistCommand,
+  type BlacklistState,
+} from '@rr/domain';
 import { BlacklistEmail, blacklistEntryInput, blacklistEntryUpdateInput } from '@rr/contracts';
 import {
   defineRoute,
@@ -15,13 +17,7 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import {
-  decideBlacklist,
-  evolveBlacklist,
-  initialBlacklistState,
-  type BlacklistCommand,
-  type BlacklistState,
-} from './decider.ts';
+import { handleCommand, streamAppend } from '../command.ts';
 
 export const emailField = fromContract(BlacklistEmail);
 
@@ -47,6 +43,7 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
   const EmailParams = z.object({ email: emailField });
   const PositionOnly = z.object({ position: z.string() });
 
+  /** The entry's stream is locked and folded; the address itself lives beside it (`after`). */
   async function execute(
     user: SessionUser | undefined,
     email: string,
@@ -54,27 +51,19 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
     after: (s: StoreSession, entryKey: string) => Promise<void>,
   ) {
     const entryKey = emailKey(email);
-    const { position } = await store.transaction(async (s) => {
-      const streamId = blacklistStreamId(entryKey);
-      await s.lockStream(streamId);
-      const state = await loadBlacklistEntry(s, entryKey);
-      const events = decideBlacklist(command(entryKey), state);
-      await s.append(
-        [
-          {
-            streamId,
-            streamType: 'blacklist',
-            expectedVersion: state.version === 0 ? 'no_stream' : state.version,
-            events,
-          },
-        ],
-        {
-          metadata: { actor: actorOf(user) },
-        },
-      );
-      await after(s, entryKey);
+    const streamId = blacklistStreamId(entryKey);
+    const { position } = await handleCommand(store, {
+      actor: actorOf(user),
+      load: async (s) => {
+        await s.lockStream(streamId);
+        return loadBlacklistEntry(s, entryKey);
+      },
+      decide: (state) => decideBlacklist(command(entryKey), state, null),
+      appends: (events, state) => streamAppend(streamId, 'blacklist', state.version, events),
+      record: (s) => after(s, entryKey),
+      answer: () => null,
     });
-    return position ? formatPosition(position) : '0_0';
+    return position;
   }
 
   return [

@@ -1,63 +1,106 @@
-import { visitorStreamId, type Actor, type NewEvent, type StoreSession } from '@rr/events';
-import { localDateTime, problems } from '@rr/platform';
-import type { CommandDeps } from '../deps.ts';
-import { decideCancel } from './decider.ts';
-import { decisionRequests, loadTransaction, lockCartAndSlots } from './store.ts';
+import type { Actor, StoreSession } from '@rr/events';
+import {
+  decideReservation,
+  emptyReservation,
+  evolveSlot,
+  refuse,
+  type SlotEvent,
+  type SlotState,
+} from '@rr/domain';
+import { decisionTime, type CommandDeps } from '../deps.ts';
+import { handleCommand, mergeAppends } from '../command.ts';
+import {
+  loadTransaction,
+  lockAndLoadVisitor,
+  lockCartAndSlots,
+  reservationAppends,
+  type LoadedReservation,
+} from './store.ts';
+
+/** One owner's booking and the tickets of it to cancel. */
+interface OwnerCancellation {
+  ownerId: string;
+  ticketIds: string[];
+  state: LoadedReservation;
+}
 
 /**
- * Cancels booked tickets of one owner inside a store transaction: the tickets must belong to the
- * owner's booking, and each must be cancelable (its slot not started). The slot streams free the
- * seats; the visitor stream forgets them for the per-visitor limits.
+ * The owner's booking (the `bookings` row names its cart and visitor), with the slots of the
+ * tickets to cancel and the visitor's stream locked and folded.
  */
-export async function cancelOwnerTickets(
+async function loadOwner(
   s: StoreSession,
-  deps: CommandDeps,
   ownerId: string,
   ticketIds: string[],
-  actor: Actor,
-): Promise<number> {
+): Promise<OwnerCancellation> {
   const b = await s.client.query<{ transaction_id: string; visitor_key: string }>(
     'SELECT transaction_id, visitor_key FROM bookings WHERE owner_id = $1',
     [ownerId],
   );
   const booking = b.rows[0];
-  if (!booking) throw problems.notFound('Owner');
+  if (!booking) throw refuse.notFound('Owner');
   const cart = await loadTransaction(s, booking.transaction_id);
-  const ids = [...new Set(ticketIds)];
-  const bySlot = new Map<string, string[]>();
-  for (const id of ids) {
-    const t = cart.tickets.find((x) => x.ticketId === id);
-    if (!t) throw problems.notFound('Ticket');
-    bySlot.set(t.timeSlotId, [...(bySlot.get(t.timeSlotId) ?? []), id]);
-  }
-  const slots = await lockCartAndSlots(s, null, bySlot.keys());
-  const visitorVersion = (await s.lockStream(visitorStreamId(booking.visitor_key))) ?? 0;
-  const localNow = localDateTime(deps.clock.now(), deps.timeZone);
-  const slotEvents = new Map<string, NewEvent[]>();
-  const visitorEvents: NewEvent[] = [];
-  for (const [slotId, list] of bySlot) {
-    for (const ticketId of list) {
-      const d = decideCancel(slots.get(slotId)!, ticketId, ownerId, localNow);
-      slotEvents.set(slotId, [...(slotEvents.get(slotId) ?? []), ...d.slot]);
-      visitorEvents.push(...d.visitor);
-    }
-  }
-  await s.append(
-    [
-      ...decisionRequests(
-        booking.transaction_id,
-        cart.version,
-        { transaction: [], slots: slotEvents },
-        slots,
+  const slotIds = cart.tickets
+    .filter((t) => ticketIds.includes(t.ticketId))
+    .map((t) => t.timeSlotId);
+  const slots = await lockCartAndSlots(s, null, slotIds);
+  const visitor = await lockAndLoadVisitor(s, booking.visitor_key);
+  const state = {
+    ...emptyReservation,
+    cart,
+    slots,
+    visitor,
+    transactionId: booking.transaction_id,
+    visitorKey: booking.visitor_key,
+  };
+  return { ownerId, ticketIds, state };
+}
+
+/**
+ * Cancels booked tickets, of one owner (the mail's link) or of several (staff), in one
+ * transaction: each ticket must belong to its owner's booking and be cancelable (its slot not
+ * started), or nothing is cancelled. The slot streams free the seats; the visitor stream forgets
+ * them for the per-visitor limits. Answers how many tickets were cancelled.
+ */
+export function cancelTickets(
+  deps: CommandDeps,
+  byOwner: ReadonlyMap<string, string[]>,
+  actor: Actor,
+) {
+  // Owners in a fixed order: two cancellations lock the same streams in the same order.
+  const owners = [...byOwner].sort(([a], [b]) => (a < b ? -1 : 1));
+  return handleCommand(deps.store, {
+    actor,
+    load: async (s) => {
+      const loaded: OwnerCancellation[] = [];
+      for (const [ownerId, ticketIds] of owners)
+        loaded.push(await loadOwner(s, ownerId, ticketIds));
+      return loaded;
+    },
+    decide: (loaded) => {
+      const context = { ...decisionTime(deps), limits: deps.limits };
+      // Owner by owner, each on the slots as the earlier owners' cancellations left them.
+      const decided = new Map<string, SlotState>();
+      return loaded.map(({ ownerId, ticketIds, state }) => {
+        const slots = new Map([...state.slots].map(([id, slot]) => [id, decided.get(id) ?? slot]));
+        const decision = decideReservation(
+          { type: 'CancelTickets', data: { ownerId, ticketIds } },
+          { ...state, slots },
+          context,
+        );
+        for (const [id, events] of decision.slots)
+          decided.set(
+            id,
+            events.reduce((st, e) => evolveSlot(st, e as unknown as SlotEvent), slots.get(id)!),
+          );
+        return decision;
+      });
+    },
+    appends: (decisions, loaded) =>
+      mergeAppends(
+        decisions.flatMap((decision, i) => reservationAppends(loaded[i]!.state, decision)),
       ),
-      {
-        streamId: visitorStreamId(booking.visitor_key),
-        streamType: 'visitor',
-        expectedVersion: visitorVersion,
-        events: visitorEvents,
-      },
-    ],
-    { metadata: { actor } },
-  );
-  return ids.length;
+    answer: (_decisions, loaded) =>
+      loaded.reduce((n, { ticketIds }) => n + new Set(ticketIds).size, 0),
+  });
 }

@@ -1,6 +1,8 @@
-import type { CommandDeps } from '../deps.ts';
-import { decideExpire } from './decider.ts';
-import { decisionRequests, loadTransaction, lockCartAndSlots } from './store.ts';
+import { transactionStreamId } from '@rr/events';
+import { decideReservation, emptyReservation } from '@rr/domain';
+import { decisionTime, type CommandDeps } from '../deps.ts';
+import { handleCommand } from '../command.ts';
+import { loadTransaction, lockCartAndSlots, reservationAppends } from './store.ts';
 
 /**
  * The expiry job: carts past their expiry are marked expired and their holds released, so the
@@ -17,21 +19,28 @@ export async function expireDueTransactions(deps: CommandDeps, batch = 200): Pro
   let expired = 0;
   for (const { id } of due.rows) {
     try {
-      await deps.store.transaction(async (s) => {
-        await s.lockStream(`transaction-${id}`);
-        const cart = await loadTransaction(s, id);
-        const slots = await lockCartAndSlots(
-          s,
-          null,
-          cart.tickets.map((t) => t.timeSlotId),
-        );
-        const decision = decideExpire(cart, deps.clock.now());
-        if (decision.transaction.length === 0) return;
-        await s.append(decisionRequests(id, cart.version, decision, slots), {
-          metadata: { actor: { kind: 'system', job: 'cart-expiry' } },
-        });
-        expired += 1;
+      // rm_transactions only finds the candidates; the decision is on the cart's stream.
+      const { answer } = await handleCommand(deps.store, {
+        actor: { kind: 'system', job: 'cart-expiry' },
+        load: async (s) => {
+          await s.lockStream(transactionStreamId(id));
+          const cart = await loadTransaction(s, id);
+          const slots = await lockCartAndSlots(
+            s,
+            null,
+            cart.tickets.map((t) => t.timeSlotId),
+          );
+          return { ...emptyReservation, cart, slots, transactionId: id, visitorKey: null };
+        },
+        decide: (state) =>
+          decideReservation({ type: 'ExpireCart' }, state, {
+            ...decisionTime(deps),
+            limits: deps.limits,
+          }),
+        appends: (decision, state) => reservationAppends(state, decision),
+        answer: (decision) => decision.transaction.length > 0,
       });
+      if (answer) expired += 1;
     } catch (err) {
       deps.logger.warn(
         { transactionId: id, err: String(err) },

@@ -11,9 +11,10 @@ import {
   type AppendOptions,
 } from '@rr/events';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/db.ts';
-import { decideAddTicket, defaultLimits } from './decider.ts';
+import { decideReservation, emptyReservation, initialRoomState } from '@rr/domain';
+import { defaultBookingLimits } from '@rr/platform';
 import { cartCacheOf, slotCacheOf } from './slot-cache.ts';
-import { decisionRequests, lockCartAndSlots, lockCartWithSlots, rememberCart } from './store.ts';
+import { lockCartAndSlots, lockCartWithSlots, rememberCart, reservationAppends } from './store.ts';
 
 const options: AppendOptions = {
   metadata: { actor: { kind: 'system', job: 'folded-state-cache-test' } },
@@ -98,19 +99,32 @@ describe('folded slot states cached per event store', () => {
 async function addTicket(store: EventStore, transactionId: string, timeSlotId: string) {
   const { result } = await store.transaction(async (s) => {
     const { cart, slots } = await lockCartWithSlots(s, transactionId, [timeSlotId]);
-    const decision = decideAddTicket(
+    const slot = slots.get(timeSlotId)!;
+    // The slot's room, open for the slot's day (rooms are not this test's concern).
+    const room = {
+      ...initialRoomState,
+      status: 'active' as const,
+      openEnd: { type: 'DAY' as const, value: 1 },
+    };
+    const state = {
+      ...emptyReservation,
       cart,
+      slots,
+      rooms: new Map([[slot.roomId, room]]),
+      transactionId,
+      visitorKey: null,
+    };
+    const decision = decideReservation(
+      { type: 'AddTicket', data: { transactionId, ticketId: randomUUID(), timeSlotId } },
+      state,
       {
-        transactionId,
-        ticketId: randomUUID(),
-        slot: slots.get(timeSlotId)!,
-        timeSlotId,
-        open: true,
+        now: new Date('2029-12-31T10:00:00Z'),
+        today: '2029-12-31',
+        time: '11:00',
+        limits: defaultBookingLimits,
       },
-      new Date('2029-12-31T10:00:00Z'),
-      defaultLimits,
     );
-    await s.append(decisionRequests(transactionId, cart.version, decision, slots), options);
+    await s.append(reservationAppends(state, decision), options);
     return { cart, decision };
   });
   rememberCart(store, transactionId, result.cart, result.decision);

@@ -1,6 +1,5 @@
 import type { EventStore } from '@rr/events';
-import type { SlotState } from '../timeslots/decider.ts';
-import type { TransactionState } from './decider.ts';
+import type { SlotState, TransactionState } from '@rr/domain';
 
 /**
  * Folded stream states by id, each as of its version (the most recently used stay). Events never

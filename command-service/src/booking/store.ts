@@ -10,23 +10,23 @@ import {
   type TransactionEvent,
   type VisitorEvent,
 } from '@rr/events';
-import { addDays, problems } from '@rr/platform';
-import { cartCacheOf, slotCacheOf } from './slot-cache.ts';
 import {
+  addDays,
   evolveSlot,
-  initialSlotState,
-  type SlotEvent,
-  type SlotState,
-} from '../timeslots/decider.ts';
-import {
   evolveTransaction,
   evolveVisitor,
+  initialSlotState,
   initialTransaction,
   initialVisitor,
-  type Decision,
+  type ReservationDecision,
+  type ReservationState,
+  type SlotEvent,
+  type SlotState,
   type TransactionState,
   type VisitorState,
-} from './decider.ts';
+} from '@rr/domain';
+import { streamAppend } from '../command.ts';
+import { cartCacheOf, slotCacheOf } from './slot-cache.ts';
 
 export async function loadTransaction(
   s: StoreSession,
@@ -159,7 +159,7 @@ export function rememberCart(
   store: EventStore,
   transactionId: string,
   cart: TransactionState,
-  decision: Decision,
+  decision: ReservationDecision,
 ): void {
   if (cart.status === 'none' && decision.transaction.length === 0) return;
   const after = decision.transaction.reduce(
@@ -169,57 +169,53 @@ export function rememberCart(
   cartCacheOf(store).set(transactionId, after);
 }
 
-/** The append of a decision: the cart stream first (read models see the cart before the holds), then each slot. */
-export function decisionRequests(
-  transactionId: string,
-  cartVersion: number,
-  decision: Decision,
-  slots: Map<string, SlotState>,
+/** A reservation's state as loaded, with the ids of the streams it was read from. */
+export interface LoadedReservation extends ReservationState {
+  transactionId: string;
+  /** The visitor's stream key (null when the command writes no visitor events). */
+  visitorKey: string | null;
+}
+
+/**
+ * The appends of a reservation decision, at the versions the state was read at: the cart stream
+ * first (read models see the cart before the holds), then each slot, then the visitor.
+ */
+export function reservationAppends(
+  state: LoadedReservation,
+  decision: ReservationDecision,
 ): AppendRequest[] {
-  const requests: AppendRequest[] = [];
-  if (decision.transaction.length) {
-    requests.push({
-      streamId: transactionStreamId(transactionId),
-      streamType: 'transaction',
-      expectedVersion: cartVersion === 0 ? 'no_stream' : cartVersion,
-      events: decision.transaction,
-    });
-  }
+  const requests = streamAppend(
+    transactionStreamId(state.transactionId),
+    'transaction',
+    state.cart.version,
+    decision.transaction,
+  );
   for (const [slotId, events] of decision.slots) {
-    const slot = slots.get(slotId);
+    const slot = state.slots.get(slotId);
     if (!slot) throw new Error(`slot ${slotId} was not loaded`);
-    requests.push({
-      streamId: timeSlotStreamId(slotId),
-      streamType: 'timeslot',
-      expectedVersion: slot.version,
-      events,
-    });
+    requests.push(...streamAppend(timeSlotStreamId(slotId), 'timeslot', slot.version, events));
+  }
+  if (decision.visitor.length) {
+    if (!state.visitorKey) throw new Error('the visitor was not loaded');
+    requests.push(
+      ...streamAppend(
+        visitorStreamId(state.visitorKey),
+        'visitor',
+        state.visitor.version,
+        decision.visitor,
+      ),
+    );
   }
   return requests;
 }
 
-/**
- * Runs a command again when another writer created the same new stream first (a new visitor's
- * first booking, a new cart id): bounded, then a clean 409, never a 500.
- */
-export async function withRetry<T>(fn: () => Promise<T>, attempts = 4): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (err) {
-      // Unique violations (a new stream or booking number created meanwhile) and deadlocks between
-      // writers that lock several owners' streams are worth another go.
-      const code = (err as { code?: string }).code;
-      const retryable = code === '23505' || code === '40P01' || code === '40001';
-      if (!(err instanceof ConcurrencyError) && !retryable) throw err;
-      if (i >= attempts)
-        throw problems.conflict(
-          'concurrency__retry_exhausted',
-          'Too many simultaneous changes, please try again',
-        );
-      await new Promise((r) => setTimeout(r, 5 * i + Math.random() * 10));
-    }
-  }
+/** Locks the visitor's stream and folds it. */
+export async function lockAndLoadVisitor(
+  s: StoreSession,
+  visitorKey: string,
+): Promise<VisitorState> {
+  await s.lockStream(visitorStreamId(visitorKey));
+  return loadVisitor(s, visitorKey);
 }
 
 export interface BookingRecord {

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import multer from 'multer';
 import type { Request, Response } from 'express';
-import { formatPosition, type NewEvent, type Position, type StoreSession } from '@rr/events';
+import { HOLIDAYS_STREAM, type StoreSession } from '@rr/events';
+import {
+  decideHoliday,
+  type HolidayCommand,
+  type HolidayCommandState,
+  type HolidayDecision,
+} from '@rr/domain';
 import {
   check,
   HolidayImportInput,
@@ -20,13 +26,8 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import {
-  decideHolidayCreate,
-  decideHolidayDelete,
-  decideHolidayImport,
-  decideHolidayUpdate,
-} from './holiday.ts';
-import { appendHolidayEvents, holidayIdentitiesOn, holidaysById, lockHolidays } from './state.ts';
+import { handleCommand, streamAppend } from '../command.ts';
+import { holidayIdentitiesOn, holidaysById, lockHolidays } from './state.ts';
 import { readCalendarOffThread } from './calendar-reader.ts';
 import { calendarImportLimits } from './import-window.ts';
 
@@ -65,32 +66,48 @@ const Imported = z
   })
   .openapi('HolidayImportResult');
 
-const positionToken = (p: Position | null) => (p ? formatPosition(p) : '0_0');
+/**
+ * Loads what a holiday command decides on: the holidays stream is locked (writers queue), then
+ * the `holiday_state` rows the command names (one holiday, or the holidays on an import batch's
+ * dates): a command's cost does not grow with the number of holidays.
+ */
+async function loadHolidays(
+  s: StoreSession,
+  command: HolidayCommand,
+): Promise<HolidayCommandState & { version: number }> {
+  const version = await lockHolidays(s);
+  switch (command.type) {
+    case 'CreateHoliday':
+      return { version, holidays: new Map(), identities: new Set() };
+    case 'UpdateHoliday':
+    case 'DeleteHoliday':
+      return {
+        version,
+        holidays: await holidaysById(s.client, [command.data.holidayId]),
+        identities: new Set(),
+      };
+    case 'ImportHolidays':
+      return {
+        version,
+        holidays: new Map(),
+        identities: await holidayIdentitiesOn(
+          s.client,
+          command.data.holidays.map((h) => h.date),
+        ),
+      };
+  }
+}
 
 export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
-  const { store } = deps;
-
-  /**
-   * Locks the holidays (writers queue), decides on the rows it reads, appends at the stream's
-   * version and moves the holiday state: one transaction.
-   */
-  async function execute<T>(
-    user: SessionUser | undefined,
-    decide: (s: StoreSession) => Promise<{ events: NewEvent[]; result: T }>,
-  ) {
-    const { result, position } = await store.transaction(async (s) => {
-      const version = await lockHolidays(s);
-      const decision = await decide(s);
-      await appendHolidayEvents(s, version, decision.events, {
-        metadata: { actor: actorOf(user) },
-      });
-      return decision.result;
+  const execute = (user: SessionUser | undefined, command: HolidayCommand) =>
+    handleCommand(deps.store, {
+      actor: actorOf(user),
+      load: (s) => loadHolidays(s, command),
+      decide: (state) => decideHoliday(command, state, { newId: randomUUID }),
+      appends: (decision: HolidayDecision, state) =>
+        streamAppend(HOLIDAYS_STREAM, 'holidays', state.version, decision.events),
+      answer: (decision) => decision,
     });
-    return { result, position: positionToken(position) };
-  }
-
-  const current = async (s: StoreSession, id: string) =>
-    (await holidaysById(s.client, [id])).get(id);
 
   const upload = multer({
     storage: multer.memoryStorage(),
@@ -119,9 +136,10 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
       responses: { 201: { description: 'Created', schema: Written } },
       handler: async ({ body, user }) => {
         const holidayId = randomUUID();
-        const { position } = await execute(user, () =>
-          Promise.resolve({ events: decideHolidayCreate(holidayId, body), result: null }),
-        );
+        const { position } = await execute(user, {
+          type: 'CreateHoliday',
+          data: { holidayId, ...body },
+        });
         return { status: 201, body: { id: holidayId, version: 1, position } };
       },
     }),
@@ -139,11 +157,11 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'Stale version' },
       },
       handler: async ({ params, body, user }) => {
-        const { result, position } = await execute(user, async (s) => {
-          const events = decideHolidayUpdate(await current(s, params.id), body);
-          return { events, result: body.version + events.length };
+        const { answer, position } = await execute(user, {
+          type: 'UpdateHoliday',
+          data: { holidayId: params.id, ...body },
         });
-        return { body: { id: params.id, version: result, position } };
+        return { body: { id: params.id, version: body.version + answer.events.length, position } };
       },
     }),
     defineRoute({
@@ -158,10 +176,10 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such holiday' },
       },
       handler: async ({ params, user }) => {
-        const { position } = await execute(user, async (s) => ({
-          events: decideHolidayDelete(await current(s, params.id)),
-          result: null,
-        }));
+        const { position } = await execute(user, {
+          type: 'DeleteHoliday',
+          data: { holidayId: params.id },
+        });
         return { body: { position } };
       },
     }),
@@ -202,17 +220,13 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
         let position = '0_0';
         for (let at = 0; at < reading.holidays.length; at += IMPORT_BATCH) {
           const batch = reading.holidays.slice(at, at + IMPORT_BATCH);
-          const written = await execute(user, async (s) => {
-            const known = await holidayIdentitiesOn(
-              s.client,
-              batch.map((h) => h.date),
-            );
-            const decision = decideHolidayImport(batch, known);
-            return { events: decision.events, result: decision };
+          const written = await execute(user, {
+            type: 'ImportHolidays',
+            data: { holidays: batch },
           });
-          imported += written.result.events.length;
-          duplicates += written.result.duplicates;
-          if (written.result.events.length) position = written.position;
+          imported += written.answer.events.length;
+          duplicates += written.answer.duplicates;
+          if (written.answer.events.length) position = written.position;
           await yieldToEventLoop();
         }
         const body = {

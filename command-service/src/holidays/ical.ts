@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { addDays, isStorableText, isValidLocalDate, type LocalDate } from '@rr/platform';
-import { holidayIdentity } from './holiday.ts';
+import { holidayIdentity } from '@rr/domain';
 
 export interface ImportedHoliday {
   date: LocalDate;

@@ -1,16 +1,11 @@
-import {
-  HOLIDAYS_STREAM,
-  type AppendOptions,
-  type HolidayEvent,
-  type NewEvent,
-  type StoreSession,
-} from '@rr/events';
-import type { LocalDate, PoolClient } from '@rr/platform';
-import { evolveHoliday, holidayIdentity, type Holiday } from './holiday.ts';
+import { HOLIDAYS_STREAM, type StoreSession } from '@rr/events';
+import { holidayIdentity, type Holiday, type LocalDate } from '@rr/domain';
+import type { PoolClient } from '@rr/platform';
 
 /**
  * The write side's holidays: the events live in the `holidays` stream; `holiday_state` (migration
- * 018) holds each holiday's state after them, written in the transaction that appends them. A
+ * 018) holds each holiday's state after them, written in the transaction that appends them
+ * (write-state.ts). A
  * command reads the rows it decides on (one holiday, the holidays on some dates) instead of
  * folding the stream, so its cost does not grow with the number of holidays.
  *
@@ -76,58 +71,4 @@ export async function holidayDatesBetween(
     values: [from, until],
   });
   return new Set(r.rows.map((row) => row.date));
-}
-
-/**
- * Appends holiday events at the stream's version (the caller holds the lock: lockHolidays) and
- * moves `holiday_state` by the same events, with the same evolveHoliday the history folds with.
- */
-export async function appendHolidayEvents(
-  s: StoreSession,
-  streamVersion: number,
-  events: NewEvent[],
-  options: AppendOptions,
-): Promise<void> {
-  if (events.length === 0) return;
-  await s.append(
-    [
-      {
-        streamId: HOLIDAYS_STREAM,
-        streamType: 'holidays',
-        expectedVersion: streamVersion === 0 ? 'no_stream' : streamVersion,
-        events,
-      },
-    ],
-    options,
-  );
-  const changes = events as unknown as HolidayEvent[];
-  const ids = [...new Set(changes.map((e) => e.data.holidayId))];
-  const creates = changes.every((e) => e.type === 'HolidayCreated');
-  const state = creates ? new Map<string, Holiday>() : await holidaysById(s.client, ids);
-  const gone: string[] = [];
-  for (const event of changes) {
-    const next = evolveHoliday(state.get(event.data.holidayId), event);
-    if (next) state.set(next.id, next);
-    else {
-      state.delete(event.data.holidayId);
-      gone.push(event.data.holidayId);
-    }
-  }
-  if (gone.length)
-    await s.client.query('DELETE FROM holiday_state WHERE holiday_id = ANY($1::uuid[])', [gone]);
-  const rows = [...state.values()];
-  if (rows.length)
-    await s.client.query(
-      `INSERT INTO holiday_state (holiday_id, date, name, description, version)
-       SELECT * FROM unnest($1::uuid[], $2::date[], $3::text[], $4::text[], $5::int[])
-       ON CONFLICT (holiday_id) DO UPDATE SET date = excluded.date, name = excluded.name,
-         description = excluded.description, version = excluded.version`,
-      [
-        rows.map((h) => h.id),
-        rows.map((h) => h.date),
-        rows.map((h) => h.name),
-        rows.map((h) => h.description ?? null),
-        rows.map((h) => h.version),
-      ],
-    );
 }

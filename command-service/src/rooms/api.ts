@@ -2,13 +2,21 @@ import { randomUUID } from 'node:crypto';
 import multer from 'multer';
 import type { Request, Response } from 'express';
 import {
-  formatPosition,
   ROOM_ORDER_STREAM,
-  RoomOrderChanged,
   roomStreamId,
+  type NewEvent,
   type RoomEvent,
   type StoreSession,
 } from '@rr/events';
+import {
+  decideRoom,
+  decideRoomOrder,
+  evolveRoom,
+  initialRoomState,
+  type RoomCommand,
+  type RoomCommandState,
+  type RoomState,
+} from '@rr/domain';
 import { RoomImageAlt, RoomInput } from '@rr/contracts';
 import {
   todayIn,
@@ -19,18 +27,12 @@ import {
   problems,
   z,
   type RouteDef,
+  type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
+import { handleCommand, streamAppend } from '../command.ts';
+import { roomOrder } from '../write-state.ts';
 import { lockCartAndSlots } from '../booking/store.ts';
-import { seatsTaken } from '../timeslots/decider.ts';
-import {
-  decide,
-  evolve,
-  initialRoomState,
-  moveRoom,
-  type RoomCommand,
-  type RoomState,
-} from './decider.ts';
 import { inspectRoomImage, MAX_IMAGE_BYTES } from './image.ts';
 
 // Spec section 5, room and room image: the rules are the contracts' (shared with the browser).
@@ -45,64 +47,57 @@ const Written = z
 const PositionOnly = z.object({ position: z.string() }).openapi('Position');
 const AltBody = z.object({ alt: fromContract(RoomImageAlt) });
 
-async function loadRoom(s: StoreSession, roomId: string): Promise<RoomState> {
+export async function loadRoom(s: StoreSession, roomId: string): Promise<RoomState> {
   const { events } = await s.readStream(roomStreamId(roomId));
-  return events.reduce((st, e) => evolve(st, e as unknown as RoomEvent), initialRoomState);
+  return events.reduce((st, e) => evolveRoom(st, e as unknown as RoomEvent), initialRoomState);
 }
 
 export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
+  const { store, clock, timeZone } = deps;
+
   /**
-   * Held or booked tickets of the room from today on, counted on the slot streams themselves
-   * under lock (the room's stream row is locked first, so no slot can be added meanwhile).
+   * The room's stream is locked and folded. A deletion also reads the room's slots from today on
+   * (their streams, under lock: the room's stream row is locked first, so no slot can be added
+   * meanwhile): held or booked tickets block it.
    */
-  async function activeReservations(s: StoreSession, roomId: string): Promise<number> {
-    const today = todayIn(deps.clock.now(), deps.timeZone);
+  async function load(s: StoreSession, command: RoomCommand): Promise<RoomCommandState> {
+    const roomId = command.data.roomId;
+    await s.lockStream(roomStreamId(roomId));
+    const room = await loadRoom(s, roomId);
+    if (command.type !== 'DeleteRoom' || room.status !== 'active')
+      return { room, slotsFromToday: [] };
     const r = await s.client.query<{ id: string }>(
       'SELECT time_slot_id AS id FROM timeslot_guard WHERE room_id = $1 AND date >= $2',
-      [roomId, today],
+      [roomId, todayIn(clock.now(), timeZone)],
     );
     const slots = await lockCartAndSlots(
       s,
       null,
       r.rows.map((x) => x.id),
     );
-    const now = deps.clock.now();
-    return [...slots.values()].reduce((n, slot) => n + seatsTaken(slot, now), 0);
+    return { room, slotsFromToday: [...slots.values()] };
   }
 
-  const { store } = deps;
-
-  /** Loads the room, decides, appends: one transaction, the room stream's version as guard. */
-  async function execute(
-    user: Parameters<typeof actorOf>[0],
-    roomId: string,
-    command: RoomCommand | ((s: StoreSession) => Promise<RoomCommand>),
-    extra?: (s: StoreSession) => Promise<void>,
-  ) {
-    const { result, position } = await store.transaction(async (s) => {
-      await s.lockStream(roomStreamId(roomId));
-      const state = await loadRoom(s, roomId);
-      const events = decide(typeof command === 'function' ? await command(s) : command, state);
-      await s.append(
-        [
-          {
-            streamId: roomStreamId(roomId),
-            streamType: 'room',
-            expectedVersion: state.version === 0 ? 'no_stream' : state.version,
-            events,
-          },
-        ],
-        { metadata: { actor: actorOf(user) } },
-      );
-      if (events.length > 0 && extra) await extra(s);
-      return { version: state.version + events.length };
+  const execute = async (
+    user: SessionUser | undefined,
+    command: RoomCommand,
+    record?: (s: StoreSession) => Promise<void>,
+  ) => {
+    const roomId = command.data.roomId;
+    const { answer, position } = await handleCommand(store, {
+      actor: actorOf(user),
+      load: (s) => load(s, command),
+      decide: (state) => decideRoom(command, state, { now: clock.now() }),
+      appends: (events, state) =>
+        streamAppend(roomStreamId(roomId), 'room', state.room.version, events),
+      // Rows beside the log (the image's bytes) change only when the room did.
+      record: async (s: StoreSession, events: NewEvent[]) => {
+        if (record && events.length) await record(s);
+      },
+      answer: (events, state) => state.room.version + events.length,
     });
-    return {
-      id: roomId,
-      version: result.version,
-      position: position ? formatPosition(position) : '0_0',
-    };
-  }
+    return { id: roomId, version: answer, position };
+  };
 
   const details = (roomId: string, b: z.output<typeof RoomBody>) => ({
     roomId,
@@ -141,7 +136,7 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         const id = randomUUID();
         return {
           status: 201,
-          body: await execute(user, id, { type: 'CreateRoom', data: details(id, body) }),
+          body: await execute(user, { type: 'CreateRoom', data: details(id, body) }),
         };
       },
     }),
@@ -159,7 +154,7 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'Stale version' },
       },
       handler: async ({ params, body, user }) => ({
-        body: await execute(user, params.id, {
+        body: await execute(user, {
           type: 'UpdateRoom',
           data: { ...details(params.id, body), expectedVersion: body.version },
         }),
@@ -178,22 +173,7 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'Has active reservations; payload[0] is the count' },
       },
       handler: async ({ params, user }) => {
-        const written = await execute(
-          user,
-          params.id,
-          async (s) => ({
-            type: 'DeleteRoom',
-            data: {
-              roomId: params.id,
-              activeReservationCount: await activeReservations(s, params.id),
-            },
-          }),
-          // The room's slots go with it: free their times (the projection drops their read rows).
-          (s) =>
-            s.client
-              .query('DELETE FROM timeslot_guard WHERE room_id = $1', [params.id])
-              .then(() => undefined),
-        );
+        const written = await execute(user, { type: 'DeleteRoom', data: { roomId: params.id } });
         return { body: { position: written.position } };
       },
     }),
@@ -212,29 +192,24 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such room' },
       },
       handler: async ({ params, user }) => {
-        const { position } = await store.transaction(async (s) => {
-          const version = (await s.lockStream(ROOM_ORDER_STREAM)) ?? 0;
-          const r = await s.client.query<{ id: string }>(
-            'SELECT id FROM rm_rooms ORDER BY sort_order, name, id',
-          );
-          const order = moveRoom(
-            r.rows.map((row) => row.id),
-            params.id,
-            params.order,
-          );
-          await s.append(
-            [
-              {
-                streamId: ROOM_ORDER_STREAM,
-                streamType: 'room-order',
-                expectedVersion: version === 0 ? 'no_stream' : version,
-                events: [RoomOrderChanged.create({ roomIds: order })],
-              },
-            ],
-            { metadata: { actor: actorOf(user) } },
-          );
+        const command = {
+          type: 'MoveRoom',
+          data: { roomId: params.id, index: params.order },
+        } as const;
+        const { position } = await handleCommand(store, {
+          actor: actorOf(user),
+          // The order stream is locked (reorders queue); the rooms and their order are the
+          // write side's room_state, moved with the room events.
+          load: async (s) => ({
+            version: (await s.lockStream(ROOM_ORDER_STREAM)) ?? 0,
+            roomIds: await roomOrder(s.client),
+          }),
+          decide: (state) => decideRoomOrder(command, state, null),
+          appends: (events, state) =>
+            streamAppend(ROOM_ORDER_STREAM, 'room-order', state.version, events),
+          answer: () => null,
         });
-        return { body: { position: position ? formatPosition(position) : '0_0' } };
+        return { body: { position } };
       },
     }),
     defineRoute({
@@ -261,7 +236,7 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         const alt = parseOrThrow(AltBody, { alt: fields.alt }).alt;
         const file = req.file;
         if (!file) {
-          const written = await execute(user, params.id, {
+          const written = await execute(user, {
             type: 'ChangeRoomImageAlt',
             data: { roomId: params.id, alt },
           });
@@ -271,7 +246,6 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         const imageId = randomUUID();
         const written = await execute(
           user,
-          params.id,
           {
             type: 'SetRoomImage',
             data: { roomId: params.id, imageId, contentType, size: file.size, alt },
@@ -301,7 +275,6 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
       handler: async ({ params, user }) => {
         const written = await execute(
           user,
-          params.id,
           { type: 'RemoveRoomImage', data: { roomId: params.id } },
           async (s) => {
             await s.client.query('DELETE FROM room_images WHERE room_id = $1', [params.id]);

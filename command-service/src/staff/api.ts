@@ -1,35 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  formatPosition,
-  OwnerDataChanged,
-  TicketAddedToTransaction,
-  TicketBooked,
-  TicketHeld,
-  TransactionBooked,
-  TransactionStarted,
-  transactionStreamId,
-  timeSlotStreamId,
-  VisitorTicketsBooked,
-  visitorStreamId,
-  type Position,
-} from '@rr/events';
-import { normalizeEmail } from '@rr/domain';
-import {
-  defineRoute,
-  messages,
-  Problem,
-  problems,
-  z,
-  type RouteDef,
-  type SessionUser,
-} from '@rr/platform';
-import { actorOf, type CommandDeps } from '../deps.ts';
+import type { Actor } from '@rr/events';
+import { decideReservation, emptyReservation, normalizeEmail, refuse, Refused } from '@rr/domain';
+import { defineRoute, messages, Problem, problems, z, type RouteDef } from '@rr/platform';
+import { actorOf, decisionTime, type CommandDeps } from '../deps.ts';
+import { handleCommand } from '../command.ts';
 import { StaffBookingBody, StaffOwnerBody } from '../booking/owner.ts';
-import { cancelOwnerTickets } from '../booking/cancel.ts';
-import { newBookingNumber, newOwnerId } from '../booking/api.ts';
-import { lockCartAndSlots, recordBooking, withRetry } from '../booking/store.ts';
+import { cancelTickets } from '../booking/cancel.ts';
+import { bookingCommands } from '../booking/book.ts';
+import { lockAndLoadTransaction, lockCartAndSlots, reservationAppends } from '../booking/store.ts';
 
-const token = (p: Position | null) => (p ? formatPosition(p) : '0_0');
 const Ids = z
   .string()
   .max(4000)
@@ -42,8 +20,67 @@ const Ids = z
   .pipe(z.array(z.uuid('Not a valid id')).min(1, messages.required).max(100));
 
 export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
-  const { store, clock } = deps;
-  const admin = (user: SessionUser | undefined) => actorOf(user);
+  const bookings = bookingCommands(deps);
+
+  /**
+   * Staff change the owner data of a booked ticket's booking. rm_tickets only finds the ticket's
+   * cart; whether the ticket is booked and the data not erased is decided on the cart's and the
+   * slot's streams. The personal data is changed beside the log; the log records the change
+   * (OwnerDataChanged) without it.
+   */
+  async function changeOwnerData(
+    ticketId: string,
+    body: z.output<typeof StaffOwnerBody>,
+    actor: Actor,
+  ) {
+    const t = await deps.pool.query<{ transaction_id: string }>(
+      'SELECT transaction_id FROM rm_tickets WHERE id = $1',
+      [ticketId],
+    );
+    const transactionId = t.rows[0]?.transaction_id;
+    if (!transactionId) throw refuse.notFound('Ticket');
+    return handleCommand(deps.store, {
+      actor,
+      load: async (s) => {
+        const cart = await lockAndLoadTransaction(s, transactionId);
+        const slotIds = cart.tickets
+          .filter((x) => x.ticketId === ticketId)
+          .map((x) => x.timeSlotId);
+        const slots = await lockCartAndSlots(s, null, slotIds);
+        return { ...emptyReservation, cart, slots, transactionId, visitorKey: null };
+      },
+      decide: (state) =>
+        decideReservation({ type: 'ChangeOwnerData', data: { ticketId } }, state, {
+          ...decisionTime(deps),
+          limits: deps.limits,
+        }),
+      appends: (decision, state) => reservationAppends(state, decision),
+      record: async (s, _decision, state) => {
+        const updated = await s.client.query(
+          `UPDATE personal_data SET salutation = $2, title = $3, first_name = $4, last_name = $5, organisation = $6,
+                  email = coalesce($7, email), phone = $8, accessibility = $9 WHERE owner_id = $1`,
+          [
+            state.cart.ownerId,
+            body.salutation,
+            body.title ?? null,
+            body.firstName,
+            body.lastName,
+            body.organisation ?? null,
+            body.email ? normalizeEmail(body.email) : null,
+            body.phone ?? null,
+            body.accessibility,
+          ],
+        );
+        // Erased by the job meanwhile (its event is on the stream: the next try says so).
+        if (!updated.rowCount)
+          throw new Refused(
+            'personal_data__erased',
+            'The personal data of this booking was erased',
+          );
+      },
+      answer: () => null,
+    });
+  }
 
   return [
     defineRoute({
@@ -60,52 +97,8 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'ticket__not_booked or personal_data__erased' },
       },
       handler: async ({ params, body, user }) => {
-        const { position } = await store.transaction(async (s) => {
-          const t = await s.client.query<{
-            owner_id: string | null;
-            status: string;
-            transaction_id: string;
-          }>('SELECT owner_id, status, transaction_id FROM rm_tickets WHERE id = $1', [params.id]);
-          const ticket = t.rows[0];
-          if (!ticket) throw problems.notFound('Ticket');
-          if (ticket.status !== 'BOOKED' || !ticket.owner_id)
-            throw new Problem(409, 'ticket__not_booked', 'Only booked tickets can be edited');
-          const updated = await s.client.query(
-            `UPDATE personal_data SET salutation = $2, title = $3, first_name = $4, last_name = $5, organisation = $6,
-                    email = coalesce($7, email), phone = $8, accessibility = $9 WHERE owner_id = $1`,
-            [
-              ticket.owner_id,
-              body.salutation,
-              body.title ?? null,
-              body.firstName,
-              body.lastName,
-              body.organisation ?? null,
-              body.email ? normalizeEmail(body.email) : null,
-              body.phone ?? null,
-              body.accessibility,
-            ],
-          );
-          if (!updated.rowCount)
-            throw new Problem(
-              409,
-              'personal_data__erased',
-              'The personal data of this booking was erased',
-            );
-          await s.append(
-            [
-              {
-                streamId: transactionStreamId(ticket.transaction_id),
-                streamType: 'transaction',
-                expectedVersion: 'stream_exists',
-                events: [
-                  OwnerDataChanged.create({ ownerId: ticket.owner_id, ticketId: params.id }),
-                ],
-              },
-            ],
-            { metadata: { actor: admin(user) } },
-          );
-        });
-        return { body: { position: token(position) } };
+        const { position } = await changeOwnerData(params.id, body, actorOf(user));
+        return { body: { position } };
       },
     }),
     defineRoute({
@@ -124,28 +117,21 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'ticket__not_cancelable' },
       },
       handler: async ({ query, user }) => {
-        const result = await withRetry(async () => {
-          const { result, position } = await store.transaction(async (s) => {
-            const r = await s.client.query<{ id: string; owner_id: string | null }>(
-              'SELECT id, owner_id FROM rm_tickets WHERE id = ANY($1::uuid[])',
-              [query.ids],
-            );
-            const byOwner = new Map<string, string[]>();
-            for (const id of new Set(query.ids)) {
-              const row = r.rows.find((x) => x.id === id);
-              if (!row) throw problems.notFound('Ticket');
-              if (!row.owner_id)
-                throw new Problem(409, 'ticket__not_cancelable', 'The ticket is not booked');
-              byOwner.set(row.owner_id, [...(byOwner.get(row.owner_id) ?? []), id]);
-            }
-            let n = 0;
-            for (const [ownerId, ids] of [...byOwner].sort(([a], [b]) => (a < b ? -1 : 1)))
-              n += await cancelOwnerTickets(s, deps, ownerId, ids, admin(user));
-            return n;
-          });
-          return { cancelled: result, position: token(position) };
-        });
-        return { body: result };
+        // rm_tickets only finds each ticket's owner; the decision is on the owners' streams.
+        const r = await deps.pool.query<{ id: string; owner_id: string | null }>(
+          'SELECT id, owner_id FROM rm_tickets WHERE id = ANY($1::uuid[])',
+          [query.ids],
+        );
+        const byOwner = new Map<string, string[]>();
+        for (const id of new Set(query.ids)) {
+          const row = r.rows.find((x) => x.id === id);
+          if (!row) throw problems.notFound('Ticket');
+          if (!row.owner_id)
+            throw new Problem(409, 'ticket__not_cancelable', 'The ticket is not booked');
+          byOwner.set(row.owner_id, [...(byOwner.get(row.owner_id) ?? []), id]);
+        }
+        const { answer, position } = await cancelTickets(deps, byOwner, actorOf(user));
+        return { body: { cancelled: answer, position } };
       },
     }),
     defineRoute({
@@ -171,100 +157,14 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         },
         404: { description: 'No such slot' },
       },
-      handler: async ({ params, body, user }) => {
-        const email = body.email ? normalizeEmail(body.email) : null;
-        // Without an e-mail address the booking counts for no visitor (a random key).
-        const visitorKey = email ? deps.emailKey(email) : randomBytes(20).toString('hex');
-        const result = await withRetry(async () => {
-          const ownerId = newOwnerId();
-          const bookingNumber = newBookingNumber();
-          const transactionId = randomUUID();
-          const ticketId = randomUUID();
-          const { position } = await store.transaction(async (s) => {
-            const slot = (await lockCartAndSlots(s, null, [params.timeSlotId])).get(
-              params.timeSlotId,
-            )!;
-            if (slot.status !== 'active' || slot.roomId !== params.id)
-              throw problems.notFound('Time slot');
-            const visitorVersion = (await s.lockStream(visitorStreamId(visitorKey))) ?? 0;
-            const now = clock.now().toISOString();
-            const ticket = {
-              ticketId,
-              timeSlotId: params.timeSlotId,
-              roomId: slot.roomId,
-              date: slot.date,
-              startTime: slot.startTime,
-              endTime: slot.endTime,
-            };
-            await s.append(
-              [
-                {
-                  streamId: transactionStreamId(transactionId),
-                  streamType: 'transaction',
-                  expectedVersion: 'no_stream',
-                  events: [
-                    TransactionStarted.create({ transactionId, expiresAt: now }),
-                    TicketAddedToTransaction.create({ ...ticket, expiresAt: now }),
-                    TransactionBooked.create({
-                      transactionId,
-                      ownerId,
-                      bookingNumber,
-                      visitorKey,
-                      language: body.language,
-                      ticketIds: [ticketId],
-                    }),
-                  ],
-                },
-                {
-                  streamId: timeSlotStreamId(params.timeSlotId),
-                  streamType: 'timeslot',
-                  expectedVersion: slot.version,
-                  events: [
-                    TicketHeld.create({
-                      ticketId,
-                      timeSlotId: params.timeSlotId,
-                      transactionId,
-                      expiresAt: now,
-                    }),
-                    TicketBooked.create({ ticketId, ownerId }),
-                  ],
-                },
-                {
-                  streamId: visitorStreamId(visitorKey),
-                  streamType: 'visitor',
-                  expectedVersion: visitorVersion === 0 ? 'no_stream' : visitorVersion,
-                  events: [
-                    VisitorTicketsBooked.create({
-                      ownerId,
-                      tickets: [
-                        {
-                          ticketId,
-                          date: slot.date,
-                          startTime: slot.startTime,
-                          endTime: slot.endTime,
-                        },
-                      ],
-                    }),
-                  ],
-                },
-              ],
-              { metadata: { actor: admin(user) } },
-            );
-            await recordBooking(s, {
-              ownerId,
-              transactionId,
-              visitorKey,
-              bookingNumber,
-              language: body.language,
-              owner: body,
-              email,
-              lastDate: slot.date,
-            });
-          });
-          return { ownerId, bookingNumber, ticketId, position: token(position) };
-        });
-        return { status: 201, body: result };
-      },
+      handler: async ({ params, body, user }) => ({
+        status: 201,
+        body: await bookings.staffBook(
+          actorOf(user),
+          { roomId: params.id, timeSlotId: params.timeSlotId },
+          body,
+        ),
+      }),
     }),
   ];
 }

@@ -1,40 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { roomStreamId, timeSlotStreamId, type StoreSession } from '@rr/events';
 import {
-  formatPosition,
-  roomStreamId,
-  TimeSlotCreated,
-  timeSlotStreamId,
-  type AppendRequest,
-  type Position,
-  type RoomEvent,
-  type StoreSession,
-} from '@rr/events';
-import { slotDates } from '@rr/domain';
-import { TimeSlotCapacityInput, TimeSlotInput, TimeSlotUpdateInput } from '@rr/contracts';
-import {
-  defineRoute,
-  fromContract,
-  minutesOf,
-  Problem,
-  problems,
-  z,
-  type RouteDef,
-  type SessionUser,
-} from '@rr/platform';
-import { actorOf, type CommandDeps } from '../deps.ts';
-import { evolve as evolveRoom, initialRoomState } from '../rooms/decider.ts';
-import { holidayDatesBetween } from '../holidays/state.ts';
-import {
-  decideSlot,
-  evolveSlot,
-  initialSlotState,
-  type SlotCommand,
+  decideTimeSlot,
+  type TimeSlotCommand,
+  type TimeSlotCommandState,
   type SlotState,
-  type SlotEvent,
-} from './decider.ts';
-
-/** Spec maxTimeSlots: one request creates at most this many. */
-export const MAX_SLOTS_PER_REQUEST = 999;
+} from '@rr/domain';
+import { TimeSlotCapacityInput, TimeSlotInput, TimeSlotUpdateInput } from '@rr/contracts';
+import { defineRoute, fromContract, z, type RouteDef, type SessionUser } from '@rr/platform';
+import { actorOf, type CommandDeps } from '../deps.ts';
+import { handleCommand, streamAppend } from '../command.ts';
+import { loadRoom } from '../rooms/api.ts';
+import { holidayDatesBetween } from '../holidays/state.ts';
+import { lockCartAndSlots } from '../booking/store.ts';
 
 // Spec section 5, time slots and multi capacity: the contracts' rules (shared with the browser).
 export const SlotCreateBody = fromContract(TimeSlotInput).openapi('TimeSlotInput');
@@ -42,77 +20,91 @@ const SlotUpdateBody = fromContract(TimeSlotUpdateInput).openapi('TimeSlotUpdate
 const CapacityBody = fromContract(TimeSlotCapacityInput).openapi('TimeSlotCapacityInput');
 const RoomParams = z.object({ id: z.uuid('Not a valid id') });
 const SlotParams = z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') });
+const PositionOnly = z.object({ position: z.string() });
 
-const token = (p: Position | null) => (p ? formatPosition(p) : '0_0');
-
-/** Serialises slot changes of one room (its stream row) and checks that the room exists. */
-async function lockRoom(s: StoreSession, roomId: string): Promise<void> {
-  await s.lockStream(roomStreamId(roomId));
-  const { events } = await s.readStream(roomStreamId(roomId));
-  const room = events.reduce(
-    (st, e) => evolveRoom(st, e as unknown as RoomEvent),
-    initialRoomState,
-  );
-  if (room.status !== 'active') throw problems.notFound('Room');
-}
-
-export async function loadSlot(s: StoreSession, timeSlotId: string): Promise<SlotState> {
-  const { events } = await s.readStream(timeSlotStreamId(timeSlotId));
-  return events.reduce((st, e) => evolveSlot(st, e as unknown as SlotEvent), initialSlotState);
-}
-
-/** The first date on which a slot of the room would overlap the given times (guard table, same transaction). */
-async function firstOverlap(
+/** When the room's slots sit on some days (the guard table, moved with the slots' events). */
+async function slotTimes(
   s: StoreSession,
   roomId: string,
-  dates: string[],
-  startTime: string,
-  endTime: string,
-  exceptSlot?: string,
-): Promise<string | null> {
-  const r = await s.client.query<{ date: string }>(
-    `SELECT date FROM timeslot_guard
-      WHERE room_id = $1 AND date = ANY($2::date[]) AND start_min < $4 AND $3 < end_min
-        AND ($5::uuid IS NULL OR time_slot_id <> $5::uuid)
-      ORDER BY date LIMIT 1`,
-    [roomId, dates, minutesOf(startTime), minutesOf(endTime), exceptSlot ?? null],
+  from: string,
+  until: string,
+): Promise<TimeSlotCommandState['taken']> {
+  const r = await s.client.query<{ id: string; date: string; start_min: number; end_min: number }>(
+    `SELECT time_slot_id::text AS id, to_char(date, 'YYYY-MM-DD') AS date, start_min, end_min
+       FROM timeslot_guard WHERE room_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date, start_min`,
+    [roomId, from, until],
   );
-  return r.rows[0]?.date ?? null;
+  return r.rows.map((x) => ({
+    timeSlotId: x.id,
+    date: x.date,
+    startMin: x.start_min,
+    endMin: x.end_min,
+  }));
 }
 
-const overlapping = (date: string) =>
-  new Problem(409, 'timeslot__overlapping', 'A time slot already exists within those times', [
-    date,
-  ]);
+/** The slots' streams, locked and folded (through the slot cache), in the order given. */
+async function lockSlots(s: StoreSession, ids: string[]): Promise<Map<string, SlotState>> {
+  const slots = await lockCartAndSlots(s, null, ids);
+  return new Map(ids.map((id) => [id, slots.get(id)!]));
+}
+
+/**
+ * What a slot command decides on. The room's stream is locked first: slot commands of a room
+ * queue, and the room cannot go meanwhile. Then the slots it changes, under lock, and when the
+ * room's slots sit on the days concerned.
+ */
+async function load(s: StoreSession, command: TimeSlotCommand): Promise<TimeSlotCommandState> {
+  const roomId = command.data.roomId;
+  await s.lockStream(roomStreamId(roomId));
+  const room = await loadRoom(s, roomId);
+  const state: TimeSlotCommandState = {
+    room,
+    slots: new Map(),
+    holidays: new Set(),
+    taken: [],
+  };
+  if (room.status !== 'active') return state;
+  switch (command.type) {
+    case 'CreateTimeSlots': {
+      const { startDate, repeatUntil } = command.data;
+      const until = repeatUntil ?? startDate;
+      return {
+        ...state,
+        holidays: await holidayDatesBetween(s.client, startDate, until),
+        taken: await slotTimes(s, roomId, startDate, until),
+      };
+    }
+    case 'UpdateTimeSlot': {
+      const slots = await lockSlots(s, [command.data.timeSlotId]);
+      const slot = slots.get(command.data.timeSlotId)!;
+      const taken =
+        slot.status === 'active' ? await slotTimes(s, roomId, slot.date, slot.date) : [];
+      return { ...state, slots, taken };
+    }
+    case 'DeleteTimeSlot':
+      return { ...state, slots: await lockSlots(s, [command.data.timeSlotId]) };
+    case 'ChangeCapacity': {
+      const { fromDate, untilDate } = command.data;
+      const ids = (await slotTimes(s, roomId, fromDate, untilDate)).map((t) => t.timeSlotId);
+      return { ...state, slots: await lockSlots(s, ids) };
+    }
+  }
+}
 
 export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
   const { store, clock } = deps;
 
-  async function executeSlot(
-    user: SessionUser | undefined,
-    command: SlotCommand,
-    before?: (s: StoreSession, state: SlotState) => Promise<void>,
-  ) {
-    const { position } = await store.transaction(async (s) => {
-      await lockRoom(s, command.data.roomId);
-      const state = await loadSlot(s, command.data.timeSlotId);
-      const events = decideSlot(command, state, clock.now());
-      if (events.length === 0) return;
-      if (before) await before(s, state);
-      await s.append(
-        [
-          {
-            streamId: timeSlotStreamId(command.data.timeSlotId),
-            streamType: 'timeslot',
-            expectedVersion: state.version,
-            events,
-          },
-        ],
-        { metadata: { actor: actorOf(user) } },
-      );
+  const execute = (user: SessionUser | undefined, command: TimeSlotCommand) =>
+    handleCommand(store, {
+      actor: actorOf(user),
+      load: (s) => load(s, command),
+      decide: (state) => decideTimeSlot(command, state, { now: clock.now(), newId: randomUUID }),
+      appends: (decision, state) =>
+        [...decision].flatMap(([id, events]) =>
+          streamAppend(timeSlotStreamId(id), 'timeslot', state.slots.get(id)?.version ?? 0, events),
+        ),
+      answer: (decision) => decision.size,
     });
-    return token(position);
-  }
 
   return [
     defineRoute({
@@ -135,61 +127,11 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'timeslot__overlapping; payload[0] is the first clashing date' },
       },
       handler: async ({ params, body, user }) => {
-        const roomId = params.id;
-        const { result, position } = await store.transaction(async (s) => {
-          await lockRoom(s, roomId);
-          const holidays = await holidayDatesBetween(
-            s.client,
-            body.startDate,
-            body.repeatUntil ?? body.startDate,
-          );
-          // At most one more date than allowed: enough to refuse a series that is too long.
-          const dates = slotDates(
-            { ...body, repeatUntil: body.repeatUntil ?? undefined },
-            (d) => holidays.has(d),
-            MAX_SLOTS_PER_REQUEST,
-          );
-          if (dates.length > MAX_SLOTS_PER_REQUEST) {
-            throw problems.validation([
-              {
-                field: 'repeatUntil',
-                rule: 'too_big',
-                message: `At most ${MAX_SLOTS_PER_REQUEST} time slots at once`,
-              },
-            ]);
-          }
-          if (dates.length === 0) return 0;
-          const clash = await firstOverlap(s, roomId, dates, body.startTime, body.endTime);
-          if (clash) throw overlapping(clash);
-          const slots = dates.map((date) => ({
-            timeSlotId: randomUUID(),
-            roomId,
-            date,
-            startTime: body.startTime,
-            endTime: body.endTime,
-            capacity: body.capacity,
-          }));
-          await s.client.query(
-            `INSERT INTO timeslot_guard (time_slot_id, room_id, date, start_min, end_min)
-             SELECT id, $2, d, $4, $5 FROM unnest($1::uuid[], $3::date[]) AS t(id, d)`,
-            [
-              slots.map((x) => x.timeSlotId),
-              roomId,
-              dates,
-              minutesOf(body.startTime),
-              minutesOf(body.endTime),
-            ],
-          );
-          const requests: AppendRequest[] = slots.map((slot) => ({
-            streamId: timeSlotStreamId(slot.timeSlotId),
-            streamType: 'timeslot',
-            expectedVersion: 'no_stream',
-            events: [TimeSlotCreated.create(slot)],
-          }));
-          await s.append(requests, { metadata: { actor: actorOf(user) } });
-          return slots.length;
+        const { answer, position } = await execute(user, {
+          type: 'CreateTimeSlots',
+          data: { roomId: params.id, ...body },
         });
-        return { status: 201, body: { createdTimeSlots: result, position: token(position) } };
+        return { status: 201, body: { createdTimeSlots: answer, position } };
       },
     }),
     defineRoute({
@@ -202,29 +144,14 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
       params: SlotParams,
       body: SlotUpdateBody,
       responses: {
-        200: { description: 'Updated', schema: z.object({ position: z.string() }) },
+        200: { description: 'Updated', schema: PositionOnly },
         404: { description: 'No such slot' },
         409: { description: 'timeslot__overlapping' },
       },
       handler: async ({ params, body, user }) => {
-        const command: SlotCommand = {
+        const { position } = await execute(user, {
           type: 'UpdateTimeSlot',
           data: { timeSlotId: params.timeSlotId, roomId: params.id, ...body },
-        };
-        const position = await executeSlot(user, command, async (s, state) => {
-          const clash = await firstOverlap(
-            s,
-            params.id,
-            [state.date],
-            body.startTime,
-            body.endTime,
-            params.timeSlotId,
-          );
-          if (clash) throw overlapping(clash);
-          await s.client.query(
-            'UPDATE timeslot_guard SET start_min = $2, end_min = $3 WHERE time_slot_id = $1',
-            [params.timeSlotId, minutesOf(body.startTime), minutesOf(body.endTime)],
-          );
         });
         return { body: { position } };
       },
@@ -237,20 +164,15 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
       access: ['admin'],
       params: SlotParams,
       responses: {
-        200: { description: 'Deleted', schema: z.object({ position: z.string() }) },
+        200: { description: 'Deleted', schema: PositionOnly },
         404: { description: 'No such slot' },
         409: { description: 'timeslot__has_tickets' },
       },
       handler: async ({ params, user }) => {
-        const position = await executeSlot(
-          user,
-          { type: 'DeleteTimeSlot', data: { timeSlotId: params.timeSlotId, roomId: params.id } },
-          async (s) => {
-            await s.client.query('DELETE FROM timeslot_guard WHERE time_slot_id = $1', [
-              params.timeSlotId,
-            ]);
-          },
-        );
+        const { position } = await execute(user, {
+          type: 'DeleteTimeSlot',
+          data: { timeSlotId: params.timeSlotId, roomId: params.id },
+        });
         return { body: { position } };
       },
     }),
@@ -272,35 +194,11 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such room' },
       },
       handler: async ({ params, body, user }) => {
-        const { result, position } = await store.transaction(async (s) => {
-          await lockRoom(s, params.id);
-          const r = await s.client.query<{ id: string }>(
-            'SELECT time_slot_id AS id FROM timeslot_guard WHERE room_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date, start_min',
-            [params.id, body.fromDate, body.untilDate],
-          );
-          const requests: AppendRequest[] = [];
-          for (const { id } of r.rows) {
-            const state = await loadSlot(s, id);
-            const events = decideSlot(
-              {
-                type: 'ChangeCapacity',
-                data: { timeSlotId: id, roomId: params.id, capacity: body.capacity },
-              },
-              state,
-              clock.now(),
-            );
-            if (events.length)
-              requests.push({
-                streamId: timeSlotStreamId(id),
-                streamType: 'timeslot',
-                expectedVersion: state.version,
-                events,
-              });
-          }
-          if (requests.length) await s.append(requests, { metadata: { actor: actorOf(user) } });
-          return requests.length;
+        const { answer, position } = await execute(user, {
+          type: 'ChangeCapacity',
+          data: { roomId: params.id, ...body },
         });
-        return { body: { updatedTimeSlots: result, position: token(position) } };
+        return { body: { updatedTimeSlots: answer, position } };
       },
     }),
   ];

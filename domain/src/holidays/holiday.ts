@@ -59,7 +59,7 @@ export function foldHolidays(events: Iterable<HolidayEvent>): Map<string, Holida
 
 /** Same day and same name (ignoring case and spaces): what a re-import must not create twice. */
 export const holidayIdentity = (date: string, name: string) =>
-  `${date}|${name.trim().toLowerCase()}`;
+  `${date}|${name.trim().replace(/\s+/g, ' ').toLowerCase()}`;
 
 export type HolidayCommand =
   | { type: 'CreateHoliday'; data: HolidayDetails & { holidayId: string } }

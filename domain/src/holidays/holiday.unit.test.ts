@@ -84,7 +84,7 @@ describe('holiday decider', () => {
             holidays: [
               { date: '2027-01-01', name: 'NEUJAHR ', description: undefined },
               { date: '2027-01-06', name: 'Heilige Drei Könige', description: undefined },
-              { date: '2027-01-06', name: ' heilige drei könige', description: 'again' },
+              { date: '2027-01-06', name: ' heilige  drei\tkönige', description: 'again' },
               // the same name on another day is another holiday
               { date: '2028-01-01', name: 'Neujahr', description: undefined },
             ],

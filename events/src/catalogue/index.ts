@@ -21,3 +21,4 @@ export const catalogue = [
   ...bookingEvents,
 ];
 export const validateEvent = catalogueValidator(catalogue);
+export type { NewEvent } from '../types.ts';

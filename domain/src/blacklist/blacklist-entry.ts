@@ -1,7 +1,12 @@
-import type { BlacklistEvent, NewEvent } from '@rr/events';
-import { BlacklistEntryAdded, BlacklistEntryRemoved } from '@rr/events';
-import { Problem, problems } from '@rr/platform';
+import {
+  BlacklistEntryAdded,
+  BlacklistEntryRemoved,
+  type BlacklistEvent,
+} from '@rr/events/catalogue';
+import type { Decide } from '../decider.ts';
+import { refuse, Refused } from '../refusal.ts';
 
+/** A blacklist entry: one stream per (keyed) e-mail address. */
 export interface BlacklistState {
   version: number;
   active: boolean;
@@ -37,24 +42,26 @@ export type BlacklistCommand =
   | { type: 'RemoveEntry'; data: { entryKey: string } };
 
 /** Pure. An update is a removal followed by an addition, appended together. */
-export function decideBlacklist(command: BlacklistCommand, state: BlacklistState): NewEvent[] {
+export const decideBlacklist: Decide<BlacklistCommand, BlacklistState, unknown> = (
+  command,
+  state,
+) => {
   switch (command.type) {
     case 'AddEntry':
       if (state.active)
-        throw new Problem(
-          409,
+        throw new Refused(
           'blacklist__email_already_exists',
           'This e-mail address is on the blacklist already',
         );
       return [BlacklistEntryAdded.create(command.data)];
     case 'ChangeEntry':
-      if (!state.active) throw problems.notFound('Blacklist entry');
+      if (!state.active) throw refuse.notFound('Blacklist entry');
       return [
         BlacklistEntryRemoved.create({ entryKey: command.data.entryKey }),
         BlacklistEntryAdded.create(command.data),
       ];
     case 'RemoveEntry':
-      if (!state.active) throw problems.notFound('Blacklist entry');
+      if (!state.active) throw refuse.notFound('Blacklist entry');
       return [BlacklistEntryRemoved.create(command.data)];
   }
-}
+};

@@ -1,0 +1,149 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Actor } from '@rr/events';
+import {
+  decideReservation,
+  emptyReservation,
+  normalizeEmail,
+  type ReservationCommand,
+} from '@rr/domain';
+import type { z } from '@rr/platform';
+import { decisionTime, type CommandDeps } from '../deps.ts';
+import { handleCommand } from '../command.ts';
+import { roomStates } from '../write-state.ts';
+import { loadBlacklistEntry } from '../blacklist/api.ts';
+import { newBookingNumber, newOwnerId, ticketView } from './cart-answer.ts';
+import type { StaffBookingBody, VisitorOwnerBody } from './owner.ts';
+import {
+  lockAndLoadVisitor,
+  lockCartAndSlots,
+  lockCartWithSlots,
+  recordBooking,
+  reservationAppends,
+  type LoadedReservation,
+} from './store.ts';
+
+/**
+ * The two ways a booking is made, each a command on the reservation's streams whose personal
+ * data is written beside the events in the same transaction (never into the log).
+ */
+export function bookingCommands(deps: CommandDeps) {
+  const { store, limits } = deps;
+  const context = () => ({ ...decisionTime(deps), limits });
+  const ids = () => ({ ownerId: newOwnerId(), bookingNumber: newBookingNumber() });
+
+  /**
+   * The visitor books the cart: per-visitor limits on the visitor's stream and the blacklist
+   * entry of the address are decided in the same transaction.
+   */
+  async function book(transactionId: string, body: z.output<typeof VisitorOwnerBody>) {
+    const email = normalizeEmail(body.email);
+    const visitorKey = deps.emailKey(email);
+    // New numbers on each attempt: a clash of a booking number is retried.
+    let booking = ids();
+    const { answer, position } = await handleCommand(store, {
+      actor: { kind: 'visitor' },
+      load: async (s): Promise<LoadedReservation> => {
+        booking = ids();
+        const { cart, slots } = await lockCartWithSlots(s, transactionId, []);
+        const visitor = await lockAndLoadVisitor(s, visitorKey);
+        const blacklist = await loadBlacklistEntry(s, visitorKey);
+        const rooms = await roomStates(
+          s.client,
+          cart.tickets.map((t) => t.roomId),
+        );
+        return {
+          ...emptyReservation,
+          cart,
+          slots,
+          visitor,
+          blacklist,
+          rooms,
+          transactionId,
+          visitorKey,
+        };
+      },
+      decide: (state) =>
+        decideReservation(
+          {
+            type: 'BookCart',
+            data: { ...booking, visitorKey, language: body.language },
+          },
+          state,
+          context(),
+        ),
+      appends: (decision, state) => reservationAppends(state, decision),
+      record: (s, _decision, state) =>
+        recordBooking(s, {
+          ...booking,
+          transactionId,
+          visitorKey,
+          language: body.language,
+          owner: body,
+          email,
+          lastDate: state.cart.tickets
+            .map((t) => t.date)
+            .sort()
+            .at(-1)!,
+        }),
+      answer: (_decision, state) => ({
+        ...booking,
+        tickets: state.cart.tickets.map((t) => ticketView(state.rooms, t, 'BOOKED')),
+      }),
+    });
+    return { ...answer, position };
+  }
+
+  /**
+   * Staff book a person into a slot: allowed beyond capacity (shows as overbooked), audited as
+   * done by the admin. Without an e-mail address the booking counts for no visitor (a random key).
+   */
+  async function staffBook(
+    actor: Actor,
+    slot: { roomId: string; timeSlotId: string },
+    body: z.output<typeof StaffBookingBody>,
+  ) {
+    const email = body.email ? normalizeEmail(body.email) : null;
+    const visitorKey = email ? deps.emailKey(email) : randomBytes(20).toString('hex');
+    let command: Extract<ReservationCommand, { type: 'StaffBook' }>;
+    const { answer, position } = await handleCommand(store, {
+      actor,
+      load: async (s): Promise<LoadedReservation> => {
+        command = {
+          type: 'StaffBook',
+          data: {
+            ...slot,
+            ...ids(),
+            transactionId: randomUUID(),
+            ticketId: randomUUID(),
+            visitorKey,
+            language: body.language,
+          },
+        };
+        const slots = await lockCartAndSlots(s, null, [slot.timeSlotId]);
+        const visitor = await lockAndLoadVisitor(s, visitorKey);
+        const { transactionId } = command.data;
+        return { ...emptyReservation, slots, visitor, transactionId, visitorKey };
+      },
+      decide: (state) => decideReservation(command, state, context()),
+      appends: (decision, state) => reservationAppends(state, decision),
+      record: (s, _decision, state) =>
+        recordBooking(s, {
+          ownerId: command.data.ownerId,
+          bookingNumber: command.data.bookingNumber,
+          transactionId: command.data.transactionId,
+          visitorKey,
+          language: command.data.language,
+          owner: body,
+          email,
+          lastDate: state.slots.get(slot.timeSlotId)!.date,
+        }),
+      answer: () => {
+        const { ownerId, bookingNumber, ticketId } = command.data;
+        return { ownerId, bookingNumber, ticketId };
+      },
+    });
+    return { ...answer, position };
+  }
+
+  return { book, staffBook };
+}

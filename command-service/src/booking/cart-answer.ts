@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import type { CartTicket as Ticket } from '@rr/events';
+import type { ReservationDecision, RoomState, TransactionState } from '@rr/domain';
+import { z } from '@rr/platform';
+
+export const CartTicket = z
+  .object({
+    id: z.uuid(),
+    timeSlotId: z.uuid(),
+    roomId: z.uuid(),
+    roomName: z.string(),
+    date: z.string(),
+    startTime: z.string(),
+    endTime: z.string(),
+    status: z.string(),
+  })
+  .openapi('CartTicket');
+
+export const CartAnswer = z
+  .object({
+    transactionId: z.uuid(),
+    expiredAt: z.string(),
+    ticket: CartTicket.optional(),
+    tickets: z.array(CartTicket),
+    position: z.string(),
+  })
+  .openapi('CartAnswer');
+
+/** A ticket as the visitor's answers show it, with its room's name. */
+export function ticketView(
+  rooms: ReadonlyMap<string, RoomState>,
+  t: Ticket,
+  status: 'NEW' | 'BOOKED',
+): z.output<typeof CartTicket> {
+  return {
+    id: t.ticketId,
+    timeSlotId: t.timeSlotId,
+    roomId: t.roomId,
+    roomName: rooms.get(t.roomId)?.name ?? '',
+    date: t.date,
+    startTime: t.startTime,
+    endTime: t.endTime,
+    status,
+  };
+}
+
+/** The cart after a decision: its tickets and expiry, and the ticket just added. */
+export function cartAnswer(
+  rooms: ReadonlyMap<string, RoomState>,
+  cart: TransactionState,
+  decision: ReservationDecision,
+  ticketId?: string,
+) {
+  const tickets = [...cart.tickets];
+  for (const e of decision.transaction) {
+    if (e.type === 'TicketAddedToTransaction') tickets.push(e.data as Ticket);
+    if (e.type === 'TicketRemovedFromTransaction')
+      tickets.splice(
+        tickets.findIndex((t) => t.ticketId === (e.data as { ticketId: string }).ticketId),
+        1,
+      );
+  }
+  const expiry = decision.transaction
+    .map((e) => (e.data as { expiresAt?: string }).expiresAt)
+    .filter((x): x is string => !!x);
+  const view = tickets.map((t) => ticketView(rooms, t, 'NEW'));
+  return {
+    expiredAt: expiry[expiry.length - 1] ?? cart.expiresAt ?? '',
+    tickets: view,
+    ticket: view.find((t) => t.id === ticketId),
+  };
+}
+
+/** Booking numbers: short, unambiguous (no 0/O, 1/I), searchable by staff; owner ids stay 128-bit random. */
+const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+export function newBookingNumber(): string {
+  const bytes = randomBytes(6);
+  return `R-${[...bytes].map((b) => ALPHABET[b % 32]).join('')}`;
+}
+export const newOwnerId = () => randomBytes(16).toString('hex');

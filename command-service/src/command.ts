@@ -1,0 +1,120 @@
+import {
+  ConcurrencyError,
+  formatPosition,
+  type Actor,
+  type AppendRequest,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type Position,
+  type StoreSession,
+} from '@rr/events';
+import { problems } from '@rr/platform';
+import { recordWriteState } from './write-state.ts';
+
+/**
+ * The one path of every command: in one database transaction, lock and read the streams (and
+ * the write side's state rows) the decision needs and fold them (`load`), call the pure decider
+ * (`decide`), append its events at the versions read (`appends`), move the write side's state
+ * tables by the same events (write-state.ts), write the rows that are no events (`record`:
+ * personal data, image bytes) and answer with the position of the last event (what
+ * read-your-writes waits for). Refusals (`Refused`) pass through unchanged; the edge gives them
+ * their HTTP status. A command that lost a race for a new stream or a lock is run again.
+ *
+ * Route files only parse, call and answer; jobs (cart expiry) call it the same way.
+ */
+export interface CommandSpec<State, Decision, Answer> {
+  actor: Actor;
+  load(s: StoreSession): Promise<State>;
+  decide(state: State): Decision;
+  appends(decision: Decision, state: State): AppendRequest[];
+  record?(s: StoreSession, decision: Decision, state: State): Promise<void>;
+  answer(decision: Decision, state: State): Answer;
+  /** After the commit: what caches of folded state learn (never before: a rollback would lie). */
+  committed?(decision: Decision, state: State): void;
+}
+
+export interface CommandResult<Answer> {
+  answer: Answer;
+  /** The position token of the last event written ('0_0' when nothing was written). */
+  position: string;
+}
+
+export const positionToken = (p: Position | null) => (p ? formatPosition(p) : '0_0');
+
+/** The expected version of a stream read at `version` (0: it does not exist yet). */
+export const expected = (version: number): ExpectedVersion =>
+  version === 0 ? 'no_stream' : version;
+
+/** An append of one stream, left out when the decision has no events for it. */
+export function streamAppend(
+  streamId: string,
+  streamType: string,
+  version: number,
+  events: NewEvent[],
+): AppendRequest[] {
+  return events.length
+    ? [{ streamId, streamType, expectedVersion: expected(version), events }]
+    : [];
+}
+
+/**
+ * Appends of several decisions made one after the other in one command, each on the state the
+ * earlier ones left (a staff cancellation of several owners' tickets in one slot): one append
+ * per stream, at the version it was read at, with the events in the order they were decided.
+ */
+export function mergeAppends(requests: AppendRequest[]): AppendRequest[] {
+  const byStream = new Map<string, AppendRequest>();
+  for (const r of requests) {
+    const known = byStream.get(r.streamId);
+    if (known) known.events = [...known.events, ...r.events];
+    else byStream.set(r.streamId, { ...r, events: [...r.events] });
+  }
+  return [...byStream.values()];
+}
+
+export async function handleCommand<State, Decision, Answer>(
+  store: EventStore,
+  spec: CommandSpec<State, Decision, Answer>,
+): Promise<CommandResult<Answer>> {
+  return withRetry(async () => {
+    const { result, position } = await store.transaction(async (s) => {
+      const state = await spec.load(s);
+      const decision = spec.decide(state);
+      const requests = spec.appends(decision, state).filter((r) => r.events.length > 0);
+      if (requests.length) {
+        await s.append(requests, { metadata: { actor: spec.actor } });
+        await recordWriteState(s, requests);
+      }
+      await spec.record?.(s, decision, state);
+      return { state, decision };
+    });
+    spec.committed?.(result.decision, result.state);
+    return {
+      answer: spec.answer(result.decision, result.state),
+      position: positionToken(position),
+    };
+  });
+}
+
+/**
+ * Runs a command again when another writer created the same new stream first (a new visitor's
+ * first booking, a new cart id) or two writers deadlocked: bounded, then a clean 409, never a 500.
+ */
+export async function withRetry<T>(fn: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      const retryable = code === '23505' || code === '40P01' || code === '40001';
+      if (!(err instanceof ConcurrencyError) && !retryable) throw err;
+      if (i >= attempts)
+        throw problems.conflict(
+          'concurrency__retry_exhausted',
+          'Too many simultaneous changes, please try again',
+        );
+      await new Promise((r) => setTimeout(r, 5 * i + Math.random() * 10));
+    }
+  }
+}

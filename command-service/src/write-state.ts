@@ -1,0 +1,242 @@
+import {
+  holidayEvents,
+  roomEvents,
+  TimeSlotCreated,
+  TimeSlotDeleted,
+  TimeSlotUpdated,
+  type AppendRequest,
+  type HolidayEvent,
+  type NewEvent,
+  type RoomEvent,
+} from '@rr/events';
+import {
+  addDays,
+  evolveHoliday,
+  evolveRoom,
+  initialRoomState,
+  minutesOf,
+  type DayType,
+  type Holiday,
+  type LocalDate,
+  type RoomState,
+} from '@rr/domain';
+import type { PoolClient } from '@rr/platform';
+import type { StoreSession } from '@rr/events';
+import { holidaysById } from './holidays/state.ts';
+
+/**
+ * The write side's state tables: what commands decide on besides the streams they lock, moved
+ * by the events in the transaction that appends them (handleCommand calls recordWriteState),
+ * so they are never behind the log (unlike the read models, which projections fill after the
+ * commit):
+ *
+ * - `room_state`: each existing room (evolveRoom) and its place in the manual order;
+ * - `timeslot_guard`: when each slot of a room sits (no overlaps, the slots of a room or range);
+ * - `holiday_state`: each holiday (evolveHoliday).
+ */
+export async function recordWriteState(s: StoreSession, requests: AppendRequest[]): Promise<void> {
+  const events = requests.flatMap((r) => r.events);
+  const ofType = (types: readonly string[]) => events.filter((e) => types.includes(e.type));
+  const rooms = ofType(ROOM_EVENTS);
+  if (rooms.length) await recordRooms(s.client, rooms as unknown as RoomEvent[]);
+  const order = ofType(['RoomOrderChanged']).at(-1);
+  if (order) await recordRoomOrder(s.client, (order.data as { roomIds: string[] }).roomIds);
+  const slots = ofType(SLOT_EVENTS);
+  if (slots.length) await recordSlotTimes(s.client, slots);
+  const holidays = ofType(HOLIDAY_EVENTS);
+  if (holidays.length) await recordHolidays(s.client, holidays as unknown as HolidayEvent[]);
+}
+
+const ROOM_EVENTS = roomEvents.map((e) => e.type).filter((t) => t !== 'RoomOrderChanged');
+// Capacity changes leave a slot's times as they are.
+const SLOT_EVENTS = [TimeSlotCreated.type, TimeSlotUpdated.type, TimeSlotDeleted.type];
+const HOLIDAY_EVENTS = holidayEvents.map((e) => e.type);
+
+// --- rooms --------------------------------------------------------------------------------------
+
+interface RoomRow {
+  room_id: string;
+  version: number;
+  name: string;
+  has_image: boolean;
+  open_start_type: DayType;
+  open_start_value: number;
+  open_end_type: DayType;
+  open_end_value: number;
+}
+
+const toRoom = (r: RoomRow): RoomState => ({
+  status: 'active',
+  version: r.version,
+  hasImage: r.has_image,
+  name: r.name,
+  openStart: { type: r.open_start_type, value: r.open_start_value },
+  openEnd: { type: r.open_end_type, value: r.open_end_value },
+});
+
+/** The existing rooms among these ids (a deleted or unknown room is absent). */
+export async function roomStates(
+  client: PoolClient,
+  roomIds: readonly string[],
+): Promise<Map<string, RoomState>> {
+  if (roomIds.length === 0) return new Map();
+  const r = await client.query<RoomRow>({
+    name: 'rr_room_states',
+    text: `SELECT room_id::text AS room_id, version, name, has_image, open_start_type, open_start_value,
+                  open_end_type, open_end_value
+             FROM room_state WHERE room_id = ANY($1::uuid[])`,
+    values: [[...new Set(roomIds)]],
+  });
+  return new Map(r.rows.map((row) => [row.room_id, toRoom(row)]));
+}
+
+/**
+ * What the booking window of these rooms needs, in one round trip: the rooms, and the holiday
+ * dates from today on (800 days: beyond any window of 365 working days).
+ */
+export async function roomsWithHolidays(
+  client: PoolClient,
+  roomIds: readonly string[],
+  today: LocalDate,
+): Promise<{ rooms: Map<string, RoomState>; holidays: Set<LocalDate> }> {
+  if (roomIds.length === 0) return { rooms: new Map(), holidays: new Set() };
+  const r = await client.query<RoomRow & { holidays: string[] }>({
+    name: 'rr_rooms_with_holidays',
+    text: `SELECT room_id::text AS room_id, version, name, has_image, open_start_type, open_start_value,
+                  open_end_type, open_end_value,
+                  ARRAY(SELECT DISTINCT to_char(date, 'YYYY-MM-DD') FROM holiday_state
+                         WHERE date BETWEEN $2 AND $3) AS holidays
+             FROM room_state WHERE room_id = ANY($1::uuid[])`,
+    values: [[...new Set(roomIds)], today, addDays(today, 800)],
+  });
+  return {
+    rooms: new Map(r.rows.map((row) => [row.room_id, toRoom(row)])),
+    holidays: new Set(r.rows[0]?.holidays ?? []),
+  };
+}
+
+/** Every existing room's id in the manual order. */
+export async function roomOrder(client: PoolClient): Promise<string[]> {
+  const r = await client.query<{ id: string }>(
+    'SELECT room_id::text AS id FROM room_state ORDER BY sort_order, name, room_id',
+  );
+  return r.rows.map((row) => row.id);
+}
+
+async function recordRooms(client: PoolClient, events: RoomEvent[]): Promise<void> {
+  const ids = [...new Set(events.map((e) => e.data.roomId))];
+  const states = await roomStates(client, ids);
+  for (const e of events)
+    states.set(e.data.roomId, evolveRoom(states.get(e.data.roomId) ?? initialRoomState, e));
+  for (const [roomId, room] of states) {
+    if (room.status !== 'active') {
+      await client.query('DELETE FROM room_state WHERE room_id = $1', [roomId]);
+      // The room's slots go with it: their times are free (the projection drops their read rows).
+      await client.query('DELETE FROM timeslot_guard WHERE room_id = $1', [roomId]);
+      continue;
+    }
+    await client.query(
+      `INSERT INTO room_state (room_id, version, name, has_image, open_start_type, open_start_value,
+                               open_end_type, open_end_value, sort_order)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT coalesce(max(sort_order) + 1, 0) FROM room_state))
+       ON CONFLICT (room_id) DO UPDATE SET version = excluded.version, name = excluded.name,
+         has_image = excluded.has_image, open_start_type = excluded.open_start_type,
+         open_start_value = excluded.open_start_value, open_end_type = excluded.open_end_type,
+         open_end_value = excluded.open_end_value`,
+      [
+        roomId,
+        room.version,
+        room.name,
+        room.hasImage,
+        room.openStart.type,
+        room.openStart.value,
+        room.openEnd.type,
+        room.openEnd.value,
+      ],
+    );
+  }
+}
+
+/** Listed rooms take their index; rooms the event does not name keep their order after them. */
+async function recordRoomOrder(client: PoolClient, roomIds: string[]): Promise<void> {
+  await client.query(
+    `WITH listed AS (SELECT id, (idx - 1)::int AS pos FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, idx)),
+          others AS (SELECT r.room_id AS id, (cardinality($1::uuid[]) + row_number() OVER (ORDER BY r.sort_order, r.name, r.room_id) - 1)::int AS pos
+                       FROM room_state r WHERE r.room_id <> ALL($1::uuid[]))
+     UPDATE room_state r SET sort_order = x.pos
+       FROM (SELECT * FROM listed UNION ALL SELECT * FROM others) x WHERE r.room_id = x.id`,
+    [roomIds],
+  );
+}
+
+// --- time slots ---------------------------------------------------------------------------------
+
+interface SlotTimesData {
+  timeSlotId: string;
+  roomId: string;
+  date: string;
+  startTime: string;
+  endTime: string;
+}
+
+async function recordSlotTimes(client: PoolClient, events: NewEvent[]): Promise<void> {
+  const created = events
+    .filter((e) => e.type === 'TimeSlotCreated')
+    .map((e) => e.data as SlotTimesData);
+  if (created.length)
+    await client.query(
+      `INSERT INTO timeslot_guard (time_slot_id, room_id, date, start_min, end_min)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::int[], $5::int[])`,
+      [
+        created.map((d) => d.timeSlotId),
+        created.map((d) => d.roomId),
+        created.map((d) => d.date),
+        created.map((d) => minutesOf(d.startTime)),
+        created.map((d) => minutesOf(d.endTime)),
+      ],
+    );
+  for (const e of events) {
+    const d = e.data as SlotTimesData;
+    if (e.type === 'TimeSlotUpdated')
+      await client.query(
+        'UPDATE timeslot_guard SET start_min = $2, end_min = $3 WHERE time_slot_id = $1',
+        [d.timeSlotId, minutesOf(d.startTime), minutesOf(d.endTime)],
+      );
+    if (e.type === 'TimeSlotDeleted')
+      await client.query('DELETE FROM timeslot_guard WHERE time_slot_id = $1', [d.timeSlotId]);
+  }
+}
+
+// --- holidays -----------------------------------------------------------------------------------
+
+async function recordHolidays(client: PoolClient, changes: HolidayEvent[]): Promise<void> {
+  const ids = [...new Set(changes.map((e) => e.data.holidayId))];
+  const creates = changes.every((e) => e.type === 'HolidayCreated');
+  const state = creates ? new Map<string, Holiday>() : await holidaysById(client, ids);
+  const gone: string[] = [];
+  for (const event of changes) {
+    const next = evolveHoliday(state.get(event.data.holidayId), event);
+    if (next) state.set(next.id, next);
+    else {
+      state.delete(event.data.holidayId);
+      gone.push(event.data.holidayId);
+    }
+  }
+  if (gone.length)
+    await client.query('DELETE FROM holiday_state WHERE holiday_id = ANY($1::uuid[])', [gone]);
+  const rows = [...state.values()];
+  if (rows.length)
+    await client.query(
+      `INSERT INTO holiday_state (holiday_id, date, name, description, version)
+       SELECT * FROM unnest($1::uuid[], $2::date[], $3::text[], $4::text[], $5::int[])
+       ON CONFLICT (holiday_id) DO UPDATE SET date = excluded.date, name = excluded.name,
+         description = excluded.description, version = excluded.version`,
+      [
+        rows.map((h) => h.id),
+        rows.map((h) => h.date),
+        rows.map((h) => h.name),
+        rows.map((h) => h.description ?? null),
+        rows.map((h) => h.version),
+      ],
+    );
+}

@@ -1,0 +1,15 @@
+/**
+ * The limits of the booking rules (spec section 9: cart size and hold; the per-day and
+ * per-visitor maxima of DESIGN section 11). Their values come from the server's config
+ * (platform/src/config.ts, the one source): the deciders decide with them, the calendar marks
+ * slots with them, and `GET /api/settings` hands them to the visitor app.
+ */
+export interface BookingLimits {
+  /** How long a cart holds its seats (every add and touch renews it). */
+  holdMinutes: number;
+  maxCartTickets: number;
+  /** Tickets per visitor and day (a cart may not hold more on one day either). */
+  maxTicketsPerDay: number;
+  /** Booked tickets per visitor from today on (a cart may not hold more either). */
+  maxTicketsPerVisitor: number;
+}

@@ -1,0 +1,154 @@
+import {
+  OwnerDataChanged,
+  TicketAddedToTransaction,
+  TicketBooked,
+  TicketCancelled,
+  TicketHeld,
+  TransactionBooked,
+  TransactionStarted,
+  VisitorTicketCancelled,
+  VisitorTicketsBooked,
+} from '@rr/events/catalogue';
+import { refuse, Refused } from '../refusal.ts';
+import { timesOverlap } from '../cart-rules.ts';
+import { blocks } from '../blacklist/blacklist-entry.ts';
+import { isCancelable } from './cancelable.ts';
+import { mustBeOpen, transactionExpired } from './cart-decisions.ts';
+import {
+  emptyDecision,
+  pushSlot,
+  type ReservationCommand,
+  type ReservationContext,
+  type ReservationDecision,
+  type ReservationState,
+} from './types.ts';
+
+/** The decisions of a booking: made (by the visitor or staff), cancelled, its owner data edited. */
+
+export function bookCart(
+  state: ReservationState,
+  data: Extract<ReservationCommand, { type: 'BookCart' }>['data'],
+  { now, today, limits }: ReservationContext,
+): ReservationDecision {
+  const { cart } = state;
+  mustBeOpen(cart, now);
+  if (cart.tickets.length === 0)
+    throw new Refused('transaction__empty', 'The reservation cart is empty');
+  if (blocks(state.blacklist, today))
+    throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
+  for (const t of cart.tickets) {
+    const held = state.slots.get(t.timeSlotId)?.tickets[t.ticketId];
+    if (!held || held.status !== 'NEW') throw transactionExpired();
+  }
+  const active = state.visitor.tickets.filter((t) => !t.cancelled);
+  for (const t of cart.tickets) {
+    if (active.some((b) => b.date === t.date && timesOverlap(b, t)))
+      throw refuse.ticket('max_tickets_per_time_reached');
+  }
+  for (const date of new Set(cart.tickets.map((t) => t.date))) {
+    const count =
+      active.filter((b) => b.date === date).length +
+      cart.tickets.filter((t) => t.date === date).length;
+    if (count > limits.maxTicketsPerDay) throw refuse.ticket('max_tickets_per_day_reached');
+  }
+  const future = active.filter((b) => b.date >= today).length;
+  if (future + cart.tickets.length > limits.maxTicketsPerVisitor)
+    throw refuse.ticket('max_tickets_by_user_reached');
+
+  const d = emptyDecision();
+  d.transaction.push(
+    TransactionBooked.create({
+      transactionId: cart.transactionId,
+      ...data,
+      ticketIds: cart.tickets.map((t) => t.ticketId),
+    }),
+  );
+  d.visitor.push(
+    VisitorTicketsBooked.create({
+      ownerId: data.ownerId,
+      tickets: cart.tickets.map(({ ticketId, date, startTime, endTime }) => ({
+        ticketId,
+        date,
+        startTime,
+        endTime,
+      })),
+    }),
+  );
+  for (const t of cart.tickets)
+    pushSlot(d, t.timeSlotId, TicketBooked.create({ ticketId: t.ticketId, ownerId: data.ownerId }));
+  return d;
+}
+
+export function staffBook(
+  state: ReservationState,
+  data: Extract<ReservationCommand, { type: 'StaffBook' }>['data'],
+  { now }: ReservationContext,
+): ReservationDecision {
+  const slot = state.slots.get(data.timeSlotId);
+  if (!slot || slot.status !== 'active' || slot.roomId !== data.roomId)
+    throw refuse.notFound('Time slot');
+  const { transactionId, ticketId, timeSlotId, ownerId } = data;
+  // Held and booked at once: the hold expires at its creation and never counts on its own.
+  const expiresAt = now.toISOString();
+  const ticket = {
+    ticketId,
+    timeSlotId,
+    roomId: slot.roomId,
+    date: slot.date,
+    startTime: slot.startTime,
+    endTime: slot.endTime,
+  };
+  const d = emptyDecision();
+  d.transaction.push(
+    TransactionStarted.create({ transactionId, expiresAt }),
+    TicketAddedToTransaction.create({ ...ticket, expiresAt }),
+    TransactionBooked.create({
+      transactionId,
+      ownerId,
+      bookingNumber: data.bookingNumber,
+      visitorKey: data.visitorKey,
+      language: data.language,
+      ticketIds: [ticketId],
+    }),
+  );
+  pushSlot(d, timeSlotId, TicketHeld.create({ ticketId, timeSlotId, transactionId, expiresAt }));
+  pushSlot(d, timeSlotId, TicketBooked.create({ ticketId, ownerId }));
+  const { date, startTime, endTime } = ticket;
+  d.visitor.push(
+    VisitorTicketsBooked.create({ ownerId, tickets: [{ ticketId, date, startTime, endTime }] }),
+  );
+  return d;
+}
+
+export function cancelTickets(
+  state: ReservationState,
+  { ownerId, ticketIds }: { ownerId: string; ticketIds: readonly string[] },
+  { today, time }: ReservationContext,
+): ReservationDecision {
+  const d = emptyDecision();
+  for (const ticketId of new Set(ticketIds)) {
+    const inCart = state.cart.tickets.find((t) => t.ticketId === ticketId);
+    const slot = inCart && state.slots.get(inCart.timeSlotId);
+    const held = slot?.tickets[ticketId];
+    if (!slot || !held || held.ownerId !== ownerId) throw refuse.notFound('Ticket');
+    if (!isCancelable(held.status, slot, { date: today, time }))
+      throw new Refused('ticket__not_cancelable', 'The ticket cannot be cancelled any more');
+    pushSlot(d, inCart.timeSlotId, TicketCancelled.create({ ticketId, ownerId }));
+    d.visitor.push(VisitorTicketCancelled.create({ ticketId }));
+  }
+  return d;
+}
+
+export function changeOwnerData(state: ReservationState, ticketId: string): ReservationDecision {
+  const { cart } = state;
+  const inCart = cart.tickets.find((t) => t.ticketId === ticketId);
+  if (!inCart) throw refuse.notFound('Ticket');
+  const held = state.slots.get(inCart.timeSlotId)?.tickets[ticketId];
+  if (cart.status !== 'booked' || !cart.ownerId || held?.status !== 'BOOKED')
+    throw new Refused('ticket__not_booked', 'Only booked tickets can be edited');
+  if (cart.erased)
+    throw new Refused('personal_data__erased', 'The personal data of this booking was erased');
+  const d = emptyDecision();
+  d.transaction.push(OwnerDataChanged.create({ ownerId: cart.ownerId, ticketId }));
+  return d;
+}

@@ -1,0 +1,113 @@
+import type { CartTicket, NewEvent } from '@rr/events/catalogue';
+import { TicketHoldExtended } from '@rr/events/catalogue';
+import type { LocalDate } from '../calendar.ts';
+import type { Now } from '../decider.ts';
+import type { BookingLimits } from '../limits.ts';
+import { initialBlacklistState, type BlacklistState } from '../blacklist/blacklist-entry.ts';
+import type { RoomState } from '../rooms/room.ts';
+import type { SlotState } from '../time-slots/time-slot.ts';
+import {
+  initialTransaction,
+  initialVisitor,
+  type TransactionState,
+  type VisitorState,
+} from './cart.ts';
+
+type Language = 'de' | 'en';
+
+/**
+ * The commands of a reservation, from the first held seat to a cancellation. They write to the
+ * cart's stream, to the stream of each slot they hold or free a seat of, and to the visitor's
+ * stream (the per-visitor limits).
+ */
+export type ReservationCommand =
+  /** Hold a seat of a slot in the cart (the first one creates the cart). */
+  | { type: 'AddTicket'; data: { transactionId: string; ticketId: string; timeSlotId: string } }
+  | { type: 'RemoveTicket'; data: { ticketId: string } }
+  /** Keep the cart alive: every hold lasts another hold period. */
+  | { type: 'TouchCart' }
+  /** The visitor (or the panic button) removes the cart: every hold is released at once. */
+  | { type: 'RemoveCart' }
+  /** The expiry job: an open cart past its expiry becomes expired and its holds are released. */
+  | { type: 'ExpireCart' }
+  /** The visitor books the cart; per-visitor limits and the blacklist are checked here. */
+  | {
+      type: 'BookCart';
+      data: { ownerId: string; bookingNumber: string; visitorKey: string; language: Language };
+    }
+  /** Staff book a person into a slot: allowed beyond capacity (it shows as overbooked). */
+  | {
+      type: 'StaffBook';
+      data: {
+        transactionId: string;
+        ticketId: string;
+        timeSlotId: string;
+        roomId: string;
+        ownerId: string;
+        bookingNumber: string;
+        visitorKey: string;
+        language: Language;
+      };
+    }
+  /** Cancel booked tickets of an owner (the mail's link, or staff). */
+  | { type: 'CancelTickets'; data: { ownerId: string; ticketIds: readonly string[] } }
+  /** Staff changed the owner data of a booked ticket's booking (the audit event). */
+  | { type: 'ChangeOwnerData'; data: { ticketId: string } };
+
+/**
+ * What a reservation command decides on, each part folded from its stream (or, for rooms and
+ * holidays, from the write side's state tables written with their events). A command loads the
+ * parts it needs; the others stay empty.
+ */
+export interface ReservationState {
+  cart: TransactionState;
+  slots: ReadonlyMap<string, SlotState>;
+  visitor: VisitorState;
+  blacklist: BlacklistState;
+  /** The rooms of the slots concerned: their booking windows. */
+  rooms: ReadonlyMap<string, RoomState>;
+  /** Holiday dates from today on: the working days of the booking windows. */
+  holidays: ReadonlySet<LocalDate>;
+}
+
+export const emptyReservation: ReservationState = {
+  cart: initialTransaction,
+  slots: new Map(),
+  visitor: initialVisitor,
+  blacklist: initialBlacklistState,
+  rooms: new Map(),
+  holidays: new Set(),
+};
+
+export interface ReservationContext extends Now {
+  limits: BookingLimits;
+}
+
+/** Events for several streams: the cart, each slot it touches (by slot id), the visitor. */
+export interface ReservationDecision {
+  transaction: NewEvent[];
+  slots: Map<string, NewEvent[]>;
+  visitor: NewEvent[];
+}
+
+export const emptyDecision = (): ReservationDecision => ({
+  transaction: [],
+  slots: new Map(),
+  visitor: [],
+});
+
+export function pushSlot(d: ReservationDecision, timeSlotId: string, e: NewEvent): void {
+  const list = d.slots.get(timeSlotId) ?? [];
+  list.push(e);
+  d.slots.set(timeSlotId, list);
+}
+
+/** Every hold of the cart lives until the cart's new expiry. */
+export function extendHolds(
+  d: ReservationDecision,
+  tickets: CartTicket[],
+  expiresAt: string,
+): void {
+  for (const t of tickets)
+    pushSlot(d, t.timeSlotId, TicketHoldExtended.create({ ticketId: t.ticketId, expiresAt }));
+}

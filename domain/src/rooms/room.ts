@@ -1,0 +1,159 @@
+import {
+  RoomCreated,
+  RoomDeleted,
+  RoomImageAltChanged,
+  RoomImageRemoved,
+  RoomImageSet,
+  RoomOrderChanged,
+  RoomUpdated,
+  type NewEvent,
+  type OpenBound,
+  type RoomEvent,
+} from '@rr/events/catalogue';
+import { messages } from '@rr/contracts/messages';
+import type { Decide, Now } from '../decider.ts';
+import { refuse, Refused } from '../refusal.ts';
+import { seatsTaken, type SlotState } from '../time-slots/time-slot.ts';
+
+export interface RoomDetails {
+  roomId: string;
+  name: string;
+  description: string;
+  capacity: number;
+  openStart: OpenBound;
+  openEnd: OpenBound;
+}
+
+/**
+ * A room as its commands, and the cart commands that book its slots, decide on it: whether it
+ * exists, its name (the cart's answer) and its booking window's bounds.
+ */
+export interface RoomState {
+  status: 'none' | 'active' | 'deleted';
+  version: number;
+  hasImage: boolean;
+  name: string;
+  openStart: OpenBound;
+  openEnd: OpenBound;
+}
+
+export const initialRoomState: RoomState = {
+  status: 'none',
+  version: 0,
+  hasImage: false,
+  name: '',
+  openStart: { type: 'DAY', value: 0 },
+  openEnd: { type: 'DAY', value: 0 },
+};
+
+export function evolveRoom(state: RoomState, event: RoomEvent): RoomState {
+  const version = state.version + 1;
+  switch (event.type) {
+    case 'RoomCreated':
+    case 'RoomUpdated': {
+      const { name, openStart, openEnd } = event.data;
+      const status = event.type === 'RoomCreated' ? 'active' : state.status;
+      return { ...state, status, version, name, openStart, openEnd };
+    }
+    case 'RoomDeleted':
+      return { ...state, status: 'deleted', version };
+    case 'RoomImageSet':
+      return { ...state, version, hasImage: true };
+    case 'RoomImageAltChanged':
+      return { ...state, version };
+    case 'RoomImageRemoved':
+      return { ...state, version, hasImage: false };
+  }
+}
+
+export type RoomCommand =
+  | { type: 'CreateRoom'; data: RoomDetails }
+  | { type: 'UpdateRoom'; data: RoomDetails & { expectedVersion: number } }
+  | { type: 'DeleteRoom'; data: { roomId: string } }
+  | {
+      type: 'SetRoomImage';
+      data: {
+        roomId: string;
+        imageId: string;
+        contentType: 'image/jpeg' | 'image/png';
+        size: number;
+        alt: string;
+      };
+    }
+  | { type: 'ChangeRoomImageAlt'; data: { roomId: string; alt: string } }
+  | { type: 'RemoveRoomImage'; data: { roomId: string } };
+
+/**
+ * What a room command decides on: the room, and for a deletion the room's slots from today on
+ * (their tickets, held or booked, block it).
+ */
+export interface RoomCommandState {
+  room: RoomState;
+  slotsFromToday: readonly SlotState[];
+}
+
+function mustExist(state: RoomState): void {
+  if (state.status !== 'active') throw refuse.notFound('Room');
+}
+
+export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>> = (
+  command,
+  { room, slotsFromToday },
+  { now },
+) => {
+  switch (command.type) {
+    case 'CreateRoom':
+      if (room.status !== 'none')
+        throw new Refused('room__already_exists', 'The room exists already');
+      return [RoomCreated.create(command.data)];
+    case 'UpdateRoom': {
+      mustExist(room);
+      if (command.data.expectedVersion !== room.version) throw refuse.versionConflict();
+      const { expectedVersion: _v, ...details } = command.data;
+      return [RoomUpdated.create(details)];
+    }
+    case 'DeleteRoom': {
+      mustExist(room);
+      const active = slotsFromToday.reduce((n, slot) => n + seatsTaken(slot, now), 0);
+      if (active > 0)
+        throw new Refused(
+          'room__has_active_reservations',
+          'The room has active reservations and cannot be deleted',
+          [String(active)],
+        );
+      return [RoomDeleted.create(command.data)];
+    }
+    case 'SetRoomImage':
+      mustExist(room);
+      return [RoomImageSet.create(command.data)];
+    case 'ChangeRoomImageAlt':
+      mustExist(room);
+      if (!room.hasImage)
+        throw refuse.field({ field: 'image', rule: 'required', message: messages.required });
+      return [RoomImageAltChanged.create(command.data)];
+    case 'RemoveRoomImage':
+      mustExist(room);
+      if (!room.hasImage) return [];
+      return [RoomImageRemoved.create(command.data)];
+  }
+};
+
+/** The manual order of the rooms: every existing room's id, first to last. */
+export interface RoomOrderState {
+  roomIds: readonly string[];
+}
+
+export type RoomOrderCommand = { type: 'MoveRoom'; data: { roomId: string; index: number } };
+
+/** Moves one room to a 0-based index (clamped to the list); the event names the whole new order. */
+export const decideRoomOrder: Decide<RoomOrderCommand, RoomOrderState, unknown> = (
+  { data },
+  { roomIds },
+): NewEvent[] => {
+  if (!roomIds.includes(data.roomId)) throw refuse.notFound('Room');
+  const rest = roomIds.filter((id) => id !== data.roomId);
+  const at = Math.max(0, Math.min(data.index, rest.length));
+  return [
+    RoomOrderChanged.create({ roomIds: [...rest.slice(0, at), data.roomId, ...rest.slice(at)] }),
+  ];
+};

@@ -1,0 +1,289 @@
+import {
+  TimeSlotCapacityChanged,
+  TimeSlotCreated,
+  TimeSlotDeleted,
+  TimeSlotUpdated,
+  type NewEvent,
+  type SlotTicketEvent,
+  type TimeSlotLifecycleEvent,
+} from '@rr/events/catalogue';
+import { MAX_TIME_SLOTS_PER_REQUEST } from '@rr/contracts/timeslots';
+import { minutesOf, type LocalDate, type Weekday } from '../calendar.ts';
+import type { Decide, Now } from '../decider.ts';
+import { refuse, Refused } from '../refusal.ts';
+import { slotDates } from '../slot-dates.ts';
+import type { RoomState } from '../rooms/room.ts';
+
+export interface HeldTicket {
+  status: 'NEW' | 'BOOKED' | 'CANCELLED' | 'INVALID';
+  transactionId: string;
+  /** Holds (NEW) count until this instant (ISO); bookings have none. */
+  expiresAt: string | null;
+  ownerId: string | null;
+}
+
+export interface SlotState {
+  status: 'none' | 'active' | 'deleted';
+  version: number;
+  roomId: string;
+  date: string;
+  startTime: string;
+  endTime: string;
+  capacity: number;
+  tickets: Record<string, HeldTicket>;
+}
+
+export const initialSlotState: SlotState = {
+  status: 'none',
+  version: 0,
+  roomId: '',
+  date: '',
+  startTime: '',
+  endTime: '',
+  capacity: 0,
+  tickets: {},
+};
+
+export type SlotEvent = TimeSlotLifecycleEvent | SlotTicketEvent;
+
+function withTicket(
+  state: SlotState,
+  version: number,
+  ticketId: string,
+  change: Partial<HeldTicket>,
+): SlotState {
+  const current = state.tickets[ticketId];
+  if (!current) return { ...state, version };
+  return {
+    ...state,
+    version,
+    tickets: { ...state.tickets, [ticketId]: { ...current, ...change } },
+  };
+}
+
+export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
+  const version = state.version + 1;
+  switch (event.type) {
+    case 'TicketHeld':
+      return {
+        ...state,
+        version,
+        tickets: {
+          ...state.tickets,
+          [event.data.ticketId]: {
+            status: 'NEW',
+            transactionId: event.data.transactionId,
+            expiresAt: event.data.expiresAt,
+            ownerId: null,
+          },
+        },
+      };
+    case 'TicketHoldExtended':
+      return state.tickets[event.data.ticketId]?.status === 'NEW'
+        ? withTicket(state, version, event.data.ticketId, { expiresAt: event.data.expiresAt })
+        : { ...state, version };
+    case 'TicketReleased':
+      return withTicket(state, version, event.data.ticketId, {
+        status: 'INVALID',
+        expiresAt: null,
+      });
+    case 'TicketBooked':
+      return withTicket(state, version, event.data.ticketId, {
+        status: 'BOOKED',
+        expiresAt: null,
+        ownerId: event.data.ownerId,
+      });
+    case 'TicketCancelled':
+      return withTicket(state, version, event.data.ticketId, { status: 'CANCELLED' });
+    case 'TimeSlotCreated':
+    case 'TimeSlotUpdated': {
+      const d = event.data;
+      return {
+        ...state,
+        status: 'active',
+        version,
+        roomId: d.roomId,
+        date: d.date,
+        startTime: d.startTime,
+        endTime: d.endTime,
+        capacity: d.capacity,
+      };
+    }
+    case 'TimeSlotCapacityChanged':
+      return { ...state, version, capacity: event.data.capacity };
+    case 'TimeSlotDeleted':
+      return { ...state, version, status: 'deleted' };
+  }
+}
+
+/** Tickets that take a seat now: bookings, and holds that have not expired. */
+export function seatsTaken(state: SlotState, now: Date): number {
+  return Object.values(state.tickets).filter(
+    (t) => t.status === 'BOOKED' || (t.expiresAt !== null && new Date(t.expiresAt) > now),
+  ).length;
+}
+
+/** When a slot of the room sits (minutes of the day): what a new or moved slot must not overlap. */
+export interface SlotTimes {
+  timeSlotId: string;
+  date: LocalDate;
+  startMin: number;
+  endMin: number;
+}
+
+export interface SlotSeriesInput {
+  startDate: LocalDate;
+  repeatUntil?: LocalDate | null | undefined;
+  daysOfWeek: Weekday[];
+  includeHolidays: boolean;
+  startTime: string;
+  endTime: string;
+  capacity: number;
+}
+
+export type TimeSlotCommand =
+  | { type: 'CreateTimeSlots'; data: SlotSeriesInput & { roomId: string } }
+  | {
+      type: 'UpdateTimeSlot';
+      data: {
+        timeSlotId: string;
+        roomId: string;
+        startTime: string;
+        endTime: string;
+        capacity: number;
+      };
+    }
+  /** Multi capacity: every slot of the room in a date range. */
+  | {
+      type: 'ChangeCapacity';
+      data: { roomId: string; fromDate: LocalDate; untilDate: LocalDate; capacity: number };
+    }
+  | { type: 'DeleteTimeSlot'; data: { timeSlotId: string; roomId: string } };
+
+/**
+ * What a slot command decides on: the room (it must exist), the slots it changes, the holidays
+ * of a new series' range, and when the room's other slots sit on the days concerned (from the
+ * guard table written with the slots' events).
+ */
+export interface TimeSlotCommandState {
+  room: RoomState;
+  slots: ReadonlyMap<string, SlotState>;
+  holidays: ReadonlySet<LocalDate>;
+  taken: readonly SlotTimes[];
+}
+
+export interface TimeSlotContext extends Pick<Now, 'now'> {
+  newId: () => string;
+}
+
+/** Events by slot id (each slot is a stream of its own). */
+export type TimeSlotDecision = Map<string, NewEvent[]>;
+
+function firstOverlap(
+  taken: readonly SlotTimes[],
+  dates: readonly LocalDate[],
+  startTime: string,
+  endTime: string,
+  except?: string,
+): LocalDate | null {
+  const days = new Set(dates);
+  const [start, end] = [minutesOf(startTime), minutesOf(endTime)];
+  const clashes = taken
+    .filter(
+      (t) => t.timeSlotId !== except && days.has(t.date) && t.startMin < end && start < t.endMin,
+    )
+    .map((t) => t.date)
+    .sort();
+  return clashes[0] ?? null;
+}
+
+const overlapping = (date: LocalDate) =>
+  new Refused('timeslot__overlapping', 'A time slot already exists within those times', [date]);
+
+function slotOfRoom(state: TimeSlotCommandState, timeSlotId: string, roomId: string): SlotState {
+  const slot = state.slots.get(timeSlotId);
+  if (!slot || slot.status !== 'active' || slot.roomId !== roomId)
+    throw refuse.notFound('Time slot');
+  return slot;
+}
+
+/**
+ * Pure: the events of a slot command. A series creates one slot per matching weekday (holidays
+ * skipped unless included), at most maxTimeSlots, none overlapping another slot of the room.
+ * Administrators may cut capacity below the tickets (the slot then shows as overbooked); a slot
+ * with tickets cannot be deleted.
+ */
+export const decideTimeSlot: Decide<
+  TimeSlotCommand,
+  TimeSlotCommandState,
+  TimeSlotContext,
+  TimeSlotDecision
+> = (command, state, { now, newId }) => {
+  if (state.room.status !== 'active') throw refuse.notFound('Room');
+  const decision: TimeSlotDecision = new Map();
+  switch (command.type) {
+    case 'CreateTimeSlots': {
+      const d = command.data;
+      // At most one more date than allowed: enough to refuse a series that is too long.
+      const dates = slotDates(
+        { ...d, repeatUntil: d.repeatUntil ?? undefined },
+        (date) => state.holidays.has(date),
+        MAX_TIME_SLOTS_PER_REQUEST,
+      );
+      if (dates.length > MAX_TIME_SLOTS_PER_REQUEST)
+        throw refuse.field({
+          field: 'repeatUntil',
+          rule: 'too_big',
+          message: `At most ${MAX_TIME_SLOTS_PER_REQUEST} time slots at once`,
+        });
+      const clash = firstOverlap(state.taken, dates, d.startTime, d.endTime);
+      if (clash) throw overlapping(clash);
+      for (const date of dates) {
+        const timeSlotId = newId();
+        const { roomId, startTime, endTime, capacity } = d;
+        decision.set(timeSlotId, [
+          TimeSlotCreated.create({ timeSlotId, roomId, date, startTime, endTime, capacity }),
+        ]);
+      }
+      return decision;
+    }
+    case 'UpdateTimeSlot': {
+      const d = command.data;
+      const slot = slotOfRoom(state, d.timeSlotId, d.roomId);
+      if (
+        d.startTime === slot.startTime &&
+        d.endTime === slot.endTime &&
+        d.capacity === slot.capacity
+      )
+        return decision;
+      const clash = firstOverlap(state.taken, [slot.date], d.startTime, d.endTime, d.timeSlotId);
+      if (clash) throw overlapping(clash);
+      decision.set(d.timeSlotId, [TimeSlotUpdated.create({ ...d, date: slot.date })]);
+      return decision;
+    }
+    case 'ChangeCapacity': {
+      const { roomId, fromDate, untilDate, capacity } = command.data;
+      for (const [timeSlotId, slot] of state.slots) {
+        const inRange = slot.date >= fromDate && slot.date <= untilDate;
+        if (slot.status !== 'active' || slot.roomId !== roomId || !inRange) continue;
+        if (slot.capacity === capacity) continue;
+        decision.set(timeSlotId, [
+          TimeSlotCapacityChanged.create({ timeSlotId, roomId, capacity }),
+        ]);
+      }
+      return decision;
+    }
+    case 'DeleteTimeSlot': {
+      const slot = slotOfRoom(state, command.data.timeSlotId, command.data.roomId);
+      const taken = seatsTaken(slot, now);
+      if (taken > 0)
+        throw new Refused(
+          'timeslot__has_tickets',
+          'The time slot has tickets and cannot be deleted',
+          [String(taken)],
+        );
+      decision.set(command.data.timeSlotId, [TimeSlotDeleted.create(command.data)]);
+      return decision;
+    }
+  }
+};
