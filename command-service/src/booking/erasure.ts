@@ -1,6 +1,8 @@
-import { PersonalDataErased, transactionStreamId } from '@rr/events';
+import { decideReservation, emptyReservation } from '@rr/domain';
 import { removeErasedMailFiles, todayIn } from '@rr/platform';
-import type { CommandDeps } from '../deps.ts';
+import { decisionTime, type CommandDeps } from '../deps.ts';
+import { handleCommand } from '../command.ts';
+import { lockAndLoadTransaction, reservationAppends } from './store.ts';
 
 export interface ErasureOptions {
   /** Where the mail sender writes `.eml` files without SMTP (DATA_DIR/mail); swept each round. */
@@ -29,29 +31,30 @@ export async function erasePersonalData(
   );
   let erased = 0;
   for (const row of due.rows) {
-    await deps.store.transaction(async (s) => {
-      const gone = await s.client.query(
-        'DELETE FROM personal_data WHERE owner_id = $1 AND erase_after <= $2',
-        [row.owner_id, today],
-      );
-      if (!gone.rowCount) return;
-      await s.client.query(
-        'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = $1 AND last_error IS NOT NULL',
-        [row.owner_id],
-      );
-      await s.append(
-        [
-          {
-            streamId: transactionStreamId(row.transaction_id),
-            streamType: 'transaction',
-            expectedVersion: 'stream_exists',
-            events: [PersonalDataErased.create({ ownerId: row.owner_id })],
-          },
-        ],
-        { metadata: { actor: { kind: 'system', job: 'personal-data-erasure' } } },
-      );
-      erased += 1;
+    // personal_data only finds the due bookings; the erasure is decided on the cart's stream.
+    const { answer } = await handleCommand(deps.store, {
+      actor: { kind: 'system', job: 'personal-data-erasure' },
+      load: async (s) => {
+        const cart = await lockAndLoadTransaction(s, row.transaction_id);
+        return { ...emptyReservation, cart, transactionId: row.transaction_id, visitorKey: null };
+      },
+      decide: (state) =>
+        decideReservation({ type: 'ErasePersonalData' }, state, {
+          ...decisionTime(deps),
+          limits: deps.limits,
+        }),
+      appends: (decision, state) => reservationAppends(state, decision),
+      record: async (s) => {
+        await s.client.query('DELETE FROM personal_data WHERE owner_id = $1', [row.owner_id]);
+        // SMTP replies may quote the address: the owner's mail errors go with it.
+        await s.client.query(
+          'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = $1 AND last_error IS NOT NULL',
+          [row.owner_id],
+        );
+      },
+      answer: (decision) => decision.transaction.length > 0,
     });
+    if (answer) erased += 1;
   }
   // Files are no transaction's part: deleted after the commits, from what the database says.
   const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;

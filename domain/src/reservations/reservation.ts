@@ -1,4 +1,5 @@
 import {
+  PersonalDataErased,
   TicketReleased,
   TicketRemovedFromTransaction,
   TransactionExpired,
@@ -90,5 +91,11 @@ export const decideReservation: Decide<
       return cancelTickets(state, command.data, context);
     case 'ChangeOwnerData':
       return changeOwnerData(state, command.data.ticketId);
+    case 'ErasePersonalData': {
+      const d = emptyDecision();
+      if (cart.status === 'booked' && cart.ownerId && !cart.erased)
+        d.transaction.push(PersonalDataErased.create({ ownerId: cart.ownerId }));
+      return d;
+    }
   }
 };

@@ -1015,3 +1015,28 @@ describe('ChangeOwnerData', () => {
     reservation.given(erased).when(change(100)).thenRefused('personal_data__erased');
   });
 });
+
+// --- ErasePersonalData --------------------------------------------------------------------------
+
+describe('ErasePersonalData', () => {
+  const s = slot(8, '09:00', '10:00', 5);
+  const held: ReservationState = { ...emptyReservation, rooms, ...cartHolding(s) };
+  const booked = after(held, decideReservation(book, held, context));
+  const erase = { type: 'ErasePersonalData' } as const;
+
+  it('records the erasure of a booking once (PersonalDataErased on the cart)', () => {
+    reservation
+      .given(booked)
+      .when(erase)
+      .then(decision([PersonalDataErased.create({ ownerId: OWNER })]));
+    const erased = {
+      ...booked,
+      cart: evolveTransaction(booked.cart, PersonalDataErased.create({ ownerId: OWNER })),
+    };
+    reservation.given(erased).when(erase).then(decision([]));
+  });
+
+  it('records nothing for a cart that was never booked', () => {
+    reservation.given(held).when(erase).then(decision([]));
+  });
+});
