@@ -1,5 +1,12 @@
 import * as z from 'zod/mini';
-import { optionalEmail, optionalText, phoneRule, requiredEmail, requiredText } from './rules.ts';
+import {
+  optionalEmail,
+  optionalPhone,
+  optionalText,
+  requiredEmail,
+  requiredPhone,
+  requiredText,
+} from './rules.ts';
 
 /** Spec section 5, owners and personal data. */
 
@@ -27,13 +34,14 @@ const owner = {
   lastName: requiredText(40),
   organisation: optionalText(40),
   email: optionalEmail(),
-  phone: optionalText(40).check(phoneRule()),
+  phone: optionalPhone(40),
   accessibility: z._default(z.boolean(), false),
 };
 
 /**
  * Reservation edit / admin booking: title, organisation and phone at most 40; first and last
- * name required, at most 40; e-mail valid, at most 320; phone digits and plus only;
+ * name required, at most 40; e-mail valid, at most 320; phone digits and plus only (spaces,
+ * hyphens, slashes, dots and brackets between them are dropped);
  * salutation and accessibility free.
  */
 export const OwnerInput = z.object(owner);
@@ -45,6 +53,6 @@ export const StaffBookingInput = z.object({ ...owner, language });
 export const BookingInput = z.object({
   ...owner,
   email: requiredEmail(),
-  phone: requiredText(40).check(phoneRule()),
+  phone: requiredPhone(40),
   language,
 });

@@ -70,3 +70,24 @@ export const PHONE_PATTERN = /^\+?[0-9]+$/;
 export function phoneRule() {
   return rule<string | undefined>('phone', (v) => v === undefined || PHONE_PATTERN.test(v));
 }
+
+/** What people type between the digits of a phone number: spaces, hyphens, slashes, dots, brackets. */
+const PHONE_SEPARATORS = /[\s\-/.()]/g;
+
+/** "+43 664 123-45 67" is "+436641234567": the separators go, then only digits and a plus may stay. */
+export const normalizePhone = (v: string) => v.replace(PHONE_SEPARATORS, '');
+
+/** An optional phone number, at most `max` as typed, stored without separators. */
+export function optionalPhone(max: number) {
+  return z
+    .pipe(
+      optionalText(max),
+      z.transform((v: string | undefined) => (v === undefined ? v : normalizePhone(v))),
+    )
+    .check(phoneRule());
+}
+
+/** A required phone number, at most `max` as typed, stored without separators. */
+export function requiredPhone(max: number) {
+  return z.pipe(requiredText(max), z.transform(normalizePhone)).check(phoneRule());
+}

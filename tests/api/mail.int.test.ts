@@ -24,7 +24,8 @@ const owner = {
   lastName: 'Leser',
   organisation: '',
   email: 'max.leser@example.at',
-  phone: '+43111222',
+  // Typed with spaces, as people write it: stored without them.
+  phone: '+43 111 222',
   accessibility: false,
   language: 'de',
 };
@@ -120,7 +121,13 @@ describe('confirmation and cancellation mails through a real SMTP server', () =>
     const mail = sink.messages[0]!;
     expect(mail.subject).toBe(`Ihre Reservierung ${booking.bookingNumber}`);
     expect((mail.to as { text: string }).text).toBe('max.leser@example.at');
-    expect(mail.text).toContain('Guten Tag Max Leser');
+    expect(mail.text).toContain('Guten Tag Herr Max Leser,');
+    expect(mail.text).toContain(`Buchungsnummer: ${booking.bookingNumber}`);
+    const phone = await db.pool.query<{ phone: string }>(
+      'SELECT phone FROM personal_data WHERE owner_id = $1',
+      [booking.ownerId],
+    );
+    expect(phone.rows[0]!.phone).toBe('+43111222');
     expect(mail.text).toContain('Großer Lesesaal, 01.12.2026, 09:00–12:30 Uhr');
     expect(mail.text).toContain('Großer Lesesaal, 02.12.2026, 09:00–12:30 Uhr');
     expect(mail.text).toContain(
@@ -138,6 +145,10 @@ describe('confirmation and cancellation mails through a real SMTP server', () =>
     const start = events[0]!.getFirstProperty('dtstart')!;
     expect(start.getParameter('tzid')).toBe('Europe/Vienna');
     expect(String(start.getFirstValue())).toBe('2026-12-01T09:00:00');
+    // The zone's rules travel with the file (VTIMEZONE), for apps that do not know the name.
+    expect(cal.getFirstSubcomponent('vtimezone')?.getFirstPropertyValue('tzid')).toBe(
+      'Europe/Vienna',
+    );
     expect(await sender.sendDue()).toBe(0);
 
     // Cancelling one ticket sends a cancellation for that UID.
@@ -169,7 +180,7 @@ describe('confirmation and cancellation mails through a real SMTP server', () =>
     expect(await sender.sendDue()).toBe(1);
     const mail = sink.messages[before]!;
     expect(mail.subject).toBe(`Your reservation ${booking.bookingNumber}`);
-    expect(mail.text).toContain('Dear Max Leser');
+    expect(mail.text).toContain('Dear Mr Max Leser,');
     expect(mail.text).toContain('03.12.2026, 09:00–12:30');
   });
 

@@ -37,7 +37,7 @@ describe('the messages of the contracts’ rules', () => {
         firstName: '',
         lastName: 'x'.repeat(41),
         email: 'x',
-        phone: '0664 1',
+        phone: '0664 1a',
         title: '\u0000',
       }),
     );

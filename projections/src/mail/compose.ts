@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import { tzlib_get_ical_block } from 'timezones-ical-library';
 
 // RFC 5545: lines of at most 75 octets; ical.js counts the continuation's leading space on top.
 ICAL.foldLength = 74;
@@ -39,9 +40,11 @@ const texts = {
     confirmationSubject: (n: string) => `Ihre Reservierung ${n}`,
     cancellationSubject: (n: string) => `Stornierung Ihrer Reservierung ${n}`,
     greeting: (name: string) => `Guten Tag ${name},`,
+    salutations: { MR: 'Herr', MS: 'Frau', NONE: '' } as Record<string, string>,
     confirmed: 'vielen Dank für Ihre Reservierung. Sie haben folgende Termine gebucht:',
     cancelled: 'folgende Termine Ihrer Reservierung wurden storniert:',
-    number: 'Reservierungsnummer',
+    // The visitor's pages say "Buchungsnummer" too: one word for one number.
+    number: 'Buchungsnummer',
     link: 'Ihre Reservierung ansehen oder stornieren:',
     closing: 'Mit freundlichen Grüßen\nIhre Bibliothek',
     time: (s: string, e: string) => `${s}–${e} Uhr`,
@@ -50,9 +53,10 @@ const texts = {
     confirmationSubject: (n: string) => `Your reservation ${n}`,
     cancellationSubject: (n: string) => `Cancellation of your reservation ${n}`,
     greeting: (name: string) => `Dear ${name},`,
+    salutations: { MR: 'Mr', MS: 'Ms', NONE: '' } as Record<string, string>,
     confirmed: 'thank you for your reservation. You have booked:',
     cancelled: 'the following appointments of your reservation were cancelled:',
-    number: 'Reservation number',
+    number: 'Booking number',
     link: 'View or cancel your reservation:',
     closing: 'Kind regards\nYour library',
     time: (s: string, e: string) => `${s}–${e}`,
@@ -69,6 +73,29 @@ function escapeHtml(s: string): string {
 }
 
 /**
+ * The name a mail greets: "Frau Dr. Maria Muster", "Herr Max Muster", "Ms Maria Muster" — in
+ * English a title takes the place of Mr or Ms ("Dr Maria Muster" reads as "Dr. …" is written).
+ */
+export function greetedName(
+  input: Pick<MailInput, 'language' | 'salutation' | 'title' | 'firstName' | 'lastName'>,
+): string {
+  const salutation = texts[input.language].salutations[input.salutation] ?? '';
+  const form = input.language === 'en' && input.title ? '' : salutation;
+  return [form, input.title, input.firstName, input.lastName].filter(Boolean).join(' ');
+}
+
+/**
+ * The VTIMEZONE of the library's zone (from the IANA data of timezones-ical-library): calendar
+ * apps that do not know the zone by its name need its rules to place the entries.
+ */
+function vtimezone(timeZone: string): ICAL.Component | null {
+  const block = tzlib_get_ical_block(timeZone);
+  const text = Array.isArray(block) ? block[0] : undefined;
+  if (!text || !text.startsWith('BEGIN:VTIMEZONE')) return null;
+  return new ICAL.Component(ICAL.parse(text) as unknown[]);
+}
+
+/**
  * The .ics attachment: one event per ticket with a stable UID (the ticket id), so calendars
  * update the same entry; a cancellation sends METHOD:CANCEL for the same UIDs.
  */
@@ -77,6 +104,8 @@ export function calendarFile(input: MailInput): string {
   cal.updatePropertyWithValue('prodid', '-//Reading rooms//Reservations//EN');
   cal.updatePropertyWithValue('version', '2.0');
   cal.updatePropertyWithValue('method', input.kind === 'confirmation' ? 'PUBLISH' : 'CANCEL');
+  const zone = vtimezone(input.timeZone);
+  if (zone) cal.addSubcomponent(zone);
   for (const t of input.tickets) {
     const ev = new ICAL.Component('vevent');
     ev.updatePropertyWithValue('uid', `${t.ticketId}@reading-rooms`);
@@ -115,7 +144,7 @@ export function calendarFile(input: MailInput): string {
 /** The confirmation or cancellation mail, in the booking's language. */
 export function composeMail(input: MailInput): ComposedMail {
   const t = texts[input.language];
-  const name = [input.title, input.firstName, input.lastName].filter(Boolean).join(' ');
+  const name = greetedName(input);
   const lines = input.tickets.map(
     (x) => `- ${x.roomName}, ${germanDate(x.date)}, ${t.time(x.startTime, x.endTime)}`,
   );

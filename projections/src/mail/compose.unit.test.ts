@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import ICAL from 'ical.js';
 import { composeMail, type MailInput } from './compose.ts';
 
 const input: MailInput = {
@@ -44,5 +45,44 @@ describe('mail composition', () => {
     expect(ics).toContain('UID:00000000-0000-4000-8000-000000000001@reading-rooms');
     // The stamp is the sender's clock, not the machine's.
     expect(ics).toContain('DTSTAMP:20270304T050607Z\r\n');
+  });
+});
+
+describe('the greeting and the number', () => {
+  const person = { ...input, firstName: 'Maria', lastName: 'Musterfrau' };
+  it('greets with the salutation and the title, in the way of each language', () => {
+    const greet = (over: Partial<MailInput>) =>
+      composeMail({ ...person, ...over }).text.split('\n')[0];
+    expect(greet({ title: 'Dr.' })).toBe('Guten Tag Frau Dr. Maria Musterfrau,');
+    expect(greet({ salutation: 'MR', firstName: 'Max' })).toBe('Guten Tag Herr Max Musterfrau,');
+    expect(greet({ salutation: 'NONE' })).toBe('Guten Tag Maria Musterfrau,');
+    expect(greet({ language: 'en' })).toBe('Dear Ms Maria Musterfrau,');
+    expect(greet({ language: 'en', title: 'Dr' })).toBe('Dear Dr Maria Musterfrau,');
+  });
+
+  it('names the booking number as the visitor pages do', () => {
+    expect(composeMail(person).text).toContain('Buchungsnummer: R-ABCDEF');
+    expect(composeMail({ ...person, language: 'en' }).text).toContain('Booking number: R-ABCDEF');
+  });
+});
+
+describe('the calendar file', () => {
+  it('carries the VTIMEZONE of the library, so every calendar app places the entry right', () => {
+    for (const [date, utcHour] of [
+      ['2026-12-01', 8], // CET: 09:00 is 08:00 UTC
+      ['2027-07-01', 7], // CEST: 09:00 is 07:00 UTC
+    ] as const) {
+      const ics = composeMail({ ...input, tickets: [{ ...input.tickets[0]!, date }] }).ics;
+      const cal = new ICAL.Component(ICAL.parse(ics) as unknown[]);
+      const zone = cal.getFirstSubcomponent('vtimezone');
+      expect(zone?.getFirstPropertyValue('tzid')).toBe('Europe/Vienna');
+      // Read as a calendar app without the zone's name would: only with the file's own rules.
+      const timezone = new ICAL.Timezone(zone!);
+      const start = cal.getFirstSubcomponent('vevent')!.getFirstProperty('dtstart')!;
+      expect(start.getParameter('tzid')).toBe('Europe/Vienna');
+      const local = start.getFirstValue() as ICAL.Time;
+      local.zone = timezone;
+      expect(local.toJSDate().toISOString()).toBe(`${date}T0${utcHour}:00:00.000Z`);
+    }
   });
 });
