@@ -43,3 +43,71 @@ export async function showMonthOf(page: Page, d: Date): Promise<void> {
   }
   await heading.waitFor();
 }
+
+/* ---- Issue #15 (tests/e2e/visitor-ux*.e2e.test.ts) ---- */
+
+export const PHONE = { width: 375, height: 740 } as const;
+export const DESKTOP = { width: 1280, height: 900 } as const;
+
+/**
+ * Serves the visitor app's page in `lang` (the app reads its language from the document) and
+ * with `data` as further attributes of its root element (e.g. `data-faq-url`), from now on:
+ * a reload after this switches the language and keeps the session and the history state.
+ */
+export async function serveAs(
+  page: Page,
+  lang: 'de' | 'en',
+  data: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  await page.unrouteAll();
+  await page.route('**/*', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.fallback();
+    const response = await route.fetch();
+    let body = (await response.text()).replace('<html lang="de"', `<html lang="${lang}"`);
+    for (const [name, value] of Object.entries(data)) {
+      body = body.replace(new RegExp(`${name}="[^"]*"`), `${name}="${value}"`);
+    }
+    await route.fulfill({ response, body });
+  });
+}
+
+/** Adds the slot `range` of day `d` to the cart through the day dialog of the room calendar. */
+export async function addSlot(page: Page, d: Date, range: string): Promise<void> {
+  await showMonthOf(page, d);
+  await dayButton(page, d).click();
+  await dialog(page)
+    .getByRole('heading', { name: longDate(d) })
+    .waitFor();
+  await dialog(page)
+    .getByRole('button', { name: `Reservieren ${range}` })
+    .click();
+  await dialog(page).waitFor({ state: 'hidden' });
+}
+
+/** Fills the personal data form with a valid visitor of this e-mail address. */
+export async function fillPersonalData(page: Page, email: string): Promise<void> {
+  await page.getByLabel(/^Vorname/).fill('Erika');
+  await page.getByLabel(/^Nachname/).fill('Muster');
+  await page.getByLabel(/^E-Mail-Adresse/).fill(email);
+  await page.getByLabel(/^Telefonnummer/).fill('+431234');
+}
+
+/** The states of the wizard's steps as shown, e.g. `['done', 'current', 'todo', 'todo']`. */
+export const wizardStates = (page: Page): Promise<string[]> =>
+  page
+    .locator('.wizard__step')
+    .evaluateAll((items: Element[]) =>
+      items.map((item) => /wizard__step--(\w+)/.exec(item.className)?.[1] ?? ''),
+    );
+
+/** Whether two elements' boxes on the screen overlap (hidden elements never do). */
+export async function overlaps(a: Locator, b: Locator): Promise<boolean> {
+  const [boxA, boxB] = [await a.boundingBox(), await b.boundingBox()];
+  if (!boxA || !boxB) return false;
+  return (
+    boxA.x < boxB.x + boxB.width &&
+    boxB.x < boxA.x + boxA.width &&
+    boxA.y < boxB.y + boxB.height &&
+    boxB.y < boxA.y + boxA.height
+  );
+}

@@ -1,20 +1,22 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
 import { Page } from '../../../components/page';
-import { MAIN_ID } from '../../../components/skip-link';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { errorMessageKeys, errorMessageParams } from '../../../lib/error-message';
-import { useBookCartMutation, type BookingResult } from '../api/booking-api';
+import { useBookCartMutation } from '../api/booking-api';
 import { invalidFields, toBookingInput } from '../lib/personal-data';
 import { useBooking } from './booking-context';
+import type { BookedState } from './reservation-confirmation';
 import { TicketList } from './ticket-list';
 import { WizardSteps } from './wizard-steps';
 
 /**
  * Route `/summary`: review the tickets and the data and book. On success the cart and the
- * personal data are cleared and the booked view shows the tickets and the booking number.
+ * personal data are cleared and the visitor lands on the owner's confirmation page
+ * (`/reservation-confirmation/{ownerId}`, the address of the confirmation mail's link), which
+ * shows the booking number and the tickets and survives a reload (issue #15).
  */
 export function SummaryPage() {
   const { t } = useTranslation('booking');
@@ -23,31 +25,9 @@ export function SummaryPage() {
   const { transactionId, tickets, cartLoading, personalData, touch, finishBooking } = useBooking();
   const [bookCart, { isLoading }] = useBookCartMutation();
   const [failure, setFailure] = useState<unknown>(null);
-  const [booked, setBooked] = useState<{ result: BookingResult; email: string } | null>(null);
+  const navigate = useNavigate();
 
   useEffect(() => touch(), [touch]);
-
-  useEffect(() => {
-    // The heading changed to the booked view's: continue there.
-    if (booked) document.getElementById(MAIN_ID)?.querySelector('h1')?.focus();
-  }, [booked]);
-
-  if (booked) {
-    return (
-      <Page title={t('booked.title')}>
-        <WizardSteps current="confirmation" />
-        <p className="notice notice--success">{t('booked.mail', { email: booked.email })}</p>
-        <p>
-          {t('booked.number')} <strong>{booked.result.bookingNumber}</strong>
-        </p>
-        <h2>{t('booked.tickets')}</h2>
-        <TicketList tickets={booked.result.tickets} />
-        <p>
-          <Link to="/">{t('booked.again')}</Link>
-        </p>
-      </Page>
-    );
-  }
 
   const book = async () => {
     if (!transactionId || !personalData || isLoading) return;
@@ -57,8 +37,13 @@ export function SummaryPage() {
         transactionId,
         owner: toBookingInput(personalData, language),
       }).unwrap();
-      setBooked({ result, email: personalData.email.trim() });
       finishBooking();
+      const booked: BookedState = { bookedEmail: personalData.email.trim() };
+      // Replaces /summary in the history: back does not lead to an empty summary.
+      await navigate(`/reservation-confirmation/${encodeURIComponent(result.ownerId)}`, {
+        replace: true,
+        state: booked,
+      });
     } catch (error) {
       setFailure(error);
     }
@@ -68,7 +53,7 @@ export function SummaryPage() {
 
   return (
     <Page title={t('summary.title')}>
-      <WizardSteps current="finish" />
+      <WizardSteps current="finish" reached={cartLoading || tickets.length > 0} />
       {cartLoading ? (
         <p className="loading" role="status">
           {t('loading', { ns: 'common' })}
