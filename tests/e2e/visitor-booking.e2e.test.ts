@@ -457,8 +457,9 @@ describe('visitor booking, end to end in Chromium', () => {
       expect((await session(page)).transactionId).not.toBeNull();
       // The expiry is checked every 5 s; after the hold the server reports the cart expired.
       await page.waitForURL(/\?reset=y$/, { timeout: 100_000 });
+      // Issue #15: the notice names the expiry (not the panic button's reset).
       await page
-        .getByText('Ihre Reservierung wurde zurückgesetzt. Sie können neu beginnen.')
+        .getByText('Ihre Reservierung ist abgelaufen. Bitte wählen Sie Ihre Termine erneut.')
         .waitFor();
       expect((await session(page)).transactionId).toBeNull();
       expect(await panicButton(page).count()).toBe(0);

@@ -4,6 +4,7 @@ import { ExternalLink } from '../components/external-link';
 import { InfoPopups } from '../components/info-popups';
 import { MAIN_ID, SkipLink } from '../components/skip-link';
 import { BookingProvider } from '../features/booking/components/booking-context';
+import { CartHold } from '../features/booking/components/cart-hold';
 import { PanicButton } from '../features/booking/components/panic-button';
 import { PersonalDataForm } from '../features/booking/components/personal-data-form';
 import { ReservationConfirmation } from '../features/booking/components/reservation-confirmation';
@@ -86,6 +87,7 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
       </header>
       <InfoPopups />
       <main id={MAIN_ID} className="main" ref={main} tabIndex={-1}>
+        <CartHold />
         <Routes>
           <Route index element={<RoomChooser />} />
           <Route path="room/:id" element={<RoomBooking />} />

@@ -10,6 +10,15 @@ export const TOUCH_INTERVAL_MS = 60_000;
 /** Touch once a fifth of the hold (`holdMinutes` of the server's settings) has passed. */
 export const touchWithinMs = (holdMinutes: number) => holdMinutes * 0.8 * 60_000;
 
+/** The hold warns this long before the cart expires (issue #15). */
+export const HOLD_WARNING_MS = 60_000;
+
+/** The time left of a hold as minutes and seconds, e.g. `14:05`; never below `0:00`. */
+export function formatTimeLeft(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
 /** True when the cart's expiry time has passed (an unreadable expiry counts as passed). */
 export function isCartExpired(expiredAt: string | null | undefined, now: number): boolean {
   const time = expiredAt ? Date.parse(expiredAt) : Number.NaN;

@@ -8,6 +8,7 @@ import type { Catalogue } from '../../../lib/label-override';
 import { errorMessageKeys } from '../../../lib/error-message';
 import {
   BookingFailure,
+  formatTimeLeft,
   fullDays,
   isCartExpired,
   isCompleteAddAnswer,
@@ -203,5 +204,14 @@ describe('messages of cart failures (spec section 8)', () => {
       'ticket__validation_error_timeslot_already_in_transaction',
     );
     expect(errorMessageKeys(new BookingFailure('unknown'))).toEqual(['unknown']);
+  });
+});
+
+describe('formatTimeLeft (issue #15)', () => {
+  it('shows minutes and seconds, rounding up and never below zero', () => {
+    expect(formatTimeLeft(15 * 60_000)).toBe('15:00');
+    expect(formatTimeLeft(65_500)).toBe('1:06');
+    expect(formatTimeLeft(9_000)).toBe('0:09');
+    expect(formatTimeLeft(-3_000)).toBe('0:00');
   });
 });
