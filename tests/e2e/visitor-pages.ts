@@ -111,3 +111,33 @@ export async function overlaps(a: Locator, b: Locator): Promise<boolean> {
     boxB.y < boxA.y + boxA.height
   );
 }
+
+/**
+ * The controls (links, buttons, fields, labels) and the header that an info popup covers on the
+ * screen now, by tag and text; empty when none is covered. Fails when no popup shows.
+ */
+export async function popupCollisions(page: Page): Promise<string[]> {
+  await page.locator('.info-popup').first().waitFor();
+  return page.evaluate(() => {
+    const popups = [...document.querySelectorAll('.info-popup')].map((el) =>
+      el.getBoundingClientRect(),
+    );
+    const controls = [
+      ...document.querySelectorAll(
+        'header, a[href], button, input, select, textarea, label, [tabindex]:not([tabindex="-1"])',
+      ),
+    ].filter((el) => !el.closest('.info-popups'));
+    const hits: string[] = [];
+    for (const el of controls) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      for (const p of popups) {
+        if (r.left < p.right && p.left < r.right && r.top < p.bottom && p.top < r.bottom) {
+          const text = (el.textContent ?? el.getAttribute('aria-label') ?? '').trim();
+          hits.push(`${el.tagName.toLowerCase()} "${text.replace(/\s+/g, ' ').slice(0, 40)}"`);
+        }
+      }
+    }
+    return hits;
+  });
+}
