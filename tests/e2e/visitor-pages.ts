@@ -15,13 +15,16 @@ export const ticketItems = (page: Page) => main(page).locator('.ticket-list > li
 export const roomNames = (page: Page) =>
   main(page).getByRole('heading', { level: 2 }).allTextContents();
 
-/** A day of the room calendar that has a slot with a free seat. */
+/**
+ * A day of the room calendar that has a slot with a free seat (its name may go on with marks,
+ * e.g. ", Termin in Ihren Reservierungen").
+ */
 export const dayButton = (page: Page, d: Date): Locator =>
-  main(page).getByRole('button', { name: `${longDate(d)}, frei`, exact: true });
+  main(page).getByRole('button', { name: new RegExp(`^${longDate(d)}, frei(,|$)`) });
 
 /** Every day of the shown month that has a slot with a free seat, in calendar order. */
 export const freeDayButtons = (page: Page): Locator =>
-  main(page).getByRole('button', { name: /, frei$/ });
+  main(page).getByRole('button', { name: /, frei(,|$)/ });
 
 /**
  * Accepts the privacy notice and waits for the room chooser. With `baseUrl` it opens `/` of that

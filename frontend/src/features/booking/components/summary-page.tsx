@@ -4,8 +4,10 @@ import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
+import { formatLongDate } from '../../../lib/dates';
 import { errorMessageKeys, errorMessageParams } from '../../../lib/error-message';
 import { useBookCartMutation } from '../api/booking-api';
+import { cartDays } from '../lib/cart';
 import { invalidFields, toBookingInput } from '../lib/personal-data';
 import { useBooking } from './booking-context';
 import type { BookedState } from './reservation-confirmation';
@@ -22,7 +24,8 @@ export function SummaryPage() {
   const { t } = useTranslation('booking');
   const { t: te } = useTranslation('common-error');
   const { language } = useConfig();
-  const { transactionId, tickets, cartLoading, personalData, touch, finishBooking } = useBooking();
+  const { transactionId, tickets, cartLoading, personalData, settings, touch, finishBooking } =
+    useBooking();
   const [bookCart, { isLoading }] = useBookCartMutation();
   const [failure, setFailure] = useState<unknown>(null);
   const navigate = useNavigate();
@@ -50,6 +53,20 @@ export function SummaryPage() {
   };
 
   const fields = failure ? invalidFields(failure) : [];
+  const keys = failure ? errorMessageKeys(failure) : [];
+  // Issue #15: a limit that counts earlier bookings is only known now; name it, and the days.
+  const limitHint = !settings
+    ? null
+    : keys.some((key) => key.endsWith('max_tickets_per_day_reached'))
+      ? t('summary.day-limit', {
+          count: settings.maxTicketsPerDay,
+          days: new Intl.ListFormat(language, { type: 'conjunction' }).format(
+            cartDays(tickets).map((date) => formatLongDate(date, language)),
+          ),
+        })
+      : keys.some((key) => key.endsWith('max_tickets_by_user_reached'))
+        ? t('summary.visitor-limit', { count: settings.maxTicketsPerVisitor })
+        : null;
 
   return (
     <Page title={t('summary.title')}>
@@ -108,7 +125,12 @@ export function SummaryPage() {
               {failure ? (
                 <div className="error-box" role="alert">
                   <p className="error-box__message">{t('summary.failed')}</p>
-                  <p>{te(errorMessageKeys(failure), errorMessageParams(failure))}</p>
+                  <p>{te(keys, errorMessageParams(failure))}</p>
+                  {limitHint ? (
+                    <p>
+                      {limitHint} <Link to="/your-reservations">{t('summary.change-tickets')}</Link>
+                    </p>
+                  ) : null}
                   {fields.length > 0 ? (
                     <p>
                       {t('summary.check-fields', {
