@@ -154,7 +154,7 @@ describe('issue #15: every limit shows where it applies', () => {
       const failure = main(page).getByRole('alert');
       await failure
         .getByText(
-          `Höchstens 2 Termine pro Tag, frühere Buchungen mit dieser E-Mail-Adresse eingerechnet. Ihre Termine liegen am ${longDate(dayA)} und ${longDate(dayB)}`,
+          `Höchstens 2 Termine pro Tag, frühere Buchungen eingerechnet; Ihre Termine: ${longDate(dayA)} und ${longDate(dayB)}.`,
           { exact: false },
         )
         .waitFor();
@@ -166,7 +166,7 @@ describe('issue #15: every limit shows where it applies', () => {
       await main(page).getByRole('button', { name: 'Book now' }).click();
       await main(page)
         .getByRole('alert')
-        .getByText(/At most 2 appointments per day, earlier bookings/)
+        .getByText(/At most 2 appointments per day, earlier bookings included/)
         .waitFor();
       await expectAccessible(page, `summary refused at the day's limit (${size}, en)`);
       // Only the deliberate refusals of the booking are logged.
