@@ -197,18 +197,21 @@ describe('visitor booking, end to end in Chromium', () => {
     await eventually(() => cart.getByRole('listitem').count()).toBe(2);
     await expectAccessible(page, 'room view with two tickets in the cart');
 
-    // Another room: a slot overlapping one in the cart is temporarily full.
+    // Another room: a slot overlapping one in the cart says so (issue #15) and offers no button.
     await main(page).getByRole('link', { name: 'Anderen Lesesaal wählen' }).click();
     await page.getByRole('link', { name: `Auswählen ${OTHER_ROOM}` }).click();
     await h1(page, OTHER_ROOM).waitFor();
     await showMonthOf(page, dayA);
     await dayButton(page, dayA).click();
     await dialog(page).getByText('0 von 4 belegt').waitFor();
+    await dialog(page)
+      .getByText(/überschneidet sich mit einem Termin/)
+      .waitFor();
     expect(
       await dialog(page)
-        .getByRole('button', { name: 'Vorübergehend voll 10:00-13:00' })
-        .isDisabled(),
-    ).toBe(true);
+        .getByRole('button', { name: /10:00-13:00$/ })
+        .count(),
+    ).toBe(0);
     await expectAccessible(page, 'day dialog with a temporarily full slot');
     await page.keyboard.press('Escape');
     await dialog(page).waitFor({ state: 'hidden' });
@@ -457,8 +460,9 @@ describe('visitor booking, end to end in Chromium', () => {
       expect((await session(page)).transactionId).not.toBeNull();
       // The expiry is checked every 5 s; after the hold the server reports the cart expired.
       await page.waitForURL(/\?reset=y$/, { timeout: 100_000 });
+      // Issue #15: the notice names the expiry (not the panic button's reset).
       await page
-        .getByText('Ihre Reservierung wurde zurückgesetzt. Sie können neu beginnen.')
+        .getByText('Ihre Reservierung ist abgelaufen. Bitte wählen Sie Ihre Termine erneut.')
         .waitFor();
       expect((await session(page)).transactionId).toBeNull();
       expect(await panicButton(page).count()).toBe(0);

@@ -15,13 +15,16 @@ export const ticketItems = (page: Page) => main(page).locator('.ticket-list > li
 export const roomNames = (page: Page) =>
   main(page).getByRole('heading', { level: 2 }).allTextContents();
 
-/** A day of the room calendar that has a slot with a free seat. */
+/**
+ * A day of the room calendar that has a slot with a free seat (its name may go on with marks,
+ * e.g. ", Termin in Ihren Reservierungen").
+ */
 export const dayButton = (page: Page, d: Date): Locator =>
-  main(page).getByRole('button', { name: `${longDate(d)}, frei`, exact: true });
+  main(page).getByRole('button', { name: new RegExp(`^${longDate(d)}, frei(,|$)`) });
 
 /** Every day of the shown month that has a slot with a free seat, in calendar order. */
 export const freeDayButtons = (page: Page): Locator =>
-  main(page).getByRole('button', { name: /, frei$/ });
+  main(page).getByRole('button', { name: /, frei(,|$)/ });
 
 /**
  * Accepts the privacy notice and waits for the room chooser. With `baseUrl` it opens `/` of that
@@ -42,4 +45,102 @@ export async function showMonthOf(page: Page, d: Date): Promise<void> {
     await page.waitForTimeout(50);
   }
   await heading.waitFor();
+}
+
+/* ---- Issue #15 (tests/e2e/visitor-ux*.e2e.test.ts) ---- */
+
+export const PHONE = { width: 375, height: 740 } as const;
+export const DESKTOP = { width: 1280, height: 900 } as const;
+
+/**
+ * Serves the visitor app's page in `lang` (the app reads its language from the document) and
+ * with `data` as further attributes of its root element (e.g. `data-faq-url`), from now on:
+ * a reload after this switches the language and keeps the session and the history state.
+ */
+export async function serveAs(
+  page: Page,
+  lang: 'de' | 'en',
+  data: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  await page.unrouteAll();
+  await page.route('**/*', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.fallback();
+    const response = await route.fetch();
+    let body = (await response.text()).replace('<html lang="de"', `<html lang="${lang}"`);
+    for (const [name, value] of Object.entries(data)) {
+      body = body.replace(new RegExp(`${name}="[^"]*"`), `${name}="${value}"`);
+    }
+    await route.fulfill({ response, body });
+  });
+}
+
+/** Adds the slot `range` of day `d` to the cart through the day dialog of the room calendar. */
+export async function addSlot(page: Page, d: Date, range: string): Promise<void> {
+  await showMonthOf(page, d);
+  await dayButton(page, d).click();
+  await dialog(page)
+    .getByRole('heading', { name: longDate(d) })
+    .waitFor();
+  await dialog(page)
+    .getByRole('button', { name: `Reservieren ${range}` })
+    .click();
+  await dialog(page).waitFor({ state: 'hidden' });
+}
+
+/** Fills the personal data form with a valid visitor of this e-mail address. */
+export async function fillPersonalData(page: Page, email: string): Promise<void> {
+  await page.getByLabel(/^Vorname/).fill('Erika');
+  await page.getByLabel(/^Nachname/).fill('Muster');
+  await page.getByLabel(/^E-Mail-Adresse/).fill(email);
+  await page.getByLabel(/^Telefonnummer/).fill('+431234');
+}
+
+/** The states of the wizard's steps as shown, e.g. `['done', 'current', 'todo', 'todo']`. */
+export const wizardStates = (page: Page): Promise<string[]> =>
+  page
+    .locator('.wizard__step')
+    .evaluateAll((items: Element[]) =>
+      items.map((item) => /wizard__step--(\w+)/.exec(item.className)?.[1] ?? ''),
+    );
+
+/** Whether two elements' boxes on the screen overlap (hidden elements never do). */
+export async function overlaps(a: Locator, b: Locator): Promise<boolean> {
+  const [boxA, boxB] = [await a.boundingBox(), await b.boundingBox()];
+  if (!boxA || !boxB) return false;
+  return (
+    boxA.x < boxB.x + boxB.width &&
+    boxB.x < boxA.x + boxA.width &&
+    boxA.y < boxB.y + boxB.height &&
+    boxB.y < boxA.y + boxA.height
+  );
+}
+
+/**
+ * The controls (links, buttons, fields, labels) and the header that an info popup covers on the
+ * screen now, by tag and text; empty when none is covered. Fails when no popup shows.
+ */
+export async function popupCollisions(page: Page): Promise<string[]> {
+  await page.locator('.info-popup').first().waitFor();
+  return page.evaluate(() => {
+    const popups = [...document.querySelectorAll('.info-popup')].map((el) =>
+      el.getBoundingClientRect(),
+    );
+    const controls = [
+      ...document.querySelectorAll(
+        'header, a[href], button, input, select, textarea, label, [tabindex]:not([tabindex="-1"])',
+      ),
+    ].filter((el) => !el.closest('.info-popups'));
+    const hits: string[] = [];
+    for (const el of controls) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      for (const p of popups) {
+        if (r.left < p.right && p.left < r.right && r.top < p.bottom && p.top < r.bottom) {
+          const text = (el.textContent ?? el.getAttribute('aria-label') ?? '').trim();
+          hits.push(`${el.tagName.toLowerCase()} "${text.replace(/\s+/g, ' ').slice(0, 40)}"`);
+        }
+      }
+    }
+    return hits;
+  });
 }

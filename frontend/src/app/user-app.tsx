@@ -3,7 +3,8 @@ import { BrowserRouter, Link, Navigate, NavLink, Route, Routes } from 'react-rou
 import { ExternalLink } from '../components/external-link';
 import { InfoPopups } from '../components/info-popups';
 import { MAIN_ID, SkipLink } from '../components/skip-link';
-import { BookingProvider } from '../features/booking/components/booking-context';
+import { BookingProvider, useBooking } from '../features/booking/components/booking-context';
+import { CartHold } from '../features/booking/components/cart-hold';
 import { PanicButton } from '../features/booking/components/panic-button';
 import { PersonalDataForm } from '../features/booking/components/personal-data-form';
 import { ReservationConfirmation } from '../features/booking/components/reservation-confirmation';
@@ -48,6 +49,7 @@ export function UserApp() {
 function UserLayout({ focusHeading }: { focusHeading: boolean }) {
   const { t } = useTranslation();
   const { faqUrl } = useConfig();
+  const { tickets } = useBooking();
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main);
 
@@ -71,7 +73,19 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
               </NavLink>
             </li>
             <li>
-              <NavLink to="/your-reservations">{t('nav.your-reservations')}</NavLink>
+              <NavLink to="/your-reservations">
+                {t('nav.your-reservations')}
+                {tickets.length > 0 ? (
+                  // Issue #15: the cart's count in the header, on every page.
+                  <span className="nav-count">
+                    <span aria-hidden="true">{tickets.length}</span>
+                    <span className="visually-hidden">
+                      {' '}
+                      ({t('nav.cart-count', { count: tickets.length })})
+                    </span>
+                  </span>
+                ) : null}
+              </NavLink>
             </li>
             {faqUrl ? (
               <li>
@@ -86,6 +100,7 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
       </header>
       <InfoPopups />
       <main id={MAIN_ID} className="main" ref={main} tabIndex={-1}>
+        <CartHold />
         <Routes>
           <Route index element={<RoomChooser />} />
           <Route path="room/:id" element={<RoomBooking />} />

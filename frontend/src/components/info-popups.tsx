@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useAppSelector } from '../app/hooks';
 import { useTranslation } from '../i18n/i18n-context';
+import { formatDateTime } from '../lib/dates';
 import { visibleNotifications } from '../lib/notifications';
 import { selectNotifications } from '../stores/notifications-slice';
 
@@ -12,7 +13,7 @@ const REFRESH_MS = 1000;
  * container is a polite live region that exists before any entry, so additions are announced.
  */
 export function InfoPopups() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const items = useAppSelector(selectNotifications);
   const [now, setNow] = useState(() => Date.now());
 
@@ -22,10 +23,6 @@ export function InfoPopups() {
   }, []);
 
   const visible = visibleNotifications(items, now);
-  const timeFormat = new Intl.DateTimeFormat(i18n.language, {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-  });
 
   return (
     <div className="info-popups" role="status" aria-label={t('popups-label')}>
@@ -34,7 +31,9 @@ export function InfoPopups() {
           <p className="info-popup__title">{item.title}</p>
           {item.description ? <p className="info-popup__description">{item.description}</p> : null}
           <p className="info-popup__date">
-            <time dateTime={new Date(item.date).toISOString()}>{timeFormat.format(item.date)}</time>
+            <time dateTime={new Date(item.date).toISOString()}>
+              {formatDateTime(new Date(item.date))}
+            </time>
           </p>
         </div>
       ))}

@@ -26,6 +26,11 @@ export interface AppConfig {
   readonly labelAdminUrl: string;
   /** Address of the FAQ page; empty when not configured. */
   readonly faqUrl: string;
+  /**
+   * Address of the privacy information the privacy notice links to (issue #15); empty: the FAQ
+   * page, and without that the notice shows its own text (`privacy.details`, overridable).
+   */
+  readonly privacyUrl: string;
   readonly recaptchaPublicToken: string;
   readonly recaptchaSrc: string;
   readonly language: Language;
@@ -43,6 +48,7 @@ export const CONFIG_ATTRIBUTES = {
   labelOverride: 'data-label-override',
   labelAdminUrl: 'data-label-admin-url',
   faqUrl: 'data-faq-url',
+  privacyUrl: 'data-privacy-url',
   recaptchaPublicToken: 'data-recaptcha-public-token',
   recaptchaSrc: 'data-recaptcha-src',
 } as const;
@@ -97,6 +103,7 @@ export function parseConfig(
     labelOverride: parseLabelOverride(dataset.labelOverride),
     labelAdminUrl: text(dataset.labelAdminUrl),
     faqUrl: text(dataset.faqUrl),
+    privacyUrl: text(dataset.privacyUrl),
     recaptchaPublicToken: text(dataset.recaptchaPublicToken),
     recaptchaSrc: text(dataset.recaptchaSrc),
     language: parseLanguage(documentLang),

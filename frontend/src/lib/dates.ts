@@ -50,6 +50,19 @@ export function formatTime(value: string): string {
   return match ? `${match[1]}:${match[2]}` : value;
 }
 
+/**
+ * `HH:mm` of an instant in local time: the one clock style of every language, 24-hour as the
+ * slots are (issue #15; `Intl` would give "04:59 PM" in English).
+ */
+export function formatClockTime(instant: Date): string {
+  return `${pad(instant.getHours())}:${pad(instant.getMinutes())}`;
+}
+
+/** `dd.MM.yyyy, HH:mm:ss` of an instant in local time, in every language (issue #15). */
+export function formatDateTime(instant: Date): string {
+  return `${formatDate(toIsoDate(instant))}, ${formatClockTime(instant)}:${pad(instant.getSeconds())}`;
+}
+
 /** `HH:mm-HH:mm` (spec section 2, calendar dialog). */
 export function formatTimeRange(start: string, end: string): string {
   return `${formatTime(start)}-${formatTime(end)}`;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatClockTime,
+  formatDateTime,
   addDaysIso,
   addYearsIso,
   formatDate,
@@ -53,5 +55,14 @@ describe('dates', () => {
   it('formats a long localised date', () => {
     expect(formatLongDate('2026-03-02', 'de')).toBe('Montag, 2. März 2026');
     expect(formatLongDate('2026-03-02', 'en')).toContain('March');
+  });
+});
+
+describe('clock and date-time of an instant (issue #15)', () => {
+  it('are 24-hour and the same in every language', () => {
+    const instant = new Date(2026, 10, 24, 16, 43, 5);
+    expect(formatClockTime(instant)).toBe('16:43');
+    expect(formatDateTime(instant)).toBe('24.11.2026, 16:43:05');
+    expect(formatClockTime(new Date(2026, 0, 2, 4, 9))).toBe('04:09');
   });
 });

@@ -42,7 +42,7 @@ export function DaySlotsDialog<S extends CalendarSlot>({
               <li key={slot.id} className="slot-list__item">
                 <p className="slot-list__time">
                   <span className="visually-hidden">{t('calendar.time')} </span>
-                  {range}
+                  <span className="time-range">{range}</span>
                 </p>
                 <p className="slot-list__occupancy">{occupied}</p>
                 <div

@@ -14,7 +14,7 @@ import {
   type DayStatus,
   type YearMonth,
 } from '../../lib/calendar';
-import { formatLongDate } from '../../lib/dates';
+import { formatLongDate, todayIso } from '../../lib/dates';
 import { DaySlotsDialog } from './day-slots-dialog';
 
 interface MonthCalendarProps<S extends CalendarSlot> {
@@ -28,7 +28,21 @@ interface MonthCalendarProps<S extends CalendarSlot> {
   markOverbooked?: boolean;
   /** The action of one slot in the day dialog (edit for admins, book for visitors). */
   renderSlotAction: (slot: S) => ReactNode;
+  /** Further marks of a day from its slots (visitors: a slot in the cart, the day's limit). */
+  markDay?: (slots: readonly S[]) => readonly DayMark[];
+  /** The further marks `markDay` can give, for the legend. */
+  legendMarks?: readonly DayMark[];
+  /** Shown right below the grid (visitors: the way on once a slot is chosen). */
+  afterGrid?: ReactNode;
 }
+
+/** A further mark of a day: a symbol shown in the cell and a text for its name and the legend. */
+export interface DayMark {
+  symbol: string;
+  label: string;
+}
+
+const NO_MARKS: readonly DayMark[] = [];
 
 const STATUS_SYMBOL: Readonly<Record<DayStatus, string>> = { empty: '', free: '○', full: '●' };
 
@@ -43,6 +57,9 @@ export function MonthCalendar<S extends CalendarSlot>({
   previousDisabled = false,
   markOverbooked = false,
   renderSlotAction,
+  markDay,
+  legendMarks = NO_MARKS,
+  afterGrid,
 }: MonthCalendarProps<S>) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
@@ -112,20 +129,25 @@ export function MonthCalendar<S extends CalendarSlot>({
             <tbody>
               {weeks.map((week) => (
                 <tr key={week[0]!.date}>
-                  {week.map((day) => (
-                    <DayCell
-                      key={day.date}
-                      day={day}
-                      slots={byDate.get(day.date) ?? []}
-                      markOverbooked={markOverbooked}
-                      onOpen={() => setOpenDate(day.date)}
-                    />
-                  ))}
+                  {week.map((day) => {
+                    const daySlots = byDate.get(day.date) ?? [];
+                    return (
+                      <DayCell
+                        key={day.date}
+                        day={day}
+                        slots={daySlots}
+                        marks={markDay && daySlots.length > 0 ? markDay(daySlots) : NO_MARKS}
+                        markOverbooked={markOverbooked}
+                        onOpen={() => setOpenDate(day.date)}
+                      />
+                    );
+                  })}
                 </tr>
               ))}
             </tbody>
           </table>
-          <Legend markOverbooked={markOverbooked} />
+          {afterGrid}
+          <Legend markOverbooked={markOverbooked} marks={legendMarks} />
         </>
       )}
       {openDate ? (
@@ -143,20 +165,24 @@ export function MonthCalendar<S extends CalendarSlot>({
 interface DayCellProps {
   day: CalendarDay;
   slots: readonly CalendarSlot[];
+  marks: readonly DayMark[];
   markOverbooked: boolean;
   onOpen: () => void;
 }
 
-function DayCell({ day, slots, markOverbooked, onOpen }: DayCellProps) {
+function DayCell({ day, slots, marks, markOverbooked, onOpen }: DayCellProps) {
   const { t, i18n } = useTranslation();
   if (!day.inMonth) return <td className="calendar__day calendar__day--outside" />;
 
   const status = dayStatus(slots);
   const overbooked = markOverbooked && isOverbooked(slots);
+  const today = day.date === todayIso();
   const label = [
     formatLongDate(day.date, i18n.language),
+    ...(today ? [t('calendar.today')] : []),
     t(`calendar.status.${status}`),
     ...(overbooked ? [t('calendar.status.overbooked')] : []),
+    ...marks.map((mark) => mark.label),
   ].join(', ');
   const content = (
     <>
@@ -166,13 +192,21 @@ function DayCell({ day, slots, markOverbooked, onOpen }: DayCellProps) {
       <span className="calendar__marks" aria-hidden="true">
         {STATUS_SYMBOL[status]}
         {overbooked ? <span className="calendar__overbooked">!</span> : null}
+        {marks.map((mark) => (
+          <span key={mark.label} className="calendar__mark">
+            {mark.symbol}
+          </span>
+        ))}
       </span>
       <span className="visually-hidden">{label}</span>
     </>
   );
 
   return (
-    <td className={`calendar__day calendar__day--${status}`}>
+    <td
+      className={`calendar__day calendar__day--${status}${today ? ' calendar__day--today' : ''}`}
+      aria-current={today ? 'date' : undefined}
+    >
       {status === 'empty' ? (
         <span className="calendar__cell">{content}</span>
       ) : (
@@ -184,7 +218,7 @@ function DayCell({ day, slots, markOverbooked, onOpen }: DayCellProps) {
   );
 }
 
-function Legend({ markOverbooked }: { markOverbooked: boolean }) {
+function Legend({ markOverbooked, marks }: { markOverbooked: boolean; marks: readonly DayMark[] }) {
   const { t } = useTranslation();
   const statuses: DayStatus[] = ['free', 'full', 'empty'];
   return (
@@ -205,6 +239,14 @@ function Legend({ markOverbooked }: { markOverbooked: boolean }) {
           {t('calendar.status.overbooked')}
         </li>
       ) : null}
+      {marks.map((mark) => (
+        <li key={mark.label}>
+          <span className="calendar__swatch" aria-hidden="true">
+            <span className="calendar__mark">{mark.symbol}</span>
+          </span>
+          {mark.label}
+        </li>
+      ))}
     </ul>
   );
 }

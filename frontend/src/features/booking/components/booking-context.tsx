@@ -9,7 +9,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import {
@@ -25,7 +25,14 @@ import {
   type Settings,
   type Ticket,
 } from '../api/booking-api';
-import { BOOKING_KEYS, readItem, subscribe, writeItem } from '../lib/booking-storage';
+import {
+  BOOKING_KEYS,
+  readExpired,
+  readItem,
+  subscribe,
+  writeExpired,
+  writeItem,
+} from '../lib/booking-storage';
 import {
   BookingFailure,
   CART_CHECK_MS,
@@ -47,6 +54,11 @@ export interface BookingState {
   /** The server's booking limits (`GET settings`); undefined while they load or when they fail. */
   settings: Settings | undefined;
   personalData: PersonalData | null;
+  /**
+   * The cart expired while the visitor filled in the data form (which stays, with what was
+   * typed, and says so); cleared by the next add.
+   */
+  expired: boolean;
   /** Adds a slot to the cart, creating the cart (with the human check) on the first add. */
   addTicket: (timeSlotId: string) => Promise<CartAnswer>;
   removeTicket: (ticketId: string) => Promise<void>;
@@ -79,16 +91,26 @@ const finishBooking = () => {
   setPersonalData(null);
 };
 
+/** The history state of `/?reset=y` after an expired cart: the chooser names the expiry. */
+const EXPIRED_STATE = { expired: true } as const;
+
+/** The route of the data form, where an expiry leaves the visitor (issue #15). */
+const DATA_FORM = '/your-personal-data';
+
 /**
  * The visitor's cart and personal data (spec sections 3 and 4), kept in the browser session.
  * Checks the cart's expiry every 5 seconds: an expired cart is refreshed from the server, and
- * if it is still expired the visitor starts again at `/?reset=y`. A refresh that finds no cart,
- * a bad answer or no tickets forgets the local transaction.
+ * if it is still expired the visitor starts again at `/?reset=y` (with the expiry message),
+ * except on the data form, which stays with what was typed and says the cart expired (issue
+ * #15). A refresh that finds no cart, a bad answer or no tickets forgets the local transaction.
  */
 export function BookingProvider({ children }: { children: ReactNode }) {
   const { recaptchaPublicToken, recaptchaSrc } = useConfig();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const onDataForm = pathname === DATA_FORM;
+  const expired = useSyncExternalStore(subscribe, readExpired);
   const transactionId = useSyncExternalStore(subscribe, () => readItem(BOOKING_KEYS.transactionId));
   const rawPersonalData = useSyncExternalStore(subscribe, () =>
     readItem(BOOKING_KEYS.personalData),
@@ -108,8 +130,10 @@ export function BookingProvider({ children }: { children: ReactNode }) {
     const verdict = judgeCart(cart, error);
     if (verdict === 'keep') return;
     setTransactionId(null);
-    if (verdict === 'expired') void navigate('/?reset=y');
-  }, [transactionId, cart, error, isFetching, navigate]);
+    if (verdict !== 'expired') return;
+    writeExpired(true);
+    if (!onDataForm) void navigate('/?reset=y', { state: EXPIRED_STATE });
+  }, [transactionId, cart, error, isFetching, navigate, onDataForm]);
 
   useEffect(() => {
     if (!cart) return;
@@ -139,6 +163,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
         const answer = await add({ transactionId, timeSlotId, recaptchaToken }).unwrap();
         if (!isCompleteAddAnswer(answer)) throw new BookingFailure('unknown');
         if (answer.transactionId !== transactionId) setTransactionId(answer.transactionId);
+        writeExpired(false);
         return answer;
       } catch (failure) {
         // Spec section 8: a failed add refreshes the cart, then passes the error on.
@@ -177,6 +202,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       }
     }
     finishBooking();
+    writeExpired(false);
     await navigate('/?reset=y');
   }, [transactionId, removeCart, navigate]);
 
@@ -188,6 +214,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       cartLoading: transactionId !== null && cart === undefined && !error,
       settings,
       personalData,
+      expired,
       addTicket,
       removeTicket,
       touch,
@@ -202,6 +229,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       error,
       settings,
       personalData,
+      expired,
       addTicket,
       removeTicket,
       touch,

@@ -2,18 +2,14 @@ import { useState, type RefObject } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formatLongDate } from '../../../lib/dates';
+import { formatClockTime, formatLongDate } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import { fullDays } from '../lib/cart';
 import { useBooking } from './booking-context';
 import { TicketList, useTicketText } from './ticket-list';
 
-/** Formats the cart's expiry as a local time, e.g. "14:35". */
-function useTimeOf() {
-  const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit' });
-  return (iso: string) => format.format(new Date(iso));
-}
+/** The cart's expiry as a local 24-hour time, e.g. "14:35", in every language. */
+const timeOf = (iso: string) => formatClockTime(new Date(iso));
 
 /**
  * The limits of the server's settings as they bear on the cart: a warning when it is full, else
@@ -62,7 +58,6 @@ export function CartTickets({
   const dispatch = useAppDispatch();
   const { cart, tickets, removeTicket } = useBooking();
   const ticketText = useTicketText();
-  const timeOf = useTimeOf();
   const [busy, setBusy] = useState<string | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
 

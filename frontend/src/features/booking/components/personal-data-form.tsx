@@ -41,12 +41,20 @@ const AUTOCOMPLETE: Readonly<Record<TextField, string>> = {
 export function PersonalDataForm() {
   const { t } = useTranslation('booking');
   const navigate = useNavigate();
-  const { personalData, savePersonalData, touch, touchOnActivity } = useBooking();
+  const { t: te } = useTranslation('common-error');
+  const { personalData, savePersonalData, touch, touchOnActivity, tickets, cartLoading, expired } =
+    useBooking();
   const [values, setValues] = useState<PersonalData>(() => personalData ?? EMPTY_PERSONAL_DATA);
   const form = useValidatedForm(checkPersonalData, TEXT_FIELDS, idOf);
 
   // Moving on to this step keeps the cart alive.
   useEffect(() => touch(), [touch]);
+
+  // The cart expired here: the form stays, and what was typed is kept in the session for when
+  // the visitor has chosen slots again (issue #15).
+  useEffect(() => {
+    if (expired) savePersonalData(values);
+  }, [expired, values, savePersonalData]);
 
   const change = <K extends keyof PersonalData>(field: K, value: PersonalData[K]) => {
     const next = { ...values, [field]: value };
@@ -64,7 +72,15 @@ export function PersonalDataForm() {
 
   return (
     <Page title={t('data.heading')}>
-      <WizardSteps current="data" />
+      <WizardSteps current="data" reached={cartLoading || tickets.length > 0} />
+      {expired ? (
+        <div className="notice notice--warning" role="alert">
+          <p>{te('transaction__expired')}</p>
+          <p>
+            <Link to="/">{t('cart.choose-room')}</Link>
+          </p>
+        </div>
+      ) : null}
       <form className="form" noValidate onSubmit={submit}>
         <RequiredHint />
         <SelectField

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
@@ -11,6 +11,17 @@ import {
   type Ticket,
 } from '../api/booking-api';
 import { TicketList, useTicketText } from './ticket-list';
+import { WizardSteps } from './wizard-steps';
+
+/** The history state of the navigation right after booking (it survives a reload). */
+export interface BookedState {
+  bookedEmail: string;
+}
+
+const bookedEmailOf = (state: unknown): string | null => {
+  const email = (state as Partial<BookedState> | null)?.bookedEmail;
+  return typeof email === 'string' ? email : null;
+};
 
 interface Cancelling {
   tickets: Ticket[];
@@ -21,11 +32,14 @@ interface Cancelling {
 /**
  * Route `/reservation-confirmation/:id` (the link of the confirmation mail): the tickets of a
  * booking, each cancelable one with a cancel button (after a confirmation). After a cancel the
- * other tickets of the order are offered for cancelling too.
+ * other tickets of the order are offered for cancelling too. Right after booking the visitor
+ * lands here (history state `BookedState`): the thank-you heading, the last wizard step and the
+ * hint that a mail was sent come first, and all of it survives a reload.
  */
 export function ReservationConfirmation() {
   const { t } = useTranslation('booking');
   const { id = '' } = useParams();
+  const bookedEmail = bookedEmailOf(useLocation().state);
   const { data, error } = useGetOwnerTicketsQuery(id);
   const [cancel, { isLoading }] = useCancelOwnerTicketsMutation();
   const ticketText = useTicketText();
@@ -134,8 +148,19 @@ export function ReservationConfirmation() {
   };
 
   return (
-    <Page title={t('confirmation.title')}>
+    <Page title={t(bookedEmail === null ? 'confirmation.title' : 'booked.title')}>
+      {bookedEmail === null ? null : (
+        <>
+          <WizardSteps current="confirmation" />
+          <p className="notice notice--success">{t('booked.mail', { email: bookedEmail })}</p>
+        </>
+      )}
       {body()}
+      {bookedEmail === null ? null : (
+        <p>
+          <Link to="/">{t('booked.again')}</Link>
+        </p>
+      )}
       {cancelling ? (
         <ConfirmDialog
           title={t(cancelling.others ? 'confirmation.confirm-others' : 'confirmation.confirm', {

@@ -1,8 +1,9 @@
 import { useState, type MouseEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { TimeSlot } from '../../../api/types';
+import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
-import { MonthCalendar } from '../../../components/calendar/month-calendar';
+import { MonthCalendar, type DayMark } from '../../../components/calendar/month-calendar';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
@@ -14,6 +15,7 @@ import {
   type YearMonth,
 } from '../../../lib/calendar';
 import { formatLongDate, formatTimeRange } from '../../../lib/dates';
+import { resolveApiUrl } from '../../../lib/url';
 import { notify } from '../../../stores/notifications-slice';
 import { useGetBookableSlotsQuery, useGetBookingRoomQuery } from '../api/booking-api';
 import { slotAction } from '../lib/cart';
@@ -40,7 +42,8 @@ export function RoomBooking() {
   );
   const month = compareYearMonth(requested, current) < 0 ? current : requested;
   const range = monthRange(month);
-  const { transactionId, addTicket, settings } = useBooking();
+  const { transactionId, addTicket, settings, tickets } = useBooking();
+  const { baseApiUrl } = useConfig();
   const room = useGetBookingRoomQuery(id);
   const slots = useGetBookableSlotsQuery({ roomId: id, transactionId, ...range });
   const [pending, setPending] = useState<string | null>(null);
@@ -57,6 +60,17 @@ export function RoomBooking() {
   const shown = loaded?.filter(
     (slot) => slot.capacity > 0 && !slot.failedRules.includes('timeslot_not_open'),
   );
+
+  // Issue #15: the calendar marks the days with a slot in the cart and those at the day's limit.
+  const inCartMark: DayMark = { symbol: '✓', label: t('room.mark-in-cart') };
+  const dayFullMark: DayMark = { symbol: '–', label: t('room.mark-day-full') };
+  const markDay = (daySlots: readonly TimeSlot[]): DayMark[] => {
+    const has = (rule: string) => daySlots.some((slot) => slot.failedRules.includes(rule));
+    return [
+      ...(has('timeslot_already_in_transaction') ? [inCartMark] : []),
+      ...(has('max_tickets_per_day_reached') ? [dayFullMark] : []),
+    ];
+  };
 
   const showMonth = ({ year, month: next }: YearMonth) => {
     setSearchParams({ year: String(year), month: String(next) }, { replace: true });
@@ -110,6 +124,9 @@ export function RoomBooking() {
       case 'day-full':
         // Spec section 8's message; the cart beside the calendar names the day and the limit.
         return <p>{t('max_tickets_per_day_reached', { ns: 'common-error' })}</p>;
+      case 'overlap':
+        // Issue #15: says why, instead of "temporarily full" beside free seats.
+        return <p>{t('max_tickets_per_time_reached', { ns: 'common-error' })}</p>;
       case 'fully-booked':
       case 'unavailable':
         return (
@@ -159,6 +176,13 @@ export function RoomBooking() {
       ) : (
         <div className="booking-layout">
           <div className="booking-layout__main">
+            {room.data?.imageUrl ? (
+              <img
+                className="room-image"
+                src={resolveApiUrl(baseApiUrl, room.data.imageUrl)}
+                alt={room.data.imageAlt ?? ''}
+              />
+            ) : null}
             {room.data ? <p>{room.data.description}</p> : null}
             <p>{t('room.intro')}</p>
             {slots.error ? <ErrorBox error={slots.error} /> : null}
@@ -168,6 +192,18 @@ export function RoomBooking() {
               onMonthChange={showMonth}
               previousDisabled={compareYearMonth(month, current) <= 0}
               renderSlotAction={renderSlotAction}
+              markDay={markDay}
+              legendMarks={[inCartMark, dayFullMark]}
+              afterGrid={
+                tickets.length > 0 ? (
+                  // Issue #15: on a phone the cart is below the fold; the way on is right here.
+                  <p className="calendar__continue">
+                    <Link className="button button--primary" to="/your-reservations">
+                      {t('room.continue', { count: tickets.length })}
+                    </Link>
+                  </p>
+                ) : null
+              }
             />
           </div>
           <CartPanel />

@@ -1,53 +1,36 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
 import { Page } from '../../../components/page';
-import { MAIN_ID } from '../../../components/skip-link';
 import { useTranslation } from '../../../i18n/i18n-context';
+import { formatLongDate } from '../../../lib/dates';
 import { errorMessageKeys, errorMessageParams } from '../../../lib/error-message';
-import { useBookCartMutation, type BookingResult } from '../api/booking-api';
+import { useBookCartMutation } from '../api/booking-api';
+import { cartDays } from '../lib/cart';
 import { invalidFields, toBookingInput } from '../lib/personal-data';
 import { useBooking } from './booking-context';
+import type { BookedState } from './reservation-confirmation';
 import { TicketList } from './ticket-list';
 import { WizardSteps } from './wizard-steps';
 
 /**
  * Route `/summary`: review the tickets and the data and book. On success the cart and the
- * personal data are cleared and the booked view shows the tickets and the booking number.
+ * personal data are cleared and the visitor lands on the owner's confirmation page
+ * (`/reservation-confirmation/{ownerId}`, the address of the confirmation mail's link), which
+ * shows the booking number and the tickets and survives a reload (issue #15).
  */
 export function SummaryPage() {
   const { t } = useTranslation('booking');
   const { t: te } = useTranslation('common-error');
   const { language } = useConfig();
-  const { transactionId, tickets, cartLoading, personalData, touch, finishBooking } = useBooking();
+  const { transactionId, tickets, cartLoading, personalData, settings, touch, finishBooking } =
+    useBooking();
   const [bookCart, { isLoading }] = useBookCartMutation();
   const [failure, setFailure] = useState<unknown>(null);
-  const [booked, setBooked] = useState<{ result: BookingResult; email: string } | null>(null);
+  const navigate = useNavigate();
 
   useEffect(() => touch(), [touch]);
-
-  useEffect(() => {
-    // The heading changed to the booked view's: continue there.
-    if (booked) document.getElementById(MAIN_ID)?.querySelector('h1')?.focus();
-  }, [booked]);
-
-  if (booked) {
-    return (
-      <Page title={t('booked.title')}>
-        <WizardSteps current="confirmation" />
-        <p className="notice notice--success">{t('booked.mail', { email: booked.email })}</p>
-        <p>
-          {t('booked.number')} <strong>{booked.result.bookingNumber}</strong>
-        </p>
-        <h2>{t('booked.tickets')}</h2>
-        <TicketList tickets={booked.result.tickets} />
-        <p>
-          <Link to="/">{t('booked.again')}</Link>
-        </p>
-      </Page>
-    );
-  }
 
   const book = async () => {
     if (!transactionId || !personalData || isLoading) return;
@@ -57,18 +40,37 @@ export function SummaryPage() {
         transactionId,
         owner: toBookingInput(personalData, language),
       }).unwrap();
-      setBooked({ result, email: personalData.email.trim() });
       finishBooking();
+      const booked: BookedState = { bookedEmail: personalData.email.trim() };
+      // Replaces /summary in the history: back does not lead to an empty summary.
+      await navigate(`/reservation-confirmation/${encodeURIComponent(result.ownerId)}`, {
+        replace: true,
+        state: booked,
+      });
     } catch (error) {
       setFailure(error);
     }
   };
 
   const fields = failure ? invalidFields(failure) : [];
+  const keys = failure ? errorMessageKeys(failure) : [];
+  // Issue #15: a limit that counts earlier bookings is only known now; name it, and the days.
+  const limitHint = !settings
+    ? null
+    : keys.some((key) => key.endsWith('max_tickets_per_day_reached'))
+      ? t('summary.day-limit', {
+          count: settings.maxTicketsPerDay,
+          days: new Intl.ListFormat(language, { type: 'conjunction' }).format(
+            cartDays(tickets).map((date) => formatLongDate(date, language)),
+          ),
+        })
+      : keys.some((key) => key.endsWith('max_tickets_by_user_reached'))
+        ? t('summary.visitor-limit', { count: settings.maxTicketsPerVisitor })
+        : null;
 
   return (
     <Page title={t('summary.title')}>
-      <WizardSteps current="finish" />
+      <WizardSteps current="finish" reached={cartLoading || tickets.length > 0} />
       {cartLoading ? (
         <p className="loading" role="status">
           {t('loading', { ns: 'common' })}
@@ -123,7 +125,12 @@ export function SummaryPage() {
               {failure ? (
                 <div className="error-box" role="alert">
                   <p className="error-box__message">{t('summary.failed')}</p>
-                  <p>{te(errorMessageKeys(failure), errorMessageParams(failure))}</p>
+                  <p>{te(keys, errorMessageParams(failure))}</p>
+                  {limitHint ? (
+                    <p>
+                      {limitHint} <Link to="/your-reservations">{t('summary.change-tickets')}</Link>
+                    </p>
+                  ) : null}
                   {fields.length > 0 ? (
                     <p>
                       {t('summary.check-fields', {

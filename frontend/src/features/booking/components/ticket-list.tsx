@@ -39,7 +39,7 @@ export function TicketList<T extends TicketView>({ tickets, renderExtra }: Ticke
           <p className="ticket-list__room">{ticket.roomName}</p>
           <p>
             {formatLongDate(ticket.date, i18n.language)},{' '}
-            {formatTimeRange(ticket.startTime, ticket.endTime)}
+            <span className="time-range">{formatTimeRange(ticket.startTime, ticket.endTime)}</span>
           </p>
           {renderExtra ? <div className="ticket-list__extra">{renderExtra(ticket)}</div> : null}
         </li>

@@ -1,14 +1,23 @@
 import { useTranslation } from '../../../i18n/i18n-context';
 import { stepState, WIZARD_STEPS, type WizardStep } from '../lib/wizard';
 
-/** The four booking steps; the current one carries aria-current="step". */
-export function WizardSteps({ current }: { current: WizardStep }) {
+/**
+ * The four booking steps; the current one carries aria-current="step". `reached` false (e.g. the
+ * summary with an empty cart) shows the earlier steps as still to do, not done.
+ */
+export function WizardSteps({
+  current,
+  reached = true,
+}: {
+  current: WizardStep;
+  reached?: boolean;
+}) {
   const { t } = useTranslation('booking');
   return (
     <nav className="wizard" aria-label={t('wizard.label')}>
       <ol className="wizard__steps">
         {WIZARD_STEPS.map((step, index) => {
-          const state = stepState(step, current);
+          const state = stepState(step, current, reached);
           return (
             <li
               key={step}

@@ -40,7 +40,10 @@ export function YourReservations() {
             <Link className="button button--primary" to="/your-personal-data">
               {t('cart.to-data')}
             </Link>
-            <Link className="button button--secondary" to="/">
+            <Link
+              className="button button--secondary"
+              to={`/room/${encodeURIComponent(tickets[tickets.length - 1]?.roomId ?? '')}`}
+            >
               {t('cart.add-more')}
             </Link>
           </div>

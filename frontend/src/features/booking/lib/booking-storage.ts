@@ -39,3 +39,17 @@ export function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+let expiredCart = false;
+
+/**
+ * Whether the cart expired during this page view (issue #15: the data form then says so and
+ * keeps what was typed). Memory only, not one of the session's keys.
+ */
+export const readExpired = (): boolean => expiredCart;
+
+export function writeExpired(value: boolean): void {
+  if (expiredCart === value) return;
+  expiredCart = value;
+  for (const listener of listeners) listener();
+}

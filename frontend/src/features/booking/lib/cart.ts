@@ -10,6 +10,15 @@ export const TOUCH_INTERVAL_MS = 60_000;
 /** Touch once a fifth of the hold (`holdMinutes` of the server's settings) has passed. */
 export const touchWithinMs = (holdMinutes: number) => holdMinutes * 0.8 * 60_000;
 
+/** The hold warns this long before the cart expires (issue #15). */
+export const HOLD_WARNING_MS = 60_000;
+
+/** The time left of a hold as minutes and seconds, e.g. `14:05`; never below `0:00`. */
+export function formatTimeLeft(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
 /** True when the cart's expiry time has passed (an unreadable expiry counts as passed). */
 export function isCartExpired(expiredAt: string | null | undefined, now: number): boolean {
   const time = expiredAt ? Date.parse(expiredAt) : Number.NaN;
@@ -92,11 +101,19 @@ export class BookingFailure extends Error {
  * - `cart-full`: the cart holds the maximum of the server's settings (max reservations message);
  * - `visitor-full`: the cart holds the per-visitor maximum (its message of spec section 8);
  * - `day-full`: the cart holds the per-day maximum on the slot's day (its message);
+ * - `overlap`: the slot overlaps a ticket of the cart (its message, issue #15);
  * - `fully-booked`: no seats left (disabled, "fully booked");
- * - `unavailable`: any other failed rule, e.g. overlapping a cart ticket (disabled, "temporarily full").
+ * - `unavailable`: any other failed rule (disabled, "temporarily full").
  */
 export type SlotAction =
-  'book' | 'in-cart' | 'cart-full' | 'visitor-full' | 'day-full' | 'fully-booked' | 'unavailable';
+  | 'book'
+  | 'in-cart'
+  | 'cart-full'
+  | 'visitor-full'
+  | 'day-full'
+  | 'overlap'
+  | 'fully-booked'
+  | 'unavailable';
 
 export function slotAction(slot: {
   failedRules?: readonly string[] | undefined;
@@ -108,11 +125,16 @@ export function slotAction(slot: {
   if (rules.includes('max_tickets_per_transaction_reached')) return 'cart-full';
   if (rules.includes('max_tickets_by_user_reached')) return 'visitor-full';
   if (rules.includes('max_tickets_per_day_reached')) return 'day-full';
+  if (rules.includes('max_tickets_per_time_reached')) return 'overlap';
   if (rules.includes('timeslot_no_tickets_left') || slot.ticketCount >= slot.capacity) {
     return 'fully-booked';
   }
   return rules.length > 0 ? 'unavailable' : 'book';
 }
+
+/** The cart's tickets lie on these days, in date order, each once. */
+export const cartDays = (tickets: readonly { date: string }[]): string[] =>
+  [...new Set(tickets.map(({ date }) => date))].sort();
 
 /**
  * The days on which the cart holds the per-day maximum (`maxTicketsPerDay` of the server's

@@ -8,6 +8,8 @@ import type { Catalogue } from '../../../lib/label-override';
 import { errorMessageKeys } from '../../../lib/error-message';
 import {
   BookingFailure,
+  cartDays,
+  formatTimeLeft,
   fullDays,
   isCartExpired,
   isCompleteAddAnswer,
@@ -148,8 +150,14 @@ describe('slot actions', () => {
     expect(slotAction(slot([], 5))).toBe('fully-booked');
   });
 
+  it('says that a slot overlaps one in the cart (issue #15)', () => {
+    expect(slotAction(slot(['max_tickets_per_time_reached']))).toBe('overlap');
+    expect(slotAction(slot(['max_tickets_per_time_reached', 'timeslot_no_tickets_left'], 4))).toBe(
+      'overlap',
+    );
+  });
+
   it('shows temporarily full for any other failed rule', () => {
-    expect(slotAction(slot(['max_tickets_per_time_reached']))).toBe('unavailable');
     expect(slotAction(slot(['something_new']))).toBe('unavailable');
   });
 });
@@ -203,5 +211,22 @@ describe('messages of cart failures (spec section 8)', () => {
       'ticket__validation_error_timeslot_already_in_transaction',
     );
     expect(errorMessageKeys(new BookingFailure('unknown'))).toEqual(['unknown']);
+  });
+});
+
+describe('formatTimeLeft (issue #15)', () => {
+  it('shows minutes and seconds, rounding up and never below zero', () => {
+    expect(formatTimeLeft(15 * 60_000)).toBe('15:00');
+    expect(formatTimeLeft(65_500)).toBe('1:06');
+    expect(formatTimeLeft(9_000)).toBe('0:09');
+    expect(formatTimeLeft(-3_000)).toBe('0:00');
+  });
+});
+
+describe('the days of the cart (issue #15)', () => {
+  it('are each named once, in date order', () => {
+    expect(
+      cartDays([{ date: '2026-03-05' }, { date: '2026-03-04' }, { date: '2026-03-05' }]),
+    ).toEqual(['2026-03-04', '2026-03-05']);
   });
 });

@@ -21,4 +21,13 @@ describe('booking wizard', () => {
     ]);
     expect(stepState('confirmation', 'confirmation')).toBe('current');
   });
+
+  it('leaves the earlier steps to do when they were not taken (an empty cart)', () => {
+    expect(WIZARD_STEPS.map((step) => stepState(step, 'finish', false))).toEqual([
+      'todo',
+      'todo',
+      'current',
+      'todo',
+    ]);
+  });
 });

@@ -19,7 +19,8 @@ const CHECKBOX_ID = 'privacy-accept';
  */
 export function PrivacyOverlay({ onAccept }: { onAccept: () => void }) {
   const { t } = useTranslation('privacy');
-  const { faqUrl } = useConfig();
+  const { faqUrl, privacyUrl } = useConfig();
+  const infoUrl = privacyUrl || faqUrl;
   const [checked, setChecked] = useState(false);
   const [showError, setShowError] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -54,14 +55,20 @@ export function PrivacyOverlay({ onAccept }: { onAccept: () => void }) {
         </h1>
         <p id="privacy-text">{t('text')}</p>
         <p>
-          {faqUrl ? (
-            <ExternalLink href={faqUrl} newWindow>
+          {infoUrl ? (
+            <ExternalLink href={infoUrl} newWindow>
               {t('info-link')}
             </ExternalLink>
-          ) : (
-            <a href="#privacy-text">{t('info-link')}</a>
-          )}
+          ) : null}
         </p>
+        {infoUrl ? null : (
+          // Issue #15: without an address the notice shows the privacy text itself (a link to
+          // the notice would lead nowhere); `privacy.details` can be overridden.
+          <details className="privacy-details">
+            <summary>{t('info-link')}</summary>
+            <p>{t('details')}</p>
+          </details>
+        )}
         <form noValidate onSubmit={confirm}>
           <CheckboxField
             id={CHECKBOX_ID}

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
 import { ExternalLink } from '../../../components/external-link';
@@ -8,17 +8,26 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import { ROOM_LIST_QUERY, useGetRoomsQuery } from '../api/rooms-api';
 
-/** Visitor start page: choose a reading room (route `/`). */
+/** An expired cart sends the visitor here with this history state (issue #15). */
+const isExpiry = (state: unknown) => (state as { expired?: unknown } | null)?.expired === true;
+
+/**
+ * Visitor start page: choose a reading room (route `/`). With `reset=y` a notice says the
+ * reservation was reset, or that it expired when the cart's hold ran out.
+ */
 export function RoomChooser() {
   const { t } = useTranslation('rooms');
   const { baseApiUrl, faqUrl } = useConfig();
   const [searchParams] = useSearchParams();
+  const expired = isExpiry(useLocation().state);
   const { data, error } = useGetRoomsQuery(ROOM_LIST_QUERY);
 
   return (
     <Page title={t('chooser.title')}>
       {searchParams.get('reset') === 'y' ? (
-        <p className="notice notice--info">{t('chooser.reset-notice')}</p>
+        <p className={expired ? 'notice notice--warning' : 'notice notice--info'}>
+          {expired ? t('transaction__expired', { ns: 'common-error' }) : t('chooser.reset-notice')}
+        </p>
       ) : null}
       <p>{t('chooser.intro')}</p>
       <ul className="link-row">

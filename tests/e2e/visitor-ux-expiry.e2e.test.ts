@@ -1,0 +1,130 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import {
+  expectAccessible,
+  launchBrowser,
+  openPage,
+  startServer,
+  watchPage,
+  type RunningServer,
+} from './harness.ts';
+import { weekdaysAhead } from './dates.ts';
+import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { acceptPrivacy, addSlot, DESKTOP, h1, main, PHONE, serveAs } from './visitor-pages.ts';
+
+/**
+ * Issue #15, point 4: the cart's hold is counted down on every page, a minute before its end a
+ * status warns, and when it runs out the data form stays with what was typed and says the cart
+ * expired; elsewhere the visitor starts again at `/?reset=y` with the expiry message. A server
+ * of its own holds carts for one minute (so the warning shows at once).
+ */
+
+let db: TestDatabase;
+let server: RunningServer;
+let browser: Browser;
+
+const [dayA] = weekdaysAhead(1) as [Date];
+const EXPIRED = 'Ihre Reservierung ist abgelaufen. Bitte wählen Sie Ihre Termine erneut.';
+const EXPIRED_EN = 'Your reservation has expired. Please choose your appointments again.';
+const WARNING = 'In weniger als einer Minute werden Ihre Termine wieder freigegeben.';
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  server = await startServer(db, { CART_HOLD_MINUTES: '1' });
+  browser = await launchBrowser();
+  const { admin, idOf } = await createTestRooms(server.baseUrl);
+  await createSlot(admin, idOf(FIRST_ROOM), dayA, '09:00', '12:00', 10);
+  await waitForReadModels(admin);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await db?.drop();
+});
+
+/** A fresh visitor with the one slot in the cart, on the cart page; checks the countdown. */
+async function withSlot(viewport: { width: number; height: number }): Promise<Page> {
+  const page = await openPage(browser, viewport);
+  await acceptPrivacy(page, server.baseUrl);
+  await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
+  await h1(page, FIRST_ROOM).waitFor();
+  await addSlot(page, dayA, '09:00-12:00');
+  // The time left, counted down, and (a one-minute hold) the warning with a way to keep it.
+  const left = main(page).getByText(/^Ihre Termine sind noch 0:\d\d Minuten für Sie vorgemerkt\.$/);
+  const first = await left.textContent();
+  await expect.poll(() => left.textContent(), { timeout: 5_000 }).not.toBe(first);
+  await main(page).getByRole('status').getByText(WARNING).waitFor();
+  await main(page).getByRole('button', { name: 'Vormerkung verlängern' }).waitFor();
+  await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
+  await h1(page, 'Ihre Reservierungen').waitFor();
+  return page;
+}
+
+describe('issue #15: the cart expiry is shown and loses nothing', () => {
+  it('counts down, warns, and on expiry keeps the typed data or names the expiry', async () => {
+    const [phone, desktop] = await Promise.all([withSlot(PHONE), withSlot(DESKTOP)]);
+    const logs = [watchPage(phone), watchPage(desktop)];
+    await expectAccessible(phone, 'cart with the hold warning (phone, de)');
+    await expectAccessible(desktop, 'cart with the hold warning (desktop, de)');
+
+    // The phone visitor is typing the personal data when the hold runs out.
+    await main(phone).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
+    await h1(phone, 'Ihre Daten').waitFor();
+    await main(phone)
+      .getByText(/^Ihre Termine sind noch 0:\d\d Minuten/)
+      .waitFor();
+    await phone.getByLabel(/^Vorname/).fill('Erika');
+    await phone.getByLabel(/^Nachname/).fill('Muster');
+
+    const alert = main(phone).getByRole('alert').getByText(EXPIRED);
+    await Promise.all([
+      alert.waitFor({ timeout: 110_000 }),
+      desktop.waitForURL(/\?reset=y$/, { timeout: 110_000 }),
+    ]);
+    // The form stays, with what was typed; no countdown is left.
+    expect(new URL(phone.url()).pathname).toBe('/your-personal-data');
+    expect(await phone.getByLabel(/^Vorname/).inputValue()).toBe('Erika');
+    expect(await phone.getByLabel(/^Nachname/).inputValue()).toBe('Muster');
+    expect(
+      await main(phone)
+        .getByText(/Minuten für Sie vorgemerkt/)
+        .count(),
+    ).toBe(0);
+    await expectAccessible(phone, 'data form after the expiry (phone, de)');
+    // Kept in the session too: a reload (here in English) shows the typed data.
+    await serveAs(phone, 'en');
+    await phone.reload();
+    await h1(phone, 'Your data').waitFor();
+    expect(await phone.getByLabel(/^First name/).inputValue()).toBe('Erika');
+    await expectAccessible(phone, 'data form after the expiry (phone, en)');
+
+    // The other visitor starts again, told that the hold ran out (not the panic's reset text).
+    await main(desktop).getByText(EXPIRED).waitFor();
+    expect(await desktop.getByText(/wurde zurückgesetzt/).count()).toBe(0);
+    await expectAccessible(desktop, 'room chooser after the expiry (desktop, de)');
+    await serveAs(desktop, 'en');
+    await desktop.reload();
+    await main(desktop).getByText(EXPIRED_EN).waitFor();
+    await expectAccessible(desktop, 'room chooser after the expiry (desktop, en)');
+
+    for (const log of logs) expect(log.errors).toEqual([]);
+    await phone.context().close();
+    await desktop.context().close();
+  }, 240_000);
+
+  it('the countdown and the warning pass axe in English at both sizes', async () => {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const page = await withSlot(viewport);
+      await serveAs(page, 'en');
+      await page.reload();
+      await main(page)
+        .getByText(/^Your appointments are held for you for another 0:\d\d/)
+        .waitFor();
+      await main(page).getByRole('button', { name: 'Keep holding them' }).waitFor();
+      await expectAccessible(page, `cart with the hold warning (${viewport.width} px, en)`);
+      await page.context().close();
+    }
+  }, 120_000);
+});
