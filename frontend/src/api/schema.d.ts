@@ -3850,6 +3850,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a staff user is signed in, and who (200 also when signed out) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The session state */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SessionState"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4195,6 +4240,14 @@ export interface components {
             maxTicketsPerDay: number;
             /** @description Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR) */
             maxTicketsPerVisitor: number;
+        };
+        SessionState: {
+            signedIn: boolean;
+            /** @description The signed-in user and roles; null when signed out */
+            user: {
+                username: string;
+                roles: ("admin" | "reports")[];
+            } | null;
         };
     };
     responses: never;

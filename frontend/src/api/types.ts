@@ -14,6 +14,7 @@ export type RoomUpdate = Schemas['RoomUpdateInput'];
 export type CommandResult = Schemas['RoomWritten'];
 export type PositionResult = Schemas['Position'];
 export type Me = Schemas['User'];
+export type SessionState = Schemas['SessionState'];
 export type Problem = Partial<Schemas['Problem']>;
 export type TimeSlot = Schemas['TimeSlot'];
 export type TimeSlotInput = Schemas['TimeSlotInput'];
