@@ -6,6 +6,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { InputField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, isIsoDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
@@ -109,7 +110,10 @@ function DailyReportTable({ report, roomId, busy }: TableProps) {
       {report.content.length === 0 ? (
         <EmptyState>{t('empty.no-entries', { ns: 'common' })}</EmptyState>
       ) : (
-        <div className="table-wrap" aria-busy={busy || undefined}>
+        <TableRegion
+          label={t('daily.caption', { room: report.roomName, date: formatDate(report.date) })}
+          busy={busy}
+        >
           <table className="data-table report-table">
             <caption className="visually-hidden">
               {t('daily.caption', { room: report.roomName, date: formatDate(report.date) })}
@@ -137,7 +141,7 @@ function DailyReportTable({ report, roomId, busy }: TableProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </>
   );

@@ -7,6 +7,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { InputField, SelectField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
@@ -205,7 +206,7 @@ interface TableProps {
 function OccupancyTable({ items, caption, busy, locale }: TableProps) {
   const { t } = useTranslation('reports');
   return (
-    <div className="table-wrap" aria-busy={busy || undefined}>
+    <TableRegion label={caption} busy={busy}>
       <table className="data-table report-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -233,7 +234,7 @@ function OccupancyTable({ items, caption, busy, locale }: TableProps) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }
 
