@@ -345,6 +345,9 @@ describe('staff screens, end to end in Chromium', () => {
       .fill('clara@example.org');
     await main().getByRole('checkbox', { name: 'Barrierefreier Platz benötigt' }).check();
     await submit.click();
+    // Overbooking is asked once more (issue #15).
+    const overbook = admin.getByRole('dialog', { name: 'Zeitfenster überbuchen?' });
+    await overbook.getByRole('button', { name: 'Ja, überbuchen' }).click();
     await popup(`Berger, Clara wurde am ${shown(dayA)}, 14:00-16:00, eingebucht.`).waitFor();
     await h1('Zeitfenster bearbeiten').waitFor();
     await main().getByText('2 von 1 belegt').waitFor();
