@@ -322,7 +322,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One time slot */
+        /** One time slot, with its booked and held seats apart */
         get: {
             parameters: {
                 query?: never;
@@ -341,7 +341,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["TimeSlot"];
+                        "application/json": components["schemas"]["AdminTimeSlot"];
                     };
                 };
                 /** @description Invalid request */
@@ -4110,6 +4110,14 @@ export interface components {
             roomName: string;
             failedRules: string[];
         };
+        AdminTimeSlot: components["schemas"]["TimeSlot"] & {
+            /** @description Booked tickets */
+            bookedCount: number;
+            /** @description Seats held in carts now (not booked) */
+            heldCount: number;
+            /** @description When the last of these holds ends (ISO instant); null without holds */
+            heldUntil: string | null;
+        };
         RoomPage: {
             content: components["schemas"]["Room"][];
             totalCount: number;
@@ -4134,7 +4142,14 @@ export interface components {
             imageAlt: string | null;
             imageUrl: string | null;
             order: number;
+            /** @description Seats taken from today on: booked plus held in carts (unexpired holds) */
             activeReservationCount: number;
+            /** @description Booked tickets from today on */
+            bookedReservationCount: number;
+            /** @description Seats held in carts now (15-minute holds, not booked) */
+            heldReservationCount: number;
+            /** @description When the last of these holds ends (ISO instant); null without holds */
+            heldUntil: string | null;
         };
         HolidayPage: {
             content: components["schemas"]["Holiday"][];

@@ -50,6 +50,14 @@ export function formatTime(value: string): string {
   return match ? `${match[1]}:${match[2]}` : value;
 }
 
+/** HH:mm in the browser's time of an instant (`2026-06-03T09:15:00.000Z`); else unchanged. */
+export function formatClock(instant: string): string {
+  const date = new Date(instant);
+  if (Number.isNaN(date.getTime())) return instant;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
 /** `HH:mm-HH:mm` (spec section 2, calendar dialog). */
 export function formatTimeRange(start: string, end: string): string {
   return `${formatTime(start)}-${formatTime(end)}`;

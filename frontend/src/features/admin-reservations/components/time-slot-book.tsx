@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { StaffBookingInput, TimeSlot } from '../../../api/types';
+import type { AdminTimeSlot, StaffBookingInput } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorBox } from '../../../components/error-box';
@@ -31,7 +31,7 @@ const idOf = (field: OwnerField | 'salutation' | 'accessibility' | 'language') =
   `slot-book-${field}`;
 
 /** A slot is full when its tickets reach its capacity; booking more overbooks it. */
-function isFull(slot: Pick<TimeSlot, 'ticketCount' | 'capacity'>): boolean {
+function isFull(slot: Pick<AdminTimeSlot, 'ticketCount' | 'capacity'>): boolean {
   return slot.ticketCount >= slot.capacity;
 }
 
@@ -62,10 +62,10 @@ export function TimeSlotBook() {
 }
 
 interface FormProps {
-  slot: TimeSlot;
+  slot: AdminTimeSlot;
   backTo: string;
   /** The slot as the server has it now: others may have booked or held seats meanwhile. */
-  latest: () => Promise<TimeSlot>;
+  latest: () => Promise<AdminTimeSlot>;
 }
 
 function TimeSlotBookForm({ slot, backTo, latest }: FormProps) {
@@ -78,7 +78,9 @@ function TimeSlotBookForm({ slot, backTo, latest }: FormProps) {
   const form = useValidatedForm(checkStaffBookingForm, OWNER_FIELDS, idOf);
   const range = formatTimeRange(slot.startTime, slot.endTime);
   /** A booking that would overbook the slot, waiting for the confirmation; with the slot's count. */
-  const [pending, setPending] = useState<{ body: StaffBookingInput; slot: TimeSlot } | null>(null);
+  const [pending, setPending] = useState<{ body: StaffBookingInput; slot: AdminTimeSlot } | null>(
+    null,
+  );
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
