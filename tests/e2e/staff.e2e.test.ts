@@ -535,8 +535,9 @@ describe('staff screens, end to end in Chromium', () => {
       [`${shown(dayA)} 14:00-16:00`, '2', '1', expect.stringMatching(/^200\s%$/)],
       [`${shown(dayB)} 09:00-12:00`, '0', '2', expect.stringMatching(/^0\s%$/)],
     ]);
-    const chart = main().getByRole('figure', { name: 'Auslastung je Zeitfenster' });
-    await chart.getByText(/^200\s% \(2 von 1\)$/).waitFor();
+    // One bar per day (issue #15): day A has 3 of 3 seats taken (1 of 2 and 2 of 1).
+    const chart = main().getByRole('figure', { name: 'Auslastung je Tag' });
+    await chart.getByText(/^100\s% \(3 von 3\)$/).waitFor();
     await expectAccessible(admin, 'occupancy report (booked)');
 
     await main().getByLabel(/^Art/).selectOption('CANCELLED');

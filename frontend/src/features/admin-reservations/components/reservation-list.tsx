@@ -10,6 +10,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl, serializeParams } from '../../../lib/url';
 import { adminReservationsApi, useGetReservationsQuery } from '../api/admin-reservations-api';
+import { rememberListSearch } from '../utils/paths';
 import { loadAllTickets } from '../utils/print-all';
 import { showPager } from '../utils/pager';
 import {
@@ -49,6 +50,9 @@ export function ReservationList({ canEdit }: { canEdit: boolean }) {
   };
   const show = (next: ListState) => setSearchParams(listStateToParams(next));
   const print = usePrintAll(ticketQuery(state), searchParams.toString());
+  // The way back from a reservation finds the list as it is now.
+  const listSearch = searchParams.toString();
+  useEffect(() => rememberListSearch(listSearch), [listSearch]);
   const csvUrl = resolveApiUrl(
     baseApiUrl,
     `admin/tickets/export.csv?${serializeParams({ ...ticketFilter(state) })}`,

@@ -8,7 +8,7 @@ import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formatDate, isIsoDate, todayIso } from '../../../lib/dates';
+import { addDaysIso, formatDate, isIsoDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetDailyReportQuery, useGetReportRoomQuery } from '../api/reports-api';
 import { checkDailyReport, dailyCsvPath, formatSlotTime } from '../utils/reports';
@@ -69,6 +69,14 @@ export function DailyReport() {
           onChange={(event) => change(event.target.value)}
         />
       </form>
+      <nav className="period-nav no-print" aria-label={t('daily.day-nav')}>
+        <Link className="button button--secondary" to={`?date=${addDaysIso(date, -1)}`} replace>
+          {t('daily.previous-day')}
+        </Link>
+        <Link className="button button--secondary" to={`?date=${addDaysIso(date, 1)}`} replace>
+          {t('daily.next-day')}
+        </Link>
+      </nav>
       <h2 className="report-heading">{t('daily.heading', { date: formatDate(date) })}</h2>
       <LoadingContainer
         data={report.data}
