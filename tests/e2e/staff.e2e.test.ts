@@ -528,7 +528,7 @@ describe('staff screens, end to end in Chromium', () => {
         name: `${ROOM}: Gebuchte Plätze vom ${shown(monthAgo)} bis ${shown(dayB)}`,
       })
       .waitFor();
-    await main().getByText('3 Zeitfenster').waitFor();
+    await main().getByText('3 Zeitfenster', { exact: true }).waitFor();
     const booked = await Promise.all((await rowsOf().all()).map(cellTexts));
     expect(booked).toEqual([
       [`${shown(dayA)} 09:00-12:00`, '1', '2', expect.stringMatching(/^50\s%$/)],
