@@ -7,6 +7,7 @@ import { blacklistQueryRoutes } from './blacklist.ts';
 import { bookingQueryRoutes } from './booking.ts';
 import { staffQueryRoutes } from './staff.ts';
 import { settingsQueryRoutes } from './settings.ts';
+import { sessionQueryRoutes } from './session.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -21,5 +22,6 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...bookingQueryRoutes(deps),
     ...staffQueryRoutes(deps),
     ...settingsQueryRoutes(deps),
+    ...sessionQueryRoutes(),
   ];
 }

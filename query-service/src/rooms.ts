@@ -25,7 +25,16 @@ export const Room = z
     imageAlt: z.string().nullable(),
     imageUrl: z.string().nullable(),
     order: z.number(),
-    activeReservationCount: z.number(),
+    activeReservationCount: z.number().openapi({
+      description: 'Seats taken from today on: booked plus held in carts (unexpired holds)',
+    }),
+    bookedReservationCount: z.number().openapi({ description: 'Booked tickets from today on' }),
+    heldReservationCount: z
+      .number()
+      .openapi({ description: 'Seats held in carts now (15-minute holds, not booked)' }),
+    heldUntil: z.string().nullable().openapi({
+      description: 'When the last of these holds ends (ISO instant); null without holds',
+    }),
   })
   .openapi('Room');
 export type Room = z.infer<typeof Room>;
@@ -46,6 +55,9 @@ interface RoomRow {
   image_alt: string | null;
   sort_order: number;
   active_count: number;
+  booked_count: number;
+  held_count: number;
+  held_until: Date | null;
 }
 
 function toRoom(r: RoomRow): Room {
@@ -61,6 +73,9 @@ function toRoom(r: RoomRow): Room {
     imageUrl: r.image_id ? `rooms/${r.id}/image?v=${r.image_id}` : null,
     order: r.sort_order,
     activeReservationCount: r.active_count,
+    bookedReservationCount: r.booked_count,
+    heldReservationCount: r.held_count,
+    heldUntil: r.held_until ? r.held_until.toISOString() : null,
   };
 }
 
@@ -79,20 +94,29 @@ const ListQuery = z.object({
 });
 
 /**
- * Rooms with their active reservations: held or booked tickets from today on (the parameter
- * `today`: `$1` in SQL text, `?` in a knex query). (The rm_rooms.active_reservation_count column
- * of migration 004 is no longer used.)
+ * Rooms with their active reservations from today on, apart: booked tickets, and seats held in
+ * carts whose hold has not ended at `now` (held seats block a deletion only until then), with the
+ * end of the last hold. Parameters `today` and `now`, in this order (`$1, $2` in SQL text, `?` in
+ * a knex query). (The rm_rooms.active_reservation_count column of migration 004 is no longer used.)
  */
-const roomsAsOf = (today: '$1' | '?') => `(SELECT r.*, (SELECT count(*) FROM rm_tickets t
-    WHERE t.room_id = r.id AND t.status IN ('NEW', 'BOOKED') AND t.date >= ${today}::date)::int AS active_count
-  FROM rm_rooms r) AS rooms`;
-const ROOMS = roomsAsOf('$1');
+const roomsAsOf = (
+  today: '$1' | '?',
+  now: '$2' | '?',
+) => `(SELECT r.*, c.booked_count, c.held_count,
+    c.held_until, (c.booked_count + c.held_count)::int AS active_count
+  FROM rm_rooms r, (SELECT ${today}::date AS today, ${now}::timestamptz AS now) p,
+    LATERAL (SELECT count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked_count,
+        count(*) FILTER (WHERE t.status = 'NEW' AND x.expires_at > p.now)::int AS held_count,
+        max(x.expires_at) FILTER (WHERE t.status = 'NEW' AND x.expires_at > p.now) AS held_until
+      FROM rm_tickets t LEFT JOIN rm_transactions x ON x.id = t.transaction_id
+      WHERE t.room_id = r.id AND t.status IN ('NEW', 'BOOKED') AND t.date >= p.today) c) AS rooms`;
+const ROOMS = roomsAsOf('$1', '$2');
 
-async function listRooms(pool: Pool, today: string, q: z.output<typeof ListQuery>) {
+async function listRooms(pool: Pool, today: string, now: Date, q: z.output<typeof ListQuery>) {
   const name = q.name?.trim();
   const term = q.term?.trim();
   const filtered = (query: Knex.QueryBuilder) => {
-    query.from(sql.raw(roomsAsOf('?'), [today]));
+    query.from(sql.raw(roomsAsOf('?', '?'), [today, now.toISOString()]));
     if (name) query.where('name', 'ilike', likePattern(name));
     if (term) {
       const pattern = likePattern(term);
@@ -111,8 +135,12 @@ async function listRooms(pool: Pool, today: string, q: z.output<typeof ListQuery
   return { content: rows.map(toRoom), totalCount: total };
 }
 
-async function getRoom(pool: Pool, today: string, id: string): Promise<Room> {
-  const r = await pool.query<RoomRow>(`SELECT * FROM ${ROOMS} WHERE id = $2`, [today, id]);
+async function getRoom(pool: Pool, today: string, now: Date, id: string): Promise<Room> {
+  const r = await pool.query<RoomRow>(`SELECT * FROM ${ROOMS} WHERE id = $3`, [
+    today,
+    now.toISOString(),
+    id,
+  ]);
   if (!r.rows[0]) throw problems.notFound('Room');
   return toRoom(r.rows[0]);
 }
@@ -149,7 +177,7 @@ export function roomQueryRoutes({ pool, clock, timeZone }: QueryDeps): RouteDef[
       access: 'public',
       query: ListQuery,
       responses: { 200: { description: 'A page of rooms', schema: RoomPage } },
-      handler: async ({ query }) => ({ body: await listRooms(pool, today(), query) }),
+      handler: async ({ query }) => ({ body: await listRooms(pool, today(), clock.now(), query) }),
     }),
     defineRoute({
       method: 'get',
@@ -162,7 +190,9 @@ export function roomQueryRoutes({ pool, clock, timeZone }: QueryDeps): RouteDef[
         200: { description: 'The room', schema: Room },
         404: { description: 'No such room' },
       },
-      handler: async ({ params }) => ({ body: await getRoom(pool, today(), params.id) }),
+      handler: async ({ params }) => ({
+        body: await getRoom(pool, today(), clock.now(), params.id),
+      }),
     }),
     defineRoute({
       method: 'get',
@@ -190,7 +220,7 @@ export function roomQueryRoutes({ pool, clock, timeZone }: QueryDeps): RouteDef[
       access: ['admin', 'reports'],
       query: ListQuery,
       responses: { 200: { description: 'A page of rooms', schema: RoomPage } },
-      handler: async ({ query }) => ({ body: await listRooms(pool, today(), query) }),
+      handler: async ({ query }) => ({ body: await listRooms(pool, today(), clock.now(), query) }),
     }),
     defineRoute({
       method: 'get',
@@ -203,7 +233,9 @@ export function roomQueryRoutes({ pool, clock, timeZone }: QueryDeps): RouteDef[
         200: { description: 'The room', schema: Room },
         404: { description: 'No such room' },
       },
-      handler: async ({ params }) => ({ body: await getRoom(pool, today(), params.id) }),
+      handler: async ({ params }) => ({
+        body: await getRoom(pool, today(), clock.now(), params.id),
+      }),
     }),
     defineRoute({
       method: 'get',

@@ -31,6 +31,19 @@ export const TimeSlot = z
   })
   .openapi('TimeSlot');
 export type TimeSlot = z.infer<typeof TimeSlot>;
+/**
+ * One slot for staff: its taken seats apart, booked and held in carts (unexpired 15-minute holds,
+ * with the end of the last one), so "3 of 60 occupied" can say how many are only held.
+ */
+export const AdminTimeSlot = TimeSlot.extend({
+  bookedCount: z.number().openapi({ description: 'Booked tickets' }),
+  heldCount: z.number().openapi({ description: 'Seats held in carts now (not booked)' }),
+  heldUntil: z.string().nullable().openapi({
+    description: 'When the last of these holds ends (ISO instant); null without holds',
+  }),
+}).openapi('AdminTimeSlot');
+export type AdminTimeSlot = z.infer<typeof AdminTimeSlot>;
+
 const TimeSlotPage = z
   .object({ content: z.array(TimeSlot), totalCount: z.number() })
   .openapi('TimeSlotPage');
@@ -189,22 +202,38 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
     defineRoute({
       method: 'get',
       path: '/admin/rooms/{id}/timeslots/{timeSlotId}',
-      summary: 'One time slot',
+      summary: 'One time slot, with its booked and held seats apart',
       tags: ['timeslots'],
       access: ['admin', 'reports'],
       params: SlotParams,
       responses: {
-        200: { description: 'The slot', schema: TimeSlot },
+        200: { description: 'The slot', schema: AdminTimeSlot },
         404: { description: 'No such slot' },
       },
       handler: async ({ params }) => {
-        const r = await pool.query<SlotRow>(
-          `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name
-             FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id WHERE s.id = $1 AND s.room_id = $2`,
-          [params.timeSlotId, params.id],
+        const r = await pool.query<
+          SlotRow & { booked_count: number; held_count: number; held_until: Date | null }
+        >(
+          `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
+                  r.name AS room_name, c.booked_count, c.held_count, c.held_until
+             FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,
+                  LATERAL (SELECT count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked_count,
+                             count(*) FILTER (WHERE t.status = 'NEW' AND x.expires_at > $3)::int AS held_count,
+                             max(x.expires_at) FILTER (WHERE t.status = 'NEW' AND x.expires_at > $3) AS held_until
+                        FROM rm_tickets t LEFT JOIN rm_transactions x ON x.id = t.transaction_id
+                       WHERE t.time_slot_id = s.id AND t.status IN ('NEW', 'BOOKED')) c
+            WHERE s.id = $1 AND s.room_id = $2`,
+          [params.timeSlotId, params.id, deps.clock.now().toISOString()],
         );
-        if (!r.rows[0]) throw problems.notFound('Time slot');
-        return { body: toSlot(r.rows[0]) };
+        const row = r.rows[0];
+        if (!row) throw problems.notFound('Time slot');
+        const slot: AdminTimeSlot = {
+          ...toSlot(row),
+          bookedCount: row.booked_count,
+          heldCount: row.held_count,
+          heldUntil: row.held_until ? row.held_until.toISOString() : null,
+        };
+        return { body: slot };
       },
     }),
     defineRoute({

@@ -408,7 +408,10 @@ describe('editing, capacity and deleting', () => {
     await holdSeats(s!.id, 4);
     const refused = await admin.request('DELETE', `/api/admin/rooms/${roomId}/timeslots/${s!.id}`);
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toMatchObject({ error: 'timeslot__has_tickets', payload: ['4'] });
+    expect(await refused.json()).toMatchObject({
+      error: 'timeslot__has_tickets',
+      payload: ['4', '0', '4', expect.any(String)],
+    });
     await admin.request('PUT', `/api/admin/rooms/${roomId}/timeslots/${s!.id}`, {
       json: { startTime: '09:00', endTime: '12:00', capacity: 2 },
     });
@@ -473,5 +476,106 @@ describe('visitor booking view', () => {
         .status,
     ).toBe(400);
     expect((await visitor.get(`/api/rooms/${roomId}/booking`)).status).toBe(400);
+  });
+});
+
+// Issue #15, point 9: booked and held seats apart; held seats block no longer than their hold.
+// Last in the file: it moves the shared clock past a hold.
+describe('booked and held seats of a slot', () => {
+  it('names booked and held apart, says until when the holds last, and frees the slot after', async () => {
+    const roomId = await newRoom({ name: 'Held seats room' });
+    await admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
+      json: { ...slot, startDate: '2026-12-04', repeatUntil: '2026-12-04' },
+    });
+    const [s] = await slotsOf(roomId);
+    const booked = await admin.request(
+      'POST',
+      `/api/admin/rooms/${roomId}/timeslots/${s!.id}/booking`,
+      { json: { salutation: 'MS', firstName: 'Bea', lastName: 'Booked', accessibility: false } },
+    );
+    expect(booked.status, await booked.clone().text()).toBe(201);
+    const expiries: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const visitor = new Client(app.baseUrl);
+      const res = await visitor.request('POST', '/api/transactions', {
+        json: { timeSlotId: s!.id },
+      });
+      expect(res.status).toBe(201);
+      expiries.push(((await res.json()) as { expiredAt: string }).expiredAt);
+      admin.lastPosition = visitor.lastPosition;
+      clock.advance(60_000);
+    }
+    const heldUntil = new Date(expiries[1]!).toISOString();
+
+    const one = await admin.get(`/api/admin/rooms/${roomId}/timeslots/${s!.id}`);
+    expect(await one.json()).toMatchObject({
+      ticketCount: 3,
+      bookedCount: 1,
+      heldCount: 2,
+      heldUntil,
+    });
+    const room = await admin.get(`/api/admin/rooms/${roomId}`);
+    expect(await room.json()).toMatchObject({
+      activeReservationCount: 3,
+      bookedReservationCount: 1,
+      heldReservationCount: 2,
+      heldUntil,
+    });
+    const refused = await admin.request('DELETE', `/api/admin/rooms/${roomId}/timeslots/${s!.id}`);
+    expect(refused.status).toBe(409);
+    const problem = (await refused.json()) as { error: string; payload: string[]; title: string };
+    expect(problem.error).toBe('timeslot__has_tickets');
+    expect(problem.payload).toEqual(['3', '1', '2', heldUntil]);
+    expect(problem.title).toContain('1 booked');
+    expect(problem.title).toContain('2 held in carts until');
+    const roomRefused = await admin.request('DELETE', `/api/admin/rooms/${roomId}`);
+    expect(roomRefused.status).toBe(409);
+    expect(await roomRefused.json()).toMatchObject({
+      error: 'room__has_active_reservations',
+      payload: ['3', '1', '2', heldUntil],
+    });
+
+    // After the last hold has ended, only the booking counts (the expiry job may not have run).
+    clock.set(new Date(new Date(heldUntil).getTime() + 1000));
+    const later = await admin.get(`/api/admin/rooms/${roomId}/timeslots/${s!.id}`);
+    expect(await later.json()).toMatchObject({ bookedCount: 1, heldCount: 0, heldUntil: null });
+    const still = await admin.request('DELETE', `/api/admin/rooms/${roomId}/timeslots/${s!.id}`);
+    expect(still.status).toBe(409);
+    expect(await still.json()).toMatchObject({ payload: ['1', '1', '0', ''] });
+
+    // A slot with holds only can be deleted once they have ended.
+    await admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
+      json: {
+        ...slot,
+        startTime: '13:00',
+        endTime: '14:00',
+        startDate: '2026-12-04',
+        repeatUntil: '2026-12-04',
+      },
+    });
+    const heldOnly = (await slotsOf(roomId)).find((x) => x.startTime === '13:00')!;
+    const visitor = new Client(app.baseUrl);
+    const cart = await visitor.request('POST', '/api/transactions', {
+      json: { timeSlotId: heldOnly.id },
+    });
+    expect(cart.status).toBe(201);
+    admin.lastPosition = visitor.lastPosition;
+    const blocked = await admin.request(
+      'DELETE',
+      `/api/admin/rooms/${roomId}/timeslots/${heldOnly.id}`,
+    );
+    expect(blocked.status).toBe(409);
+    expect(((await blocked.json()) as { payload: string[] }).payload.slice(0, 3)).toEqual([
+      '1',
+      '0',
+      '1',
+    ]);
+    const { expiredAt } = (await cart.json()) as { expiredAt: string };
+    clock.set(new Date(new Date(expiredAt).getTime() + 1000));
+    const freed = await admin.request(
+      'DELETE',
+      `/api/admin/rooms/${roomId}/timeslots/${heldOnly.id}`,
+    );
+    expect(freed.status).toBe(200);
   });
 });

@@ -13,7 +13,14 @@ import {
 import { messages } from '@rr/contracts/messages';
 import type { Decide, Now } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
-import { seatsTaken, type SlotState } from '../time-slots/time-slot.ts';
+import {
+  addSeatsTaken,
+  seatsPayload,
+  seatsTakenApart,
+  seatsText,
+  type SeatsTaken,
+  type SlotState,
+} from '../time-slots/time-slot.ts';
 
 export interface RoomDetails {
   roomId: string;
@@ -114,12 +121,15 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>>
     }
     case 'DeleteRoom': {
       mustExist(room);
-      const active = slotsFromToday.reduce((n, slot) => n + seatsTaken(slot, now), 0);
-      if (active > 0)
+      const taken = slotsFromToday.reduce<SeatsTaken>(
+        (sum, slot) => addSeatsTaken(sum, seatsTakenApart(slot, now)),
+        { booked: 0, held: 0, heldUntil: null },
+      );
+      if (taken.booked + taken.held > 0)
         throw new Refused(
           'room__has_active_reservations',
-          'The room has active reservations and cannot be deleted',
-          [String(active)],
+          seatsText('The room', taken),
+          seatsPayload(taken),
         );
       return [RoomDeleted.create(command.data)];
     }

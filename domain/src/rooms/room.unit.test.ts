@@ -166,7 +166,7 @@ describe('DeleteRoom', () => {
       .then([RoomDeleted.create({ roomId })]);
   });
 
-  it('refuses a room whose slots from today have booked tickets or unexpired holds, naming the count', () => {
+  it('refuses a room whose slots from today have booked tickets or unexpired holds, naming booked and held apart and until when the holds last', () => {
     const slots = [
       // a booking and an unexpired hold: 2
       slot(1, held(1, 1, at(-30)), booked(1), held(2, 1, at(5))),
@@ -176,7 +176,7 @@ describe('DeleteRoom', () => {
     rooms
       .given(state(room(created), slots))
       .when({ type: 'DeleteRoom', data: { roomId } })
-      .thenRefused('room__has_active_reservations', ['3']);
+      .thenRefused('room__has_active_reservations', ['3', '1', '2', at(5)]);
   });
 
   it('does not count expired holds (one expiring right now included), released or cancelled tickets', () => {
@@ -202,7 +202,7 @@ describe('DeleteRoom', () => {
     const given = rooms.given(state(room(created), slots));
     given
       .when({ type: 'DeleteRoom', data: { roomId } }, { now: new Date(at(14)) })
-      .thenRefused('room__has_active_reservations', ['1']);
+      .thenRefused('room__has_active_reservations', ['1', '0', '1', at(15)]);
     given
       .when({ type: 'DeleteRoom', data: { roomId } }, { now: new Date(at(15)) })
       .then([RoomDeleted.create({ roomId })]);

@@ -116,11 +116,59 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
   }
 }
 
+/**
+ * The seats a slot's tickets take now, apart: bookings, and cart holds that have not expired
+ * (with the end of the last of them: a hold blocks no longer than that).
+ */
+export interface SeatsTaken {
+  booked: number;
+  held: number;
+  /** The instant the last unexpired hold ends; null without holds. */
+  heldUntil: string | null;
+}
+
+export function seatsTakenApart(state: SlotState, now: Date): SeatsTaken {
+  let booked = 0;
+  let held = 0;
+  let heldUntil: string | null = null;
+  for (const t of Object.values(state.tickets)) {
+    if (t.status === 'BOOKED') booked += 1;
+    else if (t.expiresAt !== null && new Date(t.expiresAt) > now) {
+      held += 1;
+      if (heldUntil === null || new Date(t.expiresAt) > new Date(heldUntil))
+        heldUntil = t.expiresAt;
+    }
+  }
+  return { booked, held, heldUntil };
+}
+
+/** Sums the seats of several slots (a room's). */
+export function addSeatsTaken(a: SeatsTaken, b: SeatsTaken): SeatsTaken {
+  const later =
+    a.heldUntil === null || (b.heldUntil !== null && new Date(b.heldUntil) > new Date(a.heldUntil))
+      ? b.heldUntil
+      : a.heldUntil;
+  return { booked: a.booked + b.booked, held: a.held + b.held, heldUntil: later };
+}
+
 /** Tickets that take a seat now: bookings, and holds that have not expired. */
 export function seatsTaken(state: SlotState, now: Date): number {
-  return Object.values(state.tickets).filter(
-    (t) => t.status === 'BOOKED' || (t.expiresAt !== null && new Date(t.expiresAt) > now),
-  ).length;
+  const { booked, held } = seatsTakenApart(state, now);
+  return booked + held;
+}
+
+/**
+ * The payload of a refusal to delete what seats are taken in (spec section 8: the count first):
+ * total, booked, held, and until when the holds last ('' without holds).
+ */
+export function seatsPayload({ booked, held, heldUntil }: SeatsTaken): string[] {
+  return [String(booked + held), String(booked), String(held), heldUntil ?? ''];
+}
+
+/** The English text of such a refusal: how many are booked, how many held and until when. */
+export function seatsText(what: string, { booked, held, heldUntil }: SeatsTaken): string {
+  const holds = held > 0 ? ` and ${held} held in carts until ${heldUntil ?? ''}` : '';
+  return `${what} has ${booked} booked reservations${holds} and cannot be deleted`;
 }
 
 /** When a slot of the room sits (minutes of the day): what a new or moved slot must not overlap. */
@@ -275,12 +323,12 @@ export const decideTimeSlot: Decide<
     }
     case 'DeleteTimeSlot': {
       const slot = slotOfRoom(state, command.data.timeSlotId, command.data.roomId);
-      const taken = seatsTaken(slot, now);
-      if (taken > 0)
+      const taken = seatsTakenApart(slot, now);
+      if (taken.booked + taken.held > 0)
         throw new Refused(
           'timeslot__has_tickets',
-          'The time slot has tickets and cannot be deleted',
-          [String(taken)],
+          seatsText('The time slot', taken),
+          seatsPayload(taken),
         );
       decision.set(command.data.timeSlotId, [TimeSlotDeleted.create(command.data)]);
       return decision;

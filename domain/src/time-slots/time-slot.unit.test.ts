@@ -444,7 +444,7 @@ describe('DeleteTimeSlot', () => {
       .then(new Map([[id(1), [TimeSlotDeleted.create({ timeSlotId: id(1), roomId: ROOM })]]]));
   });
 
-  it('refuses a slot with booked tickets or unexpired holds, naming the count', () => {
+  it('refuses a slot with booked tickets or unexpired holds, naming booked and held apart', () => {
     const withTickets = slot(
       1,
       day(0),
@@ -461,7 +461,7 @@ describe('DeleteTimeSlot', () => {
     scenario(decideTimeSlot, context())
       .given(given({ slots: new Map([[id(1), withTickets]]) }))
       .when(remove)
-      .thenRefused('timeslot__has_tickets', ['3']);
+      .thenRefused('timeslot__has_tickets', ['3', '1', '2', at(10)]);
   });
 
   it('does not count expired holds, released or cancelled tickets', () => {

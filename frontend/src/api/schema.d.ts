@@ -322,7 +322,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One time slot */
+        /** One time slot, with its booked and held seats apart */
         get: {
             parameters: {
                 query?: never;
@@ -341,7 +341,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["TimeSlot"];
+                        "application/json": components["schemas"]["AdminTimeSlot"];
                     };
                 };
                 /** @description Invalid request */
@@ -3850,6 +3850,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a staff user is signed in, and who (200 also when signed out) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The session state */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SessionState"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4065,6 +4110,14 @@ export interface components {
             roomName: string;
             failedRules: string[];
         };
+        AdminTimeSlot: components["schemas"]["TimeSlot"] & {
+            /** @description Booked tickets */
+            bookedCount: number;
+            /** @description Seats held in carts now (not booked) */
+            heldCount: number;
+            /** @description When the last of these holds ends (ISO instant); null without holds */
+            heldUntil: string | null;
+        };
         RoomPage: {
             content: components["schemas"]["Room"][];
             totalCount: number;
@@ -4089,7 +4142,14 @@ export interface components {
             imageAlt: string | null;
             imageUrl: string | null;
             order: number;
+            /** @description Seats taken from today on: booked plus held in carts (unexpired holds) */
             activeReservationCount: number;
+            /** @description Booked tickets from today on */
+            bookedReservationCount: number;
+            /** @description Seats held in carts now (15-minute holds, not booked) */
+            heldReservationCount: number;
+            /** @description When the last of these holds ends (ISO instant); null without holds */
+            heldUntil: string | null;
         };
         HolidayPage: {
             content: components["schemas"]["Holiday"][];
@@ -4195,6 +4255,14 @@ export interface components {
             maxTicketsPerDay: number;
             /** @description Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR) */
             maxTicketsPerVisitor: number;
+        };
+        SessionState: {
+            signedIn: boolean;
+            /** @description The signed-in user and roles; null when signed out */
+            user: {
+                username: string;
+                roles: ("admin" | "reports")[];
+            } | null;
         };
     };
     responses: never;

@@ -14,6 +14,9 @@ export type RoomUpdate = Schemas['RoomUpdateInput'];
 export type CommandResult = Schemas['RoomWritten'];
 export type PositionResult = Schemas['Position'];
 export type Me = Schemas['User'];
+/** One slot for staff: booked and held seats apart. */
+export type AdminTimeSlot = Schemas['AdminTimeSlot'];
+export type SessionState = Schemas['SessionState'];
 export type Problem = Partial<Schemas['Problem']>;
 export type TimeSlot = Schemas['TimeSlot'];
 export type TimeSlotInput = Schemas['TimeSlotInput'];

@@ -43,7 +43,7 @@ import '../styles/staff.css';
 type AdminMode = 'admin' | 'reports';
 
 /**
- * The admin (and reports) interface: sign-in when `GET auth/me` answers 401; role `admin` gets
+ * The admin (and reports) interface: sign-in when `GET session` says nobody is signed in; role `admin` gets
  * the admin routes, role `reports` only the reports; anyone else the permission error.
  */
 export function AdminApp({ mode }: { mode: AdminMode }) {

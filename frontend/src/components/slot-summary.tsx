@@ -1,12 +1,13 @@
-import type { TimeSlot } from '../api/types';
+import type { AdminTimeSlot } from '../api/types';
 import { useTranslation } from '../i18n/i18n-context';
-import { formatDate, formatTimeRange } from '../lib/dates';
+import { formatClock, formatDate, formatTimeRange } from '../lib/dates';
 
 /**
  * Room, date, time and occupancy of a slot: the head of the slot edit page (admin-time-slots)
- * and of the admin booking page (admin-reservations).
+ * and of the admin booking page (admin-reservations). The taken seats are named apart: booked,
+ * and held in visitors' carts (15-minute holds) with the end of the last hold.
  */
-export function SlotSummary({ slot }: { slot: TimeSlot }) {
+export function SlotSummary({ slot }: { slot: AdminTimeSlot }) {
   const { t } = useTranslation('admin-time-slots');
   return (
     <dl className="summary-list">
@@ -30,6 +31,15 @@ export function SlotSummary({ slot }: { slot: TimeSlot }) {
             ticketCount: slot.ticketCount,
             capacity: slot.capacity,
           })}
+          {slot.heldCount > 0
+            ? ` (${t('edit.seats-held', {
+                booked: slot.bookedCount,
+                held: slot.heldCount,
+                until: formatClock(slot.heldUntil ?? ''),
+              })})`
+            : slot.bookedCount > 0
+              ? ` (${t('edit.seats-booked', { booked: slot.bookedCount })})`
+              : null}
         </dd>
       </div>
     </dl>

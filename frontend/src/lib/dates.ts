@@ -63,6 +63,12 @@ export function formatDateTime(instant: Date): string {
   return `${formatDate(toIsoDate(instant))}, ${formatClockTime(instant)}:${pad(instant.getSeconds())}`;
 }
 
+/** HH:mm in the browser's time of an instant (`2026-06-03T09:15:00.000Z`); else unchanged. */
+export function formatClock(instant: string): string {
+  const date = new Date(instant);
+  return Number.isNaN(date.getTime()) ? instant : formatClockTime(date);
+}
+
 /** `HH:mm-HH:mm` (spec section 2, calendar dialog). */
 export function formatTimeRange(start: string, end: string): string {
   return `${formatTime(start)}-${formatTime(end)}`;

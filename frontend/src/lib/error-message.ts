@@ -5,7 +5,7 @@
  * `FetchBaseQueryError` (`{status, data}`) wrapping such a body, or anything else.
  */
 
-import { formatDate, isIsoDate } from './dates';
+import { formatClock, formatDate, isIsoDate } from './dates';
 
 export const UNKNOWN_ERROR_KEY = 'unknown';
 
@@ -75,8 +75,31 @@ export type ErrorMessageParams = {
   value?: string;
   count?: number;
   date?: string;
-  context?: 'date';
+  /** Seats taken, apart (refusals to delete a room or slot): booked, held, holds' end HH:mm. */
+  booked?: number;
+  held?: number;
+  until?: string;
+  context?: 'date' | 'held';
 };
+
+/**
+ * Refusals to delete where seats are taken: payload total, booked, held, and the end of the last
+ * hold (issue #15). With holds the message is the `_held` context, naming until when they last.
+ */
+const SEAT_REFUSALS = new Set(['room__has_active_reservations', 'timeslot__has_tickets']);
+
+function seatParams({ payload }: ProblemCode): ErrorMessageParams {
+  const [total = '0', booked = '0', held = '0', until = ''] = payload;
+  const params: ErrorMessageParams = {
+    value: total,
+    count: Number(total),
+    booked: Number(booked),
+    held: Number(held),
+  };
+  return Number(held) > 0 && until !== ''
+    ? { ...params, until: formatClock(until), context: 'held' }
+    : params;
+}
 
 /**
  * Interpolation values for the message: `value` is the first payload item, and `count` its
@@ -85,7 +108,11 @@ export type ErrorMessageParams = {
  * i18next context `date`, so a catalogue entry `<code>_date` can name it.
  */
 export function errorMessageParams(problem: unknown): ErrorMessageParams {
-  const first = problemCode(problem)?.payload[0];
+  const parsed = problemCode(problem);
+  if (parsed && SEAT_REFUSALS.has(parsed.code) && parsed.payload.length >= 3) {
+    return seatParams(parsed);
+  }
+  const first = parsed?.payload[0];
   if (first === undefined) return {};
   if (/^\d+$/.test(first)) return { value: first, count: Number(first) };
   if (isIsoDate(first)) return { value: first, date: formatDate(first), context: 'date' };

@@ -91,6 +91,26 @@ describe('errorMessageParams', () => {
   });
 });
 
+describe('errorMessageParams of refusals to delete where seats are taken (issue #15)', () => {
+  it('names booked and held apart, and with holds until when they last (context held)', () => {
+    const until = new Date(2026, 11, 10, 14, 5).toISOString();
+    expect(
+      errorMessageParams({ error: 'timeslot__has_tickets', payload: ['3', '1', '2', until] }),
+    ).toEqual({ value: '3', count: 3, booked: 1, held: 2, until: '14:05', context: 'held' });
+    expect(
+      errorMessageParams({
+        status: 409,
+        data: { error: 'room__has_active_reservations', payload: ['4', '4', '0', ''] },
+      }),
+    ).toEqual({ value: '4', count: 4, booked: 4, held: 0 });
+    // The former payload (the count only) keeps its meaning.
+    expect(errorMessageParams({ error: 'timeslot__has_tickets', payload: ['3'] })).toEqual({
+      value: '3',
+      count: 3,
+    });
+  });
+});
+
 describe('hasErrorCode', () => {
   it('matches the code regardless of payload', () => {
     const conflict = { status: 409, data: { error: 'concurrency__version_conflict', payload: [] } };

@@ -1,7 +1,8 @@
 import type { HistoryEntry } from '../../../api/types';
 import { EmptyState } from '../../../components/empty-state';
+import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { actorLabel, formatTimestamp, sortHistory, whatLabel } from '../utils/history';
+import { actorLabel, formatTimestamp, groupHistory, whatLabel } from '../utils/history';
 
 interface HistoryTableProps {
   entries: readonly HistoryEntry[];
@@ -15,7 +16,7 @@ export function HistoryTable({ entries, caption }: HistoryTableProps) {
     return <EmptyState>{t('empty.no-entries', { ns: 'common' })}</EmptyState>;
   }
   return (
-    <div className="table-wrap">
+    <TableRegion label={caption}>
       <table className="data-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -26,21 +27,32 @@ export function HistoryTable({ entries, caption }: HistoryTableProps) {
           </tr>
         </thead>
         <tbody>
-          {sortHistory(entries).map((entry, index) => {
-            const what = whatLabel(entry);
-            const actor = actorLabel(entry.actor);
+          {groupHistory(entries).map(({ first, last, count }, index) => {
+            const what = whatLabel(first);
+            const actor = actorLabel(first.actor);
+            const from = formatTimestamp(first.at);
+            const until = formatTimestamp(last.at);
             return (
-              <tr key={`${entry.at}-${index}`}>
+              <tr key={`${first.at}-${index}`}>
                 <td className="data-table__nowrap">
-                  <time dateTime={entry.at}>{formatTimestamp(entry.at)}</time>
+                  <time dateTime={first.at}>{from}</time>
+                  {count > 1 && until !== from ? (
+                    <>
+                      {' – '}
+                      <time dateTime={last.at}>{until}</time>
+                    </>
+                  ) : null}
                 </td>
-                <td>{t(what.key, what.params)}</td>
+                <td>
+                  {t(what.key, what.params)}
+                  {count > 1 ? ` ${t('times', { count })}` : null}
+                </td>
                 <td>{t(actor.key, actor.params)}</td>
               </tr>
             );
           })}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }

@@ -84,3 +84,35 @@ export function sortHistory(entries: readonly HistoryEntry[]): HistoryEntry[] {
     })
     .map(({ entry }) => entry);
 }
+
+/** Consecutive entries of the same kind by the same actor, shown as one row (issue #15). */
+export interface HistoryGroup {
+  readonly first: HistoryEntry;
+  readonly last: HistoryEntry;
+  readonly count: number;
+}
+
+const sameActor = (a: HistoryEntry['actor'], b: HistoryEntry['actor']) =>
+  a.kind === b.kind && a.username === b.username && a.job === b.job;
+
+/**
+ * Groups repeated events: a cart extends its hold on every add or touch, which would be seven
+ * identical "hold extended" rows; they become one row with the count and the first and last time.
+ */
+export function groupHistory(entries: readonly HistoryEntry[]): HistoryGroup[] {
+  const groups: HistoryGroup[] = [];
+  for (const entry of sortHistory(entries)) {
+    const previous = groups.at(-1);
+    if (
+      previous &&
+      previous.last.what === entry.what &&
+      previous.last.event === entry.event &&
+      sameActor(previous.last.actor, entry.actor)
+    ) {
+      groups[groups.length - 1] = { ...previous, last: entry, count: previous.count + 1 };
+    } else {
+      groups.push({ first: entry, last: entry, count: 1 });
+    }
+  }
+  return groups;
+}

@@ -7,6 +7,7 @@ import {
   formatTimestamp,
   HISTORY_JOBS,
   HISTORY_WHATS,
+  groupHistory,
   sortHistory,
   whatLabel,
 } from './history';
@@ -86,5 +87,42 @@ describe('sortHistory', () => {
     const b = entry('2026-01-01T10:00:00Z', 'booked');
     const c = entry('2026-01-01T09:00:00Z', 'slot-created');
     expect(sortHistory([a, b, c])).toEqual([c, a, b]);
+  });
+});
+
+describe('groupHistory (issue #15: repeated events as one row)', () => {
+  const visitor = { kind: 'visitor' };
+  const entry = (at: string, what: string, actor: HistoryEntry['actor'] = visitor) => ({
+    at,
+    what,
+    event: what,
+    actor,
+  });
+
+  it('folds consecutive events of one kind by one actor, with count, first and last', () => {
+    const extended = [1, 2, 3, 4, 5, 6, 7].map((m) =>
+      entry(`2026-06-01T08:0${m}:00Z`, 'hold-extended'),
+    );
+    const groups = groupHistory([
+      entry('2026-06-01T08:00:00Z', 'held'),
+      ...extended,
+      entry('2026-06-01T08:09:00Z', 'booked'),
+    ]);
+    expect(groups.map((g) => [g.first.what, g.count, g.first.at, g.last.at])).toEqual([
+      ['held', 1, '2026-06-01T08:00:00Z', '2026-06-01T08:00:00Z'],
+      ['hold-extended', 7, '2026-06-01T08:01:00Z', '2026-06-01T08:07:00Z'],
+      ['booked', 1, '2026-06-01T08:09:00Z', '2026-06-01T08:09:00Z'],
+    ]);
+  });
+
+  it('keeps events of other actors, or not in a row, apart', () => {
+    const admin = { kind: 'admin', username: 'admin' };
+    const groups = groupHistory([
+      entry('2026-06-01T08:00:00Z', 'owner-changed', admin),
+      entry('2026-06-01T08:01:00Z', 'owner-changed', { kind: 'admin', username: 'other' }),
+      entry('2026-06-01T08:02:00Z', 'cancelled', admin),
+      entry('2026-06-01T08:03:00Z', 'owner-changed', admin),
+    ]);
+    expect(groups.map((g) => g.count)).toEqual([1, 1, 1, 1]);
   });
 });

@@ -6,7 +6,7 @@ import type {
   StaffBookingInput,
   StaffBookingResult,
   Ticket,
-  TimeSlot,
+  AdminTimeSlot,
 } from '../../../api/types';
 import type { TicketQuery } from '../utils/reservation-list';
 
@@ -60,7 +60,7 @@ export const adminReservationsApi = baseApi
         invalidatesTags: ['Ticket', 'TimeSlot'],
       }),
       /** The slot an administrator books into. */
-      getBookingTimeSlot: build.query<TimeSlot, SlotKey>({
+      getBookingTimeSlot: build.query<AdminTimeSlot, SlotKey>({
         query: (key) => slotPath(key),
         providesTags: (_result, _error, { timeSlotId }) => [{ type: 'TimeSlot', id: timeSlotId }],
       }),

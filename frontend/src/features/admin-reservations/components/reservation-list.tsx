@@ -1,13 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import type { Ticket } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
+import { useAppDispatch } from '../../../app/hooks';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl, serializeParams } from '../../../lib/url';
-import { useGetReservationsQuery } from '../api/admin-reservations-api';
+import { adminReservationsApi, useGetReservationsQuery } from '../api/admin-reservations-api';
+import { rememberListSearch } from '../utils/paths';
+import { loadAllTickets } from '../utils/print-all';
 import { showPager } from '../utils/pager';
 import {
   countQuery,
@@ -45,6 +49,10 @@ export function ReservationList({ canEdit }: { canEdit: boolean }) {
     cancelled: state.type === 'cancelled' ? data?.totalCount : otherCount,
   };
   const show = (next: ListState) => setSearchParams(listStateToParams(next));
+  const print = usePrintAll(ticketQuery(state), searchParams.toString());
+  // The way back from a reservation finds the list as it is now.
+  const listSearch = searchParams.toString();
+  useEffect(() => rememberListSearch(listSearch), [listSearch]);
   const csvUrl = resolveApiUrl(
     baseApiUrl,
     `admin/tickets/export.csv?${serializeParams({ ...ticketFilter(state) })}`,
@@ -93,7 +101,8 @@ export function ReservationList({ canEdit }: { canEdit: boolean }) {
               <button
                 type="button"
                 className="button button--secondary"
-                onClick={() => window.print()}
+                disabled={print.loading}
+                onClick={print.start}
               >
                 {t('list.print')}
               </button>
@@ -101,11 +110,31 @@ export function ReservationList({ canEdit }: { canEdit: boolean }) {
                 {t('list.csv')}
               </a>
             </div>
+            {print.error ? (
+              <p className="notice notice--warning no-print" role="alert">
+                {t('list.print-failed')}
+              </p>
+            ) : null}
+            {print.rows ? (
+              // Print prints every matching row, not only the page on screen.
+              <div className="print-only">
+                <ReservationTable
+                  busy={false}
+                  state={state}
+                  tickets={print.rows}
+                  showActions={false}
+                  listSearch={searchParams.toString()}
+                  caption={t(`list.caption-all.${state.type}`, { count: print.rows.length })}
+                  onSort={() => undefined}
+                />
+              </div>
+            ) : null}
             {page.content.length === 0 ? (
               <EmptyState>{t('empty.no-reservations', { ns: 'common' })}</EmptyState>
             ) : (
               <ReservationTable
                 busy={isFetching}
+                printHidden={print.rows !== null}
                 state={state}
                 tickets={page.content}
                 showActions={state.type === 'booked' && canEdit}
@@ -122,4 +151,46 @@ export function ReservationList({ canEdit }: { canEdit: boolean }) {
       </LoadingContainer>
     </Page>
   );
+}
+
+/**
+ * The print button's rows: every ticket of the filter (the list shows one page of 20), read when
+ * printing is asked for; the browser's print dialog opens once they are on the page. They stay
+ * for a later print (Ctrl+P) until the filter, sort or page changes.
+ */
+function usePrintAll(query: ReturnType<typeof ticketQuery>, key: string) {
+  const dispatch = useAppDispatch();
+  const [rows, setRows] = useState<{ key: string; rows: Ticket[] } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState(false);
+  const printPending = useRef(false);
+  const current = rows?.key === key ? rows.rows : null;
+
+  // The rows are rendered now: open the print dialog.
+  useEffect(() => {
+    if (!printPending.current || current === null) return;
+    printPending.current = false;
+    window.print();
+  }, [current]);
+
+  const start = () => {
+    setError(false);
+    if (current !== null) {
+      window.print();
+      return;
+    }
+    setLoading(true);
+    loadAllTickets(query, (q) =>
+      dispatch(
+        adminReservationsApi.endpoints.getReservations.initiate(q, { subscribe: false }),
+      ).unwrap(),
+    )
+      .then((all) => {
+        printPending.current = true;
+        setRows({ key, rows: all });
+      })
+      .catch(() => setError(true))
+      .finally(() => setLoading(false));
+  };
+  return { rows: current, loading, error, start };
 }

@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { Link } from 'react-router';
 import type { Ticket } from '../../../api/types';
 import { PencilIcon } from '../../../components/pencil-icon';
@@ -22,6 +23,10 @@ interface ReservationTableProps {
   /** The list's address search, handed to the edit page for its way back. */
   listSearch: string;
   onSort: (column: SortColumn) => void;
+  /** Another table (every row) is printed instead of this one. */
+  printHidden?: boolean;
+  /** The caption; by default the page's. */
+  caption?: string;
 }
 
 /** One page of tickets with sortable column headers and, for booked tickets, an edit link. */
@@ -32,15 +37,15 @@ export function ReservationTable({
   showActions,
   listSearch,
   onSort,
+  printHidden = false,
+  caption,
 }: ReservationTableProps) {
   const { t } = useTranslation('admin-reservations');
   return (
-    <div className="table-wrap" aria-busy={busy || undefined}>
+    <div className={`table-wrap${printHidden ? ' no-print' : ''}`} aria-busy={busy || undefined}>
       <table className="data-table reservation-table">
         <caption className="visually-hidden">
-          {t(`list.caption.${state.type}`, {
-            page: pageOf(state.offset),
-          })}
+          {caption ?? t(`list.caption.${state.type}`, { page: pageOf(state.offset) })}
         </caption>
         <thead>
           <tr>
@@ -90,9 +95,11 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
   const { t } = useTranslation('admin-reservations');
   const name = ownerName(ticket);
   const room = cutRoomName(ticket.roomName);
+  // On a phone each row is a card: every cell names its column (data-label, see staff.css).
+  const label = (column: SortColumn) => t(`list.column.${column}`);
   return (
     <tr>
-      <td>
+      <td data-label={label('room')}>
         {room === ticket.roomName ? (
           room
         ) : (
@@ -104,14 +111,16 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
           </>
         )}
       </td>
-      <td>{name ?? <span className="muted">{t('erased')}</span>}</td>
-      <td>{ticket.organisation}</td>
-      <td className="data-table__break">{ticket.email}</td>
-      <td className="data-table__nowrap">
+      <td data-label={label('name')}>{name ?? <span className="muted">{t('erased')}</span>}</td>
+      <td data-label={label('institution')}>{ticket.organisation}</td>
+      <td data-label={label('email')} className="reservation-table__email">
+        {ticket.email ? <EmailText email={ticket.email} /> : null}
+      </td>
+      <td data-label={label('date')} className="data-table__nowrap">
         {formatDate(ticket.date)} {formatTimeRange(ticket.startTime, ticket.endTime)}
       </td>
       {showActions ? (
-        <td className="no-print">
+        <td data-label={t('list.column.actions')} className="no-print">
           {ticket.status === 'BOOKED' ? (
             <Link className="icon-link" to={editPath(ticket.id)} state={fromList(listSearch)}>
               <PencilIcon />
@@ -126,5 +135,23 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
         </td>
       ) : null}
     </tr>
+  );
+}
+
+/**
+ * An e-mail address that wraps only between its parts: before the `@` and before each dot (and
+ * after a hyphen, as any text), never inside a word.
+ */
+function EmailText({ email }: { email: string }) {
+  const parts = email.split(/(?=[@.])/);
+  return (
+    <>
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </>
   );
 }

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { TimeSlot } from '../../../api/types';
+import type { AdminTimeSlot, StaffBookingInput } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorBox } from '../../../components/error-box';
 import { RequiredHint, SelectField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
@@ -30,7 +31,7 @@ const idOf = (field: OwnerField | 'salutation' | 'accessibility' | 'language') =
   `slot-book-${field}`;
 
 /** A slot is full when its tickets reach its capacity; booking more overbooks it. */
-function isFull(slot: Pick<TimeSlot, 'ticketCount' | 'capacity'>): boolean {
+function isFull(slot: Pick<AdminTimeSlot, 'ticketCount' | 'capacity'>): boolean {
   return slot.ticketCount >= slot.capacity;
 }
 
@@ -41,19 +42,33 @@ function isFull(slot: Pick<TimeSlot, 'ticketCount' | 'capacity'>): boolean {
 export function TimeSlotBook() {
   const { t } = useTranslation('admin-reservations');
   const { roomId = '', timeSlotId = '' } = useParams();
-  const { data, error } = useGetBookingTimeSlotQuery({ roomId, timeSlotId });
+  const { data, error, refetch } = useGetBookingTimeSlotQuery({ roomId, timeSlotId });
   const backTo = slotEditPath(roomId, timeSlotId);
 
   return (
     <Page title={t('book.title')}>
       <LoadingContainer data={data} error={error} backLink={{ to: backTo, label: t('book.back') }}>
-        {(slot) => <TimeSlotBookForm key={slot.id} slot={slot} backTo={backTo} />}
+        {(slot) => (
+          <TimeSlotBookForm
+            key={slot.id}
+            slot={slot}
+            backTo={backTo}
+            latest={() => refetch().unwrap()}
+          />
+        )}
       </LoadingContainer>
     </Page>
   );
 }
 
-function TimeSlotBookForm({ slot, backTo }: { slot: TimeSlot; backTo: string }) {
+interface FormProps {
+  slot: AdminTimeSlot;
+  backTo: string;
+  /** The slot as the server has it now: others may have booked or held seats meanwhile. */
+  latest: () => Promise<AdminTimeSlot>;
+}
+
+function TimeSlotBookForm({ slot, backTo, latest }: FormProps) {
   const { t, i18n } = useTranslation('admin-reservations');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -62,11 +77,30 @@ function TimeSlotBookForm({ slot, backTo }: { slot: TimeSlot; backTo: string }) 
   const [book, result] = useBookTimeSlotMutation();
   const form = useValidatedForm(checkStaffBookingForm, OWNER_FIELDS, idOf);
   const range = formatTimeRange(slot.startTime, slot.endTime);
+  /** A booking that would overbook the slot, waiting for the confirmation; with the slot's count. */
+  const [pending, setPending] = useState<{ body: StaffBookingInput; slot: AdminTimeSlot } | null>(
+    null,
+  );
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const body = form.validate({ ...values, language });
     if (!body) return;
+    // Asked again at submit: the page may have been open while the slot filled up.
+    let current = slot;
+    try {
+      current = await latest();
+    } catch {
+      // the count of the page's load decides then
+    }
+    if (isFull(current)) {
+      setPending({ body, slot: current });
+      return;
+    }
+    await bookNow(body);
+  };
+
+  const bookNow = async (body: StaffBookingInput) => {
     let bookingNumber: string;
     try {
       ({ bookingNumber } = await book({ roomId: slot.roomId, timeSlotId: slot.id, body }).unwrap());
@@ -83,6 +117,7 @@ function TimeSlotBookForm({ slot, backTo }: { slot: TimeSlot; backTo: string }) 
         description: t('book.booking-number', { number: bookingNumber }),
       }),
     );
+    setPending(null);
     await navigate(backTo);
   };
 
@@ -125,6 +160,26 @@ function TimeSlotBookForm({ slot, backTo }: { slot: TimeSlot; backTo: string }) 
           </Link>
         </div>
       </form>
+      {pending ? (
+        <ConfirmDialog
+          title={t('book.confirm-title')}
+          confirmLabel={t('book.confirm')}
+          cancelLabel={t('book.confirm-cancel')}
+          busy={result.isLoading}
+          error={result.error}
+          onConfirm={() => bookNow(pending.body)}
+          onCancel={() => setPending(null)}
+        >
+          <p>
+            {t('book.confirm-text', {
+              ticketCount: pending.slot.ticketCount,
+              capacity: pending.slot.capacity,
+              after: pending.slot.ticketCount + 1,
+              name: ownerName(pending.body),
+            })}
+          </p>
+        </ConfirmDialog>
+      ) : null}
     </>
   );
 }

@@ -148,5 +148,12 @@ describe('reservation paths', () => {
     expect(backToListPath(null)).toBe('/reservations');
     expect(backToListPath({ listSearch: 3 })).toBe('/reservations');
     expect(backToListPath(fromList(''))).toBe('/reservations');
+    // Without router state: the list as it was last shown (issue #15).
+    expect(backToListPath(null, 'searchTerm=anna&offset=20')).toBe(
+      '/reservations?searchTerm=anna&offset=20',
+    );
+    expect(backToListPath(fromList('?offset=40'), 'searchTerm=anna')).toBe(
+      '/reservations?offset=40',
+    );
   });
 });

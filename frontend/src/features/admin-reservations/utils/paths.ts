@@ -25,11 +25,25 @@ export function fromList(search: string): FromList {
   return { listSearch: search.replace(/^\?/, '') };
 }
 
-/** The list to go back to: the one the page was opened from (router state), else the default. */
-export function backToListPath(routerState: unknown): string {
+/**
+ * The list's last search in this tab (issue #15): a reservation reached another way than by the
+ * list's link (from its history, its slot, a reload without router state) still goes back to the
+ * list as it was left, with its filters, sort and page.
+ */
+let lastListSearch = '';
+
+export function rememberListSearch(search: string): void {
+  lastListSearch = search.replace(/^\?/, '');
+}
+
+/**
+ * The list to go back to: the one the page was opened from (router state), else the list as it
+ * was last shown, else the default.
+ */
+export function backToListPath(routerState: unknown, remembered = lastListSearch): string {
   if (routerState !== null && typeof routerState === 'object' && 'listSearch' in routerState) {
     const search = routerState.listSearch;
     if (typeof search === 'string' && search !== '') return `${LIST_PATH}?${search}`;
   }
-  return LIST_PATH;
+  return remembered === '' ? LIST_PATH : `${LIST_PATH}?${remembered}`;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Room, RoomCreate } from '../../../api/types';
+import { formatClock } from '../../../lib/dates';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
@@ -124,9 +125,15 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
         headingId="room-delete-heading"
         heading={t('edit.delete-heading')}
         blockedMessage={
-          room.activeReservationCount > 0
-            ? t('edit.active-reservations', { count: room.activeReservationCount })
-            : null
+          room.heldReservationCount > 0
+            ? t('edit.blocked-held', {
+                booked: room.bookedReservationCount,
+                held: room.heldReservationCount,
+                until: formatClock(room.heldUntil ?? ''),
+              })
+            : room.bookedReservationCount > 0
+              ? t('edit.active-reservations', { count: room.bookedReservationCount })
+              : null
         }
         deleteLabel={t('edit.delete')}
         buttonRef={deleteButton}

@@ -28,6 +28,9 @@ const room: Room = {
   imageUrl: null,
   order: 0,
   activeReservationCount: 0,
+  bookedReservationCount: 0,
+  heldReservationCount: 0,
+  heldUntil: null,
 };
 
 const valid: RoomFormValues = {

@@ -3,6 +3,7 @@ import type {
   Page,
   PositionResult,
   Room,
+  AdminTimeSlot,
   TimeSlot,
   Ticket,
   TimeSlotCapacityInput,
@@ -53,7 +54,7 @@ export const adminTimeSlotsApi = baseApi.injectEndpoints({
         ...(result?.content.map((slot) => ({ type: 'TimeSlot' as const, id: slot.id })) ?? []),
       ],
     }),
-    getTimeSlot: build.query<TimeSlot, TimeSlotKey>({
+    getTimeSlot: build.query<AdminTimeSlot, TimeSlotKey>({
       query: (key) => slotPath(key),
       providesTags: (_result, _error, { timeSlotId }) => [{ type: 'TimeSlot', id: timeSlotId }],
     }),
@@ -69,7 +70,7 @@ export const adminTimeSlotsApi = baseApi.injectEndpoints({
         { type: 'TimeSlot', id: timeSlotId },
       ],
     }),
-    /** 409 `timeslot__has_tickets` with the ticket count as payload. */
+    /** 409 `timeslot__has_tickets`, payload: total, booked, held, end of the last hold. */
     deleteTimeSlot: build.mutation<PositionResult, TimeSlotKey>({
       query: (key) => ({ url: slotPath(key), method: 'DELETE' }),
       // Only the lists: the deleted slot's own query would answer 404.

@@ -73,6 +73,14 @@ function CapacityForm({
 
   const change = (field: CapacityField, value: string) => {
     const next = { ...values, [field]: value };
+    // "Until" follows "from" (as repeat-until follows the start date when adding slots): when it
+    // was the same day, empty or would now lie before it. Else the first submit always failed.
+    if (
+      field === 'fromDate' &&
+      (values.untilDate === '' || values.untilDate === values.fromDate || values.untilDate < value)
+    ) {
+      next.untilDate = value;
+    }
     setValues(next);
     form.revalidate(next);
   };

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Ticket, TimeSlot } from '../../../api/types';
+import type { AdminTimeSlot, Ticket, TimeSlot } from '../../../api/types';
 import { inputBounds } from '@rr/contracts/bounds';
 import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
 import { useAppDispatch } from '../../../app/hooks';
@@ -13,7 +13,7 @@ import { Page } from '../../../components/page';
 import { SlotSummary } from '../../../components/slot-summary';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formatDate, formatTimeRange } from '../../../lib/dates';
+import { formatClock, formatDate, formatTimeRange } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import {
   useDeleteTimeSlotMutation,
@@ -59,7 +59,7 @@ export function TimeSlotEdit() {
   );
 }
 
-function TimeSlotEditContent({ slot }: { slot: TimeSlot }) {
+function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
   const { t } = useTranslation('admin-time-slots');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -189,7 +189,15 @@ function TimeSlotEditContent({ slot }: { slot: TimeSlot }) {
         headingId="slot-delete-heading"
         heading={t('edit.delete-heading')}
         blockedMessage={
-          slot.ticketCount > 0 ? t('edit.has-tickets', { count: slot.ticketCount }) : null
+          slot.heldCount > 0
+            ? t('edit.blocked-held', {
+                booked: slot.bookedCount,
+                held: slot.heldCount,
+                until: formatClock(slot.heldUntil ?? ''),
+              })
+            : slot.bookedCount > 0
+              ? t('edit.has-tickets', { count: slot.bookedCount })
+              : null
         }
         deleteLabel={t('edit.delete')}
         buttonRef={deleteButton}

@@ -1,20 +1,18 @@
 import { baseApi } from '../../../api/base-api';
-import type { Credentials, Me } from '../../../api/types';
+import type { Credentials, Me, SessionState } from '../../../api/types';
 
 export const ROLE_ADMIN = 'admin';
 export const ROLE_REPORTS = 'reports';
 
 export const authApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    /** The signed-in user, or null when signed out (GET auth/me answers 401). */
+    /**
+     * The signed-in user, or null when signed out. Asks GET session, which answers 200 either
+     * way, so loading the sign-in page logs no failed request (GET auth/me would answer 401).
+     */
     getMe: build.query<Me | null, void>({
-      async queryFn(_arg, _api, _extraOptions, baseQuery) {
-        const result = await baseQuery('auth/me');
-        if (result.error) {
-          return result.error.status === 401 ? { data: null } : { error: result.error };
-        }
-        return { data: result.data as Me };
-      },
+      query: () => 'session',
+      transformResponse: (state: SessionState) => state.user,
       providesTags: ['Auth'],
     }),
     login: build.mutation<Me, Credentials>({

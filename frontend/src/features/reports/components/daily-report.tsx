@@ -6,8 +6,9 @@ import { EmptyState } from '../../../components/empty-state';
 import { InputField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formatDate, isIsoDate, todayIso } from '../../../lib/dates';
+import { addDaysIso, formatDate, isIsoDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetDailyReportQuery, useGetReportRoomQuery } from '../api/reports-api';
 import { checkDailyReport, dailyCsvPath, formatSlotTime } from '../utils/reports';
@@ -68,6 +69,14 @@ export function DailyReport() {
           onChange={(event) => change(event.target.value)}
         />
       </form>
+      <nav className="period-nav no-print" aria-label={t('daily.day-nav')}>
+        <Link className="button button--secondary" to={`?date=${addDaysIso(date, -1)}`} replace>
+          {t('daily.previous-day')}
+        </Link>
+        <Link className="button button--secondary" to={`?date=${addDaysIso(date, 1)}`} replace>
+          {t('daily.next-day')}
+        </Link>
+      </nav>
       <h2 className="report-heading">{t('daily.heading', { date: formatDate(date) })}</h2>
       <LoadingContainer
         data={report.data}
@@ -109,7 +118,10 @@ function DailyReportTable({ report, roomId, busy }: TableProps) {
       {report.content.length === 0 ? (
         <EmptyState>{t('empty.no-entries', { ns: 'common' })}</EmptyState>
       ) : (
-        <div className="table-wrap" aria-busy={busy || undefined}>
+        <TableRegion
+          label={t('daily.caption', { room: report.roomName, date: formatDate(report.date) })}
+          busy={busy}
+        >
           <table className="data-table report-table">
             <caption className="visually-hidden">
               {t('daily.caption', { room: report.roomName, date: formatDate(report.date) })}
@@ -137,7 +149,7 @@ function DailyReportTable({ report, roomId, busy }: TableProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </>
   );

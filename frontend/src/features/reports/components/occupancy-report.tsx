@@ -7,6 +7,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { InputField, SelectField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
@@ -14,8 +15,11 @@ import { useGetOccupancyReportQuery, useGetReportRoomsQuery } from '../api/repor
 import {
   barWidth,
   defaultOccupancyQuery,
+  occupancyByDay,
+  occupancyTotals,
   formatSlotTime,
   OCCUPANCY_TYPES,
+  type OccupancySum,
   occupancyCsvPath,
   occupancyErrors,
   percentText,
@@ -60,15 +64,13 @@ export function OccupancyReport() {
 }
 
 function OccupancyReportContent({ rooms }: { rooms: Room[] }) {
-  const { t, i18n } = useTranslation('reports');
-  const { baseApiUrl } = useConfig();
+  const { t } = useTranslation('reports');
   const [initial] = useState(() => defaultOccupancyQuery(todayIso(), rooms));
   /** What the filters show (possibly invalid while typing). */
   const [values, setValues] = useState<OccupancyQuery>(initial);
   /** The last valid filters: the report shown. */
   const [query, setQuery] = useState<OccupancyQuery>(initial);
   const errors = occupancyErrors(values);
-  const report = useGetOccupancyReportQuery(query);
   const room = rooms.find((candidate) => candidate.id === query.roomId);
 
   const change = (field: OccupancyField, value: string) => {
@@ -141,6 +143,24 @@ function OccupancyReportContent({ rooms }: { rooms: Room[] }) {
           />
         </div>
       </form>
+      {Object.keys(errors).length > 0 ? (
+        // Not the report of earlier filters under the error: it would not be what they say.
+        <p className="notice notice--warning" role="status">
+          {t('occupancy.fix-filters')}
+        </p>
+      ) : (
+        <OccupancyResult query={query} header={header} />
+      )}
+    </>
+  );
+}
+
+function OccupancyResult({ query, header }: { query: OccupancyQuery; header: string }) {
+  const { t, i18n } = useTranslation('reports');
+  const { baseApiUrl } = useConfig();
+  const report = useGetOccupancyReportQuery(query);
+  return (
+    <>
       <h2 className="report-heading">{header}</h2>
       <LoadingContainer
         data={report.data}
@@ -176,13 +196,14 @@ function OccupancyReportContent({ rooms }: { rooms: Room[] }) {
               <EmptyState>{t('empty.no-entries', { ns: 'common' })}</EmptyState>
             ) : (
               <>
+                <OccupancyTotals items={items} locale={i18n.language} />
                 <OccupancyTable
                   items={items}
                   caption={header}
                   busy={report.isFetching}
                   locale={i18n.language}
                 />
-                <OccupancyChart items={items} locale={i18n.language} />
+                <OccupancyChart days={occupancyByDay(items)} locale={i18n.language} />
               </>
             )}
           </>
@@ -205,7 +226,7 @@ interface TableProps {
 function OccupancyTable({ items, caption, busy, locale }: TableProps) {
   const { t } = useTranslation('reports');
   return (
-    <div className="table-wrap" aria-busy={busy || undefined}>
+    <TableRegion label={caption} busy={busy}>
       <table className="data-table report-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -233,25 +254,53 @@ function OccupancyTable({ items, caption, busy, locale }: TableProps) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
+  );
+}
+
+/** The report's totals: tickets, capacity, overall and mean occupancy (issue #15). */
+function OccupancyTotals({ items, locale }: { items: OccupancyReportItem[]; locale: string }) {
+  const { t } = useTranslation('reports');
+  const totals = occupancyTotals(items);
+  return (
+    <dl className="summary-list occupancy-totals">
+      <div>
+        <dt>{t('occupancy.totals.count')}</dt>
+        <dd>
+          {t('occupancy.totals.count-value', {
+            count: totals.count,
+            capacity: totals.capacity,
+            slots: totals.slots,
+          })}
+        </dd>
+      </div>
+      <div>
+        <dt>{t('occupancy.totals.overall')}</dt>
+        <dd>{percentText(totals.percentage, locale) || '–'}</dd>
+      </div>
+      <div>
+        <dt>{t('occupancy.totals.mean')}</dt>
+        <dd>{percentText(totals.meanPercentage, locale) || '–'}</dd>
+      </div>
+    </dl>
   );
 }
 
 /**
- * A bar per slot, drawn with CSS: the bars are decoration, every bar's text value stands next to
- * it, so the chart reads as a list without them.
+ * A bar per day, drawn with CSS (printed too): the bars are decoration, every bar's text value
+ * stands next to it, so the chart reads as a list without them.
  */
-function OccupancyChart({ items, locale }: { items: OccupancyReportItem[]; locale: string }) {
+function OccupancyChart({ days, locale }: { days: OccupancySum[]; locale: string }) {
   const { t } = useTranslation('reports');
   return (
     <figure className="bar-chart">
-      <figcaption className="bar-chart__caption">{t('occupancy.chart')}</figcaption>
+      <figcaption className="bar-chart__caption">{t('occupancy.chart-day')}</figcaption>
       <ul className="bar-chart__list">
-        {items.map((item) => {
+        {days.map((item) => {
           const percent = percentText(item.percentage, locale);
           return (
-            <li key={item.timeSlotId} className="bar-chart__item">
-              <span className="bar-chart__label">{slotLabel(item)}</span>
+            <li key={item.date} className="bar-chart__item">
+              <span className="bar-chart__label">{formatDate(item.date)}</span>
               <span className="bar-chart__track" aria-hidden="true">
                 <span
                   className={`bar-chart__bar${(item.percentage ?? 0) > 100 ? ' bar-chart__bar--over' : ''}`}

@@ -101,3 +101,55 @@ export interface CommonReport {
 export function commonReports(): readonly CommonReport[] {
   return [];
 }
+
+/** The occupancy of a day or of the whole report: tickets over capacity (issue #15). */
+export interface OccupancySum {
+  /** `YYYY-MM-DD` of a day; '' for the totals. */
+  date: string;
+  count: number;
+  capacity: number;
+  /** Tickets in percent of the capacity; null without capacity. */
+  percentage: number | null;
+  slots: number;
+}
+
+interface OccupancyLine {
+  date: string;
+  count: number;
+  capacity: number | null;
+  percentage: number | null;
+}
+
+function sumOf(date: string, items: readonly OccupancyLine[]): OccupancySum {
+  const count = items.reduce((n, item) => n + item.count, 0);
+  const capacity = items.reduce((n, item) => n + Math.max(0, item.capacity ?? 0), 0);
+  return {
+    date,
+    count,
+    capacity,
+    percentage: capacity >= 1 ? (count / capacity) * 100 : null,
+    slots: items.length,
+  };
+}
+
+/** One sum per day, in the order of the report (by date). */
+export function occupancyByDay(items: readonly OccupancyLine[]): OccupancySum[] {
+  const days = new Map<string, OccupancyLine[]>();
+  for (const item of items) days.set(item.date, [...(days.get(item.date) ?? []), item]);
+  return [...days].map(([date, lines]) => sumOf(date, lines));
+}
+
+/**
+ * The report's totals: all tickets over all capacity, and the mean occupancy of its slots (the
+ * mean of the percentages of the slots that have a capacity); null where nothing can be said.
+ */
+export function occupancyTotals(items: readonly OccupancyLine[]): OccupancySum & {
+  meanPercentage: number | null;
+} {
+  const rated = items.filter((item) => item.percentage !== null);
+  const meanPercentage =
+    rated.length > 0
+      ? rated.reduce((n, item) => n + (item.percentage ?? 0), 0) / rated.length
+      : null;
+  return { ...sumOf('', items), meanPercentage };
+}

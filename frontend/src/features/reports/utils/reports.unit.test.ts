@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   barWidth,
+  occupancyByDay,
+  occupancyTotals,
   commonReports,
   dailyCsvPath,
   defaultOccupancyQuery,
@@ -83,5 +85,34 @@ describe('occupancy report', () => {
 
   it('has no common reports (the operation returns an empty list)', () => {
     expect(commonReports()).toEqual([]);
+  });
+});
+
+describe('occupancy per day and totals (issue #15)', () => {
+  const items = [
+    { date: '2026-06-01', count: 1, capacity: 2, percentage: 50 },
+    { date: '2026-06-01', count: 2, capacity: 1, percentage: 200 },
+    { date: '2026-06-02', count: 0, capacity: 2, percentage: 0 },
+    { date: '2026-06-03', count: 1, capacity: 0, percentage: null },
+  ];
+
+  it('sums each day: tickets over capacity', () => {
+    expect(occupancyByDay(items)).toEqual([
+      { date: '2026-06-01', count: 3, capacity: 3, percentage: 100, slots: 2 },
+      { date: '2026-06-02', count: 0, capacity: 2, percentage: 0, slots: 1 },
+      { date: '2026-06-03', count: 1, capacity: 0, percentage: null, slots: 1 },
+    ]);
+  });
+
+  it('totals all of it, with the mean occupancy of the slots that have a capacity', () => {
+    expect(occupancyTotals(items)).toEqual({
+      date: '',
+      count: 4,
+      capacity: 5,
+      percentage: 80,
+      slots: 4,
+      meanPercentage: 250 / 3,
+    });
+    expect(occupancyTotals([])).toMatchObject({ count: 0, percentage: null, meanPercentage: null });
   });
 });

@@ -1,0 +1,173 @@
+// Issue #15, staff point 11: the reservations list prints every matching row, e-mail addresses
+// wrap only between their parts, and at 375 px every field of a row is on screen (cards).
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import {
+  eventually,
+  expectAccessible,
+  launchBrowser,
+  startServer,
+  type RunningServer,
+} from './harness.ts';
+import { shown, weekdaysAhead } from './dates.ts';
+import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import {
+  DESKTOP,
+  LANGS,
+  PHONE,
+  openStaffPage,
+  signInAs,
+  visitorBooks,
+  type Lang,
+} from './staff-ux-support.ts';
+
+let db: TestDatabase;
+let server: RunningServer;
+let browser: Browser;
+const [day] = weekdaysAhead(1) as [Date];
+const TOTAL = 28;
+/** First by name: its long address is the one the wrapping checks look at. */
+const LONG_EMAIL = 'maximiliane.oberhuber-wiesenthal@example.org';
+
+const TEXTS = {
+  de: { print: 'Drucken', count: `${TOTAL} gebuchte Reservierungen`, title: 'Reservierungen' },
+  en: { print: 'Print', count: `${TOTAL} booked reservations`, title: 'Reservations' },
+} as const;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // 28 visitors book from this one address: more carts a minute than the default limit.
+  server = await startServer(db, { RATE_LIMIT_CARTS: '1000' });
+  browser = await launchBrowser();
+  const { admin, idOf } = await createTestRooms(server.baseUrl);
+  const slot = await createSlot(admin, idOf(FIRST_ROOM), day, '09:00', '12:00', 40);
+  let last = await visitorBooks(
+    server.baseUrl,
+    { firstName: 'Maximiliane', lastName: 'Aaberg', email: LONG_EMAIL },
+    [slot],
+  );
+  for (let i = 1; i < TOTAL; i++) {
+    const n = String(i).padStart(2, '0');
+    last = await visitorBooks(
+      server.baseUrl,
+      { firstName: `Vorname${n}`, lastName: `Person${n}`, email: `person${n}@example.org` },
+      [slot],
+    );
+  }
+  await waitForReadModels(admin, last);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await db?.drop();
+});
+
+async function openList(lang: Lang, viewport: { width: number; height: number }): Promise<Page> {
+  const page = await openStaffPage(browser, viewport, lang);
+  await signInAs(page, server.baseUrl, lang);
+  await page.goto(`${server.baseUrl}/admin/reservations`);
+  await page.getByRole('heading', { level: 1, name: TEXTS[lang].title, exact: true }).waitFor();
+  await page.getByRole('main').getByText(TEXTS[lang].count).waitFor();
+  return page;
+}
+
+const rows = (page: Page) => page.getByRole('main').locator('table tbody tr');
+const visibleRows = (page: Page) =>
+  page.evaluate(
+    () =>
+      [...document.querySelectorAll('main table tbody tr')].filter((row) =>
+        (row as HTMLElement).checkVisibility(),
+      ).length,
+  );
+
+/**
+ * Where the text of an element wraps that is not between an e-mail's parts: each line break
+ * must come before "@" or ".", or after "-". Answers the wrong breaks ("before 'x' at 7").
+ */
+const wrongBreaks = (cell: Locator) =>
+  cell.evaluate((el) => {
+    const chars: { char: string; top: number }[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let i = 0; i < text.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (rect) chars.push({ char: text[i]!, top: Math.round(rect.top) });
+      }
+    }
+    const wrong: string[] = [];
+    for (let i = 1; i < chars.length; i++) {
+      if (chars[i]!.top <= chars[i - 1]!.top) continue;
+      const ok = '@.'.includes(chars[i]!.char) || chars[i - 1]!.char === '-';
+      if (!ok) wrong.push(`before '${chars[i]!.char}' at ${i}`);
+    }
+    return wrong;
+  });
+
+describe('reservations list (issue #15, point 11)', () => {
+  it('prints all matching rows, not only the page on screen', async () => {
+    for (const lang of LANGS) {
+      const page = await openList(lang, DESKTOP);
+      expect(await rows(page).count()).toBe(20);
+      await page.evaluate(() => {
+        (window as unknown as { printed: number }).printed = 0;
+        window.print = () => {
+          (window as unknown as { printed: number }).printed += 1;
+        };
+      });
+      await page.getByRole('main').getByRole('button', { name: TEXTS[lang].print }).click();
+      await eventually(() =>
+        page.evaluate(() => (window as unknown as { printed: number }).printed),
+      ).toBe(1);
+      await page.emulateMedia({ media: 'print' });
+      expect(await visibleRows(page), lang).toBe(TOTAL);
+      const pdf = await page.pdf({ format: 'A4' });
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      await page.emulateMedia({ media: 'screen' });
+      expect(await visibleRows(page), lang).toBe(20);
+      // On a wide screen the address is on one line.
+      const email = rows(page).first().locator('td').nth(3);
+      expect(await email.innerText()).toBe(LONG_EMAIL);
+      expect(await wrongBreaks(email)).toEqual([]);
+      await expectAccessible(page, `reservations ${lang} 1280`);
+      await page.context().close();
+    }
+  }, 180_000);
+
+  it('at 375 px every field of a row is readable without scrolling sideways', async () => {
+    for (const lang of LANGS) {
+      const page = await openList(lang, PHONE);
+      const first = rows(page).first();
+      const cells = first.locator('td');
+      // Room, name, organisation, e-mail, date and the edit link: all inside the viewport.
+      expect(await cells.count()).toBe(6);
+      for (let i = 0; i < 6; i++) {
+        const box = (await cells.nth(i).boundingBox())!;
+        expect(box.x, `${lang} cell ${i}`).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, `${lang} cell ${i}`).toBeLessThanOrEqual(PHONE.width);
+      }
+      await cells
+        .nth(4)
+        .getByText(`${shown(day)} 09:00-12:00`)
+        .waitFor();
+      const edit = first.getByRole('link');
+      const link = (await edit.boundingBox())!;
+      expect(link.x + link.width).toBeLessThanOrEqual(PHONE.width);
+      // Nothing scrolls sideways: neither the page nor the table.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        PHONE.width,
+      );
+      const wrap = page.getByRole('main').locator('.table-wrap').first();
+      expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+      // The long address wraps only between its parts.
+      expect(await wrongBreaks(cells.nth(3))).toEqual([]);
+      await expectAccessible(page, `reservations ${lang} 375`);
+      await page.context().close();
+    }
+  }, 180_000);
+});
