@@ -1,9 +1,4 @@
-import type {
-  InputHTMLAttributes,
-  ReactNode,
-  SelectHTMLAttributes,
-  TextareaHTMLAttributes,
-} from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
 import { useTranslation } from '../i18n/i18n-context';
 
 /** The asterisk of a required field; the control itself carries `required` for assistive tech. */
@@ -21,7 +16,7 @@ export function RequiredHint() {
   return <p className="required-hint">{t('required-hint')}</p>;
 }
 
-interface FieldBase {
+export interface FieldBase {
   id: string;
   label: ReactNode;
   required?: boolean;
@@ -43,7 +38,7 @@ function describedBy({ id, hint, error }: FieldBase): string | undefined {
   return ids.length > 0 ? ids.join(' ') : undefined;
 }
 
-function FieldHint({ id, hint }: FieldBase) {
+export function FieldHint({ id, hint }: FieldBase) {
   return hint ? (
     <p id={hintId(id)} className="field__hint">
       {hint}
@@ -51,7 +46,7 @@ function FieldHint({ id, hint }: FieldBase) {
   ) : null;
 }
 
-function FieldError({ id, error }: FieldBase) {
+export function FieldError({ id, error }: FieldBase) {
   return error ? (
     <p id={errorId(id)} className="field__error">
       {error}
@@ -59,7 +54,7 @@ function FieldError({ id, error }: FieldBase) {
   ) : null;
 }
 
-function controlProps(field: FieldBase) {
+export function controlProps(field: FieldBase) {
   return {
     id: field.id,
     required: field.required,
@@ -68,7 +63,7 @@ function controlProps(field: FieldBase) {
   };
 }
 
-function Label({ id, label, required }: FieldBase) {
+export function Label({ id, label, required }: FieldBase) {
   return (
     <label htmlFor={id} className="field__label">
       {label}
@@ -87,21 +82,6 @@ export function InputField({ id, label, required, error, hint, ...input }: Input
       <Label {...field} />
       <FieldHint {...field} />
       <input className="field__control" {...input} {...controlProps(field)} />
-      <FieldError {...field} />
-    </div>
-  );
-}
-
-type TextAreaFieldProps = FieldBase &
-  Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'required' | 'aria-invalid'>;
-
-export function TextAreaField({ id, label, required, error, hint, ...area }: TextAreaFieldProps) {
-  const field = { id, label, required, error, hint };
-  return (
-    <div className="field">
-      <Label {...field} />
-      <FieldHint {...field} />
-      <textarea className="field__control" {...area} {...controlProps(field)} />
       <FieldError {...field} />
     </div>
   );

@@ -1,6 +1,7 @@
 import type { AdminTimeSlot } from '../api/types';
 import { useTranslation } from '../i18n/i18n-context';
-import { formatClock, formatDate, formatTimeRange } from '../lib/dates';
+import { formatDate, formatTimeRange } from '../lib/dates';
+import { formatClock } from '../lib/staff-dates';
 
 /**
  * Room, date, time and occupancy of a slot: the head of the slot edit page (admin-time-slots)

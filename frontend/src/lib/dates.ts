@@ -28,7 +28,7 @@ export function parseIsoDate(value: string): Date | null {
 }
 
 /** Local midnight of a day; days and months beyond their range roll over. */
-function localDate(year: number, monthIndex: number, day: number): Date {
+export function localDate(year: number, monthIndex: number, day: number): Date {
   const date = new Date(year, monthIndex, day);
   if (year < 100) date.setFullYear(year, monthIndex, day); // not 19xx
   return date;
@@ -63,12 +63,6 @@ export function formatDateTime(instant: Date): string {
   return `${formatDate(toIsoDate(instant))}, ${formatClockTime(instant)}:${pad(instant.getSeconds())}`;
 }
 
-/** HH:mm in the browser's time of an instant (`2026-06-03T09:15:00.000Z`); else unchanged. */
-export function formatClock(instant: string): string {
-  const date = new Date(instant);
-  return Number.isNaN(date.getTime()) ? instant : formatClockTime(date);
-}
-
 /** `HH:mm-HH:mm` (spec section 2, calendar dialog). */
 export function formatTimeRange(start: string, end: string): string {
   return `${formatTime(start)}-${formatTime(end)}`;
@@ -84,15 +78,6 @@ export function addDaysIso(value: string, days: number): string {
   const date = parseIsoDate(value);
   if (!date) throw new RangeError(`Not a date: ${value}`);
   return toIsoDate(localDate(date.getFullYear(), date.getMonth(), date.getDate() + days));
-}
-
-/** The same day `years` later (29 February becomes 28 February). */
-export function addYearsIso(value: string, years: number): string {
-  const date = parseIsoDate(value);
-  if (!date) throw new RangeError(`Not a date: ${value}`);
-  const [year, month] = [date.getFullYear() + years, date.getMonth()];
-  const lastDay = localDate(year, month + 1, 0).getDate();
-  return toIsoDate(localDate(year, month, Math.min(date.getDate(), lastDay)));
 }
 
 /** A long, localised form of a `YYYY-MM-DD` day, e.g. "Montag, 2. März 2026". */

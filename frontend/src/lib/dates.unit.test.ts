@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { addYearsIso } from './staff-dates';
 import {
   formatClockTime,
   formatDateTime,
   addDaysIso,
-  addYearsIso,
   formatDate,
   formatLongDate,
   formatTime,

@@ -5,7 +5,7 @@
  * `FetchBaseQueryError` (`{status, data}`) wrapping such a body, or anything else.
  */
 
-import { formatClock, formatDate, isIsoDate } from './dates';
+import { formatDate, isIsoDate } from './dates';
 
 export const UNKNOWN_ERROR_KEY = 'unknown';
 
@@ -83,22 +83,18 @@ export type ErrorMessageParams = {
 };
 
 /**
- * Refusals to delete where seats are taken: payload total, booked, held, and the end of the last
- * hold (issue #15). With holds the message is the `_held` context, naming until when they last.
+ * Readers of the payload of codes that only one interface shows, registered by that interface
+ * at its start (the staff app: `app/seat-refusals.ts`), so the visitor's download does not carry
+ * them.
  */
-const SEAT_REFUSALS = new Set(['room__has_active_reservations', 'timeslot__has_tickets']);
+const payloadReaders = new Map<string, (payload: readonly string[]) => ErrorMessageParams | null>();
 
-function seatParams({ payload }: ProblemCode): ErrorMessageParams {
-  const [total = '0', booked = '0', held = '0', until = ''] = payload;
-  const params: ErrorMessageParams = {
-    value: total,
-    count: Number(total),
-    booked: Number(booked),
-    held: Number(held),
-  };
-  return Number(held) > 0 && until !== ''
-    ? { ...params, until: formatClock(until), context: 'held' }
-    : params;
+/** Registers how the payload of a code becomes the message's values (null: the default way). */
+export function readPayloadOf(
+  code: string,
+  read: (payload: readonly string[]) => ErrorMessageParams | null,
+): void {
+  payloadReaders.set(code, read);
 }
 
 /**
@@ -109,9 +105,9 @@ function seatParams({ payload }: ProblemCode): ErrorMessageParams {
  */
 export function errorMessageParams(problem: unknown): ErrorMessageParams {
   const parsed = problemCode(problem);
-  if (parsed && SEAT_REFUSALS.has(parsed.code) && parsed.payload.length >= 3) {
-    return seatParams(parsed);
-  }
+  const read = parsed && payloadReaders.get(parsed.code);
+  const registered = read ? read(parsed.payload) : null;
+  if (registered) return registered;
   const first = parsed?.payload[0];
   if (first === undefined) return {};
   if (/^\d+$/.test(first)) return { value: first, count: Number(first) };

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { registerSeatRefusals } from '../app/seat-refusals';
 import {
   errorMessageKey,
   errorMessageKeys,
@@ -92,6 +93,8 @@ describe('errorMessageParams', () => {
 });
 
 describe('errorMessageParams of refusals to delete where seats are taken (issue #15)', () => {
+  // The staff app registers the reader at its start; the visitor's app does not carry it.
+  beforeAll(registerSeatRefusals);
   it('names booked and held apart, and with holds until when they last (context held)', () => {
     const until = new Date(2026, 11, 10, 14, 5).toISOString();
     expect(

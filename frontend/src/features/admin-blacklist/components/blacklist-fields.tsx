@@ -1,6 +1,7 @@
 import { inputBounds } from '@rr/contracts/bounds';
 import { BlacklistDescription } from '@rr/contracts/blacklist';
-import { InputField, TextAreaField } from '../../../components/form-field';
+import { InputField } from '../../../components/form-field';
+import { TextAreaField } from '../../../components/text-area-field';
 import { useTranslation } from '../../../i18n/i18n-context';
 import type { EditField } from '../utils/blacklist';
 

@@ -1,6 +1,6 @@
 import { blacklistEntryInput, blacklistEntryUpdateInput } from '@rr/contracts/blacklist';
 import type { BlacklistEntry } from '../../../api/types';
-import { addYearsIso } from '../../../lib/dates';
+import { addYearsIso } from '../../../lib/staff-dates';
 import { formCheck, text } from '../../../lib/form-check';
 
 /* ---- Forms ---- */

@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { InputField, RequiredHint, TextAreaField } from '../../../components/form-field';
+import { InputField, RequiredHint } from '../../../components/form-field';
+import { TextAreaField } from '../../../components/text-area-field';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { HolidayInput as HolidayContract } from '@rr/contracts/holidays';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Room, RoomCreate } from '../../../api/types';
-import { formatClock } from '../../../lib/dates';
+import { formatClock } from '../../../lib/staff-dates';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';

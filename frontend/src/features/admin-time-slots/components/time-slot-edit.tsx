@@ -13,7 +13,8 @@ import { Page } from '../../../components/page';
 import { SlotSummary } from '../../../components/slot-summary';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formatClock, formatDate, formatTimeRange } from '../../../lib/dates';
+import { formatDate, formatTimeRange } from '../../../lib/dates';
+import { formatClock } from '../../../lib/staff-dates';
 import { notify } from '../../../stores/notifications-slice';
 import {
   useDeleteTimeSlotMutation,
