@@ -249,7 +249,7 @@ describe('staff screens, end to end in Chromium', () => {
       .fill('');
     await main()
       .getByLabel(/^Telefonnummer/)
-      .fill('0664 12');
+      .fill('0664 12x');
     await main().getByRole('button', { name: 'Speichern' }).click();
     expect(await focusedId()).toBe('reservation-lastName');
     await main().getByText('Bitte füllen Sie dieses Feld aus.').waitFor();

@@ -239,7 +239,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await page.getByLabel(/^Vorname/).fill('Erika');
     await page.getByLabel(/^Nachname/).fill('Muster');
     await page.getByLabel(/^E-Mail-Adresse/).fill('erika.muster@example.at');
-    await page.getByLabel(/^Telefonnummer/).fill('+43 1 234');
+    await page.getByLabel(/^Telefonnummer/).fill('+43 1 23x');
     await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
     expect(await isFocused(page.getByLabel(/^Telefonnummer/))).toBe(true);
     await page.getByText(/nur mit Ziffern/).waitFor();
