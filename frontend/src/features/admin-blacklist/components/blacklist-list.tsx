@@ -9,15 +9,15 @@ import { formatDate } from '../../../lib/dates';
 import { useGetBlacklistQuery } from '../api/admin-blacklist-api';
 import { PencilIcon } from '../../../components/pencil-icon';
 import {
-  ariaSort,
   editPath,
-  nextSort,
   parseSort,
   SORT_COLUMNS,
   sortSpec,
   type BlacklistSort,
   type SortColumn,
 } from '../utils/blacklist';
+import { ariaSort, nextSort } from '../../../lib/sorting';
+import { SortButton } from '../../../components/sort-button';
 
 const SEARCH_ID = 'blacklist-search-term';
 
@@ -163,12 +163,11 @@ function BlacklistTable({ busy, entries, sort, fromSearch, onSort }: BlacklistTa
               const direction = ariaSort(sort, column);
               return (
                 <th key={column} scope="col" aria-sort={direction}>
-                  <button type="button" className="sort-button" onClick={() => onSort(column)}>
-                    {t(`list.column.${column}`)}
-                    <span className="sort-button__icon" aria-hidden="true">
-                      {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : '↕'}
-                    </span>
-                  </button>
+                  <SortButton
+                    label={t(`list.column.${column}`)}
+                    direction={direction}
+                    onClick={() => onSort(column)}
+                  />
                 </th>
               );
             })}

@@ -1,3 +1,4 @@
+import type { ColumnSort, SortOrder } from '../../../lib/sorting';
 import { blacklistEntryInput, blacklistEntryUpdateInput } from '@rr/contracts/blacklist';
 import type { BlacklistEntry } from '../../../api/types';
 import { addYearsIso } from '../../../lib/staff-dates';
@@ -53,12 +54,8 @@ export function entryToEditValues(entry: BlacklistEntry): EditFormValues {
 
 export const SORT_COLUMNS = ['email', 'expiredAt', 'description'] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
-export type SortOrder = 'ASC' | 'DESC';
-
-export interface BlacklistSort {
-  readonly column: SortColumn;
-  readonly order: SortOrder;
-}
+export type { SortOrder };
+export type BlacklistSort = ColumnSort<SortColumn>;
 
 /** Spec section 2: default email ascending. */
 export const DEFAULT_SORT: BlacklistSort = { column: 'email', order: 'ASC' };
@@ -75,26 +72,9 @@ export function parseSort(params: {
   return { column, order };
 }
 
-/** Clicking the active column toggles its order; another column starts ascending. */
-export function nextSort(current: BlacklistSort, column: SortColumn): BlacklistSort {
-  if (current.column === column) {
-    return { column, order: current.order === 'ASC' ? 'DESC' : 'ASC' };
-  }
-  return { column, order: 'ASC' };
-}
-
 /** The API's sort spec `field:ASC|DESC`. */
 export function sortSpec(sort: BlacklistSort): string {
   return `${sort.column}:${sort.order}`;
-}
-
-/** `aria-sort` of a column header: only the sorted column has one. */
-export function ariaSort(
-  sort: BlacklistSort,
-  column: SortColumn,
-): 'ascending' | 'descending' | undefined {
-  if (sort.column !== column) return undefined;
-  return sort.order === 'ASC' ? 'ascending' : 'descending';
 }
 
 /* ---- Links ---- */

@@ -3,16 +3,15 @@ import type { Checked } from '@rr/contracts/issues';
 import { errorsOf } from '../../../lib/form-check';
 import {
   addFormDefaults,
-  ariaSort,
   checkAddForm,
   checkEditForm,
   DEFAULT_SORT,
   editPath,
   entryToEditValues,
-  nextSort,
   parseSort,
   sortSpec,
 } from './blacklist';
+import { ariaSort, nextSort } from '../../../lib/sorting';
 
 const today = '2026-03-05';
 const addErrors = (values: Parameters<ReturnType<typeof checkAddForm>>[0]) =>

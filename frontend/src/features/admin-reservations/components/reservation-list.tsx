@@ -18,7 +18,6 @@ import {
   LIST_TYPES,
   listStateToParams,
   newSearch,
-  nextSort,
   parseListState,
   searchOf,
   ticketFilter,
@@ -29,6 +28,7 @@ import {
 import { ReservationPager } from './reservation-pager';
 import { ReservationSearchForm } from './reservation-search-form';
 import { ReservationTable } from './reservation-table';
+import { nextSort } from '../../../lib/sorting';
 
 /**
  * Route `/reservations`: booked and cancelled tickets, searched by date range and text, sorted

@@ -8,12 +8,13 @@ import { ownerName } from '../utils/owner-form';
 import { pageOf } from '../utils/pager';
 import { editPath, fromList } from '../utils/paths';
 import {
-  ariaSort,
   cutRoomName,
   SORT_COLUMNS,
   type ListState,
   type SortColumn,
 } from '../utils/reservation-list';
+import { ariaSort } from '../../../lib/sorting';
+import { SortButton } from '../../../components/sort-button';
 
 interface ReservationTableProps {
   busy: boolean;
@@ -53,12 +54,11 @@ export function ReservationTable({
               const direction = ariaSort(state.sort, column);
               return (
                 <th key={column} scope="col" aria-sort={direction}>
-                  <button type="button" className="sort-button" onClick={() => onSort(column)}>
-                    {t(`list.column.${column}`)}
-                    <span className="sort-button__icon" aria-hidden="true">
-                      {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : '↕'}
-                    </span>
-                  </button>
+                  <SortButton
+                    label={t(`list.column.${column}`)}
+                    direction={direction}
+                    onClick={() => onSort(column)}
+                  />
                   <span className="print-only">{t(`list.column.${column}`)}</span>
                 </th>
               );

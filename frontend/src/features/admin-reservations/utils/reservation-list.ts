@@ -1,3 +1,4 @@
+import type { ColumnSort, SortOrder } from '../../../lib/sorting';
 import { ReservationFilterQuery } from '@rr/contracts/reports';
 import { isIsoDate } from '../../../lib/dates';
 import { PAGING_SIZE } from '../../../lib/constants';
@@ -14,12 +15,8 @@ export type ListType = (typeof LIST_TYPES)[number];
 
 export const SORT_COLUMNS = ['room', 'name', 'institution', 'email', 'date'] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
-export type SortOrder = 'ASC' | 'DESC';
-
-export interface ListSort {
-  readonly column: SortColumn;
-  readonly order: SortOrder;
-}
+export type { SortOrder };
+export type ListSort = ColumnSort<SortColumn>;
 
 export interface ListState {
   readonly type: ListType;
@@ -105,23 +102,6 @@ export function newSearch(
 /** The reset button shows when the from date is not today, or an until date or a term is set. */
 export function showReset(state: ListState, today: string): boolean {
   return state.from !== today || state.until !== '' || state.term !== '';
-}
-
-/** Clicking the active column toggles its order; another column starts ascending. */
-export function nextSort(current: ListSort, column: SortColumn): ListSort {
-  if (current.column === column) {
-    return { column, order: current.order === 'ASC' ? 'DESC' : 'ASC' };
-  }
-  return { column, order: 'ASC' };
-}
-
-/** `aria-sort` of a column header: only the sorted column has one. */
-export function ariaSort(
-  sort: ListSort,
-  column: SortColumn,
-): 'ascending' | 'descending' | undefined {
-  if (sort.column !== column) return undefined;
-  return sort.order === 'ASC' ? 'ascending' : 'descending';
 }
 
 /** Filters of `GET admin/tickets` (and its CSV export) without paging. */

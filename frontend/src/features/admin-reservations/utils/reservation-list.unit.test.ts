@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ariaSort,
   countQuery,
   cutRoomName,
   DEFAULT_SORT,
   defaultListState,
   listStateToParams,
   newSearch,
-  nextSort,
   parseListState,
   searchOf,
   showReset,
@@ -15,6 +13,7 @@ import {
   ticketQuery,
   type ListState,
 } from './reservation-list';
+import { ariaSort, nextSort } from '../../../lib/sorting';
 
 const today = '2026-03-05';
 const params = (query: string) => new URLSearchParams(query);
