@@ -8,7 +8,9 @@ import {
   type HolidayEvent,
   type NewEvent,
   type RoomEvent,
+  type RoomServices,
 } from '@rr/events';
+import { NO_ROOM_SERVICES } from '@rr/contracts';
 import {
   addDays,
   evolveHoliday,
@@ -63,6 +65,7 @@ interface RoomRow {
   open_start_value: number;
   open_end_type: DayType;
   open_end_value: number;
+  services: Partial<RoomServices>;
 }
 
 const toRoom = (r: RoomRow): RoomState => ({
@@ -72,6 +75,7 @@ const toRoom = (r: RoomRow): RoomState => ({
   name: r.name,
   openStart: { type: r.open_start_type, value: r.open_start_value },
   openEnd: { type: r.open_end_type, value: r.open_end_value },
+  services: { ...NO_ROOM_SERVICES, ...r.services },
 });
 
 /** The existing rooms among these ids (a deleted or unknown room is absent). */
@@ -83,7 +87,7 @@ export async function roomStates(
   const r = await client.query<RoomRow>({
     name: 'rr_room_states',
     text: `SELECT room_id::text AS room_id, version, name, has_image, open_start_type, open_start_value,
-                  open_end_type, open_end_value
+                  open_end_type, open_end_value, services
              FROM room_state WHERE room_id = ANY($1::uuid[])`,
     values: [[...new Set(roomIds)]],
   });
@@ -103,7 +107,7 @@ export async function roomsWithHolidays(
   const r = await client.query<RoomRow & { holidays: string[] }>({
     name: 'rr_rooms_with_holidays',
     text: `SELECT room_id::text AS room_id, version, name, has_image, open_start_type, open_start_value,
-                  open_end_type, open_end_value,
+                  open_end_type, open_end_value, services,
                   ARRAY(SELECT DISTINCT to_char(date, 'YYYY-MM-DD') FROM holiday_state
                          WHERE date BETWEEN $2 AND $3) AS holidays
              FROM room_state WHERE room_id = ANY($1::uuid[])`,
@@ -137,12 +141,12 @@ async function recordRooms(client: PoolClient, events: RoomEvent[]): Promise<voi
     }
     await client.query(
       `INSERT INTO room_state (room_id, version, name, has_image, open_start_type, open_start_value,
-                               open_end_type, open_end_value, sort_order)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT coalesce(max(sort_order) + 1, 0) FROM room_state))
+                               open_end_type, open_end_value, services, sort_order)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(sort_order) + 1, 0) FROM room_state))
        ON CONFLICT (room_id) DO UPDATE SET version = excluded.version, name = excluded.name,
          has_image = excluded.has_image, open_start_type = excluded.open_start_type,
          open_start_value = excluded.open_start_value, open_end_type = excluded.open_end_type,
-         open_end_value = excluded.open_end_value`,
+         open_end_value = excluded.open_end_value, services = excluded.services`,
       [
         roomId,
         room.version,
@@ -152,6 +156,7 @@ async function recordRooms(client: PoolClient, events: RoomEvent[]): Promise<voi
         room.openStart.value,
         room.openEnd.type,
         room.openEnd.value,
+        room.services,
       ],
     );
   }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { intBetween } from './fields.ts';
+import { crossRule, intBetween } from './fields.ts';
 import { imageFile } from './files.ts';
 import { requiredText } from './rules.ts';
 
@@ -26,3 +26,48 @@ export const RoomImageAlt = requiredText(150, 5);
 export function roomImageInput(imageRequired: boolean) {
   return z.object({ image: imageFile(imageRequired), alt: RoomImageAlt });
 }
+
+/**
+ * The reading-room services of a room (issue #16), each off while empty (null or absent):
+ * - `checkInMinutesBefore`: check-in is used; a booked ticket can be checked in from this many
+ *   minutes before its slot's start (0-1440) until its release time (or the slot's end);
+ * - `noShowReleaseMinutes`: that many minutes after a slot's start (1-1440), its booked tickets not
+ *   checked in are released; needs check-in;
+ * - `waitlistOfferMinutes`: a full slot can be waited for; a freed seat is offered to the first in
+ *   line and held for them this many minutes (5-1440, never past the slot's start);
+ * - `reminderHoursBefore`: a reminder mail this many hours before the slot (1-168).
+ */
+export const RoomServicesInput = z
+  .object({
+    checkInMinutesBefore: z.optional(z.nullable(intBetween(0, 1440))),
+    noShowReleaseMinutes: z.optional(z.nullable(intBetween(1, 1440))),
+    waitlistOfferMinutes: z.optional(z.nullable(intBetween(5, 1440))),
+    reminderHoursBefore: z.optional(z.nullable(intBetween(1, 168))),
+  })
+  .check(
+    crossRule(
+      'required',
+      'checkInMinutesBefore',
+      (v) => v.noShowReleaseMinutes == null || v.checkInMinutesBefore != null,
+    ),
+  );
+
+/** The services of a room, each null while off (see RoomServicesInput). */
+export interface RoomServices {
+  checkInMinutesBefore: number | null;
+  noShowReleaseMinutes: number | null;
+  waitlistOfferMinutes: number | null;
+  reminderHoursBefore: number | null;
+}
+
+export const NO_ROOM_SERVICES: RoomServices = {
+  checkInMinutesBefore: null,
+  noShowReleaseMinutes: null,
+  waitlistOfferMinutes: null,
+  reminderHoursBefore: null,
+};
+
+/** The default offer time of a waitlist, in minutes (issue #16: 30). */
+export const DEFAULT_WAITLIST_OFFER_MINUTES = 30;
+/** The default time of a reminder before its slot, in hours (issue #16: 24). */
+export const DEFAULT_REMINDER_HOURS = 24;

@@ -38,6 +38,17 @@ function ruleDocs(schema: core.$ZodType): object | undefined {
   return docs;
 }
 
+/**
+ * A nullable rule's documented type names null too: the inner schema's rule sets `type`
+ * (`integer`), which the generator would otherwise keep alone.
+ */
+function nullableDocs(schema: core.$ZodType): object | undefined {
+  if (!schema._zod.traits.has('$ZodNullable')) return undefined;
+  const inner = (schema._zod.def as core.$ZodNullableDef).innerType;
+  const docs = ruleDocs(inner) as { type?: unknown } | undefined;
+  return typeof docs?.type === 'string' ? { ...docs, type: [docs.type, 'null'] } : undefined;
+}
+
 const isSchema = (value: unknown): value is core.$ZodType =>
   typeof value === 'object' &&
   value !== null &&
@@ -54,7 +65,7 @@ export function fromContract<S extends core.$ZodType>(schema: S): FromContract<S
   const Classic = (z as unknown as Record<string, new (def: unknown) => z.ZodType>)[name];
   if (typeof Classic !== 'function') throw new TypeError(`No classic zod schema for ${name}`);
   const plain = new Classic(twinDef(schema._zod.def));
-  const docs = ruleDocs(schema);
+  const docs = ruleDocs(schema) ?? nullableDocs(schema);
   const twin = docs ? plain.openapi(docs) : plain;
   twins.set(schema, twin);
   return twin as FromContract<S>;

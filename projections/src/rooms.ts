@@ -15,6 +15,7 @@ export const roomsProjection: Projection = {
     'RoomImageSet',
     'RoomImageAltChanged',
     'RoomImageRemoved',
+    'RoomServicesChanged',
     'RoomOrderChanged',
   ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
@@ -89,6 +90,15 @@ export const roomsProjection: Projection = {
           'UPDATE rm_rooms SET version = $2, image_id = NULL, image_alt = NULL WHERE id = $1',
           [d.roomId, v],
         );
+        return;
+      }
+      case 'RoomServicesChanged': {
+        const { roomId, ...services } = event.data as Data<'RoomServicesChanged'>;
+        await client.query('UPDATE rm_rooms SET version = $2, services = $3 WHERE id = $1', [
+          roomId,
+          v,
+          services,
+        ]);
         return;
       }
       case 'RoomOrderChanged': {

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { NO_ROOM_SERVICES, type RoomServices } from '@rr/contracts';
 import type { QueryDeps } from './deps.ts';
 import { likePattern, orderBy } from './paging.ts';
 import { fetchPage, sql, type Knex } from './sql.ts';
@@ -12,6 +13,25 @@ import {
   type Pool,
   type RouteDef,
 } from '@rr/platform';
+
+const minutesOrOff = z.number().nullable();
+/** The room's reading-room services (issue #16), each null while off. */
+const RoomServicesAnswer = z
+  .object({
+    checkInMinutesBefore: minutesOrOff.openapi({
+      description: 'Check-in opens this many minutes before a slot starts; null: no check-in',
+    }),
+    noShowReleaseMinutes: minutesOrOff.openapi({
+      description: 'Booked tickets not checked in are released this many minutes after the start',
+    }),
+    waitlistOfferMinutes: minutesOrOff.openapi({
+      description: 'A full slot has a waitlist; an offer holds a freed seat this many minutes',
+    }),
+    reminderHoursBefore: minutesOrOff.openapi({
+      description: 'A reminder mail is sent this many hours before the slot',
+    }),
+  })
+  .openapi('RoomServices');
 
 export const Room = z
   .object({
@@ -35,6 +55,7 @@ export const Room = z
     heldUntil: z.string().nullable().openapi({
       description: 'When the last of these holds ends (ISO instant); null without holds',
     }),
+    services: RoomServicesAnswer,
   })
   .openapi('Room');
 export type Room = z.infer<typeof Room>;
@@ -58,6 +79,7 @@ interface RoomRow {
   booked_count: number;
   held_count: number;
   held_until: Date | null;
+  services: Partial<RoomServices>;
 }
 
 function toRoom(r: RoomRow): Room {
@@ -76,6 +98,7 @@ function toRoom(r: RoomRow): Room {
     bookedReservationCount: r.booked_count,
     heldReservationCount: r.held_count,
     heldUntil: r.held_until ? r.held_until.toISOString() : null,
+    services: { ...NO_ROOM_SERVICES, ...r.services },
   };
 }
 

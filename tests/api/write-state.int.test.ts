@@ -2,6 +2,7 @@ import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, todayIn, addDays } from '@rr/platform';
 import { up as roomStateMigration } from '../../platform/migrations/020_room_state.ts';
+import { up as roomServicesMigration } from '../../platform/migrations/021_room_services.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
@@ -30,7 +31,7 @@ const roomStateRows = async () =>
   (
     await suite.db.pool.query<RoomStateRow>(
       `SELECT room_id::text, version, name, has_image, open_start_type, open_start_value,
-              open_end_type, open_end_value, sort_order FROM room_state ORDER BY sort_order`,
+              open_end_type, open_end_value, services, sort_order FROM room_state ORDER BY sort_order`,
     )
   ).rows;
 
@@ -102,7 +103,7 @@ describe('decisions on the write side, not on the read models', () => {
     expect(((await edit.json()) as { error: string }).error).toBe('ticket__not_booked');
   });
 
-  it('the room order decides on room_state; room_state rebuilt from the room streams (migration 020) equals the live one', async () => {
+  it('the room order decides on room_state; room_state rebuilt from the room streams (migrations 020, 021) equals the live one', async () => {
     const { admin, db } = suite;
     const a = await createRoom(admin, 'Raum A');
     const b = await createRoom(admin, 'Raum B');
@@ -120,6 +121,9 @@ describe('decisions on the write side, not on the read models', () => {
       },
     });
     expect(changed.status).toBe(200);
+    const services = { checkInMinutesBefore: 10, reminderHoursBefore: 24 };
+    const set = await admin.request('PUT', `/api/admin/rooms/${c}/services`, { json: services });
+    expect(set.status).toBe(200);
     expect((await admin.request('DELETE', `/api/admin/rooms/${a}`)).status).toBe(200);
     await db.pool.query('DELETE FROM rm_rooms');
     expect((await admin.request('PUT', `/api/admin/rooms/${c}/order/0`)).status).toBe(200);
@@ -129,6 +133,9 @@ describe('decisions on the write side, not on the read models', () => {
     expect(live.map((r) => r.room_id).slice(0, 1)).toEqual([c]);
     expect(live.map((r) => r.room_id)).not.toContain(a);
     expect(live.at(-1)).toMatchObject({ room_id: d, sort_order: live.length - 1 });
+    expect(live.find((r) => r.room_id === c)).toMatchObject({
+      services: { ...services, noShowReleaseMinutes: null, waitlistOfferMinutes: null },
+    });
     expect(live.find((r) => r.room_id === b)).toMatchObject({
       name: 'Raum B neu',
       version: 2,
@@ -140,6 +147,7 @@ describe('decisions on the write side, not on the read models', () => {
     try {
       await k.raw('DROP TABLE room_state');
       await roomStateMigration(k);
+      await roomServicesMigration(k);
     } finally {
       await k.destroy();
     }

@@ -17,7 +17,7 @@ import {
   type RoomCommandState,
   type RoomState,
 } from '@rr/domain';
-import { RoomImageAlt, RoomInput } from '@rr/contracts';
+import { RoomImageAlt, RoomInput, RoomServicesInput } from '@rr/contracts';
 import {
   todayIn,
   defineRoute,
@@ -46,6 +46,7 @@ const Written = z
   .openapi('RoomWritten');
 const PositionOnly = z.object({ position: z.string() }).openapi('Position');
 const AltBody = z.object({ alt: fromContract(RoomImageAlt) });
+const ServicesBody = fromContract(RoomServicesInput).openapi('RoomServicesInput');
 
 export async function loadRoom(s: StoreSession, roomId: string): Promise<RoomState> {
   const { events } = await s.readStream(roomStreamId(roomId));
@@ -211,6 +212,32 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         });
         return { body: { position } };
       },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/admin/rooms/{id}/services',
+      summary:
+        'Set the reading-room services of a room (check-in, no-show release, waitlist, reminders); a missing or null field turns one off',
+      tags: ['rooms'],
+      access: ['admin'],
+      params: IdParams,
+      body: ServicesBody,
+      responses: {
+        200: { description: 'Set (or unchanged)', schema: Written },
+        404: { description: 'No such room' },
+      },
+      handler: async ({ params, body, user }) => ({
+        body: await execute(user, {
+          type: 'ChangeRoomServices',
+          data: {
+            roomId: params.id,
+            checkInMinutesBefore: body.checkInMinutesBefore ?? null,
+            noShowReleaseMinutes: body.noShowReleaseMinutes ?? null,
+            waitlistOfferMinutes: body.waitlistOfferMinutes ?? null,
+            reminderHoursBefore: body.reminderHoursBefore ?? null,
+          },
+        }),
+      }),
     }),
     defineRoute({
       method: 'put',

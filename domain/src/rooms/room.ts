@@ -5,12 +5,15 @@ import {
   RoomImageRemoved,
   RoomImageSet,
   RoomOrderChanged,
+  RoomServicesChanged,
   RoomUpdated,
   type NewEvent,
   type OpenBound,
   type RoomEvent,
+  type RoomServices,
 } from '@rr/events/catalogue';
 import { messages } from '@rr/contracts/messages';
+import { NO_ROOM_SERVICES } from '@rr/contracts/rooms';
 import type { Decide, Now } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import {
@@ -42,6 +45,8 @@ export interface RoomState {
   name: string;
   openStart: OpenBound;
   openEnd: OpenBound;
+  /** Its reading-room services (issue #16), each null while off. */
+  services: RoomServices;
 }
 
 export const initialRoomState: RoomState = {
@@ -51,6 +56,7 @@ export const initialRoomState: RoomState = {
   name: '',
   openStart: { type: 'DAY', value: 0 },
   openEnd: { type: 'DAY', value: 0 },
+  services: NO_ROOM_SERVICES,
 };
 
 export function evolveRoom(state: RoomState, event: RoomEvent): RoomState {
@@ -70,6 +76,10 @@ export function evolveRoom(state: RoomState, event: RoomEvent): RoomState {
       return { ...state, version };
     case 'RoomImageRemoved':
       return { ...state, version, hasImage: false };
+    case 'RoomServicesChanged': {
+      const { roomId: _id, ...services } = event.data;
+      return { ...state, version, services };
+    }
   }
 }
 
@@ -88,7 +98,8 @@ export type RoomCommand =
       };
     }
   | { type: 'ChangeRoomImageAlt'; data: { roomId: string; alt: string } }
-  | { type: 'RemoveRoomImage'; data: { roomId: string } };
+  | { type: 'RemoveRoomImage'; data: { roomId: string } }
+  | { type: 'ChangeRoomServices'; data: RoomServices & { roomId: string } };
 
 /**
  * What a room command decides on: the room, and for a deletion the room's slots from today on
@@ -145,6 +156,14 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>>
       mustExist(room);
       if (!room.hasImage) return [];
       return [RoomImageRemoved.create(command.data)];
+    case 'ChangeRoomServices': {
+      mustExist(room);
+      const { roomId: _id, ...services } = command.data;
+      const same = (Object.keys(services) as (keyof RoomServices)[]).every(
+        (key) => services[key] === room.services[key],
+      );
+      return same ? [] : [RoomServicesChanged.create(command.data)];
+    }
   }
 };
 

@@ -6,6 +6,7 @@ import {
   RoomImageRemoved,
   RoomImageSet,
   RoomOrderChanged,
+  RoomServicesChanged,
   RoomUpdated,
   TicketBooked,
   TicketCancelled,
@@ -248,6 +249,48 @@ describe('the room image', () => {
       .given(state(room(created)))
       .when({ type: 'RemoveRoomImage', data: { roomId } })
       .then([]);
+  });
+});
+
+describe('ChangeRoomServices (issue #16)', () => {
+  const services = {
+    checkInMinutesBefore: 15,
+    noShowReleaseMinutes: 20,
+    waitlistOfferMinutes: 30,
+    reminderHoursBefore: 24,
+  };
+  const change = { type: 'ChangeRoomServices' as const, data: { roomId, ...services } };
+
+  it('a new room uses none of them', () => {
+    expect(room(created).services).toEqual({
+      checkInMinutesBefore: null,
+      noShowReleaseMinutes: null,
+      waitlistOfferMinutes: null,
+      reminderHoursBefore: null,
+    });
+  });
+
+  it('changes them; the room state follows, and an update of the details keeps them', () => {
+    const event = RoomServicesChanged.create({ roomId, ...services });
+    rooms
+      .given(state(room(created)))
+      .when(change)
+      .then([event]);
+    const after = room(created, event, RoomUpdated.create({ ...details, name: 'Renamed' }));
+    expect(after.services).toEqual(services);
+    expect(after.version).toBe(3);
+  });
+
+  it('records nothing when they are the same, and refuses a missing room', () => {
+    const event = RoomServicesChanged.create({ roomId, ...services });
+    rooms
+      .given(state(room(created, event)))
+      .when(change)
+      .then([]);
+    rooms
+      .given(state(room(created, deleted)))
+      .when(change)
+      .thenRefused('not_found');
   });
 });
 

@@ -34,6 +34,23 @@ export const RoomImageAltChanged = defineEvent(
   z.object({ roomId: z.uuid(), alt: z.string() }),
 );
 export const RoomImageRemoved = defineEvent('RoomImageRemoved', z.object({ roomId: z.uuid() }));
+/**
+ * The reading-room services of a room (issue #16), each null while off: check-in (minutes before
+ * the start it opens), no-show release (minutes after the start), waitlist (minutes an offer
+ * holds a seat) and reminders (hours before the slot). Rooms without this event use none.
+ */
+const minutes = z.number().int().min(0).max(1440).nullable();
+export const RoomServices = z.object({
+  checkInMinutesBefore: minutes,
+  noShowReleaseMinutes: minutes,
+  waitlistOfferMinutes: minutes,
+  reminderHoursBefore: z.number().int().min(1).max(168).nullable(),
+});
+export type RoomServices = z.infer<typeof RoomServices>;
+export const RoomServicesChanged = defineEvent(
+  'RoomServicesChanged',
+  RoomServices.extend({ roomId: z.uuid() }),
+);
 /** The manual order of all rooms; lives in the single `room-order` stream. */
 export const RoomOrderChanged = defineEvent(
   'RoomOrderChanged',
@@ -47,6 +64,7 @@ export const roomEvents = [
   RoomImageSet,
   RoomImageAltChanged,
   RoomImageRemoved,
+  RoomServicesChanged,
   RoomOrderChanged,
 ];
 
@@ -56,7 +74,8 @@ export type RoomEvent =
   | { type: 'RoomDeleted'; data: { roomId: string } }
   | { type: 'RoomImageSet'; data: z.infer<typeof RoomImageSet.schema> }
   | { type: 'RoomImageAltChanged'; data: { roomId: string; alt: string } }
-  | { type: 'RoomImageRemoved'; data: { roomId: string } };
+  | { type: 'RoomImageRemoved'; data: { roomId: string } }
+  | { type: 'RoomServicesChanged'; data: RoomServices & { roomId: string } };
 
 export const roomStreamId = (roomId: string) => `room-${roomId}`;
 export const ROOM_ORDER_STREAM = 'room-order';

@@ -995,6 +995,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/rooms/{id}/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the reading-room services of a room (check-in, no-show release, waitlist, reminders); a missing or null field turns one off */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RoomServicesInput"];
+                };
+            };
+            responses: {
+                /** @description Set (or unchanged) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RoomWritten"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/rooms/{id}/image": {
         parameters: {
             query?: never;
@@ -3967,6 +4043,12 @@ export interface components {
         Position: {
             position: string;
         };
+        RoomServicesInput: {
+            checkInMinutesBefore?: number | null;
+            noShowReleaseMinutes?: number | null;
+            waitlistOfferMinutes?: number | null;
+            reminderHoursBefore?: number | null;
+        };
         HolidayWritten: {
             /** Format: uuid */
             id: string;
@@ -4150,6 +4232,17 @@ export interface components {
             heldReservationCount: number;
             /** @description When the last of these holds ends (ISO instant); null without holds */
             heldUntil: string | null;
+            services: components["schemas"]["RoomServices"];
+        };
+        RoomServices: {
+            /** @description Check-in opens this many minutes before a slot starts; null: no check-in */
+            checkInMinutesBefore: number | null;
+            /** @description Booked tickets not checked in are released this many minutes after the start */
+            noShowReleaseMinutes: number | null;
+            /** @description A full slot has a waitlist; an offer holds a freed seat this many minutes */
+            waitlistOfferMinutes: number | null;
+            /** @description A reminder mail is sent this many hours before the slot */
+            reminderHoursBefore: number | null;
         };
         HolidayPage: {
             content: components["schemas"]["Holiday"][];

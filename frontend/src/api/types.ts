@@ -10,6 +10,7 @@ export type Room = Schemas['Room'];
 export type DayType = Room['openStart']['type'];
 export type OpenOffset = Room['openStart'];
 export type RoomCreate = Schemas['RoomInput'];
+export type RoomServicesInput = Schemas['RoomServicesInput'];
 export type RoomUpdate = Schemas['RoomUpdateInput'];
 export type CommandResult = Schemas['RoomWritten'];
 export type PositionResult = Schemas['Position'];

@@ -6,6 +6,7 @@ import type {
   PositionResult,
   Room,
   RoomCreate,
+  RoomServicesInput,
   RoomUpdate,
 } from '../../../api/types';
 import { MAX_ROOMS } from '../../../lib/constants';
@@ -66,6 +67,15 @@ export const adminRoomsApi = baseApi.injectEndpoints({
       },
       invalidatesTags: (_result, _error, { id }) => [LIST, { type: 'Room', id }],
     }),
+    /** Issue #16: the room's reading-room services; a null turns one off. */
+    updateRoomServices: build.mutation<CommandResult, { id: string; services: RoomServicesInput }>({
+      query: ({ id, services }) => ({
+        url: `${roomPath(id)}/services`,
+        method: 'PUT',
+        body: services,
+      }),
+      invalidatesTags: (_result, _error, { id }) => [LIST, { type: 'Room', id }],
+    }),
     deleteRoomImage: build.mutation<PositionResult, string>({
       query: (id) => ({ url: `${roomPath(id)}/image`, method: 'DELETE' }),
       invalidatesTags: (_result, _error, id) => [LIST, { type: 'Room', id }],
@@ -78,6 +88,7 @@ export const {
   useGetAdminRoomQuery,
   useCreateRoomMutation,
   useUpdateRoomMutation,
+  useUpdateRoomServicesMutation,
   useDeleteRoomMutation,
   useMoveRoomMutation,
   useUpdateRoomImageMutation,

@@ -19,6 +19,7 @@ import {
 } from '../api/admin-rooms-api';
 import { roomToFormValues } from '../utils/room-form-values';
 import { RoomForm } from './room-form';
+import { RoomServicesForm } from './room-services-form';
 
 const VERSION_CONFLICT = 'concurrency__version_conflict';
 
@@ -121,6 +122,7 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
       >
         {update.error ? <ErrorBox error={update.error} /> : null}
       </RoomForm>
+      <RoomServicesForm key={`services-${room.version}`} room={room} />
       <DeleteZone
         headingId="room-delete-heading"
         heading={t('edit.delete-heading')}

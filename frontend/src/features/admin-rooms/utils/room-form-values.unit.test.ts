@@ -1,3 +1,4 @@
+import { checkServicesForm } from './room-services-values';
 import { describe, expect, it } from 'vitest';
 import type { Room } from '../../../api/types';
 import { errorsOf } from '../../../lib/form-check';
@@ -31,6 +32,12 @@ const room: Room = {
   bookedReservationCount: 0,
   heldReservationCount: 0,
   heldUntil: null,
+  services: {
+    checkInMinutesBefore: null,
+    noShowReleaseMinutes: null,
+    waitlistOfferMinutes: null,
+    reminderHoursBefore: null,
+  },
 };
 
 const valid: RoomFormValues = {
@@ -109,5 +116,41 @@ describe('movedIndex', () => {
     expect(movedIndex(1, 1, 3)).toBe(2);
     expect(movedIndex(0, -1, 3)).toBeNull();
     expect(movedIndex(2, 1, 3)).toBeNull();
+  });
+});
+
+describe('checkServicesForm (issue #16)', () => {
+  const empty = {
+    checkInMinutesBefore: '',
+    noShowReleaseMinutes: '',
+    waitlistOfferMinutes: '',
+    reminderHoursBefore: '',
+  };
+
+  it('turns an empty field off (null), sends the others as numbers', () => {
+    expect(checkServicesForm({ ...empty, reminderHoursBefore: ' 24 ' })).toEqual({
+      ok: true,
+      data: {
+        checkInMinutesBefore: null,
+        noShowReleaseMinutes: null,
+        waitlistOfferMinutes: null,
+        reminderHoursBefore: 24,
+      },
+    });
+  });
+
+  it('names the field of a failed rule: a release needs check-in, offers last at least 5 minutes', () => {
+    const result = checkServicesForm({
+      ...empty,
+      noShowReleaseMinutes: '15',
+      waitlistOfferMinutes: '2',
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.checkInMinutesBefore?.key).toBe('required');
+    expect(result.errors.waitlistOfferMinutes).toEqual({
+      key: 'between',
+      params: { min: 5, max: 1440 },
+    });
   });
 });

@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from 'react';
+import { InputField } from '../../../components/form-field';
+import { ErrorBox } from '../../../components/error-box';
+import { useAppDispatch } from '../../../app/hooks';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { useTranslation } from '../../../i18n/i18n-context';
+import { notify } from '../../../stores/notifications-slice';
+import type { Room } from '../../../api/types';
+import { useUpdateRoomServicesMutation } from '../api/admin-rooms-api';
+import {
+  checkServicesForm,
+  SERVICE_FIELDS,
+  servicesToFormValues,
+  type ServiceField,
+} from '../utils/room-services-values';
+
+const idOf = (field: ServiceField) => `room-services-${field}`;
+
+/**
+ * Issue #16: the room's reading-room services (check-in, no-show release, waitlist, reminders),
+ * each explained in one sentence and off while its field is empty.
+ */
+export function RoomServicesForm({ room }: { room: Room }) {
+  const { t } = useTranslation('admin-rooms');
+  const dispatch = useAppDispatch();
+  const [values, setValues] = useState(() => servicesToFormValues(room));
+  const form = useValidatedForm(checkServicesForm, SERVICE_FIELDS, idOf);
+  const [save, saving] = useUpdateRoomServicesMutation();
+
+  const change = (field: ServiceField, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    form.revalidate(next);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const services = form.validate(values);
+    if (!services) return;
+    try {
+      await save({ id: room.id, services }).unwrap();
+    } catch {
+      return; // shown by the error box
+    }
+    dispatch(notify({ title: t('services.saved', { name: room.name }) }));
+  };
+
+  return (
+    <section className="room-services" aria-labelledby="room-services-heading">
+      <h2 id="room-services-heading">{t('services.heading')}</h2>
+      <p>{t('services.intro')}</p>
+      <form className="form" noValidate onSubmit={submit}>
+        {saving.error ? <ErrorBox error={saving.error} /> : null}
+        {SERVICE_FIELDS.map((field) => (
+          <InputField
+            key={field}
+            id={idOf(field)}
+            type="number"
+            inputMode="numeric"
+            step={1}
+            min={0}
+            label={t(`services.${field}`)}
+            hint={t(`services.${field}-hint`)}
+            value={values[field]}
+            error={form.messageOf(field)}
+            required={false}
+            onChange={(event) => change(field, event.target.value)}
+          />
+        ))}
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={saving.isLoading}>
+            {t('services.submit')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
