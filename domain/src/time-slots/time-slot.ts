@@ -20,6 +20,10 @@ export interface HeldTicket {
   /** Holds (NEW) count until this instant (ISO); bookings have none. */
   expiresAt: string | null;
   ownerId: string | null;
+  /** Issue #16: when a booked ticket's reader was checked in; absent or null: not checked in. */
+  checkedInAt?: string | null;
+  /** Issue #16: the ticket was released as a no-show (its status is then INVALID). */
+  noShow?: boolean;
 }
 
 export interface SlotState {
@@ -95,6 +99,14 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
       });
     case 'TicketCancelled':
       return withTicket(state, version, event.data.ticketId, { status: 'CANCELLED' });
+    case 'TicketCheckedIn':
+      return withTicket(state, version, event.data.ticketId, {
+        checkedInAt: event.data.checkedInAt,
+      });
+    case 'TicketCheckInUndone':
+      return withTicket(state, version, event.data.ticketId, { checkedInAt: null });
+    case 'TicketNoShowReleased':
+      return withTicket(state, version, event.data.ticketId, { status: 'INVALID', noShow: true });
     case 'TimeSlotCreated':
     case 'TimeSlotUpdated': {
       const d = event.data;

@@ -27,6 +27,21 @@ export const TicketReleased = defineEvent(
 );
 export const TicketBooked = defineEvent('TicketBooked', z.object({ ticketId: id, ownerId }));
 export const TicketCancelled = defineEvent('TicketCancelled', z.object({ ticketId: id, ownerId }));
+/** Issue #16, check-in: staff checked a booked ticket's reader in (at the clock's instant). */
+export const TicketCheckedIn = defineEvent(
+  'TicketCheckedIn',
+  z.object({ ticketId: id, checkedInAt: instant }),
+);
+/** Issue #16, check-in: staff took a check-in back (within the undo time). */
+export const TicketCheckInUndone = defineEvent('TicketCheckInUndone', z.object({ ticketId: id }));
+/**
+ * Issue #16, no-show release: a booked ticket not checked in by its room's release time is no
+ * longer booked (status INVALID, flagged a no-show); its seat is free again. Actor `system`.
+ */
+export const TicketNoShowReleased = defineEvent(
+  'TicketNoShowReleased',
+  z.object({ ticketId: id, ownerId }),
+);
 
 // --- the transaction (cart) stream ------------------------------------------------------------
 
@@ -105,6 +120,9 @@ export const bookingEvents = [
   TicketReleased,
   TicketBooked,
   TicketCancelled,
+  TicketCheckedIn,
+  TicketCheckInUndone,
+  TicketNoShowReleased,
   TransactionStarted,
   TicketAddedToTransaction,
   TicketRemovedFromTransaction,
@@ -123,7 +141,10 @@ export type SlotTicketEvent =
   | { type: 'TicketHoldExtended'; data: D<typeof TicketHoldExtended> }
   | { type: 'TicketReleased'; data: D<typeof TicketReleased> }
   | { type: 'TicketBooked'; data: D<typeof TicketBooked> }
-  | { type: 'TicketCancelled'; data: D<typeof TicketCancelled> };
+  | { type: 'TicketCancelled'; data: D<typeof TicketCancelled> }
+  | { type: 'TicketCheckedIn'; data: D<typeof TicketCheckedIn> }
+  | { type: 'TicketCheckInUndone'; data: D<typeof TicketCheckInUndone> }
+  | { type: 'TicketNoShowReleased'; data: D<typeof TicketNoShowReleased> };
 
 export type TransactionEvent =
   | { type: 'TransactionStarted'; data: D<typeof TransactionStarted> }
