@@ -1,6 +1,13 @@
 import type { EventStore, Actor } from '@rr/events';
 import type { BookingLimits, Now } from '@rr/domain';
-import { localDateTime, type Clock, type Logger, type Pool, type SessionUser } from '@rr/platform';
+import {
+  localDateTime,
+  type CheckInCodes,
+  type Clock,
+  type Logger,
+  type Pool,
+  type SessionUser,
+} from '@rr/platform';
 import type { CalendarImportSettings } from './holidays/import-window.ts';
 
 export interface CommandDeps {
@@ -12,6 +19,8 @@ export interface CommandDeps {
   timeZone: string;
   /** HMAC key of a normalised e-mail address (see @rr/domain emailKey). */
   emailKey: (email: string) => string;
+  /** Issue #16: the check-in references of tickets (their QR codes), made and read back. */
+  checkInCodes: CheckInCodes;
   /** Cart hold time and the per-cart and per-visitor maxima. */
   limits: BookingLimits;
   /** The bounds of an iCalendar import (window of years, events, occurrences, holidays). */

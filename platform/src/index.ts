@@ -17,3 +17,4 @@ export * from './sign-in-limit-store.ts';
 export * from './mail-files.ts';
 export * from './email-key.ts';
 export * from './read-pools.ts';
+export * from './check-in-code.ts';

@@ -1,5 +1,5 @@
 import type { EventStore } from '@rr/events';
-import type { BookingLimits, Clock, Pool } from '@rr/platform';
+import type { BookingLimits, CheckInCodes, Clock, Pool } from '@rr/platform';
 
 export interface QueryDeps {
   pool: Pool;
@@ -9,4 +9,6 @@ export interface QueryDeps {
   limits: BookingLimits;
   /** Reads of whole streams (the audit histories), upcast like every read of the store. */
   store: Pick<EventStore, 'readStreams'>;
+  /** Issue #16: the check-in references of tickets (their QR codes). */
+  checkInCodes: CheckInCodes;
 }

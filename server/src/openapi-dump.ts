@@ -1,6 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { bookingLimitsOf, createLogger, createPool, loadConfig, systemClock } from '@rr/platform';
+import {
+  bookingLimitsOf,
+  checkInCodes,
+  createLogger,
+  createPool,
+  loadConfig,
+  systemClock,
+} from '@rr/platform';
 import { calendarImportSettings } from '@rr/command-service';
 import { openApiDocument } from './app.ts';
 import { createStore } from './runtime.ts';
@@ -15,6 +22,7 @@ const doc = openApiDocument(
     clock: systemClock,
     timeZone: 'Europe/Vienna',
     emailKey: () => '',
+    checkInCodes: checkInCodes('unused'),
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     verifyHuman: () => Promise.resolve(true),

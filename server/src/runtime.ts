@@ -18,7 +18,7 @@ import {
   type Pool,
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
-import { emailKey } from '@rr/platform';
+import { checkInCodes, emailKey } from '@rr/platform';
 
 export interface Runtime {
   batchSize: number;
@@ -61,6 +61,7 @@ export async function openRuntime(
       calendarImport: calendarImportSettings(config),
       verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),
+      checkInCodes: checkInCodes(keySecret),
     },
     close: async () => {
       await notifier.stop();
@@ -100,6 +101,7 @@ export function startMailSender(runtime: Runtime, config: Config, logger: Logger
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}/`,
     timeZone: config.TIME_ZONE,
     intervalMs: config.MAIL_INTERVAL_MS,
+    checkInCodes: runtime.deps.checkInCodes,
   });
   sender.start();
   return sender;

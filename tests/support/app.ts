@@ -12,11 +12,14 @@ import {
 } from '@rr/platform';
 import type { DestinationStream } from 'pino';
 import { EventNotifier, EventStore, validateEvent, type Upcasters } from '@rr/events';
-import { emailKey } from '@rr/platform';
+import { checkInCodes, emailKey } from '@rr/platform';
 import { calendarImportSettings, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections } from '../../server/src/runtime.ts';
 import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
+
+/** The secret of the e-mail keys and check-in references of the test apps. */
+export const TEST_KEY_SECRET = 'test-secret';
 
 export interface TestApp {
   baseUrl: string;
@@ -72,7 +75,8 @@ export async function startTestApp(
     clock,
     logger,
     timeZone: 'Europe/Vienna',
-    emailKey: (email: string) => emailKey('test-secret', email),
+    emailKey: (email: string) => emailKey(TEST_KEY_SECRET, email),
+    checkInCodes: checkInCodes(TEST_KEY_SECRET),
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     verifyHuman: options.verifyHuman ?? (() => Promise.resolve(true)),

@@ -1,4 +1,5 @@
-import { createLogger, type Clock } from '@rr/platform';
+import { checkInCodes, createLogger, type Clock } from '@rr/platform';
+import { TEST_KEY_SECRET } from './app.ts';
 import { MailSender } from '@rr/projections';
 import type { Client } from './app.ts';
 import type { TestDatabase } from './db.ts';
@@ -42,6 +43,7 @@ export function testMailSender(
     publicBaseUrl: 'https://library.example/reserve/',
     timeZone: 'Europe/Vienna',
     intervalMs: 60_000,
+    checkInCodes: checkInCodes(TEST_KEY_SECRET),
   });
 }
 

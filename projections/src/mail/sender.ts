@@ -3,7 +3,7 @@ import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { CartTicket, EventStore, TransactionEvent } from '@rr/events';
-import { mailFileName, type Clock, type Logger, type Pool } from '@rr/platform';
+import { mailFileName, type CheckInCodes, type Clock, type Logger, type Pool } from '@rr/platform';
 import { composeMail, type MailInput } from './compose.ts';
 import { redactedSendError, sendErrorCode } from './redact.ts';
 
@@ -20,6 +20,8 @@ export interface MailSenderOptions {
   publicBaseUrl: string;
   timeZone: string;
   intervalMs: number;
+  /** Issue #16: the check-in references of tickets, for the QR codes in mails. */
+  checkInCodes: CheckInCodes;
   /** How long a claimed mail stays this sender's (default MAIL_LEASE_MS). */
   leaseMs?: number;
 }
