@@ -57,6 +57,9 @@ describe('phone flow screenshots', () => {
       .getByText(`${longDate(day)}, 13:00-17:00`)
       .first()
       .waitFor();
+    // The way on below the month (issue #15 point 5), once the cart has the slot.
+    await page.getByRole('link', { name: 'Weiter mit 1 gewähltem Termin' }).waitFor();
+    if (!temporary) await page.waitForTimeout(11_000); // the info popups are gone
     await shot(page, '2-room-slot-added');
     await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
     await h1(page, 'Ihre Reservierungen').waitFor();
