@@ -17,7 +17,8 @@ import { createApp } from './app.ts';
  * The demo a newcomer sees after `npm start` on an empty database: three reading rooms with time
  * slots for the coming six weeks (weekdays, plus today), some of them nearly or fully booked, one
  * overbooked by staff, two cancellations and a closing day, so every visitor and staff screen has
- * something to show and a visitor can book at once.
+ * something to show and a visitor can book at once. The Rara room uses the reading-room services
+ * (check-in, no-show release, waitlist, reminders).
  *
  * It is made through the product's own API, in this process and as a staff member would (the
  * same routes, validation, deciders and events), so it can never hold data the product could not
@@ -45,6 +46,13 @@ interface DemoRoom {
   description: string;
   capacity: number;
   slots: [DemoSlot, DemoSlot];
+  /** Issue #16: the reading-room services the room uses (none when absent). */
+  services?: {
+    checkInMinutesBefore: number;
+    noShowReleaseMinutes: number;
+    waitlistOfferMinutes: number;
+    reminderHoursBefore: number;
+  };
 }
 
 /** German names and descriptions: the visitor interface is German by default. */
@@ -66,6 +74,14 @@ export const demoRooms: [DemoRoom, DemoRoom, DemoRoom] = [
       { startTime: '09:00', endTime: '12:00', capacity: 6 },
       { startTime: '13:00', endTime: '16:00', capacity: 6 },
     ],
+    // Supervised reading: check-in at the desk, no-shows released, a waitlist for the full
+    // slots (its second bookable day is full), reminders the day before.
+    services: {
+      checkInMinutesBefore: 15,
+      noShowReleaseMinutes: 30,
+      waitlistOfferMinutes: 30,
+      reminderHoursBefore: 24,
+    },
   },
   {
     name: 'Zeitschriftenraum',
@@ -226,6 +242,7 @@ async function seed(api: StaffApi, today: LocalDate): Promise<DemoSummary> {
     });
     roomIds.push(id);
     summary.rooms += 1;
+    if (room.services) await api.call('PUT', `/admin/rooms/${id}/services`, room.services);
     for (const slot of room.slots) {
       // Today, whatever the weekday (the daily report has rows), then every weekday ahead.
       for (const [startDate, repeatUntil, daysOfWeek] of [

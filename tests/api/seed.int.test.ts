@@ -112,6 +112,15 @@ describe('the demo seed on an empty database', () => {
       await suite.admin.get(`/api/admin/rooms/timeslots?fromDate=${today}&status=OVERBOOKED`)
     ).json()) as { totalCount: number };
     expect(overbooked.totalCount).toBe(1);
+    // Issue #16: one room shows the reading-room services; the others use none.
+    const roomPage = (await (await suite.admin.get('/api/admin/rooms')).json()) as {
+      content: { name: string; services: Record<string, number | null> }[];
+    };
+    const served = roomPage.content.filter((r) =>
+      Object.values(r.services).some((v) => v !== null),
+    );
+    expect(served.map((r) => r.name)).toEqual(['Rara-Lesesaal']);
+    expect(Object.values(served[0]!.services).every((v) => v !== null)).toBe(true);
   });
 
   it('gives the staff screens rows: reservations, cancellations, daily and occupancy reports', async () => {

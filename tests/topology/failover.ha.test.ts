@@ -281,6 +281,7 @@ beforeAll(async () => {
     RATE_LIMIT_OWNER_LOOKUPS: '1000000',
     CART_HOLD_MINUTES: String(HOLD_MINUTES),
     EXPIRY_JOB_INTERVAL_MS: '500',
+    ERASURE_JOB_INTERVAL_MS: '1000',
     MAIL_INTERVAL_MS: '200',
     DB_POOL_SIZE: '10',
   });
@@ -383,6 +384,25 @@ describe('failover of the PostgreSQL primary (Patroni)', () => {
       }
     })();
 
+    // Bookings whose day has passed, their personal data due for erasure: some before the kill,
+    // some after the promotion. The erasure job (beside the projector) must erase each once,
+    // across the switch.
+    const markDue = async (n: number) =>
+      (
+        await primary.query<{ owner_id: string }>(
+          `UPDATE personal_data SET erase_after = '2000-01-01' WHERE owner_id IN (
+             SELECT owner_id FROM personal_data WHERE erase_after > '2000-01-01'
+              ORDER BY owner_id LIMIT $1)
+           RETURNING owner_id`,
+          [n],
+        )
+      ).rows.map((r) => r.owner_id);
+    await waitFor('ten bookings with personal data', 30_000, async () =>
+      (await count('SELECT count(*) AS n FROM personal_data')) >= 10 ? true : false,
+    );
+    const dueBeforeKill = await markDue(5);
+    expect(dueBeforeKill).toHaveLength(5);
+
     const bookedBefore = await count(
       `SELECT count(*) AS n FROM events WHERE event_type = 'TransactionBooked'`,
     );
@@ -403,6 +423,9 @@ describe('failover of the PostgreSQL primary (Patroni)', () => {
       ),
     );
     const recoveredAt = recovered.end;
+    const dueAfterPromotion = await waitFor('marking bookings due on the new primary', 30_000, () =>
+      markDue(5).catch(() => false as const),
+    );
     await sleep(5000);
     const stoppedAt = now();
     await load.stop();
@@ -585,6 +608,26 @@ describe('failover of the PostgreSQL primary (Patroni)', () => {
       [abandoned.map((id) => `transaction-${id}`)],
     );
     expect(expired).toBe(abandoned.length);
+
+    // Every due booking's personal data erased, each exactly once (one PersonalDataErased per
+    // booking), by the job on either side of the switch.
+    const due = [...dueBeforeKill, ...dueAfterPromotion];
+    expect(due).toHaveLength(10);
+    await waitFor('every due booking erased', 30_000, async () =>
+      (await count('SELECT count(*) AS n FROM personal_data WHERE owner_id = ANY($1)', [due])) === 0
+        ? true
+        : false,
+    );
+    const erasures = await primary.query<{ owner: string; n: string }>(
+      `SELECT data->>'ownerId' AS owner, count(*) AS n FROM events
+        WHERE event_type = 'PersonalDataErased' GROUP BY 1`,
+    );
+    expect(erasures.rows.map((r) => r.owner).sort()).toEqual([...due].sort());
+    expect(erasures.rows.filter((r) => Number(r.n) !== 1)).toEqual([]);
+    console.log(
+      'erasures across the switch',
+      JSON.stringify({ before: 5, after: 5, erasedOnce: erasures.rows.length }),
+    );
   }, 240_000);
 
   it('the hot-slot race across both command processes still gives exactly the capacity', async () => {
