@@ -22,3 +22,9 @@ export const readModelProjections: Projection[] = [
 export { mailOutboxReactor } from './mail/outbox-reactor.ts';
 export { MAIL_LEASE_MS, MailSender, type MailSenderOptions } from './mail/sender.ts';
 export { composeMail, calendarFile, type MailInput } from './mail/compose.ts';
+export {
+  enqueueDueReminders,
+  reminderOutboxId,
+  startReminderJob,
+  type ReminderJobOptions,
+} from './mail/reminders.ts';

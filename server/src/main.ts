@@ -10,6 +10,7 @@ import {
   type Logger,
 } from '@rr/platform';
 import { startErasureJob, startExpiryJob } from '@rr/command-service';
+import { startReminderJob } from '@rr/projections';
 import { createApp, type Role } from './app.ts';
 import { createGateway } from './gateway.ts';
 import { openDatabase } from './database.ts';
@@ -63,6 +64,13 @@ async function main(): Promise<void> {
       : null;
   const mail =
     role === 'all' || role === 'projector' ? startMailSender(runtime, config, logger) : null;
+  const reminders =
+    role === 'all' || role === 'projector'
+      ? startReminderJob(
+          { pool: runtime.pool, clock: runtime.deps.clock, logger, timeZone: config.TIME_ZONE },
+          config.REMINDER_JOB_INTERVAL_MS,
+        )
+      : null;
   const erasure =
     role === 'all' || role === 'projector'
       ? startErasureJob(runtime.deps, config.ERASURE_JOB_INTERVAL_MS, {
@@ -121,6 +129,7 @@ async function main(): Promise<void> {
       });
     }
     await expiry?.stop();
+    await reminders?.stop();
     await mail?.stop();
     await erasure?.stop();
     await runner?.stop();

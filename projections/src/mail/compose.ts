@@ -10,10 +10,18 @@ export interface MailTicket {
   date: string;
   startTime: string;
   endTime: string;
+  /**
+   * Issue #16: the ticket's check-in reference when its room uses check-in; the mail then shows
+   * its QR code, an inline image the sender attaches under checkInImageCid(ticketId).
+   */
+  checkInCode?: string | null;
 }
 
+/** Issue #16: 'reminder', before the slot (see reminders.ts). */
+export type MailKind = 'confirmation' | 'cancellation' | 'reminder';
+
 export interface MailInput {
-  kind: 'confirmation' | 'cancellation';
+  kind: MailKind;
   language: 'de' | 'en';
   bookingNumber: string;
   ownerId: string;
@@ -39,10 +47,17 @@ const texts = {
   de: {
     confirmationSubject: (n: string) => `Ihre Reservierung ${n}`,
     cancellationSubject: (n: string) => `Stornierung Ihrer Reservierung ${n}`,
+    reminderSubject: (n: string) => `Erinnerung an Ihre Reservierung ${n}`,
     greeting: (name: string) => `Guten Tag ${name},`,
     salutations: { MR: 'Herr', MS: 'Frau', NONE: '' } as Record<string, string>,
     confirmed: 'vielen Dank für Ihre Reservierung. Sie haben folgende Termine gebucht:',
     cancelled: 'folgende Termine Ihrer Reservierung wurden storniert:',
+    reminded: 'wir erinnern Sie an Ihre reservierten Termine:',
+    checkIn:
+      'Zum Check-in zeigen Sie bitte den QR-Code Ihres Termins vor (in dieser Mail) oder nennen Ihre Buchungsnummer.',
+    qrAlt: 'QR-Code für den Check-in',
+    cancelLink:
+      'Sie können nicht kommen? Bitte stornieren Sie, damit andere den Platz nutzen können:',
     // The visitor's pages say "Buchungsnummer" too: one word for one number.
     number: 'Buchungsnummer',
     link: 'Ihre Reservierung ansehen oder stornieren:',
@@ -52,10 +67,16 @@ const texts = {
   en: {
     confirmationSubject: (n: string) => `Your reservation ${n}`,
     cancellationSubject: (n: string) => `Cancellation of your reservation ${n}`,
+    reminderSubject: (n: string) => `Reminder of your reservation ${n}`,
     greeting: (name: string) => `Dear ${name},`,
     salutations: { MR: 'Mr', MS: 'Ms', NONE: '' } as Record<string, string>,
     confirmed: 'thank you for your reservation. You have booked:',
     cancelled: 'the following appointments of your reservation were cancelled:',
+    reminded: 'this is a reminder of your reserved appointments:',
+    checkIn:
+      'To check in, please show the QR code of your appointment (in this mail) or give your booking number.',
+    qrAlt: 'QR code for check-in',
+    cancelLink: 'Cannot come? Please cancel, so that others can use the seat:',
     number: 'Booking number',
     link: 'View or cancel your reservation:',
     closing: 'Kind regards\nYour library',
@@ -84,6 +105,11 @@ export function greetedName(
   return [form, input.title, input.firstName, input.lastName].filter(Boolean).join(' ');
 }
 
+/** The content id of a ticket's inline QR code image (the HTML part shows it as cid:…). */
+export function checkInImageCid(ticketId: string): string {
+  return `check-in-${ticketId}@reading-rooms`;
+}
+
 /**
  * The VTIMEZONE of the library's zone (from the IANA data of timezones-ical-library): calendar
  * apps that do not know the zone by its name need its rules to place the entries.
@@ -97,13 +123,15 @@ function vtimezone(timeZone: string): ICAL.Component | null {
 
 /**
  * The .ics attachment: one event per ticket with a stable UID (the ticket id), so calendars
- * update the same entry; a cancellation sends METHOD:CANCEL for the same UIDs.
+ * update the same entry; a cancellation sends METHOD:CANCEL for the same UIDs (a reminder
+ * publishes the entries again, unchanged).
  */
 export function calendarFile(input: MailInput): string {
   const cal = new ICAL.Component(['vcalendar', [], []]);
   cal.updatePropertyWithValue('prodid', '-//Reading rooms//Reservations//EN');
   cal.updatePropertyWithValue('version', '2.0');
-  cal.updatePropertyWithValue('method', input.kind === 'confirmation' ? 'PUBLISH' : 'CANCEL');
+  const cancelled = input.kind === 'cancellation';
+  cal.updatePropertyWithValue('method', cancelled ? 'CANCEL' : 'PUBLISH');
   const zone = vtimezone(input.timeZone);
   if (zone) cal.addSubcomponent(zone);
   for (const t of input.tickets) {
@@ -134,25 +162,43 @@ export function calendarFile(input: MailInput): string {
       'description',
       `${texts[input.language].number}: ${input.bookingNumber}`,
     );
-    ev.updatePropertyWithValue('status', input.kind === 'confirmation' ? 'CONFIRMED' : 'CANCELLED');
-    ev.updatePropertyWithValue('sequence', input.kind === 'confirmation' ? 0 : 1);
+    ev.updatePropertyWithValue('status', cancelled ? 'CANCELLED' : 'CONFIRMED');
+    ev.updatePropertyWithValue('sequence', cancelled ? 1 : 0);
     cal.addSubcomponent(ev);
   }
   return cal.toString().replace(/\r?\n/g, '\r\n') + '\r\n';
 }
 
-/** The confirmation or cancellation mail, in the booking's language. */
+/** What each kind of mail says before the tickets, and before the link. */
+function wording(input: MailInput) {
+  const t = texts[input.language];
+  const n = input.bookingNumber;
+  switch (input.kind) {
+    case 'confirmation':
+      return { subject: t.confirmationSubject(n), intro: t.confirmed, link: t.link };
+    case 'cancellation':
+      return { subject: t.cancellationSubject(n), intro: t.cancelled, link: t.link };
+    case 'reminder':
+      return { subject: t.reminderSubject(n), intro: t.reminded, link: t.cancelLink };
+  }
+}
+
+/** A ticket's QR code image in the HTML part, when it has a check-in reference. */
+function qrImage(x: MailTicket, alt: string): string {
+  return x.checkInCode
+    ? `<br><img src="cid:${escapeHtml(checkInImageCid(x.ticketId))}" alt="${escapeHtml(alt)}" width="180" height="180">`
+    : '';
+}
+
+/** The confirmation, cancellation or reminder mail, in the booking's language. */
 export function composeMail(input: MailInput): ComposedMail {
   const t = texts[input.language];
   const name = greetedName(input);
   const lines = input.tickets.map(
     (x) => `- ${x.roomName}, ${germanDate(x.date)}, ${t.time(x.startTime, x.endTime)}`,
   );
-  const subject =
-    input.kind === 'confirmation'
-      ? t.confirmationSubject(input.bookingNumber)
-      : t.cancellationSubject(input.bookingNumber);
-  const intro = input.kind === 'confirmation' ? t.confirmed : t.cancelled;
+  const { subject, intro, link } = wording(input);
+  const checkIn = input.tickets.some((x) => x.checkInCode) ? [t.checkIn, ''] : [];
   const text = [
     t.greeting(name),
     '',
@@ -161,7 +207,8 @@ export function composeMail(input: MailInput): ComposedMail {
     '',
     `${t.number}: ${input.bookingNumber}`,
     '',
-    t.link,
+    ...checkIn,
+    link,
     input.confirmationUrl,
     '',
     t.closing,
@@ -170,9 +217,9 @@ export function composeMail(input: MailInput): ComposedMail {
   const html = `<!doctype html><html lang="${input.language}"><body>
 <p>${escapeHtml(t.greeting(name))}</p>
 <p>${escapeHtml(intro)}</p>
-<ul>${input.tickets.map((x) => `<li>${escapeHtml(x.roomName)}, ${germanDate(x.date)}, ${escapeHtml(t.time(x.startTime, x.endTime))}</li>`).join('')}</ul>
+<ul>${input.tickets.map((x) => `<li>${escapeHtml(x.roomName)}, ${germanDate(x.date)}, ${escapeHtml(t.time(x.startTime, x.endTime))}${qrImage(x, t.qrAlt)}</li>`).join('')}</ul>
 <p>${escapeHtml(t.number)}: <strong>${escapeHtml(input.bookingNumber)}</strong></p>
-<p>${escapeHtml(t.link)} <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>
+${checkIn.length ? `<p>${escapeHtml(t.checkIn)}</p>\n` : ''}<p>${escapeHtml(link)} <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>
 <p>${escapeHtml(t.closing).replace('\n', '<br>')}</p>
 </body></html>`;
   return { subject, text, html, ics: calendarFile(input) };

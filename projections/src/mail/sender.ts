@@ -3,8 +3,16 @@ import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { CartTicket, EventStore, TransactionEvent } from '@rr/events';
-import { mailFileName, type CheckInCodes, type Clock, type Logger, type Pool } from '@rr/platform';
-import { composeMail, type MailInput } from './compose.ts';
+import {
+  mailFileName,
+  qrPng,
+  type CheckInCodes,
+  type Clock,
+  type Logger,
+  type Pool,
+} from '@rr/platform';
+import { checkInImageCid, composeMail, type MailInput, type MailKind } from './compose.ts';
+import { ticketsStillToRemind } from './reminders.ts';
 import { redactedSendError, sendErrorCode } from './redact.ts';
 
 export interface MailSenderOptions {
@@ -46,7 +54,7 @@ function smtpOptions(url: string) {
 
 interface OutboxRow {
   id: string;
-  kind: 'confirmation' | 'cancellation';
+  kind: MailKind;
   owner_id: string;
   ticket_ids: string[];
   attempts: number;
@@ -196,6 +204,23 @@ export class MailSender {
 
   private async deliver(row: OutboxRow, mail: MailInput, to: string): Promise<void> {
     const composed = composeMail(mail);
+    const cancelled = mail.kind === 'cancellation';
+    // Issue #16: the QR codes of check-in, inline images the HTML part shows by their cid.
+    const qrCodes = await Promise.all(
+      mail.tickets.flatMap((t, i) =>
+        t.checkInCode
+          ? [
+              qrPng(t.checkInCode).then((content) => ({
+                filename: `check-in-${i + 1}.png`,
+                content,
+                contentType: 'image/png',
+                cid: checkInImageCid(t.ticketId),
+                contentDisposition: 'inline' as const,
+              })),
+            ]
+          : [],
+      ),
+    );
     const info = (await this.transport.sendMail({
       from: this.o.from,
       to,
@@ -205,10 +230,11 @@ export class MailSender {
       messageId: `<${row.id.replace(/[^A-Za-z0-9.-]/g, '.')}@reading-rooms>`,
       attachments: [
         {
-          filename: mail.kind === 'confirmation' ? 'reservation.ics' : 'cancellation.ics',
+          filename: cancelled ? 'cancellation.ics' : 'reservation.ics',
           content: composed.ics,
-          contentType: `text/calendar; charset=utf-8; method=${mail.kind === 'confirmation' ? 'PUBLISH' : 'CANCEL'}`,
+          contentType: `text/calendar; charset=utf-8; method=${cancelled ? 'CANCEL' : 'PUBLISH'}`,
         },
+        ...qrCodes,
       ],
     })) as { message?: Buffer };
     if (!this.o.smtpUrl && info.message) {
@@ -249,7 +275,15 @@ export class MailSender {
     for (const e of events as unknown as TransactionEvent[]) {
       if (e.type === 'TicketAddedToTransaction') tickets.set(e.data.ticketId, e.data);
     }
-    const chosen = row.ticket_ids.map((id) => tickets.get(id)).filter((t): t is CartTicket => !!t);
+    let chosen = row.ticket_ids.map((id) => tickets.get(id)).filter((t): t is CartTicket => !!t);
+    // Issue #16: a reminder names only what is still booked, decided now on the write side.
+    const checkIns = new Set<string>();
+    if (row.kind === 'reminder') {
+      const still = await ticketsStillToRemind(this.o, chosen);
+      if (!still.length) return null; // nothing left to remind of: skipped
+      chosen = still.map((x) => x.ticket);
+      for (const x of still) if (x.checkIn) checkIns.add(x.ticket.ticketId);
+    }
     const rooms = await this.o.pool.query<{ id: string; name: string }>(
       'SELECT id, name FROM rm_rooms WHERE id = ANY($1::uuid[])',
       [chosen.map((t) => t.roomId)],
@@ -277,6 +311,7 @@ export class MailSender {
             date: t.date,
             startTime: t.startTime,
             endTime: t.endTime,
+            checkInCode: checkIns.has(t.ticketId) ? this.o.checkInCodes.codeOf(t.ticketId) : null,
           })),
         confirmationUrl: `${base}reservation-confirmation/${row.owner_id}`,
         timeZone: this.o.timeZone,

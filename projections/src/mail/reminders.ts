@@ -1,0 +1,136 @@
+import type { RoomServices } from '@rr/contracts';
+import { timeSlotStreamId, type CartTicket, type EventStore } from '@rr/events';
+import {
+  evolveSlot,
+  initialSlotState,
+  isCancelable,
+  localDateTime,
+  type SlotEvent,
+} from '@rr/domain';
+import type { Clock, Logger, Pool } from '@rr/platform';
+
+/**
+ * Issue #16, reminders. A room with `reminderHoursBefore` reminds its readers that many hours
+ * before their slot: one mail per booking (owner) and slot day, naming all the booking's booked
+ * tickets of that day (in rooms with reminders), enqueued into the outbox by the reminder job
+ * once the day's first such ticket is that close, and sent by the mail sender.
+ *
+ * - Once: the outbox row's id is `reminder:<ownerId>:<date>` (its primary key), inserted with
+ *   ON CONFLICT DO NOTHING. Concurrent job rounds, several processes and restarts insert it at
+ *   most once; outbox rows are never deleted, so a sent reminder is never enqueued again.
+ * - Late bookings: a ticket booked after its reminder time (less than `reminderHoursBefore`
+ *   before its start) brings no reminder of its own; its confirmation mail, sent at once, says
+ *   the same. A room that turns reminders on reminds its earlier bookings at once.
+ * - Never for cancelled or released tickets: the job takes only BOOKED tickets of the read model,
+ *   and the sender decides again on the slot streams (the write side) before it sends: tickets
+ *   cancelled, released (INVALID) or started meanwhile, or whose room no longer reminds, are left
+ *   out, and a reminder left without tickets is skipped.
+ * - Personal data: only owners with an e-mail address in personal_data are reminded; the row
+ *   holds no personal data itself, and the sender skips it once the erasure deleted the owner's.
+ */
+
+/** The outbox id of an owner's reminder for a slot day: what makes it unique. */
+export function reminderOutboxId(ownerId: string, date: string): string {
+  return `reminder:${ownerId}:${date}`;
+}
+
+/**
+ * All times compare in the database against the clock's instant ($1): a slot starts at its local
+ * date and time in the library's zone ($3). The date bounds let the (room_id, date) index find
+ * the candidates; the exact window follows.
+ */
+const ENQUEUE = `
+  WITH booked AS (
+    SELECT t.id, t.owner_id, t.date, t.start_time, t.booked_at,
+           (t.date + t.start_time::time) AT TIME ZONE $3 AS starts_at,
+           make_interval(hours => (r.services->>'reminderHoursBefore')::int) AS ahead
+      FROM rm_rooms r
+      JOIN rm_tickets t ON t.room_id = r.id
+     WHERE r.services->>'reminderHoursBefore' IS NOT NULL
+       AND t.status = 'BOOKED' AND t.owner_id IS NOT NULL
+       AND t.date >= $2::date
+       AND t.date <= (($1::timestamptz + make_interval(hours => (r.services->>'reminderHoursBefore')::int))
+                      AT TIME ZONE $3)::date
+  )
+  INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
+  SELECT 'reminder:' || b.owner_id || ':' || to_char(b.date, 'YYYY-MM-DD'), 'reminder', b.owner_id,
+         array_agg(b.id ORDER BY b.start_time, b.id), $1, $1
+    FROM booked b
+   WHERE b.starts_at > $1
+     AND EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = b.owner_id AND p.email IS NOT NULL)
+     AND NOT EXISTS (SELECT 1 FROM mail_outbox m
+                      WHERE m.id = 'reminder:' || b.owner_id || ':' || to_char(b.date, 'YYYY-MM-DD'))
+   GROUP BY b.owner_id, b.date
+  HAVING bool_or(b.starts_at - b.ahead <= $1 AND b.booked_at <= b.starts_at - b.ahead)
+  ON CONFLICT (id) DO NOTHING`;
+
+export interface ReminderJobOptions {
+  pool: Pool;
+  clock: Clock;
+  logger: Logger;
+  timeZone: string;
+}
+
+/** One round of the reminder job: enqueues the reminders now due; answers how many. */
+export async function enqueueDueReminders(o: ReminderJobOptions): Promise<number> {
+  const now = o.clock.now();
+  const r = await o.pool.query(ENQUEUE, [now, localDateTime(now, o.timeZone).date, o.timeZone]);
+  const n = r.rowCount ?? 0;
+  if (n) o.logger.info({ reminders: n }, 'reminders enqueued');
+  return n;
+}
+
+/** Runs the reminder job every intervalMs until stopped. */
+export function startReminderJob(
+  o: ReminderJobOptions,
+  intervalMs: number,
+): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (stopped) return;
+    running = running
+      .then(() => enqueueDueReminders(o))
+      .catch((err: unknown) => o.logger.warn({ err: String(err) }, 'reminder round failed'));
+  }, intervalMs);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+/** A ticket a reminder still names, and whether its room uses check-in (then its QR code goes along). */
+export interface RemindedTicket {
+  ticket: CartTicket;
+  checkIn: boolean;
+}
+
+/**
+ * At send time, from the write side: the tickets of a reminder that are still booked and not
+ * started (the slot streams decide, as a cancellation does) in rooms that still send reminders.
+ */
+export async function ticketsStillToRemind(
+  o: { pool: Pool; store: EventStore; clock: Clock; timeZone: string },
+  tickets: CartTicket[],
+): Promise<RemindedTicket[]> {
+  const rooms = await o.pool.query<{ room_id: string; services: RoomServices }>(
+    'SELECT room_id, services FROM room_state WHERE room_id = ANY($1::uuid[])',
+    [[...new Set(tickets.map((t) => t.roomId))]],
+  );
+  const services = new Map(rooms.rows.map((r) => [r.room_id, r.services]));
+  const localNow = localDateTime(o.clock.now(), o.timeZone);
+  const still: RemindedTicket[] = [];
+  for (const ticket of tickets) {
+    const room = services.get(ticket.roomId);
+    if (room?.reminderHoursBefore == null) continue;
+    const { events } = await o.store.readStream(timeSlotStreamId(ticket.timeSlotId));
+    const slot = (events as unknown as SlotEvent[]).reduce(evolveSlot, initialSlotState);
+    const status = slot.tickets[ticket.ticketId]?.status ?? 'INVALID';
+    if (!isCancelable(status, slot, localNow)) continue;
+    still.push({ ticket, checkIn: room.checkInMinutesBefore != null });
+  }
+  return still;
+}
