@@ -6,6 +6,20 @@ import type { CartTicket, EventStore, TransactionEvent } from '@rr/events';
 import { mailFileName, type Clock, type Logger, type Pool } from '@rr/platform';
 import { composeMail, type MailInput } from './compose.ts';
 import { redactedSendError, sendErrorCode } from './redact.ts';
+import { loadOfferMail } from './waitlist-offer.ts';
+
+/** A mail to send: its texts (the calendar file where it has one) and what its errors must not quote. */
+interface Composed {
+  subject: string;
+  text: string;
+  html: string;
+  ics?: string;
+}
+interface Loaded {
+  to: string;
+  composed: Composed;
+  names: (string | null)[];
+}
 
 export interface MailSenderOptions {
   pool: Pool;
@@ -44,7 +58,7 @@ function smtpOptions(url: string) {
 
 interface OutboxRow {
   id: string;
-  kind: 'confirmation' | 'cancellation';
+  kind: 'confirmation' | 'cancellation' | 'waitlist-offer';
   owner_id: string;
   ticket_ids: string[];
   attempts: number;
@@ -130,9 +144,12 @@ export class MailSender {
     ]);
     const row = claimed.rows[0];
     if (!row) return 'none';
-    let input: { mail: MailInput; to: string } | null;
+    let input: Loaded | null;
     try {
-      input = await this.load(row);
+      input =
+        row.kind === 'waitlist-offer'
+          ? await loadOfferMail(this.o.pool, row.owner_id, this.baseUrl(), this.o.timeZone)
+          : await this.load(row);
     } catch (err) {
       await this.o.pool
         .query(
@@ -151,11 +168,10 @@ export class MailSender {
       return 'skipped';
     }
     try {
-      await this.deliver(row, input.mail, input.to);
+      await this.deliver(row, input.composed, input.to);
     } catch (err) {
       const delayS = Math.min(2 ** row.attempts, 300);
-      const m = input.mail;
-      const error = redactedSendError(err, [input.to, m.firstName, m.lastName, m.title]);
+      const error = redactedSendError(err, [input.to, ...input.names]);
       // The error text only while the owner still has personal data (an erasure may have run
       // during the attempt; it cleared the owner's errors).
       const r = await this.o.pool.query(
@@ -192,8 +208,7 @@ export class MailSender {
     return 'sent';
   }
 
-  private async deliver(row: OutboxRow, mail: MailInput, to: string): Promise<void> {
-    const composed = composeMail(mail);
+  private async deliver(row: OutboxRow, composed: Composed, to: string): Promise<void> {
     const info = (await this.transport.sendMail({
       from: this.o.from,
       to,
@@ -201,13 +216,15 @@ export class MailSender {
       text: composed.text,
       html: composed.html,
       messageId: `<${row.id.replace(/[^A-Za-z0-9.-]/g, '.')}@reading-rooms>`,
-      attachments: [
-        {
-          filename: mail.kind === 'confirmation' ? 'reservation.ics' : 'cancellation.ics',
-          content: composed.ics,
-          contentType: `text/calendar; charset=utf-8; method=${mail.kind === 'confirmation' ? 'PUBLISH' : 'CANCEL'}`,
-        },
-      ],
+      attachments: composed.ics
+        ? [
+            {
+              filename: row.kind === 'confirmation' ? 'reservation.ics' : 'cancellation.ics',
+              content: composed.ics,
+              contentType: `text/calendar; charset=utf-8; method=${row.kind === 'confirmation' ? 'PUBLISH' : 'CANCEL'}`,
+            },
+          ]
+        : [],
     })) as { message?: Buffer };
     if (!this.o.smtpUrl && info.message) {
       // Named by owner, so the erasure finds them (see removeErasedMailFiles).
@@ -217,15 +234,23 @@ export class MailSender {
       // An erasure that committed while this mail was being written may have swept the folder
       // before the file was there: then the file goes now (an erasure after this check removes
       // it itself, after its commit).
-      const kept = await this.o.pool.query('SELECT 1 FROM personal_data WHERE owner_id = $1', [
-        row.owner_id,
-      ]);
+      const kept = await this.o.pool.query(
+        `SELECT 1 FROM personal_data WHERE owner_id = $1
+         UNION ALL SELECT 1 FROM waitlist_entries WHERE entry_id::text = $1`,
+        [row.owner_id],
+      );
       if (!kept.rowCount) await unlink(file).catch(() => undefined);
     }
   }
 
+  private baseUrl(): string {
+    const base = this.o.publicBaseUrl;
+    return base.endsWith('/') ? base : `${base}/`;
+  }
+
   /** The mail's data from the write side (bookings, personal data, the cart stream): never stale. */
-  private async load(row: OutboxRow): Promise<{ mail: MailInput; to: string } | null> {
+  private async load(row: OutboxRow): Promise<Loaded | null> {
+    if (row.kind === 'waitlist-offer') return null;
     const b = await this.o.pool.query<{
       transaction_id: string;
       booking_number: string;
@@ -256,30 +281,32 @@ export class MailSender {
     const base = this.o.publicBaseUrl.endsWith('/')
       ? this.o.publicBaseUrl
       : `${this.o.publicBaseUrl}/`;
+    const mail: MailInput = {
+      kind: row.kind,
+      language: booking.language,
+      bookingNumber: booking.booking_number,
+      ownerId: row.owner_id,
+      salutation: booking.salutation,
+      title: booking.title,
+      firstName: booking.first_name,
+      lastName: booking.last_name,
+      tickets: chosen
+        .sort((x, y) => (x.date + x.startTime < y.date + y.startTime ? -1 : 1))
+        .map((t) => ({
+          ticketId: t.ticketId,
+          roomName: names.get(t.roomId) ?? '',
+          date: t.date,
+          startTime: t.startTime,
+          endTime: t.endTime,
+        })),
+      confirmationUrl: `${base}reservation-confirmation/${row.owner_id}`,
+      timeZone: this.o.timeZone,
+      writtenAt: this.o.clock.now(),
+    };
     return {
       to: booking.email,
-      mail: {
-        kind: row.kind,
-        language: booking.language,
-        bookingNumber: booking.booking_number,
-        ownerId: row.owner_id,
-        salutation: booking.salutation,
-        title: booking.title,
-        firstName: booking.first_name,
-        lastName: booking.last_name,
-        tickets: chosen
-          .sort((x, y) => (x.date + x.startTime < y.date + y.startTime ? -1 : 1))
-          .map((t) => ({
-            ticketId: t.ticketId,
-            roomName: names.get(t.roomId) ?? '',
-            date: t.date,
-            startTime: t.startTime,
-            endTime: t.endTime,
-          })),
-        confirmationUrl: `${base}reservation-confirmation/${row.owner_id}`,
-        timeZone: this.o.timeZone,
-        writtenAt: this.o.clock.now(),
-      },
+      composed: composeMail(mail),
+      names: [mail.firstName, mail.lastName, mail.title],
     };
   }
 }
