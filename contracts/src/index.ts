@@ -17,3 +17,4 @@ export * from './timeslots.ts';
 export * from './owner.ts';
 export * from './reports.ts';
 export * from './auth.ts';
+export * from './waitlist.ts';

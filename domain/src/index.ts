@@ -13,3 +13,4 @@ export * from './blacklist/blacklist-entry.ts';
 export * from './holidays/holiday.ts';
 export * from './reservations/cart.ts';
 export * from './reservations/reservation.ts';
+export * from './waitlist/waitlist.ts';

@@ -19,7 +19,11 @@ export type RefusalCode =
   | 'transaction__already_booked'
   | 'transaction__empty'
   | 'booking__email_blacklisted'
-  | 'personal_data__erased';
+  | 'personal_data__erased'
+  | 'waitlist__not_available'
+  | 'waitlist__seats_free'
+  | 'waitlist__already_joined'
+  | 'waitlist__offer_not_valid';
 
 /** A field a refusal is about (validation__error), with the rule and the spec's message. */
 export interface RefusedField {

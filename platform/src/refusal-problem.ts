@@ -22,6 +22,10 @@ const statusOf: Record<RefusalCode, number> = {
   transaction__empty: 409,
   booking__email_blacklisted: 403,
   personal_data__erased: 409,
+  waitlist__not_available: 409,
+  waitlist__seats_free: 409,
+  waitlist__already_joined: 409,
+  waitlist__offer_not_valid: 409,
 };
 
 export function problemOfRefusal(refused: Refused): Problem {

@@ -4,6 +4,7 @@ import { timeSlotsProjection } from './timeslots.ts';
 import { holidaysProjection } from './holidays.ts';
 import { blacklistProjection } from './blacklist.ts';
 import { ticketsProjection } from './tickets.ts';
+import { waitlistProjection } from './waitlist.ts';
 
 export * from './projection.ts';
 export * from './checkpoints.ts';
@@ -17,6 +18,7 @@ export const readModelProjections: Projection[] = [
   holidaysProjection,
   blacklistProjection,
   ticketsProjection,
+  waitlistProjection,
 ];
 
 export { mailOutboxReactor } from './mail/outbox-reactor.ts';

@@ -72,7 +72,12 @@ async function applySlotEvents(client: PoolClient, events: RecordedEvent[]): Pro
         slots.remove(slotOf(event));
         break;
       case 'TicketHeld':
+      case 'SeatOffered':
         slots.update(slotOf(event), (row) => ({ ticket_count: row.ticket_count + 1 }));
+        break;
+      case 'SeatOfferLapsed':
+      case 'SeatOfferTaken':
+        slots.update(slotOf(event), (row) => ({ ticket_count: row.ticket_count - 1 }));
         break;
       case 'TicketReleased':
       case 'TicketCancelled':
@@ -97,6 +102,10 @@ export const timeSlotsProjection: Projection = {
     'TicketHeld',
     'TicketReleased',
     'TicketCancelled',
+    // Issue #16: a waitlist offer holds a seat like a cart's hold until taken or lapsed.
+    'SeatOffered',
+    'SeatOfferLapsed',
+    'SeatOfferTaken',
     'TimeSlotCreated',
     'TimeSlotUpdated',
     'TimeSlotCapacityChanged',
@@ -139,8 +148,16 @@ export const timeSlotsProjection: Projection = {
         return;
       // Held (NEW) and booked tickets take a seat; a released hold or a cancellation frees it.
       case 'TicketHeld':
+      case 'SeatOffered':
         await client.query(
           'UPDATE rm_time_slots SET ticket_count = ticket_count + 1 WHERE id = $1',
+          [(event.data as { timeSlotId: string }).timeSlotId],
+        );
+        return;
+      case 'SeatOfferLapsed':
+      case 'SeatOfferTaken':
+        await client.query(
+          'UPDATE rm_time_slots SET ticket_count = ticket_count - 1 WHERE id = $1',
           [(event.data as { timeSlotId: string }).timeSlotId],
         );
         return;

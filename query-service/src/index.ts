@@ -8,6 +8,7 @@ import { bookingQueryRoutes } from './booking.ts';
 import { staffQueryRoutes } from './staff.ts';
 import { settingsQueryRoutes } from './settings.ts';
 import { sessionQueryRoutes } from './session.ts';
+import { waitlistQueryRoutes } from './waitlist.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -15,6 +16,7 @@ export type { QueryDeps } from './deps.ts';
 /** Every read route of the product. Slot routes come first: /admin/rooms/timeslots before /admin/rooms/{id}. */
 export function queryRoutes(deps: QueryDeps): RouteDef[] {
   return [
+    ...waitlistQueryRoutes(deps),
     ...timeSlotQueryRoutes(deps),
     ...roomQueryRoutes(deps),
     ...holidayQueryRoutes(deps),

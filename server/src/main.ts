@@ -9,7 +9,7 @@ import {
   type Config,
   type Logger,
 } from '@rr/platform';
-import { startErasureJob, startExpiryJob } from '@rr/command-service';
+import { startErasureJob, startExpiryJob, startWaitlistJob } from '@rr/command-service';
 import { startReminderJob } from '@rr/projections';
 import { createApp, type Role } from './app.ts';
 import { createGateway } from './gateway.ts';
@@ -61,6 +61,11 @@ async function main(): Promise<void> {
   const expiry =
     role === 'all' || role === 'projector'
       ? startExpiryJob(runtime.deps, config.EXPIRY_JOB_INTERVAL_MS)
+      : null;
+  // Issue #16: the waitlist's matcher (offers freed seats, lapses offers), at the expiry's pace.
+  const waitlist =
+    role === 'all' || role === 'projector'
+      ? startWaitlistJob(runtime.deps, config.EXPIRY_JOB_INTERVAL_MS)
       : null;
   const mail =
     role === 'all' || role === 'projector' ? startMailSender(runtime, config, logger) : null;
@@ -130,6 +135,7 @@ async function main(): Promise<void> {
     }
     await expiry?.stop();
     await reminders?.stop();
+    await waitlist?.stop();
     await mail?.stop();
     await erasure?.stop();
     await runner?.stop();

@@ -54,6 +54,7 @@ describe('health, readiness and metrics', () => {
       'rooms',
       'tickets',
       'timeslots',
+      'waitlist',
     ]);
     const metrics = await (await c.get('/api/metrics')).text();
     for (const name of [

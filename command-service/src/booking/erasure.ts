@@ -3,6 +3,7 @@ import { removeErasedMailFiles, todayIn } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { lockAndLoadTransaction, reservationAppends } from './store.ts';
+import { eraseWaitlistEntries } from '../waitlist/commands.ts';
 
 export interface ErasureOptions {
   /** Where the mail sender writes `.eml` files without SMTP (DATA_DIR/mail); swept each round. */
@@ -56,9 +57,12 @@ export async function erasePersonalData(
     });
     if (answer) erased += 1;
   }
+  // Waitlist entries (issue #16): their addresses go the day after the slot's day too.
+  const waitlist = await eraseWaitlistEntries(deps, today);
   // Files are no transaction's part: deleted after the commits, from what the database says.
   const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;
-  if (erased || files) deps.logger.info({ erased, mailFiles: files }, 'personal data erased');
+  if (erased || files || waitlist)
+    deps.logger.info({ erased, waitlist, mailFiles: files }, 'personal data erased');
   return erased;
 }
 

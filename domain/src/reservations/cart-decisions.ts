@@ -10,6 +10,7 @@ import { bookingWindow, isOpenForBooking } from '../booking-window.ts';
 import { cartRules } from '../cart-rules.ts';
 import type { BookingLimits } from '../limits.ts';
 import { seatsTaken, type SlotState } from '../time-slots/time-slot.ts';
+import { waitingCount } from '../waitlist/waitlist.ts';
 import { isExpired, type TransactionState } from './cart.ts';
 import {
   emptyDecision,
@@ -65,7 +66,9 @@ export function addTicket(
   };
   const [rule] = cartRules(cart.tickets, ticket, limits);
   if (rule) throw refuse.ticket(rule);
-  if (seatsTaken(slot, now) >= slot.capacity) throw refuse.ticket('timeslot_no_tickets_left');
+  // Seats freed while visitors wait are theirs (issue #16: the matcher offers them).
+  if (seatsTaken(slot, now) + waitingCount(slot.waitlist) >= slot.capacity)
+    throw refuse.ticket('timeslot_no_tickets_left');
   const expiresAt = expiry(now, limits);
   const d = emptyDecision();
   if (cart.status === 'none')

@@ -6,6 +6,7 @@ import {
   type NewEvent,
   type SlotTicketEvent,
   type TimeSlotLifecycleEvent,
+  type WaitlistEvent,
 } from '@rr/events/catalogue';
 import { MAX_TIME_SLOTS_PER_REQUEST } from '@rr/contracts/timeslots';
 import { minutesOf, type LocalDate, type Weekday } from '../calendar.ts';
@@ -13,6 +14,7 @@ import type { Decide, Now } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { slotDates } from '../slot-dates.ts';
 import type { RoomState } from '../rooms/room.ts';
+import { evolveWaitlist, outstandingOffers, type Waitlist } from '../waitlist/waitlist.ts';
 
 export interface HeldTicket {
   status: 'NEW' | 'BOOKED' | 'CANCELLED' | 'INVALID';
@@ -35,6 +37,8 @@ export interface SlotState {
   endTime: string;
   capacity: number;
   tickets: Record<string, HeldTicket>;
+  /** Issue #16: the slot's waitlist in line order (absent: nobody ever joined). */
+  waitlist?: Waitlist;
 }
 
 export const initialSlotState: SlotState = {
@@ -48,7 +52,7 @@ export const initialSlotState: SlotState = {
   tickets: {},
 };
 
-export type SlotEvent = TimeSlotLifecycleEvent | SlotTicketEvent;
+export type SlotEvent = TimeSlotLifecycleEvent | SlotTicketEvent | WaitlistEvent;
 
 function withTicket(
   state: SlotState,
@@ -125,6 +129,11 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
       return { ...state, version, capacity: event.data.capacity };
     case 'TimeSlotDeleted':
       return { ...state, version, status: 'deleted' };
+    case 'WaitlistJoined':
+    case 'SeatOffered':
+    case 'SeatOfferLapsed':
+    case 'SeatOfferTaken':
+      return { ...state, version, waitlist: evolveWaitlist(state.waitlist ?? [], event) };
   }
 }
 
@@ -150,6 +159,12 @@ export function seatsTakenApart(state: SlotState, now: Date): SeatsTaken {
       if (heldUntil === null || new Date(t.expiresAt) > new Date(heldUntil))
         heldUntil = t.expiresAt;
     }
+  }
+  // A waitlist offer holds its seat like a cart's hold (issue #16).
+  for (const offer of outstandingOffers(state.waitlist, now)) {
+    held += 1;
+    if (heldUntil === null || new Date(offer.offerExpiresAt!) > new Date(heldUntil))
+      heldUntil = offer.offerExpiresAt;
   }
   return { booked, held, heldUntil };
 }

@@ -4,6 +4,7 @@ import { timeSlotEvents } from './timeslots.ts';
 import { holidayEvents } from './holidays.ts';
 import { blacklistEvents } from './blacklist.ts';
 import { bookingEvents } from './booking.ts';
+import { waitlistEvents } from './waitlist.ts';
 
 export * from './define.ts';
 export * from './rooms.ts';
@@ -11,6 +12,7 @@ export * from './timeslots.ts';
 export * from './holidays.ts';
 export * from './blacklist.ts';
 export * from './booking.ts';
+export * from './waitlist.ts';
 
 /** Every event type the product writes. */
 export const catalogue = [
@@ -19,6 +21,7 @@ export const catalogue = [
   ...holidayEvents,
   ...blacklistEvents,
   ...bookingEvents,
+  ...waitlistEvents,
 ];
 export const validateEvent = catalogueValidator(catalogue);
 export type { NewEvent } from '../types.ts';

@@ -2773,6 +2773,204 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/timeslots/{timeSlotId}/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join a full slot's waitlist (rooms with waitlistOfferMinutes only); blacklist and per-visitor limits as for a booking */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    timeSlotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WaitlistInput"];
+                };
+            };
+            responses: {
+                /** @description In line */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WaitlistEntryAnswer"];
+                    };
+                };
+                /** @description validation__error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description booking__email_blacklisted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No such time slot */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description waitlist__not_available, waitlist__seats_free (book instead), waitlist__already_joined, ticket__validation_error (per-visitor limits, timeslot_not_open) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timeslots/{timeSlotId}/waitlist/offers/{offerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Follow a waitlist offer (its mail's link): the offered seat becomes the first ticket of a new cart */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    timeSlotId: string;
+                    offerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Cart created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CartAnswer"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such slot or offer */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description waitlist__offer_not_valid (lapsed or taken already) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/rooms/{id}/timeslots/{timeSlotId}/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A slot's waitlist in line order (no personal data) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    timeSlotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The line */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Waitlist"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/rooms/timeslots": {
         parameters: {
             query?: never;
@@ -4173,6 +4371,32 @@ export interface components {
              * @enum {string}
              */
             language: "de" | "en";
+        };
+        WaitlistEntryAnswer: {
+            /** Format: uuid */
+            entryId: string;
+            positionInLine: number;
+            position: string;
+        };
+        WaitlistInput: {
+            email: string;
+            /**
+             * @default de
+             * @enum {string}
+             */
+            language: "de" | "en";
+        };
+        Waitlist: {
+            content: components["schemas"]["WaitlistEntry"][];
+        };
+        WaitlistEntry: {
+            positionInLine: number;
+            /** @enum {string} */
+            status: "waiting" | "offered" | "lapsed" | "taken" | "booked";
+            /** @enum {string} */
+            language: "de" | "en";
+            joinedAt: string;
+            offerExpiresAt: string | null;
         };
         TimeSlotPage: {
             content: components["schemas"]["TimeSlot"][];

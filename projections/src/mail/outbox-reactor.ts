@@ -13,7 +13,7 @@ export const mailOutboxReactor: Projection = {
   name: 'mail-outbox',
   tables: [],
   quietCheckpoint: true,
-  handles: new Set(['TransactionBooked', 'TicketCancelled']),
+  handles: new Set(['TransactionBooked', 'TicketCancelled', 'SeatOffered']),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
     if (event.type === 'TransactionBooked') {
       const d = event.data as { ownerId: string; ticketIds: string[] };
@@ -21,6 +21,16 @@ export const mailOutboxReactor: Projection = {
         `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
          VALUES ($1, 'confirmation', $2, $3, $4, $4) ON CONFLICT (id) DO NOTHING`,
         [`confirmation:${event.eventId}`, d.ownerId, d.ticketIds, event.createdAt],
+      );
+      return;
+    }
+    if (event.type === 'SeatOffered') {
+      // Issue #16: the offer's mail, to the entry (its address stays beside the log).
+      const d = event.data as { entryId: string };
+      await client.query(
+        `INSERT INTO mail_outbox (id, kind, owner_id, created_at, next_attempt_at)
+         VALUES ($1, 'waitlist-offer', $2, $3, $3) ON CONFLICT (id) DO NOTHING`,
+        [`waitlist-offer:${event.eventId}`, d.entryId, event.createdAt],
       );
       return;
     }

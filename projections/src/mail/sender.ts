@@ -14,6 +14,30 @@ import {
 import { checkInImageCid, composeMail, type MailInput, type MailKind } from './compose.ts';
 import { ticketsStillToRemind } from './reminders.ts';
 import { redactedSendError, sendErrorCode } from './redact.ts';
+import { loadOfferMail } from './waitlist-offer.ts';
+
+/** A mail to send: its texts (the calendar file where it has one) and what its errors must not quote. */
+interface Composed {
+  subject: string;
+  text: string;
+  html: string;
+  ics?: string;
+}
+/** An inline image of a mail: a check-in QR code the HTML part shows by its cid. */
+interface InlineImage {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+  cid: string;
+  contentDisposition: 'inline';
+}
+interface Loaded {
+  to: string;
+  composed: Composed;
+  names: (string | null)[];
+  /** Issue #16: the QR codes of check-in (none for mails without them). */
+  images?: InlineImage[];
+}
 
 export interface MailSenderOptions {
   pool: Pool;
@@ -54,7 +78,7 @@ function smtpOptions(url: string) {
 
 interface OutboxRow {
   id: string;
-  kind: MailKind;
+  kind: MailKind | 'waitlist-offer';
   owner_id: string;
   ticket_ids: string[];
   attempts: number;
@@ -140,9 +164,12 @@ export class MailSender {
     ]);
     const row = claimed.rows[0];
     if (!row) return 'none';
-    let input: { mail: MailInput; to: string } | null;
+    let input: Loaded | null;
     try {
-      input = await this.load(row);
+      input =
+        row.kind === 'waitlist-offer'
+          ? await loadOfferMail(this.o.pool, row.owner_id, this.baseUrl(), this.o.timeZone)
+          : await this.load(row);
     } catch (err) {
       await this.o.pool
         .query(
@@ -161,11 +188,10 @@ export class MailSender {
       return 'skipped';
     }
     try {
-      await this.deliver(row, input.mail, input.to);
+      await this.deliver(row, input);
     } catch (err) {
       const delayS = Math.min(2 ** row.attempts, 300);
-      const m = input.mail;
-      const error = redactedSendError(err, [input.to, m.firstName, m.lastName, m.title]);
+      const error = redactedSendError(err, [input.to, ...input.names]);
       // The error text only while the owner still has personal data (an erasure may have run
       // during the attempt; it cleared the owner's errors).
       const r = await this.o.pool.query(
@@ -202,25 +228,8 @@ export class MailSender {
     return 'sent';
   }
 
-  private async deliver(row: OutboxRow, mail: MailInput, to: string): Promise<void> {
-    const composed = composeMail(mail);
-    const cancelled = mail.kind === 'cancellation';
-    // Issue #16: the QR codes of check-in, inline images the HTML part shows by their cid.
-    const qrCodes = await Promise.all(
-      mail.tickets.flatMap((t, i) =>
-        t.checkInCode
-          ? [
-              qrPng(t.checkInCode).then((content) => ({
-                filename: `check-in-${i + 1}.png`,
-                content,
-                contentType: 'image/png',
-                cid: checkInImageCid(t.ticketId),
-                contentDisposition: 'inline' as const,
-              })),
-            ]
-          : [],
-      ),
-    );
+  private async deliver(row: OutboxRow, { composed, to, images = [] }: Loaded): Promise<void> {
+    const cancelled = row.kind === 'cancellation';
     const info = (await this.transport.sendMail({
       from: this.o.from,
       to,
@@ -229,12 +238,16 @@ export class MailSender {
       html: composed.html,
       messageId: `<${row.id.replace(/[^A-Za-z0-9.-]/g, '.')}@reading-rooms>`,
       attachments: [
-        {
-          filename: cancelled ? 'cancellation.ics' : 'reservation.ics',
-          content: composed.ics,
-          contentType: `text/calendar; charset=utf-8; method=${cancelled ? 'CANCEL' : 'PUBLISH'}`,
-        },
-        ...qrCodes,
+        ...(composed.ics
+          ? [
+              {
+                filename: cancelled ? 'cancellation.ics' : 'reservation.ics',
+                content: composed.ics,
+                contentType: `text/calendar; charset=utf-8; method=${cancelled ? 'CANCEL' : 'PUBLISH'}`,
+              },
+            ]
+          : []),
+        ...images,
       ],
     })) as { message?: Buffer };
     if (!this.o.smtpUrl && info.message) {
@@ -245,15 +258,23 @@ export class MailSender {
       // An erasure that committed while this mail was being written may have swept the folder
       // before the file was there: then the file goes now (an erasure after this check removes
       // it itself, after its commit).
-      const kept = await this.o.pool.query('SELECT 1 FROM personal_data WHERE owner_id = $1', [
-        row.owner_id,
-      ]);
+      const kept = await this.o.pool.query(
+        `SELECT 1 FROM personal_data WHERE owner_id = $1
+         UNION ALL SELECT 1 FROM waitlist_entries WHERE entry_id::text = $1`,
+        [row.owner_id],
+      );
       if (!kept.rowCount) await unlink(file).catch(() => undefined);
     }
   }
 
+  private baseUrl(): string {
+    const base = this.o.publicBaseUrl;
+    return base.endsWith('/') ? base : `${base}/`;
+  }
+
   /** The mail's data from the write side (bookings, personal data, the cart stream): never stale. */
-  private async load(row: OutboxRow): Promise<{ mail: MailInput; to: string } | null> {
+  private async load(row: OutboxRow): Promise<Loaded | null> {
+    if (row.kind === 'waitlist-offer') return null;
     const b = await this.o.pool.query<{
       transaction_id: string;
       booking_number: string;
@@ -292,31 +313,50 @@ export class MailSender {
     const base = this.o.publicBaseUrl.endsWith('/')
       ? this.o.publicBaseUrl
       : `${this.o.publicBaseUrl}/`;
+    const mail: MailInput = {
+      kind: row.kind,
+      language: booking.language,
+      bookingNumber: booking.booking_number,
+      ownerId: row.owner_id,
+      salutation: booking.salutation,
+      title: booking.title,
+      firstName: booking.first_name,
+      lastName: booking.last_name,
+      tickets: chosen
+        .sort((x, y) => (x.date + x.startTime < y.date + y.startTime ? -1 : 1))
+        .map((t) => ({
+          ticketId: t.ticketId,
+          roomName: names.get(t.roomId) ?? '',
+          date: t.date,
+          startTime: t.startTime,
+          endTime: t.endTime,
+          checkInCode: checkIns.has(t.ticketId) ? this.o.checkInCodes.codeOf(t.ticketId) : null,
+        })),
+      confirmationUrl: `${base}reservation-confirmation/${row.owner_id}`,
+      timeZone: this.o.timeZone,
+      writtenAt: this.o.clock.now(),
+    };
+    // Issue #16: the QR codes of check-in, inline images the HTML part shows by their cid.
+    const images = await Promise.all(
+      mail.tickets.flatMap((t, i) =>
+        t.checkInCode
+          ? [
+              qrPng(t.checkInCode).then((content) => ({
+                filename: `check-in-${i + 1}.png`,
+                content,
+                contentType: 'image/png',
+                cid: checkInImageCid(t.ticketId),
+                contentDisposition: 'inline' as const,
+              })),
+            ]
+          : [],
+      ),
+    );
     return {
       to: booking.email,
-      mail: {
-        kind: row.kind,
-        language: booking.language,
-        bookingNumber: booking.booking_number,
-        ownerId: row.owner_id,
-        salutation: booking.salutation,
-        title: booking.title,
-        firstName: booking.first_name,
-        lastName: booking.last_name,
-        tickets: chosen
-          .sort((x, y) => (x.date + x.startTime < y.date + y.startTime ? -1 : 1))
-          .map((t) => ({
-            ticketId: t.ticketId,
-            roomName: names.get(t.roomId) ?? '',
-            date: t.date,
-            startTime: t.startTime,
-            endTime: t.endTime,
-            checkInCode: checkIns.has(t.ticketId) ? this.o.checkInCodes.codeOf(t.ticketId) : null,
-          })),
-        confirmationUrl: `${base}reservation-confirmation/${row.owner_id}`,
-        timeZone: this.o.timeZone,
-        writtenAt: this.o.clock.now(),
-      },
+      composed: composeMail(mail),
+      names: [mail.firstName, mail.lastName, mail.title],
+      images,
     };
   }
 }

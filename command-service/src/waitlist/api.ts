@@ -1,0 +1,64 @@
+import { WaitlistInput } from '@rr/contracts';
+import { defineRoute, fromContract, z, type RouteDef } from '@rr/platform';
+import type { CommandDeps } from '../deps.ts';
+import { CartAnswer } from '../booking/cart-answer.ts';
+import { waitlistCommands } from './commands.ts';
+
+const WaitlistBody = fromContract(WaitlistInput).openapi('WaitlistInput');
+const SlotParams = z.object({ timeSlotId: z.uuid('Not a valid id') });
+
+/** Issue #16: the visitor's waitlist routes (joining a full slot, following an offer's link). */
+export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
+  const waitlist = waitlistCommands(deps);
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/timeslots/{timeSlotId}/waitlist',
+      summary:
+        "Join a full slot's waitlist (rooms with waitlistOfferMinutes only); blacklist and per-visitor limits as for a booking",
+      tags: ['visitor'],
+      access: 'public',
+      params: SlotParams,
+      body: WaitlistBody,
+      responses: {
+        201: {
+          description: 'In line',
+          schema: z
+            .object({ entryId: z.uuid(), positionInLine: z.number().int(), position: z.string() })
+            .openapi('WaitlistEntryAnswer'),
+        },
+        400: { description: 'validation__error' },
+        403: { description: 'booking__email_blacklisted' },
+        404: { description: 'No such time slot' },
+        409: {
+          description:
+            'waitlist__not_available, waitlist__seats_free (book instead), waitlist__already_joined, ticket__validation_error (per-visitor limits, timeslot_not_open)',
+        },
+      },
+      handler: async ({ params, body }) => ({
+        status: 201,
+        body: await waitlist.join(params.timeSlotId, body),
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/timeslots/{timeSlotId}/waitlist/offers/{offerId}',
+      summary:
+        "Follow a waitlist offer (its mail's link): the offered seat becomes the first ticket of a new cart",
+      tags: ['visitor'],
+      access: 'public',
+      params: SlotParams.extend({
+        offerId: z.string().regex(/^[0-9a-f]{32}$/, 'Not a valid id'),
+      }),
+      responses: {
+        201: { description: 'Cart created', schema: CartAnswer },
+        404: { description: 'No such slot or offer' },
+        409: { description: 'waitlist__offer_not_valid (lapsed or taken already)' },
+      },
+      handler: async ({ params }) => ({
+        status: 201,
+        body: await waitlist.take(params.timeSlotId, params.offerId),
+      }),
+    }),
+  ];
+}

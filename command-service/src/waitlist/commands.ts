@@ -1,0 +1,242 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { timeSlotStreamId, transactionStreamId, type StoreSession } from '@rr/events';
+import {
+  addDays,
+  decideWaitlist,
+  initialBlacklistState,
+  initialTransaction,
+  initialVisitor,
+  normalizeEmail,
+  waitingCount,
+  type WaitlistCommand,
+  type WaitlistDecision,
+  type WaitlistState,
+} from '@rr/domain';
+import type { WaitlistInput } from '@rr/contracts';
+import type { z } from '@rr/platform';
+import { decisionTime, type CommandDeps } from '../deps.ts';
+import { handleCommand, streamAppend } from '../command.ts';
+import { roomsWithHolidays } from '../write-state.ts';
+import { loadBlacklistEntry } from '../blacklist/api.ts';
+import { cartAnswer } from '../booking/cart-answer.ts';
+import { lockAndLoadVisitor, lockCartAndSlots, rememberCart } from '../booking/store.ts';
+
+const visitor = { kind: 'visitor' } as const;
+const matcher = { kind: 'system', job: 'waitlist-matcher' } as const;
+
+type Loaded = WaitlistState & { timeSlotId: string };
+
+/**
+ * Issue #16, the waitlist's commands. Each decides on the slot's stream, locked like a cart
+ * command locks it (the cart first, then the slot, then the visitor), so joins, offers and takes
+ * queue with the carts' holds on one lock: an offer holds its seat like a hold, and no seat is
+ * offered twice. `waitlist_entries` beside the log keeps the address (never in the events) and
+ * the status the matcher finds its candidate slots by.
+ */
+export function waitlistCommands(deps: CommandDeps) {
+  const { store } = deps;
+  const context = () => ({
+    ...decisionTime(deps),
+    limits: deps.limits,
+    timeZone: deps.timeZone,
+    newOfferId: () => randomBytes(16).toString('hex'),
+  });
+
+  async function loadSlot(s: StoreSession, timeSlotId: string, cart: string | null) {
+    const slot = (await lockCartAndSlots(s, cart, [timeSlotId])).get(timeSlotId)!;
+    const { rooms, holidays } = await roomsWithHolidays(
+      s.client,
+      slot.status === 'none' ? [] : [slot.roomId],
+      decisionTime(deps).today,
+    );
+    return {
+      slot,
+      room: rooms.get(slot.roomId),
+      rooms,
+      holidays,
+      visitor: initialVisitor,
+      blacklist: initialBlacklistState,
+      timeSlotId,
+    };
+  }
+
+  const slotAppend = (d: WaitlistDecision, state: Loaded) =>
+    streamAppend(timeSlotStreamId(state.timeSlotId), 'timeslot', state.slot.version, d.slot);
+
+  /** Offers and lapses move the entries' rows (the mail's recipient, the matcher's candidates). */
+  async function recordOffers(s: StoreSession, d: WaitlistDecision): Promise<void> {
+    for (const e of d.slot) {
+      const data = e.data as { entryId: string; offerId: string; expiresAt?: string };
+      if (e.type === 'SeatOffered')
+        await s.client.query(
+          `UPDATE waitlist_entries SET status = 'offered', offer_id = $2, offer_expires_at = $3 WHERE entry_id = $1`,
+          [data.entryId, data.offerId, data.expiresAt],
+        );
+      if (e.type === 'SeatOfferLapsed' || e.type === 'SeatOfferTaken')
+        await s.client.query(`UPDATE waitlist_entries SET status = $2 WHERE entry_id = $1`, [
+          data.entryId,
+          e.type === 'SeatOfferLapsed' ? 'lapsed' : 'taken',
+        ]);
+    }
+  }
+
+  /** A visitor joins a full slot's line; answers the entry and its place in line. */
+  async function join(timeSlotId: string, body: z.output<typeof WaitlistInput>) {
+    const email = normalizeEmail(body.email);
+    const visitorKey = deps.emailKey(email);
+    const entryId = randomUUID();
+    const command: WaitlistCommand = {
+      type: 'JoinWaitlist',
+      data: { entryId, timeSlotId, visitorKey, language: body.language },
+    };
+    const { answer, position } = await handleCommand(store, {
+      actor: visitor,
+      load: async (s): Promise<Loaded> => {
+        const loaded = await loadSlot(s, timeSlotId, null);
+        return {
+          ...loaded,
+          visitor: await lockAndLoadVisitor(s, visitorKey),
+          blacklist: await loadBlacklistEntry(s, visitorKey),
+        };
+      },
+      decide: (state) => decideWaitlist(command, state, context()),
+      appends: slotAppend,
+      record: async (s, _d, state) => {
+        await s.client.query(
+          `INSERT INTO waitlist_entries (entry_id, time_slot_id, visitor_key, email, language, erase_after)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [entryId, timeSlotId, visitorKey, email, body.language, addDays(state.slot.date, 1)],
+        );
+      },
+      answer: (_d, state) => ({ entryId, positionInLine: waitingCount(state.slot.waitlist) + 1 }),
+    });
+    return { ...answer, position };
+  }
+
+  /** The matcher's step on one slot: lapse the offers past their time, offer the free seats. */
+  async function match(timeSlotId: string): Promise<number> {
+    const { answer } = await handleCommand(store, {
+      actor: matcher,
+      load: (s): Promise<Loaded> => loadSlot(s, timeSlotId, null),
+      decide: (state) =>
+        decideWaitlist({ type: 'MatchWaitlist', data: { timeSlotId } }, state, context()),
+      appends: slotAppend,
+      record: (s, d) => recordOffers(s, d),
+      answer: (d) => d.slot.filter((e) => e.type === 'SeatOffered').length,
+    });
+    return answer;
+  }
+
+  /** The visitor follows an offer: its seat becomes the first hold of a new cart. */
+  async function take(timeSlotId: string, offerId: string) {
+    const transactionId = randomUUID();
+    const ticketId = randomUUID();
+    let rooms: Awaited<ReturnType<typeof loadSlot>>['rooms'] = new Map();
+    const { answer, position } = await handleCommand(store, {
+      actor: visitor,
+      load: async (s): Promise<Loaded> => {
+        const loaded = await loadSlot(s, timeSlotId, transactionId);
+        rooms = loaded.rooms;
+        return loaded;
+      },
+      decide: (state) =>
+        decideWaitlist(
+          { type: 'TakeSeatOffer', data: { timeSlotId, offerId, transactionId, ticketId } },
+          state,
+          context(),
+        ),
+      appends: (d, state) => [
+        // The cart first (read models see the cart before the hold), as every cart command.
+        ...streamAppend(transactionStreamId(transactionId), 'transaction', 0, d.transaction),
+        ...slotAppend(d, state),
+      ],
+      record: (s, d) => recordOffers(s, d),
+      committed: (d) =>
+        rememberCart(store, transactionId, initialTransaction, {
+          transaction: d.transaction,
+          slots: new Map(),
+          visitor: [],
+        }),
+      answer: (d) =>
+        cartAnswer(
+          rooms,
+          initialTransaction,
+          { transaction: d.transaction, slots: new Map(), visitor: [] },
+          ticketId,
+        ),
+    });
+    return { transactionId, ...answer, position };
+  }
+
+  return { join, match, take };
+}
+
+/**
+ * The matcher job's round: every slot with people waiting or an offer out (found in
+ * `waitlist_entries`; the decision is on the slot's stream) gets its step. Answers the offers made.
+ */
+export async function matchWaitlists(deps: CommandDeps): Promise<number> {
+  const { match } = waitlistCommands(deps);
+  const due = await deps.pool.query<{ time_slot_id: string }>(
+    `SELECT DISTINCT time_slot_id FROM waitlist_entries WHERE status IN ('waiting', 'offered')`,
+  );
+  let offers = 0;
+  for (const { time_slot_id } of due.rows) {
+    try {
+      offers += await match(time_slot_id);
+    } catch (err) {
+      deps.logger.warn(
+        { timeSlotId: time_slot_id, err: String(err) },
+        'waitlist match failed; retried next round',
+      );
+    }
+  }
+  return offers;
+}
+
+/** Runs the matcher every intervalMs until stopped (the clock decides what is due). */
+export function startWaitlistJob(deps: CommandDeps, intervalMs: number): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (stopped) return;
+    running = running
+      .then(() => matchWaitlists(deps))
+      .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'waitlist round failed'));
+  }, intervalMs);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+/**
+ * The erasure of waitlist personal data, beside the bookings': the day after the slot's day the
+ * entries' rows go (their addresses with them), and their mails' errors. The events never held
+ * the address. Answers how many entries it erased.
+ */
+export async function eraseWaitlistEntries(deps: CommandDeps, today: string): Promise<number> {
+  const client = await deps.pool.connect();
+  try {
+    await client.query('BEGIN');
+    const gone = await client.query<{ entry_id: string }>(
+      'DELETE FROM waitlist_entries WHERE erase_after <= $1 RETURNING entry_id',
+      [today],
+    );
+    if (gone.rowCount)
+      await client.query(
+        'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = ANY($1::text[]) AND last_error IS NOT NULL',
+        [gone.rows.map((r) => r.entry_id)],
+      );
+    await client.query('COMMIT');
+    return gone.rowCount ?? 0;
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  } finally {
+    client.release();
+  }
+}

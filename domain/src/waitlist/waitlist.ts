@@ -1,0 +1,276 @@
+import {
+  SeatOfferLapsed,
+  SeatOfferTaken,
+  SeatOffered,
+  TicketAddedToTransaction,
+  TicketHeld,
+  TransactionStarted,
+  WaitlistJoined,
+  type NewEvent,
+  type WaitlistEvent,
+} from '@rr/events/catalogue';
+import type { LocalDate } from '../calendar.ts';
+import type { Now } from '../decider.ts';
+import { bookingWindow, isOpenForBooking } from '../booking-window.ts';
+import type { BookingLimits } from '../limits.ts';
+import { refuse, Refused } from '../refusal.ts';
+import { blocks, type BlacklistState } from '../blacklist/blacklist-entry.ts';
+import { timesOverlap } from '../cart-rules.ts';
+import type { RoomState } from '../rooms/room.ts';
+import type { VisitorState } from '../reservations/cart.ts';
+import { seatsTaken, type SlotState } from '../time-slots/time-slot.ts';
+
+/**
+ * Issue #16, the waitlist of a full slot (only in rooms with `waitlistOfferMinutes`). It is part
+ * of the slot's state, folded from the slot's stream: an outstanding offer holds a seat exactly
+ * like a cart's hold (seatsTakenApart counts it), so the slot lock serialises offers with carts.
+ */
+export interface WaitlistEntry {
+  entryId: string;
+  visitorKey: string;
+  language: 'de' | 'en';
+  joinedAt: string;
+  /** waiting → offered → taken (into a cart) or lapsed (not taken in time). */
+  status: 'waiting' | 'offered' | 'lapsed' | 'taken';
+  offerId: string | null;
+  /** Until when an offer holds its seat (ISO); null unless offered. */
+  offerExpiresAt: string | null;
+}
+
+/** The entries in line order (the order of joining). */
+export type Waitlist = readonly WaitlistEntry[];
+
+function changeEntry(
+  list: Waitlist,
+  entryId: string,
+  change: Partial<WaitlistEntry>,
+): WaitlistEntry[] {
+  return list.map((e) => (e.entryId === entryId ? { ...e, ...change } : e));
+}
+
+/** The slot's waitlist after one of its events. */
+export function evolveWaitlist(list: Waitlist, event: WaitlistEvent): Waitlist {
+  switch (event.type) {
+    case 'WaitlistJoined': {
+      const { entryId, visitorKey, language, joinedAt } = event.data;
+      return [
+        ...list,
+        {
+          entryId,
+          visitorKey,
+          language,
+          joinedAt,
+          status: 'waiting',
+          offerId: null,
+          offerExpiresAt: null,
+        },
+      ];
+    }
+    case 'SeatOffered':
+      return changeEntry(list, event.data.entryId, {
+        status: 'offered',
+        offerId: event.data.offerId,
+        offerExpiresAt: event.data.expiresAt,
+      });
+    case 'SeatOfferLapsed':
+      return changeEntry(list, event.data.entryId, { status: 'lapsed', offerExpiresAt: null });
+    case 'SeatOfferTaken':
+      return changeEntry(list, event.data.entryId, { status: 'taken', offerExpiresAt: null });
+  }
+}
+
+const isOutstanding = (e: WaitlistEntry, now: Date) =>
+  e.status === 'offered' && e.offerExpiresAt !== null && new Date(e.offerExpiresAt) > now;
+
+/** The offers that hold a seat at `now`. */
+export function outstandingOffers(list: Waitlist | undefined, now: Date): WaitlistEntry[] {
+  return (list ?? []).filter((e) => isOutstanding(e, now));
+}
+
+/** How many wait for a seat: freed seats are theirs before any cart's. */
+export function waitingCount(list: Waitlist | undefined): number {
+  return (list ?? []).filter((e) => e.status === 'waiting').length;
+}
+
+/** The instant a local date and time of the library's zone names (DST-safe to the minute). */
+export function instantOf(date: LocalDate, time: string, timeZone: string): Date {
+  const wanted = Date.UTC(
+    Number(date.slice(0, 4)),
+    Number(date.slice(5, 7)) - 1,
+    Number(date.slice(8, 10)),
+    Number(time.slice(0, 2)),
+    Number(time.slice(3, 5)),
+  );
+  const offsetAt = (t: number) => {
+    const parts = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(new Date(t));
+    const get = (k: string) => Number(parts.find((p) => p.type === k)?.value ?? 0);
+    return (
+      Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute')) -
+      Math.floor(t / 60_000) * 60_000
+    );
+  };
+  let t = wanted - offsetAt(wanted);
+  t = wanted - offsetAt(t);
+  return new Date(t);
+}
+
+export type WaitlistCommand =
+  | {
+      type: 'JoinWaitlist';
+      data: { entryId: string; timeSlotId: string; visitorKey: string; language: 'de' | 'en' };
+    }
+  /** The matcher: lapse the offers past their time, offer the free seats to the next in line. */
+  | { type: 'MatchWaitlist'; data: { timeSlotId: string } }
+  /** The visitor follows an offer's link: its seat becomes the first hold of a new cart. */
+  | {
+      type: 'TakeSeatOffer';
+      data: { timeSlotId: string; offerId: string; transactionId: string; ticketId: string };
+    };
+
+export interface WaitlistState {
+  slot: SlotState;
+  /** The slot's room (its waitlist setting and booking window decide with the slot). */
+  room: RoomState | undefined;
+  /** Holiday dates from today on: the working days of the room's booking window. */
+  holidays: ReadonlySet<LocalDate>;
+  visitor: VisitorState;
+  blacklist: BlacklistState;
+}
+
+export interface WaitlistContext extends Now {
+  limits: BookingLimits;
+  timeZone: string;
+  newOfferId: () => string;
+}
+
+/** Events for the slot's stream, and for a new cart's (a taken offer). */
+export interface WaitlistDecision {
+  slot: NewEvent[];
+  transaction: NewEvent[];
+}
+
+export const waitlistRefusals = {
+  notAvailable: () => new Refused('waitlist__not_available', 'This time slot has no waitlist'),
+  seatsFree: () =>
+    new Refused('waitlist__seats_free', 'Seats are free in this time slot: book one instead'),
+  alreadyJoined: () =>
+    new Refused('waitlist__already_joined', 'This e-mail address is already on the waitlist'),
+  offerGone: () =>
+    new Refused('waitlist__offer_not_valid', 'The offer has lapsed or was taken already'),
+};
+
+/** Free seats of the slot at `now`: capacity less bookings, cart holds and outstanding offers. */
+function freeSeats(slot: SlotState, now: Date): number {
+  return Math.max(0, slot.capacity - seatsTaken(slot, now));
+}
+
+/**
+ * Pure: a join needs a full, open slot of a room with a waitlist, an address that is not
+ * blacklisted, a visitor within the per-visitor limits (as if the slot were booked) and not in
+ * line already. The matcher offers as many seats as are free (offers already count as taken),
+ * each to the next waiting entry, for the room's offer time but never past the slot's start.
+ */
+export function decideWaitlist(
+  command: WaitlistCommand,
+  state: WaitlistState,
+  ctx: WaitlistContext,
+): WaitlistDecision {
+  const { slot, room } = state;
+  const d: WaitlistDecision = { slot: [], transaction: [] };
+  if (slot.status !== 'active') throw refuse.notFound('Time slot');
+  const offerMinutes = room?.services.waitlistOfferMinutes ?? null;
+  const list = slot.waitlist ?? [];
+  const startsAt = instantOf(slot.date, slot.startTime, ctx.timeZone);
+  switch (command.type) {
+    case 'JoinWaitlist': {
+      if (offerMinutes === null) throw waitlistRefusals.notAvailable();
+      const window =
+        room &&
+        bookingWindow(ctx.today, room.openStart, room.openEnd, (x) => state.holidays.has(x));
+      const open = window !== undefined && isOpenForBooking(slot.date, window);
+      if (slot.capacity <= 0 || !open || startsAt <= ctx.now)
+        throw refuse.ticket('timeslot_not_open');
+      if (freeSeats(slot, ctx.now) - waitingCount(list) > 0) throw waitlistRefusals.seatsFree();
+      if (blocks(state.blacklist, ctx.today))
+        throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
+      const { visitorKey } = command.data;
+      if (list.some((e) => e.visitorKey === visitorKey && e.status !== 'lapsed'))
+        throw waitlistRefusals.alreadyJoined();
+      // The per-visitor limits as a booking of this slot would meet them.
+      const active = state.visitor.tickets.filter((t) => !t.cancelled);
+      if (active.some((b) => b.date === slot.date && timesOverlap(b, slot)))
+        throw refuse.ticket('max_tickets_per_time_reached');
+      if (active.filter((b) => b.date === slot.date).length + 1 > ctx.limits.maxTicketsPerDay)
+        throw refuse.ticket('max_tickets_per_day_reached');
+      if (active.filter((b) => b.date >= ctx.today).length + 1 > ctx.limits.maxTicketsPerVisitor)
+        throw refuse.ticket('max_tickets_by_user_reached');
+      d.slot.push(WaitlistJoined.create({ ...command.data, joinedAt: ctx.now.toISOString() }));
+      return d;
+    }
+    case 'MatchWaitlist': {
+      for (const e of list) {
+        if (e.status === 'offered' && !isOutstanding(e, ctx.now) && e.offerId)
+          d.slot.push(
+            SeatOfferLapsed.create({
+              entryId: e.entryId,
+              timeSlotId: command.data.timeSlotId,
+              offerId: e.offerId,
+            }),
+          );
+      }
+      if (offerMinutes === null || startsAt <= ctx.now) return d;
+      const free = freeSeats(slot, ctx.now);
+      const until = Math.min(ctx.now.getTime() + offerMinutes * 60_000, startsAt.getTime());
+      const expiresAt = new Date(until).toISOString();
+      for (const e of list.filter((x) => x.status === 'waiting').slice(0, free))
+        d.slot.push(
+          SeatOffered.create({
+            entryId: e.entryId,
+            timeSlotId: command.data.timeSlotId,
+            offerId: ctx.newOfferId(),
+            expiresAt,
+          }),
+        );
+      return d;
+    }
+    case 'TakeSeatOffer': {
+      const { offerId, transactionId, ticketId, timeSlotId } = command.data;
+      const entry = list.find((e) => e.offerId === offerId);
+      if (!entry) throw refuse.notFound('Offer');
+      if (!isOutstanding(entry, ctx.now)) throw waitlistRefusals.offerGone();
+      // The offer's seat becomes the cart's hold: counted once, never freed in between.
+      const expiresAt = new Date(ctx.now.getTime() + ctx.limits.holdMinutes * 60_000).toISOString();
+      const ticket = {
+        ticketId,
+        timeSlotId,
+        roomId: slot.roomId,
+        date: slot.date,
+        startTime: slot.startTime,
+        endTime: slot.endTime,
+      };
+      d.transaction.push(
+        TransactionStarted.create({ transactionId, expiresAt }),
+        TicketAddedToTransaction.create({ ...ticket, expiresAt }),
+      );
+      d.slot.push(
+        SeatOfferTaken.create({
+          entryId: entry.entryId,
+          timeSlotId,
+          offerId,
+          ticketId,
+          transactionId,
+        }),
+        TicketHeld.create({ ticketId, timeSlotId, transactionId, expiresAt }),
+      );
+      return d;
+    }
+  }
+}

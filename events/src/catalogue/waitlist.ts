@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { defineEvent } from './define.ts';
+
+/**
+ * Issue #16, the waitlist of a full slot. Its events live on the slot's stream: the slot lock
+ * serialises joins, offers and takes with the carts' holds, so an offer holds a seat exactly
+ * like a cart hold and two offers never take one seat. Events carry the visitor's HMAC key,
+ * never the address (that lives in `waitlist_entries` beside the log until its erasure).
+ */
+const id = z.uuid();
+const instant = z.iso.datetime({ offset: true });
+const visitorKey = z.string().regex(/^[0-9a-f]{40}$/);
+/** The unguessable reference of an offer (its mail's link): 128 random bits. */
+const offerId = z.string().regex(/^[0-9a-f]{32}$/);
+
+/** A visitor joined a full slot's waitlist (last in line). */
+export const WaitlistJoined = defineEvent(
+  'WaitlistJoined',
+  z.object({
+    entryId: id,
+    timeSlotId: id,
+    visitorKey,
+    language: z.enum(['de', 'en']),
+    joinedAt: instant,
+  }),
+);
+/** A free seat is held for the first in line until expiresAt (never past the slot's start). */
+export const SeatOffered = defineEvent(
+  'SeatOffered',
+  z.object({ entryId: id, timeSlotId: id, offerId, expiresAt: instant }),
+);
+/** The offer was not taken in time: its seat goes to the next in line. */
+export const SeatOfferLapsed = defineEvent(
+  'SeatOfferLapsed',
+  z.object({ entryId: id, timeSlotId: id, offerId }),
+);
+/** The visitor followed the offer: its seat became a cart's hold (TicketHeld follows). */
+export const SeatOfferTaken = defineEvent(
+  'SeatOfferTaken',
+  z.object({ entryId: id, timeSlotId: id, offerId, ticketId: id, transactionId: id }),
+);
+
+export const waitlistEvents = [WaitlistJoined, SeatOffered, SeatOfferLapsed, SeatOfferTaken];
+
+type D<T extends { schema: z.ZodType }> = z.infer<T['schema']>;
+export type WaitlistEvent =
+  | { type: 'WaitlistJoined'; data: D<typeof WaitlistJoined> }
+  | { type: 'SeatOffered'; data: D<typeof SeatOffered> }
+  | { type: 'SeatOfferLapsed'; data: D<typeof SeatOfferLapsed> }
+  | { type: 'SeatOfferTaken'; data: D<typeof SeatOfferTaken> };

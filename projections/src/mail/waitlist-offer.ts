@@ -1,0 +1,119 @@
+import { localDateTime, type Pool } from '@rr/platform';
+
+/**
+ * Issue #16: the mail of a waitlist offer, in the entry's language: the slot, until when the
+ * seat is held, and the link that puts it into a cart. Loaded from the write side
+ * (`waitlist_entries`, the entry's address) when it is sent; none once the offer is no longer
+ * out (taken, lapsed or erased meanwhile): nobody needs it then.
+ */
+const texts = {
+  de: {
+    subject: (room: string) => `Ein Platz ist frei geworden: ${room}`,
+    greeting: 'Guten Tag,',
+    intro: 'auf der Warteliste für diesen Termin sind Sie jetzt an der Reihe:',
+    held: (until: string) => `Wir halten den Platz für Sie bis ${until} Uhr.`,
+    link: 'Platz übernehmen und die Reservierung abschließen:',
+    closing: 'Mit freundlichen Grüßen\nIhre Bibliothek',
+    time: (s: string, e: string) => `${s}–${e} Uhr`,
+  },
+  en: {
+    subject: (room: string) => `A seat has become free: ${room}`,
+    greeting: 'Hello,',
+    intro: 'it is your turn on the waitlist for this time slot:',
+    held: (until: string) => `We hold the seat for you until ${until}.`,
+    link: 'Take the seat and complete your reservation:',
+    closing: 'Kind regards\nYour library',
+    time: (s: string, e: string) => `${s}–${e}`,
+  },
+};
+
+const germanDate = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
+
+function escapeHtml(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+export interface OfferMailInput {
+  language: 'de' | 'en';
+  roomName: string;
+  date: string;
+  startTime: string;
+  endTime: string;
+  /** The offer's end, local to the library. */
+  heldUntil: { date: string; time: string };
+  offerUrl: string;
+}
+
+export function composeOfferMail(m: OfferMailInput) {
+  const t = texts[m.language];
+  const slot = `${m.roomName}, ${germanDate(m.date)}, ${t.time(m.startTime, m.endTime)}`;
+  const until = `${germanDate(m.heldUntil.date)} ${m.heldUntil.time}`;
+  const text = [
+    t.greeting,
+    '',
+    t.intro,
+    `- ${slot}`,
+    '',
+    t.held(until),
+    '',
+    t.link,
+    m.offerUrl,
+    '',
+    t.closing,
+    '',
+  ].join('\n');
+  const html = `<!doctype html><html lang="${m.language}"><body>
+<p>${escapeHtml(t.greeting)}</p>
+<p>${escapeHtml(t.intro)}</p>
+<ul><li>${escapeHtml(slot)}</li></ul>
+<p>${escapeHtml(t.held(until))}</p>
+<p>${escapeHtml(t.link)} <a href="${escapeHtml(m.offerUrl)}">${escapeHtml(m.offerUrl)}</a></p>
+<p>${escapeHtml(t.closing).replace('\n', '<br>')}</p>
+</body></html>`;
+  return { subject: t.subject(m.roomName), text, html };
+}
+
+export async function loadOfferMail(
+  pool: Pool,
+  entryId: string,
+  baseUrl: string,
+  timeZone: string,
+) {
+  const r = await pool.query<{
+    email: string;
+    language: 'de' | 'en';
+    time_slot_id: string;
+    offer_id: string;
+    offer_expires_at: Date;
+    date: string;
+    start_time: string;
+    end_time: string;
+    room_name: string;
+  }>(
+    `SELECT w.email, w.language, w.time_slot_id, w.offer_id, w.offer_expires_at,
+            to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time, r.name AS room_name
+       FROM waitlist_entries w
+       JOIN rm_time_slots t ON t.id = w.time_slot_id
+       JOIN rm_rooms r ON r.id = t.room_id
+      WHERE w.entry_id::text = $1 AND w.status = 'offered' AND w.email IS NOT NULL`,
+    [entryId],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  return {
+    to: row.email,
+    names: [],
+    composed: composeOfferMail({
+      language: row.language,
+      roomName: row.room_name,
+      date: row.date,
+      startTime: row.start_time,
+      endTime: row.end_time,
+      heldUntil: localDateTime(row.offer_expires_at, timeZone),
+      offerUrl: `${baseUrl}waitlist-offer/${row.time_slot_id}/${row.offer_id}`,
+    }),
+  };
+}

@@ -1,0 +1,62 @@
+import type { RecordedEvent, WaitlistEvent } from '@rr/events';
+import type { PoolClient } from '@rr/platform';
+import type { Projection } from './projection.ts';
+
+/**
+ * Issue #16: each slot's waitlist for staff's slot page, in line order (the slot stream's
+ * version of the join), without personal data: waiting, offered, lapsed, taken (the seat went
+ * into a cart) and booked (that cart's ticket was booked).
+ */
+export const waitlistProjection: Projection = {
+  name: 'waitlist',
+  derivedOnly: true,
+  tables: ['rm_waitlist'],
+  handles: new Set([
+    'WaitlistJoined',
+    'SeatOffered',
+    'SeatOfferLapsed',
+    'SeatOfferTaken',
+    'TicketBooked',
+  ]),
+  async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
+    if (event.type === 'TicketBooked') {
+      await client.query(`UPDATE rm_waitlist SET status = 'booked' WHERE ticket_id = $1`, [
+        (event.data as { ticketId: string }).ticketId,
+      ]);
+      return;
+    }
+    const e = event as unknown as WaitlistEvent;
+    switch (e.type) {
+      case 'WaitlistJoined':
+        await client.query(
+          `INSERT INTO rm_waitlist (entry_id, time_slot_id, line_position, language, status, joined_at)
+           VALUES ($1, $2, $3, $4, 'waiting', $5) ON CONFLICT (entry_id) DO NOTHING`,
+          [
+            e.data.entryId,
+            e.data.timeSlotId,
+            event.streamVersion,
+            e.data.language,
+            e.data.joinedAt,
+          ],
+        );
+        return;
+      case 'SeatOffered':
+        await client.query(
+          `UPDATE rm_waitlist SET status = 'offered', offer_expires_at = $2 WHERE entry_id = $1`,
+          [e.data.entryId, e.data.expiresAt],
+        );
+        return;
+      case 'SeatOfferLapsed':
+        await client.query(`UPDATE rm_waitlist SET status = 'lapsed' WHERE entry_id = $1`, [
+          e.data.entryId,
+        ]);
+        return;
+      case 'SeatOfferTaken':
+        await client.query(
+          `UPDATE rm_waitlist SET status = 'taken', ticket_id = $2 WHERE entry_id = $1`,
+          [e.data.entryId, e.data.ticketId],
+        );
+        return;
+    }
+  },
+};
