@@ -8,6 +8,7 @@ import { bookingQueryRoutes } from './booking.ts';
 import { staffQueryRoutes } from './staff.ts';
 import { settingsQueryRoutes } from './settings.ts';
 import { sessionQueryRoutes } from './session.ts';
+import { displayQueryRoutes } from './display.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -23,5 +24,6 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...staffQueryRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
+    ...displayQueryRoutes(deps),
   ];
 }
