@@ -26,7 +26,9 @@ export const DisplayRoom = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    current: DisplaySlot.nullable().openapi({ description: 'The slot running now, if any' }),
+    current: z
+      .union([DisplaySlot, z.null()])
+      .openapi({ description: 'The slot running now, if any' }),
     next: z.array(DisplaySlot).openapi({
       description:
         "Today's slots still to start, in time order; when none is left today, the first slot after today (at most one)",

@@ -4330,11 +4330,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
-            current: components["schemas"]["DisplaySlot"];
+            /** @description The slot running now, if any */
+            current: components["schemas"]["DisplaySlot"] | null;
             /** @description Today's slots still to start, in time order; when none is left today, the first slot after today (at most one) */
             next: components["schemas"]["DisplaySlot"][];
         };
-        /** @description The slot running now, if any */
         DisplaySlot: {
             /** Format: uuid */
             id: string;
@@ -4347,7 +4347,7 @@ export interface components {
             capacity: number;
             /** @description Seats free now: capacity less bookings and unexpired cart holds, never below 0 */
             freeSeats: number;
-        } | null;
+        };
     };
     responses: never;
     parameters: never;
