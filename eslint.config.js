@@ -47,6 +47,7 @@ const features = [
   'auth',
   'booking',
   'dashboard',
+  'display',
   'privacy',
   'reports',
   'rooms',

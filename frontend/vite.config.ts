@@ -45,7 +45,8 @@ function chunkModules(): Plugin {
   };
 }
 
-// Two pages share one entry (src/main.tsx): the visitor app at / and the admin app at /admin/.
+// Three pages share one entry (src/main.tsx): the visitor app at /, the admin app at /admin/ and
+// the occupancy display at /display/ (issue #16).
 // The mount element's data attributes choose the interface (spec section 1).
 export default defineConfig(({ command }) => ({
   root,
@@ -73,10 +74,11 @@ export default defineConfig(({ command }) => ({
       input: {
         main: page('./index.html'),
         admin: page('./admin/index.html'),
+        display: page('./display/index.html'),
       },
       output: {
         // One shared chunk, `app`: the modules that more than one entry uses (the page entry
-        // and the lazily loaded visitor and admin interfaces), dependencies and source alike.
+        // and the lazily loaded visitor, admin and display interfaces), dependencies and source alike.
         // Every page loads all of it, and one file compresses better than a `vendor` and an
         // `app` chunk importing each other's bindings (0.7 KB gzip less for the visitor, issue
         // #14); the price: a release that changes shared source is a new file for the

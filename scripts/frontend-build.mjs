@@ -20,7 +20,7 @@ function newestMtime(p) {
  * contracts its forms check with (the contracts workspace).
  */
 const sources = [
-  ...['src', 'admin', 'index.html', 'vite.config.ts', 'package.json'].map((s) =>
+  ...['src', 'admin', 'display', 'index.html', 'vite.config.ts', 'package.json'].map((s) =>
     path.join(root, 'frontend', s),
   ),
   path.join(root, 'contracts', 'src'),

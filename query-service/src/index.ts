@@ -9,6 +9,7 @@ import { staffQueryRoutes } from './staff.ts';
 import { settingsQueryRoutes } from './settings.ts';
 import { sessionQueryRoutes } from './session.ts';
 import { waitlistQueryRoutes } from './waitlist.ts';
+import { displayQueryRoutes } from './display.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -25,5 +26,6 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...staffQueryRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
+    ...displayQueryRoutes(deps),
   ];
 }

@@ -121,10 +121,14 @@ export function createApp(options: AppOptions): express.Express {
 const hasSessionCookie = (cookie: string | undefined) =>
   cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`);
 
-/** The built SPA: visitor app at /, admin app at /admin/, unknown paths fall back to the app. */
+/**
+ * The built SPA: visitor app at /, admin app at /admin/, the occupancy display at /display/
+ * (issue #16), unknown paths fall back to the visitor app.
+ */
 export function mountFrontend(app: express.Express, dist: string): void {
   const visitorHtml = path.join(dist, 'index.html');
   const adminHtml = path.join(dist, 'admin', 'index.html');
+  const displayHtml = path.join(dist, 'display', 'index.html');
   app.use(express.static(dist, { index: false, maxAge: '1h', setHeaders: noCacheHtml }));
   const send = (file: string) => (_req: express.Request, res: express.Response) => {
     if (!existsSync(file)) {
@@ -138,6 +142,7 @@ export function mountFrontend(app: express.Express, dist: string): void {
     res.sendFile(file);
   };
   app.get(['/admin', '/admin/{*rest}'], send(adminHtml));
+  app.get(['/display', '/display/{*rest}'], send(displayHtml));
   app.get('/{*rest}', send(visitorHtml));
 }
 

@@ -15,7 +15,8 @@
  * source modules per chunk (`chunk-modules.json`, written by a plugin in vite.config.ts). The
  * walk fails instead of guessing: a dynamic import it cannot classify, a JS file of the build no
  * page loads, a visitor screen missing from the download or a staff module inside it stop the
- * script. Second figure: the admin app's own JS (what only `/admin/` downloads).
+ * script. Further figures: the admin app's own JS (what only `/admin/` downloads) and the
+ * occupancy display's (issue #16, what only `/display/` downloads; the visitor never loads it).
  *
  * Builds the frontend first when `frontend/dist` has no build with a manifest, or always with
  * BENCH_BUILD=1. Writes the figures to `bench-results.json` under the key `bundle`.
@@ -37,7 +38,7 @@ const manifestFile = path.join(distDir, '.vite', 'manifest.json');
 const chunkModulesFile = path.join(distDir, '.vite', 'chunk-modules.json');
 
 type Language = 'de' | 'en';
-type Interface = 'user' | 'admin';
+type Interface = 'user' | 'admin' | 'display';
 
 /**
  * Source modules of the visitor journey: each must be in the visitor download (a screen moved
@@ -57,17 +58,21 @@ const VISITOR_MODULES: readonly [string, string][] = [
   ['your reservations', 'src/features/booking/components/your-reservations.tsx'],
 ];
 
-/** Source modules that must not be in the visitor download (staff screens and texts). */
+/**
+ * Source modules that must not be in the visitor download (staff screens and texts, the
+ * occupancy display and its texts).
+ */
 const STAFF_MODULE =
-  /^src\/(app\/admin-app\.tsx|features\/(admin-|reports|dashboard|auth)|i18n\/staff\.)/;
+  /^src\/(app\/(admin|display)-app\.tsx|features\/(admin-|reports|dashboard|auth|display\/)|i18n\/(staff|display)\.|styles\/display\.css)/;
 
 /** A text catalogue chunk: `src/i18n/de.json`, `src/i18n/visitor.de.json`, ... */
-const CATALOGUE = /^src\/i18n\/(?:(visitor|staff)\.)?(de|en)\.json$/;
+const CATALOGUE = /^src\/i18n\/(?:(visitor|staff|display)\.)?(de|en)\.json$/;
 
 /** The lazily loaded interfaces of the entry (src/app/app.tsx) by data-interface. */
 const INTERFACE_MODULES: Readonly<Record<Interface, string>> = {
   user: 'src/app/user-app.tsx',
   admin: 'src/app/admin-app.tsx',
+  display: 'src/app/display-app.tsx',
 };
 
 function build(reason: string): void {
@@ -284,12 +289,24 @@ async function main(): Promise<void> {
   const visitorEn = walk(graph, { html: 'index.html', interface: 'user', language: 'en' });
   const adminDe = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'de' });
   const adminEn = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'en' });
+  const displayDe = walk(graph, {
+    html: 'display/index.html',
+    interface: 'display',
+    language: 'de',
+  });
+  const displayEn = walk(graph, {
+    html: 'display/index.html',
+    interface: 'display',
+    language: 'en',
+  });
   checkVisitorModules(graph, visitorDe, 'de');
   checkVisitorModules(graph, visitorEn, 'en');
 
   // Every JS file of the build is loaded by some page, so none is left out unnoticed.
   const reached = new Set(
-    [...visitorDe, ...visitorEn, ...adminDe, ...adminEn].map((key) => manifest[key]!.file),
+    [...visitorDe, ...visitorEn, ...adminDe, ...adminEn, ...displayDe, ...displayEn].map(
+      (key) => manifest[key]!.file,
+    ),
   );
   const assets = readdirSync(path.join(distDir, 'assets')).filter((f) => f.endsWith('.js'));
   const unreached = assets.map((f) => `assets/${f}`).filter((file) => !reached.has(file));
@@ -305,9 +322,16 @@ async function main(): Promise<void> {
     [...adminDe].filter((key) => !visitorDe.has(key) && !visitorEn.has(key)),
   );
   const adminPage = measure(graph, adminDe);
+  // What only /display/ loads (German page): the display interface and its texts.
+  const displayOnly = measure(
+    graph,
+    [...displayDe].filter((key) => !visitorDe.has(key) && !visitorEn.has(key)),
+  );
   const englishOnly = measure(
     graph,
-    [...visitorEn, ...adminEn].filter((key) => !visitorDe.has(key) && !adminDe.has(key)),
+    [...visitorEn, ...adminEn, ...displayEn].filter(
+      (key) => !visitorDe.has(key) && !adminDe.has(key) && !displayDe.has(key),
+    ),
   );
 
   const start = new Set(
@@ -325,6 +349,7 @@ async function main(): Promise<void> {
   };
   printFigures('Visitor app JS (page /, German, whole journey):', visitor, part);
   printFigures('Admin app JS (German; only /admin/ loads these):', adminOnly, part);
+  printFigures('Display JS (German; only /display/ loads these):', displayOnly, part);
   console.log(`\nnot counted, English pages only: ${englishOnly.map((f) => f.file).join(', ')}`);
 
   const visitorGzip = sum(visitor, 'gzipBytes');
@@ -341,6 +366,11 @@ async function main(): Promise<void> {
         'admin page JS (German, all it loads)',
         sum(adminPage, 'rawBytes'),
         sum(adminPage, 'gzipBytes'),
+      ],
+      [
+        'display JS (display-only chunks)',
+        sum(displayOnly, 'rawBytes'),
+        sum(displayOnly, 'gzipBytes'),
       ],
     ],
   );
@@ -363,6 +393,7 @@ async function main(): Promise<void> {
     visitorEnglish: { page: '/', language: 'en', ...totals(english) },
     adminOnly: { page: '/admin/', language: 'de', ...totals(adminOnly), files: adminOnly },
     adminPage: { page: '/admin/', language: 'de', ...totals(adminPage) },
+    displayOnly: { page: '/display/', language: 'de', ...totals(displayOnly), files: displayOnly },
   });
   if (!pass) {
     throw new Error(

@@ -185,6 +185,14 @@ export function seatsTaken(state: SlotState, now: Date): number {
 }
 
 /**
+ * Seats still free for visitors: the capacity less bookings and unexpired holds, never below 0
+ * (staff may overbook). The cart refuses a seat exactly when this is 0 (`seatsTaken` ≥ capacity).
+ */
+export function seatsFree(capacity: number, { booked, held }: Pick<SeatsTaken, 'booked' | 'held'>) {
+  return Math.max(0, capacity - booked - held);
+}
+
+/**
  * The payload of a refusal to delete what seats are taken in (spec section 8: the count first):
  * total, booked, held, and until when the holds last ('' without holds).
  */

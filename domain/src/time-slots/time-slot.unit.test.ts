@@ -21,6 +21,7 @@ import {
   decideTimeSlot,
   evolveSlot,
   initialSlotState,
+  seatsFree,
   seatsTaken,
   type SlotEvent,
   type SlotSeriesInput,
@@ -498,5 +499,13 @@ describe('DeleteTimeSlot', () => {
         .given(given({ slots }))
         .when(remove)
         .thenRefused('not_found');
+  });
+});
+
+describe('seatsFree', () => {
+  it('is the capacity less bookings and holds, and never below zero when staff overbooked', () => {
+    expect(seatsFree(10, { booked: 3, held: 2 })).toBe(5);
+    expect(seatsFree(5, { booked: 5, held: 0 })).toBe(0);
+    expect(seatsFree(5, { booked: 6, held: 1 })).toBe(0);
   });
 });

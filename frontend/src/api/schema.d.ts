@@ -4169,6 +4169,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/display": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live occupancy display: per room the current and next slots with their free seats now (public, no personal data) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description One room only; without it every room */
+                    roomId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rooms with their current and next slots */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Display"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4580,6 +4635,35 @@ export interface components {
                 username: string;
                 roles: ("admin" | "reports")[];
             } | null;
+        };
+        Display: {
+            /** @description The library's date now (YYYY-MM-DD, TIME_ZONE) */
+            today: string;
+            /** @description The library's time now (HH:mm, TIME_ZONE) */
+            time: string;
+            rooms: components["schemas"]["DisplayRoom"][];
+        };
+        DisplayRoom: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The slot running now, if any */
+            current: components["schemas"]["DisplaySlot"] | null;
+            /** @description Today's slots still to start, in time order; when none is left today, the first slot after today (at most one) */
+            next: components["schemas"]["DisplaySlot"][];
+        };
+        DisplaySlot: {
+            /** Format: uuid */
+            id: string;
+            /** @description Local date (YYYY-MM-DD) */
+            date: string;
+            /** @description Local time (HH:mm) */
+            startTime: string;
+            /** @description Local time (HH:mm) */
+            endTime: string;
+            capacity: number;
+            /** @description Seats free now: capacity less bookings and unexpired cart holds, never below 0 */
+            freeSeats: number;
         };
     };
     responses: never;

@@ -10,6 +10,9 @@ import type { AppStore } from './store';
 // Each interface is its own chunk: visitors never download the admin screens.
 const UserApp = lazy(() => import('./user-app').then((module) => ({ default: module.UserApp })));
 const AdminApp = lazy(() => import('./admin-app').then((module) => ({ default: module.AdminApp })));
+const DisplayApp = lazy(() =>
+  import('./display-app').then((module) => ({ default: module.DisplayApp })),
+);
 
 interface AppProps {
   config: AppConfig;
@@ -28,6 +31,8 @@ function Interface({ config }: { config: AppConfig }) {
           <PermissionError />
         </main>
       );
+    case 'display':
+      return <DisplayApp />;
     case 'user':
       return <UserApp />;
   }

@@ -16,6 +16,7 @@ const LOADERS: Readonly<Record<CatalogueName, Readonly<Record<Language, Catalogu
   main: { de: () => import('./de.json'), en: () => import('./en.json') },
   visitor: { de: () => import('./visitor.de.json'), en: () => import('./visitor.en.json') },
   staff: { de: () => import('./staff.de.json'), en: () => import('./staff.en.json') },
+  display: { de: () => import('./display.de.json'), en: () => import('./display.en.json') },
 };
 
 /** A deep merge of `extra` over `base`, both catalogues; the inputs are not modified. */

@@ -13,8 +13,6 @@ import {
   slotsByDate,
   weekdayNames,
   weekdayOf,
-  yearMonthOf,
-  yearMonthSearch,
   type CalendarSlot,
 } from './calendar';
 
@@ -100,9 +98,6 @@ describe('months', () => {
     expect(parseYearMonth({ year: 'abc', month: '0' }, fallback)).toEqual(fallback);
     expect(parseYearMonth({ month: '2' }, fallback)).toEqual({ year: 2026, month: 2 });
     expect(parseYear('20260')).toBeNull();
-    expect(yearMonthSearch({ year: 2026, month: 4 })).toBe('?year=2026&month=4');
-    expect(yearMonthOf('2026-04-30')).toEqual({ year: 2026, month: 4 });
-    expect(yearMonthOf('x')).toBeNull();
   });
 
   it('names weekdays Monday first and months', () => {

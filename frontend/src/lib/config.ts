@@ -4,7 +4,7 @@
  * element's `dataset` and the document language.
  */
 
-export const INTERFACE_MODES = ['admin', 'reports', 'permissionerror', 'user'] as const;
+export const INTERFACE_MODES = ['admin', 'reports', 'permissionerror', 'user', 'display'] as const;
 export type InterfaceMode = (typeof INTERFACE_MODES)[number];
 
 export const LANGUAGES = ['de', 'en'] as const;
@@ -34,6 +34,11 @@ export interface AppConfig {
   readonly recaptchaPublicToken: string;
   readonly recaptchaSrc: string;
   readonly language: Language;
+  /**
+   * The one room the occupancy display (`data-interface="display"`, issue #16) shows; empty: every
+   * room.
+   */
+  readonly roomId: string;
 }
 
 /**
@@ -51,6 +56,7 @@ export const CONFIG_ATTRIBUTES = {
   privacyUrl: 'data-privacy-url',
   recaptchaPublicToken: 'data-recaptcha-public-token',
   recaptchaSrc: 'data-recaptcha-src',
+  roomId: 'data-room-id',
 } as const;
 
 export type ConfigDataset = Readonly<Record<string, string | undefined>>;
@@ -107,5 +113,6 @@ export function parseConfig(
     recaptchaPublicToken: text(dataset.recaptchaPublicToken),
     recaptchaSrc: text(dataset.recaptchaSrc),
     language: parseLanguage(documentLang),
+    roomId: text(dataset.roomId),
   };
 }

@@ -15,6 +15,7 @@ describe('parseConfig', () => {
       recaptchaPublicToken: '',
       recaptchaSrc: '',
       language: 'de',
+      roomId: '',
     });
   });
 
@@ -31,6 +32,7 @@ describe('parseConfig', () => {
         privacyUrl: 'https://example.org/privacy',
         recaptchaPublicToken: 'public-key',
         recaptchaSrc: 'https://www.google.com/recaptcha/api.js',
+        roomId: ' 0b9c6a52-2f8e-4d61-9d8c-5a3e2f1b7c40 ',
       },
       'en-GB',
     );
@@ -46,6 +48,7 @@ describe('parseConfig', () => {
       recaptchaPublicToken: 'public-key',
       recaptchaSrc: 'https://www.google.com/recaptcha/api.js',
       language: 'en',
+      roomId: '0b9c6a52-2f8e-4d61-9d8c-5a3e2f1b7c40',
     });
   });
 
@@ -58,9 +61,12 @@ describe('parseConfig', () => {
 });
 
 describe('parseInterfaceMode', () => {
-  it.each(['admin', 'reports', 'permissionerror', 'user'] as const)('accepts %s', (mode) => {
-    expect(parseInterfaceMode(mode)).toBe(mode);
-  });
+  it.each(['admin', 'reports', 'permissionerror', 'user', 'display'] as const)(
+    'accepts %s',
+    (mode) => {
+      expect(parseInterfaceMode(mode)).toBe(mode);
+    },
+  );
 
   it.each([undefined, '', 'Admin', 'superuser', 'visitor'])('falls back to user for %j', (v) => {
     expect(parseInterfaceMode(v)).toBe('user');

@@ -2,7 +2,8 @@ import type { ColumnSort, SortOrder } from '../../../lib/sorting';
 import { blacklistEntryInput, blacklistEntryUpdateInput } from '@rr/contracts/blacklist';
 import type { BlacklistEntry } from '../../../api/types';
 import { addYearsIso } from '../../../lib/staff-dates';
-import { formCheck, text } from '../../../lib/form-check';
+import { formCheck } from '../../../lib/form-check';
+import { text } from '../../../lib/staff-forms';
 
 /* ---- Forms ---- */
 

@@ -1,6 +1,7 @@
 import { HolidayInput } from '@rr/contracts/holidays';
 import type { Holiday } from '../../../api/types';
-import { formCheck, text } from '../../../lib/form-check';
+import { formCheck } from '../../../lib/form-check';
+import { text } from '../../../lib/staff-forms';
 
 export const HOLIDAY_FIELDS = ['name', 'date', 'description'] as const;
 export type HolidayField = (typeof HOLIDAY_FIELDS)[number];

@@ -2,7 +2,8 @@ import { subMonths } from 'date-fns';
 import type { FieldErrors } from '@rr/contracts/issues';
 import { DailyReportQuery, OCCUPANCY_TYPES, OccupancyReportQuery } from '@rr/contracts/reports';
 import { parseIsoDate, toIsoDate } from '../../../lib/dates';
-import { errorsOf, formCheck, text } from '../../../lib/form-check';
+import { errorsOf, formCheck } from '../../../lib/form-check';
+import { text } from '../../../lib/staff-forms';
 import { serializeParams } from '../../../lib/url';
 
 /** Spec section 3: occupancy types. */

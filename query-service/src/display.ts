@@ -1,0 +1,143 @@
+import { seatsFree } from '@rr/domain';
+import { defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
+import type { QueryDeps } from './deps.ts';
+
+/**
+ * The live occupancy display (issue #16 point 5): a public, glanceable answer for a screen in the
+ * foyer. Per room, in the manual room order: the slot running now and the next slots of today
+ * (or, when none is left today, the first one after today), each with its free seats now. No
+ * personal data: rooms, times and seat counts only.
+ */
+export const DisplaySlot = z
+  .object({
+    id: z.uuid(),
+    date: z.string().openapi({ description: 'Local date (YYYY-MM-DD)' }),
+    startTime: z.string().openapi({ description: 'Local time (HH:mm)' }),
+    endTime: z.string().openapi({ description: 'Local time (HH:mm)' }),
+    capacity: z.number(),
+    freeSeats: z.number().openapi({
+      description: 'Seats free now: capacity less bookings and unexpired cart holds, never below 0',
+    }),
+  })
+  .openapi('DisplaySlot');
+export type DisplaySlot = z.infer<typeof DisplaySlot>;
+
+export const DisplayRoom = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    current: z
+      .union([DisplaySlot, z.null()])
+      .openapi({ description: 'The slot running now, if any' }),
+    next: z.array(DisplaySlot).openapi({
+      description:
+        "Today's slots still to start, in time order; when none is left today, the first slot after today (at most one)",
+    }),
+  })
+  .openapi('DisplayRoom');
+
+export const Display = z
+  .object({
+    today: z.string().openapi({ description: "The library's date now (YYYY-MM-DD, TIME_ZONE)" }),
+    time: z.string().openapi({ description: "The library's time now (HH:mm, TIME_ZONE)" }),
+    rooms: z.array(DisplayRoom),
+  })
+  .openapi('Display');
+export type Display = z.infer<typeof Display>;
+
+const DisplayQuery = z.object({
+  roomId: z
+    .uuid('Not a valid id')
+    .optional()
+    .openapi({ description: 'One room only; without it every room' }),
+});
+
+interface SlotJson {
+  id: string;
+  date: string;
+  start_time: string;
+  end_time: string;
+  capacity: number;
+  booked: number;
+  held: number;
+}
+
+/**
+ * Today's slots not yet ended and the first slot after today of each room (slots without
+ * capacity are hidden, as from visitors), with their bookings and unexpired holds at `$3`.
+ */
+const DISPLAY_SQL = `
+  SELECT r.id, r.name,
+         (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
+            FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.booked, c.held
+                    FROM rm_time_slots s,
+                         LATERAL (SELECT count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked,
+                                         count(*) FILTER (WHERE t.status = 'NEW' AND x.expires_at > $3)::int AS held
+                                    FROM rm_tickets t LEFT JOIN rm_transactions x ON x.id = t.transaction_id
+                                   WHERE t.time_slot_id = s.id AND t.status IN ('NEW', 'BOOKED')) c
+                   WHERE s.id IN (SELECT l.id FROM rm_time_slots l
+                                   WHERE l.room_id = r.id AND l.date = $1 AND l.end_time > $2
+                                     AND l.capacity > 0
+                                  UNION ALL
+                                  (SELECT l.id FROM rm_time_slots l
+                                    WHERE l.room_id = r.id AND l.date > $1 AND l.capacity > 0
+                                    ORDER BY l.date, l.start_time LIMIT 1))) s) AS slots
+    FROM rm_rooms r
+   WHERE $4::uuid IS NULL OR r.id = $4
+   ORDER BY r.sort_order, lower(r.name), r.id`;
+
+const toDisplaySlot = (s: SlotJson): DisplaySlot => ({
+  id: s.id,
+  date: s.date,
+  startTime: s.start_time,
+  endTime: s.end_time,
+  capacity: s.capacity,
+  freeSeats: seatsFree(s.capacity, s),
+});
+
+/** The display's answer at the clock's instant, in the library's time zone. */
+export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Display> {
+  const now = deps.clock.now();
+  const { date: today, time } = localDateTime(now, deps.timeZone);
+  const r = await deps.pool.query<{ id: string; name: string; slots: SlotJson[] }>({
+    name: 'rr_display',
+    text: DISPLAY_SQL,
+    values: [today, time, now.toISOString(), roomId ?? null],
+  });
+  if (roomId !== undefined && r.rows.length === 0) throw problems.notFound('Room');
+  return {
+    today,
+    time,
+    rooms: r.rows.map((room) => {
+      const slots = room.slots.map(toDisplaySlot);
+      const ofToday = slots.filter((s) => s.date === today);
+      const current = ofToday.find((s) => s.startTime <= time) ?? null;
+      const later = ofToday.filter((s) => s.startTime > time);
+      return {
+        id: room.id,
+        name: room.name,
+        current,
+        next: later.length ? later : slots.filter((s) => s.date > today),
+      };
+    }),
+  };
+}
+
+export function displayQueryRoutes(deps: QueryDeps): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/display',
+      summary:
+        'Live occupancy display: per room the current and next slots with their free seats now (public, no personal data)',
+      tags: ['display'],
+      access: 'public',
+      query: DisplayQuery,
+      responses: {
+        200: { description: 'The rooms with their current and next slots', schema: Display },
+        404: { description: 'No such room' },
+      },
+      handler: async ({ query }) => ({ body: await displayAt(deps, query.roomId) }),
+    }),
+  ];
+}

@@ -1,0 +1,239 @@
+// The live occupancy display (issue #16 point 5): GET /api/display at a fixed clock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '@rr/platform';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+import { createRoom, createSlot } from '../support/fixtures.ts';
+
+// Monday 23 Nov 2026, 10:00 in Vienna (the test app's TIME_ZONE).
+const NOW = new Date('2026-11-23T09:00:00Z');
+const clock = new ManualClock(NOW);
+const TODAY = '2026-11-23';
+
+let db: TestDatabase;
+let app: TestApp;
+let admin: Client;
+
+interface DisplaySlot {
+  id: string;
+  date: string;
+  startTime: string;
+  endTime: string;
+  capacity: number;
+  freeSeats: number;
+}
+interface DisplayRoom {
+  id: string;
+  name: string;
+  current: DisplaySlot | null;
+  next: DisplaySlot[];
+}
+interface Display {
+  today: string;
+  time: string;
+  rooms: DisplayRoom[];
+}
+
+const visitor = {
+  salutation: 'MS',
+  title: 'Dr.',
+  firstName: 'Anna',
+  lastName: 'Musterfrau',
+  organisation: 'Universität Wien',
+  email: 'anna.display@example.at',
+  phone: '+436641234567',
+  accessibility: true,
+  language: 'de',
+};
+
+/** The display as a screen in the foyer asks for it, after the writes `after` has made. */
+async function display(query = '', after?: Client): Promise<Display> {
+  const screen = new Client(app.baseUrl);
+  screen.lastPosition = after?.lastPosition ?? admin.lastPosition;
+  const r = await screen.get(`/api/display${query}`);
+  expect(r.status, await r.clone().text()).toBe(200);
+  return (await r.json()) as Display;
+}
+
+/** A visitor's cart holding one seat of the slot (the seat is held, not booked). */
+async function hold(timeSlotId: string): Promise<{ client: Client; transactionId: string }> {
+  const client = new Client(app.baseUrl);
+  const r = await client.request('POST', '/api/transactions', { json: { timeSlotId } });
+  expect(r.status, await r.clone().text()).toBe(201);
+  return { client, transactionId: ((await r.json()) as { transactionId: string }).transactionId };
+}
+
+async function book(cart: { client: Client; transactionId: string }): Promise<void> {
+  const r = await cart.client.request('PUT', `/api/transactions/${cart.transactionId}/booking`, {
+    json: visitor,
+  });
+  expect(r.status, await r.clone().text()).toBe(200);
+}
+
+let reading: string;
+let current: string;
+let next: string;
+let afternoon: string;
+let quiet: string;
+let empty: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = await startTestApp(db, clock);
+  await addUser(db, 'boss', 'correct horse', ['admin']);
+  admin = new Client(app.baseUrl);
+  await admin.login('boss', 'correct horse');
+  // Open from today, so visitors can hold today's seats.
+  reading = await createRoom(admin, 'Display reading room', { openStartValue: 0 });
+  current = await createSlot(admin, reading, TODAY, '09:00', '11:00', 5);
+  next = await createSlot(admin, reading, TODAY, '11:00', '13:00', 4);
+  afternoon = await createSlot(admin, reading, TODAY, '14:00', '16:00', 3);
+  await createSlot(admin, reading, '2026-11-24', '09:00', '11:00', 5);
+  // Today's only slot has ended: the screen shows the first slot after today.
+  quiet = await createRoom(admin, 'Display quiet room', { openStartValue: 0 });
+  await createSlot(admin, quiet, TODAY, '08:00', '09:30', 2);
+  await createSlot(admin, quiet, '2026-11-26', '08:00', '10:00', 2);
+  await createSlot(admin, quiet, '2026-11-25', '12:00', '14:00', 2);
+  empty = await createRoom(admin, 'Display empty room');
+});
+afterAll(async () => {
+  await app.close();
+  await db.drop();
+});
+
+describe('GET /api/display', () => {
+  it('answers per room, in the room order, the slot running now and the next ones with free seats', async () => {
+    const answer = await display();
+    expect(answer.today).toBe(TODAY);
+    expect(answer.time).toBe('10:00');
+    expect(answer.rooms.map((r) => r.id)).toEqual([reading, quiet, empty]);
+    const [room, quietRoom, emptyRoom] = answer.rooms;
+    expect(room).toEqual({
+      id: reading,
+      name: 'Display reading room',
+      current: {
+        id: current,
+        date: TODAY,
+        startTime: '09:00',
+        endTime: '11:00',
+        capacity: 5,
+        freeSeats: 5,
+      },
+      next: [
+        {
+          id: next,
+          date: TODAY,
+          startTime: '11:00',
+          endTime: '13:00',
+          capacity: 4,
+          freeSeats: 4,
+        },
+        {
+          id: afternoon,
+          date: TODAY,
+          startTime: '14:00',
+          endTime: '16:00',
+          capacity: 3,
+          freeSeats: 3,
+        },
+      ],
+    });
+    // No slot running and none left today: the first one after today.
+    expect(quietRoom!.current).toBeNull();
+    expect(quietRoom!.next.map((s) => [s.date, s.startTime])).toEqual([['2026-11-25', '12:00']]);
+    expect(emptyRoom).toEqual({
+      id: empty,
+      name: 'Display empty room',
+      current: null,
+      next: [],
+    });
+  });
+
+  it('answers one room with roomId; an unknown room is 404, a bad id 400', async () => {
+    const one = await display(`?roomId=${quiet}`);
+    expect(one.rooms.map((r) => r.name)).toEqual(['Display quiet room']);
+
+    const screen = new Client(app.baseUrl);
+    const unknown = await screen.get('/api/display?roomId=00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await unknown.json()) as { error: string }).error).toBe('not_found');
+    const bad = await screen.get('/api/display?roomId=not-an-id');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toBe('validation__error');
+  });
+
+  it('counts a cart hold and a booking as taken seats, and shows no personal data', async () => {
+    const cart = await hold(current);
+    const held = await display(`?roomId=${reading}`, cart.client);
+    expect(held.rooms[0]!.current!.freeSeats).toBe(4);
+
+    await book(cart);
+    const booked = await display(`?roomId=${reading}`, cart.client);
+    expect(booked.rooms[0]!.current!.freeSeats).toBe(4);
+    expect(booked.rooms[0]!.next.map((s) => s.freeSeats)).toEqual([4, 3]);
+
+    const second = await hold(next);
+    await book(second);
+    const answer = await display('', second.client);
+    expect(answer.rooms[0]!.next.map((s) => s.freeSeats)).toEqual([3, 3]);
+    // Rooms, times and seat counts only: no field of a ticket or its owner.
+    const text = JSON.stringify(answer);
+    for (const value of Object.values(visitor)) {
+      if (typeof value === 'string' && value.length > 2) expect(text).not.toContain(value);
+    }
+    for (const room of answer.rooms) {
+      expect(Object.keys(room).sort()).toEqual(['current', 'id', 'name', 'next']);
+      for (const slot of [room.current, ...room.next]) {
+        if (slot) {
+          expect(Object.keys(slot).sort()).toEqual([
+            'capacity',
+            'date',
+            'endTime',
+            'freeSeats',
+            'id',
+            'startTime',
+          ]);
+        }
+      }
+    }
+  });
+
+  it('never shows fewer than 0 free seats when staff cut the capacity below the tickets', async () => {
+    // The slot of 11:00 has one booking; a hold makes two taken seats.
+    const cart = await hold(next);
+    admin.lastPosition = cart.client.lastPosition;
+    const cut = await admin.request('PUT', `/api/admin/rooms/${reading}/timeslots/${next}`, {
+      json: { startTime: '11:00', endTime: '13:00', capacity: 1 },
+    });
+    expect(cut.status).toBe(200);
+    const answer = await display(`?roomId=${reading}`);
+    expect(answer.rooms[0]!.next[0]).toMatchObject({ id: next, capacity: 1, freeSeats: 0 });
+  });
+
+  it('follows the clock: an expired hold frees its seat, a later time moves current and next', async () => {
+    // The slot running now has one booking; a further hold lasts 15 minutes from 10:00.
+    const cart = await hold(current);
+    expect((await display(`?roomId=${reading}`, cart.client)).rooms[0]!.current!.freeSeats).toBe(3);
+    try {
+      // 10:20: the hold has ended, though the expiry job (not running here) has not released it.
+      clock.set(new Date('2026-11-23T09:20:00Z'));
+      expect((await display(`?roomId=${reading}`)).rooms[0]!.current!.freeSeats).toBe(4);
+
+      clock.set(new Date('2026-11-23T10:20:00Z')); // 11:20
+      const later = await display(`?roomId=${reading}`);
+      expect(later.time).toBe('11:20');
+      expect(later.rooms[0]!.current).toMatchObject({ id: next, freeSeats: 0 });
+      expect(later.rooms[0]!.next.map((s) => s.id)).toEqual([afternoon]);
+
+      clock.set(new Date('2026-11-23T16:30:00Z')); // 17:30: today is over
+      const evening = (await display(`?roomId=${reading}`)).rooms[0]!;
+      expect(evening.current).toBeNull();
+      expect(evening.next.map((s) => [s.date, s.startTime, s.freeSeats])).toEqual([
+        ['2026-11-24', '09:00', 5],
+      ]);
+    } finally {
+      clock.set(NOW);
+    }
+  });
+});
