@@ -64,17 +64,23 @@ interface SlotJson {
 
 /**
  * Today's slots not yet ended and the first slot after today of each room (slots without
- * capacity are hidden, as from visitors), with their bookings and unexpired holds at `$3`.
+ * capacity are hidden, as from visitors), with their bookings and unexpired holds at `$3`, and
+ * the waitlist's claims on them (unexpired offers, people waiting).
  */
 const DISPLAY_SQL = `
   SELECT r.id, r.name,
          (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
-            FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.booked, c.held
+            FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.booked, c.held + w.claimed AS held
                     FROM rm_time_slots s,
                          LATERAL (SELECT count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked,
                                          count(*) FILTER (WHERE t.status = 'NEW' AND x.expires_at > $3)::int AS held
                                     FROM rm_tickets t LEFT JOIN rm_transactions x ON x.id = t.transaction_id
-                                   WHERE t.time_slot_id = s.id AND t.status IN ('NEW', 'BOOKED')) c
+                                   WHERE t.time_slot_id = s.id AND t.status IN ('NEW', 'BOOKED')) c,
+                         -- The waitlist's claims: seats offered (unexpired) and people waiting
+                         -- (a freed seat is theirs, not a walk-in's).
+                         LATERAL (SELECT count(*)::int AS claimed FROM rm_waitlist w
+                                   WHERE w.time_slot_id = s.id
+                                     AND (w.status = 'waiting' OR (w.status = 'offered' AND w.offer_expires_at > $3))) w
                    WHERE s.id IN (SELECT l.id FROM rm_time_slots l
                                    WHERE l.room_id = r.id AND l.date = $1 AND l.end_time > $2
                                      AND l.capacity > 0

@@ -236,4 +236,22 @@ describe('GET /api/display', () => {
       clock.set(NOW);
     }
   });
+
+  it("counts the waitlist's claims: a seat freed while people wait is not free for walk-ins", async () => {
+    const room = await createRoom(admin, 'Display waitlist room', { openStartValue: 0 });
+    const services = { waitlistOfferMinutes: 30 };
+    const set = await admin.request('PUT', `/api/admin/rooms/${room}/services`, { json: services });
+    expect(set.status).toBe(200);
+    const slot = await createSlot(admin, room, TODAY, '16:00', '17:00', 1);
+    const cart = await hold(slot);
+    const reader = new Client(app.baseUrl);
+    const joined = await reader.request('POST', `/api/timeslots/${slot}/waitlist`, {
+      json: { email: 'waiting.display@example.at', language: 'de' },
+    });
+    expect(joined.status, await joined.clone().text()).toBe(201);
+    const removed = await cart.client.request('DELETE', `/api/transactions/${cart.transactionId}`);
+    expect(removed.status).toBeLessThan(300);
+    const shown = await display(`?roomId=${room}`, cart.client);
+    expect(shown.rooms[0]!.next).toMatchObject([{ id: slot, capacity: 1, freeSeats: 0 }]);
+  });
 });
