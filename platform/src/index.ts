@@ -18,3 +18,4 @@ export * from './mail-files.ts';
 export * from './email-key.ts';
 export * from './read-pools.ts';
 export * from './check-in-code.ts';
+export * from './interval-job.ts';

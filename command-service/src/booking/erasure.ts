@@ -1,5 +1,5 @@
 import { decideReservation, emptyReservation } from '@rr/domain';
-import { removeErasedMailFiles, todayIn } from '@rr/platform';
+import { removeErasedMailFiles, startIntervalJob, todayIn, type IntervalJob } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { lockAndLoadTransaction, reservationAppends } from './store.ts';
@@ -71,19 +71,14 @@ export function startErasureJob(
   deps: CommandDeps,
   intervalMs: number,
   options: ErasureOptions = {},
-): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const round = () => {
-    running = running
-      .then(() => erasePersonalData(deps, options))
-      .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'erasure round failed'));
-  };
-  round();
-  const timer = setInterval(round, intervalMs);
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+): IntervalJob {
+  return startIntervalJob(
+    'erasure',
+    () => erasePersonalData(deps, options),
+    intervalMs,
+    deps.logger,
+    {
+      runAtStart: true,
     },
-  };
+  );
 }

@@ -1,5 +1,6 @@
 import { transactionStreamId } from '@rr/events';
 import { decideReservation, emptyReservation } from '@rr/domain';
+import { startIntervalJob, type IntervalJob } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { loadTransaction, lockCartAndSlots, reservationAppends } from './store.ts';
@@ -52,20 +53,11 @@ export async function expireDueTransactions(deps: CommandDeps, batch = 200): Pro
 }
 
 /** Runs the expiry job every intervalMs until stopped. */
-export function startExpiryJob(deps: CommandDeps, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running
-      .then(() => expireDueTransactions(deps))
-      .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'cart expiry round failed'));
-  }, intervalMs);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startExpiryJob(deps: CommandDeps, intervalMs: number): IntervalJob {
+  return startIntervalJob(
+    'cart expiry',
+    () => expireDueTransactions(deps),
+    intervalMs,
+    deps.logger,
+  );
 }

@@ -13,7 +13,7 @@ import {
   type WaitlistState,
 } from '@rr/domain';
 import type { WaitlistInput } from '@rr/contracts';
-import type { z } from '@rr/platform';
+import { startIntervalJob, type IntervalJob, type z } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand, streamAppend } from '../command.ts';
 import { roomsWithHolidays } from '../write-state.ts';
@@ -195,22 +195,8 @@ export async function matchWaitlists(deps: CommandDeps): Promise<number> {
 }
 
 /** Runs the matcher every intervalMs until stopped (the clock decides what is due). */
-export function startWaitlistJob(deps: CommandDeps, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running
-      .then(() => matchWaitlists(deps))
-      .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'waitlist round failed'));
-  }, intervalMs);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startWaitlistJob(deps: CommandDeps, intervalMs: number): IntervalJob {
+  return startIntervalJob('waitlist', () => matchWaitlists(deps), intervalMs, deps.logger);
 }
 
 /**

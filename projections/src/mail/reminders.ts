@@ -7,7 +7,13 @@ import {
   localDateTime,
   type SlotEvent,
 } from '@rr/domain';
-import type { Clock, Logger, Pool } from '@rr/platform';
+import {
+  startIntervalJob,
+  type Clock,
+  type IntervalJob,
+  type Logger,
+  type Pool,
+} from '@rr/platform';
 
 /**
  * Issue #16, reminders. A room with `reminderHoursBefore` reminds its readers that many hours
@@ -81,25 +87,8 @@ export async function enqueueDueReminders(o: ReminderJobOptions): Promise<number
 }
 
 /** Runs the reminder job every intervalMs until stopped. */
-export function startReminderJob(
-  o: ReminderJobOptions,
-  intervalMs: number,
-): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running
-      .then(() => enqueueDueReminders(o))
-      .catch((err: unknown) => o.logger.warn({ err: String(err) }, 'reminder round failed'));
-  }, intervalMs);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startReminderJob(o: ReminderJobOptions, intervalMs: number): IntervalJob {
+  return startIntervalJob('reminder', () => enqueueDueReminders(o), intervalMs, o.logger);
 }
 
 /** A ticket a reminder still names, and whether its room uses check-in (then its QR code goes along). */
