@@ -51,4 +51,14 @@ export const refuse = {
   /** A ticket the cart rules refuse, the rule (spec section 8) as payload. */
   ticket: (rule: string) =>
     new Refused('ticket__validation_error', 'The ticket cannot be added', [rule]),
+  /**
+   * The per-day maximum (issue #15): after the rule, the day it is reached on (`YYYY-MM-DD`)
+   * and the maximum, so the message can name both.
+   */
+  dayLimit: (date: string, maxTicketsPerDay: number) =>
+    new Refused('ticket__validation_error', 'The maximum of tickets for this day is reached', [
+      'max_tickets_per_day_reached',
+      date,
+      String(maxTicketsPerDay),
+    ]),
 };

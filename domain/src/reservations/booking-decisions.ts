@@ -49,7 +49,7 @@ export function bookCart(
     const count =
       active.filter((b) => b.date === date).length +
       cart.tickets.filter((t) => t.date === date).length;
-    if (count > limits.maxTicketsPerDay) throw refuse.ticket('max_tickets_per_day_reached');
+    if (count > limits.maxTicketsPerDay) throw refuse.dayLimit(date, limits.maxTicketsPerDay);
   }
   const future = active.filter((b) => b.date >= today).length;
   if (future + cart.tickets.length > limits.maxTicketsPerVisitor)

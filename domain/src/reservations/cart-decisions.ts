@@ -64,6 +64,8 @@ export function addTicket(
     endTime: slot.endTime,
   };
   const [rule] = cartRules(cart.tickets, ticket, limits);
+  if (rule === 'max_tickets_per_day_reached')
+    throw refuse.dayLimit(ticket.date, limits.maxTicketsPerDay);
   if (rule) throw refuse.ticket(rule);
   if (seatsTaken(slot, now) >= slot.capacity) throw refuse.ticket('timeslot_no_tickets_left');
   const expiresAt = expiry(now, limits);
