@@ -11,6 +11,7 @@ export type RefusalCode =
   | 'room__has_active_reservations'
   | 'timeslot__overlapping'
   | 'timeslot__has_tickets'
+  | 'timeslot__overbooking_not_confirmed'
   | 'blacklist__email_already_exists'
   | 'ticket__validation_error'
   | 'ticket__not_cancelable'

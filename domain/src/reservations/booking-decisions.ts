@@ -12,6 +12,7 @@ import {
 import { refuse, Refused } from '../refusal.ts';
 import { timesOverlap } from '../cart-rules.ts';
 import { blocks } from '../blacklist/blacklist-entry.ts';
+import { seatsTaken } from '../time-slots/time-slot.ts';
 import { isCancelable } from './cancelable.ts';
 import { mustBeOpen, transactionExpired } from './cart-decisions.ts';
 import {
@@ -87,6 +88,15 @@ export function staffBook(
   const slot = state.slots.get(data.timeSlotId);
   if (!slot || slot.status !== 'active' || slot.roomId !== data.roomId)
     throw refuse.notFound('Time slot');
+  // Issue #15: the staff member asked to book only while a seat is free (the form saw one); the
+  // seats taken and the capacity let the form ask before overbooking.
+  const taken = seatsTaken(slot, now);
+  if (data.confirmOverbooking === false && taken >= slot.capacity)
+    throw new Refused(
+      'timeslot__overbooking_not_confirmed',
+      'The time slot is full: booking would overbook it',
+      [String(taken), String(slot.capacity)],
+    );
   const { transactionId, ticketId, timeSlotId, ownerId } = data;
   // Held and booked at once: the hold expires at its creation and never counts on its own.
   const expiresAt = now.toISOString();

@@ -847,6 +847,27 @@ describe('StaffBook', () => {
     expect(state.cart).toMatchObject({ status: 'booked', ownerId: OWNER });
   });
 
+  it('with confirmOverbooking false books only while a seat is free (issue #15), true overbooks', () => {
+    const withConfirm = (s: Slot, confirmOverbooking: boolean) => {
+      const command = staffBook(s);
+      return { ...command, data: { ...command.data, confirmOverbooking } };
+    };
+    const free = slot(8, '09:00', '10:00', 2, ...bookedFor(slot(8, '09:00', '10:00', 2), 2));
+    reservation
+      .given({ ...emptyReservation, slots: slotMap(free) })
+      .when(withConfirm(free, false))
+      .then((dec) => expect(dec.slots.size).toBe(1));
+    const full = slot(8, '09:00', '10:00', 1, ...bookedFor(slot(8, '09:00', '10:00', 1), 2));
+    reservation
+      .given({ ...emptyReservation, slots: slotMap(full) })
+      .when(withConfirm(full, false))
+      .thenRefused('timeslot__overbooking_not_confirmed', ['1', '1']);
+    reservation
+      .given({ ...emptyReservation, slots: slotMap(full) })
+      .when(withConfirm(full, true))
+      .then((dec) => expect(dec.slots.size).toBe(1));
+  });
+
   it('refuses a slot of another room, an unknown or a deleted slot (not_found)', () => {
     const s = slot(8, '09:00', '10:00', 5);
     reservation
