@@ -46,8 +46,17 @@ const owner = {
  */
 export const OwnerInput = z.object(owner);
 
-/** The admin booking: the owner plus the language of the confirmation. */
-export const StaffBookingInput = z.object({ ...owner, language });
+/**
+ * The admin booking: the owner plus the language of the confirmation. `confirmOverbooking`
+ * (issue #15, optional): `false` books only while the slot has a free seat (else the refusal
+ * `timeslot__overbooking_not_confirmed`), `true` books beyond the capacity; left out, a full
+ * slot is overbooked as the spec has it.
+ */
+export const StaffBookingInput = z.object({
+  ...owner,
+  language,
+  confirmOverbooking: z.optional(z.boolean()),
+});
 
 /** The visitor's personal data: as the owner, but e-mail and phone are required too. */
 export const BookingInput = z.object({

@@ -11,6 +11,7 @@ export type RefusalCode =
   | 'room__has_active_reservations'
   | 'timeslot__overlapping'
   | 'timeslot__has_tickets'
+  | 'timeslot__overbooking_not_confirmed'
   | 'blacklist__email_already_exists'
   | 'ticket__validation_error'
   | 'ticket__not_cancelable'
@@ -55,4 +56,14 @@ export const refuse = {
   /** A ticket the cart rules refuse, the rule (spec section 8) as payload. */
   ticket: (rule: string) =>
     new Refused('ticket__validation_error', 'The ticket cannot be added', [rule]),
+  /**
+   * The per-day maximum (issue #15): after the rule, the day it is reached on (`YYYY-MM-DD`)
+   * and the maximum, so the message can name both.
+   */
+  dayLimit: (date: string, maxTicketsPerDay: number) =>
+    new Refused('ticket__validation_error', 'The maximum of tickets for this day is reached', [
+      'max_tickets_per_day_reached',
+      date,
+      String(maxTicketsPerDay),
+    ]),
 };

@@ -13,6 +13,7 @@ const statusOf: Record<RefusalCode, number> = {
   room__has_active_reservations: 409,
   timeslot__overlapping: 409,
   timeslot__has_tickets: 409,
+  timeslot__overbooking_not_confirmed: 409,
   blacklist__email_already_exists: 409,
   ticket__validation_error: 409,
   ticket__not_cancelable: 409,

@@ -127,9 +127,14 @@ describe('booking limits from the configuration (MAX_CART_TICKETS=3, MAX_TICKETS
       '2026-12-03 09:00': [],
       '2026-12-04 09:00': [],
     });
-    // ... and the command refuses it with the same rule, storing nothing.
+    // ... and the command refuses it with the same rule, naming the day and the maximum,
+    // storing nothing.
     const before = await eventCount();
-    expect(await refused(await add(v, tx, d1b))).toEqual(['max_tickets_per_day_reached']);
+    expect(await refused(await add(v, tx, d1b))).toEqual([
+      'max_tickets_per_day_reached',
+      '2026-12-01',
+      '1',
+    ]);
     expect(await eventCount()).toBe(before);
 
     // Three tickets: the cart is full for every other slot.
@@ -168,7 +173,11 @@ describe('booking limits from the configuration (MAX_CART_TICKETS=3, MAX_TICKETS
     const v1 = new Client(app.baseUrl);
     const tx1 = await cartOf(v1, d1later);
     expect((await marks(v1, tx1, roomId))['2026-12-07 14:00']).toEqual([]);
-    expect(await refused(await book(v1, tx1, email))).toEqual(['max_tickets_per_day_reached']);
+    expect(await refused(await book(v1, tx1, email))).toEqual([
+      'max_tickets_per_day_reached',
+      '2026-12-01',
+      '1',
+    ]);
     const v2 = new Client(app.baseUrl);
     const tx2 = await cartOf(v2, d7, d8);
     expect(await refused(await book(v2, tx2, email))).toEqual(['max_tickets_by_user_reached']);

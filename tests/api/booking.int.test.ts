@@ -258,7 +258,7 @@ describe('refusals, each with its code, nothing stored', () => {
       await refusal(await book(v2, tx2, { ...visitor, email: ' LIMITS@example.AT ' })),
     ).toMatchObject({
       error: 'ticket__validation_error',
-      payload: ['max_tickets_per_day_reached'],
+      payload: ['max_tickets_per_day_reached', '2026-12-15', '2'],
     });
     expect(await eventCount()).toBe(before);
     const overlap = await slot(r, '2026-12-16', '08:00', '09:00', 5);
@@ -521,7 +521,11 @@ describe('concurrency (real PostgreSQL)', () => {
       const no = [a, b].filter((x) => x.status !== 200);
       expect(ok).toHaveLength(1);
       expect(no[0]!.status).toBeLessThan(500);
-      expect(((await no[0]!.json()) as Problem).payload).toEqual(['max_tickets_per_day_reached']);
+      expect(((await no[0]!.json()) as Problem).payload).toEqual([
+        'max_tickets_per_day_reached',
+        '2026-12-11',
+        '2',
+      ]);
       // Free the seats of the losing cart for the next round.
       const loser = no[0] === a ? { c: v1, tx: tx1 } : { c: v2, tx: tx2 };
       await loser.c.request('DELETE', `/api/transactions/${loser.tx}`);

@@ -358,3 +358,35 @@ describe('reports', () => {
     expect(csv.split('\r\n')[1]).toBe('2026-12-01;09:00-10:00;2;3;67');
   });
 });
+
+describe('staff booking with confirmOverbooking (issue #15)', () => {
+  it('false books while a seat is free and refuses a full slot; true or left out overbooks', async () => {
+    await addSlot(roomB, 'race', '2026-12-09', '09:00', '10:00', 1);
+    const url = `/api/admin/rooms/${roomB}/timeslots/${slot.race}/booking`;
+    const person = (firstName: string, confirmOverbooking?: boolean) => ({
+      json: { firstName, lastName: 'Staff', accessibility: false, confirmOverbooking },
+    });
+    const count = async () =>
+      (
+        (await (await admin.get(`/api/admin/rooms/${roomB}/timeslots/${slot.race}`)).json()) as {
+          ticketCount: number;
+        }
+      ).ticketCount;
+
+    // The staff member saw a free seat: booked.
+    expect((await admin.request('POST', url, person('Erste', false))).status).toBe(201);
+    // Meanwhile the slot filled up: the same request is refused, naming seats and capacity.
+    const refused = await admin.request('POST', url, person('Zweite', false));
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await refused.json()).toMatchObject({
+      error: 'timeslot__overbooking_not_confirmed',
+      payload: ['1', '1'],
+    });
+    expect(await count()).toBe(1);
+    // Confirmed: overbooked. Without the field: as the spec has it, overbooked too.
+    expect((await admin.request('POST', url, person('Zweite', true))).status).toBe(201);
+    expect((await admin.request('POST', url, person('Dritte'))).status).toBe(201);
+    expect(await count()).toBe(3);
+  });
+});

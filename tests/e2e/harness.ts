@@ -126,19 +126,23 @@ export async function openPage(
  */
 export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 
-/** Fails on any WCAG 2.0/2.1/2.2 A or AA violation axe finds on the page as it is now. */
-export async function expectAccessible(page: Page, label: string): Promise<void> {
+/** The WCAG 2.0/2.1/2.2 A and AA violations axe finds on the page as it is now, one line each. */
+export async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
     .analyze();
-  const violations = results.violations.map(
+  return results.violations.map(
     (v) =>
       `${v.id} (${v.impact ?? ''}): ${v.help} -> ${v.nodes
         .map((n) => n.target.join(' '))
         .slice(0, 3)
         .join(' | ')}`,
   );
-  expect(violations, `axe on ${label}`).toEqual([]);
+}
+
+/** Fails on any WCAG 2.0/2.1/2.2 A or AA violation axe finds on the page as it is now. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  expect(await axeViolations(page), `axe on ${label}`).toEqual([]);
 }
 
 /** Collects console errors and failed requests of a page, to assert a clean run. */

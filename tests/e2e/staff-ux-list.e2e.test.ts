@@ -1,5 +1,6 @@
 // Issue #15, staff point 11: the reservations list prints every matching row, e-mail addresses
-// wrap only between their parts, and at 375 px every field of a row is on screen (cards).
+// wrap only between their parts, and at 375 px every field of a row is on screen (cards); the
+// filters and the sort live in the address and survive a reload, also of a reservation.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -10,7 +11,7 @@ import {
   startServer,
   type RunningServer,
 } from './harness.ts';
-import { shown, weekdaysAhead } from './dates.ts';
+import { iso, shown, weekdaysAhead } from './dates.ts';
 import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
 import {
   DESKTOP,
@@ -31,8 +32,22 @@ const TOTAL = 28;
 const LONG_EMAIL = 'maximiliane.oberhuber-wiesenthal@example.org';
 
 const TEXTS = {
-  de: { print: 'Drucken', count: `${TOTAL} gebuchte Reservierungen`, title: 'Reservierungen' },
-  en: { print: 'Print', count: `${TOTAL} booked reservations`, title: 'Reservations' },
+  de: {
+    print: 'Drucken',
+    count: `${TOTAL} gebuchte Reservierungen`,
+    title: 'Reservierungen',
+    search: 'Suchen',
+    found: '10 gebuchte Reservierungen',
+    back: 'Zurück zur Reservierungsliste',
+  },
+  en: {
+    print: 'Print',
+    count: `${TOTAL} booked reservations`,
+    title: 'Reservations',
+    search: 'Search',
+    found: '10 booked reservations',
+    back: 'Back to the reservations list',
+  },
 } as const;
 
 beforeAll(async () => {
@@ -74,6 +89,12 @@ async function openList(lang: Lang, viewport: { width: number; height: number })
 }
 
 const rows = (page: Page) => page.getByRole('main').locator('table tbody tr');
+/** The texts of one column of the table, row by row. */
+const cellTexts = (page: Page, column: number) =>
+  rows(page).evaluateAll(
+    (trs, n) => trs.map((tr) => (tr.querySelectorAll('td')[n]?.textContent ?? '').trim()),
+    column,
+  );
 const visibleRows = (page: Page) =>
   page.evaluate(
     () =>
@@ -167,6 +188,45 @@ describe('reservations list (issue #15, point 11)', () => {
       // The long address wraps only between its parts.
       expect(await wrongBreaks(cells.nth(3))).toEqual([]);
       await expectAccessible(page, `reservations ${lang} 375`);
+      await page.context().close();
+    }
+  }, 180_000);
+
+  it('keeps the filters and the sort through a full reload, also of a reservation', async () => {
+    for (const lang of LANGS) {
+      const page = await openList(lang, DESKTOP);
+      const main = page.getByRole('main');
+      // Persons 10 to 19, from the slot's day on, newest address first.
+      await main.locator('#reservations-from').fill(iso(day));
+      await main.locator('#reservations-term').fill('person1');
+      await main.getByRole('button', { name: TEXTS[lang].search, exact: true }).click();
+      await main.getByText(TEXTS[lang].found).waitFor();
+      await main.locator('thead button').nth(3).click(); // e-mail, ascending
+      await eventually(() => cellTexts(page, 3)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `person${10 + i}@example.org`),
+      );
+      await main.locator('thead button').nth(3).click(); // descending
+      await eventually(() => cellTexts(page, 3).then((c) => c[0])).toBe('person19@example.org');
+      const search = new URL(page.url()).search;
+      expect(search, lang).toMatch(/searchTerm=person1/);
+
+      await page.reload();
+      await main.getByText(TEXTS[lang].found).waitFor();
+      expect(new URL(page.url()).search, lang).toBe(search);
+      expect(await main.locator('#reservations-term').inputValue(), lang).toBe('person1');
+      expect(await main.locator('#reservations-from').inputValue(), lang).toBe(iso(day));
+      await eventually(() => cellTexts(page, 3).then((c) => c[0])).toBe('person19@example.org');
+
+      // A reservation opened from the list, then loaded anew from its address (no router state):
+      // its way back still leads to the list as it was left.
+      await rows(page).first().getByRole('link').click();
+      await page.getByRole('link', { name: TEXTS[lang].back }).first().waitFor();
+      await page.evaluate(() => history.replaceState(null, '', location.href));
+      await page.reload();
+      await page.getByRole('link', { name: TEXTS[lang].back }).first().click();
+      await main.getByText(TEXTS[lang].found).waitFor();
+      expect(new URL(page.url()).search, lang).toBe(search);
+      expect(await main.locator('#reservations-term').inputValue(), lang).toBe('person1');
       await page.context().close();
     }
   }, 180_000);

@@ -1,4 +1,5 @@
-// Issue #15, staff point 10: booking a person into a full slot warns and asks before overbooking.
+// Issue #15, staff point 10: booking a person into a full slot warns and asks before overbooking;
+// the server refuses a booking that would overbook unconfirmed (`confirmOverbooking: false`).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/app.ts';
@@ -87,9 +88,25 @@ describe('staff booking into a full slot (issue #15, point 10)', () => {
         await main.locator('#slot-book-firstName').fill('Clara');
         await main.locator('#slot-book-lastName').fill('Berger');
         const submit = main.locator('form button[type="submit"]');
+        // The page still counts a free seat: it books only while one is free, and the server,
+        // which knows better, refuses (race-safe), so the page asks.
+        const bookings: { status: number; sent: unknown; error: unknown }[] = [];
+        page.on('response', async (r) => {
+          if (r.request().method() !== 'POST' || !r.url().endsWith('/booking')) return;
+          const answer = (await r.json().catch(() => null)) as { error?: unknown } | null;
+          bookings.push({
+            status: r.status(),
+            sent: (r.request().postDataJSON() as { confirmOverbooking?: unknown })
+              .confirmOverbooking,
+            error: answer?.error,
+          });
+        });
         await submit.click();
         const dialog = page.getByRole('dialog', { name: texts.dialog });
         await dialog.waitFor();
+        await expect
+          .poll(() => bookings.slice(), { timeout: 5_000 })
+          .toEqual([{ status: 409, sent: false, error: 'timeslot__overbooking_not_confirmed' }]);
         await dialog.getByText(texts.full).waitFor();
         await dialog.getByText(texts.after).waitFor();
         await expectAccessible(page, `overbook dialog ${label}`);
@@ -106,6 +123,9 @@ describe('staff booking into a full slot (issue #15, point 10)', () => {
         await submit.click();
         await dialog.getByRole('button', { name: texts.confirm }).click();
         await page.getByRole('heading', { level: 1, name: texts.slotPage }).waitFor();
+        await expect
+          .poll(() => bookings.at(-1), { timeout: 5_000 })
+          .toEqual({ status: 201, sent: true, error: undefined });
         await main.getByText(texts.occupied).waitFor();
         expect(await ticketCount(slotId), label).toBe(2);
         await page.context().close();

@@ -45,6 +45,8 @@ let browser: Browser;
 let earlierSlot: string;
 
 const [dayA, dayB] = weekdaysAhead(2) as [Date, Date];
+/** The English pages' long date of a day. */
+const longDateEn = (d: Date) => new Intl.DateTimeFormat('en', { dateStyle: 'full' }).format(d);
 const H = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 
 /** Books the slot for the e-mail address through the visitor API (an earlier booking). */
@@ -154,7 +156,7 @@ describe('issue #15: every limit shows where it applies', () => {
       const failure = main(page).getByRole('alert');
       await failure
         .getByText(
-          `Höchstens 2 Termine pro Tag, frühere Buchungen eingerechnet; Ihre Termine: ${longDate(dayA)} und ${longDate(dayB)}.`,
+          `Höchstens 2 Termine pro Tag, frühere Buchungen eingerechnet – erreicht am ${longDate(dayB)}.`,
           { exact: false },
         )
         .waitFor();
@@ -166,7 +168,9 @@ describe('issue #15: every limit shows where it applies', () => {
       await main(page).getByRole('button', { name: 'Book now' }).click();
       await main(page)
         .getByRole('alert')
-        .getByText(/At most 2 appointments per day, earlier bookings included/)
+        .getByText(
+          `At most 2 appointments per day, earlier bookings included – reached on ${longDateEn(dayB)}.`,
+        )
         .waitFor();
       await expectAccessible(page, `summary refused at the day's limit (${size}, en)`);
       // Only the deliberate refusals of the booking are logged.

@@ -117,6 +117,7 @@ export function bookingCommands(deps: CommandDeps) {
             ticketId: randomUUID(),
             visitorKey,
             language: body.language,
+            confirmOverbooking: body.confirmOverbooking,
           },
         };
         const slots = await lockCartAndSlots(s, null, [slot.timeSlotId]);

@@ -12,6 +12,7 @@ import {
 import { refuse, Refused } from '../refusal.ts';
 import { timesOverlap } from '../cart-rules.ts';
 import { blocks } from '../blacklist/blacklist-entry.ts';
+import { seatsTaken } from '../time-slots/time-slot.ts';
 import { isCancelable } from './cancelable.ts';
 import { mustBeOpen, transactionExpired } from './cart-decisions.ts';
 import {
@@ -49,7 +50,7 @@ export function bookCart(
     const count =
       active.filter((b) => b.date === date).length +
       cart.tickets.filter((t) => t.date === date).length;
-    if (count > limits.maxTicketsPerDay) throw refuse.ticket('max_tickets_per_day_reached');
+    if (count > limits.maxTicketsPerDay) throw refuse.dayLimit(date, limits.maxTicketsPerDay);
   }
   const future = active.filter((b) => b.date >= today).length;
   if (future + cart.tickets.length > limits.maxTicketsPerVisitor)
@@ -87,6 +88,15 @@ export function staffBook(
   const slot = state.slots.get(data.timeSlotId);
   if (!slot || slot.status !== 'active' || slot.roomId !== data.roomId)
     throw refuse.notFound('Time slot');
+  // Issue #15: the staff member asked to book only while a seat is free (the form saw one); the
+  // seats taken and the capacity let the form ask before overbooking.
+  const taken = seatsTaken(slot, now);
+  if (data.confirmOverbooking === false && taken >= slot.capacity)
+    throw new Refused(
+      'timeslot__overbooking_not_confirmed',
+      'The time slot is full: booking would overbook it',
+      [String(taken), String(slot.capacity)],
+    );
   const { transactionId, ticketId, timeSlotId, ownerId } = data;
   // Held and booked at once: the hold expires at its creation and never counts on its own.
   const expiresAt = now.toISOString();

@@ -65,6 +65,8 @@ export function addTicket(
     endTime: slot.endTime,
   };
   const [rule] = cartRules(cart.tickets, ticket, limits);
+  if (rule === 'max_tickets_per_day_reached')
+    throw refuse.dayLimit(ticket.date, limits.maxTicketsPerDay);
   if (rule) throw refuse.ticket(rule);
   // Seats freed while visitors wait are theirs (issue #16: the matcher offers them).
   if (seatsTaken(slot, now) + waitingCount(slot.waitlist) >= slot.capacity)

@@ -402,7 +402,7 @@ describe('AddTicket: the cart rules', () => {
       .thenRefused('ticket__validation_error', ['max_tickets_per_transaction_reached']);
   });
 
-  it('refuses a ticket beyond the per-day maximum, and any ticket of a cart at the per-visitor maximum', () => {
+  it('refuses a ticket beyond the per-day maximum, naming the day and the maximum, and any ticket of a cart at the per-visitor maximum', () => {
     const few = { ...limits, maxCartTickets: 3, maxTicketsPerDay: 1 };
     const first = slot(8, '09:00', '10:00', 5);
     const one = after(
@@ -417,7 +417,7 @@ describe('AddTicket: the cart rules', () => {
     reservation
       .given({ ...one, slots: new Map([...one.slots, ...slotMap(sameDay)]) })
       .when(addTicket(sameDay, 2), { limits: few })
-      .thenRefused('ticket__validation_error', ['max_tickets_per_day_reached']);
+      .thenRefused('ticket__validation_error', ['max_tickets_per_day_reached', day(8), '1']);
     const otherDay = slot(9, '09:00', '10:00', 5);
     reservation
       .given({ ...one, slots: new Map([...one.slots, ...slotMap(otherDay)]) })
@@ -643,7 +643,7 @@ describe('BookCart', () => {
       );
   });
 
-  it('refuses more than the maximum per day, counting earlier bookings of the visitor but not cancelled ones', () => {
+  it('refuses more than the maximum per day, naming the day and the maximum, counting earlier bookings of the visitor but not cancelled ones', () => {
     const given = holding(slot(8, '09:00', '10:00', 5), slot(8, '11:00', '12:00', 5));
     reservation
       .given(given)
@@ -653,7 +653,7 @@ describe('BookCart', () => {
     reservation
       .given({ ...given, visitor: earlier })
       .when(book)
-      .thenRefused('ticket__validation_error', ['max_tickets_per_day_reached']);
+      .thenRefused('ticket__validation_error', ['max_tickets_per_day_reached', day(8), '2']);
     const cancelled = evolveVisitor(earlier, VisitorTicketCancelled.create({ ticketId: id(500) }));
     reservation
       .given({ ...given, visitor: cancelled })
@@ -845,6 +845,27 @@ describe('StaffBook', () => {
     const state = after(given, d);
     expect(seatsTaken(state.slots.get(full.id)!, NOW)).toBe(2);
     expect(state.cart).toMatchObject({ status: 'booked', ownerId: OWNER });
+  });
+
+  it('with confirmOverbooking false books only while a seat is free (issue #15), true overbooks', () => {
+    const withConfirm = (s: Slot, confirmOverbooking: boolean) => {
+      const command = staffBook(s);
+      return { ...command, data: { ...command.data, confirmOverbooking } };
+    };
+    const free = slot(8, '09:00', '10:00', 2, ...bookedFor(slot(8, '09:00', '10:00', 2), 2));
+    reservation
+      .given({ ...emptyReservation, slots: slotMap(free) })
+      .when(withConfirm(free, false))
+      .then((dec) => expect(dec.slots.size).toBe(1));
+    const full = slot(8, '09:00', '10:00', 1, ...bookedFor(slot(8, '09:00', '10:00', 1), 2));
+    reservation
+      .given({ ...emptyReservation, slots: slotMap(full) })
+      .when(withConfirm(full, false))
+      .thenRefused('timeslot__overbooking_not_confirmed', ['1', '1']);
+    reservation
+      .given({ ...emptyReservation, slots: slotMap(full) })
+      .when(withConfirm(full, true))
+      .then((dec) => expect(dec.slots.size).toBe(1));
   });
 
   it('refuses a slot of another room, an unknown or a deleted slot (not_found)', () => {

@@ -47,6 +47,11 @@ export type ReservationCommand =
         bookingNumber: string;
         visitorKey: string;
         language: Language;
+        /**
+         * Issue #15: `false` refuses a slot without a free seat
+         * (`timeslot__overbooking_not_confirmed`); `true` or left out books beyond the capacity.
+         */
+        confirmOverbooking?: boolean;
       };
     }
   /** Cancel booked tickets of an owner (the mail's link, or staff). */

@@ -2765,6 +2765,13 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description timeslot__overbooking_not_confirmed: the request said `confirmOverbooking: false` and the slot has no free seat (payload: seats taken, capacity) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
             };
         };
         delete?: never;
@@ -4426,6 +4433,7 @@ export interface components {
              * @enum {string}
              */
             language: "de" | "en";
+            confirmOverbooking?: boolean;
         };
         WaitlistEntryAnswer: {
             /** Format: uuid */

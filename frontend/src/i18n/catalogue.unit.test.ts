@@ -97,6 +97,7 @@ const STAFF_ERROR_KEYS = [
   'image__invalid',
   'http__too_many_requests',
   'timeslot__has_tickets',
+  'timeslot__overbooking_not_confirmed',
   'calendar__invalid_file',
   'calendar__too_large',
 ];

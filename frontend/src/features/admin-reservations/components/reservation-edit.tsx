@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Ticket } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -25,7 +25,7 @@ import {
   type OwnerField,
   type OwnerValues,
 } from '../utils/owner-form';
-import { backToListPath, historyPath, slotEditPath } from '../utils/paths';
+import { backToListPath, fromList, historyPath, slotEditPath } from '../utils/paths';
 import { OwnerFields } from './owner-fields';
 
 const idOf = (field: OwnerField | 'salutation' | 'accessibility') => `reservation-${field}`;
@@ -44,7 +44,9 @@ export function ReservationEdit({ canEdit }: { canEdit: boolean }) {
   const { t } = useTranslation('admin-reservations');
   const { id = '' } = useParams();
   const location = useLocation();
-  const backTo = backToListPath(location.state);
+  // The list's search rides in the router state and (for a reload) in the address.
+  const listParam = useSearchParams()[0].get('list');
+  const backTo = backToListPath(location.state ?? (listParam ? fromList(listParam) : null));
   const { data, error } = useGetReservationQuery(id);
 
   return (

@@ -122,7 +122,11 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
       {showActions ? (
         <td data-label={t('list.column.actions')} className="no-print">
           {ticket.status === 'BOOKED' ? (
-            <Link className="icon-link" to={editPath(ticket.id)} state={fromList(listSearch)}>
+            <Link
+              className="icon-link"
+              to={editPath(ticket.id, listSearch)}
+              state={fromList(listSearch)}
+            >
               <PencilIcon />
               <span className="visually-hidden">
                 {t('list.edit', {

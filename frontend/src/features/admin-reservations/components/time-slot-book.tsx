@@ -11,6 +11,7 @@ import { SlotSummary } from '../../../components/slot-summary';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
+import { hasErrorCode, problemCode } from '../../../lib/error-message';
 import { notify } from '../../../stores/notifications-slice';
 import { useBookTimeSlotMutation, useGetBookingTimeSlotQuery } from '../api/admin-reservations-api';
 import {
@@ -29,6 +30,12 @@ type BookingLanguage = (typeof LANGUAGES)[number];
 
 const idOf = (field: OwnerField | 'salutation' | 'accessibility' | 'language') =>
   `slot-book-${field}`;
+
+/**
+ * The server's refusal of a booking sent with `confirmOverbooking: false` into a slot that has
+ * no free seat (any more): payload seats taken, capacity (issue #15).
+ */
+const NOT_CONFIRMED = 'timeslot__overbooking_not_confirmed';
 
 /** A slot is full when its tickets reach its capacity; booking more overbooks it. */
 function isFull(slot: Pick<AdminTimeSlot, 'ticketCount' | 'capacity'>): boolean {
@@ -64,7 +71,7 @@ export function TimeSlotBook() {
 interface FormProps {
   slot: AdminTimeSlot;
   backTo: string;
-  /** The slot as the server has it now: others may have booked or held seats meanwhile. */
+  /** Reloads the slot: others may have booked or held seats meanwhile. */
   latest: () => Promise<AdminTimeSlot>;
 }
 
@@ -78,34 +85,43 @@ function TimeSlotBookForm({ slot, backTo, latest }: FormProps) {
   const form = useValidatedForm(checkStaffBookingForm, OWNER_FIELDS, idOf);
   const range = formatTimeRange(slot.startTime, slot.endTime);
   /** A booking that would overbook the slot, waiting for the confirmation; with the slot's count. */
-  const [pending, setPending] = useState<{ body: StaffBookingInput; slot: AdminTimeSlot } | null>(
-    null,
-  );
+  const [pending, setPending] = useState<{
+    body: StaffBookingInput;
+    ticketCount: number;
+    capacity: number;
+  } | null>(null);
+  // The refusal that opens the confirmation is no error to show.
+  const failure = hasErrorCode(result.error, NOT_CONFIRMED) ? null : result.error;
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const body = form.validate({ ...values, language });
     if (!body) return;
-    // Asked again at submit: the page may have been open while the slot filled up.
-    let current = slot;
-    try {
-      current = await latest();
-    } catch {
-      // the count of the page's load decides then
-    }
-    if (isFull(current)) {
-      setPending({ body, slot: current });
+    if (isFull(slot)) {
+      setPending({ body, ticketCount: slot.ticketCount, capacity: slot.capacity });
       return;
     }
-    await bookNow(body);
+    // Booked only while a seat is free: the server decides (the slot may have filled up while
+    // the page was open, or in the same instant), and refuses otherwise.
+    void bookNow({ ...body, confirmOverbooking: false });
   };
 
   const bookNow = async (body: StaffBookingInput) => {
     let bookingNumber: string;
     try {
       ({ bookingNumber } = await book({ roomId: slot.roomId, timeSlotId: slot.id, body }).unwrap());
-    } catch {
-      return; // shown by the error box
+    } catch (error) {
+      if (hasErrorCode(error, NOT_CONFIRMED)) {
+        const [taken, capacity] = (problemCode(error)?.payload ?? []).map(Number);
+        setPending({
+          body,
+          ticketCount: taken ?? slot.ticketCount,
+          capacity: capacity ?? slot.capacity,
+        });
+        // The page's count and warning follow (a failed reload keeps the old ones).
+        latest().catch(() => undefined);
+      }
+      return; // anything else is shown by the error box
     }
     dispatch(
       notify({
@@ -131,7 +147,7 @@ function TimeSlotBookForm({ slot, backTo, latest }: FormProps) {
       ) : null}
       <form className="form" noValidate onSubmit={submit}>
         <RequiredHint />
-        {result.error ? <ErrorBox error={result.error} /> : null}
+        {failure ? <ErrorBox error={failure} /> : null}
         <OwnerFields
           idOf={idOf}
           values={values}
@@ -166,15 +182,15 @@ function TimeSlotBookForm({ slot, backTo, latest }: FormProps) {
           confirmLabel={t('book.confirm')}
           cancelLabel={t('book.confirm-cancel')}
           busy={result.isLoading}
-          error={result.error}
-          onConfirm={() => bookNow(pending.body)}
+          error={failure}
+          onConfirm={() => bookNow({ ...pending.body, confirmOverbooking: true })}
           onCancel={() => setPending(null)}
         >
           <p>
             {t('book.confirm-text', {
-              ticketCount: pending.slot.ticketCount,
-              capacity: pending.slot.capacity,
-              after: pending.slot.ticketCount + 1,
+              ticketCount: pending.ticketCount,
+              capacity: pending.capacity,
+              after: pending.ticketCount + 1,
               name: ownerName(pending.body),
             })}
           </p>

@@ -137,6 +137,11 @@ describe('owner form', () => {
 describe('reservation paths', () => {
   it('links the edit page, its history and the slot', () => {
     expect(editPath('a/b')).toBe('/reservations/a%2Fb');
+    // From the list: its search in the address, so a reload keeps the way back (issue #15).
+    expect(editPath('x', '?searchTerm=anna&offset=20')).toBe(
+      '/reservations/x?list=searchTerm%3Danna%26offset%3D20',
+    );
+    expect(editPath('x', '')).toBe('/reservations/x');
     expect(historyPath('x')).toBe('/reservations/x/history');
     expect(slotEditPath('r', 's')).toBe('/room/r/time-slot-edit/s');
   });

@@ -4,12 +4,17 @@ const enc = encodeURIComponent;
 
 export const LIST_PATH = '/reservations';
 
-export function editPath(ticketId: string): string {
-  return `${LIST_PATH}/${enc(ticketId)}`;
+/**
+ * A reservation's page; with the list's search (issue #15) in its address (`?list=`), so the
+ * way back to the list as it was left survives a reload or a bookmark of the reservation.
+ */
+export function editPath(ticketId: string, listSearch = ''): string {
+  const search = listSearch.replace(/^\?/, '');
+  return `${LIST_PATH}/${enc(ticketId)}${search ? `?list=${enc(search)}` : ''}`;
 }
 
 export function historyPath(ticketId: string): string {
-  return `${editPath(ticketId)}/history`;
+  return `${LIST_PATH}/${enc(ticketId)}/history`;
 }
 
 export function slotEditPath(roomId: string, timeSlotId: string): string {

@@ -5,9 +5,8 @@ import { EmptyState } from '../../../components/empty-state';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatLongDate } from '../../../lib/dates';
-import { errorMessageKeys, errorMessageParams } from '../../../lib/error-message';
+import { errorMessageKeys, errorMessageParams, problemCode } from '../../../lib/error-message';
 import { useBookCartMutation } from '../api/booking-api';
-import { cartDays } from '../lib/cart';
 import { invalidFields, toBookingInput } from '../lib/personal-data';
 import { useBooking } from './booking-context';
 import type { BookedState } from './reservation-confirmation';
@@ -54,17 +53,13 @@ export function SummaryPage() {
 
   const fields = failure ? invalidFields(failure) : [];
   const keys = failure ? errorMessageKeys(failure) : [];
-  // Issue #15: a limit that counts earlier bookings is only known now; name it, and the days.
-  const limitHint = !settings
-    ? null
-    : keys.some((key) => key.endsWith('max_tickets_per_day_reached'))
-      ? t('summary.day-limit', {
-          count: settings.maxTicketsPerDay,
-          days: new Intl.ListFormat(language, { type: 'conjunction' }).format(
-            cartDays(tickets).map((date) => formatLongDate(date, language)),
-          ),
-        })
-      : keys.some((key) => key.endsWith('max_tickets_by_user_reached'))
+  // Issue #15: a limit that counts earlier bookings is only known now; name it, and the day
+  // the refusal names (its payload: the rule, the day, the maximum).
+  const [, day, max] = problemCode(failure)?.payload ?? [];
+  const limitHint =
+    day && max && keys[0]?.endsWith('max_tickets_per_day_reached')
+      ? t('summary.day-limit', { count: Number(max), day: formatLongDate(day, language) })
+      : settings && keys.some((key) => key.endsWith('max_tickets_by_user_reached'))
         ? t('summary.visitor-limit', { count: settings.maxTicketsPerVisitor })
         : null;
 
