@@ -93,7 +93,10 @@ export function createApp(options: AppOptions): express.Express {
   });
   // Guessing: new carts and owner-id lookups are limited per client (in the process); failed
   // sign-ins delay further attempts across processes (authRoutes, platform/src/sign-in-limit.ts).
-  api.post('/transactions', limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_CARTS }));
+  // New carts, waitlist joins and offers taken count together (each may start a hold or a mail).
+  const newCarts = limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_CARTS });
+  api.post('/transactions', newCarts);
+  api.post(['/timeslots/:timeSlotId/waitlist', '/timeslots/:timeSlotId/waitlist/*rest'], newCarts);
   api.use('/owners', limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_OWNER_LOOKUPS }));
   if (options.role !== 'command') {
     // One server per request for the gate and the read (a replica, see platform/src/read-pools.ts).

@@ -31,6 +31,12 @@ describe('rate limits', () => {
     for (let i = 0; i < 2; i++)
       expect((await c.request('POST', '/api/transactions', body)).status).toBe(404);
     await expectLimited(await c.request('POST', '/api/transactions', body));
+    // Waitlist joins and offers taken count with the carts (each may start a hold or a mail).
+    const slot = '/api/timeslots/00000000-0000-4000-8000-000000000000/waitlist';
+    await expectLimited(
+      await c.request('POST', slot, { json: { email: 'a@example.at', language: 'de' } }),
+    );
+    await expectLimited(await c.request('POST', `${slot}/offers/${'a'.repeat(32)}`));
     for (let i = 0; i < 4; i++)
       expect((await c.get(`/api/owners/${'f'.repeat(32)}/tickets`)).status).toBe(404);
     await expectLimited(await c.get(`/api/owners/${'e'.repeat(32)}/tickets`));
