@@ -19,7 +19,13 @@ export type RefusalCode =
   | 'transaction__already_booked'
   | 'transaction__empty'
   | 'booking__email_blacklisted'
-  | 'personal_data__erased';
+  | 'personal_data__erased'
+  | 'check_in__not_offered'
+  | 'check_in__not_open'
+  | 'check_in__already_checked_in'
+  | 'check_in__not_checked_in'
+  | 'check_in__undo_expired'
+  | 'no_show__not_due';
 
 /** A field a refusal is about (validation__error), with the rule and the spec's message. */
 export interface RefusedField {

@@ -22,6 +22,12 @@ const statusOf: Record<RefusalCode, number> = {
   transaction__empty: 409,
   booking__email_blacklisted: 403,
   personal_data__erased: 409,
+  check_in__not_offered: 409,
+  check_in__not_open: 409,
+  check_in__already_checked_in: 409,
+  check_in__not_checked_in: 409,
+  check_in__undo_expired: 409,
+  no_show__not_due: 409,
 };
 
 export function problemOfRefusal(refused: Refused): Problem {
