@@ -6,6 +6,7 @@ import { holidayCommandRoutes } from './holidays/api.ts';
 import { blacklistCommandRoutes } from './blacklist/api.ts';
 import { bookingCommandRoutes } from './booking/api.ts';
 import { staffCommandRoutes } from './staff/api.ts';
+import { checkInCommandRoutes } from './check-in/api.ts';
 
 export type { CommandDeps } from './deps.ts';
 export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/platform';
@@ -13,6 +14,7 @@ export { calendarImportSettings, type CalendarImportSettings } from './holidays/
 export { humanCheck } from './booking/human-check.ts';
 export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
 export { erasePersonalData, startErasureJob } from './booking/erasure.ts';
+export { releaseNoShows, startNoShowJob } from './check-in/no-show.ts';
 
 /** Every state-changing route of the product (authentication routes come from the platform). */
 export function commandRoutes(deps: CommandDeps): RouteDef[] {
@@ -23,5 +25,6 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...blacklistCommandRoutes(deps),
     ...bookingCommandRoutes(deps),
     ...staffCommandRoutes(deps),
+    ...checkInCommandRoutes(deps),
   ];
 }

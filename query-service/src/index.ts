@@ -8,6 +8,7 @@ import { bookingQueryRoutes } from './booking.ts';
 import { staffQueryRoutes } from './staff.ts';
 import { settingsQueryRoutes } from './settings.ts';
 import { sessionQueryRoutes } from './session.ts';
+import { checkInQueryRoutes } from './check-in.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -21,6 +22,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),
     ...staffQueryRoutes(deps),
+    ...checkInQueryRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
   ];

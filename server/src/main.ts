@@ -9,7 +9,7 @@ import {
   type Config,
   type Logger,
 } from '@rr/platform';
-import { startErasureJob, startExpiryJob } from '@rr/command-service';
+import { startErasureJob, startExpiryJob, startNoShowJob } from '@rr/command-service';
 import { createApp, type Role } from './app.ts';
 import { createGateway } from './gateway.ts';
 import { openDatabase } from './database.ts';
@@ -60,6 +60,10 @@ async function main(): Promise<void> {
   const expiry =
     role === 'all' || role === 'projector'
       ? startExpiryJob(runtime.deps, config.EXPIRY_JOB_INTERVAL_MS)
+      : null;
+  const noShows =
+    role === 'all' || role === 'projector'
+      ? startNoShowJob(runtime.deps, config.NO_SHOW_JOB_INTERVAL_MS)
       : null;
   const mail =
     role === 'all' || role === 'projector' ? startMailSender(runtime, config, logger) : null;
@@ -121,6 +125,7 @@ async function main(): Promise<void> {
       });
     }
     await expiry?.stop();
+    await noShows?.stop();
     await mail?.stop();
     await erasure?.stop();
     await runner?.stop();

@@ -10,10 +10,20 @@ export interface MailTicket {
   date: string;
   startTime: string;
   endTime: string;
+  /**
+   * Issue #16: the ticket's check-in reference when its room uses check-in (confirmation mails):
+   * shown as a QR code, an inline PNG attachment whose content id is `qrContentId(ticketId)`.
+   */
+  checkInCode?: string | null;
 }
 
+/** The content id of a ticket's inline QR code image (the sender attaches it under this id). */
+export const qrContentId = (ticketId: string) => `qr-${ticketId}@reading-rooms`;
+
+export type MailKind = 'confirmation' | 'cancellation' | 'release';
+
 export interface MailInput {
-  kind: 'confirmation' | 'cancellation';
+  kind: MailKind;
   language: 'de' | 'en';
   bookingNumber: string;
   ownerId: string;
@@ -39,6 +49,11 @@ const texts = {
   de: {
     confirmationSubject: (n: string) => `Ihre Reservierung ${n}`,
     cancellationSubject: (n: string) => `Stornierung Ihrer Reservierung ${n}`,
+    releaseSubject: (n: string) => `Ihr Platz wurde freigegeben (Reservierung ${n})`,
+    released:
+      'Sie wurden bis zur Freigabezeit nicht eingecheckt. Ihr Platz für folgenden Termin wurde daher für andere freigegeben:',
+    checkIn: 'Zum Einchecken zeigen Sie bitte diesen QR-Code vor',
+    checkInAlt: 'QR-Code zum Einchecken',
     greeting: (name: string) => `Guten Tag ${name},`,
     salutations: { MR: 'Herr', MS: 'Frau', NONE: '' } as Record<string, string>,
     confirmed: 'vielen Dank für Ihre Reservierung. Sie haben folgende Termine gebucht:',
@@ -52,6 +67,11 @@ const texts = {
   en: {
     confirmationSubject: (n: string) => `Your reservation ${n}`,
     cancellationSubject: (n: string) => `Cancellation of your reservation ${n}`,
+    releaseSubject: (n: string) => `Your seat was released (reservation ${n})`,
+    released:
+      'You were not checked in by the release time, so your seat for the following appointment was released for others:',
+    checkIn: 'To check in, please show this QR code',
+    checkInAlt: 'QR code for check-in',
     greeting: (name: string) => `Dear ${name},`,
     salutations: { MR: 'Mr', MS: 'Ms', NONE: '' } as Record<string, string>,
     confirmed: 'thank you for your reservation. You have booked:',
@@ -141,18 +161,28 @@ export function calendarFile(input: MailInput): string {
   return cal.toString().replace(/\r?\n/g, '\r\n') + '\r\n';
 }
 
-/** The confirmation or cancellation mail, in the booking's language. */
+/** A ticket's QR code in the HTML part (an inline attachment the sender adds), or nothing. */
+function qrImage(x: MailTicket, t: (typeof texts)['de']): string {
+  if (!x.checkInCode) return '';
+  return `<br>${escapeHtml(t.checkIn)}:<br><img src="cid:${qrContentId(x.ticketId)}" alt="${escapeHtml(t.checkInAlt)}" width="180" height="180">`;
+}
+
+/** The confirmation, cancellation or no-show release mail, in the booking's language. */
 export function composeMail(input: MailInput): ComposedMail {
   const t = texts[input.language];
   const name = greetedName(input);
   const lines = input.tickets.map(
     (x) => `- ${x.roomName}, ${germanDate(x.date)}, ${t.time(x.startTime, x.endTime)}`,
   );
-  const subject =
-    input.kind === 'confirmation'
-      ? t.confirmationSubject(input.bookingNumber)
-      : t.cancellationSubject(input.bookingNumber);
-  const intro = input.kind === 'confirmation' ? t.confirmed : t.cancelled;
+  const subject = {
+    confirmation: t.confirmationSubject,
+    cancellation: t.cancellationSubject,
+    release: t.releaseSubject,
+  }[input.kind](input.bookingNumber);
+  const intro = { confirmation: t.confirmed, cancellation: t.cancelled, release: t.released }[
+    input.kind
+  ];
+  const checkIns = input.tickets.filter((x) => x.checkInCode);
   const text = [
     t.greeting(name),
     '',
@@ -161,6 +191,7 @@ export function composeMail(input: MailInput): ComposedMail {
     '',
     `${t.number}: ${input.bookingNumber}`,
     '',
+    ...checkIns.flatMap((x) => [`${t.checkIn} (${germanDate(x.date)}): ${x.checkInCode}`, '']),
     t.link,
     input.confirmationUrl,
     '',
@@ -170,7 +201,7 @@ export function composeMail(input: MailInput): ComposedMail {
   const html = `<!doctype html><html lang="${input.language}"><body>
 <p>${escapeHtml(t.greeting(name))}</p>
 <p>${escapeHtml(intro)}</p>
-<ul>${input.tickets.map((x) => `<li>${escapeHtml(x.roomName)}, ${germanDate(x.date)}, ${escapeHtml(t.time(x.startTime, x.endTime))}</li>`).join('')}</ul>
+<ul>${input.tickets.map((x) => `<li>${escapeHtml(x.roomName)}, ${germanDate(x.date)}, ${escapeHtml(t.time(x.startTime, x.endTime))}${qrImage(x, t)}</li>`).join('')}</ul>
 <p>${escapeHtml(t.number)}: <strong>${escapeHtml(input.bookingNumber)}</strong></p>
 <p>${escapeHtml(t.link)} <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>
 <p>${escapeHtml(t.closing).replace('\n', '<br>')}</p>

@@ -3,8 +3,15 @@ import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { CartTicket, EventStore, TransactionEvent } from '@rr/events';
-import { mailFileName, type CheckInCodes, type Clock, type Logger, type Pool } from '@rr/platform';
-import { composeMail, type MailInput } from './compose.ts';
+import {
+  mailFileName,
+  qrPng,
+  type CheckInCodes,
+  type Clock,
+  type Logger,
+  type Pool,
+} from '@rr/platform';
+import { composeMail, qrContentId, type MailInput, type MailKind } from './compose.ts';
 import { redactedSendError, sendErrorCode } from './redact.ts';
 
 export interface MailSenderOptions {
@@ -46,7 +53,7 @@ function smtpOptions(url: string) {
 
 interface OutboxRow {
   id: string;
-  kind: 'confirmation' | 'cancellation';
+  kind: MailKind;
   owner_id: string;
   ticket_ids: string[];
   attempts: number;
@@ -196,6 +203,18 @@ export class MailSender {
 
   private async deliver(row: OutboxRow, mail: MailInput, to: string): Promise<void> {
     const composed = composeMail(mail);
+    // Issue #16: each check-in ticket's QR code as an inline PNG (the HTML part shows it by cid).
+    const qrCodes = await Promise.all(
+      mail.tickets
+        .filter((t) => t.checkInCode)
+        .map(async (t, i) => ({
+          filename: `check-in-${i + 1}.png`,
+          content: await qrPng(t.checkInCode!),
+          contentType: 'image/png',
+          cid: qrContentId(t.ticketId),
+          contentDisposition: 'inline' as const,
+        })),
+    );
     const info = (await this.transport.sendMail({
       from: this.o.from,
       to,
@@ -205,10 +224,11 @@ export class MailSender {
       messageId: `<${row.id.replace(/[^A-Za-z0-9.-]/g, '.')}@reading-rooms>`,
       attachments: [
         {
-          filename: mail.kind === 'confirmation' ? 'reservation.ics' : 'cancellation.ics',
+          filename: mail.kind === 'confirmation' ? 'reservation.ics' : `${mail.kind}.ics`,
           content: composed.ics,
           contentType: `text/calendar; charset=utf-8; method=${mail.kind === 'confirmation' ? 'PUBLISH' : 'CANCEL'}`,
         },
+        ...qrCodes,
       ],
     })) as { message?: Buffer };
     if (!this.o.smtpUrl && info.message) {
@@ -250,11 +270,13 @@ export class MailSender {
       if (e.type === 'TicketAddedToTransaction') tickets.set(e.data.ticketId, e.data);
     }
     const chosen = row.ticket_ids.map((id) => tickets.get(id)).filter((t): t is CartTicket => !!t);
-    const rooms = await this.o.pool.query<{ id: string; name: string }>(
-      'SELECT id, name FROM rm_rooms WHERE id = ANY($1::uuid[])',
+    const rooms = await this.o.pool.query<{ id: string; name: string; check_in: boolean }>(
+      `SELECT id, name, services->>'checkInMinutesBefore' IS NOT NULL AS check_in
+         FROM rm_rooms WHERE id = ANY($1::uuid[])`,
       [chosen.map((t) => t.roomId)],
     );
     const names = new Map(rooms.rows.map((x) => [x.id, x.name]));
+    const checkIn = new Set(rooms.rows.filter((x) => x.check_in).map((x) => x.id));
     const base = this.o.publicBaseUrl.endsWith('/')
       ? this.o.publicBaseUrl
       : `${this.o.publicBaseUrl}/`;
@@ -277,6 +299,10 @@ export class MailSender {
             date: t.date,
             startTime: t.startTime,
             endTime: t.endTime,
+            checkInCode:
+              row.kind === 'confirmation' && checkIn.has(t.roomId)
+                ? this.o.checkInCodes.codeOf(t.ticketId)
+                : null,
           })),
         confirmationUrl: `${base}reservation-confirmation/${row.owner_id}`,
         timeZone: this.o.timeZone,
