@@ -64,7 +64,8 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
       summary:
         "Today's booked (and no-show released) tickets of the rooms with check-in, per room, for the check-in screen",
       tags: ['check-in'],
-      access: CHECK_IN_ROLES,
+      // Readable by the reports role as every staff list is (it may not check in).
+      access: [...CHECK_IN_ROLES, 'reports'],
       responses: {
         200: {
           description: 'Rooms with their tickets of today',
