@@ -12,6 +12,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetOccupancyReportQuery, useGetReportRoomsQuery } from '../api/reports-api';
+import { noShowTotals } from '../utils/no-shows';
 import {
   barWidth,
   defaultOccupancyQuery,
@@ -241,6 +242,9 @@ function OccupancyTable({ items, caption, busy, locale }: TableProps) {
             <th scope="col" className="data-table__number">
               {t('occupancy.column.percentage')}
             </th>
+            <th scope="col" className="data-table__number">
+              {t('occupancy.column.no-shows')}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -250,12 +254,19 @@ function OccupancyTable({ items, caption, busy, locale }: TableProps) {
               <td className="data-table__number">{item.count}</td>
               <td className="data-table__number">{item.capacity}</td>
               <td className="data-table__number">{percentText(item.percentage, locale)}</td>
+              <td className="data-table__number">{noShowText(item, locale)}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </TableRegion>
   );
+}
+
+/** Issue #16: a slot's (or the total's) no-shows with their rate, e.g. `2 (10 %)`. */
+function noShowText(x: { noShows: number; noShowRate: number | null }, locale: string): string {
+  const rate = percentText(x.noShowRate, locale);
+  return rate ? `${x.noShows} (${rate})` : String(x.noShows);
 }
 
 /** The report's totals: tickets, capacity, overall and mean occupancy (issue #15). */
@@ -281,6 +292,10 @@ function OccupancyTotals({ items, locale }: { items: OccupancyReportItem[]; loca
       <div>
         <dt>{t('occupancy.totals.mean')}</dt>
         <dd>{percentText(totals.meanPercentage, locale) || '–'}</dd>
+      </div>
+      <div>
+        <dt>{t('occupancy.totals.no-shows')}</dt>
+        <dd>{noShowText(noShowTotals(items), locale)}</dd>
       </div>
     </dl>
   );
