@@ -7,6 +7,7 @@ import { blacklistCommandRoutes } from './blacklist/api.ts';
 import { bookingCommandRoutes } from './booking/api.ts';
 import { staffCommandRoutes } from './staff/api.ts';
 import { waitlistCommandRoutes } from './waitlist/api.ts';
+import { checkInCommandRoutes } from './check-in/api.ts';
 
 export type { CommandDeps } from './deps.ts';
 export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/platform';
@@ -15,6 +16,7 @@ export { humanCheck } from './booking/human-check.ts';
 export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
 export { erasePersonalData, startErasureJob } from './booking/erasure.ts';
 export { matchWaitlists, startWaitlistJob, waitlistCommands } from './waitlist/commands.ts';
+export { releaseNoShows, startNoShowJob } from './check-in/no-show.ts';
 
 /** Every state-changing route of the product (authentication routes come from the platform). */
 export function commandRoutes(deps: CommandDeps): RouteDef[] {
@@ -26,5 +28,6 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...bookingCommandRoutes(deps),
     ...staffCommandRoutes(deps),
     ...waitlistCommandRoutes(deps),
+    ...checkInCommandRoutes(deps),
   ];
 }

@@ -9,6 +9,7 @@ export * from './email.ts';
 export * from './reports.ts';
 export * from './rooms/room.ts';
 export * from './time-slots/time-slot.ts';
+export * from './time-slots/check-in.ts';
 export * from './blacklist/blacklist-entry.ts';
 export * from './holidays/holiday.ts';
 export * from './reservations/cart.ts';

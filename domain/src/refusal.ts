@@ -24,7 +24,13 @@ export type RefusalCode =
   | 'waitlist__not_available'
   | 'waitlist__seats_free'
   | 'waitlist__already_joined'
-  | 'waitlist__offer_not_valid';
+  | 'waitlist__offer_not_valid'
+  | 'check_in__not_offered'
+  | 'check_in__not_open'
+  | 'check_in__already_checked_in'
+  | 'check_in__not_checked_in'
+  | 'check_in__undo_expired'
+  | 'no_show__not_due';
 
 /** A field a refusal is about (validation__error), with the rule and the spec's message. */
 export interface RefusedField {

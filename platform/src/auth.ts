@@ -139,7 +139,7 @@ export async function sessionMiddleware(
 }
 
 const UserSchema = z
-  .object({ username: z.string(), roles: z.array(z.enum(['admin', 'reports'])) })
+  .object({ username: z.string(), roles: z.array(z.enum(['admin', 'reports', 'checkin'])) })
   .openapi('User');
 const LoginBody = fromContract(SignInInput);
 

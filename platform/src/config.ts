@@ -60,6 +60,7 @@ const ConfigSchema = z.object({
   MAX_TICKETS_PER_VISITOR: z.coerce.number().int().min(1).max(1000).default(10),
   ERASURE_JOB_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   EXPIRY_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600000).default(5000),
+  NO_SHOW_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600000).default(30000),
   RECAPTCHA_SECRET: z.string().min(1).optional(),
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),

@@ -14,7 +14,11 @@ import { routeOf } from './problem-handler.ts';
 
 export { problemHandler } from './problem-handler.ts';
 
-export type Role = 'admin' | 'reports';
+/** Staff roles: everything, the reports only, and (issue #16) the check-in screen only. */
+export type Role = 'admin' | 'reports' | 'checkin';
+
+/** Who may use the check-in screen and its endpoints (issue #16): admins and check-in staff. */
+export const CHECK_IN_ROLES: Role[] = ['admin', 'checkin'];
 
 export interface SessionUser {
   username: string;

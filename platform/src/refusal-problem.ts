@@ -27,6 +27,12 @@ const statusOf: Record<RefusalCode, number> = {
   waitlist__seats_free: 409,
   waitlist__already_joined: 409,
   waitlist__offer_not_valid: 409,
+  check_in__not_offered: 409,
+  check_in__not_open: 409,
+  check_in__already_checked_in: 409,
+  check_in__not_checked_in: 409,
+  check_in__undo_expired: 409,
+  no_show__not_due: 409,
 };
 
 export function problemOfRefusal(refused: Refused): Problem {

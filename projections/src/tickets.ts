@@ -26,6 +26,9 @@ interface TicketRow extends Record<string, unknown> {
   booked_at: unknown;
   cancelled_at: unknown;
   personal_data_erased: boolean;
+  checked_in_at: unknown;
+  no_show: boolean;
+  released_at: unknown;
 }
 
 const transactionColumns = [
@@ -50,6 +53,9 @@ const ticketColumns = [
   { name: 'booked_at', type: 'timestamptz' },
   { name: 'cancelled_at', type: 'timestamptz' },
   { name: 'personal_data_erased', type: 'boolean' },
+  { name: 'checked_in_at', type: 'timestamptz' },
+  { name: 'no_show', type: 'boolean' },
+  { name: 'released_at', type: 'timestamptz' },
 ];
 
 const cartOf = (event: RecordedEvent) =>
@@ -73,6 +79,9 @@ function keysOf(e: TransactionEvent | SlotTicketEvent, event: RecordedEvent) {
     case 'TicketReleased':
     case 'TicketBooked':
     case 'TicketCancelled':
+    case 'TicketCheckedIn':
+    case 'TicketCheckInUndone':
+    case 'TicketNoShowReleased':
       return { carts: [], tickets: [e.data.ticketId] };
     default:
       return { carts: [], tickets: [] };
@@ -98,6 +107,9 @@ export const ticketsProjection: Projection = {
     'TicketReleased',
     'TicketBooked',
     'TicketCancelled',
+    'TicketCheckedIn',
+    'TicketCheckInUndone',
+    'TicketNoShowReleased',
     'PersonalDataErased',
   ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
@@ -178,6 +190,24 @@ export const ticketsProjection: Projection = {
           [e.data.ticketId, event.createdAt],
         );
         return;
+      // Issue #16: check-in, its undo, and the no-show release (status INVALID, flagged).
+      case 'TicketCheckedIn':
+        await client.query('UPDATE rm_tickets SET checked_in_at = $2 WHERE id = $1', [
+          e.data.ticketId,
+          e.data.checkedInAt,
+        ]);
+        return;
+      case 'TicketCheckInUndone':
+        await client.query('UPDATE rm_tickets SET checked_in_at = NULL WHERE id = $1', [
+          e.data.ticketId,
+        ]);
+        return;
+      case 'TicketNoShowReleased':
+        await client.query(
+          `UPDATE rm_tickets SET status = 'INVALID', no_show = true, released_at = $2 WHERE id = $1`,
+          [e.data.ticketId, event.createdAt],
+        );
+        return;
       // Marks the tickets whose personal data is gone (the reservations list finds them by it).
       case 'PersonalDataErased':
         await client.query(
@@ -233,6 +263,9 @@ export const ticketsProjection: Projection = {
             booked_at: null,
             cancelled_at: null,
             personal_data_erased: false,
+            checked_in_at: null,
+            no_show: false,
+            released_at: null,
           });
           break;
         case 'TicketRemovedFromTransaction':
@@ -265,6 +298,19 @@ export const ticketsProjection: Projection = {
           break;
         case 'TicketCancelled':
           tickets.update(e.data.ticketId, { status: 'CANCELLED', cancelled_at: event.createdAt });
+          break;
+        case 'TicketCheckedIn':
+          tickets.update(e.data.ticketId, { checked_in_at: e.data.checkedInAt });
+          break;
+        case 'TicketCheckInUndone':
+          tickets.update(e.data.ticketId, { checked_in_at: null });
+          break;
+        case 'TicketNoShowReleased':
+          tickets.update(e.data.ticketId, {
+            status: 'INVALID',
+            no_show: true,
+            released_at: event.createdAt,
+          });
           break;
         case 'PersonalDataErased': {
           const ownerId = e.data.ownerId;

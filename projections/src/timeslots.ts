@@ -27,7 +27,9 @@ const slotColumns = [
 
 /** The slot an event is about: lifecycle and holds name it in the data, releases by their stream. */
 const slotOf = (event: RecordedEvent): string =>
-  event.type === 'TicketReleased' || event.type === 'TicketCancelled'
+  event.type === 'TicketReleased' ||
+  event.type === 'TicketCancelled' ||
+  event.type === 'TicketNoShowReleased'
     ? event.streamId.slice('timeslot-'.length)
     : (event.data as { timeSlotId: string }).timeSlotId;
 
@@ -81,6 +83,7 @@ async function applySlotEvents(client: PoolClient, events: RecordedEvent[]): Pro
         break;
       case 'TicketReleased':
       case 'TicketCancelled':
+      case 'TicketNoShowReleased':
         slots.update(slotOf(event), (row) => ({ ticket_count: row.ticket_count - 1 }));
         break;
     }
@@ -106,6 +109,7 @@ export const timeSlotsProjection: Projection = {
     'SeatOffered',
     'SeatOfferLapsed',
     'SeatOfferTaken',
+    'TicketNoShowReleased',
     'TimeSlotCreated',
     'TimeSlotUpdated',
     'TimeSlotCapacityChanged',
@@ -146,7 +150,8 @@ export const timeSlotsProjection: Projection = {
           (event.data as Data<'TimeSlotDeleted'>).timeSlotId,
         ]);
         return;
-      // Held (NEW) and booked tickets take a seat; a released hold or a cancellation frees it.
+      // Held (NEW) and booked tickets take a seat; a released hold, a cancellation or a no-show
+      // release (issue #16) frees it.
       case 'TicketHeld':
       case 'SeatOffered':
         await client.query(
@@ -163,6 +168,7 @@ export const timeSlotsProjection: Projection = {
         return;
       case 'TicketReleased':
       case 'TicketCancelled':
+      case 'TicketNoShowReleased':
         await client.query(
           'UPDATE rm_time_slots SET ticket_count = ticket_count - 1 WHERE id = $1',
           [event.streamId.slice('timeslot-'.length)],

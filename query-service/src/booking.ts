@@ -27,6 +27,14 @@ export const Ticket = z
     email: z.string().nullable(),
     phone: z.string().nullable(),
     accessibility: z.boolean().nullable(),
+    /** Issue #16: whether the ticket's room uses check-in (then the ticket has a QR code). */
+    checkIn: z.boolean(),
+    /** Issue #16: when the reader was checked in; null when not. */
+    checkedInAt: z.string().nullable(),
+    /** Issue #16: released as a no-show (its status is then INVALID). */
+    noShow: z.boolean(),
+    /** Issue #16: how many tickets of this visitor (all bookings of the e-mail) were released as no-shows. */
+    noShowCount: z.number().int(),
   })
   .openapi('Ticket');
 export type Ticket = z.infer<typeof Ticket>;
@@ -52,12 +60,19 @@ export interface TicketRow {
   email: string | null;
   phone: string | null;
   accessibility: boolean | null;
+  check_in: boolean;
+  checked_in_at: Date | null;
+  no_show: boolean;
+  no_show_count: number;
 }
 
 /** The columns of a TicketRow from tickets t, rooms r and personal data p. */
 export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.transaction_id, t.time_slot_id, t.room_id,
          r.name AS room_name, r.description AS room_description, t.date, t.start_time, t.end_time,
-         p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility`;
+         p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility,
+         (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in, t.checked_in_at, t.no_show,
+         (SELECT count(*)::int FROM bookings vb JOIN rm_tickets vt ON vt.owner_id = vb.owner_id AND vt.no_show
+           WHERE vb.visitor_key = (SELECT ob.visitor_key FROM bookings ob WHERE ob.owner_id = t.owner_id)) AS no_show_count`;
 
 /** Tickets joined with their room and, while it exists, the owner's personal data. */
 export const TICKET_SELECT = `
@@ -92,6 +107,10 @@ export function toTicket(r: TicketRow, localNow: { date: string; time: string })
     email: r.email,
     phone: r.phone,
     accessibility: r.accessibility,
+    checkIn: r.check_in,
+    checkedInAt: r.checked_in_at ? r.checked_in_at.toISOString() : null,
+    noShow: r.no_show,
+    noShowCount: r.no_show_count,
   };
 }
 

@@ -10,6 +10,7 @@ import { settingsQueryRoutes } from './settings.ts';
 import { sessionQueryRoutes } from './session.ts';
 import { waitlistQueryRoutes } from './waitlist.ts';
 import { displayQueryRoutes } from './display.ts';
+import { checkInQueryRoutes } from './check-in.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -24,6 +25,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),
     ...staffQueryRoutes(deps),
+    ...checkInQueryRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
     ...displayQueryRoutes(deps),

@@ -5,7 +5,7 @@ import { sql, type Knex } from './sql.ts';
 
 /** The reservations list's query (filters, search, sort, page) and its WHERE, built with knex. */
 
-const STATUS = z.enum(['BOOKED', 'CANCELED_ONLY', 'CANCELLED', 'NEW', 'INVALID', 'ALL']);
+const STATUS = z.enum(['BOOKED', 'CANCELED_ONLY', 'CANCELLED', 'NEW', 'INVALID', 'NO_SHOW', 'ALL']);
 /** The ticket status each status filter shows (ALL: any). */
 const STATUS_VALUE: Record<z.infer<typeof STATUS>, string | null> = {
   BOOKED: 'BOOKED',
@@ -13,6 +13,8 @@ const STATUS_VALUE: Record<z.infer<typeof STATUS>, string | null> = {
   CANCELLED: 'CANCELLED',
   NEW: 'NEW',
   INVALID: 'INVALID',
+  // Issue #16: tickets released as no-shows (INVALID, flagged; the flag is added below).
+  NO_SHOW: 'INVALID',
   ALL: null,
 };
 /** The sort fields' expressions (tickets t, rooms r, personal data p). */
@@ -69,6 +71,7 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
   };
   const status = STATUS_VALUE[q.status ?? 'BOOKED'];
   if (status) add((w) => w.where('t.status', status), true);
+  if (q.status === 'NO_SHOW') add((w) => w.where('t.no_show', true));
   const { roomId, timeSlotId, transactionId, ownerId, ticketId, fromDate, untilDate } = q;
   const { fromTime, untilTime } = q;
   if (roomId) add((w) => w.where('t.room_id', roomId), true);

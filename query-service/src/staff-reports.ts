@@ -21,6 +21,12 @@ const reportSchema = z
       count: z.number(),
       capacity: z.number(),
       percentage: z.number().nullable(),
+      /** Issue #16: tickets of the slot released as no-shows. */
+      noShows: z.number(),
+      /** Issue #16: the slot's tickets booked and not cancelled: still booked, or released as no-shows. */
+      noShowBase: z.number(),
+      /** Issue #16: no-shows in percent of noShowBase (null when it is 0). */
+      noShowRate: z.number().nullable(),
     }),
   )
   .openapi('OccupancyReport');
@@ -51,10 +57,16 @@ export function reportRoutes({ pool }: QueryDeps) {
       end_time: string;
       capacity: number;
       count: number;
+      booked: number;
+      no_shows: number;
     }>(
-      `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity,
-              (SELECT count(*)::int FROM rm_tickets t WHERE t.time_slot_id = s.id AND t.status = $4) AS count
-         FROM rm_time_slots s WHERE s.room_id = $1 AND s.date BETWEEN $2 AND $3 ORDER BY s.date, s.start_time`,
+      `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.count, c.booked, c.no_shows
+         FROM rm_time_slots s,
+      LATERAL (SELECT count(*) FILTER (WHERE t.status = $4)::int AS count,
+                      count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked,
+                      count(*) FILTER (WHERE t.no_show)::int AS no_shows
+                 FROM rm_tickets t WHERE t.time_slot_id = s.id) c
+        WHERE s.room_id = $1 AND s.date BETWEEN $2 AND $3 ORDER BY s.date, s.start_time`,
       [q.roomId, q.fromDate, q.untilDate, q.status],
     );
     return r.rows.map((x) => ({
@@ -64,6 +76,9 @@ export function reportRoutes({ pool }: QueryDeps) {
       count: x.count,
       capacity: x.capacity,
       percentage: occupancyPercent(x.count, x.capacity),
+      noShows: x.no_shows,
+      noShowBase: x.booked + x.no_shows,
+      noShowRate: occupancyPercent(x.no_shows, x.booked + x.no_shows),
     }));
   }
 
@@ -123,12 +138,33 @@ export function reportRoutes({ pool }: QueryDeps) {
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ query, res }) => {
         const rows = await occupancy(query);
+        // The no-show columns only for a room with check-in (issue #16): any other room's CSV is
+        // as it always was.
+        const room = await pool.query<{ check_in: boolean }>(
+          `SELECT services->>'checkInMinutesBefore' IS NOT NULL AS check_in FROM rm_rooms WHERE id = $1`,
+          [query.roomId],
+        );
+        const noShows = room.rows[0]?.check_in ?? false;
         sendCsv(
           res,
           `occupancy-${query.fromDate}-${query.untilDate}.csv`,
           toCsv(
-            ['Datum', 'Zeitfenster', 'Anzahl', 'Kapazität', 'Prozent'],
-            rows.map((x) => [x.date, x.time, x.count, x.capacity, x.percentage]),
+            [
+              'Datum',
+              'Zeitfenster',
+              'Anzahl',
+              'Kapazität',
+              'Prozent',
+              ...(noShows ? ['No-Shows', 'No-Show-Quote'] : []),
+            ],
+            rows.map((x) => [
+              x.date,
+              x.time,
+              x.count,
+              x.capacity,
+              x.percentage,
+              ...(noShows ? [x.noShows, x.noShowRate] : []),
+            ]),
           ),
         );
       },

@@ -9,7 +9,12 @@ import {
   type Config,
   type Logger,
 } from '@rr/platform';
-import { startErasureJob, startExpiryJob, startWaitlistJob } from '@rr/command-service';
+import {
+  startErasureJob,
+  startExpiryJob,
+  startNoShowJob,
+  startWaitlistJob,
+} from '@rr/command-service';
 import { startReminderJob } from '@rr/projections';
 import { createApp, type Role } from './app.ts';
 import { createGateway } from './gateway.ts';
@@ -66,6 +71,10 @@ async function main(): Promise<void> {
   const waitlist =
     role === 'all' || role === 'projector'
       ? startWaitlistJob(runtime.deps, config.EXPIRY_JOB_INTERVAL_MS)
+      : null;
+  const noShows =
+    role === 'all' || role === 'projector'
+      ? startNoShowJob(runtime.deps, config.NO_SHOW_JOB_INTERVAL_MS)
       : null;
   const mail =
     role === 'all' || role === 'projector' ? startMailSender(runtime, config, logger) : null;
@@ -136,6 +145,7 @@ async function main(): Promise<void> {
     await expiry?.stop();
     await reminders?.stop();
     await waitlist?.stop();
+    await noShows?.stop();
     await mail?.stop();
     await erasure?.stop();
     await runner?.stop();

@@ -2563,7 +2563,7 @@ export interface paths {
             parameters: {
                 query?: {
                     searchTerm?: string;
-                    status?: "BOOKED" | "CANCELED_ONLY" | "CANCELLED" | "NEW" | "INVALID" | "ALL";
+                    status?: "BOOKED" | "CANCELED_ONLY" | "CANCELLED" | "NEW" | "INVALID" | "NO_SHOW" | "ALL";
                     roomId?: string;
                     timeSlotId?: string;
                     transactionId?: string;
@@ -2898,6 +2898,278 @@ export interface paths {
                     content?: never;
                 };
                 /** @description waitlist__offer_not_valid (lapsed or taken already) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tickets/{id}/check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a booked ticket's reader in (rooms with check-in, from checkInMinutesBefore before the start until the release time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Checked in */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CheckInResult"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such ticket */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description ticket__not_booked, check_in__not_offered (the room has no check-in), check_in__not_open (payload: opens, closes, local), check_in__already_checked_in, check_in__not_checked_in or check_in__undo_expired */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** Undo a check-in (within UNDO_CHECK_IN_MINUTES, 10, of it) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Undone */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CheckInResult"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such ticket */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description ticket__not_booked, check_in__not_offered (the room has no check-in), check_in__not_open (payload: opens, closes, local), check_in__already_checked_in, check_in__not_checked_in or check_in__undo_expired */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Today's booked (and no-show released) tickets of the rooms with check-in, per room, for the check-in screen */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Rooms with their tickets of today */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CheckInDay"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Check in by a ticket's QR reference or by a booking number of today (its first ticket that can be checked in now) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Checked in */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CheckInResult"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No ticket of this reference, nor a booked ticket of today with this booking number */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description ticket__not_booked, check_in__not_offered (the room has no check-in), check_in__not_open (payload: opens, closes, local), check_in__already_checked_in, check_in__not_checked_in or check_in__undo_expired */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3529,7 +3801,7 @@ export interface paths {
             parameters: {
                 query?: {
                     searchTerm?: string;
-                    status?: "BOOKED" | "CANCELED_ONLY" | "CANCELLED" | "NEW" | "INVALID" | "ALL";
+                    status?: "BOOKED" | "CANCELED_ONLY" | "CANCELLED" | "NEW" | "INVALID" | "NO_SHOW" | "ALL";
                     roomId?: string;
                     timeSlotId?: string;
                     transactionId?: string;
@@ -4086,6 +4358,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owners/{ownerId}/tickets/{ticketId}/check-in.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QR code of a booked ticket's check-in reference (rooms with check-in), by the owner id of the confirmation link */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownerId: string;
+                    ticketId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description SVG */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/svg+xml": string;
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such booked ticket of this owner in a room with check-in */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -4249,7 +4576,7 @@ export interface components {
         };
         User: {
             username: string;
-            roles: ("admin" | "reports")[];
+            roles: ("admin" | "reports" | "checkin")[];
         };
         TimeSlotsCreated: {
             createdTimeSlots: number;
@@ -4449,6 +4776,14 @@ export interface components {
              */
             language: "de" | "en";
         };
+        CheckInResult: {
+            /** Format: uuid */
+            ticketId: string;
+            /** @enum {string} */
+            status: "NEW" | "BOOKED" | "INVALID" | "CANCELLED";
+            checkedInAt: string | null;
+            position: string;
+        };
         Waitlist: {
             content: components["schemas"]["WaitlistEntry"][];
         };
@@ -4587,6 +4922,10 @@ export interface components {
             email: string | null;
             phone: string | null;
             accessibility: boolean | null;
+            checkIn: boolean;
+            checkedInAt: string | null;
+            noShow: boolean;
+            noShowCount: number;
         };
         OccupancyReport: {
             /** Format: uuid */
@@ -4596,6 +4935,9 @@ export interface components {
             count: number;
             capacity: number;
             percentage: number | null;
+            noShows: number;
+            noShowBase: number;
+            noShowRate: number | null;
         }[];
         TicketPage: {
             content: components["schemas"]["Ticket"][];
@@ -4625,6 +4967,32 @@ export interface components {
                 firstName: string | null;
                 accessibility: boolean;
             }[];
+        };
+        CheckInDay: {
+            date: string;
+            rooms: components["schemas"]["CheckInRoom"][];
+        };
+        CheckInRoom: {
+            /** Format: uuid */
+            roomId: string;
+            roomName: string;
+            checkInMinutesBefore: number;
+            noShowReleaseMinutes: number | null;
+            tickets: components["schemas"]["CheckInTicket"][];
+        };
+        CheckInTicket: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "NEW" | "BOOKED" | "INVALID" | "CANCELLED";
+            bookingNumber: string | null;
+            firstName: string | null;
+            lastName: string | null;
+            startTime: string;
+            endTime: string;
+            checkedInAt: string | null;
+            undoUntil: string | null;
+            noShow: boolean;
         };
         Settings: {
             /** @description Tickets per cart (MAX_CART_TICKETS) */

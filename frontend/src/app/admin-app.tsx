@@ -21,7 +21,14 @@ import { TimeSlotAdd } from '../features/admin-time-slots/components/time-slot-a
 import { TimeSlotCalendar } from '../features/admin-time-slots/components/time-slot-calendar';
 import { TimeSlotCapacity } from '../features/admin-time-slots/components/time-slot-capacity';
 import { TimeSlotEdit } from '../features/admin-time-slots/components/time-slot-edit';
-import { hasRole, ROLE_ADMIN, ROLE_REPORTS, useGetMeQuery } from '../features/auth/api/auth-api';
+import {
+  hasRole,
+  ROLE_ADMIN,
+  ROLE_CHECKIN,
+  ROLE_REPORTS,
+  useGetMeQuery,
+} from '../features/auth/api/auth-api';
+import { CheckInPage } from '../features/admin-check-in/components/check-in-page';
 import { SignIn } from '../features/auth/components/sign-in';
 import { SignOutButton } from '../features/auth/components/sign-out-button';
 import { TicketHistory } from '../features/admin-history/components/ticket-history';
@@ -115,6 +122,17 @@ function AdminGate({ mode }: { mode: AdminMode }) {
       </AdminLayout>
     );
   }
+  if (hasRole(me, ROLE_CHECKIN)) {
+    // Issue #16: a user with only the check-in role sees the check-in screen and nothing else.
+    return (
+      <AdminLayout me={me} nav="check-in">
+        <Routes>
+          <Route path="check-in" element={<CheckInPage />} />
+          <Route path="*" element={<Navigate to="/check-in" replace />} />
+        </Routes>
+      </AdminLayout>
+    );
+  }
   return (
     <AdminLayout me={me}>
       <PermissionError />
@@ -147,6 +165,7 @@ function AdminRoutes() {
       <Route path="room/:roomId/time-slot-book/:timeSlotId" element={<TimeSlotBook />} />
       <Route path="room/:roomId/time-slot-edit/:timeSlotId/history" element={<TimeSlotHistory />} />
       <Route path="overbooked" element={<OverbookedList />} />
+      <Route path="check-in" element={<CheckInPage />} />
       <Route path="reports" element={<ReportsPage backTo="/" />} />
       <Route path="occupancy-report" element={<OccupancyReport />} />
       <Route path="daily-report/:id" element={<DailyReport />} />
@@ -171,7 +190,7 @@ function ReportsRoutes() {
 interface AdminLayoutProps {
   me: Me | null;
   /** The site navigation: all admin screens, only the reports, or none (signed out). */
-  nav?: 'admin' | 'reports' | 'none';
+  nav?: 'admin' | 'reports' | 'check-in' | 'none';
   children: ReactNode;
 }
 
@@ -210,6 +229,17 @@ function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
               </li>
               <li>
                 <NavLink to="/reports">{t('nav.admin-reports')}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/check-in">{t('nav.check-in')}</NavLink>
+              </li>
+            </ul>
+          </nav>
+        ) : nav === 'check-in' ? (
+          <nav className="site-nav" aria-label={t('nav.label')}>
+            <ul>
+              <li>
+                <NavLink to="/check-in">{t('nav.check-in')}</NavLink>
               </li>
             </ul>
           </nav>

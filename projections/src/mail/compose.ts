@@ -17,8 +17,8 @@ export interface MailTicket {
   checkInCode?: string | null;
 }
 
-/** Issue #16: 'reminder', before the slot (see reminders.ts). */
-export type MailKind = 'confirmation' | 'cancellation' | 'reminder';
+/** Issue #16: 'reminder' before the slot (see reminders.ts), 'release' after a no-show release. */
+export type MailKind = 'confirmation' | 'cancellation' | 'reminder' | 'release';
 
 export interface MailInput {
   kind: MailKind;
@@ -48,6 +48,9 @@ const texts = {
     confirmationSubject: (n: string) => `Ihre Reservierung ${n}`,
     cancellationSubject: (n: string) => `Stornierung Ihrer Reservierung ${n}`,
     reminderSubject: (n: string) => `Erinnerung an Ihre Reservierung ${n}`,
+    releaseSubject: (n: string) => `Ihr Platz wurde freigegeben (Reservierung ${n})`,
+    released:
+      'Sie wurden bis zur Freigabezeit nicht eingecheckt. Ihr Platz für folgenden Termin wurde daher für andere freigegeben:',
     greeting: (name: string) => `Guten Tag ${name},`,
     salutations: { MR: 'Herr', MS: 'Frau', NONE: '' } as Record<string, string>,
     confirmed: 'vielen Dank für Ihre Reservierung. Sie haben folgende Termine gebucht:',
@@ -68,6 +71,9 @@ const texts = {
     confirmationSubject: (n: string) => `Your reservation ${n}`,
     cancellationSubject: (n: string) => `Cancellation of your reservation ${n}`,
     reminderSubject: (n: string) => `Reminder of your reservation ${n}`,
+    releaseSubject: (n: string) => `Your seat was released (reservation ${n})`,
+    released:
+      'You were not checked in by the release time, so your seat for the following appointment was released for others:',
     greeting: (name: string) => `Dear ${name},`,
     salutations: { MR: 'Mr', MS: 'Ms', NONE: '' } as Record<string, string>,
     confirmed: 'thank you for your reservation. You have booked:',
@@ -180,6 +186,8 @@ function wording(input: MailInput) {
       return { subject: t.cancellationSubject(n), intro: t.cancelled, link: t.link };
     case 'reminder':
       return { subject: t.reminderSubject(n), intro: t.reminded, link: t.cancelLink };
+    case 'release':
+      return { subject: t.releaseSubject(n), intro: t.released, link: t.link };
   }
 }
 
@@ -190,7 +198,7 @@ function qrImage(x: MailTicket, alt: string): string {
     : '';
 }
 
-/** The confirmation, cancellation or reminder mail, in the booking's language. */
+/** The confirmation, cancellation, reminder or no-show release mail, in the booking's language. */
 export function composeMail(input: MailInput): ComposedMail {
   const t = texts[input.language];
   const name = greetedName(input);

@@ -5,7 +5,8 @@ import type { Projection } from '../projection.ts';
 /**
  * Enqueues mails from events. Runs like a projection (its checkpoint and the enqueue commit
  * together), so a booking or cancellation enqueues its mail exactly once, even across crashes.
- * Cancellations of one request (one database transaction) for one owner make one mail.
+ * Cancellations of one request (one database transaction) for one owner make one mail; so do
+ * the no-show releases (issue #16) of one job round for one owner (kind 'release').
  * A mail is due from its event's time, which the command's clock wrote (never the database's
  * `now()`): the sender compares due times with the same clock.
  */
@@ -13,7 +14,7 @@ export const mailOutboxReactor: Projection = {
   name: 'mail-outbox',
   tables: [],
   quietCheckpoint: true,
-  handles: new Set(['TransactionBooked', 'TicketCancelled', 'SeatOffered']),
+  handles: new Set(['TransactionBooked', 'TicketCancelled', 'TicketNoShowReleased', 'SeatOffered']),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
     if (event.type === 'TransactionBooked') {
       const d = event.data as { ownerId: string; ticketIds: string[] };
@@ -34,14 +35,15 @@ export const mailOutboxReactor: Projection = {
       );
       return;
     }
-    if (event.type === 'TicketCancelled') {
+    if (event.type === 'TicketCancelled' || event.type === 'TicketNoShowReleased') {
       const d = event.data as { ownerId: string; ticketId: string };
+      const kind = event.type === 'TicketCancelled' ? 'cancellation' : 'release';
       await client.query(
         `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
-         VALUES ($1, 'cancellation', $2, ARRAY[$3::uuid], $4, $4)
+         VALUES ($1, $5, $2, ARRAY[$3::uuid], $4, $4)
          ON CONFLICT (id) DO UPDATE SET ticket_ids = CASE WHEN $3::uuid = ANY(mail_outbox.ticket_ids) THEN mail_outbox.ticket_ids
                                                       ELSE array_append(mail_outbox.ticket_ids, $3::uuid) END`,
-        [`cancellation:${event.position.tx}:${d.ownerId}`, d.ownerId, d.ticketId, event.createdAt],
+        [`${kind}:${event.position.tx}:${d.ownerId}`, d.ownerId, d.ticketId, event.createdAt, kind],
       );
     }
   },

@@ -229,7 +229,8 @@ export class MailSender {
   }
 
   private async deliver(row: OutboxRow, { composed, to, images = [] }: Loaded): Promise<void> {
-    const cancelled = row.kind === 'cancellation';
+    // A release takes the appointment out of the calendar as a cancellation does.
+    const cancelled = row.kind === 'cancellation' || row.kind === 'release';
     const info = (await this.transport.sendMail({
       from: this.o.from,
       to,
@@ -305,11 +306,17 @@ export class MailSender {
       chosen = still.map((x) => x.ticket);
       for (const x of still) if (x.checkIn) checkIns.add(x.ticket.ticketId);
     }
-    const rooms = await this.o.pool.query<{ id: string; name: string }>(
-      'SELECT id, name FROM rm_rooms WHERE id = ANY($1::uuid[])',
+    const rooms = await this.o.pool.query<{ id: string; name: string; check_in: boolean }>(
+      `SELECT id, name, services->>'checkInMinutesBefore' IS NOT NULL AS check_in
+         FROM rm_rooms WHERE id = ANY($1::uuid[])`,
       [chosen.map((t) => t.roomId)],
     );
     const names = new Map(rooms.rows.map((x) => [x.id, x.name]));
+    // Issue #16: a confirmation shows the QR code of each ticket of a room with check-in.
+    if (row.kind === 'confirmation') {
+      const checkInRooms = new Set(rooms.rows.filter((x) => x.check_in).map((x) => x.id));
+      for (const t of chosen) if (checkInRooms.has(t.roomId)) checkIns.add(t.ticketId);
+    }
     const base = this.o.publicBaseUrl.endsWith('/')
       ? this.o.publicBaseUrl
       : `${this.o.publicBaseUrl}/`;

@@ -111,7 +111,10 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
           </>
         )}
       </td>
-      <td data-label={label('name')}>{name ?? <span className="muted">{t('erased')}</span>}</td>
+      <td data-label={label('name')}>
+        {name ?? <span className="muted">{t('erased')}</span>}
+        <NoShowMarks ticket={ticket} />
+      </td>
       <td data-label={label('institution')}>{ticket.organisation}</td>
       <td data-label={label('email')} className="reservation-table__email">
         {ticket.email ? <EmailText email={ticket.email} /> : null}
@@ -139,6 +142,27 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
         </td>
       ) : null}
     </tr>
+  );
+}
+
+/**
+ * Issue #16: the ticket's no-show mark (released as a no-show) and how many no-shows its visitor
+ * has (all bookings of the e-mail address).
+ */
+function NoShowMarks({ ticket }: { ticket: Ticket }) {
+  const { t } = useTranslation('admin-reservations');
+  if (!ticket.noShow && ticket.noShowCount === 0) return null;
+  return (
+    <>
+      {ticket.noShow ? (
+        <div>
+          <strong>{t('no-show')}</strong>
+        </div>
+      ) : null}
+      {ticket.noShowCount > 0 ? (
+        <div className="muted">{t('no-show-count', { count: ticket.noShowCount })}</div>
+      ) : null}
+    </>
   );
 }
 

@@ -33,6 +33,10 @@ const ticket: Ticket = {
   email: 'anna@example.org',
   phone: '+43123',
   accessibility: true,
+  checkIn: false,
+  checkedInAt: null,
+  noShow: false,
+  noShowCount: 0,
 };
 
 const ownerErrors = (values: OwnerValues) => errorsOf(checkOwnerForm(values));

@@ -4,6 +4,8 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
+import { useConfig } from '../../../app/config-context';
+import { resolveApiUrl } from '../../../lib/url';
 import { useTranslation } from '../../../i18n/i18n-context';
 import {
   useCancelOwnerTicketsMutation,
@@ -39,6 +41,7 @@ interface Cancelling {
 export function ReservationConfirmation() {
   const { t } = useTranslation('booking');
   const { id = '' } = useParams();
+  const { baseApiUrl } = useConfig();
   const bookedEmail = bookedEmailOf(useLocation().state);
   const { data, error } = useGetOwnerTicketsQuery(id);
   const [cancel, { isLoading }] = useCancelOwnerTicketsMutation();
@@ -110,20 +113,35 @@ export function ReservationConfirmation() {
         ) : (
           <TicketList
             tickets={booked}
-            renderExtra={(ticket) =>
-              ticket.cancelable ? (
-                <button
-                  type="button"
-                  className="button button--secondary button--small"
-                  onClick={() => setCancelling({ tickets: [ticket], others: false })}
-                >
-                  {t('confirmation.cancel')}
-                  <span className="visually-hidden"> {ticketText(ticket)}</span>
-                </button>
-              ) : (
-                <p>{t('confirmation.not-cancelable')}</p>
-              )
-            }
+            renderExtra={(ticket) => (
+              <>
+                {ticket.checkIn ? (
+                  // Issue #16: the check-in QR code, drawn by the server (no QR code in the JS).
+                  <img
+                    className="ticket-list__qr"
+                    src={resolveApiUrl(
+                      baseApiUrl,
+                      `owners/${id}/tickets/${ticket.id}/check-in.svg`,
+                    )}
+                    alt={t('confirmation.qr')}
+                    width="160"
+                    height="160"
+                  />
+                ) : null}
+                {ticket.cancelable ? (
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    onClick={() => setCancelling({ tickets: [ticket], others: false })}
+                  >
+                    {t('confirmation.cancel')}
+                    <span className="visually-hidden"> {ticketText(ticket)}</span>
+                  </button>
+                ) : (
+                  <p>{t('confirmation.not-cancelable')}</p>
+                )}
+              </>
+            )}
           />
         )}
         {cancelled.length > 0 ? (

@@ -12,6 +12,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetOccupancyReportQuery, useGetReportRoomsQuery } from '../api/reports-api';
+import { noShowTotals } from '../utils/no-shows';
 import {
   barWidth,
   defaultOccupancyQuery,
@@ -72,6 +73,8 @@ function OccupancyReportContent({ rooms }: { rooms: Room[] }) {
   const [query, setQuery] = useState<OccupancyQuery>(initial);
   const errors = occupancyErrors(values);
   const room = rooms.find((candidate) => candidate.id === query.roomId);
+  // Issue #16: no-shows only for a room with check-in; any other room's report is as before.
+  const noShows = room?.services.checkInMinutesBefore != null;
 
   const change = (field: OccupancyField, value: string) => {
     const next = { ...values, [field]: value };
@@ -149,13 +152,21 @@ function OccupancyReportContent({ rooms }: { rooms: Room[] }) {
           {t('occupancy.fix-filters')}
         </p>
       ) : (
-        <OccupancyResult query={query} header={header} />
+        <OccupancyResult query={query} header={header} noShows={noShows} />
       )}
     </>
   );
 }
 
-function OccupancyResult({ query, header }: { query: OccupancyQuery; header: string }) {
+function OccupancyResult({
+  query,
+  header,
+  noShows,
+}: {
+  query: OccupancyQuery;
+  header: string;
+  noShows: boolean;
+}) {
   const { t, i18n } = useTranslation('reports');
   const { baseApiUrl } = useConfig();
   const report = useGetOccupancyReportQuery(query);
@@ -196,9 +207,10 @@ function OccupancyResult({ query, header }: { query: OccupancyQuery; header: str
               <EmptyState>{t('empty.no-entries', { ns: 'common' })}</EmptyState>
             ) : (
               <>
-                <OccupancyTotals items={items} locale={i18n.language} />
+                <OccupancyTotals items={items} locale={i18n.language} noShows={noShows} />
                 <OccupancyTable
                   items={items}
+                  noShows={noShows}
                   caption={header}
                   busy={report.isFetching}
                   locale={i18n.language}
@@ -218,12 +230,13 @@ const slotLabel = (item: OccupancyReportItem) =>
 
 interface TableProps {
   items: OccupancyReportItem[];
+  noShows: boolean;
   caption: string;
   busy: boolean;
   locale: string;
 }
 
-function OccupancyTable({ items, caption, busy, locale }: TableProps) {
+function OccupancyTable({ items, noShows, caption, busy, locale }: TableProps) {
   const { t } = useTranslation('reports');
   return (
     <TableRegion label={caption} busy={busy}>
@@ -241,6 +254,11 @@ function OccupancyTable({ items, caption, busy, locale }: TableProps) {
             <th scope="col" className="data-table__number">
               {t('occupancy.column.percentage')}
             </th>
+            {noShows ? (
+              <th scope="col" className="data-table__number">
+                {t('occupancy.column.no-shows')}
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -250,6 +268,7 @@ function OccupancyTable({ items, caption, busy, locale }: TableProps) {
               <td className="data-table__number">{item.count}</td>
               <td className="data-table__number">{item.capacity}</td>
               <td className="data-table__number">{percentText(item.percentage, locale)}</td>
+              {noShows ? <td className="data-table__number">{noShowText(item, locale)}</td> : null}
             </tr>
           ))}
         </tbody>
@@ -258,8 +277,22 @@ function OccupancyTable({ items, caption, busy, locale }: TableProps) {
   );
 }
 
+/** Issue #16: a slot's (or the total's) no-shows with their rate, e.g. `2 (10 %)`. */
+function noShowText(x: { noShows: number; noShowRate: number | null }, locale: string): string {
+  const rate = percentText(x.noShowRate, locale);
+  return rate ? `${x.noShows} (${rate})` : String(x.noShows);
+}
+
 /** The report's totals: tickets, capacity, overall and mean occupancy (issue #15). */
-function OccupancyTotals({ items, locale }: { items: OccupancyReportItem[]; locale: string }) {
+function OccupancyTotals({
+  items,
+  locale,
+  noShows,
+}: {
+  items: OccupancyReportItem[];
+  locale: string;
+  noShows: boolean;
+}) {
   const { t } = useTranslation('reports');
   const totals = occupancyTotals(items);
   return (
@@ -282,6 +315,12 @@ function OccupancyTotals({ items, locale }: { items: OccupancyReportItem[]; loca
         <dt>{t('occupancy.totals.mean')}</dt>
         <dd>{percentText(totals.meanPercentage, locale) || '–'}</dd>
       </div>
+      {noShows ? (
+        <div>
+          <dt>{t('occupancy.totals.no-shows')}</dt>
+          <dd>{noShowText(noShowTotals(items), locale)}</dd>
+        </div>
+      ) : null}
     </dl>
   );
 }

@@ -1,0 +1,82 @@
+import { timeSlotStreamId, type Actor } from '@rr/events';
+import { decideCheckIn, evolveSlot, refuse, type CheckInCommand, type SlotEvent } from '@rr/domain';
+import { decisionTime, type CommandDeps } from '../deps.ts';
+import { handleCommand, streamAppend } from '../command.ts';
+import { lockCartAndSlots } from '../booking/store.ts';
+import { roomStates } from '../write-state.ts';
+
+/** A ticket's check-in after a command: when its reader was checked in (null: not). */
+export interface CheckInAnswer {
+  ticketId: string;
+  status: string;
+  checkedInAt: string | null;
+}
+
+/**
+ * Runs a check-in command (check in, undo, no-show release) on the slot stream of its ticket,
+ * under the stream's lock: a check-in and a release of one ticket are decided one after the
+ * other, so the second sees the first (checked in, or released: never both). The tickets read
+ * model only finds the ticket's slot; the room's services come from `room_state`.
+ */
+export async function runCheckInCommand(
+  deps: CommandDeps,
+  command: CheckInCommand,
+  actor: Actor,
+  timeSlotId?: string,
+) {
+  const { ticketId } = command.data;
+  const slotId = timeSlotId ?? (await slotOfTicket(deps, ticketId));
+  return handleCommand(deps.store, {
+    actor,
+    load: async (s) => {
+      const slot = (await lockCartAndSlots(s, null, [slotId])).get(slotId)!;
+      const room = (await roomStates(s.client, [slot.roomId])).get(slot.roomId);
+      if (!room) throw refuse.notFound('Room');
+      return { slot, services: room.services };
+    },
+    decide: (state) => decideCheckIn(command, state, decisionTime(deps)),
+    appends: (events, state) =>
+      streamAppend(timeSlotStreamId(slotId), 'timeslot', state.slot.version, events),
+    answer: (events, state): CheckInAnswer => {
+      const after = events.reduce((st, e) => evolveSlot(st, e as unknown as SlotEvent), state.slot)
+        .tickets[ticketId]!;
+      return { ticketId, status: after.status, checkedInAt: after.checkedInAt ?? null };
+    },
+  });
+}
+
+async function slotOfTicket(deps: CommandDeps, ticketId: string): Promise<string> {
+  const r = await deps.pool.query<{ time_slot_id: string }>(
+    'SELECT time_slot_id FROM rm_tickets WHERE id = $1',
+    [ticketId],
+  );
+  const slotId = r.rows[0]?.time_slot_id;
+  if (!slotId) throw refuse.notFound('Ticket');
+  return slotId;
+}
+
+/** Booking numbers are shown upper-case (`R-7K3QX2`); what staff type may not be. */
+export const normalBookingNumber = (s: string) => s.trim().toUpperCase();
+
+/**
+ * The tickets a scanned or typed code names: the ticket of a check-in reference, or the booked
+ * tickets of a booking number on the library's today (by start time). Empty when it names none.
+ */
+export async function ticketsOfCode(
+  deps: CommandDeps,
+  code: string,
+): Promise<{ ticketId: string; timeSlotId: string }[]> {
+  const fromReference = deps.checkInCodes.ticketOf(code);
+  const r = fromReference
+    ? await deps.pool.query<{ id: string; time_slot_id: string }>(
+        'SELECT id, time_slot_id FROM rm_tickets WHERE id = $1',
+        [fromReference],
+      )
+    : await deps.pool.query<{ id: string; time_slot_id: string }>(
+        `SELECT id, time_slot_id FROM rm_tickets
+          WHERE booking_number = $1 AND date = $2 AND status = 'BOOKED'
+          ORDER BY start_time, id`,
+        [normalBookingNumber(code), decisionTime(deps).today],
+      );
+  return r.rows.map((x) => ({ ticketId: x.id, timeSlotId: x.time_slot_id }));
+}

@@ -1,0 +1,152 @@
+import { UNDO_CHECK_IN_MINUTES } from '@rr/domain';
+import {
+  CHECK_IN_ROLES,
+  defineRoute,
+  localDateTime,
+  problems,
+  qrSvg,
+  z,
+  type RouteDef,
+} from '@rr/platform';
+import type { QueryDeps } from './deps.ts';
+
+const CheckInTicket = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(['NEW', 'BOOKED', 'INVALID', 'CANCELLED']),
+    bookingNumber: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    startTime: z.string(),
+    endTime: z.string(),
+    checkedInAt: z.string().nullable(),
+    /** Until when the check-in can be undone (checkedInAt + UNDO_CHECK_IN_MINUTES); null when not checked in. */
+    undoUntil: z.string().nullable(),
+    noShow: z.boolean(),
+  })
+  .openapi('CheckInTicket');
+
+const CheckInRoom = z
+  .object({
+    roomId: z.uuid(),
+    roomName: z.string(),
+    checkInMinutesBefore: z.number().int(),
+    noShowReleaseMinutes: z.number().int().nullable(),
+    tickets: z.array(CheckInTicket),
+  })
+  .openapi('CheckInRoom');
+
+interface Row {
+  id: string;
+  status: 'BOOKED' | 'INVALID';
+  booking_number: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  start_time: string;
+  end_time: string;
+  checked_in_at: Date | null;
+  no_show: boolean;
+  room_id: string;
+  room_name: string;
+  check_in: number;
+  release: number | null;
+}
+
+/**
+ * Issue #16, check-in: the check-in screen's list (today's booked and released tickets of the
+ * rooms with check-in, per room, in the manual order) and the QR code of a visitor's ticket.
+ */
+export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: QueryDeps): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/admin/check-in',
+      summary:
+        "Today's booked (and no-show released) tickets of the rooms with check-in, per room, for the check-in screen",
+      tags: ['check-in'],
+      // Readable by the reports role as every staff list is (it may not check in).
+      access: [...CHECK_IN_ROLES, 'reports'],
+      responses: {
+        200: {
+          description: 'Rooms with their tickets of today',
+          schema: z.object({ date: z.string(), rooms: z.array(CheckInRoom) }).openapi('CheckInDay'),
+        },
+      },
+      handler: async () => {
+        const today = localDateTime(clock.now(), timeZone).date;
+        const r = await pool.query<Row>(
+          `SELECT t.id, t.status, t.booking_number, p.first_name, p.last_name, t.start_time, t.end_time,
+                  t.checked_in_at, t.no_show, r.id AS room_id, r.name AS room_name,
+                  (r.services->>'checkInMinutesBefore')::int AS check_in,
+                  (r.services->>'noShowReleaseMinutes')::int AS release
+             FROM rm_rooms r
+             LEFT JOIN rm_tickets t ON t.room_id = r.id AND t.date = $1
+                                   AND (t.status = 'BOOKED' OR (t.status = 'INVALID' AND t.no_show))
+             LEFT JOIN personal_data p ON p.owner_id = t.owner_id
+            WHERE r.services->>'checkInMinutesBefore' IS NOT NULL
+            ORDER BY r.sort_order, r.name, r.id, t.start_time, lower(coalesce(p.last_name, '')),
+                     lower(coalesce(p.first_name, '')), t.id`,
+          [today],
+        );
+        const rooms = new Map<string, z.infer<typeof CheckInRoom>>();
+        for (const x of r.rows) {
+          let room = rooms.get(x.room_id);
+          if (!room) {
+            room = {
+              roomId: x.room_id,
+              roomName: x.room_name,
+              checkInMinutesBefore: x.check_in,
+              noShowReleaseMinutes: x.release,
+              tickets: [],
+            };
+            rooms.set(x.room_id, room);
+          }
+          if (x.id === null) continue;
+          room.tickets.push({
+            id: x.id,
+            status: x.status,
+            bookingNumber: x.booking_number,
+            firstName: x.first_name,
+            lastName: x.last_name,
+            startTime: x.start_time,
+            endTime: x.end_time,
+            checkedInAt: x.checked_in_at?.toISOString() ?? null,
+            undoUntil: x.checked_in_at
+              ? new Date(x.checked_in_at.getTime() + UNDO_CHECK_IN_MINUTES * 60_000).toISOString()
+              : null,
+            noShow: x.no_show,
+          });
+        }
+        return { body: { date: today, rooms: [...rooms.values()] } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/owners/{ownerId}/tickets/{ticketId}/check-in.svg',
+      summary:
+        "The QR code of a booked ticket's check-in reference (rooms with check-in), by the owner id of the confirmation link",
+      tags: ['visitor'],
+      access: 'public',
+      params: z.object({
+        ownerId: z.string().regex(/^[0-9a-f]{32}$/, 'Not a valid id'),
+        ticketId: z.uuid('Not a valid id'),
+      }),
+      responses: {
+        200: { description: 'SVG', schema: z.string(), contentType: 'image/svg+xml' },
+        404: { description: 'No such booked ticket of this owner in a room with check-in' },
+      },
+      handler: async ({ params, res }) => {
+        const r = await pool.query(
+          `SELECT 1 FROM rm_tickets t JOIN rm_rooms r ON r.id = t.room_id
+            WHERE t.id = $1 AND t.owner_id = $2 AND t.status = 'BOOKED'
+              AND r.services->>'checkInMinutesBefore' IS NOT NULL`,
+          [params.ticketId, params.ownerId],
+        );
+        if (!r.rowCount) throw problems.notFound('Ticket');
+        res.setHeader('Content-Type', 'image/svg+xml; charset=utf-8');
+        res.setHeader('Cache-Control', 'private, max-age=3600');
+        res.status(200).send(await qrSvg(checkInCodes.codeOf(params.ticketId)));
+      },
+    }),
+  ];
+}
