@@ -1,7 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInCodes, createUser } from '@rr/platform';
-import { Client } from '../support/app.ts';
 import { createRoom } from '../support/fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import {
@@ -13,7 +12,7 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
-import { createSlot, signInAdmin, waitForReadModels } from './test-rooms.ts';
+import { bookAsVisitor, createSlot, signInAdmin, waitForReadModels } from './test-rooms.ts';
 
 /**
  * Issue #16, the check-in screen in Chromium, as a user with only the check-in role: today's
@@ -39,26 +38,12 @@ const rowOf = (page: Page, name: string) =>
   main(page).locator('tbody tr').filter({ hasText: name });
 
 async function book(slotId: string, person: (typeof people)[number], i: number) {
-  const visitor = new Client(server.baseUrl);
-  const cart = await visitor.request('POST', '/api/transactions', { json: { timeSlotId: slotId } });
-  expect(cart.status, await cart.clone().text()).toBe(201);
-  const { transactionId } = (await cart.json()) as { transactionId: string };
-  const res = await visitor.request('PUT', `/api/transactions/${transactionId}/booking`, {
-    json: {
-      salutation: 'MS',
-      title: '',
-      ...person,
-      organisation: '',
-      email: `leser${i}@example.at`,
-      phone: '+43123',
-      accessibility: false,
-      language: 'de',
-    },
+  const b = await bookAsVisitor(server.baseUrl, slotId, {
+    ...person,
+    email: `leser${i}@example.at`,
   });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const b = (await res.json()) as { bookingNumber: string; tickets: { id: string }[] };
-  booked.set(person.lastName, { bookingNumber: b.bookingNumber, ticketId: b.tickets[0]!.id });
-  return visitor.lastPosition;
+  booked.set(person.lastName, { bookingNumber: b.bookingNumber, ticketId: b.ticketIds[0]! });
+  return b.position;
 }
 
 beforeAll(async () => {

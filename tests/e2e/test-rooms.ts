@@ -66,6 +66,44 @@ export async function waitForReadModels(
   expect(res.headers.get('x-read-stale'), 'the read models caught up').toBeNull();
 }
 
+/** What a visitor's booking answers: its number and the booked tickets' ids. */
+export interface VisitorBooking {
+  bookingNumber: string;
+  ticketIds: string[];
+  /** The visitor client's last write (for waitForReadModels). */
+  position: string | null;
+}
+
+/** A visitor books one seat of a slot through the API (cart, then booking) with these details. */
+export async function bookAsVisitor(
+  baseUrl: string,
+  timeSlotId: string,
+  person: { firstName: string; lastName: string; email: string },
+): Promise<VisitorBooking> {
+  const visitor = new Client(baseUrl);
+  const cart = await visitor.request('POST', '/api/transactions', { json: { timeSlotId } });
+  expect(cart.status, await cart.clone().text()).toBe(201);
+  const { transactionId } = (await cart.json()) as { transactionId: string };
+  const res = await visitor.request('PUT', `/api/transactions/${transactionId}/booking`, {
+    json: {
+      salutation: 'MS',
+      title: '',
+      organisation: '',
+      phone: '+43123',
+      accessibility: false,
+      language: 'de',
+      ...person,
+    },
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const b = (await res.json()) as { bookingNumber: string; tickets: { id: string }[] };
+  return {
+    bookingNumber: b.bookingNumber,
+    ticketIds: b.tickets.map((t) => t.id),
+    position: visitor.lastPosition,
+  };
+}
+
 export interface TestRooms {
   /** Signed in as admin, to create more test data. */
   admin: Client;

@@ -40,14 +40,17 @@ export function ReservationList({ canEdit }: { canEdit: boolean }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const [today] = useState(() => todayIso());
   const state = parseListState(searchParams, today);
-  const other: ListType = state.type === 'booked' ? 'cancelled' : 'booked';
   // `data` keeps the last result while a new page or sort loads: the table stays in place.
   const { data, error, isFetching } = useGetReservationsQuery(ticketQuery(state));
-  const otherCount = useGetReservationsQuery(countQuery(state, other)).data?.totalCount;
   const counts: Record<ListType, number | undefined> = {
-    booked: state.type === 'booked' ? data?.totalCount : otherCount,
-    cancelled: state.type === 'cancelled' ? data?.totalCount : otherCount,
+    booked: useTabCount(state, 'booked', data?.totalCount),
+    cancelled: useTabCount(state, 'cancelled', data?.totalCount),
+    'no-show': useTabCount(state, 'no-show', data?.totalCount),
   };
+  // Issue #16: the no-show tab only where there are no-shows (or it is open).
+  const tabs = LIST_TYPES.filter(
+    (type) => type !== 'no-show' || state.type === type || (counts[type] ?? 0) > 0,
+  );
   const show = (next: ListState) => setSearchParams(listStateToParams(next));
   const print = usePrintAll(ticketQuery(state), searchParams.toString());
   // The way back from a reservation finds the list as it is now.
@@ -62,7 +65,7 @@ export function ReservationList({ canEdit }: { canEdit: boolean }) {
     <Page title={t('list.title')}>
       <nav className="tabs no-print" aria-label={t('list.tabs-label')}>
         <ul className="tabs__list">
-          {LIST_TYPES.map((type) => (
+          {tabs.map((type) => (
             <li key={type}>
               <Link
                 className="tabs__tab"
@@ -193,4 +196,11 @@ function usePrintAll(query: ReturnType<typeof ticketQuery>, key: string) {
       .finally(() => setLoading(false));
   };
   return { rows: current, loading, error, start };
+}
+
+/** A tab's count: the shown list's total for the open tab, a one-row query for the others. */
+function useTabCount(state: ListState, type: ListType, shownTotal: number | undefined) {
+  const open = type === state.type;
+  const other = useGetReservationsQuery(countQuery(state, type), { skip: open });
+  return open ? shownTotal : other.data?.totalCount;
 }

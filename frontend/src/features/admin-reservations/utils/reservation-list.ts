@@ -11,7 +11,8 @@ import { text, withFieldNames } from '../../../lib/staff-forms';
  * `offset` and `searchTerm`, so reloading, sharing or going back restores the result.
  */
 
-export const LIST_TYPES = ['booked', 'cancelled'] as const;
+/** The tabs; `no-show` (issue #16: tickets released as no-shows) shows only when it has rows. */
+export const LIST_TYPES = ['booked', 'cancelled', 'no-show'] as const;
 export type ListType = (typeof LIST_TYPES)[number];
 
 export const SORT_COLUMNS = ['room', 'name', 'institution', 'email', 'date'] as const;
@@ -55,7 +56,8 @@ function dateParam(value: string | null, fallback: string): string {
  * means no lower bound. Invalid values fall back to the defaults.
  */
 export function parseListState(params: ParamSource, today: string): ListState {
-  const type = params.get('searchType') === 'cancelled' ? 'cancelled' : 'booked';
+  const asked = params.get('searchType');
+  const type = LIST_TYPES.find((x) => x === asked) ?? 'booked';
   const sortColumn = params.get('sortColumn') ?? '';
   const column = (SORT_COLUMNS as readonly string[]).includes(sortColumn)
     ? (sortColumn as SortColumn)
@@ -107,8 +109,11 @@ export function showReset(state: ListState, today: string): boolean {
 
 /** Filters of `GET admin/tickets` (and its CSV export) without paging. */
 export interface TicketFilter {
-  /** No status: booked tickets; `CANCELED_ONLY`: the cancelled ones (spec section 4). */
-  status?: 'CANCELED_ONLY';
+  /**
+   * No status: booked tickets; `CANCELED_ONLY`: the cancelled ones (spec section 4); `NO_SHOW`:
+   * the ones released as no-shows (issue #16).
+   */
+  status?: 'CANCELED_ONLY' | 'NO_SHOW';
   fromDate?: string;
   untilDate?: string;
   searchTerm?: string;
@@ -124,6 +129,7 @@ export interface TicketQuery extends TicketFilter {
 export function ticketFilter(state: ListState, type: ListType = state.type): TicketFilter {
   return {
     ...(type === 'cancelled' ? { status: 'CANCELED_ONLY' as const } : {}),
+    ...(type === 'no-show' ? { status: 'NO_SHOW' as const } : {}),
     ...(state.from ? { fromDate: state.from } : {}),
     ...(state.until ? { untilDate: state.until } : {}),
     ...(state.term ? { searchTerm: state.term } : {}),
