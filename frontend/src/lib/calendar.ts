@@ -37,12 +37,6 @@ export function yearMonthOfDate(date: Date): YearMonth {
   return { year: date.getFullYear(), month: date.getMonth() + 1 };
 }
 
-/** The month of a `YYYY-MM-DD` day; null when it is not one. */
-export function yearMonthOf(isoDate: string): YearMonth | null {
-  const date = parseIsoDate(isoDate);
-  return date ? yearMonthOfDate(date) : null;
-}
-
 export function shiftMonth({ year, month }: YearMonth, delta: number): YearMonth {
   const index = year * 12 + (month - 1) + delta;
   return { year: Math.floor(index / 12), month: (((index % 12) + 12) % 12) + 1 };
@@ -78,11 +72,6 @@ export function parseYearMonth(
     year: parseYear(params.year) ?? fallback.year,
     month: parseBounded(params.month, 1, 12) ?? fallback.month,
   };
-}
-
-/** Query string `?year=…&month=…` of a month, for links to a calendar. */
-export function yearMonthSearch({ year, month }: YearMonth): string {
-  return `?year=${year}&month=${month}`;
 }
 
 /** First and last day of a month as `YYYY-MM-DD` (the range a calendar loads). */
@@ -148,13 +137,6 @@ export function dayStatus(
 ): DayStatus {
   if (slots.length === 0) return 'empty';
   return slots.every(isSlotFull) ? 'full' : 'free';
-}
-
-/** True when any slot has more tickets than capacity (the admin '!' mark). */
-export function isOverbooked(
-  slots: readonly Pick<CalendarSlot, 'capacity' | 'ticketCount'>[],
-): boolean {
-  return slots.some((slot) => slot.ticketCount > slot.capacity);
 }
 
 /** Slots grouped by day, each day sorted by start then end time. */

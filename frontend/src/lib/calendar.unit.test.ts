@@ -3,7 +3,6 @@ import {
   compareYearMonth,
   dayStatus,
   formatYearMonth,
-  isOverbooked,
   monthRange,
   monthWeeks,
   occupancyPercent,
@@ -13,10 +12,9 @@ import {
   slotsByDate,
   weekdayNames,
   weekdayOf,
-  yearMonthOf,
-  yearMonthSearch,
   type CalendarSlot,
 } from './calendar';
+import { isOverbooked, yearMonthOf, yearMonthSearch } from './staff-calendar';
 
 const slot = (date: string, startTime: string, capacity: number, ticketCount: number) =>
   ({

@@ -2,7 +2,6 @@ import {
   check,
   type Checked,
   type Contract,
-  type FieldError,
   type FieldErrors,
   type Output,
 } from '@rr/contracts/issues';
@@ -26,29 +25,6 @@ export function formCheck<S extends Contract, V>(
 export function text(value: string): string | undefined {
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
-}
-
-/** A number field's value for a request: empty counts as not given, anything else as a number. */
-export function numberOf(value: string): number | undefined {
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : Number(trimmed);
-}
-
-/** A check whose request names the fields otherwise than the form: its errors by the form's names. */
-export function withFieldNames<V, T, F extends string>(
-  check: FormCheck<V, T>,
-  requestNames: Readonly<Record<F, string>>,
-): FormCheck<V, T> {
-  return (values) => {
-    const result = check(values);
-    if (result.ok) return result;
-    const errors: Partial<Record<string, FieldError>> = {};
-    for (const [field, name] of Object.entries(requestNames) as [F, string][]) {
-      const error = result.errors[name];
-      if (error) errors[field] = error;
-    }
-    return { ok: false, errors };
-  };
 }
 
 /** The errors of a check, none when it passed. */

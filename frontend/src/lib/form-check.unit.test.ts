@@ -9,7 +9,8 @@ import staffEn from '../i18n/staff.en.json';
 import visitorDe from '../i18n/visitor.de.json';
 import visitorEn from '../i18n/visitor.en.json';
 import type { Catalogue } from './label-override';
-import { errorsOf, formCheck, numberOf, text, withFieldNames } from './form-check';
+import { errorsOf, formCheck, text } from './form-check';
+import { numberOf, withFieldNames } from './staff-forms';
 
 const validationTexts = (...catalogues: Catalogue[]) =>
   ((catalogues.reduce(mergeCatalogues).common as Catalogue).validation ?? {}) as Catalogue;

@@ -2,7 +2,8 @@ import type { ColumnSort, SortOrder } from '../../../lib/sorting';
 import { ReservationFilterQuery } from '@rr/contracts/reports';
 import { isIsoDate } from '../../../lib/dates';
 import { PAGING_SIZE } from '../../../lib/constants';
-import { formCheck, text, withFieldNames } from '../../../lib/form-check';
+import { formCheck, text } from '../../../lib/form-check';
+import { withFieldNames } from '../../../lib/staff-forms';
 
 /**
  * State of the reservations list (spec section 2): tab, date range, term, sort and page. It lives

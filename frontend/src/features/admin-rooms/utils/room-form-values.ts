@@ -1,6 +1,7 @@
 import { RoomInput } from '@rr/contracts/rooms';
 import type { DayType, Room, RoomCreate } from '../../../api/types';
-import { formCheck, numberOf } from '../../../lib/form-check';
+import { formCheck } from '../../../lib/form-check';
+import { numberOf } from '../../../lib/staff-forms';
 
 export const DAY_TYPES: readonly DayType[] = ['DAY', 'WORKING_DAY'];
 

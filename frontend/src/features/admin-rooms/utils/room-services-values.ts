@@ -1,6 +1,7 @@
 import { RoomServicesInput } from '@rr/contracts/rooms';
 import type { Room } from '../../../api/types';
-import { formCheck, numberOf } from '../../../lib/form-check';
+import { formCheck } from '../../../lib/form-check';
+import { numberOf } from '../../../lib/staff-forms';
 
 /** Issue #16: the reading-room services of a room, each off while its field is empty. */
 export const SERVICE_FIELDS = [

@@ -1,4 +1,5 @@
-import { yearMonthOf, yearMonthSearch, type YearMonth } from '../../../lib/calendar';
+import { type YearMonth } from '../../../lib/calendar';
+import { yearMonthOf, yearMonthSearch } from '../../../lib/staff-calendar';
 
 const room = (roomId: string) => `/room/${encodeURIComponent(roomId)}`;
 

@@ -3,7 +3,8 @@ import { TimeSlotCapacityInput, TimeSlotInput, TimeSlotUpdateInput } from '@rr/c
 import type { TimeSlot, TimeSlotInput as TimeSlotBody } from '../../../api/types';
 import { WEEKDAYS, type Weekday } from '../../../lib/calendar';
 import { formatTime } from '../../../lib/dates';
-import { formCheck, numberOf, text } from '../../../lib/form-check';
+import { formCheck, text } from '../../../lib/form-check';
+import { numberOf } from '../../../lib/staff-forms';
 
 /* ---- Adding slots ---- */
 

@@ -1,0 +1,33 @@
+import type { FieldError } from '@rr/contracts/issues';
+import { problemCode } from './error-message';
+import type { FormCheck } from './form-check';
+
+/** Form helpers only the staff app uses (kept out of the visitor's download). */
+
+/** A number field's value for a request: empty counts as not given, anything else as a number. */
+export function numberOf(value: string): number | undefined {
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : Number(trimmed);
+}
+
+/** A check whose request names the fields otherwise than the form: its errors by the form's names. */
+export function withFieldNames<V, T, F extends string>(
+  check: FormCheck<V, T>,
+  requestNames: Readonly<Record<F, string>>,
+): FormCheck<V, T> {
+  return (values) => {
+    const result = check(values);
+    if (result.ok) return result;
+    const errors: Partial<Record<string, FieldError>> = {};
+    for (const [field, name] of Object.entries(requestNames) as [F, string][]) {
+      const error = result.errors[name];
+      if (error) errors[field] = error;
+    }
+    return { ok: false, errors };
+  };
+}
+
+/** True when the problem carries exactly this error code (payload ignored). */
+export function hasErrorCode(problem: unknown, code: string): boolean {
+  return problemCode(problem)?.code === code;
+}
