@@ -1,9 +1,10 @@
 import {
   createApi,
-  fetchBaseQuery,
   type BaseQueryFn,
   type FetchArgs,
   type FetchBaseQueryError,
+  type FetchBaseQueryMeta,
+  type QueryReturnValue,
 } from '@reduxjs/toolkit/query/react';
 import type { AppConfig } from '../lib/config';
 import { positionOf } from '../lib/position';
@@ -24,36 +25,77 @@ function methodOf(args: string | FetchArgs): string {
   return typeof args === 'string' ? 'GET' : (args.method ?? 'GET').toUpperCase();
 }
 
-const rawBaseQuery = fetchBaseQuery({
-  credentials: 'include',
-  paramsSerializer: (params) => serializeParams(params as QueryParams),
-  prepareHeaders: (headers, { getState, arg }) => {
-    headers.set('X-Requested-With', 'XMLHttpRequest');
-    if (methodOf(arg) === 'GET') {
-      const minPosition = selectMinPosition(getState() as { consistency: ConsistencyState });
-      if (minPosition !== null) headers.set('X-Min-Position', minPosition);
-    }
-    return headers;
-  },
-});
+/**
+ * One request, answered as RTK Query's fetchBaseQuery answers (the kinds of spec section 8's
+ * error handling: `{status, data}` for an HTTP error, `FETCH_ERROR` without an answer,
+ * `PARSING_ERROR` for a body that is no JSON), for what this app sends: JSON bodies or
+ * FormData, query parameters, the session cookie. A few lines instead of fetchBaseQuery's
+ * general options (timeouts, response handlers, ...), which every page downloaded unused.
+ */
+async function request(
+  { url, params, body, headers: given, ...init }: FetchArgs,
+  minPosition: string | null,
+  signal: AbortSignal,
+): Promise<QueryReturnValue<unknown, FetchBaseQueryError, FetchBaseQueryMeta>> {
+  const headers = new Headers(given as HeadersInit | undefined);
+  headers.set('X-Requested-With', 'XMLHttpRequest');
+  headers.set('Accept', 'application/json');
+  if (minPosition !== null) headers.set('X-Min-Position', minPosition);
+  const json = body !== undefined && !(body instanceof FormData);
+  if (json) headers.set('Content-Type', 'application/json');
+  const query = params ? serializeParams(params as QueryParams) : '';
+  const req = new Request(query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url, {
+    ...init,
+    headers,
+    body: json ? JSON.stringify(body) : (body as BodyInit | undefined),
+    credentials: 'include',
+    signal,
+  });
+  let response: Response;
+  try {
+    response = await fetch(req);
+  } catch (error) {
+    return { error: { status: 'FETCH_ERROR', error: String(error) } };
+  }
+  const meta = { request: req, response };
+  const text = await response.text();
+  let data: unknown;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch (error) {
+    return {
+      error: {
+        status: 'PARSING_ERROR',
+        originalStatus: response.status,
+        data: text,
+        error: String(error),
+      },
+      meta,
+    };
+  }
+  return response.ok ? { data, meta } : { error: { status: response.status, data }, meta };
+}
 
 /**
- * fetchBaseQuery on `config.baseApiUrl` (read from the store's extra argument, since the
+ * `request` on `config.baseApiUrl` (read from the store's extra argument, since the
  * configuration is only known at start-up), recording the `position` of every command answer.
  */
-export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
-  args,
-  api,
-  extraOptions,
-) => {
+export const baseQuery: BaseQueryFn<
+  string | FetchArgs,
+  unknown,
+  FetchBaseQueryError,
+  object,
+  FetchBaseQueryMeta
+> = async (args, api) => {
   const { config } = api.extra as ThunkExtra;
   const fetchArgs: FetchArgs = typeof args === 'string' ? { url: args } : args;
-  const result = await rawBaseQuery(
+  const get = methodOf(fetchArgs) === 'GET';
+  const result = await request(
     { ...fetchArgs, url: resolveApiUrl(config.baseApiUrl, fetchArgs.url) },
-    api,
-    extraOptions,
+    get ? selectMinPosition(api.getState() as { consistency: ConsistencyState }) : null,
+    api.signal,
   );
-  if (methodOf(fetchArgs) !== 'GET' && result.data !== undefined) {
+  if (!get && result.data !== undefined) {
     const position = positionOf(result.data);
     if (position !== null) api.dispatch(positionSeen(position));
   }

@@ -10,6 +10,7 @@ import { PersonalDataForm } from '../features/booking/components/personal-data-f
 import { ReservationConfirmation } from '../features/booking/components/reservation-confirmation';
 import { RoomBooking } from '../features/booking/components/room-booking';
 import { SummaryPage } from '../features/booking/components/summary-page';
+import { WaitlistOffer } from '../features/booking/components/waitlist-offer';
 import { YourReservations } from '../features/booking/components/your-reservations';
 import { isPrivacyAccepted, PrivacyOverlay } from '../features/privacy/components/privacy-overlay';
 import { RoomChooser } from '../features/rooms/components/room-chooser';
@@ -108,6 +109,7 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
           <Route path="your-personal-data" element={<PersonalDataForm />} />
           <Route path="summary" element={<SummaryPage />} />
           <Route path="reservation-confirmation/:id" element={<ReservationConfirmation />} />
+          <Route path="waitlist-offer/:timeSlotId/:offerId" element={<WaitlistOffer />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </main>

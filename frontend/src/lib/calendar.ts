@@ -139,13 +139,6 @@ export function dayStatus(
   return slots.every(isSlotFull) ? 'full' : 'free';
 }
 
-/** True when any slot has more tickets than capacity (the admin '!' mark). */
-export function isOverbooked(
-  slots: readonly Pick<CalendarSlot, 'capacity' | 'ticketCount'>[],
-): boolean {
-  return slots.some((slot) => slot.ticketCount > slot.capacity);
-}
-
 /** Slots grouped by day, each day sorted by start then end time. */
 export function slotsByDate<S extends CalendarSlot>(slots: readonly S[]): Map<string, S[]> {
   const days = new Map<string, S[]>();

@@ -3,7 +3,6 @@ import {
   compareYearMonth,
   dayStatus,
   formatYearMonth,
-  isOverbooked,
   monthRange,
   monthWeeks,
   occupancyPercent,
@@ -15,6 +14,7 @@ import {
   weekdayOf,
   type CalendarSlot,
 } from './calendar';
+import { isOverbooked } from './staff-calendar';
 
 const slot = (date: string, startTime: string, capacity: number, ticketCount: number) =>
   ({

@@ -114,8 +114,3 @@ export function errorMessageParams(problem: unknown): ErrorMessageParams {
   if (isIsoDate(first)) return { value: first, date: formatDate(first), context: 'date' };
   return { value: first };
 }
-
-/** True when the problem carries exactly this error code (payload ignored). */
-export function hasErrorCode(problem: unknown, code: string): boolean {
-  return problemCode(problem)?.code === code;
-}

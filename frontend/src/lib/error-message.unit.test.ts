@@ -1,11 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerSeatRefusals } from '../app/seat-refusals';
-import {
-  errorMessageKey,
-  errorMessageKeys,
-  errorMessageParams,
-  hasErrorCode,
-} from './error-message';
+import { errorMessageKey, errorMessageKeys, errorMessageParams } from './error-message';
+import { hasErrorCode } from './staff-forms';
 
 describe('errorMessageKey', () => {
   it('uses the error code of a problem body', () => {

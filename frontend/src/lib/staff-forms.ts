@@ -1,4 +1,5 @@
 import type { FieldError } from '@rr/contracts/issues';
+import { problemCode } from './error-message';
 import type { FormCheck } from './form-check';
 
 /** Form helpers only the staff forms use (kept out of the visitor's download, as staff-dates.ts). */
@@ -30,4 +31,9 @@ export function withFieldNames<V, T, F extends string>(
     }
     return { ok: false, errors };
   };
+}
+
+/** True when the problem carries exactly this error code (payload ignored). */
+export function hasErrorCode(problem: unknown, code: string): boolean {
+  return problemCode(problem)?.code === code;
 }

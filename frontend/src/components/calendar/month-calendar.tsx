@@ -3,7 +3,6 @@ import { useTranslation } from '../../i18n/i18n-context';
 import {
   dayStatus,
   formatYearMonth,
-  isOverbooked,
   monthWeeks,
   shiftMonth,
   slotsByDate,
@@ -24,11 +23,12 @@ interface MonthCalendarProps<S extends CalendarSlot> {
   onMonthChange: (month: YearMonth) => void;
   /** Visitors cannot go back before the current month. */
   previousDisabled?: boolean;
-  /** Administrators see a '!' on days where a slot has more tickets than seats. */
-  markOverbooked?: boolean;
   /** The action of one slot in the day dialog (edit for admins, book for visitors). */
   renderSlotAction: (slot: S) => ReactNode;
-  /** Further marks of a day from its slots (visitors: a slot in the cart, the day's limit). */
+  /**
+   * Further marks of a day from its slots (visitors: a slot in the cart, the day's limit;
+   * staff: overbooked).
+   */
   markDay?: (slots: readonly S[]) => readonly DayMark[];
   /** The further marks `markDay` can give, for the legend. */
   legendMarks?: readonly DayMark[];
@@ -40,6 +40,8 @@ interface MonthCalendarProps<S extends CalendarSlot> {
 export interface DayMark {
   symbol: string;
   label: string;
+  /** The symbol's class (default `calendar__mark`). */
+  className?: string;
 }
 
 const NO_MARKS: readonly DayMark[] = [];
@@ -55,7 +57,6 @@ export function MonthCalendar<S extends CalendarSlot>({
   slots,
   onMonthChange,
   previousDisabled = false,
-  markOverbooked = false,
   renderSlotAction,
   markDay,
   legendMarks = NO_MARKS,
@@ -137,7 +138,6 @@ export function MonthCalendar<S extends CalendarSlot>({
                         day={day}
                         slots={daySlots}
                         marks={markDay && daySlots.length > 0 ? markDay(daySlots) : NO_MARKS}
-                        markOverbooked={markOverbooked}
                         onOpen={() => setOpenDate(day.date)}
                       />
                     );
@@ -147,7 +147,7 @@ export function MonthCalendar<S extends CalendarSlot>({
             </tbody>
           </table>
           {afterGrid}
-          <Legend markOverbooked={markOverbooked} marks={legendMarks} />
+          <Legend marks={legendMarks} />
         </>
       )}
       {openDate ? (
@@ -166,22 +166,19 @@ interface DayCellProps {
   day: CalendarDay;
   slots: readonly CalendarSlot[];
   marks: readonly DayMark[];
-  markOverbooked: boolean;
   onOpen: () => void;
 }
 
-function DayCell({ day, slots, marks, markOverbooked, onOpen }: DayCellProps) {
+function DayCell({ day, slots, marks, onOpen }: DayCellProps) {
   const { t, i18n } = useTranslation();
   if (!day.inMonth) return <td className="calendar__day calendar__day--outside" />;
 
   const status = dayStatus(slots);
-  const overbooked = markOverbooked && isOverbooked(slots);
   const today = day.date === todayIso();
   const label = [
     formatLongDate(day.date, i18n.language),
     ...(today ? [t('calendar.today')] : []),
     t(`calendar.status.${status}`),
-    ...(overbooked ? [t('calendar.status.overbooked')] : []),
     ...marks.map((mark) => mark.label),
   ].join(', ');
   const content = (
@@ -191,9 +188,8 @@ function DayCell({ day, slots, marks, markOverbooked, onOpen }: DayCellProps) {
       </span>
       <span className="calendar__marks" aria-hidden="true">
         {STATUS_SYMBOL[status]}
-        {overbooked ? <span className="calendar__overbooked">!</span> : null}
         {marks.map((mark) => (
-          <span key={mark.label} className="calendar__mark">
+          <span key={mark.label} className={mark.className ?? 'calendar__mark'}>
             {mark.symbol}
           </span>
         ))}
@@ -218,7 +214,7 @@ function DayCell({ day, slots, marks, markOverbooked, onOpen }: DayCellProps) {
   );
 }
 
-function Legend({ markOverbooked, marks }: { markOverbooked: boolean; marks: readonly DayMark[] }) {
+function Legend({ marks }: { marks: readonly DayMark[] }) {
   const { t } = useTranslation();
   const statuses: DayStatus[] = ['free', 'full', 'empty'];
   return (
@@ -231,18 +227,10 @@ function Legend({ markOverbooked, marks }: { markOverbooked: boolean; marks: rea
           {t(`calendar.status.${status}`)}
         </li>
       ))}
-      {markOverbooked ? (
-        <li>
-          <span className="calendar__swatch" aria-hidden="true">
-            <span className="calendar__overbooked">!</span>
-          </span>
-          {t('calendar.status.overbooked')}
-        </li>
-      ) : null}
       {marks.map((mark) => (
         <li key={mark.label}>
           <span className="calendar__swatch" aria-hidden="true">
-            <span className="calendar__mark">{mark.symbol}</span>
+            <span className={mark.className ?? 'calendar__mark'}>{mark.symbol}</span>
           </span>
           {mark.label}
         </li>

@@ -5,7 +5,7 @@ import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatClockTime, formatDate, formatTimeRange } from '../../../lib/dates';
-import { hasErrorCode } from '../../../lib/error-message';
+import { hasErrorCode } from '../../../lib/staff-forms';
 import {
   useCheckInByCodeMutation,
   useCheckInMutation,

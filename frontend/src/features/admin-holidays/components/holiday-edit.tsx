@@ -5,7 +5,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { hasErrorCode } from '../../../lib/error-message';
+import { hasErrorCode } from '../../../lib/staff-forms';
 import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import { useGetHolidayQuery, useUpdateHolidayMutation } from '../api/admin-holidays-api';

@@ -11,7 +11,8 @@ import { SlotSummary } from '../../../components/slot-summary';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
-import { hasErrorCode, problemCode } from '../../../lib/error-message';
+import { problemCode } from '../../../lib/error-message';
+import { hasErrorCode } from '../../../lib/staff-forms';
 import { notify } from '../../../stores/notifications-slice';
 import { useBookTimeSlotMutation, useGetBookingTimeSlotQuery } from '../api/admin-reservations-api';
 import {

@@ -9,7 +9,7 @@ import { DeleteConfirmation, DeleteZone } from '../../../components/delete-confi
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { hasErrorCode } from '../../../lib/error-message';
+import { hasErrorCode } from '../../../lib/staff-forms';
 import { resolveApiUrl } from '../../../lib/url';
 import { notify } from '../../../stores/notifications-slice';
 import {

@@ -13,6 +13,7 @@ import type {
   TimeSlotStatus,
   TimeSlotUpdateInput,
 } from '../../../api/types';
+import type { components } from '../../../api/schema';
 
 /** Spec section 9: maxTimeSlots; a month never has more. */
 export const MAX_TIME_SLOTS = 999;
@@ -117,3 +118,17 @@ export const adminTimeSlotTicketsApi = baseApi
   });
 
 export const { useGetTimeSlotTicketsQuery } = adminTimeSlotTicketsApi;
+
+export type WaitlistEntry = components['schemas']['WaitlistEntry'];
+
+/** Issue #16: a slot's waitlist in line order (no addresses); fresh on every visit of the page. */
+export const adminWaitlistApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    getSlotWaitlist: build.query<{ content: WaitlistEntry[] }, TimeSlotKey>({
+      query: (key) => `${slotPath(key)}/waitlist`,
+      keepUnusedDataFor: 0,
+    }),
+  }),
+});
+
+export const { useGetSlotWaitlistQuery } = adminWaitlistApi;

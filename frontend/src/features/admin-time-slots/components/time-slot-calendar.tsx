@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { TimeSlot } from '../../../api/types';
-import { MonthCalendar } from '../../../components/calendar/month-calendar';
+import { MonthCalendar, type DayMark } from '../../../components/calendar/month-calendar';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
+import { isOverbooked } from '../../../lib/staff-calendar';
 import { monthRange, parseYearMonth, yearMonthOfDate, type YearMonth } from '../../../lib/calendar';
 import { formatTimeRange } from '../../../lib/dates';
 import { useGetRoomTimeSlotsQuery, useGetTimeSlotRoomQuery } from '../api/admin-time-slots-api';
@@ -16,6 +17,12 @@ import { addPath, capacityPath, editPath } from '../utils/paths';
  */
 export function TimeSlotCalendar() {
   const { t } = useTranslation('admin-time-slots');
+  // Administrators see a '!' on days where a slot has more tickets than seats.
+  const overbookedMark: DayMark = {
+    symbol: '!',
+    label: t('calendar.status.overbooked', { ns: 'common' }),
+    className: 'calendar__overbooked',
+  };
   const { id = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
   const [currentMonth] = useState(() => yearMonthOfDate(new Date()));
@@ -76,7 +83,8 @@ export function TimeSlotCalendar() {
             month={month}
             slots={slots.error ? [] : slots.currentData?.content}
             onMonthChange={showMonth}
-            markOverbooked
+            markDay={(daySlots) => (isOverbooked(daySlots) ? [overbookedMark] : [])}
+            legendMarks={[overbookedMark]}
             renderSlotAction={renderSlotAction}
           />
         </>

@@ -13,12 +13,14 @@ import { Page } from '../../../components/page';
 import { SlotSummary } from '../../../components/slot-summary';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formatDate, formatTimeRange } from '../../../lib/dates';
+import { formatDate, formatDateTime, formatTimeRange } from '../../../lib/dates';
 import { formatClock } from '../../../lib/staff-dates';
 import { notify } from '../../../stores/notifications-slice';
 import {
   useDeleteTimeSlotMutation,
+  useGetSlotWaitlistQuery,
   useGetTimeSlotQuery,
+  useGetTimeSlotRoomQuery,
   useGetTimeSlotTicketsQuery,
   useUpdateTimeSlotMutation,
 } from '../api/admin-time-slots-api';
@@ -216,7 +218,59 @@ function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
         </ul>
         <SlotReservations slot={slot} />
       </section>
+      <SlotWaitlist slot={slot} />
     </>
+  );
+}
+
+/** Issue #16: the slot's waitlist, only in a room that has one (status and times, no addresses). */
+function SlotWaitlist({ slot }: { slot: AdminTimeSlot }) {
+  const { t } = useTranslation('admin-time-slots');
+  const room = useGetTimeSlotRoomQuery(slot.roomId);
+  const key = { roomId: slot.roomId, timeSlotId: slot.id };
+  const hasWaitlist = room.data?.services.waitlistOfferMinutes != null;
+  const { data, error } = useGetSlotWaitlistQuery(key, { skip: !hasWaitlist });
+  if (!hasWaitlist) return null;
+  const time = (instant: string | null) => (instant ? formatDateTime(new Date(instant)) : '–');
+  return (
+    <section aria-labelledby="slot-waitlist-heading">
+      <h2 id="slot-waitlist-heading">{t('waitlist.heading')}</h2>
+      <LoadingContainer data={data} error={error}>
+        {({ content }) =>
+          content.length === 0 ? (
+            <EmptyState>{t('waitlist.empty')}</EmptyState>
+          ) : (
+            <div className="table-wrap">
+              <table className="data-table">
+                <caption className="visually-hidden">
+                  {t('waitlist.caption', { count: content.length })}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('waitlist.position')}</th>
+                    <th scope="col">{t('waitlist.status')}</th>
+                    <th scope="col">{t('waitlist.language')}</th>
+                    <th scope="col">{t('waitlist.joined')}</th>
+                    <th scope="col">{t('waitlist.offer-expires')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {content.map((entry) => (
+                    <tr key={entry.positionInLine}>
+                      <td>{entry.positionInLine}</td>
+                      <td>{t(`waitlist.statuses.${entry.status}`)}</td>
+                      <td>{t(`waitlist.languages.${entry.language}`)}</td>
+                      <td>{time(entry.joinedAt)}</td>
+                      <td>{time(entry.offerExpiresAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </LoadingContainer>
+    </section>
   );
 }
 

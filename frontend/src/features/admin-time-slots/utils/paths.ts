@@ -1,19 +1,5 @@
-import { yearMonthOfDate, type YearMonth } from '../../../lib/calendar';
-import { parseIsoDate } from '../../../lib/dates';
-
-// The month helpers of the admin calendar's links live here, not in lib/calendar.ts, which the
-// visitor's download carries.
-
-/** The month of a `YYYY-MM-DD` day; null when it is not one. */
-export function yearMonthOf(isoDate: string): YearMonth | null {
-  const date = parseIsoDate(isoDate);
-  return date ? yearMonthOfDate(date) : null;
-}
-
-/** Query string `?year=…&month=…` of a month, for links to a calendar. */
-export function yearMonthSearch({ year, month }: YearMonth): string {
-  return `?year=${year}&month=${month}`;
-}
+import { type YearMonth } from '../../../lib/calendar';
+import { yearMonthOf, yearMonthSearch } from '../../../lib/staff-calendar';
 
 const room = (roomId: string) => `/room/${encodeURIComponent(roomId)}`;
 

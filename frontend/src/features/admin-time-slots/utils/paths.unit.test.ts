@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { calendarPath, calendarPathAt, yearMonthOf, yearMonthSearch } from './paths';
+import { yearMonthOf, yearMonthSearch } from '../../../lib/staff-calendar';
+import { calendarPath, calendarPathAt } from './paths';
 
 describe('admin calendar paths', () => {
   it('carry the month as ?year=…&month=…', () => {

@@ -14,6 +14,9 @@ export type BookingResult = Schemas['BookingResult'];
 export type BookingInput = Schemas['BookingInput'];
 /** `GET settings`: the server's booking limits (cart size and hold, per-day and per-visitor maxima). */
 export type Settings = Schemas['Settings'];
+/** Issue #16: joining a full slot's waitlist, and the place in line. */
+export type WaitlistInput = Schemas['WaitlistInput'];
+export type WaitlistEntryAnswer = Schemas['WaitlistEntryAnswer'];
 
 export interface SlotsQuery {
   roomId: string;
@@ -108,6 +111,24 @@ export const bookingApi = baseApi
         }),
         invalidatesTags: ['VisitorSlots'],
       }),
+      joinWaitlist: build.mutation<
+        WaitlistEntryAnswer,
+        { timeSlotId: string; body: WaitlistInput }
+      >({
+        query: ({ timeSlotId, body }) => ({
+          url: `timeslots/${enc(timeSlotId)}/waitlist`,
+          method: 'POST',
+          body,
+        }),
+      }),
+      /** Follows an offer's link: the offered seat becomes the first ticket of a new cart. */
+      takeOffer: build.mutation<CartAnswer, { timeSlotId: string; offerId: string }>({
+        query: ({ timeSlotId, offerId }) => ({
+          url: `timeslots/${enc(timeSlotId)}/waitlist/offers/${enc(offerId)}`,
+          method: 'POST',
+        }),
+        invalidatesTags: ['Cart', 'VisitorSlots'],
+      }),
       getOwnerTickets: build.query<Ticket[], string>({
         query: (ownerId) => `owners/${enc(ownerId)}/tickets`,
         providesTags: ['OwnerTickets'],
@@ -133,6 +154,8 @@ export const {
   useTouchCartMutation,
   useRemoveCartMutation,
   useBookCartMutation,
+  useJoinWaitlistMutation,
+  useTakeOfferMutation,
   useGetOwnerTicketsQuery,
   useCancelOwnerTicketsMutation,
 } = bookingApi;

@@ -19,6 +19,7 @@ import {
   useRemoveCartMutation,
   useRemoveTicketMutation,
   useGetSettingsQuery,
+  useTakeOfferMutation,
   useTouchCartMutation,
   type Cart,
   type CartAnswer,
@@ -62,6 +63,11 @@ export interface BookingState {
   /** Adds a slot to the cart, creating the cart (with the human check) on the first add. */
   addTicket: (timeSlotId: string) => Promise<CartAnswer>;
   removeTicket: (ticketId: string) => Promise<void>;
+  /**
+   * Follows a waitlist offer (issue #16): the offered seat becomes the first ticket of a new
+   * cart, which becomes the visitor's cart as after a first add.
+   */
+  takeOffer: (timeSlotId: string, offerId: string) => Promise<CartAnswer>;
   /** Keeps the cart alive (on the way to the next step). */
   touch: () => void;
   /** Keeps the cart alive while the visitor is busy (at most once a minute, when it expires soon). */
@@ -123,6 +129,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
   const [remove] = useRemoveTicketMutation();
   const [touchCart] = useTouchCartMutation();
   const [removeCart] = useRemoveCartMutation();
+  const [take] = useTakeOfferMutation();
   const lastTouch = useRef(0);
 
   useEffect(() => {
@@ -149,6 +156,17 @@ export function BookingProvider({ children }: { children: ReactNode }) {
     [dispatch],
   );
 
+  /** A cart answer becomes the visitor's cart (spec section 8: an incomplete one is a failure). */
+  const adopt = useCallback(
+    (answer: CartAnswer) => {
+      if (!isCompleteAddAnswer(answer)) throw new BookingFailure('unknown');
+      if (answer.transactionId !== transactionId) setTransactionId(answer.transactionId);
+      writeExpired(false);
+      return answer;
+    },
+    [transactionId],
+  );
+
   const addTicket = useCallback(
     async (timeSlotId: string) => {
       let recaptchaToken: string | undefined;
@@ -160,18 +178,20 @@ export function BookingProvider({ children }: { children: ReactNode }) {
         }
       }
       try {
-        const answer = await add({ transactionId, timeSlotId, recaptchaToken }).unwrap();
-        if (!isCompleteAddAnswer(answer)) throw new BookingFailure('unknown');
-        if (answer.transactionId !== transactionId) setTransactionId(answer.transactionId);
-        writeExpired(false);
-        return answer;
+        return adopt(await add({ transactionId, timeSlotId, recaptchaToken }).unwrap());
       } catch (failure) {
         // Spec section 8: a failed add refreshes the cart, then passes the error on.
         if (transactionId) await refreshCart(transactionId);
         throw failure;
       }
     },
-    [transactionId, recaptchaPublicToken, recaptchaSrc, add, refreshCart],
+    [transactionId, recaptchaPublicToken, recaptchaSrc, add, refreshCart, adopt],
+  );
+
+  const takeOffer = useCallback(
+    async (timeSlotId: string, offerId: string) =>
+      adopt(await take({ timeSlotId, offerId }).unwrap()),
+    [take, adopt],
   );
 
   const removeTicket = useCallback(
@@ -217,6 +237,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       expired,
       addTicket,
       removeTicket,
+      takeOffer,
       touch,
       touchOnActivity,
       savePersonalData: setPersonalData,
@@ -232,6 +253,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       expired,
       addTicket,
       removeTicket,
+      takeOffer,
       touch,
       touchOnActivity,
       panic,

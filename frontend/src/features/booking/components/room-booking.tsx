@@ -21,6 +21,7 @@ import { useGetBookableSlotsQuery, useGetBookingRoomQuery } from '../api/booking
 import { slotAction } from '../lib/cart';
 import { useBooking } from './booking-context';
 import { CartPanel } from './cart-panel';
+import { WaitlistJoin } from './waitlist-join';
 import { WizardSteps } from './wizard-steps';
 
 /** The day dialog around a button (closing it returns focus to the day). */
@@ -45,6 +46,8 @@ export function RoomBooking() {
   const { transactionId, addTicket, settings, tickets } = useBooking();
   const { baseApiUrl } = useConfig();
   const room = useGetBookingRoomQuery(id);
+  // Issue #16: a room with an offer time has a waitlist on its full slots.
+  const offerMinutes = room.data?.services.waitlistOfferMinutes;
   const slots = useGetBookableSlotsQuery({ roomId: id, transactionId, ...range });
   const [pending, setPending] = useState<string | null>(null);
   const [failure, setFailure] = useState<{ slotId: string; error: unknown } | null>(null);
@@ -130,10 +133,19 @@ export function RoomBooking() {
       case 'fully-booked':
       case 'unavailable':
         return (
-          <button type="button" className="button button--secondary" disabled>
-            {t(`room.${action}`)}
-            {time}
-          </button>
+          <>
+            <button type="button" className="button button--secondary" disabled>
+              {t(`room.${action}`)}
+              {time}
+            </button>
+            {action === 'fully-booked' && offerMinutes != null ? (
+              <WaitlistJoin
+                timeSlotId={slot.id}
+                offerMinutes={offerMinutes}
+                time={formatTimeRange(slot.startTime, slot.endTime)}
+              />
+            ) : null}
+          </>
         );
       case 'book':
         return (

@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { WaitlistInput } from '@rr/contracts/waitlist';
+import { ErrorBox } from '../../../components/error-box';
+import { InputField } from '../../../components/form-field';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { useTranslation } from '../../../i18n/i18n-context';
+import { formCheck } from '../../../lib/form-check';
+import { useJoinWaitlistMutation } from '../api/booking-api';
+
+/** The join request from the typed address and the page's language (the offer mail's). */
+const checkJoin = formCheck(WaitlistInput, (request: { email: string; language: string }) => ({
+  ...request,
+  email: request.email.trim(),
+}));
+const FIELDS = ['email'] as const;
+
+/**
+ * Issue #16: on a full slot of a room with a waitlist, the visitor joins the line with an
+ * e-mail address (checked with the server's contract) and learns their place in it; the
+ * server's refusals (blacklist, limits, already in line, seats free again) are shown as such.
+ */
+export function WaitlistJoin({
+  timeSlotId,
+  offerMinutes,
+  time,
+}: {
+  timeSlotId: string;
+  offerMinutes: number;
+  /** The slot's time range, for the buttons' names. */
+  time: string;
+}) {
+  const { t, i18n } = useTranslation('booking');
+  const [open, setOpen] = useState(false);
+  const [email, setEmail] = useState('');
+  const [join, { data, error, isLoading }] = useJoinWaitlistMutation();
+  const id = `waitlist-${timeSlotId}`;
+  const form = useValidatedForm(checkJoin, FIELDS, () => id);
+  const done = useRef<HTMLParagraphElement>(null);
+  const request = { email, language: i18n.language };
+
+  // The opening button is gone: focus goes to the address field, and after joining to the answer.
+  useEffect(() => {
+    if (data) done.current?.focus();
+    else if (open) document.getElementById(id)?.focus();
+  }, [data, open, id]);
+
+  if (data) {
+    return (
+      <p className="waitlist__done" role="status" tabIndex={-1} ref={done}>
+        {t('waitlist.joined', { position: data.positionInLine, minutes: offerMinutes })}
+      </p>
+    );
+  }
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const body = form.validate(request);
+    if (body && !isLoading) void join({ timeSlotId, body });
+  };
+
+  return open ? (
+    <form className="waitlist" noValidate onSubmit={submit}>
+      <p>{t('waitlist.intro', { minutes: offerMinutes })}</p>
+      <InputField
+        id={id}
+        label={t('waitlist.email')}
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        error={form.messageOf('email')}
+        onChange={(event) => {
+          setEmail(event.target.value);
+          form.revalidate({ ...request, email: event.target.value });
+        }}
+      />
+      <button
+        type="submit"
+        className="button button--primary"
+        aria-disabled={isLoading || undefined}
+      >
+        {t(isLoading ? 'waitlist.joining' : 'waitlist.join')}
+        <span className="visually-hidden"> {time}</span>
+      </button>
+      {error ? <ErrorBox error={error} /> : null}
+    </form>
+  ) : (
+    <button type="button" className="button button--secondary" onClick={() => setOpen(true)}>
+      {t('waitlist.join')}
+      <span className="visually-hidden"> {time}</span>
+    </button>
+  );
+}

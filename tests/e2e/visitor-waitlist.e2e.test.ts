@@ -1,0 +1,236 @@
+// Issue #16 point 3 in the browser: a visitor joins the waitlist of a full slot, a seat frees,
+// the matcher job offers it, the offer mail's link puts it into the cart, and the visitor books.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { freePort } from '../support/ports.ts';
+import { SmtpSink } from '../support/smtp-sink.ts';
+import { iso, longDate, weekdaysAhead } from './dates.ts';
+import {
+  eventually,
+  expectAccessible,
+  launchBrowser,
+  startServer,
+  watchPage,
+  type RunningServer,
+} from './harness.ts';
+import { openStaffPage, signInAs, visitorBooks } from './staff-ux-support.ts';
+import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import {
+  dialog,
+  DESKTOP,
+  fillPersonalData,
+  h1,
+  main,
+  PHONE,
+  serveAs,
+  ticketItems,
+} from './visitor-pages.ts';
+
+let db: TestDatabase;
+let server: RunningServer;
+let browser: Browser;
+let sink: SmtpSink;
+let admin: Client;
+let roomId: string;
+let slotId: string;
+
+const [day] = weekdaysAhead(1) as [Date];
+const RANGE = '09:00-12:00';
+const WAITER = 'wanda.warte@example.at';
+
+const TEXTS = {
+  de: { join: 'Auf die Warteliste', email: /^Ihre E-Mail-Adresse/, full: 'ausgebucht' },
+  en: { join: 'Join the waitlist', email: /^Your e-mail address/, full: 'fully booked' },
+} as const;
+
+/** A visitor page in `lang` at `viewport`, the privacy notice accepted (it is tested elsewhere). */
+async function visitorPage(
+  viewport: { width: number; height: number },
+  lang: 'de' | 'en' = 'de',
+): Promise<Page> {
+  const context = await browser.newContext({ viewport, locale: lang === 'de' ? 'de-AT' : 'en-GB' });
+  await context.addInitScript(() => sessionStorage.setItem('privacyAccepted', 'true'));
+  const page = await context.newPage();
+  if (lang !== 'de') await serveAs(page, lang);
+  return page;
+}
+
+/** Opens the room's month of the slot and its (full) day's dialog. */
+async function openFullDay(page: Page, lang: 'de' | 'en' = 'de'): Promise<void> {
+  await page.goto(
+    `${server.baseUrl}/room/${roomId}?year=${day.getFullYear()}&month=${day.getMonth() + 1}`,
+  );
+  await main(page)
+    .getByRole('button', { name: new RegExp(`, ${TEXTS[lang].full}(,|$)`) })
+    .click();
+  await dialog(page)
+    .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
+    .waitFor();
+}
+
+/** Waits for the offer mail to an address and answers the path of its link. */
+async function offerPath(email: string): Promise<string> {
+  for (let i = 0; i < 300; i += 1) {
+    const mail = sink.messages.find((m) => JSON.stringify(m.to).includes(email));
+    const match = /\/waitlist-offer\/[0-9a-f-]{36}\/[0-9a-f]{32}/.exec(mail?.text ?? '');
+    if (match) return match[0];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no offer mail to ${email}`);
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  sink = new SmtpSink(await freePort());
+  await sink.start();
+  // The matcher runs at the expiry job's pace.
+  server = await startServer(db, {
+    SMTP_URL: sink.url,
+    MAIL_INTERVAL_MS: '200',
+    EXPIRY_JOB_INTERVAL_MS: '300',
+  });
+  browser = await launchBrowser();
+  const rooms = await createTestRooms(server.baseUrl);
+  admin = rooms.admin;
+  roomId = rooms.idOf(FIRST_ROOM);
+  const services = await admin.request('PUT', `/api/admin/rooms/${roomId}/services`, {
+    json: { waitlistOfferMinutes: 30 },
+  });
+  expect(services.status, await services.clone().text()).toBe(200);
+  slotId = await createSlot(admin, roomId, day, '09:00', '12:00', 1);
+  // The one seat is booked: the slot is full.
+  await visitorBooks(
+    server.baseUrl,
+    { firstName: 'Bea', lastName: 'Belegt', email: 'bea@example.at' },
+    [slotId],
+  );
+  await waitForReadModels(admin);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sink?.stop();
+  await db?.drop();
+});
+
+describe('the waitlist in the browser', () => {
+  it('joins a full slot, gets the offer by mail, follows it and books', async () => {
+    const page = await visitorPage(DESKTOP);
+    const watch = watchPage(page);
+    await openFullDay(page);
+    const slots = dialog(page);
+    expect(await slots.getByRole('button', { name: `Ausgebucht ${RANGE}` }).isDisabled()).toBe(
+      true,
+    );
+    await slots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
+    const email = slots.getByLabel(/^Ihre E-Mail-Adresse/);
+    // Focus moves to the field; an empty or invalid address is the contract's error.
+    await eventually(() => email.evaluate((el) => el === document.activeElement)).toBe(true);
+    await slots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
+    await slots.getByText('Bitte füllen Sie dieses Feld aus.').waitFor();
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+    await email.fill('kein-mail');
+    await slots.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.').waitFor();
+    await email.fill(WAITER);
+    await slots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
+    const joined = slots.getByRole('status');
+    await joined.getByText(/Sie sind auf Platz 1 der Warteliste/).waitFor();
+    expect(await joined.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // The same address again: the server's refusal, in words.
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'hidden' });
+    await main(page)
+      .getByRole('button', { name: /, ausgebucht(,|$)/ })
+      .click();
+    await slots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
+    await slots.getByLabel(/^Ihre E-Mail-Adresse/).fill(WAITER);
+    await slots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
+    await slots
+      .getByRole('alert')
+      .getByText('Diese E-Mail-Adresse ist bereits auf der Warteliste dieses Termins.')
+      .waitFor();
+
+    // Staff see the line; then they cancel the booking and the matcher offers the seat.
+    const staff = await openStaffPage(browser, DESKTOP);
+    await signInAs(staff, server.baseUrl);
+    const slotPage = `${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotId}`;
+    await staff.goto(slotPage);
+    const line = staff.getByRole('region', { name: 'Warteliste' });
+    await line.getByRole('cell', { name: 'wartet' }).waitFor();
+    expect(await line.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual([
+      '1',
+      'wartet',
+      'Deutsch',
+      expect.stringMatching(/\d/),
+      '–',
+    ]);
+    await expectAccessible(staff, 'staff slot page with its waitlist');
+
+    const tickets = await admin.get(`/api/admin/tickets?timeSlotId=${slotId}`);
+    const [ticket] = ((await tickets.json()) as { content: { id: string }[] }).content;
+    const cancel = await admin.request('DELETE', `/api/admin/tickets?ids=${ticket!.id}`);
+    expect(cancel.status, await cancel.clone().text()).toBe(200);
+    const link = await offerPath(WAITER);
+    expect(link).toContain(`/waitlist-offer/${slotId}/`);
+
+    await staff.reload();
+    await line.getByRole('cell', { name: 'Platz angeboten' }).waitFor();
+
+    // The mail's link: the seat is in the cart, and the visitor is at the personal data.
+    await page.goto(`${server.baseUrl}${link}`);
+    await h1(page, 'Ihre Daten').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/your-personal-data');
+    await fillPersonalData(page, WAITER);
+    await page.getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
+    await h1(page, 'Zusammenfassung').waitFor();
+    await ticketItems(page)
+      .getByText(`${longDate(day)}, ${RANGE}`)
+      .first()
+      .waitFor();
+    expect(await ticketItems(page).count()).toBe(1);
+    await page.getByRole('button', { name: 'Verbindlich reservieren' }).click();
+    await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+
+    await staff.reload();
+    await line.getByRole('cell', { name: 'gebucht' }).waitFor();
+    const booked = await admin.get(`/api/admin/tickets?timeSlotId=${slotId}`);
+    const rows = ((await booked.json()) as { content: { email: string; date: string }[] }).content;
+    expect(rows.map((row) => [row.email, row.date])).toEqual([[WAITER, iso(day)]]);
+
+    // The link once more: the offer is used; the page says so and leads to the room chooser.
+    await page.goto(`${server.baseUrl}${link}`);
+    const used = page.getByRole('alert');
+    await used.getByText('Dieses Angebot gilt nicht mehr').waitFor();
+    await used.getByRole('link', { name: 'Lesesaal und Termin wählen' }).waitFor();
+    expect(watch.errors.filter((e) => !/status of 409/.test(e))).toEqual([]);
+    await staff.context().close();
+    await page.context().close();
+  }, 120_000);
+
+  it('has no axe violations on the join form and the offer page (375 and 1280, de and en)', async () => {
+    for (const viewport of [PHONE, DESKTOP]) {
+      for (const lang of ['de', 'en'] as const) {
+        const page = await visitorPage(viewport, lang);
+        await openFullDay(page, lang);
+        await dialog(page)
+          .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
+          .click();
+        // With the field's error shown, too.
+        await dialog(page)
+          .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
+          .click();
+        await dialog(page).getByLabel(TEXTS[lang].email).waitFor();
+        await expectAccessible(page, `join form ${lang} ${viewport.width}`);
+        const unknown = `/waitlist-offer/${slotId}/${'0'.repeat(32)}`;
+        await page.goto(`${server.baseUrl}${unknown}`);
+        await page.getByRole('alert').waitFor();
+        await expectAccessible(page, `offer page ${lang} ${viewport.width}`);
+        await page.context().close();
+      }
+    }
+  }, 120_000);
+});
