@@ -104,11 +104,12 @@ describe('check-in mails', () => {
     const [mail] = await sendAll(1);
     expect(mail!.subject).toBe(`Ihre Reservierung ${b.bookingNumber}`);
     const code = codes.codeOf(b.ticketId);
-    expect(mail!.text).toContain(`Zum Einchecken zeigen Sie bitte diesen QR-Code vor`);
-    expect(mail!.text).toContain(code);
+    expect(mail!.text).toContain('Zum Check-in zeigen Sie bitte den QR-Code Ihres Termins vor');
+    // The HTML part shows the inline image (mailparser has put its data in place of the cid).
+    expect(mail!.html).toContain('alt="QR-Code für den Check-in"');
     const pngs = mail!.attachments.filter((a) => a.contentType === 'image/png');
     expect(pngs).toHaveLength(1);
-    expect(pngs[0]!.cid).toBe(`qr-${b.ticketId}@reading-rooms`);
+    expect(pngs[0]!.cid).toBe(`check-in-${b.ticketId}@reading-rooms`);
     expect(pngs[0]!.contentDisposition).toBe('inline');
     const png = PNG.sync.read(pngs[0]!.content);
     const read = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
