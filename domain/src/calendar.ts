@@ -83,6 +83,25 @@ export function localDateTime(
   };
 }
 
+/**
+ * The instant a local date and time of a time zone names (to the minute, across daylight saving:
+ * the zone's offset at the guess, then at the corrected guess).
+ */
+export function instantOf(date: LocalDate, time: LocalTime, timeZone: string): Date {
+  const wanted =
+    Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) +
+    minutesOf(time) * 60_000;
+  const offsetAt = (t: number) => {
+    const local = localDateTime(new Date(t), timeZone);
+    const shown =
+      Date.UTC(+local.date.slice(0, 4), +local.date.slice(5, 7) - 1, +local.date.slice(8, 10)) +
+      minutesOf(local.time) * 60_000;
+    return shown - Math.floor(t / 60_000) * 60_000;
+  };
+  const guess = wanted - offsetAt(wanted);
+  return new Date(wanted - offsetAt(guess));
+}
+
 export function todayIn(instant: Date, timeZone: string): LocalDate {
   return localDateTime(instant, timeZone).date;
 }

@@ -4,6 +4,7 @@ import {
   datesBetween,
   isValidLocalDate,
   isValidLocalTime,
+  instantOf,
   localDateTime,
   minutesOf,
   weekdayOf,
@@ -64,5 +65,27 @@ describe('local dates', () => {
     expect(localDateTime(new Date('2026-10-25T00:30:00Z'), 'Europe/Vienna').time).toBe('02:30');
     expect(localDateTime(new Date('2026-10-25T01:30:00Z'), 'Europe/Vienna').time).toBe('02:30');
     expect(minutesOf('10:45')).toBe(645);
+  });
+});
+
+describe('instantOf', () => {
+  it('reads local times of a zone across daylight saving, the inverse of localDateTime', () => {
+    expect(instantOf('2026-07-01', '10:00', 'Europe/Vienna').toISOString()).toBe(
+      '2026-07-01T08:00:00.000Z',
+    );
+    expect(instantOf('2026-11-23', '10:00', 'Europe/Vienna').toISOString()).toBe(
+      '2026-11-23T09:00:00.000Z',
+    );
+    // The morning after the spring change (02:00 -> 03:00) and the autumn one.
+    expect(instantOf('2026-03-29', '03:30', 'Europe/Vienna').toISOString()).toBe(
+      '2026-03-29T01:30:00.000Z',
+    );
+    expect(instantOf('2026-10-25', '04:00', 'Europe/Vienna').toISOString()).toBe(
+      '2026-10-25T03:00:00.000Z',
+    );
+    for (const iso of ['2026-01-15T11:45:00.000Z', '2026-08-31T22:00:00.000Z']) {
+      const { date, time } = localDateTime(new Date(iso), 'Europe/Vienna');
+      expect(instantOf(date, time, 'Europe/Vienna').toISOString()).toBe(iso);
+    }
   });
 });

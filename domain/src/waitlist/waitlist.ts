@@ -9,13 +9,13 @@ import {
   type NewEvent,
   type WaitlistEvent,
 } from '@rr/events/catalogue';
-import type { LocalDate } from '../calendar.ts';
+import { instantOf, type LocalDate } from '../calendar.ts';
 import type { Now } from '../decider.ts';
 import { bookingWindow, isOpenForBooking } from '../booking-window.ts';
 import type { BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { blocks, type BlacklistState } from '../blacklist/blacklist-entry.ts';
-import { timesOverlap } from '../cart-rules.ts';
+import { cartRules } from '../cart-rules.ts';
 import type { RoomState } from '../rooms/room.ts';
 import type { VisitorState } from '../reservations/cart.ts';
 import { seatsTaken, type SlotState } from '../time-slots/time-slot.ts';
@@ -90,36 +90,6 @@ export function outstandingOffers(list: Waitlist | undefined, now: Date): Waitli
 /** How many wait for a seat: freed seats are theirs before any cart's. */
 export function waitingCount(list: Waitlist | undefined): number {
   return (list ?? []).filter((e) => e.status === 'waiting').length;
-}
-
-/** The instant a local date and time of the library's zone names (DST-safe to the minute). */
-export function instantOf(date: LocalDate, time: string, timeZone: string): Date {
-  const wanted = Date.UTC(
-    Number(date.slice(0, 4)),
-    Number(date.slice(5, 7)) - 1,
-    Number(date.slice(8, 10)),
-    Number(time.slice(0, 2)),
-    Number(time.slice(3, 5)),
-  );
-  const offsetAt = (t: number) => {
-    const parts = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).formatToParts(new Date(t));
-    const get = (k: string) => Number(parts.find((p) => p.type === k)?.value ?? 0);
-    return (
-      Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute')) -
-      Math.floor(t / 60_000) * 60_000
-    );
-  };
-  let t = wanted - offsetAt(wanted);
-  t = wanted - offsetAt(t);
-  return new Date(t);
 }
 
 export type WaitlistCommand =
@@ -204,14 +174,19 @@ export function decideWaitlist(
       const { visitorKey } = command.data;
       if (list.some((e) => e.visitorKey === visitorKey && e.status !== 'lapsed'))
         throw waitlistRefusals.alreadyJoined();
-      // The per-visitor limits as a booking of this slot would meet them.
-      const active = state.visitor.tickets.filter((t) => !t.cancelled);
-      if (active.some((b) => b.date === slot.date && timesOverlap(b, slot)))
-        throw refuse.ticket('max_tickets_per_time_reached');
-      if (active.filter((b) => b.date === slot.date).length + 1 > ctx.limits.maxTicketsPerDay)
-        throw refuse.ticket('max_tickets_per_day_reached');
-      if (active.filter((b) => b.date >= ctx.today).length + 1 > ctx.limits.maxTicketsPerVisitor)
-        throw refuse.ticket('max_tickets_by_user_reached');
+      // The per-visitor limits as a booking of this slot would meet them: the cart's rules
+      // (cart-rules.ts) with the visitor's bookings from today on in the place of the cart.
+      const booked = state.visitor.tickets
+        .filter((t) => !t.cancelled && t.date >= ctx.today)
+        .map((t) => ({ ...t, timeSlotId: '' }));
+      const [rule] = cartRules(
+        booked,
+        { timeSlotId: command.data.timeSlotId, ...slot },
+        { ...ctx.limits, maxCartTickets: Number.POSITIVE_INFINITY },
+      );
+      if (rule === 'max_tickets_per_day_reached')
+        throw refuse.dayLimit(slot.date, ctx.limits.maxTicketsPerDay);
+      if (rule) throw refuse.ticket(rule);
       d.slot.push(WaitlistJoined.create({ ...command.data, joinedAt: ctx.now.toISOString() }));
       return d;
     }

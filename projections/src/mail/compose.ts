@@ -43,7 +43,8 @@ export interface ComposedMail {
   ics: string;
 }
 
-const texts = {
+/** The mails' texts per language (the waitlist offer's mail takes its closing and times from here). */
+export const texts = {
   de: {
     confirmationSubject: (n: string) => `Ihre Reservierung ${n}`,
     cancellationSubject: (n: string) => `Stornierung Ihrer Reservierung ${n}`,
@@ -90,9 +91,9 @@ const texts = {
   },
 };
 
-const germanDate = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
+export const germanDate = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
 
-function escapeHtml(s: string): string {
+export function escapeHtml(s: string): string {
   return s.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,

@@ -1,4 +1,5 @@
 import { localDateTime, type Pool } from '@rr/platform';
+import { escapeHtml, germanDate, texts as mailTexts } from './compose.ts';
 
 /**
  * Issue #16: the mail of a waitlist offer, in the entry's language: the slot, until when the
@@ -13,8 +14,6 @@ const texts = {
     intro: 'auf der Warteliste für diesen Termin sind Sie jetzt an der Reihe:',
     held: (until: string) => `Wir halten den Platz für Sie bis ${until} Uhr.`,
     link: 'Platz übernehmen und die Reservierung abschließen:',
-    closing: 'Mit freundlichen Grüßen\nIhre Bibliothek',
-    time: (s: string, e: string) => `${s}–${e} Uhr`,
   },
   en: {
     subject: (room: string) => `A seat has become free: ${room}`,
@@ -22,19 +21,8 @@ const texts = {
     intro: 'it is your turn on the waitlist for this time slot:',
     held: (until: string) => `We hold the seat for you until ${until}.`,
     link: 'Take the seat and complete your reservation:',
-    closing: 'Kind regards\nYour library',
-    time: (s: string, e: string) => `${s}–${e}`,
   },
 };
-
-const germanDate = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
-
-function escapeHtml(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
 
 export interface OfferMailInput {
   language: 'de' | 'en';
@@ -48,7 +36,7 @@ export interface OfferMailInput {
 }
 
 export function composeOfferMail(m: OfferMailInput) {
-  const t = texts[m.language];
+  const t = { ...mailTexts[m.language], ...texts[m.language] };
   const slot = `${m.roomName}, ${germanDate(m.date)}, ${t.time(m.startTime, m.endTime)}`;
   const until = `${germanDate(m.heldUntil.date)} ${m.heldUntil.time}`;
   const text = [
