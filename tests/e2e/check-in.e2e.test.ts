@@ -1,4 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInCodes, createUser } from '@rr/platform';
 import { createRoom } from '../support/fixtures.ts';
@@ -13,6 +15,7 @@ import {
   type RunningServer,
 } from './harness.ts';
 import { bookAsVisitor, createSlot, signInAdmin, waitForReadModels } from './test-rooms.ts';
+import { acceptPrivacy } from './visitor-pages.ts';
 
 /**
  * Issue #16, the check-in screen in Chromium, as a user with only the check-in role: today's
@@ -31,7 +34,7 @@ const people = [
   { firstName: 'Bernd', lastName: 'Berger' },
   { firstName: 'Carla', lastName: 'Castro' },
 ];
-const booked = new Map<string, { bookingNumber: string; ticketId: string }>();
+const booked = new Map<string, { bookingNumber: string; ticketId: string; ownerId: string }>();
 
 const main = (page: Page) => page.getByRole('main');
 const rowOf = (page: Page, name: string) =>
@@ -42,7 +45,11 @@ async function book(slotId: string, person: (typeof people)[number], i: number) 
     ...person,
     email: `leser${i}@example.at`,
   });
-  booked.set(person.lastName, { bookingNumber: b.bookingNumber, ticketId: b.ticketIds[0]! });
+  booked.set(person.lastName, {
+    bookingNumber: b.bookingNumber,
+    ticketId: b.ticketIds[0]!,
+    ownerId: b.ownerId,
+  });
   return b.position;
 }
 
@@ -162,6 +169,23 @@ describe('the check-in screen', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       375,
     );
+    await page.context().close();
+  }, 60_000);
+
+  it("the visitor's confirmation page shows the ticket's QR code, read back as its reference", async () => {
+    const anna = booked.get('Auer')!;
+    const page = await openPage(browser, { width: 375, height: 740 });
+    await acceptPrivacy(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/reservation-confirmation/${anna.ownerId}`);
+    const qr = page.getByRole('img', { name: 'QR-Code zum Einchecken' });
+    await qr.waitFor();
+    await expect
+      .poll(() => qr.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+    // What a scanner at the desk reads: the picture on the screen, decoded.
+    const png = PNG.sync.read(await qr.screenshot());
+    const read = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(read?.data).toBe(checkInCodes(SECRET).codeOf(anna.ticketId));
     await page.context().close();
   }, 60_000);
 });

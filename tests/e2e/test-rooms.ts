@@ -69,6 +69,8 @@ export async function waitForReadModels(
 /** What a visitor's booking answers: its number and the booked tickets' ids. */
 export interface VisitorBooking {
   bookingNumber: string;
+  /** The owner id of the confirmation link. */
+  ownerId: string;
   ticketIds: string[];
   /** The visitor client's last write (for waitForReadModels). */
   position: string | null;
@@ -96,9 +98,14 @@ export async function bookAsVisitor(
     },
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  const b = (await res.json()) as { bookingNumber: string; tickets: { id: string }[] };
+  const b = (await res.json()) as {
+    bookingNumber: string;
+    ownerId: string;
+    tickets: { id: string }[];
+  };
   return {
     bookingNumber: b.bookingNumber,
+    ownerId: b.ownerId,
     ticketIds: b.tickets.map((t) => t.id),
     position: visitor.lastPosition,
   };
