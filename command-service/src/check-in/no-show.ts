@@ -1,6 +1,7 @@
 import type { RoomServices } from '@rr/events';
 import { addDays, checkInWindow, localMinute, Refused } from '@rr/domain';
 import { NO_ROOM_SERVICES } from '@rr/contracts';
+import { startIntervalJob, type IntervalJob } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { runCheckInCommand } from './check-in.ts';
 
@@ -60,20 +61,6 @@ export async function releaseNoShows(deps: CommandDeps, batch = 500): Promise<nu
 }
 
 /** Runs the no-show release every intervalMs until stopped. */
-export function startNoShowJob(deps: CommandDeps, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running
-      .then(() => releaseNoShows(deps))
-      .catch((err: unknown) => deps.logger.warn({ err: String(err) }, 'no-show round failed'));
-  }, intervalMs);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startNoShowJob(deps: CommandDeps, intervalMs: number): IntervalJob {
+  return startIntervalJob('no-show', () => releaseNoShows(deps), intervalMs, deps.logger);
 }
