@@ -1,4 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import { shapeBounds } from '@rr/contracts/bounds';
+import { RoomServicesInput } from '@rr/contracts/rooms';
 import { InputField } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
 import { useAppDispatch } from '../../../app/hooks';
@@ -15,6 +17,8 @@ import {
 } from '../utils/room-services-values';
 
 const idOf = (field: ServiceField) => `room-services-${field}`;
+/** The inputs state the contract's limits (0-1440, 1-1440, 5-1440, 1-168). */
+const BOUNDS = shapeBounds(RoomServicesInput);
 
 /**
  * Issue #16: the room's reading-room services (check-in, no-show release, waitlist, reminders),
@@ -58,7 +62,7 @@ export function RoomServicesForm({ room }: { room: Room }) {
             type="number"
             inputMode="numeric"
             step={1}
-            min={0}
+            {...BOUNDS[field]}
             label={t(`services.${field}`)}
             hint={t(`services.${field}-hint`)}
             value={values[field]}
