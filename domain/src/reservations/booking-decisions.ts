@@ -14,6 +14,7 @@ import { timesOverlap } from '../cart-rules.ts';
 import { blocks } from '../blacklist/blacklist-entry.ts';
 import { seatsTaken } from '../time-slots/time-slot.ts';
 import { isCancelable } from './cancelable.ts';
+import { cartTicketOf } from './cart.ts';
 import { mustBeOpen, transactionExpired } from './cart-decisions.ts';
 import {
   emptyDecision,
@@ -100,14 +101,7 @@ export function staffBook(
   const { transactionId, ticketId, timeSlotId, ownerId } = data;
   // Held and booked at once: the hold expires at its creation and never counts on its own.
   const expiresAt = now.toISOString();
-  const ticket = {
-    ticketId,
-    timeSlotId,
-    roomId: slot.roomId,
-    date: slot.date,
-    startTime: slot.startTime,
-    endTime: slot.endTime,
-  };
+  const ticket = cartTicketOf(slot, timeSlotId, ticketId);
   const d = emptyDecision();
   d.transaction.push(
     TransactionStarted.create({ transactionId, expiresAt }),

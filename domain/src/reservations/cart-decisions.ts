@@ -1,9 +1,4 @@
-import {
-  TicketAddedToTransaction,
-  TicketHeld,
-  TransactionStarted,
-  type CartTicket,
-} from '@rr/events/catalogue';
+import { TicketAddedToTransaction, TicketHeld, TransactionStarted } from '@rr/events/catalogue';
 import type { LocalDate } from '../calendar.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { bookingWindow, isOpenForBooking } from '../booking-window.ts';
@@ -11,7 +6,7 @@ import { cartRules } from '../cart-rules.ts';
 import type { BookingLimits } from '../limits.ts';
 import { seatsTaken, type SlotState } from '../time-slots/time-slot.ts';
 import { waitingCount } from '../waitlist/waitlist.ts';
-import { isExpired, type TransactionState } from './cart.ts';
+import { cartTicketOf, isExpired, type TransactionState } from './cart.ts';
 import {
   emptyDecision,
   extendHolds,
@@ -56,14 +51,7 @@ export function addTicket(
   if (!slot || slot.status !== 'active') throw refuse.notFound('Time slot');
   if (slot.capacity <= 0 || !isOpen(state, slot, today)) throw refuse.ticket('timeslot_not_open');
   // The rules of the cart itself, shared with the calendar's marks (cart-rules.ts).
-  const ticket: CartTicket = {
-    ticketId: data.ticketId,
-    timeSlotId: data.timeSlotId,
-    roomId: slot.roomId,
-    date: slot.date,
-    startTime: slot.startTime,
-    endTime: slot.endTime,
-  };
+  const ticket = cartTicketOf(slot, data.timeSlotId, data.ticketId);
   const [rule] = cartRules(cart.tickets, ticket, limits);
   if (rule === 'max_tickets_per_day_reached')
     throw refuse.dayLimit(ticket.date, limits.maxTicketsPerDay);

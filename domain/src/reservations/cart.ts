@@ -1,4 +1,15 @@
 import type { CartTicket, TransactionEvent, VisitorEvent } from '@rr/events/catalogue';
+import type { SlotState } from '../time-slots/time-slot.ts';
+
+/** A cart's ticket of a slot: the slot's room, day and times (a cart add, a staff booking, a taken offer). */
+export function cartTicketOf(
+  slot: Pick<SlotState, 'roomId' | 'date' | 'startTime' | 'endTime'>,
+  timeSlotId: string,
+  ticketId: string,
+): CartTicket {
+  const { roomId, date, startTime, endTime } = slot;
+  return { ticketId, timeSlotId, roomId, date, startTime, endTime };
+}
 
 /**
  * A reservation cart ("transaction" in the spec): open while it holds seats, then booked by its

@@ -17,7 +17,7 @@ import { refuse, Refused } from '../refusal.ts';
 import { blocks, type BlacklistState } from '../blacklist/blacklist-entry.ts';
 import { cartRules } from '../cart-rules.ts';
 import type { RoomState } from '../rooms/room.ts';
-import type { VisitorState } from '../reservations/cart.ts';
+import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
 import { seatsTaken, type SlotState } from '../time-slots/time-slot.ts';
 
 /**
@@ -223,14 +223,7 @@ export function decideWaitlist(
       if (!isOutstanding(entry, ctx.now)) throw waitlistRefusals.offerGone();
       // The offer's seat becomes the cart's hold: counted once, never freed in between.
       const expiresAt = new Date(ctx.now.getTime() + ctx.limits.holdMinutes * 60_000).toISOString();
-      const ticket = {
-        ticketId,
-        timeSlotId,
-        roomId: slot.roomId,
-        date: slot.date,
-        startTime: slot.startTime,
-        endTime: slot.endTime,
-      };
+      const ticket = cartTicketOf(slot, timeSlotId, ticketId);
       d.transaction.push(
         TransactionStarted.create({ transactionId, expiresAt }),
         TicketAddedToTransaction.create({ ...ticket, expiresAt }),
