@@ -13,6 +13,17 @@ import {
   REBUILD_BATCH_SIZE,
 } from '@rr/projections';
 import { Client } from '../support/app.ts';
+import {
+  BookingLoad,
+  call,
+  now,
+  REQUEST_TIMEOUT_MS,
+  sleep,
+  switchFigures,
+  visitor,
+  waitFor,
+  type Outcome,
+} from '../support/booking-load.ts';
 import { createSlot } from '../support/fixtures.ts';
 import {
   createDatabase,
@@ -39,8 +50,6 @@ import { spawnService, type ServiceProcess } from '../support/processes.ts';
 
 const DB = 'reading_rooms';
 const ADMIN_PASSWORD = 'ha-admin-password';
-/** The longest a request may take; one taking longer counts as hung. */
-const REQUEST_TIMEOUT_MS = 15_000;
 /** Carts hold 15 s, so carts abandoned during the switch expire before the test ends. */
 const HOLD_MINUTES = 0.25;
 const WORKERS = 4;
@@ -56,138 +65,10 @@ let roomId: string;
 const slots: string[] = [];
 /** A pool on the cluster's primary port (through HAProxy), for the checks. */
 let primary: pg.Pool;
-/** Owners of every booking answered 200 in the whole test. */
-const acknowledgedOwners = new Set<string>();
-/** Bookings (PUT) sent and not answered yet. */
-let bookingsInFlight = 0;
+/** Visitors booking through the gateway. */
+const visitors = new BookingLoad(() => gateway.url);
 
 const inDays = (n: number) => new Date(Date.now() + n * 86400_000).toISOString().slice(0, 10);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const now = () => performance.now();
-
-interface Outcome {
-  op: 'cart' | 'book' | 'read';
-  start: number;
-  end: number;
-  /** HTTP status, or 0 for no answer (timeout or connection failure). */
-  status: number;
-  /** An error answered as problem+json. */
-  problem?: boolean;
-  ownerId?: string;
-  position?: string;
-}
-
-/** One request as the SPA sends it, bounded by REQUEST_TIMEOUT_MS. */
-async function call(
-  base: string,
-  method: string,
-  url: string,
-  json?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: unknown; headers: Headers | null; problem: boolean }> {
-  try {
-    const res = await fetch(base + url, {
-      method,
-      headers: {
-        'X-Requested-With': 'XMLHttpRequest',
-        ...(json === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...headers,
-      },
-      body: json === undefined ? undefined : JSON.stringify(json),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    const problem = res.headers.get('content-type')?.includes('problem+json') ?? false;
-    return { status: res.status, body, headers: res.headers, problem };
-  } catch (err) {
-    return { status: 0, body: String(err), headers: null, problem: false };
-  }
-}
-
-const visitor = (n: string) => ({
-  salutation: 'NONE',
-  firstName: 'Fail',
-  lastName: `Over${n}`,
-  email: `${n}@example.at`,
-  phone: '+431',
-  accessibility: false,
-  language: 'de',
-});
-
-/** One visitor's booking through the gateway: a cart, then the booking. */
-async function bookOnce(slot: string, n: string, log: Outcome[]): Promise<Outcome> {
-  const start = now();
-  const cart = await call(gateway.url, 'POST', '/api/transactions', { timeSlotId: slot });
-  const cartOutcome: Outcome = {
-    op: 'cart',
-    start,
-    end: now(),
-    status: cart.status,
-    problem: cart.problem,
-  };
-  log.push(cartOutcome);
-  if (cart.status !== 201) return cartOutcome;
-  const { transactionId } = cart.body as { transactionId: string };
-  const bookStart = now();
-  bookingsInFlight += 1;
-  const booked = await call(
-    gateway.url,
-    'PUT',
-    `/api/transactions/${transactionId}/booking`,
-    visitor(n),
-  ).finally(() => (bookingsInFlight -= 1));
-  const outcome: Outcome = {
-    op: 'book',
-    start: bookStart,
-    end: now(),
-    status: booked.status,
-    problem: booked.problem,
-  };
-  if (booked.status === 200) {
-    const b = booked.body as { ownerId: string; position: string };
-    outcome.ownerId = b.ownerId;
-    outcome.position = b.position;
-    acknowledgedOwners.add(b.ownerId);
-  }
-  log.push(outcome);
-  return outcome;
-}
-
-/**
- * Visitors booking without pause until stopped (a short pause after a failure), and one reading
- * the calendar of a slot's day through the query processes.
- */
-function startBooking(log: Outcome[]): { stop(): Promise<void> } {
-  let stopped = false;
-  const workers = Array.from({ length: WORKERS }, async (_, w) => {
-    for (let i = 0; !stopped; i++) {
-      const o = await bookOnce(slots[(w + i) % slots.length]!, `w${w}-${i}-${Math.random()}`, log);
-      if (o.status !== 200) await sleep(100);
-    }
-  });
-  workers.push(
-    (async () => {
-      while (!stopped) {
-        const start = now();
-        const r = await call(gateway.url, 'GET', '/api/rooms');
-        log.push({ op: 'read', start, end: now(), status: r.status, problem: r.problem });
-        await sleep(50);
-      }
-    })(),
-  );
-  return {
-    stop: async () => {
-      stopped = true;
-      await Promise.all(workers);
-    },
-  };
-}
 
 /** Granted holders of each projection group's advisory lock on the primary, by application name. */
 async function lockHolders(pool: pg.Pool): Promise<Map<string, string[]>> {
@@ -214,25 +95,10 @@ async function count(sql: string, params: unknown[] = []): Promise<number> {
   return Number(r.rows[0]!.n);
 }
 
-async function waitFor<T>(what: string, ms: number, probe: () => Promise<T | false>): Promise<T> {
-  const deadline = now() + ms;
-  let last: unknown = null;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (now() > deadline) throw new Error(`${what}: not within ${ms} ms (${String(last)})`);
-    await sleep(200);
-  }
-}
-
 /** Books through the gateway and reads the booking back on each query process at once (read-your-writes). */
 async function readYourWritesOnQueries(rounds: number, tag: string): Promise<void> {
   for (let i = 0; i < rounds; i++) {
-    const o = await bookOnce(slots[i % slots.length]!, `${tag}-${i}-${Math.random()}`, []);
+    const o = await visitors.bookOnce(slots[i % slots.length]!, `${tag}-${i}-${Math.random()}`, []);
     expect(o.status, `booking ${tag} ${i}`).toBe(200);
     const query = queries[i % queries.length]!;
     const read = await call(query.url, 'GET', `/api/owners/${o.ownerId}/tickets`, undefined, {
@@ -358,7 +224,7 @@ describe('failover of the PostgreSQL primary (Patroni)', () => {
   it('kill -9 of the primary under load: failover, 503 meanwhile, no acknowledged booking lost', async () => {
     const log: Outcome[] = [];
     const loadStartedAt = now();
-    const load = startBooking(log);
+    const load = visitors.start(slots, log, WORKERS);
     // Carts that nobody books: the expiry job (beside the projector) must expire each once,
     // across the switch.
     const abandoned: string[] = [];
@@ -408,7 +274,7 @@ describe('failover of the PostgreSQL primary (Patroni)', () => {
     );
     const ackBefore = log.filter((o) => o.op === 'book' && o.status === 200).length;
     // The machine dies while bookings are on their way (their commits may be cut off).
-    while (bookingsInFlight === 0) await sleep(1);
+    while (visitors.bookingsInFlight === 0) await sleep(1);
     const killedAt = now();
     cluster.crash(oldPrimary);
     const newPrimary = cluster.nodes[1]!;
@@ -430,80 +296,14 @@ describe('failover of the PostgreSQL primary (Patroni)', () => {
     const stoppedAt = now();
     await load.stop();
 
-    const during = log.filter((o) => o.start >= killedAt && o.start <= recoveredAt);
-    const byOp = (op: Outcome['op']) => {
-      const of = during.filter((o) => o.op === op);
-      return {
-        ok: of.filter((o) => o.status >= 200 && o.status < 300).length,
-        '503': of.filter((o) => o.status === 503).length,
-      };
-    };
-    // Acknowledged bookings per second in a window (by the time of the answer).
-    const bookingsPerSecond = (from: number, to: number) =>
-      +(
-        log.filter((o) => o.op === 'book' && o.status === 200 && o.end >= from && o.end < to)
-          .length /
-        ((to - from) / 1000)
-      ).toFixed(1);
-    // The write outage as a visitor sees it: the first refused write (cart or booking answered
-    // after the kill, not 2xx) to the first write begun after it and accepted.
-    const isWrite = (o: Outcome) => o.op === 'cart' || o.op === 'book';
-    const firstRefused = Math.min(
-      ...log
-        .filter((o) => isWrite(o) && o.end >= killedAt && o.status !== 200 && o.status !== 201)
-        .map((o) => o.end),
-    );
-    const firstAccepted = Math.min(
-      ...log
-        .filter(
-          (o) => isWrite(o) && o.start >= firstRefused && (o.status === 200 || o.status === 201),
-        )
-        .map((o) => o.end),
-    );
     const figures = {
-      failoverSeconds: +((promotedAt - killedAt) / 1000).toFixed(1),
-      servicesWritingAgainSeconds: +((recoveredAt - killedAt) / 1000).toFixed(1),
-      firstRefusedToFirstAcceptedSeconds: +((firstAccepted - firstRefused) / 1000).toFixed(1),
-      bookingsPerSecond: {
-        /** From a second after the load began (warm-up) to the kill. */
-        beforeKill: bookingsPerSecond(loadStartedAt + 1000, killedAt),
-        /** From the first booking acknowledged after the kill to the end of the load. */
-        afterRecovery: bookingsPerSecond(recoveredAt, stoppedAt),
-      },
-      duringSwitch: {
-        requests: during.length,
-        ok: during.filter((o) => o.status >= 200 && o.status < 300).length,
-        '503': during.filter((o) => o.status === 503).length,
-        other: during.filter((o) => o.status !== 503 && (o.status < 200 || o.status >= 300)).length,
-        slowestMs: Math.round(Math.max(0, ...during.map((o) => o.end - o.start))),
-        carts: byOp('cart'),
-        bookings: byOp('book'),
-        reads: byOp('read'),
-      },
-      /** Requests the kill cut off: begun before it, answered after it. */
-      inFlightAtKill: Object.fromEntries(
-        [
-          ...new Set(
-            log
-              .filter((o) => o.start < killedAt && o.end > killedAt)
-              .map((o) => `${o.op} ${o.status}`),
-          ),
-        ].map((k) => [
-          k,
-          log.filter((o) => o.start < killedAt && o.end > killedAt && `${o.op} ${o.status}` === k)
-            .length,
-        ]),
-      ),
-      wholeRun: {
-        requests: log.length,
-        statuses: Object.fromEntries(
-          [...new Set(log.map((o) => o.status))].map((s) => [
-            s,
-            log.filter((o) => o.status === s).length,
-          ]),
-        ),
-        slowestMs: Math.round(Math.max(...log.map((o) => o.end - o.start))),
-      },
+      ...switchFigures(log, {
+        loadStartedAt,
+        brokeAt: killedAt,
+        promotedAt,
+        recoveredAt,
+        stoppedAt,
+      }),
       bookings: {
         acknowledgedBeforeKill: ackBefore,
         inLogBeforeKill: bookedBefore,
@@ -529,7 +329,7 @@ describe('failover of the PostgreSQL primary (Patroni)', () => {
     figures.bookings.inLogAfterFailover = owners.size;
     figures.bookings.acknowledgedMissing = missing.length;
     figures.bookings.inLogNotAcknowledged = [...owners].filter(
-      (o) => !acknowledgedOwners.has(o),
+      (o) => !visitors.acknowledgedOwners.has(o),
     ).length;
     console.log('failover figures', JSON.stringify(figures, null, 2));
 
