@@ -25,7 +25,8 @@ export default defineConfig({
     // Unit tests start no PostgreSQL; the HA test starts its own cluster.
     globalSetup: kind === 'unit' || kind === 'ha' ? [] : ['tests/support/global-setup.ts'],
     pool: 'forks',
-    maxWorkers: 2,
+    // The HA files start a cluster each and measure its failover: one at a time.
+    maxWorkers: kind === 'ha' ? 1 : 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
