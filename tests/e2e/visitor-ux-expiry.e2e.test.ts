@@ -17,7 +17,7 @@ import { acceptPrivacy, addSlot, DESKTOP, h1, main, PHONE, serveAs } from './vis
  * Issue #15, point 4: the cart's hold is counted down on every page, a minute before its end a
  * status warns, and when it runs out the data form stays with what was typed and says the cart
  * expired; elsewhere the visitor starts again at `/?reset=y` with the expiry message. A server
- * of its own holds carts for one minute (so the warning shows at once).
+ * of its own holds carts for half a minute (so the warning shows at once).
  */
 
 let db: TestDatabase;
@@ -31,7 +31,7 @@ const WARNING = 'In weniger als einer Minute werden Ihre Termine wieder freigege
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await startServer(db, { CART_HOLD_MINUTES: '1' });
+  server = await startServer(db, { CART_HOLD_MINUTES: '0.5' });
   browser = await launchBrowser();
   const { admin, idOf } = await createTestRooms(server.baseUrl);
   await createSlot(admin, idOf(FIRST_ROOM), dayA, '09:00', '12:00', 10);
