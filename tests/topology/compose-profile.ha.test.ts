@@ -1,7 +1,7 @@
 // Over 300 lines: one scenario on one cluster that takes a minute to start; the profile's reading,
 // its machines, a partition and a kill share it.
 import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -302,6 +302,8 @@ async function switchUnderLoad(
 
 beforeAll(async () => {
   const missing = missingHaPackages();
+  if (!['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip'].some((f) => existsSync(f)))
+    missing.push('iproute2');
   if (missing.length)
     throw new Error(
       `The HA test needs Debian packages: apt-get install -y ${missing.join(' ')} (.ci/run installs them)`,
