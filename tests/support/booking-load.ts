@@ -5,6 +5,10 @@
  * answers meanwhile).
  */
 
+import type pg from 'pg';
+import type { Client } from './app.ts';
+import { createSlot } from './fixtures.ts';
+
 /** The longest a request may take; one taking longer counts as hung. */
 export const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -85,6 +89,36 @@ export const visitor = (n: string) => ({
   accessibility: false,
   language: 'de',
 });
+
+/**
+ * A room open from tomorrow for 60 days with one large slot (2000 seats) on each of `days` days
+ * from the third day on, for the visitors to book without running out.
+ */
+export async function createLoadRoom(
+  admin: Client,
+  name: string,
+  days: number,
+): Promise<{ roomId: string; slots: string[] }> {
+  const room = await admin.request('POST', '/api/admin/rooms', {
+    json: {
+      name,
+      description: 'High availability',
+      capacity: 2000,
+      openStartValue: 1,
+      openStartType: 'DAY',
+      openEndValue: 60,
+      openEndType: 'DAY',
+    },
+  });
+  if (room.status !== 201) throw new Error(`room not created: ${room.status}`);
+  const roomId = ((await room.json()) as { id: string }).id;
+  const slots: string[] = [];
+  for (let d = 0; d < days; d++) {
+    const date = new Date(Date.now() + (3 + d) * 86400_000).toISOString().slice(0, 10);
+    slots.push(await createSlot(admin, roomId, date, '10:00', '11:00', 2000));
+  }
+  return { roomId, slots };
+}
 
 /** Visitors booking through one address (a gateway). */
 export class BookingLoad {
@@ -256,4 +290,22 @@ export function switchFigures(
       slowestMs: Math.round(Math.max(...log.map((o) => o.end - o.start))),
     },
   };
+}
+
+/**
+ * Waits until every booking in the log has its confirmation in the mail outbox (the outbox
+ * reactor's key `confirmation:{event id}`), then gives the number of confirmation rows, which is
+ * the number of bookings when each was queued once.
+ */
+export async function confirmationsOncePerBooking(pool: pg.Pool): Promise<number> {
+  const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0]!.n);
+  await waitFor('every confirmation queued', 30_000, async () =>
+    (await count(
+      `SELECT count(*) AS n FROM events e WHERE e.event_type = 'TransactionBooked'
+          AND NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.id = 'confirmation:' || e.event_id)`,
+    )) === 0
+      ? true
+      : false,
+  );
+  return count(`SELECT count(*) AS n FROM mail_outbox WHERE kind = 'confirmation'`);
 }

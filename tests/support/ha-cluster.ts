@@ -132,7 +132,8 @@ async function waitUntil<T>(
   }
 }
 
-async function status(url: string): Promise<number> {
+/** The HTTP status of a GET, or 0 without an answer within 2 s. */
+export async function httpStatus(url: string): Promise<number> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
     await res.arrayBuffer();
@@ -218,11 +219,12 @@ export async function startHaCluster(): Promise<HaCluster> {
     nodeUrl: (node, database) =>
       `postgres://${SUPERUSER}:${SUPERUSER_PASSWORD}@127.0.0.1:${node.pgPort}/${database}`,
     roleOf: async (node) => {
-      if ((await status(`http://127.0.0.1:${node.apiPort}/primary`)) === 200) return 'primary';
-      if ((await status(`http://127.0.0.1:${node.apiPort}/replica`)) === 200) return 'replica';
+      if ((await httpStatus(`http://127.0.0.1:${node.apiPort}/primary`)) === 200) return 'primary';
+      if ((await httpStatus(`http://127.0.0.1:${node.apiPort}/replica`)) === 200) return 'replica';
       return 'down';
     },
-    isSyncStandby: async (node) => (await status(`http://127.0.0.1:${node.apiPort}/sync`)) === 200,
+    isSyncStandby: async (node) =>
+      (await httpStatus(`http://127.0.0.1:${node.apiPort}/sync`)) === 200,
     crash: (node) => {
       const pids: number[] = [];
       if (node.patroni?.pid) pids.push(node.patroni.pid);
@@ -268,7 +270,7 @@ export async function startHaCluster(): Promise<HaCluster> {
     await waitUntil(
       'etcd healthy',
       20_000,
-      async () => (await status(`http://127.0.0.1:${etcdClient}/health`)) === 200,
+      async () => (await httpStatus(`http://127.0.0.1:${etcdClient}/health`)) === 200,
       logs,
     );
 

@@ -12,6 +12,8 @@ import { makeClusterDir } from '@rr/platform';
 import { Client } from '../support/app.ts';
 import {
   BookingLoad,
+  confirmationsOncePerBooking,
+  createLoadRoom,
   now,
   REQUEST_TIMEOUT_MS,
   sleep,
@@ -19,8 +21,7 @@ import {
   waitFor,
   type Outcome,
 } from '../support/booking-load.ts';
-import { createSlot } from '../support/fixtures.ts';
-import { missingHaPackages } from '../support/ha-cluster.ts';
+import { httpStatus, missingHaPackages } from '../support/ha-cluster.ts';
 import { createNetwork, type Network } from '../support/machines.ts';
 
 /**
@@ -122,7 +123,6 @@ const visitors = new BookingLoad(() => gatewayUrl);
 const slots: string[] = [];
 const patroniNodes = containers.filter(isPatroni).map((c) => c.name);
 
-const inDays = (n: number) => new Date(Date.now() + n * 86400_000).toISOString().slice(0, 10);
 const baseEnv = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' });
 /** psql on a node as the application's role of the file's post_bootstrap. */
 const psqlEnv = {
@@ -140,15 +140,6 @@ const tail = (name: string) => {
   }
 };
 
-async function httpStatus(url: string): Promise<number> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    await res.arrayBuffer();
-    return res.status;
-  } catch {
-    return 0;
-  }
-}
 /** What a node's Patroni REST API (port 8008 of the file) says, seen from the test's host. */
 async function patroniRole(node: string): Promise<'primary' | 'replica' | 'sync' | 'down'> {
   const base = `http://${network.machine(node).ip}:8008`;
@@ -405,21 +396,7 @@ beforeAll(async () => {
 
   const admin = new Client(gatewayUrl);
   expect((await admin.login('admin', ADMIN_PASSWORD)).status).toBe(200);
-  const room = await admin.request('POST', '/api/admin/rooms', {
-    json: {
-      name: 'Compose room',
-      description: 'High availability, as the compose profile runs it',
-      capacity: 2000,
-      openStartValue: 1,
-      openStartType: 'DAY',
-      openEndValue: 60,
-      openEndType: 'DAY',
-    },
-  });
-  expect(room.status).toBe(201);
-  const roomId = ((await room.json()) as { id: string }).id;
-  for (let d = 0; d < 3; d++)
-    slots.push(await createSlot(admin, roomId, inDays(3 + d), '10:00', '11:00', 2000));
+  slots.push(...(await createLoadRoom(admin, 'Compose room', 3)).slots);
 }, 300_000);
 
 afterAll(async () => {
@@ -530,15 +507,7 @@ describe('the ha profile of docker-compose.yml, run as written', () => {
   it('kill -9 of the primary machine: the other node takes over, nothing acknowledged is lost', async () => {
     await switchUnderLoad('kill of the primary machine', (node) => network.kill(node));
     // Every booking's confirmation queued exactly once across both switches.
-    await waitFor('every confirmation queued', 30_000, async () =>
-      (await count(
-        `SELECT count(*) AS n FROM events e WHERE e.event_type = 'TransactionBooked'
-            AND NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.id = 'confirmation:' || e.event_id)`,
-      )) === 0
-        ? true
-        : false,
-    );
-    expect(await count(`SELECT count(*) AS n FROM mail_outbox WHERE kind = 'confirmation'`)).toBe(
+    expect(await confirmationsOncePerBooking(primaryPool)).toBe(
       await count(`SELECT count(*) AS n FROM events WHERE event_type = 'TransactionBooked'`),
     );
   }, 300_000);

@@ -15,7 +15,9 @@ import {
 import { Client } from '../support/app.ts';
 import {
   BookingLoad,
+  confirmationsOncePerBooking,
   call,
+  createLoadRoom,
   now,
   REQUEST_TIMEOUT_MS,
   sleep,
@@ -182,21 +184,9 @@ beforeAll(async () => {
   // touch, on the primary) on the query processes, which read the replica.
   admin = new Client(gateway.url);
   expect((await admin.login('admin', ADMIN_PASSWORD)).status).toBe(200);
-  const room = await admin.request('POST', '/api/admin/rooms', {
-    json: {
-      name: 'Failover room',
-      description: 'High availability',
-      capacity: 2000,
-      openStartValue: 1,
-      openStartType: 'DAY',
-      openEndValue: 60,
-      openEndType: 'DAY',
-    },
-  });
-  expect(room.status).toBe(201);
-  roomId = ((await room.json()) as { id: string }).id;
-  for (let d = 0; d < 4; d++)
-    slots.push(await createSlot(admin, roomId, inDays(3 + d), '10:00', '11:00', 2000));
+  const load = await createLoadRoom(admin, 'Failover room', 4);
+  roomId = load.roomId;
+  slots.push(...load.slots);
 }, 300_000);
 
 afterAll(async () => {
@@ -374,17 +364,7 @@ describe('failover of the PostgreSQL primary (Patroni)', () => {
     for (const n of maxHolders.values()) expect(n).toBeLessThanOrEqual(1);
 
     // Every booking's confirmation is queued exactly once (the outbox reactor's checkpoint).
-    await waitFor('every confirmation queued', 30_000, async () =>
-      (await count(
-        `SELECT count(*) AS n FROM events e WHERE e.event_type = 'TransactionBooked'
-            AND NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.id = 'confirmation:' || e.event_id)`,
-      )) === 0
-        ? true
-        : false,
-    );
-    expect(await count(`SELECT count(*) AS n FROM mail_outbox WHERE kind = 'confirmation'`)).toBe(
-      owners.size,
-    );
+    expect(await confirmationsOncePerBooking(primary)).toBe(owners.size);
 
     // Every cart started is booked or expired, and none expired twice: the expiry job ran on
     // across the switch, once per cart.
