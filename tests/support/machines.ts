@@ -15,6 +15,8 @@ import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 
 export interface Machine {
   name: string;
+  /** Further names the other machines know it by (a compose service's name for its replicas). */
+  aliases: string[];
   /** The network namespace's name. */
   ns: string;
   ip: string;
@@ -24,6 +26,8 @@ export interface Machine {
 
 export interface Network {
   machines: Map<string, Machine>;
+  /** The machines a host name resolves to on the network (by name or alias). */
+  resolve(hostname: string): Machine[];
   /** The machine of a name (throws for an unknown one). */
   machine(name: string): Machine;
   /** Runs a command on a machine; its output goes to `log` (a file, appended). */
@@ -52,24 +56,35 @@ function freeSubnet(): string {
   throw new Error('no free 10.231.x.0/24 subnet for the test network');
 }
 
-/** Creates a bridge and one namespace per name, each naming all the others in its hosts file. */
-export function createNetwork(names: string[]): Network {
+/**
+ * Creates a bridge and one namespace per machine, each naming all of them (names and aliases) in
+ * its hosts file.
+ */
+export function createNetwork(specs: { name: string; aliases?: string[] }[]): Network {
   if (process.getuid?.() !== 0)
     throw new Error('The machines of a topology test are network namespaces: run the test as root');
-  if (names.length > 200) throw new Error('at most 200 machines');
+  if (specs.length > 200) throw new Error('at most 200 machines');
   const tag = randomBytes(2).toString('hex');
   const bridge = `rrc${tag}`;
   const subnet = freeSubnet();
   const hostIp = `${subnet}.1`;
   const machines = new Map<string, Machine>(
-    names.map((name, i) => [
+    specs.map(({ name, aliases = [] }, i) => [
       name,
-      { name, ns: `rrc${tag}-${name}`, ip: `${subnet}.${i + 2}`, link: `rrc${tag}v${i}` },
+      {
+        name,
+        aliases,
+        ns: `rrc${tag}-${name}`,
+        ip: `${subnet}.${i + 2}`,
+        link: `rrc${tag}v${i}`,
+      },
     ]),
   );
   const hosts =
-    ['127.0.0.1 localhost', ...[...machines.values()].map((m) => `${m.ip} ${m.name}`)].join('\n') +
-    '\n';
+    [
+      '127.0.0.1 localhost',
+      ...[...machines.values()].map((m) => [m.ip, m.name, ...m.aliases].join(' ')),
+    ].join('\n') + '\n';
 
   const stop = () => {
     for (const m of machines.values()) {
@@ -130,6 +145,8 @@ export function createNetwork(names: string[]): Network {
   };
   return {
     machines,
+    resolve: (hostname) =>
+      [...machines.values()].filter((m) => m.name === hostname || m.aliases.includes(hostname)),
     machine,
     run: (name, command, { env, log, cwd }) => {
       const out = openSync(log, 'a');

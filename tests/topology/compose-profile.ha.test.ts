@@ -62,12 +62,21 @@ interface Service {
   profiles?: string[];
 }
 
-/** A container of the profile: a service, or one replica of it (`<service>-<n>`). */
+/**
+ * A container of the profile. A service of one container is named after the service; each
+ * replica of `deploy.replicas` is `<project>-<service>-<n>`, known by the service's name too, as
+ * Docker Compose names and resolves them (the project is the folder's name).
+ */
 interface Container {
   name: string;
+  aliases: string[];
   service: Service;
 }
 
+const project = path
+  .basename(root)
+  .toLowerCase()
+  .replace(/[^a-z0-9_-]/g, '');
 const compose = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), {
   merge: true,
 }) as { services: Record<string, Service> };
@@ -76,8 +85,12 @@ const containers: Container[] = Object.entries(compose.services)
   .flatMap(([name, service]) => {
     const replicas = service.deploy?.replicas ?? 1;
     return replicas === 1
-      ? [{ name, service }]
-      : Array.from({ length: replicas }, (_, i) => ({ name: `${name}-${i + 1}`, service }));
+      ? [{ name, aliases: [], service }]
+      : Array.from({ length: replicas }, (_, i) => ({
+          name: `${project}-${name}-${i + 1}`,
+          aliases: [name],
+          service,
+        }));
   });
 const isEtcd = (c: Container) => c.service.image?.includes('etcd') ?? false;
 const isPatroni = (c: Container) => c.service.image?.startsWith('postgres:') ?? false;
@@ -301,7 +314,7 @@ beforeAll(async () => {
     );
   const startedAt = now();
   dir = await makeClusterDir('rr-compose-');
-  network = createNetwork(containers.map((c) => c.name));
+  network = createNetwork(containers);
   const pgUid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
   const pgGid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
 
@@ -415,15 +428,16 @@ describe('the ha profile of docker-compose.yml, run as written', () => {
     const byRole = (role: string) => names((c) => roleOf(c) === role);
     expect(byRole('command')).toEqual(['ha-command-1', 'ha-command-2']);
     expect(byRole('query')).toEqual(['ha-query-1', 'ha-query-2']);
-    expect(byRole('projector')).toEqual(['ha-projections-1', 'ha-projections-2']);
+    expect(byRole('projector')).toEqual([
+      `${project}-ha-projections-1`,
+      `${project}-ha-projections-2`,
+    ]);
     expect(byRole('gateway')).toEqual(['ha-gateway']);
-    // The gateway names machines that exist (a replica's container name would carry the
-    // project's name, which the file cannot know).
+    // Each address the gateway names reaches one container of the network (a replica's own name
+    // carries the project's name, which the file cannot know).
     const gateway = environmentOf(containers.find((c) => roleOf(c) === 'gateway')!);
-    for (const url of [gateway.GATEWAY_COMMAND_URLS!, gateway.GATEWAY_QUERY_URLS!]
-      .join(',')
-      .split(','))
-      expect(network.machines.has(new URL(url).hostname), url).toBe(true);
+    const urls = [gateway.GATEWAY_COMMAND_URLS!, gateway.GATEWAY_QUERY_URLS!].join(',').split(',');
+    for (const url of urls) expect(network.resolve(new URL(url).hostname), url).toHaveLength(1);
   });
 
   it('books through its gateway and reads on the replicas with read-your-writes', async () => {
