@@ -243,8 +243,10 @@ async function acknowledgedMissing(log: Outcome[]): Promise<string[]> {
 }
 
 /**
- * Books under load while `breakPrimary` takes the primary away; returns the figures once the
- * other node leads and bookings are acknowledged again, after asserting the switch's rules.
+ * Books under load while `breakPrimary` takes the primary away, until the other node leads and
+ * bookings are acknowledged again; prints the switch's figures and asserts its rules (nothing
+ * acknowledged lost, 2xx or 503 problem+json only, none hung). Answers which node was the
+ * primary, which is now, and when it was promoted.
  */
 async function switchUnderLoad(
   what: string,
@@ -478,17 +480,26 @@ describe('the ha profile of docker-compose.yml, run as written', () => {
   }, 60_000);
 
   it('a network partition of the primary: the standby takes over, the cut-off node steps down and rejoins once healed', async () => {
-    // From the cut on, the cut-off node is asked on itself whether it still takes writes.
+    // From the cut until the heal, the cut-off node is asked on itself, every half second,
+    // whether it takes writes (`true`), is read-only (`false`) or has its PostgreSQL stopped.
     let cutAt = 0;
     let steppedDownAt = 0;
     let sampling = true;
     let sampler: Promise<void> = Promise.resolve();
+    const seen = { writable: 0, readOnly: 0, down: 0, writableAfterStepDown: 0 };
     const { oldPrimary, promotedAt } = await switchUnderLoad('partition of the primary', (node) => {
       network.cut(node);
       cutAt = now();
       sampler = (async () => {
-        while (sampling && !steppedDownAt) {
-          if ((await writableOnNode(node)) !== true) steppedDownAt = now();
+        while (sampling) {
+          const state = await writableOnNode(node);
+          if (state === true) {
+            seen.writable += 1;
+            if (steppedDownAt) seen.writableAfterStepDown += 1;
+          } else {
+            seen[state === false ? 'readOnly' : 'down'] += 1;
+            steppedDownAt ||= now();
+          }
           await sleep(500);
         }
       })();
@@ -497,6 +508,8 @@ describe('the ha profile of docker-compose.yml, run as written', () => {
     await waitFor(`${oldPrimary} stepping down while cut off`, 60_000, () =>
       Promise.resolve(steppedDownAt > 0 ? true : false),
     );
+    // A few more samples after the step-down: it stays down or read-only until the heal.
+    await sleep(3000);
     sampling = false;
     await sampler;
     network.heal(oldPrimary);
@@ -510,11 +523,15 @@ describe('the ha profile of docker-compose.yml, run as written', () => {
       'compose profile, after the partition',
       JSON.stringify({
         stepDownSecondsAfterCut: +((steppedDownAt - cutAt) / 1000).toFixed(1),
+        samplesWhileCutOff: seen,
         rejoinedSecondsAfterHeal: +((now() - healedAt) / 1000).toFixed(1),
       }),
     );
-    // It stepped down before the other node was promoted: never two primaries.
+    // It stepped down before the other node was promoted, and took no writes again until the
+    // heal: never two primaries.
     expect(steppedDownAt).toBeLessThan(promotedAt);
+    expect(seen.writableAfterStepDown).toBe(0);
+    expect(seen.writable).toBeGreaterThan(0);
     expect(await writableOnNode(oldPrimary)).toBe(false);
   }, 300_000);
 
