@@ -41,7 +41,7 @@ const rowOf = (page: Page, name: string) =>
   main(page).locator('tbody tr').filter({ hasText: name });
 
 async function book(slotId: string, person: (typeof people)[number], i: number) {
-  const b = await bookAsVisitor(server.baseUrl, slotId, {
+  const b = await bookAsVisitor(server.baseUrl, [slotId], {
     ...person,
     email: `leser${i}@example.at`,
   });

@@ -42,7 +42,7 @@ beforeAll(async () => {
   });
   expect(services.status).toBe(200);
   const slotId = await createSlot(admin, roomId, new Date(), '00:00', '23:59', 10);
-  for (const reader of readers) await bookAsVisitor(server.baseUrl, slotId, reader);
+  for (const reader of readers) await bookAsVisitor(server.baseUrl, [slotId], reader);
   // The job releases both (actor system) within a few rounds.
   const released = async () => {
     const res = await admin.get('/api/admin/tickets?status=NO_SHOW&limit=10');

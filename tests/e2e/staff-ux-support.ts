@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { Client } from '../support/app.ts';
 import { E2E_ADMIN } from './harness.ts';
+import { bookAsVisitor } from './test-rooms.ts';
 
 /** The two sizes of the staff screens' layout checks (issue #15). */
 export const PHONE = { width: 375, height: 740 } as const;
@@ -73,29 +74,8 @@ export async function visitorBooks(
   person: { firstName: string; lastName: string; email: string },
   slotIds: string[],
 ): Promise<string | null> {
-  const visitor = new Client(baseUrl);
-  const [first, ...more] = slotIds;
-  const cart = await visitor.request('POST', '/api/transactions', { json: { timeSlotId: first } });
-  expect(cart.status, await cart.clone().text()).toBe(201);
-  const { transactionId } = (await cart.json()) as { transactionId: string };
-  for (const timeSlotId of more) {
-    const added = await visitor.request('POST', `/api/transactions/${transactionId}/tickets`, {
-      json: { timeSlotId },
-    });
-    expect(added.status, await added.clone().text()).toBeLessThan(300);
-  }
-  const booked = await visitor.request('PUT', `/api/transactions/${transactionId}/booking`, {
-    json: {
-      salutation: 'MS',
-      ...person,
-      organisation: 'Testinstitut',
-      phone: '+43123',
-      accessibility: false,
-      language: 'de',
-    },
-  });
-  expect(booked.status, await booked.clone().text()).toBe(200);
-  return visitor.lastPosition;
+  return (await bookAsVisitor(baseUrl, slotIds, { ...person, organisation: 'Testinstitut' }))
+    .position;
 }
 
 /** A visitor only holds the slot in a cart (a 15-minute hold, not booked); answers the position. */

@@ -76,16 +76,26 @@ export interface VisitorBooking {
   position: string | null;
 }
 
-/** A visitor books one seat of a slot through the API (cart, then booking) with these details. */
+/**
+ * A visitor books one seat of each slot through the API (a cart with the slots, then the booking)
+ * with these details (no organisation unless given).
+ */
 export async function bookAsVisitor(
   baseUrl: string,
-  timeSlotId: string,
-  person: { firstName: string; lastName: string; email: string },
+  slotIds: string[],
+  person: { firstName: string; lastName: string; email: string; organisation?: string },
 ): Promise<VisitorBooking> {
   const visitor = new Client(baseUrl);
-  const cart = await visitor.request('POST', '/api/transactions', { json: { timeSlotId } });
+  const [first, ...more] = slotIds;
+  const cart = await visitor.request('POST', '/api/transactions', { json: { timeSlotId: first } });
   expect(cart.status, await cart.clone().text()).toBe(201);
   const { transactionId } = (await cart.json()) as { transactionId: string };
+  for (const timeSlotId of more) {
+    const added = await visitor.request('POST', `/api/transactions/${transactionId}/tickets`, {
+      json: { timeSlotId },
+    });
+    expect(added.status, await added.clone().text()).toBeLessThan(300);
+  }
   const res = await visitor.request('PUT', `/api/transactions/${transactionId}/booking`, {
     json: {
       salutation: 'MS',
