@@ -1,6 +1,7 @@
 import { seatsFree } from '@rr/domain';
 import { defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
+import { seatsTakenLateral } from './seats-taken.ts';
 
 /**
  * The live occupancy display (issue #16 point 5): a public, glanceable answer for a screen in the
@@ -70,12 +71,10 @@ interface SlotJson {
 const DISPLAY_SQL = `
   SELECT r.id, r.name,
          (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
-            FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.booked, c.held + w.claimed AS held
+            FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity,
+                         c.booked_count AS booked, c.held_count + w.claimed AS held
                     FROM rm_time_slots s,
-                         LATERAL (SELECT count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked,
-                                         count(*) FILTER (WHERE t.status = 'NEW' AND x.expires_at > $3)::int AS held
-                                    FROM rm_tickets t LEFT JOIN rm_transactions x ON x.id = t.transaction_id
-                                   WHERE t.time_slot_id = s.id AND t.status IN ('NEW', 'BOOKED')) c,
+                         ${seatsTakenLateral('t.time_slot_id = s.id', '$3')} c,
                          -- The waitlist's claims: seats offered (unexpired) and people waiting
                          -- (a freed seat is theirs, not a walk-in's).
                          LATERAL (SELECT count(*)::int AS claimed FROM rm_waitlist w

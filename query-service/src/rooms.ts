@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { NO_ROOM_SERVICES, type RoomServices } from '@rr/contracts';
 import type { QueryDeps } from './deps.ts';
+import { seatsTakenLateral } from './seats-taken.ts';
 import { likePattern, orderBy } from './paging.ts';
 import { fetchPage, sql, type Knex } from './sql.ts';
 import {
@@ -128,11 +129,7 @@ const roomsAsOf = (
 ) => `(SELECT r.*, c.booked_count, c.held_count,
     c.held_until, (c.booked_count + c.held_count)::int AS active_count
   FROM rm_rooms r, (SELECT ${today}::date AS today, ${now}::timestamptz AS now) p,
-    LATERAL (SELECT count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked_count,
-        count(*) FILTER (WHERE t.status = 'NEW' AND x.expires_at > p.now)::int AS held_count,
-        max(x.expires_at) FILTER (WHERE t.status = 'NEW' AND x.expires_at > p.now) AS held_until
-      FROM rm_tickets t LEFT JOIN rm_transactions x ON x.id = t.transaction_id
-      WHERE t.room_id = r.id AND t.status IN ('NEW', 'BOOKED') AND t.date >= p.today) c) AS rooms`;
+    ${seatsTakenLateral('t.room_id = r.id AND t.date >= p.today', 'p.now')} c) AS rooms`;
 const ROOMS = roomsAsOf('$1', '$2');
 
 async function listRooms(pool: Pool, today: string, now: Date, q: z.output<typeof ListQuery>) {

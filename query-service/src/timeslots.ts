@@ -13,6 +13,7 @@ import {
   type RouteDef,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
+import { seatsTakenLateral } from './seats-taken.ts';
 import { orderBy, pagingQuery } from './paging.ts';
 import { fetchPage, type Knex } from './sql.ts';
 
@@ -217,11 +218,7 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
           `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
                   r.name AS room_name, c.booked_count, c.held_count, c.held_until
              FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,
-                  LATERAL (SELECT count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked_count,
-                             count(*) FILTER (WHERE t.status = 'NEW' AND x.expires_at > $3)::int AS held_count,
-                             max(x.expires_at) FILTER (WHERE t.status = 'NEW' AND x.expires_at > $3) AS held_until
-                        FROM rm_tickets t LEFT JOIN rm_transactions x ON x.id = t.transaction_id
-                       WHERE t.time_slot_id = s.id AND t.status IN ('NEW', 'BOOKED')) c
+                  ${seatsTakenLateral('t.time_slot_id = s.id', '$3')} c
             WHERE s.id = $1 AND s.room_id = $2`,
           [params.timeSlotId, params.id, deps.clock.now().toISOString()],
         );
