@@ -93,6 +93,14 @@ export const texts = {
 
 export const germanDate = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
 
+/** How every mail names a slot: room, date and times, in the mail's language. */
+export function slotLine(
+  language: keyof typeof texts,
+  x: { roomName: string; date: string; startTime: string; endTime: string },
+): string {
+  return `${x.roomName}, ${germanDate(x.date)}, ${texts[language].time(x.startTime, x.endTime)}`;
+}
+
 export function escapeHtml(s: string): string {
   return s.replace(
     /[&<>"']/g,
@@ -203,9 +211,7 @@ function qrImage(x: MailTicket, alt: string): string {
 export function composeMail(input: MailInput): ComposedMail {
   const t = texts[input.language];
   const name = greetedName(input);
-  const lines = input.tickets.map(
-    (x) => `- ${x.roomName}, ${germanDate(x.date)}, ${t.time(x.startTime, x.endTime)}`,
-  );
+  const lines = input.tickets.map((x) => `- ${slotLine(input.language, x)}`);
   const { subject, intro, link } = wording(input);
   const checkIn = input.tickets.some((x) => x.checkInCode) ? [t.checkIn, ''] : [];
   const text = [
@@ -226,7 +232,7 @@ export function composeMail(input: MailInput): ComposedMail {
   const html = `<!doctype html><html lang="${input.language}"><body>
 <p>${escapeHtml(t.greeting(name))}</p>
 <p>${escapeHtml(intro)}</p>
-<ul>${input.tickets.map((x) => `<li>${escapeHtml(x.roomName)}, ${germanDate(x.date)}, ${escapeHtml(t.time(x.startTime, x.endTime))}${qrImage(x, t.qrAlt)}</li>`).join('')}</ul>
+<ul>${input.tickets.map((x) => `<li>${escapeHtml(slotLine(input.language, x))}${qrImage(x, t.qrAlt)}</li>`).join('')}</ul>
 <p>${escapeHtml(t.number)}: <strong>${escapeHtml(input.bookingNumber)}</strong></p>
 ${checkIn.length ? `<p>${escapeHtml(t.checkIn)}</p>\n` : ''}<p>${escapeHtml(link)} <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>
 <p>${escapeHtml(t.closing).replace('\n', '<br>')}</p>

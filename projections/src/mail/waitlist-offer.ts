@@ -1,5 +1,5 @@
 import { localDateTime, type Pool } from '@rr/platform';
-import { escapeHtml, germanDate, texts as mailTexts } from './compose.ts';
+import { escapeHtml, germanDate, slotLine, texts as mailTexts } from './compose.ts';
 
 /**
  * Issue #16: the mail of a waitlist offer, in the entry's language: the slot, until when the
@@ -37,7 +37,7 @@ export interface OfferMailInput {
 
 export function composeOfferMail(m: OfferMailInput) {
   const t = { ...mailTexts[m.language], ...texts[m.language] };
-  const slot = `${m.roomName}, ${germanDate(m.date)}, ${t.time(m.startTime, m.endTime)}`;
+  const slot = slotLine(m.language, m);
   const until = `${germanDate(m.heldUntil.date)} ${m.heldUntil.time}`;
   const text = [
     t.greeting,
