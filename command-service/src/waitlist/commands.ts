@@ -10,6 +10,7 @@ import {
   waitingCount,
   type WaitlistCommand,
   type WaitlistDecision,
+  type RoomState,
   type WaitlistState,
 } from '@rr/domain';
 import type { WaitlistInput } from '@rr/contracts';
@@ -24,7 +25,8 @@ import { lockAndLoadVisitor, lockCartAndSlots, rememberCart } from '../booking/s
 const visitor = { kind: 'visitor' } as const;
 const matcher = { kind: 'system', job: 'waitlist-matcher' } as const;
 
-type Loaded = WaitlistState & { timeSlotId: string };
+/** The decision's state, with the slot's id and the rooms the cart's answer names. */
+type Loaded = WaitlistState & { timeSlotId: string; rooms: ReadonlyMap<string, RoomState> };
 
 /**
  * Issue #16, the waitlist's commands. Each decides on the slot's stream, locked like a cart
@@ -131,14 +133,9 @@ export function waitlistCommands(deps: CommandDeps) {
   async function take(timeSlotId: string, offerId: string) {
     const transactionId = randomUUID();
     const ticketId = randomUUID();
-    let rooms: Awaited<ReturnType<typeof loadSlot>>['rooms'] = new Map();
     const { answer, position } = await handleCommand(store, {
       actor: visitor,
-      load: async (s): Promise<Loaded> => {
-        const loaded = await loadSlot(s, timeSlotId, transactionId);
-        rooms = loaded.rooms;
-        return loaded;
-      },
+      load: (s): Promise<Loaded> => loadSlot(s, timeSlotId, transactionId),
       decide: (state) =>
         decideWaitlist(
           { type: 'TakeSeatOffer', data: { timeSlotId, offerId, transactionId, ticketId } },
@@ -157,9 +154,9 @@ export function waitlistCommands(deps: CommandDeps) {
           slots: new Map(),
           visitor: [],
         }),
-      answer: (d) =>
+      answer: (d, state) =>
         cartAnswer(
-          rooms,
+          state.rooms,
           initialTransaction,
           { transaction: d.transaction, slots: new Map(), visitor: [] },
           ticketId,
