@@ -268,6 +268,7 @@ export class MailSender {
     }
   }
 
+  /** PUBLIC_BASE_URL with its closing slash, for the mails' links. */
   private baseUrl(): string {
     const base = this.o.publicBaseUrl;
     return base.endsWith('/') ? base : `${base}/`;
@@ -317,9 +318,6 @@ export class MailSender {
       const checkInRooms = new Set(rooms.rows.filter((x) => x.check_in).map((x) => x.id));
       for (const t of chosen) if (checkInRooms.has(t.roomId)) checkIns.add(t.ticketId);
     }
-    const base = this.o.publicBaseUrl.endsWith('/')
-      ? this.o.publicBaseUrl
-      : `${this.o.publicBaseUrl}/`;
     const mail: MailInput = {
       kind: row.kind,
       language: booking.language,
@@ -339,7 +337,7 @@ export class MailSender {
           endTime: t.endTime,
           checkInCode: checkIns.has(t.ticketId) ? this.o.checkInCodes.codeOf(t.ticketId) : null,
         })),
-      confirmationUrl: `${base}reservation-confirmation/${row.owner_id}`,
+      confirmationUrl: `${this.baseUrl()}reservation-confirmation/${row.owner_id}`,
       timeZone: this.o.timeZone,
       writtenAt: this.o.clock.now(),
     };
