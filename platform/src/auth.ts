@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import session from 'express-session';
 import connectPgSimple from 'connect-pg-simple';
 import type pg from 'pg';
-import { defineRoute, type RouteDef, type Role, type SessionUser } from './http.ts';
+import { defineRoute, STAFF_ROLES, type RouteDef, type Role, type SessionUser } from './http.ts';
 import { Problem } from './problem.ts';
 import { SignInInput } from '@rr/contracts';
 import { fromContract, z } from './validation.ts';
@@ -139,7 +139,7 @@ export async function sessionMiddleware(
 }
 
 const UserSchema = z
-  .object({ username: z.string(), roles: z.array(z.enum(['admin', 'reports', 'checkin'])) })
+  .object({ username: z.string(), roles: z.array(z.enum(STAFF_ROLES)) })
   .openapi('User');
 const LoginBody = fromContract(SignInInput);
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createUser, type Pool, type Role } from '@rr/platform';
+import { createUser, STAFF_ROLES, type Pool, type Role } from '@rr/platform';
 
 /**
  * Staff users from the command line (`npm run staff-user -- <username> <role>[,<role>...]`): the
@@ -8,7 +8,6 @@ import { createUser, type Pool, type Role } from '@rr/platform';
  * roles and password. The password comes from `STAFF_USER_PASSWORD` (at least 12 characters);
  * without it one is generated and printed once.
  */
-export const STAFF_ROLES: readonly Role[] = ['admin', 'reports', 'checkin'];
 const MIN_PASSWORD = 12;
 
 export interface StaffUserRequest {
