@@ -1,33 +1,60 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SweepsFirst } from './tests/support/sequencer.ts';
+import { measureSlowness } from './tests/support/slowness.ts';
 
 /**
  * The test kinds, by file name: `*.unit.test.ts` need nothing but Node (seconds), integration
  * tests (`*.int.test.ts`, tests/api, tests/topology) a real PostgreSQL, browser tests
- * (tests/e2e) PostgreSQL, the built frontend and Chromium. RR_TEST_KIND (set by tests/run-all.mjs:
- * `npm run test:unit`, `test:int`, `test:e2e`, `test:ha`) picks one; unset, all but `ha` run
- * (`npm test`). `ha` (`*.ha.test.ts`: a Patroni cluster with etcd and HAProxy, from Debian's
- * packages) runs only on its own.
+ * (tests/e2e) PostgreSQL, the built frontend and Chromium. `faults` (`*.faults.test.ts`) kill
+ * processes with SIGKILL and stop PostgreSQL under load: they take minutes and run on their own
+ * (`npm run test:faults`), as `ha` (`*.ha.test.ts`: a Patroni cluster with etcd and HAProxy, from
+ * Debian's packages) does. RR_TEST_KIND (set by tests/run-all.mjs: `npm run test:unit`,
+ * `test:int`, `test:e2e`, `test:faults`, `test:ha`) picks one; unset, all but `faults` and `ha`
+ * run (`npm test`).
  */
 const kinds = {
   unit: ['*/src/**/*.unit.test.{ts,tsx}'],
   int: ['*/src/**/*.int.test.{ts,tsx}', 'tests/api/**/*.test.ts', 'tests/topology/**/*.test.ts'],
   e2e: ['tests/e2e/**/*.test.ts'],
+  faults: ['**/*.faults.test.ts'],
   ha: ['tests/topology/**/*.ha.test.ts'],
 };
 const kind = process.env.RR_TEST_KIND as keyof typeof kinds | undefined;
 if (kind !== undefined && !(kind in kinds))
   throw new Error(`RR_TEST_KIND must be one of ${Object.keys(kinds).join(', ')}, not ${kind}`);
+const onTheirOwn = ['faults', 'ha'].filter((k) => k !== kind).map((k) => `**/*.${k}.test.ts`);
+
+// Every time budget of the tests (these defaults, the ones a test names through
+// tests/support/time-budget.ts) is stretched by how slow this machine is at the start of the run.
+const slowness = measureSlowness();
+const cores = os.availableParallelism();
+if (!process.env.VITEST_POOL_ID && !process.env.RR_SLOWNESS_SHOWN) {
+  process.env.RR_SLOWNESS_SHOWN = '1';
+  console.log(
+    `time budgets ×${slowness.factor} (calibration ${slowness.cpuMs} ms, load ${slowness.loadPerCore} per core)`,
+  );
+}
 
 export default defineConfig({
   test: {
-    include: kind ? kinds[kind] : Object.values(kinds).flat(),
-    exclude: ['**/node_modules/**', '**/dist/**', ...(kind === 'ha' ? [] : ['**/*.ha.test.ts'])],
+    include: kind ? kinds[kind] : [...kinds.unit, ...kinds.int, ...kinds.e2e],
+    exclude: ['**/node_modules/**', '**/dist/**', ...onTheirOwn],
     // Unit tests start no PostgreSQL; the HA test starts its own cluster.
     globalSetup: kind === 'unit' || kind === 'ha' ? [] : ['tests/support/global-setup.ts'],
     pool: 'forks',
-    // The HA files start a cluster each and measure its failover: one at a time.
-    maxWorkers: kind === 'ha' ? 1 : 2,
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // The HA files start a cluster each and measure its failover; the fault files kill and
+    // restart what the others share the cores with: one at a time. Unit tests keep the cores
+    // busy on their own. An integration or browser test spends most of its time waiting on the
+    // server, PostgreSQL and Chromium (a browser file uses about a quarter of a core): two files
+    // a core keep the cores busy.
+    maxWorkers:
+      kind === 'ha' || kind === 'faults' ? 1 : kind === 'unit' ? cores : Math.max(2, 2 * cores),
+    sequence: { sequencer: SweepsFirst },
+    env: { RR_TEST_SLOWNESS: String(slowness.factor) },
+    // Budgets before stretching: generous, the slowest test takes under a minute (a failover
+    // test under Patroni's timing several).
+    testTimeout: (kind === 'ha' ? 300_000 : 120_000) * slowness.factor,
+    hookTimeout: (kind === 'ha' ? 300_000 : 180_000) * slowness.factor,
   },
 });

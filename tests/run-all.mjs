@@ -1,9 +1,11 @@
-// The test command. `node tests/run-all.mjs [--unit|--int|--e2e] [vitest filters...]`:
-//   (no kind)  every test: unit, integration and browser (`npm test`)
+// The test command. `node tests/run-all.mjs [--unit|--int|--e2e|--faults|--ha] [vitest filters...]`:
+//   (no kind)  unit, integration and browser tests (`npm test`)
 //   --unit     unit tests only, no PostgreSQL (`npm run test:unit`)
 //   --int      integration tests against a real PostgreSQL (`npm run test:int`)
 //   --e2e      browser tests in Chromium (`npm run test:e2e`)
-//   --ha       the failover test on a Patroni cluster (`npm run test:ha`; not part of the others)
+//   --faults   the fault-injection tests: processes killed with SIGKILL, PostgreSQL stopped under
+//              load (`npm run test:faults`; not part of the others)
+//   --ha       the failover tests on a Patroni cluster (`npm run test:ha`; not part of the others)
 // Builds the frontend first when the run includes browser tests and frontend/dist is missing or
 // older than its sources. Ends with one line `N passed, N failed` counted from vitest's JSON report.
 import { spawnSync } from 'node:child_process';
@@ -18,14 +20,15 @@ rmSync(report, { force: true });
 
 const args = process.argv.slice(2);
 const kinds = args
-  .filter((a) => ['--unit', '--int', '--e2e', '--ha'].includes(a))
+  .filter((a) => ['--unit', '--int', '--e2e', '--faults', '--ha'].includes(a))
   .map((a) => a.slice(2));
 if (kinds.length > 1) {
-  console.error('Give at most one of --unit, --int, --e2e, --ha.');
+  console.error('Give at most one of --unit, --int, --e2e, --faults, --ha.');
   process.exit(2);
 }
 const kind = kinds[0];
 const filters = args.filter((a) => !a.startsWith('--'));
+const started = Date.now();
 if (kind === undefined || kind === 'e2e') ensureFrontendBuilt();
 
 const run = spawnSync(
@@ -62,5 +65,6 @@ if (existsSync(report)) {
 } else {
   failed = 1;
 }
-console.log(`\n${passed} passed, ${failed} failed`);
+console.log(`\n${kind ?? 'all'} tests took ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(`${passed} passed, ${failed} failed`);
 process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);

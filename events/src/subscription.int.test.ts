@@ -17,6 +17,7 @@ import {
   type RecordedEvent,
 } from '@rr/events';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
+import { budget } from '../../tests/support/time-budget.ts';
 
 let db: TestDatabase;
 let store: EventStore;
@@ -353,7 +354,7 @@ describe('gap-safety', () => {
 describe('EventNotifier', () => {
   it(
     'wakes a waiting subscription right after a commit (polling every 60 s would not)',
-    { timeout: 60_000 },
+    { timeout: budget(60_000) },
     async () => {
       const observed = new ObservedStore(db.pool, { validate: validateEvent });
       let clean = 0;

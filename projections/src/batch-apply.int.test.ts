@@ -19,6 +19,7 @@ import { ticketsProjection } from './tickets.ts';
 import { timeSlotsProjection } from './timeslots.ts';
 import { seededRandom } from '../../tests/support/random.ts';
 import { readVisible } from '../../tests/support/visible.ts';
+import { budget } from '../../tests/support/time-budget.ts';
 
 const options: AppendOptions = { metadata: { actor: { kind: 'system', job: 'batch-test' } } };
 
@@ -279,7 +280,7 @@ describe('batch apply and per-event apply', () => {
 
   it(
     'give identical tables for the same random log, whatever the batch sizes',
-    { timeout: 120_000 },
+    { timeout: budget(120_000) },
     async () => {
       const written = await writeRandomLog(db, 4711, 700);
       const events = await readVisible(db.store, written);

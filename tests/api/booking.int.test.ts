@@ -497,7 +497,7 @@ describe('concurrency (real PostgreSQL)', () => {
     );
     const byCart = new Map(streams.rows.map((r) => [r.stream_id, r.correlations[0]]));
     for (const h of holds.rows) expect(h.correlation).toBe(byCart.get(`transaction-${h.tx}`));
-  }, 60_000);
+  });
 
   it('two concurrent bookings by one e-mail that together exceed the per-day maximum: exactly one succeeds', async () => {
     const r = await room('Race booking room');
@@ -535,5 +535,5 @@ describe('concurrency (real PostgreSQL)', () => {
         `/api/owners/${winner.ownerId}/tickets?ids=${winner.tickets.map((t) => t.id).join(',')}`,
       );
     }
-  }, 60_000);
+  });
 });

@@ -9,6 +9,7 @@ import { Client, openAdminSuite, TEST_KEY_SECRET, type AdminSuite } from '../sup
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
 import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
+import { budget } from '../support/time-budget.ts';
 
 /**
  * Issue #16 mails through a real SMTP server: the confirmation of a check-in room carries each
@@ -70,7 +71,7 @@ async function sendAll(kinds: number) {
             )
           ).rows[0]!.n,
         ),
-      { timeout: 5000 },
+      { timeout: budget(5000) },
     )
     .toBe(kinds);
   expect(await sender.sendDue()).toBe(kinds);

@@ -10,6 +10,7 @@ import {
   type AdminSuite,
 } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
+import { budget } from '../support/time-budget.ts';
 
 /**
  * Issue #16, check-in and no-show release, by the injected clock: the time window, undo, the
@@ -305,7 +306,7 @@ describe('no-show release', () => {
 
     // The job answers no position: the read model follows shortly.
     await expect
-      .poll(() => staffTicket(noShow.ticketId), { timeout: 5000 })
+      .poll(() => staffTicket(noShow.ticketId), { timeout: budget(5000) })
       .toMatchObject({ status: 'INVALID', noShow: true, noShowCount: 1 });
     expect(await staffTicket(present.ticketId)).toMatchObject({ status: 'BOOKED', noShow: false });
     expect(await staffTicket(elsewhere.ticketId)).toMatchObject({

@@ -133,7 +133,7 @@ describe('mail sending and the read models', () => {
       'SELECT status, lease_owner FROM mail_outbox',
     );
     expect(rows.rows.every((r) => r.status === 'sent' && r.lease_owner === null)).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe('mail leases', () => {

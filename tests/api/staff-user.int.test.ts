@@ -54,7 +54,7 @@ describe('npm run staff-user', () => {
     expect((await again.login('einlass', 'einlass-password-1')).status).toBe(401);
     const res = await again.login('einlass', password);
     expect(await res.json()).toEqual({ username: 'einlass', roles: ['checkin', 'reports'] });
-  }, 60_000);
+  });
 
   it('refuses an unknown role with a message and exit code 2, changing nothing', async () => {
     const refused = staffUser(['chef', 'superuser'], 'chef-password-12');

@@ -111,7 +111,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rr-e2e-calendar-'));
   admin = await openPage(browser);
   adminLog = watchPage(admin);
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -147,7 +147,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
     await admin.getByRole('heading', { level: 2, name: `Feiertage ${year}` }).waitFor();
     await main().getByRole('cell', { name: 'Testfeiertag', exact: true }).waitFor();
     await expectAccessible(admin, 'holiday list');
-  }, 120_000);
+  });
 
   it('creates a weekday series over the month and shows the days in the calendar', async () => {
     await siteNav('Räume').click();
@@ -212,7 +212,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
     // Reload keeps the month (query parameters).
     await admin.reload();
     await dayButton(thursday, 'frei').waitFor();
-  }, 120_000);
+  });
 
   it('opens a day in an accessible dialog and edits the slot', async () => {
     const day = dayButton(thursday, 'frei');
@@ -258,7 +258,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
       .waitFor();
     await admin.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-  }, 120_000);
+  });
 
   it('sets the capacity of the month and moves between months', async () => {
     await main().getByRole('link', { name: 'Kapazität mehrerer Zeitfenster ändern' }).click();
@@ -291,7 +291,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
       (url) => url.searchParams.get('month') === String(now.getMonth() + 1),
       SAME_DOCUMENT,
     );
-  }, 120_000);
+  });
 
   it('fits the calendar into a 375 px wide screen', async () => {
     const phone = await openPage(browser, { width: 375, height: 800 });
@@ -305,7 +305,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
     );
     await expectAccessible(phone, 'calendar at 375 px');
     await phone.context().close();
-  }, 60_000);
+  });
 
   it('imports a holiday file and shows the holidays in the year list', async () => {
     const file = path.join(tmp, 'feiertage-oesterreich.ics');
@@ -356,7 +356,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
     // An empty year shows the no-holidays message.
     await main().getByRole('button', { name: 'Nächstes Jahr' }).click();
     await main().getByText('Für dieses Jahr sind keine Feiertage eingetragen.').waitFor();
-  }, 120_000);
+  });
 
   it('adds a blacklist entry, finds it and edits it', async () => {
     const email = 'no-show@example.org';
@@ -440,5 +440,5 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
 
     // The only console errors allowed: the first /me check before signing in (401).
     expect(adminLog.errors.filter((e) => !/401/.test(e))).toEqual([]);
-  }, 120_000);
+  });
 });

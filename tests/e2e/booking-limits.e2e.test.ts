@@ -61,7 +61,7 @@ beforeAll(async () => {
   await createSlot(admin, room, dayA, '11:00', '12:00', 4);
   for (const d of [dayB, dayC, dayD]) await createSlot(admin, room, d, '09:00', '10:00', 4);
   await waitForReadModels(admin);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -129,5 +129,5 @@ describe('booking limits of the configuration, in Chromium', () => {
     // Nothing was refused on the way: the marks came first.
     expect(log.errors).toEqual([]);
     await page.context().close();
-  }, 180_000);
+  });
 });

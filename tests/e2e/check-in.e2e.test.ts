@@ -73,7 +73,7 @@ beforeAll(async () => {
   for (const [i, person] of people.entries()) last = await book(slotId, person, i);
   await waitForReadModels(admin, last);
   await createUser(db.pool, 'einlass', 'check-in-only-password', ['checkin']);
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -159,7 +159,7 @@ describe('the check-in screen', () => {
       'Failed to load resource: the server responded with a status of 409 (Conflict)',
     ]);
     await page.context().close();
-  }, 90_000);
+  });
 
   it('passes axe on a phone (375x740)', async () => {
     const page = await openPage(browser, { width: 375, height: 740 });
@@ -170,7 +170,7 @@ describe('the check-in screen', () => {
       375,
     );
     await page.context().close();
-  }, 60_000);
+  });
 
   it("the visitor's confirmation page shows the ticket's QR code, read back as its reference", async () => {
     const anna = booked.get('Auer')!;
@@ -187,5 +187,5 @@ describe('the check-in screen', () => {
     const read = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
     expect(read?.data).toBe(checkInCodes(SECRET).codeOf(anna.ticketId));
     await page.context().close();
-  }, 60_000);
+  });
 });

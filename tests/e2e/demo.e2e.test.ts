@@ -37,7 +37,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   server = await startServer(db, { SEED_DEMO_DATA: 'true' });
   browser = await launchBrowser();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -146,5 +146,5 @@ describe('the demo data, end to end in Chromium', () => {
     await ticket.getByText(ticketText(day)).waitFor();
     expect(log.errors).toEqual([]);
     await page.context().close();
-  }, 180_000);
+  });
 });

@@ -17,6 +17,7 @@ import {
 import { visitorBooks } from './staff-ux-support.ts';
 import { createSlot, signInAdmin, waitForReadModels } from './test-rooms.ts';
 import { serveAs } from './visitor-pages.ts';
+import { budget } from '../support/time-budget.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -102,7 +103,10 @@ describe('the occupancy display', () => {
     );
     const booked = Date.now();
     await expect
-      .poll(() => foyer.getByText(TEXTS.de.free(4)).count(), { timeout: 10_000, interval: 200 })
+      .poll(() => foyer.getByText(TEXTS.de.free(4)).count(), {
+        timeout: budget(10_000),
+        interval: 200,
+      })
       .toBeGreaterThan(0);
     expect(Date.now() - booked).toBeLessThan(10_000);
     // No personal data on the screen.

@@ -8,6 +8,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
 import { freePort } from '../support/ports.ts';
 import type { TestDatabase } from '../support/db.ts';
+import { budget } from '../support/time-budget.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -124,7 +125,8 @@ export async function openPage(
  * Polls a read of the page until the expectation holds: the URL of a client-side
  * navigation changes before React renders the new state, so a single read can be early.
  */
-export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+export const eventually = <T>(read: () => Promise<T>) =>
+  expect.poll(read, { timeout: budget(10_000) });
 
 /** The WCAG 2.0/2.1/2.2 A and AA violations axe finds on the page as it is now, one line each. */
 export async function axeViolations(page: Page): Promise<string[]> {

@@ -12,6 +12,7 @@ import {
   type RunningServer,
 } from './harness.ts';
 import { bookAsVisitor, createSlot, signInAdmin } from './test-rooms.ts';
+import { budget } from '../support/time-budget.ts';
 
 /**
  * Issue #16, no-show release as staff see it in Chromium: a room with check-in whose no-shows are
@@ -52,7 +53,7 @@ beforeAll(async () => {
   while ((await released()) < readers.length && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 200));
   expect(await released()).toBe(readers.length);
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -90,7 +91,7 @@ describe('no-show release (staff view)', () => {
     await expectAccessible(page, 'reservations list with no-shows');
     expect(log.errors).toEqual([]);
     await page.context().close();
-  }, 60_000);
+  });
 
   it('the occupancy report has the no-show column and total for the room with check-in', async () => {
     const page = await openPage(browser, { width: 1280, height: 900 });
@@ -100,13 +101,13 @@ describe('no-show release (staff view)', () => {
     await table.getByRole('columnheader', { name: 'No-Shows' }).waitFor();
     // Both tickets of the slot were released: 2 of 2 (100 %).
     await expect
-      .poll(() => table.locator('tbody tr').first().innerText(), { timeout: 10_000 })
+      .poll(() => table.locator('tbody tr').first().innerText(), { timeout: budget(10_000) })
       .toMatch(/2 \(100\s?%\)/);
     const totals = main(page).locator('.occupancy-totals');
     await expect
-      .poll(() => totals.innerText(), { timeout: 10_000 })
+      .poll(() => totals.innerText(), { timeout: budget(10_000) })
       .toMatch(/No-Shows\s+2 \(100\s?%\)/);
     await expectAccessible(page, 'occupancy report with no-shows');
     await page.context().close();
-  }, 60_000);
+  });
 });

@@ -16,6 +16,7 @@ import {
 } from './harness.ts';
 import { createTestRooms, SECOND_ROOM, TEST_ROOM_NAMES } from './test-rooms.ts';
 import { acceptPrivacy, roomNames } from './visitor-pages.ts';
+import { budget } from '../support/time-budget.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   // The rooms staff created before the visitor comes (no demo seed).
   await createTestRooms(server.baseUrl);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rr-e2e-'));
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -56,7 +57,7 @@ async function reloadUntilVisible(page: Page, locator: Locator, timeoutMs = 30_0
   for (;;) {
     await page.reload();
     try {
-      await locator.waitFor({ timeout: 2_000 });
+      await locator.waitFor({ timeout: budget(2_000) });
       return;
     } catch (err) {
       if (Date.now() > deadline) throw err;
@@ -164,7 +165,7 @@ describe('rooms, end to end in Chromium', () => {
     expect(visitorLog.errors).toEqual([]);
     // The only console errors allowed on the admin page are the refused sign-in and the first /me check (401).
     expect(adminLog.errors.filter((e) => !/401/.test(e))).toEqual([]);
-  }, 180_000);
+  });
 
   it('serves the built app under a strict CSP it satisfies: no inline script', async () => {
     for (const path of ['/', '/admin/']) {
@@ -186,7 +187,7 @@ describe('rooms, end to end in Chromium', () => {
       .waitFor();
     expect(await page.getByRole('link', { name: 'Räume' }).count()).toBe(0);
     await expectAccessible(page, 'permission error');
-  }, 60_000);
+  });
 
   it('the room chooser fits a 375 px wide phone screen', async () => {
     const page = await openPage(browser, { width: 375, height: 740 });
@@ -197,5 +198,5 @@ describe('rooms, end to end in Chromium', () => {
     );
     await expectAccessible(page, 'room chooser at 375 px');
     await page.context().close();
-  }, 60_000);
+  });
 });

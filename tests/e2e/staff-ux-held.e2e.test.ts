@@ -62,7 +62,7 @@ beforeAll(async () => {
   ).json()) as { heldUntil: string };
   const end = new Date(slot.heldUntil);
   until = `${String(end.getHours()).padStart(2, '0')}:${String(end.getMinutes()).padStart(2, '0')}`;
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -97,5 +97,5 @@ describe('booked and held seats apart (issue #15, point 9)', () => {
         await page.context().close();
       }
     }
-  }, 180_000);
+  });
 });

@@ -71,7 +71,7 @@ beforeAll(async () => {
     );
   }
   await waitForReadModels(admin, last);
-}, 240_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -158,7 +158,7 @@ describe('reservations list (issue #15, point 11)', () => {
       await expectAccessible(page, `reservations ${lang} 1280`);
       await page.context().close();
     }
-  }, 180_000);
+  });
 
   it('at 375 px every field of a row is readable without scrolling sideways', async () => {
     for (const lang of LANGS) {
@@ -190,7 +190,7 @@ describe('reservations list (issue #15, point 11)', () => {
       await expectAccessible(page, `reservations ${lang} 375`);
       await page.context().close();
     }
-  }, 180_000);
+  });
 
   it('keeps the filters and the sort through a full reload, also of a reservation', async () => {
     for (const lang of LANGS) {
@@ -229,5 +229,5 @@ describe('reservations list (issue #15, point 11)', () => {
       expect(await main.locator('#reservations-term').inputValue(), lang).toBe('person1');
       await page.context().close();
     }
-  }, 180_000);
+  });
 });

@@ -8,6 +8,7 @@ import { expectAccessible, launchBrowser, startServer, type RunningServer } from
 import { weekdaysAhead } from './dates.ts';
 import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
 import { LANGS, VIEWPORTS, openStaffPage, signInAs, visitorBooks } from './staff-ux-support.ts';
+import { budget } from '../support/time-budget.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -50,7 +51,7 @@ beforeAll(async () => {
   const rooms = await createTestRooms(server.baseUrl);
   staff = rooms.admin;
   roomId = rooms.idOf(FIRST_ROOM);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -105,7 +106,7 @@ describe('staff booking into a full slot (issue #15, point 10)', () => {
         const dialog = page.getByRole('dialog', { name: texts.dialog });
         await dialog.waitFor();
         await expect
-          .poll(() => bookings.slice(), { timeout: 5_000 })
+          .poll(() => bookings.slice(), { timeout: budget(5_000) })
           .toEqual([{ status: 409, sent: false, error: 'timeslot__overbooking_not_confirmed' }]);
         await dialog.getByText(texts.full).waitFor();
         await dialog.getByText(texts.after).waitFor();
@@ -124,12 +125,12 @@ describe('staff booking into a full slot (issue #15, point 10)', () => {
         await dialog.getByRole('button', { name: texts.confirm }).click();
         await page.getByRole('heading', { level: 1, name: texts.slotPage }).waitFor();
         await expect
-          .poll(() => bookings.at(-1), { timeout: 5_000 })
+          .poll(() => bookings.at(-1), { timeout: budget(5_000) })
           .toEqual({ status: 201, sent: true, error: undefined });
         await main.getByText(texts.occupied).waitFor();
         expect(await ticketCount(slotId), label).toBe(2);
         await page.context().close();
       }
     }
-  }, 240_000);
+  });
 });

@@ -100,7 +100,7 @@ beforeAll(async () => {
   await waitForReadModels(admin, last);
   const list = await admin.get('/api/admin/tickets?searchTerm=hugo%40example.org');
   hugoTicket = ((await list.json()) as { content: { id: string }[] }).content[0]!.id;
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -137,7 +137,7 @@ describe('forms and reports (issue #15, point 12)', () => {
         await page.context().close();
       }
     }
-  }, 180_000);
+  });
 
   it('the occupancy report: totals, mean, a bar per day, printable; no stale report', async () => {
     for (const lang of LANGS) {
@@ -176,7 +176,7 @@ describe('forms and reports (issue #15, point 12)', () => {
         await page.context().close();
       }
     }
-  }, 240_000);
+  });
 
   it('the daily report steps to the next and the previous day', async () => {
     for (const lang of LANGS) {
@@ -196,7 +196,7 @@ describe('forms and reports (issue #15, point 12)', () => {
         await page.context().close();
       }
     }
-  }, 180_000);
+  });
 
   it('back from a reservation (via its history) the list keeps its filters', async () => {
     const page = await staffPage('de');
@@ -215,7 +215,7 @@ describe('forms and reports (issue #15, point 12)', () => {
     expect(await main.getByLabel('Suchbegriff').inputValue()).toBe('hugo@example.org');
     await eventually(() => main.locator('table tbody tr').count()).toBe(1);
     await page.context().close();
-  }, 120_000);
+  });
 
   it('the history shows repeated hold extensions as one row', async () => {
     for (const lang of LANGS) {
@@ -235,5 +235,5 @@ describe('forms and reports (issue #15, point 12)', () => {
         await page.context().close();
       }
     }
-  }, 180_000);
+  });
 });

@@ -44,7 +44,7 @@ beforeAll(async () => {
     [slot],
   );
   await waitForReadModels(admin, last);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -78,7 +78,7 @@ describe('staff experience (issue #15)', () => {
         await page.context().close();
       }
     }
-  }, 120_000);
+  });
 
   it('13: the daily report passes axe at 375 px and 1280 px, its table scrolls by keyboard', async () => {
     for (const lang of LANGS) {
@@ -101,5 +101,5 @@ describe('staff experience (issue #15)', () => {
         await page.context().close();
       }
     }
-  }, 180_000);
+  });
 });

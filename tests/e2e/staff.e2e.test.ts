@@ -146,7 +146,7 @@ beforeAll(async () => {
   await createTestData();
   admin = await openPage(browser);
   adminLog = watchPage(admin);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -227,7 +227,7 @@ describe('staff screens, end to end in Chromium', () => {
     const lines = (await exported.text()).trim().split(/\r?\n/);
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('Huber');
-  }, 120_000);
+  });
 
   it('edits the owner and cancels the ticket together with its related ticket', async () => {
     await main()
@@ -305,7 +305,7 @@ describe('staff screens, end to end in Chromium', () => {
     await tab(/^Storniert \(2\)$/).waitFor();
     await main().getByText('Huber-Schmidt, Anna').first().waitFor();
     expect(await main().getByLabel('Suchbegriff').inputValue()).toBe('');
-  }, 120_000);
+  });
 
   it('books a person into a full slot, which then shows as overbooked', async () => {
     await tab(/^Gebucht/).click();
@@ -372,7 +372,7 @@ describe('staff screens, end to end in Chromium', () => {
       .getByRole('link', { name: /^Bearbeiten/ })
       .click();
     await h1('Zeitfenster bearbeiten').waitFor();
-  }, 120_000);
+  });
 
   it('shows who did what in the history of a ticket and of a slot', async () => {
     // The admin's booking: open it from the slot's reservations.
@@ -418,7 +418,7 @@ describe('staff screens, end to end in Chromium', () => {
       /Zeitfenster angelegt\s+Verwaltung: admin[\s\S]*Storniert\s+Verwaltung: admin/,
     );
     await expectAccessible(admin, 'time slot history');
-  }, 120_000);
+  });
 
   it('prints the daily report of a room (PDF) and shows the occupancy report', async () => {
     await siteNav(admin).getByRole('link', { name: 'Berichte' }).click();
@@ -559,7 +559,7 @@ describe('staff screens, end to end in Chromium', () => {
 
     // No console error, not even before signing in: GET /api/session answers 200 (issue #15).
     expect(adminLog.errors).toEqual([]);
-  }, 120_000);
+  });
 
   it('fits a 375 px wide phone screen', async () => {
     const phone = await openPage(browser, { width: 375, height: 740 });
@@ -573,7 +573,7 @@ describe('staff screens, end to end in Chromium', () => {
     await h1('Belegungsbericht', phone).waitFor();
     await noHorizontalScroll(phone);
     await phone.context().close();
-  }, 60_000);
+  });
 
   it('a user with only the reports role sees only the reports, read-only', async () => {
     await createUser(db.pool, 'berichte', 'reports-only-password', ['reports']);
@@ -625,5 +625,5 @@ describe('staff screens, end to end in Chromium', () => {
     }
     expect(log.errors.filter((e) => !/401/.test(e))).toEqual([]);
     await page.context().close();
-  }, 120_000);
+  });
 });

@@ -44,7 +44,7 @@ beforeAll(async () => {
   await createSlot(admin, idOf(FIRST_ROOM), dayA, '09:00', '12:00', 10);
   await createSlot(admin, idOf(FIRST_ROOM), dayA, '13:00', '17:00', 10);
   await waitForReadModels(admin);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -107,7 +107,7 @@ describe('issue #15: the booked view survives a reload', () => {
       await expectAccessible(page, `booked view (${size}, en)`);
       expect(log.errors).toEqual([]);
       await page.context().close();
-    }, 120_000);
+    });
 
     it(`the summary and the data form with an empty cart mark no step done (${size})`, async () => {
       const page = await openPage(browser, viewport);
@@ -127,6 +127,6 @@ describe('issue #15: the booked view survives a reload', () => {
       }
       expect(log.errors).toEqual([]);
       await page.context().close();
-    }, 120_000);
+    });
   }
 });

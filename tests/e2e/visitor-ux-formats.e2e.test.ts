@@ -32,7 +32,7 @@ beforeAll(async () => {
   const { admin, idOf } = await createTestRooms(server.baseUrl);
   for (const d of [dayA, dayB]) await createSlot(admin, idOf(FIRST_ROOM), d, '13:00', '17:00', 10);
   await waitForReadModels(admin);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -80,6 +80,6 @@ describe('issue #15: one 24-hour date and time style per language', () => {
       await expectAccessible(page, `cart with a popup (${size}, en)`);
       expect(log.errors).toEqual([]);
       await page.context().close();
-    }, 120_000);
+    });
   }
 });

@@ -87,7 +87,7 @@ beforeAll(async () => {
   await createSlot(admin, idOf(FIRST_ROOM), dayB, '13:00', '17:00', 24);
   await createSlot(admin, idOf(FIRST_ROOM), dayB, '17:00', '19:00', 24);
   await waitForReadModels(admin);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -176,6 +176,6 @@ describe('issue #15: every limit shows where it applies', () => {
       // Only the deliberate refusals of the booking are logged.
       expect(log.errors.filter((e) => !/40\d/.test(e))).toEqual([]);
       await page.context().close();
-    }, 150_000);
+    });
   }
 });

@@ -40,7 +40,7 @@ beforeAll(async () => {
   await createSlot(admin, idOf(FIRST_ROOM), dayA, '09:00', '12:00', 24);
   await createSlot(admin, idOf(FIRST_ROOM), dayA, '13:00', '17:00', 24);
   await waitForReadModels(admin);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -136,6 +136,6 @@ describe('issue #15: a phone-first flow', () => {
       await expectAccessible(page, `room view with a slot in the cart (${size}, en)`);
       expect(log.errors).toEqual([]);
       await page.context().close();
-    }, 120_000);
+    });
   }
 });

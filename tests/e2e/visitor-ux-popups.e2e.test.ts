@@ -42,7 +42,7 @@ beforeAll(async () => {
   const { admin, idOf } = await createTestRooms(server.baseUrl);
   for (const d of days) await createSlot(admin, idOf(FIRST_ROOM), d, '09:00', '12:00', 10);
   await waitForReadModels(admin);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -107,7 +107,7 @@ describe('issue #15: info popups cover no control', () => {
       await expectAccessible(page, `cart with a popup (${size}, en)`);
       expect(log.errors).toEqual([]);
       await page.context().close();
-    }, 120_000);
+    });
 
     it(`in the staff app: the sign-out button (${size})`, async () => {
       const page = await openPage(browser, viewport);
@@ -131,6 +131,6 @@ describe('issue #15: info popups cover no control', () => {
       // Only the sign-in page's deliberate 401 (nobody signed in yet) is logged.
       expect(log.errors.filter((e) => !/401/.test(e))).toEqual([]);
       await page.context().close();
-    }, 120_000);
+    });
   }
 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
   server = await startServer(db);
   browser = await launchBrowser();
   await createTestRooms(server.baseUrl);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -66,7 +66,7 @@ describe('issue #15: the privacy notice shows its text or a real address', () =>
       await expectAccessible(page, `privacy notice with its text (${size}, en)`);
       expect(log.errors).toEqual([]);
       await page.context().close();
-    }, 60_000);
+    });
   }
 
   it('takes its text from the label override', async () => {
@@ -79,7 +79,7 @@ describe('issue #15: the privacy notice shows its text or a real address', () =>
     await notice(page).getByText('Mehr zum Datenschutz').click();
     await notice(page).getByText('Unser eigener Datenschutztext.').waitFor();
     await page.context().close();
-  }, 60_000);
+  });
 
   it('links to the configured privacy address', async () => {
     const page = await openPage(browser, DESKTOP);
@@ -93,5 +93,5 @@ describe('issue #15: the privacy notice shows its text or a real address', () =>
     await acceptPrivacy(page);
     expect(log.errors).toEqual([]);
     await page.context().close();
-  }, 60_000);
+  });
 });

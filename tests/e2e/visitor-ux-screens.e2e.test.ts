@@ -34,7 +34,7 @@ describe('phone flow screenshots', () => {
     await createSlot(admin, idOf(FIRST_ROOM), day, '09:00', '12:00', 4);
     await createSlot(admin, idOf(FIRST_ROOM), day, '13:00', '17:00', 4);
     await waitForReadModels(admin);
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -78,5 +78,5 @@ describe('phone flow screenshots', () => {
     if (!temporary) await page.waitForTimeout(11_000); // the info popups are gone
     await shot(page, '5-confirmation');
     await page.context().close();
-  }, 120_000);
+  });
 });

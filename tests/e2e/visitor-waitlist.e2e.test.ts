@@ -107,7 +107,7 @@ beforeAll(async () => {
     [slotId],
   );
   await waitForReadModels(admin);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -209,7 +209,7 @@ describe('the waitlist in the browser', () => {
     expect(watch.errors.filter((e) => !/status of 409/.test(e))).toEqual([]);
     await staff.context().close();
     await page.context().close();
-  }, 120_000);
+  });
 
   it('has no axe violations on the join form and the offer page (375 and 1280, de and en)', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
@@ -232,5 +232,5 @@ describe('the waitlist in the browser', () => {
         await page.context().close();
       }
     }
-  }, 120_000);
+  });
 });

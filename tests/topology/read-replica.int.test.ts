@@ -62,7 +62,7 @@ beforeAll(async () => {
   });
   expect(r.status).toBe(201);
   roomId = ((await r.json()) as { id: string }).id;
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all(procs.map((p) => p.kill('SIGKILL')));
@@ -132,5 +132,5 @@ describe('reads on a read-only replica (READ_DATABASE_URL)', () => {
     );
     // The replica that never answered was left out from the start.
     expect(query.output()).toMatch(/replica not available/);
-  }, 60_000);
+  });
 });

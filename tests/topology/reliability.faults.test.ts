@@ -145,7 +145,7 @@ describe('reliability of the real processes', () => {
     const live = await snapshot(db);
     for (const p of readModelProjections) await rebuildProjection(db.pool, db.store, p);
     expect(await snapshot(db)).toBe(live);
-  }, 180_000);
+  });
 
   it('no hold outlives its expiry across a kill -9 of the command-service', async () => {
     const db = await createTestDatabase();
@@ -192,7 +192,7 @@ describe('reliability of the real processes', () => {
       'TicketAddedToTransaction',
       'TransactionExpired',
     ]);
-  }, 120_000);
+  });
 
   it('SIGTERM lets a request in flight finish, then the process exits cleanly', async () => {
     const db = await createTestDatabase();
@@ -213,7 +213,7 @@ describe('reliability of the real processes', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-read-stale')).toBe('true');
     expect(await exited).toBe(0);
-  }, 60_000);
+  });
 
   it('PostgreSQL restarted under load: 503 problem+json during the outage, then the service recovers by itself', async () => {
     const dir = await makeClusterDir('rr-restart-pg-');
@@ -270,5 +270,5 @@ describe('reliability of the real processes', () => {
       await cluster.stop();
       await rm(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  });
 });

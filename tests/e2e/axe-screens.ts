@@ -1,0 +1,161 @@
+// What the axe sweep's two files share: the data every screen shows, a scan at both sizes, and
+// the waits that tell a screen has settled. Each file starts its own database, server and
+// Chromium (one per file), so the two run side by side.
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createUser } from '@rr/platform';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { budget } from '../support/time-budget.ts';
+import { iso, weekdaysAhead } from './dates.ts';
+import { axeViolations, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { VIEWPORTS, visitorBooks } from './staff-ux-support.ts';
+import {
+  createSlot,
+  createTestRooms,
+  FIRST_ROOM,
+  SECOND_ROOM,
+  waitForReadModels,
+} from './test-rooms.ts';
+import { main } from './visitor-pages.ts';
+
+export const BLACKLISTED = 'blocked@example.org';
+
+export interface AxeWorld {
+  server: RunningServer;
+  browser: Browser;
+  /** The two days the slots are on: a free slot of 20 seats, and a full one staff overbooked. */
+  day: Date;
+  nextDay: Date;
+  /** Ids of the data the screens show. */
+  ids: {
+    room: string;
+    emptyRoom: string;
+    slot: string;
+    fullSlot: string;
+    ticket: string;
+    holiday: string;
+  };
+}
+
+/**
+ * Registers the file's setup: a database with two rooms, a booked and an overbooked slot, a
+ * holiday, a blacklist entry and a staff member without roles; the server and Chromium. The
+ * returned object is filled in once `beforeAll` has run.
+ */
+export function useAxeWorld(): AxeWorld {
+  let db: TestDatabase | undefined;
+  const [day, nextDay] = weekdaysAhead(2) as [Date, Date];
+  const world = {
+    day,
+    nextDay,
+    ids: { room: '', emptyRoom: '', slot: '', fullSlot: '', ticket: '', holiday: '' },
+  } as Partial<AxeWorld> & Pick<AxeWorld, 'day' | 'nextDay' | 'ids'>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const server = await startServer(db);
+    world.server = server;
+    world.browser = await launchBrowser();
+    const ids = world.ids;
+    const { admin, idOf } = await createTestRooms(server.baseUrl);
+    ids.room = idOf(FIRST_ROOM);
+    ids.emptyRoom = idOf(SECOND_ROOM);
+    ids.slot = await createSlot(admin, ids.room, day, '09:00', '12:00', 20);
+    ids.fullSlot = await createSlot(admin, ids.room, nextDay, '13:00', '17:00', 1);
+    await visitorBooks(
+      server.baseUrl,
+      { firstName: 'Anna', lastName: 'Huber', email: 'anna.huber@example.org' },
+      [ids.slot],
+    );
+    await visitorBooks(
+      server.baseUrl,
+      { firstName: 'Bernd', lastName: 'Maier', email: 'bernd@example.org' },
+      [ids.fullSlot],
+    );
+    // Staff overbook the full slot: the overbooked list has a row.
+    const over = await admin.request(
+      'POST',
+      `/api/admin/rooms/${ids.room}/timeslots/${ids.fullSlot}/booking`,
+      { json: { salutation: 'MR', firstName: 'Otto', lastName: 'Extra', accessibility: false } },
+    );
+    expect(over.status, await over.clone().text()).toBe(201);
+    const holiday = await admin.request('POST', '/api/admin/holidays', {
+      json: { name: 'Schließtag', description: 'Inventur', date: iso(weekdaysAhead(8)[7]!) },
+    });
+    expect(holiday.status, await holiday.clone().text()).toBe(201);
+    ids.holiday = ((await holiday.json()) as { id: string }).id;
+    const blocked = await admin.request('POST', '/api/admin/blacklist', {
+      json: { email: BLACKLISTED, expiredAt: iso(weekdaysAhead(20)[19]!) },
+    });
+    expect(blocked.status, await blocked.clone().text()).toBe(201);
+    await createUser(db.pool, 'no-roles', 'no roles at all', []);
+    await waitForReadModels(admin);
+    const list = await admin.get('/api/admin/tickets?searchTerm=anna.huber%40example.org');
+    ids.ticket = ((await list.json()) as { content: { id: string }[] }).content[0]!.id;
+  }, budget(180_000));
+
+  afterAll(async () => {
+    await world.browser?.close();
+    await world.server?.stop();
+    await db?.drop();
+  });
+
+  // Read only inside hooks and tests, after beforeAll has filled in the server and the browser.
+  return world as AxeWorld;
+}
+
+/** The WCAG A and AA violations of the page as it is now, at both sizes, one line each. */
+export async function violationsAtBothSizes(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  const original = page.viewportSize();
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    // Let the layout follow the new width before axe reads it.
+    await page.waitForTimeout(100);
+    for (const v of await axeViolations(page)) found.push(`${viewport.width} px: ${v}`);
+  }
+  if (original) await page.setViewportSize(original);
+  return found;
+}
+
+/**
+ * One test per screen and state: `reach` brings the page there, then axe scans it at both sizes.
+ * A violation fails the test named after its screen.
+ */
+export function screen(name: string, page: () => Page, reach: () => Promise<void>): void {
+  it(
+    name,
+    async () => {
+      await reach();
+      expect(await violationsAtBothSizes(page())).toEqual([]);
+    },
+    budget(60_000),
+  );
+}
+
+/** Waits until the page's heading shows and nothing is loading any more. */
+export async function settled(page: Page): Promise<void> {
+  await page.locator('h1').first().waitFor();
+  await expect.poll(() => page.locator('.loading').count(), { timeout: budget(10_000) }).toBe(0);
+  await page.waitForTimeout(150);
+}
+
+export async function visit(page: Page, baseUrl: string, path: string): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await settled(page);
+}
+
+export const submit = (page: Page): Locator =>
+  main(page).locator('form button[type="submit"]').first();
+
+/** Submits the form empty (or as it is) and waits for its field errors. */
+export async function withErrors(page: Page): Promise<void> {
+  await submit(page).click();
+  await main(page).locator('.field__error').first().waitFor();
+}
+
+/** Clicks and waits for what the click shows. */
+export async function clickAndWait(target: Locator, shows: Locator): Promise<void> {
+  await target.click();
+  await shows.waitFor();
+}

@@ -1,0 +1,4 @@
+// axe on every staff screen and state in English, at 375×740 and 1280×900.
+import { describeStaffScreens } from './axe-staff.ts';
+
+describeStaffScreens('en');

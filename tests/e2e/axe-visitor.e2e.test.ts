@@ -1,0 +1,144 @@
+// axe finds no WCAG 2.0/2.1/2.2 A or AA violation on any visitor screen, at 375×740 and
+// 1280×900, in German and English: one test per screen and state, walked in the order a visitor
+// reaches them (each test takes the page on from where the one before left it).
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { openPage } from './harness.ts';
+import { LANGS, VIEWPORTS } from './staff-ux-support.ts';
+import { dialog, main, serveAs } from './visitor-pages.ts';
+import {
+  clickAndWait,
+  screen,
+  settled,
+  submit,
+  useAxeWorld,
+  visit,
+  withErrors,
+} from './axe-screens.ts';
+
+const world = useAxeWorld();
+
+/** Texts of the few controls the walk finds by name, by language. */
+const TEXTS = {
+  de: {
+    accept: /Datenschutzhinweis gelesen/,
+    confirmPrivacy: 'Bestätigen und weiter',
+    nextMonth: 'Nächster Monat',
+    freeDay: /, frei(,|$)/,
+    reserve: /^Reservieren /,
+    book: 'Verbindlich reservieren',
+    booked: 'Vielen Dank für Ihre Reservierung',
+    cancelYes: 'Ja, Termin stornieren',
+    panic: 'Alles löschen',
+  },
+  en: {
+    accept: /read the privacy notice/,
+    confirmPrivacy: 'Confirm and continue',
+    nextMonth: 'Next month',
+    freeDay: /, free(,|$)/,
+    reserve: /^Reserve /,
+    book: 'Book now',
+    booked: 'Thank you for your reservation',
+    cancelYes: 'Yes, cancel the appointment',
+    panic: 'Delete everything',
+  },
+} as const;
+
+for (const lang of LANGS) {
+  describe(`axe on the visitor's screens (${lang})`, () => {
+    const texts = TEXTS[lang];
+    let page: Page;
+    const current = () => page;
+    const go = (path: string) => visit(page, world.server.baseUrl, path);
+
+    beforeAll(async () => {
+      page = await openPage(world.browser, VIEWPORTS[1]);
+      await serveAs(page, lang);
+    });
+    afterAll(async () => {
+      await page?.context().close();
+    });
+
+    screen('privacy notice', current, async () => {
+      await page.goto(`${world.server.baseUrl}/`);
+      await dialog(page).waitFor();
+    });
+    screen('privacy notice with its error', current, () =>
+      clickAndWait(
+        page.getByRole('button', { name: texts.confirmPrivacy }),
+        page.locator('.field__error').first(),
+      ),
+    );
+    screen('room chooser', current, async () => {
+      await page.getByRole('checkbox', { name: texts.accept }).check();
+      await page.getByRole('button', { name: texts.confirmPrivacy }).click();
+      await settled(page);
+    });
+    screen('room chooser with the reset message', current, () => go('/?reset=y'));
+    screen('room chooser with the expiry message', current, async () => {
+      // The cart's expiry sends the visitor here with this history state (booking-context.tsx).
+      await page.evaluate(() => {
+        history.replaceState({ usr: { expired: true }, key: 'expired', idx: 0 }, '', '/?reset=y');
+      });
+      await page.reload();
+      await settled(page);
+    });
+
+    const freeDay = () => main(page).getByRole('button', { name: texts.freeDay }).first();
+    screen('room calendar', current, async () => {
+      await go(`/room/${world.ids.room}`);
+      for (let i = 0; i < 3 && !(await freeDay().isVisible()); i += 1) {
+        await main(page).getByRole('button', { name: texts.nextMonth }).click();
+        await page.waitForTimeout(150);
+      }
+    });
+    screen('day dialog', current, () => clickAndWait(freeDay(), dialog(page)));
+    screen('room calendar with a slot in the cart', current, async () => {
+      await dialog(page).getByRole('button', { name: texts.reserve }).first().click();
+      await dialog(page).waitFor({ state: 'hidden' });
+      await page.locator('.info-popup').first().waitFor();
+    });
+
+    screen('your reservations (cart)', current, () => go('/your-reservations'));
+    screen('delete-everything dialog', current, () =>
+      clickAndWait(page.getByRole('button', { name: texts.panic }), dialog(page)),
+    );
+
+    screen('personal data form', current, async () => {
+      await page.keyboard.press('Escape');
+      await dialog(page).waitFor({ state: 'hidden' });
+      await go('/your-personal-data');
+    });
+    screen('personal data form with errors', current, () => withErrors(page));
+    screen('summary', current, async () => {
+      await page.locator('input[name="firstName"]').fill('Erika');
+      await page.locator('input[name="lastName"]').fill('Muster');
+      await page.locator('input[name="email"]').fill(`erika.${lang}@example.at`);
+      await page.locator('input[name="phone"]').fill('+431234');
+      await submit(page).click();
+      await main(page).getByRole('button', { name: texts.book }).waitFor();
+      await settled(page);
+    });
+    screen('booked confirmation', current, async () => {
+      await main(page).getByRole('button', { name: texts.book }).click();
+      await page.getByRole('heading', { level: 1, name: texts.booked }).waitFor();
+      await settled(page);
+    });
+
+    // The owner's page of the mail's link, without the state of the booking just made.
+    screen('owner page (mail link)', current, async () => {
+      await go(new URL(page.url()).pathname);
+      await main(page).locator('.ticket-list button').first().waitFor();
+    });
+    screen('cancellation confirm dialog', current, () =>
+      clickAndWait(main(page).locator('.ticket-list button').first(), dialog(page)),
+    );
+    screen('owner page after the cancellation', current, async () => {
+      await dialog(page).getByRole('button', { name: texts.cancelYes }).click();
+      await main(page).locator('.notice--success').first().waitFor();
+    });
+    screen('owner page of an unknown link', current, () =>
+      go('/reservation-confirmation/0123456789abcdef0123456789abcdef'),
+    );
+  });
+}
