@@ -640,6 +640,8 @@ async function storedRows(): Promise<Record<string, number>> {
     'timeslot_guard',
     'room_state',
     'holiday_state',
+    'ticket_state',
+    'open_carts',
   ];
   const out: Record<string, number> = {};
   for (const t of tables)
