@@ -1,6 +1,6 @@
 import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireDueTransactions } from '@rr/command-service';
+import { expireDueTransactions, releaseNoShows } from '@rr/command-service';
 import { addDays } from '@rr/domain';
 import { checkInCodes, ManualClock } from '@rr/platform';
 import { up as ticketStateMigration } from '../../platform/migrations/025_ticket_state.ts';
@@ -10,11 +10,13 @@ import { createRoom, createSlot } from '../support/fixtures.ts';
 /**
  * What check-in and the no-show release decide on is found on the write side, never on the
  * read models: a walk-in booked by staff is checked in the moment the booking answered (the
- * tickets projection may not have caught up yet).
+ * tickets projection may not have caught up yet), and the release job finds every due ticket
+ * however many tickets not due yet are booked.
  */
 const BASE = new Date('2026-11-23T08:00:00Z'); // 09:00 in Vienna (UTC+1 in November)
 const clock = new ManualClock(BASE);
 const TODAY = BASE.toISOString().slice(0, 10);
+const local = (time: string) => new Date(`${TODAY}T${time}:00+01:00`);
 const open = { openStartValue: 0, openStartType: 'DAY', openEndValue: 365, openEndType: 'DAY' };
 const codes = checkInCodes(TEST_KEY_SECRET);
 
@@ -72,6 +74,51 @@ describe('check-in right after a staff booking', () => {
       }
     expect(checkedIn).toEqual({ id: 20, reference: 20, bookingNumber: 20 });
   });
+});
+
+describe('the no-show release', () => {
+  it('releases the due no-shows in the next round, with 520 tickets not due yet ahead of them', async () => {
+    // Booked early in the morning: 520 tickets from 07:00 in a room releasing after a day (its
+    // four slots booked side by side), and 3 at 08:00 in a room releasing after 20 minutes.
+    clock.set(local('05:00'));
+    const later = await createRoom(suite.admin, 'Releases after a day', open);
+    await services(later, { checkInMinutesBefore: 15, noShowReleaseMinutes: 1440 });
+    const soon = await createRoom(suite.admin, 'Releases after 20 minutes', open);
+    await services(soon, { checkInMinutesBefore: 15, noShowReleaseMinutes: 20 });
+    const lanes = [];
+    for (const [start, end] of [
+      ['07:00', '07:15'],
+      ['07:15', '07:30'],
+      ['07:30', '07:45'],
+      ['07:45', '08:00'],
+    ] as const)
+      lanes.push(await createSlot(suite.admin, later, TODAY, start, end, 130));
+    await Promise.all(
+      lanes.map(async (slotId) => {
+        for (let i = 0; i < 130; i++) await walkIn(later, slotId);
+      }),
+    );
+    const dueSlot = await createSlot(suite.admin, soon, TODAY, '08:00', '09:00', 10);
+    const due = [];
+    for (let i = 0; i < 3; i++) due.push((await walkIn(soon, dueSlot)).ticketId);
+
+    // 09:00: the 3 are due since 08:20, the 520 only tomorrow at 07:00.
+    clock.set(local('09:00'));
+    expect(await releaseNoShows(suite.app.deps)).toBe(3);
+    const states = await suite.db.pool.query<{ status: string; n: string }>(
+      `SELECT status, count(*)::text AS n FROM ticket_state
+        WHERE time_slot_id = ANY($1::uuid[]) GROUP BY status`,
+      [lanes],
+    );
+    expect(states.rows).toEqual([{ status: 'BOOKED', n: '520' }]);
+    const released = await suite.db.pool.query<{ status: string }>(
+      'SELECT status FROM ticket_state WHERE ticket_id = ANY($1::uuid[])',
+      [due],
+    );
+    expect(released.rows.map((r) => r.status)).toEqual(['INVALID', 'INVALID', 'INVALID']);
+    expect(await releaseNoShows(suite.app.deps)).toBe(0);
+    clock.set(BASE);
+  }, 180_000);
 });
 
 describe('ticket_state and open_carts', () => {
