@@ -4,6 +4,14 @@ import {
   TimeSlotCreated,
   TimeSlotDeleted,
   TimeSlotUpdated,
+  TicketBooked,
+  TicketCancelled,
+  TicketCheckedIn,
+  TicketCheckInUndone,
+  TicketHeld,
+  TicketNoShowReleased,
+  TicketReleased,
+  transactionStreamId,
   type AppendRequest,
   type HolidayEvent,
   type NewEvent,
@@ -34,7 +42,10 @@ import { holidaysById } from './holidays/state.ts';
  *
  * - `room_state`: each existing room (evolveRoom) and its place in the manual order;
  * - `timeslot_guard`: when each slot of a room sits (no overlaps, the slots of a room or range);
- * - `holiday_state`: each holiday (evolveHoliday).
+ * - `holiday_state`: each holiday (evolveHoliday);
+ * - `ticket_state`: each ticket's slot, cart, status, owner and whether it is checked in (what
+ *   finds the ticket of a check-in, a staff change or a no-show release);
+ * - `open_carts`: the expiry of each cart not booked, removed or expired (the expiry job).
  */
 export async function recordWriteState(s: StoreSession, requests: AppendRequest[]): Promise<void> {
   const events = requests.flatMap((r) => r.events);
@@ -47,12 +58,26 @@ export async function recordWriteState(s: StoreSession, requests: AppendRequest[
   if (slots.length) await recordSlotTimes(s.client, slots);
   const holidays = ofType(HOLIDAY_EVENTS);
   if (holidays.length) await recordHolidays(s.client, holidays as unknown as HolidayEvent[]);
+  const tickets = ofType(TICKET_EVENTS);
+  if (tickets.length) await recordTickets(s.client, tickets);
+  const carts = requests.filter((r) => r.streamId.startsWith(CART_STREAM));
+  if (carts.length) await recordOpenCarts(s.client, carts);
 }
 
 const ROOM_EVENTS = roomEvents.map((e) => e.type).filter((t) => t !== 'RoomOrderChanged');
 // Capacity changes leave a slot's times as they are.
 const SLOT_EVENTS = [TimeSlotCreated.type, TimeSlotUpdated.type, TimeSlotDeleted.type];
 const HOLIDAY_EVENTS = holidayEvents.map((e) => e.type);
+const TICKET_EVENTS = [
+  TicketHeld.type,
+  TicketReleased.type,
+  TicketBooked.type,
+  TicketCancelled.type,
+  TicketNoShowReleased.type,
+  TicketCheckedIn.type,
+  TicketCheckInUndone.type,
+];
+const CART_STREAM = transactionStreamId('');
 
 // --- rooms --------------------------------------------------------------------------------------
 
@@ -244,4 +269,89 @@ async function recordHolidays(client: PoolClient, changes: HolidayEvent[]): Prom
         rows.map((h) => h.version),
       ],
     );
+}
+
+// --- tickets and carts --------------------------------------------------------------------------
+
+interface TicketChange {
+  status?: string;
+  ownerId?: string;
+  checkedIn?: boolean;
+}
+
+const statusOf: Record<string, string> = {
+  [TicketHeld.type]: 'NEW',
+  [TicketReleased.type]: 'INVALID',
+  [TicketBooked.type]: 'BOOKED',
+  [TicketCancelled.type]: 'CANCELLED',
+  [TicketNoShowReleased.type]: 'INVALID',
+};
+
+/** New holds are inserted; the changes of each ticket are folded into one update. */
+async function recordTickets(client: PoolClient, events: NewEvent[]): Promise<void> {
+  const held: { ticketId: string; timeSlotId: string; transactionId: string }[] = [];
+  const changes = new Map<string, TicketChange>();
+  for (const e of events) {
+    const d = e.data as { ticketId: string; ownerId?: string };
+    if (e.type === TicketHeld.type) {
+      held.push(e.data as { ticketId: string; timeSlotId: string; transactionId: string });
+      continue;
+    }
+    const change = changes.get(d.ticketId) ?? {};
+    const status = statusOf[e.type];
+    if (status) change.status = status;
+    if (e.type === TicketBooked.type) change.ownerId = d.ownerId;
+    if (e.type === TicketCheckedIn.type) change.checkedIn = true;
+    if (e.type === TicketCheckInUndone.type) change.checkedIn = false;
+    changes.set(d.ticketId, change);
+  }
+  if (held.length)
+    await client.query(
+      `INSERT INTO ticket_state (ticket_id, time_slot_id, transaction_id, status)
+       SELECT *, 'NEW' FROM unnest($1::uuid[], $2::uuid[], $3::uuid[])
+       ON CONFLICT (ticket_id) DO NOTHING`,
+      [
+        held.map((h) => h.ticketId),
+        held.map((h) => h.timeSlotId),
+        held.map((h) => h.transactionId),
+      ],
+    );
+  if (changes.size) {
+    const rows = [...changes];
+    await client.query(
+      `UPDATE ticket_state t SET status = coalesce(u.status, t.status),
+              owner_id = coalesce(u.owner_id, t.owner_id), checked_in = coalesce(u.checked_in, t.checked_in)
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[]) AS u(id, status, owner_id, checked_in)
+        WHERE t.ticket_id = u.id`,
+      [
+        rows.map(([id]) => id),
+        rows.map(([, c]) => c.status ?? null),
+        rows.map(([, c]) => c.ownerId ?? null),
+        rows.map(([, c]) => c.checkedIn ?? null),
+      ],
+    );
+  }
+}
+
+const CART_CLOSED = ['TransactionBooked', 'TransactionRemoved', 'TransactionExpired'];
+
+/** A cart is open from its start until it is booked, removed or expired; its last expiry counts. */
+async function recordOpenCarts(client: PoolClient, requests: AppendRequest[]): Promise<void> {
+  for (const r of requests) {
+    const transactionId = r.streamId.slice(CART_STREAM.length);
+    if (r.events.some((e) => CART_CLOSED.includes(e.type))) {
+      await client.query('DELETE FROM open_carts WHERE transaction_id = $1', [transactionId]);
+      continue;
+    }
+    const expiresAt = r.events
+      .map((e) => (e.data as { expiresAt?: string }).expiresAt)
+      .filter((x) => x !== undefined)
+      .at(-1);
+    if (expiresAt)
+      await client.query(
+        `INSERT INTO open_carts (transaction_id, expires_at) VALUES ($1, $2)
+         ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
+        [transactionId, expiresAt],
+      );
+  }
 }

@@ -63,6 +63,11 @@ export interface RouteDef {
   /** Multipart form fields documented in OpenAPI; the handler parses the upload itself. */
   multipart?: z.ZodObject;
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+  /**
+   * What a path with malformed params names as not found (404 instead of 400): ids from links in
+   * mails (owner ids) are unknown when damaged, which is what the pages reading them tell apart.
+   */
+  malformedPathNotFound?: string;
   handler: (ctx: HandlerContext<any, any, any>) => Promise<Reply | void>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each route's own zod schemas type its handler; see defineRoute
 }
 
@@ -85,6 +90,7 @@ export function defineRoute<
   body?: B;
   multipart?: z.ZodObject;
   responses: RouteDef['responses'];
+  malformedPathNotFound?: string;
   handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply | void>;
 }): RouteDef {
   return def;
@@ -111,11 +117,15 @@ function checkAccess(access: Access, user: SessionUser | undefined): void {
 }
 
 export function mountRoutes(router: Router, routes: RouteDef[]): void {
+  const links = routes.filter((r) => r.malformedPathNotFound !== undefined);
+  if (links.length) router.use(undecodableLinkPaths(links));
   for (const route of routes) {
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
     router[route.method](expressPath, async (req: Request, res: Response) => {
       const user = req.session?.user;
       checkAccess(route.access, user);
+      if (route.malformedPathNotFound && !validPath(route, req.params))
+        throw problems.notFound(route.malformedPathNotFound);
       // Text PostgreSQL cannot store is refused in every part of every request, schema or not.
       const unstorable = [
         ...unstorableTextErrors(req.params, 'path'),
@@ -134,6 +144,44 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
       else res.status(status).json(reply.body);
     });
   }
+}
+
+const validPath = (route: RouteDef, params: Request['params']) =>
+  unstorableTextErrors(params, 'path').length === 0 &&
+  (route.params?.safeParse(params).success ?? true);
+
+const decodes = (segment: string) => {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The router refuses a path segment that is not percent-encoded UTF-8 before any route sees it
+ * (problem-handler.ts: 400). Paths of routes with `malformedPathNotFound` are looked at first,
+ * undecoded, so such a segment in one of their params is an unknown id there too.
+ */
+function undecodableLinkPaths(routes: RouteDef[]) {
+  const templates = routes.map((r) => ({
+    method: r.method.toUpperCase(),
+    segments: r.path.toLowerCase().split('/'),
+    what: r.malformedPathNotFound ?? 'Resource',
+  }));
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const segments = req.path.replace(/(.)\/$/, '$1').split('/');
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    for (const t of templates) {
+      if (t.method !== method || t.segments.length !== segments.length) continue;
+      const param = (i: number) => t.segments[i]!.startsWith('{');
+      const matches = segments.every((s, i) => param(i) || s.toLowerCase() === t.segments[i]);
+      if (matches && segments.some((s, i) => param(i) && !decodes(s)))
+        throw problems.notFound(t.what);
+    }
+    next();
+  };
 }
 
 export function buildOpenApi(routes: RouteDef[], info: { title: string; version: string }): object {
@@ -179,6 +227,9 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
       responses,
       ...(route.access === 'public' ? {} : { security: [{ session: [] }] }),
       ...(Array.isArray(route.access) ? { 'x-roles': route.access } : {}),
+      ...(route.malformedPathNotFound
+        ? { 'x-malformed-path-not-found': route.malformedPathNotFound }
+        : {}),
     });
   }
   registry.registerComponent('securitySchemes', 'session', {

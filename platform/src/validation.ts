@@ -121,4 +121,11 @@ export function parseOrThrow<S extends z.ZodType>(
   return r.data;
 }
 
+/**
+ * An owner id: 128 random bits in hex, the key of a booking in the links of its mails. Routes
+ * taking one answer a malformed id as an unknown one (`malformedPathNotFound`): a damaged link
+ * names no booking.
+ */
+export const ownerIdParam = z.string().regex(/^[0-9a-f]{32}$/, 'Not a valid id');
+
 export { z };

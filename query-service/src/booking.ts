@@ -1,6 +1,14 @@
 import { untilNotBefore } from '@rr/contracts';
 import { cartRules } from '@rr/domain';
-import { defineRoute, isoDate, localDateTime, problems, z, type RouteDef } from '@rr/platform';
+import {
+  defineRoute,
+  isoDate,
+  localDateTime,
+  ownerIdParam,
+  problems,
+  z,
+  type RouteDef,
+} from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { TimeSlot, visitorSlots } from './timeslots.ts';
 
@@ -115,7 +123,7 @@ export function toTicket(r: TicketRow, localNow: { date: string; time: string })
 }
 
 const TxParams = z.object({ transactionId: z.uuid('Not a valid id') });
-const OwnerParams = z.object({ ownerId: z.string().regex(/^[0-9a-f]{32}$/, 'Not a valid id') });
+const OwnerParams = z.object({ ownerId: ownerIdParam });
 
 export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
   const { pool, clock, timeZone } = deps;
@@ -211,8 +219,9 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
       params: OwnerParams,
       responses: {
         200: { description: 'Tickets', schema: z.array(Ticket) },
-        404: { description: 'Unknown owner id' },
+        404: { description: 'Unknown or malformed owner id' },
       },
+      malformedPathNotFound: 'Owner',
       handler: async ({ params }) => {
         const b = await pool.query('SELECT 1 FROM bookings WHERE owner_id = $1', [params.ownerId]);
         if (!b.rowCount) throw problems.notFound('Owner');
@@ -233,8 +242,9 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
       params: OwnerParams.extend({ ticketId: z.uuid('Not a valid id') }),
       responses: {
         200: { description: 'The ticket', schema: Ticket },
-        404: { description: 'Unknown owner or ticket' },
+        404: { description: 'Unknown or malformed owner id or ticket id' },
       },
+      malformedPathNotFound: 'Ticket',
       handler: async ({ params }) => {
         const r = await pool.query<TicketRow>(
           `${TICKET_SELECT} WHERE t.owner_id = $1 AND t.id = $2`,

@@ -3,6 +3,7 @@ import {
   CHECK_IN_ROLES,
   defineRoute,
   localDateTime,
+  ownerIdParam,
   problems,
   qrSvg,
   z,
@@ -128,13 +129,17 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
       tags: ['visitor'],
       access: 'public',
       params: z.object({
-        ownerId: z.string().regex(/^[0-9a-f]{32}$/, 'Not a valid id'),
+        ownerId: ownerIdParam,
         ticketId: z.uuid('Not a valid id'),
       }),
       responses: {
         200: { description: 'SVG', schema: z.string(), contentType: 'image/svg+xml' },
-        404: { description: 'No such booked ticket of this owner in a room with check-in' },
+        404: {
+          description:
+            'No such booked ticket of this owner in a room with check-in (also for malformed ids)',
+        },
       },
+      malformedPathNotFound: 'Ticket',
       handler: async ({ params, res }) => {
         const r = await pool.query(
           `SELECT 1 FROM rm_tickets t JOIN rm_rooms r ON r.id = t.room_id

@@ -1,4 +1,4 @@
-import { defineRoute, messages, Problem, z, type RouteDef } from '@rr/platform';
+import { defineRoute, messages, ownerIdParam, Problem, z, type RouteDef } from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 import { CartAnswer, CartTicket } from './cart-answer.ts';
 import { cartCommands } from './cart-commands.ts';
@@ -132,7 +132,7 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
         'Cancel booked tickets of an owner (the link in the confirmation mail); only tickets whose slot has not started',
       tags: ['visitor'],
       access: 'public',
-      params: z.object({ ownerId: z.string().regex(/^[0-9a-f]{32}$/, 'Not a valid id') }),
+      params: z.object({ ownerId: ownerIdParam }),
       query: z.object({
         ids: z
           .string()
@@ -150,9 +150,10 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
           description: 'Cancelled',
           schema: z.object({ cancelled: z.number(), position: z.string() }),
         },
-        404: { description: 'Unknown owner or ticket' },
+        404: { description: 'Unknown or malformed owner id, or unknown ticket' },
         409: { description: 'ticket__not_cancelable' },
       },
+      malformedPathNotFound: 'Owner',
       handler: async ({ params, query }) => {
         const { answer, position } = await cancelTickets(
           deps,

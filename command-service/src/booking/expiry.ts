@@ -14,13 +14,13 @@ import { loadTransaction, lockCartAndSlots, reservationAppends } from './store.t
 export async function expireDueTransactions(deps: CommandDeps, batch = 200): Promise<number> {
   const now = deps.clock.now();
   const due = await deps.pool.query<{ id: string }>(
-    `SELECT id FROM rm_transactions WHERE status = 'NEW' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+    `SELECT transaction_id AS id FROM open_carts WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2`,
     [now, batch],
   );
   let expired = 0;
   for (const { id } of due.rows) {
     try {
-      // rm_transactions only finds the candidates; the decision is on the cart's stream.
+      // open_carts only finds the candidates; the decision is on the cart's stream.
       const { answer } = await handleCommand(deps.store, {
         actor: { kind: 'system', job: 'cart-expiry' },
         load: async (s) => {

@@ -15,8 +15,9 @@ export interface CheckInAnswer {
 /**
  * Runs a check-in command (check in, undo, no-show release) on the slot stream of its ticket,
  * under the stream's lock: a check-in and a release of one ticket are decided one after the
- * other, so the second sees the first (checked in, or released: never both). The tickets read
- * model only finds the ticket's slot; the room's services come from `room_state`.
+ * other, so the second sees the first (checked in, or released: never both). `ticket_state`
+ * finds the ticket's slot (written with the events, so a ticket is found as soon as its booking
+ * answered); the room's services come from `room_state`.
  */
 export async function runCheckInCommand(
   deps: CommandDeps,
@@ -47,7 +48,7 @@ export async function runCheckInCommand(
 
 async function slotOfTicket(deps: CommandDeps, ticketId: string): Promise<string> {
   const r = await deps.pool.query<{ time_slot_id: string }>(
-    'SELECT time_slot_id FROM rm_tickets WHERE id = $1',
+    'SELECT time_slot_id FROM ticket_state WHERE ticket_id = $1',
     [ticketId],
   );
   const slotId = r.rows[0]?.time_slot_id;
@@ -69,13 +70,16 @@ export async function ticketsOfCode(
   const fromReference = deps.checkInCodes.ticketOf(code);
   const r = fromReference
     ? await deps.pool.query<{ id: string; time_slot_id: string }>(
-        'SELECT id, time_slot_id FROM rm_tickets WHERE id = $1',
+        'SELECT ticket_id AS id, time_slot_id FROM ticket_state WHERE ticket_id = $1',
         [fromReference],
       )
     : await deps.pool.query<{ id: string; time_slot_id: string }>(
-        `SELECT id, time_slot_id FROM rm_tickets
-          WHERE booking_number = $1 AND date = $2 AND status = 'BOOKED'
-          ORDER BY start_time, id`,
+        `SELECT t.ticket_id AS id, t.time_slot_id
+           FROM bookings b
+           JOIN ticket_state t ON t.transaction_id = b.transaction_id
+           JOIN timeslot_guard g ON g.time_slot_id = t.time_slot_id
+          WHERE b.booking_number = $1 AND g.date = $2 AND t.status = 'BOOKED'
+          ORDER BY g.start_min, t.ticket_id`,
         [normalBookingNumber(code), decisionTime(deps).today],
       );
   return r.rows.map((x) => ({ ticketId: x.id, timeSlotId: x.time_slot_id }));

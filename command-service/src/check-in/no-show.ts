@@ -1,45 +1,36 @@
-import type { RoomServices } from '@rr/events';
-import { addDays, checkInWindow, localMinute, Refused } from '@rr/domain';
-import { NO_ROOM_SERVICES } from '@rr/contracts';
+import { addDays, localMinute, Refused } from '@rr/domain';
 import { startIntervalJob, type IntervalJob } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { runCheckInCommand } from './check-in.ts';
 
 /**
- * The no-show release job (issue #16): in rooms with `noShowReleaseMinutes`, booked tickets not
- * checked in by start + noShowReleaseMinutes are released (status INVALID, flagged a no-show),
- * actor `system`. The tickets read model only finds candidates (today's and yesterday's booked
- * tickets not checked in, in rooms with a release); each release is decided on the ticket's
- * slot stream under its lock, where a check-in at the same minute either came first (then the
+ * The no-show release job: in rooms with `noShowReleaseMinutes`, booked tickets not checked in
+ * by start + noShowReleaseMinutes are released (status INVALID, flagged a no-show), actor
+ * `system`. `ticket_state`, `timeslot_guard` and `room_state` find the due ones (today's and
+ * yesterday's booked tickets not checked in whose release minute has come, in rooms with
+ * check-in): due-ness is compared in the query with the clock's minute, so tickets not due yet
+ * never crowd due ones out of a round's batch. Each release is decided on the ticket's slot
+ * stream under its lock, where a check-in at the same minute either came first (then the
  * release is refused) or comes second (then it is refused). Answers how many it released.
  */
 export async function releaseNoShows(deps: CommandDeps, batch = 500): Promise<number> {
   const time = decisionTime(deps);
-  const due = await deps.pool.query<{
-    id: string;
-    time_slot_id: string;
-    date: string;
-    start_time: string;
-    end_time: string;
-    services: Partial<RoomServices>;
-  }>(
-    `SELECT t.id, t.time_slot_id, to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time, r.services
-       FROM rm_tickets t JOIN rm_rooms r ON r.id = t.room_id
-      WHERE t.status = 'BOOKED' AND t.checked_in_at IS NULL
-        AND t.date BETWEEN $1 AND $2
-        AND r.services->>'noShowReleaseMinutes' IS NOT NULL
+  // Local minutes as checkInWindow counts them: days since 1970-01-01 times 1440, plus minutes.
+  const due = await deps.pool.query<{ id: string; time_slot_id: string }>(
+    `SELECT t.ticket_id AS id, t.time_slot_id
+       FROM ticket_state t
+       JOIN timeslot_guard g ON g.time_slot_id = t.time_slot_id
+       JOIN room_state r ON r.room_id = g.room_id
+      WHERE t.status = 'BOOKED' AND NOT t.checked_in
+        AND g.date BETWEEN $1 AND $2
         AND r.services->>'checkInMinutesBefore' IS NOT NULL
-      ORDER BY t.date, t.start_time, t.id LIMIT $3`,
-    [addDays(time.today, -1), time.today, batch],
+        AND (g.date - DATE '1970-01-01') * 1440 + g.start_min
+            + (r.services->>'noShowReleaseMinutes')::int <= $3
+      ORDER BY g.date, g.start_min, t.ticket_id LIMIT $4`,
+    [addDays(time.today, -1), time.today, localMinute(time.today, time.time), batch],
   );
-  const nowMinute = localMinute(time.today, time.time);
   let released = 0;
   for (const t of due.rows) {
-    const window = checkInWindow(
-      { date: t.date, startTime: t.start_time, endTime: t.end_time },
-      { ...NO_ROOM_SERVICES, ...t.services },
-    );
-    if (window?.releaseAt == null || window.releaseAt > nowMinute) continue;
     try {
       await runCheckInCommand(
         deps,

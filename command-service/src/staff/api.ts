@@ -23,7 +23,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
   const bookings = bookingCommands(deps);
 
   /**
-   * Staff change the owner data of a booked ticket's booking. rm_tickets only finds the ticket's
+   * Staff change the owner data of a booked ticket's booking. ticket_state only finds the ticket's
    * cart; whether the ticket is booked and the data not erased is decided on the cart's and the
    * slot's streams. The personal data is changed beside the log; the log records the change
    * (OwnerDataChanged) without it.
@@ -34,7 +34,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
     actor: Actor,
   ) {
     const t = await deps.pool.query<{ transaction_id: string }>(
-      'SELECT transaction_id FROM rm_tickets WHERE id = $1',
+      'SELECT transaction_id FROM ticket_state WHERE ticket_id = $1',
       [ticketId],
     );
     const transactionId = t.rows[0]?.transaction_id;
@@ -117,9 +117,9 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'ticket__not_cancelable' },
       },
       handler: async ({ query, user }) => {
-        // rm_tickets only finds each ticket's owner; the decision is on the owners' streams.
+        // ticket_state only finds each ticket's owner; the decision is on the owners' streams.
         const r = await deps.pool.query<{ id: string; owner_id: string | null }>(
-          'SELECT id, owner_id FROM rm_tickets WHERE id = ANY($1::uuid[])',
+          'SELECT ticket_id AS id, owner_id FROM ticket_state WHERE ticket_id = ANY($1::uuid[])',
           [query.ids],
         );
         const byOwner = new Map<string, string[]>();
