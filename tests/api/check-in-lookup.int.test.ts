@@ -118,7 +118,7 @@ describe('the no-show release', () => {
     expect(released.rows.map((r) => r.status)).toEqual(['INVALID', 'INVALID', 'INVALID']);
     expect(await releaseNoShows(suite.app.deps)).toBe(0);
     clock.set(BASE);
-  }, 180_000);
+  });
 });
 
 describe('ticket_state and open_carts', () => {
