@@ -54,6 +54,9 @@ export default defineConfig({
     env: { RR_TEST_SLOWNESS: String(slowness.factor) },
     // Budgets before stretching: generous, the slowest test takes under a minute (a failover
     // test under Patroni's timing several).
+    // expect.poll waits for what another process or a projection does next: five seconds
+    // before stretching (vitest's default of one second is too short on a busy machine).
+    expect: { poll: { timeout: 5_000 * slowness.factor } },
     testTimeout: (kind === 'ha' ? 300_000 : 120_000) * slowness.factor,
     hookTimeout: (kind === 'ha' ? 300_000 : 180_000) * slowness.factor,
   },

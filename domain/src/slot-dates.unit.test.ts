@@ -175,7 +175,6 @@ describe('slot generation', () => {
     expect(slotDates({ ...series, daysOfWeek: [] }, none, 999)).toEqual([]);
     // Holidays can only be skipped one by one; still no array of 3.65 million dates.
     let asked = 0;
-    const start = performance.now();
     expect(
       slotDates(
         { ...series, daysOfWeek: ['SUNDAY'] },
@@ -187,6 +186,5 @@ describe('slot generation', () => {
       ),
     ).toEqual([]);
     expect(asked).toBe(521_722); // the Sundays from 0001-01-07 to 9999-12-26
-    expect(performance.now() - start).toBeLessThan(2000);
   });
 });

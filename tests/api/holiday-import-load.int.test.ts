@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@rr/platform';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
+import { budget } from '../support/time-budget.ts';
 
 /**
  * Issue #13, item 1: an iCal import cannot stall the server. While staff import the adversarial
@@ -119,7 +120,7 @@ describe('an iCal import under load', () => {
         const t = performance.now();
         try {
           const r = await fetch(`${app.baseUrl}/api/healthz`, {
-            signal: AbortSignal.timeout(1000),
+            signal: AbortSignal.timeout(budget(1000)),
           });
           if (r.status === 200) health.answered += 1;
         } catch {
@@ -284,11 +285,13 @@ describe('an iCal import under load', () => {
 
     expect(failures).toEqual([]);
     expect(bookings).toBeGreaterThan(10);
-    expect(p(0.99)).toBeLessThan(1000);
+    expect(p(0.99)).toBeLessThan(budget(1000));
     expect(health.answered).toBe(health.asked);
-    expect(afterwards.holidayCreateMs).toBeLessThan(1000);
-    expect(afterwards.slotSeriesMs).toBeLessThan(1000);
+    expect(afterwards.holidayCreateMs).toBeLessThan(budget(1000));
+    expect(afterwards.slotSeriesMs).toBeLessThan(budget(1000));
     // No step of the import holds the event loop: a turn of more than half a second would show.
-    expect(ms(loop.max)).toBeLessThan(500);
+    // (These limits are stretched by the run's measured slowness: on a busy machine the
+    // scheduler alone delays a turn.)
+    expect(ms(loop.max)).toBeLessThan(budget(500));
   });
 });

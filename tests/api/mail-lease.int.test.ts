@@ -8,6 +8,7 @@ import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
 import { SmtpSink, spawnSmtpSink, type SmtpSinkProcess } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
+import { budget } from '../support/time-budget.ts';
 
 /**
  * The mail sender talks to SMTP outside any transaction: the read models' gap-safe subscriptions
@@ -111,7 +112,8 @@ describe('mail sending and the read models', () => {
     );
     expect(settled).toBe(false); // the sender was stuck all along
     expect(sink.messages).toEqual([]);
-    expect(Math.max(...lags)).toBeLessThan(2000);
+    // Stretched by the run's measured slowness: on a busy machine a projection's turn waits too.
+    expect(Math.max(...lags)).toBeLessThan(budget(2000));
 
     sink.thaw();
     await sending;
