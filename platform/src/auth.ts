@@ -44,6 +44,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
 // Compared against when the user does not exist, so a login takes as long either way.
 let dummyHash: Promise<string> | null = null;
 
+/**
+ * Creates the account, or sets an existing one's roles and password. A new password ends the
+ * account's sessions (its generation rises); its new roles hold from the next request of any.
+ */
 export async function createUser(
   pool: pg.Pool,
   username: string,
@@ -52,9 +56,74 @@ export async function createUser(
 ): Promise<void> {
   await pool.query(
     `INSERT INTO admin_users (username, password_hash, roles) VALUES ($1, $2, $3)
-     ON CONFLICT (username) DO UPDATE SET password_hash = EXCLUDED.password_hash, roles = EXCLUDED.roles`,
+     ON CONFLICT (username) DO UPDATE SET password_hash = EXCLUDED.password_hash,
+       roles = EXCLUDED.roles, session_generation = admin_users.session_generation + 1`,
     [username, await hashPassword(password), roles],
   );
+}
+
+/** Sets an existing account's roles, keeping its password and sessions; false if there is none. */
+export async function setUserRoles(
+  pool: pg.Pool,
+  username: string,
+  roles: Role[],
+): Promise<boolean> {
+  const r = await pool.query('UPDATE admin_users SET roles = $2 WHERE username = $1', [
+    username,
+    roles,
+  ]);
+  return r.rowCount === 1;
+}
+
+/** Ends every session of the account in every process; false if there is no such account. */
+export async function endUserSessions(pool: pg.Pool, username: string): Promise<boolean> {
+  const r = await pool.query(
+    'UPDATE admin_users SET session_generation = session_generation + 1 WHERE username = $1',
+    [username],
+  );
+  return r.rowCount === 1;
+}
+
+/** Removes the account; its sessions are refused from their next request on. */
+export async function removeUser(pool: pg.Pool, username: string): Promise<boolean> {
+  const r = await pool.query('DELETE FROM admin_users WHERE username = $1', [username]);
+  return r.rowCount === 1;
+}
+
+const isRole = (r: string): r is Role => (STAFF_ROLES as readonly string[]).includes(r);
+
+/**
+ * Checks the signed-in account of every request carrying a session against the database, so
+ * what changes an account holds in every process from its next request: the roles are the
+ * account's current ones, not the copy in the session record, and a session whose account is
+ * gone or whose generation is behind the account's (a new password, "end sessions") is
+ * destroyed, leaving the request signed out (401 on staff routes). One primary-key read on the
+ * primary, never a cache: another process could not invalidate it.
+ */
+export function currentStaff(pool: pg.Pool): RequestHandler {
+  return async (req, _res, next) => {
+    const user = req.session?.user;
+    if (!user) {
+      next();
+      return;
+    }
+    const r = await pool.query<{ roles: string[]; session_generation: number }>(
+      'SELECT roles, session_generation FROM admin_users WHERE username = $1',
+      [user.username],
+    );
+    const row = r.rows[0];
+    if (!row || row.session_generation !== req.session.generation) {
+      // A fresh, empty session in its place: the stored one is deleted, and sign-in still works.
+      await new Promise<void>((resolve, reject) =>
+        req.session.regenerate((err) => (err ? reject(err as Error) : resolve())),
+      );
+      next();
+      return;
+    }
+    const roles = row.roles.filter(isRole);
+    if (roles.join() !== user.roles.join()) req.session.user = { username: user.username, roles };
+    next();
+  };
 }
 
 /** On first start, creates the admin from ADMIN_USERNAME/ADMIN_PASSWORD (or a generated password, printed once). */
@@ -181,10 +250,13 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
             { 'Retry-After': String(attempt.retryAfterSeconds) },
           );
         }
-        const r = await pool.query<{ password_hash: string; roles: Role[] }>(
-          'SELECT password_hash, roles FROM admin_users WHERE username = $1',
-          [body.username],
-        );
+        const r = await pool.query<{
+          password_hash: string;
+          roles: Role[];
+          session_generation: number;
+        }>('SELECT password_hash, roles, session_generation FROM admin_users WHERE username = $1', [
+          body.username,
+        ]);
         const row = r.rows[0];
         dummyHash ??= hashPassword(randomBytes(8).toString('hex'));
         const ok = await verifyPassword(body.password, row?.password_hash ?? (await dummyHash));
@@ -196,6 +268,7 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
           req.session.regenerate((err) => (err ? reject(err as Error) : resolve())),
         );
         req.session.user = user;
+        req.session.generation = row.session_generation;
         await new Promise<void>((resolve, reject) =>
           req.session.save((err) => (err ? reject(err as Error) : resolve())),
         );

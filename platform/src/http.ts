@@ -29,6 +29,8 @@ export interface SessionUser {
 declare module 'express-session' {
   interface SessionData {
     user?: SessionUser;
+    /** The account's session generation at sign-in (see currentStaff in auth.ts). */
+    generation?: number;
   }
 }
 

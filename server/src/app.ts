@@ -6,6 +6,7 @@ import {
   apiNotFound,
   authRoutes,
   buildOpenApi,
+  currentStaff,
   express,
   limitRequests,
   mountRoutes,
@@ -39,6 +40,11 @@ export interface AppOptions {
    * readiness; sessions, sign-in and commands keep the primary's pool (`deps.pool`).
    */
   reads?: ReadPools | null;
+  /**
+   * Sessions made in the process that name no account (the demo seed's own caller): their user
+   * is taken as it is. Every other app checks each session's account in the database.
+   */
+  trustedSessions?: boolean;
 }
 
 export function routesFor(
@@ -91,6 +97,9 @@ export function createApp(options: AppOptions): express.Express {
       options.sessions(req, res, next);
     } else next();
   });
+  // The signed-in account as the database has it now, in every process (roles, removal, ended
+  // sessions), on the primary like the sessions themselves.
+  if (!options.trustedSessions) api.use(currentStaff(deps.pool));
   // Guessing: new carts and owner-id lookups are limited per client (in the process); failed
   // sign-ins delay further attempts across processes (authRoutes, platform/src/sign-in-limit.ts).
   // New carts, waitlist joins and offers taken count together (each may start a hold or a mail).

@@ -154,6 +154,7 @@ class StaffApi {
       // The seed's own requests stay out of the request log; its failures still show.
       logger: logger.child({ job: 'demo-seed' }, { level: 'warn' }),
       sessions,
+      trustedSessions: true,
       readModels,
       serveFrontend: false,
     });

@@ -1,21 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import { createUser, STAFF_ROLES, type Pool, type Role } from '@rr/platform';
+import {
+  createUser,
+  endUserSessions,
+  removeUser,
+  setUserRoles,
+  STAFF_ROLES,
+  type Pool,
+  type Role,
+} from '@rr/platform';
 
 /**
  * Staff users from the command line (`npm run staff-user -- <username> <role>[,<role>...]`): the
  * product has no user administration screen, and the first admin comes from the environment, so
  * this is how a library adds a reports-only or check-in-only account (issue #16) or changes one's
  * roles and password. The password comes from `STAFF_USER_PASSWORD` (at least 12 characters);
- * without it one is generated and printed once.
+ * without it one is generated and printed once. `--keep-password` changes only the roles of an
+ * existing account, `--end-sessions` signs the account out everywhere, `--remove` deletes it.
+ * Every change holds from the next request of every process (currentStaff in platform/src/auth.ts).
  */
 const MIN_PASSWORD = 12;
 
-export interface StaffUserRequest {
-  username: string;
-  roles: Role[];
-  password: string;
-  generated: boolean;
-}
+export type StaffUserRequest =
+  | { action: 'save'; username: string; roles: Role[]; password: string; generated: boolean }
+  | { action: 'roles'; username: string; roles: Role[] }
+  | { action: 'end-sessions'; username: string }
+  | { action: 'remove'; username: string };
 
 const isRole = (r: string): r is Role => (STAFF_ROLES as readonly string[]).includes(r);
 
@@ -24,20 +33,32 @@ export function staffUserRequest(
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): StaffUserRequest | Error {
-  const usage = `usage: npm run staff-user -- <username> <role>[,<role>...] (roles: ${STAFF_ROLES.join(', ')})`;
-  const [username = '', roleList = '', ...rest] = args;
-  if (!username.trim() || !roleList || rest.length) return new Error(usage);
+  const usage =
+    `usage: npm run staff-user -- <username> <role>[,<role>...] [--keep-password]` +
+    ` | <username> --end-sessions | <username> --remove (roles: ${STAFF_ROLES.join(', ')})`;
+  const [username = '', second = '', ...rest] = args;
+  if (!username.trim() || !second || username.startsWith('--')) return new Error(usage);
   if (username.trim() !== username || username.length > 100)
     return new Error(
       'The user name must not start or end with spaces and has at most 100 characters.',
     );
-  const roles = [...new Set(roleList.split(',').map((r) => r.trim()))];
+  if (second === '--end-sessions' || second === '--remove') {
+    if (rest.length) return new Error(usage);
+    return second === '--remove'
+      ? { action: 'remove', username }
+      : { action: 'end-sessions', username };
+  }
+  const keepPassword = rest.length === 1 && rest[0] === '--keep-password';
+  if (rest.length && !keepPassword) return new Error(usage);
+  const roles = [...new Set(second.split(',').map((r) => r.trim()))];
   const unknown = roles.filter((r) => !isRole(r));
   if (unknown.length) return new Error(`Unknown role ${unknown.join(', ')}. ${usage}`);
+  if (keepPassword) return { action: 'roles', username, roles: roles.filter(isRole) };
   const given = env.STAFF_USER_PASSWORD;
   if (given !== undefined && (given.length < MIN_PASSWORD || given.length > 200))
     return new Error(`STAFF_USER_PASSWORD needs ${MIN_PASSWORD} to 200 characters.`);
   return {
+    action: 'save',
     username,
     roles: roles.filter(isRole),
     password: given ?? randomBytes(12).toString('base64url'),
@@ -45,7 +66,31 @@ export function staffUserRequest(
   };
 }
 
-/** Creates the account, or sets the roles and password of an existing one. */
-export async function saveStaffUser(pool: Pool, request: StaffUserRequest): Promise<void> {
-  await createUser(pool, request.username, request.password, request.roles);
+/**
+ * Carries the request out and returns what to print, or an Error when the account it changes
+ * does not exist. Saving creates the account or sets its roles and password (which ends its
+ * sessions); the other actions need an existing account.
+ */
+export async function runStaffUserRequest(
+  pool: Pool,
+  request: StaffUserRequest,
+): Promise<string | Error> {
+  const missing = () => new Error(`There is no staff user ${request.username}.`);
+  switch (request.action) {
+    case 'save':
+      await createUser(pool, request.username, request.password, request.roles);
+      return `staff user ${request.username}: roles ${request.roles.join(', ')}`;
+    case 'roles':
+      return (await setUserRoles(pool, request.username, request.roles))
+        ? `staff user ${request.username}: roles ${request.roles.join(', ')}`
+        : missing();
+    case 'end-sessions':
+      return (await endUserSessions(pool, request.username))
+        ? `staff user ${request.username}: sessions ended`
+        : missing();
+    case 'remove':
+      return (await removeUser(pool, request.username))
+        ? `staff user ${request.username}: removed`
+        : missing();
+  }
 }

@@ -6,6 +6,7 @@ describe('staff users from the command line', () => {
     expect(
       staffUserRequest(['einlass', 'checkin'], { STAFF_USER_PASSWORD: 'a-long-password' }),
     ).toEqual({
+      action: 'save',
       username: 'einlass',
       roles: ['checkin'],
       password: 'a-long-password',
@@ -16,12 +17,31 @@ describe('staff users from the command line', () => {
     expect((generated as { password: string }).password.length).toBeGreaterThanOrEqual(16);
   });
 
+  it('changes only the roles with --keep-password, ends sessions or removes an account', () => {
+    const env = { STAFF_USER_PASSWORD: 'a-long-password' };
+    expect(staffUserRequest(['einlass', 'checkin,reports', '--keep-password'], env)).toEqual({
+      action: 'roles',
+      username: 'einlass',
+      roles: ['checkin', 'reports'],
+    });
+    expect(staffUserRequest(['einlass', '--end-sessions'], {})).toEqual({
+      action: 'end-sessions',
+      username: 'einlass',
+    });
+    expect(staffUserRequest(['einlass', '--remove'], {})).toEqual({
+      action: 'remove',
+      username: 'einlass',
+    });
+  });
+
   it('refuses a missing name or role, an unknown role and a short password, saying why', () => {
     const message = (args: string[], env: Record<string, string> = {}) =>
       (staffUserRequest(args, env) as Error).message;
     expect(message([])).toMatch(/^usage: npm run staff-user/);
     expect(message(['einlass'])).toMatch(/^usage/);
     expect(message(['einlass', 'checkin', 'extra'])).toMatch(/^usage/);
+    expect(message(['einlass', '--end-sessions', 'checkin'])).toMatch(/^usage/);
+    expect(message(['--remove', 'einlass'])).toMatch(/^usage/);
     expect(message(['einlass', 'superuser'])).toMatch(/^Unknown role superuser/);
     expect(message([' einlass', 'checkin'])).toMatch(/spaces/);
     expect(message(['einlass', 'checkin'], { STAFF_USER_PASSWORD: 'short' })).toMatch(

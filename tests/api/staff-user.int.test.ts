@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
@@ -17,26 +17,40 @@ afterAll(async () => {
   await suite.close();
 });
 
-function staffUser(args: string[], password?: string) {
-  return spawnSync(
-    process.execPath,
-    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/src/staff-user.ts', ...args],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        DATABASE_URL: suite.db.url,
-        LOG_LEVEL: 'silent',
-        ...(password ? { STAFF_USER_PASSWORD: password } : {}),
+/**
+ * Runs the command without blocking this process, whose server answers the test's requests: a
+ * server held still for seconds finds its idle keep-alive connections due and resets them while
+ * the next request goes out.
+ */
+function staffUser(
+  args: string[],
+  password?: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/src/staff-user.ts', ...args],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          DATABASE_URL: suite.db.url,
+          LOG_LEVEL: 'silent',
+          ...(password ? { STAFF_USER_PASSWORD: password } : {}),
+        },
       },
-    },
-  );
+      (error, stdout, stderr) => {
+        const code = error && typeof error.code === 'number' ? error.code : error ? null : 0;
+        resolve({ status: code, stdout, stderr });
+      },
+    );
+  });
 }
 
 describe('npm run staff-user', () => {
   it('adds a check-in-only account that signs in with exactly that right, and changes it', async () => {
-    const made = staffUser(['einlass', 'checkin'], 'einlass-password-1');
+    const made = await staffUser(['einlass', 'checkin'], 'einlass-password-1');
     expect(made.status, made.stderr).toBe(0);
     expect(made.stdout).toContain('staff user einlass: roles checkin');
     const desk = new Client(suite.app.baseUrl);
@@ -46,7 +60,7 @@ describe('npm run staff-user', () => {
     expect((await desk.get('/api/admin/rooms')).status).toBe(403);
 
     // Roles changed and a generated password, printed once.
-    const changed = staffUser(['einlass', 'checkin,reports']);
+    const changed = await staffUser(['einlass', 'checkin,reports']);
     expect(changed.status, changed.stderr).toBe(0);
     const password = /password \(shown once\): (\S+)/.exec(changed.stdout)?.[1] ?? '';
     expect(password.length).toBeGreaterThanOrEqual(16);
@@ -56,8 +70,34 @@ describe('npm run staff-user', () => {
     expect(await res.json()).toEqual({ username: 'einlass', roles: ['checkin', 'reports'] });
   });
 
+  it('changes only the roles with --keep-password, and ends the sessions with --end-sessions', async () => {
+    expect((await staffUser(['pforte', 'admin'], 'pforte-password-1')).status).toBe(0);
+    const desk = new Client(suite.app.baseUrl);
+    expect((await desk.login('pforte', 'pforte-password-1')).status).toBe(200);
+
+    const demoted = await staffUser(['pforte', 'checkin', '--keep-password']);
+    expect(demoted.status, demoted.stderr).toBe(0);
+    expect(demoted.stdout).toContain('staff user pforte: roles checkin');
+    expect(demoted.stdout).not.toContain('password');
+    expect(await (await desk.get('/api/auth/me')).json()).toEqual({
+      username: 'pforte',
+      roles: ['checkin'],
+    });
+    expect((await desk.get('/api/admin/rooms')).status).toBe(403);
+
+    const ended = await staffUser(['pforte', '--end-sessions']);
+    expect(ended.status, ended.stderr).toBe(0);
+    expect(ended.stdout).toContain('staff user pforte: sessions ended');
+    expect((await desk.get('/api/auth/me')).status).toBe(401);
+    expect((await desk.login('pforte', 'pforte-password-1')).status).toBe(200);
+
+    const unknown = await staffUser(['niemand', '--end-sessions']);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('There is no staff user niemand.');
+  });
+
   it('refuses an unknown role with a message and exit code 2, changing nothing', async () => {
-    const refused = staffUser(['chef', 'superuser'], 'chef-password-12');
+    const refused = await staffUser(['chef', 'superuser'], 'chef-password-12');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/Unknown role superuser/);
     expect((await new Client(suite.app.baseUrl).login('chef', 'chef-password-12')).status).toBe(
