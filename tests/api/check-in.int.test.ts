@@ -12,7 +12,7 @@ import {
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
 /**
- * Issue #16, check-in and no-show release, by the injected clock: the time window, undo, the
+ * Check-in and no-show release, by the injected clock: the time window, undo, the
  * check-in role, check-in by QR reference and booking number, the release job and its race
  * against a check-in at the release minute. All dates follow the clock.
  */

@@ -197,7 +197,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await eventually(() => cart.getByRole('listitem').count()).toBe(2);
     await expectAccessible(page, 'room view with two tickets in the cart');
 
-    // Another room: a slot overlapping one in the cart says so (issue #15) and offers no button.
+    // Another room: a slot overlapping one in the cart says so and offers no button.
     await main(page).getByRole('link', { name: 'Anderen Lesesaal wählen' }).click();
     await page.getByRole('link', { name: `Auswählen ${OTHER_ROOM}` }).click();
     await h1(page, OTHER_ROOM).waitFor();
@@ -460,7 +460,7 @@ describe('visitor booking, end to end in Chromium', () => {
       expect((await session(page)).transactionId).not.toBeNull();
       // The expiry is checked every 5 s; after the hold the server reports the cart expired.
       await page.waitForURL(/\?reset=y$/, { timeout: 100_000 });
-      // Issue #15: the notice names the expiry (not the panic button's reset).
+      // The notice names the expiry (not the panic button's reset).
       await page
         .getByText('Ihre Reservierung ist abgelaufen. Bitte wählen Sie Ihre Termine erneut.')
         .waitFor();

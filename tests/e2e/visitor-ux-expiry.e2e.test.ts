@@ -14,7 +14,7 @@ import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './te
 import { acceptPrivacy, addSlot, DESKTOP, h1, main, PHONE, serveAs } from './visitor-pages.ts';
 
 /**
- * Issue #15, point 4: the cart's hold is counted down on every page, a minute before its end a
+ * The cart's hold is counted down on every page, a minute before its end a
  * status warns, and when it runs out the data form stays with what was typed and says the cart
  * expired; elsewhere the visitor starts again at `/?reset=y` with the expiry message. A server
  * of its own holds carts for half a minute (so the warning shows at once).
@@ -62,7 +62,7 @@ async function withSlot(viewport: { width: number; height: number }): Promise<Pa
   return page;
 }
 
-describe('issue #15: the cart expiry is shown and loses nothing', () => {
+describe('the cart expiry is shown and loses nothing', () => {
   it('counts down, warns, and on expiry keeps the typed data or names the expiry', async () => {
     const [phone, desktop] = await Promise.all([withSlot(PHONE), withSlot(DESKTOP)]);
     const logs = [watchPage(phone), watchPage(desktop)];
