@@ -6,7 +6,7 @@ import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 /**
- * The boundaries (issue #14): what each part may import. Deciders and contracts are pure: they
+ * The boundaries: what each part may import. Deciders and contracts are pure: they
  * import no infrastructure (database, HTTP, the platform, the services, Node's built-ins); the
  * domain takes events only from the pure catalogue. The command side and the query side do not
  * import each other; frontend features do not import each other (shared code lives in

@@ -46,8 +46,8 @@ function chunkModules(): Plugin {
 }
 
 // Three pages share one entry (src/main.tsx): the visitor app at /, the admin app at /admin/ and
-// the occupancy display at /display/ (issue #16).
-// The mount element's data attributes choose the interface (spec section 1).
+// the occupancy display at /display/.
+// The mount element's data attributes choose the interface (docs/product.md#configuration).
 export default defineConfig(({ command }) => ({
   root,
   // Absolute asset paths, so deep links such as /admin/room-edit/{id} load the assets.
@@ -80,9 +80,8 @@ export default defineConfig(({ command }) => ({
         // One shared chunk, `app`: the modules that more than one entry uses (the page entry
         // and the lazily loaded visitor, admin and display interfaces), dependencies and source alike.
         // Every page loads all of it, and one file compresses better than a `vendor` and an
-        // `app` chunk importing each other's bindings (0.7 KB gzip less for the visitor, issue
-        // #14); the price: a release that changes shared source is a new file for the
-        // dependencies too. A module that only one interface uses (a dependency or a screen)
+        // `app` chunk importing each other's bindings (0.7 KB gzip less for the visitor); the
+        // price: a release that changes shared source is a new file for the dependencies too. A module that only one interface uses (a dependency or a screen)
         // stays in that interface's chunk.
         codeSplitting: {
           groups: [{ name: 'app', test: /node_modules[\\/]|[\\/]src[\\/]/, minShareCount: 2 }],

@@ -3,7 +3,7 @@ import { futureDate } from './fields.ts';
 import { optionalText, requiredEmail } from './rules.ts';
 
 /**
- * Spec section 5, blacklist. `today` is the caller's today (`YYYY-MM-DD`): the server's clock in
+ * docs/product.md#validation, blacklist. `today` is the caller's today (`YYYY-MM-DD`): the server's clock in
  * the library's time zone, the browser's own date in a form.
  */
 

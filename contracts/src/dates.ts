@@ -1,7 +1,7 @@
 /**
  * Local calendar dates `YYYY-MM-DD` and wall-clock times `HH:mm` as the API sends them. Dates are
  * 0001-01-01 to 9999-12-31 (PostgreSQL has no year 0); times have hour 0-23 and minute 0-59
- * (spec section 5, time strings). Zero-padded, both compare as strings in time order.
+ * (docs/product.md#validation, time strings). Zero-padded, both compare as strings in time order.
  */
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_PATTERN = /^(\d{2}):(\d{2})$/;

@@ -4,7 +4,7 @@ import { rule } from './rules.ts';
 import type { RuleKey } from './issues.ts';
 
 /**
- * The date, time and number rules of spec section 5 and the rules between fields (the staff
+ * The date, time and number rules of docs/product.md#validation and the rules between fields (the staff
  * forms'; the visitor's personal data needs only rules.ts). Each names its rule like rules.ts.
  */
 

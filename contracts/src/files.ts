@@ -9,7 +9,7 @@ export interface FileLike {
 }
 type File = FileLike | null | undefined;
 
-/* ---- Room image (spec sections 5 and 9): JPEG or PNG, at most 0.5 MB ---- */
+/* ---- Room image (docs/product.md#validation and #limits): JPEG or PNG, at most 0.5 MB ---- */
 
 export const MAX_IMAGE_BYTES = 512 * 1024;
 export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/x-png'] as const;
@@ -35,7 +35,7 @@ export function imageFile(required: boolean) {
   );
 }
 
-/* ---- Holiday import (spec sections 5 and 9): text/calendar (ical, ics), at most 5 MB ---- */
+/* ---- Holiday import (docs/product.md#validation and #limits): text/calendar (ical, ics), at most 5 MB ---- */
 
 export const MAX_CALENDAR_BYTES = 5 * 1024 * 1024;
 /** Value of the file input's accept attribute. */

@@ -3,12 +3,12 @@ import { isoDate } from './fields.ts';
 import { calendarFile } from './files.ts';
 import { optionalText, requiredText } from './rules.ts';
 
-/** Spec section 5, holiday: name required, at most 100; description at most 500; date required. */
+/** docs/product.md#validation, holiday: name required, at most 100; description at most 500; date required. */
 export const HolidayInput = z.object({
   name: requiredText(100),
   description: optionalText(500),
   date: isoDate(),
 });
 
-/** Spec section 5, holiday import: the file (field `file` of the upload). */
+/** docs/product.md#validation, holiday import: the file (field `file` of the upload). */
 export const HolidayImportInput = z.object({ file: calendarFile() });

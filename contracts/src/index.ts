@@ -1,5 +1,5 @@
 /**
- * The request shapes and field rules of spec section 5 (zod/mini, browser-safe): the server's
+ * The request shapes and field rules of docs/product.md#validation (zod/mini, browser-safe): the server's
  * routes validate with them and document them in the OpenAPI document, the browser's forms
  * check with them before sending. The frontend imports the modules one by one
  * (`@rr/contracts/owner`), so each page takes only what it uses.

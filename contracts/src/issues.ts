@@ -40,7 +40,7 @@ export interface FieldError {
 export type FieldErrors<F extends string = string> = Partial<Record<F, FieldError>>;
 
 /**
- * The one mapping of zod issues to the rules of spec section 5: a refinement names its rule
+ * The one mapping of zod issues to the rules of docs/product.md#validation: a refinement names its rule
  * (`params.rule`, see `rule`); zod's own checks are named by their code: a string too short by
  * one character is a missing value, otherwise a length; a missing value (or choice) is
  * 'required'; a number that is none (NaN) is 'integer'. Anything else is 'invalid'.

@@ -1,7 +1,7 @@
 import type { FieldError, RuleKey } from './issues.ts';
 
 /**
- * The field messages of spec section 5 in English: the texts of the API's problem+json
+ * The field messages of docs/product.md#validation in English: the texts of the API's problem+json
  * (`validation__error`, one entry per field), by the rule a field failed. The browser shows its
  * catalogue's text of the same rule instead (`validation.<key>` in frontend/src/i18n, de and en).
  */

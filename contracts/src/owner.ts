@@ -8,7 +8,7 @@ import {
   requiredText,
 } from './rules.ts';
 
-/** Spec section 5, owners and personal data. */
+/** docs/product.md#validation, owners and personal data. */
 
 export const SALUTATIONS = ['NONE', 'MR', 'MS'] as const;
 export type Salutation = (typeof SALUTATIONS)[number];
@@ -48,7 +48,7 @@ export const OwnerInput = z.object(owner);
 
 /**
  * The admin booking: the owner plus the language of the confirmation. `confirmOverbooking`
- * (issue #15, optional): `false` books only while the slot has a free seat (else the refusal
+ * (optional): `false` books only while the slot has a free seat (else the refusal
  * `timeslot__overbooking_not_confirmed`), `true` books beyond the capacity; left out, a full
  * slot is overbooked as the spec has it.
  */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isoDate, untilNotBefore } from './fields.ts';
 
-/** Spec section 5, report filters. */
+/** docs/product.md#validation, report filters. */
 
 export const OCCUPANCY_TYPES = ['BOOKED', 'CANCELLED'] as const;
 

@@ -3,7 +3,7 @@ import { crossRule, intBetween } from './fields.ts';
 import { imageFile } from './files.ts';
 import { requiredText } from './rules.ts';
 
-/** Spec section 5, room. */
+/** docs/product.md#validation, room. */
 
 export const DAY_TYPES = ['WORKING_DAY', 'DAY'] as const;
 export type DayType = (typeof DAY_TYPES)[number];
@@ -28,7 +28,7 @@ export function roomImageInput(imageRequired: boolean) {
 }
 
 /**
- * The reading-room services of a room (issue #16), each off while empty (null or absent):
+ * The reading-room services of a room, each off while empty (null or absent):
  * - `checkInMinutesBefore`: check-in is used; a booked ticket can be checked in from this many
  *   minutes before its slot's start (0-1440) until its release time (or the slot's end);
  * - `noShowReleaseMinutes`: that many minutes after a slot's start (1-1440), its booked tickets not
@@ -67,7 +67,7 @@ export const NO_ROOM_SERVICES: RoomServices = {
   reminderHoursBefore: null,
 };
 
-/** The default offer time of a waitlist, in minutes (issue #16: 30). */
+/** The default offer time of a waitlist, in minutes (30). */
 export const DEFAULT_WAITLIST_OFFER_MINUTES = 30;
-/** The default time of a reminder before its slot, in hours (issue #16: 24). */
+/** The default time of a reminder before its slot, in hours (24). */
 export const DEFAULT_REMINDER_HOURS = 24;

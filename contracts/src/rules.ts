@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { RuleKey } from './issues.ts';
 
 /**
- * The text rules of spec section 5. A required value is trimmed and fails 'required' when
+ * The text rules of docs/product.md#validation. A required value is trimmed and fails 'required' when
  * empty; an empty optional value passes every other check. Lengths are zod's own checks (the
  * OpenAPI document shows them); every other rule is a refinement whose issue names its rule
  * (`params.rule`, plus the rule's parameters): see `fieldErrorOf`. The schemas carry no texts:

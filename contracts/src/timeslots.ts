@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { isValidLocalDate, WEEKDAYS } from './dates.ts';
 import { crossRule, endAfterStart, intBetween, isoDate, time, untilNotBefore } from './fields.ts';
 
-/** Spec section 5, time slots and multi capacity. */
+/** docs/product.md#validation, time slots and multi capacity. */
 
 const capacity = () => intBetween(0, 99999);
 

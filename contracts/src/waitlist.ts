@@ -3,7 +3,7 @@ import { LANGUAGES } from './owner.ts';
 import { requiredEmail } from './rules.ts';
 
 /**
- * Issue #16: joining a full slot's waitlist. The e-mail as a booking's (required, valid, at most
+ * Joining a full slot's waitlist. The e-mail as a booking's (required, valid, at most
  * 320) and the language of the offer mail.
  */
 export const WaitlistInput = z.object({

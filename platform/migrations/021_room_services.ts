@@ -6,7 +6,7 @@ const NONE =
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
-      -- The reading-room services of each room (issue #16: check-in, no-show release, waitlist,
+      -- The reading-room services of each room (check-in, no-show release, waitlist,
       -- reminders), each null while off, as the room's last RoomServicesChanged names them: on
       -- the write side's room_state (commands decide on it) and on the rooms read model (jobs and
       -- the staff screens read it). Rooms without that event use none of them.

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 // Forward-only (no down): see platform/src/migrations.ts.
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
-      -- Issue #16, check-in and no-show release on the tickets read model (the tickets
+      -- Check-in and no-show release on the tickets read model (the tickets
       -- projection moves them by TicketCheckedIn, TicketCheckInUndone and TicketNoShowReleased;
       -- no such event existed before this migration, so no backfill): when the reader was
       -- checked in (null: not), and whether the ticket was released as a no-show (its status is

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 // Forward-only (no down): see platform/src/migrations.ts.
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
-      -- Issue #16, the waitlist. Beside the log, written in the transaction of each waitlist
+      -- The waitlist. Beside the log, written in the transaction of each waitlist
       -- event: the entry's e-mail address (personal data, never in the events; erased the day
       -- after the slot's day) and its status and offer, which find the matcher's candidate slots
       -- and the offer mail's recipient. Decisions are made on the slot's stream only.

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
 
 /**
- * Issue #16, check-in: the reference a ticket's QR code carries. It names the ticket and proves
+ * Check-in: the reference a ticket's QR code carries. It names the ticket and proves
  * it was issued here: `<ticketId>.<MAC>`, the MAC an HMAC of the ticket id with a key derived
  * from the server's secret (128 bits, base64url), so a reference cannot be guessed from a
  * ticket id, an owner id or a booking number, and nothing is stored to look one up.

@@ -67,7 +67,7 @@ const ConfigSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Lesesaal-Reservierung <noreply@localhost>'),
   PUBLIC_BASE_URL: z.url().optional(),
   MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
-  // Issue #16: how often the reminder job looks for reminders now due.
+  // How often the reminder job looks for reminders now due.
   REMINDER_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   // Failed sign-ins per user name and address, per address, per user name (in a window), and
   // the longest delay they cause (platform/src/sign-in-limit.ts).

@@ -44,7 +44,7 @@ describe('classic twins of the contracts', () => {
 });
 
 describe('field errors of the API', () => {
-  it('carry the message of the rule a field failed (spec section 5)', () => {
+  it('carry the message of the rule a field failed (docs/product.md#validation)', () => {
     const result = fromContract(RoomInput).safeParse({ name: 'ab', capacity: 100000 });
     const errors = toFieldErrors(result.error!);
     expect(errors).toEqual(

@@ -14,11 +14,11 @@ import { routeOf } from './problem-handler.ts';
 
 export { problemHandler } from './problem-handler.ts';
 
-/** Staff roles: everything, the reports only, and (issue #16) the check-in screen only. */
+/** Staff roles: everything, the reports only, and the check-in screen only. */
 export const STAFF_ROLES = ['admin', 'reports', 'checkin'] as const;
 export type Role = (typeof STAFF_ROLES)[number];
 
-/** Who may use the check-in screen and its endpoints (issue #16): admins and check-in staff. */
+/** Who may use the check-in screen and its endpoints: admins and check-in staff. */
 export const CHECK_IN_ROLES: Role[] = ['admin', 'checkin'];
 
 export interface SessionUser {

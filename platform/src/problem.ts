@@ -1,6 +1,6 @@
 /**
  * The one error type that reaches clients. It is rendered as application/problem+json with the
- * spec's `error` code and `payload` array (section 8) so the frontend can pick a message.
+ * `error` code of docs/product.md#errors and its `payload` array so the frontend can pick a message.
  */
 export interface FieldError {
   field: string;

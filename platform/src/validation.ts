@@ -5,7 +5,7 @@ import { problems, type FieldError } from './problem.ts';
 import { fromContract } from './contract-schema.ts';
 
 /**
- * The field rules of spec section 5 and their messages live in `@rr/contracts` (shared with the
+ * The field rules of docs/product.md#validation and their messages live in `@rr/contracts` (shared with the
  * browser); these are their classic zod twins for the server's own schemas (see fromContract).
  */
 export { isStorableText, messages };
@@ -94,7 +94,7 @@ export function sortSpec<F extends string>(fields: readonly [F, ...F[]]) {
 
 /**
  * Turns zod issues into the field list of a validation problem (first issue per field). The
- * message is the one of the rule the field failed (spec section 5, the contracts' `messageOf`);
+ * message is the one of the rule the field failed (docs/product.md#validation, the contracts' `messageOf`);
  * a failure no rule names keeps its schema's own message.
  */
 export function toFieldErrors(error: z.ZodError, prefix = ''): FieldError[] {

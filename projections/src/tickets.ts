@@ -190,7 +190,7 @@ export const ticketsProjection: Projection = {
           [e.data.ticketId, event.createdAt],
         );
         return;
-      // Issue #16: check-in, its undo, and the no-show release (status INVALID, flagged).
+      // Check-in, its undo, and the no-show release (status INVALID, flagged).
       case 'TicketCheckedIn':
         await client.query('UPDATE rm_tickets SET checked_in_at = $2 WHERE id = $1', [
           e.data.ticketId,

@@ -105,7 +105,7 @@ export const timeSlotsProjection: Projection = {
     'TicketHeld',
     'TicketReleased',
     'TicketCancelled',
-    // Issue #16: a waitlist offer holds a seat like a cart's hold until taken or lapsed.
+    // A waitlist offer holds a seat like a cart's hold until taken or lapsed.
     'SeatOffered',
     'SeatOfferLapsed',
     'SeatOfferTaken',
@@ -151,7 +151,7 @@ export const timeSlotsProjection: Projection = {
         ]);
         return;
       // Held (NEW) and booked tickets take a seat; a released hold, a cancellation or a no-show
-      // release (issue #16) frees it.
+      // release frees it.
       case 'TicketHeld':
       case 'SeatOffered':
         await client.query(

@@ -3,7 +3,7 @@ import type { PoolClient } from '@rr/platform';
 import type { Projection } from './projection.ts';
 
 /**
- * Issue #16: each slot's waitlist for staff's slot page, in line order (the slot stream's
+ * Each slot's waitlist for staff's slot page, in line order (the slot stream's
  * version of the join), without personal data: waiting, offered, lapsed, taken (the seat went
  * into a cart) and booked (that cart's ticket was booked).
  */

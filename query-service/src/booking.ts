@@ -35,13 +35,13 @@ export const Ticket = z
     email: z.string().nullable(),
     phone: z.string().nullable(),
     accessibility: z.boolean().nullable(),
-    /** Issue #16: whether the ticket's room uses check-in (then the ticket has a QR code). */
+    /** Whether the ticket's room uses check-in (then the ticket has a QR code). */
     checkIn: z.boolean(),
-    /** Issue #16: when the reader was checked in; null when not. */
+    /** When the reader was checked in; null when not. */
     checkedInAt: z.string().nullable(),
-    /** Issue #16: released as a no-show (its status is then INVALID). */
+    /** Released as a no-show (its status is then INVALID). */
     noShow: z.boolean(),
-    /** Issue #16: how many tickets of this visitor (all bookings of the e-mail) were released as no-shows. */
+    /** How many tickets of this visitor (all bookings of the e-mail) were released as no-shows. */
     noShowCount: z.number().int(),
   })
   .openapi('Ticket');

@@ -54,7 +54,7 @@ interface Row {
 }
 
 /**
- * Issue #16, check-in: the check-in screen's list (today's booked and released tickets of the
+ * Check-in: the check-in screen's list (today's booked and released tickets of the
  * rooms with check-in, per room, in the manual order) and the QR code of a visitor's ticket.
  */
 export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: QueryDeps): RouteDef[] {

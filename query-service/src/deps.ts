@@ -9,6 +9,6 @@ export interface QueryDeps {
   limits: BookingLimits;
   /** Reads of whole streams (the audit histories), upcast like every read of the store. */
   store: Pick<EventStore, 'readStreams'>;
-  /** Issue #16: the check-in references of tickets (their QR codes). */
+  /** The check-in references of tickets (their QR codes). */
   checkInCodes: CheckInCodes;
 }

@@ -4,7 +4,7 @@ import type { QueryDeps } from './deps.ts';
 import { seatsTakenLateral } from './seats-taken.ts';
 
 /**
- * The live occupancy display (issue #16 point 5): a public, glanceable answer for a screen in the
+ * The live occupancy display: a public, glanceable answer for a screen in the
  * foyer. Per room, in the manual room order: the slot running now and the next slots of today
  * (or, when none is left today, the first one after today), each with its free seats now. No
  * personal data: rooms, times and seat counts only.

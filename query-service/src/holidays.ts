@@ -23,7 +23,7 @@ interface Row {
   total?: string;
 }
 
-/** description is omitted when empty (spec section 3). */
+/** description is omitted when empty (docs/product.md#entities). */
 const toHoliday = (r: Row): Holiday => ({
   id: r.id,
   version: r.version,

@@ -16,7 +16,7 @@ import {
 } from '@rr/platform';
 
 const minutesOrOff = z.number().nullable();
-/** The room's reading-room services (issue #16), each null while off. */
+/** The room's reading-room services, each null while off. */
 const RoomServicesAnswer = z
   .object({
     checkInMinutesBefore: minutesOrOff.openapi({

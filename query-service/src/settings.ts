@@ -2,7 +2,7 @@ import { defineRoute, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
 /**
- * The booking limits of the configuration (spec section 9), for the visitor app: it names them
+ * The booking limits of the configuration (docs/product.md#limits), for the visitor app: it names them
  * before the command side refuses an add or a booking.
  */
 export const Settings = z

@@ -13,7 +13,7 @@ const STATUS_VALUE: Record<z.infer<typeof STATUS>, string | null> = {
   CANCELLED: 'CANCELLED',
   NEW: 'NEW',
   INVALID: 'INVALID',
-  // Issue #16: tickets released as no-shows (INVALID, flagged; the flag is added below).
+  // Tickets released as no-shows (INVALID, flagged; the flag is added below).
   NO_SHOW: 'INVALID',
   ALL: null,
 };

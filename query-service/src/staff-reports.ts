@@ -6,7 +6,7 @@ import type { QueryDeps } from './deps.ts';
 
 /** The staff's reports: occupancy of a room's slots, and a room's daily report with seat numbers. */
 
-// Spec section 5, report filters: the contracts' rules (shared with the browser); the room is an id.
+// docs/product.md#validation, report filters: the contracts' rules (shared with the browser); the room is an id.
 const ReportQuery = fromContract(OccupancyReportQuery).safeExtend({
   roomId: z.uuid('Not a valid id'),
 });
@@ -21,11 +21,11 @@ const reportSchema = z
       count: z.number(),
       capacity: z.number(),
       percentage: z.number().nullable(),
-      /** Issue #16: tickets of the slot released as no-shows. */
+      /** Tickets of the slot released as no-shows. */
       noShows: z.number(),
-      /** Issue #16: the slot's tickets booked and not cancelled: still booked, or released as no-shows. */
+      /** The slot's tickets booked and not cancelled: still booked, or released as no-shows. */
       noShowBase: z.number(),
-      /** Issue #16: no-shows in percent of noShowBase (null when it is 0). */
+      /** No-shows in percent of noShowBase (null when it is 0). */
       noShowRate: z.number().nullable(),
     }),
   )
@@ -138,7 +138,7 @@ export function reportRoutes({ pool }: QueryDeps) {
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ query, res }) => {
         const rows = await occupancy(query);
-        // The no-show columns only for a room with check-in (issue #16): any other room's CSV is
+        // The no-show columns only for a room with check-in: any other room's CSV is
         // as it always was.
         const room = await pool.query<{ check_in: boolean }>(
           `SELECT services->>'checkInMinutesBefore' IS NOT NULL AS check_in FROM rm_rooms WHERE id = $1`,

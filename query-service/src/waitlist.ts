@@ -12,7 +12,7 @@ const WaitlistEntry = z
   .openapi('WaitlistEntry');
 
 /**
- * Issue #16: a slot's waitlist for staff, in line order: status (waiting, offered, lapsed,
+ * A slot's waitlist for staff, in line order: status (waiting, offered, lapsed,
  * taken into a cart, booked), the language of its mails and the times; no address.
  */
 export function waitlistQueryRoutes(deps: QueryDeps): RouteDef[] {

@@ -134,8 +134,8 @@ const hasSessionCookie = (cookie: string | undefined) =>
   cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`);
 
 /**
- * The built SPA: visitor app at /, admin app at /admin/, the occupancy display at /display/
- * (issue #16), unknown paths fall back to the visitor app.
+ * The built SPA: visitor app at /, admin app at /admin/, the occupancy display at /display/;
+ * unknown paths fall back to the visitor app.
  */
 export function mountFrontend(app: express.Express, dist: string): void {
   const visitorHtml = path.join(dist, 'index.html');

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     role === 'all' || role === 'projector'
       ? startExpiryJob(runtime.deps, config.EXPIRY_JOB_INTERVAL_MS)
       : null;
-  // Issue #16: the waitlist's matcher (offers freed seats, lapses offers), at the expiry's pace.
+  // The waitlist's matcher (offers freed seats, lapses offers), at the expiry's pace.
   const waitlist =
     role === 'all' || role === 'projector'
       ? startWaitlistJob(runtime.deps, config.EXPIRY_JOB_INTERVAL_MS)

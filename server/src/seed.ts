@@ -46,7 +46,7 @@ interface DemoRoom {
   description: string;
   capacity: number;
   slots: [DemoSlot, DemoSlot];
-  /** Issue #16: the reading-room services the room uses (none when absent). */
+  /** The reading-room services the room uses (none when absent). */
   services?: {
     checkInMinutesBefore: number;
     noShowReleaseMinutes: number;

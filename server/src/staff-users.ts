@@ -12,7 +12,7 @@ import {
 /**
  * Staff users from the command line (`npm run staff-user -- <username> <role>[,<role>...]`): the
  * product has no user administration screen, and the first admin comes from the environment, so
- * this is how a library adds a reports-only or check-in-only account (issue #16) or changes one's
+ * this is how a library adds a reports-only or check-in-only account or changes one's
  * roles and password. The password comes from `STAFF_USER_PASSWORD` (at least 12 characters);
  * without it one is generated and printed once. `--keep-password` changes only the roles of an
  * existing account, `--end-sessions` signs the account out everywhere, `--remove` deletes it.

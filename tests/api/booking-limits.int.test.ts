@@ -5,7 +5,7 @@ import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../suppor
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
 /**
- * Issue #14, "one home for every rule": the booking limits come from the configuration alone
+ * One home for every rule: the booking limits come from the configuration alone
  * (the environment of the app, nothing else), and the commands, the calendar's marks and the
  * settings the visitor app reads all follow them.
  */

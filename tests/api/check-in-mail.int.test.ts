@@ -12,7 +12,7 @@ import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 
 /**
- * Issue #16 mails through a real SMTP server: the confirmation of a check-in room carries each
+ * The mails of the reading-room services through a real SMTP server: the confirmation of a check-in room carries each
  * ticket's QR code as an inline PNG that a decoder reads back as the ticket's check-in
  * reference; a room without check-in's confirmation has none; the no-show release mail is in
  * the booking's language.

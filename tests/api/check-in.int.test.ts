@@ -13,7 +13,7 @@ import { createRoom, createSlot } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 
 /**
- * Issue #16, check-in and no-show release, by the injected clock: the time window, undo, the
+ * Check-in and no-show release, by the injected clock: the time window, undo, the
  * check-in role, check-in by QR reference and booking number, the release job and its race
  * against a check-in at the release minute. All dates follow the clock.
  */

@@ -1,4 +1,4 @@
-// The live occupancy display (issue #16 point 5): GET /api/display at a fixed clock.
+// The live occupancy display: GET /api/display at a fixed clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';

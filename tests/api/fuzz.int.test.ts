@@ -10,7 +10,7 @@ import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../suppor
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
 /*
- * Property-based fuzzing of every route of the OpenAPI document (issue #13: no 5xx on any input).
+ * Property-based fuzzing of every route of the OpenAPI document (no 5xx on any input).
  *
  * Two kinds of requests:
  * - bad ones: a plausible request (known ids, valid dates, values of the documented shapes) with

@@ -6,7 +6,7 @@ import { createRoom, createSlot } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 
 /**
- * Issue #13, item 1: an iCal import cannot stall the server. While staff import the adversarial
+ * An iCal import cannot stall the server. While staff import the adversarial
  * files (a 10 KB series amplification, a 5 MB file of 79,000 events) and the largest file the
  * limits accept, a visitor books again and again and a monitor asks /api/healthz every 100 ms.
  * The visitor's p99 stays under a second and every health check answers. The test prints the

@@ -11,7 +11,7 @@ import { freePort } from '../support/ports.ts';
 import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
 
 /**
- * Issue #16, point 4: reminders, from the reminder job through the outbox and the mail sender to
+ * Reminders, from the reminder job through the outbox and the mail sender to
  * a real SMTP server, driven by the injected clock.
  */
 const START = new Date('2026-11-23T09:00:00Z'); // a Monday; rooms open from two days ahead

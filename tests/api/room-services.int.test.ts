@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom } from '../support/fixtures.ts';
 
-/** Issue #16: the reading-room services of a room, each off by default. */
+/** The reading-room services of a room, each off by default. */
 let suite: AdminSuite;
 
 beforeAll(async () => {

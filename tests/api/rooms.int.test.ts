@@ -90,7 +90,7 @@ describe('sign-in', () => {
   });
 });
 
-describe('room validation (spec section 5): 400 problem+json and nothing appended', () => {
+describe('room validation (docs/product.md#validation): 400 problem+json and nothing appended', () => {
   const cases: [string, Record<string, unknown>, string, string][] = [
     ['name missing', { name: undefined }, 'name', 'Value is required'],
     ['name blank', { name: '   ' }, 'name', 'Value is required'],

@@ -112,7 +112,7 @@ describe('the demo seed on an empty database', () => {
       await suite.admin.get(`/api/admin/rooms/timeslots?fromDate=${today}&status=OVERBOOKED`)
     ).json()) as { totalCount: number };
     expect(overbooked.totalCount).toBe(1);
-    // Issue #16: one room shows the reading-room services; the others use none.
+    // One room shows the reading-room services; the others use none.
     const roomPage = (await (await suite.admin.get('/api/admin/rooms')).json()) as {
       content: { name: string; services: Record<string, number | null> }[];
     };

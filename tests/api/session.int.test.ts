@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 
 /**
- * GET /api/session (issue #15): the staff app asks it on every load; signed out is an answer
+ * GET /api/session: the staff app asks it on every load; signed out is an answer
  * (200), not an error, so the sign-in page logs no failed request. GET /api/auth/me keeps its
  * 401 for its other callers.
  */

@@ -5,7 +5,7 @@ import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 
 /**
  * `npm run staff-user`, run for real against the suite's database: a library adds a check-in-only
- * account (issue #16) and changes its roles; the account signs in with exactly those rights.
+ * account and changes its roles; the account signs in with exactly those rights.
  */
 const root = path.resolve(import.meta.dirname, '../..');
 let suite: AdminSuite;

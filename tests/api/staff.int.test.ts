@@ -359,7 +359,7 @@ describe('reports', () => {
   });
 });
 
-describe('staff booking with confirmOverbooking (issue #15)', () => {
+describe('staff booking with confirmOverbooking', () => {
   it('false books while a seat is free and refuses a full slot; true or left out overbooks', async () => {
     await addSlot(roomB, 'race', '2026-12-09', '09:00', '10:00', 1);
     const url = `/api/admin/rooms/${roomB}/timeslots/${slot.race}/booking`;

@@ -479,7 +479,7 @@ describe('visitor booking view', () => {
   });
 });
 
-// Issue #15, point 9: booked and held seats apart; held seats block no longer than their hold.
+// Booked and held seats apart; held seats block no longer than their hold.
 // Last in the file: it moves the shared clock past a hold.
 describe('booked and held seats of a slot', () => {
   it('names booked and held apart, says until when the holds last, and frees the slot after', async () => {

@@ -8,7 +8,7 @@ import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
 
 /**
- * Issue #16, the waitlist: joining a full slot, one offer per freed seat under any concurrency,
+ * The waitlist: joining a full slot, one offer per freed seat under any concurrency,
  * lapses to the next in line, the offer mail, and following it into a cart. Every time step is
  * the injected clock's.
  */

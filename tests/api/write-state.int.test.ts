@@ -7,7 +7,7 @@ import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
 /**
- * Commands decide on event-sourced state only (issue #14, part 4): on their streams, or on the
+ * Commands decide on event-sourced state only: on their streams, or on the
  * write side's state tables moved by the events in the same transaction (room_state,
  * holiday_state, timeslot_guard), never on the read models that projections fill after the
  * commit. Here the read models are wiped (as a lagging or rebuilding projection would leave

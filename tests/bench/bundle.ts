@@ -1,7 +1,7 @@
 // Over 300 lines: one benchmark script, read top to bottom; the manifest walk and its checks exist
 // for its one figure only.
 /**
- * Visitor JS bundle size (`npm run bench:bundle`), issue #7 target: gzip ≤ 150,000 bytes.
+ * Visitor JS bundle size (`npm run bench:bundle`), target: gzip ≤ 150,000 bytes.
  *
  * Counts every JavaScript file the visitor app (page `/`, `frontend/index.html`, German, the
  * default language) downloads over the whole visitor journey: the page's scripts, their static
@@ -16,7 +16,7 @@
  * walk fails instead of guessing: a dynamic import it cannot classify, a JS file of the build no
  * page loads, a visitor screen missing from the download or a staff module inside it stop the
  * script. Further figures: the admin app's own JS (what only `/admin/` downloads) and the
- * occupancy display's (issue #16, what only `/display/` downloads; the visitor never loads it).
+ * occupancy display's (what only `/display/` downloads; the visitor never loads it).
  *
  * Builds the frontend first when `frontend/dist` has no build with a manifest, or always with
  * BENCH_BUILD=1. Writes the figures to `bench-results.json` under the key `bundle`.
@@ -29,7 +29,7 @@ import type { Manifest } from 'vite';
 import { cataloguesOf } from '../../frontend/src/i18n/catalogues.ts';
 import { printTable, repoRoot, round, runMain, writeResults } from './lib.ts';
 
-/** Issue #7: "Visitor JS bundle, gzip ≤ 150 KB", in bytes. */
+/** The target "Visitor JS bundle, gzip ≤ 150 KB", in bytes. */
 const LIMIT_BYTES = 150_000;
 
 const frontendDir = path.join(repoRoot, 'frontend');

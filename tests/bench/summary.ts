@@ -1,5 +1,5 @@
 /**
- * The table of issue #7 from bench-results.json (`npm run bench:summary`, the last step of
+ * The table of the performance targets from bench-results.json (`npm run bench:summary`, the last step of
  * `npm run bench`): each figure, its baseline from the same run, the ratio, the target and
  * whether it is met. Exits 1 when a figure is missing or a target is not met.
  */
@@ -182,7 +182,7 @@ if (b) {
   ]);
 } else missing('Visitor bundle', 'bundle');
 
-console.log(`\nIssue #7 figures (${c?.host.cpus ?? '?'} cores), from bench-results.json:\n`);
+console.log(`\nPerformance figures (${c?.host.cpus ?? '?'} cores), from bench-results.json:\n`);
 printTable(['figure', 'measured', 'baseline', 'ratio', 'target', 'met'], rows);
 console.log(failed ? `\n${failed} target(s) not met or missing` : '\nall targets met');
 process.exit(failed ? 1 : 0);

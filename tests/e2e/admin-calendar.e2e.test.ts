@@ -161,7 +161,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
 
     await main().getByRole('link', { name: 'Zeitfenster hinzufügen' }).click();
     await h1('Zeitfenster hinzufügen').waitFor();
-    // Defaults of spec section 9; a one-off slot hides the weekday options.
+    // Defaults of docs/product.md#limits; a one-off slot hides the weekday options.
     expect(await admin.getByLabel(/^Startzeit/).inputValue()).toBe('00:00');
     expect(await admin.getByLabel(/^Endzeit/).inputValue()).toBe('23:59');
     expect(await admin.getByLabel(/^Kapazität/).inputValue()).toBe('0');

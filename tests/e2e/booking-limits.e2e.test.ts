@@ -14,7 +14,7 @@ import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './te
 import { acceptPrivacy, dayButton, dialog, h1, showMonthOf } from './visitor-pages.ts';
 
 /**
- * Issue #14, "one home for every rule": a server started with MAX_CART_TICKETS=3 and
+ * One home for every rule: a server started with MAX_CART_TICKETS=3 and
  * MAX_TICKETS_PER_DAY=1 gives the visitor app these limits (GET /api/settings), and the app
  * names them on the slots and in the cart before anything is refused.
  */

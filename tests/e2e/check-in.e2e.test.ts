@@ -18,7 +18,7 @@ import { bookAsVisitor, createSlot, signInAdmin, waitForReadModels } from './tes
 import { acceptPrivacy } from './visitor-pages.ts';
 
 /**
- * Issue #16, the check-in screen in Chromium, as a user with only the check-in role: today's
+ * The check-in screen in Chromium, as a user with only the check-in role: today's
  * tickets of a room with check-in, the search, check in and undo by button, check-in by a typed
  * booking number and by a typed QR reference, and axe at phone and desktop size. The slot is
  * today (00:00-23:59, check-in open from a day before: the machine's clock decides nothing).

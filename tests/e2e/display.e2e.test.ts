@@ -1,4 +1,4 @@
-// Issue #16 point 5: the live occupancy display (`/display/`, data-interface="display") in the
+// The live occupancy display (`/display/`, data-interface="display") in the
 // browser: rooms with their free seats, a booking shown within 10 seconds, one room by
 // data-room-id, German and English, accessible on a foyer screen's sizes.
 import type { Browser, Page } from 'playwright-core';

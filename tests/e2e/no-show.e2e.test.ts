@@ -15,7 +15,7 @@ import { bookAsVisitor, createSlot, signInAdmin } from './test-rooms.ts';
 import { budget } from '../support/time-budget.ts';
 
 /**
- * Issue #16, no-show release as staff see it in Chromium: a room with check-in whose no-shows are
+ * No-show release as staff see it in Chromium: a room with check-in whose no-shows are
  * released one minute after the start; two readers book today's slot (00:00-23:59, so the
  * release minute has passed whenever the test runs after 00:01) and never check in. The job
  * releases both; the reservations list marks them and counts each reader's no-shows, and the

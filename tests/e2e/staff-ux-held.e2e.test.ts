@@ -1,4 +1,4 @@
-// Issue #15, staff point 9: the counts of a slot and a room name booked and held seats apart, and
+// The counts of a slot and a room name booked and held seats apart, and
 // say until when the holds (15-minute carts) last.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,7 +70,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe('booked and held seats apart (issue #15, point 9)', () => {
+describe('booked and held seats apart', () => {
   it('the slot and the room say how many are booked, how many held and until when', async () => {
     for (const lang of LANGS) {
       for (const viewport of VIEWPORTS) {

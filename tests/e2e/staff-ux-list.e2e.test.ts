@@ -1,4 +1,4 @@
-// Issue #15, staff point 11: the reservations list prints every matching row, e-mail addresses
+// The reservations list prints every matching row, e-mail addresses
 // wrap only between their parts, and at 375 px every field of a row is on screen (cards); the
 // filters and the sort live in the address and survive a reload, also of a reservation.
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -130,7 +130,7 @@ const wrongBreaks = (cell: Locator) =>
     return wrong;
   });
 
-describe('reservations list (issue #15, point 11)', () => {
+describe('reservations list', () => {
   it('prints all matching rows, not only the page on screen', async () => {
     for (const lang of LANGS) {
       const page = await openList(lang, DESKTOP);

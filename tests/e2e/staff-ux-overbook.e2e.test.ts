@@ -1,4 +1,4 @@
-// Issue #15, staff point 10: booking a person into a full slot warns and asks before overbooking;
+// Booking a person into a full slot warns and asks before overbooking;
 // the server refuses a booking that would overbook unconfirmed (`confirmOverbooking: false`).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +59,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe('staff booking into a full slot (issue #15, point 10)', () => {
+describe('staff booking into a full slot', () => {
   it('asks before overbooking, also when the slot filled up while the form was open', async () => {
     let hour = 8;
     for (const lang of LANGS) {

@@ -1,4 +1,4 @@
-// Issue #15, staff point 12: forms and reports. The capacity range's "until" follows "from"; the
+// Forms and reports. The capacity range's "until" follows "from"; the
 // occupancy report drops a report its filters no longer describe and shows totals, the mean
 // occupancy and a printable bar chart per day; the daily report steps a day back and forth; the
 // way back from a reservation keeps the list's filters; the history groups repeated events.
@@ -117,7 +117,7 @@ async function staffPage(
   return page;
 }
 
-describe('forms and reports (issue #15, point 12)', () => {
+describe('forms and reports', () => {
   it('the capacity range: "until" follows "from", so the first submit succeeds', async () => {
     for (const lang of LANGS) {
       for (const viewport of VIEWPORTS) {

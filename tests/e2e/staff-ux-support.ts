@@ -4,7 +4,7 @@ import { Client } from '../support/app.ts';
 import { E2E_ADMIN } from './harness.ts';
 import { bookAsVisitor } from './test-rooms.ts';
 
-/** The two sizes of the staff screens' layout checks (issue #15). */
+/** The two sizes of the staff screens' layout checks. */
 export const PHONE = { width: 375, height: 740 } as const;
 export const DESKTOP = { width: 1280, height: 900 } as const;
 export const VIEWPORTS = [PHONE, DESKTOP] as const;
@@ -20,7 +20,7 @@ export const SIGN_IN = {
 
 /**
  * A page in a fresh browser context whose staff app speaks `lang`: the app takes its language
- * from the page's `<html lang>` (spec section 1), so the admin page is served with that one.
+ * from the page's `<html lang>` (docs/product.md#configuration), so the admin page is served with that one.
  */
 export async function openStaffPage(
   browser: Browser,

@@ -1,4 +1,4 @@
-// Issue #15, staff points 14 and 13: a clean sign-in page, and the daily report at 375 px.
+// A clean sign-in page, and the daily report at 375 px.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -52,7 +52,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe('staff experience (issue #15)', () => {
+describe('staff experience', () => {
   it('14: loading the sign-in page asks who is signed in without a failed request', async () => {
     for (const lang of LANGS) {
       for (const viewport of VIEWPORTS) {

@@ -345,7 +345,7 @@ describe('staff screens, end to end in Chromium', () => {
       .fill('clara@example.org');
     await main().getByRole('checkbox', { name: 'Barrierefreier Platz benötigt' }).check();
     await submit.click();
-    // Overbooking is asked once more (issue #15).
+    // Overbooking is asked once more.
     const overbook = admin.getByRole('dialog', { name: 'Zeitfenster überbuchen?' });
     await overbook.getByRole('button', { name: 'Ja, überbuchen' }).click();
     await popup(`Berger, Clara wurde am ${shown(dayA)}, 14:00-16:00, eingebucht.`).waitFor();
@@ -535,7 +535,7 @@ describe('staff screens, end to end in Chromium', () => {
       [`${shown(dayA)} 14:00-16:00`, '2', '1', expect.stringMatching(/^200\s%$/)],
       [`${shown(dayB)} 09:00-12:00`, '0', '2', expect.stringMatching(/^0\s%$/)],
     ]);
-    // One bar per day (issue #15): day A has 3 of 3 seats taken (1 of 2 and 2 of 1).
+    // One bar per day: day A has 3 of 3 seats taken (1 of 2 and 2 of 1).
     const chart = main().getByRole('figure', { name: 'Auslastung je Tag' });
     await chart.getByText(/^100\s% \(3 von 3\)$/).waitFor();
     await expectAccessible(admin, 'occupancy report (booked)');
@@ -557,7 +557,7 @@ describe('staff screens, end to end in Chromium', () => {
     expect(reportCsv).toContain('status=CANCELLED');
     await expectAccessible(admin, 'occupancy report (cancelled)');
 
-    // No console error, not even before signing in: GET /api/session answers 200 (issue #15).
+    // No console error, not even before signing in: GET /api/session answers 200.
     expect(adminLog.errors).toEqual([]);
   });
 

@@ -197,7 +197,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await eventually(() => cart.getByRole('listitem').count()).toBe(2);
     await expectAccessible(page, 'room view with two tickets in the cart');
 
-    // Another room: a slot overlapping one in the cart says so (issue #15) and offers no button.
+    // Another room: a slot overlapping one in the cart says so and offers no button.
     await main(page).getByRole('link', { name: 'Anderen Lesesaal wählen' }).click();
     await page.getByRole('link', { name: `Auswählen ${OTHER_ROOM}` }).click();
     await h1(page, OTHER_ROOM).waitFor();

@@ -47,7 +47,7 @@ export async function showMonthOf(page: Page, d: Date): Promise<void> {
   await heading.waitFor();
 }
 
-/* ---- Issue #15 (tests/e2e/visitor-ux*.e2e.test.ts) ---- */
+/* ---- The visitor UX pages (tests/e2e/visitor-ux*.e2e.test.ts) ---- */
 
 export const PHONE = { width: 375, height: 740 } as const;
 export const DESKTOP = { width: 1280, height: 900 } as const;

@@ -25,7 +25,7 @@ import {
 } from './visitor-pages.ts';
 
 /**
- * Issue #15, point 3: after booking the visitor lands on an address that survives a reload and
+ * After booking the visitor lands on an address that survives a reload and
  * can be bookmarked (the owner's confirmation page of the mail's link), and the summary and the
  * data form with an empty cart do not mark earlier steps done.
  */
@@ -52,7 +52,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe('issue #15: the booked view survives a reload', () => {
+describe('the booked view survives a reload', () => {
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],

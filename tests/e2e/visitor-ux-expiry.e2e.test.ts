@@ -15,7 +15,7 @@ import { acceptPrivacy, addSlot, DESKTOP, h1, main, PHONE, serveAs } from './vis
 import { budget } from '../support/time-budget.ts';
 
 /**
- * Issue #15, point 4: the cart's hold is counted down on every page, a minute before its end a
+ * The cart's hold is counted down on every page, a minute before its end a
  * status warns, and when it runs out the data form stays with what was typed and says the cart
  * expired; elsewhere the visitor starts again at `/?reset=y` with the expiry message. A server
  * of its own holds carts for half a minute (so the warning shows at once).
@@ -63,7 +63,7 @@ async function withSlot(viewport: { width: number; height: number }): Promise<Pa
   return page;
 }
 
-describe('issue #15: the cart expiry is shown and loses nothing', () => {
+describe('the cart expiry is shown and loses nothing', () => {
   it('counts down, warns, and on expiry keeps the typed data or names the expiry', async () => {
     const [phone, desktop] = await Promise.all([withSlot(PHONE), withSlot(DESKTOP)]);
     const logs = [watchPage(phone), watchPage(desktop)];

@@ -14,7 +14,7 @@ import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './te
 import { acceptPrivacy, addSlot, DESKTOP, h1, main, PHONE, serveAs } from './visitor-pages.ts';
 
 /**
- * Issue #15, point 7: one date and time style per language, 24-hour as the slots are: the
+ * One date and time style per language, 24-hour as the slots are: the
  * popups' dates and the cart's hold time show no "PM" and no "Nov 24, 2026" in English.
  */
 
@@ -44,7 +44,7 @@ const popupDates = (page: Page) => page.locator('.info-popup time').allTextConte
 const noTwelveHourClock = async (page: Page) =>
   expect(await page.locator('body').innerText()).not.toMatch(/\d\s?(AM|PM)\b/i);
 
-describe('issue #15: one 24-hour date and time style per language', () => {
+describe('one 24-hour date and time style per language', () => {
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],

@@ -32,7 +32,7 @@ import {
 } from './visitor-pages.ts';
 
 /**
- * Issue #15, point 2: each limit shows where it applies. With MAX_TICKETS_PER_DAY=2 the
+ * Each limit shows where it applies. With MAX_TICKETS_PER_DAY=2 the
  * calendar marks the day of a slot in the cart and the day at its limit, a slot overlapping one
  * in the cart says so (not "temporarily full" beside free seats), and a booking refused because
  * of an earlier booking of the same e-mail address names the limit and the day, with a way to
@@ -95,7 +95,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe('issue #15: every limit shows where it applies', () => {
+describe('every limit shows where it applies', () => {
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],

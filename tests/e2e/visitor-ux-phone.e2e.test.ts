@@ -15,7 +15,7 @@ import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './te
 import { acceptPrivacy, addSlot, DESKTOP, h1, main, PHONE, serveAs } from './visitor-pages.ts';
 
 /**
- * Issue #15, point 5: the phone flow (375×740, and the same at 1280×900): the room's image on
+ * The phone flow (375×740, and the same at 1280×900): the room's image on
  * its page, the month buttons in one row, today marked, after an add the way on in sight and
  * the cart's count in the header, time ranges unbroken, and "choose more" back to the room.
  */
@@ -60,7 +60,7 @@ const noHorizontalScroll = async (page: Page) =>
     page.viewportSize()!.width,
   );
 
-describe('issue #15: a phone-first flow', () => {
+describe('a phone-first flow', () => {
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],

@@ -24,7 +24,7 @@ import {
 } from './visitor-pages.ts';
 
 /**
- * Issue #15, point 1: the info popups (shown 10 s) never cover a control: not the header's
+ * The info popups (shown 10 s) never cover a control: not the header's
  * panic or sign-out button, not the calendar's month and day buttons, not the cart's remove
  * buttons, not the form's labels, at 375 px and 1280 px.
  */
@@ -50,7 +50,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe('issue #15: info popups cover no control', () => {
+describe('info popups cover no control', () => {
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],

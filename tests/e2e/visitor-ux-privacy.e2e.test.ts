@@ -13,7 +13,7 @@ import { createTestRooms } from './test-rooms.ts';
 import { acceptPrivacy, DESKTOP, PHONE, serveAs } from './visitor-pages.ts';
 
 /**
- * Issue #15, point 6: without a FAQ or privacy address "Mehr zum Datenschutz" pointed at the
+ * Without a FAQ or privacy address "Mehr zum Datenschutz" pointed at the
  * notice itself. Now the notice shows the privacy text (overridable through the label
  * override), or links to `data-privacy-url` when it is set.
  */
@@ -38,7 +38,7 @@ afterAll(async () => {
 const notice = (page: Page) =>
   page.getByRole('dialog', { name: /Datenschutzhinweis|Privacy notice/ });
 
-describe('issue #15: the privacy notice shows its text or a real address', () => {
+describe('the privacy notice shows its text or a real address', () => {
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],

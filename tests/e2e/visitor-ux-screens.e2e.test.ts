@@ -1,4 +1,4 @@
-// Issue #15: screenshots of the visitor's phone flow (375×740) for docs/screens, into SCREENS_DIR
+// Screenshots of the visitor's phone flow (375×740) for docs/screens, into SCREENS_DIR
 // (e.g. `SCREENS_DIR=docs/screens/after npm run test:e2e -- visitor-ux-screens`); without it into
 // a temporary folder, as a smoke test of the phone flow (the test runner counts a skipped test as
 // a failure, so it always runs).
@@ -57,7 +57,7 @@ describe('phone flow screenshots', () => {
       .getByText(`${longDate(day)}, 13:00-17:00`)
       .first()
       .waitFor();
-    // The way on below the month (issue #15 point 5), once the cart has the slot.
+    // The way on below the month, once the cart has the slot.
     await page.getByRole('link', { name: 'Weiter mit 1 gewähltem Termin' }).waitFor();
     if (!temporary) await page.waitForTimeout(11_000); // the info popups are gone
     await shot(page, '2-room-slot-added');

@@ -1,4 +1,4 @@
-// Issue #16 point 3 in the browser: a visitor joins the waitlist of a full slot, a seat frees,
+// In the browser: a visitor joins the waitlist of a full slot, a seat frees,
 // the matcher job offers it, the offer mail's link puts it into the cart, and the visitor books.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

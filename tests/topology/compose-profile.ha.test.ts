@@ -25,7 +25,7 @@ import { httpStatus, missingHaPackages } from '../support/ha-cluster.ts';
 import { createNetwork, type Network } from '../support/machines.ts';
 
 /**
- * The `ha` profile of docker-compose.yml, run as written but without a Docker engine (issue #17):
+ * The `ha` profile of docker-compose.yml, run as written but without a Docker engine:
  * every container of the profile is a machine (a network namespace named after the service, on
  * one bridge, each naming the others in its hosts file as Docker's network does), running what
  * its image would run, from Debian's packages:

@@ -37,7 +37,7 @@ import {
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
 
 /**
- * High availability (issue #17): the split deployment on a Patroni cluster (etcd, two PostgreSQL
+ * High availability: the split deployment on a Patroni cluster (etcd, two PostgreSQL
  * nodes with synchronous replication, HAProxy), all on loopback. Visitors book without pause
  * through the gateway while the primary's machine dies (kill -9 of its Patroni and PostgreSQL).
  * Shown: Patroni promotes the standby; the services find the new primary by themselves; requests

@@ -27,15 +27,15 @@ export const TicketReleased = defineEvent(
 );
 export const TicketBooked = defineEvent('TicketBooked', z.object({ ticketId: id, ownerId }));
 export const TicketCancelled = defineEvent('TicketCancelled', z.object({ ticketId: id, ownerId }));
-/** Issue #16, check-in: staff checked a booked ticket's reader in (at the clock's instant). */
+/** Check-in: staff checked a booked ticket's reader in (at the clock's instant). */
 export const TicketCheckedIn = defineEvent(
   'TicketCheckedIn',
   z.object({ ticketId: id, checkedInAt: instant }),
 );
-/** Issue #16, check-in: staff took a check-in back (within the undo time). */
+/** Check-in: staff took a check-in back (within the undo time). */
 export const TicketCheckInUndone = defineEvent('TicketCheckInUndone', z.object({ ticketId: id }));
 /**
- * Issue #16, no-show release: a booked ticket not checked in by its room's release time is no
+ * No-show release: a booked ticket not checked in by its room's release time is no
  * longer booked (status INVALID, flagged a no-show); its seat is free again. Actor `system`.
  */
 export const TicketNoShowReleased = defineEvent(

@@ -35,7 +35,7 @@ export const RoomImageAltChanged = defineEvent(
 );
 export const RoomImageRemoved = defineEvent('RoomImageRemoved', z.object({ roomId: z.uuid() }));
 /**
- * The reading-room services of a room (issue #16), each null while off: check-in (minutes before
+ * The reading-room services of a room, each null while off: check-in (minutes before
  * the start it opens), no-show release (minutes after the start), waitlist (minutes an offer
  * holds a seat) and reminders (hours before the slot). Rooms without this event use none.
  */

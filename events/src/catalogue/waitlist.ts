@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEvent } from './define.ts';
 
 /**
- * Issue #16, the waitlist of a full slot. Its events live on the slot's stream: the slot lock
+ * The waitlist of a full slot. Its events live on the slot's stream: the slot lock
  * serialises joins, offers and takes with the carts' holds, so an offer holds a seat exactly
  * like a cart hold and two offers never take one seat. Events carry the visitor's HMAC key,
  * never the address (that lives in `waitlist_entries` beside the log until its erasure).

@@ -26,8 +26,8 @@ function methodOf(args: string | FetchArgs): string {
 }
 
 /**
- * One request, answered as RTK Query's fetchBaseQuery answers (the kinds of spec section 8's
- * error handling: `{status, data}` for an HTTP error, `FETCH_ERROR` without an answer,
+ * One request, answered as RTK Query's fetchBaseQuery answers (the error kinds of
+ * docs/product.md#errors error handling: `{status, data}` for an HTTP error, `FETCH_ERROR` without an answer,
  * `PARSING_ERROR` for a body that is no JSON), for what this app sends: JSON bodies or
  * FormData, query parameters, the session cookie. A few lines instead of fetchBaseQuery's
  * general options (timeouts, response handlers, ...), which every page downloaded unused.

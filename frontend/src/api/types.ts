@@ -45,7 +45,7 @@ export type HistoryEntry = Schemas['HistoryEntry'];
 export type OccupancyReportItem = Schemas['OccupancyReport'][number];
 export type DailyReport = Schemas['DailyReport'];
 export type DailyReportItem = DailyReport['content'][number];
-/** The occupancy display (issue #16): rooms with their current and next slots. */
+/** The occupancy display: rooms with their current and next slots. */
 export type Display = Schemas['Display'];
 export type DisplayRoom = Schemas['DisplayRoom'];
 export type DisplaySlot = Schemas['DisplaySlot'];

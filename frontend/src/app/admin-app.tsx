@@ -123,7 +123,7 @@ function AdminGate({ mode }: { mode: AdminMode }) {
     );
   }
   if (hasRole(me, ROLE_CHECKIN)) {
-    // Issue #16: a user with only the check-in role sees the check-in screen and nothing else.
+    // A user with only the check-in role sees the check-in screen and nothing else.
     return (
       <AdminLayout me={me} nav="check-in">
         <Routes>
@@ -174,7 +174,7 @@ function AdminRoutes() {
   );
 }
 
-/** The reports part (spec section 2): reports page, daily and occupancy report; read-only. */
+/** The reports part (docs/product.md#screens): reports page, daily and occupancy report; read-only. */
 function ReportsRoutes() {
   return (
     <Routes>

@@ -3,7 +3,7 @@ import { useConfig } from './config-context';
 import '../styles/display.css';
 
 /**
- * The occupancy display interface (`data-interface="display"`, issue #16): the room of
+ * The occupancy display interface (`data-interface="display"`): the room of
  * `data-room-id`, or every room without it. Its own chunk and texts (`display.*.json`): the
  * visitor app never downloads them.
  */

@@ -3,7 +3,7 @@ import { readPayloadOf, type ErrorMessageParams } from '../lib/error-message';
 
 /**
  * Refusals to delete where seats are taken: payload total, booked, held, and the end of the last
- * hold (issue #15). With holds the message is the `_held` context, naming until when they last.
+ * hold. With holds the message is the `_held` context, naming until when they last.
  * Only the staff app shows them: it registers this reader at its start.
  */
 function seatParams(payload: readonly string[]): ErrorMessageParams | null {

@@ -77,7 +77,7 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
               <NavLink to="/your-reservations">
                 {t('nav.your-reservations')}
                 {tickets.length > 0 ? (
-                  // Issue #15: the cart's count in the header, on every page.
+                  // The cart's count in the header, on every page.
                   <span className="nav-count">
                     <span aria-hidden="true">{tickets.length}</span>
                     <span className="visually-hidden">

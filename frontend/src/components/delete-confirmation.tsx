@@ -17,7 +17,7 @@ interface DeleteConfirmationProps {
 }
 
 /**
- * The "delete confirmation" state of an edit page (spec section 4): the question, the server's
+ * The "delete confirmation" state of an edit page (docs/product.md#states): the question, the server's
  * refusal if any, and confirm / cancel. The heading takes focus when the state opens.
  */
 export function DeleteConfirmation({ headingRef, ...props }: DeleteConfirmationProps) {

@@ -11,7 +11,7 @@ interface ErrorBoxProps {
   extra?: ReactNode;
 }
 
-/** A translated error message (spec section 8) announced to assistive technology. */
+/** A translated error message (docs/product.md#errors) announced to assistive technology. */
 export function ErrorBox({ error, messageKey, extra }: ErrorBoxProps) {
   const { t } = useTranslation('common-error');
   const keys = messageKey ? [messageKey, UNKNOWN_ERROR_KEY] : errorMessageKeys(error);

@@ -8,7 +8,7 @@ import { selectNotifications } from '../stores/notifications-slice';
 const REFRESH_MS = 1000;
 
 /**
- * Short-lived notifications (spec section 2): date, title, optional description, styled by type.
+ * Short-lived notifications (docs/product.md#screens): date, title, optional description, styled by type.
  * Only entries younger than 10 seconds are shown; the list is refreshed every second. The
  * container is a polite live region that exists before any entry, so additions are announced.
  */

@@ -1,7 +1,7 @@
 import { useTranslation } from '../i18n/i18n-context';
 import { Page } from './page';
 
-/** The user lacks the permission to manage the reservation system (spec section 2). */
+/** The user lacks the permission to manage the reservation system (docs/product.md#screens). */
 export function PermissionError() {
   const { t } = useTranslation();
   return (

@@ -7,7 +7,7 @@ import { errorsOf, type FormCheck } from '../lib/form-check';
 export type { FieldError, FieldErrors };
 
 /**
- * Validation before submit (spec section 2) with a form's contract check (lib/form-check.ts):
+ * Validation before submit (docs/product.md#screens) with a form's contract check (lib/form-check.ts):
  * `validate` checks every field, shows the errors and moves focus to the first invalid control
  * (element id from `idOf`, fields in form order); it gives the request body when all is valid.
  * Fields with an error are checked again while the form is edited (`revalidate` with the new

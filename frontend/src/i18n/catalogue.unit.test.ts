@@ -13,7 +13,7 @@ function keys(catalogue: Catalogue, prefix = ''): string[] {
 }
 
 /**
- * Spec section 8 plus the codes of this project's backend contract that any interface can meet
+ * docs/product.md#errors plus the codes of this project's backend contract that any interface can meet
  * (the visitor's screens included): they are in the main catalogue.
  */
 const ERROR_KEYS = [

@@ -3,8 +3,8 @@ import type { InterfaceMode } from '../lib/config';
 /**
  * The message catalogues, one file per language each: `main` (`de.json`: what every interface
  * shows), `visitor` (`visitor.de.json`: the booking screens), `staff` (`staff.de.json`: the
- * admin and reports screens) and `display` (`display.de.json`: the occupancy display of issue
- * #16). No key is in more than one of them.
+ * admin and reports screens) and `display` (`display.de.json`: the live occupancy display). No
+ * key is in more than one of them.
  *
  * Kept free of dependencies: tests/bench/bundle.ts reads which catalogues an interface loads.
  */

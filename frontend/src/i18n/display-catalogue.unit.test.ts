@@ -12,7 +12,7 @@ function texts(catalogue: Catalogue, prefix = ''): [string, string][] {
 }
 const variables = (text: string) => [...text.matchAll(/{{(\w+)}}/g)].map((m) => m[1]).sort();
 
-describe('display message catalogues (issue #16)', () => {
+describe('display message catalogues', () => {
   it('have the same keys, no empty texts and the same variables in German and English', () => {
     const english = new Map(texts(displayEn));
     const all = texts(displayDe);

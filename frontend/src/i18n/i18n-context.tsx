@@ -3,7 +3,7 @@ import type { i18n, TFunction } from 'i18next';
 
 /**
  * The React binding of the app's i18next instance: a context and `useTranslation`, in place of
- * react-i18next (about 2 KB gzip of the visitor's download, issue #14). The instance is complete
+ * react-i18next (about 2 KB gzip of the visitor's download). The instance is complete
  * before the first render (`createI18n` awaits every catalogue of the page's language) and the
  * language of a page never changes, so a component needs no subscription to language changes or
  * namespace loading: it takes `t` of its namespace from the instance.

@@ -15,7 +15,7 @@ function texts(catalogue: Catalogue, prefix = ''): [string, string][] {
 const keys = (catalogue: Catalogue) => texts(catalogue).map(([key]) => key);
 const variables = (text: string) => [...text.matchAll(/{{(\w+)}}/g)].map((m) => m[1]).sort();
 
-/** Error codes of the visitor API that the main catalogue may lack (spec section 8 and the backend). */
+/** Error codes of the visitor API that the main catalogue may lack (docs/product.md#errors and the backend). */
 const VISITOR_ERROR_KEYS = [
   'transaction__expired',
   'transaction__already_booked',

@@ -2,7 +2,7 @@ import { WEEKDAYS, type Weekday } from '@rr/contracts/dates';
 import { addDaysIso, parseIsoDate, toIsoDate } from './dates';
 
 /**
- * Pure calendar math of the monthly slot calendar (spec section 2, "Calendar"), shared by the
+ * Pure calendar math of the monthly slot calendar (docs/product.md#screens, "Calendar"), shared by the
  * admin calendar and the visitor calendar: weeks Monday to Sunday, day states from slots.
  */
 

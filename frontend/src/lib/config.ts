@@ -1,6 +1,6 @@
 /**
  * Configuration of the single-page app, read from the data attributes of the mount element
- * (spec section 1). `parseConfig` is pure so it can be unit-tested; `main.tsx` feeds it the
+ * (docs/product.md#configuration). `parseConfig` is pure so it can be unit-tested; `main.tsx` feeds it the
  * element's `dataset` and the document language.
  */
 
@@ -27,7 +27,7 @@ export interface AppConfig {
   /** Address of the FAQ page; empty when not configured. */
   readonly faqUrl: string;
   /**
-   * Address of the privacy information the privacy notice links to (issue #15); empty: the FAQ
+   * Address of the privacy information the privacy notice links to; empty: the FAQ
    * page, and without that the notice shows its own text (`privacy.details`, overridable).
    */
   readonly privacyUrl: string;
@@ -35,7 +35,7 @@ export interface AppConfig {
   readonly recaptchaSrc: string;
   readonly language: Language;
   /**
-   * The one room the occupancy display (`data-interface="display"`, issue #16) shows; empty: every
+   * The one room the occupancy display (`data-interface="display"`) shows; empty: every
    * room.
    */
   readonly roomId: string;

@@ -1,5 +1,5 @@
 /**
- * Business constants of spec section 9 used by more than one feature. The booking limits (cart
+ * Business constants of docs/product.md#limits used by more than one feature. The booking limits (cart
  * size and hold, per-day and per-visitor maxima) are the server's configuration: `GET settings`
  * (`useGetSettingsQuery`, read by the booking context).
  */

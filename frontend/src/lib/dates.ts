@@ -2,9 +2,9 @@ import { isValidLocalDate } from '@rr/contracts/dates';
 
 /**
  * Date and time helpers. The API sends dates as `YYYY-MM-DD` and times as `HH:mm`; screens show
- * dates as dd.MM.yyyy and times as HH:mm (spec section 9). Dates are calendar days without a time
+ * dates as dd.MM.yyyy and times as HH:mm (docs/product.md#limits). Dates are calendar days without a time
  * zone: they are handled as local midnight. Which strings are dates is the contracts' rule
- * (`isValidLocalDate`, spec section 5), the server's too.
+ * (`isValidLocalDate`, docs/product.md#validation), the server's too.
  */
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -52,18 +52,18 @@ export function formatTime(value: string): string {
 
 /**
  * `HH:mm` of an instant in local time: the one clock style of every language, 24-hour as the
- * slots are (issue #15; `Intl` would give "04:59 PM" in English).
+ * slots are (`Intl` would give "04:59 PM" in English).
  */
 export function formatClockTime(instant: Date): string {
   return `${pad(instant.getHours())}:${pad(instant.getMinutes())}`;
 }
 
-/** `dd.MM.yyyy, HH:mm:ss` of an instant in local time, in every language (issue #15). */
+/** `dd.MM.yyyy, HH:mm:ss` of an instant in local time, in every language. */
 export function formatDateTime(instant: Date): string {
   return `${formatDate(toIsoDate(instant))}, ${formatClockTime(instant)}:${pad(instant.getSeconds())}`;
 }
 
-/** `HH:mm-HH:mm` (spec section 2, calendar dialog). */
+/** `HH:mm-HH:mm` (docs/product.md#screens, calendar dialog). */
 export function formatTimeRange(start: string, end: string): string {
   return `${formatTime(start)}-${formatTime(end)}`;
 }

@@ -58,7 +58,7 @@ describe('dates', () => {
   });
 });
 
-describe('clock and date-time of an instant (issue #15)', () => {
+describe('clock and date-time of an instant', () => {
   it('are 24-hour and the same in every language', () => {
     const instant = new Date(2026, 10, 24, 16, 43, 5);
     expect(formatClockTime(instant)).toBe('16:43');

@@ -7,7 +7,7 @@ import {
 } from '@rr/contracts/issues';
 
 /**
- * The forms check their values with the request contracts of spec section 5 (`@rr/contracts`,
+ * The forms check their values with the request contracts of docs/product.md#validation (`@rr/contracts`,
  * the same zod schemas the server validates with): a form's values make the request it sends,
  * and the contract parses it into the body or names each field's failed rule (the message key
  * below `validation.`, see `fieldErrorOf` in the contracts).

@@ -1,5 +1,5 @@
 /**
- * Merges the `labelOverride` configuration (spec section 1) over a message catalogue of one
+ * Merges the `labelOverride` configuration (docs/product.md#configuration) over a message catalogue of one
  * language. The catalogue's top level are i18next namespaces. Accepted override shapes:
  *
  * - `{"rooms": {"chooser": {"title": "Lesesaal wählen"}}}`: namespace objects, merged deeply;

@@ -9,7 +9,7 @@ export interface AppNotification {
   readonly description?: string;
 }
 
-/** Info popups are shown for 10 seconds (spec section 9). */
+/** Info popups are shown for 10 seconds (docs/product.md#limits). */
 export const NOTIFICATION_VISIBLE_MS = 10_000;
 
 /** Entries younger than the maximum age at `now`, newest first. */

@@ -1,6 +1,6 @@
 /**
  * Session storage access that never throws (storage may be disabled or full).
- * Keys used by the app are listed here; spec section 9 names three: transaction id,
+ * Keys used by the app are listed here; docs/product.md#limits names three: transaction id,
  * personal data and the privacy-notice flag.
  */
 export const SESSION_KEYS = {

@@ -29,7 +29,7 @@ export type QueryValue = string | number | boolean | null | undefined;
 export type QueryParams = Readonly<Record<string, QueryValue | readonly QueryValue[]>>;
 
 /**
- * Query string as spec section 7 wants it: arrays repeat the name without indices
+ * Query string as docs/product.md#api wants it: arrays repeat the name without indices
  * (`day=MONDAY&day=TUESDAY`) and null or undefined values are skipped.
  */
 export function serializeParams(params: QueryParams): string {

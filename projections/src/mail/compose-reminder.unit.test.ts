@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
 import { checkInImageCid, composeMail, type MailInput } from './compose.ts';
 
-/** Issue #16: the reminder mail, composed by the same helpers as the confirmation. */
+/** The reminder mail, composed by the same helpers as the confirmation. */
 const ticketId = '00000000-0000-4000-8000-000000000001';
 const input: MailInput = {
   kind: 'reminder',

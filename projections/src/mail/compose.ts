@@ -11,13 +11,13 @@ export interface MailTicket {
   startTime: string;
   endTime: string;
   /**
-   * Issue #16: the ticket's check-in reference when its room uses check-in; the mail then shows
+   * The ticket's check-in reference when its room uses check-in; the mail then shows
    * its QR code, an inline image the sender attaches under checkInImageCid(ticketId).
    */
   checkInCode?: string | null;
 }
 
-/** Issue #16: 'reminder' before the slot (see reminders.ts), 'release' after a no-show release. */
+/** 'reminder' before the slot (see reminders.ts), 'release' after a no-show release. */
 export type MailKind = 'confirmation' | 'cancellation' | 'reminder' | 'release';
 
 export interface MailInput {

@@ -6,7 +6,7 @@ import type { Projection } from '../projection.ts';
  * Enqueues mails from events. Runs like a projection (its checkpoint and the enqueue commit
  * together), so a booking or cancellation enqueues its mail exactly once, even across crashes.
  * Cancellations of one request (one database transaction) for one owner make one mail; so do
- * the no-show releases (issue #16) of one job round for one owner (kind 'release').
+ * the no-show releases of one job round for one owner (kind 'release').
  * A mail is due from its event's time, which the command's clock wrote (never the database's
  * `now()`): the sender compares due times with the same clock.
  */
@@ -26,7 +26,7 @@ export const mailOutboxReactor: Projection = {
       return;
     }
     if (event.type === 'SeatOffered') {
-      // Issue #16: the offer's mail, to the entry (its address stays beside the log).
+      // The offer's mail, to the entry (its address stays beside the log).
       const d = event.data as { entryId: string };
       await client.query(
         `INSERT INTO mail_outbox (id, kind, owner_id, created_at, next_attempt_at)

@@ -16,7 +16,7 @@ import {
 } from '@rr/platform';
 
 /**
- * Issue #16, reminders. A room with `reminderHoursBefore` reminds its readers that many hours
+ * Reminders. A room with `reminderHoursBefore` reminds its readers that many hours
  * before their slot: one mail per booking (owner) and slot day, naming all the booking's booked
  * tickets of that day (in rooms with reminders), enqueued into the outbox by the reminder job
  * once the day's first such ticket is that close, and sent by the mail sender.

@@ -35,7 +35,7 @@ interface Loaded {
   to: string;
   composed: Composed;
   names: (string | null)[];
-  /** Issue #16: the QR codes of check-in (none for mails without them). */
+  /** The QR codes of check-in (none for mails without them). */
   images?: InlineImage[];
 }
 
@@ -52,7 +52,7 @@ export interface MailSenderOptions {
   publicBaseUrl: string;
   timeZone: string;
   intervalMs: number;
-  /** Issue #16: the check-in references of tickets, for the QR codes in mails. */
+  /** The check-in references of tickets, for the QR codes in mails. */
   checkInCodes: CheckInCodes;
   /** How long a claimed mail stays this sender's (default MAIL_LEASE_MS). */
   leaseMs?: number;
@@ -299,7 +299,7 @@ export class MailSender {
       if (e.type === 'TicketAddedToTransaction') tickets.set(e.data.ticketId, e.data);
     }
     let chosen = row.ticket_ids.map((id) => tickets.get(id)).filter((t): t is CartTicket => !!t);
-    // Issue #16: a reminder names only what is still booked, decided now on the write side.
+    // A reminder names only what is still booked, decided now on the write side.
     const checkIns = new Set<string>();
     if (row.kind === 'reminder') {
       const still = await ticketsStillToRemind(this.o, chosen);
@@ -313,7 +313,7 @@ export class MailSender {
       [chosen.map((t) => t.roomId)],
     );
     const names = new Map(rooms.rows.map((x) => [x.id, x.name]));
-    // Issue #16: a confirmation shows the QR code of each ticket of a room with check-in.
+    // A confirmation shows the QR code of each ticket of a room with check-in.
     if (row.kind === 'confirmation') {
       const checkInRooms = new Set(rooms.rows.filter((x) => x.check_in).map((x) => x.id));
       for (const t of chosen) if (checkInRooms.has(t.roomId)) checkIns.add(t.ticketId);
@@ -341,7 +341,7 @@ export class MailSender {
       timeZone: this.o.timeZone,
       writtenAt: this.o.clock.now(),
     };
-    // Issue #16: the QR codes of check-in, inline images the HTML part shows by their cid.
+    // The QR codes of check-in, inline images the HTML part shows by their cid.
     const images = await Promise.all(
       mail.tickets.flatMap((t, i) =>
         t.checkInCode

@@ -2,7 +2,7 @@ import { localDateTime, type Pool } from '@rr/platform';
 import { escapeHtml, germanDate, slotLine, texts as mailTexts } from './compose.ts';
 
 /**
- * Issue #16: the mail of a waitlist offer, in the entry's language: the slot, until when the
+ * The mail of a waitlist offer, in the entry's language: the slot, until when the
  * seat is held, and the link that puts it into a cart. Loaded from the write side
  * (`waitlist_entries`, the entry's address) when it is sent; none once the offer is no longer
  * out (taken, lapsed or erased meanwhile): nobody needs it then.

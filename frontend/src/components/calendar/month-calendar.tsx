@@ -49,7 +49,7 @@ const NO_MARKS: readonly DayMark[] = [];
 const STATUS_SYMBOL: Readonly<Record<DayStatus, string>> = { empty: '', free: '○', full: '●' };
 
 /**
- * Monthly calendar (spec section 2, "Calendar"): month navigation, weeks Monday to Sunday, each
+ * Monthly calendar (docs/product.md#screens, "Calendar"): month navigation, weeks Monday to Sunday, each
  * day empty, free or full (colour plus symbol and text), and a dialog with the slots of a day.
  */
 export function MonthCalendar<S extends CalendarSlot>({

@@ -7,7 +7,7 @@ import type {
   PositionResult,
 } from '../../../api/types';
 
-/** Spec section 9: maxBlackListEntries. */
+/** docs/product.md#limits: maxBlackListEntries. */
 export const MAX_BLACKLIST_ENTRIES = 999;
 
 export interface BlacklistQuery {

@@ -21,7 +21,7 @@ const entryRequest = (values: EditFormValues) => ({
 });
 
 /**
- * Spec section 5, blacklist edit: the request of the form's values, checked with the contract
+ * docs/product.md#validation, blacklist edit: the request of the form's values, checked with the contract
  * (expiry after `today`). The body leaves out an empty description.
  */
 export function checkEditForm(today: string) {
@@ -42,7 +42,7 @@ export function checkAddForm(today: string) {
   );
 }
 
-/** Spec section 9: the entry expires one year from today by default. */
+/** docs/product.md#limits: the entry expires one year from today by default. */
 export function addFormDefaults(today: string): AddFormValues {
   return { email: '', expiredAt: addYearsIso(today, 1), description: '' };
 }
@@ -58,7 +58,7 @@ export type SortColumn = (typeof SORT_COLUMNS)[number];
 export type { SortOrder };
 export type BlacklistSort = ColumnSort<SortColumn>;
 
-/** Spec section 2: default email ascending. */
+/** docs/product.md#screens: default email ascending. */
 export const DEFAULT_SORT: BlacklistSort = { column: 'email', order: 'ASC' };
 
 /** The sort of the query parameters `sortColumn` and `sortOrder`; invalid parts use the default. */

@@ -31,7 +31,7 @@ describe('blacklist forms', () => {
     expect(addErrors({ ...addFormDefaults(today), email: 'a@b.at' })).toEqual({});
   });
 
-  it('checks email, expiry in the future and description (spec section 5)', () => {
+  it('checks email, expiry in the future and description (docs/product.md#validation)', () => {
     expect(
       addErrors({ email: 'no-address', expiredAt: today, description: 'x'.repeat(251) }),
     ).toEqual({

@@ -9,7 +9,7 @@ export type CheckInResult = components['schemas']['CheckInResult'];
 const DAY = { type: 'CheckIn', id: 'DAY' } as const;
 const checkInPath = (id: string) => `admin/tickets/${encodeURIComponent(id)}/check-in`;
 
-/** Issue #16, the check-in screen: today's tickets, check in, undo, check in by code. */
+/** The check-in screen: today's tickets, check in, undo, check in by code. */
 export const checkInApi = baseApi
   .enhanceEndpoints({ addTagTypes: ['CheckIn', 'Ticket'] })
   .injectEndpoints({

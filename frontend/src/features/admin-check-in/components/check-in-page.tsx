@@ -27,7 +27,7 @@ function RefusalBox({ error }: { error: unknown }) {
 }
 
 /**
- * Route `/check-in` (issue #16): today's tickets of the rooms with check-in, per room, with a
+ * Route `/check-in`: today's tickets of the rooms with check-in, per room, with a
  * search by name or booking number, a check-in button per ticket and undo for a few minutes;
  * a form for the QR reference or booking number (typed, or read by the camera where the browser
  * has BarcodeDetector).

@@ -53,7 +53,7 @@ export function actorLabel(actor: HistoryEntry['actor']): Label {
   }
 }
 
-/** Spec section 1: the default time zone. */
+/** docs/product.md#configuration: the default time zone. */
 export const TIME_ZONE = 'Europe/Vienna';
 
 /** dd.MM.yyyy HH:mm of an instant in the time zone; an unreadable value is returned unchanged. */
@@ -85,7 +85,7 @@ export function sortHistory(entries: readonly HistoryEntry[]): HistoryEntry[] {
     .map(({ entry }) => entry);
 }
 
-/** Consecutive entries of the same kind by the same actor, shown as one row (issue #15). */
+/** Consecutive entries of the same kind by the same actor, shown as one row. */
 export interface HistoryGroup {
   readonly first: HistoryEntry;
   readonly last: HistoryEntry;

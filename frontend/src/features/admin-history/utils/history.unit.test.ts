@@ -90,7 +90,7 @@ describe('sortHistory', () => {
   });
 });
 
-describe('groupHistory (issue #15: repeated events as one row)', () => {
+describe('groupHistory (repeated events as one row)', () => {
   const visitor = { kind: 'visitor' };
   const entry = (at: string, what: string, actor: HistoryEntry['actor'] = visitor) => ({
     at,

@@ -9,7 +9,7 @@ import type {
   PositionResult,
 } from '../../../api/types';
 
-/** Spec section 7: year lists ask 1 January to 31 December with limit 999. */
+/** docs/product.md#api: year lists ask 1 January to 31 December with limit 999. */
 export const MAX_HOLIDAYS = 999;
 
 const LIST = { type: 'Holiday', id: 'LIST' } as const;

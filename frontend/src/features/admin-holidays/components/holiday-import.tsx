@@ -15,7 +15,7 @@ import { useImportHolidaysMutation } from '../api/admin-holidays-api';
 import { holidayListPath } from '../utils/holiday-form';
 
 const FIELDS = ['file'] as const;
-/** Spec section 5, holiday import: the file is required, a calendar, at most 5 MB. */
+/** docs/product.md#validation, holiday import: the file is required, a calendar, at most 5 MB. */
 const checkImport = formCheck(HolidayImportInput, (values: { file: File | null }) => values);
 const idOf = () => 'holiday-import-file';
 

@@ -9,7 +9,7 @@ export type HolidayFormValues = Record<HolidayField, string>;
 
 export const HOLIDAY_FORM_DEFAULTS: HolidayFormValues = { name: '', date: '', description: '' };
 
-/** Spec section 5, holiday: the request of the form's values, checked with the contract. */
+/** docs/product.md#validation, holiday: the request of the form's values, checked with the contract. */
 export const checkHolidayForm = formCheck(HolidayInput, (values: HolidayFormValues) => ({
   name: values.name,
   date: text(values.date),

@@ -8,7 +8,7 @@ import {
 } from './holiday-form';
 
 describe('holiday form', () => {
-  it('checks name, date and description (spec section 5)', () => {
+  it('checks name, date and description (docs/product.md#validation)', () => {
     expect(errorsOf(checkHolidayForm({ name: ' ', date: '', description: '' }))).toEqual({
       name: { key: 'required' },
       date: { key: 'required' },

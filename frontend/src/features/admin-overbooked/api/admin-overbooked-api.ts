@@ -1,12 +1,12 @@
 import { baseApi } from '../../../api/base-api';
 import type { Page, TimeSlot } from '../../../api/types';
 
-/** Spec section 9: maxTimeSlots. */
+/** docs/product.md#limits: maxTimeSlots. */
 const MAX_TIME_SLOTS = 999;
 
 export const adminOverbookedApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    /** Spec section 7: slots with more tickets than capacity from today, by date and start time. */
+    /** docs/product.md#api: slots with more tickets than capacity from today, by date and start time. */
     getOverbookedSlots: build.query<Page<TimeSlot>, string>({
       query: (today) => ({
         url: 'admin/rooms/timeslots',

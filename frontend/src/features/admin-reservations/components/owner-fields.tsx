@@ -24,7 +24,7 @@ const AUTOCOMPLETE: Record<OwnerField, string> = {
 };
 
 /**
- * The owner data of a reservation (spec section 3): salutation, title, first and last name,
+ * The owner data of a reservation (docs/product.md#entities): salutation, title, first and last name,
  * organisation, e-mail, phone and whether accessibility is needed. Staff enter another person's
  * data, so the browser's autofill (the staff member's own data) is switched off.
  */

@@ -47,7 +47,7 @@ export function ReservationList({ canEdit }: { canEdit: boolean }) {
     cancelled: useTabCount(state, 'cancelled', data?.totalCount),
     'no-show': useTabCount(state, 'no-show', data?.totalCount),
   };
-  // Issue #16: the no-show tab only where there are no-shows (or it is open).
+  // The no-show tab only where there are no-shows (or it is open).
   const tabs = LIST_TYPES.filter(
     (type) => type !== 'no-show' || state.type === type || (counts[type] ?? 0) > 0,
   );

@@ -3,7 +3,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { offsetOfPage, pageCount, pageOf, pagerItems } from '../utils/pager';
 import { searchOf, type ListState } from '../utils/reservation-list';
 
-/** Links to the list's pages (spec section 7): previous, the pages near the current one, next. */
+/** Links to the list's pages (docs/product.md#api): previous, the pages near the current one, next. */
 export function ReservationPager({ state, total }: { state: ListState; total: number }) {
   const { t } = useTranslation('admin-reservations');
   const current = pageOf(state.offset);

@@ -146,7 +146,7 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
 }
 
 /**
- * Issue #16: the ticket's no-show mark (released as a no-show) and how many no-shows its visitor
+ * The ticket's no-show mark (released as a no-show) and how many no-shows its visitor
  * has (all bookings of the e-mail address).
  */
 function NoShowMarks({ ticket }: { ticket: Ticket }) {

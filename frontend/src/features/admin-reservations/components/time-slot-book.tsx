@@ -34,7 +34,7 @@ const idOf = (field: OwnerField | 'salutation' | 'accessibility' | 'language') =
 
 /**
  * The server's refusal of a booking sent with `confirmOverbooking: false` into a slot that has
- * no free seat (any more): payload seats taken, capacity (issue #15).
+ * no free seat (any more): payload seats taken, capacity.
  */
 const NOT_CONFIRMED = 'timeslot__overbooking_not_confirmed';
 

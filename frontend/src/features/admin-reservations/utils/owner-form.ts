@@ -2,7 +2,7 @@ import { OwnerInput, SALUTATIONS, StaffBookingInput, type Salutation } from '@rr
 import type { Ticket } from '../../../api/types';
 import { formCheck } from '../../../lib/form-check';
 
-/** Owner data of the reservation edit and the admin booking (spec sections 3 and 5). */
+/** Owner data of the reservation edit and the admin booking (docs/product.md#entities and #validation). */
 
 export { SALUTATIONS, type Salutation };
 
@@ -23,7 +23,7 @@ export type OwnerValues = Record<OwnerField, string> & {
 };
 
 /**
- * Spec section 5, reservation edit: the owner contract checks the values and makes the body of
+ * docs/product.md#validation, reservation edit: the owner contract checks the values and makes the body of
  * `PUT admin/tickets/{id}/owner` (texts trimmed, empty optional fields left out).
  */
 export const checkOwnerForm = formCheck(OwnerInput, (values: OwnerValues) => values);

@@ -141,7 +141,7 @@ describe('owner form', () => {
 describe('reservation paths', () => {
   it('links the edit page, its history and the slot', () => {
     expect(editPath('a/b')).toBe('/reservations/a%2Fb');
-    // From the list: its search in the address, so a reload keeps the way back (issue #15).
+    // From the list: its search in the address, so a reload keeps the way back.
     expect(editPath('x', '?searchTerm=anna&offset=20')).toBe(
       '/reservations/x?list=searchTerm%3Danna%26offset%3D20',
     );
@@ -157,7 +157,7 @@ describe('reservation paths', () => {
     expect(backToListPath(null)).toBe('/reservations');
     expect(backToListPath({ listSearch: 3 })).toBe('/reservations');
     expect(backToListPath(fromList(''))).toBe('/reservations');
-    // Without router state: the list as it was last shown (issue #15).
+    // Without router state: the list as it was last shown.
     expect(backToListPath(null, 'searchTerm=anna&offset=20')).toBe(
       '/reservations?searchTerm=anna&offset=20',
     );

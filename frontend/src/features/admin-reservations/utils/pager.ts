@@ -1,11 +1,11 @@
 import { PAGING_SIZE } from '../../../lib/constants';
 
-/** Spec section 7: page number = offset / page size + 1. */
+/** docs/product.md#api: page number = offset / page size + 1. */
 export function pageOf(offset: number, size = PAGING_SIZE): number {
   return Math.floor(Math.max(0, offset) / size) + 1;
 }
 
-/** Spec section 7: page count = ceil(total / page size), at least 1. */
+/** docs/product.md#api: page count = ceil(total / page size), at least 1. */
 export function pageCount(total: number, size = PAGING_SIZE): number {
   return Math.max(1, Math.ceil(Math.max(0, total) / size));
 }
@@ -15,7 +15,7 @@ export function offsetOfPage(page: number, size = PAGING_SIZE): number {
   return (Math.max(1, Math.floor(page)) - 1) * size;
 }
 
-/** Spec section 2: the pager shows only with more than one page. */
+/** docs/product.md#screens: the pager shows only with more than one page. */
 export function showPager(total: number, size = PAGING_SIZE): boolean {
   return pageCount(total, size) > 1;
 }

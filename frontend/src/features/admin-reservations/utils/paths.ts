@@ -5,7 +5,7 @@ const enc = encodeURIComponent;
 export const LIST_PATH = '/reservations';
 
 /**
- * A reservation's page; with the list's search (issue #15) in its address (`?list=`), so the
+ * A reservation's page; with the list's search in its address (`?list=`), so the
  * way back to the list as it was left survives a reload or a bookmark of the reservation.
  */
 export function editPath(ticketId: string, listSearch = ''): string {
@@ -31,7 +31,7 @@ export function fromList(search: string): FromList {
 }
 
 /**
- * The list's last search in this tab (issue #15): a reservation reached another way than by the
+ * The list's last search in this tab: a reservation reached another way than by the
  * list's link (from its history, its slot, a reload without router state) still goes back to the
  * list as it was left, with its filters, sort and page.
  */

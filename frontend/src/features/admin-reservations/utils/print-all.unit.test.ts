@@ -5,7 +5,7 @@ import type { TicketQuery } from './reservation-list';
 
 const ticket = (n: number) => ({ id: String(n) }) as Ticket;
 
-describe('loadAllTickets (issue #15: print prints every matching row)', () => {
+describe('loadAllTickets (print prints every matching row)', () => {
   it('reads page after page until every row of the total is there', async () => {
     const total = PRINT_CHUNK * 2 + 5;
     const asked: TicketQuery[] = [];

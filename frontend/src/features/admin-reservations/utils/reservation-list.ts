@@ -6,12 +6,12 @@ import { formCheck } from '../../../lib/form-check';
 import { text, withFieldNames } from '../../../lib/staff-forms';
 
 /**
- * State of the reservations list (spec section 2): tab, date range, term, sort and page. It lives
+ * State of the reservations list (docs/product.md#screens): tab, date range, term, sort and page. It lives
  * in the address as `searchType`, `searchFrom`, `searchUntil`, `sortColumn`, `sortOrder`,
  * `offset` and `searchTerm`, so reloading, sharing or going back restores the result.
  */
 
-/** The tabs; `no-show` (issue #16: tickets released as no-shows) shows only when it has rows. */
+/** The tabs; `no-show` (tickets released as no-shows) shows only when it has rows. */
 export const LIST_TYPES = ['booked', 'cancelled', 'no-show'] as const;
 export type ListType = (typeof LIST_TYPES)[number];
 
@@ -31,7 +31,7 @@ export interface ListState {
   readonly offset: number;
 }
 
-/** Spec section 2: default sort is name ascending. */
+/** docs/product.md#screens: default sort is name ascending. */
 export const DEFAULT_SORT: ListSort = { column: 'name', order: 'ASC' };
 
 /** The first search: booked tickets from today on. */
@@ -94,7 +94,7 @@ export function searchOf(state: ListState): string {
   return `?${new URLSearchParams(listStateToParams(state))}`;
 }
 
-/** A new search (other tab, filters or sort) starts at the first page (spec section 4). */
+/** A new search (other tab, filters or sort) starts at the first page (docs/product.md#states). */
 export function newSearch(
   state: ListState,
   change: Partial<Pick<ListState, 'type' | 'from' | 'until' | 'term' | 'sort'>>,
@@ -110,8 +110,8 @@ export function showReset(state: ListState, today: string): boolean {
 /** Filters of `GET admin/tickets` (and its CSV export) without paging. */
 export interface TicketFilter {
   /**
-   * No status: booked tickets; `CANCELED_ONLY`: the cancelled ones (spec section 4); `NO_SHOW`:
-   * the ones released as no-shows (issue #16).
+   * No status: booked tickets; `CANCELED_ONLY`: the cancelled ones (docs/product.md#states); `NO_SHOW`:
+   * the ones released as no-shows.
    */
   status?: 'CANCELED_ONLY' | 'NO_SHOW';
   fromDate?: string;
@@ -147,7 +147,7 @@ export function countQuery(state: ListState, type: ListType): TicketQuery {
   return { ...ticketFilter(state, type), limit: 1, offset: 0 };
 }
 
-/** Spec section 9: room names in the list are cut at 18 characters plus ' ...'. */
+/** docs/product.md#limits: room names in the list are cut at 18 characters plus ' ...'. */
 export const ROOM_NAME_MAX = 18;
 
 export function cutRoomName(name: string, max = ROOM_NAME_MAX): string {
@@ -160,7 +160,7 @@ export const SEARCH_FIELDS = ['from', 'until', 'term'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 
 /**
- * Spec section 5 (the list's filters): dates optional and in order, the term at most 200
+ * docs/product.md#validation (the list's filters): dates optional and in order, the term at most 200
  * characters; checked with the contract of the list's query.
  */
 export const checkSearchForm = withFieldNames(

@@ -194,7 +194,7 @@ describe('searching', () => {
       offset: 20,
     });
     expect(ticketFilter(cancelled, 'booked')).not.toHaveProperty('status');
-    // Issue #16: the no-show tab asks for the tickets released as no-shows.
+    // The no-show tab asks for the tickets released as no-shows.
     expect(ticketFilter(cancelled, 'no-show')).toMatchObject({ status: 'NO_SHOW' });
     expect(parseListState(new URLSearchParams('searchType=no-show'), today).type).toBe('no-show');
     expect(parseListState(new URLSearchParams('searchType=other'), today).type).toBe('booked');

@@ -11,7 +11,7 @@ import type {
 } from '../../../api/types';
 import { MAX_ROOMS } from '../../../lib/constants';
 
-/** Spec section 7: the room list load asks for up to maxRooms with offset 0. */
+/** docs/product.md#api: the room list load asks for up to maxRooms with offset 0. */
 export const ADMIN_ROOM_LIST_QUERY: ListQuery = { limit: MAX_ROOMS, offset: 0, sort: 'order:ASC' };
 
 const LIST = { type: 'Room', id: 'LIST' } as const;
@@ -67,7 +67,7 @@ export const adminRoomsApi = baseApi.injectEndpoints({
       },
       invalidatesTags: (_result, _error, { id }) => [LIST, { type: 'Room', id }],
     }),
-    /** Issue #16: the room's reading-room services; a null turns one off. */
+    /** The room's reading-room services; a null turns one off. */
     updateRoomServices: build.mutation<CommandResult, { id: string; services: RoomServicesInput }>({
       query: ({ id, services }) => ({
         url: `${roomPath(id)}/services`,

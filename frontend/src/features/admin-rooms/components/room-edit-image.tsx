@@ -28,7 +28,7 @@ interface ImageFormValues {
   image: File | null;
   alt: string;
 }
-/** Spec section 5, room image: the file (required for a room without one) and its alt text. */
+/** docs/product.md#validation, room image: the file (required for a room without one) and its alt text. */
 const CHECKS = {
   required: formCheck(roomImageInput(true), (values: ImageFormValues) => values),
   optional: formCheck(roomImageInput(false), (values: ImageFormValues) => values),

@@ -30,7 +30,7 @@ interface RoomFormProps {
   children?: ReactNode;
 }
 
-/** Create and edit form of a room (spec section 5 rules). */
+/** Create and edit form of a room (docs/product.md#validation rules). */
 export function RoomForm({
   initialValues,
   submitLabel,

@@ -21,7 +21,7 @@ const idOf = (field: ServiceField) => `room-services-${field}`;
 const BOUNDS = shapeBounds(RoomServicesInput);
 
 /**
- * Issue #16: the room's reading-room services (check-in, no-show release, waitlist, reminders),
+ * The room's reading-room services (check-in, no-show release, waitlist, reminders),
  * each explained in one sentence and off while its field is empty.
  */
 export function RoomServicesForm({ room }: { room: Room }) {

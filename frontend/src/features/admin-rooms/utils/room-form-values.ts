@@ -18,7 +18,7 @@ export const ROOM_FIELDS = [
 export type RoomField = (typeof ROOM_FIELDS)[number];
 export type RoomFormValues = Record<RoomField, string>;
 
-/** Spec section 9: open start 2 days (type DAY), open end 30 working days. */
+/** docs/product.md#limits: open start 2 days (type DAY), open end 30 working days. */
 export const ROOM_FORM_DEFAULTS: RoomFormValues = {
   name: '',
   description: '',
@@ -29,7 +29,7 @@ export const ROOM_FORM_DEFAULTS: RoomFormValues = {
   openEndType: 'WORKING_DAY',
 };
 
-/** Spec section 5, room: the request of the form's values, checked with the room contract. */
+/** docs/product.md#validation, room: the request of the form's values, checked with the room contract. */
 export const checkRoomForm = formCheck(
   RoomInput,
   (values: RoomFormValues): Record<keyof RoomCreate, unknown> => ({

@@ -80,7 +80,7 @@ describe('room form values', () => {
     expect(errorsOfRoom(valid)).toEqual({});
   });
 
-  it('enforces the section 5 room rules', () => {
+  it('enforces the room rules of docs/product.md#validation', () => {
     const errors = errorsOfRoom({
       name: 'ab',
       description: 'x'.repeat(101),
@@ -119,7 +119,7 @@ describe('movedIndex', () => {
   });
 });
 
-describe('checkServicesForm (issue #16)', () => {
+describe('checkServicesForm', () => {
   const empty = {
     checkInMinutesBefore: '',
     noShowReleaseMinutes: '',

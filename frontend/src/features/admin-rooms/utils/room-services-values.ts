@@ -3,7 +3,7 @@ import type { Room } from '../../../api/types';
 import { formCheck } from '../../../lib/form-check';
 import { numberOf } from '../../../lib/staff-forms';
 
-/** Issue #16: the reading-room services of a room, each off while its field is empty. */
+/** The reading-room services of a room, each off while its field is empty. */
 export const SERVICE_FIELDS = [
   'checkInMinutesBefore',
   'noShowReleaseMinutes',

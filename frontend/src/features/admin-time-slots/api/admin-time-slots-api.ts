@@ -15,7 +15,7 @@ import type {
 } from '../../../api/types';
 import type { components } from '../../../api/schema';
 
-/** Spec section 9: maxTimeSlots; a month never has more. */
+/** docs/product.md#limits: maxTimeSlots; a month never has more. */
 export const MAX_TIME_SLOTS = 999;
 
 export interface TimeSlotRangeQuery {
@@ -121,7 +121,7 @@ export const { useGetTimeSlotTicketsQuery } = adminTimeSlotTicketsApi;
 
 export type WaitlistEntry = components['schemas']['WaitlistEntry'];
 
-/** Issue #16: a slot's waitlist in line order (no addresses); fresh on every visit of the page. */
+/** A slot's waitlist in line order (no addresses); fresh on every visit of the page. */
 export const adminWaitlistApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     getSlotWaitlist: build.query<{ content: WaitlistEntry[] }, TimeSlotKey>({

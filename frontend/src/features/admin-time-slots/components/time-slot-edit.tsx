@@ -223,7 +223,7 @@ function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
   );
 }
 
-/** Issue #16: the slot's waitlist, only in a room that has one (status and times, no addresses). */
+/** The slot's waitlist, only in a room that has one (status and times, no addresses). */
 function SlotWaitlist({ slot }: { slot: AdminTimeSlot }) {
   const { t } = useTranslation('admin-time-slots');
   const room = useGetTimeSlotRoomQuery(slot.roomId);

@@ -28,7 +28,7 @@ export interface AddFormValues {
   capacity: string;
 }
 
-/** Spec section 9: start 00:00, end 23:59, Monday to Friday, holidays excluded, capacity 0. */
+/** docs/product.md#limits: start 00:00, end 23:59, Monday to Friday, holidays excluded, capacity 0. */
 export function addFormDefaults(today: string): AddFormValues {
   return {
     startTime: '00:00',
@@ -42,7 +42,7 @@ export function addFormDefaults(today: string): AddFormValues {
 }
 
 /**
- * Spec section 5, time slot add: start and end time (end after start), start date, repeat-until
+ * docs/product.md#validation, time slot add: start and end time (end after start), start date, repeat-until
  * not before it, a weekday when repeating, capacity; checked with the contract.
  */
 export const checkAddForm = formCheck(TimeSlotInput, (values: AddFormValues) => ({
@@ -96,7 +96,7 @@ export const EDIT_FIELDS = ['startTime', 'endTime', 'capacity'] as const;
 export type EditField = (typeof EDIT_FIELDS)[number];
 export type EditFormValues = Record<EditField, string>;
 
-/** Spec section 5, time slot edit: the times and capacity as when adding; makes the body. */
+/** docs/product.md#validation, time slot edit: the times and capacity as when adding; makes the body. */
 export const checkEditForm = formCheck(TimeSlotUpdateInput, (values: EditFormValues) => ({
   startTime: values.startTime,
   endTime: values.endTime,
@@ -117,7 +117,7 @@ export const CAPACITY_FIELDS = ['fromDate', 'untilDate', 'capacity'] as const;
 export type CapacityField = (typeof CAPACITY_FIELDS)[number];
 export type CapacityFormValues = Record<CapacityField, string>;
 
-/** Spec section 5, multi capacity: both dates, the end not before the start; the capacity. */
+/** docs/product.md#validation, multi capacity: both dates, the end not before the start; the capacity. */
 export const checkCapacityForm = formCheck(TimeSlotCapacityInput, (values: CapacityFormValues) => ({
   fromDate: text(values.fromDate),
   untilDate: text(values.untilDate),

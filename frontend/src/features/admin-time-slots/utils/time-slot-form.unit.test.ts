@@ -17,7 +17,7 @@ const defaults = addFormDefaults('2026-03-02');
 const series: AddFormValues = { ...defaults, repeatUntil: '2026-03-31', capacity: '10' };
 
 describe('adding time slots', () => {
-  it('starts with the defaults of spec section 9', () => {
+  it('starts with the defaults of docs/product.md#limits', () => {
     expect(defaults).toEqual({
       startTime: '00:00',
       endTime: '23:59',

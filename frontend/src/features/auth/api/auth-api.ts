@@ -3,7 +3,7 @@ import type { Credentials, Me, SessionState } from '../../../api/types';
 
 export const ROLE_ADMIN = 'admin';
 export const ROLE_REPORTS = 'reports';
-/** Issue #16: staff who only check readers in (the check-in screen only). */
+/** Staff who only check readers in (the check-in screen only). */
 export const ROLE_CHECKIN = 'checkin';
 
 export const authApi = baseApi.injectEndpoints({

@@ -14,7 +14,7 @@ export type BookingResult = Schemas['BookingResult'];
 export type BookingInput = Schemas['BookingInput'];
 /** `GET settings`: the server's booking limits (cart size and hold, per-day and per-visitor maxima). */
 export type Settings = Schemas['Settings'];
-/** Issue #16: joining a full slot's waitlist, and the place in line. */
+/** Joining a full slot's waitlist, and the place in line. */
 export type WaitlistInput = Schemas['WaitlistInput'];
 export type WaitlistEntryAnswer = Schemas['WaitlistEntryAnswer'];
 

@@ -64,7 +64,7 @@ export interface BookingState {
   addTicket: (timeSlotId: string) => Promise<CartAnswer>;
   removeTicket: (ticketId: string) => Promise<void>;
   /**
-   * Follows a waitlist offer (issue #16): the offered seat becomes the first ticket of a new
+   * Follows a waitlist offer: the offered seat becomes the first ticket of a new
    * cart, which becomes the visitor's cart as after a first add.
    */
   takeOffer: (timeSlotId: string, offerId: string) => Promise<CartAnswer>;
@@ -100,15 +100,16 @@ const finishBooking = () => {
 /** The history state of `/?reset=y` after an expired cart: the chooser names the expiry. */
 const EXPIRED_STATE = { expired: true } as const;
 
-/** The route of the data form, where an expiry leaves the visitor (issue #15). */
+/** The route of the data form, where an expiry leaves the visitor. */
 const DATA_FORM = '/your-personal-data';
 
 /**
- * The visitor's cart and personal data (spec sections 3 and 4), kept in the browser session.
- * Checks the cart's expiry every 5 seconds: an expired cart is refreshed from the server, and
- * if it is still expired the visitor starts again at `/?reset=y` (with the expiry message),
- * except on the data form, which stays with what was typed and says the cart expired (issue
- * #15). A refresh that finds no cart, a bad answer or no tickets forgets the local transaction.
+ * The visitor's cart and personal data (docs/product.md#entities and #states), kept in the
+ * browser session. Checks the cart's expiry every 5 seconds: an expired cart is refreshed from
+ * the server, and if it is still expired the visitor starts again at `/?reset=y` (with the
+ * expiry message), except on the data form, which stays with what was typed and says the cart
+ * expired. A refresh that finds no cart, a bad answer or no tickets forgets the local
+ * transaction.
  */
 export function BookingProvider({ children }: { children: ReactNode }) {
   const { recaptchaPublicToken, recaptchaSrc } = useConfig();
@@ -156,7 +157,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
     [dispatch],
   );
 
-  /** A cart answer becomes the visitor's cart (spec section 8: an incomplete one is a failure). */
+  /** A cart answer becomes the visitor's cart (docs/product.md#errors: an incomplete one is a failure). */
   const adopt = useCallback(
     (answer: CartAnswer) => {
       if (!isCompleteAddAnswer(answer)) throw new BookingFailure('unknown');
@@ -180,7 +181,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       try {
         return adopt(await add({ transactionId, timeSlotId, recaptchaToken }).unwrap());
       } catch (failure) {
-        // Spec section 8: a failed add refreshes the cart, then passes the error on.
+        // docs/product.md#errors: a failed add refreshes the cart, then passes the error on.
         if (transactionId) await refreshCart(transactionId);
         throw failure;
       }

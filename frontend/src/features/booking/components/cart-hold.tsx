@@ -5,7 +5,7 @@ import { useBooking } from './booking-context';
 
 /**
  * How long the cart's slots are still held, counted down every second on every visitor page
- * with a cart (issue #15); a minute before the end a polite status says so and offers to keep
+ * with a cart; a minute before the end a polite status says so and offers to keep
  * the hold (touch). The countdown itself is not announced, the warning is (its live region
  * exists from the start).
  */

@@ -4,7 +4,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { useBooking } from './booking-context';
 
 /**
- * Spec section 2: shown only while personal data or cart tickets exist; after a confirmation it
+ * docs/product.md#screens: shown only while personal data or cart tickets exist; after a confirmation it
  * removes the cart and the personal data and starts again at `/?reset=y`.
  */
 export function PanicButton() {

@@ -35,7 +35,7 @@ const AUTOCOMPLETE: Readonly<Record<TextField, string>> = {
 };
 
 /**
- * Route `/your-personal-data`: the visitor's data (spec section 5), validated before going on
+ * Route `/your-personal-data`: the visitor's data (docs/product.md#validation), validated before going on
  * (focus moves to the first invalid field), kept in the session, then on to `/summary`.
  */
 export function PersonalDataForm() {
@@ -51,7 +51,7 @@ export function PersonalDataForm() {
   useEffect(() => touch(), [touch]);
 
   // The cart expired here: the form stays, and what was typed is kept in the session for when
-  // the visitor has chosen slots again (issue #15).
+  // the visitor has chosen slots again.
   useEffect(() => {
     if (expired) savePersonalData(values);
   }, [expired, values, savePersonalData]);

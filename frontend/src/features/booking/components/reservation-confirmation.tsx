@@ -116,7 +116,7 @@ export function ReservationConfirmation() {
             renderExtra={(ticket) => (
               <>
                 {ticket.checkIn ? (
-                  // Issue #16: the check-in QR code, drawn by the server (no QR code in the JS).
+                  // The check-in QR code, drawn by the server (no QR code in the JS).
                   <img
                     className="ticket-list__qr"
                     src={resolveApiUrl(

@@ -46,7 +46,7 @@ export function RoomBooking() {
   const { transactionId, addTicket, settings, tickets } = useBooking();
   const { baseApiUrl } = useConfig();
   const room = useGetBookingRoomQuery(id);
-  // Issue #16: a room with an offer time has a waitlist on its full slots.
+  // A room with an offer time has a waitlist on its full slots.
   const offerMinutes = room.data?.services.waitlistOfferMinutes;
   const slots = useGetBookableSlotsQuery({ roomId: id, transactionId, ...range });
   const [pending, setPending] = useState<string | null>(null);
@@ -64,7 +64,7 @@ export function RoomBooking() {
     (slot) => slot.capacity > 0 && !slot.failedRules.includes('timeslot_not_open'),
   );
 
-  // Issue #15: the calendar marks the days with a slot in the cart and those at the day's limit.
+  // The calendar marks the days with a slot in the cart and those at the day's limit.
   const inCartMark: DayMark = { symbol: '✓', label: t('room.mark-in-cart') };
   const dayFullMark: DayMark = { symbol: '–', label: t('room.mark-day-full') };
   const markDay = (daySlots: readonly TimeSlot[]): DayMark[] => {
@@ -125,10 +125,10 @@ export function RoomBooking() {
       case 'visitor-full':
         return <p>{t('max_tickets_by_user_reached', { ns: 'common-error' })}</p>;
       case 'day-full':
-        // Spec section 8's message; the cart beside the calendar names the day and the limit.
+        // The message of docs/product.md#errors; the cart beside the calendar names the day and the limit.
         return <p>{t('max_tickets_per_day_reached', { ns: 'common-error' })}</p>;
       case 'overlap':
-        // Issue #15: says why, instead of "temporarily full" beside free seats.
+        // Says why, instead of "temporarily full" beside free seats.
         return <p>{t('max_tickets_per_time_reached', { ns: 'common-error' })}</p>;
       case 'fully-booked':
       case 'unavailable':
@@ -208,7 +208,7 @@ export function RoomBooking() {
               legendMarks={[inCartMark, dayFullMark]}
               afterGrid={
                 tickets.length > 0 ? (
-                  // Issue #15: on a phone the cart is below the fold; the way on is right here.
+                  // On a phone the cart is below the fold; the way on is right here.
                   <p className="calendar__continue">
                     <Link className="button button--primary" to="/your-reservations">
                       {t('room.continue', { count: tickets.length })}

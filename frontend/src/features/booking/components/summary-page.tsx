@@ -17,7 +17,7 @@ import { WizardSteps } from './wizard-steps';
  * Route `/summary`: review the tickets and the data and book. On success the cart and the
  * personal data are cleared and the visitor lands on the owner's confirmation page
  * (`/reservation-confirmation/{ownerId}`, the address of the confirmation mail's link), which
- * shows the booking number and the tickets and survives a reload (issue #15).
+ * shows the booking number and the tickets and survives a reload.
  */
 export function SummaryPage() {
   const { t } = useTranslation('booking');
@@ -53,7 +53,7 @@ export function SummaryPage() {
 
   const fields = failure ? invalidFields(failure) : [];
   const keys = failure ? errorMessageKeys(failure) : [];
-  // Issue #15: a limit that counts earlier bookings is only known now; name it, and the day
+  // A limit that counts earlier bookings is only known now; name it, and the day
   // the refusal names (its payload: the rule, the day, the maximum).
   const [, day, max] = problemCode(failure)?.payload ?? [];
   const limitHint =

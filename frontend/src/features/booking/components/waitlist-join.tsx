@@ -15,7 +15,7 @@ const checkJoin = formCheck(WaitlistInput, (request: { email: string; language: 
 const FIELDS = ['email'] as const;
 
 /**
- * Issue #16: on a full slot of a room with a waitlist, the visitor joins the line with an
+ * On a full slot of a room with a waitlist, the visitor joins the line with an
  * e-mail address (checked with the server's contract) and learns their place in it; the
  * server's refusals (blacklist, limits, already in line, seats free again) are shown as such.
  */

@@ -6,7 +6,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { useBooking } from './booking-context';
 
 /**
- * Route `/waitlist-offer/:timeSlotId/:offerId`, the link of a waitlist offer mail (issue #16):
+ * Route `/waitlist-offer/:timeSlotId/:offerId`, the link of a waitlist offer mail:
  * takes the offered seat into a new cart, as a first add does, and continues to the personal
  * data. A lapsed, used or unknown offer says so, with the way to the room chooser.
  */

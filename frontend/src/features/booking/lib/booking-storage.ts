@@ -1,5 +1,5 @@
 /**
- * The visitor's booking state in the browser session (spec section 3: the session keeps the
+ * The visitor's booking state in the browser session (docs/product.md#entities: the session keeps the
  * transaction id, the personal data and the privacy flag), as an external store for
  * `useSyncExternalStore`. Access never throws: when storage is disabled the values live in
  * memory, for this page view only.
@@ -43,7 +43,7 @@ export function subscribe(listener: () => void): () => void {
 let expiredCart = false;
 
 /**
- * Whether the cart expired during this page view (issue #15: the data form then says so and
+ * Whether the cart expired during this page view (the data form then says so and
  * keeps what was typed). Memory only, not one of the session's keys.
  */
 export const readExpired = (): boolean => expiredCart;

@@ -1,16 +1,16 @@
 /**
- * Pure rules of the visitor's cart (spec section 4, "Cart"): expiry, what a refreshed cart
+ * Pure rules of the visitor's cart (docs/product.md#states, "Cart"): expiry, what a refreshed cart
  * means for the local transaction, keeping it alive, and the state of a slot's book button.
  */
 
-/** The cart expiry is checked this often (spec section 9). */
+/** The cart expiry is checked this often (docs/product.md#limits). */
 export const CART_CHECK_MS = 5_000;
 /** Touch on activity at most this often, and only when the cart expires within touchWithinMs. */
 export const TOUCH_INTERVAL_MS = 60_000;
 /** Touch once a fifth of the hold (`holdMinutes` of the server's settings) has passed. */
 export const touchWithinMs = (holdMinutes: number) => holdMinutes * 0.8 * 60_000;
 
-/** The hold warns this long before the cart expires (issue #15). */
+/** The hold warns this long before the cart expires. */
 export const HOLD_WARNING_MS = 60_000;
 
 /** The time left of a hold as minutes and seconds, e.g. `14:05`; never below `0:00`. */
@@ -69,7 +69,7 @@ export function shouldTouch(
   return !Number.isNaN(time) && time > now && time - now < within;
 }
 
-/** Spec section 8: an add answer lacking transactionId, expiredAt or ticket counts as a failure. */
+/** docs/product.md#errors: an add answer lacking transactionId, expiredAt or ticket counts as a failure. */
 export function isCompleteAddAnswer(answer: unknown): boolean {
   if (answer === null || typeof answer !== 'object') return false;
   const { transactionId, expiredAt, ticket } = answer as Record<string, unknown>;
@@ -85,7 +85,7 @@ export function isCompleteAddAnswer(answer: unknown): boolean {
 
 /**
  * A failure of the booking flow that did not come from the server, with the `error` code the
- * message catalogue knows (spec section 8), e.g. `unknown` for an incomplete add answer.
+ * message catalogue knows (docs/product.md#errors), e.g. `unknown` for an incomplete add answer.
  */
 export class BookingFailure extends Error {
   readonly payload: readonly string[] = [];
@@ -99,9 +99,9 @@ export class BookingFailure extends Error {
  * - `book`: the book button;
  * - `in-cart`: already in the cart (duplicate message and a back button);
  * - `cart-full`: the cart holds the maximum of the server's settings (max reservations message);
- * - `visitor-full`: the cart holds the per-visitor maximum (its message of spec section 8);
+ * - `visitor-full`: the cart holds the per-visitor maximum (its message of docs/product.md#errors);
  * - `day-full`: the cart holds the per-day maximum on the slot's day (its message);
- * - `overlap`: the slot overlaps a ticket of the cart (its message, issue #15);
+ * - `overlap`: the slot overlaps a ticket of the cart (its message);
  * - `fully-booked`: no seats left (disabled, "fully booked");
  * - `unavailable`: any other failed rule (disabled, "temporarily full").
  */

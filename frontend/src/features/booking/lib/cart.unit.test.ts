@@ -150,7 +150,7 @@ describe('slot actions', () => {
     expect(slotAction(slot([], 5))).toBe('fully-booked');
   });
 
-  it('says that a slot overlaps one in the cart (issue #15)', () => {
+  it('says that a slot overlaps one in the cart', () => {
     expect(slotAction(slot(['max_tickets_per_time_reached']))).toBe('overlap');
     expect(slotAction(slot(['max_tickets_per_time_reached', 'timeslot_no_tickets_left'], 4))).toBe(
       'overlap',
@@ -176,7 +176,7 @@ describe('days of the cart at the per-day maximum', () => {
   });
 });
 
-describe('messages of cart failures (spec section 8)', () => {
+describe('messages of cart failures (docs/product.md#errors)', () => {
   const refused = (rule: string) => ({
     status: 409,
     data: { error: 'ticket__validation_error', payload: [rule] },
@@ -214,7 +214,7 @@ describe('messages of cart failures (spec section 8)', () => {
   });
 });
 
-describe('formatTimeLeft (issue #15)', () => {
+describe('formatTimeLeft', () => {
   it('shows minutes and seconds, rounding up and never below zero', () => {
     expect(formatTimeLeft(15 * 60_000)).toBe('15:00');
     expect(formatTimeLeft(65_500)).toBe('1:06');
@@ -223,7 +223,7 @@ describe('formatTimeLeft (issue #15)', () => {
   });
 });
 
-describe('the days of the cart (issue #15)', () => {
+describe('the days of the cart', () => {
   it('are each named once, in date order', () => {
     expect(
       cartDays([{ date: '2026-03-05' }, { date: '2026-03-04' }, { date: '2026-03-05' }]),

@@ -2,7 +2,7 @@ import { isRequired as isRequiredBy } from '@rr/contracts/issues';
 import { BookingInput, SALUTATIONS, type Salutation } from '@rr/contracts/owner';
 import { formCheck } from '../../../lib/form-check';
 
-/** The visitor's personal data form (spec sections 3 and 5), as kept in the session. */
+/** The visitor's personal data form (docs/product.md#entities and #validation), as kept in the session. */
 export interface PersonalData {
   salutation: Salutation;
   title: string;
@@ -40,7 +40,7 @@ export const EMPTY_PERSONAL_DATA: PersonalData = {
 };
 
 /**
- * Spec section 5, visitor personal data: checked with the booking contract (names, e-mail and
+ * docs/product.md#validation, visitor personal data: checked with the booking contract (names, e-mail and
  * phone required; lengths, e-mail and telephone number as for staff).
  */
 export const checkPersonalData = formCheck(BookingInput, (data: PersonalData) => data);

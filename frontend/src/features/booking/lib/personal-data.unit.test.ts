@@ -26,7 +26,7 @@ const validatePersonalData = (data: PersonalData) => errorsOf(checkPersonalData(
 const validateField = (field: TextField, value: string) =>
   validatePersonalData({ ...valid, [field]: value })[field] ?? null;
 
-describe('personal data validation (spec section 5, visitor)', () => {
+describe('personal data validation (docs/product.md#validation, visitor)', () => {
   it('accepts complete data', () => {
     expect(validatePersonalData(valid)).toEqual({});
   });

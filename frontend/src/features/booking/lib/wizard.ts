@@ -1,4 +1,4 @@
-/** The four booking steps the catalogue names (spec section 2). */
+/** The four booking steps the catalogue names (docs/product.md#screens). */
 export const WIZARD_STEPS = ['reservation', 'data', 'finish', 'confirmation'] as const;
 export type WizardStep = (typeof WIZARD_STEPS)[number];
 

@@ -11,11 +11,11 @@ interface DashboardLink {
   /** Key below `links.` in the dashboard namespace. */
   key: string;
   to: string;
-  /** Only administrators get these links (spec section 6). */
+  /** Only administrators get these links (docs/product.md#roles). */
   adminOnly: boolean;
 }
 
-/** Dashboard links of spec section 2 in their spec order. */
+/** Dashboard links of docs/product.md#screens in the order listed there. */
 const LINKS: readonly DashboardLink[] = [
   { key: 'rooms', to: '/rooms', adminOnly: true },
   { key: 'reservations', to: '/reservations', adminOnly: false },
@@ -35,7 +35,7 @@ export function Dashboard({ isAdmin }: DashboardProps) {
   const { t } = useTranslation('dashboard');
   const { labelAdminUrl } = useConfig();
   const [today] = useState(() => todayIso());
-  // Spec section 6: only administrators load the overbooked count.
+  // docs/product.md#roles: only administrators load the overbooked count.
   const { data: overbooked } = useGetOverbookedCountQuery(today, { skip: !isAdmin });
 
   const label = (key: string) =>

@@ -2,7 +2,7 @@ import { baseApi } from '../../../api/base-api';
 import type { Display } from '../../../api/types';
 
 /**
- * How often the display asks again (issue #16: a change shows within 10 seconds). Polling, not
+ * How often the display asks again (a change shows within 10 seconds). Polling, not
  * server-sent events: one small public GET every 5 seconds per screen needs no open connection
  * per screen, passes every proxy and the gateway unchanged, and survives a restart by itself.
  */

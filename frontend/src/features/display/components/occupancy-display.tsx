@@ -109,7 +109,7 @@ const isNotFound = (error: unknown) =>
   typeof error === 'object' && error !== null && 'status' in error && error.status === 404;
 
 /**
- * The live occupancy display (issue #16): a public screen for the foyer, one room or all rooms,
+ * The live occupancy display: a public screen for the foyer, one room or all rooms,
  * with the slot running now and the next ones and their free seats, asked again every 5 seconds.
  * No navigation, no personal data; large type and high contrast, read from three metres.
  */

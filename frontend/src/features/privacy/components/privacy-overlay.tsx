@@ -13,7 +13,7 @@ export function isPrivacyAccepted(): boolean {
 const CHECKBOX_ID = 'privacy-accept';
 
 /**
- * The privacy notice shown to visitors before anything else (spec section 2). It is the only
+ * The privacy notice shown to visitors before anything else (docs/product.md#screens). It is the only
  * content of the page, so it is a dialog that takes focus on open and cannot be dismissed
  * without confirming. Acceptance lasts for the browser session.
  */
@@ -62,7 +62,7 @@ export function PrivacyOverlay({ onAccept }: { onAccept: () => void }) {
           ) : null}
         </p>
         {infoUrl ? null : (
-          // Issue #15: without an address the notice shows the privacy text itself (a link to
+          // Without an address the notice shows the privacy text itself (a link to
           // the notice would lead nowhere); `privacy.details` can be overridden.
           <details className="privacy-details">
             <summary>{t('info-link')}</summary>

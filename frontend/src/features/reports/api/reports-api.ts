@@ -14,7 +14,7 @@ const enc = encodeURIComponent;
 /** Reads only: the `reports` role may use all of these. */
 export const reportsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Ticket'] }).injectEndpoints({
   endpoints: (build) => ({
-    /** Spec section 7: the room list load asks for up to maxRooms with offset 0. */
+    /** docs/product.md#api: the room list load asks for up to maxRooms with offset 0. */
     getReportRooms: build.query<Page<Room>, void>({
       query: () => ({
         url: 'admin/rooms',

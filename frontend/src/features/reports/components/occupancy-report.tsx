@@ -50,7 +50,7 @@ export function OccupancyReport() {
       >
         {({ content }) =>
           content.length === 0 ? (
-            // Spec section 2: without rooms the report shows the error state.
+            // docs/product.md#screens: without rooms the report shows the error state.
             <ErrorBox
               messageKey="report__no_rooms"
               extra={<Link to="/reports">{t('back-to-reports')}</Link>}
@@ -73,7 +73,7 @@ function OccupancyReportContent({ rooms }: { rooms: Room[] }) {
   const [query, setQuery] = useState<OccupancyQuery>(initial);
   const errors = occupancyErrors(values);
   const room = rooms.find((candidate) => candidate.id === query.roomId);
-  // Issue #16: no-shows only for a room with check-in; any other room's report is as before.
+  // No-shows only for a room with check-in; any other room's report is as before.
   const noShows = room?.services.checkInMinutesBefore != null;
 
   const change = (field: OccupancyField, value: string) => {
@@ -277,13 +277,13 @@ function OccupancyTable({ items, noShows, caption, busy, locale }: TableProps) {
   );
 }
 
-/** Issue #16: a slot's (or the total's) no-shows with their rate, e.g. `2 (10 %)`. */
+/** A slot's (or the total's) no-shows with their rate, e.g. `2 (10 %)`. */
 function noShowText(x: { noShows: number; noShowRate: number | null }, locale: string): string {
   const rate = percentText(x.noShowRate, locale);
   return rate ? `${x.noShows} (${rate})` : String(x.noShows);
 }
 
-/** The report's totals: tickets, capacity, overall and mean occupancy (issue #15). */
+/** The report's totals: tickets, capacity, overall and mean occupancy. */
 function OccupancyTotals({
   items,
   locale,

@@ -1,7 +1,7 @@
 import type { OccupancyReportItem } from '../../../api/types';
 
 /**
- * Issue #16: the no-shows of a report's slots together, and their rate: no-shows in percent of
+ * The no-shows of a report's slots together, and their rate: no-shows in percent of
  * the tickets booked and not cancelled (still booked or released as no-shows); null without any.
  */
 export function noShowTotals(items: Pick<OccupancyReportItem, 'noShows' | 'noShowBase'>[]): {

@@ -6,7 +6,7 @@ import { errorsOf, formCheck } from '../../../lib/form-check';
 import { text } from '../../../lib/staff-forms';
 import { serializeParams } from '../../../lib/url';
 
-/** Spec section 3: occupancy types. */
+/** docs/product.md#entities: occupancy types. */
 export { OCCUPANCY_TYPES };
 export type OccupancyType = (typeof OCCUPANCY_TYPES)[number];
 
@@ -25,7 +25,7 @@ export function monthBefore(today: string): string {
 }
 
 /**
- * Spec sections 2 and 9: one month back to today, the first room, booked tickets. Without rooms
+ * docs/product.md#screens and #limits: one month back to today, the first room, booked tickets. Without rooms
  * the room is empty (the screen shows the error state then).
  */
 export function defaultOccupancyQuery(
@@ -44,7 +44,7 @@ export const OCCUPANCY_FIELDS = ['fromDate', 'untilDate', 'roomId', 'status'] as
 export type OccupancyField = (typeof OCCUPANCY_FIELDS)[number];
 
 /**
- * Spec section 5, occupancy report: both dates required date strings, the until date not before
+ * docs/product.md#validation, occupancy report: both dates required date strings, the until date not before
  * the from date; room and type required. Checked with the contract of the report's query.
  */
 const checkOccupancy = formCheck(OccupancyReportQuery, (query: OccupancyQuery) => ({
@@ -59,7 +59,7 @@ export function occupancyErrors(query: OccupancyQuery): FieldErrors<OccupancyFie
   return errorsOf(checkOccupancy(query));
 }
 
-/** Spec section 5, daily report: the date is required and a date string. */
+/** docs/product.md#validation, daily report: the date is required and a date string. */
 export const checkDailyReport = formCheck(DailyReportQuery, (date: string) => ({
   date: text(date),
 }));
@@ -98,12 +98,12 @@ export interface CommonReport {
   url: string;
 }
 
-/** Spec section 7: the common-reports operation returns an empty list and makes no request. */
+/** docs/product.md#api: the common-reports operation returns an empty list and makes no request. */
 export function commonReports(): readonly CommonReport[] {
   return [];
 }
 
-/** The occupancy of a day or of the whole report: tickets over capacity (issue #15). */
+/** The occupancy of a day or of the whole report: tickets over capacity. */
 export interface OccupancySum {
   /** `YYYY-MM-DD` of a day; '' for the totals. */
   date: string;

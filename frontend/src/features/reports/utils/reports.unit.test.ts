@@ -88,7 +88,7 @@ describe('occupancy report', () => {
   });
 });
 
-describe('occupancy per day and totals (issue #15)', () => {
+describe('occupancy per day and totals', () => {
   const items = [
     { date: '2026-06-01', count: 1, capacity: 2, percentage: 50 },
     { date: '2026-06-01', count: 2, capacity: 1, percentage: 200 },

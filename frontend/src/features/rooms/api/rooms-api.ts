@@ -2,7 +2,7 @@ import { baseApi } from '../../../api/base-api';
 import type { ListQuery, Page, Room } from '../../../api/types';
 import { MAX_ROOMS } from '../../../lib/constants';
 
-/** Spec section 7: the room list load asks for up to maxRooms with offset 0. */
+/** docs/product.md#api: the room list load asks for up to maxRooms with offset 0. */
 export const ROOM_LIST_QUERY: ListQuery = { limit: MAX_ROOMS, offset: 0, sort: 'order:ASC' };
 
 export const roomsApi = baseApi.injectEndpoints({

@@ -8,7 +8,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import { ROOM_LIST_QUERY, useGetRoomsQuery } from '../api/rooms-api';
 
-/** An expired cart sends the visitor here with this history state (issue #15). */
+/** An expired cart sends the visitor here with this history state. */
 const isExpiry = (state: unknown) => (state as { expired?: unknown } | null)?.expired === true;
 
 /**
