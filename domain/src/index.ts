@@ -5,6 +5,8 @@ export * from './decider.ts';
 export * from './booking-window.ts';
 export * from './cart-rules.ts';
 export * from './slot-dates.ts';
+export * from './seats.ts';
+export * from './waitlist-line.ts';
 export * from './email.ts';
 export * from './reports.ts';
 export * from './rooms/room.ts';

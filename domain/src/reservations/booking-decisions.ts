@@ -12,7 +12,7 @@ import {
 import { refuse, Refused } from '../refusal.ts';
 import { timesOverlap } from '../cart-rules.ts';
 import { blocks } from '../blacklist/blacklist-entry.ts';
-import { seatsTaken } from '../time-slots/time-slot.ts';
+import { seatsTaken } from '../seats.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
 import { mustBeOpen, transactionExpired } from './cart-decisions.ts';
@@ -89,7 +89,7 @@ export function staffBook(
   const slot = state.slots.get(data.timeSlotId);
   if (!slot || slot.status !== 'active' || slot.roomId !== data.roomId)
     throw refuse.notFound('Time slot');
-  // Issue #15: the staff member asked to book only while a seat is free (the form saw one); the
+  // The staff member asked to book only while a seat is free (the form saw one); the
   // seats taken and the capacity let the form ask before overbooking.
   const taken = seatsTaken(slot, now);
   if (data.confirmOverbooking === false && taken >= slot.capacity)

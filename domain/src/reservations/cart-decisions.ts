@@ -4,8 +4,9 @@ import { refuse, Refused } from '../refusal.ts';
 import { bookingWindow, isOpenForBooking } from '../booking-window.ts';
 import { cartRules } from '../cart-rules.ts';
 import type { BookingLimits } from '../limits.ts';
-import { seatsTaken, type SlotState } from '../time-slots/time-slot.ts';
-import { waitingCount } from '../waitlist/waitlist.ts';
+import { seatsTaken } from '../seats.ts';
+import type { SlotState } from '../time-slots/time-slot.ts';
+import { waitingCount } from '../waitlist-line.ts';
 import { cartTicketOf, isExpired, type TransactionState } from './cart.ts';
 import {
   emptyDecision,

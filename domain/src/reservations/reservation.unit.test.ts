@@ -35,10 +35,10 @@ import { evolveRoom, initialRoomState, type RoomState } from '../rooms/room.ts';
 import {
   evolveSlot,
   initialSlotState,
-  seatsTaken,
   type SlotEvent,
   type SlotState,
 } from '../time-slots/time-slot.ts';
+import { seatsTaken } from '../seats.ts';
 import {
   evolveTransaction,
   evolveVisitor,
@@ -847,7 +847,7 @@ describe('StaffBook', () => {
     expect(state.cart).toMatchObject({ status: 'booked', ownerId: OWNER });
   });
 
-  it('with confirmOverbooking false books only while a seat is free (issue #15), true overbooks', () => {
+  it('with confirmOverbooking false books only while a seat is free, true overbooks', () => {
     const withConfirm = (s: Slot, confirmOverbooking: boolean) => {
       const command = staffBook(s);
       return { ...command, data: { ...command.data, confirmOverbooking } };

@@ -21,9 +21,9 @@ import {
   seatsPayload,
   seatsTakenApart,
   seatsText,
+  type SeatHolder,
   type SeatsTaken,
-  type SlotState,
-} from '../time-slots/time-slot.ts';
+} from '../seats.ts';
 
 export interface RoomDetails {
   roomId: string;
@@ -45,7 +45,7 @@ export interface RoomState {
   name: string;
   openStart: OpenBound;
   openEnd: OpenBound;
-  /** Its reading-room services (issue #16), each null while off. */
+  /** Its reading-room services, each null while off. */
   services: RoomServices;
 }
 
@@ -107,7 +107,7 @@ export type RoomCommand =
  */
 export interface RoomCommandState {
   room: RoomState;
-  slotsFromToday: readonly SlotState[];
+  slotsFromToday: readonly SeatHolder[];
 }
 
 function mustExist(state: RoomState): void {

@@ -8,13 +8,14 @@ import {
 import { minutesOf, type LocalDate, type LocalTime } from '../calendar.ts';
 import type { Decide, Now } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
-import type { HeldTicket, SlotState } from './time-slot.ts';
+import type { HeldTicket } from '../seats.ts';
+import type { SlotState } from './time-slot.ts';
 
-/** Issue #16: how long after a check-in staff may take it back (minutes). */
+/** How long after a check-in staff may take it back (minutes). */
 export const UNDO_CHECK_IN_MINUTES = 10;
 
 /**
- * Issue #16, check-in and no-show release, decided on the slot stream (under its lock): staff
+ * Check-in and no-show release, decided on the slot stream (under its lock): staff
  * check a booked ticket's reader in, take it back within UNDO_CHECK_IN_MINUTES, and the job
  * (actor `system`) releases booked tickets not checked in once the release time has come. A
  * released ticket gets the status INVALID (the spec's statuses are NEW, BOOKED, INVALID and

@@ -21,8 +21,6 @@ import {
   decideTimeSlot,
   evolveSlot,
   initialSlotState,
-  seatsFree,
-  seatsTaken,
   type SlotEvent,
   type SlotSeriesInput,
   type SlotState,
@@ -31,6 +29,7 @@ import {
   type TimeSlotContext,
   type TimeSlotDecision,
 } from './time-slot.ts';
+import { seatsFree, seatsTaken } from '../seats.ts';
 
 /** The instant every decision here is made at; the other times are minutes from it. */
 const NOW = new Date('2026-11-23T09:00:00Z');

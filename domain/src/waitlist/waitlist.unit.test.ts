@@ -22,12 +22,8 @@ import { evolveBlacklist, initialBlacklistState } from '../blacklist/blacklist-e
 import { evolveRoom, initialRoomState } from '../rooms/room.ts';
 import { evolveVisitor, initialVisitor } from '../reservations/cart.ts';
 import { decideReservation, emptyReservation } from '../reservations/reservation.ts';
-import {
-  evolveSlot,
-  initialSlotState,
-  seatsTaken,
-  type SlotEvent,
-} from '../time-slots/time-slot.ts';
+import { evolveSlot, initialSlotState, type SlotEvent } from '../time-slots/time-slot.ts';
+import { seatsTaken } from '../seats.ts';
 import {
   decideWaitlist,
   type WaitlistCommand,
@@ -196,7 +192,7 @@ describe('joining the waitlist', () => {
     waitlist()
       .given({ ...state(), visitor })
       .when(join(10))
-      // The day and the limit named, as a cart's refusal names them (issue #15).
+      // The day and the limit named, as a cart's refusal names them.
       .thenRefused('ticket__validation_error', ['max_tickets_per_day_reached', day, '2']);
   });
 
