@@ -6,6 +6,7 @@ export * from './booking-window.ts';
 export * from './cart-rules.ts';
 export * from './slot-dates.ts';
 export * from './seats.ts';
+export * from './seat-rule.ts';
 export * from './waitlist-line.ts';
 export * from './email.ts';
 export * from './reports.ts';

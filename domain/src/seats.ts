@@ -1,4 +1,7 @@
-import { outstandingOffers, type Waitlist } from './waitlist-line.ts';
+import type { LocalDate, LocalTime } from './calendar.ts';
+import type { Now } from './decider.ts';
+import { hasStarted, type SlotSeats } from './seat-rule.ts';
+import { outstandingOffers, waitingCount, type Waitlist } from './waitlist-line.ts';
 
 /**
  * Seat counting, one leaf for every side: the slot's decisions, the room's deletion, the cart and
@@ -71,14 +74,6 @@ export function seatsTaken(state: SeatHolder, now: Date): number {
 }
 
 /**
- * Seats still free for visitors: the capacity less bookings and unexpired holds, never below 0
- * (staff may overbook). The cart refuses a seat exactly when this is 0 (`seatsTaken` ≥ capacity).
- */
-export function seatsFree(capacity: number, { booked, held }: Pick<SeatsTaken, 'booked' | 'held'>) {
-  return Math.max(0, capacity - booked - held);
-}
-
-/**
  * The payload of a refusal to delete what seats are taken in (the count first, as the message names it):
  * total, booked, held, and until when the holds last ('' without holds).
  */
@@ -90,4 +85,22 @@ export function seatsPayload({ booked, held, heldUntil }: SeatsTaken): string[] 
 export function seatsText(what: string, { booked, held, heldUntil }: SeatsTaken): string {
   const holds = held > 0 ? ` and ${held} held in carts until ${heldUntil ?? ''}` : '';
   return `${what} has ${booked} booked reservations${holds} and cannot be deleted`;
+}
+
+/**
+ * A slot's seats at an instant, as the seat rule (seat-rule.ts) counts them: the seats taken,
+ * the people waiting, whether the room's waitlist is on and whether the slot has started.
+ */
+export function slotSeatsAt(
+  slot: SeatHolder & { capacity: number; date: LocalDate; startTime: LocalTime },
+  waitlistOn: boolean,
+  at: Now,
+): SlotSeats {
+  return {
+    capacity: slot.capacity,
+    taken: seatsTaken(slot, at.now),
+    waiting: waitingCount(slot.waitlist),
+    waitlistOn,
+    started: hasStarted(slot, at),
+  };
 }

@@ -1,5 +1,4 @@
 import { untilNotBefore } from '@rr/contracts';
-import { cartRules } from '@rr/domain';
 import { defineRoute, isoDate, localDateTime, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { TimeSlot, visitorSlots } from './timeslots.ts';
@@ -27,13 +26,13 @@ export const Ticket = z
     email: z.string().nullable(),
     phone: z.string().nullable(),
     accessibility: z.boolean().nullable(),
-    /** Issue #16: whether the ticket's room uses check-in (then the ticket has a QR code). */
+    /** Whether the ticket's room uses check-in (then the ticket has a QR code). */
     checkIn: z.boolean(),
-    /** Issue #16: when the reader was checked in; null when not. */
+    /** When the reader was checked in; null when not. */
     checkedInAt: z.string().nullable(),
-    /** Issue #16: released as a no-show (its status is then INVALID). */
+    /** Released as a no-show (its status is then INVALID). */
     noShow: z.boolean(),
-    /** Issue #16: how many tickets of this visitor (all bookings of the e-mail) were released as no-shows. */
+    /** How many tickets of this visitor (all bookings of the e-mail) were released as no-shows. */
     noShowCount: z.number().int(),
   })
   .openapi('Ticket');
@@ -184,21 +183,10 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
       },
       handler: async ({ params, query }) => {
         const c = await cart(params.transactionId);
-        const slots = await visitorSlots(deps, params.roomId, query.fromDate, query.untilDate);
+        // The rules the command side would refuse an add with (the same seat rule decides there).
         const held = c.tickets.filter((t) => t.status === 'NEW');
-        // The rules the command side would refuse an add with (the same function decides there).
         return {
-          body: slots.map((s) => ({
-            ...s,
-            failedRules: [
-              ...s.failedRules,
-              ...cartRules(
-                held,
-                { timeSlotId: s.id, date: s.date, startTime: s.startTime, endTime: s.endTime },
-                deps.limits,
-              ),
-            ],
-          })),
+          body: await visitorSlots(deps, params.roomId, query.fromDate, query.untilDate, held),
         };
       },
     }),

@@ -29,7 +29,8 @@ import {
   type TimeSlotContext,
   type TimeSlotDecision,
 } from './time-slot.ts';
-import { seatsFree, seatsTaken } from '../seats.ts';
+import { seatsTaken } from '../seats.ts';
+import { seatsForCarts } from '../seat-rule.ts';
 
 /** The instant every decision here is made at; the other times are minutes from it. */
 const NOW = new Date('2026-11-23T09:00:00Z');
@@ -501,10 +502,11 @@ describe('DeleteTimeSlot', () => {
   });
 });
 
-describe('seatsFree', () => {
-  it('is the capacity less bookings and holds, and never below zero when staff overbooked', () => {
-    expect(seatsFree(10, { booked: 3, held: 2 })).toBe(5);
-    expect(seatsFree(5, { booked: 5, held: 0 })).toBe(0);
-    expect(seatsFree(5, { booked: 6, held: 1 })).toBe(0);
+describe('seatsForCarts', () => {
+  it('is the capacity less taken seats, and never below zero when staff overbooked', () => {
+    const seats = { waiting: 0, waitlistOn: false, started: false };
+    expect(seatsForCarts({ ...seats, capacity: 10, taken: 5 })).toBe(5);
+    expect(seatsForCarts({ ...seats, capacity: 5, taken: 5 })).toBe(0);
+    expect(seatsForCarts({ ...seats, capacity: 5, taken: 7 })).toBe(0);
   });
 });

@@ -10,16 +10,16 @@ import {
 } from '@rr/events/catalogue';
 import { instantOf, type LocalDate } from '../calendar.ts';
 import type { Now } from '../decider.ts';
-import { bookingWindow, isOpenForBooking } from '../booking-window.ts';
+import { bookingWindow } from '../booking-window.ts';
 import type { BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { blocks, type BlacklistState } from '../blacklist/blacklist-entry.ts';
-import { cartRules } from '../cart-rules.ts';
 import type { RoomState } from '../rooms/room.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
-import { seatsTaken } from '../seats.ts';
+import { seatAnswer } from '../seat-rule.ts';
+import { seatsTaken, slotSeatsAt } from '../seats.ts';
 import type { SlotState } from '../time-slots/time-slot.ts';
-import { isOutstanding, waitingCount } from '../waitlist-line.ts';
+import { isOutstanding } from '../waitlist-line.ts';
 
 export type WaitlistCommand =
   | {
@@ -66,8 +66,8 @@ export const waitlistRefusals = {
     new Refused('waitlist__offer_not_valid', 'The offer has lapsed or was taken already'),
 };
 
-/** Free seats of the slot at `now`: capacity less bookings, cart holds and outstanding offers. */
-function freeSeats(slot: SlotState, now: Date): number {
+/** The seats the matcher may offer at `now`: capacity less bookings, cart holds and outstanding offers. */
+function offerableSeats(slot: SlotState, now: Date): number {
   return Math.max(0, slot.capacity - seatsTaken(slot, now));
 }
 
@@ -91,28 +91,27 @@ export function decideWaitlist(
   switch (command.type) {
     case 'JoinWaitlist': {
       if (offerMinutes === null) throw waitlistRefusals.notAvailable();
-      const window =
-        room &&
-        bookingWindow(ctx.today, room.openStart, room.openEnd, (x) => state.holidays.has(x));
-      const open = window !== undefined && isOpenForBooking(slot.date, window);
-      if (slot.capacity <= 0 || !open || startsAt <= ctx.now)
-        throw refuse.ticket('timeslot_not_open');
-      if (freeSeats(slot, ctx.now) - waitingCount(list) > 0) throw waitlistRefusals.seatsFree();
+      // The one seat rule (seat-rule.ts) a cart's add meets, with the visitor's bookings from
+      // today on in the place of the cart: the per-visitor limits as a booking would meet them.
+      const answer = seatAnswer({
+        slot: { timeSlotId: command.data.timeSlotId, ...slot },
+        seats: slotSeatsAt(slot, true, ctx),
+        window: room
+          ? bookingWindow(ctx.today, room.openStart, room.openEnd, (x) => state.holidays.has(x))
+          : null,
+        held: state.visitor.tickets
+          .filter((t) => !t.cancelled && t.date >= ctx.today)
+          .map((t) => ({ ...t, timeSlotId: '' })),
+        limits: { ...ctx.limits, maxCartTickets: Number.POSITIVE_INFINITY },
+      });
+      if (!answer.open || startsAt <= ctx.now) throw refuse.ticket('timeslot_not_open');
+      if (!answer.full) throw waitlistRefusals.seatsFree();
       if (blocks(state.blacklist, ctx.today))
         throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
       const { visitorKey } = command.data;
       if (list.some((e) => e.visitorKey === visitorKey && e.status !== 'lapsed'))
         throw waitlistRefusals.alreadyJoined();
-      // The per-visitor limits as a booking of this slot would meet them: the cart's rules
-      // (cart-rules.ts) with the visitor's bookings from today on in the place of the cart.
-      const booked = state.visitor.tickets
-        .filter((t) => !t.cancelled && t.date >= ctx.today)
-        .map((t) => ({ ...t, timeSlotId: '' }));
-      const [rule] = cartRules(
-        booked,
-        { timeSlotId: command.data.timeSlotId, ...slot },
-        { ...ctx.limits, maxCartTickets: Number.POSITIVE_INFINITY },
-      );
+      const [rule] = answer.cart;
       if (rule === 'max_tickets_per_day_reached')
         throw refuse.dayLimit(slot.date, ctx.limits.maxTicketsPerDay);
       if (rule) throw refuse.ticket(rule);
@@ -131,7 +130,7 @@ export function decideWaitlist(
           );
       }
       if (offerMinutes === null || startsAt <= ctx.now) return d;
-      const free = freeSeats(slot, ctx.now);
+      const free = offerableSeats(slot, ctx.now);
       const until = Math.min(ctx.now.getTime() + offerMinutes * 60_000, startsAt.getTime());
       const expiresAt = new Date(until).toISOString();
       for (const e of list.filter((x) => x.status === 'waiting').slice(0, free))
