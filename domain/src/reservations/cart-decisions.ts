@@ -2,7 +2,7 @@ import { TicketAddedToTransaction, TicketHeld, TransactionStarted } from '@rr/ev
 import type { LocalDate } from '../calendar.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { bookingWindow } from '../booking-window.ts';
-import type { BookingLimits } from '../limits.ts';
+import { holdEnd } from '../limits.ts';
 import type { RoomState } from '../rooms/room.ts';
 import { firstFailedRule, seatAnswer } from '../seat-rule.ts';
 import { slotSeatsAt } from '../seats.ts';
@@ -28,9 +28,6 @@ export function mustBeOpen(cart: TransactionState, now: Date): void {
   if (cart.status === 'booked') throw alreadyBooked();
   if (cart.status === 'expired' || isExpired(cart, now)) throw transactionExpired();
 }
-
-export const expiry = (now: Date, limits: BookingLimits) =>
-  new Date(now.getTime() + limits.holdMinutes * 60_000).toISOString();
 
 /** A slot's room's booking window (its bounds and the holidays); null when the room is gone. */
 function windowOf(state: ReservationState, room: RoomState | undefined, today: LocalDate) {
@@ -63,7 +60,7 @@ export function addTicket(
   if (rule === 'max_tickets_per_day_reached')
     throw refuse.dayLimit(ticket.date, limits.maxTicketsPerDay);
   if (rule) throw refuse.ticket(rule);
-  const expiresAt = expiry(now, limits);
+  const expiresAt = holdEnd(now, limits);
   const d = emptyDecision();
   if (cart.status === 'none')
     d.transaction.push(TransactionStarted.create({ transactionId: data.transactionId, expiresAt }));

@@ -11,7 +11,7 @@ import {
 import { instantOf, type LocalDate } from '../calendar.ts';
 import type { Now } from '../decider.ts';
 import { bookingWindow } from '../booking-window.ts';
-import type { BookingLimits } from '../limits.ts';
+import { holdEnd, type BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { blocks, type BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
@@ -150,7 +150,7 @@ export function decideWaitlist(
       if (!entry) throw refuse.notFound('Offer');
       if (!isOutstanding(entry, ctx.now)) throw waitlistRefusals.offerGone();
       // The offer's seat becomes the cart's hold: counted once, never freed in between.
-      const expiresAt = new Date(ctx.now.getTime() + ctx.limits.holdMinutes * 60_000).toISOString();
+      const expiresAt = holdEnd(ctx.now, ctx.limits);
       const ticket = cartTicketOf(slot, timeSlotId, ticketId);
       d.transaction.push(
         TransactionStarted.create({ transactionId, expiresAt }),
