@@ -120,7 +120,7 @@ function addRefusal(state: SlotState, roomState: RoomState, cart = initialTransa
     return null;
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
-    return err.payload[0] ?? err.code;
+    return 'rule' in err.refusal ? err.refusal.rule : err.code;
   }
 }
 

@@ -73,14 +73,6 @@ export function seatsTaken(state: SeatHolder, now: Date): number {
   return booked + held;
 }
 
-/**
- * The payload of a refusal to delete what seats are taken in (the count first, as the message names it):
- * total, booked, held, and until when the holds last ('' without holds).
- */
-export function seatsPayload({ booked, held, heldUntil }: SeatsTaken): string[] {
-  return [String(booked + held), String(booked), String(held), heldUntil ?? ''];
-}
-
 /** The English text of such a refusal: how many are booked, how many held and until when. */
 export function seatsText(what: string, { booked, held, heldUntil }: SeatsTaken): string {
   const holds = held > 0 ? ` and ${held} held in carts until ${heldUntil ?? ''}` : '';

@@ -18,7 +18,6 @@ import type { Decide, Now } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import {
   addSeatsTaken,
-  seatsPayload,
   seatsTakenApart,
   seatsText,
   type SeatHolder,
@@ -138,9 +137,8 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>>
       );
       if (taken.booked + taken.held > 0)
         throw new Refused(
-          'room__has_active_reservations',
+          { code: 'room__has_active_reservations', seats: taken },
           seatsText('The room', taken),
-          seatsPayload(taken),
         );
       return [RoomDeleted.create(command.data)];
     }

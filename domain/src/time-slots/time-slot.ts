@@ -14,7 +14,7 @@ import type { Decide, Now } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { slotDates } from '../slot-dates.ts';
 import type { RoomState } from '../rooms/room.ts';
-import { seatsPayload, seatsTakenApart, seatsText, type HeldTicket } from '../seats.ts';
+import { seatsTakenApart, seatsText, type HeldTicket } from '../seats.ts';
 import { evolveWaitlist, type Waitlist } from '../waitlist-line.ts';
 
 export interface SlotState {
@@ -201,7 +201,10 @@ function firstOverlap(
 }
 
 const overlapping = (date: LocalDate) =>
-  new Refused('timeslot__overlapping', 'A time slot already exists within those times', [date]);
+  new Refused(
+    { code: 'timeslot__overlapping', date },
+    'A time slot already exists within those times',
+  );
 
 function slotOfRoom(state: TimeSlotCommandState, timeSlotId: string, roomId: string): SlotState {
   const slot = state.slots.get(timeSlotId);
@@ -281,9 +284,8 @@ export const decideTimeSlot: Decide<
       const taken = seatsTakenApart(slot, now);
       if (taken.booked + taken.held > 0)
         throw new Refused(
-          'timeslot__has_tickets',
+          { code: 'timeslot__has_tickets', seats: taken },
           seatsText('The time slot', taken),
-          seatsPayload(taken),
         );
       decision.set(command.data.timeSlotId, [TimeSlotDeleted.create(command.data)]);
       return decision;

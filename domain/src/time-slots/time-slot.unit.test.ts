@@ -214,7 +214,7 @@ describe('CreateTimeSlots', () => {
     scenario(decideTimeSlot, context())
       .given(given({ taken }))
       .when(series())
-      .thenRefused('timeslot__overlapping', [day(7)]);
+      .thenRefused('timeslot__overlapping', { date: day(7) });
   });
 
   it('allows touching ends, and other slots on days the series does not create', () => {
@@ -232,7 +232,7 @@ describe('CreateTimeSlots', () => {
     scenario(decideTimeSlot, context())
       .given(given({ taken, holidays: new Set([day(2)]) }))
       .when(series({ includeHolidays: true }))
-      .thenRefused('timeslot__overlapping', [day(2)]);
+      .thenRefused('timeslot__overlapping', { date: day(2) });
   });
 
   it('refuses a room that does not exist or was deleted', () => {
@@ -313,7 +313,7 @@ describe('UpdateTimeSlot', () => {
     scenario(decideTimeSlot, context())
       .given(given({ slots, taken }))
       .when(update('09:30', '11:30'))
-      .thenRefused('timeslot__overlapping', [day(0)]);
+      .thenRefused('timeslot__overlapping', { date: day(0) });
   });
 
   it('refuses a slot that is not of this room, unknown or deleted (not_found Time slot)', () => {
@@ -462,7 +462,7 @@ describe('DeleteTimeSlot', () => {
     scenario(decideTimeSlot, context())
       .given(given({ slots: new Map([[id(1), withTickets]]) }))
       .when(remove)
-      .thenRefused('timeslot__has_tickets', ['3', '1', '2', at(10)]);
+      .thenRefused('timeslot__has_tickets', { seats: { booked: 1, held: 2, heldUntil: at(10) } });
   });
 
   it('does not count expired holds, released or cancelled tickets', () => {
