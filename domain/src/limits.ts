@@ -13,3 +13,7 @@ export interface BookingLimits {
   /** Booked tickets per visitor from today on (a cart may not hold more either). */
   maxTicketsPerVisitor: number;
 }
+
+/** When a hold made or renewed at `now` ends (ISO): a cart's add or touch, a taken offer. */
+export const holdEnd = (now: Date, limits: Pick<BookingLimits, 'holdMinutes'>): string =>
+  new Date(now.getTime() + limits.holdMinutes * 60_000).toISOString();

@@ -1,7 +1,10 @@
+import type { LocalDate } from './calendar.ts';
+import type { SeatRule } from './seat-rule.ts';
+
 /**
- * Why a decider refuses a command, in the spec's words (section 8's error codes, which the
- * frontend's catalogues translate). A refusal knows nothing of HTTP: the edge
- * (platform/src/refusal-problem.ts) gives each code its status and renders problem+json.
+ * Why a decider refuses a command: the error codes the frontend's catalogues translate. A
+ * refusal knows nothing of HTTP: the edge (platform/src/refusal-problem.ts) gives each code its
+ * status and renders problem+json, the payload included.
  */
 export type RefusalCode =
   | 'not_found'
@@ -32,23 +35,81 @@ export type RefusalCode =
   | 'check_in__undo_expired'
   | 'no_show__not_due';
 
-/** A field a refusal is about (validation__error), with the rule and the spec's message. */
+/** A field a refusal is about (validation__error), with the rule and the message. */
 export interface RefusedField {
   field: string;
   rule: string;
   message: string;
 }
 
+/** Seats taken where a deletion is refused: bookings, holds, and the end of the last hold. */
+export interface SeatsInTheWay {
+  booked: number;
+  held: number;
+  /** The instant the last unexpired hold ends; null without holds. */
+  heldUntil: string | null;
+}
+
+/**
+ * A refusal with the data its message names, by code. The edge turns the data into the API's
+ * payload (platform/src/refusal-problem.ts); the deciders never build payload strings.
+ */
+export type Refusal =
+  /** A ticket a seat rule refuses (seat-rule.ts); the per-day maximum names its day and value. */
+  | {
+      code: 'ticket__validation_error';
+      rule: Exclude<SeatRule, 'max_tickets_per_day_reached'>;
+    }
+  | {
+      code: 'ticket__validation_error';
+      rule: 'max_tickets_per_day_reached';
+      date: LocalDate;
+      maxTicketsPerDay: number;
+    }
+  /** The first day a new or moved slot clashes with another slot of the room. */
+  | { code: 'timeslot__overlapping'; date: LocalDate }
+  | { code: 'timeslot__has_tickets' | 'room__has_active_reservations'; seats: SeatsInTheWay }
+  | { code: 'timeslot__overbooking_not_confirmed'; taken: number; capacity: number }
+  /** A ticket that is not booked, with its status when a check-in asks. */
+  | { code: 'ticket__not_booked'; status?: string }
+  | { code: 'check_in__already_checked_in'; checkedInAt: string }
+  /** Check-in opens and closes at these local times (`YYYY-MM-DD HH:MM`). */
+  | { code: 'check_in__not_open'; opensAt: string; closesAt: string }
+  | { code: 'check_in__undo_expired'; minutes: number }
+  /** The release is due at this local time (`YYYY-MM-DD HH:MM`); null: never (no release). */
+  | { code: 'no_show__not_due'; releaseAt: string | null }
+  | { code: PlainRefusalCode };
+
+/** The codes whose refusal names nothing beyond the code. */
+export type PlainRefusalCode = Exclude<
+  RefusalCode,
+  | 'ticket__validation_error'
+  | 'timeslot__overlapping'
+  | 'timeslot__has_tickets'
+  | 'room__has_active_reservations'
+  | 'timeslot__overbooking_not_confirmed'
+  | 'ticket__not_booked'
+  | 'check_in__already_checked_in'
+  | 'check_in__not_open'
+  | 'check_in__undo_expired'
+  | 'no_show__not_due'
+>;
+
 export class Refused extends Error {
   override name = 'Refused';
+  /** The refusal with its named data. */
+  readonly refusal: Refusal;
   constructor(
-    readonly code: RefusalCode,
+    refusal: Refusal | PlainRefusalCode,
     message: string,
-    /** The spec's payload: the values the message names (a count, a date, a rule). */
-    readonly payload: readonly string[] = [],
     readonly fields: readonly RefusedField[] = [],
   ) {
     super(message);
+    this.refusal = typeof refusal === 'string' ? { code: refusal } : refusal;
+  }
+
+  get code(): RefusalCode {
+    return this.refusal.code;
   }
 }
 
@@ -58,18 +119,19 @@ export const refuse = {
   versionConflict: () =>
     new Refused('concurrency__version_conflict', 'The resource was changed meanwhile'),
   field: (field: RefusedField) =>
-    new Refused('validation__error', 'The request is not valid', [], [field]),
-  /** A ticket the cart rules refuse, the rule (spec section 8) as payload. */
-  ticket: (rule: string) =>
-    new Refused('ticket__validation_error', 'The ticket cannot be added', [rule]),
-  /**
-   * The per-day maximum (issue #15): after the rule, the day it is reached on (`YYYY-MM-DD`)
-   * and the maximum, so the message can name both.
-   */
-  dayLimit: (date: string, maxTicketsPerDay: number) =>
-    new Refused('ticket__validation_error', 'The maximum of tickets for this day is reached', [
-      'max_tickets_per_day_reached',
-      date,
-      String(maxTicketsPerDay),
-    ]),
+    new Refused('validation__error', 'The request is not valid', [field]),
+  /** A ticket the seat rule refuses, naming the rule. */
+  ticket: (rule: Exclude<SeatRule, 'max_tickets_per_day_reached'>) =>
+    new Refused({ code: 'ticket__validation_error', rule }, 'The ticket cannot be added'),
+  /** The per-day maximum: the day it is reached on and the maximum, so the message can name both. */
+  dayLimit: (date: LocalDate, maxTicketsPerDay: number) =>
+    new Refused(
+      {
+        code: 'ticket__validation_error',
+        rule: 'max_tickets_per_day_reached',
+        date,
+        maxTicketsPerDay,
+      },
+      'The maximum of tickets for this day is reached',
+    ),
 };

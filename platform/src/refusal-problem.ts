@@ -1,9 +1,9 @@
-import { Refused, type RefusalCode } from '@rr/domain/refusal';
+import { Refused, type PlainRefusalCode, type Refusal, type RefusalCode } from '@rr/domain/refusal';
 import { Problem } from './problem.ts';
 
 /**
- * The edge's reading of a decider's refusal: the HTTP status of each spec error code. The code,
- * the message and the payload are the refusal's; only the status is chosen here.
+ * The edge's reading of a decider's refusal: the HTTP status of each error code, and the payload
+ * made of the refusal's named data. The code and the message are the refusal's.
  */
 const statusOf: Record<RefusalCode, number> = {
   not_found: 404,
@@ -35,10 +35,57 @@ const statusOf: Record<RefusalCode, number> = {
   no_show__not_due: 409,
 };
 
+/**
+ * The API payload of a refusal. A client picks its message by the key "code, `_`, first payload
+ * item" (falling back to the bare code): a first item is either a key suffix the catalogues name
+ * (a rule, `date`) or a value the code's message interpolates (a count, an instant, a status).
+ * The frontend reads the items by index, so their order is the API's.
+ */
+export function refusalPayload(refusal: Refusal): string[] {
+  switch (refusal.code) {
+    case 'ticket__validation_error':
+      return refusal.rule === 'max_tickets_per_day_reached'
+        ? [refusal.rule, refusal.date, String(refusal.maxTicketsPerDay)]
+        : [refusal.rule];
+    case 'timeslot__overlapping':
+      // The key `timeslot__overlapping_date` names the clashing day, which follows it.
+      return ['date', refusal.date];
+    case 'timeslot__has_tickets':
+    case 'room__has_active_reservations': {
+      // The count first (the plural message), then booked, held and the holds' end.
+      const { booked, held, heldUntil } = refusal.seats;
+      return [String(booked + held), String(booked), String(held), heldUntil ?? ''];
+    }
+    case 'timeslot__overbooking_not_confirmed':
+      return [String(refusal.taken), String(refusal.capacity)];
+    case 'ticket__not_booked':
+      return refusal.status === undefined ? [] : [refusal.status];
+    case 'check_in__already_checked_in':
+      return [refusal.checkedInAt];
+    case 'check_in__not_open':
+      return [refusal.opensAt, refusal.closesAt];
+    case 'check_in__undo_expired':
+      return [String(refusal.minutes)];
+    case 'no_show__not_due':
+      return [refusal.releaseAt ?? ''];
+    default: {
+      // Only the codes that name nothing are left here (a new named refusal fails to compile).
+      const _nothingNamed: { code: PlainRefusalCode } = refusal;
+      return [];
+    }
+  }
+}
+
 export function problemOfRefusal(refused: Refused): Problem {
   const fields = refused.fields.length ? [...refused.fields] : undefined;
   const title = refused.code === 'validation__error' ? 'The request is not valid' : refused.message;
-  return new Problem(statusOf[refused.code], refused.code, title, [...refused.payload], fields);
+  return new Problem(
+    statusOf[refused.code],
+    refused.code,
+    title,
+    refusalPayload(refused.refusal),
+    fields,
+  );
 }
 
 export { Refused };

@@ -1,5 +1,4 @@
 import { untilNotBefore } from '@rr/contracts';
-import { cartRules } from '@rr/domain';
 import {
   defineRoute,
   isoDate,
@@ -192,21 +191,10 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
       },
       handler: async ({ params, query }) => {
         const c = await cart(params.transactionId);
-        const slots = await visitorSlots(deps, params.roomId, query.fromDate, query.untilDate);
+        // The rules the command side would refuse an add with (the same seat rule decides there).
         const held = c.tickets.filter((t) => t.status === 'NEW');
-        // The rules the command side would refuse an add with (the same function decides there).
         return {
-          body: slots.map((s) => ({
-            ...s,
-            failedRules: [
-              ...s.failedRules,
-              ...cartRules(
-                held,
-                { timeSlotId: s.id, date: s.date, startTime: s.startTime, endTime: s.endTime },
-                deps.limits,
-              ),
-            ],
-          })),
+          body: await visitorSlots(deps, params.roomId, query.fromDate, query.untilDate, held),
         };
       },
     }),

@@ -1,4 +1,4 @@
-import { seatsFree } from '@rr/domain';
+import { hasStarted, seatsForCarts, type Now } from '@rr/domain';
 import { defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { seatsTakenLateral } from './seats-taken.ts';
@@ -59,8 +59,9 @@ interface SlotJson {
   start_time: string;
   end_time: string;
   capacity: number;
-  booked: number;
-  held: number;
+  /** Bookings, cart holds not yet ended and waitlist offers not yet lapsed. */
+  taken: number;
+  waiting: number;
 }
 
 /**
@@ -69,17 +70,17 @@ interface SlotJson {
  * the waitlist's claims on them (unexpired offers, people waiting).
  */
 const DISPLAY_SQL = `
-  SELECT r.id, r.name,
+  SELECT r.id, r.name, (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
          (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
             FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity,
-                         c.booked_count AS booked, c.held_count + w.claimed AS held
+                         c.booked_count + c.held_count + w.offered AS taken, w.waiting
                     FROM rm_time_slots s,
                          ${seatsTakenLateral('t.time_slot_id = s.id', '$3')} c,
-                         -- The waitlist's claims: seats offered (unexpired) and people waiting
-                         -- (a freed seat is theirs, not a walk-in's).
-                         LATERAL (SELECT count(*)::int AS claimed FROM rm_waitlist w
-                                   WHERE w.time_slot_id = s.id
-                                     AND (w.status = 'waiting' OR (w.status = 'offered' AND w.offer_expires_at > $3))) w
+                         -- The waitlist: seats offered (unexpired) and people waiting (whose
+                         -- claims the seat rule weighs).
+                         LATERAL (SELECT count(*) FILTER (WHERE w.status = 'offered' AND w.offer_expires_at > $3)::int AS offered,
+                                         count(*) FILTER (WHERE w.status = 'waiting')::int AS waiting
+                                    FROM rm_waitlist w WHERE w.time_slot_id = s.id) w
                    WHERE s.id IN (SELECT l.id FROM rm_time_slots l
                                    WHERE l.room_id = r.id AND l.date = $1 AND l.end_time > $2
                                      AND l.capacity > 0
@@ -91,20 +92,32 @@ const DISPLAY_SQL = `
    WHERE $4::uuid IS NULL OR r.id = $4
    ORDER BY r.sort_order, lower(r.name), r.id`;
 
-const toDisplaySlot = (s: SlotJson): DisplaySlot => ({
+/** A slot with the seats a visitor may still take (the cart's seat rule, seat-rule.ts). */
+const toDisplaySlot = (s: SlotJson, waitlistOn: boolean, at: Pick<Now, 'today' | 'time'>) => ({
   id: s.id,
   date: s.date,
   startTime: s.start_time,
   endTime: s.end_time,
   capacity: s.capacity,
-  freeSeats: seatsFree(s.capacity, s),
+  freeSeats: seatsForCarts({
+    capacity: s.capacity,
+    taken: s.taken,
+    waiting: s.waiting,
+    waitlistOn,
+    started: hasStarted({ date: s.date, startTime: s.start_time }, at),
+  }),
 });
 
 /** The display's answer at the clock's instant, in the library's time zone. */
 export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Display> {
   const now = deps.clock.now();
   const { date: today, time } = localDateTime(now, deps.timeZone);
-  const r = await deps.pool.query<{ id: string; name: string; slots: SlotJson[] }>({
+  const r = await deps.pool.query<{
+    id: string;
+    name: string;
+    waitlist_on: boolean;
+    slots: SlotJson[];
+  }>({
     name: 'rr_display',
     text: DISPLAY_SQL,
     values: [today, time, now.toISOString(), roomId ?? null],
@@ -114,7 +127,9 @@ export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Displ
     today,
     time,
     rooms: r.rows.map((room) => {
-      const slots = room.slots.map(toDisplaySlot);
+      const slots: DisplaySlot[] = room.slots.map((s) =>
+        toDisplaySlot(s, room.waitlist_on, { today, time }),
+      );
       const ofToday = slots.filter((s) => s.date === today);
       const current = ofToday.find((s) => s.startTime <= time) ?? null;
       const later = ofToday.filter((s) => s.startTime > time);

@@ -1,5 +1,11 @@
 import { untilNotBefore } from '@rr/contracts';
-import { isOpenForBooking, roomBookingWindow } from '@rr/domain';
+import {
+  calendarRules,
+  hasStarted,
+  roomBookingWindow,
+  seatAnswer,
+  type CartRuleSlot,
+} from '@rr/domain';
 import {
   addDays,
   defineRoute,
@@ -7,7 +13,7 @@ import {
   isValidLocalDate,
   problems,
   sortSpec,
-  todayIn,
+  localDateTime,
   z,
   type Pool,
   type RouteDef,
@@ -135,45 +141,79 @@ const RangeQuery = z
     message: 'At most 400 days at once',
   });
 
-/** The room's slots for visitors with their failed rules, hiding those without capacity or not open. */
+/** A slot as the visitor calendar reads it: with its seats taken and its waitlist apart. */
+interface VisitorSlotRow extends SlotRow {
+  /** Bookings, cart holds not yet ended and waitlist offers not yet lapsed. */
+  taken: number;
+  waiting: number;
+}
+
+/**
+ * The room's slots for visitors with the rules an add would fail (the seat rule of the cart
+ * decider, seat-rule.ts, on the read model's counts), hiding those the rule calls not open (no
+ * capacity, outside the booking window). `held`: the tickets the visitor's cart holds.
+ */
 export async function visitorSlots(
   deps: QueryDeps,
   roomId: string,
   fromDate: string,
   untilDate: string,
+  held: readonly CartRuleSlot[] = [],
 ): Promise<TimeSlot[]> {
   const { pool } = deps;
-  const today = todayIn(deps.clock.now(), deps.timeZone);
+  const at = deps.clock.now();
+  const { date: today, time } = localDateTime(at, deps.timeZone);
   // One round trip: the room's booking settings, the holidays (working days are counted over
-  // holidays up to two years ahead: open end is at most 365 working days) and the slots.
+  // holidays up to two years ahead: open end is at most 365 working days) and the slots with
+  // their seats at the clock's instant.
   const r = await pool.query<{
     name: string;
     open_start_type: 'DAY' | 'WORKING_DAY';
     open_start_value: number;
     open_end_type: 'DAY' | 'WORKING_DAY';
     open_end_value: number;
+    waitlist_on: boolean;
     holidays: string[];
-    slots: SlotRow[];
+    slots: VisitorSlotRow[];
   }>({
     // Prepared (planning took 1 ms of a 1.7 ms query): the room by key, its slots by the
     // room/date index and the holidays by date, whatever the values.
     name: 'rr_visitor_slots',
     text: `SELECT r.name, r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
+            (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
             ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS holidays,
             (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
                FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
-                            r.name AS room_name
-                       FROM rm_time_slots s
+                            r.name AS room_name, c.booked_count + c.held_count + w.offered AS taken,
+                            w.waiting
+                       FROM rm_time_slots s,
+                            ${seatsTakenLateral('t.time_slot_id = s.id', '$6')} c,
+                            LATERAL (SELECT count(*) FILTER (WHERE w.status = 'offered' AND w.offer_expires_at > $6)::int AS offered,
+                                            count(*) FILTER (WHERE w.status = 'waiting')::int AS waiting
+                                       FROM rm_waitlist w WHERE w.time_slot_id = s.id) w
                       WHERE s.room_id = r.id AND s.date BETWEEN $2 AND $3 AND s.capacity > 0) s) AS slots
        FROM rm_rooms r WHERE r.id = $1`,
-    values: [roomId, fromDate, untilDate, today, addDays(today, 800)],
+    values: [roomId, fromDate, untilDate, today, addDays(today, 800), at.toISOString()],
   });
   const room = r.rows[0];
   if (!room) throw problems.notFound('Room');
   const window = roomBookingWindow(today, room);
-  return room.slots
-    .filter((s) => isOpenForBooking(s.date, window))
-    .map((s) => toSlot(s, s.ticket_count >= s.capacity ? ['timeslot_no_tickets_left'] : []));
+  return room.slots.flatMap((s) => {
+    const answer = seatAnswer({
+      slot: { timeSlotId: s.id, date: s.date, startTime: s.start_time, endTime: s.end_time },
+      seats: {
+        capacity: s.capacity,
+        taken: s.taken,
+        waiting: s.waiting,
+        waitlistOn: room.waitlist_on,
+        started: hasStarted({ date: s.date, startTime: s.start_time }, { today, time }),
+      },
+      window,
+      held,
+      limits: deps.limits,
+    });
+    return answer.open ? [toSlot(s, calendarRules(answer))] : [];
+  });
 }
 
 export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {

@@ -291,3 +291,50 @@ describe('offers under concurrency', () => {
     expect(after.rowCount).toBe(0);
   });
 });
+
+describe('a freed seat, the calendar and the carts', () => {
+  type CalendarSlot = { id: string; failedRules: string[] };
+  const calendar = async (c: Client, room: string, date: string) =>
+    (await (
+      await c.get(`/api/rooms/${room}/booking?fromDate=${date}&untilDate=${date}`)
+    ).json()) as CalendarSlot[];
+  const newCart = (c: Client, slotId: string) =>
+    c.request('POST', '/api/transactions', { json: { timeSlotId: slotId } });
+
+  it('agree: the people waiting claim it while the waitlist is on, a cart may take it once it is off', async () => {
+    const room = await createRoom(suite.admin, 'Waitlist turned off');
+    const on = await suite.admin.request('PUT', `/api/admin/rooms/${room}/services`, {
+      json: { waitlistOfferMinutes: 30 },
+    });
+    expect(on.status).toBe(200);
+    const slot = await createSlot(suite.admin, room, day(2), '10:00', '11:00', 1);
+    const v = new Client(suite.app.baseUrl);
+    const held = await newCart(v, slot);
+    expect(held.status).toBe(201);
+    const { transactionId } = (await held.json()) as { transactionId: string };
+    expect((await join(v, slot, { email: 'waiting@example.at', language: 'en' })).status).toBe(201);
+    expect((await v.request('DELETE', `/api/transactions/${transactionId}`)).status).toBeLessThan(
+      300,
+    );
+
+    // The freed seat is the waiting reader's: the calendar and a cart both say so.
+    expect((await calendar(v, room, day(2))).find((s) => s.id === slot)!.failedRules).toEqual([
+      'timeslot_no_tickets_left',
+    ]);
+    const refused = await newCart(v, slot);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { payload: string[] }).payload).toEqual([
+      'timeslot_no_tickets_left',
+    ]);
+
+    // The waitlist turned off: nobody will be offered the seat, so it is bookable, and taken.
+    const off = await suite.admin.request('PUT', `/api/admin/rooms/${room}/services`, {
+      json: { waitlistOfferMinutes: null },
+    });
+    expect(off.status).toBe(200);
+    expect(
+      (await calendar(suite.admin, room, day(2))).find((s) => s.id === slot)!.failedRules,
+    ).toEqual([]);
+    expect((await newCart(v, slot)).status).toBe(201);
+  });
+});

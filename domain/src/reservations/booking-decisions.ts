@@ -12,7 +12,7 @@ import {
 import { refuse, Refused } from '../refusal.ts';
 import { timesOverlap } from '../cart-rules.ts';
 import { blocks } from '../blacklist/blacklist-entry.ts';
-import { seatsTaken } from '../time-slots/time-slot.ts';
+import { seatsTaken } from '../seats.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
 import { mustBeOpen, transactionExpired } from './cart-decisions.ts';
@@ -89,14 +89,13 @@ export function staffBook(
   const slot = state.slots.get(data.timeSlotId);
   if (!slot || slot.status !== 'active' || slot.roomId !== data.roomId)
     throw refuse.notFound('Time slot');
-  // Issue #15: the staff member asked to book only while a seat is free (the form saw one); the
+  // The staff member asked to book only while a seat is free (the form saw one); the
   // seats taken and the capacity let the form ask before overbooking.
   const taken = seatsTaken(slot, now);
   if (data.confirmOverbooking === false && taken >= slot.capacity)
     throw new Refused(
-      'timeslot__overbooking_not_confirmed',
+      { code: 'timeslot__overbooking_not_confirmed', taken, capacity: slot.capacity },
       'The time slot is full: booking would overbook it',
-      [String(taken), String(slot.capacity)],
     );
   const { transactionId, ticketId, timeSlotId, ownerId } = data;
   // Held and booked at once: the hold expires at its creation and never counts on its own.
@@ -149,7 +148,7 @@ export function changeOwnerData(state: ReservationState, ticketId: string): Rese
   if (!inCart) throw refuse.notFound('Ticket');
   const held = state.slots.get(inCart.timeSlotId)?.tickets[ticketId];
   if (cart.status !== 'booked' || !cart.ownerId || held?.status !== 'BOOKED')
-    throw new Refused('ticket__not_booked', 'Only booked tickets can be edited');
+    throw new Refused({ code: 'ticket__not_booked' }, 'Only booked tickets can be edited');
   if (cart.erased)
     throw new Refused('personal_data__erased', 'The personal data of this booking was erased');
   const d = emptyDecision();

@@ -1,11 +1,11 @@
 import { TicketAddedToTransaction, TicketHeld, TransactionStarted } from '@rr/events/catalogue';
 import type { LocalDate } from '../calendar.ts';
 import { refuse, Refused } from '../refusal.ts';
-import { bookingWindow, isOpenForBooking } from '../booking-window.ts';
-import { cartRules } from '../cart-rules.ts';
-import type { BookingLimits } from '../limits.ts';
-import { seatsTaken, type SlotState } from '../time-slots/time-slot.ts';
-import { waitingCount } from '../waitlist/waitlist.ts';
+import { bookingWindow } from '../booking-window.ts';
+import { holdEnd } from '../limits.ts';
+import type { RoomState } from '../rooms/room.ts';
+import { firstFailedRule, seatAnswer } from '../seat-rule.ts';
+import { slotSeatsAt } from '../seats.ts';
 import { cartTicketOf, isExpired, type TransactionState } from './cart.ts';
 import {
   emptyDecision,
@@ -29,37 +29,38 @@ export function mustBeOpen(cart: TransactionState, now: Date): void {
   if (cart.status === 'expired' || isExpired(cart, now)) throw transactionExpired();
 }
 
-export const expiry = (now: Date, limits: BookingLimits) =>
-  new Date(now.getTime() + limits.holdMinutes * 60_000).toISOString();
-
-/** Whether a slot's day lies in its room's booking window (room settings and holidays). */
-function isOpen(state: ReservationState, slot: SlotState, today: LocalDate): boolean {
-  const room = state.rooms.get(slot.roomId);
-  if (!room || room.status !== 'active') return false;
-  const window = bookingWindow(today, room.openStart, room.openEnd, (d) => state.holidays.has(d));
-  return isOpenForBooking(slot.date, window);
+/** A slot's room's booking window (its bounds and the holidays); null when the room is gone. */
+function windowOf(state: ReservationState, room: RoomState | undefined, today: LocalDate) {
+  if (!room || room.status !== 'active') return null;
+  return bookingWindow(today, room.openStart, room.openEnd, (d) => state.holidays.has(d));
 }
 
 export function addTicket(
   state: ReservationState,
   data: { transactionId: string; ticketId: string; timeSlotId: string },
-  { now, today, limits }: ReservationContext,
+  context: ReservationContext,
 ): ReservationDecision {
+  const { now, today, limits } = context;
   const { cart } = state;
   if (cart.status !== 'none') mustBeOpen(cart, now);
   const slot = state.slots.get(data.timeSlotId);
   if (!slot || slot.status !== 'active') throw refuse.notFound('Time slot');
-  if (slot.capacity <= 0 || !isOpen(state, slot, today)) throw refuse.ticket('timeslot_not_open');
-  // The rules of the cart itself, shared with the calendar's marks (cart-rules.ts).
+  // The one seat rule (seat-rule.ts), which the visitor calendar marks its slots with as well.
+  const room = state.rooms.get(slot.roomId);
   const ticket = cartTicketOf(slot, data.timeSlotId, data.ticketId);
-  const [rule] = cartRules(cart.tickets, ticket, limits);
+  const rule = firstFailedRule(
+    seatAnswer({
+      slot: ticket,
+      seats: slotSeatsAt(slot, (room?.services.waitlistOfferMinutes ?? null) !== null, context),
+      window: windowOf(state, room, today),
+      held: cart.tickets,
+      limits,
+    }),
+  );
   if (rule === 'max_tickets_per_day_reached')
     throw refuse.dayLimit(ticket.date, limits.maxTicketsPerDay);
   if (rule) throw refuse.ticket(rule);
-  // Seats freed while visitors wait are theirs (issue #16: the matcher offers them).
-  if (seatsTaken(slot, now) + waitingCount(slot.waitlist) >= slot.capacity)
-    throw refuse.ticket('timeslot_no_tickets_left');
-  const expiresAt = expiry(now, limits);
+  const expiresAt = holdEnd(now, limits);
   const d = emptyDecision();
   if (cart.status === 'none')
     d.transaction.push(TransactionStarted.create({ transactionId: data.transactionId, expiresAt }));

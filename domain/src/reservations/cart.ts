@@ -1,9 +1,8 @@
 import type { CartTicket, TransactionEvent, VisitorEvent } from '@rr/events/catalogue';
-import type { SlotState } from '../time-slots/time-slot.ts';
 
 /** A cart's ticket of a slot: the slot's room, day and times (a cart add, a staff booking, a taken offer). */
 export function cartTicketOf(
-  slot: Pick<SlotState, 'roomId' | 'date' | 'startTime' | 'endTime'>,
+  slot: { roomId: string; date: string; startTime: string; endTime: string },
   timeSlotId: string,
   ticketId: string,
 ): CartTicket {

@@ -8,7 +8,8 @@ import {
 } from '@rr/events/catalogue';
 import type { Decide } from '../decider.ts';
 import { refuse } from '../refusal.ts';
-import { addTicket, alreadyBooked, expiry, mustBeOpen } from './cart-decisions.ts';
+import { holdEnd } from '../limits.ts';
+import { addTicket, alreadyBooked, mustBeOpen } from './cart-decisions.ts';
 import { bookCart, cancelTickets, changeOwnerData, staffBook } from './booking-decisions.ts';
 import { isExpired } from './cart.ts';
 import {
@@ -51,7 +52,7 @@ export const decideReservation: Decide<
     }
     case 'TouchCart': {
       mustBeOpen(cart, now);
-      const expiresAt = expiry(now, limits);
+      const expiresAt = holdEnd(now, limits);
       const d = emptyDecision();
       d.transaction.push(TransactionTouched.create({ expiresAt }));
       extendHolds(d, cart.tickets, expiresAt);

@@ -35,10 +35,10 @@ import { evolveRoom, initialRoomState, type RoomState } from '../rooms/room.ts';
 import {
   evolveSlot,
   initialSlotState,
-  seatsTaken,
   type SlotEvent,
   type SlotState,
 } from '../time-slots/time-slot.ts';
+import { seatsTaken } from '../seats.ts';
 import {
   evolveTransaction,
   evolveVisitor,
@@ -264,7 +264,7 @@ describe('AddTicket', () => {
     reservation
       .given({ ...emptyReservation, rooms, slots: slotMap(full) })
       .when(addTicket(full, 3))
-      .thenRefused('ticket__validation_error', ['timeslot_no_tickets_left']);
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_no_tickets_left' });
   });
 
   it('does not count expired holds (one expiring right now included), released or cancelled tickets', () => {
@@ -291,7 +291,7 @@ describe('AddTicket', () => {
     reservation
       .given({ ...emptyReservation, rooms, slots: slotMap(none) })
       .when(addTicket(none, 1))
-      .thenRefused('ticket__validation_error', ['timeslot_not_open']);
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
   });
 
   it('refuses an unknown or deleted slot (not_found)', () => {
@@ -322,7 +322,7 @@ describe('AddTicket: the booking window of the slot room', () => {
 
   it('refuses a slot before or after the window (timeslot_not_open)', () => {
     for (const dayN of [0, 1, 31])
-      addOn(dayN).thenRefused('ticket__validation_error', ['timeslot_not_open']);
+      addOn(dayN).thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
   });
 
   it('takes a slot on the first and the last day of the window', () => {
@@ -340,16 +340,20 @@ describe('AddTicket: the booking window of the slot room', () => {
     ]);
     const opens = (d: ReservationDecision) =>
       expect(d.transaction.map((e) => e.type)).toContain('TicketAddedToTransaction');
-    addOn(0, { rooms: workingDays }).thenRefused('ticket__validation_error', ['timeslot_not_open']);
+    addOn(0, { rooms: workingDays }).thenRefused('ticket__validation_error', {
+      rule: 'timeslot_not_open',
+    });
     addOn(1, { rooms: workingDays }).then(opens);
     addOn(7, { rooms: workingDays }).then(opens);
-    addOn(8, { rooms: workingDays }).thenRefused('ticket__validation_error', ['timeslot_not_open']);
+    addOn(8, { rooms: workingDays }).thenRefused('ticket__validation_error', {
+      rule: 'timeslot_not_open',
+    });
     // Wednesday a holiday: the fifth working day is next Tuesday
     addOn(8, { rooms: workingDays, holidays: new Set([day(2)]) }).then(opens);
     // a holiday after the window's end changes nothing
     addOn(8, { rooms: workingDays, holidays: new Set([day(9)]) }).thenRefused(
       'ticket__validation_error',
-      ['timeslot_not_open'],
+      { rule: 'timeslot_not_open' },
     );
   });
 
@@ -357,7 +361,9 @@ describe('AddTicket: the booking window of the slot room', () => {
     const deleted = history(evolveRoom, roomOpen(), RoomDeleted.create({ roomId: ROOM }));
     const otherRoomOnly = new Map([[OTHER_ROOM, roomOpen(undefined, undefined, OTHER_ROOM)]]);
     for (const known of [new Map<string, RoomState>(), otherRoomOnly, new Map([[ROOM, deleted]])])
-      addOn(5, { rooms: known }).thenRefused('ticket__validation_error', ['timeslot_not_open']);
+      addOn(5, { rooms: known }).thenRefused('ticket__validation_error', {
+        rule: 'timeslot_not_open',
+      });
   });
 });
 
@@ -377,12 +383,12 @@ describe('AddTicket: the cart rules', () => {
     reservation
       .given(given)
       .when(addTicket(a, 2))
-      .thenRefused('ticket__validation_error', ['timeslot_already_in_transaction']);
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_already_in_transaction' });
     const overlapping = slot(8, '10:00', '12:00', 5);
     reservation
       .given({ ...given, slots: new Map([...given.slots, ...slotMap(overlapping)]) })
       .when(addTicket(overlapping, 2))
-      .thenRefused('ticket__validation_error', ['max_tickets_per_time_reached']);
+      .thenRefused('ticket__validation_error', { rule: 'max_tickets_per_time_reached' });
   });
 
   it(`refuses a ticket beyond the cart's ${limits.maxCartTickets} (touching ends and other days are fine)`, () => {
@@ -399,7 +405,7 @@ describe('AddTicket: the cart rules', () => {
     reservation
       .given({ ...given, slots: new Map([...given.slots, ...slotMap(sixth)]) })
       .when(addTicket(sixth, 9))
-      .thenRefused('ticket__validation_error', ['max_tickets_per_transaction_reached']);
+      .thenRefused('ticket__validation_error', { rule: 'max_tickets_per_transaction_reached' });
   });
 
   it('refuses a ticket beyond the per-day maximum, naming the day and the maximum, and any ticket of a cart at the per-visitor maximum', () => {
@@ -417,12 +423,16 @@ describe('AddTicket: the cart rules', () => {
     reservation
       .given({ ...one, slots: new Map([...one.slots, ...slotMap(sameDay)]) })
       .when(addTicket(sameDay, 2), { limits: few })
-      .thenRefused('ticket__validation_error', ['max_tickets_per_day_reached', day(8), '1']);
+      .thenRefused('ticket__validation_error', {
+        rule: 'max_tickets_per_day_reached',
+        date: day(8),
+        maxTicketsPerDay: 1,
+      });
     const otherDay = slot(9, '09:00', '10:00', 5);
     reservation
       .given({ ...one, slots: new Map([...one.slots, ...slotMap(otherDay)]) })
       .when(addTicket(otherDay, 2), { limits: { ...few, maxTicketsPerVisitor: 1 } })
-      .thenRefused('ticket__validation_error', ['max_tickets_by_user_reached']);
+      .thenRefused('ticket__validation_error', { rule: 'max_tickets_by_user_reached' });
   });
 
   it('refuses any add to an expired, booked or removed cart', () => {
@@ -653,7 +663,11 @@ describe('BookCart', () => {
     reservation
       .given({ ...given, visitor: earlier })
       .when(book)
-      .thenRefused('ticket__validation_error', ['max_tickets_per_day_reached', day(8), '2']);
+      .thenRefused('ticket__validation_error', {
+        rule: 'max_tickets_per_day_reached',
+        date: day(8),
+        maxTicketsPerDay: 2,
+      });
     const cancelled = evolveVisitor(earlier, VisitorTicketCancelled.create({ ticketId: id(500) }));
     reservation
       .given({ ...given, visitor: cancelled })
@@ -673,12 +687,12 @@ describe('BookCart', () => {
     reservation
       .given({ ...given, visitor: ten(9) })
       .when(book)
-      .thenRefused('ticket__validation_error', ['max_tickets_by_user_reached']);
+      .thenRefused('ticket__validation_error', { rule: 'max_tickets_by_user_reached' });
     // today counts, yesterday does not
     reservation
       .given({ ...given, visitor: ten(0) })
       .when(book)
-      .thenRefused('ticket__validation_error', ['max_tickets_by_user_reached']);
+      .thenRefused('ticket__validation_error', { rule: 'max_tickets_by_user_reached' });
     reservation
       .given({ ...given, visitor: ten(-1) })
       .when(book)
@@ -690,7 +704,7 @@ describe('BookCart', () => {
     reservation
       .given({ ...given, visitor: visitorWith([8, '09:30', '11:00']) })
       .when(book)
-      .thenRefused('ticket__validation_error', ['max_tickets_per_time_reached']);
+      .thenRefused('ticket__validation_error', { rule: 'max_tickets_per_time_reached' });
     // touching ends do not overlap
     reservation
       .given({ ...given, visitor: visitorWith([8, '10:00', '11:00']) })
@@ -847,7 +861,7 @@ describe('StaffBook', () => {
     expect(state.cart).toMatchObject({ status: 'booked', ownerId: OWNER });
   });
 
-  it('with confirmOverbooking false books only while a seat is free (issue #15), true overbooks', () => {
+  it('with confirmOverbooking false books only while a seat is free, true overbooks', () => {
     const withConfirm = (s: Slot, confirmOverbooking: boolean) => {
       const command = staffBook(s);
       return { ...command, data: { ...command.data, confirmOverbooking } };
@@ -861,7 +875,7 @@ describe('StaffBook', () => {
     reservation
       .given({ ...emptyReservation, slots: slotMap(full) })
       .when(withConfirm(full, false))
-      .thenRefused('timeslot__overbooking_not_confirmed', ['1', '1']);
+      .thenRefused('timeslot__overbooking_not_confirmed', { taken: 1, capacity: 1 });
     reservation
       .given({ ...emptyReservation, slots: slotMap(full) })
       .when(withConfirm(full, true))

@@ -18,12 +18,11 @@ import type { Decide, Now } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import {
   addSeatsTaken,
-  seatsPayload,
   seatsTakenApart,
   seatsText,
+  type SeatHolder,
   type SeatsTaken,
-  type SlotState,
-} from '../time-slots/time-slot.ts';
+} from '../seats.ts';
 
 export interface RoomDetails {
   roomId: string;
@@ -45,7 +44,7 @@ export interface RoomState {
   name: string;
   openStart: OpenBound;
   openEnd: OpenBound;
-  /** Its reading-room services (issue #16), each null while off. */
+  /** Its reading-room services, each null while off. */
   services: RoomServices;
 }
 
@@ -107,7 +106,7 @@ export type RoomCommand =
  */
 export interface RoomCommandState {
   room: RoomState;
-  slotsFromToday: readonly SlotState[];
+  slotsFromToday: readonly SeatHolder[];
 }
 
 function mustExist(state: RoomState): void {
@@ -138,9 +137,8 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>>
       );
       if (taken.booked + taken.held > 0)
         throw new Refused(
-          'room__has_active_reservations',
+          { code: 'room__has_active_reservations', seats: taken },
           seatsText('The room', taken),
-          seatsPayload(taken),
         );
       return [RoomDeleted.create(command.data)];
     }

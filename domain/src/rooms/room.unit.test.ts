@@ -177,7 +177,9 @@ describe('DeleteRoom', () => {
     rooms
       .given(state(room(created), slots))
       .when({ type: 'DeleteRoom', data: { roomId } })
-      .thenRefused('room__has_active_reservations', ['3', '1', '2', at(5)]);
+      .thenRefused('room__has_active_reservations', {
+        seats: { booked: 1, held: 2, heldUntil: at(5) },
+      });
   });
 
   it('does not count expired holds (one expiring right now included), released or cancelled tickets', () => {
@@ -203,7 +205,9 @@ describe('DeleteRoom', () => {
     const given = rooms.given(state(room(created), slots));
     given
       .when({ type: 'DeleteRoom', data: { roomId } }, { now: new Date(at(14)) })
-      .thenRefused('room__has_active_reservations', ['1', '0', '1', at(15)]);
+      .thenRefused('room__has_active_reservations', {
+        seats: { booked: 0, held: 1, heldUntil: at(15) },
+      });
     given
       .when({ type: 'DeleteRoom', data: { roomId } }, { now: new Date(at(15)) })
       .then([RoomDeleted.create({ roomId })]);

@@ -29,8 +29,8 @@ export function scenario<Command, State, Context, Decision>(
             else expect(decision).toEqual(expected);
             return decision;
           },
-          /** The command is refused with this spec error code (and payload, when given). */
-          thenRefused(code: RefusalCode, payload?: readonly string[]): Refused {
+          /** The command is refused with this error code (and, when given, this named data). */
+          thenRefused(code: RefusalCode, data?: Record<string, unknown>): Refused {
             let refusal: unknown;
             try {
               run();
@@ -40,7 +40,7 @@ export function scenario<Command, State, Context, Decision>(
             expect(refusal, `expected the refusal ${code}`).toBeInstanceOf(Refused);
             const refused = refusal as Refused;
             expect(refused.code).toBe(code);
-            if (payload) expect(refused.payload).toEqual(payload);
+            if (data) expect(refused.refusal).toMatchObject({ code, ...data });
             return refused;
           },
         };

@@ -8,13 +8,14 @@ import {
 import { minutesOf, type LocalDate, type LocalTime } from '../calendar.ts';
 import type { Decide, Now } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
-import type { HeldTicket, SlotState } from './time-slot.ts';
+import type { HeldTicket } from '../seats.ts';
+import type { SlotState } from './time-slot.ts';
 
-/** Issue #16: how long after a check-in staff may take it back (minutes). */
+/** How long after a check-in staff may take it back (minutes). */
 export const UNDO_CHECK_IN_MINUTES = 10;
 
 /**
- * Issue #16, check-in and no-show release, decided on the slot stream (under its lock): staff
+ * Check-in and no-show release, decided on the slot stream (under its lock): staff
  * check a booked ticket's reader in, take it back within UNDO_CHECK_IN_MINUTES, and the job
  * (actor `system`) releases booked tickets not checked in once the release time has come. A
  * released ticket gets the status INVALID (the spec's statuses are NEW, BOOKED, INVALID and
@@ -76,7 +77,10 @@ function bookedTicket(slot: SlotState, ticketId: string): HeldTicket {
   const ticket = slot.tickets[ticketId];
   if (!ticket) throw refuse.notFound('Ticket');
   if (ticket.status !== 'BOOKED')
-    throw new Refused('ticket__not_booked', 'The ticket is not booked', [ticket.status]);
+    throw new Refused(
+      { code: 'ticket__not_booked', status: ticket.status },
+      'The ticket is not booked',
+    );
   return ticket;
 }
 
@@ -97,14 +101,19 @@ export const decideCheckIn: Decide<CheckInCommand, CheckInState, Now> = (
   switch (command.type) {
     case 'CheckIn': {
       if (checkedIn(ticket))
-        throw new Refused('check_in__already_checked_in', 'The ticket is already checked in', [
-          ticket.checkedInAt ?? '',
-        ]);
+        throw new Refused(
+          { code: 'check_in__already_checked_in', checkedInAt: ticket.checkedInAt ?? '' },
+          'The ticket is already checked in',
+        );
       if (minute < window.opensAt || minute > window.closesAt)
-        throw new Refused('check_in__not_open', 'Check-in is not open for this ticket now', [
-          localMinuteText(window.opensAt),
-          localMinuteText(window.closesAt),
-        ]);
+        throw new Refused(
+          {
+            code: 'check_in__not_open',
+            opensAt: localMinuteText(window.opensAt),
+            closesAt: localMinuteText(window.closesAt),
+          },
+          'Check-in is not open for this ticket now',
+        );
       return [TicketCheckedIn.create({ ticketId, checkedInAt: now.toISOString() })];
     }
     case 'UndoCheckIn': {
@@ -113,21 +122,25 @@ export const decideCheckIn: Decide<CheckInCommand, CheckInState, Now> = (
       const since = now.getTime() - new Date(ticket.checkedInAt!).getTime();
       if (since > UNDO_CHECK_IN_MINUTES * 60_000)
         throw new Refused(
-          'check_in__undo_expired',
+          { code: 'check_in__undo_expired', minutes: UNDO_CHECK_IN_MINUTES },
           `A check-in can only be undone within ${UNDO_CHECK_IN_MINUTES} minutes`,
-          [String(UNDO_CHECK_IN_MINUTES)],
         );
       return [TicketCheckInUndone.create({ ticketId })];
     }
     case 'ReleaseNoShow': {
       if (checkedIn(ticket))
-        throw new Refused('check_in__already_checked_in', 'The ticket is checked in', [
-          ticket.checkedInAt ?? '',
-        ]);
+        throw new Refused(
+          { code: 'check_in__already_checked_in', checkedInAt: ticket.checkedInAt ?? '' },
+          'The ticket is checked in',
+        );
       if (window.releaseAt === null || minute < window.releaseAt)
-        throw new Refused('no_show__not_due', 'The ticket is not due for release', [
-          window.releaseAt === null ? '' : localMinuteText(window.releaseAt),
-        ]);
+        throw new Refused(
+          {
+            code: 'no_show__not_due',
+            releaseAt: window.releaseAt === null ? null : localMinuteText(window.releaseAt),
+          },
+          'The ticket is not due for release',
+        );
       return [TicketNoShowReleased.create({ ticketId, ownerId: ticket.ownerId ?? '' })];
     }
   }

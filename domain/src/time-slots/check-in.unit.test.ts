@@ -113,7 +113,10 @@ describe('CheckIn', () => {
   });
   it('is refused before the window opens and after it closes', () => {
     const given = scenario(decideCheckIn, at('09:44')).given(state(withCheckIn));
-    given.when(checkIn).thenRefused('check_in__not_open', ['2026-11-23 09:45', '2026-11-23 10:20']);
+    given.when(checkIn).thenRefused('check_in__not_open', {
+      opensAt: '2026-11-23 09:45',
+      closesAt: '2026-11-23 10:20',
+    });
     given.when(checkIn, at('10:21')).thenRefused('check_in__not_open');
   });
   it('without a release, is open until the slot ends', () => {
@@ -132,19 +135,19 @@ describe('CheckIn', () => {
     scenario(decideCheckIn, at('10:00'))
       .given(state(withCheckIn, checkedInEvent))
       .when(checkIn)
-      .thenRefused('check_in__already_checked_in', [checkedInAt]);
+      .thenRefused('check_in__already_checked_in', { checkedInAt: checkedInAt });
   });
   it('is refused for a cancelled, a released or an unknown ticket', () => {
     const cancelled = TicketCancelled.create({ ticketId: TICKET, ownerId: OWNER }) as SlotEvent;
     scenario(decideCheckIn, at('10:00'))
       .given(state(withCheckIn, cancelled))
       .when(checkIn)
-      .thenRefused('ticket__not_booked', ['CANCELLED']);
+      .thenRefused('ticket__not_booked', { status: 'CANCELLED' });
     const released = TicketNoShowReleased.create({ ticketId: TICKET, ownerId: OWNER }) as SlotEvent;
     scenario(decideCheckIn, at('10:20'))
       .given(state(withCheckIn, released))
       .when(checkIn)
-      .thenRefused('ticket__not_booked', ['INVALID']);
+      .thenRefused('ticket__not_booked', { status: 'INVALID' });
     scenario(decideCheckIn, at('10:00'))
       .given(state(withCheckIn))
       .when({ type: 'CheckIn', data: { ticketId: CART } })
@@ -163,7 +166,7 @@ describe('UndoCheckIn', () => {
     scenario(decideCheckIn, at('10:01'))
       .given(state(withCheckIn, checkedInEvent))
       .when(undo)
-      .thenRefused('check_in__undo_expired', [String(UNDO_CHECK_IN_MINUTES)]);
+      .thenRefused('check_in__undo_expired', { minutes: UNDO_CHECK_IN_MINUTES });
     scenario(decideCheckIn, at('10:00'))
       .given(state(withCheckIn))
       .when(undo)
@@ -194,11 +197,11 @@ describe('ReleaseNoShow', () => {
     scenario(decideCheckIn, at('10:19'))
       .given(state(withCheckIn))
       .when(release)
-      .thenRefused('no_show__not_due', ['2026-11-23 10:20']);
+      .thenRefused('no_show__not_due', { releaseAt: '2026-11-23 10:20' });
     scenario(decideCheckIn, at('11:00'))
       .given(state({ ...withCheckIn, noShowReleaseMinutes: null }))
       .when(release)
-      .thenRefused('no_show__not_due', ['']);
+      .thenRefused('no_show__not_due', { releaseAt: null });
   });
   it('never releases a checked-in ticket, nor one released already', () => {
     scenario(decideCheckIn, at('10:20'))

@@ -14,19 +14,8 @@ import type { Decide, Now } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { slotDates } from '../slot-dates.ts';
 import type { RoomState } from '../rooms/room.ts';
-import { evolveWaitlist, outstandingOffers, type Waitlist } from '../waitlist/waitlist.ts';
-
-export interface HeldTicket {
-  status: 'NEW' | 'BOOKED' | 'CANCELLED' | 'INVALID';
-  transactionId: string;
-  /** Holds (NEW) count until this instant (ISO); bookings have none. */
-  expiresAt: string | null;
-  ownerId: string | null;
-  /** Issue #16: when a booked ticket's reader was checked in; absent or null: not checked in. */
-  checkedInAt?: string | null;
-  /** Issue #16: the ticket was released as a no-show (its status is then INVALID). */
-  noShow?: boolean;
-}
+import { seatsTakenApart, seatsText, type HeldTicket } from '../seats.ts';
+import { evolveWaitlist, type Waitlist } from '../waitlist-line.ts';
 
 export interface SlotState {
   status: 'none' | 'active' | 'deleted';
@@ -37,7 +26,7 @@ export interface SlotState {
   endTime: string;
   capacity: number;
   tickets: Record<string, HeldTicket>;
-  /** Issue #16: the slot's waitlist in line order (absent: nobody ever joined). */
+  /** The slot's waitlist in line order (absent: nobody ever joined). */
   waitlist?: Waitlist;
 }
 
@@ -137,75 +126,6 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
   }
 }
 
-/**
- * The seats a slot's tickets take now, apart: bookings, and cart holds that have not expired
- * (with the end of the last of them: a hold blocks no longer than that).
- */
-export interface SeatsTaken {
-  booked: number;
-  held: number;
-  /** The instant the last unexpired hold ends; null without holds. */
-  heldUntil: string | null;
-}
-
-export function seatsTakenApart(state: SlotState, now: Date): SeatsTaken {
-  let booked = 0;
-  let held = 0;
-  let heldUntil: string | null = null;
-  for (const t of Object.values(state.tickets)) {
-    if (t.status === 'BOOKED') booked += 1;
-    else if (t.expiresAt !== null && new Date(t.expiresAt) > now) {
-      held += 1;
-      if (heldUntil === null || new Date(t.expiresAt) > new Date(heldUntil))
-        heldUntil = t.expiresAt;
-    }
-  }
-  // A waitlist offer holds its seat like a cart's hold (issue #16).
-  for (const offer of outstandingOffers(state.waitlist, now)) {
-    held += 1;
-    if (heldUntil === null || new Date(offer.offerExpiresAt!) > new Date(heldUntil))
-      heldUntil = offer.offerExpiresAt;
-  }
-  return { booked, held, heldUntil };
-}
-
-/** Sums the seats of several slots (a room's). */
-export function addSeatsTaken(a: SeatsTaken, b: SeatsTaken): SeatsTaken {
-  const later =
-    a.heldUntil === null || (b.heldUntil !== null && new Date(b.heldUntil) > new Date(a.heldUntil))
-      ? b.heldUntil
-      : a.heldUntil;
-  return { booked: a.booked + b.booked, held: a.held + b.held, heldUntil: later };
-}
-
-/** Tickets that take a seat now: bookings, and holds that have not expired. */
-export function seatsTaken(state: SlotState, now: Date): number {
-  const { booked, held } = seatsTakenApart(state, now);
-  return booked + held;
-}
-
-/**
- * Seats still free for visitors: the capacity less bookings and unexpired holds, never below 0
- * (staff may overbook). The cart refuses a seat exactly when this is 0 (`seatsTaken` ≥ capacity).
- */
-export function seatsFree(capacity: number, { booked, held }: Pick<SeatsTaken, 'booked' | 'held'>) {
-  return Math.max(0, capacity - booked - held);
-}
-
-/**
- * The payload of a refusal to delete what seats are taken in (spec section 8: the count first):
- * total, booked, held, and until when the holds last ('' without holds).
- */
-export function seatsPayload({ booked, held, heldUntil }: SeatsTaken): string[] {
-  return [String(booked + held), String(booked), String(held), heldUntil ?? ''];
-}
-
-/** The English text of such a refusal: how many are booked, how many held and until when. */
-export function seatsText(what: string, { booked, held, heldUntil }: SeatsTaken): string {
-  const holds = held > 0 ? ` and ${held} held in carts until ${heldUntil ?? ''}` : '';
-  return `${what} has ${booked} booked reservations${holds} and cannot be deleted`;
-}
-
 /** When a slot of the room sits (minutes of the day): what a new or moved slot must not overlap. */
 export interface SlotTimes {
   timeSlotId: string;
@@ -281,7 +201,10 @@ function firstOverlap(
 }
 
 const overlapping = (date: LocalDate) =>
-  new Refused('timeslot__overlapping', 'A time slot already exists within those times', [date]);
+  new Refused(
+    { code: 'timeslot__overlapping', date },
+    'A time slot already exists within those times',
+  );
 
 function slotOfRoom(state: TimeSlotCommandState, timeSlotId: string, roomId: string): SlotState {
   const slot = state.slots.get(timeSlotId);
@@ -361,9 +284,8 @@ export const decideTimeSlot: Decide<
       const taken = seatsTakenApart(slot, now);
       if (taken.booked + taken.held > 0)
         throw new Refused(
-          'timeslot__has_tickets',
+          { code: 'timeslot__has_tickets', seats: taken },
           seatsText('The time slot', taken),
-          seatsPayload(taken),
         );
       decision.set(command.data.timeSlotId, [TimeSlotDeleted.create(command.data)]);
       return decision;

@@ -21,8 +21,6 @@ import {
   decideTimeSlot,
   evolveSlot,
   initialSlotState,
-  seatsFree,
-  seatsTaken,
   type SlotEvent,
   type SlotSeriesInput,
   type SlotState,
@@ -31,6 +29,8 @@ import {
   type TimeSlotContext,
   type TimeSlotDecision,
 } from './time-slot.ts';
+import { seatsTaken } from '../seats.ts';
+import { seatsForCarts } from '../seat-rule.ts';
 
 /** The instant every decision here is made at; the other times are minutes from it. */
 const NOW = new Date('2026-11-23T09:00:00Z');
@@ -214,7 +214,7 @@ describe('CreateTimeSlots', () => {
     scenario(decideTimeSlot, context())
       .given(given({ taken }))
       .when(series())
-      .thenRefused('timeslot__overlapping', [day(7)]);
+      .thenRefused('timeslot__overlapping', { date: day(7) });
   });
 
   it('allows touching ends, and other slots on days the series does not create', () => {
@@ -232,7 +232,7 @@ describe('CreateTimeSlots', () => {
     scenario(decideTimeSlot, context())
       .given(given({ taken, holidays: new Set([day(2)]) }))
       .when(series({ includeHolidays: true }))
-      .thenRefused('timeslot__overlapping', [day(2)]);
+      .thenRefused('timeslot__overlapping', { date: day(2) });
   });
 
   it('refuses a room that does not exist or was deleted', () => {
@@ -313,7 +313,7 @@ describe('UpdateTimeSlot', () => {
     scenario(decideTimeSlot, context())
       .given(given({ slots, taken }))
       .when(update('09:30', '11:30'))
-      .thenRefused('timeslot__overlapping', [day(0)]);
+      .thenRefused('timeslot__overlapping', { date: day(0) });
   });
 
   it('refuses a slot that is not of this room, unknown or deleted (not_found Time slot)', () => {
@@ -462,7 +462,7 @@ describe('DeleteTimeSlot', () => {
     scenario(decideTimeSlot, context())
       .given(given({ slots: new Map([[id(1), withTickets]]) }))
       .when(remove)
-      .thenRefused('timeslot__has_tickets', ['3', '1', '2', at(10)]);
+      .thenRefused('timeslot__has_tickets', { seats: { booked: 1, held: 2, heldUntil: at(10) } });
   });
 
   it('does not count expired holds, released or cancelled tickets', () => {
@@ -502,10 +502,11 @@ describe('DeleteTimeSlot', () => {
   });
 });
 
-describe('seatsFree', () => {
-  it('is the capacity less bookings and holds, and never below zero when staff overbooked', () => {
-    expect(seatsFree(10, { booked: 3, held: 2 })).toBe(5);
-    expect(seatsFree(5, { booked: 5, held: 0 })).toBe(0);
-    expect(seatsFree(5, { booked: 6, held: 1 })).toBe(0);
+describe('seatsForCarts', () => {
+  it('is the capacity less taken seats, and never below zero when staff overbooked', () => {
+    const seats = { waiting: 0, waitlistOn: false, started: false };
+    expect(seatsForCarts({ ...seats, capacity: 10, taken: 5 })).toBe(5);
+    expect(seatsForCarts({ ...seats, capacity: 5, taken: 5 })).toBe(0);
+    expect(seatsForCarts({ ...seats, capacity: 5, taken: 7 })).toBe(0);
   });
 });

@@ -7,90 +7,19 @@ import {
   TransactionStarted,
   WaitlistJoined,
   type NewEvent,
-  type WaitlistEvent,
 } from '@rr/events/catalogue';
 import { instantOf, type LocalDate } from '../calendar.ts';
 import type { Now } from '../decider.ts';
-import { bookingWindow, isOpenForBooking } from '../booking-window.ts';
-import type { BookingLimits } from '../limits.ts';
+import { bookingWindow } from '../booking-window.ts';
+import { holdEnd, type BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { blocks, type BlacklistState } from '../blacklist/blacklist-entry.ts';
-import { cartRules } from '../cart-rules.ts';
 import type { RoomState } from '../rooms/room.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
-import { seatsTaken, type SlotState } from '../time-slots/time-slot.ts';
-
-/**
- * Issue #16, the waitlist of a full slot (only in rooms with `waitlistOfferMinutes`). It is part
- * of the slot's state, folded from the slot's stream: an outstanding offer holds a seat exactly
- * like a cart's hold (seatsTakenApart counts it), so the slot lock serialises offers with carts.
- */
-export interface WaitlistEntry {
-  entryId: string;
-  visitorKey: string;
-  language: 'de' | 'en';
-  joinedAt: string;
-  /** waiting → offered → taken (into a cart) or lapsed (not taken in time). */
-  status: 'waiting' | 'offered' | 'lapsed' | 'taken';
-  offerId: string | null;
-  /** Until when an offer holds its seat (ISO); null unless offered. */
-  offerExpiresAt: string | null;
-}
-
-/** The entries in line order (the order of joining). */
-export type Waitlist = readonly WaitlistEntry[];
-
-function changeEntry(
-  list: Waitlist,
-  entryId: string,
-  change: Partial<WaitlistEntry>,
-): WaitlistEntry[] {
-  return list.map((e) => (e.entryId === entryId ? { ...e, ...change } : e));
-}
-
-/** The slot's waitlist after one of its events. */
-export function evolveWaitlist(list: Waitlist, event: WaitlistEvent): Waitlist {
-  switch (event.type) {
-    case 'WaitlistJoined': {
-      const { entryId, visitorKey, language, joinedAt } = event.data;
-      return [
-        ...list,
-        {
-          entryId,
-          visitorKey,
-          language,
-          joinedAt,
-          status: 'waiting',
-          offerId: null,
-          offerExpiresAt: null,
-        },
-      ];
-    }
-    case 'SeatOffered':
-      return changeEntry(list, event.data.entryId, {
-        status: 'offered',
-        offerId: event.data.offerId,
-        offerExpiresAt: event.data.expiresAt,
-      });
-    case 'SeatOfferLapsed':
-      return changeEntry(list, event.data.entryId, { status: 'lapsed', offerExpiresAt: null });
-    case 'SeatOfferTaken':
-      return changeEntry(list, event.data.entryId, { status: 'taken', offerExpiresAt: null });
-  }
-}
-
-const isOutstanding = (e: WaitlistEntry, now: Date) =>
-  e.status === 'offered' && e.offerExpiresAt !== null && new Date(e.offerExpiresAt) > now;
-
-/** The offers that hold a seat at `now`. */
-export function outstandingOffers(list: Waitlist | undefined, now: Date): WaitlistEntry[] {
-  return (list ?? []).filter((e) => isOutstanding(e, now));
-}
-
-/** How many wait for a seat: freed seats are theirs before any cart's. */
-export function waitingCount(list: Waitlist | undefined): number {
-  return (list ?? []).filter((e) => e.status === 'waiting').length;
-}
+import { seatAnswer } from '../seat-rule.ts';
+import { seatsTaken, slotSeatsAt } from '../seats.ts';
+import type { SlotState } from '../time-slots/time-slot.ts';
+import { isOutstanding } from '../waitlist-line.ts';
 
 export type WaitlistCommand =
   | {
@@ -137,8 +66,8 @@ export const waitlistRefusals = {
     new Refused('waitlist__offer_not_valid', 'The offer has lapsed or was taken already'),
 };
 
-/** Free seats of the slot at `now`: capacity less bookings, cart holds and outstanding offers. */
-function freeSeats(slot: SlotState, now: Date): number {
+/** The seats the matcher may offer at `now`: capacity less bookings, cart holds and outstanding offers. */
+function offerableSeats(slot: SlotState, now: Date): number {
   return Math.max(0, slot.capacity - seatsTaken(slot, now));
 }
 
@@ -162,28 +91,27 @@ export function decideWaitlist(
   switch (command.type) {
     case 'JoinWaitlist': {
       if (offerMinutes === null) throw waitlistRefusals.notAvailable();
-      const window =
-        room &&
-        bookingWindow(ctx.today, room.openStart, room.openEnd, (x) => state.holidays.has(x));
-      const open = window !== undefined && isOpenForBooking(slot.date, window);
-      if (slot.capacity <= 0 || !open || startsAt <= ctx.now)
-        throw refuse.ticket('timeslot_not_open');
-      if (freeSeats(slot, ctx.now) - waitingCount(list) > 0) throw waitlistRefusals.seatsFree();
+      // The one seat rule (seat-rule.ts) a cart's add meets, with the visitor's bookings from
+      // today on in the place of the cart: the per-visitor limits as a booking would meet them.
+      const answer = seatAnswer({
+        slot: { timeSlotId: command.data.timeSlotId, ...slot },
+        seats: slotSeatsAt(slot, true, ctx),
+        window: room
+          ? bookingWindow(ctx.today, room.openStart, room.openEnd, (x) => state.holidays.has(x))
+          : null,
+        held: state.visitor.tickets
+          .filter((t) => !t.cancelled && t.date >= ctx.today)
+          .map((t) => ({ ...t, timeSlotId: '' })),
+        limits: { ...ctx.limits, maxCartTickets: Number.POSITIVE_INFINITY },
+      });
+      if (!answer.open || startsAt <= ctx.now) throw refuse.ticket('timeslot_not_open');
+      if (!answer.full) throw waitlistRefusals.seatsFree();
       if (blocks(state.blacklist, ctx.today))
         throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
       const { visitorKey } = command.data;
       if (list.some((e) => e.visitorKey === visitorKey && e.status !== 'lapsed'))
         throw waitlistRefusals.alreadyJoined();
-      // The per-visitor limits as a booking of this slot would meet them: the cart's rules
-      // (cart-rules.ts) with the visitor's bookings from today on in the place of the cart.
-      const booked = state.visitor.tickets
-        .filter((t) => !t.cancelled && t.date >= ctx.today)
-        .map((t) => ({ ...t, timeSlotId: '' }));
-      const [rule] = cartRules(
-        booked,
-        { timeSlotId: command.data.timeSlotId, ...slot },
-        { ...ctx.limits, maxCartTickets: Number.POSITIVE_INFINITY },
-      );
+      const [rule] = answer.cart;
       if (rule === 'max_tickets_per_day_reached')
         throw refuse.dayLimit(slot.date, ctx.limits.maxTicketsPerDay);
       if (rule) throw refuse.ticket(rule);
@@ -202,7 +130,7 @@ export function decideWaitlist(
           );
       }
       if (offerMinutes === null || startsAt <= ctx.now) return d;
-      const free = freeSeats(slot, ctx.now);
+      const free = offerableSeats(slot, ctx.now);
       const until = Math.min(ctx.now.getTime() + offerMinutes * 60_000, startsAt.getTime());
       const expiresAt = new Date(until).toISOString();
       for (const e of list.filter((x) => x.status === 'waiting').slice(0, free))
@@ -222,7 +150,7 @@ export function decideWaitlist(
       if (!entry) throw refuse.notFound('Offer');
       if (!isOutstanding(entry, ctx.now)) throw waitlistRefusals.offerGone();
       // The offer's seat becomes the cart's hold: counted once, never freed in between.
-      const expiresAt = new Date(ctx.now.getTime() + ctx.limits.holdMinutes * 60_000).toISOString();
+      const expiresAt = holdEnd(ctx.now, ctx.limits);
       const ticket = cartTicketOf(slot, timeSlotId, ticketId);
       d.transaction.push(
         TransactionStarted.create({ transactionId, expiresAt }),

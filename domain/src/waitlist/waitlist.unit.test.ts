@@ -22,12 +22,8 @@ import { evolveBlacklist, initialBlacklistState } from '../blacklist/blacklist-e
 import { evolveRoom, initialRoomState } from '../rooms/room.ts';
 import { evolveVisitor, initialVisitor } from '../reservations/cart.ts';
 import { decideReservation, emptyReservation } from '../reservations/reservation.ts';
-import {
-  evolveSlot,
-  initialSlotState,
-  seatsTaken,
-  type SlotEvent,
-} from '../time-slots/time-slot.ts';
+import { evolveSlot, initialSlotState, type SlotEvent } from '../time-slots/time-slot.ts';
+import { seatsTaken } from '../seats.ts';
 import {
   decideWaitlist,
   type WaitlistCommand,
@@ -196,15 +192,19 @@ describe('joining the waitlist', () => {
     waitlist()
       .given({ ...state(), visitor })
       .when(join(10))
-      // The day and the limit named, as a cart's refusal names them (issue #15).
-      .thenRefused('ticket__validation_error', ['max_tickets_per_day_reached', day, '2']);
+      // The day and the limit named, as a cart's refusal names them.
+      .thenRefused('ticket__validation_error', {
+        rule: 'max_tickets_per_day_reached',
+        date: day,
+        maxTicketsPerDay: 2,
+      });
   });
 
   it('a slot that has started takes nobody in line', () => {
     waitlist()
       .given(state(fullSlot(2, 0, '09:00')))
       .when(join(10))
-      .thenRefused('ticket__validation_error', ['timeslot_not_open']);
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
   });
 });
 
@@ -249,7 +249,7 @@ describe('offers', () => {
         type: 'AddTicket',
         data: { transactionId: id(500), ticketId: id(501), timeSlotId: SLOT },
       })
-      .thenRefused('ticket__validation_error', ['timeslot_no_tickets_left']);
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_no_tickets_left' });
   });
 
   it("while visitors wait, a freed seat is theirs, not a cart's", () => {
@@ -264,7 +264,7 @@ describe('offers', () => {
         type: 'AddTicket',
         data: { transactionId: id(500), ticketId: id(501), timeSlotId: SLOT },
       })
-      .thenRefused('ticket__validation_error', ['timeslot_no_tickets_left']);
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_no_tickets_left' });
   });
 
   it('an offer never lasts past the slot start', () => {

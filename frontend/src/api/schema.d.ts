@@ -300,7 +300,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description timeslot__overlapping; payload[0] is the first clashing date */
+                /** @description timeslot__overlapping; payload ['date', the first clashing date] */
                 409: {
                     headers: {
                         [name: string]: unknown;

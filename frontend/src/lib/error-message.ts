@@ -99,9 +99,10 @@ export function readPayloadOf(
 
 /**
  * Interpolation values for the message: `value` is the first payload item, and `count` its
- * numeric value when it is a whole number (used for plural forms). A payload day `YYYY-MM-DD`
- * (e.g. the clashing date of `timeslot__overlapping`) is given as `date` in dd.MM.yyyy with the
- * i18next context `date`, so a catalogue entry `<code>_date` can name it.
+ * numeric value when it is a whole number (used for plural forms). A payload `['date', YYYY-MM-DD]`
+ * (the clashing date of `timeslot__overlapping`: its key is then `<code>_date`) gives the day as
+ * `date` in dd.MM.yyyy; so does a first payload item that is a day, with the i18next context
+ * `date`, so a catalogue entry `<code>_date` can name it.
  */
 export function errorMessageParams(problem: unknown): ErrorMessageParams {
   const parsed = problemCode(problem);
@@ -110,6 +111,10 @@ export function errorMessageParams(problem: unknown): ErrorMessageParams {
   if (registered) return registered;
   const first = parsed?.payload[0];
   if (first === undefined) return {};
+  // A payload `['date', YYYY-MM-DD]`: the key `<code>_date` names the day that follows.
+  const second = parsed?.payload[1];
+  if (first === 'date' && second !== undefined && isIsoDate(second))
+    return { value: second, date: formatDate(second) };
   if (/^\d+$/.test(first)) return { value: first, count: Number(first) };
   if (isIsoDate(first)) return { value: first, date: formatDate(first), context: 'date' };
   return { value: first };

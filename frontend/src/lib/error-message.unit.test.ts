@@ -86,6 +86,12 @@ describe('errorMessageParams', () => {
       { value: '2026-12-10', date: '10.12.2026', context: 'date' },
     );
   });
+
+  it('reads the day of a payload keyed `date` (the key `timeslot__overlapping_date` names it)', () => {
+    const problem = { error: 'timeslot__overlapping', payload: ['date', '2027-01-25'] };
+    expect(errorMessageKeys(problem)[0]).toBe('timeslot__overlapping_date');
+    expect(errorMessageParams(problem)).toEqual({ value: '2027-01-25', date: '25.01.2027' });
+  });
 });
 
 describe('errorMessageParams of refusals to delete where seats are taken', () => {

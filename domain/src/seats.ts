@@ -1,0 +1,98 @@
+import type { LocalDate, LocalTime } from './calendar.ts';
+import type { Now } from './decider.ts';
+import { hasStarted, type SlotSeats } from './seat-rule.ts';
+import { outstandingOffers, waitingCount, type Waitlist } from './waitlist-line.ts';
+
+/**
+ * Seat counting, one leaf for every side: the slot's decisions, the room's deletion, the cart and
+ * the waitlist count seats with it; it reads nothing of the streams.
+ */
+
+export interface HeldTicket {
+  status: 'NEW' | 'BOOKED' | 'CANCELLED' | 'INVALID';
+  transactionId: string;
+  /** Holds (NEW) count until this instant (ISO); bookings have none. */
+  expiresAt: string | null;
+  ownerId: string | null;
+  /** When a booked ticket's reader was checked in; absent or null: not checked in. */
+  checkedInAt?: string | null;
+  /** The ticket was released as a no-show (its status is then INVALID). */
+  noShow?: boolean;
+}
+
+/** What seats are counted over: a slot's tickets and its waitlist (absent: nobody joined). */
+export interface SeatHolder {
+  tickets: Readonly<Record<string, HeldTicket>>;
+  waitlist?: Waitlist | undefined;
+}
+
+/**
+ * The seats a slot's tickets take now, apart: bookings, and cart holds that have not expired
+ * (with the end of the last of them: a hold blocks no longer than that).
+ */
+export interface SeatsTaken {
+  booked: number;
+  held: number;
+  /** The instant the last unexpired hold ends; null without holds. */
+  heldUntil: string | null;
+}
+
+export function seatsTakenApart(state: SeatHolder, now: Date): SeatsTaken {
+  let booked = 0;
+  let held = 0;
+  let heldUntil: string | null = null;
+  for (const t of Object.values(state.tickets)) {
+    if (t.status === 'BOOKED') booked += 1;
+    else if (t.expiresAt !== null && new Date(t.expiresAt) > now) {
+      held += 1;
+      if (heldUntil === null || new Date(t.expiresAt) > new Date(heldUntil))
+        heldUntil = t.expiresAt;
+    }
+  }
+  // A waitlist offer holds its seat like a cart's hold.
+  for (const offer of outstandingOffers(state.waitlist, now)) {
+    held += 1;
+    if (heldUntil === null || new Date(offer.offerExpiresAt!) > new Date(heldUntil))
+      heldUntil = offer.offerExpiresAt;
+  }
+  return { booked, held, heldUntil };
+}
+
+/** Sums the seats of several slots (a room's). */
+export function addSeatsTaken(a: SeatsTaken, b: SeatsTaken): SeatsTaken {
+  const later =
+    a.heldUntil === null || (b.heldUntil !== null && new Date(b.heldUntil) > new Date(a.heldUntil))
+      ? b.heldUntil
+      : a.heldUntil;
+  return { booked: a.booked + b.booked, held: a.held + b.held, heldUntil: later };
+}
+
+/** Tickets that take a seat now: bookings, and holds that have not expired. */
+export function seatsTaken(state: SeatHolder, now: Date): number {
+  const { booked, held } = seatsTakenApart(state, now);
+  return booked + held;
+}
+
+/** The English text of such a refusal: how many are booked, how many held and until when. */
+export function seatsText(what: string, { booked, held, heldUntil }: SeatsTaken): string {
+  const holds = held > 0 ? ` and ${held} held in carts until ${heldUntil ?? ''}` : '';
+  return `${what} has ${booked} booked reservations${holds} and cannot be deleted`;
+}
+
+/**
+ * A slot's seats at an instant, as the seat rule (seat-rule.ts) counts them: the seats taken,
+ * the people waiting, whether the room's waitlist is on and whether the slot has started.
+ */
+export function slotSeatsAt(
+  slot: SeatHolder & { capacity: number; date: LocalDate; startTime: LocalTime },
+  waitlistOn: boolean,
+  at: Now,
+): SlotSeats {
+  return {
+    capacity: slot.capacity,
+    taken: seatsTaken(slot, at.now),
+    waiting: waitingCount(slot.waitlist),
+    waitlistOn,
+    started: hasStarted(slot, at),
+  };
+}

@@ -1,0 +1,74 @@
+import type { WaitlistEvent } from '@rr/events/catalogue';
+
+/**
+ * The line of a full slot's waitlist (only in rooms with `waitlistOfferMinutes`). It is part of
+ * the slot's state, folded from the slot's stream: an outstanding offer holds a seat exactly like
+ * a cart's hold (seatsTakenApart counts it), so the slot lock serialises offers with carts. A leaf:
+ * the seat counting and the slot's state read it, it reads nothing of the streams.
+ */
+export interface WaitlistEntry {
+  entryId: string;
+  visitorKey: string;
+  language: 'de' | 'en';
+  joinedAt: string;
+  /** waiting → offered → taken (into a cart) or lapsed (not taken in time). */
+  status: 'waiting' | 'offered' | 'lapsed' | 'taken';
+  offerId: string | null;
+  /** Until when an offer holds its seat (ISO); null unless offered. */
+  offerExpiresAt: string | null;
+}
+
+/** The entries in line order (the order of joining). */
+export type Waitlist = readonly WaitlistEntry[];
+
+function changeEntry(
+  list: Waitlist,
+  entryId: string,
+  change: Partial<WaitlistEntry>,
+): WaitlistEntry[] {
+  return list.map((e) => (e.entryId === entryId ? { ...e, ...change } : e));
+}
+
+/** The slot's waitlist after one of its events. */
+export function evolveWaitlist(list: Waitlist, event: WaitlistEvent): Waitlist {
+  switch (event.type) {
+    case 'WaitlistJoined': {
+      const { entryId, visitorKey, language, joinedAt } = event.data;
+      return [
+        ...list,
+        {
+          entryId,
+          visitorKey,
+          language,
+          joinedAt,
+          status: 'waiting',
+          offerId: null,
+          offerExpiresAt: null,
+        },
+      ];
+    }
+    case 'SeatOffered':
+      return changeEntry(list, event.data.entryId, {
+        status: 'offered',
+        offerId: event.data.offerId,
+        offerExpiresAt: event.data.expiresAt,
+      });
+    case 'SeatOfferLapsed':
+      return changeEntry(list, event.data.entryId, { status: 'lapsed', offerExpiresAt: null });
+    case 'SeatOfferTaken':
+      return changeEntry(list, event.data.entryId, { status: 'taken', offerExpiresAt: null });
+  }
+}
+
+export const isOutstanding = (e: WaitlistEntry, now: Date) =>
+  e.status === 'offered' && e.offerExpiresAt !== null && new Date(e.offerExpiresAt) > now;
+
+/** The offers that hold a seat at `now`. */
+export function outstandingOffers(list: Waitlist | undefined, now: Date): WaitlistEntry[] {
+  return (list ?? []).filter((e) => isOutstanding(e, now));
+}
+
+/** How many wait for a seat: freed seats are theirs before any cart's. */
+export function waitingCount(list: Waitlist | undefined): number {
+  return (list ?? []).filter((e) => e.status === 'waiting').length;
+}

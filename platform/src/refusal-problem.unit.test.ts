@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Refusal, RefusalCode, SeatRule } from '@rr/domain';
+import { refusalPayload } from './refusal-problem.ts';
+
+/**
+ * Every refusal the domain can give, by code (a new code fails to compile until it is listed),
+ * with the data it can name: each seat rule, each ticket status, with and without holds.
+ */
+const seatRules: Record<Exclude<SeatRule, 'max_tickets_per_day_reached'>, true> = {
+  timeslot_not_open: true,
+  timeslot_already_in_transaction: true,
+  max_tickets_per_transaction_reached: true,
+  max_tickets_by_user_reached: true,
+  max_tickets_per_time_reached: true,
+  timeslot_no_tickets_left: true,
+};
+const seats = [
+  { booked: 3, held: 0, heldUntil: null },
+  { booked: 1, held: 2, heldUntil: '2027-01-25T10:15:00.000Z' },
+];
+const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
+  not_found: [{ code: 'not_found' }],
+  validation__error: [{ code: 'validation__error' }],
+  concurrency__version_conflict: [{ code: 'concurrency__version_conflict' }],
+  room__already_exists: [{ code: 'room__already_exists' }],
+  room__has_active_reservations: seats.map((s) => ({
+    code: 'room__has_active_reservations' as const,
+    seats: s,
+  })),
+  timeslot__overlapping: [{ code: 'timeslot__overlapping', date: '2027-01-25' }],
+  timeslot__has_tickets: seats.map((s) => ({ code: 'timeslot__has_tickets' as const, seats: s })),
+  timeslot__overbooking_not_confirmed: [
+    { code: 'timeslot__overbooking_not_confirmed', taken: 1, capacity: 1 },
+  ],
+  blacklist__email_already_exists: [{ code: 'blacklist__email_already_exists' }],
+  ticket__validation_error: [
+    ...Object.keys(seatRules).map((rule) => ({
+      code: 'ticket__validation_error' as const,
+      rule: rule as keyof typeof seatRules,
+    })),
+    {
+      code: 'ticket__validation_error',
+      rule: 'max_tickets_per_day_reached',
+      date: '2027-01-25',
+      maxTicketsPerDay: 2,
+    },
+  ],
+  ticket__not_cancelable: [{ code: 'ticket__not_cancelable' }],
+  ticket__not_booked: [
+    { code: 'ticket__not_booked' },
+    { code: 'ticket__not_booked', status: 'CANCELLED' },
+    { code: 'ticket__not_booked', status: 'INVALID' },
+    { code: 'ticket__not_booked', status: 'NEW' },
+  ],
+  transaction__expired: [{ code: 'transaction__expired' }],
+  transaction__already_booked: [{ code: 'transaction__already_booked' }],
+  transaction__empty: [{ code: 'transaction__empty' }],
+  booking__email_blacklisted: [{ code: 'booking__email_blacklisted' }],
+  personal_data__erased: [{ code: 'personal_data__erased' }],
+  waitlist__not_available: [{ code: 'waitlist__not_available' }],
+  waitlist__seats_free: [{ code: 'waitlist__seats_free' }],
+  waitlist__already_joined: [{ code: 'waitlist__already_joined' }],
+  waitlist__offer_not_valid: [{ code: 'waitlist__offer_not_valid' }],
+  check_in__not_offered: [{ code: 'check_in__not_offered' }],
+  check_in__not_open: [
+    { code: 'check_in__not_open', opensAt: '2027-01-25 09:45', closesAt: '2027-01-25 10:20' },
+  ],
+  check_in__already_checked_in: [
+    { code: 'check_in__already_checked_in', checkedInAt: '2027-01-25T09:50:00.000Z' },
+  ],
+  check_in__not_checked_in: [{ code: 'check_in__not_checked_in' }],
+  check_in__undo_expired: [{ code: 'check_in__undo_expired', minutes: 10 }],
+  no_show__not_due: [
+    { code: 'no_show__not_due', releaseAt: '2027-01-25 10:20' },
+    { code: 'no_show__not_due', releaseAt: null },
+  ],
+};
+
+type Catalogue = { 'common-error'?: Record<string, string> };
+/** The error messages of a language: the main, visitor and staff catalogues merged. */
+function errorMessages(language: 'de' | 'en'): Record<string, string> {
+  const read = (file: string) =>
+    JSON.parse(
+      readFileSync(new URL(`../../frontend/src/i18n/${file}`, import.meta.url), 'utf8'),
+    ) as Catalogue;
+  return Object.assign(
+    {},
+    ...[`${language}.json`, `visitor.${language}.json`, `staff.${language}.json`].map(
+      (file) => read(file)['common-error'] ?? {},
+    ),
+  ) as Record<string, string>;
+}
+const catalogues = { de: errorMessages('de'), en: errorMessages('en') };
+
+/**
+ * The codes whose first payload item is a value the code's own message interpolates (a count, an
+ * instant, a status), not a key suffix: the frontend falls back to the bare code for them. Their
+ * payloads are the API's as they stand; every other code must follow the rule strictly.
+ */
+const VALUE_FIRST = new Set<RefusalCode>([
+  'room__has_active_reservations',
+  'timeslot__has_tickets',
+  'timeslot__overbooking_not_confirmed',
+  'ticket__not_booked',
+  'check_in__already_checked_in',
+  'check_in__not_open',
+  'check_in__undo_expired',
+  'no_show__not_due',
+]);
+
+/**
+ * The message-key rule: a client's key is the code, an underscore and the first payload item
+ * (the bare code when the payload is empty or its first item is empty).
+ */
+function keyOf(code: RefusalCode, payload: readonly string[]): string {
+  const first = payload[0];
+  if (first === undefined || first === '' || VALUE_FIRST.has(code)) return code;
+  return `${code}_${first}`;
+}
+
+describe('the payload of every refusal', () => {
+  const all = Object.values(refusals).flat();
+  it.each(all.map((r) => [r.code, JSON.stringify(r), r] as const))(
+    '%s %s finds its message in German and English',
+    (_code, _json, refusal) => {
+      const key = keyOf(refusal.code, refusalPayload(refusal));
+      expect(catalogues.de[key], `de: ${key}`).toBeTruthy();
+      expect(catalogues.en[key], `en: ${key}`).toBeTruthy();
+    },
+  );
+
+  it('keeps the wire format the frontend reads by index', () => {
+    expect(refusalPayload({ code: 'timeslot__overlapping', date: '2027-01-25' })).toEqual([
+      'date',
+      '2027-01-25',
+    ]);
+    expect(
+      refusalPayload({
+        code: 'ticket__validation_error',
+        rule: 'max_tickets_per_day_reached',
+        date: '2027-01-25',
+        maxTicketsPerDay: 2,
+      }),
+    ).toEqual(['max_tickets_per_day_reached', '2027-01-25', '2']);
+    expect(refusalPayload({ code: 'timeslot__has_tickets', seats: seats[1]! })).toEqual([
+      '3',
+      '1',
+      '2',
+      '2027-01-25T10:15:00.000Z',
+    ]);
+    expect(
+      refusalPayload({ code: 'timeslot__overbooking_not_confirmed', taken: 1, capacity: 1 }),
+    ).toEqual(['1', '1']);
+    expect(refusalPayload({ code: 'no_show__not_due', releaseAt: null })).toEqual(['']);
+    expect(refusalPayload({ code: 'transaction__empty' })).toEqual([]);
+  });
+});
