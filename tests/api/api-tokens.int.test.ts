@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageOf, type RuleKey } from '@rr/contracts';
 import { ManualClock } from '@rr/platform';
-import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
+import { Client, openAdminSuite, startTestApp, type AdminSuite } from '../support/app.ts';
 
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 let suite: AdminSuite;
@@ -239,5 +239,157 @@ describe('API tokens', () => {
     ).toBe(403);
     const anonymous = new Client(suite.app.baseUrl);
     expect((await anonymous.get('/api/admin/api-tokens')).status).toBe(401);
+  });
+});
+
+describe('the role matrix with tokens', () => {
+  type Op = { security?: unknown; 'x-roles'?: string[] };
+  type Doc = {
+    paths: Record<string, Record<string, Op>>;
+    components: { securitySchemes: Record<string, Record<string, string>> };
+  };
+  const sample = (path: string) =>
+    path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+      name === 'order'
+        ? '0'
+        : name === 'email'
+          ? 'someone%40example.com'
+          : '00000000-0000-4000-8000-000000000000',
+    );
+  /** Every route of the OpenAPI document that needs a staff user, with the roles it admits. */
+  async function staffRoutes() {
+    const doc = (await (await suite.admin.get('/api/openapi.json')).json()) as Doc;
+    const routes = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => op.security !== undefined)
+        .map(([m, op]) => ({ method: m.toUpperCase(), path: sample(p), roles: op['x-roles'] })),
+    );
+    expect(routes.length).toBeGreaterThanOrEqual(45);
+    return routes;
+  }
+  const optionsOf = (method: string) =>
+    method === 'GET' || method === 'DELETE' ? {} : { json: {} };
+  const eventCount = async () =>
+    Number(
+      (await suite.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n,
+    );
+
+  it.each(['admin', 'reports', 'checkin'])(
+    'a %s token passes exactly the routes of its role, without X-Requested-With',
+    async (role) => {
+      const { secret } = await createToken({ name: `Matrix ${role}`, roles: [role] });
+      const robot = bearer(secret);
+      for (const r of await staffRoutes()) {
+        const res = await robot.request(r.method, r.path, optionsOf(r.method));
+        const label = `${r.method} ${r.path} ${role}`;
+        if (r.roles === undefined || r.roles.includes(role)) {
+          expect([401, 403], label).not.toContain(res.status);
+          expect(res.status, label).toBeLessThan(500);
+        } else {
+          expect(res.status, label).toBe(403);
+          expect(((await res.json()) as { error: string }).error, label).toBe(
+            'http__access_denied_exception',
+          );
+        }
+      }
+    },
+  );
+
+  it('a revoked and an expired admin token are 401 problem+json on every route, changing nothing', async () => {
+    const revoked = await createToken({ name: 'Matrix revoked', roles: ['admin'] });
+    expect(
+      (await suite.admin.request('DELETE', `/api/admin/api-tokens/${revoked.id}`)).status,
+    ).toBe(204);
+    const expired = await createToken({
+      name: 'Matrix expired',
+      roles: ['admin', 'reports', 'checkin'],
+      expiresAt: new Date(clock.now().getTime() + 1000).toISOString(),
+    });
+    clock.advance(1000);
+    const before = await eventCount();
+    try {
+      for (const secret of [revoked.secret, expired.secret]) {
+        const robot = bearer(secret);
+        for (const r of await staffRoutes()) {
+          const res = await robot.request(r.method, r.path, optionsOf(r.method));
+          expect(res.status, `${r.method} ${r.path}`).toBe(401);
+          expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+          expect(((await res.json()) as { error: string }).error).toBe('auth__invalid_token');
+        }
+      }
+    } finally {
+      clock.advance(-1000);
+    }
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('documents the bearer scheme on every staff route, and the token routes', async () => {
+    const doc = (await (await suite.admin.get('/api/openapi.json')).json()) as Doc;
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const [p, ops] of Object.entries(doc.paths))
+      for (const [m, op] of Object.entries(ops))
+        if (op.security !== undefined)
+          expect(op.security, `${m} ${p}`).toEqual([{ session: [] }, { bearer: [] }]);
+    expect(Object.keys(doc.paths['/api/admin/api-tokens']!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/api/admin/api-tokens/{id}']!)).toEqual(['delete']);
+  });
+});
+
+describe('tokens across processes and in the audit history', () => {
+  it('a revocation in one process holds in another at once', async () => {
+    const other = await startTestApp(suite.db, clock);
+    try {
+      const made = await createToken({ name: 'Two-process robot', roles: ['reports'] });
+      const there = new BearerClient(other.baseUrl, made.secret);
+      expect((await there.get('/api/admin/rooms')).status).toBe(200);
+      expect((await suite.admin.request('DELETE', `/api/admin/api-tokens/${made.id}`)).status).toBe(
+        204,
+      );
+      await expectInvalidToken(await there.get('/api/admin/rooms'));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('names the token as the actor of what it changed', async () => {
+    const made = await createToken({ name: 'Timetable robot', roles: ['admin'] });
+    const robot = bearer(made.secret);
+    const room = await robot.request('POST', '/api/admin/rooms', {
+      json: {
+        name: 'Audited room',
+        description: 'Slots made by a machine',
+        capacity: 4,
+        openStartValue: 2,
+        openStartType: 'DAY',
+        openEndValue: 30,
+        openEndType: 'WORKING_DAY',
+      },
+    });
+    expect(room.status).toBe(201);
+    const roomId = ((await room.json()) as { id: string }).id;
+    const slot = await robot.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
+      json: {
+        startTime: '09:00',
+        endTime: '10:00',
+        startDate: '2026-12-01',
+        repeatUntil: '2026-12-01',
+        daysOfWeek: [],
+        includeHolidays: true,
+        capacity: 4,
+      },
+    });
+    expect(slot.status).toBeLessThan(300);
+    const slots = (await (
+      await robot.get(
+        `/api/admin/rooms/${roomId}/timeslots?fromDate=2026-12-01&untilDate=2026-12-01`,
+      )
+    ).json()) as { content: { id: string }[] };
+    const slotId = slots.content[0]!.id;
+    const history = (await (
+      await robot.get(`/api/admin/rooms/${roomId}/timeslots/${slotId}/history`)
+    ).json()) as { what: string; actor: Record<string, string> }[];
+    expect(history.map((h) => h.what)).toContain('slot-created');
+    for (const h of history)
+      expect(h.actor).toEqual({ kind: 'api-token', tokenId: made.id, name: 'Timetable robot' });
   });
 });
