@@ -128,6 +128,18 @@ describe('API tokens', () => {
     );
   });
 
+  it('ignores a session cookie sent beside a token: the token’s roles alone decide', async () => {
+    const { secret } = await createToken({ name: 'Cookie robot', roles: ['reports'] });
+    const both = bearer(secret).shareSession(suite.admin);
+    const res = await both.request('POST', '/api/admin/rooms', { json: {} });
+    expect(res.status).toBe(403);
+    expect(await (await both.get('/api/auth/me')).json()).toMatchObject({ roles: ['reports'] });
+    const basic = await suite.admin.get('/api/admin/rooms', {
+      Authorization: 'Basic Zm9vOmJhcg==',
+    });
+    expect(basic.status).toBe(200);
+  });
+
   it('answers 401 problem+json for an unknown, a malformed, a revoked and an expired token', async () => {
     await expectInvalidToken(await bearer(`rr_${'A'.repeat(43)}`).get('/api/admin/rooms'));
     await expectInvalidToken(await bearer('not-a-token').get('/api/admin/rooms'));
