@@ -30,6 +30,7 @@ export interface CommandDeps {
 }
 
 export function actorOf(user: SessionUser | undefined): Actor {
+  if (user?.token) return { kind: 'api-token', tokenId: user.token.id, name: user.token.name };
   return user ? { kind: 'admin', username: user.username } : { kind: 'visitor' };
 }
 

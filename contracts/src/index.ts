@@ -18,3 +18,4 @@ export * from './owner.ts';
 export * from './reports.ts';
 export * from './auth.ts';
 export * from './waitlist.ts';
+export * from './api-tokens.ts';

@@ -1,7 +1,11 @@
 import type { Position } from './position.ts';
 
 export type Actor =
-  { kind: 'visitor' } | { kind: 'admin'; username: string } | { kind: 'system'; job: string };
+  | { kind: 'visitor' }
+  | { kind: 'admin'; username: string }
+  | { kind: 'system'; job: string }
+  /** A machine with an API token, named by the token's id and name. */
+  | { kind: 'api-token'; tokenId: string; name: string };
 
 export interface EventMetadata {
   correlationId: string;

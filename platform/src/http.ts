@@ -24,6 +24,8 @@ export const CHECK_IN_ROLES: Role[] = ['admin', 'checkin'];
 export interface SessionUser {
   username: string;
   roles: Role[];
+  /** Set when a machine's API token (`Authorization: Bearer rr_…`) made the request. */
+  token?: { id: string; name: string };
 }
 
 declare module 'express-session' {
@@ -31,6 +33,13 @@ declare module 'express-session' {
     user?: SessionUser;
     /** The account's session generation at sign-in (see currentStaff in auth.ts). */
     generation?: number;
+  }
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The staff user of a valid API token (see api-tokens.ts), before any session. */
+    apiTokenUser?: SessionUser;
   }
 }
 
@@ -124,7 +133,7 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
   for (const route of routes) {
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
     router[route.method](expressPath, async (req: Request, res: Response) => {
-      const user = req.session?.user;
+      const user = req.apiTokenUser ?? req.session?.user;
       checkAccess(route.access, user);
       if (route.malformedPathNotFound && !validPath(route, req.params))
         throw problems.notFound(route.malformedPathNotFound);
@@ -227,7 +236,7 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
       tags: route.tags,
       request,
       responses,
-      ...(route.access === 'public' ? {} : { security: [{ session: [] }] }),
+      ...(route.access === 'public' ? {} : { security: [{ session: [] }, { bearer: [] }] }),
       ...(Array.isArray(route.access) ? { 'x-roles': route.access } : {}),
       ...(route.malformedPathNotFound
         ? { 'x-malformed-path-not-found': route.malformedPathNotFound }
@@ -239,14 +248,25 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
     in: 'cookie',
     name: 'rr.sid',
   });
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'rr_…',
+    description:
+      'An API token an admin created (POST /api/admin/api-tokens): the roles given to it, no ' +
+      'X-Requested-With header needed. A revoked, expired or unknown token answers 401.',
+  });
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({ openapi: '3.1.0', info });
 }
 
-/** State-changing requests must carry X-Requested-With: XMLHttpRequest (CSRF defence). */
+/**
+ * State-changing requests must carry X-Requested-With: XMLHttpRequest (CSRF defence). A request
+ * authenticated by an API token needs none: a browser never attaches a bearer token by itself.
+ */
 export function requireXhrHeader(req: Request, _res: Response, next: NextFunction): void {
   const safe = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
-  if (!safe && req.get('x-requested-with') !== 'XMLHttpRequest') {
+  if (!safe && !req.apiTokenUser && req.get('x-requested-with') !== 'XMLHttpRequest') {
     next(new Problem(403, 'http__access_denied_exception', 'Missing X-Requested-With header'));
     return;
   }

@@ -8,6 +8,7 @@ export * from './migrations.ts';
 export * from './validation.ts';
 export * from './http.ts';
 export * from './auth.ts';
+export * from './api-tokens.ts';
 export * from './embedded-postgres.ts';
 export * from './local-date.ts';
 export * from './secrets.ts';

@@ -18,6 +18,8 @@ const HistoryEntry = z
       kind: z.string(),
       username: z.string().optional(),
       job: z.string().optional(),
+      tokenId: z.string().optional(),
+      name: z.string().optional(),
     }),
   })
   .openapi('HistoryEntry');

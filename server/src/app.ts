@@ -4,7 +4,10 @@ import { commandRoutes, type CommandDeps } from '@rr/command-service';
 import { minPositionGate, queryRoutes } from '@rr/query-service';
 import {
   apiNotFound,
+  apiTokenRoutes,
+  ApiTokenStore,
   authRoutes,
+  bearerAuthentication,
   buildOpenApi,
   currentStaff,
   express,
@@ -54,11 +57,13 @@ export function routesFor(
   readPool: Pool = deps.pool,
 ): RouteDef[] {
   const routes: RouteDef[] = [];
+  // API tokens on the primary in every role: a revocation holds at once, replica lag or not.
+  const tokens = apiTokenRoutes(new ApiTokenStore(deps.pool, deps.clock), deps.clock);
   if (role !== 'query') {
     const auth = { clock: deps.clock, signInLimits: signInLimitsFrom(config), logger: deps.logger };
-    routes.push(...authRoutes(deps.pool, auth), ...commandRoutes(deps));
+    routes.push(...authRoutes(deps.pool, auth), ...tokens.writes, ...commandRoutes(deps));
   }
-  if (role !== 'command') routes.push(...queryRoutes({ ...deps, pool: readPool }));
+  if (role !== 'command') routes.push(...tokens.reads, ...queryRoutes({ ...deps, pool: readPool }));
   return routes;
 }
 
@@ -88,12 +93,17 @@ export function createApp(options: AppOptions): express.Express {
   api.use(ops.observe);
   api.use(requestLogger(logger));
   api.use(express.json({ limit: '100kb' }));
+  // A machine's API token (Authorization: Bearer rr_…) is checked on the primary by every
+  // process; its requests need no CSRF header and never load a session.
+  api.use(bearerAuthentication(new ApiTokenStore(deps.pool, deps.clock)));
   api.use(requireXhrHeader);
   // Sessions only where one can exist: sign-in and sign-out, and requests carrying the session
   // cookie. Without the cookie there is no signed-in user, so a visitor's request skips the
-  // session machinery (an empty session object per request that is never saved).
+  // session machinery (an empty session object per request that is never saved). A request with
+  // an API token is its token's: a cookie beside it is not read.
   api.use((req, res, next) => {
-    if (req.path.startsWith('/auth/') || hasSessionCookie(req.headers.cookie)) {
+    const cookie = !req.apiTokenUser && hasSessionCookie(req.headers.cookie);
+    if (req.path.startsWith('/auth/') || cookie) {
       options.sessions(req, res, next);
     } else next();
   });

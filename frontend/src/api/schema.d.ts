@@ -176,6 +176,197 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/api-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The API tokens not revoked (never their secrets) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tokens */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiToken"][];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an API token: its secret is answered this once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ApiTokenInput"];
+                };
+            };
+            responses: {
+                /** @description The token with its secret */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedApiToken"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A token of this name exists (api_token__name_taken) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API token, at once in every process */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such token, or revoked already */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/rooms/{id}/timeslots": {
         parameters: {
             query?: never;
@@ -2399,7 +2590,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown owner id */
+                /** @description Unknown or malformed owner id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2445,7 +2636,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown owner or ticket */
+                /** @description Unknown or malformed owner id, or unknown ticket */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3636,7 +3827,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown owner or ticket */
+                /** @description Unknown or malformed owner id or ticket id */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4396,7 +4587,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description No such booked ticket of this owner in a room with check-in */
+                /** @description No such booked ticket of this owner in a room with check-in (also for malformed ids) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4577,6 +4768,25 @@ export interface components {
         User: {
             username: string;
             roles: ("admin" | "reports" | "checkin")[];
+        };
+        CreatedApiToken: components["schemas"]["ApiToken"] & {
+            /** @description The secret (`rr_…`), answered this once only */
+            secret: string;
+        };
+        ApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            roles: ("admin" | "reports" | "checkin")[];
+            createdBy: string;
+            createdAt: string;
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+        };
+        ApiTokenInput: {
+            name: string;
+            roles: ("admin" | "reports" | "checkin")[];
+            expiresAt?: string | null;
         };
         TimeSlotsCreated: {
             createdTimeSlots: number;
@@ -4951,6 +5161,8 @@ export interface components {
                 kind: string;
                 username?: string;
                 job?: string;
+                tokenId?: string;
+                name?: string;
             };
         };
         DailyReport: {

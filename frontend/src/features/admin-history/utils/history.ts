@@ -33,7 +33,7 @@ export function whatLabel(entry: Pick<HistoryEntry, 'what' | 'event'>): Label {
     : { key: 'what.other', params: { event: entry.event || entry.what } };
 }
 
-/** By whom: the visitor, an administrator (by user name) or a system job. */
+/** By whom: the visitor, an administrator (by user name), an API token (by name) or a system job. */
 export function actorLabel(actor: HistoryEntry['actor']): Label {
   switch (actor.kind) {
     case 'visitor':
@@ -42,6 +42,10 @@ export function actorLabel(actor: HistoryEntry['actor']): Label {
       return actor.username
         ? { key: 'actor.admin', params: { username: actor.username } }
         : { key: 'actor.admin-unknown' };
+    case 'api-token':
+      return actor.name
+        ? { key: 'actor.api-token', params: { name: actor.name } }
+        : { key: 'actor.api-token-unknown' };
     case 'system': {
       const job = actor.job ?? '';
       return (HISTORY_JOBS as readonly string[]).includes(job)

@@ -40,6 +40,11 @@ describe('history labels', () => {
       params: { username: 'admin' },
     });
     expect(actorLabel({ kind: 'admin' })).toEqual({ key: 'actor.admin-unknown' });
+    expect(actorLabel({ kind: 'api-token', tokenId: 'a1', name: 'Door counter' })).toEqual({
+      key: 'actor.api-token',
+      params: { name: 'Door counter' },
+    });
+    expect(actorLabel({ kind: 'api-token' })).toEqual({ key: 'actor.api-token-unknown' });
     expect(actorLabel({ kind: 'system', job: 'cart-expiry' })).toEqual({
       key: 'actor.jobs.cart-expiry',
     });
@@ -63,7 +68,15 @@ describe('history labels', () => {
     };
     for (const what of [...HISTORY_WHATS, 'other']) expect(texts.what[what]).toBeTruthy();
     for (const job of HISTORY_JOBS) expect(texts.actor.jobs[job]).toBeTruthy();
-    for (const key of ['visitor', 'admin', 'admin-unknown', 'system', 'unknown']) {
+    for (const key of [
+      'visitor',
+      'admin',
+      'admin-unknown',
+      'api-token',
+      'api-token-unknown',
+      'system',
+      'unknown',
+    ]) {
       expect(texts.actor[key]).toBeTruthy();
     }
   });
