@@ -1,5 +1,5 @@
 /**
- * Maps an API error to a key of the `common-error` message catalogue (spec section 8).
+ * Maps an API error to a key of the `common-error` message catalogue.
  *
  * The error may be an application/problem+json body (`{error, payload}`), an RTK Query
  * `FetchBaseQueryError` (`{status, data}`) wrapping such a body, or anything else.
@@ -46,7 +46,7 @@ export function problemCode(problem: unknown): ProblemCode | null {
 }
 
 /**
- * Spec section 8: the key is the error code; when the payload array is non-empty it is the
+ * The message-key rule: the key is the error code; when the payload array is non-empty it is the
  * code, an underscore and the first payload item. Without a string error field: `unknown`.
  */
 export function errorMessageKey(problem: unknown): string {
@@ -57,7 +57,7 @@ export function errorMessageKey(problem: unknown): string {
 }
 
 /**
- * Keys to try in order with i18next (`t(keys)` takes the first one that exists): the section 8
+ * Keys to try in order with i18next (`t(keys)` takes the first one that exists): the strict
  * key, then the bare code (so `room__has_active_reservations` with payload `['3']` finds the
  * counted message), then `unknown`.
  */

@@ -94,7 +94,7 @@ describe('errorMessageParams', () => {
   });
 });
 
-describe('errorMessageParams of refusals to delete where seats are taken (issue #15)', () => {
+describe('errorMessageParams of refusals to delete where seats are taken', () => {
   // The staff app registers the reader at its start; the visitor's app does not carry it.
   beforeAll(registerSeatRefusals);
   it('names booked and held apart, and with holds until when they last (context held)', () => {
