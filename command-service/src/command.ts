@@ -7,6 +7,7 @@ import {
   type ExpectedVersion,
   type NewEvent,
   type Position,
+  type RecordedEvent,
   type StoreSession,
 } from '@rr/events';
 import { problems } from '@rr/platform';
@@ -38,6 +39,19 @@ export interface CommandResult<Answer> {
   answer: Answer;
   /** The position token of the last event written ('0_0' when nothing was written). */
   position: string;
+}
+
+/**
+ * A stream's state folded from its recorded events, each read as the stream's event type. The
+ * one place a recorded event is given its stream's type: the catalogue validated every event
+ * when it was appended (older shapes are upcast on read), and a stream holds only its own kind.
+ */
+export function foldStream<Event extends { type: string; data: unknown }, State>(
+  events: readonly RecordedEvent[],
+  evolve: (state: State, event: Event) => State,
+  initial: State,
+): State {
+  return events.reduce((state, e) => evolve(state, e as unknown as Event), initial);
 }
 
 export const positionToken = (p: Position | null) => (p ? formatPosition(p) : '0_0');

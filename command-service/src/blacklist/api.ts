@@ -1,4 +1,4 @@
-import { blacklistStreamId, type BlacklistEvent, type StoreSession } from '@rr/events';
+import { blacklistStreamId, type StoreSession } from '@rr/events';
 import {
   decideBlacklist,
   evolveBlacklist,
@@ -17,7 +17,7 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { handleCommand, streamAppend } from '../command.ts';
+import { foldStream, handleCommand, streamAppend } from '../command.ts';
 
 export const emailField = fromContract(BlacklistEmail);
 
@@ -26,10 +26,7 @@ export async function loadBlacklistEntry(
   entryKey: string,
 ): Promise<BlacklistState> {
   const { events } = await s.readStream(blacklistStreamId(entryKey));
-  return events.reduce(
-    (st, e) => evolveBlacklist(st, e as unknown as BlacklistEvent),
-    initialBlacklistState,
-  );
+  return foldStream(events, evolveBlacklist, initialBlacklistState);
 }
 
 export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {

@@ -4,7 +4,6 @@ import {
   emptyReservation,
   evolveSlot,
   refuse,
-  type SlotEvent,
   type SlotState,
 } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
@@ -89,10 +88,7 @@ export function cancelTickets(
           context,
         );
         for (const [id, events] of decision.slots)
-          decided.set(
-            id,
-            events.reduce((st, e) => evolveSlot(st, e as unknown as SlotEvent), slots.get(id)!),
-          );
+          decided.set(id, events.reduce(evolveSlot, slots.get(id)!));
         return decision;
       });
     },

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { CartTicket as Ticket } from '@rr/events';
-import type { ReservationDecision, RoomState, TransactionState } from '@rr/domain';
+import {
+  evolveTransaction,
+  type ReservationDecision,
+  type RoomState,
+  type TransactionState,
+} from '@rr/domain';
 import { z } from '@rr/platform';
 
 export const CartTicket = z
@@ -44,28 +49,17 @@ export function ticketView(
   };
 }
 
-/** The cart after a decision: its tickets and expiry, and the ticket just added. */
+/** The cart after a decision (its events folded as the cart's stream folds them): its tickets and expiry, and the ticket just added. */
 export function cartAnswer(
   rooms: ReadonlyMap<string, RoomState>,
   cart: TransactionState,
-  decision: ReservationDecision,
+  decision: Pick<ReservationDecision, 'transaction'>,
   ticketId?: string,
 ) {
-  const tickets = [...cart.tickets];
-  for (const e of decision.transaction) {
-    if (e.type === 'TicketAddedToTransaction') tickets.push(e.data as Ticket);
-    if (e.type === 'TicketRemovedFromTransaction')
-      tickets.splice(
-        tickets.findIndex((t) => t.ticketId === (e.data as { ticketId: string }).ticketId),
-        1,
-      );
-  }
-  const expiry = decision.transaction
-    .map((e) => (e.data as { expiresAt?: string }).expiresAt)
-    .filter((x): x is string => !!x);
-  const view = tickets.map((t) => ticketView(rooms, t, 'NEW'));
+  const after = decision.transaction.reduce(evolveTransaction, cart);
+  const view = after.tickets.map((t) => ticketView(rooms, t, 'NEW'));
   return {
-    expiredAt: expiry[expiry.length - 1] ?? cart.expiresAt ?? '',
+    expiredAt: after.expiresAt ?? '',
     tickets: view,
     ticket: view.find((t) => t.id === ticketId),
   };

@@ -13,7 +13,6 @@ import {
   Refused,
   type ReservationCommand,
   type ReservationDecision,
-  type SlotEvent,
 } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand, positionToken, withRetry } from '../command.ts';
@@ -132,7 +131,7 @@ export function cartCommands(deps: CommandDeps) {
           });
           for (const e of decision.slots.get(timeSlotId) ?? []) {
             held.push(tag(e));
-            slot = evolveSlot(slot, e as unknown as SlotEvent);
+            slot = evolveSlot(slot, e);
           }
           started.push({ transactionId: c.transactionId, decision });
           outcomes.push({

@@ -7,8 +7,6 @@ import {
   type EventStore,
   type RecordedEvent,
   type StoreSession,
-  type TransactionEvent,
-  type VisitorEvent,
 } from '@rr/events';
 import {
   addDays,
@@ -20,12 +18,11 @@ import {
   initialVisitor,
   type ReservationDecision,
   type ReservationState,
-  type SlotEvent,
   type SlotState,
   type TransactionState,
   type VisitorState,
 } from '@rr/domain';
-import { streamAppend } from '../command.ts';
+import { foldStream, streamAppend } from '../command.ts';
 import { cartCacheOf, slotCacheOf } from './slot-cache.ts';
 
 export async function loadTransaction(
@@ -33,10 +30,7 @@ export async function loadTransaction(
   transactionId: string,
 ): Promise<TransactionState> {
   const { events } = await s.readStream(transactionStreamId(transactionId));
-  return events.reduce(
-    (st, e) => evolveTransaction(st, e as unknown as TransactionEvent),
-    initialTransaction,
-  );
+  return foldStream(events, evolveTransaction, initialTransaction);
 }
 
 /** Locks the cart's stream and folds it, in one round trip. */
@@ -46,15 +40,12 @@ export async function lockAndLoadTransaction(
 ): Promise<TransactionState> {
   const streamId = transactionStreamId(transactionId);
   const events = (await s.lockAndReadStreams([streamId])).get(streamId)!;
-  return events.reduce(
-    (st, e) => evolveTransaction(st, e as unknown as TransactionEvent),
-    initialTransaction,
-  );
+  return foldStream(events, evolveTransaction, initialTransaction);
 }
 
 export async function loadVisitor(s: StoreSession, visitorKey: string): Promise<VisitorState> {
   const { events } = await s.readStream(visitorStreamId(visitorKey));
-  return events.reduce((st, e) => evolveVisitor(st, e as unknown as VisitorEvent), initialVisitor);
+  return foldStream(events, evolveVisitor, initialVisitor);
 }
 
 /** The cached slot states of these slots, by stream id (what lockAndReadStreams may skip). */
@@ -79,12 +70,11 @@ function foldSlots(
   const slots = new Map<string, SlotState>();
   for (const id of ids) {
     const streamId = timeSlotStreamId(id);
-    const state = events
-      .get(streamId)!
-      .reduce(
-        (st, e) => evolveSlot(st, e as unknown as SlotEvent),
-        known.get(streamId) ?? initialSlotState,
-      );
+    const state = foldStream(
+      events.get(streamId)!,
+      evolveSlot,
+      known.get(streamId) ?? initialSlotState,
+    );
     if (state.status !== 'none') cache.set(id, state);
     slots.set(id, state);
   }
@@ -141,9 +131,7 @@ export async function lockCartWithSlots(
     after,
     cartStream,
   );
-  const cart = events
-    .get(cartStream)!
-    .reduce((st, e) => evolveTransaction(st, e as unknown as TransactionEvent), cached);
+  const cart = foldStream(events.get(cartStream)!, evolveTransaction, cached);
   carts.set(transactionId, cart);
   if (cart.tickets.some((t) => !ids.includes(t.timeSlotId)))
     throw new ConcurrencyError(cartStream, cached.version, cart.version);
@@ -162,10 +150,7 @@ export function rememberCart(
   decision: ReservationDecision,
 ): void {
   if (cart.status === 'none' && decision.transaction.length === 0) return;
-  const after = decision.transaction.reduce(
-    (st, e) => evolveTransaction(st, e as unknown as TransactionEvent),
-    cart,
-  );
+  const after = decision.transaction.reduce(evolveTransaction, cart);
   cartCacheOf(store).set(transactionId, after);
 }
 

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import multer from 'multer';
 import type { Request, Response } from 'express';
-import {
-  ROOM_ORDER_STREAM,
-  roomStreamId,
-  type NewEvent,
-  type RoomEvent,
-  type StoreSession,
-} from '@rr/events';
+import { ROOM_ORDER_STREAM, roomStreamId, type NewEvent, type StoreSession } from '@rr/events';
 import {
   decideRoom,
   decideRoomOrder,
@@ -30,7 +24,7 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { handleCommand, streamAppend } from '../command.ts';
+import { foldStream, handleCommand, streamAppend } from '../command.ts';
 import { roomOrder } from '../write-state.ts';
 import { lockCartAndSlots } from '../booking/store.ts';
 import { inspectRoomImage, MAX_IMAGE_BYTES } from './image.ts';
@@ -50,7 +44,7 @@ const ServicesBody = fromContract(RoomServicesInput).openapi('RoomServicesInput'
 
 export async function loadRoom(s: StoreSession, roomId: string): Promise<RoomState> {
   const { events } = await s.readStream(roomStreamId(roomId));
-  return events.reduce((st, e) => evolveRoom(st, e as unknown as RoomEvent), initialRoomState);
+  return foldStream(events, evolveRoom, initialRoomState);
 }
 
 export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {

@@ -154,13 +154,7 @@ export function waitlistCommands(deps: CommandDeps) {
           slots: new Map(),
           visitor: [],
         }),
-      answer: (d, state) =>
-        cartAnswer(
-          state.rooms,
-          initialTransaction,
-          { transaction: d.transaction, slots: new Map(), visitor: [] },
-          ticketId,
-        ),
+      answer: (d, state) => cartAnswer(state.rooms, initialTransaction, d, ticketId),
     });
     return { transactionId, ...answer, position };
   }

@@ -22,8 +22,8 @@ import {
   TransactionTouched,
   VisitorTicketCancelled,
   VisitorTicketsBooked,
-  type NewEvent,
   type OpenBound,
+  type SlotTicketEvent,
   type TransactionEvent,
   type VisitorEvent,
 } from '@rr/events/catalogue';
@@ -177,16 +177,16 @@ function after(state: ReservationState, d: ReservationDecision): ReservationStat
     );
   return {
     ...state,
-    cart: history(evolveTransaction, state.cart, ...(d.transaction as TransactionEvent[])),
+    cart: history(evolveTransaction, state.cart, ...d.transaction),
     slots,
-    visitor: history(evolveVisitor, state.visitor, ...(d.visitor as VisitorEvent[])),
+    visitor: history(evolveVisitor, state.visitor, ...d.visitor),
   };
 }
 
 const decision = (
-  transaction: NewEvent[],
-  slots: [string, NewEvent[]][] = [],
-  visitor: NewEvent[] = [],
+  transaction: TransactionEvent[],
+  slots: [string, SlotTicketEvent[]][] = [],
+  visitor: VisitorEvent[] = [],
 ): ReservationDecision => ({ transaction, slots: new Map(slots), visitor });
 
 const addTicket = (s: Slot | string, ticket: number): ReservationCommand => ({

@@ -1,4 +1,9 @@
-import type { CartTicket, NewEvent } from '@rr/events/catalogue';
+import type {
+  CartTicket,
+  SlotTicketEvent,
+  TransactionEvent,
+  VisitorEvent,
+} from '@rr/events/catalogue';
 import { TicketHoldExtended } from '@rr/events/catalogue';
 import type { LocalDate } from '../calendar.ts';
 import type { Now } from '../decider.ts';
@@ -93,11 +98,14 @@ export interface ReservationContext extends Now {
   limits: BookingLimits;
 }
 
-/** Events for several streams: the cart, each slot it touches (by slot id), the visitor. */
+/**
+ * Events for several streams, each typed as its stream's: the cart, each slot it touches (by
+ * slot id), the visitor.
+ */
 export interface ReservationDecision {
-  transaction: NewEvent[];
-  slots: Map<string, NewEvent[]>;
-  visitor: NewEvent[];
+  transaction: TransactionEvent[];
+  slots: Map<string, SlotTicketEvent[]>;
+  visitor: VisitorEvent[];
 }
 
 export const emptyDecision = (): ReservationDecision => ({
@@ -106,7 +114,7 @@ export const emptyDecision = (): ReservationDecision => ({
   visitor: [],
 });
 
-export function pushSlot(d: ReservationDecision, timeSlotId: string, e: NewEvent): void {
+export function pushSlot(d: ReservationDecision, timeSlotId: string, e: SlotTicketEvent): void {
   const list = d.slots.get(timeSlotId) ?? [];
   list.push(e);
   d.slots.set(timeSlotId, list);

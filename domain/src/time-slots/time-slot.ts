@@ -3,7 +3,6 @@ import {
   TimeSlotCreated,
   TimeSlotDeleted,
   TimeSlotUpdated,
-  type NewEvent,
   type SlotTicketEvent,
   type TimeSlotLifecycleEvent,
   type WaitlistEvent,
@@ -179,8 +178,8 @@ export interface TimeSlotContext extends Pick<Now, 'now'> {
   newId: () => string;
 }
 
-/** Events by slot id (each slot is a stream of its own). */
-export type TimeSlotDecision = Map<string, NewEvent[]>;
+/** Events by slot id (each slot is a stream of its own), typed as the slot's lifecycle events. */
+export type TimeSlotDecision = Map<string, TimeSlotLifecycleEvent[]>;
 
 function firstOverlap(
   taken: readonly SlotTimes[],

@@ -11,7 +11,7 @@ import {
   TimeSlotCreated,
   TimeSlotDeleted,
   TimeSlotUpdated,
-  type NewEvent,
+  type TimeSlotLifecycleEvent,
 } from '@rr/events/catalogue';
 import { MAX_TIME_SLOTS_PER_REQUEST } from '@rr/contracts/timeslots';
 import { addDays, minutesOf, weekdayOf, WEEKDAYS } from '../calendar.ts';
@@ -126,7 +126,7 @@ const createdOn = (n: number, date: string, over: { startTime?: string; endTime?
         ...over,
       }),
     ],
-  ] as [string, NewEvent[]];
+  ] as [string, TimeSlotLifecycleEvent[]];
 
 describe('CreateTimeSlots', () => {
   it('creates one slot per matching weekday of the series, each a stream of its own with a new id', () => {

@@ -6,7 +6,9 @@ import {
   TicketHeld,
   TransactionStarted,
   WaitlistJoined,
-  type NewEvent,
+  type SlotTicketEvent,
+  type TransactionEvent,
+  type WaitlistEvent,
 } from '@rr/events/catalogue';
 import { instantOf, type LocalDate } from '../calendar.ts';
 import type { Now } from '../decider.ts';
@@ -52,8 +54,8 @@ export interface WaitlistContext extends Now {
 
 /** Events for the slot's stream, and for a new cart's (a taken offer). */
 export interface WaitlistDecision {
-  slot: NewEvent[];
-  transaction: NewEvent[];
+  slot: (WaitlistEvent | SlotTicketEvent)[];
+  transaction: TransactionEvent[];
 }
 
 export const waitlistRefusals = {

@@ -46,7 +46,8 @@ export function problemCode(problem: unknown): ProblemCode | null {
 }
 
 /**
- * docs/product.md#errors: the key is the error code; when the payload array is non-empty it is the
+ * The message-key rule (docs/product.md#errors): the key is the error code; when the payload
+ * array is non-empty it is the
  * code, an underscore and the first payload item. Without a string error field: `unknown`.
  */
 export function errorMessageKey(problem: unknown): string {
@@ -57,8 +58,8 @@ export function errorMessageKey(problem: unknown): string {
 }
 
 /**
- * Keys to try in order with i18next (`t(keys)` takes the first one that exists): the key of
- * docs/product.md#errors, then the bare code (so `room__has_active_reservations` with payload `['3']` finds the
+ * Keys to try in order with i18next (`t(keys)` takes the first one that exists): the strict
+ * key, then the bare code (so `room__has_active_reservations` with payload `['3']` finds the
  * counted message), then `unknown`.
  */
 export function errorMessageKeys(problem: unknown): string[] {
