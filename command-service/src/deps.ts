@@ -19,7 +19,7 @@ export interface CommandDeps {
   timeZone: string;
   /** HMAC key of a normalised e-mail address (see @rr/domain emailKey). */
   emailKey: (email: string) => string;
-  /** Issue #16: the check-in references of tickets (their QR codes), made and read back. */
+  /** The check-in references of tickets (their QR codes), made and read back. */
   checkInCodes: CheckInCodes;
   /** Cart hold time and the per-cart and per-visitor maxima. */
   limits: BookingLimits;

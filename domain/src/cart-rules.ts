@@ -19,7 +19,7 @@ export interface CartRuleSlot {
   endTime: string;
 }
 
-/** The rule codes of spec section 8 that a cart alone decides (no seats, no visitor). */
+/** The rule codes (docs/product.md#cart-rules) that a cart alone decides (no seats, no visitor). */
 export type CartRule =
   | 'timeslot_already_in_transaction'
   | 'max_tickets_per_transaction_reached'

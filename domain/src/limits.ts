@@ -1,6 +1,6 @@
 /**
- * The limits of the booking rules (spec section 9: cart size and hold; the per-day and
- * per-visitor maxima of DESIGN section 11). Their values come from the server's config
+ * The limits of the booking rules (docs/product.md#limits: cart size and hold; the per-day and
+ * per-visitor maxima of docs/product.md#cart-rules). Their values come from the server's config
  * (platform/src/config.ts, the one source): the deciders decide with them, the calendar marks
  * slots with them, and `GET /api/settings` hands them to the visitor app.
  */

@@ -31,7 +31,7 @@ export async function loadBlacklistEntry(
 
 export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
   const { store, clock, timeZone, emailKey } = deps;
-  // Spec section 5, blacklist: the contracts' rules, "in the future" from the clock's today.
+  // Blacklist (docs/product.md#validation): the contracts' rules, "in the future" from the clock's today.
   const today = () => todayIn(clock.now(), timeZone);
   const AddBody = fromContract(blacklistEntryInput(today)).openapi('BlacklistEntryInput');
   const ChangeBody = fromContract(blacklistEntryUpdateInput(today)).openapi(

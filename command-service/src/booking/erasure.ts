@@ -57,7 +57,7 @@ export async function erasePersonalData(
     });
     if (answer) erased += 1;
   }
-  // Waitlist entries (issue #16): their addresses go the day after the slot's day too.
+  // Waitlist entries: their addresses go the day after the slot's day too (docs/product.md#personal-data).
   const waitlist = await eraseWaitlistEntries(deps, today);
   // Files are no transaction's part: deleted after the commits, from what the database says.
   const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;

@@ -2,7 +2,7 @@ import { BookingInput, OwnerInput, StaffBookingInput } from '@rr/contracts';
 import { fromContract, type z } from '@rr/platform';
 
 /**
- * Owner data of staff edits and admin bookings, and the visitor's booking form (spec section 5):
+ * Owner data of staff edits and admin bookings, and the visitor's booking form (docs/product.md#validation):
  * the contracts' rules, shared with the browser's forms.
  */
 export const StaffOwnerBody = fromContract(OwnerInput).openapi('OwnerInput');

@@ -37,7 +37,7 @@ import { calendarImportLimits } from './import-window.ts';
  */
 export const IMPORT_BATCH = 500;
 
-// Spec section 5, holiday and holiday import: the rules are the contracts' (shared with the browser).
+// Holiday and holiday import (docs/product.md#validation): the rules are the contracts' (shared with the browser).
 const HolidayBody = fromContract(HolidayInput).openapi('HolidayInput');
 const HolidayUpdateBody = HolidayBody.extend({ version: z.number().int().min(1) }).openapi(
   'HolidayUpdateInput',

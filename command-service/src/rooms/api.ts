@@ -29,7 +29,7 @@ import { roomOrder } from '../write-state.ts';
 import { lockCartAndSlots } from '../booking/store.ts';
 import { inspectRoomImage, MAX_IMAGE_BYTES } from './image.ts';
 
-// Spec section 5, room and room image: the rules are the contracts' (shared with the browser).
+// Room and room image (docs/product.md#validation): the rules are the contracts' (shared with the browser).
 export const RoomBody = fromContract(RoomInput).openapi('RoomInput');
 const RoomUpdateBody = RoomBody.extend({ version: z.number().int().min(1) }).openapi(
   'RoomUpdateInput',

@@ -2,7 +2,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import { Problem } from '@rr/platform';
 
-/** The limits of a room image (spec section 5: JPEG or PNG, at most 0.5 MB; see @rr/contracts). */
+/** The limits of a room image (JPEG or PNG, at most 0.5 MB: docs/product.md#validation; see @rr/contracts). */
 export { MAX_IMAGE_BYTES } from '@rr/contracts';
 /**
  * At most 40 megapixels (width x height): a browser decodes an image to 4 bytes a pixel, and a

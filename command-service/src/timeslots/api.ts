@@ -14,7 +14,7 @@ import { loadRoom } from '../rooms/api.ts';
 import { holidayDatesBetween } from '../holidays/state.ts';
 import { lockCartAndSlots } from '../booking/store.ts';
 
-// Spec section 5, time slots and multi capacity: the contracts' rules (shared with the browser).
+// Time slots and multi capacity (docs/product.md#validation): the contracts' rules (shared with the browser).
 export const SlotCreateBody = fromContract(TimeSlotInput).openapi('TimeSlotInput');
 const SlotUpdateBody = fromContract(TimeSlotUpdateInput).openapi('TimeSlotUpdateInput');
 const CapacityBody = fromContract(TimeSlotCapacityInput).openapi('TimeSlotCapacityInput');

@@ -7,7 +7,7 @@ import { waitlistCommands } from './commands.ts';
 const WaitlistBody = fromContract(WaitlistInput).openapi('WaitlistInput');
 const SlotParams = z.object({ timeSlotId: z.uuid('Not a valid id') });
 
-/** Issue #16: the visitor's waitlist routes (joining a full slot, following an offer's link). */
+/** The visitor's waitlist routes (joining a full slot, following an offer's link). */
 export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
   const waitlist = waitlistCommands(deps);
   return [

@@ -29,7 +29,7 @@ const matcher = { kind: 'system', job: 'waitlist-matcher' } as const;
 type Loaded = WaitlistState & { timeSlotId: string; rooms: ReadonlyMap<string, RoomState> };
 
 /**
- * Issue #16, the waitlist's commands. Each decides on the slot's stream, locked like a cart
+ * The waitlist's commands (docs/product.md#waitlist). Each decides on the slot's stream, locked like a cart
  * command locks it (the cart first, then the slot, then the visitor), so joins, offers and takes
  * queue with the carts' holds on one lock: an offer holds its seat like a hold, and no seat is
  * offered twice. `waitlist_entries` beside the log keeps the address (never in the events) and

@@ -25,7 +25,7 @@ import {
 export * from './types.ts';
 export { isCancelable } from './cancelable.ts';
 
-/** Pure: the events of a reservation command, or its refusal (spec section 8's codes). */
+/** Pure: the events of a reservation command, or its refusal (the codes of docs/product.md#errors). */
 export const decideReservation: Decide<
   ReservationCommand,
   ReservationState,

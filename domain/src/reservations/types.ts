@@ -53,7 +53,7 @@ export type ReservationCommand =
         visitorKey: string;
         language: Language;
         /**
-         * Issue #15: `false` refuses a slot without a free seat
+         * `false` refuses a slot without a free seat
          * (`timeslot__overbooking_not_confirmed`); `true` or left out books beyond the capacity.
          */
         confirmOverbooking?: boolean;

@@ -256,7 +256,7 @@ describe('the room image', () => {
   });
 });
 
-describe('ChangeRoomServices (issue #16)', () => {
+describe('ChangeRoomServices', () => {
   const services = {
     checkInMinutesBefore: 15,
     noShowReleaseMinutes: 20,
