@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
 import { freePort } from '../support/ports.ts';
@@ -155,4 +155,26 @@ export function watchPage(page: Page): { errors: string[] } {
   });
   page.on('pageerror', (e) => errors.push(e.message));
   return { errors };
+}
+
+/**
+ * A page of another client than the one that wrote has not seen the write's position, so its
+ * read may come a moment before the read model has caught up (eventual consistency between
+ * clients). Reloads until the change shows, as a person would.
+ */
+export async function reloadUntilVisible(
+  page: Page,
+  locator: Locator,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.reload();
+    try {
+      await locator.waitFor({ timeout: budget(2_000) });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -13,10 +13,10 @@ import {
   startServer,
   watchPage,
   type RunningServer,
+  reloadUntilVisible,
 } from './harness.ts';
 import { createTestRooms, SECOND_ROOM, TEST_ROOM_NAMES } from './test-rooms.ts';
 import { acceptPrivacy, roomNames } from './visitor-pages.ts';
-import { budget } from '../support/time-budget.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -45,24 +45,6 @@ async function signIn(page: Page, username: string, password: string): Promise<v
   await page.getByLabel('Benutzername').fill(username);
   await page.getByLabel('Passwort').fill(password);
   await page.getByRole('button', { name: 'Anmelden' }).click();
-}
-
-/**
- * The visitor is another client: it has not seen the admin's write position, so its read may come
- * a moment before the read model has caught up (eventual consistency between clients). Reload
- * until the change shows, as a person would.
- */
-async function reloadUntilVisible(page: Page, locator: Locator, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await page.reload();
-    try {
-      await locator.waitFor({ timeout: budget(2_000) });
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-    }
-  }
 }
 
 describe('rooms, end to end in Chromium', () => {

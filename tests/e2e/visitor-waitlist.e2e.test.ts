@@ -11,6 +11,7 @@ import {
   eventually,
   expectAccessible,
   launchBrowser,
+  reloadUntilVisible,
   startServer,
   watchPage,
   type RunningServer,
@@ -177,8 +178,7 @@ describe('the waitlist in the browser', () => {
     const link = await offerPath(WAITER);
     expect(link).toContain(`/waitlist-offer/${slotId}/`);
 
-    await staff.reload();
-    await line.getByRole('cell', { name: 'Platz angeboten' }).waitFor();
+    await reloadUntilVisible(staff, line.getByRole('cell', { name: 'Platz angeboten' }));
 
     // The mail's link: the seat is in the cart, and the visitor is at the personal data.
     await page.goto(`${server.baseUrl}${link}`);
@@ -195,8 +195,8 @@ describe('the waitlist in the browser', () => {
     await page.getByRole('button', { name: 'Verbindlich reservieren' }).click();
     await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
 
-    await staff.reload();
-    await line.getByRole('cell', { name: 'gebucht' }).waitFor();
+    // The staff page is another client than the visitor who booked: it may read a moment early.
+    await reloadUntilVisible(staff, line.getByRole('cell', { name: 'gebucht' }));
     const booked = await admin.get(`/api/admin/tickets?timeSlotId=${slotId}`);
     const rows = ((await booked.json()) as { content: { email: string; date: string }[] }).content;
     expect(rows.map((row) => [row.email, row.date])).toEqual([[WAITER, iso(day)]]);
