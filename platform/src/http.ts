@@ -1,4 +1,5 @@
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
+import type { Server } from 'node:http';
 import helmet from 'helmet';
 import {
   OpenApiGeneratorV31,
@@ -321,3 +322,21 @@ export function apiNotFound(_req: Request, _res: Response, next: NextFunction): 
 }
 
 export { express };
+
+/**
+ * How long the server keeps an idle keep-alive connection. Clients close theirs sooner (fetch
+ * after 4 s, proxies and load balancers within a minute); a server that closed first could reset
+ * a request a client sent on the connection at that moment (ECONNRESET), most often when a busy
+ * event loop fires the timers late.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/** Starts serving `app` on `port` and `host` and answers the listening server. */
+export function listen(app: express.Express, port: number, host: string): Promise<Server> {
+  return new Promise<Server>((resolve) => {
+    const server = app.listen(port, host, () => resolve(server));
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    // Node requires the time to receive a request's headers to outlast the idle time.
+    server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  });
+}

@@ -8,6 +8,7 @@ import {
   sessionMiddleware,
   type Config,
   type Logger,
+  listen,
 } from '@rr/platform';
 import {
   startErasureJob,
@@ -115,9 +116,7 @@ async function main(): Promise<void> {
       serveFrontend: role === 'all',
       reads,
     });
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    });
+    server = await listen(app, config.PORT, config.HOST);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     logger.info({ port, host: config.HOST }, 'listening');
@@ -172,9 +171,7 @@ async function runGateway(config: Config, logger: Logger): Promise<void> {
     cspExtraOrigins: config.CSP_EXTRA_ORIGINS,
     logger,
   });
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-  });
+  const server = await listen(app, config.PORT, config.HOST);
   logger.info({ port: config.PORT }, 'gateway listening');
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGTERM', stop);

@@ -9,6 +9,7 @@ import {
   type LocalDate,
   type Logger,
   type SessionUser,
+  listen,
 } from '@rr/platform';
 import type { CommandDeps } from '@rr/command-service';
 import { createApp } from './app.ts';
@@ -158,9 +159,7 @@ class StaffApi {
       readModels,
       serveFrontend: false,
     });
-    const server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
+    const server = await listen(app, 0, '127.0.0.1');
     const { port } = server.address() as AddressInfo;
     return new StaffApi(server, `http://127.0.0.1:${port}/api`);
   }

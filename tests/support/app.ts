@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import {
   bookingLimitsOf,
   createLogger,
@@ -9,6 +8,7 @@ import {
   type Clock,
   type Config,
   type Role,
+  listen,
 } from '@rr/platform';
 import type { DestinationStream } from 'pino';
 import { EventNotifier, EventStore, validateEvent, type Upcasters } from '@rr/events';
@@ -102,9 +102,7 @@ export async function startTestApp(
     readModels: readModelNames,
     serveFrontend: false,
   });
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server = await listen(app, 0, '127.0.0.1');
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return {
