@@ -3,7 +3,13 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
 import { freePort } from '../support/ports.ts';
@@ -112,13 +118,28 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * A fresh browser context (own cookies and session storage) for a visitor or a staff member in
+ * the language `lang`. Playwright's own waits (30 s for an action, a navigation or a locator)
+ * are stretched by the run's measured slowness like every other budget of the tests.
+ */
+export async function newContext(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  lang: 'de' | 'en' = 'de',
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport, locale: lang === 'de' ? 'de-AT' : 'en-GB' });
+  context.setDefaultTimeout(budget(30_000));
+  context.setDefaultNavigationTimeout(budget(30_000));
+  return context;
+}
+
 /** A page in a fresh browser context (own cookies and session storage; axe needs a context page). */
 export async function openPage(
   browser: Browser,
   viewport = { width: 1280, height: 900 },
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: 'de-AT' });
-  return context.newPage();
+  return (await newContext(browser, viewport)).newPage();
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { Client } from '../support/app.ts';
-import { E2E_ADMIN } from './harness.ts';
+import { E2E_ADMIN, newContext } from './harness.ts';
 import { bookAsVisitor } from './test-rooms.ts';
 
 /** The two sizes of the staff screens' layout checks. */
@@ -27,8 +27,7 @@ export async function openStaffPage(
   viewport: { width: number; height: number },
   lang: Lang = 'de',
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: lang === 'de' ? 'de-AT' : 'en-GB' });
-  const page = await context.newPage();
+  const page = await (await newContext(browser, viewport, lang)).newPage();
   if (lang !== 'de') {
     await page.route(
       (url) => url.pathname === '/admin' || url.pathname.startsWith('/admin/'),

@@ -11,6 +11,7 @@ import {
   eventually,
   expectAccessible,
   launchBrowser,
+  newContext,
   reloadUntilVisible,
   startServer,
   watchPage,
@@ -51,7 +52,7 @@ async function visitorPage(
   viewport: { width: number; height: number },
   lang: 'de' | 'en' = 'de',
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: lang === 'de' ? 'de-AT' : 'en-GB' });
+  const context = await newContext(browser, viewport, lang);
   await context.addInitScript(() => sessionStorage.setItem('privacyAccepted', 'true'));
   const page = await context.newPage();
   if (lang !== 'de') await serveAs(page, lang);
