@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageOf, type RuleKey } from '@rr/contracts';
 import { ManualClock } from '@rr/platform';
 import { Client, openAdminSuite, startTestApp, type AdminSuite } from '../support/app.ts';
+import { samplePath } from '../support/openapi-paths.ts';
 
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 let suite: AdminSuite;
@@ -260,21 +261,13 @@ describe('the role matrix with tokens', () => {
     paths: Record<string, Record<string, Op>>;
     components: { securitySchemes: Record<string, Record<string, string>> };
   };
-  const sample = (path: string) =>
-    path.replace(/\{(\w+)\}/g, (_m, name: string) =>
-      name === 'order'
-        ? '0'
-        : name === 'email'
-          ? 'someone%40example.com'
-          : '00000000-0000-4000-8000-000000000000',
-    );
   /** Every route of the OpenAPI document that needs a staff user, with the roles it admits. */
   async function staffRoutes() {
     const doc = (await (await suite.admin.get('/api/openapi.json')).json()) as Doc;
     const routes = Object.entries(doc.paths).flatMap(([p, ops]) =>
       Object.entries(ops)
         .filter(([, op]) => op.security !== undefined)
-        .map(([m, op]) => ({ method: m.toUpperCase(), path: sample(p), roles: op['x-roles'] })),
+        .map(([m, op]) => ({ method: m.toUpperCase(), path: samplePath(p), roles: op['x-roles'] })),
     );
     expect(routes.length).toBeGreaterThanOrEqual(45);
     return routes;

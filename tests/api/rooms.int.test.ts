@@ -4,6 +4,7 @@ import { addDays, todayIn } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import { jpegHeader, makePng, pngHeader } from '../support/images.ts';
+import { samplePath } from '../support/openapi-paths.ts';
 
 let db: TestDatabase;
 let app: TestApp;
@@ -518,14 +519,6 @@ describe('room image', () => {
 
 describe('access control on every admin route', () => {
   type Doc = { paths: Record<string, Record<string, unknown>> };
-  const sample = (path: string) =>
-    path.replace(/\{(\w+)\}/g, (_m, name: string) =>
-      name === 'order'
-        ? '0'
-        : name === 'email'
-          ? 'someone%40example.com'
-          : '00000000-0000-4000-8000-000000000000',
-    );
 
   it('401 anonymous, 403 without a role, 403 for changes by the reports role', async () => {
     const doc = (await (await admin.get('/api/openapi.json')).json()) as Doc;
@@ -534,7 +527,7 @@ describe('access control on every admin route', () => {
       .flatMap(([p, ops]) =>
         Object.entries(ops).map(([m, op]) => ({
           method: m.toUpperCase(),
-          path: sample(p),
+          path: samplePath(p),
           roles: (op as { 'x-roles'?: string[] })['x-roles'],
         })),
       );
@@ -566,7 +559,7 @@ describe('access control on every admin route', () => {
     const adminRoutes = Object.entries(doc.paths)
       .filter(([p]) => p.startsWith('/api/admin/'))
       .flatMap(([p, ops]) =>
-        Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path: sample(p) })),
+        Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path: samplePath(p) })),
       );
     for (const r of adminRoutes) {
       const res = await admin.request(
@@ -584,7 +577,7 @@ describe('access control on every admin route', () => {
     const changing = Object.entries(doc.paths).flatMap(([p, ops]) =>
       Object.keys(ops)
         .filter((m) => m !== 'get')
-        .map((m) => ({ method: m.toUpperCase(), path: sample(p) })),
+        .map((m) => ({ method: m.toUpperCase(), path: samplePath(p) })),
     );
     expect(changing.length).toBeGreaterThanOrEqual(25);
     const before = await eventCount();
