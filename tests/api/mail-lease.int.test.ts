@@ -9,6 +9,7 @@ import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
 import { SmtpSink, spawnSmtpSink, type SmtpSinkProcess } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
 import { budget } from '../support/time-budget.ts';
+import { sleep } from '../support/wait-for.ts';
 
 /**
  * The mail sender talks to SMTP outside any transaction: the read models' gap-safe subscriptions
@@ -20,7 +21,6 @@ const START = new Date('2026-11-23T09:00:00Z');
 const clock = new ManualClock(START);
 let suite: AdminSuite;
 let roomId: string;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Books one seat of a slot for an address; answers the owner id and the command's position. */
 async function book(slotId: string, email: string) {

@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { Client } from './app.ts';
 import { createSlot } from './fixtures.ts';
+import { sleep } from './wait-for.ts';
 
 /** The longest a request may take; one taking longer counts as hung. */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -24,7 +25,6 @@ export interface Outcome {
   position?: string;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const now = () => performance.now();
 
 /** Polls `probe` every 200 ms until it gives something other than `false`. */

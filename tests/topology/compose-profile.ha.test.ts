@@ -16,11 +16,11 @@ import {
   createLoadRoom,
   now,
   REQUEST_TIMEOUT_MS,
-  sleep,
   switchFigures,
   waitFor,
   type Outcome,
 } from '../support/booking-load.ts';
+import { sleep } from '../support/wait-for.ts';
 import { httpStatus, missingHaPackages } from '../support/ha-cluster.ts';
 import { createNetwork, type Network } from '../support/machines.ts';
 

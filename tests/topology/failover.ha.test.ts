@@ -20,12 +20,12 @@ import {
   createLoadRoom,
   now,
   REQUEST_TIMEOUT_MS,
-  sleep,
   switchFigures,
   visitor,
   waitFor,
   type Outcome,
 } from '../support/booking-load.ts';
+import { sleep } from '../support/wait-for.ts';
 import { createSlot } from '../support/fixtures.ts';
 import {
   createDatabase,
