@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
-import type { Server } from 'node:http';
+import type { Server, IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import {
   OpenApiGeneratorV31,
@@ -338,5 +338,26 @@ export function listen(app: express.Express, port: number, host: string): Promis
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Node requires the time to receive a request's headers to outlast the idle time.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  });
+}
+
+/**
+ * Stops accepting connections and resolves once every request in flight has been answered. An
+ * idle keep-alive connection would hold the server open for KEEP_ALIVE_TIMEOUT_MS, so idle
+ * connections are closed now and again as each request in flight finishes and leaves its
+ * connection idle; the answers carry `Connection: close` meanwhile.
+ */
+export function closeGracefully(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const closeIdle = () => server.closeIdleConnections();
+    const sweep = setInterval(closeIdle, 100);
+    server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+      res.setHeader('Connection', 'close');
+    });
+    server.close(() => {
+      clearInterval(sweep);
+      resolve();
+    });
+    closeIdle();
   });
 }

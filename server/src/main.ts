@@ -9,6 +9,7 @@ import {
   type Config,
   type Logger,
   listen,
+  closeGracefully,
 } from '@rr/platform';
 import {
   startErasureJob,
@@ -134,13 +135,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15000);
     force.unref();
     // Stop accepting connections; requests in flight finish first.
-    if (server) {
-      const s = server;
-      await new Promise<void>((resolve) => {
-        s.close(() => resolve());
-        s.closeIdleConnections();
-      });
-    }
+    if (server) await closeGracefully(server);
     await expiry?.stop();
     await reminders?.stop();
     await waitlist?.stop();
@@ -173,7 +168,7 @@ async function runGateway(config: Config, logger: Logger): Promise<void> {
   });
   const server = await listen(app, config.PORT, config.HOST);
   logger.info({ port: config.PORT }, 'gateway listening');
-  const stop = () => server.close(() => process.exit(0));
+  const stop = () => void closeGracefully(server).then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }
