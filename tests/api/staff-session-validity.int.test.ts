@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool } from '@rr/platform';
+import { addDays, createPool, todayIn, type Pool } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import { runStaffUserRequest, staffUserRequest } from '../../server/src/staff-users.ts';
@@ -52,8 +52,8 @@ async function signedInAdmin(username: string, password: string) {
   return [onFirst, onSecond] as const;
 }
 
-/** A blacklist expiry in the future of the apps' clock (the machine's: these apps run on it). */
-const aYearAhead = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+/** A blacklist expiry a year after the apps' today (both apps share one clock). */
+const aYearAhead = () => addDays(todayIn(first.deps.clock.now(), first.deps.timeZone), 365);
 
 const addToBlacklist = (client: Client, email: string) =>
   client.request('POST', '/api/admin/blacklist', { json: { email, expiredAt: aYearAhead() } });
