@@ -1,5 +1,7 @@
 import {
+  asStreamEvents,
   ConcurrencyError,
+  type CatalogueEvent,
   formatPosition,
   type Actor,
   type AppendRequest,
@@ -42,16 +44,15 @@ export interface CommandResult<Answer> {
 }
 
 /**
- * A stream's state folded from its recorded events, each read as the stream's event type. The
- * one place a recorded event is given its stream's type: the catalogue validated every event
- * when it was appended (older shapes are upcast on read), and a stream holds only its own kind.
+ * A stream's state folded from its recorded events, each read as the stream's event type
+ * (asStreamEvents: the catalogue validated every event when it was appended).
  */
-export function foldStream<Event extends { type: string; data: unknown }, State>(
+export function foldStream<Event extends CatalogueEvent, State>(
   events: readonly RecordedEvent[],
   evolve: (state: State, event: Event) => State,
   initial: State,
 ): State {
-  return events.reduce((state, e) => evolve(state, e as unknown as Event), initial);
+  return asStreamEvents<Event>(events).reduce(evolve, initial);
 }
 
 export const positionToken = (p: Position | null) => (p ? formatPosition(p) : '0_0');

@@ -1,4 +1,5 @@
 import {
+  asStreamEvents,
   holidayEvents,
   roomEvents,
   TimeSlotCreated,
@@ -51,13 +52,14 @@ export async function recordWriteState(s: StoreSession, requests: AppendRequest[
   const events = requests.flatMap((r) => r.events);
   const ofType = (types: readonly string[]) => events.filter((e) => types.includes(e.type));
   const rooms = ofType(ROOM_EVENTS);
-  if (rooms.length) await recordRooms(s.client, rooms as unknown as RoomEvent[]);
+  if (rooms.length) await recordRooms(s.client, asStreamEvents<RoomEvent, NewEvent>(rooms));
   const order = ofType(['RoomOrderChanged']).at(-1);
   if (order) await recordRoomOrder(s.client, (order.data as { roomIds: string[] }).roomIds);
   const slots = ofType(SLOT_EVENTS);
   if (slots.length) await recordSlotTimes(s.client, slots);
   const holidays = ofType(HOLIDAY_EVENTS);
-  if (holidays.length) await recordHolidays(s.client, holidays as unknown as HolidayEvent[]);
+  if (holidays.length)
+    await recordHolidays(s.client, asStreamEvents<HolidayEvent, NewEvent>(holidays));
   const tickets = ofType(TICKET_EVENTS);
   if (tickets.length) await recordTickets(s.client, tickets);
   const carts = requests.filter((r) => r.streamId.startsWith(CART_STREAM));
@@ -152,7 +154,7 @@ export async function roomOrder(client: PoolClient): Promise<string[]> {
   return r.rows.map((row) => row.id);
 }
 
-async function recordRooms(client: PoolClient, events: RoomEvent[]): Promise<void> {
+async function recordRooms(client: PoolClient, events: readonly RoomEvent[]): Promise<void> {
   const ids = [...new Set(events.map((e) => e.data.roomId))];
   const states = await roomStates(client, ids);
   for (const e of events)
@@ -239,7 +241,7 @@ async function recordSlotTimes(client: PoolClient, events: NewEvent[]): Promise<
 
 // --- holidays -----------------------------------------------------------------------------------
 
-async function recordHolidays(client: PoolClient, changes: HolidayEvent[]): Promise<void> {
+async function recordHolidays(client: PoolClient, changes: readonly HolidayEvent[]): Promise<void> {
   const ids = [...new Set(changes.map((e) => e.data.holidayId))];
   const creates = changes.every((e) => e.type === 'HolidayCreated');
   const state = creates ? new Map<string, Holiday>() : await holidaysById(client, ids);

@@ -1,4 +1,4 @@
-import type { RecordedEvent, WaitlistEvent } from '@rr/events';
+import { asStreamEvent, type RecordedEvent, type WaitlistEvent } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 import type { Projection } from './projection.ts';
 
@@ -25,7 +25,7 @@ export const waitlistProjection: Projection = {
       ]);
       return;
     }
-    const e = event as unknown as WaitlistEvent;
+    const e = asStreamEvent<WaitlistEvent>(event);
     switch (e.type) {
       case 'WaitlistJoined':
         await client.query(
