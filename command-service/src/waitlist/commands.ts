@@ -18,7 +18,7 @@ import { startIntervalJob, type IntervalJob, type z } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand, streamAppend } from '../command.ts';
 import { roomsWithHolidays } from '../write-state.ts';
-import { loadBlacklistEntry } from '../blacklist/api.ts';
+import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { cartAnswer } from '../booking/cart-answer.ts';
 import { lockAndLoadVisitor, lockCartAndSlots, rememberCart } from '../booking/store.ts';
 
