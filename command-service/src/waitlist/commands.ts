@@ -192,28 +192,57 @@ export function startWaitlistJob(deps: CommandDeps, intervalMs: number): Interva
 
 /**
  * The erasure of waitlist personal data, beside the bookings': the day after the slot's day the
- * entries' rows go (their addresses with them), and their mails' errors. The events never held
- * the address. Answers how many entries it erased.
+ * entries' rows go (their addresses with them), and their mails' errors. Each slot's entries are
+ * erased by a command on the slot's stream (WaitlistEntryErased per entry, once; the events never
+ * held the address). Answers how many entries it erased.
  */
 export async function eraseWaitlistEntries(deps: CommandDeps, today: string): Promise<number> {
-  const client = await deps.pool.connect();
-  try {
-    await client.query('BEGIN');
-    const gone = await client.query<{ entry_id: string }>(
-      'DELETE FROM waitlist_entries WHERE erase_after <= $1 RETURNING entry_id',
-      [today],
-    );
-    if (gone.rowCount)
-      await client.query(
-        'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = ANY($1::text[]) AND last_error IS NOT NULL',
-        [gone.rows.map((r) => r.entry_id)],
-      );
-    await client.query('COMMIT');
-    return gone.rowCount ?? 0;
-  } catch (err) {
-    await client.query('ROLLBACK');
-    throw err;
-  } finally {
-    client.release();
+  const due = await deps.pool.query<{ time_slot_id: string; entry_ids: string[] }>(
+    `SELECT time_slot_id, array_agg(entry_id::text ORDER BY entry_id) AS entry_ids
+       FROM waitlist_entries WHERE erase_after <= $1 GROUP BY time_slot_id ORDER BY time_slot_id`,
+    [today],
+  );
+  let erased = 0;
+  for (const row of due.rows) {
+    const { answer } = await handleCommand(deps.store, {
+      actor: { kind: 'system', job: 'personal-data-erasure' },
+      load: async (s) => ({
+        slot: (await lockCartAndSlots(s, null, [row.time_slot_id])).get(row.time_slot_id)!,
+        room: undefined,
+        holidays: new Set<string>(),
+        visitor: initialVisitor,
+        blacklist: initialBlacklistState,
+      }),
+      decide: (state) =>
+        decideWaitlist(
+          {
+            type: 'EraseWaitlistEntries',
+            data: { timeSlotId: row.time_slot_id, entryIds: row.entry_ids },
+          },
+          state,
+          {
+            ...decisionTime(deps),
+            limits: deps.limits,
+            timeZone: deps.timeZone,
+            newOfferId: () => '',
+          },
+        ),
+      appends: (d, state) =>
+        streamAppend(timeSlotStreamId(row.time_slot_id), 'timeslot', state.slot.version, d.slot),
+      record: async (s) => {
+        const gone = await s.client.query<{ entry_id: string }>(
+          'DELETE FROM waitlist_entries WHERE entry_id = ANY($1::uuid[]) AND erase_after <= $2 RETURNING entry_id',
+          [row.entry_ids, today],
+        );
+        if (gone.rowCount)
+          await s.client.query(
+            'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = ANY($1::text[]) AND last_error IS NOT NULL',
+            [gone.rows.map((r) => r.entry_id)],
+          );
+      },
+      answer: (d) => d.slot.length,
+    });
+    erased += answer;
   }
+  return erased;
 }
