@@ -1,10 +1,4 @@
 import {
-  asStreamEvents,
-  holidayEvents,
-  roomEvents,
-  TimeSlotCreated,
-  TimeSlotDeleted,
-  TimeSlotUpdated,
   TicketBooked,
   TicketCancelled,
   TicketCheckedIn,
@@ -13,11 +7,13 @@ import {
   TicketNoShowReleased,
   TicketReleased,
   transactionStreamId,
-  type AppendRequest,
   type HolidayEvent,
-  type NewEvent,
   type RoomEvent,
+  type RoomOrderEvent,
   type RoomServices,
+  type SlotTicketEvent,
+  type TimeSlotLifecycleEvent,
+  type TransactionEvent,
 } from '@rr/events';
 import { NO_ROOM_SERVICES } from '@rr/contracts';
 import {
@@ -32,14 +28,14 @@ import {
   type RoomState,
 } from '@rr/domain';
 import type { PoolClient } from '@rr/platform';
-import type { StoreSession } from '@rr/events';
 import { holidaysById } from './holidays/state.ts';
+import { inlineProjection } from './inline-projection.ts';
 
 /**
- * The write side's state tables: what commands decide on besides the streams they lock, moved
- * by the events in the transaction that appends them (handleCommand calls recordWriteState),
- * so they are never behind the log (unlike the read models, which projections fill after the
- * commit):
+ * The write side's state tables: what commands decide on besides the streams they lock, each an
+ * inline projection (inline-projections.ts lists them) moved by the events in the transaction
+ * that appends them, so they are never behind the log (unlike the read models, which projections
+ * fill after the commit):
  *
  * - `room_state`: each existing room (evolveRoom) and its place in the manual order;
  * - `timeslot_guard`: when each slot of a room sits (no overlaps, the slots of a room or range);
@@ -47,38 +43,10 @@ import { holidaysById } from './holidays/state.ts';
  * - `ticket_state`: each ticket's slot, cart, status, owner and whether it is checked in (what
  *   finds the ticket of a check-in, a staff change or a no-show release);
  * - `open_carts`: the expiry of each cart not booked, removed or expired (the expiry job).
+ *
+ * Beside them, the readers the commands load with.
  */
-export async function recordWriteState(s: StoreSession, requests: AppendRequest[]): Promise<void> {
-  const events = requests.flatMap((r) => r.events);
-  const ofType = (types: readonly string[]) => events.filter((e) => types.includes(e.type));
-  const rooms = ofType(ROOM_EVENTS);
-  if (rooms.length) await recordRooms(s.client, asStreamEvents<RoomEvent, NewEvent>(rooms));
-  const order = ofType(['RoomOrderChanged']).at(-1);
-  if (order) await recordRoomOrder(s.client, (order.data as { roomIds: string[] }).roomIds);
-  const slots = ofType(SLOT_EVENTS);
-  if (slots.length) await recordSlotTimes(s.client, slots);
-  const holidays = ofType(HOLIDAY_EVENTS);
-  if (holidays.length)
-    await recordHolidays(s.client, asStreamEvents<HolidayEvent, NewEvent>(holidays));
-  const tickets = ofType(TICKET_EVENTS);
-  if (tickets.length) await recordTickets(s.client, tickets);
-  const carts = requests.filter((r) => r.streamId.startsWith(CART_STREAM));
-  if (carts.length) await recordOpenCarts(s.client, carts);
-}
 
-const ROOM_EVENTS = roomEvents.map((e) => e.type).filter((t) => t !== 'RoomOrderChanged');
-// Capacity changes leave a slot's times as they are.
-const SLOT_EVENTS = [TimeSlotCreated.type, TimeSlotUpdated.type, TimeSlotDeleted.type];
-const HOLIDAY_EVENTS = holidayEvents.map((e) => e.type);
-const TICKET_EVENTS = [
-  TicketHeld.type,
-  TicketReleased.type,
-  TicketBooked.type,
-  TicketCancelled.type,
-  TicketNoShowReleased.type,
-  TicketCheckedIn.type,
-  TicketCheckInUndone.type,
-];
 const CART_STREAM = transactionStreamId('');
 
 // --- rooms --------------------------------------------------------------------------------------
@@ -154,6 +122,30 @@ export async function roomOrder(client: PoolClient): Promise<string[]> {
   return r.rows.map((row) => row.id);
 }
 
+export const roomStateProjection = inlineProjection<RoomEvent>({
+  table: 'room_state',
+  handles: [
+    'RoomCreated',
+    'RoomUpdated',
+    'RoomDeleted',
+    'RoomImageSet',
+    'RoomImageAltChanged',
+    'RoomImageRemoved',
+    'RoomServicesChanged',
+  ],
+  apply: (client, events) =>
+    recordRooms(
+      client,
+      events.map((e) => e.event),
+    ),
+});
+
+export const roomOrderProjection = inlineProjection<RoomOrderEvent>({
+  table: 'room_state',
+  handles: ['RoomOrderChanged'],
+  apply: (client, events) => recordRoomOrder(client, events.at(-1)!.event.data.roomIds),
+});
+
 async function recordRooms(client: PoolClient, events: readonly RoomEvent[]): Promise<void> {
   const ids = [...new Set(events.map((e) => e.data.roomId))];
   const states = await roomStates(client, ids);
@@ -203,18 +195,24 @@ async function recordRoomOrder(client: PoolClient, roomIds: string[]): Promise<v
 
 // --- time slots ---------------------------------------------------------------------------------
 
-interface SlotTimesData {
-  timeSlotId: string;
-  roomId: string;
-  date: string;
-  startTime: string;
-  endTime: string;
-}
+type SlotTimesEvent = Extract<
+  TimeSlotLifecycleEvent,
+  { type: 'TimeSlotCreated' | 'TimeSlotUpdated' | 'TimeSlotDeleted' }
+>;
 
-async function recordSlotTimes(client: PoolClient, events: NewEvent[]): Promise<void> {
-  const created = events
-    .filter((e) => e.type === 'TimeSlotCreated')
-    .map((e) => e.data as SlotTimesData);
+// Capacity changes leave a slot's times as they are.
+export const slotTimesProjection = inlineProjection<SlotTimesEvent>({
+  table: 'timeslot_guard',
+  handles: ['TimeSlotCreated', 'TimeSlotUpdated', 'TimeSlotDeleted'],
+  apply: (client, events) =>
+    recordSlotTimes(
+      client,
+      events.map((e) => e.event),
+    ),
+});
+
+async function recordSlotTimes(client: PoolClient, events: SlotTimesEvent[]): Promise<void> {
+  const created = events.flatMap((e) => (e.type === 'TimeSlotCreated' ? [e.data] : []));
   if (created.length)
     await client.query(
       `INSERT INTO timeslot_guard (time_slot_id, room_id, date, start_min, end_min)
@@ -228,18 +226,27 @@ async function recordSlotTimes(client: PoolClient, events: NewEvent[]): Promise<
       ],
     );
   for (const e of events) {
-    const d = e.data as SlotTimesData;
     if (e.type === 'TimeSlotUpdated')
       await client.query(
         'UPDATE timeslot_guard SET start_min = $2, end_min = $3 WHERE time_slot_id = $1',
-        [d.timeSlotId, minutesOf(d.startTime), minutesOf(d.endTime)],
+        [e.data.timeSlotId, minutesOf(e.data.startTime), minutesOf(e.data.endTime)],
       );
     if (e.type === 'TimeSlotDeleted')
-      await client.query('DELETE FROM timeslot_guard WHERE time_slot_id = $1', [d.timeSlotId]);
+      await client.query('DELETE FROM timeslot_guard WHERE time_slot_id = $1', [e.data.timeSlotId]);
   }
 }
 
 // --- holidays -----------------------------------------------------------------------------------
+
+export const holidayStateProjection = inlineProjection<HolidayEvent>({
+  table: 'holiday_state',
+  handles: ['HolidayCreated', 'HolidayUpdated', 'HolidayDeleted'],
+  apply: (client, events) =>
+    recordHolidays(
+      client,
+      events.map((e) => e.event),
+    ),
+});
 
 async function recordHolidays(client: PoolClient, changes: readonly HolidayEvent[]): Promise<void> {
   const ids = [...new Set(changes.map((e) => e.data.holidayId))];
@@ -289,23 +296,42 @@ const statusOf: Record<string, string> = {
   [TicketNoShowReleased.type]: 'INVALID',
 };
 
+type TicketStateEvent = Exclude<SlotTicketEvent, { type: 'TicketHoldExtended' }>;
+
 /** New holds are inserted; the changes of each ticket are folded into one update. */
-async function recordTickets(client: PoolClient, events: NewEvent[]): Promise<void> {
+export const ticketStateProjection = inlineProjection<TicketStateEvent>({
+  table: 'ticket_state',
+  handles: [
+    'TicketHeld',
+    'TicketReleased',
+    'TicketBooked',
+    'TicketCancelled',
+    'TicketNoShowReleased',
+    'TicketCheckedIn',
+    'TicketCheckInUndone',
+  ],
+  apply: (client, events) =>
+    recordTickets(
+      client,
+      events.map((e) => e.event),
+    ),
+});
+
+async function recordTickets(client: PoolClient, events: TicketStateEvent[]): Promise<void> {
   const held: { ticketId: string; timeSlotId: string; transactionId: string }[] = [];
   const changes = new Map<string, TicketChange>();
   for (const e of events) {
-    const d = e.data as { ticketId: string; ownerId?: string };
-    if (e.type === TicketHeld.type) {
-      held.push(e.data as { ticketId: string; timeSlotId: string; transactionId: string });
+    if (e.type === 'TicketHeld') {
+      held.push(e.data);
       continue;
     }
-    const change = changes.get(d.ticketId) ?? {};
+    const change = changes.get(e.data.ticketId) ?? {};
     const status = statusOf[e.type];
     if (status) change.status = status;
-    if (e.type === TicketBooked.type) change.ownerId = d.ownerId;
+    if (e.type === 'TicketBooked') change.ownerId = e.data.ownerId;
     if (e.type === TicketCheckedIn.type) change.checkedIn = true;
     if (e.type === TicketCheckInUndone.type) change.checkedIn = false;
-    changes.set(d.ticketId, change);
+    changes.set(e.data.ticketId, change);
   }
   if (held.length)
     await client.query(
@@ -335,25 +361,56 @@ async function recordTickets(client: PoolClient, events: NewEvent[]): Promise<vo
   }
 }
 
-const CART_CLOSED = ['TransactionBooked', 'TransactionRemoved', 'TransactionExpired'];
+type CartExpiryEvent = Extract<
+  TransactionEvent,
+  {
+    type:
+      | 'TransactionStarted'
+      | 'TicketAddedToTransaction'
+      | 'TransactionTouched'
+      | 'TransactionBooked'
+      | 'TransactionRemoved'
+      | 'TransactionExpired';
+  }
+>;
+const CART_CLOSED: readonly string[] = [
+  'TransactionBooked',
+  'TransactionRemoved',
+  'TransactionExpired',
+];
 
 /** A cart is open from its start until it is booked, removed or expired; its last expiry counts. */
-async function recordOpenCarts(client: PoolClient, requests: AppendRequest[]): Promise<void> {
-  for (const r of requests) {
-    const transactionId = r.streamId.slice(CART_STREAM.length);
-    if (r.events.some((e) => CART_CLOSED.includes(e.type))) {
-      await client.query('DELETE FROM open_carts WHERE transaction_id = $1', [transactionId]);
-      continue;
+export const openCartsProjection = inlineProjection<CartExpiryEvent>({
+  table: 'open_carts',
+  handles: [
+    'TransactionStarted',
+    'TicketAddedToTransaction',
+    'TransactionTouched',
+    'TransactionBooked',
+    'TransactionRemoved',
+    'TransactionExpired',
+  ],
+  async apply(client, events) {
+    const byCart = new Map<string, CartExpiryEvent[]>();
+    for (const { streamId, event } of events) {
+      const transactionId = streamId.slice(CART_STREAM.length);
+      byCart.set(transactionId, [...(byCart.get(transactionId) ?? []), event]);
     }
-    const expiresAt = r.events
-      .map((e) => (e.data as { expiresAt?: string }).expiresAt)
-      .filter((x) => x !== undefined)
-      .at(-1);
-    if (expiresAt)
-      await client.query(
-        `INSERT INTO open_carts (transaction_id, expires_at) VALUES ($1, $2)
-         ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
-        [transactionId, expiresAt],
-      );
-  }
-}
+    for (const [transactionId, cartEvents] of byCart) {
+      if (cartEvents.some((e) => CART_CLOSED.includes(e.type))) {
+        await client.query('DELETE FROM open_carts WHERE transaction_id = $1', [transactionId]);
+        continue;
+      }
+      const expiresAt = cartEvents
+        .map((e) => ('expiresAt' in e.data ? e.data.expiresAt : undefined))
+        .filter((x) => x !== undefined)
+        .at(-1);
+      if (expiresAt)
+        await client.query(
+          `INSERT INTO open_carts (transaction_id, expires_at) VALUES ($1, $2)
+           ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
+          [transactionId, expiresAt],
+        );
+    }
+  },
+});

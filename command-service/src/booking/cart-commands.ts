@@ -1,22 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
-  timeSlotStreamId,
-  transactionStreamId,
-  type AppendRequest,
-  type NewEvent,
-} from '@rr/events';
-import {
   decideReservation,
   emptyReservation,
   evolveSlot,
   initialTransaction,
-  Refused,
   type ReservationCommand,
-  type ReservationDecision,
 } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
-import { handleCommand, positionToken, withRetry } from '../command.ts';
-import { recordWriteState, roomsWithHolidays } from '../write-state.ts';
+import { handleCommand, handleCommands, type Outcome } from '../command.ts';
+import { roomsWithHolidays } from '../write-state.ts';
 import { cartAnswer } from './cart-answer.ts';
 import {
   lockCartAndSlots,
@@ -25,7 +17,7 @@ import {
   reservationAppends,
   type LoadedReservation,
 } from './store.ts';
-import { SlotQueue, type Outcome } from './slot-queue.ts';
+import { SlotQueue } from './slot-queue.ts';
 
 const visitor = { kind: 'visitor' } as const;
 
@@ -79,88 +71,50 @@ export function cartCommands(deps: CommandDeps) {
 
   /**
    * New carts, each holding its first ticket in the same slot, decided in one transaction (see
-   * SlotQueue): the same load, decider and appends as runCart, for each cart in arrival order
-   * against the slot as the earlier ones left it. Each cart keeps a correlation id of its own.
-   * The one command path that handles several commands at once: a rush on one slot.
+   * SlotQueue): one batch of the command handler, each cart in arrival order against the slot as
+   * the earlier ones left it.
    */
   async function newCarts(timeSlotId: string, count: number): Promise<Outcome<CartResult>[]> {
-    return withRetry(async () => {
-      const carts = Array.from({ length: count }, () => ({
-        transactionId: randomUUID(),
-        ticketId: randomUUID(),
-        correlationId: randomUUID(),
-      }));
-      const { result, position } = await store.transaction(async (s) => {
-        const start = (await lockCartAndSlots(s, null, [timeSlotId])).get(timeSlotId)!;
-        const ctx = context();
+    const carts = Array.from({ length: count }, () => ({
+      transactionId: randomUUID(),
+      ticketId: randomUUID(),
+    }));
+    const outcomes = await handleCommands(store, {
+      actor: visitor,
+      commands: carts,
+      load: async (s): Promise<LoadedReservation> => {
+        const slot = (await lockCartAndSlots(s, null, [timeSlotId])).get(timeSlotId)!;
         const { rooms, holidays } = await roomsWithHolidays(
           s.client,
-          start.status === 'none' ? [] : [start.roomId],
-          ctx.today,
+          slot.status === 'none' ? [] : [slot.roomId],
+          context().today,
         );
-        let slot = start;
-        const requests: AppendRequest[] = [];
-        const held: NewEvent[] = [];
-        const outcomes: Outcome<Omit<CartResult, 'position'>>[] = [];
-        const started: { transactionId: string; decision: ReservationDecision }[] = [];
-        for (const c of carts) {
-          let decision: ReservationDecision;
-          try {
-            decision = decideReservation(
-              {
-                type: 'AddTicket',
-                data: { transactionId: c.transactionId, ticketId: c.ticketId, timeSlotId },
-              },
-              { ...emptyReservation, slots: new Map([[timeSlotId, slot]]), rooms, holidays },
-              ctx,
-            );
-          } catch (err) {
-            if (!(err instanceof Refused)) throw err;
-            outcomes.push({ err });
-            continue;
-          }
-          const tag = (e: NewEvent): NewEvent => ({
-            ...e,
-            metadata: { ...e.metadata, correlationId: c.correlationId },
-          });
-          requests.push({
-            streamId: transactionStreamId(c.transactionId),
-            streamType: 'transaction',
-            expectedVersion: 'no_stream',
-            events: decision.transaction.map(tag),
-          });
-          for (const e of decision.slots.get(timeSlotId) ?? []) {
-            held.push(tag(e));
-            slot = evolveSlot(slot, e);
-          }
-          started.push({ transactionId: c.transactionId, decision });
-          outcomes.push({
-            ok: {
-              transactionId: c.transactionId,
-              ...cartAnswer(rooms, initialTransaction, decision, c.ticketId),
-            },
-          });
-        }
-        if (held.length) {
-          requests.push({
-            streamId: timeSlotStreamId(timeSlotId),
-            streamType: 'timeslot',
-            expectedVersion: start.version,
-            events: held,
-          });
-        }
-        if (requests.length) {
-          await s.append(requests, { metadata: { actor: visitor } });
-          await recordWriteState(s, requests);
-        }
-        return { outcomes, started };
-      });
-      for (const c of result.started)
-        rememberCart(store, c.transactionId, initialTransaction, c.decision);
-      return result.outcomes.map((o) =>
-        'ok' in o ? { ok: { ...o.ok, position: positionToken(position) } } : o,
-      );
+        const slots = new Map([[timeSlotId, slot]]);
+        return { ...emptyReservation, slots, rooms, holidays, transactionId: '', visitorKey: null };
+      },
+      decide: (state, c) =>
+        decideReservation({ type: 'AddTicket', data: { ...c, timeSlotId } }, state, context()),
+      evolve: (state, decision) => ({
+        ...state,
+        slots: new Map([
+          [
+            timeSlotId,
+            (decision.slots.get(timeSlotId) ?? []).reduce(evolveSlot, state.slots.get(timeSlotId)!),
+          ],
+        ]),
+      }),
+      appends: (decision, state, c) =>
+        reservationAppends({ ...state, transactionId: c.transactionId }, decision),
+      committed: (decision, _state, c) =>
+        rememberCart(store, c.transactionId, initialTransaction, decision),
+      answer: (decision, state, c) => ({
+        transactionId: c.transactionId,
+        ...cartAnswer(state.rooms, initialTransaction, decision, c.ticketId),
+      }),
     });
+    return outcomes.map((o) =>
+      'ok' in o ? { ok: { ...o.ok.answer, position: o.ok.position } } : o,
+    );
   }
 
   const slotQueue = new SlotQueue<CartResult>(newCarts);

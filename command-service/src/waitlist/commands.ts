@@ -32,8 +32,9 @@ type Loaded = WaitlistState & { timeSlotId: string; rooms: ReadonlyMap<string, R
  * The waitlist's commands (docs/product.md#waitlist). Each decides on the slot's stream, locked like a cart
  * command locks it (the cart first, then the slot, then the visitor), so joins, offers and takes
  * queue with the carts' holds on one lock: an offer holds its seat like a hold, and no seat is
- * offered twice. `waitlist_entries` beside the log keeps the address (never in the events) and
- * the status the matcher finds its candidate slots by.
+ * offered twice. `waitlist_entries` beside the log keeps the address (never in the events; written
+ * by the join) and the status the matcher finds its candidate slots by (moved by the offers'
+ * events: waitlist/entries.ts).
  */
 export function waitlistCommands(deps: CommandDeps) {
   const { store } = deps;
@@ -64,23 +65,6 @@ export function waitlistCommands(deps: CommandDeps) {
 
   const slotAppend = (d: WaitlistDecision, state: Loaded) =>
     streamAppend(timeSlotStreamId(state.timeSlotId), 'timeslot', state.slot.version, d.slot);
-
-  /** Offers and lapses move the entries' rows (the mail's recipient, the matcher's candidates). */
-  async function recordOffers(s: StoreSession, d: WaitlistDecision): Promise<void> {
-    for (const e of d.slot) {
-      const data = e.data as { entryId: string; offerId: string; expiresAt?: string };
-      if (e.type === 'SeatOffered')
-        await s.client.query(
-          `UPDATE waitlist_entries SET status = 'offered', offer_id = $2, offer_expires_at = $3 WHERE entry_id = $1`,
-          [data.entryId, data.offerId, data.expiresAt],
-        );
-      if (e.type === 'SeatOfferLapsed' || e.type === 'SeatOfferTaken')
-        await s.client.query(`UPDATE waitlist_entries SET status = $2 WHERE entry_id = $1`, [
-          data.entryId,
-          e.type === 'SeatOfferLapsed' ? 'lapsed' : 'taken',
-        ]);
-    }
-  }
 
   /** A visitor joins a full slot's line; answers the entry and its place in line. */
   async function join(timeSlotId: string, body: z.output<typeof WaitlistInput>) {
@@ -123,7 +107,6 @@ export function waitlistCommands(deps: CommandDeps) {
       decide: (state) =>
         decideWaitlist({ type: 'MatchWaitlist', data: { timeSlotId } }, state, context()),
       appends: slotAppend,
-      record: (s, d) => recordOffers(s, d),
       answer: (d) => d.slot.filter((e) => e.type === 'SeatOffered').length,
     });
     return answer;
@@ -147,7 +130,6 @@ export function waitlistCommands(deps: CommandDeps) {
         ...streamAppend(transactionStreamId(transactionId), 'transaction', 0, d.transaction),
         ...slotAppend(d, state),
       ],
-      record: (s, d) => recordOffers(s, d),
       committed: (d) =>
         rememberCart(store, transactionId, initialTransaction, {
           transaction: d.transaction,
