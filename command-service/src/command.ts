@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import {
-  asStreamEvents,
   ConcurrencyError,
-  type CatalogueEvent,
   formatPosition,
   type Actor,
   type AppendRequest,
   type EventStore,
-  type ExpectedVersion,
-  type NewEvent,
   type Position,
-  type RecordedEvent,
   type StoreSession,
 } from '@rr/events';
-import { problems } from '@rr/platform';
-import { Refused } from '@rr/domain';
+import { localDateTime, problems, type Clock } from '@rr/platform';
+import { Refused, type Now } from '@rr/domain';
 import { projectInline } from './inline-projections.ts';
+
+// The stream helpers every command's load and appends use; they live with the event store.
+export { expected, foldStream, streamAppend } from '@rr/events';
 
 /**
  * The one path of every command: in one database transaction, lock and read the streams (and
@@ -46,35 +44,14 @@ export interface CommandResult<Answer> {
   position: string;
 }
 
-/**
- * A stream's state folded from its recorded events, each read as the stream's event type
- * (asStreamEvents: the catalogue validated every event when it was appended).
- */
-export function foldStream<Event extends CatalogueEvent, State>(
-  events: readonly RecordedEvent[],
-  evolve: (state: State, event: Event) => State,
-  initial: State,
-): State {
-  return asStreamEvents<Event>(events).reduce(evolve, initial);
+/** The time a decision is made at: the clock's instant, and the library's day and time of it. */
+export function decisionTime({ clock, timeZone }: { clock: Clock; timeZone: string }): Now {
+  const now = clock.now();
+  const { date, time } = localDateTime(now, timeZone);
+  return { now, today: date, time };
 }
 
 export const positionToken = (p: Position | null) => (p ? formatPosition(p) : '0_0');
-
-/** The expected version of a stream read at `version` (0: it does not exist yet). */
-export const expected = (version: number): ExpectedVersion =>
-  version === 0 ? 'no_stream' : version;
-
-/** An append of one stream, left out when the decision has no events for it. */
-export function streamAppend(
-  streamId: string,
-  streamType: string,
-  version: number,
-  events: NewEvent[],
-): AppendRequest[] {
-  return events.length
-    ? [{ streamId, streamType, expectedVersion: expected(version), events }]
-    : [];
-}
 
 /**
  * Appends of several decisions made one after the other in one command, each on the state the

@@ -17,10 +17,14 @@ import type { WaitlistInput } from '@rr/contracts';
 import { startIntervalJob, type IntervalJob, type z } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand, streamAppend } from '../command.ts';
-import { roomsWithHolidays } from '../write-state.ts';
 import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { cartAnswer } from '../booking/cart-answer.ts';
-import { lockAndLoadVisitor, lockCartAndSlots, rememberCart } from '../booking/store.ts';
+import {
+  lockAndLoadVisitor,
+  lockCartAndSlots,
+  rememberCart,
+  roomsWithHolidays,
+} from '../booking/store.ts';
 
 const visitor = { kind: 'visitor' } as const;
 const matcher = { kind: 'system', job: 'waitlist-matcher' } as const;
@@ -34,7 +38,7 @@ type Loaded = WaitlistState & { timeSlotId: string; rooms: ReadonlyMap<string, R
  * queue with the carts' holds on one lock: an offer holds its seat like a hold, and no seat is
  * offered twice. `waitlist_entries` beside the log keeps the address (never in the events; written
  * by the join) and the status the matcher finds its candidate slots by (moved by the offers'
- * events: waitlist/entries.ts).
+ * events: inline-projections.ts).
  */
 export function waitlistCommands(deps: CommandDeps) {
   const { store } = deps;
