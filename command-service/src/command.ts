@@ -68,6 +68,18 @@ export function mergeAppends(requests: AppendRequest[]): AppendRequest[] {
   return [...byStream.values()];
 }
 
+/**
+ * The appends of a batch, one per stream at the version it was loaded at, each stream where its
+ * last events were decided: every command's streams keep its order (a new cart's stream before
+ * the slot's hold of it, as reservationAppends orders one command's), however many commands the
+ * shared stream (the slot) collects.
+ */
+function mergeBatchAppends(requests: AppendRequest[]): AppendRequest[] {
+  const merged = mergeAppends(requests);
+  const last = new Map(requests.map((r, i) => [r.streamId, i]));
+  return merged.sort((a, b) => last.get(a.streamId)! - last.get(b.streamId)!);
+}
+
 /** What one command of a batch came to: its result, or the refusal it met. */
 export type Outcome<T> = { ok: T } | { err: Refused };
 
@@ -121,7 +133,9 @@ export async function handleCommands<State, Command, Decision, Answer>(
         decided.push({ decision, state });
         state = spec.evolve(state, decision, command);
       }
-      const appends = mergeAppends(requests).filter((r) => r.events.length > 0);
+      const appends = (tagged ? mergeBatchAppends(requests) : mergeAppends(requests)).filter(
+        (r) => r.events.length > 0,
+      );
       if (appends.length) {
         await s.append(appends, { metadata: { actor: spec.actor } });
         await projectInline(s.client, appends);
