@@ -1,7 +1,7 @@
-import { defineRoute, messages, Problem, problems, z, type RouteDef } from '@rr/platform';
+import { defineRoute, messages, z, type RouteDef } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { StaffBookingBody, StaffOwnerBody } from '../booking/owner.ts';
-import { cancelTickets } from '../booking/cancel.ts';
+import { cancelStaffTickets } from '../booking/cancel.ts';
 import { bookingCommands } from '../booking/book.ts';
 import { changeOwnerData } from '../owner/stream.ts';
 
@@ -54,20 +54,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'ticket__not_cancelable' },
       },
       handler: async ({ query, user }) => {
-        // ticket_state only finds each ticket's owner; the decision is on the owners' streams.
-        const r = await deps.pool.query<{ id: string; owner_id: string | null }>(
-          'SELECT ticket_id AS id, owner_id FROM ticket_state WHERE ticket_id = ANY($1::uuid[])',
-          [query.ids],
-        );
-        const byOwner = new Map<string, string[]>();
-        for (const id of new Set(query.ids)) {
-          const row = r.rows.find((x) => x.id === id);
-          if (!row) throw problems.notFound('Ticket');
-          if (!row.owner_id)
-            throw new Problem(409, 'ticket__not_cancelable', 'The ticket is not booked');
-          byOwner.set(row.owner_id, [...(byOwner.get(row.owner_id) ?? []), id]);
-        }
-        const { answer, position } = await cancelTickets(deps, byOwner, actorOf(user));
+        const { answer, position } = await cancelStaffTickets(deps, query.ids, actorOf(user));
         return { body: { cancelled: answer, position } };
       },
     }),
