@@ -1,26 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import {
   ConcurrencyError,
   formatPosition,
   type Actor,
   type AppendRequest,
   type EventStore,
-  type ExpectedVersion,
-  type NewEvent,
   type Position,
-  type RecordedEvent,
   type StoreSession,
 } from '@rr/events';
-import { problems } from '@rr/platform';
-import { recordWriteState } from './write-state.ts';
+import { localDateTime, problems, type Clock } from '@rr/platform';
+import { Refused, type Now } from '@rr/domain';
+import { projectInline } from './inline-projections.ts';
+
+// The stream helpers every command's load and appends use; they live with the event store.
+export { expected, foldStream, streamAppend } from '@rr/events';
 
 /**
  * The one path of every command: in one database transaction, lock and read the streams (and
  * the write side's state rows) the decision needs and fold them (`load`), call the pure decider
- * (`decide`), append its events at the versions read (`appends`), move the write side's state
- * tables by the same events (write-state.ts), write the rows that are no events (`record`:
- * personal data, image bytes) and answer with the position of the last event (what
- * read-your-writes waits for). Refusals (`Refused`) pass through unchanged; the edge gives them
- * their HTTP status. A command that lost a race for a new stream or a lock is run again.
+ * (`decide`), append its events at the versions read (`appends`), move the tables beside the log
+ * by the same events (the inline projections, inline-projections.ts), write the rows that are no
+ * events (`record`: personal data, image bytes) and answer with the position of the last event
+ * (what read-your-writes waits for). Refusals (`Refused`) pass through unchanged; the edge gives
+ * them their HTTP status. A command that lost a race for a new stream or a lock is run again.
+ * Several commands on one load are a batch (handleCommands).
  *
  * Route files only parse, call and answer; jobs (cart expiry) call it the same way.
  */
@@ -41,36 +44,14 @@ export interface CommandResult<Answer> {
   position: string;
 }
 
-/**
- * A stream's state folded from its recorded events, each read as the stream's event type. The
- * one place a recorded event is given its stream's type: the catalogue validated every event
- * when it was appended (older shapes are upcast on read), and a stream holds only its own kind.
- */
-export function foldStream<Event extends { type: string; data: unknown }, State>(
-  events: readonly RecordedEvent[],
-  evolve: (state: State, event: Event) => State,
-  initial: State,
-): State {
-  return events.reduce((state, e) => evolve(state, e as unknown as Event), initial);
+/** The time a decision is made at: the clock's instant, and the library's day and time of it. */
+export function decisionTime({ clock, timeZone }: { clock: Clock; timeZone: string }): Now {
+  const now = clock.now();
+  const { date, time } = localDateTime(now, timeZone);
+  return { now, today: date, time };
 }
 
 export const positionToken = (p: Position | null) => (p ? formatPosition(p) : '0_0');
-
-/** The expected version of a stream read at `version` (0: it does not exist yet). */
-export const expected = (version: number): ExpectedVersion =>
-  version === 0 ? 'no_stream' : version;
-
-/** An append of one stream, left out when the decision has no events for it. */
-export function streamAppend(
-  streamId: string,
-  streamType: string,
-  version: number,
-  events: NewEvent[],
-): AppendRequest[] {
-  return events.length
-    ? [{ streamId, streamType, expectedVersion: expected(version), events }]
-    : [];
-}
 
 /**
  * Appends of several decisions made one after the other in one command, each on the state the
@@ -87,28 +68,114 @@ export function mergeAppends(requests: AppendRequest[]): AppendRequest[] {
   return [...byStream.values()];
 }
 
+/**
+ * The appends of a batch, one per stream at the version it was loaded at, each stream where its
+ * last events were decided: every command's streams keep its order (a new cart's stream before
+ * the slot's hold of it, as reservationAppends orders one command's), however many commands the
+ * shared stream (the slot) collects.
+ */
+function mergeBatchAppends(requests: AppendRequest[]): AppendRequest[] {
+  const merged = mergeAppends(requests);
+  const last = new Map(requests.map((r, i) => [r.streamId, i]));
+  return merged.sort((a, b) => last.get(a.streamId)! - last.get(b.streamId)!);
+}
+
+/** What one command of a batch came to: its result, or the refusal it met. */
+export type Outcome<T> = { ok: T } | { err: Refused };
+
+/**
+ * Several commands decided in one transaction on one load (a rush of new carts on one slot): each
+ * in order on the state the earlier ones left (`evolve`), each with a correlation id of its own.
+ * A refusal is that command's outcome and leaves the state as it was; any other error rolls the
+ * whole batch back. The appends of all accepted commands are merged per stream, at the versions
+ * loaded.
+ */
+export interface BatchSpec<State, Command, Decision, Answer> {
+  actor: Actor;
+  commands: readonly Command[];
+  load(s: StoreSession): Promise<State>;
+  decide(state: State, command: Command): Decision;
+  /** The state the next command decides on. */
+  evolve(state: State, decision: Decision, command: Command): State;
+  appends(decision: Decision, state: State, command: Command): AppendRequest[];
+  record?(s: StoreSession, decision: Decision, state: State, command: Command): Promise<void>;
+  answer(decision: Decision, state: State, command: Command): Answer;
+  committed?(decision: Decision, state: State, command: Command): void;
+}
+
+export async function handleCommands<State, Command, Decision, Answer>(
+  store: EventStore,
+  spec: BatchSpec<State, Command, Decision, Answer>,
+): Promise<Outcome<CommandResult<Answer>>[]> {
+  const tagged = spec.commands.length > 1;
+  return withRetry(async () => {
+    const { result, position } = await store.transaction(async (s) => {
+      let state: State = await spec.load(s);
+      const decided: ({ decision: Decision; state: State } | { err: Refused })[] = [];
+      const requests: AppendRequest[] = [];
+      for (const command of spec.commands) {
+        let decision: Decision;
+        try {
+          decision = spec.decide(state, command);
+        } catch (err) {
+          if (!(err instanceof Refused) || !tagged) throw err;
+          decided.push({ err });
+          continue;
+        }
+        const correlationId = tagged ? randomUUID() : undefined;
+        for (const r of spec.appends(decision, state, command))
+          requests.push({
+            ...r,
+            events: correlationId
+              ? r.events.map((e) => ({ ...e, metadata: { ...e.metadata, correlationId } }))
+              : r.events,
+          });
+        decided.push({ decision, state });
+        state = spec.evolve(state, decision, command);
+      }
+      const appends = (tagged ? mergeBatchAppends(requests) : mergeAppends(requests)).filter(
+        (r) => r.events.length > 0,
+      );
+      if (appends.length) {
+        await s.append(appends, { metadata: { actor: spec.actor } });
+        await projectInline(s.client, appends);
+      }
+      for (const [i, d] of decided.entries())
+        if ('decision' in d) await spec.record?.(s, d.decision, d.state, spec.commands[i]!);
+      return decided;
+    });
+    return result.map((d, i): Outcome<CommandResult<Answer>> => {
+      if ('err' in d) return d;
+      const command = spec.commands[i]!;
+      spec.committed?.(d.decision, d.state, command);
+      return {
+        ok: {
+          answer: spec.answer(d.decision, d.state, command),
+          position: positionToken(position),
+        },
+      };
+    });
+  });
+}
+
+/** One command: a batch of one, whose refusal is thrown. */
 export async function handleCommand<State, Decision, Answer>(
   store: EventStore,
   spec: CommandSpec<State, Decision, Answer>,
 ): Promise<CommandResult<Answer>> {
-  return withRetry(async () => {
-    const { result, position } = await store.transaction(async (s) => {
-      const state = await spec.load(s);
-      const decision = spec.decide(state);
-      const requests = spec.appends(decision, state).filter((r) => r.events.length > 0);
-      if (requests.length) {
-        await s.append(requests, { metadata: { actor: spec.actor } });
-        await recordWriteState(s, requests);
-      }
-      await spec.record?.(s, decision, state);
-      return { state, decision };
-    });
-    spec.committed?.(result.decision, result.state);
-    return {
-      answer: spec.answer(result.decision, result.state),
-      position: positionToken(position),
-    };
+  const [outcome] = await handleCommands(store, {
+    actor: spec.actor,
+    commands: [null],
+    load: (s) => spec.load(s),
+    decide: (state) => spec.decide(state),
+    evolve: (state) => state,
+    appends: (decision, state) => spec.appends(decision, state),
+    record: spec.record && ((s, decision, state) => spec.record!(s, decision, state)),
+    answer: (decision, state) => spec.answer(decision, state),
+    committed: spec.committed && ((decision, state) => spec.committed!(decision, state)),
   });
+  if (!outcome || 'err' in outcome) throw outcome?.err ?? new Error('no outcome');
+  return outcome.ok;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { EventStore, Actor } from '@rr/events';
-import type { BookingLimits, Now } from '@rr/domain';
+import type { BookingLimits } from '@rr/domain';
 import {
-  localDateTime,
   type CheckInCodes,
   type Clock,
   type Logger,
@@ -34,9 +33,5 @@ export function actorOf(user: SessionUser | undefined): Actor {
   return user ? { kind: 'admin', username: user.username } : { kind: 'visitor' };
 }
 
-/** The time a decision is made at: the clock's instant, and the library's day and time of it. */
-export function decisionTime({ clock, timeZone }: Pick<CommandDeps, 'clock' | 'timeZone'>): Now {
-  const now = clock.now();
-  const { date, time } = localDateTime(now, timeZone);
-  return { now, today: date, time };
-}
+// The time a decision is made at lives with the handler that every command goes through.
+export { decisionTime } from './command.ts';

@@ -16,6 +16,8 @@ export interface WaitlistEntry {
   offerId: string | null;
   /** Until when an offer holds its seat (ISO); null unless offered. */
   offerExpiresAt: string | null;
+  /** Its address beside the log was erased (the day after the slot's day). */
+  erased?: true;
 }
 
 /** The entries in line order (the order of joining). */
@@ -57,6 +59,8 @@ export function evolveWaitlist(list: Waitlist, event: WaitlistEvent): Waitlist {
       return changeEntry(list, event.data.entryId, { status: 'lapsed', offerExpiresAt: null });
     case 'SeatOfferTaken':
       return changeEntry(list, event.data.entryId, { status: 'taken', offerExpiresAt: null });
+    case 'WaitlistEntryErased':
+      return changeEntry(list, event.data.entryId, { erased: true });
   }
 }
 

@@ -4,3 +4,4 @@ export * from './store.ts';
 export * from './subscription.ts';
 export * from './upcasting.ts';
 export * from './catalogue/index.ts';
+export * from './stream-append.ts';

@@ -55,15 +55,21 @@ const isSchema = (value: unknown): value is core.$ZodType =>
   '_zod' in value &&
   (value as core.$ZodType)._zod.traits.has('$ZodType');
 
+/** A classic zod schema class (zod's exports are classes and functions alike: both are functions). */
+const isSchemaClass = (value: unknown): value is new (def: unknown) => z.ZodType =>
+  typeof value === 'function';
+
 /** The classic zod schema of a contract's (zod/mini) schema; classic schemas are returned as they are. */
 export function fromContract<S extends core.$ZodType>(schema: S): FromContract<S> {
+  // A classic schema is its own twin, but TypeScript cannot see that FromContract<S> maps a classic
+  // S to S (the conditional type stays unresolved for a generic S).
   if (schema instanceof z.ZodType) return schema as unknown as FromContract<S>;
   const known = twins.get(schema);
   if (known) return known as FromContract<S>;
   // ZodMiniString -> ZodString, ZodMiniEmail -> ZodEmail, ZodMiniObject -> ZodObject, ...
   const name = schema._zod.constr.name.replace(/^ZodMini/, 'Zod');
-  const Classic = (z as unknown as Record<string, new (def: unknown) => z.ZodType>)[name];
-  if (typeof Classic !== 'function') throw new TypeError(`No classic zod schema for ${name}`);
+  const Classic: unknown = Reflect.get(z, name);
+  if (!isSchemaClass(Classic)) throw new TypeError(`No classic zod schema for ${name}`);
   const plain = new Classic(twinDef(schema._zod.def));
   const docs = ruleDocs(schema) ?? nullableDocs(schema);
   const twin = docs ? plain.openapi(docs) : plain;
@@ -82,7 +88,7 @@ function twinDef(def: core.$ZodTypeDef): object {
   >;
   for (const key of Object.keys(def)) {
     if (key === 'checks') continue;
-    const value = (def as unknown as Record<string, unknown>)[key];
+    const value: unknown = Reflect.get(def, key);
     let converted: unknown;
     if (key === 'shape' && typeof value === 'object' && value !== null)
       converted = Object.fromEntries(

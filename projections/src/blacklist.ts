@@ -1,4 +1,4 @@
-import type { BlacklistEvent, RecordedEvent } from '@rr/events';
+import { asStreamEvent, type BlacklistEvent, type RecordedEvent } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 import type { Projection } from './projection.ts';
 
@@ -9,7 +9,7 @@ export const blacklistProjection: Projection = {
   tables: ['rm_blacklist'],
   handles: new Set(['BlacklistEntryAdded', 'BlacklistEntryRemoved']),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
-    const e = event as unknown as BlacklistEvent;
+    const e = asStreamEvent<BlacklistEvent>(event);
     switch (e.type) {
       case 'BlacklistEntryAdded':
         await client.query(

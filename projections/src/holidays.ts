@@ -1,4 +1,4 @@
-import type { HolidayEvent, RecordedEvent } from '@rr/events';
+import { asStreamEvent, asStreamEvents, type HolidayEvent, type RecordedEvent } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 import type { Projection } from './projection.ts';
 
@@ -12,9 +12,10 @@ export const holidaysProjection: Projection = {
    * anything else goes event by event.
    */
   async applyBatch(client: PoolClient, events: RecordedEvent[]): Promise<void> {
-    const batch = events as unknown as HolidayEvent[];
+    const batch = asStreamEvents<HolidayEvent>(events);
     const creations = batch.filter(
-      (e): e is Extract<HolidayEvent, { type: 'HolidayCreated' }> => e.type === 'HolidayCreated',
+      (e): e is Extract<(typeof batch)[number], { type: 'HolidayCreated' }> =>
+        e.type === 'HolidayCreated',
     );
     if (creations.length !== batch.length) {
       for (const event of events) await holidaysProjection.apply(client, event);
@@ -34,7 +35,7 @@ export const holidaysProjection: Projection = {
     );
   },
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
-    const e = event as unknown as HolidayEvent;
+    const e = asStreamEvent<HolidayEvent>(event);
     switch (e.type) {
       case 'HolidayCreated':
         await client.query(

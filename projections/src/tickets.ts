@@ -1,4 +1,9 @@
-import type { RecordedEvent, SlotTicketEvent, TransactionEvent } from '@rr/events';
+import {
+  asStreamEvent,
+  type RecordedEvent,
+  type SlotTicketEvent,
+  type TransactionEvent,
+} from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 import type { Projection } from './projection.ts';
 import { RowCache } from './row-cache.ts';
@@ -113,7 +118,7 @@ export const ticketsProjection: Projection = {
     'PersonalDataErased',
   ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
-    const e = event as unknown as TransactionEvent | SlotTicketEvent;
+    const e = asStreamEvent<TransactionEvent | SlotTicketEvent>(event);
     const transactionId = cartOf(event);
     switch (e.type) {
       case 'TransactionStarted':
@@ -226,7 +231,7 @@ export const ticketsProjection: Projection = {
     const cartKeys: string[] = [];
     const ticketKeys: string[] = [];
     for (const event of events) {
-      const k = keysOf(event as unknown as TransactionEvent | SlotTicketEvent, event);
+      const k = keysOf(asStreamEvent<TransactionEvent | SlotTicketEvent>(event), event);
       for (const c of k.carts) if (c !== null) cartKeys.push(c);
       ticketKeys.push(...k.tickets);
     }
@@ -234,7 +239,7 @@ export const ticketsProjection: Projection = {
     await carts.load(client, cartKeys);
     await tickets.load(client, ticketKeys);
     for (const event of events) {
-      const e = event as unknown as TransactionEvent | SlotTicketEvent;
+      const e = asStreamEvent<TransactionEvent | SlotTicketEvent>(event);
       const transactionId = cartOf(event);
       switch (e.type) {
         case 'TransactionStarted':

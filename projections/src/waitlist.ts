@@ -1,4 +1,4 @@
-import type { RecordedEvent, WaitlistEvent } from '@rr/events';
+import { asStreamEvent, type RecordedEvent, type WaitlistEvent } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 import type { Projection } from './projection.ts';
 
@@ -16,6 +16,7 @@ export const waitlistProjection: Projection = {
     'SeatOffered',
     'SeatOfferLapsed',
     'SeatOfferTaken',
+    'WaitlistEntryErased',
     'TicketBooked',
   ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
@@ -25,7 +26,7 @@ export const waitlistProjection: Projection = {
       ]);
       return;
     }
-    const e = event as unknown as WaitlistEvent;
+    const e = asStreamEvent<WaitlistEvent>(event);
     switch (e.type) {
       case 'WaitlistJoined':
         await client.query(
@@ -56,6 +57,13 @@ export const waitlistProjection: Projection = {
           `UPDATE rm_waitlist SET status = 'taken', ticket_id = $2 WHERE entry_id = $1`,
           [e.data.entryId, e.data.ticketId],
         );
+        return;
+      case 'WaitlistEntryErased':
+        // The time the log recorded: a rebuild writes the same.
+        await client.query(`UPDATE rm_waitlist SET erased_at = $2 WHERE entry_id = $1`, [
+          e.data.entryId,
+          event.createdAt,
+        ]);
         return;
     }
   },

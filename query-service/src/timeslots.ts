@@ -148,6 +148,58 @@ interface VisitorSlotRow extends SlotRow {
   waiting: number;
 }
 
+/** What the seat rule needs of a slot's room, read with the slot. */
+interface RoomSeatRow {
+  open_start_type: 'DAY' | 'WORKING_DAY';
+  open_start_value: number;
+  open_end_type: 'DAY' | 'WORKING_DAY';
+  open_end_value: number;
+  waitlist_on: boolean;
+  holidays: string[];
+}
+
+/**
+ * The SQL of a room's booking settings and holidays (`r` is its rm_rooms row; `$from`/`$until`
+ * bound the holidays: working days are counted over holidays up to two years ahead, open end is
+ * at most 365 working days).
+ */
+const roomSeatColumns = (from: string, until: string) =>
+  `r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
+   (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
+   ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN ${from} AND ${until}) AS holidays`;
+
+/** The waitlist of slot `s` at `now`: offers not yet lapsed, entries waiting. */
+const waitlistLateral = (now: string) => `LATERAL (
+  SELECT count(*) FILTER (WHERE w.status = 'offered' AND w.offer_expires_at > ${now})::int AS offered,
+         count(*) FILTER (WHERE w.status = 'waiting')::int AS waiting
+    FROM rm_waitlist w WHERE w.time_slot_id = s.id) w`;
+
+/**
+ * The seat rule (seat-rule.ts) of one slot on the read model's counts, at the clock's instant:
+ * the same answer the cart decider gives on the slot's stream. `held`: the visitor's cart.
+ */
+function slotSeatAnswer(
+  deps: QueryDeps,
+  s: VisitorSlotRow,
+  room: RoomSeatRow,
+  held: readonly CartRuleSlot[],
+) {
+  const { date: today, time } = localDateTime(deps.clock.now(), deps.timeZone);
+  return seatAnswer({
+    slot: { timeSlotId: s.id, date: s.date, startTime: s.start_time, endTime: s.end_time },
+    seats: {
+      capacity: s.capacity,
+      taken: s.taken,
+      waiting: s.waiting,
+      waitlistOn: room.waitlist_on,
+      started: hasStarted({ date: s.date, startTime: s.start_time }, { today, time }),
+    },
+    window: roomBookingWindow(today, room),
+    held,
+    limits: deps.limits,
+  });
+}
+
 /**
  * The room's slots for visitors with the rules an add would fail (the seat rule of the cart
  * decider, seat-rule.ts, on the read model's counts), hiding those the rule calls not open (no
@@ -162,56 +214,29 @@ export async function visitorSlots(
 ): Promise<TimeSlot[]> {
   const { pool } = deps;
   const at = deps.clock.now();
-  const { date: today, time } = localDateTime(at, deps.timeZone);
-  // One round trip: the room's booking settings, the holidays (working days are counted over
-  // holidays up to two years ahead: open end is at most 365 working days) and the slots with
-  // their seats at the clock's instant.
-  const r = await pool.query<{
-    name: string;
-    open_start_type: 'DAY' | 'WORKING_DAY';
-    open_start_value: number;
-    open_end_type: 'DAY' | 'WORKING_DAY';
-    open_end_value: number;
-    waitlist_on: boolean;
-    holidays: string[];
-    slots: VisitorSlotRow[];
-  }>({
+  const { date: today } = localDateTime(at, deps.timeZone);
+  // One round trip: the room's booking settings, the holidays and the slots with their seats at
+  // the clock's instant.
+  const r = await pool.query<RoomSeatRow & { name: string; slots: VisitorSlotRow[] }>({
     // Prepared (planning took 1 ms of a 1.7 ms query): the room by key, its slots by the
     // room/date index and the holidays by date, whatever the values.
     name: 'rr_visitor_slots',
-    text: `SELECT r.name, r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
-            (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
-            ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS holidays,
+    text: `SELECT r.name, ${roomSeatColumns('$4', '$5')},
             (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
                FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
                             r.name AS room_name, c.booked_count + c.held_count + w.offered AS taken,
                             w.waiting
                        FROM rm_time_slots s,
                             ${seatsTakenLateral('t.time_slot_id = s.id', '$6')} c,
-                            LATERAL (SELECT count(*) FILTER (WHERE w.status = 'offered' AND w.offer_expires_at > $6)::int AS offered,
-                                            count(*) FILTER (WHERE w.status = 'waiting')::int AS waiting
-                                       FROM rm_waitlist w WHERE w.time_slot_id = s.id) w
+                            ${waitlistLateral('$6')}
                       WHERE s.room_id = r.id AND s.date BETWEEN $2 AND $3 AND s.capacity > 0) s) AS slots
        FROM rm_rooms r WHERE r.id = $1`,
     values: [roomId, fromDate, untilDate, today, addDays(today, 800), at.toISOString()],
   });
   const room = r.rows[0];
   if (!room) throw problems.notFound('Room');
-  const window = roomBookingWindow(today, room);
   return room.slots.flatMap((s) => {
-    const answer = seatAnswer({
-      slot: { timeSlotId: s.id, date: s.date, startTime: s.start_time, endTime: s.end_time },
-      seats: {
-        capacity: s.capacity,
-        taken: s.taken,
-        waiting: s.waiting,
-        waitlistOn: room.waitlist_on,
-        started: hasStarted({ date: s.date, startTime: s.start_time }, { today, time }),
-      },
-      window,
-      held,
-      limits: deps.limits,
-    });
+    const answer = slotSeatAnswer(deps, s, room, held);
     return answer.open ? [toSlot(s, calendarRules(answer))] : [];
   });
 }
@@ -252,20 +277,28 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
         404: { description: 'No such slot' },
       },
       handler: async ({ params }) => {
+        const at = deps.clock.now();
+        const today = localDateTime(at, deps.timeZone).date;
         const r = await pool.query<
-          SlotRow & { booked_count: number; held_count: number; held_until: Date | null }
+          VisitorSlotRow &
+            RoomSeatRow & { booked_count: number; held_count: number; held_until: Date | null }
         >(
           `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
-                  r.name AS room_name, c.booked_count, c.held_count, c.held_until
+                  r.name AS room_name, c.booked_count, c.held_count, c.held_until,
+                  c.booked_count + c.held_count + w.offered AS taken, w.waiting,
+                  ${roomSeatColumns('$4', '$5')}
              FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,
-                  ${seatsTakenLateral('t.time_slot_id = s.id', '$3')} c
+                  ${seatsTakenLateral('t.time_slot_id = s.id', '$3')} c,
+                  ${waitlistLateral('$3')}
             WHERE s.id = $1 AND s.room_id = $2`,
-          [params.timeSlotId, params.id, deps.clock.now().toISOString()],
+          [params.timeSlotId, params.id, at.toISOString(), today, addDays(today, 800)],
         );
         const row = r.rows[0];
         if (!row) throw problems.notFound('Time slot');
+        // The seat rule the visitor calendar shows, for a visitor with an empty cart.
+        const answer = slotSeatAnswer(deps, row, row, []);
         const slot: AdminTimeSlot = {
-          ...toSlot(row),
+          ...toSlot(row, [...(answer.open ? [] : ['timeslot_not_open']), ...calendarRules(answer)]),
           bookedCount: row.booked_count,
           heldCount: row.held_count,
           heldUntil: row.held_until ? row.held_until.toISOString() : null,

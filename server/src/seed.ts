@@ -145,6 +145,8 @@ class StaffApi {
     readModels: string[],
   ): Promise<StaffApi> {
     const sessions: RequestHandler = (req, _res, next) => {
+      // The seed signs its requests in without a session store: the staff routes read only
+      // `req.session.user`, so a plain object stands in for express-session's Session.
       (req as unknown as { session: { user: SessionUser } }).session = { user: SEED_USER };
       next();
     };

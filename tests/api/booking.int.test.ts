@@ -498,6 +498,16 @@ describe('concurrency (real PostgreSQL)', () => {
     );
     const byCart = new Map(streams.rows.map((r) => [r.stream_id, r.correlations[0]]));
     for (const h of holds.rows) expect(h.correlation).toBe(byCart.get(`transaction-${h.tx}`));
+    // Every cart's events come before its hold in the log (read models see the cart first).
+    const late = await db.pool.query(
+      `SELECT h.event_id FROM events h JOIN events c
+           ON c.stream_id = 'transaction-' || (h.data->>'transactionId')
+              AND c.event_type = 'TicketAddedToTransaction'
+        WHERE h.stream_id = $1 AND h.event_type = 'TicketHeld'
+          AND (c.transaction_id, c.global_position) > (h.transaction_id, h.global_position)`,
+      [`timeslot-${hot}`],
+    );
+    expect(late.rows).toEqual([]);
   });
 
   it('two concurrent bookings by one e-mail that together exceed the per-day maximum: exactly one succeeds', async () => {

@@ -464,6 +464,20 @@ describe('visitor booking view', () => {
     expect(slots.map((s) => [s.date, s.failedRules])).toEqual([
       ['2026-11-25', ['timeslot_no_tickets_left']],
     ]);
+    // Staff's view of a slot answers with the same seat rule, for a visitor with an empty cart;
+    // a slot the calendar hides says why (timeslot_not_open).
+    const staffRules = async (date: string) =>
+      (
+        (await (
+          await admin.get(`/api/admin/rooms/${roomId}/timeslots/${byDate.get(date)!}`)
+        ).json()) as Slot
+      ).failedRules;
+    expect(await staffRules('2026-11-25')).toEqual(['timeslot_no_tickets_left']);
+    expect(await staffRules('2026-11-23')).toEqual(['timeslot_not_open']);
+    expect(await staffRules('2026-11-26')).toEqual([
+      'timeslot_not_open',
+      'timeslot_no_tickets_left',
+    ]);
     // A day later the window moves on by one day.
     clock.advance(24 * 3600 * 1000);
     const later = (await (

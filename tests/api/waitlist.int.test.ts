@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ManualClock, todayIn } from '@rr/platform';
 import { erasePersonalData, matchWaitlists } from '@rr/command-service';
-import type { MailSender } from '@rr/projections';
+import { readModelProjections, rebuildProjection, type MailSender } from '@rr/projections';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
+import { budget } from '../support/time-budget.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 /**
  * The waitlist: joining a full slot, one offer per freed seat under any concurrency,
@@ -282,13 +284,44 @@ describe('offers under concurrency', () => {
     expect(JSON.stringify(staff)).not.toContain('example.at');
   });
 
-  it('the addresses are erased the day after the slot', async () => {
-    const before = await suite.db.pool.query('SELECT 1 FROM waitlist_entries');
+  it('the addresses are erased the day after the slot, each by an event the line records', async () => {
+    const before = await suite.db.pool.query<{ entry_id: string }>(
+      'SELECT entry_id FROM waitlist_entries',
+    );
     expect(before.rowCount).toBeGreaterThan(0);
     clock.set(new Date(`${day(6)}T09:00:00Z`));
     await erasePersonalData(suite.app.deps);
     const after = await suite.db.pool.query('SELECT 1 FROM waitlist_entries');
     expect(after.rowCount).toBe(0);
+    // One WaitlistEntryErased per entry, by the erasure job; a second round adds none.
+    const erasedEvents = async () =>
+      (
+        await suite.db.pool.query<{ entry_id: string; actor: { job?: string } }>(
+          `SELECT data->>'entryId' AS entry_id, metadata->'actor' AS actor FROM events
+            WHERE event_type = 'WaitlistEntryErased'`,
+        )
+      ).rows;
+    const events = await erasedEvents();
+    expect(events.map((e) => e.entry_id).sort()).toEqual(before.rows.map((r) => r.entry_id).sort());
+    expect(events.every((e) => e.actor.job === 'personal-data-erasure')).toBe(true);
+    await erasePersonalData(suite.app.deps);
+    expect(await erasedEvents()).toHaveLength(events.length);
+    // The staff's line keeps the entries, marked erased; a rebuild from the log gives the same rows.
+    const line = async () =>
+      (
+        await suite.db.pool.query<{ entry_id: string; erased_at: Date | null }>(
+          'SELECT * FROM rm_waitlist ORDER BY entry_id',
+        )
+      ).rows;
+    await waitFor(
+      'the line to record the erasures',
+      async () => (await line()).filter((r) => r.erased_at !== null).length === events.length,
+      budget(5000),
+    );
+    const projected = await line();
+    const waitlist = readModelProjections.find((p) => p.name === 'waitlist')!;
+    await rebuildProjection(suite.db.pool, suite.app.deps.store, waitlist);
+    expect(await line()).toEqual(projected);
   });
 });
 

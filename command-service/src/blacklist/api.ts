@@ -1,12 +1,4 @@
-import { blacklistStreamId, type StoreSession } from '@rr/events';
-import {
-  decideBlacklist,
-  evolveBlacklist,
-  initialBlacklistState,
-  normalizeEmail,
-  type BlacklistCommand,
-  type BlacklistState,
-} from '@rr/domain';
+import { normalizeEmail, type BlacklistCommand } from '@rr/domain';
 import { BlacklistEmail, blacklistEntryInput, blacklistEntryUpdateInput } from '@rr/contracts';
 import {
   defineRoute,
@@ -17,20 +9,12 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { foldStream, handleCommand, streamAppend } from '../command.ts';
+import { runBlacklistCommand } from './stream.ts';
 
 export const emailField = fromContract(BlacklistEmail);
 
-export async function loadBlacklistEntry(
-  s: StoreSession,
-  entryKey: string,
-): Promise<BlacklistState> {
-  const { events } = await s.readStream(blacklistStreamId(entryKey));
-  return foldStream(events, evolveBlacklist, initialBlacklistState);
-}
-
 export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
-  const { store, clock, timeZone, emailKey } = deps;
+  const { clock, timeZone } = deps;
   // Blacklist (docs/product.md#validation): the contracts' rules, "in the future" from the clock's today.
   const today = () => todayIn(clock.now(), timeZone);
   const AddBody = fromContract(blacklistEntryInput(today)).openapi('BlacklistEntryInput');
@@ -40,28 +24,11 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
   const EmailParams = z.object({ email: emailField });
   const PositionOnly = z.object({ position: z.string() });
 
-  /** The entry's stream is locked and folded; the address itself lives beside it (`after`). */
-  async function execute(
+  const execute = (
     user: SessionUser | undefined,
     email: string,
     command: (entryKey: string) => BlacklistCommand,
-    after: (s: StoreSession, entryKey: string) => Promise<void>,
-  ) {
-    const entryKey = emailKey(email);
-    const streamId = blacklistStreamId(entryKey);
-    const { position } = await handleCommand(store, {
-      actor: actorOf(user),
-      load: async (s) => {
-        await s.lockStream(streamId);
-        return loadBlacklistEntry(s, entryKey);
-      },
-      decide: (state) => decideBlacklist(command(entryKey), state, null),
-      appends: (events, state) => streamAppend(streamId, 'blacklist', state.version, events),
-      record: (s) => after(s, entryKey),
-      answer: () => null,
-    });
-    return position;
-  }
+  ) => runBlacklistCommand(deps, actorOf(user), email, command);
 
   return [
     defineRoute({
@@ -77,20 +44,10 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
       },
       handler: async ({ body, user }) => {
         const email = normalizeEmail(body.email);
-        const position = await execute(
-          user,
-          email,
-          (entryKey) => ({
-            type: 'AddEntry',
-            data: { entryKey, expiredAt: body.expiredAt, description: body.description },
-          }),
-          async (s, entryKey) => {
-            await s.client.query(
-              'INSERT INTO blacklist_emails (entry_key, email) VALUES ($1, $2) ON CONFLICT (entry_key) DO UPDATE SET email = EXCLUDED.email',
-              [entryKey, email],
-            );
-          },
-        );
+        const position = await execute(user, email, (entryKey) => ({
+          type: 'AddEntry',
+          data: { entryKey, expiredAt: body.expiredAt, description: body.description },
+        }));
         return { status: 201, body: { position } };
       },
     }),
@@ -107,15 +64,10 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such entry' },
       },
       handler: async ({ params, body, user }) => {
-        const position = await execute(
-          user,
-          normalizeEmail(params.email),
-          (entryKey) => ({
-            type: 'ChangeEntry',
-            data: { entryKey, expiredAt: body.expiredAt, description: body.description },
-          }),
-          () => Promise.resolve(),
-        );
+        const position = await execute(user, normalizeEmail(params.email), (entryKey) => ({
+          type: 'ChangeEntry',
+          data: { entryKey, expiredAt: body.expiredAt, description: body.description },
+        }));
         return { body: { position } };
       },
     }),
@@ -131,14 +83,10 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such entry' },
       },
       handler: async ({ params, user }) => {
-        const position = await execute(
-          user,
-          normalizeEmail(params.email),
-          (entryKey) => ({ type: 'RemoveEntry', data: { entryKey } }),
-          async (s, entryKey) => {
-            await s.client.query('DELETE FROM blacklist_emails WHERE entry_key = $1', [entryKey]);
-          },
-        );
+        const position = await execute(user, normalizeEmail(params.email), (entryKey) => ({
+          type: 'RemoveEntry',
+          data: { entryKey },
+        }));
         return { body: { position } };
       },
     }),

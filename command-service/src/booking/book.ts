@@ -10,7 +10,7 @@ import type { z } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { roomStates } from '../write-state.ts';
-import { loadBlacklistEntry } from '../blacklist/api.ts';
+import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { newBookingNumber, newOwnerId, ticketView } from './cart-answer.ts';
 import type { StaffBookingBody, VisitorOwnerBody } from './owner.ts';
 import {

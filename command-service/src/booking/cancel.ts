@@ -6,6 +6,7 @@ import {
   refuse,
   type SlotState,
 } from '@rr/domain';
+import { Problem, problems } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand, mergeAppends } from '../command.ts';
 import {
@@ -99,4 +100,27 @@ export function cancelTickets(
     answer: (_decisions, loaded) =>
       loaded.reduce((n, { ticketIds }) => n + new Set(ticketIds).size, 0),
   });
+}
+
+/**
+ * Staff cancel booked tickets by id, of any owners: `ticket_state` only finds each ticket's
+ * owner; the decision is on the owners' streams (cancelTickets).
+ */
+export async function cancelStaffTickets(
+  deps: CommandDeps,
+  ticketIds: readonly string[],
+  actor: Actor,
+) {
+  const r = await deps.pool.query<{ id: string; owner_id: string | null }>(
+    'SELECT ticket_id AS id, owner_id FROM ticket_state WHERE ticket_id = ANY($1::uuid[])',
+    [ticketIds],
+  );
+  const byOwner = new Map<string, string[]>();
+  for (const id of new Set(ticketIds)) {
+    const row = r.rows.find((x) => x.id === id);
+    if (!row) throw problems.notFound('Ticket');
+    if (!row.owner_id) throw new Problem(409, 'ticket__not_cancelable', 'The ticket is not booked');
+    byOwner.set(row.owner_id, [...(byOwner.get(row.owner_id) ?? []), id]);
+  }
+  return cancelTickets(deps, byOwner, actor);
 }

@@ -1,31 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import {
-  timeSlotStreamId,
-  transactionStreamId,
-  type AppendRequest,
-  type NewEvent,
-} from '@rr/events';
-import {
   decideReservation,
   emptyReservation,
   evolveSlot,
   initialTransaction,
-  Refused,
   type ReservationCommand,
-  type ReservationDecision,
 } from '@rr/domain';
-import { decisionTime, type CommandDeps } from '../deps.ts';
-import { handleCommand, positionToken, withRetry } from '../command.ts';
-import { recordWriteState, roomsWithHolidays } from '../write-state.ts';
+import type { CommandDeps } from '../deps.ts';
+import { decisionTime, handleCommand, handleCommands, type Outcome } from '../command.ts';
 import { cartAnswer } from './cart-answer.ts';
 import {
   lockCartAndSlots,
   lockCartWithSlots,
   rememberCart,
   reservationAppends,
+  roomsWithHolidays,
   type LoadedReservation,
 } from './store.ts';
-import { SlotQueue, type Outcome } from './slot-queue.ts';
 
 const visitor = { kind: 'visitor' } as const;
 
@@ -79,88 +70,50 @@ export function cartCommands(deps: CommandDeps) {
 
   /**
    * New carts, each holding its first ticket in the same slot, decided in one transaction (see
-   * SlotQueue): the same load, decider and appends as runCart, for each cart in arrival order
-   * against the slot as the earlier ones left it. Each cart keeps a correlation id of its own.
-   * The one command path that handles several commands at once: a rush on one slot.
+   * SlotQueue): one batch of the command handler, each cart in arrival order against the slot as
+   * the earlier ones left it.
    */
   async function newCarts(timeSlotId: string, count: number): Promise<Outcome<CartResult>[]> {
-    return withRetry(async () => {
-      const carts = Array.from({ length: count }, () => ({
-        transactionId: randomUUID(),
-        ticketId: randomUUID(),
-        correlationId: randomUUID(),
-      }));
-      const { result, position } = await store.transaction(async (s) => {
-        const start = (await lockCartAndSlots(s, null, [timeSlotId])).get(timeSlotId)!;
-        const ctx = context();
+    const carts = Array.from({ length: count }, () => ({
+      transactionId: randomUUID(),
+      ticketId: randomUUID(),
+    }));
+    const outcomes = await handleCommands(store, {
+      actor: visitor,
+      commands: carts,
+      load: async (s): Promise<LoadedReservation> => {
+        const slot = (await lockCartAndSlots(s, null, [timeSlotId])).get(timeSlotId)!;
         const { rooms, holidays } = await roomsWithHolidays(
           s.client,
-          start.status === 'none' ? [] : [start.roomId],
-          ctx.today,
+          slot.status === 'none' ? [] : [slot.roomId],
+          context().today,
         );
-        let slot = start;
-        const requests: AppendRequest[] = [];
-        const held: NewEvent[] = [];
-        const outcomes: Outcome<Omit<CartResult, 'position'>>[] = [];
-        const started: { transactionId: string; decision: ReservationDecision }[] = [];
-        for (const c of carts) {
-          let decision: ReservationDecision;
-          try {
-            decision = decideReservation(
-              {
-                type: 'AddTicket',
-                data: { transactionId: c.transactionId, ticketId: c.ticketId, timeSlotId },
-              },
-              { ...emptyReservation, slots: new Map([[timeSlotId, slot]]), rooms, holidays },
-              ctx,
-            );
-          } catch (err) {
-            if (!(err instanceof Refused)) throw err;
-            outcomes.push({ err });
-            continue;
-          }
-          const tag = (e: NewEvent): NewEvent => ({
-            ...e,
-            metadata: { ...e.metadata, correlationId: c.correlationId },
-          });
-          requests.push({
-            streamId: transactionStreamId(c.transactionId),
-            streamType: 'transaction',
-            expectedVersion: 'no_stream',
-            events: decision.transaction.map(tag),
-          });
-          for (const e of decision.slots.get(timeSlotId) ?? []) {
-            held.push(tag(e));
-            slot = evolveSlot(slot, e);
-          }
-          started.push({ transactionId: c.transactionId, decision });
-          outcomes.push({
-            ok: {
-              transactionId: c.transactionId,
-              ...cartAnswer(rooms, initialTransaction, decision, c.ticketId),
-            },
-          });
-        }
-        if (held.length) {
-          requests.push({
-            streamId: timeSlotStreamId(timeSlotId),
-            streamType: 'timeslot',
-            expectedVersion: start.version,
-            events: held,
-          });
-        }
-        if (requests.length) {
-          await s.append(requests, { metadata: { actor: visitor } });
-          await recordWriteState(s, requests);
-        }
-        return { outcomes, started };
-      });
-      for (const c of result.started)
-        rememberCart(store, c.transactionId, initialTransaction, c.decision);
-      return result.outcomes.map((o) =>
-        'ok' in o ? { ok: { ...o.ok, position: positionToken(position) } } : o,
-      );
+        const slots = new Map([[timeSlotId, slot]]);
+        return { ...emptyReservation, slots, rooms, holidays, transactionId: '', visitorKey: null };
+      },
+      decide: (state, c) =>
+        decideReservation({ type: 'AddTicket', data: { ...c, timeSlotId } }, state, context()),
+      evolve: (state, decision) => ({
+        ...state,
+        slots: new Map([
+          [
+            timeSlotId,
+            (decision.slots.get(timeSlotId) ?? []).reduce(evolveSlot, state.slots.get(timeSlotId)!),
+          ],
+        ]),
+      }),
+      appends: (decision, state, c) =>
+        reservationAppends({ ...state, transactionId: c.transactionId }, decision),
+      committed: (decision, _state, c) =>
+        rememberCart(store, c.transactionId, initialTransaction, decision),
+      answer: (decision, state, c) => ({
+        transactionId: c.transactionId,
+        ...cartAnswer(state.rooms, initialTransaction, decision, c.ticketId),
+      }),
     });
+    return outcomes.map((o) =>
+      'ok' in o ? { ok: { ...o.ok.answer, position: o.ok.position } } : o,
+    );
   }
 
   const slotQueue = new SlotQueue<CartResult>(newCarts);
@@ -183,4 +136,114 @@ export function cartCommands(deps: CommandDeps) {
     touch: (transactionId: string) => runCart(transactionId, null, { type: 'TouchCart' }),
     remove: (transactionId: string) => runCart(transactionId, null, { type: 'RemoveCart' }),
   };
+}
+
+// --- the per-slot queue -----------------------------------------------------------------------------
+
+/** What one new cart in a batch came to: its answer, or the error it is refused with. */
+export type QueueOutcome<T> = { ok: T } | { err: unknown };
+
+type Job =
+  | { kind: 'one'; run: () => Promise<unknown>; resolve: (v: unknown) => void; reject: Reject }
+  | { kind: 'new-cart'; resolve: (v: unknown) => void; reject: Reject };
+type Reject = (err: unknown) => void;
+
+/** Most new carts decided in one transaction. */
+export const MAX_NEW_CART_BATCH = 200;
+
+/**
+ * Cart commands that take a seat in a time slot, queued per slot inside this process. Only one
+ * database transaction per slot runs at a time; the other commands wait here rather than each
+ * holding a pooled connection while it waits for the slot's stream lock, so a rush on one slot does
+ * not starve the commands on every other slot of connections.
+ *
+ * New carts (a visitor's first ticket) waiting for the same slot are decided together: one
+ * transaction locks and reads the slot once, decides each cart in arrival order against the slot
+ * as the earlier ones left it, and appends every accepted hold at once (`decideNewCarts`). Each
+ * command is under way during that transaction, so each answer is what it would have got on its
+ * own at that instant; a rush of 500 visitors on one slot thus costs a few transactions instead
+ * of 500. Commands on existing carts run one by one, in arrival order.
+ */
+export class SlotQueue<T> {
+  private readonly queues = new Map<string, Job[]>();
+
+  constructor(
+    private readonly decideNewCarts: (
+      timeSlotId: string,
+      count: number,
+    ) => Promise<QueueOutcome<T>[]>,
+  ) {}
+
+  /** A command on an existing cart. */
+  run<R>(timeSlotId: string, run: () => Promise<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) =>
+      this.enqueue(timeSlotId, {
+        kind: 'one',
+        run,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      }),
+    );
+  }
+
+  /** A new cart holding its first ticket in the slot. */
+  newCart(timeSlotId: string): Promise<T> {
+    return new Promise<T>((resolve, reject) =>
+      this.enqueue(timeSlotId, {
+        kind: 'new-cart',
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      }),
+    );
+  }
+
+  /** Commands waiting (or running) on all slots: for tests and metrics. */
+  get waiting(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
+  }
+
+  private enqueue(timeSlotId: string, job: Job): void {
+    const queue = this.queues.get(timeSlotId);
+    if (queue) {
+      queue.push(job);
+      return;
+    }
+    this.queues.set(timeSlotId, [job]);
+    void this.drain(timeSlotId);
+  }
+
+  private async drain(timeSlotId: string): Promise<void> {
+    const queue = this.queues.get(timeSlotId)!;
+    while (queue.length > 0) {
+      const job = queue[0]!;
+      if (job.kind === 'one') {
+        try {
+          job.resolve(await job.run());
+        } catch (err) {
+          job.reject(err);
+        }
+        queue.shift();
+        continue;
+      }
+      // Every new cart waiting now, in arrival order (commands on existing carts keep their place).
+      const batch: Job[] = [];
+      for (let i = 0; i < queue.length && batch.length < MAX_NEW_CART_BATCH; i++) {
+        if (queue[i]!.kind === 'new-cart') batch.push(queue[i]!);
+      }
+      try {
+        const outcomes = await this.decideNewCarts(timeSlotId, batch.length);
+        batch.forEach((j, i) => {
+          const outcome = outcomes[i];
+          if (outcome && 'ok' in outcome) j.resolve(outcome.ok);
+          else j.reject(outcome ? outcome.err : new Error('no outcome for a new cart'));
+        });
+      } catch (err) {
+        for (const j of batch) j.reject(err);
+      }
+      for (const j of batch) queue.splice(queue.indexOf(j), 1);
+    }
+    this.queues.delete(timeSlotId);
+  }
 }

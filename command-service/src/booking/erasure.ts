@@ -1,8 +1,6 @@
-import { decideReservation, emptyReservation } from '@rr/domain';
 import { removeErasedMailFiles, startIntervalJob, todayIn, type IntervalJob } from '@rr/platform';
-import { decisionTime, type CommandDeps } from '../deps.ts';
-import { handleCommand } from '../command.ts';
-import { lockAndLoadTransaction, reservationAppends } from './store.ts';
+import type { CommandDeps } from '../deps.ts';
+import { erasePersonalDataOf } from '../owner/stream.ts';
 import { eraseWaitlistEntries } from '../waitlist/commands.ts';
 
 export interface ErasureOptions {
@@ -33,29 +31,7 @@ export async function erasePersonalData(
   let erased = 0;
   for (const row of due.rows) {
     // personal_data only finds the due bookings; the erasure is decided on the cart's stream.
-    const { answer } = await handleCommand(deps.store, {
-      actor: { kind: 'system', job: 'personal-data-erasure' },
-      load: async (s) => {
-        const cart = await lockAndLoadTransaction(s, row.transaction_id);
-        return { ...emptyReservation, cart, transactionId: row.transaction_id, visitorKey: null };
-      },
-      decide: (state) =>
-        decideReservation({ type: 'ErasePersonalData' }, state, {
-          ...decisionTime(deps),
-          limits: deps.limits,
-        }),
-      appends: (decision, state) => reservationAppends(state, decision),
-      record: async (s) => {
-        await s.client.query('DELETE FROM personal_data WHERE owner_id = $1', [row.owner_id]);
-        // SMTP replies may quote the address: the owner's mail errors go with it.
-        await s.client.query(
-          'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = $1 AND last_error IS NOT NULL',
-          [row.owner_id],
-        );
-      },
-      answer: (decision) => decision.transaction.length > 0,
-    });
-    if (answer) erased += 1;
+    if (await erasePersonalDataOf(deps, row.transaction_id, row.owner_id)) erased += 1;
   }
   // Waitlist entries: their addresses go the day after the slot's day too (docs/product.md#personal-data).
   const waitlist = await eraseWaitlistEntries(deps, today);

@@ -14,3 +14,4 @@ export const StaffBookingBody = fromContract(StaffBookingInput).openapi('StaffBo
 export const VisitorOwnerBody = fromContract(BookingInput).openapi('BookingInput');
 
 export type VisitorOwner = z.output<typeof VisitorOwnerBody>;
+export type StaffOwner = z.output<typeof StaffOwnerBody>;

@@ -13,8 +13,14 @@ import {
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/db.ts';
 import { decideReservation, emptyReservation, initialRoomState } from '@rr/domain';
 import { defaultBookingLimits } from '@rr/platform';
-import { cartCacheOf, slotCacheOf } from './slot-cache.ts';
-import { lockCartAndSlots, lockCartWithSlots, rememberCart, reservationAppends } from './store.ts';
+import {
+  cartCacheOf,
+  lockCartAndSlots,
+  lockCartWithSlots,
+  rememberCart,
+  reservationAppends,
+  slotCacheOf,
+} from './store.ts';
 
 const options: AppendOptions = {
   metadata: { actor: { kind: 'system', job: 'folded-state-cache-test' } },

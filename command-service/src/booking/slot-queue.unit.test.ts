@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NEW_CART_BATCH, SlotQueue, type Outcome } from './slot-queue.ts';
+import { MAX_NEW_CART_BATCH, SlotQueue, type QueueOutcome as Outcome } from './cart-commands.ts';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 const settle = <T>(p: Promise<T>) =>

@@ -1,13 +1,18 @@
 import {
   ConcurrencyError,
+  foldStream,
+  streamAppend,
   timeSlotStreamId,
   transactionStreamId,
   visitorStreamId,
   type AppendRequest,
   type EventStore,
   type RecordedEvent,
+  type RoomServices,
   type StoreSession,
 } from '@rr/events';
+import { NO_ROOM_SERVICES } from '@rr/contracts';
+import type { PoolClient } from '@rr/platform';
 import {
   addDays,
   evolveSlot,
@@ -16,14 +21,15 @@ import {
   initialSlotState,
   initialTransaction,
   initialVisitor,
+  type DayType,
+  type LocalDate,
   type ReservationDecision,
+  type RoomState,
   type ReservationState,
   type SlotState,
   type TransactionState,
   type VisitorState,
 } from '@rr/domain';
-import { foldStream, streamAppend } from '../command.ts';
-import { cartCacheOf, slotCacheOf } from './slot-cache.ts';
 
 export async function loadTransaction(
   s: StoreSession,
@@ -248,4 +254,118 @@ export async function recordBooking(s: StoreSession, b: BookingRecord): Promise<
       addDays(b.lastDate, 1),
     ],
   );
+}
+
+// --- the rooms and holidays a cart command decides on (room_state, holiday_state) ---------------
+
+export interface RoomRow {
+  room_id: string;
+  version: number;
+  name: string;
+  has_image: boolean;
+  open_start_type: DayType;
+  open_start_value: number;
+  open_end_type: DayType;
+  open_end_value: number;
+  services: Partial<RoomServices>;
+}
+
+export const toRoom = (r: RoomRow): RoomState => ({
+  status: 'active',
+  version: r.version,
+  hasImage: r.has_image,
+  name: r.name,
+  openStart: { type: r.open_start_type, value: r.open_start_value },
+  openEnd: { type: r.open_end_type, value: r.open_end_value },
+  services: { ...NO_ROOM_SERVICES, ...r.services },
+});
+
+/**
+ * What the booking window of these rooms needs, in one round trip: the rooms, and the holiday
+ * dates from today on (800 days: beyond any window of 365 working days).
+ */
+export async function roomsWithHolidays(
+  client: PoolClient,
+  roomIds: readonly string[],
+  today: LocalDate,
+): Promise<{ rooms: Map<string, RoomState>; holidays: Set<LocalDate> }> {
+  if (roomIds.length === 0) return { rooms: new Map(), holidays: new Set() };
+  const r = await client.query<RoomRow & { holidays: string[] }>({
+    name: 'rr_rooms_with_holidays',
+    text: `SELECT room_id::text AS room_id, version, name, has_image, open_start_type, open_start_value,
+                  open_end_type, open_end_value, services,
+                  ARRAY(SELECT DISTINCT to_char(date, 'YYYY-MM-DD') FROM holiday_state
+                         WHERE date BETWEEN $2 AND $3) AS holidays
+             FROM room_state WHERE room_id = ANY($1::uuid[])`,
+    values: [[...new Set(roomIds)], today, addDays(today, 800)],
+  });
+  return {
+    rooms: new Map(r.rows.map((row) => [row.room_id, toRoom(row)])),
+    holidays: new Set(r.rows[0]?.holidays ?? []),
+  };
+}
+
+// --- folded stream states, cached -----------------------------------------------------------------
+
+/**
+ * Folded stream states by id, each as of its version (the most recently used stay). Events never
+ * change once written and the folds are pure, so a state folded up to version v stays true: a
+ * writer that holds the stream's lock reads only the events after v and folds them on.
+ *
+ * Time slots: a busy slot's stream grows by a few events per cart command (holds, their
+ * extensions, releases); without the cache every command would read and fold all of them.
+ * Carts: a cart command locks the cart and the slots of its tickets; knowing the cart's tickets
+ * beforehand, it locks and reads all of them in one round trip instead of two.
+ */
+export class FoldedStateCache<S extends { version: number }> {
+  private readonly states = new Map<string, S>();
+
+  constructor(private readonly capacity = 20_000) {}
+
+  get(id: string): S | undefined {
+    const state = this.states.get(id);
+    if (state) {
+      this.states.delete(id);
+      this.states.set(id, state);
+    }
+    return state;
+  }
+
+  /** Keeps the state unless a newer one is cached already (a concurrent reader got further). */
+  set(id: string, state: S): void {
+    const current = this.states.get(id);
+    if (current && current.version > state.version) return;
+    this.states.delete(id);
+    this.states.set(id, state);
+    if (this.states.size > this.capacity) {
+      this.states.delete(this.states.keys().next().value!);
+    }
+  }
+
+  get size(): number {
+    return this.states.size;
+  }
+}
+
+export type SlotStateCache = FoldedStateCache<SlotState>;
+
+// One cache of each kind per event store (per database): tests run several in one process.
+const slotCaches = new WeakMap<EventStore, SlotStateCache>();
+export function slotCacheOf(store: EventStore): SlotStateCache {
+  let cache = slotCaches.get(store);
+  if (!cache) {
+    cache = new FoldedStateCache<SlotState>();
+    slotCaches.set(store, cache);
+  }
+  return cache;
+}
+
+const cartCaches = new WeakMap<EventStore, FoldedStateCache<TransactionState>>();
+export function cartCacheOf(store: EventStore): FoldedStateCache<TransactionState> {
+  let cache = cartCaches.get(store);
+  if (!cache) {
+    cache = new FoldedStateCache<TransactionState>();
+    cartCaches.set(store, cache);
+  }
+  return cache;
 }

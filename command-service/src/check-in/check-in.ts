@@ -1,5 +1,5 @@
 import { timeSlotStreamId, type Actor } from '@rr/events';
-import { decideCheckIn, evolveSlot, refuse, type CheckInCommand, type SlotEvent } from '@rr/domain';
+import { decideCheckIn, evolveSlot, refuse, type CheckInCommand } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand, streamAppend } from '../command.ts';
 import { lockCartAndSlots } from '../booking/store.ts';
@@ -39,8 +39,7 @@ export async function runCheckInCommand(
     appends: (events, state) =>
       streamAppend(timeSlotStreamId(slotId), 'timeslot', state.slot.version, events),
     answer: (events, state): CheckInAnswer => {
-      const after = events.reduce((st, e) => evolveSlot(st, e as unknown as SlotEvent), state.slot)
-        .tickets[ticketId]!;
+      const after = events.reduce(evolveSlot, state.slot).tickets[ticketId]!;
       return { ticketId, status: after.status, checkedInAt: after.checkedInAt ?? null };
     },
   });

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import multer from 'multer';
 import type { Request, Response } from 'express';
-import { HOLIDAYS_STREAM, type StoreSession } from '@rr/events';
-import {
-  decideHoliday,
-  type HolidayCommand,
-  type HolidayCommandState,
-  type HolidayDecision,
-} from '@rr/domain';
+import type { HolidayCommand } from '@rr/domain';
 import {
   check,
   HolidayImportInput,
@@ -26,16 +19,9 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { handleCommand, streamAppend } from '../command.ts';
-import { holidayIdentitiesOn, holidaysById, lockHolidays } from './state.ts';
+import { importHolidays, runHolidayCommand } from './stream.ts';
 import { readCalendarOffThread } from './calendar-reader.ts';
 import { calendarImportLimits } from './import-window.ts';
-
-/**
- * Holidays of one import appended per transaction: each batch is one short transaction (the read
- * models' gap-safe subscriptions wait behind open ones) and the event loop turns between them.
- */
-export const IMPORT_BATCH = 500;
 
 // Holiday and holiday import (docs/product.md#validation): the rules are the contracts' (shared with the browser).
 const HolidayBody = fromContract(HolidayInput).openapi('HolidayInput');
@@ -66,48 +52,9 @@ const Imported = z
   })
   .openapi('HolidayImportResult');
 
-/**
- * Loads what a holiday command decides on: the holidays stream is locked (writers queue), then
- * the `holiday_state` rows the command names (one holiday, or the holidays on an import batch's
- * dates): a command's cost does not grow with the number of holidays.
- */
-async function loadHolidays(
-  s: StoreSession,
-  command: HolidayCommand,
-): Promise<HolidayCommandState & { version: number }> {
-  const version = await lockHolidays(s);
-  switch (command.type) {
-    case 'CreateHoliday':
-      return { version, holidays: new Map(), identities: new Set() };
-    case 'UpdateHoliday':
-    case 'DeleteHoliday':
-      return {
-        version,
-        holidays: await holidaysById(s.client, [command.data.holidayId]),
-        identities: new Set(),
-      };
-    case 'ImportHolidays':
-      return {
-        version,
-        holidays: new Map(),
-        identities: await holidayIdentitiesOn(
-          s.client,
-          command.data.holidays.map((h) => h.date),
-        ),
-      };
-  }
-}
-
 export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
   const execute = (user: SessionUser | undefined, command: HolidayCommand) =>
-    handleCommand(deps.store, {
-      actor: actorOf(user),
-      load: (s) => loadHolidays(s, command),
-      decide: (state) => decideHoliday(command, state, { newId: randomUUID }),
-      appends: (decision: HolidayDecision, state) =>
-        streamAppend(HOLIDAYS_STREAM, 'holidays', state.version, decision.events),
-      answer: (decision) => decision,
-    });
+    runHolidayCommand(deps, actorOf(user), command);
 
   const upload = multer({
     storage: multer.memoryStorage(),
@@ -215,20 +162,12 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
         }
         const limits = calendarImportLimits(deps.calendarImport, deps.clock.now(), deps.timeZone);
         const reading = await readCalendarOffThread(file.buffer, limits);
-        let imported = 0;
-        let duplicates = reading.repeated;
-        let position = '0_0';
-        for (let at = 0; at < reading.holidays.length; at += IMPORT_BATCH) {
-          const batch = reading.holidays.slice(at, at + IMPORT_BATCH);
-          const written = await execute(user, {
-            type: 'ImportHolidays',
-            data: { holidays: batch },
-          });
-          imported += written.answer.events.length;
-          duplicates += written.answer.duplicates;
-          if (written.answer.events.length) position = written.position;
-          await yieldToEventLoop();
-        }
+        const {
+          imported,
+          duplicates: known,
+          position,
+        } = await importHolidays(deps, actorOf(user), reading.holidays);
+        const duplicates = reading.repeated + known;
         const body = {
           imported,
           skipped: duplicates + reading.outOfWindow + reading.ignored,

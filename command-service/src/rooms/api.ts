@@ -1,19 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import multer from 'multer';
 import type { Request, Response } from 'express';
-import { ROOM_ORDER_STREAM, roomStreamId, type NewEvent, type StoreSession } from '@rr/events';
-import {
-  decideRoom,
-  decideRoomOrder,
-  evolveRoom,
-  initialRoomState,
-  type RoomCommand,
-  type RoomCommandState,
-  type RoomState,
-} from '@rr/domain';
+import type { RoomCommand } from '@rr/domain';
 import { RoomImageAlt, RoomInput, RoomServicesInput } from '@rr/contracts';
 import {
-  todayIn,
   defineRoute,
   fromContract,
   parseOrThrow,
@@ -24,9 +14,7 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { foldStream, handleCommand, streamAppend } from '../command.ts';
-import { roomOrder } from '../write-state.ts';
-import { lockCartAndSlots } from '../booking/store.ts';
+import { runRoomCommand, runRoomOrderCommand, type RoomImageBytes } from './stream.ts';
 import { inspectRoomImage, MAX_IMAGE_BYTES } from './image.ts';
 
 // Room and room image (docs/product.md#validation): the rules are the contracts' (shared with the browser).
@@ -42,57 +30,9 @@ const PositionOnly = z.object({ position: z.string() }).openapi('Position');
 const AltBody = z.object({ alt: fromContract(RoomImageAlt) });
 const ServicesBody = fromContract(RoomServicesInput).openapi('RoomServicesInput');
 
-export async function loadRoom(s: StoreSession, roomId: string): Promise<RoomState> {
-  const { events } = await s.readStream(roomStreamId(roomId));
-  return foldStream(events, evolveRoom, initialRoomState);
-}
-
 export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
-  const { store, clock, timeZone } = deps;
-
-  /**
-   * The room's stream is locked and folded. A deletion also reads the room's slots from today on
-   * (their streams, under lock: the room's stream row is locked first, so no slot can be added
-   * meanwhile): held or booked tickets block it.
-   */
-  async function load(s: StoreSession, command: RoomCommand): Promise<RoomCommandState> {
-    const roomId = command.data.roomId;
-    await s.lockStream(roomStreamId(roomId));
-    const room = await loadRoom(s, roomId);
-    if (command.type !== 'DeleteRoom' || room.status !== 'active')
-      return { room, slotsFromToday: [] };
-    const r = await s.client.query<{ id: string }>(
-      'SELECT time_slot_id AS id FROM timeslot_guard WHERE room_id = $1 AND date >= $2',
-      [roomId, todayIn(clock.now(), timeZone)],
-    );
-    const slots = await lockCartAndSlots(
-      s,
-      null,
-      r.rows.map((x) => x.id),
-    );
-    return { room, slotsFromToday: [...slots.values()] };
-  }
-
-  const execute = async (
-    user: SessionUser | undefined,
-    command: RoomCommand,
-    record?: (s: StoreSession) => Promise<void>,
-  ) => {
-    const roomId = command.data.roomId;
-    const { answer, position } = await handleCommand(store, {
-      actor: actorOf(user),
-      load: (s) => load(s, command),
-      decide: (state) => decideRoom(command, state, { now: clock.now() }),
-      appends: (events, state) =>
-        streamAppend(roomStreamId(roomId), 'room', state.room.version, events),
-      // Rows beside the log (the image's bytes) change only when the room did.
-      record: async (s: StoreSession, events: NewEvent[]) => {
-        if (record && events.length) await record(s);
-      },
-      answer: (events, state) => state.room.version + events.length,
-    });
-    return { id: roomId, version: answer, position };
-  };
+  const execute = (user: SessionUser | undefined, command: RoomCommand, image?: RoomImageBytes) =>
+    runRoomCommand(deps, actorOf(user), command, image);
 
   const details = (roomId: string, b: z.output<typeof RoomBody>) => ({
     roomId,
@@ -187,22 +127,9 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such room' },
       },
       handler: async ({ params, user }) => {
-        const command = {
+        const position = await runRoomOrderCommand(deps, actorOf(user), {
           type: 'MoveRoom',
           data: { roomId: params.id, index: params.order },
-        } as const;
-        const { position } = await handleCommand(store, {
-          actor: actorOf(user),
-          // The order stream is locked (reorders queue); the rooms and their order are the
-          // write side's room_state, moved with the room events.
-          load: async (s) => ({
-            version: (await s.lockStream(ROOM_ORDER_STREAM)) ?? 0,
-            roomIds: await roomOrder(s.client),
-          }),
-          decide: (state) => decideRoomOrder(command, state, null),
-          appends: (events, state) =>
-            streamAppend(ROOM_ORDER_STREAM, 'room-order', state.version, events),
-          answer: () => null,
         });
         return { body: { position } };
       },
@@ -264,20 +191,13 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
           return { body: { position: written.position } };
         }
         const { contentType } = await inspectRoomImage(file.buffer);
-        const imageId = randomUUID();
         const written = await execute(
           user,
           {
             type: 'SetRoomImage',
-            data: { roomId: params.id, imageId, contentType, size: file.size, alt },
+            data: { roomId: params.id, imageId: randomUUID(), contentType, size: file.size, alt },
           },
-          async (s) => {
-            await s.client.query('DELETE FROM room_images WHERE room_id = $1', [params.id]);
-            await s.client.query(
-              'INSERT INTO room_images (image_id, room_id, content_type, bytes) VALUES ($1, $2, $3, $4)',
-              [imageId, params.id, contentType, file.buffer],
-            );
-          },
+          { contentType, bytes: file.buffer },
         );
         return { body: { position: written.position } };
       },
@@ -294,13 +214,10 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such room' },
       },
       handler: async ({ params, user }) => {
-        const written = await execute(
-          user,
-          { type: 'RemoveRoomImage', data: { roomId: params.id } },
-          async (s) => {
-            await s.client.query('DELETE FROM room_images WHERE room_id = $1', [params.id]);
-          },
-        );
+        const written = await execute(user, {
+          type: 'RemoveRoomImage',
+          data: { roomId: params.id },
+        });
         return { body: { position: written.position } };
       },
     }),

@@ -1,12 +1,9 @@
-import type { Actor } from '@rr/events';
-import { decideReservation, emptyReservation, normalizeEmail, refuse, Refused } from '@rr/domain';
-import { defineRoute, messages, Problem, problems, z, type RouteDef } from '@rr/platform';
-import { actorOf, decisionTime, type CommandDeps } from '../deps.ts';
-import { handleCommand } from '../command.ts';
+import { defineRoute, messages, z, type RouteDef } from '@rr/platform';
+import { actorOf, type CommandDeps } from '../deps.ts';
 import { StaffBookingBody, StaffOwnerBody } from '../booking/owner.ts';
-import { cancelTickets } from '../booking/cancel.ts';
+import { cancelStaffTickets } from '../booking/cancel.ts';
 import { bookingCommands } from '../booking/book.ts';
-import { lockAndLoadTransaction, lockCartAndSlots, reservationAppends } from '../booking/store.ts';
+import { changeOwnerData } from '../owner/stream.ts';
 
 const Ids = z
   .string()
@@ -21,66 +18,6 @@ const Ids = z
 
 export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
   const bookings = bookingCommands(deps);
-
-  /**
-   * Staff change the owner data of a booked ticket's booking. ticket_state only finds the ticket's
-   * cart; whether the ticket is booked and the data not erased is decided on the cart's and the
-   * slot's streams. The personal data is changed beside the log; the log records the change
-   * (OwnerDataChanged) without it.
-   */
-  async function changeOwnerData(
-    ticketId: string,
-    body: z.output<typeof StaffOwnerBody>,
-    actor: Actor,
-  ) {
-    const t = await deps.pool.query<{ transaction_id: string }>(
-      'SELECT transaction_id FROM ticket_state WHERE ticket_id = $1',
-      [ticketId],
-    );
-    const transactionId = t.rows[0]?.transaction_id;
-    if (!transactionId) throw refuse.notFound('Ticket');
-    return handleCommand(deps.store, {
-      actor,
-      load: async (s) => {
-        const cart = await lockAndLoadTransaction(s, transactionId);
-        const slotIds = cart.tickets
-          .filter((x) => x.ticketId === ticketId)
-          .map((x) => x.timeSlotId);
-        const slots = await lockCartAndSlots(s, null, slotIds);
-        return { ...emptyReservation, cart, slots, transactionId, visitorKey: null };
-      },
-      decide: (state) =>
-        decideReservation({ type: 'ChangeOwnerData', data: { ticketId } }, state, {
-          ...decisionTime(deps),
-          limits: deps.limits,
-        }),
-      appends: (decision, state) => reservationAppends(state, decision),
-      record: async (s, _decision, state) => {
-        const updated = await s.client.query(
-          `UPDATE personal_data SET salutation = $2, title = $3, first_name = $4, last_name = $5, organisation = $6,
-                  email = coalesce($7, email), phone = $8, accessibility = $9 WHERE owner_id = $1`,
-          [
-            state.cart.ownerId,
-            body.salutation,
-            body.title ?? null,
-            body.firstName,
-            body.lastName,
-            body.organisation ?? null,
-            body.email ? normalizeEmail(body.email) : null,
-            body.phone ?? null,
-            body.accessibility,
-          ],
-        );
-        // Erased by the job meanwhile (its event is on the stream: the next try says so).
-        if (!updated.rowCount)
-          throw new Refused(
-            'personal_data__erased',
-            'The personal data of this booking was erased',
-          );
-      },
-      answer: () => null,
-    });
-  }
 
   return [
     defineRoute({
@@ -97,7 +34,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'ticket__not_booked or personal_data__erased' },
       },
       handler: async ({ params, body, user }) => {
-        const { position } = await changeOwnerData(params.id, body, actorOf(user));
+        const { position } = await changeOwnerData(deps, actorOf(user), params.id, body);
         return { body: { position } };
       },
     }),
@@ -117,20 +54,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'ticket__not_cancelable' },
       },
       handler: async ({ query, user }) => {
-        // ticket_state only finds each ticket's owner; the decision is on the owners' streams.
-        const r = await deps.pool.query<{ id: string; owner_id: string | null }>(
-          'SELECT ticket_id AS id, owner_id FROM ticket_state WHERE ticket_id = ANY($1::uuid[])',
-          [query.ids],
-        );
-        const byOwner = new Map<string, string[]>();
-        for (const id of new Set(query.ids)) {
-          const row = r.rows.find((x) => x.id === id);
-          if (!row) throw problems.notFound('Ticket');
-          if (!row.owner_id)
-            throw new Problem(409, 'ticket__not_cancelable', 'The ticket is not booked');
-          byOwner.set(row.owner_id, [...(byOwner.get(row.owner_id) ?? []), id]);
-        }
-        const { answer, position } = await cancelTickets(deps, byOwner, actorOf(user));
+        const { answer, position } = await cancelStaffTickets(deps, query.ids, actorOf(user));
         return { body: { cancelled: answer, position } };
       },
     }),

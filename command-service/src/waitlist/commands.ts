@@ -17,10 +17,14 @@ import type { WaitlistInput } from '@rr/contracts';
 import { startIntervalJob, type IntervalJob, type z } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand, streamAppend } from '../command.ts';
-import { roomsWithHolidays } from '../write-state.ts';
-import { loadBlacklistEntry } from '../blacklist/api.ts';
+import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { cartAnswer } from '../booking/cart-answer.ts';
-import { lockAndLoadVisitor, lockCartAndSlots, rememberCart } from '../booking/store.ts';
+import {
+  lockAndLoadVisitor,
+  lockCartAndSlots,
+  rememberCart,
+  roomsWithHolidays,
+} from '../booking/store.ts';
 
 const visitor = { kind: 'visitor' } as const;
 const matcher = { kind: 'system', job: 'waitlist-matcher' } as const;
@@ -32,8 +36,9 @@ type Loaded = WaitlistState & { timeSlotId: string; rooms: ReadonlyMap<string, R
  * The waitlist's commands (docs/product.md#waitlist). Each decides on the slot's stream, locked like a cart
  * command locks it (the cart first, then the slot, then the visitor), so joins, offers and takes
  * queue with the carts' holds on one lock: an offer holds its seat like a hold, and no seat is
- * offered twice. `waitlist_entries` beside the log keeps the address (never in the events) and
- * the status the matcher finds its candidate slots by.
+ * offered twice. `waitlist_entries` beside the log keeps the address (never in the events; written
+ * by the join) and the status the matcher finds its candidate slots by (moved by the offers'
+ * events: inline-projections.ts).
  */
 export function waitlistCommands(deps: CommandDeps) {
   const { store } = deps;
@@ -64,23 +69,6 @@ export function waitlistCommands(deps: CommandDeps) {
 
   const slotAppend = (d: WaitlistDecision, state: Loaded) =>
     streamAppend(timeSlotStreamId(state.timeSlotId), 'timeslot', state.slot.version, d.slot);
-
-  /** Offers and lapses move the entries' rows (the mail's recipient, the matcher's candidates). */
-  async function recordOffers(s: StoreSession, d: WaitlistDecision): Promise<void> {
-    for (const e of d.slot) {
-      const data = e.data as { entryId: string; offerId: string; expiresAt?: string };
-      if (e.type === 'SeatOffered')
-        await s.client.query(
-          `UPDATE waitlist_entries SET status = 'offered', offer_id = $2, offer_expires_at = $3 WHERE entry_id = $1`,
-          [data.entryId, data.offerId, data.expiresAt],
-        );
-      if (e.type === 'SeatOfferLapsed' || e.type === 'SeatOfferTaken')
-        await s.client.query(`UPDATE waitlist_entries SET status = $2 WHERE entry_id = $1`, [
-          data.entryId,
-          e.type === 'SeatOfferLapsed' ? 'lapsed' : 'taken',
-        ]);
-    }
-  }
 
   /** A visitor joins a full slot's line; answers the entry and its place in line. */
   async function join(timeSlotId: string, body: z.output<typeof WaitlistInput>) {
@@ -123,7 +111,6 @@ export function waitlistCommands(deps: CommandDeps) {
       decide: (state) =>
         decideWaitlist({ type: 'MatchWaitlist', data: { timeSlotId } }, state, context()),
       appends: slotAppend,
-      record: (s, d) => recordOffers(s, d),
       answer: (d) => d.slot.filter((e) => e.type === 'SeatOffered').length,
     });
     return answer;
@@ -147,7 +134,6 @@ export function waitlistCommands(deps: CommandDeps) {
         ...streamAppend(transactionStreamId(transactionId), 'transaction', 0, d.transaction),
         ...slotAppend(d, state),
       ],
-      record: (s, d) => recordOffers(s, d),
       committed: (d) =>
         rememberCart(store, transactionId, initialTransaction, {
           transaction: d.transaction,
@@ -192,28 +178,57 @@ export function startWaitlistJob(deps: CommandDeps, intervalMs: number): Interva
 
 /**
  * The erasure of waitlist personal data, beside the bookings': the day after the slot's day the
- * entries' rows go (their addresses with them), and their mails' errors. The events never held
- * the address. Answers how many entries it erased.
+ * entries' rows go (their addresses with them), and their mails' errors. Each slot's entries are
+ * erased by a command on the slot's stream (WaitlistEntryErased per entry, once; the events never
+ * held the address). Answers how many entries it erased.
  */
 export async function eraseWaitlistEntries(deps: CommandDeps, today: string): Promise<number> {
-  const client = await deps.pool.connect();
-  try {
-    await client.query('BEGIN');
-    const gone = await client.query<{ entry_id: string }>(
-      'DELETE FROM waitlist_entries WHERE erase_after <= $1 RETURNING entry_id',
-      [today],
-    );
-    if (gone.rowCount)
-      await client.query(
-        'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = ANY($1::text[]) AND last_error IS NOT NULL',
-        [gone.rows.map((r) => r.entry_id)],
-      );
-    await client.query('COMMIT');
-    return gone.rowCount ?? 0;
-  } catch (err) {
-    await client.query('ROLLBACK');
-    throw err;
-  } finally {
-    client.release();
+  const due = await deps.pool.query<{ time_slot_id: string; entry_ids: string[] }>(
+    `SELECT time_slot_id, array_agg(entry_id::text ORDER BY entry_id) AS entry_ids
+       FROM waitlist_entries WHERE erase_after <= $1 GROUP BY time_slot_id ORDER BY time_slot_id`,
+    [today],
+  );
+  let erased = 0;
+  for (const row of due.rows) {
+    const { answer } = await handleCommand(deps.store, {
+      actor: { kind: 'system', job: 'personal-data-erasure' },
+      load: async (s) => ({
+        slot: (await lockCartAndSlots(s, null, [row.time_slot_id])).get(row.time_slot_id)!,
+        room: undefined,
+        holidays: new Set<string>(),
+        visitor: initialVisitor,
+        blacklist: initialBlacklistState,
+      }),
+      decide: (state) =>
+        decideWaitlist(
+          {
+            type: 'EraseWaitlistEntries',
+            data: { timeSlotId: row.time_slot_id, entryIds: row.entry_ids },
+          },
+          state,
+          {
+            ...decisionTime(deps),
+            limits: deps.limits,
+            timeZone: deps.timeZone,
+            newOfferId: () => '',
+          },
+        ),
+      appends: (d, state) =>
+        streamAppend(timeSlotStreamId(row.time_slot_id), 'timeslot', state.slot.version, d.slot),
+      record: async (s) => {
+        const gone = await s.client.query<{ entry_id: string }>(
+          'DELETE FROM waitlist_entries WHERE entry_id = ANY($1::uuid[]) AND erase_after <= $2 RETURNING entry_id',
+          [row.entry_ids, today],
+        );
+        if (gone.rowCount)
+          await s.client.query(
+            'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = ANY($1::text[]) AND last_error IS NOT NULL',
+            [gone.rows.map((r) => r.entry_id)],
+          );
+      },
+      answer: (d) => d.slot.length,
+    });
+    erased += answer;
   }
+  return erased;
 }

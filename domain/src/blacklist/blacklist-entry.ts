@@ -42,10 +42,12 @@ export type BlacklistCommand =
   | { type: 'RemoveEntry'; data: { entryKey: string } };
 
 /** Pure. An update is a removal followed by an addition, appended together. */
-export const decideBlacklist: Decide<BlacklistCommand, BlacklistState, unknown> = (
-  command,
-  state,
-) => {
+export const decideBlacklist: Decide<
+  BlacklistCommand,
+  BlacklistState,
+  unknown,
+  BlacklistEvent[]
+> = (command, state) => {
   switch (command.type) {
     case 'AddEntry':
       if (state.active)

@@ -3,7 +3,6 @@ import {
   HolidayDeleted,
   HolidayUpdated,
   type HolidayEvent,
-  type NewEvent,
 } from '@rr/events/catalogue';
 import type { LocalDate } from '../calendar.ts';
 import type { Decide } from '../decider.ts';
@@ -82,7 +81,8 @@ export interface HolidayCommandState {
 }
 
 export interface HolidayDecision {
-  events: NewEvent[];
+  /** The events of the holidays stream. */
+  events: HolidayEvent[];
   /** Days of an import skipped as duplicates. */
   duplicates: number;
 }
@@ -109,7 +109,7 @@ export const decideHoliday: Decide<
       return { events: [HolidayDeleted.create(command.data)], duplicates: 0 };
     }
     case 'ImportHolidays': {
-      const events: NewEvent[] = [];
+      const events: HolidayEvent[] = [];
       const taken = new Set(state.identities);
       let duplicates = 0;
       for (const h of command.data.holidays) {

@@ -1,5 +1,4 @@
 import {
-  OwnerDataChanged,
   TicketAddedToTransaction,
   TicketBooked,
   TicketCancelled,
@@ -139,19 +138,5 @@ export function cancelTickets(
     pushSlot(d, inCart.timeSlotId, TicketCancelled.create({ ticketId, ownerId }));
     d.visitor.push(VisitorTicketCancelled.create({ ticketId }));
   }
-  return d;
-}
-
-export function changeOwnerData(state: ReservationState, ticketId: string): ReservationDecision {
-  const { cart } = state;
-  const inCart = cart.tickets.find((t) => t.ticketId === ticketId);
-  if (!inCart) throw refuse.notFound('Ticket');
-  const held = state.slots.get(inCart.timeSlotId)?.tickets[ticketId];
-  if (cart.status !== 'booked' || !cart.ownerId || held?.status !== 'BOOKED')
-    throw new Refused({ code: 'ticket__not_booked' }, 'Only booked tickets can be edited');
-  if (cart.erased)
-    throw new Refused('personal_data__erased', 'The personal data of this booking was erased');
-  const d = emptyDecision();
-  d.transaction.push(OwnerDataChanged.create({ ownerId: cart.ownerId, ticketId }));
   return d;
 }

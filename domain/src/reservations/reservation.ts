@@ -1,5 +1,4 @@
 import {
-  PersonalDataErased,
   TicketReleased,
   TicketRemovedFromTransaction,
   TransactionExpired,
@@ -10,7 +9,7 @@ import type { Decide } from '../decider.ts';
 import { refuse } from '../refusal.ts';
 import { holdEnd } from '../limits.ts';
 import { addTicket, alreadyBooked, mustBeOpen } from './cart-decisions.ts';
-import { bookCart, cancelTickets, changeOwnerData, staffBook } from './booking-decisions.ts';
+import { bookCart, cancelTickets, staffBook } from './booking-decisions.ts';
 import { isExpired } from './cart.ts';
 import {
   emptyDecision,
@@ -90,13 +89,5 @@ export const decideReservation: Decide<
       return staffBook(state, command.data, context);
     case 'CancelTickets':
       return cancelTickets(state, command.data, context);
-    case 'ChangeOwnerData':
-      return changeOwnerData(state, command.data.ticketId);
-    case 'ErasePersonalData': {
-      const d = emptyDecision();
-      if (cart.status === 'booked' && cart.ownerId && !cart.erased)
-        d.transaction.push(PersonalDataErased.create({ ownerId: cart.ownerId }));
-      return d;
-    }
   }
 };

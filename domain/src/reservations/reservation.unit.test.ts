@@ -39,6 +39,7 @@ import {
   type SlotState,
 } from '../time-slots/time-slot.ts';
 import { seatsTaken } from '../seats.ts';
+import { decideOwner } from '../owner/owner.ts';
 import {
   evolveTransaction,
   evolveVisitor,
@@ -1008,7 +1009,10 @@ describe('isCancelable', () => {
   });
 });
 
-// --- ChangeOwnerData ----------------------------------------------------------------------------
+// --- the owner (its events on the cart stream, decided by decideOwner) -------------------------
+
+const owner = scenario(decideOwner, null);
+const ownerOf = (state: ReservationState) => ({ cart: state.cart, slots: state.slots });
 
 describe('ChangeOwnerData', () => {
   const s = slot(8, '09:00', '10:00', 5);
@@ -1018,18 +1022,18 @@ describe('ChangeOwnerData', () => {
     ({ type: 'ChangeOwnerData', data: { ticketId: id(ticket) } }) as const;
 
   it('records the change of a booked ticket (OwnerDataChanged on the cart)', () => {
-    reservation
-      .given(booked)
+    owner
+      .given(ownerOf(booked))
       .when(change(100))
-      .then(decision([OwnerDataChanged.create({ ownerId: OWNER, ticketId: id(100) })]));
+      .then([OwnerDataChanged.create({ ownerId: OWNER, ticketId: id(100) })]);
   });
 
   it('refuses a ticket not in the booking (not_found)', () => {
-    reservation.given(booked).when(change(7)).thenRefused('not_found');
+    owner.given(ownerOf(booked)).when(change(7)).thenRefused('not_found');
   });
 
   it('refuses a ticket that is not booked: only held, or cancelled (ticket__not_booked)', () => {
-    reservation.given(held).when(change(100)).thenRefused('ticket__not_booked');
+    owner.given(ownerOf(held)).when(change(100)).thenRefused('ticket__not_booked');
     const cancelled = after(
       booked,
       decideReservation(
@@ -1038,7 +1042,7 @@ describe('ChangeOwnerData', () => {
         context,
       ),
     );
-    reservation.given(cancelled).when(change(100)).thenRefused('ticket__not_booked');
+    owner.given(ownerOf(cancelled)).when(change(100)).thenRefused('ticket__not_booked');
   });
 
   it('refuses a booking whose personal data was erased (personal_data__erased)', () => {
@@ -1047,7 +1051,7 @@ describe('ChangeOwnerData', () => {
       cart: evolveTransaction(booked.cart, PersonalDataErased.create({ ownerId: OWNER })),
     };
     expect(erased.cart.erased).toBe(true);
-    reservation.given(erased).when(change(100)).thenRefused('personal_data__erased');
+    owner.given(ownerOf(erased)).when(change(100)).thenRefused('personal_data__erased');
   });
 });
 
@@ -1060,18 +1064,18 @@ describe('ErasePersonalData', () => {
   const erase = { type: 'ErasePersonalData' } as const;
 
   it('records the erasure of a booking once (PersonalDataErased on the cart)', () => {
-    reservation
-      .given(booked)
+    owner
+      .given(ownerOf(booked))
       .when(erase)
-      .then(decision([PersonalDataErased.create({ ownerId: OWNER })]));
+      .then([PersonalDataErased.create({ ownerId: OWNER })]);
     const erased = {
       ...booked,
       cart: evolveTransaction(booked.cart, PersonalDataErased.create({ ownerId: OWNER })),
     };
-    reservation.given(erased).when(erase).then(decision([]));
+    owner.given(ownerOf(erased)).when(erase).then([]);
   });
 
   it('records nothing for a cart that was never booked', () => {
-    reservation.given(held).when(erase).then(decision([]));
+    owner.given(ownerOf(held)).when(erase).then([]);
   });
 });

@@ -60,14 +60,7 @@ export type ReservationCommand =
       };
     }
   /** Cancel booked tickets of an owner (the mail's link, or staff). */
-  | { type: 'CancelTickets'; data: { ownerId: string; ticketIds: readonly string[] } }
-  /** Staff changed the owner data of a booked ticket's booking (the audit event). */
-  | { type: 'ChangeOwnerData'; data: { ticketId: string } }
-  /**
-   * The erasure job: the day after the booking's last booked day its personal data goes (the
-   * job finds the due bookings by their personal data's `erase_after`); once only.
-   */
-  | { type: 'ErasePersonalData' };
+  | { type: 'CancelTickets'; data: { ownerId: string; ticketIds: readonly string[] } };
 
 /**
  * What a reservation command decides on, each part folded from its stream (or, for rooms and

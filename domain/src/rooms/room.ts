@@ -4,10 +4,8 @@ import {
   RoomImageAltChanged,
   RoomImageRemoved,
   RoomImageSet,
-  RoomOrderChanged,
   RoomServicesChanged,
   RoomUpdated,
-  type NewEvent,
   type OpenBound,
   type RoomEvent,
   type RoomServices,
@@ -113,7 +111,7 @@ function mustExist(state: RoomState): void {
   if (state.status !== 'active') throw refuse.notFound('Room');
 }
 
-export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>> = (
+export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>, RoomEvent[]> = (
   command,
   { room, slotsFromToday },
   { now },
@@ -163,24 +161,4 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>>
       return same ? [] : [RoomServicesChanged.create(command.data)];
     }
   }
-};
-
-/** The manual order of the rooms: every existing room's id, first to last. */
-export interface RoomOrderState {
-  roomIds: readonly string[];
-}
-
-export type RoomOrderCommand = { type: 'MoveRoom'; data: { roomId: string; index: number } };
-
-/** Moves one room to a 0-based index (clamped to the list); the event names the whole new order. */
-export const decideRoomOrder: Decide<RoomOrderCommand, RoomOrderState, unknown> = (
-  { data },
-  { roomIds },
-): NewEvent[] => {
-  if (!roomIds.includes(data.roomId)) throw refuse.notFound('Room');
-  const rest = roomIds.filter((id) => id !== data.roomId);
-  const at = Math.max(0, Math.min(data.index, rest.length));
-  return [
-    RoomOrderChanged.create({ roomIds: [...rest.slice(0, at), data.roomId, ...rest.slice(at)] }),
-  ];
 };

@@ -22,9 +22,9 @@ import {
   type SlotEvent,
   type SlotState,
 } from '../time-slots/time-slot.ts';
+import { decideRoomOrder } from './room-order.ts';
 import {
   decideRoom,
-  decideRoomOrder,
   evolveRoom,
   initialRoomState,
   type RoomCommandState,

@@ -2,8 +2,8 @@ import {
   TicketCheckedIn,
   TicketCheckInUndone,
   TicketNoShowReleased,
-  type NewEvent,
   type RoomServices,
+  type SlotTicketEvent,
 } from '@rr/events/catalogue';
 import { minutesOf, type LocalDate, type LocalTime } from '../calendar.ts';
 import type { Decide, Now } from '../decider.ts';
@@ -86,11 +86,17 @@ function bookedTicket(slot: SlotState, ticketId: string): HeldTicket {
 
 const checkedIn = (ticket: HeldTicket) => ticket.checkedInAt != null;
 
-export const decideCheckIn: Decide<CheckInCommand, CheckInState, Now> = (
+/** The events of a check-in command: on its ticket's slot stream. */
+export type CheckInEvent = Extract<
+  SlotTicketEvent,
+  { type: 'TicketCheckedIn' | 'TicketCheckInUndone' | 'TicketNoShowReleased' }
+>;
+
+export const decideCheckIn: Decide<CheckInCommand, CheckInState, Now, CheckInEvent[]> = (
   command,
   { slot, services },
   { now, today, time },
-): NewEvent[] => {
+) => {
   if (slot.status !== 'active') throw refuse.notFound('Time slot');
   const { ticketId } = command.data;
   const ticket = bookedTicket(slot, ticketId);

@@ -121,6 +121,7 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
     case 'SeatOffered':
     case 'SeatOfferLapsed':
     case 'SeatOfferTaken':
+    case 'WaitlistEntryErased':
       return { ...state, version, waitlist: evolveWaitlist(state.waitlist ?? [], event) };
   }
 }

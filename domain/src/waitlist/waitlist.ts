@@ -5,6 +5,7 @@ import {
   TicketAddedToTransaction,
   TicketHeld,
   TransactionStarted,
+  WaitlistEntryErased,
   WaitlistJoined,
   type SlotTicketEvent,
   type TransactionEvent,
@@ -34,7 +35,12 @@ export type WaitlistCommand =
   | {
       type: 'TakeSeatOffer';
       data: { timeSlotId: string; offerId: string; transactionId: string; ticketId: string };
-    };
+    }
+  /**
+   * The erasure job: the addresses of these entries (beside the log) go the day after the slot's
+   * day; each entry of the slot's line not erased yet gets its event, once.
+   */
+  | { type: 'EraseWaitlistEntries'; data: { timeSlotId: string; entryIds: readonly string[] } };
 
 export interface WaitlistState {
   slot: SlotState;
@@ -86,6 +92,15 @@ export function decideWaitlist(
 ): WaitlistDecision {
   const { slot, room } = state;
   const d: WaitlistDecision = { slot: [], transaction: [] };
+  if (command.type === 'EraseWaitlistEntries') {
+    // Whatever became of the slot since (deleted with its room): the addresses go all the same.
+    const { timeSlotId, entryIds } = command.data;
+    const due = new Set(entryIds);
+    for (const e of slot.waitlist ?? [])
+      if (due.has(e.entryId) && !e.erased)
+        d.slot.push(WaitlistEntryErased.create({ entryId: e.entryId, timeSlotId }));
+    return d;
+  }
   if (slot.status !== 'active') throw refuse.notFound('Time slot');
   const offerMinutes = room?.services.waitlistOfferMinutes ?? null;
   const list = slot.waitlist ?? [];

@@ -12,8 +12,10 @@ import {
   TicketHeld,
   TimeSlotCapacityChanged,
   TimeSlotCreated,
+  TimeSlotDeleted,
   TransactionStarted,
   VisitorTicketsBooked,
+  WaitlistEntryErased,
   WaitlistJoined,
 } from '@rr/events/catalogue';
 import { addDays, localDateTime } from '../calendar.ts';
@@ -403,5 +405,43 @@ describe('taking an offer', () => {
       .given(state(slot))
       .when({ ...take, data: { ...take.data, offerId: 'f'.repeat(32) } })
       .thenRefused('not_found');
+  });
+});
+
+describe('erasing the entries of a past slot', () => {
+  const erase = (...entries: number[]): WaitlistCommand => ({
+    type: 'EraseWaitlistEntries',
+    data: { timeSlotId: SLOT, entryIds: entries.map(id) },
+  });
+  const erased = (entry: number) =>
+    WaitlistEntryErased.create({ entryId: id(entry), timeSlotId: SLOT });
+
+  it('records each entry in line once (WaitlistEntryErased on the slot), whatever its status', () => {
+    const line = fullSlot(2, 1, '10:00', joined(10), joined(11, OTHER));
+    waitlist()
+      .given(state(line))
+      .when(erase(10, 11))
+      .then({ slot: [erased(10), erased(11)], transaction: [] });
+    const after = history(evolveSlot, line, erased(10));
+    expect(after.waitlist?.find((e) => e.entryId === id(10))?.erased).toBe(true);
+    expect(after.version).toBe(line.version + 1);
+    waitlist()
+      .given(state(after))
+      .when(erase(10, 11))
+      .then({ slot: [erased(11)], transaction: [] });
+  });
+
+  it('records nothing for entries not in the line, and erases on a deleted slot too', () => {
+    const line = fullSlot(2, 1, '10:00', joined(10));
+    waitlist().given(state(line)).when(erase(12)).then({ slot: [], transaction: [] });
+    const deleted = history(
+      evolveSlot,
+      line,
+      TimeSlotDeleted.create({ timeSlotId: SLOT, roomId: ROOM }),
+    );
+    waitlist()
+      .given(state(deleted))
+      .when(erase(10))
+      .then({ slot: [erased(10)], transaction: [] });
   });
 });

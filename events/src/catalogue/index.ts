@@ -13,6 +13,7 @@ export * from './holidays.ts';
 export * from './blacklist.ts';
 export * from './booking.ts';
 export * from './waitlist.ts';
+export * from './stream-event.ts';
 
 /** Every event type the product writes. */
 export const catalogue = [

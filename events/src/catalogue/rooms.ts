@@ -77,5 +77,8 @@ export type RoomEvent =
   | { type: 'RoomImageRemoved'; data: { roomId: string } }
   | { type: 'RoomServicesChanged'; data: RoomServices & { roomId: string } };
 
+/** The manual order of the rooms: one stream for all of them. */
+export type RoomOrderEvent = { type: 'RoomOrderChanged'; data: { roomIds: string[] } };
+
 export const roomStreamId = (roomId: string) => `room-${roomId}`;
 export const ROOM_ORDER_STREAM = 'room-order';

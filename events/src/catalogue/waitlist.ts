@@ -40,11 +40,27 @@ export const SeatOfferTaken = defineEvent(
   z.object({ entryId: id, timeSlotId: id, offerId, ticketId: id, transactionId: id }),
 );
 
-export const waitlistEvents = [WaitlistJoined, SeatOffered, SeatOfferLapsed, SeatOfferTaken];
+/**
+ * The entry's personal data (its address beside the log) was erased, the day after the slot's
+ * day: every change of personal data is an event, though the data itself never is one.
+ */
+export const WaitlistEntryErased = defineEvent(
+  'WaitlistEntryErased',
+  z.object({ entryId: id, timeSlotId: id }),
+);
+
+export const waitlistEvents = [
+  WaitlistJoined,
+  SeatOffered,
+  SeatOfferLapsed,
+  SeatOfferTaken,
+  WaitlistEntryErased,
+];
 
 type D<T extends { schema: z.ZodType }> = z.infer<T['schema']>;
 export type WaitlistEvent =
   | { type: 'WaitlistJoined'; data: D<typeof WaitlistJoined> }
   | { type: 'SeatOffered'; data: D<typeof SeatOffered> }
   | { type: 'SeatOfferLapsed'; data: D<typeof SeatOfferLapsed> }
-  | { type: 'SeatOfferTaken'; data: D<typeof SeatOfferTaken> };
+  | { type: 'SeatOfferTaken'; data: D<typeof SeatOfferTaken> }
+  | { type: 'WaitlistEntryErased'; data: D<typeof WaitlistEntryErased> };

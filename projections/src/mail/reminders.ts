@@ -1,5 +1,5 @@
 import type { RoomServices } from '@rr/contracts';
-import { timeSlotStreamId, type CartTicket, type EventStore } from '@rr/events';
+import { asStreamEvents, timeSlotStreamId, type CartTicket, type EventStore } from '@rr/events';
 import {
   evolveSlot,
   initialSlotState,
@@ -116,7 +116,7 @@ export async function ticketsStillToRemind(
     const room = services.get(ticket.roomId);
     if (room?.reminderHoursBefore == null) continue;
     const { events } = await o.store.readStream(timeSlotStreamId(ticket.timeSlotId));
-    const slot = (events as unknown as SlotEvent[]).reduce(evolveSlot, initialSlotState);
+    const slot = asStreamEvents<SlotEvent>(events).reduce(evolveSlot, initialSlotState);
     const status = slot.tickets[ticket.ticketId]?.status ?? 'INVALID';
     if (!isCancelable(status, slot, localNow)) continue;
     still.push({ ticket, checkIn: room.checkInMinutesBefore != null });

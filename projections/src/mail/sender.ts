@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { CartTicket, EventStore, TransactionEvent } from '@rr/events';
+import {
+  asStreamEvents,
+  type CartTicket,
+  type EventStore,
+  type TransactionEvent,
+} from '@rr/events';
 import {
   mailFileName,
   qrPng,
@@ -295,7 +300,7 @@ export class MailSender {
     if (!booking) return null; // personal data erased meanwhile: nobody to write to
     const { events } = await this.o.store.readStream(`transaction-${booking.transaction_id}`);
     const tickets = new Map<string, CartTicket>();
-    for (const e of events as unknown as TransactionEvent[]) {
+    for (const e of asStreamEvents<TransactionEvent>(events)) {
       if (e.type === 'TicketAddedToTransaction') tickets.set(e.data.ticketId, e.data);
     }
     let chosen = row.ticket_ids.map((id) => tickets.get(id)).filter((t): t is CartTicket => !!t);

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { HOLIDAYS_STREAM, type Actor, type StoreSession } from '@rr/events';
+import {
+  decideHoliday,
+  type HolidayCommand,
+  type HolidayCommandState,
+  type HolidayDecision,
+  type HolidayDetails,
+} from '@rr/domain';
+import type { CommandDeps } from '../deps.ts';
+import { handleCommand, streamAppend } from '../command.ts';
+import { holidayIdentitiesOn, holidaysById, lockHolidays } from './state.ts';
+
+/** The holidays stream (one for all holidays): the loader of its commands and their runs. */
+
+/**
+ * Loads what a holiday command decides on: the holidays stream is locked (writers queue), then
+ * the `holiday_state` rows the command names (one holiday, or the holidays on an import batch's
+ * dates): a command's cost does not grow with the number of holidays.
+ */
+async function loadHolidays(
+  s: StoreSession,
+  command: HolidayCommand,
+): Promise<HolidayCommandState & { version: number }> {
+  const version = await lockHolidays(s);
+  switch (command.type) {
+    case 'CreateHoliday':
+      return { version, holidays: new Map(), identities: new Set() };
+    case 'UpdateHoliday':
+    case 'DeleteHoliday':
+      return {
+        version,
+        holidays: await holidaysById(s.client, [command.data.holidayId]),
+        identities: new Set(),
+      };
+    case 'ImportHolidays':
+      return {
+        version,
+        holidays: new Map(),
+        identities: await holidayIdentitiesOn(
+          s.client,
+          command.data.holidays.map((h) => h.date),
+        ),
+      };
+  }
+}
+
+/** Runs a holiday command; answers its decision (the events, an import's duplicates). */
+export function runHolidayCommand(deps: CommandDeps, actor: Actor, command: HolidayCommand) {
+  return handleCommand(deps.store, {
+    actor,
+    load: (s) => loadHolidays(s, command),
+    decide: (state) => decideHoliday(command, state, { newId: randomUUID }),
+    appends: (decision: HolidayDecision, state) =>
+      streamAppend(HOLIDAYS_STREAM, 'holidays', state.version, decision.events),
+    answer: (decision) => decision,
+  });
+}
+
+/**
+ * Holidays of one import appended per transaction: each batch is one short transaction (the read
+ * models' gap-safe subscriptions wait behind open ones) and the event loop turns between them.
+ */
+export const IMPORT_BATCH = 500;
+
+/** Imports the holidays read from a calendar, IMPORT_BATCH at a time; the last batch's position. */
+export async function importHolidays(
+  deps: CommandDeps,
+  actor: Actor,
+  holidays: readonly HolidayDetails[],
+): Promise<{ imported: number; duplicates: number; position: string }> {
+  let imported = 0;
+  let duplicates = 0;
+  let position = '0_0';
+  for (let at = 0; at < holidays.length; at += IMPORT_BATCH) {
+    const batch = holidays.slice(at, at + IMPORT_BATCH);
+    const written = await runHolidayCommand(deps, actor, {
+      type: 'ImportHolidays',
+      data: { holidays: batch },
+    });
+    imported += written.answer.events.length;
+    duplicates += written.answer.duplicates;
+    if (written.answer.events.length) position = written.position;
+    await yieldToEventLoop();
+  }
+  return { imported, duplicates, position };
+}
