@@ -11,6 +11,7 @@ const ticket: CheckInTicket = {
   startTime: '10:00',
   endTime: '12:00',
   checkedInAt: null,
+  checkedInBy: null,
   undoUntil: null,
   noShow: false,
 };
