@@ -4746,7 +4746,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The booking limits of this server: cart size and hold, per-day and per-visitor maxima */
+        /** The booking limits of this server (cart size and hold, per-day and per-visitor maxima) and the library's time zone */
         get: {
             parameters: {
                 query?: never;
@@ -5433,6 +5433,8 @@ export interface components {
             maxTicketsPerDay: number;
             /** @description Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR) */
             maxTicketsPerVisitor: number;
+            /** @description The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone */
+            timeZone: string;
         };
         SessionState: {
             signedIn: boolean;
