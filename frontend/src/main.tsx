@@ -20,20 +20,16 @@ if (!document.documentElement.lang.toLowerCase().startsWith(config.language)) {
  * time shown is in it, whatever the device's zone; loaded beside the catalogues. Should the
  * settings not load, the default zone stays and the page's own requests show the error.
  */
-async function loadTimeZone(): Promise<void> {
-  try {
-    const res = await fetch(`${config.baseApiUrl}settings`, {
-      headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
-      credentials: 'same-origin',
-    });
-    if (!res.ok) return;
-    const settings = (await res.json()) as { timeZone?: unknown };
-    if (typeof settings.timeZone === 'string') setLibraryTimeZone(settings.timeZone);
-  } catch {
-    // Offline or the API unreachable: the default zone stays (see above).
-  }
-}
+const timeZone = fetch(`${config.baseApiUrl}settings`, {
+  headers: { 'X-Requested-With': 'XMLHttpRequest' },
+})
+  .then((res) => res.json() as Promise<{ timeZone?: string }>)
+  // A missing or unknown zone keeps the default (setLibraryTimeZone ignores what it cannot use).
+  .then(
+    (settings) => setLibraryTimeZone(settings.timeZone ?? ''),
+    () => undefined,
+  );
 
-void Promise.all([createI18n(config), loadTimeZone()]).then(([i18n]) => {
+void Promise.all([createI18n(config), timeZone]).then(([i18n]) => {
   createRoot(mount).render(<App config={config} store={makeStore(config)} i18n={i18n} />);
 });

@@ -87,18 +87,12 @@ function instantFormat(timeZone: string): Intl.DateTimeFormat {
   });
 }
 
-/** An instant's calendar day and clock time in the library's time zone, as padded strings. */
-function libraryParts(instant: Date) {
+/** An instant's parts (year, month, day, hour, minute, second) in the library's time zone, padded. */
+function libraryParts(instant: Date): Partial<Record<Intl.DateTimeFormatPartTypes, string>> {
   partsFormat ??= instantFormat(libraryTimeZone);
-  const parts = partsFormat.formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    parts.find((item) => item.type === type)?.value ?? '';
-  return {
-    date: `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`,
-    hour: part('hour'),
-    minute: part('minute'),
-    second: part('second'),
-  };
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const { type, value } of partsFormat.formatToParts(instant)) parts[type] = value;
+  return parts;
 }
 
 /**
@@ -106,14 +100,14 @@ function libraryParts(instant: Date) {
  * 24-hour as the slots are (`Intl` would give "04:59 PM" in English).
  */
 export function formatClockTime(instant: Date): string {
-  const { hour, minute } = libraryParts(instant);
-  return `${hour}:${minute}`;
+  const p = libraryParts(instant);
+  return `${p.hour}:${p.minute}`;
 }
 
 /** `dd.MM.yyyy, HH:mm:ss` of an instant in the library's time zone, in every language. */
 export function formatDateTime(instant: Date): string {
-  const { date, hour, minute, second } = libraryParts(instant);
-  return `${formatDate(date)}, ${hour}:${minute}:${second}`;
+  const p = libraryParts(instant);
+  return `${p.day}.${p.month}.${p.year}, ${p.hour}:${p.minute}:${p.second}`;
 }
 
 /** `HH:mm-HH:mm` (docs/product.md#screens, calendar dialog). */
@@ -123,7 +117,8 @@ export function formatTimeRange(start: string, end: string): string {
 
 /** The library's day of an instant (default now) as `YYYY-MM-DD`, in its time zone. */
 export function todayIso(now: Date = new Date()): string {
-  return libraryParts(now).date;
+  const p = libraryParts(now);
+  return `${p.year}-${p.month}-${p.day}`;
 }
 
 /** The day `days` after a `YYYY-MM-DD` day (negative: before). */
