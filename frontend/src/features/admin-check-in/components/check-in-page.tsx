@@ -3,6 +3,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange, todayIso } from '../../../lib/dates';
 import { formatClock } from '../../../lib/staff-dates';
@@ -195,7 +196,7 @@ export function CheckInPage() {
                     {shown.length === 0 ? (
                       <p className="muted">{t('empty.no-tickets')}</p>
                     ) : (
-                      <div className="table-wrap">
+                      <TableRegion label={t('caption', { room: room.roomName })}>
                         <table className="data-table check-in-table">
                           <caption className="visually-hidden">
                             {t('caption', { room: room.roomName })}
@@ -274,7 +275,7 @@ export function CheckInPage() {
                             })}
                           </tbody>
                         </table>
-                      </div>
+                      </TableRegion>
                     )}
                   </section>
                 );
