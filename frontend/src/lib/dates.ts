@@ -128,8 +128,16 @@ export function addDaysIso(value: string, days: number): string {
   return toIsoDate(localDate(date.getFullYear(), date.getMonth(), date.getDate() + days));
 }
 
-/** A long, localised form of a `YYYY-MM-DD` day, e.g. "Montag, 2. März 2026". */
+/**
+ * A long, localised form of a `YYYY-MM-DD` day, e.g. "Montag, 2. März 2026"; English in the
+ * day-month-year order of every other date the product shows ("Monday, 2 March 2026", not
+ * "March 2, 2026").
+ */
 export function formatLongDate(value: string, locale: string): string {
   const date = parseIsoDate(value);
-  return date ? new Intl.DateTimeFormat(locale, { dateStyle: 'full' }).format(date) : value;
+  return date
+    ? new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { dateStyle: 'full' }).format(
+        date,
+      )
+    : value;
 }
