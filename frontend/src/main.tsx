@@ -3,6 +3,7 @@ import { App } from './app/app';
 import { makeStore } from './app/store';
 import { createI18n } from './i18n/i18n';
 import { parseConfig } from './lib/config';
+import { setLibraryTimeZone } from './lib/dates';
 import './styles.css';
 
 const mount = document.getElementById('root');
@@ -14,6 +15,21 @@ if (!document.documentElement.lang.toLowerCase().startsWith(config.language)) {
   mount.lang = config.language;
 }
 
-void createI18n(config).then((i18n) => {
+/**
+ * The library's time zone (the server's TIME_ZONE), set before the first render so that every
+ * time shown is in it, whatever the device's zone; loaded beside the catalogues. Should the
+ * settings not load, the default zone stays and the page's own requests show the error.
+ */
+const timeZone = fetch(`${config.baseApiUrl}settings`, {
+  headers: { 'X-Requested-With': 'XMLHttpRequest' },
+})
+  .then((res) => res.json() as Promise<{ timeZone?: string }>)
+  // A missing or unknown zone keeps the default (setLibraryTimeZone ignores what it cannot use).
+  .then(
+    (settings) => setLibraryTimeZone(settings.timeZone ?? ''),
+    () => undefined,
+  );
+
+void Promise.all([createI18n(config), timeZone]).then(([i18n]) => {
   createRoot(mount).render(<App config={config} store={makeStore(config)} i18n={i18n} />);
 });

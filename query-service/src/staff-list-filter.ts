@@ -1,4 +1,4 @@
-import { ReservationFilterQuery } from '@rr/contracts';
+import { isBookingNumber, normalBookingNumber, ReservationFilterQuery } from '@rr/contracts';
 import { fromContract, isoDate, isValidLocalTime, messages, sortSpec, z } from '@rr/platform';
 import { likePattern, pagingQuery } from './paging.ts';
 import { sql, type Knex } from './sql.ts';
@@ -88,7 +88,11 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
 
   let search: Condition | null = null;
   const term = q.searchTerm?.trim();
-  if (term) {
+  if (term && isBookingNumber(term)) {
+    // A booking number typed into the search finds that booking's tickets (no name has its shape).
+    const number = normalBookingNumber(term);
+    add((w) => w.whereRaw('upper(t.booking_number) = ?', [number]));
+  } else if (term) {
     // The text of every searched field must contain the term (what the trigram index finds),
     // then each field is checked on its own.
     const pattern = likePattern(term);

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import {
   ConfigError,
+  EmbeddedPostgresError,
   createLogger,
   createReadPools,
   ensureFirstAdmin,
@@ -175,6 +176,8 @@ async function runGateway(config: Config, logger: Logger): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) console.error(err.message);
+  // The cause and what to do, in words (PostgreSQL's last lines are in the message).
+  else if (err instanceof EmbeddedPostgresError) console.error(`Start-up failed: ${err.message}`);
   else console.error('Start-up failed:', err);
   process.exit(1);
 });

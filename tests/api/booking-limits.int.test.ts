@@ -89,6 +89,7 @@ describe('booking limits from the configuration (MAX_CART_TICKETS=3, MAX_TICKETS
       holdMinutes: 20,
       maxTicketsPerDay: 1,
       maxTicketsPerVisitor: 4,
+      timeZone: 'Europe/Vienna',
     });
     const doc = (await (await visitor.get('/api/openapi.json')).json()) as {
       paths: Record<string, { get?: { responses: Record<string, unknown> } }>;
@@ -100,6 +101,7 @@ describe('booking limits from the configuration (MAX_CART_TICKETS=3, MAX_TICKETS
       'maxCartTickets',
       'maxTicketsPerDay',
       'maxTicketsPerVisitor',
+      'timeZone',
     ]);
   });
 

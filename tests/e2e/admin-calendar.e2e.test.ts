@@ -16,7 +16,7 @@ import {
   type RunningServer,
 } from './harness.ts';
 import { iso, longDate, shown } from './dates.ts';
-import { createTestRooms, FIRST_ROOM } from './test-rooms.ts';
+import { createTestRooms, FIRST_ROOM, TEST_ROOMS } from './test-rooms.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -161,10 +161,13 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
 
     await main().getByRole('link', { name: 'Zeitfenster hinzufügen' }).click();
     await h1('Zeitfenster hinzufügen').waitFor();
-    // Defaults of docs/product.md#limits; a one-off slot hides the weekday options.
+    // Defaults of docs/product.md#validation (the whole day, the room's capacity); a one-off
+    // slot hides the weekday options.
     expect(await admin.getByLabel(/^Startzeit/).inputValue()).toBe('00:00');
     expect(await admin.getByLabel(/^Endzeit/).inputValue()).toBe('23:59');
-    expect(await admin.getByLabel(/^Kapazität/).inputValue()).toBe('0');
+    expect(await admin.getByLabel(/^Kapazität/).inputValue()).toBe(
+      String(TEST_ROOMS.find((r) => r.name === ROOM)!.capacity),
+    );
     expect(await admin.getByRole('checkbox', { name: 'Montag' }).count()).toBe(0);
     await admin.getByLabel(/^Startzeit/).fill('12:00');
     await admin.getByLabel(/^Endzeit/).fill('08:00');

@@ -52,6 +52,7 @@ const SCREENS: [string, (w: AxeWorld) => string][] = [
   ['reservation detail', ({ ids }) => `/admin/reservations/${ids.ticket}`],
   ['reservation history', ({ ids }) => `/admin/reservations/${ids.ticket}/history`],
   ['overbooked list', () => '/admin/overbooked'],
+  ['check-in', () => '/admin/check-in'],
   ['reports', () => '/admin/reports'],
   ['daily report', ({ ids, day }) => `/admin/daily-report/${ids.room}?date=${iso(day)}`],
   ['occupancy report', () => '/admin/occupancy-report'],

@@ -109,7 +109,7 @@ describe('the check-in screen', () => {
     const bernd = rowOf(page, 'Bernd Berger');
     await bernd.getByRole('button', { name: 'Einchecken Bernd Berger' }).click();
     await main(page).getByText('Bernd Berger ist eingecheckt.').waitFor();
-    await bernd.getByText(/^Eingecheckt um \d\d:\d\d$/).waitFor();
+    await bernd.getByText(/^Eingecheckt um \d\d:\d\d von einlass$/).waitFor();
     await bernd.getByRole('button', { name: 'Rückgängig Bernd Berger' }).click();
     await main(page).getByText('Der Check-in von Bernd Berger wurde rückgängig gemacht.').waitFor();
     await bernd.getByText('Nicht eingecheckt').waitFor();
@@ -139,12 +139,12 @@ describe('the check-in screen', () => {
     await rowOf(page, 'Carla Castro')
       .getByText(/^Eingecheckt um/)
       .waitFor();
-    // Twice: the refusal is shown.
+    // Twice: the refusal says when and by whom.
     await code.fill(carla.bookingNumber);
     await submit.click();
     await main(page)
       .getByRole('alert')
-      .getByText('Diese Reservierung ist bereits eingecheckt.')
+      .getByText(/^Carla Castro ist bereits eingecheckt: um \d\d:\d\d Uhr von einlass\.$/)
       .waitFor();
     await expectAccessible(page, 'check-in after check-ins');
 

@@ -120,15 +120,21 @@ export function launchBrowser(): Promise<Browser> {
 
 /**
  * A fresh browser context (own cookies and session storage) for a visitor or a staff member in
- * the language `lang`. Playwright's own waits (30 s for an action, a navigation or a locator)
+ * the language `lang`, optionally in another time zone than the machine's. Playwright's own waits (30 s for an action, a navigation or a locator)
  * are stretched by the run's measured slowness like every other budget of the tests.
  */
 export async function newContext(
   browser: Browser,
   viewport: { width: number; height: number },
   lang: 'de' | 'en' = 'de',
+  /** The device's time zone (default the machine's), e.g. 'UTC' beside a library in Vienna. */
+  timezoneId?: string,
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, locale: lang === 'de' ? 'de-AT' : 'en-GB' });
+  const context = await browser.newContext({
+    viewport,
+    locale: lang === 'de' ? 'de-AT' : 'en-GB',
+    ...(timezoneId ? { timezoneId } : {}),
+  });
   context.setDefaultTimeout(budget(30_000));
   context.setDefaultNavigationTimeout(budget(30_000));
   return context;

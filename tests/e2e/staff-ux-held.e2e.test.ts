@@ -34,7 +34,7 @@ const TEXTS = {
     roomBlocked: 'Der Raum kann nicht gelöscht werden: 1 gebucht, 2 in Warenkörben',
   },
   en: {
-    occupied: '3 from 60 occupied',
+    occupied: '3 of 60 occupied',
     split: () => `1 booked, 2 held in carts until ${until}`,
     slotBlocked: 'The time slot cannot be deleted: 1 booked, 2 held in carts',
     roomBlocked: 'The room cannot be deleted: 1 booked, 2 held in carts',

@@ -34,7 +34,7 @@ const TEXTS = {
     full: '1 of 1 seats taken',
     after: 'it would be 2 of 1',
     slotPage: 'Edit time slot',
-    occupied: '2 from 1 occupied',
+    occupied: '2 of 1 occupied',
   },
 } as const;
 

@@ -154,6 +154,17 @@ describe('forms and reports', () => {
         expect(await chart.locator('li').count(), label).toBe(2);
         await chart.getByText(/^67\s?%\s\(2 (von|of) 3\)$/).waitFor();
         await chart.getByText(/^0\s?%\s\(0 (von|of) 2\)$/).waitFor();
+        // Every bar's track is as long as every other, whatever its row's texts; the chart
+        // comes before the table of every slot.
+        const tracks = await chart
+          .locator('.bar-chart__track')
+          .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().width)));
+        expect(new Set(tracks).size, `${label}: ${tracks.join(', ')}`).toBe(1);
+        const [chartTop, tableTop] = [
+          (await chart.boundingBox())!.y,
+          (await main.getByRole('table').boundingBox())!.y,
+        ];
+        expect(chartTop, label).toBeLessThan(tableTop);
         await main.getByText(texts.totals).waitFor();
         const totals = main.locator('.occupancy-totals');
         expect(await totals.innerText()).toMatch(new RegExp(`${texts.overall}\\s+40\\s?%`));

@@ -26,8 +26,9 @@ export async function openStaffPage(
   browser: Browser,
   viewport: { width: number; height: number },
   lang: Lang = 'de',
+  timezoneId?: string,
 ): Promise<Page> {
-  const page = await (await newContext(browser, viewport, lang)).newPage();
+  const page = await (await newContext(browser, viewport, lang, timezoneId)).newPage();
   if (lang !== 'de') {
     await page.route(
       (url) => url.pathname === '/admin' || url.pathname.startsWith('/admin/'),

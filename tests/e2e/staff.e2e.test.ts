@@ -167,7 +167,8 @@ describe('staff screens, end to end in Chromium', () => {
 
     await dashboardLink('Reservierungen').click();
     await h1('Reservierungen').waitFor();
-    // From today on, sorted by name ascending; each tab shows its count.
+    // From today on, sorted by date and time ascending (a slot's tickets by name); each tab shows
+    // its count.
     await tab(/^Gebucht \(5\)$/).waitFor();
     await tab(/^Storniert \(0\)$/).waitFor();
     await main().getByText('5 gebuchte Reservierungen').waitFor();
@@ -176,13 +177,23 @@ describe('staff screens, end to end in Chromium', () => {
       (await rowsOf().locator('td:nth-child(2)').allInnerTexts()).map((t) => t.trim());
     expect(await names()).toEqual([
       'Huber, Anna',
+      'Koch, Dora',
+      'Wagner, Emil',
+      'Maier, Bernd',
+      'Huber, Anna',
+    ]);
+    const dateHeader = main().getByRole('columnheader', { name: /^Datum/ });
+    expect(await dateHeader.getAttribute('aria-sort')).toBe('ascending');
+    const nameHeader = main().getByRole('columnheader', { name: /^Name/ });
+    await nameHeader.getByRole('button').click();
+    await eventually(() => nameHeader.getAttribute('aria-sort')).toBe('ascending');
+    await eventually(names).toEqual([
+      'Huber, Anna',
       'Huber, Anna',
       'Koch, Dora',
       'Maier, Bernd',
       'Wagner, Emil',
     ]);
-    const nameHeader = main().getByRole('columnheader', { name: /^Name/ });
-    expect(await nameHeader.getAttribute('aria-sort')).toBe('ascending');
     // The long room name is cut at 18 characters.
     await main().getByText('Lesesaal der Hands ...', { exact: true }).waitFor();
     // No filter differs from the default: no reset button.

@@ -94,8 +94,19 @@ describe('the booked view survives a reload', () => {
         .waitFor();
       expect(await ticketItems(page).count()).toBe(1);
 
-      // Back does not lead to an empty summary.
+      // Back does not lead to an empty summary nor to an empty data form: the booked view.
       expect(await page.evaluate(() => history.length)).toBeGreaterThan(1);
+      const confirmation = new URL(page.url()).pathname;
+      // (The data form's entry: it shows the booking's page, without the thanks that only the
+      // booking itself says.)
+      await page.goBack();
+      await h1(page, 'Ihre Reservierung').waitFor();
+      expect(new URL(page.url()).pathname).toBe(confirmation);
+      await main(page)
+        .getByText(bookingNumber ?? 'none', { exact: true })
+        .waitFor();
+      await page.goForward();
+      await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
 
       // The same in English.
       await serveAs(page, 'en');

@@ -11,7 +11,16 @@ import {
 } from './harness.ts';
 import { weekdaysAhead } from './dates.ts';
 import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
-import { acceptPrivacy, addSlot, DESKTOP, h1, main, PHONE, serveAs } from './visitor-pages.ts';
+import {
+  acceptPrivacy,
+  addSlot,
+  DESKTOP,
+  h1,
+  main,
+  overlaps,
+  PHONE,
+  serveAs,
+} from './visitor-pages.ts';
 import { budget } from '../support/time-budget.ts';
 
 /**
@@ -78,6 +87,28 @@ describe('the cart expiry is shown and loses nothing', () => {
       .waitFor();
     await phone.getByLabel(/^Vorname/).fill('Erika');
     await phone.getByLabel(/^Nachname/).fill('Muster');
+    // While typing further down the form, the countdown, the warning and its button stay in
+    // view at the top (pinned), and cover no field being typed in.
+    const hold = main(phone).locator('.cart-hold');
+    for (const label of [/^Telefonnummer/, /^E-Mail-Adresse/]) {
+      const field = phone.getByLabel(label);
+      await field.focus();
+      await field.pressSequentially('1');
+      const [bar, box] = [(await hold.boundingBox())!, (await field.boundingBox())!];
+      expect(bar.y, 'the bar is in view').toBeGreaterThanOrEqual(0);
+      expect(bar.y + bar.height).toBeLessThanOrEqual(PHONE.height);
+      expect(await overlaps(hold, field), 'the bar covers the field').toBe(false);
+      expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
+      await field.fill('');
+    }
+    await expect
+      .poll(() => phone.evaluate(() => window.scrollY), { timeout: budget(5_000) })
+      .toBeGreaterThan(0);
+    await main(phone).getByRole('button', { name: 'Vormerkung verlängern' }).waitFor();
+    const keep = (await main(phone)
+      .getByRole('button', { name: 'Vormerkung verlängern' })
+      .boundingBox())!;
+    expect(keep.y).toBeGreaterThanOrEqual(0);
 
     const alert = main(phone).getByRole('alert').getByText(EXPIRED);
     await Promise.all([
@@ -88,6 +119,14 @@ describe('the cart expiry is shown and loses nothing', () => {
     expect(new URL(phone.url()).pathname).toBe('/your-personal-data');
     expect(await phone.getByLabel(/^Vorname/).inputValue()).toBe('Erika');
     expect(await phone.getByLabel(/^Nachname/).inputValue()).toBe('Muster');
+    // Honest about the cart: no way on to a summary without tickets, only back to the rooms.
+    expect(
+      await main(phone).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).count(),
+    ).toBe(0);
+    await main(phone)
+      .locator('form')
+      .getByRole('link', { name: 'Lesesaal und Termin wählen' })
+      .waitFor();
     expect(
       await main(phone)
         .getByText(/Minuten für Sie vorgemerkt/)

@@ -46,7 +46,7 @@ let earlierSlot: string;
 
 const [dayA, dayB] = weekdaysAhead(2) as [Date, Date];
 /** The English pages' long date of a day. */
-const longDateEn = (d: Date) => new Intl.DateTimeFormat('en', { dateStyle: 'full' }).format(d);
+const longDateEn = (d: Date) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'full' }).format(d);
 const H = { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' };
 
 /** Books the slot for the e-mail address through the visitor API (an earlier booking). */

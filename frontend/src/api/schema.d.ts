@@ -4549,6 +4549,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/check-in/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a scanned or typed code names, on any day: the ticket of a QR reference or the tickets of a booking number, with date, room and check-in (when and by whom), so the check-in screen can explain a code it could not check in */
+        get: {
+            parameters: {
+                query: {
+                    code: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tickets the code names, by date and start time */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CheckInLookup"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The code names no ticket */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/owners/{ownerId}/tickets/{ticketId}/check-in.svg": {
         parameters: {
             query?: never;
@@ -4604,6 +4676,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The desk's day for the staff dashboard: per room the current and next slot with booked, checked-in, held, free and waiting counts; today's check-in figures; today's overbooked slots */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Today at the desk */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeskDay"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -4611,7 +4746,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The booking limits of this server: cart size and hold, per-day and per-visitor maxima */
+        /** The booking limits of this server (cart size and hold, per-day and per-visitor maxima) and the library's time zone */
         get: {
             parameters: {
                 query?: never;
@@ -5203,8 +5338,91 @@ export interface components {
             startTime: string;
             endTime: string;
             checkedInAt: string | null;
+            checkedInBy: string | null;
             undoUntil: string | null;
             noShow: boolean;
+        };
+        CheckInLookup: {
+            tickets: components["schemas"]["CheckInLookupTicket"][];
+        };
+        CheckInLookupTicket: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "NEW" | "BOOKED" | "INVALID" | "CANCELLED";
+            bookingNumber: string | null;
+            firstName: string | null;
+            lastName: string | null;
+            /** @description Local date (YYYY-MM-DD) */
+            date: string;
+            startTime: string;
+            endTime: string;
+            /** Format: uuid */
+            roomId: string;
+            roomName: string;
+            checkInOffered: boolean;
+            checkedInAt: string | null;
+            checkedInBy: string | null;
+            noShow: boolean;
+        };
+        DeskDay: {
+            /** @description The library's date now (YYYY-MM-DD, TIME_ZONE) */
+            date: string;
+            /** @description The library's time now (HH:mm, TIME_ZONE) */
+            time: string;
+            rooms: components["schemas"]["DeskRoom"][];
+            /** @description Today's tickets of the rooms with check-in; null: none has it */
+            checkIn: {
+                /** @description Today's booked tickets */
+                booked: number;
+                checkedIn: number;
+                /** @description Released as no-shows today */
+                noShows: number;
+            } | null;
+            alerts: components["schemas"]["DeskAlert"][];
+        };
+        DeskRoom: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The room uses check-in */
+            checkIn: boolean;
+            /** @description The slot running now */
+            current: components["schemas"]["DeskSlot"] | null;
+            /** @description Today's next slot to start */
+            next: components["schemas"]["DeskSlot"] | null;
+        };
+        DeskSlot: {
+            /** Format: uuid */
+            id: string;
+            /** @description Local time (HH:mm) */
+            startTime: string;
+            /** @description Local time (HH:mm) */
+            endTime: string;
+            capacity: number;
+            /** @description Booked tickets (checked in or not) */
+            booked: number;
+            /** @description Booked tickets checked in */
+            checkedIn: number;
+            /** @description Seats held in carts whose hold has not ended */
+            held: number;
+            /** @description Seats a visitor may still take now (capacity less bookings, holds, offers and the waitlist’s claims; never below 0) */
+            free: number;
+            /** @description People on the waitlist */
+            waiting: number;
+        };
+        DeskAlert: {
+            /** @enum {string} */
+            kind: "overbooked";
+            /** Format: uuid */
+            timeSlotId: string;
+            /** Format: uuid */
+            roomId: string;
+            roomName: string;
+            startTime: string;
+            endTime: string;
+            capacity: number;
+            tickets: number;
         };
         Settings: {
             /** @description Tickets per cart (MAX_CART_TICKETS) */
@@ -5215,6 +5433,8 @@ export interface components {
             maxTicketsPerDay: number;
             /** @description Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR) */
             maxTicketsPerVisitor: number;
+            /** @description The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone */
+            timeZone: string;
         };
         SessionState: {
             signedIn: boolean;

@@ -50,17 +50,64 @@ export function formatTime(value: string): string {
   return match ? `${match[1]}:${match[2]}` : value;
 }
 
+/** docs/product.md#configuration: the library's time zone when the server has not named one. */
+export const DEFAULT_TIME_ZONE = 'Europe/Vienna';
+
+let libraryTimeZone = DEFAULT_TIME_ZONE;
+let partsFormat: Intl.DateTimeFormat | undefined;
+
 /**
- * `HH:mm` of an instant in local time: the one clock style of every language, 24-hour as the
- * slots are (`Intl` would give "04:59 PM" in English).
+ * Sets the library's time zone (the server's `TIME_ZONE`, from `/api/settings`), in which every
+ * instant is shown, whatever the device's zone. A name the browser does not know is ignored.
  */
-export function formatClockTime(instant: Date): string {
-  return `${pad(instant.getHours())}:${pad(instant.getMinutes())}`;
+export function setLibraryTimeZone(zone: string): void {
+  try {
+    partsFormat = instantFormat(zone);
+    libraryTimeZone = zone;
+  } catch {
+    // RangeError: not a zone this browser knows; keep the one set before.
+  }
 }
 
-/** `dd.MM.yyyy, HH:mm:ss` of an instant in local time, in every language. */
+/** The library's time zone (see `setLibraryTimeZone`). */
+export function getLibraryTimeZone(): string {
+  return libraryTimeZone;
+}
+
+function instantFormat(timeZone: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+}
+
+/** An instant's parts (year, month, day, hour, minute, second) in the library's time zone, padded. */
+function libraryParts(instant: Date): Partial<Record<Intl.DateTimeFormatPartTypes, string>> {
+  partsFormat ??= instantFormat(libraryTimeZone);
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const { type, value } of partsFormat.formatToParts(instant)) parts[type] = value;
+  return parts;
+}
+
+/**
+ * `HH:mm` of an instant in the library's time zone: the one clock style of every language,
+ * 24-hour as the slots are (`Intl` would give "04:59 PM" in English).
+ */
+export function formatClockTime(instant: Date): string {
+  const p = libraryParts(instant);
+  return `${p.hour}:${p.minute}`;
+}
+
+/** `dd.MM.yyyy, HH:mm:ss` of an instant in the library's time zone, in every language. */
 export function formatDateTime(instant: Date): string {
-  return `${formatDate(toIsoDate(instant))}, ${formatClockTime(instant)}:${pad(instant.getSeconds())}`;
+  const p = libraryParts(instant);
+  return `${p.day}.${p.month}.${p.year}, ${p.hour}:${p.minute}:${p.second}`;
 }
 
 /** `HH:mm-HH:mm` (docs/product.md#screens, calendar dialog). */
@@ -68,9 +115,10 @@ export function formatTimeRange(start: string, end: string): string {
   return `${formatTime(start)}-${formatTime(end)}`;
 }
 
-/** Today as `YYYY-MM-DD` (local time). */
+/** The library's day of an instant (default now) as `YYYY-MM-DD`, in its time zone. */
 export function todayIso(now: Date = new Date()): string {
-  return toIsoDate(now);
+  const p = libraryParts(now);
+  return `${p.year}-${p.month}-${p.day}`;
 }
 
 /** The day `days` after a `YYYY-MM-DD` day (negative: before). */
@@ -80,8 +128,16 @@ export function addDaysIso(value: string, days: number): string {
   return toIsoDate(localDate(date.getFullYear(), date.getMonth(), date.getDate() + days));
 }
 
-/** A long, localised form of a `YYYY-MM-DD` day, e.g. "Montag, 2. März 2026". */
+/**
+ * A long, localised form of a `YYYY-MM-DD` day, e.g. "Montag, 2. März 2026"; English in the
+ * day-month-year order of every other date the product shows ("Monday, 2 March 2026", not
+ * "March 2, 2026").
+ */
 export function formatLongDate(value: string, locale: string): string {
   const date = parseIsoDate(value);
-  return date ? new Intl.DateTimeFormat(locale, { dateStyle: 'full' }).format(date) : value;
+  return date
+    ? new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { dateStyle: 'full' }).format(
+        date,
+      )
+    : value;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { addYearsIso } from './staff-dates';
 import {
   formatClockTime,
@@ -12,13 +12,18 @@ import {
   parseIsoDate,
   toIsoDate,
   todayIso,
+  DEFAULT_TIME_ZONE,
+  getLibraryTimeZone,
+  setLibraryTimeZone,
 } from './dates';
 
 describe('dates', () => {
   it('converts between dates and YYYY-MM-DD in local time', () => {
     expect(toIsoDate(new Date(2026, 2, 5, 23, 59))).toBe('2026-03-05');
     expect(parseIsoDate('2026-03-05')?.getTime()).toBe(new Date(2026, 2, 5).getTime());
-    expect(todayIso(new Date(2026, 11, 31, 0, 1))).toBe('2026-12-31');
+    // The library's day (Europe/Vienna, UTC+1 in winter), not the device's.
+    expect(todayIso(new Date('2026-12-30T23:01:00Z'))).toBe('2026-12-31');
+    expect(todayIso(new Date('2026-12-31T22:59:00Z'))).toBe('2026-12-31');
   });
 
   it('accepts only real calendar days', () => {
@@ -54,15 +59,32 @@ describe('dates', () => {
 
   it('formats a long localised date', () => {
     expect(formatLongDate('2026-03-02', 'de')).toBe('Montag, 2. März 2026');
-    expect(formatLongDate('2026-03-02', 'en')).toContain('March');
+    expect(formatLongDate('2026-03-02', 'en')).toMatch(/^Monday,? 2 March 2026$/);
   });
 });
 
 describe('clock and date-time of an instant', () => {
-  it('are 24-hour and the same in every language', () => {
-    const instant = new Date(2026, 10, 24, 16, 43, 5);
+  afterEach(() => setLibraryTimeZone(DEFAULT_TIME_ZONE));
+
+  it("are 24-hour, the same in every language, in the library's time zone", () => {
+    const instant = new Date('2026-11-24T15:43:05Z');
     expect(formatClockTime(instant)).toBe('16:43');
     expect(formatDateTime(instant)).toBe('24.11.2026, 16:43:05');
-    expect(formatClockTime(new Date(2026, 0, 2, 4, 9))).toBe('04:09');
+    expect(formatClockTime(new Date('2026-01-02T03:09:00Z'))).toBe('04:09');
+    // Summer time: UTC+2.
+    expect(formatClockTime(new Date('2026-07-01T07:30:00Z'))).toBe('09:30');
+  });
+
+  it('follow the zone the server names, and keep it for a name the browser does not know', () => {
+    const instant = new Date('2026-11-24T23:30:00Z');
+    setLibraryTimeZone('America/New_York');
+    expect(getLibraryTimeZone()).toBe('America/New_York');
+    expect(formatDateTime(instant)).toBe('24.11.2026, 18:30:00');
+    expect(todayIso(instant)).toBe('2026-11-24');
+    setLibraryTimeZone('Not/A_Zone');
+    expect(getLibraryTimeZone()).toBe('America/New_York');
+    setLibraryTimeZone('Europe/Vienna');
+    expect(todayIso(instant)).toBe('2026-11-25');
+    expect(formatClockTime(instant)).toBe('00:30');
   });
 });

@@ -5,6 +5,8 @@ export type CheckInDay = components['schemas']['CheckInDay'];
 export type CheckInRoom = components['schemas']['CheckInRoom'];
 export type CheckInTicket = components['schemas']['CheckInTicket'];
 export type CheckInResult = components['schemas']['CheckInResult'];
+export type CheckInLookup = components['schemas']['CheckInLookup'];
+export type CheckInLookupTicket = components['schemas']['CheckInLookupTicket'];
 
 const DAY = { type: 'CheckIn', id: 'DAY' } as const;
 const checkInPath = (id: string) => `admin/tickets/${encodeURIComponent(id)}/check-in`;
@@ -31,6 +33,11 @@ export const checkInApi = baseApi
         query: (code) => ({ url: 'admin/check-in', method: 'POST', body: { code } }),
         invalidatesTags: (r) => [DAY, ...(r ? [{ type: 'Ticket' as const, id: r.ticketId }] : [])],
       }),
+      /** What a code names on any day (to explain a code that could not be checked in). */
+      lookUpCode: build.query<CheckInLookup, string>({
+        query: (code) => ({ url: 'admin/check-in/lookup', params: { code } }),
+        keepUnusedDataFor: 0,
+      }),
     }),
   });
 
@@ -39,4 +46,5 @@ export const {
   useCheckInMutation,
   useUndoCheckInMutation,
   useCheckInByCodeMutation,
+  useLazyLookUpCodeQuery,
 } = checkInApi;

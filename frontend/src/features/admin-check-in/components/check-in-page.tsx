@@ -3,17 +3,20 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formatClockTime, formatDate, formatTimeRange } from '../../../lib/dates';
+import { formatDate, formatTimeRange, todayIso } from '../../../lib/dates';
+import { formatClock } from '../../../lib/staff-dates';
 import { hasErrorCode } from '../../../lib/staff-forms';
 import {
   useCheckInByCodeMutation,
   useCheckInMutation,
   useGetCheckInDayQuery,
+  useLazyLookUpCodeQuery,
   useUndoCheckInMutation,
   type CheckInTicket,
 } from '../api/check-in-api';
-import { canUndo, matchesSearch } from '../lib/check-in-filter';
+import { canUndo, explainCode, matchesSearch, type CodeExplanation } from '../lib/check-in-filter';
 import { canScan, QrScanner } from './qr-scanner';
 import '../check-in.css';
 
@@ -38,6 +41,8 @@ export function CheckInPage() {
   const [checkIn, checkInState] = useCheckInMutation();
   const [undo, undoState] = useUndoCheckInMutation();
   const [byCode, byCodeState] = useCheckInByCodeMutation();
+  const [lookUp] = useLazyLookUpCodeQuery();
+  const [explained, setExplained] = useState<CodeExplanation | null>(null);
   const [search, setSearch] = useState('');
   const [code, setCode] = useState('');
   const [scanning, setScanning] = useState(false);
@@ -54,6 +59,7 @@ export function CheckInPage() {
   const run = useCallback(
     async (action: () => Promise<{ ticketId: string }>, message: (id: string) => string) => {
       setFailure(null);
+      setExplained(null);
       setDone(null);
       try {
         const result = await action();
@@ -81,10 +87,24 @@ export function CheckInPage() {
         () => byCode(trimmed).unwrap(),
         (id) => t('done.checked-in', { name: ticketName(id) || trimmed }),
       );
-      if (ok) setCode('');
+      if (ok) {
+        setCode('');
+        return;
+      }
+      // A code of another day, or one already checked in, cancelled or released: the lookup
+      // says which day and room, or when and by whom.
+      const found = await lookUp(trimmed)
+        .unwrap()
+        .catch(() => null);
+      const today = data?.date ?? todayIso();
+      const explanation = found ? explainCode(found.tickets, today, formatClock) : null;
+      if (explanation) {
+        setFailure(null);
+        setExplained(explanation);
+      }
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [byCode, run, t, data],
+    [byCode, lookUp, run, t, data],
   );
 
   const onSubmit = (e: FormEvent) => {
@@ -112,7 +132,7 @@ export function CheckInPage() {
         <div className="check-in__code-row">
           <input
             id={codeId}
-            className="input"
+            className="field__control check-in__field"
             value={code}
             autoComplete="off"
             onChange={(e) => setCode(e.target.value)}
@@ -139,6 +159,18 @@ export function CheckInPage() {
       </form>
       <div aria-live="polite">{done ? <p className="check-in__done">{done}</p> : null}</div>
       {failure ? <RefusalBox error={failure} /> : null}
+      {explained ? (
+        <div className="error-box" role="alert">
+          <p className="error-box__message">
+            {t(
+              explained.key === 'explain.checked-in' && !explained.params.by
+                ? 'explain.checked-in-unknown'
+                : explained.key,
+              explained.params,
+            )}
+          </p>
+        </div>
+      ) : null}
       <LoadingContainer data={data} error={error} backLink={{ to: '/', label: t('back') }}>
         {(day) => (
           <>
@@ -147,7 +179,7 @@ export function CheckInPage() {
               <label htmlFor={searchId}>{t('search.label')}</label>
               <input
                 id={searchId}
-                className="input"
+                className="field__control check-in__field"
                 type="search"
                 value={search}
                 onChange={(e) => setSearch(e.target.value)}
@@ -164,8 +196,8 @@ export function CheckInPage() {
                     {shown.length === 0 ? (
                       <p className="muted">{t('empty.no-tickets')}</p>
                     ) : (
-                      <div className="table-wrap">
-                        <table className="data-table">
+                      <TableRegion label={t('caption', { room: room.roomName })}>
+                        <table className="data-table check-in-table">
                           <caption className="visually-hidden">
                             {t('caption', { room: room.roomName })}
                           </caption>
@@ -192,9 +224,15 @@ export function CheckInPage() {
                                     {ticket.noShow
                                       ? t('status.released')
                                       : ticket.checkedInAt
-                                        ? t('status.checked-in', {
-                                            time: formatClockTime(new Date(ticket.checkedInAt)),
-                                          })
+                                        ? t(
+                                            ticket.checkedInBy
+                                              ? 'status.checked-in-by'
+                                              : 'status.checked-in',
+                                            {
+                                              time: formatClock(ticket.checkedInAt),
+                                              by: ticket.checkedInBy ?? '',
+                                            },
+                                          )
                                         : t('status.open')}
                                   </td>
                                   <td data-label={t('column.action')}>
@@ -237,7 +275,7 @@ export function CheckInPage() {
                             })}
                           </tbody>
                         </table>
-                      </div>
+                      </TableRegion>
                     )}
                   </section>
                 );

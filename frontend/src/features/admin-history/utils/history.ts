@@ -1,6 +1,7 @@
 import type { HistoryEntry } from '../../../api/types';
+import { getLibraryTimeZone } from '../../../lib/dates';
 
-/** The `what` values of the history API (spec: what happened to a ticket or a slot). */
+/** The `what` values of the history API (what happened to a ticket or a slot). */
 export const HISTORY_WHATS = [
   'held',
   'hold-extended',
@@ -57,11 +58,11 @@ export function actorLabel(actor: HistoryEntry['actor']): Label {
   }
 }
 
-/** docs/product.md#configuration: the default time zone. */
-export const TIME_ZONE = 'Europe/Vienna';
-
-/** dd.MM.yyyy HH:mm of an instant in the time zone; an unreadable value is returned unchanged. */
-export function formatTimestamp(iso: string, timeZone = TIME_ZONE): string {
+/**
+ * dd.MM.yyyy HH:mm of an instant in the time zone (default the library's); an unreadable value
+ * is returned unchanged.
+ */
+export function formatTimestamp(iso: string, timeZone = getLibraryTimeZone()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const parts = new Intl.DateTimeFormat('en-GB', {

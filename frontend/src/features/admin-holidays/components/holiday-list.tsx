@@ -8,7 +8,7 @@ import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { parseYear } from '../../../lib/calendar';
-import { formatDate } from '../../../lib/dates';
+import { formatDate, todayIso } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import { useDeleteHolidayMutation, useGetHolidaysOfYearQuery } from '../api/admin-holidays-api';
 
@@ -16,7 +16,8 @@ import { useDeleteHolidayMutation, useGetHolidaysOfYearQuery } from '../api/admi
 export function HolidayList() {
   const { t } = useTranslation('admin-holidays');
   const [searchParams, setSearchParams] = useSearchParams();
-  const [currentYear] = useState(() => new Date().getFullYear());
+  // The library's year, not the device's (docs/product.md#configuration).
+  const [currentYear] = useState(() => Number(todayIso().slice(0, 4)));
   const year = parseYear(searchParams.get('year')) ?? currentYear;
   const { currentData, error } = useGetHolidaysOfYearQuery(year);
   const yearHeading = useRef<HTMLHeadingElement>(null);

@@ -31,8 +31,8 @@ export interface ListState {
   readonly offset: number;
 }
 
-/** docs/product.md#screens: default sort is name ascending. */
-export const DEFAULT_SORT: ListSort = { column: 'name', order: 'ASC' };
+/** docs/product.md#screens: default sort is date and time ascending (the desk works through the day). */
+export const DEFAULT_SORT: ListSort = { column: 'date', order: 'ASC' };
 
 /** The first search: booked tickets from today on. */
 export function defaultListState(today: string): ListState {
@@ -133,7 +133,11 @@ export function ticketFilter(state: ListState, type: ListType = state.type): Tic
     ...(state.from ? { fromDate: state.from } : {}),
     ...(state.until ? { untilDate: state.until } : {}),
     ...(state.term ? { searchTerm: state.term } : {}),
-    sort: `${state.sort.column}:${state.sort.order}`,
+    // Tickets of one slot come in name order.
+    sort:
+      state.sort.column === 'date'
+        ? `date:${state.sort.order},name:ASC`
+        : `${state.sort.column}:${state.sort.order}`,
   };
 }
 

@@ -37,14 +37,14 @@ describe('cutRoomName', () => {
 });
 
 describe('list state in the address', () => {
-  it('defaults to booked tickets from today, sorted by name ascending, first page', () => {
+  it('defaults to booked tickets from today, sorted by date and time ascending, first page', () => {
     expect(parseListState(params(''), today)).toEqual(defaultListState(today));
     expect(defaultListState(today)).toEqual({
       type: 'booked',
       from: today,
       until: '',
       term: '',
-      sort: { column: 'name', order: 'ASC' },
+      sort: { column: 'date', order: 'ASC' },
       offset: 0,
     });
   });
@@ -121,7 +121,7 @@ describe('list state in the address', () => {
       searchFrom: today,
       searchUntil: '2026-04-01',
       searchTerm: 'x',
-      sortColumn: 'name',
+      sortColumn: 'date',
       sortOrder: 'ASC',
       offset: '20',
     });
@@ -151,7 +151,8 @@ describe('searching', () => {
   });
 
   it('toggles the active column and starts another one ascending', () => {
-    expect(nextSort(DEFAULT_SORT, 'name')).toEqual({ column: 'name', order: 'DESC' });
+    expect(nextSort(DEFAULT_SORT, 'date')).toEqual({ column: 'date', order: 'DESC' });
+    expect(nextSort(DEFAULT_SORT, 'name')).toEqual({ column: 'name', order: 'ASC' });
     expect(nextSort({ column: 'name', order: 'DESC' }, 'name')).toEqual({
       column: 'name',
       order: 'ASC',
@@ -163,7 +164,7 @@ describe('searching', () => {
   });
 
   it('marks only the sorted column with aria-sort', () => {
-    expect(ariaSort(DEFAULT_SORT, 'name')).toBe('ascending');
+    expect(ariaSort(DEFAULT_SORT, 'date')).toBe('ascending');
     expect(ariaSort({ column: 'email', order: 'DESC' }, 'email')).toBe('descending');
     expect(ariaSort(DEFAULT_SORT, 'room')).toBeUndefined();
   });
@@ -172,7 +173,7 @@ describe('searching', () => {
     const base = defaultListState(today);
     expect(ticketQuery(base)).toEqual({
       fromDate: today,
-      sort: 'name:ASC',
+      sort: 'date:ASC,name:ASC',
       limit: 20,
       offset: 0,
     });

@@ -43,16 +43,25 @@ export function TimeSlotAdd() {
   return (
     <Page title={t('add.title')}>
       {room.data ? <p className="page-subtitle">{t('room', { name: room.data.name })}</p> : null}
-      <TimeSlotAddForm roomId={id} />
+      {room.data || room.error ? (
+        <TimeSlotAddForm roomId={id} roomCapacity={room.data?.capacity ?? 0} />
+      ) : (
+        <p className="loading" role="status">
+          {t('loading', { ns: 'common' })}
+        </p>
+      )}
     </Page>
   );
 }
 
-function TimeSlotAddForm({ roomId }: { roomId: string }) {
+/** The form; a new slot proposes the room's capacity. */
+function TimeSlotAddForm({ roomId, roomCapacity }: { roomId: string; roomCapacity: number }) {
   const { t, i18n } = useTranslation('admin-time-slots');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const [values, setValues] = useState<AddFormValues>(() => addFormDefaults(todayIso()));
+  const [values, setValues] = useState<AddFormValues>(() =>
+    addFormDefaults(todayIso(), roomCapacity),
+  );
   const [createTimeSlots, { isLoading, error }] = useCreateTimeSlotsMutation();
   const form = useValidatedForm(checkAddForm, ADD_FIELDS, idOf);
   const repeating = isRepeating(values);
@@ -62,7 +71,7 @@ function TimeSlotAddForm({ roomId }: { roomId: string }) {
     const next = {
       ...values,
       [field]: value,
-      // Spec: changing the start date sets repeat-until to it.
+      // Changing the start date sets repeat-until to it (docs/product.md#screens).
       ...(field === 'startDate' ? { repeatUntil: value } : {}),
     };
     setValues(next);

@@ -11,6 +11,7 @@ import { InputField, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { SlotSummary } from '../../../components/slot-summary';
+import { TableRegion } from '../../../components/table-region';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatDateTime, formatTimeRange } from '../../../lib/dates';
@@ -240,7 +241,7 @@ function SlotWaitlist({ slot }: { slot: AdminTimeSlot }) {
           content.length === 0 ? (
             <EmptyState>{t('waitlist.empty')}</EmptyState>
           ) : (
-            <div className="table-wrap">
+            <TableRegion label={t('waitlist.caption', { count: content.length })}>
               <table className="data-table">
                 <caption className="visually-hidden">
                   {t('waitlist.caption', { count: content.length })}
@@ -266,7 +267,7 @@ function SlotWaitlist({ slot }: { slot: AdminTimeSlot }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableRegion>
           )
         }
       </LoadingContainer>
@@ -290,7 +291,7 @@ function SlotReservations({ slot }: { slot: TimeSlot }) {
         content.length === 0 ? (
           <EmptyState>{t('empty.no-reservations', { ns: 'common' })}</EmptyState>
         ) : (
-          <div className="table-wrap">
+          <TableRegion label={t('edit.reservations-caption', { count: content.length })}>
             <table className="data-table">
               <caption className="visually-hidden">
                 {t('edit.reservations-caption', { count: content.length })}
@@ -322,7 +323,7 @@ function SlotReservations({ slot }: { slot: TimeSlot }) {
                 })}
               </tbody>
             </table>
-          </div>
+          </TableRegion>
         )
       }
     </LoadingContainer>

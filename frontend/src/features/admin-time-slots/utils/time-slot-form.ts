@@ -28,8 +28,11 @@ export interface AddFormValues {
   capacity: string;
 }
 
-/** docs/product.md#limits: start 00:00, end 23:59, Monday to Friday, holidays excluded, capacity 0. */
-export function addFormDefaults(today: string): AddFormValues {
+/**
+ * docs/product.md#validation: start 00:00, end 23:59 (a room has no opening hours of its own),
+ * Monday to Friday, holidays excluded, the room's capacity (0 while it is not known).
+ */
+export function addFormDefaults(today: string, roomCapacity = 0): AddFormValues {
   return {
     startTime: '00:00',
     endTime: '23:59',
@@ -37,7 +40,7 @@ export function addFormDefaults(today: string): AddFormValues {
     repeatUntil: today,
     daysOfWeek: ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY'],
     includeHolidays: false,
-    capacity: '0',
+    capacity: String(roomCapacity),
   };
 }
 

@@ -28,6 +28,8 @@ describe('adding time slots', () => {
       capacity: '0',
     });
     expect(addErrors(defaults)).toEqual({});
+    // With the room known, its capacity.
+    expect(addFormDefaults('2026-03-02', 24).capacity).toBe('24');
   });
 
   it('repeats only when repeat-until is after the start date', () => {

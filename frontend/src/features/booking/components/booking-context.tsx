@@ -73,8 +73,10 @@ export interface BookingState {
   /** Keeps the cart alive while the visitor is busy (at most once a minute, when it expires soon). */
   touchOnActivity: () => void;
   savePersonalData: (data: PersonalData) => void;
-  /** After booking: the cart and the personal data are gone. */
-  finishBooking: () => void;
+  /** The booking just made (its owner id) while no new cart has started; else null. */
+  bookedOwnerId: string | null;
+  /** After booking: the cart and the personal data are gone; the booking's owner id is kept. */
+  finishBooking: (ownerId?: string) => void;
   /** The panic button: removes the cart and the personal data and starts again at `/?reset=y`. */
   panic: () => Promise<void>;
 }
@@ -92,9 +94,10 @@ const NO_TICKETS: readonly Ticket[] = [];
 const setTransactionId = (id: string | null) => writeItem(BOOKING_KEYS.transactionId, id);
 const setPersonalData = (data: PersonalData | null) =>
   writeItem(BOOKING_KEYS.personalData, data ? JSON.stringify(data) : null);
-const finishBooking = () => {
+const finishBooking = (ownerId?: string) => {
   setTransactionId(null);
   setPersonalData(null);
+  writeItem(BOOKING_KEYS.bookedOwnerId, ownerId ?? null);
 };
 
 /** The history state of `/?reset=y` after an expired cart: the chooser names the expiry. */
@@ -123,6 +126,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
     readItem(BOOKING_KEYS.personalData),
   );
   const personalData = useMemo(() => parsePersonalData(rawPersonalData), [rawPersonalData]);
+  const bookedOwnerId = useSyncExternalStore(subscribe, () => readItem(BOOKING_KEYS.bookedOwnerId));
   const { data: settings } = useGetSettingsQuery();
   const query = useGetCartQuery(transactionId ?? skipToken);
   const { currentData: cart, error, isFetching, refetch } = query;
@@ -161,7 +165,10 @@ export function BookingProvider({ children }: { children: ReactNode }) {
   const adopt = useCallback(
     (answer: CartAnswer) => {
       if (!isCompleteAddAnswer(answer)) throw new BookingFailure('unknown');
-      if (answer.transactionId !== transactionId) setTransactionId(answer.transactionId);
+      if (answer.transactionId !== transactionId) {
+        setTransactionId(answer.transactionId);
+        writeItem(BOOKING_KEYS.bookedOwnerId, null);
+      }
       writeExpired(false);
       return answer;
     },
@@ -242,11 +249,13 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       touch,
       touchOnActivity,
       savePersonalData: setPersonalData,
+      bookedOwnerId,
       finishBooking,
       panic,
     }),
     [
       transactionId,
+      bookedOwnerId,
       cart,
       error,
       settings,

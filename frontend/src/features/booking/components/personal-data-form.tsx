@@ -20,7 +20,7 @@ import {
   type TextField,
 } from '../lib/personal-data';
 import { useBooking } from './booking-context';
-import { WizardSteps } from './wizard-steps';
+import { BookedRedirect, WizardSteps } from './wizard-steps';
 
 const idOf = (field: keyof PersonalData) => `personal-${field}`;
 
@@ -65,13 +65,14 @@ export function PersonalDataForm() {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.validate(values)) return;
+    if (expired || !form.validate(values)) return;
     savePersonalData(values);
     void navigate('/summary');
   };
 
   return (
     <Page title={t('data.heading')}>
+      <BookedRedirect />
       <WizardSteps current="data" reached={cartLoading || tickets.length > 0} />
       {expired ? (
         <div className="notice notice--warning" role="alert">
@@ -111,14 +112,23 @@ export function PersonalDataForm() {
           checked={values.accessibility}
           onChange={(event) => change('accessibility', event.target.checked)}
         />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary">
-            {t('data.next')}
-          </button>
-          <Link className="button button--secondary" to="/your-reservations">
-            {t('data.back')}
-          </Link>
-        </div>
+        {expired ? (
+          // The cart is gone: no way on to a summary without tickets; the data stays for later.
+          <div className="form__actions">
+            <Link className="button button--primary" to="/">
+              {t('cart.choose-room')}
+            </Link>
+          </div>
+        ) : (
+          <div className="form__actions">
+            <button type="submit" className="button button--primary">
+              {t('data.next')}
+            </button>
+            <Link className="button button--secondary" to="/your-reservations">
+              {t('data.back')}
+            </Link>
+          </div>
+        )}
       </form>
     </Page>
   );

@@ -203,6 +203,7 @@ export function RoomBooking() {
               slots={slots.error ? [] : shown}
               onMonthChange={showMonth}
               previousDisabled={compareYearMonth(month, current) <= 0}
+              hideOverbooking
               renderSlotAction={renderSlotAction}
               markDay={markDay}
               legendMarks={[inCartMark, dayFullMark]}

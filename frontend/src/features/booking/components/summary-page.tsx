@@ -39,7 +39,7 @@ export function SummaryPage() {
         transactionId,
         owner: toBookingInput(personalData, language),
       }).unwrap();
-      finishBooking();
+      finishBooking(result.ownerId);
       const booked: BookedState = { bookedEmail: personalData.email.trim() };
       // Replaces /summary in the history: back does not lead to an empty summary.
       await navigate(`/reservation-confirmation/${encodeURIComponent(result.ownerId)}`, {

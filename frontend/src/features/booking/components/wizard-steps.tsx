@@ -1,5 +1,7 @@
+import { Navigate } from 'react-router';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { stepState, WIZARD_STEPS, type WizardStep } from '../lib/wizard';
+import { useBooking } from './booking-context';
 
 /**
  * The four booking steps; the current one carries aria-current="step". `reached` false (e.g. the
@@ -37,4 +39,16 @@ export function WizardSteps({
       </ol>
     </nav>
   );
+}
+
+/**
+ * On the cart and data steps after a booking (no new cart yet): the booking's confirmation
+ * instead, so the browser's back button from it (the summary's entry was replaced by it) never
+ * shows an empty step. Not on the summary, which itself goes on to the confirmation as it books.
+ */
+export function BookedRedirect() {
+  const { transactionId, bookedOwnerId } = useBooking();
+  return !transactionId && bookedOwnerId ? (
+    <Navigate to={`/reservation-confirmation/${encodeURIComponent(bookedOwnerId)}`} replace />
+  ) : null;
 }

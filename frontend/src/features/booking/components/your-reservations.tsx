@@ -5,7 +5,7 @@ import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { useBooking } from './booking-context';
 import { CartTickets } from './cart-tickets';
-import { WizardSteps } from './wizard-steps';
+import { BookedRedirect, WizardSteps } from './wizard-steps';
 
 /** Route `/your-reservations`: the cart with a remove button per ticket, then on to the data. */
 export function YourReservations() {
@@ -18,6 +18,7 @@ export function YourReservations() {
 
   return (
     <Page title={t('cart.title')}>
+      <BookedRedirect />
       <WizardSteps current="reservation" />
       <h2 ref={heading} tabIndex={-1}>
         {t('cart.chosen')}

@@ -7,6 +7,11 @@
 export const BOOKING_KEYS = {
   transactionId: 'transactionId',
   personalData: 'personalData',
+  /**
+   * The owner id of the booking just made, until a new cart starts: the browser's back button
+   * from its confirmation then shows it again instead of an empty step.
+   */
+  bookedOwnerId: 'bookedOwnerId',
 } as const;
 
 export type BookingKey = (typeof BOOKING_KEYS)[keyof typeof BOOKING_KEYS];

@@ -1,5 +1,10 @@
 import { baseApi } from '../../../api/base-api';
+import type { components } from '../../../api/schema';
 import type { Page, TimeSlot } from '../../../api/types';
+
+export type DeskDay = components['schemas']['DeskDay'];
+export type DeskRoom = components['schemas']['DeskRoom'];
+export type DeskSlot = components['schemas']['DeskSlot'];
 
 export const dashboardApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
@@ -12,7 +17,12 @@ export const dashboardApi = baseApi.injectEndpoints({
       transformResponse: (page: Page<TimeSlot>) => page.totalCount,
       providesTags: [{ type: 'TimeSlot', id: 'LIST' }],
     }),
+    /** Today at the desk: the server's day and time in the library's time zone. */
+    getDeskDay: build.query<DeskDay, void>({
+      query: () => 'admin/day',
+      providesTags: [{ type: 'TimeSlot', id: 'LIST' }],
+    }),
   }),
 });
 
-export const { useGetOverbookedCountQuery } = dashboardApi;
+export const { useGetOverbookedCountQuery, useGetDeskDayQuery } = dashboardApi;

@@ -6,6 +6,7 @@ import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { todayIso } from '../../../lib/dates';
 import { useGetOverbookedCountQuery } from '../api/dashboard-api';
+import { DeskDayPanel } from './desk-day';
 
 interface DashboardLink {
   /** Key below `links.` in the dashboard namespace. */
@@ -30,7 +31,7 @@ interface DashboardProps {
   isAdmin: boolean;
 }
 
-/** Admin route `/`. */
+/** Admin route `/`: the desk's day, then the links to the staff screens. */
 export function Dashboard({ isAdmin }: DashboardProps) {
   const { t } = useTranslation('dashboard');
   const { labelAdminUrl } = useConfig();
@@ -45,6 +46,8 @@ export function Dashboard({ isAdmin }: DashboardProps) {
 
   return (
     <Page title={t('title')}>
+      <DeskDayPanel />
+      <h2 className="dashboard-links__title">{t('links-label')}</h2>
       <p>{t('intro')}</p>
       <nav aria-label={t('links-label')}>
         <ul className="dashboard-links">

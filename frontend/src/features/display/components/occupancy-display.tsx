@@ -3,7 +3,13 @@ import type { DisplayRoom, DisplaySlot } from '../../../api/types';
 import { ErrorBox } from '../../../components/error-box';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formatClockTime, formatLongDate, formatTimeRange, todayIso } from '../../../lib/dates';
+import {
+  formatClockTime,
+  formatLongDate,
+  formatTimeRange,
+  getLibraryTimeZone,
+  todayIso,
+} from '../../../lib/dates';
 import { DISPLAY_POLLING_MS, useGetDisplayQuery } from '../api/display-api';
 import { nextOf, seatLevel } from '../lib/display-view';
 
@@ -124,6 +130,7 @@ export function OccupancyDisplay({ roomId }: { roomId: string }) {
   useDocumentTitle(t('title'));
   const updated = fulfilledTimeStamp
     ? new Intl.DateTimeFormat(language, {
+        timeZone: getLibraryTimeZone(),
         hour: '2-digit',
         minute: '2-digit',
         second: '2-digit',

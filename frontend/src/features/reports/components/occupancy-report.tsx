@@ -208,6 +208,8 @@ function OccupancyResult({
             ) : (
               <>
                 <OccupancyTotals items={items} locale={i18n.language} noShows={noShows} />
+                {/* The chart, a glance per day, before the table of every slot it sums. */}
+                <OccupancyChart days={occupancyByDay(items)} locale={i18n.language} />
                 <OccupancyTable
                   items={items}
                   noShows={noShows}
@@ -215,7 +217,6 @@ function OccupancyResult({
                   busy={report.isFetching}
                   locale={i18n.language}
                 />
-                <OccupancyChart days={occupancyByDay(items)} locale={i18n.language} />
               </>
             )}
           </>

@@ -51,11 +51,10 @@ export function ReportsPage({ backTo }: { backTo?: string }) {
           </li>
         </ul>
       </section>
-      <section aria-labelledby="reports-common">
-        <h2 id="reports-common">{t('page.common-heading')}</h2>
-        {common.length === 0 ? (
-          <EmptyState>{t('empty.no-reports', { ns: 'common' })}</EmptyState>
-        ) : (
+      {/* The further reports only where the installation names some: no empty section. */}
+      {common.length > 0 ? (
+        <section aria-labelledby="reports-common">
+          <h2 id="reports-common">{t('page.common-heading')}</h2>
           <ul className="report-links">
             {common.map((report) => (
               <li key={report.url}>
@@ -63,8 +62,8 @@ export function ReportsPage({ backTo }: { backTo?: string }) {
               </li>
             ))}
           </ul>
-        )}
-      </section>
+        </section>
+      ) : null}
     </Page>
   );
 }

@@ -1,0 +1,10 @@
+/**
+ * Booking numbers (`R-7K3QX2`: `R-` and six characters without 0/O and 1/I) are shown upper-case;
+ * what staff type or scan may be lower-case and carry spaces around it.
+ */
+export const normalBookingNumber = (s: string) => s.trim().toUpperCase();
+
+const BOOKING_NUMBER = /^R-[2-9A-HJ-NP-Z]{6}$/;
+
+/** Whether a typed text is a booking number (no name, organisation or address has this shape). */
+export const isBookingNumber = (s: string) => BOOKING_NUMBER.test(normalBookingNumber(s));
