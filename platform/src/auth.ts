@@ -5,14 +5,26 @@ import session from 'express-session';
 import connectPgSimple from 'connect-pg-simple';
 import type pg from 'pg';
 import { defineRoute, STAFF_ROLES, type RouteDef, type Role, type SessionUser } from './http.ts';
-import { Problem } from './problem.ts';
+import { Problem, problems } from './problem.ts';
 import { SignInInput } from '@rr/contracts';
 import { fromContract, z } from './validation.ts';
 import type { Logger } from './logger.ts';
 import { persistentSecret } from './secrets.ts';
-import type { Clock } from './clock.ts';
+import { systemClock, type Clock } from './clock.ts';
 import type { SignInLimits } from './sign-in-limit.ts';
 import { clientAddressKey, SignInLimitStore } from './sign-in-limit-store.ts';
+import {
+  campusAccount,
+  localOnlyPolicy,
+  localSignInAllowed,
+  noStaffRole,
+  SIGN_IN_METHODS,
+  SignInRecords,
+  staffAccounts,
+  startStaffSession,
+  type StaffSignInPolicy,
+} from './staff-sso.ts';
+import { DirectoryUnavailable, type LdapDirectory, type LdapResult } from './ldap-sign-in.ts';
 
 const scrypt = promisify(scryptCb) as (
   pw: string,
@@ -47,6 +59,7 @@ let dummyHash: Promise<string> | null = null;
 /**
  * Creates the account, or sets an existing one's roles and password. A new password ends the
  * account's sessions (its generation rises); its new roles hold from the next request of any.
+ * The account is a local one from then on, also one the campus identity had made.
  */
 export async function createUser(
   pool: pg.Pool,
@@ -55,9 +68,10 @@ export async function createUser(
   roles: Role[],
 ): Promise<void> {
   await pool.query(
-    `INSERT INTO admin_users (username, password_hash, roles) VALUES ($1, $2, $3)
+    `INSERT INTO admin_users (username, password_hash, roles, source) VALUES ($1, $2, $3, 'local')
      ON CONFLICT (username) DO UPDATE SET password_hash = EXCLUDED.password_hash,
-       roles = EXCLUDED.roles, session_generation = admin_users.session_generation + 1`,
+       roles = EXCLUDED.roles, source = 'local',
+       session_generation = admin_users.session_generation + 1`,
     [username, await hashPassword(password), roles],
   );
 }
@@ -100,19 +114,29 @@ const isRole = (r: string): r is Role => (STAFF_ROLES as readonly string[]).incl
  * destroyed, leaving the request signed out (401 on staff routes). One primary-key read on the
  * primary, never a cache: another process could not invalidate it.
  */
-export function currentStaff(pool: pg.Pool): RequestHandler {
+export function currentStaff(
+  pool: pg.Pool,
+  options: { clock?: Clock; policy?: StaffSignInPolicy } = {},
+): RequestHandler {
+  const policy = options.policy ?? localOnlyPolicy;
   return async (req, _res, next) => {
     const user = req.session?.user;
     if (!user) {
       next();
       return;
     }
-    const r = await pool.query<{ roles: string[]; session_generation: number }>(
-      'SELECT roles, session_generation FROM admin_users WHERE username = $1',
+    const r = await pool.query<{ roles: string[]; session_generation: number; source: string }>(
+      'SELECT roles, session_generation, source FROM admin_users WHERE username = $1',
       [user.username],
     );
     const row = r.rows[0];
-    if (!row || row.session_generation !== req.session.generation) {
+    // A session of the campus identity ends at its time however busy it is; a local account's
+    // session ends when its password sign-in is switched off (LOCAL_SIGN_IN).
+    const expired =
+      req.session.expiresAt !== undefined &&
+      (options.clock ?? systemClock).now().getTime() >= req.session.expiresAt;
+    const localOff = row?.source === 'local' && !localSignInAllowed(policy, user.username);
+    if (!row || row.session_generation !== req.session.generation || expired || localOff) {
       // A fresh, empty session in its place: the stored one is deleted, and sign-in still works.
       await new Promise<void>((resolve, reject) =>
         req.session.regenerate((err) => (err ? reject(err as Error) : resolve())),
@@ -218,10 +242,37 @@ export interface AuthOptions {
   /** How failed sign-ins delay further attempts (config SIGN_IN_*, see signInLimitsFrom). */
   signInLimits: SignInLimits;
   logger?: Logger;
+  /** Roles from groups, campus session length, local sign-in (every local account by default). */
+  policy?: StaffSignInPolicy;
+  /** The directory the sign-in form also asks (LDAP_URL), if any. */
+  ldap?: LdapDirectory | null;
 }
+
+const SignInRecordSchema = z
+  .object({
+    at: z.string(),
+    method: z.enum(SIGN_IN_METHODS),
+    username: z.string(),
+    outcome: z.enum(['signed-in', 'refused']),
+    reason: z.string().nullable(),
+  })
+  .openapi('StaffSignIn');
+const StaffAccountSchema = z
+  .object({
+    username: z.string(),
+    source: z.enum(SIGN_IN_METHODS),
+    roles: z.array(z.enum(STAFF_ROLES)),
+    lastSignInAt: z.string().nullable(),
+  })
+  .openapi('StaffAccount');
 
 export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
   const limiter = new SignInLimitStore(pool, options.clock, options.signInLimits);
+  const policy = options.policy ?? localOnlyPolicy;
+  const records = new SignInRecords(pool, options.clock);
+  const ldap = options.ldap ?? null;
+  const wrongCredentials = () =>
+    new Problem(401, 'auth__invalid_credentials', 'Wrong user name or password');
   return [
     defineRoute({
       method: 'post',
@@ -251,27 +302,68 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
           );
         }
         const r = await pool.query<{
-          password_hash: string;
+          password_hash: string | null;
           roles: Role[];
           session_generation: number;
-        }>('SELECT password_hash, roles, session_generation FROM admin_users WHERE username = $1', [
-          body.username,
-        ]);
+          source: string;
+        }>(
+          `SELECT password_hash, roles, session_generation, source FROM admin_users
+           WHERE username = $1`,
+          [body.username],
+        );
         const row = r.rows[0];
+        const local = row?.source === 'local' ? row : undefined;
+        const allowed = localSignInAllowed(policy, body.username);
+        // The directory answers for every name that is not a local account allowed to sign in
+        // with its password here; without a directory such a name is refused like a wrong one.
+        if (ldap && !(local && allowed)) {
+          let result: LdapResult;
+          try {
+            result = await ldap.authenticate(body.username.toLowerCase(), body.password);
+          } catch (err) {
+            if (!(err instanceof DirectoryUnavailable)) throw err;
+            options.logger?.error({ err: err.message }, 'the directory (LDAP) could not be asked');
+            throw problems.unavailable();
+          }
+          const username = body.username.toLowerCase();
+          if (!result.ok) {
+            await records.record('ldap', username, 'refused', 'wrong-credentials');
+            throw wrongCredentials();
+          }
+          await limiter.succeeded(attempt);
+          const account = await campusAccount(
+            pool,
+            options.clock,
+            policy,
+            'ldap',
+            username,
+            result.groups,
+          );
+          if (!account.ok) {
+            await records.record('ldap', username, 'refused', account.reason);
+            throw noStaffRole();
+          }
+          const expiresAt = options.clock.now().getTime() + policy.campusSessionMs;
+          await startStaffSession(req, account.user, account.generation, 'ldap', expiresAt);
+          await records.record('ldap', username, 'signed-in');
+          return { body: account.user };
+        }
         dummyHash ??= hashPassword(randomBytes(8).toString('hex'));
-        const ok = await verifyPassword(body.password, row?.password_hash ?? (await dummyHash));
-        if (!row || !ok)
-          throw new Problem(401, 'auth__invalid_credentials', 'Wrong user name or password');
+        const stored = local && allowed ? local.password_hash : null;
+        const ok = await verifyPassword(body.password, stored ?? (await dummyHash));
+        if (!local || !stored || !ok) {
+          const reason = local && !allowed ? 'local-sign-in-off' : 'wrong-credentials';
+          await records.record('local', body.username, 'refused', reason);
+          throw wrongCredentials();
+        }
         await limiter.succeeded(attempt);
-        const user: SessionUser = { username: body.username, roles: row.roles };
-        await new Promise<void>((resolve, reject) =>
-          req.session.regenerate((err) => (err ? reject(err as Error) : resolve())),
-        );
-        req.session.user = user;
-        req.session.generation = row.session_generation;
-        await new Promise<void>((resolve, reject) =>
-          req.session.save((err) => (err ? reject(err as Error) : resolve())),
-        );
+        const user: SessionUser = { username: body.username, roles: local.roles };
+        await startStaffSession(req, user, local.session_generation, 'local');
+        await pool.query('UPDATE admin_users SET last_sign_in_at = $2 WHERE username = $1', [
+          body.username,
+          options.clock.now(),
+        ]);
+        await records.record('local', body.username, 'signed-in');
         return { body: user };
       },
     }),
@@ -296,6 +388,58 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
       access: 'signed-in',
       responses: { 200: { description: 'The user', schema: UserSchema } },
       handler: async ({ user }) => Promise.resolve({ body: user }),
+    }),
+    // Under /auth/ like sign-in: these read the primary's accounts, and a split deployment
+    // sends every /auth/ request to the command side.
+    defineRoute({
+      method: 'get',
+      path: '/auth/staff-accounts',
+      summary: 'The staff accounts: how each signs in, its roles, its last sign-in',
+      tags: ['auth'],
+      access: ['admin'],
+      responses: {
+        200: {
+          description: 'The accounts by name',
+          schema: z.object({ items: z.array(StaffAccountSchema) }),
+        },
+      },
+      handler: async () => ({
+        body: { items: await staffAccounts(pool) },
+        headers: { 'Cache-Control': 'no-store' },
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/staff-accounts/{username}/end-sessions',
+      summary: 'End every session of a staff account (it signs in again)',
+      tags: ['auth'],
+      access: ['admin'],
+      params: z.object({ username: z.string().min(1).max(200) }),
+      responses: {
+        204: { description: 'Its sessions ended' },
+        404: { description: 'No such account' },
+      },
+      handler: async ({ params }) => {
+        if (!(await endUserSessions(pool, params.username))) throw problems.notFound('Account');
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/sign-ins',
+      summary: 'The latest staff sign-ins and refused sign-ins, newest first',
+      tags: ['auth'],
+      access: ['admin'],
+      responses: {
+        200: {
+          description: 'The latest 200 records',
+          schema: z.object({ items: z.array(SignInRecordSchema) }),
+        },
+      },
+      handler: async () => ({
+        body: { items: await records.latest(200) },
+        headers: { 'Cache-Control': 'no-store' },
+      }),
     }),
   ];
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { BookingLimits } from '@rr/domain/limits';
+import { STAFF_ROLES } from './http.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -18,6 +19,38 @@ const listOf = (url: z.ZodURL) =>
         .filter(Boolean),
     )
     .pipe(z.array(url));
+
+/** A comma-separated list of names (empty = none). */
+const nameList = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+
+/**
+ * STAFF_ROLE_MAP: a JSON object from a group as the identity provider sends it (a claim value,
+ * an attribute value or a group's DN) to the staff roles its members get.
+ */
+const roleMap = z
+  .string()
+  .transform((s, ctx) => {
+    try {
+      return JSON.parse(s) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.record(
+      z.string().min(1, 'a group name must not be empty'),
+      z
+        .array(z.enum(STAFF_ROLES, { error: `roles are ${STAFF_ROLES.join(', ')}` }))
+        .min(1, 'each group needs at least one role'),
+      { error: 'must be a JSON object of group name to a list of roles' },
+    ),
+  );
 
 const PG_PROTOCOL = /^postgres(ql)?$/;
 const urlList = listOf(z.url());
@@ -89,6 +122,27 @@ const ConfigSchema = z.object({
   HOLIDAY_IMPORT_MAX_OCCURRENCES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   HOLIDAY_IMPORT_MAX_DAYS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30000).default(3000),
+  // Staff sign-in with the campus identity (platform/src/staff-sso.ts): roles from groups, how
+  // long such a session lasts at most, and which local accounts keep their password sign-in.
+  STAFF_ROLE_MAP: roleMap.optional(),
+  STAFF_SSO_SESSION_HOURS: z.coerce.number().min(0.05).max(168).default(10),
+  LOCAL_SIGN_IN: bool.default(true),
+  LOCAL_SIGN_IN_ACCOUNTS: nameList.default(['admin']),
+  // LDAP / Active Directory on the sign-in form (platform/src/ldap-sign-in.ts): ldaps://, or
+  // ldap:// always upgraded with StartTLS.
+  LDAP_URL: z.url({ protocol: /^ldaps?$/ }).optional(),
+  LDAP_BIND_DN: z.string().min(1).optional(),
+  LDAP_BIND_PASSWORD: z.string().min(1).optional(),
+  LDAP_SEARCH_BASE: z.string().min(1).optional(),
+  LDAP_USER_FILTER: z
+    .string()
+    .refine((f) => f.includes('{{username}}'), 'must contain {{username}}')
+    .default('(uid={{username}})'),
+  LDAP_GROUPS_ATTRIBUTE: z.string().min(1).default('memberOf'),
+  // A PEM file of the certificate authorities the directory's certificate is checked against
+  // (the system's list when unset).
+  LDAP_TLS_CA_FILE: z.string().min(1).optional(),
+  LDAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(10000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -134,9 +188,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
+  const sso = ssoConfigProblems(config);
+  if (sso.length)
+    throw new ConfigError(`Invalid configuration:\n${sso.map((l) => `  ${l}`).join('\n')}`);
   return {
     ...config,
     DATA_DIR: path.resolve(cwd, config.DATA_DIR),
     FRONTEND_DIST: path.resolve(cwd, config.FRONTEND_DIST),
   };
+}
+
+/** Whether staff may sign in with the campus identity (any provider configured). */
+export const ssoConfigured = (config: Pick<Config, 'LDAP_URL'>): boolean =>
+  config.LDAP_URL !== undefined;
+
+/** What the settings of the campus identity lack together (each variable alone is checked above). */
+function ssoConfigProblems(config: Config): string[] {
+  const problems: string[] = [];
+  if (ssoConfigured(config) && !config.STAFF_ROLE_MAP)
+    problems.push(
+      'STAFF_ROLE_MAP: required with a campus sign-in (LDAP_URL): a JSON object of group to roles',
+    );
+  if (config.LDAP_URL && !config.LDAP_SEARCH_BASE)
+    problems.push('LDAP_SEARCH_BASE: required with LDAP_URL');
+  if ((config.LDAP_BIND_DN === undefined) !== (config.LDAP_BIND_PASSWORD === undefined))
+    problems.push('LDAP_BIND_DN and LDAP_BIND_PASSWORD: set both, or neither (anonymous search)');
+  if (!config.LOCAL_SIGN_IN && !ssoConfigured(config) && config.LOCAL_SIGN_IN_ACCOUNTS.length === 0)
+    problems.push(
+      'LOCAL_SIGN_IN_ACCOUNTS: with LOCAL_SIGN_IN=false and no campus sign-in, nobody could sign in',
+    );
+  return problems;
 }

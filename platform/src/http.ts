@@ -34,6 +34,12 @@ declare module 'express-session' {
     user?: SessionUser;
     /** The account's session generation at sign-in (see currentStaff in auth.ts). */
     generation?: number;
+    /** How the session signed in: the account's password, or the campus identity (staff-sso.ts). */
+    method?: 'local' | 'ldap' | 'oidc' | 'saml';
+    /** When a session of the campus identity ends, in ms since the epoch by the clock. */
+    expiresAt?: number;
+    /** The OpenID provider's ID token, the hint its sign-out asks for. */
+    idToken?: string;
   }
 }
 

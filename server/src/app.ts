@@ -24,6 +24,9 @@ import {
   type Pool,
   type ReadPools,
   type RouteDef,
+  LdapDirectory,
+  ldapSettingsFrom,
+  signInPolicyFrom,
 } from '@rr/platform';
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
@@ -60,7 +63,14 @@ export function routesFor(
   // API tokens on the primary in every role: a revocation holds at once, replica lag or not.
   const tokens = apiTokenRoutes(new ApiTokenStore(deps.pool, deps.clock), deps.clock);
   if (role !== 'query') {
-    const auth = { clock: deps.clock, signInLimits: signInLimitsFrom(config), logger: deps.logger };
+    const ldap = ldapSettingsFrom(config);
+    const auth = {
+      clock: deps.clock,
+      signInLimits: signInLimitsFrom(config),
+      logger: deps.logger,
+      policy: signInPolicyFrom(config),
+      ldap: ldap ? new LdapDirectory(ldap) : null,
+    };
     routes.push(...authRoutes(deps.pool, auth), ...tokens.writes, ...commandRoutes(deps));
   }
   if (role !== 'command') routes.push(...tokens.reads, ...queryRoutes({ ...deps, pool: readPool }));
@@ -109,7 +119,8 @@ export function createApp(options: AppOptions): express.Express {
   });
   // The signed-in account as the database has it now, in every process (roles, removal, ended
   // sessions), on the primary like the sessions themselves.
-  if (!options.trustedSessions) api.use(currentStaff(deps.pool));
+  if (!options.trustedSessions)
+    api.use(currentStaff(deps.pool, { clock: deps.clock, policy: signInPolicyFrom(config) }));
   // Guessing: new carts and owner-id lookups are limited per client (in the process); failed
   // sign-ins delay further attempts across processes (authRoutes, platform/src/sign-in-limit.ts).
   // New carts, waitlist joins and offers taken count together (each may start a hold or a mail).
