@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import connectPgSimple from 'connect-pg-simple';
 import type pg from 'pg';
@@ -24,6 +24,7 @@ import {
   startStaffSession,
   type StaffSignInPolicy,
 } from './staff-sso.ts';
+import { ProviderUnavailable, type OidcProvider } from './oidc-sign-in.ts';
 import { DirectoryUnavailable, type LdapDirectory, type LdapResult } from './ldap-sign-in.ts';
 
 const scrypt = promisify(scryptCb) as (
@@ -236,6 +237,26 @@ const UserSchema = z
   .openapi('User');
 const LoginBody = fromContract(SignInInput);
 
+/** The origin the browser used (behind TRUST_PROXY, the proxy's). */
+const origin = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+
+/**
+ * Where a sign-in may return to: a path of the staff app on this origin, nothing else (no other
+ * origin, no protocol-relative or backslashed path); null for anything else.
+ */
+export function staffReturnPath(value: string): string | null {
+  if (!value.startsWith('/') || value.startsWith('//') || /[\\\s]/.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(value, 'http://staff.invalid');
+  } catch {
+    return null;
+  }
+  if (url.origin !== 'http://staff.invalid') return null;
+  if (url.pathname !== '/admin' && !url.pathname.startsWith('/admin/')) return null;
+  return url.pathname + url.search + url.hash;
+}
+
 export interface AuthOptions {
   /** The time failed sign-ins are counted at. */
   clock: Clock;
@@ -246,6 +267,8 @@ export interface AuthOptions {
   policy?: StaffSignInPolicy;
   /** The directory the sign-in form also asks (LDAP_URL), if any. */
   ldap?: LdapDirectory | null;
+  /** The OpenID provider staff may sign in with (OIDC_ISSUER), if any. */
+  oidc?: OidcProvider | null;
 }
 
 const SignInRecordSchema = z
@@ -271,6 +294,7 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
   const policy = options.policy ?? localOnlyPolicy;
   const records = new SignInRecords(pool, options.clock);
   const ldap = options.ldap ?? null;
+  const oidcProvider = options.oidc ?? null;
   const wrongCredentials = () =>
     new Problem(401, 'auth__invalid_credentials', 'Wrong user name or password');
   return [
@@ -373,10 +397,22 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
       summary: 'Sign out',
       tags: ['auth'],
       access: 'public',
-      responses: { 204: { description: 'Signed out' } },
+      responses: {
+        200: {
+          description:
+            'Signed out here; the browser goes on to the OpenID provider to end its session too',
+          schema: z.object({ endSessionUrl: z.string() }),
+        },
+        204: { description: 'Signed out' },
+      },
       handler: async ({ req, res }) => {
+        const { method, idToken } = req.session;
         await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
         res.clearCookie(SESSION_COOKIE, { path: '/' });
+        if (method === 'oidc' && idToken && oidcProvider) {
+          const url = await oidcProvider.endSessionUrl(idToken, `${origin(req)}/admin/`);
+          if (url) return { body: { endSessionUrl: url } };
+        }
         return { status: 204 };
       },
     }),
@@ -389,6 +425,42 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
       responses: { 200: { description: 'The user', schema: UserSchema } },
       handler: async ({ user }) => Promise.resolve({ body: user }),
     }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/providers',
+      summary: 'How staff can sign in: the form, and a button per identity provider',
+      tags: ['auth'],
+      access: 'public',
+      responses: {
+        200: {
+          description: 'The ways to sign in',
+          schema: z
+            .object({
+              providers: z.array(
+                z.object({ id: z.enum(['oidc', 'saml']), label: z.string(), startUrl: z.string() }),
+              ),
+              directory: z.boolean(),
+            })
+            .openapi('SignInProviders'),
+        },
+      },
+      handler: () =>
+        Promise.resolve({
+          body: {
+            providers: oidcProvider
+              ? [
+                  {
+                    id: 'oidc' as const,
+                    label: oidcProvider.settings.label,
+                    startUrl: '/api/auth/oidc/start',
+                  },
+                ]
+              : [],
+            directory: ldap !== null,
+          },
+        }),
+    }),
+    ...(oidcProvider ? oidcRoutes(pool, oidcProvider, options.clock, policy, records) : []),
     // Under /auth/ like sign-in: these read the primary's accounts, and a split deployment
     // sends every /auth/ request to the command side.
     defineRoute({
@@ -440,6 +512,110 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
         body: { items: await records.latest(200) },
         headers: { 'Cache-Control': 'no-store' },
       }),
+    }),
+  ];
+}
+
+const invalidReturnTo = () =>
+  problems.validation([
+    { field: 'returnTo', rule: 'staff_path', message: 'must be a path of the staff app' },
+  ]);
+
+/** Where the staff app shows a refused campus sign-in: no role, or the provider's answer refused. */
+const SIGN_IN_REFUSED = { noRole: '/admin/?signIn=no-role', failed: '/admin/?signIn=failed' };
+
+function oidcRoutes(
+  pool: pg.Pool,
+  provider: OidcProvider,
+  clock: Clock,
+  policy: StaffSignInPolicy,
+  records: SignInRecords,
+): RouteDef[] {
+  const redirectUri = (req: Request) =>
+    provider.settings.redirectUri ?? `${origin(req)}/api/auth/oidc/callback`;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/auth/oidc/start',
+      summary: 'Sign in with the OpenID provider: redirects the browser there',
+      tags: ['auth'],
+      access: 'public',
+      query: z.object({ returnTo: z.string().max(2000).optional() }),
+      responses: { 302: { description: "To the provider's sign-in page" } },
+      handler: async ({ query, req, res }) => {
+        const returnTo = staffReturnPath(query.returnTo ?? '/admin/');
+        if (returnTo === null) throw invalidReturnTo();
+        let started;
+        try {
+          started = await provider.start(redirectUri(req), returnTo);
+        } catch (err) {
+          if (err instanceof ProviderUnavailable) throw problems.unavailable();
+          throw err;
+        }
+        req.session.oidcPending = started.pending;
+        await new Promise<void>((resolve, reject) =>
+          req.session.save((err) => (err ? reject(err as Error) : resolve())),
+        );
+        res.setHeader('Cache-Control', 'no-store');
+        res.redirect(302, started.url.toString());
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/oidc/callback',
+      summary: "The OpenID provider's answer: signs the person in, or shows why not",
+      tags: ['auth'],
+      access: 'public',
+      responses: { 302: { description: 'To the staff app' } },
+      handler: async ({ req, res }) => {
+        res.setHeader('Cache-Control', 'no-store');
+        const pending = req.session.oidcPending;
+        // Used once, whatever the answer: a replayed callback finds nothing to finish.
+        delete req.session.oidcPending;
+        if (!pending) {
+          await records.record('oidc', '', 'refused', 'provider-refused');
+          res.redirect(302, SIGN_IN_REFUSED.failed);
+          return;
+        }
+        const callbackUrl = new URL(req.originalUrl, `${origin(req)}/`);
+        let identity;
+        try {
+          identity = await provider.finish(callbackUrl, redirectUri(req), pending);
+        } catch (err) {
+          if (err instanceof ProviderUnavailable) throw problems.unavailable();
+          throw err;
+        }
+        if (identity instanceof Error) {
+          await records.record('oidc', '', 'refused', 'provider-refused');
+          await new Promise<void>((resolve) => req.session.save(() => resolve()));
+          res.redirect(302, SIGN_IN_REFUSED.failed);
+          return;
+        }
+        const account = await campusAccount(
+          pool,
+          clock,
+          policy,
+          'oidc',
+          identity.username,
+          identity.groups,
+        );
+        if (!account.ok) {
+          await records.record('oidc', identity.username, 'refused', account.reason);
+          await new Promise<void>((resolve) => req.session.save(() => resolve()));
+          res.redirect(302, SIGN_IN_REFUSED.noRole);
+          return;
+        }
+        await startStaffSession(
+          req,
+          account.user,
+          account.generation,
+          'oidc',
+          clock.now().getTime() + policy.campusSessionMs,
+          { idToken: identity.idToken },
+        );
+        await records.record('oidc', identity.username, 'signed-in');
+        res.redirect(302, pending.returnTo);
+      },
     }),
   ];
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { BookingLimits } from '@rr/domain/limits';
 import { STAFF_ROLES } from './http.ts';
+import { isLoopbackHost } from './loopback.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -143,6 +144,16 @@ const ConfigSchema = z.object({
   // (the system's list when unset).
   LDAP_TLS_CA_FILE: z.string().min(1).optional(),
   LDAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(10000),
+  // OpenID Connect (platform/src/oidc-sign-in.ts): the provider by discovery from its issuer.
+  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_SCOPES: z.string().min(1).default('openid profile email'),
+  OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
+  OIDC_USERNAME_CLAIM: z.string().min(1).default('preferred_username'),
+  OIDC_LABEL: z.string().min(1).max(100).default('Campus account'),
+  // The callback the provider knows (https://host/api/auth/oidc/callback); from the request if unset.
+  OIDC_REDIRECT_URI: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -199,18 +210,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 }
 
 /** Whether staff may sign in with the campus identity (any provider configured). */
-export const ssoConfigured = (config: Pick<Config, 'LDAP_URL'>): boolean =>
-  config.LDAP_URL !== undefined;
+export const ssoConfigured = (config: Pick<Config, 'LDAP_URL' | 'OIDC_ISSUER'>): boolean =>
+  config.LDAP_URL !== undefined || config.OIDC_ISSUER !== undefined;
 
 /** What the settings of the campus identity lack together (each variable alone is checked above). */
 function ssoConfigProblems(config: Config): string[] {
   const problems: string[] = [];
   if (ssoConfigured(config) && !config.STAFF_ROLE_MAP)
     problems.push(
-      'STAFF_ROLE_MAP: required with a campus sign-in (LDAP_URL): a JSON object of group to roles',
+      'STAFF_ROLE_MAP: required with a campus sign-in (LDAP_URL, OIDC_ISSUER): a JSON object of group to roles',
     );
   if (config.LDAP_URL && !config.LDAP_SEARCH_BASE)
     problems.push('LDAP_SEARCH_BASE: required with LDAP_URL');
+  if (config.OIDC_ISSUER && !config.OIDC_CLIENT_ID)
+    problems.push('OIDC_CLIENT_ID: required with OIDC_ISSUER');
+  if (config.OIDC_ISSUER) {
+    const issuer = new URL(config.OIDC_ISSUER);
+    if (issuer.protocol !== 'https:' && !isLoopbackHost(issuer.hostname))
+      problems.push('OIDC_ISSUER: must be https:// (plain http only on loopback, for tests)');
+  }
   if ((config.LDAP_BIND_DN === undefined) !== (config.LDAP_BIND_PASSWORD === undefined))
     problems.push('LDAP_BIND_DN and LDAP_BIND_PASSWORD: set both, or neither (anonymous search)');
   if (!config.LOCAL_SIGN_IN && !ssoConfigured(config) && config.LOCAL_SIGN_IN_ACCOUNTS.length === 0)

@@ -40,6 +40,8 @@ declare module 'express-session' {
     expiresAt?: number;
     /** The OpenID provider's ID token, the hint its sign-out asks for. */
     idToken?: string;
+    /** An OpenID Connect sign-in under way in this browser (oidc-sign-in.ts), used once. */
+    oidcPending?: { state: string; nonce: string; codeVerifier: string; returnTo: string };
   }
 }
 

@@ -22,3 +22,4 @@ export * from './check-in-code.ts';
 export * from './interval-job.ts';
 export * from './staff-sso.ts';
 export * from './ldap-sign-in.ts';
+export * from './oidc-sign-in.ts';

@@ -77,6 +77,25 @@ describe('settings of the campus sign-in', () => {
   });
 });
 
+describe('OpenID Connect settings', () => {
+  const base = { STAFF_ROLE_MAP: '{"g":["admin"]}', OIDC_CLIENT_ID: 'rr' };
+
+  it('takes an https issuer, or plain http on loopback only (a test provider)', () => {
+    expect(
+      loadConfig({ ...base, OIDC_ISSUER: 'https://idp.campus.example/realms/x' }).OIDC_SCOPES,
+    ).toBe('openid profile email');
+    expect(loadConfig({ ...base, OIDC_ISSUER: 'http://127.0.0.1:9000' }).OIDC_ISSUER).toBe(
+      'http://127.0.0.1:9000',
+    );
+    expect(() => loadConfig({ ...base, OIDC_ISSUER: 'http://idp.campus.example' })).toThrow(
+      /OIDC_ISSUER: must be https/,
+    );
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://idp.campus.example' })).toThrow(
+      /STAFF_ROLE_MAP: required[\s\S]*OIDC_CLIENT_ID: required/,
+    );
+  });
+});
+
 describe('LDAP filters (RFC 4515)', () => {
   it('escapes what would end or widen the filter', () => {
     expect(escapeFilterValue('*)(uid=*')).toBe('\\2a\\29\\28uid=\\2a');

@@ -26,6 +26,8 @@ import {
   type RouteDef,
   LdapDirectory,
   ldapSettingsFrom,
+  OidcProvider,
+  oidcSettingsFrom,
   signInPolicyFrom,
 } from '@rr/platform';
 import type { RequestHandler } from 'express';
@@ -64,12 +66,14 @@ export function routesFor(
   const tokens = apiTokenRoutes(new ApiTokenStore(deps.pool, deps.clock), deps.clock);
   if (role !== 'query') {
     const ldap = ldapSettingsFrom(config);
+    const oidc = oidcSettingsFrom(config);
     const auth = {
       clock: deps.clock,
       signInLimits: signInLimitsFrom(config),
       logger: deps.logger,
       policy: signInPolicyFrom(config),
       ldap: ldap ? new LdapDirectory(ldap) : null,
+      oidc: oidc ? new OidcProvider(oidc, deps.clock) : null,
     };
     routes.push(...authRoutes(deps.pool, auth), ...tokens.writes, ...commandRoutes(deps));
   }
