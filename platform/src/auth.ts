@@ -25,6 +25,7 @@ import {
   type StaffSignInPolicy,
 } from './staff-sso.ts';
 import { ProviderUnavailable, type OidcProvider } from './oidc-sign-in.ts';
+import { IdentityProviderUnavailable, type SamlServiceProvider } from './saml-sign-in.ts';
 import { DirectoryUnavailable, type LdapDirectory, type LdapResult } from './ldap-sign-in.ts';
 
 const scrypt = promisify(scryptCb) as (
@@ -269,6 +270,8 @@ export interface AuthOptions {
   ldap?: LdapDirectory | null;
   /** The OpenID provider staff may sign in with (OIDC_ISSUER), if any. */
   oidc?: OidcProvider | null;
+  /** The SAML identity provider staff may sign in with (SAML_IDP_METADATA), if any. */
+  saml?: SamlServiceProvider | null;
 }
 
 const SignInRecordSchema = z
@@ -295,6 +298,7 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
   const records = new SignInRecords(pool, options.clock);
   const ldap = options.ldap ?? null;
   const oidcProvider = options.oidc ?? null;
+  const samlProvider = options.saml ?? null;
   const wrongCredentials = () =>
     new Problem(401, 'auth__invalid_credentials', 'Wrong user name or password');
   return [
@@ -447,20 +451,32 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
       handler: () =>
         Promise.resolve({
           body: {
-            providers: oidcProvider
-              ? [
-                  {
-                    id: 'oidc' as const,
-                    label: oidcProvider.settings.label,
-                    startUrl: '/api/auth/oidc/start',
-                  },
-                ]
-              : [],
+            providers: [
+              ...(oidcProvider
+                ? [
+                    {
+                      id: 'oidc' as const,
+                      label: oidcProvider.settings.label,
+                      startUrl: '/api/auth/oidc/start',
+                    },
+                  ]
+                : []),
+              ...(samlProvider
+                ? [
+                    {
+                      id: 'saml' as const,
+                      label: samlProvider.settings.label,
+                      startUrl: '/api/auth/saml/start',
+                    },
+                  ]
+                : []),
+            ],
             directory: ldap !== null,
           },
         }),
     }),
     ...(oidcProvider ? oidcRoutes(pool, oidcProvider, options.clock, policy, records) : []),
+    ...(samlProvider ? samlRoutes(pool, samlProvider, options.clock, policy, records) : []),
     // Under /auth/ like sign-in: these read the primary's accounts, and a split deployment
     // sends every /auth/ request to the command side.
     defineRoute({
@@ -615,6 +631,109 @@ function oidcRoutes(
         );
         await records.record('oidc', identity.username, 'signed-in');
         res.redirect(302, pending.returnTo);
+      },
+    }),
+  ];
+}
+
+/** The path the SAML identity provider posts its answer to (a form post, no XHR header). */
+export const SAML_ACS_PATH = '/auth/saml/acs';
+
+function samlRoutes(
+  pool: pg.Pool,
+  provider: SamlServiceProvider,
+  clock: Clock,
+  policy: StaffSignInPolicy,
+  records: SignInRecords,
+): RouteDef[] {
+  const unavailable = (err: unknown) => {
+    if (err instanceof IdentityProviderUnavailable) return problems.unavailable();
+    return err;
+  };
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/auth/saml/start',
+      summary: 'Sign in with the SAML identity provider: redirects the browser there',
+      tags: ['auth'],
+      access: 'public',
+      query: z.object({ returnTo: z.string().max(2000).optional() }),
+      responses: { 302: { description: "To the identity provider's sign-in page" } },
+      handler: async ({ query, res }) => {
+        const returnTo = staffReturnPath(query.returnTo ?? '/admin/');
+        if (returnTo === null) throw invalidReturnTo();
+        let url: string;
+        try {
+          url = await provider.start(returnTo);
+        } catch (err) {
+          throw unavailable(err);
+        }
+        res.setHeader('Cache-Control', 'no-store');
+        res.redirect(302, url);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/saml/metadata',
+      summary: "This service provider's SAML metadata, for the identity provider's administrator",
+      tags: ['auth'],
+      access: 'public',
+      responses: {
+        200: { description: 'SP metadata', contentType: 'application/samlmetadata+xml' },
+      },
+      handler: async ({ res }) => {
+        res.type('application/samlmetadata+xml').send(provider.metadata());
+        return Promise.resolve();
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: SAML_ACS_PATH,
+      summary:
+        "The SAML identity provider's answer (HTTP-POST): signs the person in, or shows why not",
+      tags: ['auth'],
+      access: 'public',
+      body: z.object({
+        SAMLResponse: z.string().min(1).max(1_000_000),
+        RelayState: z.string().max(2000).optional(),
+      }),
+      responses: { 302: { description: 'To the staff app' } },
+      handler: async ({ body, req, res }) => {
+        res.setHeader('Cache-Control', 'no-store');
+        let identity;
+        try {
+          identity = await provider.finish(body.SAMLResponse);
+        } catch (err) {
+          throw unavailable(err);
+        }
+        if (identity instanceof Error) {
+          await records.record('saml', '', 'refused', 'provider-refused');
+          res.redirect(302, SIGN_IN_REFUSED.failed);
+          return;
+        }
+        const account = await campusAccount(
+          pool,
+          clock,
+          policy,
+          'saml',
+          identity.username,
+          identity.groups,
+        );
+        if (!account.ok) {
+          await records.record('saml', identity.username, 'refused', account.reason);
+          res.redirect(302, SIGN_IN_REFUSED.noRole);
+          return;
+        }
+        await startStaffSession(
+          req,
+          account.user,
+          account.generation,
+          'saml',
+          clock.now().getTime() + policy.campusSessionMs,
+        );
+        await records.record('saml', identity.username, 'signed-in');
+        // RelayState came back through the browser: only a path of the staff app is followed.
+        res.redirect(302, staffReturnPath(body.RelayState ?? '') ?? '/admin/');
       },
     }),
   ];

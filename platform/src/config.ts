@@ -154,6 +154,18 @@ const ConfigSchema = z.object({
   OIDC_LABEL: z.string().min(1).max(100).default('Campus account'),
   // The callback the provider knows (https://host/api/auth/oidc/callback); from the request if unset.
   OIDC_REDIRECT_URI: z.url({ protocol: /^https?$/ }).optional(),
+  // SAML 2.0 (platform/src/saml-sign-in.ts): the identity provider's metadata (a file or an
+  // https:// URL), this service provider's entity ID, the attributes naming groups and account.
+  SAML_IDP_METADATA: z.string().min(1).optional(),
+  SAML_SP_ENTITY_ID: z.string().min(1).optional(),
+  SAML_GROUPS_ATTRIBUTE: z.string().min(1).default('groups'),
+  SAML_USERNAME_ATTRIBUTE: z.string().min(1).default('NameID'),
+  // PEM files: the key signs the sign-in requests, the certificate goes into the SP metadata.
+  SAML_SP_KEY: z.string().min(1).optional(),
+  SAML_SP_CERT: z.string().min(1).optional(),
+  SAML_LABEL: z.string().min(1).max(100).default('Campus account (SAML)'),
+  // Where the provider posts its answer; from SAML_SP_ENTITY_ID's origin when that is a URL.
+  SAML_ACS_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -210,15 +222,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 }
 
 /** Whether staff may sign in with the campus identity (any provider configured). */
-export const ssoConfigured = (config: Pick<Config, 'LDAP_URL' | 'OIDC_ISSUER'>): boolean =>
-  config.LDAP_URL !== undefined || config.OIDC_ISSUER !== undefined;
+export const ssoConfigured = (
+  config: Pick<Config, 'LDAP_URL' | 'OIDC_ISSUER' | 'SAML_IDP_METADATA'>,
+): boolean =>
+  config.LDAP_URL !== undefined ||
+  config.OIDC_ISSUER !== undefined ||
+  config.SAML_IDP_METADATA !== undefined;
+
+/** The SAML ACS URL: SAML_ACS_URL, or /api/auth/saml/acs at the origin of a URL entity ID. */
+export function samlAcsUrl(
+  config: Pick<Config, 'SAML_ACS_URL' | 'SAML_SP_ENTITY_ID'>,
+): string | null {
+  if (config.SAML_ACS_URL) return config.SAML_ACS_URL;
+  if (!config.SAML_SP_ENTITY_ID || !URL.canParse(config.SAML_SP_ENTITY_ID)) return null;
+  const entity = new URL(config.SAML_SP_ENTITY_ID);
+  if (entity.protocol !== 'https:' && entity.protocol !== 'http:') return null;
+  return `${entity.origin}/api/auth/saml/acs`;
+}
 
 /** What the settings of the campus identity lack together (each variable alone is checked above). */
 function ssoConfigProblems(config: Config): string[] {
   const problems: string[] = [];
   if (ssoConfigured(config) && !config.STAFF_ROLE_MAP)
     problems.push(
-      'STAFF_ROLE_MAP: required with a campus sign-in (LDAP_URL, OIDC_ISSUER): a JSON object of group to roles',
+      'STAFF_ROLE_MAP: required with a campus sign-in (LDAP_URL, OIDC_ISSUER, SAML_IDP_METADATA): a JSON object of group to roles',
     );
   if (config.LDAP_URL && !config.LDAP_SEARCH_BASE)
     problems.push('LDAP_SEARCH_BASE: required with LDAP_URL');
@@ -228,6 +255,19 @@ function ssoConfigProblems(config: Config): string[] {
     const issuer = new URL(config.OIDC_ISSUER);
     if (issuer.protocol !== 'https:' && !isLoopbackHost(issuer.hostname))
       problems.push('OIDC_ISSUER: must be https:// (plain http only on loopback, for tests)');
+  }
+  if (config.SAML_IDP_METADATA) {
+    if (!config.SAML_SP_ENTITY_ID)
+      problems.push('SAML_SP_ENTITY_ID: required with SAML_IDP_METADATA');
+    else if (!samlAcsUrl(config))
+      problems.push('SAML_ACS_URL: required when SAML_SP_ENTITY_ID is not an http(s) URL');
+    if (
+      /^[a-z]+:\/\//i.test(config.SAML_IDP_METADATA) &&
+      !config.SAML_IDP_METADATA.startsWith('https://')
+    )
+      problems.push('SAML_IDP_METADATA: a file path or an https:// URL');
+    if ((config.SAML_SP_KEY === undefined) !== (config.SAML_SP_CERT === undefined))
+      problems.push('SAML_SP_KEY and SAML_SP_CERT: set both, or neither');
   }
   if ((config.LDAP_BIND_DN === undefined) !== (config.LDAP_BIND_PASSWORD === undefined))
     problems.push('LDAP_BIND_DN and LDAP_BIND_PASSWORD: set both, or neither (anonymous search)');

@@ -275,7 +275,15 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
  */
 export function requireXhrHeader(req: Request, _res: Response, next: NextFunction): void {
   const safe = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
-  if (!safe && !req.apiTokenUser && req.get('x-requested-with') !== 'XMLHttpRequest') {
+  // The SAML identity provider's answer is a form the browser posts across sites: it carries its
+  // own proof (a signed assertion answering one of our requests, used once).
+  const samlAnswer = req.method === 'POST' && req.path === '/auth/saml/acs';
+  if (
+    !safe &&
+    !samlAnswer &&
+    !req.apiTokenUser &&
+    req.get('x-requested-with') !== 'XMLHttpRequest'
+  ) {
     next(new Problem(403, 'http__access_denied_exception', 'Missing X-Requested-With header'));
     return;
   }

@@ -23,3 +23,4 @@ export * from './interval-job.ts';
 export * from './staff-sso.ts';
 export * from './ldap-sign-in.ts';
 export * from './oidc-sign-in.ts';
+export * from './saml-sign-in.ts';

@@ -28,6 +28,8 @@ import {
   ldapSettingsFrom,
   OidcProvider,
   oidcSettingsFrom,
+  SamlServiceProvider,
+  samlSettingsFrom,
   signInPolicyFrom,
 } from '@rr/platform';
 import type { RequestHandler } from 'express';
@@ -67,6 +69,7 @@ export function routesFor(
   if (role !== 'query') {
     const ldap = ldapSettingsFrom(config);
     const oidc = oidcSettingsFrom(config);
+    const saml = samlSettingsFrom(config);
     const auth = {
       clock: deps.clock,
       signInLimits: signInLimitsFrom(config),
@@ -74,6 +77,7 @@ export function routesFor(
       policy: signInPolicyFrom(config),
       ldap: ldap ? new LdapDirectory(ldap) : null,
       oidc: oidc ? new OidcProvider(oidc, deps.clock) : null,
+      saml: saml ? new SamlServiceProvider(saml, deps.pool, deps.clock) : null,
     };
     routes.push(...authRoutes(deps.pool, auth), ...tokens.writes, ...commandRoutes(deps));
   }
@@ -107,6 +111,8 @@ export function createApp(options: AppOptions): express.Express {
   api.use(ops.observe);
   api.use(requestLogger(logger));
   api.use(express.json({ limit: '100kb' }));
+  // The SAML identity provider posts its answer as a form (signed XML, base64: larger).
+  api.post('/auth/saml/acs', express.urlencoded({ extended: false, limit: '1mb' }));
   // A machine's API token (Authorization: Bearer rr_…) is checked on the primary by every
   // process; its requests need no CSRF header and never load a session.
   api.use(bearerAuthentication(new ApiTokenStore(deps.pool, deps.clock)));

@@ -206,6 +206,16 @@ export class Client {
     return this.request('GET', path, headers ? { headers } : {});
   }
 
+  /**
+   * Takes the session cookie of an answer to another request (a form the browser posted, such
+   * as an identity provider's answer), as the browser would.
+   */
+  takeCookie(res: Response): this {
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    return this;
+  }
+
   /** Uses the session of another client (sessions live in PostgreSQL: any instance knows them). */
   shareSession(other: Client): this {
     this.cookie = other.cookie;
