@@ -441,7 +441,13 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
           schema: z
             .object({
               providers: z.array(
-                z.object({ id: z.enum(['oidc', 'saml']), label: z.string(), startUrl: z.string() }),
+                z.object({
+                  id: z.enum(['oidc', 'saml']),
+                  label: z.string(),
+                  startUrl: z
+                    .string()
+                    .openapi({ description: 'Relative to the API base; takes ?returnTo=' }),
+                }),
               ),
               directory: z.boolean(),
             })
@@ -457,7 +463,7 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
                     {
                       id: 'oidc' as const,
                       label: oidcProvider.settings.label,
-                      startUrl: '/api/auth/oidc/start',
+                      startUrl: 'auth/oidc/start',
                     },
                   ]
                 : []),
@@ -466,7 +472,7 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
                     {
                       id: 'saml' as const,
                       label: samlProvider.settings.label,
-                      startUrl: '/api/auth/saml/start',
+                      startUrl: 'auth/saml/start',
                     },
                   ]
                 : []),

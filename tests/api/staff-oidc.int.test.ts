@@ -80,7 +80,7 @@ describe('OpenID Connect sign-in', () => {
   it('lists the provider for the sign-in page', async () => {
     const res = await new Client(app.baseUrl).get('/api/auth/providers');
     expect(await res.json()).toEqual({
-      providers: [{ id: 'oidc', label: 'Campus account', startUrl: '/api/auth/oidc/start' }],
+      providers: [{ id: 'oidc', label: 'Campus account', startUrl: 'auth/oidc/start' }],
       directory: false,
     });
   });

@@ -115,6 +115,7 @@ const STAFF_NAMESPACES = [
   'admin-reservations',
   'admin-history',
   'admin-overbooked',
+  'admin-staff-accounts',
   'reports',
 ];
 
