@@ -31,9 +31,11 @@ const closing = (server: Server) =>
 export async function startOidcProvider(
   appBaseUrl: string,
   groups: Record<string, string[]>,
+  /** The port of an issuer the app was started with already (a free one by default). */
+  issuerPort?: number,
 ): Promise<TestOidcProvider> {
   const server = createServer();
-  const port = await freePort();
+  const port = issuerPort ?? (await freePort());
   const issuer = `http://127.0.0.1:${port}`;
   const provider = new Provider(issuer, {
     clients: [
