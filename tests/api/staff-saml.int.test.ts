@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { ManualClock } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import {
   assertionXml,
   encodeResponse,
+  makeSigningKey,
   requestIdOf,
   responseXml,
   signedResponse,
@@ -232,5 +234,33 @@ describe('SAML sign-in', () => {
       expect.objectContaining({ method: 'saml', outcome: 'refused', reason: 'provider-refused' }),
     );
     expect(JSON.stringify(items)).not.toMatch(/Assertion|PHNhbWxw/);
+  });
+
+  it('signs its requests and publishes its certificate with SAML_SP_KEY and SAML_SP_CERT', async () => {
+    const sp = await makeSigningKey(idp.dir, 'sp');
+    const signing = await startTestApp(db, clock, {
+      env: {
+        SAML_IDP_METADATA: idp.metadataFile,
+        SAML_SP_ENTITY_ID: SP,
+        SAML_SP_KEY: path.join(idp.dir, 'sp.key'),
+        SAML_SP_CERT: path.join(idp.dir, 'sp.pem'),
+        STAFF_ROLE_MAP: JSON.stringify({ 'reading-room-admins': ['admin'] }),
+      },
+    });
+    try {
+      const metadata = await (await fetch(`${signing.baseUrl}/api/auth/saml/metadata`)).text();
+      const body = sp.cert.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+      expect(metadata.replace(/\s+/g, '')).toContain(body);
+      const res = await new Client(signing.baseUrl).request('GET', '/api/auth/saml/start', {
+        redirect: 'manual',
+      });
+      const url = new URL(res.headers.get('location')!);
+      expect(url.searchParams.get('SigAlg')).toBe(
+        'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+      );
+      expect(url.searchParams.get('Signature')).toBeTruthy();
+    } finally {
+      await signing.close();
+    }
   });
 });

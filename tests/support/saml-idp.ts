@@ -31,6 +31,8 @@ export async function makeSigningKey(dir: string, name: string): Promise<Signing
 const certBody = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
 
 export interface TestIdp {
+  /** The throwaway folder of its files (removed by stop). */
+  dir: string;
   /** The metadata file (SAML_IDP_METADATA). */
   metadataFile: string;
   key: SigningKey;
@@ -56,7 +58,13 @@ export async function startTestIdp(): Promise<TestIdp> {
 </md:EntityDescriptor>
 `,
   );
-  return { metadataFile, key, stranger, stop: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    metadataFile,
+    key,
+    stranger,
+    stop: () => rm(dir, { recursive: true, force: true }),
+  };
 }
 
 /** The ID of the AuthnRequest in a redirect to the provider (SAMLRequest, deflated base64). */
