@@ -34,6 +34,14 @@ declare module 'express-session' {
     user?: SessionUser;
     /** The account's session generation at sign-in (see currentStaff in auth.ts). */
     generation?: number;
+    /** How the session signed in: the account's password, or the campus identity (staff-sso.ts). */
+    method?: 'local' | 'ldap' | 'oidc' | 'saml';
+    /** When a session of the campus identity ends, in ms since the epoch by the clock. */
+    expiresAt?: number;
+    /** The OpenID provider's ID token, the hint its sign-out asks for. */
+    idToken?: string;
+    /** An OpenID Connect sign-in under way in this browser (oidc-sign-in.ts), used once. */
+    oidcPending?: { state: string; nonce: string; codeVerifier: string; returnTo: string };
   }
 }
 
@@ -267,7 +275,15 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
  */
 export function requireXhrHeader(req: Request, _res: Response, next: NextFunction): void {
   const safe = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
-  if (!safe && !req.apiTokenUser && req.get('x-requested-with') !== 'XMLHttpRequest') {
+  // The SAML identity provider's answer is a form the browser posts across sites: it carries its
+  // own proof (a signed assertion answering one of our requests, used once).
+  const samlAnswer = req.method === 'POST' && req.path === '/auth/saml/acs';
+  if (
+    !safe &&
+    !samlAnswer &&
+    !req.apiTokenUser &&
+    req.get('x-requested-with') !== 'XMLHttpRequest'
+  ) {
     next(new Problem(403, 'http__access_denied_exception', 'Missing X-Requested-With header'));
     return;
   }

@@ -20,3 +20,7 @@ export * from './email-key.ts';
 export * from './read-pools.ts';
 export * from './check-in-code.ts';
 export * from './interval-job.ts';
+export * from './staff-sso.ts';
+export * from './ldap-sign-in.ts';
+export * from './oidc-sign-in.ts';
+export * from './saml-sign-in.ts';

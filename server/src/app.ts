@@ -24,6 +24,13 @@ import {
   type Pool,
   type ReadPools,
   type RouteDef,
+  LdapDirectory,
+  ldapSettingsFrom,
+  OidcProvider,
+  oidcSettingsFrom,
+  SamlServiceProvider,
+  samlSettingsFrom,
+  signInPolicyFrom,
 } from '@rr/platform';
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
@@ -60,7 +67,18 @@ export function routesFor(
   // API tokens on the primary in every role: a revocation holds at once, replica lag or not.
   const tokens = apiTokenRoutes(new ApiTokenStore(deps.pool, deps.clock), deps.clock);
   if (role !== 'query') {
-    const auth = { clock: deps.clock, signInLimits: signInLimitsFrom(config), logger: deps.logger };
+    const ldap = ldapSettingsFrom(config);
+    const oidc = oidcSettingsFrom(config);
+    const saml = samlSettingsFrom(config);
+    const auth = {
+      clock: deps.clock,
+      signInLimits: signInLimitsFrom(config),
+      logger: deps.logger,
+      policy: signInPolicyFrom(config),
+      ldap: ldap ? new LdapDirectory(ldap) : null,
+      oidc: oidc ? new OidcProvider(oidc, deps.clock) : null,
+      saml: saml ? new SamlServiceProvider(saml, deps.pool, deps.clock) : null,
+    };
     routes.push(...authRoutes(deps.pool, auth), ...tokens.writes, ...commandRoutes(deps));
   }
   if (role !== 'command') routes.push(...tokens.reads, ...queryRoutes({ ...deps, pool: readPool }));
@@ -93,6 +111,8 @@ export function createApp(options: AppOptions): express.Express {
   api.use(ops.observe);
   api.use(requestLogger(logger));
   api.use(express.json({ limit: '100kb' }));
+  // The SAML identity provider posts its answer as a form (signed XML, base64: larger).
+  api.post('/auth/saml/acs', express.urlencoded({ extended: false, limit: '1mb' }));
   // A machine's API token (Authorization: Bearer rr_…) is checked on the primary by every
   // process; its requests need no CSRF header and never load a session.
   api.use(bearerAuthentication(new ApiTokenStore(deps.pool, deps.clock)));
@@ -109,7 +129,8 @@ export function createApp(options: AppOptions): express.Express {
   });
   // The signed-in account as the database has it now, in every process (roles, removal, ended
   // sessions), on the primary like the sessions themselves.
-  if (!options.trustedSessions) api.use(currentStaff(deps.pool));
+  if (!options.trustedSessions)
+    api.use(currentStaff(deps.pool, { clock: deps.clock, policy: signInPolicyFrom(config) }));
   // Guessing: new carts and owner-id lookups are limited per client (in the process); failed
   // sign-ins delay further attempts across processes (authRoutes, platform/src/sign-in-limit.ts).
   // New carts, waitlist joins and offers taken count together (each may start a hold or a mail).

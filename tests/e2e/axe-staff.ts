@@ -56,6 +56,7 @@ const SCREENS: [string, (w: AxeWorld) => string][] = [
   ['reports', () => '/admin/reports'],
   ['daily report', ({ ids, day }) => `/admin/daily-report/${ids.room}?date=${iso(day)}`],
   ['occupancy report', () => '/admin/occupancy-report'],
+  ['staff accounts and sign-ins', () => '/admin/staff-accounts'],
 ];
 
 /** Declares the sweep of every staff screen in one language, on the file's own server. */

@@ -42,6 +42,8 @@ export interface TestAppOptions {
   verifyHuman?: (token: string | undefined) => Promise<boolean>;
   /** Upcasters of the app's event store (old event shapes a test writes), none by default. */
   upcasters?: Upcasters;
+  /** The port to serve on (a free one by default), for a provider that must know the app's URL. */
+  port?: number;
 }
 
 export async function startTestApp(
@@ -102,7 +104,7 @@ export async function startTestApp(
     readModels: readModelNames,
     serveFrontend: false,
   });
-  const server = await listen(app, 0, '127.0.0.1');
+  const server = await listen(app, options.port ?? 0, '127.0.0.1');
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return {
@@ -172,6 +174,8 @@ export class Client {
       form?: FormData;
       headers?: Record<string, string>;
       xhr?: boolean;
+      /** 'manual' to see a redirect (sign-in with an identity provider) instead of following it. */
+      redirect?: 'follow' | 'manual';
     } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
@@ -183,7 +187,12 @@ export class Client {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(options.json);
     } else if (options.form) body = options.form;
-    const res = await fetch(this.baseUrl + path, { method, headers, body });
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers,
+      body,
+      redirect: options.redirect,
+    });
     const setCookie = res.headers.get('set-cookie');
     if (setCookie) this.cookie = setCookie.split(';')[0]!;
     if (res.ok && method !== 'GET' && res.headers.get('content-type')?.includes('json')) {
@@ -195,6 +204,16 @@ export class Client {
 
   get(path: string, headers?: Record<string, string>) {
     return this.request('GET', path, headers ? { headers } : {});
+  }
+
+  /**
+   * Takes the session cookie of an answer to another request (a form the browser posted, such
+   * as an identity provider's answer), as the browser would.
+   */
+  takeCookie(res: Response): this {
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    return this;
   }
 
   /** Uses the session of another client (sessions live in PostgreSQL: any instance knows them). */

@@ -18,6 +18,9 @@ export type Me = Schemas['User'];
 /** One slot for staff: booked and held seats apart. */
 export type AdminTimeSlot = Schemas['AdminTimeSlot'];
 export type SessionState = Schemas['SessionState'];
+export type SignInProviders = Schemas['SignInProviders'];
+export type StaffAccount = Schemas['StaffAccount'];
+export type StaffSignIn = Schemas['StaffSignIn'];
 export type Problem = Partial<Schemas['Problem']>;
 export type TimeSlot = Schemas['TimeSlot'];
 export type TimeSlotInput = Schemas['TimeSlotInput'];

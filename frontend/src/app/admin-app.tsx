@@ -38,6 +38,7 @@ import { ReservationEdit } from '../features/admin-reservations/components/reser
 import { ReservationList } from '../features/admin-reservations/components/reservation-list';
 import { TimeSlotBook } from '../features/admin-reservations/components/time-slot-book';
 import { Dashboard } from '../features/dashboard/components/dashboard';
+import { StaffAccountsPage } from '../features/admin-staff-accounts/components/staff-accounts-page';
 import { DailyReport } from '../features/reports/components/daily-report';
 import { OccupancyReport } from '../features/reports/components/occupancy-report';
 import { ReportsPage } from '../features/reports/components/reports-page';
@@ -169,6 +170,7 @@ function AdminRoutes() {
       <Route path="reports" element={<ReportsPage backTo="/" />} />
       <Route path="occupancy-report" element={<OccupancyReport />} />
       <Route path="daily-report/:id" element={<DailyReport />} />
+      <Route path="staff-accounts" element={<StaffAccountsPage />} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );
@@ -232,6 +234,9 @@ function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
               </li>
               <li>
                 <NavLink to="/check-in">{t('nav.check-in')}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/staff-accounts">{t('nav.admin-staff-accounts')}</NavLink>
               </li>
             </ul>
           </nav>

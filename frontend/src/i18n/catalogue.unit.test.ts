@@ -92,6 +92,7 @@ const STAFF_ERROR_KEYS = [
   'blacklist__email_already_exists',
   'room__has_active_reservations',
   'auth__invalid_credentials',
+  'auth__no_staff_role',
   'image__invalid_type',
   'image__too_large',
   'image__too_many_pixels',
@@ -114,6 +115,7 @@ const STAFF_NAMESPACES = [
   'admin-reservations',
   'admin-history',
   'admin-overbooked',
+  'admin-staff-accounts',
   'reports',
 ];
 

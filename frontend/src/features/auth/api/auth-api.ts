@@ -1,5 +1,5 @@
 import { baseApi } from '../../../api/base-api';
-import type { Credentials, Me, SessionState } from '../../../api/types';
+import type { Credentials, Me, SessionState, SignInProviders } from '../../../api/types';
 
 export const ROLE_ADMIN = 'admin';
 export const ROLE_REPORTS = 'reports';
@@ -30,11 +30,23 @@ export const authApi = baseApi.injectEndpoints({
         }
       },
     }),
-    logout: build.mutation<null, void>({
+    /** The sign-in buttons of the campus identity providers (none without one). */
+    getSignInProviders: build.query<SignInProviders, void>({
+      query: () => 'auth/providers',
+    }),
+    /**
+     * Signs out; after a sign-in with an OpenID provider the answer names the provider's
+     * end-session page, where the browser goes next to end that session too.
+     */
+    logout: build.mutation<{ endSessionUrl?: string } | null, void>({
       query: () => ({ url: 'auth/logout', method: 'POST' }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         try {
-          await queryFulfilled;
+          const { data } = await queryFulfilled;
+          if (data?.endSessionUrl) {
+            window.location.assign(data.endSessionUrl);
+            return;
+          }
           dispatch(baseApi.util.resetApiState());
           await dispatch(authApi.util.upsertQueryData('getMe', undefined, null));
         } catch {
@@ -45,7 +57,8 @@ export const authApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useGetMeQuery, useLoginMutation, useLogoutMutation } = authApi;
+export const { useGetMeQuery, useGetSignInProvidersQuery, useLoginMutation, useLogoutMutation } =
+  authApi;
 
 export function hasRole(me: Me | null | undefined, role: Me['roles'][number]): boolean {
   return me?.roles.includes(role) ?? false;

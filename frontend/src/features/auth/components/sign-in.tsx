@@ -6,7 +6,10 @@ import { SignInInput } from '@rr/contracts/auth';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formCheck } from '../../../lib/form-check';
-import { useLoginMutation } from '../api/auth-api';
+import { PermissionError } from '../../../components/permission-error';
+import { useConfig } from '../../../app/config-context';
+import { resolveApiUrl } from '../../../lib/url';
+import { useGetSignInProvidersQuery, useLoginMutation } from '../api/auth-api';
 
 const FIELDS = ['username', 'password'] as const;
 type Field = (typeof FIELDS)[number];
@@ -14,12 +17,62 @@ type Field = (typeof FIELDS)[number];
 const checkSignIn = formCheck(SignInInput, (values: Record<Field, string>) => values);
 const idOf = (field: Field) => `sign-in-${field}`;
 
-/** Sign-in page of the admin interface; on success the signed-in user replaces it. */
+/**
+ * What a sign-in with an identity provider came back with (`?signIn=` from the server's
+ * redirect): refused for want of a staff role, or failed.
+ */
+function providerOutcome(): 'no-role' | 'failed' | null {
+  const value = new URLSearchParams(window.location.search).get('signIn');
+  return value === 'no-role' || value === 'failed' ? value : null;
+}
+
+/** The staff page to come back to after a provider's sign-in: this one, without `signIn`. */
+function returnPath(): string {
+  const url = new URL(window.location.href);
+  url.searchParams.delete('signIn');
+  const path = url.pathname + url.search;
+  return path === '/admin' || path.startsWith('/admin/') ? path : '/admin/';
+}
+
+const isNoRole = (error: unknown) =>
+  typeof error === 'object' &&
+  error !== null &&
+  'status' in error &&
+  error.status === 403 &&
+  'data' in error &&
+  (error.data as { error?: string } | null)?.error === 'auth__no_staff_role';
+
+/**
+ * Sign-in page of the admin interface: a button per campus identity provider above the form;
+ * on success the signed-in user replaces it. A person the campus identity knows but no staff
+ * group names sees the permission screen.
+ */
 export function SignIn() {
   const { t } = useTranslation('auth');
+  const { baseApiUrl } = useConfig();
   const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
   const [login, { isLoading, error, reset }] = useLoginMutation();
+  const { data: ways } = useGetSignInProvidersQuery();
+  const [outcome, setOutcome] = useState(providerOutcome);
   const form = useValidatedForm(checkSignIn, FIELDS, idOf);
+
+  if (outcome === 'no-role' || isNoRole(error)) {
+    const back = () => {
+      reset();
+      setOutcome(null);
+      window.history.replaceState(null, '', returnPath());
+    };
+    return (
+      <>
+        <PermissionError />
+        <p>
+          <button type="button" className="button button--secondary" onClick={back}>
+            {t('sign-in.other-account')}
+          </button>
+        </p>
+      </>
+    );
+  }
 
   const change = (field: Field, value: string) => {
     const next = { ...values, [field]: value };
@@ -42,6 +95,25 @@ export function SignIn() {
 
   return (
     <Page title={t('sign-in.title')}>
+      {outcome === 'failed' ? (
+        <p className="notice notice--warning" role="alert">
+          {t('sign-in.provider-failed')}
+        </p>
+      ) : null}
+      {ways?.providers.length ? (
+        <ul className="sign-in-providers" aria-label={t('sign-in.providers')}>
+          {ways.providers.map((p) => (
+            <li key={p.id}>
+              <a
+                className="button button--primary"
+                href={`${resolveApiUrl(baseApiUrl, p.startUrl)}?returnTo=${encodeURIComponent(returnPath())}`}
+              >
+                {t('sign-in.with', { provider: p.label })}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <form className="form form--narrow" noValidate onSubmit={submit}>
         <RequiredHint />
         {error ? <ErrorBox error={error} /> : null}

@@ -1,0 +1,224 @@
+import type { Request } from 'express';
+import type pg from 'pg';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { STAFF_ROLES, type Role, type SessionUser } from './http.ts';
+import { Problem } from './problem.ts';
+
+/** How a staff member signed in: the account's own password, or the campus identity. */
+export const SIGN_IN_METHODS = ['local', 'ldap', 'oidc', 'saml'] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+export type CampusSignInMethod = Exclude<SignInMethod, 'local'>;
+
+/** The rules of staff sign-in that the settings choose (STAFF_ROLE_MAP, LOCAL_SIGN_IN, …). */
+export interface StaffSignInPolicy {
+  /** Group as the identity provider sends it → the roles its members get. */
+  roleMap: Readonly<Record<string, readonly Role[]>>;
+  /** The longest a session of the campus identity lasts, from its sign-in. */
+  campusSessionMs: number;
+  /** Whether every local account signs in with its password, or only `localAccounts`. */
+  localSignIn: boolean;
+  /** The local accounts that keep password sign-in with LOCAL_SIGN_IN=false (break-glass). */
+  localAccounts: readonly string[];
+}
+
+export function signInPolicyFrom(
+  config: Pick<
+    Config,
+    'STAFF_ROLE_MAP' | 'STAFF_SSO_SESSION_HOURS' | 'LOCAL_SIGN_IN' | 'LOCAL_SIGN_IN_ACCOUNTS'
+  >,
+): StaffSignInPolicy {
+  return {
+    roleMap: config.STAFF_ROLE_MAP ?? {},
+    campusSessionMs: Math.round(config.STAFF_SSO_SESSION_HOURS * 3_600_000),
+    localSignIn: config.LOCAL_SIGN_IN,
+    localAccounts: config.LOCAL_SIGN_IN_ACCOUNTS,
+  };
+}
+
+/** The policy of an empty environment: every local account signs in, no campus identity. */
+export const localOnlyPolicy: StaffSignInPolicy = {
+  roleMap: {},
+  campusSessionMs: 10 * 3_600_000,
+  localSignIn: true,
+  localAccounts: [],
+};
+
+/**
+ * The roles a member of these groups gets: every role any of its groups maps to, in the order
+ * of STAFF_ROLES. Group names are compared exactly as the provider sends them; a group the map
+ * does not name gives nothing.
+ */
+export function rolesForGroups(
+  groups: readonly string[],
+  roleMap: StaffSignInPolicy['roleMap'],
+): Role[] {
+  const granted = new Set<Role>();
+  for (const group of groups) {
+    if (!Object.hasOwn(roleMap, group)) continue;
+    for (const role of roleMap[group] ?? []) granted.add(role);
+  }
+  return STAFF_ROLES.filter((r) => granted.has(r));
+}
+
+/** Whether a local account may sign in with its password under the policy. */
+export const localSignInAllowed = (policy: StaffSignInPolicy, username: string): boolean =>
+  policy.localSignIn || policy.localAccounts.includes(username);
+
+/** Why a sign-in was refused, as the record of sign-ins keeps it. */
+export type RefusalReason =
+  | 'wrong-credentials'
+  | 'local-sign-in-off'
+  | 'no-mapped-group'
+  | 'local-account'
+  | 'provider-refused';
+
+export interface SignInRecord {
+  at: string;
+  method: SignInMethod;
+  username: string;
+  outcome: 'signed-in' | 'refused';
+  reason: RefusalReason | null;
+}
+
+/** The longest user name a record keeps (the sign-in form allows 100 characters). */
+const RECORDED_NAME_LENGTH = 200;
+
+/**
+ * The record of staff sign-ins (`staff_sign_ins`, migration 030): every sign-in and every
+ * refused one with its method, the account as given and the clock's time. Never a password,
+ * token or assertion: the callers hand over nothing of the kind.
+ */
+export class SignInRecords {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly clock: Clock,
+  ) {}
+
+  async record(
+    method: SignInMethod,
+    username: string,
+    outcome: SignInRecord['outcome'],
+    reason?: RefusalReason,
+  ): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO staff_sign_ins (at, method, username, outcome, reason)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [this.clock.now(), method, username.slice(0, RECORDED_NAME_LENGTH), outcome, reason ?? null],
+    );
+  }
+
+  /** The latest records, newest first. */
+  async latest(limit: number): Promise<SignInRecord[]> {
+    const r = await this.pool.query<{
+      at: Date;
+      method: SignInMethod;
+      username: string;
+      outcome: SignInRecord['outcome'];
+      reason: RefusalReason | null;
+    }>(
+      `SELECT at, method, username, outcome, reason FROM staff_sign_ins
+       ORDER BY at DESC, id DESC LIMIT $1`,
+      [limit],
+    );
+    return r.rows.map((row) => ({ ...row, at: row.at.toISOString() }));
+  }
+}
+
+export type CampusAccountResult =
+  | { ok: true; user: SessionUser; generation: number }
+  | { ok: false; reason: 'no-mapped-group' | 'local-account' };
+
+/**
+ * The account of a person the campus identity vouched for, created or updated with the roles
+ * its groups map to now (and the source it signed in with). A person in no mapped group gets no
+ * account, and an existing one loses its roles and sessions at once. A local account of the
+ * same name is never taken over: its password and roles stay its own (remove it first to let
+ * the campus identity have the name).
+ */
+export async function campusAccount(
+  pool: pg.Pool,
+  clock: Clock,
+  policy: StaffSignInPolicy,
+  method: CampusSignInMethod,
+  username: string,
+  groups: readonly string[],
+): Promise<CampusAccountResult> {
+  const roles = rolesForGroups(groups, policy.roleMap);
+  if (roles.length === 0) {
+    await pool.query(
+      `UPDATE admin_users SET roles = '{}', session_generation = session_generation + 1
+       WHERE username = $1 AND source <> 'local'`,
+      [username],
+    );
+    return { ok: false, reason: 'no-mapped-group' };
+  }
+  const r = await pool.query<{ session_generation: number }>(
+    `INSERT INTO admin_users (username, password_hash, roles, source, last_sign_in_at, created_at)
+     VALUES ($1, NULL, $2, $3, $4, $4)
+     ON CONFLICT (username) DO UPDATE SET roles = EXCLUDED.roles, source = EXCLUDED.source,
+       last_sign_in_at = EXCLUDED.last_sign_in_at
+     WHERE admin_users.source <> 'local'
+     RETURNING session_generation`,
+    [username, roles, method, clock.now()],
+  );
+  const row = r.rows[0];
+  if (!row) return { ok: false, reason: 'local-account' };
+  return { ok: true, user: { username, roles }, generation: row.session_generation };
+}
+
+/** The refusal a person without a staff role here sees (the staff app's permission screen). */
+export const noStaffRole = () =>
+  new Problem(403, 'auth__no_staff_role', 'This account has no staff role here');
+
+const regenerate = (req: Request) =>
+  new Promise<void>((resolve, reject) =>
+    req.session.regenerate((err) => (err ? reject(err as Error) : resolve())),
+  );
+
+/**
+ * Opens the staff session of a signed-in account in a new session record (a fixed session id
+ * from before the sign-in is of no use). A session of the campus identity ends at `expiresAt`
+ * (ms since the epoch, by the clock) however busy it is.
+ */
+export async function startStaffSession(
+  req: Request,
+  user: SessionUser,
+  generation: number,
+  method: SignInMethod,
+  expiresAt?: number,
+  extra: { idToken?: string } = {},
+): Promise<void> {
+  await regenerate(req);
+  req.session.user = user;
+  req.session.generation = generation;
+  req.session.method = method;
+  if (expiresAt !== undefined) req.session.expiresAt = expiresAt;
+  if (extra.idToken) req.session.idToken = extra.idToken;
+  await new Promise<void>((resolve, reject) =>
+    req.session.save((err) => (err ? reject(err as Error) : resolve())),
+  );
+}
+
+export interface StaffAccount {
+  username: string;
+  source: SignInMethod;
+  roles: Role[];
+  lastSignInAt: string | null;
+}
+
+/** The staff accounts, by name, for the admins' list. */
+export async function staffAccounts(pool: pg.Pool): Promise<StaffAccount[]> {
+  const r = await pool.query<{
+    username: string;
+    source: SignInMethod;
+    roles: string[];
+    last_sign_in_at: Date | null;
+  }>('SELECT username, source, roles, last_sign_in_at FROM admin_users ORDER BY username');
+  return r.rows.map((row) => ({
+    username: row.username,
+    source: row.source,
+    roles: STAFF_ROLES.filter((role) => row.roles.includes(role)),
+    lastSignInAt: row.last_sign_in_at?.toISOString() ?? null,
+  }));
+}
