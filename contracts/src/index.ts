@@ -19,3 +19,4 @@ export * from './reports.ts';
 export * from './auth.ts';
 export * from './waitlist.ts';
 export * from './api-tokens.ts';
+export * from './webhooks.ts';

@@ -89,6 +89,21 @@ const ConfigSchema = z.object({
   HOLIDAY_IMPORT_MAX_OCCURRENCES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   HOLIDAY_IMPORT_MAX_DAYS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30000).default(3000),
+  // Webhooks (platform/src/webhooks.ts): http:// besides https://, hosts (names or addresses as
+  // written in the URL) exempt from the internal-address check, how often the delivery job looks
+  // for due deliveries, and the key the endpoints' secrets are derived from.
+  WEBHOOK_ALLOW_HTTP: bool.default(false),
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(1000),
+  WEBHOOK_SIGNING_KEY: z.string().min(32).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

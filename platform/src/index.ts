@@ -20,3 +20,5 @@ export * from './email-key.ts';
 export * from './read-pools.ts';
 export * from './check-in-code.ts';
 export * from './interval-job.ts';
+export * from './outbound-address.ts';
+export * from './webhooks.ts';

@@ -24,6 +24,10 @@ import {
   type Pool,
   type ReadPools,
   type RouteDef,
+  outboundPolicyOf,
+  webhookRoutes,
+  webhookSigningKey,
+  WebhookStore,
 } from '@rr/platform';
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
@@ -59,11 +63,31 @@ export function routesFor(
   const routes: RouteDef[] = [];
   // API tokens on the primary in every role: a revocation holds at once, replica lag or not.
   const tokens = apiTokenRoutes(new ApiTokenStore(deps.pool, deps.clock), deps.clock);
+  // Webhook endpoints on the primary too: the delivery job reads them there.
+  let signingKey: Promise<string> | null = null;
+  const webhooks = webhookRoutes(
+    new WebhookStore({
+      pool: deps.pool,
+      clock: deps.clock,
+      policy: outboundPolicyOf(config),
+      signingKey: () =>
+        (signingKey ??= webhookSigningKey(deps.pool, config).catch((err: unknown) => {
+          signingKey = null;
+          throw err;
+        })),
+    }),
+  );
   if (role !== 'query') {
     const auth = { clock: deps.clock, signInLimits: signInLimitsFrom(config), logger: deps.logger };
-    routes.push(...authRoutes(deps.pool, auth), ...tokens.writes, ...commandRoutes(deps));
+    routes.push(
+      ...authRoutes(deps.pool, auth),
+      ...tokens.writes,
+      ...webhooks.writes,
+      ...commandRoutes(deps),
+    );
   }
-  if (role !== 'command') routes.push(...tokens.reads, ...queryRoutes({ ...deps, pool: readPool }));
+  if (role !== 'command')
+    routes.push(...tokens.reads, ...webhooks.reads, ...queryRoutes({ ...deps, pool: readPool }));
   return routes;
 }
 
