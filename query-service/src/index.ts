@@ -11,6 +11,7 @@ import { sessionQueryRoutes } from './session.ts';
 import { waitlistQueryRoutes } from './waitlist.ts';
 import { displayQueryRoutes } from './display.ts';
 import { checkInQueryRoutes } from './check-in.ts';
+import { calendarFeedRoutes } from './calendar-feeds.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -26,6 +27,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...bookingQueryRoutes(deps),
     ...staffQueryRoutes(deps),
     ...checkInQueryRoutes(deps),
+    ...calendarFeedRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
     ...displayQueryRoutes(deps),

@@ -14,6 +14,7 @@ import {
   limitRequests,
   mountRoutes,
   problemHandler,
+  queryTokenAuthentication,
   requestLogger,
   requireXhrHeader,
   securityHeaders,
@@ -119,7 +120,10 @@ export function createApp(options: AppOptions): express.Express {
   api.use(express.json({ limit: '100kb' }));
   // A machine's API token (Authorization: Bearer rr_…) is checked on the primary by every
   // process; its requests need no CSRF header and never load a session.
-  api.use(bearerAuthentication(new ApiTokenStore(deps.pool, deps.clock)));
+  const tokenStore = new ApiTokenStore(deps.pool, deps.clock);
+  api.use(bearerAuthentication(tokenStore));
+  // Calendar feeds also take a reports token as ?token= (calendar applications send no header).
+  api.use(queryTokenAuthentication(tokenStore, /^\/admin\/rooms\/[^/]+\/calendar\.ics$/));
   api.use(requireXhrHeader);
   // Sessions only where one can exist: sign-in and sign-out, and requests carrying the session
   // cookie. Without the cookie there is no signed-in user, so a visitor's request skips the
