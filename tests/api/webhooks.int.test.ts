@@ -297,6 +297,22 @@ describe('webhook deliveries', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes every webhook and calendar-feed route', async () => {
+    const doc = (await (await suite.admin.get('/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: object }> }>>;
+    };
+    const methods = (p: string) => Object.keys(doc.paths[p] ?? {}).sort();
+    expect(methods('/api/admin/webhooks')).toEqual(['get', 'post']);
+    expect(methods('/api/admin/webhooks/{id}')).toEqual(['delete', 'get', 'put']);
+    expect(methods('/api/admin/webhooks/{id}/deliveries')).toEqual(['get']);
+    for (const feed of ['/api/owners/{ownerId}/tickets.ics', '/api/admin/rooms/{id}/calendar.ics'])
+      expect(Object.keys(doc.paths[feed]!.get!.responses['200']!.content ?? {})).toEqual([
+        'text/calendar',
+      ]);
+  });
+});
+
 describe('internal addresses', () => {
   it('refuses internal URLs at creation though 127.0.0.1 is allowed, and a receiver on 127.0.0.2 sees nothing', async () => {
     const inside = await receiver('127.0.0.2');
