@@ -120,12 +120,17 @@ export function startWebhookSender(
   config: Config,
   logger: Logger,
 ): WebhookSender {
+  let signingKey: Promise<string> | null = null;
   const sender = new WebhookSender({
     pool: runtime.pool,
     clock: runtime.deps.clock,
     logger,
     policy: outboundPolicyOf(config),
-    signingKey: () => webhookSigningKey(runtime.pool, config),
+    signingKey: () =>
+      (signingKey ??= webhookSigningKey(runtime.pool, config).catch((err: unknown) => {
+        signingKey = null;
+        throw err;
+      })),
     intervalMs: config.WEBHOOK_INTERVAL_MS,
   });
   sender.start();

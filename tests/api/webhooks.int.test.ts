@@ -202,6 +202,11 @@ describe('webhook deliveries', () => {
       nextAttemptAt: null,
       payload: got!.body,
     });
+    // The secret is derived at every delivery, never stored.
+    const row = await suite.db.pool.query('SELECT * FROM webhook_endpoints WHERE id = $1', [
+      endpoint.id,
+    ]);
+    expect(JSON.stringify(row.rows)).not.toContain(endpoint.secret.slice(6, 30));
     // The list never shows a secret.
     const list = await (await suite.admin.get('/api/admin/webhooks')).text();
     expect(list).not.toContain(endpoint.secret.slice(6));
