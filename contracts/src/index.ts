@@ -20,3 +20,4 @@ export * from './auth.ts';
 export * from './waitlist.ts';
 export * from './api-tokens.ts';
 export * from './booking-number.ts';
+export * from './webhooks.ts';

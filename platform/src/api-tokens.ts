@@ -190,6 +190,35 @@ export function bearerAuthentication(store: ApiTokenStore) {
   };
 }
 
+/**
+ * `?token=rr_…` on the GET routes whose paths match `paths` (the calendar feeds, which calendar
+ * applications fetch without headers): the request is the token's, holding at most its `reports`
+ * role, whatever else the token holds, so a token in a URL reads and never writes. An invalid
+ * token answers 401 as in the header.
+ */
+export function queryTokenAuthentication(store: ApiTokenStore, paths: RegExp) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const token = req.query.token;
+    if (
+      req.method !== 'GET' ||
+      typeof token !== 'string' ||
+      req.apiTokenUser ||
+      !paths.test(req.path)
+    ) {
+      next();
+      return;
+    }
+    store.authenticate(token).then((user) => {
+      if (!user) {
+        next(invalidToken());
+        return;
+      }
+      req.apiTokenUser = { ...user, roles: user.roles.filter((r) => r === 'reports') };
+      next();
+    }, next);
+  };
+}
+
 const ApiTokenSchema = z
   .object({
     id: z.uuid(),

@@ -166,6 +166,21 @@ const ConfigSchema = z.object({
   SAML_LABEL: z.string().min(1).max(100).default('Campus account (SAML)'),
   // Where the provider posts its answer; from SAML_SP_ENTITY_ID's origin when that is a URL.
   SAML_ACS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // Webhooks (platform/src/webhooks.ts): http:// besides https://, hosts (names or addresses as
+  // written in the URL) exempt from the internal-address check, how often the delivery job looks
+  // for due deliveries, and the key the endpoints' secrets are derived from.
+  WEBHOOK_ALLOW_HTTP: bool.default(false),
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(1000),
+  WEBHOOK_SIGNING_KEY: z.string().min(32).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -24,3 +24,5 @@ export * from './staff-sso.ts';
 export * from './ldap-sign-in.ts';
 export * from './oidc-sign-in.ts';
 export * from './saml-sign-in.ts';
+export * from './outbound-address.ts';
+export * from './webhooks.ts';

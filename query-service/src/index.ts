@@ -12,6 +12,7 @@ import { waitlistQueryRoutes } from './waitlist.ts';
 import { displayQueryRoutes } from './display.ts';
 import { checkInQueryRoutes } from './check-in.ts';
 import { deskQueryRoutes } from './desk.ts';
+import { calendarFeedRoutes } from './calendar-feeds.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -28,6 +29,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...staffQueryRoutes(deps),
     ...checkInQueryRoutes(deps),
     ...deskQueryRoutes(deps),
+    ...calendarFeedRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
     ...displayQueryRoutes(deps),

@@ -14,6 +14,7 @@ import {
   limitRequests,
   mountRoutes,
   problemHandler,
+  queryTokenAuthentication,
   requestLogger,
   requireXhrHeader,
   securityHeaders,
@@ -31,6 +32,10 @@ import {
   SamlServiceProvider,
   samlSettingsFrom,
   signInPolicyFrom,
+  outboundPolicyOf,
+  webhookRoutes,
+  webhookSigningKey,
+  WebhookStore,
 } from '@rr/platform';
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
@@ -66,6 +71,20 @@ export function routesFor(
   const routes: RouteDef[] = [];
   // API tokens on the primary in every role: a revocation holds at once, replica lag or not.
   const tokens = apiTokenRoutes(new ApiTokenStore(deps.pool, deps.clock), deps.clock);
+  // Webhook endpoints on the primary too: the delivery job reads them there.
+  let signingKey: Promise<string> | null = null;
+  const webhooks = webhookRoutes(
+    new WebhookStore({
+      pool: deps.pool,
+      clock: deps.clock,
+      policy: outboundPolicyOf(config),
+      signingKey: () =>
+        (signingKey ??= webhookSigningKey(deps.pool, config).catch((err: unknown) => {
+          signingKey = null;
+          throw err;
+        })),
+    }),
+  );
   if (role !== 'query') {
     const ldap = ldapSettingsFrom(config);
     const oidc = oidcSettingsFrom(config);
@@ -79,9 +98,15 @@ export function routesFor(
       oidc: oidc ? new OidcProvider(oidc, deps.clock) : null,
       saml: saml ? new SamlServiceProvider(saml, deps.pool, deps.clock) : null,
     };
-    routes.push(...authRoutes(deps.pool, auth), ...tokens.writes, ...commandRoutes(deps));
+    routes.push(
+      ...authRoutes(deps.pool, auth),
+      ...tokens.writes,
+      ...webhooks.writes,
+      ...commandRoutes(deps),
+    );
   }
-  if (role !== 'command') routes.push(...tokens.reads, ...queryRoutes({ ...deps, pool: readPool }));
+  if (role !== 'command')
+    routes.push(...tokens.reads, ...webhooks.reads, ...queryRoutes({ ...deps, pool: readPool }));
   return routes;
 }
 
@@ -115,7 +140,10 @@ export function createApp(options: AppOptions): express.Express {
   api.post('/auth/saml/acs', express.urlencoded({ extended: false, limit: '1mb' }));
   // A machine's API token (Authorization: Bearer rr_…) is checked on the primary by every
   // process; its requests need no CSRF header and never load a session.
-  api.use(bearerAuthentication(new ApiTokenStore(deps.pool, deps.clock)));
+  const tokenStore = new ApiTokenStore(deps.pool, deps.clock);
+  api.use(bearerAuthentication(tokenStore));
+  // Calendar feeds also take a reports token as ?token= (calendar applications send no header).
+  api.use(queryTokenAuthentication(tokenStore, /^\/admin\/rooms\/[^/]+\/calendar\.ics$/));
   api.use(requireXhrHeader);
   // Sessions only where one can exist: sign-in and sign-out, and requests carrying the session
   // cookie. Without the cookie there is no signed-in user, so a visitor's request skips the

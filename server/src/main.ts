@@ -28,6 +28,7 @@ import {
   readModelNames,
   startMailSender,
   startProjections,
+  startWebhookSender,
 } from './runtime.ts';
 import { seedDemoData } from './seed.ts';
 
@@ -81,6 +82,8 @@ async function main(): Promise<void> {
       : null;
   const mail =
     role === 'all' || role === 'projector' ? startMailSender(runtime, config, logger) : null;
+  const webhooks =
+    role === 'all' || role === 'projector' ? startWebhookSender(runtime, config, logger) : null;
   const reminders =
     role === 'all' || role === 'projector'
       ? startReminderJob(
@@ -142,6 +145,7 @@ async function main(): Promise<void> {
     await waitlist?.stop();
     await noShows?.stop();
     await mail?.stop();
+    await webhooks?.stop();
     await erasure?.stop();
     await runner?.stop();
     await reads?.close();

@@ -4,13 +4,17 @@ import {
   MailSender,
   readModelProjections,
   ProjectionRunner,
+  webhookReactor,
+  WebhookSender,
 } from '@rr/projections';
 import path from 'node:path';
 import {
   bookingLimitsOf,
   createPool,
   migrate,
+  outboundPolicyOf,
   persistentSecret,
+  webhookSigningKey,
   systemClock,
   type Clock,
   type Config,
@@ -79,7 +83,7 @@ export function startProjections(runtime: Runtime, logger: Logger): ProjectionRu
       logger,
       batchSize: runtime.batchSize,
     },
-    [readModelProjections, mailOutboxReactor],
+    [readModelProjections, mailOutboxReactor, webhookReactor],
   );
   runner.start();
   return runner;
@@ -102,6 +106,32 @@ export function startMailSender(runtime: Runtime, config: Config, logger: Logger
     timeZone: config.TIME_ZONE,
     intervalMs: config.MAIL_INTERVAL_MS,
     checkInCodes: runtime.deps.checkInCodes,
+  });
+  sender.start();
+  return sender;
+}
+
+/**
+ * The webhook delivery job: sends the webhook outbox the webhook reactor fills (beside the mail
+ * sender, in the processes that run the projections).
+ */
+export function startWebhookSender(
+  runtime: Pick<Runtime, 'pool' | 'deps'>,
+  config: Config,
+  logger: Logger,
+): WebhookSender {
+  let signingKey: Promise<string> | null = null;
+  const sender = new WebhookSender({
+    pool: runtime.pool,
+    clock: runtime.deps.clock,
+    logger,
+    policy: outboundPolicyOf(config),
+    signingKey: () =>
+      (signingKey ??= webhookSigningKey(runtime.pool, config).catch((err: unknown) => {
+        signingKey = null;
+        throw err;
+      })),
+    intervalMs: config.WEBHOOK_INTERVAL_MS,
   });
   sender.start();
   return sender;

@@ -377,7 +377,7 @@ function cpuPerOperation(
  */
 async function followCheckpoints(url: string, pool: pg.Pool) {
   const { rows } = await pool.query<{ name: string }>(
-    `SELECT name FROM projection_checkpoints WHERE name <> 'mail-outbox' ORDER BY name`,
+    `SELECT name FROM projection_checkpoints WHERE name NOT IN ('mail-outbox', 'webhook-outbox') ORDER BY name`,
   );
   const names = rows.map((r) => r.name);
   await pool.query(`

@@ -34,6 +34,7 @@ export interface AxeWorld {
     fullSlot: string;
     ticket: string;
     holiday: string;
+    webhook: string;
   };
 }
 
@@ -48,12 +49,13 @@ export function useAxeWorld(): AxeWorld {
   const world = {
     day,
     nextDay,
-    ids: { room: '', emptyRoom: '', slot: '', fullSlot: '', ticket: '', holiday: '' },
+    ids: { room: '', emptyRoom: '', slot: '', fullSlot: '', ticket: '', holiday: '', webhook: '' },
   } as Partial<AxeWorld> & Pick<AxeWorld, 'day' | 'nextDay' | 'ids'>;
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const server = await startServer(db);
+    // A webhook to loopback (port 9, nobody listens) is accepted for the integrations screens.
+    const server = await startServer(db, { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
     world.server = server;
     world.browser = await launchBrowser();
     const ids = world.ids;
@@ -89,6 +91,15 @@ export function useAxeWorld(): AxeWorld {
     });
     expect(blocked.status, await blocked.clone().text()).toBe(201);
     await createUser(db.pool, 'no-roles', 'no roles at all', []);
+    const token = await admin.request('POST', '/api/admin/api-tokens', {
+      json: { name: 'Door counter', roles: ['reports', 'checkin'] },
+    });
+    expect(token.status, await token.clone().text()).toBe(201);
+    const webhook = await admin.request('POST', '/api/admin/webhooks', {
+      json: { url: 'https://127.0.0.1:9/hooks', eventTypes: ['room.changed'] },
+    });
+    expect(webhook.status, await webhook.clone().text()).toBe(201);
+    ids.webhook = ((await webhook.json()) as { id: string }).id;
     await waitForReadModels(admin);
     const list = await admin.get('/api/admin/tickets?searchTerm=anna.huber%40example.org');
     ids.ticket = ((await list.json()) as { content: { id: string }[] }).content[0]!.id;

@@ -57,6 +57,10 @@ const SCREENS: [string, (w: AxeWorld) => string][] = [
   ['daily report', ({ ids, day }) => `/admin/daily-report/${ids.room}?date=${iso(day)}`],
   ['occupancy report', () => '/admin/occupancy-report'],
   ['staff accounts and sign-ins', () => '/admin/staff-accounts'],
+  ['integrations', () => '/admin/integrations'],
+  ['webhook form (add)', () => '/admin/webhook-add'],
+  ['webhook form (edit)', ({ ids }) => `/admin/webhook-edit/${ids.webhook}`],
+  ['webhook deliveries', ({ ids }) => `/admin/webhook-deliveries/${ids.webhook}`],
 ];
 
 /** Declares the sweep of every staff screen in one language, on the file's own server. */
@@ -120,6 +124,20 @@ export function describeStaffScreens(lang: Lang): void {
     });
     screen('reservation cancel dialog', current, async () => {
       await go(`/admin/reservations/${world.ids.ticket}`);
+      await clickAndWait(main(page).locator('.button--danger').first(), dialog(page));
+    });
+    // The API token's secret, shown once after creating it, and the revocation's question.
+    screen('API token created', current, async () => {
+      await go('/admin/integrations');
+      await page.locator('#token-name').fill(`Axe robot ${lang}`);
+      await page.locator('#token-role-reports').check();
+      await clickAndWait(
+        main(page).locator('form button[type=submit]').first(),
+        page.locator('#token-secret'),
+      );
+    });
+    screen('API token revoke dialog', current, async () => {
+      await go('/admin/integrations');
       await clickAndWait(main(page).locator('.button--danger').first(), dialog(page));
     });
     screen('blacklist delete dialog', current, async () => {

@@ -15,7 +15,7 @@ import { EventNotifier, EventStore, validateEvent, type Upcasters } from '@rr/ev
 import { checkInCodes, emailKey } from '@rr/platform';
 import { calendarImportSettings, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
-import { readModelNames, startProjections } from '../../server/src/runtime.ts';
+import { readModelNames, startProjections, startWebhookSender } from '../../server/src/runtime.ts';
 import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
 
 /** The secret of the e-mail keys and check-in references of the test apps. */
@@ -94,6 +94,8 @@ export async function startTestApp(
     },
     logger,
   );
+  // The webhook delivery job, as beside the projections in the server (due by the app's clock).
+  const webhooks = startWebhookSender({ pool: db.pool, deps }, config, logger);
   const sessions = await sessionMiddleware(db.pool, { secureCookie: false });
   const app = createApp({
     role: 'all',
@@ -114,6 +116,7 @@ export async function startTestApp(
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      await webhooks.stop();
       await runner.stop();
       await notifier.stop();
     },

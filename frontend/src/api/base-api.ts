@@ -16,7 +16,15 @@ export interface ThunkExtra {
   readonly config: AppConfig;
 }
 
-export const TAG_TYPES = ['Auth', 'Room', 'TimeSlot', 'Holiday', 'Blacklist'] as const;
+export const TAG_TYPES = [
+  'Auth',
+  'Room',
+  'TimeSlot',
+  'Holiday',
+  'Blacklist',
+  'ApiToken',
+  'Webhook',
+] as const;
 
 /** Endpoints whose 401 answer means "signed out" rather than "session expired". */
 const AUTH_ENDPOINTS = new Set(['getMe', 'login', 'logout']);

@@ -72,3 +72,11 @@ export interface Credentials {
   username: string;
   password: string;
 }
+export type ApiToken = Schemas['ApiToken'];
+export type CreatedApiToken = Schemas['CreatedApiToken'];
+export type ApiTokenInput = Schemas['ApiTokenInput'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type CreatedWebhookEndpoint = Schemas['CreatedWebhookEndpoint'];
+export type WebhookInput = Schemas['WebhookInput'];
+export type WebhookUpdateInput = Schemas['WebhookUpdateInput'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];

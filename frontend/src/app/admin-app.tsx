@@ -29,6 +29,9 @@ import {
   useGetMeQuery,
 } from '../features/auth/api/auth-api';
 import { CheckInPage } from '../features/admin-check-in/components/check-in-page';
+import { IntegrationsPage } from '../features/admin-integrations/components/integrations-page';
+import { WebhookDeliveries } from '../features/admin-integrations/components/webhook-deliveries';
+import { WebhookAdd, WebhookEdit } from '../features/admin-integrations/components/webhook-form';
 import { SignIn } from '../features/auth/components/sign-in';
 import { SignOutButton } from '../features/auth/components/sign-out-button';
 import { TicketHistory } from '../features/admin-history/components/ticket-history';
@@ -171,6 +174,10 @@ function AdminRoutes() {
       <Route path="occupancy-report" element={<OccupancyReport />} />
       <Route path="daily-report/:id" element={<DailyReport />} />
       <Route path="staff-accounts" element={<StaffAccountsPage />} />
+      <Route path="integrations" element={<IntegrationsPage />} />
+      <Route path="webhook-add" element={<WebhookAdd />} />
+      <Route path="webhook-edit/:id" element={<WebhookEdit />} />
+      <Route path="webhook-deliveries/:id" element={<WebhookDeliveries />} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );
@@ -237,6 +244,9 @@ function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
               </li>
               <li>
                 <NavLink to="/staff-accounts">{t('nav.admin-staff-accounts')}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/integrations">{t('nav.admin-integrations')}</NavLink>
               </li>
             </ul>
           </nav>

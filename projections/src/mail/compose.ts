@@ -31,6 +31,8 @@ export interface MailInput {
   lastName: string;
   tickets: MailTicket[];
   confirmationUrl: string;
+  /** The booking's calendar feed (GET /api/owners/{ownerId}/tickets.ics), named by confirmations. */
+  calendarFeedUrl?: string;
   timeZone: string;
   /** When the mail is written (the sender's clock): the calendar entries' DTSTAMP. */
   writtenAt: Date;
@@ -65,6 +67,7 @@ export const texts = {
     // The visitor's pages say "Buchungsnummer" too: one word for one number.
     number: 'Buchungsnummer',
     link: 'Ihre Reservierung ansehen oder stornieren:',
+    feed: 'Ihre Termine als Kalender-Feed zum Abonnieren:',
     closing: 'Mit freundlichen Grüßen\nIhre Bibliothek',
     time: (s: string, e: string) => `${s}–${e} Uhr`,
   },
@@ -86,6 +89,7 @@ export const texts = {
     cancelLink: 'Cannot come? Please cancel, so that others can use the seat:',
     number: 'Booking number',
     link: 'View or cancel your reservation:',
+    feed: 'Your appointments as a calendar feed to subscribe to:',
     closing: 'Kind regards\nYour library',
     time: (s: string, e: string) => `${s}–${e}`,
   },
@@ -214,6 +218,7 @@ export function composeMail(input: MailInput): ComposedMail {
   const lines = input.tickets.map((x) => `- ${slotLine(input.language, x)}`);
   const { subject, intro, link } = wording(input);
   const checkIn = input.tickets.some((x) => x.checkInCode) ? [t.checkIn, ''] : [];
+  const feed = input.kind === 'confirmation' ? input.calendarFeedUrl : undefined;
   const text = [
     t.greeting(name),
     '',
@@ -226,6 +231,7 @@ export function composeMail(input: MailInput): ComposedMail {
     link,
     input.confirmationUrl,
     '',
+    ...(feed ? [t.feed, feed, ''] : []),
     t.closing,
     '',
   ].join('\n');
@@ -235,7 +241,7 @@ export function composeMail(input: MailInput): ComposedMail {
 <ul>${input.tickets.map((x) => `<li>${escapeHtml(slotLine(input.language, x))}${qrImage(x, t.qrAlt)}</li>`).join('')}</ul>
 <p>${escapeHtml(t.number)}: <strong>${escapeHtml(input.bookingNumber)}</strong></p>
 ${checkIn.length ? `<p>${escapeHtml(t.checkIn)}</p>\n` : ''}<p>${escapeHtml(link)} <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>
-<p>${escapeHtml(t.closing).replace('\n', '<br>')}</p>
+${feed ? `<p>${escapeHtml(t.feed)} <a href="${escapeHtml(feed)}">${escapeHtml(feed)}</a></p>\n` : ''}<p>${escapeHtml(t.closing).replace('\n', '<br>')}</p>
 </body></html>`;
   return { subject, text, html, ics: calendarFile(input) };
 }

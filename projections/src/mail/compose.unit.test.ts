@@ -86,3 +86,18 @@ describe('the calendar file', () => {
     }
   });
 });
+
+describe('the calendar feed', () => {
+  const feed = 'https://library.example/api/owners/aaaa/tickets.ics';
+  it('is named by the confirmation, in both parts, and by no other mail', () => {
+    const mail = composeMail({ ...input, calendarFeedUrl: feed });
+    expect(mail.text).toContain(`Ihre Termine als Kalender-Feed zum Abonnieren:\n${feed}\n`);
+    expect(mail.html).toContain(`<a href="${feed}">${feed}</a>`);
+    const english = composeMail({ ...input, language: 'en', calendarFeedUrl: feed });
+    expect(english.text).toContain(
+      `Your appointments as a calendar feed to subscribe to:\n${feed}`,
+    );
+    for (const kind of ['cancellation', 'reminder', 'release'] as const)
+      expect(composeMail({ ...input, kind, calendarFeedUrl: feed }).text).not.toContain(feed);
+  });
+});

@@ -343,6 +343,7 @@ export class MailSender {
           checkInCode: checkIns.has(t.ticketId) ? this.o.checkInCodes.codeOf(t.ticketId) : null,
         })),
       confirmationUrl: `${this.baseUrl()}reservation-confirmation/${row.owner_id}`,
+      calendarFeedUrl: `${this.baseUrl()}api/owners/${row.owner_id}/tickets.ics`,
       timeZone: this.o.timeZone,
       writtenAt: this.o.clock.now(),
     };

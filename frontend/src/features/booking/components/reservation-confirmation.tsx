@@ -144,6 +144,14 @@ export function ReservationConfirmation() {
             )}
           />
         )}
+        {booked.length > 0 ? (
+          <p>
+            {/* The booked appointments as a calendar feed a calendar application subscribes to. */}
+            <a href={resolveApiUrl(baseApiUrl, `owners/${id}/tickets.ics`)}>
+              {t('confirmation.calendar-feed')}
+            </a>
+          </p>
+        ) : null}
         {cancelled.length > 0 ? (
           <>
             <h2>{t('confirmation.cancelled')}</h2>

@@ -1,0 +1,84 @@
+import * as z from 'zod/mini';
+import { isStorableText, rule } from './rules.ts';
+
+/**
+ * The event types a webhook endpoint can subscribe to (docs/product.md#webhooks). Their payloads
+ * carry ids, the room, the date, times and seat counts, never a visitor's personal data.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'booking.created',
+  'booking.cancelled',
+  'ticket.checked_in',
+  'ticket.no_show',
+  'waitlist.offered',
+  'timeslot.created',
+  'timeslot.changed',
+  'timeslot.deleted',
+  'room.changed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** What the secret of every webhook endpoint starts with (the Standard Webhooks convention). */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
+/** The longest endpoint URL accepted. */
+export const WEBHOOK_URL_MAX = 2000;
+
+/**
+ * A URL as the browser and the server parse it (WHATWG), http or https, without credentials and
+ * without a fragment. Which schemes and hosts the server then delivers to is its configuration's
+ * (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOWED_HOSTS), checked by the server alone.
+ */
+export function isWebhookUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.hash === '' &&
+    url.hostname !== ''
+  );
+}
+
+const eventTypes = () =>
+  z.array(z.enum(WEBHOOK_EVENT_TYPES)).check(
+    rule<WebhookEventType[]>('required', (v) => v.length > 0),
+    rule<WebhookEventType[]>('invalid', (v) => new Set(v).size === v.length),
+  );
+
+const url = () =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1),
+      z.maxLength(WEBHOOK_URL_MAX),
+      rule<string>('invalid', isWebhookUrl),
+    );
+
+/** A new webhook endpoint: its URL, the event types it gets (at least one, each once), a note. */
+export const webhookInput = z.object({
+  url: url(),
+  eventTypes: eventTypes(),
+  description: z.optional(
+    z.string().check(z.trim(), z.maxLength(200), rule('characters', isStorableText)),
+  ),
+});
+
+/**
+ * A change of an endpoint: URL, event types and note as when made; `enabled: true` switches a
+ * disabled endpoint on again (its failures start afresh), `false` pauses it.
+ */
+export const webhookUpdateInput = z.object({
+  url: url(),
+  eventTypes: eventTypes(),
+  description: z.optional(
+    z.string().check(z.trim(), z.maxLength(200), rule('characters', isStorableText)),
+  ),
+  enabled: z.boolean(),
+});

@@ -1,0 +1,397 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import {
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_SECRET_PREFIX,
+  webhookInput,
+  webhookUpdateInput,
+} from '@rr/contracts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { defineRoute, type RouteDef, type Role, type SessionUser } from './http.ts';
+import { checkOutboundUrl, type OutboundPolicy, type Resolver } from './outbound-address.ts';
+import { Problem, problems } from './problem.ts';
+import { persistentSecret } from './secrets.ts';
+import { fromContract, z } from './validation.ts';
+
+/**
+ * Webhook endpoints (docs/product.md#webhooks): staff register a URL and the event types it
+ * gets; the webhook reactor (projections) writes a delivery per event into the outbox and the
+ * delivery job signs and sends it (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`).
+ *
+ * The signing secret must be at hand at every delivery, so it cannot be kept as a hash like an
+ * API token's. It is not stored at all: it is derived, HMAC-SHA256 of the webhook signing key
+ * (WEBHOOK_SIGNING_KEY, else one generated once and kept in `app_settings` like the other
+ * secrets, platform/src/secrets.ts) over the endpoint's id and a random salt. With the key in the
+ * configuration a copy of the database alone reveals no secret; a new salt makes a new secret.
+ */
+
+/** The Standard Webhooks secret of an endpoint: `whsec_` and 32 bytes in base64. */
+export function webhookSecret(signingKey: string, endpointId: string, salt: Buffer): string {
+  const mac = createHmac('sha256', signingKey).update(`webhook:${endpointId}:`).update(salt);
+  return WEBHOOK_SECRET_PREFIX + mac.digest('base64');
+}
+
+/** The key the endpoints' secrets are derived from, the same in every process. */
+export const webhookSigningKey = (pool: pg.Pool, config: Pick<Config, 'WEBHOOK_SIGNING_KEY'>) =>
+  persistentSecret(pool, 'webhook_signing_key', config.WEBHOOK_SIGNING_KEY);
+
+/** Where webhooks may go, from the configuration. */
+export const outboundPolicyOf = (
+  config: Pick<Config, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOWED_HOSTS'>,
+): OutboundPolicy => ({
+  allowHttp: config.WEBHOOK_ALLOW_HTTP,
+  allowedHosts: config.WEBHOOK_ALLOWED_HOSTS,
+});
+
+/** Why an endpoint is disabled: it failed for 24 hours, or staff paused it. */
+export type WebhookDisabledReason = 'failing' | 'staff';
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  eventTypes: string[];
+  description: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  enabled: boolean;
+  disabledAt: string | null;
+  disabledReason: WebhookDisabledReason | null;
+  /** For 'failing': the last answer (`HTTP 500`, `ECONNREFUSED`, `timeout`, an address refused). */
+  disabledDetail: string | null;
+  /** The first failed attempt since the last success, while it keeps failing. */
+  failingSince: string | null;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventType: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  payload: string;
+}
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  event_types: string[];
+  description: string;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+  failing_since: Date | null;
+  disabled_at: Date | null;
+  disabled_reason: WebhookDisabledReason | null;
+  disabled_detail: string | null;
+}
+
+const ENDPOINT_COLUMNS = `id, url, event_types, description, created_by, created_at, updated_at,
+  failing_since, disabled_at, disabled_reason, disabled_detail`;
+
+const endpointOf = (r: EndpointRow): WebhookEndpoint => ({
+  id: r.id,
+  url: r.url,
+  eventTypes: r.event_types,
+  description: r.description,
+  createdBy: r.created_by,
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+  enabled: r.disabled_at === null,
+  disabledAt: r.disabled_at?.toISOString() ?? null,
+  disabledReason: r.disabled_reason,
+  disabledDetail: r.disabled_detail,
+  failingSince: r.failing_since?.toISOString() ?? null,
+});
+
+/** Deliveries listed per endpoint: the newest. */
+export const WEBHOOK_DELIVERIES_LISTED = 100;
+
+export interface WebhookStoreOptions {
+  pool: pg.Pool;
+  clock: Clock;
+  policy: OutboundPolicy;
+  signingKey: () => Promise<string>;
+  /** The resolver of the URL check (the system's by default). */
+  resolve?: Resolver;
+}
+
+const refused = (reason: string, detail: string) =>
+  new Problem(400, 'webhook__url_refused', 'Webhooks cannot be sent to this URL', [reason, detail]);
+
+export class WebhookStore {
+  constructor(private readonly o: WebhookStoreOptions) {}
+
+  /** Refuses a URL the delivery job would never send to (400 webhook__url_refused). */
+  private async checkUrl(url: string): Promise<void> {
+    const check = await checkOutboundUrl(url, this.o.policy, this.o.resolve);
+    if (!check.ok) throw refused(check.reason, check.detail);
+  }
+
+  async create(input: {
+    url: string;
+    eventTypes: string[];
+    description: string;
+    createdBy: string;
+  }): Promise<WebhookEndpoint & { secret: string }> {
+    await this.checkUrl(input.url);
+    const id = randomUUID();
+    const salt = randomBytes(16);
+    const now = this.o.clock.now();
+    const r = await this.o.pool.query<EndpointRow>(
+      `INSERT INTO webhook_endpoints (id, url, event_types, description, secret_salt, created_by, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${ENDPOINT_COLUMNS}`,
+      [id, input.url, input.eventTypes, input.description, salt, input.createdBy, now],
+    );
+    const secret = webhookSecret(await this.o.signingKey(), id, salt);
+    return { ...endpointOf(r.rows[0]!), secret };
+  }
+
+  async list(): Promise<WebhookEndpoint[]> {
+    const r = await this.o.pool.query<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints ORDER BY created_at DESC, url`,
+    );
+    return r.rows.map(endpointOf);
+  }
+
+  async get(id: string): Promise<WebhookEndpoint | null> {
+    const r = await this.o.pool.query<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1`,
+      [id],
+    );
+    return r.rows[0] ? endpointOf(r.rows[0]) : null;
+  }
+
+  /**
+   * Changes an endpoint. Switching it on clears its failures (a fresh 24 hours); switching it off
+   * pauses it (its pending deliveries wait). Null when there is none of that id.
+   */
+  async update(
+    id: string,
+    input: { url: string; eventTypes: string[]; description: string; enabled: boolean },
+  ): Promise<WebhookEndpoint | null> {
+    await this.checkUrl(input.url);
+    const r = await this.o.pool.query<EndpointRow>(
+      `UPDATE webhook_endpoints
+          SET url = $2, event_types = $3, description = $4, updated_at = $5,
+              disabled_at = CASE WHEN $6 THEN NULL ELSE COALESCE(disabled_at, $5) END,
+              disabled_reason = CASE WHEN $6 THEN NULL ELSE COALESCE(disabled_reason, 'staff') END,
+              disabled_detail = CASE WHEN $6 THEN NULL ELSE disabled_detail END,
+              failing_since = CASE WHEN $6 AND disabled_at IS NOT NULL THEN NULL ELSE failing_since END
+        WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+      [id, input.url, input.eventTypes, input.description, this.o.clock.now(), input.enabled],
+    );
+    return r.rows[0] ? endpointOf(r.rows[0]) : null;
+  }
+
+  /** Deletes an endpoint with its deliveries; false when there is none of that id. */
+  async remove(id: string): Promise<boolean> {
+    const r = await this.o.pool.query('DELETE FROM webhook_endpoints WHERE id = $1', [id]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  /** The newest deliveries of an endpoint; null when there is no such endpoint. */
+  async deliveries(id: string): Promise<WebhookDelivery[] | null> {
+    if (!(await this.get(id))) return null;
+    const r = await this.o.pool.query<{
+      id: string;
+      event_type: string;
+      status: WebhookDelivery['status'];
+      attempts: number;
+      created_at: Date;
+      next_attempt_at: Date;
+      last_attempt_at: Date | null;
+      last_status_code: number | null;
+      last_error: string | null;
+      delivered_at: Date | null;
+      payload: string;
+    }>(
+      `SELECT id, event_type, status, attempts, created_at, next_attempt_at, last_attempt_at,
+              last_status_code, last_error, delivered_at, payload
+         FROM webhook_deliveries WHERE endpoint_id = $1
+        ORDER BY created_at DESC, id LIMIT ${WEBHOOK_DELIVERIES_LISTED}`,
+      [id],
+    );
+    return r.rows.map((d) => ({
+      id: d.id,
+      eventType: d.event_type,
+      status: d.status,
+      attempts: d.attempts,
+      createdAt: d.created_at.toISOString(),
+      nextAttemptAt: d.status === 'pending' ? d.next_attempt_at.toISOString() : null,
+      lastAttemptAt: d.last_attempt_at?.toISOString() ?? null,
+      lastStatusCode: d.last_status_code,
+      lastError: d.last_error,
+      deliveredAt: d.delivered_at?.toISOString() ?? null,
+      payload: d.payload,
+    }));
+  }
+}
+
+const EndpointSchema = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    eventTypes: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    description: z.string(),
+    createdBy: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    enabled: z.boolean(),
+    disabledAt: z.string().nullable(),
+    disabledReason: z.enum(['failing', 'staff']).nullable(),
+    disabledDetail: z.string().nullable(),
+    failingSince: z.string().nullable(),
+  })
+  .openapi('WebhookEndpoint');
+
+const CreatedEndpointSchema = EndpointSchema.extend({
+  secret: z.string().openapi({
+    description: 'The signing secret (`whsec_…`, Standard Webhooks), answered this once only',
+  }),
+}).openapi('CreatedWebhookEndpoint');
+
+const DeliverySchema = z
+  .object({
+    id: z.string().openapi({ description: 'The webhook-id header, the same on every attempt' }),
+    eventType: z.enum(WEBHOOK_EVENT_TYPES),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.number().int(),
+    createdAt: z.string(),
+    nextAttemptAt: z.string().nullable(),
+    lastAttemptAt: z.string().nullable(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    deliveredAt: z.string().nullable(),
+    payload: z.string().openapi({ description: 'The body sent (JSON: type, timestamp, data)' }),
+  })
+  .openapi('WebhookDelivery');
+
+const creatorOf = (user: SessionUser | undefined) =>
+  user?.token ? `token:${user.token.name}` : (user?.username ?? '?');
+
+const IdParams = z.object({ id: z.uuid('Not a valid id') });
+const refusedDoc = {
+  description:
+    'The URL is refused (webhook__url_refused; payload: scheme, credentials, host, address or unresolvable, and a detail)',
+};
+
+/** The admin's routes of webhook endpoints: `reads` (GETs) and `writes`, as the API tokens'. */
+export function webhookRoutes(store: WebhookStore) {
+  const admin: Role[] = ['admin'];
+  const noStore = { 'Cache-Control': 'no-store' };
+  const reads: RouteDef[] = [
+    defineRoute({
+      method: 'get',
+      path: '/admin/webhooks',
+      summary: 'The webhook endpoints (never their secrets)',
+      tags: ['webhooks'],
+      access: admin,
+      responses: { 200: { description: 'The endpoints', schema: z.array(EndpointSchema) } },
+      handler: async () => ({ body: await store.list(), headers: noStore }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/webhooks/{id}',
+      summary: 'One webhook endpoint',
+      tags: ['webhooks'],
+      access: admin,
+      params: IdParams,
+      responses: {
+        200: { description: 'The endpoint', schema: EndpointSchema },
+        404: { description: 'No such endpoint' },
+      },
+      handler: async ({ params }) => {
+        const endpoint = await store.get(params.id);
+        if (!endpoint) throw problems.notFound('Webhook');
+        return { body: endpoint, headers: noStore };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/webhooks/{id}/deliveries',
+      summary: `The newest ${WEBHOOK_DELIVERIES_LISTED} deliveries of an endpoint: status, attempts, last answer`,
+      tags: ['webhooks'],
+      access: admin,
+      params: IdParams,
+      responses: {
+        200: { description: 'The deliveries, newest first', schema: z.array(DeliverySchema) },
+        404: { description: 'No such endpoint' },
+      },
+      handler: async ({ params }) => {
+        const deliveries = await store.deliveries(params.id);
+        if (!deliveries) throw problems.notFound('Webhook');
+        return { body: deliveries, headers: noStore };
+      },
+    }),
+  ];
+  const writes: RouteDef[] = [
+    defineRoute({
+      method: 'post',
+      path: '/admin/webhooks',
+      summary: 'Register a webhook endpoint: its signing secret is answered this once',
+      tags: ['webhooks'],
+      access: admin,
+      body: fromContract(webhookInput).openapi('WebhookInput'),
+      responses: {
+        201: { description: 'The endpoint with its secret', schema: CreatedEndpointSchema },
+        400: refusedDoc,
+      },
+      handler: async ({ body, user }) => ({
+        status: 201,
+        body: await store.create({
+          url: body.url,
+          eventTypes: body.eventTypes,
+          description: body.description ?? '',
+          createdBy: creatorOf(user),
+        }),
+        headers: noStore,
+      }),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/admin/webhooks/{id}',
+      summary: 'Change a webhook endpoint; `enabled: true` switches a disabled one on again',
+      tags: ['webhooks'],
+      access: admin,
+      params: IdParams,
+      body: fromContract(webhookUpdateInput).openapi('WebhookUpdateInput'),
+      responses: {
+        200: { description: 'The endpoint', schema: EndpointSchema },
+        400: refusedDoc,
+        404: { description: 'No such endpoint' },
+      },
+      handler: async ({ params, body }) => {
+        const endpoint = await store.update(params.id, {
+          url: body.url,
+          eventTypes: body.eventTypes,
+          description: body.description ?? '',
+          enabled: body.enabled,
+        });
+        if (!endpoint) throw problems.notFound('Webhook');
+        return { body: endpoint, headers: noStore };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/admin/webhooks/{id}',
+      summary: 'Delete a webhook endpoint and its deliveries',
+      tags: ['webhooks'],
+      access: admin,
+      params: IdParams,
+      responses: { 204: { description: 'Deleted' }, 404: { description: 'No such endpoint' } },
+      handler: async ({ params }) => {
+        if (!(await store.remove(params.id))) throw problems.notFound('Webhook');
+        return { status: 204 };
+      },
+    }),
+  ];
+  return { reads, writes };
+}

@@ -1,0 +1,273 @@
+import type { CartTicket, RecordedEvent } from '@rr/events';
+import type { WebhookEventType } from '@rr/contracts';
+import type { PoolClient } from '@rr/platform';
+import type { Projection } from '../projection.ts';
+
+/**
+ * The webhook subscriber: turns events of the log into deliveries in the webhook outbox
+ * (`webhook_deliveries`), one per endpoint subscribed to the event's type. It runs like the mail
+ * outbox reactor, on its own checkpoint, so its deliveries and its checkpoint move commit
+ * together: nothing is missed or written twice across restarts and failovers (a replayed batch
+ * writes the same delivery ids, `ON CONFLICT DO NOTHING`). It never sends: the delivery job
+ * (sender.ts) does, off every request's and projection's path.
+ *
+ * The payloads describe what happened with ids, the room, the date, times and seat counts, and
+ * nothing of the visitor: no name, address, phone, organisation, and neither the owner id (the
+ * key of the visitor's own page) nor the booking number. To describe a slot it keeps its own
+ * fold of the slots and rooms (`webhook_slots`, `webhook_rooms`) from the log, so it depends on
+ * no read model's progress. An endpoint gets the events recorded from its creation on.
+ */
+
+const SLOT_STREAM = 'timeslot-';
+
+interface SlotRow {
+  time_slot_id: string;
+  room_id: string;
+  room_name: string | null;
+  date: string;
+  start_time: string;
+  end_time: string;
+  capacity: number;
+  booked: number;
+}
+
+/** A slot as payloads describe it, seats as the log has them after the event. */
+export interface SlotPayload {
+  timeSlotId: string;
+  roomId: string;
+  roomName: string | null;
+  date: string;
+  startTime: string;
+  endTime: string;
+  capacity: number;
+  seatsBooked: number;
+  seatsFree: number;
+}
+
+const slotPayload = (s: SlotRow): SlotPayload => ({
+  timeSlotId: s.time_slot_id,
+  roomId: s.room_id,
+  roomName: s.room_name,
+  date: s.date,
+  startTime: s.start_time,
+  endTime: s.end_time,
+  capacity: s.capacity,
+  seatsBooked: s.booked,
+  seatsFree: Math.max(0, s.capacity - s.booked),
+});
+
+async function slotOf(client: PoolClient, timeSlotId: string): Promise<SlotPayload | null> {
+  const r = await client.query<SlotRow>(
+    `SELECT s.time_slot_id, s.room_id, r.name AS room_name, s.date, s.start_time, s.end_time,
+            s.capacity, s.booked
+       FROM webhook_slots s LEFT JOIN webhook_rooms r ON r.room_id = s.room_id
+      WHERE s.time_slot_id = $1`,
+    [timeSlotId],
+  );
+  return r.rows[0] ? slotPayload(r.rows[0]) : null;
+}
+
+/**
+ * Writes one delivery per endpoint that takes `type`, is enabled and existed when the event was
+ * recorded. The body is fixed here, so every attempt sends (and signs) the same bytes.
+ */
+async function enqueue(
+  client: PoolClient,
+  event: RecordedEvent,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+): Promise<void> {
+  const payload = JSON.stringify({ type, timestamp: event.createdAt.toISOString(), data });
+  await client.query(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, event_type, payload, created_at, next_attempt_at)
+     SELECT 'msg_' || left(encode(sha256(convert_to(e.id::text || ':' || $1, 'UTF8')), 'hex'), 32),
+            e.id, $2, $3, $4, $4
+       FROM webhook_endpoints e
+      WHERE $2 = ANY(e.event_types) AND e.disabled_at IS NULL AND e.created_at <= $4
+     ON CONFLICT (id) DO NOTHING`,
+    [event.eventId, type, payload, event.createdAt],
+  );
+}
+
+const slotIdOf = (event: RecordedEvent) =>
+  event.streamId.startsWith(SLOT_STREAM) ? event.streamId.slice(SLOT_STREAM.length) : null;
+
+async function ticketEvent(
+  client: PoolClient,
+  event: RecordedEvent,
+  type: WebhookEventType,
+  booked: -1 | 0,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const timeSlotId = slotIdOf(event);
+  if (!timeSlotId) return;
+  if (booked)
+    await client.query(
+      'UPDATE webhook_slots SET booked = GREATEST(booked - 1, 0) WHERE time_slot_id = $1',
+      [timeSlotId],
+    );
+  const slot = await slotOf(client, timeSlotId);
+  const { ticketId } = event.data as { ticketId: string };
+  await enqueue(client, event, type, { ticketId, ...slot, timeSlotId, ...extra });
+}
+
+type SlotDetails = {
+  timeSlotId: string;
+  roomId: string;
+  date: string;
+  startTime: string;
+  endTime: string;
+  capacity: number;
+};
+
+export const webhookReactor: Projection = {
+  name: 'webhook-outbox',
+  tables: [],
+  quietCheckpoint: true,
+  handles: new Set([
+    'RoomCreated',
+    'RoomUpdated',
+    'RoomServicesChanged',
+    'RoomDeleted',
+    'TimeSlotCreated',
+    'TimeSlotUpdated',
+    'TimeSlotCapacityChanged',
+    'TimeSlotDeleted',
+    'TicketBooked',
+    'TicketCancelled',
+    'TicketNoShowReleased',
+    'TicketCheckedIn',
+    'SeatOffered',
+    'TransactionBooked',
+  ]),
+  async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
+    switch (event.type) {
+      case 'RoomCreated':
+      case 'RoomUpdated': {
+        const d = event.data as { roomId: string; name: string; capacity: number };
+        await client.query(
+          `INSERT INTO webhook_rooms (room_id, name) VALUES ($1, $2)
+           ON CONFLICT (room_id) DO UPDATE SET name = EXCLUDED.name`,
+          [d.roomId, d.name],
+        );
+        await enqueue(client, event, 'room.changed', {
+          roomId: d.roomId,
+          roomName: d.name,
+          capacity: d.capacity,
+          change: event.type === 'RoomCreated' ? 'created' : 'updated',
+        });
+        return;
+      }
+      case 'RoomServicesChanged':
+      case 'RoomDeleted': {
+        const { roomId } = event.data as { roomId: string };
+        const r = await client.query<{ name: string }>(
+          'SELECT name FROM webhook_rooms WHERE room_id = $1',
+          [roomId],
+        );
+        await enqueue(client, event, 'room.changed', {
+          roomId,
+          roomName: r.rows[0]?.name ?? null,
+          change: event.type === 'RoomDeleted' ? 'deleted' : 'services',
+        });
+        return;
+      }
+      case 'TimeSlotCreated':
+      case 'TimeSlotUpdated': {
+        const d = event.data as SlotDetails;
+        await client.query(
+          `INSERT INTO webhook_slots (time_slot_id, room_id, date, start_time, end_time, capacity)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (time_slot_id) DO UPDATE SET room_id = EXCLUDED.room_id, date = EXCLUDED.date,
+             start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, capacity = EXCLUDED.capacity`,
+          [d.timeSlotId, d.roomId, d.date, d.startTime, d.endTime, d.capacity],
+        );
+        await enqueue(
+          client,
+          event,
+          event.type === 'TimeSlotCreated' ? 'timeslot.created' : 'timeslot.changed',
+          { ...(await slotOf(client, d.timeSlotId)) },
+        );
+        return;
+      }
+      case 'TimeSlotCapacityChanged': {
+        const d = event.data as { timeSlotId: string; capacity: number };
+        await client.query('UPDATE webhook_slots SET capacity = $2 WHERE time_slot_id = $1', [
+          d.timeSlotId,
+          d.capacity,
+        ]);
+        const slot = await slotOf(client, d.timeSlotId);
+        await enqueue(client, event, 'timeslot.changed', { ...slot, timeSlotId: d.timeSlotId });
+        return;
+      }
+      case 'TimeSlotDeleted': {
+        const d = event.data as { timeSlotId: string; roomId: string };
+        const slot = await slotOf(client, d.timeSlotId);
+        await enqueue(client, event, 'timeslot.deleted', { ...slot, ...d });
+        return;
+      }
+      case 'TicketBooked': {
+        const timeSlotId = slotIdOf(event);
+        if (timeSlotId)
+          await client.query(
+            'UPDATE webhook_slots SET booked = booked + 1 WHERE time_slot_id = $1',
+            [timeSlotId],
+          );
+        return;
+      }
+      case 'TicketCancelled':
+        return ticketEvent(client, event, 'booking.cancelled', -1);
+      case 'TicketNoShowReleased':
+        return ticketEvent(client, event, 'ticket.no_show', -1);
+      case 'TicketCheckedIn':
+        return ticketEvent(client, event, 'ticket.checked_in', 0, {
+          checkedInAt: (event.data as { checkedInAt: string }).checkedInAt,
+        });
+      case 'SeatOffered': {
+        // The entry and offer ids stay out: the offer's link is made of them.
+        const d = event.data as { timeSlotId: string; expiresAt: string };
+        const slot = await slotOf(client, d.timeSlotId);
+        await enqueue(client, event, 'waitlist.offered', {
+          ...slot,
+          timeSlotId: d.timeSlotId,
+          offerExpiresAt: d.expiresAt,
+        });
+        return;
+      }
+      case 'TransactionBooked': {
+        const d = event.data as { transactionId: string; ticketIds: string[] };
+        const added = await client.query<{ data: CartTicket }>(
+          `SELECT data FROM events WHERE stream_id = $1 AND event_type = 'TicketAddedToTransaction'
+            ORDER BY stream_version`,
+          [event.streamId],
+        );
+        const booked = new Set(d.ticketIds);
+        const rooms = await client.query<{ room_id: string; name: string }>(
+          'SELECT room_id, name FROM webhook_rooms WHERE room_id = ANY($1::uuid[])',
+          [added.rows.map((r) => r.data.roomId)],
+        );
+        const names = new Map(rooms.rows.map((r) => [r.room_id, r.name]));
+        const tickets = added.rows
+          .map((r) => r.data)
+          .filter((t) => booked.has(t.ticketId))
+          .map((t) => ({
+            ticketId: t.ticketId,
+            timeSlotId: t.timeSlotId,
+            roomId: t.roomId,
+            roomName: names.get(t.roomId) ?? null,
+            date: t.date,
+            startTime: t.startTime,
+            endTime: t.endTime,
+          }));
+        await enqueue(client, event, 'booking.created', {
+          bookingId: d.transactionId,
+          seats: tickets.length,
+          tickets,
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};

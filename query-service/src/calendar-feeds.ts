@@ -1,0 +1,204 @@
+import type { Response } from 'express';
+import { TZDate } from '@date-fns/tz';
+import ical, { ICalEventStatus } from 'ical-generator';
+import { tzlib_get_ical_block } from 'timezones-ical-library';
+import {
+  addDays,
+  defineRoute,
+  instantOf,
+  ownerIdParam,
+  problems,
+  todayIn,
+  z,
+  type RouteDef,
+} from '@rr/platform';
+import type { QueryDeps } from './deps.ts';
+import { seatsTakenLateral } from './seats-taken.ts';
+
+/**
+ * Calendar feeds (iCalendar, `text/calendar`) a calendar application subscribes to: a visitor's
+ * booked tickets, and a room's time slots with their booked and free seats for staff. Times are
+ * local times of the library's TIME_ZONE with its VTIMEZONE, so every application shows the
+ * slot's own hours. Event UIDs are the ticket's (as in the mails' .ics) or the slot's id, so an
+ * application updates its entries instead of adding new ones.
+ */
+
+/** The days of a room's feed: a month back, a year ahead (the longest booking window fits). */
+export const ROOM_FEED_DAYS_BACK = 30;
+export const ROOM_FEED_DAYS_AHEAD = 366;
+
+interface FeedEvent {
+  id: string;
+  date: string;
+  startTime: string;
+  endTime: string;
+  summary: string;
+  location?: string;
+  description: string;
+  status?: ICalEventStatus;
+}
+
+const vtimezone = (timeZone: string): string | null => {
+  const block = tzlib_get_ical_block(timeZone);
+  const text = Array.isArray(block) ? block[0] : undefined;
+  return text?.startsWith('BEGIN:VTIMEZONE') ? text : null;
+};
+
+function feed(name: string, timeZone: string, stamp: Date, events: FeedEvent[]): string {
+  const cal = ical({
+    name,
+    prodId: { company: 'Reading rooms', product: 'Reservations', language: 'EN' },
+    timezone: { name: timeZone, generator: vtimezone },
+  });
+  for (const e of events)
+    cal.createEvent({
+      id: `${e.id}@reading-rooms`,
+      // Zoned dates: ical-generator writes a native Date's fields in the process's own zone.
+      start: new TZDate(instantOf(e.date, e.startTime, timeZone), timeZone),
+      end: new TZDate(instantOf(e.date, e.endTime, timeZone), timeZone),
+      timezone: timeZone,
+      stamp,
+      summary: e.summary,
+      location: e.location ?? null,
+      description: e.description,
+      status: e.status ?? ICalEventStatus.CONFIRMED,
+    });
+  return cal.toString();
+}
+
+/** Answers a feed; calendar applications poll it, so it is revalidated on every request. */
+function sendCalendar(res: Response, filename: string, text: string): void {
+  res.setHeader('Content-Type', 'text/calendar; charset=utf-8');
+  res.setHeader('Content-Disposition', `inline; filename="${filename}"`);
+  res.setHeader('Cache-Control', 'private, no-cache');
+  res.status(200).send(text);
+}
+
+const texts = {
+  de: { number: 'Buchungsnummer', calendar: 'Lesesaal-Reservierung' },
+  en: { number: 'Booking number', calendar: 'Reading room reservation' },
+};
+
+export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
+  const { pool, clock, timeZone } = deps;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/owners/{ownerId}/tickets.ics',
+      summary:
+        "A visitor's booked tickets as a calendar feed, by the owner id of the confirmation mail's link",
+      tags: ['visitor'],
+      access: 'public',
+      params: z.object({ ownerId: ownerIdParam }),
+      responses: {
+        200: { description: 'iCalendar', schema: z.string(), contentType: 'text/calendar' },
+        404: { description: 'Unknown or malformed owner id, or its personal data erased' },
+      },
+      malformedPathNotFound: 'Owner',
+      handler: async ({ params, res }) => {
+        // The feed goes with the booking's personal data: once erased, the owner is unknown here.
+        const b = await pool.query<{ booking_number: string; language: 'de' | 'en' }>(
+          `SELECT b.booking_number, b.language FROM bookings b
+             JOIN personal_data p ON p.owner_id = b.owner_id WHERE b.owner_id = $1`,
+          [params.ownerId],
+        );
+        const booking = b.rows[0];
+        if (!booking) throw problems.notFound('Owner');
+        const t = texts[booking.language] ?? texts.de;
+        const r = await pool.query<{
+          id: string;
+          date: string;
+          start_time: string;
+          end_time: string;
+          room_name: string | null;
+        }>(
+          `SELECT t.id, t.date, t.start_time, t.end_time, r.name AS room_name
+             FROM rm_tickets t LEFT JOIN rm_rooms r ON r.id = t.room_id
+            WHERE t.owner_id = $1 AND t.status = 'BOOKED'
+            ORDER BY t.date, t.start_time, t.id`,
+          [params.ownerId],
+        );
+        const text = feed(
+          `${t.calendar} ${booking.booking_number}`,
+          timeZone,
+          clock.now(),
+          r.rows.map((x) => ({
+            id: x.id,
+            date: x.date,
+            startTime: x.start_time,
+            endTime: x.end_time,
+            summary: x.room_name ?? '',
+            location: x.room_name ?? '',
+            description: `${t.number}: ${booking.booking_number}`,
+          })),
+        );
+        sendCalendar(res, 'reservation.ics', text);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/rooms/{id}/calendar.ics',
+      summary: `A room's time slots with booked and free seats as a calendar feed (${ROOM_FEED_DAYS_BACK} days back, ${ROOM_FEED_DAYS_AHEAD} ahead); also with ?token= of an API token with the reports role`,
+      tags: ['rooms'],
+      access: ['admin', 'reports'],
+      params: z.object({ id: z.uuid('Not a valid id') }),
+      query: z.object({
+        token: z.string().optional().openapi({
+          description:
+            'An API token (rr_…) with the reports role, for calendar applications that send no header; it reads this feed only',
+        }),
+      }),
+      responses: {
+        200: { description: 'iCalendar', schema: z.string(), contentType: 'text/calendar' },
+        404: { description: 'No such room' },
+      },
+      handler: async ({ params, res }) => {
+        const room = await pool.query<{ name: string }>('SELECT name FROM rm_rooms WHERE id = $1', [
+          params.id,
+        ]);
+        const name = room.rows[0]?.name;
+        if (name === undefined) throw problems.notFound('Room');
+        const now = clock.now();
+        const today = todayIn(now, timeZone);
+        const r = await pool.query<{
+          id: string;
+          date: string;
+          start_time: string;
+          end_time: string;
+          capacity: number;
+          booked_count: number;
+          held_count: number;
+        }>(
+          `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.booked_count, c.held_count
+             FROM rm_time_slots s, ${seatsTakenLateral('t.time_slot_id = s.id', '$4')} c
+            WHERE s.room_id = $1 AND s.date BETWEEN $2 AND $3
+            ORDER BY s.date, s.start_time, s.id`,
+          [
+            params.id,
+            addDays(today, -ROOM_FEED_DAYS_BACK),
+            addDays(today, ROOM_FEED_DAYS_AHEAD),
+            now.toISOString(),
+          ],
+        );
+        const text = feed(
+          name,
+          timeZone,
+          now,
+          r.rows.map((s) => {
+            const free = Math.max(0, s.capacity - s.booked_count - s.held_count);
+            return {
+              id: s.id,
+              date: s.date,
+              startTime: s.start_time,
+              endTime: s.end_time,
+              summary: `${name}: ${s.booked_count} booked, ${free} free`,
+              location: name,
+              description: `Capacity ${s.capacity}, booked ${s.booked_count}, free ${free}`,
+            };
+          }),
+        );
+        sendCalendar(res, 'room.ics', text);
+      },
+    }),
+  ];
+}
