@@ -29,6 +29,7 @@ import {
   startProjections,
 } from './runtime.ts';
 import { seedDemoData } from './seed.ts';
+import { startBackupJob } from './backup.ts';
 
 /**
  * One entry for every process of the product. SERVICE_ROLE picks what it runs:
@@ -94,6 +95,12 @@ async function main(): Promise<void> {
         })
       : null;
 
+  // The server's own pg_dump archives (BACKUP_INTERVAL_HOURS, off by default), beside the jobs.
+  const backups =
+    (role === 'all' || role === 'projector') && config.BACKUP_INTERVAL_HOURS > 0
+      ? startBackupJob(db.url, config, logger)
+      : null;
+
   // Reads on streaming replicas (READ_DATABASE_URL): only the query routes; the primary's pool
   // keeps sessions (written on sign-in and touch), migrations, secrets and everything else.
   const reads =
@@ -142,6 +149,7 @@ async function main(): Promise<void> {
     await noShows?.stop();
     await mail?.stop();
     await erasure?.stop();
+    await backups?.stop();
     await runner?.stop();
     await reads?.close();
     await runtime.close();
