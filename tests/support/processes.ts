@@ -19,6 +19,8 @@ export interface SpawnOptions {
   compiled?: boolean;
   /** A program the service runs under, e.g. ['faketime', '-f', '+10d']. */
   prefix?: string[];
+  /** The port to listen on (default: a free one). */
+  port?: number;
   /** Runs as this user (the tests run as root; the image as `node`). */
   uid?: number;
   gid?: number;
@@ -30,7 +32,7 @@ export async function spawnService(
   env: Record<string, string>,
   options: SpawnOptions = {},
 ): Promise<ServiceProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   let out = '';
   const dir = options.root ?? root;
   const entry = options.compiled

@@ -57,7 +57,8 @@ function readInWorker(
   return new Promise<CalendarReading>((resolve, reject) => {
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
-      execArgv: [],
+      // The compiled worker resolves the @rr packages to their compiled output as the server does.
+      execArgv: COMPILED ? ['--conditions=rr-compiled'] : [],
       workerData: { bytes: copy, limits },
       transferList: [copy.buffer],
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
