@@ -30,6 +30,7 @@ import {
 } from './runtime.ts';
 import { seedDemoData } from './seed.ts';
 import { startBackupJob } from './backup.ts';
+import { recordRelease } from './release.ts';
 
 /**
  * One entry for every process of the product. SERVICE_ROLE picks what it runs:
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   if (role === 'gateway') return runGateway(config, logger);
   const db = await openDatabase(config, logger);
   const runtime = await openRuntime(db.url, config, logger);
+  await recordRelease(runtime.pool, runtime.deps.clock);
   await runtime.notifier.start();
 
   if (role === 'all' || role === 'command') {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Clock, Pool } from '@rr/platform';
 
 /** Which release a process runs: shown by /api/healthz and the metric rr_build_info. */
 export interface Release {
@@ -43,4 +44,16 @@ export function currentRelease(): Release {
   if (process.env.RR_COMMIT) release = { ...release, commit: process.env.RR_COMMIT };
   cached = release;
   return release;
+}
+
+/** Records that a process of this release started on the database (table release_history). */
+export async function recordRelease(pool: Pool, clock: Clock): Promise<void> {
+  const { version, commit } = currentRelease();
+  await pool.query(
+    `INSERT INTO release_history (version, commit, first_started_at, last_started_at, starts)
+     VALUES ($1, $2, $3, $3, 1)
+     ON CONFLICT (version, commit) DO UPDATE
+       SET last_started_at = EXCLUDED.last_started_at, starts = release_history.starts + 1`,
+    [version, commit, clock.now()],
+  );
 }
