@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chown, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClusterDir } from '@rr/platform';
 import { Client } from '../support/app.ts';
@@ -25,6 +26,8 @@ import { sleep } from '../support/wait-for.ts';
  */
 
 const STANZA = 'rr';
+const root = path.resolve(import.meta.dirname, '..', '..');
+const deploy = path.join(root, 'deploy', 'backup');
 const ADMIN_PASSWORD = 'pitr-admin-password';
 const PER_PHASE = 8;
 
@@ -87,34 +90,41 @@ beforeAll(async () => {
   dir = await makeClusterDir('rr-pitr-');
   const port = await freePort();
   conf = path.join(dir, 'pgbackrest.conf');
-  server = await createPgServer(path.join(dir, 'pg'), port, {
-    wal_level: 'replica',
-    archive_mode: 'on',
-    archive_command: `'/usr/bin/pgbackrest --config=${conf} --stanza=${STANZA} archive-push %p'`,
-    max_wal_senders: '3',
-  });
-  // deploy/backup/pgbackrest.conf, with this test's folders.
-  await writeFile(
-    conf,
-    [
-      '[global]',
-      `repo1-path=${path.join(dir, 'repo')}`,
-      'repo1-retention-full=2',
-      'start-fast=y',
-      'compress-type=lz4',
-      `log-path=${path.join(dir, 'log')}`,
-      `lock-path=${path.join(dir, 'lock')}`,
-      `spool-path=${path.join(dir, 'spool')}`,
-      'log-level-console=warn',
-      'log-level-file=info',
-      '',
-      `[${STANZA}]`,
-      `pg1-path=${server.dataDir}`,
-      `pg1-port=${port}`,
-      `pg1-socket-path=${server.dir}`,
-      '',
-    ].join('\n'),
+  // deploy/backup/postgresql-archiving.conf, its archive_command with this test's configuration.
+  const archiving = Object.fromEntries(
+    readFileSync(path.join(deploy, 'postgresql-archiving.conf'), 'utf8')
+      .split('\n')
+      .filter((l) => /^\w+\s*=/.test(l))
+      .map((l) => [l.slice(0, l.indexOf('=')).trim(), l.slice(l.indexOf('=') + 1).trim()]),
   );
+  expect(archiving.archive_command).toBe("'pgbackrest --stanza=rr archive-push %p'");
+  server = await createPgServer(path.join(dir, 'pg'), port, {
+    ...archiving,
+    archive_command: `'/usr/bin/pgbackrest --config=${conf} --stanza=${STANZA} archive-push %p'`,
+  });
+  // deploy/backup/pgbackrest.conf, its paths in this test's folder.
+  const paths: Record<string, string> = {
+    'repo1-path': path.join(dir, 'repo'),
+    'pg1-path': server.dataDir,
+    'pg1-port': String(port),
+    'pg1-socket-path': server.dir,
+  };
+  const shipped = readFileSync(path.join(deploy, 'pgbackrest.conf'), 'utf8')
+    .split('\n')
+    .filter((l) => !l.startsWith('#') && l.trim() !== '')
+    .map((l) => {
+      const key = l.split('=')[0]!;
+      return key in paths ? `${key}=${paths[key]}` : l;
+    });
+  expect(shipped.filter((l) => l.split('=')[0]! in paths)).toHaveLength(4);
+  shipped.splice(
+    1,
+    0,
+    `log-path=${path.join(dir, 'log')}`,
+    `lock-path=${path.join(dir, 'lock')}`,
+    `spool-path=${path.join(dir, 'spool')}`,
+  );
+  await writeFile(conf, `${shipped.join('\n')}\n`);
   await chown(conf, server.ids.uid, server.ids.gid);
   await chown(dir, server.ids.uid, server.ids.gid);
   await server.start();
@@ -228,5 +238,36 @@ describe('point-in-time recovery with pgBackRest', () => {
     expect(new Set(ids).size).toBe(ids.length);
     figures.bookingsChecked = before.size + after.size;
     console.log('pitr figures', JSON.stringify(figures));
+  });
+
+  it('the ha profile’s Patroni configuration with archiving is deploy/ha/patroni.yml plus the archiving', () => {
+    const plain = YAML.parse(
+      readFileSync(path.join(root, 'deploy', 'ha', 'patroni.yml'), 'utf8'),
+    ) as {
+      bootstrap: { dcs: { postgresql: { parameters: Record<string, unknown> } } };
+      postgresql: Record<string, unknown>;
+    };
+    const archiving = YAML.parse(
+      readFileSync(path.join(deploy, 'ha', 'patroni.yml'), 'utf8'),
+    ) as typeof plain;
+    const parameters = archiving.bootstrap.dcs.postgresql.parameters;
+    expect(parameters).toMatchObject({
+      archive_mode: 'on',
+      archive_command: `pgbackrest --stanza=${STANZA} archive-push %p`,
+    });
+    expect(archiving.postgresql.recovery_conf).toEqual({
+      restore_command: `pgbackrest --stanza=${STANZA} archive-get %f "%p"`,
+    });
+    delete parameters.archive_mode;
+    delete parameters.archive_command;
+    delete parameters.archive_timeout;
+    delete archiving.postgresql.recovery_conf;
+    expect(archiving).toEqual(plain);
+    // Its repository and data folder are the ones the compose overlay mounts.
+    const conf = readFileSync(path.join(deploy, 'ha', 'pgbackrest.conf'), 'utf8');
+    expect(conf).toContain(`pg1-path=${String(plain.postgresql.data_dir)}`);
+    const overlay = readFileSync(path.join(deploy, 'docker-compose.pitr.yml'), 'utf8');
+    expect(overlay).toContain('pgbackrest:/var/lib/pgbackrest');
+    expect(conf).toContain('repo1-path=/var/lib/pgbackrest');
   });
 });
