@@ -9,9 +9,11 @@ import { measureSlowness } from './tests/support/slowness.ts';
  * (tests/e2e) PostgreSQL, the built frontend and Chromium. `faults` (`*.faults.test.ts`) kill
  * processes with SIGKILL and stop PostgreSQL under load: they take minutes and run on their own
  * (`npm run test:faults`), as `ha` (`*.ha.test.ts`: a Patroni cluster with etcd and HAProxy, from
- * Debian's packages) does. RR_TEST_KIND (set by tests/run-all.mjs: `npm run test:unit`,
- * `test:int`, `test:e2e`, `test:faults`, `test:ha`) picks one; unset, all but `faults` and `ha`
- * run (`npm test`).
+ * Debian's packages) does, and `ops` (`*.ops.test.ts`: backups and restores, point-in-time
+ * recovery with pgBackRest, the compiled release as the image runs it, a rolling upgrade).
+ * RR_TEST_KIND (set by tests/run-all.mjs: `npm run test:unit`, `test:int`, `test:e2e`,
+ * `test:faults`, `test:ha`, `test:ops`) picks one; unset, all but `faults`, `ha` and `ops` run
+ * (`npm test`).
  */
 const kinds = {
   unit: ['*/src/**/*.unit.test.{ts,tsx}'],
@@ -19,11 +21,14 @@ const kinds = {
   e2e: ['tests/e2e/**/*.test.ts'],
   faults: ['**/*.faults.test.ts'],
   ha: ['tests/topology/**/*.ha.test.ts'],
+  ops: ['tests/ops/**/*.ops.test.ts'],
 };
 const kind = process.env.RR_TEST_KIND as keyof typeof kinds | undefined;
 if (kind !== undefined && !(kind in kinds))
   throw new Error(`RR_TEST_KIND must be one of ${Object.keys(kinds).join(', ')}, not ${kind}`);
-const onTheirOwn = ['faults', 'ha'].filter((k) => k !== kind).map((k) => `**/*.${k}.test.ts`);
+const onTheirOwn = ['faults', 'ha', 'ops']
+  .filter((k) => k !== kind)
+  .map((k) => `**/*.${k}.test.ts`);
 
 // Every time budget of the tests (these defaults, the ones a test names through
 // tests/support/time-budget.ts) is stretched by how slow this machine is at the start of the run.
@@ -48,8 +53,13 @@ export default defineConfig({
     // busy on their own. An integration or browser test spends most of its time waiting on the
     // server, PostgreSQL and Chromium (a browser file uses about a quarter of a core): two files
     // a core keep the cores busy.
+    // The ops files build, restore and upgrade whole releases: one at a time too.
     maxWorkers:
-      kind === 'ha' || kind === 'faults' ? 1 : kind === 'unit' ? cores : Math.max(2, 2 * cores),
+      kind === 'ha' || kind === 'faults' || kind === 'ops'
+        ? 1
+        : kind === 'unit'
+          ? cores
+          : Math.max(2, 2 * cores),
     sequence: { sequencer: SweepsFirst },
     env: { RR_TEST_SLOWNESS: String(slowness.factor) },
     // Budgets before stretching: generous, the slowest test takes under a minute (a failover
@@ -57,7 +67,7 @@ export default defineConfig({
     // expect.poll waits for what another process or a projection does next: five seconds
     // before stretching (vitest's default of one second is too short on a busy machine).
     expect: { poll: { timeout: 5_000 * slowness.factor } },
-    testTimeout: (kind === 'ha' ? 300_000 : 120_000) * slowness.factor,
-    hookTimeout: (kind === 'ha' ? 300_000 : 180_000) * slowness.factor,
+    testTimeout: (kind === 'ha' || kind === 'ops' ? 300_000 : 120_000) * slowness.factor,
+    hookTimeout: (kind === 'ha' || kind === 'ops' ? 300_000 : 180_000) * slowness.factor,
   },
 });

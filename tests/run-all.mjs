@@ -1,4 +1,4 @@
-// The test command. `node tests/run-all.mjs [--unit|--int|--e2e|--faults|--ha] [vitest filters...]`:
+// The test command. `node tests/run-all.mjs [--unit|--int|--e2e|--faults|--ha|--ops] [filters...]`:
 //   (no kind)  unit, integration and browser tests (`npm test`)
 //   --unit     unit tests only, no PostgreSQL (`npm run test:unit`)
 //   --int      integration tests against a real PostgreSQL (`npm run test:int`)
@@ -6,12 +6,15 @@
 //   --faults   the fault-injection tests: processes killed with SIGKILL, PostgreSQL stopped under
 //              load (`npm run test:faults`; not part of the others)
 //   --ha       the failover tests on a Patroni cluster (`npm run test:ha`; not part of the others)
+//   --ops      backups and restores, point-in-time recovery with pgBackRest, the compiled release
+//              as the image runs it, a rolling upgrade (`npm run test:ops`; not part of the others)
 // Builds the frontend first when the run includes browser tests and frontend/dist is missing or
 // older than its sources. Ends with one line `N passed, N failed` counted from vitest's JSON report.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureFrontendBuilt } from '../scripts/frontend-build.mjs';
+import { ensureServerBuilt } from '../scripts/build-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const report = path.join(root, '.tmp', 'vitest-report.json');
@@ -20,16 +23,19 @@ rmSync(report, { force: true });
 
 const args = process.argv.slice(2);
 const kinds = args
-  .filter((a) => ['--unit', '--int', '--e2e', '--faults', '--ha'].includes(a))
+  .filter((a) => ['--unit', '--int', '--e2e', '--faults', '--ha', '--ops'].includes(a))
   .map((a) => a.slice(2));
 if (kinds.length > 1) {
-  console.error('Give at most one of --unit, --int, --e2e, --faults, --ha.');
+  console.error('Give at most one of --unit, --int, --e2e, --faults, --ha, --ops.');
   process.exit(2);
 }
 const kind = kinds[0];
 const filters = args.filter((a) => !a.startsWith('--'));
 const started = Date.now();
-if (kind === undefined || kind === 'e2e') ensureFrontendBuilt();
+// The ops tests run the built release (frontend/dist in the image's folder).
+if (kind === undefined || kind === 'e2e' || kind === 'ops') ensureFrontendBuilt();
+// The compose profile's services run the image's command: the compiled release.
+if (kind === 'ha' || kind === 'ops') ensureServerBuilt();
 
 const run = spawnSync(
   process.execPath,

@@ -181,6 +181,13 @@ const ConfigSchema = z.object({
     ),
   WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(1000),
   WEBHOOK_SIGNING_KEY: z.string().min(32).optional(),
+  // The server's own pg_dump archives (server/src/backup.ts): every this many hours (0: off),
+  // the newest BACKUP_KEEP kept in BACKUP_DIR (default DATA_DIR/backups); PostgreSQL's client
+  // programs from PG_BIN_DIR (default: Debian's newest /usr/lib/postgresql/N/bin, else PATH).
+  BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).max(8760).default(0),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10000).default(7),
+  BACKUP_DIR: z.string().min(1).optional(),
+  PG_BIN_DIR: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -232,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   return {
     ...config,
     DATA_DIR: path.resolve(cwd, config.DATA_DIR),
+    ...(config.BACKUP_DIR ? { BACKUP_DIR: path.resolve(cwd, config.BACKUP_DIR) } : {}),
     FRONTEND_DIST: path.resolve(cwd, config.FRONTEND_DIST),
   };
 }

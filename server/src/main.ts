@@ -31,6 +31,8 @@ import {
   startWebhookSender,
 } from './runtime.ts';
 import { seedDemoData } from './seed.ts';
+import { startBackupJob } from './backup.ts';
+import { recordRelease } from './release.ts';
 
 /**
  * One entry for every process of the product. SERVICE_ROLE picks what it runs:
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
   if (role === 'gateway') return runGateway(config, logger);
   const db = await openDatabase(config, logger);
   const runtime = await openRuntime(db.url, config, logger);
+  await recordRelease(runtime.pool, runtime.deps.clock);
   await runtime.notifier.start();
 
   if (role === 'all' || role === 'command') {
@@ -96,6 +99,12 @@ async function main(): Promise<void> {
       ? startErasureJob(runtime.deps, config.ERASURE_JOB_INTERVAL_MS, {
           mailDir: mailDirOf(config),
         })
+      : null;
+
+  // The server's own pg_dump archives (BACKUP_INTERVAL_HOURS, off by default), beside the jobs.
+  const backups =
+    (role === 'all' || role === 'projector') && config.BACKUP_INTERVAL_HOURS > 0
+      ? startBackupJob(db.url, config, logger)
       : null;
 
   // Reads on streaming replicas (READ_DATABASE_URL): only the query routes; the primary's pool
@@ -147,6 +156,7 @@ async function main(): Promise<void> {
     await mail?.stop();
     await webhooks?.stop();
     await erasure?.stop();
+    await backups?.stop();
     await runner?.stop();
     await reads?.close();
     await runtime.close();

@@ -1,16 +1,19 @@
 import type { Request, Response, NextFunction, Router } from 'express';
 import client from 'prom-client';
 import { isConnectionError, type Pool } from '@rr/platform';
+import type { Release } from './release.ts';
 
 /**
  * Operations endpoints: /api/readyz (database reachable, read models not lagging behind the log)
- * and /api/metrics (Prometheus: request latency, commands by outcome, projection lag, outbox backlog).
+ * and /api/metrics (Prometheus: request latency, commands by outcome, projection lag, outbox backlog,
+ * and the release: rr_build_info{version, commit} 1).
  */
 export function mountOps(
   api: Router,
   pool: Pool,
   projections: string[],
   maxLag: number,
+  release: Release,
 ): { observe: (req: Request, res: Response, next: NextFunction) => void } {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
@@ -21,6 +24,12 @@ export function mountOps(
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  new client.Gauge({
+    name: 'rr_build_info',
+    help: 'The release this process runs (always 1)',
+    labelNames: ['version', 'commit'] as const,
+    registers: [registry],
+  }).set({ version: release.version, commit: release.commit }, 1);
   const commands = new client.Counter({
     name: 'rr_commands_total',
     help: 'State-changing requests by outcome (ok, refused, error)',

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { Client, startTestApp, type TestApp } from '../support/app.ts';
@@ -46,7 +48,12 @@ describe('rate limits', () => {
 describe('health, readiness and metrics', () => {
   it('answers liveness, readiness with projection lag, and Prometheus metrics', async () => {
     const c = new Client(app.baseUrl);
-    expect(await (await c.get('/api/healthz')).json()).toEqual({ status: 'ok' });
+    const { version } = JSON.parse(
+      await readFile(path.join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
+    ) as { version: string };
+    const health = (await (await c.get('/api/healthz')).json()) as Record<string, string>;
+    expect(health).toEqual({ status: 'ok', version, commit: expect.any(String) as string });
+    expect(health.commit).toMatch(/^([0-9a-f]{40}|unknown)$/);
     const ready = await c.get('/api/readyz');
     expect(ready.status).toBe(200);
     const body = (await ready.json()) as {
@@ -72,6 +79,7 @@ describe('health, readiness and metrics', () => {
       expect(metrics).toContain(name);
     }
     expect(metrics).toMatch(/rr_commands_total\{outcome="refused"\} \d+/);
+    expect(metrics).toContain(`rr_build_info{version="${version}",commit="${health.commit}"} 1`);
   });
 
   it('sends security headers: a strict CSP without inline scripts, no sniffing, no framing by others', async () => {

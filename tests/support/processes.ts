@@ -12,35 +12,53 @@ export interface ServiceProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+export interface SpawnOptions {
+  /** The checkout or release folder to run (default: this checkout). */
+  root?: string;
+  /** Runs the compiled release (server/dist, `npm run build:server`) instead of the sources. */
+  compiled?: boolean;
+  /** A program the service runs under, e.g. ['faketime', '-f', '+10d']. */
+  prefix?: string[];
+  /** The port to listen on (default: a free one). */
+  port?: number;
+  /** Runs as this user (the tests run as root; the image as `node`). */
+  uid?: number;
+  gid?: number;
+}
+
 /** Starts one process of the product (server/src/main.ts) in a role, and waits until it answers. */
 export async function spawnService(
   role: string,
   env: Record<string, string>,
+  options: SpawnOptions = {},
 ): Promise<ServiceProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   let out = '';
-  const child = spawn(
-    process.execPath,
-    [
-      // Extra node flags for the service, e.g. RR_NODE_ARGS=--cpu-prof to profile a benchmark's server.
-      ...(process.env.RR_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      '--import',
-      'tsx',
-      path.join(root, 'server', 'src', 'main.ts'),
-    ],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        SERVICE_ROLE: role,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const dir = options.root ?? root;
+  const entry = options.compiled
+    ? ['--conditions=rr-compiled', path.join(dir, 'server', 'dist', 'src', 'main.js')]
+    : ['--import', 'tsx', path.join(dir, 'server', 'src', 'main.ts')];
+  const node = [
+    // Extra node flags for the service, e.g. RR_NODE_ARGS=--cpu-prof to profile a benchmark's server.
+    ...(process.env.RR_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    ...entry,
+  ];
+  const [command, ...args] = options.prefix
+    ? [...options.prefix, process.execPath, ...node]
+    : [process.execPath, ...node];
+  const child = spawn(command!, args, {
+    cwd: dir,
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
+    env: {
+      ...process.env,
+      SERVICE_ROLE: role,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;

@@ -4,15 +4,9 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventStore, START, validateEvent } from '@rr/events';
-import {
-  applyEvents,
-  mailOutboxReactor,
-  readCheckpoint,
-  readModelProjections,
-  REBUILD_BATCH_SIZE,
-} from '@rr/projections';
+import { mailOutboxReactor, readModelProjections } from '@rr/projections';
 import { Client } from '../support/app.ts';
+import { compareWithRebuild } from '../support/read-models.ts';
 import {
   BookingLoad,
   confirmationsOncePerBooking,
@@ -480,59 +474,10 @@ describe('failover of the PostgreSQL primary (Patroni)', () => {
   });
 
   it('the read models on the new primary equal a rebuild from its log', async () => {
-    const store = new EventStore(primary, { validate: validateEvent });
     const tables = readModelProjections.flatMap((p) => p.tables);
-    type Dump = Record<string, string[]>;
-    /**
-     * In one REPEATABLE READ transaction on the new primary: the live read models (once every
-     * checkpoint is at the head of the log), then the same tables emptied and rebuilt from the
-     * log, then a rollback, so the live tables and the running projectors are left alone.
-     */
-    const compare = async (): Promise<{ live: Dump; rebuilt: Dump; events: number } | false> => {
-      const client = await primary.connect();
-      // Each table's rows as JSON, sorted (the tables' physical order differs after a rebuild).
-      const dump = async (): Promise<Dump> => {
-        const out: Dump = {};
-        for (const table of tables) {
-          const r = await client.query(`SELECT * FROM ${table}`);
-          out[table] = r.rows.map((row) => JSON.stringify(row)).sort();
-        }
-        return out;
-      };
-      try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-        await client.query(`SET LOCAL lock_timeout = '5s'`);
-        for (const p of readModelProjections)
-          if ((await store.readAll(await readCheckpoint(client, p.name), 1, client)).length)
-            return false;
-        const live = await dump();
-        await client.query(`TRUNCATE ${tables.join(', ')}`);
-        let from = START;
-        let events = 0;
-        for (;;) {
-          const batch = await store.readAll(from, REBUILD_BATCH_SIZE, client);
-          if (batch.length === 0) break;
-          for (const p of readModelProjections) await applyEvents(client, p, batch);
-          from = batch[batch.length - 1]!.position;
-          events += batch.length;
-        }
-        return { live, rebuilt: await dump(), events };
-      } finally {
-        await client.query('ROLLBACK').catch(() => undefined);
-        client.release();
-      }
-    };
     // A difference may be a projector batch committed between the probe and the dump: a few
     // attempts, then the last comparison is asserted.
-    let last: { live: Dump; rebuilt: Dump; events: number } | undefined;
-    await waitFor('the read models equal to a rebuild', 20_000, async () => {
-      const r = await compare();
-      if (r === false) return false;
-      last = r;
-      return JSON.stringify(r.live) === JSON.stringify(r.rebuilt) ? true : false;
-    }).catch(() => undefined);
-    expect(last, 'the read models never caught up with the log').toBeDefined();
-    const { live, rebuilt, events } = last!;
+    const { live, rebuilt, events } = await compareWithRebuild(primary, 20_000);
     console.log(
       'rebuild comparison',
       JSON.stringify({

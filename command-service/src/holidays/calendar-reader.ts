@@ -36,10 +36,16 @@ export function readCalendarOffThread(
 
 let queue: Promise<void> = Promise.resolve();
 
-const WORKER_URL = new URL('./calendar-reader-worker.ts', import.meta.url).href;
-const TSX_API_URL = import.meta.resolve('tsx/esm/api');
-/** An eval'd CommonJS bootstrap: registers tsx's loader, then imports the worker module. */
-const BOOTSTRAP = `import(${JSON.stringify(TSX_API_URL)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+/** The compiled release (`npm run build:server`) runs JavaScript and has no tsx. */
+const COMPILED = import.meta.url.endsWith('.js');
+const WORKER_URL = new URL(
+  COMPILED ? './calendar-reader-worker.js' : './calendar-reader-worker.ts',
+  import.meta.url,
+).href;
+/** An eval'd CommonJS bootstrap: registers tsx's loader (from source), then imports the worker module. */
+const BOOTSTRAP = COMPILED
+  ? `import(${JSON.stringify(WORKER_URL)});`
+  : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
 
 function readInWorker(
   bytes: Uint8Array,
@@ -51,7 +57,8 @@ function readInWorker(
   return new Promise<CalendarReading>((resolve, reject) => {
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
-      execArgv: [],
+      // The compiled worker resolves the @rr packages to their compiled output as the server does.
+      execArgv: COMPILED ? ['--conditions=rr-compiled'] : [],
       workerData: { bytes: copy, limits },
       transferList: [copy.buffer],
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },

@@ -1,0 +1,188 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClusterDir } from '@rr/platform';
+import { Client } from '../support/app.ts';
+import {
+  BookingLoad,
+  confirmationsOncePerBooking,
+  createLoadRoom,
+  type Outcome,
+} from '../support/booking-load.ts';
+import { createEmptyDatabase } from '../support/db.ts';
+import { freePort } from '../support/ports.ts';
+import { spawnService, type ServiceProcess } from '../support/processes.ts';
+import { sleep } from '../support/wait-for.ts';
+
+/**
+ * An upgrade without downtime: the previous release (the commit before the one that added the
+ * newest migration, checked out with `git worktree add` and `npm ci`'d) serves through the
+ * gateway (writers, readers, projector) while visitors book; the current release (compiled)
+ * starts beside it on the same database and runs the new migrations meanwhile; the previous
+ * release's processes are stopped one by one (SIGTERM: requests in flight finish). The visitors
+ * see no error and no acknowledged booking is lost: the new migrations are expansions the previous
+ * release works with (docs/architecture.md#upgrades-without-downtime).
+ */
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const ADMIN_PASSWORD = 'upgrade-admin-password';
+const git = (...args: string[]) =>
+  execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    .toString()
+    .trim();
+
+/** The previous release: the parent of the commit that added the newest migration. */
+function previousRelease(): { commit: string; newest: string } {
+  const newest = readdirSync(path.join(root, 'platform', 'migrations'))
+    .filter((f) => /^\d{3}_.*\.ts$/.test(f))
+    .sort()
+    .at(-1)!;
+  const added = git(
+    'log',
+    '--diff-filter=A',
+    '--format=%H',
+    '-1',
+    '--',
+    `platform/migrations/${newest}`,
+  );
+  if (!added) throw new Error(`${newest} is not committed: commit it to test the upgrade to it`);
+  return { commit: git('rev-parse', `${added}^`), newest };
+}
+
+let dir: string;
+let previous: string;
+let db: Awaited<ReturnType<typeof createEmptyDatabase>>;
+const procs: ServiceProcess[] = [];
+
+beforeAll(async () => {
+  dir = await makeClusterDir('rr-upgrade-');
+  previous = path.join(dir, 'previous');
+  const { commit } = previousRelease();
+  git('worktree', 'add', '--detach', previous, commit);
+  const started = performance.now();
+  const install = spawnSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], {
+    cwd: previous,
+    encoding: 'utf8',
+  });
+  expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
+  console.log(
+    `previous release ${commit.slice(0, 10)} checked out and installed in ${Math.round(performance.now() - started)} ms`,
+  );
+  db = await createEmptyDatabase();
+});
+
+afterAll(async () => {
+  await Promise.all(procs.map((p) => p.kill('SIGKILL')));
+  await db?.drop();
+  if (previous) spawnSync('git', ['worktree', 'remove', '--force', previous], { cwd: root });
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('a rolling upgrade', () => {
+  it('serves visitors without an error and loses no booking while the new release and its migrations replace the previous one', async () => {
+    const env = {
+      DATABASE_URL: db.url,
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD,
+      SEED_DEMO_DATA: 'false',
+      TRUST_PROXY: 'loopback',
+      RATE_LIMIT_CARTS: '1000000',
+      RATE_LIMIT_OWNER_LOOKUPS: '1000000',
+      MAIL_INTERVAL_MS: '500',
+      DATA_DIR: path.join(dir, 'data'),
+    };
+    const old = { root: previous };
+    const current = { compiled: true };
+    // The previous release: it migrates the empty database to its schema.
+    const oldCommand = await spawnService('command', env, old);
+    const oldQuery = await spawnService('query', env, old);
+    const oldProjector = await spawnService('projector', env, old);
+    procs.push(oldCommand, oldQuery, oldProjector);
+    const schemaBefore = await db.pool.query<{ name: string }>(
+      'SELECT name FROM knex_migrations ORDER BY name',
+    );
+    // The gateway knows both releases' addresses from the start; the new ones refuse
+    // connections until they listen, and the gateway passes a refused request on.
+    const [newCommandPort, newQueryPort] = [await freePort(), await freePort()];
+    const gateway = await spawnService(
+      'gateway',
+      {
+        GATEWAY_COMMAND_URLS: `${oldCommand.url},http://127.0.0.1:${newCommandPort}`,
+        GATEWAY_QUERY_URLS: `${oldQuery.url},http://127.0.0.1:${newQueryPort}`,
+      },
+      current,
+    );
+    procs.push(gateway);
+    const admin = new Client(gateway.url);
+    expect((await admin.login('admin', ADMIN_PASSWORD)).status).toBe(200);
+    const { slots } = await createLoadRoom(admin, 'Upgrade room', 3);
+
+    const log: Outcome[] = [];
+    const visitors = new BookingLoad(() => gateway.url);
+    const load = visitors.start(slots, log, 3);
+    const t0 = performance.now();
+    await sleep(3000);
+    // The current release starts beside the previous one; its first process migrates.
+    const migrating = performance.now();
+    const newCommand = await spawnService('command', env, { ...current, port: newCommandPort });
+    const migratedMs = Math.round(performance.now() - migrating);
+    procs.push(newCommand);
+    const newQuery = await spawnService('query', env, { ...current, port: newQueryPort });
+    const newProjector = await spawnService('projector', env, current);
+    procs.push(newQuery, newProjector);
+    await sleep(3000);
+    // The previous release goes, one process at a time.
+    for (const p of [oldCommand, oldQuery, oldProjector]) {
+      await p.kill('SIGTERM');
+      expect(p.child.exitCode, p.output()).toBe(0);
+      await sleep(2000);
+    }
+    await sleep(3000);
+    await load.stop();
+    const seconds = (performance.now() - t0) / 1000;
+
+    const failures = log.filter((o) => o.status < 200 || o.status >= 300);
+    const schemaAfter = await db.pool.query<{ name: string }>(
+      'SELECT name FROM knex_migrations ORDER BY name',
+    );
+    const added = schemaAfter.rows.map((r) => r.name).slice(schemaBefore.rowCount ?? 0);
+    const bookings = log.filter((o) => o.op === 'book');
+    console.log(
+      'rolling upgrade',
+      JSON.stringify({
+        seconds: +seconds.toFixed(1),
+        requests: log.length,
+        bookings: bookings.length,
+        reads: log.filter((o) => o.op === 'read').length,
+        errors: failures.length,
+        migrationsRun: added,
+        newCommandStartedWithMigrationsMs: migratedMs,
+      }),
+    );
+    expect(failures.map((o) => `${o.op} ${o.status}`)).toEqual([]);
+    expect(added.length).toBeGreaterThan(0);
+    expect(bookings.length).toBeGreaterThan(10);
+
+    // No acknowledged booking is lost: each is in the log and the visitor sees it (read through
+    // the new release), and its confirmation is queued once.
+    const booked = await db.pool.query<{ owner: string }>(
+      `SELECT data->>'ownerId' AS owner FROM events WHERE event_type = 'TransactionBooked'`,
+    );
+    expect(new Set(booked.rows.map((r) => r.owner))).toEqual(visitors.acknowledgedOwners);
+    for (const o of bookings) {
+      const tickets = (await (
+        await new Client(gateway.url).get(`/api/owners/${o.ownerId}/tickets`, {
+          'X-Min-Position': o.position!,
+        })
+      ).json()) as { status: string }[];
+      expect(tickets.map((t) => t.status)).toEqual(['BOOKED']);
+    }
+    expect(await confirmationsOncePerBooking(db.pool)).toBe(bookings.length);
+    const releases = await db.pool.query<{ version: string }>(
+      'SELECT version FROM release_history',
+    );
+    expect(releases.rowCount).toBeGreaterThan(0);
+  });
+});
