@@ -20,9 +20,7 @@ if (!document.documentElement.lang.toLowerCase().startsWith(config.language)) {
  * time shown is in it, whatever the device's zone; loaded beside the catalogues. Should the
  * settings not load, the default zone stays and the page's own requests show the error.
  */
-const timeZone = fetch(`${config.baseApiUrl}settings`, {
-  headers: { 'X-Requested-With': 'XMLHttpRequest' },
-})
+const timeZone = fetch(`${config.baseApiUrl}settings`)
   .then((res) => res.json() as Promise<{ timeZone?: string }>)
   // A missing or unknown zone keeps the default (setLibraryTimeZone ignores what it cannot use).
   .then(

@@ -8,8 +8,6 @@ interface DaySlotsDialogProps<S extends CalendarSlot> {
   title: string;
   slots: readonly S[];
   renderSlotAction: (slot: S) => ReactNode;
-  /** Shows an overbooked slot as full (visitors): tickets capped at the seats, no red bar. */
-  hideOverbooking?: boolean;
   onClose: () => void;
 }
 
@@ -18,7 +16,6 @@ export function DaySlotsDialog<S extends CalendarSlot>({
   title,
   slots,
   renderSlotAction,
-  hideOverbooking = false,
   onClose,
 }: DaySlotsDialogProps<S>) {
   const { t } = useTranslation();
@@ -36,14 +33,11 @@ export function DaySlotsDialog<S extends CalendarSlot>({
         <ul className="slot-list">
           {slots.map((slot) => {
             const range = formatTimeRange(slot.startTime, slot.endTime);
-            const tickets = hideOverbooking
-              ? Math.min(slot.ticketCount, slot.capacity)
-              : slot.ticketCount;
             const occupied = t('calendar.occupied', {
-              ticketCount: tickets,
+              ticketCount: slot.ticketCount,
               capacity: slot.capacity,
             });
-            const percent = occupancyPercent(tickets, slot.capacity);
+            const percent = occupancyPercent(slot.ticketCount, slot.capacity);
             return (
               <li key={slot.id} className="slot-list__item">
                 <p className="slot-list__time">
@@ -61,7 +55,7 @@ export function DaySlotsDialog<S extends CalendarSlot>({
                   aria-valuetext={`${percent} %`}
                 >
                   <div
-                    className={`progress__bar${tickets > slot.capacity ? ' progress__bar--over' : ''}`}
+                    className={`progress__bar${slot.ticketCount > slot.capacity ? ' progress__bar--over' : ''}`}
                     style={{ width: `${percent}%` }}
                   />
                 </div>

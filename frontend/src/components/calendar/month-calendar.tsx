@@ -34,8 +34,6 @@ interface MonthCalendarProps<S extends CalendarSlot> {
   legendMarks?: readonly DayMark[];
   /** Shown right below the grid (visitors: the way on once a slot is chosen). */
   afterGrid?: ReactNode;
-  /** Visitors: a slot staff overbooked shows as full, not beyond its seats. */
-  hideOverbooking?: boolean;
 }
 
 /** A further mark of a day: a symbol shown in the cell and a text for its name and the legend. */
@@ -63,7 +61,6 @@ export function MonthCalendar<S extends CalendarSlot>({
   markDay,
   legendMarks = NO_MARKS,
   afterGrid,
-  hideOverbooking = false,
 }: MonthCalendarProps<S>) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
@@ -158,7 +155,6 @@ export function MonthCalendar<S extends CalendarSlot>({
           title={formatLongDate(openDate, locale)}
           slots={openSlots}
           renderSlotAction={renderSlotAction}
-          hideOverbooking={hideOverbooking}
           onClose={() => setOpenDate(null)}
         />
       ) : null}

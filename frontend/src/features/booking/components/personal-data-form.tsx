@@ -112,23 +112,23 @@ export function PersonalDataForm() {
           checked={values.accessibility}
           onChange={(event) => change('accessibility', event.target.checked)}
         />
-        {expired ? (
-          // The cart is gone: no way on to a summary without tickets; the data stays for later.
-          <div className="form__actions">
+        <div className="form__actions">
+          {expired ? (
+            // The cart is gone: no way on to a summary without tickets; the data stays for later.
             <Link className="button button--primary" to="/">
               {t('cart.choose-room')}
             </Link>
-          </div>
-        ) : (
-          <div className="form__actions">
-            <button type="submit" className="button button--primary">
-              {t('data.next')}
-            </button>
-            <Link className="button button--secondary" to="/your-reservations">
-              {t('data.back')}
-            </Link>
-          </div>
-        )}
+          ) : (
+            <>
+              <button type="submit" className="button button--primary">
+                {t('data.next')}
+              </button>
+              <Link className="button button--secondary" to="/your-reservations">
+                {t('data.back')}
+              </Link>
+            </>
+          )}
+        </div>
       </form>
     </Page>
   );

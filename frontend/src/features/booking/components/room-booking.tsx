@@ -59,10 +59,11 @@ export function RoomBooking() {
     (slots.data?.every((slot) => slot.date >= range.fromDate && slot.date <= range.untilDate)
       ? slots.data
       : undefined);
-  // Spec: visitors see only slots with capacity and without the not-open rule.
-  const shown = loaded?.filter(
-    (slot) => slot.capacity > 0 && !slot.failedRules.includes('timeslot_not_open'),
-  );
+  // Spec: visitors see only slots with capacity and without the not-open rule; a slot staff
+  // overbooked shows as full, never beyond its seats.
+  const shown = loaded
+    ?.filter((slot) => slot.capacity > 0 && !slot.failedRules.includes('timeslot_not_open'))
+    .map((slot) => ({ ...slot, ticketCount: Math.min(slot.ticketCount, slot.capacity) }));
 
   // The calendar marks the days with a slot in the cart and those at the day's limit.
   const inCartMark: DayMark = { symbol: '✓', label: t('room.mark-in-cart') };
@@ -203,7 +204,6 @@ export function RoomBooking() {
               slots={slots.error ? [] : shown}
               onMonthChange={showMonth}
               previousDisabled={compareYearMonth(month, current) <= 0}
-              hideOverbooking
               renderSlotAction={renderSlotAction}
               markDay={markDay}
               legendMarks={[inCartMark, dayFullMark]}
