@@ -44,6 +44,29 @@ const after: Set<string> = new Set();
 const pgbackrest = (...args: string[]) =>
   server.runAs('/usr/bin/pgbackrest', [`--config=${conf}`, `--stanza=${STANZA}`, ...args]);
 
+/**
+ * The pgbackrest arguments of deploy/backup/pgbackrest.cron's lines (after `--stanza=rr`), by
+ * what they do: the test runs the schedule's own commands.
+ */
+function scheduled(): { full: string[]; diff: string[]; verify: string[] } {
+  const lines = readFileSync(path.join(deploy, 'pgbackrest.cron'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    .map((line) => line.trim().split(/\s+/));
+  const args = lines.map((fields) => {
+    // m h dom mon dow user, then the command
+    const command = fields.slice(6);
+    expect(command.slice(0, 2)).toEqual(['pgbackrest', `--stanza=${STANZA}`]);
+    return command.slice(2);
+  });
+  const find = (word: string) => {
+    const found = args.find((a) => a.join(' ').includes(word));
+    if (!found) throw new Error(`deploy/backup/pgbackrest.cron has no ${word} line`);
+    return found;
+  };
+  return { full: find('--type=full'), diff: find('--type=diff'), verify: find('verify') };
+}
+
 const env = () => ({
   DATABASE_URL: server.url('reading_rooms'),
   SEED_DEMO_DATA: 'false',
@@ -156,8 +179,9 @@ describe('point-in-time recovery with pgBackRest', () => {
   it('archives the WAL and takes a full backup while the product serves', async () => {
     for (const o of await book(PER_PHASE, 'before-backup')) before.add(o);
     await confirmationsSent(before.size);
+    const schedule = scheduled();
     const started = performance.now();
-    pgbackrest('--type=full', 'backup');
+    pgbackrest(...schedule.full);
     figures.backupMs = Math.round(performance.now() - started);
     const info = JSON.parse(pgbackrest('--output=json', 'info')) as {
       backup: { type: string; info: { size: number; repository: { delta: number } } }[];
@@ -169,6 +193,13 @@ describe('point-in-time recovery with pgBackRest', () => {
     for (const o of await book(PER_PHASE, 'after-backup')) before.add(o);
     // Every mail of the bookings kept has gone out before T (see README: mails pending at T).
     await confirmationsSent(before.size);
+    // The next night of the schedule: a differential backup on the full one, and the check.
+    pgbackrest(...schedule.diff);
+    pgbackrest(...schedule.verify);
+    const types = (
+      JSON.parse(pgbackrest('--output=json', 'info')) as { backup: { type: string }[] }[]
+    )[0]!.backup.map((b) => b.type);
+    expect(types).toEqual(['full', 'diff']);
     await sleep(1000);
     target = (await query<{ t: string }>(`SELECT now()::text AS t`))[0]!.t;
     await sleep(1000);

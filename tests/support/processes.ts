@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from './ports.ts';
+import { budget } from './time-budget.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -63,7 +64,8 @@ export async function spawnService(
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;
   if (role !== 'projector') {
-    const deadline = Date.now() + 60_000;
+    // A start compiles the sources with tsx first: minutes on a loaded 2-core machine.
+    const deadline = Date.now() + budget(60_000);
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${role} exited early:\n${out}`);
       try {
