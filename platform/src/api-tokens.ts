@@ -53,7 +53,8 @@ const tokenOf = (r: Row): ApiToken => ({
 const hashOf = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
 
 /** The shape of a secret: the prefix and 32 bytes in base64url (43 characters). */
-const SECRET_PATTERN = /^rr_[A-Za-z0-9_-]{43}$/;
+export const API_TOKEN_SECRET_PATTERN = /^rr_[A-Za-z0-9_-]{43}$/;
+const SECRET_PATTERN = API_TOKEN_SECRET_PATTERN;
 
 export class ApiTokenStore {
   /** When this process last wrote a token's `last_used_at`, by the clock. */
@@ -206,6 +207,19 @@ export function queryTokenAuthentication(store: ApiTokenStore, paths: RegExp) {
       !paths.test(req.path)
     ) {
       next();
+      return;
+    }
+    if (!SECRET_PATTERN.test(token)) {
+      // Not the shape of any token: bad input, as any other malformed parameter.
+      next(
+        problems.validation([
+          {
+            field: 'token',
+            rule: 'invalid_format',
+            message: 'Not an API token (rr_ and 43 characters)',
+          },
+        ]),
+      );
       return;
     }
     store.authenticate(token).then((user) => {

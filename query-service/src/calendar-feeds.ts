@@ -3,6 +3,7 @@ import { TZDate } from '@date-fns/tz';
 import ical, { ICalEventStatus } from 'ical-generator';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
 import {
+  API_TOKEN_SECRET_PATTERN,
   addDays,
   defineRoute,
   instantOf,
@@ -143,7 +144,7 @@ export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
       access: ['admin', 'reports'],
       params: z.object({ id: z.uuid('Not a valid id') }),
       query: z.object({
-        token: z.string().optional().openapi({
+        token: z.string().regex(API_TOKEN_SECRET_PATTERN).optional().openapi({
           description:
             'An API token (rr_…) with the reports role, for calendar applications that send no header; it reads this feed only',
         }),

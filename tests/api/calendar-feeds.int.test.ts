@@ -208,6 +208,9 @@ describe("a room's feed", () => {
     expect((await anonymous.get(`${path}?token=${desk}`)).status).toBe(403);
     expect((await anonymous.get(`${path}?token=rr_${'x'.repeat(43)}`)).status).toBe(401);
     expect((await anonymous.get(path)).status).toBe(401);
+    // A value of no token's shape (empty too) is bad input, whoever asks.
+    for (const odd of ['', '%20', 'rr_short'])
+      expect((await suite.admin.get(`${path}?token=${odd}`)).status).toBe(400);
     expect(
       (
         await suite.admin.get(
