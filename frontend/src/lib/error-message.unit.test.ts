@@ -98,7 +98,9 @@ describe('errorMessageParams of refusals to delete where seats are taken', () =>
   // The staff app registers the reader at its start; the visitor's app does not carry it.
   beforeAll(registerSeatRefusals);
   it('names booked and held apart, and with holds until when they last (context held)', () => {
-    const until = new Date(2026, 11, 10, 14, 5).toISOString();
+    // 14:05 in the library's time zone (the default Europe/Vienna, CET in December), whatever
+    // the zone of the machine running the test.
+    const until = new Date('2026-12-10T14:05:00+01:00').toISOString();
     expect(
       errorMessageParams({ error: 'timeslot__has_tickets', payload: ['3', '1', '2', until] }),
     ).toEqual({ value: '3', count: 3, booked: 1, held: 2, until: '14:05', context: 'held' });
