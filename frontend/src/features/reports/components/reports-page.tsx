@@ -51,10 +51,12 @@ export function ReportsPage({ backTo }: { backTo?: string }) {
           </li>
         </ul>
       </section>
-      {/* The further reports only where the installation names some: no empty section. */}
-      {common.length > 0 ? (
-        <section aria-labelledby="reports-common">
-          <h2 id="reports-common">{t('page.common-heading')}</h2>
+      {/* The further reports, or the empty state for none (docs/product.md#staff-screens). */}
+      <section aria-labelledby="reports-common">
+        <h2 id="reports-common">{t('page.common-heading')}</h2>
+        {common.length === 0 ? (
+          <EmptyState>{t('empty.no-reports', { ns: 'common' })}</EmptyState>
+        ) : (
           <ul className="report-links">
             {common.map((report) => (
               <li key={report.url}>
@@ -62,8 +64,8 @@ export function ReportsPage({ backTo }: { backTo?: string }) {
               </li>
             ))}
           </ul>
-        </section>
-      ) : null}
+        )}
+      </section>
     </Page>
   );
 }
