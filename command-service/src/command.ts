@@ -138,7 +138,8 @@ export async function handleCommands<State, Command, Decision, Answer>(
       );
       if (appends.length) {
         await s.append(appends, { metadata: { actor: spec.actor } });
-        await projectInline(s.client, appends);
+        // At the store's clock, the time the events are recorded at.
+        await projectInline(s.client, appends, s.store.clock.now());
       }
       for (const [i, d] of decided.entries())
         if ('decision' in d) await spec.record?.(s, d.decision, d.state, spec.commands[i]!);

@@ -40,22 +40,24 @@ export interface InlineProjection {
   /** The table it moves. */
   table: string;
   handles: readonly string[];
-  apply(client: PoolClient, events: readonly AppendedEvent[]): Promise<void>;
+  /** `at`: the instant the events are recorded at (the store's clock). */
+  apply(client: PoolClient, events: readonly AppendedEvent[], at: Date): Promise<void>;
 }
 
 /** An inline projection whose events are typed by the types it handles. */
 export function inlineProjection<E extends CatalogueEvent>(p: {
   table: string;
   handles: readonly E['type'][];
-  apply(client: PoolClient, events: readonly AppendedEvent<E>[]): Promise<void>;
+  apply(client: PoolClient, events: readonly AppendedEvent<E>[], at: Date): Promise<void>;
 }): InlineProjection {
   return {
     table: p.table,
     handles: p.handles,
-    apply: (client, events) =>
+    apply: (client, events, at) =>
       p.apply(
         client,
         events.map((e) => ({ streamId: e.streamId, event: asStreamEvent<E, NewEvent>(e.event) })),
+        at,
       ),
   };
 }
@@ -89,6 +91,8 @@ function eventsByProjection(
  * - `ticket_state`: each ticket's slot, cart, status, owner and whether it is checked in (what
  *   finds the ticket of a check-in, a staff change or a no-show release);
  * - `open_carts`: the expiry of each cart not booked, removed or expired (the expiry job);
+ * - `bookings`: each booking's owner id, cart, visitor, booking number and language (what a
+ *   cancel link, a check-in or a mail finds the booking by; its personal data is a `record`);
  * - `waitlist_entries`: each entry's status and offer (the matcher's candidates, the offer mail).
  */
 
@@ -387,6 +391,29 @@ const openCartsProjection = inlineProjection<CartExpiryEvent>({
   },
 });
 
+type BookedEvent = Extract<TransactionEvent, { type: 'TransactionBooked' }>;
+
+/** A booked cart is a booking: its row, which the booking's personal data refers to. */
+const bookingsProjection = inlineProjection<BookedEvent>({
+  table: 'bookings',
+  handles: ['TransactionBooked'],
+  async apply(client, events, at) {
+    const booked = events.map((e) => e.event.data);
+    await client.query(
+      `INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language, created_at)
+       SELECT *, $6::timestamptz FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[])`,
+      [
+        booked.map((b) => b.ownerId),
+        booked.map((b) => b.transactionId),
+        booked.map((b) => b.visitorKey),
+        booked.map((b) => b.bookingNumber),
+        booked.map((b) => b.language),
+        at,
+      ],
+    );
+  },
+});
+
 // --- waitlist entries ----------------------------------------------------------------------------
 
 type OfferEvent = Extract<
@@ -423,7 +450,8 @@ const waitlistEntriesProjection = inlineProjection<OfferEvent>({
 /**
  * Every table beside the log that events move, in the order they are applied: the one registry.
  * The command handler (command.ts) alone applies it, to the events it appends, in their
- * transaction. Rows that are no events (personal data, image bytes) are the commands' `record`.
+ * transaction. Rows that are no events (personal data, image bytes) are the commands' `record`,
+ * written after these.
  */
 export const inlineProjections: readonly InlineProjection[] = [
   roomStateProjection,
@@ -432,6 +460,7 @@ export const inlineProjections: readonly InlineProjection[] = [
   holidayStateProjection,
   ticketStateProjection,
   openCartsProjection,
+  bookingsProjection,
   waitlistEntriesProjection,
 ];
 
@@ -444,10 +473,11 @@ for (const p of inlineProjections)
 export async function projectInline(
   client: PoolClient,
   requests: readonly AppendRequest[],
+  at: Date,
 ): Promise<void> {
   const batches = eventsByProjection(byType, requests);
   for (const p of inlineProjections) {
     const events = batches.get(p);
-    if (events?.length) await p.apply(client, events);
+    if (events?.length) await p.apply(client, events, at);
   }
 }

@@ -18,7 +18,7 @@ import {
   type WaitlistEvent,
 } from '@rr/events/catalogue';
 import { NO_ROOM_SERVICES } from '@rr/contracts/rooms';
-import { bookingWindow } from './booking-window.ts';
+import { roomBookingWindow, type OpenBound } from './booking-window.ts';
 import { addDays, localDateTime } from './calendar.ts';
 import type { BookingLimits } from './limits.ts';
 import { Refused } from './refusal.ts';
@@ -50,14 +50,26 @@ const OWNER = 'c'.repeat(32);
 const key = (n: number) => String(n).padStart(40, '0');
 const offerId = (n: number) => String(n).padStart(32, '0');
 
+const DEFAULT_OPENING = {
+  openStart: { type: 'DAY', value: 0 },
+  openEnd: { type: 'DAY', value: 2 },
+} as const;
+
 function room(waitlistOfferMinutes: number | null, ...more: (number | null)[]): RoomState {
+  return roomOpen(DEFAULT_OPENING, waitlistOfferMinutes, ...more);
+}
+
+function roomOpen(
+  opening: { openStart: OpenBound; openEnd: OpenBound },
+  waitlistOfferMinutes: number | null,
+  ...more: (number | null)[]
+): RoomState {
   const created = RoomCreated.create({
     roomId: ROOM,
     name: 'Reading room',
     description: '',
     capacity: 10,
-    openStart: { type: 'DAY', value: 0 },
-    openEnd: { type: 'DAY', value: 2 },
+    ...opening,
   });
   const services = [waitlistOfferMinutes, ...more].map((minutes) =>
     RoomServicesChanged.create({
@@ -105,7 +117,12 @@ const joined = (n: number) =>
   });
 
 /** The rule a new cart's add of the slot is refused with, null when it holds the seat. */
-function addRefusal(state: SlotState, roomState: RoomState, cart = initialTransaction) {
+function addRefusal(
+  state: SlotState,
+  roomState: RoomState,
+  cart = initialTransaction,
+  holidays: ReadonlySet<string> = new Set(),
+) {
   try {
     decideReservation(
       { type: 'AddTicket', data: { transactionId: TX, ticketId: id(9), timeSlotId: SLOT } },
@@ -114,6 +131,7 @@ function addRefusal(state: SlotState, roomState: RoomState, cart = initialTransa
         cart,
         slots: new Map([[SLOT, state]]),
         rooms: new Map([[ROOM, roomState]]),
+        holidays,
       },
       context,
     );
@@ -237,6 +255,12 @@ function readModelCounts(tickets: TicketFate[], entries: EntryFate[]) {
   };
 }
 
+const openBound = (min: number, max: number) =>
+  fc.record({
+    type: fc.constantFrom<OpenBound['type']>('DAY', 'WORKING_DAY'),
+    value: fc.integer({ min, max }),
+  });
+
 describe('the visitor calendar and the cart decider', () => {
   it('give the same answer for every slot, room and cart', () => {
     fc.assert(
@@ -257,7 +281,7 @@ describe('the visitor calendar and the cart decider', () => {
           maxLength: 3,
         }),
         fc.constantFrom<(number | null)[]>([], [30], [30, null], [null, 30]),
-        fc.integer({ min: -1, max: 3 }),
+        fc.integer({ min: -1, max: 8 }),
         fc.constantFrom('08:00', '09:30', '10:00', '10:30', '14:00'),
         fc.array(
           fc.tuple(
@@ -266,7 +290,20 @@ describe('the visitor calendar and the cart decider', () => {
           ),
           { maxLength: 3 },
         ),
-        (capacity, tickets, entries, offerSettings, dayN, startTime, cartSlots) => {
+        // The room's booking window in days or working days, and holidays among the next days.
+        fc.record({ openStart: openBound(0, 2), openEnd: openBound(0, 5) }),
+        fc.uniqueArray(fc.integer({ min: 0, max: 8 }), { maxLength: 3 }),
+        (
+          capacity,
+          tickets,
+          entries,
+          offerSettings,
+          dayN,
+          startTime,
+          cartSlots,
+          opening,
+          holidayDays,
+        ) => {
           const date = addDays(TODAY, dayN);
           const state = slot(
             date,
@@ -276,7 +313,8 @@ describe('the visitor calendar and the cart decider', () => {
             ...entryEvents(entries),
           );
           const [first, ...more] = offerSettings;
-          const roomState = room(first ?? null, ...more);
+          const roomState = roomOpen(opening, first ?? null, ...more);
+          const holidays = holidayDays.map((d) => addDays(TODAY, d));
           const cart = history(
             evolveTransaction,
             initialTransaction,
@@ -293,7 +331,7 @@ describe('the visitor calendar and the cart decider', () => {
               }),
             ),
           );
-          const decided = addRefusal(state, roomState, cart);
+          const decided = addRefusal(state, roomState, cart, new Set(holidays));
 
           const counts = readModelCounts(tickets, entries);
           const answer = seatAnswer({
@@ -304,7 +342,14 @@ describe('the visitor calendar and the cart decider', () => {
               waitlistOn: roomState.services.waitlistOfferMinutes !== null,
               started: date < TODAY || (date === TODAY && startTime <= local.time),
             },
-            window: bookingWindow(TODAY, roomState.openStart, roomState.openEnd, () => false),
+            // As the query side reads a room's window: its rm_rooms columns and the holidays.
+            window: roomBookingWindow(TODAY, {
+              open_start_type: roomState.openStart.type,
+              open_start_value: roomState.openStart.value,
+              open_end_type: roomState.openEnd.type,
+              open_end_value: roomState.openEnd.value,
+              holidays,
+            }),
             held: cart.tickets,
             limits,
           });

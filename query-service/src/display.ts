@@ -17,7 +17,8 @@ export const DisplaySlot = z
     endTime: z.string().openapi({ description: 'Local time (HH:mm)' }),
     capacity: z.number(),
     freeSeats: z.number().openapi({
-      description: 'Seats free now: capacity less bookings and unexpired cart holds, never below 0',
+      description:
+        "Seats a visitor may still take now: capacity less bookings, unexpired cart holds and waitlist offers, and the waiting people's claims while the waitlist can still offer them; never below 0",
     }),
   })
   .openapi('DisplaySlot');

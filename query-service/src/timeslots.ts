@@ -15,7 +15,6 @@ import {
   sortSpec,
   localDateTime,
   z,
-  type Pool,
   type RouteDef,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
@@ -103,7 +102,12 @@ const ListQuery = z
   })
   .check(untilNotBefore('fromDate', 'untilDate'));
 
-async function listSlots(pool: Pool, q: z.output<typeof ListQuery>, roomId?: string) {
+/**
+ * A page of slots for staff, each with the rules the seat rule (seat-rule.ts) fails for a visitor
+ * with an empty cart, `timeslot_not_open` included: what the visitor calendar would show of it.
+ */
+async function listSlots(deps: QueryDeps, q: z.output<typeof ListQuery>, roomId?: string) {
+  const { pool } = deps;
   const filtered = (query: Knex.QueryBuilder) => {
     query.from('rm_time_slots as s').join('rm_rooms as r', 'r.id', 's.room_id');
     if (roomId) query.where('s.room_id', roomId);
@@ -126,7 +130,11 @@ async function listSlots(pool: Pool, q: z.output<typeof ListQuery>, roomId?: str
     ),
     q,
   );
-  return { content: rows.map((row) => toSlot(row)), totalCount: total };
+  const rules = await staffSeatRules(deps, rows);
+  return {
+    content: rows.map((row) => toSlot(row, rules.get(row.id) ?? [])),
+    totalCount: total,
+  };
 }
 
 const RoomParams = z.object({ id: z.uuid('Not a valid id') });
@@ -174,30 +182,94 @@ const waitlistLateral = (now: string) => `LATERAL (
          count(*) FILTER (WHERE w.status = 'waiting')::int AS waiting
     FROM rm_waitlist w WHERE w.time_slot_id = s.id) w`;
 
+/** A slot's room as the seat rule weighs it: its booking window today and its waitlist. */
+interface SeatRoom {
+  window: { from: string; until: string };
+  waitlistOn: boolean;
+}
+
+const seatRoom = (today: string, room: RoomSeatRow): SeatRoom => ({
+  window: roomBookingWindow(today, room),
+  waitlistOn: room.waitlist_on,
+});
+
 /**
  * The seat rule (seat-rule.ts) of one slot on the read model's counts, at the clock's instant:
  * the same answer the cart decider gives on the slot's stream. `held`: the visitor's cart.
  */
 function slotSeatAnswer(
   deps: QueryDeps,
+  at: { date: string; time: string },
   s: VisitorSlotRow,
-  room: RoomSeatRow,
+  room: SeatRoom,
   held: readonly CartRuleSlot[],
 ) {
-  const { date: today, time } = localDateTime(deps.clock.now(), deps.timeZone);
   return seatAnswer({
     slot: { timeSlotId: s.id, date: s.date, startTime: s.start_time, endTime: s.end_time },
     seats: {
       capacity: s.capacity,
       taken: s.taken,
       waiting: s.waiting,
-      waitlistOn: room.waitlist_on,
-      started: hasStarted({ date: s.date, startTime: s.start_time }, { today, time }),
+      waitlistOn: room.waitlistOn,
+      started: hasStarted(
+        { date: s.date, startTime: s.start_time },
+        { today: at.date, time: at.time },
+      ),
     },
-    window: roomBookingWindow(today, room),
+    window: room.window,
     held,
     limits: deps.limits,
   });
+}
+
+/**
+ * What staff see of the seat rule: the rules a visitor with an empty cart fails, the calendar's
+ * marks after `timeslot_not_open` for a slot the calendar hides.
+ */
+const staffRules = (answer: ReturnType<typeof seatAnswer>): string[] => [
+  ...(answer.open ? [] : ['timeslot_not_open']),
+  ...calendarRules(answer),
+];
+
+/**
+ * The seat rule's answer for staff (staffRules) of each of a page's slots, by slot id: their
+ * seats at the clock's instant, their rooms' booking settings, and the holidays read once.
+ */
+async function staffSeatRules(
+  deps: QueryDeps,
+  slots: readonly SlotRow[],
+): Promise<Map<string, string[]>> {
+  if (slots.length === 0) return new Map();
+  const at = deps.clock.now();
+  const local = localDateTime(at, deps.timeZone);
+  const r = await deps.pool.query<{
+    room: Omit<RoomSeatRow, 'holidays'> & { id: string };
+    slots: VisitorSlotRow[];
+    holidays: string[];
+  }>({
+    name: 'rr_staff_slot_rules',
+    text: `SELECT json_build_object('id', r.id, 'open_start_type', r.open_start_type,
+                    'open_start_value', r.open_start_value, 'open_end_type', r.open_end_type,
+                    'open_end_value', r.open_end_value,
+                    'waitlist_on', (r.services->>'waitlistOfferMinutes') IS NOT NULL) AS room,
+                  json_agg(json_build_object('id', s.id, 'date', s.date, 'start_time', s.start_time,
+                    'end_time', s.end_time, 'capacity', s.capacity,
+                    'taken', c.booked_count + c.held_count + w.offered, 'waiting', w.waiting)) AS slots,
+                  ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN $3 AND $4) AS holidays
+             FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,
+                  ${seatsTakenLateral('t.time_slot_id = s.id', '$2')} c,
+                  ${waitlistLateral('$2')}
+            WHERE s.id = ANY($1::uuid[])
+            GROUP BY r.id`,
+    values: [slots.map((s) => s.id), at.toISOString(), local.date, addDays(local.date, 800)],
+  });
+  const rules = new Map<string, string[]>();
+  for (const { room, slots: roomSlots, holidays } of r.rows) {
+    const seats = seatRoom(local.date, { ...room, holidays });
+    for (const s of roomSlots)
+      rules.set(s.id, staffRules(slotSeatAnswer(deps, local, s, seats, [])));
+  }
+  return rules;
 }
 
 /**
@@ -214,7 +286,7 @@ export async function visitorSlots(
 ): Promise<TimeSlot[]> {
   const { pool } = deps;
   const at = deps.clock.now();
-  const { date: today } = localDateTime(at, deps.timeZone);
+  const today = localDateTime(at, deps.timeZone).date;
   // One round trip: the room's booking settings, the holidays and the slots with their seats at
   // the clock's instant.
   const r = await pool.query<RoomSeatRow & { name: string; slots: VisitorSlotRow[] }>({
@@ -235,8 +307,10 @@ export async function visitorSlots(
   });
   const room = r.rows[0];
   if (!room) throw problems.notFound('Room');
+  const local = localDateTime(at, deps.timeZone);
+  const seats = seatRoom(local.date, room);
   return room.slots.flatMap((s) => {
-    const answer = slotSeatAnswer(deps, s, room, held);
+    const answer = slotSeatAnswer(deps, local, s, seats, held);
     return answer.open ? [toSlot(s, calendarRules(answer))] : [];
   });
 }
@@ -252,7 +326,7 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
       access: ['admin', 'reports'],
       query: ListQuery,
       responses: { 200: { description: 'A page of slots', schema: TimeSlotPage } },
-      handler: async ({ query }) => ({ body: await listSlots(pool, query) }),
+      handler: async ({ query }) => ({ body: await listSlots(deps, query) }),
     }),
     defineRoute({
       method: 'get',
@@ -263,7 +337,9 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
       params: RoomParams,
       query: ListQuery,
       responses: { 200: { description: 'A page of slots', schema: TimeSlotPage } },
-      handler: async ({ params, query }) => ({ body: await listSlots(pool, query, params.id) }),
+      handler: async ({ params, query }) => ({
+        body: await listSlots(deps, query, params.id),
+      }),
     }),
     defineRoute({
       method: 'get',
@@ -296,9 +372,10 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
         const row = r.rows[0];
         if (!row) throw problems.notFound('Time slot');
         // The seat rule the visitor calendar shows, for a visitor with an empty cart.
-        const answer = slotSeatAnswer(deps, row, row, []);
+        const local = localDateTime(at, deps.timeZone);
+        const answer = slotSeatAnswer(deps, local, row, seatRoom(today, row), []);
         const slot: AdminTimeSlot = {
-          ...toSlot(row, [...(answer.open ? [] : ['timeslot_not_open']), ...calendarRules(answer)]),
+          ...toSlot(row, staffRules(answer)),
           bookedCount: row.booked_count,
           heldCount: row.held_count,
           heldUntil: row.held_until ? row.held_until.toISOString() : null,

@@ -2,7 +2,7 @@
 // limits).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldHolidays } from '@rr/domain';
-import { HOLIDAYS_STREAM, type HolidayEvent } from '@rr/events';
+import { asStreamEvents, HOLIDAYS_STREAM, type HolidayEvent } from '@rr/events';
 import { ManualClock, migrate } from '@rr/platform';
 import type { TestDatabase } from '../support/db.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
@@ -359,7 +359,7 @@ describe('holiday state of the write side', () => {
     expect((await admin.request('DELETE', `/api/admin/holidays/${b.id}`)).status).toBe(200);
 
     const { events: stream } = await db.store.readStream(HOLIDAYS_STREAM);
-    const folded = [...foldHolidays(stream as unknown as HolidayEvent[]).values()]
+    const folded = [...foldHolidays(asStreamEvents<HolidayEvent>(stream)).values()]
       .map((h) => ({
         holiday_id: h.id,
         date: h.date,

@@ -478,6 +478,28 @@ describe('visitor booking view', () => {
       'timeslot_not_open',
       'timeslot_no_tickets_left',
     ]);
+    // The staff's lists (the room's calendar, every room's slots) answer with the same rule.
+    const expected = await Promise.all(
+      [...byDate.keys()].map(async (date) => [date, await staffRules(date)] as const),
+    );
+    expect(expected.map(([date]) => date)).toEqual([
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-28',
+    ]);
+    expect((await slotsOf(roomId)).map((s) => [s.date, s.failedRules])).toEqual(expected);
+    const everyRoom = await admin.get(
+      '/api/admin/rooms/timeslots?fromDate=2026-11-23&untilDate=2026-11-28&limit=999',
+    );
+    expect(everyRoom.status).toBe(200);
+    const ofThisRoom = (
+      (await everyRoom.json()) as { content: (Slot & { roomId: string })[] }
+    ).content.filter((s) => s.roomId === roomId);
+    expect(ofThisRoom.map((s) => [s.date, s.failedRules])).toEqual(expected);
+    expect(new Map(expected).get('2026-11-24')).toEqual(['timeslot_not_open']);
     // A day later the window moves on by one day.
     clock.advance(24 * 3600 * 1000);
     const later = (await (

@@ -103,6 +103,57 @@ describe('decisions on the write side, not on the read models', () => {
     expect(((await edit.json()) as { error: string }).error).toBe('ticket__not_booked');
   });
 
+  it("a booking's row beside the log is its TransactionBooked, recorded at the event's time", async () => {
+    const { admin, db } = suite;
+    const roomId = await createRoom(admin, 'Buchungsraum');
+    const slotId = await createSlot(admin, roomId, addDays(today, 7), '09:00', '10:00', 3);
+    const booked = await admin.request(
+      'POST',
+      `/api/admin/rooms/${roomId}/timeslots/${slotId}/booking`,
+      {
+        json: {
+          salutation: 'NONE',
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          accessibility: false,
+          language: 'en',
+        },
+      },
+    );
+    expect(booked.status).toBe(201);
+    const { ownerId, bookingNumber } = (await booked.json()) as {
+      ownerId: string;
+      bookingNumber: string;
+    };
+    const event = (
+      await db.pool.query<{ stream_id: string; data: Record<string, unknown>; created_at: Date }>(
+        `SELECT stream_id, data, created_at FROM events
+          WHERE event_type = 'TransactionBooked' AND data->>'ownerId' = $1`,
+        [ownerId],
+      )
+    ).rows;
+    expect(event).toHaveLength(1);
+    const { stream_id, data, created_at } = event[0]!;
+    expect(data).toMatchObject({ ownerId, bookingNumber, language: 'en' });
+    const row = (
+      await db.pool.query(
+        `SELECT owner_id, transaction_id::text, visitor_key, booking_number, language, created_at
+           FROM bookings WHERE owner_id = $1`,
+        [ownerId],
+      )
+    ).rows;
+    expect(row).toEqual([
+      {
+        owner_id: ownerId,
+        transaction_id: stream_id.slice('transaction-'.length),
+        visitor_key: data.visitorKey,
+        booking_number: bookingNumber,
+        language: 'en',
+        created_at,
+      },
+    ]);
+  });
+
   it('the room order decides on room_state; room_state rebuilt from the room streams (migrations 020, 021) equals the live one', async () => {
     const { admin, db } = suite;
     const a = await createRoom(admin, 'Raum A');

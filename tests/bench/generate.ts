@@ -8,7 +8,7 @@
  * (`TimeSlotCreated`, with the `timeslot_guard` rows), carts (`TransactionStarted`,
  * `TicketAddedToTransaction` + `TicketHeld` on the slot stream, hold extensions, touches, removed
  * tickets), bookings (`TransactionBooked`, `TicketBooked`, `VisitorTicketsBooked`, with the
- * `bookings` and `personal_data` rows of `recordBooking`), removed and expired carts, cancellations
+ * `bookings` row of its inline projection and the `personal_data` row of `recordPersonalData`), removed and expired carts, cancellations
  * and (optionally) the erasure of past bookings' personal data. Commands are generated with a simulated time,
  * sorted by it and written in that order, so commit order, stream versions and `created_at` agree.
  *

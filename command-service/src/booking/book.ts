@@ -17,7 +17,7 @@ import {
   lockAndLoadVisitor,
   lockCartAndSlots,
   lockCartWithSlots,
-  recordBooking,
+  recordPersonalData,
   reservationAppends,
   type LoadedReservation,
 } from './store.ts';
@@ -73,11 +73,8 @@ export function bookingCommands(deps: CommandDeps) {
         ),
       appends: (decision, state) => reservationAppends(state, decision),
       record: (s, _decision, state) =>
-        recordBooking(s, {
-          ...booking,
-          transactionId,
-          visitorKey,
-          language: body.language,
+        recordPersonalData(s, {
+          ownerId: booking.ownerId,
           owner: body,
           email,
           lastDate: state.cart.tickets
@@ -128,12 +125,8 @@ export function bookingCommands(deps: CommandDeps) {
       decide: (state) => decideReservation(command, state, context()),
       appends: (decision, state) => reservationAppends(state, decision),
       record: (s, _decision, state) =>
-        recordBooking(s, {
+        recordPersonalData(s, {
           ownerId: command.data.ownerId,
-          bookingNumber: command.data.bookingNumber,
-          transactionId: command.data.transactionId,
-          visitorKey,
-          language: command.data.language,
           owner: body,
           email,
           lastDate: state.slots.get(slot.timeSlotId)!.date,

@@ -209,12 +209,9 @@ export async function lockAndLoadVisitor(
   return loadVisitor(s, visitorKey);
 }
 
-export interface BookingRecord {
+/** A booking's personal data, as the booking command writes it beside the log. */
+export interface PersonalDataRecord {
   ownerId: string;
-  transactionId: string;
-  visitorKey: string;
-  bookingNumber: string;
-  language: 'de' | 'en';
   owner: {
     salutation: string;
     title?: string | undefined;
@@ -230,14 +227,12 @@ export interface BookingRecord {
   lastDate: string;
 }
 
-/** Writes the booking's row and its personal data, in the store transaction of the booking. */
-export async function recordBooking(s: StoreSession, b: BookingRecord): Promise<void> {
-  await s.client.query(
-    `INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    // At the time of the booking's events: the store's clock.
-    [b.ownerId, b.transactionId, b.visitorKey, b.bookingNumber, b.language, s.store.clock.now()],
-  );
+/**
+ * Writes a booking's personal data, in the store transaction of the booking: the one row of it no
+ * event may carry. The booking's own row (`bookings`) is the inline projection of its
+ * TransactionBooked (inline-projections.ts), applied before this.
+ */
+export async function recordPersonalData(s: StoreSession, b: PersonalDataRecord): Promise<void> {
   await s.client.query(
     `INSERT INTO personal_data (owner_id, salutation, title, first_name, last_name, organisation, email, phone, accessibility, erase_after)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,

@@ -72,16 +72,18 @@ export async function runRoomCommand(
     decide: (state) => decideRoom(command, state, { now: deps.clock.now() }),
     appends: (events, state) =>
       streamAppend(roomStreamId(roomId), 'room', state.room.version, events),
-    // The image's bytes beside the log change only when the room did.
+    // The image's bytes beside the log follow the image events appended (the bytes themselves
+    // are no event's: they come with the command).
     record: async (s, events) => {
-      if (!events.length) return;
-      if (command.type === 'SetRoomImage' || command.type === 'RemoveRoomImage')
+      for (const e of events) {
+        if (e.type !== 'RoomImageSet' && e.type !== 'RoomImageRemoved') continue;
         await s.client.query('DELETE FROM room_images WHERE room_id = $1', [roomId]);
-      if (command.type === 'SetRoomImage' && image)
-        await s.client.query(
-          'INSERT INTO room_images (image_id, room_id, content_type, bytes) VALUES ($1, $2, $3, $4)',
-          [command.data.imageId, roomId, image.contentType, image.bytes],
-        );
+        if (e.type === 'RoomImageSet' && image)
+          await s.client.query(
+            'INSERT INTO room_images (image_id, room_id, content_type, bytes) VALUES ($1, $2, $3, $4)',
+            [e.data.imageId, roomId, e.data.contentType, image.bytes],
+          );
+      }
     },
     answer: (events, state) => state.room.version + events.length,
   });

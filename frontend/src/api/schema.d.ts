@@ -6297,7 +6297,7 @@ export interface components {
             /** @description Local time (HH:mm) */
             endTime: string;
             capacity: number;
-            /** @description Seats free now: capacity less bookings and unexpired cart holds, never below 0 */
+            /** @description Seats a visitor may still take now: capacity less bookings, unexpired cart holds and waitlist offers, and the waiting people's claims while the waitlist can still offer them; never below 0 */
             freeSeats: number;
         };
     };
