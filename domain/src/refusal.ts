@@ -1,5 +1,6 @@
 import type { LocalDate } from './calendar.ts';
 import type { SeatRule } from './seat-rule.ts';
+import type { HeldTicket } from './seats.ts';
 
 /**
  * Why a decider refuses a command: the error codes the frontend's catalogues translate. A
@@ -71,7 +72,7 @@ export type Refusal =
   | { code: 'timeslot__has_tickets' | 'room__has_active_reservations'; seats: SeatsInTheWay }
   | { code: 'timeslot__overbooking_not_confirmed'; taken: number; capacity: number }
   /** A ticket that is not booked, with its status when a check-in asks. */
-  | { code: 'ticket__not_booked'; status?: string }
+  | { code: 'ticket__not_booked'; status?: Exclude<HeldTicket['status'], 'BOOKED'> }
   | { code: 'check_in__already_checked_in'; checkedInAt: string }
   /** Check-in opens and closes at these local times (`YYYY-MM-DD HH:MM`). */
   | { code: 'check_in__not_open'; opensAt: string; closesAt: string }

@@ -37,9 +37,10 @@ const statusOf: Record<RefusalCode, number> = {
 
 /**
  * The API payload of a refusal. A client picks its message by the key "code, `_`, first payload
- * item" (falling back to the bare code): a first item is either a key suffix the catalogues name
- * (a rule, `date`) or a value the code's message interpolates (a count, an instant, a status).
- * The frontend reads the items by index, so their order is the API's.
+ * item", the bare code when the payload is empty (docs/product.md#errors): so the first item is
+ * always a key suffix the catalogues name (a rule, a ticket status, or the name of the values that
+ * follow it, such as `date` or `seats`), never a value. The frontend reads the values by index, so
+ * their order is the API's.
  */
 export function refusalPayload(refusal: Refusal): string[] {
   switch (refusal.code) {
@@ -52,22 +53,24 @@ export function refusalPayload(refusal: Refusal): string[] {
       return ['date', refusal.date];
     case 'timeslot__has_tickets':
     case 'room__has_active_reservations': {
-      // The count first (the plural message), then booked, held and the holds' end.
+      // The count (the plural message), then booked, held and the holds' end (empty without).
       const { booked, held, heldUntil } = refusal.seats;
-      return [String(booked + held), String(booked), String(held), heldUntil ?? ''];
+      return ['seats', String(booked + held), String(booked), String(held), heldUntil ?? ''];
     }
     case 'timeslot__overbooking_not_confirmed':
-      return [String(refusal.taken), String(refusal.capacity)];
+      return ['seats', String(refusal.taken), String(refusal.capacity)];
     case 'ticket__not_booked':
+      // The status is a key suffix of its own (`ticket__not_booked_CANCELLED`).
       return refusal.status === undefined ? [] : [refusal.status];
     case 'check_in__already_checked_in':
-      return [refusal.checkedInAt];
+      return ['at', refusal.checkedInAt];
     case 'check_in__not_open':
-      return [refusal.opensAt, refusal.closesAt];
+      return ['window', refusal.opensAt, refusal.closesAt];
     case 'check_in__undo_expired':
-      return [String(refusal.minutes)];
+      return ['minutes', String(refusal.minutes)];
     case 'no_show__not_due':
-      return [refusal.releaseAt ?? ''];
+      // Without a release time there is nothing to name: the bare code's message.
+      return refusal.releaseAt === null ? [] : ['at', refusal.releaseAt];
     default: {
       // Only the codes that name nothing are left here (a new named refusal fails to compile).
       const _nothingNamed: { code: PlainRefusalCode } = refusal;

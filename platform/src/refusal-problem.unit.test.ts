@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Refusal, RefusalCode, SeatRule } from '@rr/domain';
+import type { HeldTicket, Refusal, RefusalCode, SeatRule } from '@rr/domain';
 import { refusalPayload } from './refusal-problem.ts';
 
 /**
@@ -14,6 +14,12 @@ const seatRules: Record<Exclude<SeatRule, 'max_tickets_per_day_reached'>, true> 
   max_tickets_by_user_reached: true,
   max_tickets_per_time_reached: true,
   timeslot_no_tickets_left: true,
+};
+/** The statuses a ticket that is not booked can have (a new status fails to compile). */
+const notBooked: Record<Exclude<HeldTicket['status'], 'BOOKED'>, true> = {
+  NEW: true,
+  CANCELLED: true,
+  INVALID: true,
 };
 const seats = [
   { booked: 3, held: 0, heldUntil: null },
@@ -49,9 +55,10 @@ const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
   ticket__not_cancelable: [{ code: 'ticket__not_cancelable' }],
   ticket__not_booked: [
     { code: 'ticket__not_booked' },
-    { code: 'ticket__not_booked', status: 'CANCELLED' },
-    { code: 'ticket__not_booked', status: 'INVALID' },
-    { code: 'ticket__not_booked', status: 'NEW' },
+    ...Object.keys(notBooked).map((status) => ({
+      code: 'ticket__not_booked' as const,
+      status: status as keyof typeof notBooked,
+    })),
   ],
   transaction__expired: [{ code: 'transaction__expired' }],
   transaction__already_booked: [{ code: 'transaction__already_booked' }],
@@ -94,29 +101,11 @@ function errorMessages(language: 'de' | 'en'): Record<string, string> {
 const catalogues = { de: errorMessages('de'), en: errorMessages('en') };
 
 /**
- * The codes whose first payload item is a value the code's own message interpolates (a count, an
- * instant, a status), not a key suffix: the frontend falls back to the bare code for them. Their
- * payloads are the API's as they stand; every other code must follow the rule strictly.
- */
-const VALUE_FIRST = new Set<RefusalCode>([
-  'room__has_active_reservations',
-  'timeslot__has_tickets',
-  'timeslot__overbooking_not_confirmed',
-  'ticket__not_booked',
-  'check_in__already_checked_in',
-  'check_in__not_open',
-  'check_in__undo_expired',
-  'no_show__not_due',
-]);
-
-/**
- * The message-key rule: a client's key is the code, an underscore and the first payload item
- * (the bare code when the payload is empty or its first item is empty).
+ * The message-key rule, strictly as a client following only docs/product.md#errors reads it: the
+ * code when the payload is empty, else the code, an underscore and the first payload item.
  */
 function keyOf(code: RefusalCode, payload: readonly string[]): string {
-  const first = payload[0];
-  if (first === undefined || first === '' || VALUE_FIRST.has(code)) return code;
-  return `${code}_${first}`;
+  return payload.length === 0 ? code : `${code}_${payload[0]}`;
 }
 
 describe('the payload of every refusal', () => {
@@ -144,15 +133,48 @@ describe('the payload of every refusal', () => {
       }),
     ).toEqual(['max_tickets_per_day_reached', '2027-01-25', '2']);
     expect(refusalPayload({ code: 'timeslot__has_tickets', seats: seats[1]! })).toEqual([
+      'seats',
       '3',
       '1',
       '2',
       '2027-01-25T10:15:00.000Z',
     ]);
+    expect(refusalPayload({ code: 'room__has_active_reservations', seats: seats[0]! })).toEqual([
+      'seats',
+      '3',
+      '3',
+      '0',
+      '',
+    ]);
     expect(
       refusalPayload({ code: 'timeslot__overbooking_not_confirmed', taken: 1, capacity: 1 }),
-    ).toEqual(['1', '1']);
-    expect(refusalPayload({ code: 'no_show__not_due', releaseAt: null })).toEqual(['']);
+    ).toEqual(['seats', '1', '1']);
+    expect(refusalPayload({ code: 'ticket__not_booked', status: 'CANCELLED' })).toEqual([
+      'CANCELLED',
+    ]);
+    expect(refusalPayload({ code: 'ticket__not_booked' })).toEqual([]);
+    expect(
+      refusalPayload({
+        code: 'check_in__already_checked_in',
+        checkedInAt: '2027-01-25T09:50:00.000Z',
+      }),
+    ).toEqual(['at', '2027-01-25T09:50:00.000Z']);
+    expect(
+      refusalPayload({
+        code: 'check_in__not_open',
+        opensAt: '2027-01-25 09:45',
+        closesAt: '2027-01-25 10:20',
+      }),
+    ).toEqual(['window', '2027-01-25 09:45', '2027-01-25 10:20']);
+    expect(refusalPayload({ code: 'check_in__undo_expired', minutes: 10 })).toEqual([
+      'minutes',
+      '10',
+    ]);
+    expect(refusalPayload({ code: 'no_show__not_due', releaseAt: '2027-01-25 10:20' })).toEqual([
+      'at',
+      '2027-01-25 10:20',
+    ]);
+    expect(refusalPayload({ code: 'no_show__not_due', releaseAt: null })).toEqual([]);
     expect(refusalPayload({ code: 'transaction__empty' })).toEqual([]);
   });
 });

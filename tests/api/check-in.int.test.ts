@@ -132,7 +132,7 @@ describe('check-in', () => {
     expect(early).toEqual({
       status: 409,
       error: 'check_in__not_open',
-      payload: [`${DAY} 09:45`, `${DAY} 10:20`],
+      payload: ['window', `${DAY} 09:45`, `${DAY} 10:20`],
     });
     clock.set(local(DAY, '09:45'));
     const ok = await checkIn(desk, t.ticketId);
@@ -142,9 +142,11 @@ describe('check-in', () => {
       status: 'BOOKED',
       checkedInAt: local(DAY, '09:45').toISOString(),
     });
-    expect((await refusal(await checkIn(desk, t.ticketId))).error).toBe(
-      'check_in__already_checked_in',
-    );
+    expect(await refusal(await checkIn(desk, t.ticketId))).toEqual({
+      status: 409,
+      error: 'check_in__already_checked_in',
+      payload: ['at', local(DAY, '09:45').toISOString()],
+    });
     // Staff and the owner's confirmation see it.
     expect(await staffTicket(t.ticketId)).toMatchObject({
       checkIn: true,
@@ -182,7 +184,7 @@ describe('check-in', () => {
     expect(await refusal(await undo(desk, t.ticketId))).toEqual({
       status: 409,
       error: 'check_in__undo_expired',
-      payload: ['10'],
+      payload: ['minutes', '10'],
     });
     clock.set(BASE);
   });
@@ -347,7 +349,11 @@ describe('no-show release', () => {
       noShowRate: 50,
     });
     // Too late to check in a released ticket.
-    expect((await refusal(await checkIn(desk, noShow.ticketId))).error).toBe('ticket__not_booked');
+    expect(await refusal(await checkIn(desk, noShow.ticketId))).toEqual({
+      status: 409,
+      error: 'ticket__not_booked',
+      payload: ['INVALID'],
+    });
     // The seat is free again in the calendar (1 of 3 taken), and bookable in this room (its
     // booking window starts today), for the rest of the slot.
     const cal = (await (
@@ -393,7 +399,11 @@ describe('a check-in and a release racing at the release minute', () => {
           expect(answer.status).toBe(200);
           outcomes.checkedIn += 1;
         } else {
-          expect(await refusal(answer)).toMatchObject({ status: 409, error: 'ticket__not_booked' });
+          expect(await refusal(answer)).toEqual({
+            status: 409,
+            error: 'ticket__not_booked',
+            payload: ['INVALID'],
+          });
           outcomes.released += 1;
         }
       }

@@ -304,7 +304,7 @@ describe('room lifecycle', () => {
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({
       error: 'room__has_active_reservations',
-      payload: ['2', '0', '2', expect.any(String)],
+      payload: ['seats', '2', '0', '2', expect.any(String)],
     });
   });
 

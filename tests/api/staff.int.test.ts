@@ -381,7 +381,7 @@ describe('staff booking with confirmOverbooking', () => {
     expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await refused.json()).toMatchObject({
       error: 'timeslot__overbooking_not_confirmed',
-      payload: ['1', '1'],
+      payload: ['seats', '1', '1'],
     });
     expect(await count()).toBe(1);
     // Confirmed: overbooked. Without the field: as the spec has it, overbooked too.

@@ -410,7 +410,7 @@ describe('editing, capacity and deleting', () => {
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({
       error: 'timeslot__has_tickets',
-      payload: ['4', '0', '4', expect.any(String)],
+      payload: ['seats', '4', '0', '4', expect.any(String)],
     });
     await admin.request('PUT', `/api/admin/rooms/${roomId}/timeslots/${s!.id}`, {
       json: { startTime: '09:00', endTime: '12:00', capacity: 2 },
@@ -561,14 +561,14 @@ describe('booked and held seats of a slot', () => {
     expect(refused.status).toBe(409);
     const problem = (await refused.json()) as { error: string; payload: string[]; title: string };
     expect(problem.error).toBe('timeslot__has_tickets');
-    expect(problem.payload).toEqual(['3', '1', '2', heldUntil]);
+    expect(problem.payload).toEqual(['seats', '3', '1', '2', heldUntil]);
     expect(problem.title).toContain('1 booked');
     expect(problem.title).toContain('2 held in carts until');
     const roomRefused = await admin.request('DELETE', `/api/admin/rooms/${roomId}`);
     expect(roomRefused.status).toBe(409);
     expect(await roomRefused.json()).toMatchObject({
       error: 'room__has_active_reservations',
-      payload: ['3', '1', '2', heldUntil],
+      payload: ['seats', '3', '1', '2', heldUntil],
     });
 
     // After the last hold has ended, only the booking counts (the expiry job may not have run).
@@ -577,7 +577,7 @@ describe('booked and held seats of a slot', () => {
     expect(await later.json()).toMatchObject({ bookedCount: 1, heldCount: 0, heldUntil: null });
     const still = await admin.request('DELETE', `/api/admin/rooms/${roomId}/timeslots/${s!.id}`);
     expect(still.status).toBe(409);
-    expect(await still.json()).toMatchObject({ payload: ['1', '1', '0', ''] });
+    expect(await still.json()).toMatchObject({ payload: ['seats', '1', '1', '0', ''] });
 
     // A slot with holds only can be deleted once they have ended.
     await admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
@@ -601,7 +601,8 @@ describe('booked and held seats of a slot', () => {
       `/api/admin/rooms/${roomId}/timeslots/${heldOnly.id}`,
     );
     expect(blocked.status).toBe(409);
-    expect(((await blocked.json()) as { payload: string[] }).payload.slice(0, 3)).toEqual([
+    expect(((await blocked.json()) as { payload: string[] }).payload.slice(0, 4)).toEqual([
+      'seats',
       '1',
       '0',
       '1',

@@ -91,15 +91,19 @@ describe('staff booking into a full slot', () => {
         const submit = main.locator('form button[type="submit"]');
         // The page still counts a free seat: it books only while one is free, and the server,
         // which knows better, refuses (race-safe), so the page asks.
-        const bookings: { status: number; sent: unknown; error: unknown }[] = [];
+        const bookings: { status: number; sent: unknown; error: unknown; payload: unknown }[] = [];
         page.on('response', async (r) => {
           if (r.request().method() !== 'POST' || !r.url().endsWith('/booking')) return;
-          const answer = (await r.json().catch(() => null)) as { error?: unknown } | null;
+          const answer = (await r.json().catch(() => null)) as {
+            error?: unknown;
+            payload?: unknown;
+          } | null;
           bookings.push({
             status: r.status(),
             sent: (r.request().postDataJSON() as { confirmOverbooking?: unknown })
               .confirmOverbooking,
             error: answer?.error,
+            payload: answer?.payload,
           });
         });
         await submit.click();
@@ -107,7 +111,14 @@ describe('staff booking into a full slot', () => {
         await dialog.waitFor();
         await expect
           .poll(() => bookings.slice(), { timeout: budget(5_000) })
-          .toEqual([{ status: 409, sent: false, error: 'timeslot__overbooking_not_confirmed' }]);
+          .toEqual([
+            {
+              status: 409,
+              sent: false,
+              error: 'timeslot__overbooking_not_confirmed',
+              payload: ['seats', '1', '1'],
+            },
+          ]);
         await dialog.getByText(texts.full).waitFor();
         await dialog.getByText(texts.after).waitFor();
         await expectAccessible(page, `overbook dialog ${label}`);

@@ -16,7 +16,7 @@ const refusals = {
   404: { description: 'No such ticket' },
   409: {
     description:
-      'ticket__not_booked, check_in__not_offered (the room has no check-in), check_in__not_open (payload: opens, closes, local), check_in__already_checked_in, check_in__not_checked_in or check_in__undo_expired',
+      "ticket__not_booked (payload: the ticket's status: NEW, CANCELLED or INVALID), check_in__not_offered (the room has no check-in), check_in__not_open (payload: 'window', opens, closes, local), check_in__already_checked_in (payload: 'at', the check-in's instant), check_in__not_checked_in or check_in__undo_expired (payload: 'minutes', the undo time)",
   },
 };
 

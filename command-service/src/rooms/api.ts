@@ -105,7 +105,10 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
       responses: {
         200: { description: 'Deleted', schema: PositionOnly },
         404: { description: 'No such room' },
-        409: { description: 'Has active reservations; payload[0] is the count' },
+        409: {
+          description:
+            "room__has_active_reservations; payload 'seats', the count, booked, held, the end of the last hold (empty without holds)",
+        },
       },
       handler: async ({ params, user }) => {
         const written = await execute(user, { type: 'DeleteRoom', data: { roomId: params.id } });

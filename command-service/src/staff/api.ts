@@ -82,7 +82,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such slot' },
         409: {
           description:
-            'timeslot__overbooking_not_confirmed: the request said `confirmOverbooking: false` and the slot has no free seat (payload: seats taken, capacity)',
+            'timeslot__overbooking_not_confirmed: the request said `confirmOverbooking: false` and the slot has no free seat (payload: `seats`, seats taken, capacity)',
         },
       },
       handler: async ({ params, body, user }) => ({

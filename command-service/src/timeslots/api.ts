@@ -69,14 +69,17 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
     defineRoute({
       method: 'delete',
       path: '/admin/rooms/{id}/timeslots/{timeSlotId}',
-      summary: 'Delete a time slot (refused while it has tickets; payload[0] is their count)',
+      summary: 'Delete a time slot (refused while it has tickets)',
       tags: ['timeslots'],
       access: ['admin'],
       params: SlotParams,
       responses: {
         200: { description: 'Deleted', schema: PositionOnly },
         404: { description: 'No such slot' },
-        409: { description: 'timeslot__has_tickets' },
+        409: {
+          description:
+            "timeslot__has_tickets; payload 'seats', the count, booked, held, the end of the last hold (empty without holds)",
+        },
       },
       handler: async ({ params, user }) => {
         const { position } = await execute(user, {

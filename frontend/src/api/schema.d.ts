@@ -1195,7 +1195,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a time slot (refused while it has tickets; payload[0] is their count) */
+        /** Delete a time slot (refused while it has tickets) */
         delete: {
             parameters: {
                 query?: never;
@@ -1253,7 +1253,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description timeslot__has_tickets */
+                /** @description timeslot__has_tickets; payload 'seats', the count, booked, held, the end of the last hold (empty without holds) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1651,7 +1651,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Has active reservations; payload[0] is the count */
+                /** @description room__has_active_reservations; payload 'seats', the count, booked, held, the end of the last hold (empty without holds) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3508,7 +3508,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description timeslot__overbooking_not_confirmed: the request said `confirmOverbooking: false` and the slot has no free seat (payload: seats taken, capacity) */
+                /** @description timeslot__overbooking_not_confirmed: the request said `confirmOverbooking: false` and the slot has no free seat (payload: `seats`, seats taken, capacity) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3719,7 +3719,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description ticket__not_booked, check_in__not_offered (the room has no check-in), check_in__not_open (payload: opens, closes, local), check_in__already_checked_in, check_in__not_checked_in or check_in__undo_expired */
+                /** @description ticket__not_booked (payload: the ticket's status: NEW, CANCELLED or INVALID), check_in__not_offered (the room has no check-in), check_in__not_open (payload: 'window', opens, closes, local), check_in__already_checked_in (payload: 'at', the check-in's instant), check_in__not_checked_in or check_in__undo_expired (payload: 'minutes', the undo time) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3783,7 +3783,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description ticket__not_booked, check_in__not_offered (the room has no check-in), check_in__not_open (payload: opens, closes, local), check_in__already_checked_in, check_in__not_checked_in or check_in__undo_expired */
+                /** @description ticket__not_booked (payload: the ticket's status: NEW, CANCELLED or INVALID), check_in__not_offered (the room has no check-in), check_in__not_open (payload: 'window', opens, closes, local), check_in__already_checked_in (payload: 'at', the check-in's instant), check_in__not_checked_in or check_in__undo_expired (payload: 'minutes', the undo time) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3912,7 +3912,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description ticket__not_booked, check_in__not_offered (the room has no check-in), check_in__not_open (payload: opens, closes, local), check_in__already_checked_in, check_in__not_checked_in or check_in__undo_expired */
+                /** @description ticket__not_booked (payload: the ticket's status: NEW, CANCELLED or INVALID), check_in__not_offered (the room has no check-in), check_in__not_open (payload: 'window', opens, closes, local), check_in__already_checked_in (payload: 'at', the check-in's instant), check_in__not_checked_in or check_in__undo_expired (payload: 'minutes', the undo time) */
                 409: {
                     headers: {
                         [name: string]: unknown;

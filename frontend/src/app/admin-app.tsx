@@ -49,10 +49,10 @@ import { useFocusOnNavigation } from '../hooks/use-focus-on-navigation';
 import { useTranslation } from '../i18n/i18n-context';
 import { routerBasename } from '../lib/url';
 import { useConfig } from './config-context';
-import { registerSeatRefusals } from './seat-refusals';
+import { registerStaffRefusals } from './staff-refusals';
 import '../styles/staff.css';
 
-registerSeatRefusals();
+registerStaffRefusals();
 
 type AdminMode = 'admin' | 'reports';
 

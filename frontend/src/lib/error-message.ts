@@ -59,8 +59,8 @@ export function errorMessageKey(problem: unknown): string {
 
 /**
  * Keys to try in order with i18next (`t(keys)` takes the first one that exists): the strict
- * key, then the bare code (so `room__has_active_reservations` with payload `['3']` finds the
- * counted message), then `unknown`.
+ * key, then the bare code (so `calendar__too_many_events` with its limit `['500']` as payload
+ * finds its message), then `unknown`.
  */
 export function errorMessageKeys(problem: unknown): string[] {
   const key = errorMessageKey(problem);
@@ -80,12 +80,12 @@ export type ErrorMessageParams = {
   booked?: number;
   held?: number;
   until?: string;
-  context?: 'date' | 'held';
+  context?: 'held';
 };
 
 /**
  * Readers of the payload of codes that only one interface shows, registered by that interface
- * at its start (the staff app: `app/seat-refusals.ts`), so the visitor's download does not carry
+ * at its start (the staff app: `app/staff-refusals.ts`), so the visitor's download does not carry
  * them.
  */
 const payloadReaders = new Map<string, (payload: readonly string[]) => ErrorMessageParams | null>();
@@ -99,11 +99,10 @@ export function readPayloadOf(
 }
 
 /**
- * Interpolation values for the message: `value` is the first payload item, and `count` its
- * numeric value when it is a whole number (used for plural forms). A payload `['date', YYYY-MM-DD]`
- * (the clashing date of `timeslot__overlapping`: its key is then `<code>_date`) gives the day as
- * `date` in dd.MM.yyyy; so does a first payload item that is a day, with the i18next context
- * `date`, so a catalogue entry `<code>_date` can name it.
+ * Interpolation values for the message: a registered reader's, or else `value` is the first
+ * payload item, and `count` its numeric value when it is a whole number (the limit of the
+ * `calendar__too_many_…` codes). A payload `['date', YYYY-MM-DD]` (the clashing date of
+ * `timeslot__overlapping`: its key is then `<code>_date`) gives the day as `date` in dd.MM.yyyy.
  */
 export function errorMessageParams(problem: unknown): ErrorMessageParams {
   const parsed = problemCode(problem);
@@ -116,7 +115,5 @@ export function errorMessageParams(problem: unknown): ErrorMessageParams {
   const second = parsed?.payload[1];
   if (first === 'date' && second !== undefined && isIsoDate(second))
     return { value: second, date: formatDate(second) };
-  if (/^\d+$/.test(first)) return { value: first, count: Number(first) };
-  if (isIsoDate(first)) return { value: first, date: formatDate(first), context: 'date' };
-  return { value: first };
+  return /^\d+$/.test(first) ? { value: first, count: Number(first) } : { value: first };
 }

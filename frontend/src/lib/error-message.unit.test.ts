@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerSeatRefusals } from '../app/seat-refusals';
+import { registerStaffRefusals } from '../app/staff-refusals';
+import { createI18n } from '../i18n/i18n';
 import { errorMessageKey, errorMessageKeys, errorMessageParams } from './error-message';
 import { hasErrorCode } from './staff-forms';
 
@@ -27,10 +28,10 @@ describe('errorMessageKey', () => {
           type: 'about:blank',
           title: 'Conflict',
           error: 'room__has_active_reservations',
-          payload: ['3'],
+          payload: ['seats', '3', '3', '0', ''],
         },
       }),
-    ).toBe('room__has_active_reservations_3');
+    ).toBe('room__has_active_reservations_seats');
   });
 
   it.each([
@@ -56,9 +57,9 @@ describe('errorMessageKey', () => {
 
 describe('errorMessageKeys', () => {
   it('tries the payload key, then the bare code, then unknown', () => {
-    expect(errorMessageKeys({ error: 'room__has_active_reservations', payload: ['2'] })).toEqual([
-      'room__has_active_reservations_2',
-      'room__has_active_reservations',
+    expect(errorMessageKeys({ error: 'calendar__too_many_events', payload: ['500'] })).toEqual([
+      'calendar__too_many_events_500',
+      'calendar__too_many_events',
       'unknown',
     ]);
   });
@@ -71,20 +72,15 @@ describe('errorMessageKeys', () => {
 
 describe('errorMessageParams', () => {
   it('exposes a numeric first payload item as count', () => {
-    expect(errorMessageParams({ error: 'room__has_active_reservations', payload: ['12'] })).toEqual(
-      {
-        value: '12',
-        count: 12,
-      },
-    );
+    expect(errorMessageParams({ error: 'calendar__too_many_days', payload: ['12'] })).toEqual({
+      value: '12',
+      count: 12,
+    });
   });
 
   it('passes a non-numeric first payload item as value only', () => {
     expect(errorMessageParams({ error: 'x', payload: ['abc'] })).toEqual({ value: 'abc' });
     expect(errorMessageParams({ error: 'x' })).toEqual({});
-    expect(errorMessageParams({ error: 'timeslot__overlapping', payload: ['2026-12-10'] })).toEqual(
-      { value: '2026-12-10', date: '10.12.2026', context: 'date' },
-    );
   });
 
   it('reads the day of a payload keyed `date` (the key `timeslot__overlapping_date` names it)', () => {
@@ -94,27 +90,86 @@ describe('errorMessageParams', () => {
   });
 });
 
-describe('errorMessageParams of refusals to delete where seats are taken', () => {
-  // The staff app registers the reader at its start; the visitor's app does not carry it.
-  beforeAll(registerSeatRefusals);
+describe('errorMessageParams of the refusals only the staff app shows', () => {
+  // The staff app registers the readers at its start; the visitor's app does not carry them.
+  beforeAll(registerStaffRefusals);
   it('names booked and held apart, and with holds until when they last (context held)', () => {
     // 14:05 in the library's time zone (the default Europe/Vienna, CET in December), whatever
     // the zone of the machine running the test.
     const until = new Date('2026-12-10T14:05:00+01:00').toISOString();
-    expect(
-      errorMessageParams({ error: 'timeslot__has_tickets', payload: ['3', '1', '2', until] }),
-    ).toEqual({ value: '3', count: 3, booked: 1, held: 2, until: '14:05', context: 'held' });
+    const slot = { error: 'timeslot__has_tickets', payload: ['seats', '3', '1', '2', until] };
+    expect(errorMessageKeys(slot)[0]).toBe('timeslot__has_tickets_seats');
+    expect(errorMessageParams(slot)).toEqual({
+      value: '3',
+      count: 3,
+      booked: 1,
+      held: 2,
+      until: '14:05',
+      context: 'held',
+    });
     expect(
       errorMessageParams({
         status: 409,
-        data: { error: 'room__has_active_reservations', payload: ['4', '4', '0', ''] },
+        data: { error: 'room__has_active_reservations', payload: ['seats', '4', '4', '0', ''] },
       }),
     ).toEqual({ value: '4', count: 4, booked: 4, held: 0 });
-    // The former payload (the count only) keeps its meaning.
-    expect(errorMessageParams({ error: 'timeslot__has_tickets', payload: ['3'] })).toEqual({
-      value: '3',
-      count: 3,
-    });
+  });
+
+  it('reads the value after the name', () => {
+    const undo = { error: 'check_in__undo_expired', payload: ['minutes', '10'] };
+    expect(errorMessageKeys(undo)[0]).toBe('check_in__undo_expired_minutes');
+    expect(errorMessageParams(undo)).toEqual({ value: '10', count: 10 });
+    const early = {
+      error: 'check_in__not_open',
+      payload: ['window', '2027-01-25 09:45', '2027-01-25 10:20'],
+    };
+    expect(errorMessageKeys(early)[0]).toBe('check_in__not_open_window');
+    expect(errorMessageParams(early)).toEqual({ value: '2027-01-25 09:45' });
+    const full = { error: 'timeslot__overbooking_not_confirmed', payload: ['seats', '5', '4'] };
+    expect(errorMessageKeys(full)[0]).toBe('timeslot__overbooking_not_confirmed_seats');
+    expect(errorMessageParams(full)).toEqual({ value: '5', count: 5 });
+    expect(errorMessageKeys({ error: 'no_show__not_due', payload: [] })[0]).toBe(
+      'no_show__not_due',
+    );
+  });
+
+  it('gives the messages of the staff catalogue, with plural forms and the held context', async () => {
+    const i18n = await createI18n({ language: 'en', labelOverride: {}, interface: 'admin' });
+    const message = (problem: { error: string; payload: string[] }) =>
+      i18n.t(errorMessageKeys(problem), { ns: 'common-error', ...errorMessageParams(problem) });
+    expect(message({ error: 'timeslot__has_tickets', payload: ['seats', '1', '1', '0', ''] })).toBe(
+      'The time slot has 1 reservation and cannot be deleted.',
+    );
+    expect(
+      message({ error: 'room__has_active_reservations', payload: ['seats', '2', '2', '0', ''] }),
+    ).toBe('The room still has 2 active reservations and cannot be deleted.');
+    const until = new Date('2026-12-10T14:05:00+01:00').toISOString();
+    expect(
+      message({ error: 'room__has_active_reservations', payload: ['seats', '3', '1', '2', until] }),
+    ).toBe(
+      'The room cannot be deleted: 1 booked, 2 held in carts until 14:05. Held seats block only until then.',
+    );
+    expect(message({ error: 'check_in__undo_expired', payload: ['minutes', '10'] })).toBe(
+      'A check-in can only be undone within 10 minutes.',
+    );
+    expect(
+      message({
+        error: 'check_in__not_open',
+        payload: ['window', '2027-01-25 09:45', '2027-01-25 10:20'],
+      }),
+    ).toBe('Check-in is not open for this reservation now (it opens at 2027-01-25 09:45).');
+    expect(message({ error: 'ticket__not_booked', payload: ['INVALID'] })).toBe(
+      'This reservation is not booked (expired or released as a no-show).',
+    );
+    expect(message({ error: 'no_show__not_due', payload: ['at', '2027-01-25 10:20'] })).toBe(
+      'This reservation is not due for release yet.',
+    );
+  });
+
+  it('finds a ticket status as its own key', () => {
+    expect(errorMessageKeys({ error: 'ticket__not_booked', payload: ['CANCELLED'] })[0]).toBe(
+      'ticket__not_booked_CANCELLED',
+    );
   });
 });
 

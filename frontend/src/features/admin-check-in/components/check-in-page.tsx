@@ -7,7 +7,6 @@ import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange, todayIso } from '../../../lib/dates';
 import { formatClock } from '../../../lib/staff-dates';
-import { hasErrorCode } from '../../../lib/staff-forms';
 import {
   useCheckInByCodeMutation,
   useCheckInMutation,
@@ -19,15 +18,6 @@ import {
 import { canUndo, explainCode, matchesSearch, type CodeExplanation } from '../lib/check-in-filter';
 import { canScan, QrScanner } from './qr-scanner';
 import '../check-in.css';
-
-/** A check-in refusal's message; "not booked" reads as such here (not as the edit screen's). */
-function RefusalBox({ error }: { error: unknown }) {
-  return hasErrorCode(error, 'ticket__not_booked') ? (
-    <ErrorBox messageKey="check_in__ticket_not_booked" />
-  ) : (
-    <ErrorBox error={error} />
-  );
-}
 
 /**
  * Route `/check-in`: today's tickets of the rooms with check-in, per room, with a
@@ -158,7 +148,7 @@ export function CheckInPage() {
         {scanFailed ? <p className="muted">{t('scan.failed')}</p> : null}
       </form>
       <div aria-live="polite">{done ? <p className="check-in__done">{done}</p> : null}</div>
-      {failure ? <RefusalBox error={failure} /> : null}
+      {failure ? <ErrorBox error={failure} /> : null}
       {explained ? (
         <div className="error-box" role="alert">
           <p className="error-box__message">

@@ -34,7 +34,7 @@ const idOf = (field: OwnerField | 'salutation' | 'accessibility' | 'language') =
 
 /**
  * The server's refusal of a booking sent with `confirmOverbooking: false` into a slot that has
- * no free seat (any more): payload seats taken, capacity.
+ * no free seat (any more): payload `['seats', seats taken, capacity]`.
  */
 const NOT_CONFIRMED = 'timeslot__overbooking_not_confirmed';
 
@@ -113,7 +113,7 @@ function TimeSlotBookForm({ slot, backTo, latest }: FormProps) {
       ({ bookingNumber } = await book({ roomId: slot.roomId, timeSlotId: slot.id, body }).unwrap());
     } catch (error) {
       if (hasErrorCode(error, NOT_CONFIRMED)) {
-        const [taken, capacity] = (problemCode(error)?.payload ?? []).map(Number);
+        const [, taken, capacity] = (problemCode(error)?.payload ?? []).map(Number);
         setPending({
           body,
           ticketCount: taken ?? slot.ticketCount,
