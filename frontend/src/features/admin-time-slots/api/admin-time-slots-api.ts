@@ -71,7 +71,7 @@ export const adminTimeSlotsApi = baseApi.injectEndpoints({
         { type: 'TimeSlot', id: timeSlotId },
       ],
     }),
-    /** 409 `timeslot__has_tickets`, payload: total, booked, held, end of the last hold. */
+    /** 409 `timeslot__has_tickets`, payload `seats`, total, booked, held, the last hold's end. */
     deleteTimeSlot: build.mutation<PositionResult, TimeSlotKey>({
       query: (key) => ({ url: slotPath(key), method: 'DELETE' }),
       // Only the lists: the deleted slot's own query would answer 404.
