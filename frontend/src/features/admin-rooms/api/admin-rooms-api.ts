@@ -47,7 +47,10 @@ export const adminRoomsApi = baseApi.injectEndpoints({
       query: ({ id, room }) => ({ url: roomPath(id), method: 'PUT', body: room }),
       invalidatesTags: (_result, _error, { id }) => [LIST, { type: 'Room', id }],
     }),
-    /** 409 `room__has_active_reservations`, payload `seats`, total, booked, held, the last hold's end. */
+    /**
+     * 409 `room__has_active_reservations`, payload `seats`, total, booked, held, the last hold's
+     * end.
+     */
     deleteRoom: build.mutation<PositionResult, string>({
       query: (id) => ({ url: roomPath(id), method: 'DELETE' }),
       // Only the list: the deleted room's own query would answer 404.
