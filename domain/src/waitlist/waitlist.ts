@@ -19,6 +19,7 @@ import { refuse, Refused } from '../refusal.ts';
 import { blocks, type BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
+import { cartRules, type CartRuleSlot } from '../cart-rules.ts';
 import { seatAnswer } from '../seat-rule.ts';
 import { seatsTaken, slotSeatsAt } from '../seats.ts';
 import type { SlotState } from '../time-slots/time-slot.ts';
@@ -50,6 +51,12 @@ export interface WaitlistState {
   holidays: ReadonlySet<LocalDate>;
   visitor: VisitorState;
   blacklist: BlacklistState;
+  /**
+   * The matcher's view of the people waiting, by visitor key: the seats each holds already (their
+   * bookings from today on and their offers still out in other slots). Loaded only when a seat is
+   * free to offer; someone missing here holds nothing.
+   */
+  held?: ReadonlyMap<string, readonly CartRuleSlot[]>;
 }
 
 export interface WaitlistContext extends Now {
@@ -75,8 +82,36 @@ export const waitlistRefusals = {
 };
 
 /** The seats the matcher may offer at `now`: capacity less bookings, cart holds and outstanding offers. */
-function offerableSeats(slot: SlotState, now: Date): number {
+export function offerableSeats(slot: SlotState, now: Date): number {
   return Math.max(0, slot.capacity - seatsTaken(slot, now));
+}
+
+/**
+ * The per-visitor limits as a booking meets them (cart-rules.ts): the seats a visitor holds
+ * already stand in for the cart, and the cart's own size does not bind (there is none).
+ */
+function visitorLimits(limits: BookingLimits): BookingLimits {
+  return { ...limits, maxCartTickets: Number.POSITIVE_INFINITY };
+}
+
+/** A visitor's bookings from today on as the cart rules count them. */
+export function bookedSeats(visitor: VisitorState, today: LocalDate): CartRuleSlot[] {
+  return visitor.tickets
+    .filter((t) => !t.cancelled && t.date >= today)
+    .map(({ date, startTime, endTime }) => ({ timeSlotId: '', date, startTime, endTime }));
+}
+
+/**
+ * Whether the matcher may offer a seat of `slot` to someone holding `held` (bookings and offers):
+ * the same per-visitor rules a cart's add and a booking meet; someone who may not is skipped and
+ * keeps their place.
+ */
+export function mayBeOffered(
+  held: readonly CartRuleSlot[],
+  slot: CartRuleSlot,
+  limits: BookingLimits,
+): boolean {
+  return cartRules(held, slot, visitorLimits(limits)).length === 0;
 }
 
 /**
@@ -116,10 +151,8 @@ export function decideWaitlist(
         window: room
           ? bookingWindow(ctx.today, room.openStart, room.openEnd, (x) => state.holidays.has(x))
           : null,
-        held: state.visitor.tickets
-          .filter((t) => !t.cancelled && t.date >= ctx.today)
-          .map((t) => ({ ...t, timeSlotId: '' })),
-        limits: { ...ctx.limits, maxCartTickets: Number.POSITIVE_INFINITY },
+        held: bookedSeats(state.visitor, ctx.today),
+        limits: visitorLimits(ctx.limits),
       });
       if (!answer.open || startsAt <= ctx.now) throw refuse.ticket('timeslot_not_open');
       if (!answer.full) throw waitlistRefusals.seatsFree();
@@ -150,7 +183,17 @@ export function decideWaitlist(
       const free = offerableSeats(slot, ctx.now);
       const until = Math.min(ctx.now.getTime() + offerMinutes * 60_000, startsAt.getTime());
       const expiresAt = new Date(until).toISOString();
-      for (const e of list.filter((x) => x.status === 'waiting').slice(0, free))
+      const here = { ...slot, timeSlotId: command.data.timeSlotId };
+      let seats = free;
+      for (const e of list) {
+        if (seats === 0) break;
+        // In line order; someone the per-visitor limits bar (counting the seats they hold by
+        // bookings and other offers) is passed over for this seat and keeps waiting.
+        if (
+          e.status !== 'waiting' ||
+          !mayBeOffered(state.held?.get(e.visitorKey) ?? [], here, ctx.limits)
+        )
+          continue;
         d.slot.push(
           SeatOffered.create({
             entryId: e.entryId,
@@ -159,6 +202,8 @@ export function decideWaitlist(
             expiresAt,
           }),
         );
+        seats -= 1;
+      }
       return d;
     }
     case 'TakeSeatOffer': {
