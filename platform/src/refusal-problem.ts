@@ -68,6 +68,9 @@ export function refusalPayload(refusal: Refusal): string[] {
       return [String(refusal.minutes)];
     case 'no_show__not_due':
       return [refusal.releaseAt ?? ''];
+    case 'waitlist__already_joined':
+      // The place, so the answer can say "you are waiting, place N" (none while offered).
+      return refusal.positionInLine === null ? [] : [String(refusal.positionInLine)];
     default: {
       // Only the codes that name nothing are left here (a new named refusal fails to compile).
       const _nothingNamed: { code: PlainRefusalCode } = refusal;

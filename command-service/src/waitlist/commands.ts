@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { timeSlotStreamId, transactionStreamId, type StoreSession } from '@rr/events';
+import { timeSlotStreamId, transactionStreamId, type Actor, type StoreSession } from '@rr/events';
 import {
   addDays,
   bookedSeats,
   decideWaitlist,
   offerableSeats,
+  refuse,
   type CartRuleSlot,
   initialBlacklistState,
   initialTransaction,
@@ -102,10 +103,56 @@ export function waitlistCommands(deps: CommandDeps) {
           [entryId, timeSlotId, visitorKey, email, body.language, addDays(state.slot.date, 1)],
         );
       },
-      answer: (_d, state) => ({ entryId, positionInLine: waitingCount(state.slot.waitlist) + 1 }),
+      answer: (_d, state) => ({
+        entryId,
+        positionInLine: waitingCount(state.slot.waitlist) + 1,
+        reference: deps.waitlistReferences.codeOf(entryId),
+      }),
     });
     return { ...answer, position };
   }
+
+  /**
+   * An entry leaves the line: by the visitor (its reference) or by staff. The slot of an entry is
+   * found beside the log (`waitlist_entries`); the decision is the slot stream's. Answers the
+   * entry's status after it (left or removed; whatever it was when it had left the line already).
+   */
+  async function outOfLine(
+    actor: Actor,
+    entryId: string,
+    type: 'LeaveWaitlist' | 'RemoveWaitlistEntry',
+    inSlot?: string,
+  ) {
+    const found = await deps.pool.query<{ time_slot_id: string }>(
+      'SELECT time_slot_id FROM waitlist_entries WHERE entry_id = $1',
+      [entryId],
+    );
+    const timeSlotId = found.rows[0]?.time_slot_id;
+    if (!timeSlotId || (inSlot !== undefined && inSlot !== timeSlotId))
+      throw refuse.notFound('Waitlist entry');
+    const { answer, position } = await handleCommand(store, {
+      actor,
+      load: (s): Promise<Loaded> => loadSlot(s, timeSlotId, null),
+      decide: (state) => decideWaitlist({ type, data: { timeSlotId, entryId } }, state, context()),
+      appends: slotAppend,
+      answer: (d, state) => {
+        if (d.slot.length) return type === 'LeaveWaitlist' ? 'left' : 'removed';
+        return state.slot.waitlist?.find((e) => e.entryId === entryId)?.status ?? 'left';
+      },
+    });
+    return { status: answer, position };
+  }
+
+  /** The visitor leaves by the entry's reference (the mail's link); unknown references: 404. */
+  async function leave(reference: string) {
+    const entryId = deps.waitlistReferences.entryOf(reference);
+    if (!entryId) throw refuse.notFound('Waitlist entry');
+    return outOfLine(visitor, entryId, 'LeaveWaitlist');
+  }
+
+  /** Staff take an entry of a slot's line off it. */
+  const remove = (actor: Actor, timeSlotId: string, entryId: string) =>
+    outOfLine(actor, entryId, 'RemoveWaitlistEntry', timeSlotId);
 
   /**
    * The seats the people waiting in a slot's line hold already, by visitor key: their bookings
@@ -192,7 +239,7 @@ export function waitlistCommands(deps: CommandDeps) {
     return { transactionId, ...answer, position };
   }
 
-  return { join, match, take };
+  return { join, match, take, leave, remove };
 }
 
 /**

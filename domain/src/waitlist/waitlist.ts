@@ -6,7 +6,9 @@ import {
   TicketHeld,
   TransactionStarted,
   WaitlistEntryErased,
+  WaitlistEntryRemovedByStaff,
   WaitlistJoined,
+  WaitlistLeft,
   type SlotTicketEvent,
   type TransactionEvent,
   type WaitlistEvent,
@@ -23,7 +25,7 @@ import { cartRules, type CartRuleSlot } from '../cart-rules.ts';
 import { seatAnswer } from '../seat-rule.ts';
 import { seatsTaken, slotSeatsAt } from '../seats.ts';
 import type { SlotState } from '../time-slots/time-slot.ts';
-import { isOutstanding } from '../waitlist-line.ts';
+import { isInLine, isOutstanding, placeInLine } from '../waitlist-line.ts';
 
 export type WaitlistCommand =
   | {
@@ -41,7 +43,11 @@ export type WaitlistCommand =
    * The erasure job: the addresses of these entries (beside the log) go the day after the slot's
    * day; each entry of the slot's line not erased yet gets its event, once.
    */
-  | { type: 'EraseWaitlistEntries'; data: { timeSlotId: string; entryIds: readonly string[] } };
+  | { type: 'EraseWaitlistEntries'; data: { timeSlotId: string; entryIds: readonly string[] } }
+  /** The visitor leaves the line (their reference: the mail's link, the remembered place). */
+  | { type: 'LeaveWaitlist'; data: { timeSlotId: string; entryId: string } }
+  /** Staff take an entry off the line. */
+  | { type: 'RemoveWaitlistEntry'; data: { timeSlotId: string; entryId: string } };
 
 export interface WaitlistState {
   slot: SlotState;
@@ -75,8 +81,12 @@ export const waitlistRefusals = {
   notAvailable: () => new Refused('waitlist__not_available', 'This time slot has no waitlist'),
   seatsFree: () =>
     new Refused('waitlist__seats_free', 'Seats are free in this time slot: book one instead'),
-  alreadyJoined: () =>
-    new Refused('waitlist__already_joined', 'This e-mail address is already on the waitlist'),
+  /** The address waits already: the refusal names its place (empty while it holds an offer). */
+  alreadyJoined: (positionInLine: number | null = null) =>
+    new Refused(
+      { code: 'waitlist__already_joined', positionInLine },
+      'This e-mail address is already on the waitlist',
+    ),
   offerGone: () =>
     new Refused('waitlist__offer_not_valid', 'The offer has lapsed or was taken already'),
 };
@@ -136,6 +146,20 @@ export function decideWaitlist(
         d.slot.push(WaitlistEntryErased.create({ entryId: e.entryId, timeSlotId }));
     return d;
   }
+  if (command.type === 'LeaveWaitlist' || command.type === 'RemoveWaitlistEntry') {
+    // Whatever became of the slot: once out of line, nobody is offered a seat any more. Leaving
+    // twice (or after the offer was taken or lapsed) changes nothing and is no error.
+    const { timeSlotId, entryId } = command.data;
+    const entry = (slot.waitlist ?? []).find((e) => e.entryId === entryId);
+    if (!entry) throw refuse.notFound('Waitlist entry');
+    if (isInLine(entry))
+      d.slot.push(
+        command.type === 'LeaveWaitlist'
+          ? WaitlistLeft.create({ entryId, timeSlotId })
+          : WaitlistEntryRemovedByStaff.create({ entryId, timeSlotId }),
+      );
+    return d;
+  }
   if (slot.status !== 'active') throw refuse.notFound('Time slot');
   const offerMinutes = room?.services.waitlistOfferMinutes ?? null;
   const list = slot.waitlist ?? [];
@@ -159,8 +183,12 @@ export function decideWaitlist(
       if (blocks(state.blacklist, ctx.today))
         throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
       const { visitorKey } = command.data;
-      if (list.some((e) => e.visitorKey === visitorKey && e.status !== 'lapsed'))
-        throw waitlistRefusals.alreadyJoined();
+      // Once more in line, or taken a seat, or taken off by staff: no second entry. Who left
+      // or let an offer lapse may join again (last in line).
+      const earlier = list.find(
+        (e) => e.visitorKey === visitorKey && e.status !== 'lapsed' && e.status !== 'left',
+      );
+      if (earlier) throw waitlistRefusals.alreadyJoined(placeInLine(list, earlier.entryId));
       const [rule] = answer.cart;
       if (rule === 'max_tickets_per_day_reached')
         throw refuse.dayLimit(slot.date, ctx.limits.maxTicketsPerDay);
