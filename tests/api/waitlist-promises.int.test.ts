@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ManualClock, todayIn } from '@rr/platform';
 import { matchWaitlists } from '@rr/command-service';
-import type { MailSender } from '@rr/projections';
+import { readModelProjections, rebuildProjection, type MailSender } from '@rr/projections';
 import { addUser, Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
@@ -298,5 +298,23 @@ describe('staff see and remove entries', () => {
     expect(offered.rows).toEqual([{ entry_id: dora.entryId }]);
     expect((await placeOf(v, dora.reference, 'offered')).status).toBe('offered');
     expect((await placeOf(v, carla.reference, 'removed')).status).toBe('removed');
+
+    // The staff's line is the log's: a rebuild gives the same rows (left and removed included).
+    // Dora leaves while her offer is out: the entry is out of line, its seat free again.
+    const left = await v.request('DELETE', `/api/waitlist/${encodeURIComponent(dora.reference)}`);
+    expect(await left.json()).toMatchObject({ status: 'left' });
+    await placeOf(v, dora.reference, 'left');
+    const rows = async () =>
+      (
+        await suite.db.pool.query<Record<string, unknown>>(
+          'SELECT * FROM rm_waitlist WHERE time_slot_id = $1 ORDER BY entry_id',
+          [slot],
+        )
+      ).rows;
+    const projected = await rows();
+    expect(projected.map((r) => r.status)).toEqual(expect.arrayContaining(['left', 'removed']));
+    const waitlist = readModelProjections.find((p) => p.name === 'waitlist')!;
+    await rebuildProjection(suite.db.pool, suite.app.deps.store, waitlist);
+    expect(await rows()).toEqual(projected);
   });
 });
