@@ -278,6 +278,8 @@ describe('staff see and remove entries', () => {
     expect((await reports.get(listUrl)).status).toBe(200);
     const unknown = `${listUrl}/${crypto.randomUUID()}`;
     expect((await suite.admin.request('DELETE', unknown)).status).toBe(404);
+    const otherRoom = `/api/admin/rooms/${crypto.randomUUID()}/timeslots/${slot}/waitlist/${carla.entryId}`;
+    expect((await suite.admin.request('DELETE', otherRoom)).status).toBe(404);
 
     const removed = await suite.admin.request('DELETE', removeUrl);
     expect(removed.status).toBe(200);

@@ -101,7 +101,7 @@ export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such entry in this slot' },
       },
       handler: async ({ params, user }) => ({
-        body: await waitlist.remove(actorOf(user), params.timeSlotId, params.entryId),
+        body: await waitlist.remove(actorOf(user), params.id, params.timeSlotId, params.entryId),
       }),
     }),
   ];

@@ -121,18 +121,24 @@ export function waitlistCommands(deps: CommandDeps) {
     actor: Actor,
     entryId: string,
     type: 'LeaveWaitlist' | 'RemoveWaitlistEntry',
-    inSlot?: string,
+    inSlot?: { roomId: string; timeSlotId: string },
   ) {
     const found = await deps.pool.query<{ time_slot_id: string }>(
       'SELECT time_slot_id FROM waitlist_entries WHERE entry_id = $1',
       [entryId],
     );
     const timeSlotId = found.rows[0]?.time_slot_id;
-    if (!timeSlotId || (inSlot !== undefined && inSlot !== timeSlotId))
+    if (!timeSlotId || (inSlot !== undefined && inSlot.timeSlotId !== timeSlotId))
       throw refuse.notFound('Waitlist entry');
     const { answer, position } = await handleCommand(store, {
       actor,
-      load: (s): Promise<Loaded> => loadSlot(s, timeSlotId, null),
+      load: async (s): Promise<Loaded> => {
+        const loaded = await loadSlot(s, timeSlotId, null);
+        // Staff name the slot by its room too: another room's slot has no such entry.
+        if (inSlot && loaded.slot.status !== 'none' && loaded.slot.roomId !== inSlot.roomId)
+          throw refuse.notFound('Waitlist entry');
+        return loaded;
+      },
       decide: (state) => decideWaitlist({ type, data: { timeSlotId, entryId } }, state, context()),
       appends: slotAppend,
       answer: (d, state) => {
@@ -151,8 +157,8 @@ export function waitlistCommands(deps: CommandDeps) {
   }
 
   /** Staff take an entry of a slot's line off it. */
-  const remove = (actor: Actor, timeSlotId: string, entryId: string) =>
-    outOfLine(actor, entryId, 'RemoveWaitlistEntry', timeSlotId);
+  const remove = (actor: Actor, roomId: string, timeSlotId: string, entryId: string) =>
+    outOfLine(actor, entryId, 'RemoveWaitlistEntry', { roomId, timeSlotId });
 
   /**
    * The seats the people waiting in a slot's line hold already, by visitor key: their bookings
