@@ -51,7 +51,7 @@ export function WaitlistOffer() {
 
 /**
  * Route `/waitlist-leave/:reference`, the link of the joining mail: leaves the line (a second
- * visit changes nothing) and says so; an unknown link says it is not valid.
+ * visit changes nothing) and says so; an unknown link finds no entry.
  */
 export function WaitlistLeave() {
   const { t } = useTranslation('booking');
@@ -60,7 +60,7 @@ export function WaitlistLeave() {
   useEffect(() => void leave(reference), [reference, leave]);
   return (
     <Page title={t('leave.title')}>
-      {error ? <ErrorBox error={error} messageKey="waitlist__leave_not_valid" /> : null}
+      {error ? <ErrorBox error={error} /> : null}
       {isSuccess ? <p role="status">{t('leave.done')}</p> : null}
       <Link to="/">{t('offer.choose-room')}</Link>
     </Page>
