@@ -2,6 +2,7 @@ import type { EventStore, Actor } from '@rr/events';
 import type { BookingLimits } from '@rr/domain';
 import {
   type CheckInCodes,
+  type WaitlistReferences,
   type Clock,
   type Logger,
   type Pool,
@@ -20,6 +21,8 @@ export interface CommandDeps {
   emailKey: (email: string) => string;
   /** The check-in references of tickets (their QR codes), made and read back. */
   checkInCodes: CheckInCodes;
+  /** The references of waitlist entries (their leave links), made and read back. */
+  waitlistReferences: WaitlistReferences;
   /** Cart hold time and the per-cart and per-visitor maxima. */
   limits: BookingLimits;
   /** The bounds of an iCalendar import (window of years, events, occurrences, holidays). */

@@ -418,7 +418,14 @@ const bookingsProjection = inlineProjection<BookedEvent>({
 
 type OfferEvent = Extract<
   WaitlistEvent,
-  { type: 'SeatOffered' | 'SeatOfferLapsed' | 'SeatOfferTaken' }
+  {
+    type:
+      | 'SeatOffered'
+      | 'SeatOfferLapsed'
+      | 'SeatOfferTaken'
+      | 'WaitlistLeft'
+      | 'WaitlistEntryRemovedByStaff';
+  }
 >;
 
 /**
@@ -426,9 +433,22 @@ type OfferEvent = Extract<
  * offer mail's recipient, the matcher's candidate slots). The row itself, with the address, is
  * written by the join and deleted by the erasure (personal data: never in an event).
  */
+const statusAfter = {
+  SeatOfferLapsed: 'lapsed',
+  SeatOfferTaken: 'taken',
+  WaitlistLeft: 'left',
+  WaitlistEntryRemovedByStaff: 'removed',
+} as const;
+
 const waitlistEntriesProjection = inlineProjection<OfferEvent>({
   table: 'waitlist_entries',
-  handles: ['SeatOffered', 'SeatOfferLapsed', 'SeatOfferTaken'],
+  handles: [
+    'SeatOffered',
+    'SeatOfferLapsed',
+    'SeatOfferTaken',
+    'WaitlistLeft',
+    'WaitlistEntryRemovedByStaff',
+  ],
   async apply(client, events) {
     for (const { event: e } of events) {
       if (e.type === 'SeatOffered')
@@ -439,7 +459,7 @@ const waitlistEntriesProjection = inlineProjection<OfferEvent>({
       else
         await client.query(`UPDATE waitlist_entries SET status = $2 WHERE entry_id = $1`, [
           e.data.entryId,
-          e.type === 'SeatOfferLapsed' ? 'lapsed' : 'taken',
+          statusAfter[e.type],
         ]);
     }
   },

@@ -79,6 +79,8 @@ export type Refusal =
   | { code: 'check_in__undo_expired'; minutes: number }
   /** The release is due at this local time (`YYYY-MM-DD HH:MM`); null: never (no release). */
   | { code: 'no_show__not_due'; releaseAt: string | null }
+  /** The address waits already: its place among those waiting (null while it holds an offer). */
+  | { code: 'waitlist__already_joined'; positionInLine: number | null }
   | { code: PlainRefusalCode };
 
 /** The codes whose refusal names nothing beyond the code. */
@@ -94,6 +96,7 @@ export type PlainRefusalCode = Exclude<
   | 'check_in__not_open'
   | 'check_in__undo_expired'
   | 'no_show__not_due'
+  | 'waitlist__already_joined'
 >;
 
 export class Refused extends Error {

@@ -11,8 +11,11 @@ export interface WaitlistEntry {
   visitorKey: string;
   language: 'de' | 'en';
   joinedAt: string;
-  /** waiting → offered → taken (into a cart) or lapsed (not taken in time). */
-  status: 'waiting' | 'offered' | 'lapsed' | 'taken';
+  /**
+   * waiting → offered → taken (into a cart) or lapsed (not taken in time); left (by the visitor)
+   * or removed (by staff) from waiting or offered.
+   */
+  status: 'waiting' | 'offered' | 'lapsed' | 'taken' | 'left' | 'removed';
   offerId: string | null;
   /** Until when an offer holds its seat (ISO); null unless offered. */
   offerExpiresAt: string | null;
@@ -61,6 +64,10 @@ export function evolveWaitlist(list: Waitlist, event: WaitlistEvent): Waitlist {
       return changeEntry(list, event.data.entryId, { status: 'taken', offerExpiresAt: null });
     case 'WaitlistEntryErased':
       return changeEntry(list, event.data.entryId, { erased: true });
+    case 'WaitlistLeft':
+      return changeEntry(list, event.data.entryId, { status: 'left', offerExpiresAt: null });
+    case 'WaitlistEntryRemovedByStaff':
+      return changeEntry(list, event.data.entryId, { status: 'removed', offerExpiresAt: null });
   }
 }
 
@@ -70,6 +77,16 @@ export const isOutstanding = (e: WaitlistEntry, now: Date) =>
 /** The offers that hold a seat at `now`. */
 export function outstandingOffers(list: Waitlist | undefined, now: Date): WaitlistEntry[] {
   return (list ?? []).filter((e) => isOutstanding(e, now));
+}
+
+/** Whether the entry is still in line: waiting, or offered a seat (lapsed or not). */
+export const isInLine = (e: WaitlistEntry) => e.status === 'waiting' || e.status === 'offered';
+
+/** The entry's place among those waiting (1 = next to be offered), null unless it waits. */
+export function placeInLine(list: Waitlist | undefined, entryId: string): number | null {
+  const waiting = (list ?? []).filter((e) => e.status === 'waiting');
+  const i = waiting.findIndex((e) => e.entryId === entryId);
+  return i < 0 ? null : i + 1;
 }
 
 /** How many wait for a seat: freed seats are theirs before any cart's. */

@@ -17,22 +17,46 @@ export interface CheckInCodes {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MAC_LENGTH = 22;
 
-export function checkInCodes(secret: string): CheckInCodes {
-  // A key of its own: a MAC here is never an e-mail key, nor the other way round.
-  const key = createHmac('sha256', secret).update('check-in reference').digest();
-  const macOf = (ticketId: string) =>
-    createHmac('sha256', key).update(ticketId).digest('base64url').slice(0, MAC_LENGTH);
+/**
+ * `<id>.<MAC>` references of one purpose: a key of its own per purpose (derived from the
+ * server's secret), so a reference of one kind is never one of another, nor an e-mail key.
+ */
+function signedReferences(secret: string, purpose: string) {
+  const key = createHmac('sha256', secret).update(purpose).digest();
+  const macOf = (id: string) =>
+    createHmac('sha256', key).update(id).digest('base64url').slice(0, MAC_LENGTH);
   return {
-    codeOf: (ticketId) => `${ticketId}.${macOf(ticketId.toLowerCase())}`,
-    ticketOf: (code) => {
-      const [ticketId = '', mac = '', ...rest] = code.trim().split('.');
-      const id = ticketId.toLowerCase();
+    codeOf: (id: string) => `${id}.${macOf(id.toLowerCase())}`,
+    idOf: (code: string): string | null => {
+      const [given = '', mac = '', ...rest] = code.trim().split('.');
+      const id = given.toLowerCase();
       if (rest.length || !UUID.test(id) || mac.length !== MAC_LENGTH) return null;
       const expected = Buffer.from(macOf(id));
-      const given = Buffer.from(mac);
-      return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
+      const actual = Buffer.from(mac);
+      return actual.length === expected.length && timingSafeEqual(actual, expected) ? id : null;
     },
   };
+}
+
+export function checkInCodes(secret: string): CheckInCodes {
+  const refs = signedReferences(secret, 'check-in reference');
+  return { codeOf: refs.codeOf, ticketOf: refs.idOf };
+}
+
+/**
+ * A waitlist entry's reference: the secret of its mail's leave link and of the page that
+ * remembers the visitor's place. Derived like a check-in reference, so nothing is stored to look
+ * one up and it cannot be guessed from the entry's id (which staff and the events see).
+ */
+export interface WaitlistReferences {
+  codeOf(entryId: string): string;
+  /** The entry a reference names, or null for anything not issued here. */
+  entryOf(code: string): string | null;
+}
+
+export function waitlistReferences(secret: string): WaitlistReferences {
+  const refs = signedReferences(secret, 'waitlist reference');
+  return { codeOf: refs.codeOf, entryOf: refs.idOf };
 }
 
 /** A QR code of a text as a PNG image (for mails: an inline attachment any mail app shows). */

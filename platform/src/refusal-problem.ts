@@ -71,6 +71,9 @@ export function refusalPayload(refusal: Refusal): string[] {
     case 'no_show__not_due':
       // Without a release time there is nothing to name: the bare code's message.
       return refusal.releaseAt === null ? [] : ['at', refusal.releaseAt];
+    case 'waitlist__already_joined':
+      // The place is the answer of GET /waitlist/{reference}, not a key of the message.
+      return [];
     default: {
       // Only the codes that name nothing are left here (a new named refusal fails to compile).
       const _nothingNamed: { code: PlainRefusalCode } = refusal;

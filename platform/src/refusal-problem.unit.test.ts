@@ -67,7 +67,10 @@ const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
   personal_data__erased: [{ code: 'personal_data__erased' }],
   waitlist__not_available: [{ code: 'waitlist__not_available' }],
   waitlist__seats_free: [{ code: 'waitlist__seats_free' }],
-  waitlist__already_joined: [{ code: 'waitlist__already_joined' }],
+  waitlist__already_joined: [
+    { code: 'waitlist__already_joined', positionInLine: 3 },
+    { code: 'waitlist__already_joined', positionInLine: null },
+  ],
   waitlist__offer_not_valid: [{ code: 'waitlist__offer_not_valid' }],
   check_in__not_offered: [{ code: 'check_in__not_offered' }],
   check_in__not_open: [

@@ -5,7 +5,8 @@ import type { Projection } from './projection.ts';
 /**
  * Each slot's waitlist for staff's slot page, in line order (the slot stream's
  * version of the join), without personal data: waiting, offered, lapsed, taken (the seat went
- * into a cart) and booked (that cart's ticket was booked).
+ * into a cart), booked (that cart's ticket was booked), left (by the visitor) and removed (by
+ * staff).
  */
 export const waitlistProjection: Projection = {
   name: 'waitlist',
@@ -17,6 +18,8 @@ export const waitlistProjection: Projection = {
     'SeatOfferLapsed',
     'SeatOfferTaken',
     'WaitlistEntryErased',
+    'WaitlistLeft',
+    'WaitlistEntryRemovedByStaff',
     'TicketBooked',
   ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
@@ -57,6 +60,13 @@ export const waitlistProjection: Projection = {
           `UPDATE rm_waitlist SET status = 'taken', ticket_id = $2 WHERE entry_id = $1`,
           [e.data.entryId, e.data.ticketId],
         );
+        return;
+      case 'WaitlistLeft':
+      case 'WaitlistEntryRemovedByStaff':
+        await client.query(`UPDATE rm_waitlist SET status = $2 WHERE entry_id = $1`, [
+          e.data.entryId,
+          e.type === 'WaitlistLeft' ? 'left' : 'removed',
+        ]);
         return;
       case 'WaitlistEntryErased':
         // The time the log recorded: a rebuild writes the same.

@@ -1,5 +1,5 @@
 import type { EventStore } from '@rr/events';
-import type { BookingLimits, CheckInCodes, Clock, Pool } from '@rr/platform';
+import type { BookingLimits, CheckInCodes, Clock, Pool, WaitlistReferences } from '@rr/platform';
 
 export interface QueryDeps {
   pool: Pool;
@@ -11,4 +11,6 @@ export interface QueryDeps {
   store: Pick<EventStore, 'readStreams'>;
   /** The check-in references of tickets (their QR codes). */
   checkInCodes: CheckInCodes;
+  /** The references of waitlist entries (the visitor's place in line). */
+  waitlistReferences: WaitlistReferences;
 }

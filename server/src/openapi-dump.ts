@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   bookingLimitsOf,
   checkInCodes,
+  waitlistReferences,
   createLogger,
   createPool,
   loadConfig,
@@ -23,6 +24,7 @@ const doc = openApiDocument(
     timeZone: 'Europe/Vienna',
     emailKey: () => '',
     checkInCodes: checkInCodes('unused'),
+    waitlistReferences: waitlistReferences('unused'),
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     verifyHuman: () => Promise.resolve(true),

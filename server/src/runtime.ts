@@ -22,7 +22,7 @@ import {
   type Pool,
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
-import { checkInCodes, emailKey } from '@rr/platform';
+import { checkInCodes, emailKey, waitlistReferences } from '@rr/platform';
 
 export interface Runtime {
   batchSize: number;
@@ -66,6 +66,7 @@ export async function openRuntime(
       verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),
       checkInCodes: checkInCodes(keySecret),
+      waitlistReferences: waitlistReferences(keySecret),
     },
     close: async () => {
       await notifier.stop();
@@ -106,6 +107,7 @@ export function startMailSender(runtime: Runtime, config: Config, logger: Logger
     timeZone: config.TIME_ZONE,
     intervalMs: config.MAIL_INTERVAL_MS,
     checkInCodes: runtime.deps.checkInCodes,
+    waitlistReferences: runtime.deps.waitlistReferences,
   });
   sender.start();
   return sender;

@@ -72,16 +72,19 @@ async function openFullDay(page: Page, lang: 'de' | 'en' = 'de'): Promise<void> 
     .waitFor();
 }
 
-/** Waits for the offer mail to an address and answers the path of its link. */
-async function offerPath(email: string): Promise<string> {
+/** Waits for a mail to an address whose text has a link like `pattern`; answers its path. */
+async function mailPath(email: string, pattern: RegExp): Promise<string> {
   for (let i = 0; i < 300; i += 1) {
-    const mail = sink.messages.find((m) => JSON.stringify(m.to).includes(email));
-    const match = /\/waitlist-offer\/[0-9a-f-]{36}\/[0-9a-f]{32}/.exec(mail?.text ?? '');
-    if (match) return match[0];
+    for (const mail of sink.messages.filter((m) => JSON.stringify(m.to).includes(email))) {
+      const match = pattern.exec(mail.text ?? '');
+      if (match) return match[0];
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`no offer mail to ${email}`);
+  throw new Error(`no mail to ${email} with ${String(pattern)}`);
 }
+const offerPath = (email: string) =>
+  mailPath(email, /\/waitlist-offer\/[0-9a-f-]{36}\/[0-9a-f]{32}/);
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -142,19 +145,28 @@ describe('the waitlist in the browser', () => {
     await joined.getByText(/Sie sind auf Platz 1 der Warteliste/).waitFor();
     expect(await joined.evaluate((el) => el === document.activeElement)).toBe(true);
 
-    // The same address again: the server's refusal, in words.
-    await page.keyboard.press('Escape');
-    await dialog(page).waitFor({ state: 'hidden' });
+    // A reload: the page still knows the place in line (the entry's reference in the session).
+    await page.reload();
     await main(page)
       .getByRole('button', { name: /, ausgebucht(,|$)/ })
       .click();
-    await slots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
-    await slots.getByLabel(/^Ihre E-Mail-Adresse/).fill(WAITER);
-    await slots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
-    await slots
+    await dialog(page)
+      .getByRole('status')
+      .getByText(/Sie sind auf Platz 1 der Warteliste/)
+      .waitFor();
+
+    // The same address from another browser: the server's refusal, in words.
+    const other = await visitorPage(DESKTOP);
+    await openFullDay(other);
+    const otherSlots = dialog(other);
+    await otherSlots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
+    await otherSlots.getByLabel(/^Ihre E-Mail-Adresse/).fill(WAITER);
+    await otherSlots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
+    await otherSlots
       .getByRole('alert')
       .getByText('Diese E-Mail-Adresse ist bereits auf der Warteliste dieses Termins.')
       .waitFor();
+    await other.context().close();
 
     // Staff see the line; then they cancel the booking and the matcher offers the seat.
     const staff = await openStaffPage(browser, DESKTOP);
@@ -165,10 +177,12 @@ describe('the waitlist in the browser', () => {
     await line.getByRole('cell', { name: 'wartet' }).waitFor();
     expect(await line.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual([
       '1',
+      WAITER,
       'wartet',
       'Deutsch',
       expect.stringMatching(/\d/),
       '–',
+      'Entfernen',
     ]);
     await expectAccessible(staff, 'staff slot page with its waitlist');
 
@@ -210,6 +224,53 @@ describe('the waitlist in the browser', () => {
     expect(watch.errors.filter((e) => !/status of 409/.test(e))).toEqual([]);
     await staff.context().close();
     await page.context().close();
+  });
+
+  it("the joining mail's link leaves the line; staff take an entry off it with its button", async () => {
+    /** A new visitor joins the (full) slot's line with `email`. */
+    const joinAs = async (email: string) => {
+      const page = await visitorPage(DESKTOP);
+      await openFullDay(page);
+      const slots = dialog(page);
+      await slots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
+      await slots.getByLabel(/^Ihre E-Mail-Adresse/).fill(email);
+      await slots.getByRole('button', { name: `Auf die Warteliste ${RANGE}` }).click();
+      await slots
+        .getByRole('status')
+        .getByText(/Sie sind auf Platz \d+ der Warteliste/)
+        .waitFor();
+      return page;
+    };
+    const page = await joinAs('lea@example.at');
+    const leave = await mailPath(
+      'lea@example.at',
+      /\/waitlist-leave\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}/,
+    );
+    await page.goto(`${server.baseUrl}${leave}`);
+    await page.getByRole('status').getByText('Sie stehen nicht mehr auf der Warteliste.').waitFor();
+    // The link once more changes nothing and says the same.
+    await page.reload();
+    await page.getByRole('status').getByText('Sie stehen nicht mehr auf der Warteliste.').waitFor();
+    await page.context().close();
+
+    const rudi = await joinAs('rudi@example.at');
+    await rudi.context().close();
+    const staff = await openStaffPage(browser, DESKTOP);
+    await signInAs(staff, server.baseUrl);
+    await staff.goto(`${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotId}`);
+    const line = staff.getByRole('region', { name: 'Warteliste' });
+    await reloadUntilVisible(staff, line.getByRole('cell', { name: 'rudi@example.at' }));
+    const row = line.getByRole('row', { name: /rudi@example\.at/ });
+    expect(await line.getByRole('row', { name: /lea@example\.at/ }).textContent()).toContain(
+      'selbst ausgetragen',
+    );
+    await row
+      .getByRole('button', { name: /^Eintrag auf Platz \d+ von der Warteliste entfernen$/ })
+      .click();
+    await row.getByRole('cell', { name: 'entfernt' }).waitFor();
+    expect(await row.getByRole('button').count()).toBe(0);
+    await expectAccessible(staff, 'staff slot page with addresses and remove buttons');
+    await staff.context().close();
   });
 
   it('has no axe violations on the join form and the offer page (375 and 1280, de and en)', async () => {

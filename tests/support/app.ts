@@ -12,7 +12,7 @@ import {
 } from '@rr/platform';
 import type { DestinationStream } from 'pino';
 import { EventNotifier, EventStore, validateEvent, type Upcasters } from '@rr/events';
-import { checkInCodes, emailKey } from '@rr/platform';
+import { checkInCodes, emailKey, waitlistReferences } from '@rr/platform';
 import { calendarImportSettings, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections, startWebhookSender } from '../../server/src/runtime.ts';
@@ -79,6 +79,7 @@ export async function startTestApp(
     timeZone: 'Europe/Vienna',
     emailKey: (email: string) => emailKey(TEST_KEY_SECRET, email),
     checkInCodes: checkInCodes(TEST_KEY_SECRET),
+    waitlistReferences: waitlistReferences(TEST_KEY_SECRET),
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     verifyHuman: options.verifyHuman ?? (() => Promise.resolve(true)),

@@ -1,4 +1,4 @@
-import { checkInCodes, createLogger, type Clock } from '@rr/platform';
+import { checkInCodes, createLogger, waitlistReferences, type Clock } from '@rr/platform';
 import { TEST_KEY_SECRET } from './app.ts';
 import { MailSender } from '@rr/projections';
 import type { Client } from './app.ts';
@@ -44,6 +44,7 @@ export function testMailSender(
     timeZone: 'Europe/Vienna',
     intervalMs: 60_000,
     checkInCodes: checkInCodes(TEST_KEY_SECRET),
+    waitlistReferences: waitlistReferences(TEST_KEY_SECRET),
   });
 }
 

@@ -1,11 +1,14 @@
 import { WaitlistInput } from '@rr/contracts';
 import { defineRoute, fromContract, z, type RouteDef } from '@rr/platform';
-import type { CommandDeps } from '../deps.ts';
+import { actorOf, type CommandDeps } from '../deps.ts';
 import { CartAnswer } from '../booking/cart-answer.ts';
 import { waitlistCommands } from './commands.ts';
 
 const WaitlistBody = fromContract(WaitlistInput).openapi('WaitlistInput');
 const SlotParams = z.object({ timeSlotId: z.uuid('Not a valid id') });
+const OutOfLine = z
+  .object({ status: z.string(), position: z.string() })
+  .openapi('WaitlistOutOfLine');
 
 /** The visitor's waitlist routes (joining a full slot, following an offer's link). */
 export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
@@ -24,7 +27,15 @@ export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
         201: {
           description: 'In line',
           schema: z
-            .object({ entryId: z.uuid(), positionInLine: z.number().int(), position: z.string() })
+            .object({
+              entryId: z.uuid(),
+              positionInLine: z.number().int(),
+              reference: z.string().openapi({
+                description:
+                  "The entry's secret reference: GET /waitlist/{reference} answers the place, DELETE leaves",
+              }),
+              position: z.string(),
+            })
             .openapi('WaitlistEntryAnswer'),
         },
         400: { description: 'validation__error' },
@@ -32,7 +43,7 @@ export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such time slot' },
         409: {
           description:
-            'waitlist__not_available, waitlist__seats_free (book instead), waitlist__already_joined, ticket__validation_error (per-visitor limits, timeslot_not_open)',
+            'waitlist__not_available, waitlist__seats_free (book instead), waitlist__already_joined (payload: the place in line while waiting), ticket__validation_error (per-visitor limits, timeslot_not_open)',
         },
       },
       handler: async ({ params, body }) => ({
@@ -58,6 +69,39 @@ export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
       handler: async ({ params }) => ({
         status: 201,
         body: await waitlist.take(params.timeSlotId, params.offerId),
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/waitlist/{reference}',
+      summary:
+        "Leave a waitlist by the entry's reference (its joining mail's link); leaving twice changes nothing",
+      tags: ['visitor'],
+      access: 'public',
+      params: z.object({ reference: z.string().max(100) }),
+      responses: {
+        200: { description: 'Out of line', schema: OutOfLine },
+        404: { description: 'No such entry (or not a reference issued here)' },
+      },
+      handler: async ({ params }) => ({ body: await waitlist.leave(params.reference) }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/admin/rooms/{id}/timeslots/{timeSlotId}/waitlist/{entryId}',
+      summary: "Take an entry off a slot's waitlist: no offer reaches it any more",
+      tags: ['timeslots'],
+      access: ['admin'],
+      params: z.object({
+        id: z.uuid('Not a valid id'),
+        timeSlotId: z.uuid('Not a valid id'),
+        entryId: z.uuid('Not a valid id'),
+      }),
+      responses: {
+        200: { description: 'Out of line', schema: OutOfLine },
+        404: { description: 'No such entry in this slot' },
+      },
+      handler: async ({ params, user }) => ({
+        body: await waitlist.remove(actorOf(user), params.id, params.timeSlotId, params.entryId),
       }),
     }),
   ];

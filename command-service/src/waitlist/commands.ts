@@ -1,8 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { timeSlotStreamId, transactionStreamId, type StoreSession } from '@rr/events';
+import { timeSlotStreamId, transactionStreamId, type Actor, type StoreSession } from '@rr/events';
 import {
   addDays,
+  bookedSeats,
   decideWaitlist,
+  offerableSeats,
+  refuse,
+  type CartRuleSlot,
   initialBlacklistState,
   initialTransaction,
   initialVisitor,
@@ -20,6 +24,7 @@ import { handleCommand, streamAppend } from '../command.ts';
 import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { cartAnswer } from '../booking/cart-answer.ts';
 import {
+  loadVisitor,
   lockAndLoadVisitor,
   lockCartAndSlots,
   rememberCart,
@@ -98,16 +103,111 @@ export function waitlistCommands(deps: CommandDeps) {
           [entryId, timeSlotId, visitorKey, email, body.language, addDays(state.slot.date, 1)],
         );
       },
-      answer: (_d, state) => ({ entryId, positionInLine: waitingCount(state.slot.waitlist) + 1 }),
+      answer: (_d, state) => ({
+        entryId,
+        positionInLine: waitingCount(state.slot.waitlist) + 1,
+        reference: deps.waitlistReferences.codeOf(entryId),
+      }),
     });
     return { ...answer, position };
+  }
+
+  /**
+   * An entry leaves the line: by the visitor (its reference) or by staff. The slot of an entry is
+   * found beside the log (`waitlist_entries`); the decision is the slot stream's. Answers the
+   * entry's status after it (left or removed; whatever it was when it had left the line already).
+   */
+  async function outOfLine(
+    actor: Actor,
+    entryId: string,
+    type: 'LeaveWaitlist' | 'RemoveWaitlistEntry',
+    inSlot?: { roomId: string; timeSlotId: string },
+  ) {
+    const found = await deps.pool.query<{ time_slot_id: string }>(
+      'SELECT time_slot_id FROM waitlist_entries WHERE entry_id = $1',
+      [entryId],
+    );
+    const timeSlotId = found.rows[0]?.time_slot_id;
+    if (!timeSlotId || (inSlot !== undefined && inSlot.timeSlotId !== timeSlotId))
+      throw refuse.notFound('Waitlist entry');
+    const { answer, position } = await handleCommand(store, {
+      actor,
+      load: async (s): Promise<Loaded> => {
+        const loaded = await loadSlot(s, timeSlotId, null);
+        // Staff name the slot by its room too: another room's slot has no such entry.
+        if (inSlot && loaded.slot.status !== 'none' && loaded.slot.roomId !== inSlot.roomId)
+          throw refuse.notFound('Waitlist entry');
+        return loaded;
+      },
+      decide: (state) => decideWaitlist({ type, data: { timeSlotId, entryId } }, state, context()),
+      appends: slotAppend,
+      answer: (d, state) => {
+        if (d.slot.length) return type === 'LeaveWaitlist' ? 'left' : 'removed';
+        return state.slot.waitlist?.find((e) => e.entryId === entryId)?.status ?? 'left';
+      },
+    });
+    return { status: answer, position };
+  }
+
+  /** The visitor leaves by the entry's reference (the mail's link); unknown references: 404. */
+  async function leave(reference: string) {
+    const entryId = deps.waitlistReferences.entryOf(reference);
+    if (!entryId) throw refuse.notFound('Waitlist entry');
+    return outOfLine(visitor, entryId, 'LeaveWaitlist');
+  }
+
+  /** Staff take an entry of a slot's line off it. */
+  const remove = (actor: Actor, roomId: string, timeSlotId: string, entryId: string) =>
+    outOfLine(actor, entryId, 'RemoveWaitlistEntry', { roomId, timeSlotId });
+
+  /**
+   * The seats the people waiting in a slot's line hold already, by visitor key: their bookings
+   * from today on (their visitor streams, read without their lock: a booking meets the limits
+   * again, so a race costs at most an offer that cannot be booked) and their offers still out in
+   * other slots (`waitlist_entries`, moved in the offers' transactions, with `timeslot_guard`).
+   */
+  async function heldByWaiting(s: StoreSession, timeSlotId: string, keys: string[]) {
+    const { today, now } = decisionTime(deps);
+    const held = new Map<string, CartRuleSlot[]>();
+    for (const key of keys) held.set(key, bookedSeats(await loadVisitor(s, key), today));
+    const offers = await s.client.query<{
+      visitor_key: string;
+      time_slot_id: string;
+      date: string;
+      start_time: string;
+      end_time: string;
+    }>(
+      `SELECT w.visitor_key, w.time_slot_id, to_char(g.date, 'YYYY-MM-DD') AS date,
+              to_char(make_interval(mins => g.start_min), 'HH24:MI') AS start_time,
+              to_char(make_interval(mins => g.end_min), 'HH24:MI') AS end_time
+         FROM waitlist_entries w JOIN timeslot_guard g ON g.time_slot_id = w.time_slot_id
+        WHERE w.visitor_key = ANY($1::text[]) AND w.status = 'offered'
+          AND w.offer_expires_at > $2 AND w.time_slot_id <> $3`,
+      [keys, now, timeSlotId],
+    );
+    for (const o of offers.rows)
+      held.get(o.visitor_key)?.push({
+        timeSlotId: o.time_slot_id,
+        date: o.date,
+        startTime: o.start_time,
+        endTime: o.end_time,
+      });
+    return held;
   }
 
   /** The matcher's step on one slot: lapse the offers past their time, offer the free seats. */
   async function match(timeSlotId: string): Promise<number> {
     const { answer } = await handleCommand(store, {
       actor: matcher,
-      load: (s): Promise<Loaded> => loadSlot(s, timeSlotId, null),
+      load: async (s): Promise<Loaded> => {
+        const loaded = await loadSlot(s, timeSlotId, null);
+        const { now } = decisionTime(deps);
+        const waiting = (loaded.slot.waitlist ?? []).filter((e) => e.status === 'waiting');
+        // Who holds what matters only when a seat is there to offer.
+        if (!waiting.length || offerableSeats(loaded.slot, now) === 0) return loaded;
+        const keys = [...new Set(waiting.map((e) => e.visitorKey))];
+        return { ...loaded, held: await heldByWaiting(s, timeSlotId, keys) };
+      },
       decide: (state) =>
         decideWaitlist({ type: 'MatchWaitlist', data: { timeSlotId } }, state, context()),
       appends: slotAppend,
@@ -145,7 +245,7 @@ export function waitlistCommands(deps: CommandDeps) {
     return { transactionId, ...answer, position };
   }
 
-  return { join, match, take };
+  return { join, match, take, leave, remove };
 }
 
 /**

@@ -122,6 +122,8 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
     case 'SeatOfferLapsed':
     case 'SeatOfferTaken':
     case 'WaitlistEntryErased':
+    case 'WaitlistLeft':
+    case 'WaitlistEntryRemovedByStaff':
       return { ...state, version, waitlist: evolveWaitlist(state.waitlist ?? [], event) };
   }
 }

@@ -6,7 +6,9 @@ import {
   TicketHeld,
   TransactionStarted,
   WaitlistEntryErased,
+  WaitlistEntryRemovedByStaff,
   WaitlistJoined,
+  WaitlistLeft,
   type SlotTicketEvent,
   type TransactionEvent,
   type WaitlistEvent,
@@ -19,10 +21,11 @@ import { refuse, Refused } from '../refusal.ts';
 import { blocks, type BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
+import { cartRules, type CartRuleSlot } from '../cart-rules.ts';
 import { seatAnswer } from '../seat-rule.ts';
 import { seatsTaken, slotSeatsAt } from '../seats.ts';
 import type { SlotState } from '../time-slots/time-slot.ts';
-import { isOutstanding } from '../waitlist-line.ts';
+import { isInLine, isOutstanding, placeInLine } from '../waitlist-line.ts';
 
 export type WaitlistCommand =
   | {
@@ -40,7 +43,11 @@ export type WaitlistCommand =
    * The erasure job: the addresses of these entries (beside the log) go the day after the slot's
    * day; each entry of the slot's line not erased yet gets its event, once.
    */
-  | { type: 'EraseWaitlistEntries'; data: { timeSlotId: string; entryIds: readonly string[] } };
+  | { type: 'EraseWaitlistEntries'; data: { timeSlotId: string; entryIds: readonly string[] } }
+  /** The visitor leaves the line (their reference: the mail's link, the remembered place). */
+  | { type: 'LeaveWaitlist'; data: { timeSlotId: string; entryId: string } }
+  /** Staff take an entry off the line. */
+  | { type: 'RemoveWaitlistEntry'; data: { timeSlotId: string; entryId: string } };
 
 export interface WaitlistState {
   slot: SlotState;
@@ -50,6 +57,12 @@ export interface WaitlistState {
   holidays: ReadonlySet<LocalDate>;
   visitor: VisitorState;
   blacklist: BlacklistState;
+  /**
+   * The matcher's view of the people waiting, by visitor key: the seats each holds already (their
+   * bookings from today on and their offers still out in other slots). Loaded only when a seat is
+   * free to offer; someone missing here holds nothing.
+   */
+  held?: ReadonlyMap<string, readonly CartRuleSlot[]>;
 }
 
 export interface WaitlistContext extends Now {
@@ -68,15 +81,47 @@ export const waitlistRefusals = {
   notAvailable: () => new Refused('waitlist__not_available', 'This time slot has no waitlist'),
   seatsFree: () =>
     new Refused('waitlist__seats_free', 'Seats are free in this time slot: book one instead'),
-  alreadyJoined: () =>
-    new Refused('waitlist__already_joined', 'This e-mail address is already on the waitlist'),
+  /** The address waits already: the refusal names its place (empty while it holds an offer). */
+  alreadyJoined: (positionInLine: number | null = null) =>
+    new Refused(
+      { code: 'waitlist__already_joined', positionInLine },
+      'This e-mail address is already on the waitlist',
+    ),
   offerGone: () =>
     new Refused('waitlist__offer_not_valid', 'The offer has lapsed or was taken already'),
 };
 
 /** The seats the matcher may offer at `now`: capacity less bookings, cart holds and outstanding offers. */
-function offerableSeats(slot: SlotState, now: Date): number {
+export function offerableSeats(slot: SlotState, now: Date): number {
   return Math.max(0, slot.capacity - seatsTaken(slot, now));
+}
+
+/**
+ * The per-visitor limits as a booking meets them (cart-rules.ts): the seats a visitor holds
+ * already stand in for the cart, and the cart's own size does not bind (there is none).
+ */
+function visitorLimits(limits: BookingLimits): BookingLimits {
+  return { ...limits, maxCartTickets: Number.POSITIVE_INFINITY };
+}
+
+/** A visitor's bookings from today on as the cart rules count them. */
+export function bookedSeats(visitor: VisitorState, today: LocalDate): CartRuleSlot[] {
+  return visitor.tickets
+    .filter((t) => !t.cancelled && t.date >= today)
+    .map(({ date, startTime, endTime }) => ({ timeSlotId: '', date, startTime, endTime }));
+}
+
+/**
+ * Whether the matcher may offer a seat of `slot` to someone holding `held` (bookings and offers):
+ * the same per-visitor rules a cart's add and a booking meet; someone who may not is skipped and
+ * keeps their place.
+ */
+export function mayBeOffered(
+  held: readonly CartRuleSlot[],
+  slot: CartRuleSlot,
+  limits: BookingLimits,
+): boolean {
+  return cartRules(held, slot, visitorLimits(limits)).length === 0;
 }
 
 /**
@@ -101,6 +146,20 @@ export function decideWaitlist(
         d.slot.push(WaitlistEntryErased.create({ entryId: e.entryId, timeSlotId }));
     return d;
   }
+  if (command.type === 'LeaveWaitlist' || command.type === 'RemoveWaitlistEntry') {
+    // Whatever became of the slot: once out of line, nobody is offered a seat any more. Leaving
+    // twice (or after the offer was taken or lapsed) changes nothing and is no error.
+    const { timeSlotId, entryId } = command.data;
+    const entry = (slot.waitlist ?? []).find((e) => e.entryId === entryId);
+    if (!entry) throw refuse.notFound('Waitlist entry');
+    if (isInLine(entry))
+      d.slot.push(
+        command.type === 'LeaveWaitlist'
+          ? WaitlistLeft.create({ entryId, timeSlotId })
+          : WaitlistEntryRemovedByStaff.create({ entryId, timeSlotId }),
+      );
+    return d;
+  }
   if (slot.status !== 'active') throw refuse.notFound('Time slot');
   const offerMinutes = room?.services.waitlistOfferMinutes ?? null;
   const list = slot.waitlist ?? [];
@@ -116,18 +175,20 @@ export function decideWaitlist(
         window: room
           ? bookingWindow(ctx.today, room.openStart, room.openEnd, (x) => state.holidays.has(x))
           : null,
-        held: state.visitor.tickets
-          .filter((t) => !t.cancelled && t.date >= ctx.today)
-          .map((t) => ({ ...t, timeSlotId: '' })),
-        limits: { ...ctx.limits, maxCartTickets: Number.POSITIVE_INFINITY },
+        held: bookedSeats(state.visitor, ctx.today),
+        limits: visitorLimits(ctx.limits),
       });
       if (!answer.open || startsAt <= ctx.now) throw refuse.ticket('timeslot_not_open');
       if (!answer.full) throw waitlistRefusals.seatsFree();
       if (blocks(state.blacklist, ctx.today))
         throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
       const { visitorKey } = command.data;
-      if (list.some((e) => e.visitorKey === visitorKey && e.status !== 'lapsed'))
-        throw waitlistRefusals.alreadyJoined();
+      // Once more in line, or taken a seat, or taken off by staff: no second entry. Who left
+      // or let an offer lapse may join again (last in line).
+      const earlier = list.find(
+        (e) => e.visitorKey === visitorKey && e.status !== 'lapsed' && e.status !== 'left',
+      );
+      if (earlier) throw waitlistRefusals.alreadyJoined(placeInLine(list, earlier.entryId));
       const [rule] = answer.cart;
       if (rule === 'max_tickets_per_day_reached')
         throw refuse.dayLimit(slot.date, ctx.limits.maxTicketsPerDay);
@@ -150,7 +211,17 @@ export function decideWaitlist(
       const free = offerableSeats(slot, ctx.now);
       const until = Math.min(ctx.now.getTime() + offerMinutes * 60_000, startsAt.getTime());
       const expiresAt = new Date(until).toISOString();
-      for (const e of list.filter((x) => x.status === 'waiting').slice(0, free))
+      const here = { ...slot, timeSlotId: command.data.timeSlotId };
+      let seats = free;
+      for (const e of list) {
+        if (seats === 0) break;
+        // In line order; someone the per-visitor limits bar (counting the seats they hold by
+        // bookings and other offers) is passed over for this seat and keeps waiting.
+        if (
+          e.status !== 'waiting' ||
+          !mayBeOffered(state.held?.get(e.visitorKey) ?? [], here, ctx.limits)
+        )
+          continue;
         d.slot.push(
           SeatOffered.create({
             entryId: e.entryId,
@@ -159,6 +230,8 @@ export function decideWaitlist(
             expiresAt,
           }),
         );
+        seats -= 1;
+      }
       return d;
     }
     case 'TakeSeatOffer': {

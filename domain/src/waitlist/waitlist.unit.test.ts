@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   BlacklistEntryAdded,
   RoomCreated,
@@ -443,5 +444,84 @@ describe('erasing the entries of a past slot', () => {
       .given(state(deleted))
       .when(erase(10))
       .then({ slot: [erased(10)], transaction: [] });
+  });
+});
+
+describe('offers and the per-visitor limits', () => {
+  const day = addDays(local.date, 1);
+  const seat = (startTime: string, endTime: string, timeSlotId = '') => ({
+    timeSlotId,
+    date: day,
+    startTime,
+    endTime,
+  });
+  const THIRD = 'e'.repeat(40);
+  const offeredTo = (entry: number, n = 0) =>
+    SeatOffered.create({
+      entryId: id(entry),
+      timeSlotId: SLOT,
+      offerId: offerIds[n]!,
+      expiresAt: at(30),
+    });
+
+  it('someone holding the day limit by bookings and offers elsewhere is passed over and keeps waiting', () => {
+    const slot = fullSlot(2, 1, '10:00', joined(10), joined(11, OTHER), cancelled(0));
+    // KEY holds one booking and one offer of another slot that day: two, the day's limit.
+    const held = new Map([[KEY, [seat('08:00', '09:00'), seat('13:00', '14:00', id(3))]]]);
+    waitlist()
+      .given({ ...state(slot), held })
+      .when(match)
+      .then({ slot: [offeredTo(11)], transaction: [] });
+  });
+
+  it('an overlapping seat held elsewhere passes the person over as well', () => {
+    const slot = fullSlot(2, 1, '10:00', joined(10), joined(11, OTHER), cancelled(0));
+    const held = new Map([[KEY, [seat('11:00', '13:00', id(3))]]]);
+    waitlist()
+      .given({ ...state(slot), held })
+      .when(match)
+      .then({ slot: [offeredTo(11)], transaction: [] });
+  });
+
+  it('nobody who may take it: no offer, and everyone keeps waiting', () => {
+    const slot = fullSlot(2, 1, '10:00', joined(10), cancelled(0));
+    const held = new Map([[KEY, [seat('08:00', '09:00'), seat('13:00', '14:00')]]]);
+    waitlist()
+      .given({ ...state(slot), held })
+      .when(match)
+      .then({ slot: [], transaction: [] });
+  });
+
+  it('the offers go in line order to exactly those the limits let take one, never more than are free', () => {
+    const keys = [KEY, OTHER, THIRD];
+    const times = ['07:00', '08:00', '13:00', '14:00'] as const;
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 3, maxLength: 3 }),
+        fc.integer({ min: 1, max: 2 }),
+        (heldCounts, freed) => {
+          const held = new Map(
+            keys.map((k, i) => [
+              k,
+              times.slice(0, heldCounts[i]).map((t) => seat(t, `${t.slice(0, 2)}:30`)),
+            ]),
+          );
+          const slot = fullSlot(
+            2,
+            1,
+            '10:00',
+            ...keys.map((k, i) => joined(10 + i, k)),
+            ...Array.from({ length: freed }, (_, i) => cancelled(i)),
+          );
+          const d = decideWaitlist(match, { ...state(slot), held }, context());
+          const offered = d.slot.map((e) => (e.data as { entryId: string }).entryId);
+          const eligible = keys
+            .map((_, i) => i)
+            .filter((i) => heldCounts[i]! < limits.maxTicketsPerDay)
+            .map((i) => id(10 + i));
+          expect(offered).toEqual(eligible.slice(0, freed));
+        },
+      ),
+    );
   });
 });

@@ -49,12 +49,28 @@ export const WaitlistEntryErased = defineEvent(
   z.object({ entryId: id, timeSlotId: id }),
 );
 
+/**
+ * The visitor left the line (their mail's leave link, or the page that remembers their place):
+ * no offer reaches them any more, and an offer still out frees its seat for the next.
+ */
+export const WaitlistLeft = defineEvent('WaitlistLeft', z.object({ entryId: id, timeSlotId: id }));
+/**
+ * Staff took the entry off the line (the actor in the event's metadata): as a leave, no offer
+ * reaches the person any more and an offer still out frees its seat.
+ */
+export const WaitlistEntryRemovedByStaff = defineEvent(
+  'WaitlistEntryRemovedByStaff',
+  z.object({ entryId: id, timeSlotId: id }),
+);
+
 export const waitlistEvents = [
   WaitlistJoined,
   SeatOffered,
   SeatOfferLapsed,
   SeatOfferTaken,
   WaitlistEntryErased,
+  WaitlistLeft,
+  WaitlistEntryRemovedByStaff,
 ];
 
 type D<T extends { schema: z.ZodType }> = z.infer<T['schema']>;
@@ -63,4 +79,6 @@ export type WaitlistEvent =
   | { type: 'SeatOffered'; data: D<typeof SeatOffered> }
   | { type: 'SeatOfferLapsed'; data: D<typeof SeatOfferLapsed> }
   | { type: 'SeatOfferTaken'; data: D<typeof SeatOfferTaken> }
-  | { type: 'WaitlistEntryErased'; data: D<typeof WaitlistEntryErased> };
+  | { type: 'WaitlistEntryErased'; data: D<typeof WaitlistEntryErased> }
+  | { type: 'WaitlistLeft'; data: D<typeof WaitlistLeft> }
+  | { type: 'WaitlistEntryRemovedByStaff'; data: D<typeof WaitlistEntryRemovedByStaff> };

@@ -3578,7 +3578,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description waitlist__not_available, waitlist__seats_free (book instead), waitlist__already_joined, ticket__validation_error (per-visitor limits, timeslot_not_open) */
+                /** @description waitlist__not_available, waitlist__seats_free (book instead), waitlist__already_joined (payload: the place in line while waiting), ticket__validation_error (per-visitor limits, timeslot_not_open) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3650,6 +3650,172 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/waitlist/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The visitor's place in a slot's waitlist, by the entry's reference (the join's answer, the mail's leave link) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The entry */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WaitlistPlace"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such entry (or not a reference issued here) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Leave a waitlist by the entry's reference (its joining mail's link); leaving twice changes nothing */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Out of line */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WaitlistOutOfLine"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such entry (or not a reference issued here) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/rooms/{id}/timeslots/{timeSlotId}/waitlist/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take an entry off a slot's waitlist: no offer reaches it any more */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    timeSlotId: string;
+                    entryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Out of line */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WaitlistOutOfLine"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such entry in this slot */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -4006,7 +4172,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A slot's waitlist in line order (no personal data) */
+        /** A slot's waitlist in line order, with each entry's address (read beside the log, null once erased) */
         get: {
             parameters: {
                 query?: never;
@@ -5921,6 +6087,8 @@ export interface components {
             /** Format: uuid */
             entryId: string;
             positionInLine: number;
+            /** @description The entry's secret reference: GET /waitlist/{reference} answers the place, DELETE leaves */
+            reference: string;
             position: string;
         };
         WaitlistInput: {
@@ -5930,6 +6098,10 @@ export interface components {
              * @enum {string}
              */
             language: "de" | "en";
+        };
+        WaitlistOutOfLine: {
+            status: string;
+            position: string;
         };
         CheckInResult: {
             /** Format: uuid */
@@ -5956,13 +6128,26 @@ export interface components {
             /** @description The body sent (JSON: type, timestamp, data) */
             payload: string;
         };
+        WaitlistPlace: {
+            /** Format: uuid */
+            entryId: string;
+            /** Format: uuid */
+            timeSlotId: string;
+            /** @enum {string} */
+            status: "waiting" | "offered" | "lapsed" | "taken" | "booked" | "left" | "removed";
+            positionInLine: number | null;
+            offerExpiresAt: string | null;
+        };
         Waitlist: {
             content: components["schemas"]["WaitlistEntry"][];
         };
         WaitlistEntry: {
+            /** Format: uuid */
+            entryId: string;
             positionInLine: number;
+            email: string | null;
             /** @enum {string} */
-            status: "waiting" | "offered" | "lapsed" | "taken" | "booked";
+            status: "waiting" | "offered" | "lapsed" | "taken" | "booked" | "left" | "removed";
             /** @enum {string} */
             language: "de" | "en";
             joinedAt: string;

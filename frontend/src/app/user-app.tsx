@@ -10,7 +10,7 @@ import { PersonalDataForm } from '../features/booking/components/personal-data-f
 import { ReservationConfirmation } from '../features/booking/components/reservation-confirmation';
 import { RoomBooking } from '../features/booking/components/room-booking';
 import { SummaryPage } from '../features/booking/components/summary-page';
-import { WaitlistOffer } from '../features/booking/components/waitlist-offer';
+import { WaitlistLeave, WaitlistOffer } from '../features/booking/components/waitlist-offer';
 import { YourReservations } from '../features/booking/components/your-reservations';
 import { isPrivacyAccepted, PrivacyOverlay } from '../features/privacy/components/privacy-overlay';
 import { RoomChooser } from '../features/rooms/components/room-chooser';
@@ -110,6 +110,7 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
           <Route path="summary" element={<SummaryPage />} />
           <Route path="reservation-confirmation/:id" element={<ReservationConfirmation />} />
           <Route path="waitlist-offer/:timeSlotId/:offerId" element={<WaitlistOffer />} />
+          <Route path="waitlist-leave/:reference" element={<WaitlistLeave />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </main>

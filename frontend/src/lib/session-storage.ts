@@ -5,6 +5,8 @@
  */
 export const SESSION_KEYS = {
   privacyAccepted: 'privacyAccepted',
+  /** Prefix of a slot's waitlist reference (`waitlist:<slot id>`): the place after a reload. */
+  waitlist: 'waitlist:',
 } as const;
 
 export function readSession(key: string): string | null {

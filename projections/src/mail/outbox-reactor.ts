@@ -14,7 +14,13 @@ export const mailOutboxReactor: Projection = {
   name: 'mail-outbox',
   tables: [],
   quietCheckpoint: true,
-  handles: new Set(['TransactionBooked', 'TicketCancelled', 'TicketNoShowReleased', 'SeatOffered']),
+  handles: new Set([
+    'TransactionBooked',
+    'TicketCancelled',
+    'TicketNoShowReleased',
+    'SeatOffered',
+    'WaitlistJoined',
+  ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
     if (event.type === 'TransactionBooked') {
       const d = event.data as { ownerId: string; ticketIds: string[] };
@@ -32,6 +38,16 @@ export const mailOutboxReactor: Projection = {
         `INSERT INTO mail_outbox (id, kind, owner_id, created_at, next_attempt_at)
          VALUES ($1, 'waitlist-offer', $2, $3, $3) ON CONFLICT (id) DO NOTHING`,
         [`waitlist-offer:${event.eventId}`, d.entryId, event.createdAt],
+      );
+      return;
+    }
+    if (event.type === 'WaitlistJoined') {
+      // The confirmation of the place in line, with the link to leave it.
+      const d = event.data as { entryId: string };
+      await client.query(
+        `INSERT INTO mail_outbox (id, kind, owner_id, created_at, next_attempt_at)
+         VALUES ($1, 'waitlist-joined', $2, $3, $3) ON CONFLICT (id) DO NOTHING`,
+        [`waitlist-joined:${event.eventId}`, d.entryId, event.createdAt],
       );
       return;
     }

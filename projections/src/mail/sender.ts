@@ -12,6 +12,7 @@ import {
   mailFileName,
   qrPng,
   type CheckInCodes,
+  type WaitlistReferences,
   type Clock,
   type Logger,
   type Pool,
@@ -19,7 +20,7 @@ import {
 import { checkInImageCid, composeMail, type MailInput, type MailKind } from './compose.ts';
 import { ticketsStillToRemind } from './reminders.ts';
 import { redactedSendError, sendErrorCode } from './redact.ts';
-import { loadOfferMail } from './waitlist-offer.ts';
+import { loadJoinMail, loadOfferMail } from './waitlist-offer.ts';
 
 /** A mail to send: its texts (the calendar file where it has one) and what its errors must not quote. */
 interface Composed {
@@ -59,6 +60,8 @@ export interface MailSenderOptions {
   intervalMs: number;
   /** The check-in references of tickets, for the QR codes in mails. */
   checkInCodes: CheckInCodes;
+  /** The references of waitlist entries, for the leave link of the joining mail. */
+  waitlistReferences: WaitlistReferences;
   /** How long a claimed mail stays this sender's (default MAIL_LEASE_MS). */
   leaseMs?: number;
 }
@@ -83,7 +86,7 @@ function smtpOptions(url: string) {
 
 interface OutboxRow {
   id: string;
-  kind: MailKind | 'waitlist-offer';
+  kind: MailKind | 'waitlist-offer' | 'waitlist-joined';
   owner_id: string;
   ticket_ids: string[];
   attempts: number;
@@ -174,7 +177,14 @@ export class MailSender {
       input =
         row.kind === 'waitlist-offer'
           ? await loadOfferMail(this.o.pool, row.owner_id, this.baseUrl(), this.o.timeZone)
-          : await this.load(row);
+          : row.kind === 'waitlist-joined'
+            ? await loadJoinMail(
+                this.o.pool,
+                row.owner_id,
+                this.baseUrl(),
+                this.o.waitlistReferences,
+              )
+            : await this.load(row);
     } catch (err) {
       await this.o.pool
         .query(
@@ -281,7 +291,7 @@ export class MailSender {
 
   /** The mail's data from the write side (bookings, personal data, the cart stream): never stale. */
   private async load(row: OutboxRow): Promise<Loaded | null> {
-    if (row.kind === 'waitlist-offer') return null;
+    if (row.kind === 'waitlist-offer' || row.kind === 'waitlist-joined') return null;
     const b = await this.o.pool.query<{
       transaction_id: string;
       booking_number: string;

@@ -1,4 +1,4 @@
-import { localDateTime, type Pool } from '@rr/platform';
+import { localDateTime, type Pool, type WaitlistReferences } from '@rr/platform';
 import { escapeHtml, germanDate, slotLine, texts as mailTexts } from './compose.ts';
 
 /**
@@ -102,6 +102,103 @@ export async function loadOfferMail(
       endTime: row.end_time,
       heldUntil: localDateTime(row.offer_expires_at, timeZone),
       offerUrl: `${baseUrl}waitlist-offer/${row.time_slot_id}/${row.offer_id}`,
+    }),
+  };
+}
+
+/**
+ * The mail confirming a place in line, in the entry's language: the slot, how an offer will come,
+ * and the link that leaves the line (the entry's reference, `waitlistReferences`). None once
+ * the entry is no longer in line (left, removed, offered or erased meanwhile).
+ */
+const joinTexts = {
+  de: {
+    subject: (room: string) => `Sie stehen auf der Warteliste: ${room}`,
+    greeting: 'Guten Tag,',
+    intro: 'Sie stehen auf der Warteliste für diesen Termin:',
+    how: 'Sobald ein Platz frei wird und Sie an der Reihe sind, bieten wir ihn Ihnen per E-Mail an.',
+    leave: 'Wenn Sie nicht mehr warten möchten, verlassen Sie die Warteliste hier:',
+  },
+  en: {
+    subject: (room: string) => `You are on the waitlist: ${room}`,
+    greeting: 'Hello,',
+    intro: 'you are on the waitlist for this time slot:',
+    how: 'As soon as a seat becomes free and it is your turn, we offer it to you by e-mail.',
+    leave: 'If you no longer wish to wait, leave the waitlist here:',
+  },
+};
+
+export interface JoinMailInput {
+  language: 'de' | 'en';
+  roomName: string;
+  date: string;
+  startTime: string;
+  endTime: string;
+  leaveUrl: string;
+}
+
+export function composeJoinMail(m: JoinMailInput) {
+  const t = { ...mailTexts[m.language], ...joinTexts[m.language] };
+  const slot = slotLine(m.language, m);
+  const text = [
+    t.greeting,
+    '',
+    t.intro,
+    `- ${slot}`,
+    '',
+    t.how,
+    '',
+    t.leave,
+    m.leaveUrl,
+    '',
+    t.closing,
+    '',
+  ].join('\n');
+  const html = `<!doctype html><html lang="${m.language}"><body>
+<p>${escapeHtml(t.greeting)}</p>
+<p>${escapeHtml(t.intro)}</p>
+<ul><li>${escapeHtml(slot)}</li></ul>
+<p>${escapeHtml(t.how)}</p>
+<p>${escapeHtml(t.leave)} <a href="${escapeHtml(m.leaveUrl)}">${escapeHtml(m.leaveUrl)}</a></p>
+<p>${escapeHtml(t.closing).replace('\n', '<br>')}</p>
+</body></html>`;
+  return { subject: t.subject(m.roomName), text, html };
+}
+
+export async function loadJoinMail(
+  pool: Pool,
+  entryId: string,
+  baseUrl: string,
+  references: WaitlistReferences,
+) {
+  const r = await pool.query<{
+    email: string;
+    language: 'de' | 'en';
+    date: string;
+    start_time: string;
+    end_time: string;
+    room_name: string;
+  }>(
+    `SELECT w.email, w.language, to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time,
+            r.name AS room_name
+       FROM waitlist_entries w
+       JOIN rm_time_slots t ON t.id = w.time_slot_id
+       JOIN rm_rooms r ON r.id = t.room_id
+      WHERE w.entry_id::text = $1 AND w.status = 'waiting' AND w.email IS NOT NULL`,
+    [entryId],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  return {
+    to: row.email,
+    names: [],
+    composed: composeJoinMail({
+      language: row.language,
+      roomName: row.room_name,
+      date: row.date,
+      startTime: row.start_time,
+      endTime: row.end_time,
+      leaveUrl: `${baseUrl}waitlist-leave/${references.codeOf(entryId)}`,
     }),
   };
 }

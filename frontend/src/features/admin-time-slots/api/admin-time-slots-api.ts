@@ -121,14 +121,30 @@ export const { useGetTimeSlotTicketsQuery } = adminTimeSlotTicketsApi;
 
 export type WaitlistEntry = components['schemas']['WaitlistEntry'];
 
-/** A slot's waitlist in line order (no addresses); fresh on every visit of the page. */
-export const adminWaitlistApi = baseApi.injectEndpoints({
-  endpoints: (build) => ({
-    getSlotWaitlist: build.query<{ content: WaitlistEntry[] }, TimeSlotKey>({
-      query: (key) => `${slotPath(key)}/waitlist`,
-      keepUnusedDataFor: 0,
+/**
+ * A slot's waitlist in line order, each entry with its address (read beside the log); fresh on
+ * every visit of the page and after a removal.
+ */
+export const adminWaitlistApi = baseApi
+  .enhanceEndpoints({ addTagTypes: ['Waitlist'] })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      getSlotWaitlist: build.query<{ content: WaitlistEntry[] }, TimeSlotKey>({
+        query: (key) => `${slotPath(key)}/waitlist`,
+        keepUnusedDataFor: 0,
+        providesTags: (_result, _error, { timeSlotId }) => [{ type: 'Waitlist', id: timeSlotId }],
+      }),
+      /** Takes an entry off the line: no offer reaches it any more. */
+      removeWaitlistEntry: build.mutation<{ status: string }, TimeSlotKey & { entryId: string }>({
+        query: ({ entryId, ...key }) => ({
+          url: `${slotPath(key)}/waitlist/${entryId}`,
+          method: 'DELETE',
+        }),
+        invalidatesTags: (_result, _error, { timeSlotId }) => [
+          { type: 'Waitlist', id: timeSlotId },
+        ],
+      }),
     }),
-  }),
-});
+  });
 
-export const { useGetSlotWaitlistQuery } = adminWaitlistApi;
+export const { useGetSlotWaitlistQuery, useRemoveWaitlistEntryMutation } = adminWaitlistApi;

@@ -23,7 +23,9 @@ import {
   useGetTimeSlotQuery,
   useGetTimeSlotRoomQuery,
   useGetTimeSlotTicketsQuery,
+  useRemoveWaitlistEntryMutation,
   useUpdateTimeSlotMutation,
+  type WaitlistEntry,
 } from '../api/admin-time-slots-api';
 import {
   bookPath,
@@ -224,9 +226,22 @@ function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
   );
 }
 
-/** The slot's waitlist, only in a room that has one (status and times, no addresses). */
+/**
+ * The slot's waitlist, only in a room that has one: each entry's address (until its erasure), its
+ * status and times, and a button that takes an entry still in line off it.
+ */
 function SlotWaitlist({ slot }: { slot: AdminTimeSlot }) {
   const { t } = useTranslation('admin-time-slots');
+  const dispatch = useAppDispatch();
+  const [removeEntry, removal] = useRemoveWaitlistEntryMutation();
+  const remove = async (entry: WaitlistEntry) => {
+    try {
+      await removeEntry({ ...key, entryId: entry.entryId }).unwrap();
+    } catch {
+      return;
+    }
+    dispatch(notify({ title: t('waitlist.removed', { position: entry.positionInLine }) }));
+  };
   const room = useGetTimeSlotRoomQuery(slot.roomId);
   const key = { roomId: slot.roomId, timeSlotId: slot.id };
   const hasWaitlist = room.data?.services.waitlistOfferMinutes != null;
@@ -236,6 +251,7 @@ function SlotWaitlist({ slot }: { slot: AdminTimeSlot }) {
   return (
     <section aria-labelledby="slot-waitlist-heading">
       <h2 id="slot-waitlist-heading">{t('waitlist.heading')}</h2>
+      {removal.error ? <ErrorBox error={removal.error} /> : null}
       <LoadingContainer data={data} error={error}>
         {({ content }) =>
           content.length === 0 ? (
@@ -249,20 +265,38 @@ function SlotWaitlist({ slot }: { slot: AdminTimeSlot }) {
                 <thead>
                   <tr>
                     <th scope="col">{t('waitlist.position')}</th>
+                    <th scope="col">{t('waitlist.email')}</th>
                     <th scope="col">{t('waitlist.status')}</th>
                     <th scope="col">{t('waitlist.language')}</th>
                     <th scope="col">{t('waitlist.joined')}</th>
                     <th scope="col">{t('waitlist.offer-expires')}</th>
+                    <th scope="col">{t('waitlist.actions')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {content.map((entry) => (
-                    <tr key={entry.positionInLine}>
+                    <tr key={entry.entryId}>
                       <td>{entry.positionInLine}</td>
+                      <td>{entry.email ?? t('waitlist.erased')}</td>
                       <td>{t(`waitlist.statuses.${entry.status}`)}</td>
                       <td>{t(`waitlist.languages.${entry.language}`)}</td>
                       <td>{time(entry.joinedAt)}</td>
                       <td>{time(entry.offerExpiresAt)}</td>
+                      <td>
+                        {entry.status === 'waiting' || entry.status === 'offered' ? (
+                          <button
+                            type="button"
+                            className="button button--secondary"
+                            disabled={removal.isLoading}
+                            aria-label={t('waitlist.remove-entry', {
+                              position: entry.positionInLine,
+                            })}
+                            onClick={() => void remove(entry)}
+                          >
+                            {t('waitlist.remove')}
+                          </button>
+                        ) : null}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -121,6 +121,14 @@ export const bookingApi = baseApi
           body,
         }),
       }),
+      /** The place in line by the entry's reference (kept in the session: found after a reload). */
+      getWaitlistPlace: build.query<Schemas['WaitlistPlace'], string>({
+        query: (reference) => `waitlist/${enc(reference)}`,
+      }),
+      /** Leaves the line by the entry's reference (the joining mail's link). */
+      leaveWaitlist: build.mutation<unknown, string>({
+        query: (reference) => ({ url: `waitlist/${enc(reference)}`, method: 'DELETE' }),
+      }),
       /** Follows an offer's link: the offered seat becomes the first ticket of a new cart. */
       takeOffer: build.mutation<CartAnswer, { timeSlotId: string; offerId: string }>({
         query: ({ timeSlotId, offerId }) => ({
@@ -155,6 +163,8 @@ export const {
   useRemoveCartMutation,
   useBookCartMutation,
   useJoinWaitlistMutation,
+  useGetWaitlistPlaceQuery,
+  useLeaveWaitlistMutation,
   useTakeOfferMutation,
   useGetOwnerTicketsQuery,
   useCancelOwnerTicketsMutation,

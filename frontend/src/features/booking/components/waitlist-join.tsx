@@ -5,7 +5,8 @@ import { InputField } from '../../../components/form-field';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formCheck } from '../../../lib/form-check';
-import { useJoinWaitlistMutation } from '../api/booking-api';
+import { SESSION_KEYS, readSession, writeSession } from '../../../lib/session-storage';
+import { useGetWaitlistPlaceQuery, useJoinWaitlistMutation } from '../api/booking-api';
 
 /** The join request from the typed address and the page's language (the offer mail's). */
 const checkJoin = formCheck(WaitlistInput, (request: { email: string; language: string }) => ({
@@ -37,17 +38,24 @@ export function WaitlistJoin({
   const form = useValidatedForm(checkJoin, FIELDS, () => id);
   const done = useRef<HTMLParagraphElement>(null);
   const request = { email, language: i18n.language };
+  // The entry's reference, kept like the cart's id: after a reload the place is asked again.
+  const storageKey = SESSION_KEYS.waitlist + timeSlotId;
+  const reference = data?.reference ?? readSession(storageKey);
+  const kept = useGetWaitlistPlaceQuery(reference ?? '', { skip: !reference || !!data });
+  const position = data?.positionInLine ?? kept.data?.positionInLine;
 
   // The opening button is gone: focus goes to the address field, and after joining to the answer.
   useEffect(() => {
-    if (data) done.current?.focus();
-    else if (open) document.getElementById(id)?.focus();
-  }, [data, open, id]);
+    if (data) {
+      writeSession(storageKey, data.reference);
+      done.current?.focus();
+    } else if (open) document.getElementById(id)?.focus();
+  }, [data, open, id, storageKey]);
 
-  if (data) {
+  if (position) {
     return (
       <p className="waitlist__done" role="status" tabIndex={-1} ref={done}>
-        {t('waitlist.joined', { position: data.positionInLine, minutes: offerMinutes })}
+        {t('waitlist.joined', { position, minutes: offerMinutes })}
       </p>
     );
   }

@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
+import { useLeaveWaitlistMutation } from '../api/booking-api';
 import { useBooking } from './booking-context';
 
 /**
@@ -44,6 +45,24 @@ export function WaitlistOffer() {
           {t('offer.taking')}
         </p>
       )}
+    </Page>
+  );
+}
+
+/**
+ * Route `/waitlist-leave/:reference`, the link of the joining mail: leaves the line (a second
+ * visit changes nothing) and says so; an unknown link finds no entry.
+ */
+export function WaitlistLeave() {
+  const { t } = useTranslation('booking');
+  const { reference = '' } = useParams();
+  const [leave, { isSuccess, error }] = useLeaveWaitlistMutation();
+  useEffect(() => void leave(reference), [reference, leave]);
+  return (
+    <Page title={t('leave.title')}>
+      {error ? <ErrorBox error={error} /> : null}
+      {isSuccess ? <p role="status">{t('leave.done')}</p> : null}
+      <Link to="/">{t('offer.choose-room')}</Link>
     </Page>
   );
 }
