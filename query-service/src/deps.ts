@@ -11,4 +11,6 @@ export interface QueryDeps {
   store: Pick<EventStore, 'readStreams'>;
   /** The check-in references of tickets (their QR codes). */
   checkInCodes: CheckInCodes;
+  /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS): its preview's too. */
+  closureMaxDays: number;
 }

@@ -25,6 +25,7 @@ const doc = openApiDocument(
     checkInCodes: checkInCodes('unused'),
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
+    closureMaxDays: config.CLOSURE_MAX_DAYS,
     verifyHuman: () => Promise.resolve(true),
     logger: createLogger('silent'),
   },

@@ -91,6 +91,7 @@ async function main(): Promise<void> {
       checkInCodes: checkInCodes(KEY_SECRET),
       limits: defaultLimits,
       calendarImport: calendarImportSettings(config),
+      closureMaxDays: config.CLOSURE_MAX_DAYS,
       verifyHuman: () => Promise.resolve(true),
     };
     const runner = startProjections(

@@ -31,6 +31,7 @@ export function testMailSender(
   db: TestDatabase,
   clock: Clock,
   to: { smtpUrl: string } | { mailDir: string },
+  library?: { name?: string; contactEmail?: string },
 ): MailSender {
   return new MailSender({
     pool: db.pool,
@@ -44,6 +45,7 @@ export function testMailSender(
     timeZone: 'Europe/Vienna',
     intervalMs: 60_000,
     checkInCodes: checkInCodes(TEST_KEY_SECRET),
+    ...(library ? { library } : {}),
   });
 }
 
