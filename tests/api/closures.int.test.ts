@@ -255,6 +255,37 @@ describe("staff's cancellation with a reason", () => {
   });
 });
 
+describe('the holiday import', () => {
+  it('names the holidays it created from today on, for the closure dialog to ask about', async () => {
+    const [past, future] = [day(-3), day(12)];
+    const event = (date: string, name: string) => [
+      'BEGIN:VEVENT',
+      `UID:${date}@closures.test`,
+      'DTSTAMP:20250101T000000Z',
+      `DTSTART;VALUE=DATE:${date.replaceAll('-', '')}`,
+      `SUMMARY:${name}`,
+      'END:VEVENT',
+    ];
+    const ics = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Closures//Test//DE',
+      ...event(future, 'Landesfeiertag'),
+      ...event(past, 'Vergangener Feiertag'),
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    const form = new FormData();
+    form.append('file', new Blob([ics], { type: 'text/calendar' }), 'holidays.ics');
+    const r = await suite.admin.request('POST', '/api/admin/holidays/ical', { form });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({
+      imported: 2,
+      upcoming: [{ date: future, name: 'Landesfeiertag' }],
+    });
+  });
+});
+
 describe('bad input', () => {
   it('answers 400 with validation__error and stores nothing', async () => {
     const date = day(9);

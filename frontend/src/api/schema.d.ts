@@ -5952,6 +5952,11 @@ export interface components {
                 from: string;
                 until: string;
             };
+            /** @description The holidays created from today on (at most CLOSURE_MAX_DAYS, by date): the staff app offers to close their slots */
+            upcoming: {
+                date: string;
+                name: string;
+            }[];
             position: string;
         };
         BlacklistEntryInput: {

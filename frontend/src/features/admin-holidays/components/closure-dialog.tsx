@@ -31,6 +31,8 @@ interface ClosureDialogProps {
   onDone: (result: ClosureResult | null) => void;
   /** Called instead of onDone(null) when there is nothing to close. */
   onNothing?: () => void;
+  /** The question; by default the general one. */
+  title?: string;
 }
 
 /**
@@ -38,7 +40,13 @@ interface ClosureDialogProps {
  * the slots (optionally cancelling their bookings) with a reason. Asks nothing when the scope has
  * no open slot.
  */
-export function ClosureDialog({ scope, defaultReason, onDone, onNothing }: ClosureDialogProps) {
+export function ClosureDialog({
+  scope,
+  defaultReason,
+  onDone,
+  onNothing,
+  title,
+}: ClosureDialogProps) {
   const { t } = useTranslation('admin-holidays');
   const { data: preview, error: previewError } = useGetClosurePreviewQuery(scope);
   const [closeRooms, { isLoading, error }] = useCloseRoomsMutation();
@@ -75,7 +83,7 @@ export function ClosureDialog({ scope, defaultReason, onDone, onNothing }: Closu
 
   return (
     <ConfirmDialog
-      title={t('closure.dialog-title')}
+      title={title ?? t('closure.dialog-title')}
       confirmLabel={t('closure.confirm')}
       cancelLabel={t('closure.keep-open')}
       onConfirm={confirm}
