@@ -61,7 +61,7 @@ type AdminMode = 'admin' | 'reports';
  * The admin (and reports) interface: sign-in when `GET session` says nobody is signed in; role `admin` gets
  * the admin routes, role `reports` only the reports; anyone else the permission error.
  */
-export function AdminApp({ mode }: { mode: AdminMode }) {
+export default function AdminApp({ mode }: { mode: AdminMode }) {
   // The staff texts are already loaded: createI18n adds them for the admin and reports interfaces.
   const { baseUrl } = useConfig();
   return (
