@@ -27,6 +27,8 @@ export interface CommandDeps {
   limits: BookingLimits;
   /** The bounds of an iCalendar import (window of years, events, occurrences, holidays). */
   calendarImport: CalendarImportSettings;
+  /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS). */
+  closureMaxDays: number;
   /** The human check of a new cart (always true when no secret is configured). */
   verifyHuman: (token: string | undefined) => Promise<boolean>;
 }

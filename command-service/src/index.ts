@@ -8,6 +8,7 @@ import { bookingCommandRoutes } from './booking/api.ts';
 import { staffCommandRoutes } from './staff/api.ts';
 import { waitlistCommandRoutes } from './waitlist/api.ts';
 import { checkInCommandRoutes } from './check-in/api.ts';
+import { closureCommandRoutes } from './closures/api.ts';
 
 export type { CommandDeps } from './deps.ts';
 export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/platform';
@@ -29,5 +30,6 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...staffCommandRoutes(deps),
     ...waitlistCommandRoutes(deps),
     ...checkInCommandRoutes(deps),
+    ...closureCommandRoutes(deps),
   ];
 }

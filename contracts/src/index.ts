@@ -21,3 +21,4 @@ export * from './waitlist.ts';
 export * from './api-tokens.ts';
 export * from './booking-number.ts';
 export * from './webhooks.ts';
+export * from './closures.ts';

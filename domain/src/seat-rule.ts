@@ -52,6 +52,8 @@ export function hasStarted(
 
 export interface SeatQuestion {
   slot: CartRuleSlot;
+  /** Staff closed the slot (a closure, docs/product.md#closures). */
+  closed: boolean;
   seats: SlotSeats;
   /** The room's booking window (its open bounds and the holidays); null when the room is gone. */
   window: { from: LocalDate; until: LocalDate } | null;
@@ -61,7 +63,7 @@ export interface SeatQuestion {
 }
 
 export interface SeatAnswer {
-  /** The slot has seats at all and its day lies in the room's booking window. */
+  /** The slot is not closed, has seats at all and its day lies in the room's booking window. */
   open: boolean;
   /** The per-visitor rules it fails (cart-rules.ts), most specific first. */
   cart: CartRule[];
@@ -72,7 +74,11 @@ export interface SeatAnswer {
 /** Whether a visitor may take a seat of a slot, and every rule it fails otherwise. */
 export function seatAnswer(q: SeatQuestion): SeatAnswer {
   return {
-    open: q.seats.capacity > 0 && q.window !== null && isOpenForBooking(q.slot.date, q.window),
+    open:
+      !q.closed &&
+      q.seats.capacity > 0 &&
+      q.window !== null &&
+      isOpenForBooking(q.slot.date, q.window),
     cart: cartRules(q.held, q.slot, q.limits),
     full: seatsForCarts(q.seats) === 0,
   };

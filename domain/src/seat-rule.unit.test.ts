@@ -336,6 +336,7 @@ describe('the visitor calendar and the cart decider', () => {
           const counts = readModelCounts(tickets, entries);
           const answer = seatAnswer({
             slot: { timeSlotId: SLOT, date, startTime, endTime: '18:00' },
+            closed: false,
             seats: {
               capacity,
               ...counts,

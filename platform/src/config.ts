@@ -100,6 +100,12 @@ const ConfigSchema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default('Lesesaal-Reservierung <noreply@localhost>'),
   PUBLIC_BASE_URL: z.url().optional(),
+  // Who signs the mails: the library's name (without it "Ihre Bibliothek" / "Your library") and
+  // the address readers may write to (left out of the mails without it).
+  LIBRARY_NAME: z.string().min(1).max(200).optional(),
+  LIBRARY_CONTACT_EMAIL: z.email().optional(),
+  // The longest date range one closure of rooms may span (docs/product.md#closures).
+  CLOSURE_MAX_DAYS: z.coerce.number().int().min(1).max(3660).default(366),
   MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
   // How often the reminder job looks for reminders now due.
   REMINDER_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),

@@ -12,6 +12,7 @@ interface SlotRow extends Record<string, unknown> {
   capacity: number;
   ticket_count: number;
   version: number | string;
+  closed_reason: string | null;
 }
 
 const slotColumns = [
@@ -23,6 +24,7 @@ const slotColumns = [
   { name: 'capacity', type: 'integer' },
   { name: 'ticket_count', type: 'integer' },
   { name: 'version', type: 'bigint' },
+  { name: 'closed_reason', type: 'text' },
 ];
 
 /** The slot an event is about: lifecycle and holds name it in the data, releases by their stream. */
@@ -52,6 +54,7 @@ async function applySlotEvents(client: PoolClient, events: RecordedEvent[]): Pro
           capacity: d.capacity,
           ticket_count: 0,
           version: v,
+          closed_reason: null,
         });
         break;
       }
@@ -73,6 +76,11 @@ async function applySlotEvents(client: PoolClient, events: RecordedEvent[]): Pro
       case 'TimeSlotDeleted':
         slots.remove(slotOf(event));
         break;
+      case 'TimeSlotClosed': {
+        const d = event.data as Data<'TimeSlotClosed'>;
+        slots.update(d.timeSlotId, { closed_reason: d.reason, version: v });
+        break;
+      }
       case 'TicketHeld':
       case 'SeatOffered':
         slots.update(slotOf(event), (row) => ({ ticket_count: row.ticket_count + 1 }));
@@ -114,6 +122,7 @@ export const timeSlotsProjection: Projection = {
     'TimeSlotUpdated',
     'TimeSlotCapacityChanged',
     'TimeSlotDeleted',
+    'TimeSlotClosed',
     'RoomDeleted',
   ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
@@ -143,6 +152,14 @@ export const timeSlotsProjection: Projection = {
           d.capacity,
           v,
         ]);
+        return;
+      }
+      case 'TimeSlotClosed': {
+        const d = event.data as Data<'TimeSlotClosed'>;
+        await client.query(
+          'UPDATE rm_time_slots SET closed_reason = $2, version = $3 WHERE id = $1',
+          [d.timeSlotId, d.reason, v],
+        );
         return;
       }
       case 'TimeSlotDeleted':

@@ -13,4 +13,6 @@ export interface QueryDeps {
   checkInCodes: CheckInCodes;
   /** The references of waitlist entries (the visitor's place in line). */
   waitlistReferences: WaitlistReferences;
+  /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS): its preview's too. */
+  closureMaxDays: number;
 }

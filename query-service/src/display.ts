@@ -67,7 +67,7 @@ interface SlotJson {
 
 /**
  * Today's slots not yet ended and the first slot after today of each room (slots without
- * capacity are hidden, as from visitors), with their bookings and unexpired holds at `$3`, and
+ * capacity and closed slots are hidden, as from visitors), with their bookings and unexpired holds at `$3`, and
  * the waitlist's claims on them (unexpired offers, people waiting).
  */
 const DISPLAY_SQL = `
@@ -84,10 +84,11 @@ const DISPLAY_SQL = `
                                     FROM rm_waitlist w WHERE w.time_slot_id = s.id) w
                    WHERE s.id IN (SELECT l.id FROM rm_time_slots l
                                    WHERE l.room_id = r.id AND l.date = $1 AND l.end_time > $2
-                                     AND l.capacity > 0
+                                     AND l.capacity > 0 AND l.closed_reason IS NULL
                                   UNION ALL
                                   (SELECT l.id FROM rm_time_slots l
                                     WHERE l.room_id = r.id AND l.date > $1 AND l.capacity > 0
+                                      AND l.closed_reason IS NULL
                                     ORDER BY l.date, l.start_time LIMIT 1))) s) AS slots
     FROM rm_rooms r
    WHERE $4::uuid IS NULL OR r.id = $4

@@ -13,6 +13,7 @@ import { displayQueryRoutes } from './display.ts';
 import { checkInQueryRoutes } from './check-in.ts';
 import { deskQueryRoutes } from './desk.ts';
 import { calendarFeedRoutes } from './calendar-feeds.ts';
+import { closureQueryRoutes } from './closures.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -30,6 +31,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...checkInQueryRoutes(deps),
     ...deskQueryRoutes(deps),
     ...calendarFeedRoutes(deps),
+    ...closureQueryRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
     ...displayQueryRoutes(deps),

@@ -14,6 +14,10 @@ const HistoryEntry = z
     at: z.string(),
     event: z.string(),
     what: z.string(),
+    reason: z
+      .string()
+      .optional()
+      .openapi({ description: "Staff's reason of a cancellation or a closure" }),
     actor: z.object({
       kind: z.string(),
       username: z.string().optional(),
@@ -52,6 +56,8 @@ function describe(type: string, data: Record<string, unknown>): string {
       return 'capacity-changed';
     case 'TimeSlotDeleted':
       return 'slot-deleted';
+    case 'TimeSlotClosed':
+      return 'slot-closed';
     default:
       return type;
   }
@@ -65,6 +71,9 @@ export function historyRoutes({ pool, store }: QueryDeps) {
       at: e.createdAt.toISOString(),
       event: e.type,
       what: describe(e.type, dataOf(e)),
+      ...(typeof dataOf(e).reason === 'string' && e.type !== 'TicketReleased'
+        ? { reason: dataOf(e).reason as string }
+        : {}),
       actor: e.metadata.actor,
     }));
   }

@@ -34,6 +34,10 @@ export const TimeSlot = z
     roomId: z.uuid(),
     roomName: z.string(),
     failedRules: z.array(z.string()),
+    closedReason: z
+      .string()
+      .nullable()
+      .openapi({ description: "The closure's reason when staff closed the slot; null: open" }),
   })
   .openapi('TimeSlot');
 export type TimeSlot = z.infer<typeof TimeSlot>;
@@ -63,6 +67,7 @@ interface SlotRow {
   ticket_count: number;
   room_id: string;
   room_name: string;
+  closed_reason: string | null;
   total?: string;
 }
 
@@ -77,6 +82,7 @@ const toSlot = (r: SlotRow, failedRules: string[] = []): TimeSlot => ({
   roomId: r.room_id,
   roomName: r.room_name,
   failedRules,
+  closedReason: r.closed_reason,
 });
 
 const STATUS = z.enum(['OVERBOOKED', 'FULL', 'AVAILABLE']);
@@ -117,7 +123,7 @@ async function listSlots(deps: QueryDeps, q: z.output<typeof ListQuery>, roomId?
   };
   const { rows, total } = await fetchPage<SlotRow>(
     pool,
-    's.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name',
+    's.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name, s.closed_reason',
     filtered,
     orderBy(
       q.sort,
@@ -206,6 +212,7 @@ function slotSeatAnswer(
 ) {
   return seatAnswer({
     slot: { timeSlotId: s.id, date: s.date, startTime: s.start_time, endTime: s.end_time },
+    closed: s.closed_reason !== null,
     seats: {
       capacity: s.capacity,
       taken: s.taken,
@@ -296,7 +303,7 @@ export async function visitorSlots(
     text: `SELECT r.name, ${roomSeatColumns('$4', '$5')},
             (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
                FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
-                            r.name AS room_name, c.booked_count + c.held_count + w.offered AS taken,
+                            s.closed_reason, r.name AS room_name, c.booked_count + c.held_count + w.offered AS taken,
                             w.waiting
                        FROM rm_time_slots s,
                             ${seatsTakenLateral('t.time_slot_id = s.id', '$6')} c,
@@ -360,7 +367,7 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
             RoomSeatRow & { booked_count: number; held_count: number; held_until: Date | null }
         >(
           `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
-                  r.name AS room_name, c.booked_count, c.held_count, c.held_until,
+                  s.closed_reason, r.name AS room_name, c.booked_count, c.held_count, c.held_until,
                   c.booked_count + c.held_count + w.offered AS taken, w.waiting,
                   ${roomSeatColumns('$4', '$5')}
              FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,

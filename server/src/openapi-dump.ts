@@ -27,6 +27,7 @@ const doc = openApiDocument(
     waitlistReferences: waitlistReferences('unused'),
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
+    closureMaxDays: config.CLOSURE_MAX_DAYS,
     verifyHuman: () => Promise.resolve(true),
     logger: createLogger('silent'),
   },

@@ -63,6 +63,7 @@ export async function openRuntime(
       timeZone: config.TIME_ZONE,
       limits: bookingLimitsOf(config),
       calendarImport: calendarImportSettings(config),
+      closureMaxDays: config.CLOSURE_MAX_DAYS,
       verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),
       checkInCodes: checkInCodes(keySecret),
@@ -108,6 +109,7 @@ export function startMailSender(runtime: Runtime, config: Config, logger: Logger
     intervalMs: config.MAIL_INTERVAL_MS,
     checkInCodes: runtime.deps.checkInCodes,
     waitlistReferences: runtime.deps.waitlistReferences,
+    library: { name: config.LIBRARY_NAME, contactEmail: config.LIBRARY_CONTACT_EMAIL },
   });
   sender.start();
   return sender;

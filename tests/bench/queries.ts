@@ -92,6 +92,7 @@ async function main(): Promise<void> {
       waitlistReferences: waitlistReferences(KEY_SECRET),
       limits: defaultLimits,
       calendarImport: calendarImportSettings(config),
+      closureMaxDays: config.CLOSURE_MAX_DAYS,
       verifyHuman: () => Promise.resolve(true),
     };
     const runner = startProjections(

@@ -43,6 +43,7 @@ const SCREENS: [string, (w: AxeWorld) => string][] = [
   ['holiday form (add)', () => '/admin/holiday-add'],
   ['holiday form (edit)', ({ ids }) => `/admin/holiday-edit/${ids.holiday}`],
   ['holiday import', () => '/admin/holiday-import'],
+  ['room closure', () => '/admin/closures'],
   ['blacklist', () => '/admin/blacklist'],
   ['blacklist form (add)', () => '/admin/blacklist-add'],
   ['blacklist form (edit)', () => `/admin/blacklist-edit/${encodeURIComponent(BLACKLISTED)}`],
@@ -139,6 +140,13 @@ export function describeStaffScreens(lang: Lang): void {
     screen('API token revoke dialog', current, async () => {
       await go('/admin/integrations');
       await clickAndWait(main(page).locator('.button--danger').first(), dialog(page));
+    });
+    // The closure's question with the preview's counts (closing nothing: it is left open).
+    screen('room closure dialog', current, async () => {
+      await go('/admin/closures');
+      await page.locator('#closure-fromDate').fill(iso(world.day));
+      await page.locator('#closure-untilDate').fill(iso(world.day));
+      await clickAndWait(main(page).locator('form button[type=submit]').first(), dialog(page));
     });
     screen('blacklist delete dialog', current, async () => {
       await go(`/admin/blacklist-edit/${encodeURIComponent(BLACKLISTED)}`);

@@ -82,6 +82,7 @@ export async function startTestApp(
     waitlistReferences: waitlistReferences(TEST_KEY_SECRET),
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
+    closureMaxDays: config.CLOSURE_MAX_DAYS,
     verifyHuman: options.verifyHuman ?? (() => Promise.resolve(true)),
   };
   const runner = startProjections(

@@ -31,6 +31,7 @@ export function testMailSender(
   db: TestDatabase,
   clock: Clock,
   to: { smtpUrl: string } | { mailDir: string },
+  library?: { name?: string; contactEmail?: string },
 ): MailSender {
   return new MailSender({
     pool: db.pool,
@@ -45,6 +46,7 @@ export function testMailSender(
     intervalMs: 60_000,
     checkInCodes: checkInCodes(TEST_KEY_SECRET),
     waitlistReferences: waitlistReferences(TEST_KEY_SECRET),
+    ...(library ? { library } : {}),
   });
 }
 

@@ -66,6 +66,7 @@ export function cancelTickets(
   deps: CommandDeps,
   byOwner: ReadonlyMap<string, string[]>,
   actor: Actor,
+  reason?: string,
 ) {
   // Owners in a fixed order: two cancellations lock the same streams in the same order.
   const owners = [...byOwner].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -84,7 +85,7 @@ export function cancelTickets(
       return loaded.map(({ ownerId, ticketIds, state }) => {
         const slots = new Map([...state.slots].map(([id, slot]) => [id, decided.get(id) ?? slot]));
         const decision = decideReservation(
-          { type: 'CancelTickets', data: { ownerId, ticketIds } },
+          { type: 'CancelTickets', data: { ownerId, ticketIds, reason } },
           { ...state, slots },
           context,
         );
@@ -110,6 +111,7 @@ export async function cancelStaffTickets(
   deps: CommandDeps,
   ticketIds: readonly string[],
   actor: Actor,
+  reason?: string,
 ) {
   const r = await deps.pool.query<{ id: string; owner_id: string | null }>(
     'SELECT ticket_id AS id, owner_id FROM ticket_state WHERE ticket_id = ANY($1::uuid[])',
@@ -122,5 +124,5 @@ export async function cancelStaffTickets(
     if (!row.owner_id) throw new Problem(409, 'ticket__not_cancelable', 'The ticket is not booked');
     byOwner.set(row.owner_id, [...(byOwner.get(row.owner_id) ?? []), id]);
   }
-  return cancelTickets(deps, byOwner, actor);
+  return cancelTickets(deps, byOwner, actor, reason);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import multer from 'multer';
 import type { Request, Response } from 'express';
-import type { HolidayCommand } from '@rr/domain';
+import { todayIn, type HolidayCommand } from '@rr/domain';
 import {
   check,
   HolidayImportInput,
@@ -48,6 +48,10 @@ const Imported = z
     window: z
       .object({ from: z.string(), until: z.string() })
       .openapi({ description: 'The days imported: whole years around today (config)' }),
+    upcoming: z.array(z.object({ date: z.string(), name: z.string() })).openapi({
+      description:
+        'The holidays created from today on (at most CLOSURE_MAX_DAYS, by date): the staff app offers to close their slots',
+    }),
     position: z.string(),
   })
   .openapi('HolidayImportResult');
@@ -166,7 +170,13 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
           imported,
           duplicates: known,
           position,
+          days,
         } = await importHolidays(deps, actorOf(user), reading.holidays);
+        const today = todayIn(deps.clock.now(), deps.timeZone);
+        const upcoming = days
+          .filter((d) => d.date >= today)
+          .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
+          .slice(0, deps.closureMaxDays);
         const duplicates = reading.repeated + known;
         const body = {
           imported,
@@ -175,6 +185,7 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
           outOfWindow: reading.outOfWindow,
           ignored: reading.ignored,
           window: { from: limits.from, until: limits.until },
+          upcoming,
           position,
         };
         return { body };

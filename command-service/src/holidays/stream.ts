@@ -69,10 +69,16 @@ export async function importHolidays(
   deps: CommandDeps,
   actor: Actor,
   holidays: readonly HolidayDetails[],
-): Promise<{ imported: number; duplicates: number; position: string }> {
+): Promise<{
+  imported: number;
+  duplicates: number;
+  position: string;
+  days: { date: string; name: string }[];
+}> {
   let imported = 0;
   let duplicates = 0;
   let position = '0_0';
+  const days: { date: string; name: string }[] = [];
   for (let at = 0; at < holidays.length; at += IMPORT_BATCH) {
     const batch = holidays.slice(at, at + IMPORT_BATCH);
     const written = await runHolidayCommand(deps, actor, {
@@ -80,9 +86,11 @@ export async function importHolidays(
       data: { holidays: batch },
     });
     imported += written.answer.events.length;
+    for (const e of written.answer.events)
+      if (e.type === 'HolidayCreated') days.push({ date: e.data.date, name: e.data.name });
     duplicates += written.answer.duplicates;
     if (written.answer.events.length) position = written.position;
     await yieldToEventLoop();
   }
-  return { imported, duplicates, position };
+  return { imported, duplicates, position, days };
 }

@@ -41,10 +41,11 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
     defineRoute({
       method: 'delete',
       path: '/admin/tickets',
-      summary: 'Cancel booked tickets (only cancelable ones: their slot has not started)',
+      summary:
+        'Cancel booked tickets (only cancelable ones: their slot has not started); the reason, if given, is stated in the cancellation mail',
       tags: ['staff'],
       access: ['admin'],
-      query: z.object({ ids: Ids }),
+      query: z.object({ ids: Ids, reason: z.string().trim().min(1).max(500).optional() }),
       responses: {
         200: {
           description: 'Cancelled',
@@ -54,7 +55,12 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         409: { description: 'ticket__not_cancelable' },
       },
       handler: async ({ query, user }) => {
-        const { answer, position } = await cancelStaffTickets(deps, query.ids, actorOf(user));
+        const { answer, position } = await cancelStaffTickets(
+          deps,
+          query.ids,
+          actorOf(user),
+          query.reason,
+        );
         return { body: { cancelled: answer, position } };
       },
     }),

@@ -82,7 +82,8 @@ async function loadTimeSlotCommand(
     }
     case 'DeleteTimeSlot':
       return { ...state, slots: await lockSlots(s, [command.data.timeSlotId]) };
-    case 'ChangeCapacity': {
+    case 'ChangeCapacity':
+    case 'CloseTimeSlots': {
       const { fromDate, untilDate } = command.data;
       const ids = (await slotTimes(s, roomId, fromDate, untilDate)).map((t) => t.timeSlotId);
       return { ...state, slots: await lockSlots(s, ids) };

@@ -124,7 +124,11 @@ export function staffBook(
 
 export function cancelTickets(
   state: ReservationState,
-  { ownerId, ticketIds }: { ownerId: string; ticketIds: readonly string[] },
+  {
+    ownerId,
+    ticketIds,
+    reason,
+  }: { ownerId: string; ticketIds: readonly string[]; reason?: string | undefined },
   { today, time }: ReservationContext,
 ): ReservationDecision {
   const d = emptyDecision();
@@ -135,7 +139,11 @@ export function cancelTickets(
     if (!slot || !held || held.ownerId !== ownerId) throw refuse.notFound('Ticket');
     if (!isCancelable(held.status, slot, { date: today, time }))
       throw new Refused('ticket__not_cancelable', 'The ticket cannot be cancelled any more');
-    pushSlot(d, inCart.timeSlotId, TicketCancelled.create({ ticketId, ownerId }));
+    pushSlot(
+      d,
+      inCart.timeSlotId,
+      TicketCancelled.create({ ticketId, ownerId, ...(reason ? { reason } : {}) }),
+    );
     d.visitor.push(VisitorTicketCancelled.create({ ticketId }));
   }
   return d;

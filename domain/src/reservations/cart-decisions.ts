@@ -51,6 +51,7 @@ export function addTicket(
   const rule = firstFailedRule(
     seatAnswer({
       slot: ticket,
+      closed: slot.closed !== undefined,
       seats: slotSeatsAt(slot, (room?.services.waitlistOfferMinutes ?? null) !== null, context),
       window: windowOf(state, room, today),
       held: cart.tickets,

@@ -14,6 +14,7 @@ import {
   TicketReleased,
   TicketRemovedFromTransaction,
   TimeSlotCreated,
+  TimeSlotClosed,
   TimeSlotDeleted,
   TransactionBooked,
   TransactionExpired,
@@ -292,6 +293,25 @@ describe('AddTicket', () => {
     reservation
       .given({ ...emptyReservation, rooms, slots: slotMap(none) })
       .when(addTicket(none, 1))
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
+  });
+
+  it('refuses a slot staff closed (timeslot_not_open)', () => {
+    const closed = {
+      ...s,
+      state: evolveSlot(
+        s.state,
+        TimeSlotClosed.create({
+          timeSlotId: s.id,
+          roomId: ROOM,
+          closureId: id(4343),
+          reason: 'Wasserschaden',
+        }),
+      ),
+    };
+    reservation
+      .given({ ...emptyReservation, rooms, slots: slotMap(closed) })
+      .when(addTicket(closed, 1))
       .thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
   });
 

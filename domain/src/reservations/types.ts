@@ -60,7 +60,11 @@ export type ReservationCommand =
       };
     }
   /** Cancel booked tickets of an owner (the mail's link, or staff). */
-  | { type: 'CancelTickets'; data: { ownerId: string; ticketIds: readonly string[] } };
+  /** `reason`: staff's, stated in the cancellation mail (e.g. a closure's). */
+  | {
+      type: 'CancelTickets';
+      data: { ownerId: string; ticketIds: readonly string[]; reason?: string | undefined };
+    };
 
 /**
  * What a reservation command decides on, each part folded from its stream (or, for rooms and

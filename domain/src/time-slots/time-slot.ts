@@ -1,5 +1,6 @@
 import {
   TimeSlotCapacityChanged,
+  TimeSlotClosed,
   TimeSlotCreated,
   TimeSlotDeleted,
   TimeSlotUpdated,
@@ -27,6 +28,8 @@ export interface SlotState {
   tickets: Record<string, HeldTicket>;
   /** The slot's waitlist in line order (absent: nobody ever joined). */
   waitlist?: Waitlist;
+  /** Staff closed the slot (docs/product.md#closures): no more carts, no more offers. */
+  closed?: { closureId: string; reason: string };
 }
 
 export const initialSlotState: SlotState = {
@@ -117,6 +120,12 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
       return { ...state, version, capacity: event.data.capacity };
     case 'TimeSlotDeleted':
       return { ...state, version, status: 'deleted' };
+    case 'TimeSlotClosed':
+      return {
+        ...state,
+        version,
+        closed: { closureId: event.data.closureId, reason: event.data.reason },
+      };
     case 'WaitlistJoined':
     case 'SeatOffered':
     case 'SeatOfferLapsed':
@@ -163,7 +172,21 @@ export type TimeSlotCommand =
       type: 'ChangeCapacity';
       data: { roomId: string; fromDate: LocalDate; untilDate: LocalDate; capacity: number };
     }
-  | { type: 'DeleteTimeSlot'; data: { timeSlotId: string; roomId: string } };
+  | { type: 'DeleteTimeSlot'; data: { timeSlotId: string; roomId: string } }
+  /**
+   * A closure: every slot of the room in a date range is closed with the library's reason. A slot
+   * closed already stays as it is (a closure run twice changes nothing).
+   */
+  | {
+      type: 'CloseTimeSlots';
+      data: {
+        roomId: string;
+        fromDate: LocalDate;
+        untilDate: LocalDate;
+        closureId: string;
+        reason: string;
+      };
+    };
 
 /**
  * What a slot command decides on: the room (it must exist), the slots it changes, the holidays
@@ -277,6 +300,18 @@ export const decideTimeSlot: Decide<
         if (slot.capacity === capacity) continue;
         decision.set(timeSlotId, [
           TimeSlotCapacityChanged.create({ timeSlotId, roomId, capacity }),
+        ]);
+      }
+      return decision;
+    }
+    case 'CloseTimeSlots': {
+      const { roomId, fromDate, untilDate, closureId, reason } = command.data;
+      for (const [timeSlotId, slot] of state.slots) {
+        const inRange = slot.date >= fromDate && slot.date <= untilDate;
+        if (slot.status !== 'active' || slot.roomId !== roomId || !inRange) continue;
+        if (slot.closed) continue;
+        decision.set(timeSlotId, [
+          TimeSlotClosed.create({ timeSlotId, roomId, closureId, reason }),
         ]);
       }
       return decision;

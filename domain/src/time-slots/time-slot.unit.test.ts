@@ -8,6 +8,7 @@ import {
   TicketHoldExtended,
   TicketReleased,
   TimeSlotCapacityChanged,
+  TimeSlotClosed,
   TimeSlotCreated,
   TimeSlotDeleted,
   TimeSlotUpdated,
@@ -508,5 +509,71 @@ describe('seatsForCarts', () => {
     expect(seatsForCarts({ ...seats, capacity: 10, taken: 5 })).toBe(5);
     expect(seatsForCarts({ ...seats, capacity: 5, taken: 5 })).toBe(0);
     expect(seatsForCarts({ ...seats, capacity: 5, taken: 7 })).toBe(0);
+  });
+});
+
+describe('CloseTimeSlots', () => {
+  const CLOSURE = id(900);
+  const close = (fromDate: string, untilDate: string) =>
+    ({
+      type: 'CloseTimeSlots',
+      data: { roomId: ROOM, fromDate, untilDate, closureId: CLOSURE, reason: 'Feiertag' },
+    }) as const;
+  const closed = (n: number) =>
+    TimeSlotClosed.create({
+      timeSlotId: id(n),
+      roomId: ROOM,
+      closureId: CLOSURE,
+      reason: 'Feiertag',
+    });
+
+  it('closes the active slots of the room in the date range, booked ones too', () => {
+    const booked = slot(
+      3,
+      day(2),
+      undefined,
+      10,
+      ROOM,
+      TicketHeld.create({
+        ticketId: id(11),
+        timeSlotId: id(3),
+        transactionId: id(21),
+        expiresAt: at(5),
+      }),
+      TicketBooked.create({ ticketId: id(11), ownerId: OWNER }),
+    );
+    const slots = new Map([
+      [id(1), slot(1, day(0))], // the first day
+      [id(2), slot(2, day(-1))], // before the range
+      [id(3), booked], // a booked slot closes all the same (its tickets stay)
+      [id(4), slot(4, day(3), undefined, 10, OTHER_ROOM)], // another room
+      [id(5), slot(5, day(4))], // after the range
+    ]);
+    scenario(decideTimeSlot, context())
+      .given(given({ slots }))
+      .when(close(day(0), day(3)))
+      .then(
+        new Map([
+          [id(1), [closed(1)]],
+          [id(3), [closed(3)]],
+        ]),
+      );
+  });
+
+  it('leaves a slot closed already as it is: a closure run twice changes nothing', () => {
+    const slots = new Map([
+      [id(1), history(evolveSlot, slot(1, day(0)), closed(1))],
+      [id(2), slot(2, day(0), ['11:00', '12:00'])],
+    ]);
+    scenario(decideTimeSlot, context())
+      .given(given({ slots }))
+      .when(close(day(0), day(0)))
+      .then(new Map([[id(2), [closed(2)]]]));
+  });
+
+  it('folds the closure into the slot, which the seat rule then calls not open', () => {
+    const state = history(evolveSlot, slot(1, day(0)), closed(1));
+    expect(state.closed).toEqual({ closureId: CLOSURE, reason: 'Feiertag' });
+    expect(state.status).toBe('active');
   });
 });

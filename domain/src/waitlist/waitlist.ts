@@ -171,6 +171,7 @@ export function decideWaitlist(
       // today on in the place of the cart: the per-visitor limits as a booking would meet them.
       const answer = seatAnswer({
         slot: { timeSlotId: command.data.timeSlotId, ...slot },
+        closed: slot.closed !== undefined,
         seats: slotSeatsAt(slot, true, ctx),
         window: room
           ? bookingWindow(ctx.today, room.openStart, room.openEnd, (x) => state.holidays.has(x))
@@ -207,7 +208,8 @@ export function decideWaitlist(
             }),
           );
       }
-      if (offerMinutes === null || startsAt <= ctx.now) return d;
+      // A closed slot offers no seat: the people waiting were told it closed.
+      if (offerMinutes === null || startsAt <= ctx.now || slot.closed) return d;
       const free = offerableSeats(slot, ctx.now);
       const until = Math.min(ctx.now.getTime() + offerMinutes * 60_000, startsAt.getTime());
       const expiresAt = new Date(until).toISOString();
@@ -238,7 +240,7 @@ export function decideWaitlist(
       const { offerId, transactionId, ticketId, timeSlotId } = command.data;
       const entry = list.find((e) => e.offerId === offerId);
       if (!entry) throw refuse.notFound('Offer');
-      if (!isOutstanding(entry, ctx.now)) throw waitlistRefusals.offerGone();
+      if (!isOutstanding(entry, ctx.now) || slot.closed) throw waitlistRefusals.offerGone();
       // The offer's seat becomes the cart's hold: counted once, never freed in between.
       const expiresAt = holdEnd(ctx.now, ctx.limits);
       const ticket = cartTicketOf(slot, timeSlotId, ticketId);

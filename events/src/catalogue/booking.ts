@@ -26,7 +26,11 @@ export const TicketReleased = defineEvent(
   z.object({ ticketId: id, reason: z.enum(['removed', 'transaction_removed', 'expired']) }),
 );
 export const TicketBooked = defineEvent('TicketBooked', z.object({ ticketId: id, ownerId }));
-export const TicketCancelled = defineEvent('TicketCancelled', z.object({ ticketId: id, ownerId }));
+/** A booked ticket was cancelled; staff may give a reason (a closure's), which the mail states. */
+export const TicketCancelled = defineEvent(
+  'TicketCancelled',
+  z.object({ ticketId: id, ownerId, reason: z.string().min(1).max(500).optional() }),
+);
 /** Check-in: staff checked a booked ticket's reader in (at the clock's instant). */
 export const TicketCheckedIn = defineEvent(
   'TicketCheckedIn',

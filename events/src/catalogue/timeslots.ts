@@ -24,11 +24,27 @@ export const TimeSlotDeleted = defineEvent(
   z.object({ timeSlotId: z.uuid(), roomId: z.uuid() }),
 );
 
+/**
+ * Staff closed the slot (a closure of rooms and days, e.g. for a holiday added later): it takes no
+ * more carts and the waitlist offers no more seats; its tickets stay until cancelled. The reason
+ * is the library's text, shown to staff and written into the mails; no personal data.
+ */
+export const TimeSlotClosed = defineEvent(
+  'TimeSlotClosed',
+  z.object({
+    timeSlotId: z.uuid(),
+    roomId: z.uuid(),
+    closureId: z.uuid(),
+    reason: z.string().min(1).max(500),
+  }),
+);
+
 export const timeSlotEvents = [
   TimeSlotCreated,
   TimeSlotUpdated,
   TimeSlotCapacityChanged,
   TimeSlotDeleted,
+  TimeSlotClosed,
 ];
 
 export type TimeSlotLifecycleEvent =
@@ -38,6 +54,10 @@ export type TimeSlotLifecycleEvent =
       type: 'TimeSlotCapacityChanged';
       data: { timeSlotId: string; roomId: string; capacity: number };
     }
-  | { type: 'TimeSlotDeleted'; data: { timeSlotId: string; roomId: string } };
+  | { type: 'TimeSlotDeleted'; data: { timeSlotId: string; roomId: string } }
+  | {
+      type: 'TimeSlotClosed';
+      data: { timeSlotId: string; roomId: string; closureId: string; reason: string };
+    };
 
 export const timeSlotStreamId = (timeSlotId: string) => `timeslot-${timeSlotId}`;

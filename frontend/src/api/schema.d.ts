@@ -3367,11 +3367,12 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Cancel booked tickets (only cancelable ones: their slot has not started) */
+        /** Cancel booked tickets (only cancelable ones: their slot has not started); the reason, if given, is stated in the cancellation mail */
         delete: {
             parameters: {
                 query: {
                     ids: string;
+                    reason?: string;
                 };
                 header?: never;
                 path?: never;
@@ -4084,6 +4085,71 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/closures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close the time slots of some rooms (all when roomIds is left out) for a date range with a reason; with cancelBookings their booked tickets are cancelled, the mails stating the reason */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ClosureInput"];
+                };
+            };
+            responses: {
+                /** @description Closed (slots closed already are left as they are and not counted) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClosureResult"];
+                    };
+                };
+                /** @description validation__error: the range is longer than CLOSURE_MAX_DAYS, ends before it starts, the reason is empty or a room is unknown */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
             };
         };
@@ -5658,6 +5724,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/closures/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The slots, booked tickets and waitlist entries a closure of these rooms (comma-separated; all when left out) and days would meet */
+        get: {
+            parameters: {
+                query: {
+                    fromDate: string;
+                    untilDate: string;
+                    roomIds?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The counts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClosurePreview"];
+                    };
+                };
+                /** @description validation__error: the range or a room */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -5987,6 +6118,11 @@ export interface components {
                 from: string;
                 until: string;
             };
+            /** @description The holidays created from today on (at most CLOSURE_MAX_DAYS, by date): the staff app offers to close their slots */
+            upcoming: {
+                date: string;
+                name: string;
+            }[];
             position: string;
         };
         BlacklistEntryInput: {
@@ -6111,6 +6247,19 @@ export interface components {
             checkedInAt: string | null;
             position: string;
         };
+        ClosureResult: {
+            closedSlots: number;
+            cancelledTickets: number;
+            position: string;
+        };
+        ClosureInput: {
+            roomIds?: string[];
+            fromDate: string;
+            untilDate: string;
+            reason: string;
+            /** @default false */
+            cancelBookings: boolean;
+        };
         WebhookDelivery: {
             /** @description The webhook-id header, the same on every attempt */
             id: string;
@@ -6170,6 +6319,8 @@ export interface components {
             roomId: string;
             roomName: string;
             failedRules: string[];
+            /** @description The closure's reason when staff closed the slot; null: open */
+            closedReason: string | null;
         };
         AdminTimeSlot: components["schemas"]["TimeSlot"] & {
             /** @description Booked tickets */
@@ -6304,6 +6455,8 @@ export interface components {
             at: string;
             event: string;
             what: string;
+            /** @description Staff's reason of a cancellation or a closure */
+            reason?: string;
             actor: {
                 kind: string;
                 username?: string;
@@ -6435,6 +6588,16 @@ export interface components {
             endTime: string;
             capacity: number;
             tickets: number;
+        };
+        ClosurePreview: {
+            /** @description Time slots in the range */
+            slots: number;
+            /** @description Of them closed already */
+            closed: number;
+            /** @description Booked tickets of these slots */
+            bookings: number;
+            /** @description Waitlist entries of these slots (waiting or offered) */
+            waiting: number;
         };
         Settings: {
             /** @description Tickets per cart (MAX_CART_TICKETS) */

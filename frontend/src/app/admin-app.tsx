@@ -17,6 +17,7 @@ import { HolidayAdd } from '../features/admin-holidays/components/holiday-add';
 import { HolidayEdit } from '../features/admin-holidays/components/holiday-edit';
 import { HolidayImport } from '../features/admin-holidays/components/holiday-import';
 import { HolidayList } from '../features/admin-holidays/components/holiday-list';
+import { RoomClosure } from '../features/admin-holidays/components/room-closure';
 import { TimeSlotAdd } from '../features/admin-time-slots/components/time-slot-add';
 import { TimeSlotCalendar } from '../features/admin-time-slots/components/time-slot-calendar';
 import { TimeSlotCapacity } from '../features/admin-time-slots/components/time-slot-capacity';
@@ -60,7 +61,7 @@ type AdminMode = 'admin' | 'reports';
  * The admin (and reports) interface: sign-in when `GET session` says nobody is signed in; role `admin` gets
  * the admin routes, role `reports` only the reports; anyone else the permission error.
  */
-export function AdminApp({ mode }: { mode: AdminMode }) {
+export default function AdminApp({ mode }: { mode: AdminMode }) {
   // The staff texts are already loaded: createI18n adds them for the admin and reports interfaces.
   const { baseUrl } = useConfig();
   return (
@@ -160,6 +161,7 @@ function AdminRoutes() {
       <Route path="holiday-add" element={<HolidayAdd />} />
       <Route path="holiday-edit/:id" element={<HolidayEdit />} />
       <Route path="holiday-import" element={<HolidayImport />} />
+      <Route path="closures" element={<RoomClosure />} />
       <Route path="blacklist" element={<BlacklistList />} />
       <Route path="blacklist-add" element={<BlacklistAdd />} />
       <Route path="blacklist-edit/:email" element={<BlacklistEdit />} />
@@ -232,6 +234,9 @@ function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
               </li>
               <li>
                 <NavLink to="/holiday-list">{t('nav.admin-holidays')}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/closures">{t('nav.admin-closures')}</NavLink>
               </li>
               <li>
                 <NavLink to="/blacklist">{t('nav.admin-blacklist')}</NavLink>

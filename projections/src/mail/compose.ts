@@ -36,6 +36,16 @@ export interface MailInput {
   timeZone: string;
   /** When the mail is written (the sender's clock): the calendar entries' DTSTAMP. */
   writtenAt: Date;
+  /** Who signs the mail (LIBRARY_NAME, LIBRARY_CONTACT_EMAIL); absent: the plain closing. */
+  library?: MailLibrary | undefined;
+  /** Staff's reason of a cancellation (e.g. a closure's), which the mail states. */
+  reason?: string | null | undefined;
+}
+
+/** The library a mail comes from: its name and the address readers may write to. */
+export interface MailLibrary {
+  name?: string | undefined;
+  contactEmail?: string | undefined;
 }
 
 export interface ComposedMail {
@@ -58,6 +68,9 @@ export const texts = {
     salutations: { MR: 'Herr', MS: 'Frau', NONE: '' } as Record<string, string>,
     confirmed: 'vielen Dank für Ihre Reservierung. Sie haben folgende Termine gebucht:',
     cancelled: 'folgende Termine Ihrer Reservierung wurden storniert:',
+    cancelledByLibrary: (reason: string) =>
+      `Die Bibliothek hat Ihre Reservierung storniert: ${reason}`,
+    concerned: 'Betroffen sind folgende Termine:',
     reminded: 'wir erinnern Sie an Ihre reservierten Termine:',
     checkIn:
       'Zum Check-in zeigen Sie bitte den QR-Code Ihres Termins vor (in dieser Mail) oder nennen Ihre Buchungsnummer.',
@@ -68,7 +81,9 @@ export const texts = {
     number: 'Buchungsnummer',
     link: 'Ihre Reservierung ansehen oder stornieren:',
     feed: 'Ihre Termine als Kalender-Feed zum Abonnieren:',
-    closing: 'Mit freundlichen Grüßen\nIhre Bibliothek',
+    regards: 'Mit freundlichen Grüßen',
+    library: 'Ihre Bibliothek',
+    contact: (email: string) => `Kontakt: ${email}`,
     time: (s: string, e: string) => `${s}–${e} Uhr`,
   },
   en: {
@@ -82,6 +97,8 @@ export const texts = {
     salutations: { MR: 'Mr', MS: 'Ms', NONE: '' } as Record<string, string>,
     confirmed: 'thank you for your reservation. You have booked:',
     cancelled: 'the following appointments of your reservation were cancelled:',
+    cancelledByLibrary: (reason: string) => `The library has cancelled your reservation: ${reason}`,
+    concerned: 'The following appointments are concerned:',
     reminded: 'this is a reminder of your reserved appointments:',
     checkIn:
       'To check in, please show the QR code of your appointment (in this mail) or give your booking number.',
@@ -90,10 +107,30 @@ export const texts = {
     number: 'Booking number',
     link: 'View or cancel your reservation:',
     feed: 'Your appointments as a calendar feed to subscribe to:',
-    closing: 'Kind regards\nYour library',
+    regards: 'Kind regards',
+    library: 'Your library',
+    contact: (email: string) => `Contact: ${email}`,
     time: (s: string, e: string) => `${s}–${e}`,
   },
 };
+
+/**
+ * A mail's signature: the regards, the library's name (LIBRARY_NAME; without it "Ihre
+ * Bibliothek") and, when configured, the address to write to (LIBRARY_CONTACT_EMAIL).
+ */
+export function closingLines(
+  language: keyof typeof texts,
+  library: MailLibrary | undefined,
+): string[] {
+  const t = texts[language];
+  const contact = library?.contactEmail ? [t.contact(library.contactEmail)] : [];
+  return [t.regards, library?.name || t.library, ...contact];
+}
+
+/** The signature as an HTML paragraph. */
+export function closingHtml(language: keyof typeof texts, library: MailLibrary | undefined) {
+  return `<p>${closingLines(language, library).map(escapeHtml).join('<br>')}</p>`;
+}
 
 export const germanDate = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
 
@@ -196,7 +233,14 @@ function wording(input: MailInput) {
     case 'confirmation':
       return { subject: t.confirmationSubject(n), intro: t.confirmed, link: t.link };
     case 'cancellation':
-      return { subject: t.cancellationSubject(n), intro: t.cancelled, link: t.link };
+      // Staff's cancellation with a reason (a closure's) says who cancelled and why.
+      return input.reason
+        ? {
+            subject: t.cancellationSubject(n),
+            intro: `${t.cancelledByLibrary(input.reason)}\n${t.concerned}`,
+            link: t.link,
+          }
+        : { subject: t.cancellationSubject(n), intro: t.cancelled, link: t.link };
     case 'reminder':
       return { subject: t.reminderSubject(n), intro: t.reminded, link: t.cancelLink };
     case 'release':
@@ -232,16 +276,16 @@ export function composeMail(input: MailInput): ComposedMail {
     input.confirmationUrl,
     '',
     ...(feed ? [t.feed, feed, ''] : []),
-    t.closing,
+    ...closingLines(input.language, input.library),
     '',
   ].join('\n');
   const html = `<!doctype html><html lang="${input.language}"><body>
 <p>${escapeHtml(t.greeting(name))}</p>
-<p>${escapeHtml(intro)}</p>
+<p>${escapeHtml(intro).replace('\n', '<br>')}</p>
 <ul>${input.tickets.map((x) => `<li>${escapeHtml(slotLine(input.language, x))}${qrImage(x, t.qrAlt)}</li>`).join('')}</ul>
 <p>${escapeHtml(t.number)}: <strong>${escapeHtml(input.bookingNumber)}</strong></p>
 ${checkIn.length ? `<p>${escapeHtml(t.checkIn)}</p>\n` : ''}<p>${escapeHtml(link)} <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>
-${feed ? `<p>${escapeHtml(t.feed)} <a href="${escapeHtml(feed)}">${escapeHtml(feed)}</a></p>\n` : ''}<p>${escapeHtml(t.closing).replace('\n', '<br>')}</p>
+${feed ? `<p>${escapeHtml(t.feed)} <a href="${escapeHtml(feed)}">${escapeHtml(feed)}</a></p>\n` : ''}${closingHtml(input.language, input.library)}
 </body></html>`;
   return { subject, text, html, ics: calendarFile(input) };
 }

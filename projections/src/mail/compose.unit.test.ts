@@ -101,3 +101,37 @@ describe('the calendar feed', () => {
       expect(composeMail({ ...input, kind, calendarFeedUrl: feed }).text).not.toContain(feed);
   });
 });
+
+describe('the cancellation with a reason and the library that signs', () => {
+  const cancellation: MailInput = { ...input, kind: 'cancellation', reason: 'Wasserschaden' };
+
+  it("states staff's reason in the booking's language", () => {
+    expect(composeMail(cancellation).text).toContain(
+      'Die Bibliothek hat Ihre Reservierung storniert: Wasserschaden',
+    );
+    expect(composeMail({ ...cancellation, language: 'en' }).text).toContain(
+      'The library has cancelled your reservation: Wasserschaden',
+    );
+    expect(composeMail({ ...cancellation, reason: '<b>x</b>' }).html).toContain('&lt;b&gt;x');
+  });
+
+  it('says nothing of a reason when the visitor cancelled', () => {
+    const text = composeMail({ ...input, kind: 'cancellation' }).text;
+    expect(text).not.toContain('Die Bibliothek hat');
+    expect(text).toContain('folgende Termine Ihrer Reservierung wurden storniert:');
+  });
+
+  it("signs with the library's name and contact address, or the plain closing without them", () => {
+    const library = { name: 'Stadtbibliothek Graz', contactEmail: 'lesesaal@stadtbib.example' };
+    const signed = composeMail({ ...input, library });
+    expect(signed.text).toContain(
+      'Mit freundlichen Grüßen\nStadtbibliothek Graz\nKontakt: lesesaal@stadtbib.example',
+    );
+    expect(signed.text).not.toContain('Ihre Bibliothek');
+    expect(signed.html).toContain('Stadtbibliothek Graz<br>Kontakt: lesesaal@stadtbib.example');
+    expect(composeMail({ ...input, language: 'en', library }).text).toContain(
+      'Kind regards\nStadtbibliothek Graz\nContact: lesesaal@stadtbib.example',
+    );
+    expect(composeMail(input).text).toContain('Mit freundlichen Grüßen\nIhre Bibliothek');
+  });
+});

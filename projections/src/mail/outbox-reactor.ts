@@ -20,6 +20,7 @@ export const mailOutboxReactor: Projection = {
     'TicketNoShowReleased',
     'SeatOffered',
     'WaitlistJoined',
+    'TimeSlotClosed',
   ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
     if (event.type === 'TransactionBooked') {
@@ -51,15 +52,38 @@ export const mailOutboxReactor: Projection = {
       );
       return;
     }
-    if (event.type === 'TicketCancelled' || event.type === 'TicketNoShowReleased') {
-      const d = event.data as { ownerId: string; ticketId: string };
-      const kind = event.type === 'TicketCancelled' ? 'cancellation' : 'release';
+    if (event.type === 'TimeSlotClosed') {
+      // Everyone still waiting for the slot (or holding an offer of it) is told it closed, each
+      // by a mail of their own to their address beside the log, while it is there.
+      const d = event.data as { timeSlotId: string; reason: string };
       await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
-         VALUES ($1, $5, $2, ARRAY[$3::uuid], $4, $4)
+        `INSERT INTO mail_outbox (id, kind, owner_id, reason, created_at, next_attempt_at)
+         SELECT 'waitlist-closed:' || $1 || ':' || w.entry_id, 'waitlist-closed', w.entry_id::text,
+                $3, $4, $4
+           FROM waitlist_entries w
+          WHERE w.time_slot_id = $2 AND w.status IN ('waiting', 'offered') AND w.email IS NOT NULL
+         ON CONFLICT (id) DO NOTHING`,
+        [event.eventId, d.timeSlotId, d.reason, event.createdAt],
+      );
+      return;
+    }
+    if (event.type === 'TicketCancelled' || event.type === 'TicketNoShowReleased') {
+      const d = event.data as { ownerId: string; ticketId: string; reason?: string };
+      const kind = event.type === 'TicketCancelled' ? 'cancellation' : 'release';
+      // One mail per owner and request: a staff cancellation gives all its tickets one reason.
+      await client.query(
+        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at, reason)
+         VALUES ($1, $5, $2, ARRAY[$3::uuid], $4, $4, $6)
          ON CONFLICT (id) DO UPDATE SET ticket_ids = CASE WHEN $3::uuid = ANY(mail_outbox.ticket_ids) THEN mail_outbox.ticket_ids
                                                       ELSE array_append(mail_outbox.ticket_ids, $3::uuid) END`,
-        [`${kind}:${event.position.tx}:${d.ownerId}`, d.ownerId, d.ticketId, event.createdAt, kind],
+        [
+          `${kind}:${event.position.tx}:${d.ownerId}`,
+          d.ownerId,
+          d.ticketId,
+          event.createdAt,
+          kind,
+          d.reason ?? null,
+        ],
       );
     }
   },

@@ -17,10 +17,16 @@ import {
   type Logger,
   type Pool,
 } from '@rr/platform';
-import { checkInImageCid, composeMail, type MailInput, type MailKind } from './compose.ts';
+import {
+  checkInImageCid,
+  composeMail,
+  type MailInput,
+  type MailKind,
+  type MailLibrary,
+} from './compose.ts';
 import { ticketsStillToRemind } from './reminders.ts';
 import { redactedSendError, sendErrorCode } from './redact.ts';
-import { loadJoinMail, loadOfferMail } from './waitlist-offer.ts';
+import { loadJoinMail, loadOfferMail, loadWaitlistClosedMail } from './waitlist-offer.ts';
 
 /** A mail to send: its texts (the calendar file where it has one) and what its errors must not quote. */
 interface Composed {
@@ -64,6 +70,8 @@ export interface MailSenderOptions {
   waitlistReferences: WaitlistReferences;
   /** How long a claimed mail stays this sender's (default MAIL_LEASE_MS). */
   leaseMs?: number;
+  /** Who signs the mails (LIBRARY_NAME, LIBRARY_CONTACT_EMAIL). */
+  library?: MailLibrary;
 }
 
 /** SMTP settings from a URL (smtp://user:pass@host:port, smtps:// for TLS), with short timeouts. */
@@ -86,10 +94,12 @@ function smtpOptions(url: string) {
 
 interface OutboxRow {
   id: string;
-  kind: MailKind | 'waitlist-offer' | 'waitlist-joined';
+  kind: MailKind | 'waitlist-offer' | 'waitlist-joined' | 'waitlist-closed';
   owner_id: string;
   ticket_ids: string[];
   attempts: number;
+  /** Staff's reason (a cancellation's or a closure's), null without one. */
+  reason: string | null;
 }
 
 /**
@@ -113,7 +123,7 @@ const CLAIM = `
                     AND (leased_until IS NULL OR leased_until <= $1)
                   ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
      AND m.status = 'pending' AND (m.leased_until IS NULL OR m.leased_until <= $1)
-  RETURNING m.id, m.kind, m.owner_id, m.ticket_ids, m.attempts`;
+  RETURNING m.id, m.kind, m.owner_id, m.ticket_ids, m.attempts, m.reason`;
 
 /**
  * Sends the outbox, one mail at a time: claim it with a lease (a short statement), load its data
@@ -176,15 +186,29 @@ export class MailSender {
     try {
       input =
         row.kind === 'waitlist-offer'
-          ? await loadOfferMail(this.o.pool, row.owner_id, this.baseUrl(), this.o.timeZone)
+          ? await loadOfferMail(
+              this.o.pool,
+              row.owner_id,
+              this.baseUrl(),
+              this.o.timeZone,
+              this.o.library,
+            )
           : row.kind === 'waitlist-joined'
             ? await loadJoinMail(
                 this.o.pool,
                 row.owner_id,
                 this.baseUrl(),
                 this.o.waitlistReferences,
+                this.o.library,
               )
-            : await this.load(row);
+            : row.kind === 'waitlist-closed'
+              ? await loadWaitlistClosedMail(
+                  this.o.pool,
+                  row.owner_id,
+                  row.reason ?? '',
+                  this.o.library,
+                )
+              : await this.load(row);
     } catch (err) {
       await this.o.pool
         .query(
@@ -291,7 +315,12 @@ export class MailSender {
 
   /** The mail's data from the write side (bookings, personal data, the cart stream): never stale. */
   private async load(row: OutboxRow): Promise<Loaded | null> {
-    if (row.kind === 'waitlist-offer' || row.kind === 'waitlist-joined') return null;
+    if (
+      row.kind === 'waitlist-offer' ||
+      row.kind === 'waitlist-joined' ||
+      row.kind === 'waitlist-closed'
+    )
+      return null;
     const b = await this.o.pool.query<{
       transaction_id: string;
       booking_number: string;
@@ -356,6 +385,8 @@ export class MailSender {
       calendarFeedUrl: `${this.baseUrl()}api/owners/${row.owner_id}/tickets.ics`,
       timeZone: this.o.timeZone,
       writtenAt: this.o.clock.now(),
+      library: this.o.library,
+      reason: row.kind === 'cancellation' ? row.reason : null,
     };
     // The QR codes of check-in, inline images the HTML part shows by their cid.
     const images = await Promise.all(

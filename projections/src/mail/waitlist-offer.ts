@@ -1,5 +1,13 @@
 import { localDateTime, type Pool, type WaitlistReferences } from '@rr/platform';
-import { escapeHtml, germanDate, slotLine, texts as mailTexts } from './compose.ts';
+import {
+  closingHtml,
+  closingLines,
+  escapeHtml,
+  germanDate,
+  slotLine,
+  texts as mailTexts,
+  type MailLibrary,
+} from './compose.ts';
 
 /**
  * The mail of a waitlist offer, in the entry's language: the slot, until when the
@@ -14,6 +22,10 @@ const texts = {
     intro: 'auf der Warteliste für diesen Termin sind Sie jetzt an der Reihe:',
     held: (until: string) => `Wir halten den Platz für Sie bis ${until} Uhr.`,
     link: 'Platz übernehmen und die Reservierung abschließen:',
+    closedSubject: (room: string) => `Termin geschlossen: ${room}`,
+    closed: (reason: string) =>
+      `die Bibliothek hat diesen Termin geschlossen, für den Sie auf der Warteliste stehen: ${reason}`,
+    closedEnd: 'Ihr Platz auf der Warteliste entfällt damit.',
   },
   en: {
     subject: (room: string) => `A seat has become free: ${room}`,
@@ -21,6 +33,10 @@ const texts = {
     intro: 'it is your turn on the waitlist for this time slot:',
     held: (until: string) => `We hold the seat for you until ${until}.`,
     link: 'Take the seat and complete your reservation:',
+    closedSubject: (room: string) => `Time slot closed: ${room}`,
+    closed: (reason: string) =>
+      `the library has closed this time slot, for which you are on the waitlist: ${reason}`,
+    closedEnd: 'Your place on the waitlist ends with it.',
   },
 };
 
@@ -33,6 +49,7 @@ export interface OfferMailInput {
   /** The offer's end, local to the library. */
   heldUntil: { date: string; time: string };
   offerUrl: string;
+  library?: MailLibrary | undefined;
 }
 
 export function composeOfferMail(m: OfferMailInput) {
@@ -50,7 +67,7 @@ export function composeOfferMail(m: OfferMailInput) {
     t.link,
     m.offerUrl,
     '',
-    t.closing,
+    ...closingLines(m.language, m.library),
     '',
   ].join('\n');
   const html = `<!doctype html><html lang="${m.language}"><body>
@@ -59,7 +76,7 @@ export function composeOfferMail(m: OfferMailInput) {
 <ul><li>${escapeHtml(slot)}</li></ul>
 <p>${escapeHtml(t.held(until))}</p>
 <p>${escapeHtml(t.link)} <a href="${escapeHtml(m.offerUrl)}">${escapeHtml(m.offerUrl)}</a></p>
-<p>${escapeHtml(t.closing).replace('\n', '<br>')}</p>
+${closingHtml(m.language, m.library)}
 </body></html>`;
   return { subject: t.subject(m.roomName), text, html };
 }
@@ -69,6 +86,7 @@ export async function loadOfferMail(
   entryId: string,
   baseUrl: string,
   timeZone: string,
+  library?: MailLibrary,
 ) {
   const r = await pool.query<{
     email: string;
@@ -102,6 +120,85 @@ export async function loadOfferMail(
       endTime: row.end_time,
       heldUntil: localDateTime(row.offer_expires_at, timeZone),
       offerUrl: `${baseUrl}waitlist-offer/${row.time_slot_id}/${row.offer_id}`,
+      library,
+    }),
+  };
+}
+
+export interface ClosedMailInput {
+  language: 'de' | 'en';
+  roomName: string;
+  date: string;
+  startTime: string;
+  endTime: string;
+  reason: string;
+  library?: MailLibrary | undefined;
+}
+
+/** The mail to someone waiting for a slot staff closed: which slot, and the library's reason. */
+export function composeWaitlistClosedMail(m: ClosedMailInput) {
+  const t = { ...mailTexts[m.language], ...texts[m.language] };
+  const slot = slotLine(m.language, m);
+  const text = [
+    t.greeting,
+    '',
+    t.closed(m.reason),
+    `- ${slot}`,
+    '',
+    t.closedEnd,
+    '',
+    ...closingLines(m.language, m.library),
+    '',
+  ].join('\n');
+  const html = `<!doctype html><html lang="${m.language}"><body>
+<p>${escapeHtml(t.greeting)}</p>
+<p>${escapeHtml(t.closed(m.reason))}</p>
+<ul><li>${escapeHtml(slot)}</li></ul>
+<p>${escapeHtml(t.closedEnd)}</p>
+${closingHtml(m.language, m.library)}
+</body></html>`;
+  return { subject: t.closedSubject(m.roomName), text, html };
+}
+
+/**
+ * The closure mail of a waitlist entry, loaded when it is sent: none once the entry's address is
+ * erased (the day after the slot's day).
+ */
+export async function loadWaitlistClosedMail(
+  pool: Pool,
+  entryId: string,
+  reason: string,
+  library?: MailLibrary,
+) {
+  const r = await pool.query<{
+    email: string;
+    language: 'de' | 'en';
+    date: string;
+    start_time: string;
+    end_time: string;
+    room_name: string;
+  }>(
+    `SELECT w.email, w.language, to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time,
+            r.name AS room_name
+       FROM waitlist_entries w
+       JOIN rm_time_slots t ON t.id = w.time_slot_id
+       JOIN rm_rooms r ON r.id = t.room_id
+      WHERE w.entry_id::text = $1 AND w.email IS NOT NULL`,
+    [entryId],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  return {
+    to: row.email,
+    names: [],
+    composed: composeWaitlistClosedMail({
+      language: row.language,
+      roomName: row.room_name,
+      date: row.date,
+      startTime: row.start_time,
+      endTime: row.end_time,
+      reason,
+      library,
     }),
   };
 }
@@ -135,6 +232,7 @@ export interface JoinMailInput {
   startTime: string;
   endTime: string;
   leaveUrl: string;
+  library?: MailLibrary | undefined;
 }
 
 export function composeJoinMail(m: JoinMailInput) {
@@ -151,7 +249,7 @@ export function composeJoinMail(m: JoinMailInput) {
     t.leave,
     m.leaveUrl,
     '',
-    t.closing,
+    ...closingLines(m.language, m.library),
     '',
   ].join('\n');
   const html = `<!doctype html><html lang="${m.language}"><body>
@@ -160,7 +258,7 @@ export function composeJoinMail(m: JoinMailInput) {
 <ul><li>${escapeHtml(slot)}</li></ul>
 <p>${escapeHtml(t.how)}</p>
 <p>${escapeHtml(t.leave)} <a href="${escapeHtml(m.leaveUrl)}">${escapeHtml(m.leaveUrl)}</a></p>
-<p>${escapeHtml(t.closing).replace('\n', '<br>')}</p>
+${closingHtml(m.language, m.library)}
 </body></html>`;
   return { subject: t.subject(m.roomName), text, html };
 }
@@ -170,6 +268,7 @@ export async function loadJoinMail(
   entryId: string,
   baseUrl: string,
   references: WaitlistReferences,
+  library?: MailLibrary,
 ) {
   const r = await pool.query<{
     email: string;
@@ -199,6 +298,7 @@ export async function loadJoinMail(
       startTime: row.start_time,
       endTime: row.end_time,
       leaveUrl: `${baseUrl}waitlist-leave/${references.codeOf(entryId)}`,
+      library,
     }),
   };
 }

@@ -45,6 +45,7 @@ export function HistoryTable({ entries, caption }: HistoryTableProps) {
                 </td>
                 <td>
                   {t(what.key, what.params)}
+                  {first.reason ? `: ${first.reason}` : null}
                   {count > 1 ? ` ${t('times', { count })}` : null}
                 </td>
                 <td>{t(actor.key, actor.params)}</td>

@@ -15,6 +15,7 @@ export const HISTORY_WHATS = [
   'slot-changed',
   'capacity-changed',
   'slot-deleted',
+  'slot-closed',
 ] as const;
 export type HistoryWhat = (typeof HISTORY_WHATS)[number];
 

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
@@ -13,6 +13,8 @@ import { formCheck } from '../../../lib/form-check';
 import { notify } from '../../../stores/notifications-slice';
 import { useImportHolidaysMutation } from '../api/admin-holidays-api';
 import { holidayListPath } from '../utils/holiday-form';
+import type { ClosureResult, HolidayImportResult } from '../../../api/types';
+import { ClosureDialog } from './closure-dialog';
 
 const FIELDS = ['file'] as const;
 /** docs/product.md#validation, holiday import: the file is required, a calendar, at most 5 MB. */
@@ -27,6 +29,9 @@ export function HolidayImport() {
   const [file, setFile] = useState<File | null>(null);
   const [importHolidays, { isLoading, error, reset }] = useImportHolidaysMutation();
   const form = useValidatedForm(checkImport, FIELDS, idOf);
+  // The imported holidays from today on whose slots are still to be asked about, one dialog a day
+  // (docs/product.md#closures); days without open slots pass without a question.
+  const [toAsk, setToAsk] = useState<HolidayImportResult['upcoming'] | null>(null);
 
   const choose = (chosen: File | null) => {
     setFile(chosen);
@@ -61,8 +66,29 @@ export function HolidayImport() {
         type: imported > 0 ? 'success' : 'info',
       }),
     );
-    await navigate(holidayListPath());
+    if (result.upcoming.length) setToAsk(result.upcoming);
+    else await navigate(holidayListPath());
   };
+
+  const next = useCallback(
+    (result: ClosureResult | null = null) => {
+      if (result)
+        dispatch(
+          notify({
+            title: t('closure.done'),
+            description: t('closure.result', {
+              slots: result.closedSlots,
+              tickets: result.cancelledTickets,
+            }),
+          }),
+        );
+      const rest = toAsk?.slice(1) ?? [];
+      setToAsk(rest);
+      if (rest.length === 0) void navigate(holidayListPath());
+    },
+    [toAsk, dispatch, navigate, t],
+  );
+  const asked = toAsk?.[0];
 
   return (
     <Page title={t('import.title')}>
@@ -81,7 +107,11 @@ export function HolidayImport() {
           onChange={(event) => choose(event.target.files?.[0] ?? null)}
         />
         <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={isLoading}>
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={isLoading || toAsk !== null}
+          >
             {isLoading ? t('import.submitting') : t('import.submit')}
           </button>
           <Link className="button button--secondary" to={holidayListPath()}>
@@ -89,6 +119,16 @@ export function HolidayImport() {
           </Link>
         </div>
       </form>
+      {asked ? (
+        <ClosureDialog
+          key={asked.date}
+          scope={{ fromDate: asked.date, untilDate: asked.date }}
+          defaultReason={asked.name}
+          title={t('closure.day-title', { date: formatDate(asked.date), name: asked.name })}
+          onDone={next}
+          onNothing={next}
+        />
+      ) : null}
     </Page>
   );
 }

@@ -147,6 +147,11 @@ function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
   return (
     <>
       {summary}
+      {slot.closedReason ? (
+        <p className="notice notice--warning">
+          <strong>{t('edit.closed', { reason: slot.closedReason })}</strong>
+        </p>
+      ) : null}
       <form className="form" noValidate onSubmit={save}>
         <RequiredHint />
         {update.error ? <ErrorBox error={update.error} /> : null}

@@ -120,6 +120,7 @@ describe('editing a time slot', () => {
     roomId: 'r1',
     roomName: 'Room',
     failedRules: [],
+    closedReason: null,
   };
 
   it('fills the form from the slot and sends the update', () => {

@@ -23,6 +23,7 @@ const LINKS: readonly DashboardLink[] = [
   { key: 'overbooked', to: '/overbooked', adminOnly: true },
   { key: 'blacklist', to: '/blacklist', adminOnly: true },
   { key: 'holidays', to: '/holiday-list', adminOnly: true },
+  { key: 'closures', to: '/closures', adminOnly: true },
   { key: 'reports', to: '/reports', adminOnly: false },
 ];
 
