@@ -58,7 +58,7 @@ export function errorMessageKey(problem: unknown): string {
 }
 
 /**
- * Keys to try in order with i18next (`t(keys)` takes the first one that exists): the strict
+ * Keys to try in order (`t(keys)` takes the first one that exists): the strict
  * key, then the bare code (so `room__has_active_reservations` with payload `['3']` finds the
  * counted message), then `unknown`.
  */
@@ -71,7 +71,7 @@ export function errorMessageKeys(problem: unknown): string[] {
   return keys;
 }
 
-/** A type alias, not an interface: i18next wants an index signature. */
+/** A type alias, not an interface: the translate options want an index signature. */
 export type ErrorMessageParams = {
   value?: string;
   count?: number;
@@ -102,7 +102,7 @@ export function readPayloadOf(
  * Interpolation values for the message: `value` is the first payload item, and `count` its
  * numeric value when it is a whole number (used for plural forms). A payload `['date', YYYY-MM-DD]`
  * (the clashing date of `timeslot__overlapping`: its key is then `<code>_date`) gives the day as
- * `date` in dd.MM.yyyy; so does a first payload item that is a day, with the i18next context
+ * `date` in dd.MM.yyyy; so does a first payload item that is a day, with the context
  * `date`, so a catalogue entry `<code>_date` can name it.
  */
 export function errorMessageParams(problem: unknown): ErrorMessageParams {
