@@ -13,6 +13,7 @@ import { displayQueryRoutes } from './display.ts';
 import { checkInQueryRoutes } from './check-in.ts';
 import { deskQueryRoutes } from './desk.ts';
 import { calendarFeedRoutes } from './calendar-feeds.ts';
+import { roomCalendarQueryRoutes } from './room-calendar.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -23,6 +24,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...waitlistQueryRoutes(deps),
     ...timeSlotQueryRoutes(deps),
     ...roomQueryRoutes(deps),
+    ...roomCalendarQueryRoutes(deps),
     ...holidayQueryRoutes(deps),
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),
