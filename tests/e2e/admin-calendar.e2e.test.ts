@@ -101,7 +101,7 @@ const focusedId = () => admin.evaluate(() => document.activeElement?.id ?? '');
 const dayButton = (d: Date, status: string) =>
   main().getByRole('button', { name: `${longDate(d)}, ${status}`, exact: true });
 const emptyDay = (d: Date) =>
-  main().getByRole('cell', { name: `${longDate(d)}, keine Zeitfenster`, exact: true });
+  main().getByRole('gridcell', { name: `${longDate(d)}, keine Zeitfenster`, exact: true });
 
 beforeAll(async () => {
   db = await createTestDatabase();
