@@ -156,7 +156,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
       .getByRole('link', { name: `Zeitfenster konfigurieren ${ROOM}`, exact: true })
       .click();
     await h1(`Zeitfenster: ${ROOM}`).waitFor();
-    await main().getByRole('table').waitFor();
+    await main().getByRole('grid').waitFor();
     await expectAccessible(admin, 'calendar (current month)');
 
     await main().getByRole('link', { name: 'Zeitfenster hinzufügen' }).click();
