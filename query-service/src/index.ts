@@ -14,6 +14,7 @@ import { checkInQueryRoutes } from './check-in.ts';
 import { deskQueryRoutes } from './desk.ts';
 import { calendarFeedRoutes } from './calendar-feeds.ts';
 import { closureQueryRoutes } from './closures.ts';
+import { roomCalendarQueryRoutes } from './room-calendar.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -24,6 +25,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...waitlistQueryRoutes(deps),
     ...timeSlotQueryRoutes(deps),
     ...roomQueryRoutes(deps),
+    ...roomCalendarQueryRoutes(deps),
     ...holidayQueryRoutes(deps),
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),

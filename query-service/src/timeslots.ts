@@ -145,7 +145,7 @@ async function listSlots(deps: QueryDeps, q: z.output<typeof ListQuery>, roomId?
 
 const RoomParams = z.object({ id: z.uuid('Not a valid id') });
 const SlotParams = z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') });
-const RangeQuery = z
+export const RangeQuery = z
   .object({ fromDate: isoDate, untilDate: isoDate, status: z.string().max(50).optional() })
   .check(untilNotBefore('fromDate', 'untilDate'))
   // Runs also when a date failed its own check (zod goes on after a failed pattern); addDays
@@ -163,7 +163,7 @@ interface VisitorSlotRow extends SlotRow {
 }
 
 /** What the seat rule needs of a slot's room, read with the slot. */
-interface RoomSeatRow {
+export interface RoomSeatRow {
   open_start_type: 'DAY' | 'WORKING_DAY';
   open_start_value: number;
   open_end_type: 'DAY' | 'WORKING_DAY';
@@ -177,7 +177,7 @@ interface RoomSeatRow {
  * bound the holidays: working days are counted over holidays up to two years ahead, open end is
  * at most 365 working days).
  */
-const roomSeatColumns = (from: string, until: string) =>
+export const roomSeatColumns = (from: string, until: string) =>
   `r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
    (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
    ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN ${from} AND ${until}) AS holidays`;

@@ -6,6 +6,7 @@ import { asStreamEvents, HOLIDAYS_STREAM, type HolidayEvent } from '@rr/events';
 import { ManualClock, migrate } from '@rr/platform';
 import type { TestDatabase } from '../support/db.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
+import { createRoom } from '../support/fixtures.ts';
 
 // Monday 23 Nov 2026 in Vienna: the import window is 2025-01-01..2031-12-31 (one year back, five
 // ahead). The import limits are small here, so the tests can cross them.
@@ -378,5 +379,48 @@ describe('holiday state of the write side', () => {
     await db.pool.query(`DELETE FROM knex_migrations WHERE name = '018_holiday_state'`);
     expect(await migrate(db.pool)).toEqual(['018_holiday_state']);
     expect(await rows()).toEqual(live);
+  });
+});
+
+describe("the visitor calendar's holidays and booking window (GET /rooms/{id}/calendar)", () => {
+  it('names the holidays of the range and ends the window after the working days around them', async () => {
+    const id = await createRoom(admin, 'Kalenderraum', {
+      openStartValue: 0,
+      openEndValue: 3,
+      openEndType: 'WORKING_DAY',
+    });
+    // The admin's client waits for the read model to reach its own writes (the route is public).
+    const calendar = async (from: string, until: string) =>
+      admin.get(`/api/rooms/${id}/calendar?fromDate=${from}&untilDate=${until}`);
+
+    // Monday 23 Nov: three working days are Tue 24, Wed 25 and Thu 26.
+    const before = await calendar('2026-11-20', '2026-11-30');
+    expect(before.status).toBe(200);
+    expect(await before.json()).toEqual({
+      bookableFrom: '2026-11-23',
+      bookableUntil: '2026-11-26',
+      holidays: [],
+    });
+
+    const holiday = await admin.request('POST', '/api/admin/holidays', {
+      json: { name: 'Lesesaaltag', date: '2026-11-25' },
+    });
+    expect(holiday.status).toBe(201);
+    const after = await calendar('2026-11-20', '2026-11-30');
+    expect(await after.json()).toEqual({
+      bookableFrom: '2026-11-23',
+      bookableUntil: '2026-11-27',
+      holidays: [{ date: '2026-11-25', name: 'Lesesaaltag' }],
+    });
+    const outside = (await (await calendar('2026-11-26', '2026-11-30')).json()) as {
+      holidays: unknown[];
+    };
+    expect(outside.holidays).toEqual([]);
+
+    expect((await calendar('2026-11-30', '2026-11-20')).status).toBe(400);
+    const unknown = await new Client(suite.app.baseUrl).get(
+      `/api/rooms/00000000-0000-4000-8000-000000000000/calendar?fromDate=2026-11-01&untilDate=2026-11-30`,
+    );
+    expect(unknown.status).toBe(404);
   });
 });

@@ -101,7 +101,7 @@ const focusedId = () => admin.evaluate(() => document.activeElement?.id ?? '');
 const dayButton = (d: Date, status: string) =>
   main().getByRole('button', { name: `${longDate(d)}, ${status}`, exact: true });
 const emptyDay = (d: Date) =>
-  main().getByRole('cell', { name: `${longDate(d)}, keine Zeitfenster`, exact: true });
+  main().getByRole('gridcell', { name: `${longDate(d)}, keine Zeitfenster`, exact: true });
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -156,7 +156,7 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
       .getByRole('link', { name: `Zeitfenster konfigurieren ${ROOM}`, exact: true })
       .click();
     await h1(`Zeitfenster: ${ROOM}`).waitFor();
-    await main().getByRole('table').waitFor();
+    await main().getByRole('grid').waitFor();
     await expectAccessible(admin, 'calendar (current month)');
 
     await main().getByRole('link', { name: 'Zeitfenster hinzufügen' }).click();

@@ -64,7 +64,7 @@ async function addFirstFreeSlot(page: Page): Promise<Date> {
     await showMonthOf(page, first);
     // The grid shows once the month's slots have loaded.
     await main(page)
-      .getByRole('table', { name: `Zeitfenster im ${monthTitle(first)}` })
+      .getByRole('grid', { name: `Zeitfenster im ${monthTitle(first)}` })
       .waitFor();
     const length = new Date(first.getFullYear(), first.getMonth() + 1, 0).getDate();
     for (let n = 1; n <= length; n += 1) {
@@ -111,7 +111,7 @@ describe('the demo data, end to end in Chromium', () => {
     await h1(page, room).waitFor();
     // The grid shows once the month's slots have loaded.
     await main(page)
-      .getByRole('table', { name: /^Zeitfenster im / })
+      .getByRole('grid', { name: /^Zeitfenster im / })
       .waitFor();
     await expectAccessible(page, 'demo room calendar');
 

@@ -83,6 +83,13 @@ describe('the occupancy display', () => {
     ]);
     const foyer = panel(page, FOYER_ROOM);
     await foyer.getByText(TEXTS.de.free(5)).first().waitFor();
+    // A long room name breaks at a syllable with a hyphen, by the rules of the page's language.
+    expect(
+      await foyer.getByRole('heading', { level: 2 }).evaluate((el) => ({
+        hyphens: getComputedStyle(el).hyphens,
+        lang: el.closest('[lang]')?.getAttribute('lang'),
+      })),
+    ).toEqual({ hyphens: 'auto', lang: 'de' });
     // A room without slots says so in words.
     await panel(page, QUIET_ROOM).getByText('Heute keine weiteren Termine').waitFor();
     // A kiosk: nothing to click.

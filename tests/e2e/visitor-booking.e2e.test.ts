@@ -45,6 +45,10 @@ const OTHER_ROOM = SECOND_ROOM;
 /* ---- Dates: two weekdays 3 to 10 days ahead (rooms open from today + 2 days) ---- */
 
 const [dayA, dayB] = weekdaysAhead(2) as [Date, Date];
+/** A holiday after both (no slots), and a day far beyond the 30 working days of the window. */
+const holiday = weekdaysAhead(6)[5]!;
+const HOLIDAY_NAME = 'Inventurtag';
+const later = new Date(dayA.getFullYear(), dayA.getMonth(), dayA.getDate() + 60);
 
 /* ---- Helpers ---- */
 
@@ -90,6 +94,21 @@ async function tabTo(page: Page, name: RegExp, shift = false, max = 120): Promis
 }
 
 const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
+/** The day of the month grid that has the focus (`YYYY-MM-DD`), or '' when none has it. */
+const focusedDay = (page: Page) =>
+  page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.date ?? '');
+const WEEKDAY = /(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d+\. /;
+
+/** From the grid's focused day to day `d` with the arrow keys (a week down, then days). */
+async function arrowTo(page: Page, d: Date): Promise<void> {
+  const target = iso(d);
+  for (let i = 0; i < 40 && (await focusedDay(page)) !== target; i += 1) {
+    const from = await focusedDay(page);
+    const days = Math.round((Date.parse(target) - Date.parse(from)) / 86_400_000);
+    await page.keyboard.press(days >= 7 ? 'ArrowDown' : days > 0 ? 'ArrowRight' : 'ArrowLeft');
+  }
+  expect(await focusedDay(page)).toBe(target);
+}
 
 /** Waits for the confirmation mail to an address and returns the path of its link. */
 async function confirmationPath(email: string): Promise<string> {
@@ -120,6 +139,10 @@ async function createSlots(baseUrl: string): Promise<string> {
   for (const [room, d, startTime, endTime] of slots) {
     await createSlot(admin, room, d, startTime, endTime, 4);
   }
+  const closed = await admin.request('POST', '/api/admin/holidays', {
+    json: { name: HOLIDAY_NAME, date: iso(holiday) },
+  });
+  expect(closed.status, await closed.clone().text()).toBe(201);
   // The browser is another client: wait until the read models have caught up with these writes.
   await waitForReadModels(admin);
   return idOf(ROOM);
@@ -392,7 +415,10 @@ describe('visitor booking, end to end in Chromium', () => {
     }
     await target.waitFor();
     await dayButton(page, dayA).waitFor();
-    await tabTo(page, new RegExp(`${longDate(dayA)}, frei$`));
+    // The month grid is one tab stop; the arrow keys go on to day A.
+    await tabTo(page, WEEKDAY);
+    await arrowTo(page, dayA);
+    expect(await isFocused(dayButton(page, dayA))).toBe(true);
     await page.keyboard.press('Enter');
     await dialog(page)
       .getByRole('heading', { name: longDate(dayA) })
@@ -439,6 +465,78 @@ describe('visitor booking, end to end in Chromium', () => {
     expect(await isFocused(h1(page, 'Vielen Dank für Ihre Reservierung'))).toBe(true);
     await noHorizontalScroll(page);
     await expectAccessible(page, 'booked view at 375 px');
+    expect(log.errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('names a holiday and the days not yet bookable, and moves through the month with the keys', async () => {
+    const page = await openPage(browser);
+    const log = watchPage(page);
+    await acceptPrivacy(page, server.baseUrl);
+    await page.getByRole('link', { name: `Auswählen ${ROOM}` }).click();
+    await h1(page, ROOM).waitFor();
+
+    // The holiday: its name in the day's name, in its cell and in its dialog.
+    await showMonthOf(page, holiday);
+    const closedDay = main(page).getByRole('button', {
+      name: `${longDate(holiday)}, ${HOLIDAY_NAME}`,
+      exact: true,
+    });
+    await closedDay.waitFor();
+    expect(await closedDay.locator('.calendar__note').textContent()).toBe(HOLIDAY_NAME);
+    await closedDay.click();
+    await dialog(page)
+      .getByRole('heading', { name: longDate(holiday) })
+      .waitFor();
+    await dialog(page).getByText(HOLIDAY_NAME, { exact: true }).waitFor();
+    await dialog(page).getByText('An diesem Tag gibt es keine Zeitfenster.').waitFor();
+    await expectAccessible(page, 'day dialog of a holiday');
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'hidden' });
+    // The dialog gives the focus back to the day; the grid's keys go on from there.
+    expect(await isFocused(closedDay)).toBe(true);
+    await page.keyboard.press('ArrowRight');
+    const next = new Date(holiday.getFullYear(), holiday.getMonth(), holiday.getDate() + 1);
+    expect(await focusedDay(page)).toBe(iso(next));
+    await page.keyboard.press('ArrowLeft');
+    expect(await isFocused(closedDay)).toBe(true);
+    await page.keyboard.press('End');
+    const sunday = new Date(
+      holiday.getFullYear(),
+      holiday.getMonth(),
+      holiday.getDate() + 7 - holiday.getDay(),
+    );
+    const endOfWeek =
+      sunday.getMonth() === holiday.getMonth()
+        ? sunday
+        : new Date(holiday.getFullYear(), holiday.getMonth() + 1, 0);
+    expect(await focusedDay(page)).toBe(iso(endOfWeek));
+    // Page Down: the next month, the focus on the same day (or the month's last).
+    await page.keyboard.press('PageDown');
+    const nextMonth = new Date(holiday.getFullYear(), holiday.getMonth() + 1, 1);
+    await main(page)
+      .getByRole('heading', { level: 2, name: monthTitle(nextMonth) })
+      .waitFor();
+    await eventually(() => focusedDay(page)).toMatch(new RegExp(`^${iso(nextMonth).slice(0, 7)}-`));
+    // Only one day of the grid is a tab stop.
+    expect(await main(page).locator('.calendar__grid [tabindex="0"]').count()).toBe(1);
+
+    // A day after the booking window: "not yet bookable", also in the legend.
+    await showMonthOf(page, later);
+    const laterDay = main(page).getByRole('button', {
+      name: `${longDate(later)}, noch nicht buchbar`,
+      exact: true,
+    });
+    await laterDay.waitFor();
+    await main(page)
+      .getByRole('list', { name: 'Legende' })
+      .getByText('noch nicht buchbar')
+      .waitFor();
+    await expectAccessible(page, 'room view with days not yet bookable');
+    await laterDay.click();
+    await dialog(page).getByText('noch nicht buchbar', { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'hidden' });
     expect(log.errors).toEqual([]);
     await page.context().close();
   });

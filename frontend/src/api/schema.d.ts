@@ -4586,6 +4586,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rooms/{id}/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A room's booking window and the holidays of a range, for the visitor's calendar */
+        get: {
+            parameters: {
+                query: {
+                    fromDate: string;
+                    untilDate: string;
+                    status?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Booking window and holidays */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RoomCalendar"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transactions/{transactionId}/rooms/{roomId}/available-timeslots": {
         parameters: {
             query?: never;
@@ -6373,6 +6431,14 @@ export interface components {
             waitlistOfferMinutes: number | null;
             /** @description A reminder mail is sent this many hours before the slot */
             reminderHoursBefore: number | null;
+        };
+        RoomCalendar: {
+            bookableFrom: string;
+            bookableUntil: string;
+            holidays: {
+                date: string;
+                name: string;
+            }[];
         };
         HolidayPage: {
             content: components["schemas"]["Holiday"][];

@@ -1,8 +1,8 @@
 import { lazy, StrictMode, Suspense } from 'react';
-import type { i18n } from 'i18next';
 import { Provider } from 'react-redux';
 import { PermissionError } from '../components/permission-error';
 import { I18nProvider } from '../i18n/i18n-context';
+import type { Translator } from '../i18n/translator';
 import type { AppConfig } from '../lib/config';
 import { ConfigContext } from './config-context';
 import type { AppStore } from './store';
@@ -19,7 +19,7 @@ const DisplayApp = lazy(() =>
 interface AppProps {
   config: AppConfig;
   store: AppStore;
-  i18n: i18n;
+  i18n: Translator;
 }
 
 function Interface({ config }: { config: AppConfig }) {

@@ -1,7 +1,7 @@
-import { createInstance, type i18n } from 'i18next';
 import type { AppConfig, Language } from '../lib/config';
 import { applyLabelOverride, type Catalogue } from '../lib/label-override';
 import { cataloguesOf, type CatalogueName } from './catalogues';
+import { createTranslator, type Translator } from './translator';
 
 export const DEFAULT_NAMESPACE = 'common';
 
@@ -33,12 +33,12 @@ export function mergeCatalogues(base: Catalogue, extra: Catalogue): Catalogue {
 }
 
 /**
- * An i18next instance for the configured language and interface, with the label overrides
- * applied (to the staff texts as well).
+ * The translator for the configured language and interface, with the label overrides applied
+ * (to the staff texts as well).
  */
 export async function createI18n(
   config: Pick<AppConfig, 'language' | 'labelOverride' | 'interface'>,
-): Promise<i18n> {
+): Promise<Translator> {
   const catalogues = await Promise.all(
     cataloguesOf(config.interface).map((name) => LOADERS[name][config.language]()),
   );
@@ -46,16 +46,5 @@ export async function createI18n(
     .map((module) => module.default)
     .reduce((merged, extra) => mergeCatalogues(merged, extra), {});
   const resources = applyLabelOverride(catalogue, config.labelOverride, DEFAULT_NAMESPACE);
-  const instance = createInstance();
-  await instance.init({
-    lng: config.language,
-    fallbackLng: false,
-    resources: { [config.language]: resources },
-    ns: Object.keys(resources),
-    defaultNS: DEFAULT_NAMESPACE,
-    fallbackNS: DEFAULT_NAMESPACE,
-    interpolation: { escapeValue: false }, // React escapes
-    returnNull: false,
-  });
-  return instance;
+  return createTranslator(config.language, resources, DEFAULT_NAMESPACE);
 }

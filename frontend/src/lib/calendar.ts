@@ -1,5 +1,5 @@
 import { WEEKDAYS, type Weekday } from '@rr/contracts/dates';
-import { addDaysIso, parseIsoDate, toIsoDate } from './dates';
+import { addDaysIso, localDate, parseIsoDate, toIsoDate } from './dates';
 
 /**
  * Pure calendar math of the monthly slot calendar (docs/product.md#screens, "Calendar"), shared by the
@@ -159,4 +159,83 @@ export function slotsByDate<S extends CalendarSlot>(slots: readonly S[]): Map<st
 export function occupancyPercent(ticketCount: number, capacity: number): number {
   if (capacity <= 0) return 100;
   return Math.min(100, Math.max(0, Math.round((ticketCount / capacity) * 100)));
+}
+
+/** The keys that move the focus in the month grid (WAI-ARIA grid pattern). */
+const GRID_KEYS = [
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowUp',
+  'ArrowDown',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+];
+
+/**
+ * The day the focus moves to from `date` with a key of the month grid, or null for any other
+ * key: a day (left, right) or a week (up, down) on, which may leave the month; Home and End to
+ * the first and last day of the week within the month (the row's first and last day cell); Page
+ * Up and Page Down the same day a month back or on, or that month's last day when it is shorter.
+ */
+export function gridKeyTarget(date: string, key: string): string | null {
+  if (!GRID_KEYS.includes(key)) return null;
+  const parsed = parseIsoDate(date);
+  if (!parsed) return null;
+  const weekday = WEEKDAYS.indexOf(weekdayOf(parsed));
+  const month = yearMonthOfDate(parsed);
+  const { fromDate, untilDate } = monthRange(month);
+  switch (key) {
+    case 'ArrowLeft':
+      return addDaysIso(date, -1);
+    case 'ArrowRight':
+      return addDaysIso(date, 1);
+    case 'ArrowUp':
+      return addDaysIso(date, -7);
+    case 'ArrowDown':
+      return addDaysIso(date, 7);
+    case 'Home': {
+      const monday = addDaysIso(date, -weekday);
+      return monday < fromDate ? fromDate : monday;
+    }
+    case 'End': {
+      const sunday = addDaysIso(date, 6 - weekday);
+      return sunday > untilDate ? untilDate : sunday;
+    }
+    default: {
+      const target = shiftMonth(month, key === 'PageUp' ? -1 : 1);
+      const last = monthRange(target).untilDate;
+      const day = Math.min(parsed.getDate(), Number(last.slice(8)));
+      return toIsoDate(localDate(target.year, target.month - 1, day));
+    }
+  }
+}
+
+/** Why a day has no slots to offer, or more about it: a holiday's name, "not yet bookable". */
+export interface DayNote {
+  text: string;
+  /** Shown in the day's cell instead of the text (the legend explains it). */
+  symbol?: string;
+}
+
+/**
+ * A day's accessible name: its date, "today", its note, its state (left out for a day without
+ * slots that has a note: the note says why) and its further marks.
+ */
+export function dayLabel(parts: {
+  date: string;
+  today?: string | undefined;
+  note?: DayNote | undefined;
+  status: DayStatus;
+  statusText: string;
+  marks?: readonly string[];
+}): string {
+  return [
+    parts.date,
+    ...(parts.today ? [parts.today] : []),
+    ...(parts.note ? [parts.note.text] : []),
+    ...(parts.note && parts.status === 'empty' ? [] : [parts.statusText]),
+    ...(parts.marks ?? []),
+  ].join(', ');
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareYearMonth,
+  dayLabel,
+  gridKeyTarget,
   dayStatus,
   formatYearMonth,
   monthRange,
@@ -143,5 +145,66 @@ describe('day status', () => {
     expect(occupancyPercent(3, 10)).toBe(30);
     expect(occupancyPercent(15, 10)).toBe(100);
     expect(occupancyPercent(0, 0)).toBe(100);
+  });
+});
+
+describe('gridKeyTarget (the month grid, WAI-ARIA grid pattern)', () => {
+  // Thursday 3 December 2026; December 2026 runs from a Tuesday to a Thursday.
+  it('moves a day with left and right and a week with up and down, across the month', () => {
+    expect(gridKeyTarget('2026-12-03', 'ArrowLeft')).toBe('2026-12-02');
+    expect(gridKeyTarget('2026-12-03', 'ArrowRight')).toBe('2026-12-04');
+    expect(gridKeyTarget('2026-12-03', 'ArrowUp')).toBe('2026-11-26');
+    expect(gridKeyTarget('2026-12-03', 'ArrowDown')).toBe('2026-12-10');
+    expect(gridKeyTarget('2026-12-31', 'ArrowRight')).toBe('2027-01-01');
+    expect(gridKeyTarget('2026-12-01', 'ArrowLeft')).toBe('2026-11-30');
+  });
+
+  it("goes with Home and End to the week's first and last day within the month", () => {
+    expect(gridKeyTarget('2026-12-10', 'Home')).toBe('2026-12-07');
+    expect(gridKeyTarget('2026-12-10', 'End')).toBe('2026-12-13');
+    expect(gridKeyTarget('2026-12-03', 'Home')).toBe('2026-12-01');
+    expect(gridKeyTarget('2026-12-29', 'End')).toBe('2026-12-31');
+  });
+
+  it('goes with Page Up and Page Down to the same day of the neighbouring month, or its last', () => {
+    expect(gridKeyTarget('2026-12-03', 'PageUp')).toBe('2026-11-03');
+    expect(gridKeyTarget('2026-12-03', 'PageDown')).toBe('2027-01-03');
+    expect(gridKeyTarget('2027-01-31', 'PageDown')).toBe('2027-02-28');
+    expect(gridKeyTarget('2026-03-31', 'PageUp')).toBe('2026-02-28');
+    expect(gridKeyTarget('2028-03-30', 'PageUp')).toBe('2028-02-29');
+  });
+
+  it('leaves other keys to the page', () => {
+    expect(gridKeyTarget('2026-12-03', 'Enter')).toBeNull();
+    expect(gridKeyTarget('2026-12-03', 'a')).toBeNull();
+  });
+});
+
+describe('dayLabel', () => {
+  const date = 'Freitag, 25. Dezember 2026';
+  it('names the date, today, the note, the state and the marks', () => {
+    expect(dayLabel({ date, status: 'free', statusText: 'frei', marks: ['im Warenkorb'] })).toBe(
+      `${date}, frei, im Warenkorb`,
+    );
+    expect(dayLabel({ date, today: 'heute', status: 'full', statusText: 'ausgebucht' })).toBe(
+      `${date}, heute, ausgebucht`,
+    );
+    expect(dayLabel({ date, status: 'empty', statusText: 'keine Zeitfenster' })).toBe(
+      `${date}, keine Zeitfenster`,
+    );
+  });
+
+  it('says why a day has no slots instead of "no slots"', () => {
+    const note = { text: 'Christtag' };
+    expect(dayLabel({ date, note, status: 'empty', statusText: 'keine Zeitfenster' })).toBe(
+      `${date}, Christtag`,
+    );
+    expect(dayLabel({ date, note, status: 'free', statusText: 'frei' })).toBe(
+      `${date}, Christtag, frei`,
+    );
+    const later = { text: 'noch nicht buchbar', symbol: '◌' };
+    expect(dayLabel({ date, note: later, status: 'empty', statusText: 'keine Zeitfenster' })).toBe(
+      `${date}, noch nicht buchbar`,
+    );
   });
 });

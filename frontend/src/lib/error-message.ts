@@ -58,7 +58,7 @@ export function errorMessageKey(problem: unknown): string {
 }
 
 /**
- * Keys to try in order with i18next (`t(keys)` takes the first one that exists): the strict
+ * Keys to try in order (`t(keys)` takes the first one that exists): the strict
  * key, then the bare code (so `calendar__too_many_events` with its limit `['500']` as payload
  * finds its message), then `unknown`.
  */
@@ -71,7 +71,7 @@ export function errorMessageKeys(problem: unknown): string[] {
   return keys;
 }
 
-/** A type alias, not an interface: i18next wants an index signature. */
+/** A type alias, not an interface: the translate options want an index signature. */
 export type ErrorMessageParams = {
   value?: string;
   count?: number;

@@ -1,6 +1,6 @@
 /**
  * Merges the `labelOverride` configuration (docs/product.md#configuration) over a message catalogue of one
- * language. The catalogue's top level are i18next namespaces. Accepted override shapes:
+ * language. The catalogue's top level are the namespaces. Accepted override shapes:
  *
  * - `{"rooms": {"chooser": {"title": "Lesesaal wählen"}}}`: namespace objects, merged deeply;
  * - `{"rooms:chooser.title": "Lesesaal wählen"}`: "namespace:dotted.key" to a text;

@@ -135,3 +135,19 @@ describe('the cancellation with a reason and the library that signs', () => {
     expect(composeMail(input).text).toContain('Mit freundlichen Grüßen\nIhre Bibliothek');
   });
 });
+
+describe('dates in the mails', () => {
+  // The screens' rule (docs/product.md, "Dates shown"): dd.MM.yyyy in both languages, the day
+  // before the month; English mails never take the US order.
+  it('show a day as dd.MM.yyyy in English as in German, in the text and the HTML', () => {
+    const tickets = [{ ...input.tickets[0]!, roomName: 'Saal', date: '2026-12-03' }];
+    const english = composeMail({ ...input, language: 'en', tickets });
+    const german = composeMail({ ...input, tickets });
+    expect(english.text).toContain('Saal, 03.12.2026, 09:00–10:00');
+    expect(english.html).toContain('03.12.2026');
+    expect(german.text).toContain('Saal, 03.12.2026, 09:00–10:00 Uhr');
+    for (const mail of [english, german]) {
+      expect(mail.text).not.toMatch(/12\/0?3\/2026|December 3|Dec 3/);
+    }
+  });
+});

@@ -6,6 +6,8 @@ import { closeDialog, Dialog } from '../dialog';
 
 interface DaySlotsDialogProps<S extends CalendarSlot> {
   title: string;
+  /** More about the day (a holiday's name, "not yet bookable"), below the title. */
+  note?: string | undefined;
   slots: readonly S[];
   renderSlotAction: (slot: S) => ReactNode;
   onClose: () => void;
@@ -14,6 +16,7 @@ interface DaySlotsDialogProps<S extends CalendarSlot> {
 /** The slots of one day: time range, occupancy text and bar, and an action per slot. */
 export function DaySlotsDialog<S extends CalendarSlot>({
   title,
+  note,
   slots,
   renderSlotAction,
   onClose,
@@ -27,6 +30,7 @@ export function DaySlotsDialog<S extends CalendarSlot>({
       <h2 id={headingId} className="dialog__title">
         {title}
       </h2>
+      {note ? <p className="dialog__note">{note}</p> : null}
       {slots.length === 0 ? (
         <p>{t('calendar.no-slots')}</p>
       ) : (

@@ -1,8 +1,19 @@
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from '../../i18n/i18n-context';
 import {
+  dayLabel,
   dayStatus,
   formatYearMonth,
+  gridKeyTarget,
+  monthRange,
   monthWeeks,
   shiftMonth,
   slotsByDate,
@@ -10,10 +21,11 @@ import {
   yearMonthOfDate,
   type CalendarDay,
   type CalendarSlot,
+  type DayNote,
   type DayStatus,
   type YearMonth,
 } from '../../lib/calendar';
-import { formatLongDate, todayIso } from '../../lib/dates';
+import { formatLongDate, parseIsoDate, todayIso } from '../../lib/dates';
 import { DaySlotsDialog } from './day-slots-dialog';
 
 interface MonthCalendarProps<S extends CalendarSlot> {
@@ -34,6 +46,11 @@ interface MonthCalendarProps<S extends CalendarSlot> {
   legendMarks?: readonly DayMark[];
   /** Shown right below the grid (visitors: the way on once a slot is chosen). */
   afterGrid?: ReactNode;
+  /**
+   * What to say of a day beyond its slots, in its name, its cell and its dialog (visitors: a
+   * holiday's name, "not yet bookable" after the booking window).
+   */
+  noteOf?: (date: string) => DayNote | undefined;
 }
 
 /** A further mark of a day: a symbol shown in the cell and a text for its name and the legend. */
@@ -61,6 +78,7 @@ export function MonthCalendar<S extends CalendarSlot>({
   markDay,
   legendMarks = NO_MARKS,
   afterGrid,
+  noteOf,
 }: MonthCalendarProps<S>) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
@@ -73,6 +91,36 @@ export function MonthCalendar<S extends CalendarSlot>({
   const monthLabel = formatYearMonth(month, locale);
 
   const openSlots = openDate ? (byDate.get(openDate) ?? []) : [];
+
+  // The grid is one tab stop (roving tabindex): the day that has it is the one last moved to in
+  // this month, else today in the current month, else the month's first day.
+  const { fromDate, untilDate } = monthRange(month);
+  const [moved, setMoved] = useState<string | null>(null);
+  const today = todayIso();
+  const inMonth = (date: string | null) => date !== null && date >= fromDate && date <= untilDate;
+  const activeDate = inMonth(moved) ? moved! : inMonth(today) ? today : fromDate;
+  const grid = useRef<HTMLTableElement>(null);
+  // The day a key moved to: the focus follows once that day is rendered (a month change renders
+  // the old month once more, and then loads).
+  const focusPending = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusPending.current) return;
+    const cell = grid.current?.querySelector<HTMLElement>(`[data-date="${focusPending.current}"]`);
+    if (cell) {
+      focusPending.current = null;
+      cell.focus();
+    }
+  });
+
+  const onGridKey = (event: KeyboardEvent<HTMLTableElement>) => {
+    const target = gridKeyTarget(activeDate, event.key);
+    if (!target) return;
+    event.preventDefault();
+    if (target < fromDate && previousDisabled) return;
+    focusPending.current = target;
+    setMoved(target);
+    if (!inMonth(target)) onMonthChange(yearMonthOfDate(parseIsoDate(target)!));
+  };
 
   return (
     <section className="calendar" aria-labelledby={headingId}>
@@ -113,7 +161,8 @@ export function MonthCalendar<S extends CalendarSlot>({
         </p>
       ) : (
         <>
-          <table className="calendar__grid">
+          {/* The grid pattern's keys are handled on the table, where they bubble from the day. */}
+          <table ref={grid} className="calendar__grid" role="grid" onKeyDown={onGridKey}>
             <caption className="visually-hidden">
               {t('calendar.caption', { month: monthLabel })}
             </caption>
@@ -138,7 +187,12 @@ export function MonthCalendar<S extends CalendarSlot>({
                         day={day}
                         slots={daySlots}
                         marks={markDay && daySlots.length > 0 ? markDay(daySlots) : NO_MARKS}
-                        onOpen={() => setOpenDate(day.date)}
+                        note={day.inMonth ? noteOf?.(day.date) : undefined}
+                        active={day.date === activeDate}
+                        onOpen={() => {
+                          setMoved(day.date);
+                          setOpenDate(day.date);
+                        }}
                       />
                     );
                   })}
@@ -153,6 +207,7 @@ export function MonthCalendar<S extends CalendarSlot>({
       {openDate ? (
         <DaySlotsDialog
           title={formatLongDate(openDate, locale)}
+          note={noteOf?.(openDate)?.text}
           slots={openSlots}
           renderSlotAction={renderSlotAction}
           onClose={() => setOpenDate(null)}
@@ -166,21 +221,26 @@ interface DayCellProps {
   day: CalendarDay;
   slots: readonly CalendarSlot[];
   marks: readonly DayMark[];
+  note: DayNote | undefined;
+  /** The day that holds the grid's one tab stop. */
+  active: boolean;
   onOpen: () => void;
 }
 
-function DayCell({ day, slots, marks, onOpen }: DayCellProps) {
+function DayCell({ day, slots, marks, note, active, onOpen }: DayCellProps) {
   const { t, i18n } = useTranslation();
   if (!day.inMonth) return <td className="calendar__day calendar__day--outside" />;
 
   const status = dayStatus(slots);
   const today = day.date === todayIso();
-  const label = [
-    formatLongDate(day.date, i18n.language),
-    ...(today ? [t('calendar.today')] : []),
-    t(`calendar.status.${status}`),
-    ...marks.map((mark) => mark.label),
-  ].join(', ');
+  const label = dayLabel({
+    date: formatLongDate(day.date, i18n.language),
+    today: today ? t('calendar.today') : undefined,
+    note,
+    status,
+    statusText: t(`calendar.status.${status}`),
+    marks: marks.map((mark) => mark.label),
+  });
   const content = (
     <>
       <span className="calendar__number" aria-hidden="true">
@@ -193,20 +253,36 @@ function DayCell({ day, slots, marks, onOpen }: DayCellProps) {
             {mark.symbol}
           </span>
         ))}
+        {note?.symbol ? <span className="calendar__mark">{note.symbol}</span> : null}
       </span>
+      {note && !note.symbol ? (
+        <span className="calendar__note" aria-hidden="true">
+          {note.text}
+        </span>
+      ) : null}
       <span className="visually-hidden">{label}</span>
     </>
   );
+  const tabIndex = active ? 0 : -1;
 
+  // A day with slots or a note opens its dialog; any other day of the month takes the focus
+  // itself, so the arrow keys reach every day.
   return (
     <td
       className={`calendar__day calendar__day--${status}${today ? ' calendar__day--today' : ''}`}
       aria-current={today ? 'date' : undefined}
+      {...(status === 'empty' && !note ? { tabIndex, 'data-date': day.date } : {})}
     >
-      {status === 'empty' ? (
+      {status === 'empty' && !note ? (
         <span className="calendar__cell">{content}</span>
       ) : (
-        <button type="button" className="calendar__cell" onClick={onOpen}>
+        <button
+          type="button"
+          className="calendar__cell"
+          tabIndex={tabIndex}
+          data-date={day.date}
+          onClick={onOpen}
+        >
           {content}
         </button>
       )}

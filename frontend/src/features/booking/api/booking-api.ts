@@ -17,6 +17,8 @@ export type Settings = Schemas['Settings'];
 /** Joining a full slot's waitlist, and the place in line. */
 export type WaitlistInput = Schemas['WaitlistInput'];
 export type WaitlistEntryAnswer = Schemas['WaitlistEntryAnswer'];
+/** `GET rooms/{id}/calendar`: the room's booking window and the range's holidays. */
+export type RoomCalendar = Schemas['RoomCalendar'];
 
 export interface SlotsQuery {
   roomId: string;
@@ -58,6 +60,12 @@ export const bookingApi = baseApi
           params: { fromDate, untilDate },
         }),
         providesTags: ['VisitorSlots'],
+      }),
+      getRoomCalendar: build.query<RoomCalendar, Omit<SlotsQuery, 'transactionId'>>({
+        query: ({ roomId, fromDate, untilDate }) => ({
+          url: `rooms/${enc(roomId)}/calendar`,
+          params: { fromDate, untilDate },
+        }),
       }),
       getCart: build.query<Cart, string>({
         query: cartPath,
@@ -156,6 +164,7 @@ export const {
   useGetSettingsQuery,
   useGetBookingRoomQuery,
   useGetBookableSlotsQuery,
+  useGetRoomCalendarQuery,
   useGetCartQuery,
   useAddTicketMutation,
   useRemoveTicketMutation,

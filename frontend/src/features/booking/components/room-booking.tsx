@@ -17,8 +17,13 @@ import {
 import { formatLongDate, formatTimeRange } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
 import { notify } from '../../../stores/notifications-slice';
-import { useGetBookableSlotsQuery, useGetBookingRoomQuery } from '../api/booking-api';
+import {
+  useGetBookableSlotsQuery,
+  useGetBookingRoomQuery,
+  useGetRoomCalendarQuery,
+} from '../api/booking-api';
 import { slotAction } from '../lib/cart';
+import { dayNotes } from '../lib/day-notes';
 import { useBooking } from './booking-context';
 import { CartPanel } from './cart-panel';
 import { WaitlistJoin } from './waitlist-join';
@@ -49,6 +54,7 @@ export function RoomBooking() {
   // A room with an offer time has a waitlist on its full slots.
   const offerMinutes = room.data?.services.waitlistOfferMinutes;
   const slots = useGetBookableSlotsQuery({ roomId: id, transactionId, ...range });
+  const calendar = useGetRoomCalendarQuery({ roomId: id, ...range });
   const [pending, setPending] = useState<string | null>(null);
   const [failure, setFailure] = useState<{ slotId: string; error: unknown } | null>(null);
 
@@ -68,6 +74,9 @@ export function RoomBooking() {
   // The calendar marks the days with a slot in the cart and those at the day's limit.
   const inCartMark: DayMark = { symbol: '✓', label: t('room.mark-in-cart') };
   const dayFullMark: DayMark = { symbol: '–', label: t('room.mark-day-full') };
+  // Days without slots say why: a holiday's name, or that they are not yet bookable.
+  const laterMark: DayMark = { symbol: '◌', label: t('room.not-yet-bookable') };
+  const noteOf = dayNotes(calendar.data, { text: laterMark.label, symbol: laterMark.symbol });
   const markDay = (daySlots: readonly TimeSlot[]): DayMark[] => {
     const has = (rule: string) => daySlots.some((slot) => slot.failedRules.includes(rule));
     return [
@@ -206,7 +215,8 @@ export function RoomBooking() {
               previousDisabled={compareYearMonth(month, current) <= 0}
               renderSlotAction={renderSlotAction}
               markDay={markDay}
-              legendMarks={[inCartMark, dayFullMark]}
+              legendMarks={[inCartMark, dayFullMark, laterMark]}
+              noteOf={noteOf}
               afterGrid={
                 tickets.length > 0 ? (
                   // On a phone the cart is below the fold; the way on is right here.

@@ -1,0 +1,23 @@
+import type { DayNote } from '../../../lib/calendar';
+import type { RoomCalendar } from '../api/booking-api';
+
+/**
+ * What the visitor's calendar says of a day beyond its slots (docs/product.md#screens,
+ * "Calendar"): a holiday by its name (several on one day joined), a day after the booking
+ * window's last day "not yet bookable" (its slots are hidden until then). The window is the
+ * server's (GET /rooms/{id}/calendar), never counted here.
+ */
+export function dayNotes(
+  calendar: RoomCalendar | undefined,
+  notYetBookable: DayNote,
+): (date: string) => DayNote | undefined {
+  if (!calendar) return () => undefined;
+  const names = new Map<string, string[]>();
+  for (const { date, name } of calendar.holidays)
+    names.set(date, [...(names.get(date) ?? []), name]);
+  return (date) => {
+    const holiday = names.get(date);
+    if (holiday) return { text: holiday.join(', ') };
+    return date > calendar.bookableUntil ? notYetBookable : undefined;
+  };
+}
