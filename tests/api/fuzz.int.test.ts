@@ -119,8 +119,9 @@ function routesOf(doc: OpenApiDocument): Route[] {
         template,
         isPublic: op.security === undefined,
         pathParams: params.filter((p) => p.in === 'path'),
-        // A calendar feed's `?token=` is a credential, checked before the request is read (an
-        // invalid one answers 401, as in the header): the admin's cookie stands in for it here.
+        // A calendar feed's `?token=` is a credential, checked before the request is read (one of
+        // no token's shape 400, a well-formed unknown one 401, whatever else is wrong; its own
+        // tests are in calendar-feeds.int.test.ts): the admin's cookie stands in for it here.
         queryParams: params.filter((p) => p.in === 'query' && p.name !== 'token'),
         jsonBody: json ? resolve(json) : undefined,
         malformedPathNotFound: op['x-malformed-path-not-found'] !== undefined,
