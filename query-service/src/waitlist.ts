@@ -43,11 +43,13 @@ export function waitlistQueryRoutes(deps: QueryDeps): RouteDef[] {
         "The visitor's place in a slot's waitlist, by the entry's reference (the join's answer, the mail's leave link)",
       tags: ['visitor'],
       access: 'public',
-      params: z.object({ reference: z.string().max(100) }),
+      params: z.object({ reference: z.string().min(1).max(100) }),
       responses: {
         200: { description: 'The entry', schema: VisitorEntry },
-        404: { description: 'No such entry (or not a reference issued here)' },
+        404: { description: 'No such entry (or not a reference issued here; a damaged link too)' },
       },
+      // A damaged link from a mail names no entry: 404, as for an unknown one.
+      malformedPathNotFound: 'Waitlist entry',
       handler: async ({ params }) => {
         const entryId = deps.waitlistReferences.entryOf(params.reference);
         const r = entryId

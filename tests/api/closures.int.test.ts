@@ -191,11 +191,16 @@ describe('closing a day with bookings and a waitlist', () => {
     }
     const english = cancellations.find((m) => m.subject?.startsWith('Cancellation'));
     expect(english?.text).toContain('The library has cancelled your reservation: Wasserschaden');
-    const toWaiting = sink.messages.find(
+    // The waiting person got the confirmation of joining before; now the closure's mail.
+    const toWaiting = sink.messages.filter(
       (m) => (m.to as { text: string } | undefined)?.text === 'waiting@example.at',
     );
-    expect(toWaiting?.subject).toBe('Termin geschlossen: Closure room');
-    expect(toWaiting?.text).toContain('Wasserschaden');
+    expect(toWaiting.map((m) => m.subject)).toEqual([
+      'Sie stehen auf der Warteliste: Closure room',
+      'Termin geschlossen: Closure room',
+    ]);
+    expect(toWaiting[1]?.text).toContain('Wasserschaden');
+    expect(toWaiting[1]?.text).toContain('Stadtbibliothek Testhausen');
   });
 });
 

@@ -78,11 +78,13 @@ export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
         "Leave a waitlist by the entry's reference (its joining mail's link); leaving twice changes nothing",
       tags: ['visitor'],
       access: 'public',
-      params: z.object({ reference: z.string().max(100) }),
+      params: z.object({ reference: z.string().min(1).max(100) }),
       responses: {
         200: { description: 'Out of line', schema: OutOfLine },
-        404: { description: 'No such entry (or not a reference issued here)' },
+        404: { description: 'No such entry (or not a reference issued here; a damaged link too)' },
       },
+      // A damaged link from a mail names no entry: 404, as for an unknown one.
+      malformedPathNotFound: 'Waitlist entry',
       handler: async ({ params }) => ({ body: await waitlist.leave(params.reference) }),
     }),
     defineRoute({

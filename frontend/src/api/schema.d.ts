@@ -3693,7 +3693,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description No such entry (or not a reference issued here) */
+                /** @description No such entry (or not a reference issued here; a damaged link too) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3734,7 +3734,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description No such entry (or not a reference issued here) */
+                /** @description No such entry (or not a reference issued here; a damaged link too) */
                 404: {
                     headers: {
                         [name: string]: unknown;
