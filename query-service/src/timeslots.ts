@@ -260,7 +260,7 @@ async function staffSeatRules(
                     'open_end_value', r.open_end_value,
                     'waitlist_on', (r.services->>'waitlistOfferMinutes') IS NOT NULL) AS room,
                   json_agg(json_build_object('id', s.id, 'date', s.date, 'start_time', s.start_time,
-                    'end_time', s.end_time, 'capacity', s.capacity,
+                    'end_time', s.end_time, 'capacity', s.capacity, 'closed_reason', s.closed_reason,
                     'taken', c.booked_count + c.held_count + w.offered, 'waiting', w.waiting)) AS slots,
                   ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN $3 AND $4) AS holidays
              FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,

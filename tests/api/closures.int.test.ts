@@ -159,6 +159,30 @@ describe('closing a day with bookings and a waitlist', () => {
     ).json()) as { closedReason: string | null; failedRules: string[]; ticketCount: number };
     expect(staffSlot.closedReason).toBe('Wasserschaden');
     expect(staffSlot.failedRules).toContain('timeslot_not_open');
+    // So do the staff's lists (the room's calendar, every room's slots); the other room's slot
+    // of the day stays open there.
+    type Listed = { id: string; closedReason: string | null; failedRules: string[] };
+    const roomList = (
+      (await (
+        await suite.admin.get(
+          `/api/admin/rooms/${roomId}/timeslots?fromDate=${date}&untilDate=${date}`,
+        )
+      ).json()) as { content: Listed[] }
+    ).content;
+    const everyRoom = (
+      (await (
+        await suite.admin.get(
+          `/api/admin/rooms/timeslots?fromDate=${date}&untilDate=${date}&limit=999`,
+        )
+      ).json()) as { content: Listed[] }
+    ).content;
+    expect(roomList.map((l) => l.id).sort()).toEqual([morning, afternoon].sort());
+    for (const listed of [...roomList, ...everyRoom]) {
+      const isClosed = listed.id === morning || listed.id === afternoon;
+      expect(listed.closedReason, listed.id).toBe(isClosed ? 'Wasserschaden' : null);
+      expect(listed.failedRules.includes('timeslot_not_open'), listed.id).toBe(isClosed);
+    }
+    expect(everyRoom.map((s) => s.id)).toContain(elsewhere);
     // The freed seats are offered to nobody: the slot is closed.
     expect(await matchWaitlists(suite.app.deps)).toBe(0);
     // The history names the closure and the cancellations with the reason.

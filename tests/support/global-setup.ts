@@ -24,10 +24,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return () => Promise.resolve();
   }
   dir = await makeClusterDir('rr-test-pg-');
-  cluster = await startEmbeddedPostgres({
-    dataDir: path.join(dir, 'data'),
-    port: await freePort(),
-  });
+  // A port found free can be taken by another run's process before PostgreSQL binds it: then
+  // the same cluster starts on another free port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      cluster = await startEmbeddedPostgres({
+        dataDir: path.join(dir, 'data'),
+        port: await freePort(),
+      });
+      break;
+    } catch (err) {
+      const portTaken = err instanceof Error && err.message.includes('could not use port');
+      if (!portTaken || attempt === 3) throw err;
+    }
+  }
   project.provide('pgAdminUrl', cluster.url);
   return async () => {
     await cluster?.stop();
