@@ -32,10 +32,21 @@ export interface Translator {
   hasResourceBundle(language: string, ns: string): boolean;
 }
 
+/**
+ * The text at a dot path. A catalogue key may itself contain dots (`events.booking.created` names
+ * the key `booking.created` under `events`): as i18next does, the parts left are tried joined
+ * when the nested path does not go on.
+ */
 function lookup(node: Catalogue | string | undefined, path: string): string | undefined {
-  for (const part of path.split('.')) {
+  const parts = path.split('.');
+  for (let i = 0; i < parts.length; i++) {
     if (node === undefined || typeof node === 'string') return undefined;
-    node = node[part];
+    const rest = parts.slice(i).join('.');
+    if (i < parts.length - 1 && !(parts[i]! in node) && rest in node) {
+      const leaf = node[rest];
+      return typeof leaf === 'string' ? leaf : undefined;
+    }
+    node = node[parts[i]!];
   }
   return typeof node === 'string' ? node : undefined;
 }

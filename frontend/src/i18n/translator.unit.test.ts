@@ -19,7 +19,7 @@ const resources = {
     reserved_one: '{{count}} gebucht',
     reserved_other: '{{count}} gebucht (mehrere)',
   },
-  booking: { title: 'Buchen' },
+  booking: { title: 'Buchen', events: { 'booking.created': 'Buchung angelegt' } },
 };
 
 describe('translator', () => {
@@ -62,6 +62,12 @@ describe('translator', () => {
     );
     expect(errors('reserved', { context: 'held', count: 3 })).toBe('3 gehalten');
     expect(errors('reserved', { context: 'date', count: 3 })).toBe('3 gebucht (mehrere)');
+  });
+
+  it('finds a key that itself contains dots under a dot path, as i18next does', () => {
+    const t = createTranslator('de', resources, 'common').getFixedT('de', 'booking');
+    expect(t('events.booking.created')).toBe('Buchung angelegt');
+    expect(t('events.booking.missing')).toBe('events.booking.missing');
   });
 
   it('takes the first of several keys that exists', () => {
