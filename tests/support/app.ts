@@ -17,6 +17,7 @@ import { calendarImportSettings, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections, startWebhookSender } from '../../server/src/runtime.ts';
 import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
+import { maxPosition } from '../../frontend/src/lib/position.ts';
 
 /** The secret of the e-mail keys and check-in references of the test apps. */
 export const TEST_KEY_SECRET = 'test-secret';
@@ -202,7 +203,9 @@ export class Client {
     if (setCookie) this.cookie = setCookie.split(';')[0]!;
     if (res.ok && method !== 'GET' && res.headers.get('content-type')?.includes('json')) {
       const data = (await res.clone().json()) as { position?: string };
-      if (data.position) this.lastPosition = data.position;
+      // The highest position seen, as the browser keeps it: an answer that wrote nothing
+      // (position 0_0) does not lower what the next read waits for.
+      this.lastPosition = maxPosition(this.lastPosition, data.position);
     }
     return res;
   }
