@@ -5,11 +5,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
       -- rr_lock_read_streams reads a few streams' newest events by their key, always: a nested
       -- loop over the given ids with the primary key of events. Planning each call
-      -- (plan_cache_mode) was not enough on PostgreSQL 15: with the statistics of a young
-      -- database the planner could still pick a hash join over a sequential scan of the whole
-      -- log (seen as 726 buffer reads for 5 rows where a key lookup reads under 100). The
-      -- other join methods and the sequential scan are switched off for this one function only.
-      -- Same signature and result: a previous release calling it is unaffected.
+      -- (plan_cache_mode) leaves the choice to the statistics of the moment, and a young
+      -- database's can make a hash join over a sequential scan of the whole log look cheaper.
+      -- The other join methods and the sequential scan are switched off for this one function
+      -- only, so no statistics can choose them. Same signature and result: a previous release
+      -- calling it is unaffected.
       CREATE OR REPLACE FUNCTION rr_lock_read_streams(ids text[], after bigint[])
         RETURNS TABLE (tx text, gp text, stream_id text, stream_version text, event_id uuid,
                        event_type text, data jsonb, metadata jsonb, created_at timestamptz)
