@@ -161,15 +161,10 @@ ${closingHtml(m.language, m.library)}
 }
 
 /**
- * The closure mail of a waitlist entry, loaded when it is sent: none once the entry's address is
- * erased (the day after the slot's day).
+ * A waitlist entry's address and language with its slot and room, while the address is kept
+ * (`waitingOnly`: and only while the entry is still in line).
  */
-export async function loadWaitlistClosedMail(
-  pool: Pool,
-  entryId: string,
-  reason: string,
-  library?: MailLibrary,
-) {
+async function entrySlot(pool: Pool, entryId: string, waitingOnly: boolean) {
   const r = await pool.query<{
     email: string;
     language: 'de' | 'en';
@@ -183,10 +178,23 @@ export async function loadWaitlistClosedMail(
        FROM waitlist_entries w
        JOIN rm_time_slots t ON t.id = w.time_slot_id
        JOIN rm_rooms r ON r.id = t.room_id
-      WHERE w.entry_id::text = $1 AND w.email IS NOT NULL`,
-    [entryId],
+      WHERE w.entry_id::text = $1 AND w.email IS NOT NULL AND (NOT $2 OR w.status = 'waiting')`,
+    [entryId, waitingOnly],
   );
-  const row = r.rows[0];
+  return r.rows[0] ?? null;
+}
+
+/**
+ * The closure mail of a waitlist entry, loaded when it is sent: none once the entry's address is
+ * erased (the day after the slot's day).
+ */
+export async function loadWaitlistClosedMail(
+  pool: Pool,
+  entryId: string,
+  reason: string,
+  library?: MailLibrary,
+) {
+  const row = await entrySlot(pool, entryId, false);
   if (!row) return null;
   return {
     to: row.email,
@@ -270,23 +278,7 @@ export async function loadJoinMail(
   references: WaitlistReferences,
   library?: MailLibrary,
 ) {
-  const r = await pool.query<{
-    email: string;
-    language: 'de' | 'en';
-    date: string;
-    start_time: string;
-    end_time: string;
-    room_name: string;
-  }>(
-    `SELECT w.email, w.language, to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time,
-            r.name AS room_name
-       FROM waitlist_entries w
-       JOIN rm_time_slots t ON t.id = w.time_slot_id
-       JOIN rm_rooms r ON r.id = t.room_id
-      WHERE w.entry_id::text = $1 AND w.status = 'waiting' AND w.email IS NOT NULL`,
-    [entryId],
-  );
-  const row = r.rows[0];
+  const row = await entrySlot(pool, entryId, true);
   if (!row) return null;
   return {
     to: row.email,
