@@ -128,6 +128,7 @@ const ConfigSchema = z.object({
   HOLIDAY_IMPORT_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   HOLIDAY_IMPORT_MAX_OCCURRENCES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   HOLIDAY_IMPORT_MAX_DAYS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  HOLIDAY_IMPORT_READ_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30000).default(3000),
   // Staff sign-in with the campus identity (platform/src/staff-sso.ts): roles from groups, how
   // long such a session lasts at most, and which local accounts keep their password sign-in.

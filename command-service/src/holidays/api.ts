@@ -165,7 +165,9 @@ export function holidayCommandRoutes(deps: CommandDeps): RouteDef[] {
           ]);
         }
         const limits = calendarImportLimits(deps.calendarImport, deps.clock.now(), deps.timeZone);
-        const reading = await readCalendarOffThread(file.buffer, limits);
+        const reading = await readCalendarOffThread(file.buffer, limits, {
+          timeoutMs: deps.calendarImport.readTimeoutMs,
+        });
         const {
           imported,
           duplicates: known,

@@ -4,16 +4,14 @@ import type { CalendarImportLimits, CalendarReading } from './ical.ts';
 import type { WorkerAnswer } from './calendar-reader-worker.ts';
 
 export interface CalendarReaderOptions {
-  /** A reading that takes longer is stopped (a pathological recurrence rule): calendar__too_complex. */
+  /**
+   * A reading that takes longer is stopped (a pathological recurrence rule): calendar__too_complex.
+   * The server's comes from the config (HOLIDAY_IMPORT_READ_TIMEOUT_MS).
+   */
   timeoutMs: number;
-  /** Heap of the worker: a reading that needs more is stopped the same way. */
-  maxHeapMb: number;
+  /** Heap of the worker: a reading that needs more is stopped the same way (default 256 MB). */
+  maxHeapMb?: number;
 }
-
-export const CALENDAR_READER_DEFAULTS: CalendarReaderOptions = {
-  timeoutMs: 30_000,
-  maxHeapMb: 256,
-};
 
 /**
  * Reads a calendar file in a worker thread, so parsing and expanding it never block the server's
@@ -24,7 +22,7 @@ export const CALENDAR_READER_DEFAULTS: CalendarReaderOptions = {
 export function readCalendarOffThread(
   bytes: Uint8Array,
   limits: CalendarImportLimits,
-  options: CalendarReaderOptions = CALENDAR_READER_DEFAULTS,
+  options: CalendarReaderOptions,
 ): Promise<CalendarReading> {
   const turn = queue.then(() => readInWorker(bytes, limits, options));
   queue = turn.then(
@@ -61,7 +59,7 @@ function readInWorker(
       execArgv: COMPILED ? ['--conditions=rr-compiled'] : [],
       workerData: { bytes: copy, limits },
       transferList: [copy.buffer],
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 256 },
       stdout: false,
       stderr: false,
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Problem } from '@rr/platform';
+import { loadConfig, Problem } from '@rr/platform';
 import { readCalendarOffThread } from './calendar-reader.ts';
 import type { CalendarImportLimits } from './ical.ts';
 
@@ -10,6 +10,8 @@ const LIMITS: CalendarImportLimits = {
   maxOccurrences: 100,
   maxHolidays: 50,
 };
+/** The server's reading time limit, its default from the config. */
+const READER = { timeoutMs: loadConfig({}).HOLIDAY_IMPORT_READ_TIMEOUT_MS };
 const bytes = (events: string[]) =>
   new TextEncoder().encode(
     ['BEGIN:VCALENDAR', 'VERSION:2.0', ...events, 'END:VCALENDAR', ''].join('\r\n'),
@@ -30,8 +32,8 @@ const problemOf = async (reading: Promise<unknown>) => {
 describe('reading a calendar in a worker thread', () => {
   it('answers the holidays, and reads one file after the other', async () => {
     const [a, b] = await Promise.all([
-      readCalendarOffThread(bytes([event('20270101', 'Neujahr')]), LIMITS),
-      readCalendarOffThread(bytes([event('20270106', 'Dreikönig')]), LIMITS),
+      readCalendarOffThread(bytes([event('20270101', 'Neujahr')]), LIMITS, READER),
+      readCalendarOffThread(bytes([event('20270106', 'Dreikönig')]), LIMITS, READER),
     ]);
     expect(a.holidays).toEqual([{ date: '2027-01-01', name: 'Neujahr', description: undefined }]);
     expect(b.holidays.map((h) => h.date)).toEqual(['2027-01-06']);
@@ -39,13 +41,15 @@ describe('reading a calendar in a worker thread', () => {
 
   it('answers the problem of a refused file, naming the limit', async () => {
     const many = Array.from({ length: 11 }, (_, i) => event('20270101', `H${i}`));
-    expect(await problemOf(readCalendarOffThread(bytes(many), LIMITS))).toEqual({
+    expect(await problemOf(readCalendarOffThread(bytes(many), LIMITS, READER))).toEqual({
       status: 400,
       error: 'calendar__too_many_events',
       payload: ['10'],
     });
     expect(
-      await problemOf(readCalendarOffThread(new TextEncoder().encode('no calendar'), LIMITS)),
+      await problemOf(
+        readCalendarOffThread(new TextEncoder().encode('no calendar'), LIMITS, READER),
+      ),
     ).toMatchObject({ status: 400, error: 'calendar__invalid_file' });
   });
 
@@ -54,6 +58,6 @@ describe('reading a calendar in a worker thread', () => {
     expect(
       await problemOf(readCalendarOffThread(file, LIMITS, { timeoutMs: 1, maxHeapMb: 64 })),
     ).toMatchObject({ status: 400, error: 'calendar__too_complex' });
-    expect((await readCalendarOffThread(file, LIMITS)).holidays).toHaveLength(1);
+    expect((await readCalendarOffThread(file, LIMITS, READER)).holidays).toHaveLength(1);
   });
 });

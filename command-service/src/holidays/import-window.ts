@@ -8,6 +8,8 @@ export interface CalendarImportSettings {
   maxEvents: number;
   maxOccurrences: number;
   maxHolidays: number;
+  /** How long reading one file may take in its worker before it is stopped (calendar__too_complex). */
+  readTimeoutMs: number;
 }
 
 export function calendarImportSettings(config: Config): CalendarImportSettings {
@@ -17,6 +19,7 @@ export function calendarImportSettings(config: Config): CalendarImportSettings {
     maxEvents: config.HOLIDAY_IMPORT_MAX_EVENTS,
     maxOccurrences: config.HOLIDAY_IMPORT_MAX_OCCURRENCES,
     maxHolidays: config.HOLIDAY_IMPORT_MAX_DAYS,
+    readTimeoutMs: config.HOLIDAY_IMPORT_READ_TIMEOUT_MS,
   };
 }
 
