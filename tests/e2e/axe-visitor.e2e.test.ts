@@ -2,8 +2,8 @@
 // 1280×900, in German and English: one test per screen and state, walked in the order a visitor
 // reaches them (each test takes the page on from where the one before left it).
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { openPage } from './harness.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, openPage } from './harness.ts';
 import { LANGS, VIEWPORTS } from './staff-ux-support.ts';
 import { dialog, main, serveAs } from './visitor-pages.ts';
 import {
@@ -43,6 +43,23 @@ const TEXTS = {
     panic: 'Delete everything',
   },
 } as const;
+
+// The scan as the sweep runs it (violations only, in one go) still finds what it should: a page
+// with an image without a text, a field without a label and grey on white.
+it('the scan reports the violations of a page made to have them', async () => {
+  const page = await openPage(world.browser);
+  try {
+    await page.setContent(
+      '<!doctype html><html lang="en"><head><title>t</title></head><body><main>' +
+        '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">' +
+        '<input type="text"><p style="color:#bbb;background:#fff">faint</p></main></body></html>',
+    );
+    const found = (await axeViolations(page)).map((v) => v.split(' ')[0]);
+    expect(found).toEqual(expect.arrayContaining(['image-alt', 'label', 'color-contrast']));
+  } finally {
+    await page.context().close();
+  }
+});
 
 for (const lang of LANGS) {
   describe(`axe on the visitor's screens (${lang})`, () => {
