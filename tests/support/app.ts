@@ -18,6 +18,7 @@ import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections, startWebhookSender } from '../../server/src/runtime.ts';
 import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
 import { maxPosition } from '../../frontend/src/lib/position.ts';
+import { budget } from './time-budget.ts';
 
 /** The secret of the e-mail keys and check-in references of the test apps. */
 export const TEST_KEY_SECRET = 'test-secret';
@@ -56,7 +57,9 @@ export async function startTestApp(
   // lowers them. Sign-in keeps its defaults: only failures count, and few tests fail a sign-in.
   const config = loadConfig({
     LOG_LEVEL: 'silent',
-    READ_YOUR_WRITES_TIMEOUT_MS: '5000',
+    // A read waits this long for the client's own write: stretched on a slow or busy machine,
+    // where the projection may need longer than the server's default.
+    READ_YOUR_WRITES_TIMEOUT_MS: String(budget(5000)),
     RATE_LIMIT_CARTS: '100000',
     RATE_LIMIT_OWNER_LOOKUPS: '100000',
     ...options.env,
