@@ -48,6 +48,14 @@ export default defineConfig({
     // Unit tests start no PostgreSQL; the HA test starts its own cluster.
     globalSetup: kind === 'unit' || kind === 'ha' ? [] : ['tests/support/global-setup.ts'],
     pool: 'forks',
+    // One test process per worker serves file after file (no fresh process and module graph per
+    // file): loading the server's modules again for each of the suite's files cost more than a
+    // third of the unit and integration runs' CPU. Every file starts its own database, app or
+    // server and browser, so nothing a test relies on outlives its file. The fault, failover and
+    // operations files kill and restart processes: each keeps its own. RR_TEST_ISOLATE=1 isolates
+    // every file (to rule out one file's leftovers when a test fails only in the whole run).
+    isolate:
+      process.env.RR_TEST_ISOLATE === '1' || kind === 'faults' || kind === 'ha' || kind === 'ops',
     // The HA files start a cluster each and measure its failover; the fault files kill and
     // restart what the others share the cores with: one at a time. Unit tests keep the cores
     // busy on their own. An integration or browser test spends most of its time waiting on the
