@@ -182,11 +182,17 @@ export const SESSION_COOKIE = 'rr.sid';
  */
 export const SESSION_TOUCH_INTERVAL_MS = 60_000;
 
+/**
+ * The sessions' middleware; `close` stops the store's pruning of expired sessions, which runs on
+ * a timer until then (before the pool it uses is ended).
+ */
+export type SessionMiddleware = RequestHandler & { close(): void };
+
 /** Sessions live in PostgreSQL, so every service instance sees the same sign-in. */
 export async function sessionMiddleware(
   pool: pg.Pool,
   options: { secret?: string; secureCookie?: boolean },
-): Promise<RequestHandler> {
+): Promise<SessionMiddleware> {
   const PgStore = connectPgSimple(session);
   class ThrottledTouchStore extends PgStore {
     private readonly touchedAt = new Map<string, number>();
@@ -211,15 +217,16 @@ export async function sessionMiddleware(
       super.destroy(sid, callback);
     }
   }
-  return session({
+  const store = new ThrottledTouchStore({
+    pool,
+    tableName: 'sessions',
+    createTableIfMissing: false,
+    pruneSessionInterval: 15 * 60,
+  });
+  const middleware = session({
     name: SESSION_COOKIE,
     secret: await persistentSecret(pool, 'session_secret', options.secret),
-    store: new ThrottledTouchStore({
-      pool,
-      tableName: 'sessions',
-      createTableIfMissing: false,
-      pruneSessionInterval: 15 * 60,
-    }),
+    store,
     resave: false,
     saveUninitialized: false,
     rolling: true,
@@ -231,6 +238,7 @@ export async function sessionMiddleware(
       path: '/',
     },
   });
+  return Object.assign(middleware, { close: () => store.close() });
 }
 
 const UserSchema = z

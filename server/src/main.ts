@@ -7,6 +7,7 @@ import {
   ensureFirstAdmin,
   loadConfig,
   sessionMiddleware,
+  type SessionMiddleware,
   type Config,
   type Logger,
   listen,
@@ -115,8 +116,9 @@ async function main(): Promise<void> {
       : null;
   await reads?.ready();
   let server: Server | null = null;
+  let sessions: SessionMiddleware | null = null;
   if (role !== 'projector') {
-    const sessions = await sessionMiddleware(runtime.pool, {
+    sessions = await sessionMiddleware(runtime.pool, {
       secret: config.SESSION_SECRET,
       secureCookie: config.COOKIE_SECURE,
     });
@@ -158,6 +160,7 @@ async function main(): Promise<void> {
     await erasure?.stop();
     await backups?.stop();
     await runner?.stop();
+    sessions?.close();
     await reads?.close();
     await runtime.close();
     await db.stop();

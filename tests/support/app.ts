@@ -125,6 +125,7 @@ export async function startTestApp(
       await webhooks.stop();
       await runner.stop();
       await notifier.stop();
+      sessions.close();
     },
   };
 }
