@@ -77,7 +77,7 @@ export async function startServer(
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + budget(60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     try {
@@ -202,7 +202,7 @@ export function watchPage(page: Page): { errors: string[] } {
 export async function reloadUntilVisible(
   page: Page,
   locator: Locator,
-  timeoutMs = 30_000,
+  timeoutMs = budget(30_000),
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

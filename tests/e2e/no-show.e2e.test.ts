@@ -49,7 +49,7 @@ beforeAll(async () => {
     const res = await admin.get('/api/admin/tickets?status=NO_SHOW&limit=10');
     return ((await res.json()) as { totalCount: number }).totalCount;
   };
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + budget(20_000);
   while ((await released()) < readers.length && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 200));
   expect(await released()).toBe(readers.length);
