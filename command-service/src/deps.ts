@@ -29,6 +29,11 @@ export interface CommandDeps {
   calendarImport: CalendarImportSettings;
   /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS). */
   closureMaxDays: number;
+  /**
+   * The matcher records the entries the limits pass over (WAITLIST_PASS_OVER; absent: it does).
+   * Off during a rolling upgrade from a release that cannot fold those events.
+   */
+  waitlistPassOver?: boolean;
   /** The human check of a new cart (always true when no secret is configured). */
   verifyHuman: (token: string | undefined) => Promise<boolean>;
 }

@@ -19,7 +19,7 @@ export interface SlotSeats {
   capacity: number;
   /** Seats taken now: bookings, cart holds not yet ended and waitlist offers not yet lapsed. */
   taken: number;
-  /** Waitlist entries waiting for an offer. */
+  /** Waitlist entries that claim a freed seat: waiting, not passed over (waitlist-line.ts). */
   waiting: number;
   /** The slot's room has a waitlist (`waitlistOfferMinutes` set). */
   waitlistOn: boolean;

@@ -21,6 +21,12 @@ export interface WaitlistEntry {
   offerExpiresAt: string | null;
   /** Its address beside the log was erased (the day after the slot's day). */
   erased?: true;
+  /**
+   * While waiting: the matcher passed it over, the per-visitor limits barring it from a seat
+   * (docs/product.md#waitlist). It keeps its place but claims no freed seat until an offer or
+   * its return to the line (its limits allow it again) ends this.
+   */
+  passedOver?: true;
 }
 
 /** The entries in line order (the order of joining). */
@@ -57,7 +63,12 @@ export function evolveWaitlist(list: Waitlist, event: WaitlistEvent): Waitlist {
         status: 'offered',
         offerId: event.data.offerId,
         offerExpiresAt: event.data.expiresAt,
+        passedOver: undefined,
       });
+    case 'WaitlistEntryPassedOver':
+      return changeEntry(list, event.data.entryId, { passedOver: true });
+    case 'WaitlistEntryBackInLine':
+      return changeEntry(list, event.data.entryId, { passedOver: undefined });
     case 'SeatOfferLapsed':
       return changeEntry(list, event.data.entryId, { status: 'lapsed', offerExpiresAt: null });
     case 'SeatOfferTaken':
@@ -82,14 +93,28 @@ export function outstandingOffers(list: Waitlist | undefined, now: Date): Waitli
 /** Whether the entry is still in line: waiting, or offered a seat (lapsed or not). */
 export const isInLine = (e: WaitlistEntry) => e.status === 'waiting' || e.status === 'offered';
 
-/** The entry's place among those waiting (1 = next to be offered), null unless it waits. */
+/**
+ * The entry's place among those waiting (1 = next to be offered), null unless it waits. Passed
+ * over or not: a passed-over entry keeps its place.
+ */
 export function placeInLine(list: Waitlist | undefined, entryId: string): number | null {
   const waiting = (list ?? []).filter((e) => e.status === 'waiting');
   const i = waiting.findIndex((e) => e.entryId === entryId);
   return i < 0 ? null : i + 1;
 }
 
-/** How many wait for a seat: freed seats are theirs before any cart's. */
-export function waitingCount(list: Waitlist | undefined): number {
+/** How many wait in line, passed over or not (a new entry's place is one more). */
+export function lineLength(list: Waitlist | undefined): number {
   return (list ?? []).filter((e) => e.status === 'waiting').length;
+}
+
+/**
+ * Whether the entry claims a freed seat before any cart: it waits and was not passed over (whom
+ * the limits bar would never be offered the seat, so it would stay free for nobody).
+ */
+export const claimsSeat = (e: WaitlistEntry) => e.status === 'waiting' && e.passedOver !== true;
+
+/** How many claim a freed seat: freed seats are theirs before any cart's. */
+export function waitingCount(list: Waitlist | undefined): number {
+  return (list ?? []).filter(claimsSeat).length;
 }

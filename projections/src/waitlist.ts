@@ -6,7 +6,7 @@ import type { Projection } from './projection.ts';
  * Each slot's waitlist for staff's slot page, in line order (the slot stream's
  * version of the join), without personal data: waiting, offered, lapsed, taken (the seat went
  * into a cart), booked (that cart's ticket was booked), left (by the visitor) and removed (by
- * staff).
+ * staff); and whether a waiting entry was passed over (the limits bar it: it claims no seat).
  */
 export const waitlistProjection: Projection = {
   name: 'waitlist',
@@ -20,6 +20,8 @@ export const waitlistProjection: Projection = {
     'WaitlistEntryErased',
     'WaitlistLeft',
     'WaitlistEntryRemovedByStaff',
+    'WaitlistEntryPassedOver',
+    'WaitlistEntryBackInLine',
     'TicketBooked',
   ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
@@ -46,7 +48,8 @@ export const waitlistProjection: Projection = {
         return;
       case 'SeatOffered':
         await client.query(
-          `UPDATE rm_waitlist SET status = 'offered', offer_expires_at = $2 WHERE entry_id = $1`,
+          `UPDATE rm_waitlist SET status = 'offered', offer_expires_at = $2, passed_over = false
+            WHERE entry_id = $1`,
           [e.data.entryId, e.data.expiresAt],
         );
         return;
@@ -66,6 +69,13 @@ export const waitlistProjection: Projection = {
         await client.query(`UPDATE rm_waitlist SET status = $2 WHERE entry_id = $1`, [
           e.data.entryId,
           e.type === 'WaitlistLeft' ? 'left' : 'removed',
+        ]);
+        return;
+      case 'WaitlistEntryPassedOver':
+      case 'WaitlistEntryBackInLine':
+        await client.query(`UPDATE rm_waitlist SET passed_over = $2 WHERE entry_id = $1`, [
+          e.data.entryId,
+          e.type === 'WaitlistEntryPassedOver',
         ]);
         return;
       case 'WaitlistEntryErased':

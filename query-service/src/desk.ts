@@ -1,7 +1,7 @@
 import { hasStarted, seatsForCarts } from '@rr/domain';
 import { defineRoute, localDateTime, STAFF_ROLES, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
-import { seatsTakenLateral } from './seats-taken.ts';
+import { seatsTakenLateral, waitlistLateral } from './seats-taken.ts';
 
 /**
  * The desk's day: what the staff dashboard opens on. Per room the slot running now and the next
@@ -80,7 +80,9 @@ interface SlotJson {
   checked_in: number;
   held: number;
   offered: number;
+  /** Entries claiming a freed seat (the seat rule's); in_line: everyone waiting. */
   waiting: number;
+  in_line: number;
 }
 
 interface RoomRow {
@@ -102,15 +104,13 @@ const DESK_SQL = `
          (SELECT coalesce(json_agg(s ORDER BY s.start_time, s.id), '[]')
             FROM (SELECT s.id, s.start_time, s.end_time, s.capacity, s.ticket_count,
                          c.booked_count AS booked, c.held_count AS held, k.checked_in,
-                         w.offered, w.waiting
+                         w.offered, w.waiting, w.in_line
                     FROM rm_time_slots s,
                          ${seatsTakenLateral('t.time_slot_id = s.id', '$2')} c,
                          LATERAL (SELECT count(*)::int AS checked_in FROM rm_tickets k
                                    WHERE k.time_slot_id = s.id AND k.status = 'BOOKED'
                                      AND k.checked_in_at IS NOT NULL) k,
-                         LATERAL (SELECT count(*) FILTER (WHERE w.status = 'offered' AND w.offer_expires_at > $2)::int AS offered,
-                                         count(*) FILTER (WHERE w.status = 'waiting')::int AS waiting
-                                    FROM rm_waitlist w WHERE w.time_slot_id = s.id) w
+                         ${waitlistLateral('$2')}
                    WHERE s.room_id = r.id AND s.date = $1) s) AS slots
     FROM rm_rooms r
    ORDER BY r.sort_order, lower(r.name), r.id`;
@@ -143,7 +143,7 @@ export async function deskDayAt(deps: QueryDeps): Promise<DeskDay> {
         waitlistOn: room.waitlist_on,
         started: hasStarted({ date, startTime: s.start_time }, at),
       }),
-      waiting: s.waiting,
+      waiting: s.in_line,
     }));
     for (const s of room.slots)
       // The overbooked list's condition (more tickets than seats), for today.

@@ -1,7 +1,7 @@
 import { hasStarted, seatsForCarts, type Now } from '@rr/domain';
 import { defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
-import { seatsTakenLateral } from './seats-taken.ts';
+import { seatsTakenLateral, waitlistLateral } from './seats-taken.ts';
 
 /**
  * The live occupancy display: a public, glanceable answer for a screen in the
@@ -77,11 +77,9 @@ const DISPLAY_SQL = `
                          c.booked_count + c.held_count + w.offered AS taken, w.waiting
                     FROM rm_time_slots s,
                          ${seatsTakenLateral('t.time_slot_id = s.id', '$3')} c,
-                         -- The waitlist: seats offered (unexpired) and people waiting (whose
-                         -- claims the seat rule weighs).
-                         LATERAL (SELECT count(*) FILTER (WHERE w.status = 'offered' AND w.offer_expires_at > $3)::int AS offered,
-                                         count(*) FILTER (WHERE w.status = 'waiting')::int AS waiting
-                                    FROM rm_waitlist w WHERE w.time_slot_id = s.id) w
+                         -- The waitlist: seats offered (unexpired) and the claims of the
+                         -- people waiting (which the seat rule weighs).
+                         ${waitlistLateral('$3')}
                    WHERE s.id IN (SELECT l.id FROM rm_time_slots l
                                    WHERE l.room_id = r.id AND l.date = $1 AND l.end_time > $2
                                      AND l.capacity > 0 AND l.closed_reason IS NULL

@@ -11,3 +11,15 @@ export const seatsTakenLateral = (tickets: string, now: string) => `LATERAL (
          max(x.expires_at) FILTER (WHERE t.status = 'NEW' AND x.expires_at > ${now}) AS held_until
     FROM rm_tickets t LEFT JOIN rm_transactions x ON x.id = t.transaction_id
    WHERE ${tickets} AND t.status IN ('NEW', 'BOOKED'))`;
+
+/**
+ * The waitlist of slot `s` at `now` (an SQL expression), as the seat rule weighs it: `offered`,
+ * offers not yet lapsed (they hold a seat), and `waiting`, the entries that claim a freed seat
+ * (waiting and not passed over: whom the limits bar claims none, see waitingCount in the domain);
+ * `in_line`: every entry waiting, passed over or not.
+ */
+export const waitlistLateral = (now: string) => `LATERAL (
+  SELECT count(*) FILTER (WHERE w.status = 'offered' AND w.offer_expires_at > ${now})::int AS offered,
+         count(*) FILTER (WHERE w.status = 'waiting' AND NOT w.passed_over)::int AS waiting,
+         count(*) FILTER (WHERE w.status = 'waiting')::int AS in_line
+    FROM rm_waitlist w WHERE w.time_slot_id = s.id) w`;

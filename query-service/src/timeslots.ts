@@ -18,7 +18,7 @@ import {
   type RouteDef,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
-import { seatsTakenLateral } from './seats-taken.ts';
+import { seatsTakenLateral, waitlistLateral } from './seats-taken.ts';
 import { orderBy, pagingQuery } from './paging.ts';
 import { fetchPage, type Knex } from './sql.ts';
 
@@ -181,12 +181,6 @@ export const roomSeatColumns = (from: string, until: string) =>
   `r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
    (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
    ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN ${from} AND ${until}) AS holidays`;
-
-/** The waitlist of slot `s` at `now`: offers not yet lapsed, entries waiting. */
-const waitlistLateral = (now: string) => `LATERAL (
-  SELECT count(*) FILTER (WHERE w.status = 'offered' AND w.offer_expires_at > ${now})::int AS offered,
-         count(*) FILTER (WHERE w.status = 'waiting')::int AS waiting
-    FROM rm_waitlist w WHERE w.time_slot_id = s.id) w`;
 
 /** A slot's room as the seat rule weighs it: its booking window today and its waitlist. */
 interface SeatRoom {

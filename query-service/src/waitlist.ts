@@ -13,6 +13,10 @@ const WaitlistEntry = z
     language: z.enum(['de', 'en']),
     joinedAt: z.string(),
     offerExpiresAt: z.string().nullable(),
+    passedOver: z.boolean().openapi({
+      description:
+        'Waiting, but passed over by the matcher: the per-visitor limits bar it from a seat, so it keeps its place and claims none',
+    }),
   })
   .openapi('WaitlistEntry');
 
@@ -102,8 +106,10 @@ export function waitlistQueryRoutes(deps: QueryDeps): RouteDef[] {
           language: 'de' | 'en';
           joined_at: Date;
           offer_expires_at: Date | null;
+          passed_over: boolean;
         }>(
-          `SELECT w.entry_id, p.email, w.status, w.language, w.joined_at, w.offer_expires_at
+          `SELECT w.entry_id, p.email, w.status, w.language, w.joined_at, w.offer_expires_at,
+                  w.passed_over
              FROM rm_waitlist w JOIN rm_time_slots s ON s.id = w.time_slot_id
              LEFT JOIN waitlist_entries p ON p.entry_id = w.entry_id
             WHERE w.time_slot_id = $1 AND s.room_id = $2 ORDER BY w.line_position`,
@@ -119,6 +125,7 @@ export function waitlistQueryRoutes(deps: QueryDeps): RouteDef[] {
               language: row.language,
               joinedAt: row.joined_at.toISOString(),
               offerExpiresAt: row.offer_expires_at?.toISOString() ?? null,
+              passedOver: row.status === 'waiting' && row.passed_over,
             })),
           },
         };

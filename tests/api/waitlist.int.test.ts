@@ -382,4 +382,67 @@ describe('a freed seat, the calendar and the carts', () => {
     ).toEqual([]);
     expect((await newCart(v, slot)).status).toBe(201);
   });
+
+  it("agree on a seat nobody waiting may take: the one waiting holds the day's maximum elsewhere, so it is passed over and a cart takes the seat", async () => {
+    const date = day(4);
+    const slot = await createSlot(suite.admin, roomId, date, '10:00', '11:00', 1);
+    const v = new Client(suite.app.baseUrl);
+    // The slot's one seat is booked by another reader; the waiting reader joins while within the
+    // limits, then books the day's maximum (2) in two other slots of that day.
+    const bookSeat = async (slotId: string, email: string) => {
+      const [cart] = await fill(slotId, 1);
+      const r = await v.request('PUT', `/api/transactions/${cart}/booking`, {
+        json: { ...owner, email, language: 'en' },
+      });
+      expect(r.status).toBe(200);
+      return ((await r.json()) as { ownerId: string }).ownerId;
+    };
+    const seatOwner = await bookSeat(slot, 'seated@example.at');
+    expect((await join(v, slot, { email: 'at-limit@example.at', language: 'en' })).status).toBe(
+      201,
+    );
+    for (const start of ['08:00', '13:00'])
+      await bookSeat(
+        await createSlot(suite.admin, roomId, date, start, `${start.slice(0, 2)}:45`, 1),
+        'at-limit@example.at',
+      );
+
+    // The booking of the slot's seat is cancelled: the seat frees, and the matcher finds nobody
+    // in line who may take it.
+    const tickets = (await (await v.get(`/api/owners/${seatOwner}/tickets`)).json()) as {
+      id: string;
+    }[];
+    const cancel = await v.request(
+      'DELETE',
+      `/api/owners/${seatOwner}/tickets?ids=${tickets.map((t) => t.id).join(',')}`,
+    );
+    expect(cancel.status).toBe(200);
+    expect(await matchWaitlists(suite.app.deps)).toBe(0);
+    const [entryId] = await entriesInLine(slot);
+    expect(await slotEvents(slot, 'WaitlistEntryPassedOver')).toEqual([
+      { entryId, timeSlotId: slot },
+    ]);
+    // Once: another round records nothing more while the limits still bar the reader.
+    expect(await matchWaitlists(suite.app.deps)).toBe(0);
+    expect(await slotEvents(slot, 'WaitlistEntryPassedOver')).toHaveLength(1);
+
+    // The calendar shows the seat free, and a third reader's cart takes it.
+    await waitFor(
+      'the calendar to show the seat free',
+      async () => {
+        const shown = (await calendar(new Client(suite.app.baseUrl), roomId, date)).find(
+          (s) => s.id === slot,
+        );
+        return shown?.failedRules.length === 0;
+      },
+      budget(5000),
+    );
+    expect((await newCart(new Client(suite.app.baseUrl), slot)).status).toBe(201);
+
+    // Staff's line keeps the reader in place, marked passed over.
+    const line = (await (
+      await suite.admin.get(`/api/admin/rooms/${roomId}/timeslots/${slot}/waitlist`)
+    ).json()) as { content: { entryId: string; status: string; passedOver: boolean }[] };
+    expect(line.content).toMatchObject([{ entryId, status: 'waiting', passedOver: true }]);
+  });
 });

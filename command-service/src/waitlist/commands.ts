@@ -11,7 +11,7 @@ import {
   initialTransaction,
   initialVisitor,
   normalizeEmail,
-  waitingCount,
+  lineLength,
   type WaitlistCommand,
   type WaitlistDecision,
   type RoomState,
@@ -52,6 +52,7 @@ export function waitlistCommands(deps: CommandDeps) {
     limits: deps.limits,
     timeZone: deps.timeZone,
     newOfferId: () => randomBytes(16).toString('hex'),
+    passOver: deps.waitlistPassOver !== false,
   });
 
   async function loadSlot(s: StoreSession, timeSlotId: string, cart: string | null) {
@@ -105,7 +106,7 @@ export function waitlistCommands(deps: CommandDeps) {
       },
       answer: (_d, state) => ({
         entryId,
-        positionInLine: waitingCount(state.slot.waitlist) + 1,
+        positionInLine: lineLength(state.slot.waitlist) + 1,
         reference: deps.waitlistReferences.codeOf(entryId),
       }),
     });
@@ -203,8 +204,13 @@ export function waitlistCommands(deps: CommandDeps) {
         const loaded = await loadSlot(s, timeSlotId, null);
         const { now } = decisionTime(deps);
         const waiting = (loaded.slot.waitlist ?? []).filter((e) => e.status === 'waiting');
-        // Who holds what matters only when a seat is there to offer.
-        if (!waiting.length || offerableSeats(loaded.slot, now) === 0) return loaded;
+        // Who holds what matters only when a seat is there to offer, or to look again at whom
+        // the limits barred (they may claim again).
+        if (
+          !waiting.length ||
+          (offerableSeats(loaded.slot, now) === 0 && !waiting.some((e) => e.passedOver))
+        )
+          return loaded;
         const keys = [...new Set(waiting.map((e) => e.visitorKey))];
         return { ...loaded, held: await heldByWaiting(s, timeSlotId, keys) };
       },

@@ -133,6 +133,8 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
     case 'WaitlistEntryErased':
     case 'WaitlistLeft':
     case 'WaitlistEntryRemovedByStaff':
+    case 'WaitlistEntryPassedOver':
+    case 'WaitlistEntryBackInLine':
       return { ...state, version, waitlist: evolveWaitlist(state.waitlist ?? [], event) };
   }
 }

@@ -5,7 +5,9 @@ import {
   TicketAddedToTransaction,
   TicketHeld,
   TransactionStarted,
+  WaitlistEntryBackInLine,
   WaitlistEntryErased,
+  WaitlistEntryPassedOver,
   WaitlistEntryRemovedByStaff,
   WaitlistJoined,
   WaitlistLeft,
@@ -60,7 +62,7 @@ export interface WaitlistState {
   /**
    * The matcher's view of the people waiting, by visitor key: the seats each holds already (their
    * bookings from today on and their offers still out in other slots). Loaded only when a seat is
-   * free to offer; someone missing here holds nothing.
+   * free to offer or someone waiting was passed over; someone missing here holds nothing.
    */
   held?: ReadonlyMap<string, readonly CartRuleSlot[]>;
 }
@@ -69,6 +71,12 @@ export interface WaitlistContext extends Now {
   limits: BookingLimits;
   timeZone: string;
   newOfferId: () => string;
+  /**
+   * Whether the matcher records whom the limits pass over (absent: it does). Off, everyone waiting
+   * claims a seat as before those events existed: a release older than them, running beside this
+   * one during a rolling upgrade, cannot fold them (WAITLIST_PASS_OVER).
+   */
+  passOver?: boolean;
 }
 
 /** Events for the slot's stream, and for a new cart's (a taken offer). */
@@ -113,8 +121,8 @@ export function bookedSeats(visitor: VisitorState, today: LocalDate): CartRuleSl
 
 /**
  * Whether the matcher may offer a seat of `slot` to someone holding `held` (bookings and offers):
- * the same per-visitor rules a cart's add and a booking meet; someone who may not is skipped and
- * keeps their place.
+ * the same per-visitor rules a cart's add and a booking meet; someone who may not is passed over
+ * and keeps their place.
  */
 export function mayBeOffered(
   held: readonly CartRuleSlot[],
@@ -128,7 +136,9 @@ export function mayBeOffered(
  * Pure: a join needs a full, open slot of a room with a waitlist, an address that is not
  * blacklisted, a visitor within the per-visitor limits (as if the slot were booked) and not in
  * line already. The matcher offers as many seats as are free (offers already count as taken),
- * each to the next waiting entry, for the room's offer time but never past the slot's start.
+ * each to the next waiting entry the limits allow, for the room's offer time but never past the
+ * slot's start; an entry they bar while a seat is free is passed over (it then claims no seat),
+ * and one passed over that they allow again with no seat free claims again.
  */
 export function decideWaitlist(
   command: WaitlistCommand,
@@ -210,29 +220,37 @@ export function decideWaitlist(
       }
       // A closed slot offers no seat: the people waiting were told it closed.
       if (offerMinutes === null || startsAt <= ctx.now || slot.closed) return d;
-      const free = offerableSeats(slot, ctx.now);
       const until = Math.min(ctx.now.getTime() + offerMinutes * 60_000, startsAt.getTime());
       const expiresAt = new Date(until).toISOString();
       const here = { ...slot, timeSlotId: command.data.timeSlotId };
-      let seats = free;
+      const { timeSlotId } = command.data;
+      let seats = offerableSeats(slot, ctx.now);
+      // With no seat free, only someone passed over is looked at again, and only when the
+      // matcher loaded what the people waiting hold.
+      if (seats === 0 && !state.held) return d;
+      const passOver = ctx.passOver !== false;
       for (const e of list) {
-        if (seats === 0) break;
-        // In line order; someone the per-visitor limits bar (counting the seats they hold by
-        // bookings and other offers) is passed over for this seat and keeps waiting.
-        if (
-          e.status !== 'waiting' ||
-          !mayBeOffered(state.held?.get(e.visitorKey) ?? [], here, ctx.limits)
-        )
-          continue;
-        d.slot.push(
-          SeatOffered.create({
-            entryId: e.entryId,
-            timeSlotId: command.data.timeSlotId,
-            offerId: ctx.newOfferId(),
-            expiresAt,
-          }),
-        );
-        seats -= 1;
+        if (e.status !== 'waiting') continue;
+        // In line order, counting the seats each holds by bookings and other offers.
+        const allowed = mayBeOffered(state.held?.get(e.visitorKey) ?? [], here, ctx.limits);
+        if (allowed && seats > 0) {
+          d.slot.push(
+            SeatOffered.create({
+              entryId: e.entryId,
+              timeSlotId,
+              offerId: ctx.newOfferId(),
+              expiresAt,
+            }),
+          );
+          seats -= 1;
+        } else if (allowed && e.passedOver && passOver) {
+          // Allowed again with no seat free: it claims the next freed seat again.
+          d.slot.push(WaitlistEntryBackInLine.create({ entryId: e.entryId, timeSlotId }));
+        } else if (!allowed && seats > 0 && !e.passedOver && passOver) {
+          // Barred from this seat: passed over, once, keeping its place; it no longer claims a
+          // seat, so one nobody in line may take goes to carts (docs/product.md#waitlist).
+          d.slot.push(WaitlistEntryPassedOver.create({ entryId: e.entryId, timeSlotId }));
+        }
       }
       return d;
     }

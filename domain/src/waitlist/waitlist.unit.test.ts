@@ -16,7 +16,9 @@ import {
   TimeSlotDeleted,
   TransactionStarted,
   VisitorTicketsBooked,
+  WaitlistEntryBackInLine,
   WaitlistEntryErased,
+  WaitlistEntryPassedOver,
   WaitlistJoined,
 } from '@rr/events/catalogue';
 import { addDays, localDateTime } from '../calendar.ts';
@@ -26,7 +28,8 @@ import { evolveRoom, initialRoomState } from '../rooms/room.ts';
 import { evolveVisitor, initialVisitor } from '../reservations/cart.ts';
 import { decideReservation, emptyReservation } from '../reservations/reservation.ts';
 import { evolveSlot, initialSlotState, type SlotEvent } from '../time-slots/time-slot.ts';
-import { seatsTaken } from '../seats.ts';
+import { seatsTaken, slotSeatsAt } from '../seats.ts';
+import { seatsForCarts } from '../seat-rule.ts';
 import {
   decideWaitlist,
   type WaitlistCommand,
@@ -456,6 +459,10 @@ describe('offers and the per-visitor limits', () => {
     endTime,
   });
   const THIRD = 'e'.repeat(40);
+  const passedOver = (entry: number) =>
+    WaitlistEntryPassedOver.create({ entryId: id(entry), timeSlotId: SLOT });
+  const backInLine = (entry: number) =>
+    WaitlistEntryBackInLine.create({ entryId: id(entry), timeSlotId: SLOT });
   const offeredTo = (entry: number, n = 0) =>
     SeatOffered.create({
       entryId: id(entry),
@@ -471,7 +478,7 @@ describe('offers and the per-visitor limits', () => {
     waitlist()
       .given({ ...state(slot), held })
       .when(match)
-      .then({ slot: [offeredTo(11)], transaction: [] });
+      .then({ slot: [passedOver(10), offeredTo(11)], transaction: [] });
   });
 
   it('an overlapping seat held elsewhere passes the person over as well', () => {
@@ -480,16 +487,72 @@ describe('offers and the per-visitor limits', () => {
     waitlist()
       .given({ ...state(slot), held })
       .when(match)
-      .then({ slot: [offeredTo(11)], transaction: [] });
+      .then({ slot: [passedOver(10), offeredTo(11)], transaction: [] });
   });
 
-  it('nobody who may take it: no offer, and everyone keeps waiting', () => {
+  it('nobody who may take it: no offer, and the one waiting is passed over', () => {
     const slot = fullSlot(2, 1, '10:00', joined(10), cancelled(0));
     const held = new Map([[KEY, [seat('08:00', '09:00'), seat('13:00', '14:00')]]]);
     waitlist()
       .given({ ...state(slot), held })
       .when(match)
-      .then({ slot: [], transaction: [] });
+      .then({ slot: [passedOver(10)], transaction: [] });
+  });
+
+  it('all waiting barred by the day limit: both passed over, the freed seat goes to a cart; a cancellation elsewhere lets one be offered a seat again', () => {
+    const bothAtLimit = new Map([
+      [KEY, [seat('07:00', '08:00'), seat('13:00', '14:00')]],
+      [OTHER, [seat('07:00', '08:00'), seat('14:00', '15:00')]],
+    ]);
+    const freed = fullSlot(2, 1, '10:00', joined(10), joined(11, OTHER), cancelled(0));
+    waitlist()
+      .given({ ...state(freed), held: bothAtLimit })
+      .when(match)
+      .then({ slot: [passedOver(10), passedOver(11)], transaction: [] });
+
+    // Passed over, they keep their places but claim the seat no more: a cart may take it.
+    const passed = [passedOver(10), passedOver(11)].reduce(evolveSlot, freed);
+    expect(passed.waitlist?.map((e) => e.status)).toEqual(['waiting', 'waiting']);
+    expect(seatsForCarts(slotSeatsAt(passed, true, context()))).toBe(1);
+    scenario(decideReservation, { ...context(), limits })
+      .given({
+        ...emptyReservation,
+        slots: new Map([[SLOT, passed]]),
+        rooms: new Map([[ROOM, room(30)]]),
+      })
+      .when({
+        type: 'AddTicket',
+        data: { transactionId: id(500), ticketId: id(501), timeSlotId: SLOT },
+      })
+      .then((d) => expect(d.slots.get(SLOT)?.map((e) => e.type)).toEqual(['TicketHeld']));
+
+    // The second in line cancelled a booking of that day: below its limit, it is offered the
+    // seat at the next match; the first stays passed over and gets no second event.
+    const oneFree = new Map([...bothAtLimit, [OTHER, [seat('07:00', '08:00')]]]);
+    waitlist()
+      .given({ ...state(passed), held: oneFree })
+      .when(match)
+      .then({ slot: [offeredTo(11)], transaction: [] });
+  });
+
+  it('with passing over off (a rolling upgrade from a release that cannot fold it): nobody is recorded passed over, as before', () => {
+    const slot = fullSlot(2, 1, '10:00', joined(10), joined(11, OTHER), cancelled(0));
+    const held = new Map([[KEY, [seat('08:00', '09:00'), seat('13:00', '14:00')]]]);
+    scenario(decideWaitlist, { ...context(), passOver: false })
+      .given({ ...state(slot), held })
+      .when(match)
+      .then({ slot: [offeredTo(11)], transaction: [] });
+  });
+
+  it('passed over and allowed again while no seat is free: back in line, claiming the next freed seat', () => {
+    const full = fullSlot(2, 1, '10:00', joined(10), passedOver(10));
+    expect(seatsForCarts(slotSeatsAt(full, true, context()))).toBe(0);
+    waitlist()
+      .given({ ...state(full), held: new Map() })
+      .when(match)
+      .then({ slot: [backInLine(10)], transaction: [] });
+    const back = [backInLine(10), cancelled(0)].reduce(evolveSlot, full);
+    expect(seatsForCarts(slotSeatsAt(back, true, context()))).toBe(0);
   });
 
   it('the offers go in line order to exactly those the limits let take one, never more than are free', () => {
@@ -514,7 +577,7 @@ describe('offers and the per-visitor limits', () => {
             ...Array.from({ length: freed }, (_, i) => cancelled(i)),
           );
           const d = decideWaitlist(match, { ...state(slot), held }, context());
-          const offered = d.slot.map((e) => (e.data as { entryId: string }).entryId);
+          const offered = d.slot.filter((e) => e.type === 'SeatOffered').map((e) => e.data.entryId);
           const eligible = keys
             .map((_, i) => i)
             .filter((i) => heldCounts[i]! < limits.maxTicketsPerDay)

@@ -63,6 +63,24 @@ export const WaitlistEntryRemovedByStaff = defineEvent(
   z.object({ entryId: id, timeSlotId: id }),
 );
 
+/**
+ * The matcher passed the entry over for a free seat: the per-visitor limits bar its visitor from
+ * it (docs/product.md#waitlist). Written once while it stays barred; the entry keeps its place
+ * in line but no longer claims a freed seat, so carts may take one nobody in line can.
+ */
+export const WaitlistEntryPassedOver = defineEvent(
+  'WaitlistEntryPassedOver',
+  z.object({ entryId: id, timeSlotId: id }),
+);
+/**
+ * A passed-over entry's limits allow it a seat again while none is free: it claims the next freed
+ * seat again (an offer clears the passed-over state by itself and needs no such event).
+ */
+export const WaitlistEntryBackInLine = defineEvent(
+  'WaitlistEntryBackInLine',
+  z.object({ entryId: id, timeSlotId: id }),
+);
+
 export const waitlistEvents = [
   WaitlistJoined,
   SeatOffered,
@@ -71,6 +89,8 @@ export const waitlistEvents = [
   WaitlistEntryErased,
   WaitlistLeft,
   WaitlistEntryRemovedByStaff,
+  WaitlistEntryPassedOver,
+  WaitlistEntryBackInLine,
 ];
 
 type D<T extends { schema: z.ZodType }> = z.infer<T['schema']>;
@@ -81,4 +101,6 @@ export type WaitlistEvent =
   | { type: 'SeatOfferTaken'; data: D<typeof SeatOfferTaken> }
   | { type: 'WaitlistEntryErased'; data: D<typeof WaitlistEntryErased> }
   | { type: 'WaitlistLeft'; data: D<typeof WaitlistLeft> }
-  | { type: 'WaitlistEntryRemovedByStaff'; data: D<typeof WaitlistEntryRemovedByStaff> };
+  | { type: 'WaitlistEntryRemovedByStaff'; data: D<typeof WaitlistEntryRemovedByStaff> }
+  | { type: 'WaitlistEntryPassedOver'; data: D<typeof WaitlistEntryPassedOver> }
+  | { type: 'WaitlistEntryBackInLine'; data: D<typeof WaitlistEntryBackInLine> };

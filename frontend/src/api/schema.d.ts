@@ -6359,6 +6359,8 @@ export interface components {
             language: "de" | "en";
             joinedAt: string;
             offerExpiresAt: string | null;
+            /** @description Waiting, but passed over by the matcher: the per-visitor limits bar it from a seat, so it keeps its place and claims none */
+            passedOver: boolean;
         };
         TimeSlotPage: {
             content: components["schemas"]["TimeSlot"][];

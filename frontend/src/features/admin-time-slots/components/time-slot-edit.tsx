@@ -233,7 +233,8 @@ function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
 
 /**
  * The slot's waitlist, only in a room that has one: each entry's address (until its erasure), its
- * status and times, and a button that takes an entry still in line off it.
+ * status (a waiting entry the limits bar is shown passed over) and times, and a button that takes
+ * an entry still in line off it.
  */
 function SlotWaitlist({ slot }: { slot: AdminTimeSlot }) {
   const { t } = useTranslation('admin-time-slots');
@@ -283,7 +284,11 @@ function SlotWaitlist({ slot }: { slot: AdminTimeSlot }) {
                     <tr key={entry.entryId}>
                       <td>{entry.positionInLine}</td>
                       <td>{entry.email ?? t('waitlist.erased')}</td>
-                      <td>{t(`waitlist.statuses.${entry.status}`)}</td>
+                      <td>
+                        {entry.passedOver
+                          ? t('waitlist.passed-over')
+                          : t(`waitlist.statuses.${entry.status}`)}
+                      </td>
                       <td>{t(`waitlist.languages.${entry.language}`)}</td>
                       <td>{time(entry.joinedAt)}</td>
                       <td>{time(entry.offerExpiresAt)}</td>
