@@ -15,6 +15,7 @@ import { deskQueryRoutes } from './desk.ts';
 import { calendarFeedRoutes } from './calendar-feeds.ts';
 import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
+import { insightsQueryRoutes } from './insights.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -34,6 +35,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...deskQueryRoutes(deps),
     ...calendarFeedRoutes(deps),
     ...closureQueryRoutes(deps),
+    ...insightsQueryRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
     ...displayQueryRoutes(deps),

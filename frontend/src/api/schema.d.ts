@@ -5847,6 +5847,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Insights of one room or all rooms over a period: occupancy by weekday and hour, weekly trend, unmet demand, lead time, late cancellations */
+        get: {
+            parameters: {
+                query: {
+                    roomId?: string;
+                    fromDate: string;
+                    untilDate: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Insights */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Insights"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -6664,6 +6731,38 @@ export interface components {
             bookings: number;
             /** @description Waitlist entries of these slots (waiting or offered) */
             waiting: number;
+        };
+        Insights: {
+            heatmap: {
+                weekday: number;
+                hour: number;
+                offeredSeatHours: number;
+                bookedSeatHours: number;
+            }[];
+            weeks: {
+                weekStart: string;
+                offeredSeats: number;
+                bookedSeats: number;
+                cancelled: number;
+                noShows: number;
+            }[];
+            demand: {
+                refused: number;
+                waitlistJoins: number;
+                offersTaken: number;
+                offersLapsed: number;
+            };
+            leadTimeDays: {
+                p50: number | null;
+                p90: number | null;
+                histogram: {
+                    days: number;
+                    bookings: number;
+                }[];
+            };
+            cancellations: number;
+            lateCancellations: number;
+            lateCancellationShare: number | null;
         };
         Settings: {
             /** @description Tickets per cart (MAX_CART_TICKETS) */
