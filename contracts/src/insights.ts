@@ -2,6 +2,9 @@ import * as z from 'zod/mini';
 import { isValidLocalDate } from './dates.ts';
 import { crossRule, isoDate, untilNotBefore } from './fields.ts';
 
+/** The parts of the insights, each a chart and a table of the screen and a CSV. */
+export const INSIGHTS_PARTS = ['heatmap', 'weeks', 'demand', 'lead-time'] as const;
+
 /** docs/product.md#insights: the longest period one request covers, in days. */
 export const INSIGHTS_MAX_DAYS = 400;
 

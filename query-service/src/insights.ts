@@ -1,5 +1,7 @@
-import { InsightsQuery as InsightsContract } from '@rr/contracts';
+import { INSIGHTS_PARTS, InsightsQuery as InsightsContract } from '@rr/contracts';
+import { toCsv } from '@rr/domain';
 import { defineRoute, fromContract, z, type RouteDef } from '@rr/platform';
+import { sendCsv } from './csv.ts';
 import type { QueryDeps } from './deps.ts';
 
 /**
@@ -151,10 +153,53 @@ export function insightsOf({ pool, timeZone }: Pick<QueryDeps, 'pool' | 'timeZon
   };
 }
 
-/** GET /admin/insights for the admin and reports roles. */
+/** One part of the insights as a table: its CSV's header and rows (the screen's tables). */
+function csvOf(part: (typeof INSIGHTS_PARTS)[number], x: Insights) {
+  switch (part) {
+    case 'heatmap':
+      return toCsv(
+        ['Wochentag', 'Stunde', 'Angebotene Platzstunden', 'Gebuchte Platzstunden'],
+        x.heatmap.map((c) => [c.weekday, c.hour, c.offeredSeatHours, c.bookedSeatHours]),
+      );
+    case 'weeks':
+      return toCsv(
+        ['Wochenbeginn', 'Angebotene Plätze', 'Gebuchte Plätze', 'Stornierungen', 'No-Shows'],
+        x.weeks.map((w) => [w.weekStart, w.offeredSeats, w.bookedSeats, w.cancelled, w.noShows]),
+      );
+    case 'demand':
+      return toCsv(
+        ['Abgewiesen', 'Warteliste', 'Angebote angenommen', 'Angebote verfallen'],
+        [[x.demand.refused, x.demand.waitlistJoins, x.demand.offersTaken, x.demand.offersLapsed]],
+      );
+    case 'lead-time':
+      return toCsv(
+        ['Tage', 'Buchungen'],
+        x.leadTimeDays.histogram.map((h) => [h.days, h.bookings]),
+      );
+  }
+}
+
+/** GET /admin/insights (and its parts as CSV) for the admin and reports roles. */
 export function insightsQueryRoutes(deps: QueryDeps): RouteDef[] {
   const insights = insightsOf(deps);
   return [
+    defineRoute({
+      method: 'get',
+      path: '/admin/insights.csv',
+      summary: 'One part of the insights (heatmap, weeks, demand, lead-time) as CSV',
+      tags: ['reports'],
+      access: ['admin', 'reports'],
+      query: Query.safeExtend({ part: z.enum(INSIGHTS_PARTS) }),
+      responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
+      handler: async ({ query, res }) => {
+        const x = await insights(query);
+        sendCsv(
+          res,
+          `insights-${query.part}-${query.fromDate}-${query.untilDate}.csv`,
+          csvOf(query.part, x),
+        );
+      },
+    }),
     defineRoute({
       method: 'get',
       path: '/admin/insights',

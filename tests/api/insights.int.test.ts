@@ -386,6 +386,16 @@ describe('insights on a generated history', () => {
     expect(expected.lateCancelled).toBeGreaterThan(0);
     expect(expected.cancelled).toBeGreaterThan(expected.lateCancelled);
 
+    // Each part as CSV, the same figures: the demand of the first room.
+    const csv = await suite.admin.get(
+      `/api/admin/insights.csv?part=demand&roomId=${roomId}&${period}`,
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect((await csv.text()).split('\r\n')[1]).toBe(
+      `${expected.refused};${expected.waitlistJoins};${expected.offersTaken};${expected.offersLapsed}`,
+    );
+
     // All rooms: the sums of both.
     const all = await insights(period);
     expect(all.demand.refused).toBe(6);

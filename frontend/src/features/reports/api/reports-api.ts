@@ -1,7 +1,8 @@
 import { baseApi } from '../../../api/base-api';
-import type { DailyReport, OccupancyReportItem, Page, Room } from '../../../api/types';
+import type { DailyReport, Insights, OccupancyReportItem, Page, Room } from '../../../api/types';
 import { MAX_ROOMS } from '../../../lib/constants';
 import type { OccupancyQuery } from '../utils/reports';
+import { insightsParams, type InsightsQuery } from '../utils/insights';
 
 export interface DailyReportQuery {
   roomId: string;
@@ -40,6 +41,13 @@ export const reportsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Ticket'] }).
         { type: 'TimeSlot', id: 'LIST' },
       ],
     }),
+    getInsights: build.query<Insights, InsightsQuery>({
+      query: (query) => ({ url: 'admin/insights', params: insightsParams(query) }),
+      providesTags: [
+        { type: 'Ticket', id: 'LIST' },
+        { type: 'TimeSlot', id: 'LIST' },
+      ],
+    }),
   }),
 });
 
@@ -48,4 +56,5 @@ export const {
   useGetReportRoomQuery,
   useGetDailyReportQuery,
   useGetOccupancyReportQuery,
+  useGetInsightsQuery,
 } = reportsApi;
