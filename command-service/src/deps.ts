@@ -29,6 +29,8 @@ export interface CommandDeps {
   calendarImport: CalendarImportSettings;
   /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS). */
   closureMaxDays: number;
+  /** The most events one what-if replay of the insights reads (WHAT_IF_MAX_EVENTS; the query side's). */
+  whatIfMaxEvents: number;
   /** The human check of a new cart (always true when no secret is configured). */
   verifyHuman: (token: string | undefined) => Promise<boolean>;
 }

@@ -106,6 +106,8 @@ const ConfigSchema = z.object({
   LIBRARY_CONTACT_EMAIL: z.email().optional(),
   // The longest date range one closure of rooms may span (docs/product.md#closures).
   CLOSURE_MAX_DAYS: z.coerce.number().int().min(1).max(3660).default(366),
+  // The most events of a room's slots one what-if replay reads (docs/product.md#insights).
+  WHAT_IF_MAX_EVENTS: z.coerce.number().int().min(1).max(10_000_000).default(200_000),
   MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
   // How often the reminder job looks for reminders now due.
   REMINDER_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),

@@ -16,6 +16,7 @@ import { calendarFeedRoutes } from './calendar-feeds.ts';
 import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
 import { insightsQueryRoutes } from './insights.ts';
+import { whatIfRoutes } from './what-if.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -36,6 +37,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...calendarFeedRoutes(deps),
     ...closureQueryRoutes(deps),
     ...insightsQueryRoutes(deps),
+    ...whatIfRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
     ...displayQueryRoutes(deps),

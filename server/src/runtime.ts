@@ -64,6 +64,7 @@ export async function openRuntime(
       limits: bookingLimitsOf(config),
       calendarImport: calendarImportSettings(config),
       closureMaxDays: config.CLOSURE_MAX_DAYS,
+      whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
       verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),
       checkInCodes: checkInCodes(keySecret),

@@ -5982,6 +5982,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/insights/what-if": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replays a room's recorded demand over a period under other rules (capacity, cart hold time): served, refused and waitlisted, actual and what-if */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        roomId: string;
+                        fromDate: string;
+                        untilDate: string;
+                        change: {
+                            capacity?: number;
+                            cartHoldMinutes?: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The replay */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WhatIf"];
+                    };
+                };
+                /** @description validation__error, insights__replay_too_large */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -6831,6 +6912,34 @@ export interface components {
             cancellations: number;
             lateCancellations: number;
             lateCancellationShare: number | null;
+        };
+        WhatIf: {
+            actual: {
+                served: number;
+                refused: number;
+                waitlisted: number;
+            };
+            whatIf: {
+                served: number;
+                refused: number;
+                waitlisted: number;
+            };
+            slots: {
+                /** Format: uuid */
+                timeSlotId: string;
+                date: string;
+                startTime: string;
+                actual: {
+                    served: number;
+                    refused: number;
+                    waitlisted: number;
+                };
+                whatIf: {
+                    served: number;
+                    refused: number;
+                    waitlisted: number;
+                };
+            }[];
         };
         Settings: {
             /** @description Tickets per cart (MAX_CART_TICKETS) */
