@@ -23,11 +23,17 @@ const TEXTS = {
     heatmap: 'Auslastung nach Wochentag und Stunde',
     refused: 'Abgewiesen (ausgebucht)',
     csv: 'als CSV herunterladen',
+    seats: 'Plätze je Zeitfenster',
+    replay: 'Nachspielen',
+    served: 'Platz erhalten',
   },
   en: {
     heatmap: 'Occupancy by weekday and hour',
     refused: 'Turned away (full)',
     csv: 'as CSV',
+    seats: 'Seats per time slot',
+    replay: 'Replay',
+    served: 'Got a seat',
   },
 } as const;
 
@@ -79,7 +85,7 @@ describe('the insights screen', () => {
         const page = await openStaffPage(browser, viewport, lang);
         await openInsights(page, lang);
         const main = page.getByRole('main');
-        // Four parts, each with a table.
+        // Four parts, each with a table (the replay's comes on asking).
         expect(await main.getByRole('table').count(), label).toBe(4);
         // The heatmap's table: the two booked hours of the slot, full.
         expect(await main.getByRole('cell', { name: /^100\s?%$/ }).count(), label).toBe(2);
@@ -87,6 +93,26 @@ describe('the insights screen', () => {
         const overflow = await page.evaluate(
           () => document.documentElement.scrollWidth - window.innerWidth,
         );
+        expect(overflow, label).toBeLessThanOrEqual(0);
+        // What if the room had 3 seats: the two refused carts would have got one.
+        await main.getByLabel(TEXTS[lang].seats).fill('3');
+        await main.getByRole('button', { name: TEXTS[lang].replay }).click();
+        const replayed = main.getByRole('table').last();
+        await replayed.getByRole('row', { name: TEXTS[lang].served }).waitFor();
+        expect(
+          await replayed
+            .getByRole('row', { name: TEXTS[lang].served })
+            .getByRole('cell')
+            .allInnerTexts(),
+          label,
+        ).toEqual(['1', '3']);
+        expect(
+          await replayed
+            .getByRole('row', { name: TEXTS[lang].refused })
+            .getByRole('cell')
+            .allInnerTexts(),
+          label,
+        ).toEqual(['2', '0']);
         expect(overflow, label).toBeLessThanOrEqual(0);
         await expectAccessible(page, `insights ${label}`);
         await page.context().close();

@@ -1,5 +1,12 @@
 import { baseApi } from '../../../api/base-api';
-import type { DailyReport, Insights, OccupancyReportItem, Page, Room } from '../../../api/types';
+import type {
+  DailyReport,
+  Insights,
+  OccupancyReportItem,
+  Page,
+  Room,
+  WhatIf,
+} from '../../../api/types';
 import { MAX_ROOMS } from '../../../lib/constants';
 import type { OccupancyQuery } from '../utils/reports';
 import { insightsParams, type InsightsQuery } from '../utils/insights';
@@ -48,6 +55,14 @@ export const reportsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Ticket'] }).
         { type: 'TimeSlot', id: 'LIST' },
       ],
     }),
+    /** The what-if replay: a POST that only reads (docs/product.md#insights). */
+    getWhatIf: build.query<WhatIf, { query: InsightsQuery; capacity: number }>({
+      query: ({ query, capacity }) => ({
+        url: 'admin/insights/what-if',
+        method: 'POST',
+        body: { ...insightsParams(query), change: { capacity } },
+      }),
+    }),
   }),
 });
 
@@ -57,4 +72,5 @@ export const {
   useGetDailyReportQuery,
   useGetOccupancyReportQuery,
   useGetInsightsQuery,
+  useGetWhatIfQuery,
 } = reportsApi;

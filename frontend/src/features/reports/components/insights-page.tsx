@@ -10,7 +10,7 @@ import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
-import { useGetInsightsQuery, useGetReportRoomsQuery } from '../api/reports-api';
+import { useGetInsightsQuery, useGetReportRoomsQuery, useGetWhatIfQuery } from '../api/reports-api';
 import {
   cellAt,
   defaultInsightsQuery,
@@ -147,6 +147,7 @@ function InsightsResult({ query, header }: { query: InsightsQuery; header: strin
             <WeeksPart x={x} query={query} />
             <DemandPart x={x} query={query} />
             <LeadTimePart x={x} query={query} />
+            {query.roomId !== '' ? <WhatIfPart key={query.roomId} query={query} /> : null}
           </div>
         )}
       </LoadingContainer>
@@ -438,5 +439,84 @@ function LeadTimePart({ x, query }: PartProps) {
         }
       />
     </>
+  );
+}
+
+/** "What if this room had N seats?": the replay beside what happened (docs/product.md#insights). */
+function WhatIfPart({ query }: { query: InsightsQuery }) {
+  const { t } = useTranslation('reports');
+  const headingId = useId();
+  const [seats, setSeats] = useState('');
+  const [asked, setAsked] = useState<number | null>(null);
+  const valid = /^\d{1,5}$/.test(seats.trim());
+  const replay = useGetWhatIfQuery({ query, capacity: asked ?? 0 }, { skip: asked === null });
+  const title = t('insights.what-if.title');
+  return (
+    <section className="insights-part" aria-labelledby={headingId}>
+      <h3 id={headingId}>{title}</h3>
+      <form
+        className="report-filters no-print"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (valid) setAsked(Number(seats.trim()));
+        }}
+      >
+        <div className="field-row">
+          <InputField
+            id="insights-what-if-seats"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={99999}
+            label={t('insights.what-if.seats')}
+            required
+            value={seats}
+            error={seats !== '' && !valid ? t('insights.what-if.seats-invalid') : undefined}
+            onChange={(event) => setSeats(event.target.value)}
+          />
+        </div>
+        <button type="submit" className="button">
+          {t('insights.what-if.replay')}
+        </button>
+      </form>
+      {asked === null ? null : (
+        <LoadingContainer
+          data={replay.data}
+          error={replay.error}
+          backLink={{ to: '/reports', label: t('back-to-reports') }}
+        >
+          {(w) => (
+            <TableRegion label={t('insights.what-if.caption', { seats: asked })}>
+              <table className="data-table report-table">
+                <caption className="visually-hidden">
+                  {t('insights.what-if.caption', { seats: asked })}
+                </caption>
+                <thead>
+                  <tr>
+                    <td />
+                    <th scope="col" className="data-table__number">
+                      {t('insights.what-if.actual')}
+                    </th>
+                    <th scope="col" className="data-table__number">
+                      {t('insights.what-if.with-seats', { seats: asked })}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(['served', 'refused', 'waitlisted'] as const).map((key) => (
+                    <tr key={key}>
+                      <th scope="row">{t(`insights.what-if.${key}`)}</th>
+                      <td className="data-table__number">{w.actual[key]}</td>
+                      <td className="data-table__number">{w.whatIf[key]}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableRegion>
+          )}
+        </LoadingContainer>
+      )}
+    </section>
   );
 }
