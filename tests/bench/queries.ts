@@ -133,6 +133,23 @@ async function main(): Promise<void> {
       };
       const staffGet = (path: string) => get(path, { Cookie: cookie });
 
+      // The insights of every room over the generated year (the longest period is 400 days).
+      const insightsUntil = [g.lastDate, addDays(g.firstDate, 399)].sort()[0]!;
+      const insightsPath = `/admin/insights?fromDate=${g.firstDate}&untilDate=${insightsUntil}`;
+      const insights = (await staffGet(insightsPath)) as { weeks: unknown[] };
+      if (insights.weeks.length < Math.floor(DAYS / 7))
+        throw new Error(`the insights show ${insights.weeks.length} weeks of ${DAYS} days`);
+
+      // Measured first as well, and printed at once: the figure does not depend on the visitor
+      // scenarios below.
+      {
+        const base = await sequential(REQUESTS, () => pool.query('SELECT 1').then(() => undefined));
+        const ins = await sequential(REQUESTS, () => staffGet(insightsPath).then(() => undefined));
+        console.log(
+          `  insights (all ${ROOMS} rooms, ${DAYS} days): p50 ${ins.p50} ms, p95 ${ins.p95} ms, p99 ${ins.p99} ms; SELECT 1 p95 ${base.p95} ms; ratio ${round(ins.p95 / base.p95, 1)}`,
+        );
+      }
+
       // The visitor's month: next month (fully inside the booking window), of the busiest room.
       const today = todayIn(new Date(), 'Europe/Vienna');
       const next = addDays(`${today.slice(0, 7)}-01`, 40).slice(0, 7);
@@ -169,13 +186,6 @@ async function main(): Promise<void> {
         throw new Error(`page 500 has ${page500.content.length} rows (of ${page500.totalCount})`);
       const searched = (await staffGet(list(1, searchTerm))) as { totalCount: number };
       if (searched.totalCount === 0) throw new Error(`no reservation matches ${searchTerm}`);
-
-      // The insights of every room over the generated year (the longest period is 400 days).
-      const insightsUntil = [g.lastDate, addDays(g.firstDate, 399)].sort()[0]!;
-      const insightsPath = `/admin/insights?fromDate=${g.firstDate}&untilDate=${insightsUntil}`;
-      const insights = (await staffGet(insightsPath)) as { weeks: unknown[] };
-      if (insights.weeks.length < Math.floor(DAYS / 7))
-        throw new Error(`the insights show ${insights.weeks.length} weeks of ${DAYS} days`);
 
       const scenarios: {
         key: string;
