@@ -34,6 +34,8 @@ export interface CommandDeps {
    * Off during a rolling upgrade from a release that cannot fold those events.
    */
   waitlistPassOver?: boolean;
+  /** The most events one what-if replay of the insights reads (WHAT_IF_MAX_EVENTS; the query side's). */
+  whatIfMaxEvents: number;
   /** The human check of a new cart (always true when no secret is configured). */
   verifyHuman: (token: string | undefined) => Promise<boolean>;
 }

@@ -22,3 +22,4 @@ export * from './api-tokens.ts';
 export * from './booking-number.ts';
 export * from './webhooks.ts';
 export * from './closures.ts';
+export * from './insights.ts';

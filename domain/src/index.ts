@@ -20,3 +20,4 @@ export * from './reservations/cart.ts';
 export * from './reservations/reservation.ts';
 export * from './waitlist/waitlist.ts';
 export * from './owner/owner.ts';
+export * from './what-if.ts';

@@ -109,6 +109,8 @@ const ConfigSchema = z.object({
   // The waitlist's matcher records whom the limits pass over (docs/product.md#waitlist). Off
   // while a release older than those events runs beside this one: it cannot fold them.
   WAITLIST_PASS_OVER: bool.default(true),
+  // The most events of a room's slots one what-if replay reads (docs/product.md#insights).
+  WHAT_IF_MAX_EVENTS: z.coerce.number().int().min(1).max(10_000_000).default(200_000),
   MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
   // How often the reminder job looks for reminders now due.
   REMINDER_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),

@@ -5,6 +5,7 @@ import { holidaysProjection } from './holidays.ts';
 import { blacklistProjection } from './blacklist.ts';
 import { ticketsProjection } from './tickets.ts';
 import { waitlistProjection } from './waitlist.ts';
+import { insightsProjection } from './insights.ts';
 
 export * from './projection.ts';
 export * from './checkpoints.ts';
@@ -19,6 +20,7 @@ export const readModelProjections: Projection[] = [
   blacklistProjection,
   ticketsProjection,
   waitlistProjection,
+  insightsProjection,
 ];
 
 export { mailOutboxReactor } from './mail/outbox-reactor.ts';

@@ -15,4 +15,6 @@ export interface QueryDeps {
   waitlistReferences: WaitlistReferences;
   /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS): its preview's too. */
   closureMaxDays: number;
+  /** The most events one what-if replay of the insights reads (WHAT_IF_MAX_EVENTS). */
+  whatIfMaxEvents: number;
 }

@@ -15,6 +15,8 @@ import { deskQueryRoutes } from './desk.ts';
 import { calendarFeedRoutes } from './calendar-feeds.ts';
 import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
+import { insightsQueryRoutes } from './insights.ts';
+import { whatIfRoutes } from './what-if.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -34,6 +36,8 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...deskQueryRoutes(deps),
     ...calendarFeedRoutes(deps),
     ...closureQueryRoutes(deps),
+    ...insightsQueryRoutes(deps),
+    ...whatIfRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
     ...displayQueryRoutes(deps),

@@ -28,6 +28,7 @@ const doc = openApiDocument(
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     closureMaxDays: config.CLOSURE_MAX_DAYS,
+    whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
     verifyHuman: () => Promise.resolve(true),
     logger: createLogger('silent'),
   },

@@ -65,6 +65,7 @@ export async function openRuntime(
       calendarImport: calendarImportSettings(config),
       closureMaxDays: config.CLOSURE_MAX_DAYS,
       waitlistPassOver: config.WAITLIST_PASS_OVER,
+      whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
       verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),
       checkInCodes: checkInCodes(keySecret),

@@ -15,6 +15,7 @@
  *                   GET /api/transactions/{id}/rooms/{roomId}/available-timeslots
  *   reservations    GET /api/admin/tickets sorted by name, page 1 and page 500 (20 a page),
  *                   and page 1 with a search term
+ *   insights        GET /api/admin/insights of every room over the generated days
  * Prints p50/p95/p99 and the ratio of p95 to the baseline's; writes `bench-results.json` key `queries`.
  */
 import type { Server } from 'node:http';
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
       limits: defaultLimits,
       calendarImport: calendarImportSettings(config),
       closureMaxDays: config.CLOSURE_MAX_DAYS,
+      whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
       verifyHuman: () => Promise.resolve(true),
     };
     const runner = startProjections(
@@ -130,6 +132,23 @@ async function main(): Promise<void> {
         return res.json();
       };
       const staffGet = (path: string) => get(path, { Cookie: cookie });
+
+      // The insights of every room over the generated year (the longest period is 400 days).
+      const insightsUntil = [g.lastDate, addDays(g.firstDate, 399)].sort()[0]!;
+      const insightsPath = `/admin/insights?fromDate=${g.firstDate}&untilDate=${insightsUntil}`;
+      const insights = (await staffGet(insightsPath)) as { weeks: unknown[] };
+      if (insights.weeks.length < Math.floor(DAYS / 7))
+        throw new Error(`the insights show ${insights.weeks.length} weeks of ${DAYS} days`);
+
+      // Measured first as well, and printed at once: the figure does not depend on the visitor
+      // scenarios below.
+      {
+        const base = await sequential(REQUESTS, () => pool.query('SELECT 1').then(() => undefined));
+        const ins = await sequential(REQUESTS, () => staffGet(insightsPath).then(() => undefined));
+        console.log(
+          `  insights (all ${ROOMS} rooms, ${DAYS} days): p50 ${ins.p50} ms, p95 ${ins.p95} ms, p99 ${ins.p99} ms; SELECT 1 p95 ${base.p95} ms; ratio ${round(ins.p95 / base.p95, 1)}`,
+        );
+      }
 
       // The visitor's month: next month (fully inside the booking window), of the busiest room.
       const today = todayIn(new Date(), 'Europe/Vienna');
@@ -231,6 +250,12 @@ async function main(): Promise<void> {
           target: 30,
           op: () => staffGet(list(5, searchTerm)),
         },
+        {
+          key: 'insights',
+          label: `insights, all ${ROOMS} rooms over ${DAYS} days`,
+          target: 300,
+          op: () => staffGet(insightsPath),
+        },
       ];
       const results: Record<string, Percentiles> = {};
       for (const s of scenarios) {
@@ -269,6 +294,7 @@ async function main(): Promise<void> {
         unit: 'milliseconds per request, one client, sequential, end to end over HTTP (in-process app)',
         month: { roomId: room.id, fromDate, untilDate, slots: slots.length },
         searchTerm,
+        insights: { path: insightsPath },
         scenarios: Object.fromEntries(
           scenarios.map((s) => [
             s.key,

@@ -152,6 +152,18 @@ export function describeStaffScreens(lang: Lang): void {
       await go(`/admin/blacklist-edit/${encodeURIComponent(BLACKLISTED)}`);
       await clickAndWait(main(page).locator('.button--danger').first(), dialog(page));
     });
+    // The insights: every room's charts with their tables, then one room's, then a bad period.
+    screen('insights', current, () => go('/admin/insights'));
+    screen('insights (one room)', current, async () => {
+      await go('/admin/insights');
+      await page.locator('#insights-roomId').selectOption(world.ids.room);
+      await settled(page);
+    });
+    screen('insights with errors', current, async () => {
+      await go('/admin/insights');
+      await page.locator('#insights-untilDate').fill('2000-01-01');
+      await main(page).locator('.field__error').first().waitFor();
+    });
   });
 
   describe(`axe on the permission error (${lang})`, () => {

@@ -87,6 +87,7 @@ export async function startTestApp(
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     closureMaxDays: config.CLOSURE_MAX_DAYS,
+    whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
     verifyHuman: options.verifyHuman ?? (() => Promise.resolve(true)),
   };
   const runner = startProjections(

@@ -9,6 +9,7 @@ import {
 import type { CommandDeps } from '../deps.ts';
 import { decisionTime, handleCommand, handleCommands, type Outcome } from '../command.ts';
 import { cartAnswer } from './cart-answer.ts';
+import { RefusalRecorder } from './refusal-record.ts';
 import {
   lockCartAndSlots,
   lockCartWithSlots,
@@ -24,6 +25,11 @@ const visitor = { kind: 'visitor' } as const;
 export function cartCommands(deps: CommandDeps) {
   const { store, limits } = deps;
   const context = () => ({ ...decisionTime(deps), limits });
+  // Refused adds, for the insights' unmet demand: recorded after the answer, never on its way.
+  const refusals = new RefusalRecorder(deps.pool, deps.clock, deps.logger);
+  type SlotPlace = { timeSlotId: string; roomId: string; date: string };
+  const placeOf = (timeSlotId: string, slot: { roomId: string; date: string } | undefined) =>
+    slot && slot.roomId !== '' ? { timeSlotId, roomId: slot.roomId, date: slot.date } : undefined;
 
   /**
    * A command on a cart: the cart and the slots it touches (and `extraSlot`) locked and folded,
@@ -35,7 +41,8 @@ export function cartCommands(deps: CommandDeps) {
     command: ReservationCommand,
     ticketId?: string,
   ) {
-    const { answer, position } = await handleCommand(store, {
+    let place: SlotPlace | undefined;
+    const run = handleCommand(store, {
       actor: visitor,
       load: async (s): Promise<LoadedReservation> => {
         const { cart, slots } = await lockCartWithSlots(
@@ -43,6 +50,7 @@ export function cartCommands(deps: CommandDeps) {
           transactionId,
           extraSlot ? [extraSlot] : [],
         );
+        if (extraSlot) place = placeOf(extraSlot, slots.get(extraSlot));
         const roomIds = [
           ...cart.tickets.map((t) => t.roomId),
           ...[...slots.values()].map((slot) => slot.roomId).filter((id) => id !== ''),
@@ -63,7 +71,13 @@ export function cartCommands(deps: CommandDeps) {
       committed: (decision, state) => rememberCart(store, transactionId, state.cart, decision),
       answer: (decision, state) => cartAnswer(state.rooms, state.cart, decision, ticketId),
     });
-    return { transactionId, ...answer, position };
+    try {
+      const { answer, position } = await run;
+      return { transactionId, ...answer, position };
+    } catch (err) {
+      if (command.type === 'AddTicket') refusals.note(err, transactionId, place);
+      throw err;
+    }
   }
 
   type CartResult = Awaited<ReturnType<typeof runCart>>;
@@ -78,11 +92,13 @@ export function cartCommands(deps: CommandDeps) {
       transactionId: randomUUID(),
       ticketId: randomUUID(),
     }));
-    const outcomes = await handleCommands(store, {
+    let place: SlotPlace | undefined;
+    const batch = handleCommands(store, {
       actor: visitor,
       commands: carts,
       load: async (s): Promise<LoadedReservation> => {
         const slot = (await lockCartAndSlots(s, null, [timeSlotId])).get(timeSlotId)!;
+        place = placeOf(timeSlotId, slot);
         const { rooms, holidays } = await roomsWithHolidays(
           s.client,
           slot.status === 'none' ? [] : [slot.roomId],
@@ -111,6 +127,14 @@ export function cartCommands(deps: CommandDeps) {
         ...cartAnswer(state.rooms, initialTransaction, decision, c.ticketId),
       }),
     });
+    // A batch of one cart throws its refusal; a larger one answers it as that cart's outcome.
+    const outcomes = await batch.catch((err: unknown) => {
+      if (carts.length === 1) refusals.note(err, carts[0]!.transactionId, place);
+      throw err;
+    });
+    outcomes.forEach((o, i) => {
+      if ('err' in o) refusals.note(o.err, carts[i]!.transactionId, place);
+    });
     return outcomes.map((o) =>
       'ok' in o ? { ok: { ...o.ok.answer, position: o.ok.position } } : o,
     );
@@ -135,6 +159,8 @@ export function cartCommands(deps: CommandDeps) {
       runCart(transactionId, null, { type: 'RemoveTicket', data: { ticketId } }),
     touch: (transactionId: string) => runCart(transactionId, null, { type: 'TouchCart' }),
     remove: (transactionId: string) => runCart(transactionId, null, { type: 'RemoveCart' }),
+    /** Resolves once the refusals noted so far are written. */
+    refusalsSettled: () => refusals.settled(),
   };
 }
 

@@ -5847,6 +5847,222 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/insights.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One part of the insights (heatmap, weeks, demand, lead-time) as CSV */
+        get: {
+            parameters: {
+                query: {
+                    roomId?: string;
+                    fromDate: string;
+                    untilDate: string;
+                    part: "heatmap" | "weeks" | "demand" | "lead-time";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Insights of one room or all rooms over a period: occupancy by weekday and hour, weekly trend, unmet demand, lead time, late cancellations */
+        get: {
+            parameters: {
+                query: {
+                    roomId?: string;
+                    fromDate: string;
+                    untilDate: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Insights */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Insights"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/insights/what-if": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replays a room's recorded demand over a period under other rules (capacity, cart hold time): served, refused and waitlisted, actual and what-if */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        roomId: string;
+                        fromDate: string;
+                        untilDate: string;
+                        change: {
+                            capacity?: number;
+                            cartHoldMinutes?: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The replay */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WhatIf"];
+                    };
+                };
+                /** @description validation__error, insights__replay_too_large */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -6666,6 +6882,66 @@ export interface components {
             bookings: number;
             /** @description Waitlist entries of these slots (waiting or offered) */
             waiting: number;
+        };
+        Insights: {
+            heatmap: {
+                weekday: number;
+                hour: number;
+                offeredSeatHours: number;
+                bookedSeatHours: number;
+            }[];
+            weeks: {
+                weekStart: string;
+                offeredSeats: number;
+                bookedSeats: number;
+                cancelled: number;
+                noShows: number;
+            }[];
+            demand: {
+                refused: number;
+                waitlistJoins: number;
+                offersTaken: number;
+                offersLapsed: number;
+            };
+            leadTimeDays: {
+                p50: number | null;
+                p90: number | null;
+                histogram: {
+                    days: number;
+                    bookings: number;
+                }[];
+            };
+            cancellations: number;
+            lateCancellations: number;
+            lateCancellationShare: number | null;
+        };
+        WhatIf: {
+            actual: {
+                served: number;
+                refused: number;
+                waitlisted: number;
+            };
+            whatIf: {
+                served: number;
+                refused: number;
+                waitlisted: number;
+            };
+            slots: {
+                /** Format: uuid */
+                timeSlotId: string;
+                date: string;
+                startTime: string;
+                actual: {
+                    served: number;
+                    refused: number;
+                    waitlisted: number;
+                };
+                whatIf: {
+                    served: number;
+                    refused: number;
+                    waitlisted: number;
+                };
+            }[];
         };
         Settings: {
             /** @description Tickets per cart (MAX_CART_TICKETS) */

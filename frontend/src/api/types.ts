@@ -7,6 +7,8 @@ import type { components, paths } from './schema';
 type Schemas = components['schemas'];
 
 export type Room = Schemas['Room'];
+export type Insights = Schemas['Insights'];
+export type WhatIf = Schemas['WhatIf'];
 export type DayType = Room['openStart']['type'];
 export type OpenOffset = Room['openStart'];
 export type RoomCreate = Schemas['RoomInput'];

@@ -45,6 +45,7 @@ import { Dashboard } from '../features/dashboard/components/dashboard';
 import { StaffAccountsPage } from '../features/admin-staff-accounts/components/staff-accounts-page';
 import { DailyReport } from '../features/reports/components/daily-report';
 import { OccupancyReport } from '../features/reports/components/occupancy-report';
+import { InsightsPage } from '../features/reports/components/insights-page';
 import { ReportsPage } from '../features/reports/components/reports-page';
 import { useFocusOnNavigation } from '../hooks/use-focus-on-navigation';
 import { useTranslation } from '../i18n/i18n-context';
@@ -174,6 +175,7 @@ function AdminRoutes() {
       <Route path="check-in" element={<CheckInPage />} />
       <Route path="reports" element={<ReportsPage backTo="/" />} />
       <Route path="occupancy-report" element={<OccupancyReport />} />
+      <Route path="insights" element={<InsightsPage />} />
       <Route path="daily-report/:id" element={<DailyReport />} />
       <Route path="staff-accounts" element={<StaffAccountsPage />} />
       <Route path="integrations" element={<IntegrationsPage />} />
@@ -192,6 +194,7 @@ function ReportsRoutes() {
       <Route index element={<ReportsPage />} />
       <Route path="reports" element={<ReportsPage />} />
       <Route path="occupancy-report" element={<OccupancyReport />} />
+      <Route path="insights" element={<InsightsPage />} />
       <Route path="daily-report/:id" element={<DailyReport />} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>

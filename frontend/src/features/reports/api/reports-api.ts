@@ -1,7 +1,15 @@
 import { baseApi } from '../../../api/base-api';
-import type { DailyReport, OccupancyReportItem, Page, Room } from '../../../api/types';
+import type {
+  DailyReport,
+  Insights,
+  OccupancyReportItem,
+  Page,
+  Room,
+  WhatIf,
+} from '../../../api/types';
 import { MAX_ROOMS } from '../../../lib/constants';
 import type { OccupancyQuery } from '../utils/reports';
+import { insightsParams, type InsightsQuery } from '../utils/insights';
 
 export interface DailyReportQuery {
   roomId: string;
@@ -40,6 +48,21 @@ export const reportsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Ticket'] }).
         { type: 'TimeSlot', id: 'LIST' },
       ],
     }),
+    getInsights: build.query<Insights, InsightsQuery>({
+      query: (query) => ({ url: 'admin/insights', params: insightsParams(query) }),
+      providesTags: [
+        { type: 'Ticket', id: 'LIST' },
+        { type: 'TimeSlot', id: 'LIST' },
+      ],
+    }),
+    /** The what-if replay: a POST that only reads (docs/product.md#insights). */
+    getWhatIf: build.query<WhatIf, { query: InsightsQuery; capacity: number }>({
+      query: ({ query, capacity }) => ({
+        url: 'admin/insights/what-if',
+        method: 'POST',
+        body: { ...insightsParams(query), change: { capacity } },
+      }),
+    }),
   }),
 });
 
@@ -48,4 +71,6 @@ export const {
   useGetReportRoomQuery,
   useGetDailyReportQuery,
   useGetOccupancyReportQuery,
+  useGetInsightsQuery,
+  useGetWhatIfQuery,
 } = reportsApi;

@@ -51,6 +51,15 @@ export function ReportsPage({ backTo }: { backTo?: string }) {
           </li>
         </ul>
       </section>
+      <section aria-labelledby="reports-insights">
+        <h2 id="reports-insights">{t('page.insights-heading')}</h2>
+        <p>{t('page.insights-intro')}</p>
+        <ul className="report-links">
+          <li>
+            <Link to="/insights">{t('page.insights-link')}</Link>
+          </li>
+        </ul>
+      </section>
       {/* The further reports, or the empty state for none (docs/product.md#staff-screens). */}
       <section aria-labelledby="reports-common">
         <h2 id="reports-common">{t('page.common-heading')}</h2>

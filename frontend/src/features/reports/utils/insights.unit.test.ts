@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  defaultInsightsQuery,
+  heatmapHours,
+  insightsCsvPath,
+  insightsErrors,
+  insightsParams,
+  leadBuckets,
+  share,
+  shareText,
+} from './insights';
+
+describe('insights filters', () => {
+  it('default to all rooms over the last 8 weeks', () => {
+    expect(defaultInsightsQuery('2026-11-27')).toEqual({
+      roomId: '',
+      fromDate: '2026-10-03',
+      untilDate: '2026-11-27',
+    });
+  });
+  it('check the dates with the API contract', () => {
+    expect(insightsErrors({ roomId: '', fromDate: '2026-11-27', untilDate: '2026-11-01' })).toEqual(
+      { untilDate: { key: 'date-not-before' } },
+    );
+    expect(insightsErrors({ roomId: '', fromDate: '', untilDate: '2026-11-01' })).toEqual({
+      fromDate: { key: 'required' },
+    });
+    expect(insightsErrors(defaultInsightsQuery('2026-11-27'))).toEqual({});
+  });
+  it('leave the room out for all rooms, in the request and the CSV', () => {
+    const all = defaultInsightsQuery('2026-11-27');
+    expect(insightsParams(all)).toEqual({ fromDate: '2026-10-03', untilDate: '2026-11-27' });
+    expect(insightsCsvPath({ ...all, roomId: 'r1' }, 'weeks')).toBe(
+      'admin/insights.csv?roomId=r1&fromDate=2026-10-03&untilDate=2026-11-27&part=weeks',
+    );
+  });
+});
+
+describe('insights figures', () => {
+  it('share and its text', () => {
+    expect(share(3, 4)).toBe(0.75);
+    expect(share(1, 0)).toBeNull();
+    expect(shareText(0.75, 'de')).toBe('75\u00a0%');
+    expect(shareText(0.75, 'en')).toBe('75%');
+    expect(shareText(null, 'en')).toBe('');
+  });
+  it('hours offered, in order', () => {
+    expect(
+      heatmapHours([
+        { weekday: 1, hour: 9, offeredSeatHours: 1, bookedSeatHours: 0 },
+        { weekday: 2, hour: 8, offeredSeatHours: 2, bookedSeatHours: 1 },
+        { weekday: 3, hour: 9, offeredSeatHours: 1, bookedSeatHours: 1 },
+        { weekday: 3, hour: 20, offeredSeatHours: 0, bookedSeatHours: 0 },
+      ]),
+    ).toEqual([8, 9]);
+  });
+  it('lead-time buckets sum the days they cover', () => {
+    const buckets = leadBuckets([
+      { days: 0, bookings: 2 },
+      { days: 4, bookings: 1 },
+      { days: 6, bookings: 3 },
+      { days: 45, bookings: 5 },
+    ]);
+    expect(buckets.map((b) => b.bookings)).toEqual([2, 0, 0, 4, 0, 0, 5]);
+  });
+});

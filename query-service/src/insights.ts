@@ -1,0 +1,215 @@
+import { INSIGHTS_PARTS, InsightsQuery as InsightsContract } from '@rr/contracts';
+import { toCsv } from '@rr/domain';
+import { defineRoute, fromContract, z, type RouteDef } from '@rr/platform';
+import { sendCsv } from './csv.ts';
+import type { QueryDeps } from './deps.ts';
+
+/**
+ * The insights for the people who plan the rooms (docs/product.md#insights), read from the
+ * insights projection's tables (counts per slot, per room, day and hour, per booked ticket) and
+ * the record of refused cart requests; nothing of personal data.
+ */
+
+// docs/product.md#validation: the contract's rules (shared with the browser); the room is an id.
+const Query = fromContract(InsightsContract).safeExtend({
+  roomId: z.uuid('Not a valid id').optional(),
+});
+export type InsightsFilter = z.output<typeof Query>;
+
+const insightsSchema = z
+  .object({
+    heatmap: z.array(
+      z.object({
+        weekday: z.number().int().min(1).max(7),
+        hour: z.number().int().min(0).max(23),
+        offeredSeatHours: z.number(),
+        bookedSeatHours: z.number(),
+      }),
+    ),
+    weeks: z.array(
+      z.object({
+        weekStart: z.string(),
+        offeredSeats: z.number(),
+        bookedSeats: z.number(),
+        cancelled: z.number(),
+        noShows: z.number(),
+      }),
+    ),
+    demand: z.object({
+      refused: z.number(),
+      waitlistJoins: z.number(),
+      offersTaken: z.number(),
+      offersLapsed: z.number(),
+    }),
+    leadTimeDays: z.object({
+      p50: z.number().nullable(),
+      p90: z.number().nullable(),
+      /** Bookings by whole days from the booking to the slot's start. */
+      histogram: z.array(z.object({ days: z.number(), bookings: z.number() })),
+    }),
+    cancellations: z.number(),
+    lateCancellations: z.number(),
+    /** Cancellations less than 24 hours before the start, of all cancellations; null: none. */
+    lateCancellationShare: z.number().nullable(),
+  })
+  .openapi('Insights');
+export type Insights = z.infer<typeof insightsSchema>;
+
+const hours = (seatMinutes: string | number) => Math.round((Number(seatMinutes) / 60) * 100) / 100;
+
+// $1 the room (null: every room), $2 and $3 the period, $4 the library's zone.
+const WHERE = `($1::uuid IS NULL OR room_id = $1) AND date BETWEEN $2::date AND $3::date`;
+
+const HEATMAP = `
+  SELECT extract(isodow FROM date)::int AS weekday, hour::int AS hour,
+         sum(offered_seat_minutes)::bigint AS offered, sum(booked_seat_minutes)::bigint AS booked
+    FROM rm_insight_hours WHERE ${WHERE}
+   GROUP BY 1, 2 ORDER BY 1, 2`;
+const WEEKS = `
+  SELECT (date - (extract(isodow FROM date)::int - 1))::text AS week_start,
+         sum(capacity)::int AS offered, sum(booked)::int AS booked,
+         sum(cancelled)::int AS cancelled, sum(no_shows)::int AS no_shows
+    FROM rm_insight_slots WHERE ${WHERE}
+   GROUP BY 1 ORDER BY 1`;
+const DEMAND = `
+  SELECT coalesce(sum(waitlist_joins), 0)::int AS joins, coalesce(sum(offers_taken), 0)::int AS taken,
+         coalesce(sum(offers_lapsed), 0)::int AS lapsed,
+         (SELECT count(*)::int FROM cart_refusals
+           WHERE ${WHERE} AND rule = 'timeslot_no_tickets_left') AS refused
+    FROM rm_insight_slots WHERE ${WHERE}`;
+// Lead time: whole days (24 hours) from the booking to the slot's start, the start being the
+// slot's local date and time in the library's zone; a booking after the start counts 0.
+const LEAD = `
+  WITH b AS (
+    SELECT greatest(0, floor(extract(epoch FROM (starts_local AT TIME ZONE $4::text) - booked_at) / 86400))::int AS days,
+           cancelled_at, starts_local AT TIME ZONE $4::text AS starts_at
+      FROM rm_insight_bookings WHERE ${WHERE}
+  )
+  SELECT days, count(*)::int AS bookings,
+         count(cancelled_at)::int AS cancelled,
+         count(*) FILTER (WHERE cancelled_at > starts_at - interval '24 hours')::int AS late
+    FROM b GROUP BY days ORDER BY days`;
+
+/** The share of p (0..1) of a histogram sorted by value: the least value with that share. */
+function percentile(histogram: { days: number; bookings: number }[], p: number): number | null {
+  const total = histogram.reduce((n, h) => n + h.bookings, 0);
+  if (total === 0) return null;
+  const rank = Math.ceil(p * total);
+  let seen = 0;
+  for (const h of histogram) {
+    seen += h.bookings;
+    if (seen >= rank) return h.days;
+  }
+  return histogram[histogram.length - 1]!.days;
+}
+
+export function insightsOf({ pool, timeZone }: Pick<QueryDeps, 'pool' | 'timeZone'>) {
+  return async (q: InsightsFilter): Promise<Insights> => {
+    const args = [q.roomId ?? null, q.fromDate, q.untilDate];
+    const [heat, weeks, demand, lead] = await Promise.all([
+      pool.query<{ weekday: number; hour: number; offered: string; booked: string }>(HEATMAP, args),
+      pool.query<{
+        week_start: string;
+        offered: number;
+        booked: number;
+        cancelled: number;
+        no_shows: number;
+      }>(WEEKS, args),
+      pool.query<{ joins: number; taken: number; lapsed: number; refused: number }>(DEMAND, args),
+      pool.query<{ days: number; bookings: number; cancelled: number; late: number }>(LEAD, [
+        ...args,
+        timeZone,
+      ]),
+    ]);
+    const histogram = lead.rows.map((r) => ({ days: r.days, bookings: r.bookings }));
+    const cancellations = lead.rows.reduce((n, r) => n + r.cancelled, 0);
+    const lateCancellations = lead.rows.reduce((n, r) => n + r.late, 0);
+    const d = demand.rows[0]!;
+    return {
+      heatmap: heat.rows.map((r) => ({
+        weekday: r.weekday,
+        hour: r.hour,
+        offeredSeatHours: hours(r.offered),
+        bookedSeatHours: hours(r.booked),
+      })),
+      weeks: weeks.rows.map((r) => ({
+        weekStart: r.week_start,
+        offeredSeats: r.offered,
+        bookedSeats: r.booked,
+        cancelled: r.cancelled,
+        noShows: r.no_shows,
+      })),
+      demand: {
+        refused: d.refused,
+        waitlistJoins: d.joins,
+        offersTaken: d.taken,
+        offersLapsed: d.lapsed,
+      },
+      leadTimeDays: { p50: percentile(histogram, 0.5), p90: percentile(histogram, 0.9), histogram },
+      cancellations,
+      lateCancellations,
+      lateCancellationShare: cancellations === 0 ? null : lateCancellations / cancellations,
+    };
+  };
+}
+
+/** One part of the insights as a table: its CSV's header and rows (the screen's tables). */
+function csvOf(part: (typeof INSIGHTS_PARTS)[number], x: Insights) {
+  switch (part) {
+    case 'heatmap':
+      return toCsv(
+        ['Wochentag', 'Stunde', 'Angebotene Platzstunden', 'Gebuchte Platzstunden'],
+        x.heatmap.map((c) => [c.weekday, c.hour, c.offeredSeatHours, c.bookedSeatHours]),
+      );
+    case 'weeks':
+      return toCsv(
+        ['Wochenbeginn', 'Angebotene Plätze', 'Gebuchte Plätze', 'Stornierungen', 'No-Shows'],
+        x.weeks.map((w) => [w.weekStart, w.offeredSeats, w.bookedSeats, w.cancelled, w.noShows]),
+      );
+    case 'demand':
+      return toCsv(
+        ['Abgewiesen', 'Warteliste', 'Angebote angenommen', 'Angebote verfallen'],
+        [[x.demand.refused, x.demand.waitlistJoins, x.demand.offersTaken, x.demand.offersLapsed]],
+      );
+    case 'lead-time':
+      return toCsv(
+        ['Tage', 'Buchungen'],
+        x.leadTimeDays.histogram.map((h) => [h.days, h.bookings]),
+      );
+  }
+}
+
+/** GET /admin/insights (and its parts as CSV) for the admin and reports roles. */
+export function insightsQueryRoutes(deps: QueryDeps): RouteDef[] {
+  const insights = insightsOf(deps);
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/admin/insights.csv',
+      summary: 'One part of the insights (heatmap, weeks, demand, lead-time) as CSV',
+      tags: ['reports'],
+      access: ['admin', 'reports'],
+      query: Query.safeExtend({ part: z.enum(INSIGHTS_PARTS) }),
+      responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
+      handler: async ({ query, res }) => {
+        const x = await insights(query);
+        sendCsv(
+          res,
+          `insights-${query.part}-${query.fromDate}-${query.untilDate}.csv`,
+          csvOf(query.part, x),
+        );
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/insights',
+      summary:
+        'Insights of one room or all rooms over a period: occupancy by weekday and hour, weekly trend, unmet demand, lead time, late cancellations',
+      tags: ['reports'],
+      access: ['admin', 'reports'],
+      query: Query,
+      responses: { 200: { description: 'Insights', schema: insightsSchema } },
+      handler: async ({ query }) => ({ body: await insights(query) }),
+    }),
+  ];
+}
