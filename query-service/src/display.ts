@@ -75,21 +75,24 @@ const DISPLAY_SQL = `
          (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
             FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity,
                          c.booked_count + c.held_count + w.offered AS taken, w.waiting
-                    FROM rm_time_slots s,
+                    -- Today's slots not yet ended and the room's first slot after today, each
+                    -- read once from the partial index of open slots (migration 053).
+                    FROM (SELECT l.id, l.date, l.start_time, l.end_time, l.capacity
+                            FROM rm_time_slots l
+                           WHERE l.room_id = r.id AND l.date = $1 AND l.end_time > $2
+                             AND l.capacity > 0 AND l.closed_reason IS NULL
+                          UNION ALL
+                          (SELECT l.id, l.date, l.start_time, l.end_time, l.capacity
+                             FROM rm_time_slots l
+                            WHERE l.room_id = r.id AND l.date > $1 AND l.capacity > 0
+                              AND l.closed_reason IS NULL
+                            ORDER BY l.date, l.start_time LIMIT 1)) s,
                          ${seatsTakenLateral('t.time_slot_id = s.id', '$3')} c,
                          -- The waitlist: seats offered (unexpired) and people waiting (whose
                          -- claims the seat rule weighs).
                          LATERAL (SELECT count(*) FILTER (WHERE w.status = 'offered' AND w.offer_expires_at > $3)::int AS offered,
                                          count(*) FILTER (WHERE w.status = 'waiting')::int AS waiting
-                                    FROM rm_waitlist w WHERE w.time_slot_id = s.id) w
-                   WHERE s.id IN (SELECT l.id FROM rm_time_slots l
-                                   WHERE l.room_id = r.id AND l.date = $1 AND l.end_time > $2
-                                     AND l.capacity > 0 AND l.closed_reason IS NULL
-                                  UNION ALL
-                                  (SELECT l.id FROM rm_time_slots l
-                                    WHERE l.room_id = r.id AND l.date > $1 AND l.capacity > 0
-                                      AND l.closed_reason IS NULL
-                                    ORDER BY l.date, l.start_time LIMIT 1))) s) AS slots
+                                    FROM rm_waitlist w WHERE w.time_slot_id = s.id) w) s) AS slots
     FROM rm_rooms r
    WHERE $4::uuid IS NULL OR r.id = $4
    ORDER BY r.sort_order, lower(r.name), r.id`;
