@@ -192,11 +192,13 @@ async function start(kind: 'all' | 'split', url: string, dataDir: string): Promi
     return { base: all.url, pids: [all.child.pid!], processes: [all] };
   }
   // The first command process migrates and creates the admin; the others start beside it.
-  const commandA = await spawnService('command', env);
+  // Behind the gateway, as deployed: the client address is the gateway's X-Forwarded-For.
+  const behind = { ...env, TRUST_PROXY: 'loopback' };
+  const commandA = await spawnService('command', behind);
   const [commandB, queryA, queryB, projector] = await Promise.all([
-    spawnService('command', env),
-    spawnService('query', env),
-    spawnService('query', env),
+    spawnService('command', behind),
+    spawnService('query', behind),
+    spawnService('query', behind),
     spawnService('projector', env),
   ]);
   const gateway = await spawnService('gateway', {

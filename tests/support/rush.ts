@@ -57,9 +57,9 @@ export interface RushOutcome {
   latencies: Record<RushStep, number[]>;
   /** Answers by step and status, e.g. `cartAdd 409`. */
   statuses: Map<string, number>;
-  /** 503 answers (shed load), asked again after `Retry-After`. */
+  /** 503 answers with `Retry-After` (shed load), asked again after it. */
   shed: number;
-  /** Answers 500 and above other than 503, and requests without an answer. */
+  /** Answers 500 and above other than shed load, and requests without an answer. */
   serverErrors: number;
   /** Answers that no journey expects (4xx other than a refused add). */
   otherErrors: number;
@@ -145,12 +145,17 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       out.slowestRequestMs = Math.max(out.slowestRequestMs, ms);
       const key = `${step} ${a.status}`;
       out.statuses.set(key, (out.statuses.get(key) ?? 0) + 1);
-      if (a.status === 503 && attempt < RETRIES_AFTER_503) {
+      // Shed load was never run: asked again after Retry-After, as the SPA does (a read after
+      // any 503 with Retry-After, a write only after service__overloaded).
+      const overloaded = (a.body as { error?: unknown } | null)?.error === 'service__overloaded';
+      if (a.status === 503 && (overloaded || method === 'GET') && a.retryAfter !== null) {
         out.shed += 1;
-        await sleep(Math.max(0, Number(a.retryAfter ?? '1')) * 1000);
-        continue;
+        if (attempt < RETRIES_AFTER_503) {
+          await sleep(Number(a.retryAfter) * 1000);
+          continue;
+        }
       }
-      if (a.status === 0 || a.status >= 500) out.serverErrors += 1;
+      if (a.status === 0 || (a.status >= 500 && !overloaded)) out.serverErrors += 1;
       else out.latencies[step].push(ms);
       return a;
     }
