@@ -15,4 +15,9 @@ export interface QueryDeps {
   waitlistReferences: WaitlistReferences;
   /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS): its preview's too. */
   closureMaxDays: number;
+  /**
+   * How long the public reads crowds poll (display, a room's visitor calendar) share one answer
+   * while the read models stand still (PUBLIC_READ_CACHE_MS, shared-answers.ts); 0 or unset: off.
+   */
+  sharedReadMs?: number;
 }

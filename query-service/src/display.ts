@@ -2,6 +2,7 @@ import { hasStarted, seatsForCarts, type Now } from '@rr/domain';
 import { defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { seatsTakenLateral } from './seats-taken.ts';
+import { SharedAnswers } from './shared-answers.ts';
 
 /**
  * The live occupancy display: a public, glanceable answer for a screen in the
@@ -149,6 +150,8 @@ export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Displ
 }
 
 export function displayQueryRoutes(deps: QueryDeps): RouteDef[] {
+  // Every foyer screen polls the same answer: one query serves them all while nothing changed.
+  const shared = new SharedAnswers<Display>(deps.sharedReadMs ?? 0);
   return [
     defineRoute({
       method: 'get',
@@ -162,7 +165,11 @@ export function displayQueryRoutes(deps: QueryDeps): RouteDef[] {
         200: { description: 'The rooms with their current and next slots', schema: Display },
         404: { description: 'No such room' },
       },
-      handler: async ({ query }) => ({ body: await displayAt(deps, query.roomId) }),
+      handler: async ({ query }) => ({
+        body: await shared.get(deps.pool, query.roomId ?? '', deps.clock.now(), () =>
+          displayAt(deps, query.roomId),
+        ),
+      }),
     }),
   ];
 }

@@ -108,7 +108,11 @@ export function routesFor(
     );
   }
   if (role !== 'command')
-    routes.push(...tokens.reads, ...webhooks.reads, ...queryRoutes({ ...deps, pool: readPool }));
+    routes.push(
+      ...tokens.reads,
+      ...webhooks.reads,
+      ...queryRoutes({ ...deps, pool: readPool, sharedReadMs: config.PUBLIC_READ_CACHE_MS }),
+    );
   return routes;
 }
 

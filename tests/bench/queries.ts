@@ -115,6 +115,9 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'silent',
       RATE_LIMIT_CARTS: '100000',
       RATE_LIMIT_OWNER_LOOKUPS: '100000',
+      // The queries themselves: every request computes its answer (the shared answers of the
+      // public reads are measured beside, on a second app, in the scale model).
+      PUBLIC_READ_CACHE_MS: '0',
     });
     const logger = createLogger('silent');
     const notifier = new EventNotifier(url);
@@ -151,6 +154,20 @@ async function main(): Promise<void> {
     });
     const addr = httpServer.address();
     const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/api`;
+    // The same app with the public reads' shared answers on (the default PUBLIC_READ_CACHE_MS).
+    const sharedServer = await new Promise<Server>((resolve) => {
+      const s = createApp({
+        role: 'all',
+        deps,
+        config: { ...config, PUBLIC_READ_CACHE_MS: 1000 },
+        logger,
+        sessions: (_req, _res, next) => next(),
+        readModels: readModelNames,
+        serveFrontend: false,
+      }).listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const sharedAddr = sharedServer.address();
+    const sharedBase = `http://127.0.0.1:${typeof sharedAddr === 'object' && sharedAddr ? sharedAddr.port : 0}/api`;
     try {
       await createUser(pool, 'bench', 'bench password', ['admin']);
       const login = await fetch(`${base}/auth/login`, {
@@ -343,6 +360,26 @@ async function main(): Promise<void> {
         'visitor calendar of a closed room',
         calendarOf(closed[0]!),
       );
+      // A/B in this run: a crowd's reads with the answers shared while nothing changes.
+      const sharedGet = async (path: string): Promise<unknown> => {
+        const res = await fetch(sharedBase + path, {
+          headers: { 'X-Requested-With': 'XMLHttpRequest' },
+        });
+        if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+        return res.json();
+      };
+      scale.displayHalfClosedShared = await scaleFigure(
+        'display, half closed, shared answers (1 s)',
+        () => sharedGet('/display'),
+      );
+      scale.calendarHalfClosedShared = await scaleFigure(
+        'visitor calendar, half closed, shared answers (1 s)',
+        () =>
+          Promise.all([
+            sharedGet(`/rooms/${openRoom}`),
+            sharedGet(`/rooms/${openRoom}/booking?${monthQuery}`),
+          ]),
+      );
       // A/B in this run: the display as it was before the partial index of open slots.
       await pool.query('DROP INDEX rm_time_slots_open_room_date');
       await pool.query('ANALYZE rm_time_slots');
@@ -402,6 +439,8 @@ async function main(): Promise<void> {
         ),
       });
     } finally {
+      sharedServer.closeAllConnections();
+      await new Promise<void>((r) => sharedServer.close(() => r()));
       httpServer.closeAllConnections();
       await new Promise<void>((r) => httpServer.close(() => r()));
       await runner.stop();

@@ -45,6 +45,13 @@ for (const d of DEPLOYMENTS) {
     process.exit(2);
   }
 }
+/** Settings of the server processes for an A/B, e.g. `PUBLIC_READ_CACHE_MS=0 LOAD_SHED_QUEUE=0`. */
+const SERVER_ENV = Object.fromEntries(
+  (process.env.BENCH_RUSH_SERVER_ENV ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 const ROOMS = 3;
 const TIMES = [
   ['08:00', '10:00'],
@@ -186,6 +193,7 @@ async function start(kind: 'all' | 'split', url: string, dataDir: string): Promi
     LOG_LEVEL: 'error',
     // The rooms of the rush only: the demo's rooms would take visitors (and seats) elsewhere.
     SEED_DEMO_DATA: 'false',
+    ...SERVER_ENV,
   };
   if (kind === 'all') {
     const all = await spawnService('all', env);
@@ -363,6 +371,7 @@ async function main(): Promise<void> {
       }
       await writeResults('rush', {
         postgres,
+        serverEnv: SERVER_ENV,
         visitors: VISITORS,
         seconds: SECONDS,
         seats: SEATS,
