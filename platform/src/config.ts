@@ -135,6 +135,15 @@ const ConfigSchema = z.object({
   HOLIDAY_IMPORT_MAX_DAYS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   HOLIDAY_IMPORT_READ_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30000).default(3000),
+  // Bounded admission per process (platform/src/load-shedding.ts, docs/product.md#overload):
+  // requests running at once, waiting at most, the longest wait, and the Retry-After of a 503.
+  // How long the public reads crowds poll share one answer while the read models stand still
+  // (query-service/src/shared-answers.ts); 0: off.
+  PUBLIC_READ_CACHE_MS: z.coerce.number().int().min(0).max(10000).default(1000),
+  LOAD_SHED_CONCURRENCY: z.coerce.number().int().min(1).max(100000).default(128),
+  LOAD_SHED_QUEUE: z.coerce.number().int().min(0).max(1000000).default(1000),
+  LOAD_SHED_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(5000),
+  LOAD_SHED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
   // Staff sign-in with the campus identity (platform/src/staff-sso.ts): roles from groups, how
   // long such a session lasts at most, and which local accounts keep their password sign-in.
   STAFF_ROLE_MAP: roleMap.optional(),

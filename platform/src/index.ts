@@ -13,6 +13,7 @@ export * from './embedded-postgres.ts';
 export * from './local-date.ts';
 export * from './secrets.ts';
 export * from './rate-limit.ts';
+export * from './load-shedding.ts';
 export * from './sign-in-limit.ts';
 export * from './sign-in-limit-store.ts';
 export * from './mail-files.ts';

@@ -48,5 +48,12 @@ export const problems = {
   tooLarge: (error = 'http__payload_too_large') =>
     new Problem(413, error, 'The request is too large'),
   unavailable: () => new Problem(503, 'service__unavailable', 'Service temporarily unavailable'),
+  /** Shed load: the request was not run (platform/src/load-shedding.ts). */
+  overloaded: () =>
+    new Problem(
+      503,
+      'service__overloaded',
+      'The service is busy; the request was not run. Try again after Retry-After seconds',
+    ),
   internal: () => new Problem(500, 'unknown', 'Internal error'),
 };

@@ -17,4 +17,9 @@ export interface QueryDeps {
   closureMaxDays: number;
   /** The most events one what-if replay of the insights reads (WHAT_IF_MAX_EVENTS). */
   whatIfMaxEvents: number;
+  /**
+   * How long the public reads crowds poll (display, a room's visitor calendar) share one answer
+   * while the read models stand still (PUBLIC_READ_CACHE_MS, shared-answers.ts); 0 or unset: off.
+   */
+  sharedReadMs?: number;
 }

@@ -2,6 +2,7 @@ import { hasStarted, seatsForCarts, type Now } from '@rr/domain';
 import { defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { seatsTakenLateral, waitlistLateral } from './seats-taken.ts';
+import { SharedAnswers } from './shared-answers.ts';
 
 /**
  * The live occupancy display: a public, glanceable answer for a screen in the
@@ -75,19 +76,22 @@ const DISPLAY_SQL = `
          (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
             FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity,
                          c.booked_count + c.held_count + w.offered AS taken, w.waiting
-                    FROM rm_time_slots s,
+                    -- Today's slots not yet ended and the room's first slot after today, each
+                    -- read once from the partial index of open slots (migration 053).
+                    FROM (SELECT l.id, l.date, l.start_time, l.end_time, l.capacity
+                            FROM rm_time_slots l
+                           WHERE l.room_id = r.id AND l.date = $1 AND l.end_time > $2
+                             AND l.capacity > 0 AND l.closed_reason IS NULL
+                          UNION ALL
+                          (SELECT l.id, l.date, l.start_time, l.end_time, l.capacity
+                             FROM rm_time_slots l
+                            WHERE l.room_id = r.id AND l.date > $1 AND l.capacity > 0
+                              AND l.closed_reason IS NULL
+                            ORDER BY l.date, l.start_time LIMIT 1)) s,
                          ${seatsTakenLateral('t.time_slot_id = s.id', '$3')} c,
                          -- The waitlist: seats offered (unexpired) and the claims of the
                          -- people waiting (which the seat rule weighs).
-                         ${waitlistLateral('$3')}
-                   WHERE s.id IN (SELECT l.id FROM rm_time_slots l
-                                   WHERE l.room_id = r.id AND l.date = $1 AND l.end_time > $2
-                                     AND l.capacity > 0 AND l.closed_reason IS NULL
-                                  UNION ALL
-                                  (SELECT l.id FROM rm_time_slots l
-                                    WHERE l.room_id = r.id AND l.date > $1 AND l.capacity > 0
-                                      AND l.closed_reason IS NULL
-                                    ORDER BY l.date, l.start_time LIMIT 1))) s) AS slots
+                         ${waitlistLateral('$3')}) s) AS slots
     FROM rm_rooms r
    WHERE $4::uuid IS NULL OR r.id = $4
    ORDER BY r.sort_order, lower(r.name), r.id`;
@@ -144,6 +148,8 @@ export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Displ
 }
 
 export function displayQueryRoutes(deps: QueryDeps): RouteDef[] {
+  // Every foyer screen polls the same answer: one query serves them all while nothing changed.
+  const shared = new SharedAnswers<Display>(deps.sharedReadMs ?? 0);
   return [
     defineRoute({
       method: 'get',
@@ -157,7 +163,11 @@ export function displayQueryRoutes(deps: QueryDeps): RouteDef[] {
         200: { description: 'The rooms with their current and next slots', schema: Display },
         404: { description: 'No such room' },
       },
-      handler: async ({ query }) => ({ body: await displayAt(deps, query.roomId) }),
+      handler: async ({ query }) => ({
+        body: await shared.get(deps.pool, query.roomId ?? '', deps.clock.now(), () =>
+          displayAt(deps, query.roomId),
+        ),
+      }),
     }),
   ];
 }

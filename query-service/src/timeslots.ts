@@ -19,6 +19,7 @@ import {
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { seatsTakenLateral, waitlistLateral } from './seats-taken.ts';
+import { SharedAnswers } from './shared-answers.ts';
 import { orderBy, pagingQuery } from './paging.ts';
 import { fetchPage, type Knex } from './sql.ts';
 
@@ -318,6 +319,9 @@ export async function visitorSlots(
 
 export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
   const { pool } = deps;
+  // The month a crowd opens at once when a booking window opens: one query serves them while
+  // nothing changed (with a cart the answer is the visitor's own, never shared).
+  const sharedCalendar = new SharedAnswers<TimeSlot[]>(deps.sharedReadMs ?? 0);
   return [
     defineRoute({
       method: 'get',
@@ -398,7 +402,12 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
         404: { description: 'No such room' },
       },
       handler: async ({ params, query }) => ({
-        body: await visitorSlots(deps, params.id, query.fromDate, query.untilDate),
+        body: await sharedCalendar.get(
+          pool,
+          `${params.id} ${query.fromDate} ${query.untilDate}`,
+          deps.clock.now(),
+          () => visitorSlots(deps, params.id, query.fromDate, query.untilDate),
+        ),
       }),
     }),
   ];

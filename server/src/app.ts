@@ -12,6 +12,7 @@ import {
   currentStaff,
   express,
   limitRequests,
+  shedLoad,
   mountRoutes,
   problemHandler,
   queryTokenAuthentication,
@@ -107,7 +108,11 @@ export function routesFor(
     );
   }
   if (role !== 'command')
-    routes.push(...tokens.reads, ...webhooks.reads, ...queryRoutes({ ...deps, pool: readPool }));
+    routes.push(
+      ...tokens.reads,
+      ...webhooks.reads,
+      ...queryRoutes({ ...deps, pool: readPool, sharedReadMs: config.PUBLIC_READ_CACHE_MS }),
+    );
   return routes;
 }
 
@@ -137,6 +142,17 @@ export function createApp(options: AppOptions): express.Express {
   );
   api.use(ops.observe);
   api.use(requestLogger(logger));
+  // A crowd gets a quick 503 with Retry-After rather than waits without bound; health and
+  // readiness answer however busy the process is (a load balancer must not take it for dead).
+  api.use(
+    shedLoad({
+      concurrency: config.LOAD_SHED_CONCURRENCY,
+      queue: config.LOAD_SHED_QUEUE,
+      maxWaitMs: config.LOAD_SHED_MAX_WAIT_MS,
+      retryAfterSeconds: config.LOAD_SHED_RETRY_AFTER_SECONDS,
+      exempt: (req) => OPS_PATHS.has(req.path),
+    }),
+  );
   api.use(express.json({ limit: '100kb' }));
   // The SAML identity provider posts its answer as a form (signed XML, base64: larger).
   api.post('/auth/saml/acs', express.urlencoded({ extended: false, limit: '1mb' }));
@@ -191,6 +207,8 @@ export function createApp(options: AppOptions): express.Express {
   app.use(problemHandler(logger));
   return app;
 }
+
+const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 const hasSessionCookie = (cookie: string | undefined) =>
   cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`);

@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,7 @@ import pg from 'pg';
 import { comparePositions, parsePosition, type Position } from '@rr/events';
 import { addDays, todayIn } from '@rr/platform';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
+import { cpuPerOperation, cpuSeconds, createTpcbTables, statFields, tpcb } from './server-load.ts';
 import {
   closedLoop,
   openLoop,
@@ -35,10 +36,8 @@ import {
   printTable,
   round,
   runMain,
-  settle,
   withBenchDatabase,
   writeResults,
-  type LoadResult,
 } from './lib.ts';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 10);
@@ -59,70 +58,6 @@ const WARMUP_SECONDS = Math.min(2, SECONDS / 5);
 const CART_SIZE = 5;
 const ADMIN_PASSWORD = 'bench-admin-password';
 const TIME_ZONE = 'Europe/Vienna';
-
-// --- the baseline ------------------------------------------------------------------------------
-
-const ACCOUNTS_PER_BRANCH = 100_000;
-const TELLERS_PER_BRANCH = 10;
-
-async function createTpcbTables(pool: pg.Pool, scale: number): Promise<void> {
-  await pool.query(`
-    CREATE TABLE bench_branches (bid int PRIMARY KEY, bbalance int NOT NULL, filler char(88));
-    CREATE TABLE bench_tellers (tid int PRIMARY KEY, bid int NOT NULL, tbalance int NOT NULL, filler char(84));
-    CREATE TABLE bench_accounts (aid int PRIMARY KEY, bid int NOT NULL, abalance int NOT NULL, filler char(84));
-    CREATE TABLE bench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22));`);
-  await pool.query('INSERT INTO bench_branches SELECT b, 0, NULL FROM generate_series(1, $1) b', [
-    scale,
-  ]);
-  await pool.query(
-    'INSERT INTO bench_tellers SELECT t, (t - 1) / $2 + 1, 0, NULL FROM generate_series(1, $1) t',
-    [scale * TELLERS_PER_BRANCH, TELLERS_PER_BRANCH],
-  );
-  await pool.query(
-    `INSERT INTO bench_accounts SELECT a, (a - 1) / $2 + 1, 0, '' FROM generate_series(1, $1) a`,
-    [scale * ACCOUNTS_PER_BRANCH, ACCOUNTS_PER_BRANCH],
-  );
-  await settle(pool, 'VACUUM ANALYZE bench_branches, bench_tellers, bench_accounts');
-}
-
-async function tpcb(pool: pg.Pool, scale: number, seconds: number): Promise<LoadResult> {
-  const clients = await Promise.all(Array.from({ length: CLIENTS }, () => pool.connect()));
-  const random = (n: number) => 1 + Math.floor(Math.random() * n);
-  try {
-    return await closedLoop({
-      clients: CLIENTS,
-      seconds,
-      op: async (worker) => {
-        const c = clients[worker]!;
-        const aid = random(scale * ACCOUNTS_PER_BRANCH);
-        const tid = random(scale * TELLERS_PER_BRANCH);
-        const bid = random(scale);
-        const delta = random(10_000) - 5_000;
-        await c.query('BEGIN');
-        await c.query('UPDATE bench_accounts SET abalance = abalance + $1 WHERE aid = $2', [
-          delta,
-          aid,
-        ]);
-        await c.query('SELECT abalance FROM bench_accounts WHERE aid = $1', [aid]);
-        await c.query('UPDATE bench_tellers SET tbalance = tbalance + $1 WHERE tid = $2', [
-          delta,
-          tid,
-        ]);
-        await c.query('UPDATE bench_branches SET bbalance = bbalance + $1 WHERE bid = $2', [
-          delta,
-          bid,
-        ]);
-        await c.query(
-          'INSERT INTO bench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)',
-          [tid, bid, aid, delta],
-        );
-        await c.query('COMMIT');
-      },
-    });
-  } finally {
-    for (const c of clients) c.release();
-  }
-}
 
 // --- HTTP --------------------------------------------------------------------------------------
 
@@ -316,59 +251,6 @@ function sampleRss(pid: number): { stop(): number } {
   };
 }
 
-// --- CPU accounting ----------------------------------------------------------------------------
-
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-function statFields(pid: number | string): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null; // the process ended meanwhile
-  }
-}
-
-/** CPU seconds (user + system) a process has used so far. */
-function used(pid: number | string): number {
-  const f = statFields(pid);
-  return f ? (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND : 0;
-}
-
-/** CPU seconds used by the ended children that a process has waited for. */
-function usedByEndedChildren(pid: number): number {
-  const f = statFields(pid);
-  return f ? (Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND : 0;
-}
-
-/**
- * CPU seconds used so far by the server process, this process, and the benchmark's PostgreSQL
- * (its postmaster, every process it runs, and those that ended, such as the backends of closed
- * connections; other clusters on the machine do not count).
- */
-function cpuSeconds(
-  serverPid: number,
-  postmasterPid: number,
-): { server: number; bench: number; postgres: number } {
-  let postgres = used(postmasterPid) + usedByEndedChildren(postmasterPid);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const f = statFields(entry);
-    if (f && Number(f[1]) === postmasterPid) postgres += used(entry);
-  }
-  return { server: used(serverPid), bench: used(process.pid), postgres };
-}
-
-/** CPU milliseconds per operation of each party between two readings. */
-function cpuPerOperation(
-  before: ReturnType<typeof cpuSeconds>,
-  after: ReturnType<typeof cpuSeconds>,
-  operations: number,
-) {
-  const ms = (k: keyof typeof before) => round(((after[k] - before[k]) * 1000) / operations, 3);
-  return { server: ms('server'), bench: ms('bench'), postgres: ms('postgres') };
-}
-
 // --- projection lag ----------------------------------------------------------------------------
 
 /**
@@ -432,13 +314,13 @@ async function main(): Promise<void> {
     const scale = CLIENTS;
     console.log(`${CLIENTS} clients, ${SECONDS} s per scenario; TPC-B scale ${scale}`);
     await createTpcbTables(pool, scale);
-    await tpcb(pool, scale, WARMUP_SECONDS);
+    await tpcb(pool, scale, WARMUP_SECONDS, CLIENTS);
     // The postmaster is the parent of every backend, this one included.
     const backend = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const postmaster = Number(statFields(backend.rows[0]!.pid)![1]);
     const cpu = (serverPid: number) => cpuSeconds(serverPid, postmaster);
     const baseCpu = cpu(process.pid);
-    const baseline = await tpcb(pool, scale, SECONDS);
+    const baseline = await tpcb(pool, scale, SECONDS, CLIENTS);
     // No server in the baseline: the client and PostgreSQL only.
     const { bench: baseClient, postgres: basePostgres } = cpuPerOperation(
       baseCpu,

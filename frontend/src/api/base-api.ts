@@ -61,7 +61,17 @@ async function request(
   });
   let response: Response;
   try {
-    response = await fetch(req);
+    // Shed load (503 service__overloaded, docs/product.md#overload) was never run: ask again
+    // after the Retry-After the server said, a few times. Another 503 may have written, so only
+    // a read is asked again then.
+    for (let tries = 1; ; tries++) {
+      response = await fetch(req.clone());
+      const wait = Number(response.headers.get('Retry-After'));
+      if (response.status !== 503 || !(wait > 0) || tries > 3) break;
+      if (req.method !== 'GET' && !(await response.clone().text()).includes('service__overloaded'))
+        break;
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
   } catch (error) {
     return { error: { status: 'FETCH_ERROR', error: String(error) } };
   }

@@ -35,6 +35,7 @@ const ERROR_KEYS = [
   'ticket__validation_error_timeslot_no_tickets_left',
   'ticket__validation_error_max_tickets_by_user_reached',
   'not_found',
+  'service__overloaded',
 ];
 
 describe('message catalogues', () => {

@@ -1,0 +1,297 @@
+/**
+ * The opening rush: visitors arriving at a steady rate over a few seconds, each walking the
+ * visitor journey as the SPA does it (room list, the room's month calendar, a cart add on a slot
+ * the calendar shows free, a second slot for every third visitor, the personal data page, the
+ * booking, the confirmation page). Shared by `npm run bench:rush` (tests/bench/rush.ts, timed)
+ * and the small rush of the API tests (tests/api/rush.int.test.ts, not timed).
+ *
+ * A refused add is tried once more on another slot the refreshed calendar shows free; a visitor
+ * gives up when the calendar shows nothing free. A 503 with `Retry-After` is asked again after the
+ * time it says, as the SPA does (at most RETRIES_AFTER_503 times).
+ */
+import { sleep } from './wait-for.ts';
+
+/** One answer: status 0 when no answer came (the connection failed). */
+export interface RushAnswer {
+  status: number;
+  body: unknown;
+  /** The `Retry-After` header, if any. */
+  retryAfter: string | null;
+}
+
+export type RushSend = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<RushAnswer>;
+
+export const RUSH_STEPS = [
+  'rooms',
+  'calendar',
+  'cartAdd',
+  'secondCalendar',
+  'secondAdd',
+  'personalData',
+  'booking',
+  'confirmation',
+] as const;
+export type RushStep = (typeof RUSH_STEPS)[number];
+
+/** How often a request answered 503 is sent again after its `Retry-After`. */
+export const RETRIES_AFTER_503 = 5;
+
+export interface RushOptions {
+  visitors: number;
+  /** Arrivals are spread evenly over these seconds. */
+  seconds: number;
+  /** The month the calendars ask for, and the day whose seats the crowd wants. */
+  fromDate: string;
+  untilDate: string;
+  day: string;
+  send: RushSend;
+}
+
+export interface RushOutcome {
+  /** Latency in ms of every answered request per step (a step of parallel reads: all of them). */
+  latencies: Record<RushStep, number[]>;
+  /** Answers by step and status, e.g. `cartAdd 409`. */
+  statuses: Map<string, number>;
+  /** 503 answers with `Retry-After` (shed load), asked again after it. */
+  shed: number;
+  /** Answers 500 and above other than shed load, and requests without an answer. */
+  serverErrors: number;
+  /** Answers that no journey expects (4xx other than a refused add). */
+  otherErrors: number;
+  /** Seats the booking answers confirmed. */
+  seatsBooked: number;
+  bookings: number;
+  /** Visitors that found nothing free (at once, or after a refused add). */
+  gaveUp: number;
+  /** Visitors whose journey ended (booked or gave up): every one of them. */
+  answered: number;
+  /** Adds refused on a slot the calendar had just shown free. */
+  staleAdds: number;
+  /** Free slots shown in calendars, over all calendar answers. */
+  freeShown: number;
+  adds: number;
+  /** Milliseconds from the first arrival until the last successful add (the last seat taken). */
+  lastSeatMs: number;
+  /** The longest any single request took, 503s included. */
+  slowestRequestMs: number;
+  seconds: number;
+}
+
+interface Slot {
+  id: string;
+  date: string;
+  failedRules: string[];
+}
+
+const owner = (n: number) => ({
+  salutation: 'NONE',
+  firstName: 'Rush',
+  lastName: `Visitor ${n}`,
+  email: `rush.${n}.${Math.random().toString(36).slice(2, 8)}@example.org`,
+  phone: '+431234567',
+  accessibility: false,
+  language: 'de',
+});
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+/** Runs the rush; resolves when every visitor's journey has ended. */
+export async function runRush(options: RushOptions): Promise<RushOutcome> {
+  const out: RushOutcome = {
+    latencies: Object.fromEntries(RUSH_STEPS.map((s) => [s, [] as number[]])) as Record<
+      RushStep,
+      number[]
+    >,
+    statuses: new Map(),
+    shed: 0,
+    serverErrors: 0,
+    otherErrors: 0,
+    seatsBooked: 0,
+    bookings: 0,
+    gaveUp: 0,
+    answered: 0,
+    staleAdds: 0,
+    freeShown: 0,
+    adds: 0,
+    lastSeatMs: 0,
+    slowestRequestMs: 0,
+    seconds: 0,
+  };
+  const t0 = performance.now();
+  const month = `fromDate=${options.fromDate}&untilDate=${options.untilDate}`;
+
+  /** One request of a step, sent again after `Retry-After` while it answers 503. */
+  const request = async (
+    step: RushStep,
+    method: string,
+    path: string,
+    body?: unknown,
+    position?: string | null,
+  ): Promise<RushAnswer> => {
+    for (let attempt = 0; ; attempt++) {
+      const s = performance.now();
+      const a = await options.send(
+        method,
+        path,
+        body,
+        position ? { 'X-Min-Position': position } : {},
+      );
+      const ms = performance.now() - s;
+      out.slowestRequestMs = Math.max(out.slowestRequestMs, ms);
+      const key = `${step} ${a.status}`;
+      out.statuses.set(key, (out.statuses.get(key) ?? 0) + 1);
+      // Shed load was never run: asked again after Retry-After, as the SPA does (a read after
+      // any 503 with Retry-After, a write only after service__overloaded).
+      const overloaded = (a.body as { error?: unknown } | null)?.error === 'service__overloaded';
+      if (a.status === 503 && (overloaded || method === 'GET') && a.retryAfter !== null) {
+        out.shed += 1;
+        if (attempt < RETRIES_AFTER_503) {
+          await sleep(Number(a.retryAfter) * 1000);
+          continue;
+        }
+      }
+      if (a.status === 0 || (a.status >= 500 && !overloaded)) out.serverErrors += 1;
+      else out.latencies[step].push(ms);
+      return a;
+    }
+  };
+
+  /** The room's month calendar as the room page loads it (room, slots, calendar at once). */
+  const calendar = async (
+    step: 'calendar' | 'secondCalendar',
+    roomId: string,
+    cart: string | null,
+    position: string | null,
+  ): Promise<Slot[] | null> => {
+    const slotsPath = cart
+      ? `/api/transactions/${cart}/rooms/${roomId}/available-timeslots?${month}`
+      : `/api/rooms/${roomId}/booking?${month}`;
+    const [room, slots, cal] = await Promise.all([
+      request(step, 'GET', `/api/rooms/${roomId}`, undefined, position),
+      request(step, 'GET', slotsPath, undefined, position),
+      request(step, 'GET', `/api/rooms/${roomId}/calendar?${month}`, undefined, position),
+    ]);
+    if (room.status !== 200 || cal.status !== 200 || slots.status !== 200) {
+      if ([room, slots, cal].some((a) => a.status >= 400 && a.status < 500)) out.otherErrors += 1;
+      return null;
+    }
+    const free = (slots.body as Slot[]).filter(
+      (s) => s.date === options.day && s.failedRules.length === 0,
+    );
+    out.freeShown += free.length;
+    return free;
+  };
+
+  /** An add on a free slot; refused, once more on another free slot of a fresh calendar. */
+  const add = async (
+    step: 'cartAdd' | 'secondAdd',
+    roomId: string,
+    cart: string | null,
+    free: Slot[],
+    position: string | null,
+  ): Promise<{ transactionId: string; position: string } | null> => {
+    let choices = free;
+    const refused = new Set<string>();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const slot = pick(choices);
+      const a = cart
+        ? await request(step, 'POST', `/api/transactions/${cart}/tickets`, {
+            timeSlotId: slot.id,
+          })
+        : await request(step, 'POST', '/api/transactions', { timeSlotId: slot.id });
+      out.adds += 1;
+      if (a.status === 200 || a.status === 201) {
+        out.lastSeatMs = Math.max(out.lastSeatMs, performance.now() - t0);
+        return a.body as { transactionId: string; position: string };
+      }
+      if (a.status !== 409) {
+        if (a.status >= 400 && a.status < 500) out.otherErrors += 1;
+        return null;
+      }
+      out.staleAdds += 1;
+      refused.add(slot.id);
+      if (attempt === 1) return null;
+      const fresh = await calendar(
+        step === 'cartAdd' ? 'calendar' : 'secondCalendar',
+        roomId,
+        cart,
+        position,
+      );
+      choices = (fresh ?? []).filter((s) => !refused.has(s.id));
+      if (choices.length === 0) return null;
+    }
+    return null;
+  };
+
+  const journey = async (n: number): Promise<void> => {
+    try {
+      const rooms = await request('rooms', 'GET', '/api/rooms?limit=999&offset=0&sort=order:ASC');
+      if (rooms.status !== 200) return;
+      const ids = (rooms.body as { content: { id: string }[] }).content.map((r) => r.id);
+      // A visitor looks at the rooms in an order of their own until one shows a free seat.
+      const order = [...ids].sort(() => Math.random() - 0.5);
+      for (const roomId of order) {
+        const free = await calendar('calendar', roomId, null, null);
+        if (!free?.length) continue;
+        const cart = await add('cartAdd', roomId, null, free, null);
+        if (!cart) break;
+        let position = cart.position;
+        if (n % 3 === 0) {
+          const more = await calendar('secondCalendar', roomId, cart.transactionId, position);
+          if (more?.length) {
+            const second = await add('secondAdd', roomId, cart.transactionId, more, position);
+            if (second) position = second.position;
+          }
+        }
+        const summary = await request(
+          'personalData',
+          'GET',
+          `/api/transactions/${cart.transactionId}`,
+          undefined,
+          position,
+        );
+        if (summary.status !== 200) return;
+        const booked = await request(
+          'booking',
+          'PUT',
+          `/api/transactions/${cart.transactionId}/booking`,
+          owner(n),
+        );
+        if (booked.status !== 200) {
+          if (booked.status >= 400 && booked.status < 500) out.otherErrors += 1;
+          return;
+        }
+        const result = booked.body as { ownerId: string; tickets: unknown[]; position: string };
+        out.bookings += 1;
+        out.seatsBooked += result.tickets.length;
+        await request(
+          'confirmation',
+          'GET',
+          `/api/owners/${result.ownerId}/tickets`,
+          undefined,
+          result.position,
+        );
+        return;
+      }
+      out.gaveUp += 1;
+    } finally {
+      out.answered += 1;
+    }
+  };
+
+  const journeys: Promise<void>[] = [];
+  for (let i = 0; i < options.visitors; i++) {
+    const due = t0 + (i * options.seconds * 1000) / options.visitors;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    journeys.push(journey(i));
+  }
+  await Promise.all(journeys);
+  out.seconds = (performance.now() - t0) / 1000;
+  return out;
+}
