@@ -16,6 +16,7 @@ export { calendarImportSettings, type CalendarImportSettings } from './holidays/
 export { humanCheck } from './booking/human-check.ts';
 export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
 export { erasePersonalData, startErasureJob } from './booking/erasure.ts';
+export { rekeyStoredAddresses } from './booking/rekey.ts';
 export { matchWaitlists, startWaitlistJob, waitlistCommands } from './waitlist/commands.ts';
 export { releaseNoShows, startNoShowJob } from './check-in/no-show.ts';
 

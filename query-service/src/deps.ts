@@ -15,4 +15,6 @@ export interface QueryDeps {
   waitlistReferences: WaitlistReferences;
   /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS): its preview's too. */
   closureMaxDays: number;
+  /** The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), if configured. */
+  contactEmail?: string | undefined;
 }

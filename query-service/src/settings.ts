@@ -4,7 +4,7 @@ import type { QueryDeps } from './deps.ts';
 /**
  * The booking limits of the configuration (docs/product.md#limits), for the visitor app: it names them
  * before the command side refuses an add or a booking; and the library's time zone, in which
- * every app shows times.
+ * every app shows times; and whom a visitor writes to when an address is refused.
  */
 export const Settings = z
   .object({
@@ -20,6 +20,10 @@ export const Settings = z
     }),
     maxTicketsPerVisitor: z.number().int().openapi({
       description: 'Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR)',
+    }),
+    contactEmail: z.string().optional().openapi({
+      description:
+        "The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), named where an address is refused",
     }),
     timeZone: z.string().openapi({
       description:
@@ -37,6 +41,7 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
     maxTicketsPerDay,
     maxTicketsPerVisitor,
     timeZone: deps.timeZone,
+    ...(deps.contactEmail ? { contactEmail: deps.contactEmail } : {}),
   };
   return [
     defineRoute({

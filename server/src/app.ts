@@ -107,7 +107,15 @@ export function routesFor(
     );
   }
   if (role !== 'command')
-    routes.push(...tokens.reads, ...webhooks.reads, ...queryRoutes({ ...deps, pool: readPool }));
+    routes.push(
+      ...tokens.reads,
+      ...webhooks.reads,
+      ...queryRoutes({
+        ...deps,
+        pool: readPool,
+        contactEmail: config.LIBRARY_CONTACT_EMAIL,
+      }),
+    );
   return routes;
 }
 

@@ -1,5 +1,10 @@
-import { normalizeEmail, type BlacklistCommand } from '@rr/domain';
-import { BlacklistEmail, blacklistEntryInput, blacklistEntryUpdateInput } from '@rr/contracts';
+import { mustNotBeBlocked, normalizeEmail, type BlacklistCommand } from '@rr/domain';
+import {
+  BlacklistEmail,
+  blacklistEntryInput,
+  blacklistEntryUpdateInput,
+  VisitorEmailCheckInput,
+} from '@rr/contracts';
 import {
   defineRoute,
   fromContract,
@@ -9,7 +14,7 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { runBlacklistCommand } from './stream.ts';
+import { readBlacklistEntry, runBlacklistCommand } from './stream.ts';
 
 export const emailField = fromContract(BlacklistEmail);
 
@@ -30,7 +35,27 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
     command: (entryKey: string) => BlacklistCommand,
   ) => runBlacklistCommand(deps, actorOf(user), email, command);
 
+  const CheckBody = fromContract(VisitorEmailCheckInput).openapi('VisitorEmailCheckInput');
+
   return [
+    defineRoute({
+      method: 'post',
+      path: '/email-check',
+      summary:
+        "Whether an address may book, asked when the visitor enters it: the booking's own refusal (the blacklist, by the address's key), before the last step",
+      tags: ['visitor'],
+      access: 'public',
+      body: CheckBody,
+      responses: {
+        204: { description: 'The address may book' },
+        400: { description: 'validation__error' },
+        403: { description: 'booking__email_blacklisted' },
+      },
+      handler: async ({ body }) => {
+        mustNotBeBlocked(await readBlacklistEntry(deps.store, deps.emailKey(body.email)), today());
+        return { status: 204 };
+      },
+    }),
     defineRoute({
       method: 'post',
       path: '/admin/blacklist',

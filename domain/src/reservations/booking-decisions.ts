@@ -10,7 +10,7 @@ import {
 } from '@rr/events/catalogue';
 import { refuse, Refused } from '../refusal.ts';
 import { timesOverlap } from '../cart-rules.ts';
-import { blocks } from '../blacklist/blacklist-entry.ts';
+import { mustNotBeBlocked } from '../blacklist/blacklist-entry.ts';
 import { seatsTaken } from '../seats.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
@@ -35,8 +35,7 @@ export function bookCart(
   mustBeOpen(cart, now);
   if (cart.tickets.length === 0)
     throw new Refused('transaction__empty', 'The reservation cart is empty');
-  if (blocks(state.blacklist, today))
-    throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
+  mustNotBeBlocked(state.blacklist, today);
   for (const t of cart.tickets) {
     const held = state.slots.get(t.timeSlotId)?.tickets[t.ticketId];
     if (!held || held.status !== 'NEW') throw transactionExpired();

@@ -18,7 +18,7 @@ import type { Now } from '../decider.ts';
 import { bookingWindow } from '../booking-window.ts';
 import { holdEnd, type BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
-import { blocks, type BlacklistState } from '../blacklist/blacklist-entry.ts';
+import { mustNotBeBlocked, type BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
 import { cartRules, type CartRuleSlot } from '../cart-rules.ts';
@@ -181,8 +181,7 @@ export function decideWaitlist(
       });
       if (!answer.open || startsAt <= ctx.now) throw refuse.ticket('timeslot_not_open');
       if (!answer.full) throw waitlistRefusals.seatsFree();
-      if (blocks(state.blacklist, ctx.today))
-        throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
+      mustNotBeBlocked(state.blacklist, ctx.today);
       const { visitorKey } = command.data;
       // Once more in line, or taken a seat, or taken off by staff: no second entry. Who left
       // or let an offer lapse may join again (last in line).

@@ -2394,6 +2394,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether an address may book, asked when the visitor enters it: the booking's own refusal (the blacklist, by the address's key), before the last step */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["VisitorEmailCheckInput"];
+                };
+            };
+            responses: {
+                /** @description The address may book */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description validation__error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description booking__email_blacklisted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/blacklist": {
         parameters: {
             query?: never;
@@ -6183,6 +6235,9 @@ export interface components {
             }[];
             position: string;
         };
+        VisitorEmailCheckInput: {
+            email: string;
+        };
         BlacklistEntryInput: {
             email: string;
             expiredAt: string;
@@ -6674,6 +6729,8 @@ export interface components {
             maxTicketsPerDay: number;
             /** @description Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR) */
             maxTicketsPerVisitor: number;
+            /** @description The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), named where an address is refused */
+            contactEmail?: string;
             /** @description The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone */
             timeZone: string;
         };

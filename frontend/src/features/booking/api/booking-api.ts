@@ -119,6 +119,10 @@ export const bookingApi = baseApi
         }),
         invalidatesTags: ['VisitorSlots'],
       }),
+      // Whether the address may book, asked when it is entered (204, or the booking's refusal).
+      checkEmail: build.mutation<void, string>({
+        query: (email) => ({ url: 'email-check', method: 'POST', body: { email } }),
+      }),
       joinWaitlist: build.mutation<
         WaitlistEntryAnswer,
         { timeSlotId: string; body: WaitlistInput }
@@ -171,6 +175,7 @@ export const {
   useTouchCartMutation,
   useRemoveCartMutation,
   useBookCartMutation,
+  useCheckEmailMutation,
   useJoinWaitlistMutation,
   useGetWaitlistPlaceQuery,
   useLeaveWaitlistMutation,
