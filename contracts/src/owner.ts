@@ -68,6 +68,10 @@ export const BookingInput = z.object({
 
 /**
  * The check of the visitor's address when it is entered (before the summary): whether it may
- * book at all (docs/product.md#one-person-one-key).
+ * book at all (docs/product.md#one-person-one-key) and, with the cart, whether the cart's rooms
+ * admit it (members-only rooms).
  */
-export const VisitorEmailCheckInput = z.object({ email: requiredEmail() });
+export const VisitorEmailCheckInput = z.object({
+  email: requiredEmail(),
+  transactionId: z.optional(z.uuid()),
+});

@@ -23,9 +23,10 @@ import {
 } from './visitor-pages.ts';
 
 /**
- * One person, one key (docs/product.md#one-person-one-key): a blocked address is refused on the
- * personal data step, however it is spelled (`+tag`, case), with the library's address to write
- * to; another address goes on to the summary.
+ * The visitor's address is refused on the personal data step, before the summary: a blocked
+ * address however it is spelled (`+tag`, case; docs/product.md#one-person-one-key), with the
+ * library's address to write to; in a members-only room (docs/product.md#room-services), which
+ * names its domains on its page, an address at another domain; an admitted one goes on.
  */
 
 let db: TestDatabase;
@@ -40,6 +41,10 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const { admin, idOf } = await createTestRooms(server.baseUrl);
   await createSlot(admin, idOf(FIRST_ROOM), day, '09:00', '12:00', 24);
+  const members = await admin.request('PUT', `/api/admin/rooms/${idOf(FIRST_ROOM)}/services`, {
+    json: { allowedEmailDomains: ['example.at', 'student.example.at'] },
+  });
+  expect(members.status).toBe(200);
   const blocked = await admin.request('POST', '/api/admin/blacklist', {
     json: { email: 'blocked.reader@example.at', expiredAt: '2099-12-31' },
   });
@@ -53,7 +58,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe('a blocked address is refused when it is entered', () => {
+describe('a refused address is named when it is entered', () => {
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],
@@ -64,6 +69,11 @@ describe('a blocked address is refused when it is entered', () => {
       await acceptPrivacy(page, server.baseUrl);
       await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
       await h1(page, FIRST_ROOM).waitFor();
+      await main(page)
+        .getByText(
+          'Nur für Mitglieder: Reservieren können Sie mit einer E-Mail-Adresse von example.at, student.example.at.',
+        )
+        .waitFor();
       await addSlot(page, day, '09:00-12:00');
       await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
       await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
@@ -78,6 +88,14 @@ describe('a blocked address is refused when it is entered', () => {
       );
       await h1(page, 'Ihre Daten').waitFor();
       await expectAccessible(page, `personal data with a blocked address (${size}, de)`);
+      await page.getByLabel(/^E-Mail-Adresse/).fill('erika@gmail.com');
+      await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
+      await main(page)
+        .getByRole('alert')
+        .getByText(
+          'Dieser Lesesaal steht nur Mitgliedern offen: Bitte verwenden Sie eine E-Mail-Adresse von example.at, student.example.at.',
+        )
+        .waitFor();
 
       await serveAs(page, 'en');
       await page.reload();
@@ -94,9 +112,19 @@ describe('a blocked address is refused when it is entered', () => {
       await main(page).getByRole('alert').getByRole('link', { name: CONTACT }).waitFor();
       await expectAccessible(page, `personal data with a blocked address (${size}, en)`);
 
-      // Another address: the refusal goes with the change, and the visitor goes on.
-      await page.getByLabel(/^E-mail address/).fill(`erika.${size}@example.at`);
+      // Another address: the refusal goes with the change; one at another domain is refused by
+      // the members-only room, naming its domains.
+      await page.getByLabel(/^E-mail address/).fill(`erika.${size}@gmail.com`);
       expect(await main(page).getByRole('alert').count()).toBe(0);
+      await main(page).getByRole('button', { name: 'Continue to the summary' }).click();
+      await main(page)
+        .getByRole('alert')
+        .getByText(
+          'This reading room is for members only: please use an e-mail address at example.at, student.example.at.',
+        )
+        .waitFor();
+      await expectAccessible(page, `personal data at another domain (${size}, en)`);
+      await page.getByLabel(/^E-mail address/).fill(`erika.${size}@student.example.at`);
       await main(page).getByRole('button', { name: 'Continue to the summary' }).click();
       await h1(page, 'Summary').waitFor();
       // Only the deliberate refusals are logged.

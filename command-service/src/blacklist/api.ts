@@ -1,4 +1,10 @@
-import { mustNotBeBlocked, normalizeEmail, type BlacklistCommand } from '@rr/domain';
+import {
+  emailDomainOf,
+  mustAdmitAddress,
+  mustNotBeBlocked,
+  normalizeEmail,
+  type BlacklistCommand,
+} from '@rr/domain';
 import {
   BlacklistEmail,
   blacklistEntryInput,
@@ -15,6 +21,8 @@ import {
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { readBlacklistEntry, runBlacklistCommand } from './stream.ts';
+import { loadTransaction } from '../booking/store.ts';
+import { roomStates } from '../write-state.ts';
 
 export const emailField = fromContract(BlacklistEmail);
 
@@ -49,10 +57,24 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
       responses: {
         204: { description: 'The address may book' },
         400: { description: 'validation__error' },
-        403: { description: 'booking__email_blacklisted' },
+        403: {
+          description:
+            'booking__email_blacklisted, booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits)',
+        },
       },
       handler: async ({ body }) => {
         mustNotBeBlocked(await readBlacklistEntry(deps.store, deps.emailKey(body.email)), today());
+        if (body.transactionId) {
+          const { transactionId } = body;
+          const rooms = await deps.store.transaction(async (s) => {
+            const cart = await loadTransaction(s, transactionId);
+            return roomStates(
+              s.client,
+              cart.tickets.map((t) => t.roomId),
+            );
+          });
+          mustAdmitAddress(rooms.result.values(), emailDomainOf(body.email));
+        }
         return { status: 204 };
       },
     }),

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Actor } from '@rr/events';
 import {
   decideReservation,
+  emailDomainOf,
   emptyReservation,
   normalizeEmail,
   type ReservationCommand,
@@ -66,7 +67,12 @@ export function bookingCommands(deps: CommandDeps) {
         decideReservation(
           {
             type: 'BookCart',
-            data: { ...booking, visitorKey, language: body.language },
+            data: {
+              ...booking,
+              visitorKey,
+              language: body.language,
+              emailDomain: emailDomainOf(email),
+            },
           },
           state,
           context(),

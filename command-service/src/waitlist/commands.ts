@@ -10,6 +10,7 @@ import {
   initialBlacklistState,
   initialTransaction,
   initialVisitor,
+  emailDomainOf,
   normalizeEmail,
   waitingCount,
   type WaitlistCommand,
@@ -82,7 +83,13 @@ export function waitlistCommands(deps: CommandDeps) {
     const entryId = randomUUID();
     const command: WaitlistCommand = {
       type: 'JoinWaitlist',
-      data: { entryId, timeSlotId, visitorKey, language: body.language },
+      data: {
+        entryId,
+        timeSlotId,
+        visitorKey,
+        language: body.language,
+        emailDomain: emailDomainOf(email),
+      },
     };
     const { answer, position } = await handleCommand(store, {
       actor: visitor,

@@ -11,6 +11,7 @@ import {
 import { refuse, Refused } from '../refusal.ts';
 import { timesOverlap } from '../cart-rules.ts';
 import { mustNotBeBlocked } from '../blacklist/blacklist-entry.ts';
+import { mustAdmitAddress } from '../rooms/email-domains.ts';
 import { seatsTaken } from '../seats.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
@@ -36,6 +37,11 @@ export function bookCart(
   if (cart.tickets.length === 0)
     throw new Refused('transaction__empty', 'The reservation cart is empty');
   mustNotBeBlocked(state.blacklist, today);
+  const { emailDomain, ...booking } = data;
+  mustAdmitAddress(
+    new Set(cart.tickets.map((t) => state.rooms.get(t.roomId)).filter((r) => r !== undefined)),
+    emailDomain,
+  );
   for (const t of cart.tickets) {
     const held = state.slots.get(t.timeSlotId)?.tickets[t.ticketId];
     if (!held || held.status !== 'NEW') throw transactionExpired();
@@ -59,13 +65,13 @@ export function bookCart(
   d.transaction.push(
     TransactionBooked.create({
       transactionId: cart.transactionId,
-      ...data,
+      ...booking,
       ticketIds: cart.tickets.map((t) => t.ticketId),
     }),
   );
   d.visitor.push(
     VisitorTicketsBooked.create({
-      ownerId: data.ownerId,
+      ownerId: booking.ownerId,
       tickets: cart.tickets.map(({ ticketId, date, startTime, endTime }) => ({
         ticketId,
         date,

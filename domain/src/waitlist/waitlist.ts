@@ -20,6 +20,7 @@ import { holdEnd, type BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { mustNotBeBlocked, type BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
+import { mustAdmitAddress } from '../rooms/email-domains.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
 import { cartRules, type CartRuleSlot } from '../cart-rules.ts';
 import { seatAnswer } from '../seat-rule.ts';
@@ -30,7 +31,14 @@ import { isInLine, isOutstanding, placeInLine } from '../waitlist-line.ts';
 export type WaitlistCommand =
   | {
       type: 'JoinWaitlist';
-      data: { entryId: string; timeSlotId: string; visitorKey: string; language: 'de' | 'en' };
+      data: {
+        entryId: string;
+        timeSlotId: string;
+        visitorKey: string;
+        language: 'de' | 'en';
+        /** The domain of the address (a members-only room's rule); never written to an event. */
+        emailDomain?: string | undefined;
+      };
     }
   /** The matcher: lapse the offers past their time, offer the free seats to the next in line. */
   | { type: 'MatchWaitlist'; data: { timeSlotId: string } }
@@ -182,7 +190,9 @@ export function decideWaitlist(
       if (!answer.open || startsAt <= ctx.now) throw refuse.ticket('timeslot_not_open');
       if (!answer.full) throw waitlistRefusals.seatsFree();
       mustNotBeBlocked(state.blacklist, ctx.today);
-      const { visitorKey } = command.data;
+      if (room) mustAdmitAddress([room], command.data.emailDomain);
+      const { emailDomain: _domain, ...joined } = command.data;
+      const { visitorKey } = joined;
       // Once more in line, or taken a seat, or taken off by staff: no second entry. Who left
       // or let an offer lapse may join again (last in line).
       const earlier = list.find(
@@ -193,7 +203,7 @@ export function decideWaitlist(
       if (rule === 'max_tickets_per_day_reached')
         throw refuse.dayLimit(slot.date, ctx.limits.maxTicketsPerDay);
       if (rule) throw refuse.ticket(rule);
-      d.slot.push(WaitlistJoined.create({ ...command.data, joinedAt: ctx.now.toISOString() }));
+      d.slot.push(WaitlistJoined.create({ ...joined, joinedAt: ctx.now.toISOString() }));
       return d;
     }
     case 'MatchWaitlist': {

@@ -1746,7 +1746,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the reading-room services of a room (check-in, no-show release, waitlist, reminders); a missing or null field turns one off */
+        /** Set the reading-room services of a room (check-in, no-show release, waitlist, reminders, members-only e-mail domains); a missing or null field turns one off */
         put: {
             parameters: {
                 query?: never;
@@ -2431,7 +2431,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted */
+                /** @description booking__email_blacklisted, booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3134,7 +3134,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted */
+                /** @description booking__email_blacklisted, booking__email_domain_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3617,7 +3617,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted */
+                /** @description booking__email_blacklisted, booking__email_domain_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6197,6 +6197,7 @@ export interface components {
             noShowReleaseMinutes?: number | null;
             waitlistOfferMinutes?: number | null;
             reminderHoursBefore?: number | null;
+            allowedEmailDomains?: string[] | null;
         };
         HolidayWritten: {
             /** Format: uuid */
@@ -6237,6 +6238,8 @@ export interface components {
         };
         VisitorEmailCheckInput: {
             email: string;
+            /** Format: uuid */
+            transactionId?: string;
         };
         BlacklistEntryInput: {
             email: string;
@@ -6486,6 +6489,8 @@ export interface components {
             waitlistOfferMinutes: number | null;
             /** @description A reminder mail is sent this many hours before the slot */
             reminderHoursBefore: number | null;
+            /** @description Members only: visitors book with an address at one of these domains; absent: everyone */
+            allowedEmailDomains?: string[];
         };
         RoomCalendar: {
             bookableFrom: string;

@@ -27,6 +27,8 @@ const ERROR_KEYS = [
   'unknown',
   'http__access_denied_exception',
   'booking__email_blacklisted',
+  'booking__email_domain_not_allowed',
+  'booking__email_domain_not_allowed_domains',
   'recaptcha__validation_error',
   'generic__mail_send_exception',
   'ticket__validation_error_timeslot_not_open',

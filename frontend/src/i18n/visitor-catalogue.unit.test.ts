@@ -30,6 +30,8 @@ const VISITOR_ERROR_KEYS = [
   'ticket__validation_error_max_tickets_per_day_reached',
   'ticket__validation_error_max_tickets_by_user_reached',
   'booking__email_blacklisted',
+  'booking__email_domain_not_allowed',
+  'booking__email_domain_not_allowed_domains',
   'recaptcha__validation_error',
   'validation__error',
   'unknown',

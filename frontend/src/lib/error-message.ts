@@ -115,5 +115,7 @@ export function errorMessageParams(problem: unknown): ErrorMessageParams {
   const second = parsed?.payload[1];
   if (first === 'date' && second !== undefined && isIsoDate(second))
     return { value: second, date: formatDate(second) };
+  // A payload `['domains', …]`: the key `<code>_domains` names the domains that follow.
+  if (first === 'domains') return { value: parsed?.payload.slice(1).join(', ') ?? '' };
   return /^\d+$/.test(first) ? { value: first, count: Number(first) } : { value: first };
 }

@@ -120,8 +120,12 @@ export const bookingApi = baseApi
         invalidatesTags: ['VisitorSlots'],
       }),
       // Whether the address may book, asked when it is entered (204, or the booking's refusal).
-      checkEmail: build.mutation<void, string>({
-        query: (email) => ({ url: 'email-check', method: 'POST', body: { email } }),
+      checkEmail: build.mutation<void, { email: string; transactionId: string | null }>({
+        query: ({ email, transactionId }) => ({
+          url: 'email-check',
+          method: 'POST',
+          body: transactionId ? { email, transactionId } : { email },
+        }),
       }),
       joinWaitlist: build.mutation<
         WaitlistEntryAnswer,

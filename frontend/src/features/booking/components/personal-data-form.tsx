@@ -46,8 +46,16 @@ export function PersonalDataForm() {
   const { t } = useTranslation('booking');
   const navigate = useNavigate();
   const { t: te } = useTranslation('common-error');
-  const { personalData, savePersonalData, touch, touchOnActivity, tickets, cartLoading, expired } =
-    useBooking();
+  const {
+    personalData,
+    savePersonalData,
+    touch,
+    touchOnActivity,
+    tickets,
+    cartLoading,
+    expired,
+    transactionId,
+  } = useBooking();
   const [values, setValues] = useState<PersonalData>(() => personalData ?? EMPTY_PERSONAL_DATA);
   const form = useValidatedForm(checkPersonalData, TEXT_FIELDS, idOf);
   const [checkEmail, { isLoading: checking }] = useCheckEmailMutation();
@@ -76,7 +84,7 @@ export function PersonalDataForm() {
     event.preventDefault();
     if (expired || checking || !form.validate(values)) return;
     try {
-      await checkEmail(values.email.trim()).unwrap();
+      await checkEmail({ email: values.email.trim(), transactionId }).unwrap();
     } catch (error) {
       // A refusal stops here; a failed check (offline) leaves the decision to the booking.
       if (problemCode(error)) {
