@@ -25,6 +25,7 @@ export type RefusalCode =
   | 'transaction__empty'
   | 'booking__email_blacklisted'
   | 'booking__email_domain_not_allowed'
+  | 'booking__no_show_blocked'
   | 'personal_data__erased'
   | 'waitlist__not_available'
   | 'waitlist__seats_free'
@@ -84,6 +85,8 @@ export type Refusal =
   | { code: 'waitlist__already_joined'; positionInLine: number | null }
   /** A members-only room refuses the address: the domains it admits. */
   | { code: 'booking__email_domain_not_allowed'; domains: readonly string[] }
+  /** Too many no-shows (no-show-rule.ts): the last day the address is blocked. */
+  | { code: 'booking__no_show_blocked'; until: LocalDate }
   | { code: PlainRefusalCode };
 
 /** The codes whose refusal names nothing beyond the code. */
@@ -101,6 +104,7 @@ export type PlainRefusalCode = Exclude<
   | 'no_show__not_due'
   | 'waitlist__already_joined'
   | 'booking__email_domain_not_allowed'
+  | 'booking__no_show_blocked'
 >;
 
 export class Refused extends Error {

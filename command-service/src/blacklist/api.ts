@@ -2,6 +2,7 @@ import {
   emailDomainOf,
   mustAdmitAddress,
   mustNotBeBlocked,
+  mustNotBeNoShowBlocked,
   normalizeEmail,
   type BlacklistCommand,
 } from '@rr/domain';
@@ -21,7 +22,7 @@ import {
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { readBlacklistEntry, runBlacklistCommand } from './stream.ts';
-import { loadTransaction } from '../booking/store.ts';
+import { loadNoShowDays, loadTransaction } from '../booking/store.ts';
 import { roomStates } from '../write-state.ts';
 
 export const emailField = fromContract(BlacklistEmail);
@@ -59,11 +60,17 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
         400: { description: 'validation__error' },
         403: {
           description:
-            'booking__email_blacklisted, booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits)',
+            'booking__email_blacklisted, booking__no_show_blocked (payload: `until` and the last blocked day), booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits)',
         },
       },
       handler: async ({ body }) => {
-        mustNotBeBlocked(await readBlacklistEntry(deps.store, deps.emailKey(body.email)), today());
+        const key = deps.emailKey(body.email);
+        mustNotBeBlocked(await readBlacklistEntry(deps.store, key), today());
+        mustNotBeNoShowBlocked(
+          await loadNoShowDays(deps.pool, key, deps.limits.noShowRule),
+          today(),
+          deps.limits.noShowRule,
+        );
         if (body.transactionId) {
           const { transactionId } = body;
           const rooms = await deps.store.transaction(async (s) => {

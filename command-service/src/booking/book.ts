@@ -15,6 +15,7 @@ import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { newBookingNumber, newOwnerId, ticketView } from './cart-answer.ts';
 import type { StaffBookingBody, VisitorOwnerBody } from './owner.ts';
 import {
+  loadNoShowDays,
   lockAndLoadVisitor,
   lockCartAndSlots,
   lockCartWithSlots,
@@ -48,6 +49,7 @@ export function bookingCommands(deps: CommandDeps) {
         const { cart, slots } = await lockCartWithSlots(s, transactionId, []);
         const visitor = await lockAndLoadVisitor(s, visitorKey);
         const blacklist = await loadBlacklistEntry(s, visitorKey);
+        const noShows = await loadNoShowDays(s.client, visitorKey, limits.noShowRule);
         const rooms = await roomStates(
           s.client,
           cart.tickets.map((t) => t.roomId),
@@ -58,6 +60,7 @@ export function bookingCommands(deps: CommandDeps) {
           slots,
           visitor,
           blacklist,
+          noShows,
           rooms,
           transactionId,
           visitorKey,

@@ -1,3 +1,4 @@
+import { noShowsErasableThrough } from '@rr/domain';
 import { removeErasedMailFiles, startIntervalJob, todayIn, type IntervalJob } from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 import { erasePersonalDataOf } from '../owner/stream.ts';
@@ -40,10 +41,18 @@ export async function erasePersonalData(
   }
   // Waitlist entries: their addresses go the day after the slot's day too (docs/product.md#personal-data).
   const waitlist = await eraseWaitlistEntries(deps, today);
+  // The no-show rule's record goes once the rule no longer needs it: its window and the block it
+  // may start have passed; without the rule at once (docs/product.md#no-show-rule).
+  const noShows = await deps.pool.query('DELETE FROM visitor_no_shows WHERE date <= $1', [
+    noShowsErasableThrough(today, deps.limits.noShowRule),
+  ]);
   // Files are no transaction's part: deleted after the commits, from what the database says.
   const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;
-  if (erased || files || waitlist)
-    deps.logger.info({ erased, waitlist, mailFiles: files }, 'personal data erased');
+  if (erased || files || waitlist || noShows.rowCount)
+    deps.logger.info(
+      { erased, waitlist, mailFiles: files, noShows: noShows.rowCount },
+      'personal data erased',
+    );
   return erased;
 }
 

@@ -23,6 +23,7 @@ import {
   initialVisitor,
   type DayType,
   type LocalDate,
+  type NoShowRule,
   type ReservationDecision,
   type RoomState,
   type ReservationState,
@@ -198,6 +199,23 @@ export function reservationAppends(
     );
   }
   return requests;
+}
+
+/**
+ * The days of the no-show releases of a visitor's key (the no-show rule,
+ * docs/product.md#no-show-rule); empty without the rule (nothing to decide on).
+ */
+export async function loadNoShowDays(
+  client: Pick<PoolClient, 'query'>,
+  visitorKey: string,
+  rule: NoShowRule | undefined,
+): Promise<LocalDate[]> {
+  if (!rule) return [];
+  const r = await client.query<{ date: string }>(
+    `SELECT to_char(date, 'YYYY-MM-DD') AS date FROM visitor_no_shows WHERE visitor_key = $1`,
+    [visitorKey],
+  );
+  return r.rows.map((row) => row.date);
 }
 
 /** Locks the visitor's stream and folds it. */

@@ -26,6 +26,7 @@ import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { cartAnswer } from '../booking/cart-answer.ts';
 import {
   loadVisitor,
+  loadNoShowDays,
   lockAndLoadVisitor,
   lockCartAndSlots,
   rememberCart,
@@ -99,6 +100,7 @@ export function waitlistCommands(deps: CommandDeps) {
           ...loaded,
           visitor: await lockAndLoadVisitor(s, visitorKey),
           blacklist: await loadBlacklistEntry(s, visitorKey),
+          noShows: await loadNoShowDays(s.client, visitorKey, deps.limits.noShowRule),
         };
       },
       decide: (state) => decideWaitlist(command, state, context()),

@@ -12,6 +12,7 @@ import { refuse, Refused } from '../refusal.ts';
 import { timesOverlap } from '../cart-rules.ts';
 import { mustNotBeBlocked } from '../blacklist/blacklist-entry.ts';
 import { mustAdmitAddress } from '../rooms/email-domains.ts';
+import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
 import { seatsTaken } from '../seats.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
@@ -37,6 +38,7 @@ export function bookCart(
   if (cart.tickets.length === 0)
     throw new Refused('transaction__empty', 'The reservation cart is empty');
   mustNotBeBlocked(state.blacklist, today);
+  mustNotBeNoShowBlocked(state.noShows ?? [], today, limits.noShowRule);
   const { emailDomain, ...booking } = data;
   mustAdmitAddress(
     new Set(cart.tickets.map((t) => state.rooms.get(t.roomId)).filter((r) => r !== undefined)),

@@ -87,6 +87,8 @@ export interface ReservationState {
   rooms: ReadonlyMap<string, RoomState>;
   /** Holiday dates from today on: the working days of the booking windows. */
   holidays: ReadonlySet<LocalDate>;
+  /** The days of the visitor's no-show releases (the no-show rule); loaded by a booking. */
+  noShows?: readonly LocalDate[];
 }
 
 export const emptyReservation: ReservationState = {

@@ -21,6 +21,7 @@ import { refuse, Refused } from '../refusal.ts';
 import { mustNotBeBlocked, type BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
 import { mustAdmitAddress } from '../rooms/email-domains.ts';
+import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
 import { cartRules, type CartRuleSlot } from '../cart-rules.ts';
 import { seatAnswer } from '../seat-rule.ts';
@@ -65,6 +66,8 @@ export interface WaitlistState {
   holidays: ReadonlySet<LocalDate>;
   visitor: VisitorState;
   blacklist: BlacklistState;
+  /** The days of the visitor's no-show releases (the no-show rule); loaded by a join. */
+  noShows?: readonly LocalDate[];
   /**
    * The matcher's view of the people waiting, by visitor key: the seats each holds already (their
    * bookings from today on and their offers still out in other slots). Loaded only when a seat is
@@ -190,6 +193,7 @@ export function decideWaitlist(
       if (!answer.open || startsAt <= ctx.now) throw refuse.ticket('timeslot_not_open');
       if (!answer.full) throw waitlistRefusals.seatsFree();
       mustNotBeBlocked(state.blacklist, ctx.today);
+      mustNotBeNoShowBlocked(state.noShows ?? [], ctx.today, ctx.limits.noShowRule);
       if (room) mustAdmitAddress([room], command.data.emailDomain);
       const { emailDomain: _domain, ...joined } = command.data;
       const { visitorKey } = joined;

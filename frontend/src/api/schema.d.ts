@@ -2431,7 +2431,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits) */
+                /** @description booking__email_blacklisted, booking__no_show_blocked (payload: `until` and the last blocked day), booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3134,7 +3134,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__email_domain_not_allowed */
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3617,7 +3617,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__email_domain_not_allowed */
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;

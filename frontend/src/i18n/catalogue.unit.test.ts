@@ -28,6 +28,8 @@ const ERROR_KEYS = [
   'http__access_denied_exception',
   'booking__email_blacklisted',
   'booking__email_domain_not_allowed',
+  'booking__no_show_blocked',
+  'booking__no_show_blocked_until',
   'booking__email_domain_not_allowed_domains',
   'recaptcha__validation_error',
   'generic__mail_send_exception',

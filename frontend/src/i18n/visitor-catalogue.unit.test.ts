@@ -31,6 +31,8 @@ const VISITOR_ERROR_KEYS = [
   'ticket__validation_error_max_tickets_by_user_reached',
   'booking__email_blacklisted',
   'booking__email_domain_not_allowed',
+  'booking__no_show_blocked',
+  'booking__no_show_blocked_until',
   'booking__email_domain_not_allowed_domains',
   'recaptcha__validation_error',
   'validation__error',

@@ -3,7 +3,7 @@ import { problemCode } from '../../../lib/error-message';
 import { useGetSettingsQuery } from '../api/booking-api';
 
 /** The refusals of an address as such (not of a slot): the visitor may ask the library why. */
-const ADDRESS_REFUSALS = new Set(['booking__email_blacklisted']);
+const ADDRESS_REFUSALS = new Set(['booking__email_blacklisted', 'booking__no_show_blocked']);
 
 /**
  * Whom to write to when the visitor's address is refused (docs/product.md#one-person-one-key):
