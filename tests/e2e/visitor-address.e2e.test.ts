@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
+import { emailKey } from '@rr/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import {
@@ -9,7 +11,7 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
-import { weekdaysAhead } from './dates.ts';
+import { iso, shown, weekdaysAhead } from './dates.ts';
 import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
 import {
   acceptPrivacy,
@@ -25,7 +27,8 @@ import {
 /**
  * The visitor's address is refused on the personal data step, before the summary: a blocked
  * address however it is spelled (`+tag`, case; docs/product.md#one-person-one-key), with the
- * library's address to write to; in a members-only room (docs/product.md#room-services), which
+ * library's address to write to; an address blocked by the no-show rule, with its last blocked
+ * day (docs/product.md#no-show-rule); in a members-only room (docs/product.md#room-services), which
  * names its domains on its page, an address at another domain; an admitted one goes on.
  */
 
@@ -34,10 +37,29 @@ let server: RunningServer;
 let browser: Browser;
 const [day] = weekdaysAhead(1) as [Date];
 const CONTACT = 'lesesaal@bibliothek.example';
+const SECRET = 'visitor-address-e2e-secret-of-32-chars';
+/** Two no-shows yesterday and today (the rule 2 in 30 days): blocked for 14 days from today. */
+const ABSENT = 'absent.reader@example.at';
+const now = new Date();
+const blockedUntil = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 13);
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await startServer(db, { LIBRARY_CONTACT_EMAIL: CONTACT });
+  server = await startServer(db, {
+    LIBRARY_CONTACT_EMAIL: CONTACT,
+    VISITOR_KEY_SECRET: SECRET,
+    NO_SHOW_LIMIT: '2',
+    NO_SHOW_WINDOW_DAYS: '30',
+    NO_SHOW_BLOCK_DAYS: '14',
+  });
+  // The record the no-show release job keeps (tests/api/no-show-rule.int.test.ts makes it by
+  // releases): two no-shows of the address, yesterday and today.
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+  for (const day of [yesterday, now])
+    await db.pool.query(
+      'INSERT INTO visitor_no_shows (ticket_id, visitor_key, date) VALUES ($1, $2, $3)',
+      [randomUUID(), emailKey(SECRET, ABSENT), iso(day)],
+    );
   browser = await launchBrowser();
   const { admin, idOf } = await createTestRooms(server.baseUrl);
   await createSlot(admin, idOf(FIRST_ROOM), day, '09:00', '12:00', 24);
@@ -88,6 +110,16 @@ describe('a refused address is named when it is entered', () => {
       );
       await h1(page, 'Ihre Daten').waitFor();
       await expectAccessible(page, `personal data with a blocked address (${size}, de)`);
+      await page.getByLabel(/^E-Mail-Adresse/).fill('Absent.Reader+desk@example.at');
+      await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
+      await main(page)
+        .getByRole('alert')
+        .getByText(
+          `Sie haben zu viele Termine nicht wahrgenommen und können bis einschließlich ${shown(blockedUntil)} nicht reservieren.`,
+        )
+        .waitFor();
+      await main(page).getByRole('alert').getByRole('link', { name: CONTACT }).waitFor();
+      await expectAccessible(page, `personal data after too many no-shows (${size}, de)`);
       await page.getByLabel(/^E-Mail-Adresse/).fill('erika@gmail.com');
       await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
       await main(page)
@@ -111,6 +143,15 @@ describe('a refused address is named when it is entered', () => {
         .waitFor();
       await main(page).getByRole('alert').getByRole('link', { name: CONTACT }).waitFor();
       await expectAccessible(page, `personal data with a blocked address (${size}, en)`);
+      await page.getByLabel(/^E-mail address/).fill(ABSENT);
+      await main(page).getByRole('button', { name: 'Continue to the summary' }).click();
+      await main(page)
+        .getByRole('alert')
+        .getByText(
+          `You missed too many appointments and cannot book until ${shown(blockedUntil)} inclusive.`,
+        )
+        .waitFor();
+      await expectAccessible(page, `personal data after too many no-shows (${size}, en)`);
 
       // Another address: the refusal goes with the change; one at another domain is refused by
       // the members-only room, naming its domains.
