@@ -12,6 +12,9 @@ const DOTS_IGNORED: Readonly<Record<string, string>> = {
   'googlemail.com': 'gmail.com',
 };
 
+/** The domains whose addresses fold more than a sub-address (their dots). */
+export const DOT_FOLDING_DOMAINS: readonly string[] = Object.keys(DOTS_IGNORED);
+
 /**
  * The form of an address that its key is made of (docs/product.md#one-person-one-key): one
  * person's spellings fold into one form, so the blacklist, the per-visitor limits, the no-show

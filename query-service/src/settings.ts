@@ -4,7 +4,7 @@ import type { QueryDeps } from './deps.ts';
 /**
  * The booking limits of the configuration (docs/product.md#limits), for the visitor app: it names them
  * before the command side refuses an add or a booking; and the library's time zone, in which
- * every app shows times; and whom a visitor writes to when an address is refused.
+ * every app shows times.
  */
 export const Settings = z
   .object({
@@ -21,10 +21,6 @@ export const Settings = z
     maxTicketsPerVisitor: z.number().int().openapi({
       description: 'Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR)',
     }),
-    contactEmail: z.string().optional().openapi({
-      description:
-        "The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), named where an address is refused",
-    }),
     timeZone: z.string().openapi({
       description:
         "The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone",
@@ -32,6 +28,16 @@ export const Settings = z
   })
   .openapi('Settings');
 export type Settings = z.infer<typeof Settings>;
+
+/** The library as the visitor app names it where an address is refused. */
+export const Library = z
+  .object({
+    contactEmail: z.string().optional().openapi({
+      description:
+        "The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL); absent when not set",
+    }),
+  })
+  .openapi('Library');
 
 export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
   const { holdMinutes, maxCartTickets, maxTicketsPerDay, maxTicketsPerVisitor } = deps.limits;
@@ -41,7 +47,6 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
     maxTicketsPerDay,
     maxTicketsPerVisitor,
     timeZone: deps.timeZone,
-    ...(deps.contactEmail ? { contactEmail: deps.contactEmail } : {}),
   };
   return [
     defineRoute({
@@ -53,6 +58,19 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
       access: 'public',
       responses: { 200: { description: 'The limits', schema: Settings } },
       handler: () => Promise.resolve({ body: settings }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/library',
+      summary:
+        "Whom visitors write to (the library's contact address), named where their address is refused",
+      tags: ['visitor'],
+      access: 'public',
+      responses: { 200: { description: 'The library', schema: Library } },
+      handler: () =>
+        Promise.resolve({
+          body: deps.contactEmail ? { contactEmail: deps.contactEmail } : {},
+        }),
     }),
   ];
 }

@@ -89,10 +89,10 @@ describe('one person, one key', () => {
     expect(((await refused.json()) as Problem).error).toBe('booking__email_blacklisted');
     expect((await check('someone.else@uni.example')).status).toBe(204);
     expect((await check('not an address')).status).toBe(400);
-    const settings = (await (await new Client(app.baseUrl).get('/api/settings')).json()) as {
+    const library = (await (await new Client(app.baseUrl).get('/api/library')).json()) as {
       contactEmail?: string;
     };
-    expect(settings.contactEmail).toBe('lesesaal@uni.example');
+    expect(library).toEqual({ contactEmail: 'lesesaal@uni.example' });
   });
 
   it('counts the per-visitor limits once over all spellings; mails go to the address as typed', async () => {
@@ -158,6 +158,12 @@ describe('re-keying what an earlier release stored', () => {
         (await db.pool.query('SELECT visitor_key FROM bookings WHERE owner_id = $1', [ownerId]))
           .rows[0],
       ).toEqual({ visitor_key: previousKey('jo.reader+old@uni.example') });
+      // A no-show release of the booking, as the rule keeps it (under the key of its booking).
+      await db.pool.query(
+        `INSERT INTO visitor_no_shows (ticket_id, visitor_key, date)
+         SELECT ticket_id, $2, '2026-12-03' FROM ticket_state WHERE owner_id = $1`,
+        [ownerId, previousKey('jo.reader+old@uni.example')],
+      );
       // Before the move, this release does not know the old spelling's entry.
       expect((await check('old.entry@uni.example')).status).toBe(204);
 
@@ -173,6 +179,9 @@ describe('re-keying what an earlier release stored', () => {
         (await db.pool.query('SELECT visitor_key FROM bookings WHERE owner_id = $1', [ownerId]))
           .rows[0],
       ).toEqual({ visitor_key: app.deps.emailKey('jo.reader@uni.example') });
+      expect((await db.pool.query('SELECT visitor_key FROM visitor_no_shows')).rows).toEqual([
+        { visitor_key: app.deps.emailKey('jo.reader@uni.example') },
+      ]);
       // Staff see the entries by their addresses; the person's two became one, with the later
       // day and that entry's note.
       const listed = (await (await admin.get('/api/admin/blacklist?term=twice')).json()) as {

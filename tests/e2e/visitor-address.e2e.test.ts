@@ -12,7 +12,17 @@ import {
   type RunningServer,
 } from './harness.ts';
 import { iso, shown, weekdaysAhead } from './dates.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import {
+  createSlot,
+  createTestRooms,
+  FIRST_ROOM,
+  SECOND_ROOM,
+  waitForReadModels,
+} from './test-rooms.ts';
+import { openStaffPage, signInAs } from './staff-ux-support.ts';
+import type { Client } from '../support/app.ts';
+import { budget } from '../support/time-budget.ts';
+import { waitFor } from '../support/wait-for.ts';
 import {
   acceptPrivacy,
   addSlot,
@@ -35,6 +45,8 @@ import {
 let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let admin: Client;
+let secondRoom: string;
 const [day] = weekdaysAhead(1) as [Date];
 const CONTACT = 'lesesaal@bibliothek.example';
 const SECRET = 'visitor-address-e2e-secret-of-32-chars';
@@ -61,7 +73,10 @@ beforeAll(async () => {
       [randomUUID(), emailKey(SECRET, ABSENT), iso(day)],
     );
   browser = await launchBrowser();
-  const { admin, idOf } = await createTestRooms(server.baseUrl);
+  const rooms = await createTestRooms(server.baseUrl);
+  admin = rooms.admin;
+  const { idOf } = rooms;
+  secondRoom = idOf(SECOND_ROOM);
   await createSlot(admin, idOf(FIRST_ROOM), day, '09:00', '12:00', 24);
   const members = await admin.request('PUT', `/api/admin/rooms/${idOf(FIRST_ROOM)}/services`, {
     json: { allowedEmailDomains: ['example.at', 'student.example.at'] },
@@ -170,6 +185,54 @@ describe('a refused address is named when it is entered', () => {
       await h1(page, 'Summary').waitFor();
       // Only the deliberate refusals are logged.
       expect(log.errors.filter((e) => !/40\d/.test(e))).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
+
+describe("staff set a room's members-only domains on its edit page", () => {
+  for (const [size, viewport, lang] of [
+    ['phone', PHONE, 'de'],
+    ['desktop', DESKTOP, 'en'],
+  ] as const) {
+    it(`refuses what is no domain and saves the domains (${size}, ${lang})`, async () => {
+      const texts = {
+        de: {
+          field: /^Nur für Mitglieder: E-Mail-Domains/,
+          save: 'Dienste speichern',
+          invalid: 'Bitte geben Sie Domainnamen wie „uni.example“ ein, getrennt durch Kommas.',
+          saved: `Die Dienste von „${SECOND_ROOM}“ wurden gespeichert.`,
+        },
+        en: {
+          field: /^Members only: e-mail domains/,
+          save: 'Save services',
+          invalid: 'Please enter domain names such as “uni.example”, separated by commas.',
+          saved: `The services of “${SECOND_ROOM}” have been saved.`,
+        },
+      }[lang];
+      const page = await openStaffPage(browser, viewport, lang);
+      await signInAs(page, server.baseUrl, lang);
+      await page.goto(`${server.baseUrl}/admin/room-edit/${secondRoom}`);
+      const field = page.getByLabel(texts.field);
+      await field.fill('uni.example, not a domain');
+      await page.getByRole('button', { name: texts.save }).click();
+      await page.getByText(texts.invalid).waitFor();
+      await expectAccessible(page, `room services with a wrong domain (${size}, ${lang})`);
+      await field.fill(`${lang}.Uni.example, @student.uni.example`);
+      await page.getByRole('button', { name: texts.save }).click();
+      await page.getByText(texts.saved).first().waitFor();
+      // The room's read model follows the saved services.
+      const domains = async () =>
+        (
+          (await (await admin.get(`/api/rooms/${secondRoom}`)).json()) as {
+            services: { allowedEmailDomains?: string[] };
+          }
+        ).services.allowedEmailDomains ?? [];
+      await waitFor(
+        'the saved domains',
+        async () => (await domains()).join() === `${lang}.uni.example,student.uni.example`,
+        budget(5_000),
+      );
       await page.context().close();
     });
   }

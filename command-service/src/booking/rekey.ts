@@ -5,17 +5,17 @@ import {
   type RecordedEvent,
   type VisitorEvent,
 } from '@rr/events';
-import { evolveVisitor, initialVisitor, moveVisitorTickets } from '@rr/domain';
+import { DOT_FOLDING_DOMAINS, evolveVisitor, initialVisitor, moveVisitorTickets } from '@rr/domain';
 import type { CommandDeps } from '../deps.ts';
 import { decisionTime, foldStream, handleCommand } from '../command.ts';
 import { moveBlacklistEntry } from '../blacklist/stream.ts';
 
 /**
- * Addresses whose key a fold may change (docs/product.md#one-person-one-key): a sub-address, or
- * Google's domains (dots). Every other address keeps the key it had, so only these are looked at.
+ * Addresses whose key a fold may change (docs/product.md#one-person-one-key): a sub-address, or a
+ * domain whose dots fold ($1). Every other address keeps the key it had, so only these are read.
  */
 const foldable = (column: string) =>
-  `(${column} LIKE '%+%' OR ${column} LIKE '%@gmail.com' OR ${column} LIKE '%@googlemail.com')`;
+  `(${column} LIKE '%+%' OR substring(${column} from '@([^@]*)$') = ANY($1::text[]))`;
 
 /**
  * Re-keys what is stored beside the log under an older key of an address, while the address is
@@ -30,6 +30,7 @@ export async function rekeyStoredAddresses(deps: CommandDeps): Promise<number> {
   let moved = 0;
   const blacklisted = await deps.pool.query<{ entry_key: string; email: string }>(
     `SELECT entry_key, email FROM blacklist_emails WHERE ${foldable('email')}`,
+    [DOT_FOLDING_DOMAINS],
   );
   for (const r of blacklisted.rows)
     if (
@@ -41,6 +42,7 @@ export async function rekeyStoredAddresses(deps: CommandDeps): Promise<number> {
   const booked = await deps.pool.query<{ owner_id: string; visitor_key: string; email: string }>(
     `SELECT b.owner_id, b.visitor_key, p.email FROM bookings b JOIN personal_data p ON p.owner_id = b.owner_id
       WHERE ${foldable('p.email')}`,
+    [DOT_FOLDING_DOMAINS],
   );
   for (const r of booked.rows) {
     const newKey = deps.emailKey(r.email);
@@ -50,6 +52,7 @@ export async function rekeyStoredAddresses(deps: CommandDeps): Promise<number> {
 
   const waiting = await deps.pool.query<{ entry_id: string; visitor_key: string; email: string }>(
     `SELECT entry_id, visitor_key, email FROM waitlist_entries WHERE email IS NOT NULL AND ${foldable('email')}`,
+    [DOT_FOLDING_DOMAINS],
   );
   for (const r of waiting.rows) {
     const newKey = deps.emailKey(r.email);
@@ -64,7 +67,10 @@ export async function rekeyStoredAddresses(deps: CommandDeps): Promise<number> {
   return moved;
 }
 
-/** One booking to the key of its address now: its tickets still to come and its row. */
+/**
+ * One booking to the key of its address now: its tickets still to come, its row and its no-show
+ * releases.
+ */
 async function moveBooking(
   deps: CommandDeps,
   ownerId: string,
@@ -98,11 +104,17 @@ async function moveBooking(
       ...streamAppend(newStream, 'visitor', state.to.version, d.to),
     ],
     record: async (s, _d, state) => {
-      if (state.current)
-        await s.client.query('UPDATE bookings SET visitor_key = $2 WHERE owner_id = $1', [
-          ownerId,
-          newKey,
-        ]);
+      if (!state.current) return;
+      await s.client.query('UPDATE bookings SET visitor_key = $2 WHERE owner_id = $1', [
+        ownerId,
+        newKey,
+      ]);
+      // Its no-show releases count for the person's key too (docs/product.md#no-show-rule).
+      await s.client.query(
+        `UPDATE visitor_no_shows n SET visitor_key = $2 FROM ticket_state t
+          WHERE t.ticket_id = n.ticket_id AND t.owner_id = $1`,
+        [ownerId, newKey],
+      );
     },
     answer: (_d, state) => state.current,
   });

@@ -5944,6 +5944,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whom visitors write to (the library's contact address), named where their address is refused */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The library */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Library"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/session": {
         parameters: {
             query?: never;
@@ -6734,10 +6779,12 @@ export interface components {
             maxTicketsPerDay: number;
             /** @description Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR) */
             maxTicketsPerVisitor: number;
-            /** @description The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), named where an address is refused */
-            contactEmail?: string;
             /** @description The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone */
             timeZone: string;
+        };
+        Library: {
+            /** @description The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL); absent when not set */
+            contactEmail?: string;
         };
         SessionState: {
             signedIn: boolean;
