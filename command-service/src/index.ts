@@ -9,6 +9,7 @@ import { staffCommandRoutes } from './staff/api.ts';
 import { waitlistCommandRoutes } from './waitlist/api.ts';
 import { checkInCommandRoutes } from './check-in/api.ts';
 import { closureCommandRoutes } from './closures/api.ts';
+import { noShowCommandRoutes } from './no-show/api.ts';
 
 export type { CommandDeps } from './deps.ts';
 export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/platform';
@@ -32,5 +33,6 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...waitlistCommandRoutes(deps),
     ...checkInCommandRoutes(deps),
     ...closureCommandRoutes(deps),
+    ...noShowCommandRoutes(deps),
   ];
 }

@@ -17,7 +17,7 @@ export interface NoShowRule {
  * The last day an address with no-show releases on these days (the slots' days) is blocked, as
  * of today; null when it is not blocked. Each run of `limit` releases that lie within
  * `windowDays` days (first to last) blocks from the last of them for `blockDays` days; the latest
- * such block counts. `liftedThrough`: staff lifted the blocks of the releases up to this day.
+ * such block counts. Releases a staff member lifted are left out before (`noShowDaysCounted`).
  */
 export function noShowBlockedUntil(
   days: readonly LocalDate[],
@@ -35,6 +35,18 @@ export function noShowBlockedUntil(
     if (until === null || end > until) until = end;
   }
   return until !== null && until >= today ? until : null;
+}
+
+/**
+ * The releases the rule counts: staff lifting a block (docs/product.md#no-show-rule) sets
+ * `liftedThrough` to the day of the address's last release then, and every release up to that
+ * day no longer counts; later releases count again from none.
+ */
+export function noShowDaysCounted(
+  days: readonly LocalDate[],
+  liftedThrough: LocalDate | null | undefined,
+): LocalDate[] {
+  return liftedThrough ? days.filter((day) => day > liftedThrough) : [...days];
 }
 
 /** A blocked address may neither book nor join a waitlist until its block ends. */

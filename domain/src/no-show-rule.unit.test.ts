@@ -3,6 +3,7 @@ import { Refused } from './refusal.ts';
 import {
   mustNotBeNoShowBlocked,
   noShowBlockedUntil,
+  noShowDaysCounted,
   noShowsErasableThrough,
 } from './no-show-rule.ts';
 
@@ -10,6 +11,15 @@ import {
 const rule = { limit: 2, windowDays: 30, blockDays: 14 };
 
 describe('the no-show rule', () => {
+  it('counts no release up to a lift, and later ones from none', () => {
+    const days = ['2026-11-01', '2026-11-02', '2026-11-20'];
+    expect(noShowDaysCounted(days, null)).toEqual(days);
+    expect(noShowDaysCounted(days, '2026-11-02')).toEqual(['2026-11-20']);
+    expect(
+      noShowBlockedUntil(noShowDaysCounted(days, '2026-11-02'), '2026-11-20', rule),
+    ).toBeNull();
+  });
+
   it('is off without its settings, and below the limit', () => {
     expect(noShowBlockedUntil(['2026-11-01', '2026-11-02'], '2026-11-03', undefined)).toBeNull();
     expect(noShowBlockedUntil(['2026-11-02'], '2026-11-03', rule)).toBeNull();

@@ -391,14 +391,24 @@ describe('personal data erasure', () => {
     const kept = () =>
       db.pool.query('SELECT 1 FROM visitor_no_shows WHERE visitor_key = $1', [key]);
     expect((await kept()).rowCount).toBe(1);
+    // A staff lift of the key, as one made while the rule was on (docs/product.md#no-show-rule).
+    const lift = () =>
+      db.pool.query('SELECT 1 FROM visitor_no_show_lifts WHERE visitor_key = $1', [key]);
+    await db.pool.query(
+      `INSERT INTO visitor_no_show_lifts (visitor_key, lifted_through, actor, lifted_at)
+       VALUES ($1, '2026-12-07', '{"kind":"admin","username":"boss"}', $2)`,
+      [key, clock.now()],
+    );
     // This app runs without NO_SHOW_LIMIT: nothing needs the record, the next round erases it
     // (with the rule, after its window and block: tests/api/no-show-rule.int.test.ts).
     await erasePersonalData(app.deps);
     expect((await kept()).rowCount).toBe(0);
+    expect((await lift()).rowCount).toBe(0);
     // The key stays where the log and the bookings carry it (a keyed hash, no address); the
     // rule's own table holds it no longer.
     const after = await databaseHits([key]);
     expect(after.tables).toContain('visitor_no_shows');
-    expect(after.hits.filter((hit) => hit.startsWith('visitor_no_shows.'))).toEqual([]);
+    expect(after.tables).toContain('visitor_no_show_lifts');
+    expect(after.hits.filter((hit) => hit.startsWith('visitor_no_show'))).toEqual([]);
   });
 });

@@ -43,8 +43,13 @@ export async function erasePersonalData(
   const waitlist = await eraseWaitlistEntries(deps, today);
   // The no-show rule's record goes once the rule no longer needs it: its window and the block it
   // may start have passed; without the rule at once (docs/product.md#no-show-rule).
+  const erasableThrough = noShowsErasableThrough(today, deps.limits.noShowRule);
   const noShows = await deps.pool.query('DELETE FROM visitor_no_shows WHERE date <= $1', [
-    noShowsErasableThrough(today, deps.limits.noShowRule),
+    erasableThrough,
+  ]);
+  // A staff lift covers releases up to its day: once they are gone, it says nothing more.
+  await deps.pool.query('DELETE FROM visitor_no_show_lifts WHERE lifted_through <= $1', [
+    erasableThrough,
   ]);
   // Files are no transaction's part: deleted after the commits, from what the database says.
   const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;

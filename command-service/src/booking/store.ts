@@ -21,6 +21,7 @@ import {
   initialSlotState,
   initialTransaction,
   initialVisitor,
+  noShowDaysCounted,
   type DayType,
   type LocalDate,
   type NoShowRule,
@@ -202,8 +203,8 @@ export function reservationAppends(
 }
 
 /**
- * The days of the no-show releases of a visitor's key (the no-show rule,
- * docs/product.md#no-show-rule); empty without the rule (nothing to decide on).
+ * The days of the no-show releases of a visitor's key the rule counts (those after a staff
+ * lift, docs/product.md#no-show-rule); empty without the rule (nothing to decide on).
  */
 export async function loadNoShowDays(
   client: Pick<PoolClient, 'query'>,
@@ -211,11 +212,18 @@ export async function loadNoShowDays(
   rule: NoShowRule | undefined,
 ): Promise<LocalDate[]> {
   if (!rule) return [];
-  const r = await client.query<{ date: string }>(
-    `SELECT to_char(date, 'YYYY-MM-DD') AS date FROM visitor_no_shows WHERE visitor_key = $1`,
+  const r = await client.query<{ date: string; lifted_through: string | null }>(
+    `SELECT to_char(n.date, 'YYYY-MM-DD') AS date,
+            to_char(l.lifted_through, 'YYYY-MM-DD') AS lifted_through
+       FROM visitor_no_shows n
+       LEFT JOIN visitor_no_show_lifts l ON l.visitor_key = n.visitor_key
+      WHERE n.visitor_key = $1`,
     [visitorKey],
   );
-  return r.rows.map((row) => row.date);
+  return noShowDaysCounted(
+    r.rows.map((row) => row.date),
+    r.rows[0]?.lifted_through,
+  );
 }
 
 /** Locks the visitor's stream and folds it. */
