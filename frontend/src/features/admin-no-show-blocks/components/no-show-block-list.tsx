@@ -77,13 +77,13 @@ export function NoShowBlockList() {
                           <button
                             type="button"
                             className="button button--secondary"
-                            aria-label={t('no-shows.lift-named', { email: nameOf(block) })}
                             onClick={() => {
                               liftState.reset();
                               setLifting(block);
                             }}
                           >
                             {t('no-shows.lift')}
+                            <span className="visually-hidden"> ({nameOf(block)})</span>
                           </button>
                         </td>
                       </tr>
