@@ -47,6 +47,7 @@ const SCREENS: [string, (w: AxeWorld) => string][] = [
   ['blacklist', () => '/admin/blacklist'],
   ['blacklist form (add)', () => '/admin/blacklist-add'],
   ['blacklist form (edit)', () => `/admin/blacklist-edit/${encodeURIComponent(BLACKLISTED)}`],
+  ['no-show blocks', () => '/admin/no-show-blocks'],
   ['reservations list', () => '/admin/reservations'],
   ['reservations list (filtered)', () => '/admin/reservations?searchTerm=huber'],
   ['reservations list (cancelled)', () => '/admin/reservations?searchType=cancelled'],
@@ -151,6 +152,11 @@ export function describeStaffScreens(lang: Lang): void {
     screen('blacklist delete dialog', current, async () => {
       await go(`/admin/blacklist-edit/${encodeURIComponent(BLACKLISTED)}`);
       await clickAndWait(main(page).locator('.button--danger').first(), dialog(page));
+    });
+    // The lift's question (lifting nothing: it is left open).
+    screen('no-show block lift dialog', current, async () => {
+      await go('/admin/no-show-blocks');
+      await clickAndWait(main(page).locator('tbody button').first(), dialog(page));
     });
   });
 
