@@ -9,6 +9,7 @@ import { staffCommandRoutes } from './staff/api.ts';
 import { waitlistCommandRoutes } from './waitlist/api.ts';
 import { checkInCommandRoutes } from './check-in/api.ts';
 import { closureCommandRoutes } from './closures/api.ts';
+import { noShowCommandRoutes } from './no-show/api.ts';
 
 export type { CommandDeps } from './deps.ts';
 export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/platform';
@@ -16,6 +17,7 @@ export { calendarImportSettings, type CalendarImportSettings } from './holidays/
 export { humanCheck } from './booking/human-check.ts';
 export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
 export { erasePersonalData, startErasureJob } from './booking/erasure.ts';
+export { rekeyStoredAddresses } from './booking/rekey.ts';
 export { matchWaitlists, startWaitlistJob, waitlistCommands } from './waitlist/commands.ts';
 export { releaseNoShows, startNoShowJob } from './check-in/no-show.ts';
 
@@ -31,5 +33,6 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...waitlistCommandRoutes(deps),
     ...checkInCommandRoutes(deps),
     ...closureCommandRoutes(deps),
+    ...noShowCommandRoutes(deps),
   ];
 }

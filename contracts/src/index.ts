@@ -13,6 +13,7 @@ export * from './files.ts';
 export * from './rooms.ts';
 export * from './holidays.ts';
 export * from './blacklist.ts';
+export * from './no-show.ts';
 export * from './timeslots.ts';
 export * from './owner.ts';
 export * from './reports.ts';

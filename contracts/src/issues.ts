@@ -20,6 +20,7 @@ export const RULE_KEYS = [
   'weekday',
   'phone',
   'characters',
+  'domain',
   'image-required',
   'image-type',
   'image-size',

@@ -20,6 +20,7 @@ const TEXTS: Readonly<Record<RuleKey, (p: Readonly<Record<string, number>>) => s
   weekday: () => 'Select at least one weekday',
   phone: () => 'Enter a telephone number with numbers or plus only',
   characters: () => 'The value contains characters that are not allowed',
+  domain: () => 'Enter a domain name, such as uni.example',
   'image-required': () => 'Value is required',
   'image-type': () => 'Choose a JPEG or PNG image',
   'image-size': () => 'The image may be at most 0.5 MB',

@@ -65,3 +65,13 @@ export const BookingInput = z.object({
   phone: requiredPhone(40),
   language,
 });
+
+/**
+ * The check of the visitor's address when it is entered (before the summary): whether it may
+ * book at all (docs/product.md#one-person-one-key) and, with the cart, whether the cart's rooms
+ * admit it (members-only rooms).
+ */
+export const VisitorEmailCheckInput = z.object({
+  email: requiredEmail(),
+  transactionId: z.optional(z.uuid()),
+});

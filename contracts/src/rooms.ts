@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { crossRule, intBetween } from './fields.ts';
 import { imageFile } from './files.ts';
-import { requiredText } from './rules.ts';
+import { requiredText, rule } from './rules.ts';
 
 /** docs/product.md#validation, room. */
 
@@ -27,6 +27,22 @@ export function roomImageInput(imageRequired: boolean) {
   return z.object({ image: imageFile(imageRequired), alt: RoomImageAlt });
 }
 
+/** The most e-mail domains a members-only room lists. */
+export const MAX_EMAIL_DOMAINS = 20;
+const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** One admitted e-mail domain: trimmed, lower-cased, without a leading `@`; a domain name. */
+export const EmailDomain = z.pipe(
+  z.pipe(
+    z.string().check(z.trim(), z.toLowerCase()),
+    z.transform((v: string) => v.replace(/^@/, '')),
+  ),
+  z.string().check(
+    z.minLength(1),
+    rule('domain', (v: string) => DOMAIN_NAME.test(v)),
+  ),
+);
+
 /**
  * The reading-room services of a room, each off while empty (null or absent):
  * - `checkInMinutesBefore`: check-in is used; a booked ticket can be checked in from this many
@@ -35,7 +51,10 @@ export function roomImageInput(imageRequired: boolean) {
  *   checked in are released; needs check-in;
  * - `waitlistOfferMinutes`: a full slot can be waited for; a freed seat is offered to the first in
  *   line and held for them this many minutes (5-1440, never past the slot's start);
- * - `reminderHoursBefore`: a reminder mail this many hours before the slot (1-168).
+ * - `reminderHoursBefore`: a reminder mail this many hours before the slot (1-168);
+ * - `allowedEmailDomains`: members only; visitors book and join the waitlist with an address at
+ *   one of these domains only (at most 20, each a domain name, compared exactly: a subdomain only
+ *   when listed; trimmed, lower-cased, a leading `@` dropped); empty or absent: everyone.
  */
 export const RoomServicesInput = z
   .object({
@@ -43,6 +62,9 @@ export const RoomServicesInput = z
     noShowReleaseMinutes: z.optional(z.nullable(intBetween(1, 1440))),
     waitlistOfferMinutes: z.optional(z.nullable(intBetween(5, 1440))),
     reminderHoursBefore: z.optional(z.nullable(intBetween(1, 168))),
+    allowedEmailDomains: z.optional(
+      z.nullable(z.array(EmailDomain).check(z.maxLength(MAX_EMAIL_DOMAINS))),
+    ),
   })
   .check(
     crossRule(
@@ -58,6 +80,8 @@ export interface RoomServices {
   noShowReleaseMinutes: number | null;
   waitlistOfferMinutes: number | null;
   reminderHoursBefore: number | null;
+  /** Members only: the admitted e-mail domains; absent or empty: everyone. */
+  allowedEmailDomains?: string[] | undefined;
 }
 
 export const NO_ROOM_SERVICES: RoomServices = {

@@ -12,6 +12,8 @@ export * from './email.ts';
 export * from './reports.ts';
 export * from './rooms/room.ts';
 export * from './rooms/room-order.ts';
+export * from './rooms/email-domains.ts';
+export * from './no-show-rule.ts';
 export * from './time-slots/time-slot.ts';
 export * from './time-slots/check-in.ts';
 export * from './blacklist/blacklist-entry.ts';

@@ -1,3 +1,5 @@
+import type { NoShowRule } from './no-show-rule.ts';
+
 /**
  * The limits of the booking rules (docs/product.md#limits: cart size and hold; the per-day and
  * per-visitor maxima of docs/product.md#cart-rules). Their values come from the server's config
@@ -12,6 +14,8 @@ export interface BookingLimits {
   maxTicketsPerDay: number;
   /** Booked tickets per visitor from today on (a cart may not hold more either). */
   maxTicketsPerVisitor: number;
+  /** The no-show rule (NO_SHOW_LIMIT, NO_SHOW_WINDOW_DAYS, NO_SHOW_BLOCK_DAYS); absent: off. */
+  noShowRule?: NoShowRule | undefined;
 }
 
 /** When a hold made or renewed at `now` ends (ISO): a cart's add or touch, a taken offer. */

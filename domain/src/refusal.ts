@@ -24,6 +24,8 @@ export type RefusalCode =
   | 'transaction__already_booked'
   | 'transaction__empty'
   | 'booking__email_blacklisted'
+  | 'booking__email_domain_not_allowed'
+  | 'booking__no_show_blocked'
   | 'personal_data__erased'
   | 'waitlist__not_available'
   | 'waitlist__seats_free'
@@ -81,6 +83,10 @@ export type Refusal =
   | { code: 'no_show__not_due'; releaseAt: string | null }
   /** The address waits already: its place among those waiting (null while it holds an offer). */
   | { code: 'waitlist__already_joined'; positionInLine: number | null }
+  /** A members-only room refuses the address: the domains it admits. */
+  | { code: 'booking__email_domain_not_allowed'; domains: readonly string[] }
+  /** Too many no-shows (no-show-rule.ts): the last day the address is blocked. */
+  | { code: 'booking__no_show_blocked'; until: LocalDate }
   | { code: PlainRefusalCode };
 
 /** The codes whose refusal names nothing beyond the code. */
@@ -97,6 +103,8 @@ export type PlainRefusalCode = Exclude<
   | 'check_in__undo_expired'
   | 'no_show__not_due'
   | 'waitlist__already_joined'
+  | 'booking__email_domain_not_allowed'
+  | 'booking__no_show_blocked'
 >;
 
 export class Refused extends Error {

@@ -94,6 +94,10 @@ const ConfigSchema = z.object({
   MAX_TICKETS_PER_VISITOR: z.coerce.number().int().min(1).max(1000).default(10),
   ERASURE_JOB_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   EXPIRY_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600000).default(5000),
+  // The no-show rule (docs/product.md#no-show-rule): on only with all three.
+  NO_SHOW_LIMIT: z.coerce.number().int().min(1).max(100).optional(),
+  NO_SHOW_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).optional(),
+  NO_SHOW_BLOCK_DAYS: z.coerce.number().int().min(1).max(365).optional(),
   NO_SHOW_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600000).default(30000),
   RECAPTCHA_SECRET: z.string().min(1).optional(),
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
@@ -223,14 +227,26 @@ export type { BookingLimits };
 export function bookingLimitsOf(
   config: Pick<
     Config,
-    'CART_HOLD_MINUTES' | 'MAX_CART_TICKETS' | 'MAX_TICKETS_PER_DAY' | 'MAX_TICKETS_PER_VISITOR'
+    | 'CART_HOLD_MINUTES'
+    | 'MAX_CART_TICKETS'
+    | 'MAX_TICKETS_PER_DAY'
+    | 'MAX_TICKETS_PER_VISITOR'
+    | 'NO_SHOW_LIMIT'
+    | 'NO_SHOW_WINDOW_DAYS'
+    | 'NO_SHOW_BLOCK_DAYS'
   >,
 ): BookingLimits {
+  const {
+    NO_SHOW_LIMIT: limit,
+    NO_SHOW_WINDOW_DAYS: windowDays,
+    NO_SHOW_BLOCK_DAYS: blockDays,
+  } = config;
   return {
     holdMinutes: config.CART_HOLD_MINUTES,
     maxCartTickets: config.MAX_CART_TICKETS,
     maxTicketsPerDay: config.MAX_TICKETS_PER_DAY,
     maxTicketsPerVisitor: config.MAX_TICKETS_PER_VISITOR,
+    ...(limit && windowDays && blockDays ? { noShowRule: { limit, windowDays, blockDays } } : {}),
   };
 }
 

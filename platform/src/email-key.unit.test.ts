@@ -8,4 +8,14 @@ describe('e-mail keys', () => {
     expect(emailKey('s', 'a@b.at')).not.toBe(emailKey('t', 'a@b.at'));
     expect(emailKey('s', 'a@b.at')).not.toContain('a@b.at');
   });
+
+  it("gives one person's spellings one key", () => {
+    expect(emailKey('s', 'Blocked.Reader+tag@uni.example')).toBe(
+      emailKey('s', 'blocked.reader@uni.example'),
+    );
+    expect(emailKey('s', 'b.l.o.c.k.e.d+x@googlemail.com')).toBe(
+      emailKey('s', 'blocked@gmail.com'),
+    );
+    expect(emailKey('s', 'a.b@uni.example')).not.toBe(emailKey('s', 'ab@uni.example'));
+  });
 });

@@ -22,6 +22,8 @@ const statusOf: Record<RefusalCode, number> = {
   transaction__already_booked: 409,
   transaction__empty: 409,
   booking__email_blacklisted: 403,
+  booking__email_domain_not_allowed: 403,
+  booking__no_show_blocked: 403,
   personal_data__erased: 409,
   waitlist__not_available: 409,
   waitlist__seats_free: 409,
@@ -71,6 +73,12 @@ export function refusalPayload(refusal: Refusal): string[] {
     case 'no_show__not_due':
       // Without a release time there is nothing to name: the bare code's message.
       return refusal.releaseAt === null ? [] : ['at', refusal.releaseAt];
+    case 'booking__email_domain_not_allowed':
+      // The key `booking__email_domain_not_allowed_domains` names the room's domains that follow.
+      return ['domains', ...refusal.domains];
+    case 'booking__no_show_blocked':
+      // The key `booking__no_show_blocked_until` names the last blocked day, which follows it.
+      return ['until', refusal.until];
     case 'waitlist__already_joined':
       // The place is the answer of GET /waitlist/{reference}, not a key of the message.
       return [];

@@ -64,6 +64,10 @@ const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
   transaction__already_booked: [{ code: 'transaction__already_booked' }],
   transaction__empty: [{ code: 'transaction__empty' }],
   booking__email_blacklisted: [{ code: 'booking__email_blacklisted' }],
+  booking__no_show_blocked: [{ code: 'booking__no_show_blocked', until: '2027-01-25' }],
+  booking__email_domain_not_allowed: [
+    { code: 'booking__email_domain_not_allowed', domains: ['uibk.ac.at', 'student.uibk.ac.at'] },
+  ],
   personal_data__erased: [{ code: 'personal_data__erased' }],
   waitlist__not_available: [{ code: 'waitlist__not_available' }],
   waitlist__seats_free: [{ code: 'waitlist__seats_free' }],

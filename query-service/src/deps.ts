@@ -22,4 +22,6 @@ export interface QueryDeps {
    * while the read models stand still (PUBLIC_READ_CACHE_MS, shared-answers.ts); 0 or unset: off.
    */
   sharedReadMs?: number;
+  /** The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), if configured. */
+  contactEmail?: string | undefined;
 }

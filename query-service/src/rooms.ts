@@ -31,6 +31,10 @@ const RoomServicesAnswer = z
     reminderHoursBefore: minutesOrOff.openapi({
       description: 'A reminder mail is sent this many hours before the slot',
     }),
+    allowedEmailDomains: z.array(z.string()).optional().openapi({
+      description:
+        'Members only: visitors book with an address at one of these domains; absent: everyone',
+    }),
   })
   .openapi('RoomServices');
 

@@ -29,6 +29,16 @@ export const Settings = z
   .openapi('Settings');
 export type Settings = z.infer<typeof Settings>;
 
+/** The library as the visitor app names it where an address is refused. */
+export const Library = z
+  .object({
+    contactEmail: z.string().optional().openapi({
+      description:
+        "The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL); absent when not set",
+    }),
+  })
+  .openapi('Library');
+
 export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
   const { holdMinutes, maxCartTickets, maxTicketsPerDay, maxTicketsPerVisitor } = deps.limits;
   const settings: Settings = {
@@ -48,6 +58,19 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
       access: 'public',
       responses: { 200: { description: 'The limits', schema: Settings } },
       handler: () => Promise.resolve({ body: settings }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/library',
+      summary:
+        "Whom visitors write to (the library's contact address), named where their address is refused",
+      tags: ['visitor'],
+      access: 'public',
+      responses: { 200: { description: 'The library', schema: Library } },
+      handler: () =>
+        Promise.resolve({
+          body: deps.contactEmail ? { contactEmail: deps.contactEmail } : {},
+        }),
     }),
   ];
 }

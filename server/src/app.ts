@@ -111,7 +111,12 @@ export function routesFor(
     routes.push(
       ...tokens.reads,
       ...webhooks.reads,
-      ...queryRoutes({ ...deps, pool: readPool, sharedReadMs: config.PUBLIC_READ_CACHE_MS }),
+      ...queryRoutes({
+        ...deps,
+        pool: readPool,
+        sharedReadMs: config.PUBLIC_READ_CACHE_MS,
+        contactEmail: config.LIBRARY_CONTACT_EMAIL,
+      }),
     );
   return routes;
 }

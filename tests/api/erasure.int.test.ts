@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { erasePersonalData } from '@rr/command-service';
+import { erasePersonalData, releaseNoShows } from '@rr/command-service';
 import { createLogger, ManualClock } from '@rr/platform';
 import type { TestDatabase } from '../support/db.ts';
 import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
@@ -320,7 +320,14 @@ describe('personal data erasure', () => {
 
       const words = [...traces, ...rejectedTraces, ...filedTraces];
       const after = await databaseHits(words);
-      for (const table of ['events', 'mail_outbox', 'personal_data', 'bookings', 'rm_tickets'])
+      for (const table of [
+        'events',
+        'mail_outbox',
+        'personal_data',
+        'bookings',
+        'rm_tickets',
+        'visitor_no_shows',
+      ])
         expect(after.tables).toContain(table);
       expect(after.hits).toEqual([]);
       expect(await fileHits(mailDir, words)).toEqual([]);
@@ -361,5 +368,47 @@ describe('personal data erasure', () => {
       expect(await fileHits(mailDir, ['pfeffersack', 'hieronymus'])).toEqual([]);
       expect(await readdir(mailDir)).toEqual(['README.txt']);
     });
+  });
+
+  it("erases the no-show rule's record of an address: at once without the rule", async () => {
+    clock.set(new Date('2026-11-23T09:00:00Z'));
+    const room = await createRoom(admin, 'No-show erasure room');
+    const set = await admin.request('PUT', `/api/admin/rooms/${room}/services`, {
+      json: { checkInMinutesBefore: 15, noShowReleaseMinutes: 20 },
+    });
+    expect(set.status).toBe(200);
+    const slot = await createSlot(admin, room, '2026-12-07', '09:00', '10:00', 5);
+    const v = new Client(app.baseUrl);
+    const cart = await v.request('POST', '/api/transactions', { json: { timeSlotId: slot } });
+    const { transactionId } = (await cart.json()) as { transactionId: string };
+    const booked = await v.request('PUT', `/api/transactions/${transactionId}/booking`, {
+      json: { ...person, email: 'absent.reader@example.at' },
+    });
+    expect(booked.status).toBe(200);
+    clock.set(new Date('2026-12-07T08:30:00Z'));
+    expect(await releaseNoShows(app.deps)).toBe(1);
+    const key = app.deps.emailKey('absent.reader@example.at');
+    const kept = () =>
+      db.pool.query('SELECT 1 FROM visitor_no_shows WHERE visitor_key = $1', [key]);
+    expect((await kept()).rowCount).toBe(1);
+    // A staff lift of the key, as one made while the rule was on (docs/product.md#no-show-rule).
+    const lift = () =>
+      db.pool.query('SELECT 1 FROM visitor_no_show_lifts WHERE visitor_key = $1', [key]);
+    await db.pool.query(
+      `INSERT INTO visitor_no_show_lifts (visitor_key, lifted_through, actor, lifted_at)
+       VALUES ($1, '2026-12-07', '{"kind":"admin","username":"boss"}', $2)`,
+      [key, clock.now()],
+    );
+    // This app runs without NO_SHOW_LIMIT: nothing needs the record, the next round erases it
+    // (with the rule, after its window and block: tests/api/no-show-rule.int.test.ts).
+    await erasePersonalData(app.deps);
+    expect((await kept()).rowCount).toBe(0);
+    expect((await lift()).rowCount).toBe(0);
+    // The key stays where the log and the bookings carry it (a keyed hash, no address); the
+    // rule's own table holds it no longer.
+    const after = await databaseHits([key]);
+    expect(after.tables).toContain('visitor_no_shows');
+    expect(after.tables).toContain('visitor_no_show_lifts');
+    expect(after.hits.filter((hit) => hit.startsWith('visitor_no_show'))).toEqual([]);
   });
 });

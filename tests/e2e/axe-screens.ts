@@ -55,7 +55,13 @@ export function useAxeWorld(): AxeWorld {
   beforeAll(async () => {
     db = await createTestDatabase();
     // A webhook to loopback (port 9, nobody listens) is accepted for the integrations screens.
-    const server = await startServer(db, { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+    // The no-show rule is on, so the no-show blocks screen has a row to lift (seeded below).
+    const server = await startServer(db, {
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      NO_SHOW_LIMIT: '2',
+      NO_SHOW_WINDOW_DAYS: '30',
+      NO_SHOW_BLOCK_DAYS: '14',
+    });
     world.server = server;
     world.browser = await launchBrowser();
     const ids = world.ids;
@@ -90,6 +96,15 @@ export function useAxeWorld(): AxeWorld {
       json: { email: BLACKLISTED, expiredAt: iso(weekdaysAhead(20)[19]!) },
     });
     expect(blocked.status, await blocked.clone().text()).toBe(201);
+    // Bernd missed two slots, yesterday and today: the rule's record as the release job keeps it
+    // (releasing needs the slots' time to pass, which this world's clock does not wait for).
+    await db.pool.query(
+      `INSERT INTO visitor_no_shows (ticket_id, visitor_key, date)
+       SELECT gen_random_uuid(), b.visitor_key, current_date - n
+         FROM bookings b JOIN personal_data p ON p.owner_id = b.owner_id,
+              generate_series(0, 1) AS n
+        WHERE p.email = 'bernd@example.org'`,
+    );
     await createUser(db.pool, 'no-roles', 'no roles at all', []);
     const token = await admin.request('POST', '/api/admin/api-tokens', {
       json: { name: 'Door counter', roles: ['reports', 'checkin'] },

@@ -47,6 +47,7 @@ const SCREENS: [string, (w: AxeWorld) => string][] = [
   ['blacklist', () => '/admin/blacklist'],
   ['blacklist form (add)', () => '/admin/blacklist-add'],
   ['blacklist form (edit)', () => `/admin/blacklist-edit/${encodeURIComponent(BLACKLISTED)}`],
+  ['no-show blocks', () => '/admin/no-show-blocks'],
   ['reservations list', () => '/admin/reservations'],
   ['reservations list (filtered)', () => '/admin/reservations?searchTerm=huber'],
   ['reservations list (cancelled)', () => '/admin/reservations?searchType=cancelled'],
@@ -163,6 +164,11 @@ export function describeStaffScreens(lang: Lang): void {
       await go('/admin/insights');
       await page.locator('#insights-untilDate').fill('2000-01-01');
       await main(page).locator('.field__error').first().waitFor();
+    });
+    // The lift's question (lifting nothing: it is left open).
+    screen('no-show block lift dialog', current, async () => {
+      await go('/admin/no-show-blocks');
+      await clickAndWait(main(page).locator('tbody button').first(), dialog(page));
     });
   });
 

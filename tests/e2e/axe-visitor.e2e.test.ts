@@ -7,6 +7,7 @@ import { axeViolations, openPage } from './harness.ts';
 import { LANGS, VIEWPORTS } from './staff-ux-support.ts';
 import { dialog, main, serveAs } from './visitor-pages.ts';
 import {
+  BLACKLISTED,
   clickAndWait,
   screen,
   settled,
@@ -130,6 +131,16 @@ for (const lang of LANGS) {
       await go('/your-personal-data');
     });
     screen('personal data form with errors', current, () => withErrors(page));
+    // The blacklist's refusal of the address, shown on this step (docs/product.md#one-person-one-key).
+    screen('personal data form with a blocked address', current, async () => {
+      await page.locator('input[name="firstName"]').fill('Erika');
+      await page.locator('input[name="lastName"]').fill('Muster');
+      await page.locator('input[name="email"]').fill(BLACKLISTED.replace('@', '+tag@'));
+      await page.locator('input[name="phone"]').fill('+431234');
+      await submit(page).click();
+      await main(page).getByRole('alert').waitFor();
+      await settled(page);
+    });
     screen('summary', current, async () => {
       await page.locator('input[name="firstName"]').fill('Erika');
       await page.locator('input[name="lastName"]').fill('Muster');

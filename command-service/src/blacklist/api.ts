@@ -1,5 +1,17 @@
-import { normalizeEmail, type BlacklistCommand } from '@rr/domain';
-import { BlacklistEmail, blacklistEntryInput, blacklistEntryUpdateInput } from '@rr/contracts';
+import {
+  emailDomainOf,
+  mustAdmitAddress,
+  mustNotBeBlocked,
+  mustNotBeNoShowBlocked,
+  normalizeEmail,
+  type BlacklistCommand,
+} from '@rr/domain';
+import {
+  BlacklistEmail,
+  blacklistEntryInput,
+  blacklistEntryUpdateInput,
+  VisitorEmailCheckInput,
+} from '@rr/contracts';
 import {
   defineRoute,
   fromContract,
@@ -9,7 +21,9 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { runBlacklistCommand } from './stream.ts';
+import { readBlacklistEntry, runBlacklistCommand } from './stream.ts';
+import { loadNoShowDays, loadTransaction } from '../booking/store.ts';
+import { roomStates } from '../write-state.ts';
 
 export const emailField = fromContract(BlacklistEmail);
 
@@ -30,7 +44,47 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
     command: (entryKey: string) => BlacklistCommand,
   ) => runBlacklistCommand(deps, actorOf(user), email, command);
 
+  const CheckBody = fromContract(VisitorEmailCheckInput).openapi('VisitorEmailCheckInput');
+
   return [
+    defineRoute({
+      method: 'post',
+      path: '/email-check',
+      summary:
+        "Whether an address may book, asked when the visitor enters it: the booking's own refusal (the blacklist, by the address's key), before the last step",
+      tags: ['visitor'],
+      access: 'public',
+      body: CheckBody,
+      responses: {
+        204: { description: 'The address may book' },
+        400: { description: 'validation__error' },
+        403: {
+          description:
+            'booking__email_blacklisted, booking__no_show_blocked (payload: `until` and the last blocked day), booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits)',
+        },
+      },
+      handler: async ({ body }) => {
+        const key = deps.emailKey(body.email);
+        mustNotBeBlocked(await readBlacklistEntry(deps.store, key), today());
+        mustNotBeNoShowBlocked(
+          await loadNoShowDays(deps.pool, key, deps.limits.noShowRule),
+          today(),
+          deps.limits.noShowRule,
+        );
+        if (body.transactionId) {
+          const { transactionId } = body;
+          const rooms = await deps.store.transaction(async (s) => {
+            const cart = await loadTransaction(s, transactionId);
+            return roomStates(
+              s.client,
+              cart.tickets.map((t) => t.roomId),
+            );
+          });
+          mustAdmitAddress(rooms.result.values(), emailDomainOf(body.email));
+        }
+        return { status: 204 };
+      },
+    }),
     defineRoute({
       method: 'post',
       path: '/admin/blacklist',

@@ -1,4 +1,12 @@
-import { blacklistStreamId, type Actor, type StoreSession } from '@rr/events';
+import {
+  asStreamEvents,
+  blacklistStreamId,
+  type Actor,
+  type BlacklistEvent,
+  type EventStore,
+  type RecordedEvent,
+  type StoreSession,
+} from '@rr/events';
 import {
   decideBlacklist,
   evolveBlacklist,
@@ -20,6 +28,15 @@ export async function loadBlacklistEntry(
   entryKey: string,
 ): Promise<BlacklistState> {
   const { events } = await s.readStream(blacklistStreamId(entryKey));
+  return foldStream(events, evolveBlacklist, initialBlacklistState);
+}
+
+/** An entry's stream, folded without a lock: what the check of an entered address reads. */
+export async function readBlacklistEntry(
+  store: Pick<EventStore, 'readStream'>,
+  entryKey: string,
+): Promise<BlacklistState> {
+  const { events } = await store.readStream(blacklistStreamId(entryKey));
   return foldStream(events, evolveBlacklist, initialBlacklistState);
 }
 
@@ -57,4 +74,78 @@ export async function runBlacklistCommand(
     answer: () => null,
   });
   return position;
+}
+
+/**
+ * Moves an entry stored under an older key of its address to the address's key now (the keys
+ * fold `+tag` and Gmail's dots, docs/product.md#one-person-one-key): the old stream's entry is
+ * removed and the new one added with its expiry and note, or, when the new key holds an entry
+ * already (the same person's other spelling), that entry keeps the later of the two expiries.
+ * Decided by the blacklist's own decider on both streams, in one transaction with the row of
+ * `blacklist_emails`, so a second run (another process) finds nothing to move. Answers whether
+ * it moved anything.
+ */
+export async function moveBlacklistEntry(
+  deps: CommandDeps,
+  oldKey: string,
+  email: string,
+): Promise<boolean> {
+  const newKey = deps.emailKey(email);
+  if (newKey === oldKey) return false;
+  const oldStream = blacklistStreamId(oldKey);
+  const newStream = blacklistStreamId(newKey);
+  const { answer } = await handleCommand(deps.store, {
+    actor: { kind: 'system', job: 'visitor-rekeying' },
+    load: async (s) => {
+      const streams = await s.lockAndReadStreams([oldStream, newStream]);
+      const row = await s.client.query('SELECT 1 FROM blacklist_emails WHERE entry_key = $1', [
+        oldKey,
+      ]);
+      const fold = (id: string) =>
+        foldStream(streams.get(id) ?? [], evolveBlacklist, initialBlacklistState);
+      return {
+        stored: (row.rowCount ?? 0) > 0,
+        from: fold(oldStream),
+        to: fold(newStream),
+        description: lastDescription(streams.get(oldStream) ?? []),
+      };
+    },
+    decide: ({ stored, from, to, description }) => {
+      if (!stored || !from.active || from.expiredAt === null) return { from: [], to: [] };
+      const entry = { entryKey: newKey, expiredAt: from.expiredAt, description };
+      const later = to.active && to.expiredAt !== null && to.expiredAt >= from.expiredAt;
+      return {
+        from: decideBlacklist({ type: 'RemoveEntry', data: { entryKey: oldKey } }, from, null),
+        to: !to.active
+          ? decideBlacklist({ type: 'AddEntry', data: entry }, to, null)
+          : later
+            ? []
+            : decideBlacklist({ type: 'ChangeEntry', data: entry }, to, null),
+      };
+    },
+    appends: (d, state) => [
+      ...streamAppend(oldStream, 'blacklist', state.from.version, d.from),
+      ...streamAppend(newStream, 'blacklist', state.to.version, d.to),
+    ],
+    record: async (s, d) => {
+      if (d.from.length === 0) return;
+      // The address stays as typed; one row per key: the other spelling's row, if any, stays.
+      await s.client.query(
+        `WITH moved AS (DELETE FROM blacklist_emails WHERE entry_key = $1 RETURNING email)
+         INSERT INTO blacklist_emails (entry_key, email) SELECT $2, email FROM moved
+         ON CONFLICT (entry_key) DO NOTHING`,
+        [oldKey, newKey],
+      );
+    },
+    answer: (d) => d.from.length > 0,
+  });
+  return answer;
+}
+
+/** The note of the entry's last addition (the state keeps only what bookings decide on). */
+function lastDescription(events: readonly RecordedEvent[]): string | undefined {
+  let description: string | undefined;
+  for (const e of asStreamEvents<BlacklistEvent>(events))
+    if (e.type === 'BlacklistEntryAdded') description = e.data.description;
+  return description;
 }

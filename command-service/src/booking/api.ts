@@ -118,7 +118,10 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
             .openapi('BookingResult'),
         },
         400: { description: 'validation__error' },
-        403: { description: 'booking__email_blacklisted' },
+        403: {
+          description:
+            'booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed',
+        },
         409: { description: 'ticket__validation_error (per-visitor limits), transaction__expired' },
       },
       handler: async ({ params, body }) => ({

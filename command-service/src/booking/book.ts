@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Actor } from '@rr/events';
 import {
   decideReservation,
+  emailDomainOf,
   emptyReservation,
   normalizeEmail,
   type ReservationCommand,
@@ -14,6 +15,7 @@ import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { newBookingNumber, newOwnerId, ticketView } from './cart-answer.ts';
 import type { StaffBookingBody, VisitorOwnerBody } from './owner.ts';
 import {
+  loadNoShowDays,
   lockAndLoadVisitor,
   lockCartAndSlots,
   lockCartWithSlots,
@@ -47,6 +49,7 @@ export function bookingCommands(deps: CommandDeps) {
         const { cart, slots } = await lockCartWithSlots(s, transactionId, []);
         const visitor = await lockAndLoadVisitor(s, visitorKey);
         const blacklist = await loadBlacklistEntry(s, visitorKey);
+        const noShows = await loadNoShowDays(s.client, visitorKey, limits.noShowRule);
         const rooms = await roomStates(
           s.client,
           cart.tickets.map((t) => t.roomId),
@@ -57,6 +60,7 @@ export function bookingCommands(deps: CommandDeps) {
           slots,
           visitor,
           blacklist,
+          noShows,
           rooms,
           transactionId,
           visitorKey,
@@ -66,7 +70,12 @@ export function bookingCommands(deps: CommandDeps) {
         decideReservation(
           {
             type: 'BookCart',
-            data: { ...booking, visitorKey, language: body.language },
+            data: {
+              ...booking,
+              visitorKey,
+              language: body.language,
+              emailDomain: emailDomainOf(email),
+            },
           },
           state,
           context(),

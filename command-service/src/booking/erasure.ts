@@ -1,7 +1,9 @@
+import { noShowsErasableThrough } from '@rr/domain';
 import { removeErasedMailFiles, startIntervalJob, todayIn, type IntervalJob } from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 import { erasePersonalDataOf } from '../owner/stream.ts';
 import { eraseWaitlistEntries } from '../waitlist/commands.ts';
+import { rekeyStoredAddresses } from './rekey.ts';
 
 export interface ErasureOptions {
   /** Where the mail sender writes `.eml` files without SMTP (DATA_DIR/mail); swept each round. */
@@ -16,13 +18,17 @@ export interface ErasureOptions {
  * `PersonalDataErased` is appended to the booking's cart stream, in one transaction. After the
  * commits, the `.eml` files of every owner without personal data are deleted: idempotent, so a
  * crash between a commit and the deletion is repaired by the next round. Tickets, counts and
- * reports stay (they never held personal data). Answers how many bookings it erased.
+ * reports stay (they never held personal data). Each round first re-keys the rows stored under an
+ * older key of their address (rekey.ts). Answers how many bookings it erased.
  */
 export async function erasePersonalData(
   deps: CommandDeps,
   { mailDir, batch = 500 }: ErasureOptions = {},
 ): Promise<number> {
   const today = todayIn(deps.clock.now(), deps.timeZone);
+  // Rows keyed by an older fold of their address get the key now while the address is known:
+  // before it is erased below (a previous release may have written some since the last round).
+  await rekeyStoredAddresses(deps);
   const due = await deps.pool.query<{ owner_id: string; transaction_id: string }>(
     `SELECT p.owner_id, b.transaction_id FROM personal_data p JOIN bookings b ON b.owner_id = p.owner_id
       WHERE p.erase_after <= $1 ORDER BY p.erase_after LIMIT $2`,
@@ -35,10 +41,23 @@ export async function erasePersonalData(
   }
   // Waitlist entries: their addresses go the day after the slot's day too (docs/product.md#personal-data).
   const waitlist = await eraseWaitlistEntries(deps, today);
+  // The no-show rule's record goes once the rule no longer needs it: its window and the block it
+  // may start have passed; without the rule at once (docs/product.md#no-show-rule).
+  const erasableThrough = noShowsErasableThrough(today, deps.limits.noShowRule);
+  const noShows = await deps.pool.query('DELETE FROM visitor_no_shows WHERE date <= $1', [
+    erasableThrough,
+  ]);
+  // A staff lift covers releases up to its day: once they are gone, it says nothing more.
+  await deps.pool.query('DELETE FROM visitor_no_show_lifts WHERE lifted_through <= $1', [
+    erasableThrough,
+  ]);
   // Files are no transaction's part: deleted after the commits, from what the database says.
   const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;
-  if (erased || files || waitlist)
-    deps.logger.info({ erased, waitlist, mailFiles: files }, 'personal data erased');
+  if (erased || files || waitlist || noShows.rowCount)
+    deps.logger.info(
+      { erased, waitlist, mailFiles: files, noShows: noShows.rowCount },
+      'personal data erased',
+    );
   return erased;
 }
 

@@ -21,8 +21,10 @@ import {
   initialSlotState,
   initialTransaction,
   initialVisitor,
+  noShowDaysCounted,
   type DayType,
   type LocalDate,
+  type NoShowRule,
   type ReservationDecision,
   type RoomState,
   type ReservationState,
@@ -198,6 +200,30 @@ export function reservationAppends(
     );
   }
   return requests;
+}
+
+/**
+ * The days of the no-show releases of a visitor's key the rule counts (those after a staff
+ * lift, docs/product.md#no-show-rule); empty without the rule (nothing to decide on).
+ */
+export async function loadNoShowDays(
+  client: Pick<PoolClient, 'query'>,
+  visitorKey: string,
+  rule: NoShowRule | undefined,
+): Promise<LocalDate[]> {
+  if (!rule) return [];
+  const r = await client.query<{ date: string; lifted_through: string | null }>(
+    `SELECT to_char(n.date, 'YYYY-MM-DD') AS date,
+            to_char(l.lifted_through, 'YYYY-MM-DD') AS lifted_through
+       FROM visitor_no_shows n
+       LEFT JOIN visitor_no_show_lifts l ON l.visitor_key = n.visitor_key
+      WHERE n.visitor_key = $1`,
+    [visitorKey],
+  );
+  return noShowDaysCounted(
+    r.rows.map((row) => row.date),
+    r.rows[0]?.lifted_through,
+  );
 }
 
 /** Locks the visitor's stream and folds it. */

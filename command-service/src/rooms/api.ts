@@ -141,7 +141,7 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
       method: 'put',
       path: '/admin/rooms/{id}/services',
       summary:
-        'Set the reading-room services of a room (check-in, no-show release, waitlist, reminders); a missing or null field turns one off',
+        'Set the reading-room services of a room (check-in, no-show release, waitlist, reminders, members-only e-mail domains); a missing or null field turns one off',
       tags: ['rooms'],
       access: ['admin'],
       params: IdParams,
@@ -159,6 +159,10 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
             noShowReleaseMinutes: body.noShowReleaseMinutes ?? null,
             waitlistOfferMinutes: body.waitlistOfferMinutes ?? null,
             reminderHoursBefore: body.reminderHoursBefore ?? null,
+            // Left out while everyone is admitted: the event of a room without it stays as it was.
+            ...(body.allowedEmailDomains?.length
+              ? { allowedEmailDomains: [...new Set(body.allowedEmailDomains)] }
+              : {}),
           },
         }),
       }),

@@ -39,7 +39,10 @@ export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
             .openapi('WaitlistEntryAnswer'),
         },
         400: { description: 'validation__error' },
-        403: { description: 'booking__email_blacklisted' },
+        403: {
+          description:
+            'booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed',
+        },
         404: { description: 'No such time slot' },
         409: {
           description:

@@ -10,6 +10,7 @@ import {
   initialBlacklistState,
   initialTransaction,
   initialVisitor,
+  emailDomainOf,
   normalizeEmail,
   lineLength,
   type WaitlistCommand,
@@ -25,6 +26,7 @@ import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { cartAnswer } from '../booking/cart-answer.ts';
 import {
   loadVisitor,
+  loadNoShowDays,
   lockAndLoadVisitor,
   lockCartAndSlots,
   rememberCart,
@@ -83,7 +85,13 @@ export function waitlistCommands(deps: CommandDeps) {
     const entryId = randomUUID();
     const command: WaitlistCommand = {
       type: 'JoinWaitlist',
-      data: { entryId, timeSlotId, visitorKey, language: body.language },
+      data: {
+        entryId,
+        timeSlotId,
+        visitorKey,
+        language: body.language,
+        emailDomain: emailDomainOf(email),
+      },
     };
     const { answer, position } = await handleCommand(store, {
       actor: visitor,
@@ -93,6 +101,7 @@ export function waitlistCommands(deps: CommandDeps) {
           ...loaded,
           visitor: await lockAndLoadVisitor(s, visitorKey),
           blacklist: await loadBlacklistEntry(s, visitorKey),
+          noShows: await loadNoShowDays(s.client, visitorKey, deps.limits.noShowRule),
         };
       },
       decide: (state) => decideWaitlist(command, state, context()),

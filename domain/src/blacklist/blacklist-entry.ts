@@ -30,6 +30,15 @@ export function blocks(state: BlacklistState, today: string): boolean {
   return state.active && state.expiredAt !== null && state.expiredAt >= today;
 }
 
+/**
+ * A blocked address may neither book nor join a waitlist (docs/product.md#cart-rules): the refusal
+ * of every decision that takes an address, and of the check when the visitor enters it.
+ */
+export function mustNotBeBlocked(state: BlacklistState, today: string): void {
+  if (blocks(state, today))
+    throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
+}
+
 export type BlacklistCommand =
   | {
       type: 'AddEntry';

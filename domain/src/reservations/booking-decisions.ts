@@ -10,7 +10,9 @@ import {
 } from '@rr/events/catalogue';
 import { refuse, Refused } from '../refusal.ts';
 import { timesOverlap } from '../cart-rules.ts';
-import { blocks } from '../blacklist/blacklist-entry.ts';
+import { mustNotBeBlocked } from '../blacklist/blacklist-entry.ts';
+import { mustAdmitAddress } from '../rooms/email-domains.ts';
+import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
 import { seatsTaken } from '../seats.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
@@ -35,8 +37,13 @@ export function bookCart(
   mustBeOpen(cart, now);
   if (cart.tickets.length === 0)
     throw new Refused('transaction__empty', 'The reservation cart is empty');
-  if (blocks(state.blacklist, today))
-    throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
+  mustNotBeBlocked(state.blacklist, today);
+  mustNotBeNoShowBlocked(state.noShows ?? [], today, limits.noShowRule);
+  const { emailDomain, ...booking } = data;
+  mustAdmitAddress(
+    new Set(cart.tickets.map((t) => state.rooms.get(t.roomId)).filter((r) => r !== undefined)),
+    emailDomain,
+  );
   for (const t of cart.tickets) {
     const held = state.slots.get(t.timeSlotId)?.tickets[t.ticketId];
     if (!held || held.status !== 'NEW') throw transactionExpired();
@@ -60,13 +67,13 @@ export function bookCart(
   d.transaction.push(
     TransactionBooked.create({
       transactionId: cart.transactionId,
-      ...data,
+      ...booking,
       ticketIds: cart.tickets.map((t) => t.ticketId),
     }),
   );
   d.visitor.push(
     VisitorTicketsBooked.create({
-      ownerId: data.ownerId,
+      ownerId: booking.ownerId,
       tickets: cart.tickets.map(({ ticketId, date, startTime, endTime }) => ({
         ticketId,
         date,

@@ -1,4 +1,5 @@
 import type { CartTicket, TransactionEvent, VisitorEvent } from '@rr/events/catalogue';
+import { VisitorTicketCancelled, VisitorTicketsBooked } from '@rr/events/catalogue';
 
 /** A cart's ticket of a slot: the slot's room, day and times (a cart add, a staff booking, a taken offer). */
 export function cartTicketOf(
@@ -111,4 +112,36 @@ export function evolveVisitor(state: VisitorState, event: VisitorEvent): Visitor
         ),
       };
   }
+}
+
+/**
+ * A booking's tickets still to come, moved from the visitor stream of an older key of its address
+ * to the stream of its key now (docs/product.md#one-person-one-key): cancelled on the one, booked
+ * on the other, so the per-visitor limits count them for the person once. Past tickets stay: no
+ * limit counts them.
+ */
+export function moveVisitorTickets(
+  from: VisitorState,
+  ownerId: string,
+  ticketIds: ReadonlySet<string>,
+  today: string,
+): { from: VisitorEvent[]; to: VisitorEvent[] } {
+  const moved = from.tickets.filter(
+    (t) => ticketIds.has(t.ticketId) && !t.cancelled && t.date >= today,
+  );
+  if (moved.length === 0) return { from: [], to: [] };
+  return {
+    from: moved.map((t) => VisitorTicketCancelled.create({ ticketId: t.ticketId })),
+    to: [
+      VisitorTicketsBooked.create({
+        ownerId,
+        tickets: moved.map(({ ticketId, date, startTime, endTime }) => ({
+          ticketId,
+          date,
+          startTime,
+          endTime,
+        })),
+      }),
+    ],
+  };
 }

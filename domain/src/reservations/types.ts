@@ -38,7 +38,14 @@ export type ReservationCommand =
   /** The visitor books the cart; per-visitor limits and the blacklist are checked here. */
   | {
       type: 'BookCart';
-      data: { ownerId: string; bookingNumber: string; visitorKey: string; language: Language };
+      data: {
+        ownerId: string;
+        bookingNumber: string;
+        visitorKey: string;
+        language: Language;
+        /** The domain of the address (members-only rooms); never written to an event. */
+        emailDomain?: string | undefined;
+      };
     }
   /** Staff book a person into a slot: allowed beyond capacity (it shows as overbooked). */
   | {
@@ -80,6 +87,8 @@ export interface ReservationState {
   rooms: ReadonlyMap<string, RoomState>;
   /** Holiday dates from today on: the working days of the booking windows. */
   holidays: ReadonlySet<LocalDate>;
+  /** The days of the visitor's no-show releases (the no-show rule); loaded by a booking. */
+  noShows?: readonly LocalDate[];
 }
 
 export const emptyReservation: ReservationState = {

@@ -14,6 +14,7 @@ import { messages } from '@rr/contracts/messages';
 import { NO_ROOM_SERVICES } from '@rr/contracts/rooms';
 import type { Decide, Now } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
+import { admittedDomains } from './email-domains.ts';
 import {
   addSeatsTaken,
   seatsTakenApart,
@@ -155,9 +156,16 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>,
     case 'ChangeRoomServices': {
       mustExist(room);
       const { roomId: _id, ...services } = command.data;
-      const same = (Object.keys(services) as (keyof RoomServices)[]).every(
-        (key) => services[key] === room.services[key],
-      );
+      const same =
+        (
+          [
+            'checkInMinutesBefore',
+            'noShowReleaseMinutes',
+            'waitlistOfferMinutes',
+            'reminderHoursBefore',
+          ] as const
+        ).every((key) => services[key] === room.services[key]) &&
+        admittedDomains(services).join(',') === admittedDomains(room.services).join(',');
       return same ? [] : [RoomServicesChanged.create(command.data)];
     }
   }

@@ -20,8 +20,10 @@ import type { Now } from '../decider.ts';
 import { bookingWindow } from '../booking-window.ts';
 import { holdEnd, type BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
-import { blocks, type BlacklistState } from '../blacklist/blacklist-entry.ts';
+import { mustNotBeBlocked, type BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
+import { mustAdmitAddress } from '../rooms/email-domains.ts';
+import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
 import { cartRules, type CartRuleSlot } from '../cart-rules.ts';
 import { seatAnswer } from '../seat-rule.ts';
@@ -32,7 +34,14 @@ import { isInLine, isOutstanding, placeInLine } from '../waitlist-line.ts';
 export type WaitlistCommand =
   | {
       type: 'JoinWaitlist';
-      data: { entryId: string; timeSlotId: string; visitorKey: string; language: 'de' | 'en' };
+      data: {
+        entryId: string;
+        timeSlotId: string;
+        visitorKey: string;
+        language: 'de' | 'en';
+        /** The domain of the address (a members-only room's rule); never written to an event. */
+        emailDomain?: string | undefined;
+      };
     }
   /** The matcher: lapse the offers past their time, offer the free seats to the next in line. */
   | { type: 'MatchWaitlist'; data: { timeSlotId: string } }
@@ -59,6 +68,8 @@ export interface WaitlistState {
   holidays: ReadonlySet<LocalDate>;
   visitor: VisitorState;
   blacklist: BlacklistState;
+  /** The days of the visitor's no-show releases (the no-show rule); loaded by a join. */
+  noShows?: readonly LocalDate[];
   /**
    * The matcher's view of the people waiting, by visitor key: the seats each holds already (their
    * bookings from today on and their offers still out in other slots). Loaded only when a seat is
@@ -191,9 +202,11 @@ export function decideWaitlist(
       });
       if (!answer.open || startsAt <= ctx.now) throw refuse.ticket('timeslot_not_open');
       if (!answer.full) throw waitlistRefusals.seatsFree();
-      if (blocks(state.blacklist, ctx.today))
-        throw new Refused('booking__email_blacklisted', 'This e-mail address may not book');
-      const { visitorKey } = command.data;
+      mustNotBeBlocked(state.blacklist, ctx.today);
+      mustNotBeNoShowBlocked(state.noShows ?? [], ctx.today, ctx.limits.noShowRule);
+      if (room) mustAdmitAddress([room], command.data.emailDomain);
+      const { emailDomain: _domain, ...joined } = command.data;
+      const { visitorKey } = joined;
       // Once more in line, or taken a seat, or taken off by staff: no second entry. Who left
       // or let an offer lapse may join again (last in line).
       const earlier = list.find(
@@ -204,7 +217,7 @@ export function decideWaitlist(
       if (rule === 'max_tickets_per_day_reached')
         throw refuse.dayLimit(slot.date, ctx.limits.maxTicketsPerDay);
       if (rule) throw refuse.ticket(rule);
-      d.slot.push(WaitlistJoined.create({ ...command.data, joinedAt: ctx.now.toISOString() }));
+      d.slot.push(WaitlistJoined.create({ ...joined, joinedAt: ctx.now.toISOString() }));
       return d;
     }
     case 'MatchWaitlist': {

@@ -45,6 +45,11 @@ export const RoomServices = z.object({
   noShowReleaseMinutes: minutes,
   waitlistOfferMinutes: minutes,
   reminderHoursBefore: z.number().int().min(1).max(168).nullable(),
+  /**
+   * Members-only: the e-mail domains the room admits; absent (every event before this field, and
+   * every room without it): everyone.
+   */
+  allowedEmailDomains: z.array(z.string()).optional(),
 });
 export type RoomServices = z.infer<typeof RoomServices>;
 export const RoomServicesChanged = defineEvent(

@@ -22,6 +22,7 @@ export const TAG_TYPES = [
   'TimeSlot',
   'Holiday',
   'Blacklist',
+  'NoShowBlock',
   'ApiToken',
   'Webhook',
 ] as const;

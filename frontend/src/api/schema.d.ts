@@ -1746,7 +1746,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the reading-room services of a room (check-in, no-show release, waitlist, reminders); a missing or null field turns one off */
+        /** Set the reading-room services of a room (check-in, no-show release, waitlist, reminders, members-only e-mail domains); a missing or null field turns one off */
         put: {
             parameters: {
                 query?: never;
@@ -2385,6 +2385,58 @@ export interface paths {
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether an address may book, asked when the visitor enters it: the booking's own refusal (the blacklist, by the address's key), before the last step */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["VisitorEmailCheckInput"];
+                };
+            };
+            responses: {
+                /** @description The address may book */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description validation__error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description booking__email_blacklisted, booking__no_show_blocked (payload: `until` and the last blocked day), booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -3082,7 +3134,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted */
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3565,7 +3617,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted */
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4154,6 +4206,141 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/no-show-blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The addresses the no-show rule blocks now */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The blocks, the longest first (empty without the rule) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NoShowBlockList"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/no-show-blocks/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Lift a no-show block: the address's releases so far no longer count */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Lifted */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NoShowBlockLifted"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The key is not blocked now */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -6108,6 +6295,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whom visitors write to (the library's contact address), named where their address is refused */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The library */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Library"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/session": {
         parameters: {
             query?: never;
@@ -6361,6 +6593,7 @@ export interface components {
             noShowReleaseMinutes?: number | null;
             waitlistOfferMinutes?: number | null;
             reminderHoursBefore?: number | null;
+            allowedEmailDomains?: string[] | null;
         };
         HolidayWritten: {
             /** Format: uuid */
@@ -6398,6 +6631,11 @@ export interface components {
                 name: string;
             }[];
             position: string;
+        };
+        VisitorEmailCheckInput: {
+            email: string;
+            /** Format: uuid */
+            transactionId?: string;
         };
         BlacklistEntryInput: {
             email: string;
@@ -6534,6 +6772,22 @@ export interface components {
             /** @default false */
             cancelBookings: boolean;
         };
+        NoShowBlockList: {
+            content: components["schemas"]["NoShowBlock"][];
+        };
+        NoShowBlock: {
+            /** @description The key of the address (the lift's path names it) */
+            key: string;
+            /** @description The address as its latest booking stored it; null once erased */
+            email: string | null;
+            /** @description The release days the rule counts */
+            noShowDays: string[];
+            /** @description The last blocked day */
+            blockedUntil: string;
+        };
+        NoShowBlockLifted: {
+            liftedThrough: string;
+        };
         WebhookDelivery: {
             /** @description The webhook-id header, the same on every attempt */
             id: string;
@@ -6649,6 +6903,8 @@ export interface components {
             waitlistOfferMinutes: number | null;
             /** @description A reminder mail is sent this many hours before the slot */
             reminderHoursBefore: number | null;
+            /** @description Members only: visitors book with an address at one of these domains; absent: everyone */
+            allowedEmailDomains?: string[];
         };
         RoomCalendar: {
             bookableFrom: string;
@@ -6954,6 +7210,10 @@ export interface components {
             maxTicketsPerVisitor: number;
             /** @description The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone */
             timeZone: string;
+        };
+        Library: {
+            /** @description The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL); absent when not set */
+            contactEmail?: string;
         };
         SessionState: {
             signedIn: boolean;

@@ -13,6 +13,7 @@ import { RoomList } from '../features/admin-rooms/components/room-list';
 import { BlacklistAdd } from '../features/admin-blacklist/components/blacklist-add';
 import { BlacklistEdit } from '../features/admin-blacklist/components/blacklist-edit';
 import { BlacklistList } from '../features/admin-blacklist/components/blacklist-list';
+import { NoShowBlockList } from '../features/admin-no-show-blocks/components/no-show-block-list';
 import { HolidayAdd } from '../features/admin-holidays/components/holiday-add';
 import { HolidayEdit } from '../features/admin-holidays/components/holiday-edit';
 import { HolidayImport } from '../features/admin-holidays/components/holiday-import';
@@ -166,6 +167,7 @@ function AdminRoutes() {
       <Route path="blacklist" element={<BlacklistList />} />
       <Route path="blacklist-add" element={<BlacklistAdd />} />
       <Route path="blacklist-edit/:email" element={<BlacklistEdit />} />
+      <Route path="no-show-blocks" element={<NoShowBlockList />} />
       <Route path="reservations" element={<ReservationList canEdit />} />
       <Route path="reservations/:id" element={<ReservationEdit canEdit />} />
       <Route path="reservations/:id/history" element={<TicketHistory />} />
@@ -243,6 +245,9 @@ function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
               </li>
               <li>
                 <NavLink to="/blacklist">{t('nav.admin-blacklist')}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/no-show-blocks">{t('nav.admin-no-show-blocks')}</NavLink>
               </li>
               <li>
                 <NavLink to="/reports">{t('nav.admin-reports')}</NavLink>

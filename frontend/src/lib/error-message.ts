@@ -111,9 +111,12 @@ export function errorMessageParams(problem: unknown): ErrorMessageParams {
   if (registered) return registered;
   const first = parsed?.payload[0];
   if (first === undefined) return {};
-  // A payload `['date', YYYY-MM-DD]`: the key `<code>_date` names the day that follows.
+  // A payload `['date', YYYY-MM-DD]`: the key `<code>_date` names the day that follows (as
+  // `['until', YYYY-MM-DD]` names the last day of a block).
   const second = parsed?.payload[1];
-  if (first === 'date' && second !== undefined && isIsoDate(second))
+  if ((first === 'date' || first === 'until') && second !== undefined && isIsoDate(second))
     return { value: second, date: formatDate(second) };
+  // A payload `['domains', …]`: the key `<code>_domains` names the domains that follow.
+  if (first === 'domains') return { value: parsed?.payload.slice(1).join(', ') ?? '' };
   return /^\d+$/.test(first) ? { value: first, count: Number(first) } : { value: first };
 }

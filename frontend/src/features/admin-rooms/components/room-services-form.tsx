@@ -11,24 +11,26 @@ import type { Room } from '../../../api/types';
 import { useUpdateRoomServicesMutation } from '../api/admin-rooms-api';
 import {
   checkServicesForm,
+  DOMAINS_FIELD,
   SERVICE_FIELDS,
   servicesToFormValues,
   type ServiceField,
 } from '../utils/room-services-values';
 
 const idOf = (field: ServiceField) => `room-services-${field}`;
+const FORM_FIELDS = [...SERVICE_FIELDS, DOMAINS_FIELD] as const;
 /** The inputs state the contract's limits (0-1440, 1-1440, 5-1440, 1-168). */
 const BOUNDS = shapeBounds(RoomServicesInput);
 
 /**
- * The room's reading-room services (check-in, no-show release, waitlist, reminders),
- * each explained in one sentence and off while its field is empty.
+ * The room's reading-room services (check-in, no-show release, waitlist, reminders, members
+ * only), each explained in one sentence and off while its field is empty.
  */
 export function RoomServicesForm({ room }: { room: Room }) {
   const { t } = useTranslation('admin-rooms');
   const dispatch = useAppDispatch();
   const [values, setValues] = useState(() => servicesToFormValues(room));
-  const form = useValidatedForm(checkServicesForm, SERVICE_FIELDS, idOf);
+  const form = useValidatedForm(checkServicesForm, FORM_FIELDS, idOf);
   const [save, saving] = useUpdateRoomServicesMutation();
 
   const change = (field: ServiceField, value: string) => {
@@ -71,6 +73,15 @@ export function RoomServicesForm({ room }: { room: Room }) {
             onChange={(event) => change(field, event.target.value)}
           />
         ))}
+        <InputField
+          id={idOf(DOMAINS_FIELD)}
+          label={t(`services.${DOMAINS_FIELD}`)}
+          hint={t(`services.${DOMAINS_FIELD}-hint`)}
+          value={values[DOMAINS_FIELD] ?? ''}
+          error={form.messageOf(DOMAINS_FIELD)}
+          required={false}
+          onChange={(event) => change(DOMAINS_FIELD, event.target.value)}
+        />
         <div className="form__actions">
           <button type="submit" className="button button--primary" disabled={saving.isLoading}>
             {t('services.submit')}

@@ -1,6 +1,7 @@
+import { check, type FieldErrors } from '@rr/contracts/issues';
 import { RoomServicesInput } from '@rr/contracts/rooms';
 import type { Room } from '../../../api/types';
-import { formCheck } from '../../../lib/form-check';
+import type { FormCheck } from '../../../lib/form-check';
 import { numberOf } from '../../../lib/staff-forms';
 
 /** The reading-room services of a room, each off while its field is empty. */
@@ -11,13 +12,37 @@ export const SERVICE_FIELDS = [
   'reminderHoursBefore',
 ] as const;
 
-export type ServiceField = (typeof SERVICE_FIELDS)[number];
-export type ServiceFormValues = Record<ServiceField, string>;
+export type NumberServiceField = (typeof SERVICE_FIELDS)[number];
+/** The members-only domains: one text field, the domains separated by commas or spaces. */
+export const DOMAINS_FIELD = 'allowedEmailDomains' as const;
+export type ServiceField = NumberServiceField | typeof DOMAINS_FIELD;
+export type ServiceFormValues = Record<NumberServiceField, string> & {
+  [DOMAINS_FIELD]?: string;
+};
 
-/** The request of the form: an empty field turns its service off (null). */
-export const checkServicesForm = formCheck(RoomServicesInput, (values: ServiceFormValues) =>
-  Object.fromEntries(SERVICE_FIELDS.map((field) => [field, numberOf(values[field]) ?? null])),
-);
+/** The domains typed into the field, in their order, without empty parts. */
+export const domainsOf = (text: string): string[] => text.split(/[\s,;]+/).filter(Boolean);
+
+/**
+ * The request of the form: an empty field turns its service off (null); a domain that breaks the
+ * rule is the domains field's error.
+ */
+export const checkServicesForm: FormCheck<
+  ServiceFormValues,
+  ReturnType<typeof RoomServicesInput.parse>
+> = (values) => {
+  const domains = domainsOf(values[DOMAINS_FIELD] ?? '');
+  const result = check(RoomServicesInput, {
+    ...Object.fromEntries(SERVICE_FIELDS.map((field) => [field, numberOf(values[field]) ?? null])),
+    // Left out while empty: everyone is admitted, as without the field.
+    ...(domains.length ? { [DOMAINS_FIELD]: domains } : {}),
+  });
+  if (result.ok) return result;
+  const errors: FieldErrors = {};
+  for (const [field, error] of Object.entries(result.errors))
+    errors[field.startsWith(`${DOMAINS_FIELD}.`) ? DOMAINS_FIELD : field] ??= error;
+  return { ok: false, errors };
+};
 
 export function servicesToFormValues(room: Room): ServiceFormValues {
   const value = (n: number | null | undefined) => (n == null ? '' : String(n));
@@ -26,5 +51,6 @@ export function servicesToFormValues(room: Room): ServiceFormValues {
     noShowReleaseMinutes: value(room.services.noShowReleaseMinutes),
     waitlistOfferMinutes: value(room.services.waitlistOfferMinutes),
     reminderHoursBefore: value(room.services.reminderHoursBefore),
+    allowedEmailDomains: (room.services.allowedEmailDomains ?? []).join(', '),
   };
 }

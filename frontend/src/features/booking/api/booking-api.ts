@@ -14,6 +14,7 @@ export type BookingResult = Schemas['BookingResult'];
 export type BookingInput = Schemas['BookingInput'];
 /** `GET settings`: the server's booking limits (cart size and hold, per-day and per-visitor maxima). */
 export type Settings = Schemas['Settings'];
+export type Library = Schemas['Library'];
 /** Joining a full slot's waitlist, and the place in line. */
 export type WaitlistInput = Schemas['WaitlistInput'];
 export type WaitlistEntryAnswer = Schemas['WaitlistEntryAnswer'];
@@ -46,6 +47,11 @@ export const bookingApi = baseApi
       // The configuration of the server: read once per visit.
       getSettings: build.query<Settings, void>({
         query: () => 'settings',
+        keepUnusedDataFor: 3600,
+      }),
+      // Whom to write to where an address is refused (`GET library`): read once per visit.
+      getLibrary: build.query<Library, void>({
+        query: () => 'library',
         keepUnusedDataFor: 3600,
       }),
       getBookingRoom: build.query<Room, string>({
@@ -119,6 +125,14 @@ export const bookingApi = baseApi
         }),
         invalidatesTags: ['VisitorSlots'],
       }),
+      // Whether the address may book, asked when it is entered (204, or the booking's refusal).
+      checkEmail: build.mutation<void, { email: string; transactionId: string | null }>({
+        query: ({ email, transactionId }) => ({
+          url: 'email-check',
+          method: 'POST',
+          body: transactionId ? { email, transactionId } : { email },
+        }),
+      }),
       joinWaitlist: build.mutation<
         WaitlistEntryAnswer,
         { timeSlotId: string; body: WaitlistInput }
@@ -162,6 +176,7 @@ export const bookingApi = baseApi
 
 export const {
   useGetSettingsQuery,
+  useGetLibraryQuery,
   useGetBookingRoomQuery,
   useGetBookableSlotsQuery,
   useGetRoomCalendarQuery,
@@ -171,6 +186,7 @@ export const {
   useTouchCartMutation,
   useRemoveCartMutation,
   useBookCartMutation,
+  useCheckEmailMutation,
   useJoinWaitlistMutation,
   useGetWaitlistPlaceQuery,
   useLeaveWaitlistMutation,

@@ -6,9 +6,12 @@ import {
   RequiredHint,
   SelectField,
 } from '../../../components/form-field';
+import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
+import { problemCode } from '../../../lib/error-message';
+import { useCheckEmailMutation } from '../api/booking-api';
 import {
   checkPersonalData,
   EMPTY_PERSONAL_DATA,
@@ -20,6 +23,7 @@ import {
   type TextField,
 } from '../lib/personal-data';
 import { useBooking } from './booking-context';
+import { ContactHint } from './contact-hint';
 import { BookedRedirect, WizardSteps } from './wizard-steps';
 
 const idOf = (field: keyof PersonalData) => `personal-${field}`;
@@ -42,10 +46,22 @@ export function PersonalDataForm() {
   const { t } = useTranslation('booking');
   const navigate = useNavigate();
   const { t: te } = useTranslation('common-error');
-  const { personalData, savePersonalData, touch, touchOnActivity, tickets, cartLoading, expired } =
-    useBooking();
+  const {
+    personalData,
+    savePersonalData,
+    touch,
+    touchOnActivity,
+    tickets,
+    cartLoading,
+    expired,
+    transactionId,
+  } = useBooking();
   const [values, setValues] = useState<PersonalData>(() => personalData ?? EMPTY_PERSONAL_DATA);
   const form = useValidatedForm(checkPersonalData, TEXT_FIELDS, idOf);
+  const [checkEmail, { isLoading: checking }] = useCheckEmailMutation();
+  // The refusal of the address itself (docs/product.md#one-person-one-key), shown here rather
+  // than at the last step; cleared when the address changes.
+  const [refusal, setRefusal] = useState<unknown>(null);
 
   // Moving on to this step keeps the cart alive.
   useEffect(() => touch(), [touch]);
@@ -59,13 +75,23 @@ export function PersonalDataForm() {
   const change = <K extends keyof PersonalData>(field: K, value: PersonalData[K]) => {
     const next = { ...values, [field]: value };
     setValues(next);
+    if (field === 'email') setRefusal(null);
     touchOnActivity();
     form.revalidate(next);
   };
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (expired || !form.validate(values)) return;
+    if (expired || checking || !form.validate(values)) return;
+    try {
+      await checkEmail({ email: values.email.trim(), transactionId }).unwrap();
+    } catch (error) {
+      // A refusal stops here; a failed check (offline) leaves the decision to the booking.
+      if (problemCode(error)) {
+        setRefusal(error);
+        return;
+      }
+    }
     savePersonalData(values);
     void navigate('/summary');
   };
@@ -82,7 +108,8 @@ export function PersonalDataForm() {
           </p>
         </div>
       ) : null}
-      <form className="form" noValidate onSubmit={submit}>
+      {refusal ? <ErrorBox error={refusal} extra={<ContactHint error={refusal} />} /> : null}
+      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
         <RequiredHint />
         <SelectField
           id={idOf('salutation')}

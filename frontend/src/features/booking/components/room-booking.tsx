@@ -206,6 +206,14 @@ export function RoomBooking() {
               />
             ) : null}
             {room.data ? <p>{room.data.description}</p> : null}
+            {room.data?.services.allowedEmailDomains?.length ? (
+              // Members only (docs/product.md#room-services): said before any data is entered.
+              <p className="notice">
+                {t('room.members-only', {
+                  domains: room.data.services.allowedEmailDomains.join(', '),
+                })}
+              </p>
+            ) : null}
             <p>{t('room.intro')}</p>
             {slots.error ? <ErrorBox error={slots.error} /> : null}
             <MonthCalendar

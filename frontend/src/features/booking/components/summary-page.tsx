@@ -9,6 +9,7 @@ import { errorMessageKeys, errorMessageParams, problemCode } from '../../../lib/
 import { useBookCartMutation } from '../api/booking-api';
 import { invalidFields, toBookingInput } from '../lib/personal-data';
 import { useBooking } from './booking-context';
+import { ContactHint } from './contact-hint';
 import type { BookedState } from './reservation-confirmation';
 import { TicketList } from './ticket-list';
 import { WizardSteps } from './wizard-steps';
@@ -121,6 +122,7 @@ export function SummaryPage() {
                 <div className="error-box" role="alert">
                   <p className="error-box__message">{t('summary.failed')}</p>
                   <p>{te(keys, errorMessageParams(failure))}</p>
+                  <ContactHint error={failure} />
                   {limitHint ? (
                     <p>
                       {limitHint} <Link to="/your-reservations">{t('summary.change-tickets')}</Link>

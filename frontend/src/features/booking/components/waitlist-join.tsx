@@ -7,6 +7,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { formCheck } from '../../../lib/form-check';
 import { SESSION_KEYS, readSession, writeSession } from '../../../lib/session-storage';
 import { useGetWaitlistPlaceQuery, useJoinWaitlistMutation } from '../api/booking-api';
+import { ContactHint } from './contact-hint';
 
 /** The join request from the typed address and the page's language (the offer mail's). */
 const checkJoin = formCheck(WaitlistInput, (request: { email: string; language: string }) => ({
@@ -90,7 +91,7 @@ export function WaitlistJoin({
         {t(isLoading ? 'waitlist.joining' : 'waitlist.join')}
         <span className="visually-hidden"> {time}</span>
       </button>
-      {error ? <ErrorBox error={error} /> : null}
+      {error ? <ErrorBox error={error} extra={<ContactHint error={error} />} /> : null}
     </form>
   ) : (
     <button type="button" className="button button--secondary" onClick={() => setOpen(true)}>

@@ -22,6 +22,7 @@ const LINKS: readonly DashboardLink[] = [
   { key: 'reservations', to: '/reservations', adminOnly: false },
   { key: 'overbooked', to: '/overbooked', adminOnly: true },
   { key: 'blacklist', to: '/blacklist', adminOnly: true },
+  { key: 'no-show-blocks', to: '/no-show-blocks', adminOnly: true },
   { key: 'holidays', to: '/holiday-list', adminOnly: true },
   { key: 'closures', to: '/closures', adminOnly: true },
   { key: 'reports', to: '/reports', adminOnly: false },

@@ -1,0 +1,131 @@
+import {
+  asStreamEvents,
+  streamAppend,
+  visitorStreamId,
+  type RecordedEvent,
+  type VisitorEvent,
+} from '@rr/events';
+import { DOT_FOLDING_DOMAINS, evolveVisitor, initialVisitor, moveVisitorTickets } from '@rr/domain';
+import type { CommandDeps } from '../deps.ts';
+import { decisionTime, foldStream, handleCommand } from '../command.ts';
+import { moveBlacklistEntry } from '../blacklist/stream.ts';
+
+/**
+ * Addresses whose key a fold may change (docs/product.md#one-person-one-key): a sub-address, or a
+ * domain whose dots fold ($1). Every other address keeps the key it had, so only these are read.
+ */
+const foldable = (column: string) =>
+  `(${column} LIKE '%+%' OR substring(${column} from '@([^@]*)$') = ANY($1::text[]))`;
+
+/**
+ * Re-keys what is stored beside the log under an older key of an address, while the address is
+ * still known (before its erasure): blacklist entries (moved between their streams), bookings
+ * (their tickets still to come moved between the visitor streams, the row's `visitor_key`
+ * updated) and waitlist entries (the row's `visitor_key`). Idempotent and safe beside a second
+ * process: each move is a command on the streams it changes, and a row already re-keyed is
+ * skipped. Events already written keep the key they were written with (docs/product.md#one-person-one-key).
+ * Answers how many rows it re-keyed.
+ */
+export async function rekeyStoredAddresses(deps: CommandDeps): Promise<number> {
+  let moved = 0;
+  const blacklisted = await deps.pool.query<{ entry_key: string; email: string }>(
+    `SELECT entry_key, email FROM blacklist_emails WHERE ${foldable('email')}`,
+    [DOT_FOLDING_DOMAINS],
+  );
+  for (const r of blacklisted.rows)
+    if (
+      deps.emailKey(r.email) !== r.entry_key &&
+      (await moveBlacklistEntry(deps, r.entry_key, r.email))
+    )
+      moved += 1;
+
+  const booked = await deps.pool.query<{ owner_id: string; visitor_key: string; email: string }>(
+    `SELECT b.owner_id, b.visitor_key, p.email FROM bookings b JOIN personal_data p ON p.owner_id = b.owner_id
+      WHERE ${foldable('p.email')}`,
+    [DOT_FOLDING_DOMAINS],
+  );
+  for (const r of booked.rows) {
+    const newKey = deps.emailKey(r.email);
+    if (newKey !== r.visitor_key && (await moveBooking(deps, r.owner_id, r.visitor_key, newKey)))
+      moved += 1;
+  }
+
+  const waiting = await deps.pool.query<{ entry_id: string; visitor_key: string; email: string }>(
+    `SELECT entry_id, visitor_key, email FROM waitlist_entries WHERE email IS NOT NULL AND ${foldable('email')}`,
+    [DOT_FOLDING_DOMAINS],
+  );
+  for (const r of waiting.rows) {
+    const newKey = deps.emailKey(r.email);
+    if (newKey === r.visitor_key) continue;
+    const u = await deps.pool.query(
+      'UPDATE waitlist_entries SET visitor_key = $2 WHERE entry_id = $1 AND visitor_key = $3',
+      [r.entry_id, newKey, r.visitor_key],
+    );
+    moved += u.rowCount ?? 0;
+  }
+  if (moved) deps.logger.info({ moved }, 'stored addresses re-keyed');
+  return moved;
+}
+
+/**
+ * One booking to the key of its address now: its tickets still to come, its row and its no-show
+ * releases.
+ */
+async function moveBooking(
+  deps: CommandDeps,
+  ownerId: string,
+  oldKey: string,
+  newKey: string,
+): Promise<boolean> {
+  const oldStream = visitorStreamId(oldKey);
+  const newStream = visitorStreamId(newKey);
+  const { answer } = await handleCommand(deps.store, {
+    actor: { kind: 'system', job: 'visitor-rekeying' },
+    load: async (s) => {
+      const streams = await s.lockAndReadStreams([oldStream, newStream]);
+      const row = await s.client.query<{ visitor_key: string }>(
+        'SELECT visitor_key FROM bookings WHERE owner_id = $1 FOR UPDATE',
+        [ownerId],
+      );
+      const fromEvents = streams.get(oldStream) ?? [];
+      return {
+        current: row.rows[0]?.visitor_key === oldKey,
+        from: foldStream(fromEvents, evolveVisitor, initialVisitor),
+        to: foldStream(streams.get(newStream) ?? [], evolveVisitor, initialVisitor),
+        ticketIds: ticketsOf(fromEvents, ownerId),
+      };
+    },
+    decide: (state) =>
+      state.current
+        ? moveVisitorTickets(state.from, ownerId, state.ticketIds, decisionTime(deps).today)
+        : { from: [], to: [] },
+    appends: (d, state) => [
+      ...streamAppend(oldStream, 'visitor', state.from.version, d.from),
+      ...streamAppend(newStream, 'visitor', state.to.version, d.to),
+    ],
+    record: async (s, _d, state) => {
+      if (!state.current) return;
+      await s.client.query('UPDATE bookings SET visitor_key = $2 WHERE owner_id = $1', [
+        ownerId,
+        newKey,
+      ]);
+      // Its no-show releases count for the person's key too (docs/product.md#no-show-rule).
+      await s.client.query(
+        `UPDATE visitor_no_shows n SET visitor_key = $2 FROM ticket_state t
+          WHERE t.ticket_id = n.ticket_id AND t.owner_id = $1`,
+        [ownerId, newKey],
+      );
+    },
+    answer: (_d, state) => state.current,
+  });
+  return answer;
+}
+
+/** The ticket ids a booking put on a visitor stream. */
+function ticketsOf(events: readonly RecordedEvent[], ownerId: string): Set<string> {
+  const ids = new Set<string>();
+  for (const e of asStreamEvents<VisitorEvent>(events))
+    if (e.type === 'VisitorTicketsBooked' && e.data.ownerId === ownerId)
+      for (const t of e.data.tickets) ids.add(t.ticketId);
+  return ids;
+}
