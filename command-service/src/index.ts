@@ -9,6 +9,7 @@ import { staffCommandRoutes } from './staff/api.ts';
 import { waitlistCommandRoutes } from './waitlist/api.ts';
 import { checkInCommandRoutes } from './check-in/api.ts';
 import { closureCommandRoutes } from './closures/api.ts';
+import { myBookingsCommandRoutes } from './my-bookings/api.ts';
 
 export type { CommandDeps } from './deps.ts';
 export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/platform';
@@ -31,5 +32,6 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...waitlistCommandRoutes(deps),
     ...checkInCommandRoutes(deps),
     ...closureCommandRoutes(deps),
+    ...myBookingsCommandRoutes(deps),
   ];
 }

@@ -15,6 +15,7 @@ import { deskQueryRoutes } from './desk.ts';
 import { calendarFeedRoutes } from './calendar-feeds.ts';
 import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
+import { myBookingsQueryRoutes } from './my-bookings.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -29,6 +30,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...holidayQueryRoutes(deps),
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),
+    ...myBookingsQueryRoutes(deps),
     ...staffQueryRoutes(deps),
     ...checkInQueryRoutes(deps),
     ...deskQueryRoutes(deps),

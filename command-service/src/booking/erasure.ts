@@ -2,6 +2,7 @@ import { removeErasedMailFiles, startIntervalJob, todayIn, type IntervalJob } fr
 import type { CommandDeps } from '../deps.ts';
 import { erasePersonalDataOf } from '../owner/stream.ts';
 import { eraseWaitlistEntries } from '../waitlist/commands.ts';
+import { eraseExpiredMyBookingsRequests } from '../my-bookings/requests.ts';
 
 export interface ErasureOptions {
   /** Where the mail sender writes `.eml` files without SMTP (DATA_DIR/mail); swept each round. */
@@ -35,10 +36,15 @@ export async function erasePersonalData(
   }
   // Waitlist entries: their addresses go the day after the slot's day too (docs/product.md#personal-data).
   const waitlist = await eraseWaitlistEntries(deps, today);
+  // "My bookings" requests: the address goes once the link has expired (docs/product.md#my-bookings).
+  const requests = await eraseExpiredMyBookingsRequests(deps);
   // Files are no transaction's part: deleted after the commits, from what the database says.
   const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;
-  if (erased || files || waitlist)
-    deps.logger.info({ erased, waitlist, mailFiles: files }, 'personal data erased');
+  if (erased || files || waitlist || requests)
+    deps.logger.info(
+      { erased, waitlist, myBookingsRequests: requests, mailFiles: files },
+      'personal data erased',
+    );
   return erased;
 }
 
