@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { openPage } from './harness.ts';
 import { LANGS, VIEWPORTS } from './staff-ux-support.ts';
-import { dialog, main, serveAs } from './visitor-pages.ts';
+import { dialog, mailedPath, main, serveAs } from './visitor-pages.ts';
 import {
   clickAndWait,
   screen,
@@ -140,5 +140,30 @@ for (const lang of LANGS) {
     screen('owner page of an unknown link', current, () =>
       go('/reservation-confirmation/0123456789abcdef0123456789abcdef'),
     );
+
+    screen('my bookings request', current, () => go('/my-bookings'));
+    screen('my bookings request with its error', current, () => withErrors(page));
+    screen('my bookings request sent', current, async () => {
+      await main(page).locator('input[type="email"]').fill('anna.huber@example.org');
+      await submit(page).click();
+      await main(page).getByRole('status').waitFor();
+    });
+    screen('my bookings page (mail link)', current, async () => {
+      await go(
+        await mailedPath(
+          world.server.mailDir,
+          'anna.huber@example.org',
+          /http\S+\/my-bookings\/\S+/,
+        ),
+      );
+      await main(page).locator('.ticket-list button').first().waitFor();
+    });
+    screen('my bookings cancellation confirm dialog', current, () =>
+      clickAndWait(main(page).locator('.ticket-list button').first(), dialog(page)),
+    );
+    screen('my bookings page of an altered link', current, async () => {
+      await page.keyboard.press('Escape');
+      await go('/my-bookings/00000000-0000-4000-8000-000000000000.AAAAAAAAAAAAAAAAAAAAAA');
+    });
   });
 }
