@@ -3209,6 +3209,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owners/{ownerId}/tickets/{ticketId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a booked ticket to another slot of its room with a free seat, in one step: the new ticket keeps the booking number; a refusal leaves the booking as it was */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownerId: string;
+                    ticketId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TicketCreation"];
+                };
+            };
+            responses: {
+                /** @description Moved: the new ticket */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MovedTicket"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown or malformed owner id, unknown ticket or time slot */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description ticket__validation_error with the slot rule (timeslot_no_tickets_left, timeslot_not_open for another room or outside the window, per-visitor limits), ticket__not_cancelable */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/tickets/{id}/owner": {
         parameters: {
             query?: never;
@@ -6397,6 +6463,11 @@ export interface components {
              * @enum {string}
              */
             language: "de" | "en";
+        };
+        MovedTicket: components["schemas"]["CartTicket"] & {
+            ownerId: string;
+            bookingNumber: string;
+            position: string;
         };
         OwnerInput: {
             /** @default NONE */

@@ -374,7 +374,7 @@ export class MailSender {
     );
     const names = new Map(rooms.rows.map((x) => [x.id, x.name]));
     // A confirmation shows the QR code of each ticket of a room with check-in.
-    if (row.kind === 'confirmation') {
+    if (row.kind === 'confirmation' || row.kind === 'move') {
       const checkInRooms = new Set(rooms.rows.filter((x) => x.check_in).map((x) => x.id));
       for (const t of chosen) if (checkInRooms.has(t.roomId)) checkIns.add(t.ticketId);
     }
