@@ -160,6 +160,18 @@ export const bookingApi = baseApi
         }),
         invalidatesTags: ['OwnerTickets', 'VisitorSlots'],
       }),
+      /** Moves a booked ticket to another slot of its room (the new ticket keeps the booking). */
+      moveTicket: build.mutation<
+        unknown,
+        { ownerId: string; ticketId: string; timeSlotId: string }
+      >({
+        query: ({ ownerId, ticketId, timeSlotId }) => ({
+          url: `owners/${enc(ownerId)}/tickets/${enc(ticketId)}/move`,
+          method: 'POST',
+          body: { timeSlotId },
+        }),
+        invalidatesTags: ['OwnerTickets', 'MyBookings', 'VisitorSlots'],
+      }),
       /** Asks for the "my bookings" link by mail (202 for every address). */
       requestMyBookingsLink: build.mutation<unknown, MyBookingsLinkInput>({
         query: (body) => ({ url: 'my-bookings/link', method: 'POST', body }),
@@ -197,6 +209,7 @@ export const {
   useGetOwnerTicketsQuery,
   useCancelOwnerTicketsMutation,
   useRequestMyBookingsLinkMutation,
+  useMoveTicketMutation,
   useGetMyBookingsQuery,
   useCancelMyBookingsTicketsMutation,
 } = bookingApi;

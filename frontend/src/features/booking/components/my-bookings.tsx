@@ -18,6 +18,7 @@ import {
   useRequestMyBookingsLinkMutation,
   type Ticket,
 } from '../api/booking-api';
+import { MoveButton, MoveTicket } from './move-ticket';
 import { TicketList, useTicketText } from './ticket-list';
 
 const checkRequest = formCheck(
@@ -129,6 +130,8 @@ export function MyBookingsPage() {
   const [cancelling, setCancelling] = useState<Ticket[] | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const [done, setDone] = useState<{ count: number; key: number } | null>(null);
+  const [moving, setMoving] = useState<Ticket | null>(null);
+  const [moved, setMoved] = useState(false);
   const doneMessage = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
@@ -169,6 +172,11 @@ export function MyBookingsPage() {
     return (
       <>
         <p>{t('my.valid-until', { time: formatDateTime(new Date(data.expiresAt)) })}</p>
+        {moved ? (
+          <p className="notice notice--success" role="status">
+            {t('move.done')}
+          </p>
+        ) : null}
         {done ? (
           <p className="notice notice--success" ref={doneMessage} tabIndex={-1}>
             {t('confirmation.cancelled-message', { count: done.count })}
@@ -184,14 +192,17 @@ export function MyBookingsPage() {
                 tickets={group.tickets}
                 renderExtra={(ticket) =>
                   ticket.cancelable ? (
-                    <button
-                      type="button"
-                      className="button button--secondary button--small"
-                      onClick={() => setCancelling([ticket])}
-                    >
-                      {t('confirmation.cancel')}
-                      <span className="visually-hidden"> {ticketText(ticket)}</span>
-                    </button>
+                    <>
+                      <button
+                        type="button"
+                        className="button button--secondary button--small"
+                        onClick={() => setCancelling([ticket])}
+                      >
+                        {t('confirmation.cancel')}
+                        <span className="visually-hidden"> {ticketText(ticket)}</span>
+                      </button>{' '}
+                      <MoveButton ticket={ticket} onClick={() => setMoving(ticket)} />
+                    </>
                   ) : (
                     <p>{t('confirmation.not-cancelable')}</p>
                   )
@@ -223,6 +234,18 @@ export function MyBookingsPage() {
   return (
     <Page title={t('my.list-title')}>
       {body()}
+      {moving ? (
+        <MoveTicket
+          ownerId={moving.ownerId ?? ''}
+          ticket={moving}
+          onCancel={() => setMoving(null)}
+          onMoved={() => {
+            setMoving(null);
+            setDone(null);
+            setMoved(true);
+          }}
+        />
+      ) : null}
       {cancelling ? (
         <ConfirmDialog
           title={t(cancelling.length === 1 ? 'confirmation.confirm' : 'my.confirm-booking')}
