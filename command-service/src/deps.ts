@@ -3,6 +3,7 @@ import type { BookingLimits } from '@rr/domain';
 import {
   type CheckInCodes,
   type WaitlistReferences,
+  type MyBookingsLinks,
   type Clock,
   type Logger,
   type Pool,
@@ -23,6 +24,8 @@ export interface CommandDeps {
   checkInCodes: CheckInCodes;
   /** The references of waitlist entries (their leave links), made and read back. */
   waitlistReferences: WaitlistReferences;
+  /** The links of "my bookings" mails (their request ids, signed), made and read back. */
+  myBookingsLinks: MyBookingsLinks;
   /** Cart hold time and the per-cart and per-visitor maxima. */
   limits: BookingLimits;
   /** The bounds of an iCalendar import (window of years, events, occurrences, holidays). */

@@ -10,6 +10,7 @@ import { waitlistCommandRoutes } from './waitlist/api.ts';
 import { checkInCommandRoutes } from './check-in/api.ts';
 import { closureCommandRoutes } from './closures/api.ts';
 import { noShowCommandRoutes } from './no-show/api.ts';
+import { myBookingsCommandRoutes } from './my-bookings/api.ts';
 
 export type { CommandDeps } from './deps.ts';
 export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/platform';
@@ -34,5 +35,6 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...checkInCommandRoutes(deps),
     ...closureCommandRoutes(deps),
     ...noShowCommandRoutes(deps),
+    ...myBookingsCommandRoutes(deps),
   ];
 }

@@ -381,9 +381,11 @@ const openCartsProjection = inlineProjection<CartExpiryEvent>({
         .map((e) => ('expiresAt' in e.data ? e.data.expiresAt : undefined))
         .filter((x) => x !== undefined)
         .at(-1);
+      // A booked cart that gains a ticket (a rebooking's) stays closed: its booking says so.
       if (expiresAt)
         await client.query(
-          `INSERT INTO open_carts (transaction_id, expires_at) VALUES ($1, $2)
+          `INSERT INTO open_carts (transaction_id, expires_at)
+           SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE transaction_id = $1)
            ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
           [transactionId, expiresAt],
         );

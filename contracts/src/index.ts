@@ -19,6 +19,7 @@ export * from './owner.ts';
 export * from './reports.ts';
 export * from './auth.ts';
 export * from './waitlist.ts';
+export * from './my-bookings.ts';
 export * from './api-tokens.ts';
 export * from './booking-number.ts';
 export * from './webhooks.ts';

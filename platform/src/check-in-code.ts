@@ -59,6 +59,21 @@ export function waitlistReferences(secret: string): WaitlistReferences {
   return { codeOf: refs.codeOf, entryOf: refs.idOf };
 }
 
+/**
+ * The link of a "my bookings" mail: names the request row (a random id) with a MAC, never the
+ * address, so an altered or invented link is refused before the database is asked.
+ */
+export interface MyBookingsLinks {
+  codeOf(requestId: string): string;
+  /** The request a link's token names, or null for anything not issued here. */
+  requestOf(code: string): string | null;
+}
+
+export function myBookingsLinks(secret: string): MyBookingsLinks {
+  const refs = signedReferences(secret, 'my-bookings link');
+  return { codeOf: refs.codeOf, requestOf: refs.idOf };
+}
+
 /** A QR code of a text as a PNG image (for mails: an inline attachment any mail app shows). */
 export function qrPng(text: string): Promise<Buffer> {
   return QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 6 });

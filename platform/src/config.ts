@@ -127,6 +127,9 @@ const ConfigSchema = z.object({
   SIGN_IN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   RATE_LIMIT_CARTS: z.coerce.number().int().min(1).max(1000000).default(60),
   RATE_LIMIT_OWNER_LOOKUPS: z.coerce.number().int().min(1).max(1000000).default(120),
+  // "My bookings" link requests per hour, per client address and per e-mail address.
+  RATE_LIMIT_MY_BOOKINGS_LINKS: z.coerce.number().int().min(1).max(1000000).default(20),
+  RATE_LIMIT_MY_BOOKINGS_LINKS_PER_ADDRESS: z.coerce.number().int().min(1).max(1000000).default(3),
   READY_MAX_LAG: z.coerce.number().int().min(0).max(100000000).default(10000),
   GATEWAY_COMMAND_URLS: urlList,
   GATEWAY_QUERY_URLS: urlList,

@@ -20,6 +20,7 @@ export * from './mail-files.ts';
 export * from './email-key.ts';
 export * from './read-pools.ts';
 export * from './check-in-code.ts';
+export * from './my-bookings.ts';
 export * from './interval-job.ts';
 export * from './staff-sso.ts';
 export * from './ldap-sign-in.ts';

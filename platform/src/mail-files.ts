@@ -89,9 +89,11 @@ export async function removeErasedMailFiles(db: Queryable, mailDir: string): Pro
   }
   if (byOwner.size === 0) return 0;
   const kept = await db.query<{ owner_id: string }>(
-    // Waitlist offers' mails are named by their entry, kept while it is.
+    // Waitlist offers' mails are named by their entry, kept while it is; a "my bookings" mail
+    // by its request, kept while the request is (until its link has expired).
     `SELECT owner_id FROM personal_data WHERE owner_id = ANY($1::text[])
-     UNION ALL SELECT entry_id::text FROM waitlist_entries WHERE entry_id::text = ANY($1::text[])`,
+     UNION ALL SELECT entry_id::text FROM waitlist_entries WHERE entry_id::text = ANY($1::text[])
+     UNION ALL SELECT id::text FROM my_bookings_requests WHERE id::text = ANY($1::text[])`,
     [[...byOwner.keys()]],
   );
   const live = new Set(kept.rows.map((r) => r.owner_id));

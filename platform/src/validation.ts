@@ -127,5 +127,12 @@ export function parseOrThrow<S extends z.ZodType>(
  * names no booking.
  */
 export const ownerIdParam = z.string().regex(/^[0-9a-f]{32}$/, 'Not a valid id');
+/** A "my bookings" link's token: `<request id>.<MAC>` (platform/src/check-in-code.ts). */
+export const myBookingsTokenParam = z
+  .string()
+  .regex(
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[\w-]{22}$/,
+    'Not a valid link',
+  );
 
 export { z };

@@ -198,8 +198,9 @@ export const ticketsProjection: Projection = {
         return;
       case 'TicketBooked':
         await client.query(
-          `UPDATE rm_tickets SET status = 'BOOKED', owner_id = $2, booked_at = $3 WHERE id = $1`,
-          [e.data.ticketId, e.data.ownerId, event.createdAt],
+          `UPDATE rm_tickets SET status = 'BOOKED', owner_id = $2, booked_at = $3,
+                  booking_number = COALESCE($4, booking_number) WHERE id = $1`,
+          [e.data.ticketId, e.data.ownerId, event.createdAt, e.data.bookingNumber ?? null],
         );
         return;
       case 'TicketCancelled':
@@ -314,6 +315,8 @@ export const ticketsProjection: Projection = {
             status: 'BOOKED',
             owner_id: e.data.ownerId,
             booked_at: event.createdAt,
+            // A rebooking's new ticket names its booking's number itself.
+            ...(e.data.bookingNumber ? { booking_number: e.data.bookingNumber } : {}),
           });
           break;
         case 'TicketCancelled':

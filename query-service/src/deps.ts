@@ -1,5 +1,12 @@
 import type { EventStore } from '@rr/events';
-import type { BookingLimits, CheckInCodes, Clock, Pool, WaitlistReferences } from '@rr/platform';
+import type {
+  BookingLimits,
+  CheckInCodes,
+  Clock,
+  MyBookingsLinks,
+  Pool,
+  WaitlistReferences,
+} from '@rr/platform';
 
 export interface QueryDeps {
   pool: Pool;
@@ -13,6 +20,8 @@ export interface QueryDeps {
   checkInCodes: CheckInCodes;
   /** The references of waitlist entries (the visitor's place in line). */
   waitlistReferences: WaitlistReferences;
+  /** The links of "my bookings" mails, read back to their requests. */
+  myBookingsLinks: MyBookingsLinks;
   /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS): its preview's too. */
   closureMaxDays: number;
   /** The most events one what-if replay of the insights reads (WHAT_IF_MAX_EVENTS). */

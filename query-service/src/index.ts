@@ -17,6 +17,7 @@ import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
 import { insightsQueryRoutes } from './insights.ts';
 import { whatIfRoutes } from './what-if.ts';
+import { myBookingsQueryRoutes } from './my-bookings.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -31,6 +32,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...holidayQueryRoutes(deps),
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),
+    ...myBookingsQueryRoutes(deps),
     ...staffQueryRoutes(deps),
     ...checkInQueryRoutes(deps),
     ...deskQueryRoutes(deps),

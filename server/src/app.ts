@@ -188,7 +188,22 @@ export function createApp(options: AppOptions): express.Express {
   const newCarts = limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_CARTS });
   api.post('/transactions', newCarts);
   api.post(['/timeslots/:timeSlotId/waitlist', '/timeslots/:timeSlotId/waitlist/*rest'], newCarts);
-  api.use('/owners', limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_OWNER_LOOKUPS }));
+  // Owner ids and "my bookings" links are secrets in a path: their lookups count together.
+  api.use(
+    ['/owners', '/my-bookings'],
+    limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_OWNER_LOOKUPS }),
+  );
+  // A "my bookings" link mail per hour: so many per client, and so many per address (by its key,
+  // so the counter holds no address), however many clients ask for it.
+  api.post(
+    '/my-bookings/link',
+    limitRequests({ windowMs: 3_600_000, limit: config.RATE_LIMIT_MY_BOOKINGS_LINKS }),
+    limitRequests({
+      windowMs: 3_600_000,
+      limit: config.RATE_LIMIT_MY_BOOKINGS_LINKS_PER_ADDRESS,
+      key: (req) => `address:${deps.emailKey(emailOf(req.body))}`,
+    }),
+  );
   if (options.role !== 'command') {
     // One server per request for the gate and the read (a replica, see platform/src/read-pools.ts).
     if (options.reads) api.use(options.reads.pin);
@@ -214,6 +229,11 @@ export function createApp(options: AppOptions): express.Express {
 }
 
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** The address a request's body names (its key is what the per-address limit counts). */
+function emailOf(body: unknown): string {
+  const email = typeof body === 'object' && body !== null && 'email' in body ? body.email : '';
+  return typeof email === 'string' ? email : '';
+}
 
 const hasSessionCookie = (cookie: string | undefined) =>
   cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`);

@@ -22,7 +22,7 @@ import {
   type Pool,
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
-import { checkInCodes, emailKey, waitlistReferences } from '@rr/platform';
+import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
 
 export interface Runtime {
   batchSize: number;
@@ -70,6 +70,7 @@ export async function openRuntime(
       emailKey: (email) => emailKey(keySecret, email),
       checkInCodes: checkInCodes(keySecret),
       waitlistReferences: waitlistReferences(keySecret),
+      myBookingsLinks: myBookingsLinks(keySecret),
     },
     close: async () => {
       await notifier.stop();
@@ -111,6 +112,7 @@ export function startMailSender(runtime: Runtime, config: Config, logger: Logger
     intervalMs: config.MAIL_INTERVAL_MS,
     checkInCodes: runtime.deps.checkInCodes,
     waitlistReferences: runtime.deps.waitlistReferences,
+    myBookingsLinks: runtime.deps.myBookingsLinks,
     library: { name: config.LIBRARY_NAME, contactEmail: config.LIBRARY_CONTACT_EMAIL },
   });
   sender.start();

@@ -241,6 +241,14 @@ describe('personal data erasure', () => {
       return ownerId;
     }
 
+    /** Asks for the "my bookings" link of an address (202 for every address). */
+    async function askForMyBookings(email: string): Promise<void> {
+      const res = await new Client(app.baseUrl).request('POST', '/api/my-bookings/link', {
+        json: { email, language: 'de' },
+      });
+      expect(res.status).toBe(202);
+    }
+
     beforeAll(async () => {
       roomId = await createRoom(admin, 'Mail trace room');
       mailDir = await mkdtemp(path.join(os.tmpdir(), 'rr-erasure-mail-'));
@@ -292,6 +300,9 @@ describe('personal data erasure', () => {
         // The SMTP server rejects the first recipient (the mail stays pending, not due again at
         // this clock); the second one's mail goes into the folder.
         const rejectedOwner = await book(rejected, '09:00');
+        // Each also asks for its "my bookings" link: the request keeps the address until the
+        // link has expired, its mail goes like the others.
+        await askForMyBookings(rejected.email);
         expect(await smtp.sendDue()).toBe(0);
         const failed = await db.pool.query<{ last_error: string | null; attempts: number }>(
           'SELECT last_error, attempts FROM mail_outbox WHERE owner_id = $1',
@@ -303,7 +314,8 @@ describe('personal data erasure', () => {
         expect(failed.rows[0]!.last_error).not.toContain(rejected.email);
 
         await book(filed, '10:00');
-        expect(await files.sendDue()).toBe(1);
+        await askForMyBookings(filed.email);
+        expect(await files.sendDue()).toBe(2);
         expect(await fileHits(mailDir, filedTraces)).not.toEqual([]);
       } finally {
         await smtp.stop();
@@ -314,6 +326,8 @@ describe('personal data erasure', () => {
       const before = await databaseHits([...rejectedTraces, ...filedTraces]);
       expect(before.hits).toContain('personal_data.last_name: zwirnbichler');
       expect(before.hits).toContain('personal_data.email: h.pfeffersack@example.com');
+      expect(before.hits).toContain('my_bookings_requests.email: reject.me@example.org');
+      expect(before.hits).toContain('my_bookings_requests.email: h.pfeffersack@example.com');
 
       clock.set(dayAfter);
       expect(await erasePersonalData(app.deps, { mailDir })).toBe(2);
@@ -327,6 +341,7 @@ describe('personal data erasure', () => {
         'bookings',
         'rm_tickets',
         'visitor_no_shows',
+        'my_bookings_requests',
       ])
         expect(after.tables).toContain(table);
       expect(after.hits).toEqual([]);

@@ -24,7 +24,7 @@
  * Prints p50/p95/p99 and the ratio of p95 to the baseline's; writes `bench-results.json` key `queries`.
  */
 import type { Server } from 'node:http';
-import { checkInCodes, emailKey, waitlistReferences } from '@rr/platform';
+import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
 import { EventNotifier, EventStore, validateEvent } from '@rr/events';
 import { calendarImportSettings, defaultLimits } from '@rr/command-service';
 import {
@@ -132,6 +132,7 @@ async function main(): Promise<void> {
       emailKey: (email: string) => emailKey(KEY_SECRET, email),
       checkInCodes: checkInCodes(KEY_SECRET),
       waitlistReferences: waitlistReferences(KEY_SECRET),
+      myBookingsLinks: myBookingsLinks(KEY_SECRET),
       limits: defaultLimits,
       calendarImport: calendarImportSettings(config),
       closureMaxDays: config.CLOSURE_MAX_DAYS,

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, openPage } from './harness.ts';
 import { LANGS, VIEWPORTS } from './staff-ux-support.ts';
-import { dialog, main, serveAs } from './visitor-pages.ts';
+import { dialog, mailedPath, main, serveAs } from './visitor-pages.ts';
 import {
   BLACKLISTED,
   clickAndWait,
@@ -171,5 +171,38 @@ for (const lang of LANGS) {
     screen('owner page of an unknown link', current, () =>
       go('/reservation-confirmation/0123456789abcdef0123456789abcdef'),
     );
+
+    screen('my bookings request', current, () => go('/my-bookings'));
+    screen('my bookings request with its error', current, () => withErrors(page));
+    screen('my bookings request sent', current, async () => {
+      await main(page).locator('input[type="email"]').fill('anna.huber@example.org');
+      await submit(page).click();
+      await main(page).getByRole('status').waitFor();
+    });
+    screen('my bookings page (mail link)', current, async () => {
+      await go(
+        await mailedPath(
+          world.server.mailDir,
+          'anna.huber@example.org',
+          /http\S+\/my-bookings\/\S+/,
+        ),
+      );
+      await main(page).locator('.ticket-list button').first().waitFor();
+    });
+    // The second button of a ticket moves it (rebooking). The room has no other slot with a
+    // free seat here, so once the slots are loaded the dialog says so instead of its choice.
+    screen('my bookings move dialog without a free slot', current, async () => {
+      await clickAndWait(main(page).locator('.ticket-list button').nth(1), dialog(page));
+      await dialog(page).locator('select').waitFor({ state: 'detached' });
+    });
+    screen('my bookings cancellation confirm dialog', current, async () => {
+      await page.keyboard.press('Escape');
+      await dialog(page).waitFor({ state: 'hidden' });
+      await clickAndWait(main(page).locator('.ticket-list button').first(), dialog(page));
+    });
+    screen('my bookings page of an altered link', current, async () => {
+      await page.keyboard.press('Escape');
+      await go('/my-bookings/00000000-0000-4000-8000-000000000000.AAAAAAAAAAAAAAAAAAAAAA');
+    });
   });
 }

@@ -24,6 +24,8 @@ export const E2E_ADMIN = { username: 'admin', password: 'e2e-admin-password' } a
 
 export interface RunningServer {
   baseUrl: string;
+  /** Where the server writes its mails as .eml files (without SMTP_URL). */
+  mailDir: string;
   process: ChildProcess;
   output: () => string;
   stop(): Promise<void>;
@@ -92,6 +94,7 @@ export async function startServer(
   }
   return {
     baseUrl,
+    mailDir: path.join(dataDir, 'mail'),
     process: child,
     output: () => out,
     stop: async () => {

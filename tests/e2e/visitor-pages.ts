@@ -1,3 +1,7 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { sleep } from '../support/wait-for.ts';
 import type { Locator, Page } from 'playwright-core';
 import { longDate, monthTitle } from './dates.ts';
 
@@ -143,4 +147,25 @@ export async function popupCollisions(page: Page): Promise<string[]> {
     }
     return hits;
   });
+}
+
+/**
+ * The path of a link in a mail the server wrote to `mailDir` (no SMTP) for `email`: the newest
+ * match of `pattern` (e.g. `/http\S+\/my-bookings\/\S+/`), waited for.
+ */
+export async function mailedPath(mailDir: string, email: string, pattern: RegExp): Promise<string> {
+  for (let i = 0; i < 200; i += 1) {
+    const names = await readdir(mailDir).catch(() => [] as string[]);
+    const found: { at: number; path: string }[] = [];
+    for (const name of names.filter((n) => n.endsWith('.eml'))) {
+      const file = path.join(mailDir, name);
+      const mail = await simpleParser(await readFile(file));
+      const match = pattern.exec(mail.text ?? '');
+      if (match && JSON.stringify(mail.to ?? '').includes(email))
+        found.push({ at: (await stat(file)).mtimeMs, path: new URL(match[0]).pathname });
+    }
+    if (found.length) return found.sort((a, b) => b.at - a.at)[0]!.path;
+    await sleep(100);
+  }
+  throw new Error(`no mail to ${email} with ${String(pattern)}`);
 }

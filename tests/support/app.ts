@@ -12,7 +12,7 @@ import {
 } from '@rr/platform';
 import type { DestinationStream } from 'pino';
 import { EventNotifier, EventStore, validateEvent, type Upcasters } from '@rr/events';
-import { checkInCodes, emailKey, waitlistReferences } from '@rr/platform';
+import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
 import { calendarImportSettings, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections, startWebhookSender } from '../../server/src/runtime.ts';
@@ -72,6 +72,8 @@ export async function startTestApp(
     // Tests fire bursts on a loaded machine: a turn may come late, but it comes (the
     // load-shedding test lowers the limits).
     LOAD_SHED_MAX_WAIT_MS: '60000',
+    RATE_LIMIT_MY_BOOKINGS_LINKS: '100000',
+    RATE_LIMIT_MY_BOOKINGS_LINKS_PER_ADDRESS: '100000',
     ...options.env,
   });
   const logger = options.logTo
@@ -94,6 +96,7 @@ export async function startTestApp(
     emailKey: options.emailKey ?? ((email: string) => emailKey(TEST_KEY_SECRET, email)),
     checkInCodes: checkInCodes(TEST_KEY_SECRET),
     waitlistReferences: waitlistReferences(TEST_KEY_SECRET),
+    myBookingsLinks: myBookingsLinks(TEST_KEY_SECRET),
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     closureMaxDays: config.CLOSURE_MAX_DAYS,

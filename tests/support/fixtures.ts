@@ -1,4 +1,10 @@
-import { checkInCodes, createLogger, waitlistReferences, type Clock } from '@rr/platform';
+import {
+  checkInCodes,
+  createLogger,
+  myBookingsLinks,
+  waitlistReferences,
+  type Clock,
+} from '@rr/platform';
 import { TEST_KEY_SECRET } from './app.ts';
 import { MailSender } from '@rr/projections';
 import type { Client } from './app.ts';
@@ -46,6 +52,7 @@ export function testMailSender(
     intervalMs: 60_000,
     checkInCodes: checkInCodes(TEST_KEY_SECRET),
     waitlistReferences: waitlistReferences(TEST_KEY_SECRET),
+    myBookingsLinks: myBookingsLinks(TEST_KEY_SECRET),
     ...(library ? { library } : {}),
   });
 }

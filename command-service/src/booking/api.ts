@@ -4,10 +4,16 @@ import { CartAnswer, CartTicket } from './cart-answer.ts';
 import { cartCommands } from './cart-commands.ts';
 import { bookingCommands } from './book.ts';
 import { cancelTickets } from './cancel.ts';
+import { moveTicket } from './move.ts';
 import { VisitorOwnerBody } from './owner.ts';
 
 const TicketCreation = z.object({ timeSlotId: z.uuid('Not a valid id') }).openapi('TicketCreation');
 const TxParams = z.object({ transactionId: z.uuid('Not a valid id') });
+const MovedTicket = CartTicket.extend({
+  ownerId: z.string(),
+  bookingNumber: z.string(),
+  position: z.string(),
+}).openapi('MovedTicket');
 
 /** The visitor's routes: the cart, the booking, the cancellation link of the mail. */
 export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
@@ -164,6 +170,34 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
           { kind: 'visitor' },
         );
         return { body: { cancelled: answer, position } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/owners/{ownerId}/tickets/{ticketId}/move',
+      summary:
+        'Move a booked ticket to another slot of its room with a free seat, in one step: the new ticket keeps the booking number; a refusal leaves the booking as it was',
+      tags: ['visitor'],
+      access: 'public',
+      params: z.object({ ownerId: ownerIdParam, ticketId: z.uuid('Not a valid id') }),
+      body: TicketCreation,
+      responses: {
+        200: { description: 'Moved: the new ticket', schema: MovedTicket },
+        404: { description: 'Unknown or malformed owner id, unknown ticket or time slot' },
+        409: {
+          description:
+            'ticket__validation_error with the slot rule (timeslot_no_tickets_left, timeslot_not_open for another room or outside the window, per-visitor limits), ticket__not_cancelable',
+        },
+      },
+      malformedPathNotFound: 'Owner',
+      handler: async ({ params, body }) => {
+        const { answer, position } = await moveTicket(
+          deps,
+          params.ownerId,
+          params.ticketId,
+          body.timeSlotId,
+        );
+        return { body: { ...answer, position } };
       },
     }),
   ];

@@ -4,6 +4,7 @@ import type { CommandDeps } from '../deps.ts';
 import { erasePersonalDataOf } from '../owner/stream.ts';
 import { eraseWaitlistEntries } from '../waitlist/commands.ts';
 import { rekeyStoredAddresses } from './rekey.ts';
+import { eraseExpiredMyBookingsRequests } from '../my-bookings/requests.ts';
 
 export interface ErasureOptions {
   /** Where the mail sender writes `.eml` files without SMTP (DATA_DIR/mail); swept each round. */
@@ -51,11 +52,19 @@ export async function erasePersonalData(
   await deps.pool.query('DELETE FROM visitor_no_show_lifts WHERE lifted_through <= $1', [
     erasableThrough,
   ]);
+  // "My bookings" requests: the address goes once the link has expired (docs/product.md#my-bookings).
+  const requests = await eraseExpiredMyBookingsRequests(deps);
   // Files are no transaction's part: deleted after the commits, from what the database says.
   const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;
-  if (erased || files || waitlist || noShows.rowCount)
+  if (erased || files || waitlist || noShows.rowCount || requests)
     deps.logger.info(
-      { erased, waitlist, mailFiles: files, noShows: noShows.rowCount },
+      {
+        erased,
+        waitlist,
+        myBookingsRequests: requests,
+        mailFiles: files,
+        noShows: noShows.rowCount,
+      },
       'personal data erased',
     );
   return erased;

@@ -30,7 +30,7 @@ export function mustBeOpen(cart: TransactionState, now: Date): void {
 }
 
 /** A slot's room's booking window (its bounds and the holidays); null when the room is gone. */
-function windowOf(state: ReservationState, room: RoomState | undefined, today: LocalDate) {
+export function windowOf(state: ReservationState, room: RoomState | undefined, today: LocalDate) {
   if (!room || room.status !== 'active') return null;
   return bookingWindow(today, room.openStart, room.openEnd, (d) => state.holidays.has(d));
 }

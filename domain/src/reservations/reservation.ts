@@ -11,6 +11,7 @@ import { holdEnd } from '../limits.ts';
 import { addTicket, alreadyBooked, mustBeOpen } from './cart-decisions.ts';
 import { bookCart, cancelTickets, staffBook } from './booking-decisions.ts';
 import { isExpired } from './cart.ts';
+import { moveTicket } from './move-decision.ts';
 import {
   emptyDecision,
   extendHolds,
@@ -89,5 +90,7 @@ export const decideReservation: Decide<
       return staffBook(state, command.data, context);
     case 'CancelTickets':
       return cancelTickets(state, command.data, context);
+    case 'MoveTicket':
+      return moveTicket(state, command.data, context);
   }
 };

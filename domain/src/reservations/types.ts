@@ -68,6 +68,17 @@ export type ReservationCommand =
     }
   /** Cancel booked tickets of an owner (the mail's link, or staff). */
   /** `reason`: staff's, stated in the cancellation mail (e.g. a closure's). */
+  /** Move a booked ticket to another slot of its room (docs/product.md#rebooking). */
+  | {
+      type: 'MoveTicket';
+      data: {
+        ownerId: string;
+        ticketId: string;
+        newTicketId: string;
+        timeSlotId: string;
+        bookingNumber: string;
+      };
+    }
   | {
       type: 'CancelTickets';
       data: { ownerId: string; ticketIds: readonly string[]; reason?: string | undefined };

@@ -25,11 +25,24 @@ export const TicketReleased = defineEvent(
   'TicketReleased',
   z.object({ ticketId: id, reason: z.enum(['removed', 'transaction_removed', 'expired']) }),
 );
-export const TicketBooked = defineEvent('TicketBooked', z.object({ ticketId: id, ownerId }));
+/**
+ * A ticket was booked. `bookingNumber` only for a ticket a booking gains after its booking (a
+ * rebooking's new ticket): the others get it from their cart's TransactionBooked.
+ */
+export const TicketBooked = defineEvent(
+  'TicketBooked',
+  z.object({ ticketId: id, ownerId, bookingNumber: z.string().optional() }),
+);
 /** A booked ticket was cancelled; staff may give a reason (a closure's), which the mail states. */
 export const TicketCancelled = defineEvent(
   'TicketCancelled',
-  z.object({ ticketId: id, ownerId, reason: z.string().min(1).max(500).optional() }),
+  z.object({
+    ticketId: id,
+    ownerId,
+    reason: z.string().min(1).max(500).optional(),
+    /** A rebooking: the booking's new ticket, which took this one's place (its mail says so). */
+    movedTo: id.optional(),
+  }),
 );
 /** Check-in: staff checked a booked ticket's reader in (at the clock's instant). */
 export const TicketCheckedIn = defineEvent(

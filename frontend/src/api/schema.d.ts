@@ -3261,6 +3261,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owners/{ownerId}/tickets/{ticketId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a booked ticket to another slot of its room with a free seat, in one step: the new ticket keeps the booking number; a refusal leaves the booking as it was */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownerId: string;
+                    ticketId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TicketCreation"];
+                };
+            };
+            responses: {
+                /** @description Moved: the new ticket */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MovedTicket"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown or malformed owner id, unknown ticket or time slot */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description ticket__validation_error with the slot rule (timeslot_no_tickets_left, timeslot_not_open for another room or outside the window, per-visitor limits), ticket__not_cancelable */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/tickets/{id}/owner": {
         parameters: {
             query?: never;
@@ -4334,6 +4400,164 @@ export interface paths {
                 };
                 /** @description The key is not blocked now */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/my-bookings/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a link to every booking of an address from today on (valid 24 hours); the same answer for every address */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MyBookingsLinkInput"];
+                };
+            };
+            responses: {
+                /** @description Accepted: a mail goes to the address */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": Record<string, never>;
+                    };
+                };
+                /** @description validation__error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description http__too_many_requests (per client and per address) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/my-bookings/{token}/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every booked ticket of the link's address from today on (the link of the my-bookings mail) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tickets and until when the link is valid */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MyBookings"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, altered or expired link */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Cancel booked tickets of the link's address (only tickets whose slot has not started) */
+        delete: {
+            parameters: {
+                query: {
+                    ids: string;
+                };
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Cancelled */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cancelled: number;
+                            position: string;
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown, altered or expired link, or a ticket not of its address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description ticket__not_cancelable */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6694,6 +6918,11 @@ export interface components {
              */
             language: "de" | "en";
         };
+        MovedTicket: components["schemas"]["CartTicket"] & {
+            ownerId: string;
+            bookingNumber: string;
+            position: string;
+        };
         OwnerInput: {
             /** @default NONE */
             salutation: string;
@@ -6787,6 +7016,14 @@ export interface components {
         };
         NoShowBlockLifted: {
             liftedThrough: string;
+        };
+        MyBookingsLinkInput: {
+            email: string;
+            /**
+             * @default de
+             * @enum {string}
+             */
+            language: "de" | "en";
         };
         WebhookDelivery: {
             /** @description The webhook-id header, the same on every attempt */
@@ -6974,6 +7211,10 @@ export interface components {
             checkedInAt: string | null;
             noShow: boolean;
             noShowCount: number;
+        };
+        MyBookings: {
+            expiresAt: string;
+            tickets: components["schemas"]["Ticket"][];
         };
         OccupancyReport: {
             /** Format: uuid */

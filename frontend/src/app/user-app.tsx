@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { BrowserRouter, Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import { ExternalLink } from '../components/external-link';
 import { InfoPopups } from '../components/info-popups';
@@ -21,6 +21,15 @@ import { useConfig } from './config-context';
 // The booking screens are part of this chunk (the visitor interface is already loaded on
 // demand): one chunk is smaller in total than one per screen.
 import '../styles/visitor.css';
+
+// "My bookings" is reached by few visitors and from its own link: a chunk of its own.
+const myBookings = () => import('../features/booking/components/my-bookings');
+const MyBookingsRequest = lazy(() =>
+  myBookings().then((module) => ({ default: module.MyBookingsRequest })),
+);
+const MyBookingsPage = lazy(() =>
+  myBookings().then((module) => ({ default: module.MyBookingsPage })),
+);
 
 /** The visitor interface: the privacy notice first, then the booking routes. */
 export function UserApp() {
@@ -88,6 +97,9 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
                 ) : null}
               </NavLink>
             </li>
+            <li>
+              <NavLink to="/my-bookings">{t('nav.my-bookings')}</NavLink>
+            </li>
             {faqUrl ? (
               <li>
                 <ExternalLink href={faqUrl} newWindow>
@@ -111,9 +123,34 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
           <Route path="reservation-confirmation/:id" element={<ReservationConfirmation />} />
           <Route path="waitlist-offer/:timeSlotId/:offerId" element={<WaitlistOffer />} />
           <Route path="waitlist-leave/:reference" element={<WaitlistLeave />} />
+          <Route
+            path="my-bookings"
+            element={
+              <Suspense fallback={<Loading />}>
+                <MyBookingsRequest />
+              </Suspense>
+            }
+          />
+          <Route
+            path="my-bookings/:token"
+            element={
+              <Suspense fallback={<Loading />}>
+                <MyBookingsPage />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </main>
     </>
+  );
+}
+
+function Loading() {
+  const { t } = useTranslation();
+  return (
+    <p className="loading" role="status">
+      {t('loading')}
+    </p>
   );
 }

@@ -18,7 +18,7 @@ export interface MailTicket {
 }
 
 /** 'reminder' before the slot (see reminders.ts), 'release' after a no-show release. */
-export type MailKind = 'confirmation' | 'cancellation' | 'reminder' | 'release';
+export type MailKind = 'confirmation' | 'cancellation' | 'reminder' | 'release' | 'move';
 
 export interface MailInput {
   kind: MailKind;
@@ -62,6 +62,8 @@ export const texts = {
     cancellationSubject: (n: string) => `Stornierung Ihrer Reservierung ${n}`,
     reminderSubject: (n: string) => `Erinnerung an Ihre Reservierung ${n}`,
     releaseSubject: (n: string) => `Ihr Platz wurde freigegeben (Reservierung ${n})`,
+    moveSubject: (n: string) => `Änderung Ihrer Reservierung ${n}`,
+    moved: 'Ihr Termin wurde wie gewünscht verlegt. Ihr neuer Termin:',
     released:
       'Sie wurden bis zur Freigabezeit nicht eingecheckt. Ihr Platz für folgenden Termin wurde daher für andere freigegeben:',
     greeting: (name: string) => `Guten Tag ${name},`,
@@ -91,6 +93,8 @@ export const texts = {
     cancellationSubject: (n: string) => `Cancellation of your reservation ${n}`,
     reminderSubject: (n: string) => `Reminder of your reservation ${n}`,
     releaseSubject: (n: string) => `Your seat was released (reservation ${n})`,
+    moveSubject: (n: string) => `Change of your reservation ${n}`,
+    moved: 'Your appointment was moved as you asked. Your new appointment:',
     released:
       'You were not checked in by the release time, so your seat for the following appointment was released for others:',
     greeting: (name: string) => `Dear ${name},`,
@@ -245,6 +249,8 @@ function wording(input: MailInput) {
       return { subject: t.reminderSubject(n), intro: t.reminded, link: t.cancelLink };
     case 'release':
       return { subject: t.releaseSubject(n), intro: t.released, link: t.link };
+    case 'move':
+      return { subject: t.moveSubject(n), intro: t.moved, link: t.link };
   }
 }
 

@@ -67,6 +67,16 @@ export const mailOutboxReactor: Projection = {
       );
       return;
     }
+    if (event.type === 'TicketCancelled' && (event.data as { movedTo?: string }).movedTo) {
+      // A rebooking: one mail confirming the new ticket, no cancellation mail.
+      const d = event.data as { ownerId: string; movedTo: string };
+      await client.query(
+        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
+         VALUES ($1, 'move', $2, ARRAY[$3::uuid], $4, $4) ON CONFLICT (id) DO NOTHING`,
+        [`move:${event.eventId}`, d.ownerId, d.movedTo, event.createdAt],
+      );
+      return;
+    }
     if (event.type === 'TicketCancelled' || event.type === 'TicketNoShowReleased') {
       const d = event.data as { ownerId: string; ticketId: string; reason?: string };
       const kind = event.type === 'TicketCancelled' ? 'cancellation' : 'release';

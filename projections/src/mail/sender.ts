@@ -13,6 +13,7 @@ import {
   qrPng,
   type CheckInCodes,
   type WaitlistReferences,
+  type MyBookingsLinks,
   type Clock,
   type Logger,
   type Pool,
@@ -27,6 +28,7 @@ import {
 import { ticketsStillToRemind } from './reminders.ts';
 import { redactedSendError, sendErrorCode } from './redact.ts';
 import { loadJoinMail, loadOfferMail, loadWaitlistClosedMail } from './waitlist-offer.ts';
+import { loadMyBookingsMail } from './my-bookings-link.ts';
 
 /** A mail to send: its texts (the calendar file where it has one) and what its errors must not quote. */
 interface Composed {
@@ -68,6 +70,8 @@ export interface MailSenderOptions {
   checkInCodes: CheckInCodes;
   /** The references of waitlist entries, for the leave link of the joining mail. */
   waitlistReferences: WaitlistReferences;
+  /** The links of "my bookings" mails. */
+  myBookingsLinks: MyBookingsLinks;
   /** How long a claimed mail stays this sender's (default MAIL_LEASE_MS). */
   leaseMs?: number;
   /** Who signs the mails (LIBRARY_NAME, LIBRARY_CONTACT_EMAIL). */
@@ -94,7 +98,7 @@ function smtpOptions(url: string) {
 
 interface OutboxRow {
   id: string;
-  kind: MailKind | 'waitlist-offer' | 'waitlist-joined' | 'waitlist-closed';
+  kind: MailKind | 'waitlist-offer' | 'waitlist-joined' | 'waitlist-closed' | 'my-bookings-link';
   owner_id: string;
   ticket_ids: string[];
   attempts: number;
@@ -208,7 +212,17 @@ export class MailSender {
                   row.reason ?? '',
                   this.o.library,
                 )
-              : await this.load(row);
+              : row.kind === 'my-bookings-link'
+                ? await loadMyBookingsMail(
+                    this.o.pool,
+                    row.owner_id,
+                    this.baseUrl(),
+                    this.o.myBookingsLinks,
+                    this.o.timeZone,
+                    this.o.clock.now(),
+                    this.o.library,
+                  )
+                : await this.load(row);
     } catch (err) {
       await this.o.pool
         .query(
@@ -300,7 +314,8 @@ export class MailSender {
       // it itself, after its commit).
       const kept = await this.o.pool.query(
         `SELECT 1 FROM personal_data WHERE owner_id = $1
-         UNION ALL SELECT 1 FROM waitlist_entries WHERE entry_id::text = $1`,
+         UNION ALL SELECT 1 FROM waitlist_entries WHERE entry_id::text = $1
+         UNION ALL SELECT 1 FROM my_bookings_requests WHERE id::text = $1`,
         [row.owner_id],
       );
       if (!kept.rowCount) await unlink(file).catch(() => undefined);
@@ -318,7 +333,8 @@ export class MailSender {
     if (
       row.kind === 'waitlist-offer' ||
       row.kind === 'waitlist-joined' ||
-      row.kind === 'waitlist-closed'
+      row.kind === 'waitlist-closed' ||
+      row.kind === 'my-bookings-link'
     )
       return null;
     const b = await this.o.pool.query<{
@@ -358,7 +374,7 @@ export class MailSender {
     );
     const names = new Map(rooms.rows.map((x) => [x.id, x.name]));
     // A confirmation shows the QR code of each ticket of a room with check-in.
-    if (row.kind === 'confirmation') {
+    if (row.kind === 'confirmation' || row.kind === 'move') {
       const checkInRooms = new Set(rooms.rows.filter((x) => x.check_in).map((x) => x.id));
       for (const t of chosen) if (checkInRooms.has(t.roomId)) checkIns.add(t.ticketId);
     }

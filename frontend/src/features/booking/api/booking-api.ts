@@ -20,6 +20,9 @@ export type WaitlistInput = Schemas['WaitlistInput'];
 export type WaitlistEntryAnswer = Schemas['WaitlistEntryAnswer'];
 /** `GET rooms/{id}/calendar`: the room's booking window and the range's holidays. */
 export type RoomCalendar = Schemas['RoomCalendar'];
+/** `GET my-bookings/{token}/tickets`: the link's address's booked tickets from today on. */
+export type MyBookings = Schemas['MyBookings'];
+export type MyBookingsLinkInput = Schemas['MyBookingsLinkInput'];
 
 export interface SlotsQuery {
   roomId: string;
@@ -41,7 +44,7 @@ const enc = encodeURIComponent;
 const cartPath = (id: string) => `transactions/${enc(id)}`;
 
 export const bookingApi = baseApi
-  .enhanceEndpoints({ addTagTypes: ['Cart', 'VisitorSlots', 'OwnerTickets'] })
+  .enhanceEndpoints({ addTagTypes: ['Cart', 'VisitorSlots', 'OwnerTickets', 'MyBookings'] })
   .injectEndpoints({
     endpoints: (build) => ({
       // The configuration of the server: read once per visit.
@@ -171,6 +174,34 @@ export const bookingApi = baseApi
         }),
         invalidatesTags: ['OwnerTickets', 'VisitorSlots'],
       }),
+      /** Moves a booked ticket to another slot of its room (the new ticket keeps the booking). */
+      moveTicket: build.mutation<
+        unknown,
+        { ownerId: string; ticketId: string; timeSlotId: string }
+      >({
+        query: ({ ownerId, ticketId, timeSlotId }) => ({
+          url: `owners/${enc(ownerId)}/tickets/${enc(ticketId)}/move`,
+          method: 'POST',
+          body: { timeSlotId },
+        }),
+        invalidatesTags: ['OwnerTickets', 'MyBookings', 'VisitorSlots'],
+      }),
+      /** Asks for the "my bookings" link by mail (202 for every address). */
+      requestMyBookingsLink: build.mutation<unknown, MyBookingsLinkInput>({
+        query: (body) => ({ url: 'my-bookings/link', method: 'POST', body }),
+      }),
+      getMyBookings: build.query<MyBookings, string>({
+        query: (token) => `my-bookings/${enc(token)}/tickets`,
+        providesTags: ['MyBookings'],
+      }),
+      cancelMyBookingsTickets: build.mutation<unknown, { token: string; ids: string[] }>({
+        query: ({ token, ids }) => ({
+          url: `my-bookings/${enc(token)}/tickets`,
+          method: 'DELETE',
+          params: { ids: ids.join(',') },
+        }),
+        invalidatesTags: ['MyBookings', 'OwnerTickets', 'VisitorSlots'],
+      }),
     }),
   });
 
@@ -193,4 +224,8 @@ export const {
   useTakeOfferMutation,
   useGetOwnerTicketsQuery,
   useCancelOwnerTicketsMutation,
+  useRequestMyBookingsLinkMutation,
+  useMoveTicketMutation,
+  useGetMyBookingsQuery,
+  useCancelMyBookingsTicketsMutation,
 } = bookingApi;

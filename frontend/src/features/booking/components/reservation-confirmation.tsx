@@ -12,6 +12,7 @@ import {
   useGetOwnerTicketsQuery,
   type Ticket,
 } from '../api/booking-api';
+import { MoveButton, MoveTicket } from './move-ticket';
 import { TicketList, useTicketText } from './ticket-list';
 import { WizardSteps } from './wizard-steps';
 
@@ -49,6 +50,8 @@ export function ReservationConfirmation() {
   const [cancelling, setCancelling] = useState<Cancelling | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const [done, setDone] = useState<{ count: number; key: number } | null>(null);
+  const [moving, setMoving] = useState<Ticket | null>(null);
+  const [moved, setMoved] = useState(false);
   const doneMessage = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
@@ -90,6 +93,11 @@ export function ReservationConfirmation() {
             {t('booked.number')} <strong>{number}</strong>
           </p>
         ) : null}
+        {moved ? (
+          <p className="notice notice--success" role="status">
+            {t('move.done')}
+          </p>
+        ) : null}
         {done ? (
           <p className="notice notice--success" ref={doneMessage} tabIndex={-1}>
             {t('confirmation.cancelled-message', { count: done.count })}
@@ -129,14 +137,17 @@ export function ReservationConfirmation() {
                   />
                 ) : null}
                 {ticket.cancelable ? (
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    onClick={() => setCancelling({ tickets: [ticket], others: false })}
-                  >
-                    {t('confirmation.cancel')}
-                    <span className="visually-hidden"> {ticketText(ticket)}</span>
-                  </button>
+                  <>
+                    <button
+                      type="button"
+                      className="button button--secondary button--small"
+                      onClick={() => setCancelling({ tickets: [ticket], others: false })}
+                    >
+                      {t('confirmation.cancel')}
+                      <span className="visually-hidden"> {ticketText(ticket)}</span>
+                    </button>{' '}
+                    <MoveButton ticket={ticket} onClick={() => setMoving(ticket)} />
+                  </>
                 ) : (
                   <p>{t('confirmation.not-cancelable')}</p>
                 )}
@@ -187,6 +198,18 @@ export function ReservationConfirmation() {
           <Link to="/">{t('booked.again')}</Link>
         </p>
       )}
+      {moving ? (
+        <MoveTicket
+          ownerId={id}
+          ticket={moving}
+          onCancel={() => setMoving(null)}
+          onMoved={() => {
+            setMoving(null);
+            setDone(null);
+            setMoved(true);
+          }}
+        />
+      ) : null}
       {cancelling ? (
         <ConfirmDialog
           title={t(cancelling.others ? 'confirmation.confirm-others' : 'confirmation.confirm', {

@@ -1,0 +1,267 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { MyBookingsLinkInput } from '@rr/contracts/my-bookings';
+import { useConfig } from '../../../app/config-context';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorBox } from '../../../components/error-box';
+import { InputField } from '../../../components/form-field';
+import { Page } from '../../../components/page';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { useTranslation } from '../../../i18n/i18n-context';
+import { formatDateTime } from '../../../lib/dates';
+import { formCheck } from '../../../lib/form-check';
+import { resolveApiUrl } from '../../../lib/url';
+import {
+  useCancelMyBookingsTicketsMutation,
+  useGetMyBookingsQuery,
+  useRequestMyBookingsLinkMutation,
+  type Ticket,
+} from '../api/booking-api';
+import { MoveButton, MoveTicket } from './move-ticket';
+import { TicketList, useTicketText } from './ticket-list';
+
+const checkRequest = formCheck(
+  MyBookingsLinkInput,
+  (request: { email: string; language: string }) => ({
+    ...request,
+    email: request.email.trim(),
+  }),
+);
+const FIELDS = ['email'] as const;
+const EMAIL_ID = 'my-bookings-email';
+
+/**
+ * Route `/my-bookings`: the visitor asks for the link to every booking of an address. The
+ * answer is the same for every address (docs/product.md#my-bookings), so the page only says that
+ * a mail is on its way.
+ */
+export function MyBookingsRequest() {
+  const { t, i18n } = useTranslation('booking');
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [send, { error, isLoading }] = useRequestMyBookingsLinkMutation();
+  const form = useValidatedForm(checkRequest, FIELDS, () => EMAIL_ID);
+  const sent = useRef<HTMLParagraphElement>(null);
+  const request = { email, language: i18n.language };
+
+  useEffect(() => {
+    if (sentTo) sent.current?.focus();
+  }, [sentTo]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const body = form.validate(request);
+    if (!body || isLoading) return;
+    setSentTo(null);
+    const answer = await send(body);
+    if (!('error' in answer)) setSentTo(body.email);
+  };
+
+  return (
+    <Page title={t('my.title')}>
+      <p>{t('my.intro')}</p>
+      <form className="my-bookings__form" noValidate onSubmit={(event) => void submit(event)}>
+        <InputField
+          id={EMAIL_ID}
+          label={t('my.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          error={form.messageOf('email')}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            form.revalidate({ ...request, email: event.target.value });
+          }}
+        />
+        <button
+          type="submit"
+          className="button button--primary"
+          aria-disabled={isLoading || undefined}
+        >
+          {t(isLoading ? 'my.sending' : 'my.send')}
+        </button>
+      </form>
+      {error ? <ErrorBox error={error} /> : null}
+      {sentTo ? (
+        <p className="notice notice--success" role="status" tabIndex={-1} ref={sent}>
+          {t('my.sent', { email: sentTo })}
+        </p>
+      ) : null}
+    </Page>
+  );
+}
+
+/** The booked tickets of one booking (one owner id), in date order. */
+interface BookingGroup {
+  ownerId: string;
+  bookingNumber: string;
+  tickets: Ticket[];
+}
+
+function byBooking(tickets: readonly Ticket[]): BookingGroup[] {
+  const groups = new Map<string, BookingGroup>();
+  for (const ticket of tickets) {
+    const ownerId = ticket.ownerId ?? '';
+    const group = groups.get(ownerId) ?? {
+      ownerId,
+      bookingNumber: ticket.bookingNumber ?? '',
+      tickets: [],
+    };
+    group.tickets.push(ticket);
+    groups.set(ownerId, group);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Route `/my-bookings/:token` (the link of the my-bookings mail): every booking of the address
+ * from today on, across rooms, with its number and calendar feed; each ticket, or a whole
+ * booking, can be cancelled. An expired or altered link offers a new one.
+ */
+export function MyBookingsPage() {
+  const { t } = useTranslation('booking');
+  const { token = '' } = useParams();
+  const { baseApiUrl } = useConfig();
+  const { data, error } = useGetMyBookingsQuery(token);
+  const [cancel, { isLoading }] = useCancelMyBookingsTicketsMutation();
+  const ticketText = useTicketText();
+  const [cancelling, setCancelling] = useState<Ticket[] | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [done, setDone] = useState<{ count: number; key: number } | null>(null);
+  const [moving, setMoving] = useState<Ticket | null>(null);
+  const [moved, setMoved] = useState(false);
+  const doneMessage = useRef<HTMLParagraphElement>(null);
+
+  useEffect(() => {
+    if (done) doneMessage.current?.focus();
+  }, [done]);
+
+  const confirm = async (tickets: Ticket[]) => {
+    setFailure(null);
+    try {
+      await cancel({ token, ids: tickets.map((ticket) => ticket.id) }).unwrap();
+      setCancelling(null);
+      setDone({ count: tickets.length, key: Date.now() });
+    } catch (cancelError) {
+      setFailure(cancelError);
+    }
+  };
+
+  const status = (error as { status?: unknown } | undefined)?.status;
+  const body = () => {
+    if (status === 404) {
+      return (
+        <div className="error-box" role="alert">
+          <p className="error-box__message">{t('my.invalid')}</p>
+          <p>
+            <Link to="/my-bookings">{t('my.new-link')}</Link>
+          </p>
+        </div>
+      );
+    }
+    if (error) return <ErrorBox error={error} />;
+    if (!data) {
+      return (
+        <p className="loading" role="status">
+          {t('loading', { ns: 'common' })}
+        </p>
+      );
+    }
+    return (
+      <>
+        <p>{t('my.valid-until', { time: formatDateTime(new Date(data.expiresAt)) })}</p>
+        {moved ? (
+          <p className="notice notice--success" role="status">
+            {t('move.done')}
+          </p>
+        ) : null}
+        {done ? (
+          <p className="notice notice--success" ref={doneMessage} tabIndex={-1}>
+            {t('confirmation.cancelled-message', { count: done.count })}
+          </p>
+        ) : null}
+        {data.tickets.length === 0 ? <EmptyState>{t('my.none')}</EmptyState> : null}
+        {byBooking(data.tickets).map((group) => {
+          const cancelable = group.tickets.filter((ticket) => ticket.cancelable);
+          return (
+            <section key={group.ownerId} className="my-bookings__booking">
+              <h2>{t('my.booking', { number: group.bookingNumber })}</h2>
+              <TicketList
+                tickets={group.tickets}
+                renderExtra={(ticket) =>
+                  ticket.cancelable ? (
+                    <>
+                      <button
+                        type="button"
+                        className="button button--secondary button--small"
+                        onClick={() => setCancelling([ticket])}
+                      >
+                        {t('confirmation.cancel')}
+                        <span className="visually-hidden"> {ticketText(ticket)}</span>
+                      </button>{' '}
+                      <MoveButton ticket={ticket} onClick={() => setMoving(ticket)} />
+                    </>
+                  ) : (
+                    <p>{t('confirmation.not-cancelable')}</p>
+                  )
+                }
+              />
+              {cancelable.length > 1 ? (
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  onClick={() => setCancelling(cancelable)}
+                >
+                  {t('my.cancel-booking')}
+                  <span className="visually-hidden"> {group.bookingNumber}</span>
+                </button>
+              ) : null}
+              <p>
+                <a href={resolveApiUrl(baseApiUrl, `owners/${group.ownerId}/tickets.ics`)}>
+                  {t('my.calendar-feed')}
+                  <span className="visually-hidden"> {group.bookingNumber}</span>
+                </a>
+              </p>
+            </section>
+          );
+        })}
+      </>
+    );
+  };
+
+  return (
+    <Page title={t('my.list-title')}>
+      {body()}
+      {moving ? (
+        <MoveTicket
+          ownerId={moving.ownerId ?? ''}
+          ticket={moving}
+          onCancel={() => setMoving(null)}
+          onMoved={() => {
+            setMoving(null);
+            setDone(null);
+            setMoved(true);
+          }}
+        />
+      ) : null}
+      {cancelling ? (
+        <ConfirmDialog
+          title={t(cancelling.length === 1 ? 'confirmation.confirm' : 'my.confirm-booking')}
+          confirmLabel={t('confirmation.confirm-yes', { count: cancelling.length })}
+          cancelLabel={t('confirmation.confirm-no')}
+          busy={isLoading}
+          error={failure}
+          onCancel={() => {
+            setCancelling(null);
+            setFailure(null);
+          }}
+          onConfirm={() => confirm(cancelling)}
+        >
+          <TicketList tickets={cancelling} />
+        </ConfirmDialog>
+      ) : null}
+    </Page>
+  );
+}
