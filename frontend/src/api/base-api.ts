@@ -53,20 +53,24 @@ async function request(
   const json = body !== undefined && !(body instanceof FormData);
   if (json) headers.set('Content-Type', 'application/json');
   const query = params ? serializeParams(params as QueryParams) : '';
-  const req = new Request(query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url, {
-    ...init,
-    headers,
-    body: json ? JSON.stringify(body) : (body as BodyInit | undefined),
-    credentials: 'include',
-    signal,
-  });
+  // A new Request for each try from the same body (a string or FormData): a clone's body would
+  // be a stream, which the browser sends without a length (and tools see no body of).
+  const make = () =>
+    new Request(query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url, {
+      ...init,
+      headers,
+      body: json ? JSON.stringify(body) : (body as BodyInit | undefined),
+      credentials: 'include',
+      signal,
+    });
+  const req = make();
   let response: Response;
   try {
     // Shed load (503 service__overloaded, docs/product.md#overload) was never run: ask again
     // after the Retry-After the server said, a few times. Another 503 may have written, so only
     // a read is asked again then.
     for (let tries = 1; ; tries++) {
-      response = await fetch(req.clone());
+      response = await fetch(tries === 1 ? req : make());
       const wait = Number(response.headers.get('Retry-After'));
       if (response.status !== 503 || !(wait > 0) || tries > 3) break;
       if (req.method !== 'GET' && !(await response.clone().text()).includes('service__overloaded'))
