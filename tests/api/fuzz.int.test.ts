@@ -344,6 +344,15 @@ function plausibleString(name: string, s: JsonSchema, known: Known): fc.Arbitrar
   if (name === 'salutation') return fc.constantFrom('MR', 'MS', 'NONE', 'ms');
   if (name === 'sort') return fc.constantFrom('date', 'date:DESC', 'name:ASC', 'startTime:asc');
   if (name === 'ids') return fc.subarray(known.uuids, { minLength: 1 }).map((ids) => ids.join(','));
+  // Any other pattern (a link's token): a value of its shape, so only the flaw a bad request
+  // names is wrong; a pattern fast-check cannot generate from falls back to any text.
+  if (s.pattern) {
+    try {
+      return fc.stringMatching(new RegExp(s.pattern));
+    } catch {
+      // below
+    }
+  }
   const min = s.minLength ?? 0;
   // Up to two UTF-16 units a character, so the length stays within maxLength.
   const max = Math.max(min, Math.min(20, Math.floor((s.maxLength ?? 40) / 2)));

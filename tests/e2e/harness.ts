@@ -81,15 +81,20 @@ export async function startServer(
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + budget(60_000);
+  // A server that never answers is stopped, not left running after its file failed.
+  const fail = (message: string): never => {
+    child.kill('SIGKILL');
+    throw new Error(`${message}:\n${out}`);
+  };
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+    if (child.exitCode !== null) fail('server exited early');
     try {
       const r = await fetch(`${baseUrl}/api/healthz`);
       if (r.ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+    if (Date.now() > deadline) fail('server did not start');
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
