@@ -7,6 +7,23 @@ import { cancelTickets } from './cancel.ts';
 import { moveTicket } from './move.ts';
 import { VisitorOwnerBody } from './owner.ts';
 
+/** The tickets a visitor cancels (`?ids=a,b`): one to 50 ids, as every cancelling link sends. */
+export const TicketIdsQuery = z.object({
+  ids: z
+    .string()
+    .max(2000)
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.uuid('Not a valid id')).min(1, messages.required).max(50)),
+});
+
+/** What a visitor's cancellation answers. */
+export const CancelledAnswer = z.object({ cancelled: z.number(), position: z.string() });
+
 const TicketCreation = z.object({ timeSlotId: z.uuid('Not a valid id') }).openapi('TicketCreation');
 const TxParams = z.object({ transactionId: z.uuid('Not a valid id') });
 const MovedTicket = CartTicket.extend({
@@ -142,22 +159,11 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
       tags: ['visitor'],
       access: 'public',
       params: z.object({ ownerId: ownerIdParam }),
-      query: z.object({
-        ids: z
-          .string()
-          .max(2000)
-          .transform((s) =>
-            s
-              .split(',')
-              .map((x) => x.trim())
-              .filter(Boolean),
-          )
-          .pipe(z.array(z.uuid('Not a valid id')).min(1, messages.required).max(50)),
-      }),
+      query: TicketIdsQuery,
       responses: {
         200: {
           description: 'Cancelled',
-          schema: z.object({ cancelled: z.number(), position: z.string() }),
+          schema: CancelledAnswer,
         },
         404: { description: 'Unknown or malformed owner id, or unknown ticket' },
         409: { description: 'ticket__not_cancelable' },

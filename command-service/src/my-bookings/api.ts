@@ -1,13 +1,7 @@
 import { MyBookingsLinkInput } from '@rr/contracts';
-import {
-  defineRoute,
-  fromContract,
-  messages,
-  myBookingsTokenParam,
-  z,
-  type RouteDef,
-} from '@rr/platform';
+import { defineRoute, fromContract, myBookingsTokenParam, z, type RouteDef } from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
+import { CancelledAnswer, TicketIdsQuery } from '../booking/api.ts';
 import { cancelMyBookingsTickets, requestMyBookingsLink } from './requests.ts';
 
 const LinkBody = fromContract(MyBookingsLinkInput).openapi('MyBookingsLinkInput');
@@ -42,22 +36,11 @@ export function myBookingsCommandRoutes(deps: CommandDeps): RouteDef[] {
       tags: ['visitor'],
       access: 'public',
       params: MyBookingsToken,
-      query: z.object({
-        ids: z
-          .string()
-          .max(2000)
-          .transform((s) =>
-            s
-              .split(',')
-              .map((x) => x.trim())
-              .filter(Boolean),
-          )
-          .pipe(z.array(z.uuid('Not a valid id')).min(1, messages.required).max(50)),
-      }),
+      query: TicketIdsQuery,
       responses: {
         200: {
           description: 'Cancelled',
-          schema: z.object({ cancelled: z.number(), position: z.string() }),
+          schema: CancelledAnswer,
         },
         404: { description: 'Unknown, altered or expired link, or a ticket not of its address' },
         409: { description: 'ticket__not_cancelable' },
