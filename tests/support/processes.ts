@@ -49,6 +49,9 @@ export async function spawnService(
     : [process.execPath, ...node];
   const child = spawn(command!, args, {
     cwd: dir,
+    // A group of its own, so a signal reaches the server also under a prefix program: faketime
+    // forks the server and waits for it without passing signals on.
+    detached: true,
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
     env: {
       ...process.env,
@@ -63,17 +66,30 @@ export async function spawnService(
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // the group has ended already
+    }
+  };
   if (role !== 'projector') {
     // A start compiles the sources with tsx first: minutes on a loaded 2-core machine.
     const deadline = Date.now() + budget(60_000);
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`${role} exited early:\n${out}`);
+      if (child.exitCode !== null) {
+        signalGroup('SIGKILL');
+        throw new Error(`${role} exited early:\n${out}`);
+      }
       try {
         if ((await fetch(`${url}/api/healthz`)).ok) break;
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`${role} did not start:\n${out}`);
+      if (Date.now() > deadline) {
+        signalGroup('SIGKILL');
+        throw new Error(`${role} did not start:\n${out}`);
+      }
       await new Promise((r) => setTimeout(r, 150));
     }
   }
@@ -85,7 +101,7 @@ export async function spawnService(
     kill: async (signal: NodeJS.Signals = 'SIGTERM') => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
-      child.kill(signal);
+      signalGroup(signal);
       await exited;
     },
   };
