@@ -923,12 +923,13 @@ describe('StaffBook', () => {
 
 // --- CancelTickets ------------------------------------------------------------------------------
 
+/** A booking of the owner, a ticket (100, 101, ...) in each slot. */
+function bookingOf(...slots: Slot[]): ReservationState {
+  const held = { ...emptyReservation, rooms, ...cartHolding(...slots) };
+  return after(held, decideReservation(book, held, context));
+}
+
 describe('CancelTickets', () => {
-  /** A booking of the owner, a ticket (100, 101, ...) in each slot. */
-  function bookingOf(...slots: Slot[]): ReservationState {
-    const held = { ...emptyReservation, rooms, ...cartHolding(...slots) };
-    return after(held, decideReservation(book, held, context));
-  }
   const cancel = (...ticketIds: string[]) =>
     ({ type: 'CancelTickets', data: { ownerId: OWNER, ticketIds } }) as const;
 
@@ -1014,6 +1015,179 @@ describe('CancelTickets', () => {
       .given({ ...emptyReservation, rooms, cart, slots })
       .when(cancel(id(100)))
       .thenRefused('not_found');
+  });
+});
+
+// --- MoveTicket -------------------------------------------------------------------------------
+
+describe('MoveTicket', () => {
+  const from = slot(8, '09:00', '10:00', 5);
+  const to = slot(9, '14:00', '15:00', 2);
+  /** The booking of a ticket (100) in `from`, with `others` among the slots of the state. */
+  const booked = (...others: Slot[]): ReservationState => {
+    const state = bookingOf(from);
+    return { ...state, slots: new Map([...state.slots, ...slotMap(...others)]) };
+  };
+  const move = (target: Slot | string, ownerId = OWNER) =>
+    ({
+      type: 'MoveTicket',
+      data: {
+        ownerId,
+        ticketId: id(100),
+        newTicketId: id(200),
+        timeSlotId: typeof target === 'string' ? target : target.id,
+        bookingNumber: book.data.bookingNumber,
+      },
+    }) as const;
+
+  it('holds and books the new seat and cancels the old one in one decision, keeping the booking number', () => {
+    reservation
+      .given(booked(to))
+      .when(move(to))
+      .then(
+        decision(
+          [TicketAddedToTransaction.create({ ...cartTicket(to, 200), expiresAt: at(0) })],
+          [
+            [
+              from.id,
+              [TicketCancelled.create({ ticketId: id(100), ownerId: OWNER, movedTo: id(200) })],
+            ],
+            [
+              to.id,
+              [
+                TicketHeld.create({
+                  ticketId: id(200),
+                  timeSlotId: to.id,
+                  transactionId: TX,
+                  expiresAt: at(0),
+                }),
+                TicketBooked.create({
+                  ticketId: id(200),
+                  ownerId: OWNER,
+                  bookingNumber: book.data.bookingNumber,
+                }),
+              ],
+            ],
+          ],
+          [
+            VisitorTicketCancelled.create({ ticketId: id(100) }),
+            VisitorTicketsBooked.create({
+              ownerId: OWNER,
+              tickets: [{ ticketId: id(200), date: day(9), startTime: '14:00', endTime: '15:00' }],
+            }),
+          ],
+        ),
+      );
+  });
+
+  it('refuses a full slot, a closed one, the same slot and another room: the booking stays as it was', () => {
+    const full = {
+      ...to,
+      state: history(evolveSlot, to.state, ...bookedFor(to, 1), ...bookedFor(to, 2)),
+    };
+    reservation
+      .given(booked(full))
+      .when(move(full))
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_no_tickets_left' });
+    const closed = {
+      ...to,
+      state: evolveSlot(
+        to.state,
+        TimeSlotClosed.create({
+          timeSlotId: to.id,
+          roomId: ROOM,
+          closureId: id(4343),
+          reason: 'Umbau',
+        }),
+      ),
+    };
+    reservation
+      .given(booked(closed))
+      .when(move(closed))
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
+    reservation
+      .given(booked())
+      .when(move(from))
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_already_in_transaction' });
+    const elsewhere = {
+      id: id(7777),
+      state: history(
+        evolveSlot,
+        initialSlotState,
+        TimeSlotCreated.create({
+          timeSlotId: id(7777),
+          roomId: OTHER_ROOM,
+          date: day(9),
+          startTime: '14:00',
+          endTime: '15:00',
+          capacity: 5,
+        }),
+      ),
+    };
+    reservation
+      .given(booked(elsewhere))
+      .when(move(elsewhere))
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
+  });
+
+  it('refuses another owner, an unknown slot, and a ticket whose slot has started', () => {
+    reservation
+      .given(booked(to))
+      .when(move(to, 'e'.repeat(32)))
+      .thenRefused('not_found');
+    reservation
+      .given(booked(to))
+      .when(move(id(4242)))
+      .thenRefused('not_found');
+    reservation
+      .given(booked(to))
+      .when(move(to), { today: day(8), time: '09:30' })
+      .thenRefused('ticket__not_cancelable');
+  });
+
+  it("counts the visitor's other bookings of the new day without the ticket it moves", () => {
+    // Two bookings on day 9 already: a third that day breaks the day's maximum of 2 ...
+    const busy = (state: ReservationState) => ({
+      ...state,
+      visitor: history(
+        evolveVisitor,
+        state.visitor,
+        VisitorTicketsBooked.create({
+          ownerId: OWNER,
+          tickets: [
+            { ticketId: id(501), date: day(9), startTime: '08:00', endTime: '09:00' },
+            { ticketId: id(502), date: day(9), startTime: '10:00', endTime: '11:00' },
+          ],
+        }),
+      ),
+    });
+    reservation
+      .given(busy(booked(to)))
+      .when(move(to))
+      .thenRefused('ticket__validation_error', {
+        rule: 'max_tickets_per_day_reached',
+        date: day(9),
+        maxTicketsPerDay: 2,
+      });
+    // ... while moving a ticket within its own day keeps the count where it was.
+    const sameDay = slot(8, '11:00', '12:00', 5);
+    const oneMore = (state: ReservationState) => ({
+      ...state,
+      visitor: history(
+        evolveVisitor,
+        state.visitor,
+        VisitorTicketsBooked.create({
+          ownerId: OWNER,
+          tickets: [{ ticketId: id(503), date: day(8), startTime: '14:00', endTime: '15:00' }],
+        }),
+      ),
+    });
+    reservation
+      .given(oneMore(booked(sameDay)))
+      .when(move(sameDay))
+      .then((d) =>
+        expect(d.slots.get(sameDay.id)?.map((e) => e.type)).toEqual(['TicketHeld', 'TicketBooked']),
+      );
   });
 });
 
