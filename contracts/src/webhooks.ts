@@ -8,6 +8,7 @@ import { isStorableText, rule } from './rules.ts';
 export const WEBHOOK_EVENT_TYPES = [
   'booking.created',
   'booking.cancelled',
+  'booking.moved',
   'ticket.checked_in',
   'ticket.no_show',
   'waitlist.offered',

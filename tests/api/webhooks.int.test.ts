@@ -491,6 +491,16 @@ describe('payloads', () => {
     const checkedIn = await book([slot]);
     const noShow = await book([slot]);
     const holder = await book([full]);
+    // A rebooking: told once, as the move, not as a cancellation of the old ticket.
+    const mover = await book([slot]);
+    const later = await createSlot(suite.admin, room, date, '15:00', '16:00', 2);
+    const moved = await mover.client.request(
+      'POST',
+      `/api/owners/${mover.ownerId}/tickets/${mover.ticketIds[0]}/move`,
+      { json: { timeSlotId: later } },
+    );
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    const newTicketId = ((await moved.json()) as { id: string }).id;
     const waiting = await new Client(suite.app.baseUrl).request(
       'POST',
       `/api/timeslots/${full}/waitlist`,
@@ -524,7 +534,7 @@ describe('payloads', () => {
     const stored = await suite.db.pool.query<{ payload: string }>(
       'SELECT payload FROM webhook_deliveries',
     );
-    const owners = [checkedIn, noShow, holder].flatMap((b) => [b.ownerId, b.bookingNumber]);
+    const owners = [checkedIn, noShow, holder, mover].flatMap((b) => [b.ownerId, b.bookingNumber]);
     for (const body of [...hooks.received.map((r) => r.body), ...stored.rows.map((r) => r.payload)])
       for (const word of [...personal, 'waiting', ...owners])
         expect(body.toLowerCase(), body).not.toContain(word.toLowerCase());
@@ -543,6 +553,16 @@ describe('payloads', () => {
       capacity: 4,
     });
     expect(byType('ticket.no_show')[0]!.data).toMatchObject({ ticketId: noShow.ticketIds[0] });
+    expect(byType('booking.moved')).toHaveLength(1);
+    expect(byType('booking.moved')[0]!.data).toMatchObject({
+      ticketId: newTicketId,
+      timeSlotId: later,
+      startTime: '15:00',
+      seatsBooked: 1,
+      seatsFree: 1,
+      movedFrom: { ticketId: mover.ticketIds[0], timeSlotId: slot, startTime: '10:00' },
+    });
+    expect(byType('booking.cancelled').map((p) => p.data.ticketId)).toEqual([holder.ticketIds[0]]);
     expect(byType('waitlist.offered')[0]!.data).toMatchObject({
       timeSlotId: full,
       seatsBooked: 0,

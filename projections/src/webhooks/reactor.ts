@@ -111,6 +111,43 @@ async function ticketEvent(
   await enqueue(client, event, type, { ticketId, ...slot, timeSlotId, ...extra });
 }
 
+/** A seat given back without an event of its own (a rebooking's old ticket). */
+async function seatGiven(client: PoolClient, event: RecordedEvent): Promise<void> {
+  await client.query(
+    'UPDATE webhook_slots SET booked = GREATEST(booked - 1, 0) WHERE time_slot_id = $1',
+    [slotIdOf(event)],
+  );
+}
+
+/**
+ * `booking.moved`: the new ticket with its slot, and the ticket it replaced with the slot it left.
+ * The old ticket's cancellation was appended by the same command: found by the command's
+ * transaction id (the commit-order index), so the look-up reads that command's events only.
+ */
+async function bookingMoved(client: PoolClient, event: RecordedEvent): Promise<void> {
+  const timeSlotId = slotIdOf(event);
+  if (!timeSlotId) return;
+  const { ticketId } = event.data as { ticketId: string };
+  const old = await client.query<{ ticket_id: string; stream_id: string }>(
+    `SELECT data->>'ticketId' AS ticket_id, stream_id FROM events
+      WHERE transaction_id = $1::text::xid8 AND event_type = 'TicketCancelled'
+        AND data->>'movedTo' = $2`,
+    [event.position.tx.toString(), ticketId],
+  );
+  const from = old.rows[0];
+  const fromSlotId = from?.stream_id.startsWith(SLOT_STREAM)
+    ? from.stream_id.slice(SLOT_STREAM.length)
+    : null;
+  await enqueue(client, event, 'booking.moved', {
+    ticketId,
+    ...(await slotOf(client, timeSlotId)),
+    timeSlotId,
+    movedFrom: from
+      ? { ticketId: from.ticket_id, ...(fromSlotId ? await slotOf(client, fromSlotId) : {}) }
+      : null,
+  });
+}
+
 type SlotDetails = {
   timeSlotId: string;
   roomId: string;
@@ -213,9 +250,15 @@ export const webhookReactor: Projection = {
             'UPDATE webhook_slots SET booked = booked + 1 WHERE time_slot_id = $1',
             [timeSlotId],
           );
+        // Only a rebooking's new ticket carries its booking number (the others are booked with
+        // their cart): the booking moved here.
+        if ((event.data as { bookingNumber?: string }).bookingNumber)
+          await bookingMoved(client, event);
         return;
       }
       case 'TicketCancelled':
+        // A rebooking's old ticket is told as part of the move, when the new seat is counted.
+        if ((event.data as { movedTo?: string }).movedTo) return seatGiven(client, event);
         return ticketEvent(client, event, 'booking.cancelled', -1);
       case 'TicketNoShowReleased':
         return ticketEvent(client, event, 'ticket.no_show', -1);
