@@ -1146,23 +1146,26 @@ describe('MoveTicket', () => {
   });
 
   it("counts the visitor's other bookings of the new day without the ticket it moves", () => {
-    // Two bookings on day 9 already: a third that day breaks the day's maximum of 2 ...
-    const busy = (state: ReservationState) => ({
+    /** The state with the visitor's other bookings of `[day, start, end]` added. */
+    const alsoBooked = (state: ReservationState, ...tickets: [number, string, string][]) => ({
       ...state,
       visitor: history(
         evolveVisitor,
         state.visitor,
         VisitorTicketsBooked.create({
           ownerId: OWNER,
-          tickets: [
-            { ticketId: id(501), date: day(9), startTime: '08:00', endTime: '09:00' },
-            { ticketId: id(502), date: day(9), startTime: '10:00', endTime: '11:00' },
-          ],
+          tickets: tickets.map(([dayN, startTime, endTime], i) => ({
+            ticketId: id(501 + i),
+            date: day(dayN),
+            startTime,
+            endTime,
+          })),
         }),
       ),
     });
+    // Two bookings on day 9 already: a third that day breaks the day's maximum of 2 ...
     reservation
-      .given(busy(booked(to)))
+      .given(alsoBooked(booked(to), [9, '08:00', '09:00'], [9, '10:00', '11:00']))
       .when(move(to))
       .thenRefused('ticket__validation_error', {
         rule: 'max_tickets_per_day_reached',
@@ -1171,19 +1174,8 @@ describe('MoveTicket', () => {
       });
     // ... while moving a ticket within its own day keeps the count where it was.
     const sameDay = slot(8, '11:00', '12:00', 5);
-    const oneMore = (state: ReservationState) => ({
-      ...state,
-      visitor: history(
-        evolveVisitor,
-        state.visitor,
-        VisitorTicketsBooked.create({
-          ownerId: OWNER,
-          tickets: [{ ticketId: id(503), date: day(8), startTime: '14:00', endTime: '15:00' }],
-        }),
-      ),
-    });
     reservation
-      .given(oneMore(booked(sameDay)))
+      .given(alsoBooked(booked(sameDay), [8, '14:00', '15:00']))
       .when(move(sameDay))
       .then((d) =>
         expect(d.slots.get(sameDay.id)?.map((e) => e.type)).toEqual(['TicketHeld', 'TicketBooked']),
