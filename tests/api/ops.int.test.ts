@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { Client, startTestApp, type TestApp } from '../support/app.ts';
+import { budget } from '../support/time-budget.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 let db: TestDatabase;
 let app: TestApp;
@@ -54,8 +56,14 @@ describe('health, readiness and metrics', () => {
     const health = (await (await c.get('/api/healthz')).json()) as Record<string, string>;
     expect(health).toEqual({ status: 'ok', version, commit: expect.any(String) as string });
     expect(health.commit).toMatch(/^([0-9a-f]{40}|unknown)$/);
-    const ready = await c.get('/api/readyz');
-    expect(ready.status).toBe(200);
+    // Ready once every projection has written its checkpoint and caught up with the log: at
+    // once on an idle machine, a moment later when the runner starts slowly.
+    let ready = await c.get('/api/readyz');
+    await waitFor(
+      'readiness',
+      async () => (ready = await c.get('/api/readyz')).status === 200,
+      budget(10_000),
+    );
     const body = (await ready.json()) as {
       status: string;
       projections: { name: string; lag: number }[];
