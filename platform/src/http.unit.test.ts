@@ -1,8 +1,10 @@
+import type { Server } from 'node:http';
+import { createConnection, type AddressInfo, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import type { Request, Response } from 'express';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { problemHandler } from './http.ts';
+import { closeGracefully, express, listen, problemHandler } from './http.ts';
 import { createLogger } from './logger.ts';
 
 /** Runs the problem handler on an error; answers the response and the log lines. */
@@ -91,5 +93,66 @@ describe('problem handler', () => {
     expect(r.logs.map((l) => l.level)).toEqual([50]);
     // A URIError of the service's own code is no client's fault.
     expect(handle(new URIError('URI malformed')).status).toBe(500);
+  });
+});
+
+describe('graceful close', () => {
+  /** A raw connection to `server`, accepted by it (its `connection` event has fired). */
+  async function connect(server: Server): Promise<Socket> {
+    const accepted = new Promise((resolve) => server.once('connection', resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = createConnection({ host: '127.0.0.1', port });
+    await Promise.all([new Promise((resolve) => socket.once('connect', resolve)), accepted]);
+    return socket;
+  }
+  /** Everything the server sends on `socket` until it closes the connection. */
+  const answerOn = (socket: Socket) =>
+    new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString()));
+      socket.once('close', () => resolve(text));
+    });
+
+  it('answers a request sent on a connection accepted just before the close, then closes', async () => {
+    const app = express();
+    app.get('/ping', (_req, res) => void res.send('pong'));
+    const server = await listen(app, 0, '127.0.0.1');
+    const socket = await connect(server);
+    const answer = answerOn(socket);
+    const closed = closeGracefully(server);
+    // The request leaves after the close began: Node's own close would have reset the connection.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.write('GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const text = await answer;
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
+    expect(text.endsWith('pong')).toBe(true);
+    await closed;
+    expect(server.listening).toBe(false);
+  });
+
+  it('closes an idle keep-alive connection at once and waits for a request in flight', async () => {
+    const app = express();
+    let release = () => {};
+    app.get('/slow', (_req, res) => {
+      release = () => void res.send('done');
+    });
+    app.get('/ping', (_req, res) => void res.send('pong'));
+    const server = await listen(app, 0, '127.0.0.1');
+    const idle = await connect(server);
+    const idleAnswer = answerOn(idle);
+    idle.write('GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await new Promise<void>((resolve) => idle.once('data', () => resolve()));
+    const busy = await connect(server);
+    const busyAnswer = answerOn(busy);
+    busy.write('GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    let done = false;
+    const closed = closeGracefully(server).then(() => (done = true));
+    expect(await idleAnswer).toMatch(/pong$/);
+    expect(done).toBe(false);
+    release();
+    expect(await busyAnswer).toMatch(/\r\nconnection: close\r\n[\s\S]*done$/i);
+    await closed;
   });
 });
