@@ -3,7 +3,14 @@ import { addDays, ManualClock, todayIn } from '@rr/platform';
 import { matchWaitlists } from '@rr/command-service';
 import { readModelProjections, rebuildProjection, type MailSender } from '@rr/projections';
 import { addUser, Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
-import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
+import {
+  createRoom,
+  createSlot,
+  fillWithHolds,
+  joinWaitlist,
+  testMailSender,
+  WAITLIST_OWNER,
+} from '../support/fixtures.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
 import { budget } from '../support/time-budget.ts';
@@ -22,29 +29,10 @@ let sender: MailSender;
 let roomId: string;
 const day = (n: number) => addDays(todayIn(clock.now(), 'Europe/Vienna'), n);
 
-const owner = {
-  salutation: 'MS',
-  firstName: 'Wanda',
-  lastName: 'Warte',
-  phone: '+43 1 234',
-  accessibility: false,
-};
-
-const join = (c: Client, slotId: string, json: Record<string, unknown>) =>
-  c.request('POST', `/api/timeslots/${slotId}/waitlist`, { json });
-
+const owner = WAITLIST_OWNER;
+const join = joinWaitlist;
 /** Fills the slot with carts' holds (answers the carts' ids). */
-async function fill(slotId: string, seats: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < seats; i++) {
-    const r = await new Client(suite.app.baseUrl).request('POST', '/api/transactions', {
-      json: { timeSlotId: slotId },
-    });
-    expect(r.status).toBe(201);
-    ids.push(((await r.json()) as { transactionId: string }).transactionId);
-  }
-  return ids;
-}
+const fill = (slotId: string, seats: number) => fillWithHolds(suite.app.baseUrl, slotId, seats);
 
 /** The entries offered a seat (by the offers' events) with the address each entry joined with. */
 async function offeredAddresses(slotIds: string[]) {

@@ -5,9 +5,8 @@ import {
   waitlistReferences,
   type Clock,
 } from '@rr/platform';
-import { TEST_KEY_SECRET } from './app.ts';
+import { Client, TEST_KEY_SECRET } from './app.ts';
 import { MailSender } from '@rr/projections';
-import type { Client } from './app.ts';
 import type { TestDatabase } from './db.ts';
 
 /** A room as staff create it (open from 2 days ahead for 30 working days); answers its id. */
@@ -89,4 +88,34 @@ export async function createSlot(
   const slot = list.content.find((s) => s.startTime === startTime);
   if (!slot) throw new Error(`the slot ${date} ${startTime} just created is not listed`);
   return slot.id;
+}
+
+/** A waitlist joiner's personal data; each test adds the address and the language. */
+export const WAITLIST_OWNER = {
+  salutation: 'MS',
+  firstName: 'Wanda',
+  lastName: 'Warte',
+  phone: '+43 1 234',
+  accessibility: false,
+};
+
+/** Joins the waitlist of a full slot as a visitor. */
+export const joinWaitlist = (c: Client, slotId: string, json: Record<string, unknown>) =>
+  c.request('POST', `/api/timeslots/${slotId}/waitlist`, { json });
+
+/** Fills the slot with `seats` carts' holds, each a new visitor's (answers the carts' ids). */
+export async function fillWithHolds(
+  baseUrl: string,
+  slotId: string,
+  seats: number,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < seats; i++) {
+    const r = await new Client(baseUrl).request('POST', '/api/transactions', {
+      json: { timeSlotId: slotId },
+    });
+    if (r.status !== 201) throw new Error(`no hold: ${r.status} ${await r.text()}`);
+    ids.push(((await r.json()) as { transactionId: string }).transactionId);
+  }
+  return ids;
 }
