@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { BlacklistEntry } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ConfirmedButton } from '../../../components/confirmed-button';
 import { ErrorBox } from '../../../components/error-box';
 import { RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
@@ -68,7 +68,6 @@ function BlacklistEditForm({ entry }: { entry: BlacklistEntry }) {
   const [today] = useState(() => todayIso());
   const [check] = useState(() => checkEditForm(today));
   const [values, setValues] = useState<EditFormValues>(() => entryToEditValues(entry));
-  const [confirming, setConfirming] = useState(false);
   const [updateEntry, update] = useUpdateBlacklistEntryMutation();
   const [deleteEntry, removal] = useDeleteBlacklistEntryMutation();
   const form = useValidatedForm(check, EDIT_FIELDS, idOf);
@@ -96,10 +95,11 @@ function BlacklistEditForm({ entry }: { entry: BlacklistEntry }) {
     try {
       await deleteEntry(entry.email).unwrap();
     } catch {
-      return; // shown in the dialog
+      return false; // shown in the dialog
     }
     dispatch(notify({ title: t('edit.deleted', { email: entry.email }) }));
     await leave();
+    return true;
   };
 
   return (
@@ -119,34 +119,21 @@ function BlacklistEditForm({ entry }: { entry: BlacklistEntry }) {
           <button type="submit" className="button button--primary" disabled={update.isLoading}>
             {t('edit.submit')}
           </button>
-          <button
-            type="button"
-            className="button button--danger"
-            onClick={() => {
-              removal.reset();
-              setConfirming(true);
-            }}
+          <ConfirmedButton
+            title={t('edit.delete-title')}
+            question={<p>{t('edit.delete-question', { email: entry.email })}</p>}
+            confirmLabel={t('edit.delete-confirm')}
+            cancelLabel={t('form.cancel')}
+            mutation={removal}
+            onConfirm={confirmDelete}
           >
             {t('edit.delete')}
-          </button>
+          </ConfirmedButton>
           <button type="button" className="button button--secondary" onClick={() => void leave()}>
             {t('form.cancel')}
           </button>
         </div>
       </form>
-      {confirming ? (
-        <ConfirmDialog
-          title={t('edit.delete-title')}
-          confirmLabel={t('edit.delete-confirm')}
-          cancelLabel={t('form.cancel')}
-          busy={removal.isLoading}
-          error={removal.error}
-          onConfirm={confirmDelete}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>{t('edit.delete-question', { email: entry.email })}</p>
-        </ConfirmDialog>
-      ) : null}
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { ApiToken, CreatedApiToken, WebhookEndpoint } from '../../../api/types';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ConfirmedButton } from '../../../components/confirmed-button';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { CheckboxField, InputField, RequiredMark } from '../../../components/form-field';
@@ -49,17 +49,15 @@ function ApiTokens() {
   const { t } = useTranslation('admin-integrations');
   const { data, error } = useGetApiTokensQuery();
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
-  const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const [revoke, revocation] = useRevokeApiTokenMutation();
 
-  const confirmRevoke = async () => {
-    if (!revoking) return;
+  const confirmRevoke = async (token: ApiToken) => {
     try {
-      await revoke(revoking.id).unwrap();
+      await revoke(token.id).unwrap();
     } catch {
-      return; // shown in the dialog
+      return false; // shown in the dialog
     }
-    setRevoking(null);
+    return true;
   };
 
   return (
@@ -104,17 +102,18 @@ function ApiTokens() {
                       <td className="data-table__nowrap">{when(token.expiresAt)}</td>
                       <td className="data-table__nowrap">{when(token.lastUsedAt)}</td>
                       <td>
-                        <button
-                          type="button"
+                        <ConfirmedButton
                           className="button button--danger button--small"
-                          onClick={() => {
-                            revocation.reset();
-                            setRevoking(token);
-                          }}
+                          title={t('tokens.revoke-title')}
+                          question={<p>{t('tokens.revoke-question', { name: token.name })}</p>}
+                          confirmLabel={t('tokens.revoke-confirm')}
+                          cancelLabel={t('cancel')}
+                          mutation={revocation}
+                          onConfirm={() => confirmRevoke(token)}
                         >
                           {t('tokens.revoke')}
                           <span className="visually-hidden"> {token.name}</span>
-                        </button>
+                        </ConfirmedButton>
                       </td>
                     </tr>
                   ))}
@@ -124,19 +123,6 @@ function ApiTokens() {
           )
         }
       </LoadingContainer>
-      {revoking ? (
-        <ConfirmDialog
-          title={t('tokens.revoke-title')}
-          confirmLabel={t('tokens.revoke-confirm')}
-          cancelLabel={t('cancel')}
-          busy={revocation.isLoading}
-          error={revocation.error}
-          onConfirm={confirmRevoke}
-          onCancel={() => setRevoking(null)}
-        >
-          <p>{t('tokens.revoke-question', { name: revoking.name })}</p>
-        </ConfirmDialog>
-      ) : null}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ConfirmedButton } from '../../../components/confirmed-button';
 import { ErrorBox } from '../../../components/error-box';
 import {
   CheckboxField,
@@ -206,7 +206,6 @@ function WebhookEditForm({ endpoint }: { endpoint: WebhookEndpoint }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [values, setValues] = useState<WebhookFormValues>(() => webhookToValues(endpoint));
-  const [confirming, setConfirming] = useState(false);
   const [update, updating] = useUpdateWebhookMutation();
   const [remove, removal] = useDeleteWebhookMutation();
   const form = useValidatedForm(checkWebhookEditForm, WEBHOOK_FIELDS, idOf);
@@ -233,10 +232,11 @@ function WebhookEditForm({ endpoint }: { endpoint: WebhookEndpoint }) {
     try {
       await remove(endpoint.id).unwrap();
     } catch {
-      return; // shown in the dialog
+      return false; // shown in the dialog
     }
     dispatch(notify({ title: t('webhooks.deleted', { url: endpoint.url }) }));
     await navigate('/integrations');
+    return true;
   };
 
   return (
@@ -260,34 +260,21 @@ function WebhookEditForm({ endpoint }: { endpoint: WebhookEndpoint }) {
           <button type="submit" className="button button--primary" disabled={updating.isLoading}>
             {t('webhooks.save')}
           </button>
-          <button
-            type="button"
-            className="button button--danger"
-            onClick={() => {
-              removal.reset();
-              setConfirming(true);
-            }}
+          <ConfirmedButton
+            title={t('webhooks.delete-title')}
+            question={<p>{t('webhooks.delete-question', { url: endpoint.url })}</p>}
+            confirmLabel={t('webhooks.delete-confirm')}
+            cancelLabel={t('cancel')}
+            mutation={removal}
+            onConfirm={confirmDelete}
           >
             {t('webhooks.delete')}
-          </button>
+          </ConfirmedButton>
           <Link className="button button--secondary" to="/integrations">
             {t('cancel')}
           </Link>
         </div>
       </form>
-      {confirming ? (
-        <ConfirmDialog
-          title={t('webhooks.delete-title')}
-          confirmLabel={t('webhooks.delete-confirm')}
-          cancelLabel={t('cancel')}
-          busy={removal.isLoading}
-          error={removal.error}
-          onConfirm={confirmDelete}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>{t('webhooks.delete-question', { url: endpoint.url })}</p>
-        </ConfirmDialog>
-      ) : null}
     </>
   );
 }
