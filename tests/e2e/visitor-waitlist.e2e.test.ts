@@ -6,7 +6,7 @@ import { Client } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { freePort } from '../support/ports.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
-import { iso, longDate, weekdaysAhead } from './dates.ts';
+import { iso, LIBRARY_ZONE, longDate, weekdaysAhead } from './dates.ts';
 import {
   eventually,
   expectAccessible,
@@ -43,16 +43,29 @@ const RANGE = '09:00-12:00';
 const WAITER = 'wanda.warte@example.at';
 
 const TEXTS = {
-  de: { join: 'Auf die Warteliste', email: /^Ihre E-Mail-Adresse/, full: 'ausgebucht' },
-  en: { join: 'Join the waitlist', email: /^Your e-mail address/, full: 'fully booked' },
+  de: {
+    join: 'Auf die Warteliste',
+    email: /^Ihre E-Mail-Adresse/,
+    full: 'ausgebucht',
+    place: /^Sie sind auf Platz \d+ der Warteliste\./,
+  },
+  en: {
+    join: 'Join the waitlist',
+    email: /^Your e-mail address/,
+    full: 'fully booked',
+    place: /^You are number \d+ on the waitlist\./,
+  },
 } as const;
 
-/** A visitor page in `lang` at `viewport`, the privacy notice accepted (it is tested elsewhere). */
+/**
+ * A visitor page in `lang` at `viewport`, the privacy notice accepted (it is tested elsewhere);
+ * the device in UTC, the library in Europe/Vienna.
+ */
 async function visitorPage(
   viewport: { width: number; height: number },
   lang: 'de' | 'en' = 'de',
 ): Promise<Page> {
-  const context = await newContext(browser, viewport, lang);
+  const context = await newContext(browser, viewport, lang, 'UTC');
   await context.addInitScript(() => sessionStorage.setItem('privacyAccepted', 'true'));
   const page = await context.newPage();
   if (lang !== 'de') await serveAs(page, lang);
@@ -92,6 +105,7 @@ beforeAll(async () => {
   await sink.start();
   // The matcher runs at the expiry job's pace.
   server = await startServer(db, {
+    TIME_ZONE: LIBRARY_ZONE,
     SMTP_URL: sink.url,
     MAIL_INTERVAL_MS: '200',
     EXPIRY_JOB_INTERVAL_MS: '300',
@@ -169,7 +183,7 @@ describe('the waitlist in the browser', () => {
     await other.context().close();
 
     // Staff see the line; then they cancel the booking and the matcher offers the seat.
-    const staff = await openStaffPage(browser, DESKTOP);
+    const staff = await openStaffPage(browser, DESKTOP, 'de', 'UTC');
     await signInAs(staff, server.baseUrl);
     const slotPage = `${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotId}`;
     await staff.goto(slotPage);
@@ -255,7 +269,7 @@ describe('the waitlist in the browser', () => {
 
     const rudi = await joinAs('rudi@example.at');
     await rudi.context().close();
-    const staff = await openStaffPage(browser, DESKTOP);
+    const staff = await openStaffPage(browser, DESKTOP, 'de', 'UTC');
     await signInAs(staff, server.baseUrl);
     await staff.goto(`${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotId}`);
     const line = staff.getByRole('region', { name: 'Warteliste' });
@@ -273,7 +287,7 @@ describe('the waitlist in the browser', () => {
     await staff.context().close();
   });
 
-  it('has no axe violations on the join form and the offer page (375 and 1280, de and en)', async () => {
+  it('keeps the place in line through a reload; no axe violations on the join form and the offer page (375 and 1280, de and en)', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       for (const lang of ['de', 'en'] as const) {
         const page = await visitorPage(viewport, lang);
@@ -287,6 +301,20 @@ describe('the waitlist in the browser', () => {
           .click();
         await dialog(page).getByLabel(TEXTS[lang].email).waitFor();
         await expectAccessible(page, `join form ${lang} ${viewport.width}`);
+        await dialog(page)
+          .getByLabel(TEXTS[lang].email)
+          .fill(`line.${lang}.${viewport.width}@example.at`);
+        await dialog(page)
+          .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
+          .click();
+        await dialog(page).getByRole('status').getByText(TEXTS[lang].place).waitFor();
+        await expectAccessible(page, `joined ${lang} ${viewport.width}`);
+        // A reload: the page still knows the place in line.
+        await page.reload();
+        await main(page)
+          .getByRole('button', { name: new RegExp(`, ${TEXTS[lang].full}(,|$)`) })
+          .click();
+        await dialog(page).getByRole('status').getByText(TEXTS[lang].place).waitFor();
         const unknown = `/waitlist-offer/${slotId}/${'0'.repeat(32)}`;
         await page.goto(`${server.baseUrl}${unknown}`);
         await page.getByRole('alert').waitFor();
