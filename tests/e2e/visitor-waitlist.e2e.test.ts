@@ -57,6 +57,22 @@ const TEXTS = {
   },
 } as const;
 
+/** The staff slot page's line by language. */
+const STAFF_TEXTS = {
+  de: {
+    line: 'Warteliste',
+    waiting: 'wartet',
+    removed: 'entfernt',
+    remove: /^Eintrag auf Platz \d+ von der Warteliste entfernen$/,
+  },
+  en: {
+    line: 'Waitlist',
+    waiting: 'waiting',
+    removed: 'removed',
+    remove: /^Remove the entry in place \d+ from the waitlist$/,
+  },
+} as const;
+
 /**
  * A visitor page in `lang` at `viewport`, the privacy notice accepted (it is tested elsewhere);
  * the device in UTC, the library in Europe/Vienna.
@@ -287,7 +303,7 @@ describe('the waitlist in the browser', () => {
     await staff.context().close();
   });
 
-  it('keeps the place in line through a reload; no axe violations on the join form and the offer page (375 and 1280, de and en)', async () => {
+  it('keeps the place in line through a reload, staff remove it; no axe violations on the join form, the offer page and the line (375 and 1280, de and en)', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       for (const lang of ['de', 'en'] as const) {
         const page = await visitorPage(viewport, lang);
@@ -321,6 +337,29 @@ describe('the waitlist in the browser', () => {
         await expectAccessible(page, `offer page ${lang} ${viewport.width}`);
         await page.context().close();
       }
+    }
+
+    // Staff see these entries and take them off the line, at both sizes and in both languages.
+    for (const lang of ['de', 'en'] as const) {
+      const staff = await openStaffPage(browser, PHONE, lang, 'UTC');
+      await signInAs(staff, server.baseUrl, lang);
+      await staff.goto(`${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotId}`);
+      const line = staff.getByRole('region', { name: STAFF_TEXTS[lang].line });
+      for (const viewport of [PHONE, DESKTOP]) {
+        await staff.setViewportSize(viewport);
+        const email = `line.${lang}.${viewport.width}@example.at`;
+        await reloadUntilVisible(staff, line.getByRole('cell', { name: email }));
+        const row = line.getByRole('row', { name: new RegExp(email.replaceAll('.', '\\.')) });
+        await row.getByRole('cell', { name: STAFF_TEXTS[lang].waiting, exact: true }).waitFor();
+        await row.getByRole('button', { name: STAFF_TEXTS[lang].remove }).click();
+        await row.getByRole('cell', { name: STAFF_TEXTS[lang].removed, exact: true }).waitFor();
+        expect(await row.getByRole('button').count()).toBe(0);
+        await expectAccessible(
+          staff,
+          `staff slot page, an entry removed (${lang} ${viewport.width})`,
+        );
+      }
+      await staff.context().close();
     }
   });
 });
