@@ -48,12 +48,14 @@ const TEXTS = {
     email: /^Ihre E-Mail-Adresse/,
     full: 'ausgebucht',
     place: /^Sie sind auf Platz \d+ der Warteliste\./,
+    mailSubject: /^Sie stehen auf der Warteliste: /,
   },
   en: {
     join: 'Join the waitlist',
     email: /^Your e-mail address/,
     full: 'fully booked',
     place: /^You are number \d+ on the waitlist\./,
+    mailSubject: /^You are on the waitlist: /,
   },
 } as const;
 
@@ -325,6 +327,18 @@ describe('the waitlist in the browser', () => {
           .click();
         await dialog(page).getByRole('status').getByText(TEXTS[lang].place).waitFor();
         await expectAccessible(page, `joined ${lang} ${viewport.width}`);
+        // The joining mail, in the page's language, with its link to leave.
+        expect(
+          await mailPath(
+            `line.${lang}.${viewport.width}@example.at`,
+            /\/waitlist-leave\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}/,
+          ),
+        ).toMatch(/^\/waitlist-leave\//);
+        expect(
+          sink.messages.find((m) =>
+            JSON.stringify(m.to).includes(`line.${lang}.${viewport.width}@example.at`),
+          )?.subject,
+        ).toMatch(TEXTS[lang].mailSubject);
         // A reload: the page still knows the place in line.
         await page.reload();
         await main(page)
