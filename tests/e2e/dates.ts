@@ -31,3 +31,51 @@ export function weekdaysAhead(count: number): Date[] {
   }
   return days;
 }
+
+/**
+ * The library's time zone of the browser tests that run the device in another one (UTC): a
+ * time shown in the device's zone instead of the library's is then an hour or two off.
+ */
+export const LIBRARY_ZONE = 'Europe/Vienna';
+
+/** The library's date and time of an instant (`YYYY-MM-DD`, `HH:mm`), in `LIBRARY_ZONE`. */
+export function libraryTime(instant: Date): { date: string; time: string; hour: number } {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: LIBRARY_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return {
+    date: `${part('year')}-${part('month')}-${part('day')}`,
+    time: `${part('hour')}:${part('minute')}`,
+    hour: Number(part('hour')),
+  };
+}
+
+/**
+ * The library's `HH:mm` of every minute from `from` to `to`: what a clock read between the two
+ * instants may show.
+ */
+export function libraryMinutes(from: Date, to: Date): string[] {
+  const times = new Set<string>();
+  for (let t = from.getTime(); t < to.getTime(); t += 15_000) {
+    times.add(libraryTime(new Date(t)).time);
+  }
+  times.add(libraryTime(to).time);
+  return [...times];
+}
+
+/** `dd.MM.yyyy` of a `YYYY-MM-DD` day: how the staff screens show it. */
+export const dotted = (date: string) => date.split('-').reverse().join('.');
+
+/** The day after a `YYYY-MM-DD` day. */
+export function nextDay(date: string): string {
+  const d = new Date(`${date}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}

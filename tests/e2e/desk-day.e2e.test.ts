@@ -13,6 +13,7 @@ import {
 } from './harness.ts';
 import { LANGS, VIEWPORTS, openStaffPage, signInAs, type Lang } from './staff-ux-support.ts';
 import { signInAdmin, waitForReadModels } from './test-rooms.ts';
+import { dotted, LIBRARY_ZONE, libraryMinutes, libraryTime, nextDay } from './dates.ts';
 
 /**
  * The desk's day in Chromium: the dashboard's today (current and next slot, check-in tile,
@@ -20,7 +21,6 @@ import { signInAdmin, waitForReadModels } from './test-rooms.ts';
  * already checked in (when and by whom), in German and English at 375×740 and 1280×900. The
  * library runs in Europe/Vienna and the browser in UTC: every shown time is the library's.
  */
-const LIBRARY_ZONE = 'Europe/Vienna';
 const ROOM = 'Pult-Lesesaal';
 
 let db: TestDatabase;
@@ -28,35 +28,13 @@ let server: RunningServer;
 let browser: Browser;
 let admin: Client;
 
-/** The library's date and time of an instant (`YYYY-MM-DD`, `HH:mm`). */
-function libraryTime(instant: Date): { date: string; time: string } {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: LIBRARY_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(instant);
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return {
-    date: `${part('year')}-${part('month')}-${part('day')}`,
-    time: `${part('hour')}:${part('minute')}`,
-  };
-}
-const dotted = (date: string) => date.split('-').reverse().join('.');
-const nextDay = (date: string) => {
-  const d = new Date(`${date}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-};
-
 let today: string;
 let tomorrow: string;
 let checkedInNumber: string;
 let checkedInTime: string;
 let tomorrowNumber: string;
+/** What the history may show as the time of tomorrow's booking (the library's, minute by minute). */
+let tomorrowBookedAt: string[];
 
 let people = 0;
 async function staffBook(roomId: string, slotId: string): Promise<{ bookingNumber: string }> {
@@ -92,7 +70,12 @@ beforeAll(async () => {
   await staffBook(roomId, slotId);
   await staffBook(roomId, slotId);
   const later = await createSlot(admin, roomId, tomorrow, '10:00', '12:00', 4);
+  const bookingFrom = new Date();
   tomorrowNumber = (await staffBook(roomId, later)).bookingNumber;
+  const bookingTo = new Date();
+  tomorrowBookedAt = libraryMinutes(bookingFrom, bookingTo).map(
+    (time) => `${dotted(libraryTime(bookingTo).date)} ${time}`,
+  );
   const r = await admin.request('POST', '/api/admin/check-in', {
     json: { code: checkedInNumber },
   });
@@ -123,6 +106,9 @@ const TEXTS = {
       `Erika Pult1 ist bereits eingecheckt: um ${time} Uhr von ${E2E_ADMIN.username}.`,
     otherDay: (date: string) =>
       `Diese Buchung ist nicht für heute: ${date}, 10:00-12:00 Uhr, ${ROOM}.`,
+    found: (count: number) => `${count} gebuchte Reservierung${count === 1 ? '' : 'en'}`,
+    search: 'Suchen',
+    history: 'Verlauf der Reservierung',
   },
   en: {
     day: (date: string) => new RegExp(`^Today, ${date} \\(as of \\d\\d:\\d\\d\\)$`),
@@ -137,6 +123,9 @@ const TEXTS = {
     already: (time: string) =>
       `Erika Pult1 is already checked in: at ${time} by ${E2E_ADMIN.username}.`,
     otherDay: (date: string) => `This booking is not for today: ${date}, 10:00-12:00, ${ROOM}.`,
+    found: (count: number) => `${count} booked reservation${count === 1 ? '' : 's'}`,
+    search: 'Search',
+    history: 'History of the reservation',
   },
 } as const;
 
@@ -204,6 +193,61 @@ describe('the check-in screen', () => {
         );
         expect(await scrollsSideways(page)).toBe(false);
         await expectAccessible(page, `check-in ${lang} ${viewport.width}`);
+        await page.context().close();
+      });
+});
+
+/** The texts of one column of the page's table, row by row (spaces folded). */
+const column = (page: Page, index: number) =>
+  page
+    .getByRole('main')
+    .locator('table tbody tr')
+    .evaluateAll(
+      (rows, n) =>
+        rows.map((row) =>
+          (row.querySelectorAll('td')[n]?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+        ),
+      index,
+    );
+
+describe('the reservations list', () => {
+  for (const lang of LANGS)
+    for (const viewport of VIEWPORTS)
+      it(`sorts by date and time, finds a booking number, and its history is in the library's time (${lang}, ${viewport.width} px)`, async () => {
+        const texts = TEXTS[lang];
+        const page = await openAsAdmin(lang, viewport);
+        await page.goto(`${server.baseUrl}/admin/reservations`);
+        const main = page.getByRole('main');
+        await main.getByText(texts.found(4)).waitFor();
+        // From the library's today on (not the device's), by date and time, a slot's by name.
+        expect(await main.locator('#reservations-from').inputValue()).toBe(today);
+        expect(await column(page, 4)).toEqual([
+          ...Array.from({ length: 3 }, () => `${dotted(today)} 00:00-23:59`),
+          `${dotted(tomorrow)} 10:00-12:00`,
+        ]);
+        expect((await column(page, 1)).map((name) => /Pult\d/.exec(name)?.[0])).toEqual([
+          'Pult1',
+          'Pult2',
+          'Pult3',
+          'Pult4',
+        ]);
+        // A booking number, typed in small letters, finds its booking.
+        await main.locator('#reservations-term').fill(tomorrowNumber.toLowerCase());
+        await main.getByRole('button', { name: texts.search, exact: true }).click();
+        await main.getByText(texts.found(1)).waitFor();
+        await eventually(() => column(page, 4)).toEqual([`${dotted(tomorrow)} 10:00-12:00`]);
+        expect(await scrollsSideways(page)).toBe(false);
+        await expectAccessible(page, `reservations ${lang} ${viewport.width}`);
+
+        // Its history: when it was booked, in the library's time.
+        await main.locator('tbody tr').first().getByRole('link').click();
+        await main.getByRole('link', { name: texts.history }).click();
+        await page.getByRole('heading', { level: 1, name: texts.history }).waitFor();
+        await main.locator('tbody tr').first().waitFor();
+        const when = await column(page, 0);
+        expect(when.length).toBeGreaterThan(0);
+        for (const time of when) expect(tomorrowBookedAt).toContain(time);
+        expect(await scrollsSideways(page)).toBe(false);
         await page.context().close();
       });
 });

@@ -4,12 +4,12 @@ import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import {
   expectAccessible,
   launchBrowser,
-  openPage,
+  newContext,
   startServer,
   watchPage,
   type RunningServer,
 } from './harness.ts';
-import { longDate, weekdaysAhead } from './dates.ts';
+import { LIBRARY_ZONE, longDate, weekdaysAhead } from './dates.ts';
 import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
 import {
   acceptPrivacy,
@@ -27,7 +27,8 @@ import {
 /**
  * After booking the visitor lands on an address that survives a reload and
  * can be bookmarked (the owner's confirmation page of the mail's link), and the summary and the
- * data form with an empty cart do not mark earlier steps done.
+ * data form with an empty cart do not mark earlier steps done. In German and English, the phone
+ * in UTC beside a library in Europe/Vienna.
  */
 
 let db: TestDatabase;
@@ -38,13 +39,17 @@ const [dayA] = weekdaysAhead(1) as [Date];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await startServer(db);
+  server = await startServer(db, { TIME_ZONE: LIBRARY_ZONE });
   browser = await launchBrowser();
   const { admin, idOf } = await createTestRooms(server.baseUrl);
   await createSlot(admin, idOf(FIRST_ROOM), dayA, '09:00', '12:00', 10);
   await createSlot(admin, idOf(FIRST_ROOM), dayA, '13:00', '17:00', 10);
   await waitForReadModels(admin);
 });
+
+/** A visitor's page at `viewport`, the device in UTC. */
+const openPage = async (viewport: { width: number; height: number }) =>
+  (await newContext(browser, viewport, 'de', 'UTC')).newPage();
 
 afterAll(async () => {
   await browser?.close();
@@ -58,7 +63,7 @@ describe('the booked view survives a reload', () => {
     ['desktop', DESKTOP],
   ] as const) {
     it(`lands on the owner's confirmation page, which a reload keeps (${size})`, async () => {
-      const page = await openPage(browser, viewport);
+      const page = await openPage(viewport);
       const log = watchPage(page);
       await acceptPrivacy(page, server.baseUrl);
       await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
@@ -108,7 +113,7 @@ describe('the booked view survives a reload', () => {
       await page.goForward();
       await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
 
-      // The same in English.
+      // The same in English, back included.
       await serveAs(page, 'en');
       await page.reload();
       await h1(page, 'Thank you for your reservation').waitFor();
@@ -116,12 +121,18 @@ describe('the booked view survives a reload', () => {
         .getByText(bookingNumber ?? 'none', { exact: true })
         .waitFor();
       await expectAccessible(page, `booked view (${size}, en)`);
+      await page.goBack();
+      await h1(page, /^Your reservation$/).waitFor();
+      expect(new URL(page.url()).pathname).toBe(confirmation);
+      await main(page)
+        .getByText(bookingNumber ?? 'none', { exact: true })
+        .waitFor();
       expect(log.errors).toEqual([]);
       await page.context().close();
     });
 
     it(`the summary and the data form with an empty cart mark no step done (${size})`, async () => {
-      const page = await openPage(browser, viewport);
+      const page = await openPage(viewport);
       const log = watchPage(page);
       await acceptPrivacy(page, server.baseUrl);
       for (const lang of ['de', 'en'] as const) {

@@ -4,12 +4,12 @@ import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import {
   expectAccessible,
   launchBrowser,
-  openPage,
+  newContext,
   startServer,
   watchPage,
   type RunningServer,
 } from './harness.ts';
-import { weekdaysAhead } from './dates.ts';
+import { LIBRARY_ZONE, libraryMinutes, weekdaysAhead } from './dates.ts';
 import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
 import {
   acceptPrivacy,
@@ -27,7 +27,8 @@ import { budget } from '../support/time-budget.ts';
  * The cart's hold is counted down on every page, a minute before its end a
  * status warns, and when it runs out the data form stays with what was typed and says the cart
  * expired; elsewhere the visitor starts again at `/?reset=y` with the expiry message. A server
- * of its own holds carts for half a minute (so the warning shows at once).
+ * of its own holds carts for half a minute (so the warning shows at once). The library runs in
+ * Europe/Vienna and the phone in UTC: the hold's end is shown in the library's time.
  */
 
 let db: TestDatabase;
@@ -38,10 +39,21 @@ const [dayA] = weekdaysAhead(1) as [Date];
 const EXPIRED = 'Ihre Reservierung ist abgelaufen. Bitte wählen Sie Ihre Termine erneut.';
 const EXPIRED_EN = 'Your reservation has expired. Please choose your appointments again.';
 const WARNING = 'In weniger als einer Minute werden Ihre Termine wieder freigegeben.';
+const HOLD_MS = 30_000;
+const TEXTS = {
+  de: {
+    until: (time: string) => `Die Termine sind bis ${time} Uhr für Sie vorgemerkt.`,
+    fields: [/^Telefonnummer/, /^E-Mail-Adresse/],
+  },
+  en: {
+    until: (time: string) => `The appointments are held for you until ${time}.`,
+    fields: [/^Telephone number/, /^E-mail address/],
+  },
+} as const;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await startServer(db, { CART_HOLD_MINUTES: '0.5' });
+  server = await startServer(db, { CART_HOLD_MINUTES: '0.5', TIME_ZONE: LIBRARY_ZONE });
   browser = await launchBrowser();
   const { admin, idOf } = await createTestRooms(server.baseUrl);
   await createSlot(admin, idOf(FIRST_ROOM), dayA, '09:00', '12:00', 10);
@@ -54,13 +66,21 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** A fresh visitor with the one slot in the cart, on the cart page; checks the countdown. */
+/** What a page's cart may show as its hold's end: the library's time half a minute after the add. */
+const heldUntil = new WeakMap<Page, string[]>();
+
+/**
+ * A fresh visitor (the device in UTC) with the one slot in the cart, on the cart page; checks
+ * the countdown and the hold's end in the library's time.
+ */
 async function withSlot(viewport: { width: number; height: number }): Promise<Page> {
-  const page = await openPage(browser, viewport);
+  const page = await (await newContext(browser, viewport, 'de', 'UTC')).newPage();
   await acceptPrivacy(page, server.baseUrl);
   await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
   await h1(page, FIRST_ROOM).waitFor();
+  const adding = Date.now();
   await addSlot(page, dayA, '09:00-12:00');
+  heldUntil.set(page, libraryMinutes(new Date(adding + HOLD_MS), new Date(Date.now() + HOLD_MS)));
   // The time left, counted down, and (a one-minute hold) the warning with a way to keep it.
   const left = main(page).getByText(/^Ihre Termine sind noch 0:\d\d Minuten für Sie vorgemerkt\.$/);
   const first = await left.textContent();
@@ -69,7 +89,31 @@ async function withSlot(viewport: { width: number; height: number }): Promise<Pa
   await main(page).getByRole('button', { name: 'Vormerkung verlängern' }).waitFor();
   await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
   await h1(page, 'Ihre Reservierungen').waitFor();
+  const until = await main(page).locator('.cart-expiry').textContent();
+  expect(heldUntil.get(page)!.map(TEXTS.de.until)).toContain(until);
   return page;
+}
+
+/**
+ * While the phone visitor types further down the data form, the countdown, the warning and its
+ * button stay in view at the top (pinned), and cover no field being typed in.
+ */
+async function expectPinnedWhileTyping(page: Page, lang: 'de' | 'en'): Promise<void> {
+  const hold = main(page).locator('.cart-hold');
+  for (const label of TEXTS[lang].fields) {
+    const field = page.getByLabel(label);
+    await field.focus();
+    await field.pressSequentially('1');
+    const [bar, box] = [(await hold.boundingBox())!, (await field.boundingBox())!];
+    expect(bar.y, `the bar is in view (${lang})`).toBeGreaterThanOrEqual(0);
+    expect(bar.y + bar.height).toBeLessThanOrEqual(PHONE.height);
+    expect(await overlaps(hold, field), `the bar covers the field (${lang})`).toBe(false);
+    expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
+    await field.fill('');
+  }
+  await expect
+    .poll(() => page.evaluate(() => window.scrollY), { timeout: budget(5_000) })
+    .toBeGreaterThan(0);
 }
 
 describe('the cart expiry is shown and loses nothing', () => {
@@ -87,23 +131,7 @@ describe('the cart expiry is shown and loses nothing', () => {
       .waitFor();
     await phone.getByLabel(/^Vorname/).fill('Erika');
     await phone.getByLabel(/^Nachname/).fill('Muster');
-    // While typing further down the form, the countdown, the warning and its button stay in
-    // view at the top (pinned), and cover no field being typed in.
-    const hold = main(phone).locator('.cart-hold');
-    for (const label of [/^Telefonnummer/, /^E-Mail-Adresse/]) {
-      const field = phone.getByLabel(label);
-      await field.focus();
-      await field.pressSequentially('1');
-      const [bar, box] = [(await hold.boundingBox())!, (await field.boundingBox())!];
-      expect(bar.y, 'the bar is in view').toBeGreaterThanOrEqual(0);
-      expect(bar.y + bar.height).toBeLessThanOrEqual(PHONE.height);
-      expect(await overlaps(hold, field), 'the bar covers the field').toBe(false);
-      expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
-      await field.fill('');
-    }
-    await expect
-      .poll(() => phone.evaluate(() => window.scrollY), { timeout: budget(5_000) })
-      .toBeGreaterThan(0);
+    await expectPinnedWhileTyping(phone, 'de');
     await main(phone).getByRole('button', { name: 'Vormerkung verlängern' }).waitFor();
     const keep = (await main(phone)
       .getByRole('button', { name: 'Vormerkung verlängern' })
@@ -159,7 +187,7 @@ describe('the cart expiry is shown and loses nothing', () => {
     await desktop.context().close();
   });
 
-  it('the countdown and the warning pass axe in English at both sizes', async () => {
+  it('the countdown and the warning pass axe in English at both sizes, pinned while typing', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       const page = await withSlot(viewport);
       await serveAs(page, 'en');
@@ -168,7 +196,17 @@ describe('the cart expiry is shown and loses nothing', () => {
         .getByText(/^Your appointments are held for you for another 0:\d\d/)
         .waitFor();
       await main(page).getByRole('button', { name: 'Keep holding them' }).waitFor();
+      expect(heldUntil.get(page)!.map(TEXTS.en.until)).toContain(
+        await main(page).locator('.cart-expiry').textContent(),
+      );
       await expectAccessible(page, `cart with the hold warning (${viewport.width} px, en)`);
+      if (viewport === PHONE) {
+        // Held anew, so the hold lasts while the visitor types.
+        await main(page).getByRole('button', { name: 'Keep holding them' }).click();
+        await main(page).getByRole('link', { name: 'Continue to your data' }).click();
+        await h1(page, 'Your data').waitFor();
+        await expectPinnedWhileTyping(page, 'en');
+      }
       await page.context().close();
     }
   });

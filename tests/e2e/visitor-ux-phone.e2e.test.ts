@@ -5,19 +5,20 @@ import { makePng } from '../support/images.ts';
 import {
   expectAccessible,
   launchBrowser,
-  openPage,
+  newContext,
   startServer,
   watchPage,
   type RunningServer,
 } from './harness.ts';
-import { weekdaysAhead } from './dates.ts';
+import { LIBRARY_ZONE, weekdaysAhead } from './dates.ts';
 import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
 import { acceptPrivacy, addSlot, DESKTOP, h1, main, PHONE, serveAs } from './visitor-pages.ts';
 
 /**
  * The phone flow (375×740, and the same at 1280×900): the room's image on
  * its page, the month buttons in one row, today marked, after an add the way on in sight and
- * the cart's count in the header, time ranges unbroken, and "choose more" back to the room.
+ * the cart's count in the header, time ranges unbroken, and "choose more" back to the room. The
+ * phone runs in UTC, the library in Europe/Vienna.
  */
 
 let db: TestDatabase;
@@ -29,7 +30,7 @@ const ALT = 'Lange Tische unter hohen Fenstern';
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await startServer(db);
+  server = await startServer(db, { TIME_ZONE: LIBRARY_ZONE });
   browser = await launchBrowser();
   const { admin, idOf } = await createTestRooms(server.baseUrl);
   const form = new FormData();
@@ -66,7 +67,7 @@ describe('a phone-first flow', () => {
     ['desktop', DESKTOP],
   ] as const) {
     it(`room, calendar, cart and the way on (${size})`, async () => {
-      const page = await openPage(browser, viewport);
+      const page = await (await newContext(browser, viewport, 'de', 'UTC')).newPage();
       const log = watchPage(page);
       await acceptPrivacy(page, server.baseUrl);
       await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();

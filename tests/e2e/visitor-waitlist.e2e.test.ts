@@ -6,7 +6,7 @@ import { Client } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { freePort } from '../support/ports.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
-import { iso, longDate, weekdaysAhead } from './dates.ts';
+import { iso, LIBRARY_ZONE, longDate, weekdaysAhead } from './dates.ts';
 import {
   eventually,
   expectAccessible,
@@ -43,16 +43,47 @@ const RANGE = '09:00-12:00';
 const WAITER = 'wanda.warte@example.at';
 
 const TEXTS = {
-  de: { join: 'Auf die Warteliste', email: /^Ihre E-Mail-Adresse/, full: 'ausgebucht' },
-  en: { join: 'Join the waitlist', email: /^Your e-mail address/, full: 'fully booked' },
+  de: {
+    join: 'Auf die Warteliste',
+    email: /^Ihre E-Mail-Adresse/,
+    full: 'ausgebucht',
+    place: /^Sie sind auf Platz \d+ der Warteliste\./,
+    mailSubject: /^Sie stehen auf der Warteliste: /,
+  },
+  en: {
+    join: 'Join the waitlist',
+    email: /^Your e-mail address/,
+    full: 'fully booked',
+    place: /^You are number \d+ on the waitlist\./,
+    mailSubject: /^You are on the waitlist: /,
+  },
 } as const;
 
-/** A visitor page in `lang` at `viewport`, the privacy notice accepted (it is tested elsewhere). */
+/** The staff slot page's line by language. */
+const STAFF_TEXTS = {
+  de: {
+    line: 'Warteliste',
+    waiting: 'wartet',
+    removed: 'entfernt',
+    remove: /^Eintrag auf Platz \d+ von der Warteliste entfernen$/,
+  },
+  en: {
+    line: 'Waitlist',
+    waiting: 'waiting',
+    removed: 'removed',
+    remove: /^Remove the entry in place \d+ from the waitlist$/,
+  },
+} as const;
+
+/**
+ * A visitor page in `lang` at `viewport`, the privacy notice accepted (it is tested elsewhere);
+ * the device in UTC, the library in Europe/Vienna.
+ */
 async function visitorPage(
   viewport: { width: number; height: number },
   lang: 'de' | 'en' = 'de',
 ): Promise<Page> {
-  const context = await newContext(browser, viewport, lang);
+  const context = await newContext(browser, viewport, lang, 'UTC');
   await context.addInitScript(() => sessionStorage.setItem('privacyAccepted', 'true'));
   const page = await context.newPage();
   if (lang !== 'de') await serveAs(page, lang);
@@ -92,6 +123,7 @@ beforeAll(async () => {
   await sink.start();
   // The matcher runs at the expiry job's pace.
   server = await startServer(db, {
+    TIME_ZONE: LIBRARY_ZONE,
     SMTP_URL: sink.url,
     MAIL_INTERVAL_MS: '200',
     EXPIRY_JOB_INTERVAL_MS: '300',
@@ -169,7 +201,7 @@ describe('the waitlist in the browser', () => {
     await other.context().close();
 
     // Staff see the line; then they cancel the booking and the matcher offers the seat.
-    const staff = await openStaffPage(browser, DESKTOP);
+    const staff = await openStaffPage(browser, DESKTOP, 'de', 'UTC');
     await signInAs(staff, server.baseUrl);
     const slotPage = `${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotId}`;
     await staff.goto(slotPage);
@@ -255,7 +287,7 @@ describe('the waitlist in the browser', () => {
 
     const rudi = await joinAs('rudi@example.at');
     await rudi.context().close();
-    const staff = await openStaffPage(browser, DESKTOP);
+    const staff = await openStaffPage(browser, DESKTOP, 'de', 'UTC');
     await signInAs(staff, server.baseUrl);
     await staff.goto(`${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotId}`);
     const line = staff.getByRole('region', { name: 'Warteliste' });
@@ -273,7 +305,7 @@ describe('the waitlist in the browser', () => {
     await staff.context().close();
   });
 
-  it('has no axe violations on the join form and the offer page (375 and 1280, de and en)', async () => {
+  it('keeps the place in line through a reload, staff remove it; no axe violations on the join form, the offer page and the line (375 and 1280, de and en)', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       for (const lang of ['de', 'en'] as const) {
         const page = await visitorPage(viewport, lang);
@@ -287,12 +319,61 @@ describe('the waitlist in the browser', () => {
           .click();
         await dialog(page).getByLabel(TEXTS[lang].email).waitFor();
         await expectAccessible(page, `join form ${lang} ${viewport.width}`);
+        await dialog(page)
+          .getByLabel(TEXTS[lang].email)
+          .fill(`line.${lang}.${viewport.width}@example.at`);
+        await dialog(page)
+          .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
+          .click();
+        await dialog(page).getByRole('status').getByText(TEXTS[lang].place).waitFor();
+        await expectAccessible(page, `joined ${lang} ${viewport.width}`);
+        // The joining mail, in the page's language, with its link to leave.
+        expect(
+          await mailPath(
+            `line.${lang}.${viewport.width}@example.at`,
+            /\/waitlist-leave\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}/,
+          ),
+        ).toMatch(/^\/waitlist-leave\//);
+        expect(
+          sink.messages.find((m) =>
+            JSON.stringify(m.to).includes(`line.${lang}.${viewport.width}@example.at`),
+          )?.subject,
+        ).toMatch(TEXTS[lang].mailSubject);
+        // A reload: the page still knows the place in line.
+        await page.reload();
+        await main(page)
+          .getByRole('button', { name: new RegExp(`, ${TEXTS[lang].full}(,|$)`) })
+          .click();
+        await dialog(page).getByRole('status').getByText(TEXTS[lang].place).waitFor();
         const unknown = `/waitlist-offer/${slotId}/${'0'.repeat(32)}`;
         await page.goto(`${server.baseUrl}${unknown}`);
         await page.getByRole('alert').waitFor();
         await expectAccessible(page, `offer page ${lang} ${viewport.width}`);
         await page.context().close();
       }
+    }
+
+    // Staff see these entries and take them off the line, at both sizes and in both languages.
+    for (const lang of ['de', 'en'] as const) {
+      const staff = await openStaffPage(browser, PHONE, lang, 'UTC');
+      await signInAs(staff, server.baseUrl, lang);
+      await staff.goto(`${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotId}`);
+      const line = staff.getByRole('region', { name: STAFF_TEXTS[lang].line });
+      for (const viewport of [PHONE, DESKTOP]) {
+        await staff.setViewportSize(viewport);
+        const email = `line.${lang}.${viewport.width}@example.at`;
+        await reloadUntilVisible(staff, line.getByRole('cell', { name: email }));
+        const row = line.getByRole('row', { name: new RegExp(email.replaceAll('.', '\\.')) });
+        await row.getByRole('cell', { name: STAFF_TEXTS[lang].waiting, exact: true }).waitFor();
+        await row.getByRole('button', { name: STAFF_TEXTS[lang].remove }).click();
+        await row.getByRole('cell', { name: STAFF_TEXTS[lang].removed, exact: true }).waitFor();
+        expect(await row.getByRole('button').count()).toBe(0);
+        await expectAccessible(
+          staff,
+          `staff slot page, an entry removed (${lang} ${viewport.width})`,
+        );
+      }
+      await staff.context().close();
     }
   });
 });

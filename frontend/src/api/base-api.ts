@@ -8,6 +8,7 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import type { AppConfig } from '../lib/config';
 import { positionOf } from '../lib/position';
+import { SESSION_KEYS, writeSession } from '../lib/session-storage';
 import { resolveApiUrl, serializeParams, type QueryParams } from '../lib/url';
 import { positionSeen, selectMinPosition, type ConsistencyState } from './consistency-slice';
 
@@ -120,7 +121,11 @@ export const baseQuery: BaseQueryFn<
   );
   if (!get && result.data !== undefined) {
     const position = positionOf(result.data);
-    if (position !== null) api.dispatch(positionSeen(position));
+    if (position !== null) {
+      api.dispatch(positionSeen(position));
+      const seen = selectMinPosition(api.getState() as { consistency: ConsistencyState });
+      if (seen !== null) writeSession(SESSION_KEYS.position, seen);
+    }
   }
   if (result.error?.status === 401 && !AUTH_ENDPOINTS.has(api.endpoint)) {
     // The session ended: re-check who is signed in, which shows the sign-in page.

@@ -1,12 +1,18 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { maxPosition } from '../lib/position';
+import { readSession, SESSION_KEYS } from '../lib/session-storage';
 
 /** Read-your-writes: the highest event-store position any command answer reported. */
 export interface ConsistencyState {
   minPosition: string | null;
 }
 
-const initialState: ConsistencyState = { minPosition: null };
+/**
+ * The position of the session's writes before a reload, too: a reload right after a write (a
+ * waitlist entry whose place the page asks for) would otherwise read a read model that has not
+ * caught up with it yet.
+ */
+const initialState = (): ConsistencyState => ({ minPosition: readSession(SESSION_KEYS.position) });
 
 export const consistencySlice = createSlice({
   name: 'consistency',

@@ -1,5 +1,5 @@
 import { WEEKDAYS, type Weekday } from '@rr/contracts/dates';
-import { addDaysIso, localDate, parseIsoDate, toIsoDate } from './dates';
+import { addDaysIso, localDate, parseIsoDate, todayIso, toIsoDate } from './dates';
 
 /**
  * Pure calendar math of the monthly slot calendar (docs/product.md#screens, "Calendar"), shared by the
@@ -35,6 +35,15 @@ export function formatYearMonth({ year, month }: YearMonth, locale: string): str
 
 export function yearMonthOfDate(date: Date): YearMonth {
   return { year: date.getFullYear(), month: date.getMonth() + 1 };
+}
+
+/**
+ * The library's current month (in its time zone, not the device's: on the last evening of a
+ * month a device in UTC is still in the month the library has left).
+ */
+export function currentYearMonth(now: Date = new Date()): YearMonth {
+  const [year, month] = todayIso(now).split('-').map(Number) as [number, number];
+  return { year, month };
 }
 
 export function shiftMonth({ year, month }: YearMonth, delta: number): YearMonth {

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   compareYearMonth,
+  currentYearMonth,
   dayLabel,
   gridKeyTarget,
   dayStatus,
@@ -16,6 +17,7 @@ import {
   weekdayOf,
   type CalendarSlot,
 } from './calendar';
+import { DEFAULT_TIME_ZONE, setLibraryTimeZone } from './dates';
 import { isOverbooked } from './staff-calendar';
 
 const slot = (date: string, startTime: string, capacity: number, ticketCount: number) =>
@@ -206,5 +208,21 @@ describe('dayLabel', () => {
     expect(dayLabel({ date, note: later, status: 'empty', statusText: 'keine Zeitfenster' })).toBe(
       `${date}, noch nicht buchbar`,
     );
+  });
+});
+
+describe('currentYearMonth', () => {
+  afterEach(() => setLibraryTimeZone(DEFAULT_TIME_ZONE));
+
+  it("is the library's month, not the device's", () => {
+    // 23:30 UTC on 30 November is 00:30 on 1 December in Vienna; 18:30 on 30 November in New York.
+    const instant = new Date('2026-11-30T23:30:00Z');
+    setLibraryTimeZone('Europe/Vienna');
+    expect(currentYearMonth(instant)).toEqual({ year: 2026, month: 12 });
+    setLibraryTimeZone('America/New_York');
+    expect(currentYearMonth(instant)).toEqual({ year: 2026, month: 11 });
+    // New Year's Eve: the year turns with the month.
+    setLibraryTimeZone('Europe/Vienna');
+    expect(currentYearMonth(new Date('2026-12-31T23:30:00Z'))).toEqual({ year: 2027, month: 1 });
   });
 });

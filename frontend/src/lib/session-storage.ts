@@ -7,6 +7,8 @@ export const SESSION_KEYS = {
   privacyAccepted: 'privacyAccepted',
   /** Prefix of a slot's waitlist reference (`waitlist:<slot id>`): the place after a reload. */
   waitlist: 'waitlist:',
+  /** The highest write position the page has seen: after a reload it still reads its writes. */
+  position: 'position',
 } as const;
 
 export function readSession(key: string): string | null {

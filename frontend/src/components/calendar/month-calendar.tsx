@@ -9,6 +9,7 @@ import {
 } from 'react';
 import { useTranslation } from '../../i18n/i18n-context';
 import {
+  currentYearMonth,
   dayLabel,
   dayStatus,
   formatYearMonth,
@@ -141,7 +142,7 @@ export function MonthCalendar<S extends CalendarSlot>({
           <button
             type="button"
             className="button button--secondary"
-            onClick={() => onMonthChange(yearMonthOfDate(new Date()))}
+            onClick={() => onMonthChange(currentYearMonth())}
           >
             {t('calendar.current-month')}
           </button>

@@ -6,8 +6,13 @@ import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { isOverbooked } from '../../../lib/staff-calendar';
-import { monthRange, parseYearMonth, yearMonthOfDate, type YearMonth } from '../../../lib/calendar';
-import { formatTimeRange, parseIsoDate, todayIso } from '../../../lib/dates';
+import {
+  currentYearMonth,
+  monthRange,
+  parseYearMonth,
+  type YearMonth,
+} from '../../../lib/calendar';
+import { formatTimeRange } from '../../../lib/dates';
 import { useGetRoomTimeSlotsQuery, useGetTimeSlotRoomQuery } from '../api/admin-time-slots-api';
 import { addPath, capacityPath, editPath } from '../utils/paths';
 
@@ -26,7 +31,7 @@ export function TimeSlotCalendar() {
   const { id = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
   // The library's month, not the device's (docs/product.md#configuration).
-  const [currentMonth] = useState(() => yearMonthOfDate(parseIsoDate(todayIso()) ?? new Date()));
+  const [currentMonth] = useState(() => currentYearMonth());
   const month = parseYearMonth(
     { year: searchParams.get('year'), month: searchParams.get('month') },
     currentMonth,

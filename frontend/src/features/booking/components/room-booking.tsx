@@ -9,9 +9,9 @@ import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
 import {
   compareYearMonth,
+  currentYearMonth,
   monthRange,
   parseYearMonth,
-  yearMonthOfDate,
   type YearMonth,
 } from '../../../lib/calendar';
 import { formatLongDate, formatTimeRange } from '../../../lib/dates';
@@ -41,7 +41,7 @@ export function RoomBooking() {
   const dispatch = useAppDispatch();
   const { id = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
-  const [current] = useState(() => yearMonthOfDate(new Date()));
+  const [current] = useState(() => currentYearMonth());
   const requested = parseYearMonth(
     { year: searchParams.get('year'), month: searchParams.get('month') },
     current,

@@ -12,6 +12,7 @@ import {
 } from '../../../lib/dates';
 import { DISPLAY_POLLING_MS, useGetDisplayQuery } from '../api/display-api';
 import { nextOf, seatLevel } from '../lib/display-view';
+import { useCopyWithoutSoftHyphens, useHyphenate, type Hyphenate } from '../lib/hyphenate';
 
 /** The current time, renewed every second (the browser's clock, for the display only). */
 function useNow(): Date {
@@ -24,7 +25,7 @@ function useNow(): Date {
 }
 
 /** The free seats of a slot in words (the colour only repeats them); the number stands out. */
-function Seats({ slot, large = false }: { slot: DisplaySlot; large?: boolean }) {
+function Seats({ slot, hy, large = false }: { slot: DisplaySlot; hy: Hyphenate; large?: boolean }) {
   const { t } = useTranslation('display');
   const level = seatLevel(slot);
   return (
@@ -32,11 +33,11 @@ function Seats({ slot, large = false }: { slot: DisplaySlot; large?: boolean }) 
       className={`display-seats display-seats--${level}${large ? ' display-seats--large' : ''}`}
     >
       {level === 'full' ? (
-        t('full')
+        hy(t('full'))
       ) : (
         <>
           <span className="display-seats__count">{slot.freeSeats}</span>{' '}
-          {t('seats', { count: slot.freeSeats })}
+          {hy(t('seats', { count: slot.freeSeats }))}
         </>
       )}
     </span>
@@ -47,62 +48,71 @@ function RoomPanel({
   room,
   today,
   language,
+  hy,
 }: {
   room: DisplayRoom;
   today: string;
   language: string;
+  hy: Hyphenate;
 }) {
   const { t } = useTranslation('display');
   const headingId = useId();
   const next = nextOf(room, today);
+  const nextDay = next.later
+    ? t('next-day', { date: formatLongDate(next.later.date, language) })
+    : '';
   return (
     <section className="display-room" aria-labelledby={headingId}>
-      <h2 id={headingId} className="display-room__name">
-        {room.name}
+      {/* A heading's name (and so its region's) is the plain text: Chromium's accessibility tree
+          would otherwise carry the soft hyphens. */}
+      <h2 id={headingId} className="display-room__name" aria-label={room.name}>
+        {hy(room.name)}
       </h2>
       {room.current ? (
         <div className="display-room__now">
           <p className="display-room__label">
-            {t('now')}{' '}
+            {hy(t('now'))}{' '}
             <span className="display-time">
               {formatTimeRange(room.current.startTime, room.current.endTime)}
             </span>
           </p>
           <p>
-            <Seats slot={room.current} large />
+            <Seats slot={room.current} hy={hy} large />
           </p>
         </div>
       ) : next.today.length ? (
-        <p className="display-room__none">{t('no-current')}</p>
+        <p className="display-room__none">{hy(t('no-current'))}</p>
       ) : null}
       {next.today.length ? (
         <>
-          <h3 className="display-room__label">{t('next')}</h3>
+          <h3 className="display-room__label" aria-label={t('next')}>
+            {hy(t('next'))}
+          </h3>
           <ul className="display-room__next">
             {next.today.map((slot) => (
               <li key={slot.id}>
                 <span className="display-time">
                   {formatTimeRange(slot.startTime, slot.endTime)}
                 </span>{' '}
-                <Seats slot={slot} />
+                <Seats slot={slot} hy={hy} />
               </li>
             ))}
           </ul>
         </>
       ) : (
-        <p className="display-room__none">{t('no-more-today')}</p>
+        <p className="display-room__none">{hy(t('no-more-today'))}</p>
       )}
       {next.later ? (
         <>
-          <h3 className="display-room__label display-room__label--date">
-            {t('next-day', { date: formatLongDate(next.later.date, language) })}
+          <h3 className="display-room__label display-room__label--date" aria-label={nextDay}>
+            {hy(nextDay)}
           </h3>
           <ul className="display-room__next">
             <li>
               <span className="display-time">
                 {formatTimeRange(next.later.startTime, next.later.endTime)}
               </span>{' '}
-              <Seats slot={next.later} />
+              <Seats slot={next.later} hy={hy} />
             </li>
           </ul>
         </>
@@ -123,6 +133,8 @@ export function OccupancyDisplay({ roomId }: { roomId: string }) {
   const { t, i18n } = useTranslation('display');
   const now = useNow();
   const language = i18n.language;
+  const hy = useHyphenate(language);
+  useCopyWithoutSoftHyphens();
   const { data, error, fulfilledTimeStamp } = useGetDisplayQuery(roomId, {
     pollingInterval: DISPLAY_POLLING_MS,
     skipPollingIfUnfocused: false,
@@ -141,15 +153,15 @@ export function OccupancyDisplay({ roomId }: { roomId: string }) {
   if (data) {
     content = data.rooms.length ? (
       data.rooms.map((room) => (
-        <RoomPanel key={room.id} room={room} today={data.today} language={language} />
+        <RoomPanel key={room.id} room={room} today={data.today} language={language} hy={hy} />
       ))
     ) : (
-      <p className="display-room__none">{t('no-rooms')}</p>
+      <p className="display-room__none">{hy(t('no-rooms'))}</p>
     );
   } else if (error) {
     content = isNotFound(error) ? (
       <p className="display-message" role="alert">
-        {t('room-not-found')}
+        {hy(t('room-not-found'))}
       </p>
     ) : (
       <ErrorBox error={error} />
@@ -164,7 +176,9 @@ export function OccupancyDisplay({ roomId }: { roomId: string }) {
   return (
     <div className="display">
       <header className="display__header">
-        <h1 className="display__title">{t('title')}</h1>
+        <h1 className="display__title" aria-label={t('title')}>
+          {hy(t('title'))}
+        </h1>
         <p className="display__clock">
           <time className="display__time">{formatClockTime(now)}</time>{' '}
           <span className="display__date">{formatLongDate(todayIso(now), language)}</span>
