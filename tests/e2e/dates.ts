@@ -1,3 +1,4 @@
+import { localDateTime } from '@rr/domain';
 /**
  * Dates of the browser tests. They come from the machine clock (`new Date()`), which the server
  * process under test shares: the tests and the server agree on what "today" is.
@@ -40,21 +41,8 @@ export const LIBRARY_ZONE = 'Europe/Vienna';
 
 /** The library's date and time of an instant (`YYYY-MM-DD`, `HH:mm`), in `LIBRARY_ZONE`. */
 export function libraryTime(instant: Date): { date: string; time: string; hour: number } {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: LIBRARY_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(instant);
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return {
-    date: `${part('year')}-${part('month')}-${part('day')}`,
-    time: `${part('hour')}:${part('minute')}`,
-    hour: Number(part('hour')),
-  };
+  const { date, time } = localDateTime(instant, LIBRARY_ZONE);
+  return { date, time, hour: Number(time.slice(0, 2)) };
 }
 
 /**
