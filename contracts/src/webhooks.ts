@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.cancelled',
   'ticket.checked_in',
   'ticket.no_show',
+  'ticket.unconfirmed',
   'waitlist.offered',
   'timeslot.created',
   'timeslot.changed',

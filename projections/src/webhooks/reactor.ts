@@ -136,6 +136,7 @@ export const webhookReactor: Projection = {
     'TicketBooked',
     'TicketCancelled',
     'TicketNoShowReleased',
+    'TicketConfirmationLapsed',
     'TicketCheckedIn',
     'SeatOffered',
     'TransactionBooked',
@@ -219,6 +220,8 @@ export const webhookReactor: Projection = {
         return ticketEvent(client, event, 'booking.cancelled', -1);
       case 'TicketNoShowReleased':
         return ticketEvent(client, event, 'ticket.no_show', -1);
+      case 'TicketConfirmationLapsed':
+        return ticketEvent(client, event, 'ticket.unconfirmed', -1);
       case 'TicketCheckedIn':
         return ticketEvent(client, event, 'ticket.checked_in', 0, {
           checkedInAt: (event.data as { checkedInAt: string }).checkedInAt,
