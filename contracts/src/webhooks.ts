@@ -10,7 +10,6 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.cancelled',
   'ticket.checked_in',
   'ticket.no_show',
-  'ticket.unconfirmed',
   'waitlist.offered',
   'timeslot.created',
   'timeslot.changed',

@@ -6798,7 +6798,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            eventTypes: ("booking.created" | "booking.cancelled" | "ticket.checked_in" | "ticket.no_show" | "ticket.unconfirmed" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
+            eventTypes: ("booking.created" | "booking.cancelled" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
             description: string;
             createdBy: string;
             createdAt: string;
@@ -6812,12 +6812,12 @@ export interface components {
         };
         WebhookInput: {
             url: string;
-            eventTypes: ("booking.created" | "booking.cancelled" | "ticket.checked_in" | "ticket.no_show" | "ticket.unconfirmed" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
+            eventTypes: ("booking.created" | "booking.cancelled" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
             description?: string;
         };
         WebhookUpdateInput: {
             url: string;
-            eventTypes: ("booking.created" | "booking.cancelled" | "ticket.checked_in" | "ticket.no_show" | "ticket.unconfirmed" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
+            eventTypes: ("booking.created" | "booking.cancelled" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
             description?: string;
             enabled: boolean;
         };
@@ -7095,7 +7095,7 @@ export interface components {
             /** @description The webhook-id header, the same on every attempt */
             id: string;
             /** @enum {string} */
-            eventType: "booking.created" | "booking.cancelled" | "ticket.checked_in" | "ticket.no_show" | "ticket.unconfirmed" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed";
+            eventType: "booking.created" | "booking.cancelled" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
