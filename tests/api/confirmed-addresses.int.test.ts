@@ -295,6 +295,25 @@ describe('a room without the setting', () => {
     const client = new Client(suite.app.baseUrl);
     expect((await confirm({ ownerId: 'f'.repeat(32), client })).status).toBe(404);
     expect((await confirm({ ownerId: 'not-an-owner', client })).status).toBe(404);
+    // A damaged link's id is unknown whatever body comes with it (the body is read after it).
+    for (const body of ['8', '{"a":'])
+      expect(
+        (
+          await fetch(`${suite.app.baseUrl}/api/owners/%00/confirm`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+            body,
+          })
+        ).status,
+      ).toBe(404);
+    // A well-formed id with an unreadable body: the body's error.
+    const unreadable = await fetch(`${suite.app.baseUrl}/api/owners/${'f'.repeat(32)}/confirm`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+      body: '{"a":',
+    });
+    expect(unreadable.status).toBe(400);
+    expect(await unreadable.json()).toMatchObject({ error: 'validation__error' });
   });
 });
 
