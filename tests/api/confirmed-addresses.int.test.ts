@@ -8,6 +8,7 @@ import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
 import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
+import { compareWithRebuild } from '../support/read-models.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 /**
@@ -419,6 +420,9 @@ describe('confirmations racing the release at the deadline', () => {
     // Both sides won some: the confirmations answered before the deadline, and some after it.
     expect(outcomes.confirmed).toBeGreaterThanOrEqual(10);
     expect(outcomes.released).toBeGreaterThan(0);
+    // The deadlines, confirmations and releases are in the log: a rebuild gives the same rows.
+    const { live, rebuilt } = await compareWithRebuild(suite.db.pool, budget(20_000));
+    expect(rebuilt).toEqual(live);
     console.log(
       `confirmation vs release at the deadline: 50 races, ${outcomes.confirmed} confirmed first, ${outcomes.released} released first, 0 both`,
     );
