@@ -47,11 +47,21 @@ interface OwnerTicket {
   unconfirmed: boolean;
 }
 
-async function book(timeSlotId: string, language: 'de' | 'en' = 'de'): Promise<Booked> {
+async function book(
+  timeSlotId: string,
+  language: 'de' | 'en' = 'de',
+  ...more: string[]
+): Promise<Booked> {
   const v = new Client(suite.app.baseUrl);
   const cart = await v.request('POST', '/api/transactions', { json: { timeSlotId } });
   expect(cart.status).toBe(201);
   const { transactionId } = (await cart.json()) as { transactionId: string };
+  for (const other of more) {
+    const added = await v.request('POST', `/api/transactions/${transactionId}/tickets`, {
+      json: { timeSlotId: other },
+    });
+    expect(added.status).toBeLessThan(300);
+  }
   const res = await v.request('PUT', `/api/transactions/${transactionId}/booking`, {
     json: {
       salutation: 'MS',
@@ -256,6 +266,21 @@ describe('a booking in a room with confirmed addresses', () => {
     await expect
       .poll(() => staffTicket(b.ticketId), { timeout: budget(5000) })
       .toMatchObject({ status: 'INVALID', unconfirmed: true });
+    clock.set(BASE);
+  });
+
+  it("releases a booking's due tickets together: one mail names them all", async () => {
+    clock.set(BASE);
+    const morning = await createSlot(suite.admin, confirming, addDays(DAY, 2), '09:00', '10:00', 5);
+    const noon = await createSlot(suite.admin, confirming, addDays(DAY, 2), '12:00', '13:00', 5);
+    const b = await book(morning, 'de', noon);
+    await sendAll(1);
+    clock.set(new Date(BASE.getTime() + 30 * MINUTE));
+    expect(await releaseUnconfirmed(suite.app.deps)).toBe(2);
+    const [mail] = await sendAll(1);
+    expect(mail!.subject).toBe(`Ihre Reservierung ${b.bookingNumber} wurde nicht bestätigt`);
+    expect(mail!.text).toContain('09:00–10:00 Uhr');
+    expect(mail!.text).toContain('12:00–13:00 Uhr');
     clock.set(BASE);
   });
 

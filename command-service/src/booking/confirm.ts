@@ -73,30 +73,46 @@ export async function confirmBooking(deps: CommandDeps, ownerId: string) {
 }
 
 /**
- * The release job's step for one ticket whose confirmation deadline has come (actor `system`):
- * on the ticket's slot stream, and on its visitor's stream (the per-visitor limits free it).
- * Answers whether it released the ticket (false: confirmed, cancelled or released meanwhile).
+ * The release job's step for a booking's tickets whose confirmation deadline has come (actor
+ * `system`), in one transaction, so the visitor gets one mail for them: on the tickets' slot
+ * streams, and on the visitor's stream (the per-visitor limits free them). Answers how many it
+ * released (fewer when some were confirmed, cancelled or released meanwhile).
  */
-export async function releaseUnconfirmedTicket(
+export async function releaseUnconfirmedTickets(
   deps: CommandDeps,
-  ticket: { ticketId: string; timeSlotId: string; visitorKey: string | null },
-): Promise<boolean> {
-  const command: ConfirmationCommand = {
-    type: 'LapseConfirmation',
-    data: { ticketId: ticket.ticketId },
-  };
+  booking: { visitorKey: string | null; tickets: { ticketId: string; timeSlotId: string }[] },
+): Promise<number> {
   const { answer } = await handleCommand(deps.store, {
     actor: { kind: 'system', job: 'confirmation-release' },
     load: async (s): Promise<Loaded> => {
-      const slots = await lockCartAndSlots(s, null, [ticket.timeSlotId]);
-      const visitor = ticket.visitorKey
-        ? { key: ticket.visitorKey, state: await lockAndLoadVisitor(s, ticket.visitorKey) }
+      const slots = await lockCartAndSlots(
+        s,
+        null,
+        booking.tickets.map((t) => t.timeSlotId),
+      );
+      const visitor = booking.visitorKey
+        ? { key: booking.visitorKey, state: await lockAndLoadVisitor(s, booking.visitorKey) }
         : null;
       return { slots, visitor };
     },
-    decide: (state) => decideConfirmation(command, state.slots, decisionTime(deps)),
+    decide: (state): ConfirmationDecision => {
+      // Each ticket is decided on its own slot's ticket, which no other ticket's release touches.
+      const at = decisionTime(deps);
+      const all: ConfirmationDecision = { slots: new Map(), visitor: [] };
+      for (const { ticketId } of booking.tickets) {
+        const d = decideConfirmation(
+          { type: 'LapseConfirmation', data: { ticketId } },
+          state.slots,
+          at,
+        );
+        for (const [slotId, events] of d.slots)
+          all.slots.set(slotId, [...(all.slots.get(slotId) ?? []), ...events]);
+        all.visitor.push(...d.visitor);
+      }
+      return all;
+    },
     appends: appendsOf,
-    answer: (decision) => decision.slots.size > 0,
+    answer: (decision) => decision.visitor.length,
   });
   return answer;
 }
@@ -105,35 +121,42 @@ export async function releaseUnconfirmedTicket(
  * The release of tickets not confirmed by their deadline, a step of the no-show job's round (one
  * job releases every due ticket): `ticket_state`'s partial index on the deadline finds the due
  * ones (booked, awaiting confirmation, deadline come by the clock), never a scan of every booked
- * ticket. Answers how many it released.
+ * ticket; each booking's due tickets are released together. Answers how many it released.
  */
 export async function releaseUnconfirmed(deps: CommandDeps, batch = 500): Promise<number> {
   const { now } = decisionTime(deps);
   const due = await deps.pool.query<{
     id: string;
     time_slot_id: string;
+    owner_id: string | null;
     visitor_key: string | null;
   }>(
-    `SELECT t.ticket_id AS id, t.time_slot_id, b.visitor_key
+    `SELECT t.ticket_id AS id, t.time_slot_id, t.owner_id, b.visitor_key
        FROM ticket_state t
        LEFT JOIN bookings b ON b.owner_id = t.owner_id
       WHERE t.status = 'BOOKED' AND t.confirm_by IS NOT NULL AND t.confirm_by <= $1
       ORDER BY t.confirm_by, t.ticket_id LIMIT $2`,
     [now, batch],
   );
-  let released = 0;
+  const byBooking = new Map<
+    string,
+    { visitorKey: string | null; tickets: { ticketId: string; timeSlotId: string }[] }
+  >();
   for (const t of due.rows) {
+    const key = t.owner_id ?? t.id;
+    const booking = byBooking.get(key) ?? { visitorKey: t.visitor_key, tickets: [] };
+    booking.tickets.push({ ticketId: t.id, timeSlotId: t.time_slot_id });
+    byBooking.set(key, booking);
+  }
+  let released = 0;
+  for (const booking of byBooking.values()) {
     try {
-      const done = await releaseUnconfirmedTicket(deps, {
-        ticketId: t.id,
-        timeSlotId: t.time_slot_id,
-        visitorKey: t.visitor_key,
-      });
-      if (done) released += 1;
+      released += await releaseUnconfirmedTickets(deps, booking);
     } catch (err) {
+      // Ticket ids only: an owner id opens the booking's page.
       deps.logger.warn(
-        { ticketId: t.id, err: String(err) },
-        'release of an unconfirmed ticket failed; retried next round',
+        { ticketIds: booking.tickets.map((t) => t.ticketId), err: String(err) },
+        'release of unconfirmed tickets failed; retried next round',
       );
     }
   }

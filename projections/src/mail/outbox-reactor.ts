@@ -6,9 +6,9 @@ import type { Projection } from '../projection.ts';
  * Enqueues mails from events. Runs like a projection (its checkpoint and the enqueue commit
  * together), so a booking or cancellation enqueues its mail exactly once, even across crashes.
  * Cancellations of one request (one database transaction) for one owner make one mail; so do
- * the no-show releases of one job round for one owner (kind 'release'), and a release of tickets
- * not confirmed in time (kind 'unconfirmed', one mail per ticket's release: the job releases
- * each ticket in a transaction of its own).
+ * the no-show releases of one job round for one owner (kind 'release'), and the release of a
+ * booking's tickets not confirmed in time (kind 'unconfirmed': the job releases a booking's due
+ * tickets in one transaction).
  * A mail is due from its event's time, which the command's clock wrote (never the database's
  * `now()`): the sender compares due times with the same clock.
  */
