@@ -20,7 +20,8 @@ export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
 export { erasePersonalData, startErasureJob } from './booking/erasure.ts';
 export { rekeyStoredAddresses } from './booking/rekey.ts';
 export { matchWaitlists, startWaitlistJob, waitlistCommands } from './waitlist/commands.ts';
-export { releaseNoShows, startNoShowJob } from './check-in/no-show.ts';
+export { releaseDueTickets, releaseNoShows, startNoShowJob } from './check-in/no-show.ts';
+export { confirmBooking, releaseUnconfirmed } from './booking/confirm.ts';
 
 /** Every state-changing route of the product (authentication routes come from the platform). */
 export function commandRoutes(deps: CommandDeps): RouteDef[] {

@@ -4,6 +4,8 @@ import {
   TicketCancelled,
   TicketCheckedIn,
   TicketCheckInUndone,
+  TicketConfirmationLapsed,
+  TicketConfirmed,
   TicketHeld,
   TicketNoShowReleased,
   TicketReleased,
@@ -262,6 +264,8 @@ interface TicketChange {
   status?: string;
   ownerId?: string;
   checkedIn?: boolean;
+  /** Confirmed addresses: the deadline (null: none any more); undefined: unchanged. */
+  confirmBy?: string | null;
 }
 
 const statusOf: Record<string, string> = {
@@ -270,6 +274,7 @@ const statusOf: Record<string, string> = {
   [TicketBooked.type]: 'BOOKED',
   [TicketCancelled.type]: 'CANCELLED',
   [TicketNoShowReleased.type]: 'INVALID',
+  [TicketConfirmationLapsed.type]: 'INVALID',
 };
 
 type TicketStateEvent = Exclude<SlotTicketEvent, { type: 'TicketHoldExtended' }>;
@@ -285,6 +290,8 @@ const ticketStateProjection = inlineProjection<TicketStateEvent>({
     'TicketNoShowReleased',
     'TicketCheckedIn',
     'TicketCheckInUndone',
+    'TicketConfirmed',
+    'TicketConfirmationLapsed',
   ],
   apply: (client, events) =>
     recordTickets(
@@ -304,7 +311,12 @@ async function recordTickets(client: PoolClient, events: TicketStateEvent[]): Pr
     const change = changes.get(e.data.ticketId) ?? {};
     const status = statusOf[e.type];
     if (status) change.status = status;
-    if (e.type === 'TicketBooked') change.ownerId = e.data.ownerId;
+    if (e.type === 'TicketBooked') {
+      change.ownerId = e.data.ownerId;
+      change.confirmBy = e.data.confirmBy ?? null;
+    }
+    if (e.type === TicketConfirmed.type || e.type === TicketConfirmationLapsed.type)
+      change.confirmBy = null;
     if (e.type === TicketCheckedIn.type) change.checkedIn = true;
     if (e.type === TicketCheckInUndone.type) change.checkedIn = false;
     changes.set(e.data.ticketId, change);
@@ -324,14 +336,18 @@ async function recordTickets(client: PoolClient, events: TicketStateEvent[]): Pr
     const rows = [...changes];
     await client.query(
       `UPDATE ticket_state t SET status = coalesce(u.status, t.status),
-              owner_id = coalesce(u.owner_id, t.owner_id), checked_in = coalesce(u.checked_in, t.checked_in)
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[]) AS u(id, status, owner_id, checked_in)
+              owner_id = coalesce(u.owner_id, t.owner_id), checked_in = coalesce(u.checked_in, t.checked_in),
+              confirm_by = CASE WHEN u.confirm_set THEN u.confirm_by ELSE t.confirm_by END
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::boolean[], $6::timestamptz[])
+              AS u(id, status, owner_id, checked_in, confirm_set, confirm_by)
         WHERE t.ticket_id = u.id`,
       [
         rows.map(([id]) => id),
         rows.map(([, c]) => c.status ?? null),
         rows.map(([, c]) => c.ownerId ?? null),
         rows.map(([, c]) => c.checkedIn ?? null),
+        rows.map(([, c]) => c.confirmBy !== undefined),
+        rows.map(([, c]) => c.confirmBy ?? null),
       ],
     );
   }

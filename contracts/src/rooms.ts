@@ -54,7 +54,10 @@ export const EmailDomain = z.pipe(
  * - `reminderHoursBefore`: a reminder mail this many hours before the slot (1-168);
  * - `allowedEmailDomains`: members only; visitors book and join the waitlist with an address at
  *   one of these domains only (at most 20, each a domain name, compared exactly: a subdomain only
- *   when listed; trimmed, lower-cased, a leading `@` dropped); empty or absent: everyone.
+ *   when listed; trimmed, lower-cased, a leading `@` dropped); empty or absent: everyone;
+ * - `confirmBookingMinutes`: confirmed addresses; a visitor's booking takes its seats but awaits
+ *   the link of its confirmation mail this many minutes (5-10080, never past the slot's start),
+ *   else its tickets are released.
  */
 export const RoomServicesInput = z
   .object({
@@ -65,6 +68,7 @@ export const RoomServicesInput = z
     allowedEmailDomains: z.optional(
       z.nullable(z.array(EmailDomain).check(z.maxLength(MAX_EMAIL_DOMAINS))),
     ),
+    confirmBookingMinutes: z.optional(z.nullable(intBetween(5, 10080))),
   })
   .check(
     crossRule(
@@ -82,6 +86,8 @@ export interface RoomServices {
   reminderHoursBefore: number | null;
   /** Members only: the admitted e-mail domains; absent or empty: everyone. */
   allowedEmailDomains?: string[] | undefined;
+  /** Confirmed addresses: minutes a booking awaits its confirmation; absent: off. */
+  confirmBookingMinutes?: number | undefined;
 }
 
 export const NO_ROOM_SERVICES: RoomServices = {

@@ -16,6 +16,7 @@ export * from './rooms/email-domains.ts';
 export * from './no-show-rule.ts';
 export * from './time-slots/time-slot.ts';
 export * from './time-slots/check-in.ts';
+export * from './time-slots/confirmation.ts';
 export * from './blacklist/blacklist-entry.ts';
 export * from './holidays/holiday.ts';
 export * from './reservations/cart.ts';

@@ -26,6 +26,7 @@ export type RefusalCode =
   | 'booking__email_blacklisted'
   | 'booking__email_domain_not_allowed'
   | 'booking__no_show_blocked'
+  | 'booking__confirmation_lapsed'
   | 'personal_data__erased'
   | 'waitlist__not_available'
   | 'waitlist__seats_free'

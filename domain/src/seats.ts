@@ -18,6 +18,15 @@ export interface HeldTicket {
   checkedInAt?: string | null;
   /** The ticket was released as a no-show (its status is then INVALID). */
   noShow?: boolean;
+  /**
+   * Confirmed addresses: a booked ticket awaits its visitor's confirmation until this instant
+   * (ISO); absent or null: confirmed, or never asked. It takes its seat like any booked ticket.
+   */
+  confirmBy?: string | null;
+  /** The visitor confirmed the ticket's address in time. */
+  confirmed?: boolean;
+  /** The ticket was released unconfirmed (its status is then INVALID). */
+  unconfirmed?: boolean;
 }
 
 /** What seats are counted over: a slot's tickets and its waitlist (absent: nobody joined). */

@@ -197,6 +197,8 @@ export function replaySlot(
       case 'TicketCheckedIn':
       case 'TicketCheckInUndone':
       case 'TicketNoShowReleased':
+      case 'TicketConfirmed':
+      case 'TicketConfirmationLapsed':
         if (served.has(event.data.ticketId)) apply(event);
         break;
       case 'WaitlistJoined': {

@@ -137,6 +137,28 @@ function checkAccess(access: Access, user: SessionUser | undefined): void {
   if (!access.some((r) => user.roles.includes(r))) throw problems.forbidden();
 }
 
+/** A body the parser refused on a link route, kept until the route has looked at its path. */
+const deferredBodyErrors = new WeakMap<Request, unknown>();
+
+/**
+ * The JSON body parser of the API. A body it cannot read is answered 400 at once, except on a
+ * route with `malformedPathNotFound`: there the route looks at its path first, so a damaged id
+ * of a mail link answers 404 whatever body came with it, and a body error only after that.
+ */
+export function jsonBodies(routes: RouteDef[], limit: string) {
+  const parse = express.json({ limit });
+  const isLink = linkPathMatcher(routes.filter((r) => r.malformedPathNotFound !== undefined));
+  return (req: Request, res: Response, next: NextFunction) =>
+    parse(req, res, (err?: unknown) => {
+      if (err !== undefined && isLink(req).length > 0) {
+        deferredBodyErrors.set(req, err);
+        next();
+        return;
+      }
+      next(err);
+    });
+}
+
 export function mountRoutes(router: Router, routes: RouteDef[]): void {
   const links = routes.filter((r) => r.malformedPathNotFound !== undefined);
   if (links.length) router.use(undecodableLinkPaths(links));
@@ -147,6 +169,7 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
       checkAccess(route.access, user);
       if (route.malformedPathNotFound && !validPath(route, req.params))
         throw problems.notFound(route.malformedPathNotFound);
+      if (deferredBodyErrors.has(req)) throw deferredBodyErrors.get(req);
       // Text PostgreSQL cannot store is refused in every part of every request, schema or not.
       const unstorable = [
         ...unstorableTextErrors(req.params, 'path'),
@@ -186,22 +209,36 @@ const decodes = (segment: string) => {
  * undecoded, so such a segment in one of their params is an unknown id there too.
  */
 function undecodableLinkPaths(routes: RouteDef[]) {
+  const linksOf = linkPathMatcher(routes);
+  return (req: Request, _res: Response, next: NextFunction) => {
+    for (const link of linksOf(req))
+      if (link.segments.some((s, i) => link.param(i) && !decodes(s)))
+        throw problems.notFound(link.what);
+    next();
+  };
+}
+
+/**
+ * Which of these routes a request's method and path (undecoded) name: per route its
+ * `malformedPathNotFound`, the path's segments and which of them are params.
+ */
+function linkPathMatcher(routes: RouteDef[]) {
   const templates = routes.map((r) => ({
     method: r.method.toUpperCase(),
     segments: r.path.toLowerCase().split('/'),
     what: r.malformedPathNotFound ?? 'Resource',
   }));
-  return (req: Request, _res: Response, next: NextFunction) => {
+  return (req: Request) => {
     const segments = req.path.replace(/(.)\/$/, '$1').split('/');
     const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const found: { what: string; segments: string[]; param: (i: number) => boolean }[] = [];
     for (const t of templates) {
       if (t.method !== method || t.segments.length !== segments.length) continue;
       const param = (i: number) => t.segments[i]!.startsWith('{');
-      const matches = segments.every((s, i) => param(i) || s.toLowerCase() === t.segments[i]);
-      if (matches && segments.some((s, i) => param(i) && !decodes(s)))
-        throw problems.notFound(t.what);
+      if (segments.every((s, i) => param(i) || s.toLowerCase() === t.segments[i]))
+        found.push({ what: t.what, segments, param });
     }
-    next();
+    return found;
   };
 }
 

@@ -46,6 +46,8 @@ const COUNTED: Readonly<Record<string, [Counter, number][]>> = {
     ['cancelled', 1],
   ],
   TicketNoShowReleased: [['no_shows', 1]],
+  // A ticket not confirmed in time never took its seat: it is no longer counted as booked.
+  TicketConfirmationLapsed: [['booked', -1]],
   WaitlistJoined: [['waitlist_joins', 1]],
   SeatOfferTaken: [['offers_taken', 1]],
   SeatOfferLapsed: [['offers_lapsed', 1]],

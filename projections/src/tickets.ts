@@ -36,6 +36,9 @@ interface TicketRow extends Record<string, unknown> {
   checked_in_by: string | null;
   no_show: boolean;
   released_at: unknown;
+  confirm_by: unknown;
+  confirmed_at: unknown;
+  unconfirmed: boolean;
 }
 
 const transactionColumns = [
@@ -64,6 +67,9 @@ const ticketColumns = [
   { name: 'checked_in_by', type: 'text' },
   { name: 'no_show', type: 'boolean' },
   { name: 'released_at', type: 'timestamptz' },
+  { name: 'confirm_by', type: 'timestamptz' },
+  { name: 'confirmed_at', type: 'timestamptz' },
+  { name: 'unconfirmed', type: 'boolean' },
 ];
 
 /** Who acted, as the check-in screen names them: a staff user's or token's name, else the kind. */
@@ -100,6 +106,8 @@ function keysOf(e: TransactionEvent | SlotTicketEvent, event: RecordedEvent) {
     case 'TicketCheckedIn':
     case 'TicketCheckInUndone':
     case 'TicketNoShowReleased':
+    case 'TicketConfirmed':
+    case 'TicketConfirmationLapsed':
       return { carts: [], tickets: [e.data.ticketId] };
     default:
       return { carts: [], tickets: [] };
@@ -128,6 +136,8 @@ export const ticketsProjection: Projection = {
     'TicketCheckedIn',
     'TicketCheckInUndone',
     'TicketNoShowReleased',
+    'TicketConfirmed',
+    'TicketConfirmationLapsed',
     'PersonalDataErased',
   ]),
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
@@ -199,8 +209,28 @@ export const ticketsProjection: Projection = {
       case 'TicketBooked':
         await client.query(
           `UPDATE rm_tickets SET status = 'BOOKED', owner_id = $2, booked_at = $3,
-                  booking_number = COALESCE($4, booking_number) WHERE id = $1`,
-          [e.data.ticketId, e.data.ownerId, event.createdAt, e.data.bookingNumber ?? null],
+                  booking_number = COALESCE($4, booking_number), confirm_by = $5 WHERE id = $1`,
+          [
+            e.data.ticketId,
+            e.data.ownerId,
+            event.createdAt,
+            e.data.bookingNumber ?? null,
+            e.data.confirmBy ?? null,
+          ],
+        );
+        return;
+      // Confirmed addresses: confirmed in time, or released unconfirmed (status INVALID, flagged).
+      case 'TicketConfirmed':
+        await client.query(
+          'UPDATE rm_tickets SET confirm_by = NULL, confirmed_at = $2 WHERE id = $1',
+          [e.data.ticketId, event.createdAt],
+        );
+        return;
+      case 'TicketConfirmationLapsed':
+        await client.query(
+          `UPDATE rm_tickets SET status = 'INVALID', confirm_by = NULL, unconfirmed = true,
+                  released_at = $2 WHERE id = $1`,
+          [e.data.ticketId, event.createdAt],
         );
         return;
       case 'TicketCancelled':
@@ -287,6 +317,9 @@ export const ticketsProjection: Projection = {
             checked_in_by: null,
             no_show: false,
             released_at: null,
+            confirm_by: null,
+            confirmed_at: null,
+            unconfirmed: false,
           });
           break;
         case 'TicketRemovedFromTransaction':
@@ -317,6 +350,18 @@ export const ticketsProjection: Projection = {
             booked_at: event.createdAt,
             // A rebooking's new ticket names its booking's number itself.
             ...(e.data.bookingNumber ? { booking_number: e.data.bookingNumber } : {}),
+            confirm_by: e.data.confirmBy ?? null,
+          });
+          break;
+        case 'TicketConfirmed':
+          tickets.update(e.data.ticketId, { confirm_by: null, confirmed_at: event.createdAt });
+          break;
+        case 'TicketConfirmationLapsed':
+          tickets.update(e.data.ticketId, {
+            status: 'INVALID',
+            confirm_by: null,
+            unconfirmed: true,
+            released_at: event.createdAt,
           });
           break;
         case 'TicketCancelled':

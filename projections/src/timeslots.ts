@@ -31,7 +31,8 @@ const slotColumns = [
 const slotOf = (event: RecordedEvent): string =>
   event.type === 'TicketReleased' ||
   event.type === 'TicketCancelled' ||
-  event.type === 'TicketNoShowReleased'
+  event.type === 'TicketNoShowReleased' ||
+  event.type === 'TicketConfirmationLapsed'
     ? event.streamId.slice('timeslot-'.length)
     : (event.data as { timeSlotId: string }).timeSlotId;
 
@@ -92,6 +93,7 @@ async function applySlotEvents(client: PoolClient, events: RecordedEvent[]): Pro
       case 'TicketReleased':
       case 'TicketCancelled':
       case 'TicketNoShowReleased':
+      case 'TicketConfirmationLapsed':
         slots.update(slotOf(event), (row) => ({ ticket_count: row.ticket_count - 1 }));
         break;
     }
@@ -118,6 +120,8 @@ export const timeSlotsProjection: Projection = {
     'SeatOfferLapsed',
     'SeatOfferTaken',
     'TicketNoShowReleased',
+    // A ticket not confirmed in time frees its seat (docs/product.md#confirmed-addresses).
+    'TicketConfirmationLapsed',
     'TimeSlotCreated',
     'TimeSlotUpdated',
     'TimeSlotCapacityChanged',
@@ -186,6 +190,7 @@ export const timeSlotsProjection: Projection = {
       case 'TicketReleased':
       case 'TicketCancelled':
       case 'TicketNoShowReleased':
+      case 'TicketConfirmationLapsed':
         await client.query(
           'UPDATE rm_time_slots SET ticket_count = ticket_count - 1 WHERE id = $1',
           [event.streamId.slice('timeslot-'.length)],

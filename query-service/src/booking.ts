@@ -42,6 +42,14 @@ export const Ticket = z
     noShow: z.boolean(),
     /** How many tickets of this visitor (all bookings of the e-mail) were released as no-shows. */
     noShowCount: z.number().int(),
+    /**
+     * Confirmed addresses: a booked ticket awaiting its visitor's confirmation, until this instant
+     * (then it is released); null when confirmed or never asked. Always in the answer; optional
+     * in the schema only for the clients written before it.
+     */
+    confirmBy: z.string().nullable().optional(),
+    /** Released because its booking was not confirmed in time (its status is then INVALID). */
+    unconfirmed: z.boolean().optional(),
   })
   .openapi('Ticket');
 export type Ticket = z.infer<typeof Ticket>;
@@ -71,6 +79,8 @@ export interface TicketRow {
   checked_in_at: Date | null;
   no_show: boolean;
   no_show_count: number;
+  confirm_by: Date | null;
+  unconfirmed: boolean;
 }
 
 /** The columns of a TicketRow from tickets t, rooms r and personal data p. */
@@ -78,6 +88,7 @@ export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.t
          r.name AS room_name, r.description AS room_description, t.date, t.start_time, t.end_time,
          p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility,
          (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in, t.checked_in_at, t.no_show,
+         CASE WHEN t.status = 'BOOKED' THEN t.confirm_by END AS confirm_by, t.unconfirmed,
          (SELECT count(*)::int FROM bookings vb JOIN rm_tickets vt ON vt.owner_id = vb.owner_id AND vt.no_show
            WHERE vb.visitor_key = (SELECT ob.visitor_key FROM bookings ob WHERE ob.owner_id = t.owner_id)) AS no_show_count`;
 
@@ -118,6 +129,8 @@ export function toTicket(r: TicketRow, localNow: { date: string; time: string })
     checkedInAt: r.checked_in_at ? r.checked_in_at.toISOString() : null,
     noShow: r.no_show,
     noShowCount: r.no_show_count,
+    confirmBy: r.confirm_by ? r.confirm_by.toISOString() : null,
+    unconfirmed: r.unconfirmed,
   };
 }
 

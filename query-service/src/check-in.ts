@@ -27,6 +27,8 @@ const CheckInTicket = z
     /** Until when the check-in can be undone (checkedInAt + UNDO_CHECK_IN_MINUTES); null when not checked in. */
     undoUntil: z.string().nullable(),
     noShow: z.boolean(),
+    /** The booking awaits its visitor's confirmation (confirmed addresses); absent: not. */
+    awaitingConfirmation: z.literal(true).optional(),
   })
   .openapi('CheckInTicket');
 
@@ -88,6 +90,7 @@ interface Row {
   checked_in_at: Date | null;
   checked_in_by: string | null;
   no_show: boolean;
+  awaiting: boolean | null;
   room_id: string;
   room_name: string;
   check_in: number;
@@ -119,6 +122,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
         const r = await pool.query<Row>(
           `SELECT t.id, t.status, t.booking_number, p.first_name, p.last_name, t.start_time, t.end_time,
                   t.checked_in_at, t.checked_in_by, t.no_show, r.id AS room_id, r.name AS room_name,
+                  t.status = 'BOOKED' AND t.confirm_by IS NOT NULL AS awaiting,
                   (r.services->>'checkInMinutesBefore')::int AS check_in,
                   (r.services->>'noShowReleaseMinutes')::int AS release
              FROM rm_rooms r
@@ -158,6 +162,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
               ? new Date(x.checked_in_at.getTime() + UNDO_CHECK_IN_MINUTES * 60_000).toISOString()
               : null,
             noShow: x.no_show,
+            ...(x.awaiting ? { awaitingConfirmation: true as const } : {}),
           });
         }
         return { body: { date: today, rooms: [...rooms.values()] } };

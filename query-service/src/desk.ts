@@ -23,6 +23,10 @@ const DeskSlot = z
         'Seats a visitor may still take now (capacity less bookings, holds, offers and the waitlist’s claims; never below 0)',
     }),
     waiting: z.number().int().openapi({ description: 'People on the waitlist' }),
+    awaitingConfirmation: z.number().int().optional().openapi({
+      description:
+        'Of the booked tickets, those awaiting their visitor’s confirmation (confirmed addresses); absent: none',
+    }),
   })
   .openapi('DeskSlot');
 type DeskSlot = z.infer<typeof DeskSlot>;
@@ -78,6 +82,7 @@ interface SlotJson {
   ticket_count: number;
   booked: number;
   checked_in: number;
+  awaiting: number;
   held: number;
   offered: number;
   /** Entries claiming a freed seat (the seat rule's); in_line: everyone waiting. */
@@ -103,13 +108,14 @@ const DESK_SQL = `
            WHERE n.room_id = r.id AND n.date = $1 AND n.status = 'INVALID' AND n.no_show) AS no_shows,
          (SELECT coalesce(json_agg(s ORDER BY s.start_time, s.id), '[]')
             FROM (SELECT s.id, s.start_time, s.end_time, s.capacity, s.ticket_count,
-                         c.booked_count AS booked, c.held_count AS held, k.checked_in,
+                         c.booked_count AS booked, c.held_count AS held, k.checked_in, k.awaiting,
                          w.offered, w.waiting, w.in_line
                     FROM rm_time_slots s,
                          ${seatsTakenLateral('t.time_slot_id = s.id', '$2')} c,
-                         LATERAL (SELECT count(*)::int AS checked_in FROM rm_tickets k
-                                   WHERE k.time_slot_id = s.id AND k.status = 'BOOKED'
-                                     AND k.checked_in_at IS NOT NULL) k,
+                         LATERAL (SELECT count(*) FILTER (WHERE k.checked_in_at IS NOT NULL)::int AS checked_in,
+                                         count(*) FILTER (WHERE k.confirm_by IS NOT NULL)::int AS awaiting
+                                    FROM rm_tickets k
+                                   WHERE k.time_slot_id = s.id AND k.status = 'BOOKED') k,
                          ${waitlistLateral('$2')}
                    WHERE s.room_id = r.id AND s.date = $1) s) AS slots
     FROM rm_rooms r
@@ -144,6 +150,7 @@ export async function deskDayAt(deps: QueryDeps): Promise<DeskDay> {
         started: hasStarted({ date, startTime: s.start_time }, at),
       }),
       waiting: s.in_line,
+      ...(s.awaiting > 0 ? { awaitingConfirmation: s.awaiting } : {}),
     }));
     for (const s of room.slots)
       // The overbooked list's condition (more tickets than seats), for today.

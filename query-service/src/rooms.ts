@@ -35,6 +35,10 @@ const RoomServicesAnswer = z
       description:
         'Members only: visitors book with an address at one of these domains; absent: everyone',
     }),
+    confirmBookingMinutes: z.number().int().optional().openapi({
+      description:
+        "Confirmed addresses: a visitor's booking awaits the confirmation mail's link this many minutes (never past the slot's start), else its tickets are released; absent: off",
+    }),
   })
   .openapi('RoomServices');
 

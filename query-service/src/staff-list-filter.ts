@@ -5,7 +5,16 @@ import { sql, type Knex } from './sql.ts';
 
 /** The reservations list's query (filters, search, sort, page) and its WHERE, built with knex. */
 
-const STATUS = z.enum(['BOOKED', 'CANCELED_ONLY', 'CANCELLED', 'NEW', 'INVALID', 'NO_SHOW', 'ALL']);
+const STATUS = z.enum([
+  'BOOKED',
+  'CANCELED_ONLY',
+  'CANCELLED',
+  'NEW',
+  'INVALID',
+  'NO_SHOW',
+  'AWAITING_CONFIRMATION',
+  'ALL',
+]);
 /** The ticket status each status filter shows (ALL: any). */
 const STATUS_VALUE: Record<z.infer<typeof STATUS>, string | null> = {
   BOOKED: 'BOOKED',
@@ -15,6 +24,8 @@ const STATUS_VALUE: Record<z.infer<typeof STATUS>, string | null> = {
   INVALID: 'INVALID',
   // Tickets released as no-shows (INVALID, flagged; the flag is added below).
   NO_SHOW: 'INVALID',
+  // Booked tickets awaiting their visitor's confirmation (docs/product.md#confirmed-addresses).
+  AWAITING_CONFIRMATION: 'BOOKED',
   ALL: null,
 };
 /** The sort fields' expressions (tickets t, rooms r, personal data p). */
@@ -72,6 +83,7 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
   const status = STATUS_VALUE[q.status ?? 'BOOKED'];
   if (status) add((w) => w.where('t.status', status), true);
   if (q.status === 'NO_SHOW') add((w) => w.where('t.no_show', true));
+  if (q.status === 'AWAITING_CONFIRMATION') add((w) => w.whereNotNull('t.confirm_by'));
   const { roomId, timeSlotId, transactionId, ownerId, ticketId, fromDate, untilDate } = q;
   const { fromTime, untilTime } = q;
   if (roomId) add((w) => w.where('t.room_id', roomId), true);

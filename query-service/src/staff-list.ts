@@ -272,7 +272,8 @@ export function ticketListRoutes(deps: QueryDeps) {
               t.date,
               t.startTime,
               t.endTime,
-              t.status,
+              // A booked ticket awaiting confirmation, and one released unconfirmed, say so.
+              t.confirmBy ? 'AWAITING_CONFIRMATION' : t.unconfirmed ? 'UNCONFIRMED' : t.status,
               t.bookingNumber,
             ]),
           ),

@@ -27,6 +27,8 @@ const reportSchema = z
       noShowBase: z.number(),
       /** No-shows in percent of noShowBase (null when it is 0). */
       noShowRate: z.number().nullable(),
+      /** Booked tickets awaiting their visitor's confirmation (confirmed addresses); absent: none. */
+      awaitingConfirmation: z.number().optional(),
     }),
   )
   .openapi('OccupancyReport');
@@ -43,6 +45,8 @@ const dailySchema = z
         lastName: z.string().nullable(),
         firstName: z.string().nullable(),
         accessibility: z.boolean(),
+        /** The booking awaits its visitor's confirmation (confirmed addresses); absent: not. */
+        awaitingConfirmation: z.literal(true).optional(),
       }),
     ),
   })
@@ -59,12 +63,14 @@ export function reportRoutes({ pool }: QueryDeps) {
       count: number;
       booked: number;
       no_shows: number;
+      awaiting: number;
     }>(
-      `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.count, c.booked, c.no_shows
+      `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.count, c.booked, c.no_shows, c.awaiting
          FROM rm_time_slots s,
       LATERAL (SELECT count(*) FILTER (WHERE t.status = $4)::int AS count,
                       count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked,
-                      count(*) FILTER (WHERE t.no_show)::int AS no_shows
+                      count(*) FILTER (WHERE t.no_show)::int AS no_shows,
+                      count(*) FILTER (WHERE t.status = 'BOOKED' AND t.confirm_by IS NOT NULL)::int AS awaiting
                  FROM rm_tickets t WHERE t.time_slot_id = s.id) c
         WHERE s.room_id = $1 AND s.date BETWEEN $2 AND $3 ORDER BY s.date, s.start_time`,
       [q.roomId, q.fromDate, q.untilDate, q.status],
@@ -79,6 +85,7 @@ export function reportRoutes({ pool }: QueryDeps) {
       noShows: x.no_shows,
       noShowBase: x.booked + x.no_shows,
       noShowRate: occupancyPercent(x.no_shows, x.booked + x.no_shows),
+      ...(x.awaiting > 0 ? { awaitingConfirmation: x.awaiting } : {}),
     }));
   }
 
@@ -95,8 +102,10 @@ export function reportRoutes({ pool }: QueryDeps) {
       first_name: string | null;
       accessibility: boolean | null;
       ticket_id: string;
+      awaiting: boolean;
     }>(
-      `SELECT t.id AS ticket_id, t.time_slot_id, t.start_time, t.end_time, p.last_name, p.first_name, p.accessibility
+      `SELECT t.id AS ticket_id, t.time_slot_id, t.start_time, t.end_time, p.last_name, p.first_name, p.accessibility,
+              t.confirm_by IS NOT NULL AS awaiting
          FROM rm_tickets t LEFT JOIN personal_data p ON p.owner_id = t.owner_id
         WHERE t.room_id = $1 AND t.date = $2 AND t.status = 'BOOKED'
         ORDER BY t.start_time, lower(coalesce(p.last_name, '')), lower(coalesce(p.first_name, '')), t.id`,
@@ -110,6 +119,7 @@ export function reportRoutes({ pool }: QueryDeps) {
         lastName: x.last_name,
         firstName: x.first_name,
         accessibility: x.accessibility ?? false,
+        ...(x.awaiting ? { awaitingConfirmation: true as const } : {}),
       })),
     );
     return { roomName: room.rows[0].name, date, content: rows };
@@ -140,11 +150,15 @@ export function reportRoutes({ pool }: QueryDeps) {
         const rows = await occupancy(query);
         // The no-show columns only for a room with check-in: any other room's CSV is
         // as it always was.
-        const room = await pool.query<{ check_in: boolean }>(
-          `SELECT services->>'checkInMinutesBefore' IS NOT NULL AS check_in FROM rm_rooms WHERE id = $1`,
+        const room = await pool.query<{ check_in: boolean; confirm: boolean }>(
+          `SELECT services->>'checkInMinutesBefore' IS NOT NULL AS check_in,
+                  services->>'confirmBookingMinutes' IS NOT NULL AS confirm
+             FROM rm_rooms WHERE id = $1`,
           [query.roomId],
         );
         const noShows = room.rows[0]?.check_in ?? false;
+        // Likewise the column of bookings awaiting confirmation, for a room that asks for it.
+        const confirm = room.rows[0]?.confirm ?? false;
         sendCsv(
           res,
           `occupancy-${query.fromDate}-${query.untilDate}.csv`,
@@ -156,6 +170,7 @@ export function reportRoutes({ pool }: QueryDeps) {
               'Kapazität',
               'Prozent',
               ...(noShows ? ['No-Shows', 'No-Show-Quote'] : []),
+              ...(confirm ? ['Unbestätigt'] : []),
             ],
             rows.map((x) => [
               x.date,
@@ -164,6 +179,7 @@ export function reportRoutes({ pool }: QueryDeps) {
               x.capacity,
               x.percentage,
               ...(noShows ? [x.noShows, x.noShowRate] : []),
+              ...(confirm ? [x.awaitingConfirmation ?? 0] : []),
             ]),
           ),
         );

@@ -14,6 +14,7 @@ import {
   limitRequests,
   shedLoad,
   mountRoutes,
+  jsonBodies,
   problemHandler,
   queryTokenAuthentication,
   requestLogger,
@@ -158,7 +159,8 @@ export function createApp(options: AppOptions): express.Express {
       exempt: (req) => OPS_PATHS.has(req.path),
     }),
   );
-  api.use(express.json({ limit: '100kb' }));
+  const routes = routesFor(options.role, deps, config, readPool);
+  api.use(jsonBodies(routes, '100kb'));
   // The SAML identity provider posts its answer as a form (signed XML, base64: larger).
   api.post('/auth/saml/acs', express.urlencoded({ extended: false, limit: '1mb' }));
   // A machine's API token (Authorization: Bearer rr_…) is checked on the primary by every
@@ -218,7 +220,7 @@ export function createApp(options: AppOptions): express.Express {
   api.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  mountRoutes(api, routesFor(options.role, deps, config, readPool));
+  mountRoutes(api, routes);
   api.use(apiNotFound);
   api.use(problemHandler(logger));
   app.use('/api', api);

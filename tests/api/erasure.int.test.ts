@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { erasePersonalData, releaseNoShows } from '@rr/command-service';
+import { erasePersonalData, releaseNoShows, releaseUnconfirmed } from '@rr/command-service';
 import { createLogger, ManualClock } from '@rr/platform';
 import type { TestDatabase } from '../support/db.ts';
 import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
@@ -382,6 +382,82 @@ describe('personal data erasure', () => {
       expect(await erasePersonalData(app.deps, { mailDir })).toBe(0);
       expect(await fileHits(mailDir, ['pfeffersack', 'hieronymus'])).toEqual([]);
       expect(await readdir(mailDir)).toEqual(['README.txt']);
+    });
+
+    it('erases a booking released unconfirmed: its confirmation and release mails, no trace in any table', async () => {
+      // docs/product.md#confirmed-addresses: the erasure rules of any booking apply.
+      clock.set(new Date('2026-11-23T09:00:00Z'));
+      const room = await createRoom(admin, 'Confirmation erasure room');
+      const set = await admin.request('PUT', `/api/admin/rooms/${room}/services`, {
+        json: { confirmBookingMinutes: 30 },
+      });
+      expect(set.status).toBe(200);
+      const slotId = await createSlot(admin, room, date, '12:00', '12:45', 5);
+      const unconfirmed = {
+        ...person,
+        firstName: 'Kunigunde',
+        lastName: 'Unbestaetigt',
+        organisation: 'Saumselig GmbH',
+        email: 'k.unbestaetigt@example.net',
+        phone: '+4369912121212',
+      };
+      const unconfirmedTraces = [
+        'kunigunde',
+        'unbestaetigt',
+        'saumselig',
+        'k.unbestaetigt@example.net',
+        '69912121212',
+      ];
+      const v = new Client(app.baseUrl);
+      const cart = (await (
+        await v.request('POST', '/api/transactions', { json: { timeSlotId: slotId } })
+      ).json()) as { transactionId: string };
+      const booked = await v.request('PUT', `/api/transactions/${cart.transactionId}/booking`, {
+        json: unconfirmed,
+      });
+      expect(booked.status).toBe(200);
+      const { ownerId } = (await booked.json()) as { ownerId: string };
+      const outbox = (kind: string) =>
+        db.pool.query('SELECT 1 FROM mail_outbox WHERE owner_id = $1 AND kind = $2', [
+          ownerId,
+          kind,
+        ]);
+      const files = testMailSender(db, clock, { mailDir });
+      try {
+        await expect.poll(async () => (await outbox('confirmation')).rowCount).toBe(1);
+        expect(await files.sendDue()).toBe(1);
+        // Unconfirmed at the deadline: released, with the short mail.
+        clock.set(new Date('2026-11-23T09:30:00Z'));
+        expect(await releaseUnconfirmed(app.deps)).toBe(1);
+        await expect.poll(async () => (await outbox('unconfirmed')).rowCount).toBe(1);
+        expect(await files.sendDue()).toBe(1);
+      } finally {
+        await files.stop();
+      }
+      expect(await fileHits(mailDir, unconfirmedTraces)).not.toEqual([]);
+      const before = await databaseHits(unconfirmedTraces);
+      expect(before.hits).toContain('personal_data.last_name: unbestaetigt');
+
+      clock.set(dayAfter);
+      expect(await erasePersonalData(app.deps, { mailDir })).toBe(1);
+      const after = await databaseHits(unconfirmedTraces);
+      for (const table of ['events', 'mail_outbox', 'personal_data', 'ticket_state', 'rm_tickets'])
+        expect(after.tables).toContain(table);
+      expect(after.hits).toEqual([]);
+      expect(await fileHits(mailDir, unconfirmedTraces)).toEqual([]);
+      // The released ticket stays (it never held personal data), marked unconfirmed.
+      await expect
+        .poll(
+          async () =>
+            (
+              await db.pool.query<{ status: string; unconfirmed: boolean }>(
+                `SELECT s.status, t.unconfirmed FROM ticket_state s JOIN rm_tickets t ON t.id = s.ticket_id
+                  WHERE t.owner_id = $1`,
+                [ownerId],
+              )
+            ).rows,
+        )
+        .toEqual([{ status: 'INVALID', unconfirmed: true }]);
     });
   });
 

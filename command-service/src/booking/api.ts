@@ -4,6 +4,7 @@ import { CartAnswer, CartTicket } from './cart-answer.ts';
 import { cartCommands } from './cart-commands.ts';
 import { bookingCommands } from './book.ts';
 import { cancelTickets } from './cancel.ts';
+import { confirmBooking } from './confirm.ts';
 import { moveTicket } from './move.ts';
 import { VisitorOwnerBody } from './owner.ts';
 
@@ -176,6 +177,33 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
           { kind: 'visitor' },
         );
         return { body: { cancelled: answer, position } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/owners/{ownerId}/confirm',
+      summary:
+        "Confirm a booking's address (the owner page, opened by the confirmation mail's link, posts it; a GET never confirms, as mail scanners open links): its tickets awaiting confirmation are booked for good; confirming twice changes nothing",
+      tags: ['visitor'],
+      access: 'public',
+      params: z.object({ ownerId: ownerIdParam }),
+      responses: {
+        200: {
+          description: 'Confirmed: how many tickets this request confirmed (0: confirmed already)',
+          schema: z
+            .object({ confirmed: z.number().int(), position: z.string() })
+            .openapi('ConfirmedAnswer'),
+        },
+        404: { description: 'Unknown or malformed owner id' },
+        409: {
+          description:
+            'booking__confirmation_lapsed: not confirmed in time, its tickets were released',
+        },
+      },
+      malformedPathNotFound: 'Owner',
+      handler: async ({ params }) => {
+        const { answer, position } = await confirmBooking(deps, params.ownerId);
+        return { body: { confirmed: answer, position } };
       },
     }),
     defineRoute({

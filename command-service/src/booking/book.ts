@@ -30,7 +30,7 @@ import {
  */
 export function bookingCommands(deps: CommandDeps) {
   const { store, limits } = deps;
-  const context = () => ({ ...decisionTime(deps), limits });
+  const context = () => ({ ...decisionTime(deps), limits, timeZone: deps.timeZone });
   const ids = () => ({ ownerId: newOwnerId(), bookingNumber: newBookingNumber() });
 
   /**

@@ -79,7 +79,7 @@ export function cancelTickets(
       return loaded;
     },
     decide: (loaded) => {
-      const context = { ...decisionTime(deps), limits: deps.limits };
+      const context = { ...decisionTime(deps), limits: deps.limits, timeZone: deps.timeZone };
       // Owner by owner, each on the slots as the earlier owners' cancellations left them.
       const decided = new Map<string, SlotState>();
       return loaded.map(({ ownerId, ticketIds, state }) => {

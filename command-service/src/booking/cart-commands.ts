@@ -24,7 +24,7 @@ const visitor = { kind: 'visitor' } as const;
 /** The visitor's cart commands: add, remove, touch, remove the cart. */
 export function cartCommands(deps: CommandDeps) {
   const { store, limits } = deps;
-  const context = () => ({ ...decisionTime(deps), limits });
+  const context = () => ({ ...decisionTime(deps), limits, timeZone: deps.timeZone });
   // Refused adds, for the insights' unmet demand: recorded after the answer, never on its way.
   const refusals = new RefusalRecorder(deps.pool, deps.clock, deps.logger);
   type SlotPlace = { timeSlotId: string; roomId: string; date: string };

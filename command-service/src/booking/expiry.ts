@@ -37,6 +37,7 @@ export async function expireDueTransactions(deps: CommandDeps, batch = 200): Pro
           decideReservation({ type: 'ExpireCart' }, state, {
             ...decisionTime(deps),
             limits: deps.limits,
+            timeZone: deps.timeZone,
           }),
         appends: (decision, state) => reservationAppends(state, decision),
         answer: (decision) => decision.transaction.length > 0,

@@ -25,7 +25,7 @@ export async function moveTicket(
   timeSlotId: string,
 ) {
   const newTicketId = randomUUID();
-  const context = () => ({ ...decisionTime(deps), limits: deps.limits });
+  const context = () => ({ ...decisionTime(deps), limits: deps.limits, timeZone: deps.timeZone });
   return handleCommand(deps.store, {
     actor: { kind: 'visitor' },
     load: async (s) => {

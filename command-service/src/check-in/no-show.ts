@@ -1,6 +1,7 @@
 import { addDays, localMinute, Refused } from '@rr/domain';
 import { startIntervalJob, type IntervalJob } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
+import { releaseUnconfirmed } from '../booking/confirm.ts';
 import { runCheckInCommand } from './check-in.ts';
 
 /**
@@ -51,7 +52,15 @@ export async function releaseNoShows(deps: CommandDeps, batch = 500): Promise<nu
   return released;
 }
 
-/** Runs the no-show release every intervalMs until stopped. */
+/**
+ * One round of the release job: the no-shows, then the tickets not confirmed by their deadline
+ * (docs/product.md#confirmed-addresses). Answers how many tickets it released in all.
+ */
+export async function releaseDueTickets(deps: CommandDeps): Promise<number> {
+  return (await releaseNoShows(deps)) + (await releaseUnconfirmed(deps));
+}
+
+/** Runs the release job (no-shows, unconfirmed bookings) every intervalMs until stopped. */
 export function startNoShowJob(deps: CommandDeps, intervalMs: number): IntervalJob {
-  return startIntervalJob('no-show', () => releaseNoShows(deps), intervalMs, deps.logger);
+  return startIntervalJob('no-show', () => releaseDueTickets(deps), intervalMs, deps.logger);
 }

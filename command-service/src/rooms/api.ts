@@ -141,7 +141,7 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
       method: 'put',
       path: '/admin/rooms/{id}/services',
       summary:
-        'Set the reading-room services of a room (check-in, no-show release, waitlist, reminders, members-only e-mail domains); a missing or null field turns one off',
+        'Set the reading-room services of a room (check-in, no-show release, waitlist, reminders, members-only e-mail domains, confirmed addresses); a missing or null field turns one off',
       tags: ['rooms'],
       access: ['admin'],
       params: IdParams,
@@ -162,6 +162,10 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
             // Left out while everyone is admitted: the event of a room without it stays as it was.
             ...(body.allowedEmailDomains?.length
               ? { allowedEmailDomains: [...new Set(body.allowedEmailDomains)] }
+              : {}),
+            // Left out while off, as the members-only domains.
+            ...(body.confirmBookingMinutes != null
+              ? { confirmBookingMinutes: body.confirmBookingMinutes }
               : {}),
           },
         }),

@@ -14,6 +14,7 @@ import { mustNotBeBlocked } from '../blacklist/blacklist-entry.ts';
 import { mustAdmitAddress } from '../rooms/email-domains.ts';
 import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
 import { seatsTaken } from '../seats.ts';
+import { confirmationDeadline } from '../time-slots/confirmation.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
 import { mustBeOpen, transactionExpired } from './cart-decisions.ts';
@@ -31,7 +32,7 @@ import {
 export function bookCart(
   state: ReservationState,
   data: Extract<ReservationCommand, { type: 'BookCart' }>['data'],
-  { now, today, limits }: ReservationContext,
+  { now, today, limits, timeZone }: ReservationContext,
 ): ReservationDecision {
   const { cart } = state;
   mustBeOpen(cart, now);
@@ -82,8 +83,19 @@ export function bookCart(
       })),
     }),
   );
-  for (const t of cart.tickets)
-    pushSlot(d, t.timeSlotId, TicketBooked.create({ ticketId: t.ticketId, ownerId: data.ownerId }));
+  for (const t of cart.tickets) {
+    // Confirmed addresses: the deadline is fixed now and written with the booking.
+    const confirmBy = confirmationDeadline(now, state.rooms.get(t.roomId)?.services, t, timeZone);
+    pushSlot(
+      d,
+      t.timeSlotId,
+      TicketBooked.create({
+        ticketId: t.ticketId,
+        ownerId: data.ownerId,
+        ...(confirmBy ? { confirmBy } : {}),
+      }),
+    );
+  }
   return d;
 }
 

@@ -7,6 +7,7 @@ import {
   VisitorTicketsBooked,
 } from '@rr/events/catalogue';
 import { refuse, Refused } from '../refusal.ts';
+import { earlierDeadline } from '../time-slots/confirmation.ts';
 import { firstFailedRule, seatAnswer } from '../seat-rule.ts';
 import { slotSeatsAt } from '../seats.ts';
 import { bookedSeats, visitorLimits } from '../waitlist/waitlist.ts';
@@ -83,7 +84,19 @@ export function moveTicket(
       expiresAt,
     }),
   );
-  pushSlot(d, timeSlotId, TicketBooked.create({ ticketId: newTicketId, ownerId, bookingNumber }));
+  // A ticket awaiting confirmation moves with its deadline (never past the new slot's start).
+  const confirmBy =
+    held.confirmBy == null ? undefined : earlierDeadline(held.confirmBy, slot, context.timeZone);
+  pushSlot(
+    d,
+    timeSlotId,
+    TicketBooked.create({
+      ticketId: newTicketId,
+      ownerId,
+      bookingNumber,
+      ...(confirmBy ? { confirmBy } : {}),
+    }),
+  );
   const { date, startTime, endTime } = ticket;
   d.visitor.push(
     VisitorTicketCancelled.create({ ticketId }),

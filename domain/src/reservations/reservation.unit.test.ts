@@ -6,6 +6,7 @@ import {
   PersonalDataErased,
   RoomCreated,
   RoomDeleted,
+  RoomServicesChanged,
   TicketAddedToTransaction,
   TicketBooked,
   TicketCancelled,
@@ -1263,5 +1264,88 @@ describe('ErasePersonalData', () => {
 
   it('records nothing for a cart that was never booked', () => {
     owner.given(ownerOf(held)).when(erase).then([]);
+  });
+});
+
+// --- Confirmed addresses (docs/product.md#confirmed-addresses) ----------------------------------
+
+describe('BookCart in a room with confirmed addresses', () => {
+  const confirming = new Map([
+    [
+      ROOM,
+      evolveRoom(
+        roomOpen(),
+        RoomServicesChanged.create({
+          roomId: ROOM,
+          checkInMinutesBefore: null,
+          noShowReleaseMinutes: null,
+          waitlistOfferMinutes: null,
+          reminderHoursBefore: null,
+          confirmBookingMinutes: 60,
+        }),
+      ),
+    ],
+  ]);
+  const withZone = { timeZone: 'Europe/Vienna' };
+
+  it("books with a deadline: the booking time plus the minutes, never past the slot's start", () => {
+    // Tomorrow's slot: NOW + 60 minutes; today's at 10:30 (in 30 minutes): its start.
+    const tomorrow = slot(1, '09:00', '10:00', 5);
+    const soon = slot(0, '10:30', '11:00', 5);
+    reservation
+      .given({ ...emptyReservation, rooms: confirming, ...cartHolding(tomorrow, soon) })
+      .when(book, withZone)
+      .then((d) => {
+        expect(d.slots.get(tomorrow.id)).toEqual([
+          TicketBooked.create({ ticketId: id(100), ownerId: OWNER, confirmBy: at(60) }),
+        ]);
+        expect(d.slots.get(soon.id)).toEqual([
+          TicketBooked.create({ ticketId: id(101), ownerId: OWNER, confirmBy: at(30) }),
+        ]);
+      });
+  });
+
+  it('books as always in a room without the setting', () => {
+    const s = slot(1, '09:00', '10:00', 5);
+    reservation
+      .given({ ...emptyReservation, rooms, ...cartHolding(s) })
+      .when(book, withZone)
+      .then((d) =>
+        expect(d.slots.get(s.id)).toEqual([
+          TicketBooked.create({ ticketId: id(100), ownerId: OWNER }),
+        ]),
+      );
+  });
+
+  it('moves a ticket awaiting confirmation with its deadline', () => {
+    const from = slot(1, '09:00', '10:00', 5);
+    const to = slot(2, '09:00', '10:00', 5);
+    const held = { ...emptyReservation, rooms: confirming, ...cartHolding(from) };
+    const booked = after(held, decideReservation(book, held, { ...context, ...withZone }));
+    reservation
+      .given({ ...booked, slots: new Map([...booked.slots, [to.id, to.state]]) })
+      .when(
+        {
+          type: 'MoveTicket',
+          data: {
+            ownerId: OWNER,
+            ticketId: id(100),
+            newTicketId: id(200),
+            timeSlotId: to.id,
+            bookingNumber: 'R-ABCDEF',
+          },
+        },
+        withZone,
+      )
+      .then((d) =>
+        expect(d.slots.get(to.id)?.at(-1)).toEqual(
+          TicketBooked.create({
+            ticketId: id(200),
+            ownerId: OWNER,
+            bookingNumber: 'R-ABCDEF',
+            confirmBy: at(60),
+          }),
+        ),
+      );
   });
 });

@@ -113,6 +113,11 @@ export const emptyReservation: ReservationState = {
 
 export interface ReservationContext extends Now {
   limits: BookingLimits;
+  /**
+   * The library's IANA zone: a slot's start as an instant (the confirmation deadline, needed
+   * only by a booking with a ticket of a room with confirmed addresses).
+   */
+  timeZone?: string | undefined;
 }
 
 /**

@@ -165,6 +165,8 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>,
             'reminderHoursBefore',
           ] as const
         ).every((key) => services[key] === room.services[key]) &&
+        (services.confirmBookingMinutes ?? null) ===
+          (room.services.confirmBookingMinutes ?? null) &&
         admittedDomains(services).join(',') === admittedDomains(room.services).join(',');
       return same ? [] : [RoomServicesChanged.create(command.data)];
     }

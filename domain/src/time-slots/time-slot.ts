@@ -91,6 +91,15 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
         status: 'BOOKED',
         expiresAt: null,
         ownerId: event.data.ownerId,
+        confirmBy: event.data.confirmBy ?? null,
+      });
+    case 'TicketConfirmed':
+      return withTicket(state, version, event.data.ticketId, { confirmBy: null, confirmed: true });
+    case 'TicketConfirmationLapsed':
+      return withTicket(state, version, event.data.ticketId, {
+        status: 'INVALID',
+        confirmBy: null,
+        unconfirmed: true,
       });
     case 'TicketCancelled':
       return withTicket(state, version, event.data.ticketId, { status: 'CANCELLED' });

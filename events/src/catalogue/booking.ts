@@ -27,11 +27,28 @@ export const TicketReleased = defineEvent(
 );
 /**
  * A ticket was booked. `bookingNumber` only for a ticket a booking gains after its booking (a
- * rebooking's new ticket): the others get it from their cart's TransactionBooked.
+ * rebooking's new ticket): the others get it from their cart's TransactionBooked. `confirmBy`
+ * only in a room with confirmed addresses: the ticket takes its seat but awaits the visitor's
+ * confirmation until this instant (fixed at booking, so a rebuild gives the same deadline).
  */
 export const TicketBooked = defineEvent(
   'TicketBooked',
-  z.object({ ticketId: id, ownerId, bookingNumber: z.string().optional() }),
+  z.object({
+    ticketId: id,
+    ownerId,
+    bookingNumber: z.string().optional(),
+    confirmBy: instant.optional(),
+  }),
+);
+/** Confirmed addresses: the visitor followed the confirmation mail's link in time. */
+export const TicketConfirmed = defineEvent('TicketConfirmed', z.object({ ticketId: id, ownerId }));
+/**
+ * Confirmed addresses: a ticket awaiting confirmation was not confirmed by its deadline; it is no
+ * longer booked (status INVALID, flagged unconfirmed) and its seat is free again. Actor `system`.
+ */
+export const TicketConfirmationLapsed = defineEvent(
+  'TicketConfirmationLapsed',
+  z.object({ ticketId: id, ownerId }),
 );
 /** A booked ticket was cancelled; staff may give a reason (a closure's), which the mail states. */
 export const TicketCancelled = defineEvent(
@@ -140,6 +157,8 @@ export const bookingEvents = [
   TicketCheckedIn,
   TicketCheckInUndone,
   TicketNoShowReleased,
+  TicketConfirmed,
+  TicketConfirmationLapsed,
   TransactionStarted,
   TicketAddedToTransaction,
   TicketRemovedFromTransaction,
@@ -161,7 +180,9 @@ export type SlotTicketEvent =
   | { type: 'TicketCancelled'; data: D<typeof TicketCancelled> }
   | { type: 'TicketCheckedIn'; data: D<typeof TicketCheckedIn> }
   | { type: 'TicketCheckInUndone'; data: D<typeof TicketCheckInUndone> }
-  | { type: 'TicketNoShowReleased'; data: D<typeof TicketNoShowReleased> };
+  | { type: 'TicketNoShowReleased'; data: D<typeof TicketNoShowReleased> }
+  | { type: 'TicketConfirmed'; data: D<typeof TicketConfirmed> }
+  | { type: 'TicketConfirmationLapsed'; data: D<typeof TicketConfirmationLapsed> };
 
 export type TransactionEvent =
   | { type: 'TransactionStarted'; data: D<typeof TransactionStarted> }

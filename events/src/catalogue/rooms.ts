@@ -50,6 +50,12 @@ export const RoomServices = z.object({
    * every room without it): everyone.
    */
   allowedEmailDomains: z.array(z.string()).optional(),
+  /**
+   * Confirmed addresses: a visitor's booking awaits the link of its confirmation mail this many
+   * minutes (never past the slot's start); absent (every event before this field, and every room
+   * without it): bookings are booked at once.
+   */
+  confirmBookingMinutes: z.number().int().min(1).max(10080).optional(),
 });
 export type RoomServices = z.infer<typeof RoomServices>;
 export const RoomServicesChanged = defineEvent(

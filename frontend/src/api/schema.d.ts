@@ -1746,7 +1746,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the reading-room services of a room (check-in, no-show release, waitlist, reminders, members-only e-mail domains); a missing or null field turns one off */
+        /** Set the reading-room services of a room (check-in, no-show release, waitlist, reminders, members-only e-mail domains, confirmed addresses); a missing or null field turns one off */
         put: {
             parameters: {
                 query?: never;
@@ -3261,6 +3261,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owners/{ownerId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a booking's address (the owner page, opened by the confirmation mail's link, posts it; a GET never confirms, as mail scanners open links): its tickets awaiting confirmation are booked for good; confirming twice changes nothing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Confirmed: how many tickets this request confirmed (0: confirmed already) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConfirmedAnswer"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown or malformed owner id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description booking__confirmation_lapsed: not confirmed in time, its tickets were released */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/owners/{ownerId}/tickets/{ticketId}/move": {
         parameters: {
             query?: never;
@@ -3424,7 +3485,7 @@ export interface paths {
             parameters: {
                 query?: {
                     searchTerm?: string;
-                    status?: "BOOKED" | "CANCELED_ONLY" | "CANCELLED" | "NEW" | "INVALID" | "NO_SHOW" | "ALL";
+                    status?: "BOOKED" | "CANCELED_ONLY" | "CANCELLED" | "NEW" | "INVALID" | "NO_SHOW" | "AWAITING_CONFIRMATION" | "ALL";
                     roomId?: string;
                     timeSlotId?: string;
                     transactionId?: string;
@@ -5317,7 +5378,7 @@ export interface paths {
             parameters: {
                 query?: {
                     searchTerm?: string;
-                    status?: "BOOKED" | "CANCELED_ONLY" | "CANCELLED" | "NEW" | "INVALID" | "NO_SHOW" | "ALL";
+                    status?: "BOOKED" | "CANCELED_ONLY" | "CANCELLED" | "NEW" | "INVALID" | "NO_SHOW" | "AWAITING_CONFIRMATION" | "ALL";
                     roomId?: string;
                     timeSlotId?: string;
                     transactionId?: string;
@@ -6818,6 +6879,7 @@ export interface components {
             waitlistOfferMinutes?: number | null;
             reminderHoursBefore?: number | null;
             allowedEmailDomains?: string[] | null;
+            confirmBookingMinutes?: number | null;
         };
         HolidayWritten: {
             /** Format: uuid */
@@ -6917,6 +6979,10 @@ export interface components {
              * @enum {string}
              */
             language: "de" | "en";
+        };
+        ConfirmedAnswer: {
+            confirmed: number;
+            position: string;
         };
         MovedTicket: components["schemas"]["CartTicket"] & {
             ownerId: string;
@@ -7142,6 +7208,8 @@ export interface components {
             reminderHoursBefore: number | null;
             /** @description Members only: visitors book with an address at one of these domains; absent: everyone */
             allowedEmailDomains?: string[];
+            /** @description Confirmed addresses: a visitor's booking awaits the confirmation mail's link this many minutes (never past the slot's start), else its tickets are released; absent: off */
+            confirmBookingMinutes?: number;
         };
         RoomCalendar: {
             bookableFrom: string;
@@ -7211,6 +7279,8 @@ export interface components {
             checkedInAt: string | null;
             noShow: boolean;
             noShowCount: number;
+            confirmBy?: string | null;
+            unconfirmed?: boolean;
         };
         MyBookings: {
             expiresAt: string;
@@ -7227,6 +7297,7 @@ export interface components {
             noShows: number;
             noShowBase: number;
             noShowRate: number | null;
+            awaitingConfirmation?: number;
         }[];
         TicketPage: {
             content: components["schemas"]["Ticket"][];
@@ -7259,6 +7330,8 @@ export interface components {
                 lastName: string | null;
                 firstName: string | null;
                 accessibility: boolean;
+                /** @enum {boolean} */
+                awaitingConfirmation?: true;
             }[];
         };
         CheckInDay: {
@@ -7287,6 +7360,8 @@ export interface components {
             checkedInBy: string | null;
             undoUntil: string | null;
             noShow: boolean;
+            /** @enum {boolean} */
+            awaitingConfirmation?: true;
         };
         CheckInLookup: {
             tickets: components["schemas"]["CheckInLookupTicket"][];
@@ -7356,6 +7431,8 @@ export interface components {
             free: number;
             /** @description People on the waitlist */
             waiting: number;
+            /** @description Of the booked tickets, those awaiting their visitor’s confirmation (confirmed addresses); absent: none */
+            awaitingConfirmation?: number;
         };
         DeskAlert: {
             /** @enum {string} */

@@ -104,6 +104,12 @@ export function formatClockTime(instant: Date): string {
   return `${p.hour}:${p.minute}`;
 }
 
+/** `dd.MM.yyyy, HH:mm` of an instant in the library's time zone, in every language. */
+export function formatDateMinute(instant: Date): string {
+  const p = libraryParts(instant);
+  return `${p.day}.${p.month}.${p.year}, ${p.hour}:${p.minute}`;
+}
+
 /** `dd.MM.yyyy, HH:mm:ss` of an instant in the library's time zone, in every language. */
 export function formatDateTime(instant: Date): string {
   const p = libraryParts(instant);

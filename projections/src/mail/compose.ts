@@ -17,8 +17,12 @@ export interface MailTicket {
   checkInCode?: string | null;
 }
 
-/** 'reminder' before the slot (see reminders.ts), 'release' after a no-show release. */
-export type MailKind = 'confirmation' | 'cancellation' | 'reminder' | 'release' | 'move';
+/**
+ * 'reminder' before the slot (see reminders.ts), 'release' after a no-show release, 'unconfirmed'
+ * after the release of tickets not confirmed in time (docs/product.md#confirmed-addresses).
+ */
+export type MailKind =
+  'confirmation' | 'cancellation' | 'reminder' | 'release' | 'move' | 'unconfirmed';
 
 export interface MailInput {
   kind: MailKind;
@@ -40,6 +44,11 @@ export interface MailInput {
   library?: MailLibrary | undefined;
   /** Staff's reason of a cancellation (e.g. a closure's), which the mail states. */
   reason?: string | null | undefined;
+  /**
+   * A confirmation of tickets awaiting the confirmation of the address: the earliest deadline, in
+   * the library's time zone; the mail asks to confirm by then through its link.
+   */
+  confirmBy?: { date: string; time: string } | null | undefined;
 }
 
 /** The library a mail comes from: its name and the address readers may write to. */
@@ -63,6 +72,12 @@ export const texts = {
     reminderSubject: (n: string) => `Erinnerung an Ihre Reservierung ${n}`,
     releaseSubject: (n: string) => `Ihr Platz wurde freigegeben (Reservierung ${n})`,
     moveSubject: (n: string) => `Änderung Ihrer Reservierung ${n}`,
+    unconfirmedSubject: (n: string) => `Ihre Reservierung ${n} wurde nicht bestätigt`,
+    unconfirmed:
+      'Sie haben Ihre Reservierung nicht rechtzeitig bestätigt. Ihre Plätze für folgende Termine wurden daher für andere freigegeben:',
+    confirmBy: (at: string) =>
+      `Bitte bestätigen Sie Ihre Reservierung bis ${at}: Öffnen Sie den folgenden Link und wählen Sie „Reservierung bestätigen“. Ohne Bestätigung werden Ihre Plätze dann wieder freigegeben.`,
+    at: (d: string, t: string) => `${germanDate(d)}, ${t} Uhr`,
     moved: 'Ihr Termin wurde wie gewünscht verlegt. Ihr neuer Termin:',
     released:
       'Sie wurden bis zur Freigabezeit nicht eingecheckt. Ihr Platz für folgenden Termin wurde daher für andere freigegeben:',
@@ -94,6 +109,12 @@ export const texts = {
     reminderSubject: (n: string) => `Reminder of your reservation ${n}`,
     releaseSubject: (n: string) => `Your seat was released (reservation ${n})`,
     moveSubject: (n: string) => `Change of your reservation ${n}`,
+    unconfirmedSubject: (n: string) => `Your reservation ${n} was not confirmed`,
+    unconfirmed:
+      'You did not confirm your reservation in time, so your seats for the following appointments were released for others:',
+    confirmBy: (at: string) =>
+      `Please confirm your reservation by ${at}: open the following link and choose "Confirm reservation". Without confirmation, your seats will be released then.`,
+    at: (d: string, t: string) => `${germanDate(d)}, ${t}`,
     moved: 'Your appointment was moved as you asked. Your new appointment:',
     released:
       'You were not checked in by the release time, so your seat for the following appointment was released for others:',
@@ -251,6 +272,8 @@ function wording(input: MailInput) {
       return { subject: t.releaseSubject(n), intro: t.released, link: t.link };
     case 'move':
       return { subject: t.moveSubject(n), intro: t.moved, link: t.link };
+    case 'unconfirmed':
+      return { subject: t.unconfirmedSubject(n), intro: t.unconfirmed, link: t.link };
   }
 }
 
@@ -261,7 +284,10 @@ function qrImage(x: MailTicket, alt: string): string {
     : '';
 }
 
-/** The confirmation, cancellation, reminder or no-show release mail, in the booking's language. */
+/**
+ * The confirmation, cancellation, reminder, no-show release or unconfirmed release mail, in the
+ * booking's language.
+ */
 export function composeMail(input: MailInput): ComposedMail {
   const t = texts[input.language];
   const name = greetedName(input);
@@ -269,6 +295,10 @@ export function composeMail(input: MailInput): ComposedMail {
   const { subject, intro, link } = wording(input);
   const checkIn = input.tickets.some((x) => x.checkInCode) ? [t.checkIn, ''] : [];
   const feed = input.kind === 'confirmation' ? input.calendarFeedUrl : undefined;
+  const confirm =
+    input.kind === 'confirmation' && input.confirmBy
+      ? t.confirmBy(t.at(input.confirmBy.date, input.confirmBy.time))
+      : null;
   const text = [
     t.greeting(name),
     '',
@@ -277,6 +307,7 @@ export function composeMail(input: MailInput): ComposedMail {
     '',
     `${t.number}: ${input.bookingNumber}`,
     '',
+    ...(confirm ? [confirm, input.confirmationUrl, ''] : []),
     ...checkIn,
     link,
     input.confirmationUrl,
@@ -290,7 +321,7 @@ export function composeMail(input: MailInput): ComposedMail {
 <p>${escapeHtml(intro).replace('\n', '<br>')}</p>
 <ul>${input.tickets.map((x) => `<li>${escapeHtml(slotLine(input.language, x))}${qrImage(x, t.qrAlt)}</li>`).join('')}</ul>
 <p>${escapeHtml(t.number)}: <strong>${escapeHtml(input.bookingNumber)}</strong></p>
-${checkIn.length ? `<p>${escapeHtml(t.checkIn)}</p>\n` : ''}<p>${escapeHtml(link)} <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>
+${confirm ? `<p><strong>${escapeHtml(confirm)}</strong> <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>\n` : ''}${checkIn.length ? `<p>${escapeHtml(t.checkIn)}</p>\n` : ''}<p>${escapeHtml(link)} <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>
 ${feed ? `<p>${escapeHtml(t.feed)} <a href="${escapeHtml(feed)}">${escapeHtml(feed)}</a></p>\n` : ''}${closingHtml(input.language, input.library)}
 </body></html>`;
   return { subject, text, html, ics: calendarFile(input) };

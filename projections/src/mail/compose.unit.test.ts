@@ -151,3 +151,32 @@ describe('dates in the mails', () => {
     }
   });
 });
+
+describe('confirmed addresses (docs/product.md#confirmed-addresses)', () => {
+  const confirmBy = { date: '2026-11-23', time: '09:30' };
+  it('asks a confirmation awaiting its confirmation to confirm by the deadline, through the link', () => {
+    const de = composeMail({ ...input, confirmBy });
+    expect(de.text).toContain(
+      'Bitte bestätigen Sie Ihre Reservierung bis 23.11.2026, 09:30 Uhr: Öffnen Sie den folgenden Link',
+    );
+    expect(de.html).toContain('Bitte bestätigen Sie Ihre Reservierung bis 23.11.2026, 09:30 Uhr');
+    const en = composeMail({ ...input, language: 'en', confirmBy });
+    expect(en.text).toContain('Please confirm your reservation by 23.11.2026, 09:30: open');
+  });
+
+  it('asks nothing without a deadline, nor in another kind of mail', () => {
+    expect(composeMail(input).text).not.toContain('bestätigen Sie');
+    expect(composeMail({ ...input, kind: 'reminder', confirmBy }).text).not.toContain(
+      'bestätigen Sie',
+    );
+  });
+
+  it('tells of a release unconfirmed in a short mail in the booking language', () => {
+    const de = composeMail({ ...input, kind: 'unconfirmed' });
+    expect(de.subject).toBe('Ihre Reservierung R-ABCDEF wurde nicht bestätigt');
+    expect(de.text).toContain('Sie haben Ihre Reservierung nicht rechtzeitig bestätigt.');
+    const en = composeMail({ ...input, language: 'en', kind: 'unconfirmed' });
+    expect(en.subject).toBe('Your reservation R-ABCDEF was not confirmed');
+    expect(en.text).toContain('You did not confirm your reservation in time');
+  });
+});

@@ -6,7 +6,9 @@ import type { Projection } from '../projection.ts';
  * Enqueues mails from events. Runs like a projection (its checkpoint and the enqueue commit
  * together), so a booking or cancellation enqueues its mail exactly once, even across crashes.
  * Cancellations of one request (one database transaction) for one owner make one mail; so do
- * the no-show releases of one job round for one owner (kind 'release').
+ * the no-show releases of one job round for one owner (kind 'release'), and the release of a
+ * booking's tickets not confirmed in time (kind 'unconfirmed': the job releases a booking's due
+ * tickets in one transaction).
  * A mail is due from its event's time, which the command's clock wrote (never the database's
  * `now()`): the sender compares due times with the same clock.
  */
@@ -18,6 +20,7 @@ export const mailOutboxReactor: Projection = {
     'TransactionBooked',
     'TicketCancelled',
     'TicketNoShowReleased',
+    'TicketConfirmationLapsed',
     'SeatOffered',
     'WaitlistJoined',
     'TimeSlotClosed',
@@ -77,9 +80,18 @@ export const mailOutboxReactor: Projection = {
       );
       return;
     }
-    if (event.type === 'TicketCancelled' || event.type === 'TicketNoShowReleased') {
+    if (
+      event.type === 'TicketCancelled' ||
+      event.type === 'TicketNoShowReleased' ||
+      event.type === 'TicketConfirmationLapsed'
+    ) {
       const d = event.data as { ownerId: string; ticketId: string; reason?: string };
-      const kind = event.type === 'TicketCancelled' ? 'cancellation' : 'release';
+      const kind =
+        event.type === 'TicketCancelled'
+          ? 'cancellation'
+          : event.type === 'TicketNoShowReleased'
+            ? 'release'
+            : 'unconfirmed';
       // One mail per owner and request: a staff cancellation gives all its tickets one reason.
       await client.query(
         `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at, reason)

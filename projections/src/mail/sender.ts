@@ -9,6 +9,7 @@ import {
   type TransactionEvent,
 } from '@rr/events';
 import {
+  localDateTime,
   mailFileName,
   qrPng,
   type CheckInCodes,
@@ -283,7 +284,8 @@ export class MailSender {
 
   private async deliver(row: OutboxRow, { composed, to, images = [] }: Loaded): Promise<void> {
     // A release takes the appointment out of the calendar as a cancellation does.
-    const cancelled = row.kind === 'cancellation' || row.kind === 'release';
+    const cancelled =
+      row.kind === 'cancellation' || row.kind === 'release' || row.kind === 'unconfirmed';
     const info = (await this.transport.sendMail({
       from: this.o.from,
       to,
@@ -378,6 +380,18 @@ export class MailSender {
       const checkInRooms = new Set(rooms.rows.filter((x) => x.check_in).map((x) => x.id));
       for (const t of chosen) if (checkInRooms.has(t.roomId)) checkIns.add(t.ticketId);
     }
+    // Confirmed addresses: the earliest deadline of the tickets still awaiting confirmation
+    // (written with the booking beside the log; gone once confirmed or released).
+    let confirmBy: { date: string; time: string } | null = null;
+    if (row.kind === 'confirmation') {
+      const due = await this.o.pool.query<{ confirm_by: Date | null }>(
+        `SELECT min(confirm_by) AS confirm_by FROM ticket_state
+          WHERE ticket_id = ANY($1::uuid[]) AND status = 'BOOKED' AND confirm_by IS NOT NULL`,
+        [chosen.map((t) => t.ticketId)],
+      );
+      const at = due.rows[0]?.confirm_by;
+      if (at) confirmBy = localDateTime(at, this.o.timeZone);
+    }
     const mail: MailInput = {
       kind: row.kind,
       language: booking.language,
@@ -403,6 +417,7 @@ export class MailSender {
       writtenAt: this.o.clock.now(),
       library: this.o.library,
       reason: row.kind === 'cancellation' ? row.reason : null,
+      confirmBy,
     };
     // The QR codes of check-in, inline images the HTML part shows by their cid.
     const images = await Promise.all(

@@ -173,6 +173,7 @@ export const webhookReactor: Projection = {
     'TicketBooked',
     'TicketCancelled',
     'TicketNoShowReleased',
+    'TicketConfirmationLapsed',
     'TicketCheckedIn',
     'SeatOffered',
     'TransactionBooked',
@@ -262,6 +263,10 @@ export const webhookReactor: Projection = {
         return ticketEvent(client, event, 'booking.cancelled', -1);
       case 'TicketNoShowReleased':
         return ticketEvent(client, event, 'ticket.no_show', -1);
+      // A booking not confirmed in time ends as a cancellation does (its seat is free again),
+      // marked so: docs/product.md#confirmed-addresses.
+      case 'TicketConfirmationLapsed':
+        return ticketEvent(client, event, 'booking.cancelled', -1, { unconfirmed: true });
       case 'TicketCheckedIn':
         return ticketEvent(client, event, 'ticket.checked_in', 0, {
           checkedInAt: (event.data as { checkedInAt: string }).checkedInAt,

@@ -224,6 +224,11 @@ export function CheckInPage() {
                                             },
                                           )
                                         : t('status.open')}
+                                    {ticket.awaitingConfirmation ? (
+                                      <div className="muted">
+                                        {t('status.awaiting-confirmation')}
+                                      </div>
+                                    ) : null}
                                   </td>
                                   <td data-label={t('column.action')}>
                                     {ticket.noShow ? null : ticket.checkedInAt ? (

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { Ticket } from '../../../api/types';
 import { PencilIcon } from '../../../components/pencil-icon';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formatDate, formatTimeRange } from '../../../lib/dates';
+import { formatDate, formatDateTime, formatTimeRange } from '../../../lib/dates';
 import { ownerName } from '../utils/owner-form';
 import { pageOf } from '../utils/pager';
 import { editPath, fromList } from '../utils/paths';
@@ -114,6 +114,7 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
       <td data-label={label('name')}>
         {name ?? <span className="muted">{t('erased')}</span>}
         <NoShowMarks ticket={ticket} />
+        <ConfirmationMark ticket={ticket} />
       </td>
       <td data-label={label('institution')}>{ticket.organisation}</td>
       <td data-label={label('email')} className="reservation-table__email">
@@ -164,6 +165,30 @@ function NoShowMarks({ ticket }: { ticket: Ticket }) {
       ) : null}
     </>
   );
+}
+
+/**
+ * Confirmed addresses: a booked ticket awaiting its visitor's confirmation (until when), or one
+ * released because it was not confirmed in time.
+ */
+function ConfirmationMark({ ticket }: { ticket: Ticket }) {
+  const { t } = useTranslation('admin-reservations');
+  if (ticket.confirmBy)
+    return (
+      <div>
+        <strong>{t('awaiting-confirmation')}</strong>{' '}
+        <span className="muted">
+          {t('confirm-by', { at: formatDateTime(new Date(ticket.confirmBy)) })}
+        </span>
+      </div>
+    );
+  if (ticket.unconfirmed)
+    return (
+      <div>
+        <strong>{t('unconfirmed')}</strong>
+      </div>
+    );
+  return null;
 }
 
 /**

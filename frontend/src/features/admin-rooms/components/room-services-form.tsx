@@ -11,6 +11,7 @@ import type { Room } from '../../../api/types';
 import { useUpdateRoomServicesMutation } from '../api/admin-rooms-api';
 import {
   checkServicesForm,
+  CONFIRM_FIELD,
   DOMAINS_FIELD,
   SERVICE_FIELDS,
   servicesToFormValues,
@@ -18,7 +19,7 @@ import {
 } from '../utils/room-services-values';
 
 const idOf = (field: ServiceField) => `room-services-${field}`;
-const FORM_FIELDS = [...SERVICE_FIELDS, DOMAINS_FIELD] as const;
+const FORM_FIELDS = [...SERVICE_FIELDS, DOMAINS_FIELD, CONFIRM_FIELD] as const;
 /** The inputs state the contract's limits (0-1440, 1-1440, 5-1440, 1-168). */
 const BOUNDS = shapeBounds(RoomServicesInput);
 
@@ -81,6 +82,19 @@ export function RoomServicesForm({ room }: { room: Room }) {
           error={form.messageOf(DOMAINS_FIELD)}
           required={false}
           onChange={(event) => change(DOMAINS_FIELD, event.target.value)}
+        />
+        <InputField
+          id={idOf(CONFIRM_FIELD)}
+          type="number"
+          inputMode="numeric"
+          step={1}
+          {...BOUNDS[CONFIRM_FIELD]}
+          label={t(`services.${CONFIRM_FIELD}`)}
+          hint={t(`services.${CONFIRM_FIELD}-hint`)}
+          value={values[CONFIRM_FIELD] ?? ''}
+          error={form.messageOf(CONFIRM_FIELD)}
+          required={false}
+          onChange={(event) => change(CONFIRM_FIELD, event.target.value)}
         />
         <div className="form__actions">
           <button type="submit" className="button button--primary" disabled={saving.isLoading}>

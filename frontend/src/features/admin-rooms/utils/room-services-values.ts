@@ -15,9 +15,12 @@ export const SERVICE_FIELDS = [
 export type NumberServiceField = (typeof SERVICE_FIELDS)[number];
 /** The members-only domains: one text field, the domains separated by commas or spaces. */
 export const DOMAINS_FIELD = 'allowedEmailDomains' as const;
-export type ServiceField = NumberServiceField | typeof DOMAINS_FIELD;
+/** Confirmed addresses: minutes a booking awaits its confirmation (left out while empty). */
+export const CONFIRM_FIELD = 'confirmBookingMinutes' as const;
+export type ServiceField = NumberServiceField | typeof DOMAINS_FIELD | typeof CONFIRM_FIELD;
 export type ServiceFormValues = Record<NumberServiceField, string> & {
   [DOMAINS_FIELD]?: string;
+  [CONFIRM_FIELD]?: string;
 };
 
 /** The domains typed into the field, in their order, without empty parts. */
@@ -32,10 +35,13 @@ export const checkServicesForm: FormCheck<
   ReturnType<typeof RoomServicesInput.parse>
 > = (values) => {
   const domains = domainsOf(values[DOMAINS_FIELD] ?? '');
+  const confirmMinutes = numberOf(values[CONFIRM_FIELD] ?? '');
   const result = check(RoomServicesInput, {
     ...Object.fromEntries(SERVICE_FIELDS.map((field) => [field, numberOf(values[field]) ?? null])),
     // Left out while empty: everyone is admitted, as without the field.
     ...(domains.length ? { [DOMAINS_FIELD]: domains } : {}),
+    // Left out while empty: bookings are booked at once, as without the field.
+    ...(confirmMinutes === undefined ? {} : { [CONFIRM_FIELD]: confirmMinutes }),
   });
   if (result.ok) return result;
   const errors: FieldErrors = {};
@@ -52,5 +58,6 @@ export function servicesToFormValues(room: Room): ServiceFormValues {
     waitlistOfferMinutes: value(room.services.waitlistOfferMinutes),
     reminderHoursBefore: value(room.services.reminderHoursBefore),
     allowedEmailDomains: (room.services.allowedEmailDomains ?? []).join(', '),
+    confirmBookingMinutes: value(room.services.confirmBookingMinutes),
   };
 }

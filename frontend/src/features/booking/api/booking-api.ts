@@ -174,6 +174,11 @@ export const bookingApi = baseApi
         }),
         invalidatesTags: ['OwnerTickets', 'VisitorSlots'],
       }),
+      /** Confirms the booking's address (confirmed addresses): posted by a button, never on load. */
+      confirmOwnerBooking: build.mutation<unknown, string>({
+        query: (ownerId) => ({ url: `owners/${enc(ownerId)}/confirm`, method: 'POST' }),
+        invalidatesTags: ['OwnerTickets'],
+      }),
       /** Moves a booked ticket to another slot of its room (the new ticket keeps the booking). */
       moveTicket: build.mutation<
         unknown,
@@ -224,6 +229,7 @@ export const {
   useTakeOfferMutation,
   useGetOwnerTicketsQuery,
   useCancelOwnerTicketsMutation,
+  useConfirmOwnerBookingMutation,
   useRequestMyBookingsLinkMutation,
   useMoveTicketMutation,
   useGetMyBookingsQuery,

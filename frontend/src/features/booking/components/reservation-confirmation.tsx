@@ -7,8 +7,10 @@ import { Page } from '../../../components/page';
 import { useConfig } from '../../../app/config-context';
 import { resolveApiUrl } from '../../../lib/url';
 import { useTranslation } from '../../../i18n/i18n-context';
+import { formatDateMinute } from '../../../lib/dates';
 import {
   useCancelOwnerTicketsMutation,
+  useConfirmOwnerBookingMutation,
   useGetOwnerTicketsQuery,
   type Ticket,
 } from '../api/booking-api';
@@ -30,6 +32,49 @@ interface Cancelling {
   tickets: Ticket[];
   /** The other tickets of the order, offered after a cancellation. */
   others: boolean;
+}
+
+/**
+ * Confirmed addresses (docs/product.md#confirmed-addresses): while tickets await confirmation,
+ * "please confirm by …" (the earliest deadline, in the library's time zone) and the button that
+ * posts the confirmation; opening the page never confirms (mail scanners open links). A booking
+ * released unconfirmed says so.
+ */
+function ConfirmBooking({ ownerId, tickets }: { ownerId: string; tickets: Ticket[] }) {
+  const { t } = useTranslation('booking');
+  const [confirm, { isLoading, error, isSuccess }] = useConfirmOwnerBookingMutation();
+  const deadline = tickets
+    .map((ticket) => ticket.confirmBy)
+    .filter((at): at is string => typeof at === 'string')
+    .sort()[0];
+  if (deadline)
+    return (
+      <div className="notice" role="region" aria-label={t('confirmation.confirm-booking')}>
+        <p>
+          <strong>
+            {t('confirmation.confirm-by', { at: formatDateMinute(new Date(deadline)) })}
+          </strong>
+        </p>
+        {error ? <ErrorBox error={error} /> : null}
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={isLoading}
+          onClick={() => void confirm(ownerId)}
+        >
+          {t('confirmation.confirm-booking')}
+        </button>
+      </div>
+    );
+  if (isSuccess)
+    return (
+      <p className="notice notice--success" role="status">
+        {t('confirmation.confirmed')}
+      </p>
+    );
+  if (tickets.some((ticket) => ticket.unconfirmed) && !tickets.some((x) => x.status === 'BOOKED'))
+    return <p className="notice">{t('confirmation.lapsed')}</p>;
+  return null;
 }
 
 /**
@@ -93,6 +138,7 @@ export function ReservationConfirmation() {
             {t('booked.number')} <strong>{number}</strong>
           </p>
         ) : null}
+        <ConfirmBooking ownerId={id} tickets={data} />
         {moved ? (
           <p className="notice notice--success" role="status">
             {t('move.done')}

@@ -29,6 +29,12 @@ function SlotCounts({ slot, checkIn }: { slot: DeskSlot; checkIn: boolean }) {
         <dt>{t('day.waiting')}</dt>
         <dd>{slot.waiting}</dd>
       </div>
+      {slot.awaitingConfirmation ? (
+        <div>
+          <dt>{t('day.awaiting-confirmation')}</dt>
+          <dd>{slot.awaitingConfirmation}</dd>
+        </div>
+      ) : null}
     </dl>
   );
 }

@@ -143,7 +143,13 @@ function DailyReportTable({ report, roomId, busy }: TableProps) {
                   <td className="data-table__nowrap">{formatSlotTime(row.timeSlot)}</td>
                   <td className="data-table__number">{row.seatNumber}</td>
                   <td>{row.lastName ?? '–'}</td>
-                  <td>{row.firstName ?? '–'}</td>
+                  <td>
+                    {row.firstName ?? '–'}
+                    {/* Confirmed addresses: the seat is taken, the visitor has not confirmed yet. */}
+                    {row.awaitingConfirmation ? (
+                      <div className="muted">{t('daily.awaiting-confirmation')}</div>
+                    ) : null}
+                  </td>
                   <td>{t(row.accessibility ? 'yes' : 'no')}</td>
                 </tr>
               ))}

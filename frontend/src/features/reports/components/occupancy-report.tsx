@@ -239,6 +239,8 @@ interface TableProps {
 
 function OccupancyTable({ items, noShows, caption, busy, locale }: TableProps) {
   const { t } = useTranslation('reports');
+  // Confirmed addresses: the column only while some slot has bookings awaiting confirmation.
+  const awaiting = items.some((item) => item.awaitingConfirmation);
   return (
     <TableRegion label={caption} busy={busy}>
       <table className="data-table report-table">
@@ -260,6 +262,11 @@ function OccupancyTable({ items, noShows, caption, busy, locale }: TableProps) {
                 {t('occupancy.column.no-shows')}
               </th>
             ) : null}
+            {awaiting ? (
+              <th scope="col" className="data-table__number">
+                {t('occupancy.column.awaiting-confirmation')}
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -270,6 +277,9 @@ function OccupancyTable({ items, noShows, caption, busy, locale }: TableProps) {
               <td className="data-table__number">{item.capacity}</td>
               <td className="data-table__number">{percentText(item.percentage, locale)}</td>
               {noShows ? <td className="data-table__number">{noShowText(item, locale)}</td> : null}
+              {awaiting ? (
+                <td className="data-table__number">{item.awaitingConfirmation ?? 0}</td>
+              ) : null}
             </tr>
           ))}
         </tbody>
