@@ -2,17 +2,11 @@
 // awaiting confirmation in the reservations list; the visitor's owner page (the mail's link)
 // asks to confirm by the deadline, and its button confirms. German and English, 375 and 1280
 // wide, axe clean; the API test (tests/api/confirmed-addresses.int.test.ts) covers the release.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { weekdaysAhead } from './dates.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  newContext,
-  startServer,
-  type RunningServer,
-} from './harness.ts';
+import { expectAccessible, launchBrowser, startServer, type RunningServer } from './harness.ts';
 import { openStaffPage, signInAs, VIEWPORTS } from './staff-ux-support.ts';
 import {
   bookAsVisitor,
@@ -22,7 +16,7 @@ import {
   waitForReadModels,
   type VisitorBooking,
 } from './test-rooms.ts';
-import { main, serveAs } from './visitor-pages.ts';
+import { main, openVisitorPage } from './visitor-pages.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -47,16 +41,8 @@ const TEXTS = {
 /** One booking per run, each awaiting confirmation until its run confirms it. */
 const bookings: VisitorBooking[] = [];
 
-async function visitorPage(
-  viewport: { width: number; height: number },
-  lang: 'de' | 'en',
-): Promise<Page> {
-  const context = await newContext(browser, viewport, lang);
-  await context.addInitScript(() => sessionStorage.setItem('privacyAccepted', 'true'));
-  const page = await context.newPage();
-  if (lang !== 'de') await serveAs(page, lang);
-  return page;
-}
+const visitorPage = (viewport: { width: number; height: number }, lang: 'de' | 'en' = 'de') =>
+  openVisitorPage(browser, viewport, lang);
 
 beforeAll(async () => {
   db = await createTestDatabase();

@@ -1,14 +1,13 @@
 // In the browser: a visitor asks for the "my bookings" link, follows the mailed link to every
 // booking of the address across rooms and cancels a ticket and a whole booking; an altered link
 // says so and leads to a new one. German at 375, English at 1280 wide, axe clean.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { weekdaysAhead } from './dates.ts';
 import {
   expectAccessible,
   launchBrowser,
-  newContext,
   startServer,
   watchPage,
   type RunningServer,
@@ -21,7 +20,7 @@ import {
   SECOND_ROOM,
   waitForReadModels,
 } from './test-rooms.ts';
-import { DESKTOP, dialog, h1, mailedPath, main, PHONE, serveAs } from './visitor-pages.ts';
+import { DESKTOP, dialog, h1, mailedPath, main, openVisitorPage, PHONE } from './visitor-pages.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -29,16 +28,8 @@ let browser: Browser;
 const READER = 'rosa.reader@example.at';
 const LINK = /http\S+\/my-bookings\/\S+/;
 
-async function visitorPage(
-  viewport: { width: number; height: number },
-  lang: 'de' | 'en',
-): Promise<Page> {
-  const context = await newContext(browser, viewport, lang);
-  await context.addInitScript(() => sessionStorage.setItem('privacyAccepted', 'true'));
-  const page = await context.newPage();
-  if (lang !== 'de') await serveAs(page, lang);
-  return page;
-}
+const visitorPage = (viewport: { width: number; height: number }, lang: 'de' | 'en' = 'de') =>
+  openVisitorPage(browser, viewport, lang);
 
 beforeAll(async () => {
   db = await createTestDatabase();

@@ -9,7 +9,6 @@ import { weekdaysAhead } from './dates.ts';
 import {
   expectAccessible,
   launchBrowser,
-  newContext,
   startServer,
   watchPage,
   type RunningServer,
@@ -22,7 +21,7 @@ import {
   waitForReadModels,
   type VisitorBooking,
 } from './test-rooms.ts';
-import { DESKTOP, dialog, h1, mailedPath, main, PHONE, serveAs } from './visitor-pages.ts';
+import { DESKTOP, dialog, h1, mailedPath, main, openVisitorPage, PHONE } from './visitor-pages.ts';
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -32,16 +31,8 @@ let early: VisitorBooking;
 let other: VisitorBooking;
 const [day] = weekdaysAhead(1) as [Date];
 
-async function visitorPage(
-  viewport: { width: number; height: number },
-  lang: 'de' | 'en',
-): Promise<Page> {
-  const context = await newContext(browser, viewport, lang);
-  await context.addInitScript(() => sessionStorage.setItem('privacyAccepted', 'true'));
-  const page = await context.newPage();
-  if (lang !== 'de') await serveAs(page, lang);
-  return page;
-}
+const visitorPage = (viewport: { width: number; height: number }, lang: 'de' | 'en' = 'de') =>
+  openVisitorPage(browser, viewport, lang);
 
 /** The time ranges of the booked tickets the page lists (its first list; cancelled ones follow). */
 const listedTimes = (page: Page) =>

@@ -2,8 +2,9 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { sleep } from '../support/wait-for.ts';
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { longDate, monthTitle } from './dates.ts';
+import { newContext } from './harness.ts';
 
 /** Page helpers of the visitor app (`/`), shared by the browser tests that book as a visitor. */
 
@@ -55,6 +56,23 @@ export async function showMonthOf(page: Page, d: Date): Promise<void> {
 
 export const PHONE = { width: 375, height: 740 } as const;
 export const DESKTOP = { width: 1280, height: 900 } as const;
+
+/**
+ * A visitor page in `lang` at `viewport`, the privacy notice accepted (it is tested elsewhere);
+ * `timezoneId` is the device's zone (default the machine's), e.g. 'UTC' beside a library in Vienna.
+ */
+export async function openVisitorPage(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  lang: 'de' | 'en' = 'de',
+  timezoneId?: string,
+): Promise<Page> {
+  const context = await newContext(browser, viewport, lang, timezoneId);
+  await context.addInitScript(() => sessionStorage.setItem('privacyAccepted', 'true'));
+  const page = await context.newPage();
+  if (lang !== 'de') await serveAs(page, lang);
+  return page;
+}
 
 /**
  * Serves the visitor app's page in `lang` (the app reads its language from the document) and

@@ -11,7 +11,6 @@ import {
   eventually,
   expectAccessible,
   launchBrowser,
-  newContext,
   reloadUntilVisible,
   startServer,
   watchPage,
@@ -20,13 +19,13 @@ import {
 import { openStaffPage, signInAs, visitorBooks } from './staff-ux-support.ts';
 import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
 import {
-  dialog,
   DESKTOP,
+  dialog,
   fillPersonalData,
   h1,
   main,
+  openVisitorPage,
   PHONE,
-  serveAs,
   ticketItems,
 } from './visitor-pages.ts';
 
@@ -75,20 +74,9 @@ const STAFF_TEXTS = {
   },
 } as const;
 
-/**
- * A visitor page in `lang` at `viewport`, the privacy notice accepted (it is tested elsewhere);
- * the device in UTC, the library in Europe/Vienna.
- */
-async function visitorPage(
-  viewport: { width: number; height: number },
-  lang: 'de' | 'en' = 'de',
-): Promise<Page> {
-  const context = await newContext(browser, viewport, lang, 'UTC');
-  await context.addInitScript(() => sessionStorage.setItem('privacyAccepted', 'true'));
-  const page = await context.newPage();
-  if (lang !== 'de') await serveAs(page, lang);
-  return page;
-}
+/** A visitor page (visitor-pages.ts), the device in UTC beside the library in Europe/Vienna. */
+const visitorPage = (viewport: { width: number; height: number }, lang: 'de' | 'en' = 'de') =>
+  openVisitorPage(browser, viewport, lang, 'UTC');
 
 /** Opens the room's month of the slot and its (full) day's dialog. */
 async function openFullDay(page: Page, lang: 'de' | 'en' = 'de'): Promise<void> {
