@@ -5,10 +5,10 @@ import { releaseNoShows } from '@rr/command-service';
 import { addDays } from '@rr/domain';
 import { checkInCodes, ManualClock } from '@rr/platform';
 import type { MailSender } from '@rr/projections';
-import { Client, openAdminSuite, TEST_KEY_SECRET, type AdminSuite } from '../support/app.ts';
+import { openAdminSuite, TEST_KEY_SECRET, type AdminSuite } from '../support/app.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
-import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
+import { bookAsNewVisitor, createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 
 /**
@@ -28,35 +28,14 @@ let sink: SmtpSink;
 let sender: MailSender;
 let checkInSlot: string;
 let plainSlot: string;
-let n = 0;
 
-async function book(timeSlotId: string, language: 'de' | 'en') {
-  const v = new Client(suite.app.baseUrl);
-  const cart = (await (
-    await v.request('POST', '/api/transactions', { json: { timeSlotId } })
-  ).json()) as { transactionId: string };
-  const res = await v.request('PUT', `/api/transactions/${cart.transactionId}/booking`, {
-    json: {
-      salutation: 'MR',
-      title: '',
-      firstName: 'Max',
-      lastName: 'Leser',
-      organisation: '',
-      email: `max${++n}@example.at`,
-      phone: '+43111222',
-      accessibility: false,
-      language,
-    },
+/** Books a ticket as a new visitor, Mr Max Leser (his mails greet him by name). */
+const book = (timeSlotId: string, language: 'de' | 'en') =>
+  bookAsNewVisitor(suite.app.baseUrl, [timeSlotId], language, {
+    salutation: 'MR',
+    firstName: 'Max',
+    lastName: 'Leser',
   });
-  expect(res.status).toBe(200);
-  const b = (await res.json()) as {
-    ownerId: string;
-    bookingNumber: string;
-    tickets: { id: string }[];
-  };
-  expect((await v.get(`/api/owners/${b.ownerId}/tickets`)).status).toBe(200);
-  return { ...b, ticketId: b.tickets[0]!.id };
-}
 
 /** Sends what the outbox holds (waits for the reactor to enqueue `kinds`) and answers the new mails. */
 async function sendAll(kinds: number) {

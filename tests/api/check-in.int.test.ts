@@ -9,7 +9,12 @@ import {
   TEST_KEY_SECRET,
   type AdminSuite,
 } from '../support/app.ts';
-import { createRoom, createSlot } from '../support/fixtures.ts';
+import {
+  bookAsNewVisitor,
+  createRoom,
+  createSlot,
+  type NewVisitorBooking,
+} from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 
 /**
@@ -32,48 +37,11 @@ let slot: string;
 let plainSlot: string;
 const codes = checkInCodes(TEST_KEY_SECRET);
 
-let visitors = 0;
-interface Booked {
-  ownerId: string;
-  bookingNumber: string;
-  ticketId: string;
-  client: Client;
-}
+type Booked = NewVisitorBooking;
 
 /** Books one ticket of a slot as a new visitor (own e-mail: no per-visitor limit meets another). */
-async function book(timeSlotId: string, language: 'de' | 'en' = 'de'): Promise<Booked> {
-  const v = new Client(suite.app.baseUrl);
-  const cart = await v.request('POST', '/api/transactions', { json: { timeSlotId } });
-  expect(cart.status).toBe(201);
-  const { transactionId } = (await cart.json()) as { transactionId: string };
-  const res = await v.request('PUT', `/api/transactions/${transactionId}/booking`, {
-    json: {
-      salutation: 'MS',
-      title: '',
-      firstName: 'Erika',
-      lastName: `Leserin${++visitors}`,
-      organisation: '',
-      email: `leserin${visitors}@example.at`,
-      phone: '+43111222',
-      accessibility: false,
-      language,
-    },
-  });
-  expect(res.status).toBe(200);
-  const b = (await res.json()) as {
-    ownerId: string;
-    bookingNumber: string;
-    tickets: { id: string }[];
-  };
-  // Read your write: the read models (which find a ticket's slot) have the booking.
-  expect((await v.get(`/api/owners/${b.ownerId}/tickets`)).status).toBe(200);
-  return {
-    ownerId: b.ownerId,
-    bookingNumber: b.bookingNumber,
-    ticketId: b.tickets[0]!.id,
-    client: v,
-  };
-}
+const book = (timeSlotId: string, language: 'de' | 'en' = 'de'): Promise<Booked> =>
+  bookAsNewVisitor(suite.app.baseUrl, [timeSlotId], language);
 
 async function refusal(
   res: Response,

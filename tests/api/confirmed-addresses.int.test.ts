@@ -6,7 +6,13 @@ import type { MailSender } from '@rr/projections';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
-import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
+import {
+  bookAsNewVisitor,
+  createRoom,
+  createSlot,
+  testMailSender,
+  type NewVisitorBooking,
+} from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 import { compareWithRebuild } from '../support/read-models.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -30,15 +36,9 @@ let sink: SmtpSink;
 let sender: MailSender;
 let confirming: string;
 let plain: string;
-let n = 0;
 
-interface Booked {
-  ownerId: string;
-  bookingNumber: string;
-  ticketId: string;
-  /** The visitor's client: it reads its own writes, as the browser does. */
-  client: Client;
-}
+/** The visitor's client reads its own writes, as the browser does. */
+type Booked = NewVisitorBooking;
 
 interface OwnerTicket {
   id: string;
@@ -47,47 +47,12 @@ interface OwnerTicket {
   unconfirmed: boolean;
 }
 
-async function book(
+/** Books a ticket of each slot as a new visitor, Ms Erika Leserin. */
+const book = (
   timeSlotId: string,
   language: 'de' | 'en' = 'de',
   ...more: string[]
-): Promise<Booked> {
-  const v = new Client(suite.app.baseUrl);
-  const cart = await v.request('POST', '/api/transactions', { json: { timeSlotId } });
-  expect(cart.status).toBe(201);
-  const { transactionId } = (await cart.json()) as { transactionId: string };
-  for (const other of more) {
-    const added = await v.request('POST', `/api/transactions/${transactionId}/tickets`, {
-      json: { timeSlotId: other },
-    });
-    expect(added.status).toBeLessThan(300);
-  }
-  const res = await v.request('PUT', `/api/transactions/${transactionId}/booking`, {
-    json: {
-      salutation: 'MS',
-      title: '',
-      firstName: 'Erika',
-      lastName: 'Leserin',
-      organisation: '',
-      email: `erika${++n}@example.at`,
-      phone: '+43111222',
-      accessibility: false,
-      language,
-    },
-  });
-  expect(res.status).toBe(200);
-  const b = (await res.json()) as {
-    ownerId: string;
-    bookingNumber: string;
-    tickets: { id: string }[];
-  };
-  return {
-    ownerId: b.ownerId,
-    bookingNumber: b.bookingNumber,
-    ticketId: b.tickets[0]!.id,
-    client: v,
-  };
-}
+): Promise<Booked> => bookAsNewVisitor(suite.app.baseUrl, [timeSlotId, ...more], language);
 
 /** The owner page's tickets, read by the visitor's client (its own writes seen). */
 async function ownerTickets(b: Booked): Promise<OwnerTicket[]> {

@@ -119,3 +119,69 @@ export async function fillWithHolds(
   }
   return ids;
 }
+
+let newVisitors = 0;
+
+/** What `bookAsNewVisitor` answers: the booking and the visitor's client (its session). */
+export interface NewVisitorBooking {
+  ownerId: string;
+  bookingNumber: string;
+  /** The first ticket's id, and every ticket's in the order of the slots. */
+  ticketId: string;
+  ticketIds: string[];
+  client: Client;
+}
+
+/**
+ * Books one ticket of each slot as a new visitor, whose address is its own (no per-visitor limit
+ * meets another's), in `language`; the name may be given for a test that reads it in a mail.
+ * Waits until the visitor reads the booking back (the read models have it).
+ */
+export async function bookAsNewVisitor(
+  baseUrl: string,
+  timeSlotIds: readonly string[],
+  language: 'de' | 'en' = 'de',
+  person: { salutation?: 'MR' | 'MS'; firstName?: string; lastName?: string } = {},
+): Promise<NewVisitorBooking> {
+  const v = new Client(baseUrl);
+  let transactionId = '';
+  for (const timeSlotId of timeSlotIds) {
+    const res = transactionId
+      ? await v.request('POST', `/api/transactions/${transactionId}/tickets`, {
+          json: { timeSlotId },
+        })
+      : await v.request('POST', '/api/transactions', { json: { timeSlotId } });
+    if (res.status >= 300) throw new Error(`no ticket: ${res.status} ${await res.text()}`);
+    transactionId ||= ((await res.json()) as { transactionId: string }).transactionId;
+  }
+  newVisitors += 1;
+  const res = await v.request('PUT', `/api/transactions/${transactionId}/booking`, {
+    json: {
+      salutation: person.salutation ?? 'MS',
+      title: '',
+      firstName: person.firstName ?? 'Erika',
+      lastName: person.lastName ?? 'Leserin',
+      organisation: '',
+      email: `leserin${newVisitors}@example.at`,
+      phone: '+43111222',
+      accessibility: false,
+      language,
+    },
+  });
+  if (res.status !== 200) throw new Error(`not booked: ${res.status} ${await res.text()}`);
+  const b = (await res.json()) as {
+    ownerId: string;
+    bookingNumber: string;
+    tickets: { id: string }[];
+  };
+  const read = await v.get(`/api/owners/${b.ownerId}/tickets`);
+  if (read.status !== 200) throw new Error(`booking not read back: ${read.status}`);
+  const ticketIds = b.tickets.map((t) => t.id);
+  return {
+    ownerId: b.ownerId,
+    bookingNumber: b.bookingNumber,
+    ticketId: ticketIds[0]!,
+    ticketIds,
+    client: v,
+  };
+}
