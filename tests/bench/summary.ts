@@ -179,6 +179,8 @@ if (scale) {
 const deploymentName = (kind: string) =>
   `${kind.startsWith('all') ? 'all-in-one' : 'split, gateway'}${kind.endsWith(' B') ? ', B' : ''}`;
 const rush = r.rush;
+// The target holds for the all-in-one process: a run of the split deployment alone does not meet it.
+if (rush && !rush.deployments.all) missing('Opening rush, all-in-one', 'rush');
 if (rush) {
   for (const [kind, d] of Object.entries(rush.deployments)) {
     const worst = Object.entries(d.steps).reduce((a, b) => (b[1].p99 > a[1].p99 ? b : a));
