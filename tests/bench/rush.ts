@@ -22,6 +22,7 @@
  * Flags after `--` override the settings: `--visitors N`, `--seconds S`, `--deployments all,split`.
  */
 import http from 'node:http';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -378,6 +379,8 @@ interface DeploymentFigures {
   cpuMsPerJourney: { server: number; bench: number; postgres: number };
   /** Reads of the read models' checkpoints (the read-your-writes gate, projections) per journey. */
   checkpointReadsPerJourney: number;
+  /** Connections dropped at full accept queues during the rush (listenOverflows). */
+  droppedConnections: number;
   /** The machine's load average (1 minute) before and after the rush: other work on it. */
   loadAverage: { before: number; after: number };
   /** Cart adds/s after the rush, with the TPC-B baseline measured just before them. */
@@ -400,6 +403,22 @@ async function checkpointReads(pool: pg.Pool): Promise<number> {
       WHERE relname = 'projection_checkpoints'`,
   );
   return Number(r.rows[0]?.n ?? 0);
+}
+
+/**
+ * Connections the kernel dropped because a listening socket's accept queue was full (TcpExt
+ * ListenOverflows of this network namespace, other programs' too): requests that waited outside
+ * any line of the product, the client sending its SYN again after 1, 3, 7, 15, 31 s.
+ */
+function listenOverflows(): number {
+  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const names = lines[i]!.split(' ');
+    if (names[0] !== 'TcpExt:') continue;
+    const at = names.indexOf('ListenOverflows');
+    return at < 0 ? 0 : Number(lines[i + 1]!.split(' ')[at]);
+  }
+  return 0;
 }
 
 /** The booked tickets of the rush's slots in the log, held against the booking answers. */
@@ -471,6 +490,7 @@ async function rushOn(
       `${kind}: ${VISITORS} visitors over ${SECONDS} s for ${SEATS} seats on ${day} (load average ${loadBefore})`,
     );
     const readsBefore = await checkpointReads(pool);
+    const overflowsBefore = listenOverflows();
     const before = cpu();
     const outcome = await runRush({
       visitors: VISITORS,
@@ -481,6 +501,7 @@ async function rushOn(
       send,
     });
     const cpuPerJourney = cpuPerOperation(before, cpu(), VISITORS);
+    const droppedConnections = listenOverflows() - overflowsBefore;
     const checkpointReadsPerJourney = round(
       ((await checkpointReads(pool)) - readsBefore) / VISITORS,
       1,
@@ -512,6 +533,7 @@ async function rushOn(
       staleShare: outcome.adds ? round(outcome.staleAdds / outcome.adds, 3) : 0,
       cpuMsPerJourney: cpuPerJourney,
       checkpointReadsPerJourney,
+      droppedConnections,
       loadAverage: { before: loadBefore, after: loadAfter },
       cartAdd: {
         ...adds,
@@ -583,6 +605,7 @@ function print(
         `${f.cpuMsPerJourney.server} / ${f.cpuMsPerJourney.postgres} / ${f.cpuMsPerJourney.bench}`,
       ],
       ['reads of the checkpoints per journey', f.checkpointReadsPerJourney],
+      ['connections dropped at a full accept queue (SYN sent again)', f.droppedConnections],
       [
         'machine load average before / after the rush',
         `${f.loadAverage.before} / ${f.loadAverage.after}`,
