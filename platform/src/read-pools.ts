@@ -24,11 +24,6 @@ export interface ReadPools {
    * ask the same server.
    */
   pin: (req: Request, res: Response, next: NextFunction) => void;
-  /**
-   * The source pinned to the current request (the primary outside one): an identity for what is
-   * kept per server, such as the checkpoints the read-your-writes gate last read there.
-   */
-  source(): object;
   /** The replicas and whether they take reads now. */
   status(): { name: string; up: boolean }[];
   /** Resolves once every replica has been asked once (reads go to the primary until then). */
@@ -157,7 +152,6 @@ export function readPoolsOver(
   return {
     pool,
     pin: (_req, _res, next) => pinned.run(choose(), next),
-    source: () => pinned.getStore() ?? primarySource,
     status: () => sources.map((s) => ({ name: s.name, up: s.up })),
     ready: () => firstProbes,
     close: async () => {

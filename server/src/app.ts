@@ -207,13 +207,7 @@ export function createApp(options: AppOptions): express.Express {
   if (options.role !== 'command') {
     // One server per request for the gate and the read (a replica, see platform/src/read-pools.ts).
     if (options.reads) api.use(options.reads.pin);
-    const reads = options.reads;
-    const gate = minPositionGate(
-      readPool,
-      options.readModels,
-      config.READ_YOUR_WRITES_TIMEOUT_MS,
-      reads ? () => reads.source() : undefined,
-    );
+    const gate = minPositionGate(readPool, options.readModels, config.READ_YOUR_WRITES_TIMEOUT_MS);
     api.use((req, res, next) => (req.method === 'GET' ? gate(req, res, next) : next()));
   }
   const release = currentRelease();
