@@ -27,7 +27,15 @@ import pg from 'pg';
 import { comparePositions, parsePosition, type Position } from '@rr/events';
 import { addDays, todayIn } from '@rr/platform';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
-import { cpuPerOperation, cpuSeconds, createTpcbTables, statFields, tpcb } from './server-load.ts';
+import {
+  CartFiller,
+  cpuPerOperation,
+  cpuSeconds,
+  createTpcbTables,
+  statFields,
+  tpcb,
+  type CartAnswer,
+} from './server-load.ts';
 import {
   closedLoop,
   openLoop,
@@ -196,31 +204,13 @@ async function createSlots(
   }
 }
 
-interface CartAnswer {
-  transactionId: string;
-  position: string;
-}
-
 /** A visitor who fills carts of CART_SIZE tickets on its own slots, one ticket per call. */
-class Visitor {
-  private cart: string | null = null;
-  private inCart = 0;
-  constructor(private readonly slots: string[]) {}
-
-  async addTicket(): Promise<string> {
-    const timeSlotId = this.slots[this.inCart]!;
-    const r = this.cart
-      ? await call<CartAnswer>('POST', `/api/transactions/${this.cart}/tickets`, { timeSlotId })
-      : await call<CartAnswer>('POST', '/api/transactions', { timeSlotId });
-    this.cart = r.transactionId;
-    this.inCart += 1;
-    if (this.inCart === CART_SIZE) {
-      this.cart = null;
-      this.inCart = 0;
-    }
-    return r.position;
-  }
-}
+const visitorOn = (slots: string[]) =>
+  new CartFiller(slots, (cart, timeSlotId) =>
+    cart
+      ? call<CartAnswer>('POST', `/api/transactions/${cart}/tickets`, { timeSlotId })
+      : call<CartAnswer>('POST', '/api/transactions', { timeSlotId }),
+  );
 
 const owner = (n: number) => ({
   salutation: 'MS',
@@ -367,14 +357,14 @@ async function main(): Promise<void> {
 
       // Cart adds on distinct slots.
       let slots = await freshSlots();
-      let visitors = slots.map((s) => new Visitor(s));
+      let visitors = slots.map((s) => visitorOn(s));
       await closedLoop({
         clients: CLIENTS,
         seconds: WARMUP_SECONDS,
         op: (w) => visitors[w]!.addTicket().then(() => undefined),
       });
       slots = await freshSlots();
-      visitors = slots.map((s) => new Visitor(s));
+      visitors = slots.map((s) => visitorOn(s));
       const rss = sampleRss(pid);
       const cpuBefore = cpu(pid);
       const cartAdd = await closedLoop({
@@ -452,7 +442,7 @@ async function main(): Promise<void> {
         // 4 x CLIENTS visitors, each on slots of its own (four fresh time bands).
         const lagSlots: string[][] = [];
         for (let b = 0; b < 4; b++) lagSlots.push(...(await freshSlots()));
-        const lagVisitors = lagSlots.map((mine) => new Visitor(mine));
+        const lagVisitors = lagSlots.map((mine) => visitorOn(mine));
         const queue = lagVisitors.map(() => Promise.resolve());
         const lags: number[] = [];
         const before = cpu(pid);

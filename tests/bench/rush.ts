@@ -9,49 +9,103 @@
  * processes, two query processes, a projector). Before them, the TPC-B baseline of the same
  * PostgreSQL (as bench:commands).
  *
- * Prints per step p50/p95/p99/max, 5xx, shed load (503), other errors, seats booked (in the
- * answers and in the log), the time until the last seat was taken, how stale the calendars were,
- * and CPU ms per journey of the server processes and PostgreSQL; writes bench-results.json key
- * "rush". Exits 1 when a check fails: seats booked not exactly the seats (when demand exceeds
- * them), a 5xx, a visitor not answered.
+ * Prints per step p50/p95/p99/max, 5xx, shed load (503) and whether it was asked again after its
+ * Retry-After, other errors, seats booked (in the answers and in the log, none lost or doubled),
+ * the time until the last seat was taken, how stale the calendars were, CPU ms per journey of the
+ * server processes and PostgreSQL, and the machine's load; then, on the same deployment, cart
+ * adds/s of CLIENTS clients on slots of their own (closed loop, as bench:commands) and their ratio
+ * to the TPC-B baseline of the run. Writes bench-results.json key "rush" (the target's crowd, at
+ * most 1,000 visitors in 30 s) or "rushOverload" (a larger crowd: `-- --visitors 5000`). Exits 1
+ * when a check fails: seats booked not exactly the seats (when demand exceeds them), a booking
+ * lost or doubled, a 5xx, a visitor not answered, a request waiting 10 s or longer.
+ *
+ * Flags after `--` override the settings: `--visitors N`, `--seconds S`, `--deployments all,split`.
  */
 import http from 'node:http';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { addDays, ensureDatabase, todayIn } from '@rr/platform';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
-import { RUSH_STEPS, runRush, type RushOutcome, type RushSend } from '../support/rush.ts';
 import {
+  RUSH_STEPS,
+  runRush,
+  type RushAnswer,
+  type RushOutcome,
+  type RushSend,
+} from '../support/rush.ts';
+import {
+  closedLoop,
   percentiles,
+  type LoadResult,
   positiveNumber,
   printTable,
   round,
   runMain,
+  settle,
   withBenchDatabase,
   writeResults,
 } from './lib.ts';
-import { cpuPerOperation, cpuSeconds, createTpcbTables, statFields, tpcb } from './server-load.ts';
+import {
+  CartFiller,
+  cpuPerOperation,
+  cpuSeconds,
+  createTpcbTables,
+  statFields,
+  tpcb,
+  type CartAnswer,
+} from './server-load.ts';
+
+// `npm run bench:rush -- --visitors 5000`: the flags win over the environment.
+const { values: flags } = parseArgs({
+  options: {
+    visitors: { type: 'string' },
+    seconds: { type: 'string' },
+    deployments: { type: 'string' },
+  },
+});
+for (const [flag, name] of [
+  ['visitors', 'BENCH_RUSH_VISITORS'],
+  ['seconds', 'BENCH_RUSH_SECONDS'],
+  ['deployments', 'BENCH_RUSH_DEPLOYMENTS'],
+] as const) {
+  if (flags[flag] !== undefined) process.env[name] = flags[flag];
+}
 
 const VISITORS = Math.round(positiveNumber('BENCH_RUSH_VISITORS', 1000));
 const SECONDS = positiveNumber('BENCH_RUSH_SECONDS', 30);
 const BASELINE_SECONDS = positiveNumber('BENCH_SECONDS', 10);
 const CLIENTS = Math.round(positiveNumber('BENCH_CLIENTS', 16));
 const DEPLOYMENTS = (process.env.BENCH_RUSH_DEPLOYMENTS ?? 'all,split').split(',');
+/** The target's crowd (1,000 in 30 s) or a smaller one: "rush"; a denser crowd: "rushOverload". */
+const RESULTS_KEY = VISITORS / SECONDS > 1000 / 30 ? 'rushOverload' : 'rush';
 for (const d of DEPLOYMENTS) {
   if (d !== 'all' && d !== 'split') {
     console.error(`BENCH_RUSH_DEPLOYMENTS lists all and/or split, not ${d}`);
     process.exit(2);
   }
 }
+const settings = (raw: string | undefined): Record<string, string> =>
+  Object.fromEntries(
+    (raw ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
 /** Settings of the server processes for an A/B, e.g. `PUBLIC_READ_CACHE_MS=0 LOAD_SHED_QUEUE=0`. */
-const SERVER_ENV = Object.fromEntries(
-  (process.env.BENCH_RUSH_SERVER_ENV ?? '')
-    .split(' ')
-    .filter(Boolean)
-    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-);
+const SERVER_ENV = settings(process.env.BENCH_RUSH_SERVER_ENV);
+/**
+ * An A/B in one run: each deployment runs once more with these settings added (its figures under
+ * "<deployment> B"), right after the run without them.
+ */
+const AB_ENV = settings(process.env.BENCH_RUSH_AB);
+const VARIANTS: { suffix: string; env: Record<string, string> }[] = [
+  { suffix: '', env: SERVER_ENV },
+  ...(Object.keys(AB_ENV).length ? [{ suffix: ' B', env: { ...SERVER_ENV, ...AB_ENV } }] : []),
+];
 const ROOMS = 3;
 const TIMES = [
   ['08:00', '10:00'],
@@ -69,6 +123,13 @@ const ADMIN_PASSWORD = 'bench-admin-password';
 const TIME_ZONE = 'Europe/Vienna';
 /** Step targets in the all-in-one process. */
 const P99_TARGET_MS = 500;
+/** No request may wait this long, shed or not (the overload requirement). */
+const MAX_WAIT_MS = 10_000;
+/** Cart adds/s over the TPC-B baseline: the requirement, and the goal beyond it. */
+const CART_ADD_RATIO_TARGET = 0.35;
+const CART_ADD_RATIO_GOAL = 0.5;
+/** Days of slots each cart-add client fills a cart on (a cart of this many tickets). */
+const CART_DAYS = 5;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4096 });
 
@@ -133,8 +194,7 @@ async function signIn(base: string): Promise<string> {
 }
 
 /** The rooms and slots of the rush, created by staff; answers the slot ids once visitors see them. */
-async function setUp(base: string, day: string, month: string): Promise<string[]> {
-  const admin = sender(base, await signIn(base));
+async function setUp(admin: RushSend, day: string, month: string): Promise<string[]> {
   const slotIds: string[] = [];
   for (let r = 0; r < ROOMS; r++) {
     const room = await admin('POST', '/api/admin/rooms', {
@@ -175,13 +235,94 @@ async function setUp(base: string, day: string, month: string): Promise<string[]
   return slotIds;
 }
 
+/**
+ * Cart adds/s on this deployment, as bench:commands measures them: CLIENTS clients, each with a
+ * room of its own and a slot on each of CART_DAYS days, filling carts one ticket per command in a
+ * closed loop for BASELINE_SECONDS (after an untimed warm-up); with the CPU ms per command.
+ */
+async function cartAdds(
+  admin: RushSend,
+  send: RushSend,
+  today: string,
+  cpu: () => ReturnType<typeof cpuSeconds>,
+) {
+  const from = addDays(today, 1);
+  const until = addDays(from, CART_DAYS - 1);
+  const slotsOf: string[][] = [];
+  for (let c = 0; c < CLIENTS; c++) {
+    const room = await admin('POST', '/api/admin/rooms', {
+      name: `Cart-add room ${c + 1}`,
+      description: 'Cart adds',
+      capacity: 100,
+      openStartValue: 1,
+      openStartType: 'DAY',
+      openEndValue: WINDOW_DAYS,
+      openEndType: 'DAY',
+    });
+    if (room.status !== 201) throw new Error(`room: ${room.status} ${JSON.stringify(room.body)}`);
+    const roomId = (room.body as { id: string }).id;
+    const series = await admin('POST', `/api/admin/rooms/${roomId}/timeslots`, {
+      startTime: '06:00',
+      endTime: '06:30',
+      startDate: from,
+      repeatUntil: until,
+      daysOfWeek: ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'],
+      includeHolidays: true,
+      capacity: 99_999,
+    });
+    if (series.status !== 201) throw new Error(`slots: ${series.status}`);
+    for (let i = 0; ; i++) {
+      const list = await admin(
+        'GET',
+        `/api/admin/rooms/${roomId}/timeslots?fromDate=${from}&untilDate=${until}`,
+      );
+      const slots =
+        list.status === 200
+          ? (list.body as { content: { id: string; date: string }[] }).content
+          : [];
+      if (slots.length === CART_DAYS) {
+        slotsOf.push(slots.sort((a, b) => a.date.localeCompare(b.date)).map((x) => x.id));
+        break;
+      }
+      if (i > 400) throw new Error(`the slots of ${roomId} do not show`);
+      await new Promise((res) => setTimeout(res, 25));
+    }
+  }
+  const ok = async (a: Promise<RushAnswer>) => {
+    const answer = await a;
+    if (answer.status !== 200 && answer.status !== 201)
+      throw new Error(`cart add: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as CartAnswer;
+  };
+  const clients = slotsOf.map(
+    (slots) =>
+      new CartFiller(slots, (cart, timeSlotId) =>
+        ok(
+          cart
+            ? send('POST', `/api/transactions/${cart}/tickets`, { timeSlotId })
+            : send('POST', '/api/transactions', { timeSlotId }),
+        ),
+      ),
+  );
+  const op = (w: number) => clients[w]!.addTicket().then(() => undefined);
+  await closedLoop({ clients: CLIENTS, seconds: Math.min(2, BASELINE_SECONDS / 5), op });
+  const before = cpu();
+  const load = await closedLoop({ clients: CLIENTS, seconds: BASELINE_SECONDS, op });
+  return { ...load, cpuMsPerCommand: cpuPerOperation(before, cpu(), load.operations) };
+}
+
 interface Deployment {
   base: string;
   pids: number[];
   processes: ServiceProcess[];
 }
 
-async function start(kind: 'all' | 'split', url: string, dataDir: string): Promise<Deployment> {
+async function start(
+  kind: 'all' | 'split',
+  url: string,
+  dataDir: string,
+  serverEnv: Record<string, string>,
+): Promise<Deployment> {
   const env = {
     DATABASE_URL: url,
     ADMIN_USERNAME: 'admin',
@@ -193,7 +334,7 @@ async function start(kind: 'all' | 'split', url: string, dataDir: string): Promi
     LOG_LEVEL: 'error',
     // The rooms of the rush only: the demo's rooms would take visitors (and seats) elsewhere.
     SEED_DEMO_DATA: 'false',
-    ...SERVER_ENV,
+    ...serverEnv,
   };
   if (kind === 'all') {
     const all = await spawnService('all', env);
@@ -213,6 +354,7 @@ async function start(kind: 'all' | 'split', url: string, dataDir: string): Promi
     GATEWAY_COMMAND_URLS: `${commandA.url},${commandB.url}`,
     GATEWAY_QUERY_URLS: `${queryA.url},${queryB.url}`,
     LOG_LEVEL: 'error',
+    ...serverEnv,
   });
   const processes = [commandA, commandB, queryA, queryB, projector, gateway];
   return { base: gateway.url, pids: processes.map((p) => p.child.pid!), processes };
@@ -220,30 +362,121 @@ async function start(kind: 'all' | 'split', url: string, dataDir: string): Promi
 
 interface DeploymentFigures {
   steps: Record<string, ReturnType<typeof percentiles>>;
-  outcome: Omit<RushOutcome, 'latencies' | 'statuses'> & { statuses: Record<string, number> };
+  outcome: Omit<RushOutcome, 'latencies' | 'statuses' | 'bookedOwners'> & {
+    statuses: Record<string, number>;
+  };
   seatsInLog: number;
+  /** What the log holds against the booking answers. */
+  log: {
+    /** Owners whose confirmed booking the log lacks, or holds with fewer tickets. */
+    lost: number;
+    /** Tickets booked twice, owners with more tickets than confirmed, slots over capacity. */
+    doubled: number;
+    /** Bookings in the log whose answer never came (the request had no answer). */
+    unanswered: number;
+  };
   staleShare: number;
   cpuMsPerJourney: { server: number; bench: number; postgres: number };
+  /** Reads of the read models' checkpoints (the read-your-writes gate, projections) per journey. */
+  checkpointReadsPerJourney: number;
+  /** Connections dropped at full accept queues during the rush (listenOverflows). */
+  droppedConnections: number;
+  /** The machine's load average (1 minute) before and after the rush: other work on it. */
+  loadAverage: { before: number; after: number };
+  /** Cart adds/s after the rush, with the TPC-B baseline measured just before them. */
+  cartAdd: Awaited<ReturnType<typeof cartAdds>> & {
+    baselinePerSecond: number;
+    ratioToBaseline: number;
+    loadAverage: number;
+  };
   checks: Record<string, boolean>;
+}
+
+/**
+ * Scans of the read models' checkpoints in this database so far (PostgreSQL's statistics, which
+ * a backend reports within a second: read after a pause).
+ */
+async function checkpointReads(pool: pg.Pool): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1500));
+  const r = await pool.query<{ n: string }>(
+    `SELECT (seq_scan + coalesce(idx_scan, 0))::text AS n FROM pg_stat_user_tables
+      WHERE relname = 'projection_checkpoints'`,
+  );
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/**
+ * Connections the kernel dropped because a listening socket's accept queue was full (TcpExt
+ * ListenOverflows of this network namespace, other programs' too): requests that waited outside
+ * any line of the product, the client sending its SYN again after 1, 3, 7, 15, 31 s.
+ */
+function listenOverflows(): number {
+  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const names = lines[i]!.split(' ');
+    if (names[0] !== 'TcpExt:') continue;
+    const at = names.indexOf('ListenOverflows');
+    return at < 0 ? 0 : Number(lines[i + 1]!.split(' ')[at]);
+  }
+  return 0;
+}
+
+/** The booked tickets of the rush's slots in the log, held against the booking answers. */
+async function checkLog(pool: pg.Pool, slotIds: string[], booked: Map<string, number>) {
+  const streams = slotIds.map((id) => `timeslot-${id}`);
+  const byOwner = await pool.query<{ owner: string; n: number }>(
+    `SELECT data->>'ownerId' AS owner, count(*)::int AS n FROM events
+      WHERE event_type = 'TicketBooked' AND stream_id = ANY($1) GROUP BY 1`,
+    [streams],
+  );
+  const bySlot = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM events
+      WHERE event_type = 'TicketBooked' AND stream_id = ANY($1) GROUP BY stream_id`,
+    [streams],
+  );
+  const tickets = await pool.query<{ n: number; distinct: number }>(
+    `SELECT count(*)::int AS n, count(DISTINCT data->>'ticketId')::int AS distinct FROM events
+      WHERE event_type = 'TicketBooked' AND stream_id = ANY($1)`,
+    [streams],
+  );
+  const inLog = new Map(byOwner.rows.map((r) => [r.owner, r.n]));
+  let lost = 0;
+  let doubled = tickets.rows[0]!.n - tickets.rows[0]!.distinct;
+  for (const [owner, n] of booked) {
+    const logged = inLog.get(owner) ?? 0;
+    if (logged < n) lost += 1;
+    if (logged > n) doubled += 1;
+  }
+  doubled += bySlot.rows.filter((r) => r.n > CAPACITY).length;
+  const unanswered = [...inLog.keys()].filter((owner) => !booked.has(owner)).length;
+  return {
+    seatsInLog: tickets.rows[0]!.n,
+    log: { lost, doubled, unanswered },
+  };
 }
 
 async function rushOn(
   kind: 'all' | 'split',
   url: string,
   postmaster: number,
+  measureBaseline: () => Promise<LoadResult>,
+  serverEnv: Record<string, string>,
 ): Promise<DeploymentFigures> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rr-bench-rush-'));
   let deployment: Deployment | null = null;
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
     console.log(`\n${kind}: starting ...`);
-    deployment = await start(kind, url, dataDir);
+    deployment = await start(kind, url, dataDir, serverEnv);
+    const pids = deployment.pids;
+    const cpu = () => cpuSeconds(pids, postmaster);
     const today = todayIn(new Date(), TIME_ZONE);
     const day = addDays(today, WINDOW_DAYS);
     const fromDate = `${day.slice(0, 7)}-01`;
     const untilDate = addDays(`${addDays(fromDate, 40).slice(0, 7)}-01`, -1);
     const month = `fromDate=${fromDate}&untilDate=${untilDate}`;
-    const slotIds = await setUp(deployment.base, day, month);
+    const admin = sender(deployment.base, await signIn(deployment.base));
+    const slotIds = await setUp(admin, day, month);
     const send = sender(deployment.base);
     // Warm-up: the reads of the journey (compiled paths, pools filled), no seat taken.
     for (let i = 0; i < 30; i++) {
@@ -252,8 +485,13 @@ async function rushOn(
         send('GET', `/api/transactions/00000000-0000-4000-8000-000000000000`),
       ]);
     }
-    console.log(`${kind}: ${VISITORS} visitors over ${SECONDS} s for ${SEATS} seats on ${day}`);
-    const before = cpuSeconds(deployment.pids, postmaster);
+    const loadBefore = round(os.loadavg()[0]!, 1);
+    console.log(
+      `${kind}: ${VISITORS} visitors over ${SECONDS} s for ${SEATS} seats on ${day} (load average ${loadBefore})`,
+    );
+    const readsBefore = await checkpointReads(pool);
+    const overflowsBefore = listenOverflows();
+    const before = cpu();
     const outcome = await runRush({
       visitors: VISITORS,
       seconds: SECONDS,
@@ -262,28 +500,47 @@ async function rushOn(
       day,
       send,
     });
-    const cpu = cpuPerOperation(before, cpuSeconds(deployment.pids, postmaster), VISITORS);
-    const log = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM events WHERE event_type = 'TicketBooked' AND stream_id = ANY($1)`,
-      [slotIds.map((id) => `timeslot-${id}`)],
+    const cpuPerJourney = cpuPerOperation(before, cpu(), VISITORS);
+    const droppedConnections = listenOverflows() - overflowsBefore;
+    const checkpointReadsPerJourney = round(
+      ((await checkpointReads(pool)) - readsBefore) / VISITORS,
+      1,
     );
-    const seatsInLog = log.rows[0]!.n;
+    const loadAfter = round(os.loadavg()[0]!, 1);
+    const { seatsInLog, log } = await checkLog(pool, slotIds, outcome.bookedOwners);
     const steps = Object.fromEntries(RUSH_STEPS.map((s) => [s, percentiles(outcome.latencies[s])]));
     // Seats wanted: one each, a second for every third visitor.
     const demandExceeds = VISITORS + Math.ceil(VISITORS / 3) > SEATS;
+    // The baseline again right before the cart adds: the machine's other work changes by the minute.
+    const baseline = await measureBaseline();
+    console.log(
+      `${kind}: TPC-B baseline ${Math.round(baseline.perSecond)}/s; cart adds of ${CLIENTS} clients for ${BASELINE_SECONDS} s ...`,
+    );
+    const adds = await cartAdds(admin, send, today, cpu);
     const checks = {
       exactSeats: !demandExceeds || (outcome.seatsBooked === SEATS && seatsInLog === SEATS),
+      noneLostOrDoubled: log.lost === 0 && log.doubled === 0,
       noServerErrors: outcome.serverErrors === 0,
       everyVisitorAnswered: outcome.answered === VISITORS,
-      noRequestOver10s: outcome.slowestRequestMs < 10_000,
+      noRequestOver10s: outcome.slowestRequestMs < MAX_WAIT_MS,
     };
-    const { latencies: _latencies, statuses, ...rest } = outcome;
+    const { latencies: _latencies, statuses, bookedOwners: _owners, ...rest } = outcome;
     return {
       steps,
       outcome: { ...rest, statuses: Object.fromEntries(statuses) },
       seatsInLog,
+      log,
       staleShare: outcome.adds ? round(outcome.staleAdds / outcome.adds, 3) : 0,
-      cpuMsPerJourney: cpu,
+      cpuMsPerJourney: cpuPerJourney,
+      checkpointReadsPerJourney,
+      droppedConnections,
+      loadAverage: { before: loadBefore, after: loadAfter },
+      cartAdd: {
+        ...adds,
+        baselinePerSecond: baseline.perSecond,
+        ratioToBaseline: round(adds.perSecond / baseline.perSecond, 3),
+        loadAverage: round(os.loadavg()[0]!, 1),
+      },
       checks,
     };
   } finally {
@@ -297,8 +554,17 @@ async function rushOn(
   }
 }
 
-function print(kind: string, f: DeploymentFigures, baselinePerSecond: number): void {
-  console.log(`\n${kind === 'all' ? 'all-in-one process' : 'split deployment behind the gateway'}`);
+function print(
+  name: string,
+  env: Record<string, string>,
+  f: DeploymentFigures,
+  baselinePerSecond: number,
+): void {
+  const kind = name.startsWith('all')
+    ? 'all-in-one process'
+    : 'split deployment behind the gateway';
+  const set = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+  console.log(`\n${name}: ${kind}${set.length ? ` with ${set.join(' ')}` : ''}`);
   printTable(
     ['step', 'requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', `p99 < ${P99_TARGET_MS}`],
     Object.entries(f.steps).map(([step, p]) => [
@@ -319,19 +585,47 @@ function print(kind: string, f: DeploymentFigures, baselinePerSecond: number): v
       ['bookings, visitors who gave up', `${o.bookings}, ${o.gaveUp}`],
       ['visitors answered', `${o.answered} of ${VISITORS}`],
       ['5xx and no answer', o.serverErrors],
-      ['503 shed (asked again after Retry-After)', o.shed],
+      [
+        '503 shed / asked again after its Retry-After / still 503 after the retries',
+        `${o.shed} / ${o.retriedAfterWait} / ${o.shedGaveUp}`,
+      ],
       ['other errors', o.otherErrors],
       ['last seat taken after (s)', round(o.lastSeatMs / 1000, 1)],
       [
         'stale calendars: adds refused on a slot shown free',
         `${o.staleAdds} of ${o.adds} adds (${round(f.staleShare * 100, 1)} %)`,
       ],
-      ['slowest request (ms)', round(o.slowestRequestMs)],
+      [`slowest request (ms, < ${MAX_WAIT_MS})`, round(o.slowestRequestMs)],
+      [
+        'log: bookings lost / doubled / without an answer',
+        `${f.log.lost} / ${f.log.doubled} / ${f.log.unanswered}`,
+      ],
       [
         'CPU ms per journey: server / PostgreSQL / bench',
         `${f.cpuMsPerJourney.server} / ${f.cpuMsPerJourney.postgres} / ${f.cpuMsPerJourney.bench}`,
       ],
-      ['TPC-B baseline of this run (tx/s)', baselinePerSecond],
+      ['reads of the checkpoints per journey', f.checkpointReadsPerJourney],
+      ['connections dropped at a full accept queue (SYN sent again)', f.droppedConnections],
+      [
+        'machine load average before / after the rush',
+        `${f.loadAverage.before} / ${f.loadAverage.after}`,
+      ],
+      [
+        'TPC-B baseline of this run, at its start / before the cart adds (tx/s)',
+        `${baselinePerSecond} / ${f.cartAdd.baselinePerSecond}`,
+      ],
+      [
+        `cart adds/s, ${CLIENTS} clients, own slots (p99 ms; load average)`,
+        `${f.cartAdd.perSecond} (${f.cartAdd.latencyMs.p99}; ${f.cartAdd.loadAverage})`,
+      ],
+      [
+        `cart adds/s over the TPC-B baseline (>= ${CART_ADD_RATIO_TARGET}, goal ${CART_ADD_RATIO_GOAL})`,
+        f.cartAdd.ratioToBaseline,
+      ],
+      [
+        'CPU ms per cart add: server / PostgreSQL / bench',
+        `${f.cartAdd.cpuMsPerCommand.server} / ${f.cartAdd.cpuMsPerCommand.postgres} / ${f.cartAdd.cpuMsPerCommand.bench}`,
+      ],
       ...Object.entries(f.checks).map(([k, v]): [string, string] => [
         `check: ${k}`,
         v ? 'yes' : 'NO',
@@ -354,31 +648,54 @@ async function main(): Promise<void> {
       await createTpcbTables(pool, CLIENTS);
       await tpcb(pool, CLIENTS, Math.min(2, BASELINE_SECONDS / 5), CLIENTS);
       const baseline = await tpcb(pool, CLIENTS, BASELINE_SECONDS, CLIENTS);
-      console.log(`baseline: ${Math.round(baseline.perSecond)} TPC-B transactions/s`);
+      const baselineLoad = round(os.loadavg()[0]!, 1);
+      console.log(
+        `baseline: ${Math.round(baseline.perSecond)} TPC-B transactions/s (load average ${baselineLoad})`,
+      );
       const backend = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       const postmaster = Number(statFields(backend.rows[0]!.pid)![1]);
       const results: Record<string, DeploymentFigures> = {};
       const dbName = new URL(url).pathname.slice(1);
+      let n = 0;
       for (const kind of DEPLOYMENTS as ('all' | 'split')[]) {
-        // Each deployment on a database of its own (the first is the benchmark's).
-        const dbUrl =
-          kind === DEPLOYMENTS[0] ? url : await ensureDatabase(adminUrl, `${dbName}_${kind}`);
-        try {
-          results[kind] = await rushOn(kind, dbUrl, postmaster);
-        } finally {
-          if (dbUrl !== url) await dropDatabase(adminUrl, `${dbName}_${kind}`);
+        for (const variant of VARIANTS) {
+          const name = `${kind}${variant.suffix}`;
+          // Each run on a database of its own (the first is the benchmark's).
+          const db = `${dbName}_${n}`;
+          // What the baselines and the runs before left dirty is written out first, so that its
+          // checkpoint does not fall into this run (the first run's database holds the TPC-B tables).
+          await settle(pool);
+          const dbUrl = n++ === 0 ? url : await ensureDatabase(adminUrl, db);
+          try {
+            results[name] = await rushOn(
+              kind,
+              dbUrl,
+              postmaster,
+              () => tpcb(pool, CLIENTS, BASELINE_SECONDS, CLIENTS),
+              variant.env,
+            );
+          } finally {
+            if (dbUrl !== url) await dropDatabase(adminUrl, db);
+          }
+          print(name, variant.env, results[name], baseline.perSecond);
         }
-        print(kind, results[kind], baseline.perSecond);
       }
-      await writeResults('rush', {
+      await writeResults(RESULTS_KEY, {
         postgres,
         serverEnv: SERVER_ENV,
+        abEnv: AB_ENV,
         visitors: VISITORS,
         seconds: SECONDS,
         seats: SEATS,
         layout: { rooms: ROOMS, slotsPerRoom: TIMES.length, capacity: CAPACITY },
-        baseline: { kind: `TPC-B-like, scale ${CLIENTS}, ${CLIENTS} clients`, ...baseline },
+        baseline: {
+          kind: `TPC-B-like, scale ${CLIENTS}, ${CLIENTS} clients`,
+          ...baseline,
+          loadAverage: baselineLoad,
+        },
         p99TargetMs: P99_TARGET_MS,
+        maxWaitMs: MAX_WAIT_MS,
+        cartAddRatio: { target: CART_ADD_RATIO_TARGET, goal: CART_ADD_RATIO_GOAL },
         deployments: results,
       });
       const failed = Object.entries(results).flatMap(([kind, f]) =>

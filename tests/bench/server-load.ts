@@ -78,6 +78,40 @@ export async function tpcb(
   }
 }
 
+// --- cart adds on slots of a client's own ------------------------------------------------------
+
+/** A cart command's answer: the cart and the position of its events. */
+export interface CartAnswer {
+  transactionId: string;
+  position: string;
+}
+
+/**
+ * A client that fills carts on slots of its own, one ticket per command: a new cart on the first
+ * slot, then one add per further slot, then the next cart (`commands`' cart adds, `rush`'s ratio).
+ */
+export class CartFiller {
+  private cart: string | null = null;
+  private inCart = 0;
+
+  constructor(
+    private readonly slots: readonly string[],
+    private readonly add: (cart: string | null, timeSlotId: string) => Promise<CartAnswer>,
+  ) {}
+
+  /** Adds the next ticket; answers the position of the command's events. */
+  async addTicket(): Promise<string> {
+    const r = await this.add(this.cart, this.slots[this.inCart]!);
+    this.cart = r.transactionId;
+    this.inCart += 1;
+    if (this.inCart === this.slots.length) {
+      this.cart = null;
+      this.inCart = 0;
+    }
+    return r.position;
+  }
+}
+
 // --- CPU accounting ----------------------------------------------------------------------------
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux

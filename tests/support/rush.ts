@@ -57,14 +57,20 @@ export interface RushOutcome {
   latencies: Record<RushStep, number[]>;
   /** Answers by step and status, e.g. `cartAdd 409`. */
   statuses: Map<string, number>;
-  /** 503 answers with `Retry-After` (shed load), asked again after it. */
+  /** 503 answers with `Retry-After` (shed load). */
   shed: number;
+  /** Of those, how many were asked again after waiting the `Retry-After` they said. */
+  retriedAfterWait: number;
+  /** Requests still answered 503 after RETRIES_AFTER_503 tries (their visitor's journey ended). */
+  shedGaveUp: number;
   /** Answers 500 and above other than shed load, and requests without an answer. */
   serverErrors: number;
   /** Answers that no journey expects (4xx other than a refused add). */
   otherErrors: number;
   /** Seats the booking answers confirmed. */
   seatsBooked: number;
+  /** Tickets each confirmed booking holds, by owner id: what the log must hold, no more, no less. */
+  bookedOwners: Map<string, number>;
   bookings: number;
   /** Visitors that found nothing free (at once, or after a refused add). */
   gaveUp: number;
@@ -109,9 +115,12 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
     >,
     statuses: new Map(),
     shed: 0,
+    retriedAfterWait: 0,
+    shedGaveUp: 0,
     serverErrors: 0,
     otherErrors: 0,
     seatsBooked: 0,
+    bookedOwners: new Map(),
     bookings: 0,
     gaveUp: 0,
     answered: 0,
@@ -151,9 +160,13 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       if (a.status === 503 && (overloaded || method === 'GET') && a.retryAfter !== null) {
         out.shed += 1;
         if (attempt < RETRIES_AFTER_503) {
-          await sleep(Number(a.retryAfter) * 1000);
+          const wait = Number(a.retryAfter) * 1000;
+          const waited = performance.now();
+          await sleep(wait);
+          if (performance.now() - waited >= wait - 1) out.retriedAfterWait += 1;
           continue;
         }
+        out.shedGaveUp += 1;
       }
       if (a.status === 0 || (a.status >= 500 && !overloaded)) out.serverErrors += 1;
       else out.latencies[step].push(ms);
@@ -269,6 +282,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
         const result = booked.body as { ownerId: string; tickets: unknown[]; position: string };
         out.bookings += 1;
         out.seatsBooked += result.tickets.length;
+        out.bookedOwners.set(result.ownerId, result.tickets.length);
         await request(
           'confirmation',
           'GET',
