@@ -19,7 +19,7 @@ const ZONE = 'Europe/Vienna';
 const clock = new ManualClock(new Date('2026-11-23T07:00:00Z'));
 const today = () => todayIn(clock.now(), ZONE);
 let suite: AdminSuite;
-const insightsProjection = readModelProjections.find((p) => p.name === 'insights')!;
+const insightsProjections = readModelProjections.filter((p) => p.name.startsWith('insight'));
 
 /** The instant of a local date and time in the library's zone. */
 function instantOf(date: string, time: string): Date {
@@ -119,6 +119,15 @@ class Expected {
       .map(([weekStart, w]) => ({ weekStart, ...w }));
   }
 
+  /** Bookings by whole days ahead, in order of the days. */
+  histogram() {
+    const byDays = new Map<number, number>();
+    for (const d of this.leadDays) byDays.set(d, (byDays.get(d) ?? 0) + 1);
+    return [...byDays.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([days, bookings]) => ({ days, bookings }));
+  }
+
   percentile(p: number): number | null {
     if (this.leadDays.length === 0) return null;
     const sorted = [...this.leadDays].sort((a, b) => a - b);
@@ -130,7 +139,11 @@ interface InsightsAnswer {
   heatmap: unknown[];
   weeks: { noShows: number }[];
   demand: { refused: number };
-  leadTimeDays: { p50: number | null; p90: number | null };
+  leadTimeDays: {
+    p50: number | null;
+    p90: number | null;
+    histogram: { days: number; bookings: number }[];
+  };
   cancellations: number;
   lateCancellations: number;
   lateCancellationShare: number | null;
@@ -377,6 +390,7 @@ describe('insights on a generated history', () => {
       });
       expect(got.leadTimeDays.p50).toBe(e.percentile(0.5));
       expect(got.leadTimeDays.p90).toBe(e.percentile(0.9));
+      expect(got.leadTimeDays.histogram).toEqual(e.histogram());
       expect(got.cancellations).toBe(e.cancelled);
       expect(got.lateCancellations).toBe(e.lateCancelled);
       expect(got.lateCancellationShare).toBe(
@@ -408,9 +422,11 @@ describe('insights on a generated history', () => {
   });
 
   it('gives the same rows when rebuilt from the log in one batch', async () => {
+    const tables = insightsProjections.flatMap((p) => p.tables);
+    expect(tables).toContain('rm_insight_lead_months');
     const dump = async () =>
       Promise.all(
-        ['rm_insight_slots', 'rm_insight_hours', 'rm_insight_bookings'].map(
+        tables.map(
           async (table) =>
             (
               await suite.db.pool.query<Record<string, unknown>>(
@@ -421,7 +437,8 @@ describe('insights on a generated history', () => {
       );
     const live = await dump();
     expect(live[0]!.length).toBeGreaterThan(10);
-    await rebuildProjection(suite.db.pool, suite.app.deps.store, insightsProjection);
+    for (const p of insightsProjections)
+      await rebuildProjection(suite.db.pool, suite.app.deps.store, p);
     expect(await dump()).toEqual(live);
   });
 
