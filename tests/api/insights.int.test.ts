@@ -67,6 +67,24 @@ class Expected {
 
   constructor(readonly slots: Slot[]) {}
 
+  /** The counts of two rooms together: what the insights of all rooms answer. */
+  static merged(a: Expected, b: Expected): Expected {
+    const m = new Expected([...a.slots, ...b.slots]);
+    for (const key of ['bookedBySlot', 'cancelledBySlot', 'noShowsBySlot'] as const)
+      for (const e of [a, b]) for (const [id, n] of e[key]) m.inc(m[key], id, n);
+    m.leadDays = [...a.leadDays, ...b.leadDays];
+    for (const key of [
+      'cancelled',
+      'lateCancelled',
+      'refused',
+      'waitlistJoins',
+      'offersTaken',
+      'offersLapsed',
+    ] as const)
+      m[key] = a[key] + b[key];
+    return m;
+  }
+
   inc(map: Map<string, number>, key: string, by = 1) {
     map.set(key, (map.get(key) ?? 0) + by);
   }
@@ -410,10 +428,25 @@ describe('insights on a generated history', () => {
       `${expected.refused};${expected.waitlistJoins};${expected.offersTaken};${expected.offersLapsed}`,
     );
 
-    // All rooms: the sums of both.
+    // All rooms: every figure of both rooms' counts together.
+    const both = Expected.merged(expected, waitExpected);
     const all = await insights(period);
+    expect(all.heatmap).toEqual(both.heatmap());
+    expect(all.weeks).toEqual(both.weeks());
+    expect(all.demand).toEqual({
+      refused: both.refused,
+      waitlistJoins: both.waitlistJoins,
+      offersTaken: both.offersTaken,
+      offersLapsed: both.offersLapsed,
+    });
+    expect(all.leadTimeDays).toEqual({
+      p50: both.percentile(0.5),
+      p90: both.percentile(0.9),
+      histogram: both.histogram(),
+    });
+    expect(all.cancellations).toBe(both.cancelled);
+    expect(all.lateCancellations).toBe(both.lateCancelled);
     expect(all.demand.refused).toBe(6);
-    expect(all.cancellations).toBe(expected.cancelled + waitExpected.cancelled);
     // A period before the history holds nothing.
     const before = await insights(
       `fromDate=${addDays(firstDay, -30)}&untilDate=${addDays(firstDay, -1)}`,

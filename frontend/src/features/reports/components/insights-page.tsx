@@ -532,7 +532,7 @@ function WhatIfPart({ query }: { query: InsightsQuery }) {
       </form>
       {asked === null ? null : (
         <LoadingContainer
-          data={replay.data}
+          data={replay.currentData}
           error={replay.error}
           backLink={{ to: '/reports', label: t('back-to-reports') }}
         >
