@@ -176,8 +176,17 @@ async function applyLead(client: PoolClient, events: RecordedEvent[], timeZone: 
           [timeSlotId],
         );
         if (!moved.rowCount) break;
-        const touched = [...before.rows, { room_id: d.roomId, date: d.date }];
-        const params = [touched.map((r) => r.room_id), touched.map((r) => r.date)];
+        // Its room and day before and after, each once (a day twice would count its tickets twice).
+        const touched = new Map(
+          [...before.rows, { room_id: d.roomId, date: d.date }].map((r) => [
+            `${r.room_id}|${r.date}`,
+            r,
+          ]),
+        );
+        const params = [
+          [...touched.values()].map((r) => r.room_id),
+          [...touched.values()].map((r) => r.date),
+        ];
         for (const sql of [...RECOUNT_DAYS, ...RECOUNT_MONTHS]) await client.query(sql, params);
         break;
       }
