@@ -39,7 +39,8 @@ export type InsightsQuery = z.infer<typeof InsightsQuery>;
 /**
  * A what-if replay (docs/product.md#insights): one room, a period as for the insights, and at
  * least one changed rule: the capacity of every slot (0-99999), the carts' hold time in minutes
- * (1-1440). No change at all fails 'required' on `change`.
+ * (1-1440), the most tickets per visitor and day (1-100, as MAX_TICKETS_PER_DAY). No change at
+ * all fails 'required' on `change`.
  */
 export const WhatIfInput = z
   .object({
@@ -50,11 +51,16 @@ export const WhatIfInput = z
       .object({
         capacity: z.optional(intBetween(0, 99999)),
         cartHoldMinutes: z.optional(intBetween(1, 1440)),
+        maxTicketsPerDay: z.optional(intBetween(1, 100)),
       })
       .check(
-        z.refine((c) => c.capacity !== undefined || c.cartHoldMinutes !== undefined, {
-          params: { rule: 'required' },
-        }),
+        z.refine(
+          (c) =>
+            c.capacity !== undefined ||
+            c.cartHoldMinutes !== undefined ||
+            c.maxTicketsPerDay !== undefined,
+          { params: { rule: 'required' } },
+        ),
       ),
   })
   .check(untilNotBefore('fromDate', 'untilDate'), periodNotTooLong);

@@ -1,7 +1,21 @@
-import { TicketReleased, type SlotTicketEvent } from '@rr/events/catalogue';
+import {
+  TicketReleased,
+  type SlotTicketEvent,
+  type TransactionEvent,
+  type VisitorEvent,
+} from '@rr/events/catalogue';
+import { cartRules } from './cart-rules.ts';
 import type { Now } from './decider.ts';
 import { holdEnd, type BookingLimits } from './limits.ts';
 import { Refused } from './refusal.ts';
+import {
+  evolveTransaction,
+  evolveVisitor,
+  initialTransaction,
+  initialVisitor,
+  type TransactionState,
+  type VisitorState,
+} from './reservations/cart.ts';
 import { decideReservation, emptyReservation } from './reservations/reservation.ts';
 import type { RoomState } from './rooms/room.ts';
 import { seatsForCarts } from './seat-rule.ts';
@@ -12,35 +26,58 @@ import {
   type SlotEvent,
   type SlotState,
 } from './time-slots/time-slot.ts';
+import { bookedSeats, visitorLimits } from './waitlist/waitlist.ts';
 
 /**
- * The what-if replay of the insights (docs/product.md#insights): a slot's recorded demand (every
- * cart request, served or refused as full, waitlist joins, releases, bookings, cancellations, in
- * their order and at their times) decided again by the cart decider (`decideReservation`) and
- * folded by the slot's own `evolveSlot`, under other rules: another capacity for every slot,
- * another hold time of carts. Pure: the caller reads the log and the refusals and hands them in.
+ * The what-if replay of the insights (docs/product.md#insights): a room's recorded demand over a
+ * period (every cart request, served or refused as full, waitlist joins, releases, bookings,
+ * cancellations, in their order and at their times) decided again by the cart decider
+ * (`decideReservation`) and folded by the slot's own `evolveSlot`, under other rules: another
+ * capacity for every slot, another hold time of carts, another most tickets per visitor and day.
+ * Pure: the caller reads the log and the refusals and hands them in.
  *
- * Each request is decided as a cart's first ticket: the seat rule (seats, holds, the waitlist's
- * claims, a closure) is what a capacity or a hold time changes; the rules of a cart's other
- * tickets are not replayed. The booking window is not either: every recorded request met it.
+ * Without a changed `maxTicketsPerDay` each request is decided as a cart's first ticket: the seat
+ * rule (seats, holds, the waitlist's claims, a closure) is what a capacity or a hold time changes.
+ * With it, the caller hands in the streams of the slots' carts and of the visitors who booked
+ * them as well, and a request is decided with what its cart holds (the cart's add: the cart
+ * rules), a booking with the visitor's other bookings (the per-visitor limits a booking meets,
+ * `visitorLimits`, as the waitlist's matcher applies them). The booking window is not replayed:
+ * every recorded request met it.
  */
 
 /** When a recorded thing happened: the instant and the library's local day and time of it. */
 export type At = Now;
 
-export interface RecordedSlotEvent {
-  event: SlotEvent;
+/** One recorded event of the history, of a slot's, a cart's or a visitor's stream. */
+export type RecordedEntry =
+  | {
+      stream: 'slot';
+      timeSlotId: string;
+      event: SlotEvent;
+      at: At;
+      /** Staff's bookings take a seat without the seat rule (they may overbook). */
+      byStaff: boolean;
+    }
+  | { stream: 'cart'; cartId: string; event: TransactionEvent; at: At }
+  | { stream: 'visitor'; visitorKey: string; event: VisitorEvent; at: At };
+
+/** A cart request the seat rule refused as full: once per cart and slot, at its first refusal. */
+export interface RecordedRefusal {
+  timeSlotId: string;
   at: At;
-  /** Staff's bookings take a seat without the seat rule (they may overbook). */
-  byStaff: boolean;
+  /** The cart, when the history holds its stream (it held a seat of the replayed slots). */
+  cartId?: string | undefined;
 }
 
-export interface WhatIfSlot {
-  timeSlotId: string;
-  /** The slot stream in its order. */
-  events: RecordedSlotEvent[];
-  /** Carts refused as full, once per cart, at their first refusal. */
-  refusals: At[];
+export interface WhatIfHistory {
+  /** The replayed slots (a room's over a period), in the order of the answer. */
+  slotIds: string[];
+  /**
+   * Their streams' events in commit order; for a changed `maxTicketsPerDay` among them the
+   * streams of the carts that held their seats and of the visitors who booked those carts.
+   */
+  log: RecordedEntry[];
+  refusals: RecordedRefusal[];
 }
 
 export interface WhatIfChange {
@@ -48,6 +85,8 @@ export interface WhatIfChange {
   capacity?: number | undefined;
   /** How long a cart holds its seats. */
   cartHoldMinutes?: number | undefined;
+  /** Tickets per visitor and day (a cart may not hold more on one day either). */
+  maxTicketsPerDay?: number | undefined;
 }
 
 export interface Outcome {
@@ -66,30 +105,19 @@ export interface SlotOutcome {
 
 const zero = (): Outcome => ({ served: 0, refused: 0, waitlisted: 0 });
 
-/** The recorded outcome of a slot: what its log and the refusals say happened. */
-function actualOf(slot: WhatIfSlot): Outcome {
-  const o = zero();
-  for (const { event } of slot.events) {
-    if (event.type === 'TicketHeld') o.served += 1;
-    if (event.type === 'WaitlistJoined') o.waitlisted += 1;
-  }
-  o.refused = slot.refusals.length;
-  return o;
-}
+type Item = { kind: 'entry'; entry: RecordedEntry } | { kind: 'refusal'; refusal: RecordedRefusal };
 
-type Item = { kind: 'event'; recorded: RecordedSlotEvent } | { kind: 'refusal'; at: At };
-
-/** The slot's events with the refusals among them by time (a refusal after events of its instant). */
-function timeline(slot: WhatIfSlot): Item[] {
-  const refusals = [...slot.refusals].sort((a, b) => a.now.getTime() - b.now.getTime());
+/** The log with the refusals among it by time (a refusal after the events of its instant). */
+function timeline(history: WhatIfHistory): Item[] {
+  const refusals = [...history.refusals].sort((a, b) => a.at.now.getTime() - b.at.now.getTime());
   const items: Item[] = [];
   let r = 0;
-  for (const recorded of slot.events) {
-    while (r < refusals.length && refusals[r]!.now < recorded.at.now)
-      items.push({ kind: 'refusal', at: refusals[r++]! });
-    items.push({ kind: 'event', recorded });
+  for (const entry of history.log) {
+    while (r < refusals.length && refusals[r]!.at.now < entry.at.now)
+      items.push({ kind: 'refusal', refusal: refusals[r++]! });
+    items.push({ kind: 'entry', entry });
   }
-  while (r < refusals.length) items.push({ kind: 'refusal', at: refusals[r++]! });
+  while (r < refusals.length) items.push({ kind: 'refusal', refusal: refusals[r++]! });
   return items;
 }
 
@@ -98,18 +126,26 @@ const replayId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padSta
 
 const LIFECYCLE = new Set(['TimeSlotCreated', 'TimeSlotUpdated', 'TimeSlotCapacityChanged']);
 
-/** Replays one slot under the changed rules; answers the recorded and the replayed outcome. */
-export function replaySlot(
-  slot: WhatIfSlot,
+interface ReplayedSlot {
+  state: SlotState;
+  actual: Outcome;
+  whatIf: Outcome;
+}
+
+/** Replays the history under the changed rules; answers each slot's recorded and replayed outcome. */
+export function replay(
+  history: WhatIfHistory,
   room: RoomState,
   limits: BookingLimits,
   change: WhatIfChange,
-): SlotOutcome {
+): SlotOutcome[] {
   const rules: BookingLimits = {
     ...limits,
     holdMinutes: change.cartHoldMinutes ?? limits.holdMinutes,
+    maxTicketsPerDay: change.maxTicketsPerDay ?? limits.maxTicketsPerDay,
   };
   const holdChanged = change.cartHoldMinutes !== undefined;
+  const perVisitor = change.maxTicketsPerDay !== undefined;
   // Every recorded request is replayed with a window that holds its slot (it met the room's).
   const anyDay: RoomState = {
     ...room,
@@ -118,52 +154,167 @@ export function replaySlot(
     openEnd: { type: 'WORKING_DAY', value: 365 },
   };
   const waitlistOn = room.services.waitlistOfferMinutes !== null;
-  let state: SlotState = initialSlotState;
+  const slots = new Map<string, ReplayedSlot>(
+    history.slotIds.map((id) => [id, { state: initialSlotState, actual: zero(), whatIf: zero() }]),
+  );
+  /** Tickets of the replayed slots the replay holds or booked. */
   const served = new Set<string>();
-  const whatIf = zero();
-  let offered: string | null = null;
+  /** Every ticket the replayed slots' streams held, with its cart: the replay decides these. */
+  const replayedTickets = new Map<string, string>();
+  /** Tickets of taken waitlist offers: their seat was the offer's, not a cart's request. */
+  const offered = new Set<string>();
+  // The carts and visitors as recorded (their own folds), and whom each booked cart names.
+  const carts = new Map<string, TransactionState>();
+  const visitors = new Map<string, VisitorState>();
+  const visitorOf = new Map<string, string>();
+  for (const e of history.log)
+    if (e.stream === 'cart' && e.event.type === 'TransactionBooked')
+      visitorOf.set(e.cartId, e.event.data.visitorKey);
+  const bookingDecided = new Set<string>();
+  /** Carts staff booked: staff book without the per-visitor limits. */
+  const staffCarts = new Set<string>();
   let extra = 0;
 
-  const apply = (event: SlotEvent) => {
-    state = evolveSlot(state, event);
+  for (const e of history.log) {
+    if (e.stream !== 'slot') continue;
+    const slot = slots.get(e.timeSlotId);
+    if (!slot) continue;
+    if (e.event.type === 'TicketHeld') {
+      slot.actual.served += 1;
+      replayedTickets.set(e.event.data.ticketId, e.event.data.transactionId);
+      if (e.byStaff) staffCarts.add(e.event.data.transactionId);
+    }
+    if (e.event.type === 'WaitlistJoined') slot.actual.waitlisted += 1;
+  }
+  for (const r of history.refusals) {
+    const slot = slots.get(r.timeSlotId);
+    if (slot) slot.actual.refused += 1;
+  }
+
+  /** The recorded cart as the replay left it: without the replayed tickets it does not hold. */
+  const cartAsReplayed = (cartId: string | undefined, except?: string): TransactionState => {
+    const cart = cartId === undefined ? undefined : carts.get(cartId);
+    if (!cart) return initialTransaction;
+    const tickets = cart.tickets.filter(
+      (t) => t.ticketId !== except && (!replayedTickets.has(t.ticketId) || served.has(t.ticketId)),
+    );
+    // The replay decides the holds' ends itself: the cart is open while it holds anything.
+    return { ...cart, status: tickets.length > 0 ? 'open' : 'none', expiresAt: null, tickets };
   };
 
   /** A cart's request for a seat: the cart decider decides it on the slot as the replay left it. */
-  const request = (ticketId: string, at: At, recorded?: SlotTicketEvent): void => {
+  const request = (
+    timeSlotId: string,
+    ticketId: string,
+    at: At,
+    cartId?: string,
+    recorded?: SlotTicketEvent,
+  ): void => {
+    const slot = slots.get(timeSlotId)!;
     try {
       const decision = decideReservation(
         {
           type: 'AddTicket',
-          data: { transactionId: ticketId, ticketId, timeSlotId: slot.timeSlotId },
+          data: { transactionId: cartId ?? ticketId, ticketId, timeSlotId },
         },
         {
           ...emptyReservation,
-          slots: new Map([[slot.timeSlotId, state]]),
-          rooms: new Map([[state.roomId, anyDay]]),
+          cart: perVisitor ? cartAsReplayed(cartId, ticketId) : initialTransaction,
+          slots: new Map([[timeSlotId, slot.state]]),
+          rooms: new Map([[slot.state.roomId, anyDay]]),
         },
         { ...at, limits: rules },
       );
-      // With the recorded hold time, the recorded hold (its exact expiry) is folded.
-      const events =
-        recorded && !holdChanged ? [recorded] : (decision.slots.get(slot.timeSlotId) ?? []);
-      for (const e of events) apply(e);
+      // With the recorded hold time, the recorded hold (its exact expiry) is folded; a cart's
+      // other holds are renewed by their own recorded events.
+      const events = recorded && !holdChanged ? [recorded] : (decision.slots.get(timeSlotId) ?? []);
+      for (const ev of events) slot.state = evolveSlot(slot.state, ev);
       served.add(ticketId);
-      whatIf.served += 1;
+      slot.whatIf.served += 1;
     } catch (err) {
       if (!(err instanceof Refused)) throw err;
-      whatIf.refused += 1;
+      slot.whatIf.refused += 1;
     }
   };
 
-  for (const item of timeline(slot)) {
+  /**
+   * A cart's booking (once, at the first of its recorded events): the per-visitor limits as a
+   * booking meets them, with the visitor's other bookings as the replay left them. Refused, every
+   * replayed seat of the cart is free again and its request counts refused, not served.
+   */
+  const book = (cartId: string, at: At): void => {
+    if (!perVisitor || staffCarts.has(cartId) || bookingDecided.has(cartId)) return;
+    bookingDecided.add(cartId);
+    const cart = cartAsReplayed(cartId);
+    const mine = cart.tickets.filter((t) => replayedTickets.has(t.ticketId));
+    if (mine.length === 0) return;
+    const key = visitorOf.get(cartId);
+    const visitor = (key === undefined ? undefined : visitors.get(key)) ?? initialVisitor;
+    const inCart = new Set((carts.get(cartId)?.tickets ?? []).map((t) => t.ticketId));
+    const others = bookedSeats(
+      {
+        ...visitor,
+        tickets: visitor.tickets.filter(
+          (t) =>
+            !inCart.has(t.ticketId) && (!replayedTickets.has(t.ticketId) || served.has(t.ticketId)),
+        ),
+      },
+      at.today,
+    );
+    const refused = cart.tickets.some(
+      (t) =>
+        cartRules(
+          [...others, ...cart.tickets.filter((o) => o.ticketId !== t.ticketId)],
+          t,
+          visitorLimits(rules),
+        ).length > 0,
+    );
+    if (!refused) return;
+    for (const t of mine) {
+      const slot = slots.get(t.timeSlotId);
+      if (!slot) continue;
+      slot.state = evolveSlot(
+        slot.state,
+        TicketReleased.create({ ticketId: t.ticketId, reason: 'expired' }),
+      );
+      served.delete(t.ticketId);
+      slot.whatIf.served -= 1;
+      slot.whatIf.refused += 1;
+    }
+  };
+
+  for (const item of timeline(history)) {
     if (item.kind === 'refusal') {
-      request(replayId(extra++), item.at);
+      const { refusal } = item;
+      if (slots.has(refusal.timeSlotId))
+        request(refusal.timeSlotId, replayId(extra++), refusal.at, refusal.cartId);
       continue;
     }
-    const { event, at, byStaff } = item.recorded;
+    const { entry } = item;
+    if (entry.stream === 'cart') {
+      carts.set(
+        entry.cartId,
+        evolveTransaction(carts.get(entry.cartId) ?? initialTransaction, entry.event),
+      );
+      if (entry.event.type === 'TransactionBooked') book(entry.cartId, entry.at);
+      continue;
+    }
+    if (entry.stream === 'visitor') {
+      visitors.set(
+        entry.visitorKey,
+        evolveVisitor(visitors.get(entry.visitorKey) ?? initialVisitor, entry.event),
+      );
+      continue;
+    }
+    const slot = slots.get(entry.timeSlotId);
+    if (!slot) continue;
+    const { event, at, byStaff } = entry;
+    const apply = (e: SlotEvent) => {
+      slot.state = evolveSlot(slot.state, e);
+    };
     switch (event.type) {
       case 'TicketHeld':
-        if (byStaff || offered === event.data.ticketId) {
+        if (byStaff || offered.has(event.data.ticketId)) {
           // A staff booking, or the seat of a taken waitlist offer: decided without the seat rule.
           apply(
             holdChanged && !byStaff
@@ -171,8 +322,8 @@ export function replaySlot(
               : event,
           );
           served.add(event.data.ticketId);
-          whatIf.served += 1;
-        } else request(event.data.ticketId, at, event);
+          slot.whatIf.served += 1;
+        } else request(entry.timeSlotId, event.data.ticketId, at, event.data.transactionId, event);
         break;
       case 'TicketHoldExtended':
         if (served.has(event.data.ticketId))
@@ -183,8 +334,10 @@ export function replaySlot(
           );
         break;
       case 'TicketBooked': {
+        const cartId = replayedTickets.get(event.data.ticketId);
+        if (cartId !== undefined) book(cartId, at);
         if (!served.has(event.data.ticketId)) break;
-        const held = state.tickets[event.data.ticketId];
+        const held = slot.state.tickets[event.data.ticketId];
         // A hold that ended before the booking in the replay could not be booked.
         if (held?.expiresAt && new Date(held.expiresAt) <= at.now && !byStaff) {
           apply(TicketReleased.create({ ticketId: event.data.ticketId, reason: 'expired' }));
@@ -203,29 +356,32 @@ export function replaySlot(
         break;
       case 'WaitlistJoined': {
         // A join while carts could still take a seat is a reader who would have had one.
-        const free = seatsForCarts(slotSeatsAt(state, waitlistOn, at));
-        if (free > 0) request(replayId(extra++), at);
-        else whatIf.waitlisted += 1;
+        const free = seatsForCarts(slotSeatsAt(slot.state, waitlistOn, at));
+        if (free > 0) request(entry.timeSlotId, replayId(extra++), at);
+        else slot.whatIf.waitlisted += 1;
         apply(event);
         break;
       }
       case 'SeatOfferTaken':
-        offered = event.data.ticketId;
+        offered.add(event.data.ticketId);
         apply(event);
         break;
       default:
         apply(event);
         if (change.capacity !== undefined && LIFECYCLE.has(event.type))
-          state = { ...state, capacity: change.capacity };
+          slot.state = { ...slot.state, capacity: change.capacity };
     }
   }
-  return {
-    timeSlotId: slot.timeSlotId,
-    date: state.date,
-    startTime: state.startTime,
-    actual: actualOf(slot),
-    whatIf,
-  };
+  return history.slotIds.map((id) => {
+    const slot = slots.get(id)!;
+    return {
+      timeSlotId: id,
+      date: slot.state.date,
+      startTime: slot.state.startTime,
+      actual: slot.actual,
+      whatIf: slot.whatIf,
+    };
+  });
 }
 
 /** Sums the slots' outcomes. */

@@ -256,6 +256,9 @@ export function bookingLimitsOf(
 /** The limits of an empty environment: the defaults of the variables above, nowhere else. */
 export const defaultBookingLimits: BookingLimits = bookingLimitsOf(ConfigSchema.parse({}));
 
+/** The library's time zone when TIME_ZONE is not set. */
+export const defaultTimeZone: string = ConfigSchema.parse({}).TIME_ZONE;
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

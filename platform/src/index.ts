@@ -18,6 +18,7 @@ export * from './sign-in-limit.ts';
 export * from './sign-in-limit-store.ts';
 export * from './mail-files.ts';
 export * from './email-key.ts';
+export * from './cart-key.ts';
 export * from './read-pools.ts';
 export * from './check-in-code.ts';
 export * from './my-bookings.ts';

@@ -1,3 +1,4 @@
+import { defaultTimeZone } from '@rr/platform';
 import type { Projection } from './projection.ts';
 import { roomsProjection } from './rooms.ts';
 import { timeSlotsProjection } from './timeslots.ts';
@@ -6,22 +7,32 @@ import { blacklistProjection } from './blacklist.ts';
 import { ticketsProjection } from './tickets.ts';
 import { waitlistProjection } from './waitlist.ts';
 import { insightsProjection } from './insights.ts';
+import { insightLeadProjection } from './insight-lead.ts';
 
 export * from './projection.ts';
 export * from './checkpoints.ts';
 export * from './runner.ts';
 export * from './rebuild.ts';
 
-/** Projections that build read models the query side serves (read-your-writes waits for these). */
-export const readModelProjections: Projection[] = [
-  roomsProjection,
-  timeSlotsProjection,
-  holidaysProjection,
-  blacklistProjection,
-  ticketsProjection,
-  waitlistProjection,
-  insightsProjection,
-];
+/**
+ * Projections that build read models the query side serves (read-your-writes waits for these),
+ * with the library's time zone (TIME_ZONE), which the insights' lead time is measured in.
+ */
+export function readModelProjectionsIn(timeZone: string): Projection[] {
+  return [
+    roomsProjection,
+    timeSlotsProjection,
+    holidaysProjection,
+    blacklistProjection,
+    ticketsProjection,
+    waitlistProjection,
+    insightsProjection,
+    insightLeadProjection(timeZone),
+  ];
+}
+
+/** The same in the default time zone: for tests and benchmarks, whose apps run in it. */
+export const readModelProjections: Projection[] = readModelProjectionsIn(defaultTimeZone);
 
 export { mailOutboxReactor } from './mail/outbox-reactor.ts';
 export { MAIL_LEASE_MS, MailSender, type MailSenderOptions } from './mail/sender.ts';

@@ -1,5 +1,5 @@
 import { INSIGHTS_PARTS, InsightsQuery as InsightsContract } from '@rr/contracts';
-import { toCsv } from '@rr/domain';
+import { addDays, toCsv } from '@rr/domain';
 import { defineRoute, fromContract, z, type RouteDef } from '@rr/platform';
 import { sendCsv } from './csv.ts';
 import type { QueryDeps } from './deps.ts';
@@ -57,7 +57,7 @@ export type Insights = z.infer<typeof insightsSchema>;
 
 const hours = (seatMinutes: string | number) => Math.round((Number(seatMinutes) / 60) * 100) / 100;
 
-// $1 the room (null: every room), $2 and $3 the period, $4 the library's zone.
+// $1 the room (null: every room), $2 and $3 the period.
 const WHERE = `($1::uuid IS NULL OR room_id = $1) AND date BETWEEN $2::date AND $3::date`;
 
 const HEATMAP = `
@@ -77,18 +77,36 @@ const DEMAND = `
          (SELECT count(*)::int FROM cart_refusals
            WHERE ${WHERE} AND rule = 'timeslot_no_tickets_left') AS refused
     FROM rm_insight_slots WHERE ${WHERE}`;
-// Lead time: whole days (24 hours) from the booking to the slot's start, the start being the
-// slot's local date and time in the library's zone; a booking after the start counts 0.
+// Lead time: whole days (24 hours) from the booking to the slot's start in the library's zone,
+// counted ahead by the insight-lead projection per room, day and days (and per room and month):
+// the months the period covers whole from the month rows ($4 up to $5), the days before and
+// after them from the day rows.
 const LEAD = `
-  WITH b AS (
-    SELECT greatest(0, floor(extract(epoch FROM (starts_local AT TIME ZONE $4::text) - booked_at) / 86400))::int AS days,
-           cancelled_at, starts_local AT TIME ZONE $4::text AS starts_at
-      FROM rm_insight_bookings WHERE ${WHERE}
-  )
-  SELECT days, count(*)::int AS bookings,
-         count(cancelled_at)::int AS cancelled,
-         count(*) FILTER (WHERE cancelled_at > starts_at - interval '24 hours')::int AS late
-    FROM b GROUP BY days ORDER BY days`;
+  SELECT days, sum(bookings)::int AS bookings, sum(cancelled)::int AS cancelled,
+         sum(late)::int AS late
+    FROM (
+      SELECT days, bookings, cancelled, late FROM rm_insight_lead_months
+       WHERE ($1::uuid IS NULL OR room_id = $1) AND month >= $4::date AND month < $5::date
+      UNION ALL
+      SELECT days, bookings, cancelled, late FROM rm_insight_lead_days
+       WHERE ($1::uuid IS NULL OR room_id = $1) AND date >= $2::date AND date < $4::date
+      UNION ALL
+      SELECT days, bookings, cancelled, late FROM rm_insight_lead_days
+       WHERE ($1::uuid IS NULL OR room_id = $1) AND date >= $5::date AND date <= $3::date
+    ) x
+   GROUP BY days ORDER BY days`;
+
+/**
+ * The months a period covers whole, as [from, until) of their first days; an empty range (both
+ * the day after the period) when it covers none.
+ */
+export function wholeMonths(fromDate: string, untilDate: string): [string, string] {
+  const after = addDays(untilDate, 1);
+  const first = fromDate.endsWith('-01') ? fromDate : addDays(`${fromDate.slice(0, 7)}-01`, 40);
+  const from = `${first.slice(0, 7)}-01`;
+  const until = `${after.slice(0, 7)}-01`;
+  return from < until ? [from, until] : [after, after];
+}
 
 /** The share of p (0..1) of a histogram sorted by value: the least value with that share. */
 function percentile(histogram: { days: number; bookings: number }[], p: number): number | null {
@@ -103,7 +121,7 @@ function percentile(histogram: { days: number; bookings: number }[], p: number):
   return histogram[histogram.length - 1]!.days;
 }
 
-export function insightsOf({ pool, timeZone }: Pick<QueryDeps, 'pool' | 'timeZone'>) {
+export function insightsOf({ pool }: Pick<QueryDeps, 'pool'>) {
   return async (q: InsightsFilter): Promise<Insights> => {
     const args = [q.roomId ?? null, q.fromDate, q.untilDate];
     const [heat, weeks, demand, lead] = await Promise.all([
@@ -118,7 +136,7 @@ export function insightsOf({ pool, timeZone }: Pick<QueryDeps, 'pool' | 'timeZon
       pool.query<{ joins: number; taken: number; lapsed: number; refused: number }>(DEMAND, args),
       pool.query<{ days: number; bookings: number; cancelled: number; late: number }>(LEAD, [
         ...args,
-        timeZone,
+        ...wholeMonths(q.fromDate, q.untilDate),
       ]),
     ]);
     const histogram = lead.rows.map((r) => ({ days: r.days, bookings: r.bookings }));

@@ -1,19 +1,19 @@
 /**
- * The worker thread of the what-if replay (what-if.ts): replays each slot through the cart
- * decider (`replaySlot`, @rr/domain) and answers the outcomes. It shares nothing with the server.
+ * The worker thread of the what-if replay (what-if.ts): replays the history through the cart
+ * decider (`replay`, @rr/domain) and answers the slots' outcomes. It shares nothing with the server.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import {
-  replaySlot,
+  replay,
   type BookingLimits,
   type RoomState,
   type SlotOutcome,
   type WhatIfChange,
-  type WhatIfSlot,
+  type WhatIfHistory,
 } from '@rr/domain';
 
 export interface WhatIfWork {
-  slots: WhatIfSlot[];
+  history: WhatIfHistory;
   room: RoomState;
   limits: BookingLimits;
   change: WhatIfChange;
@@ -27,7 +27,7 @@ function answer(): WhatIfAnswer {
   try {
     return {
       ok: true,
-      slots: work.slots.map((slot) => replaySlot(slot, work.room, work.limits, work.change)),
+      slots: replay(work.history, work.room, work.limits, work.change),
     };
   } catch (err) {
     return { ok: false, error: String(err) };

@@ -7,9 +7,17 @@ import {
   type SlotEvent,
   type SlotOutcome,
   type WhatIfChange,
-  type WhatIfSlot,
+  type WhatIfHistory,
 } from '@rr/domain';
 import {
+  timeSlotStreamId,
+  transactionStreamId,
+  visitorStreamId,
+  type TransactionEvent,
+  type VisitorEvent,
+} from '@rr/events';
+import {
+  cartKeyOf,
   defineRoute,
   fromContract,
   localDateTime,
@@ -28,6 +36,12 @@ import type { WhatIfAnswer, WhatIfWork } from './what-if-worker.ts';
  * cap on the events read (WHAT_IF_MAX_EVENTS: `insights__replay_too_large`, 400) and a time
  * and memory limit on the worker.
  */
+
+/** A stream id's kind and id: `timeslot-<id>`, `transaction-<id>`, `visitor-<key>`. */
+function splitStreamId(streamId: string): [string, string] {
+  const dash = streamId.indexOf('-');
+  return [streamId.slice(0, dash), streamId.slice(dash + 1)];
+}
 
 const Body = fromContract(WhatIfContract).safeExtend({ roomId: z.uuid('Not a valid id') });
 
@@ -141,7 +155,14 @@ export function whatIfRoutes(deps: QueryDeps): RouteDef[] {
         [q.roomId, q.fromDate, q.untilDate],
       )
     ).rows.map((r) => r.id);
-    const streams = ids.map((id) => `timeslot-${id}`);
+    const slotStreams = ids.map(timeSlotStreamId);
+    // A changed limit per visitor and day needs who asked: the carts that held the slots' seats
+    // (their streams: what else they held, whether and by which visitor key they were booked) and
+    // those visitors' streams (their other bookings). Keys only, no personal data.
+    const cartIds = q.change.maxTicketsPerDay === undefined ? [] : await cartsOf(slotStreams);
+    const cartStreams = cartIds.map(transactionStreamId);
+    const visitorStreams = (await visitorsOf(cartStreams)).map(visitorStreamId);
+    const streams = [...slotStreams, ...cartStreams, ...visitorStreams];
     const count = await deps.pool.query<{ n: string }>(
       'SELECT count(*) AS n FROM events WHERE stream_id = ANY($1::text[])',
       [streams],
@@ -149,37 +170,52 @@ export function whatIfRoutes(deps: QueryDeps): RouteDef[] {
     if (Number(count.rows[0]!.n) > deps.whatIfMaxEvents) throw tooLarge(deps.whatIfMaxEvents);
     const [events, refusals] = await Promise.all([
       deps.store.readStreams(streams),
-      deps.pool.query<{ id: string; at: Date }>(
-        `SELECT time_slot_id AS id, first_refused_at AS at FROM cart_refusals
+      deps.pool.query<{ id: string; at: Date; cart_key: string }>(
+        `SELECT time_slot_id AS id, first_refused_at AS at, cart_key FROM cart_refusals
           WHERE time_slot_id = ANY($1::uuid[]) AND rule = 'timeslot_no_tickets_left'`,
         [ids],
       ),
     ]);
-    const slots = new Map<string, WhatIfSlot>(
-      ids.map((id) => [id, { timeSlotId: id, events: [], refusals: [] }]),
-    );
-    for (const e of [...events].sort((a, b) => a.streamVersion - b.streamVersion)) {
-      const slot = slots.get(e.streamId.slice('timeslot-'.length));
-      if (!slot) continue;
-      const actor = e.metadata.actor.kind;
-      slot.events.push({
-        // The slot stream's events, as the catalogue validated them on append.
-        event: { type: e.type, data: e.data } as SlotEvent,
-        at: at(e.createdAt),
-        byStaff: actor === 'admin' || actor === 'api-token',
-      });
+    const history: WhatIfHistory = { slotIds: ids, log: [], refusals: [] };
+    // In commit order (readStreams): the replay decides each request on what came before it.
+    for (const e of events) {
+      const [stream, id] = splitStreamId(e.streamId);
+      const when = at(e.createdAt);
+      // The streams' events, as the catalogue validated them on append.
+      if (stream === 'timeslot') {
+        const actor = e.metadata.actor.kind;
+        history.log.push({
+          stream: 'slot',
+          timeSlotId: id,
+          event: { type: e.type, data: e.data } as SlotEvent,
+          at: when,
+          byStaff: actor === 'admin' || actor === 'api-token',
+        });
+      } else if (stream === 'transaction')
+        history.log.push({
+          stream: 'cart',
+          cartId: id,
+          event: { type: e.type, data: e.data } as TransactionEvent,
+          at: when,
+        });
+      else if (stream === 'visitor')
+        history.log.push({
+          stream: 'visitor',
+          visitorKey: id,
+          event: { type: e.type, data: e.data } as VisitorEvent,
+          at: when,
+        });
     }
-    for (const r of refusals.rows) slots.get(r.id)?.refusals.push(at(r.at));
+    // A refused cart is known by the hash of its id: the carts read are matched by theirs.
+    const cartOfKey = new Map(cartIds.map((id) => [cartKeyOf(id), id]));
+    for (const r of refusals.rows)
+      history.refusals.push({ timeSlotId: r.id, at: at(r.at), cartId: cartOfKey.get(r.cart_key) });
     const change: WhatIfChange = {
       capacity: q.change.capacity,
       cartHoldMinutes: q.change.cartHoldMinutes,
+      maxTicketsPerDay: q.change.maxTicketsPerDay,
     };
-    const outcomes = await replayOffThread({
-      slots: [...slots.values()],
-      room,
-      limits: deps.limits,
-      change,
-    });
+    const outcomes = await replayOffThread({ history, room, limits: deps.limits, change });
     return {
       actual: totalOf(outcomes, 'actual'),
       whatIf: totalOf(outcomes, 'whatIf'),
@@ -187,12 +223,33 @@ export function whatIfRoutes(deps: QueryDeps): RouteDef[] {
     };
   }
 
+  /** The carts that held a seat of the slots (staff's and taken offers' included). */
+  async function cartsOf(slotStreams: string[]): Promise<string[]> {
+    const r = await deps.pool.query<{ id: string }>(
+      `SELECT DISTINCT data->>'transactionId' AS id FROM events
+        WHERE stream_id = ANY($1::text[]) AND event_type = 'TicketHeld'`,
+      [slotStreams],
+    );
+    return r.rows.map((row) => row.id);
+  }
+
+  /** The visitor keys the carts were booked under. */
+  async function visitorsOf(cartStreams: string[]): Promise<string[]> {
+    if (cartStreams.length === 0) return [];
+    const r = await deps.pool.query<{ key: string }>(
+      `SELECT DISTINCT data->>'visitorKey' AS key FROM events
+        WHERE stream_id = ANY($1::text[]) AND event_type = 'TransactionBooked'`,
+      [cartStreams],
+    );
+    return r.rows.map((row) => row.key);
+  }
+
   return [
     defineRoute({
       method: 'post',
       path: '/admin/insights/what-if',
       summary:
-        "Replays a room's recorded demand over a period under other rules (capacity, cart hold time): served, refused and waitlisted, actual and what-if",
+        "Replays a room's recorded demand over a period under other rules (capacity, cart hold time, tickets per visitor and day): served, refused and waitlisted, actual and what-if",
       tags: ['reports'],
       access: ['admin', 'reports'],
       body: Body,

@@ -1,5 +1,5 @@
 import { createLogger, loadConfig } from '@rr/platform';
-import { readModelProjections, rebuildReadModels } from '@rr/projections';
+import { readModelProjectionsIn, rebuildReadModels } from '@rr/projections';
 import { openDatabase } from './database.ts';
 import { openRuntime } from './runtime.ts';
 
@@ -12,7 +12,11 @@ const logger = createLogger(config.LOG_LEVEL, 'rr-rebuild');
 const db = await openDatabase(config, logger);
 const runtime = await openRuntime(db.url, config, logger);
 const started = performance.now();
-const results = await rebuildReadModels(runtime.pool, runtime.store, readModelProjections);
+const results = await rebuildReadModels(
+  runtime.pool,
+  runtime.store,
+  readModelProjectionsIn(config.TIME_ZONE),
+);
 const ms = Math.round(performance.now() - started);
 for (const r of results) console.log(`rebuilt ${r.name}: ${r.applied} of ${r.events} events`);
 console.log(

@@ -3,6 +3,7 @@ import {
   mailOutboxReactor,
   MailSender,
   readModelProjections,
+  readModelProjectionsIn,
   ProjectionRunner,
   webhookReactor,
   WebhookSender,
@@ -88,7 +89,7 @@ export function startProjections(runtime: Runtime, logger: Logger): ProjectionRu
       logger,
       batchSize: runtime.batchSize,
     },
-    [readModelProjections, mailOutboxReactor, webhookReactor],
+    [readModelProjectionsIn(runtime.deps.timeZone), mailOutboxReactor, webhookReactor],
   );
   runner.start();
   return runner;
@@ -145,4 +146,5 @@ export function startWebhookSender(
   return sender;
 }
 
+/** The read models' names (the same in every time zone). */
 export const readModelNames = readModelProjections.map((p) => p.name);

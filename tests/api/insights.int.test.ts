@@ -19,7 +19,7 @@ const ZONE = 'Europe/Vienna';
 const clock = new ManualClock(new Date('2026-11-23T07:00:00Z'));
 const today = () => todayIn(clock.now(), ZONE);
 let suite: AdminSuite;
-const insightsProjection = readModelProjections.find((p) => p.name === 'insights')!;
+const insightsProjections = readModelProjections.filter((p) => p.name.startsWith('insight'));
 
 /** The instant of a local date and time in the library's zone. */
 function instantOf(date: string, time: string): Date {
@@ -66,6 +66,24 @@ class Expected {
   offersLapsed = 0;
 
   constructor(readonly slots: Slot[]) {}
+
+  /** The counts of two rooms together: what the insights of all rooms answer. */
+  static merged(a: Expected, b: Expected): Expected {
+    const m = new Expected([...a.slots, ...b.slots]);
+    for (const key of ['bookedBySlot', 'cancelledBySlot', 'noShowsBySlot'] as const)
+      for (const e of [a, b]) for (const [id, n] of e[key]) m.inc(m[key], id, n);
+    m.leadDays = [...a.leadDays, ...b.leadDays];
+    for (const key of [
+      'cancelled',
+      'lateCancelled',
+      'refused',
+      'waitlistJoins',
+      'offersTaken',
+      'offersLapsed',
+    ] as const)
+      m[key] = a[key] + b[key];
+    return m;
+  }
 
   inc(map: Map<string, number>, key: string, by = 1) {
     map.set(key, (map.get(key) ?? 0) + by);
@@ -119,6 +137,15 @@ class Expected {
       .map(([weekStart, w]) => ({ weekStart, ...w }));
   }
 
+  /** Bookings by whole days ahead, in order of the days. */
+  histogram() {
+    const byDays = new Map<number, number>();
+    for (const d of this.leadDays) byDays.set(d, (byDays.get(d) ?? 0) + 1);
+    return [...byDays.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([days, bookings]) => ({ days, bookings }));
+  }
+
   percentile(p: number): number | null {
     if (this.leadDays.length === 0) return null;
     const sorted = [...this.leadDays].sort((a, b) => a - b);
@@ -130,7 +157,11 @@ interface InsightsAnswer {
   heatmap: unknown[];
   weeks: { noShows: number }[];
   demand: { refused: number };
-  leadTimeDays: { p50: number | null; p90: number | null };
+  leadTimeDays: {
+    p50: number | null;
+    p90: number | null;
+    histogram: { days: number; bookings: number }[];
+  };
   cancellations: number;
   lateCancellations: number;
   lateCancellationShare: number | null;
@@ -184,6 +215,24 @@ const insights = async (query: string) => {
   const r = await suite.admin.get(`/api/admin/insights?${query}`);
   expect(r.status).toBe(200);
   return (await r.json()) as InsightsAnswer;
+};
+
+const tables = insightsProjections.flatMap((p) => p.tables);
+/** The insights projections' rows, table by table. */
+const dump = async () =>
+  Promise.all(
+    tables.map(
+      async (table) =>
+        (
+          await suite.db.pool.query<Record<string, unknown>>(
+            `SELECT * FROM ${table} ORDER BY 1, 2, 3`,
+          )
+        ).rows,
+    ),
+  );
+const rebuildInsights = async () => {
+  for (const p of insightsProjections)
+    await rebuildProjection(suite.db.pool, suite.app.deps.store, p);
 };
 
 beforeAll(async () => {
@@ -377,6 +426,7 @@ describe('insights on a generated history', () => {
       });
       expect(got.leadTimeDays.p50).toBe(e.percentile(0.5));
       expect(got.leadTimeDays.p90).toBe(e.percentile(0.9));
+      expect(got.leadTimeDays.histogram).toEqual(e.histogram());
       expect(got.cancellations).toBe(e.cancelled);
       expect(got.lateCancellations).toBe(e.lateCancelled);
       expect(got.lateCancellationShare).toBe(
@@ -396,10 +446,25 @@ describe('insights on a generated history', () => {
       `${expected.refused};${expected.waitlistJoins};${expected.offersTaken};${expected.offersLapsed}`,
     );
 
-    // All rooms: the sums of both.
+    // All rooms: every figure of both rooms' counts together.
+    const both = Expected.merged(expected, waitExpected);
     const all = await insights(period);
+    expect(all.heatmap).toEqual(both.heatmap());
+    expect(all.weeks).toEqual(both.weeks());
+    expect(all.demand).toEqual({
+      refused: both.refused,
+      waitlistJoins: both.waitlistJoins,
+      offersTaken: both.offersTaken,
+      offersLapsed: both.offersLapsed,
+    });
+    expect(all.leadTimeDays).toEqual({
+      p50: both.percentile(0.5),
+      p90: both.percentile(0.9),
+      histogram: both.histogram(),
+    });
+    expect(all.cancellations).toBe(both.cancelled);
+    expect(all.lateCancellations).toBe(both.lateCancelled);
     expect(all.demand.refused).toBe(6);
-    expect(all.cancellations).toBe(expected.cancelled + waitExpected.cancelled);
     // A period before the history holds nothing.
     const before = await insights(
       `fromDate=${addDays(firstDay, -30)}&untilDate=${addDays(firstDay, -1)}`,
@@ -408,20 +473,78 @@ describe('insights on a generated history', () => {
   });
 
   it('gives the same rows when rebuilt from the log in one batch', async () => {
-    const dump = async () =>
-      Promise.all(
-        ['rm_insight_slots', 'rm_insight_hours', 'rm_insight_bookings'].map(
-          async (table) =>
-            (
-              await suite.db.pool.query<Record<string, unknown>>(
-                `SELECT * FROM ${table} ORDER BY 1, 2, 3`,
-              )
-            ).rows,
-        ),
-      );
+    expect(tables).toContain('rm_insight_lead_months');
     const live = await dump();
     expect(live[0]!.length).toBeGreaterThan(10);
-    await rebuildProjection(suite.db.pool, suite.app.deps.store, insightsProjection);
+    await rebuildInsights();
+    expect(await dump()).toEqual(live);
+  });
+
+  it("counts a moved slot's bookings to its new start, as the per-ticket rows do", async () => {
+    // A booked morning slot of the history starts at 00:30 instead of 08:00 (its day stays).
+    const slot = (
+      await suite.db.pool.query<{ id: string; room_id: string; end_min: number; capacity: number }>(
+        `SELECT time_slot_id AS id, room_id, end_min, capacity FROM rm_insight_slots
+          WHERE booked > 0 AND start_min = 480 ORDER BY date LIMIT 1`,
+      )
+    ).rows[0]!;
+    const end = `${String(Math.floor(slot.end_min / 60)).padStart(2, '0')}:${String(slot.end_min % 60).padStart(2, '0')}`;
+    const moved = await suite.admin.request(
+      'PUT',
+      `/api/admin/rooms/${slot.room_id}/timeslots/${slot.id}`,
+      { json: { startTime: '00:30', endTime: end, capacity: slot.capacity } },
+    );
+    expect(moved.status).toBe(200);
+    // The lead time as counted from every booked ticket of the insights projection (the former
+    // query), against the insight-lead projection's counts the API answers.
+    const from = addDays(today(), -60);
+    const until = addDays(today(), 60);
+    const perTicket = async () =>
+      (
+        await suite.db.pool.query<{
+          days: number;
+          bookings: number;
+          cancelled: number;
+          late: number;
+        }>(
+          `SELECT greatest(0, floor(extract(epoch FROM (starts_local AT TIME ZONE $4::text) - booked_at) / 86400))::int AS days,
+                  count(*)::int AS bookings, count(cancelled_at)::int AS cancelled,
+                  count(*) FILTER (WHERE cancelled_at > (starts_local AT TIME ZONE $4::text) - interval '24 hours')::int AS late
+             FROM rm_insight_bookings WHERE room_id = $1 AND date BETWEEN $2::date AND $3::date
+            GROUP BY 1 ORDER BY 1`,
+          [slot.room_id, from, until, ZONE],
+        )
+      ).rows;
+    const answered = async () => {
+      const got = await insights(`roomId=${slot.room_id}&fromDate=${from}&untilDate=${until}`);
+      return {
+        lead: got.leadTimeDays.histogram,
+        cancelled: got.cancellations,
+        late: got.lateCancellations,
+      };
+    };
+    const expectedOf = (rows: Awaited<ReturnType<typeof perTicket>>) => ({
+      lead: rows.map((r) => ({ days: r.days, bookings: r.bookings })),
+      cancelled: rows.reduce((n, r) => n + r.cancelled, 0),
+      late: rows.reduce((n, r) => n + r.late, 0),
+    });
+    await waitFor(
+      'the move projected by both',
+      async () =>
+        (
+          await suite.db.pool.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM rm_insight_bookings b JOIN rm_insight_lead_tickets t USING (ticket_id)
+            WHERE b.time_slot_id = $1 AND b.starts_local::time = time '00:30'
+              AND (b.starts_local AT TIME ZONE $2::text) = t.starts_at`,
+            [slot.id, ZONE],
+          )
+        ).rows[0]!.n > 0,
+      budget(5000),
+    );
+    expect(await answered()).toEqual(expectedOf(await perTicket()));
+    // And a rebuild gives the same rows after the move.
+    const live = await dump();
+    await rebuildInsights();
     expect(await dump()).toEqual(live);
   });
 

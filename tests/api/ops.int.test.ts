@@ -72,6 +72,7 @@ describe('health, readiness and metrics', () => {
     expect(body.projections.map((p) => p.name).sort()).toEqual([
       'blacklist',
       'holidays',
+      'insight-lead',
       'insights',
       'rooms',
       'tickets',

@@ -173,6 +173,20 @@ async function main(): Promise<void> {
       perEvent = { seconds: round(seconds), perSecond: Math.round(g.events / seconds) };
       await verify(pool, g);
     }
+    // Optionally the rebuild without one projection, in the same run: that projection's cost.
+    const without = process.env.BENCH_COMPARE_WITHOUT;
+    let withoutOne: { seconds: number; perSecond: number } | null = null;
+    if (without) {
+      const others = readModelProjections.filter((p) => p.name !== without);
+      if (others.length === readModelProjections.length)
+        throw new Error(`BENCH_COMPARE_WITHOUT: no projection ${without}`);
+      t0 = performance.now();
+      await rebuildReadModels(pool, store, others);
+      const seconds = (performance.now() - t0) / 1000;
+      withoutOne = { seconds: round(seconds), perSecond: Math.round(g.events / seconds) };
+      // The left-out projection's tables stay as the full rebuild left them.
+      await verify(pool, g);
+    }
     console.log('read models verified against the generated log\n');
 
     const baselinePerSecond = g.events / baselineSeconds;
@@ -202,6 +216,17 @@ async function main(): Promise<void> {
                 perEvent.seconds,
                 perEvent.perSecond,
                 round(perEvent.perSecond / baselinePerSecond, 3),
+              ],
+            ]
+          : []),
+        ...(withoutOne
+          ? [
+              [
+                `rebuild without ${without}`,
+                g.events,
+                withoutOne.seconds,
+                withoutOne.perSecond,
+                round(withoutOne.perSecond / baselinePerSecond, 3),
               ],
             ]
           : []),
@@ -245,6 +270,7 @@ async function main(): Promise<void> {
       },
       verified: checked,
       ...(perEvent ? { beforePerEvent: perEvent } : {}),
+      ...(withoutOne ? { without: { projection: without, ...withoutOne } } : {}),
     });
   });
 }

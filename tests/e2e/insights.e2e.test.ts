@@ -1,6 +1,7 @@
 // The insights screen (docs/product.md#insights): at 1280 and 375 wide, in German and English,
-// it shows each chart with its table beside it, is axe clean, and each part's CSV downloads with
-// the figures the tables show.
+// it shows each chart with its table beside it, replays the period with other seats and other
+// tickets per person and day, is axe clean, and each part's CSV downloads with the figures the
+// tables show.
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,18 +23,24 @@ const TEXTS = {
   de: {
     heatmap: 'Auslastung nach Wochentag und Stunde',
     refused: 'Abgewiesen (ausgebucht)',
+    turnedAway: 'Abgewiesen',
     csv: 'als CSV herunterladen',
     seats: 'Plätze je Zeitfenster',
+    perDay: 'Tickets je Person und Tag',
     replay: 'Nachspielen',
     served: 'Platz erhalten',
+    withPerDay: 'Mit Tickets je Person und Tag: 1',
   },
   en: {
     heatmap: 'Occupancy by weekday and hour',
     refused: 'Turned away (full)',
+    turnedAway: 'Turned away',
     csv: 'as CSV',
     seats: 'Seats per time slot',
+    perDay: 'Tickets per person and day',
     replay: 'Replay',
     served: 'Got a seat',
+    withPerDay: 'With tickets per person and day: 1',
   },
 } as const;
 
@@ -108,11 +115,25 @@ describe('the insights screen', () => {
         ).toEqual(['1', '3']);
         expect(
           await replayed
-            .getByRole('row', { name: TEXTS[lang].refused })
+            .getByRole('row', { name: TEXTS[lang].turnedAway })
             .getByRole('cell')
             .allInnerTexts(),
           label,
         ).toEqual(['2', '0']);
+        // And with one ticket per person and day instead: Ida's one ticket stays served.
+        await main.getByLabel(TEXTS[lang].seats).fill('');
+        await main.getByLabel(TEXTS[lang].perDay).fill('1');
+        await main.getByRole('button', { name: TEXTS[lang].replay }).click();
+        await main.getByRole('columnheader', { name: TEXTS[lang].withPerDay }).waitFor();
+        expect(
+          await main
+            .getByRole('table')
+            .last()
+            .getByRole('row', { name: TEXTS[lang].served })
+            .getByRole('cell')
+            .allInnerTexts(),
+          label,
+        ).toEqual(['1', '1']);
         expect(overflow, label).toBeLessThanOrEqual(0);
         await expectAccessible(page, `insights ${label}`);
         await page.context().close();

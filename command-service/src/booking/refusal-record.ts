@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Refused, type SeatRule } from '@rr/domain';
-import type { Clock, Logger, Pool } from '@rr/platform';
+import { cartKeyOf, type Clock, type Logger, type Pool } from '@rr/platform';
 
 /**
  * The cart requests the seat rule refused, for the insights' unmet demand and the what-if replay
@@ -107,10 +106,3 @@ interface PendingRefusal {
   at: string;
   attempts: number;
 }
-
-/**
- * The cart's pseudonym in `cart_refusals`: a hash of its id. It tells one cart's retries apart
- * from another cart's request, and the what-if replay finds a cart's refusals by it.
- */
-export const cartKeyOf = (cartId: string): string =>
-  createHash('sha256').update(`cart:${cartId}`).digest('hex').slice(0, 32);

@@ -6463,7 +6463,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replays a room's recorded demand over a period under other rules (capacity, cart hold time): served, refused and waitlisted, actual and what-if */
+        /** Replays a room's recorded demand over a period under other rules (capacity, cart hold time, tickets per visitor and day): served, refused and waitlisted, actual and what-if */
         post: {
             parameters: {
                 query?: never;
@@ -6481,6 +6481,7 @@ export interface paths {
                         change: {
                             capacity?: number;
                             cartHoldMinutes?: number;
+                            maxTicketsPerDay?: number;
                         };
                     };
                 };

@@ -56,11 +56,14 @@ export const reportsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Ticket'] }).
       ],
     }),
     /** The what-if replay: a POST that only reads (docs/product.md#insights). */
-    getWhatIf: build.query<WhatIf, { query: InsightsQuery; capacity: number }>({
-      query: ({ query, capacity }) => ({
+    getWhatIf: build.query<
+      WhatIf,
+      { query: InsightsQuery; change: { capacity?: number; maxTicketsPerDay?: number } }
+    >({
+      query: ({ query, change }) => ({
         url: 'admin/insights/what-if',
         method: 'POST',
-        body: { ...insightsParams(query), change: { capacity } },
+        body: { ...insightsParams(query), change },
       }),
     }),
   }),

@@ -442,15 +442,44 @@ function LeadTimePart({ x, query }: PartProps) {
   );
 }
 
-/** "What if this room had N seats?": the replay beside what happened (docs/product.md#insights). */
+/** The rules the replay changes: seats of every slot, tickets per visitor and day. */
+interface WhatIfAsk {
+  capacity?: number;
+  maxTicketsPerDay?: number;
+}
+
+/** A whole number in [min, max] from a field, undefined when empty, null when not valid. */
+function wholeIn(text: string, min: number, max: number): number | undefined | null {
+  const v = text.trim();
+  if (v === '') return undefined;
+  if (!/^\d{1,6}$/.test(v)) return null;
+  const n = Number(v);
+  return n >= min && n <= max ? n : null;
+}
+
+/** "What if …?": the replay under other rules beside what happened (docs/product.md#insights). */
 function WhatIfPart({ query }: { query: InsightsQuery }) {
   const { t } = useTranslation('reports');
   const headingId = useId();
   const [seats, setSeats] = useState('');
-  const [asked, setAsked] = useState<number | null>(null);
-  const valid = /^\d{1,5}$/.test(seats.trim());
-  const replay = useGetWhatIfQuery({ query, capacity: asked ?? 0 }, { skip: asked === null });
+  const [perDay, setPerDay] = useState('');
+  const [tried, setTried] = useState(false);
+  const [asked, setAsked] = useState<WhatIfAsk | null>(null);
+  const capacity = wholeIn(seats, 0, 99999);
+  const maxTicketsPerDay = wholeIn(perDay, 1, 100);
+  const none = capacity === undefined && maxTicketsPerDay === undefined;
+  const replay = useGetWhatIfQuery({ query, change: asked ?? {} }, { skip: asked === null });
   const title = t('insights.what-if.title');
+  const changed = asked
+    ? [
+        ...(asked.capacity === undefined
+          ? []
+          : [t('insights.what-if.seats-n', { seats: asked.capacity })]),
+        ...(asked.maxTicketsPerDay === undefined
+          ? []
+          : [t('insights.what-if.per-day-n', { tickets: asked.maxTicketsPerDay })]),
+      ].join(', ')
+    : '';
   return (
     <section className="insights-part" aria-labelledby={headingId}>
       <h3 id={headingId}>{title}</h3>
@@ -459,7 +488,12 @@ function WhatIfPart({ query }: { query: InsightsQuery }) {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          if (valid) setAsked(Number(seats.trim()));
+          setTried(true);
+          if (capacity === null || maxTicketsPerDay === null || none) return;
+          setAsked({
+            ...(capacity === undefined ? {} : { capacity }),
+            ...(maxTicketsPerDay === undefined ? {} : { maxTicketsPerDay }),
+          });
         }}
       >
         <div className="field-row">
@@ -470,10 +504,26 @@ function WhatIfPart({ query }: { query: InsightsQuery }) {
             min={0}
             max={99999}
             label={t('insights.what-if.seats')}
-            required
             value={seats}
-            error={seats !== '' && !valid ? t('insights.what-if.seats-invalid') : undefined}
+            error={
+              capacity === null
+                ? t('insights.what-if.seats-invalid')
+                : tried && none
+                  ? t('insights.what-if.change-required')
+                  : undefined
+            }
             onChange={(event) => setSeats(event.target.value)}
+          />
+          <InputField
+            id="insights-what-if-per-day"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={100}
+            label={t('insights.what-if.per-day')}
+            value={perDay}
+            error={maxTicketsPerDay === null ? t('insights.what-if.per-day-invalid') : undefined}
+            onChange={(event) => setPerDay(event.target.value)}
           />
         </div>
         <button type="submit" className="button">
@@ -482,15 +532,15 @@ function WhatIfPart({ query }: { query: InsightsQuery }) {
       </form>
       {asked === null ? null : (
         <LoadingContainer
-          data={replay.data}
+          data={replay.currentData}
           error={replay.error}
           backLink={{ to: '/reports', label: t('back-to-reports') }}
         >
           {(w) => (
-            <TableRegion label={t('insights.what-if.caption', { seats: asked })}>
+            <TableRegion label={t('insights.what-if.caption', { change: changed })}>
               <table className="data-table report-table">
                 <caption className="visually-hidden">
-                  {t('insights.what-if.caption', { seats: asked })}
+                  {t('insights.what-if.caption', { change: changed })}
                 </caption>
                 <thead>
                   <tr>
@@ -499,7 +549,7 @@ function WhatIfPart({ query }: { query: InsightsQuery }) {
                       {t('insights.what-if.actual')}
                     </th>
                     <th scope="col" className="data-table__number">
-                      {t('insights.what-if.with-seats', { seats: asked })}
+                      {t('insights.what-if.with-change', { change: changed })}
                     </th>
                   </tr>
                 </thead>

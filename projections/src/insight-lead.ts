@@ -1,0 +1,210 @@
+import type { RecordedEvent } from '@rr/events';
+import type { PoolClient } from '@rr/platform';
+import type { Projection } from './projection.ts';
+
+/**
+ * The lead time of the insights (docs/product.md#insights), counted ahead: per room, day and
+ * whole days from the booking to the slot's start, the bookings, the cancelled ones and those
+ * cancelled less than 24 hours before the start; the same per room and month for the months a
+ * period covers whole. The insights read a few thousand of these rows instead of every booked
+ * ticket. A batch's bookings and cancellations add to their day's and month's rows in one
+ * statement each (the rows a batch changes, no more: a rebuild writes each row about once per
+ * batch that touches it); a moved slot, which is rare, has its days and months counted again
+ * from the projection's per-ticket rows.
+ *
+ * The days are measured to the slot's start in the library's time zone, which the projection is
+ * made with (TIME_ZONE): a change of the zone needs a rebuild (`npm run rebuild`). Its tables are
+ * new beside the insights projection's (which the previous release keeps reading during a rolling
+ * upgrade); being a projection of its own, it fills them from the log on its first start.
+ */
+
+const SLOT_PREFIX = 'timeslot-';
+
+interface SlotDetails {
+  roomId: string;
+  date: string;
+  startTime: string;
+}
+
+const slotOf = (event: RecordedEvent): string | null =>
+  event.streamId.startsWith(SLOT_PREFIX) ? event.streamId.slice(SLOT_PREFIX.length) : null;
+
+const ticketOf = (event: RecordedEvent): string => (event.data as { ticketId: string }).ticketId;
+
+/** Whole days (24 hours) from the booking to the start; a booking after the start counts 0. */
+const daysFrom = (start: string, booked: string) =>
+  `greatest(0, floor(extract(epoch FROM ${start} - ${booked}) / 86400))::int`;
+
+/**
+ * Adds the counts of `n` (rows of room_id, date, days, bookings, cancelled, late) to their days'
+ * and their months' rows: the one place both tables move, so a month stays the sum of its days.
+ */
+const ADD_COUNTS = `
+  d AS (
+    INSERT INTO rm_insight_lead_days AS x (room_id, date, days, bookings, cancelled, late)
+    SELECT room_id, date, days, bookings, cancelled, late FROM n
+    ON CONFLICT (room_id, date, days) DO UPDATE SET bookings = x.bookings + excluded.bookings,
+       cancelled = x.cancelled + excluded.cancelled, late = x.late + excluded.late)
+  INSERT INTO rm_insight_lead_months AS m (room_id, month, days, bookings, cancelled, late)
+  SELECT room_id, date_trunc('month', date)::date, days, sum(bookings), sum(cancelled), sum(late)
+    FROM n GROUP BY 1, 2, 3
+  ON CONFLICT (room_id, month, days) DO UPDATE SET bookings = m.bookings + excluded.bookings,
+     cancelled = m.cancelled + excluded.cancelled, late = m.late + excluded.late`;
+
+/** A batch's booked tickets: their rows, and one more booking on their days' and months' rows. */
+const BOOK = `
+  WITH b AS (
+    INSERT INTO rm_insight_lead_tickets (ticket_id, time_slot_id, room_id, date, starts_at, booked_at, days)
+    SELECT b.ticket_id, s.time_slot_id, s.room_id, s.date, s.starts_at, b.at,
+           ${daysFrom('s.starts_at', 'b.at')}
+      FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS b(ticket_id, time_slot_id, at)
+      JOIN rm_insight_lead_slots s ON s.time_slot_id = b.time_slot_id
+    ON CONFLICT (ticket_id) DO NOTHING
+    RETURNING room_id, date, days),
+  n AS (SELECT room_id, date, days, count(*)::int AS bookings, 0 AS cancelled, 0 AS late
+          FROM b GROUP BY 1, 2, 3),
+  ${ADD_COUNTS}`;
+
+/** A batch's cancelled tickets (once each): one more cancellation, and a late one if late. */
+const CANCEL = `
+  WITH c AS (
+    UPDATE rm_insight_lead_tickets t SET cancelled_at = c.at
+      FROM unnest($1::uuid[], $2::timestamptz[]) AS c(ticket_id, at)
+     WHERE t.ticket_id = c.ticket_id AND t.cancelled_at IS NULL
+    RETURNING t.room_id, t.date, t.days,
+              t.cancelled_at > t.starts_at - interval '24 hours' AS late),
+  n AS (SELECT room_id, date, days, 0 AS bookings, count(*)::int AS cancelled,
+               count(*) FILTER (WHERE late)::int AS late
+          FROM c GROUP BY 1, 2, 3),
+  ${ADD_COUNTS}`;
+
+// A moved slot (rare): the days of its room and dates before and after are counted again from
+// the ticket rows, and their months from the days. $1 the rooms, $2 the days.
+const TOUCHED = `unnest($1::uuid[], $2::date[]) AS d(room_id, date)`;
+const RECOUNT_DAYS = [
+  `DELETE FROM rm_insight_lead_days x USING ${TOUCHED}
+    WHERE x.room_id = d.room_id AND x.date = d.date`,
+  `INSERT INTO rm_insight_lead_days (room_id, date, days, bookings, cancelled, late)
+   SELECT t.room_id, t.date, t.days, count(*), count(t.cancelled_at),
+          count(*) FILTER (WHERE t.cancelled_at > t.starts_at - interval '24 hours')
+     FROM ${TOUCHED} JOIN rm_insight_lead_tickets t ON t.room_id = d.room_id AND t.date = d.date
+    GROUP BY t.room_id, t.date, t.days`,
+];
+const MONTHS_OF_TOUCHED = `SELECT DISTINCT room_id, date_trunc('month', date)::date AS month FROM ${TOUCHED}`;
+const RECOUNT_MONTHS = [
+  `DELETE FROM rm_insight_lead_months x USING (${MONTHS_OF_TOUCHED}) m
+    WHERE x.room_id = m.room_id AND x.month = m.month`,
+  `INSERT INTO rm_insight_lead_months (room_id, month, days, bookings, cancelled, late)
+   SELECT x.room_id, m.month, x.days, sum(x.bookings), sum(x.cancelled), sum(x.late)
+     FROM (${MONTHS_OF_TOUCHED}) m
+     JOIN rm_insight_lead_days x
+       ON x.room_id = m.room_id AND x.date >= m.month AND x.date < m.month + interval '1 month'
+    GROUP BY x.room_id, m.month, x.days`,
+];
+
+/** The lead time projection, its days measured in `timeZone` (the library's TIME_ZONE). */
+export function insightLeadProjection(timeZone: string): Projection {
+  return {
+    name: 'insight-lead',
+    derivedOnly: true,
+    tables: [
+      'rm_insight_lead_slots',
+      'rm_insight_lead_tickets',
+      'rm_insight_lead_days',
+      'rm_insight_lead_months',
+    ],
+    handles: new Set([
+      'TimeSlotCreated',
+      'TimeSlotUpdated',
+      'TimeSlotDeleted',
+      'TicketBooked',
+      'TicketCancelled',
+    ]),
+    apply: (client, event) => applyLead(client, [event], timeZone),
+    applyBatch: (client, events) => applyLead(client, events, timeZone),
+  };
+}
+
+/** A batch's booked and cancelled tickets, not yet written. */
+interface Pending {
+  booked: { ticketId: string; timeSlotId: string; at: Date }[];
+  cancelled: { ticketId: string; at: Date }[];
+}
+
+async function flush(client: PoolClient, p: Pending): Promise<void> {
+  if (p.booked.length > 0)
+    await client.query(BOOK, [
+      p.booked.map((b) => b.ticketId),
+      p.booked.map((b) => b.timeSlotId),
+      p.booked.map((b) => b.at),
+    ]);
+  if (p.cancelled.length > 0)
+    await client.query(CANCEL, [p.cancelled.map((c) => c.ticketId), p.cancelled.map((c) => c.at)]);
+  p.booked.length = 0;
+  p.cancelled.length = 0;
+}
+
+async function applyLead(client: PoolClient, events: RecordedEvent[], timeZone: string) {
+  const pending: Pending = { booked: [], cancelled: [] };
+  for (const event of events) {
+    const timeSlotId = slotOf(event);
+    if (!timeSlotId) continue;
+    switch (event.type) {
+      case 'TimeSlotCreated':
+      case 'TimeSlotUpdated': {
+        // Slot changes (rare) are written in order, after the tickets gathered before them.
+        await flush(client, pending);
+        const d = event.data as SlotDetails;
+        const before = await client.query<{ room_id: string; date: string }>(
+          `SELECT room_id, date::text AS date FROM rm_insight_lead_slots WHERE time_slot_id = $1`,
+          [timeSlotId],
+        );
+        await client.query(
+          `INSERT INTO rm_insight_lead_slots (time_slot_id, room_id, date, starts_at)
+           VALUES ($1, $2, $3, ($3::date + $4::time) AT TIME ZONE $5::text)
+           ON CONFLICT (time_slot_id) DO UPDATE SET room_id = $2, date = $3,
+             starts_at = ($3::date + $4::time) AT TIME ZONE $5::text`,
+          [timeSlotId, d.roomId, d.date, d.startTime, timeZone],
+        );
+        if (event.type !== 'TimeSlotUpdated') break;
+        // A moved start moves the instant its bookings' lead times are measured to.
+        const moved = await client.query(
+          `UPDATE rm_insight_lead_tickets t SET room_id = s.room_id, date = s.date,
+                  starts_at = s.starts_at, days = ${daysFrom('s.starts_at', 't.booked_at')}
+             FROM rm_insight_lead_slots s
+            WHERE s.time_slot_id = $1 AND t.time_slot_id = s.time_slot_id`,
+          [timeSlotId],
+        );
+        if (!moved.rowCount) break;
+        // Its room and day before and after, each once (a day twice would count its tickets twice).
+        const touched = new Map(
+          [...before.rows, { room_id: d.roomId, date: d.date }].map((r) => [
+            `${r.room_id}|${r.date}`,
+            r,
+          ]),
+        );
+        const params = [
+          [...touched.values()].map((r) => r.room_id),
+          [...touched.values()].map((r) => r.date),
+        ];
+        for (const sql of [...RECOUNT_DAYS, ...RECOUNT_MONTHS]) await client.query(sql, params);
+        break;
+      }
+      case 'TimeSlotDeleted':
+        // Its booked tickets keep counting, as in the insights projection's per-ticket rows.
+        await flush(client, pending);
+        await client.query(`DELETE FROM rm_insight_lead_slots WHERE time_slot_id = $1`, [
+          timeSlotId,
+        ]);
+        break;
+      case 'TicketBooked':
+        pending.booked.push({ ticketId: ticketOf(event), timeSlotId, at: event.createdAt });
+        break;
+      case 'TicketCancelled':
+        // After the bookings gathered before it (a ticket booked and cancelled in one batch).
+        pending.cancelled.push({ ticketId: ticketOf(event), at: event.createdAt });
+        break;
+    }
+  }
+  await flush(client, pending);
+}
