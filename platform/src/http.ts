@@ -385,7 +385,7 @@ export { express };
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-/** The open connections of each server `listen` started, with how many requests each has in flight. */
+/** The open connections of each server `listen` started, with the answers each has under way. */
 const connectionsOf = new WeakMap<Server, Map<Socket, Connection>>();
 interface Connection {
   /** The answers not yet sent in full. */
