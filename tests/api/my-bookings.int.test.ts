@@ -42,6 +42,9 @@ async function book(slotId: string, email: string, language: 'de' | 'en' = 'de')
     bookingNumber: string;
     tickets: { id: string }[];
   };
+  // Later reads wait for the read models to hold this booking (read-your-writes): the tickets
+  // list of a link is read by another client.
+  visitor.lastPosition = c.lastPosition;
   return { ownerId: b.ownerId, bookingNumber: b.bookingNumber, ticketId: b.tickets[0]!.id };
 }
 
