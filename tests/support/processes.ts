@@ -27,6 +27,22 @@ export interface SpawnOptions {
   gid?: number;
 }
 
+/**
+ * The process groups of the services still running under a prefix program (a group of their
+ * own, see spawnService, which a Ctrl-C in the terminal does not reach): they end with this
+ * process when it exits.
+ */
+const running = new Set<number>();
+process.once('exit', () => {
+  for (const group of running) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // ended already
+    }
+  }
+});
+
 /** Starts one process of the product (server/src/main.ts) in a role, and waits until it answers. */
 export async function spawnService(
   role: string,
@@ -49,9 +65,10 @@ export async function spawnService(
     : [process.execPath, ...node];
   const child = spawn(command!, args, {
     cwd: dir,
-    // A group of its own, so a signal reaches the server also under a prefix program: faketime
-    // forks the server and waits for it without passing signals on.
-    detached: true,
+    // Under a prefix program a group of its own, so a signal reaches the server too: faketime
+    // forks the server and waits for it without passing signals on. Without one the service
+    // stays in this process's group, and a Ctrl-C in the terminal ends it with the tests.
+    detached: options.prefix !== undefined,
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
     env: {
       ...process.env,
@@ -63,12 +80,18 @@ export async function spawnService(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (options.prefix && child.pid !== undefined) {
+    const group = child.pid;
+    running.add(group);
+    child.once('exit', () => running.delete(group));
+  }
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
-      process.kill(-child.pid!, signal);
+      if (options.prefix) process.kill(-child.pid!, signal);
+      else child.kill(signal);
     } catch {
       // the group has ended already
     }
