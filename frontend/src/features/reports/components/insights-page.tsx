@@ -379,22 +379,16 @@ function LeadTimePart({ x, query }: PartProps) {
   return (
     <>
       <dl className="summary-list">
-        <div>
-          <dt>{t('insights.lead.p50')}</dt>
-          <dd>
-            {x.leadTimeDays.p50 === null
-              ? none
-              : t('insights.lead.days', { count: x.leadTimeDays.p50 })}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('insights.lead.p90')}</dt>
-          <dd>
-            {x.leadTimeDays.p90 === null
-              ? none
-              : t('insights.lead.days', { count: x.leadTimeDays.p90 })}
-          </dd>
-        </div>
+        {(['p50', 'p90'] as const).map((p) => (
+          <div key={p}>
+            <dt>{t(`insights.lead.${p}`)}</dt>
+            <dd>
+              {x.leadTimeDays[p] === null
+                ? none
+                : t('insights.lead.days', { count: x.leadTimeDays[p] })}
+            </dd>
+          </div>
+        ))}
         <div>
           <dt>{t('insights.lead.late')}</dt>
           <dd>
