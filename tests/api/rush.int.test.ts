@@ -45,6 +45,7 @@ describe('the opening rush', () => {
         status: res.status,
         body: text ? (JSON.parse(text) as unknown) : null,
         retryAfter: res.headers.get('retry-after'),
+        stale: res.headers.get('x-read-stale') === 'true',
       };
     };
     const rush = await runRush({

@@ -172,13 +172,14 @@ function sender(base: string, cookie = ''): RushSend {
               status: res.statusCode ?? 0,
               body: parsed,
               retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+              stale: res.headers['x-read-stale'] === 'true',
             });
           });
-          res.on('error', () => resolve({ status: 0, body: null, retryAfter: null }));
+          res.on('error', () => resolve({ status: 0, body: null, retryAfter: null, stale: false }));
         },
       );
       req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', () => resolve({ status: 0, body: null, retryAfter: null }));
+      req.on('error', () => resolve({ status: 0, body: null, retryAfter: null, stale: false }));
       req.end(payload ?? undefined);
     });
 }
@@ -589,6 +590,7 @@ function print(
         '503 shed / asked again after its Retry-After / still 503 after the retries',
         `${o.shed} / ${o.retriedAfterWait} / ${o.shedGaveUp}`,
       ],
+      ['404 from read models behind the own write, asked again', o.staleNotFound],
       ['other errors', o.otherErrors],
       ['last seat taken after (s)', round(o.lastSeatMs / 1000, 1)],
       [

@@ -7,7 +7,8 @@
  *
  * A refused add is tried once more on another slot the refreshed calendar shows free; a visitor
  * gives up when the calendar shows nothing free. A 503 with `Retry-After` is asked again after the
- * time it says, as the SPA does (at most RETRIES_AFTER_503 times).
+ * time it says, and a read answered 404 from read models still behind the visitor's own write
+ * (`X-Read-Stale`) at once, as the SPA does.
  */
 import { sleep } from './wait-for.ts';
 
@@ -17,6 +18,8 @@ export interface RushAnswer {
   body: unknown;
   /** The `Retry-After` header, if any. */
   retryAfter: string | null;
+  /** `X-Read-Stale: true`: the read waited for the visitor's own write in vain. */
+  stale: boolean;
 }
 
 export type RushSend = (
@@ -40,6 +43,8 @@ export type RushStep = (typeof RUSH_STEPS)[number];
 
 /** How often a request answered 503 is sent again after its `Retry-After`. */
 export const RETRIES_AFTER_503 = 5;
+/** How often a read answered 404 from stale read models is sent again, as the SPA does. */
+export const RETRIES_AFTER_STALE_404 = 3;
 
 export interface RushOptions {
   visitors: number;
@@ -63,6 +68,8 @@ export interface RushOutcome {
   retriedAfterWait: number;
   /** Requests still answered 503 after RETRIES_AFTER_503 tries (their visitor's journey ended). */
   shedGaveUp: number;
+  /** Reads answered 404 from read models behind the visitor's own write, and asked again. */
+  staleNotFound: number;
   /** Answers 500 and above other than shed load, and requests without an answer. */
   serverErrors: number;
   /** Answers that no journey expects (4xx other than a refused add). */
@@ -117,6 +124,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
     shed: 0,
     retriedAfterWait: 0,
     shedGaveUp: 0,
+    staleNotFound: 0,
     serverErrors: 0,
     otherErrors: 0,
     seatsBooked: 0,
@@ -142,7 +150,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
     body?: unknown,
     position?: string | null,
   ): Promise<RushAnswer> => {
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0, staleTries = 0; ; attempt++) {
       const s = performance.now();
       const a = await options.send(
         method,
@@ -154,6 +162,11 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       out.slowestRequestMs = Math.max(out.slowestRequestMs, ms);
       const key = `${step} ${a.status}`;
       out.statuses.set(key, (out.statuses.get(key) ?? 0) + 1);
+      if (method === 'GET' && a.status === 404 && a.stale && staleTries < RETRIES_AFTER_STALE_404) {
+        staleTries += 1;
+        out.staleNotFound += 1;
+        continue;
+      }
       // Shed load was never run: asked again after Retry-After, as the SPA does (a read after
       // any 503 with Retry-After, a write only after service__overloaded).
       const overloaded = (a.body as { error?: unknown } | null)?.error === 'service__overloaded';

@@ -28,6 +28,11 @@ export const TAG_TYPES = [
   'Webhook',
 ] as const;
 
+/** How often a request is sent again: after shed load, or a stale read of the app's own write. */
+export const ASK_AGAIN = 3;
+
+const isStale = (response: Response) => response.headers.get('X-Read-Stale') === 'true';
+
 /** Endpoints whose 401 answer means "signed out" rather than "session expired". */
 const AUTH_ENDPOINTS = new Set(['getMe', 'login', 'logout']);
 
@@ -67,13 +72,18 @@ async function request(
   const req = make();
   let response: Response;
   try {
-    // Shed load (503 service__overloaded, docs/product.md#overload) was never run: ask again
-    // after the Retry-After the server said, a few times. Another 503 may have written, so only
-    // a read is asked again then.
     for (let tries = 1; ; tries++) {
       response = await fetch(tries === 1 ? req : make());
+      if (tries > ASK_AGAIN) break;
+      // A read that waited for this app's own write in vain (X-Read-Stale) and found nothing
+      // (404: the cart just made, the booking just done) is asked again: the read models are
+      // behind on a busy server, and the next try waits for them once more.
+      if (req.method === 'GET' && response.status === 404 && isStale(response)) continue;
+      // Shed load (503 service__overloaded, docs/product.md#overload) was never run: ask again
+      // after the Retry-After the server said, a few times. Another 503 may have written, so only
+      // a read is asked again then.
       const wait = Number(response.headers.get('Retry-After'));
-      if (response.status !== 503 || !(wait > 0) || tries > 3) break;
+      if (response.status !== 503 || !(wait > 0)) break;
       if (req.method !== 'GET' && !(await response.clone().text()).includes('service__overloaded'))
         break;
       await new Promise((resolve) => setTimeout(resolve, wait * 1000));
