@@ -85,58 +85,60 @@ async function openInsights(page: Page, lang: 'de' | 'en'): Promise<void> {
 }
 
 describe('the insights screen', () => {
-  it('shows each chart with its table, axe clean, at both widths in both languages', async () => {
+  describe('shows each chart with its table, axe clean, at both widths in both languages', () => {
     for (const lang of LANGS) {
       for (const viewport of VIEWPORTS) {
-        const label = `${lang} ${viewport.width}`;
-        const page = await openStaffPage(browser, viewport, lang);
-        await openInsights(page, lang);
-        const main = page.getByRole('main');
-        // Four parts, each with a table (the replay's comes on asking).
-        expect(await main.getByRole('table').count(), label).toBe(4);
-        // The heatmap's table: the two booked hours of the slot, full.
-        expect(await main.getByRole('cell', { name: /^100\s?%$/ }).count(), label).toBe(2);
-        // Nothing wider than the screen but the scrolling tables.
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - window.innerWidth,
-        );
-        expect(overflow, label).toBeLessThanOrEqual(0);
-        // What if the room had 3 seats: the two refused carts would have got one.
-        await main.getByLabel(TEXTS[lang].seats).fill('3');
-        await main.getByRole('button', { name: TEXTS[lang].replay }).click();
-        const replayed = main.getByRole('table').last();
-        await replayed.getByRole('row', { name: TEXTS[lang].served }).waitFor();
-        expect(
-          await replayed
-            .getByRole('row', { name: TEXTS[lang].served })
-            .getByRole('cell')
-            .allInnerTexts(),
-          label,
-        ).toEqual(['1', '3']);
-        expect(
-          await replayed
-            .getByRole('row', { name: TEXTS[lang].turnedAway })
-            .getByRole('cell')
-            .allInnerTexts(),
-          label,
-        ).toEqual(['2', '0']);
-        // And with one ticket per person and day instead: Ida's one ticket stays served.
-        await main.getByLabel(TEXTS[lang].seats).fill('');
-        await main.getByLabel(TEXTS[lang].perDay).fill('1');
-        await main.getByRole('button', { name: TEXTS[lang].replay }).click();
-        await main.getByRole('columnheader', { name: TEXTS[lang].withPerDay }).waitFor();
-        expect(
-          await main
-            .getByRole('table')
-            .last()
-            .getByRole('row', { name: TEXTS[lang].served })
-            .getByRole('cell')
-            .allInnerTexts(),
-          label,
-        ).toEqual(['1', '1']);
-        expect(overflow, label).toBeLessThanOrEqual(0);
-        await expectAccessible(page, `insights ${label}`);
-        await page.context().close();
+        it(`${lang} ${viewport.width}`, async () => {
+          const label = `${lang} ${viewport.width}`;
+          const page = await openStaffPage(browser, viewport, lang);
+          await openInsights(page, lang);
+          const main = page.getByRole('main');
+          // Four parts, each with a table (the replay's comes on asking).
+          expect(await main.getByRole('table').count(), label).toBe(4);
+          // The heatmap's table: the two booked hours of the slot, full.
+          expect(await main.getByRole('cell', { name: /^100\s?%$/ }).count(), label).toBe(2);
+          // Nothing wider than the screen but the scrolling tables.
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - window.innerWidth,
+          );
+          expect(overflow, label).toBeLessThanOrEqual(0);
+          // What if the room had 3 seats: the two refused carts would have got one.
+          await main.getByLabel(TEXTS[lang].seats).fill('3');
+          await main.getByRole('button', { name: TEXTS[lang].replay }).click();
+          const replayed = main.getByRole('table').last();
+          await replayed.getByRole('row', { name: TEXTS[lang].served }).waitFor();
+          expect(
+            await replayed
+              .getByRole('row', { name: TEXTS[lang].served })
+              .getByRole('cell')
+              .allInnerTexts(),
+            label,
+          ).toEqual(['1', '3']);
+          expect(
+            await replayed
+              .getByRole('row', { name: TEXTS[lang].turnedAway })
+              .getByRole('cell')
+              .allInnerTexts(),
+            label,
+          ).toEqual(['2', '0']);
+          // And with one ticket per person and day instead: Ida's one ticket stays served.
+          await main.getByLabel(TEXTS[lang].seats).fill('');
+          await main.getByLabel(TEXTS[lang].perDay).fill('1');
+          await main.getByRole('button', { name: TEXTS[lang].replay }).click();
+          await main.getByRole('columnheader', { name: TEXTS[lang].withPerDay }).waitFor();
+          expect(
+            await main
+              .getByRole('table')
+              .last()
+              .getByRole('row', { name: TEXTS[lang].served })
+              .getByRole('cell')
+              .allInnerTexts(),
+            label,
+          ).toEqual(['1', '1']);
+          expect(overflow, label).toBeLessThanOrEqual(0);
+          await expectAccessible(page, `insights ${label}`);
+          await page.context().close();
+        });
       }
     }
   });

@@ -118,93 +118,101 @@ async function staffPage(
 }
 
 describe('forms and reports', () => {
-  it('the capacity range: "until" follows "from", so the first submit succeeds', async () => {
+  describe('the capacity range: "until" follows "from", so the first submit succeeds', () => {
     for (const lang of LANGS) {
       for (const viewport of VIEWPORTS) {
-        const page = await staffPage(lang, viewport);
-        await page.goto(`${server.baseUrl}/admin/room/${roomId}/time-slot-edit-multi-capacity/`);
-        const from = page.locator('#slot-capacity-fromDate');
-        await from.waitFor();
-        await from.fill(iso(dayB));
-        expect(await page.locator('#slot-capacity-untilDate').inputValue()).toBe(iso(dayB));
-        await page.locator('#slot-capacity-capacity').fill('2');
-        await expectAccessible(page, `capacity ${lang} ${viewport.width}`);
-        await page.locator('form button[type="submit"]').click();
-        // Saved at once: back on the room's calendar.
-        await eventually(async () => Promise.resolve(new URL(page.url()).pathname)).toMatch(
-          /\/time-slots$/,
-        );
-        await page.context().close();
+        it(`${lang} ${viewport.width}`, async () => {
+          const page = await staffPage(lang, viewport);
+          await page.goto(`${server.baseUrl}/admin/room/${roomId}/time-slot-edit-multi-capacity/`);
+          const from = page.locator('#slot-capacity-fromDate');
+          await from.waitFor();
+          await from.fill(iso(dayB));
+          expect(await page.locator('#slot-capacity-untilDate').inputValue()).toBe(iso(dayB));
+          await page.locator('#slot-capacity-capacity').fill('2');
+          await expectAccessible(page, `capacity ${lang} ${viewport.width}`);
+          await page.locator('form button[type="submit"]').click();
+          // Saved at once: back on the room's calendar.
+          await eventually(async () => Promise.resolve(new URL(page.url()).pathname)).toMatch(
+            /\/time-slots$/,
+          );
+          await page.context().close();
+        });
       }
     }
   });
 
-  it('the occupancy report: totals, mean, a bar per day, printable; no stale report', async () => {
+  describe('the occupancy report: totals, mean, a bar per day, printable; no stale report', () => {
     for (const lang of LANGS) {
       for (const viewport of VIEWPORTS) {
-        const label = `${lang} ${viewport.width}`;
-        const texts = TEXTS[lang];
-        const page = await staffPage(lang, viewport);
-        const main = page.getByRole('main');
-        await page.goto(`${server.baseUrl}/admin/occupancy-report`);
-        await page.locator('#occupancy-untilDate').fill(iso(dayB));
-        const chart = main.getByRole('figure', { name: texts.chart });
-        await chart.waitFor();
-        // A bar per day: day A 2 of 3 seats, day B none of 2.
-        expect(await chart.locator('li').count(), label).toBe(2);
-        await chart.getByText(/^67\s?%\s\(2 (von|of) 3\)$/).waitFor();
-        await chart.getByText(/^0\s?%\s\(0 (von|of) 2\)$/).waitFor();
-        // Every bar's track is as long as every other, whatever its row's texts; the chart
-        // comes before the table of every slot.
-        const tracks = await chart
-          .locator('.bar-chart__track')
-          .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().width)));
-        expect(new Set(tracks).size, `${label}: ${tracks.join(', ')}`).toBe(1);
-        const [chartTop, tableTop] = [
-          (await chart.boundingBox())!.y,
-          (await main.getByRole('table').boundingBox())!.y,
-        ];
-        expect(chartTop, label).toBeLessThan(tableTop);
-        await main.getByText(texts.totals).waitFor();
-        const totals = main.locator('.occupancy-totals');
-        expect(await totals.innerText()).toMatch(new RegExp(`${texts.overall}\\s+40\\s?%`));
-        expect(await totals.innerText()).toMatch(new RegExp(`${texts.mean}\\s+50\\s?%`));
-        await expectAccessible(page, `occupancy report ${label}`);
+        it(`${lang} ${viewport.width}`, async () => {
+          const label = `${lang} ${viewport.width}`;
+          const texts = TEXTS[lang];
+          const page = await staffPage(lang, viewport);
+          const main = page.getByRole('main');
+          await page.goto(`${server.baseUrl}/admin/occupancy-report`);
+          await page.locator('#occupancy-untilDate').fill(iso(dayB));
+          const chart = main.getByRole('figure', { name: texts.chart });
+          await chart.waitFor();
+          // A bar per day: day A 2 of 3 seats, day B none of 2.
+          expect(await chart.locator('li').count(), label).toBe(2);
+          await chart.getByText(/^67\s?%\s\(2 (von|of) 3\)$/).waitFor();
+          await chart.getByText(/^0\s?%\s\(0 (von|of) 2\)$/).waitFor();
+          // Every bar's track is as long as every other, whatever its row's texts; the chart
+          // comes before the table of every slot.
+          const tracks = await chart
+            .locator('.bar-chart__track')
+            .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().width)));
+          expect(new Set(tracks).size, `${label}: ${tracks.join(', ')}`).toBe(1);
+          const [chartTop, tableTop] = [
+            (await chart.boundingBox())!.y,
+            (await main.getByRole('table').boundingBox())!.y,
+          ];
+          expect(chartTop, label).toBeLessThan(tableTop);
+          await main.getByText(texts.totals).waitFor();
+          const totals = main.locator('.occupancy-totals');
+          expect(await totals.innerText()).toMatch(new RegExp(`${texts.overall}\\s+40\\s?%`));
+          expect(await totals.innerText()).toMatch(new RegExp(`${texts.mean}\\s+50\\s?%`));
+          await expectAccessible(page, `occupancy report ${label}`);
 
-        // Printed: the totals and the chart come out with the table.
-        await page.emulateMedia({ media: 'print' });
-        expect(await chart.isVisible()).toBe(true);
-        expect(await totals.isVisible()).toBe(true);
-        expect(await main.getByRole('table').isVisible()).toBe(true);
-        await page.emulateMedia({ media: 'screen' });
+          // Printed: the totals and the chart come out with the table.
+          await page.emulateMedia({ media: 'print' });
+          expect(await chart.isVisible()).toBe(true);
+          expect(await totals.isVisible()).toBe(true);
+          expect(await main.getByRole('table').isVisible()).toBe(true);
+          await page.emulateMedia({ media: 'screen' });
 
-        // Filters that cannot be right: the old report does not stay under the error.
-        await page.locator('#occupancy-fromDate').fill(iso(nextDay(dayB, 10)));
-        await main.getByText(texts.fix).waitFor();
-        expect(await main.getByRole('table').count(), label).toBe(0);
-        expect(await chart.count(), label).toBe(0);
-        await expectAccessible(page, `occupancy report, invalid filters ${label}`);
-        await page.context().close();
+          // Filters that cannot be right: the old report does not stay under the error.
+          await page.locator('#occupancy-fromDate').fill(iso(nextDay(dayB, 10)));
+          await main.getByText(texts.fix).waitFor();
+          expect(await main.getByRole('table').count(), label).toBe(0);
+          expect(await chart.count(), label).toBe(0);
+          await expectAccessible(page, `occupancy report, invalid filters ${label}`);
+          await page.context().close();
+        });
       }
     }
   });
 
-  it('the daily report steps to the next and the previous day', async () => {
+  describe('the daily report steps to the next and the previous day', () => {
     for (const lang of LANGS) {
       for (const viewport of VIEWPORTS) {
-        const texts = TEXTS[lang];
-        const page = await staffPage(lang, viewport);
-        const main = page.getByRole('main');
-        await page.goto(`${server.baseUrl}/admin/daily-report/${roomId}?date=${iso(dayA)}`);
-        await main.getByRole('cell', { name: 'Hold', exact: true }).waitFor();
-        await main.getByRole('link', { name: texts.next }).click();
-        await main.getByRole('heading', { level: 2, name: texts.heading(nextDay(dayA)) }).waitFor();
-        expect(new URL(page.url()).searchParams.get('date')).toBe(iso(nextDay(dayA)));
-        await main.getByRole('link', { name: texts.previous }).click();
-        await main.getByRole('heading', { level: 2, name: texts.heading(dayA) }).waitFor();
-        await main.getByRole('cell', { name: 'Hold', exact: true }).waitFor();
-        await expectAccessible(page, `daily report ${lang} ${viewport.width}`);
-        await page.context().close();
+        it(`${lang} ${viewport.width}`, async () => {
+          const texts = TEXTS[lang];
+          const page = await staffPage(lang, viewport);
+          const main = page.getByRole('main');
+          await page.goto(`${server.baseUrl}/admin/daily-report/${roomId}?date=${iso(dayA)}`);
+          await main.getByRole('cell', { name: 'Hold', exact: true }).waitFor();
+          await main.getByRole('link', { name: texts.next }).click();
+          await main
+            .getByRole('heading', { level: 2, name: texts.heading(nextDay(dayA)) })
+            .waitFor();
+          expect(new URL(page.url()).searchParams.get('date')).toBe(iso(nextDay(dayA)));
+          await main.getByRole('link', { name: texts.previous }).click();
+          await main.getByRole('heading', { level: 2, name: texts.heading(dayA) }).waitFor();
+          await main.getByRole('cell', { name: 'Hold', exact: true }).waitFor();
+          await expectAccessible(page, `daily report ${lang} ${viewport.width}`);
+          await page.context().close();
+        });
       }
     }
   });
@@ -228,22 +236,26 @@ describe('forms and reports', () => {
     await page.context().close();
   });
 
-  it('the history shows repeated hold extensions as one row', async () => {
+  describe('the history shows repeated hold extensions as one row', () => {
     for (const lang of LANGS) {
       for (const viewport of VIEWPORTS) {
-        const page = await staffPage(lang, viewport);
-        const main = page.getByRole('main');
-        await page.goto(`${server.baseUrl}/admin/reservations/${hugoTicket}/history`);
-        const rows = main.locator('table tbody tr');
-        await rows.first().waitFor();
-        const whats = (await rows.locator('td:nth-child(2)').allInnerTexts()).map((t) => t.trim());
-        expect(whats, `${lang} ${viewport.width}`).toEqual(
-          lang === 'de'
-            ? ['Platz vorgemerkt', 'Vormerkung verlängert (3×)', 'Gebucht']
-            : ['Seat held', 'Hold extended (3×)', 'Booked'],
-        );
-        await expectAccessible(page, `ticket history ${lang} ${viewport.width}`);
-        await page.context().close();
+        it(`${lang} ${viewport.width}`, async () => {
+          const page = await staffPage(lang, viewport);
+          const main = page.getByRole('main');
+          await page.goto(`${server.baseUrl}/admin/reservations/${hugoTicket}/history`);
+          const rows = main.locator('table tbody tr');
+          await rows.first().waitFor();
+          const whats = (await rows.locator('td:nth-child(2)').allInnerTexts()).map((t) =>
+            t.trim(),
+          );
+          expect(whats, `${lang} ${viewport.width}`).toEqual(
+            lang === 'de'
+              ? ['Platz vorgemerkt', 'Vormerkung verlängert (3×)', 'Gebucht']
+              : ['Seat held', 'Hold extended (3×)', 'Booked'],
+          );
+          await expectAccessible(page, `ticket history ${lang} ${viewport.width}`);
+          await page.context().close();
+        });
       }
     }
   });

@@ -293,75 +293,79 @@ describe('the waitlist in the browser', () => {
     await staff.context().close();
   });
 
-  it('keeps the place in line through a reload, staff remove it; no axe violations on the join form, the offer page and the line (375 and 1280, de and en)', async () => {
+  describe('keeps the place in line through a reload, staff remove it; no axe violations on the join form, the offer page and the line', () => {
     for (const viewport of [PHONE, DESKTOP]) {
       for (const lang of ['de', 'en'] as const) {
-        const page = await visitorPage(viewport, lang);
-        await openFullDay(page, lang);
-        await dialog(page)
-          .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
-          .click();
-        // With the field's error shown, too.
-        await dialog(page)
-          .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
-          .click();
-        await dialog(page).getByLabel(TEXTS[lang].email).waitFor();
-        await expectAccessible(page, `join form ${lang} ${viewport.width}`);
-        await dialog(page)
-          .getByLabel(TEXTS[lang].email)
-          .fill(`line.${lang}.${viewport.width}@example.at`);
-        await dialog(page)
-          .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
-          .click();
-        await dialog(page).getByRole('status').getByText(TEXTS[lang].place).waitFor();
-        await expectAccessible(page, `joined ${lang} ${viewport.width}`);
-        // The joining mail, in the page's language, with its link to leave.
-        expect(
-          await mailPath(
-            `line.${lang}.${viewport.width}@example.at`,
-            /\/waitlist-leave\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}/,
-          ),
-        ).toMatch(/^\/waitlist-leave\//);
-        expect(
-          sink.messages.find((m) =>
-            JSON.stringify(m.to).includes(`line.${lang}.${viewport.width}@example.at`),
-          )?.subject,
-        ).toMatch(TEXTS[lang].mailSubject);
-        // A reload: the page still knows the place in line.
-        await page.reload();
-        await main(page)
-          .getByRole('button', { name: new RegExp(`, ${TEXTS[lang].full}(,|$)`) })
-          .click();
-        await dialog(page).getByRole('status').getByText(TEXTS[lang].place).waitFor();
-        const unknown = `/waitlist-offer/${slotId}/${'0'.repeat(32)}`;
-        await page.goto(`${server.baseUrl}${unknown}`);
-        await page.getByRole('alert').waitFor();
-        await expectAccessible(page, `offer page ${lang} ${viewport.width}`);
-        await page.context().close();
+        it(`a visitor joins, reloads, opens an unknown offer (${lang} ${viewport.width})`, async () => {
+          const page = await visitorPage(viewport, lang);
+          await openFullDay(page, lang);
+          await dialog(page)
+            .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
+            .click();
+          // With the field's error shown, too.
+          await dialog(page)
+            .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
+            .click();
+          await dialog(page).getByLabel(TEXTS[lang].email).waitFor();
+          await expectAccessible(page, `join form ${lang} ${viewport.width}`);
+          await dialog(page)
+            .getByLabel(TEXTS[lang].email)
+            .fill(`line.${lang}.${viewport.width}@example.at`);
+          await dialog(page)
+            .getByRole('button', { name: `${TEXTS[lang].join} ${RANGE}` })
+            .click();
+          await dialog(page).getByRole('status').getByText(TEXTS[lang].place).waitFor();
+          await expectAccessible(page, `joined ${lang} ${viewport.width}`);
+          // The joining mail, in the page's language, with its link to leave.
+          expect(
+            await mailPath(
+              `line.${lang}.${viewport.width}@example.at`,
+              /\/waitlist-leave\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}/,
+            ),
+          ).toMatch(/^\/waitlist-leave\//);
+          expect(
+            sink.messages.find((m) =>
+              JSON.stringify(m.to).includes(`line.${lang}.${viewport.width}@example.at`),
+            )?.subject,
+          ).toMatch(TEXTS[lang].mailSubject);
+          // A reload: the page still knows the place in line.
+          await page.reload();
+          await main(page)
+            .getByRole('button', { name: new RegExp(`, ${TEXTS[lang].full}(,|$)`) })
+            .click();
+          await dialog(page).getByRole('status').getByText(TEXTS[lang].place).waitFor();
+          const unknown = `/waitlist-offer/${slotId}/${'0'.repeat(32)}`;
+          await page.goto(`${server.baseUrl}${unknown}`);
+          await page.getByRole('alert').waitFor();
+          await expectAccessible(page, `offer page ${lang} ${viewport.width}`);
+          await page.context().close();
+        });
       }
     }
 
-    // Staff see these entries and take them off the line, at both sizes and in both languages.
+    // Staff see the entries the tests above made and take them off the line, at both sizes.
     for (const lang of ['de', 'en'] as const) {
-      const staff = await openStaffPage(browser, PHONE, lang, 'UTC');
-      await signInAs(staff, server.baseUrl, lang);
-      await staff.goto(`${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotId}`);
-      const line = staff.getByRole('region', { name: STAFF_TEXTS[lang].line });
-      for (const viewport of [PHONE, DESKTOP]) {
-        await staff.setViewportSize(viewport);
-        const email = `line.${lang}.${viewport.width}@example.at`;
-        await reloadUntilVisible(staff, line.getByRole('cell', { name: email }));
-        const row = line.getByRole('row', { name: new RegExp(email.replaceAll('.', '\\.')) });
-        await row.getByRole('cell', { name: STAFF_TEXTS[lang].waiting, exact: true }).waitFor();
-        await row.getByRole('button', { name: STAFF_TEXTS[lang].remove }).click();
-        await row.getByRole('cell', { name: STAFF_TEXTS[lang].removed, exact: true }).waitFor();
-        expect(await row.getByRole('button').count()).toBe(0);
-        await expectAccessible(
-          staff,
-          `staff slot page, an entry removed (${lang} ${viewport.width})`,
-        );
-      }
-      await staff.context().close();
+      it(`staff take them off the line (${lang})`, async () => {
+        const staff = await openStaffPage(browser, PHONE, lang, 'UTC');
+        await signInAs(staff, server.baseUrl, lang);
+        await staff.goto(`${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotId}`);
+        const line = staff.getByRole('region', { name: STAFF_TEXTS[lang].line });
+        for (const viewport of [PHONE, DESKTOP]) {
+          await staff.setViewportSize(viewport);
+          const email = `line.${lang}.${viewport.width}@example.at`;
+          await reloadUntilVisible(staff, line.getByRole('cell', { name: email }));
+          const row = line.getByRole('row', { name: new RegExp(email.replaceAll('.', '\\.')) });
+          await row.getByRole('cell', { name: STAFF_TEXTS[lang].waiting, exact: true }).waitFor();
+          await row.getByRole('button', { name: STAFF_TEXTS[lang].remove }).click();
+          await row.getByRole('cell', { name: STAFF_TEXTS[lang].removed, exact: true }).waitFor();
+          expect(await row.getByRole('button').count()).toBe(0);
+          await expectAccessible(
+            staff,
+            `staff slot page, an entry removed (${lang} ${viewport.width})`,
+          );
+        }
+        await staff.context().close();
+      });
     }
   });
 });
