@@ -10,6 +10,7 @@
  * time it says, and a read answered 404 from read models still behind the visitor's own write
  * (`X-Read-Stale`) at once, as the SPA does.
  */
+import { ASK_AGAIN } from '../../frontend/src/lib/constants.ts';
 import { sleep } from './wait-for.ts';
 
 /** One answer: status 0 when no answer came (the connection failed). */
@@ -43,8 +44,6 @@ export type RushStep = (typeof RUSH_STEPS)[number];
 
 /** How often a request answered 503 is sent again after its `Retry-After`. */
 export const RETRIES_AFTER_503 = 5;
-/** How often a read answered 404 from stale read models is sent again, as the SPA does. */
-export const RETRIES_AFTER_STALE_404 = 3;
 
 export interface RushOptions {
   visitors: number;
@@ -162,7 +161,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       out.slowestRequestMs = Math.max(out.slowestRequestMs, ms);
       const key = `${step} ${a.status}`;
       out.statuses.set(key, (out.statuses.get(key) ?? 0) + 1);
-      if (method === 'GET' && a.status === 404 && a.stale && staleTries < RETRIES_AFTER_STALE_404) {
+      if (method === 'GET' && a.status === 404 && a.stale && staleTries < ASK_AGAIN) {
         staleTries += 1;
         out.staleNotFound += 1;
         continue;

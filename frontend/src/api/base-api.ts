@@ -7,6 +7,7 @@ import {
   type QueryReturnValue,
 } from '@reduxjs/toolkit/query/react';
 import type { AppConfig } from '../lib/config';
+import { ASK_AGAIN } from '../lib/constants';
 import { positionOf } from '../lib/position';
 import { SESSION_KEYS, writeSession } from '../lib/session-storage';
 import { resolveApiUrl, serializeParams, type QueryParams } from '../lib/url';
@@ -27,9 +28,6 @@ export const TAG_TYPES = [
   'ApiToken',
   'Webhook',
 ] as const;
-
-/** How often a request is sent again: after shed load, or a stale read of the app's own write. */
-export const ASK_AGAIN = 3;
 
 const isStale = (response: Response) => response.headers.get('X-Read-Stale') === 'true';
 

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeStore } from '../app/store';
 import { parseConfig } from '../lib/config';
-import { ASK_AGAIN, baseApi } from './base-api';
+import { ASK_AGAIN } from '../lib/constants';
+import { baseApi } from './base-api';
 
 /** What the test server answers, try after try, per path. */
 type Answer = { status: number; headers?: Record<string, string>; body: unknown };
