@@ -134,6 +134,9 @@ const CART_DAYS = 5;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4096 });
 
 /** node:http with keep-alive (fetch costs the benchmark's client several times as much CPU). */
+/** What a request that got no answer (a failed or timed-out connection) counts as. */
+const NO_ANSWER: RushAnswer = { status: 0, body: null, retryAfter: null, stale: false };
+
 function sender(base: string, cookie = ''): RushSend {
   return (method, url, body, headers = {}) =>
     new Promise((resolve) => {
@@ -175,11 +178,11 @@ function sender(base: string, cookie = ''): RushSend {
               stale: res.headers['x-read-stale'] === 'true',
             });
           });
-          res.on('error', () => resolve({ status: 0, body: null, retryAfter: null, stale: false }));
+          res.on('error', () => resolve(NO_ANSWER));
         },
       );
       req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', () => resolve({ status: 0, body: null, retryAfter: null, stale: false }));
+      req.on('error', () => resolve(NO_ANSWER));
       req.end(payload ?? undefined);
     });
 }

@@ -173,9 +173,10 @@ const appOf = (pathname: string) => /^\/(admin|display)(\/|$)/.exec(pathname)?.[
  * Opens a screen by its address. Within the app already open on the page (same app, another
  * path) the address goes through the app's router, as a link would take it there: a full load
  * for every screen had cost the English staff sweep 75.6 s of CPU against 54.4 s (the app's
- * scripts compiled and its start-up reads sent again each time). The router moves focus to the new screen's heading once
- * it has rendered it (use-focus-on-navigation), which tells the new screen from the old one; a
- * screen of another app, or the same path with other parameters, is loaded in full.
+ * scripts compiled and its start-up reads sent again each time). The router moves focus to the
+ * new screen's heading once it has rendered it (use-focus-on-navigation), which tells the new
+ * screen from the old one; a screen of another app, or the same path with other parameters, is
+ * loaded in full.
  */
 export async function visit(page: Page, baseUrl: string, path: string): Promise<void> {
   const here = new URL(page.url());

@@ -3,7 +3,7 @@
 // tickets per person and day, is axe clean, and each part's CSV downloads with the figures the
 // tables show.
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -84,6 +84,10 @@ async function openInsights(page: Page, lang: 'de' | 'en'): Promise<void> {
   expect(await refused.getByRole('cell').innerText()).toBe('2');
 }
 
+/** The texts of the cells of a table's row, by the row's name. */
+const cellsOf = (table: Locator, row: string) =>
+  table.getByRole('row', { name: row }).getByRole('cell').allInnerTexts();
+
 describe('the insights screen', () => {
   describe('shows each chart with its table, axe clean, at both widths in both languages', () => {
     for (const lang of LANGS) {
@@ -107,34 +111,17 @@ describe('the insights screen', () => {
           await main.getByRole('button', { name: TEXTS[lang].replay }).click();
           const replayed = main.getByRole('table').last();
           await replayed.getByRole('row', { name: TEXTS[lang].served }).waitFor();
-          expect(
-            await replayed
-              .getByRole('row', { name: TEXTS[lang].served })
-              .getByRole('cell')
-              .allInnerTexts(),
-            label,
-          ).toEqual(['1', '3']);
-          expect(
-            await replayed
-              .getByRole('row', { name: TEXTS[lang].turnedAway })
-              .getByRole('cell')
-              .allInnerTexts(),
-            label,
-          ).toEqual(['2', '0']);
+          expect(await cellsOf(replayed, TEXTS[lang].served), label).toEqual(['1', '3']);
+          expect(await cellsOf(replayed, TEXTS[lang].turnedAway), label).toEqual(['2', '0']);
           // And with one ticket per person and day instead: Ida's one ticket stays served.
           await main.getByLabel(TEXTS[lang].seats).fill('');
           await main.getByLabel(TEXTS[lang].perDay).fill('1');
           await main.getByRole('button', { name: TEXTS[lang].replay }).click();
           await main.getByRole('columnheader', { name: TEXTS[lang].withPerDay }).waitFor();
-          expect(
-            await main
-              .getByRole('table')
-              .last()
-              .getByRole('row', { name: TEXTS[lang].served })
-              .getByRole('cell')
-              .allInnerTexts(),
-            label,
-          ).toEqual(['1', '1']);
+          expect(await cellsOf(main.getByRole('table').last(), TEXTS[lang].served), label).toEqual([
+            '1',
+            '1',
+          ]);
           expect(overflow, label).toBeLessThanOrEqual(0);
           await expectAccessible(page, `insights ${label}`);
           await page.context().close();

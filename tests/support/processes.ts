@@ -60,6 +60,7 @@ export async function spawnService(
     ...(process.env.RR_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
     ...entry,
   ];
+  const prefixed = options.prefix !== undefined;
   const [command, ...args] = options.prefix
     ? [...options.prefix, process.execPath, ...node]
     : [process.execPath, ...node];
@@ -68,7 +69,7 @@ export async function spawnService(
     // Under a prefix program a group of its own, so a signal reaches the server too: faketime
     // forks the server and waits for it without passing signals on. Without one the service
     // stays in this process's group, and a Ctrl-C in the terminal ends it with the tests.
-    detached: options.prefix !== undefined,
+    detached: prefixed,
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
     env: {
       ...process.env,
@@ -80,7 +81,7 @@ export async function spawnService(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (options.prefix && child.pid !== undefined) {
+  if (prefixed && child.pid !== undefined) {
     const group = child.pid;
     running.add(group);
     child.once('exit', () => running.delete(group));
@@ -90,7 +91,7 @@ export async function spawnService(
   const url = `http://127.0.0.1:${port}`;
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
-      if (options.prefix) process.kill(-child.pid!, signal);
+      if (prefixed) process.kill(-child.pid!, signal);
       else child.kill(signal);
     } catch {
       // the group has ended already
