@@ -137,9 +137,11 @@ export async function handleCommands<State, Command, Decision, Answer>(
         (r) => r.events.length > 0,
       );
       if (appends.length) {
-        await s.append(appends, { metadata: { actor: spec.actor } });
+        // Sent without waiting for their answers: the append, the tables beside the log and the
+        // commit go to the database in one round trip (StoreSession.send).
+        await s.sendAppend(appends, { metadata: { actor: spec.actor } });
         // At the store's clock, the time the events are recorded at.
-        await projectInline(s.client, appends, s.store.clock.now());
+        await projectInline(s, appends, s.store.clock.now());
       }
       for (const [i, d] of decided.entries())
         if ('decision' in d) await spec.record?.(s, d.decision, d.state, spec.commands[i]!);

@@ -23,7 +23,7 @@ import {
   type WaitlistEvent,
 } from '@rr/events';
 import { evolveHoliday, evolveRoom, initialRoomState, minutesOf, type Holiday } from '@rr/domain';
-import type { PoolClient } from '@rr/platform';
+import type { StoreSession } from '@rr/events';
 import { holidaysById } from './holidays/state.ts';
 import { roomStates } from './write-state.ts';
 
@@ -32,6 +32,13 @@ export interface AppendedEvent<E extends CatalogueEvent = CatalogueEvent> {
   streamId: string;
   event: StreamEvent<E, NewEvent>;
 }
+
+/**
+ * The transaction an inline projection moves its table in: `send` for its writes (their answers
+ * are not awaited: they go with the append and the commit, StoreSession.send), `client` for the
+ * reads a write depends on (their answers come after every write sent before them).
+ */
+export type InlineTransaction = Pick<StoreSession, 'client' | 'send'>;
 
 /**
  * A table beside the log moved by the events of the command that appends them, in its
@@ -43,21 +50,21 @@ export interface InlineProjection {
   table: string;
   handles: readonly string[];
   /** `at`: the instant the events are recorded at (the store's clock). */
-  apply(client: PoolClient, events: readonly AppendedEvent[], at: Date): Promise<void>;
+  apply(tx: InlineTransaction, events: readonly AppendedEvent[], at: Date): Promise<void>;
 }
 
 /** An inline projection whose events are typed by the types it handles. */
 export function inlineProjection<E extends CatalogueEvent>(p: {
   table: string;
   handles: readonly E['type'][];
-  apply(client: PoolClient, events: readonly AppendedEvent<E>[], at: Date): Promise<void>;
+  apply(tx: InlineTransaction, events: readonly AppendedEvent<E>[], at: Date): Promise<void>;
 }): InlineProjection {
   return {
     table: p.table,
     handles: p.handles,
-    apply: (client, events, at) =>
+    apply: (tx, events, at) =>
       p.apply(
-        client,
+        tx,
         events.map((e) => ({ streamId: e.streamId, event: asStreamEvent<E, NewEvent>(e.event) })),
         at,
       ),
@@ -111,9 +118,9 @@ const roomStateProjection = inlineProjection<RoomEvent>({
     'RoomImageRemoved',
     'RoomServicesChanged',
   ],
-  apply: (client, events) =>
+  apply: (tx, events) =>
     recordRooms(
-      client,
+      tx,
       events.map((e) => e.event),
     ),
 });
@@ -121,22 +128,22 @@ const roomStateProjection = inlineProjection<RoomEvent>({
 const roomOrderProjection = inlineProjection<RoomOrderEvent>({
   table: 'room_state',
   handles: ['RoomOrderChanged'],
-  apply: (client, events) => recordRoomOrder(client, events.at(-1)!.event.data.roomIds),
+  apply: (tx, events) => recordRoomOrder(tx, events.at(-1)!.event.data.roomIds),
 });
 
-async function recordRooms(client: PoolClient, events: readonly RoomEvent[]): Promise<void> {
+async function recordRooms(tx: InlineTransaction, events: readonly RoomEvent[]): Promise<void> {
   const ids = [...new Set(events.map((e) => e.data.roomId))];
-  const states = await roomStates(client, ids);
+  const states = await roomStates(tx.client, ids);
   for (const e of events)
     states.set(e.data.roomId, evolveRoom(states.get(e.data.roomId) ?? initialRoomState, e));
   for (const [roomId, room] of states) {
     if (room.status !== 'active') {
-      await client.query('DELETE FROM room_state WHERE room_id = $1', [roomId]);
+      await tx.send('DELETE FROM room_state WHERE room_id = $1', [roomId]);
       // The room's slots go with it: their times are free (the projection drops their read rows).
-      await client.query('DELETE FROM timeslot_guard WHERE room_id = $1', [roomId]);
+      await tx.send('DELETE FROM timeslot_guard WHERE room_id = $1', [roomId]);
       continue;
     }
-    await client.query(
+    await tx.send(
       `INSERT INTO room_state (room_id, version, name, has_image, open_start_type, open_start_value,
                                open_end_type, open_end_value, services, sort_order)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(sort_order) + 1, 0) FROM room_state))
@@ -160,8 +167,8 @@ async function recordRooms(client: PoolClient, events: readonly RoomEvent[]): Pr
 }
 
 /** Listed rooms take their index; rooms the event does not name keep their order after them. */
-async function recordRoomOrder(client: PoolClient, roomIds: string[]): Promise<void> {
-  await client.query(
+async function recordRoomOrder(tx: InlineTransaction, roomIds: string[]): Promise<void> {
+  await tx.send(
     `WITH listed AS (SELECT id, (idx - 1)::int AS pos FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, idx)),
           others AS (SELECT r.room_id AS id, (cardinality($1::uuid[]) + row_number() OVER (ORDER BY r.sort_order, r.name, r.room_id) - 1)::int AS pos
                        FROM room_state r WHERE r.room_id <> ALL($1::uuid[]))
@@ -182,17 +189,17 @@ type SlotTimesEvent = Extract<
 const slotTimesProjection = inlineProjection<SlotTimesEvent>({
   table: 'timeslot_guard',
   handles: ['TimeSlotCreated', 'TimeSlotUpdated', 'TimeSlotDeleted'],
-  apply: (client, events) =>
+  apply: (tx, events) =>
     recordSlotTimes(
-      client,
+      tx,
       events.map((e) => e.event),
     ),
 });
 
-async function recordSlotTimes(client: PoolClient, events: SlotTimesEvent[]): Promise<void> {
+async function recordSlotTimes(tx: InlineTransaction, events: SlotTimesEvent[]): Promise<void> {
   const created = events.flatMap((e) => (e.type === 'TimeSlotCreated' ? [e.data] : []));
   if (created.length)
-    await client.query(
+    await tx.send(
       `INSERT INTO timeslot_guard (time_slot_id, room_id, date, start_min, end_min)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::int[], $5::int[])`,
       [
@@ -205,12 +212,12 @@ async function recordSlotTimes(client: PoolClient, events: SlotTimesEvent[]): Pr
     );
   for (const e of events) {
     if (e.type === 'TimeSlotUpdated')
-      await client.query(
+      await tx.send(
         'UPDATE timeslot_guard SET start_min = $2, end_min = $3 WHERE time_slot_id = $1',
         [e.data.timeSlotId, minutesOf(e.data.startTime), minutesOf(e.data.endTime)],
       );
     if (e.type === 'TimeSlotDeleted')
-      await client.query('DELETE FROM timeslot_guard WHERE time_slot_id = $1', [e.data.timeSlotId]);
+      await tx.send('DELETE FROM timeslot_guard WHERE time_slot_id = $1', [e.data.timeSlotId]);
   }
 }
 
@@ -219,17 +226,20 @@ async function recordSlotTimes(client: PoolClient, events: SlotTimesEvent[]): Pr
 const holidayStateProjection = inlineProjection<HolidayEvent>({
   table: 'holiday_state',
   handles: ['HolidayCreated', 'HolidayUpdated', 'HolidayDeleted'],
-  apply: (client, events) =>
+  apply: (tx, events) =>
     recordHolidays(
-      client,
+      tx,
       events.map((e) => e.event),
     ),
 });
 
-async function recordHolidays(client: PoolClient, changes: readonly HolidayEvent[]): Promise<void> {
+async function recordHolidays(
+  tx: InlineTransaction,
+  changes: readonly HolidayEvent[],
+): Promise<void> {
   const ids = [...new Set(changes.map((e) => e.data.holidayId))];
   const creates = changes.every((e) => e.type === 'HolidayCreated');
-  const state = creates ? new Map<string, Holiday>() : await holidaysById(client, ids);
+  const state = creates ? new Map<string, Holiday>() : await holidaysById(tx.client, ids);
   const gone: string[] = [];
   for (const event of changes) {
     const next = evolveHoliday(state.get(event.data.holidayId), event);
@@ -240,10 +250,10 @@ async function recordHolidays(client: PoolClient, changes: readonly HolidayEvent
     }
   }
   if (gone.length)
-    await client.query('DELETE FROM holiday_state WHERE holiday_id = ANY($1::uuid[])', [gone]);
+    await tx.send('DELETE FROM holiday_state WHERE holiday_id = ANY($1::uuid[])', [gone]);
   const rows = [...state.values()];
   if (rows.length)
-    await client.query(
+    await tx.send(
       `INSERT INTO holiday_state (holiday_id, date, name, description, version)
        SELECT * FROM unnest($1::uuid[], $2::date[], $3::text[], $4::text[], $5::int[])
        ON CONFLICT (holiday_id) DO UPDATE SET date = excluded.date, name = excluded.name,
@@ -293,14 +303,14 @@ const ticketStateProjection = inlineProjection<TicketStateEvent>({
     'TicketConfirmed',
     'TicketConfirmationLapsed',
   ],
-  apply: (client, events) =>
+  apply: (tx, events) =>
     recordTickets(
-      client,
+      tx,
       events.map((e) => e.event),
     ),
 });
 
-async function recordTickets(client: PoolClient, events: TicketStateEvent[]): Promise<void> {
+async function recordTickets(tx: InlineTransaction, events: TicketStateEvent[]): Promise<void> {
   const held: { ticketId: string; timeSlotId: string; transactionId: string }[] = [];
   const changes = new Map<string, TicketChange>();
   for (const e of events) {
@@ -322,7 +332,7 @@ async function recordTickets(client: PoolClient, events: TicketStateEvent[]): Pr
     changes.set(e.data.ticketId, change);
   }
   if (held.length)
-    await client.query(
+    await tx.send(
       `INSERT INTO ticket_state (ticket_id, time_slot_id, transaction_id, status)
        SELECT *, 'NEW' FROM unnest($1::uuid[], $2::uuid[], $3::uuid[])
        ON CONFLICT (ticket_id) DO NOTHING`,
@@ -334,7 +344,7 @@ async function recordTickets(client: PoolClient, events: TicketStateEvent[]): Pr
     );
   if (changes.size) {
     const rows = [...changes];
-    await client.query(
+    await tx.send(
       `UPDATE ticket_state t SET status = coalesce(u.status, t.status),
               owner_id = coalesce(u.owner_id, t.owner_id), checked_in = coalesce(u.checked_in, t.checked_in),
               confirm_by = CASE WHEN u.confirm_set THEN u.confirm_by ELSE t.confirm_by END
@@ -382,7 +392,7 @@ const openCartsProjection = inlineProjection<CartExpiryEvent>({
     'TransactionRemoved',
     'TransactionExpired',
   ],
-  async apply(client, events) {
+  async apply(tx, events) {
     const byCart = new Map<string, CartExpiryEvent[]>();
     for (const { streamId, event } of events) {
       const transactionId = streamId.slice(CART_STREAM.length);
@@ -390,7 +400,7 @@ const openCartsProjection = inlineProjection<CartExpiryEvent>({
     }
     for (const [transactionId, cartEvents] of byCart) {
       if (cartEvents.some((e) => CART_CLOSED.includes(e.type))) {
-        await client.query('DELETE FROM open_carts WHERE transaction_id = $1', [transactionId]);
+        await tx.send('DELETE FROM open_carts WHERE transaction_id = $1', [transactionId]);
         continue;
       }
       const expiresAt = cartEvents
@@ -399,7 +409,7 @@ const openCartsProjection = inlineProjection<CartExpiryEvent>({
         .at(-1);
       // A booked cart that gains a ticket (a rebooking's) stays closed: its booking says so.
       if (expiresAt)
-        await client.query(
+        await tx.send(
           `INSERT INTO open_carts (transaction_id, expires_at)
            SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE transaction_id = $1)
            ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
@@ -415,9 +425,9 @@ type BookedEvent = Extract<TransactionEvent, { type: 'TransactionBooked' }>;
 const bookingsProjection = inlineProjection<BookedEvent>({
   table: 'bookings',
   handles: ['TransactionBooked'],
-  async apply(client, events, at) {
+  async apply(tx, events, at) {
     const booked = events.map((e) => e.event.data);
-    await client.query(
+    await tx.send(
       `INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language, created_at)
        SELECT *, $6::timestamptz FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[])`,
       [
@@ -467,15 +477,15 @@ const waitlistEntriesProjection = inlineProjection<OfferEvent>({
     'WaitlistLeft',
     'WaitlistEntryRemovedByStaff',
   ],
-  async apply(client, events) {
+  async apply(tx, events) {
     for (const { event: e } of events) {
       if (e.type === 'SeatOffered')
-        await client.query(
+        await tx.send(
           `UPDATE waitlist_entries SET status = 'offered', offer_id = $2, offer_expires_at = $3 WHERE entry_id = $1`,
           [e.data.entryId, e.data.offerId, e.data.expiresAt],
         );
       else
-        await client.query(`UPDATE waitlist_entries SET status = $2 WHERE entry_id = $1`, [
+        await tx.send(`UPDATE waitlist_entries SET status = $2 WHERE entry_id = $1`, [
           e.data.entryId,
           statusAfter[e.type],
         ]);
@@ -500,8 +510,8 @@ const visitorNoShowsProjection = inlineProjection<
 >({
   table: 'visitor_no_shows',
   handles: ['TicketNoShowReleased'],
-  apply: async (client, events) => {
-    await client.query(
+  apply: async (tx, events) => {
+    await tx.send(
       `INSERT INTO visitor_no_shows (ticket_id, visitor_key, date)
        SELECT u.ticket_id, b.visitor_key, g.date
          FROM unnest($1::uuid[], $2::text[]) AS u(ticket_id, owner_id)
@@ -533,13 +543,13 @@ for (const p of inlineProjections)
 
 /** Moves the tables beside the log by the events of these appends (in the registry's order). */
 export async function projectInline(
-  client: PoolClient,
+  tx: InlineTransaction,
   requests: readonly AppendRequest[],
   at: Date,
 ): Promise<void> {
   const batches = eventsByProjection(byType, requests);
   for (const p of inlineProjections) {
     const events = batches.get(p);
-    if (events?.length) await p.apply(client, events, at);
+    if (events?.length) await p.apply(tx, events, at);
   }
 }

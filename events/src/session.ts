@@ -30,10 +30,73 @@ export class StoreSession {
    */
   private readonly locked = new Set<string>();
 
+  /**
+   * Statements sent without waiting for their answers (a pipelined connection: the answers come
+   * back in the order sent), each settled here, awaited by the commit. A failed one aborts the
+   * transaction, so the statements behind it fail too and the commit rolls back; the first
+   * failure is the cause the transaction reports.
+   */
+  private readonly inFlight: Promise<void>[] = [];
+  private sent = 0;
+  /** The failure of the earliest statement that failed, by the order sent. */
+  private failure: { err: unknown; at: number } | null = null;
+  private readonly pipelined: boolean;
+
   constructor(
     readonly client: pg.PoolClient,
     readonly store: EventStore,
-  ) {}
+  ) {
+    // The driver's flag (pg.Client#pipeline, platform's createPool); its pool client type does not declare it.
+    this.pipelined = Reflect.get(client, 'pipeline') === true;
+  }
+
+  /**
+   * Sends a statement whose answer nothing in the transaction reads (a write): on a pipelined
+   * connection it is on its way at once and the next statement follows it in the same round
+   * trip; its failure surfaces at the latest at the commit. Otherwise it is awaited here.
+   */
+  send(text: string, values?: unknown[]): Promise<void> {
+    return this.dispatch(this.client.query(text, values));
+  }
+
+  private async dispatch(answer: Promise<unknown>): Promise<void> {
+    if (!this.pipelined) {
+      await answer;
+      return;
+    }
+    const at = this.sent++;
+    this.inFlight.push(
+      answer.then(
+        () => undefined,
+        (err: unknown) => {
+          if (!this.failure || at < this.failure.at) this.failure = { err, at };
+        },
+      ),
+    );
+  }
+
+  /** Whether statements go out before the answers of earlier ones came (see send). */
+  get isPipelined(): boolean {
+    return this.pipelined;
+  }
+
+  /** Waits for every statement sent; answers the first failure among them (undefined: none). */
+  async settled(): Promise<{ err: unknown } | null> {
+    while (this.inFlight.length) await Promise.all(this.inFlight.splice(0));
+    return this.failure;
+  }
+
+  /** Opens the transaction: on a pipelined connection together with its first statement. */
+  begin(): Promise<void> {
+    return this.send('BEGIN');
+  }
+
+  /** Commits, in the round trip of the writes still on their way; throws the first failure. */
+  async commit(): Promise<void> {
+    await this.send('COMMIT');
+    const failed = await this.settled();
+    if (failed) throw failed.err;
+  }
 
   /**
    * Locks the stream (existing or not) so writers to it queue instead of retrying, and answers its
@@ -85,9 +148,101 @@ export class StoreSession {
    * otherwise each stream's version is claimed first, in a fixed order.
    */
   async append(requests: AppendRequest[], options: AppendOptions): Promise<AppendResult> {
-    const expectedOf = (req: AppendRequest): ExpectedVersion =>
-      req.expectedVersion === 0 ? 'no_stream' : req.expectedVersion;
-    const oneStatement = requests.every((req) => {
+    const streams: { streamId: string; version: number }[] = [];
+    // Decided before any claim: claiming a version locks the stream.
+    const oneStatement = this.inOneStatement(requests);
+    let startVersions: Map<string, number>;
+    if (oneStatement) startVersions = this.claimedVersions(requests);
+    else {
+      startVersions = new Map();
+      // Version checks first, in a fixed order, so concurrent multi-stream appends cannot deadlock.
+      for (const req of [...requests].sort((a, b) => byteOrder(a.streamId, b.streamId)))
+        startVersions.set(req.streamId, await this.claimVersions(req));
+    }
+    for (const req of requests)
+      streams.push({
+        streamId: req.streamId,
+        version: startVersions.get(req.streamId)! + req.events.length,
+      });
+    const columns = this.eventColumns(requests, startVersions, options);
+    if (columns.id.length === 0) return { position: this.lastPosition ?? START, streams };
+    const recordedAt = this.store.clock.now();
+    if (oneStatement) {
+      // Locked streams move from their expected version, new ones are inserted; the events are
+      // written only when every stream was claimed (a stream row inserted in the same statement
+      // satisfies the events' foreign key, which is checked at the end of the statement).
+      const r = await this.client.query<{
+        tx: string | null;
+        gp: string | null;
+        claimed: string | null;
+      }>({
+        name: 'rr_append_claimed',
+        text: claimedAppend('(SELECT count(*) FROM claimed) = $11'),
+        values: claimedAppendValues(requests, startVersions, columns, recordedAt),
+      });
+      const claimed = new Set(r.rows.map((row) => row.claimed).filter((c) => c !== null));
+      const missed = requests.find((req) => !claimed.has(req.streamId));
+      if (missed) {
+        const actual = await this.client.query<{ version: string }>(
+          'SELECT version::text AS version FROM streams WHERE stream_id = $1',
+          [missed.streamId],
+        );
+        throw new ConcurrencyError(
+          missed.streamId,
+          missed.expectedVersion,
+          actual.rows[0] ? Number(actual.rows[0].version) : null,
+        );
+      }
+      this.learnPositions(r.rows.filter((row) => row.tx !== null));
+    } else {
+      const r = await this.client.query<{ tx: string; gp: string }>(
+        `INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata, created_at)
+         SELECT u.*, $7::timestamptz
+           FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS u
+         RETURNING transaction_id::text AS tx, global_position::text AS gp`,
+        [...eventColumnsOf(columns), recordedAt],
+      );
+      this.learnPositions(r.rows);
+    }
+    // Subscribers are woken by the statement trigger on events (migration 010), at commit.
+    return { position: this.lastPosition ?? START, streams };
+  }
+
+  /**
+   * An append whose answer the command does not wait for (see send): when every stream is new
+   * or locked by this session, the one statement of `append` goes out with the statements
+   * behind it, and a stream not at its version (a new one another writer created first) fails
+   * it in the database, so the commit behind it rolls back (ConcurrencyError, the command runs
+   * again). The position is known once the commit has settled. Otherwise as `append`.
+   */
+  async sendAppend(requests: AppendRequest[], options: AppendOptions): Promise<void> {
+    if (!this.inOneStatement(requests)) {
+      await this.append(requests, options);
+      return;
+    }
+    const startVersions = this.claimedVersions(requests);
+    const columns = this.eventColumns(requests, startVersions, options);
+    const recordedAt = this.store.clock.now();
+    const answer = this.client
+      .query<{ tx: string | null; gp: string | null }>({
+        name: 'rr_append_required',
+        // Short of the count, the function raises; it answers true when every stream is claimed.
+        text: claimedAppend(
+          '(SELECT count(*) FROM claimed) = $11 OR rr_require_claimed(ARRAY(SELECT stream_id FROM claimed), $7::text[])',
+        ),
+        values: claimedAppendValues(requests, startVersions, columns, recordedAt),
+      })
+      .then(
+        (r) => this.learnPositions(r.rows.filter((row) => row.tx !== null)),
+        (err: unknown) => {
+          throw concurrencyErrorOf(err, requests) ?? err;
+        },
+      );
+    await this.dispatch(answer);
+  }
+
+  private inOneStatement(requests: AppendRequest[]): boolean {
+    return requests.every((req) => {
       const expected = expectedOf(req);
       return (
         req.events.length > 0 &&
@@ -95,32 +250,25 @@ export class StoreSession {
           (typeof expected === 'number' && this.locked.has(req.streamId)))
       );
     });
-    const streams: { streamId: string; version: number }[] = [];
-    const startVersions = new Map<string, number>();
-    if (oneStatement) {
-      for (const req of requests) {
+  }
+
+  /** The versions the streams of a one-statement append move from (new streams from 0). */
+  private claimedVersions(requests: AppendRequest[]): Map<string, number> {
+    return new Map(
+      requests.map((req) => {
         const expected = expectedOf(req);
-        const from = expected === 'no_stream' ? 0 : (expected as number);
-        startVersions.set(req.streamId, from);
-        streams.push({ streamId: req.streamId, version: from + req.events.length });
-      }
-    } else {
-      const ordered = [...requests].sort((a, b) => byteOrder(a.streamId, b.streamId));
-      // Version checks first, in a fixed order, so concurrent multi-stream appends cannot deadlock.
-      for (const req of ordered) {
-        const from = await this.claimVersions(req);
-        startVersions.set(req.streamId, from);
-        streams.push({ streamId: req.streamId, version: from + req.events.length });
-      }
-    }
-    const cols = {
-      stream: [] as string[],
-      version: [] as string[],
-      id: [] as string[],
-      type: [] as string[],
-      data: [] as string[],
-      meta: [] as string[],
-    };
+        return [req.streamId, expected === 'no_stream' ? 0 : (expected as number)];
+      }),
+    );
+  }
+
+  /** The events' rows, column by column, checked against the catalogue, with their metadata. */
+  private eventColumns(
+    requests: AppendRequest[],
+    startVersions: ReadonlyMap<string, number>,
+    options: AppendOptions,
+  ): EventColumns {
+    const cols: EventColumns = { stream: [], version: [], id: [], type: [], data: [], meta: [] };
     const correlationId = options.metadata.correlationId ?? randomUUID();
     for (const req of requests) {
       let v = startVersions.get(req.streamId) ?? 0;
@@ -142,87 +290,15 @@ export class StoreSession {
         cols.meta.push(JSON.stringify(metadata));
       }
     }
-    if (cols.id.length === 0) return { position: this.lastPosition ?? START, streams };
-    const eventColumns = [cols.stream, cols.version, cols.id, cols.type, cols.data, cols.meta];
-    const recordedAt = this.store.clock.now();
-    let rows: { tx: string; gp: string }[];
-    if (oneStatement) {
-      // Locked streams move from their expected version, new ones are inserted; the events are
-      // written only when every stream was claimed (a stream row inserted in the same statement
-      // satisfies the events' foreign key, which is checked at the end of the statement).
-      const r = await this.client.query<{
-        tx: string | null;
-        gp: string | null;
-        claimed: string | null;
-      }>({
-        name: 'rr_append_claimed',
-        text: `WITH v AS (
-           SELECT * FROM unnest($7::text[], $8::text[], $9::bigint[], $10::bigint[])
-             AS v(stream_id, stream_type, expected, n)
-         ),
-         upd AS (
-           UPDATE streams s SET version = s.version + v.n FROM v
-            WHERE v.expected > 0 AND s.stream_id = v.stream_id AND s.version = v.expected
-           RETURNING s.stream_id
-         ),
-         ins AS (
-           INSERT INTO streams (stream_id, stream_type, version)
-           SELECT stream_id, stream_type, n FROM v WHERE expected = 0 ORDER BY stream_id COLLATE "C"
-           ON CONFLICT (stream_id) DO NOTHING
-           RETURNING stream_id
-         ),
-         claimed AS (SELECT stream_id FROM upd UNION ALL SELECT stream_id FROM ins),
-         ev AS (
-           INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata, created_at)
-           SELECT u.*, $12::timestamptz
-             FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS u
-            WHERE (SELECT count(*) FROM claimed) = $11
-           RETURNING transaction_id::text AS tx, global_position::text AS gp
-         )
-         SELECT tx, gp, NULL AS claimed FROM ev
-         UNION ALL SELECT NULL, NULL, stream_id FROM claimed`,
-        values: [
-          ...eventColumns,
-          requests.map((r) => r.streamId),
-          requests.map((r) => r.streamType),
-          requests.map((r) => String(startVersions.get(r.streamId) ?? 0)),
-          requests.map((r) => String(r.events.length)),
-          requests.length,
-          recordedAt,
-        ],
-      });
-      const claimed = new Set(r.rows.map((row) => row.claimed).filter((c) => c !== null));
-      const missed = requests.find((req) => !claimed.has(req.streamId));
-      if (missed) {
-        const actual = await this.client.query<{ version: string }>(
-          'SELECT version::text AS version FROM streams WHERE stream_id = $1',
-          [missed.streamId],
-        );
-        throw new ConcurrencyError(
-          missed.streamId,
-          missed.expectedVersion,
-          actual.rows[0] ? Number(actual.rows[0].version) : null,
-        );
-      }
-      rows = r.rows.filter(
-        (row): row is { tx: string; gp: string; claimed: null } => row.tx !== null,
-      );
-    } else {
-      const r = await this.client.query<{ tx: string; gp: string }>(
-        `INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata, created_at)
-         SELECT u.*, $7::timestamptz
-           FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS u
-         RETURNING transaction_id::text AS tx, global_position::text AS gp`,
-        [...eventColumns, recordedAt],
-      );
-      rows = r.rows;
-    }
-    // Subscribers are woken by the statement trigger on events (migration 010), at commit.
+    return cols;
+  }
+
+  private learnPositions(rows: { tx: string | null; gp: string | null }[]): void {
     for (const row of rows) {
+      if (row.tx === null || row.gp === null) continue;
       const p = { tx: BigInt(row.tx), gp: BigInt(row.gp) };
       if (!this.lastPosition || comparePositions(p, this.lastPosition) > 0) this.lastPosition = p;
     }
-    return { position: this.lastPosition ?? START, streams };
   }
 
   get position(): Position | null {
@@ -286,6 +362,74 @@ export class StoreSession {
       throw new ConcurrencyError(req.streamId, req.expectedVersion, await current());
     return Number(r.rows[0]!.version) - n;
   }
+}
+
+const expectedOf = (req: AppendRequest): ExpectedVersion =>
+  req.expectedVersion === 0 ? 'no_stream' : req.expectedVersion;
+
+interface EventColumns {
+  stream: string[];
+  version: string[];
+  id: string[];
+  type: string[];
+  data: string[];
+  meta: string[];
+}
+
+const eventColumnsOf = (c: EventColumns) => [c.stream, c.version, c.id, c.type, c.data, c.meta];
+
+/**
+ * The one statement of an append to streams new or locked: the streams' rows claimed at their
+ * versions, and the events written when `claimedAll` (SQL over the CTE `claimed`) holds.
+ */
+const claimedAppend = (claimedAll: string) => `WITH v AS (
+           SELECT * FROM unnest($7::text[], $8::text[], $9::bigint[], $10::bigint[])
+             AS v(stream_id, stream_type, expected, n)
+         ),
+         upd AS (
+           UPDATE streams s SET version = s.version + v.n FROM v
+            WHERE v.expected > 0 AND s.stream_id = v.stream_id AND s.version = v.expected
+           RETURNING s.stream_id
+         ),
+         ins AS (
+           INSERT INTO streams (stream_id, stream_type, version)
+           SELECT stream_id, stream_type, n FROM v WHERE expected = 0 ORDER BY stream_id COLLATE "C"
+           ON CONFLICT (stream_id) DO NOTHING
+           RETURNING stream_id
+         ),
+         claimed AS (SELECT stream_id FROM upd UNION ALL SELECT stream_id FROM ins),
+         ev AS (
+           INSERT INTO events (stream_id, stream_version, event_id, event_type, data, metadata, created_at)
+           SELECT u.*, $12::timestamptz
+             FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS u
+            WHERE ${claimedAll}
+           RETURNING transaction_id::text AS tx, global_position::text AS gp
+         )
+         SELECT tx, gp, NULL AS claimed FROM ev
+         UNION ALL SELECT NULL, NULL, stream_id FROM claimed`;
+
+const claimedAppendValues = (
+  requests: AppendRequest[],
+  startVersions: ReadonlyMap<string, number>,
+  columns: EventColumns,
+  recordedAt: Date,
+) => [
+  ...eventColumnsOf(columns),
+  requests.map((r) => r.streamId),
+  requests.map((r) => r.streamType),
+  requests.map((r) => String(startVersions.get(r.streamId) ?? 0)),
+  requests.map((r) => String(r.events.length)),
+  requests.length,
+  recordedAt,
+];
+
+/** The ConcurrencyError of a stream that was not at its version (rr_require_claimed, migration 059). */
+function concurrencyErrorOf(err: unknown, requests: AppendRequest[]): ConcurrencyError | null {
+  const e = err as { code?: string; detail?: string };
+  if (e.code !== 'RRV01' || !e.detail) return null;
+  const { stream, version } = JSON.parse(e.detail) as { stream: string; version: number | null };
+  const missed = requests.find((r) => r.streamId === stream);
+  return missed ? new ConcurrencyError(stream, missed.expectedVersion, version) : null;
 }
 
 /** Stream ids compared by their bytes (they are ASCII), the order of `COLLATE "C"`. */

@@ -18,7 +18,9 @@ import {
   type NewEvent,
   type Position,
 } from '@rr/events';
+import { createPool, type Pool } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
+import { roundTripProxy } from '../../tests/support/round-trip-proxy.ts';
 import { readVisible } from '../../tests/support/visible.ts';
 
 let db: TestDatabase;
@@ -425,6 +427,123 @@ describe('appendMany', () => {
       )
       .catch((e: unknown) => e);
     expectConcurrencyError(err, existing, 'no_stream', 1);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('statements sent without waiting (a pipelined connection)', () => {
+  const touch = 'UPDATE streams SET version = version + $2 WHERE stream_id = $1';
+
+  /** A transaction that locks and reads, appends and writes once more: its round trips. */
+  async function roundTripsOf(pool: Pool, proxy: Awaited<ReturnType<typeof roundTripProxy>>) {
+    const through = new EventStore(pool, { clock: store.clock });
+    await pool.query('SELECT 1');
+    const x = newRoom();
+    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    const fresh = newRoom();
+    proxy.reset();
+    const { position } = await through.transaction(async (s) => {
+      await s.lockAndReadStreams([x.streamId]);
+      await s.sendAppend(
+        [
+          {
+            streamId: x.streamId,
+            streamType: 'room',
+            expectedVersion: 1,
+            events: [updated(x.roomId, 'X2')],
+          },
+          {
+            streamId: fresh.streamId,
+            streamType: 'room',
+            expectedVersion: 0,
+            events: [fresh.created],
+          },
+        ],
+        options,
+      );
+      await s.send(touch, [fresh.streamId, 0]);
+    });
+    const trips = proxy.roundTrips();
+    expect(await streamRow(x.streamId)).toEqual({ version: 2, type: 'room' });
+    expect(await streamRow(fresh.streamId)).toEqual({ version: 1, type: 'room' });
+    expect(position).not.toBeNull();
+    expect(comparePositions(position!, await lastPositionOf([x.streamId, fresh.streamId]))).toBe(0);
+    return trips;
+  }
+
+  it('BEGIN goes with the first read, and the append, the writes and the commit in one round trip', async () => {
+    const proxy = await roundTripProxy(db.url);
+    const pipelined = createPool(proxy.url, 1);
+    const oneByOne = createPool(proxy.url, 1, { pipeline: false });
+    try {
+      // BEGIN with lock and read; append, write and COMMIT.
+      expect(await roundTripsOf(pipelined, proxy)).toBe(2);
+      // BEGIN, lock and read, append, write, COMMIT.
+      expect(await roundTripsOf(oneByOne, proxy)).toBe(5);
+    } finally {
+      await Promise.all([pipelined.end(), oneByOne.end()]);
+      await proxy.close();
+    }
+  });
+
+  it('a new stream another writer created first fails the append sent on; nothing behind it commits', async () => {
+    const x = newRoom();
+    const taken = newRoom();
+    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    await store.appendToStream(taken.streamId, 'room', 'no_stream', [taken.created], options);
+    const before = await snapshot();
+    const err = await store
+      .transaction(async (s) => {
+        await s.lockAndReadStreams([x.streamId]);
+        await s.sendAppend(
+          [
+            {
+              streamId: x.streamId,
+              streamType: 'room',
+              expectedVersion: 1,
+              events: [updated(x.roomId, 'X2')],
+            },
+            {
+              streamId: taken.streamId,
+              streamType: 'room',
+              expectedVersion: 0,
+              events: [taken.created],
+            },
+          ],
+          options,
+        );
+        await s.send(touch, [x.streamId, 100]);
+      })
+      .catch((e: unknown) => e);
+    expectConcurrencyError(err, taken.streamId, 0, 1);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a failed write sent on is the error the transaction reports, not what failed after it', async () => {
+    const x = newRoom();
+    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    const before = await snapshot();
+    const err = await store
+      .transaction(async (s) => {
+        await s.lockAndReadStreams([x.streamId]);
+        await s.sendAppend(
+          [
+            {
+              streamId: x.streamId,
+              streamType: 'room',
+              expectedVersion: 1,
+              events: [updated(x.roomId, 'X2')],
+            },
+          ],
+          options,
+        );
+        // A version is never negative (check constraint): fails, and aborts the transaction.
+        await s.send(touch, [x.streamId, -100]);
+        // Meets the aborted transaction.
+        await s.client.query('SELECT 1');
+      })
+      .catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('23514');
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -75,15 +75,18 @@ export class EventStore {
     fn: (session: StoreSession) => Promise<T>,
   ): Promise<{ result: T; position: Position | null }> {
     const client = await this.pool.connect();
+    const session = new StoreSession(client, this);
     try {
-      await client.query('BEGIN');
-      const session = new StoreSession(client, this);
+      await session.begin();
       const result = await fn(session);
-      await client.query('COMMIT');
+      await session.commit();
       return { result, position: session.position };
     } catch (err) {
+      // A statement sent without waiting that failed first is the cause; what failed after it
+      // only met the aborted transaction.
+      const first = await session.settled();
       await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
+      throw first ? first.err : err;
     } finally {
       client.release();
     }

@@ -68,6 +68,10 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  // How the connections talk to PostgreSQL (platform/src/db.ts, PoolOptions): queries sent
+  // before earlier answers came, and a turn's messages in one system call. Off only to measure.
+  DB_PIPELINE: bool.default(true),
+  DB_COALESCE_WRITES: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TIME_ZONE: z
     .string()
@@ -142,11 +146,11 @@ const ConfigSchema = z.object({
   HOLIDAY_IMPORT_MAX_DAYS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   HOLIDAY_IMPORT_READ_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30000).default(3000),
-  // Bounded admission per process (platform/src/load-shedding.ts, docs/product.md#overload):
-  // requests running at once, waiting at most, the longest wait, and the Retry-After of a 503.
   // How long the public reads crowds poll share one answer while the read models stand still
   // (query-service/src/shared-answers.ts); 0: off.
   PUBLIC_READ_CACHE_MS: z.coerce.number().int().min(0).max(10000).default(1000),
+  // Bounded admission per process (platform/src/load-shedding.ts, docs/product.md#overload):
+  // requests running at once, waiting at most, the longest wait, and the Retry-After of a 503.
   LOAD_SHED_CONCURRENCY: z.coerce.number().int().min(1).max(100000).default(128),
   LOAD_SHED_QUEUE: z.coerce.number().int().min(0).max(1000000).default(1000),
   LOAD_SHED_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(5000),

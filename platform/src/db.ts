@@ -1,3 +1,4 @@
+import net from 'node:net';
 import pg from 'pg';
 
 // DATE columns are local calendar dates: read them as 'YYYY-MM-DD' strings, never as JS Dates
@@ -8,14 +9,69 @@ export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
+/**
+ * How a pool's connections talk to PostgreSQL. `pipeline`: a query is sent while the answers of
+ * earlier ones are still on their way (they come back in order), so a transaction's statements
+ * that need no answer before the next (BEGIN with the first read; the append, the tables beside
+ * the log and the commit of a command) cost one round trip together instead of one each.
+ * `coalesceWrites`: the messages written in one turn of the event loop leave in one system call;
+ * the driver writes each message of a query (parse, bind, describe, execute, sync) on its own.
+ * Both on by default; `DB_PIPELINE` and `DB_COALESCE_WRITES` switch them off (for an A/B).
+ */
+export interface PoolOptions {
+  pipeline?: boolean;
+  coalesceWrites?: boolean;
+}
+
+/**
+ * A socket that corks at its first write in a turn of the event loop and uncorks at the end of
+ * the turn, so the turn's writes go out together (one `writev`). Over TLS the driver writes to a
+ * TLS socket wrapped around this one, which sends as it always does.
+ */
+class CoalescingSocket extends net.Socket {
+  #corked = false;
+
+  override write(chunk: string | Uint8Array, cb?: WriteCallback): boolean;
+  override write(
+    chunk: string | Uint8Array,
+    encoding?: BufferEncoding,
+    cb?: WriteCallback,
+  ): boolean;
+  override write(
+    chunk: string | Uint8Array,
+    encodingOrCb?: BufferEncoding | WriteCallback,
+    cb?: WriteCallback,
+  ): boolean {
+    if (!this.#corked) {
+      this.#corked = true;
+      this.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        this.uncork();
+      });
+    }
+    return typeof encodingOrCb === 'function'
+      ? super.write(chunk, encodingOrCb)
+      : super.write(chunk, encodingOrCb, cb);
+  }
+}
+
+type WriteCallback = (err?: Error | null) => void;
+
 // int8 (bigint) columns come back as strings by default; counts and positions fit in a JS number
 // only up to 2^53, so positions stay strings while count(*) results are parsed where read.
-export function createPool(connectionString: string, max = 10): pg.Pool {
+export function createPool(
+  connectionString: string,
+  max = 10,
+  { pipeline = true, coalesceWrites = true }: PoolOptions = {},
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
+    pipeline,
+    ...(coalesceWrites ? { stream: () => new CoalescingSocket() } : {}),
   });
   // A client losing its connection (database restart) must not crash the process: idle ones
   // report on the pool, checked-out ones (between the queries of a transaction, or holding an

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NextFunction, Request, Response } from 'express';
-import { createPool, isConnectionError, type Pool } from './db.ts';
+import { createPool, isConnectionError, type Pool, type PoolOptions } from './db.ts';
 import type { Logger } from './logger.ts';
 
 /** One place reads can go: a streaming replica, or the primary when no replica answers. */
@@ -35,6 +35,8 @@ export interface ReadPoolOptions {
   logger?: Logger;
   /** How often a replica that failed with a connection error is asked again (ms). */
   probeMs?: number;
+  /** How the replicas' connections talk to PostgreSQL (createPool). */
+  connections?: PoolOptions;
 }
 
 /** host:port/database of a connection URL, for logs. */
@@ -61,7 +63,10 @@ export function createReadPools(
   options: ReadPoolOptions = {},
 ): ReadPools {
   return readPoolsOver(
-    urls.map((url) => ({ name: describeDatabaseUrl(url), pool: createPool(url, max) })),
+    urls.map((url) => ({
+      name: describeDatabaseUrl(url),
+      pool: createPool(url, max, options.connections),
+    })),
     primary,
     options,
   );

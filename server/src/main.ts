@@ -26,6 +26,7 @@ import { openDatabase } from './database.ts';
 import {
   mailDirOf,
   openRuntime,
+  poolOptionsOf,
   readModelNames,
   startMailSender,
   startProjections,
@@ -112,7 +113,10 @@ async function main(): Promise<void> {
   // keeps sessions (written on sign-in and touch), migrations, secrets and everything else.
   const reads =
     (role === 'all' || role === 'query') && config.READ_DATABASE_URL.length > 0
-      ? createReadPools(config.READ_DATABASE_URL, runtime.pool, config.DB_POOL_SIZE, { logger })
+      ? createReadPools(config.READ_DATABASE_URL, runtime.pool, config.DB_POOL_SIZE, {
+          logger,
+          connections: poolOptionsOf(config),
+        })
       : null;
   await reads?.ready();
   let server: Server | null = null;

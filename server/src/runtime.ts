@@ -21,6 +21,7 @@ import {
   type Config,
   type Logger,
   type Pool,
+  type PoolOptions,
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
 import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
@@ -34,6 +35,12 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** How the process's connections talk to PostgreSQL (platform/src/db.ts). */
+export const poolOptionsOf = (config: Config): PoolOptions => ({
+  pipeline: config.DB_PIPELINE,
+  coalesceWrites: config.DB_COALESCE_WRITES,
+});
+
 /** The event store of a process: events checked against the catalogue, recorded at the clock's time. */
 export function createStore(pool: Pool, clock: Clock): EventStore {
   return new EventStore(pool, { validate: validateEvent, clock });
@@ -46,7 +53,7 @@ export async function openRuntime(
   logger: Logger,
   clock: Clock = systemClock,
 ): Promise<Runtime> {
-  const pool = createPool(url, config.DB_POOL_SIZE);
+  const pool = createPool(url, config.DB_POOL_SIZE, poolOptionsOf(config));
   await migrate(pool);
   const store = createStore(pool, clock);
   const notifier = new EventNotifier(url);

@@ -11,11 +11,13 @@ import { decisionTime, handleCommand, handleCommands, type Outcome } from '../co
 import { cartAnswer } from './cart-answer.ts';
 import { RefusalRecorder } from './refusal-record.ts';
 import {
+  cachedRoomOf,
+  cartCacheOf,
   lockCartAndSlots,
   lockCartWithSlots,
+  lockedWithWindow,
   rememberCart,
   reservationAppends,
-  roomsWithHolidays,
   type LoadedReservation,
 } from './store.ts';
 
@@ -45,17 +47,21 @@ export function cartCommands(deps: CommandDeps) {
     const run = handleCommand(store, {
       actor: visitor,
       load: async (s): Promise<LoadedReservation> => {
-        const { cart, slots } = await lockCartWithSlots(
+        const {
+          locked: { cart, slots },
+          rooms,
+          holidays,
+        } = await lockedWithWindow(
           s,
-          transactionId,
-          extraSlot ? [extraSlot] : [],
+          context().today,
+          knownRoomsOf(transactionId, extraSlot),
+          () => lockCartWithSlots(s, transactionId, extraSlot ? [extraSlot] : []),
+          ({ cart, slots }) => [
+            ...cart.tickets.map((t) => t.roomId),
+            ...[...slots.values()].map((slot) => slot.roomId).filter((id) => id !== ''),
+          ],
         );
         if (extraSlot) place = placeOf(extraSlot, slots.get(extraSlot));
-        const roomIds = [
-          ...cart.tickets.map((t) => t.roomId),
-          ...[...slots.values()].map((slot) => slot.roomId).filter((id) => id !== ''),
-        ];
-        const { rooms, holidays } = await roomsWithHolidays(s.client, roomIds, context().today);
         return {
           ...emptyReservation,
           cart,
@@ -80,6 +86,18 @@ export function cartCommands(deps: CommandDeps) {
     }
   }
 
+  /**
+   * The rooms a cart command will read, when its cart and slot are cached: the rooms of the
+   * cart's tickets and the slot's (null when any is unknown).
+   */
+  function knownRoomsOf(transactionId: string, extraSlot: string | null): string[] | null {
+    const cart = cartCacheOf(store).get(transactionId);
+    if (!cart) return null;
+    const extraRoom = extraSlot ? cachedRoomOf(store, extraSlot) : null;
+    if (extraSlot && !extraRoom) return null;
+    return [...cart.tickets.map((t) => t.roomId), ...(extraRoom ? [extraRoom] : [])];
+  }
+
   type CartResult = Awaited<ReturnType<typeof runCart>>;
 
   /**
@@ -97,13 +115,19 @@ export function cartCommands(deps: CommandDeps) {
       actor: visitor,
       commands: carts,
       load: async (s): Promise<LoadedReservation> => {
-        const slot = (await lockCartAndSlots(s, null, [timeSlotId])).get(timeSlotId)!;
-        place = placeOf(timeSlotId, slot);
-        const { rooms, holidays } = await roomsWithHolidays(
-          s.client,
-          slot.status === 'none' ? [] : [slot.roomId],
+        const cachedRoom = cachedRoomOf(store, timeSlotId);
+        const {
+          locked: slot,
+          rooms,
+          holidays,
+        } = await lockedWithWindow(
+          s,
           context().today,
+          cachedRoom ? [cachedRoom] : null,
+          async () => (await lockCartAndSlots(s, null, [timeSlotId])).get(timeSlotId)!,
+          (slot) => (slot.status === 'none' ? [] : [slot.roomId]),
         );
+        place = placeOf(timeSlotId, slot);
         const slots = new Map([[timeSlotId, slot]]);
         return { ...emptyReservation, slots, rooms, holidays, transactionId: '', visitorKey: null };
       },

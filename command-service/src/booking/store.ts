@@ -326,6 +326,38 @@ export async function roomsWithHolidays(
   };
 }
 
+/**
+ * The streams a cart command locks and reads (`lock`), and the booking window of their slots'
+ * rooms (roomsWithHolidays). When the rooms are known beforehand (`knownRooms`: a cached slot's
+ * room, which never changes) and the connection is pipelined, both reads go in one round trip;
+ * otherwise, or when the streams read name other rooms, the window is read after the lock.
+ */
+export async function lockedWithWindow<T>(
+  s: StoreSession,
+  today: LocalDate,
+  knownRooms: readonly string[] | null,
+  lock: () => Promise<T>,
+  roomsOf: (locked: T) => string[],
+): Promise<{ locked: T; rooms: Map<string, RoomState>; holidays: Set<LocalDate> }> {
+  if (knownRooms && s.isPipelined) {
+    const [locked, window] = await Promise.all([
+      lock(),
+      roomsWithHolidays(s.client, knownRooms, today),
+    ]);
+    const asked = new Set(knownRooms);
+    if (roomsOf(locked).every((id) => asked.has(id))) return { locked, ...window };
+    return { locked, ...(await roomsWithHolidays(s.client, roomsOf(locked), today)) };
+  }
+  const locked = await lock();
+  return { locked, ...(await roomsWithHolidays(s.client, roomsOf(locked), today)) };
+}
+
+/** The room of a slot as cached (a slot never changes its room), or null when not cached. */
+export function cachedRoomOf(store: EventStore, timeSlotId: string): string | null {
+  const slot = slotCacheOf(store).get(timeSlotId);
+  return slot && slot.roomId !== '' ? slot.roomId : null;
+}
+
 // --- folded stream states, cached -----------------------------------------------------------------
 
 /**
