@@ -434,35 +434,58 @@ describe('appendMany', () => {
 describe('statements sent without waiting (a pipelined connection)', () => {
   const touch = 'UPDATE streams SET version = version + $2 WHERE stream_id = $1';
 
-  /** A transaction that locks and reads, appends and writes once more: its round trips. */
-  async function roundTripsOf(pool: Pool, proxy: Awaited<ReturnType<typeof roundTripProxy>>) {
-    const through = new EventStore(pool, { clock: store.clock });
-    await pool.query('SELECT 1');
-    const x = newRoom();
-    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
-    const fresh = newRoom();
-    proxy.reset();
-    const { position } = await through.transaction(async (s) => {
+  type Room = ReturnType<typeof newRoom>;
+
+  /**
+   * A transaction on a pipelined store: locks and reads room x, sends x's update at version 1 and
+   * `created`'s first event (a new stream) without waiting, then `touch` of a stream by a number,
+   * then whatever `after` does.
+   */
+  const sendOn = (
+    on: EventStore,
+    x: Room,
+    created: Room | null,
+    touched: [string, number],
+    after?: (s: StoreSession) => Promise<unknown>,
+  ) =>
+    on.transaction(async (s) => {
       await s.lockAndReadStreams([x.streamId]);
+      const update = { streamId: x.streamId, streamType: 'room', expectedVersion: 1 };
       await s.sendAppend(
         [
-          {
-            streamId: x.streamId,
-            streamType: 'room',
-            expectedVersion: 1,
-            events: [updated(x.roomId, 'X2')],
-          },
-          {
-            streamId: fresh.streamId,
-            streamType: 'room',
-            expectedVersion: 0,
-            events: [fresh.created],
-          },
+          { ...update, events: [updated(x.roomId, 'X2')] },
+          ...(created
+            ? [
+                {
+                  streamId: created.streamId,
+                  streamType: 'room',
+                  expectedVersion: 0,
+                  events: [created.created],
+                },
+              ]
+            : []),
         ],
         options,
       );
-      await s.send(touch, [fresh.streamId, 0]);
+      await s.send(touch, touched);
+      await after?.(s);
     });
+
+  /** A room whose stream is at version 1. */
+  async function existingRoom(): Promise<Room> {
+    const x = newRoom();
+    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    return x;
+  }
+
+  /** The round trips of sendOn through the proxy, and that it wrote what it sent. */
+  async function roundTripsOf(pool: Pool, proxy: Awaited<ReturnType<typeof roundTripProxy>>) {
+    await pool.query('SELECT 1');
+    const x = await existingRoom();
+    const fresh = newRoom();
+    proxy.reset();
+    const through = new EventStore(pool, { clock: store.clock });
+    const { position } = await sendOn(through, x, fresh, [fresh.streamId, 0]);
     const trips = proxy.roundTrips();
     expect(await streamRow(x.streamId)).toEqual({ version: 2, type: 'room' });
     expect(await streamRow(fresh.streamId)).toEqual({ version: 1, type: 'room' });
@@ -487,62 +510,22 @@ describe('statements sent without waiting (a pipelined connection)', () => {
   });
 
   it('a new stream another writer created first fails the append sent on; nothing behind it commits', async () => {
-    const x = newRoom();
-    const taken = newRoom();
-    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
-    await store.appendToStream(taken.streamId, 'room', 'no_stream', [taken.created], options);
+    const x = await existingRoom();
+    const taken = await existingRoom();
     const before = await snapshot();
-    const err = await store
-      .transaction(async (s) => {
-        await s.lockAndReadStreams([x.streamId]);
-        await s.sendAppend(
-          [
-            {
-              streamId: x.streamId,
-              streamType: 'room',
-              expectedVersion: 1,
-              events: [updated(x.roomId, 'X2')],
-            },
-            {
-              streamId: taken.streamId,
-              streamType: 'room',
-              expectedVersion: 0,
-              events: [taken.created],
-            },
-          ],
-          options,
-        );
-        await s.send(touch, [x.streamId, 100]);
-      })
-      .catch((e: unknown) => e);
+    const err = await sendOn(store, x, taken, [x.streamId, 100]).catch((e: unknown) => e);
     expectConcurrencyError(err, taken.streamId, 0, 1);
     expect(await snapshot()).toEqual(before);
   });
 
   it('a failed write sent on is the error the transaction reports, not what failed after it', async () => {
-    const x = newRoom();
-    await store.appendToStream(x.streamId, 'room', 'no_stream', [x.created], options);
+    const x = await existingRoom();
     const before = await snapshot();
-    const err = await store
-      .transaction(async (s) => {
-        await s.lockAndReadStreams([x.streamId]);
-        await s.sendAppend(
-          [
-            {
-              streamId: x.streamId,
-              streamType: 'room',
-              expectedVersion: 1,
-              events: [updated(x.roomId, 'X2')],
-            },
-          ],
-          options,
-        );
-        // A version is never negative (check constraint): fails, and aborts the transaction.
-        await s.send(touch, [x.streamId, -100]);
-        // Meets the aborted transaction.
-        await s.client.query('SELECT 1');
-      })
-      .catch((e: unknown) => e);
+    // A version is never negative (check constraint): the write fails and aborts the
+    // transaction; the read after it meets the aborted transaction.
+    const err = await sendOn(store, x, null, [x.streamId, -100], (s) =>
+      s.client.query('SELECT 1'),
+    ).catch((e: unknown) => e);
     expect((err as { code?: string }).code).toBe('23514');
     expect(await snapshot()).toEqual(before);
   });
