@@ -155,6 +155,8 @@ const ConfigSchema = z.object({
   LOAD_SHED_QUEUE: z.coerce.number().int().min(0).max(1000000).default(1000),
   LOAD_SHED_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(5000),
   LOAD_SHED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
+  // How many times that wait a 503 names at most, when the line is full (1: always the same).
+  LOAD_SHED_RETRY_AFTER_SPREAD: z.coerce.number().int().min(1).max(20).default(5),
   // Staff sign-in with the campus identity (platform/src/staff-sso.ts): roles from groups, how
   // long such a session lasts at most, and which local accounts keep their password sign-in.
   STAFF_ROLE_MAP: roleMap.optional(),

@@ -8,10 +8,28 @@ export interface LoadSheddingOptions {
   queue: number;
   /** The longest a request waits for its turn before it is answered 503. */
   maxWaitMs: number;
-  /** What the 503 tells the client to wait before asking again. */
+  /** What the 503 tells the client to wait before asking again, at least (retryAfterFor). */
   retryAfterSeconds: number;
+  /** How many times `retryAfterSeconds` it tells at most, when the line is full. */
+  retryAfterSpread: number;
   /** Paths (within the router) never held back: health and readiness must answer however busy. */
   exempt?: (req: Request) => boolean;
+}
+
+/**
+ * The wait a 503 names: `base` seconds while the line is empty, up to `spread` times that when
+ * it is full (`fill`, waiting over the line's bound), drawn at random in between: a crowd turned
+ * away in the same second does not come back in the same second, and the fuller the line the
+ * longer it stays away. A spread of 1 names `base` always.
+ */
+export function retryAfterFor(
+  base: number,
+  spread: number,
+  fill: number,
+  random: () => number = Math.random,
+) {
+  const most = base * (1 + (spread - 1) * Math.min(1, Math.max(0, fill)));
+  return Math.max(1, Math.round(base + (most - base) * random()));
 }
 
 /** The answer to a request that was not run: the client may send it again unchanged. */
@@ -51,16 +69,23 @@ export function shedLoad(options: LoadSheddingOptions): RequestHandler {
     next();
   };
 
+  const retryAfter = () =>
+    retryAfterFor(
+      options.retryAfterSeconds,
+      options.retryAfterSpread,
+      options.queue === 0 ? 1 : waiting.length / options.queue,
+    );
+
   return (req, res, next) => {
     if (options.exempt?.(req)) return next();
     if (running < options.concurrency && waiting.length === 0) return admit(res, next);
-    if (waiting.length >= options.queue) return shed(res, options.retryAfterSeconds);
+    if (waiting.length >= options.queue) return shed(res, retryAfter());
     const turn = {
       start: () => admit(res, next),
       timer: setTimeout(() => {
         const at = waiting.indexOf(turn);
         if (at >= 0) waiting.splice(at, 1);
-        shed(res, options.retryAfterSeconds);
+        shed(res, retryAfter());
       }, options.maxWaitMs),
     };
     waiting.push(turn);

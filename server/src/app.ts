@@ -156,6 +156,7 @@ export function createApp(options: AppOptions): express.Express {
       queue: config.LOAD_SHED_QUEUE,
       maxWaitMs: config.LOAD_SHED_MAX_WAIT_MS,
       retryAfterSeconds: config.LOAD_SHED_RETRY_AFTER_SECONDS,
+      retryAfterSpread: config.LOAD_SHED_RETRY_AFTER_SPREAD,
       exempt: (req) => OPS_PATHS.has(req.path),
     }),
   );
