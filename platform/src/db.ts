@@ -24,39 +24,27 @@ export interface PoolOptions {
 }
 
 /**
- * A socket that corks at its first write in a turn of the event loop and uncorks at the end of
- * the turn, so the turn's writes go out together (one `writev`). Over TLS the driver writes to a
- * TLS socket wrapped around this one, which sends as it always does.
+ * A socket whose writes of one turn of the event loop leave together: the driver corks it around
+ * each query's messages and uncorks after them; the uncork that would send is put off to the end
+ * of the turn, so the queries written in the same turn (a pipelined transaction's) go out in one
+ * `writev`. (Overriding `write` would not do: a connecting net.Socket sets its own.) Over TLS
+ * the driver writes to a TLS socket wrapped around this one, which sends as it always does.
  */
-class CoalescingSocket extends net.Socket {
-  #corked = false;
+export class CoalescingSocket extends net.Socket {
+  #sendPending = false;
 
-  override write(chunk: string | Uint8Array, cb?: WriteCallback): boolean;
-  override write(
-    chunk: string | Uint8Array,
-    encoding?: BufferEncoding,
-    cb?: WriteCallback,
-  ): boolean;
-  override write(
-    chunk: string | Uint8Array,
-    encodingOrCb?: BufferEncoding | WriteCallback,
-    cb?: WriteCallback,
-  ): boolean {
-    if (!this.#corked) {
-      this.#corked = true;
-      this.cork();
+  override uncork(): void {
+    if (this.writableCorked === 1 && !this.#sendPending) {
+      this.#sendPending = true;
       process.nextTick(() => {
-        this.#corked = false;
-        this.uncork();
+        this.#sendPending = false;
+        super.uncork();
       });
+      return;
     }
-    return typeof encodingOrCb === 'function'
-      ? super.write(chunk, encodingOrCb)
-      : super.write(chunk, encodingOrCb, cb);
+    super.uncork();
   }
 }
-
-type WriteCallback = (err?: Error | null) => void;
 
 // int8 (bigint) columns come back as strings by default; counts and positions fit in a JS number
 // only up to 2^53, so positions stay strings while count(*) results are parsed where read.

@@ -1,6 +1,8 @@
+import net from 'node:net';
+import { once } from 'node:events';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
-import { isConnectionError, isRefusedInputData } from './db.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { CoalescingSocket, isConnectionError, isRefusedInputData } from './db.ts';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 const databaseError = (code: string) => {
@@ -70,5 +72,41 @@ describe('database errors', () => {
     expect(isRefusedInputData(databaseError('22012'))).toBe(false);
     // Only PostgreSQL's own errors: a code alone is not one.
     expect(isRefusedInputData(withCode('x', '22021'))).toBe(false);
+  });
+});
+
+describe('the socket to PostgreSQL (CoalescingSocket)', () => {
+  it("sends the queries written in one turn of the event loop together, at the turn's end", async () => {
+    const received: Buffer[] = [];
+    const server = net.createServer((c) => c.on('data', (d: Buffer) => received.push(d)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const socket = new CoalescingSocket();
+    try {
+      socket.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
+      await once(socket, 'connect');
+      // As the driver writes a query: corked around its messages.
+      const query = (bytes: number) => {
+        socket.cork();
+        socket.write(Buffer.alloc(bytes, 1));
+        socket.write(Buffer.alloc(bytes, 2));
+        socket.uncork();
+      };
+      query(10);
+      query(20);
+      // Both queries are still held in the socket: nothing was handed to the system yet.
+      expect(socket.writableLength).toBe(60);
+      await new Promise((resolve) => process.nextTick(resolve));
+      expect(socket.writableLength).toBe(0);
+      // A query in a later turn leaves at the end of that turn, on its own.
+      await new Promise((resolve) => setImmediate(resolve));
+      query(5);
+      expect(socket.writableLength).toBe(10);
+      await new Promise((resolve) => process.nextTick(resolve));
+      expect(socket.writableLength).toBe(0);
+      await vi.waitFor(() => expect(Buffer.concat(received).length).toBe(70));
+    } finally {
+      socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
