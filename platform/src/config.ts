@@ -69,7 +69,7 @@ const ConfigSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   // How the connections talk to PostgreSQL (platform/src/db.ts, PoolOptions): queries sent
-  // before earlier answers came, and a turn's messages in one system call. Off only to measure.
+  // before earlier answers came, and a turn's queries in one system call. Off only to measure.
   DB_PIPELINE: bool.default(true),
   DB_COALESCE_WRITES: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -139,6 +139,9 @@ const ConfigSchema = z.object({
   GATEWAY_QUERY_URLS: urlList,
   CSP_EXTRA_ORIGINS: urlList.transform((urls) => urls.map((u) => new URL(u).origin)),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
+  // How long the mail and webhook outbox reactors, which nobody waits for, gather commits before
+  // they read the log (projections/src/runner.ts); the read models gather 5 ms.
+  PROJECTION_QUIET_GATHER_MS: z.coerce.number().int().min(0).max(10000).default(50),
   HOLIDAY_IMPORT_YEARS_BACK: z.coerce.number().int().min(0).max(100).default(1),
   HOLIDAY_IMPORT_YEARS_AHEAD: z.coerce.number().int().min(0).max(100).default(5),
   HOLIDAY_IMPORT_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),

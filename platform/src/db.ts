@@ -14,8 +14,8 @@ export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
  * earlier ones are still on their way (they come back in order), so a transaction's statements
  * that need no answer before the next (BEGIN with the first read; the append, the tables beside
  * the log and the commit of a command) cost one round trip together instead of one each.
- * `coalesceWrites`: the messages written in one turn of the event loop leave in one system call;
- * the driver writes each message of a query (parse, bind, describe, execute, sync) on its own.
+ * `coalesceWrites`: the queries written in one turn of the event loop leave in one system call
+ * (the driver sends each query's messages with one call of its own, CoalescingSocket).
  * Both on by default; `DB_PIPELINE` and `DB_COALESCE_WRITES` switch them off (for an A/B).
  */
 export interface PoolOptions {

@@ -1,7 +1,7 @@
 // The projection runner's contract (two runners, compare-and-set checkpoints, groups). The
 // projector killed mid-batch is a fault test of its own (runner.faults.test.ts).
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   EventNotifier,
   EventStore,
@@ -421,6 +421,58 @@ describe('commits of read models made from the log alone', () => {
     } finally {
       await runner.stop();
       await notifier.stop();
+    }
+  });
+});
+
+describe('a group nobody waits for (quiet checkpoints)', () => {
+  it('reads the log at most once per quiet gather while commits keep coming; a read model each few ms', async () => {
+    const db = await createTestDatabase();
+    const QUIET_MS = 100;
+    const started: { stop(): Promise<void>; reads(): number }[] = [];
+    try {
+      const runnerOf = async (projection: Projection) => {
+        const pool = createPool(db.url, 3);
+        const notifier = new EventNotifier(db.url);
+        const store = new EventStore(pool, { validate: validateEvent });
+        const reads = vi.spyOn(store, 'readAfter');
+        const runner = new ProjectionRunner(
+          { pool, store, notifier, logger: createLogger('silent'), quietGatherMs: QUIET_MS },
+          [projection],
+        );
+        await notifier.start();
+        runner.start();
+        const handle = {
+          reads: () => reads.mock.calls.length,
+          stop: async () => {
+            await runner.stop();
+            await notifier.stop();
+            await pool.end();
+          },
+        };
+        started.push(handle);
+        return handle;
+      };
+      const nothing = (name: string) => ({
+        name,
+        tables: [],
+        handles: new Set(['TimeSlotCreated']),
+        apply: () => Promise.resolve(),
+      });
+      const quiet = await runnerOf({ ...nothing('quiet-reader'), quietCheckpoint: true });
+      const waited = await runnerOf(nothing('waited-reader'));
+      await sleep(300);
+      const before = { quiet: quiet.reads(), waited: waited.reads() };
+      const from = performance.now();
+      while (performance.now() - from < 1000) await appendRooms(db.store, 5);
+      const elapsed = performance.now() - from;
+      const quietReads = quiet.reads() - before.quiet;
+      const waitedReads = waited.reads() - before.waited;
+      expect(quietReads).toBeLessThanOrEqual(Math.ceil(elapsed / QUIET_MS) + 2);
+      expect(waitedReads).toBeGreaterThan(quietReads);
+    } finally {
+      for (const r of started) await r.stop();
+      await db.drop();
     }
   });
 });

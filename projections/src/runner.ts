@@ -35,7 +35,16 @@ export interface RunnerOptions {
   batchSize?: number;
   /** See SubscriptionOptions.gatherMs; projections gather commits for 5 ms by default. */
   gatherMs?: number;
+  /**
+   * The same for a group nobody waits for (every projection's checkpoint quiet: the mail and
+   * webhook outboxes), QUIET_GATHER_MS by default: under a stream of commits it reads the log a
+   * tenth as often, and a mail leaves a few hundredths of a second later.
+   */
+  quietGatherMs?: number;
 }
+
+/** How long a group nobody waits for gathers commits before it reads (RunnerOptions). */
+export const QUIET_GATHER_MS = 50;
 
 /**
  * Runs projections in groups. A group reads the log once per batch and applies it to all its
@@ -124,7 +133,9 @@ export class ProjectionRunner {
             notifier: this.options.notifier,
             signal: lost.signal,
             batchSize: this.options.batchSize ?? 500,
-            gatherMs: this.options.gatherMs ?? 5,
+            gatherMs: quiet
+              ? (this.options.quietGatherMs ?? QUIET_GATHER_MS)
+              : (this.options.gatherMs ?? 5),
             load: async () => {
               positions = await loadPositions(pool, group);
               return [...positions.values()].reduce((min, p) =>

@@ -28,6 +28,8 @@ import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr
 
 export interface Runtime {
   batchSize: number;
+  /** How long the outbox reactors gather commits before they read (PROJECTION_QUIET_GATHER_MS). */
+  quietGatherMs: number;
   pool: Pool;
   store: EventStore;
   deps: CommandDeps;
@@ -60,6 +62,7 @@ export async function openRuntime(
   const keySecret = await persistentSecret(pool, 'visitor_key_secret', config.VISITOR_KEY_SECRET);
   return {
     batchSize: config.PROJECTION_BATCH_SIZE,
+    quietGatherMs: config.PROJECTION_QUIET_GATHER_MS,
     pool,
     store,
     notifier,
@@ -95,6 +98,7 @@ export function startProjections(runtime: Runtime, logger: Logger): ProjectionRu
       notifier: runtime.notifier,
       logger,
       batchSize: runtime.batchSize,
+      quietGatherMs: runtime.quietGatherMs,
     },
     [readModelProjectionsIn(runtime.deps.timeZone), mailOutboxReactor, webhookReactor],
   );

@@ -36,7 +36,7 @@ import {
   systemClock,
   todayIn,
 } from '@rr/platform';
-import { readModelProjections, rebuildReadModels } from '@rr/projections';
+import { QUIET_GATHER_MS, readModelProjections, rebuildReadModels } from '@rr/projections';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections } from '../../server/src/runtime.ts';
 import { generateLog } from './generate.ts';
@@ -140,7 +140,15 @@ async function main(): Promise<void> {
       verifyHuman: () => Promise.resolve(true),
     };
     const runner = startProjections(
-      { pool, store, notifier, deps, batchSize: 500, close: () => Promise.resolve() },
+      {
+        pool,
+        store,
+        notifier,
+        deps,
+        batchSize: 500,
+        quietGatherMs: QUIET_GATHER_MS,
+        close: () => Promise.resolve(),
+      },
       logger,
     );
     const app = createApp({

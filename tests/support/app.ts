@@ -110,6 +110,7 @@ export async function startTestApp(
       notifier,
       deps,
       batchSize: 500,
+      quietGatherMs: config.PROJECTION_QUIET_GATHER_MS,
       close: () => Promise.resolve(),
     },
     logger,
