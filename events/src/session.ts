@@ -80,7 +80,7 @@ export class StoreSession {
     return this.pipelined;
   }
 
-  /** Waits for every statement sent; answers the first failure among them (undefined: none). */
+  /** Waits for every statement sent; answers the first failure among them (null: none). */
   async settled(): Promise<{ err: unknown } | null> {
     while (this.inFlight.length) await Promise.all(this.inFlight.splice(0));
     return this.failure;
