@@ -37,14 +37,12 @@ export interface RunnerOptions {
   gatherMs?: number;
   /**
    * The same for a group nobody waits for (every projection's checkpoint quiet: the mail and
-   * webhook outboxes), QUIET_GATHER_MS by default: under a stream of commits it reads the log a
-   * tenth as often, and a mail leaves a few hundredths of a second later.
+   * webhook outboxes; `gatherMs` when not given). The server gathers longer there
+   * (PROJECTION_QUIET_GATHER_MS): under a stream of commits such a group reads the log less
+   * often, and a mail leaves a few hundredths of a second later.
    */
   quietGatherMs?: number;
 }
-
-/** How long a group nobody waits for gathers commits before it reads (RunnerOptions). */
-export const QUIET_GATHER_MS = 50;
 
 /**
  * Runs projections in groups. A group reads the log once per batch and applies it to all its
@@ -126,6 +124,7 @@ export class ProjectionRunner {
         const quiet = group.every((p) => p.quietCheckpoint);
         const waitForFlush = !group.every((p) => p.derivedOnly);
         const handled = new Set(group.flatMap((p) => [...p.handles]));
+        const gatherMs = this.options.gatherMs ?? 5;
         let lastWrite = performance.now();
         try {
           await runSubscription({
@@ -133,9 +132,7 @@ export class ProjectionRunner {
             notifier: this.options.notifier,
             signal: lost.signal,
             batchSize: this.options.batchSize ?? 500,
-            gatherMs: quiet
-              ? (this.options.quietGatherMs ?? QUIET_GATHER_MS)
-              : (this.options.gatherMs ?? 5),
+            gatherMs: quiet ? (this.options.quietGatherMs ?? gatherMs) : gatherMs,
             load: async () => {
               positions = await loadPositions(pool, group);
               return [...positions.values()].reduce((min, p) =>

@@ -36,7 +36,7 @@ import {
   systemClock,
   todayIn,
 } from '@rr/platform';
-import { QUIET_GATHER_MS, readModelProjections, rebuildReadModels } from '@rr/projections';
+import { readModelProjections, rebuildReadModels } from '@rr/projections';
 import { createApp } from '../../server/src/app.ts';
 import { readModelNames, startProjections } from '../../server/src/runtime.ts';
 import { generateLog } from './generate.ts';
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
         notifier,
         deps,
         batchSize: 500,
-        quietGatherMs: QUIET_GATHER_MS,
+        quietGatherMs: config.PROJECTION_QUIET_GATHER_MS,
         close: () => Promise.resolve(),
       },
       logger,
