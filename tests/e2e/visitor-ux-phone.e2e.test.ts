@@ -85,6 +85,8 @@ describe('a phone-first flow', () => {
       expect(new Set(tops).size, `tops ${tops.join(', ')}`).toBe(1);
       // Today is marked (the calendar opens at the current month).
       const today = main(page).locator('[aria-current="date"]');
+      // The month's days come with the calendar's answer, after the month buttons.
+      await today.first().waitFor();
       expect(await today.count()).toBe(1);
       expect(await today.textContent()).toContain('heute');
       await noHorizontalScroll(page);
