@@ -26,10 +26,14 @@ import {
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
 import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
 
+/** How the projection runner batches and gathers (PROJECTION_BATCH_SIZE, PROJECTION_QUIET_GATHER_MS). */
+export const projectionSettingsOf = (config: Config) => ({
+  batchSize: config.PROJECTION_BATCH_SIZE,
+  quietGatherMs: config.PROJECTION_QUIET_GATHER_MS,
+});
+
 export interface Runtime {
-  batchSize: number;
-  /** How long the outbox reactors gather commits before they read (PROJECTION_QUIET_GATHER_MS). */
-  quietGatherMs: number;
+  projectionSettings: ReturnType<typeof projectionSettingsOf>;
   pool: Pool;
   store: EventStore;
   deps: CommandDeps;
@@ -61,8 +65,7 @@ export async function openRuntime(
   const notifier = new EventNotifier(url);
   const keySecret = await persistentSecret(pool, 'visitor_key_secret', config.VISITOR_KEY_SECRET);
   return {
-    batchSize: config.PROJECTION_BATCH_SIZE,
-    quietGatherMs: config.PROJECTION_QUIET_GATHER_MS,
+    projectionSettings: projectionSettingsOf(config),
     pool,
     store,
     notifier,
@@ -97,8 +100,7 @@ export function startProjections(runtime: Runtime, logger: Logger): ProjectionRu
       store: runtime.store,
       notifier: runtime.notifier,
       logger,
-      batchSize: runtime.batchSize,
-      quietGatherMs: runtime.quietGatherMs,
+      ...runtime.projectionSettings,
     },
     [readModelProjectionsIn(runtime.deps.timeZone), mailOutboxReactor, webhookReactor],
   );

@@ -38,7 +38,11 @@ import {
 } from '@rr/platform';
 import { readModelProjections, rebuildReadModels } from '@rr/projections';
 import { createApp } from '../../server/src/app.ts';
-import { readModelNames, startProjections } from '../../server/src/runtime.ts';
+import {
+  projectionSettingsOf,
+  readModelNames,
+  startProjections,
+} from '../../server/src/runtime.ts';
 import { generateLog } from './generate.ts';
 import { closeHalfTheRooms, writeScaleModel } from './scale-model.ts';
 import {
@@ -145,8 +149,7 @@ async function main(): Promise<void> {
         store,
         notifier,
         deps,
-        batchSize: 500,
-        quietGatherMs: config.PROJECTION_QUIET_GATHER_MS,
+        projectionSettings: projectionSettingsOf(config),
         close: () => Promise.resolve(),
       },
       logger,

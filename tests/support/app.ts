@@ -15,7 +15,12 @@ import { EventNotifier, EventStore, validateEvent, type Upcasters } from '@rr/ev
 import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
 import { calendarImportSettings, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
-import { readModelNames, startProjections, startWebhookSender } from '../../server/src/runtime.ts';
+import {
+  projectionSettingsOf,
+  readModelNames,
+  startProjections,
+  startWebhookSender,
+} from '../../server/src/runtime.ts';
 import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
 import { maxPosition } from '../../frontend/src/lib/position.ts';
 import { budget } from './time-budget.ts';
@@ -109,8 +114,7 @@ export async function startTestApp(
       store,
       notifier,
       deps,
-      batchSize: 500,
-      quietGatherMs: config.PROJECTION_QUIET_GATHER_MS,
+      projectionSettings: projectionSettingsOf(config),
       close: () => Promise.resolve(),
     },
     logger,
