@@ -401,10 +401,20 @@ interface Connection {
  */
 const FRESH_CONNECTION_GRACE_MS = 2_000;
 
-/** Starts serving `app` on `port` and `host` and answers the listening server. */
-export function listen(app: express.Express, port: number, host: string): Promise<Server> {
+/**
+ * Starts serving `app` on `port` and `host` and answers the listening server. `backlog`: the
+ * connections the kernel keeps for the process to accept (Linux caps it at net.core.somaxconn);
+ * a crowd's connections beyond it are dropped and the clients send them again only after 1, 3, 7
+ * and 15 s.
+ */
+export function listen(
+  app: express.Express,
+  port: number,
+  host: string,
+  backlog = 511,
+): Promise<Server> {
   return new Promise<Server>((resolve) => {
-    const server = app.listen(port, host, () => resolve(server));
+    const server = app.listen(port, host, backlog, () => resolve(server));
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Node requires the time to receive a request's headers to outlast the idle time.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { Server } from 'node:http';
 import { createConnection, type AddressInfo, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
@@ -154,5 +155,22 @@ describe('graceful close', () => {
     release();
     expect(await busyAnswer).toMatch(/\r\nconnection: close\r\n[\s\S]*done$/i);
     await closed;
+  });
+});
+
+describe('listen', () => {
+  it('asks the kernel for the backlog it is given (ss shows it as the Send-Q of the listener)', async () => {
+    const app = express();
+    for (const backlog of [511, 1024]) {
+      const server = await listen(app, 0, '127.0.0.1', backlog);
+      try {
+        const port = (server.address() as AddressInfo).port;
+        const line = execFileSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8' });
+        // State, Recv-Q, Send-Q (the backlog), local address.
+        expect(line.trim().split(/\s+/)[2]).toBe(String(backlog));
+      } finally {
+        await closeGracefully(server);
+      }
+    }
   });
 });

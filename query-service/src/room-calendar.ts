@@ -1,6 +1,7 @@
 import { roomBookingWindow } from '@rr/domain';
 import { addDays, defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
+import { SharedAnswers } from './shared-answers.ts';
 import { RangeQuery, roomSeatColumns, type RoomSeatRow } from './timeslots.ts';
 
 export const RoomCalendar = z
@@ -18,8 +19,34 @@ export type RoomCalendar = z.infer<typeof RoomCalendar>;
  * What the visitor's month calendar says of days without slots: the holidays by name, and the
  * days after the booking window as not yet bookable. The window is the one the seat rule uses.
  */
+/** The room's booking window on the clock's day and the holidays of the range, by name. */
+async function roomCalendar(
+  deps: QueryDeps,
+  roomId: string,
+  fromDate: string,
+  untilDate: string,
+  now: Date,
+): Promise<RoomCalendar> {
+  const { date: today } = localDateTime(now, deps.timeZone);
+  const r = await deps.pool.query<
+    RoomSeatRow & { named_holidays: { date: string; name: string }[] }
+  >(
+    `SELECT ${roomSeatColumns('$2', '$3')},
+            (SELECT coalesce(json_agg(json_build_object('date', h.date::text, 'name', h.name)
+                                      ORDER BY h.date, lower(h.name)), '[]')
+               FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS named_holidays
+       FROM rm_rooms r WHERE r.id = $1`,
+    [roomId, today, addDays(today, 800), fromDate, untilDate],
+  );
+  const room = r.rows[0];
+  if (!room) throw problems.notFound('Room');
+  const window = roomBookingWindow(today, room);
+  return { bookableFrom: window.from, bookableUntil: window.until, holidays: room.named_holidays };
+}
+
 export function roomCalendarQueryRoutes(deps: QueryDeps): RouteDef[] {
-  const { pool } = deps;
+  // Asked with the room's slots by every visitor who opens the room: shared like them.
+  const shared = new SharedAnswers<RoomCalendar>(deps.sharedReadMs ?? 0);
   return [
     defineRoute({
       method: 'get',
@@ -34,26 +61,14 @@ export function roomCalendarQueryRoutes(deps: QueryDeps): RouteDef[] {
         404: { description: 'No such room' },
       },
       handler: async ({ params, query }) => {
-        const { date: today } = localDateTime(deps.clock.now(), deps.timeZone);
-        const r = await pool.query<
-          RoomSeatRow & { named_holidays: { date: string; name: string }[] }
-        >(
-          `SELECT ${roomSeatColumns('$2', '$3')},
-                  (SELECT coalesce(json_agg(json_build_object('date', h.date::text, 'name', h.name)
-                                            ORDER BY h.date, lower(h.name)), '[]')
-                     FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS named_holidays
-             FROM rm_rooms r WHERE r.id = $1`,
-          [params.id, today, addDays(today, 800), query.fromDate, query.untilDate],
-        );
-        const room = r.rows[0];
-        if (!room) throw problems.notFound('Room');
-        const window = roomBookingWindow(today, room);
+        const now = deps.clock.now();
         return {
-          body: {
-            bookableFrom: window.from,
-            bookableUntil: window.until,
-            holidays: room.named_holidays,
-          },
+          body: await shared.get(
+            deps.pool,
+            `${params.id} ${query.fromDate} ${query.untilDate}`,
+            now,
+            () => roomCalendar(deps, params.id, query.fromDate, query.untilDate, now),
+          ),
         };
       },
     }),

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { NO_ROOM_SERVICES, type RoomServices } from '@rr/contracts';
 import type { QueryDeps } from './deps.ts';
 import { seatsTakenLateral } from './seats-taken.ts';
+import { SharedAnswers } from './shared-answers.ts';
 import { likePattern, orderBy } from './paging.ts';
 import { fetchPage, sql, type Knex } from './sql.ts';
 import {
@@ -194,8 +195,12 @@ async function sendImage(
   res.status(200).send(row.bytes);
 }
 
-export function roomQueryRoutes({ pool, clock, timeZone }: QueryDeps): RouteDef[] {
+export function roomQueryRoutes({ pool, clock, timeZone, sharedReadMs }: QueryDeps): RouteDef[] {
   const today = () => todayIn(clock.now(), timeZone);
+  // What every visitor of an opening rush asks first: one query serves the crowd while nothing
+  // changed (staff's lists are not shared).
+  const sharedLists = new SharedAnswers<Awaited<ReturnType<typeof listRooms>>>(sharedReadMs ?? 0);
+  const sharedRooms = new SharedAnswers<Room>(sharedReadMs ?? 0);
   return [
     defineRoute({
       method: 'get',
@@ -205,7 +210,14 @@ export function roomQueryRoutes({ pool, clock, timeZone }: QueryDeps): RouteDef[
       access: 'public',
       query: ListQuery,
       responses: { 200: { description: 'A page of rooms', schema: RoomPage } },
-      handler: async ({ query }) => ({ body: await listRooms(pool, today(), clock.now(), query) }),
+      handler: async ({ query }) => {
+        const now = clock.now();
+        return {
+          body: await sharedLists.get(pool, JSON.stringify(query), now, () =>
+            listRooms(pool, todayIn(now, timeZone), now, query),
+          ),
+        };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -218,9 +230,14 @@ export function roomQueryRoutes({ pool, clock, timeZone }: QueryDeps): RouteDef[
         200: { description: 'The room', schema: Room },
         404: { description: 'No such room' },
       },
-      handler: async ({ params }) => ({
-        body: await getRoom(pool, today(), clock.now(), params.id),
-      }),
+      handler: async ({ params }) => {
+        const now = clock.now();
+        return {
+          body: await sharedRooms.get(pool, params.id, now, () =>
+            getRoom(pool, todayIn(now, timeZone), now, params.id),
+          ),
+        };
+      },
     }),
     defineRoute({
       method: 'get',

@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       serveFrontend: role === 'all',
       reads,
     });
-    server = await listen(app, config.PORT, config.HOST);
+    server = await listen(app, config.PORT, config.HOST, config.LISTEN_BACKLOG);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     logger.info({ port, host: config.HOST }, 'listening');
@@ -188,7 +188,7 @@ async function runGateway(config: Config, logger: Logger): Promise<void> {
     cspExtraOrigins: config.CSP_EXTRA_ORIGINS,
     logger,
   });
-  const server = await listen(app, config.PORT, config.HOST);
+  const server = await listen(app, config.PORT, config.HOST, config.LISTEN_BACKLOG);
   logger.info({ port: config.PORT }, 'gateway listening');
   const stop = () => void closeGracefully(server).then(() => process.exit(0));
   process.on('SIGTERM', stop);
