@@ -152,11 +152,11 @@ const ConfigSchema = z.object({
   // How long the public reads crowds poll share one answer while the read models stand still
   // (query-service/src/shared-answers.ts); 0: off.
   PUBLIC_READ_CACHE_MS: z.coerce.number().int().min(0).max(10000).default(1000),
-  // Bounded admission per process (platform/src/load-shedding.ts, docs/product.md#overload):
-  // requests running at once, waiting at most, the longest wait, and the Retry-After of a 503.
   // Connections the kernel holds for the process to accept: a crowd opening connections at once
   // finds room instead of being dropped (Linux caps it at net.core.somaxconn).
   LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(4096),
+  // Bounded admission per process (platform/src/load-shedding.ts, docs/product.md#overload):
+  // requests running at once, waiting at most, the longest wait, and the Retry-After of a 503.
   LOAD_SHED_CONCURRENCY: z.coerce.number().int().min(1).max(100000).default(128),
   LOAD_SHED_QUEUE: z.coerce.number().int().min(0).max(1000000).default(1000),
   LOAD_SHED_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(5000),

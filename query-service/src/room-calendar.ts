@@ -15,10 +15,6 @@ export const RoomCalendar = z
   .openapi('RoomCalendar');
 export type RoomCalendar = z.infer<typeof RoomCalendar>;
 
-/**
- * What the visitor's month calendar says of days without slots: the holidays by name, and the
- * days after the booking window as not yet bookable. The window is the one the seat rule uses.
- */
 /** The room's booking window on the clock's day and the holidays of the range, by name. */
 async function roomCalendar(
   deps: QueryDeps,
@@ -44,6 +40,10 @@ async function roomCalendar(
   return { bookableFrom: window.from, bookableUntil: window.until, holidays: room.named_holidays };
 }
 
+/**
+ * What the visitor's month calendar says of days without slots: the holidays by name, and the
+ * days after the booking window as not yet bookable. The window is the one the seat rule uses.
+ */
 export function roomCalendarQueryRoutes(deps: QueryDeps): RouteDef[] {
   // Asked with the room's slots by every visitor who opens the room: shared like them.
   const shared = new SharedAnswers<RoomCalendar>(deps.sharedReadMs ?? 0);
