@@ -224,7 +224,12 @@ describe('webhook deliveries', () => {
     await book([slot]);
 
     await waitForRequests(hooks, 1);
-    let [d] = await deliveries(endpoint.id);
+    // The deliverer records an attempt after the receiver answered it: wait for the record.
+    const recorded = async (attempts: number) => {
+      await expect.poll(async () => (await deliveries(endpoint.id))[0]?.attempts).toBe(attempts);
+      return (await deliveries(endpoint.id))[0];
+    };
+    let d = await recorded(1);
     expect(d).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500 });
     expect(d!.lastError).toBe('HTTP 500');
     // The first retry comes within a minute, when the clock says so, not before.
@@ -234,7 +239,7 @@ describe('webhook deliveries', () => {
     await staysAt(hooks, 1);
     clock.advance(retryAt);
     await waitForRequests(hooks, 2);
-    [d] = await deliveries(endpoint.id);
+    d = await recorded(2);
     expect(d).toMatchObject({ status: 'pending', attempts: 2, lastStatusCode: 500 });
     const secondDelay = Date.parse(d!.nextAttemptAt!) - clock.now().getTime();
     expect(secondDelay).toBeGreaterThan(retryAt);
@@ -248,7 +253,7 @@ describe('webhook deliveries', () => {
     expect(ids[0]).toBe(d!.id);
     expect(new Set(hooks.received.map((r) => r.body)).size).toBe(1);
     for (const r of hooks.received) new Webhook(endpoint.secret).verify(r.body, r.headers);
-    [d] = await deliveries(endpoint.id);
+    d = await recorded(3);
     expect(d).toMatchObject({ status: 'delivered', attempts: 3, lastStatusCode: 200 });
     const shown = (await (await suite.admin.get(`/api/admin/webhooks/${endpoint.id}`)).json()) as {
       failingSince: string | null;
