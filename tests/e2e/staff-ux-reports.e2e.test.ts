@@ -226,8 +226,11 @@ describe('forms and reports', () => {
     await eventually(() => main.locator('table tbody tr').count()).toBe(1);
     await main.getByRole('link', { name: /^Reservierung von Hold, Hugo/ }).click();
     await main.getByRole('link', { name: 'Verlauf der Reservierung' }).click();
-    await main.getByRole('link', { name: 'Zurück zur Reservierung' }).click();
-    await main.getByRole('link', { name: 'Zurück zur Reservierungsliste' }).click();
+    // Exact names: "Zurück zur Reservierung" is also the start of the detail page's link back to
+    // the list, which a click made before the history shows would follow.
+    await main.getByRole('heading', { name: 'Verlauf der Reservierung' }).waitFor();
+    await main.getByRole('link', { name: 'Zurück zur Reservierung', exact: true }).click();
+    await main.getByRole('link', { name: 'Zurück zur Reservierungsliste', exact: true }).click();
     await eventually(async () =>
       Promise.resolve(new URL(page.url()).searchParams.get('searchTerm')),
     ).toBe('hugo@example.org');
