@@ -5,20 +5,22 @@ import { measureSlowness } from './tests/support/slowness.ts';
 
 /**
  * The test kinds, by file name: `*.unit.test.ts` need nothing but Node (seconds), integration
- * tests (`*.int.test.ts`, tests/api, tests/topology) a real PostgreSQL, browser tests
- * (tests/e2e) PostgreSQL, the built frontend and Chromium. `faults` (`*.faults.test.ts`) kill
- * processes with SIGKILL and stop PostgreSQL under load: they take minutes and run on their own
- * (`npm run test:faults`), as `ha` (`*.ha.test.ts`: a Patroni cluster with etcd and HAProxy, from
- * Debian's packages) does, and `ops` (`*.ops.test.ts`: backups and restores, point-in-time
- * recovery with pgBackRest, the compiled release as the image runs it, a rolling upgrade).
- * RR_TEST_KIND (set by tests/run-all.mjs: `npm run test:unit`, `test:int`, `test:e2e`,
- * `test:faults`, `test:ha`, `test:ops`) picks one; unset, all but `faults`, `ha` and `ops` run
- * (`npm test`).
+ * tests (`*.int.test.ts`, tests/api, tests/topology) a real PostgreSQL, the browser smoke test
+ * (`tests/e2e/*.smoke.test.ts`: each app once in Chromium) PostgreSQL, the built frontend and
+ * Chromium; unset, these three run (`npm test`, the quick suite). The full browser matrix
+ * (`tests/e2e/*.e2e.test.ts`: every screen, both languages, every width, the axe sweeps) runs on
+ * its own (`npm run test:e2e`), as do `faults` (`*.faults.test.ts`: processes killed with
+ * SIGKILL, PostgreSQL stopped under load), `ha` (`*.ha.test.ts`: a Patroni cluster with etcd and
+ * HAProxy, from Debian's packages) and `ops` (`*.ops.test.ts`: backups and restores,
+ * point-in-time recovery with pgBackRest, the compiled release as the image runs it, a rolling
+ * upgrade). RR_TEST_KIND (set by tests/run-all.mjs: `npm run test:unit`, `test:int`,
+ * `test:smoke`, `test:e2e`, `test:faults`, `test:ha`, `test:ops`) picks one.
  */
 const kinds = {
   unit: ['*/src/**/*.unit.test.{ts,tsx}'],
   int: ['*/src/**/*.int.test.{ts,tsx}', 'tests/api/**/*.test.ts', 'tests/topology/**/*.test.ts'],
-  e2e: ['tests/e2e/**/*.test.ts'],
+  smoke: ['tests/e2e/**/*.smoke.test.ts'],
+  e2e: ['tests/e2e/**/*.e2e.test.ts'],
   faults: ['**/*.faults.test.ts'],
   ha: ['tests/topology/**/*.ha.test.ts'],
   ops: ['tests/ops/**/*.ops.test.ts'],
@@ -26,7 +28,7 @@ const kinds = {
 const kind = process.env.RR_TEST_KIND as keyof typeof kinds | undefined;
 if (kind !== undefined && !(kind in kinds))
   throw new Error(`RR_TEST_KIND must be one of ${Object.keys(kinds).join(', ')}, not ${kind}`);
-const onTheirOwn = ['faults', 'ha', 'ops']
+const onTheirOwn = ['e2e', 'faults', 'ha', 'ops']
   .filter((k) => k !== kind)
   .map((k) => `**/*.${k}.test.ts`);
 
@@ -43,7 +45,7 @@ if (!process.env.VITEST_POOL_ID && !process.env.RR_SLOWNESS_SHOWN) {
 
 export default defineConfig({
   test: {
-    include: kind ? kinds[kind] : [...kinds.unit, ...kinds.int, ...kinds.e2e],
+    include: kind ? kinds[kind] : [...kinds.unit, ...kinds.int, ...kinds.smoke],
     exclude: ['**/node_modules/**', '**/dist/**', ...onTheirOwn],
     // Unit tests start no PostgreSQL; the HA test starts its own cluster.
     globalSetup: kind === 'unit' || kind === 'ha' ? [] : ['tests/support/global-setup.ts'],

@@ -1,8 +1,10 @@
-// The test command. `node tests/run-all.mjs [--unit|--int|--e2e|--faults|--ha|--ops] [filters...]`:
-//   (no kind)  unit, integration and browser tests (`npm test`)
+// The test command. `node tests/run-all.mjs [--unit|--int|--smoke|--e2e|--faults|--ha|--ops] [filters...]`:
+//   (no kind)  the quick suite: unit and integration tests and the browser smoke test (`npm test`)
 //   --unit     unit tests only, no PostgreSQL (`npm run test:unit`)
 //   --int      integration tests against a real PostgreSQL (`npm run test:int`)
-//   --e2e      browser tests in Chromium (`npm run test:e2e`)
+//   --smoke    the browser smoke test: each app once in Chromium (`npm run test:smoke`)
+//   --e2e      the full browser matrix in Chromium: every screen, both languages, every width,
+//              the axe sweeps (`npm run test:e2e`; not part of the others)
 //   --faults   the fault-injection tests: processes killed with SIGKILL, PostgreSQL stopped under
 //              load (`npm run test:faults`; not part of the others)
 //   --ha       the failover tests on a Patroni cluster (`npm run test:ha`; not part of the others)
@@ -23,17 +25,18 @@ rmSync(report, { force: true });
 
 const args = process.argv.slice(2);
 const kinds = args
-  .filter((a) => ['--unit', '--int', '--e2e', '--faults', '--ha', '--ops'].includes(a))
+  .filter((a) => ['--unit', '--int', '--smoke', '--e2e', '--faults', '--ha', '--ops'].includes(a))
   .map((a) => a.slice(2));
 if (kinds.length > 1) {
-  console.error('Give at most one of --unit, --int, --e2e, --faults, --ha, --ops.');
+  console.error('Give at most one of --unit, --int, --smoke, --e2e, --faults, --ha, --ops.');
   process.exit(2);
 }
 const kind = kinds[0];
 const filters = args.filter((a) => !a.startsWith('--'));
 const started = Date.now();
 // The ops tests run the built release (frontend/dist in the image's folder).
-if (kind === undefined || kind === 'e2e' || kind === 'ops') ensureFrontendBuilt();
+if (kind === undefined || kind === 'smoke' || kind === 'e2e' || kind === 'ops')
+  ensureFrontendBuilt();
 // The compose profile's services run the image's command: the compiled release.
 if (kind === 'ha' || kind === 'ops') ensureServerBuilt();
 

@@ -97,6 +97,13 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: numbe
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * How soon a notification wakes a subscription that would otherwise sleep for its 60-s poll: a
+ * bound that tells the two apart on any machine (stretched by the run's slowness, at most 20 s),
+ * not a speed the test demands.
+ */
+const WOKEN_WITHIN_MS = budget(5000);
+
 interface Subscriber {
   delivered: RecordedEvent[];
   batches: { from: Position; events: RecordedEvent[] }[];
@@ -367,9 +374,10 @@ describe('EventNotifier', () => {
           const seqBefore = notifier.seq;
           const appendStarted = Date.now();
           const id = await appendOne();
+          // Well within the 60-s poll however slow the machine: only the notification wakes it.
           const delivered = await waitFor(
             () => sub.delivered.some((e) => e.eventId === id),
-            1000,
+            WOKEN_WITHIN_MS,
           ).then(
             () => true,
             () => false,
@@ -378,9 +386,8 @@ describe('EventNotifier', () => {
           expect(notifier.seq).toBeGreaterThan(seqBefore);
           const wakeReads = observed.reads.filter((r) => r.at >= appendStarted);
           expect(wakeReads.length).toBeGreaterThan(0);
-          expect(wakeReads[0]!.at - appendStarted).toBeLessThan(1000);
+          expect(wakeReads[0]!.at - appendStarted).toBeLessThan(WOKEN_WITHIN_MS);
           if (delivered) {
-            expect(Date.now() - appendStarted).toBeLessThan(1100);
             clean += 1;
           } else {
             // Only acceptable when the reads after the wake-up could not see the event yet: an
@@ -414,6 +421,6 @@ describe('EventNotifier', () => {
     await waitFor(() => notifier.seq > seq, 1000);
     const started = Date.now();
     await notifier.waitForWake(60_000, undefined, seq);
-    expect(Date.now() - started).toBeLessThan(50);
+    expect(Date.now() - started).toBeLessThan(WOKEN_WITHIN_MS);
   });
 });

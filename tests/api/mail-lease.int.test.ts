@@ -44,12 +44,15 @@ async function book(slotId: string, email: string) {
   return { client: v, ownerId, position: v.lastPosition! };
 }
 
-/** Milliseconds until every read model has applied the position (gives up after limitMs). */
-async function catchUpMs(position: string, limitMs = 5000): Promise<number> {
+/**
+ * Milliseconds until every read model has applied the position, or null when they had not after
+ * limitMs.
+ */
+async function catchUpMs(position: string, limitMs: number): Promise<number | null> {
   const target = parsePosition(position)!;
   const t0 = performance.now();
   while (!(await projectionsReached(suite.db.pool, readModelNames, target))) {
-    if (performance.now() - t0 > limitMs) break;
+    if (performance.now() - t0 > limitMs) return null;
     await sleep(5);
   }
   return performance.now() - t0;
@@ -93,12 +96,14 @@ describe('mail sending and the read models', () => {
     await sleep(300); // the sender has connected and waits for a greeting that does not come
 
     // Visitors go on booking while the SMTP server is frozen: each booking's read models catch up.
-    const lags: number[] = [];
+    // A read model held up by the frozen server would not catch up before the thaw at all: each
+    // booking's must, while the sender still waits (the bound only ends a stuck test).
+    const lags: (number | null)[] = [];
     let i = 3;
     while (performance.now() - frozenAt < 4000) {
       emails.push(`frozen${i}@example.at`);
       const b = await book(slotId, emails[i]!);
-      lags.push(await catchUpMs(b.position));
+      lags.push(await catchUpMs(b.position, budget(30_000)));
       const read = await b.client.get(`/api/owners/${b.ownerId}/tickets`);
       expect(read.status).toBe(200);
       expect(read.headers.get('x-read-stale')).toBeNull();
@@ -106,14 +111,14 @@ describe('mail sending and the read models', () => {
       await sleep(100);
     }
     const frozenMs = performance.now() - frozenAt;
+    const caughtUp = lags.filter((lag): lag is number => lag !== null).sort((a, b) => a - b);
     console.log(
       `projection lag with SMTP frozen for ${Math.round(frozenMs)} ms: ` +
-        `max ${Math.round(Math.max(...lags))} ms, median ${Math.round(lags.sort((a, b) => a - b)[lags.length >> 1]!)} ms over ${lags.length} bookings`,
+        `max ${Math.round(caughtUp.at(-1) ?? 0)} ms, median ${Math.round(caughtUp[caughtUp.length >> 1] ?? 0)} ms over ${lags.length} bookings`,
     );
     expect(settled).toBe(false); // the sender was stuck all along
     expect(sink.messages).toEqual([]);
-    // Stretched by the run's measured slowness: on a busy machine a projection's turn waits too.
-    expect(Math.max(...lags)).toBeLessThan(budget(2000));
+    expect(caughtUp.length).toBe(lags.length);
 
     sink.thaw();
     await sending;

@@ -171,14 +171,14 @@ describe('the occupancy display', () => {
       { firstName: 'Dora', lastName: 'Displaytest', email: 'dora.display@example.org' },
       [firstSlot],
     );
-    const booked = Date.now();
+    // The display asks every 5 s: the booking shows without a reload, within two rounds
+    // (stretched by the run's slowness: how soon is the product's promise, not this machine's).
     await expect
       .poll(() => foyer.getByText(TEXTS.de.free(4)).count(), {
         timeout: budget(10_000),
         interval: 200,
       })
       .toBeGreaterThan(0);
-    expect(Date.now() - booked).toBeLessThan(10_000);
     // No personal data on the screen.
     expect(await page.locator('body').innerText()).not.toContain('Displaytest');
     expect(watched.errors).toEqual([]);
