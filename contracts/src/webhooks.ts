@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { isStorableText, rule } from './rules.ts';
 
 /**
- * The event types a webhook endpoint can subscribe to (docs/product.md#webhooks). Their payloads
+ * The event types a webhook endpoint can subscribe to (docs/product.md#integrations). Their payloads
  * carry ids, the room, the date, times and seat counts, never a visitor's personal data.
  */
 export const WEBHOOK_EVENT_TYPES = [

@@ -15,7 +15,7 @@ import { persistentSecret } from './secrets.ts';
 import { fromContract, z } from './validation.ts';
 
 /**
- * Webhook endpoints (docs/product.md#webhooks): staff register a URL and the event types it
+ * Webhook endpoints (docs/product.md#integrations): staff register a URL and the event types it
  * gets; the webhook reactor (projections) writes a delivery per event into the outbox and the
  * delivery job signs and sends it (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
  * `webhook-signature`).
