@@ -124,7 +124,11 @@ export function monthWeeks(yearMonth: YearMonth): CalendarDay[][] {
   return weeks;
 }
 
-/** The fields of a time slot the calendar needs. */
+/**
+ * The fields of a time slot the calendar needs. `failedRules` is the server's seat answer
+ * (docs/product.md#states): whether a seat is left is the server's to say, since only it weighs
+ * holds that have ended and seats the waitlist claims; the browser never counts tickets for it.
+ */
 export interface CalendarSlot {
   readonly id: string;
   readonly date: string;
@@ -132,18 +136,18 @@ export interface CalendarSlot {
   readonly endTime: string;
   readonly capacity: number;
   readonly ticketCount: number;
+  readonly failedRules: readonly string[];
 }
 
 /** A day without slots is empty; it is full when no slot has a free seat, otherwise free. */
 export type DayStatus = 'empty' | 'free' | 'full';
 
-export function isSlotFull(slot: Pick<CalendarSlot, 'capacity' | 'ticketCount'>): boolean {
-  return slot.ticketCount >= slot.capacity;
+/** Whether the server's seat answer found no seat left in the slot. */
+export function isSlotFull(slot: Pick<CalendarSlot, 'failedRules'>): boolean {
+  return slot.failedRules.includes('timeslot_no_tickets_left');
 }
 
-export function dayStatus(
-  slots: readonly Pick<CalendarSlot, 'capacity' | 'ticketCount'>[],
-): DayStatus {
+export function dayStatus(slots: readonly Pick<CalendarSlot, 'failedRules'>[]): DayStatus {
   if (slots.length === 0) return 'empty';
   return slots.every(isSlotFull) ? 'full' : 'free';
 }

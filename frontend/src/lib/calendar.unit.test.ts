@@ -20,7 +20,14 @@ import {
 import { DEFAULT_TIME_ZONE, setLibraryTimeZone } from './dates';
 import { isOverbooked } from './staff-calendar';
 
-const slot = (date: string, startTime: string, capacity: number, ticketCount: number) =>
+/** A slot with the server's seat answer: full when it says no seat is left (`full`). */
+const slot = (
+  date: string,
+  startTime: string,
+  capacity: number,
+  ticketCount: number,
+  full = ticketCount >= capacity,
+) =>
   ({
     id: `${date}-${startTime}`,
     date,
@@ -28,6 +35,7 @@ const slot = (date: string, startTime: string, capacity: number, ticketCount: nu
     endTime: '23:59',
     capacity,
     ticketCount,
+    failedRules: full ? ['timeslot_no_tickets_left'] : [],
   }) satisfies CalendarSlot;
 
 describe('month weeks', () => {
@@ -123,6 +131,13 @@ describe('day status', () => {
       'full',
     );
     expect(dayStatus([slot('2026-03-02', '08:00', 0, 0)])).toBe('full');
+  });
+
+  it('takes whether a seat is left from the server, never from the counts', () => {
+    // Counted full, but the server weighs the ended holds among them: free.
+    expect(dayStatus([slot('2026-03-02', '08:00', 5, 5, false)])).toBe('free');
+    // Counted free, but the waitlist claims the seats: full.
+    expect(dayStatus([slot('2026-03-02', '08:00', 5, 3, true)])).toBe('full');
   });
 
   it('marks a day as overbooked when any slot has more tickets than capacity', () => {

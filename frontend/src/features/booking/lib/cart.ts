@@ -115,20 +115,15 @@ export type SlotAction =
   | 'fully-booked'
   | 'unavailable';
 
-export function slotAction(slot: {
-  failedRules?: readonly string[] | undefined;
-  ticketCount: number;
-  capacity: number;
-}): SlotAction {
+/** What the day dialog offers for a slot, from the server's seat answer alone (its rules). */
+export function slotAction(slot: { failedRules?: readonly string[] | undefined }): SlotAction {
   const rules = slot.failedRules ?? [];
   if (rules.includes('timeslot_already_in_transaction')) return 'in-cart';
   if (rules.includes('max_tickets_per_transaction_reached')) return 'cart-full';
   if (rules.includes('max_tickets_by_user_reached')) return 'visitor-full';
   if (rules.includes('max_tickets_per_day_reached')) return 'day-full';
   if (rules.includes('max_tickets_per_time_reached')) return 'overlap';
-  if (rules.includes('timeslot_no_tickets_left') || slot.ticketCount >= slot.capacity) {
-    return 'fully-booked';
-  }
+  if (rules.includes('timeslot_no_tickets_left')) return 'fully-booked';
   return rules.length > 0 ? 'unavailable' : 'book';
 }
 

@@ -145,9 +145,12 @@ describe('slot actions', () => {
     );
   });
 
-  it('shows fully booked for no tickets left or a full slot', () => {
+  it('shows fully booked when the server finds no seat left, whatever the counts say', () => {
     expect(slotAction(slot(['timeslot_no_tickets_left'], 4))).toBe('fully-booked');
-    expect(slotAction(slot([], 5))).toBe('fully-booked');
+    // Every seat counted, but holds among them have ended: the server offers a seat again.
+    expect(slotAction(slot([], 4))).toBe('book');
+    // Seats counted free, but the waitlist claims them: the server says none is left.
+    expect(slotAction(slot(['timeslot_no_tickets_left'], 1))).toBe('fully-booked');
   });
 
   it('says that a slot overlaps one in the cart', () => {
