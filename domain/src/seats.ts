@@ -52,7 +52,8 @@ export function seatsTakenApart(state: SeatHolder, now: Date): SeatsTaken {
   let heldUntil: string | null = null;
   for (const t of Object.values(state.tickets)) {
     if (t.status === 'BOOKED') booked += 1;
-    else if (t.expiresAt !== null && new Date(t.expiresAt) > now) {
+    // Only a hold (NEW) holds: a ticket cancelled or released before its hold ended takes no seat.
+    else if (t.status === 'NEW' && t.expiresAt !== null && new Date(t.expiresAt) > now) {
       held += 1;
       if (heldUntil === null || new Date(t.expiresAt) > new Date(heldUntil))
         heldUntil = t.expiresAt;
