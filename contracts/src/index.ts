@@ -25,3 +25,4 @@ export * from './booking-number.ts';
 export * from './webhooks.ts';
 export * from './closures.ts';
 export * from './insights.ts';
+export * from './check-in.ts';

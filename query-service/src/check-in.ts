@@ -1,8 +1,9 @@
-import { normalBookingNumber } from '@rr/contracts';
+import { CheckInCode, normalBookingNumber } from '@rr/contracts';
 import { UNDO_CHECK_IN_MINUTES } from '@rr/domain';
 import {
   CHECK_IN_ROLES,
   defineRoute,
+  fromContract,
   localDateTime,
   ownerIdParam,
   problems,
@@ -175,7 +176,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
         'What a scanned or typed code names, on any day: the ticket of a QR reference or the tickets of a booking number, with date, room and check-in (when and by whom), so the check-in screen can explain a code it could not check in',
       tags: ['check-in'],
       access: [...CHECK_IN_ROLES, 'reports'],
-      query: z.object({ code: z.string().trim().min(1, 'Value is required').max(200) }),
+      query: z.object({ code: fromContract(CheckInCode) }),
       responses: {
         200: {
           description: 'The tickets the code names, by date and start time',

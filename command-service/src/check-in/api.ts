@@ -1,5 +1,13 @@
 import { Refused } from '@rr/domain';
-import { CHECK_IN_ROLES, defineRoute, problems, z, type RouteDef } from '@rr/platform';
+import { CheckInCode } from '@rr/contracts';
+import {
+  CHECK_IN_ROLES,
+  defineRoute,
+  fromContract,
+  problems,
+  z,
+  type RouteDef,
+} from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { runCheckInCommand, ticketsOfCode } from './check-in.ts';
 
@@ -65,7 +73,7 @@ export function checkInCommandRoutes(deps: CommandDeps): RouteDef[] {
         "Check in by a ticket's QR reference or by a booking number of today (its first ticket that can be checked in now)",
       tags: ['check-in'],
       access: CHECK_IN_ROLES,
-      body: z.object({ code: z.string().trim().min(1, 'Value is required').max(200) }),
+      body: z.object({ code: fromContract(CheckInCode) }),
       responses: {
         200: { description: 'Checked in', schema: CheckInResult },
         404: {
