@@ -71,24 +71,26 @@ interface DueRow {
  * and this process's own attempts ($4, whose leases a jump of the clock may have overtaken: never
  * claimed twice here). Each endpoint's oldest due come first, and every endpoint's first place
  * before any endpoint's second, endpoints failing now after the others: an endpoint with a
- * backlog of failures never takes the room of the others. The outer conditions repeat the inner
- * ones: a row another sender claimed meanwhile is not taken twice.
+ * backlog of failures never takes the room of the others. Per endpoint it reads at most $5 due
+ * rows and its leased ones (the partial indexes of migration 061), whatever its backlog. The
+ * outer conditions repeat the inner ones: a row another sender claimed meanwhile is not taken
+ * twice.
  */
 const CLAIM = `
-  WITH under_way AS (
-    SELECT endpoint_id, count(*) AS n FROM webhook_deliveries
-     WHERE status = 'pending' AND lease_owner IS NOT NULL
-       AND (leased_until > $1 OR id = ANY($4::text[]))
-     GROUP BY endpoint_id
-  ), due AS (
+  WITH due AS (
     SELECT x.id, x.next_attempt_at, x.created_at, y.failing_since IS NOT NULL AS failing,
-           COALESCE(u.n, 0) + row_number() OVER (PARTITION BY x.endpoint_id
-                                                 ORDER BY x.next_attempt_at, x.created_at, x.id) AS place
-      FROM webhook_deliveries x
-      JOIN webhook_endpoints y ON y.id = x.endpoint_id AND y.disabled_at IS NULL
-      LEFT JOIN under_way u ON u.endpoint_id = x.endpoint_id
-     WHERE x.status = 'pending' AND x.next_attempt_at <= $1
-       AND (x.leased_until IS NULL OR x.leased_until <= $1) AND x.id <> ALL($4::text[])
+           u.n + row_number() OVER (PARTITION BY y.id ORDER BY x.next_attempt_at, x.created_at) AS place
+      FROM webhook_endpoints y
+     CROSS JOIN LATERAL (
+       SELECT count(*) AS n FROM webhook_deliveries z
+        WHERE z.endpoint_id = y.id AND z.lease_owner IS NOT NULL AND z.status = 'pending'
+          AND (z.leased_until > $1 OR z.id = ANY($4::text[]))) u
+     CROSS JOIN LATERAL (
+       SELECT w.id, w.next_attempt_at, w.created_at FROM webhook_deliveries w
+        WHERE w.endpoint_id = y.id AND w.status = 'pending' AND w.next_attempt_at <= $1
+          AND (w.leased_until IS NULL OR w.leased_until <= $1) AND w.id <> ALL($4::text[])
+        ORDER BY w.next_attempt_at, w.created_at LIMIT $5) x
+     WHERE y.disabled_at IS NULL
   )
   UPDATE webhook_deliveries d SET leased_until = $2, lease_owner = $3
     FROM webhook_endpoints e
