@@ -220,6 +220,11 @@ const ConfigSchema = z.object({
         .filter(Boolean),
     ),
   WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(1000),
+  // Webhook attempts under way at once in one process, and to one endpoint over every process
+  // that sends (projections/src/webhooks/sender.ts): endpoints are served side by side, so a
+  // hanging one holds only its own places; one per endpoint keeps its deliveries one after another.
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1).max(100).default(1),
   WEBHOOK_SIGNING_KEY: z.string().min(32).optional(),
   // The server's own pg_dump archives (server/src/backup.ts): every this many hours (0: off),
   // the newest BACKUP_KEEP kept in BACKUP_DIR (default DATA_DIR/backups); PostgreSQL's client

@@ -154,6 +154,8 @@ export function startWebhookSender(
         throw err;
       })),
     intervalMs: config.WEBHOOK_INTERVAL_MS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    concurrencyPerEndpoint: config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
   });
   sender.start();
   return sender;

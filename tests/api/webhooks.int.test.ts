@@ -1,6 +1,7 @@
 // Webhooks: endpoints staff register, deliveries from the log, signed (Standard Webhooks),
-// retried by the injected clock, kept across a restart, free of personal data, and never sent
-// to an internal address. Receivers listen on 127.0.0.1 and 127.0.0.2 only.
+// retried by the injected clock, kept across a restart, free of personal data, never sent to an
+// internal address, and never held up by another endpoint that hangs or drips. Receivers listen
+// on 127.0.0.1 and 127.0.0.2 only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_EVENT_TYPES } from '@rr/contracts';
@@ -29,6 +30,8 @@ const options: TestAppOptions = {
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     WEBHOOK_INTERVAL_MS: '50',
+    // Above the default of one, so that the bound per endpoint is seen holding.
+    WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2',
   },
 };
 let suite: AdminSuite;
@@ -385,9 +388,12 @@ describe('internal addresses', () => {
     const slot = await createSlot(suite.admin, roomId, day(5), '09:00', '10:00', 5);
     await book([slot]);
     await waitForRequests(hooks, 1);
+    // Both endpoints are sent to at once, and an attempt is recorded after its answer came.
     await waitFor(
-      'the refused attempt',
-      async () => (await deliveries(sneaky.id))[0]?.attempts === 1,
+      'the refused and the redirected attempt',
+      async () =>
+        (await deliveries(sneaky.id))[0]?.attempts === 1 &&
+        (await deliveries(redirecting.id))[0]?.attempts === 1,
       budget(10_000),
     );
     const [redirected] = await deliveries(redirecting.id);
@@ -581,5 +587,120 @@ describe('payloads', () => {
       expect.arrayContaining(['created', 'services']),
     );
     await removeEndpoint(endpoint.id);
+  });
+});
+
+describe('an endpoint that never answers and one that answers a byte a second', () => {
+  it('delay only their own deliveries: a healthy endpoint gets every booking at once, retries or not', async () => {
+    const hanging = await receiver();
+    hanging.answer = () => 'hang';
+    const dripping = await receiver();
+    dripping.answer = () => 'drip';
+    const healthy = await receiver();
+    const types = ['booking.created'];
+    const dead = await createEndpoint(hanging.url, types);
+    const slow = await createEndpoint(dripping.url, types);
+    const good = await createEndpoint(healthy.url, types);
+    const slot = await createSlot(suite.admin, roomId, day(7), '09:00', '18:00', 40);
+    const booked: string[] = [];
+    const bookSome = async (n: number) => {
+      for (let i = 0; i < n; i++) booked.push((await book([slot])).transactionId);
+    };
+    const bookingIdsAt = (r: WebhookReceiver) =>
+      r.received.map((x) => (JSON.parse(x.body) as { data: { bookingId: string } }).data.bookingId);
+    const recorded = async (endpointId: string) =>
+      (
+        await suite.db.pool.query<{ status: string; attempts: number; last_error: string | null }>(
+          'SELECT status, attempts, last_error FROM webhook_deliveries WHERE endpoint_id = $1',
+          [endpointId],
+        )
+      ).rows;
+
+    // Every attempt to the two others takes the whole 10 s limit: one after another, 20 bookings
+    // would keep the healthy receiver waiting for minutes.
+    await bookSome(20);
+    await waitForRequests(healthy, 20, 'every booking at the healthy receiver');
+    expect(bookingIdsAt(healthy).sort()).toEqual([...booked].sort());
+    // An attempt is recorded after its answer came.
+    const deliveredOnce = async (n: number) => {
+      const rows = await recorded(good.id);
+      return rows.length === n && rows.every((d) => d.status === 'delivered' && d.attempts === 1);
+    };
+    await waitFor('20 deliveries recorded delivered', () => deliveredOnce(20), budget(5_000));
+    // The others get as many attempts at once as the bound per endpoint allows, not more.
+    expect(hanging.mostOpen).toBe(2);
+    expect(dripping.mostOpen).toBe(2);
+
+    // The limit covers the whole exchange: the dripping answer is cut off, though a byte comes
+    // every second, and both failures are recorded as timeouts.
+    await waitFor(
+      'the first attempts of the hanging and the dripping endpoint recorded',
+      async () =>
+        (await recorded(dead.id)).some((d) => d.attempts > 0) &&
+        (await recorded(slow.id)).some((d) => d.attempts > 0),
+      budget(20_000),
+    );
+    for (const endpoint of [dead, slow]) {
+      const tried = (await recorded(endpoint.id)).filter((d) => d.attempts > 0);
+      expect(tried.length).toBeGreaterThanOrEqual(1);
+      expect(tried.every((d) => d.status === 'pending' && d.last_error === 'timeout')).toBe(true);
+    }
+    expect(dripping.received[0]!.closed).toBe(true);
+    expect(hanging.received[0]!.closed).toBe(true);
+
+    // Their retries come due beside new deliveries: the healthy receiver still gets its own at once.
+    clock.advance(60_000);
+    await bookSome(5);
+    await waitForRequests(healthy, 25, 'the later bookings at the healthy receiver');
+    expect(bookingIdsAt(healthy).sort()).toEqual([...booked].sort());
+    await waitFor('25 deliveries recorded delivered', () => deliveredOnce(25), budget(5_000));
+    expect(hanging.mostOpen).toBe(2);
+    expect(dripping.mostOpen).toBe(2);
+    for (const endpoint of [dead, slow, good]) await removeEndpoint(endpoint.id);
+  });
+});
+
+describe('the bound over all endpoints', () => {
+  it('holds WEBHOOK_CONCURRENCY attempts at once; a stop cuts them off and counts none of them', async () => {
+    // An app of its own with a bound of 3 (the suite's app stops first: one sender at a time).
+    await suite.app.close();
+    const bounded = await startTestApp(suite.db, clock, {
+      env: { ...options.env, WEBHOOK_CONCURRENCY: '3' },
+    });
+    const admin = new Client(bounded.baseUrl).shareSession(suite.admin);
+    const hanging = await Promise.all([1, 2, 3, 4].map(() => receiver()));
+    for (const r of hanging) r.answer = () => 'hang';
+    const endpoints = [];
+    for (const r of hanging)
+      endpoints.push(await createEndpoint(r.url, ['timeslot.created'], admin));
+    await createSlot(admin, roomId, day(8), '09:00', '10:00', 5);
+    const open = () => hanging.reduce((n, r) => n + r.open, 0);
+    try {
+      await waitFor('three attempts under way', () => open() === 3, budget(10_000));
+      await sleep(budget(400));
+      expect(open()).toBe(3);
+    } finally {
+      await bounded.close();
+    }
+    // Stopped, the sender hangs up; an attempt cut off so is no failure of its endpoint's: the
+    // deliveries are due again for the next sender, none of them tried.
+    await waitFor('the receivers hung up on', () => open() === 0, budget(5_000));
+    const rows = await suite.db.pool.query<{
+      status: string;
+      attempts: number;
+      lease_owner: string | null;
+    }>(
+      'SELECT status, attempts, lease_owner FROM webhook_deliveries WHERE endpoint_id = ANY($1::uuid[])',
+      [endpoints.map((e) => e.id)],
+    );
+    expect(rows.rows).toHaveLength(4);
+    for (const d of rows.rows)
+      expect(d).toEqual({ status: 'pending', attempts: 0, lease_owner: null });
+
+    // The suite's app again, for whatever runs after.
+    restarted = await startTestApp(suite.db, clock, options);
+    suite.app = restarted;
+    suite.admin = new Client(restarted.baseUrl).shareSession(suite.admin);
+    for (const e of endpoints) await removeEndpoint(e.id);
   });
 });

@@ -4,14 +4,25 @@ import http from 'node:http';
 export interface Received {
   headers: Record<string, string>;
   body: string;
+  /** Whether its connection has ended (answered, or closed by either side). */
+  closed: boolean;
 }
+
+/**
+ * The answer to a request: a status, a redirect target, `'hang'` (the request is read and never
+ * answered) or `'drip'` (a 200 whose body comes one byte a second and never ends).
+ */
+export type Answer = number | { redirect: string } | 'hang' | 'drip';
 
 export interface WebhookReceiver {
   url: string;
   port: number;
   received: Received[];
-  /** The answer to the next request, by its number (from 0): a status, or a redirect target. */
-  answer: (n: number) => number | { redirect: string };
+  /** The answer to the next request, by its number (from 0). */
+  answer: (n: number) => Answer;
+  /** Requests whose connection is open now, and the most there were at once. */
+  open: number;
+  mostOpen: number;
   close(): Promise<void>;
 }
 
@@ -25,18 +36,35 @@ export async function startReceiver(host = '127.0.0.1', port = 0): Promise<Webho
     port: 0,
     received: [],
     answer: () => 200,
+    open: 0,
+    mostOpen: 0,
     close: () => Promise.resolve(),
   };
   const server = http.createServer((req, res) => {
+    receiver.open += 1;
+    receiver.mostOpen = Math.max(receiver.mostOpen, receiver.open);
+    let drip: NodeJS.Timeout | undefined;
+    let record: Received | undefined;
+    res.on('close', () => {
+      clearInterval(drip);
+      receiver.open -= 1;
+      if (record) record.closed = true;
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const n = receiver.received.length;
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      receiver.received.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
+      record = { headers, body: Buffer.concat(chunks).toString('utf8'), closed: false };
+      receiver.received.push(record);
       const answer = receiver.answer(n);
-      if (typeof answer === 'number') res.writeHead(answer).end();
+      if (answer === 'hang') return;
+      if (answer === 'drip') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.flushHeaders();
+        drip = setInterval(() => res.write('.'), 1000);
+      } else if (typeof answer === 'number') res.writeHead(answer).end();
       else res.writeHead(307, { Location: answer.redirect }).end();
     });
   });

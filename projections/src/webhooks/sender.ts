@@ -46,6 +46,10 @@ export interface WebhookSenderOptions {
   policy: OutboundPolicy;
   signingKey: () => Promise<string>;
   intervalMs: number;
+  /** Attempts under way at once in this process (WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** Attempts under way at once to one endpoint, over every process that sends (WEBHOOK_CONCURRENCY_PER_ENDPOINT). */
+  concurrencyPerEndpoint: number;
   resolve?: Resolver;
   leaseMs?: number;
 }
@@ -61,34 +65,78 @@ interface DueRow {
 }
 
 /**
- * Claims the oldest due delivery of an enabled endpoint that nobody holds: one short statement
- * (the mail sender's lease, see MailSender), due by the injected clock.
+ * Claims due deliveries of enabled endpoints that nobody holds, at most $6 of them and at most
+ * $5 under way per endpoint: one short statement (the mail sender's lease, see MailSender), due
+ * by the injected clock. What is under way at an endpoint are its running leases, in any process,
+ * and this process's own attempts ($4, whose leases a jump of the clock may have overtaken: never
+ * claimed twice here). Each endpoint's oldest due come first, and every endpoint's first place
+ * before any endpoint's second, endpoints failing now after the others: an endpoint with a
+ * backlog of failures never takes the room of the others. Per endpoint it reads at most $5 due
+ * rows and its leased ones (the partial indexes of migration 061), whatever its backlog. The
+ * outer conditions repeat the inner ones: a row another sender claimed meanwhile is not taken
+ * twice.
  */
 const CLAIM = `
+  WITH due AS (
+    SELECT x.id, x.next_attempt_at, x.created_at, y.failing_since IS NOT NULL AS failing,
+           u.n + row_number() OVER (PARTITION BY y.id ORDER BY x.next_attempt_at, x.created_at) AS place
+      FROM webhook_endpoints y
+     CROSS JOIN LATERAL (
+       SELECT count(*) AS n FROM webhook_deliveries z
+        WHERE z.endpoint_id = y.id AND z.lease_owner IS NOT NULL AND z.status = 'pending'
+          AND (z.leased_until > $1 OR z.id = ANY($4::text[]))) u
+     CROSS JOIN LATERAL (
+       SELECT w.id, w.next_attempt_at, w.created_at FROM webhook_deliveries w
+        WHERE w.endpoint_id = y.id AND w.status = 'pending' AND w.next_attempt_at <= $1
+          AND (w.leased_until IS NULL OR w.leased_until <= $1) AND w.id <> ALL($4::text[])
+        ORDER BY w.next_attempt_at, w.created_at LIMIT $5) x
+     WHERE y.disabled_at IS NULL
+  )
   UPDATE webhook_deliveries d SET leased_until = $2, lease_owner = $3
     FROM webhook_endpoints e
-   WHERE d.id = (SELECT x.id FROM webhook_deliveries x
-                   JOIN webhook_endpoints y ON y.id = x.endpoint_id AND y.disabled_at IS NULL
-                  WHERE x.status = 'pending' AND x.next_attempt_at <= $1
-                    AND (x.leased_until IS NULL OR x.leased_until <= $1)
-                  ORDER BY x.next_attempt_at, x.created_at LIMIT 1 FOR UPDATE OF x SKIP LOCKED)
+   WHERE d.id IN (SELECT id FROM due WHERE place <= $5
+                   ORDER BY place, failing, next_attempt_at, created_at LIMIT $6)
      AND e.id = d.endpoint_id
      AND d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= $1)
   RETURNING d.id, d.endpoint_id, d.payload, d.attempts, d.created_at, e.url, e.secret_salt`;
 
 /** What an attempt came to: a 2xx answer, or the failure recorded (status code or error). */
-type Outcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+type Failure = { ok: false; status: number | null; error: string };
+type Outcome = { ok: true; status: number } | Failure;
+
+/** An attempt cut off by the sender's stop: not the endpoint's failure, never recorded as one. */
+const STOPPED = 'stopped';
+
+/** The outcome of an attempt whose deadline (or the sender's stop) came first. */
+const cutOff = (deadline: AbortSignal): Failure => ({
+  ok: false,
+  status: null,
+  error:
+    deadline.reason instanceof DOMException && deadline.reason.name === 'TimeoutError'
+      ? 'timeout'
+      : STOPPED,
+});
+
+/** Resolves when `deadline` passes (never before). */
+const passing = (deadline: AbortSignal): Promise<Failure> =>
+  new Promise((resolve) => {
+    if (deadline.aborted) resolve(cutOff(deadline));
+    else deadline.addEventListener('abort', () => resolve(cutOff(deadline)), { once: true });
+  });
 
 /**
  * Sends one request to the address checked, never to another: the connection's lookup answers
  * that address (DNS is not asked again), TLS still verifies the certificate for the host name.
- * Redirects are answers like any other (a failure), never followed.
+ * Redirects are answers like any other (a failure), never followed. The deadline ends the whole
+ * exchange, connection to the last byte of the answer, however steadily bytes arrive: no idle
+ * timeout, which a receiver sending a byte a second would keep resetting.
  */
 function post(
   url: URL,
   address: { address: string; family: 4 | 6 },
   headers: Record<string, string>,
   body: string,
+  deadline: AbortSignal,
 ): Promise<Outcome> {
   return new Promise((resolve) => {
     const lib = url.protocol === 'https:' ? https : http;
@@ -96,7 +144,7 @@ function post(
     const done = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      deadline.removeEventListener('abort', onDeadline);
       resolve(outcome);
     };
     const req = lib.request(
@@ -145,28 +193,42 @@ function post(
         res.on('error', finish);
       },
     );
-    const timer = setTimeout(() => {
+    // Outcome first, then the connection torn down (its own events then find the outcome settled).
+    function onDeadline() {
+      done(cutOff(deadline));
       req.destroy();
-      done({ ok: false, status: null, error: 'timeout' });
-    }, WEBHOOK_TIMEOUT_MS);
+    }
+    deadline.addEventListener('abort', onDeadline, { once: true });
     req.on('error', (err: NodeJS.ErrnoException) =>
       done({ ok: false, status: null, error: err.code ?? err.message }),
     );
-    req.end(body);
+    if (deadline.aborted) onDeadline();
+    else req.end(body);
   });
 }
 
 /**
- * The delivery job: sends due deliveries of the webhook outbox, one at a time, outside any
- * transaction (a hanging receiver holds no transaction and no pooled connection, see the
- * MailSender), signed with the endpoint's secret (Standard Webhooks). A delivery keeps its
- * webhook-id on every attempt; a failure is retried after growing delays for 24 hours from its
- * event, then given up; an endpoint whose attempts have all failed for 24 hours is disabled with
- * the last answer as its reason. The address is checked again before every attempt.
+ * The delivery job: sends due deliveries of the webhook outbox outside any transaction (a hanging
+ * receiver holds no transaction and no pooled connection, see the MailSender), signed with the
+ * endpoint's secret (Standard Webhooks). Endpoints are served side by side: each round claims
+ * what there is room for (`concurrency` in this process, `concurrencyPerEndpoint` to one
+ * endpoint) and starts those attempts without waiting for them, and each attempt that ends makes
+ * room for the next claim at once; so an endpoint that hangs, drips or fails only ever holds its
+ * own places, and its retries wait in the outbox by their due time, holding none. A delivery
+ * keeps its webhook-id on every attempt; a failure is retried after growing delays for 24 hours
+ * from its event, then given up; an endpoint whose attempts have all failed for 24 hours is
+ * disabled with the last answer as its reason. The address is checked again before every attempt.
  */
 export class WebhookSender {
   private job: IntervalJob | null = null;
   private readonly leaseMs: number;
+  /** The attempts under way in this process, by delivery id. */
+  private readonly underWay = new Map<string, Promise<void>>();
+  /** Aborted by stop(): no more claims, and the attempts under way are cut off. */
+  private readonly stopping = new AbortController();
+  /** The claims running now; another asked for meanwhile runs after them. */
+  private claiming: Promise<number> | null = null;
+  private claimAgain = false;
 
   constructor(private readonly o: WebhookSenderOptions) {
     this.leaseMs = o.leaseMs ?? WEBHOOK_LEASE_MS;
@@ -175,42 +237,99 @@ export class WebhookSender {
   start(): void {
     this.job = startIntervalJob(
       'webhook delivery',
-      () => this.sendDue(),
+      () => this.startDue(),
       this.o.intervalMs,
       this.o.logger,
     );
   }
 
+  /**
+   * Ends the job: no more claims; the attempts under way are cut off and their deliveries left
+   * due for the next sender (an attempt cut off by a stop counts as none).
+   */
   async stop(): Promise<void> {
+    this.stopping.abort();
     await this.job?.stop();
+    await this.claiming;
+    await Promise.all(this.underWay.values());
   }
 
-  /** Attempts every due delivery once; answers how many were delivered. */
-  async sendDue(max = 100): Promise<number> {
-    let delivered = 0;
-    for (let i = 0; i < max; i++) {
-      const outcome = await this.sendOne();
-      if (outcome === 'none') break;
-      if (outcome === 'delivered') delivered += 1;
+  /**
+   * Starts attempts of due deliveries while there is room, without waiting for them; answers
+   * how many it started. Called while claims run, it has them claim once more when done (an
+   * attempt that ended meanwhile made room they did not see).
+   */
+  startDue(): Promise<number> {
+    if (this.claiming) {
+      this.claimAgain = true;
+      return this.claiming;
     }
-    return delivered;
+    this.claiming = this.claimWhileRoom().finally(() => (this.claiming = null));
+    return this.claiming;
   }
 
-  private async sendOne(): Promise<'none' | 'delivered' | 'failed'> {
+  private async claimWhileRoom(): Promise<number> {
+    let started = 0;
+    do {
+      this.claimAgain = false;
+      while (!this.stopping.signal.aborted) {
+        const room = this.o.concurrency - this.underWay.size;
+        if (room <= 0) break;
+        const rows = await this.claim(room);
+        started += rows.length;
+        if (rows.length < room) break;
+      }
+    } while (this.claimAgain && !this.stopping.signal.aborted);
+    return started;
+  }
+
+  /** Claims up to `room` due deliveries and starts their attempts. */
+  private async claim(room: number): Promise<DueRow[]> {
     const lease = randomUUID();
     const now = this.o.clock.now();
     const claimed = await this.o.pool.query<DueRow>(CLAIM, [
       now,
       new Date(now.getTime() + this.leaseMs),
       lease,
+      [...this.underWay.keys()],
+      this.o.concurrencyPerEndpoint,
+      room,
     ]);
-    const row = claimed.rows[0];
-    if (!row) return 'none';
+    for (const row of claimed.rows) {
+      const attempt = this.deliver(row, lease)
+        .catch((err: unknown) =>
+          this.o.logger.warn(
+            { webhookId: row.id, err: String(err) },
+            'webhook attempt not recorded',
+          ),
+        )
+        .finally(() => {
+          this.underWay.delete(row.id);
+          if (!this.stopping.signal.aborted)
+            this.startDue().catch((err: unknown) =>
+              this.o.logger.warn({ err: String(err) }, 'webhook delivery round failed'),
+            );
+        });
+      this.underWay.set(row.id, attempt);
+    }
+    return claimed.rows;
+  }
+
+  /** One attempt of a claimed delivery, and its outcome recorded while the lease is still ours. */
+  private async deliver(row: DueRow, lease: string): Promise<void> {
     const outcome = await this.attempt(row).catch((err: unknown): Outcome => ({
       ok: false,
       status: null,
       error: String(err),
     }));
+    if (!outcome.ok && outcome.error === STOPPED) {
+      await this.o.pool.query(
+        `UPDATE webhook_deliveries SET leased_until = NULL, lease_owner = NULL
+          WHERE id = $1 AND lease_owner = $2`,
+        [row.id, lease],
+      );
+      return;
+    }
     const at = this.o.clock.now();
     if (outcome.ok) {
       await this.o.pool.query(
@@ -225,7 +344,7 @@ export class WebhookSender {
         [row.endpoint_id],
       );
       this.o.logger.info({ webhookId: row.id, status: outcome.status }, 'webhook delivered');
-      return 'delivered';
+      return;
     }
     const failures = row.attempts + 1;
     const giveUp = at.getTime() - row.created_at.getTime() >= WEBHOOK_RETRY_MS;
@@ -261,11 +380,22 @@ export class WebhookSender {
       { webhookId: row.id, attempts: failures, status: outcome.status, error: outcome.error },
       giveUp ? 'webhook not delivered; given up' : 'webhook not delivered; will retry',
     );
-    return 'failed';
   }
 
+  /**
+   * One attempt under one deadline, from the address check to the answer's last byte (or the
+   * sender's stop, whichever comes first).
+   */
   private async attempt(row: DueRow): Promise<Outcome> {
-    const check = await checkOutboundUrl(row.url, this.o.policy, this.o.resolve);
+    const deadline = AbortSignal.any([
+      this.stopping.signal,
+      AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    ]);
+    const check = await Promise.race([
+      checkOutboundUrl(row.url, this.o.policy, this.o.resolve),
+      passing(deadline),
+    ]);
+    if ('error' in check) return check;
     if (!check.ok)
       return { ok: false, status: null, error: `refused (${check.reason}): ${check.detail}` };
     const secret = webhookSecret(await this.o.signingKey(), row.endpoint_id, row.secret_salt);
@@ -280,6 +410,7 @@ export class WebhookSender {
         'webhook-signature': signature,
       },
       row.payload,
+      deadline,
     );
   }
 }
