@@ -75,3 +75,12 @@ export const VisitorEmailCheckInput = z.object({
   email: requiredEmail(),
   transactionId: z.optional(z.uuid()),
 });
+
+/**
+ * A booking's confirmation (docs/product.md#confirmed-addresses): the token of the confirmation
+ * mail's link, the secret only the mail carries (43 characters; longer is no token). Left out,
+ * the confirmation is refused like a wrong token.
+ */
+export const ConfirmationInput = z.object({
+  token: z.optional(z.string().check(z.maxLength(100))),
+});

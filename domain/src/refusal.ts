@@ -27,6 +27,7 @@ export type RefusalCode =
   | 'booking__email_domain_not_allowed'
   | 'booking__no_show_blocked'
   | 'booking__confirmation_lapsed'
+  | 'booking__confirmation_link_invalid'
   | 'personal_data__erased'
   | 'waitlist__not_available'
   | 'waitlist__seats_free'

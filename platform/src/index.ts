@@ -22,6 +22,7 @@ export * from './cart-key.ts';
 export * from './read-pools.ts';
 export * from './check-in-code.ts';
 export * from './my-bookings.ts';
+export * from './confirmation-tokens.ts';
 export * from './interval-job.ts';
 export * from './staff-sso.ts';
 export * from './ldap-sign-in.ts';

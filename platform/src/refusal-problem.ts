@@ -25,6 +25,7 @@ const statusOf: Record<RefusalCode, number> = {
   booking__email_domain_not_allowed: 403,
   booking__no_show_blocked: 403,
   booking__confirmation_lapsed: 409,
+  booking__confirmation_link_invalid: 403,
   personal_data__erased: 409,
   waitlist__not_available: 409,
   waitlist__seats_free: 409,

@@ -66,6 +66,7 @@ const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
   booking__email_blacklisted: [{ code: 'booking__email_blacklisted' }],
   booking__no_show_blocked: [{ code: 'booking__no_show_blocked', until: '2027-01-25' }],
   booking__confirmation_lapsed: [{ code: 'booking__confirmation_lapsed' }],
+  booking__confirmation_link_invalid: [{ code: 'booking__confirmation_link_invalid' }],
   booking__email_domain_not_allowed: [
     { code: 'booking__email_domain_not_allowed', domains: ['uibk.ac.at', 'student.uibk.ac.at'] },
   ],

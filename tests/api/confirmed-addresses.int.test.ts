@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseDueTickets, releaseUnconfirmed } from '@rr/command-service';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
 import type { MailSender } from '@rr/projections';
+import type { ParsedMail } from 'mailparser';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
@@ -20,8 +22,9 @@ import { waitFor } from '../support/wait-for.ts';
 /**
  * Confirmed addresses (docs/product.md#confirmed-addresses): a room's `confirmBookingMinutes`
  * makes a visitor's booking await the confirmation mail's link; confirmed through the owner
- * page's POST, or released by the job at the deadline (actor `system`, a short mail), with a
- * 409 for a confirmation after it. A room without the setting books as always. And the race: 50
+ * page's POST with the secret only the mail's link carries (the owner id alone, which the booker
+ * has, confirms nothing), or released by the job at the deadline (actor `system`, a short mail),
+ * with a 409 for a confirmation after it. A room without the setting books as always. And the race: 50
  * confirmations against release rounds at the deadline leave each ticket confirmed or released,
  * never both, the read models agreeing.
  */
@@ -61,8 +64,39 @@ async function ownerTickets(b: Booked): Promise<OwnerTicket[]> {
   return (await res.json()) as OwnerTicket[];
 }
 
-const confirm = (b: Pick<Booked, 'ownerId' | 'client'>) =>
-  b.client.request('POST', `/api/owners/${b.ownerId}/confirm`);
+/** The confirmation as the owner page posts it: with the token of the mail's link, or without. */
+const confirm = (b: Pick<Booked, 'ownerId' | 'client'>, token?: string) =>
+  b.client.request(
+    'POST',
+    `/api/owners/${b.ownerId}/confirm`,
+    token === undefined ? {} : { json: { token } },
+  );
+
+/** The token of the confirmation link in a mail to the owner (only the mail carries it). */
+function tokenOf(mail: ParsedMail | undefined, ownerId: string): string {
+  const link = new RegExp(
+    `https://library\\.example/reserve/reservation-confirmation/${ownerId}#confirm=([A-Za-z0-9_-]+)`,
+  ).exec(mail?.text ?? '');
+  expect(link, 'the confirmation link in the mail').not.toBeNull();
+  expect(mail!.html).toContain(link![0]);
+  return link![1]!;
+}
+
+/** The booking's confirmations in the event log. */
+const confirmedEvents = async (ticketId: string) =>
+  (
+    await suite.db.pool.query(
+      `SELECT 1 FROM events WHERE event_type = 'TicketConfirmed' AND data->>'ticketId' = $1`,
+      [ticketId],
+    )
+  ).rowCount;
+
+/** A refusal of a confirmation without the mail's secret: problem+json, its catalogue code. */
+async function expectLinkRefused(res: Response) {
+  expect(res.status).toBe(403);
+  expect(res.headers.get('content-type')).toContain('application/problem+json');
+  expect(await res.json()).toMatchObject({ error: 'booking__confirmation_link_invalid' });
+}
 
 /** Sends what the outbox holds once `count` mails are pending; answers the new mails. */
 async function sendAll(count: number) {
@@ -157,10 +191,11 @@ describe('a booking in a room with confirmed addresses', () => {
     // Opening the page (its GETs) confirmed nothing.
     expect((await ownerTickets(b))[0]!.confirmBy).toBe(deadline);
 
-    const first = await confirm(b);
+    const token = tokenOf(mail, b.ownerId);
+    const first = await confirm(b, token);
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ confirmed: 1 });
-    const again = await confirm(b);
+    const again = await confirm(b, token);
     expect(again.status).toBe(200);
     expect(await again.json()).toMatchObject({ confirmed: 0 });
     expect(await ownerTickets(b)).toMatchObject([
@@ -177,14 +212,14 @@ describe('a booking in a room with confirmed addresses', () => {
     const soon = await createSlot(suite.admin, confirming, TODAY, '09:10', '09:50', 5);
     const b = await book(soon, 'de');
     expect((await ownerTickets(b))[0]!.confirmBy).toBe('2026-11-23T08:10:00.000Z');
-    await sendAll(1);
-    expect((await confirm(b)).status).toBe(200);
+    const [mail] = await sendAll(1);
+    expect((await confirm(b, tokenOf(mail, b.ownerId))).status).toBe(200);
   });
 
   it('is released at the deadline by the job (actor system, a short mail); confirming then answers 409', async () => {
     const full = await createSlot(suite.admin, confirming, DAY, '14:00', '16:00', 1);
     const b = await book(full, 'en');
-    await sendAll(1);
+    const token = tokenOf((await sendAll(1))[0], b.ownerId);
     // The seat is taken while it awaits confirmation: no overbooking.
     const other = new Client(suite.app.baseUrl);
     const refused = await other.request('POST', '/api/transactions', {
@@ -214,7 +249,7 @@ describe('a booking in a room with confirmed addresses', () => {
     await expect
       .poll(() => ownerTickets(b), { timeout: budget(5000) })
       .toMatchObject([{ id: b.ticketId, status: 'INVALID', confirmBy: null, unconfirmed: true }]);
-    const late = await confirm(b);
+    const late = await confirm(b, token);
     expect(late.status).toBe(409);
     expect(late.headers.get('content-type')).toContain('application/problem+json');
     expect(await late.json()).toMatchObject({ error: 'booking__confirmation_lapsed' });
@@ -253,9 +288,9 @@ describe('a booking in a room with confirmed addresses', () => {
     clock.set(BASE);
     const slot = await createSlot(suite.admin, confirming, DAY, '17:00', '18:00', 5);
     const b = await book(slot, 'de');
-    await sendAll(1);
+    const token = tokenOf((await sendAll(1))[0], b.ownerId);
     clock.set(new Date(BASE.getTime() + 30 * MINUTE));
-    const late = await confirm(b);
+    const late = await confirm(b, token);
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({ error: 'booking__confirmation_lapsed' });
     expect(await releaseUnconfirmed(suite.app.deps)).toBe(1);
@@ -264,8 +299,122 @@ describe('a booking in a room with confirmed addresses', () => {
   });
 });
 
+describe("the confirmation needs the secret of the mail's link", () => {
+  it("the owner id alone, a wrong token or another booking's refuse and change nothing; the mail's token confirms", async () => {
+    clock.set(BASE);
+    const slot = await createSlot(suite.admin, confirming, addDays(DAY, 4), '10:00', '12:00', 5);
+    // The booker has the owner id (the booking's answer, the booked page) but not the mailbox.
+    const b = await book(slot, 'de');
+    const other = await book(slot, 'en');
+    const deadline = new Date(BASE.getTime() + 30 * MINUTE).toISOString();
+    await expectLinkRefused(await confirm(b));
+    await expectLinkRefused(await confirm(b, 'A'.repeat(43)));
+
+    const mails = await sendAll(2);
+    const mail = mails.find((m) => m.text?.includes(`reservation-confirmation/${b.ownerId}#`));
+    const token = tokenOf(mail, b.ownerId);
+    const othersToken = tokenOf(
+      mails.find((m) => m.text?.includes(`reservation-confirmation/${other.ownerId}#`)),
+      other.ownerId,
+    );
+    expect(othersToken).not.toBe(token);
+    const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    for (const wrong of [undefined, '', altered, othersToken, token.slice(1)])
+      await expectLinkRefused(await confirm(b, wrong));
+    // Too long to be a token: the field's error.
+    const long = await confirm(b, 'A'.repeat(1000));
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ error: 'validation__error' });
+    // Nothing changed: no confirmation in the log, the ticket still awaits it.
+    expect(await confirmedEvents(b.ticketId)).toBe(0);
+    expect(await ownerTickets(b)).toMatchObject([
+      { id: b.ticketId, status: 'BOOKED', confirmBy: deadline },
+    ]);
+
+    const res = await confirm(b, token);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ confirmed: 1 });
+    expect(await confirmedEvents(b.ticketId)).toBe(1);
+    // The other booking still awaits its own token.
+    expect(await confirmedEvents(other.ticketId)).toBe(0);
+    expect((await confirm(other, othersToken)).status).toBe(200);
+
+    // The token is a secret: beside the log only its SHA-256, in the log and the outbox nothing.
+    const stored = await suite.db.pool.query<{ hash: string }>(
+      `SELECT encode(token_hash, 'hex') AS hash FROM confirmation_tokens WHERE owner_id = $1`,
+      [b.ownerId],
+    );
+    expect(stored.rows).toEqual([{ hash: createHash('sha256').update(token).digest('hex') }]);
+    const clear = await suite.db.pool.query(
+      `SELECT 1 FROM events e WHERE e.data::text LIKE '%' || $1 || '%'
+       UNION ALL SELECT 1 FROM mail_outbox m WHERE row_to_json(m)::text LIKE '%' || $1 || '%'
+       UNION ALL SELECT 1 FROM confirmation_tokens c WHERE row_to_json(c)::text LIKE '%' || $1 || '%'`,
+      [token],
+    );
+    expect(clear.rowCount).toBe(0);
+  });
+
+  it('a mail sent again carries a link of its own, and the first link still works', async () => {
+    clock.set(BASE);
+    const slot = await createSlot(suite.admin, confirming, addDays(DAY, 4), '13:00', '14:00', 5);
+    const b = await book(slot, 'en');
+    const [first] = await sendAll(1);
+    const firstToken = tokenOf(first, b.ownerId);
+    // Sent again (a lease that ran out while the first send was in flight: at least once).
+    await suite.db.pool.query(
+      `UPDATE mail_outbox SET status = 'pending', next_attempt_at = $2
+        WHERE owner_id = $1 AND kind = 'confirmation'`,
+      [b.ownerId, clock.now()],
+    );
+    const [second] = await sendAll(1);
+    const secondToken = tokenOf(second, b.ownerId);
+    expect(secondToken).not.toBe(firstToken);
+    const res = await confirm(b, firstToken);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ confirmed: 1 });
+    const again = await confirm(b, secondToken);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ confirmed: 0 });
+  });
+
+  it('a booking whose confirmation mail went out without a token (the previous release) gets a mail with one', async () => {
+    clock.set(BASE);
+    const slot = await createSlot(suite.admin, confirming, addDays(DAY, 4), '15:00', '16:00', 5);
+    const b = await book(slot, 'de');
+    // The previous release's sender sent the confirmation mail: a link without a token.
+    await expect
+      .poll(
+        async () =>
+          (
+            await suite.db.pool.query(
+              `UPDATE mail_outbox SET status = 'sent', sent_at = $2, attempts = 1
+                WHERE owner_id = $1 AND kind = 'confirmation' AND status = 'pending'`,
+              [b.ownerId, clock.now()],
+            )
+          ).rowCount,
+        { timeout: budget(5000) },
+      )
+      .toBe(1);
+    await expectLinkRefused(await confirm(b));
+    const before = sink.messages.length;
+    expect(await sender.sendDue()).toBe(1);
+    const [mail] = sink.messages.slice(before);
+    expect(mail!.subject).toBe(`Ihre Reservierung ${b.bookingNumber}`);
+    expect(mail!.text).toContain(
+      'Bitte bestätigen Sie Ihre Reservierung bis 23.11.2026, 09:30 Uhr',
+    );
+    const token = tokenOf(mail, b.ownerId);
+    // Once: the next rounds send nothing more.
+    expect(await sender.sendDue()).toBe(0);
+    const res = await confirm(b, token);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ confirmed: 1 });
+    expect(await sender.sendDue()).toBe(0);
+  });
+});
+
 describe('a room without the setting', () => {
-  it('books at once, asks for nothing, and a confirmation changes nothing', async () => {
+  it('books at once, asks for nothing, and a confirmation (no link asked for one) changes nothing', async () => {
     const slot = await createSlot(suite.admin, plain, DAY, '10:00', '12:00', 5);
     const b = await book(slot, 'en');
     expect(await ownerTickets(b)).toMatchObject([
@@ -273,9 +422,9 @@ describe('a room without the setting', () => {
     ]);
     const [mail] = await sendAll(1);
     expect(mail!.text).not.toContain('confirm your reservation by');
-    const res = await confirm(b);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ confirmed: 0 });
+    expect(mail!.text).not.toContain('#confirm=');
+    await expectLinkRefused(await confirm(b));
+    expect(await confirmedEvents(b.ticketId)).toBe(0);
     clock.set(new Date(BASE.getTime() + 24 * 60 * MINUTE));
     expect(await releaseUnconfirmed(suite.app.deps)).toBe(0);
     expect((await ownerTickets(b))[0]!.status).toBe('BOOKED');
@@ -325,6 +474,13 @@ describe('confirmations racing the release at the deadline', () => {
       );
     const booked: Booked[] = [];
     for (let i = 0; i < 50; i++) booked.push(await book(slots[i % 5]!));
+    const mails = await sendAll(50);
+    const tokens = booked.map((b) =>
+      tokenOf(
+        mails.find((m) => m.text?.includes(`reservation-confirmation/${b.ownerId}#`)),
+        b.ownerId,
+      ),
+    );
     const deadline = new Date(BASE.getTime() + 30 * MINUTE);
     // A second before the deadline the confirmations set off; once the first have answered (the
     // others in flight, some decided and not yet committed), the clock reaches the deadline and
@@ -332,8 +488,8 @@ describe('confirmations racing the release at the deadline', () => {
     clock.set(new Date(deadline.getTime() - 1000));
     let answered = 0;
     const confirmations = Promise.all(
-      booked.map((b) =>
-        confirm(b).then((res) => {
+      booked.map((b, i) =>
+        confirm(b, tokens[i]).then((res) => {
           answered += 1;
           return res;
         }),

@@ -384,7 +384,7 @@ describe('personal data erasure', () => {
       expect(await readdir(mailDir)).toEqual(['README.txt']);
     });
 
-    it('erases a booking released unconfirmed: its confirmation and release mails, no trace in any table', async () => {
+    it('erases a booking released unconfirmed: its confirmation and release mails, its link tokens, no trace in any table', async () => {
       // docs/product.md#confirmed-addresses: the erasure rules of any booking apply.
       clock.set(new Date('2026-11-23T09:00:00Z'));
       const room = await createRoom(admin, 'Confirmation erasure room');
@@ -437,6 +437,10 @@ describe('personal data erasure', () => {
       expect(await fileHits(mailDir, unconfirmedTraces)).not.toEqual([]);
       const before = await databaseHits(unconfirmedTraces);
       expect(before.hits).toContain('personal_data.last_name: unbestaetigt');
+      // The hash of the confirmation link's token (the mailbox's secret) goes with the data.
+      const tokens = () =>
+        db.pool.query('SELECT 1 FROM confirmation_tokens WHERE owner_id = $1', [ownerId]);
+      expect((await tokens()).rowCount).toBe(1);
 
       clock.set(dayAfter);
       expect(await erasePersonalData(app.deps, { mailDir })).toBe(1);
@@ -444,6 +448,7 @@ describe('personal data erasure', () => {
       for (const table of ['events', 'mail_outbox', 'personal_data', 'ticket_state', 'rm_tickets'])
         expect(after.tables).toContain(table);
       expect(after.hits).toEqual([]);
+      expect((await tokens()).rowCount).toBe(0);
       expect(await fileHits(mailDir, unconfirmedTraces)).toEqual([]);
       // The released ticket stays (it never held personal data), marked unconfirmed.
       await expect

@@ -1,10 +1,15 @@
 // In the browser: confirmed addresses (docs/product.md#confirmed-addresses). Staff see a booking
-// awaiting confirmation in the reservations list; the visitor's owner page (the mail's link)
-// asks to confirm by the deadline, and its button confirms. German and English, 375 and 1280
-// wide, axe clean; the API test (tests/api/confirmed-addresses.int.test.ts) covers the release.
+// awaiting confirmation in the reservations list; the visitor's owner page asks to confirm by the
+// deadline: opened without the mail's secret (right after booking, or by the owner id alone) it
+// says to check the mail and offers no button; opened by the confirmation mail's link (from a
+// real SMTP sink) its button confirms. German and English, 375 and 1280 wide, axe clean; the API
+// test (tests/api/confirmed-addresses.int.test.ts) covers the refusals and the release.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { freePort } from '../support/ports.ts';
+import { SmtpSink } from '../support/smtp-sink.ts';
+import { budget } from '../support/time-budget.ts';
 import { weekdaysAhead } from './dates.ts';
 import { expectAccessible, launchBrowser, startServer, type RunningServer } from './harness.ts';
 import { openStaffPage, signInAs, VIEWPORTS } from './staff-ux-support.ts';
@@ -16,11 +21,13 @@ import {
   waitForReadModels,
   type VisitorBooking,
 } from './test-rooms.ts';
-import { main, openVisitorPage } from './visitor-pages.ts';
+import { addSlot, fillPersonalData, h1, main, openVisitorPage } from './visitor-pages.ts';
 
 let db: TestDatabase;
+let sink: SmtpSink;
 let server: RunningServer;
 let browser: Browser;
+let day: Date;
 const RUNS = (['de', 'en'] as const).flatMap((lang) =>
   VIEWPORTS.map((viewport) => ({ lang, viewport })),
 );
@@ -28,12 +35,16 @@ const TEXTS = {
   de: {
     confirmBy: /^Bitte bestätigen Sie Ihre Reservierung bis \d\d\.\d\d\.\d{4}, \d\d:\d\d Uhr\./,
     button: 'Reservierung bestätigen',
+    checkMail:
+      /^Den Link zur Bestätigung haben wir Ihnen per E-Mail an die Adresse der Reservierung geschickt/,
     confirmed: 'Vielen Dank, Ihre Reservierung ist bestätigt.',
     awaiting: 'Wartet auf Bestätigung',
   },
   en: {
     confirmBy: /^Please confirm your reservation by \d\d\.\d\d\.\d{4}, \d\d:\d\d\./,
     button: 'Confirm reservation',
+    checkMail:
+      /^We have sent the link to confirm to the reservation's e-mail address: please check your mail/,
     confirmed: 'Thank you, your reservation is confirmed.',
     awaiting: 'Awaiting confirmation',
   },
@@ -44,9 +55,23 @@ const bookings: VisitorBooking[] = [];
 const visitorPage = (viewport: { width: number; height: number }, lang: 'de' | 'en' = 'de') =>
   openVisitorPage(browser, viewport, lang);
 
+/** The confirmation link of the mail to this address (the owner page with the mail's token). */
+async function mailedConfirmLink(email: string): Promise<string> {
+  const link = (text: string | undefined) =>
+    /http:\/\/127\.0\.0\.1:\d+\/reservation-confirmation\/[0-9a-f]{32}#confirm=[A-Za-z0-9_-]{43}/.exec(
+      text ?? '',
+    )?.[0];
+  const found = () =>
+    link(sink.messages.find((m) => JSON.stringify(m.to).includes(email) && link(m.text))?.text);
+  await expect.poll(found, { timeout: budget(10_000) }).toBeTruthy();
+  return found()!;
+}
+
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await startServer(db);
+  sink = new SmtpSink(await freePort());
+  await sink.start();
+  server = await startServer(db, { SMTP_URL: sink.url });
   browser = await launchBrowser();
   const { admin, idOf } = await createTestRooms(server.baseUrl);
   const room = idOf(FIRST_ROOM);
@@ -54,7 +79,7 @@ beforeAll(async () => {
     json: { confirmBookingMinutes: 1440 },
   });
   if (set.status !== 200) throw new Error(`services not set: ${set.status}`);
-  const [day] = weekdaysAhead(1) as [Date];
+  [day] = weekdaysAhead(1) as [Date];
   const slot = await createSlot(admin, room, day, '09:00', '12:00', 10);
   for (const [i] of RUNS.entries())
     bookings.push(
@@ -70,12 +95,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await sink?.stop();
   await db?.drop();
 });
 
 describe('confirmed addresses in the browser', () => {
   for (const [i, { lang, viewport }] of RUNS.entries()) {
-    it(`staff see the booking awaiting confirmation; the owner page confirms it (${lang}, ${viewport.width} px)`, async () => {
+    it(`staff see the booking awaiting confirmation; the owner page asks to check the mail, whose link confirms (${lang}, ${viewport.width} px)`, async () => {
       const texts = TEXTS[lang];
       const staff = await openStaffPage(browser, viewport, lang);
       try {
@@ -95,12 +121,23 @@ describe('confirmed addresses in the browser', () => {
 
       const page = await visitorPage(viewport, lang);
       try {
+        // The owner id alone (what the booker has): check the mail, no button.
         await page.goto(`${server.baseUrl}/reservation-confirmation/${bookings[i]!.ownerId}`);
+        await main(page).getByText(texts.confirmBy).waitFor();
+        await main(page).getByText(texts.checkMail).waitFor();
+        expect(await main(page).getByRole('button', { name: texts.button }).count()).toBe(0);
+        await expectAccessible(
+          page,
+          `owner page awaiting confirmation, no link (${lang}, ${viewport.width} px)`,
+        );
+        // The mail's link: the button.
+        await page.goto(await mailedConfirmLink(`clara.confirm${i}@example.at`));
         await main(page).getByText(texts.confirmBy).waitFor();
         await expectAccessible(
           page,
-          `owner page awaiting confirmation (${lang}, ${viewport.width} px)`,
+          `owner page awaiting confirmation, the mail's link (${lang}, ${viewport.width} px)`,
         );
+        expect(await main(page).getByText(texts.checkMail).count()).toBe(0);
         await main(page).getByRole('button', { name: texts.button, exact: true }).click();
         await main(page).getByRole('status').getByText(texts.confirmed).waitFor();
         await main(page).getByRole('button', { name: texts.button }).waitFor({ state: 'detached' });
@@ -110,4 +147,39 @@ describe('confirmed addresses in the browser', () => {
       }
     });
   }
+
+  it("right after booking in the browser, the booked page asks to check the mail and offers no confirm button; the mail's link confirms", async () => {
+    const page = await visitorPage(VIEWPORTS[VIEWPORTS.length - 1]!, 'de');
+    try {
+      await page.goto(`${server.baseUrl}/`);
+      await h1(page, 'Lesesaal reservieren').waitFor();
+      await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
+      await h1(page, FIRST_ROOM).waitFor();
+      await addSlot(page, day, '09:00-12:00');
+      await page
+        .getByRole('complementary', { name: 'Ihre Reservierungen' })
+        .getByRole('link', { name: 'Weiter zu Ihren Reservierungen' })
+        .click();
+      await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
+      await h1(page, 'Ihre Daten').waitFor();
+      // Anyone can type an address that is not theirs.
+      await fillPersonalData(page, 'prof.mueller@uni.example');
+      await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
+      await h1(page, 'Zusammenfassung').waitFor();
+      await main(page).getByRole('button', { name: 'Verbindlich reservieren' }).click();
+
+      await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+      await main(page).getByText(TEXTS.de.confirmBy).waitFor();
+      await main(page).getByText(TEXTS.de.checkMail).waitFor();
+      expect(await main(page).getByRole('button', { name: TEXTS.de.button }).count()).toBe(0);
+      await expectAccessible(page, 'booked page awaiting confirmation');
+
+      // Only the mailbox's reader confirms: the link of the mail.
+      await page.goto(await mailedConfirmLink('prof.mueller@uni.example'));
+      await main(page).getByRole('button', { name: TEXTS.de.button, exact: true }).click();
+      await main(page).getByRole('status').getByText(TEXTS.de.confirmed).waitFor();
+    } finally {
+      await page.context().close();
+    }
+  });
 });

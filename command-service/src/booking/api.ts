@@ -1,4 +1,13 @@
-import { defineRoute, messages, ownerIdParam, Problem, z, type RouteDef } from '@rr/platform';
+import { ConfirmationInput } from '@rr/contracts';
+import {
+  defineRoute,
+  fromContract,
+  messages,
+  ownerIdParam,
+  Problem,
+  z,
+  type RouteDef,
+} from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 import { CartAnswer, CartTicket } from './cart-answer.ts';
 import { cartCommands } from './cart-commands.ts';
@@ -26,6 +35,8 @@ export const TicketIdsQuery = z.object({
 export const CancelledAnswer = z.object({ cancelled: z.number(), position: z.string() });
 
 const TicketCreation = z.object({ timeSlotId: z.uuid('Not a valid id') }).openapi('TicketCreation');
+/** The confirmation's body: the token of the mail's link; none (no body) is refused like a wrong one. */
+const ConfirmationBody = fromContract(ConfirmationInput).optional().openapi('ConfirmationInput');
 const TxParams = z.object({ transactionId: z.uuid('Not a valid id') });
 const MovedTicket = CartTicket.extend({
   ownerId: z.string(),
@@ -183,16 +194,21 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
       method: 'post',
       path: '/owners/{ownerId}/confirm',
       summary:
-        "Confirm a booking's address (the owner page, opened by the confirmation mail's link, posts it; a GET never confirms, as mail scanners open links): its tickets awaiting confirmation are booked for good; confirming twice changes nothing",
+        "Confirm a booking's address with the token of the confirmation mail's link (the owner page, opened by that link, posts it; a GET never confirms, as mail scanners open links; the owner id alone never confirms): its tickets awaiting confirmation are booked for good; confirming twice changes nothing",
       tags: ['visitor'],
       access: 'public',
       params: z.object({ ownerId: ownerIdParam }),
+      body: ConfirmationBody,
       responses: {
         200: {
           description: 'Confirmed: how many tickets this request confirmed (0: confirmed already)',
           schema: z
             .object({ confirmed: z.number().int(), position: z.string() })
             .openapi('ConfirmedAnswer'),
+        },
+        403: {
+          description:
+            "booking__confirmation_link_invalid: no token, or not one of the owner's confirmation mails",
         },
         404: { description: 'Unknown or malformed owner id' },
         409: {
@@ -201,8 +217,8 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
         },
       },
       malformedPathNotFound: 'Owner',
-      handler: async ({ params }) => {
-        const { answer, position } = await confirmBooking(deps, params.ownerId);
+      handler: async ({ params, body }) => {
+        const { answer, position } = await confirmBooking(deps, params.ownerId, body?.token);
         return { body: { confirmed: answer, position } };
       },
     }),

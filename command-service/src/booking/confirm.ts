@@ -1,7 +1,9 @@
 import { timeSlotStreamId, visitorStreamId, type AppendRequest } from '@rr/events';
+import { confirmationTokenMatches } from '@rr/platform';
 import {
   decideConfirmation,
   refuse,
+  Refused,
   type ConfirmationCommand,
   type ConfirmationDecision,
   type SlotState,
@@ -43,11 +45,18 @@ function appendsOf(decision: ConfirmationDecision, { slots, visitor }: Loaded): 
 }
 
 /**
- * The visitor confirms their booking (POST /owners/{ownerId}/confirm): every ticket of it still
- * awaiting confirmation. Answers how many tickets it confirmed (0: confirmed already, or never
- * asked); `booking__confirmation_lapsed` when its tickets were released unconfirmed.
+ * The visitor confirms their booking (POST /owners/{ownerId}/confirm) with the token of the
+ * confirmation mail's link: every ticket of it still awaiting confirmation. The owner id alone
+ * proves nothing (the booker has it whatever address they typed): without a token of the owner's
+ * mails the confirmation is refused (`booking__confirmation_link_invalid`), before anything is
+ * decided. Answers how many tickets it confirmed (0: confirmed already);
+ * `booking__confirmation_lapsed` when its tickets were released unconfirmed.
  */
-export async function confirmBooking(deps: CommandDeps, ownerId: string) {
+export async function confirmBooking(
+  deps: CommandDeps,
+  ownerId: string,
+  token: string | undefined,
+) {
   const command: ConfirmationCommand = { type: 'ConfirmBooking', data: { ownerId } };
   return handleCommand(deps.store, {
     actor: { kind: 'visitor' },
@@ -58,6 +67,11 @@ export async function confirmBooking(deps: CommandDeps, ownerId: string) {
       );
       const booking = b.rows[0];
       if (!booking) throw refuse.notFound('Owner');
+      if (!(await confirmationTokenMatches(s.client, ownerId, token)))
+        throw new Refused(
+          'booking__confirmation_link_invalid',
+          "Only the link of the booking's confirmation mail confirms it",
+        );
       const cart = await loadTransaction(s, booking.transaction_id);
       const slots = await lockCartAndSlots(
         s,

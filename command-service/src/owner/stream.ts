@@ -1,4 +1,5 @@
 import { transactionStreamId, type Actor, type StoreSession } from '@rr/events';
+import { eraseConfirmationTokens } from '@rr/platform';
 import {
   decideOwner,
   normalizeEmail,
@@ -90,7 +91,9 @@ export async function changeOwnerData(
 
 /**
  * Erases a booking's personal data (the erasure job): the row goes, with the owner's mail errors
- * (SMTP replies may quote the address), and PersonalDataErased is appended to the cart stream.
+ * (SMTP replies may quote the address) and the hashes of its confirmation links (the mailbox's
+ * secret, docs/product.md#confirmed-addresses), and PersonalDataErased is appended to the cart
+ * stream.
  * Answers whether it erased (false: erased already, or never booked).
  */
 export async function erasePersonalDataOf(
@@ -109,6 +112,7 @@ export async function erasePersonalDataOf(
         'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = $1 AND last_error IS NOT NULL',
         [ownerId],
       );
+      await eraseConfirmationTokens(s.client, ownerId);
     },
   );
   return answer;

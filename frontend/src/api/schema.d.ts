@@ -3270,7 +3270,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm a booking's address (the owner page, opened by the confirmation mail's link, posts it; a GET never confirms, as mail scanners open links): its tickets awaiting confirmation are booked for good; confirming twice changes nothing */
+        /** Confirm a booking's address with the token of the confirmation mail's link (the owner page, opened by that link, posts it; a GET never confirms, as mail scanners open links; the owner id alone never confirms): its tickets awaiting confirmation are booked for good; confirming twice changes nothing */
         post: {
             parameters: {
                 query?: never;
@@ -3280,7 +3280,11 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ConfirmationInput"];
+                };
+            };
             responses: {
                 /** @description Confirmed: how many tickets this request confirmed (0: confirmed already) */
                 200: {
@@ -3299,6 +3303,13 @@ export interface paths {
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
+                };
+                /** @description booking__confirmation_link_invalid: no token, or not one of the owner's confirmation mails */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Unknown or malformed owner id */
                 404: {
@@ -6984,6 +6995,9 @@ export interface components {
         ConfirmedAnswer: {
             confirmed: number;
             position: string;
+        };
+        ConfirmationInput: {
+            token?: string;
         };
         MovedTicket: components["schemas"]["CartTicket"] & {
             ownerId: string;

@@ -34,6 +34,7 @@ const VISITOR_ERROR_KEYS = [
   'booking__no_show_blocked',
   'booking__no_show_blocked_until',
   'booking__confirmation_lapsed',
+  'booking__confirmation_link_invalid',
   'booking__email_domain_not_allowed_domains',
   'recaptcha__validation_error',
   'validation__error',

@@ -46,9 +46,10 @@ export interface MailInput {
   reason?: string | null | undefined;
   /**
    * A confirmation of tickets awaiting the confirmation of the address: the earliest deadline, in
-   * the library's time zone; the mail asks to confirm by then through its link.
+   * the library's time zone, and the link that confirms (the owner page with this mail's token,
+   * the secret only the mail carries); the mail asks to confirm by then through that link.
    */
-  confirmBy?: { date: string; time: string } | null | undefined;
+  confirmBy?: { date: string; time: string; url: string } | null | undefined;
 }
 
 /** The library a mail comes from: its name and the address readers may write to. */
@@ -297,7 +298,10 @@ export function composeMail(input: MailInput): ComposedMail {
   const feed = input.kind === 'confirmation' ? input.calendarFeedUrl : undefined;
   const confirm =
     input.kind === 'confirmation' && input.confirmBy
-      ? t.confirmBy(t.at(input.confirmBy.date, input.confirmBy.time))
+      ? {
+          text: t.confirmBy(t.at(input.confirmBy.date, input.confirmBy.time)),
+          url: input.confirmBy.url,
+        }
       : null;
   const text = [
     t.greeting(name),
@@ -307,7 +311,7 @@ export function composeMail(input: MailInput): ComposedMail {
     '',
     `${t.number}: ${input.bookingNumber}`,
     '',
-    ...(confirm ? [confirm, input.confirmationUrl, ''] : []),
+    ...(confirm ? [confirm.text, confirm.url, ''] : []),
     ...checkIn,
     link,
     input.confirmationUrl,
@@ -321,7 +325,7 @@ export function composeMail(input: MailInput): ComposedMail {
 <p>${escapeHtml(intro).replace('\n', '<br>')}</p>
 <ul>${input.tickets.map((x) => `<li>${escapeHtml(slotLine(input.language, x))}${qrImage(x, t.qrAlt)}</li>`).join('')}</ul>
 <p>${escapeHtml(t.number)}: <strong>${escapeHtml(input.bookingNumber)}</strong></p>
-${confirm ? `<p><strong>${escapeHtml(confirm)}</strong> <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>\n` : ''}${checkIn.length ? `<p>${escapeHtml(t.checkIn)}</p>\n` : ''}<p>${escapeHtml(link)} <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>
+${confirm ? `<p><strong>${escapeHtml(confirm.text)}</strong> <a href="${escapeHtml(confirm.url)}">${escapeHtml(confirm.url)}</a></p>\n` : ''}${checkIn.length ? `<p>${escapeHtml(t.checkIn)}</p>\n` : ''}<p>${escapeHtml(link)} <a href="${escapeHtml(input.confirmationUrl)}">${escapeHtml(input.confirmationUrl)}</a></p>
 ${feed ? `<p>${escapeHtml(t.feed)} <a href="${escapeHtml(feed)}">${escapeHtml(feed)}</a></p>\n` : ''}${closingHtml(input.language, input.library)}
 </body></html>`;
   return { subject, text, html, ics: calendarFile(input) };

@@ -153,13 +153,20 @@ describe('dates in the mails', () => {
 });
 
 describe('confirmed addresses (docs/product.md#confirmed-addresses)', () => {
-  const confirmBy = { date: '2026-11-23', time: '09:30' };
-  it('asks a confirmation awaiting its confirmation to confirm by the deadline, through the link', () => {
+  const url = 'https://library.example/reservation-confirmation/aaaa#confirm=secret';
+  const confirmBy = { date: '2026-11-23', time: '09:30', url };
+  it('asks a confirmation awaiting its confirmation to confirm by the deadline, through the link with its token', () => {
     const de = composeMail({ ...input, confirmBy });
     expect(de.text).toContain(
       'Bitte bestätigen Sie Ihre Reservierung bis 23.11.2026, 09:30 Uhr: Öffnen Sie den folgenden Link',
     );
+    expect(de.text).toMatch(
+      /Öffnen Sie den folgenden Link[^\n]*\nhttps:\/\/library\.example\/reservation-confirmation\/aaaa#confirm=secret\n/,
+    );
     expect(de.html).toContain('Bitte bestätigen Sie Ihre Reservierung bis 23.11.2026, 09:30 Uhr');
+    expect(de.html).toContain(`href="${url}"`);
+    // The link to view or cancel stays the owner page's, without the token.
+    expect(de.text.split(url)).toHaveLength(2);
     const en = composeMail({ ...input, language: 'en', confirmBy });
     expect(en.text).toContain('Please confirm your reservation by 23.11.2026, 09:30: open');
   });

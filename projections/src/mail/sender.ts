@@ -9,6 +9,7 @@ import {
   type TransactionEvent,
 } from '@rr/events';
 import {
+  issueConfirmationToken,
   localDateTime,
   mailFileName,
   qrPng,
@@ -30,6 +31,7 @@ import { ticketsStillToRemind } from './reminders.ts';
 import { redactedSendError, sendErrorCode } from './redact.ts';
 import { loadJoinMail, loadOfferMail, loadWaitlistClosedMail } from './waitlist-offer.ts';
 import { loadMyBookingsMail } from './my-bookings-link.ts';
+import { enqueueConfirmationLinks } from './confirmation-links.ts';
 
 /** A mail to send: its texts (the calendar file where it has one) and what its errors must not quote. */
 interface Composed {
@@ -168,6 +170,7 @@ export class MailSender {
 
   /** Sends every due mail (a failed one is deferred with back-off, the others still go); answers how many were sent. */
   async sendDue(max = 100): Promise<number> {
+    await enqueueConfirmationLinks(this.o.pool, this.o.clock.now());
     let sent = 0;
     for (let i = 0; i < max; i++) {
       const outcome = await this.sendOne();
@@ -381,8 +384,11 @@ export class MailSender {
       for (const t of chosen) if (checkInRooms.has(t.roomId)) checkIns.add(t.ticketId);
     }
     // Confirmed addresses: the earliest deadline of the tickets still awaiting confirmation
-    // (written with the booking beside the log; gone once confirmed or released).
-    let confirmBy: { date: string; time: string } | null = null;
+    // (written with the booking beside the log; gone once confirmed or released), and the link
+    // that confirms: a token of this mail's own, the secret only the mail carries (its hash is
+    // stored before the send, so the link works once the mail is read; a mail sent again gets
+    // another, and both work).
+    let confirmBy: MailInput['confirmBy'] = null;
     if (row.kind === 'confirmation') {
       const due = await this.o.pool.query<{ confirm_by: Date | null }>(
         `SELECT min(confirm_by) AS confirm_by FROM ticket_state
@@ -390,7 +396,13 @@ export class MailSender {
         [chosen.map((t) => t.ticketId)],
       );
       const at = due.rows[0]?.confirm_by;
-      if (at) confirmBy = localDateTime(at, this.o.timeZone);
+      if (at) {
+        const token = await issueConfirmationToken(this.o.pool, row.owner_id, this.o.clock.now());
+        confirmBy = {
+          ...localDateTime(at, this.o.timeZone),
+          url: `${this.baseUrl()}reservation-confirmation/${row.owner_id}#confirm=${token}`,
+        };
+      }
     }
     const mail: MailInput = {
       kind: row.kind,

@@ -174,9 +174,16 @@ export const bookingApi = baseApi
         }),
         invalidatesTags: ['OwnerTickets', 'VisitorSlots'],
       }),
-      /** Confirms the booking's address (confirmed addresses): posted by a button, never on load. */
-      confirmOwnerBooking: build.mutation<unknown, string>({
-        query: (ownerId) => ({ url: `owners/${enc(ownerId)}/confirm`, method: 'POST' }),
+      /**
+       * Confirms the booking's address (confirmed addresses) with the token of the mail's link:
+       * posted by a button, never on load.
+       */
+      confirmOwnerBooking: build.mutation<unknown, { ownerId: string; token: string }>({
+        query: ({ ownerId, token }) => ({
+          url: `owners/${enc(ownerId)}/confirm`,
+          method: 'POST',
+          body: { token },
+        }),
         invalidatesTags: ['OwnerTickets'],
       }),
       /** Moves a booked ticket to another slot of its room (the new ticket keeps the booking). */

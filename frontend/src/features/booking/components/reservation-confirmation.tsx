@@ -35,12 +35,29 @@ interface Cancelling {
 }
 
 /**
- * Confirmed addresses (docs/product.md#confirmed-addresses): while tickets await confirmation,
- * "please confirm by …" (the earliest deadline, in the library's time zone) and the button that
- * posts the confirmation; opening the page never confirms (mail scanners open links). A booking
- * released unconfirmed says so.
+ * The token of the confirmation mail's link (`#confirm=…`): in the fragment, which the browser
+ * never sends, so no server or proxy log keeps the secret; null when the page was opened
+ * otherwise (right after booking, the booking's other links).
  */
-function ConfirmBooking({ ownerId, tickets }: { ownerId: string; tickets: Ticket[] }) {
+const confirmationTokenOf = (hash: string): string | null =>
+  new URLSearchParams(hash.replace(/^#/, '')).get('confirm') || null;
+
+/**
+ * Confirmed addresses (docs/product.md#confirmed-addresses): while tickets await confirmation,
+ * "please confirm by …" (the earliest deadline, in the library's time zone) and, opened by the
+ * confirmation mail's link (its token), the button that posts the confirmation; opened otherwise
+ * (the booked page, whose visitor need not own the address), "check your mail" instead. Opening
+ * the page never confirms (mail scanners open links). A booking released unconfirmed says so.
+ */
+function ConfirmBooking({
+  ownerId,
+  token,
+  tickets,
+}: {
+  ownerId: string;
+  token: string | null;
+  tickets: Ticket[];
+}) {
   const { t } = useTranslation('booking');
   const [confirm, { isLoading, error, isSuccess }] = useConfirmOwnerBookingMutation();
   const deadline = tickets
@@ -56,14 +73,18 @@ function ConfirmBooking({ ownerId, tickets }: { ownerId: string; tickets: Ticket
           </strong>
         </p>
         {error ? <ErrorBox error={error} /> : null}
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={isLoading}
-          onClick={() => void confirm(ownerId)}
-        >
-          {t('confirmation.confirm-booking')}
-        </button>
+        {token ? (
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={isLoading}
+            onClick={() => void confirm({ ownerId, token })}
+          >
+            {t('confirmation.confirm-booking')}
+          </button>
+        ) : (
+          <p>{t('confirmation.check-mail')}</p>
+        )}
       </div>
     );
   if (isSuccess)
@@ -88,7 +109,9 @@ export function ReservationConfirmation() {
   const { t } = useTranslation('booking');
   const { id = '' } = useParams();
   const { baseApiUrl } = useConfig();
-  const bookedEmail = bookedEmailOf(useLocation().state);
+  const location = useLocation();
+  const bookedEmail = bookedEmailOf(location.state);
+  const token = confirmationTokenOf(location.hash);
   const { data, error } = useGetOwnerTicketsQuery(id);
   const [cancel, { isLoading }] = useCancelOwnerTicketsMutation();
   const ticketText = useTicketText();
@@ -138,7 +161,7 @@ export function ReservationConfirmation() {
             {t('booked.number')} <strong>{number}</strong>
           </p>
         ) : null}
-        <ConfirmBooking ownerId={id} tickets={data} />
+        <ConfirmBooking ownerId={id} token={token} tickets={data} />
         {moved ? (
           <p className="notice notice--success" role="status">
             {t('move.done')}
