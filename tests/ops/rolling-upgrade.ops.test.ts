@@ -33,7 +33,10 @@ const git = (...args: string[]) =>
     .toString()
     .trim();
 
-/** The previous release: the parent of the commit that added the newest migration. */
+/**
+ * The previous release: the parent of the commit that added the newest migration, along main's
+ * first parents (a migration that came with a merge was added by the merge commit).
+ */
 function previousRelease(): { commit: string; newest: string } {
   const newest = readdirSync(path.join(root, 'platform', 'migrations'))
     .filter((f) => /^\d{3}_.*\.ts$/.test(f))
@@ -41,6 +44,8 @@ function previousRelease(): { commit: string; newest: string } {
     .at(-1)!;
   const added = git(
     'log',
+    '-m',
+    '--first-parent',
     '--diff-filter=A',
     '--format=%H',
     '-1',
