@@ -42,12 +42,18 @@ export async function acceptPrivacy(page: Page, baseUrl?: string): Promise<void>
   await h1(page, 'Lesesaal reservieren').waitFor();
 }
 
-/** Shows the month of a day in the room calendar (the calendar starts at the current month). */
+/**
+ * Shows the month of a day in the room calendar (the calendar starts at the current month). Each
+ * step waits for the month it asked for before it asks for the next: on a busy machine a second
+ * click before the first month shows would skip past the month wanted.
+ */
 export async function showMonthOf(page: Page, d: Date): Promise<void> {
   const heading = main(page).getByRole('heading', { level: 2, name: monthTitle(d) });
+  const month = main(page).locator('.calendar__month');
   for (let i = 0; i < 3 && !(await heading.isVisible()); i += 1) {
+    const shown = (await month.textContent()) ?? '';
     await main(page).getByRole('button', { name: 'Nächster Monat' }).click();
-    await page.waitForTimeout(50);
+    if (shown !== '') await month.filter({ hasNotText: shown }).waitFor();
   }
   await heading.waitFor();
 }
