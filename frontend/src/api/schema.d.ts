@@ -1043,7 +1043,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description timeslot__overlapping; payload ['date', the first clashing date] */
+                /** @description timeslot__overlapping; the first clashing date in values.date */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6736,6 +6736,10 @@ export interface components {
             status: number;
             error: string;
             payload: string[];
+            /** @description What the message names, beside the payload, for a code whose message key has no payload (timeslot__overlapping: date) */
+            values?: {
+                [key: string]: string;
+            };
             errors?: {
                 field: string;
                 rule: string;
