@@ -374,10 +374,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest staff sign-ins and refused sign-ins, newest first */
+        /** The latest staff sign-ins and refused sign-ins, newest first; with ?name= only those of that name */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description An account, or a name typed at refused sign-ins (matched by its key, in any case) */
+                    name?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
