@@ -6,11 +6,11 @@ import {
   ownerIdParam,
   problems,
   todayIn,
+  writeCalendar,
   z,
   type RouteDef,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
-import { calendarFeed } from './ical-feed.ts';
 import { seatsTakenLateral } from './seats-taken.ts';
 
 /**
@@ -77,11 +77,11 @@ export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
             ORDER BY t.date, t.start_time, t.id`,
           [params.ownerId],
         );
-        const text = calendarFeed(
-          `${t.calendar} ${booking.booking_number}`,
+        const text = writeCalendar({
+          name: `${t.calendar} ${booking.booking_number}`,
           timeZone,
-          clock.now(),
-          r.rows.map((x) => ({
+          stamp: clock.now(),
+          entries: r.rows.map((x) => ({
             id: x.id,
             date: x.date,
             startTime: x.start_time,
@@ -90,7 +90,7 @@ export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
             location: x.room_name ?? '',
             description: `${t.number}: ${booking.booking_number}`,
           })),
-        );
+        });
         sendCalendar(res, 'reservation.ics', text);
       },
     }),
@@ -139,11 +139,11 @@ export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
             now.toISOString(),
           ],
         );
-        const text = calendarFeed(
+        const text = writeCalendar({
           name,
           timeZone,
-          now,
-          r.rows.map((s) => {
+          stamp: now,
+          entries: r.rows.map((s) => {
             const free = Math.max(0, s.capacity - s.booked_count - s.held_count);
             return {
               id: s.id,
@@ -155,7 +155,7 @@ export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
               description: `Capacity ${s.capacity}, booked ${s.booked_count}, free ${free}`,
             };
           }),
-        );
+        });
         sendCalendar(res, 'room.ics', text);
       },
     }),

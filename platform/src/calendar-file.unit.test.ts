@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { calendarFeed, feedText } from './ical-feed.ts';
+import { calendarText, writeCalendar } from './calendar-file.ts';
 
 /** Texts of every kind, control characters and iCalendar's own syntax among them. */
 const piece = fc.oneof(
@@ -26,12 +26,12 @@ const piece = fc.oneof(
 const text = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
 
 /** How a text reads back from the feed: line breaks as LF, other control characters gone. */
-const asRead = (value: string) => feedText(value).replace(/\r\n?/g, '\n');
+const asRead = (value: string) => calendarText(value).replace(/\r\n?/g, '\n');
 /** A text value as RFC 5545 escapes it, read back (ical.js reads X- properties raw). */
 const unescaped = (raw: string) =>
   raw.replace(/\\([nN\\;,])/g, (_, c: string) => (c === 'n' || c === 'N' ? '\n' : c));
 
-describe('a calendar feed', () => {
+describe('a calendar file', () => {
   it('stays one calendar of its events, with every text read back as given', () => {
     fc.assert(
       fc.property(text, fc.array(fc.tuple(text, text), { maxLength: 3 }), (name, texts) => {
@@ -44,7 +44,12 @@ describe('a calendar feed', () => {
           location: name,
           description,
         }));
-        const feed = calendarFeed(name, 'Europe/Vienna', new Date('2027-01-01T00:00:00Z'), events);
+        const feed = writeCalendar({
+          name,
+          timeZone: 'Europe/Vienna',
+          stamp: new Date('2027-01-01T00:00:00Z'),
+          entries: events,
+        });
         // Every line ends in CR LF; no line breaks elsewhere, no control character but a tab.
         expect(feed).not.toMatch(/\r(?!\n)|(?<!\r)\n/);
         expect(feed.replace(/\r\n/g, '')).not.toMatch(/[^\P{Cc}\t]/u);
