@@ -145,7 +145,7 @@ export class SignInRecords {
       reason: RefusalReason | null;
     }>(
       `SELECT at, method, username, outcome, reason FROM staff_sign_ins
-        WHERE $2::text IS NULL OR (username <> '' AND username = $2) OR username_key = $3
+        WHERE $2::text IS NULL OR username = $2 OR username_key = $3
         ORDER BY at DESC, id DESC LIMIT $1`,
       [limit, name ?? null, key],
     );
