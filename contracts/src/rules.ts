@@ -51,7 +51,8 @@ export const isMultiLineText = (s: string): boolean => !CONTROL_BUT_LINE_FEED.te
  * A text from elsewhere (an imported calendar's) made one line: each run of control characters
  * and separators becomes one space.
  */
-export const asSingleLine = (s: string): string => s.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
+export const asSingleLine = (s: string): string =>
+  s.replace(new RegExp(`${CONTROL.source}+`, 'gu'), ' ').trim();
 
 /**
  * A text from elsewhere made one of several lines: CR LF and CR become a line feed, every other
