@@ -39,6 +39,8 @@ export interface CommandDeps {
   waitlistPassOver?: boolean;
   /** The most events one what-if replay of the insights reads (WHAT_IF_MAX_EVENTS; the query side's). */
   whatIfMaxEvents: number;
+  /** How many days the record of staff sign-ins keeps each record (STAFF_SIGN_IN_RECORD_DAYS). */
+  staffSignInRecordDays: number;
   /** The human check of a new cart (always true when no secret is configured). */
   verifyHuman: (token: string | undefined) => Promise<boolean>;
 }

@@ -11,7 +11,7 @@ import { optionalText, requiredEmail } from './rules.ts';
 export const BlacklistEmail = requiredEmail();
 
 /** The entry's note: at most 250 characters. */
-export const BlacklistDescription = optionalText(250);
+export const BlacklistDescription = optionalText(250, 'multi');
 
 /** Blacklist edit: expiredAt required, a date, in the future; description at most 250. */
 export function blacklistEntryUpdateInput(today: () => string) {

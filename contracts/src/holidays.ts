@@ -6,7 +6,7 @@ import { optionalText, requiredText } from './rules.ts';
 /** docs/product.md#validation, holiday: name required, at most 100; description at most 500; date required. */
 export const HolidayInput = z.object({
   name: requiredText(100),
-  description: optionalText(500),
+  description: optionalText(500, 'multi'),
   date: isoDate(),
 });
 

@@ -11,7 +11,7 @@ export type DayType = (typeof DAY_TYPES)[number];
 /** Name 3-50, description 3-100, capacity 0-99999, open start and end values 0-365. */
 export const RoomInput = z.object({
   name: requiredText(50, 3),
-  description: requiredText(100, 3),
+  description: requiredText(100, 3, 'multi'),
   capacity: intBetween(0, 99999),
   openStartValue: intBetween(0, 365),
   openStartType: z.enum(DAY_TYPES),

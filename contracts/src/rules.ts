@@ -32,24 +32,98 @@ export function isStorableText(s: string): boolean {
   return !s.includes('\u0000') && !LONE_SURROGATE.test(s);
 }
 
-/** Required text: trimmed, empty fails 'required', then length bounds; storable. */
-export function requiredText(max: number, min = 1) {
+/**
+ * Control characters (Unicode `Cc`: C0, DEL, C1) and the line and paragraph separators. A text of
+ * one line (a name, a title, a reason) holds none: such texts go into mails, calendar feeds and
+ * headings, where a line break or a control character would start a line of its own.
+ */
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/** The same, but the line feed: a text of several lines (a description) keeps its lines. */
+const CONTROL_BUT_LINE_FEED = /[^\P{Cc}\n]|[\u2028\u2029]/u;
+
+/** Whether a text fits on one line: no control character, no line or paragraph separator. */
+export const isSingleLineText = (s: string): boolean => !CONTROL.test(s);
+
+/** Whether a text of several lines holds no control character but its line feeds. */
+export const isMultiLineText = (s: string): boolean => !CONTROL_BUT_LINE_FEED.test(s);
+
+/**
+ * A text from elsewhere (an imported calendar's) made one line: each run of control characters
+ * and separators becomes one space.
+ */
+export const asSingleLine = (s: string): string =>
+  s.replace(new RegExp(`${CONTROL.source}+`, 'gu'), ' ').trim();
+
+/**
+ * A text from elsewhere made one of several lines: CR LF and CR become a line feed, every other
+ * control character goes.
+ */
+export const asMultiLine = (s: string): string =>
+  s.replace(/\r\n?/g, '\n').replace(new RegExp(CONTROL_BUT_LINE_FEED.source, 'gu'), '').trim();
+
+/**
+ * How many lines a text may have: `single` (names, titles, reasons: no control character) or
+ * `multi` (descriptions: line feeds, but no other control character).
+ */
+export type TextLines = 'single' | 'multi';
+
+/** CR LF and a lone CR are the line feed of a text of several lines (as the browser sends it). */
+const lineFeeds = () => z.overwrite((v: string) => v.replace(/\r\n?/g, '\n'));
+
+/** The characters rule of a text: storable, and no control character its lines do not allow. */
+function characters(lines: TextLines) {
+  const fits = lines === 'single' ? isSingleLineText : isMultiLineText;
+  return rule<string>('characters', (v) => isStorableText(v) && fits(v));
+}
+
+/**
+ * Required text: trimmed, empty fails 'required', then length bounds; storable, and of one line
+ * unless `lines` is `multi`.
+ */
+export function requiredText(max: number, min = 1, lines: TextLines = 'single') {
   return z
     .string()
     .check(
+      ...(lines === 'multi' ? [lineFeeds()] : []),
       z.trim(),
       z.minLength(1),
       ...(min > 1 ? [z.minLength(min)] : []),
       z.maxLength(max),
-      rule('characters', isStorableText),
+      characters(lines),
     );
 }
 
-/** Optional text: trimmed; empty (or null) passes and becomes undefined; storable. */
-export function optionalText(max: number) {
+/**
+ * Optional text: trimmed; empty (or null) passes and becomes undefined; storable, and of one line
+ * unless `lines` is `multi`.
+ */
+export function optionalText(max: number, lines: TextLines = 'single') {
   return z.pipe(
-    z.nullish(z.string().check(z.trim(), z.maxLength(max), rule('characters', isStorableText))),
+    z.nullish(
+      z
+        .string()
+        .check(
+          ...(lines === 'multi' ? [lineFeeds()] : []),
+          z.trim(),
+          z.maxLength(max),
+          characters(lines),
+        ),
+    ),
     z.transform((v: string | null | undefined) => (v ? v : undefined)),
+  );
+}
+
+/** An optional text that stays a string (empty too): trimmed, at most `max`, of `lines`. */
+export function optionalString(max: number, lines: TextLines = 'single') {
+  return z.optional(
+    z
+      .string()
+      .check(
+        ...(lines === 'multi' ? [lineFeeds()] : []),
+        z.trim(),
+        z.maxLength(max),
+        characters(lines),
+      ),
   );
 }
 

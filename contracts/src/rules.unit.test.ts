@@ -1,9 +1,17 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { endAfterStart, futureDate, intBetween, isoDate, time, untilNotBefore } from './fields.ts';
 import { check, fieldErrorOf } from './issues.ts';
 import { messageOf as englishOf, messages } from './messages.ts';
+import { blacklistEntryInput } from './blacklist.ts';
+import { ClosureInput } from './closures.ts';
+import { HolidayInput } from './holidays.ts';
+import { OwnerInput } from './owner.ts';
+import { RoomInput } from './rooms.ts';
 import {
+  isMultiLineText,
+  isSingleLineText,
   isStorableText,
   optionalEmail,
   optionalText,
@@ -15,6 +23,12 @@ import {
 function ruleOf(schema: z.core.$ZodType, value: unknown) {
   const result = check(z.object({ v: schema }), { v: value });
   return result.ok ? null : (result.errors.v ?? null);
+}
+
+/** The field errors of a value a contract refuses (none when it passes). */
+function errorsOf(schema: z.core.$ZodType, value: unknown) {
+  const result = check(schema, value);
+  return result.ok ? {} : result.errors;
 }
 
 /** The API's (English) text of the first issue. */
@@ -52,6 +66,102 @@ describe('required text', () => {
     }
     expect(messageOf(requiredText(40), 'A\u0000B')).toBe(messages.characters);
     expect(isStorableText('\uD83D\uDE00')).toBe(true);
+  });
+});
+
+/** Text with control characters (C0, DEL, C1, U+2028/9) among ordinary ones. */
+const CONTROLS = [
+  '\r',
+  '\n',
+  '\r\n',
+  '\t',
+  '\u0001',
+  '\u000b',
+  '\u000c',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+  '\u2028',
+  '\u2029',
+];
+const ordinary = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 });
+/** A text that holds at least one of `controls` between ordinary characters. */
+const withControl = (controls: readonly string[]) =>
+  fc
+    .tuple(ordinary, fc.constantFrom(...controls), ordinary)
+    .map(([a, c, b]) => `${a.trim() || 'x'}${c}${b.trim() || 'y'}`);
+
+describe('text of one line, text of several lines', () => {
+  it('refuses every control character in a text of one line', () => {
+    fc.assert(
+      fc.property(withControl(CONTROLS), (text) => {
+        expect(isSingleLineText(text)).toBe(false);
+        expect(ruleOf(requiredText(100), text)).toEqual({ key: 'characters' });
+        expect(ruleOf(optionalText(100), text)).toEqual({ key: 'characters' });
+      }),
+    );
+  });
+
+  it('keeps line feeds (CR LF and CR as LF) in a text of several lines, refuses other controls', () => {
+    fc.assert(
+      fc.property(withControl(['\n', '\r\n', '\r']), (text) => {
+        const value = z.parse(requiredText(100, 1, 'multi'), text);
+        expect(value).toBe(text.trim().replace(/\r\n?/g, '\n'));
+        expect(isMultiLineText(value)).toBe(true);
+      }),
+    );
+    const others = CONTROLS.filter((c) => !['\r', '\n', '\r\n'].includes(c));
+    fc.assert(
+      fc.property(withControl(others), (text) => {
+        expect(ruleOf(requiredText(100, 1, 'multi'), text)).toEqual({ key: 'characters' });
+        expect(ruleOf(optionalText(100, 'multi'), text)).toEqual({ key: 'characters' });
+      }),
+    );
+  });
+
+  it('passes text without control characters, whatever else it holds', () => {
+    fc.assert(
+      fc.property(ordinary, (text) => {
+        fc.pre(!/[\p{Cc}\u2028\u2029]/u.test(text) && isStorableText(text));
+        expect(isSingleLineText(text)).toBe(true);
+        expect(isMultiLineText(text)).toBe(true);
+      }),
+    );
+  });
+
+  it('refuses a line break in every name of rooms, holidays, closures and owners', () => {
+    const name = 'Red\r\nEND:VEVENT\r\nBEGIN:VEVENT';
+    const room = {
+      name: 'Lesesaal',
+      description: 'Ruhig',
+      capacity: 3,
+      openStartValue: 0,
+      openStartType: 'DAY',
+      openEndValue: 30,
+      openEndType: 'DAY',
+    };
+    expect(errorsOf(RoomInput, { ...room, name })).toEqual({ name: { key: 'characters' } });
+    expect(check(RoomInput, { ...room, description: 'One\nTwo' }).ok).toBe(true);
+    expect(errorsOf(RoomInput, { ...room, description: 'One\u0007' })).toEqual({
+      description: { key: 'characters' },
+    });
+    expect(errorsOf(HolidayInput, { name, date: '2027-01-06' })).toEqual({
+      name: { key: 'characters' },
+    });
+    expect(
+      check(HolidayInput, { name: 'Dreikönig', description: 'a\nb', date: '2027-01-06' }).ok,
+    ).toBe(true);
+    const closure = { fromDate: '2027-01-06', untilDate: '2027-01-06', reason: name };
+    expect(errorsOf(ClosureInput, closure)).toEqual({ reason: { key: 'characters' } });
+    const blacklist = blacklistEntryInput(() => '2027-01-01');
+    const entry = { email: 'a@b.at', expiredAt: '2099-01-01' };
+    expect(check(blacklist, { ...entry, description: 'a\nb' }).ok).toBe(true);
+    expect(errorsOf(blacklist, { ...entry, description: 'a\u001bb' })).toEqual({
+      description: { key: 'characters' },
+    });
+    const owner = { salutation: 'NONE', firstName: 'Ann', lastName: name, email: 'a@b.at' };
+    expect(errorsOf(OwnerInput, owner)).toMatchObject({ lastName: { key: 'characters' } });
   });
 });
 

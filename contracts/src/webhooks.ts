@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isStorableText, rule } from './rules.ts';
+import { optionalString, rule } from './rules.ts';
 
 /**
  * The event types a webhook endpoint can subscribe to (docs/product.md#integrations). Their payloads
@@ -66,9 +66,7 @@ const url = () =>
 export const webhookInput = z.object({
   url: url(),
   eventTypes: eventTypes(),
-  description: z.optional(
-    z.string().check(z.trim(), z.maxLength(200), rule('characters', isStorableText)),
-  ),
+  description: optionalString(200, 'multi'),
 });
 
 /**
@@ -78,8 +76,6 @@ export const webhookInput = z.object({
 export const webhookUpdateInput = z.object({
   url: url(),
   eventTypes: eventTypes(),
-  description: z.optional(
-    z.string().check(z.trim(), z.maxLength(200), rule('characters', isStorableText)),
-  ),
+  description: optionalString(200, 'multi'),
   enabled: z.boolean(),
 });

@@ -280,6 +280,11 @@ export interface AuthOptions {
   oidc?: OidcProvider | null;
   /** The SAML identity provider staff may sign in with (SAML_IDP_METADATA), if any. */
   saml?: SamlServiceProvider | null;
+  /**
+   * SESSION_SECRET (else the one generated and kept in the database): the secret the record of
+   * sign-ins keys typed names with.
+   */
+  sessionSecret?: string;
 }
 
 const SignInRecordSchema = z
@@ -303,7 +308,15 @@ const StaffAccountSchema = z
 export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
   const limiter = new SignInLimitStore(pool, options.clock, options.signInLimits);
   const policy = options.policy ?? localOnlyPolicy;
-  const records = new SignInRecords(pool, options.clock);
+  let secret: Promise<string> | null = null;
+  const records = new SignInRecords(pool, options.clock, () =>
+    (secret ??= persistentSecret(pool, 'session_secret', options.sessionSecret)).catch(
+      (err: unknown) => {
+        secret = null;
+        throw err;
+      },
+    ),
+  );
   const ldap = options.ldap ?? null;
   const oidcProvider = options.oidc ?? null;
   const samlProvider = options.saml ?? null;
@@ -529,17 +542,24 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
     defineRoute({
       method: 'get',
       path: '/auth/sign-ins',
-      summary: 'The latest staff sign-ins and refused sign-ins, newest first',
+      summary:
+        'The latest staff sign-ins and refused sign-ins, newest first; with ?name= only those of that name',
       tags: ['auth'],
       access: ['admin'],
+      query: z.object({
+        name: z.string().trim().min(1).max(200).optional().openapi({
+          description:
+            'An account, or a name typed at refused sign-ins (matched by its key, in any case)',
+        }),
+      }),
       responses: {
         200: {
           description: 'The latest 200 records',
           schema: z.object({ items: z.array(SignInRecordSchema) }),
         },
       },
-      handler: async () => ({
-        body: { items: await records.latest(200) },
+      handler: async ({ query }) => ({
+        body: { items: await records.latest(200, query.name) },
         headers: { 'Cache-Control': 'no-store' },
       }),
     }),

@@ -167,6 +167,8 @@ const ConfigSchema = z.object({
   // long such a session lasts at most, and which local accounts keep their password sign-in.
   STAFF_ROLE_MAP: roleMap.optional(),
   STAFF_SSO_SESSION_HOURS: z.coerce.number().min(0.05).max(168).default(10),
+  // How long the record of staff sign-ins keeps each sign-in and refusal (the erasure job).
+  STAFF_SIGN_IN_RECORD_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   LOCAL_SIGN_IN: bool.default(true),
   LOCAL_SIGN_IN_ACCOUNTS: nameList.default(['admin']),
   // LDAP / Active Directory on the sign-in form (platform/src/ldap-sign-in.ts): ldaps://, or

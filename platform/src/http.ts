@@ -124,6 +124,10 @@ const problemSchema = z
     status: z.number(),
     error: z.string(),
     payload: z.array(z.string()),
+    values: z.record(z.string(), z.string()).optional().openapi({
+      description:
+        'What the message names, beside the payload, for a code whose message key has no payload (timeslot__overlapping: date)',
+    }),
     errors: z
       .array(z.object({ field: z.string(), rule: z.string(), message: z.string() }))
       .optional(),

@@ -30,3 +30,4 @@ export * from './oidc-sign-in.ts';
 export * from './saml-sign-in.ts';
 export * from './outbound-address.ts';
 export * from './webhooks.ts';
+export * from './calendar-file.ts';

@@ -1,6 +1,8 @@
 /**
  * The one error type that reaches clients. It is rendered as application/problem+json with the
- * `error` code of docs/product.md#errors and its `payload` array so the frontend can pick a message.
+ * `error` code of docs/product.md#errors and its `payload` array so the frontend can pick a message
+ * (the key is the code, or the code and the first payload item), and, for a code whose key has no
+ * payload, the values its message names beside them in `values`.
  */
 export interface FieldError {
   field: string;
@@ -17,6 +19,7 @@ export class Problem extends Error {
     readonly payload: string[] = [],
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    readonly values?: Readonly<Record<string, string>>,
   ) {
     super(title);
   }
@@ -28,6 +31,7 @@ export class Problem extends Error {
       status: this.status,
       error: this.error,
       payload: this.payload,
+      ...(this.values ? { values: this.values } : {}),
       ...(this.errors ? { errors: this.errors } : {}),
     };
   }

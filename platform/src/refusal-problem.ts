@@ -43,8 +43,10 @@ const statusOf: Record<RefusalCode, number> = {
  * The API payload of a refusal. A client picks its message by the key "code, `_`, first payload
  * item", the bare code when the payload is empty (docs/product.md#errors): so the first item is
  * always a key suffix the catalogues name (a rule, a ticket status, or the name of the values that
- * follow it, such as `date` or `seats`), never a value. The frontend reads the values by index, so
- * their order is the API's.
+ * follow it, such as `seats` or `until`), never a value. The frontend reads the values by index, so
+ * their order is the API's. A code the specification's catalogue lists without a payload keeps an
+ * empty one, so its key stays the bare code: what its message names goes beside it
+ * (`refusalValues`).
  */
 export function refusalPayload(refusal: Refusal): string[] {
   switch (refusal.code) {
@@ -53,8 +55,8 @@ export function refusalPayload(refusal: Refusal): string[] {
         ? [refusal.rule, refusal.date, String(refusal.maxTicketsPerDay)]
         : [refusal.rule];
     case 'timeslot__overlapping':
-      // The key `timeslot__overlapping_date` names the clashing day, which follows it.
-      return ['date', refusal.date];
+      // The specification's key is the bare code: the clashing day is one of the values.
+      return [];
     case 'timeslot__has_tickets':
     case 'room__has_active_reservations': {
       // The count (the plural message), then booked, held and the holds' end (empty without).
@@ -92,6 +94,14 @@ export function refusalPayload(refusal: Refusal): string[] {
   }
 }
 
+/**
+ * The values a refusal names beside its payload (the problem's `values`): those of the codes
+ * whose key the specification fixes without a payload. Absent for every other refusal.
+ */
+export function refusalValues(refusal: Refusal): Readonly<Record<string, string>> | undefined {
+  return refusal.code === 'timeslot__overlapping' ? { date: refusal.date } : undefined;
+}
+
 export function problemOfRefusal(refused: Refused): Problem {
   const fields = refused.fields.length ? [...refused.fields] : undefined;
   const title = refused.code === 'validation__error' ? 'The request is not valid' : refused.message;
@@ -101,6 +111,8 @@ export function problemOfRefusal(refused: Refused): Problem {
     title,
     refusalPayload(refused.refusal),
     fields,
+    undefined,
+    refusalValues(refused.refusal),
   );
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { HeldTicket, Refusal, RefusalCode, SeatRule } from '@rr/domain';
-import { refusalPayload } from './refusal-problem.ts';
+import { refusalPayload, refusalValues } from './refusal-problem.ts';
 
 /**
  * Every refusal the domain can give, by code (a new code fails to compile until it is listed),
@@ -129,10 +129,12 @@ describe('the payload of every refusal', () => {
   );
 
   it('keeps the wire format the frontend reads by index', () => {
-    expect(refusalPayload({ code: 'timeslot__overlapping', date: '2027-01-25' })).toEqual([
-      'date',
-      '2027-01-25',
-    ]);
+    // The specification lists timeslot__overlapping without a payload: the day is beside it.
+    expect(refusalPayload({ code: 'timeslot__overlapping', date: '2027-01-25' })).toEqual([]);
+    expect(refusalValues({ code: 'timeslot__overlapping', date: '2027-01-25' })).toEqual({
+      date: '2027-01-25',
+    });
+    expect(refusalValues({ code: 'transaction__expired' })).toBeUndefined();
     expect(
       refusalPayload({
         code: 'ticket__validation_error',

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Request } from 'express';
 import type pg from 'pg';
 import type { Clock } from './clock.ts';
@@ -85,14 +86,29 @@ export interface SignInRecord {
 const RECORDED_NAME_LENGTH = 200;
 
 /**
- * The record of staff sign-ins (`staff_sign_ins`, migration 030): every sign-in and every
- * refused one with its method, the account as given and the clock's time. Never a password,
- * token or assertion: the callers hand over nothing of the kind.
+ * The key of a name typed at a refused sign-in: an HMAC with the server's secret, of the name
+ * trimmed and in lower case (so staff find it however they type it), never the name itself.
+ */
+export function signInNameKey(secret: string, name: string): string {
+  return createHmac('sha256', secret)
+    .update(`staff-sign-in-name\u0000${name.trim().toLowerCase()}`)
+    .digest('hex');
+}
+
+/**
+ * The record of staff sign-ins (`staff_sign_ins`, migrations 030 and 061): every sign-in and
+ * every refused one with its method, the account and the clock's time. Never a password, token
+ * or assertion: the callers hand over nothing of the kind. A name typed with wrong credentials
+ * that no account has (say, a visitor's e-mail address) is no account's: the record keeps only
+ * its key (`signInNameKey`). Every record goes after STAFF_SIGN_IN_RECORD_DAYS (the erasure job,
+ * `eraseStaffSignInsBefore`; docs/product.md#sign-in-with-the-campus-identity).
  */
 export class SignInRecords {
   constructor(
     private readonly pool: pg.Pool,
     private readonly clock: Clock,
+    /** The server's secret the keys of names are made with. */
+    private readonly secret: () => Promise<string>,
   ) {}
 
   async record(
@@ -101,15 +117,26 @@ export class SignInRecords {
     outcome: SignInRecord['outcome'],
     reason?: RefusalReason,
   ): Promise<void> {
+    const name = username.slice(0, RECORDED_NAME_LENGTH);
+    // Only a refusal for wrong credentials records a name as typed: every other outcome's name
+    // is an account's here or one the campus identity vouched for.
+    const typed = outcome === 'refused' && reason === 'wrong-credentials' && name !== '';
+    const key = typed ? signInNameKey(await this.secret(), name) : null;
     await this.pool.query(
-      `INSERT INTO staff_sign_ins (at, method, username, outcome, reason)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [this.clock.now(), method, username.slice(0, RECORDED_NAME_LENGTH), outcome, reason ?? null],
+      `INSERT INTO staff_sign_ins (at, method, username, outcome, reason, username_key)
+       SELECT $1, $2, CASE WHEN kept THEN $3 ELSE '' END, $4, $5, CASE WHEN kept THEN NULL ELSE $6 END
+         FROM (SELECT $6::text IS NULL
+                      OR EXISTS (SELECT 1 FROM admin_users WHERE username = $3) AS kept) k`,
+      [this.clock.now(), method, name, outcome, reason ?? null, key],
     );
   }
 
-  /** The latest records, newest first. */
-  async latest(limit: number): Promise<SignInRecord[]> {
+  /**
+   * The latest records, newest first; with `name`, only those of that name: of its account, or
+   * refusals whose typed name has its key.
+   */
+  async latest(limit: number, name?: string): Promise<SignInRecord[]> {
+    const key = name === undefined ? null : signInNameKey(await this.secret(), name);
     const r = await this.pool.query<{
       at: Date;
       method: SignInMethod;
@@ -118,11 +145,18 @@ export class SignInRecords {
       reason: RefusalReason | null;
     }>(
       `SELECT at, method, username, outcome, reason FROM staff_sign_ins
-       ORDER BY at DESC, id DESC LIMIT $1`,
-      [limit],
+        WHERE $2::text IS NULL OR username = $2 OR username_key = $3
+        ORDER BY at DESC, id DESC LIMIT $1`,
+      [limit, name ?? null, key],
     );
     return r.rows.map((row) => ({ ...row, at: row.at.toISOString() }));
   }
+}
+
+/** Removes the records of staff sign-ins made before `before` (the erasure job's round). */
+export async function eraseStaffSignInsBefore(pool: pg.Pool, before: Date): Promise<number> {
+  const r = await pool.query('DELETE FROM staff_sign_ins WHERE at < $1', [before]);
+  return r.rowCount ?? 0;
 }
 
 export type CampusAccountResult =

@@ -1,15 +1,12 @@
 import type { Response } from 'express';
-import { TZDate } from '@date-fns/tz';
-import ical, { ICalEventStatus } from 'ical-generator';
-import { tzlib_get_ical_block } from 'timezones-ical-library';
 import {
   API_TOKEN_SECRET_PATTERN,
   addDays,
   defineRoute,
-  instantOf,
   ownerIdParam,
   problems,
   todayIn,
+  writeCalendar,
   z,
   type RouteDef,
 } from '@rr/platform';
@@ -27,45 +24,6 @@ import { seatsTakenLateral } from './seats-taken.ts';
 /** The days of a room's feed: a month back, a year ahead (the longest booking window fits). */
 export const ROOM_FEED_DAYS_BACK = 30;
 export const ROOM_FEED_DAYS_AHEAD = 366;
-
-interface FeedEvent {
-  id: string;
-  date: string;
-  startTime: string;
-  endTime: string;
-  summary: string;
-  location?: string;
-  description: string;
-  status?: ICalEventStatus;
-}
-
-const vtimezone = (timeZone: string): string | null => {
-  const block = tzlib_get_ical_block(timeZone);
-  const text = Array.isArray(block) ? block[0] : undefined;
-  return text?.startsWith('BEGIN:VTIMEZONE') ? text : null;
-};
-
-function feed(name: string, timeZone: string, stamp: Date, events: FeedEvent[]): string {
-  const cal = ical({
-    name,
-    prodId: { company: 'Reading rooms', product: 'Reservations', language: 'EN' },
-    timezone: { name: timeZone, generator: vtimezone },
-  });
-  for (const e of events)
-    cal.createEvent({
-      id: `${e.id}@reading-rooms`,
-      // Zoned dates: ical-generator writes a native Date's fields in the process's own zone.
-      start: new TZDate(instantOf(e.date, e.startTime, timeZone), timeZone),
-      end: new TZDate(instantOf(e.date, e.endTime, timeZone), timeZone),
-      timezone: timeZone,
-      stamp,
-      summary: e.summary,
-      location: e.location ?? null,
-      description: e.description,
-      status: e.status ?? ICalEventStatus.CONFIRMED,
-    });
-  return cal.toString();
-}
 
 /** Answers a feed; calendar applications poll it, so it is revalidated on every request. */
 function sendCalendar(res: Response, filename: string, text: string): void {
@@ -119,11 +77,11 @@ export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
             ORDER BY t.date, t.start_time, t.id`,
           [params.ownerId],
         );
-        const text = feed(
-          `${t.calendar} ${booking.booking_number}`,
+        const text = writeCalendar({
+          name: `${t.calendar} ${booking.booking_number}`,
           timeZone,
-          clock.now(),
-          r.rows.map((x) => ({
+          stamp: clock.now(),
+          entries: r.rows.map((x) => ({
             id: x.id,
             date: x.date,
             startTime: x.start_time,
@@ -132,7 +90,7 @@ export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
             location: x.room_name ?? '',
             description: `${t.number}: ${booking.booking_number}`,
           })),
-        );
+        });
         sendCalendar(res, 'reservation.ics', text);
       },
     }),
@@ -181,11 +139,11 @@ export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
             now.toISOString(),
           ],
         );
-        const text = feed(
+        const text = writeCalendar({
           name,
           timeZone,
-          now,
-          r.rows.map((s) => {
+          stamp: now,
+          entries: r.rows.map((s) => {
             const free = Math.max(0, s.capacity - s.booked_count - s.held_count);
             return {
               id: s.id,
@@ -197,7 +155,7 @@ export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
               description: `Capacity ${s.capacity}, booked ${s.booked_count}, free ${free}`,
             };
           }),
-        );
+        });
         sendCalendar(res, 'room.ics', text);
       },
     }),

@@ -100,6 +100,7 @@ export function routesFor(
       ldap: ldap ? new LdapDirectory(ldap) : null,
       oidc: oidc ? new OidcProvider(oidc, deps.clock) : null,
       saml: saml ? new SamlServiceProvider(saml, deps.pool, deps.clock) : null,
+      sessionSecret: config.SESSION_SECRET,
     };
     routes.push(
       ...authRoutes(deps.pool, auth),

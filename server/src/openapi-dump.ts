@@ -31,6 +31,7 @@ const doc = openApiDocument(
     calendarImport: calendarImportSettings(config),
     closureMaxDays: config.CLOSURE_MAX_DAYS,
     whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
+    staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
     verifyHuman: () => Promise.resolve(true),
     logger: createLogger('silent'),
   },

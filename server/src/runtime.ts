@@ -80,6 +80,7 @@ export async function openRuntime(
       closureMaxDays: config.CLOSURE_MAX_DAYS,
       waitlistPassOver: config.WAITLIST_PASS_OVER,
       whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
+      staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
       verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),
       checkInCodes: checkInCodes(keySecret),

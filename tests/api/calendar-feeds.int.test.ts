@@ -2,8 +2,10 @@
 // times are the library's local times (Europe/Vienna), in winter and in summer.
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { erasePersonalData } from '@rr/command-service';
-import { addDays, instantOf, ManualClock, todayIn } from '@rr/platform';
+import { addDays, instantOf, ManualClock, messages, todayIn } from '@rr/platform';
+import { runRoomCommand } from '../../command-service/src/rooms/stream.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
@@ -225,5 +227,88 @@ describe("a room's feed", () => {
         )
       ).status,
     ).toBe(404);
+  });
+});
+
+describe('a room name that tries to write iCalendar lines', () => {
+  // 45 characters: within the name's length, so only the characters refuse it.
+  const EVIL = 'Red\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nX-INJECTED:yes';
+  // Stored below the edge, where no length counts: the characters iCalendar escapes too.
+  // A bell (U+0007) is no character of iCalendar's texts: the feed leaves it out.
+  const STORED = `${EVIL}\r\nSUMMARY:Fake;room,\\\rEND:VCALENDAR\u0007`;
+  /** A text value as RFC 5545 escapes it, read back (ical.js reads X- properties raw). */
+  const unescaped = (raw: string) =>
+    raw.replace(/\\([nN\\;,])/g, (_, c: string) => (c === 'n' || c === 'N' ? '\n' : c));
+  const asRead = (text: string) => text.replace(/\r\n?/g, '\n').replace('\u0007', '');
+
+  it('is refused at the edge, and nothing is stored', async () => {
+    const res = await suite.admin.request('POST', '/api/admin/rooms', {
+      json: {
+        name: EVIL,
+        description: 'A room of the tests',
+        capacity: 3,
+        openStartValue: 0,
+        openStartType: 'DAY',
+        openEndValue: 30,
+        openEndType: 'DAY',
+      },
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as {
+      error: string;
+      payload: string[];
+      errors: { field: string; message: string }[];
+    };
+    expect(body).toMatchObject({ error: 'validation__error', payload: [] });
+    expect(body.errors).toContainEqual(
+      expect.objectContaining({ field: 'name', message: messages.characters }),
+    );
+    const list = (await (await suite.admin.get('/api/admin/rooms?limit=999')).json()) as {
+      content: { name: string }[];
+    };
+    expect(list.content.map((r) => r.name)).toEqual(['Kalendersaal']);
+  });
+
+  it('stored before the rule, stays one text in one well-formed feed', async () => {
+    // Below the edge: the room command as an earlier release ran it, without the contract.
+    const id = randomUUID();
+    const created = await runRoomCommand(
+      suite.app.deps,
+      { kind: 'system', job: 'test' },
+      {
+        type: 'CreateRoom',
+        data: {
+          roomId: id,
+          name: STORED,
+          description: 'Line one\r\nBEGIN:VALARM',
+          capacity: 4,
+          openStart: { type: 'DAY', value: 0 },
+          openEnd: { type: 'DAY', value: 365 },
+        },
+      },
+    );
+    suite.admin.lastPosition = created.position;
+    await createSlot(suite.admin, id, WINTER, '09:00', '10:00', 4);
+    await createSlot(suite.admin, id, WINTER, '11:00', '12:00', 4);
+    const res = await suite.admin.get(`/api/admin/rooms/${id}/calendar.ics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const lines = text.split('\r\n');
+    expect(lines.filter((l) => l === 'BEGIN:VCALENDAR')).toHaveLength(1);
+    expect(lines.filter((l) => l === 'END:VCALENDAR')).toHaveLength(1);
+    expect(lines.filter((l) => l === 'BEGIN:VEVENT')).toHaveLength(2);
+    expect(lines.filter((l) => l === 'END:VEVENT')).toHaveLength(2);
+    expect(lines.some((l) => l.startsWith('X-INJECTED'))).toBe(false);
+    expect(text).not.toMatch(/\r(?!\n)|(?<!\r)\n/);
+    const cal = new ICAL.Component(ICAL.parse(text) as unknown[]);
+    expect(cal.getAllSubcomponents('vevent')).toHaveLength(2);
+    expect(unescaped(String(cal.getFirstPropertyValue('x-wr-calname')))).toBe(asRead(STORED));
+    expect(cal.getAllProperties().map((p) => p.name)).not.toContain('x-injected');
+    const events = parseFeed(text);
+    expect(events).toHaveLength(2);
+    for (const e of events) {
+      expect(e.summary).toBe(`${asRead(STORED)}: 0 booked, 4 free`);
+      expect(e.description).toBe('Capacity 4, booked 0, free 4');
+    }
   });
 });

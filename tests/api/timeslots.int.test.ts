@@ -186,7 +186,8 @@ describe('creating time slots', () => {
     expect(r.status).toBe(409);
     expect(await r.json()).toMatchObject({
       error: 'timeslot__overlapping',
-      payload: ['date', '2026-12-10'],
+      payload: [],
+      values: { date: '2026-12-10' },
     });
     expect(await events()).toBe(before);
     expect(await slotsOf(roomId)).toHaveLength(1);

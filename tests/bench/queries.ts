@@ -141,6 +141,7 @@ async function main(): Promise<void> {
       calendarImport: calendarImportSettings(config),
       closureMaxDays: config.CLOSURE_MAX_DAYS,
       whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
+      staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
       verifyHuman: () => Promise.resolve(true),
     };
     const runner = startProjections(

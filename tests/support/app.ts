@@ -106,6 +106,7 @@ export async function startTestApp(
     calendarImport: calendarImportSettings(config),
     closureMaxDays: config.CLOSURE_MAX_DAYS,
     whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
+    staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
     verifyHuman: options.verifyHuman ?? (() => Promise.resolve(true)),
   };
   const runner = startProjections(

@@ -1,5 +1,11 @@
 import { noShowsErasableThrough } from '@rr/domain';
-import { removeErasedMailFiles, startIntervalJob, todayIn, type IntervalJob } from '@rr/platform';
+import {
+  eraseStaffSignInsBefore,
+  removeErasedMailFiles,
+  startIntervalJob,
+  todayIn,
+  type IntervalJob,
+} from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 import { erasePersonalDataOf } from '../owner/stream.ts';
 import { eraseWaitlistEntries } from '../waitlist/commands.ts';
@@ -54,9 +60,15 @@ export async function erasePersonalData(
   ]);
   // "My bookings" requests: the address goes once the link has expired (docs/product.md#my-bookings).
   const requests = await eraseExpiredMyBookingsRequests(deps);
+  // The record of staff sign-ins keeps what was typed for its period only
+  // (docs/product.md#sign-in-with-the-campus-identity).
+  const signIns = await eraseStaffSignInsBefore(
+    deps.pool,
+    new Date(deps.clock.now().getTime() - deps.staffSignInRecordDays * 86_400_000),
+  );
   // Files are no transaction's part: deleted after the commits, from what the database says.
   const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;
-  if (erased || files || waitlist || noShows.rowCount || requests)
+  if (erased || files || waitlist || noShows.rowCount || requests || signIns)
     deps.logger.info(
       {
         erased,
@@ -64,6 +76,7 @@ export async function erasePersonalData(
         myBookingsRequests: requests,
         mailFiles: files,
         noShows: noShows.rowCount,
+        staffSignIns: signIns,
       },
       'personal data erased',
     );

@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import { asMultiLine, asSingleLine } from '@rr/contracts';
 import { addDays, isStorableText, isValidLocalDate, type LocalDate } from '@rr/platform';
 import { holidayIdentity } from '@rr/domain';
 
@@ -179,7 +180,9 @@ class Reading {
     descriptionText: string | null | undefined,
   ): boolean {
     this.count();
-    const name = (summary ?? '').trim().slice(0, 100);
+    // A holiday's name is one line, its description has lines, as when staff type them
+    // (docs/product.md#validation): a file's other characters are no part of them.
+    const name = asSingleLine(summary ?? '').slice(0, 100);
     if (!name) {
       this.ignored += 1;
       return true;
@@ -206,7 +209,7 @@ class Reading {
     const inside = Math.max(0, inUntil - inFrom + 1);
     this.outOfWindow += days - inside;
     if (inside === 0) return true;
-    const descriptionRaw = (descriptionText ?? '').trim();
+    const descriptionRaw = asMultiLine(descriptionText ?? '');
     const description = descriptionRaw ? descriptionRaw.slice(0, 500) : undefined;
     for (let i = inFrom - firstDay; i <= inUntil - firstDay; i++) {
       const date = addDays(first, i);

@@ -54,6 +54,19 @@ const fault = (run: () => unknown) => {
 };
 
 describe('holiday calendar import', () => {
+  it('makes a name one line and keeps only line feeds in a description', () => {
+    const r = read(
+      wrap([
+        vevent('1', '20261224', '20261225', 'Heilig\\nabend\u0007', [
+          'DESCRIPTION:Erste Zeile\\nzweite\u0001 Zeile',
+        ]),
+      ]),
+    );
+    expect(r.holidays).toEqual([
+      { date: '2026-12-24', name: 'Heilig abend', description: 'Erste Zeile\nzweite Zeile' },
+    ]);
+  });
+
   it('makes one holiday per day of an all-day event', () => {
     expect(dates(read(calendar('20261224', '20261227')))).toEqual([
       '2026-12-24',

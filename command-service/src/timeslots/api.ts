@@ -34,7 +34,7 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
             .openapi('TimeSlotsCreated'),
         },
         404: { description: 'No such room' },
-        409: { description: "timeslot__overlapping; payload ['date', the first clashing date]" },
+        409: { description: 'timeslot__overlapping; the first clashing date in values.date' },
       },
       handler: async ({ params, body, user }) => {
         const { answer, position } = await execute(user, {

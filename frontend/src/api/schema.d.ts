@@ -374,10 +374,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest staff sign-ins and refused sign-ins, newest first */
+        /** The latest staff sign-ins and refused sign-ins, newest first; with ?name= only those of that name */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description An account, or a name typed at refused sign-ins (matched by its key, in any case) */
+                    name?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1043,7 +1046,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description timeslot__overlapping; payload ['date', the first clashing date] */
+                /** @description timeslot__overlapping; the first clashing date in values.date */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6747,6 +6750,10 @@ export interface components {
             status: number;
             error: string;
             payload: string[];
+            /** @description What the message names, beside the payload, for a code whose message key has no payload (timeslot__overlapping: date) */
+            values?: {
+                [key: string]: string;
+            };
             errors?: {
                 field: string;
                 rule: string;

@@ -20,6 +20,8 @@ const CLIENT_SIDE_STATUSES = new Set([
 export interface ProblemCode {
   readonly code: string;
   readonly payload: readonly string[];
+  /** What the message names beside the payload (`values`), for a code whose key has none. */
+  readonly values: Readonly<Record<string, string>>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -42,7 +44,14 @@ export function problemCode(problem: unknown): ProblemCode | null {
         .filter((item) => item !== null && item !== undefined)
         .map((item) => String(item))
     : [];
-  return { code, payload };
+  const values = isRecord(problem.values)
+    ? Object.fromEntries(
+        Object.entries(problem.values).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        ),
+      )
+    : {};
+  return { code, payload, values };
 }
 
 /**
@@ -80,7 +89,8 @@ export type ErrorMessageParams = {
   booked?: number;
   held?: number;
   until?: string;
-  context?: 'held';
+  /** A variant of the message: with holds (`_held`), or naming a day (`_date`). */
+  context?: 'held' | 'date';
 };
 
 /**
@@ -101,20 +111,23 @@ export function readPayloadOf(
 /**
  * Interpolation values for the message: a registered reader's, or else `value` is the first
  * payload item, and `count` its numeric value when it is a whole number (the limit of the
- * `calendar__too_many_…` codes). A payload `['date', YYYY-MM-DD]` (the clashing date of
- * `timeslot__overlapping`: its key is then `<code>_date`) gives the day as `date` in dd.MM.yyyy.
+ * `calendar__too_many_…` codes). A day beside the payload (`values.date`, the clashing date of
+ * `timeslot__overlapping`, whose key is the bare code) is `date` in dd.MM.yyyy, with the message's
+ * variant that names it (context `date`: `timeslot__overlapping_date`).
  */
 export function errorMessageParams(problem: unknown): ErrorMessageParams {
   const parsed = problemCode(problem);
   const read = parsed && payloadReaders.get(parsed.code);
   const registered = read ? read(parsed.payload) : null;
   if (registered) return registered;
+  const day = parsed?.values.date;
+  if (day !== undefined && isIsoDate(day))
+    return { value: day, date: formatDate(day), context: 'date' };
   const first = parsed?.payload[0];
   if (first === undefined) return {};
-  // A payload `['date', YYYY-MM-DD]`: the key `<code>_date` names the day that follows (as
-  // `['until', YYYY-MM-DD]` names the last day of a block).
+  // A payload `['until', YYYY-MM-DD]`: the key `<code>_until` names the last day of a block.
   const second = parsed?.payload[1];
-  if ((first === 'date' || first === 'until') && second !== undefined && isIsoDate(second))
+  if (first === 'until' && second !== undefined && isIsoDate(second))
     return { value: second, date: formatDate(second) };
   // A payload `['domains', …]`: the key `<code>_domains` names the domains that follow.
   if (first === 'domains') return { value: parsed?.payload.slice(1).join(', ') ?? '' };

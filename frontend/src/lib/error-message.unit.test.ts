@@ -83,10 +83,20 @@ describe('errorMessageParams', () => {
     expect(errorMessageParams({ error: 'x' })).toEqual({});
   });
 
-  it('reads the day of a payload keyed `date` (the key `timeslot__overlapping_date` names it)', () => {
-    const problem = { error: 'timeslot__overlapping', payload: ['date', '2027-01-25'] };
-    expect(errorMessageKeys(problem)[0]).toBe('timeslot__overlapping_date');
-    expect(errorMessageParams(problem)).toEqual({ value: '2027-01-25', date: '25.01.2027' });
+  it('keeps the bare key of timeslot__overlapping and reads its day beside the payload', () => {
+    const problem = {
+      error: 'timeslot__overlapping',
+      payload: [],
+      values: { date: '2027-01-25' },
+    };
+    expect(errorMessageKeys(problem)).toEqual(['timeslot__overlapping', 'unknown']);
+    // The variant `timeslot__overlapping_date` names the day.
+    expect(errorMessageParams(problem)).toEqual({
+      value: '2027-01-25',
+      date: '25.01.2027',
+      context: 'date',
+    });
+    expect(errorMessageParams({ error: 'timeslot__overlapping', payload: [] })).toEqual({});
   });
 });
 

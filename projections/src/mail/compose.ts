@@ -1,8 +1,4 @@
-import ICAL from 'ical.js';
-import { tzlib_get_ical_block } from 'timezones-ical-library';
-
-// RFC 5545: lines of at most 75 octets; ical.js counts the continuation's leading space on top.
-ICAL.foldLength = 74;
+import { writeCalendar } from '@rr/platform';
 
 export interface MailTicket {
   ticketId: string;
@@ -193,62 +189,30 @@ export function checkInImageCid(ticketId: string): string {
 }
 
 /**
- * The VTIMEZONE of the library's zone (from the IANA data of timezones-ical-library): calendar
- * apps that do not know the zone by its name need its rules to place the entries.
- */
-function vtimezone(timeZone: string): ICAL.Component | null {
-  const block = tzlib_get_ical_block(timeZone);
-  const text = Array.isArray(block) ? block[0] : undefined;
-  if (!text || !text.startsWith('BEGIN:VTIMEZONE')) return null;
-  return new ICAL.Component(ICAL.parse(text) as unknown[]);
-}
-
-/**
  * The .ics attachment: one event per ticket with a stable UID (the ticket id), so calendars
  * update the same entry; a cancellation sends METHOD:CANCEL for the same UIDs (a reminder
- * publishes the entries again, unchanged).
+ * publishes the entries again, unchanged). Written as every calendar file is (writeCalendar).
  */
 export function calendarFile(input: MailInput): string {
-  const cal = new ICAL.Component(['vcalendar', [], []]);
-  cal.updatePropertyWithValue('prodid', '-//Reading rooms//Reservations//EN');
-  cal.updatePropertyWithValue('version', '2.0');
   const cancelled = input.kind === 'cancellation';
-  cal.updatePropertyWithValue('method', cancelled ? 'CANCEL' : 'PUBLISH');
-  const zone = vtimezone(input.timeZone);
-  if (zone) cal.addSubcomponent(zone);
-  for (const t of input.tickets) {
-    const ev = new ICAL.Component('vevent');
-    ev.updatePropertyWithValue('uid', `${t.ticketId}@reading-rooms`);
-    ev.updatePropertyWithValue('dtstamp', ICAL.Time.fromJSDate(input.writtenAt, true));
-    for (const [name, time] of [
-      ['dtstart', t.startTime],
-      ['dtend', t.endTime],
-    ] as const) {
-      const value = ICAL.Time.fromData({
-        year: Number(t.date.slice(0, 4)),
-        month: Number(t.date.slice(5, 7)),
-        day: Number(t.date.slice(8, 10)),
-        hour: Number(time.slice(0, 2)),
-        minute: Number(time.slice(3, 5)),
-        second: 0,
-        isDate: false,
-      });
-      const prop = new ICAL.Property(name);
-      prop.setValue(value);
-      prop.setParameter('tzid', input.timeZone);
-      ev.addProperty(prop);
-    }
-    ev.updatePropertyWithValue('summary', t.roomName);
-    ev.updatePropertyWithValue('location', t.roomName);
-    ev.updatePropertyWithValue(
-      'description',
-      `${texts[input.language].number}: ${input.bookingNumber}`,
-    );
-    ev.updatePropertyWithValue('status', cancelled ? 'CANCELLED' : 'CONFIRMED');
-    ev.updatePropertyWithValue('sequence', cancelled ? 1 : 0);
-    cal.addSubcomponent(ev);
-  }
-  return cal.toString().replace(/\r?\n/g, '\r\n') + '\r\n';
+  return (
+    writeCalendar({
+      timeZone: input.timeZone,
+      stamp: input.writtenAt,
+      method: cancelled ? 'CANCEL' : 'PUBLISH',
+      entries: input.tickets.map((t) => ({
+        id: t.ticketId,
+        date: t.date,
+        startTime: t.startTime,
+        endTime: t.endTime,
+        summary: t.roomName,
+        location: t.roomName,
+        description: `${texts[input.language].number}: ${input.bookingNumber}`,
+        status: cancelled ? 'CANCELLED' : 'CONFIRMED',
+        sequence: cancelled ? 1 : 0,
+      })),
+    }) + '\r\n'
+  );
 }
 
 /** What each kind of mail says before the tickets, and before the link. */

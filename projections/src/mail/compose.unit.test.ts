@@ -48,6 +48,23 @@ describe('mail composition', () => {
   });
 });
 
+describe("the calendar file's texts", () => {
+  it('keeps a room name stored with line breaks one text of one event', () => {
+    const roomName = 'Red\r\nEND:VEVENT\r\nBEGIN:VEVENT\rX-INJECTED:yes\u0007';
+    const ics = composeMail({ ...input, tickets: [{ ...input.tickets[0]!, roomName }] }).ics;
+    expect(ics).not.toMatch(/\r(?!\n)|(?<!\r)\n/);
+    const lines = ics.split('\r\n');
+    expect(lines.filter((l) => l === 'BEGIN:VEVENT')).toHaveLength(1);
+    expect(lines.some((l) => l.startsWith('X-INJECTED'))).toBe(false);
+    const cal = new ICAL.Component(ICAL.parse(ics) as unknown[]);
+    const ev = cal.getFirstSubcomponent('vevent')!;
+    expect(ev.getFirstPropertyValue('summary')).toBe(
+      'Red\nEND:VEVENT\nBEGIN:VEVENT\nX-INJECTED:yes',
+    );
+    expect(ev.getFirstPropertyValue('location')).toBe(ev.getFirstPropertyValue('summary'));
+  });
+});
+
 describe('the greeting and the number', () => {
   const person = { ...input, firstName: 'Maria', lastName: 'Musterfrau' };
   it('greets with the salutation and the title, in the way of each language', () => {

@@ -8,8 +8,9 @@ export const staffAccountsApi = baseApi.injectEndpoints({
       query: () => 'auth/staff-accounts',
       transformResponse: (page: { items: StaffAccount[] }) => page.items,
     }),
-    getStaffSignIns: build.query<StaffSignIn[], void>({
-      query: () => 'auth/sign-ins',
+    /** The latest records; with a name, only those of that name (a refusal's typed name by its key). */
+    getStaffSignIns: build.query<StaffSignIn[], string | undefined>({
+      query: (name) => ({ url: 'auth/sign-ins', params: name ? { name } : undefined }),
       transformResponse: (page: { items: StaffSignIn[] }) => page.items,
     }),
     endStaffSessions: build.mutation<null, string>({

@@ -1,3 +1,4 @@
+import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadingContainer } from '../../../components/loading-container';
@@ -15,13 +16,17 @@ import {
 /**
  * Route `/staff-accounts` (admins): the staff accounts with how each signs in (its own
  * password, or the campus identity: LDAP, OpenID Connect, SAML), its roles and last sign-in, a
- * button that ends an account's sessions, and the latest sign-ins and refused sign-ins.
+ * button that ends an account's sessions, and the latest sign-ins and refused sign-ins. A refused
+ * sign-in of a name no account has shows no name (the record keeps only its key): staff type a
+ * name to find the records of it.
  */
 export function StaffAccountsPage() {
   const { t } = useTranslation('admin-staff-accounts');
   const dispatch = useAppDispatch();
   const accounts = useGetStaffAccountsQuery();
-  const signIns = useGetStaffSignInsQuery();
+  const [name, setName] = useState('');
+  const [typed, setTyped] = useState('');
+  const signIns = useGetStaffSignInsQuery(name || undefined);
   const [endSessions, { isLoading: ending }] = useEndStaffSessionsMutation();
 
   const end = async (account: string) => {
@@ -89,10 +94,50 @@ export function StaffAccountsPage() {
         )}
       </LoadingContainer>
       <h2>{t('sign-ins-title')}</h2>
+      <form
+        className="search-form"
+        role="search"
+        aria-label={t('sign-ins-search-label')}
+        onSubmit={(event: FormEvent<HTMLFormElement>) => {
+          event.preventDefault();
+          setName(typed.trim());
+        }}
+      >
+        <div className="field search-form__field">
+          <label htmlFor="sign-ins-name" className="field__label">
+            {t('sign-ins-search')}
+          </label>
+          <input
+            id="sign-ins-name"
+            type="search"
+            className="field__control"
+            value={typed}
+            maxLength={200}
+            onChange={(event) => setTyped(event.target.value)}
+          />
+        </div>
+        <div className="search-form__actions">
+          <button type="submit" className="button button--primary">
+            {t('sign-ins-search-submit')}
+          </button>
+          {name ? (
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                setTyped('');
+                setName('');
+              }}
+            >
+              {t('sign-ins-search-reset')}
+            </button>
+          ) : null}
+        </div>
+      </form>
       <LoadingContainer data={signIns.data} error={signIns.error}>
         {(items) =>
           items.length === 0 ? (
-            <EmptyState>{t('sign-ins-empty')}</EmptyState>
+            <EmptyState>{name ? t('sign-ins-none-of', { name }) : t('sign-ins-empty')}</EmptyState>
           ) : (
             <TableRegion label={t('sign-ins-caption')}>
               <table className="data-table">
@@ -109,7 +154,7 @@ export function StaffAccountsPage() {
                   {items.map((r, i) => (
                     <tr key={`${r.at}-${i}`}>
                       <td className="data-table__nowrap">{formatDateTime(new Date(r.at))}</td>
-                      <td>{r.username || t('unknown-account')}</td>
+                      <td>{r.username || (name ? name : t('unknown-account'))}</td>
                       <td>{t(`source.${r.method}`)}</td>
                       <td>
                         {t(`outcome.${r.outcome}`)}

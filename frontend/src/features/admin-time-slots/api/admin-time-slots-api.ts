@@ -59,7 +59,7 @@ export const adminTimeSlotsApi = baseApi.injectEndpoints({
       query: (key) => slotPath(key),
       providesTags: (_result, _error, { timeSlotId }) => [{ type: 'TimeSlot', id: timeSlotId }],
     }),
-    /** 409 `timeslot__overlapping` with the payload `['date', the first clashing date]`. */
+    /** 409 `timeslot__overlapping`, the first clashing date beside the payload (`values.date`). */
     createTimeSlots: build.mutation<TimeSlotsCreated, { roomId: string; body: TimeSlotInput }>({
       query: ({ roomId, body }) => ({ url: slotsPath(roomId), method: 'POST', body }),
       invalidatesTags: [LIST],
