@@ -82,6 +82,26 @@ export function seatsTaken(state: SeatHolder, now: Date): number {
   return booked + held;
 }
 
+/**
+ * Whether a cart's hold still has its seat when it is booked: fewer tickets taking a seat now were
+ * held before it than the slot has seats. First come, first served: a hold taken while a seat
+ * was free keeps it against later holds and staff's bookings (overbooking is theirs to confirm),
+ * but not against a capacity lowered below it. The order is the slot stream's (the fold keeps
+ * its tickets in the order they were first held).
+ */
+export function holdHasSeat(
+  slot: SeatHolder & { capacity: number },
+  ticketId: string,
+  now: Date,
+): boolean {
+  let ahead = 0;
+  for (const [id, t] of Object.entries(slot.tickets)) {
+    if (id === ticketId) return ahead < slot.capacity;
+    if (t.status === 'BOOKED' || (t.expiresAt !== null && new Date(t.expiresAt) > now)) ahead += 1;
+  }
+  return false;
+}
+
 /** The English text of such a refusal: how many are booked, how many held and until when. */
 export function seatsText(what: string, { booked, held, heldUntil }: SeatsTaken): string {
   const holds = held > 0 ? ` and ${held} held in carts until ${heldUntil ?? ''}` : '';

@@ -13,7 +13,7 @@ import { timesOverlap } from '../cart-rules.ts';
 import { mustNotBeBlocked } from '../blacklist/blacklist-entry.ts';
 import { mustAdmitAddress } from '../rooms/email-domains.ts';
 import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
-import { seatsTaken } from '../seats.ts';
+import { holdHasSeat, seatsTaken } from '../seats.ts';
 import { confirmationDeadline } from '../time-slots/confirmation.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
@@ -45,9 +45,14 @@ export function bookCart(
     new Set(cart.tickets.map((t) => state.rooms.get(t.roomId)).filter((r) => r !== undefined)),
     emailDomain,
   );
+  // Each seat is booked on its slot as it is now, not as it was when held: a slot closed (or
+  // gone) since takes no booking, and a hold keeps its seat only within the slot's capacity.
   for (const t of cart.tickets) {
-    const held = state.slots.get(t.timeSlotId)?.tickets[t.ticketId];
-    if (!held || held.status !== 'NEW') throw transactionExpired();
+    const slot = state.slots.get(t.timeSlotId);
+    if (slot && (slot.status !== 'active' || slot.closed)) throw refuse.ticket('timeslot_not_open');
+    const held = slot?.tickets[t.ticketId];
+    if (!slot || !held || held.status !== 'NEW') throw transactionExpired();
+    if (!holdHasSeat(slot, t.ticketId, now)) throw refuse.ticket('timeslot_no_tickets_left');
   }
   const active = state.visitor.tickets.filter((t) => !t.cancelled);
   for (const t of cart.tickets) {

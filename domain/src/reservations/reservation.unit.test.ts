@@ -675,6 +675,42 @@ describe('BookCart', () => {
       );
   });
 
+  it('decides on the slot as it is now: a closed slot or one whose capacity was lowered below the hold is not booked', () => {
+    const a = slot(8, '09:00', '10:00', 5);
+    const given = holding(a);
+    const closed = evolveSlot(
+      given.slots.get(a.id)!,
+      TimeSlotClosed.create({
+        timeSlotId: a.id,
+        roomId: ROOM,
+        closureId: id(700),
+        reason: 'Stromausfall',
+      }),
+    );
+    reservation
+      .given({ ...given, slots: new Map([[a.id, closed]]) })
+      .when(book)
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
+    // One seat, taken by a booking made before the hold (the capacity was lowered since).
+    const lowered = slot(9, '09:00', '10:00', 1, ...bookedFor(slot(9, '09:00', '10:00', 1), 1));
+    reservation
+      .given(holding(lowered))
+      .when(book)
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_no_tickets_left' });
+    // A staff booking beyond the capacity after the hold leaves the hold its seat.
+    const full = slot(10, '09:00', '10:00', 1);
+    const held = holding(full);
+    const overbooked = history(
+      evolveSlot,
+      held.slots.get(full.id)!,
+      ...(bookedFor(full, 2) as SlotEvent[]),
+    );
+    reservation
+      .given({ ...held, slots: new Map([[full.id, overbooked]]) })
+      .when(book)
+      .then((d) => expect(d.transaction).toHaveLength(1));
+  });
+
   it('refuses more than the maximum per day, naming the day and the maximum, counting earlier bookings of the visitor but not cancelled ones', () => {
     const given = holding(slot(8, '09:00', '10:00', 5), slot(8, '11:00', '12:00', 5));
     reservation

@@ -7248,6 +7248,9 @@ export interface components {
             status: string;
             expiredAt: string | null;
             tickets: components["schemas"]["Ticket"][];
+            closedTickets: (components["schemas"]["Ticket"] & {
+                closedReason: string;
+            })[];
         };
         Ticket: {
             /** Format: uuid */
