@@ -72,6 +72,8 @@ export type ReservationCommand =
         newTicketId: string;
         timeSlotId: string;
         bookingNumber: string;
+        /** The domain of the booking's address (members-only rooms); never written to an event. */
+        emailDomain?: string | undefined;
       };
     }
   | {
@@ -93,7 +95,7 @@ export interface ReservationState {
   rooms: ReadonlyMap<string, RoomState>;
   /** Holiday dates from today on: the working days of the booking windows. */
   holidays: ReadonlySet<LocalDate>;
-  /** The days of the visitor's no-show releases (the no-show rule); loaded by a booking. */
+  /** The days of the visitor's no-show releases (the no-show rule); loaded by a booking and a move. */
   noShows?: readonly LocalDate[];
 }
 
