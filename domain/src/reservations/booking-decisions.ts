@@ -2,6 +2,7 @@ import {
   TicketAddedToTransaction,
   TicketBooked,
   TicketCancelled,
+  TicketCheckedIn,
   TicketHeld,
   TransactionBooked,
   TransactionStarted,
@@ -20,6 +21,8 @@ import {
   confirmationRefusals,
   earlierDeadline,
 } from '../time-slots/confirmation.ts';
+import { hasStarted } from '../seat-rule.ts';
+import { checkInWindow } from '../time-slots/check-in.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
 import { mustBeOpen, transactionExpired } from './cart-decisions.ts';
@@ -156,7 +159,7 @@ export function bookCart(
 export function staffBook(
   state: ReservationState,
   data: Extract<ReservationCommand, { type: 'StaffBook' }>['data'],
-  { now }: ReservationContext,
+  { now, today, time }: ReservationContext,
 ): ReservationDecision {
   const slot = state.slots.get(data.timeSlotId);
   if (!slot || slot.status !== 'active' || slot.roomId !== data.roomId)
@@ -188,6 +191,12 @@ export function staffBook(
   );
   pushSlot(d, timeSlotId, TicketHeld.create({ ticketId, timeSlotId, transactionId, expiresAt }));
   pushSlot(d, timeSlotId, TicketBooked.create({ ticketId, ownerId }));
+  // A staff booking of a slot that has started is the reader standing at the desk: in a room with
+  // check-in they are checked in with the booking (by the staff member), so the release job
+  // never takes them for a no-show (docs/product.md#check-in-and-no-show-release).
+  const services = state.rooms.get(slot.roomId)?.services;
+  if (services && checkInWindow(slot, services) && hasStarted(slot, { today, time }))
+    pushSlot(d, timeSlotId, TicketCheckedIn.create({ ticketId, checkedInAt: now.toISOString() }));
   const { date, startTime, endTime } = ticket;
   d.visitor.push(
     VisitorTicketsBooked.create({ ownerId, tickets: [{ ticketId, date, startTime, endTime }] }),
