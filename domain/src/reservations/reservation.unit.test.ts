@@ -10,6 +10,7 @@ import {
   TicketAddedToTransaction,
   TicketBooked,
   TicketCancelled,
+  TicketCheckedIn,
   TicketHeld,
   TicketHoldExtended,
   TicketReleased,
@@ -904,6 +905,47 @@ describe('StaffBook', () => {
           ],
         ),
       );
+  });
+
+  it('checks the reader in with the booking when the slot has started in a room with check-in', () => {
+    const withCheckIn = new Map([
+      [
+        ROOM,
+        evolveRoom(
+          roomOpen(),
+          RoomServicesChanged.create({
+            roomId: ROOM,
+            checkInMinutesBefore: 15,
+            noShowReleaseMinutes: 20,
+            waitlistOfferMinutes: null,
+            reminderHoursBefore: null,
+          }),
+        ),
+      ],
+    ]);
+    // Today 09:00–11:00 has started at NOW (10:00); today 11:00–12:00 has not.
+    const running = slot(0, '09:00', '11:00', 5);
+    const ahead = slot(0, '11:00', '12:00', 5);
+    const checkIns = (d: ReservationDecision) =>
+      [...d.slots.values()].flat().filter((e) => e.type === 'TicketCheckedIn');
+    const given = { ...emptyReservation, rooms: withCheckIn, slots: slotMap(running, ahead) };
+    reservation
+      .given(given)
+      .when(staffBook(running))
+      .then((d) =>
+        expect(checkIns(d)).toEqual([
+          TicketCheckedIn.create({ ticketId: id(1), checkedInAt: NOW.toISOString() }),
+        ]),
+      );
+    reservation
+      .given(given)
+      .when(staffBook(ahead))
+      .then((d) => expect(checkIns(d)).toEqual([]));
+    // Without check-in in the room, a started slot's booking is booked as always.
+    reservation
+      .given({ ...given, rooms })
+      .when(staffBook(running))
+      .then((d) => expect(checkIns(d)).toEqual([]));
   });
 
   it('books beyond the capacity (the slot then shows as overbooked), taking one seat', () => {
