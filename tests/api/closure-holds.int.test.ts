@@ -3,6 +3,7 @@ import { addDays, ManualClock, todayIn } from '@rr/platform';
 import { timeSlotStreamId } from '@rr/events';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
+import { budget } from '../support/time-budget.ts';
 
 /**
  * A closure and the seats held in carts (docs/product.md#closures): the closure ends the holds of
@@ -108,18 +109,20 @@ describe('a seat held when the slot is closed', () => {
       );
       expect(state.rows.map((r) => r.status)).toEqual(['INVALID']);
 
-      // The cart's owner sees why: the hold is listed as ended by the closure, with its reason.
-      const seen = (await (
-        await cart.client.get(
-          `/api/transactions/${cart.transactionId}`,
-          suite.admin.lastPosition ? { 'X-Min-Position': suite.admin.lastPosition } : undefined,
-        )
-      ).json()) as {
+      // The cart's owner sees why: the hold is listed as ended by the closure, with its reason
+      // (once the read models have caught up with the closure).
+      type Seen = {
         tickets: unknown[];
         closedTickets: { id: string; status: string; closedReason: string }[];
       };
-      expect(seen.tickets).toEqual([]);
-      expect(seen.closedTickets).toEqual([
+      const seen = async () =>
+        (await (await cart.client.get(`/api/transactions/${cart.transactionId}`)).json()) as Seen;
+      await expect
+        .poll(async () => (await seen()).closedTickets.length, { timeout: budget(5000) })
+        .toBe(1);
+      const answer = await seen();
+      expect(answer.tickets).toEqual([]);
+      expect(answer.closedTickets).toEqual([
         expect.objectContaining({ id: ticketId, status: 'INVALID', closedReason: 'Stromausfall' }),
       ]);
     });
