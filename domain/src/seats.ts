@@ -46,14 +46,24 @@ export interface SeatsTaken {
   heldUntil: string | null;
 }
 
+/**
+ * Whether a ticket holds a seat in a cart at `now`: a hold (NEW) that has not ended. A ticket
+ * cancelled or released before its hold ended holds nothing.
+ */
+const isHolding = (t: HeldTicket, now: Date): t is HeldTicket & { expiresAt: string } =>
+  t.status === 'NEW' && t.expiresAt !== null && new Date(t.expiresAt) > now;
+
+/** Whether a ticket takes a seat at `now`: a booking, or a hold that has not ended. */
+export const takesSeat = (t: HeldTicket, now: Date): boolean =>
+  t.status === 'BOOKED' || isHolding(t, now);
+
 export function seatsTakenApart(state: SeatHolder, now: Date): SeatsTaken {
   let booked = 0;
   let held = 0;
   let heldUntil: string | null = null;
   for (const t of Object.values(state.tickets)) {
     if (t.status === 'BOOKED') booked += 1;
-    // Only a hold (NEW) holds: a ticket cancelled or released before its hold ended takes no seat.
-    else if (t.status === 'NEW' && t.expiresAt !== null && new Date(t.expiresAt) > now) {
+    else if (isHolding(t, now)) {
       held += 1;
       if (heldUntil === null || new Date(t.expiresAt) > new Date(heldUntil))
         heldUntil = t.expiresAt;
@@ -81,6 +91,26 @@ export function addSeatsTaken(a: SeatsTaken, b: SeatsTaken): SeatsTaken {
 export function seatsTaken(state: SeatHolder, now: Date): number {
   const { booked, held } = seatsTakenApart(state, now);
   return booked + held;
+}
+
+/**
+ * Whether a cart's hold still has its seat when it is booked: fewer tickets taking a seat now were
+ * held before it than the slot has seats. First come, first served: a hold taken while a seat
+ * was free keeps it against later holds and staff's bookings (overbooking is theirs to confirm),
+ * but not against a capacity lowered below it. The order is the slot stream's (the fold keeps
+ * its tickets in the order they were first held).
+ */
+export function holdHasSeat(
+  slot: SeatHolder & { capacity: number },
+  ticketId: string,
+  now: Date,
+): boolean {
+  let ahead = 0;
+  for (const [id, t] of Object.entries(slot.tickets)) {
+    if (id === ticketId) return ahead < slot.capacity;
+    if (takesSeat(t, now)) ahead += 1;
+  }
+  return false;
 }
 
 /** The English text of such a refusal: how many are booked, how many held and until when. */

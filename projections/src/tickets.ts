@@ -39,6 +39,7 @@ interface TicketRow extends Record<string, unknown> {
   confirm_by: unknown;
   confirmed_at: unknown;
   unconfirmed: boolean;
+  release_reason: string | null;
 }
 
 const transactionColumns = [
@@ -70,6 +71,7 @@ const ticketColumns = [
   { name: 'confirm_by', type: 'timestamptz' },
   { name: 'confirmed_at', type: 'timestamptz' },
   { name: 'unconfirmed', type: 'boolean' },
+  { name: 'release_reason', type: 'text' },
 ];
 
 /** Who acted, as the check-in screen names them: a staff user's or token's name, else the kind. */
@@ -201,10 +203,12 @@ export const ticketsProjection: Projection = {
           e.data.transactionId,
         ]);
         return;
+      // Why the hold ended: the cart shows the holds a closure ended.
       case 'TicketReleased':
-        await client.query(`UPDATE rm_tickets SET status = 'INVALID' WHERE id = $1`, [
-          e.data.ticketId,
-        ]);
+        await client.query(
+          `UPDATE rm_tickets SET status = 'INVALID', release_reason = $2 WHERE id = $1`,
+          [e.data.ticketId, e.data.reason],
+        );
         return;
       case 'TicketBooked':
         await client.query(
@@ -320,11 +324,14 @@ export const ticketsProjection: Projection = {
             confirm_by: null,
             confirmed_at: null,
             unconfirmed: false,
+            release_reason: null,
           });
           break;
         case 'TicketRemovedFromTransaction':
-        case 'TicketReleased':
           tickets.update(e.data.ticketId, { status: 'INVALID' });
+          break;
+        case 'TicketReleased':
+          tickets.update(e.data.ticketId, { status: 'INVALID', release_reason: e.data.reason });
           break;
         case 'TransactionTouched':
           carts.update(transactionId, { expires_at: e.data.expiresAt });

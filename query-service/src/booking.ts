@@ -154,12 +154,27 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
       `${TICKET_SELECT} WHERE t.transaction_id = $1 AND t.status IN ('NEW', 'BOOKED') ORDER BY t.date, t.start_time`,
       [transactionId],
     );
+    // The holds a closure of their slot ended: the visitor sees why they left the cart.
+    const closed = await pool.query<TicketRow & { closed_reason: string | null }>(
+      `SELECT ${TICKET_COLUMNS}, s.closed_reason
+         FROM rm_tickets t
+         LEFT JOIN rm_rooms r ON r.id = t.room_id
+         LEFT JOIN personal_data p ON p.owner_id = t.owner_id
+         LEFT JOIN rm_time_slots s ON s.id = t.time_slot_id
+        WHERE t.transaction_id = $1 AND t.status = 'INVALID' AND t.release_reason = 'closed'
+        ORDER BY t.date, t.start_time`,
+      [transactionId],
+    );
     const now = localNow();
     return {
       transactionId,
       status: expired ? 'EXPIRED' : row.status,
       expiredAt: row.expires_at ? row.expires_at.toISOString() : null,
       tickets: expired ? [] : t.rows.map((x) => toTicket(x, now)),
+      closedTickets: closed.rows.map((x) => ({
+        ...toTicket(x, now),
+        closedReason: x.closed_reason ?? '',
+      })),
     };
   }
 
@@ -180,6 +195,11 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
               status: z.string(),
               expiredAt: z.string().nullable(),
               tickets: z.array(Ticket),
+              /**
+               * Seats this cart held until staff closed their slot (docs/product.md#closures):
+               * INVALID, with the closure's reason. They hold nothing and cannot be booked.
+               */
+              closedTickets: z.array(Ticket.extend({ closedReason: z.string() })),
             })
             .openapi('Transaction'),
         },

@@ -114,8 +114,11 @@ beforeAll(async () => {
   later = await createSlot(suite.admin, reading, TODAY, '14:00', '16:00', 1);
   tomorrow = await createSlot(suite.admin, reading, TOMORROW, '10:00', '12:00', 4);
   quietNow = await createSlot(suite.admin, quiet, TODAY, '09:00', '11:00', 2);
+  // Booked before the noon slot started (a staff booking of a running slot is checked in with it).
+  clock.set(new Date('2026-11-23T08:30:00Z'));
   checkedIn = await staffBook(reading, noon);
   other = await staffBook(reading, noon);
+  clock.set(NOW);
   overbooked = [await staffBook(reading, later), await staffBook(reading, later)];
   future = await staffBook(reading, tomorrow);
   const r = await desk.request('POST', '/api/admin/check-in', {

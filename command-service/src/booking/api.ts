@@ -236,7 +236,11 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'Unknown or malformed owner id, unknown ticket or time slot' },
         409: {
           description:
-            'ticket__validation_error with the slot rule (timeslot_no_tickets_left, timeslot_not_open for another room or outside the window, per-visitor limits), ticket__not_cancelable',
+            'ticket__validation_error with the slot rule (timeslot_no_tickets_left, timeslot_not_open for another room or outside the window, per-visitor limits), ticket__not_cancelable, booking__confirmation_lapsed',
+        },
+        403: {
+          description:
+            'booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed (the person rules of a booking)',
         },
       },
       malformedPathNotFound: 'Owner',

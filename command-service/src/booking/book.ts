@@ -128,8 +128,10 @@ export function bookingCommands(deps: CommandDeps) {
         };
         const slots = await lockCartAndSlots(s, null, [slot.timeSlotId]);
         const visitor = await lockAndLoadVisitor(s, visitorKey);
+        // The room's services: whether a reader booked into a started slot is checked in.
+        const rooms = await roomStates(s.client, [slot.roomId]);
         const { transactionId } = command.data;
-        return { ...emptyReservation, slots, visitor, transactionId, visitorKey };
+        return { ...emptyReservation, slots, visitor, rooms, transactionId, visitorKey };
       },
       decide: (state) => decideReservation(command, state, context()),
       appends: (decision, state) => reservationAppends(state, decision),
@@ -140,9 +142,17 @@ export function bookingCommands(deps: CommandDeps) {
           email,
           lastDate: state.slots.get(slot.timeSlotId)!.date,
         }),
-      answer: () => {
+      answer: (decision) => {
         const { ownerId, bookingNumber, ticketId } = command.data;
-        return { ownerId, bookingNumber, ticketId };
+        const checkedIn = [...decision.slots.values()]
+          .flat()
+          .find((e) => e.type === 'TicketCheckedIn');
+        return {
+          ownerId,
+          bookingNumber,
+          ticketId,
+          checkedInAt: checkedIn?.type === 'TicketCheckedIn' ? checkedIn.data.checkedInAt : null,
+        };
       },
     });
     return { ...answer, position };

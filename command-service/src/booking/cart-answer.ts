@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { CartTicket as Ticket } from '@rr/events';
 import {
   evolveTransaction,
+  stillHeld,
   type ReservationDecision,
+  type SlotState,
   type RoomState,
   type TransactionState,
 } from '@rr/domain';
@@ -49,15 +51,22 @@ export function ticketView(
   };
 }
 
-/** The cart after a decision (its events folded as the cart's stream folds them): its tickets and expiry, and the ticket just added. */
+/**
+ * The cart after a decision (its events folded as the cart's stream folds them): its tickets still
+ * holding a seat (a closure of its slot ends a hold: `slots`, the cart's slots as decided on) and
+ * expiry, and the ticket just added.
+ */
 export function cartAnswer(
   rooms: ReadonlyMap<string, RoomState>,
   cart: TransactionState,
   decision: Pick<ReservationDecision, 'transaction'>,
   ticketId?: string,
+  slots: ReadonlyMap<string, SlotState> = new Map(),
 ) {
   const after = decision.transaction.reduce(evolveTransaction, cart);
-  const view = after.tickets.map((t) => ticketView(rooms, t, 'NEW'));
+  const view = after.tickets
+    .filter((t) => stillHeld({ slots }, t))
+    .map((t) => ticketView(rooms, t, 'NEW'));
   return {
     expiredAt: after.expiresAt ?? '',
     tickets: view,

@@ -75,7 +75,8 @@ export function cartCommands(deps: CommandDeps) {
       decide: (state) => decideReservation(command, state, context()),
       appends: (decision, state) => reservationAppends(state, decision),
       committed: (decision, state) => rememberCart(store, transactionId, state.cart, decision),
-      answer: (decision, state) => cartAnswer(state.rooms, state.cart, decision, ticketId),
+      answer: (decision, state) =>
+        cartAnswer(state.rooms, state.cart, decision, ticketId, state.slots),
     });
     try {
       const { answer, position } = await run;

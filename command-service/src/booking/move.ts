@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { decideReservation, emptyReservation, refuse } from '@rr/domain';
+import { decideReservation, emailDomainOf, emptyReservation, refuse } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
+import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { ticketView } from './cart-answer.ts';
 import {
+  loadNoShowDays,
   loadTransaction,
   lockAndLoadVisitor,
   lockCartAndSlots,
@@ -16,7 +18,9 @@ import {
  * command over the booking's cart, both slot streams and the visitor's stream, locked in the
  * order every reservation command locks them (the cart, the slots sorted, the visitor), so a
  * cart racing for the new slot's last seat waits for it or it for the cart, and exactly one gets
- * the seat. A refusal writes nothing: the old ticket stays booked. Answers the new ticket.
+ * the seat. The person rules of a booking are decided with it, on the blacklist entry and the
+ * no-show releases of the booking's key and the domain of its address, as a booking reads them.
+ * A refusal writes nothing: the old ticket stays booked. Answers the new ticket.
  */
 export async function moveTicket(
   deps: CommandDeps,
@@ -26,6 +30,8 @@ export async function moveTicket(
 ) {
   const newTicketId = randomUUID();
   const context = () => ({ ...decisionTime(deps), limits: deps.limits, timeZone: deps.timeZone });
+  // The domain of the booking's address (members-only rooms), read with the booking.
+  let emailDomain: string | undefined;
   return handleCommand(deps.store, {
     actor: { kind: 'visitor' },
     load: async (s) => {
@@ -33,11 +39,16 @@ export async function moveTicket(
         transaction_id: string;
         visitor_key: string;
         booking_number: string;
-      }>('SELECT transaction_id, visitor_key, booking_number FROM bookings WHERE owner_id = $1', [
-        ownerId,
-      ]);
+        email: string | null;
+      }>(
+        `SELECT b.transaction_id, b.visitor_key, b.booking_number, p.email
+           FROM bookings b LEFT JOIN personal_data p ON p.owner_id = b.owner_id
+          WHERE b.owner_id = $1`,
+        [ownerId],
+      );
       const booking = b.rows[0];
       if (!booking) throw refuse.notFound('Owner');
+      emailDomain = booking.email ? emailDomainOf(booking.email) : undefined;
       // The cart names the old ticket's slot; it is read again once locked with the slots.
       const before = await loadTransaction(s, booking.transaction_id);
       const old = before.tickets.find((t) => t.ticketId === ticketId);
@@ -45,6 +56,8 @@ export async function moveTicket(
       const slots = await lockCartAndSlots(s, booking.transaction_id, [old.timeSlotId, timeSlotId]);
       const cart = await loadTransaction(s, booking.transaction_id);
       const visitor = await lockAndLoadVisitor(s, booking.visitor_key);
+      const blacklist = await loadBlacklistEntry(s, booking.visitor_key);
+      const noShows = await loadNoShowDays(s.client, booking.visitor_key, deps.limits.noShowRule);
       const roomId = slots.get(timeSlotId)?.roomId;
       const { rooms, holidays } = await roomsWithHolidays(
         s.client,
@@ -56,6 +69,8 @@ export async function moveTicket(
         cart,
         slots,
         visitor,
+        blacklist,
+        noShows,
         rooms,
         holidays,
         transactionId: booking.transaction_id,
@@ -73,6 +88,7 @@ export async function moveTicket(
             newTicketId,
             timeSlotId,
             bookingNumber: state.bookingNumber,
+            emailDomain,
           },
         },
         state,

@@ -81,6 +81,11 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
               ownerId: z.string(),
               bookingNumber: z.string(),
               ticketId: z.uuid(),
+              /**
+               * A slot that has started, in a room with check-in: the reader is checked in with
+               * the booking at this instant; null otherwise.
+               */
+              checkedInAt: z.string().nullable(),
               position: z.string(),
             })
             .openapi('StaffBookingResult'),

@@ -2,6 +2,7 @@ import {
   TicketAddedToTransaction,
   TicketBooked,
   TicketCancelled,
+  TicketCheckedIn,
   TicketHeld,
   TransactionBooked,
   TransactionStarted,
@@ -13,8 +14,15 @@ import { timesOverlap } from '../cart-rules.ts';
 import { mustNotBeBlocked } from '../blacklist/blacklist-entry.ts';
 import { mustAdmitAddress } from '../rooms/email-domains.ts';
 import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
-import { seatsTaken } from '../seats.ts';
-import { confirmationDeadline } from '../time-slots/confirmation.ts';
+import { holdHasSeat, seatsTaken, type HeldTicket } from '../seats.ts';
+import {
+  confirmationDeadline,
+  confirmationDue,
+  confirmationRefusals,
+  earlierDeadline,
+} from '../time-slots/confirmation.ts';
+import { hasStarted } from '../seat-rule.ts';
+import { checkInWindow } from '../time-slots/check-in.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
 import { mustBeOpen, transactionExpired } from './cart-decisions.ts';
@@ -29,25 +37,74 @@ import {
 
 /** The decisions of a booking: made (by the visitor or staff), cancelled, its owner data edited. */
 
+/** A seat a visitor takes, as the person rules see it: its room and when its slot starts. */
+export interface PersonSeat {
+  ticketId: string;
+  roomId: string;
+  date: string;
+  startTime: string;
+  /**
+   * A rebooking: the ticket the seat replaces, whose booking's confirmation goes on with it.
+   * Absent: a new booking.
+   */
+  replaces?: HeldTicket | undefined;
+}
+
+/**
+ * The rules a booking applies to the person taking seats, one decision for every path on which a
+ * visitor takes a seat (booking a cart, moving a ticket): the address's key must not be
+ * blacklisted or blocked by the no-show rule, every room of the seats must admit its domain
+ * (members-only rooms), and in a room with confirmed addresses each seat awaits the confirmation
+ * (docs/product.md#confirmed-addresses). Answers each seat's confirmation deadline by ticket id
+ * (absent: none asked). A rebooked seat goes on with its booking's confirmation: confirmed stays
+ * confirmed, awaiting keeps its deadline (never past the new slot's start), a deadline that has
+ * come refuses (`booking__confirmation_lapsed`), and a ticket never asked is asked as a booking now.
+ * Staff bookings are not asked.
+ */
+export function admitPerson(
+  state: Pick<ReservationState, 'blacklist' | 'noShows' | 'rooms'>,
+  emailDomain: string | undefined,
+  seats: readonly PersonSeat[],
+  { now, today, limits, timeZone }: ReservationContext,
+): Map<string, string> {
+  mustNotBeBlocked(state.blacklist, today);
+  mustNotBeNoShowBlocked(state.noShows ?? [], today, limits.noShowRule);
+  const rooms = seats.map((t) => state.rooms.get(t.roomId)).filter((r) => r !== undefined);
+  mustAdmitAddress(new Set(rooms), emailDomain);
+  const deadlines = new Map<string, string>();
+  for (const seat of seats) {
+    const { replaces } = seat;
+    if (replaces?.confirmed) continue;
+    if (replaces && confirmationDue(replaces, now)) throw confirmationRefusals.lapsed();
+    const confirmBy =
+      replaces?.confirmBy != null
+        ? earlierDeadline(replaces.confirmBy, seat, timeZone)
+        : confirmationDeadline(now, state.rooms.get(seat.roomId)?.services, seat, timeZone);
+    if (confirmBy) deadlines.set(seat.ticketId, confirmBy);
+  }
+  return deadlines;
+}
+
 export function bookCart(
   state: ReservationState,
   data: Extract<ReservationCommand, { type: 'BookCart' }>['data'],
-  { now, today, limits, timeZone }: ReservationContext,
+  context: ReservationContext,
 ): ReservationDecision {
+  const { now, today, limits } = context;
   const { cart } = state;
   mustBeOpen(cart, now);
   if (cart.tickets.length === 0)
     throw new Refused('transaction__empty', 'The reservation cart is empty');
-  mustNotBeBlocked(state.blacklist, today);
-  mustNotBeNoShowBlocked(state.noShows ?? [], today, limits.noShowRule);
   const { emailDomain, ...booking } = data;
-  mustAdmitAddress(
-    new Set(cart.tickets.map((t) => state.rooms.get(t.roomId)).filter((r) => r !== undefined)),
-    emailDomain,
-  );
+  const deadlines = admitPerson(state, emailDomain, cart.tickets, context);
+  // Each seat is booked on its slot as it is now, not as it was when held: a slot closed (or
+  // gone) since takes no booking, and a hold keeps its seat only within the slot's capacity.
   for (const t of cart.tickets) {
-    const held = state.slots.get(t.timeSlotId)?.tickets[t.ticketId];
-    if (!held || held.status !== 'NEW') throw transactionExpired();
+    const slot = state.slots.get(t.timeSlotId);
+    if (slot && (slot.status !== 'active' || slot.closed)) throw refuse.ticket('timeslot_not_open');
+    const held = slot?.tickets[t.ticketId];
+    if (!slot || !held || held.status !== 'NEW') throw transactionExpired();
+    if (!holdHasSeat(slot, t.ticketId, now)) throw refuse.ticket('timeslot_no_tickets_left');
   }
   const active = state.visitor.tickets.filter((t) => !t.cancelled);
   for (const t of cart.tickets) {
@@ -85,7 +142,7 @@ export function bookCart(
   );
   for (const t of cart.tickets) {
     // Confirmed addresses: the deadline is fixed now and written with the booking.
-    const confirmBy = confirmationDeadline(now, state.rooms.get(t.roomId)?.services, t, timeZone);
+    const confirmBy = deadlines.get(t.ticketId);
     pushSlot(
       d,
       t.timeSlotId,
@@ -102,7 +159,7 @@ export function bookCart(
 export function staffBook(
   state: ReservationState,
   data: Extract<ReservationCommand, { type: 'StaffBook' }>['data'],
-  { now }: ReservationContext,
+  { now, today, time }: ReservationContext,
 ): ReservationDecision {
   const slot = state.slots.get(data.timeSlotId);
   if (!slot || slot.status !== 'active' || slot.roomId !== data.roomId)
@@ -134,6 +191,12 @@ export function staffBook(
   );
   pushSlot(d, timeSlotId, TicketHeld.create({ ticketId, timeSlotId, transactionId, expiresAt }));
   pushSlot(d, timeSlotId, TicketBooked.create({ ticketId, ownerId }));
+  // A staff booking of a slot that has started is the reader standing at the desk: in a room with
+  // check-in they are checked in with the booking (by the staff member), so the release job
+  // never takes them for a no-show (docs/product.md#check-in-and-no-show-release).
+  const services = state.rooms.get(slot.roomId)?.services;
+  if (services && checkInWindow(slot, services) && hasStarted(slot, { today, time }))
+    pushSlot(d, timeSlotId, TicketCheckedIn.create({ ticketId, checkedInAt: now.toISOString() }));
   const { date, startTime, endTime } = ticket;
   d.visitor.push(
     VisitorTicketsBooked.create({ ownerId, tickets: [{ ticketId, date, startTime, endTime }] }),

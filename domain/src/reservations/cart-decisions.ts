@@ -76,6 +76,6 @@ export function addTicket(
       expiresAt,
     }),
   );
-  extendHolds(d, cart.tickets, expiresAt);
+  extendHolds(d, state, expiresAt);
   return d;
 }

@@ -7,7 +7,7 @@ import {
   VisitorTicketsBooked,
 } from '@rr/events/catalogue';
 import { refuse, Refused } from '../refusal.ts';
-import { earlierDeadline } from '../time-slots/confirmation.ts';
+import { admitPerson } from './booking-decisions.ts';
 import { firstFailedRule, seatAnswer } from '../seat-rule.ts';
 import { slotSeatsAt } from '../seats.ts';
 import { bookedSeats, visitorLimits } from '../waitlist/waitlist.ts';
@@ -36,7 +36,7 @@ export function moveTicket(
   data: Extract<ReservationCommand, { type: 'MoveTicket' }>['data'],
   context: ReservationContext,
 ): ReservationDecision {
-  const { ownerId, ticketId, newTicketId, timeSlotId, bookingNumber } = data;
+  const { ownerId, ticketId, newTicketId, timeSlotId, bookingNumber, emailDomain } = data;
   const { now, today, time } = context;
   const old = state.cart.tickets.find((t) => t.ticketId === ticketId);
   const oldSlot = old && state.slots.get(old.timeSlotId);
@@ -68,6 +68,11 @@ export function moveTicket(
   if (rule === 'max_tickets_per_day_reached')
     throw refuse.dayLimit(ticket.date, context.limits.maxTicketsPerDay);
   if (rule) throw refuse.ticket(rule);
+  // The person takes a new seat: the rules a booking applies to them, with the booking's
+  // confirmation going on.
+  const confirmBy = admitPerson(state, emailDomain, [{ ...ticket, replaces: held }], context).get(
+    newTicketId,
+  );
 
   // Held and booked at once, as a staff booking: the hold ends at its creation.
   const expiresAt = now.toISOString();
@@ -84,9 +89,6 @@ export function moveTicket(
       expiresAt,
     }),
   );
-  // A ticket awaiting confirmation moves with its deadline (never past the new slot's start).
-  const confirmBy =
-    held.confirmBy == null ? undefined : earlierDeadline(held.confirmBy, slot, context.timeZone);
   pushSlot(
     d,
     timeSlotId,

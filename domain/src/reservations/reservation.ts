@@ -16,6 +16,7 @@ import {
   emptyDecision,
   extendHolds,
   pushSlot,
+  stillHeld,
   type ReservationCommand,
   type ReservationContext,
   type ReservationDecision,
@@ -43,11 +44,12 @@ export const decideReservation: Decide<
       if (!ticket) throw refuse.notFound('Ticket');
       const d = emptyDecision();
       d.transaction.push(TicketRemovedFromTransaction.create(command.data));
-      pushSlot(
-        d,
-        ticket.timeSlotId,
-        TicketReleased.create({ ticketId: ticket.ticketId, reason: 'removed' }),
-      );
+      if (stillHeld(state, ticket))
+        pushSlot(
+          d,
+          ticket.timeSlotId,
+          TicketReleased.create({ ticketId: ticket.ticketId, reason: 'removed' }),
+        );
       return d;
     }
     case 'TouchCart': {
@@ -55,7 +57,7 @@ export const decideReservation: Decide<
       const expiresAt = holdEnd(now, limits);
       const d = emptyDecision();
       d.transaction.push(TransactionTouched.create({ expiresAt }));
-      extendHolds(d, cart.tickets, expiresAt);
+      extendHolds(d, state, expiresAt);
       return d;
     }
     case 'RemoveCart': {
@@ -64,7 +66,7 @@ export const decideReservation: Decide<
       const d = emptyDecision();
       d.transaction.push(TransactionRemoved.create({ transactionId: cart.transactionId }));
       if (cart.status === 'open')
-        for (const t of cart.tickets)
+        for (const t of cart.tickets.filter((x) => stillHeld(state, x)))
           pushSlot(
             d,
             t.timeSlotId,
@@ -76,7 +78,7 @@ export const decideReservation: Decide<
       const d = emptyDecision();
       if (!isExpired(cart, now)) return d;
       d.transaction.push(TransactionExpired.create({ transactionId: cart.transactionId }));
-      for (const t of cart.tickets)
+      for (const t of cart.tickets.filter((x) => stillHeld(state, x)))
         pushSlot(
           d,
           t.timeSlotId,

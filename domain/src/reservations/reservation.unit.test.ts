@@ -10,6 +10,7 @@ import {
   TicketAddedToTransaction,
   TicketBooked,
   TicketCancelled,
+  TicketCheckedIn,
   TicketHeld,
   TicketHoldExtended,
   TicketReleased,
@@ -675,6 +676,42 @@ describe('BookCart', () => {
       );
   });
 
+  it('decides on the slot as it is now: a closed slot or one whose capacity was lowered below the hold is not booked', () => {
+    const a = slot(8, '09:00', '10:00', 5);
+    const given = holding(a);
+    const closed = evolveSlot(
+      given.slots.get(a.id)!,
+      TimeSlotClosed.create({
+        timeSlotId: a.id,
+        roomId: ROOM,
+        closureId: id(700),
+        reason: 'Stromausfall',
+      }),
+    );
+    reservation
+      .given({ ...given, slots: new Map([[a.id, closed]]) })
+      .when(book)
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
+    // One seat, taken by a booking made before the hold (the capacity was lowered since).
+    const lowered = slot(9, '09:00', '10:00', 1, ...bookedFor(slot(9, '09:00', '10:00', 1), 1));
+    reservation
+      .given(holding(lowered))
+      .when(book)
+      .thenRefused('ticket__validation_error', { rule: 'timeslot_no_tickets_left' });
+    // A staff booking beyond the capacity after the hold leaves the hold its seat.
+    const full = slot(10, '09:00', '10:00', 1);
+    const held = holding(full);
+    const overbooked = history(
+      evolveSlot,
+      held.slots.get(full.id)!,
+      ...(bookedFor(full, 2) as SlotEvent[]),
+    );
+    reservation
+      .given({ ...held, slots: new Map([[full.id, overbooked]]) })
+      .when(book)
+      .then((d) => expect(d.transaction).toHaveLength(1));
+  });
+
   it('refuses more than the maximum per day, naming the day and the maximum, counting earlier bookings of the visitor but not cancelled ones', () => {
     const given = holding(slot(8, '09:00', '10:00', 5), slot(8, '11:00', '12:00', 5));
     reservation
@@ -868,6 +905,47 @@ describe('StaffBook', () => {
           ],
         ),
       );
+  });
+
+  it('checks the reader in with the booking when the slot has started in a room with check-in', () => {
+    const withCheckIn = new Map([
+      [
+        ROOM,
+        evolveRoom(
+          roomOpen(),
+          RoomServicesChanged.create({
+            roomId: ROOM,
+            checkInMinutesBefore: 15,
+            noShowReleaseMinutes: 20,
+            waitlistOfferMinutes: null,
+            reminderHoursBefore: null,
+          }),
+        ),
+      ],
+    ]);
+    // Today 09:00–11:00 has started at NOW (10:00); today 11:00–12:00 has not.
+    const running = slot(0, '09:00', '11:00', 5);
+    const ahead = slot(0, '11:00', '12:00', 5);
+    const checkIns = (d: ReservationDecision) =>
+      [...d.slots.values()].flat().filter((e) => e.type === 'TicketCheckedIn');
+    const given = { ...emptyReservation, rooms: withCheckIn, slots: slotMap(running, ahead) };
+    reservation
+      .given(given)
+      .when(staffBook(running))
+      .then((d) =>
+        expect(checkIns(d)).toEqual([
+          TicketCheckedIn.create({ ticketId: id(1), checkedInAt: NOW.toISOString() }),
+        ]),
+      );
+    reservation
+      .given(given)
+      .when(staffBook(ahead))
+      .then((d) => expect(checkIns(d)).toEqual([]));
+    // Without check-in in the room, a started slot's booking is booked as always.
+    reservation
+      .given({ ...given, rooms })
+      .when(staffBook(running))
+      .then((d) => expect(checkIns(d)).toEqual([]));
   });
 
   it('books beyond the capacity (the slot then shows as overbooked), taking one seat', () => {

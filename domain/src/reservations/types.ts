@@ -1,9 +1,4 @@
-import type {
-  CartTicket,
-  SlotTicketEvent,
-  TransactionEvent,
-  VisitorEvent,
-} from '@rr/events/catalogue';
+import type { SlotTicketEvent, TransactionEvent, VisitorEvent } from '@rr/events/catalogue';
 import { TicketHoldExtended } from '@rr/events/catalogue';
 import type { LocalDate } from '../calendar.ts';
 import type { Now } from '../decider.ts';
@@ -77,6 +72,8 @@ export type ReservationCommand =
         newTicketId: string;
         timeSlotId: string;
         bookingNumber: string;
+        /** The domain of the booking's address (members-only rooms); never written to an event. */
+        emailDomain?: string | undefined;
       };
     }
   | {
@@ -98,7 +95,7 @@ export interface ReservationState {
   rooms: ReadonlyMap<string, RoomState>;
   /** Holiday dates from today on: the working days of the booking windows. */
   holidays: ReadonlySet<LocalDate>;
-  /** The days of the visitor's no-show releases (the no-show rule); loaded by a booking. */
+  /** The days of the visitor's no-show releases (the no-show rule); loaded by a booking and a move. */
   noShows?: readonly LocalDate[];
 }
 
@@ -142,12 +139,25 @@ export function pushSlot(d: ReservationDecision, timeSlotId: string, e: SlotTick
   d.slots.set(timeSlotId, list);
 }
 
-/** Every hold of the cart lives until the cart's new expiry. */
+/**
+ * Whether a cart's ticket still holds its seat on its slot's stream: a closure of the slot ended
+ * the hold there already (docs/product.md#closures), and the cart neither extends nor releases it
+ * a second time.
+ */
+export function stillHeld(
+  state: Pick<ReservationState, 'slots'>,
+  t: { ticketId: string; timeSlotId: string },
+): boolean {
+  const held = state.slots.get(t.timeSlotId)?.tickets[t.ticketId];
+  return held === undefined || held.status === 'NEW';
+}
+
+/** Every hold of the cart still standing lives until the cart's new expiry. */
 export function extendHolds(
   d: ReservationDecision,
-  tickets: CartTicket[],
+  state: Pick<ReservationState, 'cart' | 'slots'>,
   expiresAt: string,
 ): void {
-  for (const t of tickets)
+  for (const t of state.cart.tickets.filter((x) => stillHeld(state, x)))
     pushSlot(d, t.timeSlotId, TicketHoldExtended.create({ ticketId: t.ticketId, expiresAt }));
 }

@@ -4,6 +4,7 @@ import {
   TimeSlotCreated,
   TimeSlotDeleted,
   TimeSlotUpdated,
+  TicketReleased,
   type SlotTicketEvent,
   type TimeSlotLifecycleEvent,
   type WaitlistEvent,
@@ -215,8 +216,14 @@ export interface TimeSlotContext extends Pick<Now, 'now'> {
   newId: () => string;
 }
 
-/** Events by slot id (each slot is a stream of its own), typed as the slot's lifecycle events. */
-export type TimeSlotDecision = Map<string, TimeSlotLifecycleEvent[]>;
+/**
+ * Events by slot id (each slot is a stream of its own), typed as the slot's lifecycle events and,
+ * for a closure, the holds it ends.
+ */
+export type TimeSlotDecision = Map<
+  string,
+  (TimeSlotLifecycleEvent | Extract<SlotTicketEvent, { type: 'TicketReleased' }>)[]
+>;
 
 function firstOverlap(
   taken: readonly SlotTimes[],
@@ -321,8 +328,14 @@ export const decideTimeSlot: Decide<
         const inRange = slot.date >= fromDate && slot.date <= untilDate;
         if (slot.status !== 'active' || slot.roomId !== roomId || !inRange) continue;
         if (slot.closed) continue;
+        // The seats held in carts go with the closure, in the same step on the slot's stream:
+        // a cart books after it or not at all (docs/product.md#closures). Bookings stay.
+        const holds = Object.entries(slot.tickets)
+          .filter(([, t]) => t.status === 'NEW')
+          .map(([ticketId]) => TicketReleased.create({ ticketId, reason: 'closed' }));
         decision.set(timeSlotId, [
           TimeSlotClosed.create({ timeSlotId, roomId, closureId, reason }),
+          ...holds,
         ]);
       }
       return decision;

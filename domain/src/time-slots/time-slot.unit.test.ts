@@ -560,6 +560,47 @@ describe('CloseTimeSlots', () => {
       );
   });
 
+  it('ends the seats held in carts with the closure, on the slot stream, and leaves bookings', () => {
+    const hold = (ticket: number) =>
+      TicketHeld.create({
+        ticketId: id(ticket),
+        timeSlotId: id(1),
+        transactionId: id(ticket + 10),
+        expiresAt: at(5),
+      });
+    const slots = new Map([
+      [
+        id(1),
+        slot(
+          1,
+          day(0),
+          undefined,
+          10,
+          ROOM,
+          hold(11),
+          hold(12),
+          TicketBooked.create({ ticketId: id(12), ownerId: OWNER }),
+          hold(13),
+        ),
+      ],
+    ]);
+    scenario(decideTimeSlot, context())
+      .given(given({ slots }))
+      .when(close(day(0), day(0)))
+      .then(
+        new Map([
+          [
+            id(1),
+            [
+              closed(1),
+              TicketReleased.create({ ticketId: id(11), reason: 'closed' }),
+              TicketReleased.create({ ticketId: id(13), reason: 'closed' }),
+            ],
+          ],
+        ]),
+      );
+  });
+
   it('leaves a slot closed already as it is: a closure run twice changes nothing', () => {
     const slots = new Map([
       [id(1), history(evolveSlot, slot(1, day(0)), closed(1))],

@@ -20,10 +20,16 @@ export const TicketHoldExtended = defineEvent(
   'TicketHoldExtended',
   z.object({ ticketId: id, expiresAt: instant }),
 );
-/** A hold ended before booking: removed from the cart, the cart removed, or expired (INVALID ticket). */
+/**
+ * A hold ended before booking: removed from the cart, the cart removed, expired, or ended by a
+ * closure of its slot (`closed`, written on the slot's stream with the closure) (INVALID ticket).
+ */
 export const TicketReleased = defineEvent(
   'TicketReleased',
-  z.object({ ticketId: id, reason: z.enum(['removed', 'transaction_removed', 'expired']) }),
+  z.object({
+    ticketId: id,
+    reason: z.enum(['removed', 'transaction_removed', 'expired', 'closed']),
+  }),
 );
 /**
  * A ticket was booked. `bookingNumber` only for a ticket a booking gains after its booking (a

@@ -3380,6 +3380,13 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed (the person rules of a booking) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Unknown or malformed owner id, unknown ticket or time slot */
                 404: {
                     headers: {
@@ -3387,7 +3394,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description ticket__validation_error with the slot rule (timeslot_no_tickets_left, timeslot_not_open for another room or outside the window, per-visitor limits), ticket__not_cancelable */
+                /** @description ticket__validation_error with the slot rule (timeslot_no_tickets_left, timeslot_not_open for another room or outside the window, per-visitor limits), ticket__not_cancelable, booking__confirmation_lapsed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7028,6 +7035,7 @@ export interface components {
             bookingNumber: string;
             /** Format: uuid */
             ticketId: string;
+            checkedInAt: string | null;
             position: string;
         };
         StaffBookingInput: {
@@ -7269,6 +7277,9 @@ export interface components {
             status: string;
             expiredAt: string | null;
             tickets: components["schemas"]["Ticket"][];
+            closedTickets: (components["schemas"]["Ticket"] & {
+                closedReason: string;
+            })[];
         };
         Ticket: {
             /** Format: uuid */
