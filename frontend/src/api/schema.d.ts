@@ -6528,6 +6528,13 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description insights__replay_busy (with Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
             };
         };
         delete?: never;
