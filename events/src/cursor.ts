@@ -4,7 +4,8 @@ let cursors = 0;
 
 /**
  * The rows of a query in batches of at most `batchSize`, through a server-side cursor: the caller
- * holds one batch at a time, never the whole answer. The client must be in a transaction, which
+ * holds two batches at a time (the one it works through and the next, fetched meanwhile), never
+ * the whole answer. The client must be in a transaction, which
  * the cursor lives in. The query is planned for all its rows (`cursor_tuple_fraction` 1 for the
  * rest of the transaction), as the same query without a cursor is: every row will be fetched.
  */
@@ -18,16 +19,28 @@ export async function* inBatches<R extends pg.QueryResultRow>(
   const name = `rr_cursor_${++cursors}`;
   await client.query('SET LOCAL cursor_tuple_fraction = 1');
   await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, values);
+  const fetch = () => {
+    const batch = client.query<R>(`FETCH ${batchSize} FROM ${name}`);
+    // Awaited below (or when the reader stops): a failure while the reader works is not lost.
+    batch.catch(() => undefined);
+    return batch;
+  };
   let open = true;
+  let next = fetch();
   try {
     for (;;) {
-      const r = await client.query<R>(`FETCH ${batchSize} FROM ${name}`);
+      const r = await next;
       if (r.rows.length < batchSize) open = false;
+      // The next batch is on its way while the reader works through this one.
+      else next = fetch();
       if (r.rows.length > 0) yield r.rows;
       if (!open) return;
     }
   } finally {
     // A reader that stopped early frees the cursor's snapshot and sort at once.
-    if (open) await client.query(`CLOSE ${name}`).catch(() => undefined);
+    if (open) {
+      await next.catch(() => undefined);
+      await client.query(`CLOSE ${name}`).catch(() => undefined);
+    }
   }
 }

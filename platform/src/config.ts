@@ -125,6 +125,8 @@ const ConfigSchema = z.object({
   WHAT_IF_QUEUE: z.coerce.number().int().min(0).max(1000).default(4),
   WHAT_IF_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   WHAT_IF_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+  // The longest one what-if replay runs (its worker's reads included): beyond it, refused.
+  WHAT_IF_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
   // How often the reminder job looks for reminders now due.
   REMINDER_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
@@ -285,6 +287,8 @@ export interface WhatIfSettings {
   retryAfterSeconds: number;
   /** Events a worker reads per batch (WHAT_IF_BATCH_SIZE). */
   batchSize: number;
+  /** The longest one replay runs, its reads included (WHAT_IF_TIMEOUT_SECONDS). */
+  timeoutMs: number;
 }
 
 export const whatIfSettingsOf = (
@@ -295,6 +299,7 @@ export const whatIfSettingsOf = (
     | 'WHAT_IF_QUEUE'
     | 'WHAT_IF_RETRY_AFTER_SECONDS'
     | 'WHAT_IF_BATCH_SIZE'
+    | 'WHAT_IF_TIMEOUT_SECONDS'
   >,
   databaseUrl: string,
 ): WhatIfSettings => ({
@@ -304,6 +309,7 @@ export const whatIfSettingsOf = (
   queue: config.WHAT_IF_QUEUE,
   retryAfterSeconds: config.WHAT_IF_RETRY_AFTER_SECONDS,
   batchSize: config.WHAT_IF_BATCH_SIZE,
+  timeoutMs: config.WHAT_IF_TIMEOUT_SECONDS * 1000,
 });
 
 /** The limits of an empty environment: the defaults of the variables above, nowhere else. */

@@ -54,6 +54,10 @@ export interface WhatIfWork {
 export interface WhatIfStats {
   events: number;
   ms: number;
+  /** Of its time: until the count was known (the room, its slots, carts, visitors, the count). */
+  countedMs: number;
+  /** Of its time: waiting for the log's batches. */
+  readMs: number;
   peakHeapBytes: number;
 }
 
@@ -109,9 +113,18 @@ const noteHeap = () => {
 };
 
 async function replayRoom(work: WhatIfWork, client: pg.PoolClient, store: EventStore) {
+  const started = performance.now();
+  // The local day and time of an instant, worked out once per minute: the log comes in time
+  // order, so most events share the minute of the one before (time zones move by whole minutes).
+  let minute = NaN;
+  let local = { date: '', time: '' };
   const at = (now: Date): At => {
-    const { date, time } = localDateTime(now, work.timeZone);
-    return { now, today: date, time };
+    const m = Math.floor(now.getTime() / 60_000);
+    if (m !== minute) {
+      minute = m;
+      local = localDateTime(now, work.timeZone);
+    }
+    return { now, today: local.date, time: local.time };
   };
   const roomRow = await client.query<{ services: RoomState['services'] | null }>(
     'SELECT services FROM rm_rooms WHERE id = $1',
@@ -166,12 +179,20 @@ async function replayRoom(work: WhatIfWork, client: pg.PoolClient, store: EventS
   );
   if (Number(count.rows[0]!.n) > work.maxEvents) return { kind: 'too-large' } as const;
 
+  const countedMs = performance.now() - started;
   let events = 0;
+  let readMs = 0;
   /** The log commit by commit, read a batch at a time. */
   async function* log(): AsyncGenerator<RecordedCommit> {
     let commit: RecordedEntry[] = [];
     let tx: bigint | null = null;
-    for await (const batch of store.readStreamsInBatches(streams, work.batchSize, client)) {
+    const batches = store.readStreamsInBatches(streams, work.batchSize, client);
+    for (;;) {
+      const asked = performance.now();
+      const next = await batches.next();
+      readMs += performance.now() - asked;
+      if (next.done) break;
+      const batch = next.value;
       events += batch.length;
       for (const e of batch) {
         if (tx !== null && e.position.tx !== tx) {
@@ -207,7 +228,7 @@ async function replayRoom(work: WhatIfWork, client: pg.PoolClient, store: EventS
     work.change,
   );
   noteHeap();
-  return { kind: 'done', slots, events } as const;
+  return { kind: 'done', slots, events, countedMs, readMs } as const;
 }
 
 async function answer(work: WhatIfWork): Promise<WhatIfAnswer> {
@@ -229,7 +250,13 @@ async function answer(work: WhatIfWork): Promise<WhatIfAnswer> {
       return {
         kind: 'done',
         slots: result.slots,
-        stats: { events: result.events, ms: performance.now() - started, peakHeapBytes },
+        stats: {
+          events: result.events,
+          ms: performance.now() - started,
+          countedMs: result.countedMs,
+          readMs: result.readMs,
+          peakHeapBytes,
+        },
       };
     } finally {
       client.release();

@@ -42,8 +42,7 @@ const whatIfSchema = z
   })
   .openapi('WhatIf');
 
-/** A replay's own limits: longer or larger, it is stopped and refused (insights__replay_too_large). */
-const WORKER_TIMEOUT_MS = 30_000;
+/** A replay's heap: larger, it is stopped and refused (insights__replay_too_large), as a longer one. */
 const WORKER_HEAP_MB = 256;
 
 /** The compiled release (`npm run build:server`) runs JavaScript and has no tsx. */
@@ -88,8 +87,9 @@ export function replayInWorker(
     timeZone: deps.timeZone,
     maxEvents: deps.whatIf.maxEvents,
     batchSize: deps.whatIf.batchSize,
-    timeLimitMs: WORKER_TIMEOUT_MS,
+    timeLimitMs: deps.whatIf.timeoutMs,
   };
+  if (signal?.aborted) return Promise.reject(new Error('the what-if replay was stopped'));
   return new Promise((resolve, reject) => {
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
@@ -110,7 +110,7 @@ export function replayInWorker(
     };
     const stop = () => settle(() => reject(new Error('the what-if replay was stopped')));
     signal?.addEventListener('abort', stop);
-    const timer = setTimeout(() => settle(() => reject(tooLarge(null))), WORKER_TIMEOUT_MS);
+    const timer = setTimeout(() => settle(() => reject(tooLarge(null))), deps.whatIf.timeoutMs);
     worker.on('message', (answer: WhatIfAnswer) =>
       settle(() => {
         if (answer.kind === 'done') resolve({ slots: answer.slots, stats: answer.stats });

@@ -149,9 +149,10 @@ async function main(): Promise<void> {
       const alone = await peakRss(() => replayInWorker(deps, request));
       const { stats } = alone.result;
       console.log(
-        `replay alone: ${stats.events.toLocaleString('en')} events in ${round(stats.ms / 1000, 2)} s, worker heap at most ${round(stats.peakHeapBytes / MB, 1)} MB, server RSS +${round((alone.peak - rssBefore) / MB, 1)} MB`,
+        `replay alone: ${stats.events.toLocaleString('en')} events in ${round(stats.ms / 1000, 2)} s (counted after ${round(stats.countedMs / 1000, 2)} s, ${round(stats.readMs / 1000, 2)} s waiting for batches), worker heap at most ${round(stats.peakHeapBytes / MB, 1)} MB, server RSS +${round((alone.peak - rssBefore) / MB, 1)} MB`,
       );
 
+      if (process.env.BENCH_WHAT_IF_ALONE) return;
       // The visitor month calendar of the room (this month), one request after the other.
       const month = addDays(g.firstDate, Math.floor(365 / 2));
       const calendar = `${base}/rooms/${room.id}/booking?fromDate=${month}&untilDate=${addDays(month, 30)}`;
@@ -203,21 +204,24 @@ async function main(): Promise<void> {
         ['visitor calendar (ms)', 'requests', 'p50', 'p99', 'max'],
         [row('without replays', without), row(`during ${REPLAYS} replays`, during)],
       );
+      // A replay over its time limit (a busy machine) is answered 400: counted, not hidden.
       console.log(
-        `${REPLAYS} replays: ${ok} answered 200 in ${round(replaysSeconds, 1)} s (${deps.whatIf.concurrency} at a time), server RSS +${round((busy.peak - rssBusy) / MB, 1)} MB at most`,
+        `${REPLAYS} replays: ${ok} answered 200 (all: ${statuses.join(', ')}) in ${round(replaysSeconds, 1)} s (${deps.whatIf.concurrency} at a time), server RSS +${round((busy.peak - rssBusy) / MB, 1)} MB at most`,
       );
-      if (ok !== REPLAYS) throw new Error(`replays answered ${statuses.join(', ')}`);
       await writeResults('whatIf', {
         postgres,
         events: stats.events,
         replayAlone: {
           seconds: round(stats.ms / 1000, 2),
+          countedSeconds: round(stats.countedMs / 1000, 2),
+          readSeconds: round(stats.readMs / 1000, 2),
           workerPeakHeapMb: round(stats.peakHeapBytes / MB, 1),
           serverRssGrowthMb: round((alone.peak - rssBefore) / MB, 1),
         },
         visitorCalendar: { withoutReplays: without, duringReplays: during },
         replays: {
           count: REPLAYS,
+          answered: statuses,
           concurrency: deps.whatIf.concurrency,
           seconds: round(replaysSeconds, 1),
           serverRssGrowthMb: round((busy.peak - rssBusy) / MB, 1),
