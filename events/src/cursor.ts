@@ -37,10 +37,9 @@ export async function* inBatches<R extends pg.QueryResultRow>(
       if (!open) return;
     }
   } finally {
-    // A reader that stopped early frees the cursor's snapshot and sort at once.
-    if (open) {
-      await next.catch(() => undefined);
-      await client.query(`CLOSE ${name}`).catch(() => undefined);
-    }
+    // Read to its end or stopped early, the cursor frees its sort at once, not at the end of
+    // the transaction (a reader may open more in the same one).
+    if (open) await next.catch(() => undefined);
+    await client.query(`CLOSE ${name}`).catch(() => undefined);
   }
 }
