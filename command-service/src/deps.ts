@@ -8,6 +8,7 @@ import {
   type Logger,
   type Pool,
   type SessionUser,
+  type WhatIfSettings,
 } from '@rr/platform';
 import type { CalendarImportSettings } from './holidays/import-window.ts';
 
@@ -37,8 +38,8 @@ export interface CommandDeps {
    * Off during a rolling upgrade from a release that cannot fold those events.
    */
   waitlistPassOver?: boolean;
-  /** The most events one what-if replay of the insights reads (WHAT_IF_MAX_EVENTS; the query side's). */
-  whatIfMaxEvents: number;
+  /** How the what-if replays of the insights run (the query side's). */
+  whatIf: WhatIfSettings;
   /** How many days the record of staff sign-ins keeps each record (STAFF_SIGN_IN_RECORD_DAYS). */
   staffSignInRecordDays: number;
   /** The human check of a new cart (always true when no secret is configured). */

@@ -34,7 +34,8 @@ import { bookedSeats, visitorLimits } from './waitlist/waitlist.ts';
  * cancellations, in their order and at their times) decided again by the cart decider
  * (`decideReservation`) and folded by the slot's own `evolveSlot`, under other rules: another
  * capacity for every slot, another hold time of carts, another most tickets per visitor and day.
- * Pure: the caller reads the log and the refusals and hands them in.
+ * Pure: the caller reads the log and the refusals and hands them in, commit by commit as it reads
+ * them (the replay keeps its own state, never the history: a reader in batches bounds the memory).
  *
  * Without a changed `maxTicketsPerDay` each request is decided as a cart's first ticket: the seat
  * rule (seats, holds, the waitlist's claims, a closure) is what a capacity or a hold time changes.
@@ -69,15 +70,26 @@ export interface RecordedRefusal {
   cartId?: string | undefined;
 }
 
+/** One commit's events of the history (a transaction's), in their order. */
+export type RecordedCommit = readonly RecordedEntry[];
+
 export interface WhatIfHistory {
   /** The replayed slots (a room's over a period), in the order of the answer. */
-  slotIds: string[];
+  slotIds: readonly string[];
   /**
-   * Their streams' events in commit order; for a changed `maxTicketsPerDay` among them the
-   * streams of the carts that held their seats and of the visitors who booked those carts.
+   * Their streams' events, commit by commit in commit order; for a changed `maxTicketsPerDay`
+   * among them the streams of the carts that held their seats and of the visitors who booked
+   * those carts. A commit's events are known together before any of them is decided (a booking
+   * names its visitor and a staff booking its holds in the same commit, in either order).
    */
-  log: RecordedEntry[];
-  refusals: RecordedRefusal[];
+  log: AsyncIterable<RecordedCommit>;
+  /** The refusals in the order of their times. */
+  refusals: AsyncIterable<RecordedRefusal>;
+  /**
+   * The visitor key each booked cart of the log names (its `TransactionBooked`): for a changed
+   * `maxTicketsPerDay`, the visitor whose other bookings a booking meets.
+   */
+  visitorOf: ReadonlyMap<string, string>;
 }
 
 export interface WhatIfChange {
@@ -105,22 +117,6 @@ export interface SlotOutcome {
 
 const zero = (): Outcome => ({ served: 0, refused: 0, waitlisted: 0 });
 
-type Item = { kind: 'entry'; entry: RecordedEntry } | { kind: 'refusal'; refusal: RecordedRefusal };
-
-/** The log with the refusals among it by time (a refusal after the events of its instant). */
-function timeline(history: WhatIfHistory): Item[] {
-  const refusals = [...history.refusals].sort((a, b) => a.at.now.getTime() - b.at.now.getTime());
-  const items: Item[] = [];
-  let r = 0;
-  for (const entry of history.log) {
-    while (r < refusals.length && refusals[r]!.at.now < entry.at.now)
-      items.push({ kind: 'refusal', refusal: refusals[r++]! });
-    items.push({ kind: 'entry', entry });
-  }
-  while (r < refusals.length) items.push({ kind: 'refusal', refusal: refusals[r++]! });
-  return items;
-}
-
 /** An id for a request the log has no ticket for (a refused cart's, a join's), in uuid form. */
 const replayId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
@@ -132,13 +128,17 @@ interface ReplayedSlot {
   whatIf: Outcome;
 }
 
-/** Replays the history under the changed rules; answers each slot's recorded and replayed outcome. */
-export function replay(
+/**
+ * Replays the history under the changed rules as it comes, one commit at a time, with the refusals
+ * among the log by time (a refusal before the first event after its instant); answers each slot's
+ * recorded and replayed outcome.
+ */
+export async function replay(
   history: WhatIfHistory,
   room: RoomState,
   limits: BookingLimits,
   change: WhatIfChange,
-): SlotOutcome[] {
+): Promise<SlotOutcome[]> {
   const rules: BookingLimits = {
     ...limits,
     holdMinutes: change.cartHoldMinutes ?? limits.holdMinutes,
@@ -146,12 +146,14 @@ export function replay(
   };
   const holdChanged = change.cartHoldMinutes !== undefined;
   const perVisitor = change.maxTicketsPerDay !== undefined;
-  // Every recorded request is replayed with a window that holds its slot (it met the room's).
+  // Every recorded request is replayed with a window that holds its slot (it met the room's):
+  // ten years of days, wider than any room's, and counted in one step (a bound in working days
+  // walks them day by day, on every request).
   const anyDay: RoomState = {
     ...room,
     status: 'active',
     openStart: { type: 'DAY', value: 0 },
-    openEnd: { type: 'WORKING_DAY', value: 365 },
+    openEnd: { type: 'DAY', value: 3660 },
   };
   const waitlistOn = room.services.waitlistOfferMinutes !== null;
   const slots = new Map<string, ReplayedSlot>(
@@ -166,30 +168,29 @@ export function replay(
   // The carts and visitors as recorded (their own folds), and whom each booked cart names.
   const carts = new Map<string, TransactionState>();
   const visitors = new Map<string, VisitorState>();
-  const visitorOf = new Map<string, string>();
-  for (const e of history.log)
-    if (e.stream === 'cart' && e.event.type === 'TransactionBooked')
-      visitorOf.set(e.cartId, e.event.data.visitorKey);
+  const { visitorOf } = history;
   const bookingDecided = new Set<string>();
   /** Carts staff booked: staff book without the per-visitor limits. */
   const staffCarts = new Set<string>();
   let extra = 0;
 
-  for (const e of history.log) {
-    if (e.stream !== 'slot') continue;
-    const slot = slots.get(e.timeSlotId);
-    if (!slot) continue;
-    if (e.event.type === 'TicketHeld') {
-      slot.actual.served += 1;
-      replayedTickets.set(e.event.data.ticketId, e.event.data.transactionId);
-      if (e.byStaff) staffCarts.add(e.event.data.transactionId);
+  /**
+   * What happened, and what the replay must know of a commit before deciding any of its events:
+   * the tickets its slots' streams hold (with their carts) and whether staff held them.
+   */
+  const record = (commit: RecordedCommit) => {
+    for (const e of commit) {
+      if (e.stream !== 'slot') continue;
+      const slot = slots.get(e.timeSlotId);
+      if (!slot) continue;
+      if (e.event.type === 'TicketHeld') {
+        slot.actual.served += 1;
+        replayedTickets.set(e.event.data.ticketId, e.event.data.transactionId);
+        if (e.byStaff) staffCarts.add(e.event.data.transactionId);
+      }
+      if (e.event.type === 'WaitlistJoined') slot.actual.waitlisted += 1;
     }
-    if (e.event.type === 'WaitlistJoined') slot.actual.waitlisted += 1;
-  }
-  for (const r of history.refusals) {
-    const slot = slots.get(r.timeSlotId);
-    if (slot) slot.actual.refused += 1;
-  }
+  };
 
   /** The recorded cart as the replay left it: without the replayed tickets it does not hold. */
   const cartAsReplayed = (cartId: string | undefined, except?: string): TransactionState => {
@@ -283,31 +284,33 @@ export function replay(
     }
   };
 
-  for (const item of timeline(history)) {
-    if (item.kind === 'refusal') {
-      const { refusal } = item;
-      if (slots.has(refusal.timeSlotId))
-        request(refusal.timeSlotId, replayId(extra++), refusal.at, refusal.cartId);
-      continue;
-    }
-    const { entry } = item;
+  /** A request refused as full, decided again. */
+  const refusal = (r: RecordedRefusal) => {
+    const slot = slots.get(r.timeSlotId);
+    if (!slot) return;
+    slot.actual.refused += 1;
+    request(r.timeSlotId, replayId(extra++), r.at, r.cartId);
+  };
+
+  /** One recorded event, decided again or folded. */
+  const replayEntry = (entry: RecordedEntry) => {
     if (entry.stream === 'cart') {
       carts.set(
         entry.cartId,
         evolveTransaction(carts.get(entry.cartId) ?? initialTransaction, entry.event),
       );
       if (entry.event.type === 'TransactionBooked') book(entry.cartId, entry.at);
-      continue;
+      return;
     }
     if (entry.stream === 'visitor') {
       visitors.set(
         entry.visitorKey,
         evolveVisitor(visitors.get(entry.visitorKey) ?? initialVisitor, entry.event),
       );
-      continue;
+      return;
     }
     const slot = slots.get(entry.timeSlotId);
-    if (!slot) continue;
+    if (!slot) return;
     const { event, at, byStaff } = entry;
     const apply = (e: SlotEvent) => {
       slot.state = evolveSlot(slot.state, e);
@@ -371,7 +374,21 @@ export function replay(
         if (change.capacity !== undefined && LIFECYCLE.has(event.type))
           slot.state = { ...slot.state, capacity: change.capacity };
     }
+  };
+
+  const refusals = history.refusals[Symbol.asyncIterator]();
+  let next = await refusals.next();
+  for await (const commit of history.log) {
+    record(commit);
+    for (const entry of commit) {
+      while (!next.done && next.value.at.now < entry.at.now) {
+        refusal(next.value);
+        next = await refusals.next();
+      }
+      replayEntry(entry);
+    }
   }
+  for (; !next.done; next = await refusals.next()) refusal(next.value);
   return history.slotIds.map((id) => {
     const slot = slots.get(id)!;
     return {

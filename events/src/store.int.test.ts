@@ -890,6 +890,45 @@ describe('reading', () => {
     expect(await reader.readStreams([])).toEqual([]);
   });
 
+  it('readStreamsInBatches gives what readStreams gives, in batches of at most the size, and frees its cursor when the reader stops', async () => {
+    const a = newRoom('a0');
+    const b = newRoom('b0');
+    await store.appendToStream(a.streamId, 'room', 'no_stream', [a.created], options);
+    await store.appendToStream(b.streamId, 'room', 'no_stream', [b.created], options);
+    for (let i = 1; i <= 5; i++) {
+      await store.appendToStream(a.streamId, 'room', i, [updated(a.roomId, `a${i}`)], options);
+      await store.appendToStream(b.streamId, 'room', i, [updated(b.roomId, `b${i}`)], options);
+    }
+    const streams = [a.streamId, b.streamId];
+    const whole = await store.readStreams(streams);
+    expect(whole).toHaveLength(12);
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      for (const size of [1, 5, 12, 100]) {
+        const batches: number[] = [];
+        const read = [];
+        for await (const batch of store.readStreamsInBatches(streams, size, client)) {
+          batches.push(batch.length);
+          read.push(...batch);
+        }
+        expect(read).toEqual(whole);
+        expect(Math.max(...batches)).toBeLessThanOrEqual(size);
+        expect(batches.length).toBe(Math.ceil(12 / size));
+      }
+      // A reader that read to the end or stopped after the first batch leaves no cursor open.
+      for await (const batch of store.readStreamsInBatches(streams, 4, client)) {
+        expect(batch).toHaveLength(4);
+        break;
+      }
+      const open = await client.query<{ n: string }>('SELECT count(*) AS n FROM pg_cursors');
+      expect(open.rows[0]!.n).toBe('0');
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+  });
+
   it('readAll returns committed events after a position, in (tx, gp) order, up to the limit', async () => {
     const mark = await endOfLog();
     const a = newRoom();

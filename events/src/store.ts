@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { Position } from './position.ts';
+import { inBatches } from './cursor.ts';
 import { SELECT_EVENT, toRecorded, visibleAfter, type EventRow } from './rows.ts';
+
 import { StoreSession, type AppendOptions } from './session.ts';
 import type {
   AppendRequest,
@@ -18,6 +20,9 @@ export { StoreSession, type AppendOptions } from './session.ts';
 
 export const EVENTS_CHANNEL = 'rr_events';
 
+/** The events of several streams ($1) in commit order. */
+const STREAMS_IN_COMMIT_ORDER = `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = ANY($1::text[])
+  ORDER BY events.transaction_id, events.global_position`;
 /** The one clock of the process (platform's Clock): events are recorded at its time. */
 export interface EventClock {
   now(): Date;
@@ -131,11 +136,28 @@ export class EventStore {
   ): Promise<RecordedEvent[]> {
     const r = await client.query<EventRow>({
       name: 'rr_read_streams',
-      text: `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = ANY($1::text[])
-             ORDER BY events.transaction_id, events.global_position`,
+      text: STREAMS_IN_COMMIT_ORDER,
       values: [[...streamIds]],
     });
     return r.rows.map((row) => this.toRecorded(row));
+  }
+
+  /**
+   * `readStreams` in batches of at most `batchSize` events, through a cursor in the client's
+   * transaction: the reader holds one batch at a time, however long the streams are.
+   */
+  async *readStreamsInBatches(
+    streamIds: readonly string[],
+    batchSize: number,
+    client: pg.ClientBase,
+  ): AsyncGenerator<RecordedEvent[], void, undefined> {
+    for await (const rows of inBatches<EventRow>(
+      client,
+      STREAMS_IN_COMMIT_ORDER,
+      [[...streamIds]],
+      batchSize,
+    ))
+      yield rows.map((row) => this.toRecorded(row));
   }
 
   /** Rows of several streams (ordered by stream and version) as events per stream id. */

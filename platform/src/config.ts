@@ -117,8 +117,16 @@ const ConfigSchema = z.object({
   // The waitlist's matcher records whom the limits pass over (docs/product.md#waitlist). Off
   // while a release older than those events runs beside this one: it cannot fold them.
   WAITLIST_PASS_OVER: bool.default(true),
-  // The most events of a room's slots one what-if replay reads (docs/product.md#insights).
+  // The what-if replays (docs/product.md#insights): the most events one reads, how many run at
+  // once in a process and how many wait for a turn (beyond them 503 insights__replay_busy with
+  // this Retry-After), and the events a replay's worker reads per batch.
   WHAT_IF_MAX_EVENTS: z.coerce.number().int().min(1).max(10_000_000).default(200_000),
+  WHAT_IF_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  WHAT_IF_QUEUE: z.coerce.number().int().min(0).max(1000).default(4),
+  WHAT_IF_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  WHAT_IF_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+  // The longest one what-if replay runs (its worker's reads included): beyond it, refused.
+  WHAT_IF_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
   // How often the reminder job looks for reminders now due.
   REMINDER_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
@@ -271,6 +279,45 @@ export function bookingLimitsOf(
     ...(limit && windowDays && blockDays ? { noShowRule: { limit, windowDays, blockDays } } : {}),
   };
 }
+
+/** How the what-if replays of the insights run (docs/product.md#insights). */
+export interface WhatIfSettings {
+  /** The database a replay's worker reads with a connection of its own. */
+  databaseUrl: string;
+  /** The most events one replay reads (WHAT_IF_MAX_EVENTS). */
+  maxEvents: number;
+  /** Replays running at once in the process (WHAT_IF_CONCURRENCY). */
+  concurrency: number;
+  /** Replays waiting for a turn, at most (WHAT_IF_QUEUE). */
+  queue: number;
+  /** The Retry-After of a replay refused as busy (WHAT_IF_RETRY_AFTER_SECONDS). */
+  retryAfterSeconds: number;
+  /** Events a worker reads per batch (WHAT_IF_BATCH_SIZE). */
+  batchSize: number;
+  /** The longest one replay runs, its reads included (WHAT_IF_TIMEOUT_SECONDS). */
+  timeoutMs: number;
+}
+
+export const whatIfSettingsOf = (
+  config: Pick<
+    Config,
+    | 'WHAT_IF_MAX_EVENTS'
+    | 'WHAT_IF_CONCURRENCY'
+    | 'WHAT_IF_QUEUE'
+    | 'WHAT_IF_RETRY_AFTER_SECONDS'
+    | 'WHAT_IF_BATCH_SIZE'
+    | 'WHAT_IF_TIMEOUT_SECONDS'
+  >,
+  databaseUrl: string,
+): WhatIfSettings => ({
+  databaseUrl,
+  maxEvents: config.WHAT_IF_MAX_EVENTS,
+  concurrency: config.WHAT_IF_CONCURRENCY,
+  queue: config.WHAT_IF_QUEUE,
+  retryAfterSeconds: config.WHAT_IF_RETRY_AFTER_SECONDS,
+  batchSize: config.WHAT_IF_BATCH_SIZE,
+  timeoutMs: config.WHAT_IF_TIMEOUT_SECONDS * 1000,
+});
 
 /** The limits of an empty environment: the defaults of the variables above, nowhere else. */
 export const defaultBookingLimits: BookingLimits = bookingLimitsOf(ConfigSchema.parse({}));

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { problems } from './problem.ts';
 
 export interface LoadSheddingOptions {
@@ -40,6 +40,74 @@ function shed(res: Response, retryAfterSeconds: number): void {
 }
 
 /**
+ * A bounded line for turns: at most `concurrency` hold a turn, at most `queue` wait for one in
+ * arrival order, none longer than `maxWaitMs` (when given). Every bounded admission of the process
+ * takes its turns here: the API's requests (shedLoad) and the what-if replays.
+ */
+export class AdmissionLine {
+  private running = 0;
+  private readonly waiting: { start: () => void; timer: NodeJS.Timeout | null }[] = [];
+
+  constructor(
+    private readonly limits: { concurrency: number; queue: number; maxWaitMs?: number },
+  ) {}
+
+  /** How full the waiting line is, 0 (empty) to 1 (full): what `retryAfterFor` spreads by. */
+  get fill(): number {
+    return this.limits.queue === 0 ? 1 : this.waiting.length / this.limits.queue;
+  }
+
+  /**
+   * Asks for a turn: `start` runs with the turn's release when it comes (at once while a turn is
+   * free and nobody waits); `refuse` runs instead when the line is full or the wait ran out.
+   * Answers how to leave the line (a client that gave up); after its turn came, that does nothing.
+   */
+  ask(start: (release: () => void) => void, refuse: () => void): () => void {
+    if (this.running < this.limits.concurrency && this.waiting.length === 0) {
+      this.admit(start);
+      return () => undefined;
+    }
+    if (this.waiting.length >= this.limits.queue) {
+      refuse();
+      return () => undefined;
+    }
+    const turn = {
+      start: () => this.admit(start),
+      timer:
+        this.limits.maxWaitMs === undefined
+          ? null
+          : setTimeout(() => {
+              if (leave()) refuse();
+            }, this.limits.maxWaitMs),
+    };
+    const leave = () => {
+      const at = this.waiting.indexOf(turn);
+      if (at < 0) return false;
+      this.waiting.splice(at, 1);
+      if (turn.timer) clearTimeout(turn.timer);
+      return true;
+    };
+    this.waiting.push(turn);
+    return () => void leave();
+  }
+
+  private admit(start: (release: () => void) => void): void {
+    this.running += 1;
+    let done = false;
+    start(() => {
+      if (done) return;
+      done = true;
+      this.running -= 1;
+      const turn = this.waiting.shift();
+      if (turn) {
+        if (turn.timer) clearTimeout(turn.timer);
+        turn.start();
+      }
+    });
+  }
+}
+
+/**
  * Bounded admission per process (docs/product.md#overload): at most `concurrency` requests run,
  * at most `queue` wait for a turn in arrival order, none longer than `maxWaitMs`. Beyond that a
  * request is answered 503 `service__overloaded` with `Retry-After` before any of its work
@@ -48,54 +116,21 @@ function shed(res: Response, retryAfterSeconds: number): void {
  * connection: they have not started.
  */
 export function shedLoad(options: LoadSheddingOptions): RequestHandler {
-  let running = 0;
-  const waiting: { start: () => void; timer: NodeJS.Timeout }[] = [];
-
-  const admit = (res: Response, next: NextFunction) => {
-    running += 1;
-    let done = false;
-    const release = () => {
-      if (done) return;
-      done = true;
-      running -= 1;
-      const turn = waiting.shift();
-      if (turn) {
-        clearTimeout(turn.timer);
-        turn.start();
-      }
-    };
-    res.once('finish', release);
-    res.once('close', release);
-    next();
-  };
-
+  const line = new AdmissionLine(options);
   const retryAfter = () =>
-    retryAfterFor(
-      options.retryAfterSeconds,
-      options.retryAfterSpread,
-      options.queue === 0 ? 1 : waiting.length / options.queue,
-    );
+    retryAfterFor(options.retryAfterSeconds, options.retryAfterSpread, line.fill);
 
   return (req, res, next) => {
     if (options.exempt?.(req)) return next();
-    if (running < options.concurrency && waiting.length === 0) return admit(res, next);
-    if (waiting.length >= options.queue) return shed(res, retryAfter());
-    const turn = {
-      start: () => admit(res, next),
-      timer: setTimeout(() => {
-        const at = waiting.indexOf(turn);
-        if (at >= 0) waiting.splice(at, 1);
-        shed(res, retryAfter());
-      }, options.maxWaitMs),
-    };
-    waiting.push(turn);
+    const leave = line.ask(
+      (release) => {
+        res.once('finish', release);
+        res.once('close', release);
+        next();
+      },
+      () => shed(res, retryAfter()),
+    );
     // A client that gave up leaves the line.
-    res.once('close', () => {
-      const at = waiting.indexOf(turn);
-      if (at >= 0) {
-        waiting.splice(at, 1);
-        clearTimeout(turn.timer);
-      }
-    });
+    res.once('close', leave);
   };
 }

@@ -59,5 +59,18 @@ export const problems = {
       'service__overloaded',
       'The service is busy; the request was not run. Try again after Retry-After seconds',
     ),
+  /**
+   * A what-if replay beyond those running and waiting (docs/product.md#insights): not run; the
+   * payload names the seconds of `Retry-After` for the message.
+   */
+  replayBusy: (retryAfterSeconds: number) =>
+    new Problem(
+      503,
+      'insights__replay_busy',
+      'Other what-if replays are running; the replay was not run. Try again after Retry-After seconds',
+      ['seconds', String(retryAfterSeconds)],
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
   internal: () => new Problem(500, 'unknown', 'Internal error'),
 };

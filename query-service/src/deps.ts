@@ -6,6 +6,7 @@ import type {
   MyBookingsLinks,
   Pool,
   WaitlistReferences,
+  WhatIfSettings,
 } from '@rr/platform';
 
 export interface QueryDeps {
@@ -24,8 +25,8 @@ export interface QueryDeps {
   myBookingsLinks: MyBookingsLinks;
   /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS): its preview's too. */
   closureMaxDays: number;
-  /** The most events one what-if replay of the insights reads (WHAT_IF_MAX_EVENTS). */
-  whatIfMaxEvents: number;
+  /** How the what-if replays of the insights run (WHAT_IF_…, the database they read). */
+  whatIf: WhatIfSettings;
   /**
    * How long the public reads crowds poll (display, a room's visitor calendar) share one answer
    * while the read models stand still (PUBLIC_READ_CACHE_MS, shared-answers.ts); 0 or unset: off.

@@ -21,6 +21,8 @@ import { myBookingsQueryRoutes } from './my-bookings.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
+export { replayInWorker } from './what-if.ts';
+export type { WhatIfStats } from './what-if-worker.ts';
 
 /** Every read route of the product. Slot routes come first: /admin/rooms/timeslots before /admin/rooms/{id}. */
 export function queryRoutes(deps: QueryDeps): RouteDef[] {

@@ -1,47 +1,27 @@
 import { Worker } from 'node:worker_threads';
+import type { Response } from 'express';
 import { WhatIfInput as WhatIfContract } from '@rr/contracts';
+import { totalOf, type SlotOutcome } from '@rr/domain';
 import {
-  initialRoomState,
-  totalOf,
-  type RoomState,
-  type SlotEvent,
-  type SlotOutcome,
-  type WhatIfChange,
-  type WhatIfHistory,
-} from '@rr/domain';
-import {
-  timeSlotStreamId,
-  transactionStreamId,
-  visitorStreamId,
-  type TransactionEvent,
-  type VisitorEvent,
-} from '@rr/events';
-import {
-  cartKeyOf,
+  AdmissionLine,
   defineRoute,
   fromContract,
-  localDateTime,
   Problem,
   problems,
   z,
   type RouteDef,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
-import type { WhatIfAnswer, WhatIfWork } from './what-if-worker.ts';
+import type { WhatIfAnswer, WhatIfStats, WhatIfWork } from './what-if-worker.ts';
 
 /**
  * The what-if replay of the insights (docs/product.md#insights): a room's recorded demand over a
  * period, read from its slots' streams and the refused requests, replayed under changed rules
- * in a worker thread (the event loop never runs it), one replay at a time per process, with a
- * cap on the events read (WHAT_IF_MAX_EVENTS: `insights__replay_too_large`, 400) and a time
- * and memory limit on the worker.
+ * in a worker thread that reads them itself, in batches (the event loop neither reads nor
+ * replays them); WHAT_IF_CONCURRENCY replays at a time per process and WHAT_IF_QUEUE waiting
+ * (beyond them `insights__replay_busy`, 503), a cap on the events read (WHAT_IF_MAX_EVENTS:
+ * `insights__replay_too_large`, 400) and a time and memory limit on the worker.
  */
-
-/** A stream id's kind and id: `timeslot-<id>`, `transaction-<id>`, `visitor-<key>`. */
-function splitStreamId(streamId: string): [string, string] {
-  const dash = streamId.indexOf('-');
-  return [streamId.slice(0, dash), streamId.slice(dash + 1)];
-}
 
 const Body = fromContract(WhatIfContract).safeExtend({ roomId: z.uuid('Not a valid id') });
 
@@ -62,7 +42,7 @@ const whatIfSchema = z
   })
   .openapi('WhatIf');
 
-const WORKER_TIMEOUT_MS = 30_000;
+/** A replay's heap: larger, it is stopped and refused (insights__replay_too_large), as a longer one. */
 const WORKER_HEAP_MB = 256;
 
 /** The compiled release (`npm run build:server`) runs JavaScript and has no tsx. */
@@ -76,19 +56,41 @@ const BOOTSTRAP = COMPILED
   ? `import(${JSON.stringify(WORKER_URL)});`
   : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
 
-let queue: Promise<void> = Promise.resolve();
-
-function replayOffThread(work: WhatIfWork): Promise<SlotOutcome[]> {
-  const turn = queue.then(() => replayInWorker(work));
-  queue = turn.then(
-    () => undefined,
-    () => undefined,
+const tooLarge = (limit: number | null) =>
+  new Problem(
+    400,
+    'insights__replay_too_large',
+    limit === null
+      ? 'The replay takes too long or too much memory: choose a shorter period'
+      : `The period's slots have more than ${limit} events to replay: choose a shorter period`,
+    limit === null ? [] : [String(limit)],
   );
-  return turn;
-}
 
-function replayInWorker(work: WhatIfWork): Promise<SlotOutcome[]> {
-  return new Promise<SlotOutcome[]>((resolve, reject) => {
+/** The what-if request as the worker takes it. */
+export type WhatIfRequest = Pick<WhatIfWork, 'roomId' | 'fromDate' | 'untilDate' | 'change'>;
+
+/**
+ * Runs one replay in a worker thread of its own, which reads the history itself (what-if-worker.ts):
+ * this thread only waits. Answers the slots' outcomes and what the replay cost; refuses an
+ * unknown room (404) and a history over the cap, too long or too large (400). `signal` stops the
+ * worker (the client gave up).
+ */
+export function replayInWorker(
+  deps: Pick<QueryDeps, 'whatIf' | 'limits' | 'timeZone'>,
+  request: WhatIfRequest,
+  signal?: AbortSignal,
+): Promise<{ slots: SlotOutcome[]; stats: WhatIfStats }> {
+  const work: WhatIfWork = {
+    ...request,
+    databaseUrl: deps.whatIf.databaseUrl,
+    limits: deps.limits,
+    timeZone: deps.timeZone,
+    maxEvents: deps.whatIf.maxEvents,
+    batchSize: deps.whatIf.batchSize,
+    timeLimitMs: deps.whatIf.timeoutMs,
+  };
+  if (signal?.aborted) return Promise.reject(new Error('the what-if replay was stopped'));
+  return new Promise((resolve, reject) => {
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
       execArgv: COMPILED ? ['--conditions=rr-compiled'] : [],
@@ -102,12 +104,20 @@ function replayInWorker(work: WhatIfWork): Promise<SlotOutcome[]> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       fn();
       void worker.terminate();
     };
-    const timer = setTimeout(() => settle(() => reject(tooLarge(null))), WORKER_TIMEOUT_MS);
+    const stop = () => settle(() => reject(new Error('the what-if replay was stopped')));
+    signal?.addEventListener('abort', stop);
+    const timer = setTimeout(() => settle(() => reject(tooLarge(null))), deps.whatIf.timeoutMs);
     worker.on('message', (answer: WhatIfAnswer) =>
-      settle(() => (answer.ok ? resolve(answer.slots) : reject(new Error(answer.error)))),
+      settle(() => {
+        if (answer.kind === 'done') resolve({ slots: answer.slots, stats: answer.stats });
+        else if (answer.kind === 'no-room') reject(problems.notFound('Room'));
+        else if (answer.kind === 'too-large') reject(tooLarge(deps.whatIf.maxEvents));
+        else reject(new Error(answer.error));
+      }),
     );
     worker.on('error', (err: Error & { code?: string }) =>
       settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooLarge(null) : err)),
@@ -116,132 +126,45 @@ function replayInWorker(work: WhatIfWork): Promise<SlotOutcome[]> {
   });
 }
 
-const tooLarge = (limit: number | null) =>
-  new Problem(
-    400,
-    'insights__replay_too_large',
-    limit === null
-      ? 'The replay takes too long or too much memory: choose a shorter period'
-      : `The period's slots have more than ${limit} events to replay: choose a shorter period`,
-    limit === null ? [] : [String(limit)],
-  );
-
-/** The room's services as the replay needs them (its waitlist); nothing else of the room counts. */
-async function roomOf(deps: QueryDeps, roomId: string): Promise<RoomState> {
-  const r = await deps.pool.query<{ services: RoomState['services'] | null }>(
-    'SELECT services FROM rm_rooms WHERE id = $1',
-    [roomId],
-  );
-  if (!r.rows[0]) throw problems.notFound('Room');
-  return {
-    ...initialRoomState,
-    status: 'active',
-    services: { ...initialRoomState.services, ...(r.rows[0].services ?? {}) },
-  };
-}
-
 export function whatIfRoutes(deps: QueryDeps): RouteDef[] {
-  const at = (now: Date) => {
-    const { date, time } = localDateTime(now, deps.timeZone);
-    return { now, today: date, time };
-  };
+  // At most WHAT_IF_CONCURRENCY replays run in the process, WHAT_IF_QUEUE wait for a turn; any
+  // more is refused at once as busy, before any of its work.
+  const line = new AdmissionLine({
+    concurrency: deps.whatIf.concurrency,
+    queue: deps.whatIf.queue,
+  });
 
-  async function whatIf(q: z.output<typeof Body>) {
-    const room = await roomOf(deps, q.roomId);
-    const ids = (
-      await deps.pool.query<{ id: string }>(
-        `SELECT time_slot_id AS id FROM rm_insight_slots
-          WHERE room_id = $1 AND date BETWEEN $2::date AND $3::date ORDER BY date, start_min`,
-        [q.roomId, q.fromDate, q.untilDate],
-      )
-    ).rows.map((r) => r.id);
-    const slotStreams = ids.map(timeSlotStreamId);
-    // A changed limit per visitor and day needs who asked: the carts that held the slots' seats
-    // (their streams: what else they held, whether and by which visitor key they were booked) and
-    // those visitors' streams (their other bookings). Keys only, no personal data.
-    const cartIds = q.change.maxTicketsPerDay === undefined ? [] : await cartsOf(slotStreams);
-    const cartStreams = cartIds.map(transactionStreamId);
-    const visitorStreams = (await visitorsOf(cartStreams)).map(visitorStreamId);
-    const streams = [...slotStreams, ...cartStreams, ...visitorStreams];
-    const count = await deps.pool.query<{ n: string }>(
-      'SELECT count(*) AS n FROM events WHERE stream_id = ANY($1::text[])',
-      [streams],
-    );
-    if (Number(count.rows[0]!.n) > deps.whatIfMaxEvents) throw tooLarge(deps.whatIfMaxEvents);
-    const [events, refusals] = await Promise.all([
-      deps.store.readStreams(streams),
-      deps.pool.query<{ id: string; at: Date; cart_key: string }>(
-        `SELECT time_slot_id AS id, first_refused_at AS at, cart_key FROM cart_refusals
-          WHERE time_slot_id = ANY($1::uuid[]) AND rule = 'timeslot_no_tickets_left'`,
-        [ids],
-      ),
-    ]);
-    const history: WhatIfHistory = { slotIds: ids, log: [], refusals: [] };
-    // In commit order (readStreams): the replay decides each request on what came before it.
-    for (const e of events) {
-      const [stream, id] = splitStreamId(e.streamId);
-      const when = at(e.createdAt);
-      // The streams' events, as the catalogue validated them on append.
-      if (stream === 'timeslot') {
-        const actor = e.metadata.actor.kind;
-        history.log.push({
-          stream: 'slot',
-          timeSlotId: id,
-          event: { type: e.type, data: e.data } as SlotEvent,
-          at: when,
-          byStaff: actor === 'admin' || actor === 'api-token',
-        });
-      } else if (stream === 'transaction')
-        history.log.push({
-          stream: 'cart',
-          cartId: id,
-          event: { type: e.type, data: e.data } as TransactionEvent,
-          at: when,
-        });
-      else if (stream === 'visitor')
-        history.log.push({
-          stream: 'visitor',
-          visitorKey: id,
-          event: { type: e.type, data: e.data } as VisitorEvent,
-          at: when,
-        });
+  async function whatIf(q: z.output<typeof Body>, res: Response) {
+    const gone = new AbortController();
+    const release = await new Promise<() => void>((resolve, reject) => {
+      const leave = line.ask(resolve, () =>
+        reject(problems.replayBusy(deps.whatIf.retryAfterSeconds)),
+      );
+      res.once('close', () => {
+        leave();
+        gone.abort();
+        reject(new Error('the client gave up waiting for a what-if replay'));
+      });
+    });
+    try {
+      const { slots } = await replayInWorker(
+        deps,
+        {
+          roomId: q.roomId,
+          fromDate: q.fromDate,
+          untilDate: q.untilDate,
+          change: {
+            capacity: q.change.capacity,
+            cartHoldMinutes: q.change.cartHoldMinutes,
+            maxTicketsPerDay: q.change.maxTicketsPerDay,
+          },
+        },
+        gone.signal,
+      );
+      return { actual: totalOf(slots, 'actual'), whatIf: totalOf(slots, 'whatIf'), slots };
+    } finally {
+      release();
     }
-    // A refused cart is known by the hash of its id: the carts read are matched by theirs.
-    const cartOfKey = new Map(cartIds.map((id) => [cartKeyOf(id), id]));
-    for (const r of refusals.rows)
-      history.refusals.push({ timeSlotId: r.id, at: at(r.at), cartId: cartOfKey.get(r.cart_key) });
-    const change: WhatIfChange = {
-      capacity: q.change.capacity,
-      cartHoldMinutes: q.change.cartHoldMinutes,
-      maxTicketsPerDay: q.change.maxTicketsPerDay,
-    };
-    const outcomes = await replayOffThread({ history, room, limits: deps.limits, change });
-    return {
-      actual: totalOf(outcomes, 'actual'),
-      whatIf: totalOf(outcomes, 'whatIf'),
-      slots: outcomes,
-    };
-  }
-
-  /** The carts that held a seat of the slots (staff's and taken offers' included). */
-  async function cartsOf(slotStreams: string[]): Promise<string[]> {
-    const r = await deps.pool.query<{ id: string }>(
-      `SELECT DISTINCT data->>'transactionId' AS id FROM events
-        WHERE stream_id = ANY($1::text[]) AND event_type = 'TicketHeld'`,
-      [slotStreams],
-    );
-    return r.rows.map((row) => row.id);
-  }
-
-  /** The visitor keys the carts were booked under. */
-  async function visitorsOf(cartStreams: string[]): Promise<string[]> {
-    if (cartStreams.length === 0) return [];
-    const r = await deps.pool.query<{ key: string }>(
-      `SELECT DISTINCT data->>'visitorKey' AS key FROM events
-        WHERE stream_id = ANY($1::text[]) AND event_type = 'TransactionBooked'`,
-      [cartStreams],
-    );
-    return r.rows.map((row) => row.key);
   }
 
   return [
@@ -257,8 +180,9 @@ export function whatIfRoutes(deps: QueryDeps): RouteDef[] {
         200: { description: 'The replay', schema: whatIfSchema },
         400: { description: 'validation__error, insights__replay_too_large' },
         404: { description: 'No such room' },
+        503: { description: 'insights__replay_busy (with Retry-After)' },
       },
-      handler: async ({ body }) => ({ body: await whatIf(body) }),
+      handler: async ({ body, res }) => ({ body: await whatIf(body, res) }),
     }),
   ];
 }

@@ -9,6 +9,7 @@ import {
   createPool,
   loadConfig,
   systemClock,
+  whatIfSettingsOf,
 } from '@rr/platform';
 import { calendarImportSettings } from '@rr/command-service';
 import { openApiDocument } from './app.ts';
@@ -30,7 +31,7 @@ const doc = openApiDocument(
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     closureMaxDays: config.CLOSURE_MAX_DAYS,
-    whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
+    whatIf: whatIfSettingsOf(config, ''),
     staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
     verifyHuman: () => Promise.resolve(true),
     logger: createLogger('silent'),

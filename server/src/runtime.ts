@@ -22,6 +22,7 @@ import {
   type Logger,
   type Pool,
   type PoolOptions,
+  whatIfSettingsOf,
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
 import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
@@ -79,7 +80,7 @@ export async function openRuntime(
       calendarImport: calendarImportSettings(config),
       closureMaxDays: config.CLOSURE_MAX_DAYS,
       waitlistPassOver: config.WAITLIST_PASS_OVER,
-      whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
+      whatIf: whatIfSettingsOf(config, url),
       staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
       verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),

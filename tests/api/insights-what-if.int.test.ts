@@ -80,7 +80,10 @@ async function refusalsRecorded(n: number) {
 }
 
 beforeAll(async () => {
-  suite = await openAdminSuite(clock, { env: { WHAT_IF_MAX_EVENTS: String(MAX_EVENTS) } });
+  // Batches of 5 events: the worker reads every history here in many, commits split across them.
+  suite = await openAdminSuite(clock, {
+    env: { WHAT_IF_MAX_EVENTS: String(MAX_EVENTS), WHAT_IF_BATCH_SIZE: '5' },
+  });
 });
 afterAll(async () => {
   await suite.close();

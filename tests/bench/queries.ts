@@ -35,6 +35,7 @@ import {
   sessionMiddleware,
   systemClock,
   todayIn,
+  whatIfSettingsOf,
 } from '@rr/platform';
 import { readModelProjections, rebuildReadModels } from '@rr/projections';
 import { createApp } from '../../server/src/app.ts';
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
       limits: defaultLimits,
       calendarImport: calendarImportSettings(config),
       closureMaxDays: config.CLOSURE_MAX_DAYS,
-      whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
+      whatIf: whatIfSettingsOf(config, url),
       staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
       verifyHuman: () => Promise.resolve(true),
     };

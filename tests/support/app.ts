@@ -9,6 +9,7 @@ import {
   type Config,
   type Role,
   listen,
+  whatIfSettingsOf,
 } from '@rr/platform';
 import type { DestinationStream } from 'pino';
 import { EventNotifier, EventStore, validateEvent, type Upcasters } from '@rr/events';
@@ -105,7 +106,7 @@ export async function startTestApp(
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     closureMaxDays: config.CLOSURE_MAX_DAYS,
-    whatIfMaxEvents: config.WHAT_IF_MAX_EVENTS,
+    whatIf: whatIfSettingsOf(config, db.url),
     staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
     verifyHuman: options.verifyHuman ?? (() => Promise.resolve(true)),
   };

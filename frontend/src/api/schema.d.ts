@@ -6549,6 +6549,13 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description insights__replay_busy (with Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
             };
         };
         delete?: never;

@@ -45,6 +45,7 @@ export function registerStaffRefusals(): void {
     'check_in__already_checked_in',
     'check_in__undo_expired',
     'no_show__not_due',
+    'insights__replay_busy',
   ])
     readPayloadOf(code, namedValue);
 }

@@ -109,6 +109,9 @@ const STAFF_ERROR_KEYS = [
   'timeslot__overbooking_not_confirmed',
   'calendar__invalid_file',
   'calendar__too_large',
+  'insights__replay_too_large',
+  'insights__replay_busy',
+  'insights__replay_busy_seconds',
 ];
 
 /** The namespaces of the staff screens: not in the main catalogue, so visitors never load them. */

@@ -3,12 +3,14 @@ import { Link } from 'react-router';
 import type { Insights, Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
+import { ErrorBox } from '../../../components/error-box';
 import { InputField, SelectField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
+import { problemCode } from '../../../lib/error-message';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetInsightsQuery, useGetReportRoomsQuery, useGetWhatIfQuery } from '../api/reports-api';
 import {
@@ -524,7 +526,22 @@ function WhatIfPart({ query }: { query: InsightsQuery }) {
           {t('insights.what-if.replay')}
         </button>
       </form>
-      {asked === null ? null : (
+      {asked === null ? null : problemCode(replay.error)?.code === 'insights__replay_busy' ? (
+        // Other replays hold every turn: the message names the wait, the button asks again.
+        <ErrorBox
+          error={replay.error}
+          extra={
+            <button
+              type="button"
+              className="button"
+              disabled={replay.isFetching}
+              onClick={() => void replay.refetch()}
+            >
+              {t('insights.what-if.try-again')}
+            </button>
+          }
+        />
+      ) : (
         <LoadingContainer
           data={replay.currentData}
           error={replay.error}
