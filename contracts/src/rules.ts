@@ -99,32 +99,26 @@ export function requiredText(max: number, min = 1, lines: TextLines = 'single') 
  */
 export function optionalText(max: number, lines: TextLines = 'single') {
   return z.pipe(
-    z.nullish(
-      z
-        .string()
-        .check(
-          ...(lines === 'multi' ? [lineFeeds()] : []),
-          z.trim(),
-          z.maxLength(max),
-          characters(lines),
-        ),
-    ),
+    z.nullish(boundedText(max, lines)),
     z.transform((v: string | null | undefined) => (v ? v : undefined)),
   );
 }
 
 /** An optional text that stays a string (empty too): trimmed, at most `max`, of `lines`. */
 export function optionalString(max: number, lines: TextLines = 'single') {
-  return z.optional(
-    z
-      .string()
-      .check(
-        ...(lines === 'multi' ? [lineFeeds()] : []),
-        z.trim(),
-        z.maxLength(max),
-        characters(lines),
-      ),
-  );
+  return z.optional(boundedText(max, lines));
+}
+
+/** A text that may be empty: trimmed, at most `max`, storable, of `lines`. */
+function boundedText(max: number, lines: TextLines) {
+  return z
+    .string()
+    .check(
+      ...(lines === 'multi' ? [lineFeeds()] : []),
+      z.trim(),
+      z.maxLength(max),
+      characters(lines),
+    );
 }
 
 const isEmail = (v: string | undefined) => v === undefined || z.regexes.email.test(v);

@@ -14,26 +14,11 @@
  * The app runs in this process, as a server does; no projection runs during the measurements
  * (the read models the reads need are rebuilt once after the log is written).
  */
-import type { Server } from 'node:http';
 import { EventStore, validateEvent } from '@rr/events';
-import { calendarImportSettings, defaultLimits } from '@rr/command-service';
 import { readModelProjections, rebuildReadModels } from '@rr/projections';
 import { replayInWorker } from '@rr/query-service';
-import {
-  addDays,
-  checkInCodes,
-  createLogger,
-  createUser,
-  emailKey,
-  loadConfig,
-  myBookingsLinks,
-  sessionMiddleware,
-  systemClock,
-  waitlistReferences,
-  whatIfSettingsOf,
-} from '@rr/platform';
-import { createApp } from '../../server/src/app.ts';
-import { readModelNames } from '../../server/src/runtime.ts';
+import { addDays, createUser, systemClock } from '@rr/platform';
+import { startTestApp } from '../support/app.ts';
 import { generateLog } from './generate.ts';
 import {
   percentiles,
@@ -91,43 +76,15 @@ async function main(): Promise<void> {
     console.log(`read models rebuilt in ${round((performance.now() - t0) / 1000, 1)} s`);
     await settle(pool);
 
-    const config = loadConfig({
-      LOG_LEVEL: 'silent',
-      PUBLIC_READ_CACHE_MS: '0',
-      WHAT_IF_QUEUE: String(REPLAYS),
-    });
-    const logger = createLogger('silent');
-    const deps = {
-      store: new EventStore(pool, { validate: validateEvent }),
-      pool,
-      clock: systemClock,
-      logger,
-      timeZone: 'Europe/Vienna',
-      emailKey: (email: string) => emailKey(KEY_SECRET, email),
-      checkInCodes: checkInCodes(KEY_SECRET),
-      waitlistReferences: waitlistReferences(KEY_SECRET),
-      myBookingsLinks: myBookingsLinks(KEY_SECRET),
-      limits: defaultLimits,
-      calendarImport: calendarImportSettings(config),
-      closureMaxDays: config.CLOSURE_MAX_DAYS,
-      whatIf: whatIfSettingsOf(config, url),
-      staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
-      verifyHuman: () => Promise.resolve(true),
-    };
-    const app = createApp({
-      role: 'all',
-      deps,
-      config,
-      logger,
-      sessions: await sessionMiddleware(pool, { secureCookie: false }),
-      readModels: readModelNames,
-      serveFrontend: false,
-    });
-    const httpServer = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    const addr = httpServer.address();
-    const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/api`;
+    // The app as the tests run it (tests/support/app.ts), in this process: the replays' worker
+    // threads and the visitors' reads share its event loop.
+    const app = await startTestApp(
+      { url, pool, store: new EventStore(pool, { validate: validateEvent }), drop: async () => {} },
+      systemClock,
+      { env: { PUBLIC_READ_CACHE_MS: '0', WHAT_IF_QUEUE: String(REPLAYS) } },
+    );
+    const { deps } = app;
+    const base = `${app.baseUrl}/api`;
     try {
       await createUser(pool, 'bench', 'bench password', ['admin']);
       const login = await fetch(`${base}/auth/login`, {
@@ -229,8 +186,7 @@ async function main(): Promise<void> {
         },
       });
     } finally {
-      httpServer.closeAllConnections();
-      await new Promise<void>((r) => httpServer.close(() => r()));
+      await app.close();
     }
   });
 }
