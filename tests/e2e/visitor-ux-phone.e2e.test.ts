@@ -99,10 +99,12 @@ describe('a phone-first flow', () => {
       const cartLink = page
         .getByRole('complementary', { name: 'Ihre Reservierungen' })
         .getByRole('link', { name: 'Weiter zu Ihren Reservierungen' });
-      expect(
-        (await inSight(page, onward)) || (await inSight(page, cartLink)),
-        'the way on is in sight',
-      ).toBe(true);
+      // The page brings it into view once the day's dialog has given the focus back.
+      await expect
+        .poll(async () => (await inSight(page, onward)) || (await inSight(page, cartLink)), {
+          message: 'the way on is in sight',
+        })
+        .toBe(true);
       await page
         .getByRole('banner')
         .getByRole('link', { name: 'Ihre Reservierungen (1 Termin)' })

@@ -47,6 +47,8 @@ interface MonthCalendarProps<S extends CalendarSlot> {
   legendMarks?: readonly DayMark[];
   /** Shown right below the grid (visitors: the way on once a slot is chosen). */
   afterGrid?: ReactNode;
+  /** Called when a day's dialog has closed and the focus is back on the day. */
+  onDayClosed?: () => void;
   /**
    * What to say of a day beyond its slots, in its name, its cell and its dialog (visitors: a
    * holiday's name, "not yet bookable" after the booking window).
@@ -79,6 +81,7 @@ export function MonthCalendar<S extends CalendarSlot>({
   markDay,
   legendMarks = NO_MARKS,
   afterGrid,
+  onDayClosed,
   noteOf,
 }: MonthCalendarProps<S>) {
   const { t, i18n } = useTranslation();
@@ -211,7 +214,10 @@ export function MonthCalendar<S extends CalendarSlot>({
           note={noteOf?.(openDate)?.text}
           slots={openSlots}
           renderSlotAction={renderSlotAction}
-          onClose={() => setOpenDate(null)}
+          onClose={() => {
+            setOpenDate(null);
+            onDayClosed?.();
+          }}
         />
       ) : null}
     </section>

@@ -1,4 +1,4 @@
-import { useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { TimeSlot } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
@@ -57,6 +57,19 @@ export function RoomBooking() {
   const calendar = useGetRoomCalendarQuery({ roomId: id, ...range });
   const [pending, setPending] = useState<string | null>(null);
   const [failure, setFailure] = useState<{ slotId: string; error: unknown } | null>(null);
+  // After an add the way on comes into view: on a phone it lies below the grid, out of sight of
+  // the day the focus returns to. Once the dialog has given the focus back (which scrolls to the
+  // day), and once the way on shows (the cart's answer may come after).
+  const onward = useRef<HTMLAnchorElement>(null);
+  const onwardWanted = useRef<'after-close' | 'now' | null>(null);
+  const bringOnward = () => {
+    if (onwardWanted.current !== 'now' || !onward.current) return;
+    onwardWanted.current = null;
+    const link = onward.current;
+    // In the next frame: the add's notices and the cart's marks have taken their place by then.
+    requestAnimationFrame(() => link.scrollIntoView({ block: 'nearest' }));
+  };
+  useEffect(bringOnward);
 
   // After the first add the query changes (it then carries the cart's rules): keep showing the
   // month's slots meanwhile, so the calendar and its focus stay.
@@ -95,6 +108,7 @@ export function RoomBooking() {
     setFailure(null);
     try {
       await addTicket(slot.id);
+      onwardWanted.current = 'after-close';
       const when = `${formatLongDate(slot.date, i18n.language)}, ${formatTimeRange(slot.startTime, slot.endTime)}`;
       dispatch(notify({ title: t('room.added', { slot: when }) }));
       dialog?.close();
@@ -225,11 +239,15 @@ export function RoomBooking() {
               markDay={markDay}
               legendMarks={[inCartMark, dayFullMark, laterMark]}
               noteOf={noteOf}
+              onDayClosed={() => {
+                if (onwardWanted.current === 'after-close') onwardWanted.current = 'now';
+                bringOnward();
+              }}
               afterGrid={
                 tickets.length > 0 ? (
                   // On a phone the cart is below the fold; the way on is right here.
                   <p className="calendar__continue">
-                    <Link className="button button--primary" to="/your-reservations">
+                    <Link ref={onward} className="button button--primary" to="/your-reservations">
                       {t('room.continue', { count: tickets.length })}
                     </Link>
                   </p>
