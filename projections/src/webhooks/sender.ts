@@ -348,11 +348,24 @@ export class WebhookSender {
     }
     const failures = row.attempts + 1;
     const giveUp = at.getTime() - row.created_at.getTime() >= WEBHOOK_RETRY_MS;
+    // The attempt and the endpoint's failures (since when, and disabled once that is 24 hours
+    // ago) in one statement: nobody reads a delivery given up beside its endpoint not yet
+    // disabled.
     await this.o.pool.query(
-      `UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, next_attempt_at = $4,
-              last_attempt_at = $5, last_status_code = $6, last_error = $7,
-              leased_until = NULL, lease_owner = NULL
-        WHERE id = $1 AND lease_owner = $2`,
+      `WITH attempt AS (
+         UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, next_attempt_at = $4,
+                last_attempt_at = $5, last_status_code = $6, last_error = $7,
+                leased_until = NULL, lease_owner = NULL
+          WHERE id = $1 AND lease_owner = $2)
+       UPDATE webhook_endpoints
+          SET failing_since = COALESCE(failing_since, $5::timestamptz),
+              disabled_at = CASE WHEN disabled_at IS NULL AND COALESCE(failing_since, $5::timestamptz) <= $5::timestamptz - $9::interval
+                                 THEN $5::timestamptz ELSE disabled_at END,
+              disabled_reason = CASE WHEN disabled_at IS NULL AND COALESCE(failing_since, $5::timestamptz) <= $5::timestamptz - $9::interval
+                                     THEN 'failing' ELSE disabled_reason END,
+              disabled_detail = CASE WHEN disabled_at IS NULL AND COALESCE(failing_since, $5::timestamptz) <= $5::timestamptz - $9::interval
+                                     THEN $7 ELSE disabled_detail END
+        WHERE id = $8`,
       [
         row.id,
         lease,
@@ -361,20 +374,9 @@ export class WebhookSender {
         at,
         outcome.status,
         outcome.error,
+        row.endpoint_id,
+        `${WEBHOOK_RETRY_MS} milliseconds`,
       ],
-    );
-    // The endpoint's failures: since when, and disabled once that is 24 hours ago.
-    await this.o.pool.query(
-      `UPDATE webhook_endpoints
-          SET failing_since = COALESCE(failing_since, $2::timestamptz),
-              disabled_at = CASE WHEN disabled_at IS NULL AND COALESCE(failing_since, $2::timestamptz) <= $2::timestamptz - $4::interval
-                                 THEN $2::timestamptz ELSE disabled_at END,
-              disabled_reason = CASE WHEN disabled_at IS NULL AND COALESCE(failing_since, $2::timestamptz) <= $2::timestamptz - $4::interval
-                                     THEN 'failing' ELSE disabled_reason END,
-              disabled_detail = CASE WHEN disabled_at IS NULL AND COALESCE(failing_since, $2::timestamptz) <= $2::timestamptz - $4::interval
-                                     THEN $3 ELSE disabled_detail END
-        WHERE id = $1`,
-      [row.endpoint_id, at, outcome.error, `${WEBHOOK_RETRY_MS} milliseconds`],
     );
     this.o.logger.warn(
       { webhookId: row.id, attempts: failures, status: outcome.status, error: outcome.error },
