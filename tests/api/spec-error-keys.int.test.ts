@@ -4,9 +4,9 @@ import { addUser, Client, openAdminSuite, type AdminSuite } from '../support/app
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
 /**
- * The specification's error catalogue (its section 8): a client takes the message key as the
- * error code, or, when the payload array is not empty, the code, an underscore and the first
- * payload item; a key outside the catalogue shows "unknown". Each code the specification lists,
+ * The product's error catalogue as clients know it (docs/product.md#errors): a client takes the
+ * message key as the error code, or, when the payload array is not empty, the code, an
+ * underscore and the first payload item; a key outside the catalogue shows "unknown". Each code the specification lists,
  * with the payloads it allows (none, or for `ticket__validation_error` one of the rules its
  * prefixed keys name). Not reproduced here: `generic__mail_send_exception` (the server sends mails
  * after the booking commits), `unknown` (the server's own failure), the bare rule codes (keys of
