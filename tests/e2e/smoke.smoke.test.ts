@@ -35,7 +35,7 @@ const [day] = weekdaysAhead(1) as [Date];
 const EMAIL = 'erika.smoke@example.org';
 /** Booked through the API before the tests: the staff's list shows it whichever test runs. */
 const LISTED_EMAIL = 'lea.liste@example.org';
-/** The room the display shows: open from today, with a slot from this hour of the library on. */
+/** The room the display shows, with a slot from this hour of the library on. */
 const DISPLAY_ROOM = 'Lesesaal im Foyer';
 
 beforeAll(async () => {
