@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { releaseNoShows } from '@rr/command-service';
 import { ManualClock } from '@rr/platform';
-import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
-import { createRoom, createSlot } from '../support/fixtures.ts';
+import { openAdminSuite, type AdminSuite } from '../support/app.ts';
+import { bookAsNewVisitor, createRoom, createSlot } from '../support/fixtures.ts';
 
 /**
  * A rebooking takes a seat, so it answers to every rule a booking applies to the person
@@ -34,18 +34,13 @@ const slot = (roomId: string, date = addDays(TODAY, 10)) => {
   return createSlot(suite.admin, roomId, date, `${h}:00`, `${h}:30`, 5);
 };
 
-async function book(slotId: string, email: string) {
-  const client = new Client(suite.app.baseUrl);
-  const cart = await client.request('POST', '/api/transactions', { json: { timeSlotId: slotId } });
-  expect(cart.status, await cart.clone().text()).toBe(201);
-  const { transactionId } = (await cart.json()) as { transactionId: string };
-  const res = await client.request('PUT', `/api/transactions/${transactionId}/booking`, {
-    json: { salutation: 'MS', firstName: 'Rita', lastName: 'Regel', email, phone: '+4311' },
+/** A visitor of this address books one ticket of the slot (the rules under test are its). */
+const book = (slotId: string, email: string) =>
+  bookAsNewVisitor(suite.app.baseUrl, [slotId], 'de', {
+    firstName: 'Rita',
+    lastName: 'Regel',
+    email,
   });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const b = (await res.json()) as { ownerId: string; tickets: { id: string }[] };
-  return { client, ownerId: b.ownerId, ticketId: b.tickets[0]!.id };
-}
 
 const services = (roomId: string, json: Record<string, unknown>) =>
   suite.admin.request('PUT', `/api/admin/rooms/${roomId}/services`, { json });
