@@ -65,9 +65,7 @@ export function RoomBooking() {
   const bringOnward = () => {
     if (onwardWanted.current !== 'now' || !onward.current) return;
     onwardWanted.current = null;
-    const link = onward.current;
-    // In the next frame: the add's notices and the cart's marks have taken their place by then.
-    requestAnimationFrame(() => link.scrollIntoView({ block: 'nearest' }));
+    onward.current.scrollIntoView({ block: 'nearest' });
   };
   useEffect(bringOnward);
 
