@@ -1,10 +1,9 @@
 import {
   emailDomainOf,
-  mustAdmitAddress,
-  mustNotBeBlocked,
-  mustNotBeNoShowBlocked,
+  bookingPersonRefusal,
   normalizeEmail,
   type BlacklistCommand,
+  type RoomState,
 } from '@rr/domain';
 import {
   BlacklistEmail,
@@ -65,23 +64,27 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
       },
       handler: async ({ body }) => {
         const key = deps.emailKey(body.email);
-        mustNotBeBlocked(await readBlacklistEntry(deps.store, key), today());
-        mustNotBeNoShowBlocked(
-          await loadNoShowDays(deps.pool, key, deps.limits.noShowRule),
-          today(),
-          deps.limits.noShowRule,
+        const blacklist = await readBlacklistEntry(deps.store, key);
+        const noShows = await loadNoShowDays(deps.pool, key, deps.limits.noShowRule);
+        const { transactionId } = body;
+        const rooms = transactionId
+          ? (
+              await deps.store.transaction(async (s) => {
+                const cart = await loadTransaction(s, transactionId);
+                return roomStates(
+                  s.client,
+                  cart.tickets.map((t) => t.roomId),
+                );
+              })
+            ).result
+          : new Map<string, RoomState>();
+        // The person rules of the booking's one decision (take-seat.ts), asked ahead of it.
+        const refusal = bookingPersonRefusal(
+          [...rooms.values()],
+          { held: [], blacklist, noShows, emailDomain: emailDomainOf(body.email) },
+          { today: today(), limits: deps.limits },
         );
-        if (body.transactionId) {
-          const { transactionId } = body;
-          const rooms = await deps.store.transaction(async (s) => {
-            const cart = await loadTransaction(s, transactionId);
-            return roomStates(
-              s.client,
-              cart.tickets.map((t) => t.roomId),
-            );
-          });
-          mustAdmitAddress(rooms.result.values(), emailDomainOf(body.email));
-        }
+        if (refusal) throw refusal;
         return { status: 204 };
       },
     }),

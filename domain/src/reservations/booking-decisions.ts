@@ -10,22 +10,12 @@ import {
   VisitorTicketsBooked,
 } from '@rr/events/catalogue';
 import { refuse, Refused } from '../refusal.ts';
-import { timesOverlap } from '../cart-rules.ts';
-import { mustNotBeBlocked } from '../blacklist/blacklist-entry.ts';
-import { mustAdmitAddress } from '../rooms/email-domains.ts';
-import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
-import { holdHasSeat, seatsTaken, type HeldTicket } from '../seats.ts';
-import {
-  confirmationDeadline,
-  confirmationDue,
-  confirmationRefusals,
-  earlierDeadline,
-} from '../time-slots/confirmation.ts';
 import { hasStarted } from '../seat-rule.ts';
+import { bookedSeats, takeSeats, transactionExpired } from '../time-slots/take-seat.ts';
 import { checkInWindow } from '../time-slots/check-in.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
-import { mustBeOpen, transactionExpired } from './cart-decisions.ts';
+import { mustBeOpen } from './cart-decisions.ts';
 import {
   emptyDecision,
   pushSlot,
@@ -37,89 +27,38 @@ import {
 
 /** The decisions of a booking: made (by the visitor or staff), cancelled, its owner data edited. */
 
-/** A seat a visitor takes, as the person rules see it: its room and when its slot starts. */
-export interface PersonSeat {
-  ticketId: string;
-  roomId: string;
-  date: string;
-  startTime: string;
-  /**
-   * A rebooking: the ticket the seat replaces, whose booking's confirmation goes on with it.
-   * Absent: a new booking.
-   */
-  replaces?: HeldTicket | undefined;
-}
-
-/**
- * The rules a booking applies to the person taking seats, one decision for every path on which a
- * visitor takes a seat (booking a cart, moving a ticket): the address's key must not be
- * blacklisted or blocked by the no-show rule, every room of the seats must admit its domain
- * (members-only rooms), and in a room with confirmed addresses each seat awaits the confirmation
- * (docs/product.md#confirmed-addresses). Answers each seat's confirmation deadline by ticket id
- * (absent: none asked). A rebooked seat goes on with its booking's confirmation: confirmed stays
- * confirmed, awaiting keeps its deadline (never past the new slot's start), a deadline that has
- * come refuses (`booking__confirmation_lapsed`), and a ticket never asked is asked as a booking now.
- * Staff bookings are not asked.
- */
-export function admitPerson(
-  state: Pick<ReservationState, 'blacklist' | 'noShows' | 'rooms'>,
-  emailDomain: string | undefined,
-  seats: readonly PersonSeat[],
-  { now, today, limits, timeZone }: ReservationContext,
-): Map<string, string> {
-  mustNotBeBlocked(state.blacklist, today);
-  mustNotBeNoShowBlocked(state.noShows ?? [], today, limits.noShowRule);
-  const rooms = seats.map((t) => state.rooms.get(t.roomId)).filter((r) => r !== undefined);
-  mustAdmitAddress(new Set(rooms), emailDomain);
-  const deadlines = new Map<string, string>();
-  for (const seat of seats) {
-    const { replaces } = seat;
-    if (replaces?.confirmed) continue;
-    if (replaces && confirmationDue(replaces, now)) throw confirmationRefusals.lapsed();
-    const confirmBy =
-      replaces?.confirmBy != null
-        ? earlierDeadline(replaces.confirmBy, seat, timeZone)
-        : confirmationDeadline(now, state.rooms.get(seat.roomId)?.services, seat, timeZone);
-    if (confirmBy) deadlines.set(seat.ticketId, confirmBy);
-  }
-  return deadlines;
-}
-
 export function bookCart(
   state: ReservationState,
   data: Extract<ReservationCommand, { type: 'BookCart' }>['data'],
   context: ReservationContext,
 ): ReservationDecision {
-  const { now, today, limits } = context;
+  const { now, today } = context;
   const { cart } = state;
   mustBeOpen(cart, now);
   if (cart.tickets.length === 0)
     throw new Refused('transaction__empty', 'The reservation cart is empty');
   const { emailDomain, ...booking } = data;
-  const deadlines = admitPerson(state, emailDomain, cart.tickets, context);
-  // Each seat is booked on its slot as it is now, not as it was when held: a slot closed (or
-  // gone) since takes no booking, and a hold keeps its seat only within the slot's capacity.
-  for (const t of cart.tickets) {
+  // Each seat is booked on its slot as it is now, not as it was when held (take-seat.ts): a slot
+  // closed or gone since takes no booking, a hold keeps its seat only within the capacity, and
+  // the visitor's bookings from today on count with the cart's tickets against their limits.
+  const seats = cart.tickets.map((t) => {
     const slot = state.slots.get(t.timeSlotId);
-    if (slot && (slot.status !== 'active' || slot.closed)) throw refuse.ticket('timeslot_not_open');
-    const held = slot?.tickets[t.ticketId];
-    if (!slot || !held || held.status !== 'NEW') throw transactionExpired();
-    if (!holdHasSeat(slot, t.ticketId, now)) throw refuse.ticket('timeslot_no_tickets_left');
-  }
-  const active = state.visitor.tickets.filter((t) => !t.cancelled);
-  for (const t of cart.tickets) {
-    if (active.some((b) => b.date === t.date && timesOverlap(b, t)))
-      throw refuse.ticket('max_tickets_per_time_reached');
-  }
-  for (const date of new Set(cart.tickets.map((t) => t.date))) {
-    const count =
-      active.filter((b) => b.date === date).length +
-      cart.tickets.filter((t) => t.date === date).length;
-    if (count > limits.maxTicketsPerDay) throw refuse.dayLimit(date, limits.maxTicketsPerDay);
-  }
-  const future = active.filter((b) => b.date >= today).length;
-  if (future + cart.tickets.length > limits.maxTicketsPerVisitor)
-    throw refuse.ticket('max_tickets_by_user_reached');
+    // A slot the cart no longer finds holds nothing of it.
+    if (!slot) throw transactionExpired();
+    return { timeSlotId: t.timeSlotId, ticketId: t.ticketId, slot };
+  });
+  const { confirmBy: deadlines } = takeSeats(
+    'cart-booking',
+    seats,
+    {
+      held: bookedSeats(state.visitor, today),
+      blacklist: state.blacklist,
+      noShows: state.noShows,
+      emailDomain,
+    },
+    state,
+    context,
+  );
 
   const d = emptyDecision();
   d.transaction.push(
@@ -159,19 +98,21 @@ export function bookCart(
 export function staffBook(
   state: ReservationState,
   data: Extract<ReservationCommand, { type: 'StaffBook' }>['data'],
-  { now, today, time }: ReservationContext,
+  context: ReservationContext,
 ): ReservationDecision {
+  const { now, today, time } = context;
   const slot = state.slots.get(data.timeSlotId);
   if (!slot || slot.status !== 'active' || slot.roomId !== data.roomId)
     throw refuse.notFound('Time slot');
-  // The staff member asked to book only while a seat is free (the form saw one); the
-  // seats taken and the capacity let the form ask before overbooking.
-  const taken = seatsTaken(slot, now);
-  if (data.confirmOverbooking === false && taken >= slot.capacity)
-    throw new Refused(
-      { code: 'timeslot__overbooking_not_confirmed', taken, capacity: slot.capacity },
-      'The time slot is full: booking would overbook it',
-    );
+  // The one decision that gives a seat (take-seat.ts): staff may book beyond the capacity, and
+  // the form asked (`confirmOverbooking: false`) only while it saw a seat free.
+  takeSeats(
+    'staff-booking',
+    [{ timeSlotId: data.timeSlotId, ticketId: data.ticketId, slot }],
+    { held: [], confirmOverbooking: data.confirmOverbooking },
+    state,
+    context,
+  );
   const { transactionId, ticketId, timeSlotId, ownerId } = data;
   // Held and booked at once: the hold expires at its creation and never counts on its own.
   const expiresAt = now.toISOString();

@@ -1,11 +1,7 @@
 import { TicketAddedToTransaction, TicketHeld, TransactionStarted } from '@rr/events/catalogue';
-import type { LocalDate } from '../calendar.ts';
 import { refuse, Refused } from '../refusal.ts';
-import { bookingWindow } from '../booking-window.ts';
 import { holdEnd } from '../limits.ts';
-import type { RoomState } from '../rooms/room.ts';
-import { firstFailedRule, seatAnswer } from '../seat-rule.ts';
-import { slotSeatsAt } from '../seats.ts';
+import { takeSeats, transactionExpired } from '../time-slots/take-seat.ts';
 import { cartTicketOf, isExpired, type TransactionState } from './cart.ts';
 import {
   emptyDecision,
@@ -18,8 +14,7 @@ import {
 
 /** The decisions on an open cart: holding and freeing seats, keeping it alive, its end. */
 
-export const transactionExpired = () =>
-  new Refused('transaction__expired', 'The reservation cart has expired');
+export { transactionExpired };
 export const alreadyBooked = () =>
   new Refused('transaction__already_booked', 'The reservation was booked already');
 
@@ -29,38 +24,26 @@ export function mustBeOpen(cart: TransactionState, now: Date): void {
   if (cart.status === 'expired' || isExpired(cart, now)) throw transactionExpired();
 }
 
-/** A slot's room's booking window (its bounds and the holidays); null when the room is gone. */
-export function windowOf(state: ReservationState, room: RoomState | undefined, today: LocalDate) {
-  if (!room || room.status !== 'active') return null;
-  return bookingWindow(today, room.openStart, room.openEnd, (d) => state.holidays.has(d));
-}
-
 export function addTicket(
   state: ReservationState,
   data: { transactionId: string; ticketId: string; timeSlotId: string },
   context: ReservationContext,
 ): ReservationDecision {
-  const { now, today, limits } = context;
+  const { now, limits } = context;
   const { cart } = state;
   if (cart.status !== 'none') mustBeOpen(cart, now);
   const slot = state.slots.get(data.timeSlotId);
   if (!slot || slot.status !== 'active') throw refuse.notFound('Time slot');
-  // The one seat rule (seat-rule.ts), which the visitor calendar marks its slots with as well.
-  const room = state.rooms.get(slot.roomId);
   const ticket = cartTicketOf(slot, data.timeSlotId, data.ticketId);
-  const rule = firstFailedRule(
-    seatAnswer({
-      slot: ticket,
-      closed: slot.closed !== undefined,
-      seats: slotSeatsAt(slot, (room?.services.waitlistOfferMinutes ?? null) !== null, context),
-      window: windowOf(state, room, today),
-      held: cart.tickets,
-      limits,
-    }),
+  // The one decision that gives a seat (take-seat.ts), with the cart's tickets as what the
+  // visitor holds; the visitor calendar marks its slots by the same rules (seat-rule.ts).
+  takeSeats(
+    'cart-add',
+    [{ timeSlotId: data.timeSlotId, ticketId: data.ticketId, slot }],
+    { held: cart.tickets },
+    state,
+    context,
   );
-  if (rule === 'max_tickets_per_day_reached')
-    throw refuse.dayLimit(ticket.date, limits.maxTicketsPerDay);
-  if (rule) throw refuse.ticket(rule);
   const expiresAt = holdEnd(now, limits);
   const d = emptyDecision();
   if (cart.status === 'none')

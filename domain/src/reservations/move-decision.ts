@@ -7,13 +7,9 @@ import {
   VisitorTicketsBooked,
 } from '@rr/events/catalogue';
 import { refuse, Refused } from '../refusal.ts';
-import { admitPerson } from './booking-decisions.ts';
-import { firstFailedRule, seatAnswer } from '../seat-rule.ts';
-import { slotSeatsAt } from '../seats.ts';
-import { bookedSeats, visitorLimits } from '../waitlist/waitlist.ts';
+import { bookedSeats, takeSeats } from '../time-slots/take-seat.ts';
 import { isCancelable } from './cancelable.ts';
 import { cartTicketOf } from './cart.ts';
-import { windowOf } from './cart-decisions.ts';
 import {
   emptyDecision,
   pushSlot,
@@ -26,9 +22,8 @@ import {
 /**
  * A rebooking (docs/product.md#rebooking): a booked ticket moves to another slot of the same room
  * in one decision over both slot streams, so the old seat is never given up before the new one is
- * taken, and a refusal leaves both as they were. The new seat meets the one seat rule a cart's
- * add meets (seat-rule.ts), with the visitor's other bookings from today on in the place of the
- * cart, as a waitlist join counts them; the old ticket must still be cancelable. The new ticket
+ * taken, and a refusal leaves both as they were. The new seat is given by the one decision every
+ * path to a seat takes (take-seat.ts); the old ticket must still be cancelable. The new ticket
  * joins the booking's cart: it keeps the owner and the booking number.
  */
 export function moveTicket(
@@ -49,30 +44,23 @@ export function moveTicket(
   // Another room's slot is not open to this booking.
   if (slot.roomId !== old.roomId) throw refuse.ticket('timeslot_not_open');
   if (timeSlotId === old.timeSlotId) throw refuse.ticket('timeslot_already_in_transaction');
-  const room = state.rooms.get(slot.roomId);
   const ticket = cartTicketOf(slot, timeSlotId, newTicketId);
-  const others = {
-    ...state.visitor,
-    tickets: state.visitor.tickets.filter((t) => t.ticketId !== ticketId),
-  };
-  const rule = firstFailedRule(
-    seatAnswer({
-      slot: ticket,
-      closed: slot.closed !== undefined,
-      seats: slotSeatsAt(slot, (room?.services.waitlistOfferMinutes ?? null) !== null, context),
-      window: windowOf(state, room, today),
-      held: bookedSeats(others, today),
-      limits: visitorLimits(context.limits),
-    }),
+  // The one decision that gives a seat (take-seat.ts): the visitor's other bookings from today
+  // on stand where a cart's tickets would, and the booking's confirmation goes on.
+  const others = state.visitor.tickets.filter((t) => t.ticketId !== ticketId);
+  const { confirmBy: deadlines } = takeSeats(
+    'move',
+    [{ timeSlotId, ticketId: newTicketId, slot, replaces: held }],
+    {
+      held: bookedSeats({ tickets: others }, today),
+      blacklist: state.blacklist,
+      noShows: state.noShows,
+      emailDomain,
+    },
+    state,
+    context,
   );
-  if (rule === 'max_tickets_per_day_reached')
-    throw refuse.dayLimit(ticket.date, context.limits.maxTicketsPerDay);
-  if (rule) throw refuse.ticket(rule);
-  // The person takes a new seat: the rules a booking applies to them, with the booking's
-  // confirmation going on.
-  const confirmBy = admitPerson(state, emailDomain, [{ ...ticket, replaces: held }], context).get(
-    newTicketId,
-  );
+  const confirmBy = deadlines.get(newTicketId);
 
   // Held and booked at once, as a staff booking: the hold ends at its creation.
   const expiresAt = now.toISOString();

@@ -17,18 +17,23 @@ import {
 } from '@rr/events/catalogue';
 import { instantOf, type LocalDate } from '../calendar.ts';
 import type { Now } from '../decider.ts';
-import { bookingWindow } from '../booking-window.ts';
 import { holdEnd, type BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
-import { mustNotBeBlocked, type BlacklistState } from '../blacklist/blacklist-entry.ts';
+import type { BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
-import { mustAdmitAddress } from '../rooms/email-domains.ts';
-import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
-import { cartRules, type CartRuleSlot } from '../cart-rules.ts';
-import { seatAnswer } from '../seat-rule.ts';
-import { seatsTaken, slotSeatsAt } from '../seats.ts';
-import type { SlotState } from '../time-slots/time-slot.ts';
+import type { CartRuleSlot } from '../cart-rules.ts';
+import { evolveSlot, type SlotState } from '../time-slots/time-slot.ts';
+import {
+  bookedSeats,
+  isNoSeatLeft,
+  offerableSeats,
+  offerGone,
+  seatRefusal,
+  seatsFree,
+  takeSeats,
+  type SeatPlace,
+} from '../time-slots/take-seat.ts';
 import { isInLine, isOutstanding, placeInLine } from '../waitlist-line.ts';
 
 export type WaitlistCommand =
@@ -98,50 +103,25 @@ export interface WaitlistDecision {
 
 export const waitlistRefusals = {
   notAvailable: () => new Refused('waitlist__not_available', 'This time slot has no waitlist'),
-  seatsFree: () =>
-    new Refused('waitlist__seats_free', 'Seats are free in this time slot: book one instead'),
+  seatsFree,
   /** The address waits already: the refusal names its place (empty while it holds an offer). */
   alreadyJoined: (positionInLine: number | null = null) =>
     new Refused(
       { code: 'waitlist__already_joined', positionInLine },
       'This e-mail address is already on the waitlist',
     ),
-  offerGone: () =>
-    new Refused('waitlist__offer_not_valid', 'The offer has lapsed or was taken already'),
+  offerGone,
 };
 
-/** The seats the matcher may offer at `now`: capacity less bookings, cart holds and outstanding offers. */
-export function offerableSeats(slot: SlotState, now: Date): number {
-  return Math.max(0, slot.capacity - seatsTaken(slot, now));
-}
-
 /**
- * The per-visitor limits as a booking meets them (cart-rules.ts): the seats a visitor holds
- * already stand in for the cart, and the cart's own size does not bind (there is none).
+ * The per-visitor limits as a booking meets them (cart-rules.ts), without a cart's own size: what
+ * the what-if replay weighs an offer with.
  */
 export function visitorLimits(limits: BookingLimits): BookingLimits {
   return { ...limits, maxCartTickets: Number.POSITIVE_INFINITY };
 }
 
-/** A visitor's bookings from today on as the cart rules count them. */
-export function bookedSeats(visitor: VisitorState, today: LocalDate): CartRuleSlot[] {
-  return visitor.tickets
-    .filter((t) => !t.cancelled && t.date >= today)
-    .map(({ date, startTime, endTime }) => ({ timeSlotId: '', date, startTime, endTime }));
-}
-
-/**
- * Whether the matcher may offer a seat of `slot` to someone holding `held` (bookings and offers):
- * the same per-visitor rules a cart's add and a booking meet; someone who may not is passed over
- * and keeps their place.
- */
-export function mayBeOffered(
-  held: readonly CartRuleSlot[],
-  slot: CartRuleSlot,
-  limits: BookingLimits,
-): boolean {
-  return cartRules(held, slot, visitorLimits(limits)).length === 0;
-}
+export { bookedSeats, offerableSeats };
 
 /**
  * Pure: a join needs a full, open slot of a room with a waitlist, an address that is not
@@ -185,26 +165,27 @@ export function decideWaitlist(
   const offerMinutes = room?.services.waitlistOfferMinutes ?? null;
   const list = slot.waitlist ?? [];
   const startsAt = instantOf(slot.date, slot.startTime, ctx.timeZone);
+  const place: SeatPlace = {
+    rooms: room ? new Map([[slot.roomId, room]]) : new Map(),
+    holidays: state.holidays,
+  };
   switch (command.type) {
     case 'JoinWaitlist': {
       if (offerMinutes === null) throw waitlistRefusals.notAvailable();
-      // The one seat rule (seat-rule.ts) a cart's add meets, with the visitor's bookings from
-      // today on in the place of the cart: the per-visitor limits as a booking would meet them.
-      const answer = seatAnswer({
-        slot: { timeSlotId: command.data.timeSlotId, ...slot },
-        closed: slot.closed !== undefined,
-        seats: slotSeatsAt(slot, true, ctx),
-        window: room
-          ? bookingWindow(ctx.today, room.openStart, room.openEnd, (x) => state.holidays.has(x))
-          : null,
-        held: bookedSeats(state.visitor, ctx.today),
-        limits: visitorLimits(ctx.limits),
-      });
-      if (!answer.open || startsAt <= ctx.now) throw refuse.ticket('timeslot_not_open');
-      if (!answer.full) throw waitlistRefusals.seatsFree();
-      mustNotBeBlocked(state.blacklist, ctx.today);
-      mustNotBeNoShowBlocked(state.noShows ?? [], ctx.today, ctx.limits.noShowRule);
-      if (room) mustAdmitAddress([room], command.data.emailDomain);
+      // The one decision that gives a seat (take-seat.ts), as if the slot had one free: the
+      // visitor's bookings from today on count against their limits, and the slot must be full.
+      takeSeats(
+        'waitlist-join',
+        [{ timeSlotId: command.data.timeSlotId, ticketId: command.data.entryId, slot }],
+        {
+          held: bookedSeats(state.visitor, ctx.today),
+          blacklist: state.blacklist,
+          noShows: state.noShows,
+          emailDomain: command.data.emailDomain,
+        },
+        place,
+        ctx,
+      );
       const { emailDomain: _domain, ...joined } = command.data;
       const { visitorKey } = joined;
       // Once more in line, or taken a seat, or taken off by staff: no second entry. Who left
@@ -213,10 +194,6 @@ export function decideWaitlist(
         (e) => e.visitorKey === visitorKey && e.status !== 'lapsed' && e.status !== 'left',
       );
       if (earlier) throw waitlistRefusals.alreadyJoined(placeInLine(list, earlier.entryId));
-      const [rule] = answer.cart;
-      if (rule === 'max_tickets_per_day_reached')
-        throw refuse.dayLimit(slot.date, ctx.limits.maxTicketsPerDay);
-      if (rule) throw refuse.ticket(rule);
       d.slot.push(WaitlistJoined.create({ ...joined, joinedAt: ctx.now.toISOString() }));
       return d;
     }
@@ -231,35 +208,40 @@ export function decideWaitlist(
             }),
           );
       }
-      // A closed slot offers no seat: the people waiting were told it closed.
-      if (offerMinutes === null || startsAt <= ctx.now || slot.closed) return d;
+      if (offerMinutes === null) return d;
+      const { timeSlotId } = command.data;
+      // The one decision that gives a seat (take-seat.ts) for each person in line order, on the
+      // slot as the offers made so far leave it: a closed or started slot offers nobody a seat
+      // (the people waiting were told it closed), a seat is offered only while one is free.
+      const wanted = (current: SlotState) => [{ timeSlotId, ticketId: '', slot: current }];
+      const slotRefused = seatRefusal('waitlist-offer', wanted(slot), { held: [] }, place, ctx);
+      if (slotRefused && !isNoSeatLeft(slotRefused)) return d;
       const until = Math.min(ctx.now.getTime() + offerMinutes * 60_000, startsAt.getTime());
       const expiresAt = new Date(until).toISOString();
-      const here = { ...slot, timeSlotId: command.data.timeSlotId };
-      const { timeSlotId } = command.data;
-      let seats = offerableSeats(slot, ctx.now);
       // With no seat free, only someone passed over is looked at again, and only when the
       // matcher loaded what the people waiting hold.
-      if (seats === 0 && !state.held) return d;
+      if (slotRefused && !state.held) return d;
       const passOver = ctx.passOver !== false;
+      let current = slot;
       for (const e of list) {
         if (e.status !== 'waiting') continue;
         // In line order, counting the seats each holds by bookings and other offers.
-        const allowed = mayBeOffered(state.held?.get(e.visitorKey) ?? [], here, ctx.limits);
-        if (allowed && seats > 0) {
-          d.slot.push(
-            SeatOffered.create({
-              entryId: e.entryId,
-              timeSlotId,
-              offerId: ctx.newOfferId(),
-              expiresAt,
-            }),
-          );
-          seats -= 1;
+        const held = state.held?.get(e.visitorKey) ?? [];
+        const refused = seatRefusal('waitlist-offer', wanted(current), { held }, place, ctx);
+        const allowed = refused === null || isNoSeatLeft(refused);
+        if (refused === null) {
+          const offered = SeatOffered.create({
+            entryId: e.entryId,
+            timeSlotId,
+            offerId: ctx.newOfferId(),
+            expiresAt,
+          });
+          d.slot.push(offered);
+          current = evolveSlot(current, offered);
         } else if (allowed && e.passedOver && passOver) {
           // Allowed again with no seat free: it claims the next freed seat again.
           d.slot.push(WaitlistEntryBackInLine.create({ entryId: e.entryId, timeSlotId }));
-        } else if (!allowed && seats > 0 && !e.passedOver && passOver) {
+        } else if (!allowed && offerableSeats(current, ctx.now) > 0 && !e.passedOver && passOver) {
           // Barred from this seat: passed over, once, keeping its place; it no longer claims a
           // seat, so one nobody in line may take goes to carts (docs/product.md#waitlist).
           d.slot.push(WaitlistEntryPassedOver.create({ entryId: e.entryId, timeSlotId }));
@@ -271,7 +253,9 @@ export function decideWaitlist(
       const { offerId, transactionId, ticketId, timeSlotId } = command.data;
       const entry = list.find((e) => e.offerId === offerId);
       if (!entry) throw refuse.notFound('Offer');
-      if (!isOutstanding(entry, ctx.now) || slot.closed) throw waitlistRefusals.offerGone();
+      // The one decision that gives a seat (take-seat.ts): the offer holds it, unless it lapsed,
+      // was taken, or the slot closed since.
+      takeSeats('offer-taken', [{ timeSlotId, ticketId, slot, offerId }], { held: [] }, place, ctx);
       // The offer's seat becomes the cart's hold: counted once, never freed in between.
       const expiresAt = holdEnd(ctx.now, ctx.limits);
       const ticket = cartTicketOf(slot, timeSlotId, ticketId);

@@ -1,0 +1,476 @@
+import { instantOf, type LocalDate } from '../calendar.ts';
+import type { Now } from '../decider.ts';
+import { bookingWindow, isOpenForBooking } from '../booking-window.ts';
+import { cartRules, type CartRule, type CartRuleSlot } from '../cart-rules.ts';
+import type { BookingLimits } from '../limits.ts';
+import { refuse, Refused } from '../refusal.ts';
+import { mustNotBeBlocked, type BlacklistState } from '../blacklist/blacklist-entry.ts';
+import type { RoomState } from '../rooms/room.ts';
+import { mustAdmitAddress } from '../rooms/email-domains.ts';
+import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
+import { holdHasSeat, seatsTaken, slotSeatsAt, type HeldTicket } from '../seats.ts';
+import { seatsForCarts } from '../seat-rule.ts';
+import { isOutstanding } from '../waitlist-line.ts';
+import {
+  confirmationDeadline,
+  confirmationDue,
+  confirmationRefusals,
+  earlierDeadline,
+} from './confirmation.ts';
+import type { SlotState } from './time-slot.ts';
+
+/**
+ * The one decision that gives a person a seat of a slot. Every path to a seat asks it: a cart's
+ * add, booking a cart, a staff booking, a rebooking, a waitlist join (a seat wanted once one is
+ * free), the matcher's offer and the taking of an offer. It applies every rule of the slot and of
+ * the person in one order; a path supplies only what differs (who acts, what the person holds,
+ * what is given up), and `seatRulesOf` says, for every path and every rule, whether the path
+ * applies it or why not. A new path or a new rule does not compile until that table names it.
+ */
+
+/** The ways a person comes to a seat. */
+export const SEAT_PATHS = [
+  'cart-add',
+  'cart-booking',
+  'staff-booking',
+  'move',
+  'waitlist-join',
+  'waitlist-offer',
+  'offer-taken',
+] as const;
+export type SeatPath = (typeof SEAT_PATHS)[number];
+
+/**
+ * The rules, in the order they are applied: the slot's first, then the person's limits, who the
+ * person is, the seat itself, and last the confirmation a booking of the seat awaits.
+ */
+export const SEAT_RULES = [
+  /** The slot exists, is not deleted and not closed (docs/product.md#closures). */
+  'slot-open',
+  /** The slot has seats and its day lies in its room's booking window (docs/product.md#booking-window). */
+  'booking-window',
+  /** The slot has not started. */
+  'not-started',
+  /** Not the same slot twice, nor one overlapping another the person holds (max_tickets_per_time_reached). */
+  'per-time',
+  /** The cart's size (max_tickets_per_transaction_reached). */
+  'cart-size',
+  /** Booked tickets from today on (max_tickets_by_user_reached). */
+  'per-visitor',
+  /** Tickets on the slot's day (max_tickets_per_day_reached). */
+  'per-day',
+  /** A blacklisted address takes no seat. */
+  'blacklist',
+  /** An address blocked by the no-show rule takes no seat. */
+  'no-show-block',
+  /** A members-only room admits addresses at its domains only. */
+  'members-only',
+  /** A seat is free for the person (how it is counted depends on what the path holds). */
+  'capacity',
+  /** In a room with confirmed addresses, the booked seat awaits the confirmation. */
+  'confirmed-address',
+] as const;
+export type SeatRuleName = (typeof SEAT_RULES)[number];
+
+/** A rule a path applies, or the reason it does not. */
+export type RuleUse = 'applies' | { skipped: string };
+
+const noAddress = {
+  skipped: 'a cart has no address until it is booked; the booking applies it',
+};
+const staffDecide = {
+  skipped: 'staff know whom they book (docs/product.md#room-services)',
+};
+const atJoinAndBooking = {
+  skipped: 'decided at the join, and again when the cart the offer becomes is booked',
+};
+const offeredAlready = {
+  skipped: 'decided by the matcher when it offered the seat; the cart is booked with every rule',
+};
+const noBooking = { skipped: 'no booking is made: the booking of the cart asks' };
+
+/**
+ * Every path and every rule: the compiler refuses a path or a rule without its entry. The
+ * capacity rule counts by what the path holds: a cart's add and a move need a seat no cart, hold,
+ * offer or waiting person claims; booking a cart needs its hold to keep a seat (first come, first
+ * served); staff may book beyond the capacity when they confirm it; a join needs the slot full;
+ * the matcher offers only seats nobody takes; a taken offer holds its seat already.
+ */
+export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName, RuleUse>>>> = {
+  'cart-add': {
+    'slot-open': 'applies',
+    'booking-window': 'applies',
+    'not-started': {
+      skipped: 'the window is by date: a slot of today may be booked at short notice',
+    },
+    'per-time': 'applies',
+    'cart-size': 'applies',
+    'per-visitor': 'applies',
+    'per-day': 'applies',
+    blacklist: noAddress,
+    'no-show-block': noAddress,
+    'members-only': noAddress,
+    capacity: 'applies',
+    'confirmed-address': noBooking,
+  },
+  'cart-booking': {
+    'slot-open': 'applies',
+    'booking-window': {
+      skipped: 'the seat was held inside the window; its hold keeps its place within the capacity',
+    },
+    'not-started': {
+      skipped: 'the window is by date: a slot of today may be booked at short notice',
+    },
+    'per-time': 'applies',
+    'cart-size': { skipped: 'the cart was filled within its size' },
+    'per-visitor': 'applies',
+    'per-day': 'applies',
+    blacklist: 'applies',
+    'no-show-block': 'applies',
+    'members-only': 'applies',
+    capacity: 'applies',
+    'confirmed-address': 'applies',
+  },
+  'staff-booking': {
+    'slot-open': 'applies',
+    'booking-window': { skipped: 'staff book at any time, without the window' },
+    'not-started': { skipped: 'a staff booking of a slot under way is the reader at the desk' },
+    'per-time': { skipped: 'staff bookings are made without the per-visitor rules' },
+    'cart-size': { skipped: 'a staff booking has no cart to fill' },
+    'per-visitor': { skipped: 'staff bookings are made without the per-visitor rules' },
+    'per-day': { skipped: 'staff bookings are made without the per-visitor rules' },
+    blacklist: staffDecide,
+    'no-show-block': staffDecide,
+    'members-only': staffDecide,
+    capacity: 'applies',
+    'confirmed-address': staffDecide,
+  },
+  move: {
+    'slot-open': 'applies',
+    'booking-window': 'applies',
+    'not-started': {
+      skipped: 'the window is by date: a slot of today may be booked at short notice',
+    },
+    'per-time': 'applies',
+    'cart-size': { skipped: 'a rebooking adds no ticket to a cart being filled' },
+    'per-visitor': 'applies',
+    'per-day': 'applies',
+    blacklist: 'applies',
+    'no-show-block': 'applies',
+    'members-only': 'applies',
+    capacity: 'applies',
+    'confirmed-address': 'applies',
+  },
+  'waitlist-join': {
+    'slot-open': 'applies',
+    'booking-window': 'applies',
+    'not-started': 'applies',
+    'per-time': 'applies',
+    'cart-size': { skipped: 'a join holds no cart' },
+    'per-visitor': 'applies',
+    'per-day': 'applies',
+    blacklist: 'applies',
+    'no-show-block': 'applies',
+    'members-only': 'applies',
+    capacity: 'applies',
+    'confirmed-address': noBooking,
+  },
+  'waitlist-offer': {
+    'slot-open': 'applies',
+    'booking-window': {
+      skipped: 'the line was joined inside the window; a freed seat is offered until the start',
+    },
+    'not-started': 'applies',
+    'per-time': 'applies',
+    'cart-size': { skipped: 'an offer holds no cart' },
+    'per-visitor': 'applies',
+    'per-day': 'applies',
+    blacklist: atJoinAndBooking,
+    'no-show-block': atJoinAndBooking,
+    'members-only': atJoinAndBooking,
+    capacity: 'applies',
+    'confirmed-address': noBooking,
+  },
+  'offer-taken': {
+    'slot-open': 'applies',
+    'booking-window': offeredAlready,
+    'not-started': { skipped: 'an offer lapses by the slot’s start at the latest' },
+    'per-time': offeredAlready,
+    'cart-size': { skipped: 'the offer is the new cart’s first ticket' },
+    'per-visitor': offeredAlready,
+    'per-day': offeredAlready,
+    blacklist: atJoinAndBooking,
+    'no-show-block': atJoinAndBooking,
+    'members-only': atJoinAndBooking,
+    capacity: 'applies',
+    'confirmed-address': noBooking,
+  },
+};
+
+/** A seat wanted: the slot as folded now, and what of it the path holds already. */
+export interface SeatWanted {
+  timeSlotId: string;
+  /** The ticket that takes the seat (booking a cart: the held ticket). */
+  ticketId: string;
+  slot: SlotState;
+  /** A rebooking: the ticket the seat replaces, whose booking's confirmation goes on with it. */
+  replaces?: HeldTicket | undefined;
+  /** Taking a waitlist offer: the offer. */
+  offerId?: string | undefined;
+}
+
+/** The person a seat is for, as far as the path knows them. */
+export interface SeatTaker {
+  /** The seats the person holds already: the cart's tickets, or their bookings (and offers). */
+  held: readonly CartRuleSlot[];
+  blacklist?: BlacklistState | undefined;
+  /** The days of the person's no-show releases the rule counts. */
+  noShows?: readonly LocalDate[] | undefined;
+  /** The domain of the person's address (never written to an event). */
+  emailDomain?: string | undefined;
+  /** Staff: `false` refuses a slot without a free seat; otherwise they book beyond it. */
+  confirmOverbooking?: boolean | undefined;
+}
+
+/** Where the seats are: the rooms of the slots, and the holidays of their booking windows. */
+export interface SeatPlace {
+  rooms: ReadonlyMap<string, RoomState>;
+  holidays: ReadonlySet<LocalDate>;
+}
+
+export interface SeatContext extends Now {
+  limits: BookingLimits;
+  /** The library's zone: a slot's start as an instant (a join, an offer, a confirmation deadline). */
+  timeZone?: string | undefined;
+}
+
+/** What taking the seats decided: each booked seat's confirmation deadline, by ticket id. */
+export interface SeatsGiven {
+  confirmBy: Map<string, string>;
+}
+
+const applies = (path: SeatPath, rule: SeatRuleName) => seatRulesOf[path][rule] === 'applies';
+
+const cartRuleOf: Record<CartRule, SeatRuleName> = {
+  timeslot_already_in_transaction: 'per-time',
+  max_tickets_per_time_reached: 'per-time',
+  max_tickets_per_transaction_reached: 'cart-size',
+  max_tickets_by_user_reached: 'per-visitor',
+  max_tickets_per_day_reached: 'per-day',
+};
+
+const notOpen = () => refuse.ticket('timeslot_not_open');
+
+function startsAt(slot: SlotState, timeZone: string | undefined): Date {
+  // Every command side passes the library's zone; a start without it would be a guess.
+  if (!timeZone) throw new Error('the time zone is needed for a slot’s start');
+  return instantOf(slot.date, slot.startTime, timeZone);
+}
+
+/** The slot's own rules: open, in its room's window, not started. Null when it passes them. */
+function slotRefusal(
+  path: SeatPath,
+  seat: SeatWanted,
+  place: SeatPlace,
+  ctx: SeatContext,
+): Refused | null {
+  const { slot } = seat;
+  if (applies(path, 'slot-open') && (slot.status !== 'active' || slot.closed !== undefined))
+    return path === 'offer-taken' ? offerGone() : notOpen();
+  if (applies(path, 'booking-window')) {
+    const room = place.rooms.get(slot.roomId);
+    const window =
+      room && room.status === 'active'
+        ? bookingWindow(ctx.today, room.openStart, room.openEnd, (d) => place.holidays.has(d))
+        : null;
+    if (slot.capacity <= 0 || !window || !isOpenForBooking(slot.date, window)) return notOpen();
+  }
+  if (applies(path, 'not-started') && startsAt(slot, ctx.timeZone) <= ctx.now) return notOpen();
+  return null;
+}
+
+/** The person's limits: the seats they hold and the one wanted (cart-rules.ts). */
+function limitRefusal(
+  path: SeatPath,
+  seat: SeatWanted,
+  held: readonly CartRuleSlot[],
+  limits: BookingLimits,
+): Refused | null {
+  const wanted = { timeSlotId: seat.timeSlotId, ...seat.slot };
+  const cartSize = applies(path, 'cart-size') ? limits.maxCartTickets : Number.POSITIVE_INFINITY;
+  for (const rule of cartRules(held, wanted, { ...limits, maxCartTickets: cartSize })) {
+    if (!applies(path, cartRuleOf[rule])) continue;
+    return rule === 'max_tickets_per_day_reached'
+      ? refuse.dayLimit(seat.slot.date, limits.maxTicketsPerDay)
+      : refuse.ticket(rule);
+  }
+  return null;
+}
+
+/** Who the person is: blacklist, no-show block, the members-only rooms of the seats. */
+function personRefusal(
+  path: SeatPath,
+  rooms: readonly RoomState[],
+  taker: SeatTaker,
+  ctx: Pick<SeatContext, 'today' | 'limits'>,
+): Refused | null {
+  try {
+    if (applies(path, 'blacklist') && taker.blacklist) mustNotBeBlocked(taker.blacklist, ctx.today);
+    if (applies(path, 'no-show-block'))
+      mustNotBeNoShowBlocked(taker.noShows ?? [], ctx.today, ctx.limits.noShowRule);
+    if (applies(path, 'members-only')) mustAdmitAddress(rooms, taker.emailDomain);
+    return null;
+  } catch (err) {
+    if (err instanceof Refused) return err;
+    throw err;
+  }
+}
+
+export const offerGone = () =>
+  new Refused('waitlist__offer_not_valid', 'The offer has lapsed or was taken already');
+export const seatsFree = () =>
+  new Refused('waitlist__seats_free', 'Seats are free in this time slot: book one instead');
+export const transactionExpired = () =>
+  new Refused('transaction__expired', 'The reservation cart has expired');
+
+/** Whether a seat is free for the person, counted by what the path holds. */
+function capacityRefusal(
+  path: SeatPath,
+  seat: SeatWanted,
+  taker: SeatTaker,
+  place: SeatPlace,
+  ctx: SeatContext,
+): Refused | null {
+  const { slot } = seat;
+  const room = place.rooms.get(slot.roomId);
+  const waitlistOn = (room?.services.waitlistOfferMinutes ?? null) !== null;
+  switch (path) {
+    case 'cart-add':
+    case 'move':
+      return seatsForCarts(slotSeatsAt(slot, waitlistOn, ctx)) > 0
+        ? null
+        : refuse.ticket('timeslot_no_tickets_left');
+    case 'cart-booking': {
+      const held = slot.tickets[seat.ticketId];
+      if (!held || held.status !== 'NEW') return transactionExpired();
+      return holdHasSeat(slot, seat.ticketId, ctx.now)
+        ? null
+        : refuse.ticket('timeslot_no_tickets_left');
+    }
+    case 'staff-booking': {
+      const taken = seatsTaken(slot, ctx.now);
+      return taker.confirmOverbooking === false && taken >= slot.capacity
+        ? new Refused(
+            { code: 'timeslot__overbooking_not_confirmed', taken, capacity: slot.capacity },
+            'The time slot is full: booking would overbook it',
+          )
+        : null;
+    }
+    case 'waitlist-join':
+      return seatsForCarts(slotSeatsAt(slot, true, ctx)) > 0 ? seatsFree() : null;
+    case 'waitlist-offer':
+      return offerableSeats(slot, ctx.now) > 0 ? null : refuse.ticket('timeslot_no_tickets_left');
+    case 'offer-taken': {
+      const entry = (slot.waitlist ?? []).find((e) => e.offerId === seat.offerId);
+      return entry && isOutstanding(entry, ctx.now) ? null : offerGone();
+    }
+  }
+}
+
+/**
+ * A person's bookings from today on, as their limits count them (cart-rules.ts): what a booking,
+ * a rebooking, a join and an offer weigh the wanted seat against.
+ */
+export function bookedSeats(
+  visitor: { tickets: readonly (Omit<CartRuleSlot, 'timeSlotId'> & { cancelled: boolean })[] },
+  today: LocalDate,
+): CartRuleSlot[] {
+  return visitor.tickets
+    .filter((t) => !t.cancelled && t.date >= today)
+    .map(({ date, startTime, endTime }) => ({ timeSlotId: '', date, startTime, endTime }));
+}
+
+/** The seats the matcher may offer: capacity less bookings, cart holds and outstanding offers. */
+export function offerableSeats(slot: SlotState, now: Date): number {
+  return Math.max(0, slot.capacity - seatsTaken(slot, now));
+}
+
+/** Whether a refusal is the capacity's: the rules would let the person have a seat were one free. */
+export function isNoSeatLeft(refusal: Refused): boolean {
+  const r = refusal.refusal;
+  return r.code === 'ticket__validation_error' && r.rule === 'timeslot_no_tickets_left';
+}
+
+/** The first rule the seats fail for the person on this path, or null when they may be taken. */
+export function seatRefusal(
+  path: SeatPath,
+  seats: readonly SeatWanted[],
+  taker: SeatTaker,
+  place: SeatPlace,
+  ctx: SeatContext,
+): Refused | null {
+  for (const seat of seats) {
+    const refusal = slotRefusal(path, seat, place, ctx);
+    if (refusal) return refusal;
+  }
+  // Each seat counts against what the person holds and the seats wanted before it.
+  const held = [...taker.held];
+  for (const seat of seats) {
+    const refusal = limitRefusal(path, seat, held, ctx.limits);
+    if (refusal) return refusal;
+    held.push({ timeSlotId: seat.timeSlotId, ...seat.slot });
+  }
+  const roomIds = new Set(seats.map((s) => s.slot.roomId));
+  const rooms = [...roomIds].flatMap((id) => place.rooms.get(id) ?? []);
+  const person = personRefusal(path, rooms, taker, ctx);
+  if (person) return person;
+  for (const seat of seats) {
+    const refusal = capacityRefusal(path, seat, taker, place, ctx);
+    if (refusal) return refusal;
+  }
+  return null;
+}
+
+/**
+ * The rules of who the person is that booking seats of these rooms would refuse them with: asked
+ * when the visitor enters the address, before the booking decides them again.
+ */
+export function bookingPersonRefusal(
+  rooms: readonly RoomState[],
+  taker: SeatTaker,
+  ctx: Pick<SeatContext, 'today' | 'limits'>,
+): Refused | null {
+  return personRefusal('cart-booking', rooms, taker, ctx);
+}
+
+/**
+ * Gives the person the seats, or throws the first rule they fail. Answers each booked seat's
+ * confirmation deadline in a room with confirmed addresses (docs/product.md#confirmed-addresses):
+ * a rebooked seat goes on with its booking's confirmation (confirmed stays confirmed, awaiting
+ * keeps its deadline but never past the new slot's start, a deadline that has come refuses), a
+ * new booking is asked from now.
+ */
+export function takeSeats(
+  path: SeatPath,
+  seats: readonly SeatWanted[],
+  taker: SeatTaker,
+  place: SeatPlace,
+  ctx: SeatContext,
+): SeatsGiven {
+  const refusal = seatRefusal(path, seats, taker, place, ctx);
+  if (refusal) throw refusal;
+  const confirmBy = new Map<string, string>();
+  if (!applies(path, 'confirmed-address')) return { confirmBy };
+  for (const seat of seats) {
+    const { replaces, slot } = seat;
+    if (replaces?.confirmed) continue;
+    if (replaces && confirmationDue(replaces, ctx.now)) throw confirmationRefusals.lapsed();
+    const timeZone = ctx.timeZone;
+    const deadline =
+      replaces?.confirmBy != null
+        ? earlierDeadline(replaces.confirmBy, slot, timeZone)
+        : confirmationDeadline(ctx.now, place.rooms.get(slot.roomId)?.services, slot, timeZone);
+    if (deadline) confirmBy.set(seat.ticketId, deadline);
+  }
+  return { confirmBy };
+}
