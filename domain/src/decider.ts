@@ -20,3 +20,12 @@ export interface Now {
   today: string;
   time: string;
 }
+
+/**
+ * The end of every `decide`'s switch over its commands: a command type added to the union and
+ * not decided fails to compile here (its type is not `never`), and a command of no known type
+ * that reaches the decider at run time is a programming error, not a refusal.
+ */
+export function unhandled(command: never): never {
+  throw new Error(`no decision for the command ${JSON.stringify(command)}`);
+}

@@ -3,7 +3,7 @@ import {
   BlacklistEntryRemoved,
   type BlacklistEvent,
 } from '@rr/events/catalogue';
-import type { Decide } from '../decider.ts';
+import { type Decide, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 
 /** A blacklist entry: one stream per (keyed) e-mail address. */
@@ -74,5 +74,7 @@ export const decideBlacklist: Decide<
     case 'RemoveEntry':
       if (!state.active) throw refuse.notFound('Blacklist entry');
       return [BlacklistEntryRemoved.create(command.data)];
+    default:
+      return unhandled(command);
   }
 };

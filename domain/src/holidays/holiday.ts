@@ -5,7 +5,7 @@ import {
   type HolidayEvent,
 } from '@rr/events/catalogue';
 import type { LocalDate } from '../calendar.ts';
-import type { Decide } from '../decider.ts';
+import { type Decide, unhandled } from '../decider.ts';
 import { refuse } from '../refusal.ts';
 
 /** A holiday as the write side knows it: what its commands decide on. */
@@ -123,5 +123,7 @@ export const decideHoliday: Decide<
       }
       return { events, duplicates };
     }
+    default:
+      return unhandled(command);
   }
 };

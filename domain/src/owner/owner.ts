@@ -1,5 +1,5 @@
 import { OwnerDataChanged, PersonalDataErased, type TransactionEvent } from '@rr/events/catalogue';
-import type { Decide } from '../decider.ts';
+import { type Decide, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { evolveTransaction, type TransactionState } from '../reservations/cart.ts';
 import type { SlotState } from '../time-slots/time-slot.ts';
@@ -53,5 +53,7 @@ export const decideOwner: Decide<OwnerCommand, OwnerState, unknown, OwnerEvent[]
       if (cart.status === 'booked' && cart.ownerId && !cart.erased)
         return [PersonalDataErased.create({ ownerId: cart.ownerId })];
       return [];
+    default:
+      return unhandled(command);
   }
 };

@@ -5,7 +5,7 @@ import {
   TransactionRemoved,
   TransactionTouched,
 } from '@rr/events/catalogue';
-import type { Decide } from '../decider.ts';
+import { type Decide, unhandled } from '../decider.ts';
 import { refuse } from '../refusal.ts';
 import { holdEnd } from '../limits.ts';
 import { addTicket, alreadyBooked, mustBeOpen } from './cart-decisions.ts';
@@ -94,5 +94,7 @@ export const decideReservation: Decide<
       return cancelTickets(state, command.data, context);
     case 'MoveTicket':
       return moveTicket(state, command.data, context);
+    default:
+      return unhandled(command);
   }
 };

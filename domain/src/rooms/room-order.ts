@@ -1,5 +1,5 @@
 import { RoomOrderChanged, type RoomOrderEvent } from '@rr/events/catalogue';
-import type { Decide } from '../decider.ts';
+import { type Decide, unhandled } from '../decider.ts';
 import { refuse } from '../refusal.ts';
 
 /**
@@ -34,6 +34,9 @@ export const decideRoomOrder: Decide<
   switch (command.type) {
     case 'MoveRoom':
       return moveRoom(command.data, roomIds);
+    default:
+      // A union of one command: its type narrows to never, the command itself does not.
+      return unhandled(command.type);
   }
 };
 

@@ -12,7 +12,7 @@ import {
 } from '@rr/events/catalogue';
 import { messages } from '@rr/contracts/messages';
 import { NO_ROOM_SERVICES } from '@rr/contracts/rooms';
-import type { Decide, Now } from '../decider.ts';
+import { type Decide, type Now, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { admittedDomains } from './email-domains.ts';
 import {
@@ -170,5 +170,7 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>,
         admittedDomains(services).join(',') === admittedDomains(room.services).join(',');
       return same ? [] : [RoomServicesChanged.create(command.data)];
     }
+    default:
+      return unhandled(command);
   }
 };

@@ -6,7 +6,7 @@ import {
   type SlotTicketEvent,
 } from '@rr/events/catalogue';
 import { minutesOf, type LocalDate, type LocalTime } from '../calendar.ts';
-import type { Decide, Now } from '../decider.ts';
+import { type Decide, type Now, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import type { HeldTicket } from '../seats.ts';
 import type { SlotState } from './time-slot.ts';
@@ -149,5 +149,7 @@ export const decideCheckIn: Decide<CheckInCommand, CheckInState, Now, CheckInEve
         );
       return [TicketNoShowReleased.create({ ticketId, ownerId: ticket.ownerId ?? '' })];
     }
+    default:
+      return unhandled(command);
   }
 };

@@ -7,7 +7,7 @@ import {
   type VisitorEvent,
 } from '@rr/events/catalogue';
 import { instantOf } from '../calendar.ts';
-import type { Now } from '../decider.ts';
+import { type Now, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import type { HeldTicket } from '../seats.ts';
 import type { SlotState } from './time-slot.ts';
@@ -134,5 +134,7 @@ export function decideConfirmation(
       }
       return decision;
     }
+    default:
+      return unhandled(command);
   }
 }

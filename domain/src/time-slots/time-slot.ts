@@ -11,7 +11,7 @@ import {
 } from '@rr/events/catalogue';
 import { MAX_TIME_SLOTS_PER_REQUEST } from '@rr/contracts/timeslots';
 import { minutesOf, type LocalDate, type Weekday } from '../calendar.ts';
-import type { Decide, Now } from '../decider.ts';
+import { type Decide, type Now, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { slotDates } from '../slot-dates.ts';
 import type { RoomState } from '../rooms/room.ts';
@@ -351,5 +351,7 @@ export const decideTimeSlot: Decide<
       decision.set(command.data.timeSlotId, [TimeSlotDeleted.create(command.data)]);
       return decision;
     }
+    default:
+      return unhandled(command);
   }
 };

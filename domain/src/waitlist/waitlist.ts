@@ -16,7 +16,7 @@ import {
   type WaitlistEvent,
 } from '@rr/events/catalogue';
 import { instantOf, type LocalDate } from '../calendar.ts';
-import type { Now } from '../decider.ts';
+import { type Now, unhandled } from '../decider.ts';
 import { holdEnd, type BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
 import type { BlacklistState } from '../blacklist/blacklist-entry.ts';
@@ -275,5 +275,7 @@ export function decideWaitlist(
       );
       return d;
     }
+    default:
+      return unhandled(command);
   }
 }
