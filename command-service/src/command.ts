@@ -13,7 +13,7 @@ import { Refused, type Now } from '@rr/domain';
 import { projectInline } from './inline-projections.ts';
 
 // The stream helpers every command's load and appends use; they live with the event store.
-export { expected, foldStream, streamAppend } from '@rr/events';
+export { expected, foldStream } from '@rr/events';
 
 /**
  * The one path of every command: in one database transaction, lock and read the streams (and

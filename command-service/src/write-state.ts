@@ -1,13 +1,60 @@
+import type { RoomServices } from '@rr/events';
+import { NO_ROOM_SERVICES } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
-import type { RoomState } from '@rr/domain';
-import { toRoom, type RoomRow } from './booking/store.ts';
+import { addDays, type DayType, type LocalDate, type RoomState } from '@rr/domain';
 
 /**
  * Readers of the write side's state tables beside the log (room_state: each existing room and
  * its place in the manual order). The tables are moved by the inline projections
- * (inline-projections.ts) in the transaction of the events; the cart commands' own readers
- * (the rooms and holidays of a booking window) live with their loader, booking/store.ts.
+ * (inline-projections.ts) in the transaction of the events.
  */
+
+export interface RoomRow {
+  room_id: string;
+  version: number;
+  name: string;
+  has_image: boolean;
+  open_start_type: DayType;
+  open_start_value: number;
+  open_end_type: DayType;
+  open_end_value: number;
+  services: Partial<RoomServices>;
+}
+
+export const toRoom = (r: RoomRow): RoomState => ({
+  status: 'active',
+  version: r.version,
+  hasImage: r.has_image,
+  name: r.name,
+  openStart: { type: r.open_start_type, value: r.open_start_value },
+  openEnd: { type: r.open_end_type, value: r.open_end_value },
+  services: { ...NO_ROOM_SERVICES, ...r.services },
+});
+
+/**
+ * What the booking window of these rooms needs, in one round trip: the rooms, and the holiday
+ * dates from today on (800 days: beyond any window of 365 working days).
+ */
+export async function roomsWithHolidays(
+  client: PoolClient,
+  roomIds: readonly string[],
+  today: LocalDate,
+): Promise<{ rooms: Map<string, RoomState>; holidays: Set<LocalDate> }> {
+  if (roomIds.length === 0) return { rooms: new Map(), holidays: new Set() };
+  const r = await client.query<RoomRow & { holidays: string[] }>({
+    name: 'rr_rooms_with_holidays',
+    text: `SELECT room_id::text AS room_id, version, name, has_image, open_start_type, open_start_value,
+                  open_end_type, open_end_value, services,
+                  ARRAY(SELECT DISTINCT to_char(date, 'YYYY-MM-DD') FROM holiday_state
+                         WHERE date BETWEEN $2 AND $3) AS holidays
+             FROM room_state WHERE room_id = ANY($1::uuid[])`,
+    values: [[...new Set(roomIds)], today, addDays(today, 800)],
+  });
+  return {
+    rooms: new Map(r.rows.map((row) => [row.room_id, toRoom(row)])),
+    holidays: new Set(r.rows[0]?.holidays ?? []),
+  };
+}
 
 /** The existing rooms among these ids (a deleted or unknown room is absent). */
 export async function roomStates(

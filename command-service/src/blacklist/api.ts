@@ -21,7 +21,8 @@ import {
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { readBlacklistEntry, runBlacklistCommand } from './stream.ts';
-import { loadNoShowDays, loadTransaction } from '../booking/store.ts';
+import { loadNoShowDays } from '../booking/store.ts';
+import { loadTransaction } from '../streams/transaction.ts';
 import { roomStates } from '../write-state.ts';
 
 export const emailField = fromContract(BlacklistEmail);

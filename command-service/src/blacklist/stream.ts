@@ -3,42 +3,18 @@ import {
   blacklistStreamId,
   type Actor,
   type BlacklistEvent,
-  type EventStore,
   type RecordedEvent,
-  type StoreSession,
 } from '@rr/events';
-import {
-  decideBlacklist,
-  evolveBlacklist,
-  initialBlacklistState,
-  type BlacklistCommand,
-  type BlacklistState,
-} from '@rr/domain';
+import { decideBlacklist, type BlacklistCommand } from '@rr/domain';
 import type { CommandDeps } from '../deps.ts';
-import { foldStream, handleCommand, streamAppend } from '../command.ts';
+import { handleCommand } from '../command.ts';
+import { appendToBlacklist, foldBlacklistEntry, loadBlacklistEntry } from '../streams/blacklist.ts';
+export { loadBlacklistEntry, readBlacklistEntry } from '../streams/blacklist.ts';
 
 /**
  * The blacklist entry streams (`blacklist-<key>`, one per keyed e-mail address): their loader,
  * which the booking and the waitlist also decide on, and the commands run on them.
  */
-
-/** An entry's stream, folded (its writers hold its lock). */
-export async function loadBlacklistEntry(
-  s: StoreSession,
-  entryKey: string,
-): Promise<BlacklistState> {
-  const { events } = await s.readStream(blacklistStreamId(entryKey));
-  return foldStream(events, evolveBlacklist, initialBlacklistState);
-}
-
-/** An entry's stream, folded without a lock: what the check of an entered address reads. */
-export async function readBlacklistEntry(
-  store: Pick<EventStore, 'readStream'>,
-  entryKey: string,
-): Promise<BlacklistState> {
-  const { events } = await store.readStream(blacklistStreamId(entryKey));
-  return foldStream(events, evolveBlacklist, initialBlacklistState);
-}
 
 /**
  * Runs a blacklist command on the entry of a (normalised) address: the entry's stream is locked
@@ -61,7 +37,7 @@ export async function runBlacklistCommand(
       return loadBlacklistEntry(s, entryKey);
     },
     decide: (state) => decideBlacklist(decided, state, null),
-    appends: (events, state) => streamAppend(streamId, 'blacklist', state.version, events),
+    appends: (events, state) => appendToBlacklist(entryKey, state, events),
     record: async (s) => {
       if (decided.type === 'AddEntry')
         await s.client.query(
@@ -101,8 +77,7 @@ export async function moveBlacklistEntry(
       const row = await s.client.query('SELECT 1 FROM blacklist_emails WHERE entry_key = $1', [
         oldKey,
       ]);
-      const fold = (id: string) =>
-        foldStream(streams.get(id) ?? [], evolveBlacklist, initialBlacklistState);
+      const fold = (id: string) => foldBlacklistEntry(streams.get(id) ?? []);
       return {
         stored: (row.rowCount ?? 0) > 0,
         from: fold(oldStream),
@@ -124,8 +99,8 @@ export async function moveBlacklistEntry(
       };
     },
     appends: (d, state) => [
-      ...streamAppend(oldStream, 'blacklist', state.from.version, d.from),
-      ...streamAppend(newStream, 'blacklist', state.to.version, d.to),
+      ...appendToBlacklist(oldKey, state.from, d.from),
+      ...appendToBlacklist(newKey, state.to, d.to),
     ],
     record: async (s, d) => {
       if (d.from.length === 0) return;

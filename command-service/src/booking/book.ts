@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { lockSlots } from '../streams/timeslot.ts';
 import type { Actor } from '@rr/events';
 import {
   decideReservation,
@@ -16,13 +17,12 @@ import { newBookingNumber, newOwnerId, ticketView } from './cart-answer.ts';
 import type { StaffBookingBody, VisitorOwnerBody } from './owner.ts';
 import {
   loadNoShowDays,
-  lockAndLoadVisitor,
-  lockCartAndSlots,
-  lockCartWithSlots,
   recordPersonalData,
   reservationAppends,
   type LoadedReservation,
 } from './store.ts';
+import { lockAndLoadVisitor } from '../streams/visitor.ts';
+import { lockCartWithSlots } from '../streams/transaction.ts';
 
 /**
  * The two ways a booking is made, each a command on the reservation's streams whose personal
@@ -126,7 +126,7 @@ export function bookingCommands(deps: CommandDeps) {
             confirmOverbooking: body.confirmOverbooking,
           },
         };
-        const slots = await lockCartAndSlots(s, null, [slot.timeSlotId]);
+        const slots = await lockSlots(s, [slot.timeSlotId]);
         const visitor = await lockAndLoadVisitor(s, visitorKey);
         // The room's services: whether a reader booked into a started slot is checked in.
         const rooms = await roomStates(s.client, [slot.roomId]);

@@ -1,4 +1,5 @@
 import type { Actor, StoreSession } from '@rr/events';
+import { lockSlots } from '../streams/timeslot.ts';
 import {
   decideReservation,
   emptyReservation,
@@ -9,13 +10,9 @@ import {
 import { Problem, problems } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand, mergeAppends } from '../command.ts';
-import {
-  loadTransaction,
-  lockAndLoadVisitor,
-  lockCartAndSlots,
-  reservationAppends,
-  type LoadedReservation,
-} from './store.ts';
+import { reservationAppends, type LoadedReservation } from './store.ts';
+import { loadTransaction } from '../streams/transaction.ts';
+import { lockAndLoadVisitor } from '../streams/visitor.ts';
 
 /** One owner's booking and the tickets of it to cancel. */
 interface OwnerCancellation {
@@ -43,7 +40,7 @@ async function loadOwner(
   const slotIds = cart.tickets
     .filter((t) => ticketIds.includes(t.ticketId))
     .map((t) => t.timeSlotId);
-  const slots = await lockCartAndSlots(s, null, slotIds);
+  const slots = await lockSlots(s, slotIds);
   const visitor = await lockAndLoadVisitor(s, booking.visitor_key);
   const state = {
     ...emptyReservation,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lockSlots } from '../streams/timeslot.ts';
 import {
   decideReservation,
   emptyReservation,
@@ -10,16 +11,9 @@ import type { CommandDeps } from '../deps.ts';
 import { decisionTime, handleCommand, handleCommands, type Outcome } from '../command.ts';
 import { cartAnswer } from './cart-answer.ts';
 import { RefusalRecorder } from './refusal-record.ts';
-import {
-  cachedRoomOf,
-  cartCacheOf,
-  lockCartAndSlots,
-  lockCartWithSlots,
-  lockedWithWindow,
-  rememberCart,
-  reservationAppends,
-  type LoadedReservation,
-} from './store.ts';
+import { lockedWithWindow, reservationAppends, type LoadedReservation } from './store.ts';
+import { cachedRoomOf } from '../streams/timeslot.ts';
+import { cartCacheOf, lockCartWithSlots, rememberCart } from '../streams/transaction.ts';
 
 const visitor = { kind: 'visitor' } as const;
 
@@ -74,7 +68,8 @@ export function cartCommands(deps: CommandDeps) {
       },
       decide: (state) => decideReservation(command, state, context()),
       appends: (decision, state) => reservationAppends(state, decision),
-      committed: (decision, state) => rememberCart(store, transactionId, state.cart, decision),
+      committed: (decision, state) =>
+        rememberCart(store, transactionId, state.cart, decision.transaction),
       answer: (decision, state) =>
         cartAnswer(state.rooms, state.cart, decision, ticketId, state.slots),
     });
@@ -125,7 +120,7 @@ export function cartCommands(deps: CommandDeps) {
           s,
           context().today,
           cachedRoom ? [cachedRoom] : null,
-          async () => (await lockCartAndSlots(s, null, [timeSlotId])).get(timeSlotId)!,
+          async () => (await lockSlots(s, [timeSlotId])).get(timeSlotId)!,
           (slot) => (slot.status === 'none' ? [] : [slot.roomId]),
         );
         place = placeOf(timeSlotId, slot);
@@ -146,7 +141,7 @@ export function cartCommands(deps: CommandDeps) {
       appends: (decision, state, c) =>
         reservationAppends({ ...state, transactionId: c.transactionId }, decision),
       committed: (decision, _state, c) =>
-        rememberCart(store, c.transactionId, initialTransaction, decision),
+        rememberCart(store, c.transactionId, initialTransaction, decision.transaction),
       answer: (decision, state, c) => ({
         transactionId: c.transactionId,
         ...cartAnswer(state.rooms, initialTransaction, decision, c.ticketId),

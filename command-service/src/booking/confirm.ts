@@ -1,4 +1,5 @@
-import { timeSlotStreamId, visitorStreamId, type AppendRequest } from '@rr/events';
+import { type AppendRequest } from '@rr/events';
+import { lockSlots } from '../streams/timeslot.ts';
 import { confirmationTokenMatches } from '@rr/platform';
 import {
   decideConfirmation,
@@ -10,8 +11,11 @@ import {
   type VisitorState,
 } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
-import { handleCommand, streamAppend } from '../command.ts';
-import { lockAndLoadVisitor, lockCartAndSlots, loadTransaction } from './store.ts';
+import { handleCommand } from '../command.ts';
+import { lockAndLoadVisitor } from '../streams/visitor.ts';
+import { loadTransaction } from '../streams/transaction.ts';
+import { appendToSlot } from '../streams/timeslot.ts';
+import { appendToVisitor } from '../streams/visitor.ts';
 
 /**
  * Confirmed addresses (docs/product.md#confirmed-addresses), on the command side: the visitor's
@@ -29,18 +33,9 @@ interface Loaded {
 function appendsOf(decision: ConfirmationDecision, { slots, visitor }: Loaded): AppendRequest[] {
   const requests: AppendRequest[] = [];
   for (const [slotId, events] of decision.slots)
-    requests.push(
-      ...streamAppend(timeSlotStreamId(slotId), 'timeslot', slots.get(slotId)!.version, events),
-    );
+    requests.push(...appendToSlot(slotId, slots.get(slotId)!, events));
   if (decision.visitor.length && visitor)
-    requests.push(
-      ...streamAppend(
-        visitorStreamId(visitor.key),
-        'visitor',
-        visitor.state.version,
-        decision.visitor,
-      ),
-    );
+    requests.push(...appendToVisitor(visitor.key, visitor.state, decision.visitor));
   return requests;
 }
 
@@ -73,9 +68,8 @@ export async function confirmBooking(
           "Only the link of the booking's confirmation mail confirms it",
         );
       const cart = await loadTransaction(s, booking.transaction_id);
-      const slots = await lockCartAndSlots(
+      const slots = await lockSlots(
         s,
-        null,
         cart.tickets.map((t) => t.timeSlotId),
       );
       return { slots, visitor: null };
@@ -99,9 +93,8 @@ export async function releaseUnconfirmedTickets(
   const { answer } = await handleCommand(deps.store, {
     actor: { kind: 'system', job: 'confirmation-release' },
     load: async (s): Promise<Loaded> => {
-      const slots = await lockCartAndSlots(
+      const slots = await lockSlots(
         s,
-        null,
         booking.tickets.map((t) => t.timeSlotId),
       );
       const visitor = booking.visitorKey

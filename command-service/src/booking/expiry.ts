@@ -1,9 +1,11 @@
 import { transactionStreamId } from '@rr/events';
+import { lockSlots } from '../streams/timeslot.ts';
 import { decideReservation, emptyReservation } from '@rr/domain';
 import { startIntervalJob, type IntervalJob } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
-import { loadTransaction, lockCartAndSlots, reservationAppends } from './store.ts';
+import { reservationAppends } from './store.ts';
+import { loadTransaction } from '../streams/transaction.ts';
 
 /**
  * The expiry job: carts past their expiry are marked expired and their holds released, so the
@@ -26,9 +28,8 @@ export async function expireDueTransactions(deps: CommandDeps, batch = 200): Pro
         load: async (s) => {
           await s.lockStream(transactionStreamId(id));
           const cart = await loadTransaction(s, id);
-          const slots = await lockCartAndSlots(
+          const slots = await lockSlots(
             s,
-            null,
             cart.tickets.map((t) => t.timeSlotId),
           );
           return { ...emptyReservation, cart, slots, transactionId: id, visitorKey: null };

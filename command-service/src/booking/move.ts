@@ -4,14 +4,10 @@ import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { ticketView } from './cart-answer.ts';
-import {
-  loadNoShowDays,
-  loadTransaction,
-  lockAndLoadVisitor,
-  lockCartAndSlots,
-  reservationAppends,
-  roomsWithHolidays,
-} from './store.ts';
+import { loadNoShowDays, reservationAppends } from './store.ts';
+import { loadTransaction, lockCartAndSlots } from '../streams/transaction.ts';
+import { lockAndLoadVisitor } from '../streams/visitor.ts';
+import { roomsWithHolidays } from '../write-state.ts';
 
 /**
  * A visitor moves a booked ticket to another slot of its room (docs/product.md#rebooking): one

@@ -1,14 +1,9 @@
-import {
-  asStreamEvents,
-  streamAppend,
-  visitorStreamId,
-  type RecordedEvent,
-  type VisitorEvent,
-} from '@rr/events';
+import { asStreamEvents, visitorStreamId, type RecordedEvent, type VisitorEvent } from '@rr/events';
 import { DOT_FOLDING_DOMAINS, evolveVisitor, initialVisitor, moveVisitorTickets } from '@rr/domain';
 import type { CommandDeps } from '../deps.ts';
 import { decisionTime, foldStream, handleCommand } from '../command.ts';
 import { moveBlacklistEntry } from '../blacklist/stream.ts';
+import { appendToVisitor } from '../streams/visitor.ts';
 
 /**
  * Addresses whose key a fold may change (docs/product.md#one-person-one-key): a sub-address, or a
@@ -100,8 +95,8 @@ async function moveBooking(
         ? moveVisitorTickets(state.from, ownerId, state.ticketIds, decisionTime(deps).today)
         : { from: [], to: [] },
     appends: (d, state) => [
-      ...streamAppend(oldStream, 'visitor', state.from.version, d.from),
-      ...streamAppend(newStream, 'visitor', state.to.version, d.to),
+      ...appendToVisitor(oldKey, state.from, d.from),
+      ...appendToVisitor(newKey, state.to, d.to),
     ],
     record: async (s, _d, state) => {
       if (!state.current) return;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lockSlots } from '../streams/timeslot.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ConcurrencyError,
@@ -13,14 +14,9 @@ import {
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/db.ts';
 import { decideReservation, emptyReservation, initialRoomState } from '@rr/domain';
 import { defaultBookingLimits } from '@rr/platform';
-import {
-  cartCacheOf,
-  lockCartAndSlots,
-  lockCartWithSlots,
-  rememberCart,
-  reservationAppends,
-  slotCacheOf,
-} from './store.ts';
+import { reservationAppends } from './store.ts';
+import { cartCacheOf, lockCartWithSlots, rememberCart } from '../streams/transaction.ts';
+import { slotCacheOf } from '../streams/timeslot.ts';
 
 const options: AppendOptions = {
   metadata: { actor: { kind: 'system', job: 'folded-state-cache-test' } },
@@ -70,8 +66,7 @@ describe('folded slot states cached per event store', () => {
     const timeSlotId = await newSlot(mine, '09:00');
     const streamId = timeSlotStreamId(timeSlotId);
     await mine.appendToStream(streamId, 'timeslot', 1, [hold(timeSlotId)], options);
-    const load = (store: EventStore) =>
-      store.transaction((s) => lockCartAndSlots(s, null, [timeSlotId]));
+    const load = (store: EventStore) => store.transaction((s) => lockSlots(s, [timeSlotId]));
 
     const first = (await load(mine)).result.get(timeSlotId)!;
     expect(first.version).toBe(2);
@@ -95,7 +90,7 @@ describe('folded slot states cached per event store', () => {
   it('an unknown slot is not cached', async () => {
     const store = new EventStore(db.pool, { validate: validateEvent });
     const id = randomUUID();
-    const { result } = await store.transaction((s) => lockCartAndSlots(s, null, [id]));
+    const { result } = await store.transaction((s) => lockSlots(s, [id]));
     expect(result.get(id)!.status).toBe('none');
     expect(slotCacheOf(store).get(id)).toBeUndefined();
   });
@@ -133,7 +128,7 @@ async function addTicket(store: EventStore, transactionId: string, timeSlotId: s
     await s.append(reservationAppends(state, decision), options);
     return { cart, decision };
   });
-  rememberCart(store, transactionId, result.cart, result.decision);
+  rememberCart(store, transactionId, result.cart, result.decision.transaction);
 }
 
 const load = (store: EventStore, transactionId: string) =>

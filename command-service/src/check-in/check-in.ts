@@ -1,9 +1,9 @@
-import { timeSlotStreamId, type Actor } from '@rr/events';
+import { type Actor } from '@rr/events';
 import { decideCheckIn, evolveSlot, refuse, type CheckInCommand } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
-import { handleCommand, streamAppend } from '../command.ts';
-import { lockCartAndSlots } from '../booking/store.ts';
+import { handleCommand } from '../command.ts';
 import { roomStates } from '../write-state.ts';
+import { appendToSlot, lockSlot } from '../streams/timeslot.ts';
 
 /** A ticket's check-in after a command: when its reader was checked in (null: not). */
 export interface CheckInAnswer {
@@ -30,14 +30,13 @@ export async function runCheckInCommand(
   return handleCommand(deps.store, {
     actor,
     load: async (s) => {
-      const slot = (await lockCartAndSlots(s, null, [slotId])).get(slotId)!;
+      const slot = await lockSlot(s, slotId);
       const room = (await roomStates(s.client, [slot.roomId])).get(slot.roomId);
       if (!room) throw refuse.notFound('Room');
       return { slot, services: room.services };
     },
     decide: (state) => decideCheckIn(command, state, decisionTime(deps)),
-    appends: (events, state) =>
-      streamAppend(timeSlotStreamId(slotId), 'timeslot', state.slot.version, events),
+    appends: (events, state) => appendToSlot(slotId, state.slot, events),
     answer: (events, state): CheckInAnswer => {
       const after = events.reduce(evolveSlot, state.slot).tickets[ticketId]!;
       return { ticketId, status: after.status, checkedInAt: after.checkedInAt ?? null };

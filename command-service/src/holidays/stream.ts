@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { HOLIDAYS_STREAM, type Actor, type StoreSession } from '@rr/events';
+import { type Actor, type StoreSession } from '@rr/events';
 import {
   decideHoliday,
   type HolidayCommand,
@@ -9,8 +9,9 @@ import {
   type HolidayDetails,
 } from '@rr/domain';
 import type { CommandDeps } from '../deps.ts';
-import { handleCommand, streamAppend } from '../command.ts';
+import { handleCommand } from '../command.ts';
 import { holidayIdentitiesOn, holidaysById, lockHolidays } from './state.ts';
+import { appendToHolidays } from '../streams/holidays.ts';
 
 /** The holidays stream (one for all holidays): the loader of its commands and their runs. */
 
@@ -52,8 +53,7 @@ export function runHolidayCommand(deps: CommandDeps, actor: Actor, command: Holi
     actor,
     load: (s) => loadHolidays(s, command),
     decide: (state) => decideHoliday(command, state, { newId: randomUUID }),
-    appends: (decision: HolidayDecision, state) =>
-      streamAppend(HOLIDAYS_STREAM, 'holidays', state.version, decision.events),
+    appends: (decision: HolidayDecision, state) => appendToHolidays(state, decision.events),
     answer: (decision) => decision,
   });
 }

@@ -1,4 +1,5 @@
-import { transactionStreamId, type Actor, type StoreSession } from '@rr/events';
+import { type Actor, type StoreSession } from '@rr/events';
+import { lockSlots } from '../streams/timeslot.ts';
 import { eraseConfirmationTokens } from '@rr/platform';
 import {
   decideOwner,
@@ -9,9 +10,10 @@ import {
   type OwnerState,
 } from '@rr/domain';
 import type { CommandDeps } from '../deps.ts';
-import { handleCommand, streamAppend } from '../command.ts';
-import { lockAndLoadTransaction, lockCartAndSlots } from '../booking/store.ts';
+import { handleCommand } from '../command.ts';
+import { lockAndLoadTransaction } from '../streams/transaction.ts';
 import type { StaffOwner } from '../booking/owner.ts';
+import { appendToCart } from '../streams/transaction.ts';
 
 /**
  * The owner of a booking: its events live on the booking's cart stream, its data beside the log
@@ -33,11 +35,10 @@ async function runOwnerCommand(
       const slotIds = cart.tickets
         .filter((t) => t.ticketId === command.data.ticketId)
         .map((t) => t.timeSlotId);
-      return { cart, slots: await lockCartAndSlots(s, null, slotIds) };
+      return { cart, slots: await lockSlots(s, slotIds) };
     },
     decide: (state) => decideOwner(command, state, null),
-    appends: (events, state) =>
-      streamAppend(transactionStreamId(transactionId), 'transaction', state.cart.version, events),
+    appends: (events, state) => appendToCart(transactionId, state.cart, events),
     record: (s, _events, state) => record(s, state),
     answer: (events) => events.length > 0,
   });

@@ -1,29 +1,23 @@
-import { ROOM_ORDER_STREAM, roomStreamId, type Actor, type StoreSession } from '@rr/events';
+import { ROOM_ORDER_STREAM, type Actor, type StoreSession } from '@rr/events';
+import { lockSlots } from '../streams/timeslot.ts';
 import {
   decideRoom,
   decideRoomOrder,
-  evolveRoom,
-  initialRoomState,
   type RoomCommand,
   type RoomCommandState,
   type RoomOrderCommand,
-  type RoomState,
 } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
-import { foldStream, handleCommand, streamAppend } from '../command.ts';
+import { handleCommand } from '../command.ts';
 import { roomOrder } from '../write-state.ts';
-import { lockCartAndSlots } from '../booking/store.ts';
+import { appendToRoom, lockAndLoadRoom } from '../streams/room.ts';
+import { appendToRoomOrder } from '../streams/room-order.ts';
+export { loadRoom } from '../streams/room.ts';
 
 /**
  * The room streams (`room-<id>`) and the room order stream: their loaders and the commands run
  * on them. Route files parse and answer; what a command locks and reads is decided here.
  */
-
-/** A room's stream, folded (the caller holds its lock when it decides on it). */
-export async function loadRoom(s: StoreSession, roomId: string): Promise<RoomState> {
-  const { events } = await s.readStream(roomStreamId(roomId));
-  return foldStream(events, evolveRoom, initialRoomState);
-}
 
 /**
  * The room's stream is locked and folded. A deletion also reads the room's slots from today on
@@ -36,17 +30,15 @@ async function loadRoomCommand(
   today: string,
 ): Promise<RoomCommandState> {
   const roomId = command.data.roomId;
-  await s.lockStream(roomStreamId(roomId));
-  const room = await loadRoom(s, roomId);
+  const room = await lockAndLoadRoom(s, roomId);
   if (command.type !== 'DeleteRoom' || room.status !== 'active')
     return { room, slotsFromToday: [] };
   const r = await s.client.query<{ id: string }>(
     'SELECT time_slot_id AS id FROM timeslot_guard WHERE room_id = $1 AND date >= $2',
     [roomId, today],
   );
-  const slots = await lockCartAndSlots(
+  const slots = await lockSlots(
     s,
-    null,
     r.rows.map((x) => x.id),
   );
   return { room, slotsFromToday: [...slots.values()] };
@@ -70,8 +62,7 @@ export async function runRoomCommand(
     actor,
     load: (s) => loadRoomCommand(s, command, decisionTime(deps).today),
     decide: (state) => decideRoom(command, state, { now: deps.clock.now() }),
-    appends: (events, state) =>
-      streamAppend(roomStreamId(roomId), 'room', state.room.version, events),
+    appends: (events, state) => appendToRoom(roomId, state.room, events),
     // The image's bytes beside the log follow the image events appended (the bytes themselves
     // are no event's: they come with the command).
     record: async (s, events) => {
@@ -106,8 +97,7 @@ export async function runRoomOrderCommand(
       roomIds: await roomOrder(s.client),
     }),
     decide: (state) => decideRoomOrder(command, state, null),
-    appends: (events, state) =>
-      streamAppend(ROOM_ORDER_STREAM, 'room-order', state.version, events),
+    appends: (events, state) => appendToRoomOrder(state, events),
     answer: () => null,
   });
   return position;

@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { roomStreamId, timeSlotStreamId, type Actor, type StoreSession } from '@rr/events';
+import { roomStreamId, type Actor, type StoreSession } from '@rr/events';
 import {
   decideTimeSlot,
+  initialSlotState,
   type TimeSlotCommand,
   type TimeSlotCommandState,
   type SlotState,
 } from '@rr/domain';
 import type { CommandDeps } from '../deps.ts';
-import { handleCommand, streamAppend } from '../command.ts';
+import { handleCommand } from '../command.ts';
 import { loadRoom } from '../rooms/stream.ts';
 import { holidayDatesBetween } from '../holidays/state.ts';
-import { lockCartAndSlots } from '../booking/store.ts';
+import { appendToSlot, lockSlots } from '../streams/timeslot.ts';
 
 /**
  * The time-slot streams (`timeslot-<id>`) as the staff's slot commands use them: their loaders
- * and the command run on them. The slot streams themselves are folded through the slot cache
- * (booking/store.ts), which the cart commands share.
+ * and the command run on them. The slot streams themselves are loaded and appended to by their
+ * stream module (streams/timeslot.ts), which the cart commands share.
  */
 
 /** When the room's slots sit on some days (the guard table, moved with the slots' events). */
@@ -39,8 +40,8 @@ async function slotTimes(
 }
 
 /** The slots' streams, locked and folded (through the slot cache), in the order given. */
-async function lockSlots(s: StoreSession, ids: string[]): Promise<Map<string, SlotState>> {
-  const slots = await lockCartAndSlots(s, null, ids);
+async function slotsInOrder(s: StoreSession, ids: string[]): Promise<Map<string, SlotState>> {
+  const slots = await lockSlots(s, ids);
   return new Map(ids.map((id) => [id, slots.get(id)!]));
 }
 
@@ -86,7 +87,7 @@ async function loadTimeSlotCommand(
     case 'CloseTimeSlots': {
       const { fromDate, untilDate } = command.data;
       const ids = (await slotTimes(s, roomId, fromDate, untilDate)).map((t) => t.timeSlotId);
-      return { ...state, slots: await lockSlots(s, ids) };
+      return { ...state, slots: await slotsInOrder(s, ids) };
     }
   }
 }
@@ -99,7 +100,7 @@ export function runTimeSlotCommand(deps: CommandDeps, actor: Actor, command: Tim
     decide: (state) => decideTimeSlot(command, state, { now: deps.clock.now(), newId: randomUUID }),
     appends: (decision, state) =>
       [...decision].flatMap(([id, events]) =>
-        streamAppend(timeSlotStreamId(id), 'timeslot', state.slots.get(id)?.version ?? 0, events),
+        appendToSlot(id, state.slots.get(id) ?? initialSlotState, events),
       ),
     answer: (decision) => decision.size,
   });

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { timeSlotStreamId, transactionStreamId, type Actor, type StoreSession } from '@rr/events';
+import { lockSlots } from '../streams/timeslot.ts';
+import { type Actor, type StoreSession } from '@rr/events';
 import {
   addDays,
   bookedSeats,
@@ -21,17 +22,15 @@ import {
 import type { WaitlistInput } from '@rr/contracts';
 import { startIntervalJob, type IntervalJob, type z } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
-import { handleCommand, streamAppend } from '../command.ts';
+import { handleCommand } from '../command.ts';
 import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { cartAnswer } from '../booking/cart-answer.ts';
-import {
-  loadVisitor,
-  loadNoShowDays,
-  lockAndLoadVisitor,
-  lockCartAndSlots,
-  rememberCart,
-  roomsWithHolidays,
-} from '../booking/store.ts';
+import { loadNoShowDays } from '../booking/store.ts';
+import { loadVisitor, lockAndLoadVisitor } from '../streams/visitor.ts';
+import { lockCartAndSlots, rememberCart } from '../streams/transaction.ts';
+import { roomsWithHolidays } from '../write-state.ts';
+import { appendToSlot } from '../streams/timeslot.ts';
+import { appendToCart } from '../streams/transaction.ts';
 
 const visitor = { kind: 'visitor' } as const;
 const matcher = { kind: 'system', job: 'waitlist-matcher' } as const;
@@ -76,7 +75,7 @@ export function waitlistCommands(deps: CommandDeps) {
   }
 
   const slotAppend = (d: WaitlistDecision, state: Loaded) =>
-    streamAppend(timeSlotStreamId(state.timeSlotId), 'timeslot', state.slot.version, d.slot);
+    appendToSlot(state.timeSlotId, state.slot, d.slot);
 
   /** A visitor joins a full slot's line; answers the entry and its place in line. */
   async function join(timeSlotId: string, body: z.output<typeof WaitlistInput>) {
@@ -246,15 +245,10 @@ export function waitlistCommands(deps: CommandDeps) {
         ),
       appends: (d, state) => [
         // The cart first (read models see the cart before the hold), as every cart command.
-        ...streamAppend(transactionStreamId(transactionId), 'transaction', 0, d.transaction),
+        ...appendToCart(transactionId, initialTransaction, d.transaction),
         ...slotAppend(d, state),
       ],
-      committed: (d) =>
-        rememberCart(store, transactionId, initialTransaction, {
-          transaction: d.transaction,
-          slots: new Map(),
-          visitor: [],
-        }),
+      committed: (d) => rememberCart(store, transactionId, initialTransaction, d.transaction),
       answer: (d, state) => cartAnswer(state.rooms, initialTransaction, d, ticketId),
     });
     return { transactionId, ...answer, position };
@@ -308,7 +302,7 @@ export async function eraseWaitlistEntries(deps: CommandDeps, today: string): Pr
     const { answer } = await handleCommand(deps.store, {
       actor: { kind: 'system', job: 'personal-data-erasure' },
       load: async (s) => ({
-        slot: (await lockCartAndSlots(s, null, [row.time_slot_id])).get(row.time_slot_id)!,
+        slot: (await lockSlots(s, [row.time_slot_id])).get(row.time_slot_id)!,
         room: undefined,
         holidays: new Set<string>(),
         visitor: initialVisitor,
@@ -328,8 +322,7 @@ export async function eraseWaitlistEntries(deps: CommandDeps, today: string): Pr
             newOfferId: () => '',
           },
         ),
-      appends: (d, state) =>
-        streamAppend(timeSlotStreamId(row.time_slot_id), 'timeslot', state.slot.version, d.slot),
+      appends: (d, state) => appendToSlot(row.time_slot_id, state.slot, d.slot),
       record: async (s) => {
         const gone = await s.client.query<{ entry_id: string }>(
           'DELETE FROM waitlist_entries WHERE entry_id = ANY($1::uuid[]) AND erase_after <= $2 RETURNING entry_id',
