@@ -98,6 +98,42 @@ interface Row {
   release: number | null;
 }
 
+/** The day's rows, one per ticket (or one without a ticket for a room without any), per room. */
+function roomsOf(rows: Row[]): z.infer<typeof CheckInRoom>[] {
+  const rooms = new Map<string, z.infer<typeof CheckInRoom>>();
+  for (const x of rows) {
+    let room = rooms.get(x.room_id);
+    if (!room) {
+      room = {
+        roomId: x.room_id,
+        roomName: x.room_name,
+        checkInMinutesBefore: x.check_in,
+        noShowReleaseMinutes: x.release,
+        tickets: [],
+      };
+      rooms.set(x.room_id, room);
+    }
+    if (x.id === null) continue;
+    room.tickets.push({
+      id: x.id,
+      status: x.status,
+      bookingNumber: x.booking_number,
+      firstName: x.first_name,
+      lastName: x.last_name,
+      startTime: x.start_time,
+      endTime: x.end_time,
+      checkedInAt: x.checked_in_at?.toISOString() ?? null,
+      checkedInBy: x.checked_in_by,
+      undoUntil: x.checked_in_at
+        ? new Date(x.checked_in_at.getTime() + UNDO_CHECK_IN_MINUTES * 60_000).toISOString()
+        : null,
+      noShow: x.no_show,
+      ...(x.awaiting ? { awaitingConfirmation: true as const } : {}),
+    });
+  }
+  return [...rooms.values()];
+}
+
 /**
  * Check-in: the check-in screen's list (today's booked and released tickets of the
  * rooms with check-in, per room, in the manual order) and the QR code of a visitor's ticket.
@@ -135,38 +171,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
                      lower(coalesce(p.first_name, '')), t.id`,
           [today],
         );
-        const rooms = new Map<string, z.infer<typeof CheckInRoom>>();
-        for (const x of r.rows) {
-          let room = rooms.get(x.room_id);
-          if (!room) {
-            room = {
-              roomId: x.room_id,
-              roomName: x.room_name,
-              checkInMinutesBefore: x.check_in,
-              noShowReleaseMinutes: x.release,
-              tickets: [],
-            };
-            rooms.set(x.room_id, room);
-          }
-          if (x.id === null) continue;
-          room.tickets.push({
-            id: x.id,
-            status: x.status,
-            bookingNumber: x.booking_number,
-            firstName: x.first_name,
-            lastName: x.last_name,
-            startTime: x.start_time,
-            endTime: x.end_time,
-            checkedInAt: x.checked_in_at?.toISOString() ?? null,
-            checkedInBy: x.checked_in_by,
-            undoUntil: x.checked_in_at
-              ? new Date(x.checked_in_at.getTime() + UNDO_CHECK_IN_MINUTES * 60_000).toISOString()
-              : null,
-            noShow: x.no_show,
-            ...(x.awaiting ? { awaitingConfirmation: true as const } : {}),
-          });
-        }
-        return { body: { date: today, rooms: [...rooms.values()] } };
+        return { body: { date: today, rooms: roomsOf(r.rows) } };
       },
     }),
     defineRoute({

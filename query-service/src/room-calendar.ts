@@ -2,7 +2,8 @@ import { roomBookingWindow } from '@rr/domain';
 import { addDays, defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { SharedAnswers } from './shared-answers.ts';
-import { RangeQuery, roomSeatColumns, type RoomSeatRow } from './timeslots.ts';
+import { roomSeatColumns, type RoomSeatRow } from './slot-seat-rule.ts';
+import { RangeQuery } from './timeslots.ts';
 
 export const RoomCalendar = z
   .object({

@@ -1,5 +1,5 @@
 import { toCsv } from '@rr/domain';
-import { defineRoute, localDateTime, z, type RouteDef } from '@rr/platform';
+import { defineRoute, localDateTime, z, type Pool, type RouteDef } from '@rr/platform';
 import { Ticket, TICKET_COLUMNS, toTicket, type TicketRow } from './booking.ts';
 import { sendCsv } from './csv.ts';
 import type { QueryDeps } from './deps.ts';
@@ -78,159 +78,183 @@ function blankNameTickets(f: TicketFilter): Knex.QueryBuilder {
     );
 }
 
+/** One page of the list's rows and the list's total. */
+interface RowsPage {
+  rows: TicketRow[];
+  totalCount: number;
+}
+
+/**
+ * The list sorted by name (the default): the same rows and order as the generic query, read
+ * without sorting every ticket. The order is the name key (last, first name, lower case; ''
+ * without personal data), then date, time, id.
+ */
+function readByName(pool: Pool, q: TicketQuery, dir: 'ASC' | 'DESC'): Promise<RowsPage> {
+  const f = ticketFilter(q);
+  return f.search ? searchByName(pool, f, f.search, q, dir) : readAllByName(pool, f, q, dir);
+}
+
+/**
+ * A search matches few people: their tickets are sorted whole, counted by a window, in one
+ * statement (rows without personal data never match a search). The people it matches are found
+ * first (by the trigram index; OFFSET 0, which knex's offset() leaves out, keeps the planner
+ * from flattening it into the join).
+ */
+async function searchByName(
+  pool: Pool,
+  f: TicketFilter,
+  search: NonNullable<TicketFilter['search']>,
+  q: TicketQuery,
+  dir: 'ASC' | 'DESC',
+): Promise<RowsPage> {
+  const people = () =>
+    sql.raw('(? OFFSET 0) p', [sql.select('*').from('personal_data as p').modify(search)]);
+  const matches = () =>
+    sql.from(people()).join('rm_tickets as t', 't.owner_id', 'p.owner_id').modify(f.tickets);
+  // The page's ids first (each person's tickets from the owner index alone), then their rows.
+  const rows = await run<TicketRow & { total: string }>(
+    pool,
+    sql
+      .with(
+        'page',
+        matches()
+          .select(
+            sql.raw(
+              `count(*) OVER () AS total, t.id, ${LAST} AS last_key, ${FIRST} AS first_key, t.date AS d, t.start_time AS st`,
+            ),
+          )
+          .modify(byName(dir))
+          .modify(paged(q.limit, q.offset)),
+      )
+      .select(sql.raw(`page.total, ${TICKET_COLUMNS}`))
+      .from('page')
+      .join('rm_tickets as t', 't.id', 'page.id')
+      .leftJoin('rm_rooms as r', 'r.id', 't.room_id')
+      .leftJoin('personal_data as p', 'p.owner_id', 't.owner_id')
+      .modify(byName(dir, ['page.last_key', 'page.first_key', 'page.d', 'page.st', 'page.id'])),
+  );
+  let total = rows[0] ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && q.offset > 0) {
+    const c = await run<{ n: string }>(pool, matches().count('* as n'));
+    total = Number(c[0]!.n);
+  }
+  return { rows, totalCount: total };
+}
+
+/**
+ * Without a search: tickets with the key ('', '') come first (ASC) or last (DESC), sorted by
+ * date; the others are read by walking personal data in name order (index personal_data_name)
+ * and each owner's tickets. Counts and page in one snapshot.
+ */
+async function readAllByName(
+  pool: Pool,
+  f: TicketFilter,
+  q: TicketQuery,
+  dir: 'ASC' | 'DESC',
+): Promise<RowsPage> {
+  const blank = () => blankNameTickets(f).as('b');
+  // The total from the kept counts when the filter allows, else by counting the tickets.
+  const total = f.countable
+    ? sql.from('rm_ticket_counts as t').select(sql.raw('coalesce(sum(t.n), 0)')).modify(f.tickets)
+    : sql.from('rm_tickets as t').count('*').modify(f.tickets);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const counts = await run<{ total: string; blank: string }>(
+      client,
+      sql.select(sql.raw('? AS total, ? AS blank', [total, sql.count('*').from(blank())])),
+    );
+    const totalCount = Number(counts[0]!.total);
+    const blankCount = Number(counts[0]!.blank);
+    // ASC: the blank keys, then the names; DESC: the names, then the blank keys.
+    const firstCount = dir === 'ASC' ? blankCount : totalCount - blankCount;
+    const firstTake = Math.max(0, Math.min(q.limit, firstCount - q.offset));
+    const secondOffset = Math.max(0, q.offset - firstCount);
+    const secondTake = Math.min(
+      q.limit - firstTake,
+      Math.max(0, totalCount - firstCount - secondOffset),
+    );
+    const parts = {
+      blank: (limit: number, offset: number) =>
+        sql
+          .select('b.id')
+          .from(blank())
+          .orderByRaw('b.date, b.start_time, b.id')
+          .modify(paged(limit, offset)),
+      named: (limit: number, offset: number) =>
+        sql
+          .select('t.id')
+          .from('personal_data as p')
+          .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
+          .modify(f.tickets)
+          .whereRaw(`NOT ${BLANK_NAME}`)
+          .modify(byName(dir))
+          .modify(paged(limit, offset)),
+    };
+    const [first, second] = dir === 'ASC' ? [parts.blank, parts.named] : [parts.named, parts.blank];
+    const pieces = [
+      ...(firstTake > 0 ? [first(firstTake, q.offset)] : []),
+      ...(secondTake > 0 ? [second(secondTake, secondOffset)] : []),
+    ];
+    let rows: TicketRow[] = [];
+    if (pieces.length)
+      rows = await run<TicketRow>(
+        client,
+        ticketsWithOwners().whereIn('t.id', sql.unionAll(pieces, true)).modify(byName(dir)),
+      );
+    await client.query('COMMIT');
+    return { rows, totalCount };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** The list in any other order: sorted whole, counted by a window. */
+async function readSorted(pool: Pool, q: TicketQuery): Promise<RowsPage> {
+  const f = ticketFilter(q);
+  const filtered = (query: Knex.QueryBuilder) => {
+    if (f.search) query.modify(f.search);
+    query.modify(f.tickets);
+  };
+  const rows = await run<TicketRow & { total: string }>(
+    pool,
+    ticketsWithOwners('count(*) OVER () AS total')
+      .modify(filtered)
+      .modify(
+        orderBy(q.sort, SORT, [{ field: 'name', dir: 'ASC' }], ['t.date', 't.start_time', 't.id']),
+      )
+      .limit(q.limit)
+      .offset(q.offset),
+  );
+  let total = rows[0] ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && q.offset > 0) {
+    const c = await run<{ n: string }>(
+      pool,
+      sql
+        .from('rm_tickets as t')
+        .leftJoin('rm_rooms as r', 'r.id', 't.room_id')
+        .leftJoin('personal_data as p', 'p.owner_id', 't.owner_id')
+        .modify(filtered)
+        .count('* as n'),
+    );
+    total = Number(c[0]!.n);
+  }
+  return { rows, totalCount: total };
+}
+
 export function ticketListRoutes(deps: QueryDeps) {
   const { pool, clock, timeZone } = deps;
-  const localNow = () => localDateTime(clock.now(), timeZone);
-
-  /**
-   * The list sorted by name (the default): the same rows and order as the generic query, read
-   * without sorting every ticket. The order is the name key (last, first name, lower case; ''
-   * without personal data), then date, time, id. Tickets with the key ('', '') come first (ASC)
-   * or last (DESC), sorted by date; the others are read by walking personal data in name order
-   * (index personal_data_name) and each owner's tickets. Counts and page in one snapshot.
-   */
-  async function listTicketsByName(q: TicketQuery, dir: 'ASC' | 'DESC') {
-    const f = ticketFilter(q);
-    if (f.search) {
-      // A search matches few people: their tickets are sorted whole, counted by a window, in
-      // one statement (rows without personal data never match a search). The people it matches
-      // are found first (by the trigram index; OFFSET 0, which knex's offset() leaves out, keeps
-      // the planner from flattening it into the join).
-      const search = f.search;
-      const people = () =>
-        sql.raw('(? OFFSET 0) p', [sql.select('*').from('personal_data as p').modify(search)]);
-      const matches = () =>
-        sql.from(people()).join('rm_tickets as t', 't.owner_id', 'p.owner_id').modify(f.tickets);
-      // The page's ids first (each person's tickets from the owner index alone), then their rows.
-      const rows = await run<TicketRow & { total: string }>(
-        pool,
-        sql
-          .with(
-            'page',
-            matches()
-              .select(
-                sql.raw(
-                  `count(*) OVER () AS total, t.id, ${LAST} AS last_key, ${FIRST} AS first_key, t.date AS d, t.start_time AS st`,
-                ),
-              )
-              .modify(byName(dir))
-              .modify(paged(q.limit, q.offset)),
-          )
-          .select(sql.raw(`page.total, ${TICKET_COLUMNS}`))
-          .from('page')
-          .join('rm_tickets as t', 't.id', 'page.id')
-          .leftJoin('rm_rooms as r', 'r.id', 't.room_id')
-          .leftJoin('personal_data as p', 'p.owner_id', 't.owner_id')
-          .modify(byName(dir, ['page.last_key', 'page.first_key', 'page.d', 'page.st', 'page.id'])),
-      );
-      let total = rows[0] ? Number(rows[0].total) : 0;
-      if (rows.length === 0 && q.offset > 0) {
-        const c = await run<{ n: string }>(pool, matches().count('* as n'));
-        total = Number(c[0]!.n);
-      }
-      const now = localNow();
-      return { content: rows.map((x) => toTicket(x, now)), totalCount: total };
-    }
-    const blank = () => blankNameTickets(f).as('b');
-    // The total from the kept counts when the filter allows, else by counting the tickets.
-    const total = f.countable
-      ? sql.from('rm_ticket_counts as t').select(sql.raw('coalesce(sum(t.n), 0)')).modify(f.tickets)
-      : sql.from('rm_tickets as t').count('*').modify(f.tickets);
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const counts = await run<{ total: string; blank: string }>(
-        client,
-        sql.select(sql.raw('? AS total, ? AS blank', [total, sql.count('*').from(blank())])),
-      );
-      const totalCount = Number(counts[0]!.total);
-      const blankCount = Number(counts[0]!.blank);
-      // ASC: the blank keys, then the names; DESC: the names, then the blank keys.
-      const firstCount = dir === 'ASC' ? blankCount : totalCount - blankCount;
-      const firstTake = Math.max(0, Math.min(q.limit, firstCount - q.offset));
-      const secondOffset = Math.max(0, q.offset - firstCount);
-      const secondTake = Math.min(
-        q.limit - firstTake,
-        Math.max(0, totalCount - firstCount - secondOffset),
-      );
-      const parts = {
-        blank: (limit: number, offset: number) =>
-          sql
-            .select('b.id')
-            .from(blank())
-            .orderByRaw('b.date, b.start_time, b.id')
-            .modify(paged(limit, offset)),
-        named: (limit: number, offset: number) =>
-          sql
-            .select('t.id')
-            .from('personal_data as p')
-            .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
-            .modify(f.tickets)
-            .whereRaw(`NOT ${BLANK_NAME}`)
-            .modify(byName(dir))
-            .modify(paged(limit, offset)),
-      };
-      const [first, second] =
-        dir === 'ASC' ? [parts.blank, parts.named] : [parts.named, parts.blank];
-      const pieces = [
-        ...(firstTake > 0 ? [first(firstTake, q.offset)] : []),
-        ...(secondTake > 0 ? [second(secondTake, secondOffset)] : []),
-      ];
-      let rows: TicketRow[] = [];
-      if (pieces.length)
-        rows = await run<TicketRow>(
-          client,
-          ticketsWithOwners().whereIn('t.id', sql.unionAll(pieces, true)).modify(byName(dir)),
-        );
-      await client.query('COMMIT');
-      const now = localNow();
-      return { content: rows.map((x) => toTicket(x, now)), totalCount };
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
-  }
 
   async function listTickets(q: TicketQuery) {
-    if (!q.sort || (q.sort.length === 1 && q.sort[0]!.field === 'name'))
-      return listTicketsByName(q, q.sort?.[0]?.dir ?? 'ASC');
-    const f = ticketFilter(q);
-    const filtered = (query: Knex.QueryBuilder) => {
-      if (f.search) query.modify(f.search);
-      query.modify(f.tickets);
-    };
-    const rows = await run<TicketRow & { total: string }>(
-      pool,
-      ticketsWithOwners('count(*) OVER () AS total')
-        .modify(filtered)
-        .modify(
-          orderBy(
-            q.sort,
-            SORT,
-            [{ field: 'name', dir: 'ASC' }],
-            ['t.date', 't.start_time', 't.id'],
-          ),
-        )
-        .limit(q.limit)
-        .offset(q.offset),
-    );
-    let total = rows[0] ? Number(rows[0].total) : 0;
-    if (rows.length === 0 && q.offset > 0) {
-      const c = await run<{ n: string }>(
-        pool,
-        sql
-          .from('rm_tickets as t')
-          .leftJoin('rm_rooms as r', 'r.id', 't.room_id')
-          .leftJoin('personal_data as p', 'p.owner_id', 't.owner_id')
-          .modify(filtered)
-          .count('* as n'),
-      );
-      total = Number(c[0]!.n);
-    }
-    const now = localNow();
-    return { content: rows.map((x) => toTicket(x, now)), totalCount: total };
+    const { rows, totalCount } =
+      !q.sort || (q.sort.length === 1 && q.sort[0]!.field === 'name')
+        ? await readByName(pool, q, q.sort?.[0]?.dir ?? 'ASC')
+        : await readSorted(pool, q);
+    const now = localDateTime(clock.now(), timeZone);
+    return { content: rows.map((x) => toTicket(x, now)), totalCount };
   }
 
   const staff = ['admin', 'reports'] as ('admin' | 'reports')[];

@@ -1,6 +1,6 @@
 import { DailyReportQuery, OccupancyReportQuery } from '@rr/contracts';
 import { occupancyPercent, toCsv, withSeatNumbers } from '@rr/domain';
-import { defineRoute, fromContract, problems, z, type RouteDef } from '@rr/platform';
+import { defineRoute, fromContract, problems, z, type Pool, type RouteDef } from '@rr/platform';
 import { sendCsv } from './csv.ts';
 import type { QueryDeps } from './deps.ts';
 
@@ -52,79 +52,81 @@ const dailySchema = z
   })
   .openapi('DailyReport');
 
+/** Per slot of the room and dates: its tickets of the status, its no-shows, its capacity. */
+async function occupancy(pool: Pool, q: z.output<typeof ReportQuery>) {
+  const r = await pool.query<{
+    id: string;
+    date: string;
+    start_time: string;
+    end_time: string;
+    capacity: number;
+    count: number;
+    booked: number;
+    no_shows: number;
+    awaiting: number;
+  }>(
+    `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.count, c.booked, c.no_shows, c.awaiting
+       FROM rm_time_slots s,
+    LATERAL (SELECT count(*) FILTER (WHERE t.status = $4)::int AS count,
+                    count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked,
+                    count(*) FILTER (WHERE t.no_show)::int AS no_shows,
+                    count(*) FILTER (WHERE t.status = 'BOOKED' AND t.confirm_by IS NOT NULL)::int AS awaiting
+               FROM rm_tickets t WHERE t.time_slot_id = s.id) c
+      WHERE s.room_id = $1 AND s.date BETWEEN $2 AND $3 ORDER BY s.date, s.start_time`,
+    [q.roomId, q.fromDate, q.untilDate, q.status],
+  );
+  return r.rows.map((x) => ({
+    timeSlotId: x.id,
+    date: x.date,
+    time: `${x.start_time}-${x.end_time}`,
+    count: x.count,
+    capacity: x.capacity,
+    percentage: occupancyPercent(x.count, x.capacity),
+    noShows: x.no_shows,
+    noShowBase: x.booked + x.no_shows,
+    noShowRate: occupancyPercent(x.no_shows, x.booked + x.no_shows),
+    ...(x.awaiting > 0 ? { awaitingConfirmation: x.awaiting } : {}),
+  }));
+}
+
+/** The room's booked tickets of the day, by start time and name, with their seat numbers. */
+async function daily(pool: Pool, roomId: string, date: string) {
+  const room = await pool.query<{ name: string }>('SELECT name FROM rm_rooms WHERE id = $1', [
+    roomId,
+  ]);
+  if (!room.rows[0]) throw problems.notFound('Room');
+  const r = await pool.query<{
+    time_slot_id: string;
+    start_time: string;
+    end_time: string;
+    last_name: string | null;
+    first_name: string | null;
+    accessibility: boolean | null;
+    ticket_id: string;
+    awaiting: boolean;
+  }>(
+    `SELECT t.id AS ticket_id, t.time_slot_id, t.start_time, t.end_time, p.last_name, p.first_name, p.accessibility,
+            t.confirm_by IS NOT NULL AS awaiting
+       FROM rm_tickets t LEFT JOIN personal_data p ON p.owner_id = t.owner_id
+      WHERE t.room_id = $1 AND t.date = $2 AND t.status = 'BOOKED'
+      ORDER BY t.start_time, lower(coalesce(p.last_name, '')), lower(coalesce(p.first_name, '')), t.id`,
+    [roomId, date],
+  );
+  const rows = withSeatNumbers(
+    r.rows.map((x) => ({
+      timeSlotId: x.time_slot_id,
+      ticketId: x.ticket_id,
+      timeSlot: `${x.start_time}-${x.end_time}`,
+      lastName: x.last_name,
+      firstName: x.first_name,
+      accessibility: x.accessibility ?? false,
+      ...(x.awaiting ? { awaitingConfirmation: true as const } : {}),
+    })),
+  );
+  return { roomName: room.rows[0].name, date, content: rows };
+}
+
 export function reportRoutes({ pool }: QueryDeps) {
-  async function occupancy(q: z.output<typeof ReportQuery>) {
-    const r = await pool.query<{
-      id: string;
-      date: string;
-      start_time: string;
-      end_time: string;
-      capacity: number;
-      count: number;
-      booked: number;
-      no_shows: number;
-      awaiting: number;
-    }>(
-      `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.count, c.booked, c.no_shows, c.awaiting
-         FROM rm_time_slots s,
-      LATERAL (SELECT count(*) FILTER (WHERE t.status = $4)::int AS count,
-                      count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked,
-                      count(*) FILTER (WHERE t.no_show)::int AS no_shows,
-                      count(*) FILTER (WHERE t.status = 'BOOKED' AND t.confirm_by IS NOT NULL)::int AS awaiting
-                 FROM rm_tickets t WHERE t.time_slot_id = s.id) c
-        WHERE s.room_id = $1 AND s.date BETWEEN $2 AND $3 ORDER BY s.date, s.start_time`,
-      [q.roomId, q.fromDate, q.untilDate, q.status],
-    );
-    return r.rows.map((x) => ({
-      timeSlotId: x.id,
-      date: x.date,
-      time: `${x.start_time}-${x.end_time}`,
-      count: x.count,
-      capacity: x.capacity,
-      percentage: occupancyPercent(x.count, x.capacity),
-      noShows: x.no_shows,
-      noShowBase: x.booked + x.no_shows,
-      noShowRate: occupancyPercent(x.no_shows, x.booked + x.no_shows),
-      ...(x.awaiting > 0 ? { awaitingConfirmation: x.awaiting } : {}),
-    }));
-  }
-
-  async function daily(roomId: string, date: string) {
-    const room = await pool.query<{ name: string }>('SELECT name FROM rm_rooms WHERE id = $1', [
-      roomId,
-    ]);
-    if (!room.rows[0]) throw problems.notFound('Room');
-    const r = await pool.query<{
-      time_slot_id: string;
-      start_time: string;
-      end_time: string;
-      last_name: string | null;
-      first_name: string | null;
-      accessibility: boolean | null;
-      ticket_id: string;
-      awaiting: boolean;
-    }>(
-      `SELECT t.id AS ticket_id, t.time_slot_id, t.start_time, t.end_time, p.last_name, p.first_name, p.accessibility,
-              t.confirm_by IS NOT NULL AS awaiting
-         FROM rm_tickets t LEFT JOIN personal_data p ON p.owner_id = t.owner_id
-        WHERE t.room_id = $1 AND t.date = $2 AND t.status = 'BOOKED'
-        ORDER BY t.start_time, lower(coalesce(p.last_name, '')), lower(coalesce(p.first_name, '')), t.id`,
-      [roomId, date],
-    );
-    const rows = withSeatNumbers(
-      r.rows.map((x) => ({
-        timeSlotId: x.time_slot_id,
-        ticketId: x.ticket_id,
-        timeSlot: `${x.start_time}-${x.end_time}`,
-        lastName: x.last_name,
-        firstName: x.first_name,
-        accessibility: x.accessibility ?? false,
-        ...(x.awaiting ? { awaitingConfirmation: true as const } : {}),
-      })),
-    );
-    return { roomName: room.rows[0].name, date, content: rows };
-  }
-
   const staff = ['admin', 'reports'] as ('admin' | 'reports')[];
   return {
     occupancy: defineRoute({
@@ -136,7 +138,7 @@ export function reportRoutes({ pool }: QueryDeps) {
       access: staff,
       query: ReportQuery,
       responses: { 200: { description: 'Report', schema: reportSchema } },
-      handler: async ({ query }) => ({ body: await occupancy(query) }),
+      handler: async ({ query }) => ({ body: await occupancy(pool, query) }),
     }),
     occupancyCsv: defineRoute({
       method: 'get',
@@ -147,7 +149,7 @@ export function reportRoutes({ pool }: QueryDeps) {
       query: ReportQuery,
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ query, res }) => {
-        const rows = await occupancy(query);
+        const rows = await occupancy(pool, query);
         // The no-show columns only for a room with check-in: any other room's CSV is
         // as it always was.
         const room = await pool.query<{ check_in: boolean; confirm: boolean }>(
@@ -198,7 +200,7 @@ export function reportRoutes({ pool }: QueryDeps) {
         200: { description: 'Report', schema: dailySchema },
         404: { description: 'No such room' },
       },
-      handler: async ({ params, query }) => ({ body: await daily(params.id, query.date) }),
+      handler: async ({ params, query }) => ({ body: await daily(pool, params.id, query.date) }),
     }),
     dailyCsv: defineRoute({
       method: 'get',
@@ -210,7 +212,7 @@ export function reportRoutes({ pool }: QueryDeps) {
       query: DailyQuery,
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ params, query, res }) => {
-        const report = await daily(params.id, query.date);
+        const report = await daily(pool, params.id, query.date);
         sendCsv(
           res,
           `daily-report-${query.date}.csv`,

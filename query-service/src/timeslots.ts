@@ -1,11 +1,5 @@
 import { untilNotBefore } from '@rr/contracts';
-import {
-  calendarRules,
-  hasStarted,
-  roomBookingWindow,
-  seatAnswer,
-  type CartRuleSlot,
-} from '@rr/domain';
+import { calendarRules, type CartRuleSlot } from '@rr/domain';
 import {
   addDays,
   defineRoute,
@@ -20,6 +14,14 @@ import {
 import type { QueryDeps } from './deps.ts';
 import { seatsTakenLateral, waitlistLateral } from './seats-taken.ts';
 import { SharedAnswers } from './shared-answers.ts';
+import {
+  roomSeatColumns,
+  seatRoom,
+  slotSeatAnswer,
+  staffRules,
+  type RoomSeatRow,
+  type SeatSlotRow,
+} from './slot-seat-rule.ts';
 import { orderBy, pagingQuery } from './paging.ts';
 import { fetchPage, type Knex } from './sql.ts';
 
@@ -157,81 +159,7 @@ export const RangeQuery = z
   });
 
 /** A slot as the visitor calendar reads it: with its seats taken and its waitlist apart. */
-interface VisitorSlotRow extends SlotRow {
-  /** Bookings, cart holds not yet ended and waitlist offers not yet lapsed. */
-  taken: number;
-  waiting: number;
-}
-
-/** What the seat rule needs of a slot's room, read with the slot. */
-export interface RoomSeatRow {
-  open_start_type: 'DAY' | 'WORKING_DAY';
-  open_start_value: number;
-  open_end_type: 'DAY' | 'WORKING_DAY';
-  open_end_value: number;
-  waitlist_on: boolean;
-  holidays: string[];
-}
-
-/**
- * The SQL of a room's booking settings and holidays (`r` is its rm_rooms row; `$from`/`$until`
- * bound the holidays: working days are counted over holidays up to two years ahead, open end is
- * at most 365 working days).
- */
-export const roomSeatColumns = (from: string, until: string) =>
-  `r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
-   (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
-   ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN ${from} AND ${until}) AS holidays`;
-
-/** A slot's room as the seat rule weighs it: its booking window today and its waitlist. */
-interface SeatRoom {
-  window: { from: string; until: string };
-  waitlistOn: boolean;
-}
-
-const seatRoom = (today: string, room: RoomSeatRow): SeatRoom => ({
-  window: roomBookingWindow(today, room),
-  waitlistOn: room.waitlist_on,
-});
-
-/**
- * The seat rule (seat-rule.ts) of one slot on the read model's counts, at the clock's instant:
- * the same answer the cart decider gives on the slot's stream. `held`: the visitor's cart.
- */
-function slotSeatAnswer(
-  deps: QueryDeps,
-  at: { date: string; time: string },
-  s: VisitorSlotRow,
-  room: SeatRoom,
-  held: readonly CartRuleSlot[],
-) {
-  return seatAnswer({
-    slot: { timeSlotId: s.id, date: s.date, startTime: s.start_time, endTime: s.end_time },
-    closed: s.closed_reason !== null,
-    seats: {
-      capacity: s.capacity,
-      taken: s.taken,
-      waiting: s.waiting,
-      waitlistOn: room.waitlistOn,
-      started: hasStarted(
-        { date: s.date, startTime: s.start_time },
-        { today: at.date, time: at.time },
-      ),
-    },
-    window: room.window,
-    held,
-    limits: deps.limits,
-  });
-}
-
-/**
- * What staff see of the seat rule: the rules a visitor with an empty cart fails, the calendar's
- * marks after `timeslot_not_open` for a slot the calendar hides.
- */
-const staffRules = (answer: ReturnType<typeof seatAnswer>): string[] => [
-  ...(answer.open ? [] : ['timeslot_not_open']),
-  ...calendarRules(answer),
-];
+interface VisitorSlotRow extends SlotRow, SeatSlotRow {}
 
 /**
  * The seat rule's answer for staff (staffRules) of each of a page's slots, by slot id: their

@@ -46,6 +46,11 @@ const MovedTicket = CartTicket.extend({
 
 /** The visitor's routes: the cart, the booking, the cancellation link of the mail. */
 export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
+  return [...cartRoutes(deps), ...ownerLinkRoutes(deps)];
+}
+
+/** The cart (transaction) from its first ticket to its booking with the owner data. */
+function cartRoutes(deps: CommandDeps): RouteDef[] {
   const carts = cartCommands(deps);
   const bookings = bookingCommands(deps);
 
@@ -163,6 +168,12 @@ export function bookingCommandRoutes(deps: CommandDeps): RouteDef[] {
         body: await bookings.book(params.transactionId, body),
       }),
     }),
+  ];
+}
+
+/** What the links of the booking's mails do with its tickets: cancel, confirm, move. */
+function ownerLinkRoutes(deps: CommandDeps): RouteDef[] {
+  return [
     defineRoute({
       method: 'delete',
       path: '/owners/{ownerId}/tickets',

@@ -31,33 +31,28 @@ const AltBody = z.object({ alt: fromContract(RoomImageAlt) });
 const ServicesBody = fromContract(RoomServicesInput).openapi('RoomServicesInput');
 
 export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
-  const execute = (user: SessionUser | undefined, command: RoomCommand, image?: RoomImageBytes) =>
+  const execute = executor(deps);
+  return [...roomRoutes(deps, execute), ...roomImageRoutes(execute)];
+}
+
+/** Runs a room command as the signed-in user, with the image's bytes when it stores one. */
+function executor(deps: CommandDeps) {
+  return (user: SessionUser | undefined, command: RoomCommand, image?: RoomImageBytes) =>
     runRoomCommand(deps, actorOf(user), command, image);
+}
+type Execute = ReturnType<typeof executor>;
 
-  const details = (roomId: string, b: z.output<typeof RoomBody>) => ({
-    roomId,
-    name: b.name,
-    description: b.description,
-    capacity: b.capacity,
-    openStart: { type: b.openStartType, value: b.openStartValue },
-    openEnd: { type: b.openEndType, value: b.openEndValue },
-  });
+const details = (roomId: string, b: z.output<typeof RoomBody>) => ({
+  roomId,
+  name: b.name,
+  description: b.description,
+  capacity: b.capacity,
+  openStart: { type: b.openStartType, value: b.openStartValue },
+  openEnd: { type: b.openEndType, value: b.openEndValue },
+});
 
-  const upload = multer({
-    storage: multer.memoryStorage(),
-    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, fieldSize: 2000 },
-  });
-  const parseUpload = (req: Request, res: Response) =>
-    new Promise<void>((resolve, reject) =>
-      upload.single('image')(req, res, (err: unknown) => {
-        if (!err) return resolve();
-        const code = (err as { code?: string }).code;
-        if (code === 'LIMIT_FILE_SIZE')
-          return reject(new Problem(400, 'image__too_large', 'The image is larger than 0.5 MB'));
-        reject(problems.badRequest('validation__error', 'The upload is not valid'));
-      }),
-    );
-
+/** The room itself: its details, its place in the order, its services. */
+function roomRoutes(deps: CommandDeps, execute: Execute): RouteDef[] {
   return [
     defineRoute({
       method: 'post',
@@ -171,6 +166,27 @@ export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
         }),
       }),
     }),
+  ];
+}
+
+/** The room's image: uploaded with its alt text as multipart, or removed. */
+function roomImageRoutes(execute: Execute): RouteDef[] {
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, fieldSize: 2000 },
+  });
+  const parseUpload = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) =>
+      upload.single('image')(req, res, (err: unknown) => {
+        if (!err) return resolve();
+        const code = (err as { code?: string }).code;
+        if (code === 'LIMIT_FILE_SIZE')
+          return reject(new Problem(400, 'image__too_large', 'The image is larger than 0.5 MB'));
+        reject(problems.badRequest('validation__error', 'The upload is not valid'));
+      }),
+    );
+
+  return [
     defineRoute({
       method: 'put',
       path: '/admin/rooms/{id}/image',

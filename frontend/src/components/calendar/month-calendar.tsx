@@ -128,37 +128,13 @@ export function MonthCalendar<S extends CalendarSlot>({
 
   return (
     <section className="calendar" aria-labelledby={headingId}>
-      <div className="calendar__header">
-        <h2 id={headingId} className="calendar__month" aria-live="polite">
-          {monthLabel}
-        </h2>
-        <div className="calendar__nav">
-          <button
-            type="button"
-            className="button button--secondary"
-            disabled={previousDisabled}
-            onClick={() => onMonthChange(shiftMonth(month, -1))}
-          >
-            <span aria-hidden="true">‹ </span>
-            {t('calendar.previous-month')}
-          </button>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => onMonthChange(currentYearMonth())}
-          >
-            {t('calendar.current-month')}
-          </button>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => onMonthChange(shiftMonth(month, 1))}
-          >
-            {t('calendar.next-month')}
-            <span aria-hidden="true"> ›</span>
-          </button>
-        </div>
-      </div>
+      <MonthHeader
+        headingId={headingId}
+        month={month}
+        monthLabel={monthLabel}
+        previousDisabled={previousDisabled}
+        onMonthChange={onMonthChange}
+      />
       {slots === undefined ? (
         <p className="loading" role="status">
           {t('loading')}
@@ -221,6 +197,58 @@ export function MonthCalendar<S extends CalendarSlot>({
         />
       ) : null}
     </section>
+  );
+}
+
+interface MonthHeaderProps {
+  headingId: string;
+  month: YearMonth;
+  monthLabel: string;
+  previousDisabled: boolean;
+  onMonthChange: (month: YearMonth) => void;
+}
+
+/** The month's name (announced on a change) and the way to the previous, current, next month. */
+function MonthHeader({
+  headingId,
+  month,
+  monthLabel,
+  previousDisabled,
+  onMonthChange,
+}: MonthHeaderProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="calendar__header">
+      <h2 id={headingId} className="calendar__month" aria-live="polite">
+        {monthLabel}
+      </h2>
+      <div className="calendar__nav">
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={previousDisabled}
+          onClick={() => onMonthChange(shiftMonth(month, -1))}
+        >
+          <span aria-hidden="true">‹ </span>
+          {t('calendar.previous-month')}
+        </button>
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => onMonthChange(currentYearMonth())}
+        >
+          {t('calendar.current-month')}
+        </button>
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => onMonthChange(shiftMonth(month, 1))}
+        >
+          {t('calendar.next-month')}
+          <span aria-hidden="true"> ›</span>
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -14,6 +14,13 @@ export function matchesSearch(ticket: CheckInTicket, term: string): boolean {
   return words.every((w) => text.includes(w));
 }
 
+/** How the list names a ticket: its visitor's name, else its booking number. */
+export function displayName(ticket: CheckInTicket): string {
+  return (
+    [ticket.firstName, ticket.lastName].filter(Boolean).join(' ') || ticket.bookingNumber || ''
+  );
+}
+
 /** Whether a check-in can still be undone at `now` (the server decides; this only offers it). */
 export function canUndo(ticket: CheckInTicket, now: Date): boolean {
   return ticket.undoUntil !== null && new Date(ticket.undoUntil) > now;

@@ -1,17 +1,12 @@
-import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
-import { EmptyState } from '../../../components/empty-state';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDateTime } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
-import {
-  useEndStaffSessionsMutation,
-  useGetStaffAccountsQuery,
-  useGetStaffSignInsQuery,
-} from '../api/staff-accounts-api';
+import { useEndStaffSessionsMutation, useGetStaffAccountsQuery } from '../api/staff-accounts-api';
+import { SignIns } from './sign-ins';
 
 /**
  * Route `/staff-accounts` (admins): the staff accounts with how each signs in (its own
@@ -24,9 +19,6 @@ export function StaffAccountsPage() {
   const { t } = useTranslation('admin-staff-accounts');
   const dispatch = useAppDispatch();
   const accounts = useGetStaffAccountsQuery();
-  const [name, setName] = useState('');
-  const [typed, setTyped] = useState('');
-  const signIns = useGetStaffSignInsQuery(name || undefined);
   const [endSessions, { isLoading: ending }] = useEndStaffSessionsMutation();
 
   const end = async (account: string) => {
@@ -93,81 +85,7 @@ export function StaffAccountsPage() {
           </TableRegion>
         )}
       </LoadingContainer>
-      <h2>{t('sign-ins-title')}</h2>
-      <form
-        className="search-form"
-        role="search"
-        aria-label={t('sign-ins-search-label')}
-        onSubmit={(event: FormEvent<HTMLFormElement>) => {
-          event.preventDefault();
-          setName(typed.trim());
-        }}
-      >
-        <div className="field search-form__field">
-          <label htmlFor="sign-ins-name" className="field__label">
-            {t('sign-ins-search')}
-          </label>
-          <input
-            id="sign-ins-name"
-            type="search"
-            className="field__control"
-            value={typed}
-            maxLength={200}
-            onChange={(event) => setTyped(event.target.value)}
-          />
-        </div>
-        <div className="search-form__actions">
-          <button type="submit" className="button button--primary">
-            {t('sign-ins-search-submit')}
-          </button>
-          {name ? (
-            <button
-              type="button"
-              className="button button--secondary"
-              onClick={() => {
-                setTyped('');
-                setName('');
-              }}
-            >
-              {t('sign-ins-search-reset')}
-            </button>
-          ) : null}
-        </div>
-      </form>
-      <LoadingContainer data={signIns.data} error={signIns.error}>
-        {(items) =>
-          items.length === 0 ? (
-            <EmptyState>{name ? t('sign-ins-none-of', { name }) : t('sign-ins-empty')}</EmptyState>
-          ) : (
-            <TableRegion label={t('sign-ins-caption')}>
-              <table className="data-table">
-                <caption className="visually-hidden">{t('sign-ins-caption')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('column.time')}</th>
-                    <th scope="col">{t('column.account')}</th>
-                    <th scope="col">{t('column.method')}</th>
-                    <th scope="col">{t('column.outcome')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((r, i) => (
-                    <tr key={`${r.at}-${i}`}>
-                      <td className="data-table__nowrap">{formatDateTime(new Date(r.at))}</td>
-                      <td>{r.username || (name ? name : t('unknown-account'))}</td>
-                      <td>{t(`source.${r.method}`)}</td>
-                      <td>
-                        {t(`outcome.${r.outcome}`)}
-                        {r.reason ? ` (${t(`reason.${r.reason}`)})` : ''}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableRegion>
-          )
-        }
-      </LoadingContainer>
+      <SignIns />
     </Page>
   );
 }

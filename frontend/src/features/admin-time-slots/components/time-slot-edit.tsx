@@ -1,18 +1,14 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { AdminTimeSlot, Ticket, TimeSlot } from '../../../api/types';
-import { inputBounds } from '@rr/contracts/bounds';
-import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
 import { useAppDispatch } from '../../../app/hooks';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { DeleteConfirmation, DeleteZone } from '../../../components/delete-confirmation';
-import { InputField, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { SlotSummary } from '../../../components/slot-summary';
 import { TableRegion } from '../../../components/table-region';
-import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatDateTime, formatTimeRange } from '../../../lib/dates';
 import { formatClock } from '../../../lib/staff-dates';
@@ -24,7 +20,6 @@ import {
   useGetTimeSlotRoomQuery,
   useGetTimeSlotTicketsQuery,
   useRemoveWaitlistEntryMutation,
-  useUpdateTimeSlotMutation,
   type WaitlistEntry,
 } from '../api/admin-time-slots-api';
 import {
@@ -34,17 +29,7 @@ import {
   reservationPath,
   slotHistoryPath,
 } from '../utils/paths';
-import {
-  checkEditForm,
-  EDIT_FIELDS,
-  slotToEditValues,
-  type EditField,
-  type EditFormValues,
-} from '../utils/time-slot-form';
-
-/** The capacity input states the contract's limits. */
-const CAPACITY_BOUNDS = inputBounds(TimeSlotUpdateInput.shape.capacity);
-const idOf = (field: EditField) => `slot-edit-${field}`;
+import { SlotEditForm, useSlotEdit } from './slot-edit-form';
 
 /** Route `/room/:roomId/time-slot-edit/:timeSlotId`: edit or delete a slot, see its reservations. */
 export function TimeSlotEdit() {
@@ -70,15 +55,13 @@ function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [mode, setMode] = useState<'form' | 'confirm-delete'>('form');
-  const [values, setValues] = useState<EditFormValues>(() => slotToEditValues(slot));
-  const [updateSlot, update] = useUpdateTimeSlotMutation();
   const [deleteSlot, removal] = useDeleteTimeSlotMutation();
-  const form = useValidatedForm(checkEditForm, EDIT_FIELDS, idOf);
   const deleteButton = useRef<HTMLButtonElement>(null);
   const confirmHeading = useRef<HTMLHeadingElement>(null);
   const returnFocus = useRef(false);
   const key = { roomId: slot.roomId, timeSlotId: slot.id };
   const backTo = calendarPathAt(slot.roomId, slot.date);
+  const edit = useSlotEdit(slot, backTo);
   const range = formatTimeRange(slot.startTime, slot.endTime);
 
   useEffect(() => {
@@ -89,25 +72,6 @@ function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
       deleteButton.current?.focus();
     }
   }, [mode]);
-
-  const change = (field: EditField, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    form.revalidate(next);
-  };
-
-  const save = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const body = form.validate(values);
-    if (!body) return;
-    try {
-      await updateSlot({ ...key, body }).unwrap();
-    } catch {
-      return; // shown by the error box
-    }
-    dispatch(notify({ title: t('edit.saved', { date: formatDate(slot.date) }) }));
-    await navigate(backTo);
-  };
 
   const confirmDelete = async () => {
     try {
@@ -152,50 +116,7 @@ function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
           <strong>{t('edit.closed', { reason: slot.closedReason })}</strong>
         </p>
       ) : null}
-      <form className="form" noValidate onSubmit={save}>
-        <RequiredHint />
-        {update.error ? <ErrorBox error={update.error} /> : null}
-        <div className="field-row">
-          <InputField
-            id={idOf('startTime')}
-            type="time"
-            label={t('form.start-time')}
-            required
-            value={values.startTime}
-            error={form.messageOf('startTime')}
-            onChange={(event) => change('startTime', event.target.value)}
-          />
-          <InputField
-            id={idOf('endTime')}
-            type="time"
-            label={t('form.end-time')}
-            required
-            value={values.endTime}
-            error={form.messageOf('endTime')}
-            onChange={(event) => change('endTime', event.target.value)}
-          />
-        </div>
-        <InputField
-          id={idOf('capacity')}
-          type="number"
-          inputMode="numeric"
-          step={1}
-          {...CAPACITY_BOUNDS}
-          label={t('form.capacity')}
-          required
-          value={values.capacity}
-          error={form.messageOf('capacity')}
-          onChange={(event) => change('capacity', event.target.value)}
-        />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={update.isLoading}>
-            {t('edit.submit')}
-          </button>
-          <Link className="button button--secondary" to={backTo}>
-            {t('form.cancel')}
-          </Link>
-        </div>
-      </form>
+      <SlotEditForm edit={edit} backTo={backTo} />
       <DeleteZone
         headingId="slot-delete-heading"
         heading={t('edit.delete-heading')}

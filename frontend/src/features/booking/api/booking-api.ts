@@ -43,7 +43,8 @@ export interface AddTicketArgs {
 const enc = encodeURIComponent;
 const cartPath = (id: string) => `transactions/${enc(id)}`;
 
-export const bookingApi = baseApi
+/** What a visit reads (settings, room, slots, its calendar) and the cart up to its booking. */
+const cartApi = baseApi
   .enhanceEndpoints({ addTagTypes: ['Cart', 'VisitorSlots', 'OwnerTickets', 'MyBookings'] })
   .injectEndpoints({
     endpoints: (build) => ({
@@ -107,12 +108,12 @@ export const bookingApi = baseApi
           try {
             const { data } = await queryFulfilled;
             dispatch(
-              bookingApi.util.updateQueryData('getCart', id, (cart) => {
+              cartApi.util.updateQueryData('getCart', id, (cart) => {
                 cart.expiredAt = data.expiredAt;
               }),
             );
           } catch {
-            dispatch(bookingApi.util.invalidateTags(['Cart']));
+            dispatch(cartApi.util.invalidateTags(['Cart']));
           }
         },
       }),
@@ -136,86 +137,89 @@ export const bookingApi = baseApi
           body: transactionId ? { email, transactionId } : { email },
         }),
       }),
-      joinWaitlist: build.mutation<
-        WaitlistEntryAnswer,
-        { timeSlotId: string; body: WaitlistInput }
-      >({
-        query: ({ timeSlotId, body }) => ({
-          url: `timeslots/${enc(timeSlotId)}/waitlist`,
-          method: 'POST',
-          body,
-        }),
-      }),
-      /** The place in line by the entry's reference (kept in the session: found after a reload). */
-      getWaitlistPlace: build.query<Schemas['WaitlistPlace'], string>({
-        query: (reference) => `waitlist/${enc(reference)}`,
-      }),
-      /** Leaves the line by the entry's reference (the joining mail's link). */
-      leaveWaitlist: build.mutation<unknown, string>({
-        query: (reference) => ({ url: `waitlist/${enc(reference)}`, method: 'DELETE' }),
-      }),
-      /** Follows an offer's link: the offered seat becomes the first ticket of a new cart. */
-      takeOffer: build.mutation<CartAnswer, { timeSlotId: string; offerId: string }>({
-        query: ({ timeSlotId, offerId }) => ({
-          url: `timeslots/${enc(timeSlotId)}/waitlist/offers/${enc(offerId)}`,
-          method: 'POST',
-        }),
-        invalidatesTags: ['Cart', 'VisitorSlots'],
-      }),
-      getOwnerTickets: build.query<Ticket[], string>({
-        query: (ownerId) => `owners/${enc(ownerId)}/tickets`,
-        providesTags: ['OwnerTickets'],
-      }),
-      cancelOwnerTickets: build.mutation<unknown, { ownerId: string; ids: string[] }>({
-        query: ({ ownerId, ids }) => ({
-          url: `owners/${enc(ownerId)}/tickets`,
-          method: 'DELETE',
-          params: { ids: ids.join(',') },
-        }),
-        invalidatesTags: ['OwnerTickets', 'VisitorSlots'],
-      }),
-      /**
-       * Confirms the booking's address (confirmed addresses) with the token of the mail's link:
-       * posted by a button, never on load.
-       */
-      confirmOwnerBooking: build.mutation<unknown, { ownerId: string; token: string }>({
-        query: ({ ownerId, token }) => ({
-          url: `owners/${enc(ownerId)}/confirm`,
-          method: 'POST',
-          body: { token },
-        }),
-        invalidatesTags: ['OwnerTickets'],
-      }),
-      /** Moves a booked ticket to another slot of its room (the new ticket keeps the booking). */
-      moveTicket: build.mutation<
-        unknown,
-        { ownerId: string; ticketId: string; timeSlotId: string }
-      >({
-        query: ({ ownerId, ticketId, timeSlotId }) => ({
-          url: `owners/${enc(ownerId)}/tickets/${enc(ticketId)}/move`,
-          method: 'POST',
-          body: { timeSlotId },
-        }),
-        invalidatesTags: ['OwnerTickets', 'MyBookings', 'VisitorSlots'],
-      }),
-      /** Asks for the "my bookings" link by mail (202 for every address). */
-      requestMyBookingsLink: build.mutation<unknown, MyBookingsLinkInput>({
-        query: (body) => ({ url: 'my-bookings/link', method: 'POST', body }),
-      }),
-      getMyBookings: build.query<MyBookings, string>({
-        query: (token) => `my-bookings/${enc(token)}/tickets`,
-        providesTags: ['MyBookings'],
-      }),
-      cancelMyBookingsTickets: build.mutation<unknown, { token: string; ids: string[] }>({
-        query: ({ token, ids }) => ({
-          url: `my-bookings/${enc(token)}/tickets`,
-          method: 'DELETE',
-          params: { ids: ids.join(',') },
-        }),
-        invalidatesTags: ['MyBookings', 'OwnerTickets', 'VisitorSlots'],
-      }),
     }),
   });
+
+/**
+ * After the cart: a full slot's waitlist, the booking's tickets by the links of its mails, and
+ * the "my bookings" link of an address.
+ */
+export const bookingApi = cartApi.injectEndpoints({
+  endpoints: (build) => ({
+    joinWaitlist: build.mutation<WaitlistEntryAnswer, { timeSlotId: string; body: WaitlistInput }>({
+      query: ({ timeSlotId, body }) => ({
+        url: `timeslots/${enc(timeSlotId)}/waitlist`,
+        method: 'POST',
+        body,
+      }),
+    }),
+    /** The place in line by the entry's reference (kept in the session: found after a reload). */
+    getWaitlistPlace: build.query<Schemas['WaitlistPlace'], string>({
+      query: (reference) => `waitlist/${enc(reference)}`,
+    }),
+    /** Leaves the line by the entry's reference (the joining mail's link). */
+    leaveWaitlist: build.mutation<unknown, string>({
+      query: (reference) => ({ url: `waitlist/${enc(reference)}`, method: 'DELETE' }),
+    }),
+    /** Follows an offer's link: the offered seat becomes the first ticket of a new cart. */
+    takeOffer: build.mutation<CartAnswer, { timeSlotId: string; offerId: string }>({
+      query: ({ timeSlotId, offerId }) => ({
+        url: `timeslots/${enc(timeSlotId)}/waitlist/offers/${enc(offerId)}`,
+        method: 'POST',
+      }),
+      invalidatesTags: ['Cart', 'VisitorSlots'],
+    }),
+    getOwnerTickets: build.query<Ticket[], string>({
+      query: (ownerId) => `owners/${enc(ownerId)}/tickets`,
+      providesTags: ['OwnerTickets'],
+    }),
+    cancelOwnerTickets: build.mutation<unknown, { ownerId: string; ids: string[] }>({
+      query: ({ ownerId, ids }) => ({
+        url: `owners/${enc(ownerId)}/tickets`,
+        method: 'DELETE',
+        params: { ids: ids.join(',') },
+      }),
+      invalidatesTags: ['OwnerTickets', 'VisitorSlots'],
+    }),
+    /**
+     * Confirms the booking's address (confirmed addresses) with the token of the mail's link:
+     * posted by a button, never on load.
+     */
+    confirmOwnerBooking: build.mutation<unknown, { ownerId: string; token: string }>({
+      query: ({ ownerId, token }) => ({
+        url: `owners/${enc(ownerId)}/confirm`,
+        method: 'POST',
+        body: { token },
+      }),
+      invalidatesTags: ['OwnerTickets'],
+    }),
+    /** Moves a booked ticket to another slot of its room (the new ticket keeps the booking). */
+    moveTicket: build.mutation<unknown, { ownerId: string; ticketId: string; timeSlotId: string }>({
+      query: ({ ownerId, ticketId, timeSlotId }) => ({
+        url: `owners/${enc(ownerId)}/tickets/${enc(ticketId)}/move`,
+        method: 'POST',
+        body: { timeSlotId },
+      }),
+      invalidatesTags: ['OwnerTickets', 'MyBookings', 'VisitorSlots'],
+    }),
+    /** Asks for the "my bookings" link by mail (202 for every address). */
+    requestMyBookingsLink: build.mutation<unknown, MyBookingsLinkInput>({
+      query: (body) => ({ url: 'my-bookings/link', method: 'POST', body }),
+    }),
+    getMyBookings: build.query<MyBookings, string>({
+      query: (token) => `my-bookings/${enc(token)}/tickets`,
+      providesTags: ['MyBookings'],
+    }),
+    cancelMyBookingsTickets: build.mutation<unknown, { token: string; ids: string[] }>({
+      query: ({ token, ids }) => ({
+        url: `my-bookings/${enc(token)}/tickets`,
+        method: 'DELETE',
+        params: { ids: ids.join(',') },
+      }),
+      invalidatesTags: ['MyBookings', 'OwnerTickets', 'VisitorSlots'],
+    }),
+  }),
+});
 
 export const {
   useGetSettingsQuery,

@@ -107,35 +107,16 @@ const EXPIRED_STATE = { expired: true } as const;
 const DATA_FORM = '/your-personal-data';
 
 /**
- * The visitor's cart and personal data (docs/product.md#entities and #states), kept in the
- * browser session. Checks the cart's expiry every 5 seconds: an expired cart is refreshed from
- * the server, and if it is still expired the visitor starts again at `/?reset=y` (with the
- * expiry message), except on the data form, which stays with what was typed and says the cart
- * expired. A refresh that finds no cart, a bad answer or no tickets forgets the local
- * transaction.
+ * The visitor's cart as the server answers it, judged on every answer: a cart found expired
+ * (checked every 5 seconds) sends the visitor to start again, except on the data form; one that
+ * is gone or bad is forgotten.
  */
-export function BookingProvider({ children }: { children: ReactNode }) {
-  const { recaptchaPublicToken, recaptchaSrc } = useConfig();
-  const dispatch = useAppDispatch();
+function useCartWatch(transactionId: string | null) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const onDataForm = pathname === DATA_FORM;
-  const expired = useSyncExternalStore(subscribe, readExpired);
-  const transactionId = useSyncExternalStore(subscribe, () => readItem(BOOKING_KEYS.transactionId));
-  const rawPersonalData = useSyncExternalStore(subscribe, () =>
-    readItem(BOOKING_KEYS.personalData),
-  );
-  const personalData = useMemo(() => parsePersonalData(rawPersonalData), [rawPersonalData]);
-  const bookedOwnerId = useSyncExternalStore(subscribe, () => readItem(BOOKING_KEYS.bookedOwnerId));
-  const { data: settings } = useGetSettingsQuery();
   const query = useGetCartQuery(transactionId ?? skipToken);
   const { currentData: cart, error, isFetching, refetch } = query;
-  const [add] = useAddTicketMutation();
-  const [remove] = useRemoveTicketMutation();
-  const [touchCart] = useTouchCartMutation();
-  const [removeCart] = useRemoveCartMutation();
-  const [take] = useTakeOfferMutation();
-  const lastTouch = useRef(0);
 
   useEffect(() => {
     if (!transactionId || isFetching) return;
@@ -154,6 +135,37 @@ export function BookingProvider({ children }: { children: ReactNode }) {
     }, CART_CHECK_MS);
     return () => window.clearInterval(timer);
   }, [cart, refetch]);
+
+  return { cart, error };
+}
+
+/**
+ * The visitor's cart and personal data (docs/product.md#entities and #states), kept in the
+ * browser session. Checks the cart's expiry every 5 seconds: an expired cart is refreshed from
+ * the server, and if it is still expired the visitor starts again at `/?reset=y` (with the
+ * expiry message), except on the data form, which stays with what was typed and says the cart
+ * expired. A refresh that finds no cart, a bad answer or no tickets forgets the local
+ * transaction.
+ */
+export function BookingProvider({ children }: { children: ReactNode }) {
+  const { recaptchaPublicToken, recaptchaSrc } = useConfig();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const expired = useSyncExternalStore(subscribe, readExpired);
+  const transactionId = useSyncExternalStore(subscribe, () => readItem(BOOKING_KEYS.transactionId));
+  const rawPersonalData = useSyncExternalStore(subscribe, () =>
+    readItem(BOOKING_KEYS.personalData),
+  );
+  const personalData = useMemo(() => parsePersonalData(rawPersonalData), [rawPersonalData]);
+  const bookedOwnerId = useSyncExternalStore(subscribe, () => readItem(BOOKING_KEYS.bookedOwnerId));
+  const { data: settings } = useGetSettingsQuery();
+  const { cart, error } = useCartWatch(transactionId);
+  const [add] = useAddTicketMutation();
+  const [remove] = useRemoveTicketMutation();
+  const [touchCart] = useTouchCartMutation();
+  const [removeCart] = useRemoveCartMutation();
+  const [take] = useTakeOfferMutation();
+  const lastTouch = useRef(0);
 
   const refreshCart = useCallback(
     (id: string) =>

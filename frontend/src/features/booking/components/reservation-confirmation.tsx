@@ -99,6 +99,119 @@ function ConfirmBooking({
 }
 
 /**
+ * The booking's booked tickets: each with its check-in QR code where the room has check-in and,
+ * while it can be cancelled, the buttons to cancel or move it; and their calendar feed.
+ */
+function BookedTickets({
+  ownerId,
+  booked,
+  onCancel,
+  onMove,
+}: {
+  ownerId: string;
+  booked: Ticket[];
+  onCancel: (ticket: Ticket) => void;
+  onMove: (ticket: Ticket) => void;
+}) {
+  const { t } = useTranslation('booking');
+  const { baseApiUrl } = useConfig();
+  const ticketText = useTicketText();
+  return (
+    <>
+      {booked.length === 0 ? (
+        <EmptyState>{t('confirmation.no-tickets')}</EmptyState>
+      ) : (
+        <TicketList
+          tickets={booked}
+          renderExtra={(ticket) => (
+            <>
+              {ticket.checkIn ? (
+                // The check-in QR code, drawn by the server (no QR code in the JS).
+                <img
+                  className="ticket-list__qr"
+                  src={resolveApiUrl(
+                    baseApiUrl,
+                    `owners/${ownerId}/tickets/${ticket.id}/check-in.svg`,
+                  )}
+                  alt={t('confirmation.qr')}
+                  width="160"
+                  height="160"
+                />
+              ) : null}
+              {ticket.cancelable ? (
+                <>
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    onClick={() => onCancel(ticket)}
+                  >
+                    {t('confirmation.cancel')}
+                    <span className="visually-hidden"> {ticketText(ticket)}</span>
+                  </button>{' '}
+                  <MoveButton ticket={ticket} onClick={() => onMove(ticket)} />
+                </>
+              ) : (
+                <p>{t('confirmation.not-cancelable')}</p>
+              )}
+            </>
+          )}
+        />
+      )}
+      {booked.length > 0 ? (
+        <p>
+          {/* The booked appointments as a calendar feed a calendar application subscribes to. */}
+          <a href={resolveApiUrl(baseApiUrl, `owners/${ownerId}/tickets.ics`)}>
+            {t('confirmation.calendar-feed')}
+          </a>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Cancelling tickets: the ones asked about (the confirmation dialog), the failure of the last
+ * try, and the count of the last cancellation, whose message takes the focus.
+ */
+function useCancellation(ownerId: string) {
+  const [cancel, { isLoading }] = useCancelOwnerTicketsMutation();
+  const [cancelling, setCancelling] = useState<Cancelling | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [done, setDone] = useState<{ count: number; key: number } | null>(null);
+  const doneMessage = useRef<HTMLParagraphElement>(null);
+
+  useEffect(() => {
+    if (done) doneMessage.current?.focus();
+  }, [done]);
+
+  const confirm = async (selected: Cancelling) => {
+    setFailure(null);
+    try {
+      await cancel({ ownerId, ids: selected.tickets.map((ticket) => ticket.id) }).unwrap();
+      setCancelling(null);
+      setDone({ count: selected.tickets.length, key: Date.now() });
+    } catch (cancelError) {
+      setFailure(cancelError);
+    }
+  };
+
+  return {
+    cancelling,
+    failure,
+    done,
+    doneMessage,
+    busy: isLoading,
+    start: setCancelling,
+    confirm,
+    dismiss: () => {
+      setCancelling(null);
+      setFailure(null);
+    },
+    forgetDone: () => setDone(null),
+  };
+}
+
+/**
  * Route `/reservation-confirmation/:id` (the link of the confirmation mail): the tickets of a
  * booking, each cancelable one with a cancel button (after a confirmation). After a cancel the
  * other tickets of the order are offered for cancelling too. Right after booking the visitor
@@ -108,23 +221,14 @@ function ConfirmBooking({
 export function ReservationConfirmation() {
   const { t } = useTranslation('booking');
   const { id = '' } = useParams();
-  const { baseApiUrl } = useConfig();
   const location = useLocation();
   const bookedEmail = bookedEmailOf(location.state);
   const token = confirmationTokenOf(location.hash);
   const { data, error } = useGetOwnerTicketsQuery(id);
-  const [cancel, { isLoading }] = useCancelOwnerTicketsMutation();
-  const ticketText = useTicketText();
-  const [cancelling, setCancelling] = useState<Cancelling | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [done, setDone] = useState<{ count: number; key: number } | null>(null);
+  const cancellation = useCancellation(id);
+  const { done, cancelling } = cancellation;
   const [moving, setMoving] = useState<Ticket | null>(null);
   const [moved, setMoved] = useState(false);
-  const doneMessage = useRef<HTMLParagraphElement>(null);
-
-  useEffect(() => {
-    if (done) doneMessage.current?.focus();
-  }, [done]);
 
   const status = (error as { status?: unknown } | undefined)?.status;
   const body = () => {
@@ -168,7 +272,7 @@ export function ReservationConfirmation() {
           </p>
         ) : null}
         {done ? (
-          <p className="notice notice--success" ref={doneMessage} tabIndex={-1}>
+          <p className="notice notice--success" ref={cancellation.doneMessage} tabIndex={-1}>
             {t('confirmation.cancelled-message', { count: done.count })}
           </p>
         ) : null}
@@ -178,60 +282,19 @@ export function ReservationConfirmation() {
             <button
               type="button"
               className="button button--secondary"
-              onClick={() => setCancelling({ tickets: cancelable, others: true })}
+              onClick={() => cancellation.start({ tickets: cancelable, others: true })}
             >
               {t('confirmation.cancel-others', { count: cancelable.length })}
             </button>
           </div>
         ) : null}
         <h2>{t('confirmation.booked')}</h2>
-        {booked.length === 0 ? (
-          <EmptyState>{t('confirmation.no-tickets')}</EmptyState>
-        ) : (
-          <TicketList
-            tickets={booked}
-            renderExtra={(ticket) => (
-              <>
-                {ticket.checkIn ? (
-                  // The check-in QR code, drawn by the server (no QR code in the JS).
-                  <img
-                    className="ticket-list__qr"
-                    src={resolveApiUrl(
-                      baseApiUrl,
-                      `owners/${id}/tickets/${ticket.id}/check-in.svg`,
-                    )}
-                    alt={t('confirmation.qr')}
-                    width="160"
-                    height="160"
-                  />
-                ) : null}
-                {ticket.cancelable ? (
-                  <>
-                    <button
-                      type="button"
-                      className="button button--secondary button--small"
-                      onClick={() => setCancelling({ tickets: [ticket], others: false })}
-                    >
-                      {t('confirmation.cancel')}
-                      <span className="visually-hidden"> {ticketText(ticket)}</span>
-                    </button>{' '}
-                    <MoveButton ticket={ticket} onClick={() => setMoving(ticket)} />
-                  </>
-                ) : (
-                  <p>{t('confirmation.not-cancelable')}</p>
-                )}
-              </>
-            )}
-          />
-        )}
-        {booked.length > 0 ? (
-          <p>
-            {/* The booked appointments as a calendar feed a calendar application subscribes to. */}
-            <a href={resolveApiUrl(baseApiUrl, `owners/${id}/tickets.ics`)}>
-              {t('confirmation.calendar-feed')}
-            </a>
-          </p>
-        ) : null}
+        <BookedTickets
+          ownerId={id}
+          booked={booked}
+          onCancel={(ticket) => cancellation.start({ tickets: [ticket], others: false })}
+          onMove={setMoving}
+        />
         {cancelled.length > 0 ? (
           <>
             <h2>{t('confirmation.cancelled')}</h2>
@@ -240,17 +303,6 @@ export function ReservationConfirmation() {
         ) : null}
       </>
     );
-  };
-
-  const confirm = async (selected: Cancelling) => {
-    setFailure(null);
-    try {
-      await cancel({ ownerId: id, ids: selected.tickets.map((ticket) => ticket.id) }).unwrap();
-      setCancelling(null);
-      setDone({ count: selected.tickets.length, key: Date.now() });
-    } catch (cancelError) {
-      setFailure(cancelError);
-    }
   };
 
   return (
@@ -274,7 +326,7 @@ export function ReservationConfirmation() {
           onCancel={() => setMoving(null)}
           onMoved={() => {
             setMoving(null);
-            setDone(null);
+            cancellation.forgetDone();
             setMoved(true);
           }}
         />
@@ -286,13 +338,10 @@ export function ReservationConfirmation() {
           })}
           confirmLabel={t('confirmation.confirm-yes', { count: cancelling.tickets.length })}
           cancelLabel={t('confirmation.confirm-no')}
-          busy={isLoading}
-          error={failure}
-          onCancel={() => {
-            setCancelling(null);
-            setFailure(null);
-          }}
-          onConfirm={() => confirm(cancelling)}
+          busy={cancellation.busy}
+          error={cancellation.failure}
+          onCancel={cancellation.dismiss}
+          onConfirm={() => cancellation.confirm(cancelling)}
         >
           <TicketList tickets={cancelling.tickets} />
         </ConfirmDialog>

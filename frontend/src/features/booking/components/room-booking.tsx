@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { TimeSlot } from '../../../api/types';
+import type { Room, TimeSlot } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { MonthCalendar, type DayMark } from '../../../components/calendar/month-calendar';
@@ -32,6 +32,114 @@ import { WizardSteps } from './wizard-steps';
 /** The day dialog around a button (closing it returns focus to the day). */
 const dialogOf = (event: MouseEvent<HTMLElement>) => event.currentTarget.closest('dialog');
 
+interface SlotActionProps {
+  slot: TimeSlot;
+  /** The room's waitlist offer time; undefined or null: the room has no waitlist. */
+  offerMinutes: number | null | undefined;
+  /** The slot being added to the cart, if any. */
+  pending: string | null;
+  onBook: (dialog: HTMLDialogElement | null) => void;
+}
+
+/**
+ * What the day dialog offers for one slot: the book button, or why it cannot be booked (in the
+ * cart, a limit, full with the waitlist where the room has one, unavailable).
+ */
+function SlotAction({ slot, offerMinutes, pending, onBook }: SlotActionProps) {
+  const { t } = useTranslation('booking');
+  const { settings } = useBooking();
+  const time = (
+    <span className="visually-hidden"> {formatTimeRange(slot.startTime, slot.endTime)}</span>
+  );
+  const action = slotAction(slot);
+  switch (action) {
+    case 'in-cart':
+      return (
+        <>
+          <p>{t('room.in-cart')}</p>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={(event) => dialogOf(event)?.close()}
+          >
+            {t('room.back')}
+          </button>
+        </>
+      );
+    case 'cart-full':
+      return (
+        <p>
+          {settings
+            ? t('room.cart-full', { max: settings.maxCartTickets })
+            : t('max_tickets_per_transaction_reached', { ns: 'common-error' })}
+        </p>
+      );
+    case 'visitor-full':
+      return <p>{t('max_tickets_by_user_reached', { ns: 'common-error' })}</p>;
+    case 'day-full':
+      // The message of docs/product.md#errors; the cart beside the calendar names the day and the limit.
+      return <p>{t('max_tickets_per_day_reached', { ns: 'common-error' })}</p>;
+    case 'overlap':
+      // Says why, instead of "temporarily full" beside free seats.
+      return <p>{t('max_tickets_per_time_reached', { ns: 'common-error' })}</p>;
+    case 'fully-booked':
+    case 'unavailable':
+      return (
+        <>
+          <button type="button" className="button button--secondary" disabled>
+            {t(`room.${action}`)}
+            {time}
+          </button>
+          {action === 'fully-booked' && offerMinutes != null ? (
+            <WaitlistJoin
+              timeSlotId={slot.id}
+              offerMinutes={offerMinutes}
+              time={formatTimeRange(slot.startTime, slot.endTime)}
+            />
+          ) : null}
+        </>
+      );
+    case 'book':
+      return (
+        <button
+          type="button"
+          className="button button--primary"
+          aria-disabled={pending !== null || undefined}
+          onClick={(event) => onBook(dialogOf(event))}
+        >
+          {t(pending === slot.id ? 'room.booking' : 'room.book')}
+          {time}
+        </button>
+      );
+  }
+}
+
+/** The room's image, description and, for a members-only room, whose addresses may book. */
+function RoomDetails({ room }: { room: Room }) {
+  const { t } = useTranslation('booking');
+  const { baseApiUrl } = useConfig();
+  return (
+    <>
+      {room.imageUrl ? (
+        <img
+          className="room-image"
+          src={resolveApiUrl(baseApiUrl, room.imageUrl)}
+          alt={room.imageAlt ?? ''}
+        />
+      ) : null}
+      <p>{room.description}</p>
+      {room.services.allowedEmailDomains?.length ? (
+        // Members only (docs/product.md#room-services): said before any data is entered.
+        <p className="notice">
+          {t('room.members-only', {
+            domains: room.services.allowedEmailDomains.join(', '),
+          })}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * Route `/room/:id`: the room, a month calendar of its bookable slots (month in the query
  * parameters `year` and `month`, never before the current month) and the cart beside it.
@@ -48,8 +156,7 @@ export function RoomBooking() {
   );
   const month = compareYearMonth(requested, current) < 0 ? current : requested;
   const range = monthRange(month);
-  const { transactionId, addTicket, settings, tickets } = useBooking();
-  const { baseApiUrl } = useConfig();
+  const { transactionId, addTicket, tickets } = useBooking();
   const room = useGetBookingRoomQuery(id);
   // A room with an offer time has a waitlist on its full slots.
   const offerMinutes = room.data?.services.waitlistOfferMinutes;
@@ -117,76 +224,14 @@ export function RoomBooking() {
     }
   };
 
-  const slotContent = (slot: TimeSlot) => {
-    const time = (
-      <span className="visually-hidden"> {formatTimeRange(slot.startTime, slot.endTime)}</span>
-    );
-    const action = slotAction(slot);
-    switch (action) {
-      case 'in-cart':
-        return (
-          <>
-            <p>{t('room.in-cart')}</p>
-            <button
-              type="button"
-              className="button button--secondary"
-              onClick={(event) => dialogOf(event)?.close()}
-            >
-              {t('room.back')}
-            </button>
-          </>
-        );
-      case 'cart-full':
-        return (
-          <p>
-            {settings
-              ? t('room.cart-full', { max: settings.maxCartTickets })
-              : t('max_tickets_per_transaction_reached', { ns: 'common-error' })}
-          </p>
-        );
-      case 'visitor-full':
-        return <p>{t('max_tickets_by_user_reached', { ns: 'common-error' })}</p>;
-      case 'day-full':
-        // The message of docs/product.md#errors; the cart beside the calendar names the day and the limit.
-        return <p>{t('max_tickets_per_day_reached', { ns: 'common-error' })}</p>;
-      case 'overlap':
-        // Says why, instead of "temporarily full" beside free seats.
-        return <p>{t('max_tickets_per_time_reached', { ns: 'common-error' })}</p>;
-      case 'fully-booked':
-      case 'unavailable':
-        return (
-          <>
-            <button type="button" className="button button--secondary" disabled>
-              {t(`room.${action}`)}
-              {time}
-            </button>
-            {action === 'fully-booked' && offerMinutes != null ? (
-              <WaitlistJoin
-                timeSlotId={slot.id}
-                offerMinutes={offerMinutes}
-                time={formatTimeRange(slot.startTime, slot.endTime)}
-              />
-            ) : null}
-          </>
-        );
-      case 'book':
-        return (
-          <button
-            type="button"
-            className="button button--primary"
-            aria-disabled={pending !== null || undefined}
-            onClick={(event) => void book(slot, dialogOf(event))}
-          >
-            {t(pending === slot.id ? 'room.booking' : 'room.book')}
-            {time}
-          </button>
-        );
-    }
-  };
-
   const renderSlotAction = (slot: TimeSlot) => (
     <>
-      {slotContent(slot)}
+      <SlotAction
+        slot={slot}
+        offerMinutes={offerMinutes}
+        pending={pending}
+        onBook={(dialog) => void book(slot, dialog)}
+      />
       {failure?.slotId === slot.id ? <ErrorBox error={failure.error} /> : null}
     </>
   );
@@ -210,22 +255,7 @@ export function RoomBooking() {
       ) : (
         <div className="booking-layout">
           <div className="booking-layout__main">
-            {room.data?.imageUrl ? (
-              <img
-                className="room-image"
-                src={resolveApiUrl(baseApiUrl, room.data.imageUrl)}
-                alt={room.data.imageAlt ?? ''}
-              />
-            ) : null}
-            {room.data ? <p>{room.data.description}</p> : null}
-            {room.data?.services.allowedEmailDomains?.length ? (
-              // Members only (docs/product.md#room-services): said before any data is entered.
-              <p className="notice">
-                {t('room.members-only', {
-                  domains: room.data.services.allowedEmailDomains.join(', '),
-                })}
-              </p>
-            ) : null}
+            {room.data ? <RoomDetails room={room.data} /> : null}
             <p>{t('room.intro')}</p>
             {slots.error ? <ErrorBox error={slots.error} /> : null}
             <MonthCalendar

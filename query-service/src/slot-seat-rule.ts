@@ -1,0 +1,96 @@
+import {
+  calendarRules,
+  hasStarted,
+  roomBookingWindow,
+  seatAnswer,
+  type CartRuleSlot,
+} from '@rr/domain';
+import type { QueryDeps } from './deps.ts';
+
+/**
+ * The seat rule (domain/src/seat-rule.ts) on the read model's rows: a slot with its seats taken
+ * and its room's booking settings, read in one statement by each list that shows the rule.
+ */
+
+/** What the seat rule needs of a slot: its seats taken and its waitlist apart. */
+export interface SeatSlotRow {
+  id: string;
+  date: string;
+  start_time: string;
+  end_time: string;
+  capacity: number;
+  closed_reason: string | null;
+  /** Bookings, cart holds not yet ended and waitlist offers not yet lapsed. */
+  taken: number;
+  waiting: number;
+}
+
+/** What the seat rule needs of a slot's room, read with the slot. */
+export interface RoomSeatRow {
+  open_start_type: 'DAY' | 'WORKING_DAY';
+  open_start_value: number;
+  open_end_type: 'DAY' | 'WORKING_DAY';
+  open_end_value: number;
+  waitlist_on: boolean;
+  holidays: string[];
+}
+
+/**
+ * The SQL of a room's booking settings and holidays (`r` is its rm_rooms row; `$from`/`$until`
+ * bound the holidays: working days are counted over holidays up to two years ahead, open end is
+ * at most 365 working days).
+ */
+export const roomSeatColumns = (from: string, until: string) =>
+  `r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
+   (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
+   ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN ${from} AND ${until}) AS holidays`;
+
+/** A slot's room as the seat rule weighs it: its booking window today and its waitlist. */
+export interface SeatRoom {
+  window: { from: string; until: string };
+  waitlistOn: boolean;
+}
+
+export const seatRoom = (today: string, room: RoomSeatRow): SeatRoom => ({
+  window: roomBookingWindow(today, room),
+  waitlistOn: room.waitlist_on,
+});
+
+/**
+ * The seat rule (seat-rule.ts) of one slot on the read model's counts, at the clock's instant:
+ * the same answer the cart decider gives on the slot's stream. `held`: the visitor's cart.
+ */
+export function slotSeatAnswer(
+  deps: QueryDeps,
+  at: { date: string; time: string },
+  s: SeatSlotRow,
+  room: SeatRoom,
+  held: readonly CartRuleSlot[],
+) {
+  return seatAnswer({
+    slot: { timeSlotId: s.id, date: s.date, startTime: s.start_time, endTime: s.end_time },
+    closed: s.closed_reason !== null,
+    seats: {
+      capacity: s.capacity,
+      taken: s.taken,
+      waiting: s.waiting,
+      waitlistOn: room.waitlistOn,
+      started: hasStarted(
+        { date: s.date, startTime: s.start_time },
+        { today: at.date, time: at.time },
+      ),
+    },
+    window: room.window,
+    held,
+    limits: deps.limits,
+  });
+}
+
+/**
+ * What staff see of the seat rule: the rules a visitor with an empty cart fails, the calendar's
+ * marks after `timeslot_not_open` for a slot the calendar hides.
+ */
+export const staffRules = (answer: ReturnType<typeof seatAnswer>): string[] => [
+  ...(answer.open ? [] : ['timeslot_not_open']),
+  ...calendarRules(answer),
+];
