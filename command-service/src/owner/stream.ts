@@ -1,5 +1,5 @@
 import { transactionStreamId, type Actor, type StoreSession } from '@rr/events';
-import { eraseConfirmationTokens } from '@rr/platform';
+import { clearMailErrorsOf, eraseConfirmationTokens } from '@rr/platform';
 import {
   decideOwner,
   normalizeEmail,
@@ -108,10 +108,7 @@ export async function erasePersonalDataOf(
     { type: 'ErasePersonalData' },
     async (s) => {
       await s.client.query('DELETE FROM personal_data WHERE owner_id = $1', [ownerId]);
-      await s.client.query(
-        'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = $1 AND last_error IS NOT NULL',
-        [ownerId],
-      );
+      await clearMailErrorsOf(s.client, [ownerId]);
       await eraseConfirmationTokens(s.client, ownerId);
     },
   );
