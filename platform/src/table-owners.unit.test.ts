@@ -47,7 +47,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** The tables the migrations leave: created, minus dropped, renamed followed. */
-export function schemaTables(migrationsDir: string): Set<string> {
+function schemaTables(migrationsDir: string): Set<string> {
   const tables = new Set<string>();
   for (const file of readdirSync(migrationsDir).sort()) {
     const sql = readFileSync(path.join(migrationsDir, file), 'utf8');
@@ -89,7 +89,7 @@ const BUILDER_WRITES = new Set([
 const bare = (name: string) => name.replace(/^public\./i, '').toLowerCase();
 
 /** The SQL writes a text makes (a COPY only when it copies into the table). */
-export function sqlWrites(text: string): string[] {
+function sqlWrites(text: string): string[] {
   const tables: string[] = [];
   for (const m of text.matchAll(SQL_WRITE)) {
     if (m[1]) {
@@ -113,7 +113,7 @@ function literalText(node: ts.Node): string | null {
 }
 
 /** The writes of one source file: its SQL literals, and knex builder chains ending in a write. */
-export function writesOf(file: string, source: string, tables: ReadonlySet<string>): Write[] {
+function writesOf(file: string, source: string, tables: ReadonlySet<string>): Write[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false);
   const writes: Write[] = [];
   const visit = (node: ts.Node): void => {
@@ -147,7 +147,7 @@ export function writesOf(file: string, source: string, tables: ReadonlySet<strin
 }
 
 /** Whether an owner path (a file, a folder, or a module's name without extension) covers a file. */
-export function ownerCovers(owner: string, file: string): boolean {
+function ownerCovers(owner: string, file: string): boolean {
   return (
     file === owner ||
     file.startsWith(`${owner}/`) ||
