@@ -17,8 +17,8 @@ export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/p
 export { calendarImportSettings, type CalendarImportSettings } from './holidays/import-window.ts';
 export { humanCheck } from './booking/human-check.ts';
 export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
-export { erasePersonalData, startErasureJob } from './booking/erasure.ts';
-export { rekeyStoredAddresses } from './booking/rekey.ts';
+export { erasePersonalData, startErasureJob } from './erasure/job.ts';
+export { rekeyStoredAddresses } from './erasure/rekey.ts';
 export { matchWaitlists, startWaitlistJob, waitlistCommands } from './waitlist/commands.ts';
 export { releaseDueTickets, releaseNoShows, startNoShowJob } from './check-in/no-show.ts';
 export { confirmBooking, releaseUnconfirmed } from './booking/confirm.ts';

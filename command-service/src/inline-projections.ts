@@ -26,6 +26,8 @@ import { evolveHoliday, evolveRoom, initialRoomState, minutesOf, type Holiday } 
 import type { StoreSession } from '@rr/events';
 import { holidaysById } from './holidays/state.ts';
 import { roomStates } from './write-state.ts';
+import { rekeyingProjections } from './inline-projections/rekeying.ts';
+import { noShowProjections } from './no-show/record.ts';
 
 /** An event being appended, with the stream it goes to. */
 export interface AppendedEvent<E extends CatalogueEvent = CatalogueEvent> {
@@ -501,29 +503,6 @@ const waitlistEntriesProjection = inlineProjection<OfferEvent>({
  * transaction. Rows that are no events (personal data, image bytes) are the commands' `record`,
  * written after these.
  */
-/**
- * The no-show rule's record (docs/product.md#no-show-rule): each release by the key of its
- * booking's address and the slot's day, what the booking and the waitlist decide the rule on.
- */
-const visitorNoShowsProjection = inlineProjection<
-  Extract<SlotTicketEvent, { type: 'TicketNoShowReleased' }>
->({
-  table: 'visitor_no_shows',
-  handles: ['TicketNoShowReleased'],
-  apply: async (tx, events) => {
-    await tx.send(
-      `INSERT INTO visitor_no_shows (ticket_id, visitor_key, date)
-       SELECT u.ticket_id, b.visitor_key, g.date
-         FROM unnest($1::uuid[], $2::text[]) AS u(ticket_id, owner_id)
-         JOIN bookings b ON b.owner_id = u.owner_id
-         JOIN ticket_state t ON t.ticket_id = u.ticket_id
-         JOIN timeslot_guard g ON g.time_slot_id = t.time_slot_id
-       ON CONFLICT (ticket_id) DO NOTHING`,
-      [events.map((e) => e.event.data.ticketId), events.map((e) => e.event.data.ownerId)],
-    );
-  },
-});
-
 export const inlineProjections: readonly InlineProjection[] = [
   roomStateProjection,
   roomOrderProjection,
@@ -533,7 +512,8 @@ export const inlineProjections: readonly InlineProjection[] = [
   openCartsProjection,
   bookingsProjection,
   waitlistEntriesProjection,
-  visitorNoShowsProjection,
+  ...rekeyingProjections,
+  ...noShowProjections,
 ];
 
 /** The inline projections by the event types they handle. */

@@ -14,14 +14,15 @@ import { systemClock, type Clock } from './clock.ts';
 import type { SignInLimits } from './sign-in-limit.ts';
 import { clientAddressKey, SignInLimitStore } from './sign-in-limit-store.ts';
 import {
-  campusAccount,
   localOnlyPolicy,
   localSignInAllowed,
   noStaffRole,
+  rolesForGroups,
   SIGN_IN_METHODS,
   SignInRecords,
   staffAccounts,
   startStaffSession,
+  type CampusSignInMethod,
   type StaffSignInPolicy,
 } from './staff-sso.ts';
 import { ProviderUnavailable, type OidcProvider } from './oidc-sign-in.ts';
@@ -104,6 +105,48 @@ export async function endUserSessions(pool: pg.Pool, username: string): Promise<
 export async function removeUser(pool: pg.Pool, username: string): Promise<boolean> {
   const r = await pool.query('DELETE FROM admin_users WHERE username = $1', [username]);
   return r.rowCount === 1;
+}
+
+export type CampusAccountResult =
+  | { ok: true; user: SessionUser; generation: number }
+  | { ok: false; reason: 'no-mapped-group' | 'local-account' };
+
+/**
+ * The account of a person the campus identity vouched for, created or updated with the roles
+ * its groups map to now (and the source it signed in with). A person in no mapped group gets no
+ * account, and an existing one loses its roles and sessions at once. A local account of the
+ * same name is never taken over: its password and roles stay its own (remove it first to let
+ * the campus identity have the name).
+ */
+export async function campusAccount(
+  pool: pg.Pool,
+  clock: Clock,
+  policy: StaffSignInPolicy,
+  method: CampusSignInMethod,
+  username: string,
+  groups: readonly string[],
+): Promise<CampusAccountResult> {
+  const roles = rolesForGroups(groups, policy.roleMap);
+  if (roles.length === 0) {
+    await pool.query(
+      `UPDATE admin_users SET roles = '{}', session_generation = session_generation + 1
+       WHERE username = $1 AND source <> 'local'`,
+      [username],
+    );
+    return { ok: false, reason: 'no-mapped-group' };
+  }
+  const r = await pool.query<{ session_generation: number }>(
+    `INSERT INTO admin_users (username, password_hash, roles, source, last_sign_in_at, created_at)
+     VALUES ($1, NULL, $2, $3, $4, $4)
+     ON CONFLICT (username) DO UPDATE SET roles = EXCLUDED.roles, source = EXCLUDED.source,
+       last_sign_in_at = EXCLUDED.last_sign_in_at
+     WHERE admin_users.source <> 'local'
+     RETURNING session_generation`,
+    [username, roles, method, clock.now()],
+  );
+  const row = r.rows[0];
+  if (!row) return { ok: false, reason: 'local-account' };
+  return { ok: true, user: { username, roles }, generation: row.session_generation };
 }
 
 const isRole = (r: string): r is Role => (STAFF_ROLES as readonly string[]).includes(r);

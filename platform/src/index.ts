@@ -31,3 +31,4 @@ export * from './saml-sign-in.ts';
 export * from './outbound-address.ts';
 export * from './webhooks.ts';
 export * from './calendar-file.ts';
+export * from './mail-outbox.ts';

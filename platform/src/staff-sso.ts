@@ -159,48 +159,6 @@ export async function eraseStaffSignInsBefore(pool: pg.Pool, before: Date): Prom
   return r.rowCount ?? 0;
 }
 
-export type CampusAccountResult =
-  | { ok: true; user: SessionUser; generation: number }
-  | { ok: false; reason: 'no-mapped-group' | 'local-account' };
-
-/**
- * The account of a person the campus identity vouched for, created or updated with the roles
- * its groups map to now (and the source it signed in with). A person in no mapped group gets no
- * account, and an existing one loses its roles and sessions at once. A local account of the
- * same name is never taken over: its password and roles stay its own (remove it first to let
- * the campus identity have the name).
- */
-export async function campusAccount(
-  pool: pg.Pool,
-  clock: Clock,
-  policy: StaffSignInPolicy,
-  method: CampusSignInMethod,
-  username: string,
-  groups: readonly string[],
-): Promise<CampusAccountResult> {
-  const roles = rolesForGroups(groups, policy.roleMap);
-  if (roles.length === 0) {
-    await pool.query(
-      `UPDATE admin_users SET roles = '{}', session_generation = session_generation + 1
-       WHERE username = $1 AND source <> 'local'`,
-      [username],
-    );
-    return { ok: false, reason: 'no-mapped-group' };
-  }
-  const r = await pool.query<{ session_generation: number }>(
-    `INSERT INTO admin_users (username, password_hash, roles, source, last_sign_in_at, created_at)
-     VALUES ($1, NULL, $2, $3, $4, $4)
-     ON CONFLICT (username) DO UPDATE SET roles = EXCLUDED.roles, source = EXCLUDED.source,
-       last_sign_in_at = EXCLUDED.last_sign_in_at
-     WHERE admin_users.source <> 'local'
-     RETURNING session_generation`,
-    [username, roles, method, clock.now()],
-  );
-  const row = r.rows[0];
-  if (!row) return { ok: false, reason: 'local-account' };
-  return { ok: true, user: { username, roles }, generation: row.session_generation };
-}
-
 /** The refusal a person without a staff role here sees (the staff app's permission screen). */
 export const noStaffRole = () =>
   new Problem(403, 'auth__no_staff_role', 'This account has no staff role here');

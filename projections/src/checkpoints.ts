@@ -18,6 +18,18 @@ export async function ensureCheckpoint(pool: Pick<Pool, 'query'>, name: string):
   );
 }
 
+/** Sets a checkpoint where a rebuild left it (the rebuild holds its row locked). */
+export async function setCheckpoint(
+  client: Pick<Pool, 'query'>,
+  name: string,
+  at: Position,
+): Promise<void> {
+  await client.query(
+    'UPDATE projection_checkpoints SET last_tx = $2::text::xid8, last_gp = $3, updated_at = now() WHERE name = $1',
+    [name, at.tx.toString(), at.gp.toString()],
+  );
+}
+
 export async function readCheckpoint(pool: Pick<Pool, 'query'>, name: string): Promise<Position> {
   const r = await pool.query<{ tx: string; gp: string }>(
     'SELECT last_tx::text AS tx, last_gp::text AS gp FROM projection_checkpoints WHERE name = $1',

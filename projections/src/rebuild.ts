@@ -1,6 +1,6 @@
 import { START, type EventStore } from '@rr/events';
 import type { Pool, PoolClient } from '@rr/platform';
-import { ensureCheckpoint } from './checkpoints.ts';
+import { ensureCheckpoint, setCheckpoint } from './checkpoints.ts';
 import { applyEvents, type Projection } from './projection.ts';
 
 /** Events read per round trip by a rebuild. */
@@ -67,12 +67,7 @@ export async function rebuildReadModels(
       );
       applied.forEach((n, i) => (open[i]!.applied += n));
     }
-    for (const o of open) {
-      await o.client.query(
-        'UPDATE projection_checkpoints SET last_tx = $2::text::xid8, last_gp = $3, updated_at = now() WHERE name = $1',
-        [o.projection.name, from.tx.toString(), from.gp.toString()],
-      );
-    }
+    for (const o of open) await setCheckpoint(o.client, o.projection.name, from);
     for (const o of open) await o.client.query('COMMIT');
     return open.map((o) => ({ name: o.projection.name, events: count, applied: o.applied }));
   } catch (err) {

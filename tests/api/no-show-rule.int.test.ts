@@ -191,6 +191,18 @@ describe('the no-show rule', () => {
         lifted_at: new Date('2027-02-05T10:00:00Z'),
       },
     ]);
+    // The lift is the admin's event on the key's no-show stream: the key, never the address.
+    const lifted = await suite.db.pool.query<{ event_type: string; data: unknown; actor: unknown }>(
+      `SELECT event_type, data, metadata->'actor' AS actor FROM events WHERE stream_id = $1`,
+      [`no-shows-${key}`],
+    );
+    expect(lifted.rows).toEqual([
+      {
+        event_type: 'NoShowBlockLifted',
+        data: { visitorKey: key, liftedThrough: '2027-02-04' },
+        actor: { kind: 'admin', username: 'boss' },
+      },
+    ]);
     expect(await (await admin.get('/api/admin/no-show-blocks')).json()).toEqual({ content: [] });
     expect((await admin.request('DELETE', `/api/admin/no-show-blocks/${key}`)).status).toBe(404);
     expect((await check(LIFTED)).status).toBe(204);

@@ -164,12 +164,19 @@ describe('re-keying what an earlier release stored', () => {
          SELECT ticket_id, $2, '2026-12-03' FROM ticket_state WHERE owner_id = $1`,
         [ownerId, previousKey('jo.reader+old@uni.example')],
       );
+      // A waitlist entry as the previous release's join kept it (under the key of its address).
+      const entryId = '00000000-0000-4000-8000-000000000001';
+      await db.pool.query(
+        `INSERT INTO waitlist_entries (entry_id, time_slot_id, visitor_key, email, language, erase_after)
+         VALUES ($1, $2, $3, 'Wait.Er+x@uni.example', 'de', '2026-12-04')`,
+        [entryId, s1, previousKey('wait.er+x@uni.example')],
+      );
       // Before the move, this release does not know the old spelling's entry.
       expect((await check('old.entry@uni.example')).status).toBe(204);
 
-      // The sub-addressed entry, the dotted spelling's entry and the booking ('twice@gmail.com'
-      // keeps its key: nothing of it folds).
-      expect(await rekeyStoredAddresses(app.deps)).toBe(3);
+      // The sub-addressed entry, the dotted spelling's entry, the booking and the waitlist entry
+      // ('twice@gmail.com' keeps its key: nothing of it folds).
+      expect(await rekeyStoredAddresses(app.deps)).toBe(4);
       // Idempotent: a second run (another process, the next round) finds nothing.
       expect(await rekeyStoredAddresses(app.deps)).toBe(0);
 
@@ -181,6 +188,41 @@ describe('re-keying what an earlier release stored', () => {
       ).toEqual({ visitor_key: app.deps.emailKey('jo.reader@uni.example') });
       expect((await db.pool.query('SELECT visitor_key FROM visitor_no_shows')).rows).toEqual([
         { visitor_key: app.deps.emailKey('jo.reader@uni.example') },
+      ]);
+      expect(
+        (
+          await db.pool.query('SELECT visitor_key FROM waitlist_entries WHERE entry_id = $1', [
+            entryId,
+          ])
+        ).rows[0],
+      ).toEqual({ visitor_key: app.deps.emailKey('wait.er@uni.example') });
+      // The rows moved by the job's events on the old keys' re-keying streams: keys, never the
+      // address.
+      expect(
+        (
+          await db.pool.query<{
+            stream_id: string;
+            event_type: string;
+            data: unknown;
+            actor: unknown;
+          }>(
+            `SELECT stream_id, event_type, data, metadata->'actor' AS actor FROM events
+              WHERE stream_id LIKE 'rekeying-%' ORDER BY global_position`,
+          )
+        ).rows,
+      ).toEqual([
+        {
+          stream_id: `rekeying-${previousKey('jo.reader+old@uni.example')}`,
+          event_type: 'BookingRekeyed',
+          data: { ownerId, visitorKey: app.deps.emailKey('jo.reader@uni.example') },
+          actor: { kind: 'system', job: 'visitor-rekeying' },
+        },
+        {
+          stream_id: `rekeying-${previousKey('wait.er+x@uni.example')}`,
+          event_type: 'WaitlistEntryRekeyed',
+          data: { entryId, visitorKey: app.deps.emailKey('wait.er@uni.example') },
+          actor: { kind: 'system', job: 'visitor-rekeying' },
+        },
       ]);
       // Staff see the entries by their addresses; the person's two became one, with the later
       // day and that entry's note. The re-keying ran beside the API (no position to wait for):

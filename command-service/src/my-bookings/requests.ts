@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { inTransaction, MY_BOOKINGS_LINK_HOURS, myBookingsRequestOf, problems } from '@rr/platform';
+import {
+  clearMailErrorsOf,
+  enqueueMails,
+  inTransaction,
+  MY_BOOKINGS_LINK_HOURS,
+  myBookingsRequestOf,
+  problems,
+} from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 import { cancelTickets } from '../booking/cancel.ts';
 
@@ -24,11 +31,9 @@ export async function requestMyBookingsLink(
       [id, input.email, deps.emailKey(input.email), input.language, now, expiresAt],
     );
     // The mail is named by the request (its owner id), so the erasure finds its file.
-    await client.query(
-      `INSERT INTO mail_outbox (id, kind, owner_id, created_at, next_attempt_at)
-       VALUES ($1, 'my-bookings-link', $2, $3, $3)`,
-      [`my-bookings-link:${id}`, id, now],
-    );
+    await enqueueMails(client, [
+      { id: `my-bookings-link:${id}`, kind: 'my-bookings-link', ownerId: id, at: now },
+    ]);
   });
 }
 
@@ -73,12 +78,10 @@ export async function eraseExpiredMyBookingsRequests(deps: CommandDeps): Promise
       'DELETE FROM my_bookings_requests WHERE expires_at <= $1 RETURNING id::text AS id',
       [deps.clock.now()],
     );
-    if (r.rowCount)
-      await client.query(
-        `UPDATE mail_outbox SET last_error = NULL
-          WHERE owner_id = ANY($1::text[]) AND last_error IS NOT NULL`,
-        [r.rows.map((x) => x.id)],
-      );
+    await clearMailErrorsOf(
+      client,
+      r.rows.map((x) => x.id),
+    );
     return r.rowCount ?? 0;
   });
 }

@@ -53,14 +53,7 @@ export function noShowCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'The key is not blocked now' },
       },
       handler: async ({ params, user }) => {
-        const lifted = await liftNoShowBlock(
-          deps.pool,
-          params.key,
-          actorOf(user),
-          deps.clock.now(),
-          today(),
-          deps.limits.noShowRule,
-        );
+        const lifted = await liftNoShowBlock(deps, params.key, actorOf(user));
         if (!lifted) throw problems.notFound('No-show block');
         return { body: lifted };
       },

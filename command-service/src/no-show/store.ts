@@ -1,12 +1,16 @@
 import { noShowBlockedUntil, noShowDaysCounted, type LocalDate, type NoShowRule } from '@rr/domain';
-import type { Actor } from '@rr/events';
-import { inTransaction, type Pool, type Queryable } from '@rr/platform';
+import { NoShowBlockLifted, type Actor } from '@rr/events';
+import type { Pool, Queryable } from '@rr/platform';
+import type { CommandDeps } from '../deps.ts';
+import { decisionTime, handleCommand } from '../command.ts';
+import { recordNoShowLift } from './record.ts';
+import { appendToNoShows, lockNoShows } from '../streams/no-shows.ts';
 
 /**
  * The staff's view of the no-show rule (docs/product.md#no-show-rule): which addresses it blocks
- * now, and lifting a block. The releases (`visitor_no_shows`) follow TicketNoShowReleased and are
- * no stream of their own, so a lift is a row beside them (`visitor_no_show_lifts`) naming its
- * actor and time.
+ * now, and lifting a block. The releases (`visitor_no_shows`) follow TicketNoShowReleased; a
+ * lift is a command on the key's no-show stream (NoShowBlockLifted), its row beside the releases
+ * (`visitor_no_show_lifts`, record.ts) what the rule reads.
  */
 export interface NoShowBlock {
   key: string;
@@ -66,31 +70,39 @@ export async function listNoShowBlocks(
 
 /**
  * Lifts the block of a key: its releases up to the last one no longer count. Null when the key is
- * not blocked now (nothing to lift). The key's row is locked so that two lifts take turns.
+ * not blocked now (nothing to lift). The key's no-show stream is locked, so two lifts take turns.
  */
 export async function liftNoShowBlock(
-  pool: Pool,
+  deps: CommandDeps,
   key: string,
   actor: Actor,
-  now: Date,
-  today: LocalDate,
-  rule: NoShowRule | undefined,
 ): Promise<{ liftedThrough: LocalDate } | null> {
+  const rule = deps.limits.noShowRule;
   if (!rule) return null;
-  return inTransaction(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`no-show-lift:${key}`]);
-    const row = (await blockRows(client, key))[0];
-    const block = row ? blockOf(row, today, rule) : null;
-    if (!block) return null;
-    const liftedThrough = block.noShowDays[block.noShowDays.length - 1]!;
-    await client.query(
-      `INSERT INTO visitor_no_show_lifts (visitor_key, lifted_through, actor, lifted_at)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (visitor_key) DO UPDATE
-         SET lifted_through = EXCLUDED.lifted_through, actor = EXCLUDED.actor,
-             lifted_at = EXCLUDED.lifted_at`,
-      [key, liftedThrough, JSON.stringify(actor), now],
-    );
-    return { liftedThrough };
+  const { answer } = await handleCommand(deps.store, {
+    actor,
+    load: async (s) => {
+      const version = await lockNoShows(s, key);
+      const row = (await blockRows(s.client, key))[0];
+      return { version, row, at: decisionTime(deps) };
+    },
+    decide: ({ row, at }) => {
+      const block = row ? blockOf(row, at.today, rule) : null;
+      return block
+        ? [NoShowBlockLifted.create({ visitorKey: key, liftedThrough: block.noShowDays.at(-1)! })]
+        : [];
+    },
+    appends: (events, { version }) => appendToNoShows(key, version, events),
+    record: async (s, events, { at }) => {
+      for (const e of events)
+        await recordNoShowLift(s, {
+          visitorKey: key,
+          liftedThrough: e.data.liftedThrough,
+          actor,
+          at: at.now,
+        });
+    },
+    answer: (events) => (events[0] ? { liftedThrough: events[0].data.liftedThrough } : null),
   });
+  return answer;
 }

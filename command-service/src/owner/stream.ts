@@ -1,6 +1,6 @@
 import { type Actor, type StoreSession } from '@rr/events';
 import { lockSlots } from '../streams/timeslot.ts';
-import { eraseConfirmationTokens } from '@rr/platform';
+import { clearMailErrorsOf, eraseConfirmationTokens } from '@rr/platform';
 import {
   decideOwner,
   normalizeEmail,
@@ -109,10 +109,7 @@ export async function erasePersonalDataOf(
     { type: 'ErasePersonalData' },
     async (s) => {
       await s.client.query('DELETE FROM personal_data WHERE owner_id = $1', [ownerId]);
-      await s.client.query(
-        'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = $1 AND last_error IS NOT NULL',
-        [ownerId],
-      );
+      await clearMailErrorsOf(s.client, [ownerId]);
       await eraseConfirmationTokens(s.client, ownerId);
     },
   );

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as blacklist from './blacklist.ts';
 import * as holidays from './holidays.ts';
+import * as noShows from './no-shows.ts';
+import * as rekeying from './rekeying.ts';
 import * as room from './room.ts';
 import * as roomOrder from './room-order.ts';
 import * as timeslot from './timeslot.ts';
@@ -26,6 +28,8 @@ const modules = {
   appendToRoomOrder: roomOrder.writers,
   appendToHolidays: holidays.writers,
   appendToBlacklist: blacklist.writers,
+  appendToNoShows: noShows.writers,
+  appendToRekeying: rekeying.writers,
 } satisfies Record<string, readonly string[]>;
 
 function sources(dir: string): string[] {

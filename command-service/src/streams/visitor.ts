@@ -15,7 +15,7 @@ import { evolveVisitor, initialVisitor, type VisitorState } from '@rr/domain';
 export const VISITOR_STREAM = 'visitor';
 
 /** The command-side files whose decisions append to a visitor's stream. */
-export const writers = ['booking/store.ts', 'booking/confirm.ts', 'booking/rekey.ts'] as const;
+export const writers = ['booking/store.ts', 'booking/confirm.ts', 'erasure/rekey.ts'] as const;
 
 export async function loadVisitor(s: StoreSession, visitorKey: string): Promise<VisitorState> {
   const { events } = await s.readStream(visitorStreamId(visitorKey));

@@ -5,6 +5,8 @@ import type { HolidayEvent } from './holidays.ts';
 import type { BlacklistEvent } from './blacklist.ts';
 import type { SlotTicketEvent, TransactionEvent, VisitorEvent } from './booking.ts';
 import type { WaitlistEvent } from './waitlist.ts';
+import type { NoShowEvent } from './no-shows.ts';
+import type { RekeyingEvent } from './rekeying.ts';
 
 /** Every event the catalogue defines, as `{ type, data }`: what asStreamEvents may name. */
 export type CatalogueEvent =
@@ -16,7 +18,9 @@ export type CatalogueEvent =
   | SlotTicketEvent
   | TransactionEvent
   | VisitorEvent
-  | WaitlistEvent;
+  | WaitlistEvent
+  | NoShowEvent
+  | RekeyingEvent;
 
 /**
  * An event of the log (or of an append) read as one of the catalogue's types: the record's own

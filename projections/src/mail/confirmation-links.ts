@@ -1,4 +1,4 @@
-import type { Queryable } from '@rr/platform';
+import { enqueueSelectedMails, type Queryable } from '@rr/platform';
 
 /**
  * The rolling upgrade to confirmation links with a token (docs/product.md#confirmed-addresses):
@@ -13,17 +13,15 @@ import type { Queryable } from '@rr/platform';
  * many mails it enqueued.
  */
 export async function enqueueConfirmationLinks(db: Queryable, now: Date): Promise<number> {
-  const r = await db.query(
-    `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
-     SELECT DISTINCT ON (m.owner_id) 'confirmation-link:' || m.owner_id, 'confirmation',
-            m.owner_id, m.ticket_ids, $1::timestamptz, $1::timestamptz
+  return enqueueSelectedMails(
+    db,
+    `SELECT DISTINCT ON (m.owner_id) 'confirmation-link:' || m.owner_id, 'confirmation',
+            m.owner_id, m.ticket_ids, NULL::text, $1::timestamptz
        FROM (SELECT DISTINCT owner_id FROM ticket_state
               WHERE status = 'BOOKED' AND confirm_by IS NOT NULL AND confirm_by > $1) t
        JOIN mail_outbox m ON m.owner_id = t.owner_id AND m.kind = 'confirmation' AND m.status = 'sent'
       WHERE NOT EXISTS (SELECT 1 FROM confirmation_tokens c WHERE c.owner_id = t.owner_id)
-      ORDER BY m.owner_id, m.created_at
-     ON CONFLICT (id) DO NOTHING`,
+      ORDER BY m.owner_id, m.created_at`,
     [now],
   );
-  return r.rowCount ?? 0;
 }

@@ -1,5 +1,10 @@
 import type { RecordedEvent } from '@rr/events';
-import type { PoolClient } from '@rr/platform';
+import {
+  enqueueMails,
+  enqueueSelectedMails,
+  enqueueTicketMail,
+  type PoolClient,
+} from '@rr/platform';
 import type { Projection } from '../projection.ts';
 
 /**
@@ -28,44 +33,53 @@ export const mailOutboxReactor: Projection = {
   async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
     if (event.type === 'TransactionBooked') {
       const d = event.data as { ownerId: string; ticketIds: string[] };
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
-         VALUES ($1, 'confirmation', $2, $3, $4, $4) ON CONFLICT (id) DO NOTHING`,
-        [`confirmation:${event.eventId}`, d.ownerId, d.ticketIds, event.createdAt],
-      );
+      await enqueueMails(client, [
+        {
+          id: `confirmation:${event.eventId}`,
+          kind: 'confirmation',
+          ownerId: d.ownerId,
+          ticketIds: d.ticketIds,
+          at: event.createdAt,
+        },
+      ]);
       return;
     }
     if (event.type === 'SeatOffered') {
       // The offer's mail, to the entry (its address stays beside the log).
       const d = event.data as { entryId: string };
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, created_at, next_attempt_at)
-         VALUES ($1, 'waitlist-offer', $2, $3, $3) ON CONFLICT (id) DO NOTHING`,
-        [`waitlist-offer:${event.eventId}`, d.entryId, event.createdAt],
-      );
+      await enqueueMails(client, [
+        {
+          id: `waitlist-offer:${event.eventId}`,
+          kind: 'waitlist-offer',
+          ownerId: d.entryId,
+          at: event.createdAt,
+        },
+      ]);
       return;
     }
     if (event.type === 'WaitlistJoined') {
       // The confirmation of the place in line, with the link to leave it.
       const d = event.data as { entryId: string };
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, created_at, next_attempt_at)
-         VALUES ($1, 'waitlist-joined', $2, $3, $3) ON CONFLICT (id) DO NOTHING`,
-        [`waitlist-joined:${event.eventId}`, d.entryId, event.createdAt],
-      );
+      await enqueueMails(client, [
+        {
+          id: `waitlist-joined:${event.eventId}`,
+          kind: 'waitlist-joined',
+          ownerId: d.entryId,
+          at: event.createdAt,
+        },
+      ]);
       return;
     }
     if (event.type === 'TimeSlotClosed') {
       // Everyone still waiting for the slot (or holding an offer of it) is told it closed, each
       // by a mail of their own to their address beside the log, while it is there.
       const d = event.data as { timeSlotId: string; reason: string };
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, reason, created_at, next_attempt_at)
-         SELECT 'waitlist-closed:' || $1 || ':' || w.entry_id, 'waitlist-closed', w.entry_id::text,
-                $3, $4, $4
+      await enqueueSelectedMails(
+        client,
+        `SELECT 'waitlist-closed:' || $1 || ':' || w.entry_id, 'waitlist-closed', w.entry_id::text,
+                NULL::uuid[], $3::text, $4::timestamptz
            FROM waitlist_entries w
-          WHERE w.time_slot_id = $2 AND w.status IN ('waiting', 'offered') AND w.email IS NOT NULL
-         ON CONFLICT (id) DO NOTHING`,
+          WHERE w.time_slot_id = $2 AND w.status IN ('waiting', 'offered') AND w.email IS NOT NULL`,
         [event.eventId, d.timeSlotId, d.reason, event.createdAt],
       );
       return;
@@ -73,11 +87,15 @@ export const mailOutboxReactor: Projection = {
     if (event.type === 'TicketCancelled' && (event.data as { movedTo?: string }).movedTo) {
       // A rebooking: one mail confirming the new ticket, no cancellation mail.
       const d = event.data as { ownerId: string; movedTo: string };
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
-         VALUES ($1, 'move', $2, ARRAY[$3::uuid], $4, $4) ON CONFLICT (id) DO NOTHING`,
-        [`move:${event.eventId}`, d.ownerId, d.movedTo, event.createdAt],
-      );
+      await enqueueMails(client, [
+        {
+          id: `move:${event.eventId}`,
+          kind: 'move',
+          ownerId: d.ownerId,
+          ticketIds: [d.movedTo],
+          at: event.createdAt,
+        },
+      ]);
       return;
     }
     if (
@@ -93,20 +111,14 @@ export const mailOutboxReactor: Projection = {
             ? 'release'
             : 'unconfirmed';
       // One mail per owner and request: a staff cancellation gives all its tickets one reason.
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at, reason)
-         VALUES ($1, $5, $2, ARRAY[$3::uuid], $4, $4, $6)
-         ON CONFLICT (id) DO UPDATE SET ticket_ids = CASE WHEN $3::uuid = ANY(mail_outbox.ticket_ids) THEN mail_outbox.ticket_ids
-                                                      ELSE array_append(mail_outbox.ticket_ids, $3::uuid) END`,
-        [
-          `${kind}:${event.position.tx}:${d.ownerId}`,
-          d.ownerId,
-          d.ticketId,
-          event.createdAt,
-          kind,
-          d.reason ?? null,
-        ],
-      );
+      await enqueueTicketMail(client, {
+        id: `${kind}:${event.position.tx}:${d.ownerId}`,
+        kind,
+        ownerId: d.ownerId,
+        ticketId: d.ticketId,
+        reason: d.reason ?? null,
+        at: event.createdAt,
+      });
     }
   },
 };

@@ -8,6 +8,7 @@ import {
   type SlotEvent,
 } from '@rr/domain';
 import {
+  enqueueSelectedMails,
   startIntervalJob,
   type Clock,
   type IntervalJob,
@@ -41,11 +42,12 @@ export function reminderOutboxId(ownerId: string, date: string): string {
 }
 
 /**
+ * The reminders due now, as the outbox enqueues them (enqueueSelectedMails).
  * All times compare in the database against the clock's instant ($1): a slot starts at its local
  * date and time in the library's zone ($3). The date bounds let the (room_id, date) index find
  * the candidates; the exact window follows.
  */
-const ENQUEUE = `
+const DUE = `
   WITH booked AS (
     SELECT t.id, t.owner_id, t.date, t.start_time, t.booked_at,
            (t.date + t.start_time::time) AT TIME ZONE $3 AS starts_at,
@@ -58,17 +60,15 @@ const ENQUEUE = `
        AND t.date <= (($1::timestamptz + make_interval(hours => (r.services->>'reminderHoursBefore')::int))
                       AT TIME ZONE $3)::date
   )
-  INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
   SELECT 'reminder:' || b.owner_id || ':' || to_char(b.date, 'YYYY-MM-DD'), 'reminder', b.owner_id,
-         array_agg(b.id ORDER BY b.start_time, b.id), $1, $1
+         array_agg(b.id ORDER BY b.start_time, b.id), NULL::text, $1::timestamptz
     FROM booked b
    WHERE b.starts_at > $1
      AND EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = b.owner_id AND p.email IS NOT NULL)
      AND NOT EXISTS (SELECT 1 FROM mail_outbox m
                       WHERE m.id = 'reminder:' || b.owner_id || ':' || to_char(b.date, 'YYYY-MM-DD'))
    GROUP BY b.owner_id, b.date
-  HAVING bool_or(b.starts_at - b.ahead <= $1 AND b.booked_at <= b.starts_at - b.ahead)
-  ON CONFLICT (id) DO NOTHING`;
+  HAVING bool_or(b.starts_at - b.ahead <= $1 AND b.booked_at <= b.starts_at - b.ahead)`;
 
 export interface ReminderJobOptions {
   pool: Pool;
@@ -80,8 +80,11 @@ export interface ReminderJobOptions {
 /** One round of the reminder job: enqueues the reminders now due; answers how many. */
 export async function enqueueDueReminders(o: ReminderJobOptions): Promise<number> {
   const now = o.clock.now();
-  const r = await o.pool.query(ENQUEUE, [now, localDateTime(now, o.timeZone).date, o.timeZone]);
-  const n = r.rowCount ?? 0;
+  const n = await enqueueSelectedMails(o.pool, DUE, [
+    now,
+    localDateTime(now, o.timeZone).date,
+    o.timeZone,
+  ]);
   if (n) o.logger.info({ reminders: n }, 'reminders enqueued');
   return n;
 }

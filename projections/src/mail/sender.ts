@@ -9,7 +9,12 @@ import {
   type TransactionEvent,
 } from '@rr/events';
 import {
+  claimDueMail,
+  deferMail,
   issueConfirmationToken,
+  markMailSent,
+  releaseMailLease,
+  skipMail,
   localDateTime,
   mailFileName,
   qrPng,
@@ -19,6 +24,7 @@ import {
   type Clock,
   type Logger,
   type Pool,
+  type ClaimedMail,
 } from '@rr/platform';
 import {
   checkInImageCid,
@@ -99,15 +105,9 @@ function smtpOptions(url: string) {
   };
 }
 
-interface OutboxRow {
-  id: string;
-  kind: MailKind | 'waitlist-offer' | 'waitlist-joined' | 'waitlist-closed' | 'my-bookings-link';
-  owner_id: string;
-  ticket_ids: string[];
-  attempts: number;
-  /** Staff's reason (a cancellation's or a closure's), null without one. */
-  reason: string | null;
-}
+type OutboxRow = ClaimedMail<
+  MailKind | 'waitlist-offer' | 'waitlist-joined' | 'waitlist-closed' | 'my-bookings-link'
+>;
 
 /**
  * How long a claimed mail belongs to its sender: far longer than one SMTP attempt (connection and
@@ -115,22 +115,6 @@ interface OutboxRow {
  * first; after a crash, the mail is tried again once the lease has run out.
  */
 export const MAIL_LEASE_MS = 5 * 60_000;
-
-/**
- * Claims the oldest due mail nobody holds (or whose holder's lease ran out): one statement, its
- * own short transaction, committed at once. The row lock (SKIP LOCKED) lasts only as long as
- * the statement; the lease (`leased_until`, `lease_owner`) keeps other senders away while this
- * one talks to SMTP outside any transaction. The outer conditions repeat the inner ones: a row
- * another sender claimed meanwhile is not taken twice.
- */
-const CLAIM = `
-  UPDATE mail_outbox m SET leased_until = $2, lease_owner = $3
-   WHERE m.id = (SELECT id FROM mail_outbox
-                  WHERE status = 'pending' AND next_attempt_at <= $1
-                    AND (leased_until IS NULL OR leased_until <= $1)
-                  ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-     AND m.status = 'pending' AND (m.leased_until IS NULL OR m.leased_until <= $1)
-  RETURNING m.id, m.kind, m.owner_id, m.ticket_ids, m.attempts, m.reason`;
 
 /**
  * Sends the outbox, one mail at a time: claim it with a lease (a short statement), load its data
@@ -183,12 +167,12 @@ export class MailSender {
   private async sendOne(): Promise<'none' | 'sent' | 'failed' | 'skipped'> {
     const lease = randomUUID();
     const now = this.o.clock.now();
-    const claimed = await this.o.pool.query<OutboxRow>(CLAIM, [
+    const row = await claimDueMail<OutboxRow['kind']>(
+      this.o.pool,
       now,
       new Date(now.getTime() + this.leaseMs),
       lease,
-    ]);
-    const row = claimed.rows[0];
+    );
     if (!row) return 'none';
     let input: Loaded | null;
     try {
@@ -228,20 +212,11 @@ export class MailSender {
                   )
                 : await this.load(row);
     } catch (err) {
-      await this.o.pool
-        .query(
-          'UPDATE mail_outbox SET leased_until = NULL, lease_owner = NULL WHERE id = $1 AND lease_owner = $2',
-          [row.id, lease],
-        )
-        .catch(() => undefined);
+      await releaseMailLease(this.o.pool, row.id, lease).catch(() => undefined);
       throw err;
     }
     if (!input) {
-      await this.o.pool.query(
-        `UPDATE mail_outbox SET status = 'skipped', leased_until = NULL, lease_owner = NULL
-          WHERE id = $1 AND lease_owner = $2`,
-        [row.id, lease],
-      );
+      await skipMail(this.o.pool, row.id, lease);
       return 'skipped';
     }
     try {
@@ -249,34 +224,25 @@ export class MailSender {
     } catch (err) {
       const delayS = Math.min(2 ** row.attempts, 300);
       const error = redactedSendError(err, [input.to, ...input.names]);
-      // The error text only while the owner still has personal data (an erasure may have run
-      // during the attempt; it cleared the owner's errors).
-      const r = await this.o.pool.query(
-        `UPDATE mail_outbox m SET attempts = attempts + 1, next_attempt_at = $3,
-                last_error = CASE WHEN EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = m.owner_id)
-                                  THEN $4 END,
-                leased_until = NULL, lease_owner = NULL
-          WHERE id = $1 AND lease_owner = $2`,
-        [row.id, lease, new Date(this.o.clock.now().getTime() + delayS * 1000), error],
+      const kept = await deferMail(
+        this.o.pool,
+        row.id,
+        lease,
+        new Date(this.o.clock.now().getTime() + delayS * 1000),
+        error,
       );
       this.o.logger.warn(
         {
           outboxId: row.id,
           attempts: row.attempts + 1,
           error: sendErrorCode(err),
-          ...(r.rowCount ? {} : { leaseLost: true }),
+          ...(kept ? {} : { leaseLost: true }),
         },
         'mail not sent; will retry',
       );
       return 'failed';
     }
-    const r = await this.o.pool.query(
-      `UPDATE mail_outbox SET status = 'sent', sent_at = $3, attempts = attempts + 1,
-              leased_until = NULL, lease_owner = NULL
-        WHERE id = $1 AND lease_owner = $2`,
-      [row.id, lease, this.o.clock.now()],
-    );
-    if (!r.rowCount)
+    if (!(await markMailSent(this.o.pool, row.id, lease, this.o.clock.now())))
       this.o.logger.warn(
         { outboxId: row.id },
         'mail sent after its lease ran out; another sender may send it again',

@@ -9,8 +9,9 @@ import {
 import type { CommandDeps } from '../deps.ts';
 import { erasePersonalDataOf } from '../owner/stream.ts';
 import { eraseWaitlistEntries } from '../waitlist/commands.ts';
-import { rekeyStoredAddresses } from './rekey.ts';
+import { eraseNoShowsThrough } from '../no-show/record.ts';
 import { eraseExpiredMyBookingsRequests } from '../my-bookings/requests.ts';
+import { rekeyStoredAddresses } from './rekey.ts';
 
 export interface ErasureOptions {
   /** Where the mail sender writes `.eml` files without SMTP (DATA_DIR/mail); swept each round. */
@@ -20,7 +21,10 @@ export interface ErasureOptions {
 }
 
 /**
- * The erasure job: the day after the last booked day of a booking, its personal data is deleted,
+ * The erasure job, the one place that erases personal data on its schedule: it decides what is
+ * due and calls the erase function of each table's owner (the booking's owner, the waitlist, the
+ * no-show rule, the "my bookings" requests, the record of staff sign-ins), never writing their
+ * tables itself. The day after the last booked day of a booking, its personal data is deleted,
  * the owner's mail errors (SMTP replies may quote the address) are cleared and
  * `PersonalDataErased` is appended to the booking's cart stream, in one transaction. After the
  * commits, the `.eml` files of every owner without personal data are deleted: idempotent, so a
@@ -51,13 +55,7 @@ export async function erasePersonalData(
   // The no-show rule's record goes once the rule no longer needs it: its window and the block it
   // may start have passed; without the rule at once (docs/product.md#no-show-rule).
   const erasableThrough = noShowsErasableThrough(today, deps.limits.noShowRule);
-  const noShows = await deps.pool.query('DELETE FROM visitor_no_shows WHERE date <= $1', [
-    erasableThrough,
-  ]);
-  // A staff lift covers releases up to its day: once they are gone, it says nothing more.
-  await deps.pool.query('DELETE FROM visitor_no_show_lifts WHERE lifted_through <= $1', [
-    erasableThrough,
-  ]);
+  const noShows = await eraseNoShowsThrough(deps.pool, erasableThrough);
   // "My bookings" requests: the address goes once the link has expired (docs/product.md#my-bookings).
   const requests = await eraseExpiredMyBookingsRequests(deps);
   // The record of staff sign-ins keeps what was typed for its period only
@@ -68,14 +66,14 @@ export async function erasePersonalData(
   );
   // Files are no transaction's part: deleted after the commits, from what the database says.
   const files = mailDir ? await removeErasedMailFiles(deps.pool, mailDir) : 0;
-  if (erased || files || waitlist || noShows.rowCount || requests || signIns)
+  if (erased || files || waitlist || noShows || requests || signIns)
     deps.logger.info(
       {
         erased,
         waitlist,
         myBookingsRequests: requests,
         mailFiles: files,
-        noShows: noShows.rowCount,
+        noShows,
         staffSignIns: signIns,
       },
       'personal data erased',

@@ -1,9 +1,18 @@
-import { asStreamEvents, visitorStreamId, type RecordedEvent, type VisitorEvent } from '@rr/events';
+import {
+  asStreamEvents,
+  BookingRekeyed,
+  rekeyingStreamId,
+  visitorStreamId,
+  WaitlistEntryRekeyed,
+  type RecordedEvent,
+  type VisitorEvent,
+} from '@rr/events';
 import { DOT_FOLDING_DOMAINS, evolveVisitor, initialVisitor, moveVisitorTickets } from '@rr/domain';
 import type { CommandDeps } from '../deps.ts';
 import { decisionTime, foldStream, handleCommand } from '../command.ts';
 import { moveBlacklistEntry } from '../blacklist/stream.ts';
 import { appendToVisitor } from '../streams/visitor.ts';
+import { appendToRekeying, lockRekeying } from '../streams/rekeying.ts';
 
 /**
  * Addresses whose key a fold may change (docs/product.md#one-person-one-key): a sub-address, or a
@@ -15,10 +24,12 @@ const foldable = (column: string) =>
 /**
  * Re-keys what is stored beside the log under an older key of an address, while the address is
  * still known (before its erasure): blacklist entries (moved between their streams), bookings
- * (their tickets still to come moved between the visitor streams, the row's `visitor_key`
- * updated) and waitlist entries (the row's `visitor_key`). Idempotent and safe beside a second
- * process: each move is a command on the streams it changes, and a row already re-keyed is
- * skipped. Events already written keep the key they were written with (docs/product.md#one-person-one-key).
+ * (their tickets still to come moved between the visitor streams; BookingRekeyed moves the row's
+ * `visitor_key` and its no-show releases) and waitlist entries (WaitlistEntryRekeyed moves the
+ * row's `visitor_key`). The re-keying events go to the older key's re-keying stream; their
+ * inline projections move the rows. Idempotent and safe beside a second process: each move is a
+ * command on the streams it changes, and a row already re-keyed is skipped. Events already
+ * written keep the key they were written with (docs/product.md#one-person-one-key).
  * Answers how many rows it re-keyed.
  */
 export async function rekeyStoredAddresses(deps: CommandDeps): Promise<number> {
@@ -51,12 +62,11 @@ export async function rekeyStoredAddresses(deps: CommandDeps): Promise<number> {
   );
   for (const r of waiting.rows) {
     const newKey = deps.emailKey(r.email);
-    if (newKey === r.visitor_key) continue;
-    const u = await deps.pool.query(
-      'UPDATE waitlist_entries SET visitor_key = $2 WHERE entry_id = $1 AND visitor_key = $3',
-      [r.entry_id, newKey, r.visitor_key],
-    );
-    moved += u.rowCount ?? 0;
+    if (
+      newKey !== r.visitor_key &&
+      (await moveWaitlistEntry(deps, r.entry_id, r.visitor_key, newKey))
+    )
+      moved += 1;
   }
   if (moved) deps.logger.info({ moved }, 'stored addresses re-keyed');
   return moved;
@@ -64,7 +74,7 @@ export async function rekeyStoredAddresses(deps: CommandDeps): Promise<number> {
 
 /**
  * One booking to the key of its address now: its tickets still to come, its row and its no-show
- * releases.
+ * releases (BookingRekeyed).
  */
 async function moveBooking(
   deps: CommandDeps,
@@ -74,10 +84,11 @@ async function moveBooking(
 ): Promise<boolean> {
   const oldStream = visitorStreamId(oldKey);
   const newStream = visitorStreamId(newKey);
+  const rekeying = rekeyingStreamId(oldKey);
   const { answer } = await handleCommand(deps.store, {
     actor: { kind: 'system', job: 'visitor-rekeying' },
     load: async (s) => {
-      const streams = await s.lockAndReadStreams([oldStream, newStream]);
+      const streams = await s.lockAndReadStreams([oldStream, newStream, rekeying]);
       const row = await s.client.query<{ visitor_key: string }>(
         'SELECT visitor_key FROM bookings WHERE owner_id = $1 FOR UPDATE',
         [ownerId],
@@ -87,31 +98,49 @@ async function moveBooking(
         current: row.rows[0]?.visitor_key === oldKey,
         from: foldStream(fromEvents, evolveVisitor, initialVisitor),
         to: foldStream(streams.get(newStream) ?? [], evolveVisitor, initialVisitor),
+        // Read from its start: its version is its length.
+        rekeyingVersion: (streams.get(rekeying) ?? []).length,
         ticketIds: ticketsOf(fromEvents, ownerId),
       };
     },
     decide: (state) =>
       state.current
-        ? moveVisitorTickets(state.from, ownerId, state.ticketIds, decisionTime(deps).today)
-        : { from: [], to: [] },
+        ? {
+            ...moveVisitorTickets(state.from, ownerId, state.ticketIds, decisionTime(deps).today),
+            rekeyed: [BookingRekeyed.create({ ownerId, visitorKey: newKey })],
+          }
+        : { from: [], to: [], rekeyed: [] },
     appends: (d, state) => [
       ...appendToVisitor(oldKey, state.from, d.from),
       ...appendToVisitor(newKey, state.to, d.to),
+      ...appendToRekeying(oldKey, state.rekeyingVersion, d.rekeyed),
     ],
-    record: async (s, _d, state) => {
-      if (!state.current) return;
-      await s.client.query('UPDATE bookings SET visitor_key = $2 WHERE owner_id = $1', [
-        ownerId,
-        newKey,
-      ]);
-      // Its no-show releases count for the person's key too (docs/product.md#no-show-rule).
-      await s.client.query(
-        `UPDATE visitor_no_shows n SET visitor_key = $2 FROM ticket_state t
-          WHERE t.ticket_id = n.ticket_id AND t.owner_id = $1`,
-        [ownerId, newKey],
-      );
-    },
     answer: (_d, state) => state.current,
+  });
+  return answer;
+}
+
+/** One waitlist entry to the key of its address now (WaitlistEntryRekeyed). */
+async function moveWaitlistEntry(
+  deps: CommandDeps,
+  entryId: string,
+  oldKey: string,
+  newKey: string,
+): Promise<boolean> {
+  const { answer } = await handleCommand(deps.store, {
+    actor: { kind: 'system', job: 'visitor-rekeying' },
+    load: async (s) => {
+      const version = await lockRekeying(s, oldKey);
+      const row = await s.client.query<{ visitor_key: string }>(
+        'SELECT visitor_key FROM waitlist_entries WHERE entry_id = $1 FOR UPDATE',
+        [entryId],
+      );
+      return { version, current: row.rows[0]?.visitor_key === oldKey };
+    },
+    decide: ({ current }) =>
+      current ? [WaitlistEntryRekeyed.create({ entryId, visitorKey: newKey })] : [],
+    appends: (events, { version }) => appendToRekeying(oldKey, version, events),
+    answer: (events) => events.length > 0,
   });
   return answer;
 }
