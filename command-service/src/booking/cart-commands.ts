@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EventStore } from '@rr/events';
 import { lockSlots } from '../streams/timeslot.ts';
 import {
   decideReservation,
@@ -17,15 +18,33 @@ import { cartCacheOf, lockCartWithSlots, rememberCart } from '../streams/transac
 
 const visitor = { kind: 'visitor' } as const;
 
+/** Where a refused add wanted its seat, for the insights' unmet demand. */
+type SlotPlace = { timeSlotId: string; roomId: string; date: string };
+const placeOf = (timeSlotId: string, slot: { roomId: string; date: string } | undefined) =>
+  slot && slot.roomId !== '' ? { timeSlotId, roomId: slot.roomId, date: slot.date } : undefined;
+
+/**
+ * The rooms a cart command will read, when its cart and slot are cached: the rooms of the
+ * cart's tickets and the slot's (null when any is unknown).
+ */
+function knownRoomsOf(
+  store: EventStore,
+  transactionId: string,
+  extraSlot: string | null,
+): string[] | null {
+  const cart = cartCacheOf(store).get(transactionId);
+  if (!cart) return null;
+  const extraRoom = extraSlot ? cachedRoomOf(store, extraSlot) : null;
+  if (extraSlot && !extraRoom) return null;
+  return [...cart.tickets.map((t) => t.roomId), ...(extraRoom ? [extraRoom] : [])];
+}
+
 /** The visitor's cart commands: add, remove, touch, remove the cart. */
 export function cartCommands(deps: CommandDeps) {
   const { store, limits } = deps;
   const context = () => ({ ...decisionTime(deps), limits, timeZone: deps.timeZone });
   // Refused adds, for the insights' unmet demand: recorded after the answer, never on its way.
   const refusals = new RefusalRecorder(deps.pool, deps.clock, deps.logger);
-  type SlotPlace = { timeSlotId: string; roomId: string; date: string };
-  const placeOf = (timeSlotId: string, slot: { roomId: string; date: string } | undefined) =>
-    slot && slot.roomId !== '' ? { timeSlotId, roomId: slot.roomId, date: slot.date } : undefined;
 
   /**
    * A command on a cart: the cart and the slots it touches (and `extraSlot`) locked and folded,
@@ -48,7 +67,7 @@ export function cartCommands(deps: CommandDeps) {
         } = await lockedWithWindow(
           s,
           context().today,
-          knownRoomsOf(transactionId, extraSlot),
+          knownRoomsOf(store, transactionId, extraSlot),
           () => lockCartWithSlots(s, transactionId, extraSlot ? [extraSlot] : []),
           ({ cart, slots }) => [
             ...cart.tickets.map((t) => t.roomId),
@@ -80,18 +99,6 @@ export function cartCommands(deps: CommandDeps) {
       if (command.type === 'AddTicket') refusals.note(err, transactionId, place);
       throw err;
     }
-  }
-
-  /**
-   * The rooms a cart command will read, when its cart and slot are cached: the rooms of the
-   * cart's tickets and the slot's (null when any is unknown).
-   */
-  function knownRoomsOf(transactionId: string, extraSlot: string | null): string[] | null {
-    const cart = cartCacheOf(store).get(transactionId);
-    if (!cart) return null;
-    const extraRoom = extraSlot ? cachedRoomOf(store, extraSlot) : null;
-    if (extraSlot && !extraRoom) return null;
-    return [...cart.tickets.map((t) => t.roomId), ...(extraRoom ? [extraRoom] : [])];
   }
 
   type CartResult = Awaited<ReturnType<typeof runCart>>;

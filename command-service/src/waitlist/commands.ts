@@ -38,6 +38,229 @@ const matcher = { kind: 'system', job: 'waitlist-matcher' } as const;
 /** The decision's state, with the slot's id and the rooms the cart's answer names. */
 type Loaded = WaitlistState & { timeSlotId: string; rooms: ReadonlyMap<string, RoomState> };
 
+const waitlistContext = (deps: CommandDeps) => ({
+  ...decisionTime(deps),
+  limits: deps.limits,
+  timeZone: deps.timeZone,
+  newOfferId: () => randomBytes(16).toString('hex'),
+  passOver: deps.waitlistPassOver !== false,
+});
+
+async function loadSlot(
+  deps: CommandDeps,
+  s: StoreSession,
+  timeSlotId: string,
+  cart: string | null,
+) {
+  const slot = (await lockCartAndSlots(s, cart, [timeSlotId])).get(timeSlotId)!;
+  const { rooms, holidays } = await roomsWithHolidays(
+    s.client,
+    slot.status === 'none' ? [] : [slot.roomId],
+    decisionTime(deps).today,
+  );
+  return {
+    slot,
+    room: rooms.get(slot.roomId),
+    rooms,
+    holidays,
+    visitor: initialVisitor,
+    blacklist: initialBlacklistState,
+    timeSlotId,
+  };
+}
+
+const slotAppend = (d: WaitlistDecision, state: Loaded) =>
+  appendToSlot(state.timeSlotId, state.slot, d.slot);
+
+/** A visitor joins a full slot's line; answers the entry and its place in line. */
+async function join(deps: CommandDeps, timeSlotId: string, body: z.output<typeof WaitlistInput>) {
+  const email = normalizeEmail(body.email);
+  const visitorKey = deps.emailKey(email);
+  const entryId = randomUUID();
+  const command: WaitlistCommand = {
+    type: 'JoinWaitlist',
+    data: {
+      entryId,
+      timeSlotId,
+      visitorKey,
+      language: body.language,
+      emailDomain: emailDomainOf(email),
+    },
+  };
+  const { answer, position } = await handleCommand(deps.store, {
+    actor: visitor,
+    load: async (s): Promise<Loaded> => {
+      const loaded = await loadSlot(deps, s, timeSlotId, null);
+      return {
+        ...loaded,
+        visitor: await lockAndLoadVisitor(s, visitorKey),
+        blacklist: await loadBlacklistEntry(s, visitorKey),
+        noShows: await loadNoShowDays(s.client, visitorKey, deps.limits.noShowRule),
+      };
+    },
+    decide: (state) => decideWaitlist(command, state, waitlistContext(deps)),
+    appends: slotAppend,
+    record: async (s, _d, state) => {
+      await s.client.query(
+        `INSERT INTO waitlist_entries (entry_id, time_slot_id, visitor_key, email, language, erase_after)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [entryId, timeSlotId, visitorKey, email, body.language, addDays(state.slot.date, 1)],
+      );
+    },
+    answer: (_d, state) => ({
+      entryId,
+      positionInLine: lineLength(state.slot.waitlist) + 1,
+      reference: deps.waitlistReferences.codeOf(entryId),
+    }),
+  });
+  return { ...answer, position };
+}
+
+/**
+ * An entry leaves the line: by the visitor (its reference) or by staff. The slot of an entry is
+ * found beside the log (`waitlist_entries`); the decision is the slot stream's. Answers the
+ * entry's status after it (left or removed; whatever it was when it had left the line already).
+ */
+async function outOfLine(
+  deps: CommandDeps,
+  actor: Actor,
+  entryId: string,
+  type: 'LeaveWaitlist' | 'RemoveWaitlistEntry',
+  inSlot?: { roomId: string; timeSlotId: string },
+) {
+  const found = await deps.pool.query<{ time_slot_id: string }>(
+    'SELECT time_slot_id FROM waitlist_entries WHERE entry_id = $1',
+    [entryId],
+  );
+  const timeSlotId = found.rows[0]?.time_slot_id;
+  if (!timeSlotId || (inSlot !== undefined && inSlot.timeSlotId !== timeSlotId))
+    throw refuse.notFound('Waitlist entry');
+  const { answer, position } = await handleCommand(deps.store, {
+    actor,
+    load: async (s): Promise<Loaded> => {
+      const loaded = await loadSlot(deps, s, timeSlotId, null);
+      // Staff name the slot by its room too: another room's slot has no such entry.
+      if (inSlot && loaded.slot.status !== 'none' && loaded.slot.roomId !== inSlot.roomId)
+        throw refuse.notFound('Waitlist entry');
+      return loaded;
+    },
+    decide: (state) =>
+      decideWaitlist({ type, data: { timeSlotId, entryId } }, state, waitlistContext(deps)),
+    appends: slotAppend,
+    answer: (d, state) => {
+      if (d.slot.length) return type === 'LeaveWaitlist' ? 'left' : 'removed';
+      return state.slot.waitlist?.find((e) => e.entryId === entryId)?.status ?? 'left';
+    },
+  });
+  return { status: answer, position };
+}
+
+/** The visitor leaves by the entry's reference (the mail's link); unknown references: 404. */
+async function leave(deps: CommandDeps, reference: string) {
+  const entryId = deps.waitlistReferences.entryOf(reference);
+  if (!entryId) throw refuse.notFound('Waitlist entry');
+  return outOfLine(deps, visitor, entryId, 'LeaveWaitlist');
+}
+
+/** Staff take an entry of a slot's line off it. */
+const remove = (
+  deps: CommandDeps,
+  actor: Actor,
+  roomId: string,
+  timeSlotId: string,
+  entryId: string,
+) => outOfLine(deps, actor, entryId, 'RemoveWaitlistEntry', { roomId, timeSlotId });
+
+/**
+ * The seats the people waiting in a slot's line hold already, by visitor key: their bookings
+ * from today on (their visitor streams, read without their lock: a booking meets the limits
+ * again, so a race costs at most an offer that cannot be booked) and their offers still out in
+ * other slots (`waitlist_entries`, moved in the offers' transactions, with `timeslot_guard`).
+ */
+async function heldByWaiting(
+  deps: CommandDeps,
+  s: StoreSession,
+  timeSlotId: string,
+  keys: string[],
+) {
+  const { today, now } = decisionTime(deps);
+  const held = new Map<string, CartRuleSlot[]>();
+  for (const key of keys) held.set(key, bookedSeats(await loadVisitor(s, key), today));
+  const offers = await s.client.query<{
+    visitor_key: string;
+    time_slot_id: string;
+    date: string;
+    start_time: string;
+    end_time: string;
+  }>(
+    `SELECT w.visitor_key, w.time_slot_id, to_char(g.date, 'YYYY-MM-DD') AS date,
+            to_char(make_interval(mins => g.start_min), 'HH24:MI') AS start_time,
+            to_char(make_interval(mins => g.end_min), 'HH24:MI') AS end_time
+       FROM waitlist_entries w JOIN timeslot_guard g ON g.time_slot_id = w.time_slot_id
+      WHERE w.visitor_key = ANY($1::text[]) AND w.status = 'offered'
+        AND w.offer_expires_at > $2 AND w.time_slot_id <> $3`,
+    [keys, now, timeSlotId],
+  );
+  for (const o of offers.rows)
+    held.get(o.visitor_key)?.push({
+      timeSlotId: o.time_slot_id,
+      date: o.date,
+      startTime: o.start_time,
+      endTime: o.end_time,
+    });
+  return held;
+}
+
+/** The matcher's step on one slot: lapse the offers past their time, offer the free seats. */
+async function match(deps: CommandDeps, timeSlotId: string): Promise<number> {
+  const { answer } = await handleCommand(deps.store, {
+    actor: matcher,
+    load: async (s): Promise<Loaded> => {
+      const loaded = await loadSlot(deps, s, timeSlotId, null);
+      const { now } = decisionTime(deps);
+      const waiting = (loaded.slot.waitlist ?? []).filter((e) => e.status === 'waiting');
+      // Who holds what matters only when a seat is there to offer, or to look again at whom
+      // the limits barred (they may claim again).
+      if (
+        !waiting.length ||
+        (offerableSeats(loaded.slot, now) === 0 && !waiting.some((e) => e.passedOver))
+      )
+        return loaded;
+      const keys = [...new Set(waiting.map((e) => e.visitorKey))];
+      return { ...loaded, held: await heldByWaiting(deps, s, timeSlotId, keys) };
+    },
+    decide: (state) =>
+      decideWaitlist({ type: 'MatchWaitlist', data: { timeSlotId } }, state, waitlistContext(deps)),
+    appends: slotAppend,
+    answer: (d) => d.slot.filter((e) => e.type === 'SeatOffered').length,
+  });
+  return answer;
+}
+
+/** The visitor follows an offer: its seat becomes the first hold of a new cart. */
+async function take(deps: CommandDeps, timeSlotId: string, offerId: string) {
+  const transactionId = randomUUID();
+  const ticketId = randomUUID();
+  const { answer, position } = await handleCommand(deps.store, {
+    actor: visitor,
+    load: (s): Promise<Loaded> => loadSlot(deps, s, timeSlotId, transactionId),
+    decide: (state) =>
+      decideWaitlist(
+        { type: 'TakeSeatOffer', data: { timeSlotId, offerId, transactionId, ticketId } },
+        state,
+        waitlistContext(deps),
+      ),
+    appends: (d, state) => [
+      // The cart first (read models see the cart before the hold), as every cart command.
+      ...appendToCart(transactionId, initialTransaction, d.transaction),
+      ...slotAppend(d, state),
+    ],
+    committed: (d) => rememberCart(deps.store, transactionId, initialTransaction, d.transaction),
+    answer: (d, state) => cartAnswer(state.rooms, initialTransaction, d, ticketId),
+  });
+  return { transactionId, ...answer, position };
+}
+
 /**
  * The waitlist's commands (docs/product.md#waitlist). Each decides on the slot's stream, locked like a cart
  * command locks it (the cart first, then the slot, then the visitor), so joins, offers and takes
@@ -47,214 +270,15 @@ type Loaded = WaitlistState & { timeSlotId: string; rooms: ReadonlyMap<string, R
  * events: inline-projections.ts).
  */
 export function waitlistCommands(deps: CommandDeps) {
-  const { store } = deps;
-  const context = () => ({
-    ...decisionTime(deps),
-    limits: deps.limits,
-    timeZone: deps.timeZone,
-    newOfferId: () => randomBytes(16).toString('hex'),
-    passOver: deps.waitlistPassOver !== false,
-  });
-
-  async function loadSlot(s: StoreSession, timeSlotId: string, cart: string | null) {
-    const slot = (await lockCartAndSlots(s, cart, [timeSlotId])).get(timeSlotId)!;
-    const { rooms, holidays } = await roomsWithHolidays(
-      s.client,
-      slot.status === 'none' ? [] : [slot.roomId],
-      decisionTime(deps).today,
-    );
-    return {
-      slot,
-      room: rooms.get(slot.roomId),
-      rooms,
-      holidays,
-      visitor: initialVisitor,
-      blacklist: initialBlacklistState,
-      timeSlotId,
-    };
-  }
-
-  const slotAppend = (d: WaitlistDecision, state: Loaded) =>
-    appendToSlot(state.timeSlotId, state.slot, d.slot);
-
-  /** A visitor joins a full slot's line; answers the entry and its place in line. */
-  async function join(timeSlotId: string, body: z.output<typeof WaitlistInput>) {
-    const email = normalizeEmail(body.email);
-    const visitorKey = deps.emailKey(email);
-    const entryId = randomUUID();
-    const command: WaitlistCommand = {
-      type: 'JoinWaitlist',
-      data: {
-        entryId,
-        timeSlotId,
-        visitorKey,
-        language: body.language,
-        emailDomain: emailDomainOf(email),
-      },
-    };
-    const { answer, position } = await handleCommand(store, {
-      actor: visitor,
-      load: async (s): Promise<Loaded> => {
-        const loaded = await loadSlot(s, timeSlotId, null);
-        return {
-          ...loaded,
-          visitor: await lockAndLoadVisitor(s, visitorKey),
-          blacklist: await loadBlacklistEntry(s, visitorKey),
-          noShows: await loadNoShowDays(s.client, visitorKey, deps.limits.noShowRule),
-        };
-      },
-      decide: (state) => decideWaitlist(command, state, context()),
-      appends: slotAppend,
-      record: async (s, _d, state) => {
-        await s.client.query(
-          `INSERT INTO waitlist_entries (entry_id, time_slot_id, visitor_key, email, language, erase_after)
-           VALUES ($1, $2, $3, $4, $5, $6)`,
-          [entryId, timeSlotId, visitorKey, email, body.language, addDays(state.slot.date, 1)],
-        );
-      },
-      answer: (_d, state) => ({
-        entryId,
-        positionInLine: lineLength(state.slot.waitlist) + 1,
-        reference: deps.waitlistReferences.codeOf(entryId),
-      }),
-    });
-    return { ...answer, position };
-  }
-
-  /**
-   * An entry leaves the line: by the visitor (its reference) or by staff. The slot of an entry is
-   * found beside the log (`waitlist_entries`); the decision is the slot stream's. Answers the
-   * entry's status after it (left or removed; whatever it was when it had left the line already).
-   */
-  async function outOfLine(
-    actor: Actor,
-    entryId: string,
-    type: 'LeaveWaitlist' | 'RemoveWaitlistEntry',
-    inSlot?: { roomId: string; timeSlotId: string },
-  ) {
-    const found = await deps.pool.query<{ time_slot_id: string }>(
-      'SELECT time_slot_id FROM waitlist_entries WHERE entry_id = $1',
-      [entryId],
-    );
-    const timeSlotId = found.rows[0]?.time_slot_id;
-    if (!timeSlotId || (inSlot !== undefined && inSlot.timeSlotId !== timeSlotId))
-      throw refuse.notFound('Waitlist entry');
-    const { answer, position } = await handleCommand(store, {
-      actor,
-      load: async (s): Promise<Loaded> => {
-        const loaded = await loadSlot(s, timeSlotId, null);
-        // Staff name the slot by its room too: another room's slot has no such entry.
-        if (inSlot && loaded.slot.status !== 'none' && loaded.slot.roomId !== inSlot.roomId)
-          throw refuse.notFound('Waitlist entry');
-        return loaded;
-      },
-      decide: (state) => decideWaitlist({ type, data: { timeSlotId, entryId } }, state, context()),
-      appends: slotAppend,
-      answer: (d, state) => {
-        if (d.slot.length) return type === 'LeaveWaitlist' ? 'left' : 'removed';
-        return state.slot.waitlist?.find((e) => e.entryId === entryId)?.status ?? 'left';
-      },
-    });
-    return { status: answer, position };
-  }
-
-  /** The visitor leaves by the entry's reference (the mail's link); unknown references: 404. */
-  async function leave(reference: string) {
-    const entryId = deps.waitlistReferences.entryOf(reference);
-    if (!entryId) throw refuse.notFound('Waitlist entry');
-    return outOfLine(visitor, entryId, 'LeaveWaitlist');
-  }
-
-  /** Staff take an entry of a slot's line off it. */
-  const remove = (actor: Actor, roomId: string, timeSlotId: string, entryId: string) =>
-    outOfLine(actor, entryId, 'RemoveWaitlistEntry', { roomId, timeSlotId });
-
-  /**
-   * The seats the people waiting in a slot's line hold already, by visitor key: their bookings
-   * from today on (their visitor streams, read without their lock: a booking meets the limits
-   * again, so a race costs at most an offer that cannot be booked) and their offers still out in
-   * other slots (`waitlist_entries`, moved in the offers' transactions, with `timeslot_guard`).
-   */
-  async function heldByWaiting(s: StoreSession, timeSlotId: string, keys: string[]) {
-    const { today, now } = decisionTime(deps);
-    const held = new Map<string, CartRuleSlot[]>();
-    for (const key of keys) held.set(key, bookedSeats(await loadVisitor(s, key), today));
-    const offers = await s.client.query<{
-      visitor_key: string;
-      time_slot_id: string;
-      date: string;
-      start_time: string;
-      end_time: string;
-    }>(
-      `SELECT w.visitor_key, w.time_slot_id, to_char(g.date, 'YYYY-MM-DD') AS date,
-              to_char(make_interval(mins => g.start_min), 'HH24:MI') AS start_time,
-              to_char(make_interval(mins => g.end_min), 'HH24:MI') AS end_time
-         FROM waitlist_entries w JOIN timeslot_guard g ON g.time_slot_id = w.time_slot_id
-        WHERE w.visitor_key = ANY($1::text[]) AND w.status = 'offered'
-          AND w.offer_expires_at > $2 AND w.time_slot_id <> $3`,
-      [keys, now, timeSlotId],
-    );
-    for (const o of offers.rows)
-      held.get(o.visitor_key)?.push({
-        timeSlotId: o.time_slot_id,
-        date: o.date,
-        startTime: o.start_time,
-        endTime: o.end_time,
-      });
-    return held;
-  }
-
-  /** The matcher's step on one slot: lapse the offers past their time, offer the free seats. */
-  async function match(timeSlotId: string): Promise<number> {
-    const { answer } = await handleCommand(store, {
-      actor: matcher,
-      load: async (s): Promise<Loaded> => {
-        const loaded = await loadSlot(s, timeSlotId, null);
-        const { now } = decisionTime(deps);
-        const waiting = (loaded.slot.waitlist ?? []).filter((e) => e.status === 'waiting');
-        // Who holds what matters only when a seat is there to offer, or to look again at whom
-        // the limits barred (they may claim again).
-        if (
-          !waiting.length ||
-          (offerableSeats(loaded.slot, now) === 0 && !waiting.some((e) => e.passedOver))
-        )
-          return loaded;
-        const keys = [...new Set(waiting.map((e) => e.visitorKey))];
-        return { ...loaded, held: await heldByWaiting(s, timeSlotId, keys) };
-      },
-      decide: (state) =>
-        decideWaitlist({ type: 'MatchWaitlist', data: { timeSlotId } }, state, context()),
-      appends: slotAppend,
-      answer: (d) => d.slot.filter((e) => e.type === 'SeatOffered').length,
-    });
-    return answer;
-  }
-
-  /** The visitor follows an offer: its seat becomes the first hold of a new cart. */
-  async function take(timeSlotId: string, offerId: string) {
-    const transactionId = randomUUID();
-    const ticketId = randomUUID();
-    const { answer, position } = await handleCommand(store, {
-      actor: visitor,
-      load: (s): Promise<Loaded> => loadSlot(s, timeSlotId, transactionId),
-      decide: (state) =>
-        decideWaitlist(
-          { type: 'TakeSeatOffer', data: { timeSlotId, offerId, transactionId, ticketId } },
-          state,
-          context(),
-        ),
-      appends: (d, state) => [
-        // The cart first (read models see the cart before the hold), as every cart command.
-        ...appendToCart(transactionId, initialTransaction, d.transaction),
-        ...slotAppend(d, state),
-      ],
-      committed: (d) => rememberCart(store, transactionId, initialTransaction, d.transaction),
-      answer: (d, state) => cartAnswer(state.rooms, initialTransaction, d, ticketId),
-    });
-    return { transactionId, ...answer, position };
-  }
-
-  return { join, match, take, leave, remove };
+  return {
+    join: (timeSlotId: string, body: z.output<typeof WaitlistInput>) =>
+      join(deps, timeSlotId, body),
+    match: (timeSlotId: string) => match(deps, timeSlotId),
+    take: (timeSlotId: string, offerId: string) => take(deps, timeSlotId, offerId),
+    leave: (reference: string) => leave(deps, reference),
+    remove: (actor: Actor, roomId: string, timeSlotId: string, entryId: string) =>
+      remove(deps, actor, roomId, timeSlotId, entryId),
+  };
 }
 
 /**
