@@ -1,6 +1,114 @@
-import type { RecordedEvent } from '@rr/events';
+import {
+  handlersFor,
+  ignore,
+  timeSlotStream,
+  transactionStream,
+  type RecordedEvent,
+} from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import type { Projection } from '../projection.ts';
+import { appliedBy, type Projection, type Step } from '../projection.ts';
+
+/** One mail per owner and request: a staff cancellation gives all its tickets one reason. */
+async function ticketEnded(
+  client: PoolClient,
+  event: RecordedEvent,
+  kind: 'cancellation' | 'release' | 'unconfirmed',
+  d: { ownerId: string; ticketId: string; reason?: string | undefined },
+): Promise<void> {
+  await client.query(
+    `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at, reason)
+     VALUES ($1, $5, $2, ARRAY[$3::uuid], $4, $4, $6)
+     ON CONFLICT (id) DO UPDATE SET ticket_ids = CASE WHEN $3::uuid = ANY(mail_outbox.ticket_ids) THEN mail_outbox.ticket_ids
+                                                  ELSE array_append(mail_outbox.ticket_ids, $3::uuid) END`,
+    [
+      `${kind}:${event.position.tx}:${d.ownerId}`,
+      d.ownerId,
+      d.ticketId,
+      event.createdAt,
+      kind,
+      d.reason ?? null,
+    ],
+  );
+}
+
+/** A mail to a waitlist entry (its address stays beside the log). */
+async function toEntry(
+  client: PoolClient,
+  event: RecordedEvent,
+  kind: 'waitlist-offer' | 'waitlist-joined',
+  entryId: string,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO mail_outbox (id, kind, owner_id, created_at, next_attempt_at)
+     VALUES ($1, $2, $3, $4, $4) ON CONFLICT (id) DO NOTHING`,
+    [`${kind}:${event.eventId}`, kind, entryId, event.createdAt],
+  );
+}
+
+const mails = handlersFor(timeSlotStream, transactionStream).with<PoolClient, Step>({
+  TimeSlotCreated: ignore,
+  TimeSlotUpdated: ignore,
+  TimeSlotCapacityChanged: ignore,
+  TimeSlotDeleted: ignore,
+  async TimeSlotClosed(e, client) {
+    // Everyone still waiting for the slot (or holding an offer of it) is told it closed, each
+    // by a mail of their own to their address beside the log, while it is there.
+    await client.query(
+      `INSERT INTO mail_outbox (id, kind, owner_id, reason, created_at, next_attempt_at)
+       SELECT 'waitlist-closed:' || $1 || ':' || w.entry_id, 'waitlist-closed', w.entry_id::text,
+              $3, $4, $4
+         FROM waitlist_entries w
+        WHERE w.time_slot_id = $2 AND w.status IN ('waiting', 'offered') AND w.email IS NOT NULL
+       ON CONFLICT (id) DO NOTHING`,
+      [e.eventId, e.data.timeSlotId, e.data.reason, e.createdAt],
+    );
+  },
+  TicketHeld: ignore,
+  TicketHoldExtended: ignore,
+  TicketReleased: ignore,
+  TicketBooked: ignore,
+  async TicketCancelled(e, client) {
+    const { movedTo } = e.data;
+    if (!movedTo) return ticketEnded(client, e, 'cancellation', e.data);
+    // A rebooking: one mail confirming the new ticket, no cancellation mail.
+    await client.query(
+      `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
+       VALUES ($1, 'move', $2, ARRAY[$3::uuid], $4, $4) ON CONFLICT (id) DO NOTHING`,
+      [`move:${e.eventId}`, e.data.ownerId, movedTo, e.createdAt],
+    );
+  },
+  TicketCheckedIn: ignore,
+  TicketCheckInUndone: ignore,
+  TicketNoShowReleased: (e, client) => ticketEnded(client, e, 'release', e.data),
+  TicketConfirmed: ignore,
+  TicketConfirmationLapsed: (e, client) => ticketEnded(client, e, 'unconfirmed', e.data),
+  // The confirmation of the place in line, with the link to leave it.
+  WaitlistJoined: (e, client) => toEntry(client, e, 'waitlist-joined', e.data.entryId),
+  // The offer's mail, to the entry.
+  SeatOffered: (e, client) => toEntry(client, e, 'waitlist-offer', e.data.entryId),
+  SeatOfferLapsed: ignore,
+  SeatOfferTaken: ignore,
+  WaitlistEntryErased: ignore,
+  WaitlistLeft: ignore,
+  WaitlistEntryRemovedByStaff: ignore,
+  WaitlistEntryPassedOver: ignore,
+  WaitlistEntryBackInLine: ignore,
+  TransactionStarted: ignore,
+  TicketAddedToTransaction: ignore,
+  TicketRemovedFromTransaction: ignore,
+  TransactionTouched: ignore,
+  async TransactionBooked(e, client) {
+    await client.query(
+      `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
+       VALUES ($1, 'confirmation', $2, $3, $4, $4) ON CONFLICT (id) DO NOTHING`,
+      [`confirmation:${e.eventId}`, e.data.ownerId, e.data.ticketIds, e.createdAt],
+    );
+  },
+  TransactionRemoved: ignore,
+  TransactionExpired: ignore,
+  PersonalDataErased: ignore,
+  OwnerDataChanged: ignore,
+});
 
 /**
  * Enqueues mails from events. Runs like a projection (its checkpoint and the enqueue commit
@@ -16,97 +124,5 @@ export const mailOutboxReactor: Projection = {
   name: 'mail-outbox',
   tables: [],
   quietCheckpoint: true,
-  handles: new Set([
-    'TransactionBooked',
-    'TicketCancelled',
-    'TicketNoShowReleased',
-    'TicketConfirmationLapsed',
-    'SeatOffered',
-    'WaitlistJoined',
-    'TimeSlotClosed',
-  ]),
-  async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
-    if (event.type === 'TransactionBooked') {
-      const d = event.data as { ownerId: string; ticketIds: string[] };
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
-         VALUES ($1, 'confirmation', $2, $3, $4, $4) ON CONFLICT (id) DO NOTHING`,
-        [`confirmation:${event.eventId}`, d.ownerId, d.ticketIds, event.createdAt],
-      );
-      return;
-    }
-    if (event.type === 'SeatOffered') {
-      // The offer's mail, to the entry (its address stays beside the log).
-      const d = event.data as { entryId: string };
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, created_at, next_attempt_at)
-         VALUES ($1, 'waitlist-offer', $2, $3, $3) ON CONFLICT (id) DO NOTHING`,
-        [`waitlist-offer:${event.eventId}`, d.entryId, event.createdAt],
-      );
-      return;
-    }
-    if (event.type === 'WaitlistJoined') {
-      // The confirmation of the place in line, with the link to leave it.
-      const d = event.data as { entryId: string };
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, created_at, next_attempt_at)
-         VALUES ($1, 'waitlist-joined', $2, $3, $3) ON CONFLICT (id) DO NOTHING`,
-        [`waitlist-joined:${event.eventId}`, d.entryId, event.createdAt],
-      );
-      return;
-    }
-    if (event.type === 'TimeSlotClosed') {
-      // Everyone still waiting for the slot (or holding an offer of it) is told it closed, each
-      // by a mail of their own to their address beside the log, while it is there.
-      const d = event.data as { timeSlotId: string; reason: string };
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, reason, created_at, next_attempt_at)
-         SELECT 'waitlist-closed:' || $1 || ':' || w.entry_id, 'waitlist-closed', w.entry_id::text,
-                $3, $4, $4
-           FROM waitlist_entries w
-          WHERE w.time_slot_id = $2 AND w.status IN ('waiting', 'offered') AND w.email IS NOT NULL
-         ON CONFLICT (id) DO NOTHING`,
-        [event.eventId, d.timeSlotId, d.reason, event.createdAt],
-      );
-      return;
-    }
-    if (event.type === 'TicketCancelled' && (event.data as { movedTo?: string }).movedTo) {
-      // A rebooking: one mail confirming the new ticket, no cancellation mail.
-      const d = event.data as { ownerId: string; movedTo: string };
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at)
-         VALUES ($1, 'move', $2, ARRAY[$3::uuid], $4, $4) ON CONFLICT (id) DO NOTHING`,
-        [`move:${event.eventId}`, d.ownerId, d.movedTo, event.createdAt],
-      );
-      return;
-    }
-    if (
-      event.type === 'TicketCancelled' ||
-      event.type === 'TicketNoShowReleased' ||
-      event.type === 'TicketConfirmationLapsed'
-    ) {
-      const d = event.data as { ownerId: string; ticketId: string; reason?: string };
-      const kind =
-        event.type === 'TicketCancelled'
-          ? 'cancellation'
-          : event.type === 'TicketNoShowReleased'
-            ? 'release'
-            : 'unconfirmed';
-      // One mail per owner and request: a staff cancellation gives all its tickets one reason.
-      await client.query(
-        `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at, reason)
-         VALUES ($1, $5, $2, ARRAY[$3::uuid], $4, $4, $6)
-         ON CONFLICT (id) DO UPDATE SET ticket_ids = CASE WHEN $3::uuid = ANY(mail_outbox.ticket_ids) THEN mail_outbox.ticket_ids
-                                                      ELSE array_append(mail_outbox.ticket_ids, $3::uuid) END`,
-        [
-          `${kind}:${event.position.tx}:${d.ownerId}`,
-          d.ownerId,
-          d.ticketId,
-          event.createdAt,
-          kind,
-          d.reason ?? null,
-        ],
-      );
-    }
-  },
+  ...appliedBy(mails),
 };
