@@ -39,9 +39,7 @@ export type ProjectionHandlers = EventHandlers<PoolClient, Step>;
  * A projection's `handles` and `apply` from its handlers: it subscribes to exactly the types it
  * has a handler for, so the list cannot drift from what it does.
  */
-export function appliedBy(
-  handlers: ProjectionHandlers,
-): Pick<Projection, 'handles' | 'apply'> {
+export function appliedBy(handlers: ProjectionHandlers): Pick<Projection, 'handles' | 'apply'> {
   return {
     handles: handlers.handles,
     apply: async (client, event) => {
