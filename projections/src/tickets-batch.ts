@@ -267,6 +267,9 @@ const fold = handlersFor(transactionStream, timeSlotStream).with<Fold>({
   WaitlistEntryBackInLine: ignore,
 });
 
+/** The types the batch folds: the projection's own (a unit test keeps them the same). */
+export const ticketsBatchTypes = fold.handles;
+
 export async function applyTicketsBatch(
   client: PoolClient,
   events: RecordedEvent[],

@@ -173,6 +173,9 @@ const slotFold = handlersFor(timeSlotStream, roomStream).with<SlotCache>({
   RoomServicesChanged: ignore,
 });
 
+/** The types a run folds: the projection's own but RoomDeleted (a unit test keeps them so). */
+export const slotRunTypes = slotFold.handles;
+
 /** Folds a run of slot events (no RoomDeleted among them) and writes it with two statements. */
 async function applySlotEvents(client: PoolClient, events: RecordedEvent[]): Promise<void> {
   if (events.length === 0) return;
