@@ -7,8 +7,8 @@
  *
  * An owner is a path from the repository's root: a file, or a module's folder; a path without
  * extension names the file of that name (`.ts`) and the folder beside it, as
- * `command-service/src/inline-projections` names the registry `inline-projections.ts` and the
- * small inline projections it registers from `inline-projections/`. Migrations create, alter and
+ * `command-service/src/inline` names the inline projections, one file per table in `inline/`
+ * (registered in `inline-projections.ts`). Migrations create, alter and
  * backfill the tables and are nobody's writers here.
  */
 export const TABLE_OWNERS = {
@@ -17,13 +17,13 @@ export const TABLE_OWNERS = {
   events: 'events/src',
 
   // --- the tables beside the log that commands decide on: the inline projections -----------------
-  room_state: 'command-service/src/inline-projections',
-  timeslot_guard: 'command-service/src/inline-projections',
-  holiday_state: 'command-service/src/inline-projections',
-  ticket_state: 'command-service/src/inline-projections',
-  open_carts: 'command-service/src/inline-projections',
-  bookings: 'command-service/src/inline-projections',
-  waitlist_entries: 'command-service/src/inline-projections',
+  room_state: 'command-service/src/inline',
+  timeslot_guard: 'command-service/src/inline',
+  holiday_state: 'command-service/src/inline',
+  ticket_state: 'command-service/src/inline',
+  open_carts: 'command-service/src/inline',
+  bookings: 'command-service/src/inline',
+  waitlist_entries: 'command-service/src/inline',
   // The no-show rule's record: its inline projection, the staff's lifts and their erasure.
   visitor_no_shows: 'command-service/src/no-show',
   visitor_no_show_lifts: 'command-service/src/no-show',
@@ -45,7 +45,7 @@ export const TABLE_OWNERS = {
   rm_holidays: 'projections/src/holidays.ts',
   rm_blacklist: 'projections/src/blacklist.ts',
   rm_transactions: 'projections/src/tickets.ts',
-  rm_tickets: 'projections/src/tickets.ts',
+  rm_tickets: 'projections/src/tickets',
   // Kept by the trigger on rm_tickets (platform/migrations/019_ticket_counts_without_zero_rows.ts).
   rm_ticket_counts: 'projections/src/tickets.ts',
   rm_waitlist: 'projections/src/waitlist.ts',

@@ -1,12 +1,36 @@
-import { asStreamEvent, asStreamEvents, type HolidayEvent, type RecordedEvent } from '@rr/events';
+import {
+  asStreamEvents,
+  handlersFor,
+  holidaysStream,
+  type HolidayEvent,
+  type RecordedEvent,
+} from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import type { Projection } from './projection.ts';
+import { appliedBy, type Projection, type Step } from './projection.ts';
+
+const holidays = handlersFor(holidaysStream).with<PoolClient, Step>({
+  async HolidayCreated(e, client) {
+    await client.query(
+      'INSERT INTO rm_holidays (id, version, name, description, date) VALUES ($1, 1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+      [e.data.holidayId, e.data.name, e.data.description ?? null, e.data.date],
+    );
+  },
+  async HolidayUpdated(e, client) {
+    await client.query(
+      'UPDATE rm_holidays SET version = version + 1, name = $2, description = $3, date = $4 WHERE id = $1',
+      [e.data.holidayId, e.data.name, e.data.description ?? null, e.data.date],
+    );
+  },
+  async HolidayDeleted(e, client) {
+    await client.query('DELETE FROM rm_holidays WHERE id = $1', [e.data.holidayId]);
+  },
+});
 
 export const holidaysProjection: Projection = {
   name: 'holidays',
   derivedOnly: true,
   tables: ['rm_holidays'],
-  handles: new Set(['HolidayCreated', 'HolidayUpdated', 'HolidayDeleted']),
+  ...appliedBy(holidays),
   /**
    * An import appends hundreds of creations at once: a batch of only creations is one INSERT;
    * anything else goes event by event.
@@ -33,25 +57,5 @@ export const holidaysProjection: Projection = {
         creations.map((e) => e.data.date),
       ],
     );
-  },
-  async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
-    const e = asStreamEvent<HolidayEvent>(event);
-    switch (e.type) {
-      case 'HolidayCreated':
-        await client.query(
-          'INSERT INTO rm_holidays (id, version, name, description, date) VALUES ($1, 1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
-          [e.data.holidayId, e.data.name, e.data.description ?? null, e.data.date],
-        );
-        return;
-      case 'HolidayUpdated':
-        await client.query(
-          'UPDATE rm_holidays SET version = version + 1, name = $2, description = $3, date = $4 WHERE id = $1',
-          [e.data.holidayId, e.data.name, e.data.description ?? null, e.data.date],
-        );
-        return;
-      case 'HolidayDeleted':
-        await client.query('DELETE FROM rm_holidays WHERE id = $1', [e.data.holidayId]);
-        return;
-    }
   },
 };

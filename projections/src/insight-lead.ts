@@ -1,6 +1,12 @@
-import type { RecordedEvent } from '@rr/events';
+import {
+  handlersFor,
+  ignore,
+  timeSlotStream,
+  type RecordedEvent,
+  type TimeSlotLifecycleEvent,
+} from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import type { Projection } from './projection.ts';
+import type { Projection, Step } from './projection.ts';
 
 /**
  * The lead time of the insights (docs/product.md#insights), counted ahead: per room, day and
@@ -18,18 +24,12 @@ import type { Projection } from './projection.ts';
  * upgrade); being a projection of its own, it fills them from the log on its first start.
  */
 
-const SLOT_PREFIX = 'timeslot-';
+const SLOT_PREFIX = `${timeSlotStream.kind}-`;
 
-interface SlotDetails {
-  roomId: string;
-  date: string;
-  startTime: string;
-}
+type SlotDetails = Extract<TimeSlotLifecycleEvent, { type: 'TimeSlotCreated' }>['data'];
 
 const slotOf = (event: RecordedEvent): string | null =>
   event.streamId.startsWith(SLOT_PREFIX) ? event.streamId.slice(SLOT_PREFIX.length) : null;
-
-const ticketOf = (event: RecordedEvent): string => (event.data as { ticketId: string }).ticketId;
 
 /** Whole days (24 hours) from the booking to the start; a booking after the start counts 0. */
 const daysFrom = (start: string, booked: string) =>
@@ -102,29 +102,6 @@ const RECOUNT_MONTHS = [
     GROUP BY x.room_id, m.month, x.days`,
 ];
 
-/** The lead time projection, its days measured in `timeZone` (the library's TIME_ZONE). */
-export function insightLeadProjection(timeZone: string): Projection {
-  return {
-    name: 'insight-lead',
-    derivedOnly: true,
-    tables: [
-      'rm_insight_lead_slots',
-      'rm_insight_lead_tickets',
-      'rm_insight_lead_days',
-      'rm_insight_lead_months',
-    ],
-    handles: new Set([
-      'TimeSlotCreated',
-      'TimeSlotUpdated',
-      'TimeSlotDeleted',
-      'TicketBooked',
-      'TicketCancelled',
-    ]),
-    apply: (client, event) => applyLead(client, [event], timeZone),
-    applyBatch: (client, events) => applyLead(client, events, timeZone),
-  };
-}
-
 /** A batch's booked and cancelled tickets, not yet written. */
 interface Pending {
   booked: { ticketId: string; timeSlotId: string; at: Date }[];
@@ -144,67 +121,126 @@ async function flush(client: PoolClient, p: Pending): Promise<void> {
   p.cancelled.length = 0;
 }
 
+/** The lead time projection, its days measured in `timeZone` (the library's TIME_ZONE). */
+export function insightLeadProjection(timeZone: string): Projection {
+  return {
+    name: 'insight-lead',
+    derivedOnly: true,
+    tables: [
+      'rm_insight_lead_slots',
+      'rm_insight_lead_tickets',
+      'rm_insight_lead_days',
+      'rm_insight_lead_months',
+    ],
+    handles: lead.handles,
+    apply: (client, event) => applyLead(client, [event], timeZone),
+    applyBatch: (client, events) => applyLead(client, events, timeZone),
+  };
+}
+
+/** A batch being applied: the library's time zone, what gathered, and the event's slot. */
+interface Batch {
+  client: PoolClient;
+  timeZone: string;
+  pending: Pending;
+  timeSlotId: string;
+}
+
+const lead = handlersFor(timeSlotStream).with<Batch, Step>({
+  async TimeSlotCreated(e, b) {
+    await slotDetails(e.data, b);
+  },
+  async TimeSlotUpdated(e, b) {
+    const before = await slotDetails(e.data, b);
+    await slotMoved(e.data, b, before);
+  },
+  TimeSlotCapacityChanged: ignore,
+  async TimeSlotDeleted(_e, b) {
+    // Its booked tickets keep counting, as in the insights projection's per-ticket rows.
+    await flush(b.client, b.pending);
+    await b.client.query(`DELETE FROM rm_insight_lead_slots WHERE time_slot_id = $1`, [
+      b.timeSlotId,
+    ]);
+  },
+  TimeSlotClosed: ignore,
+  TicketHeld: ignore,
+  TicketHoldExtended: ignore,
+  TicketReleased: ignore,
+  TicketBooked(e, b) {
+    b.pending.booked.push({ ticketId: e.data.ticketId, timeSlotId: b.timeSlotId, at: e.createdAt });
+  },
+  TicketCancelled(e, b) {
+    // After the bookings gathered before it (a ticket booked and cancelled in one batch).
+    b.pending.cancelled.push({ ticketId: e.data.ticketId, at: e.createdAt });
+  },
+  TicketCheckedIn: ignore,
+  TicketCheckInUndone: ignore,
+  TicketNoShowReleased: ignore,
+  TicketConfirmed: ignore,
+  TicketConfirmationLapsed: ignore,
+  WaitlistJoined: ignore,
+  SeatOffered: ignore,
+  SeatOfferLapsed: ignore,
+  SeatOfferTaken: ignore,
+  WaitlistEntryErased: ignore,
+  WaitlistLeft: ignore,
+  WaitlistEntryRemovedByStaff: ignore,
+  WaitlistEntryPassedOver: ignore,
+  WaitlistEntryBackInLine: ignore,
+});
+
+/**
+ * A slot created or changed: its row, written in order after the tickets gathered before it
+ * (slot changes are rare). Answers the room and day it had before.
+ */
+async function slotDetails(d: SlotDetails, b: Batch): Promise<{ room_id: string; date: string }[]> {
+  await flush(b.client, b.pending);
+  const before = await b.client.query<{ room_id: string; date: string }>(
+    `SELECT room_id, date::text AS date FROM rm_insight_lead_slots WHERE time_slot_id = $1`,
+    [b.timeSlotId],
+  );
+  await b.client.query(
+    `INSERT INTO rm_insight_lead_slots (time_slot_id, room_id, date, starts_at)
+     VALUES ($1, $2, $3, ($3::date + $4::time) AT TIME ZONE $5::text)
+     ON CONFLICT (time_slot_id) DO UPDATE SET room_id = $2, date = $3,
+       starts_at = ($3::date + $4::time) AT TIME ZONE $5::text`,
+    [b.timeSlotId, d.roomId, d.date, d.startTime, b.timeZone],
+  );
+  return before.rows;
+}
+
+/** A moved start moves the instant its bookings' lead times are measured to. */
+async function slotMoved(
+  d: SlotDetails,
+  b: Batch,
+  before: { room_id: string; date: string }[],
+): Promise<void> {
+  const moved = await b.client.query(
+    `UPDATE rm_insight_lead_tickets t SET room_id = s.room_id, date = s.date,
+            starts_at = s.starts_at, days = ${daysFrom('s.starts_at', 't.booked_at')}
+       FROM rm_insight_lead_slots s
+      WHERE s.time_slot_id = $1 AND t.time_slot_id = s.time_slot_id`,
+    [b.timeSlotId],
+  );
+  if (!moved.rowCount) return;
+  // Its room and day before and after, each once (a day twice would count its tickets twice).
+  const touched = new Map(
+    [...before, { room_id: d.roomId, date: d.date }].map((r) => [`${r.room_id}|${r.date}`, r]),
+  );
+  const params = [
+    [...touched.values()].map((r) => r.room_id),
+    [...touched.values()].map((r) => r.date),
+  ];
+  for (const sql of [...RECOUNT_DAYS, ...RECOUNT_MONTHS]) await b.client.query(sql, params);
+}
+
 async function applyLead(client: PoolClient, events: RecordedEvent[], timeZone: string) {
-  const pending: Pending = { booked: [], cancelled: [] };
+  const batch: Batch = { client, timeZone, pending: { booked: [], cancelled: [] }, timeSlotId: '' };
   for (const event of events) {
     const timeSlotId = slotOf(event);
     if (!timeSlotId) continue;
-    switch (event.type) {
-      case 'TimeSlotCreated':
-      case 'TimeSlotUpdated': {
-        // Slot changes (rare) are written in order, after the tickets gathered before them.
-        await flush(client, pending);
-        const d = event.data as SlotDetails;
-        const before = await client.query<{ room_id: string; date: string }>(
-          `SELECT room_id, date::text AS date FROM rm_insight_lead_slots WHERE time_slot_id = $1`,
-          [timeSlotId],
-        );
-        await client.query(
-          `INSERT INTO rm_insight_lead_slots (time_slot_id, room_id, date, starts_at)
-           VALUES ($1, $2, $3, ($3::date + $4::time) AT TIME ZONE $5::text)
-           ON CONFLICT (time_slot_id) DO UPDATE SET room_id = $2, date = $3,
-             starts_at = ($3::date + $4::time) AT TIME ZONE $5::text`,
-          [timeSlotId, d.roomId, d.date, d.startTime, timeZone],
-        );
-        if (event.type !== 'TimeSlotUpdated') break;
-        // A moved start moves the instant its bookings' lead times are measured to.
-        const moved = await client.query(
-          `UPDATE rm_insight_lead_tickets t SET room_id = s.room_id, date = s.date,
-                  starts_at = s.starts_at, days = ${daysFrom('s.starts_at', 't.booked_at')}
-             FROM rm_insight_lead_slots s
-            WHERE s.time_slot_id = $1 AND t.time_slot_id = s.time_slot_id`,
-          [timeSlotId],
-        );
-        if (!moved.rowCount) break;
-        // Its room and day before and after, each once (a day twice would count its tickets twice).
-        const touched = new Map(
-          [...before.rows, { room_id: d.roomId, date: d.date }].map((r) => [
-            `${r.room_id}|${r.date}`,
-            r,
-          ]),
-        );
-        const params = [
-          [...touched.values()].map((r) => r.room_id),
-          [...touched.values()].map((r) => r.date),
-        ];
-        for (const sql of [...RECOUNT_DAYS, ...RECOUNT_MONTHS]) await client.query(sql, params);
-        break;
-      }
-      case 'TimeSlotDeleted':
-        // Its booked tickets keep counting, as in the insights projection's per-ticket rows.
-        await flush(client, pending);
-        await client.query(`DELETE FROM rm_insight_lead_slots WHERE time_slot_id = $1`, [
-          timeSlotId,
-        ]);
-        break;
-      case 'TicketBooked':
-        pending.booked.push({ ticketId: ticketOf(event), timeSlotId, at: event.createdAt });
-        break;
-      case 'TicketCancelled':
-        // After the bookings gathered before it (a ticket booked and cancelled in one batch).
-        pending.cancelled.push({ ticketId: ticketOf(event), at: event.createdAt });
-        break;
-    }
+    batch.timeSlotId = timeSlotId;
+    await lead.handle(event, batch);
   }
-  await flush(client, pending);
+  await flush(client, batch.pending);
 }

@@ -1,6 +1,12 @@
-import type { RecordedEvent } from '@rr/events';
+import {
+  handlersFor,
+  ignore,
+  timeSlotStream,
+  type RecordedEvent,
+  type TimeSlotLifecycleEvent,
+} from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import type { Projection } from './projection.ts';
+import type { Projection, Step } from './projection.ts';
 
 /**
  * The insights for the people who plan the rooms (docs/product.md#insights): per slot its
@@ -14,20 +20,19 @@ import type { Projection } from './projection.ts';
  * are counted again from the slot rows, so they never drift from them.
  */
 
-const SLOT_PREFIX = 'timeslot-';
-
-interface SlotDetails {
-  timeSlotId: string;
-  roomId: string;
-  date: string;
-  startTime: string;
-  endTime: string;
-  capacity: number;
-}
+const SLOT_PREFIX = `${timeSlotStream.kind}-`;
 
 type Counter =
   'booked' | 'cancelled' | 'no_shows' | 'waitlist_joins' | 'offers_taken' | 'offers_lapsed';
 
+const noCounts = (): Record<Counter, number> => ({
+  booked: 0,
+  cancelled: 0,
+  no_shows: 0,
+  waitlist_joins: 0,
+  offers_taken: 0,
+  offers_lapsed: 0,
+});
 const COUNTERS: readonly Counter[] = [
   'booked',
   'cancelled',
@@ -37,28 +42,10 @@ const COUNTERS: readonly Counter[] = [
   'offers_lapsed',
 ];
 
-/** Which counter of its slot an event moves, and by how much. */
-const COUNTED: Readonly<Record<string, [Counter, number][]>> = {
-  TicketBooked: [['booked', 1]],
-  // A cancelled ticket no longer takes a seat; a no-show did take it until its release.
-  TicketCancelled: [
-    ['booked', -1],
-    ['cancelled', 1],
-  ],
-  TicketNoShowReleased: [['no_shows', 1]],
-  // A ticket not confirmed in time never took its seat: it is no longer counted as booked.
-  TicketConfirmationLapsed: [['booked', -1]],
-  WaitlistJoined: [['waitlist_joins', 1]],
-  SeatOfferTaken: [['offers_taken', 1]],
-  SeatOfferLapsed: [['offers_lapsed', 1]],
-};
-
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 const slotOf = (event: RecordedEvent): string | null =>
   event.streamId.startsWith(SLOT_PREFIX) ? event.streamId.slice(SLOT_PREFIX.length) : null;
-
-const ticketOf = (event: RecordedEvent): string => (event.data as { ticketId: string }).ticketId;
 
 /** The hours of the touched rooms' days go, to be counted again from their slot rows. */
 const DROP_HOURS = `
@@ -74,33 +61,16 @@ const COUNT_HOURS = `
    WHERE o.minutes > 0
    GROUP BY s.room_id, s.date, hr`;
 
-export const insightsProjection: Projection = {
-  name: 'insights',
-  derivedOnly: true,
-  tables: ['rm_insight_slots', 'rm_insight_hours', 'rm_insight_bookings'],
-  handles: new Set([
-    'TimeSlotCreated',
-    'TimeSlotUpdated',
-    'TimeSlotCapacityChanged',
-    'TimeSlotDeleted',
-    ...Object.keys(COUNTED),
-  ]),
-  apply: (client: PoolClient, event: RecordedEvent) => applyInsights(client, [event]),
-  applyBatch: applyInsights,
-};
-
 /** A batch's counter changes and booked tickets, not yet written. */
 class Pending {
   readonly deltas = new Map<string, Record<Counter, number>>();
   readonly booked: { ticketId: string; timeSlotId: string; at: Date }[] = [];
   readonly cancelled: { ticketId: string; at: Date }[] = [];
 
-  count(timeSlotId: string, counted: readonly [Counter, number][]): void {
-    const delta =
-      this.deltas.get(timeSlotId) ??
-      (Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Record<Counter, number>);
-    for (const [counter, by] of counted) delta[counter] += by;
-    this.deltas.set(timeSlotId, delta);
+  count(timeSlotId: string, counter: Counter, by: number): void {
+    let delta = this.deltas.get(timeSlotId);
+    if (!delta) this.deltas.set(timeSlotId, (delta = noCounts()));
+    delta[counter] += by;
   }
 
   /** Writes what has gathered: before a slot's row changes, and at the batch's end. */
@@ -143,73 +113,120 @@ class Pending {
   }
 }
 
+/** A batch being applied: what gathered, the days to count again, and the event's slot. */
+interface Batch {
+  client: PoolClient;
+  pending: Pending;
+  days: Map<string, { roomId: string; date: string }>;
+  timeSlotId: string;
+}
+
+const addDay = (b: Batch, roomId: string, date: string) =>
+  b.days.set(`${roomId}|${date}`, { roomId, date });
+
+/**
+ * Slot changes (rare) are written in order, after what gathered before them; counters are sums,
+ * so their order among themselves does not matter. Each counter moves by the events of its slot:
+ * a cancelled ticket no longer takes a seat (a no-show did take it until its release), and a
+ * ticket not confirmed in time never took its seat.
+ */
+const insights = handlersFor(timeSlotStream).with<Batch, Step>({
+  TimeSlotCreated: (e, b) => slotDetails(e.data, b),
+  async TimeSlotUpdated(e, b) {
+    await slotDetails(e.data, b);
+    // A moved start moves the instant its bookings' lead times are measured to.
+    await b.client.query(
+      `UPDATE rm_insight_bookings SET starts_local = $2::date + $3::time WHERE time_slot_id = $1`,
+      [b.timeSlotId, e.data.date, e.data.startTime],
+    );
+  },
+  async TimeSlotCapacityChanged(e, b) {
+    await b.pending.flush(b.client);
+    await b.client.query(`UPDATE rm_insight_slots SET capacity = $2 WHERE time_slot_id = $1`, [
+      b.timeSlotId,
+      e.data.capacity,
+    ]);
+  },
+  async TimeSlotDeleted(_e, b) {
+    await b.pending.flush(b.client);
+    // Its day's hours are counted again without it.
+    const gone = await b.client.query<{ room_id: string; date: string }>(
+      `DELETE FROM rm_insight_slots WHERE time_slot_id = $1 RETURNING room_id, date::text AS date`,
+      [b.timeSlotId],
+    );
+    for (const r of gone.rows) addDay(b, r.room_id, r.date);
+  },
+  TimeSlotClosed: ignore,
+  TicketHeld: ignore,
+  TicketHoldExtended: ignore,
+  TicketReleased: ignore,
+  TicketBooked(e, b) {
+    b.pending.count(b.timeSlotId, 'booked', 1);
+    b.pending.booked.push({ ticketId: e.data.ticketId, timeSlotId: b.timeSlotId, at: e.createdAt });
+  },
+  TicketCancelled(e, b) {
+    b.pending.count(b.timeSlotId, 'booked', -1);
+    b.pending.count(b.timeSlotId, 'cancelled', 1);
+    b.pending.cancelled.push({ ticketId: e.data.ticketId, at: e.createdAt });
+  },
+  TicketCheckedIn: ignore,
+  TicketCheckInUndone: ignore,
+  TicketNoShowReleased: (_e, b) => b.pending.count(b.timeSlotId, 'no_shows', 1),
+  TicketConfirmed: ignore,
+  TicketConfirmationLapsed: (_e, b) => b.pending.count(b.timeSlotId, 'booked', -1),
+  WaitlistJoined: (_e, b) => b.pending.count(b.timeSlotId, 'waitlist_joins', 1),
+  SeatOffered: ignore,
+  SeatOfferLapsed: (_e, b) => b.pending.count(b.timeSlotId, 'offers_lapsed', 1),
+  SeatOfferTaken: (_e, b) => b.pending.count(b.timeSlotId, 'offers_taken', 1),
+  WaitlistEntryErased: ignore,
+  WaitlistLeft: ignore,
+  WaitlistEntryRemovedByStaff: ignore,
+  WaitlistEntryPassedOver: ignore,
+  WaitlistEntryBackInLine: ignore,
+});
+
+type SlotDetails = Extract<TimeSlotLifecycleEvent, { type: 'TimeSlotCreated' }>['data'];
+
+/** A slot created or changed: its row, after what gathered before. */
+async function slotDetails(d: SlotDetails, b: Batch): Promise<void> {
+  await b.pending.flush(b.client);
+  await b.client.query(
+    `INSERT INTO rm_insight_slots (time_slot_id, room_id, date, start_min, end_min, capacity)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (time_slot_id) DO UPDATE SET room_id = $2, date = $3, start_min = $4,
+       end_min = $5, capacity = $6`,
+    [b.timeSlotId, d.roomId, d.date, minutes(d.startTime), minutes(d.endTime), d.capacity],
+  );
+}
+
 async function applyInsights(client: PoolClient, events: RecordedEvent[]): Promise<void> {
-  // Slot changes (rare) are written in order, after what gathered before them; counters are
-  // sums, so their order among themselves does not matter.
-  const pending = new Pending();
+  const batch: Batch = { client, pending: new Pending(), days: new Map(), timeSlotId: '' };
   const touched = new Set<string>();
-  const days = new Map<string, { roomId: string; date: string }>();
-  const addDay = (roomId: string, date: string) => days.set(`${roomId}|${date}`, { roomId, date });
   for (const event of events) {
     const timeSlotId = slotOf(event);
     if (!timeSlotId) continue;
     touched.add(timeSlotId);
-    switch (event.type) {
-      case 'TimeSlotCreated':
-      case 'TimeSlotUpdated': {
-        await pending.flush(client);
-        const d = event.data as SlotDetails;
-        await client.query(
-          `INSERT INTO rm_insight_slots (time_slot_id, room_id, date, start_min, end_min, capacity)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (time_slot_id) DO UPDATE SET room_id = $2, date = $3, start_min = $4,
-             end_min = $5, capacity = $6`,
-          [timeSlotId, d.roomId, d.date, minutes(d.startTime), minutes(d.endTime), d.capacity],
-        );
-        // A moved start moves the instant its bookings' lead times are measured to.
-        if (event.type === 'TimeSlotUpdated')
-          await client.query(
-            `UPDATE rm_insight_bookings SET starts_local = $2::date + $3::time WHERE time_slot_id = $1`,
-            [timeSlotId, d.date, d.startTime],
-          );
-        break;
-      }
-      case 'TimeSlotCapacityChanged':
-        await pending.flush(client);
-        await client.query(`UPDATE rm_insight_slots SET capacity = $2 WHERE time_slot_id = $1`, [
-          timeSlotId,
-          (event.data as { capacity: number }).capacity,
-        ]);
-        break;
-      case 'TimeSlotDeleted': {
-        await pending.flush(client);
-        // Its day's hours are counted again without it.
-        const gone = await client.query<{ room_id: string; date: string }>(
-          `DELETE FROM rm_insight_slots WHERE time_slot_id = $1 RETURNING room_id, date::text AS date`,
-          [timeSlotId],
-        );
-        for (const r of gone.rows) addDay(r.room_id, r.date);
-        break;
-      }
-      default: {
-        const counted = COUNTED[event.type];
-        if (!counted) break;
-        pending.count(timeSlotId, counted);
-        if (event.type === 'TicketBooked')
-          pending.booked.push({ ticketId: ticketOf(event), timeSlotId, at: event.createdAt });
-        if (event.type === 'TicketCancelled')
-          pending.cancelled.push({ ticketId: ticketOf(event), at: event.createdAt });
-      }
-    }
+    batch.timeSlotId = timeSlotId;
+    await insights.handle(event, batch);
   }
-  await pending.flush(client);
+  await batch.pending.flush(client);
   const rows = await client.query<{ room_id: string; date: string }>(
     `SELECT DISTINCT room_id, date::text AS date FROM rm_insight_slots WHERE time_slot_id = ANY($1::uuid[])`,
     [[...touched]],
   );
-  for (const r of rows.rows) addDay(r.room_id, r.date);
-  if (days.size === 0) return;
-  const params = [[...days.values()].map((d) => d.roomId), [...days.values()].map((d) => d.date)];
+  for (const r of rows.rows) addDay(batch, r.room_id, r.date);
+  const days = [...batch.days.values()];
+  if (days.length === 0) return;
+  const params = [days.map((d) => d.roomId), days.map((d) => d.date)];
   await client.query(DROP_HOURS, params);
   await client.query(COUNT_HOURS, params);
 }
+
+export const insightsProjection: Projection = {
+  name: 'insights',
+  derivedOnly: true,
+  tables: ['rm_insight_slots', 'rm_insight_hours', 'rm_insight_bookings'],
+  handles: insights.handles,
+  apply: (client: PoolClient, event: RecordedEvent) => applyInsights(client, [event]),
+  applyBatch: applyInsights,
+};

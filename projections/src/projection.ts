@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@rr/events';
+import type { EventHandlers, RecordedEvent } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 
 /** A read model built from the log. Its changes and its checkpoint commit in one transaction. */
@@ -26,6 +26,26 @@ export interface Projection {
    * the runner applies them again from the log. Not for effects outside the database (mail).
    */
   derivedOnly?: boolean;
+}
+
+/**
+ * A projection's handlers (`handlersFor(...streams).with<PoolClient, Step>(...)`): one per event
+ * type of its streams, or `ignore`; each gets its event typed and the transaction's client.
+ */
+export type Step = Promise<void> | void;
+export type ProjectionHandlers = EventHandlers<PoolClient, Step>;
+
+/**
+ * A projection's `handles` and `apply` from its handlers: it subscribes to exactly the types it
+ * has a handler for, so the list cannot drift from what it does.
+ */
+export function appliedBy(handlers: ProjectionHandlers): Pick<Projection, 'handles' | 'apply'> {
+  return {
+    handles: handlers.handles,
+    apply: async (client, event) => {
+      await handlers.handle(event, client);
+    },
+  };
 }
 
 /** Applies the events a projection handles: in one batch when it can, else one by one. */

@@ -1,6 +1,6 @@
-import type { RecordedEvent, TimeSlotLifecycleEvent } from '@rr/events';
+import { handlersFor, ignore, roomStream, timeSlotStream, type RecordedEvent } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import type { Projection } from './projection.ts';
+import { appliedBy, type Projection, type Step } from './projection.ts';
 import { RowCache } from './row-cache.ts';
 
 interface SlotRow extends Record<string, unknown> {
@@ -27,189 +27,176 @@ const slotColumns = [
   { name: 'closed_reason', type: 'text' },
 ];
 
-/** The slot an event is about: lifecycle and holds name it in the data, releases by their stream. */
-const slotOf = (event: RecordedEvent): string =>
-  event.type === 'TicketReleased' ||
-  event.type === 'TicketCancelled' ||
-  event.type === 'TicketNoShowReleased' ||
-  event.type === 'TicketConfirmationLapsed'
-    ? event.streamId.slice('timeslot-'.length)
-    : (event.data as { timeSlotId: string }).timeSlotId;
+const SLOT_STREAM = `${timeSlotStream.kind}-`;
+
+/** The slot an event of a slot's stream is about: its stream's. */
+const slotOf = (event: RecordedEvent): string => event.streamId.slice(SLOT_STREAM.length);
+
+const takeSeat = 'UPDATE rm_time_slots SET ticket_count = ticket_count + 1 WHERE id = $1';
+const freeSeat = 'UPDATE rm_time_slots SET ticket_count = ticket_count - 1 WHERE id = $1';
+
+/**
+ * Time slots with their capacity and ticket count. Held (NEW) and booked tickets take a seat, and
+ * so does a waitlist offer, like a cart's hold, until taken or lapsed; a released hold, a
+ * cancellation, a no-show release or a ticket not confirmed in time
+ * (docs/product.md#confirmed-addresses) frees it.
+ */
+const slots = handlersFor(timeSlotStream, roomStream).with<PoolClient, Step>({
+  async TimeSlotCreated(e, client) {
+    const d = e.data;
+    await client.query(
+      `INSERT INTO rm_time_slots (id, room_id, date, start_time, end_time, capacity, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+      [d.timeSlotId, d.roomId, d.date, d.startTime, d.endTime, d.capacity, e.streamVersion],
+    );
+  },
+  async TimeSlotUpdated(e, client) {
+    const d = e.data;
+    await client.query(
+      'UPDATE rm_time_slots SET start_time = $2, end_time = $3, capacity = $4, version = $5 WHERE id = $1',
+      [d.timeSlotId, d.startTime, d.endTime, d.capacity, e.streamVersion],
+    );
+  },
+  async TimeSlotCapacityChanged(e, client) {
+    await client.query('UPDATE rm_time_slots SET capacity = $2, version = $3 WHERE id = $1', [
+      e.data.timeSlotId,
+      e.data.capacity,
+      e.streamVersion,
+    ]);
+  },
+  async TimeSlotDeleted(e, client) {
+    await client.query('DELETE FROM rm_time_slots WHERE id = $1', [e.data.timeSlotId]);
+  },
+  async TimeSlotClosed(e, client) {
+    await client.query('UPDATE rm_time_slots SET closed_reason = $2, version = $3 WHERE id = $1', [
+      e.data.timeSlotId,
+      e.data.reason,
+      e.streamVersion,
+    ]);
+  },
+  TicketHeld: async (e, client) => void (await client.query(takeSeat, [slotOf(e)])),
+  TicketHoldExtended: ignore,
+  TicketReleased: async (e, client) => void (await client.query(freeSeat, [slotOf(e)])),
+  TicketBooked: ignore,
+  TicketCancelled: async (e, client) => void (await client.query(freeSeat, [slotOf(e)])),
+  TicketCheckedIn: ignore,
+  TicketCheckInUndone: ignore,
+  TicketNoShowReleased: async (e, client) => void (await client.query(freeSeat, [slotOf(e)])),
+  TicketConfirmed: ignore,
+  TicketConfirmationLapsed: async (e, client) => void (await client.query(freeSeat, [slotOf(e)])),
+  WaitlistJoined: ignore,
+  SeatOffered: async (e, client) => void (await client.query(takeSeat, [slotOf(e)])),
+  SeatOfferLapsed: async (e, client) => void (await client.query(freeSeat, [slotOf(e)])),
+  SeatOfferTaken: async (e, client) => void (await client.query(freeSeat, [slotOf(e)])),
+  WaitlistEntryErased: ignore,
+  WaitlistLeft: ignore,
+  WaitlistEntryRemovedByStaff: ignore,
+  WaitlistEntryPassedOver: ignore,
+  WaitlistEntryBackInLine: ignore,
+  RoomCreated: ignore,
+  RoomUpdated: ignore,
+  async RoomDeleted(e, client) {
+    await client.query('DELETE FROM rm_time_slots WHERE room_id = $1', [e.data.roomId]);
+  },
+  RoomImageSet: ignore,
+  RoomImageAltChanged: ignore,
+  RoomImageRemoved: ignore,
+  RoomServicesChanged: ignore,
+});
+
+type SlotCache = RowCache<SlotRow>;
+const seatTaken = (slots: SlotCache, e: RecordedEvent) =>
+  slots.update(slotOf(e), (row) => ({ ticket_count: row.ticket_count + 1 }));
+const seatFreed = (slots: SlotCache, e: RecordedEvent) =>
+  slots.update(slotOf(e), (row) => ({ ticket_count: row.ticket_count - 1 }));
+
+/** The same changes as `slots`, folded in memory for a run of slot events. */
+const slotFold = handlersFor(timeSlotStream, roomStream).with<SlotCache>({
+  TimeSlotCreated(e, slots) {
+    const d = e.data;
+    slots.insertIfAbsent({
+      id: d.timeSlotId,
+      room_id: d.roomId,
+      date: d.date,
+      start_time: d.startTime,
+      end_time: d.endTime,
+      capacity: d.capacity,
+      ticket_count: 0,
+      version: e.streamVersion,
+      closed_reason: null,
+    });
+  },
+  TimeSlotUpdated(e, slots) {
+    const d = e.data;
+    slots.update(d.timeSlotId, {
+      start_time: d.startTime,
+      end_time: d.endTime,
+      capacity: d.capacity,
+      version: e.streamVersion,
+    });
+  },
+  TimeSlotCapacityChanged(e, slots) {
+    slots.update(e.data.timeSlotId, { capacity: e.data.capacity, version: e.streamVersion });
+  },
+  TimeSlotDeleted(e, slots) {
+    slots.remove(e.data.timeSlotId);
+  },
+  TimeSlotClosed(e, slots) {
+    slots.update(e.data.timeSlotId, { closed_reason: e.data.reason, version: e.streamVersion });
+  },
+  TicketHeld: (e, slots) => seatTaken(slots, e),
+  TicketHoldExtended: ignore,
+  TicketReleased: (e, slots) => seatFreed(slots, e),
+  TicketBooked: ignore,
+  TicketCancelled: (e, slots) => seatFreed(slots, e),
+  TicketCheckedIn: ignore,
+  TicketCheckInUndone: ignore,
+  TicketNoShowReleased: (e, slots) => seatFreed(slots, e),
+  TicketConfirmed: ignore,
+  TicketConfirmationLapsed: (e, slots) => seatFreed(slots, e),
+  WaitlistJoined: ignore,
+  SeatOffered: (e, slots) => seatTaken(slots, e),
+  SeatOfferLapsed: (e, slots) => seatFreed(slots, e),
+  SeatOfferTaken: (e, slots) => seatFreed(slots, e),
+  WaitlistEntryErased: ignore,
+  WaitlistLeft: ignore,
+  WaitlistEntryRemovedByStaff: ignore,
+  WaitlistEntryPassedOver: ignore,
+  WaitlistEntryBackInLine: ignore,
+  RoomCreated: ignore,
+  RoomUpdated: ignore,
+  // Never in a run: applied on its own, between runs (applyBatch).
+  RoomDeleted: ignore,
+  RoomImageSet: ignore,
+  RoomImageAltChanged: ignore,
+  RoomImageRemoved: ignore,
+  RoomServicesChanged: ignore,
+});
+
+/** The types a run folds: the projection's own but RoomDeleted (a unit test keeps them so). */
+export const slotRunTypes = slotFold.handles;
 
 /** Folds a run of slot events (no RoomDeleted among them) and writes it with two statements. */
 async function applySlotEvents(client: PoolClient, events: RecordedEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const slots = new RowCache<SlotRow>('rm_time_slots', slotColumns);
-  await slots.load(client, events.map(slotOf));
-  for (const event of events) {
-    const v = event.streamVersion;
-    switch (event.type) {
-      case 'TimeSlotCreated': {
-        const d = event.data as Data<'TimeSlotCreated'>;
-        slots.insertIfAbsent({
-          id: d.timeSlotId,
-          room_id: d.roomId,
-          date: d.date,
-          start_time: d.startTime,
-          end_time: d.endTime,
-          capacity: d.capacity,
-          ticket_count: 0,
-          version: v,
-          closed_reason: null,
-        });
-        break;
-      }
-      case 'TimeSlotUpdated': {
-        const d = event.data as Data<'TimeSlotUpdated'>;
-        slots.update(d.timeSlotId, {
-          start_time: d.startTime,
-          end_time: d.endTime,
-          capacity: d.capacity,
-          version: v,
-        });
-        break;
-      }
-      case 'TimeSlotCapacityChanged': {
-        const d = event.data as Data<'TimeSlotCapacityChanged'>;
-        slots.update(d.timeSlotId, { capacity: d.capacity, version: v });
-        break;
-      }
-      case 'TimeSlotDeleted':
-        slots.remove(slotOf(event));
-        break;
-      case 'TimeSlotClosed': {
-        const d = event.data as Data<'TimeSlotClosed'>;
-        slots.update(d.timeSlotId, { closed_reason: d.reason, version: v });
-        break;
-      }
-      case 'TicketHeld':
-      case 'SeatOffered':
-        slots.update(slotOf(event), (row) => ({ ticket_count: row.ticket_count + 1 }));
-        break;
-      case 'SeatOfferLapsed':
-      case 'SeatOfferTaken':
-        slots.update(slotOf(event), (row) => ({ ticket_count: row.ticket_count - 1 }));
-        break;
-      case 'TicketReleased':
-      case 'TicketCancelled':
-      case 'TicketNoShowReleased':
-      case 'TicketConfirmationLapsed':
-        slots.update(slotOf(event), (row) => ({ ticket_count: row.ticket_count - 1 }));
-        break;
-    }
-  }
-  await slots.flush(client);
+  const cache = new RowCache<SlotRow>('rm_time_slots', slotColumns);
+  await cache.load(client, events.map(slotOf));
+  for (const event of events) slotFold.handle(event, cache);
+  await cache.flush(client);
 }
 
-type Data<T extends TimeSlotLifecycleEvent['type']> = Extract<
-  TimeSlotLifecycleEvent,
-  { type: T }
->['data'];
-
-/** Time slots with their capacity and ticket count (ticket events arrive with the booking slice). */
 export const timeSlotsProjection: Projection = {
   name: 'timeslots',
   derivedOnly: true,
   tables: ['rm_time_slots'],
-  handles: new Set([
-    'TicketHeld',
-    'TicketReleased',
-    'TicketCancelled',
-    // A waitlist offer holds a seat like a cart's hold until taken or lapsed.
-    'SeatOffered',
-    'SeatOfferLapsed',
-    'SeatOfferTaken',
-    'TicketNoShowReleased',
-    // A ticket not confirmed in time frees its seat (docs/product.md#confirmed-addresses).
-    'TicketConfirmationLapsed',
-    'TimeSlotCreated',
-    'TimeSlotUpdated',
-    'TimeSlotCapacityChanged',
-    'TimeSlotDeleted',
-    'TimeSlotClosed',
-    'RoomDeleted',
-  ]),
-  async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
-    const v = event.streamVersion;
-    switch (event.type) {
-      case 'TimeSlotCreated': {
-        const d = event.data as Data<'TimeSlotCreated'>;
-        await client.query(
-          `INSERT INTO rm_time_slots (id, room_id, date, start_time, end_time, capacity, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
-          [d.timeSlotId, d.roomId, d.date, d.startTime, d.endTime, d.capacity, v],
-        );
-        return;
-      }
-      case 'TimeSlotUpdated': {
-        const d = event.data as Data<'TimeSlotUpdated'>;
-        await client.query(
-          'UPDATE rm_time_slots SET start_time = $2, end_time = $3, capacity = $4, version = $5 WHERE id = $1',
-          [d.timeSlotId, d.startTime, d.endTime, d.capacity, v],
-        );
-        return;
-      }
-      case 'TimeSlotCapacityChanged': {
-        const d = event.data as Data<'TimeSlotCapacityChanged'>;
-        await client.query('UPDATE rm_time_slots SET capacity = $2, version = $3 WHERE id = $1', [
-          d.timeSlotId,
-          d.capacity,
-          v,
-        ]);
-        return;
-      }
-      case 'TimeSlotClosed': {
-        const d = event.data as Data<'TimeSlotClosed'>;
-        await client.query(
-          'UPDATE rm_time_slots SET closed_reason = $2, version = $3 WHERE id = $1',
-          [d.timeSlotId, d.reason, v],
-        );
-        return;
-      }
-      case 'TimeSlotDeleted':
-        await client.query('DELETE FROM rm_time_slots WHERE id = $1', [
-          (event.data as Data<'TimeSlotDeleted'>).timeSlotId,
-        ]);
-        return;
-      // Held (NEW) and booked tickets take a seat; a released hold, a cancellation or a no-show
-      // release frees it.
-      case 'TicketHeld':
-      case 'SeatOffered':
-        await client.query(
-          'UPDATE rm_time_slots SET ticket_count = ticket_count + 1 WHERE id = $1',
-          [(event.data as { timeSlotId: string }).timeSlotId],
-        );
-        return;
-      case 'SeatOfferLapsed':
-      case 'SeatOfferTaken':
-        await client.query(
-          'UPDATE rm_time_slots SET ticket_count = ticket_count - 1 WHERE id = $1',
-          [(event.data as { timeSlotId: string }).timeSlotId],
-        );
-        return;
-      case 'TicketReleased':
-      case 'TicketCancelled':
-      case 'TicketNoShowReleased':
-      case 'TicketConfirmationLapsed':
-        await client.query(
-          'UPDATE rm_time_slots SET ticket_count = ticket_count - 1 WHERE id = $1',
-          [event.streamId.slice('timeslot-'.length)],
-        );
-        return;
-      case 'RoomDeleted':
-        await client.query('DELETE FROM rm_time_slots WHERE room_id = $1', [
-          (event.data as { roomId: string }).roomId,
-        ]);
-        return;
-    }
-  },
+  ...appliedBy(slots),
   /** The same changes as `apply`: runs of slot events folded in memory; RoomDeleted on its own. */
   async applyBatch(client: PoolClient, events: RecordedEvent[]): Promise<void> {
     let start = 0;
     for (let i = 0; i <= events.length; i++) {
       if (i < events.length && events[i]!.type !== 'RoomDeleted') continue;
       await applySlotEvents(client, events.slice(start, i));
-      if (i < events.length) await this.apply(client, events[i]!);
+      if (i < events.length) await slots.handle(events[i]!, client);
       start = i + 1;
     }
   },

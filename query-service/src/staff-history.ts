@@ -1,4 +1,11 @@
-import { timeSlotStreamId, transactionStreamId, type RecordedEvent } from '@rr/events';
+import {
+  handlersFor,
+  timeSlotStream,
+  timeSlotStreamId,
+  transactionStream,
+  transactionStreamId,
+  type RecordedEvent,
+} from '@rr/events';
 import { defineRoute, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
@@ -28,54 +35,80 @@ const HistoryEntry = z
   })
   .openapi('HistoryEntry');
 
-/** An event's data as an object (every event's data is one). */
-const dataOf = (e: RecordedEvent) => (e.data ?? {}) as Record<string, unknown>;
-
-/** What an event means in a reservation's history. */
-function describe(type: string, data: Record<string, unknown>): string {
-  switch (type) {
-    case 'TicketHeld':
-      return 'held';
-    case 'TicketHoldExtended':
-      return 'hold-extended';
-    case 'TicketReleased':
-      return data.reason === 'expired' ? 'expired' : 'released';
-    case 'TicketBooked':
-      return 'booked';
-    case 'TicketCancelled':
-      return 'cancelled';
-    case 'OwnerDataChanged':
-      return 'owner-changed';
-    case 'PersonalDataErased':
-      return 'personal-data-erased';
-    case 'TimeSlotCreated':
-      return 'slot-created';
-    case 'TimeSlotUpdated':
-      return 'slot-changed';
-    case 'TimeSlotCapacityChanged':
-      return 'capacity-changed';
-    case 'TimeSlotDeleted':
-      return 'slot-deleted';
-    case 'TimeSlotClosed':
-      return 'slot-closed';
-    default:
-      return type;
-  }
+/** What an event means in a reservation's history, and what the filters select it by. */
+interface Facts {
+  what: string;
+  /** Staff's reason of a cancellation or a closure. */
+  reason?: string | undefined;
+  ticketId?: string;
+  roomId?: string;
 }
+
+const ticket =
+  (what?: string) =>
+  (e: { type: string; data: { ticketId: string } }): Facts => ({
+    what: what ?? e.type,
+    ticketId: e.data.ticketId,
+  });
+const slot =
+  (what: string) =>
+  (e: { data: { roomId: string } }): Facts => ({ what, roomId: e.data.roomId });
+const named = (e: { type: string }): Facts => ({ what: e.type });
+
+const facts = handlersFor(timeSlotStream, transactionStream).with<void, Facts>({
+  TimeSlotCreated: slot('slot-created'),
+  TimeSlotUpdated: slot('slot-changed'),
+  TimeSlotCapacityChanged: slot('capacity-changed'),
+  TimeSlotDeleted: slot('slot-deleted'),
+  TimeSlotClosed: (e) => ({ ...slot('slot-closed')(e), reason: e.data.reason }),
+  TicketHeld: ticket('held'),
+  TicketHoldExtended: ticket('hold-extended'),
+  TicketReleased: (e) => ticket(e.data.reason === 'expired' ? 'expired' : 'released')(e),
+  TicketBooked: ticket('booked'),
+  TicketCancelled: (e) => ({ ...ticket('cancelled')(e), reason: e.data.reason }),
+  TicketCheckedIn: ticket(),
+  TicketCheckInUndone: ticket(),
+  TicketNoShowReleased: ticket(),
+  TicketConfirmed: ticket(),
+  TicketConfirmationLapsed: ticket(),
+  WaitlistJoined: named,
+  SeatOffered: named,
+  SeatOfferLapsed: named,
+  SeatOfferTaken: ticket(),
+  WaitlistEntryErased: named,
+  WaitlistLeft: named,
+  WaitlistEntryRemovedByStaff: named,
+  WaitlistEntryPassedOver: named,
+  WaitlistEntryBackInLine: named,
+  TransactionStarted: named,
+  TicketAddedToTransaction: ticket(),
+  TicketRemovedFromTransaction: ticket(),
+  TransactionTouched: named,
+  TransactionBooked: named,
+  TransactionRemoved: named,
+  TransactionExpired: named,
+  PersonalDataErased: () => ({ what: 'personal-data-erased' }),
+  OwnerDataChanged: ticket('owner-changed'),
+});
 
 export function historyRoutes({ pool, store }: QueryDeps) {
   /** The events of the streams that `keep` selects, in commit order, as history entries. */
-  async function history(streamIds: string[], keep: (e: RecordedEvent) => boolean) {
+  async function history(streamIds: string[], keep: (e: RecordedEvent, facts: Facts) => boolean) {
     const events = await store.readStreams(streamIds, pool);
-    return events.filter(keep).map((e) => ({
-      at: e.createdAt.toISOString(),
-      event: e.type,
-      what: describe(e.type, dataOf(e)),
-      ...(typeof dataOf(e).reason === 'string' && e.type !== 'TicketReleased'
-        ? { reason: dataOf(e).reason as string }
-        : {}),
-      actor: e.metadata.actor,
-    }));
+    return events.flatMap((e) => {
+      const f = facts.handle(e);
+      if (!f || !keep(e, f)) return [];
+      const { what, reason } = f;
+      return [
+        {
+          at: e.createdAt.toISOString(),
+          event: e.type,
+          what,
+          ...(reason !== undefined ? { reason } : {}),
+          actor: e.metadata.actor,
+        },
+      ];
+    });
   }
 
   const staff = ['admin', 'reports'] as ('admin' | 'reports')[];
@@ -104,8 +137,7 @@ export function historyRoutes({ pool, store }: QueryDeps) {
         const slotStream = timeSlotStreamId(row.time_slot_id);
         const cartStream = transactionStreamId(row.transaction_id);
         return {
-          body: await history([slotStream, cartStream], (e) => {
-            const ticketId = dataOf(e).ticketId;
+          body: await history([slotStream, cartStream], (e, { ticketId }) => {
             if (e.streamId === slotStream) return ticketId === params.id;
             return (
               (e.type === 'OwnerDataChanged' && ticketId === params.id) ||
@@ -124,10 +156,10 @@ export function historyRoutes({ pool, store }: QueryDeps) {
       params: z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') }),
       responses: { 200: { description: 'History', schema: z.array(HistoryEntry) } },
       handler: async ({ params }) => ({
-        body: await history([timeSlotStreamId(params.timeSlotId)], (e) => {
-          const roomId = dataOf(e).roomId;
-          return roomId == null || roomId === params.id;
-        }),
+        body: await history(
+          [timeSlotStreamId(params.timeSlotId)],
+          (_e, { roomId }) => roomId === undefined || roomId === params.id,
+        ),
       }),
     }),
   } satisfies Record<string, RouteDef>;

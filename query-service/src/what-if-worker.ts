@@ -18,17 +18,21 @@ import {
   type RecordedEntry,
   type RecordedRefusal,
   type RoomState,
-  type SlotEvent,
   type SlotOutcome,
   type WhatIfChange,
 } from '@rr/domain';
 import {
+  asStreamEvent,
   EventStore,
   inBatches,
+  timeSlotStream,
   timeSlotStreamId,
+  transactionStream,
   transactionStreamId,
+  visitorStream,
   visitorStreamId,
   type RecordedEvent,
+  type TimeSlotEvent,
   type TransactionEvent,
   type VisitorEvent,
 } from '@rr/events';
@@ -73,31 +77,31 @@ function splitStreamId(streamId: string): [string, string] {
   return [streamId.slice(0, dash), streamId.slice(dash + 1)];
 }
 
-/** The recorded event as the replay reads it (the catalogue validated it on append). */
+/** The recorded event as the replay reads it, typed by its stream (asStreamEvent). */
 function entryOf(e: RecordedEvent, at: At): RecordedEntry | null {
   const [stream, id] = splitStreamId(e.streamId);
-  if (stream === 'timeslot') {
+  if (stream === timeSlotStream.kind) {
     const actor = e.metadata.actor.kind;
     return {
       stream: 'slot',
       timeSlotId: id,
-      event: { type: e.type, data: e.data } as SlotEvent,
+      event: asStreamEvent<TimeSlotEvent>(e),
       at,
       byStaff: actor === 'admin' || actor === 'api-token',
     };
   }
-  if (stream === 'transaction')
+  if (stream === transactionStream.kind)
     return {
       stream: 'cart',
       cartId: id,
-      event: { type: e.type, data: e.data } as TransactionEvent,
+      event: asStreamEvent<TransactionEvent>(e),
       at,
     };
-  if (stream === 'visitor')
+  if (stream === visitorStream.kind)
     return {
       stream: 'visitor',
       visitorKey: id,
-      event: { type: e.type, data: e.data } as VisitorEvent,
+      event: asStreamEvent<VisitorEvent>(e),
       at,
     };
   return null;

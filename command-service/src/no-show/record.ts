@@ -1,14 +1,15 @@
 import {
-  asStreamEvent,
+  handlersFor,
+  ignore,
+  rekeyingStream,
+  timeSlotStream,
   type Actor,
   type NewEvent,
-  type RekeyingEvent,
-  type SlotTicketEvent,
 } from '@rr/events';
 import type { LocalDate } from '@rr/domain';
 import type { Queryable } from '@rr/platform';
 import type { StoreSession } from '@rr/events';
-import type { AppendedEvent, InlineProjection } from '../inline-projections.ts';
+import { inlineProjection, type InlineFold } from '../inline/define.ts';
 
 /**
  * The no-show rule's record (docs/product.md#no-show-rule), written here only: each release by
@@ -17,53 +18,68 @@ import type { AppendedEvent, InlineProjection } from '../inline-projections.ts';
  * (`visitor_no_show_lifts`, the lift command's row) and the erasure of both.
  */
 
-type Released = Extract<SlotTicketEvent, { type: 'TicketNoShowReleased' }>;
-type Rekeyed = Extract<RekeyingEvent, { type: 'BookingRekeyed' }>;
+interface NoShowFold extends InlineFold {
+  released: { ticketId: string; ownerId: string }[];
+  rekeyed: { ownerId: string; visitorKey: string }[];
+}
 
-const releasedOf = (events: readonly AppendedEvent[]): Released['data'][] =>
-  events.map((e) => asStreamEvent<Released, NewEvent>(e.event).data);
-const rekeyedOf = (events: readonly AppendedEvent[]): Rekeyed['data'][] =>
-  events.map((e) => asStreamEvent<Rekeyed, NewEvent>(e.event).data);
-
-/** Each release, by the key of its booking's address and the slot's day: what the rule counts. */
-const releasesProjection: InlineProjection = {
+/**
+ * `visitor_no_shows`, an inline projection: each release by the key of its booking's address and
+ * the slot's day, what the booking and the waitlist decide the rule on; a re-keyed booking's
+ * releases count for its key now (docs/product.md#one-person-one-key).
+ */
+export const visitorNoShowsProjection = inlineProjection({
   table: 'visitor_no_shows',
-  handles: ['TicketNoShowReleased'],
-  apply: async (tx, events) => {
-    const released = releasedOf(events);
-    await tx.send(
-      `INSERT INTO visitor_no_shows (ticket_id, visitor_key, date)
-       SELECT u.ticket_id, b.visitor_key, g.date
-         FROM unnest($1::uuid[], $2::text[]) AS u(ticket_id, owner_id)
-         JOIN bookings b ON b.owner_id = u.owner_id
-         JOIN ticket_state t ON t.ticket_id = u.ticket_id
-         JOIN timeslot_guard g ON g.time_slot_id = t.time_slot_id
-       ON CONFLICT (ticket_id) DO NOTHING`,
-      [released.map((d) => d.ticketId), released.map((d) => d.ownerId)],
-    );
+  handlers: handlersFor(timeSlotStream, rekeyingStream).with<NoShowFold, void, NewEvent>({
+    TimeSlotCreated: ignore,
+    TimeSlotUpdated: ignore,
+    TimeSlotCapacityChanged: ignore,
+    TimeSlotDeleted: ignore,
+    TimeSlotClosed: ignore,
+    TicketHeld: ignore,
+    TicketHoldExtended: ignore,
+    TicketReleased: ignore,
+    TicketBooked: ignore,
+    TicketCancelled: ignore,
+    TicketCheckedIn: ignore,
+    TicketCheckInUndone: ignore,
+    TicketNoShowReleased: (e, f) => void f.released.push(e.data),
+    TicketConfirmed: ignore,
+    TicketConfirmationLapsed: ignore,
+    WaitlistJoined: ignore,
+    SeatOffered: ignore,
+    SeatOfferLapsed: ignore,
+    SeatOfferTaken: ignore,
+    WaitlistEntryErased: ignore,
+    WaitlistLeft: ignore,
+    WaitlistEntryRemovedByStaff: ignore,
+    WaitlistEntryPassedOver: ignore,
+    WaitlistEntryBackInLine: ignore,
+    BookingRekeyed: (e, f) => void f.rekeyed.push(e.data),
+    WaitlistEntryRekeyed: ignore,
+  }),
+  start: (): NoShowFold => ({ streamId: '', released: [], rekeyed: [] }),
+  async write(tx, { released, rekeyed }) {
+    if (released.length)
+      await tx.send(
+        `INSERT INTO visitor_no_shows (ticket_id, visitor_key, date)
+         SELECT u.ticket_id, b.visitor_key, g.date
+           FROM unnest($1::uuid[], $2::text[]) AS u(ticket_id, owner_id)
+           JOIN bookings b ON b.owner_id = u.owner_id
+           JOIN ticket_state t ON t.ticket_id = u.ticket_id
+           JOIN timeslot_guard g ON g.time_slot_id = t.time_slot_id
+         ON CONFLICT (ticket_id) DO NOTHING`,
+        [released.map((r) => r.ticketId), released.map((r) => r.ownerId)],
+      );
+    if (rekeyed.length)
+      await tx.send(
+        `UPDATE visitor_no_shows n SET visitor_key = u.visitor_key
+           FROM unnest($1::text[], $2::text[]) AS u(owner_id, visitor_key), ticket_state t
+          WHERE t.owner_id = u.owner_id AND t.ticket_id = n.ticket_id`,
+        [rekeyed.map((d) => d.ownerId), rekeyed.map((d) => d.visitorKey)],
+      );
   },
-};
-
-/** A re-keyed booking's releases count for its key now (docs/product.md#one-person-one-key). */
-const rekeyedReleasesProjection: InlineProjection = {
-  table: 'visitor_no_shows',
-  handles: ['BookingRekeyed'],
-  apply: async (tx, events) => {
-    const rekeyed = rekeyedOf(events);
-    await tx.send(
-      `UPDATE visitor_no_shows n SET visitor_key = u.visitor_key
-         FROM unnest($1::text[], $2::text[]) AS u(owner_id, visitor_key), ticket_state t
-        WHERE t.owner_id = u.owner_id AND t.ticket_id = n.ticket_id`,
-      [rekeyed.map((d) => d.ownerId), rekeyed.map((d) => d.visitorKey)],
-    );
-  },
-};
-
-/** The no-show rule's inline projections, in the command handler's registry. */
-export const noShowProjections: readonly InlineProjection[] = [
-  releasesProjection,
-  rekeyedReleasesProjection,
-];
+});
 
 /**
  * A staff lift of a key's block (NoShowBlockLifted), beside the releases: the last day it covers,

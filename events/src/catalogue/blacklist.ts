@@ -1,27 +1,27 @@
 import { z } from 'zod';
-import { defineEvent } from './define.ts';
+import { defineEvent, defineStream, type EventOf } from './define.ts';
+import { date, emailKey } from './fields.ts';
 
 /** The address itself stays out of the log: entries carry the HMAC key of the normalised e-mail. */
 export const BlacklistEntryAdded = defineEvent(
   'BlacklistEntryAdded',
   z.object({
-    entryKey: z.string().regex(/^[0-9a-f]{40}$/),
-    expiredAt: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    entryKey: emailKey,
+    expiredAt: date,
     description: z.string().optional(),
   }),
 );
 export const BlacklistEntryRemoved = defineEvent(
   'BlacklistEntryRemoved',
-  z.object({ entryKey: z.string().regex(/^[0-9a-f]{40}$/) }),
+  z.object({ entryKey: emailKey }),
 );
 
-export const blacklistEvents = [BlacklistEntryAdded, BlacklistEntryRemoved];
+/** Every event type of a blacklist entry's stream (`blacklist-<key>`). */
+export const blacklistStream = defineStream('blacklist', [
+  BlacklistEntryAdded,
+  BlacklistEntryRemoved,
+]);
 
-export type BlacklistEvent =
-  | {
-      type: 'BlacklistEntryAdded';
-      data: { entryKey: string; expiredAt: string; description?: string | undefined };
-    }
-  | { type: 'BlacklistEntryRemoved'; data: { entryKey: string } };
+export type BlacklistEvent = EventOf<typeof blacklistStream>;
 
-export const blacklistStreamId = (entryKey: string) => `blacklist-${entryKey}`;
+export const blacklistStreamId = (entryKey: string) => `${blacklistStream.kind}-${entryKey}`;

@@ -1,23 +1,28 @@
 import { z } from 'zod';
-import { defineEvent } from './define.ts';
+import { defineEvent, defineStream, type EventOf } from './define.ts';
+import { date, id } from './fields.ts';
 
 const HolidayDetails = z.object({
-  holidayId: z.uuid(),
+  holidayId: id,
   name: z.string(),
   description: z.string().optional(),
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  date,
 });
 
 export const HolidayCreated = defineEvent('HolidayCreated', HolidayDetails);
 export const HolidayUpdated = defineEvent('HolidayUpdated', HolidayDetails);
-export const HolidayDeleted = defineEvent('HolidayDeleted', z.object({ holidayId: z.uuid() }));
+export const HolidayDeleted = defineEvent('HolidayDeleted', z.object({ holidayId: id }));
 
-export const holidayEvents = [HolidayCreated, HolidayUpdated, HolidayDeleted];
+/**
+ * All holidays live in one stream: few, rarely changed, and decided on together (import dedupe,
+ * slot series).
+ */
+export const holidaysStream = defineStream('holidays', [
+  HolidayCreated,
+  HolidayUpdated,
+  HolidayDeleted,
+]);
 
-export type HolidayEvent =
-  | { type: 'HolidayCreated'; data: z.infer<typeof HolidayDetails> }
-  | { type: 'HolidayUpdated'; data: z.infer<typeof HolidayDetails> }
-  | { type: 'HolidayDeleted'; data: { holidayId: string } };
+export type HolidayEvent = EventOf<typeof holidaysStream>;
 
-/** All holidays live in one stream: few, rarely changed, and decided on together (import dedupe, slot series). */
-export const HOLIDAYS_STREAM = 'holidays';
+export const HOLIDAYS_STREAM = holidaysStream.kind;

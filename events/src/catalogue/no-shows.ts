@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import { defineEvent } from './define.ts';
-
-const visitorKey = z.string().regex(/^[0-9a-f]{40}$/);
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-
-// --- the no-show stream (one per key of an address): staff decisions on the no-show rule -------
+import { defineEvent, defineStream, type EventOf } from './define.ts';
+import { date, emailKey } from './fields.ts';
 
 /**
  * Staff lifted the no-show block of a key (docs/product.md#no-show-rule): its releases up to
@@ -12,13 +8,12 @@ const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
  */
 export const NoShowBlockLifted = defineEvent(
   'NoShowBlockLifted',
-  z.object({ visitorKey, liftedThrough: date }),
+  z.object({ visitorKey: emailKey, liftedThrough: date }),
 );
 
-export const noShowEvents = [NoShowBlockLifted];
+/** One stream per key of an address: staff's decisions on its no-show rule. */
+export const noShowStream = defineStream('no-shows', [NoShowBlockLifted]);
 
-type D<T extends { schema: z.ZodType }> = z.infer<T['schema']>;
+export type NoShowEvent = EventOf<typeof noShowStream>;
 
-export type NoShowEvent = { type: 'NoShowBlockLifted'; data: D<typeof NoShowBlockLifted> };
-
-export const noShowStreamId = (visitorKey: string) => `no-shows-${visitorKey}`;
+export const noShowStreamId = (visitorKey: string) => `${noShowStream.kind}-${visitorKey}`;

@@ -1,30 +1,26 @@
 import { z } from 'zod';
-import { defineEvent } from './define.ts';
-
-const visitorKey = z.string().regex(/^[0-9a-f]{40}$/);
-const ownerId = z.string().regex(/^[0-9a-f]{32}$/);
-
-// --- the re-keying stream (one per older key of an address): rows moved to the key now ---------
+import { defineEvent, defineStream, type EventOf } from './define.ts';
+import { emailKey, id, ownerId } from './fields.ts';
 
 /**
  * A booking stored under an older key of its address takes the key now, `visitorKey`
  * (docs/product.md#one-person-one-key): its row and its no-show releases. The stream's key is the
  * older one; the address stays beside the log.
  */
-export const BookingRekeyed = defineEvent('BookingRekeyed', z.object({ ownerId, visitorKey }));
+export const BookingRekeyed = defineEvent(
+  'BookingRekeyed',
+  z.object({ ownerId, visitorKey: emailKey }),
+);
 
 /** A waitlist entry stored under an older key of its address takes the key now. */
 export const WaitlistEntryRekeyed = defineEvent(
   'WaitlistEntryRekeyed',
-  z.object({ entryId: z.uuid(), visitorKey }),
+  z.object({ entryId: id, visitorKey: emailKey }),
 );
 
-export const rekeyingEvents = [BookingRekeyed, WaitlistEntryRekeyed];
+/** One stream per older key of an address: the rows moved from it to the key now. */
+export const rekeyingStream = defineStream('rekeying', [BookingRekeyed, WaitlistEntryRekeyed]);
 
-type D<T extends { schema: z.ZodType }> = z.infer<T['schema']>;
+export type RekeyingEvent = EventOf<typeof rekeyingStream>;
 
-export type RekeyingEvent =
-  | { type: 'BookingRekeyed'; data: D<typeof BookingRekeyed> }
-  | { type: 'WaitlistEntryRekeyed'; data: D<typeof WaitlistEntryRekeyed> };
-
-export const rekeyingStreamId = (olderKey: string) => `rekeying-${olderKey}`;
+export const rekeyingStreamId = (olderKey: string) => `${rekeyingStream.kind}-${olderKey}`;

@@ -1,26 +1,9 @@
 import type { NewEvent, RecordedEvent } from '../types.ts';
-import type { RoomEvent, RoomOrderEvent } from './rooms.ts';
-import type { TimeSlotLifecycleEvent } from './timeslots.ts';
-import type { HolidayEvent } from './holidays.ts';
-import type { BlacklistEvent } from './blacklist.ts';
-import type { SlotTicketEvent, TransactionEvent, VisitorEvent } from './booking.ts';
-import type { WaitlistEvent } from './waitlist.ts';
-import type { NoShowEvent } from './no-shows.ts';
-import type { RekeyingEvent } from './rekeying.ts';
+import type { EventOf } from './define.ts';
+import type { streams } from './index.ts';
 
 /** Every event the catalogue defines, as `{ type, data }`: what asStreamEvents may name. */
-export type CatalogueEvent =
-  | RoomEvent
-  | RoomOrderEvent
-  | TimeSlotLifecycleEvent
-  | HolidayEvent
-  | BlacklistEvent
-  | SlotTicketEvent
-  | TransactionEvent
-  | VisitorEvent
-  | WaitlistEvent
-  | NoShowEvent
-  | RekeyingEvent;
+export type CatalogueEvent = EventOf<(typeof streams)[number]>;
 
 /**
  * An event of the log (or of an append) read as one of the catalogue's types: the record's own

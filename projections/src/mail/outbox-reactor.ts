@@ -1,11 +1,118 @@
-import type { RecordedEvent } from '@rr/events';
+import {
+  handlersFor,
+  ignore,
+  timeSlotStream,
+  transactionStream,
+  type RecordedEvent,
+} from '@rr/events';
 import {
   enqueueMails,
   enqueueSelectedMails,
   enqueueTicketMail,
   type PoolClient,
 } from '@rr/platform';
-import type { Projection } from '../projection.ts';
+import { appliedBy, type Projection, type Step } from '../projection.ts';
+
+/** One mail per owner and request: a staff cancellation gives all its tickets one reason. */
+async function ticketEnded(
+  client: PoolClient,
+  event: RecordedEvent,
+  kind: 'cancellation' | 'release' | 'unconfirmed',
+  d: { ownerId: string; ticketId: string; reason?: string | undefined },
+): Promise<void> {
+  await enqueueTicketMail(client, {
+    id: `${kind}:${event.position.tx}:${d.ownerId}`,
+    kind,
+    ownerId: d.ownerId,
+    ticketId: d.ticketId,
+    reason: d.reason ?? null,
+    at: event.createdAt,
+  });
+}
+
+/** A mail to a waitlist entry (its address stays beside the log). */
+async function toEntry(
+  client: PoolClient,
+  event: RecordedEvent,
+  kind: 'waitlist-offer' | 'waitlist-joined',
+  entryId: string,
+): Promise<void> {
+  await enqueueMails(client, [
+    { id: `${kind}:${event.eventId}`, kind, ownerId: entryId, at: event.createdAt },
+  ]);
+}
+
+const mails = handlersFor(timeSlotStream, transactionStream).with<PoolClient, Step>({
+  TimeSlotCreated: ignore,
+  TimeSlotUpdated: ignore,
+  TimeSlotCapacityChanged: ignore,
+  TimeSlotDeleted: ignore,
+  async TimeSlotClosed(e, client) {
+    // Everyone still waiting for the slot (or holding an offer of it) is told it closed, each
+    // by a mail of their own to their address beside the log, while it is there.
+    await enqueueSelectedMails(
+      client,
+      `SELECT 'waitlist-closed:' || $1 || ':' || w.entry_id, 'waitlist-closed', w.entry_id::text,
+              NULL::uuid[], $3::text, $4::timestamptz
+         FROM waitlist_entries w
+        WHERE w.time_slot_id = $2 AND w.status IN ('waiting', 'offered') AND w.email IS NOT NULL`,
+      [e.eventId, e.data.timeSlotId, e.data.reason, e.createdAt],
+    );
+  },
+  TicketHeld: ignore,
+  TicketHoldExtended: ignore,
+  TicketReleased: ignore,
+  TicketBooked: ignore,
+  async TicketCancelled(e, client) {
+    const { movedTo } = e.data;
+    if (!movedTo) return ticketEnded(client, e, 'cancellation', e.data);
+    // A rebooking: one mail confirming the new ticket, no cancellation mail.
+    await enqueueMails(client, [
+      {
+        id: `move:${e.eventId}`,
+        kind: 'move',
+        ownerId: e.data.ownerId,
+        ticketIds: [movedTo],
+        at: e.createdAt,
+      },
+    ]);
+  },
+  TicketCheckedIn: ignore,
+  TicketCheckInUndone: ignore,
+  TicketNoShowReleased: (e, client) => ticketEnded(client, e, 'release', e.data),
+  TicketConfirmed: ignore,
+  TicketConfirmationLapsed: (e, client) => ticketEnded(client, e, 'unconfirmed', e.data),
+  // The confirmation of the place in line, with the link to leave it.
+  WaitlistJoined: (e, client) => toEntry(client, e, 'waitlist-joined', e.data.entryId),
+  // The offer's mail, to the entry.
+  SeatOffered: (e, client) => toEntry(client, e, 'waitlist-offer', e.data.entryId),
+  SeatOfferLapsed: ignore,
+  SeatOfferTaken: ignore,
+  WaitlistEntryErased: ignore,
+  WaitlistLeft: ignore,
+  WaitlistEntryRemovedByStaff: ignore,
+  WaitlistEntryPassedOver: ignore,
+  WaitlistEntryBackInLine: ignore,
+  TransactionStarted: ignore,
+  TicketAddedToTransaction: ignore,
+  TicketRemovedFromTransaction: ignore,
+  TransactionTouched: ignore,
+  async TransactionBooked(e, client) {
+    await enqueueMails(client, [
+      {
+        id: `confirmation:${e.eventId}`,
+        kind: 'confirmation',
+        ownerId: e.data.ownerId,
+        ticketIds: e.data.ticketIds,
+        at: e.createdAt,
+      },
+    ]);
+  },
+  TransactionRemoved: ignore,
+  TransactionExpired: ignore,
+  PersonalDataErased: ignore,
+  OwnerDataChanged: ignore,
+});
 
 /**
  * Enqueues mails from events. Runs like a projection (its checkpoint and the enqueue commit
@@ -21,104 +128,5 @@ export const mailOutboxReactor: Projection = {
   name: 'mail-outbox',
   tables: [],
   quietCheckpoint: true,
-  handles: new Set([
-    'TransactionBooked',
-    'TicketCancelled',
-    'TicketNoShowReleased',
-    'TicketConfirmationLapsed',
-    'SeatOffered',
-    'WaitlistJoined',
-    'TimeSlotClosed',
-  ]),
-  async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
-    if (event.type === 'TransactionBooked') {
-      const d = event.data as { ownerId: string; ticketIds: string[] };
-      await enqueueMails(client, [
-        {
-          id: `confirmation:${event.eventId}`,
-          kind: 'confirmation',
-          ownerId: d.ownerId,
-          ticketIds: d.ticketIds,
-          at: event.createdAt,
-        },
-      ]);
-      return;
-    }
-    if (event.type === 'SeatOffered') {
-      // The offer's mail, to the entry (its address stays beside the log).
-      const d = event.data as { entryId: string };
-      await enqueueMails(client, [
-        {
-          id: `waitlist-offer:${event.eventId}`,
-          kind: 'waitlist-offer',
-          ownerId: d.entryId,
-          at: event.createdAt,
-        },
-      ]);
-      return;
-    }
-    if (event.type === 'WaitlistJoined') {
-      // The confirmation of the place in line, with the link to leave it.
-      const d = event.data as { entryId: string };
-      await enqueueMails(client, [
-        {
-          id: `waitlist-joined:${event.eventId}`,
-          kind: 'waitlist-joined',
-          ownerId: d.entryId,
-          at: event.createdAt,
-        },
-      ]);
-      return;
-    }
-    if (event.type === 'TimeSlotClosed') {
-      // Everyone still waiting for the slot (or holding an offer of it) is told it closed, each
-      // by a mail of their own to their address beside the log, while it is there.
-      const d = event.data as { timeSlotId: string; reason: string };
-      await enqueueSelectedMails(
-        client,
-        `SELECT 'waitlist-closed:' || $1 || ':' || w.entry_id, 'waitlist-closed', w.entry_id::text,
-                NULL::uuid[], $3::text, $4::timestamptz
-           FROM waitlist_entries w
-          WHERE w.time_slot_id = $2 AND w.status IN ('waiting', 'offered') AND w.email IS NOT NULL`,
-        [event.eventId, d.timeSlotId, d.reason, event.createdAt],
-      );
-      return;
-    }
-    if (event.type === 'TicketCancelled' && (event.data as { movedTo?: string }).movedTo) {
-      // A rebooking: one mail confirming the new ticket, no cancellation mail.
-      const d = event.data as { ownerId: string; movedTo: string };
-      await enqueueMails(client, [
-        {
-          id: `move:${event.eventId}`,
-          kind: 'move',
-          ownerId: d.ownerId,
-          ticketIds: [d.movedTo],
-          at: event.createdAt,
-        },
-      ]);
-      return;
-    }
-    if (
-      event.type === 'TicketCancelled' ||
-      event.type === 'TicketNoShowReleased' ||
-      event.type === 'TicketConfirmationLapsed'
-    ) {
-      const d = event.data as { ownerId: string; ticketId: string; reason?: string };
-      const kind =
-        event.type === 'TicketCancelled'
-          ? 'cancellation'
-          : event.type === 'TicketNoShowReleased'
-            ? 'release'
-            : 'unconfirmed';
-      // One mail per owner and request: a staff cancellation gives all its tickets one reason.
-      await enqueueTicketMail(client, {
-        id: `${kind}:${event.position.tx}:${d.ownerId}`,
-        kind,
-        ownerId: d.ownerId,
-        ticketId: d.ticketId,
-        reason: d.reason ?? null,
-        at: event.createdAt,
-      });
-    }
-  },
+  ...appliedBy(mails),
 };

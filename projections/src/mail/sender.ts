@@ -3,70 +3,29 @@ import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import {
-  asStreamEvents,
-  type CartTicket,
-  type EventStore,
-  type TransactionEvent,
-} from '@rr/events';
-import {
   claimDueMail,
   deferMail,
-  issueConfirmationToken,
   markMailSent,
   releaseMailLease,
   skipMail,
-  localDateTime,
   mailFileName,
-  qrPng,
-  type CheckInCodes,
   type WaitlistReferences,
   type MyBookingsLinks,
-  type Clock,
   type Logger,
-  type Pool,
-  type ClaimedMail,
 } from '@rr/platform';
 import {
-  checkInImageCid,
-  composeMail,
-  type MailInput,
-  type MailKind,
-  type MailLibrary,
-} from './compose.ts';
-import { ticketsStillToRemind } from './reminders.ts';
+  loadBookingMail,
+  type BookingMailDeps,
+  type Loaded,
+  type OutboxRow,
+} from './booking-mail.ts';
 import { redactedSendError, sendErrorCode } from './redact.ts';
 import { loadJoinMail, loadOfferMail, loadWaitlistClosedMail } from './waitlist-offer.ts';
 import { loadMyBookingsMail } from './my-bookings-link.ts';
 import { enqueueConfirmationLinks } from './confirmation-links.ts';
 
-/** A mail to send: its texts (the calendar file where it has one) and what its errors must not quote. */
-interface Composed {
-  subject: string;
-  text: string;
-  html: string;
-  ics?: string;
-}
-/** An inline image of a mail: a check-in QR code the HTML part shows by its cid. */
-interface InlineImage {
-  filename: string;
-  content: Buffer;
-  contentType: string;
-  cid: string;
-  contentDisposition: 'inline';
-}
-interface Loaded {
-  to: string;
-  composed: Composed;
-  names: (string | null)[];
-  /** The QR codes of check-in (none for mails without them). */
-  images?: InlineImage[];
-}
-
-export interface MailSenderOptions {
-  pool: Pool;
-  store: EventStore;
+export interface MailSenderOptions extends BookingMailDeps {
   logger: Logger;
-  clock: Clock;
   /** SMTP URL; without it mails are written as .eml files into mailDir. */
   smtpUrl: string | undefined;
   mailDir: string;
@@ -75,16 +34,12 @@ export interface MailSenderOptions {
   publicBaseUrl: string;
   timeZone: string;
   intervalMs: number;
-  /** The check-in references of tickets, for the QR codes in mails. */
-  checkInCodes: CheckInCodes;
   /** The references of waitlist entries, for the leave link of the joining mail. */
   waitlistReferences: WaitlistReferences;
   /** The links of "my bookings" mails. */
   myBookingsLinks: MyBookingsLinks;
   /** How long a claimed mail stays this sender's (default MAIL_LEASE_MS). */
   leaseMs?: number;
-  /** Who signs the mails (LIBRARY_NAME, LIBRARY_CONTACT_EMAIL). */
-  library?: MailLibrary;
 }
 
 /** SMTP settings from a URL (smtp://user:pass@host:port, smtps:// for TLS), with short timeouts. */
@@ -104,10 +59,6 @@ function smtpOptions(url: string) {
     socketTimeout: 20_000,
   };
 }
-
-type OutboxRow = ClaimedMail<
-  MailKind | 'waitlist-offer' | 'waitlist-joined' | 'waitlist-closed' | 'my-bookings-link'
->;
 
 /**
  * How long a claimed mail belongs to its sender: far longer than one SMTP attempt (connection and
@@ -210,7 +161,7 @@ export class MailSender {
                     this.o.clock.now(),
                     this.o.library,
                   )
-                : await this.load(row);
+                : await loadBookingMail(this.o, row, this.baseUrl());
     } catch (err) {
       await releaseMailLease(this.o.pool, row.id, lease).catch(() => undefined);
       throw err;
@@ -297,127 +248,5 @@ export class MailSender {
   private baseUrl(): string {
     const base = this.o.publicBaseUrl;
     return base.endsWith('/') ? base : `${base}/`;
-  }
-
-  /** The mail's data from the write side (bookings, personal data, the cart stream): never stale. */
-  private async load(row: OutboxRow): Promise<Loaded | null> {
-    if (
-      row.kind === 'waitlist-offer' ||
-      row.kind === 'waitlist-joined' ||
-      row.kind === 'waitlist-closed' ||
-      row.kind === 'my-bookings-link'
-    )
-      return null;
-    const b = await this.o.pool.query<{
-      transaction_id: string;
-      booking_number: string;
-      language: 'de' | 'en';
-      salutation: string;
-      title: string | null;
-      first_name: string;
-      last_name: string;
-      email: string;
-    }>(
-      `SELECT b.transaction_id, b.booking_number, b.language, p.salutation, p.title, p.first_name, p.last_name, p.email
-         FROM bookings b JOIN personal_data p ON p.owner_id = b.owner_id WHERE b.owner_id = $1 AND p.email IS NOT NULL`,
-      [row.owner_id],
-    );
-    const booking = b.rows[0];
-    if (!booking) return null; // personal data erased meanwhile: nobody to write to
-    const { events } = await this.o.store.readStream(`transaction-${booking.transaction_id}`);
-    const tickets = new Map<string, CartTicket>();
-    for (const e of asStreamEvents<TransactionEvent>(events)) {
-      if (e.type === 'TicketAddedToTransaction') tickets.set(e.data.ticketId, e.data);
-    }
-    let chosen = row.ticket_ids.map((id) => tickets.get(id)).filter((t): t is CartTicket => !!t);
-    // A reminder names only what is still booked, decided now on the write side.
-    const checkIns = new Set<string>();
-    if (row.kind === 'reminder') {
-      const still = await ticketsStillToRemind(this.o, chosen);
-      if (!still.length) return null; // nothing left to remind of: skipped
-      chosen = still.map((x) => x.ticket);
-      for (const x of still) if (x.checkIn) checkIns.add(x.ticket.ticketId);
-    }
-    const rooms = await this.o.pool.query<{ id: string; name: string; check_in: boolean }>(
-      `SELECT id, name, services->>'checkInMinutesBefore' IS NOT NULL AS check_in
-         FROM rm_rooms WHERE id = ANY($1::uuid[])`,
-      [chosen.map((t) => t.roomId)],
-    );
-    const names = new Map(rooms.rows.map((x) => [x.id, x.name]));
-    // A confirmation shows the QR code of each ticket of a room with check-in.
-    if (row.kind === 'confirmation' || row.kind === 'move') {
-      const checkInRooms = new Set(rooms.rows.filter((x) => x.check_in).map((x) => x.id));
-      for (const t of chosen) if (checkInRooms.has(t.roomId)) checkIns.add(t.ticketId);
-    }
-    // Confirmed addresses: the earliest deadline of the tickets still awaiting confirmation
-    // (written with the booking beside the log; gone once confirmed or released), and the link
-    // that confirms: a token of this mail's own, the secret only the mail carries (its hash is
-    // stored before the send, so the link works once the mail is read; a mail sent again gets
-    // another, and both work).
-    let confirmBy: MailInput['confirmBy'] = null;
-    if (row.kind === 'confirmation') {
-      const due = await this.o.pool.query<{ confirm_by: Date | null }>(
-        `SELECT min(confirm_by) AS confirm_by FROM ticket_state
-          WHERE ticket_id = ANY($1::uuid[]) AND status = 'BOOKED' AND confirm_by IS NOT NULL`,
-        [chosen.map((t) => t.ticketId)],
-      );
-      const at = due.rows[0]?.confirm_by;
-      if (at) {
-        const token = await issueConfirmationToken(this.o.pool, row.owner_id, this.o.clock.now());
-        confirmBy = {
-          ...localDateTime(at, this.o.timeZone),
-          url: `${this.baseUrl()}reservation-confirmation/${row.owner_id}#confirm=${token}`,
-        };
-      }
-    }
-    const mail: MailInput = {
-      kind: row.kind,
-      language: booking.language,
-      bookingNumber: booking.booking_number,
-      ownerId: row.owner_id,
-      salutation: booking.salutation,
-      title: booking.title,
-      firstName: booking.first_name,
-      lastName: booking.last_name,
-      tickets: chosen
-        .sort((x, y) => (x.date + x.startTime < y.date + y.startTime ? -1 : 1))
-        .map((t) => ({
-          ticketId: t.ticketId,
-          roomName: names.get(t.roomId) ?? '',
-          date: t.date,
-          startTime: t.startTime,
-          endTime: t.endTime,
-          checkInCode: checkIns.has(t.ticketId) ? this.o.checkInCodes.codeOf(t.ticketId) : null,
-        })),
-      confirmationUrl: `${this.baseUrl()}reservation-confirmation/${row.owner_id}`,
-      calendarFeedUrl: `${this.baseUrl()}api/owners/${row.owner_id}/tickets.ics`,
-      timeZone: this.o.timeZone,
-      writtenAt: this.o.clock.now(),
-      library: this.o.library,
-      reason: row.kind === 'cancellation' ? row.reason : null,
-      confirmBy,
-    };
-    // The QR codes of check-in, inline images the HTML part shows by their cid.
-    const images = await Promise.all(
-      mail.tickets.flatMap((t, i) =>
-        t.checkInCode
-          ? [
-              qrPng(t.checkInCode).then((content) => ({
-                filename: `check-in-${i + 1}.png`,
-                content,
-                contentType: 'image/png',
-                cid: checkInImageCid(t.ticketId),
-                contentDisposition: 'inline' as const,
-              })),
-            ]
-          : [],
-      ),
-    );
-    return {
-      to: booking.email,
-      composed: composeMail(mail),
-      names: [mail.firstName, mail.lastName, mail.title],
-      images,
-    };
   }
 }

@@ -1,7 +1,16 @@
-import type { CartTicket, RecordedEvent } from '@rr/events';
+import {
+  handlersFor,
+  ignore,
+  roomStream,
+  timeSlotStream,
+  transactionStream,
+  type CartTicket,
+  type RecordedEvent,
+  type TimeSlotLifecycleEvent,
+} from '@rr/events';
 import type { WebhookEventType } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
-import type { Projection } from '../projection.ts';
+import { appliedBy, type Projection, type Step } from '../projection.ts';
 
 /**
  * The webhook subscriber: turns events of the log into deliveries in the webhook outbox
@@ -18,7 +27,7 @@ import type { Projection } from '../projection.ts';
  * no read model's progress. An endpoint gets the events recorded from its creation on.
  */
 
-const SLOT_STREAM = 'timeslot-';
+const SLOT_STREAM = `${timeSlotStream.kind}-`;
 
 interface SlotRow {
   time_slot_id: string;
@@ -94,7 +103,7 @@ const slotIdOf = (event: RecordedEvent) =>
 
 async function ticketEvent(
   client: PoolClient,
-  event: RecordedEvent,
+  event: RecordedEvent & { data: { ticketId: string } },
   type: WebhookEventType,
   booked: -1 | 0,
   extra: Record<string, unknown> = {},
@@ -107,7 +116,7 @@ async function ticketEvent(
       [timeSlotId],
     );
   const slot = await slotOf(client, timeSlotId);
-  const { ticketId } = event.data as { ticketId: string };
+  const { ticketId } = event.data;
   await enqueue(client, event, type, { ticketId, ...slot, timeSlotId, ...extra });
 }
 
@@ -124,10 +133,13 @@ async function seatGiven(client: PoolClient, event: RecordedEvent): Promise<void
  * The old ticket's cancellation was appended by the same command: found by the command's
  * transaction id (the commit-order index), so the look-up reads that command's events only.
  */
-async function bookingMoved(client: PoolClient, event: RecordedEvent): Promise<void> {
+async function bookingMoved(
+  client: PoolClient,
+  event: RecordedEvent & { data: { ticketId: string } },
+): Promise<void> {
   const timeSlotId = slotIdOf(event);
   if (!timeSlotId) return;
-  const { ticketId } = event.data as { ticketId: string };
+  const { ticketId } = event.data;
   const old = await client.query<{ ticket_id: string; stream_id: string }>(
     `SELECT data->>'ticketId' AS ticket_id, stream_id FROM events
       WHERE transaction_id = $1::text::xid8 AND event_type = 'TicketCancelled'
@@ -148,174 +160,176 @@ async function bookingMoved(client: PoolClient, event: RecordedEvent): Promise<v
   });
 }
 
-type SlotDetails = {
-  timeSlotId: string;
-  roomId: string;
-  date: string;
-  startTime: string;
-  endTime: string;
-  capacity: number;
-};
+type SlotDetails = Extract<TimeSlotLifecycleEvent, { type: 'TimeSlotCreated' }>['data'];
+
+async function roomChanged(
+  client: PoolClient,
+  event: RecordedEvent,
+  d: { roomId: string; name: string; capacity: number },
+  change: 'created' | 'updated',
+): Promise<void> {
+  await client.query(
+    `INSERT INTO webhook_rooms (room_id, name) VALUES ($1, $2)
+     ON CONFLICT (room_id) DO UPDATE SET name = EXCLUDED.name`,
+    [d.roomId, d.name],
+  );
+  await enqueue(client, event, 'room.changed', {
+    roomId: d.roomId,
+    roomName: d.name,
+    capacity: d.capacity,
+    change,
+  });
+}
+
+async function roomNamed(
+  client: PoolClient,
+  event: RecordedEvent,
+  roomId: string,
+  change: 'deleted' | 'services',
+): Promise<void> {
+  const r = await client.query<{ name: string }>(
+    'SELECT name FROM webhook_rooms WHERE room_id = $1',
+    [roomId],
+  );
+  await enqueue(client, event, 'room.changed', {
+    roomId,
+    roomName: r.rows[0]?.name ?? null,
+    change,
+  });
+}
+
+async function slotChanged(
+  client: PoolClient,
+  event: RecordedEvent,
+  d: SlotDetails,
+  type: 'timeslot.created' | 'timeslot.changed',
+): Promise<void> {
+  await client.query(
+    `INSERT INTO webhook_slots (time_slot_id, room_id, date, start_time, end_time, capacity)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (time_slot_id) DO UPDATE SET room_id = EXCLUDED.room_id, date = EXCLUDED.date,
+       start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, capacity = EXCLUDED.capacity`,
+    [d.timeSlotId, d.roomId, d.date, d.startTime, d.endTime, d.capacity],
+  );
+  await enqueue(client, event, type, { ...(await slotOf(client, d.timeSlotId)) });
+}
+
+/** `booking.created`: the booked cart's tickets with their slots' rooms. */
+async function bookingCreated(
+  client: PoolClient,
+  event: RecordedEvent,
+  d: { transactionId: string; ticketIds: string[] },
+): Promise<void> {
+  const added = await client.query<{ data: CartTicket }>(
+    `SELECT data FROM events WHERE stream_id = $1 AND event_type = 'TicketAddedToTransaction'
+      ORDER BY stream_version`,
+    [event.streamId],
+  );
+  const booked = new Set(d.ticketIds);
+  const rooms = await client.query<{ room_id: string; name: string }>(
+    'SELECT room_id, name FROM webhook_rooms WHERE room_id = ANY($1::uuid[])',
+    [added.rows.map((r) => r.data.roomId)],
+  );
+  const names = new Map(rooms.rows.map((r) => [r.room_id, r.name]));
+  const tickets = added.rows
+    .map((r) => r.data)
+    .filter((t) => booked.has(t.ticketId))
+    .map((t) => ({
+      ticketId: t.ticketId,
+      timeSlotId: t.timeSlotId,
+      roomId: t.roomId,
+      roomName: names.get(t.roomId) ?? null,
+      date: t.date,
+      startTime: t.startTime,
+      endTime: t.endTime,
+    }));
+  await enqueue(client, event, 'booking.created', {
+    bookingId: d.transactionId,
+    seats: tickets.length,
+    tickets,
+  });
+}
+
+const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with<PoolClient, Step>({
+  RoomCreated: (e, client) => roomChanged(client, e, e.data, 'created'),
+  RoomUpdated: (e, client) => roomChanged(client, e, e.data, 'updated'),
+  RoomDeleted: (e, client) => roomNamed(client, e, e.data.roomId, 'deleted'),
+  RoomImageSet: ignore,
+  RoomImageAltChanged: ignore,
+  RoomImageRemoved: ignore,
+  RoomServicesChanged: (e, client) => roomNamed(client, e, e.data.roomId, 'services'),
+  TimeSlotCreated: (e, client) => slotChanged(client, e, e.data, 'timeslot.created'),
+  TimeSlotUpdated: (e, client) => slotChanged(client, e, e.data, 'timeslot.changed'),
+  async TimeSlotCapacityChanged(e, client) {
+    const d = e.data;
+    await client.query('UPDATE webhook_slots SET capacity = $2 WHERE time_slot_id = $1', [
+      d.timeSlotId,
+      d.capacity,
+    ]);
+    const slot = await slotOf(client, d.timeSlotId);
+    await enqueue(client, e, 'timeslot.changed', { ...slot, timeSlotId: d.timeSlotId });
+  },
+  async TimeSlotDeleted(e, client) {
+    const slot = await slotOf(client, e.data.timeSlotId);
+    await enqueue(client, e, 'timeslot.deleted', { ...slot, ...e.data });
+  },
+  TimeSlotClosed: ignore,
+  TicketHeld: ignore,
+  TicketHoldExtended: ignore,
+  TicketReleased: ignore,
+  async TicketBooked(e, client) {
+    const timeSlotId = slotIdOf(e);
+    if (timeSlotId)
+      await client.query('UPDATE webhook_slots SET booked = booked + 1 WHERE time_slot_id = $1', [
+        timeSlotId,
+      ]);
+    // Only a rebooking's new ticket carries its booking number (the others are booked with
+    // their cart): the booking moved here.
+    if (e.data.bookingNumber) await bookingMoved(client, e);
+  },
+  TicketCancelled: (e, client) =>
+    // A rebooking's old ticket is told as part of the move, when the new seat is counted.
+    e.data.movedTo ? seatGiven(client, e) : ticketEvent(client, e, 'booking.cancelled', -1),
+  TicketCheckedIn: (e, client) =>
+    ticketEvent(client, e, 'ticket.checked_in', 0, { checkedInAt: e.data.checkedInAt }),
+  TicketCheckInUndone: ignore,
+  TicketNoShowReleased: (e, client) => ticketEvent(client, e, 'ticket.no_show', -1),
+  TicketConfirmed: ignore,
+  // A booking not confirmed in time ends as a cancellation does (its seat is free again),
+  // marked so: docs/product.md#confirmed-addresses.
+  TicketConfirmationLapsed: (e, client) =>
+    ticketEvent(client, e, 'booking.cancelled', -1, { unconfirmed: true }),
+  WaitlistJoined: ignore,
+  async SeatOffered(e, client) {
+    // The entry and offer ids stay out: the offer's link is made of them.
+    const slot = await slotOf(client, e.data.timeSlotId);
+    await enqueue(client, e, 'waitlist.offered', {
+      ...slot,
+      timeSlotId: e.data.timeSlotId,
+      offerExpiresAt: e.data.expiresAt,
+    });
+  },
+  SeatOfferLapsed: ignore,
+  SeatOfferTaken: ignore,
+  WaitlistEntryErased: ignore,
+  WaitlistLeft: ignore,
+  WaitlistEntryRemovedByStaff: ignore,
+  WaitlistEntryPassedOver: ignore,
+  WaitlistEntryBackInLine: ignore,
+  TransactionStarted: ignore,
+  TicketAddedToTransaction: ignore,
+  TicketRemovedFromTransaction: ignore,
+  TransactionTouched: ignore,
+  TransactionBooked: (e, client) => bookingCreated(client, e, e.data),
+  TransactionRemoved: ignore,
+  TransactionExpired: ignore,
+  PersonalDataErased: ignore,
+  OwnerDataChanged: ignore,
+});
 
 export const webhookReactor: Projection = {
   name: 'webhook-outbox',
   tables: [],
   quietCheckpoint: true,
-  handles: new Set([
-    'RoomCreated',
-    'RoomUpdated',
-    'RoomServicesChanged',
-    'RoomDeleted',
-    'TimeSlotCreated',
-    'TimeSlotUpdated',
-    'TimeSlotCapacityChanged',
-    'TimeSlotDeleted',
-    'TicketBooked',
-    'TicketCancelled',
-    'TicketNoShowReleased',
-    'TicketConfirmationLapsed',
-    'TicketCheckedIn',
-    'SeatOffered',
-    'TransactionBooked',
-  ]),
-  async apply(client: PoolClient, event: RecordedEvent): Promise<void> {
-    switch (event.type) {
-      case 'RoomCreated':
-      case 'RoomUpdated': {
-        const d = event.data as { roomId: string; name: string; capacity: number };
-        await client.query(
-          `INSERT INTO webhook_rooms (room_id, name) VALUES ($1, $2)
-           ON CONFLICT (room_id) DO UPDATE SET name = EXCLUDED.name`,
-          [d.roomId, d.name],
-        );
-        await enqueue(client, event, 'room.changed', {
-          roomId: d.roomId,
-          roomName: d.name,
-          capacity: d.capacity,
-          change: event.type === 'RoomCreated' ? 'created' : 'updated',
-        });
-        return;
-      }
-      case 'RoomServicesChanged':
-      case 'RoomDeleted': {
-        const { roomId } = event.data as { roomId: string };
-        const r = await client.query<{ name: string }>(
-          'SELECT name FROM webhook_rooms WHERE room_id = $1',
-          [roomId],
-        );
-        await enqueue(client, event, 'room.changed', {
-          roomId,
-          roomName: r.rows[0]?.name ?? null,
-          change: event.type === 'RoomDeleted' ? 'deleted' : 'services',
-        });
-        return;
-      }
-      case 'TimeSlotCreated':
-      case 'TimeSlotUpdated': {
-        const d = event.data as SlotDetails;
-        await client.query(
-          `INSERT INTO webhook_slots (time_slot_id, room_id, date, start_time, end_time, capacity)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (time_slot_id) DO UPDATE SET room_id = EXCLUDED.room_id, date = EXCLUDED.date,
-             start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, capacity = EXCLUDED.capacity`,
-          [d.timeSlotId, d.roomId, d.date, d.startTime, d.endTime, d.capacity],
-        );
-        await enqueue(
-          client,
-          event,
-          event.type === 'TimeSlotCreated' ? 'timeslot.created' : 'timeslot.changed',
-          { ...(await slotOf(client, d.timeSlotId)) },
-        );
-        return;
-      }
-      case 'TimeSlotCapacityChanged': {
-        const d = event.data as { timeSlotId: string; capacity: number };
-        await client.query('UPDATE webhook_slots SET capacity = $2 WHERE time_slot_id = $1', [
-          d.timeSlotId,
-          d.capacity,
-        ]);
-        const slot = await slotOf(client, d.timeSlotId);
-        await enqueue(client, event, 'timeslot.changed', { ...slot, timeSlotId: d.timeSlotId });
-        return;
-      }
-      case 'TimeSlotDeleted': {
-        const d = event.data as { timeSlotId: string; roomId: string };
-        const slot = await slotOf(client, d.timeSlotId);
-        await enqueue(client, event, 'timeslot.deleted', { ...slot, ...d });
-        return;
-      }
-      case 'TicketBooked': {
-        const timeSlotId = slotIdOf(event);
-        if (timeSlotId)
-          await client.query(
-            'UPDATE webhook_slots SET booked = booked + 1 WHERE time_slot_id = $1',
-            [timeSlotId],
-          );
-        // Only a rebooking's new ticket carries its booking number (the others are booked with
-        // their cart): the booking moved here.
-        if ((event.data as { bookingNumber?: string }).bookingNumber)
-          await bookingMoved(client, event);
-        return;
-      }
-      case 'TicketCancelled':
-        // A rebooking's old ticket is told as part of the move, when the new seat is counted.
-        if ((event.data as { movedTo?: string }).movedTo) return seatGiven(client, event);
-        return ticketEvent(client, event, 'booking.cancelled', -1);
-      case 'TicketNoShowReleased':
-        return ticketEvent(client, event, 'ticket.no_show', -1);
-      // A booking not confirmed in time ends as a cancellation does (its seat is free again),
-      // marked so: docs/product.md#confirmed-addresses.
-      case 'TicketConfirmationLapsed':
-        return ticketEvent(client, event, 'booking.cancelled', -1, { unconfirmed: true });
-      case 'TicketCheckedIn':
-        return ticketEvent(client, event, 'ticket.checked_in', 0, {
-          checkedInAt: (event.data as { checkedInAt: string }).checkedInAt,
-        });
-      case 'SeatOffered': {
-        // The entry and offer ids stay out: the offer's link is made of them.
-        const d = event.data as { timeSlotId: string; expiresAt: string };
-        const slot = await slotOf(client, d.timeSlotId);
-        await enqueue(client, event, 'waitlist.offered', {
-          ...slot,
-          timeSlotId: d.timeSlotId,
-          offerExpiresAt: d.expiresAt,
-        });
-        return;
-      }
-      case 'TransactionBooked': {
-        const d = event.data as { transactionId: string; ticketIds: string[] };
-        const added = await client.query<{ data: CartTicket }>(
-          `SELECT data FROM events WHERE stream_id = $1 AND event_type = 'TicketAddedToTransaction'
-            ORDER BY stream_version`,
-          [event.streamId],
-        );
-        const booked = new Set(d.ticketIds);
-        const rooms = await client.query<{ room_id: string; name: string }>(
-          'SELECT room_id, name FROM webhook_rooms WHERE room_id = ANY($1::uuid[])',
-          [added.rows.map((r) => r.data.roomId)],
-        );
-        const names = new Map(rooms.rows.map((r) => [r.room_id, r.name]));
-        const tickets = added.rows
-          .map((r) => r.data)
-          .filter((t) => booked.has(t.ticketId))
-          .map((t) => ({
-            ticketId: t.ticketId,
-            timeSlotId: t.timeSlotId,
-            roomId: t.roomId,
-            roomName: names.get(t.roomId) ?? null,
-            date: t.date,
-            startTime: t.startTime,
-            endTime: t.endTime,
-          }));
-        await enqueue(client, event, 'booking.created', {
-          bookingId: d.transactionId,
-          seats: tickets.length,
-          tickets,
-        });
-        return;
-      }
-      default:
-        return;
-    }
-  },
+  ...appliedBy(webhooks),
 };

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { defineEvent } from './define.ts';
+import { defineEvent, defineStream, type EventOf } from './define.ts';
+import { id } from './fields.ts';
+
+/** A room's stream (`room-<id>`): the room, its image and its reading-room services. */
 
 export const DayType = z.enum(['WORKING_DAY', 'DAY']);
 export type DayType = z.infer<typeof DayType>;
@@ -8,7 +11,7 @@ export const OpenBound = z.object({ type: DayType, value: z.number().int().min(0
 export type OpenBound = z.infer<typeof OpenBound>;
 
 const RoomDetails = z.object({
-  roomId: z.uuid(),
+  roomId: id,
   name: z.string(),
   description: z.string(),
   capacity: z.number().int().min(0),
@@ -18,12 +21,12 @@ const RoomDetails = z.object({
 
 export const RoomCreated = defineEvent('RoomCreated', RoomDetails);
 export const RoomUpdated = defineEvent('RoomUpdated', RoomDetails);
-export const RoomDeleted = defineEvent('RoomDeleted', z.object({ roomId: z.uuid() }));
+export const RoomDeleted = defineEvent('RoomDeleted', z.object({ roomId: id }));
 export const RoomImageSet = defineEvent(
   'RoomImageSet',
   z.object({
-    roomId: z.uuid(),
-    imageId: z.uuid(),
+    roomId: id,
+    imageId: id,
     contentType: z.enum(['image/jpeg', 'image/png']),
     size: z.number().int().min(1),
     alt: z.string(),
@@ -31,9 +34,9 @@ export const RoomImageSet = defineEvent(
 );
 export const RoomImageAltChanged = defineEvent(
   'RoomImageAltChanged',
-  z.object({ roomId: z.uuid(), alt: z.string() }),
+  z.object({ roomId: id, alt: z.string() }),
 );
-export const RoomImageRemoved = defineEvent('RoomImageRemoved', z.object({ roomId: z.uuid() }));
+export const RoomImageRemoved = defineEvent('RoomImageRemoved', z.object({ roomId: id }));
 /**
  * The reading-room services of a room, each null while off: check-in (minutes before
  * the start it opens), no-show release (minutes after the start), waitlist (minutes an offer
@@ -60,15 +63,10 @@ export const RoomServices = z.object({
 export type RoomServices = z.infer<typeof RoomServices>;
 export const RoomServicesChanged = defineEvent(
   'RoomServicesChanged',
-  RoomServices.extend({ roomId: z.uuid() }),
+  RoomServices.extend({ roomId: id }),
 );
-/** The manual order of all rooms; lives in the single `room-order` stream. */
-export const RoomOrderChanged = defineEvent(
-  'RoomOrderChanged',
-  z.object({ roomIds: z.array(z.uuid()) }),
-);
-
-export const roomEvents = [
+/** Every event type of a room's stream. */
+export const roomStream = defineStream('room', [
   RoomCreated,
   RoomUpdated,
   RoomDeleted,
@@ -76,20 +74,8 @@ export const roomEvents = [
   RoomImageAltChanged,
   RoomImageRemoved,
   RoomServicesChanged,
-  RoomOrderChanged,
-];
+]);
 
-export type RoomEvent =
-  | { type: 'RoomCreated'; data: z.infer<typeof RoomDetails> }
-  | { type: 'RoomUpdated'; data: z.infer<typeof RoomDetails> }
-  | { type: 'RoomDeleted'; data: { roomId: string } }
-  | { type: 'RoomImageSet'; data: z.infer<typeof RoomImageSet.schema> }
-  | { type: 'RoomImageAltChanged'; data: { roomId: string; alt: string } }
-  | { type: 'RoomImageRemoved'; data: { roomId: string } }
-  | { type: 'RoomServicesChanged'; data: RoomServices & { roomId: string } };
+export type RoomEvent = EventOf<typeof roomStream>;
 
-/** The manual order of the rooms: one stream for all of them. */
-export type RoomOrderEvent = { type: 'RoomOrderChanged'; data: { roomIds: string[] } };
-
-export const roomStreamId = (roomId: string) => `room-${roomId}`;
-export const ROOM_ORDER_STREAM = 'room-order';
+export const roomStreamId = (roomId: string) => `${roomStream.kind}-${roomId}`;

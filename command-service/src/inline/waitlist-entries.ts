@@ -1,0 +1,67 @@
+import { handlersFor, ignore, timeSlotStream, type NewEvent } from '@rr/events';
+import { inlineProjection, type InlineFold } from './define.ts';
+
+type EntryStatus = 'offered' | 'lapsed' | 'taken' | 'left' | 'removed';
+
+interface EntryFold extends InlineFold {
+  /** The entries' new status, in append order; an offer with its id and expiry. */
+  changes: { entryId: string; status: EntryStatus; offer?: { id: string; expiresAt: string } }[];
+}
+
+const status =
+  (to: Exclude<EntryStatus, 'offered'>) =>
+  (e: { data: { entryId: string } }, f: EntryFold): void =>
+    void f.changes.push({ entryId: e.data.entryId, status: to });
+
+/**
+ * `waitlist_entries` beside the log: offers and lapses move the entries' status and offer (the
+ * offer mail's recipient, the matcher's candidate slots). The row itself, with the address, is
+ * written by the join and deleted by the erasure (personal data: never in an event).
+ */
+export const waitlistEntriesProjection = inlineProjection({
+  table: 'waitlist_entries',
+  handlers: handlersFor(timeSlotStream).with<EntryFold, void, NewEvent>({
+    TimeSlotCreated: ignore,
+    TimeSlotUpdated: ignore,
+    TimeSlotCapacityChanged: ignore,
+    TimeSlotDeleted: ignore,
+    TimeSlotClosed: ignore,
+    TicketHeld: ignore,
+    TicketHoldExtended: ignore,
+    TicketReleased: ignore,
+    TicketBooked: ignore,
+    TicketCancelled: ignore,
+    TicketCheckedIn: ignore,
+    TicketCheckInUndone: ignore,
+    TicketNoShowReleased: ignore,
+    TicketConfirmed: ignore,
+    TicketConfirmationLapsed: ignore,
+    WaitlistJoined: ignore,
+    SeatOffered(e, f) {
+      const offer = { id: e.data.offerId, expiresAt: e.data.expiresAt };
+      f.changes.push({ entryId: e.data.entryId, status: 'offered', offer });
+    },
+    SeatOfferLapsed: status('lapsed'),
+    SeatOfferTaken: status('taken'),
+    WaitlistEntryErased: ignore,
+    WaitlistLeft: status('left'),
+    WaitlistEntryRemovedByStaff: status('removed'),
+    WaitlistEntryPassedOver: ignore,
+    WaitlistEntryBackInLine: ignore,
+  }),
+  start: (): EntryFold => ({ streamId: '', changes: [] }),
+  async write(tx, { changes }) {
+    for (const { entryId, status, offer } of changes) {
+      if (offer)
+        await tx.send(
+          `UPDATE waitlist_entries SET status = 'offered', offer_id = $2, offer_expires_at = $3 WHERE entry_id = $1`,
+          [entryId, offer.id, offer.expiresAt],
+        );
+      else
+        await tx.send(`UPDATE waitlist_entries SET status = $2 WHERE entry_id = $1`, [
+          entryId,
+          status,
+        ]);
+    }
+  },
+});
