@@ -131,7 +131,7 @@ const ConfigSchema = z.object({
   // How often the reminder job looks for reminders now due.
   REMINDER_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   // Failed sign-ins per user name and address, per address, per user name (in a window), and
-  // the longest delay they cause (platform/src/sign-in-limit.ts).
+  // the longest delay they cause (identity/src/sign-in-limit.ts).
   SIGN_IN_FAILURES_PER_ACCOUNT_ADDRESS: z.coerce.number().int().min(1).max(100000).default(5),
   SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1000000).default(50),
   SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000000).default(25),
@@ -171,7 +171,7 @@ const ConfigSchema = z.object({
   LOAD_SHED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
   // How many times that wait a 503 names at most, when the line is full (1: always the same).
   LOAD_SHED_RETRY_AFTER_SPREAD: z.coerce.number().int().min(1).max(20).default(5),
-  // Staff sign-in with the campus identity (platform/src/staff-sso.ts): roles from groups, how
+  // Staff sign-in with the campus identity (identity/src/staff-sso.ts): roles from groups, how
   // long such a session lasts at most, and which local accounts keep their password sign-in.
   STAFF_ROLE_MAP: roleMap.optional(),
   STAFF_SSO_SESSION_HOURS: z.coerce.number().min(0.05).max(168).default(10),
@@ -179,7 +179,7 @@ const ConfigSchema = z.object({
   STAFF_SIGN_IN_RECORD_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   LOCAL_SIGN_IN: bool.default(true),
   LOCAL_SIGN_IN_ACCOUNTS: nameList.default(['admin']),
-  // LDAP / Active Directory on the sign-in form (platform/src/ldap-sign-in.ts): ldaps://, or
+  // LDAP / Active Directory on the sign-in form (identity/src/ldap-sign-in.ts): ldaps://, or
   // ldap:// always upgraded with StartTLS.
   LDAP_URL: z.url({ protocol: /^ldaps?$/ }).optional(),
   LDAP_BIND_DN: z.string().min(1).optional(),
@@ -194,7 +194,7 @@ const ConfigSchema = z.object({
   // (the system's list when unset).
   LDAP_TLS_CA_FILE: z.string().min(1).optional(),
   LDAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(10000),
-  // OpenID Connect (platform/src/oidc-sign-in.ts): the provider by discovery from its issuer.
+  // OpenID Connect (identity/src/oidc-sign-in.ts): the provider by discovery from its issuer.
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -204,7 +204,7 @@ const ConfigSchema = z.object({
   OIDC_LABEL: z.string().min(1).max(100).default('Campus account'),
   // The callback the provider knows (https://host/api/auth/oidc/callback); from the request if unset.
   OIDC_REDIRECT_URI: z.url({ protocol: /^https?$/ }).optional(),
-  // SAML 2.0 (platform/src/saml-sign-in.ts): the identity provider's metadata (a file or an
+  // SAML 2.0 (identity/src/saml-sign-in.ts): the identity provider's metadata (a file or an
   // https:// URL), this service provider's entity ID, the attributes naming groups and account.
   SAML_IDP_METADATA: z.string().min(1).optional(),
   SAML_SP_ENTITY_ID: z.string().min(1).optional(),

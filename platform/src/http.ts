@@ -32,23 +32,14 @@ export interface SessionUser {
 
 declare module 'express-session' {
   interface SessionData {
+    /** The signed-in staff user (@rr/identity's sessions.ts keeps the rest of the session). */
     user?: SessionUser;
-    /** The account's session generation at sign-in (see currentStaff in auth.ts). */
-    generation?: number;
-    /** How the session signed in: the account's password, or the campus identity (staff-sso.ts). */
-    method?: 'local' | 'ldap' | 'oidc' | 'saml';
-    /** When a session of the campus identity ends, in ms since the epoch by the clock. */
-    expiresAt?: number;
-    /** The OpenID provider's ID token, the hint its sign-out asks for. */
-    idToken?: string;
-    /** An OpenID Connect sign-in under way in this browser (oidc-sign-in.ts), used once. */
-    oidcPending?: { state: string; nonce: string; codeVerifier: string; returnTo: string };
   }
 }
 
 declare module 'express-serve-static-core' {
   interface Request {
-    /** The staff user of a valid API token (see api-tokens.ts), before any session. */
+    /** The staff user of a valid API token (@rr/identity's api-tokens.ts), before any session. */
     apiTokenUser?: SessionUser;
   }
 }

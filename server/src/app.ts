@@ -4,29 +4,35 @@ import { commandRoutes, type CommandDeps } from '@rr/command-service';
 import { minPositionGate, queryRoutes } from '@rr/query-service';
 import {
   apiNotFound,
-  apiTokenRoutes,
-  ApiTokenStore,
-  authRoutes,
-  bearerAuthentication,
   buildOpenApi,
-  currentStaff,
   express,
   limitRequests,
   shedLoad,
   mountRoutes,
   jsonBodies,
   problemHandler,
-  queryTokenAuthentication,
   requestLogger,
   requireXhrHeader,
   securityHeaders,
-  SESSION_COOKIE,
-  signInLimitsFrom,
   type Config,
   type Logger,
   type Pool,
   type ReadPools,
   type RouteDef,
+  outboundPolicyOf,
+  webhookRoutes,
+  webhookSigningKey,
+  WebhookStore,
+} from '@rr/platform';
+import {
+  apiTokenRoutes,
+  ApiTokenStore,
+  authRoutes,
+  bearerAuthentication,
+  currentStaff,
+  queryTokenAuthentication,
+  SESSION_COOKIE,
+  signInLimitsFrom,
   LdapDirectory,
   ldapSettingsFrom,
   OidcProvider,
@@ -34,11 +40,7 @@ import {
   SamlServiceProvider,
   samlSettingsFrom,
   signInPolicyFrom,
-  outboundPolicyOf,
-  webhookRoutes,
-  webhookSigningKey,
-  WebhookStore,
-} from '@rr/platform';
+} from '@rr/identity';
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
 import { currentRelease } from './release.ts';
@@ -187,7 +189,7 @@ export function createApp(options: AppOptions): express.Express {
   if (!options.trustedSessions)
     api.use(currentStaff(deps.pool, { clock: deps.clock, policy: signInPolicyFrom(config) }));
   // Guessing: new carts and owner-id lookups are limited per client (in the process); failed
-  // sign-ins delay further attempts across processes (authRoutes, platform/src/sign-in-limit.ts).
+  // sign-ins delay further attempts across processes (authRoutes, identity/src/sign-in-limit.ts).
   // New carts, waitlist joins and offers taken count together (each may start a hold or a mail).
   const newCarts = limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_CARTS });
   api.post('/transactions', newCarts);

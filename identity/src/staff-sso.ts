@@ -1,10 +1,13 @@
 import { createHmac } from 'node:crypto';
-import type { Request } from 'express';
 import type pg from 'pg';
-import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
-import { STAFF_ROLES, type Role, type SessionUser } from './http.ts';
-import { Problem } from './problem.ts';
+import {
+  type Clock,
+  type Config,
+  STAFF_ROLES,
+  type Role,
+  type SessionUser,
+  Problem,
+} from '@rr/platform';
 
 /** How a staff member signed in: the account's own password, or the campus identity. */
 export const SIGN_IN_METHODS = ['local', 'ldap', 'oidc', 'saml'] as const;
@@ -101,7 +104,7 @@ export function signInNameKey(secret: string, name: string): string {
  * or assertion: the callers hand over nothing of the kind. A name typed with wrong credentials
  * that no account has (say, a visitor's e-mail address) is no account's: the record keeps only
  * its key (`signInNameKey`). Every record goes after STAFF_SIGN_IN_RECORD_DAYS (the erasure job,
- * `eraseStaffSignInsBefore`; docs/product.md#sign-in-with-the-campus-identity).
+ * `eraseStaffSignInsBefore` in @rr/platform; docs/product.md#sign-in-with-the-campus-identity).
  */
 export class SignInRecords {
   constructor(
@@ -153,12 +156,6 @@ export class SignInRecords {
   }
 }
 
-/** Removes the records of staff sign-ins made before `before` (the erasure job's round). */
-export async function eraseStaffSignInsBefore(pool: pg.Pool, before: Date): Promise<number> {
-  const r = await pool.query('DELETE FROM staff_sign_ins WHERE at < $1', [before]);
-  return r.rowCount ?? 0;
-}
-
 export type CampusAccountResult =
   | { ok: true; user: SessionUser; generation: number }
   | { ok: false; reason: 'no-mapped-group' | 'local-account' };
@@ -204,55 +201,3 @@ export async function campusAccount(
 /** The refusal a person without a staff role here sees (the staff app's permission screen). */
 export const noStaffRole = () =>
   new Problem(403, 'auth__no_staff_role', 'This account has no staff role here');
-
-const regenerate = (req: Request) =>
-  new Promise<void>((resolve, reject) =>
-    req.session.regenerate((err) => (err ? reject(err as Error) : resolve())),
-  );
-
-/**
- * Opens the staff session of a signed-in account in a new session record (a fixed session id
- * from before the sign-in is of no use). A session of the campus identity ends at `expiresAt`
- * (ms since the epoch, by the clock) however busy it is.
- */
-export async function startStaffSession(
-  req: Request,
-  user: SessionUser,
-  generation: number,
-  method: SignInMethod,
-  expiresAt?: number,
-  extra: { idToken?: string } = {},
-): Promise<void> {
-  await regenerate(req);
-  req.session.user = user;
-  req.session.generation = generation;
-  req.session.method = method;
-  if (expiresAt !== undefined) req.session.expiresAt = expiresAt;
-  if (extra.idToken) req.session.idToken = extra.idToken;
-  await new Promise<void>((resolve, reject) =>
-    req.session.save((err) => (err ? reject(err as Error) : resolve())),
-  );
-}
-
-export interface StaffAccount {
-  username: string;
-  source: SignInMethod;
-  roles: Role[];
-  lastSignInAt: string | null;
-}
-
-/** The staff accounts, by name, for the admins' list. */
-export async function staffAccounts(pool: pg.Pool): Promise<StaffAccount[]> {
-  const r = await pool.query<{
-    username: string;
-    source: SignInMethod;
-    roles: string[];
-    last_sign_in_at: Date | null;
-  }>('SELECT username, source, roles, last_sign_in_at FROM admin_users ORDER BY username');
-  return r.rows.map((row) => ({
-    username: row.username,
-    source: row.source,
-    roles: STAFF_ROLES.filter((role) => row.roles.includes(role)),
-    lastSignInAt: row.last_sign_in_at?.toISOString() ?? null,
-  }));
-}
