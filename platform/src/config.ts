@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { BookingLimits } from '@rr/domain/limits';
-import { STAFF_ROLES } from './http.ts';
+import { STAFF_ROLES } from './access.ts';
 import { isLoopbackHost } from './loopback.ts';
 
 const bool = z

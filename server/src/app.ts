@@ -31,6 +31,7 @@ import {
   bearerAuthentication,
   currentStaff,
   queryTokenAuthentication,
+  SAML_ACS_PATH,
   SESSION_COOKIE,
   signInLimitsFrom,
   LdapDirectory,
@@ -173,7 +174,7 @@ export function createApp(options: AppOptions): express.Express {
   api.use(bearerAuthentication(tokenStore));
   // Calendar feeds also take a reports token as ?token= (calendar applications send no header).
   api.use(queryTokenAuthentication(tokenStore, /^\/admin\/rooms\/[^/]+\/calendar\.ics$/));
-  api.use(requireXhrHeader);
+  api.use(requireXhrHeader([SAML_ACS_PATH]));
   // Sessions only where one can exist: sign-in and sign-out, and requests carrying the session
   // cookie. Without the cookie there is no signed-in user, so a visitor's request skips the
   // session machinery (an empty session object per request that is never saved). A request with
