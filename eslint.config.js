@@ -158,7 +158,7 @@ export default tseslint.config(
     // Resolved paths, so relative imports across the boundaries are caught as well.
     files: [
       'platform/{src,migrations}/**/*.ts',
-      'identity/src/**/*.ts',
+      'identity/{src,migrations}/**/*.ts',
       'command-service/src/**/*.ts',
       'query-service/src/**/*.ts',
       'frontend/src/**/*.{ts,tsx}',
@@ -239,7 +239,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['identity/src/**/*.ts'],
+    files: ['identity/{src,migrations}/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [

@@ -11,3 +11,4 @@ export * from './staff-sso.ts';
 export * from './ldap-sign-in.ts';
 export * from './oidc-sign-in.ts';
 export * from './saml-sign-in.ts';
+export * from './migrations-dir.ts';
