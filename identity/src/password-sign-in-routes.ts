@@ -72,10 +72,10 @@ export function passwordSignInRoutes(
         const row = r.rows[0];
         const local = row?.source === 'local' ? row : undefined;
         const allowed = localSignInAllowed(ctx.policy, body.username);
-        // The directory answers for every name that is not a local account allowed to sign in
-        // with its password here; without a directory such a name is refused like a wrong one.
         // Once the credentials are right: the attempt no longer counts as a failure.
         const succeeded = () => limiter.succeeded(attempt);
+        // The directory answers for every name that is not a local account allowed to sign in
+        // with its password here; without a directory such a name is refused like a wrong one.
         const user =
           ldap && !(local && allowed)
             ? await directorySignIn(ctx, ldap, body, req, succeeded)
