@@ -8,14 +8,17 @@ import globals from 'globals';
 
 /**
  * The boundaries: what each part may import. Deciders and contracts are pure: they
- * import no infrastructure (database, HTTP, the platform, the services, Node's built-ins); the
- * domain takes events only from the pure catalogue. The command side and the query side do not
+ * import no infrastructure (database, HTTP, the platform, identity, the services, Node's
+ * built-ins); the domain takes events only from the pure catalogue. The platform (HTTP, database,
+ * config) serves every module and imports none of them; identity (staff accounts, sessions,
+ * sign-in, API tokens) builds on the platform alone. The command side and the query side do not
  * import each other; frontend features do not import each other (shared code lives in
  * frontend/src/{app,components,lib,api,i18n}).
  */
 const infrastructure = [
   '@rr/platform',
   '@rr/platform/*',
+  '@rr/identity',
   '@rr/command-service',
   '@rr/query-service',
   '@rr/projections',
@@ -97,7 +100,7 @@ export default tseslint.config(
     // clock.ts), durations and timeouts from the monotonic performance.now(). The browser app,
     // tests and benchmarks keep their own clocks.
     files: [
-      '{platform,events,domain,command-service,query-service,projections,server}/src/**/*.ts',
+      '{platform,identity,events,domain,command-service,query-service,projections,server}/src/**/*.ts',
     ],
     ignores: ['**/*.test.ts', 'platform/src/clock.ts'],
     rules: {
@@ -181,6 +184,93 @@ export default tseslint.config(
               except: [`./${feature}`],
               message: 'Features do not import each other: share through lib, components or api.',
             })),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The same by resolved path for the platform and identity; their tests may load what the
+    // server composes (the migration test applies every module's migrations).
+    files: ['platform/{src,migrations}/**/*.ts', 'identity/{src,migrations}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './platform',
+              from: [
+                './identity',
+                './events',
+                './command-service',
+                './query-service',
+                './projections',
+                './server',
+              ],
+              message: 'The platform serves the modules and imports none of them.',
+            },
+            {
+              target: './identity/src',
+              from: [
+                './events',
+                './command-service',
+                './query-service',
+                './projections',
+                './server',
+              ],
+              message: 'Identity builds on the platform alone.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['platform/src/**/*.ts', 'platform/migrations/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@rr/identity',
+                '@rr/events',
+                '@rr/command-service',
+                '@rr/query-service',
+                '@rr/projections',
+                '@rr/server',
+              ],
+              message: 'The platform serves the modules and imports none of them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['identity/{src,migrations}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@rr/events',
+                '@rr/command-service',
+                '@rr/query-service',
+                '@rr/projections',
+                '@rr/server',
+              ],
+              message: 'Identity builds on the platform alone.',
+            },
           ],
         },
       ],

@@ -1,7 +1,8 @@
 // `npm run build:server`: compiles the services (tsconfig.build.json) and puts each package's
-// JavaScript into its own dist/ (platform/dist/src, platform/dist/migrations, server/dist/src, …),
-// where the `rr-compiled` export condition of the @rr packages points; writes
-// server/dist/build-info.json (the release's version and commit, for /api/healthz and metrics).
+// JavaScript into its own dist/ (platform/dist/src, platform/dist/migrations, identity/dist/src,
+// identity/dist/migrations, server/dist/src, …), where the `rr-compiled` export condition of the
+// @rr packages points; writes server/dist/build-info.json (the release's version and commit, for
+// /api/healthz and metrics).
 // `node --conditions=rr-compiled server/dist/src/main.js` runs the result (scripts/start.mjs, the
 // Dockerfile).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -20,6 +21,7 @@ const root = path.resolve(import.meta.dirname, '..');
 export const SERVER_PACKAGES = [
   'contracts',
   'platform',
+  'identity',
   'events',
   'domain',
   'command-service',
@@ -42,6 +44,7 @@ function newestMtime(p) {
 const sources = () => [
   ...SERVER_PACKAGES.map((p) => path.join(root, p, 'src')),
   path.join(root, 'platform', 'migrations'),
+  path.join(root, 'identity', 'migrations'),
   path.join(root, 'tsconfig.build.json'),
   path.join(root, 'tsconfig.base.json'),
   path.join(root, 'package.json'),

@@ -5,7 +5,8 @@ import { Writable } from 'node:stream';
 import type { Request, Response } from 'express';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { closeGracefully, express, listen, problemHandler } from './http.ts';
+import { express, problemHandler } from './http.ts';
+import { closeGracefully, listen } from './listen.ts';
 import { createLogger } from './logger.ts';
 
 /** Runs the problem handler on an error; answers the response and the log lines. */

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPool, migrate, MIGRATIONS_DIR, type Pool } from '@rr/platform';
+import { createPool, migrate, migrationNames, type Pool } from '@rr/platform';
+import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
 import { createEmptyDatabase } from '../../tests/support/db.ts';
 import { legacyMigrate, legacyMigrations } from '../../tests/support/legacy-migrations.ts';
 
@@ -25,18 +25,14 @@ async function emptyDatabase() {
   return db;
 }
 
-async function migrationFiles(): Promise<string[]> {
-  return (await readdir(MIGRATIONS_DIR))
-    .filter((f) => f.endsWith('.ts'))
-    .sort()
-    .map((f) => f.slice(0, -3));
-}
+/** Every module's migrations, in the order they are applied. */
+const migrationFiles = () => migrationNames(SCHEMA_MIGRATION_DIRS);
 
 /** `n` processes (a pool each) migrating the database of `url` at once. */
 async function migrateAtOnce(url: string, n: number): Promise<string[][]> {
   const pools = Array.from({ length: n }, () => createPool(url, 2));
   try {
-    return await Promise.all(pools.map((p) => migrate(p)));
+    return await Promise.all(pools.map((p) => migrate(p, SCHEMA_MIGRATION_DIRS)));
   } finally {
     await Promise.all(pools.map((p) => p.end()));
   }
@@ -233,12 +229,12 @@ describe('migrations', () => {
     expect((await db.pool.query(`SELECT to_regclass('schema_migrations') AS t`)).rows[0]).toEqual({
       t: null,
     });
-    expect(await migrate(db.pool)).toEqual([]);
+    expect(await migrate(db.pool, SCHEMA_MIGRATION_DIRS)).toEqual([]);
   });
 
   it('takes a database of the former migration list forward: nothing again, data and schema as they should be', async () => {
     const fresh = await emptyDatabase();
-    await migrate(fresh.pool);
+    await migrate(fresh.pool, SCHEMA_MIGRATION_DIRS);
     const old = await emptyDatabase();
     expect(await legacyMigrate(old.pool)).toEqual(LEGACY_IDS);
     await putData(old.pool, '018');
@@ -271,12 +267,12 @@ describe('migrations', () => {
       pgDumpSchema(fresh.pool, fresh.url),
     ]);
     expect(dumps[0]).toEqual(dumps[1]);
-    expect(await migrate(old.pool)).toEqual([]);
+    expect(await migrate(old.pool, SCHEMA_MIGRATION_DIRS)).toEqual([]);
   });
 
   it('applies the files after where the former list stopped (016) as the list did', async () => {
     const fresh = await emptyDatabase();
-    await migrate(fresh.pool);
+    await migrate(fresh.pool, SCHEMA_MIGRATION_DIRS);
     // Two installations at 016 with the same data: one goes on with the former list, one with the files.
     const [byList, byFiles] = [await emptyDatabase(), await emptyDatabase()];
     for (const db of [byList, byFiles]) {
@@ -285,7 +281,7 @@ describe('migrations', () => {
     }
     expect(await legacyMigrate(byList.pool)).toEqual(LEGACY_IDS.slice(16));
     const files = await migrationFiles();
-    expect(await migrate(byFiles.pool)).toEqual(files.slice(16));
+    expect(await migrate(byFiles.pool, SCHEMA_MIGRATION_DIRS)).toEqual(files.slice(16));
 
     // 017 took the address out of the mail's error, 018 made the holiday's state from its event.
     const mail = await byFiles.pool.query('SELECT last_error FROM mail_outbox');

@@ -62,14 +62,14 @@ export const TABLE_OWNERS = {
   webhook_rooms: 'projections/src/webhooks',
 
   // --- staff, sign-in and the server -------------------------------------------------------------
-  admin_users: 'platform/src/auth.ts',
-  // Written by connect-pg-simple, the session store auth.ts configures.
-  sessions: 'platform/src/auth.ts',
-  sign_in_failures: 'platform/src/sign-in-limit-store.ts',
-  staff_sign_ins: 'platform/src/staff-sso.ts',
-  saml_requests: 'platform/src/saml-sign-in.ts',
-  saml_assertions_used: 'platform/src/saml-sign-in.ts',
-  api_tokens: 'platform/src/api-tokens.ts',
+  admin_users: 'identity/src',
+  // Written by connect-pg-simple, the session store identity's sessions.ts configures.
+  sessions: 'identity/src',
+  sign_in_failures: 'identity/src',
+  staff_sign_ins: 'identity/src',
+  saml_requests: 'identity/src',
+  saml_assertions_used: 'identity/src',
+  api_tokens: 'identity/src',
   app_settings: 'platform/src/secrets.ts',
   confirmation_tokens: 'platform/src/confirmation-tokens.ts',
   webhook_endpoints: 'platform/src/webhooks.ts',

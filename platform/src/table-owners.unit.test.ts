@@ -11,17 +11,10 @@ import { TABLE_OWNERS, WRITERS_NOT_YET_WITH_THEIR_OWNER } from './table-owners.t
  * `${...}` read as `${}`); knex's query builder writes (`db('table').insert(...)`) count too.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const WORKSPACES = [
-  'contracts',
-  'platform',
-  'events',
-  'domain',
-  'command-service',
-  'query-service',
-  'projections',
-  'server',
-  'frontend',
-];
+/** The packages of the repository (the root's workspaces), whose sources and migrations are read. */
+const WORKSPACES: readonly string[] = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }
+).workspaces.filter((w) => w !== 'tests');
 
 /**
  * Files whose SQL names its table at run time, each with the tables it may write: what a static
@@ -47,10 +40,14 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** The tables the migrations leave: created, minus dropped, renamed followed. */
-function schemaTables(migrationsDir: string): Set<string> {
+function schemaTables(migrationDirs: readonly string[]): Set<string> {
   const tables = new Set<string>();
-  for (const file of readdirSync(migrationsDir).sort()) {
-    const sql = readFileSync(path.join(migrationsDir, file), 'utf8');
+  // One sequence over every package's migrations, in the order of their numbers.
+  const files = migrationDirs
+    .flatMap((dir) => readdirSync(dir).map((name) => ({ name, full: path.join(dir, name) })))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  for (const { full } of files) {
+    const sql = readFileSync(full, 'utf8');
     const steps = sql.matchAll(
       /\b(?:CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)|DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?([\w\s,]+?)(?:\s+CASCADE)?\s*;|ALTER\s+TABLE\s+(?:IF\s+EXISTS\s+)?(\w+)\s+RENAME\s+TO\s+(\w+))/gi,
     );
@@ -166,7 +163,9 @@ function repositoryWrites(tables: ReadonlySet<string>): Write[] {
 }
 
 const owners: Record<string, string> = TABLE_OWNERS;
-const tables = schemaTables(path.join(ROOT, 'platform', 'migrations'));
+const tables = schemaTables(
+  WORKSPACES.map((w) => path.join(ROOT, w, 'migrations')).filter((dir) => existsSync(dir)),
+);
 const writes = repositoryWrites(tables);
 
 describe('the owners of the tables', () => {

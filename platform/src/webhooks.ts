@@ -8,7 +8,8 @@ import {
 } from '@rr/contracts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { defineRoute, type RouteDef, type Role, type SessionUser } from './http.ts';
+import type { Role, SessionUser } from './access.ts';
+import { defineRoute, type RouteDef } from './routes.ts';
 import { checkOutboundUrl, type OutboundPolicy, type Resolver } from './outbound-address.ts';
 import { Problem, problems } from './problem.ts';
 import { persistentSecret } from './secrets.ts';

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
+import { API_TOKEN_SECRET_PATTERN } from '@rr/identity';
 import {
-  API_TOKEN_SECRET_PATTERN,
   addDays,
   defineRoute,
   ownerIdParam,

@@ -4,29 +4,36 @@ import { commandRoutes, type CommandDeps } from '@rr/command-service';
 import { minPositionGate, queryRoutes } from '@rr/query-service';
 import {
   apiNotFound,
-  apiTokenRoutes,
-  ApiTokenStore,
-  authRoutes,
-  bearerAuthentication,
   buildOpenApi,
-  currentStaff,
   express,
   limitRequests,
   shedLoad,
   mountRoutes,
   jsonBodies,
   problemHandler,
-  queryTokenAuthentication,
   requestLogger,
   requireXhrHeader,
   securityHeaders,
-  SESSION_COOKIE,
-  signInLimitsFrom,
   type Config,
   type Logger,
   type Pool,
   type ReadPools,
   type RouteDef,
+  outboundPolicyOf,
+  webhookRoutes,
+  webhookSigningKey,
+  WebhookStore,
+} from '@rr/platform';
+import {
+  apiTokenRoutes,
+  ApiTokenStore,
+  authRoutes,
+  bearerAuthentication,
+  currentStaff,
+  queryTokenAuthentication,
+  SAML_ACS_PATH,
+  SESSION_COOKIE,
+  signInLimitsFrom,
   LdapDirectory,
   ldapSettingsFrom,
   OidcProvider,
@@ -34,11 +41,7 @@ import {
   SamlServiceProvider,
   samlSettingsFrom,
   signInPolicyFrom,
-  outboundPolicyOf,
-  webhookRoutes,
-  webhookSigningKey,
-  WebhookStore,
-} from '@rr/platform';
+} from '@rr/identity';
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
 import { currentRelease } from './release.ts';
@@ -171,7 +174,7 @@ export function createApp(options: AppOptions): express.Express {
   api.use(bearerAuthentication(tokenStore));
   // Calendar feeds also take a reports token as ?token= (calendar applications send no header).
   api.use(queryTokenAuthentication(tokenStore, /^\/admin\/rooms\/[^/]+\/calendar\.ics$/));
-  api.use(requireXhrHeader);
+  api.use(requireXhrHeader([SAML_ACS_PATH]));
   // Sessions only where one can exist: sign-in and sign-out, and requests carrying the session
   // cookie. Without the cookie there is no signed-in user, so a visitor's request skips the
   // session machinery (an empty session object per request that is never saved). A request with
@@ -187,7 +190,7 @@ export function createApp(options: AppOptions): express.Express {
   if (!options.trustedSessions)
     api.use(currentStaff(deps.pool, { clock: deps.clock, policy: signInPolicyFrom(config) }));
   // Guessing: new carts and owner-id lookups are limited per client (in the process); failed
-  // sign-ins delay further attempts across processes (authRoutes, platform/src/sign-in-limit.ts).
+  // sign-ins delay further attempts across processes (authRoutes, identity/src/sign-in-limit.ts).
   // New carts, waitlist joins and offers taken count together (each may start a hold or a mail).
   const newCarts = limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_CARTS });
   api.post('/transactions', newCarts);

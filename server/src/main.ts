@@ -4,15 +4,13 @@ import {
   EmbeddedPostgresError,
   createLogger,
   createReadPools,
-  ensureFirstAdmin,
   loadConfig,
-  sessionMiddleware,
-  type SessionMiddleware,
   type Config,
   type Logger,
   listen,
   closeGracefully,
 } from '@rr/platform';
+import { ensureFirstAdmin, sessionMiddleware, type SessionMiddleware } from '@rr/identity';
 import {
   startErasureJob,
   startExpiryJob,

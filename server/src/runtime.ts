@@ -25,6 +25,7 @@ import {
   whatIfSettingsOf,
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
+import { SCHEMA_MIGRATION_DIRS } from './schema.ts';
 import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
 
 /** How the projection runner batches and gathers (PROJECTION_BATCH_SIZE, PROJECTION_QUIET_GATHER_MS). */
@@ -61,7 +62,7 @@ export async function openRuntime(
   clock: Clock = systemClock,
 ): Promise<Runtime> {
   const pool = createPool(url, config.DB_POOL_SIZE, poolOptionsOf(config));
-  await migrate(pool);
+  await migrate(pool, SCHEMA_MIGRATION_DIRS);
   const store = createStore(pool, clock);
   const notifier = new EventNotifier(url);
   const keySecret = await persistentSecret(pool, 'visitor_key_secret', config.VISITOR_KEY_SECRET);

@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  createUser,
-  endUserSessions,
-  removeUser,
-  setUserRoles,
-  STAFF_ROLES,
-  type Pool,
-  type Role,
-} from '@rr/platform';
+import { createUser, endUserSessions, removeUser, setUserRoles } from '@rr/identity';
+import { STAFF_ROLES, type Pool, type Role } from '@rr/platform';
 
 /**
  * Staff users from the command line (`npm run staff-user -- <username> <role>[,<role>...]`): the
@@ -16,7 +9,7 @@ import {
  * roles and password. The password comes from `STAFF_USER_PASSWORD` (at least 12 characters);
  * without it one is generated and printed once. `--keep-password` changes only the roles of an
  * existing account, `--end-sessions` signs the account out everywhere, `--remove` deletes it.
- * Every change holds from the next request of every process (currentStaff in platform/src/auth.ts).
+ * Every change holds from the next request of every process (currentStaff in identity/src/sessions.ts).
  */
 const MIN_PASSWORD = 12;
 

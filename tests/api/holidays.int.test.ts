@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldHolidays } from '@rr/domain';
 import { asStreamEvents, HOLIDAYS_STREAM, type HolidayEvent } from '@rr/events';
 import { ManualClock, migrate } from '@rr/platform';
+import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
 import type { TestDatabase } from '../support/db.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom } from '../support/fixtures.ts';
@@ -377,7 +378,7 @@ describe('holiday state of the write side', () => {
     // An installation from before 018: the table is made from the stream alone.
     await db.pool.query('DROP TABLE holiday_state');
     await db.pool.query(`DELETE FROM knex_migrations WHERE name = '018_holiday_state'`);
-    expect(await migrate(db.pool)).toEqual(['018_holiday_state']);
+    expect(await migrate(db.pool, SCHEMA_MIGRATION_DIRS)).toEqual(['018_holiday_state']);
     expect(await rows()).toEqual(live);
   });
 });

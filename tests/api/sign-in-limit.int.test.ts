@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPool, ManualClock, signInSubjects } from '@rr/platform';
+import { createPool, ManualClock } from '@rr/platform';
+import { signInSubjects } from '@rr/identity';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 

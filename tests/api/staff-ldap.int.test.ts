@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LdapDirectory, ManualClock } from '@rr/platform';
+import { LdapDirectory } from '@rr/identity';
+import { ManualClock } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import { groupDn, startLdapServer, type LdapServer } from '../support/ldap-server.ts';

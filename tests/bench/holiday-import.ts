@@ -5,7 +5,8 @@
  * before. Prints the visitor's latencies, the event loop's delay, the health checks and the
  * imports' times, and the ratio of the p99s. The app runs in this process, as in the test.
  */
-import { ManualClock, createUser } from '@rr/platform';
+import { ManualClock } from '@rr/platform';
+import { createUser } from '@rr/identity';
 import { EventStore, validateEvent } from '@rr/events';
 import { Client, startTestApp } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';

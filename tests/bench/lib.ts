@@ -22,6 +22,7 @@ import {
   startEmbeddedPostgres,
   type EmbeddedCluster,
 } from '@rr/platform';
+import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
 import { freePort } from '../support/ports.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -197,7 +198,7 @@ export async function withBenchDatabase<T>(
     }
     const url = await ensureDatabase(adminUrl, dbName);
     pool = createPool(url, options.poolSize);
-    await migrate(pool);
+    await migrate(pool, SCHEMA_MIGRATION_DIRS);
     const { rows } = await pool.query<{ version: string; fsync: string; sync: string }>(
       `SELECT version() AS version, current_setting('fsync') AS fsync,
               current_setting('synchronous_commit') AS sync`,

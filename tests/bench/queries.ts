@@ -24,19 +24,21 @@
  * Prints p50/p95/p99 and the ratio of p95 to the baseline's; writes `bench-results.json` key `queries`.
  */
 import type { Server } from 'node:http';
-import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
-import { EventNotifier, EventStore, validateEvent } from '@rr/events';
-import { calendarImportSettings, defaultLimits } from '@rr/command-service';
 import {
+  checkInCodes,
+  emailKey,
+  myBookingsLinks,
+  waitlistReferences,
   addDays,
   createLogger,
-  createUser,
   loadConfig,
-  sessionMiddleware,
   systemClock,
   todayIn,
   whatIfSettingsOf,
 } from '@rr/platform';
+import { createUser, sessionMiddleware } from '@rr/identity';
+import { EventNotifier, EventStore, validateEvent } from '@rr/events';
+import { calendarImportSettings, defaultLimits } from '@rr/command-service';
 import { readModelProjections, rebuildReadModels } from '@rr/projections';
 import { createApp } from '../../server/src/app.ts';
 import {

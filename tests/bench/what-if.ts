@@ -17,7 +17,8 @@
 import { EventStore, validateEvent } from '@rr/events';
 import { readModelProjections, rebuildReadModels } from '@rr/projections';
 import { replayInWorker } from '@rr/query-service';
-import { addDays, createUser, systemClock } from '@rr/platform';
+import { addDays, systemClock } from '@rr/platform';
+import { createUser } from '@rr/identity';
 import { startTestApp } from '../support/app.ts';
 import { generateLog } from './generate.ts';
 import {

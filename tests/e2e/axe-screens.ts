@@ -3,7 +3,7 @@
 // Chromium (one per file), so the two run side by side.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createUser } from '@rr/platform';
+import { createUser } from '@rr/identity';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { budget } from '../support/time-budget.ts';
 import { iso, weekdaysAhead } from './dates.ts';

@@ -2,7 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkInCodes, createUser } from '@rr/platform';
+import { checkInCodes } from '@rr/platform';
+import { createUser } from '@rr/identity';
 import { createRoom } from '../support/fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import {

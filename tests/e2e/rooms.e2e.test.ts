@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '@rr/platform';
+import { createUser } from '@rr/identity';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { makePng } from '../support/images.ts';
 import {

@@ -2,7 +2,7 @@
 // one Chromium and one SMTP sink.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '@rr/platform';
+import { createUser } from '@rr/identity';
 import { Client } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { freePort } from '../support/ports.ts';

@@ -121,6 +121,7 @@ describe('the compiled release', () => {
       'contracts',
       'domain',
       'events',
+      'identity',
       'platform',
       'projections',
       'query-service',

@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClusterDir } from '@rr/platform';
+import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
 import { Client } from '../support/app.ts';
 import {
   BookingLoad,
@@ -34,13 +35,17 @@ const git = (...args: string[]) =>
     .trim();
 
 /**
- * The previous release: the parent of the commit that added the newest migration, along main's
- * first parents (a migration that came with a merge was added by the merge commit).
+ * The previous release: the parent of the commit that added the newest migration (of every
+ * module's folder), along main's first parents (a migration that came with a merge was added by
+ * the merge commit).
  */
 function previousRelease(): { commit: string; newest: string } {
-  const newest = readdirSync(path.join(root, 'platform', 'migrations'))
-    .filter((f) => /^\d{3}_.*\.ts$/.test(f))
-    .sort()
+  const [newest, dir] = SCHEMA_MIGRATION_DIRS.flatMap((d) =>
+    readdirSync(d)
+      .filter((f) => /^\d{3}_.*\.ts$/.test(f))
+      .map((f) => [f, d] as const),
+  )
+    .sort(([a], [b]) => (a < b ? -1 : 1))
     .at(-1)!;
   const added = git(
     'log',
@@ -50,7 +55,7 @@ function previousRelease(): { commit: string; newest: string } {
     '--format=%H',
     '-1',
     '--',
-    `platform/migrations/${newest}`,
+    path.relative(root, path.join(dir, newest)),
   );
   if (!added) throw new Error(`${newest} is not committed: commit it to test the upgrade to it`);
   return { commit: git('rev-parse', `${added}^`), newest };

@@ -1,19 +1,21 @@
 import {
   bookingLimitsOf,
   createLogger,
-  createUser,
   loadConfig,
-  sessionMiddleware,
   systemClock,
   type Clock,
   type Config,
   type Role,
   listen,
   whatIfSettingsOf,
+  checkInCodes,
+  emailKey,
+  myBookingsLinks,
+  waitlistReferences,
 } from '@rr/platform';
+import { createUser, sessionMiddleware } from '@rr/identity';
 import type { DestinationStream } from 'pino';
 import { EventNotifier, EventStore, validateEvent, type Upcasters } from '@rr/events';
-import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
 import { calendarImportSettings, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { EventStore, validateEvent } from '@rr/events';
 import { createPool, migrate, systemClock, type Clock, type Pool } from '@rr/platform';
+import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
 
 export interface TestDatabase {
   url: string;
@@ -17,7 +18,7 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(clock: Clock = systemClock): Promise<TestDatabase> {
   const db = await createEmptyDatabase();
-  await migrate(db.pool);
+  await migrate(db.pool, SCHEMA_MIGRATION_DIRS);
   return { ...db, store: new EventStore(db.pool, { validate: validateEvent, clock }) };
 }
 

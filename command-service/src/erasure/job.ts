@@ -1,6 +1,6 @@
 import { noShowsErasableThrough } from '@rr/domain';
+import { eraseStaffSignInsBefore } from '@rr/identity';
 import {
-  eraseStaffSignInsBefore,
   removeErasedMailFiles,
   startIntervalJob,
   todayIn,

@@ -16,7 +16,7 @@
  * delay, doubled with each further failure, never more than the maximum delay. Refused attempts
  * are not counted, so waiting always ends the refusal and a correct password then signs in.
  */
-import type { Config } from './config.ts';
+import type { Config } from '@rr/platform';
 
 export type SignInScope = 'account_address' | 'address' | 'account';
 

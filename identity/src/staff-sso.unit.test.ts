@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { loadConfig } from '@rr/platform';
 import { escapeFilterValue, userFilter } from './ldap-sign-in.ts';
 import { rolesForGroups, signInPolicyFrom } from './staff-sso.ts';
 

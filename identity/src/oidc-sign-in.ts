@@ -1,7 +1,6 @@
 import * as oidc from 'openid-client';
-import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
-import { isLoopbackHost } from './loopback.ts';
+import type { Clock, Config } from '@rr/platform';
+import { isLoopbackHost } from '@rr/platform/loopback';
 
 export interface OidcSettings {
   issuer: URL;

@@ -2,10 +2,18 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type pg from 'pg';
 import { API_TOKEN_PREFIX, apiTokenInput } from '@rr/contracts';
-import type { Clock } from './clock.ts';
-import { defineRoute, STAFF_ROLES, type RouteDef, type Role, type SessionUser } from './http.ts';
-import { Problem, problems } from './problem.ts';
-import { fromContract, z } from './validation.ts';
+import {
+  type Clock,
+  defineRoute,
+  STAFF_ROLES,
+  type RouteDef,
+  type Role,
+  type SessionUser,
+  Problem,
+  problems,
+  fromContract,
+  z,
+} from '@rr/platform';
 
 /**
  * API tokens of machines: an admin gives one a name, some of the staff roles and maybe an expiry;

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { ipKeyGenerator } from 'express-rate-limit';
-import type { Clock } from './clock.ts';
-import { inTransaction } from './db.ts';
+import { type Clock, inTransaction } from '@rr/platform';
 import {
   afterSuccess,
   decideSignInAttempt,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { loadConfig } from '@rr/platform';
 import {
   afterSuccess,
   decideSignInAttempt,
@@ -143,6 +143,16 @@ describe('sign-in limits', () => {
     });
   });
 
+  it('keeps a counter until its window has ended and its delay has run out', () => {
+    const c = fail(none(), [0, 1, 2, 3, 4]);
+    expect(expiresAt(c.address, 'address', limits)).toEqual(at(900));
+    const locked = { failures: 9, windowStart: at(0), lastFailureAt: at(800) };
+    expect(expiresAt(locked, 'account_address', limits)).toEqual(at(1100));
+    expect(expiresAt(noFailures(at(5)), 'account', limits)).toEqual(at(5));
+  });
+});
+
+describe('sign-in limits after a success', () => {
   it('a success resets its account from its address and takes the attempt back elsewhere', () => {
     const before = fail(none(), [0, 10, 20]);
     const d = decideSignInAttempt(before, at(30), limits);
@@ -178,13 +188,5 @@ describe('sign-in limits', () => {
     expect(afterSuccess(newWindow, before, d.counters, at(1001)).address).toEqual(
       newWindow.address,
     );
-  });
-
-  it('keeps a counter until its window has ended and its delay has run out', () => {
-    const c = fail(none(), [0, 1, 2, 3, 4]);
-    expect(expiresAt(c.address, 'address', limits)).toEqual(at(900));
-    const locked = { failures: 9, windowStart: at(0), lastFailureAt: at(800) };
-    expect(expiresAt(locked, 'account_address', limits)).toEqual(at(1100));
-    expect(expiresAt(noFailures(at(5)), 'account', limits)).toEqual(at(5));
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { Client, InvalidCredentialsError, type Entry } from 'ldapts';
-import type { Config } from './config.ts';
+import type { Config } from '@rr/platform';
 
 /**
  * A value as RFC 4515 writes it inside a filter: the characters that end or widen a filter

@@ -1,10 +1,13 @@
 import { createHmac } from 'node:crypto';
-import type { Request } from 'express';
 import type pg from 'pg';
-import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
-import { STAFF_ROLES, type Role, type SessionUser } from './http.ts';
-import { Problem } from './problem.ts';
+import {
+  type Clock,
+  type Config,
+  STAFF_ROLES,
+  type Role,
+  type SessionUser,
+  Problem,
+} from '@rr/platform';
 
 /** How a staff member signed in: the account's own password, or the campus identity. */
 export const SIGN_IN_METHODS = ['local', 'ldap', 'oidc', 'saml'] as const;
@@ -101,7 +104,7 @@ export function signInNameKey(secret: string, name: string): string {
  * or assertion: the callers hand over nothing of the kind. A name typed with wrong credentials
  * that no account has (say, a visitor's e-mail address) is no account's: the record keeps only
  * its key (`signInNameKey`). Every record goes after STAFF_SIGN_IN_RECORD_DAYS (the erasure job,
- * `eraseStaffSignInsBefore`; docs/product.md#sign-in-with-the-campus-identity).
+ * `eraseStaffSignInsBefore`, staff-sign-in-erasure.ts; docs/product.md#sign-in-with-the-campus-identity).
  */
 export class SignInRecords {
   constructor(
@@ -153,64 +156,48 @@ export class SignInRecords {
   }
 }
 
-/** Removes the records of staff sign-ins made before `before` (the erasure job's round). */
-export async function eraseStaffSignInsBefore(pool: pg.Pool, before: Date): Promise<number> {
-  const r = await pool.query('DELETE FROM staff_sign_ins WHERE at < $1', [before]);
-  return r.rowCount ?? 0;
+export type CampusAccountResult =
+  | { ok: true; user: SessionUser; generation: number }
+  | { ok: false; reason: 'no-mapped-group' | 'local-account' };
+
+/**
+ * The account of a person the campus identity vouched for, created or updated with the roles
+ * its groups map to now (and the source it signed in with). A person in no mapped group gets no
+ * account, and an existing one loses its roles and sessions at once. A local account of the
+ * same name is never taken over: its password and roles stay its own (remove it first to let
+ * the campus identity have the name).
+ */
+export async function campusAccount(
+  pool: pg.Pool,
+  clock: Clock,
+  policy: StaffSignInPolicy,
+  method: CampusSignInMethod,
+  username: string,
+  groups: readonly string[],
+): Promise<CampusAccountResult> {
+  const roles = rolesForGroups(groups, policy.roleMap);
+  if (roles.length === 0) {
+    await pool.query(
+      `UPDATE admin_users SET roles = '{}', session_generation = session_generation + 1
+       WHERE username = $1 AND source <> 'local'`,
+      [username],
+    );
+    return { ok: false, reason: 'no-mapped-group' };
+  }
+  const r = await pool.query<{ session_generation: number }>(
+    `INSERT INTO admin_users (username, password_hash, roles, source, last_sign_in_at, created_at)
+     VALUES ($1, NULL, $2, $3, $4, $4)
+     ON CONFLICT (username) DO UPDATE SET roles = EXCLUDED.roles, source = EXCLUDED.source,
+       last_sign_in_at = EXCLUDED.last_sign_in_at
+     WHERE admin_users.source <> 'local'
+     RETURNING session_generation`,
+    [username, roles, method, clock.now()],
+  );
+  const row = r.rows[0];
+  if (!row) return { ok: false, reason: 'local-account' };
+  return { ok: true, user: { username, roles }, generation: row.session_generation };
 }
 
 /** The refusal a person without a staff role here sees (the staff app's permission screen). */
 export const noStaffRole = () =>
   new Problem(403, 'auth__no_staff_role', 'This account has no staff role here');
-
-const regenerate = (req: Request) =>
-  new Promise<void>((resolve, reject) =>
-    req.session.regenerate((err) => (err ? reject(err as Error) : resolve())),
-  );
-
-/**
- * Opens the staff session of a signed-in account in a new session record (a fixed session id
- * from before the sign-in is of no use). A session of the campus identity ends at `expiresAt`
- * (ms since the epoch, by the clock) however busy it is.
- */
-export async function startStaffSession(
-  req: Request,
-  user: SessionUser,
-  generation: number,
-  method: SignInMethod,
-  expiresAt?: number,
-  extra: { idToken?: string } = {},
-): Promise<void> {
-  await regenerate(req);
-  req.session.user = user;
-  req.session.generation = generation;
-  req.session.method = method;
-  if (expiresAt !== undefined) req.session.expiresAt = expiresAt;
-  if (extra.idToken) req.session.idToken = extra.idToken;
-  await new Promise<void>((resolve, reject) =>
-    req.session.save((err) => (err ? reject(err as Error) : resolve())),
-  );
-}
-
-export interface StaffAccount {
-  username: string;
-  source: SignInMethod;
-  roles: Role[];
-  lastSignInAt: string | null;
-}
-
-/** The staff accounts, by name, for the admins' list. */
-export async function staffAccounts(pool: pg.Pool): Promise<StaffAccount[]> {
-  const r = await pool.query<{
-    username: string;
-    source: SignInMethod;
-    roles: string[];
-    last_sign_in_at: Date | null;
-  }>('SELECT username, source, roles, last_sign_in_at FROM admin_users ORDER BY username');
-  return r.rows.map((row) => ({
-    username: row.username,
-    source: row.source,
-    roles: STAFF_ROLES.filter((role) => row.roles.includes(role)),
-    lastSignInAt: row.last_sign_in_at?.toISOString() ?? null,
-  }));
-}

@@ -8,8 +8,7 @@ import {
 } from '@node-saml/node-saml';
 import { parseStringPromise, processors } from 'xml2js';
 import type pg from 'pg';
-import type { Clock } from './clock.ts';
-import { samlAcsUrl, type Config } from './config.ts';
+import { type Clock, samlAcsUrl, type Config } from '@rr/platform';
 
 export interface SamlSettings {
   /** The ACS URL the provider posts to (https://host/api/auth/saml/acs). */

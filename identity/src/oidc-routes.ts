@@ -1,0 +1,99 @@
+import type { Request } from 'express';
+import { defineRoute, problems, type RouteDef, z } from '@rr/platform';
+import { ProviderUnavailable, type OidcProvider } from './oidc-sign-in.ts';
+import { saveSession, startStaffSession } from './sessions.ts';
+import type { SignInContext } from './sign-in-context.ts';
+import { campusAccount } from './staff-sso.ts';
+import { invalidReturnTo, origin, SIGN_IN_REFUSED, staffReturnPath } from './staff-return-path.ts';
+
+/** Stores the session, whether or not that works: the browser is sent on either way. */
+const trySaveSession = (req: Request) => saveSession(req).catch(() => undefined);
+
+/** Sign-in with the OpenID provider (OIDC_ISSUER): off to the provider, and its answer. */
+export function oidcRoutes(ctx: SignInContext, provider: OidcProvider): RouteDef[] {
+  const redirectUri = (req: Request) =>
+    provider.settings.redirectUri ?? `${origin(req)}/api/auth/oidc/callback`;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/auth/oidc/start',
+      summary: 'Sign in with the OpenID provider: redirects the browser there',
+      tags: ['auth'],
+      access: 'public',
+      query: z.object({ returnTo: z.string().max(2000).optional() }),
+      responses: { 302: { description: "To the provider's sign-in page" } },
+      handler: async ({ query, req, res }) => {
+        const returnTo = staffReturnPath(query.returnTo ?? '/admin/');
+        if (returnTo === null) throw invalidReturnTo();
+        let started;
+        try {
+          started = await provider.start(redirectUri(req), returnTo);
+        } catch (err) {
+          if (err instanceof ProviderUnavailable) throw problems.unavailable();
+          throw err;
+        }
+        req.session.oidcPending = started.pending;
+        await saveSession(req);
+        res.setHeader('Cache-Control', 'no-store');
+        res.redirect(302, started.url.toString());
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/oidc/callback',
+      summary: "The OpenID provider's answer: signs the person in, or shows why not",
+      tags: ['auth'],
+      access: 'public',
+      responses: { 302: { description: 'To the staff app' } },
+      handler: async ({ req, res }) => {
+        res.setHeader('Cache-Control', 'no-store');
+        const pending = req.session.oidcPending;
+        // Used once, whatever the answer: a replayed callback finds nothing to finish.
+        delete req.session.oidcPending;
+        if (!pending) {
+          await ctx.records.record('oidc', '', 'refused', 'provider-refused');
+          res.redirect(302, SIGN_IN_REFUSED.failed);
+          return;
+        }
+        const callbackUrl = new URL(req.originalUrl, `${origin(req)}/`);
+        let identity;
+        try {
+          identity = await provider.finish(callbackUrl, redirectUri(req), pending);
+        } catch (err) {
+          if (err instanceof ProviderUnavailable) throw problems.unavailable();
+          throw err;
+        }
+        if (identity instanceof Error) {
+          await ctx.records.record('oidc', '', 'refused', 'provider-refused');
+          await trySaveSession(req);
+          res.redirect(302, SIGN_IN_REFUSED.failed);
+          return;
+        }
+        const account = await campusAccount(
+          ctx.pool,
+          ctx.clock,
+          ctx.policy,
+          'oidc',
+          identity.username,
+          identity.groups,
+        );
+        if (!account.ok) {
+          await ctx.records.record('oidc', identity.username, 'refused', account.reason);
+          await trySaveSession(req);
+          res.redirect(302, SIGN_IN_REFUSED.noRole);
+          return;
+        }
+        await startStaffSession(
+          req,
+          account.user,
+          account.generation,
+          'oidc',
+          ctx.clock.now().getTime() + ctx.policy.campusSessionMs,
+          { idToken: identity.idToken },
+        );
+        await ctx.records.record('oidc', identity.username, 'signed-in');
+        res.redirect(302, pending.returnTo);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,170 @@
+import express, { type Request, type Response, type NextFunction, type Router } from 'express';
+import { parseOrThrow, unstorableTextErrors, z } from './validation.ts';
+import { problems } from './problem.ts';
+import { checkAccess, type Access, type SessionUser } from './access.ts';
+
+export interface HandlerContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  req: Request;
+  res: Response;
+  user: SessionUser | undefined;
+}
+
+export interface Reply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** OpenAPI-style path below /api, e.g. `/admin/rooms/{id}`. */
+  path: string;
+  summary: string;
+  tags: string[];
+  access: Access;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Multipart form fields documented in OpenAPI; the handler parses the upload itself. */
+  multipart?: z.ZodObject;
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+  /**
+   * What a path with malformed params names as not found (404 instead of 400): ids from links in
+   * mails (owner ids) are unknown when damaged, which is what the pages reading them tell apart.
+   */
+  malformedPathNotFound?: string;
+  handler: (ctx: HandlerContext<any, any, any>) => Promise<Reply | void>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each route's own zod schemas type its handler; see defineRoute
+}
+
+/**
+ * Declares a route once: its zod schemas validate the request at the edge and document it in the
+ * OpenAPI file; its access rule is checked on the server before the handler runs.
+ */
+export function defineRoute<
+  P extends z.ZodObject = z.ZodObject<Record<string, never>>,
+  Q extends z.ZodObject = z.ZodObject<Record<string, never>>,
+  B extends z.ZodType = z.ZodUndefined,
+>(def: {
+  method: RouteDef['method'];
+  path: string;
+  summary: string;
+  tags: string[];
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  multipart?: z.ZodObject;
+  responses: RouteDef['responses'];
+  malformedPathNotFound?: string;
+  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply | void>;
+}): RouteDef {
+  return def;
+}
+
+/** A body the parser refused on a link route, kept until the route has looked at its path. */
+const deferredBodyErrors = new WeakMap<Request, unknown>();
+
+/**
+ * The JSON body parser of the API. A body it cannot read is answered 400 at once, except on a
+ * route with `malformedPathNotFound`: there the route looks at its path first, so a damaged id
+ * of a mail link answers 404 whatever body came with it, and a body error only after that.
+ */
+export function jsonBodies(routes: RouteDef[], limit: string) {
+  const parse = express.json({ limit });
+  const isLink = linkPathMatcher(routes.filter((r) => r.malformedPathNotFound !== undefined));
+  return (req: Request, res: Response, next: NextFunction) =>
+    parse(req, res, (err?: unknown) => {
+      if (err !== undefined && isLink(req).length > 0) {
+        deferredBodyErrors.set(req, err);
+        next();
+        return;
+      }
+      next(err);
+    });
+}
+
+export function mountRoutes(router: Router, routes: RouteDef[]): void {
+  const links = routes.filter((r) => r.malformedPathNotFound !== undefined);
+  if (links.length) router.use(undecodableLinkPaths(links));
+  for (const route of routes) {
+    const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
+    router[route.method](expressPath, async (req: Request, res: Response) => {
+      const user = req.apiTokenUser ?? req.session?.user;
+      checkAccess(route.access, user);
+      if (route.malformedPathNotFound && !validPath(route, req.params))
+        throw problems.notFound(route.malformedPathNotFound);
+      if (deferredBodyErrors.has(req)) throw deferredBodyErrors.get(req);
+      // Text PostgreSQL cannot store is refused in every part of every request, schema or not.
+      const unstorable = [
+        ...unstorableTextErrors(req.params, 'path'),
+        ...unstorableTextErrors(req.query, 'query'),
+        ...unstorableTextErrors(req.body, 'body'),
+      ];
+      if (unstorable.length) throw problems.validation(unstorable);
+      const params = route.params ? parseOrThrow(route.params, req.params) : {};
+      const query = route.query ? parseOrThrow(route.query, req.query) : {};
+      const body = route.body ? parseOrThrow(route.body, req.body ?? undefined) : undefined;
+      const reply = await route.handler({ params, query, body, req, res, user });
+      if (!reply || res.headersSent) return;
+      for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+      const status = reply.status ?? 200;
+      if (reply.body === undefined) res.status(status).end();
+      else res.status(status).json(reply.body);
+    });
+  }
+}
+
+const validPath = (route: RouteDef, params: Request['params']) =>
+  unstorableTextErrors(params, 'path').length === 0 &&
+  (route.params?.safeParse(params).success ?? true);
+
+const decodes = (segment: string) => {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The router refuses a path segment that is not percent-encoded UTF-8 before any route sees it
+ * (problem-handler.ts: 400). Paths of routes with `malformedPathNotFound` are looked at first,
+ * undecoded, so such a segment in one of their params is an unknown id there too.
+ */
+function undecodableLinkPaths(routes: RouteDef[]) {
+  const linksOf = linkPathMatcher(routes);
+  return (req: Request, _res: Response, next: NextFunction) => {
+    for (const link of linksOf(req))
+      if (link.segments.some((s, i) => link.param(i) && !decodes(s)))
+        throw problems.notFound(link.what);
+    next();
+  };
+}
+
+/**
+ * Which of these routes a request's method and path (undecoded) name: per route its
+ * `malformedPathNotFound`, the path's segments and which of them are params.
+ */
+function linkPathMatcher(routes: RouteDef[]) {
+  const templates = routes.map((r) => ({
+    method: r.method.toUpperCase(),
+    segments: r.path.toLowerCase().split('/'),
+    what: r.malformedPathNotFound ?? 'Resource',
+  }));
+  return (req: Request) => {
+    const segments = req.path.replace(/(.)\/$/, '$1').split('/');
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const found: { what: string; segments: string[]; param: (i: number) => boolean }[] = [];
+    for (const t of templates) {
+      if (t.method !== method || t.segments.length !== segments.length) continue;
+      const param = (i: number) => t.segments[i]!.startsWith('{');
+      if (segments.every((s, i) => param(i) || s.toLowerCase() === t.segments[i]))
+        found.push({ what: t.what, segments, param });
+    }
+    return found;
+  };
+}
