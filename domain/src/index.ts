@@ -25,3 +25,4 @@ export * from './waitlist/waitlist.ts';
 export * from './owner/owner.ts';
 export * from './what-if.ts';
 export * from './time-slots/take-seat.ts';
+export * from './time-slots/seat-paths.ts';

@@ -36,13 +36,13 @@ import {
   seatRulesOf,
   type SeatPath,
   type SeatRuleName,
-} from './take-seat.ts';
+} from './seat-paths.ts';
 
 /**
  * Every rule against every path: each path is run through its own decider (the cart's add, the
  * booking, staff's booking, the rebooking, the waitlist's join, offer and take) in a world where
  * the seat may be taken, then in the same world with exactly one rule broken. A rule the path
- * applies (take-seat.ts, `seatRulesOf`) must refuse the seat; a rule it skips must not. So a
+ * applies (`seatRulesOf`, seat-paths.ts) must refuse the seat; a rule it skips must not. So a
  * decider that gives a seat outside the one decision, or forgets a rule, fails here.
  */
 
