@@ -1,5 +1,6 @@
 import { minutesOf } from './calendar.ts';
 import type { BookingLimits } from './limits.ts';
+import type { CartRule } from './rule-codes.ts';
 
 /** Whether two wall-clock ranges of one day overlap (touching ends do not). */
 export function timesOverlap(
@@ -19,13 +20,7 @@ export interface CartRuleSlot {
   endTime: string;
 }
 
-/** The rule codes (docs/product.md#cart-rules) that a cart alone decides (no seats, no visitor). */
-export type CartRule =
-  | 'timeslot_already_in_transaction'
-  | 'max_tickets_per_transaction_reached'
-  | 'max_tickets_by_user_reached'
-  | 'max_tickets_per_time_reached'
-  | 'max_tickets_per_day_reached';
+export type { CartRule } from './rule-codes.ts';
 
 /**
  * The rules a slot fails for a cart holding `tickets`, most specific first: the command side

@@ -26,3 +26,4 @@ export * from './owner/owner.ts';
 export * from './what-if.ts';
 export * from './time-slots/take-seat.ts';
 export * from './time-slots/seat-paths.ts';
+export * from './rule-codes.ts';

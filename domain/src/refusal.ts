@@ -1,6 +1,5 @@
 import type { LocalDate } from './calendar.ts';
-import type { SeatRule } from './seat-rule.ts';
-import type { HeldTicket } from './seats.ts';
+import type { SeatRule, TicketStatus } from './rule-codes.ts';
 
 /**
  * Why a decider refuses a command: the error codes the frontend's catalogues translate. A
@@ -76,7 +75,7 @@ export type Refusal =
   | { code: 'timeslot__has_tickets' | 'room__has_active_reservations'; seats: SeatsInTheWay }
   | { code: 'timeslot__overbooking_not_confirmed'; taken: number; capacity: number }
   /** A ticket that is not booked, with its status when a check-in asks. */
-  | { code: 'ticket__not_booked'; status?: Exclude<HeldTicket['status'], 'BOOKED'> }
+  | { code: 'ticket__not_booked'; status?: Exclude<TicketStatus, 'BOOKED'> }
   | { code: 'check_in__already_checked_in'; checkedInAt: string }
   /** Check-in opens and closes at these local times (`YYYY-MM-DD HH:MM`). */
   | { code: 'check_in__not_open'; opensAt: string; closesAt: string }

@@ -1,6 +1,7 @@
 import { isOpenForBooking } from './booking-window.ts';
 import type { LocalDate, LocalTime } from './calendar.ts';
-import { cartRules, type CartRule, type CartRuleSlot } from './cart-rules.ts';
+import { cartRules, type CartRuleSlot } from './cart-rules.ts';
+import type { CartRule, SeatRule } from './rule-codes.ts';
 import type { BookingLimits } from './limits.ts';
 
 /**
@@ -11,8 +12,7 @@ import type { BookingLimits } from './limits.ts';
  * hands it the counts it reads (the folded slot stream or the read model).
  */
 
-/** A rule a slot fails for a visitor, in the order the cart decider refuses with them. */
-export type SeatRule = 'timeslot_not_open' | CartRule | 'timeslot_no_tickets_left';
+export type { SeatRule } from './rule-codes.ts';
 
 /** A slot's seats as the rule counts them. */
 export interface SlotSeats {

@@ -1,5 +1,6 @@
 import type { LocalDate, LocalTime } from './calendar.ts';
 import type { Now } from './decider.ts';
+import type { TicketStatus } from './rule-codes.ts';
 import { hasStarted, type SlotSeats } from './seat-rule.ts';
 import { outstandingOffers, waitingCount, type Waitlist } from './waitlist-line.ts';
 
@@ -9,7 +10,7 @@ import { outstandingOffers, waitingCount, type Waitlist } from './waitlist-line.
  */
 
 export interface HeldTicket {
-  status: 'NEW' | 'BOOKED' | 'CANCELLED' | 'INVALID';
+  status: TicketStatus;
   transactionId: string;
   /** Holds (NEW) count until this instant (ISO); bookings have none. */
   expiresAt: string | null;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { comparePositions, START, type Position } from './position.ts';
 import type { EventRow } from './rows.ts';
-import type { EventStore } from './store.ts';
 import {
   claimedAppend,
   claimedAppendValues,
@@ -14,14 +13,30 @@ import {
   ConcurrencyError,
   type AppendRequest,
   type AppendResult,
+  type EventClock,
   type EventMetadata,
   type ExpectedVersion,
+  type NewEvent,
   type RecordedEvent,
 } from './types.ts';
 
 export interface AppendOptions {
   /** Metadata merged into every event of the append (actor, correlation, causation). */
   metadata: Pick<EventMetadata, 'actor'> & Partial<EventMetadata>;
+}
+
+/**
+ * What a session asks of the store it belongs to (the EventStore): its reads, its clock and its
+ * catalogue's validation. The store's identity also keys the caches of folded states.
+ */
+export interface SessionStore {
+  readonly clock: EventClock;
+  readStream(
+    streamId: string,
+    client: Pick<pg.Pool, 'query'>,
+  ): Promise<{ version: number; events: RecordedEvent[] }>;
+  groupByStream(streamIds: string[], rows: EventRow[]): Map<string, RecordedEvent[]>;
+  validate(event: NewEvent): { data: unknown; schemaVersion: number };
 }
 
 /**
@@ -51,7 +66,7 @@ export class StoreSession {
 
   constructor(
     readonly client: pg.PoolClient,
-    readonly store: EventStore,
+    readonly store: SessionStore,
   ) {
     // The driver's flag (pg.Client#pipeline, platform's createPool); its pool client type does not declare it.
     this.pipelined = Reflect.get(client, 'pipeline') === true;

@@ -4,6 +4,7 @@ import { inBatches } from './cursor.ts';
 import { SELECT_EVENT, toRecorded, visibleAfter, type EventRow } from './rows.ts';
 
 import { StoreSession, type AppendOptions } from './session.ts';
+import type { EventClock } from './types.ts';
 import type {
   AppendRequest,
   AppendResult,
@@ -23,10 +24,6 @@ export const EVENTS_CHANNEL = 'rr_events';
 /** The events of several streams ($1) in commit order. */
 const STREAMS_IN_COMMIT_ORDER = `SELECT ${SELECT_EVENT} FROM events WHERE stream_id = ANY($1::text[])
   ORDER BY events.transaction_id, events.global_position`;
-/** The one clock of the process (platform's Clock): events are recorded at its time. */
-export interface EventClock {
-  now(): Date;
-}
 
 // The store's default for tools and tests that append without a service (the services pass theirs).
 // eslint-disable-next-line no-restricted-syntax -- the one default clock of the events package, which depends on no platform

@@ -60,3 +60,8 @@ export class ConcurrencyError extends Error {
     );
   }
 }
+
+/** The one clock of the process (platform's Clock): events are recorded at its time. */
+export interface EventClock {
+  now(): Date;
+}

@@ -1,11 +1,6 @@
 import { noShowsErasableThrough } from '@rr/domain';
 import { eraseStaffSignInsBefore } from '@rr/identity';
-import {
-  removeErasedMailFiles,
-  startIntervalJob,
-  todayIn,
-  type IntervalJob,
-} from '@rr/platform';
+import { removeErasedMailFiles, startIntervalJob, todayIn, type IntervalJob } from '@rr/platform';
 import type { CommandDeps } from '../deps.ts';
 import { erasePersonalDataOf } from '../owner/stream.ts';
 import { eraseWaitlistEntries } from '../waitlist/commands.ts';

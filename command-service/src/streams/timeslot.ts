@@ -27,7 +27,8 @@ export const writers = [
 ] as const;
 
 export type SlotStateCache = FoldedStateCache<SlotState>;
-export const slotCacheOf: (store: EventStore) => SlotStateCache = cachePerStore();
+/** Keyed by the event store (a session names it as its `store`). */
+export const slotCacheOf: (store: object) => SlotStateCache = cachePerStore();
 
 /** The cached slot states of these slots, by stream id (what lockAndReadStreams may skip). */
 export function knownSlots(s: StoreSession, ids: readonly string[]): Map<string, SlotState> {

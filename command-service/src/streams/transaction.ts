@@ -27,8 +27,7 @@ export const TRANSACTION_STREAM = 'transaction';
 /** The command-side files whose decisions append to a cart's stream. */
 export const writers = ['booking/store.ts', 'owner/stream.ts', 'waitlist/commands.ts'] as const;
 
-export const cartCacheOf: (store: EventStore) => FoldedStateCache<TransactionState> =
-  cachePerStore();
+export const cartCacheOf: (store: object) => FoldedStateCache<TransactionState> = cachePerStore();
 
 export async function loadTransaction(
   s: StoreSession,

@@ -1,6 +1,6 @@
 import type { NewEvent, RecordedEvent } from '../types.ts';
 import type { EventOf } from './define.ts';
-import type { streams } from './index.ts';
+import type { streams } from './streams.ts';
 
 /** Every event the catalogue defines, as `{ type, data }`: what asStreamEvents may name. */
 export type CatalogueEvent = EventOf<(typeof streams)[number]>;
