@@ -7,8 +7,11 @@ import { roomStateProjection } from './inline/room-state.ts';
 import { ticketStateProjection } from './inline/ticket-state.ts';
 import { timeSlotGuardProjection } from './inline/timeslot-guard.ts';
 import { visitorNoShowsProjection } from './no-show/record.ts';
-import { bookingsRekeyedProjection, waitlistEntriesRekeyedProjection } from './inline/rekeyed.ts';
-import { waitlistEntriesProjection } from './inline/waitlist-entries.ts';
+import { bookingsRekeyedProjection } from './inline/rekeyed.ts';
+import {
+  waitlistEntriesProjection,
+  waitlistEntriesRekeyedProjection,
+} from './waitlist/entries-projection.ts';
 
 export type { AppendedEvent, InlineProjection, InlineTransaction } from './inline/define.ts';
 
@@ -27,7 +30,8 @@ export type { AppendedEvent, InlineProjection, InlineTransaction } from './inlin
  * - `open_carts`: the expiry of each cart not booked, removed or expired (the expiry job);
  * - `bookings`: each booking's owner id, cart, visitor, booking number and language (what a
  *   cancel link, a check-in or a mail finds the booking by; its personal data is a `record`);
- * - `waitlist_entries`: each entry's status and offer (the matcher's candidates, the offer mail);
+ * - `waitlist_entries`: each entry's status and offer (the matcher's candidates, the offer mail),
+ *   the waitlist module's own (waitlist/entries-projection.ts);
  * - `visitor_no_shows`: the no-show rule's record of releases, the no-show module's own
  *   (no-show/record.ts), registered here with the others;
  * - the re-keying of `bookings` and `waitlist_entries` to an address's key now (inline/rekeyed.ts).

@@ -23,7 +23,7 @@ export const TABLE_OWNERS = {
   ticket_state: 'command-service/src/inline',
   open_carts: 'command-service/src/inline',
   bookings: 'command-service/src/inline',
-  waitlist_entries: 'command-service/src/inline',
+  waitlist_entries: 'command-service/src/waitlist',
   // The no-show rule's record: its inline projection, the staff's lifts and their erasure.
   visitor_no_shows: 'command-service/src/no-show',
   visitor_no_show_lifts: 'command-service/src/no-show',
@@ -92,20 +92,5 @@ export const WRITERS_NOT_YET_WITH_THEIR_OWNER: readonly {
     table: 'webhook_endpoints',
     file: 'projections/src/webhooks/sender.ts',
     why: "the sender marks an endpoint's failures and disables it; the webhooks' own split",
-  },
-  {
-    table: 'personal_data',
-    file: 'command-service/src/booking/store.ts',
-    why: "a booking's `record` inserts its personal data; to call the owner module's insert",
-  },
-  {
-    table: 'waitlist_entries',
-    file: 'command-service/src/waitlist/commands.ts',
-    why: "the join's `record` inserts the entry with its address, the erasure clears it; to call the inline projections' module",
-  },
-  {
-    table: 'mail_outbox',
-    file: 'command-service/src/waitlist/commands.ts',
-    why: "the waitlist's erasure clears its entries' mail errors; to call the outbox's clearMailErrorsOf",
   },
 ];

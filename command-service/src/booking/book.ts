@@ -15,12 +15,8 @@ import { roomStates } from '../write-state.ts';
 import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { newBookingNumber, newOwnerId, ticketView } from './cart-answer.ts';
 import type { StaffBookingBody, VisitorOwnerBody } from './owner.ts';
-import {
-  loadNoShowDays,
-  recordPersonalData,
-  reservationAppends,
-  type LoadedReservation,
-} from './store.ts';
+import { loadNoShowDays, reservationAppends, type LoadedReservation } from './store.ts';
+import { recordPersonalData } from '../owner/personal-data.ts';
 import { lockAndLoadVisitor } from '../streams/visitor.ts';
 import { lockCartWithSlots } from '../streams/transaction.ts';
 

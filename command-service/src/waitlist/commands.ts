@@ -20,7 +20,7 @@ import {
   type WaitlistState,
 } from '@rr/domain';
 import type { WaitlistInput } from '@rr/contracts';
-import { startIntervalJob, type IntervalJob, type z } from '@rr/platform';
+import { clearMailErrorsOf, startIntervalJob, type IntervalJob, type z } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { loadBlacklistEntry } from '../blacklist/stream.ts';
@@ -31,6 +31,7 @@ import { lockCartAndSlots, rememberCart } from '../streams/transaction.ts';
 import { roomsWithHolidays } from '../write-state.ts';
 import { appendToSlot } from '../streams/timeslot.ts';
 import { appendToCart } from '../streams/transaction.ts';
+import { eraseEntryRows, recordEntry } from './entries.ts';
 
 const visitor = { kind: 'visitor' } as const;
 const matcher = { kind: 'system', job: 'waitlist-matcher' } as const;
@@ -100,13 +101,15 @@ async function join(deps: CommandDeps, timeSlotId: string, body: z.output<typeof
     },
     decide: (state) => decideWaitlist(command, state, waitlistContext(deps)),
     appends: slotAppend,
-    record: async (s, _d, state) => {
-      await s.client.query(
-        `INSERT INTO waitlist_entries (entry_id, time_slot_id, visitor_key, email, language, erase_after)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [entryId, timeSlotId, visitorKey, email, body.language, addDays(state.slot.date, 1)],
-      );
-    },
+    record: (s, _d, state) =>
+      recordEntry(s, {
+        entryId,
+        timeSlotId,
+        visitorKey,
+        email,
+        language: body.language,
+        eraseAfter: addDays(state.slot.date, 1),
+      }),
     answer: (_d, state) => ({
       entryId,
       positionInLine: lineLength(state.slot.waitlist) + 1,
@@ -348,15 +351,9 @@ export async function eraseWaitlistEntries(deps: CommandDeps, today: string): Pr
         ),
       appends: (d, state) => appendToSlot(row.time_slot_id, state.slot, d.slot),
       record: async (s) => {
-        const gone = await s.client.query<{ entry_id: string }>(
-          'DELETE FROM waitlist_entries WHERE entry_id = ANY($1::uuid[]) AND erase_after <= $2 RETURNING entry_id',
-          [row.entry_ids, today],
-        );
-        if (gone.rowCount)
-          await s.client.query(
-            'UPDATE mail_outbox SET last_error = NULL WHERE owner_id = ANY($1::text[]) AND last_error IS NOT NULL',
-            [gone.rows.map((r) => r.entry_id)],
-          );
+        const gone = await eraseEntryRows(s, row.entry_ids, today);
+        // The send errors of their mails named the addresses too.
+        await clearMailErrorsOf(s.client, gone);
       },
       answer: (d) => d.slot.length,
     });

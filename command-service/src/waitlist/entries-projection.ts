@@ -1,5 +1,5 @@
-import { handlersFor, ignore, timeSlotStream, type NewEvent } from '@rr/events';
-import { inlineProjection, type InlineFold } from './define.ts';
+import { handlersFor, ignore, rekeyingStream, timeSlotStream, type NewEvent } from '@rr/events';
+import { inlineProjection, type InlineFold } from '../inline/define.ts';
 
 type EntryStatus = 'offered' | 'lapsed' | 'taken' | 'left' | 'removed';
 
@@ -63,5 +63,28 @@ export const waitlistEntriesProjection = inlineProjection({
           status,
         ]);
     }
+  },
+});
+
+/** A waitlist entry stored under an older key of its address takes the key now. */
+interface EntriesFold extends InlineFold {
+  rekeyed: { entryId: string; visitorKey: string }[];
+}
+
+export const waitlistEntriesRekeyedProjection = inlineProjection({
+  table: 'waitlist_entries',
+  handlers: handlersFor(rekeyingStream).with<EntriesFold, void, NewEvent>({
+    BookingRekeyed: ignore,
+    WaitlistEntryRekeyed: (e, f) => void f.rekeyed.push(e.data),
+  }),
+  start: (): EntriesFold => ({ streamId: '', rekeyed: [] }),
+  async write(tx, { rekeyed }) {
+    if (!rekeyed.length) return;
+    await tx.send(
+      `UPDATE waitlist_entries w SET visitor_key = u.visitor_key
+         FROM unnest($1::uuid[], $2::text[]) AS u(entry_id, visitor_key)
+        WHERE w.entry_id = u.entry_id`,
+      [rekeyed.map((d) => d.entryId), rekeyed.map((d) => d.visitorKey)],
+    );
   },
 });

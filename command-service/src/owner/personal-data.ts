@@ -1,0 +1,49 @@
+import type { StoreSession } from '@rr/events';
+import { addDays } from '@rr/domain';
+
+/**
+ * The personal data of a booking (`personal_data`), owned by the owner module: written with the
+ * booking, changed by the owner commands (stream.ts), erased by the erasure job.
+ */
+
+/** A booking's personal data, as the booking command writes it beside the log. */
+export interface PersonalDataRecord {
+  ownerId: string;
+  owner: {
+    salutation: string;
+    title?: string | undefined;
+    firstName: string;
+    lastName: string;
+    organisation?: string | undefined;
+    phone?: string | undefined;
+    accessibility: boolean;
+  };
+  /** Normalised address; null for a staff booking without one. */
+  email: string | null;
+  /** The last booked day: the personal data is erased the day after it. */
+  lastDate: string;
+}
+
+/**
+ * Writes a booking's personal data, in the store transaction of the booking: the one row of it no
+ * event may carry. The booking's own row (`bookings`) is the inline projection of its
+ * TransactionBooked (inline-projections.ts), applied before this.
+ */
+export async function recordPersonalData(s: StoreSession, b: PersonalDataRecord): Promise<void> {
+  await s.client.query(
+    `INSERT INTO personal_data (owner_id, salutation, title, first_name, last_name, organisation, email, phone, accessibility, erase_after)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      b.ownerId,
+      b.owner.salutation,
+      b.owner.title ?? null,
+      b.owner.firstName,
+      b.owner.lastName,
+      b.owner.organisation ?? null,
+      b.email,
+      b.owner.phone ?? null,
+      b.owner.accessibility,
+      addDays(b.lastDate, 1),
+    ],
+  );
+}
