@@ -23,5 +23,4 @@ export * from './reservations/cart.ts';
 export * from './reservations/reservation.ts';
 export * from './waitlist/waitlist.ts';
 export * from './owner/owner.ts';
-export * from './what-if.ts';
 export * from './time-slots/take-seat.ts';

@@ -1,8 +1,5 @@
 import type { TransactionEvent, VisitorEvent } from '@rr/events/catalogue';
-import type { Now } from './decider.ts';
-import type { BookingLimits } from './limits.ts';
-import type { RoomState } from './rooms/room.ts';
-import type { SlotEvent } from './time-slots/time-slot.ts';
+import type { BookingLimits, Now, RoomState, SlotEvent } from '@rr/domain';
 import { WhatIfReplay, zero } from './what-if-replay.ts';
 
 /**
