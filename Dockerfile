@@ -11,6 +11,7 @@ COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/
 COPY platform/package.json platform/
 COPY identity/package.json identity/
+COPY insights/package.json insights/
 COPY events/package.json events/
 COPY domain/package.json domain/
 COPY command-service/package.json command-service/
@@ -31,6 +32,7 @@ COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/
 COPY platform/package.json platform/
 COPY identity/package.json identity/
+COPY insights/package.json insights/
 COPY events/package.json events/
 COPY domain/package.json domain/
 COPY command-service/package.json command-service/
@@ -40,13 +42,14 @@ COPY server/package.json server/
 COPY frontend/package.json frontend/
 COPY tests/package.json tests/
 # Only the server's workspaces: the frontend's and the tests' packages stay out.
-RUN npm ci --omit=dev --no-audit --no-fund -w contracts -w platform -w identity -w events -w domain \
+RUN npm ci --omit=dev --no-audit --no-fund -w contracts -w platform -w identity -w insights -w events -w domain \
       -w command-service -w query-service -w projections -w server \
     && npm cache clean --force \
     && mkdir /data && chown node:node /data
 COPY --from=build /app/contracts/dist contracts/dist
 COPY --from=build /app/platform/dist platform/dist
 COPY --from=build /app/identity/dist identity/dist
+COPY --from=build /app/insights/dist insights/dist
 COPY --from=build /app/events/dist events/dist
 COPY --from=build /app/domain/dist domain/dist
 COPY --from=build /app/command-service/dist command-service/dist

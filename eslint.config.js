@@ -11,14 +11,17 @@ import globals from 'globals';
  * import no infrastructure (database, HTTP, the platform, identity, the services, Node's
  * built-ins); the domain takes events only from the pure catalogue. The platform (HTTP, database,
  * config) serves every module and imports none of them; identity (staff accounts, sessions,
- * sign-in, API tokens) builds on the platform alone. The command side and the query side do not
- * import each other; frontend features do not import each other (shared code lives in
+ * sign-in, API tokens) builds on the platform alone. Insights (the figures for planning the
+ * rooms, the what-if replay, the record of refused cart requests) build on the platform, the
+ * domain, the log and the projections' contract; the command side reaches only their refusal
+ * record. The command side and the query side do not import each other; frontend features do not import each other (shared code lives in
  * frontend/src/{app,components,lib,api,i18n}).
  */
 const infrastructure = [
   '@rr/platform',
   '@rr/platform/*',
   '@rr/identity',
+  '@rr/insights',
   '@rr/command-service',
   '@rr/query-service',
   '@rr/projections',
@@ -100,7 +103,7 @@ export default tseslint.config(
     // clock.ts), durations and timeouts from the monotonic performance.now(). The browser app,
     // tests and benchmarks keep their own clocks.
     files: [
-      '{platform,identity,events,domain,command-service,query-service,projections,server}/src/**/*.ts',
+      '{platform,identity,insights,events,domain,command-service,query-service,projections,server}/src/**/*.ts',
     ],
     ignores: ['**/*.test.ts', 'platform/src/clock.ts'],
     rules: {
@@ -174,6 +177,12 @@ export default tseslint.config(
               message: 'The command side does not import the read side.',
             },
             {
+              target: './command-service/src',
+              from: './insights',
+              except: ['./src/refusals'],
+              message: "The command side reaches the insights' refusal record only.",
+            },
+            {
               target: './query-service/src',
               from: ['./command-service'],
               message: 'The query side does not import the command side.',
@@ -192,7 +201,11 @@ export default tseslint.config(
   {
     // The same by resolved path for the platform and identity; their tests may load what the
     // server composes (the migration test applies every module's migrations).
-    files: ['platform/{src,migrations}/**/*.ts', 'identity/{src,migrations}/**/*.ts'],
+    files: [
+      'platform/{src,migrations}/**/*.ts',
+      'identity/{src,migrations}/**/*.ts',
+      'insights/src/**/*.ts',
+    ],
     ignores: ['**/*.test.ts'],
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
@@ -205,6 +218,7 @@ export default tseslint.config(
               target: './platform',
               from: [
                 './identity',
+                './insights',
                 './events',
                 './command-service',
                 './query-service',
@@ -216,6 +230,7 @@ export default tseslint.config(
             {
               target: './identity/src',
               from: [
+                './insights',
                 './events',
                 './command-service',
                 './query-service',
@@ -223,6 +238,19 @@ export default tseslint.config(
                 './server',
               ],
               message: 'Identity builds on the platform alone.',
+            },
+            {
+              target: './insights/src',
+              from: [
+                './identity',
+                './command-service',
+                './query-service',
+                './projections',
+                './server',
+              ],
+              except: ['./src/projection.ts'],
+              message:
+                "Insights build on the platform, the domain, the log and the projections' contract.",
             },
           ],
         },
@@ -240,6 +268,7 @@ export default tseslint.config(
             {
               group: [
                 '@rr/identity',
+                '@rr/insights',
                 '@rr/events',
                 '@rr/command-service',
                 '@rr/query-service',
@@ -263,6 +292,7 @@ export default tseslint.config(
           patterns: [
             {
               group: [
+                '@rr/insights',
                 '@rr/events',
                 '@rr/command-service',
                 '@rr/query-service',
@@ -277,11 +307,66 @@ export default tseslint.config(
     },
   },
   {
+    files: ['insights/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'insights/src/replay/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          // The projections' package by its name alone: its contract (@rr/projections/projection)
+          // is what the insights' read models implement.
+          paths: [
+            {
+              name: '@rr/projections',
+              message:
+                "Insights build on the platform, the domain, the log and the projections' contract.",
+            },
+          ],
+          patterns: [
+            {
+              group: ['@rr/identity', '@rr/command-service', '@rr/query-service', '@rr/server'],
+              message:
+                "Insights build on the platform, the domain, the log and the projections' contract.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The what-if replay is pure like the domain whose decider it replays with: it reads the
+    // history it is handed, nothing else.
+    files: ['insights/src/replay/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!(@rr/domain|@rr/events/catalogue|@rr/contracts)$|\\./)',
+              message:
+                'The what-if replay is pure: it imports only @rr/domain, @rr/events/catalogue and @rr/contracts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['command-service/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          // The insights' package by its name alone: its refusal record (@rr/insights/refusals)
+          // is the command side's to call.
+          paths: [
+            {
+              name: '@rr/insights',
+              message: "The command side reaches the insights' refusal record only.",
+            },
+          ],
           patterns: [
             {
               group: ['@rr/query-service', '@rr/projections', '@rr/server'],

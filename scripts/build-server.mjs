@@ -22,6 +22,7 @@ export const SERVER_PACKAGES = [
   'contracts',
   'platform',
   'identity',
+  'insights',
   'events',
   'domain',
   'command-service',

@@ -23,7 +23,6 @@ export * from './reservations/cart.ts';
 export * from './reservations/reservation.ts';
 export * from './waitlist/waitlist.ts';
 export * from './owner/owner.ts';
-export * from './what-if.ts';
 export * from './time-slots/take-seat.ts';
 export * from './time-slots/seat-paths.ts';
 export * from './rule-codes.ts';

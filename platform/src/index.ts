@@ -10,6 +10,7 @@ export * from './migrations.ts';
 export * from './validation.ts';
 export * from './access.ts';
 export * from './routes.ts';
+export * from './csv.ts';
 export * from './openapi.ts';
 export * from './http.ts';
 export * from './listen.ts';

@@ -32,11 +32,21 @@ export const TABLE_OWNERS = {
   personal_data: 'command-service/src/owner',
   room_images: 'command-service/src/rooms/stream.ts',
   blacklist_emails: 'command-service/src/blacklist/stream.ts',
-  cart_refusals: 'command-service/src/booking/refusal-record.ts',
   my_bookings_requests: 'command-service/src/my-bookings/requests.ts',
 
   // --- the mails to send: one outbox, enqueued by the mail reactor and the jobs ------------------
   mail_outbox: 'platform/src/mail-outbox.ts',
+
+  // --- the insights (@rr/insights): their read models (the projection runner runs them with the
+  // others) and the record of the cart requests the seat rule refused (the cart commands note them)
+  rm_insight_slots: 'insights/src/projections/insights.ts',
+  rm_insight_hours: 'insights/src/projections/insights.ts',
+  rm_insight_bookings: 'insights/src/projections/insights.ts',
+  rm_insight_lead_slots: 'insights/src/projections/insight-lead.ts',
+  rm_insight_lead_tickets: 'insights/src/projections/insight-lead.ts',
+  rm_insight_lead_days: 'insights/src/projections/insight-lead.ts',
+  rm_insight_lead_months: 'insights/src/projections/insight-lead.ts',
+  cart_refusals: 'insights/src/refusals/refusal-record.ts',
 
   // --- the read models: each projection's tables (projections/src/rebuild.ts empties them) -------
   projection_checkpoints: 'projections/src/checkpoints.ts',
@@ -49,13 +59,6 @@ export const TABLE_OWNERS = {
   // Kept by the trigger on rm_tickets (platform/migrations/019_ticket_counts_without_zero_rows.ts).
   rm_ticket_counts: 'projections/src/tickets.ts',
   rm_waitlist: 'projections/src/waitlist.ts',
-  rm_insight_slots: 'projections/src/insights.ts',
-  rm_insight_hours: 'projections/src/insights.ts',
-  rm_insight_bookings: 'projections/src/insights.ts',
-  rm_insight_lead_slots: 'projections/src/insight-lead.ts',
-  rm_insight_lead_tickets: 'projections/src/insight-lead.ts',
-  rm_insight_lead_days: 'projections/src/insight-lead.ts',
-  rm_insight_lead_months: 'projections/src/insight-lead.ts',
   // The webhooks' reactor and sender: the deliveries and what the reactor knows of slots and rooms.
   webhook_deliveries: 'projections/src/webhooks',
   webhook_slots: 'projections/src/webhooks',

@@ -1,3 +1,4 @@
+import { insightLeadProjection, insightsProjection } from '@rr/insights';
 import { defaultTimeZone } from '@rr/platform';
 import type { Projection } from './projection.ts';
 import { roomsProjection } from './rooms.ts';
@@ -6,8 +7,6 @@ import { holidaysProjection } from './holidays.ts';
 import { blacklistProjection } from './blacklist.ts';
 import { ticketsProjection } from './tickets.ts';
 import { waitlistProjection } from './waitlist.ts';
-import { insightsProjection } from './insights.ts';
-import { insightLeadProjection } from './insight-lead.ts';
 
 export * from './projection.ts';
 export * from './checkpoints.ts';
@@ -16,7 +15,8 @@ export * from './rebuild.ts';
 
 /**
  * Projections that build read models the query side serves (read-your-writes waits for these),
- * with the library's time zone (TIME_ZONE), which the insights' lead time is measured in.
+ * with the library's time zone (TIME_ZONE), which the insights' lead time is measured in. The
+ * insights' projections are @rr/insights' own; the runner runs them with the others.
  */
 export function readModelProjectionsIn(timeZone: string): Projection[] {
   return [

@@ -15,16 +15,12 @@ import { deskQueryRoutes } from './desk.ts';
 import { calendarFeedRoutes } from './calendar-feeds.ts';
 import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
-import { insightsQueryRoutes } from './insights.ts';
-import { whatIfRoutes } from './what-if.ts';
 import { myBookingsQueryRoutes } from './my-bookings.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
-export { replayInWorker } from './what-if.ts';
-export type { WhatIfStats } from './what-if-worker.ts';
 
-/** Every read route of the product. Slot routes come first: /admin/rooms/timeslots before /admin/rooms/{id}. */
+/** Every read route of the product but the insights' (@rr/insights). Slot routes come first: /admin/rooms/timeslots before /admin/rooms/{id}. */
 export function queryRoutes(deps: QueryDeps): RouteDef[] {
   return [
     ...waitlistQueryRoutes(deps),
@@ -40,8 +36,6 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...deskQueryRoutes(deps),
     ...calendarFeedRoutes(deps),
     ...closureQueryRoutes(deps),
-    ...insightsQueryRoutes(deps),
-    ...whatIfRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),
     ...displayQueryRoutes(deps),

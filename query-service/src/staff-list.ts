@@ -1,7 +1,6 @@
 import { toCsv } from '@rr/domain';
-import { defineRoute, localDateTime, z, type Pool, type RouteDef } from '@rr/platform';
+import { defineRoute, localDateTime, sendCsv, z, type Pool, type RouteDef } from '@rr/platform';
 import { Ticket, TICKET_COLUMNS, toTicket, type TicketRow } from './booking.ts';
-import { sendCsv } from './csv.ts';
 import type { QueryDeps } from './deps.ts';
 import { orderBy } from './paging.ts';
 import { run, sql, type Knex } from './sql.ts';

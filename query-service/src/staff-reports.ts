@@ -1,7 +1,14 @@
 import { DailyReportQuery, OccupancyReportQuery } from '@rr/contracts';
 import { occupancyPercent, toCsv, withSeatNumbers } from '@rr/domain';
-import { defineRoute, fromContract, problems, z, type Pool, type RouteDef } from '@rr/platform';
-import { sendCsv } from './csv.ts';
+import {
+  defineRoute,
+  fromContract,
+  problems,
+  sendCsv,
+  z,
+  type Pool,
+  type RouteDef,
+} from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
 /** The staff's reports: occupancy of a room's slots, and a room's daily report with seat numbers. */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { commandRoutes, type CommandDeps } from '@rr/command-service';
 import { minPositionGate, queryRoutes } from '@rr/query-service';
+import { insightsRoutes } from '@rr/insights';
 import {
   apiNotFound,
   buildOpenApi,
@@ -122,6 +123,7 @@ export function routesFor(
         sharedReadMs: config.PUBLIC_READ_CACHE_MS,
         contactEmail: config.LIBRARY_CONTACT_EMAIL,
       }),
+      ...insightsRoutes({ ...deps, pool: readPool }),
     );
   return routes;
 }

@@ -16,7 +16,7 @@
  */
 import { EventStore, validateEvent } from '@rr/events';
 import { readModelProjections, rebuildReadModels } from '@rr/projections';
-import { replayInWorker } from '@rr/query-service';
+import { replayInWorker } from '@rr/insights';
 import { addDays, systemClock } from '@rr/platform';
 import { createUser } from '@rr/identity';
 import { startTestApp } from '../support/app.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@rr/events';
+import { RefusalRecorder } from '@rr/insights/refusals';
 import { lockSlots } from '../streams/timeslot.ts';
 import {
   decideReservation,
@@ -11,7 +12,6 @@ import {
 import type { CommandDeps } from '../deps.ts';
 import { decisionTime, handleCommand, handleCommands, type Outcome } from '../command.ts';
 import { cartAnswer } from './cart-answer.ts';
-import { RefusalRecorder } from './refusal-record.ts';
 import { lockedWithWindow, reservationAppends, type LoadedReservation } from './store.ts';
 import { cachedRoomOf } from '../streams/timeslot.ts';
 import { cartCacheOf, lockCartWithSlots, rememberCart } from '../streams/transaction.ts';

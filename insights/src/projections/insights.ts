@@ -6,7 +6,7 @@ import {
   type TimeSlotLifecycleEvent,
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import type { Projection, Step } from './projection.ts';
+import type { Projection, Step } from '@rr/projections/projection';
 
 /**
  * The insights for the people who plan the rooms (docs/product.md#insights): per slot its

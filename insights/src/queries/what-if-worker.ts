@@ -1,26 +1,14 @@
 /**
  * The worker thread of the what-if replay (what-if.ts): reads the room's history from PostgreSQL
  * itself, with a connection of its own, in batches through cursors, and replays it through the
- * cart decider (`replay`, @rr/domain) as it reads; answers the slots' outcomes. It shares nothing
+ * cart decider (`replay`, replay/what-if.ts) as it reads; answers the slots' outcomes. It shares nothing
  * with the server: the server's thread only waits for the answer.
  */
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import {
-  initialRoomState,
-  localDateTime,
-  replay,
-  type At,
-  type BookingLimits,
-  type RecordedCommit,
-  type RecordedEntry,
-  type RecordedRefusal,
-  type RoomState,
-  type SlotOutcome,
-  type WhatIfChange,
-} from '@rr/domain';
+import { initialRoomState, localDateTime, type BookingLimits, type RoomState } from '@rr/domain';
 import {
   asStreamEvent,
   EventStore,
@@ -37,6 +25,15 @@ import {
   type VisitorEvent,
 } from '@rr/events';
 import { cartKeyOf } from '@rr/platform/cart-key';
+import {
+  replay,
+  type At,
+  type RecordedCommit,
+  type RecordedEntry,
+  type RecordedRefusal,
+  type SlotOutcome,
+  type WhatIfChange,
+} from '../replay/what-if.ts';
 
 export interface WhatIfWork {
   databaseUrl: string;

@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Response } from 'express';
 import { WhatIfInput as WhatIfContract } from '@rr/contracts';
-import { totalOf, type SlotOutcome } from '@rr/domain';
 import {
   AdmissionLine,
   defineRoute,
@@ -11,7 +10,8 @@ import {
   z,
   type RouteDef,
 } from '@rr/platform';
-import type { QueryDeps } from './deps.ts';
+import { totalOf, type SlotOutcome } from '../replay/what-if.ts';
+import type { InsightsDeps } from '../deps.ts';
 import type { WhatIfAnswer, WhatIfStats, WhatIfWork } from './what-if-worker.ts';
 
 /**
@@ -76,7 +76,7 @@ export type WhatIfRequest = Pick<WhatIfWork, 'roomId' | 'fromDate' | 'untilDate'
  * worker (the client gave up).
  */
 export function replayInWorker(
-  deps: Pick<QueryDeps, 'whatIf' | 'limits' | 'timeZone'>,
+  deps: Pick<InsightsDeps, 'whatIf' | 'limits' | 'timeZone'>,
   request: WhatIfRequest,
   signal?: AbortSignal,
 ): Promise<{ slots: SlotOutcome[]; stats: WhatIfStats }> {
@@ -126,7 +126,7 @@ export function replayInWorker(
   });
 }
 
-export function whatIfRoutes(deps: QueryDeps): RouteDef[] {
+export function whatIfRoutes(deps: InsightsDeps): RouteDef[] {
   // At most WHAT_IF_CONCURRENCY replays run in the process, WHAT_IF_QUEUE wait for a turn; any
   // more is refused at once as busy, before any of its work.
   const line = new AdmissionLine({

@@ -1,8 +1,7 @@
 import { INSIGHTS_PARTS, InsightsQuery as InsightsContract } from '@rr/contracts';
 import { addDays, toCsv } from '@rr/domain';
-import { defineRoute, fromContract, z, type RouteDef } from '@rr/platform';
-import { sendCsv } from './csv.ts';
-import type { QueryDeps } from './deps.ts';
+import { defineRoute, fromContract, sendCsv, z, type RouteDef } from '@rr/platform';
+import type { InsightsDeps } from '../deps.ts';
 
 /**
  * The insights for the people who plan the rooms (docs/product.md#insights), read from the
@@ -121,7 +120,7 @@ function percentile(histogram: { days: number; bookings: number }[], p: number):
   return histogram[histogram.length - 1]!.days;
 }
 
-export function insightsOf({ pool }: Pick<QueryDeps, 'pool'>) {
+export function insightsOf({ pool }: Pick<InsightsDeps, 'pool'>) {
   return async (q: InsightsFilter): Promise<Insights> => {
     const args = [q.roomId ?? null, q.fromDate, q.untilDate];
     const [heat, weeks, demand, lead] = await Promise.all([
@@ -198,7 +197,7 @@ function csvOf(part: (typeof INSIGHTS_PARTS)[number], x: Insights) {
 }
 
 /** GET /admin/insights (and its parts as CSV) for the admin and reports roles. */
-export function insightsQueryRoutes(deps: QueryDeps): RouteDef[] {
+export function insightsQueryRoutes(deps: InsightsDeps): RouteDef[] {
   const insights = insightsOf(deps);
   return [
     defineRoute({

@@ -5,28 +5,29 @@ import {
   type NewEvent,
   type SlotTicketEvent,
 } from '@rr/events/catalogue';
-import { cartRules } from './cart-rules.ts';
-import { holdEnd, type BookingLimits } from './limits.ts';
-import { Refused } from './refusal.ts';
 import {
+  bookedSeats,
+  cartRules,
+  decideReservation,
+  emptyReservation,
+  evolveSlot,
   evolveTransaction,
   evolveVisitor,
+  holdEnd,
+  initialSlotState,
   initialTransaction,
   initialVisitor,
-  type TransactionState,
-  type VisitorState,
-} from './reservations/cart.ts';
-import { decideReservation, emptyReservation } from './reservations/reservation.ts';
-import type { RoomState } from './rooms/room.ts';
-import { seatsForCarts } from './seat-rule.ts';
-import { slotSeatsAt } from './seats.ts';
-import {
-  evolveSlot,
-  initialSlotState,
+  Refused,
+  seatsForCarts,
+  slotSeatsAt,
+  visitorLimits,
+  type BookingLimits,
+  type RoomState,
   type SlotEvent,
   type SlotState,
-} from './time-slots/time-slot.ts';
-import { bookedSeats, visitorLimits } from './waitlist/waitlist.ts';
+  type TransactionState,
+  type VisitorState,
+} from '@rr/domain';
 import type {
   At,
   Outcome,
@@ -36,7 +37,7 @@ import type {
   SlotOutcome,
   WhatIfChange,
   WhatIfHistory,
-} from './what-if.ts';
+} from './what-if-types.ts';
 
 /** The state of a what-if replay (what-if.ts) and its steps: the replay of one request or event. */
 

@@ -6,7 +6,7 @@ import {
   type TimeSlotLifecycleEvent,
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import type { Projection, Step } from './projection.ts';
+import type { Projection, Step } from '@rr/projections/projection';
 
 /**
  * The lead time of the insights (docs/product.md#insights), counted ahead: per room, day and
