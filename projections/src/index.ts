@@ -1,5 +1,5 @@
+import { type Projection } from '@rr/events';
 import { defaultTimeZone } from '@rr/platform';
-import type { Projection } from './projection.ts';
 import { roomsProjection } from './rooms.ts';
 import { timeSlotsProjection } from './timeslots.ts';
 import { holidaysProjection } from './holidays.ts';
