@@ -29,4 +29,5 @@ export * from './interval-job.ts';
 export * from './outbound-address.ts';
 export * from './webhooks.ts';
 export * from './calendar-file.ts';
+export * from './seats-taken.ts';
 export * from './mail-outbox.ts';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { API_TOKEN_SECRET_PATTERN } from '@rr/identity';
+import { API_TOKEN_SECRET_PATTERN } from '@rr/contracts';
 import {
   addDays,
   defineRoute,
@@ -9,9 +9,9 @@ import {
   writeCalendar,
   z,
   type RouteDef,
+  seatsTakenLateral,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
-import { seatsTakenLateral } from './seats-taken.ts';
 
 /**
  * Calendar feeds (iCalendar, `text/calendar`) a calendar application subscribes to: a visitor's
