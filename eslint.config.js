@@ -11,14 +11,16 @@ import globals from 'globals';
  * import no infrastructure (database, HTTP, the platform, identity, the services, Node's
  * built-ins); the domain takes events only from the pure catalogue. The platform (HTTP, database,
  * config) serves every module and imports none of them; identity (staff accounts, sessions,
- * sign-in, API tokens) builds on the platform alone. The command side and the query side do not
- * import each other; frontend features do not import each other (shared code lives in
- * frontend/src/{app,components,lib,api,i18n}).
+ * sign-in, API tokens) builds on the platform alone; integrations (webhooks, calendar feeds)
+ * build on the platform and the log, never on the services or the projections package. The
+ * command side and the query side do not import each other; frontend features do not import each
+ * other (shared code lives in frontend/src/{app,components,lib,api,i18n}).
  */
 const infrastructure = [
   '@rr/platform',
   '@rr/platform/*',
   '@rr/identity',
+  '@rr/integrations',
   '@rr/command-service',
   '@rr/query-service',
   '@rr/projections',
@@ -100,7 +102,7 @@ export default tseslint.config(
     // clock.ts), durations and timeouts from the monotonic performance.now(). The browser app,
     // tests and benchmarks keep their own clocks.
     files: [
-      '{platform,identity,events,domain,command-service,query-service,projections,server}/src/**/*.ts',
+      '{platform,identity,integrations,events,domain,command-service,query-service,projections,server}/src/**/*.ts',
     ],
     ignores: ['**/*.test.ts', 'platform/src/clock.ts'],
     rules: {
@@ -190,9 +192,13 @@ export default tseslint.config(
     },
   },
   {
-    // The same by resolved path for the platform and identity; their tests may load what the
-    // server composes (the migration test applies every module's migrations).
-    files: ['platform/{src,migrations}/**/*.ts', 'identity/{src,migrations}/**/*.ts'],
+    // The same by resolved path for the platform, identity and integrations; their tests may load
+    // what the server composes (the migration test applies every module's migrations).
+    files: [
+      'platform/{src,migrations}/**/*.ts',
+      'identity/{src,migrations}/**/*.ts',
+      'integrations/{src,migrations}/**/*.ts',
+    ],
     ignores: ['**/*.test.ts'],
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
@@ -205,6 +211,7 @@ export default tseslint.config(
               target: './platform',
               from: [
                 './identity',
+                './integrations',
                 './events',
                 './command-service',
                 './query-service',
@@ -216,6 +223,7 @@ export default tseslint.config(
             {
               target: './identity/src',
               from: [
+                './integrations',
                 './events',
                 './command-service',
                 './query-service',
@@ -223,6 +231,17 @@ export default tseslint.config(
                 './server',
               ],
               message: 'Identity builds on the platform alone.',
+            },
+            {
+              target: './integrations',
+              from: [
+                './identity',
+                './command-service',
+                './query-service',
+                './projections',
+                './server',
+              ],
+              message: 'Integrations build on the platform and the log alone.',
             },
           ],
         },
@@ -240,6 +259,7 @@ export default tseslint.config(
             {
               group: [
                 '@rr/identity',
+                '@rr/integrations',
                 '@rr/events',
                 '@rr/command-service',
                 '@rr/query-service',
@@ -263,6 +283,7 @@ export default tseslint.config(
           patterns: [
             {
               group: [
+                '@rr/integrations',
                 '@rr/events',
                 '@rr/command-service',
                 '@rr/query-service',
@@ -270,6 +291,29 @@ export default tseslint.config(
                 '@rr/server',
               ],
               message: 'Identity builds on the platform alone.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['integrations/{src,migrations}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@rr/identity',
+                '@rr/command-service',
+                '@rr/query-service',
+                '@rr/projections',
+                '@rr/server',
+              ],
+              message: 'Integrations build on the platform and the log alone.',
             },
           ],
         },

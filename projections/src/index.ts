@@ -43,12 +43,3 @@ export {
   startReminderJob,
   type ReminderJobOptions,
 } from './mail/reminders.ts';
-export { webhookReactor } from './webhooks/reactor.ts';
-export {
-  retryDelayMs,
-  WEBHOOK_RETRY_DELAYS_MS,
-  WEBHOOK_RETRY_MS,
-  WEBHOOK_TIMEOUT_MS,
-  WebhookSender,
-  type WebhookSenderOptions,
-} from './webhooks/sender.ts';

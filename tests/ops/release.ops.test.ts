@@ -122,6 +122,7 @@ describe('the compiled release', () => {
       'domain',
       'events',
       'identity',
+      'integrations',
       'platform',
       'projections',
       'query-service',

@@ -8,10 +8,11 @@ import {
   todayIn,
   writeCalendar,
   z,
+  type Clock,
+  type Pool,
   type RouteDef,
   seatsTakenLateral,
 } from '@rr/platform';
-import type { QueryDeps } from './deps.ts';
 
 /**
  * Calendar feeds (iCalendar, `text/calendar`) a calendar application subscribes to: a visitor's
@@ -38,7 +39,16 @@ const texts = {
   en: { number: 'Booking number', calendar: 'Reading room reservation' },
 };
 
-export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
+export interface CalendarFeedDeps {
+  /** The read models' database (a streaming replica where there is one). */
+  pool: Pool;
+  clock: Clock;
+  /** The library's time zone (TIME_ZONE): the entries' local times. */
+  timeZone: string;
+}
+
+/** The calendar feeds' routes: reads of the read models, served beside the query routes. */
+export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
   const { pool, clock, timeZone } = deps;
   return [
     defineRoute({
