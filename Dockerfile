@@ -17,6 +17,7 @@ COPY domain/package.json domain/
 COPY command-service/package.json command-service/
 COPY query-service/package.json query-service/
 COPY projections/package.json projections/
+COPY integrations/package.json integrations/
 COPY server/package.json server/
 COPY frontend/package.json frontend/
 COPY tests/package.json tests/
@@ -38,12 +39,13 @@ COPY domain/package.json domain/
 COPY command-service/package.json command-service/
 COPY query-service/package.json query-service/
 COPY projections/package.json projections/
+COPY integrations/package.json integrations/
 COPY server/package.json server/
 COPY frontend/package.json frontend/
 COPY tests/package.json tests/
 # Only the server's workspaces: the frontend's and the tests' packages stay out.
 RUN npm ci --omit=dev --no-audit --no-fund -w contracts -w platform -w identity -w insights -w events -w domain \
-      -w command-service -w query-service -w projections -w server \
+      -w command-service -w query-service -w projections -w integrations -w server \
     && npm cache clean --force \
     && mkdir /data && chown node:node /data
 COPY --from=build /app/contracts/dist contracts/dist
@@ -55,6 +57,7 @@ COPY --from=build /app/domain/dist domain/dist
 COPY --from=build /app/command-service/dist command-service/dist
 COPY --from=build /app/query-service/dist query-service/dist
 COPY --from=build /app/projections/dist projections/dist
+COPY --from=build /app/integrations/dist integrations/dist
 COPY --from=build /app/server/dist server/dist
 COPY --from=build /app/frontend/dist frontend/dist
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data

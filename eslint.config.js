@@ -13,8 +13,9 @@ import globals from 'globals';
  * config) serves every module and imports none of them; identity (staff accounts, sessions,
  * sign-in, API tokens) builds on the platform alone. Insights (the figures for planning the
  * rooms, the what-if replay, the record of refused cart requests) build on the platform, the
- * domain, the log and the projections' contract; the command side reaches only their refusal
- * record. The command side and the query side do not import each other; frontend features do not import each other (shared code lives in
+ * domain and the log; the command side reaches only their refusal record. Integrations (webhooks,
+ * calendar feeds) build on the platform and the log, never on the services or the projections
+ * package. The command side and the query side do not import each other; frontend features do not import each other (shared code lives in
  * frontend/src/{app,components,lib,api,i18n}).
  */
 const infrastructure = [
@@ -22,6 +23,7 @@ const infrastructure = [
   '@rr/platform/*',
   '@rr/identity',
   '@rr/insights',
+  '@rr/integrations',
   '@rr/command-service',
   '@rr/query-service',
   '@rr/projections',
@@ -103,7 +105,7 @@ export default tseslint.config(
     // clock.ts), durations and timeouts from the monotonic performance.now(). The browser app,
     // tests and benchmarks keep their own clocks.
     files: [
-      '{platform,identity,insights,events,domain,command-service,query-service,projections,server}/src/**/*.ts',
+      '{platform,identity,insights,integrations,events,domain,command-service,query-service,projections,server}/src/**/*.ts',
     ],
     ignores: ['**/*.test.ts', 'platform/src/clock.ts'],
     rules: {
@@ -199,12 +201,13 @@ export default tseslint.config(
     },
   },
   {
-    // The same by resolved path for the platform and identity; their tests may load what the
+    // The same by resolved path for the platform and the modules; their tests may load what the
     // server composes (the migration test applies every module's migrations).
     files: [
       'platform/{src,migrations}/**/*.ts',
       'identity/{src,migrations}/**/*.ts',
       'insights/src/**/*.ts',
+      'integrations/{src,migrations}/**/*.ts',
     ],
     ignores: ['**/*.test.ts'],
     plugins: { 'import-x': importX },
@@ -219,6 +222,7 @@ export default tseslint.config(
               from: [
                 './identity',
                 './insights',
+                './integrations',
                 './events',
                 './command-service',
                 './query-service',
@@ -231,6 +235,7 @@ export default tseslint.config(
               target: './identity/src',
               from: [
                 './insights',
+                './integrations',
                 './events',
                 './command-service',
                 './query-service',
@@ -243,14 +248,25 @@ export default tseslint.config(
               target: './insights/src',
               from: [
                 './identity',
+                './integrations',
                 './command-service',
                 './query-service',
                 './projections',
                 './server',
               ],
-              except: ['./src/projection.ts'],
-              message:
-                "Insights build on the platform, the domain, the log and the projections' contract.",
+              message: 'Insights build on the platform, the domain and the log.',
+            },
+            {
+              target: './integrations',
+              from: [
+                './identity',
+                './insights',
+                './command-service',
+                './query-service',
+                './projections',
+                './server',
+              ],
+              message: 'Integrations build on the platform and the log alone.',
             },
           ],
         },
@@ -269,6 +285,7 @@ export default tseslint.config(
               group: [
                 '@rr/identity',
                 '@rr/insights',
+                '@rr/integrations',
                 '@rr/events',
                 '@rr/command-service',
                 '@rr/query-service',
@@ -293,6 +310,7 @@ export default tseslint.config(
             {
               group: [
                 '@rr/insights',
+                '@rr/integrations',
                 '@rr/events',
                 '@rr/command-service',
                 '@rr/query-service',
@@ -313,20 +331,18 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          // The projections' package by its name alone: its contract (@rr/projections/projection)
-          // is what the insights' read models implement.
-          paths: [
-            {
-              name: '@rr/projections',
-              message:
-                "Insights build on the platform, the domain, the log and the projections' contract.",
-            },
-          ],
           patterns: [
             {
-              group: ['@rr/identity', '@rr/command-service', '@rr/query-service', '@rr/server'],
-              message:
-                "Insights build on the platform, the domain, the log and the projections' contract.",
+              group: [
+                '@rr/identity',
+                '@rr/integrations',
+                '@rr/command-service',
+                '@rr/query-service',
+                '@rr/projections',
+                '@rr/projections/*',
+                '@rr/server',
+              ],
+              message: 'Insights build on the platform, the domain and the log.',
             },
           ],
         },
@@ -387,6 +403,30 @@ export default tseslint.config(
             {
               group: ['@rr/command-service', '@rr/server'],
               message: 'The query side does not import the command side.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['integrations/{src,migrations}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@rr/identity',
+                '@rr/insights',
+                '@rr/command-service',
+                '@rr/query-service',
+                '@rr/projections',
+                '@rr/server',
+              ],
+              message: 'Integrations build on the platform and the log alone.',
             },
           ],
         },

@@ -1,8 +1,8 @@
 // `npm run build:server`: compiles the services (tsconfig.build.json) and puts each package's
 // JavaScript into its own dist/ (platform/dist/src, platform/dist/migrations, identity/dist/src,
-// identity/dist/migrations, server/dist/src, …), where the `rr-compiled` export condition of the
-// @rr packages points; writes server/dist/build-info.json (the release's version and commit, for
-// /api/healthz and metrics).
+// identity/dist/migrations, integrations/dist/src, integrations/dist/migrations, server/dist/src,
+// …), where the `rr-compiled` export condition of the @rr packages points; writes
+// server/dist/build-info.json (the release's version and commit, for /api/healthz and metrics).
 // `node --conditions=rr-compiled server/dist/src/main.js` runs the result (scripts/start.mjs, the
 // Dockerfile).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -28,6 +28,7 @@ export const SERVER_PACKAGES = [
   'command-service',
   'query-service',
   'projections',
+  'integrations',
   'server',
 ];
 const out = path.join(root, '.tmp', 'server-build');
@@ -46,6 +47,7 @@ const sources = () => [
   ...SERVER_PACKAGES.map((p) => path.join(root, p, 'src')),
   path.join(root, 'platform', 'migrations'),
   path.join(root, 'identity', 'migrations'),
+  path.join(root, 'integrations', 'migrations'),
   path.join(root, 'tsconfig.build.json'),
   path.join(root, 'tsconfig.base.json'),
   path.join(root, 'package.json'),

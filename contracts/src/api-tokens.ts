@@ -8,6 +8,8 @@ export type ApiTokenRole = (typeof API_TOKEN_ROLES)[number];
 
 /** What the secret of every API token starts with, so secret scanners recognise a leaked one. */
 export const API_TOKEN_PREFIX = 'rr_';
+/** The shape of a secret: the prefix and 32 bytes in base64url (43 characters). */
+export const API_TOKEN_SECRET_PATTERN = /^rr_[A-Za-z0-9_-]{43}$/;
 
 /** An instant with its offset: `2027-01-31T18:00:00Z`, `2027-01-31T19:00:00+01:00`. */
 const INSTANT =

@@ -6,3 +6,4 @@ export * from './subscription.ts';
 export * from './upcasting.ts';
 export * from './catalogue/index.ts';
 export * from './stream-append.ts';
+export * from './projection.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type pg from 'pg';
-import { API_TOKEN_PREFIX, apiTokenInput } from '@rr/contracts';
+import { API_TOKEN_PREFIX, API_TOKEN_SECRET_PATTERN, apiTokenInput } from '@rr/contracts';
 import {
   type Clock,
   defineRoute,
@@ -59,10 +59,6 @@ const tokenOf = (r: Row): ApiToken => ({
 });
 
 const hashOf = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
-
-/** The shape of a secret: the prefix and 32 bytes in base64url (43 characters). */
-export const API_TOKEN_SECRET_PATTERN = /^rr_[A-Za-z0-9_-]{43}$/;
-const SECRET_PATTERN = API_TOKEN_SECRET_PATTERN;
 
 export class ApiTokenStore {
   /** When this process last wrote a token's `last_used_at`, by the clock. */
@@ -127,7 +123,7 @@ export class ApiTokenStore {
 
   /** The staff user a secret stands for: null when unknown, revoked or expired (by the clock). */
   async authenticate(secret: string): Promise<SessionUser | null> {
-    if (!SECRET_PATTERN.test(secret)) return null;
+    if (!API_TOKEN_SECRET_PATTERN.test(secret)) return null;
     const now = this.clock.now();
     const r = await this.pool.query<{ id: string; name: string; roles: Role[] }>(
       `SELECT id, name, roles FROM api_tokens
@@ -217,7 +213,7 @@ export function queryTokenAuthentication(store: ApiTokenStore, paths: RegExp) {
       next();
       return;
     }
-    if (!SECRET_PATTERN.test(token)) {
+    if (!API_TOKEN_SECRET_PATTERN.test(token)) {
       // Not the shape of any token: bad input, as any other malformed parameter.
       next(
         problems.validation([

@@ -115,7 +115,7 @@ export const ConfigSchema = z.object({
   LOAD_SHED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
   // How many times that wait a 503 names at most, when the line is full (1: always the same).
   LOAD_SHED_RETRY_AFTER_SPREAD: z.coerce.number().int().min(1).max(20).default(5),
-  // Webhooks (platform/src/webhooks.ts): http:// besides https://, hosts (names or addresses as
+  // Webhooks (integrations/src/webhooks): http:// besides https://, hosts (names or addresses as
   // written in the URL) exempt from the internal-address check, how often the delivery job looks
   // for due deliveries, and the key the endpoints' secrets are derived from.
   WEBHOOK_ALLOW_HTTP: bool.default(false),
@@ -130,7 +130,7 @@ export const ConfigSchema = z.object({
     ),
   WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(1000),
   // Webhook attempts under way at once in one process, and to one endpoint over every process
-  // that sends (projections/src/webhooks/sender.ts): endpoints are served side by side, so a
+  // that sends (integrations/src/webhooks/sender.ts): endpoints are served side by side, so a
   // hanging one holds only its own places; one per endpoint keeps its deliveries one after another.
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1).max(100).default(1),

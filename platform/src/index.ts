@@ -27,7 +27,6 @@ export * from './check-in-code.ts';
 export * from './my-bookings.ts';
 export * from './confirmation-tokens.ts';
 export * from './interval-job.ts';
-export * from './outbound-address.ts';
-export * from './webhooks.ts';
 export * from './calendar-file.ts';
+export * from './seats-taken.ts';
 export * from './mail-outbox.ts';

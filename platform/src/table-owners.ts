@@ -1,5 +1,5 @@
 /**
- * Every table of the schema (platform/migrations) and the one module that writes it: the
+ * Every table of the schema (every module's migrations) and the one module that writes it: the
  * projection or inline projection its rows follow from, or the one module that keeps rows which
  * are no events (sessions, personal data, the mail outbox, ...). Any other code that changes such
  * a table calls a function of its owner. table-owners.unit.test.ts reads the SQL of every source
@@ -59,10 +59,6 @@ export const TABLE_OWNERS = {
   // Kept by the trigger on rm_tickets (platform/migrations/019_ticket_counts_without_zero_rows.ts).
   rm_ticket_counts: 'projections/src/tickets.ts',
   rm_waitlist: 'projections/src/waitlist.ts',
-  // The webhooks' reactor and sender: the deliveries and what the reactor knows of slots and rooms.
-  webhook_deliveries: 'projections/src/webhooks',
-  webhook_slots: 'projections/src/webhooks',
-  webhook_rooms: 'projections/src/webhooks',
 
   // --- staff, sign-in and the server -------------------------------------------------------------
   admin_users: 'identity/src',
@@ -75,8 +71,15 @@ export const TABLE_OWNERS = {
   api_tokens: 'identity/src',
   app_settings: 'platform/src/secrets.ts',
   confirmation_tokens: 'platform/src/confirmation-tokens.ts',
-  webhook_endpoints: 'platform/src/webhooks.ts',
   release_history: 'server/src/release.ts',
+
+  // --- the integrations: the webhooks ---------------------------------------------------------
+  // The endpoints staff keep, their deliveries (the reactor writes them, the sender marks their
+  // attempts and its endpoint's failures) and what the reactor knows of slots and rooms.
+  webhook_endpoints: 'integrations/src/webhooks',
+  webhook_deliveries: 'integrations/src/webhooks',
+  webhook_slots: 'integrations/src/webhooks',
+  webhook_rooms: 'integrations/src/webhooks',
 } as const satisfies Record<string, string>;
 
 export type OwnedTable = keyof typeof TABLE_OWNERS;
@@ -90,10 +93,4 @@ export const WRITERS_NOT_YET_WITH_THEIR_OWNER: readonly {
   table: OwnedTable;
   file: string;
   why: string;
-}[] = [
-  {
-    table: 'webhook_endpoints',
-    file: 'projections/src/webhooks/sender.ts',
-    why: "the sender marks an endpoint's failures and disables it; the webhooks' own split",
-  },
-];
+}[] = [];

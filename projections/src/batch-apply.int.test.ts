@@ -9,11 +9,12 @@ import {
   type AppendOptions,
   type AppendRequest,
   type NewEvent,
+  type Projection,
   type RecordedEvent,
 } from '@rr/events';
 import { inTransaction } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
-import { applyEvents, type Projection } from './projection.ts';
+import { applyEvents } from './projection.ts';
 import { rebuildReadModels } from './rebuild.ts';
 import { ticketsProjection } from './tickets.ts';
 import { timeSlotsProjection } from './timeslots.ts';

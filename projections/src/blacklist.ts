@@ -1,6 +1,5 @@
-import { blacklistStream, handlersFor } from '@rr/events';
+import { blacklistStream, handlersFor, appliedBy, type Projection, type Step } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import { appliedBy, type Projection, type Step } from './projection.ts';
 
 /** Entries by key; the address itself is joined from the write side's blacklist_emails at read time. */
 const entries = handlersFor(blacklistStream).with<PoolClient, Step>({

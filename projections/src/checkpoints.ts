@@ -2,9 +2,15 @@
  * Projection checkpoints (table `projection_checkpoints`): where each projection stands in the
  * log, and the one transaction that applies a batch and moves the checkpoints compare-and-set.
  */
-import { comparePositions, START, type Position, type RecordedEvent } from '@rr/events';
+import {
+  comparePositions,
+  START,
+  type Position,
+  type Projection,
+  type RecordedEvent,
+} from '@rr/events';
 import type { Pool, PoolClient } from '@rr/platform';
-import { applyEvents, type Projection } from './projection.ts';
+import { applyEvents } from './projection.ts';
 
 /** A checkpoint moved since it was loaded (a replay or a rebuild): the batch is rolled back. */
 export class CheckpointMovedError extends Error {

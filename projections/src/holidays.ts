@@ -4,9 +4,11 @@ import {
   holidaysStream,
   type HolidayEvent,
   type RecordedEvent,
+  appliedBy,
+  type Projection,
+  type Step,
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import { appliedBy, type Projection, type Step } from './projection.ts';
 
 const holidays = handlersFor(holidaysStream).with<PoolClient, Step>({
   async HolidayCreated(e, client) {

@@ -1,6 +1,6 @@
 import { insightLeadProjection, insightsProjection } from '@rr/insights';
+import { type Projection } from '@rr/events';
 import { defaultTimeZone } from '@rr/platform';
-import type { Projection } from './projection.ts';
 import { roomsProjection } from './rooms.ts';
 import { timeSlotsProjection } from './timeslots.ts';
 import { holidaysProjection } from './holidays.ts';
@@ -43,12 +43,3 @@ export {
   startReminderJob,
   type ReminderJobOptions,
 } from './mail/reminders.ts';
-export { webhookReactor } from './webhooks/reactor.ts';
-export {
-  retryDelayMs,
-  WEBHOOK_RETRY_DELAYS_MS,
-  WEBHOOK_RETRY_MS,
-  WEBHOOK_TIMEOUT_MS,
-  WebhookSender,
-  type WebhookSenderOptions,
-} from './webhooks/sender.ts';

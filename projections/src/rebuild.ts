@@ -1,7 +1,7 @@
-import { START, type EventStore } from '@rr/events';
+import { START, type EventStore, type Projection } from '@rr/events';
 import type { Pool, PoolClient } from '@rr/platform';
 import { ensureCheckpoint, setCheckpoint } from './checkpoints.ts';
-import { applyEvents, type Projection } from './projection.ts';
+import { applyEvents } from './projection.ts';
 
 /** Events read per round trip by a rebuild. */
 export const REBUILD_BATCH_SIZE = 5000;

@@ -1,6 +1,12 @@
-import { handlersFor, roomOrderStream, roomStream } from '@rr/events';
+import {
+  handlersFor,
+  roomOrderStream,
+  roomStream,
+  appliedBy,
+  type Projection,
+  type Step,
+} from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import { appliedBy, type Projection, type Step } from './projection.ts';
 
 /** The rooms, their images and services, in the manual order. */
 const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({

@@ -11,10 +11,10 @@ import {
   validateEvent,
   type AppendOptions,
   type RecordedEvent,
+  type Projection,
 } from '@rr/events';
 import { createLogger, createPool, inTransaction } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
-import type { Projection } from './projection.ts';
 import { mailOutboxReactor, readModelProjections } from './index.ts';
 import {
   applyBatch,

@@ -4,6 +4,7 @@ import {
   type EventNotifier,
   type EventStore,
   type Position,
+  type Projection,
 } from '@rr/events';
 import pg from 'pg';
 import { inTransaction, type Logger, type Pool } from '@rr/platform';
@@ -13,7 +14,6 @@ import {
   ensureCheckpoint,
   readCheckpoint,
 } from './checkpoints.ts';
-import type { Projection } from './projection.ts';
 import { sleep } from './runner-sleep.ts';
 
 async function loadPositions(pool: Pool, group: Projection[]): Promise<Map<string, Position>> {

@@ -4,9 +4,11 @@ import {
   timeSlotStream,
   transactionStream,
   type RecordedEvent,
+  appliedBy,
+  type Projection,
+  type Step,
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import { appliedBy, type Projection, type Step } from './projection.ts';
 import { actorName, applyTicketsBatch, cartOf } from './tickets/batch.ts';
 
 /** A ticket's change at the instant the log recorded (a rebuild writes the same). */

@@ -1,6 +1,14 @@
-import { handlersFor, ignore, roomStream, timeSlotStream, type RecordedEvent } from '@rr/events';
+import {
+  handlersFor,
+  ignore,
+  roomStream,
+  timeSlotStream,
+  type RecordedEvent,
+  appliedBy,
+  type Projection,
+  type Step,
+} from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import { appliedBy, type Projection, type Step } from './projection.ts';
 import { RowCache } from './row-cache.ts';
 
 interface SlotRow extends Record<string, unknown> {

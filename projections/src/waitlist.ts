@@ -1,6 +1,12 @@
-import { handlersFor, ignore, timeSlotStream } from '@rr/events';
+import {
+  handlersFor,
+  ignore,
+  timeSlotStream,
+  appliedBy,
+  type Projection,
+  type Step,
+} from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import { appliedBy, type Projection, type Step } from './projection.ts';
 
 const waitlist = handlersFor(timeSlotStream).with<PoolClient, Step>({
   TimeSlotCreated: ignore,

@@ -1,7 +1,14 @@
 import { hasStarted, seatsForCarts } from '@rr/domain';
-import { defineRoute, localDateTime, STAFF_ROLES, z, type RouteDef } from '@rr/platform';
+import {
+  defineRoute,
+  localDateTime,
+  STAFF_ROLES,
+  z,
+  type RouteDef,
+  seatsTakenLateral,
+  waitlistLateral,
+} from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
-import { seatsTakenLateral, waitlistLateral } from './seats-taken.ts';
 
 /**
  * The desk's day: what the staff dashboard opens on. Per room the slot running now and the next

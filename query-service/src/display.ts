@@ -1,7 +1,14 @@
 import { hasStarted, seatsForCarts, type Now } from '@rr/domain';
-import { defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
+import {
+  defineRoute,
+  localDateTime,
+  problems,
+  z,
+  type RouteDef,
+  seatsTakenLateral,
+  waitlistLateral,
+} from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
-import { seatsTakenLateral, waitlistLateral } from './seats-taken.ts';
 import { SharedAnswers } from './shared-answers.ts';
 
 /**

@@ -12,7 +12,6 @@ import { waitlistQueryRoutes } from './waitlist.ts';
 import { displayQueryRoutes } from './display.ts';
 import { checkInQueryRoutes } from './check-in.ts';
 import { deskQueryRoutes } from './desk.ts';
-import { calendarFeedRoutes } from './calendar-feeds.ts';
 import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
 import { myBookingsQueryRoutes } from './my-bookings.ts';
@@ -34,7 +33,6 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...staffQueryRoutes(deps),
     ...checkInQueryRoutes(deps),
     ...deskQueryRoutes(deps),
-    ...calendarFeedRoutes(deps),
     ...closureQueryRoutes(deps),
     ...settingsQueryRoutes(deps),
     ...sessionQueryRoutes(),

@@ -1,7 +1,6 @@
 import type { Response } from 'express';
 import { NO_ROOM_SERVICES, type RoomServices } from '@rr/contracts';
 import type { QueryDeps } from './deps.ts';
-import { seatsTakenLateral } from './seats-taken.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import { likePattern, orderBy } from './paging.ts';
 import { fetchPage, sql, type Knex } from './sql.ts';
@@ -14,6 +13,7 @@ import {
   z,
   type Pool,
   type RouteDef,
+  seatsTakenLateral,
 } from '@rr/platform';
 
 const minutesOrOff = z.number().nullable();

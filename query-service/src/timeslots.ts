@@ -10,9 +10,10 @@ import {
   localDateTime,
   z,
   type RouteDef,
+  seatsTakenLateral,
+  waitlistLateral,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
-import { seatsTakenLateral, waitlistLateral } from './seats-taken.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import {
   roomSeatColumns,

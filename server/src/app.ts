@@ -20,11 +20,14 @@ import {
   type Pool,
   type ReadPools,
   type RouteDef,
+} from '@rr/platform';
+import {
+  calendarFeedRoutes,
   outboundPolicyOf,
   webhookRoutes,
   webhookSigningKey,
   WebhookStore,
-} from '@rr/platform';
+} from '@rr/integrations';
 import {
   apiTokenRoutes,
   ApiTokenStore,
@@ -117,6 +120,7 @@ export function routesFor(
     routes.push(
       ...tokens.reads,
       ...webhooks.reads,
+      ...calendarFeedRoutes({ pool: readPool, clock: deps.clock, timeZone: deps.timeZone }),
       ...queryRoutes({
         ...deps,
         pool: readPool,

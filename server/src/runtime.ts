@@ -5,17 +5,19 @@ import {
   readModelProjections,
   readModelProjectionsIn,
   ProjectionRunner,
+} from '@rr/projections';
+import {
+  outboundPolicyOf,
   webhookReactor,
   WebhookSender,
-} from '@rr/projections';
+  webhookSigningKey,
+} from '@rr/integrations';
 import path from 'node:path';
 import {
   bookingLimitsOf,
   createPool,
   migrate,
-  outboundPolicyOf,
   persistentSecret,
-  webhookSigningKey,
   systemClock,
   type Clock,
   type Config,

@@ -9,13 +9,8 @@
  * Prints events per second and the ratio to the baseline, checks the rebuilt read models against
  * what was generated, and writes the figures to `bench-results.json` under the key `rebuild`.
  */
-import { EventStore, validateEvent } from '@rr/events';
-import {
-  readModelProjections,
-  REBUILD_BATCH_SIZE,
-  rebuildReadModels,
-  type Projection,
-} from '@rr/projections';
+import { EventStore, validateEvent, type Projection } from '@rr/events';
+import { readModelProjections, REBUILD_BATCH_SIZE, rebuildReadModels } from '@rr/projections';
 import { generateLog, type GeneratedLog } from './generate.ts';
 import {
   positiveNumber,

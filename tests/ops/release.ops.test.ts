@@ -123,6 +123,7 @@ describe('the compiled release', () => {
       'events',
       'identity',
       'insights',
+      'integrations',
       'platform',
       'projections',
       'query-service',

@@ -4,9 +4,10 @@ import {
   timeSlotStream,
   type RecordedEvent,
   type TimeSlotLifecycleEvent,
+  type Projection,
+  type Step,
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import type { Projection, Step } from '@rr/projections/projection';
 
 /**
  * The lead time of the insights (docs/product.md#insights), counted ahead: per room, day and

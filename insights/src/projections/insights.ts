@@ -4,9 +4,10 @@ import {
   timeSlotStream,
   type RecordedEvent,
   type TimeSlotLifecycleEvent,
+  type Projection,
+  type Step,
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import type { Projection, Step } from '@rr/projections/projection';
 
 /**
  * The insights for the people who plan the rooms (docs/product.md#insights): per slot its

@@ -4,6 +4,9 @@ import {
   timeSlotStream,
   transactionStream,
   type RecordedEvent,
+  appliedBy,
+  type Projection,
+  type Step,
 } from '@rr/events';
 import {
   enqueueMails,
@@ -11,7 +14,6 @@ import {
   enqueueTicketMail,
   type PoolClient,
 } from '@rr/platform';
-import { appliedBy, type Projection, type Step } from '../projection.ts';
 
 /** One mail per owner and request: a staff cancellation gives all its tickets one reason. */
 async function ticketEnded(

@@ -7,10 +7,12 @@ import {
   type CartTicket,
   type RecordedEvent,
   type TimeSlotLifecycleEvent,
+  appliedBy,
+  type Projection,
+  type Step,
 } from '@rr/events';
 import type { WebhookEventType } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
-import { appliedBy, type Projection, type Step } from '../projection.ts';
 
 /**
  * The webhook subscriber: turns events of the log into deliveries in the webhook outbox

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { API_TOKEN_SECRET_PATTERN } from '@rr/identity';
+import { API_TOKEN_SECRET_PATTERN } from '@rr/contracts';
 import {
   addDays,
   defineRoute,
@@ -8,10 +8,11 @@ import {
   todayIn,
   writeCalendar,
   z,
+  type Clock,
+  type Pool,
   type RouteDef,
+  seatsTakenLateral,
 } from '@rr/platform';
-import type { QueryDeps } from './deps.ts';
-import { seatsTakenLateral } from './seats-taken.ts';
 
 /**
  * Calendar feeds (iCalendar, `text/calendar`) a calendar application subscribes to: a visitor's
@@ -38,7 +39,16 @@ const texts = {
   en: { number: 'Booking number', calendar: 'Reading room reservation' },
 };
 
-export function calendarFeedRoutes(deps: QueryDeps): RouteDef[] {
+export interface CalendarFeedDeps {
+  /** The read models' database (a streaming replica where there is one). */
+  pool: Pool;
+  clock: Clock;
+  /** The library's time zone (TIME_ZONE): the entries' local times. */
+  timeZone: string;
+}
+
+/** The calendar feeds' routes: reads of the read models, served beside the query routes. */
+export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
   const { pool, clock, timeZone } = deps;
   return [
     defineRoute({

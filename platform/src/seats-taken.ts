@@ -1,9 +1,16 @@
+/*
+ * The read side's count of seats, one spelling for every reader of the read models: the query
+ * side's screens and the room's calendar feed (in integrations, which does not import the query
+ * side).
+ */
+
 /**
- * The seats taken, as the staff screens and the display count them: booked tickets, and seats
- * held in carts whose hold has not ended at `now` (a hold past its end counts no longer, even
- * before the expiry job closes its cart), with the end of the last hold. A LATERAL subquery
- * giving `booked_count`, `held_count` and `held_until` over the tickets that `tickets` selects
- * (a condition on `t`, the rm_tickets row); `now` is an SQL expression of the clock's instant.
+ * The seats taken, as the staff screens, the display and the calendar feeds count them: booked
+ * tickets, and seats held in carts whose hold has not ended at `now` (a hold past its end counts
+ * no longer, even before the expiry job closes its cart), with the end of the last hold. A
+ * LATERAL subquery giving `booked_count`, `held_count` and `held_until` over the tickets that
+ * `tickets` selects (a condition on `t`, the rm_tickets row); `now` is an SQL expression of the
+ * clock's instant.
  */
 export const seatsTakenLateral = (tickets: string, now: string) => `LATERAL (
   SELECT count(*) FILTER (WHERE t.status = 'BOOKED')::int AS booked_count,
