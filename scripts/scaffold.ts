@@ -76,11 +76,11 @@ export function commandPaths(area: string, command: string, stream: string) {
   };
 }
 
-/** The paths the recipes name for what the scaffold writes, with their placeholders. */
-export const RECIPE_PATHS = [
-  ...Object.values(readModelPaths('<name>', '<NNN>_<name>')),
-  ...Object.values(commandPaths('<area>', '<command>', '<stream>')),
-];
+/** The paths each recipe names for what the scaffold writes, with their placeholders. */
+export const RECIPE_PATHS = {
+  readModel: Object.values(readModelPaths('<name>', '<NNN>_<name>')),
+  command: Object.values(commandPaths('<area>', '<command>', '<stream>')),
+};
 
 // --- the streams a command can be scaffolded on -------------------------------------------------
 

@@ -14,7 +14,13 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planReadModel, RECIPE_PATHS, writePlan } from '../../scripts/scaffold.ts';
+import {
+  planCommand,
+  planReadModel,
+  RECIPE_PATHS,
+  ScaffoldRefused,
+  writePlan,
+} from '../../scripts/scaffold.ts';
 
 /**
  * The scaffold (scripts/scaffold.ts, `npm run scaffold`) is the recipes of CONTRIBUTING.md as a
@@ -120,7 +126,7 @@ describe('the scaffold, run into a copy of the repository', () => {
     expect(files.size).toBe(7 + 7 + 5);
     for (const f of files) {
       expect(
-        RECIPE_PATHS.some((t) => pattern(t).test(f)),
+        [...RECIPE_PATHS.readModel, ...RECIPE_PATHS.command].some((t) => pattern(t).test(f)),
         `${f} is a path of the recipes`,
       ).toBe(true);
       expect(existsSync(path.join(copy, f)), f).toBe(true);
@@ -129,19 +135,26 @@ describe('the scaffold, run into a copy of the repository', () => {
     expect(tests).toHaveLength(3);
   });
 
-  it('refuses names that exist, writing nothing', () => {
+  it('refuses names that exist, and streams or names it has no recipe for, writing nothing', () => {
     const before = tree();
+    for (const refused of [
+      () => planReadModel(copy, 'scaffold-check'),
+      () => planReadModel(copy, 'holidays'),
+      () => planReadModel(copy, 'Not_A_Name'),
+      () => planReadModel(copy, 'elsewhere', 'no-such-stream'),
+      () => planCommand(copy, 'room', 'CheckScaffoldRoom'),
+      () => planCommand(copy, 'room', 'CreateRoom'),
+      () => planCommand(copy, 'blacklist', 'notPascal'),
+      () => planCommand(copy, 'timeslot', 'SomethingNew'),
+    ])
+      expect(refused).toThrow(ScaffoldRefused);
     for (const args of [
       ['read-model', 'scaffold-check'],
-      ['read-model', 'holidays'],
-      ['command', 'room', 'CheckScaffoldRoom'],
-      ['command', 'room', 'CreateRoom'],
-      ['command', 'timeslot', 'SomethingNew'],
-      ['read-model', 'Not_A_Name'],
+      ['command', 'rooms', 'CheckScaffoldRoom'],
     ]) {
       const r = scaffold(...args);
       expect(r.status, `${args.join(' ')}: ${r.output}`).toBe(1);
-      expect(r.output).toMatch(/^scaffold refused: /m);
+      expect(r.output).toMatch(/^scaffold refused: .* exists/m);
     }
     expect(tree()).toEqual(before);
   });
