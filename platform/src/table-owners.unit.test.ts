@@ -27,6 +27,8 @@ const DYNAMIC_WRITERS: Record<string, string> = {
   'projections/src/rebuild.ts': "the rebuilt projection's tables",
   // knex's own record of the migrations applied (no table of the schema).
   'platform/src/migrations.ts': 'knex_migrations, knex_migrations_lock',
+  // No table: its SQL is the text of the read models it writes, read here once they exist.
+  'scripts/scaffold.ts': 'none (it writes source files)',
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,6 +1,13 @@
 import type { AppendRequest, StoreSession } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import { noShowDaysCounted, type LocalDate, type NoShowRule, type ReservationDecision, type ReservationState, type RoomState } from '@rr/domain';
+import {
+  noShowDaysCounted,
+  type LocalDate,
+  type NoShowRule,
+  type ReservationDecision,
+  type ReservationState,
+  type RoomState,
+} from '@rr/domain';
 import { appendToSlot } from '../streams/timeslot.ts';
 import { appendToCart } from '../streams/transaction.ts';
 import { appendToVisitor } from '../streams/visitor.ts';
