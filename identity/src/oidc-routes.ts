@@ -1,9 +1,8 @@
 import type { Request } from 'express';
 import { defineRoute, problems, type RouteDef, z } from '@rr/platform';
 import { ProviderUnavailable, type OidcProvider } from './oidc-sign-in.ts';
-import { saveSession, startStaffSession } from './sessions.ts';
-import type { SignInContext } from './sign-in-context.ts';
-import { campusAccount } from './staff-sso.ts';
+import { saveSession } from './sessions.ts';
+import { finishCampusSignIn, type SignInContext } from './sign-in-context.ts';
 import { invalidReturnTo, origin, SIGN_IN_REFUSED, staffReturnPath } from './staff-return-path.ts';
 
 /** Stores the session, whether or not that works: the browser is sent on either way. */
@@ -63,36 +62,9 @@ export function oidcRoutes(ctx: SignInContext, provider: OidcProvider): RouteDef
           if (err instanceof ProviderUnavailable) throw problems.unavailable();
           throw err;
         }
-        if (identity instanceof Error) {
-          await ctx.records.record('oidc', '', 'refused', 'provider-refused');
-          await trySaveSession(req);
-          res.redirect(302, SIGN_IN_REFUSED.failed);
-          return;
-        }
-        const account = await campusAccount(
-          ctx.pool,
-          ctx.clock,
-          ctx.policy,
-          'oidc',
-          identity.username,
-          identity.groups,
+        await finishCampusSignIn(ctx, req, res, 'oidc', identity, pending.returnTo, () =>
+          trySaveSession(req),
         );
-        if (!account.ok) {
-          await ctx.records.record('oidc', identity.username, 'refused', account.reason);
-          await trySaveSession(req);
-          res.redirect(302, SIGN_IN_REFUSED.noRole);
-          return;
-        }
-        await startStaffSession(
-          req,
-          account.user,
-          account.generation,
-          'oidc',
-          ctx.clock.now().getTime() + ctx.policy.campusSessionMs,
-          { idToken: identity.idToken },
-        );
-        await ctx.records.record('oidc', identity.username, 'signed-in');
-        res.redirect(302, pending.returnTo);
       },
     }),
   ];

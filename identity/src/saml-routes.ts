@@ -1,9 +1,7 @@
 import { defineRoute, problems, type RouteDef, z } from '@rr/platform';
 import { IdentityProviderUnavailable, type SamlServiceProvider } from './saml-sign-in.ts';
-import { startStaffSession } from './sessions.ts';
-import type { SignInContext } from './sign-in-context.ts';
-import { campusAccount } from './staff-sso.ts';
-import { invalidReturnTo, SIGN_IN_REFUSED, staffReturnPath } from './staff-return-path.ts';
+import { finishCampusSignIn, type SignInContext } from './sign-in-context.ts';
+import { invalidReturnTo, staffReturnPath } from './staff-return-path.ts';
 
 /** The path the SAML identity provider posts its answer to (a form post, no XHR header). */
 export const SAML_ACS_PATH = '/auth/saml/acs';
@@ -74,34 +72,9 @@ export function samlRoutes(ctx: SignInContext, provider: SamlServiceProvider): R
         } catch (err) {
           throw unavailable(err);
         }
-        if (identity instanceof Error) {
-          await ctx.records.record('saml', '', 'refused', 'provider-refused');
-          res.redirect(302, SIGN_IN_REFUSED.failed);
-          return;
-        }
-        const account = await campusAccount(
-          ctx.pool,
-          ctx.clock,
-          ctx.policy,
-          'saml',
-          identity.username,
-          identity.groups,
-        );
-        if (!account.ok) {
-          await ctx.records.record('saml', identity.username, 'refused', account.reason);
-          res.redirect(302, SIGN_IN_REFUSED.noRole);
-          return;
-        }
-        await startStaffSession(
-          req,
-          account.user,
-          account.generation,
-          'saml',
-          ctx.clock.now().getTime() + ctx.policy.campusSessionMs,
-        );
-        await ctx.records.record('saml', identity.username, 'signed-in');
         // RelayState came back through the browser: only a path of the staff app is followed.
-        res.redirect(302, staffReturnPath(body.RelayState ?? '') ?? '/admin/');
+        const returnTo = staffReturnPath(body.RelayState ?? '') ?? '/admin/';
+        await finishCampusSignIn(ctx, req, res, 'saml', identity, returnTo);
       },
     }),
   ];
