@@ -18,6 +18,7 @@ import {
   earlierDeadline,
 } from './confirmation.ts';
 import type { SlotState } from './time-slot.ts';
+import { seatRulesOf, type SeatPath, type SeatRuleName } from './seat-paths.ts';
 
 /**
  * The one decision that gives a person a seat of a slot. Every path to a seat asks it: a cart's
@@ -27,8 +28,6 @@ import type { SlotState } from './time-slot.ts';
  * what is given up), and `seatRulesOf` (seat-paths.ts) says, for every path and every rule,
  * whether the path applies it or why not.
  */
-
-import { seatRulesOf, type SeatPath, type SeatRuleName } from './seat-paths.ts';
 
 /** A seat wanted: the slot as folded now, and what of it the path holds already. */
 export interface SeatWanted {
@@ -84,6 +83,14 @@ const cartRuleOf: Record<CartRule, SeatRuleName> = {
 
 const notOpen = () => refuse.ticket('timeslot_not_open');
 
+/** A wanted seat's slot as the limits count it. */
+const asHeld = ({ timeSlotId, slot }: SeatWanted): CartRuleSlot => ({
+  timeSlotId,
+  date: slot.date,
+  startTime: slot.startTime,
+  endTime: slot.endTime,
+});
+
 function startsAt(slot: SlotState, timeZone: string | undefined): Date {
   // Every command side passes the library's zone; a start without it would be a guess.
   if (!timeZone) throw new Error('the time zone is needed for a slot’s start');
@@ -119,7 +126,7 @@ function limitRefusal(
   held: readonly CartRuleSlot[],
   limits: BookingLimits,
 ): Refused | null {
-  const wanted = { timeSlotId: seat.timeSlotId, ...seat.slot };
+  const wanted = asHeld(seat);
   const cartSize = applies(path, 'cart-size') ? limits.maxCartTickets : Number.POSITIVE_INFINITY;
   for (const rule of cartRules(held, wanted, { ...limits, maxCartTickets: cartSize })) {
     if (!applies(path, cartRuleOf[rule])) continue;
@@ -130,6 +137,11 @@ function limitRefusal(
   return null;
 }
 
+function loaded<T>(state: T | undefined, what: string): T {
+  if (state === undefined) throw new Error(`the ${what} of the person was not loaded`);
+  return state;
+}
+
 /** Who the person is: blacklist, no-show block, the members-only rooms of the seats. */
 function personRefusal(
   path: SeatPath,
@@ -138,9 +150,16 @@ function personRefusal(
   ctx: Pick<SeatContext, 'today' | 'limits'>,
 ): Refused | null {
   try {
-    if (applies(path, 'blacklist') && taker.blacklist) mustNotBeBlocked(taker.blacklist, ctx.today);
+    // A path that applies a rule of the person must have loaded what it decides on: a rule left
+    // without its state would pass silently, the very gap this decision closes.
+    if (applies(path, 'blacklist'))
+      mustNotBeBlocked(loaded(taker.blacklist, 'blacklist'), ctx.today);
     if (applies(path, 'no-show-block'))
-      mustNotBeNoShowBlocked(taker.noShows ?? [], ctx.today, ctx.limits.noShowRule);
+      mustNotBeNoShowBlocked(
+        loaded(taker.noShows, 'no-show days'),
+        ctx.today,
+        ctx.limits.noShowRule,
+      );
     if (applies(path, 'members-only')) mustAdmitAddress(rooms, taker.emailDomain);
     return null;
   } catch (err) {
@@ -241,7 +260,7 @@ export function seatRefusal(
   for (const seat of seats) {
     const refusal = limitRefusal(path, seat, held, ctx.limits);
     if (refusal) return refusal;
-    held.push({ timeSlotId: seat.timeSlotId, ...seat.slot });
+    held.push(asHeld(seat));
   }
   const roomIds = new Set(seats.map((s) => s.slot.roomId));
   const rooms = [...roomIds].flatMap((id) => place.rooms.get(id) ?? []);

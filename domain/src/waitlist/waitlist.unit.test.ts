@@ -123,6 +123,8 @@ const state = (slot = fullSlot(2), offerMinutes: number | null = 30): WaitlistSt
   holidays: new Set(),
   visitor: initialVisitor,
   blacklist: initialBlacklistState,
+  // What a join loads of the person (the command side always does): no no-show releases.
+  noShows: [],
 });
 
 const join = (entry: number, visitorKey = KEY): WaitlistCommand => ({
