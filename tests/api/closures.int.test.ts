@@ -247,6 +247,30 @@ describe('idempotence', () => {
       closed: 2,
     });
   });
+
+  it('takes no staff booking in a closed slot either, and writes nothing', async () => {
+    const date = day(11);
+    const slot = await createSlot(suite.admin, roomId, date, '09:00', '10:00', 5);
+    const closed = await close({
+      fromDate: date,
+      untilDate: date,
+      reason: 'Wasserschaden',
+      roomIds: [roomId],
+    });
+    expect(closed.status).toBe(200);
+    const before = await eventCount();
+    const r = await suite.admin.request(
+      'POST',
+      `/api/admin/rooms/${roomId}/timeslots/${slot}/booking`,
+      { json: { ...owner(90), confirmOverbooking: true } },
+    );
+    expect(r.status).toBe(409);
+    expect(await r.json()).toMatchObject({
+      error: 'ticket__validation_error',
+      payload: ['timeslot_not_open'],
+    });
+    expect(await eventCount()).toBe(before);
+  });
 });
 
 describe("staff's cancellation with a reason", () => {

@@ -93,7 +93,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         404: { description: 'No such slot' },
         409: {
           description:
-            'timeslot__overbooking_not_confirmed: the request said `confirmOverbooking: false` and the slot has no free seat (payload: `seats`, seats taken, capacity)',
+            'timeslot__overbooking_not_confirmed: the request said `confirmOverbooking: false` and the slot has no free seat (payload: `seats`, seats taken, capacity); ticket__validation_error (`timeslot_not_open`): staff closed the slot',
         },
       },
       handler: async ({ params, body, user }) => ({
