@@ -3709,7 +3709,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description timeslot__overbooking_not_confirmed: the request said `confirmOverbooking: false` and the slot has no free seat (payload: `seats`, seats taken, capacity) */
+                /** @description timeslot__overbooking_not_confirmed: the request said `confirmOverbooking: false` and the slot has no free seat (payload: `seats`, seats taken, capacity); ticket__validation_error (`timeslot_not_open`): staff closed the slot */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4708,6 +4708,135 @@ export interface paths {
                     };
                 };
                 /** @description No such endpoint */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owners/{ownerId}/tickets.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A visitor's booked tickets as a calendar feed, by the owner id of the confirmation mail's link */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description iCalendar */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/calendar": string;
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown or malformed owner id, or its personal data erased */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/rooms/{id}/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A room's time slots with booked and free seats as a calendar feed (30 days back, 366 ahead); also with ?token= of an API token with the reports role */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description An API token (rr_…) with the reports role, for calendar applications that send no header; it reads this feed only */
+                    token?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description iCalendar */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/calendar": string;
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6146,135 +6275,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/owners/{ownerId}/tickets.ics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A visitor's booked tickets as a calendar feed, by the owner id of the confirmation mail's link */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    ownerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description iCalendar */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/calendar": string;
-                    };
-                };
-                /** @description Invalid request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Unknown or malformed owner id, or its personal data erased */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/rooms/{id}/calendar.ics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A room's time slots with booked and free seats as a calendar feed (30 days back, 366 ahead); also with ?token= of an API token with the reports role */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description An API token (rr_…) with the reports role, for calendar applications that send no header; it reads this feed only */
-                    token?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description iCalendar */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/calendar": string;
-                    };
-                };
-                /** @description Invalid request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not signed in */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role missing */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such room */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/closures/preview": {
         parameters: {
             query?: never;
@@ -6329,6 +6329,196 @@ export interface paths {
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The booking limits of this server (cart size and hold, per-day and per-visitor maxima) and the library's time zone */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The limits */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Settings"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whom visitors write to (the library's contact address), named where their address is refused */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The library */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Library"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a staff user is signed in, and who (200 also when signed out) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The session state */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SessionState"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/display": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live occupancy display: per room the current and next slots with their free seats now (public, no personal data) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description One room only; without it every room */
+                    roomId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rooms with their current and next slots */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Display"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -6558,196 +6748,6 @@ export interface paths {
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The booking limits of this server (cart size and hold, per-day and per-visitor maxima) and the library's time zone */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The limits */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Settings"];
-                    };
-                };
-                /** @description Invalid request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/library": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Whom visitors write to (the library's contact address), named where their address is refused */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The library */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Library"];
-                    };
-                };
-                /** @description Invalid request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/session": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Whether a staff user is signed in, and who (200 also when signed out) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The session state */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SessionState"];
-                    };
-                };
-                /** @description Invalid request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/display": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Live occupancy display: per room the current and next slots with their free seats now (public, no personal data) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description One room only; without it every room */
-                    roomId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The rooms with their current and next slots */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Display"];
-                    };
-                };
-                /** @description Invalid request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such room */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7497,6 +7497,59 @@ export interface components {
             /** @description Waitlist entries of these slots (waiting or offered) */
             waiting: number;
         };
+        Settings: {
+            /** @description Tickets per cart (MAX_CART_TICKETS) */
+            maxCartTickets: number;
+            /** @description How long a cart holds its seats after each add or touch (CART_HOLD_MINUTES) */
+            holdMinutes: number;
+            /** @description Tickets per visitor and day, in one cart and booked (MAX_TICKETS_PER_DAY) */
+            maxTicketsPerDay: number;
+            /** @description Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR) */
+            maxTicketsPerVisitor: number;
+            /** @description The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone */
+            timeZone: string;
+        };
+        Library: {
+            /** @description The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL); absent when not set */
+            contactEmail?: string;
+        };
+        SessionState: {
+            signedIn: boolean;
+            /** @description The signed-in user and roles; null when signed out */
+            user: {
+                username: string;
+                roles: ("admin" | "reports")[];
+            } | null;
+        };
+        Display: {
+            /** @description The library's date now (YYYY-MM-DD, TIME_ZONE) */
+            today: string;
+            /** @description The library's time now (HH:mm, TIME_ZONE) */
+            time: string;
+            rooms: components["schemas"]["DisplayRoom"][];
+        };
+        DisplayRoom: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The slot running now, if any */
+            current: components["schemas"]["DisplaySlot"] | null;
+            /** @description Today's slots still to start, in time order; when none is left today, the first slot after today (at most one) */
+            next: components["schemas"]["DisplaySlot"][];
+        };
+        DisplaySlot: {
+            /** Format: uuid */
+            id: string;
+            /** @description Local date (YYYY-MM-DD) */
+            date: string;
+            /** @description Local time (HH:mm) */
+            startTime: string;
+            /** @description Local time (HH:mm) */
+            endTime: string;
+            capacity: number;
+            /** @description Seats a visitor may still take now: capacity less bookings, unexpired cart holds and waitlist offers, and the waiting people's claims while the waitlist can still offer them; never below 0 */
+            freeSeats: number;
+        };
         Insights: {
             heatmap: {
                 weekday: number;
@@ -7556,59 +7609,6 @@ export interface components {
                     waitlisted: number;
                 };
             }[];
-        };
-        Settings: {
-            /** @description Tickets per cart (MAX_CART_TICKETS) */
-            maxCartTickets: number;
-            /** @description How long a cart holds its seats after each add or touch (CART_HOLD_MINUTES) */
-            holdMinutes: number;
-            /** @description Tickets per visitor and day, in one cart and booked (MAX_TICKETS_PER_DAY) */
-            maxTicketsPerDay: number;
-            /** @description Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR) */
-            maxTicketsPerVisitor: number;
-            /** @description The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone */
-            timeZone: string;
-        };
-        Library: {
-            /** @description The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL); absent when not set */
-            contactEmail?: string;
-        };
-        SessionState: {
-            signedIn: boolean;
-            /** @description The signed-in user and roles; null when signed out */
-            user: {
-                username: string;
-                roles: ("admin" | "reports")[];
-            } | null;
-        };
-        Display: {
-            /** @description The library's date now (YYYY-MM-DD, TIME_ZONE) */
-            today: string;
-            /** @description The library's time now (HH:mm, TIME_ZONE) */
-            time: string;
-            rooms: components["schemas"]["DisplayRoom"][];
-        };
-        DisplayRoom: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            /** @description The slot running now, if any */
-            current: components["schemas"]["DisplaySlot"] | null;
-            /** @description Today's slots still to start, in time order; when none is left today, the first slot after today (at most one) */
-            next: components["schemas"]["DisplaySlot"][];
-        };
-        DisplaySlot: {
-            /** Format: uuid */
-            id: string;
-            /** @description Local date (YYYY-MM-DD) */
-            date: string;
-            /** @description Local time (HH:mm) */
-            startTime: string;
-            /** @description Local time (HH:mm) */
-            endTime: string;
-            capacity: number;
-            /** @description Seats a visitor may still take now: capacity less bookings, unexpired cart holds and waitlist offers, and the waiting people's claims while the waitlist can still offer them; never below 0 */
-            freeSeats: number;
         };
     };
     responses: never;
