@@ -80,6 +80,11 @@ const limits: BookingLimits = {
 };
 const context: ReservationContext = { now: NOW, today: TODAY, time: local.time, limits };
 const reservation = scenario(decideReservation, context);
+/**
+ * A reservation's state as the command side loads it for a booking or a move: every person rule's
+ * state is there (no no-show releases unless a test adds them).
+ */
+const booking: ReservationState = { ...emptyReservation, noShows: [] };
 
 // --- the streams: rooms, slots, the cart, the visitor -----------------------------------------
 
@@ -210,7 +215,7 @@ describe('AddTicket', () => {
   it('starts the cart with its first ticket and holds the seat for the hold period', () => {
     const expiresAt = at(15);
     reservation
-      .given({ ...emptyReservation, rooms, slots: slotMap(s) })
+      .given({ ...booking, rooms, slots: slotMap(s) })
       .when(addTicket(s, 1))
       .then(
         decision(
@@ -240,7 +245,7 @@ describe('AddTicket', () => {
     const { cart, slots } = cartHolding(s);
     const expiresAt = at(5 + 15);
     reservation
-      .given({ ...emptyReservation, rooms, cart, slots: new Map([...slots, ...slotMap(next)]) })
+      .given({ ...booking, rooms, cart, slots: new Map([...slots, ...slotMap(next)]) })
       .when(addTicket(next, 1), { now: later(5) })
       .then(
         decision(
@@ -266,7 +271,7 @@ describe('AddTicket', () => {
   it('refuses a full slot, counting bookings and unexpired holds (timeslot_no_tickets_left)', () => {
     const full = slot(8, '09:00', '10:00', 2, ...bookedFor(s, 1), heldFor(s, 2, at(1)));
     reservation
-      .given({ ...emptyReservation, rooms, slots: slotMap(full) })
+      .given({ ...booking, rooms, slots: slotMap(full) })
       .when(addTicket(full, 3))
       .thenRefused('ticket__validation_error', { rule: 'timeslot_no_tickets_left' });
   });
@@ -285,7 +290,7 @@ describe('AddTicket', () => {
       TicketCancelled.create({ ticketId: id(4), ownerId: 'c'.repeat(32) }),
     );
     reservation
-      .given({ ...emptyReservation, rooms, slots: slotMap(free) })
+      .given({ ...booking, rooms, slots: slotMap(free) })
       .when(addTicket(free, 5))
       .then((d) => expect(d.slots.get(free.id)?.map((e) => e.type)).toEqual(['TicketHeld']));
   });
@@ -293,7 +298,7 @@ describe('AddTicket', () => {
   it('refuses a slot without capacity (timeslot_not_open)', () => {
     const none = slot(8, '09:00', '10:00', 0);
     reservation
-      .given({ ...emptyReservation, rooms, slots: slotMap(none) })
+      .given({ ...booking, rooms, slots: slotMap(none) })
       .when(addTicket(none, 1))
       .thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
   });
@@ -312,14 +317,14 @@ describe('AddTicket', () => {
       ),
     };
     reservation
-      .given({ ...emptyReservation, rooms, slots: slotMap(closed) })
+      .given({ ...booking, rooms, slots: slotMap(closed) })
       .when(addTicket(closed, 1))
       .thenRefused('ticket__validation_error', { rule: 'timeslot_not_open' });
   });
 
   it('refuses an unknown or deleted slot (not_found)', () => {
     reservation
-      .given({ ...emptyReservation, rooms, slots: slotMap(s) })
+      .given({ ...booking, rooms, slots: slotMap(s) })
       .when(addTicket(id(4242), 1))
       .thenRefused('not_found');
     const deleted = {
@@ -327,7 +332,7 @@ describe('AddTicket', () => {
       state: evolveSlot(s.state, TimeSlotDeleted.create({ timeSlotId: s.id, roomId: ROOM })),
     };
     reservation
-      .given({ ...emptyReservation, rooms, slots: slotMap(deleted) })
+      .given({ ...booking, rooms, slots: slotMap(deleted) })
       .when(addTicket(deleted, 1))
       .thenRefused('not_found');
   });
@@ -339,7 +344,7 @@ describe('AddTicket: the booking window of the slot room', () => {
   const addOn = (dayN: number, over: Partial<ReservationState> = {}) => {
     const s = slot(dayN, '09:00', '10:00', 5);
     return reservation
-      .given({ ...emptyReservation, rooms: window, slots: slotMap(s), ...over })
+      .given({ ...booking, rooms: window, slots: slotMap(s), ...over })
       .when(addTicket(s, 1));
   };
 
@@ -398,7 +403,7 @@ describe('AddTicket: the cart rules', () => {
       s = after(s, decideReservation(addTicket(next, 10 + i), s, context));
     return s;
   }
-  const start = { ...emptyReservation, rooms };
+  const start = { ...booking, rooms };
 
   it('refuses the same slot twice and a slot overlapping a ticket of the cart', () => {
     const a = slot(8, '09:00', '11:00', 5);
@@ -493,7 +498,7 @@ describe('RemoveTicket, TouchCart, RemoveCart, ExpireCart', () => {
   const a = slot(8, '09:00', '10:00', 5);
   const b = slot(9, '09:00', '10:00', 5);
   const { cart, slots } = cartHolding(a, b);
-  const open: ReservationState = { ...emptyReservation, rooms, cart, slots };
+  const open: ReservationState = { ...booking, rooms, cart, slots };
   const withCart = (c: TransactionState): ReservationState => ({ ...open, cart: c });
   const expired = evolveTransaction(cart, TransactionExpired.create({ transactionId: TX }));
   const booked = evolveTransaction(
@@ -639,7 +644,7 @@ describe('BookCart', () => {
       ),
     );
   const holding = (...slots: Slot[]): ReservationState => ({
-    ...emptyReservation,
+    ...booking,
     rooms,
     ...cartHolding(...slots),
   });
@@ -867,7 +872,7 @@ describe('StaffBook', () => {
     const s = slot(8, '09:00', '10:00', 5);
     const expiresAt = NOW.toISOString();
     reservation
-      .given({ ...emptyReservation, slots: slotMap(s) })
+      .given({ ...booking, slots: slotMap(s) })
       .when(staffBook(s))
       .then(
         decision(
@@ -928,7 +933,7 @@ describe('StaffBook', () => {
     const ahead = slot(0, '11:00', '12:00', 5);
     const checkIns = (d: ReservationDecision) =>
       [...d.slots.values()].flat().filter((e) => e.type === 'TicketCheckedIn');
-    const given = { ...emptyReservation, rooms: withCheckIn, slots: slotMap(running, ahead) };
+    const given = { ...booking, rooms: withCheckIn, slots: slotMap(running, ahead) };
     reservation
       .given(given)
       .when(staffBook(running))
@@ -950,7 +955,7 @@ describe('StaffBook', () => {
 
   it('books beyond the capacity (the slot then shows as overbooked), taking one seat', () => {
     const full = slot(8, '09:00', '10:00', 1, ...bookedFor(slot(8, '09:00', '10:00', 1), 2));
-    const given = { ...emptyReservation, slots: slotMap(full) };
+    const given = { ...booking, slots: slotMap(full) };
     expect(seatsTaken(full.state, NOW)).toBe(1);
     const d = reservation
       .given(given)
@@ -968,16 +973,16 @@ describe('StaffBook', () => {
     };
     const free = slot(8, '09:00', '10:00', 2, ...bookedFor(slot(8, '09:00', '10:00', 2), 2));
     reservation
-      .given({ ...emptyReservation, slots: slotMap(free) })
+      .given({ ...booking, slots: slotMap(free) })
       .when(withConfirm(free, false))
       .then((dec) => expect(dec.slots.size).toBe(1));
     const full = slot(8, '09:00', '10:00', 1, ...bookedFor(slot(8, '09:00', '10:00', 1), 2));
     reservation
-      .given({ ...emptyReservation, slots: slotMap(full) })
+      .given({ ...booking, slots: slotMap(full) })
       .when(withConfirm(full, false))
       .thenRefused('timeslot__overbooking_not_confirmed', { taken: 1, capacity: 1 });
     reservation
-      .given({ ...emptyReservation, slots: slotMap(full) })
+      .given({ ...booking, slots: slotMap(full) })
       .when(withConfirm(full, true))
       .then((dec) => expect(dec.slots.size).toBe(1));
   });
@@ -985,7 +990,7 @@ describe('StaffBook', () => {
   it('refuses a slot of another room, an unknown or a deleted slot (not_found)', () => {
     const s = slot(8, '09:00', '10:00', 5);
     reservation
-      .given({ ...emptyReservation, slots: slotMap(s) })
+      .given({ ...booking, slots: slotMap(s) })
       .when(staffBook(s, OTHER_ROOM))
       .thenRefused('not_found');
     reservation.given(emptyReservation).when(staffBook(s)).thenRefused('not_found');
@@ -994,7 +999,7 @@ describe('StaffBook', () => {
       state: evolveSlot(s.state, TimeSlotDeleted.create({ timeSlotId: s.id, roomId: ROOM })),
     };
     reservation
-      .given({ ...emptyReservation, slots: slotMap(deleted) })
+      .given({ ...booking, slots: slotMap(deleted) })
       .when(staffBook(deleted))
       .thenRefused('not_found');
   });
@@ -1004,7 +1009,7 @@ describe('StaffBook', () => {
 
 /** A booking of the owner, a ticket (100, 101, ...) in each slot. */
 function bookingOf(...slots: Slot[]): ReservationState {
-  const held = { ...emptyReservation, rooms, ...cartHolding(...slots) };
+  const held = { ...booking, rooms, ...cartHolding(...slots) };
   return after(held, decideReservation(book, held, context));
 }
 
@@ -1050,7 +1055,7 @@ describe('CancelTickets', () => {
     // a slot today: started at 09:00, starting now at 10:00, or starting at 10:30
     const today = (start: string, end: string) => {
       const s = slot(0, start, end, 5);
-      const held = { ...emptyReservation, rooms, ...cartHolding(s) };
+      const held = { ...booking, rooms, ...cartHolding(s) };
       return after(held, decideReservation(book, held, context));
     };
     reservation
@@ -1091,7 +1096,7 @@ describe('CancelTickets', () => {
   it('refuses a ticket that is only held: it has no owner yet (not_found)', () => {
     const { cart, slots } = cartHolding(slot(8, '09:00', '10:00', 5));
     reservation
-      .given({ ...emptyReservation, rooms, cart, slots })
+      .given({ ...booking, rooms, cart, slots })
       .when(cancel(id(100)))
       .thenRefused('not_found');
   });
@@ -1281,7 +1286,7 @@ const ownerOf = (state: ReservationState) => ({ cart: state.cart, slots: state.s
 
 describe('ChangeOwnerData', () => {
   const s = slot(8, '09:00', '10:00', 5);
-  const held: ReservationState = { ...emptyReservation, rooms, ...cartHolding(s) };
+  const held: ReservationState = { ...booking, rooms, ...cartHolding(s) };
   const booked = after(held, decideReservation(book, held, context));
   const change = (ticket: number) =>
     ({ type: 'ChangeOwnerData', data: { ticketId: id(ticket) } }) as const;
@@ -1324,7 +1329,7 @@ describe('ChangeOwnerData', () => {
 
 describe('ErasePersonalData', () => {
   const s = slot(8, '09:00', '10:00', 5);
-  const held: ReservationState = { ...emptyReservation, rooms, ...cartHolding(s) };
+  const held: ReservationState = { ...booking, rooms, ...cartHolding(s) };
   const booked = after(held, decideReservation(book, held, context));
   const erase = { type: 'ErasePersonalData' } as const;
 
@@ -1371,7 +1376,7 @@ describe('BookCart in a room with confirmed addresses', () => {
     const tomorrow = slot(1, '09:00', '10:00', 5);
     const soon = slot(0, '10:30', '11:00', 5);
     reservation
-      .given({ ...emptyReservation, rooms: confirming, ...cartHolding(tomorrow, soon) })
+      .given({ ...booking, rooms: confirming, ...cartHolding(tomorrow, soon) })
       .when(book, withZone)
       .then((d) => {
         expect(d.slots.get(tomorrow.id)).toEqual([
@@ -1386,7 +1391,7 @@ describe('BookCart in a room with confirmed addresses', () => {
   it('books as always in a room without the setting', () => {
     const s = slot(1, '09:00', '10:00', 5);
     reservation
-      .given({ ...emptyReservation, rooms, ...cartHolding(s) })
+      .given({ ...booking, rooms, ...cartHolding(s) })
       .when(book, withZone)
       .then((d) =>
         expect(d.slots.get(s.id)).toEqual([
@@ -1398,7 +1403,7 @@ describe('BookCart in a room with confirmed addresses', () => {
   it('moves a ticket awaiting confirmation with its deadline', () => {
     const from = slot(1, '09:00', '10:00', 5);
     const to = slot(2, '09:00', '10:00', 5);
-    const held = { ...emptyReservation, rooms: confirming, ...cartHolding(from) };
+    const held = { ...booking, rooms: confirming, ...cartHolding(from) };
     const booked = after(held, decideReservation(book, held, { ...context, ...withZone }));
     reservation
       .given({ ...booked, slots: new Map([...booked.slots, [to.id, to.state]]) })
