@@ -17,8 +17,9 @@ export const SEAT_PATHS = [
 export type SeatPath = (typeof SEAT_PATHS)[number];
 
 /**
- * The rules, in the order they are applied: the slot's first, then the person's limits, who the
- * person is, the seat itself, and last the confirmation a booking of the seat awaits.
+ * The rules, grouped in the order they are applied: the slot's first, then the person's limits
+ * (among themselves in the cart rules' order, docs/product.md#cart-rules), who the person is, the
+ * seat itself, and last the confirmation a booking of the seat awaits.
  */
 export const SEAT_RULES = [
   /** The slot exists, is not deleted and not closed (docs/product.md#closures). */
