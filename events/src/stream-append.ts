@@ -1,3 +1,4 @@
+import type { EventOf, StreamDefinition } from './catalogue/define.ts';
 import { asStreamEvents, type CatalogueEvent } from './catalogue/stream-event.ts';
 import type { AppendRequest, ExpectedVersion, NewEvent, RecordedEvent } from './types.ts';
 
@@ -27,4 +28,17 @@ export function streamAppend(
   return events.length
     ? [{ streamId, streamType, expectedVersion: expected(version), events }]
     : [];
+}
+
+/**
+ * An append of a stream of a kind the catalogue defines: the stream's type is the kind, and only
+ * the kind's events are taken.
+ */
+export function streamAppendOf<S extends StreamDefinition>(
+  stream: S,
+  streamId: string,
+  version: number,
+  events: readonly EventOf<S>[],
+): AppendRequest[] {
+  return streamAppend(streamId, stream.kind, version, [...events]);
 }

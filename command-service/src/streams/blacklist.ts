@@ -1,7 +1,8 @@
 import {
   blacklistStreamId,
   foldStream,
-  streamAppend,
+  streamAppendOf,
+  blacklistStream,
   type AppendRequest,
   type BlacklistEvent,
   type EventStore,
@@ -14,7 +15,6 @@ import { evolveBlacklist, initialBlacklistState, type BlacklistState } from '@rr
  * The blacklist entry streams (`blacklist-<key>`, one per keyed e-mail address): their one
  * loader, which the booking and the waitlist also decide on, and their one append.
  */
-export const BLACKLIST_STREAM = 'blacklist';
 
 /** The command-side files whose decisions append to a blacklist entry's stream. */
 export const writers = ['blacklist/stream.ts'] as const;
@@ -44,5 +44,5 @@ export function appendToBlacklist(
   entry: { version: number },
   events: readonly BlacklistEvent[],
 ): AppendRequest[] {
-  return streamAppend(blacklistStreamId(entryKey), BLACKLIST_STREAM, entry.version, [...events]);
+  return streamAppendOf(blacklistStream, blacklistStreamId(entryKey), entry.version, events);
 }

@@ -1,10 +1,15 @@
-import { HOLIDAYS_STREAM, streamAppend, type AppendRequest, type HolidayEvent } from '@rr/events';
+import {
+  HOLIDAYS_STREAM,
+  streamAppendOf,
+  holidaysStream,
+  type AppendRequest,
+  type HolidayEvent,
+} from '@rr/events';
 
 /**
  * The holidays stream (one for all holidays): its one append. Its state is the rows of
  * `holiday_state` (holidays/state.ts), which its lock guards.
  */
-export const HOLIDAYS_STREAM_TYPE = 'holidays';
 
 /** The command-side files whose decisions append to the holidays stream. */
 export const writers = ['holidays/stream.ts'] as const;
@@ -13,5 +18,5 @@ export function appendToHolidays(
   holidays: { version: number },
   events: readonly HolidayEvent[],
 ): AppendRequest[] {
-  return streamAppend(HOLIDAYS_STREAM, HOLIDAYS_STREAM_TYPE, holidays.version, [...events]);
+  return streamAppendOf(holidaysStream, HOLIDAYS_STREAM, holidays.version, events);
 }

@@ -1,6 +1,7 @@
 import {
   noShowStreamId,
-  streamAppend,
+  streamAppendOf,
+  noShowStream,
   type AppendRequest,
   type NoShowEvent,
   type StoreSession,
@@ -11,7 +12,6 @@ import {
  * Their state is the rule's rows beside the log (`visitor_no_shows`, `visitor_no_show_lifts`),
  * which the stream's lock guards; this module is their lock and their one append.
  */
-export const NO_SHOWS_STREAM = 'no-shows';
 
 /** The command-side files whose decisions append to a no-show stream. */
 export const writers = ['no-show/store.ts'] as const;
@@ -26,5 +26,5 @@ export function appendToNoShows(
   version: number,
   events: readonly NoShowEvent[],
 ): AppendRequest[] {
-  return streamAppend(noShowStreamId(visitorKey), NO_SHOWS_STREAM, version, [...events]);
+  return streamAppendOf(noShowStream, noShowStreamId(visitorKey), version, events);
 }

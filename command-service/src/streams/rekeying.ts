@@ -1,6 +1,7 @@
 import {
   rekeyingStreamId,
-  streamAppend,
+  streamAppendOf,
+  rekeyingStream,
   type AppendRequest,
   type RekeyingEvent,
   type StoreSession,
@@ -11,7 +12,6 @@ import {
  * older key of their address to its key now. Their state is the rows they move (`bookings`,
  * `waitlist_entries`); this module is their lock and their one append.
  */
-export const REKEYING_STREAM = 'rekeying';
 
 /** The command-side files whose decisions append to a re-keying stream. */
 export const writers = ['erasure/rekey.ts'] as const;
@@ -26,5 +26,5 @@ export function appendToRekeying(
   version: number,
   events: readonly RekeyingEvent[],
 ): AppendRequest[] {
-  return streamAppend(rekeyingStreamId(olderKey), REKEYING_STREAM, version, [...events]);
+  return streamAppendOf(rekeyingStream, rekeyingStreamId(olderKey), version, events);
 }

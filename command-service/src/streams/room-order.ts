@@ -1,12 +1,12 @@
 import {
   ROOM_ORDER_STREAM,
-  streamAppend,
+  streamAppendOf,
+  roomOrderStream,
   type AppendRequest,
   type RoomOrderEvent,
 } from '@rr/events';
 
 /** The room order stream (one for all rooms): its one append (its state is `room_state`'s order). */
-export const ROOM_ORDER_STREAM_TYPE = 'room-order';
 
 /** The command-side files whose decisions append to the room order. */
 export const writers = ['rooms/stream.ts'] as const;
@@ -15,5 +15,5 @@ export function appendToRoomOrder(
   order: { version: number },
   events: readonly RoomOrderEvent[],
 ): AppendRequest[] {
-  return streamAppend(ROOM_ORDER_STREAM, ROOM_ORDER_STREAM_TYPE, order.version, [...events]);
+  return streamAppendOf(roomOrderStream, ROOM_ORDER_STREAM, order.version, events);
 }

@@ -1,7 +1,8 @@
 import {
   foldStream,
   roomStreamId,
-  streamAppend,
+  streamAppendOf,
+  roomStream,
   type AppendRequest,
   type RoomEvent,
   type StoreSession,
@@ -9,7 +10,6 @@ import {
 import { evolveRoom, initialRoomState, type RoomState } from '@rr/domain';
 
 /** The room streams (`room-<id>`): their one loader and their one append. */
-export const ROOM_STREAM = 'room';
 
 /** The command-side files whose decisions append to a room's stream. */
 export const writers = ['rooms/stream.ts'] as const;
@@ -31,5 +31,5 @@ export function appendToRoom(
   room: { version: number },
   events: readonly RoomEvent[],
 ): AppendRequest[] {
-  return streamAppend(roomStreamId(roomId), ROOM_STREAM, room.version, [...events]);
+  return streamAppendOf(roomStream, roomStreamId(roomId), room.version, events);
 }

@@ -1,6 +1,7 @@
 import {
   foldStream,
-  streamAppend,
+  streamAppendOf,
+  timeSlotStream,
   timeSlotStreamId,
   type AppendRequest,
   type EventStore,
@@ -15,7 +16,6 @@ import { cachePerStore, type FoldedStateCache } from './folded-state-cache.ts';
  * loader (lock, read, fold, cache) and their one append; the commands that decide on a slot
  * (`writers`) call it and never build a slot's append themselves.
  */
-export const TIMESLOT_STREAM = 'timeslot';
 
 /** The command-side files whose decisions append to a slot's stream (checked by streams.unit.test.ts). */
 export const writers = [
@@ -98,5 +98,5 @@ export function appendToSlot(
   slot: { version: number },
   events: readonly SlotEvent[],
 ): AppendRequest[] {
-  return streamAppend(timeSlotStreamId(slotId), TIMESLOT_STREAM, slot.version, [...events]);
+  return streamAppendOf(timeSlotStream, timeSlotStreamId(slotId), slot.version, events);
 }

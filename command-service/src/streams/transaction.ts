@@ -1,7 +1,8 @@
 import {
   ConcurrencyError,
   foldStream,
-  streamAppend,
+  streamAppendOf,
+  transactionStream,
   timeSlotStreamId,
   transactionStreamId,
   type AppendRequest,
@@ -22,7 +23,6 @@ import { foldSlots, knownSlots, lockSlots, versionsOf } from './timeslot.ts';
  * The cart streams (`transaction-<id>`): a cart's tickets and expiry, its booking, its owner's
  * events. Their one loader (lock, read, fold, cache) and their one append.
  */
-export const TRANSACTION_STREAM = 'transaction';
 
 /** The command-side files whose decisions append to a cart's stream. */
 export const writers = ['booking/store.ts', 'owner/stream.ts', 'waitlist/commands.ts'] as const;
@@ -118,7 +118,10 @@ export function appendToCart(
   cart: { version: number },
   events: readonly TransactionEvent[],
 ): AppendRequest[] {
-  return streamAppend(transactionStreamId(transactionId), TRANSACTION_STREAM, cart.version, [
-    ...events,
-  ]);
+  return streamAppendOf(
+    transactionStream,
+    transactionStreamId(transactionId),
+    cart.version,
+    events,
+  );
 }

@@ -1,6 +1,7 @@
 import {
   foldStream,
-  streamAppend,
+  streamAppendOf,
+  visitorStream,
   visitorStreamId,
   type AppendRequest,
   type StoreSession,
@@ -12,7 +13,6 @@ import { evolveVisitor, initialVisitor, type VisitorState } from '@rr/domain';
  * The visitor streams (`visitor-<key>`, one per keyed e-mail address): a person's bookings, which
  * their limits count. Their one loader and their one append.
  */
-export const VISITOR_STREAM = 'visitor';
 
 /** The command-side files whose decisions append to a visitor's stream. */
 export const writers = ['booking/store.ts', 'booking/confirm.ts', 'erasure/rekey.ts'] as const;
@@ -37,5 +37,5 @@ export function appendToVisitor(
   visitor: { version: number },
   events: readonly VisitorEvent[],
 ): AppendRequest[] {
-  return streamAppend(visitorStreamId(visitorKey), VISITOR_STREAM, visitor.version, [...events]);
+  return streamAppendOf(visitorStream, visitorStreamId(visitorKey), visitor.version, events);
 }
