@@ -45,6 +45,10 @@ const pure = (message) => ({
     },
   ],
 });
+/** The sources of a package import none of these modules; `message` says what it builds on. */
+const importsNone = (group, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group, message }] }],
+});
 // Every folder of frontend/src/features is a feature: a new one is a zone without a list to
 // extend.
 const features = readdirSync(new URL('./frontend/src/features', import.meta.url), {
@@ -131,19 +135,10 @@ export default tseslint.config(
   {
     files: ['contracts/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@rr/*', ...infrastructure],
-              message: 'Contracts are browser-safe and stand alone: zod only.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: importsNone(
+      ['@rr/*', ...infrastructure],
+      'Contracts are browser-safe and stand alone: zod only.',
+    ),
   },
   {
     // No import cycles anywhere: a module's imports form a tree, so shared rules live in leaf
@@ -276,78 +271,51 @@ export default tseslint.config(
   {
     files: ['platform/src/**/*.ts', 'platform/migrations/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '@rr/identity',
-                '@rr/insights',
-                '@rr/integrations',
-                '@rr/events',
-                '@rr/command-service',
-                '@rr/query-service',
-                '@rr/projections',
-                '@rr/server',
-              ],
-              message: 'The platform serves the modules and imports none of them.',
-            },
-          ],
-        },
+    rules: importsNone(
+      [
+        '@rr/identity',
+        '@rr/insights',
+        '@rr/integrations',
+        '@rr/events',
+        '@rr/command-service',
+        '@rr/query-service',
+        '@rr/projections',
+        '@rr/server',
       ],
-    },
+      'The platform serves the modules and imports none of them.',
+    ),
   },
   {
     files: ['identity/{src,migrations}/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '@rr/insights',
-                '@rr/integrations',
-                '@rr/events',
-                '@rr/command-service',
-                '@rr/query-service',
-                '@rr/projections',
-                '@rr/server',
-              ],
-              message: 'Identity builds on the platform alone.',
-            },
-          ],
-        },
+    rules: importsNone(
+      [
+        '@rr/insights',
+        '@rr/integrations',
+        '@rr/events',
+        '@rr/command-service',
+        '@rr/query-service',
+        '@rr/projections',
+        '@rr/server',
       ],
-    },
+      'Identity builds on the platform alone.',
+    ),
   },
   {
     files: ['insights/src/**/*.ts'],
     ignores: ['**/*.test.ts', 'insights/src/replay/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '@rr/identity',
-                '@rr/integrations',
-                '@rr/command-service',
-                '@rr/query-service',
-                '@rr/projections',
-                '@rr/projections/*',
-                '@rr/server',
-              ],
-              message: 'Insights build on the platform, the domain and the log.',
-            },
-          ],
-        },
+    rules: importsNone(
+      [
+        '@rr/identity',
+        '@rr/integrations',
+        '@rr/command-service',
+        '@rr/query-service',
+        '@rr/projections',
+        '@rr/projections/*',
+        '@rr/server',
       ],
-    },
+      'Insights build on the platform, the domain and the log.',
+    ),
   },
   {
     // The what-if replay is pure like the domain whose decider it replays with: it reads the
@@ -395,43 +363,25 @@ export default tseslint.config(
   },
   {
     files: ['query-service/src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@rr/command-service', '@rr/server'],
-              message: 'The query side does not import the command side.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: importsNone(
+      ['@rr/command-service', '@rr/server'],
+      'The query side does not import the command side.',
+    ),
   },
   {
     files: ['integrations/{src,migrations}/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '@rr/identity',
-                '@rr/insights',
-                '@rr/command-service',
-                '@rr/query-service',
-                '@rr/projections',
-                '@rr/server',
-              ],
-              message: 'Integrations build on the platform and the log alone.',
-            },
-          ],
-        },
+    rules: importsNone(
+      [
+        '@rr/identity',
+        '@rr/insights',
+        '@rr/command-service',
+        '@rr/query-service',
+        '@rr/projections',
+        '@rr/server',
       ],
-    },
+      'Integrations build on the platform and the log alone.',
+    ),
   },
   {
     // A source file says one thing and a function does one job: past these sizes a reader splits
