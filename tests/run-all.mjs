@@ -15,6 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { ensureFrontendBuilt } from '../scripts/frontend-build.mjs';
 import { ensureServerBuilt } from '../scripts/build-server.mjs';
 
@@ -63,17 +64,35 @@ const run = spawnSync(
 
 let passed = 0;
 let failed = 0;
+// One line per failed test (`FAILED <file> > <test>: <first line of the error>`), so that the end
+// of a long log (all a CI summary may keep) still names what failed and why.
+const failures = [];
+const firstLine = (text) =>
+  stripVTControlCharacters(String(text ?? ''))
+    .trim()
+    .split('\n')[0];
 if (existsSync(report)) {
   const data = JSON.parse(readFileSync(report, 'utf8'));
   passed = data.numPassedTests ?? 0;
   failed = (data.numFailedTests ?? 0) + (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
-  // A file that failed to load counts as a failure even though it ran no test.
   for (const file of data.testResults ?? []) {
-    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
+    const name = path.relative(root, file.name ?? '');
+    // A file that failed to load counts as a failure even though it ran no test.
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) {
+      failed += 1;
+      failures.push(`FAILED ${name}: ${firstLine(file.message)}`);
+    }
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'passed') continue;
+      const reason = test.status === 'failed' ? firstLine(test.failureMessages?.[0]) : test.status;
+      failures.push(`FAILED ${name} > ${test.fullName ?? test.title}: ${reason}`.slice(0, 400));
+    }
   }
 } else {
   failed = 1;
+  failures.push('FAILED: vitest wrote no report');
 }
+if (failures.length > 0) console.log(`\n${failures.join('\n')}`);
 console.log(`\n${kind ?? 'all'} tests took ${Math.round((Date.now() - started) / 1000)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);

@@ -70,6 +70,11 @@ export interface BookingState {
   takeOffer: (timeSlotId: string, offerId: string) => Promise<CartAnswer>;
   /** Keeps the cart alive (on the way to the next step). */
   touch: () => void;
+  /**
+   * Resolves once the touch in flight (if any) has been answered. Booking waits for it: a touch
+   * the server handled after the booking would be refused (the cart is booked), a stray 409.
+   */
+  touchSettled: () => Promise<void>;
   /** Keeps the cart alive while the visitor is busy (at most once a minute, when it expires soon). */
   touchOnActivity: () => void;
   savePersonalData: (data: PersonalData) => void;
@@ -166,6 +171,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
   const [removeCart] = useRemoveCartMutation();
   const [take] = useTakeOfferMutation();
   const lastTouch = useRef(0);
+  const touchInFlight = useRef<Promise<unknown>>(Promise.resolve());
 
   const refreshCart = useCallback(
     (id: string) =>
@@ -224,8 +230,12 @@ export function BookingProvider({ children }: { children: ReactNode }) {
   const touch = useCallback(() => {
     if (!transactionId) return;
     lastTouch.current = Date.now();
-    void touchCart(transactionId);
+    touchInFlight.current = touchCart(transactionId);
   }, [transactionId, touchCart]);
+
+  const touchSettled = useCallback(async () => {
+    await touchInFlight.current;
+  }, []);
 
   const expiredAt = cart?.expiredAt;
   const holdMinutes = settings?.holdMinutes;
@@ -259,6 +269,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       removeTicket,
       takeOffer,
       touch,
+      touchSettled,
       touchOnActivity,
       savePersonalData: setPersonalData,
       bookedOwnerId,
@@ -277,6 +288,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
       removeTicket,
       takeOffer,
       touch,
+      touchSettled,
       touchOnActivity,
       panic,
     ],

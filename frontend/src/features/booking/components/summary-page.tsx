@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
@@ -15,27 +15,26 @@ import { TicketList } from './ticket-list';
 import { WizardSteps } from './wizard-steps';
 
 /**
- * Route `/summary`: review the tickets and the data and book. On success the cart and the
- * personal data are cleared and the visitor lands on the owner's confirmation page
- * (`/reservation-confirmation/{ownerId}`, the address of the confirmation mail's link), which
- * shows the booking number and the tickets and survives a reload.
+ * Books the cart with the personal data, once at a time: after the touch in flight (the summary
+ * touches the cart on arrival) so the server never sees the touch after the booking.
  */
-export function SummaryPage() {
-  const { t } = useTranslation('booking');
-  const { t: te } = useTranslation('common-error');
+function useBookWithData() {
   const { language } = useConfig();
-  const { transactionId, tickets, cartLoading, personalData, settings, touch, finishBooking } =
-    useBooking();
+  const { transactionId, personalData, touch, touchSettled, finishBooking } = useBooking();
   const [bookCart, { isLoading }] = useBookCartMutation();
   const [failure, setFailure] = useState<unknown>(null);
   const navigate = useNavigate();
+  // Set while a booking waits for the touch in flight, before the mutation's own isLoading.
+  const booking = useRef(false);
 
   useEffect(() => touch(), [touch]);
 
   const book = async () => {
-    if (!transactionId || !personalData || isLoading) return;
+    if (!transactionId || !personalData || isLoading || booking.current) return;
+    booking.current = true;
     setFailure(null);
     try {
+      await touchSettled();
       const result = await bookCart({
         transactionId,
         owner: toBookingInput(personalData, language),
@@ -49,8 +48,25 @@ export function SummaryPage() {
       });
     } catch (error) {
       setFailure(error);
+    } finally {
+      booking.current = false;
     }
   };
+  return { book, isLoading, failure };
+}
+
+/**
+ * Route `/summary`: review the tickets and the data and book. On success the cart and the
+ * personal data are cleared and the visitor lands on the owner's confirmation page
+ * (`/reservation-confirmation/{ownerId}`, the address of the confirmation mail's link), which
+ * shows the booking number and the tickets and survives a reload.
+ */
+export function SummaryPage() {
+  const { t } = useTranslation('booking');
+  const { t: te } = useTranslation('common-error');
+  const { language } = useConfig();
+  const { tickets, cartLoading, personalData, settings } = useBooking();
+  const { book, isLoading, failure } = useBookWithData();
 
   const fields = failure ? invalidFields(failure) : [];
   const keys = failure ? errorMessageKeys(failure) : [];

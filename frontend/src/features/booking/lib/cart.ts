@@ -34,15 +34,19 @@ export interface CartLike {
  * What a refreshed cart means for the local transaction:
  * - `expired`: the server says it expired: reset (clear it and start again at `/?reset=y`);
  * - `clear`: no such cart (404), a bad answer, not open any more or no tickets: forget it;
- * - `keep`: an open cart with tickets, or the check could not reach the server.
+ * - `keep`: an open cart with tickets, or the check could not reach the server or found it busy
+ *   (a timeout, too many requests, a server or gateway error say nothing about the cart).
  */
 export type CartVerdict = 'keep' | 'clear' | 'expired';
 
 export function judgeCart(cart: CartLike | undefined, error: unknown): CartVerdict {
   if (error !== undefined && error !== null) {
     const status = (error as { status?: unknown }).status;
-    // Network failures and timeouts say nothing about the cart; any answer of the server does.
-    return typeof status === 'number' ? 'clear' : 'keep';
+    // Network failures, timeouts and a busy or failing server say nothing about the cart; the
+    // server's answer about the cart itself (not found, bad request) does.
+    const aboutTheCart =
+      typeof status === 'number' && status < 500 && status !== 408 && status !== 429;
+    return aboutTheCart ? 'clear' : 'keep';
   }
   if (cart === undefined) return 'keep';
   if (cart.status === 'EXPIRED') return 'expired';

@@ -59,6 +59,11 @@ describe('judging a refreshed cart', () => {
     expect(judgeCart(undefined, undefined)).toBe('keep');
     expect(judgeCart(undefined, { status: 'FETCH_ERROR', error: 'offline' })).toBe('keep');
   });
+
+  it('keeps the cart when the server is busy or failing: that says nothing about the cart', () => {
+    for (const status of [408, 429, 500, 502, 503, 504])
+      expect(judgeCart(undefined, { status, data: null }), String(status)).toBe('keep');
+  });
 });
 
 describe('touching the cart on activity', () => {
