@@ -312,9 +312,9 @@ function OccupancyTotals({
         <dt>{t('occupancy.totals.count')}</dt>
         <dd>
           {t('occupancy.totals.count-value', {
-            count: totals.count,
+            seats: t('occupancy.totals.seats', { count: totals.count }),
             capacity: totals.capacity,
-            slots: totals.slots,
+            slots: t('occupancy.totals.slots', { count: totals.slots }),
           })}
         </dd>
       </div>
