@@ -39,7 +39,7 @@ export async function acceptPrivacy(page: Page, baseUrl?: string): Promise<void>
   if (baseUrl !== undefined) await page.goto(`${baseUrl}/`);
   await page.getByRole('checkbox', { name: /Datenschutzhinweis gelesen/ }).check();
   await page.getByRole('button', { name: 'Bestätigen und weiter' }).click();
-  await h1(page, 'Lesesaal reservieren').waitFor();
+  await h1(page, 'Platz reservieren').waitFor();
 }
 
 /**

@@ -78,8 +78,8 @@ describe('info popups cover no control', () => {
       expect(await popupCollisions(page)).toEqual([]);
 
       // Three popups still show on the cart: its remove buttons stay uncovered.
-      await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
-      await h1(page, 'Ihre Reservierungen').waitFor();
+      await page.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
+      await h1(page, 'Ihr Warenkorb').waitFor();
       expect(await popupCollisions(page)).toEqual([]);
       await main(page)
         .getByRole('button', { name: /^Entfernen/ })
@@ -97,7 +97,7 @@ describe('info popups cover no control', () => {
       // In English.
       await serveAs(page, 'en');
       await page.goto(`${server.baseUrl}/your-reservations`);
-      await h1(page, 'Your reservations').waitFor();
+      await h1(page, 'Your cart').waitFor();
       await main(page)
         .getByRole('button', { name: /^Remove/ })
         .first()
