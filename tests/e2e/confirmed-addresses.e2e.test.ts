@@ -44,7 +44,7 @@ const TEXTS = {
     confirmBy: /^Please confirm your booking by \d\d\.\d\d\.\d{4}, \d\d:\d\d\./,
     button: 'Confirm booking',
     checkMail:
-      /^We have sent the link to confirm to the reservation's e-mail address: please check your mail/,
+      /^We have sent the link to confirm to the booking's e-mail address: please check your mail/,
     confirmed: 'Thank you, your booking is confirmed.',
     awaiting: 'Awaiting confirmation',
   },

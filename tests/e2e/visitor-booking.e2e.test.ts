@@ -208,7 +208,7 @@ describe('visitor booking, end to end in Chromium', () => {
     // The same day again: the slot in the cart offers a way back.
     await dayButton(page, dayA).click();
     await slotsA.getByText('1 von 4 belegt').waitFor();
-    await slotsA.getByText('Dieser Termin ist bereits in Ihren Reservierungen.').waitFor();
+    await slotsA.getByText('Dieser Termin ist bereits in Ihrem Warenkorb.').waitFor();
     expect(await slotsA.getByRole('button', { name: 'Reservieren 14:00-16:00' }).isEnabled()).toBe(
       true,
     );
@@ -431,7 +431,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await noHorizontalScroll(page);
     await expectAccessible(page, 'room view at 375 px');
 
-    await tabTo(page, /^Weiter zu Ihren Reservierungen$/);
+    await tabTo(page, /^Weiter zum Warenkorb$/);
     await page.keyboard.press('Enter');
     await h1(page, 'Ihr Warenkorb').waitFor();
     await noHorizontalScroll(page);

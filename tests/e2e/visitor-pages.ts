@@ -22,7 +22,7 @@ export const roomNames = (page: Page) =>
 
 /**
  * A day of the room calendar that has a slot with a free seat (its name may go on with marks,
- * e.g. ", Termin in Ihren Reservierungen").
+ * e.g. ", Termin in Ihrem Warenkorb").
  */
 export const dayButton = (page: Page, d: Date): Locator =>
   main(page).getByRole('button', { name: new RegExp(`^${longDate(d)}, frei(,|$)`) });

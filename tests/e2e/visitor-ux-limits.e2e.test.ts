@@ -133,7 +133,7 @@ describe('every limit shows where it applies', () => {
       await showMonthOf(page, dayA);
       await main(page)
         .getByRole('button', {
-          name: `${longDate(dayA)}, frei, Termin in Ihren Reservierungen, Höchstzahl für diesen Tag erreicht`,
+          name: `${longDate(dayA)}, frei, Termin in Ihrem Warenkorb, Höchstzahl für diesen Tag erreicht`,
         })
         .waitFor();
       await main(page)

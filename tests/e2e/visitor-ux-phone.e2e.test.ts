@@ -108,7 +108,7 @@ describe('a phone-first flow', () => {
       await page.getByRole('banner').getByRole('link', { name: 'Warenkorb (1 Termin)' }).waitFor();
       // The day of the slot is marked in the calendar.
       await main(page)
-        .getByRole('button', { name: /, Termin in Ihren Reservierungen$/ })
+        .getByRole('button', { name: /, Termin in Ihrem Warenkorb$/ })
         .waitFor();
       // Time ranges never break across lines.
       const ranges = main(page).locator('.time-range');

@@ -67,7 +67,7 @@ describe('info popups cover no control', () => {
       // stay uncovered.
       await page
         .getByRole('status', { name: 'Mitteilungen' })
-        .getByText(/ist jetzt in Ihren Reservierungen/)
+        .getByText(/ist jetzt in Ihrem Warenkorb/)
         .waitFor();
       expect(await popupCollisions(page)).toEqual([]);
       await expectAccessible(page, `room view with a popup (${size}, de)`);
@@ -85,7 +85,7 @@ describe('info popups cover no control', () => {
         .getByRole('button', { name: /^Entfernen/ })
         .first()
         .click();
-      await page.getByText(/aus Ihren Reservierungen entfernt/).waitFor();
+      await page.getByText(/aus Ihrem Warenkorb entfernt/).waitFor();
       expect(await popupCollisions(page)).toEqual([]);
       await expectAccessible(page, `cart with popups (${size}, de)`);
 
