@@ -154,7 +154,7 @@ describe('a refused address is named when it is entered', () => {
       await main(page).getByRole('button', { name: 'Continue to the summary' }).click();
       await main(page)
         .getByRole('alert')
-        .getByText('You are blocked from making reservations.', { exact: false })
+        .getByText('You are blocked from booking.', { exact: false })
         .waitFor();
       await main(page).getByRole('alert').getByRole('link', { name: CONTACT }).waitFor();
       await expectAccessible(page, `personal data with a blocked address (${size}, en)`);
