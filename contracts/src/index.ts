@@ -26,3 +26,4 @@ export * from './webhooks.ts';
 export * from './closures.ts';
 export * from './insights.ts';
 export * from './check-in.ts';
+export * from './history.ts';

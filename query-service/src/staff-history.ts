@@ -6,6 +6,7 @@ import {
   transactionStreamId,
   type RecordedEvent,
 } from '@rr/events';
+import type { HistoryWhat } from '@rr/contracts';
 import { defineRoute, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
@@ -37,7 +38,8 @@ const HistoryEntry = z
 
 /** What an event means in a reservation's history, and what the filters select it by. */
 interface Facts {
-  what: string;
+  /** One of the history's words: the staff app has a label for each, never the event's name. */
+  what: HistoryWhat;
   /** Staff's reason of a cancellation or a closure. */
   reason?: string | undefined;
   ticketId?: string;
@@ -45,17 +47,15 @@ interface Facts {
 }
 
 const ticket =
-  (what?: string) =>
-  (e: { type: string; data: { ticketId: string } }): Facts => ({
-    what: what ?? e.type,
-    ticketId: e.data.ticketId,
-  });
+  (what: HistoryWhat) =>
+  (e: { data: { ticketId: string } }): Facts => ({ what, ticketId: e.data.ticketId });
 const slot =
-  (what: string) =>
+  (what: HistoryWhat) =>
   (e: { data: { roomId: string } }): Facts => ({ what, roomId: e.data.roomId });
-const named = (e: { type: string }): Facts => ({ what: e.type });
+const named = (what: HistoryWhat) => (): Facts => ({ what });
 
-const facts = handlersFor(timeSlotStream, transactionStream).with<void, Facts>({
+/** Every event of the streams a history reads, as the history says it (exported for its test). */
+export const historyFacts = handlersFor(timeSlotStream, transactionStream).with<void, Facts>({
   TimeSlotCreated: slot('slot-created'),
   TimeSlotUpdated: slot('slot-changed'),
   TimeSlotCapacityChanged: slot('capacity-changed'),
@@ -66,28 +66,28 @@ const facts = handlersFor(timeSlotStream, transactionStream).with<void, Facts>({
   TicketReleased: (e) => ticket(e.data.reason === 'expired' ? 'expired' : 'released')(e),
   TicketBooked: ticket('booked'),
   TicketCancelled: (e) => ({ ...ticket('cancelled')(e), reason: e.data.reason }),
-  TicketCheckedIn: ticket(),
-  TicketCheckInUndone: ticket(),
-  TicketNoShowReleased: ticket(),
-  TicketConfirmed: ticket(),
-  TicketConfirmationLapsed: ticket(),
-  WaitlistJoined: named,
-  SeatOffered: named,
-  SeatOfferLapsed: named,
-  SeatOfferTaken: ticket(),
-  WaitlistEntryErased: named,
-  WaitlistLeft: named,
-  WaitlistEntryRemovedByStaff: named,
-  WaitlistEntryPassedOver: named,
-  WaitlistEntryBackInLine: named,
-  TransactionStarted: named,
-  TicketAddedToTransaction: ticket(),
-  TicketRemovedFromTransaction: ticket(),
-  TransactionTouched: named,
-  TransactionBooked: named,
-  TransactionRemoved: named,
-  TransactionExpired: named,
-  PersonalDataErased: () => ({ what: 'personal-data-erased' }),
+  TicketCheckedIn: ticket('checked-in'),
+  TicketCheckInUndone: ticket('check-in-undone'),
+  TicketNoShowReleased: ticket('no-show-released'),
+  TicketConfirmed: ticket('confirmed'),
+  TicketConfirmationLapsed: ticket('confirmation-lapsed'),
+  WaitlistJoined: named('waitlist-joined'),
+  SeatOffered: named('seat-offered'),
+  SeatOfferLapsed: named('seat-offer-lapsed'),
+  SeatOfferTaken: ticket('seat-offer-taken'),
+  WaitlistEntryErased: named('waitlist-entry-erased'),
+  WaitlistLeft: named('waitlist-left'),
+  WaitlistEntryRemovedByStaff: named('waitlist-entry-removed'),
+  WaitlistEntryPassedOver: named('waitlist-entry-passed-over'),
+  WaitlistEntryBackInLine: named('waitlist-entry-back-in-line'),
+  TransactionStarted: named('cart-started'),
+  TicketAddedToTransaction: ticket('added-to-cart'),
+  TicketRemovedFromTransaction: ticket('removed-from-cart'),
+  TransactionTouched: named('cart-touched'),
+  TransactionBooked: named('cart-booked'),
+  TransactionRemoved: named('cart-removed'),
+  TransactionExpired: named('cart-expired'),
+  PersonalDataErased: named('personal-data-erased'),
   OwnerDataChanged: ticket('owner-changed'),
 });
 
@@ -96,7 +96,7 @@ export function historyRoutes({ pool, store }: QueryDeps) {
   async function history(streamIds: string[], keep: (e: RecordedEvent, facts: Facts) => boolean) {
     const events = await store.readStreams(streamIds, pool);
     return events.flatMap((e) => {
-      const f = facts.handle(e);
+      const f = historyFacts.handle(e);
       if (!f || !keep(e, f)) return [];
       const { what, reason } = f;
       return [

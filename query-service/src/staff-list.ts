@@ -283,7 +283,7 @@ export function ticketListRoutes(deps: QueryDeps) {
               'Beginn',
               'Ende',
               'Status',
-              'Reservierungsnummer',
+              'Buchungsnummer',
             ],
             list.content.map((t) => [
               t.roomName,

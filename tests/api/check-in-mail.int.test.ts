@@ -82,7 +82,7 @@ describe('check-in mails', () => {
   it('the confirmation of a check-in room has the QR code inline, read back as the reference', async () => {
     const b = await book(checkInSlot, 'de');
     const [mail] = await sendAll(1);
-    expect(mail!.subject).toBe(`Ihre Reservierung ${b.bookingNumber}`);
+    expect(mail!.subject).toBe(`Ihre Buchung ${b.bookingNumber}`);
     const code = codes.codeOf(b.ticketId);
     expect(mail!.text).toContain('Zum Check-in zeigen Sie bitte den QR-Code Ihres Termins vor');
     // The HTML part shows the inline image (mailparser has put its data in place of the cid).
@@ -113,11 +113,11 @@ describe('check-in mails', () => {
     const mails = await sendAll(3); // and the first test's ticket
     const deMail = mails.find((m) => m.subject?.includes(de.bookingNumber))!;
     const enMail = mails.find((m) => m.subject?.includes(en.bookingNumber))!;
-    expect(deMail.subject).toBe(`Ihr Platz wurde freigegeben (Reservierung ${de.bookingNumber})`);
+    expect(deMail.subject).toBe(`Ihr Platz wurde freigegeben (Buchung ${de.bookingNumber})`);
     expect(deMail.text).toContain('Guten Tag Herr Max Leser,');
     expect(deMail.text).toContain('Sie wurden bis zur Freigabezeit nicht eingecheckt');
     expect(deMail.text).toContain('Großer Lesesaal');
-    expect(enMail.subject).toBe(`Your seat was released (reservation ${en.bookingNumber})`);
+    expect(enMail.subject).toBe(`Your seat was released (booking ${en.bookingNumber})`);
     expect(enMail.text).toContain('Dear Mr Max Leser,');
     expect(enMail.text).toContain('You were not checked in by the release time');
     for (const m of [deMail, enMail])

@@ -208,13 +208,13 @@ describe('closing a day with bookings and a waitlist', () => {
     const german = cancellations.filter((m) => m.subject?.startsWith('Stornierung'));
     expect(german).toHaveLength(2);
     for (const m of german) {
-      expect(m.text).toContain('Die Bibliothek hat Ihre Reservierung storniert: Wasserschaden');
+      expect(m.text).toContain('Die Bibliothek hat Ihre Buchung storniert: Wasserschaden');
       expect(m.text).toContain('Stadtbibliothek Testhausen');
       expect(m.text).toContain('Kontakt: lesesaal@bibliothek.example');
       expect(m.text).not.toContain('Ihre Bibliothek');
     }
     const english = cancellations.find((m) => m.subject?.startsWith('Cancellation'));
-    expect(english?.text).toContain('The library has cancelled your reservation: Wasserschaden');
+    expect(english?.text).toContain('The library has cancelled your booking: Wasserschaden');
     // The waiting person got the confirmation of joining before; now the closure's mail.
     const toWaiting = sink.messages.filter(
       (m) => (m.to as { text: string } | undefined)?.text === 'waiting@example.at',
@@ -304,7 +304,7 @@ describe("staff's cancellation with a reason", () => {
     );
     await sender.sendDue();
     const mail = sink.messages.find((m) => m.text?.includes('Heizungsausfall'));
-    expect(mail?.text).toContain('Die Bibliothek hat Ihre Reservierung storniert: Heizungsausfall');
+    expect(mail?.text).toContain('Die Bibliothek hat Ihre Buchung storniert: Heizungsausfall');
   });
 });
 

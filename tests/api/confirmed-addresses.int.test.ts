@@ -169,10 +169,8 @@ describe('a booking in a room with confirmed addresses', () => {
       { id: b.ticketId, status: 'BOOKED', confirmBy: deadline, unconfirmed: false },
     ]);
     const [mail] = await sendAll(1);
-    expect(mail!.subject).toBe(`Ihre Reservierung ${b.bookingNumber}`);
-    expect(mail!.text).toContain(
-      'Bitte bestätigen Sie Ihre Reservierung bis 23.11.2026, 09:30 Uhr',
-    );
+    expect(mail!.subject).toBe(`Ihre Buchung ${b.bookingNumber}`);
+    expect(mail!.text).toContain('Bitte bestätigen Sie Ihre Buchung bis 23.11.2026, 09:30 Uhr');
     expect(mail!.text).toContain(
       `https://library.example/reserve/reservation-confirmation/${b.ownerId}`,
     );
@@ -255,9 +253,9 @@ describe('a booking in a room with confirmed addresses', () => {
     expect(await late.json()).toMatchObject({ error: 'booking__confirmation_lapsed' });
 
     const [mail] = await sendAll(1);
-    expect(mail!.subject).toBe(`Your reservation ${b.bookingNumber} was not confirmed`);
+    expect(mail!.subject).toBe(`Your booking ${b.bookingNumber} was not confirmed`);
     expect(mail!.text).toContain('Dear Ms Erika Leserin,');
-    expect(mail!.text).toContain('You did not confirm your reservation in time');
+    expect(mail!.text).toContain('You did not confirm your booking in time');
     expect(mail!.text).toContain('Großer Lesesaal');
 
     // The seat is free again: another visitor takes it.
@@ -278,7 +276,7 @@ describe('a booking in a room with confirmed addresses', () => {
     clock.set(new Date(BASE.getTime() + 30 * MINUTE));
     expect(await releaseUnconfirmed(suite.app.deps)).toBe(2);
     const [mail] = await sendAll(1);
-    expect(mail!.subject).toBe(`Ihre Reservierung ${b.bookingNumber} wurde nicht bestätigt`);
+    expect(mail!.subject).toBe(`Ihre Buchung ${b.bookingNumber} wurde nicht bestätigt`);
     expect(mail!.text).toContain('09:00–10:00 Uhr');
     expect(mail!.text).toContain('12:00–13:00 Uhr');
     clock.set(BASE);
@@ -399,10 +397,8 @@ describe("the confirmation needs the secret of the mail's link", () => {
     const before = sink.messages.length;
     expect(await sender.sendDue()).toBe(1);
     const [mail] = sink.messages.slice(before);
-    expect(mail!.subject).toBe(`Ihre Reservierung ${b.bookingNumber}`);
-    expect(mail!.text).toContain(
-      'Bitte bestätigen Sie Ihre Reservierung bis 23.11.2026, 09:30 Uhr',
-    );
+    expect(mail!.subject).toBe(`Ihre Buchung ${b.bookingNumber}`);
+    expect(mail!.text).toContain('Bitte bestätigen Sie Ihre Buchung bis 23.11.2026, 09:30 Uhr');
     const token = tokenOf(mail, b.ownerId);
     // Once: the next rounds send nothing more.
     expect(await sender.sendDue()).toBe(0);
@@ -421,7 +417,7 @@ describe('a room without the setting', () => {
       { id: b.ticketId, status: 'BOOKED', confirmBy: null, unconfirmed: false },
     ]);
     const [mail] = await sendAll(1);
-    expect(mail!.text).not.toContain('confirm your reservation by');
+    expect(mail!.text).not.toContain('confirm your booking by');
     expect(mail!.text).not.toContain('#confirm=');
     await expectLinkRefused(await confirm(b));
     expect(await confirmedEvents(b.ticketId)).toBe(0);

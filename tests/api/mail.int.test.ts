@@ -119,7 +119,7 @@ describe('confirmation and cancellation mails through a real SMTP server', () =>
     expect(await sender.sendDue()).toBe(1);
     expect(sink.messages).toHaveLength(1);
     const mail = sink.messages[0]!;
-    expect(mail.subject).toBe(`Ihre Reservierung ${booking.bookingNumber}`);
+    expect(mail.subject).toBe(`Ihre Buchung ${booking.bookingNumber}`);
     expect((mail.to as { text: string }).text).toBe('max.leser@example.at');
     expect(mail.text).toContain('Guten Tag Herr Max Leser,');
     expect(mail.text).toContain(`Buchungsnummer: ${booking.bookingNumber}`);
@@ -160,7 +160,7 @@ describe('confirmation and cancellation mails through a real SMTP server', () =>
     await outboxHas(2);
     expect(await sender.sendDue()).toBe(1);
     const cancellation = sink.messages[1]!;
-    expect(cancellation.subject).toBe(`Stornierung Ihrer Reservierung ${booking.bookingNumber}`);
+    expect(cancellation.subject).toBe(`Stornierung in Ihrer Buchung ${booking.bookingNumber}`);
     expect(cancellation.text).toContain('01.12.2026');
     expect(cancellation.text).not.toContain('02.12.2026');
     const ccal = icsOf(cancellation);
@@ -179,7 +179,7 @@ describe('confirmation and cancellation mails through a real SMTP server', () =>
     await outboxHas(n + 1);
     expect(await sender.sendDue()).toBe(1);
     const mail = sink.messages[before]!;
-    expect(mail.subject).toBe(`Your reservation ${booking.bookingNumber}`);
+    expect(mail.subject).toBe(`Your booking ${booking.bookingNumber}`);
     expect(mail.text).toContain('Dear Mr Max Leser,');
     expect(mail.text).toContain('03.12.2026, 09:00–12:30');
   });

@@ -139,8 +139,8 @@ describe('rebooking', () => {
     await sender.sendDue();
     const mails = sink.messages.filter((m) => JSON.stringify(m.to).includes('mia.move@'));
     expect(mails.map((m) => m.subject)).toEqual([
-      `Ihre Reservierung ${b.bookingNumber}`,
-      `Änderung Ihrer Reservierung ${b.bookingNumber}`,
+      `Ihre Buchung ${b.bookingNumber}`,
+      `Änderung Ihrer Buchung ${b.bookingNumber}`,
     ]);
     expect(mails[1]!.text).toContain('Ihr neuer Termin');
     expect(mails[1]!.text).toContain(`${DAY.slice(8, 10)}.${DAY.slice(5, 7)}.${DAY.slice(0, 4)}`);

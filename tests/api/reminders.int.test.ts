@@ -184,7 +184,7 @@ describe('reminders', () => {
     ]);
     const [mail, ...more] = await sendReminders();
     expect(more).toEqual([]);
-    expect(mail!.subject).toBe(`Erinnerung an Ihre Reservierung ${b.bookingNumber}`);
+    expect(mail!.subject).toBe(`Erinnerung an Ihre Buchung ${b.bookingNumber}`);
     expect((mail!.to as { text: string }).text).toBe('maria.leserin@example.at');
     expect(mail!.text).toContain('Guten Tag Frau Maria Leserin,');
     expect(mail!.text).toContain('Rara-Lesesaal, 25.11.2026, 09:00–11:00 Uhr');
@@ -220,7 +220,7 @@ describe('reminders', () => {
     expect(await job()).toBe(1);
     const [mail, ...more] = await sendReminders();
     expect(more).toEqual([]);
-    expect(mail!.subject).toBe(`Reminder of your reservation ${b.bookingNumber}`);
+    expect(mail!.subject).toBe(`Reminder of your booking ${b.bookingNumber}`);
     expect((mail!.to as { text: string }).text).toBe('reader@example.org');
     expect(mail!.text).toContain('Dear Ms Maria Leserin,');
     expect(mail!.text).toContain('Reading room, 26.11.2026, 09:00–12:00');

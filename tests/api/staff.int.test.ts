@@ -187,7 +187,7 @@ describe('reservations list', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'Raum;Nachname;Vorname;Organisation;E-Mail;Telefon;Datum;Beginn;Ende;Status;Reservierungsnummer',
+      'Raum;Nachname;Vorname;Organisation;E-Mail;Telefon;Datum;Beginn;Ende;Status;Buchungsnummer',
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(';Berger;Karl;Akademie;karl@example.at;');

@@ -25,8 +25,8 @@ let browser: Browser;
 
 const [dayA, dayB, dayC, dayD] = weekdaysAhead(4) as [Date, Date, Date, Date];
 
-const DAY_FULL = 'Sie haben die höchste Anzahl an Reservierungen für diesen Tag erreicht.';
-const CART_FULL = 'Sie haben bereits 3 Termine in Ihren Reservierungen. Mehr sind nicht möglich.';
+const DAY_FULL = 'Sie haben die höchste Anzahl an Terminen für diesen Tag erreicht.';
+const CART_FULL = 'Ihr Warenkorb enthält bereits 3 Termine. Mehr sind nicht möglich.';
 
 /** Opens the day dialog of `d` in the room calendar. */
 async function openDay(page: Page, d: Date): Promise<void> {
@@ -84,7 +84,7 @@ describe('booking limits of the configuration, in Chromium', () => {
     await acceptPrivacy(page, server.baseUrl);
     await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
     await h1(page, FIRST_ROOM).waitFor();
-    const cart = page.getByRole('complementary', { name: 'Ihre Reservierungen' });
+    const cart = page.getByRole('complementary', { name: 'Ihr Warenkorb' });
 
     await addSlot(page, dayA, '09:00-10:00');
     await cart.getByText(`${longDate(dayA)}, 09:00-10:00`, { exact: true }).waitFor();

@@ -96,14 +96,16 @@ describe('closing a holiday with bookings', () => {
       // The dialog: the day's counts, the holiday's name as the reason, the bookings to cancel.
       const ask = dialog(page);
       await ask.getByRole('heading', { name: 'Zeitfenster schließen?' }).waitFor();
-      await ask.getByText(/1 Zeitfenster \(1 davon offen\), 3 Buchungen, 0 Einträge/).waitFor();
+      await ask
+        .getByText(/1 Zeitfenster \(1 davon offen\), 3 Reservierungen, 0 Einträge/)
+        .waitFor();
       expect(await ask.getByLabel(/^Grund/).inputValue()).toBe(name);
       await expectAccessible(page, `closure dialog at ${viewport.width}px`);
-      await ask.getByLabel('Buchungen stornieren (3)').check();
+      await ask.getByLabel('Reservierungen stornieren (3)').check();
       await ask.getByRole('button', { name: 'Zeitfenster schließen', exact: true }).click();
       await page
         .getByRole('status', { name: 'Mitteilungen' })
-        .getByText('1 Zeitfenster geschlossen, 3 Buchungen storniert.')
+        .getByText('1 Zeitfenster geschlossen, 3 Reservierungen storniert.')
         .waitFor();
       await page.waitForURL(/\/admin\/holiday-list/);
 
@@ -134,7 +136,7 @@ describe('closing a holiday with bookings', () => {
           (m) =>
             JSON.stringify(m.to).includes(readerOf(v, n)) && m.subject?.startsWith('Stornierung'),
         );
-        expect(mail?.text).toContain(`Die Bibliothek hat Ihre Reservierung storniert: ${name}`);
+        expect(mail?.text).toContain(`Die Bibliothek hat Ihre Buchung storniert: ${name}`);
         expect(mail?.text).toContain(LIBRARY);
       }
       expect(watch.errors).toEqual([]);

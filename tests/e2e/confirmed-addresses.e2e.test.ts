@@ -33,19 +33,19 @@ const RUNS = (['de', 'en'] as const).flatMap((lang) =>
 );
 const TEXTS = {
   de: {
-    confirmBy: /^Bitte bestätigen Sie Ihre Reservierung bis \d\d\.\d\d\.\d{4}, \d\d:\d\d Uhr\./,
-    button: 'Reservierung bestätigen',
+    confirmBy: /^Bitte bestätigen Sie Ihre Buchung bis \d\d\.\d\d\.\d{4}, \d\d:\d\d Uhr\./,
+    button: 'Buchung bestätigen',
     checkMail:
-      /^Den Link zur Bestätigung haben wir Ihnen per E-Mail an die Adresse der Reservierung geschickt/,
-    confirmed: 'Vielen Dank, Ihre Reservierung ist bestätigt.',
+      /^Den Link zur Bestätigung haben wir Ihnen per E-Mail an die Adresse der Buchung geschickt/,
+    confirmed: 'Vielen Dank, Ihre Buchung ist bestätigt.',
     awaiting: 'Wartet auf Bestätigung',
   },
   en: {
-    confirmBy: /^Please confirm your reservation by \d\d\.\d\d\.\d{4}, \d\d:\d\d\./,
-    button: 'Confirm reservation',
+    confirmBy: /^Please confirm your booking by \d\d\.\d\d\.\d{4}, \d\d:\d\d\./,
+    button: 'Confirm booking',
     checkMail:
-      /^We have sent the link to confirm to the reservation's e-mail address: please check your mail/,
-    confirmed: 'Thank you, your reservation is confirmed.',
+      /^We have sent the link to confirm to the booking's e-mail address: please check your mail/,
+    confirmed: 'Thank you, your booking is confirmed.',
     awaiting: 'Awaiting confirmation',
   },
 } as const;
@@ -152,13 +152,13 @@ describe('confirmed addresses in the browser', () => {
     const page = await visitorPage(VIEWPORTS[VIEWPORTS.length - 1]!, 'de');
     try {
       await page.goto(`${server.baseUrl}/`);
-      await h1(page, 'Lesesaal reservieren').waitFor();
+      await h1(page, 'Platz reservieren').waitFor();
       await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
       await h1(page, FIRST_ROOM).waitFor();
       await addSlot(page, day, '09:00-12:00');
       await page
-        .getByRole('complementary', { name: 'Ihre Reservierungen' })
-        .getByRole('link', { name: 'Weiter zu Ihren Reservierungen' })
+        .getByRole('complementary', { name: 'Ihr Warenkorb' })
+        .getByRole('link', { name: 'Weiter zum Warenkorb' })
         .click();
       await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
       await h1(page, 'Ihre Daten').waitFor();
@@ -168,7 +168,7 @@ describe('confirmed addresses in the browser', () => {
       await h1(page, 'Zusammenfassung').waitFor();
       await main(page).getByRole('button', { name: 'Verbindlich reservieren' }).click();
 
-      await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+      await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
       await main(page).getByText(TEXTS.de.confirmBy).waitFor();
       await main(page).getByText(TEXTS.de.checkMail).waitFor();
       expect(await main(page).getByRole('button', { name: TEXTS.de.button }).count()).toBe(0);

@@ -116,12 +116,12 @@ describe('the demo data, end to end in Chromium', () => {
     await expectAccessible(page, 'demo room calendar');
 
     const day = await addFirstFreeSlot(page);
-    const cart = page.getByRole('complementary', { name: 'Ihre Reservierungen' });
+    const cart = page.getByRole('complementary', { name: 'Ihr Warenkorb' });
     await cart.getByText(ticketText(day)).waitFor();
     expect(await cart.getByRole('listitem').count()).toBe(1);
 
-    await cart.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
-    await h1(page, 'Ihre Reservierungen').waitFor();
+    await cart.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
+    await h1(page, 'Ihr Warenkorb').waitFor();
     await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
     await h1(page, 'Ihre Daten').waitFor();
     await page.getByLabel('Anrede').selectOption('MR');
@@ -136,7 +136,7 @@ describe('the demo data, end to end in Chromium', () => {
     await main(page).getByRole('button', { name: 'Verbindlich reservieren' }).click();
 
     // The booked view: the booking number and the booked slot in the demo room.
-    await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+    await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
     expect(await main(page).getByText('Buchungsnummer:').locator('strong').textContent()).toMatch(
       /^R-[0-9A-Z]{6}$/,
     );

@@ -18,10 +18,13 @@ import { dotted, LIBRARY_ZONE, libraryMinutes, libraryTime, nextDay } from './da
 /**
  * The desk's day in Chromium: the dashboard's today (current and next slot, check-in tile,
  * overbooked alert) and the check-in screen's answers to a code of another day and to one
- * already checked in (when and by whom), in German and English at 375×740 and 1280×900. The
+ * already checked in (when and by whom), in German and English at 375×740 and 1280×900, and a
+ * ticket's history naming every event in words (at 768×1024 too). The
  * library runs in Europe/Vienna and the browser in UTC: every shown time is the library's.
  */
 const ROOM = 'Pult-Lesesaal';
+/** The tablet's size, beside the staff screens' phone and desktop. */
+const TABLET = { width: 768, height: 1024 } as const;
 
 let db: TestDatabase;
 let server: RunningServer;
@@ -33,6 +36,8 @@ let tomorrow: string;
 let checkedInNumber: string;
 let checkedInTime: string;
 let tomorrowNumber: string;
+/** A walk-in checked in with the booking whose check-in the desk took back. */
+let undoneTicket: string;
 /** What the history may show as the time of tomorrow's booking (the library's, minute by minute). */
 let tomorrowBookedAt: string[];
 
@@ -81,6 +86,7 @@ beforeAll(async () => {
   for (const walkIn of [await staffBook(roomId, slotId), await staffBook(roomId, slotId)]) {
     const undo = await admin.request('DELETE', `/api/admin/tickets/${walkIn.ticketId}/check-in`);
     expect(undo.status, await undo.clone().text()).toBe(200);
+    undoneTicket = walkIn.ticketId;
   }
   const later = await createSlot(admin, roomId, tomorrow, '10:00', '12:00', 4);
   const bookingFrom = new Date();
@@ -104,7 +110,7 @@ const TEXTS = {
     now: 'Jetzt: 00:00-23:59',
     booked: '3 von 2',
     checkedIn: '1 von 3 eingecheckt',
-    alert: `Überbucht: ${ROOM}, 00:00-23:59, 3 Tickets für 2 Plätze`,
+    alert: `Überbucht: ${ROOM}, 00:00-23:59, 3 Reservierungen bei Kapazität 2`,
     checkInTitle: 'Check-in',
     code: 'QR-Referenz oder Buchungsnummer',
     submit: 'Einchecken',
@@ -116,13 +122,15 @@ const TEXTS = {
     found: (count: number) => `${count} gebuchte Reservierung${count === 1 ? '' : 'en'}`,
     search: 'Suchen',
     history: 'Verlauf der Reservierung',
+    checkedInWhat: 'Eingecheckt',
+    undoneWhat: 'Check-in rückgängig gemacht',
   },
   en: {
     day: (date: string) => new RegExp(`^Today, ${date} \\(as of \\d\\d:\\d\\d\\)$`),
     now: 'Now: 00:00-23:59',
     booked: '3 of 2',
     checkedIn: '1 of 3 checked in',
-    alert: `Overbooked: ${ROOM}, 00:00-23:59, 3 tickets for 2 seats`,
+    alert: `Overbooked: ${ROOM}, 00:00-23:59, 3 reservations for a capacity of 2`,
     checkInTitle: 'Check-in',
     code: 'QR reference or booking number',
     submit: 'Check in',
@@ -133,6 +141,8 @@ const TEXTS = {
     found: (count: number) => `${count} booked reservation${count === 1 ? '' : 's'}`,
     search: 'Search',
     history: 'History of the reservation',
+    checkedInWhat: 'Checked in',
+    undoneWhat: 'Check-in undone',
   },
 } as const;
 
@@ -255,6 +265,26 @@ describe('the reservations list', () => {
         expect(when.length).toBeGreaterThan(0);
         for (const time of when) expect(tomorrowBookedAt).toContain(time);
         expect(await scrollsSideways(page)).toBe(false);
+        await page.context().close();
+      });
+});
+
+describe('the history of a ticket', () => {
+  for (const lang of LANGS)
+    for (const viewport of [...VIEWPORTS, TABLET])
+      it(`names every event in words, none by its code name (${lang}, ${viewport.width} px)`, async () => {
+        const texts = TEXTS[lang];
+        const page = await openAsAdmin(lang, viewport);
+        // A walk-in checked in with the booking, its check-in taken back by the desk.
+        await page.goto(`${server.baseUrl}/admin/reservations/${undoneTicket}/history`);
+        await page.getByRole('heading', { level: 1, name: texts.history }).waitFor();
+        const main = page.getByRole('main');
+        await main.getByRole('cell', { name: texts.undoneWhat, exact: true }).waitFor();
+        const whats = await column(page, 1);
+        expect(whats).toEqual(expect.arrayContaining([texts.checkedInWhat, texts.undoneWhat]));
+        for (const what of whats) expect(what).not.toMatch(/[a-z][A-Z]|\w_\w/);
+        expect(await scrollsSideways(page)).toBe(false);
+        await expectAccessible(page, `ticket history ${lang} ${viewport.width}`);
         await page.context().close();
       });
 });

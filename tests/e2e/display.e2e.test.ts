@@ -208,7 +208,7 @@ describe('the occupancy display', () => {
       'data-room-id': '00000000-0000-4000-8000-000000000000',
     });
     await page.goto(`${server.baseUrl}/display/`);
-    await page.getByRole('alert').getByText('Dieser Lesesaal ist nicht bekannt.').waitFor();
+    await page.getByRole('alert').getByText('Dieser Raum ist nicht bekannt.').waitFor();
     await expectAccessible(page, 'display, unknown room');
     await page.context().close();
   });

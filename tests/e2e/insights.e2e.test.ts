@@ -26,10 +26,10 @@ const TEXTS = {
     turnedAway: 'Abgewiesen',
     csv: 'als CSV herunterladen',
     seats: 'Plätze je Zeitfenster',
-    perDay: 'Tickets je Person und Tag',
+    perDay: 'Reservierungen je Person und Tag',
     replay: 'Nachspielen',
     served: 'Platz erhalten',
-    withPerDay: 'Mit Tickets je Person und Tag: 1',
+    withPerDay: 'Mit Reservierungen je Person und Tag: 1',
   },
   en: {
     heatmap: 'Occupancy by weekday and hour',
@@ -37,10 +37,10 @@ const TEXTS = {
     turnedAway: 'Turned away',
     csv: 'as CSV',
     seats: 'Seats per time slot',
-    perDay: 'Tickets per person and day',
+    perDay: 'Reservations per person and day',
     replay: 'Replay',
     served: 'Got a seat',
-    withPerDay: 'With tickets per person and day: 1',
+    withPerDay: 'With reservations per person and day: 1',
   },
 } as const;
 

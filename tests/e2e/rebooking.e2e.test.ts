@@ -86,12 +86,12 @@ describe('rebooking in the browser', () => {
     const move = dialog(page);
     await move.getByRole('heading', { name: 'Termin verschieben' }).waitFor();
     // Only slots with a free seat, not the ticket's own: 10:00 and 14:00, not the full 12:00.
-    const options = move.getByLabel('Neuer Termin im selben Lesesaal').locator('option');
+    const options = move.getByLabel('Neuer Termin im selben Raum').locator('option');
     await expect
       .poll(() => options.allTextContents())
       .toEqual([expect.stringContaining('10:00-11:00'), expect.stringContaining('14:00-15:00')]);
     await expectAccessible(page, 'move dialog (de)');
-    await move.getByLabel('Neuer Termin im selben Lesesaal').selectOption({ index: 1 });
+    await move.getByLabel('Neuer Termin im selben Raum').selectOption({ index: 1 });
     await move.getByRole('button', { name: 'Termin verschieben' }).click();
     await main(page).getByText('Ihr Termin wurde verschoben.', { exact: false }).waitFor();
     await expect.poll(() => listedTimes(page)).toEqual(['14:00-15:00']);
@@ -123,7 +123,7 @@ describe('rebooking in the browser', () => {
     const move = dialog(page);
     await move.getByRole('heading', { name: 'Move the appointment' }).waitFor();
     await expect.poll(() => move.locator('option').count()).toBeGreaterThan(0);
-    await move.getByLabel('New appointment in the same reading room').selectOption({ index: 0 });
+    await move.getByLabel('New appointment in the same room').selectOption({ index: 0 });
     await move.getByRole('button', { name: 'Move the appointment' }).click();
     await main(page).getByText('Your appointment was moved.', { exact: false }).waitFor();
     // The first slot with a free seat: 08:00, which the other visitor's move freed.

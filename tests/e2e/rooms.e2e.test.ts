@@ -73,7 +73,7 @@ describe('rooms, end to end in Chromium', () => {
     // The acceptance lives in the browser session: a reload does not ask again.
     await visitor.goto(`${server.baseUrl}/?reset=y`);
     await visitor
-      .getByText('Ihre Reservierung wurde zurückgesetzt. Sie können neu beginnen.')
+      .getByText('Ihr Warenkorb wurde zurückgesetzt. Sie können neu beginnen.')
       .waitFor();
     await expectAccessible(visitor, 'room chooser with the reset notice');
 

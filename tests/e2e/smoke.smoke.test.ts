@@ -83,10 +83,10 @@ describe('the three apps, once each in Chromium', () => {
     await expectAccessible(page, 'room calendar');
 
     await addSlot(page, day, '09:00-12:00');
-    const cart = page.getByRole('complementary', { name: 'Ihre Reservierungen' });
+    const cart = page.getByRole('complementary', { name: 'Ihr Warenkorb' });
     await cart.getByText(new RegExp(`^${longDate(day)}, 09:00-12:00$`)).waitFor();
-    await cart.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
-    await h1(page, 'Ihre Reservierungen').waitFor();
+    await cart.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
+    await h1(page, 'Ihr Warenkorb').waitFor();
     await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
     await h1(page, 'Ihre Daten').waitFor();
     await page.getByLabel('Anrede').selectOption('MS');
@@ -98,7 +98,7 @@ describe('the three apps, once each in Chromium', () => {
     await expectAccessible(page, 'summary');
     await main(page).getByRole('button', { name: 'Verbindlich reservieren' }).click();
 
-    await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+    await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
     expect(await main(page).getByText('Buchungsnummer:').locator('strong').textContent()).toMatch(
       /^R-[0-9A-Z]{6}$/,
     );

@@ -112,13 +112,13 @@ describe('a refused address is named when it is entered', () => {
         )
         .waitFor();
       await addSlot(page, day, '09:00-12:00');
-      await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
+      await page.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
       await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
       await h1(page, 'Ihre Daten').waitFor();
       await fillPersonalData(page, 'Blocked.Reader+lesesaal@example.at');
       await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
       const alert = main(page).getByRole('alert');
-      await alert.getByText('Sie sind für Reservierungen gesperrt.', { exact: false }).waitFor();
+      await alert.getByText('Sie sind für Buchungen gesperrt.', { exact: false }).waitFor();
       await alert.getByText('Fragen dazu beantwortet die Bibliothek unter').waitFor();
       expect(await alert.getByRole('link', { name: CONTACT }).getAttribute('href')).toBe(
         `mailto:${CONTACT}`,
@@ -140,7 +140,7 @@ describe('a refused address is named when it is entered', () => {
       await main(page)
         .getByRole('alert')
         .getByText(
-          'Dieser Lesesaal steht nur Mitgliedern offen: Bitte verwenden Sie eine E-Mail-Adresse von example.at, student.example.at.',
+          'Dieser Raum steht nur Mitgliedern offen: Bitte verwenden Sie eine E-Mail-Adresse von example.at, student.example.at.',
         )
         .waitFor();
 
@@ -154,7 +154,7 @@ describe('a refused address is named when it is entered', () => {
       await main(page).getByRole('button', { name: 'Continue to the summary' }).click();
       await main(page)
         .getByRole('alert')
-        .getByText('You are blocked from making reservations.', { exact: false })
+        .getByText('You are blocked from booking.', { exact: false })
         .waitFor();
       await main(page).getByRole('alert').getByRole('link', { name: CONTACT }).waitFor();
       await expectAccessible(page, `personal data with a blocked address (${size}, en)`);
@@ -176,7 +176,7 @@ describe('a refused address is named when it is entered', () => {
       await main(page)
         .getByRole('alert')
         .getByText(
-          'This reading room is for members only: please use an e-mail address at example.at, student.example.at.',
+          'This room is for members only: please use an e-mail address at example.at, student.example.at.',
         )
         .waitFor();
       await expectAccessible(page, `personal data at another domain (${size}, en)`);

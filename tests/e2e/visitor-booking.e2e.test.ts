@@ -199,7 +199,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await slotsA.waitFor({ state: 'hidden' });
     // Focus is back on the day; the cart beside the calendar shows the ticket and its expiry.
     expect(await isFocused(dayButton(page, dayA))).toBe(true);
-    const cart = page.getByRole('complementary', { name: 'Ihre Reservierungen' });
+    const cart = page.getByRole('complementary', { name: 'Ihr Warenkorb' });
     await cart.getByText(`${longDate(dayA)}, 09:00-12:00`, { exact: true }).waitFor();
     await cart.getByText(/Die Termine sind bis \d\d:\d\d Uhr für Sie vorgemerkt/).waitFor();
     await panicButton(page).waitFor();
@@ -208,7 +208,7 @@ describe('visitor booking, end to end in Chromium', () => {
     // The same day again: the slot in the cart offers a way back.
     await dayButton(page, dayA).click();
     await slotsA.getByText('1 von 4 belegt').waitFor();
-    await slotsA.getByText('Dieser Termin ist bereits in Ihren Reservierungen.').waitFor();
+    await slotsA.getByText('Dieser Termin ist bereits in Ihrem Warenkorb.').waitFor();
     expect(await slotsA.getByRole('button', { name: 'Reservieren 14:00-16:00' }).isEnabled()).toBe(
       true,
     );
@@ -221,7 +221,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await expectAccessible(page, 'room view with two tickets in the cart');
 
     // Another room: a slot overlapping one in the cart says so and offers no button.
-    await main(page).getByRole('link', { name: 'Anderen Lesesaal wählen' }).click();
+    await main(page).getByRole('link', { name: 'Anderen Raum wählen' }).click();
     await page.getByRole('link', { name: `Auswählen ${OTHER_ROOM}` }).click();
     await h1(page, OTHER_ROOM).waitFor();
     await showMonthOf(page, dayA);
@@ -240,8 +240,8 @@ describe('visitor booking, end to end in Chromium', () => {
     await dialog(page).waitFor({ state: 'hidden' });
     expect(await cart.getByRole('listitem').count()).toBe(2);
 
-    await cart.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
-    await h1(page, 'Ihre Reservierungen').waitFor();
+    await cart.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
+    await h1(page, 'Ihr Warenkorb').waitFor();
     expect(await ticketItems(page).count()).toBe(2);
     expect(
       await main(page)
@@ -283,7 +283,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await main(page).getByRole('button', { name: 'Verbindlich reservieren' }).click();
 
     // The booked view: tickets, booking number and the mail hint; the cart and data are gone.
-    await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+    await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
     await main(page)
       .getByText(/Bestätigung an erika\.muster@example\.at geschickt/)
       .waitFor();
@@ -299,7 +299,7 @@ describe('visitor booking, end to end in Chromium', () => {
     // The link of the confirmation mail shows both tickets.
     const path = await confirmationPath('erika.muster@example.at');
     await page.goto(`${server.baseUrl}${path}`);
-    await h1(page, 'Ihre Reservierung').waitFor();
+    await h1(page, 'Ihre Buchung').waitFor();
     const cancelButtons = main(page).getByRole('button', { name: /^Stornieren / });
     await eventually(() => cancelButtons.count()).toBe(2);
     await expectAccessible(page, 'reservation confirmation');
@@ -319,7 +319,7 @@ describe('visitor booking, end to end in Chromium', () => {
     // An unknown owner id is named in the message.
     const unknown = '0123456789abcdef0123456789abcdef';
     await page.goto(`${server.baseUrl}/reservation-confirmation/${unknown}`);
-    await main(page).getByText(`Zur Reservierungsnummer „${unknown}“`).waitFor();
+    await main(page).getByText(`Zur Kennung „${unknown}“`).waitFor();
     await expectAccessible(page, 'unknown reservation');
 
     // Only the deliberate 404 of the unknown owner id is logged.
@@ -334,7 +334,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await page.getByRole('link', { name: `Auswählen ${ROOM}` }).click();
     await h1(page, ROOM).waitFor();
     await addSlot(page, dayA, '14:00-16:00');
-    await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
+    await page.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
     await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
     await page.getByLabel(/^Vorname/).fill('Paul');
     await page.getByLabel(/^Nachname/).fill('Panik');
@@ -368,9 +368,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await ask.waitFor();
     await expectAccessible(page, 'panic confirmation');
     await ask.getByRole('button', { name: 'Ja, alles löschen' }).click();
-    await page
-      .getByText('Ihre Reservierung wurde zurückgesetzt. Sie können neu beginnen.')
-      .waitFor();
+    await page.getByText('Ihr Warenkorb wurde zurückgesetzt. Sie können neu beginnen.').waitFor();
     expect(new URL(page.url()).search).toBe('?reset=y');
     expect(await session(page)).toEqual({ transactionId: null, personalData: null });
     expect(await panicButton(page).count()).toBe(0);
@@ -384,7 +382,7 @@ describe('visitor booking, end to end in Chromium', () => {
     ).json()) as { startTime: string; ticketCount: number }[];
     expect(slots.find((slot) => slot.startTime.startsWith('14:00'))?.ticketCount).toBe(0);
 
-    await page.getByRole('link', { name: 'Zu Ihren Reservierungen' }).click();
+    await page.getByRole('link', { name: 'Zum Warenkorb' }).click();
     await main(page).getByText('Sie haben noch keine Termine gewählt.').waitFor();
     // Only the deliberate refusal (400) of the booking is logged.
     expect(log.errors.filter((e) => !/400/.test(e))).toEqual([]);
@@ -400,7 +398,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await page.keyboard.press('Space');
     await tabTo(page, /^Bestätigen und weiter$/);
     await page.keyboard.press('Enter');
-    await h1(page, 'Lesesaal reservieren').waitFor();
+    await h1(page, 'Platz reservieren').waitFor();
     await noHorizontalScroll(page);
 
     await tabTo(page, new RegExp(`^Auswählen ${ROOM}$`));
@@ -428,14 +426,14 @@ describe('visitor booking, end to end in Chromium', () => {
     await tabTo(page, /^Reservieren 09:00-12:00$/);
     await page.keyboard.press('Enter');
     await dialog(page).waitFor({ state: 'hidden' });
-    const cart = page.getByRole('complementary', { name: 'Ihre Reservierungen' });
+    const cart = page.getByRole('complementary', { name: 'Ihr Warenkorb' });
     await cart.getByText(`${longDate(dayA)}, 09:00-12:00`, { exact: true }).waitFor();
     await noHorizontalScroll(page);
     await expectAccessible(page, 'room view at 375 px');
 
-    await tabTo(page, /^Weiter zu Ihren Reservierungen$/);
+    await tabTo(page, /^Weiter zum Warenkorb$/);
     await page.keyboard.press('Enter');
-    await h1(page, 'Ihre Reservierungen').waitFor();
+    await h1(page, 'Ihr Warenkorb').waitFor();
     await noHorizontalScroll(page);
     await tabTo(page, /^Weiter zu Ihren Daten$/);
     await page.keyboard.press('Enter');
@@ -460,9 +458,9 @@ describe('visitor booking, end to end in Chromium', () => {
 
     await tabTo(page, /^Verbindlich reservieren$/);
     await page.keyboard.press('Enter');
-    await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+    await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
     // Focus moved to the new heading.
-    expect(await isFocused(h1(page, 'Vielen Dank für Ihre Reservierung'))).toBe(true);
+    expect(await isFocused(h1(page, 'Vielen Dank für Ihre Buchung'))).toBe(true);
     await noHorizontalScroll(page);
     await expectAccessible(page, 'booked view at 375 px');
     expect(log.errors).toEqual([]);

@@ -22,7 +22,7 @@ export const roomNames = (page: Page) =>
 
 /**
  * A day of the room calendar that has a slot with a free seat (its name may go on with marks,
- * e.g. ", Termin in Ihren Reservierungen").
+ * e.g. ", Termin in Ihrem Warenkorb").
  */
 export const dayButton = (page: Page, d: Date): Locator =>
   main(page).getByRole('button', { name: new RegExp(`^${longDate(d)}, frei(,|$)`) });
@@ -39,7 +39,7 @@ export async function acceptPrivacy(page: Page, baseUrl?: string): Promise<void>
   if (baseUrl !== undefined) await page.goto(`${baseUrl}/`);
   await page.getByRole('checkbox', { name: /Datenschutzhinweis gelesen/ }).check();
   await page.getByRole('button', { name: 'Bestätigen und weiter' }).click();
-  await h1(page, 'Lesesaal reservieren').waitFor();
+  await h1(page, 'Platz reservieren').waitFor();
 }
 
 /**

@@ -69,7 +69,7 @@ describe('the booked view survives a reload', () => {
       await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
       await h1(page, FIRST_ROOM).waitFor();
       await addSlot(page, dayA, size === 'phone' ? '09:00-12:00' : '13:00-17:00');
-      await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
+      await page.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
       await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
       await h1(page, 'Ihre Daten').waitFor();
       await fillPersonalData(page, `booked.${size}@example.at`);
@@ -77,7 +77,7 @@ describe('the booked view survives a reload', () => {
       await h1(page, 'Zusammenfassung').waitFor();
       await main(page).getByRole('button', { name: 'Verbindlich reservieren' }).click();
 
-      await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+      await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
       expect(new URL(page.url()).pathname).toMatch(/^\/reservation-confirmation\/[0-9a-f]{32}$/);
       const number = main(page).getByText(/^R-[0-9A-Z]{6}$/);
       await number.waitFor();
@@ -93,7 +93,7 @@ describe('the booked view survives a reload', () => {
 
       // A reload keeps the booked view and its number.
       await page.reload();
-      await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+      await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
       await main(page)
         .getByText(bookingNumber ?? 'none', { exact: true })
         .waitFor();
@@ -105,24 +105,24 @@ describe('the booked view survives a reload', () => {
       // (The data form's entry: it shows the booking's page, without the thanks that only the
       // booking itself says.)
       await page.goBack();
-      await h1(page, 'Ihre Reservierung').waitFor();
+      await h1(page, 'Ihre Buchung').waitFor();
       expect(new URL(page.url()).pathname).toBe(confirmation);
       await main(page)
         .getByText(bookingNumber ?? 'none', { exact: true })
         .waitFor();
       await page.goForward();
-      await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+      await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
 
       // The same in English, back included.
       await serveAs(page, 'en');
       await page.reload();
-      await h1(page, 'Thank you for your reservation').waitFor();
+      await h1(page, 'Thank you for your booking').waitFor();
       await main(page)
         .getByText(bookingNumber ?? 'none', { exact: true })
         .waitFor();
       await expectAccessible(page, `booked view (${size}, en)`);
       await page.goBack();
-      await h1(page, /^Your reservation$/).waitFor();
+      await h1(page, /^Your booking$/).waitFor();
       expect(new URL(page.url()).pathname).toBe(confirmation);
       await main(page)
         .getByText(bookingNumber ?? 'none', { exact: true })

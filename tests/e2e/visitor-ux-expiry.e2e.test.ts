@@ -36,8 +36,8 @@ let server: RunningServer;
 let browser: Browser;
 
 const [dayA] = weekdaysAhead(1) as [Date];
-const EXPIRED = 'Ihre Reservierung ist abgelaufen. Bitte wählen Sie Ihre Termine erneut.';
-const EXPIRED_EN = 'Your reservation has expired. Please choose your appointments again.';
+const EXPIRED = 'Ihr Warenkorb ist abgelaufen. Bitte wählen Sie Ihre Termine erneut.';
+const EXPIRED_EN = 'Your cart has expired. Please choose your appointments again.';
 const WARNING = 'In weniger als einer Minute werden Ihre Termine wieder freigegeben.';
 const HOLD_MS = 30_000;
 const TEXTS = {
@@ -93,8 +93,8 @@ async function withSlot(viewport: { width: number; height: number }): Promise<Pa
   await expect.poll(() => left.textContent(), { timeout: budget(5_000) }).not.toBe(first);
   await main(page).getByRole('status').getByText(WARNING).waitFor();
   await main(page).getByRole('button', { name: 'Vormerkung verlängern' }).waitFor();
-  await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
-  await h1(page, 'Ihre Reservierungen').waitFor();
+  await page.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
+  await h1(page, 'Ihr Warenkorb').waitFor();
   const until = await main(page).locator('.cart-expiry').textContent();
   expect(holdEnds(page).map(TEXTS.de.until)).toContain(until);
   return page;
@@ -159,7 +159,7 @@ describe('the cart expiry is shown and loses nothing', () => {
     ).toBe(0);
     await main(phone)
       .locator('form')
-      .getByRole('link', { name: 'Lesesaal und Termin wählen' })
+      .getByRole('link', { name: 'Raum und Termin wählen' })
       .waitFor();
     expect(
       await main(phone)

@@ -66,7 +66,7 @@ describe('one 24-hour date and time style per language', () => {
 
       await serveAs(page, 'en');
       await page.goto(`${server.baseUrl}/your-reservations`);
-      await h1(page, 'Your reservations').waitFor();
+      await h1(page, 'Your cart').waitFor();
       await main(page)
         .getByText(/^The appointments are held for you until \d\d:\d\d\.$/)
         .waitFor();

@@ -111,7 +111,7 @@ describe('every limit shows where it applies', () => {
       await addSlot(page, dayA, '09:00-12:00');
 
       // Another room's slot overlapping the one in the cart says so.
-      await main(page).getByRole('link', { name: 'Anderen Lesesaal wählen' }).click();
+      await main(page).getByRole('link', { name: 'Anderen Raum wählen' }).click();
       await page.getByRole('link', { name: `Auswählen ${SECOND_ROOM}` }).click();
       await h1(page, SECOND_ROOM).waitFor();
       await showMonthOf(page, dayA);
@@ -126,14 +126,14 @@ describe('every limit shows where it applies', () => {
       await dialog(page).waitFor({ state: 'hidden' });
 
       // Two slots of day A in the cart: the calendar marks the day (in the cart, maximum reached).
-      await main(page).getByRole('link', { name: 'Anderen Lesesaal wählen' }).click();
+      await main(page).getByRole('link', { name: 'Anderen Raum wählen' }).click();
       await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
       await h1(page, FIRST_ROOM).waitFor();
       await addSlot(page, dayA, '13:00-17:00');
       await showMonthOf(page, dayA);
       await main(page)
         .getByRole('button', {
-          name: `${longDate(dayA)}, frei, Termin in Ihren Reservierungen, Höchstzahl für diesen Tag erreicht`,
+          name: `${longDate(dayA)}, frei, Termin in Ihrem Warenkorb, Höchstzahl für diesen Tag erreicht`,
         })
         .waitFor();
       await main(page)
@@ -146,7 +146,7 @@ describe('every limit shows where it applies', () => {
       // which only the booking can know.
       await addSlot(page, dayB, '13:00-17:00');
       await addSlot(page, dayB, '17:00-19:00');
-      await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
+      await page.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
       await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
       await h1(page, 'Ihre Daten').waitFor();
       await fillPersonalData(page, email);

@@ -97,21 +97,18 @@ describe('a phone-first flow', () => {
       await onward.waitFor();
       // (Below the grid, or the cart's own link beside the calendar on a wide screen.)
       const cartLink = page
-        .getByRole('complementary', { name: 'Ihre Reservierungen' })
-        .getByRole('link', { name: 'Weiter zu Ihren Reservierungen' });
+        .getByRole('complementary', { name: 'Ihr Warenkorb' })
+        .getByRole('link', { name: 'Weiter zum Warenkorb' });
       // The page brings it into view once the day's dialog has given the focus back.
       await expect
         .poll(async () => (await inSight(page, onward)) || (await inSight(page, cartLink)), {
           message: 'the way on is in sight',
         })
         .toBe(true);
-      await page
-        .getByRole('banner')
-        .getByRole('link', { name: 'Ihre Reservierungen (1 Termin)' })
-        .waitFor();
+      await page.getByRole('banner').getByRole('link', { name: 'Warenkorb (1 Termin)' }).waitFor();
       // The day of the slot is marked in the calendar.
       await main(page)
-        .getByRole('button', { name: /, Termin in Ihren Reservierungen$/ })
+        .getByRole('button', { name: /, Termin in Ihrem Warenkorb$/ })
         .waitFor();
       // Time ranges never break across lines.
       const ranges = main(page).locator('.time-range');
@@ -125,7 +122,7 @@ describe('a phone-first flow', () => {
       await expectAccessible(page, `room view with a slot in the cart (${size}, de)`);
 
       await onward.click();
-      await h1(page, 'Ihre Reservierungen').waitFor();
+      await h1(page, 'Ihr Warenkorb').waitFor();
       await expectAccessible(page, `cart (${size}, de)`);
       // "Choose more" goes back to the room.
       await main(page).getByRole('link', { name: 'Weitere Termine wählen' }).click();
@@ -134,10 +131,7 @@ describe('a phone-first flow', () => {
       await serveAs(page, 'en');
       await page.reload();
       await main(page).getByRole('link', { name: 'Continue with 1 chosen appointment' }).waitFor();
-      await page
-        .getByRole('banner')
-        .getByRole('link', { name: 'Your reservations (1 appointment)' })
-        .waitFor();
+      await page.getByRole('banner').getByRole('link', { name: 'Cart (1 appointment)' }).waitFor();
       await expectAccessible(page, `room view with a slot in the cart (${size}, en)`);
       expect(log.errors).toEqual([]);
       await page.context().close();

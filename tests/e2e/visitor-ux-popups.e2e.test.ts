@@ -67,7 +67,7 @@ describe('info popups cover no control', () => {
       // stay uncovered.
       await page
         .getByRole('status', { name: 'Mitteilungen' })
-        .getByText(/ist jetzt in Ihren Reservierungen/)
+        .getByText(/ist jetzt in Ihrem Warenkorb/)
         .waitFor();
       expect(await popupCollisions(page)).toEqual([]);
       await expectAccessible(page, `room view with a popup (${size}, de)`);
@@ -78,14 +78,14 @@ describe('info popups cover no control', () => {
       expect(await popupCollisions(page)).toEqual([]);
 
       // Three popups still show on the cart: its remove buttons stay uncovered.
-      await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
-      await h1(page, 'Ihre Reservierungen').waitFor();
+      await page.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
+      await h1(page, 'Ihr Warenkorb').waitFor();
       expect(await popupCollisions(page)).toEqual([]);
       await main(page)
         .getByRole('button', { name: /^Entfernen/ })
         .first()
         .click();
-      await page.getByText(/aus Ihren Reservierungen entfernt/).waitFor();
+      await page.getByText(/aus Ihrem Warenkorb entfernt/).waitFor();
       expect(await popupCollisions(page)).toEqual([]);
       await expectAccessible(page, `cart with popups (${size}, de)`);
 
@@ -97,7 +97,7 @@ describe('info popups cover no control', () => {
       // In English.
       await serveAs(page, 'en');
       await page.goto(`${server.baseUrl}/your-reservations`);
-      await h1(page, 'Your reservations').waitFor();
+      await h1(page, 'Your cart').waitFor();
       await main(page)
         .getByRole('button', { name: /^Remove/ })
         .first()

@@ -61,8 +61,8 @@ describe('phone flow screenshots', () => {
     await page.getByRole('link', { name: 'Weiter mit 1 gewähltem Termin' }).waitFor();
     if (!temporary) await page.waitForTimeout(11_000); // the info popups are gone
     await shot(page, '2-room-slot-added');
-    await page.getByRole('link', { name: 'Weiter zu Ihren Reservierungen' }).click();
-    await h1(page, 'Ihre Reservierungen').waitFor();
+    await page.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
+    await h1(page, 'Ihr Warenkorb').waitFor();
     await shot(page, '3-cart');
     await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
     await h1(page, 'Ihre Daten').waitFor();
@@ -74,7 +74,7 @@ describe('phone flow screenshots', () => {
     await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
     await h1(page, 'Zusammenfassung').waitFor();
     await main(page).getByRole('button', { name: 'Verbindlich reservieren' }).click();
-    await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+    await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
     if (!temporary) await page.waitForTimeout(11_000); // the info popups are gone
     await shot(page, '5-confirmation');
     await page.context().close();

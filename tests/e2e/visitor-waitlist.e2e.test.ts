@@ -228,7 +228,7 @@ describe('the waitlist in the browser', () => {
       .waitFor();
     expect(await ticketItems(page).count()).toBe(1);
     await page.getByRole('button', { name: 'Verbindlich reservieren' }).click();
-    await h1(page, 'Vielen Dank für Ihre Reservierung').waitFor();
+    await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
 
     // The staff page is another client than the visitor who booked: it may read a moment early.
     await reloadUntilVisible(staff, line.getByRole('cell', { name: 'gebucht' }));
@@ -240,7 +240,7 @@ describe('the waitlist in the browser', () => {
     await page.goto(`${server.baseUrl}${link}`);
     const used = page.getByRole('alert');
     await used.getByText('Dieses Angebot gilt nicht mehr').waitFor();
-    await used.getByRole('link', { name: 'Lesesaal und Termin wählen' }).waitFor();
+    await used.getByRole('link', { name: 'Raum und Termin wählen' }).waitFor();
     expect(watch.errors.filter((e) => !/status of 409/.test(e))).toEqual([]);
     await staff.context().close();
     await page.context().close();

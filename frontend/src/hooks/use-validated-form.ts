@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import type { FieldError, FieldErrors } from '@rr/contracts/issues';
 import { useTranslation } from '../i18n/i18n-context';
 import { errorsOf, type FormCheck } from '../lib/form-check';
+import { fieldMessage } from '../lib/field-message';
 
 export type { FieldError, FieldErrors };
 
@@ -50,7 +51,7 @@ export function useValidatedForm<V, T, F extends string>(
 
   const messageOf = (field: F): string | undefined => {
     const error = errors[field];
-    return error ? t(`validation.${error.key}`, error.params) : undefined;
+    return error ? fieldMessage(t, error) : undefined;
   };
 
   return { errors, validate, revalidate, messageOf };

@@ -2,8 +2,8 @@
  * Merges the `labelOverride` configuration (docs/product.md#configuration) over a message catalogue of one
  * language. The catalogue's top level are the namespaces. Accepted override shapes:
  *
- * - `{"rooms": {"chooser": {"title": "Lesesaal wählen"}}}`: namespace objects, merged deeply;
- * - `{"rooms:chooser.title": "Lesesaal wählen"}`: "namespace:dotted.key" to a text;
+ * - `{"rooms": {"chooser": {"title": "Raum wählen"}}}`: namespace objects, merged deeply;
+ * - `{"rooms:chooser.title": "Raum wählen"}`: "namespace:dotted.key" to a text;
  * - `{"app-title": "Lesesäle"}` or `{"nav.rooms": "..."}`: keys of the default namespace.
  *
  * Only strings replace texts; other values are ignored. The input is not modified.

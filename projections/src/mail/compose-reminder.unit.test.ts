@@ -34,7 +34,7 @@ const withCheckIn: MailInput = {
 describe('the reminder mail', () => {
   it('reminds in German with the greeting, the details, the number and the cancel link', () => {
     const mail = composeMail(input);
-    expect(mail.subject).toBe('Erinnerung an Ihre Reservierung R-ABCDEF');
+    expect(mail.subject).toBe('Erinnerung an Ihre Buchung R-ABCDEF');
     const lines = mail.text.split('\n');
     expect(lines[0]).toBe('Guten Tag Frau Dr. Maria Musterfrau,');
     expect(mail.text).toContain('wir erinnern Sie an Ihre reservierten Termine:');
@@ -49,7 +49,7 @@ describe('the reminder mail', () => {
 
   it('reminds in English', () => {
     const mail = composeMail({ ...input, language: 'en', title: null });
-    expect(mail.subject).toBe('Reminder of your reservation R-ABCDEF');
+    expect(mail.subject).toBe('Reminder of your booking R-ABCDEF');
     expect(mail.text.split('\n')[0]).toBe('Dear Ms Maria Musterfrau,');
     expect(mail.text).toContain('this is a reminder of your reserved appointments:');
     expect(mail.text).toContain('- Großer Lesesaal, 01.12.2026, 09:00–10:00');
@@ -81,11 +81,11 @@ describe('the reminder mail', () => {
 
   it('leaves the confirmation and the cancellation as they were', () => {
     const confirmation = composeMail({ ...input, kind: 'confirmation' });
-    expect(confirmation.subject).toBe('Ihre Reservierung R-ABCDEF');
-    expect(confirmation.text).toContain('Ihre Reservierung ansehen oder stornieren:');
+    expect(confirmation.subject).toBe('Ihre Buchung R-ABCDEF');
+    expect(confirmation.text).toContain('Ihre Buchung ansehen oder stornieren:');
     expect(confirmation.text).not.toContain('erinnern');
     const cancellation = composeMail({ ...input, kind: 'cancellation' });
-    expect(cancellation.subject).toBe('Stornierung Ihrer Reservierung R-ABCDEF');
+    expect(cancellation.subject).toBe('Stornierung in Ihrer Buchung R-ABCDEF');
     const cal = new ICAL.Component(ICAL.parse(cancellation.ics) as unknown[]);
     expect(cal.getFirstPropertyValue('method')).toBe('CANCEL');
     expect(cal.getFirstSubcomponent('vevent')!.getFirstPropertyValue('status')).toBe('CANCELLED');

@@ -64,26 +64,25 @@ export interface ComposedMail {
 /** The mails' texts per language (the waitlist offer's mail takes its closing and times from here). */
 export const texts = {
   de: {
-    confirmationSubject: (n: string) => `Ihre Reservierung ${n}`,
-    cancellationSubject: (n: string) => `Stornierung Ihrer Reservierung ${n}`,
-    reminderSubject: (n: string) => `Erinnerung an Ihre Reservierung ${n}`,
-    releaseSubject: (n: string) => `Ihr Platz wurde freigegeben (Reservierung ${n})`,
-    moveSubject: (n: string) => `Änderung Ihrer Reservierung ${n}`,
-    unconfirmedSubject: (n: string) => `Ihre Reservierung ${n} wurde nicht bestätigt`,
+    confirmationSubject: (n: string) => `Ihre Buchung ${n}`,
+    cancellationSubject: (n: string) => `Stornierung in Ihrer Buchung ${n}`,
+    reminderSubject: (n: string) => `Erinnerung an Ihre Buchung ${n}`,
+    releaseSubject: (n: string) => `Ihr Platz wurde freigegeben (Buchung ${n})`,
+    moveSubject: (n: string) => `Änderung Ihrer Buchung ${n}`,
+    unconfirmedSubject: (n: string) => `Ihre Buchung ${n} wurde nicht bestätigt`,
     unconfirmed:
-      'Sie haben Ihre Reservierung nicht rechtzeitig bestätigt. Ihre Plätze für folgende Termine wurden daher für andere freigegeben:',
+      'Sie haben Ihre Buchung nicht rechtzeitig bestätigt. Ihre Plätze für folgende Termine wurden daher für andere freigegeben:',
     confirmBy: (at: string) =>
-      `Bitte bestätigen Sie Ihre Reservierung bis ${at}: Öffnen Sie den folgenden Link und wählen Sie „Reservierung bestätigen“. Ohne Bestätigung werden Ihre Plätze dann wieder freigegeben.`,
+      `Bitte bestätigen Sie Ihre Buchung bis ${at}: Öffnen Sie den folgenden Link und wählen Sie „Buchung bestätigen“. Ohne Bestätigung werden Ihre Plätze dann wieder freigegeben.`,
     at: (d: string, t: string) => `${germanDate(d)}, ${t} Uhr`,
     moved: 'Ihr Termin wurde wie gewünscht verlegt. Ihr neuer Termin:',
     released:
       'Sie wurden bis zur Freigabezeit nicht eingecheckt. Ihr Platz für folgenden Termin wurde daher für andere freigegeben:',
     greeting: (name: string) => `Guten Tag ${name},`,
     salutations: { MR: 'Herr', MS: 'Frau', NONE: '' } as Record<string, string>,
-    confirmed: 'vielen Dank für Ihre Reservierung. Sie haben folgende Termine gebucht:',
-    cancelled: 'folgende Termine Ihrer Reservierung wurden storniert:',
-    cancelledByLibrary: (reason: string) =>
-      `Die Bibliothek hat Ihre Reservierung storniert: ${reason}`,
+    confirmed: 'vielen Dank für Ihre Buchung. Sie haben folgende Termine gebucht:',
+    cancelled: 'folgende Termine Ihrer Buchung wurden storniert:',
+    cancelledByLibrary: (reason: string) => `Die Bibliothek hat Ihre Buchung storniert: ${reason}`,
     concerned: 'Betroffen sind folgende Termine:',
     reminded: 'wir erinnern Sie an Ihre reservierten Termine:',
     checkIn:
@@ -93,7 +92,7 @@ export const texts = {
       'Sie können nicht kommen? Bitte stornieren Sie, damit andere den Platz nutzen können:',
     // The visitor's pages say "Buchungsnummer" too: one word for one number.
     number: 'Buchungsnummer',
-    link: 'Ihre Reservierung ansehen oder stornieren:',
+    link: 'Ihre Buchung ansehen oder stornieren:',
     feed: 'Ihre Termine als Kalender-Feed zum Abonnieren:',
     regards: 'Mit freundlichen Grüßen',
     library: 'Ihre Bibliothek',
@@ -101,25 +100,25 @@ export const texts = {
     time: (s: string, e: string) => `${s}–${e} Uhr`,
   },
   en: {
-    confirmationSubject: (n: string) => `Your reservation ${n}`,
-    cancellationSubject: (n: string) => `Cancellation of your reservation ${n}`,
-    reminderSubject: (n: string) => `Reminder of your reservation ${n}`,
-    releaseSubject: (n: string) => `Your seat was released (reservation ${n})`,
-    moveSubject: (n: string) => `Change of your reservation ${n}`,
-    unconfirmedSubject: (n: string) => `Your reservation ${n} was not confirmed`,
+    confirmationSubject: (n: string) => `Your booking ${n}`,
+    cancellationSubject: (n: string) => `Cancellation in your booking ${n}`,
+    reminderSubject: (n: string) => `Reminder of your booking ${n}`,
+    releaseSubject: (n: string) => `Your seat was released (booking ${n})`,
+    moveSubject: (n: string) => `Change of your booking ${n}`,
+    unconfirmedSubject: (n: string) => `Your booking ${n} was not confirmed`,
     unconfirmed:
-      'You did not confirm your reservation in time, so your seats for the following appointments were released for others:',
+      'You did not confirm your booking in time, so your seats for the following appointments were released for others:',
     confirmBy: (at: string) =>
-      `Please confirm your reservation by ${at}: open the following link and choose "Confirm reservation". Without confirmation, your seats will be released then.`,
+      `Please confirm your booking by ${at}: open the following link and choose "Confirm booking". Without confirmation, your seats will be released then.`,
     at: (d: string, t: string) => `${germanDate(d)}, ${t}`,
     moved: 'Your appointment was moved as you asked. Your new appointment:',
     released:
       'You were not checked in by the release time, so your seat for the following appointment was released for others:',
     greeting: (name: string) => `Dear ${name},`,
     salutations: { MR: 'Mr', MS: 'Ms', NONE: '' } as Record<string, string>,
-    confirmed: 'thank you for your reservation. You have booked:',
-    cancelled: 'the following appointments of your reservation were cancelled:',
-    cancelledByLibrary: (reason: string) => `The library has cancelled your reservation: ${reason}`,
+    confirmed: 'thank you for your booking. You have booked:',
+    cancelled: 'the following appointments of your booking were cancelled:',
+    cancelledByLibrary: (reason: string) => `The library has cancelled your booking: ${reason}`,
     concerned: 'The following appointments are concerned:',
     reminded: 'this is a reminder of your reserved appointments:',
     checkIn:
@@ -127,7 +126,7 @@ export const texts = {
     qrAlt: 'QR code for check-in',
     cancelLink: 'Cannot come? Please cancel, so that others can use the seat:',
     number: 'Booking number',
-    link: 'View or cancel your reservation:',
+    link: 'View or cancel your booking:',
     feed: 'Your appointments as a calendar feed to subscribe to:',
     regards: 'Kind regards',
     library: 'Your library',

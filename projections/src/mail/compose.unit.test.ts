@@ -124,10 +124,10 @@ describe('the cancellation with a reason and the library that signs', () => {
 
   it("states staff's reason in the booking's language", () => {
     expect(composeMail(cancellation).text).toContain(
-      'Die Bibliothek hat Ihre Reservierung storniert: Wasserschaden',
+      'Die Bibliothek hat Ihre Buchung storniert: Wasserschaden',
     );
     expect(composeMail({ ...cancellation, language: 'en' }).text).toContain(
-      'The library has cancelled your reservation: Wasserschaden',
+      'The library has cancelled your booking: Wasserschaden',
     );
     expect(composeMail({ ...cancellation, reason: '<b>x</b>' }).html).toContain('&lt;b&gt;x');
   });
@@ -135,7 +135,7 @@ describe('the cancellation with a reason and the library that signs', () => {
   it('says nothing of a reason when the visitor cancelled', () => {
     const text = composeMail({ ...input, kind: 'cancellation' }).text;
     expect(text).not.toContain('Die Bibliothek hat');
-    expect(text).toContain('folgende Termine Ihrer Reservierung wurden storniert:');
+    expect(text).toContain('folgende Termine Ihrer Buchung wurden storniert:');
   });
 
   it("signs with the library's name and contact address, or the plain closing without them", () => {
@@ -175,17 +175,17 @@ describe('confirmed addresses (docs/product.md#confirmed-addresses)', () => {
   it('asks a confirmation awaiting its confirmation to confirm by the deadline, through the link with its token', () => {
     const de = composeMail({ ...input, confirmBy });
     expect(de.text).toContain(
-      'Bitte bestätigen Sie Ihre Reservierung bis 23.11.2026, 09:30 Uhr: Öffnen Sie den folgenden Link',
+      'Bitte bestätigen Sie Ihre Buchung bis 23.11.2026, 09:30 Uhr: Öffnen Sie den folgenden Link',
     );
     expect(de.text).toMatch(
       /Öffnen Sie den folgenden Link[^\n]*\nhttps:\/\/library\.example\/reservation-confirmation\/aaaa#confirm=secret\n/,
     );
-    expect(de.html).toContain('Bitte bestätigen Sie Ihre Reservierung bis 23.11.2026, 09:30 Uhr');
+    expect(de.html).toContain('Bitte bestätigen Sie Ihre Buchung bis 23.11.2026, 09:30 Uhr');
     expect(de.html).toContain(`href="${url}"`);
     // The link to view or cancel stays the owner page's, without the token.
     expect(de.text.split(url)).toHaveLength(2);
     const en = composeMail({ ...input, language: 'en', confirmBy });
-    expect(en.text).toContain('Please confirm your reservation by 23.11.2026, 09:30: open');
+    expect(en.text).toContain('Please confirm your booking by 23.11.2026, 09:30: open');
   });
 
   it('asks nothing without a deadline, nor in another kind of mail', () => {
@@ -197,10 +197,10 @@ describe('confirmed addresses (docs/product.md#confirmed-addresses)', () => {
 
   it('tells of a release unconfirmed in a short mail in the booking language', () => {
     const de = composeMail({ ...input, kind: 'unconfirmed' });
-    expect(de.subject).toBe('Ihre Reservierung R-ABCDEF wurde nicht bestätigt');
-    expect(de.text).toContain('Sie haben Ihre Reservierung nicht rechtzeitig bestätigt.');
+    expect(de.subject).toBe('Ihre Buchung R-ABCDEF wurde nicht bestätigt');
+    expect(de.text).toContain('Sie haben Ihre Buchung nicht rechtzeitig bestätigt.');
     const en = composeMail({ ...input, language: 'en', kind: 'unconfirmed' });
-    expect(en.subject).toBe('Your reservation R-ABCDEF was not confirmed');
-    expect(en.text).toContain('You did not confirm your reservation in time');
+    expect(en.subject).toBe('Your booking R-ABCDEF was not confirmed');
+    expect(en.text).toContain('You did not confirm your booking in time');
   });
 });

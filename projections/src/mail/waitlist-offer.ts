@@ -21,7 +21,7 @@ const texts = {
     greeting: 'Guten Tag,',
     intro: 'auf der Warteliste für diesen Termin sind Sie jetzt an der Reihe:',
     held: (until: string) => `Wir halten den Platz für Sie bis ${until} Uhr.`,
-    link: 'Platz übernehmen und die Reservierung abschließen:',
+    link: 'Platz übernehmen und die Buchung abschließen:',
     closedSubject: (room: string) => `Termin geschlossen: ${room}`,
     closed: (reason: string) =>
       `die Bibliothek hat diesen Termin geschlossen, für den Sie auf der Warteliste stehen: ${reason}`,
@@ -32,7 +32,7 @@ const texts = {
     greeting: 'Hello,',
     intro: 'it is your turn on the waitlist for this time slot:',
     held: (until: string) => `We hold the seat for you until ${until}.`,
-    link: 'Take the seat and complete your reservation:',
+    link: 'Take the seat and complete your booking:',
     closedSubject: (room: string) => `Time slot closed: ${room}`,
     closed: (reason: string) =>
       `the library has closed this time slot, for which you are on the waitlist: ${reason}`,

@@ -1,26 +1,20 @@
+import { HISTORY_WHATS } from '@rr/contracts/history';
 import type { HistoryEntry } from '../../../api/types';
 import { getLibraryTimeZone } from '../../../lib/dates';
 
 /** The `what` values of the history API (what happened to a ticket or a slot). */
-export const HISTORY_WHATS = [
-  'held',
-  'hold-extended',
-  'released',
-  'expired',
-  'booked',
-  'cancelled',
-  'owner-changed',
-  'personal-data-erased',
-  'slot-created',
-  'slot-changed',
-  'capacity-changed',
-  'slot-deleted',
-  'slot-closed',
-] as const;
-export type HistoryWhat = (typeof HISTORY_WHATS)[number];
+export { HISTORY_WHATS, type HistoryWhat } from '@rr/contracts/history';
 
-/** Known background jobs; others are shown by their name. */
-export const HISTORY_JOBS = ['cart-expiry', 'personal-data-erasure', 'demo-seed'] as const;
+/** The background jobs that act on tickets and slots; another one reads as "System". */
+export const HISTORY_JOBS = [
+  'cart-expiry',
+  'personal-data-erasure',
+  'demo-seed',
+  'confirmation-release',
+  'no-show-release',
+  'waitlist-matcher',
+  'visitor-rekeying',
+] as const;
 
 /** A catalogue key (in the admin-history namespace) with its interpolation values. */
 export interface Label {
@@ -28,14 +22,21 @@ export interface Label {
   readonly params?: Readonly<Record<string, string>>;
 }
 
-/** What happened: a known `what` has its own text; anything else names the raw event. */
-export function whatLabel(entry: Pick<HistoryEntry, 'what' | 'event'>): Label {
+/**
+ * What happened: every `what` of the history API has its own text. A word this app does not know
+ * yet (a newer server) reads as "other event": an event's or a code's name never reaches the
+ * screen.
+ */
+export function whatLabel(entry: Pick<HistoryEntry, 'what'>): Label {
   return (HISTORY_WHATS as readonly string[]).includes(entry.what)
     ? { key: `what.${entry.what}` }
-    : { key: 'what.other', params: { event: entry.event || entry.what } };
+    : { key: 'what.other' };
 }
 
-/** By whom: the visitor, an administrator (by user name), an API token (by name) or a system job. */
+/**
+ * By whom: the visitor, an administrator (by user name), an API token (by name) or a system job
+ * (by what it does; never by its code name).
+ */
 export function actorLabel(actor: HistoryEntry['actor']): Label {
   switch (actor.kind) {
     case 'visitor':
@@ -52,10 +53,10 @@ export function actorLabel(actor: HistoryEntry['actor']): Label {
       const job = actor.job ?? '';
       return (HISTORY_JOBS as readonly string[]).includes(job)
         ? { key: `actor.jobs.${job}` }
-        : { key: 'actor.system', params: { job: job || '?' } };
+        : { key: 'actor.system' };
     }
     default:
-      return { key: 'actor.unknown', params: { kind: actor.kind } };
+      return { key: 'actor.unknown' };
   }
 }
 

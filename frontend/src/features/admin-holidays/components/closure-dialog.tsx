@@ -11,6 +11,7 @@ import {
   useGetClosurePreviewQuery,
   type ClosureScope,
 } from '../api/admin-closures-api';
+import { closureCountsText } from '../utils/closure-text';
 
 interface ClosureValues {
   reason: string;
@@ -91,7 +92,7 @@ export function ClosureDialog({
       busy={isLoading}
       error={error}
     >
-      <p>{t('closure.counts', { ...preview, open: preview.slots - preview.closed })}</p>
+      <p>{closureCountsText(t, preview)}</p>
       <InputField
         id={idOf()}
         label={t('closure.reason')}

@@ -9,6 +9,7 @@ import { notify } from '../../../stores/notifications-slice';
 import { useCreateHolidayMutation } from '../api/admin-holidays-api';
 import type { ClosureResult, HolidayInput } from '../../../api/types';
 import { HOLIDAY_FORM_DEFAULTS, holidayListPath, holidayListPathAt } from '../utils/holiday-form';
+import { closureResultText } from '../utils/closure-text';
 import { ClosureDialog } from './closure-dialog';
 import { HolidayForm } from './holiday-form';
 
@@ -42,10 +43,7 @@ export function HolidayAdd() {
         dispatch(
           notify({
             title: t('closure.done'),
-            description: t('closure.result', {
-              slots: result.closedSlots,
-              tickets: result.cancelledTickets,
-            }),
+            description: closureResultText(t, result),
           }),
         );
       void navigate(holidayListPathAt(added.date));

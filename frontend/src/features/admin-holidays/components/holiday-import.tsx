@@ -14,6 +14,7 @@ import { notify } from '../../../stores/notifications-slice';
 import { useImportHolidaysMutation } from '../api/admin-holidays-api';
 import { holidayListPath } from '../utils/holiday-form';
 import type { ClosureResult, HolidayImportResult } from '../../../api/types';
+import { closureResultText } from '../utils/closure-text';
 import { ClosureDialog } from './closure-dialog';
 
 const FIELDS = ['file'] as const;
@@ -76,10 +77,7 @@ export function HolidayImport() {
         dispatch(
           notify({
             title: t('closure.done'),
-            description: t('closure.result', {
-              slots: result.closedSlots,
-              tickets: result.cancelledTickets,
-            }),
+            description: closureResultText(t, result),
           }),
         );
       const rest = toAsk?.slice(1) ?? [];

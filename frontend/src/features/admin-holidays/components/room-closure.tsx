@@ -12,6 +12,7 @@ import { todayIso } from '../../../lib/dates';
 import { formCheck } from '../../../lib/form-check';
 import { notify } from '../../../stores/notifications-slice';
 import { useGetClosureRoomsQuery, type ClosureScope } from '../api/admin-closures-api';
+import { closureResultText } from '../utils/closure-text';
 import { ClosureDialog } from './closure-dialog';
 
 interface RangeValues {
@@ -76,10 +77,7 @@ export function RoomClosure() {
       dispatch(
         notify({
           title: t('closure.done'),
-          description: t('closure.result', {
-            slots: result.closedSlots,
-            tickets: result.cancelledTickets,
-          }),
+          description: closureResultText(t, result),
         }),
       );
       void navigate('/');

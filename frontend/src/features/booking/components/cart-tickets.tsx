@@ -27,7 +27,7 @@ function CartLimits() {
   );
   const warning =
     tickets.length >= maxCartTickets
-      ? t('room.cart-full', { max: maxCartTickets })
+      ? t('room.cart-full', { count: maxCartTickets })
       : days.length > 0
         ? t('cart.day-full', {
             count: maxTicketsPerDay,

@@ -70,7 +70,7 @@ function SlotAction({ slot, offerMinutes, pending, onBook }: SlotActionProps) {
       return (
         <p>
           {settings
-            ? t('room.cart-full', { max: settings.maxCartTickets })
+            ? t('room.cart-full', { count: settings.maxCartTickets })
             : t('max_tickets_per_transaction_reached', { ns: 'common-error' })}
         </p>
       );

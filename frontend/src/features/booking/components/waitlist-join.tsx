@@ -56,7 +56,7 @@ export function WaitlistJoin({
   if (position) {
     return (
       <p className="waitlist__done" role="status" tabIndex={-1} ref={done}>
-        {t('waitlist.joined', { position, minutes: offerMinutes })}
+        {t('waitlist.joined', { position, count: offerMinutes })}
       </p>
     );
   }
@@ -69,7 +69,7 @@ export function WaitlistJoin({
 
   return open ? (
     <form className="waitlist" noValidate onSubmit={submit}>
-      <p>{t('waitlist.intro', { minutes: offerMinutes })}</p>
+      <p>{t('waitlist.intro', { count: offerMinutes })}</p>
       <InputField
         id={id}
         label={t('waitlist.email')}

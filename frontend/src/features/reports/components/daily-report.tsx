@@ -12,6 +12,7 @@ import { addDaysIso, formatDate, isIsoDate, todayIso } from '../../../lib/dates'
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetDailyReportQuery, useGetReportRoomQuery } from '../api/reports-api';
 import { checkDailyReport, dailyCsvPath, formatSlotTime } from '../utils/reports';
+import { fieldMessage } from '../../../lib/field-message';
 
 const DATE_ID = 'daily-report-date';
 
@@ -44,7 +45,7 @@ export function DailyReport() {
     const result = checkDailyReport(value);
     if (!result.ok) {
       const problem = result.errors.date ?? { key: 'invalid' };
-      setError(t(`validation.${problem.key}`, { ns: 'common', ...problem.params }));
+      setError(fieldMessage(t, problem));
       return;
     }
     setError(undefined);

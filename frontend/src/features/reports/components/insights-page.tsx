@@ -15,6 +15,7 @@ import {
 } from '../utils/insights';
 import { DemandPart, HeatmapPart, LeadTimePart, WeeksPart } from './insights-parts';
 import { WhatIfPart } from './what-if-part';
+import { fieldMessage } from '../../../lib/field-message';
 
 const idOf = (field: InsightsField) => `insights-${field}`;
 
@@ -57,7 +58,7 @@ function InsightsContent({ rooms }: { rooms: Room[] }) {
   };
   const messageOf = (field: InsightsField) => {
     const error = errors[field];
-    return error ? t(`validation.${error.key}`, { ns: 'common', ...error.params }) : undefined;
+    return error ? fieldMessage(t, error) : undefined;
   };
   const room = rooms.find((candidate) => candidate.id === query.roomId);
 

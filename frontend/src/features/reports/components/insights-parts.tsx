@@ -236,7 +236,7 @@ export function LeadTimePart({ x, query }: PartProps) {
   const title = t('insights.lead.title');
   const bucketLabel = (from: number, until: number | null) =>
     until === null
-      ? t('insights.lead.days-more', { from })
+      ? t('insights.lead.days-more', { count: from })
       : from === until
         ? t('insights.lead.days', { count: from })
         : t('insights.lead.days-range', { from, until });

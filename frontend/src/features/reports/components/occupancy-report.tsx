@@ -27,6 +27,7 @@ import {
   type OccupancyField,
   type OccupancyQuery,
 } from '../utils/reports';
+import { fieldMessage } from '../../../lib/field-message';
 
 const idOf = (field: OccupancyField) => `occupancy-${field}`;
 
@@ -86,7 +87,7 @@ function OccupancyReportContent({ rooms }: { rooms: Room[] }) {
 
   const messageOf = (field: OccupancyField) => {
     const error = errors[field];
-    return error ? t(`validation.${error.key}`, { ns: 'common', ...error.params }) : undefined;
+    return error ? fieldMessage(t, error) : undefined;
   };
 
   const header = t('occupancy.header', {
@@ -312,9 +313,9 @@ function OccupancyTotals({
         <dt>{t('occupancy.totals.count')}</dt>
         <dd>
           {t('occupancy.totals.count-value', {
-            count: totals.count,
+            seats: t('occupancy.totals.seats', { count: totals.count }),
             capacity: totals.capacity,
-            slots: totals.slots,
+            slots: t('occupancy.totals.slots', { count: totals.slots }),
           })}
         </dd>
       </div>

@@ -40,7 +40,7 @@ export function WhatIfPart({ query }: { query: InsightsQuery }) {
     ? [
         ...(asked.capacity === undefined
           ? []
-          : [t('insights.what-if.seats-n', { seats: asked.capacity })]),
+          : [t('insights.what-if.seats-n', { count: asked.capacity })]),
         ...(asked.maxTicketsPerDay === undefined
           ? []
           : [t('insights.what-if.per-day-n', { tickets: asked.maxTicketsPerDay })]),
