@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
 import { Page } from '../../../components/page';
+import { useRevealOnShow } from '../../../hooks/use-refusal';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatLongDate } from '../../../lib/dates';
 import { errorMessageKeys, errorMessageParams, problemCode } from '../../../lib/error-message';
@@ -28,6 +29,8 @@ export function SummaryPage() {
     useBooking();
   const [bookCart, { isLoading }] = useBookCartMutation();
   const [failure, setFailure] = useState<unknown>(null);
+  const failureBox = useRef<HTMLDivElement>(null);
+  useRevealOnShow(failureBox, failure);
   const navigate = useNavigate();
 
   useEffect(() => touch(), [touch]);
@@ -119,7 +122,7 @@ export function SummaryPage() {
                 <Link to="/your-personal-data">{t('summary.change-data')}</Link>
               </p>
               {failure ? (
-                <div className="error-box" role="alert">
+                <div className="error-box" role="alert" tabIndex={-1} ref={failureBox}>
                   <p className="error-box__message">{t('summary.failed')}</p>
                   <p>{te(keys, errorMessageParams(failure))}</p>
                   <ContactHint error={failure} />

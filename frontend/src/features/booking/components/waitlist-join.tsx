@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { WaitlistInput } from '@rr/contracts/waitlist';
 import { ErrorBox } from '../../../components/error-box';
-import { InputField } from '../../../components/form-field';
+import { InputField, RefusalScope } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formCheck } from '../../../lib/form-check';
@@ -37,6 +38,7 @@ export function WaitlistJoin({
   const [join, { data, error, isLoading }] = useJoinWaitlistMutation();
   const id = `waitlist-${timeSlotId}`;
   const form = useValidatedForm(checkJoin, FIELDS, () => id);
+  const refusal = useRefusal(error, { email: id });
   const done = useRef<HTMLParagraphElement>(null);
   const request = { email, language: i18n.language };
   // The entry's reference, kept like the cart's id: after a reload the place is asked again.
@@ -68,31 +70,33 @@ export function WaitlistJoin({
   };
 
   return open ? (
-    <form className="waitlist" noValidate onSubmit={submit}>
-      <p>{t('waitlist.intro', { minutes: offerMinutes })}</p>
-      <InputField
-        id={id}
-        label={t('waitlist.email')}
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        error={form.messageOf('email')}
-        onChange={(event) => {
-          setEmail(event.target.value);
-          form.revalidate({ ...request, email: event.target.value });
-        }}
-      />
-      <button
-        type="submit"
-        className="button button--primary"
-        aria-disabled={isLoading || undefined}
-      >
-        {t(isLoading ? 'waitlist.joining' : 'waitlist.join')}
-        <span className="visually-hidden"> {time}</span>
-      </button>
-      {error ? <ErrorBox error={error} extra={<ContactHint error={error} />} /> : null}
-    </form>
+    <RefusalScope refusal={refusal}>
+      <form className="waitlist" noValidate onSubmit={submit}>
+        <p>{t('waitlist.intro', { minutes: offerMinutes })}</p>
+        <InputField
+          id={id}
+          label={t('waitlist.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          error={form.messageOf('email')}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            form.revalidate({ ...request, email: event.target.value });
+          }}
+        />
+        <button
+          type="submit"
+          className="button button--primary"
+          aria-disabled={isLoading || undefined}
+        >
+          {t(isLoading ? 'waitlist.joining' : 'waitlist.join')}
+          <span className="visually-hidden"> {time}</span>
+        </button>
+        <ErrorBox refusal={refusal} extra={<ContactHint error={error} />} />
+      </form>
+    </RefusalScope>
   ) : (
     <button type="button" className="button button--secondary" onClick={() => setOpen(true)}>
       {t('waitlist.join')}
