@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { WaitlistInput } from '@rr/contracts/waitlist';
 import { ErrorBox } from '../../../components/error-box';
 import { InputField, RefusalScope } from '../../../components/form-field';
@@ -33,6 +34,7 @@ export function WaitlistJoin({
   time: string;
 }) {
   const { t, i18n } = useTranslation('booking');
+  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [email, setEmail] = useState('');
   const [join, { data, error, isLoading }] = useJoinWaitlistMutation();
@@ -55,11 +57,22 @@ export function WaitlistJoin({
     } else if (open) document.getElementById(id)?.focus();
   }, [data, open, id, storageKey]);
 
-  if (position) {
+  if (position && reference) {
     return (
-      <p className="waitlist__done" role="status" tabIndex={-1} ref={done}>
-        {t('waitlist.joined', { position, minutes: offerMinutes })}
-      </p>
+      <div className="waitlist__done">
+        <p role="status" tabIndex={-1} ref={done}>
+          {t('waitlist.joined', { position, minutes: offerMinutes })}
+        </p>
+        {/* The way out beside the place: the leave page leaves and names the slot left. */}
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => void navigate(`/waitlist-leave/${encodeURIComponent(reference)}`)}
+        >
+          {t('leave.button')}
+          <span className="visually-hidden"> {time}</span>
+        </button>
+      </div>
     );
   }
 
