@@ -170,7 +170,7 @@ describe('a refusal comes into sight and marks its field', () => {
         await email.fill('erika.muster@example.at');
         expect(await email.getAttribute('aria-invalid')).toBeNull();
         await main(page).getByRole('button', { name: texts.next }).click();
-        await eventually(async () => new URL(page.url()).pathname).toBe('/summary');
+        await eventually(() => Promise.resolve(new URL(page.url()).pathname)).toBe('/summary');
         expect(log.errors.filter((e) => !/status of 403/.test(e))).toEqual([]);
         await page.context().close();
       });

@@ -203,7 +203,9 @@ describe("a mail's link shows its page on a new device, the notice beside it", (
         const leave = dialog(page).getByRole('button', { name: `${texts.leave} ${RANGE}` });
         await expectAccessible(page, `the place in line with its way out (${size})`);
         await leave.click();
-        await eventually(async () => new URL(page.url()).pathname).toMatch(/^\/waitlist-leave\//);
+        await eventually(() => Promise.resolve(new URL(page.url()).pathname)).toMatch(
+          /^\/waitlist-leave\//,
+        );
         await h1(page, texts.leave).waitFor();
         await main(page).getByRole('status').getByText(texts.left).waitFor();
         await expectAccessible(page, `the leave page (${size})`);
