@@ -28,6 +28,18 @@ const VisitorEntry = z
     /** The place among those waiting (1: the next to be offered a seat); null unless waiting. */
     positionInLine: z.number().int().nullable(),
     offerExpiresAt: z.string().nullable(),
+    /** The slot waited for, for the visitor's page and the leave page to name it. */
+    slot: z
+      .object({
+        roomId: z.uuid(),
+        roomName: z.string(),
+        date: z.string(),
+        startTime: z.string(),
+        endTime: z.string(),
+      })
+      .openapi('WaitlistSlot', {
+        description: "The slot waited for: its room, date and times (the library's local ones)",
+      }),
   })
   .openapi('WaitlistPlace');
 
@@ -44,7 +56,7 @@ export function waitlistQueryRoutes(deps: QueryDeps): RouteDef[] {
       method: 'get',
       path: '/waitlist/{reference}',
       summary:
-        "The visitor's place in a slot's waitlist, by the entry's reference (the join's answer, the mail's leave link)",
+        "The visitor's place in a slot's waitlist and the slot (room, date, times), by the entry's reference (the join's answer, the mail's leave link)",
       tags: ['visitor'],
       access: 'public',
       params: z.object({ reference: z.string().min(1).max(100) }),
@@ -62,11 +74,20 @@ export function waitlistQueryRoutes(deps: QueryDeps): RouteDef[] {
               status: z.output<typeof Status>;
               offer_expires_at: Date | null;
               ahead: string;
+              room_id: string;
+              room_name: string | null;
+              date: string;
+              start_time: string;
+              end_time: string;
             }>(
               `SELECT w.time_slot_id, w.status, w.offer_expires_at,
                       (SELECT count(*) FROM rm_waitlist o WHERE o.time_slot_id = w.time_slot_id
-                          AND o.status = 'waiting' AND o.line_position < w.line_position) AS ahead
-                 FROM rm_waitlist w WHERE w.entry_id = $1`,
+                          AND o.status = 'waiting' AND o.line_position < w.line_position) AS ahead,
+                      s.room_id, r.name AS room_name, s.date, s.start_time, s.end_time
+                 FROM rm_waitlist w
+                 JOIN rm_time_slots s ON s.id = w.time_slot_id
+                 LEFT JOIN rm_rooms r ON r.id = s.room_id
+                WHERE w.entry_id = $1`,
               [entryId],
             )
           : { rows: [] };
@@ -80,6 +101,13 @@ export function waitlistQueryRoutes(deps: QueryDeps): RouteDef[] {
             positionInLine: row.status === 'waiting' ? Number(row.ahead) + 1 : null,
             offerExpiresAt:
               row.status === 'offered' ? (row.offer_expires_at?.toISOString() ?? null) : null,
+            slot: {
+              roomId: row.room_id,
+              roomName: row.room_name ?? '',
+              date: row.date,
+              startTime: row.start_time,
+              endTime: row.end_time,
+            },
           },
         };
       },

@@ -178,6 +178,14 @@ describe('joining is confirmed by mail, and the line can be left', () => {
       status: 'waiting',
       positionInLine: 2,
       offerExpiresAt: null,
+      // The slot waited for, named on the visitor's page and the leave page.
+      slot: {
+        roomId,
+        roomName: 'Waitlist promises room',
+        date: day(3),
+        startTime: '09:00',
+        endTime: '10:00',
+      },
     });
     // Joining again with the same address takes no second place; the place itself is the
     // reference's to tell (an address alone never reveals or hands out an entry).
@@ -209,7 +217,10 @@ describe('joining is confirmed by mail, and the line can be left', () => {
     expect(twice.status).toBe(200);
     expect(await twice.json()).toMatchObject({ status: 'left' });
     expect(await eventsOf('WaitlistLeft', anna.entryId)).toEqual([{ kind: 'visitor' }]);
-    expect((await placeOf(v, anna.reference, 'left')).positionInLine).toBeNull();
+    const leftPlace = await placeOf(v, anna.reference, 'left');
+    expect(leftPlace.positionInLine).toBeNull();
+    // The slot left stays named (the leave page says which one was left).
+    expect(leftPlace).toMatchObject({ slot: { date: day(3), startTime: '09:00' } });
     expect((await placeOf(v, ben.reference, 'waiting')).positionInLine).toBe(1);
 
     // A seat frees: it goes to Ben, never to Anna, who left.

@@ -266,11 +266,13 @@ describe('the waitlist in the browser', () => {
       'lea@example.at',
       /\/waitlist-leave\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}/,
     );
+    // The page names the slot left.
+    const left = `Sie stehen nicht mehr auf der Warteliste für ${FIRST_ROOM} am ${longDate(day)}, ${RANGE}.`;
     await page.goto(`${server.baseUrl}${leave}`);
-    await page.getByRole('status').getByText('Sie stehen nicht mehr auf der Warteliste.').waitFor();
+    await page.getByRole('status').getByText(left).waitFor();
     // The link once more changes nothing and says the same.
     await page.reload();
-    await page.getByRole('status').getByText('Sie stehen nicht mehr auf der Warteliste.').waitFor();
+    await page.getByRole('status').getByText(left).waitFor();
     await page.context().close();
 
     const rudi = await joinAs('rudi@example.at');

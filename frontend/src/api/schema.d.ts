@@ -3863,7 +3863,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The visitor's place in a slot's waitlist, by the entry's reference (the join's answer, the mail's leave link) */
+        /** The visitor's place in a slot's waitlist and the slot (room, date, times), by the entry's reference (the join's answer, the mail's leave link) */
         get: {
             parameters: {
                 query?: never;
@@ -7154,6 +7154,16 @@ export interface components {
             status: "waiting" | "offered" | "lapsed" | "taken" | "booked" | "left" | "removed";
             positionInLine: number | null;
             offerExpiresAt: string | null;
+            slot: components["schemas"]["WaitlistSlot"];
+        };
+        /** @description The slot waited for: its room, date and times (the library's local ones) */
+        WaitlistSlot: {
+            /** Format: uuid */
+            roomId: string;
+            roomName: string;
+            date: string;
+            startTime: string;
+            endTime: string;
         };
         Waitlist: {
             content: components["schemas"]["WaitlistEntry"][];

@@ -1,5 +1,14 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { BrowserRouter, Link, Navigate, NavLink, Route, Routes } from 'react-router';
+import {
+  BrowserRouter,
+  Link,
+  matchPath,
+  Navigate,
+  NavLink,
+  Route,
+  Routes,
+  useLocation,
+} from 'react-router';
 import { ExternalLink } from '../components/external-link';
 import { InfoPopups } from '../components/info-popups';
 import { MAIN_ID, SkipLink } from '../components/skip-link';
@@ -12,7 +21,11 @@ import { RoomBooking } from '../features/booking/components/room-booking';
 import { SummaryPage } from '../features/booking/components/summary-page';
 import { WaitlistLeave, WaitlistOffer } from '../features/booking/components/waitlist-offer';
 import { YourReservations } from '../features/booking/components/your-reservations';
-import { isPrivacyAccepted, PrivacyOverlay } from '../features/privacy/components/privacy-overlay';
+import {
+  isPrivacyAccepted,
+  PrivacyNote,
+  PrivacyOverlay,
+} from '../features/privacy/components/privacy-overlay';
 import { RoomChooser } from '../features/rooms/components/room-chooser';
 import { useFocusOnNavigation } from '../hooks/use-focus-on-navigation';
 import { useTranslation } from '../i18n/i18n-context';
@@ -31,13 +44,35 @@ const MyBookingsPage = lazy(() =>
   myBookings().then((module) => ({ default: module.MyBookingsPage })),
 );
 
-/** The visitor interface: the privacy notice first, then the booking routes. */
+/**
+ * The pages the mails link to (a booking's tickets, my bookings, a waitlist's offer and leaving
+ * it): they show what the mail refers to without the privacy overlay (docs/product.md#visitor-screens),
+ * with the notice beside them. An offer taken goes on to the personal data, which waits for it.
+ */
+const MAIL_LINK_ROUTES = [
+  '/reservation-confirmation/:id',
+  '/my-bookings/:token',
+  '/waitlist-offer/:timeSlotId/:offerId',
+  '/waitlist-leave/:reference',
+] as const;
+
+/** The visitor interface: the privacy notice first (not before a mail's link), then the booking routes. */
 export function UserApp() {
   const { baseUrl } = useConfig();
+  return (
+    <BrowserRouter basename={routerBasename(baseUrl)}>
+      <PrivacyGate />
+    </BrowserRouter>
+  );
+}
+
+function PrivacyGate() {
+  const { pathname } = useLocation();
   const [accepted, setAccepted] = useState(isPrivacyAccepted);
   const [justAccepted, setJustAccepted] = useState(false);
+  const fromMail = MAIL_LINK_ROUTES.some((route) => matchPath(route, pathname) !== null);
 
-  if (!accepted) {
+  if (!accepted && !fromMail) {
     return (
       <PrivacyOverlay
         onAccept={() => {
@@ -48,15 +83,20 @@ export function UserApp() {
     );
   }
   return (
-    <BrowserRouter basename={routerBasename(baseUrl)}>
-      <BookingProvider>
-        <UserLayout focusHeading={justAccepted} />
-      </BookingProvider>
-    </BrowserRouter>
+    <BookingProvider>
+      <UserLayout focusHeading={justAccepted} privacyNote={!accepted} />
+    </BookingProvider>
   );
 }
 
-function UserLayout({ focusHeading }: { focusHeading: boolean }) {
+function UserLayout({
+  focusHeading,
+  privacyNote,
+}: {
+  focusHeading: boolean;
+  /** The notice not yet accepted: beside a page reached from a mail's link. */
+  privacyNote: boolean;
+}) {
   const { t } = useTranslation();
   const { faqUrl } = useConfig();
   const { tickets } = useBooking();
@@ -111,6 +151,7 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
         </nav>
         <PanicButton />
       </header>
+      {privacyNote ? <PrivacyNote /> : null}
       <InfoPopups />
       <main id={MAIN_ID} className="main" ref={main} tabIndex={-1}>
         <CartHold />

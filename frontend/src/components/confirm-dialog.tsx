@@ -43,7 +43,7 @@ export function ConfirmDialog({
         {title}
       </h2>
       {children}
-      {error ? <ErrorBox error={error} /> : null}
+      {error ? <ErrorBox error={error} reveal /> : null}
       <div className="form__actions">
         <button
           type="button"

@@ -28,7 +28,7 @@ export function DeleteConfirmation({ headingRef, ...props }: DeleteConfirmationP
         {props.title}
       </Heading>
       <p>{props.question}</p>
-      {props.error ? <ErrorBox error={props.error} /> : null}
+      {props.error ? <ErrorBox error={props.error} reveal /> : null}
       <div className="form__actions">
         <button
           type="button"

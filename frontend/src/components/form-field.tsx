@@ -1,4 +1,11 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import {
+  createContext,
+  useContext,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+} from 'react';
+import type { Refusal } from '../hooks/use-refusal';
 import { useTranslation } from '../i18n/i18n-context';
 
 /** The asterisk of a required field; the control itself carries `required` for assistive tech. */
@@ -33,8 +40,24 @@ export function errorId(id: string): string {
   return `${id}-error`;
 }
 
-function describedBy({ id, hint, error }: FieldBase): string | undefined {
-  const ids = [hint ? hintId(id) : null, error ? errorId(id) : null].filter(Boolean);
+const RefusalContext = createContext<Refusal | null>(null);
+
+/**
+ * The fields inside are marked by a server's refusal of their form (hooks/use-refusal.ts): the
+ * control of the refused field gets `aria-invalid` and is described by the refusal's message.
+ */
+export function RefusalScope({ refusal, children }: { refusal: Refusal; children: ReactNode }) {
+  return <RefusalContext.Provider value={refusal}>{children}</RefusalContext.Provider>;
+}
+
+/** The id of the refusal message that concerns the control `id`, if one shows. */
+function useRefusedBy(id: string): string | undefined {
+  const refusal = useContext(RefusalContext);
+  return refusal?.error && refusal.controlId === id ? refusal.messageId : undefined;
+}
+
+function describedBy({ id, hint, error }: FieldBase, refusedBy?: string): string | undefined {
+  const ids = [hint ? hintId(id) : null, error ? errorId(id) : null, refusedBy].filter(Boolean);
   return ids.length > 0 ? ids.join(' ') : undefined;
 }
 
@@ -54,12 +77,14 @@ export function FieldError({ id, error }: FieldBase) {
   ) : null;
 }
 
-export function controlProps(field: FieldBase) {
+/** The attributes of a field's control: its own error, or a refusal of its form (`RefusalScope`). */
+export function useControlProps(field: FieldBase) {
+  const refusedBy = useRefusedBy(field.id);
   return {
     id: field.id,
     required: field.required,
-    'aria-invalid': field.error ? true : undefined,
-    'aria-describedby': describedBy(field),
+    'aria-invalid': field.error || refusedBy ? true : undefined,
+    'aria-describedby': describedBy(field, refusedBy),
   };
 }
 
@@ -77,11 +102,12 @@ type InputFieldProps = FieldBase &
 
 export function InputField({ id, label, required, error, hint, ...input }: InputFieldProps) {
   const field = { id, label, required, error, hint };
+  const control = useControlProps(field);
   return (
     <div className="field">
       <Label {...field} />
       <FieldHint {...field} />
-      <input className="field__control" {...input} {...controlProps(field)} />
+      <input className="field__control" {...input} {...control} />
       <FieldError {...field} />
     </div>
   );
@@ -102,11 +128,12 @@ export function SelectField({
   ...select
 }: SelectFieldProps) {
   const field = { id, label, required, error, hint };
+  const control = useControlProps(field);
   return (
     <div className="field">
       <Label {...field} />
       <FieldHint {...field} />
-      <select className="field__control" {...select} {...controlProps(field)}>
+      <select className="field__control" {...select} {...control}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -123,9 +150,10 @@ type CheckboxFieldProps = FieldBase &
 
 export function CheckboxField({ id, label, required, error, hint, ...input }: CheckboxFieldProps) {
   const field = { id, label, required, error, hint };
+  const control = useControlProps(field);
   return (
     <div className="field field--checkbox">
-      <input type="checkbox" className="field__checkbox" {...input} {...controlProps(field)} />
+      <input type="checkbox" className="field__checkbox" {...input} {...control} />
       <Label {...field} />
       <FieldHint {...field} />
       <FieldError {...field} />

@@ -1,5 +1,5 @@
 import type { TextareaHTMLAttributes } from 'react';
-import { controlProps, FieldError, FieldHint, Label, type FieldBase } from './form-field';
+import { useControlProps, FieldError, FieldHint, Label, type FieldBase } from './form-field';
 
 /** A labelled text area (only the staff app's forms have one). */
 type TextAreaFieldProps = FieldBase &
@@ -7,11 +7,12 @@ type TextAreaFieldProps = FieldBase &
 
 export function TextAreaField({ id, label, required, error, hint, ...area }: TextAreaFieldProps) {
   const field = { id, label, required, error, hint };
+  const control = useControlProps(field);
   return (
     <div className="field">
       <Label {...field} />
       <FieldHint {...field} />
-      <textarea className="field__control" {...area} {...controlProps(field)} />
+      <textarea className="field__control" {...area} {...control} />
       <FieldError {...field} />
     </div>
   );

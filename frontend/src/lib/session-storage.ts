@@ -26,3 +26,11 @@ export function writeSession(key: string, value: string): void {
     // the flag then lasts only for this page view
   }
 }
+
+export function removeSession(key: string): void {
+  try {
+    window.sessionStorage.removeItem(key);
+  } catch {
+    // nothing was kept
+  }
+}

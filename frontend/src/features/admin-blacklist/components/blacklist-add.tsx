@@ -4,7 +4,8 @@ import { inputBounds } from '@rr/contracts/bounds';
 import { BlacklistEmail } from '@rr/contracts/blacklist';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
-import { InputField, RequiredHint } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
+import { InputField, RefusalScope, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
@@ -32,6 +33,7 @@ export function BlacklistAdd() {
   const [values, setValues] = useState<AddFormValues>(() => addFormDefaults(today));
   const [addEntry, { isLoading, error }] = useAddBlacklistEntryMutation();
   const form = useValidatedForm(check, ADD_FIELDS, idOf);
+  const refusal = useRefusal(error, { email: idOf('email') });
 
   const change = (field: AddField, value: string) => {
     const next = { ...values, [field]: value };
@@ -54,36 +56,38 @@ export function BlacklistAdd() {
 
   return (
     <Page title={t('add.title')}>
-      <form className="form" noValidate onSubmit={submit}>
-        <RequiredHint />
-        {error ? <ErrorBox error={error} /> : null}
-        <InputField
-          id={idOf('email')}
-          type="email"
-          label={t('form.email')}
-          required
-          autoComplete="off"
-          {...inputBounds(BlacklistEmail)}
-          value={values.email}
-          error={form.messageOf('email')}
-          onChange={(event) => change('email', event.target.value)}
-        />
-        <BlacklistFields
-          idOf={idOf}
-          values={values}
-          errorOf={form.messageOf}
-          onChange={change}
-          minDate={addDaysIso(today, 1)}
-        />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={isLoading}>
-            {t('add.submit')}
-          </button>
-          <Link className="button button--secondary" to="/blacklist">
-            {t('form.cancel')}
-          </Link>
-        </div>
-      </form>
+      <RefusalScope refusal={refusal}>
+        <form className="form" noValidate onSubmit={submit}>
+          <RequiredHint />
+          <ErrorBox refusal={refusal} />
+          <InputField
+            id={idOf('email')}
+            type="email"
+            label={t('form.email')}
+            required
+            autoComplete="off"
+            {...inputBounds(BlacklistEmail)}
+            value={values.email}
+            error={form.messageOf('email')}
+            onChange={(event) => change('email', event.target.value)}
+          />
+          <BlacklistFields
+            idOf={idOf}
+            values={values}
+            errorOf={form.messageOf}
+            onChange={change}
+            minDate={addDaysIso(today, 1)}
+          />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={isLoading}>
+              {t('add.submit')}
+            </button>
+            <Link className="button button--secondary" to="/blacklist">
+              {t('form.cancel')}
+            </Link>
+          </div>
+        </form>
+      </RefusalScope>
     </Page>
   );
 }

@@ -4,7 +4,8 @@ import type { BlacklistEntry } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { ConfirmedButton } from '../../../components/confirmed-button';
 import { ErrorBox } from '../../../components/error-box';
-import { RequiredHint } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
+import { RefusalScope, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
@@ -71,6 +72,7 @@ function BlacklistEditForm({ entry }: { entry: BlacklistEntry }) {
   const [updateEntry, update] = useUpdateBlacklistEntryMutation();
   const [deleteEntry, removal] = useDeleteBlacklistEntryMutation();
   const form = useValidatedForm(check, EDIT_FIELDS, idOf);
+  const refusal = useRefusal(update.error);
 
   const change = (field: EditField, value: string) => {
     const next = { ...values, [field]: value };
@@ -105,35 +107,37 @@ function BlacklistEditForm({ entry }: { entry: BlacklistEntry }) {
   return (
     <>
       <h2 className="entry-heading">{entry.email}</h2>
-      <form className="form" noValidate onSubmit={submit}>
-        <RequiredHint />
-        {update.error ? <ErrorBox error={update.error} /> : null}
-        <BlacklistFields
-          idOf={idOf}
-          values={values}
-          errorOf={form.messageOf}
-          onChange={change}
-          minDate={addDaysIso(today, 1)}
-        />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={update.isLoading}>
-            {t('edit.submit')}
-          </button>
-          <ConfirmedButton
-            title={t('edit.delete-title')}
-            question={<p>{t('edit.delete-question', { email: entry.email })}</p>}
-            confirmLabel={t('edit.delete-confirm')}
-            cancelLabel={t('form.cancel')}
-            mutation={removal}
-            onConfirm={confirmDelete}
-          >
-            {t('edit.delete')}
-          </ConfirmedButton>
-          <button type="button" className="button button--secondary" onClick={() => void leave()}>
-            {t('form.cancel')}
-          </button>
-        </div>
-      </form>
+      <RefusalScope refusal={refusal}>
+        <form className="form" noValidate onSubmit={submit}>
+          <RequiredHint />
+          <ErrorBox refusal={refusal} />
+          <BlacklistFields
+            idOf={idOf}
+            values={values}
+            errorOf={form.messageOf}
+            onChange={change}
+            minDate={addDaysIso(today, 1)}
+          />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={update.isLoading}>
+              {t('edit.submit')}
+            </button>
+            <ConfirmedButton
+              title={t('edit.delete-title')}
+              question={<p>{t('edit.delete-question', { email: entry.email })}</p>}
+              confirmLabel={t('edit.delete-confirm')}
+              cancelLabel={t('form.cancel')}
+              mutation={removal}
+              onConfirm={confirmDelete}
+            >
+              {t('edit.delete')}
+            </ConfirmedButton>
+            <button type="button" className="button button--secondary" onClick={() => void leave()}>
+              {t('form.cancel')}
+            </button>
+          </div>
+        </form>
+      </RefusalScope>
     </>
   );
 }

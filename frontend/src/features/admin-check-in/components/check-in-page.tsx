@@ -109,7 +109,7 @@ export function CheckInPage() {
       <p>{t('intro')}</p>
       <CodeForm busy={busy} onCode={submitCode} />
       <div aria-live="polite">{done ? <p className="check-in__done">{done}</p> : null}</div>
-      {failure ? <ErrorBox error={failure} /> : null}
+      {failure ? <ErrorBox error={failure} reveal /> : null}
       {explained ? (
         <div className="error-box" role="alert">
           <p className="error-box__message">

@@ -60,7 +60,7 @@ export function HolidayAdd() {
         onSubmit={submit}
         cancelTo={holidayListPath()}
       >
-        {error ? <ErrorBox error={error} /> : null}
+        {error ? <ErrorBox error={error} reveal /> : null}
       </HolidayForm>
       {added ? (
         <ClosureDialog

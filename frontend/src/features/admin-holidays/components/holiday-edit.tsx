@@ -61,7 +61,7 @@ function HolidayEditForm({ holiday, reload }: { holiday: Holiday; reload: () => 
       onSubmit={save}
       cancelTo={holidayListPathAt(holiday.date)}
     >
-      {error ? <ErrorBox error={error} /> : null}
+      {error ? <ErrorBox error={error} reveal /> : null}
     </HolidayForm>
   );
 }

@@ -2,7 +2,8 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
-import { InputField, RequiredHint } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
+import { InputField, RefusalScope, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { CALENDAR_ACCEPT } from '@rr/contracts/files';
@@ -30,6 +31,7 @@ export function HolidayImport() {
   const [file, setFile] = useState<File | null>(null);
   const [importHolidays, { isLoading, error, reset }] = useImportHolidaysMutation();
   const form = useValidatedForm(checkImport, FIELDS, idOf);
+  const refusal = useRefusal(error, { file: idOf() });
   // The imported holidays from today on whose slots are still to be asked about, one dialog a day
   // (docs/product.md#closures); days without open slots pass without a question.
   const [toAsk, setToAsk] = useState<HolidayImportResult['upcoming'] | null>(null);
@@ -91,32 +93,34 @@ export function HolidayImport() {
   return (
     <Page title={t('import.title')}>
       <p>{t('import.intro')}</p>
-      <form className="form" noValidate onSubmit={submit}>
-        <RequiredHint />
-        {error ? <ErrorBox error={error} /> : null}
-        <InputField
-          id={idOf()}
-          type="file"
-          accept={CALENDAR_ACCEPT}
-          label={t('import.file')}
-          hint={t('import.file-hint')}
-          required
-          error={form.messageOf('file')}
-          onChange={(event) => choose(event.target.files?.[0] ?? null)}
-        />
-        <div className="form__actions">
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={isLoading || toAsk !== null}
-          >
-            {isLoading ? t('import.submitting') : t('import.submit')}
-          </button>
-          <Link className="button button--secondary" to={holidayListPath()}>
-            {t('form.cancel')}
-          </Link>
-        </div>
-      </form>
+      <RefusalScope refusal={refusal}>
+        <form className="form" noValidate onSubmit={submit}>
+          <RequiredHint />
+          <ErrorBox refusal={refusal} />
+          <InputField
+            id={idOf()}
+            type="file"
+            accept={CALENDAR_ACCEPT}
+            label={t('import.file')}
+            hint={t('import.file-hint')}
+            required
+            error={form.messageOf('file')}
+            onChange={(event) => choose(event.target.files?.[0] ?? null)}
+          />
+          <div className="form__actions">
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={isLoading || toAsk !== null}
+            >
+              {isLoading ? t('import.submitting') : t('import.submit')}
+            </button>
+            <Link className="button button--secondary" to={holidayListPath()}>
+              {t('form.cancel')}
+            </Link>
+          </div>
+        </form>
+      </RefusalScope>
       {asked ? (
         <ClosureDialog
           key={asked.date}

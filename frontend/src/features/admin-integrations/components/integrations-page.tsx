@@ -4,7 +4,13 @@ import type { ApiToken, CreatedApiToken, WebhookEndpoint } from '../../../api/ty
 import { ConfirmedButton } from '../../../components/confirmed-button';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
-import { CheckboxField, InputField, RequiredMark } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
+import {
+  CheckboxField,
+  InputField,
+  RefusalScope,
+  RequiredMark,
+} from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
@@ -134,6 +140,7 @@ function TokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => void 
   const [values, setValues] = useState<TokenFormValues>(tokenFormDefaults);
   const [create, { isLoading, error }] = useCreateApiTokenMutation();
   const form = useValidatedForm(check, TOKEN_FIELDS, tokenIdOf);
+  const refusal = useRefusal(error, { name: tokenIdOf('name') });
   const rolesError = form.messageOf('roles');
 
   const change = (next: TokenFormValues) => {
@@ -154,62 +161,64 @@ function TokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => void 
   };
 
   return (
-    <form className="form" noValidate onSubmit={submit} aria-labelledby="token-form-heading">
-      <h3 id="token-form-heading">{t('tokens.create')}</h3>
-      {error ? <ErrorBox error={error} /> : null}
-      <InputField
-        id={tokenIdOf('name')}
-        label={t('tokens.name')}
-        required
-        maxLength={100}
-        autoComplete="off"
-        value={values.name}
-        error={form.messageOf('name')}
-        onChange={(event) => change({ ...values, name: event.target.value })}
-      />
-      <fieldset className="fieldset" aria-describedby={rolesError ? ROLES_ERROR_ID : undefined}>
-        <legend>
-          {t('tokens.roles')}
-          <RequiredMark />
-        </legend>
-        <div className="checkbox-grid">
-          {API_TOKEN_ROLES.map((role) => (
-            <CheckboxField
-              key={role}
-              id={`token-role-${role}`}
-              label={t(`roles.${role}`)}
-              checked={values.roles.includes(role)}
-              onChange={(event) =>
-                change({
-                  ...values,
-                  roles: toggled(API_TOKEN_ROLES, values.roles, role, event.target.checked),
-                })
-              }
-            />
-          ))}
+    <RefusalScope refusal={refusal}>
+      <form className="form" noValidate onSubmit={submit} aria-labelledby="token-form-heading">
+        <h3 id="token-form-heading">{t('tokens.create')}</h3>
+        <ErrorBox refusal={refusal} />
+        <InputField
+          id={tokenIdOf('name')}
+          label={t('tokens.name')}
+          required
+          maxLength={100}
+          autoComplete="off"
+          value={values.name}
+          error={form.messageOf('name')}
+          onChange={(event) => change({ ...values, name: event.target.value })}
+        />
+        <fieldset className="fieldset" aria-describedby={rolesError ? ROLES_ERROR_ID : undefined}>
+          <legend>
+            {t('tokens.roles')}
+            <RequiredMark />
+          </legend>
+          <div className="checkbox-grid">
+            {API_TOKEN_ROLES.map((role) => (
+              <CheckboxField
+                key={role}
+                id={`token-role-${role}`}
+                label={t(`roles.${role}`)}
+                checked={values.roles.includes(role)}
+                onChange={(event) =>
+                  change({
+                    ...values,
+                    roles: toggled(API_TOKEN_ROLES, values.roles, role, event.target.checked),
+                  })
+                }
+              />
+            ))}
+          </div>
+          {rolesError ? (
+            <p id={ROLES_ERROR_ID} className="field__error">
+              {rolesError}
+            </p>
+          ) : null}
+        </fieldset>
+        <InputField
+          id={tokenIdOf('expiresAt')}
+          type="date"
+          label={t('tokens.expires')}
+          hint={t('tokens.expires-hint')}
+          min={today}
+          value={values.expiresOn}
+          error={form.messageOf('expiresAt')}
+          onChange={(event) => change({ ...values, expiresOn: event.target.value })}
+        />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={isLoading}>
+            {t('tokens.submit')}
+          </button>
         </div>
-        {rolesError ? (
-          <p id={ROLES_ERROR_ID} className="field__error">
-            {rolesError}
-          </p>
-        ) : null}
-      </fieldset>
-      <InputField
-        id={tokenIdOf('expiresAt')}
-        type="date"
-        label={t('tokens.expires')}
-        hint={t('tokens.expires-hint')}
-        min={today}
-        value={values.expiresOn}
-        error={form.messageOf('expiresAt')}
-        onChange={(event) => change({ ...values, expiresOn: event.target.value })}
-      />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={isLoading}>
-          {t('tokens.submit')}
-        </button>
-      </div>
-    </form>
+      </form>
+    </RefusalScope>
   );
 }
 

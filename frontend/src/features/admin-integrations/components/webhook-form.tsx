@@ -4,9 +4,11 @@ import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../../../api/types
 import { useAppDispatch } from '../../../app/hooks';
 import { ConfirmedButton } from '../../../components/confirmed-button';
 import { ErrorBox } from '../../../components/error-box';
+import { useRefusal } from '../../../hooks/use-refusal';
 import {
   CheckboxField,
   InputField,
+  RefusalScope,
   RequiredHint,
   RequiredMark,
 } from '../../../components/form-field';
@@ -118,6 +120,7 @@ export function WebhookAdd() {
   const [created, setCreated] = useState<CreatedWebhookEndpoint | null>(null);
   const [create, { isLoading, error }] = useCreateWebhookMutation();
   const form = useValidatedForm(checkWebhookAddForm, WEBHOOK_FIELDS, idOf);
+  const refusal = useRefusal(error, { url: idOf('url') });
 
   const change = (next: WebhookFormValues) => {
     setValues(next);
@@ -151,19 +154,21 @@ export function WebhookAdd() {
   }
   return (
     <Page title={t('webhooks.add-title')}>
-      <form className="form" noValidate onSubmit={submit}>
-        <RequiredHint />
-        {error ? <ErrorBox error={error} /> : null}
-        <WebhookFields values={values} errorOf={form.messageOf} onChange={change} />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={isLoading}>
-            {t('webhooks.add-submit')}
-          </button>
-          <Link className="button button--secondary" to="/integrations">
-            {t('cancel')}
-          </Link>
-        </div>
-      </form>
+      <RefusalScope refusal={refusal}>
+        <form className="form" noValidate onSubmit={submit}>
+          <RequiredHint />
+          <ErrorBox refusal={refusal} />
+          <WebhookFields values={values} errorOf={form.messageOf} onChange={change} />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={isLoading}>
+              {t('webhooks.add-submit')}
+            </button>
+            <Link className="button button--secondary" to="/integrations">
+              {t('cancel')}
+            </Link>
+          </div>
+        </form>
+      </RefusalScope>
     </Page>
   );
 }
@@ -209,6 +214,7 @@ function WebhookEditForm({ endpoint }: { endpoint: WebhookEndpoint }) {
   const [update, updating] = useUpdateWebhookMutation();
   const [remove, removal] = useDeleteWebhookMutation();
   const form = useValidatedForm(checkWebhookEditForm, WEBHOOK_FIELDS, idOf);
+  const refusal = useRefusal(updating.error, { url: idOf('url') });
 
   const change = (next: WebhookFormValues) => {
     setValues(next);
@@ -245,36 +251,38 @@ function WebhookEditForm({ endpoint }: { endpoint: WebhookEndpoint }) {
       <p>
         <Link to={`/webhook-deliveries/${endpoint.id}`}>{t('webhooks.deliveries')}</Link>
       </p>
-      <form className="form" noValidate onSubmit={submit}>
-        <RequiredHint />
-        {updating.error ? <ErrorBox error={updating.error} /> : null}
-        <WebhookFields values={values} errorOf={form.messageOf} onChange={change} />
-        <CheckboxField
-          id="webhook-enabled"
-          label={t('webhooks.enabled-field')}
-          hint={t('webhooks.enabled-hint')}
-          checked={values.enabled}
-          onChange={(event) => change({ ...values, enabled: event.target.checked })}
-        />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={updating.isLoading}>
-            {t('webhooks.save')}
-          </button>
-          <ConfirmedButton
-            title={t('webhooks.delete-title')}
-            question={<p>{t('webhooks.delete-question', { url: endpoint.url })}</p>}
-            confirmLabel={t('webhooks.delete-confirm')}
-            cancelLabel={t('cancel')}
-            mutation={removal}
-            onConfirm={confirmDelete}
-          >
-            {t('webhooks.delete')}
-          </ConfirmedButton>
-          <Link className="button button--secondary" to="/integrations">
-            {t('cancel')}
-          </Link>
-        </div>
-      </form>
+      <RefusalScope refusal={refusal}>
+        <form className="form" noValidate onSubmit={submit}>
+          <RequiredHint />
+          <ErrorBox refusal={refusal} />
+          <WebhookFields values={values} errorOf={form.messageOf} onChange={change} />
+          <CheckboxField
+            id="webhook-enabled"
+            label={t('webhooks.enabled-field')}
+            hint={t('webhooks.enabled-hint')}
+            checked={values.enabled}
+            onChange={(event) => change({ ...values, enabled: event.target.checked })}
+          />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={updating.isLoading}>
+              {t('webhooks.save')}
+            </button>
+            <ConfirmedButton
+              title={t('webhooks.delete-title')}
+              question={<p>{t('webhooks.delete-question', { url: endpoint.url })}</p>}
+              confirmLabel={t('webhooks.delete-confirm')}
+              cancelLabel={t('cancel')}
+              mutation={removal}
+              onConfirm={confirmDelete}
+            >
+              {t('webhooks.delete')}
+            </ConfirmedButton>
+            <Link className="button button--secondary" to="/integrations">
+              {t('cancel')}
+            </Link>
+          </div>
+        </form>
+      </RefusalScope>
     </>
   );
 }

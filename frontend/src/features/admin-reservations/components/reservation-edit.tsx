@@ -4,7 +4,8 @@ import type { Ticket } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorBox } from '../../../components/error-box';
-import { CheckboxField, RequiredHint } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
+import { CheckboxField, RefusalScope, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
@@ -162,6 +163,7 @@ function OwnerForm({ ticket }: { ticket: Ticket }) {
   const [values, setValues] = useState<OwnerValues>(() => ticketToOwnerValues(ticket));
   const [update, result] = useUpdateReservationOwnerMutation();
   const form = useValidatedForm(checkOwnerForm, OWNER_FIELDS, idOf);
+  const refusal = useRefusal(result.error, { email: idOf('email') });
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -176,28 +178,30 @@ function OwnerForm({ ticket }: { ticket: Ticket }) {
   };
 
   return (
-    <form className="form" noValidate onSubmit={save}>
-      <p>{t('edit.owner-intro')}</p>
-      <RequiredHint />
-      {result.error ? <ErrorBox error={result.error} /> : null}
-      <OwnerFields
-        idOf={idOf}
-        values={values}
-        messageOf={form.messageOf}
-        hints={ticket.email ? { email: t('edit.email-hint') } : {}}
-        onText={(field, value) => {
-          const next = { ...values, [field]: value };
-          setValues(next);
-          form.revalidate(next);
-        }}
-        onChange={(change) => setValues((current) => ({ ...current, ...change }))}
-      />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={result.isLoading}>
-          {t('edit.submit')}
-        </button>
-      </div>
-    </form>
+    <RefusalScope refusal={refusal}>
+      <form className="form" noValidate onSubmit={save}>
+        <p>{t('edit.owner-intro')}</p>
+        <RequiredHint />
+        <ErrorBox refusal={refusal} />
+        <OwnerFields
+          idOf={idOf}
+          values={values}
+          messageOf={form.messageOf}
+          hints={ticket.email ? { email: t('edit.email-hint') } : {}}
+          onText={(field, value) => {
+            const next = { ...values, [field]: value };
+            setValues(next);
+            form.revalidate(next);
+          }}
+          onChange={(change) => setValues((current) => ({ ...current, ...change }))}
+        />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={result.isLoading}>
+            {t('edit.submit')}
+          </button>
+        </div>
+      </form>
+    </RefusalScope>
   );
 }
 

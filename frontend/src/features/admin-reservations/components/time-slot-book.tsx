@@ -4,7 +4,8 @@ import type { AdminTimeSlot, StaffBookingInput } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorBox } from '../../../components/error-box';
-import { RequiredHint, SelectField } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
+import { RefusalScope, RequiredHint, SelectField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { SlotSummary } from '../../../components/slot-summary';
@@ -93,6 +94,7 @@ function TimeSlotBookForm({ slot, backTo, latest }: FormProps) {
   } | null>(null);
   // The refusal that opens the confirmation is no error to show.
   const failure = hasErrorCode(result.error, NOT_CONFIRMED) ? null : result.error;
+  const refusal = useRefusal(failure, { email: idOf('email') });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -146,37 +148,39 @@ function TimeSlotBookForm({ slot, backTo, latest }: FormProps) {
           {t('book.full-warning', { ticketCount: slot.ticketCount, capacity: slot.capacity })}
         </p>
       ) : null}
-      <form className="form" noValidate onSubmit={submit}>
-        <RequiredHint />
-        {failure ? <ErrorBox error={failure} /> : null}
-        <OwnerFields
-          idOf={idOf}
-          values={values}
-          messageOf={form.messageOf}
-          onText={(field, value) => {
-            const next = { ...values, [field]: value };
-            setValues(next);
-            form.revalidate({ ...next, language });
-          }}
-          onChange={(change) => setValues((current) => ({ ...current, ...change }))}
-        />
-        <SelectField
-          id={idOf('language')}
-          label={t('book.language')}
-          hint={t('book.language-hint')}
-          value={language}
-          options={LANGUAGES.map((value) => ({ value, label: t(`book.languages.${value}`) }))}
-          onChange={(event) => setLanguage(event.target.value === 'en' ? 'en' : 'de')}
-        />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={result.isLoading}>
-            {isFull(slot) ? t('book.submit-overbook') : t('book.submit')}
-          </button>
-          <Link className="button button--secondary" to={backTo}>
-            {t('book.cancel')}
-          </Link>
-        </div>
-      </form>
+      <RefusalScope refusal={refusal}>
+        <form className="form" noValidate onSubmit={submit}>
+          <RequiredHint />
+          <ErrorBox refusal={refusal} />
+          <OwnerFields
+            idOf={idOf}
+            values={values}
+            messageOf={form.messageOf}
+            onText={(field, value) => {
+              const next = { ...values, [field]: value };
+              setValues(next);
+              form.revalidate({ ...next, language });
+            }}
+            onChange={(change) => setValues((current) => ({ ...current, ...change }))}
+          />
+          <SelectField
+            id={idOf('language')}
+            label={t('book.language')}
+            hint={t('book.language-hint')}
+            value={language}
+            options={LANGUAGES.map((value) => ({ value, label: t(`book.languages.${value}`) }))}
+            onChange={(event) => setLanguage(event.target.value === 'en' ? 'en' : 'de')}
+          />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={result.isLoading}>
+              {isFull(slot) ? t('book.submit-overbook') : t('book.submit')}
+            </button>
+            <Link className="button button--secondary" to={backTo}>
+              {t('book.cancel')}
+            </Link>
+          </div>
+        </form>
+      </RefusalScope>
       {pending ? (
         <ConfirmDialog
           title={t('book.confirm-title')}

@@ -1,13 +1,15 @@
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
+import { RefusalScope } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { notify } from '../../../stores/notifications-slice';
 import { useCreateRoomMutation } from '../api/admin-rooms-api';
 import type { RoomCreate } from '../../../api/types';
 import { ROOM_FORM_DEFAULTS } from '../utils/room-form-values';
-import { RoomForm } from './room-form';
+import { RoomForm, roomFieldId } from './room-form';
 
 /** Route `/room-add`. */
 export function RoomAdd() {
@@ -15,6 +17,7 @@ export function RoomAdd() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [createRoom, { isLoading, error }] = useCreateRoomMutation();
+  const refusal = useRefusal(error, { name: roomFieldId('name') });
 
   const submit = async (room: RoomCreate) => {
     try {
@@ -28,15 +31,17 @@ export function RoomAdd() {
 
   return (
     <Page title={t('add.title')}>
-      <RoomForm
-        initialValues={ROOM_FORM_DEFAULTS}
-        submitLabel={t('add.submit')}
-        isSubmitting={isLoading}
-        onSubmit={submit}
-        cancelTo="/rooms"
-      >
-        {error ? <ErrorBox error={error} /> : null}
-      </RoomForm>
+      <RefusalScope refusal={refusal}>
+        <RoomForm
+          initialValues={ROOM_FORM_DEFAULTS}
+          submitLabel={t('add.submit')}
+          isSubmitting={isLoading}
+          onSubmit={submit}
+          cancelTo="/rooms"
+        >
+          <ErrorBox refusal={refusal} />
+        </RoomForm>
+      </RefusalScope>
     </Page>
   );
 }

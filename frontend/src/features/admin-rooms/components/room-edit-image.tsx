@@ -4,8 +4,9 @@ import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
+import { useRefusal } from '../../../hooks/use-refusal';
 import { DeleteConfirmation } from '../../../components/delete-confirmation';
-import { InputField, RequiredHint } from '../../../components/form-field';
+import { InputField, RefusalScope, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
@@ -66,6 +67,7 @@ function RoomImageForm({ room }: { room: Room }) {
   const [deleteImage, removal] = useDeleteRoomImageMutation();
   const hasImage = room.imageUrl !== null;
   const form = useValidatedForm(hasImage ? CHECKS.optional : CHECKS.required, FIELDS, idOf);
+  const refusal = useRefusal(update.error, { image: idOf('image') });
   const confirmHeading = useRef<HTMLHeadingElement>(null);
   const editPath = `/room-edit/${encodeURIComponent(room.id)}`;
 
@@ -148,41 +150,43 @@ function RoomImageForm({ room }: { room: Room }) {
         <h2 id="upload-heading">
           {hasImage ? t('image.replace-heading') : t('image.upload-heading')}
         </h2>
-        <form className="form" noValidate onSubmit={submit}>
-          <RequiredHint />
-          {update.error ? <ErrorBox error={update.error} /> : null}
-          <InputField
-            id={idOf('image')}
-            type="file"
-            accept={IMAGE_ACCEPT}
-            label={t('image.file')}
-            required={!hasImage}
-            hint={hasImage ? t('image.file-hint-existing') : t('image.file-hint')}
-            error={form.messageOf('image')}
-            onChange={(event) => chooseFile(event.target.files?.[0] ?? null)}
-          />
-          <InputField
-            id={idOf('alt')}
-            label={t('image.alt')}
-            hint={t('image.alt-hint')}
-            required
-            {...inputBounds(RoomImageAlt)}
-            value={alt}
-            error={form.messageOf('alt')}
-            onChange={(event) => {
-              setAlt(event.target.value);
-              form.revalidate({ image: file, alt: event.target.value });
-            }}
-          />
-          <div className="form__actions">
-            <button type="submit" className="button button--primary" disabled={update.isLoading}>
-              {t('image.save')}
-            </button>
-            <Link className="button button--secondary" to={editPath}>
-              {t('form.cancel')}
-            </Link>
-          </div>
-        </form>
+        <RefusalScope refusal={refusal}>
+          <form className="form" noValidate onSubmit={submit}>
+            <RequiredHint />
+            <ErrorBox refusal={refusal} />
+            <InputField
+              id={idOf('image')}
+              type="file"
+              accept={IMAGE_ACCEPT}
+              label={t('image.file')}
+              required={!hasImage}
+              hint={hasImage ? t('image.file-hint-existing') : t('image.file-hint')}
+              error={form.messageOf('image')}
+              onChange={(event) => chooseFile(event.target.files?.[0] ?? null)}
+            />
+            <InputField
+              id={idOf('alt')}
+              label={t('image.alt')}
+              hint={t('image.alt-hint')}
+              required
+              {...inputBounds(RoomImageAlt)}
+              value={alt}
+              error={form.messageOf('alt')}
+              onChange={(event) => {
+                setAlt(event.target.value);
+                form.revalidate({ image: file, alt: event.target.value });
+              }}
+            />
+            <div className="form__actions">
+              <button type="submit" className="button button--primary" disabled={update.isLoading}>
+                {t('image.save')}
+              </button>
+              <Link className="button button--secondary" to={editPath}>
+                {t('form.cancel')}
+              </Link>
+            </div>
+          </form>
+        </RefusalScope>
       </section>
     </>
   );

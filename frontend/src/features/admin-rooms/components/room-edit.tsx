@@ -5,6 +5,8 @@ import { formatClock } from '../../../lib/staff-dates';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
+import { RefusalScope } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
 import { DeleteConfirmation, DeleteZone } from '../../../components/delete-confirmation';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
@@ -18,7 +20,7 @@ import {
   useUpdateRoomMutation,
 } from '../api/admin-rooms-api';
 import { roomToFormValues } from '../utils/room-form-values';
-import { RoomForm } from './room-form';
+import { RoomForm, roomFieldId } from './room-form';
 import { RoomServicesForm } from './room-services-form';
 
 const VERSION_CONFLICT = 'concurrency__version_conflict';
@@ -48,6 +50,7 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
   const navigate = useNavigate();
   const [mode, setMode] = useState<'form' | 'confirm-delete'>('form');
   const [updateRoom, update] = useUpdateRoomMutation();
+  const refusal = useRefusal(update.error, { name: roomFieldId('name') });
   const [deleteRoom, removal] = useDeleteRoomMutation();
   const deleteButton = useRef<HTMLButtonElement>(null);
   const confirmHeading = useRef<HTMLHeadingElement>(null);
@@ -112,16 +115,18 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
     <>
       <RoomImagePreview room={room} />
       {/* A new version (after saving elsewhere or a conflict reload) starts a fresh form. */}
-      <RoomForm
-        key={room.version}
-        initialValues={roomToFormValues(room)}
-        submitLabel={t('edit.submit')}
-        isSubmitting={update.isLoading}
-        onSubmit={save}
-        cancelTo="/rooms"
-      >
-        {update.error ? <ErrorBox error={update.error} /> : null}
-      </RoomForm>
+      <RefusalScope refusal={refusal}>
+        <RoomForm
+          key={room.version}
+          initialValues={roomToFormValues(room)}
+          submitLabel={t('edit.submit')}
+          isSubmitting={update.isLoading}
+          onSubmit={save}
+          cancelTo="/rooms"
+        >
+          <ErrorBox refusal={refusal} />
+        </RoomForm>
+      </RefusalScope>
       <RoomServicesForm key={`services-${room.version}`} room={room} />
       <DeleteZone
         headingId="room-delete-heading"

@@ -15,7 +15,9 @@ import {
   type RoomFormValues,
 } from '../utils/room-form-values';
 
-const idOf = (field: RoomField) => `room-${field}`;
+/** The id of a field's control (a refusal of the room's name marks `room-name`). */
+export const roomFieldId = (field: RoomField) => `room-${field}`;
+const idOf = roomFieldId;
 /** The inputs state the contract's limits. */
 const BOUNDS = shapeBounds(RoomInput);
 

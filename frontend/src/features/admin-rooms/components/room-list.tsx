@@ -105,7 +105,7 @@ function Rooms({ rooms }: { rooms: Room[] }) {
           </button>
         </p>
       ) : null}
-      {move.error ? <ErrorBox error={move.error} /> : null}
+      {move.error ? <ErrorBox error={move.error} reveal /> : null}
       <p className="visually-hidden" role="status">
         {announcement}
       </p>

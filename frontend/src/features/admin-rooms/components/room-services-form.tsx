@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { RoomServicesInput } from '@rr/contracts/rooms';
-import { InputField } from '../../../components/form-field';
+import { InputField, RefusalScope } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
+import { useRefusal } from '../../../hooks/use-refusal';
 import { useAppDispatch } from '../../../app/hooks';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
@@ -33,6 +34,7 @@ export function RoomServicesForm({ room }: { room: Room }) {
   const [values, setValues] = useState(() => servicesToFormValues(room));
   const form = useValidatedForm(checkServicesForm, FORM_FIELDS, idOf);
   const [save, saving] = useUpdateRoomServicesMutation();
+  const refusal = useRefusal(saving.error);
 
   const change = (field: ServiceField, value: string) => {
     const next = { ...values, [field]: value };
@@ -56,52 +58,54 @@ export function RoomServicesForm({ room }: { room: Room }) {
     <section className="room-services" aria-labelledby="room-services-heading">
       <h2 id="room-services-heading">{t('services.heading')}</h2>
       <p>{t('services.intro')}</p>
-      <form className="form" noValidate onSubmit={submit}>
-        {saving.error ? <ErrorBox error={saving.error} /> : null}
-        {SERVICE_FIELDS.map((field) => (
+      <RefusalScope refusal={refusal}>
+        <form className="form" noValidate onSubmit={submit}>
+          <ErrorBox refusal={refusal} />
+          {SERVICE_FIELDS.map((field) => (
+            <InputField
+              key={field}
+              id={idOf(field)}
+              type="number"
+              inputMode="numeric"
+              step={1}
+              {...BOUNDS[field]}
+              label={t(`services.${field}`)}
+              hint={t(`services.${field}-hint`)}
+              value={values[field]}
+              error={form.messageOf(field)}
+              required={false}
+              onChange={(event) => change(field, event.target.value)}
+            />
+          ))}
           <InputField
-            key={field}
-            id={idOf(field)}
+            id={idOf(DOMAINS_FIELD)}
+            label={t(`services.${DOMAINS_FIELD}`)}
+            hint={t(`services.${DOMAINS_FIELD}-hint`)}
+            value={values[DOMAINS_FIELD] ?? ''}
+            error={form.messageOf(DOMAINS_FIELD)}
+            required={false}
+            onChange={(event) => change(DOMAINS_FIELD, event.target.value)}
+          />
+          <InputField
+            id={idOf(CONFIRM_FIELD)}
             type="number"
             inputMode="numeric"
             step={1}
-            {...BOUNDS[field]}
-            label={t(`services.${field}`)}
-            hint={t(`services.${field}-hint`)}
-            value={values[field]}
-            error={form.messageOf(field)}
+            {...BOUNDS[CONFIRM_FIELD]}
+            label={t(`services.${CONFIRM_FIELD}`)}
+            hint={t(`services.${CONFIRM_FIELD}-hint`)}
+            value={values[CONFIRM_FIELD] ?? ''}
+            error={form.messageOf(CONFIRM_FIELD)}
             required={false}
-            onChange={(event) => change(field, event.target.value)}
+            onChange={(event) => change(CONFIRM_FIELD, event.target.value)}
           />
-        ))}
-        <InputField
-          id={idOf(DOMAINS_FIELD)}
-          label={t(`services.${DOMAINS_FIELD}`)}
-          hint={t(`services.${DOMAINS_FIELD}-hint`)}
-          value={values[DOMAINS_FIELD] ?? ''}
-          error={form.messageOf(DOMAINS_FIELD)}
-          required={false}
-          onChange={(event) => change(DOMAINS_FIELD, event.target.value)}
-        />
-        <InputField
-          id={idOf(CONFIRM_FIELD)}
-          type="number"
-          inputMode="numeric"
-          step={1}
-          {...BOUNDS[CONFIRM_FIELD]}
-          label={t(`services.${CONFIRM_FIELD}`)}
-          hint={t(`services.${CONFIRM_FIELD}-hint`)}
-          value={values[CONFIRM_FIELD] ?? ''}
-          error={form.messageOf(CONFIRM_FIELD)}
-          required={false}
-          onChange={(event) => change(CONFIRM_FIELD, event.target.value)}
-        />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={saving.isLoading}>
-            {t('services.submit')}
-          </button>
-        </div>
-      </form>
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={saving.isLoading}>
+              {t('services.submit')}
+            </button>
+          </div>
+        </form>
+      </RefusalScope>
     </section>
   );
 }

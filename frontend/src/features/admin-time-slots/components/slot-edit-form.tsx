@@ -5,7 +5,8 @@ import { inputBounds } from '@rr/contracts/bounds';
 import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
-import { InputField, RequiredHint } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
+import { InputField, RefusalScope, RequiredHint } from '../../../components/form-field';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate } from '../../../lib/dates';
@@ -34,6 +35,7 @@ export function useSlotEdit(slot: AdminTimeSlot, backTo: string) {
   const [values, setValues] = useState<EditFormValues>(() => slotToEditValues(slot));
   const [updateSlot, update] = useUpdateTimeSlotMutation();
   const form = useValidatedForm(checkEditForm, EDIT_FIELDS, idOf);
+  const refusal = useRefusal(update.error, { startTime: idOf('startTime') });
   const key = { roomId: slot.roomId, timeSlotId: slot.id };
 
   const change = (field: EditField, value: string) => {
@@ -55,12 +57,12 @@ export function useSlotEdit(slot: AdminTimeSlot, backTo: string) {
     await navigate(backTo);
   };
 
-  return { values, change, save, update, form };
+  return { values, change, save, update, form, refusal };
 }
 
 /** The slot's times and capacity. */
 export function SlotEditForm({
-  edit: { values, change, save, update, form },
+  edit: { values, change, save, update, form, refusal },
   backTo,
 }: {
   edit: ReturnType<typeof useSlotEdit>;
@@ -68,49 +70,51 @@ export function SlotEditForm({
 }) {
   const { t } = useTranslation('admin-time-slots');
   return (
-    <form className="form" noValidate onSubmit={save}>
-      <RequiredHint />
-      {update.error ? <ErrorBox error={update.error} /> : null}
-      <div className="field-row">
+    <RefusalScope refusal={refusal}>
+      <form className="form" noValidate onSubmit={save}>
+        <RequiredHint />
+        <ErrorBox refusal={refusal} />
+        <div className="field-row">
+          <InputField
+            id={idOf('startTime')}
+            type="time"
+            label={t('form.start-time')}
+            required
+            value={values.startTime}
+            error={form.messageOf('startTime')}
+            onChange={(event) => change('startTime', event.target.value)}
+          />
+          <InputField
+            id={idOf('endTime')}
+            type="time"
+            label={t('form.end-time')}
+            required
+            value={values.endTime}
+            error={form.messageOf('endTime')}
+            onChange={(event) => change('endTime', event.target.value)}
+          />
+        </div>
         <InputField
-          id={idOf('startTime')}
-          type="time"
-          label={t('form.start-time')}
+          id={idOf('capacity')}
+          type="number"
+          inputMode="numeric"
+          step={1}
+          {...CAPACITY_BOUNDS}
+          label={t('form.capacity')}
           required
-          value={values.startTime}
-          error={form.messageOf('startTime')}
-          onChange={(event) => change('startTime', event.target.value)}
+          value={values.capacity}
+          error={form.messageOf('capacity')}
+          onChange={(event) => change('capacity', event.target.value)}
         />
-        <InputField
-          id={idOf('endTime')}
-          type="time"
-          label={t('form.end-time')}
-          required
-          value={values.endTime}
-          error={form.messageOf('endTime')}
-          onChange={(event) => change('endTime', event.target.value)}
-        />
-      </div>
-      <InputField
-        id={idOf('capacity')}
-        type="number"
-        inputMode="numeric"
-        step={1}
-        {...CAPACITY_BOUNDS}
-        label={t('form.capacity')}
-        required
-        value={values.capacity}
-        error={form.messageOf('capacity')}
-        onChange={(event) => change('capacity', event.target.value)}
-      />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={update.isLoading}>
-          {t('edit.submit')}
-        </button>
-        <Link className="button button--secondary" to={backTo}>
-          {t('form.cancel')}
-        </Link>
-      </div>
-    </form>
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={update.isLoading}>
+            {t('edit.submit')}
+          </button>
+          <Link className="button button--secondary" to={backTo}>
+            {t('form.cancel')}
+          </Link>
+        </div>
+      </form>
+    </RefusalScope>
   );
 }

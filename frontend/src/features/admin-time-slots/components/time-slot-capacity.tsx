@@ -4,7 +4,8 @@ import { inputBounds } from '@rr/contracts/bounds';
 import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
-import { InputField, RequiredHint } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
+import { InputField, RefusalScope, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
@@ -70,6 +71,7 @@ function CapacityForm({
   const [values, setValues] = useState(initialValues);
   const [updateCapacity, { isLoading, error }] = useUpdateTimeSlotCapacityMutation();
   const form = useValidatedForm(checkCapacityForm, CAPACITY_FIELDS, idOf);
+  const refusal = useRefusal(error);
 
   const change = (field: CapacityField, value: string) => {
     const next = { ...values, [field]: value };
@@ -117,37 +119,39 @@ function CapacityForm({
   });
 
   return (
-    <form className="form" noValidate onSubmit={submit}>
-      <RequiredHint />
-      {error ? <ErrorBox error={error} /> : null}
-      <div className="field-row">
-        <InputField {...field('fromDate')} type="date" label={t('capacity.from')} />
+    <RefusalScope refusal={refusal}>
+      <form className="form" noValidate onSubmit={submit}>
+        <RequiredHint />
+        <ErrorBox refusal={refusal} />
+        <div className="field-row">
+          <InputField {...field('fromDate')} type="date" label={t('capacity.from')} />
+          <InputField
+            {...field('untilDate')}
+            type="date"
+            min={values.fromDate || undefined}
+            label={t('capacity.until')}
+          />
+        </div>
         <InputField
-          {...field('untilDate')}
-          type="date"
-          min={values.fromDate || undefined}
-          label={t('capacity.until')}
+          {...field('capacity')}
+          type="number"
+          inputMode="numeric"
+          step={1}
+          {...CAPACITY_BOUNDS}
+          label={t('form.capacity')}
         />
-      </div>
-      <InputField
-        {...field('capacity')}
-        type="number"
-        inputMode="numeric"
-        step={1}
-        {...CAPACITY_BOUNDS}
-        label={t('form.capacity')}
-      />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={isLoading}>
-          {t('capacity.submit')}
-        </button>
-        <Link
-          className="button button--secondary"
-          to={calendarPathAt(roomId, initialValues.fromDate)}
-        >
-          {t('form.cancel')}
-        </Link>
-      </div>
-    </form>
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={isLoading}>
+            {t('capacity.submit')}
+          </button>
+          <Link
+            className="button button--secondary"
+            to={calendarPathAt(roomId, initialValues.fromDate)}
+          >
+            {t('form.cancel')}
+          </Link>
+        </div>
+      </form>
+    </RefusalScope>
   );
 }

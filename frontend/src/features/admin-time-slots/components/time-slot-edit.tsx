@@ -178,7 +178,7 @@ function SlotWaitlist({ slot }: { slot: AdminTimeSlot }) {
   return (
     <section aria-labelledby="slot-waitlist-heading">
       <h2 id="slot-waitlist-heading">{t('waitlist.heading')}</h2>
-      {removal.error ? <ErrorBox error={removal.error} /> : null}
+      {removal.error ? <ErrorBox error={removal.error} reveal /> : null}
       <LoadingContainer data={data} error={error}>
         {({ content }) =>
           content.length === 0 ? (

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorBox } from '../../../components/error-box';
-import { InputField, RequiredHint } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
+import { InputField, RefusalScope, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { SignInInput } from '@rr/contracts/auth';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
@@ -55,6 +56,7 @@ export function SignIn() {
   const { data: ways } = useGetSignInProvidersQuery();
   const [outcome, setOutcome] = useState(providerOutcome);
   const form = useValidatedForm(checkSignIn, FIELDS, idOf);
+  const refusal = useRefusal(error, { password: idOf('password') });
 
   if (outcome === 'no-role' || isNoRole(error)) {
     const back = () => {
@@ -88,8 +90,8 @@ export function SignIn() {
     try {
       await login(credentials).unwrap();
     } catch {
+      // The refusal's message takes focus (hooks/use-refusal.ts); the password is typed anew.
       setValues((current) => ({ ...current, password: '' }));
-      document.getElementById(idOf('password'))?.focus();
     }
   };
 
@@ -114,34 +116,36 @@ export function SignIn() {
           ))}
         </ul>
       ) : null}
-      <form className="form form--narrow" noValidate onSubmit={submit}>
-        <RequiredHint />
-        {error ? <ErrorBox error={error} /> : null}
-        <InputField
-          id={idOf('username')}
-          label={t('sign-in.username')}
-          required
-          autoComplete="username"
-          value={values.username}
-          error={form.messageOf('username')}
-          onChange={(event) => change('username', event.target.value)}
-        />
-        <InputField
-          id={idOf('password')}
-          label={t('sign-in.password')}
-          type="password"
-          required
-          autoComplete="current-password"
-          value={values.password}
-          error={form.messageOf('password')}
-          onChange={(event) => change('password', event.target.value)}
-        />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={isLoading}>
-            {isLoading ? t('sign-in.submitting') : t('sign-in.submit')}
-          </button>
-        </div>
-      </form>
+      <RefusalScope refusal={refusal}>
+        <form className="form form--narrow" noValidate onSubmit={submit}>
+          <RequiredHint />
+          <ErrorBox refusal={refusal} />
+          <InputField
+            id={idOf('username')}
+            label={t('sign-in.username')}
+            required
+            autoComplete="username"
+            value={values.username}
+            error={form.messageOf('username')}
+            onChange={(event) => change('username', event.target.value)}
+          />
+          <InputField
+            id={idOf('password')}
+            label={t('sign-in.password')}
+            type="password"
+            required
+            autoComplete="current-password"
+            value={values.password}
+            error={form.messageOf('password')}
+            onChange={(event) => change('password', event.target.value)}
+          />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={isLoading}>
+              {isLoading ? t('sign-in.submitting') : t('sign-in.submit')}
+            </button>
+          </div>
+        </form>
+      </RefusalScope>
     </Page>
   );
 }

@@ -18,6 +18,8 @@ export type Library = Schemas['Library'];
 /** Joining a full slot's waitlist, and the place in line. */
 export type WaitlistInput = Schemas['WaitlistInput'];
 export type WaitlistEntryAnswer = Schemas['WaitlistEntryAnswer'];
+/** `GET waitlist/{reference}`: the place in line and the slot waited for. */
+export type WaitlistPlace = Schemas['WaitlistPlace'];
 /** `GET rooms/{id}/calendar`: the room's booking window and the range's holidays. */
 export type RoomCalendar = Schemas['RoomCalendar'];
 /** `GET my-bookings/{token}/tickets`: the link's address's booked tickets from today on. */
@@ -45,7 +47,9 @@ const cartPath = (id: string) => `transactions/${enc(id)}`;
 
 /** What a visit reads (settings, room, slots, its calendar) and the cart up to its booking. */
 const cartApi = baseApi
-  .enhanceEndpoints({ addTagTypes: ['Cart', 'VisitorSlots', 'OwnerTickets', 'MyBookings'] })
+  .enhanceEndpoints({
+    addTagTypes: ['Cart', 'VisitorSlots', 'OwnerTickets', 'MyBookings', 'WaitlistPlace'],
+  })
   .injectEndpoints({
     endpoints: (build) => ({
       // The configuration of the server: read once per visit.
@@ -154,12 +158,14 @@ export const bookingApi = cartApi.injectEndpoints({
       }),
     }),
     /** The place in line by the entry's reference (kept in the session: found after a reload). */
-    getWaitlistPlace: build.query<Schemas['WaitlistPlace'], string>({
+    getWaitlistPlace: build.query<WaitlistPlace, string>({
       query: (reference) => `waitlist/${enc(reference)}`,
+      providesTags: (_place, _error, reference) => [{ type: 'WaitlistPlace', id: reference }],
     }),
-    /** Leaves the line by the entry's reference (the joining mail's link). */
+    /** Leaves the line by the entry's reference (the joining mail's link, the place's button). */
     leaveWaitlist: build.mutation<unknown, string>({
       query: (reference) => ({ url: `waitlist/${enc(reference)}`, method: 'DELETE' }),
+      invalidatesTags: (_answer, _error, reference) => [{ type: 'WaitlistPlace', id: reference }],
     }),
     /** Follows an offer's link: the offered seat becomes the first ticket of a new cart. */
     takeOffer: build.mutation<CartAnswer, { timeSlotId: string; offerId: string }>({

@@ -78,7 +78,7 @@ export function CartTickets({
 
   return (
     <>
-      {failure ? <ErrorBox error={failure} /> : null}
+      {failure ? <ErrorBox error={failure} reveal /> : null}
       <TicketList
         tickets={tickets}
         renderExtra={(ticket) => (

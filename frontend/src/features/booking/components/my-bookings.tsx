@@ -5,8 +5,9 @@ import { useConfig } from '../../../app/config-context';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
-import { InputField } from '../../../components/form-field';
+import { InputField, RefusalScope } from '../../../components/form-field';
 import { Page } from '../../../components/page';
+import { useRefusal } from '../../../hooks/use-refusal';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDateTime } from '../../../lib/dates';
@@ -42,6 +43,7 @@ export function MyBookingsRequest() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [send, { error, isLoading }] = useRequestMyBookingsLinkMutation();
   const form = useValidatedForm(checkRequest, FIELDS, () => EMAIL_ID);
+  const refusal = useRefusal(error, { email: EMAIL_ID });
   const sent = useRef<HTMLParagraphElement>(null);
   const request = { email, language: i18n.language };
 
@@ -61,29 +63,31 @@ export function MyBookingsRequest() {
   return (
     <Page title={t('my.title')}>
       <p>{t('my.intro')}</p>
-      <form className="my-bookings__form" noValidate onSubmit={(event) => void submit(event)}>
-        <InputField
-          id={EMAIL_ID}
-          label={t('my.email')}
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          error={form.messageOf('email')}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            form.revalidate({ ...request, email: event.target.value });
-          }}
-        />
-        <button
-          type="submit"
-          className="button button--primary"
-          aria-disabled={isLoading || undefined}
-        >
-          {t(isLoading ? 'my.sending' : 'my.send')}
-        </button>
-      </form>
-      {error ? <ErrorBox error={error} /> : null}
+      <RefusalScope refusal={refusal}>
+        <form className="my-bookings__form" noValidate onSubmit={(event) => void submit(event)}>
+          <InputField
+            id={EMAIL_ID}
+            label={t('my.email')}
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            error={form.messageOf('email')}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              form.revalidate({ ...request, email: event.target.value });
+            }}
+          />
+          <button
+            type="submit"
+            className="button button--primary"
+            aria-disabled={isLoading || undefined}
+          >
+            {t(isLoading ? 'my.sending' : 'my.send')}
+          </button>
+        </form>
+      </RefusalScope>
+      <ErrorBox refusal={refusal} />
       {sentTo ? (
         <p className="notice notice--success" role="status" tabIndex={-1} ref={sent}>
           {t('my.sent', { email: sentTo })}

@@ -1,13 +1,15 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { Fragment, useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   CheckboxField,
   InputField,
+  RefusalScope,
   RequiredHint,
   SelectField,
 } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
+import { useRefusal } from '../../../hooks/use-refusal';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { problemCode } from '../../../lib/error-message';
@@ -61,7 +63,8 @@ export function PersonalDataForm() {
   const [checkEmail, { isLoading: checking }] = useCheckEmailMutation();
   // The refusal of the address itself (docs/product.md#one-person-one-key), shown here rather
   // than at the last step; cleared when the address changes.
-  const [refusal, setRefusal] = useState<unknown>(null);
+  const [refused, setRefusal] = useState<unknown>(null);
+  const refusal = useRefusal(refused, { email: idOf('email') });
 
   // Moving on to this step keeps the cart alive.
   useEffect(() => touch(), [touch]);
@@ -108,55 +111,61 @@ export function PersonalDataForm() {
           </p>
         </div>
       ) : null}
-      {refusal ? <ErrorBox error={refusal} extra={<ContactHint error={refusal} />} /> : null}
-      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
-        <RequiredHint />
-        <SelectField
-          id={idOf('salutation')}
-          label={t('data.salutation')}
-          value={values.salutation}
-          options={SALUTATIONS.map((value) => ({ value, label: t(`data.salutations.${value}`) }))}
-          onChange={(event) => change('salutation', event.target.value as Salutation)}
-        />
-        {TEXT_FIELDS.map((field) => (
-          <InputField
-            key={field}
-            id={idOf(field)}
-            name={field}
-            label={t(`data.${field}`)}
-            type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
-            autoComplete={AUTOCOMPLETE[field]}
-            required={isRequired(field)}
-            hint={field === 'phone' ? t('data.phone-hint') : undefined}
-            value={values[field]}
-            error={form.messageOf(field)}
-            onChange={(event) => change(field, event.target.value)}
+      <RefusalScope refusal={refusal}>
+        <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+          <RequiredHint />
+          <SelectField
+            id={idOf('salutation')}
+            label={t('data.salutation')}
+            value={values.salutation}
+            options={SALUTATIONS.map((value) => ({ value, label: t(`data.salutations.${value}`) }))}
+            onChange={(event) => change('salutation', event.target.value as Salutation)}
           />
-        ))}
-        <CheckboxField
-          id={idOf('accessibility')}
-          label={t('data.accessibility')}
-          checked={values.accessibility}
-          onChange={(event) => change('accessibility', event.target.checked)}
-        />
-        <div className="form__actions">
-          {expired ? (
-            // The cart is gone: no way on to a summary without tickets; the data stays for later.
-            <Link className="button button--primary" to="/">
-              {t('cart.choose-room')}
-            </Link>
-          ) : (
-            <>
-              <button type="submit" className="button button--primary">
-                {t('data.next')}
-              </button>
-              <Link className="button button--secondary" to="/your-reservations">
-                {t('data.back')}
+          {TEXT_FIELDS.map((field) => (
+            <Fragment key={field}>
+              <InputField
+                id={idOf(field)}
+                name={field}
+                label={t(`data.${field}`)}
+                type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
+                autoComplete={AUTOCOMPLETE[field]}
+                required={isRequired(field)}
+                hint={field === 'phone' ? t('data.phone-hint') : undefined}
+                value={values[field]}
+                error={form.messageOf(field)}
+                onChange={(event) => change(field, event.target.value)}
+              />
+              {field === 'email' ? (
+                // The refusal of the address, below the address, so that both are in sight.
+                <ErrorBox refusal={refusal} extra={<ContactHint error={refused} />} />
+              ) : null}
+            </Fragment>
+          ))}
+          <CheckboxField
+            id={idOf('accessibility')}
+            label={t('data.accessibility')}
+            checked={values.accessibility}
+            onChange={(event) => change('accessibility', event.target.checked)}
+          />
+          <div className="form__actions">
+            {expired ? (
+              // The cart is gone: no way on to a summary without tickets; the data stays for later.
+              <Link className="button button--primary" to="/">
+                {t('cart.choose-room')}
               </Link>
-            </>
-          )}
-        </div>
-      </form>
+            ) : (
+              <>
+                <button type="submit" className="button button--primary">
+                  {t('data.next')}
+                </button>
+                <Link className="button button--secondary" to="/your-reservations">
+                  {t('data.back')}
+                </Link>
+              </>
+            )}
+          </div>
+        </form>
+      </RefusalScope>
     </Page>
   );
 }

@@ -72,7 +72,7 @@ function ConfirmBooking({
             {t('confirmation.confirm-by', { at: formatDateMinute(new Date(deadline)) })}
           </strong>
         </p>
-        {error ? <ErrorBox error={error} /> : null}
+        {error ? <ErrorBox error={error} reveal /> : null}
         {token ? (
           <button
             type="button"

@@ -232,7 +232,7 @@ export function RoomBooking() {
         pending={pending}
         onBook={(dialog) => void book(slot, dialog)}
       />
-      {failure?.slotId === slot.id ? <ErrorBox error={failure.error} /> : null}
+      {failure?.slotId === slot.id ? <ErrorBox error={failure.error} reveal /> : null}
     </>
   );
 

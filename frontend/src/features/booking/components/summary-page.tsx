@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
 import { Page } from '../../../components/page';
+import { useRevealOnShow } from '../../../hooks/use-refusal';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatLongDate } from '../../../lib/dates';
 import { errorMessageKeys, errorMessageParams, problemCode } from '../../../lib/error-message';
@@ -23,6 +24,8 @@ function useBookWithData() {
   const { transactionId, personalData, touch, touchSettled, finishBooking } = useBooking();
   const [bookCart, { isLoading }] = useBookCartMutation();
   const [failure, setFailure] = useState<unknown>(null);
+  const failureBox = useRef<HTMLDivElement>(null);
+  useRevealOnShow(failureBox, failure);
   const navigate = useNavigate();
   // Set while a booking waits for the touch in flight, before the mutation's own isLoading.
   const booking = useRef(false);
@@ -135,7 +138,7 @@ export function SummaryPage() {
                 <Link to="/your-personal-data">{t('summary.change-data')}</Link>
               </p>
               {failure ? (
-                <div className="error-box" role="alert">
+                <div className="error-box" role="alert" tabIndex={-1} ref={failureBox}>
                   <p className="error-box__message">{t('summary.failed')}</p>
                   <p>{te(keys, errorMessageParams(failure))}</p>
                   <ContactHint error={failure} />

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { WaitlistInput } from '@rr/contracts/waitlist';
 import { ErrorBox } from '../../../components/error-box';
-import { InputField } from '../../../components/form-field';
+import { InputField, RefusalScope } from '../../../components/form-field';
+import { useRefusal } from '../../../hooks/use-refusal';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formCheck } from '../../../lib/form-check';
@@ -32,11 +34,13 @@ export function WaitlistJoin({
   time: string;
 }) {
   const { t, i18n } = useTranslation('booking');
+  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [email, setEmail] = useState('');
   const [join, { data, error, isLoading }] = useJoinWaitlistMutation();
   const id = `waitlist-${timeSlotId}`;
   const form = useValidatedForm(checkJoin, FIELDS, () => id);
+  const refusal = useRefusal(error, { email: id });
   const done = useRef<HTMLParagraphElement>(null);
   const request = { email, language: i18n.language };
   // The entry's reference, kept like the cart's id: after a reload the place is asked again.
@@ -53,11 +57,22 @@ export function WaitlistJoin({
     } else if (open) document.getElementById(id)?.focus();
   }, [data, open, id, storageKey]);
 
-  if (position) {
+  if (position && reference) {
     return (
-      <p className="waitlist__done" role="status" tabIndex={-1} ref={done}>
-        {t('waitlist.joined', { position, count: offerMinutes })}
-      </p>
+      <div className="waitlist__done">
+        <p role="status" tabIndex={-1} ref={done}>
+          {t('waitlist.joined', { position, count: offerMinutes })}
+        </p>
+        {/* The way out beside the place: the leave page leaves and names the slot left. */}
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => void navigate(`/waitlist-leave/${encodeURIComponent(reference)}`)}
+        >
+          {t('leave.button')}
+          <span className="visually-hidden"> {time}</span>
+        </button>
+      </div>
     );
   }
 
@@ -68,31 +83,33 @@ export function WaitlistJoin({
   };
 
   return open ? (
-    <form className="waitlist" noValidate onSubmit={submit}>
-      <p>{t('waitlist.intro', { count: offerMinutes })}</p>
-      <InputField
-        id={id}
-        label={t('waitlist.email')}
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        error={form.messageOf('email')}
-        onChange={(event) => {
-          setEmail(event.target.value);
-          form.revalidate({ ...request, email: event.target.value });
-        }}
-      />
-      <button
-        type="submit"
-        className="button button--primary"
-        aria-disabled={isLoading || undefined}
-      >
-        {t(isLoading ? 'waitlist.joining' : 'waitlist.join')}
-        <span className="visually-hidden"> {time}</span>
-      </button>
-      {error ? <ErrorBox error={error} extra={<ContactHint error={error} />} /> : null}
-    </form>
+    <RefusalScope refusal={refusal}>
+      <form className="waitlist" noValidate onSubmit={submit}>
+        <p>{t('waitlist.intro', { count: offerMinutes })}</p>
+        <InputField
+          id={id}
+          label={t('waitlist.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          error={form.messageOf('email')}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            form.revalidate({ ...request, email: event.target.value });
+          }}
+        />
+        <button
+          type="submit"
+          className="button button--primary"
+          aria-disabled={isLoading || undefined}
+        >
+          {t(isLoading ? 'waitlist.joining' : 'waitlist.join')}
+          <span className="visually-hidden"> {time}</span>
+        </button>
+        <ErrorBox refusal={refusal} extra={<ContactHint error={error} />} />
+      </form>
+    </RefusalScope>
   ) : (
     <button type="button" className="button button--secondary" onClick={() => setOpen(true)}>
       {t('waitlist.join')}

@@ -3,7 +3,9 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { useLeaveWaitlistMutation } from '../api/booking-api';
+import { formatLongDate, formatTimeRange } from '../../../lib/dates';
+import { readSession, removeSession, SESSION_KEYS } from '../../../lib/session-storage';
+import { useGetWaitlistPlaceQuery, useLeaveWaitlistMutation } from '../api/booking-api';
 import { useBooking } from './booking-context';
 
 /**
@@ -50,19 +52,49 @@ export function WaitlistOffer() {
 }
 
 /**
- * Route `/waitlist-leave/:reference`, the link of the joining mail: leaves the line (a second
- * visit changes nothing) and says so; an unknown link finds no entry.
+ * Route `/waitlist-leave/:reference`, the link of the joining mail and the way out from the place
+ * in line: leaves the line (a second visit changes nothing) and names the slot left (room, date and
+ * times, the library's); an unknown link finds no entry. The place kept for the slot's page is
+ * forgotten, so that page offers joining again.
  */
 export function WaitlistLeave() {
-  const { t } = useTranslation('booking');
+  const { t, i18n } = useTranslation('booking');
   const { reference = '' } = useParams();
   const [leave, { isSuccess, error }] = useLeaveWaitlistMutation();
+  const place = useGetWaitlistPlaceQuery(reference, { skip: !isSuccess });
+  const slot = place.data?.slot;
+  const done = useRef<HTMLParagraphElement>(null);
   useEffect(() => void leave(reference), [reference, leave]);
+  useEffect(() => {
+    const timeSlotId = place.data?.timeSlotId;
+    if (timeSlotId && readSession(SESSION_KEYS.waitlist + timeSlotId) === reference)
+      removeSession(SESSION_KEYS.waitlist + timeSlotId);
+  }, [place.data, reference]);
+  const named = isSuccess && (slot !== undefined || place.isError);
+  useEffect(() => {
+    if (named) done.current?.focus();
+  }, [named]);
   return (
     <Page title={t('leave.title')}>
       {error ? <ErrorBox error={error} /> : null}
-      {isSuccess ? <p role="status">{t('leave.done')}</p> : null}
-      <Link to="/">{t('offer.choose-room')}</Link>
+      {named ? (
+        <p role="status" tabIndex={-1} ref={done}>
+          {slot
+            ? t('leave.done-slot', {
+                room: slot.roomName,
+                date: formatLongDate(slot.date, i18n.language),
+                time: formatTimeRange(slot.startTime, slot.endTime),
+              })
+            : t('leave.done')}
+        </p>
+      ) : error ? null : (
+        <p className="loading" role="status">
+          {t('leave.leaving')}
+        </p>
+      )}
+      <p>
+        <Link to="/">{t('offer.choose-room')}</Link>
+      </p>
     </Page>
   );
 }

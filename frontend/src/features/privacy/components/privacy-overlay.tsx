@@ -13,14 +13,49 @@ export function isPrivacyAccepted(): boolean {
 const CHECKBOX_ID = 'privacy-accept';
 
 /**
+ * The way to more about privacy: the configured address, or without one the privacy text itself
+ * (a link to the notice would lead nowhere); `privacy.details` can be overridden.
+ */
+function PrivacyInfo() {
+  const { t } = useTranslation('privacy');
+  const { faqUrl, privacyUrl } = useConfig();
+  const infoUrl = privacyUrl || faqUrl;
+  return infoUrl ? (
+    <p>
+      <ExternalLink href={infoUrl} newWindow>
+        {t('info-link')}
+      </ExternalLink>
+    </p>
+  ) : (
+    <details className="privacy-details">
+      <summary>{t('info-link')}</summary>
+      <p>{t('details')}</p>
+    </details>
+  );
+}
+
+/**
+ * The privacy notice beside a page reached from a mail's link (docs/product.md#visitor-screens):
+ * it informs and blocks nothing, since such a page (a booking's tickets, leaving a waitlist) asks
+ * for no consent to show what the mail refers to.
+ */
+export function PrivacyNote() {
+  const { t } = useTranslation('privacy');
+  return (
+    <aside className="privacy-note" aria-label={t('title')}>
+      <p>{t('text')}</p>
+      <PrivacyInfo />
+    </aside>
+  );
+}
+
+/**
  * The privacy notice shown to visitors before anything else (docs/product.md#screens). It is the only
  * content of the page, so it is a dialog that takes focus on open and cannot be dismissed
  * without confirming. Acceptance lasts for the browser session.
  */
 export function PrivacyOverlay({ onAccept }: { onAccept: () => void }) {
   const { t } = useTranslation('privacy');
-  const { faqUrl, privacyUrl } = useConfig();
-  const infoUrl = privacyUrl || faqUrl;
   const [checked, setChecked] = useState(false);
   const [showError, setShowError] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -54,21 +89,7 @@ export function PrivacyOverlay({ onAccept }: { onAccept: () => void }) {
           {t('title')}
         </h1>
         <p id="privacy-text">{t('text')}</p>
-        <p>
-          {infoUrl ? (
-            <ExternalLink href={infoUrl} newWindow>
-              {t('info-link')}
-            </ExternalLink>
-          ) : null}
-        </p>
-        {infoUrl ? null : (
-          // Without an address the notice shows the privacy text itself (a link to
-          // the notice would lead nowhere); `privacy.details` can be overridden.
-          <details className="privacy-details">
-            <summary>{t('info-link')}</summary>
-            <p>{t('details')}</p>
-          </details>
-        )}
+        <PrivacyInfo />
         <form noValidate onSubmit={confirm}>
           <CheckboxField
             id={CHECKBOX_ID}
