@@ -70,6 +70,8 @@ export function SummaryPage() {
   const { language } = useConfig();
   const { tickets, cartLoading, personalData, settings } = useBooking();
   const { book, isLoading, failure } = useBookWithData();
+  const failureBox = useRef<HTMLDivElement>(null);
+  useRevealOnShow(failureBox, failure);
 
   const fields = failure ? invalidFields(failure) : [];
   const keys = failure ? errorMessageKeys(failure) : [];
