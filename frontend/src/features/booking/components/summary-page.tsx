@@ -24,8 +24,6 @@ function useBookWithData() {
   const { transactionId, personalData, touch, touchSettled, finishBooking } = useBooking();
   const [bookCart, { isLoading }] = useBookCartMutation();
   const [failure, setFailure] = useState<unknown>(null);
-  const failureBox = useRef<HTMLDivElement>(null);
-  useRevealOnShow(failureBox, failure);
   const navigate = useNavigate();
   // Set while a booking waits for the touch in flight, before the mutation's own isLoading.
   const booking = useRef(false);
