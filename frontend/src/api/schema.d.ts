@@ -7321,7 +7321,18 @@ export interface components {
             noShowCount: number;
             confirmBy?: string | null;
             unconfirmed?: boolean;
+            cancellation?: components["schemas"]["TicketCancellation"];
         };
+        TicketCancellation: {
+            /** @enum {string} */
+            by: "visitor" | "library" | "closure" | "moved";
+            reason: string | null;
+            movedTo: {
+                date: string;
+                startTime: string;
+                endTime: string;
+            } | null;
+        } | null;
         MyBookings: {
             expiresAt: string;
             tickets: components["schemas"]["Ticket"][];
