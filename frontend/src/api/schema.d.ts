@@ -6787,6 +6787,7 @@ export interface components {
                 startUrl: string;
             }[];
             directory: boolean;
+            passwordSignIn?: boolean;
         };
         StaffAccount: {
             username: string;
