@@ -124,8 +124,12 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
       <td data-label={label('email')} className="reservation-table__email">
         {ticket.email ? <EmailText email={ticket.email} /> : null}
       </td>
-      <td data-label={label('date')} className="data-table__nowrap">
-        {formatDate(ticket.date)} {formatTimeRange(ticket.startTime, ticket.endTime)}
+      <td data-label={label('date')}>
+        {/* The date and the time each on one line; between them the cell may wrap. */}
+        <span className="data-table__nowrap">{formatDate(ticket.date)}</span>{' '}
+        <span className="data-table__nowrap">
+          {formatTimeRange(ticket.startTime, ticket.endTime)}
+        </span>
       </td>
       <td data-label={t('ticket.booking-number')} className="data-table__nowrap">
         {ticket.bookingNumber}
