@@ -63,7 +63,7 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
   const limiter = new SignInLimitStore(pool, options.clock, options.signInLimits);
   return [
     ...passwordSignInRoutes(ctx, limiter, providers.ldap),
-    ...sessionRoutes(providers),
+    ...sessionRoutes(providers, ctx.policy),
     ...(providers.oidc ? oidcRoutes(ctx, providers.oidc) : []),
     ...(providers.saml ? samlRoutes(ctx, providers.saml) : []),
     ...staffAccountRoutes(pool, records),

@@ -1,9 +1,15 @@
 import type { Request } from 'express';
-import { defineRoute, problems, type RouteDef, z } from '@rr/platform';
+import { defineRoute, type RouteDef, z } from '@rr/platform';
 import { ProviderUnavailable, type OidcProvider } from './oidc-sign-in.ts';
 import { saveSession } from './sessions.ts';
 import { finishCampusSignIn, type SignInContext } from './sign-in-context.ts';
-import { invalidReturnTo, origin, SIGN_IN_REFUSED, staffReturnPath } from './staff-return-path.ts';
+import {
+  invalidReturnTo,
+  origin,
+  providerUnavailablePath,
+  SIGN_IN_REFUSED,
+  staffReturnPath,
+} from './staff-return-path.ts';
 
 /** Stores the session, whether or not that works: the browser is sent on either way. */
 const trySaveSession = (req: Request) => saveSession(req).catch(() => undefined);
@@ -20,7 +26,12 @@ export function oidcRoutes(ctx: SignInContext, provider: OidcProvider): RouteDef
       tags: ['auth'],
       access: 'public',
       query: z.object({ returnTo: z.string().max(2000).optional() }),
-      responses: { 302: { description: "To the provider's sign-in page" } },
+      responses: {
+        302: {
+          description:
+            "To the provider's sign-in page; when the provider does not answer, back to the staff app (`?signIn=unavailable-oidc`)",
+        },
+      },
       handler: async ({ query, req, res }) => {
         const returnTo = staffReturnPath(query.returnTo ?? '/admin/');
         if (returnTo === null) throw invalidReturnTo();
@@ -28,8 +39,12 @@ export function oidcRoutes(ctx: SignInContext, provider: OidcProvider): RouteDef
         try {
           started = await provider.start(redirectUri(req), returnTo);
         } catch (err) {
-          if (err instanceof ProviderUnavailable) throw problems.unavailable();
-          throw err;
+          if (!(err instanceof ProviderUnavailable)) throw err;
+          // A person's browser is on its way to sign in: the staff app says what to do.
+          ctx.logger?.warn({ err: err.message }, 'OpenID provider unavailable');
+          res.setHeader('Cache-Control', 'no-store');
+          res.redirect(302, providerUnavailablePath(returnTo, 'oidc'));
+          return;
         }
         req.session.oidcPending = started.pending;
         await saveSession(req);
@@ -59,8 +74,10 @@ export function oidcRoutes(ctx: SignInContext, provider: OidcProvider): RouteDef
         try {
           identity = await provider.finish(callbackUrl, redirectUri(req), pending);
         } catch (err) {
-          if (err instanceof ProviderUnavailable) throw problems.unavailable();
-          throw err;
+          if (!(err instanceof ProviderUnavailable)) throw err;
+          ctx.logger?.warn({ err: err.message }, 'OpenID provider unavailable');
+          res.redirect(302, providerUnavailablePath(pending.returnTo, 'oidc'));
+          return;
         }
         await finishCampusSignIn(ctx, req, res, 'oidc', identity, pending.returnTo, () =>
           trySaveSession(req),

@@ -43,6 +43,13 @@ export interface OidcIdentity {
   idToken?: string;
 }
 
+/** Whether a request failed for want of an answer (no connection, a timeout), not by the answer. */
+const unreachable = (err: unknown): boolean =>
+  err instanceof Error &&
+  (err.name === 'TimeoutError' ||
+    err.name === 'AbortError' ||
+    (err instanceof TypeError && err.message === 'fetch failed'));
+
 /** The provider could not be asked (discovery or its endpoints down). */
 export class ProviderUnavailable extends Error {
   override name = 'ProviderUnavailable';
@@ -161,6 +168,9 @@ export class OidcProvider {
         { redirect_uri: redirectUri },
       );
     } catch (err) {
+      // The provider went away between the browser's visit and the code's exchange.
+      if (unreachable(err))
+        throw new ProviderUnavailable(`OpenID token endpoint: ${(err as Error).message}`);
       return err instanceof Error ? err : new Error(String(err));
     }
     const claims: Record<string, unknown> = { ...tokens.claims() };

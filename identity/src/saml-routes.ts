@@ -1,15 +1,10 @@
-import { defineRoute, problems, type RouteDef, z } from '@rr/platform';
+import { defineRoute, type RouteDef, z } from '@rr/platform';
 import { IdentityProviderUnavailable, type SamlServiceProvider } from './saml-sign-in.ts';
 import { finishCampusSignIn, type SignInContext } from './sign-in-context.ts';
-import { invalidReturnTo, staffReturnPath } from './staff-return-path.ts';
+import { invalidReturnTo, providerUnavailablePath, staffReturnPath } from './staff-return-path.ts';
 
 /** The path the SAML identity provider posts its answer to (a form post, no XHR header). */
 export const SAML_ACS_PATH = '/auth/saml/acs';
-
-const unavailable = (err: unknown) => {
-  if (err instanceof IdentityProviderUnavailable) return problems.unavailable();
-  return err;
-};
 
 /**
  * Sign-in with the SAML identity provider (SAML_IDP_METADATA): off to the provider, this service
@@ -24,17 +19,26 @@ export function samlRoutes(ctx: SignInContext, provider: SamlServiceProvider): R
       tags: ['auth'],
       access: 'public',
       query: z.object({ returnTo: z.string().max(2000).optional() }),
-      responses: { 302: { description: "To the identity provider's sign-in page" } },
+      responses: {
+        302: {
+          description:
+            "To the identity provider's sign-in page; when it does not answer, back to the staff app (`?signIn=unavailable-saml`)",
+        },
+      },
       handler: async ({ query, res }) => {
         const returnTo = staffReturnPath(query.returnTo ?? '/admin/');
         if (returnTo === null) throw invalidReturnTo();
         let url: string;
+        res.setHeader('Cache-Control', 'no-store');
         try {
           url = await provider.start(returnTo);
         } catch (err) {
-          throw unavailable(err);
+          if (!(err instanceof IdentityProviderUnavailable)) throw err;
+          // A person's browser is on its way to sign in: the staff app says what to do.
+          ctx.logger?.warn({ err: err.message }, 'SAML identity provider unavailable');
+          res.redirect(302, providerUnavailablePath(returnTo, 'saml'));
+          return;
         }
-        res.setHeader('Cache-Control', 'no-store');
         res.redirect(302, url);
       },
     }),
@@ -66,14 +70,17 @@ export function samlRoutes(ctx: SignInContext, provider: SamlServiceProvider): R
       responses: { 302: { description: 'To the staff app' } },
       handler: async ({ body, req, res }) => {
         res.setHeader('Cache-Control', 'no-store');
+        // RelayState came back through the browser: only a path of the staff app is followed.
+        const returnTo = staffReturnPath(body.RelayState ?? '') ?? '/admin/';
         let identity;
         try {
           identity = await provider.finish(body.SAMLResponse);
         } catch (err) {
-          throw unavailable(err);
+          if (!(err instanceof IdentityProviderUnavailable)) throw err;
+          ctx.logger?.warn({ err: err.message }, 'SAML identity provider unavailable');
+          res.redirect(302, providerUnavailablePath(returnTo, 'saml'));
+          return;
         }
-        // RelayState came back through the browser: only a path of the staff app is followed.
-        const returnTo = staffReturnPath(body.RelayState ?? '') ?? '/admin/';
         await finishCampusSignIn(ctx, req, res, 'saml', identity, returnTo);
       },
     }),

@@ -3,6 +3,7 @@ import type { LdapDirectory } from './ldap-sign-in.ts';
 import type { OidcProvider } from './oidc-sign-in.ts';
 import type { SamlServiceProvider } from './saml-sign-in.ts';
 import { SESSION_COOKIE } from './sessions.ts';
+import type { StaffSignInPolicy } from './staff-sso.ts';
 import { origin } from './staff-return-path.ts';
 import { UserSchema } from './user-schema.ts';
 
@@ -23,11 +24,19 @@ const SignInProvidersSchema = z
       }),
     ),
     directory: z.boolean(),
+    /**
+     * Whether the form signs in with a password for everyone (local accounts, or the directory);
+     * false: only the break-glass accounts. Optional in the schema only for older clients.
+     */
+    passwordSignIn: z.boolean().optional(),
   })
   .openapi('SignInProviders');
 
 /** The session of the signed-in: who it is, how to sign in, signing out. */
-export function sessionRoutes({ ldap, oidc, saml }: IdentityProviders): RouteDef[] {
+export function sessionRoutes(
+  { ldap, oidc, saml }: IdentityProviders,
+  policy: Pick<StaffSignInPolicy, 'localSignIn'>,
+): RouteDef[] {
   return [
     defineRoute({
       method: 'post',
@@ -82,6 +91,7 @@ export function sessionRoutes({ ldap, oidc, saml }: IdentityProviders): RouteDef
                 : []),
             ],
             directory: ldap !== null,
+            passwordSignIn: policy.localSignIn || ldap !== null,
           },
         }),
     }),

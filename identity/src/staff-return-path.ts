@@ -28,6 +28,17 @@ export const invalidReturnTo = () =>
     { field: 'returnTo', rule: 'staff_path', message: 'must be a path of the staff app' },
   ]);
 
+/**
+ * Where the staff app says that the identity provider did not answer (`?signIn=unavailable-oidc`
+ * or `-saml`): the page the sign-in was to return to, whose sign-in page explains what to do
+ * instead of an error of the API.
+ */
+export function providerUnavailablePath(returnTo: string, provider: 'oidc' | 'saml'): string {
+  const url = new URL(staffReturnPath(returnTo) ?? '/admin/', 'http://staff.invalid');
+  url.searchParams.set('signIn', `unavailable-${provider}`);
+  return url.pathname + url.search + url.hash;
+}
+
 /** Where the staff app shows a refused campus sign-in: no role, or the provider's answer refused. */
 export const SIGN_IN_REFUSED = {
   noRole: '/admin/?signIn=no-role',

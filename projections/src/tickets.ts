@@ -9,7 +9,7 @@ import {
   type Step,
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
-import { actorName, applyTicketsBatch, cartOf } from './tickets/batch.ts';
+import { actorName, applyTicketsBatch, cartOf, ticketCancellation } from './tickets/batch.ts';
 
 /** A ticket's change at the instant the log recorded (a rebuild writes the same). */
 const setTicket =
@@ -101,9 +101,14 @@ const tickets = handlersFor(transactionStream, timeSlotStream).with<PoolClient, 
       ],
     );
   },
-  TicketCancelled: setTicket(
-    `UPDATE rm_tickets SET status = 'CANCELLED', cancelled_at = $2 WHERE id = $1`,
-  ),
+  async TicketCancelled(e, client) {
+    const why = ticketCancellation(e);
+    await client.query(
+      `UPDATE rm_tickets SET status = 'CANCELLED', cancelled_at = $2, cancelled_by = $3,
+              cancel_reason = $4, moved_to = $5 WHERE id = $1`,
+      [e.data.ticketId, e.createdAt, why.cancelled_by, why.cancel_reason, why.moved_to],
+    );
+  },
   // Check-in, its undo, and the no-show release (status INVALID, flagged).
   async TicketCheckedIn(e, client) {
     await client.query(

@@ -11,6 +11,15 @@ import {
 import type { QueryDeps } from './deps.ts';
 import { TimeSlot, visitorSlots } from './timeslots.ts';
 
+export const TicketCancellation = z
+  .object({
+    by: z.enum(['visitor', 'library', 'closure', 'moved']),
+    reason: z.string().nullable(),
+    movedTo: z.object({ date: z.string(), startTime: z.string(), endTime: z.string() }).nullable(),
+  })
+  .openapi('TicketCancellation');
+type TicketCancellation = z.infer<typeof TicketCancellation>;
+
 export const Ticket = z
   .object({
     id: z.uuid(),
@@ -50,6 +59,13 @@ export const Ticket = z
     confirmBy: z.string().nullable().optional(),
     /** Released because its booking was not confirmed in time (its status is then INVALID). */
     unconfirmed: z.boolean().optional(),
+    /**
+     * Why a CANCELLED ticket was cancelled (null for the others, and for cancellations written
+     * before the reason was kept): by its visitor, by the library (with the reason staff gave), by
+     * a closure (its reason), or moved to another slot of its booking (that slot, while its ticket
+     * exists). Optional in the schema only for the clients written before it.
+     */
+    cancellation: TicketCancellation.nullable().optional(),
   })
   .openapi('Ticket');
 export type Ticket = z.infer<typeof Ticket>;
@@ -81,6 +97,9 @@ export interface TicketRow {
   no_show_count: number;
   confirm_by: Date | null;
   unconfirmed: boolean;
+  cancelled_by: TicketCancellation['by'] | null;
+  cancel_reason: string | null;
+  moved_to_slot: TicketCancellation['movedTo'];
 }
 
 /** The columns of a TicketRow from tickets t, rooms r and personal data p. */
@@ -89,6 +108,9 @@ export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.t
          p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility,
          (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in, t.checked_in_at, t.no_show,
          CASE WHEN t.status = 'BOOKED' THEN t.confirm_by END AS confirm_by, t.unconfirmed,
+         t.cancelled_by, t.cancel_reason,
+         (SELECT json_build_object('date', m.date, 'startTime', m.start_time, 'endTime', m.end_time)
+            FROM rm_tickets m WHERE m.id = t.moved_to) AS moved_to_slot,
          (SELECT count(*)::int FROM bookings vb JOIN rm_tickets vt ON vt.owner_id = vb.owner_id AND vt.no_show
            WHERE vb.visitor_key = (SELECT ob.visitor_key FROM bookings ob WHERE ob.owner_id = t.owner_id)) AS no_show_count`;
 
@@ -131,6 +153,10 @@ export function toTicket(r: TicketRow, localNow: { date: string; time: string })
     noShowCount: r.no_show_count,
     confirmBy: r.confirm_by ? r.confirm_by.toISOString() : null,
     unconfirmed: r.unconfirmed,
+    cancellation:
+      r.status === 'CANCELLED' && r.cancelled_by
+        ? { by: r.cancelled_by, reason: r.cancel_reason, movedTo: r.moved_to_slot }
+        : null,
   };
 }
 

@@ -1,4 +1,9 @@
-import { isBookingNumber, normalBookingNumber, ReservationFilterQuery } from '@rr/contracts';
+import {
+  isBookingNumber,
+  isBookingNumberPart,
+  normalBookingNumber,
+  ReservationFilterQuery,
+} from '@rr/contracts';
 import { fromContract, isoDate, isValidLocalTime, messages, sortSpec, z } from '@rr/platform';
 import { likePattern, pagingQuery } from './paging.ts';
 import { sql, type Knex } from './sql.ts';
@@ -81,7 +86,11 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
     if (!onCounts) countable = false;
   };
   const status = STATUS_VALUE[q.status ?? 'BOOKED'];
-  if (status) add((w) => w.where('t.status', status), true);
+  if (q.status === 'CANCELED_ONLY')
+    // The cancelled tab: every booking that ended by a cancellation, and those released because
+    // their address was not confirmed in time (no-shows have their own tab).
+    add((w) => w.where((any) => any.where('t.status', 'CANCELLED').orWhere('t.unconfirmed', true)));
+  else if (status) add((w) => w.where('t.status', status), true);
   if (q.status === 'NO_SHOW') add((w) => w.where('t.no_show', true));
   if (q.status === 'AWAITING_CONFIRMATION') add((w) => w.whereNotNull('t.confirm_by'));
   const { roomId, timeSlotId, transactionId, ownerId, ticketId, fromDate, untilDate } = q;
@@ -104,22 +113,17 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
     // A booking number typed into the search finds that booking's tickets (no name has its shape).
     const number = normalBookingNumber(term);
     add((w) => w.whereRaw('upper(t.booking_number) = ?', [number]));
+  } else if (term && isBookingNumberPart(term)) {
+    // A part of a booking number may be a part of a name too ("ANNA"): the tickets whose number
+    // contains it and those of the people the search finds.
+    const part = likePattern(normalBookingNumber(term));
+    const people = sql.select('p.owner_id').from('personal_data as p').modify(nameSearch(term));
+    add((w) =>
+      w.where((any) => any.where('t.booking_number', 'like', part).orWhereIn('t.owner_id', people)),
+    );
   } else if (term) {
-    // The text of every searched field must contain the term (what the trigram index finds),
-    // then each field is checked on its own.
-    const pattern = likePattern(term);
+    search = nameSearch(term);
     countable = false;
-    search = (w) => {
-      w.where(sql.raw(SEARCH_TEXT), 'ilike', pattern).where((any) => {
-        any
-          .where('p.first_name', 'ilike', pattern)
-          .orWhere('p.last_name', 'ilike', pattern)
-          .orWhere('p.organisation', 'ilike', pattern)
-          .orWhere('p.email', 'ilike', pattern)
-          .orWhere(sql.raw(`(p.first_name || ' ' || p.last_name)`), 'ilike', pattern)
-          .orWhere(sql.raw(`(p.last_name || ', ' || p.first_name)`), 'ilike', pattern);
-      });
-    };
   }
   return {
     tickets: (query) => {
@@ -127,6 +131,25 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
     },
     search,
     countable,
+  };
+}
+
+/**
+ * The search's condition on personal data (p): the text of every searched field must contain the
+ * term (what the trigram index finds), then each field is checked on its own.
+ */
+function nameSearch(term: string): Condition {
+  const pattern = likePattern(term);
+  return (w) => {
+    w.where(sql.raw(SEARCH_TEXT), 'ilike', pattern).where((any) => {
+      any
+        .where('p.first_name', 'ilike', pattern)
+        .orWhere('p.last_name', 'ilike', pattern)
+        .orWhere('p.organisation', 'ilike', pattern)
+        .orWhere('p.email', 'ilike', pattern)
+        .orWhere(sql.raw(`(p.first_name || ' ' || p.last_name)`), 'ilike', pattern)
+        .orWhere(sql.raw(`(p.last_name || ', ' || p.first_name)`), 'ilike', pattern);
+    });
   };
 }
 

@@ -82,6 +82,7 @@ describe('OpenID Connect sign-in', () => {
     expect(await res.json()).toEqual({
       providers: [{ id: 'oidc', label: 'Campus account', startUrl: 'auth/oidc/start' }],
       directory: false,
+      passwordSignIn: true,
     });
   });
 

@@ -165,9 +165,10 @@ describe('reservations list', () => {
       const page = await openList(lang, PHONE);
       const first = rows(page).first();
       const cells = first.locator('td');
-      // Room, name, organisation, e-mail, date and the edit link: all inside the viewport.
-      expect(await cells.count()).toBe(6);
-      for (let i = 0; i < 6; i++) {
+      // Room, name, organisation, e-mail, date, booking number, status and the edit link: all
+      // inside the viewport.
+      expect(await cells.count()).toBe(8);
+      for (let i = 0; i < 8; i++) {
         const box = (await cells.nth(i).boundingBox())!;
         expect(box.x, `${lang} cell ${i}`).toBeGreaterThanOrEqual(0);
         expect(box.x + box.width, `${lang} cell ${i}`).toBeLessThanOrEqual(PHONE.width);

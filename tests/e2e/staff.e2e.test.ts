@@ -306,6 +306,8 @@ describe('staff screens, end to end in Chromium', () => {
       'Universität Wien',
       'anna.huber@example.org',
       `${shown(dayA)} 09:00-12:00`,
+      expect.stringMatching(/^R-[2-9A-HJ-NP-Z]{6}$/),
+      'Von der Bibliothek storniert',
     ]);
     // No action column on the cancelled tab.
     expect(await main().getByRole('columnheader', { name: 'Aktionen' }).count()).toBe(0);

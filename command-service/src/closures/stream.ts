@@ -101,7 +101,7 @@ export async function closeRooms(deps: CommandDeps, actor: Actor, closure: Closu
   if (closure.cancelBookings) {
     const byOwner = await cancelableTickets(deps, roomIds, closure);
     if (byOwner.size) {
-      const r = await cancelTickets(deps, byOwner, actor, closure.reason);
+      const r = await cancelTickets(deps, byOwner, actor, closure.reason, closureId);
       cancelledTickets = r.answer;
       position = r.position;
     }

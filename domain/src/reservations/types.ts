@@ -78,7 +78,13 @@ export type ReservationCommand =
     }
   | {
       type: 'CancelTickets';
-      data: { ownerId: string; ticketIds: readonly string[]; reason?: string | undefined };
+      data: {
+        ownerId: string;
+        ticketIds: readonly string[];
+        reason?: string | undefined;
+        /** The closure that cancels them, if one does. */
+        closureId?: string | undefined;
+      };
     };
 
 /**

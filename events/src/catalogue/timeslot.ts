@@ -92,7 +92,10 @@ export const TicketConfirmationLapsed = defineEvent(
   'TicketConfirmationLapsed',
   z.object({ ticketId: id, ownerId }),
 );
-/** A booked ticket was cancelled; staff may give a reason (a closure's), which the mail states. */
+/**
+ * A booked ticket was cancelled; staff may give a reason (a closure's), which the mail states. Who
+ * cancelled is the actor; a closure's cancellation names its closure.
+ */
 export const TicketCancelled = defineEvent(
   'TicketCancelled',
   z.object({
@@ -101,6 +104,8 @@ export const TicketCancelled = defineEvent(
     reason: z.string().min(1).max(500).optional(),
     /** A rebooking: the booking's new ticket, which took this one's place (its mail says so). */
     movedTo: id.optional(),
+    /** A closure's cancellation: the closure it belongs to (its reason is `reason`). */
+    closureId: id.optional(),
   }),
 );
 /** Check-in: staff checked a booked ticket's reader in (at the clock's instant). */

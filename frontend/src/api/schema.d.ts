@@ -6787,6 +6787,7 @@ export interface components {
                 startUrl: string;
             }[];
             directory: boolean;
+            passwordSignIn?: boolean;
         };
         StaffAccount: {
             username: string;
@@ -7331,7 +7332,18 @@ export interface components {
             noShowCount: number;
             confirmBy?: string | null;
             unconfirmed?: boolean;
+            cancellation?: components["schemas"]["TicketCancellation"];
         };
+        TicketCancellation: {
+            /** @enum {string} */
+            by: "visitor" | "library" | "closure" | "moved";
+            reason: string | null;
+            movedTo: {
+                date: string;
+                startTime: string;
+                endTime: string;
+            } | null;
+        } | null;
         MyBookings: {
             expiresAt: string;
             tickets: components["schemas"]["Ticket"][];

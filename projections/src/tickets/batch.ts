@@ -5,6 +5,7 @@ import {
   transactionStream,
   type Actor,
   type RecordedEvent,
+  type TimeSlotEvent,
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 import { RowCache } from '../row-cache.ts';
@@ -45,6 +46,9 @@ interface TicketRow extends Record<string, unknown> {
   confirmed_at: unknown;
   unconfirmed: boolean;
   release_reason: string | null;
+  cancelled_by: string | null;
+  cancel_reason: string | null;
+  moved_to: string | null;
 }
 
 const transactionColumns = [
@@ -77,6 +81,9 @@ const ticketColumns = [
   { name: 'confirmed_at', type: 'timestamptz' },
   { name: 'unconfirmed', type: 'boolean' },
   { name: 'release_reason', type: 'text' },
+  { name: 'cancelled_by', type: 'text' },
+  { name: 'cancel_reason', type: 'text' },
+  { name: 'moved_to', type: 'uuid' },
 ];
 
 /** Who acted, as the check-in screen names them: a staff user's or token's name, else the kind. */
@@ -88,6 +95,24 @@ export const actorName = (actor: Actor): string =>
       : actor.kind === 'system'
         ? actor.job
         : actor.kind;
+
+/**
+ * Why a booked ticket was cancelled, as the reservations list names it: moved to another slot, a
+ * closure's, the visitor's own, or else the library's (staff or a machine), with the reason given.
+ */
+export const ticketCancellation = (
+  e: RecordedEvent & Extract<TimeSlotEvent, { type: 'TicketCancelled' }>,
+): { cancelled_by: string; cancel_reason: string | null; moved_to: string | null } => ({
+  cancelled_by: e.data.movedTo
+    ? 'moved'
+    : e.data.closureId
+      ? 'closure'
+      : e.metadata.actor.kind === 'visitor'
+        ? 'visitor'
+        : 'library',
+  cancel_reason: e.data.reason ?? null,
+  moved_to: e.data.movedTo ?? null,
+});
 
 const CART_STREAM = `${transactionStream.kind}-`;
 
@@ -193,6 +218,9 @@ const fold = handlersFor(transactionStream, timeSlotStream).with<Fold>({
       confirmed_at: null,
       unconfirmed: false,
       release_reason: null,
+      cancelled_by: null,
+      cancel_reason: null,
+      moved_to: null,
     });
   },
   TicketRemovedFromTransaction: (e, f) => f.tickets.update(e.data.ticketId, { status: 'INVALID' }),
@@ -230,7 +258,11 @@ const fold = handlersFor(transactionStream, timeSlotStream).with<Fold>({
     });
   },
   TicketCancelled: (e, f) =>
-    f.tickets.update(e.data.ticketId, { status: 'CANCELLED', cancelled_at: e.createdAt }),
+    f.tickets.update(e.data.ticketId, {
+      status: 'CANCELLED',
+      cancelled_at: e.createdAt,
+      ...ticketCancellation(e),
+    }),
   TicketCheckedIn(e, f) {
     f.tickets.update(e.data.ticketId, {
       checked_in_at: e.data.checkedInAt,

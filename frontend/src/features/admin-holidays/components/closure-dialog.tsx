@@ -19,7 +19,8 @@ interface ClosureValues {
 }
 
 const FIELDS = ['reason'] as const;
-const idOf = () => 'closure-reason';
+// Its own id: the dialog also opens over the closure page, whose form has a reason field too.
+const idOf = () => 'closure-dialog-reason';
 
 interface ClosureDialogProps {
   scope: ClosureScope;

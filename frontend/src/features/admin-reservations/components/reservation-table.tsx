@@ -5,6 +5,7 @@ import { PencilIcon } from '../../../components/pencil-icon';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatDateTime, formatTimeRange } from '../../../lib/dates';
 import { ownerName } from '../utils/owner-form';
+import { ticketStatus, type TicketStatus } from '../utils/ticket-status';
 import { pageOf } from '../utils/pager';
 import { editPath, fromList } from '../utils/paths';
 import {
@@ -63,6 +64,8 @@ export function ReservationTable({
                 </th>
               );
             })}
+            <th scope="col">{t('ticket.booking-number')}</th>
+            <th scope="col">{t('ticket.status')}</th>
             {showActions ? (
               <th scope="col" className="no-print">
                 {t('list.column.actions')}
@@ -113,15 +116,26 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
       </td>
       <td data-label={label('name')}>
         {name ?? <span className="muted">{t('erased')}</span>}
-        <NoShowMarks ticket={ticket} />
-        <ConfirmationMark ticket={ticket} />
+        {ticket.noShowCount > 0 ? (
+          <div className="muted">{t('no-show-count', { count: ticket.noShowCount })}</div>
+        ) : null}
       </td>
       <td data-label={label('institution')}>{ticket.organisation}</td>
       <td data-label={label('email')} className="reservation-table__email">
         {ticket.email ? <EmailText email={ticket.email} /> : null}
       </td>
-      <td data-label={label('date')} className="data-table__nowrap">
-        {formatDate(ticket.date)} {formatTimeRange(ticket.startTime, ticket.endTime)}
+      <td data-label={label('date')}>
+        {/* The date and the time each on one line; between them the cell may wrap. */}
+        <span className="data-table__nowrap">{formatDate(ticket.date)}</span>{' '}
+        <span className="data-table__nowrap">
+          {formatTimeRange(ticket.startTime, ticket.endTime)}
+        </span>
+      </td>
+      <td data-label={t('ticket.booking-number')} className="data-table__nowrap">
+        {ticket.bookingNumber}
+      </td>
+      <td data-label={t('ticket.status')} className="reservation-table__status">
+        <StatusText status={ticketStatus(ticket)} />
       </td>
       {showActions ? (
         <td data-label={t('list.column.actions')} className="no-print">
@@ -147,48 +161,50 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
 }
 
 /**
- * The ticket's no-show mark (released as a no-show) and how many no-shows its visitor
- * has (all bookings of the e-mail address).
+ * The ticket's status and, when it is no longer booked, why (docs/product.md#screens): awaiting
+ * its visitor's confirmation (until when), cancelled by whom (with the library's reason), moved
+ * (to which slot), released as a no-show or unconfirmed.
  */
-function NoShowMarks({ ticket }: { ticket: Ticket }) {
+function StatusText({ status }: { status: TicketStatus }) {
   const { t } = useTranslation('admin-reservations');
-  if (!ticket.noShow && ticket.noShowCount === 0) return null;
-  return (
-    <>
-      {ticket.noShow ? (
-        <div>
-          <strong>{t('no-show')}</strong>
-        </div>
-      ) : null}
-      {ticket.noShowCount > 0 ? (
-        <div className="muted">{t('no-show-count', { count: ticket.noShowCount })}</div>
-      ) : null}
-    </>
-  );
-}
-
-/**
- * Confirmed addresses: a booked ticket awaiting its visitor's confirmation (until when), or one
- * released because it was not confirmed in time.
- */
-function ConfirmationMark({ ticket }: { ticket: Ticket }) {
-  const { t } = useTranslation('admin-reservations');
-  if (ticket.confirmBy)
-    return (
-      <div>
-        <strong>{t('awaiting-confirmation')}</strong>{' '}
-        <span className="muted">
-          {t('confirm-by', { at: formatDateTime(new Date(ticket.confirmBy)) })}
-        </span>
-      </div>
-    );
-  if (ticket.unconfirmed)
-    return (
-      <div>
-        <strong>{t('unconfirmed')}</strong>
-      </div>
-    );
-  return null;
+  switch (status.key) {
+    case 'awaiting':
+      return (
+        <>
+          <strong>{t('awaiting-confirmation')}</strong>{' '}
+          <span className="muted">
+            {t('confirm-by', { at: formatDateTime(new Date(status.confirmBy)) })}
+          </span>
+        </>
+      );
+    case 'no-show':
+      return <strong>{t('no-show')}</strong>;
+    case 'unconfirmed':
+      return <strong>{t('unconfirmed')}</strong>;
+    case 'by-library':
+    case 'by-closure':
+      return (
+        <>
+          <span>{t(`list.status.${status.key}`)}</span>
+          {status.reason ? (
+            <div className="muted">{t('list.status.reason', { reason: status.reason })}</div>
+          ) : null}
+        </>
+      );
+    case 'moved':
+      return status.movedTo ? (
+        <>
+          {t('list.status.moved', {
+            date: formatDate(status.movedTo.date),
+            time: formatTimeRange(status.movedTo.startTime, status.movedTo.endTime),
+          })}
+        </>
+      ) : (
+        <>{t('list.status.moved-unknown')}</>
+      );
+    default:
+      return <>{t(`list.status.${status.key}`)}</>;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Room, RoomCreate } from '../../../api/types';
 import { formatClock } from '../../../lib/staff-dates';
@@ -10,6 +10,7 @@ import { useRefusal } from '../../../hooks/use-refusal';
 import { DeleteConfirmation, DeleteZone } from '../../../components/delete-confirmation';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { useLeaveWarning } from '../../../hooks/use-leave-warning';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { hasErrorCode } from '../../../lib/staff-forms';
 import { resolveApiUrl } from '../../../lib/url';
@@ -44,7 +45,7 @@ export function RoomEdit() {
   );
 }
 
-function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }) {
+function RoomEditContent({ room, reload }: { room: Room; reload: () => Promise<unknown> }) {
   const { t } = useTranslation('admin-rooms');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -55,6 +56,17 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
   const deleteButton = useRef<HTMLButtonElement>(null);
   const confirmHeading = useRef<HTMLHeadingElement>(null);
   const returnFocus = useRef(false);
+  // Each form keeps what was typed into it while the other saves (a save gives the room a new
+  // version); the room's form starts afresh only after a conflict or its own save.
+  const [formGeneration, setFormGeneration] = useState(0);
+  const [roomStatus, setRoomStatus] = useState<string | undefined>(undefined);
+  const [roomDirty, setRoomDirty] = useState(false);
+  const [servicesDirty, setServicesDirty] = useState(false);
+  const onRoomDirty = useCallback((dirty: boolean) => {
+    setRoomDirty(dirty);
+    if (dirty) setRoomStatus(undefined);
+  }, []);
+  useLeaveWarning(roomDirty || servicesDirty, t('edit.unsaved'));
 
   useEffect(() => {
     if (mode === 'confirm-delete') {
@@ -71,7 +83,19 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
       await updateRoom({ id: room.id, room: body }).unwrap();
     } catch (failure) {
       // Someone else changed the room meanwhile: load the current version; the message stays.
-      if (hasErrorCode(failure, VERSION_CONFLICT)) reload();
+      if (hasErrorCode(failure, VERSION_CONFLICT)) {
+        await reload();
+        setFormGeneration((n) => n + 1);
+      }
+      return;
+    }
+    if (servicesDirty) {
+      // The services below are not saved yet: stay, so that they are not lost; the room's form
+      // starts again from the room as saved.
+      await reload();
+      setRoomDirty(false);
+      setFormGeneration((n) => n + 1);
+      setRoomStatus(t('edit.saved', { name: body.name }));
       return;
     }
     dispatch(notify({ title: t('edit.saved', { name: body.name }) }));
@@ -114,20 +138,21 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
   return (
     <>
       <RoomImagePreview room={room} />
-      {/* A new version (after saving elsewhere or a conflict reload) starts a fresh form. */}
       <RefusalScope refusal={refusal}>
         <RoomForm
-          key={room.version}
+          key={formGeneration}
           initialValues={roomToFormValues(room)}
           submitLabel={t('edit.submit')}
           isSubmitting={update.isLoading}
           onSubmit={save}
           cancelTo="/rooms"
+          onDirtyChange={onRoomDirty}
+          status={roomStatus}
         >
           <ErrorBox refusal={refusal} />
         </RoomForm>
       </RefusalScope>
-      <RoomServicesForm key={`services-${room.version}`} room={room} />
+      <RoomServicesForm room={room} onDirtyChange={setServicesDirty} />
       <DeleteZone
         headingId="room-delete-heading"
         heading={t('edit.delete-heading')}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { InputField, RequiredHint, SelectField } from '../../../components/form-field';
 import { TextAreaField } from '../../../components/text-area-field';
@@ -30,6 +30,10 @@ interface RoomFormProps {
   cancelTo: string;
   /** Shown above the fields, e.g. an error box. */
   children?: ReactNode;
+  /** Told whether the fields differ from `initialValues` (unsaved changes). */
+  onDirtyChange?: (dirty: boolean) => void;
+  /** A message beside the submit button, announced (e.g. that the room was saved). */
+  status?: string;
 }
 
 /** Create and edit form of a room (docs/product.md#validation rules). */
@@ -40,9 +44,13 @@ export function RoomForm({
   onSubmit,
   cancelTo,
   children,
+  onDirtyChange,
+  status,
 }: RoomFormProps) {
   const { t } = useTranslation('admin-rooms');
   const [values, setValues] = useState(initialValues);
+  const dirty = ROOM_FIELDS.some((name) => values[name] !== initialValues[name]);
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
   const form = useValidatedForm(checkRoomForm, ROOM_FIELDS, idOf);
   const dayTypeOptions = DAY_TYPES.map((type) => ({
     value: type,
@@ -142,6 +150,11 @@ export function RoomForm({
           {t('form.cancel')}
         </Link>
       </div>
+      {status === undefined ? null : (
+        <p className="form__status" role="status">
+          {status}
+        </p>
+      )}
     </form>
   );
 }

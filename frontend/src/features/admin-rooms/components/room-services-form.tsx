@@ -1,13 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { RoomServicesInput } from '@rr/contracts/rooms';
 import { InputField, RefusalScope } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
-import { useAppDispatch } from '../../../app/hooks';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { notify } from '../../../stores/notifications-slice';
 import type { Room } from '../../../api/types';
 import { useUpdateRoomServicesMutation } from '../api/admin-rooms-api';
 import {
@@ -26,19 +24,32 @@ const BOUNDS = shapeBounds(RoomServicesInput);
 
 /**
  * The room's reading-room services (check-in, no-show release, waitlist, reminders, members
- * only), each explained in one sentence and off while its field is empty.
+ * only), each explained in one sentence and off while its field is empty. Saved on their own:
+ * the room's form above keeps what was typed into it, and the message that they were saved
+ * shows beside the button (announced).
  */
-export function RoomServicesForm({ room }: { room: Room }) {
+export function RoomServicesForm({
+  room,
+  onDirtyChange,
+}: {
+  room: Room;
+  /** Told whether the fields differ from what was last saved (unsaved changes). */
+  onDirtyChange?: (dirty: boolean) => void;
+}) {
   const { t } = useTranslation('admin-rooms');
-  const dispatch = useAppDispatch();
   const [values, setValues] = useState(() => servicesToFormValues(room));
+  const [saved, setSaved] = useState(values);
+  const [status, setStatus] = useState('');
   const form = useValidatedForm(checkServicesForm, FORM_FIELDS, idOf);
   const [save, saving] = useUpdateRoomServicesMutation();
   const refusal = useRefusal(saving.error);
+  const dirty = FORM_FIELDS.some((field) => (values[field] ?? '') !== (saved[field] ?? ''));
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
 
   const change = (field: ServiceField, value: string) => {
     const next = { ...values, [field]: value };
     setValues(next);
+    setStatus('');
     form.revalidate(next);
   };
 
@@ -46,12 +57,14 @@ export function RoomServicesForm({ room }: { room: Room }) {
     event.preventDefault();
     const services = form.validate(values);
     if (!services) return;
+    setStatus('');
     try {
       await save({ id: room.id, services }).unwrap();
     } catch {
       return; // shown by the error box
     }
-    dispatch(notify({ title: t('services.saved', { name: room.name }) }));
+    setSaved(values);
+    setStatus(t('services.saved', { name: room.name }));
   };
 
   return (
@@ -104,6 +117,10 @@ export function RoomServicesForm({ room }: { room: Room }) {
               {t('services.submit')}
             </button>
           </div>
+          {/* Always on the page, so that a screen reader announces the message when it comes. */}
+          <p className="form__status" role="status">
+            {status}
+          </p>
         </form>
       </RefusalScope>
     </section>

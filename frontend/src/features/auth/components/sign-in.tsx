@@ -18,13 +18,16 @@ type Field = (typeof FIELDS)[number];
 const checkSignIn = formCheck(SignInInput, (values: Record<Field, string>) => values);
 const idOf = (field: Field) => `sign-in-${field}`;
 
+const OUTCOMES = ['no-role', 'failed', 'unavailable-oidc', 'unavailable-saml'] as const;
+type Outcome = (typeof OUTCOMES)[number];
+
 /**
  * What a sign-in with an identity provider came back with (`?signIn=` from the server's
- * redirect): refused for want of a staff role, or failed.
+ * redirect): refused for want of a staff role, failed, or the provider did not answer.
  */
-function providerOutcome(): 'no-role' | 'failed' | null {
+function providerOutcome(): Outcome | null {
   const value = new URLSearchParams(window.location.search).get('signIn');
-  return value === 'no-role' || value === 'failed' ? value : null;
+  return OUTCOMES.find((outcome) => outcome === value) ?? null;
 }
 
 /** The staff page to come back to after a provider's sign-in: this one, without `signIn`. */
@@ -95,21 +98,46 @@ export function SignIn() {
     }
   };
 
+  const providerLink = (p: { startUrl: string }) =>
+    `${resolveApiUrl(baseApiUrl, p.startUrl)}?returnTo=${encodeURIComponent(returnPath())}`;
+  const down =
+    outcome === 'unavailable-oidc' || outcome === 'unavailable-saml'
+      ? (ways?.providers.find((p) => `unavailable-${p.id}` === outcome) ?? null)
+      : null;
+
   return (
-    <Page title={t('sign-in.title')}>
+    <Page
+      title={down ? t('sign-in.unavailable-title', { provider: down.label }) : t('sign-in.title')}
+    >
+      {down ? (
+        // The identity provider did not answer: what to do instead of an error of the API.
+        <div className="error-box" role="alert">
+          <p className="error-box__message">{t('sign-in.unavailable', { provider: down.label })}</p>
+          <div className="error-box__extra">
+            <p>{t('sign-in.unavailable-later')}</p>
+            <p>
+              <a className="button button--secondary" href={providerLink(down)}>
+                {t('retry')}
+              </a>
+            </p>
+            <p>
+              {ways?.passwordSignIn === false
+                ? t('sign-in.unavailable-break-glass')
+                : t('sign-in.unavailable-password')}
+            </p>
+          </div>
+        </div>
+      ) : null}
       {outcome === 'failed' ? (
         <p className="notice notice--warning" role="alert">
           {t('sign-in.provider-failed')}
         </p>
       ) : null}
-      {ways?.providers.length ? (
+      {ways?.providers.length && !down ? (
         <ul className="sign-in-providers" aria-label={t('sign-in.providers')}>
           {ways.providers.map((p) => (
             <li key={p.id}>
-              <a
-                className="button button--primary"
-                href={`${resolveApiUrl(baseApiUrl, p.startUrl)}?returnTo=${encodeURIComponent(returnPath())}`}
-              >
+              <a className="button button--primary" href={providerLink(p)}>
                 {t('sign-in.with', { provider: p.label })}
               </a>
             </li>

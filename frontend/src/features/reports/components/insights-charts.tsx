@@ -1,7 +1,8 @@
 import { HeatmapRect } from '@visx/heatmap';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Bar, LinePath } from '@visx/shape';
-import { cellAt, share, type HeatCell } from '../utils/insights';
+import { useElementWidth } from '../../../hooks/use-element-width';
+import { cellAt, heatmapLayout, share, type HeatCell } from '../utils/insights';
 
 /**
  * The insights' charts (visx, in the staff app's chunk only). Each is a picture of the table
@@ -25,21 +26,31 @@ interface Column {
   bins: { weekday: number; value: number | null }[];
 }
 
+/**
+ * The heatmap, drawn at its column's width so that its labels keep their size (12 px) at every
+ * screen width: an hour's column is at least 22 px wide (its label fits), the weekdays' short
+ * names beside the rows. When the hours do not fit (a whole day on a phone), the chart scrolls
+ * sideways in its own focusable region.
+ */
 export function OccupancyHeatmap({
   cells,
   hours,
   weekdayLabel,
   labelledBy,
+  scrollLabel,
 }: {
   cells: readonly HeatCell[];
   hours: readonly number[];
   weekdayLabel: (weekday: number) => string;
   labelledBy: string;
+  /** The name of the region the chart scrolls in when it is wider than its column. */
+  scrollLabel: string;
 }) {
-  const left = 40;
-  const top = 18;
-  const binWidth = Math.max(8, Math.floor((WIDTH - left) / Math.max(1, hours.length)));
-  const binHeight = 26;
+  const [measure, measured] = useElementWidth<HTMLDivElement>();
+  const layout = heatmapLayout(measured || WIDTH, hours.length);
+  const { label: left, bin: binWidth } = layout;
+  const top = 22;
+  const binHeight = 28;
   const data: Column[] = hours.map((hour) => ({
     hour,
     bins: WEEKDAYS.map((weekday) => {
@@ -48,57 +59,74 @@ export function OccupancyHeatmap({
     }),
   }));
   const height = top + binHeight * 7;
+  const scrolls = measured > 0 && layout.scrolls;
   return (
-    <svg
-      className="insights-chart"
-      viewBox={`0 0 ${left + binWidth * hours.length} ${height}`}
-      role="img"
-      aria-labelledby={labelledBy}
+    <div
+      ref={measure}
+      className="insights-heatmap"
+      {...(scrolls ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : {})}
     >
-      {hours.map((hour, i) => (
-        <text
-          key={hour}
-          x={left + i * binWidth + binWidth / 2}
-          y={12}
-          textAnchor="middle"
-          fontSize={10}
-        >
-          {hour}
-        </text>
-      ))}
-      {WEEKDAYS.map((weekday, i) => (
-        <text key={weekday} x={0} y={top + i * binHeight + binHeight / 2 + 4} fontSize={10}>
-          {weekdayLabel(weekday)}
-        </text>
-      ))}
-      <HeatmapRect<Column, Column['bins'][number]>
-        data={data}
-        left={left}
-        top={top}
-        binWidth={binWidth}
-        binHeight={binHeight}
-        gap={2}
-        xScale={(i) => i * binWidth}
-        yScale={(i) => i * binHeight}
-        bins={(column) => column.bins}
-        count={(bin) => bin.value ?? -1}
+      <svg
+        className="insights-heatmap__chart"
+        width={layout.width}
+        height={height}
+        viewBox={`0 0 ${layout.width} ${height}`}
+        role="img"
+        aria-labelledby={labelledBy}
       >
-        {(columns) =>
-          columns.map((column) =>
-            column.map((cell) => (
-              <rect
-                key={`${cell.row}-${cell.column}`}
-                x={cell.x}
-                y={cell.y}
-                width={cell.width}
-                height={cell.height}
-                fill={occupancyColor(cell.bin.value)}
-              />
-            )),
-          )
-        }
-      </HeatmapRect>
-    </svg>
+        <HeatmapRect<Column, Column['bins'][number]>
+          data={data}
+          left={left}
+          top={top}
+          binWidth={binWidth}
+          binHeight={binHeight}
+          gap={2}
+          xScale={(i) => i * binWidth}
+          yScale={(i) => i * binHeight}
+          bins={(column) => column.bins}
+          count={(bin) => bin.value ?? -1}
+        >
+          {(columns) =>
+            columns.map((column) =>
+              column.map((cell) => (
+                <rect
+                  key={`${cell.row}-${cell.column}`}
+                  x={cell.x}
+                  y={cell.y}
+                  width={cell.width}
+                  height={cell.height}
+                  fill={occupancyColor(cell.bin.value)}
+                />
+              )),
+            )
+          }
+        </HeatmapRect>
+        {hours.map((hour, i) => (
+          <text
+            key={hour}
+            className="insights-heatmap__label"
+            x={left + i * binWidth + binWidth / 2}
+            y={15}
+            textAnchor="middle"
+            fontSize={12}
+          >
+            {hour}
+          </text>
+        ))}
+        {WEEKDAYS.map((weekday, i) => (
+          <text
+            key={weekday}
+            className="insights-heatmap__label"
+            x={left - 6}
+            y={top + i * binHeight + binHeight / 2 + 4}
+            textAnchor="end"
+            fontSize={12}
+          >
+            {weekdayLabel(weekday)}
+          </text>
+        ))}
+      </svg>
+    </div>
   );
 }
 
@@ -113,10 +141,12 @@ export function WeeklyLines({
   weeks,
   series,
   labelledBy,
+  formatNumber,
 }: {
   weeks: readonly string[];
   series: readonly Series[];
   labelledBy: string;
+  formatNumber: (value: number) => string;
 }) {
   const height = 200;
   const margin = 24;
@@ -151,7 +181,7 @@ export function WeeklyLines({
         />
       ))}
       <text x={margin} y={14} fontSize={10}>
-        {max}
+        {formatNumber(max)}
       </text>
     </svg>
   );
@@ -161,9 +191,11 @@ export function WeeklyLines({
 export function Bars({
   bars,
   labelledBy,
+  formatNumber,
 }: {
   bars: readonly { label: string; value: number }[];
   labelledBy: string;
+  formatNumber: (value: number) => string;
 }) {
   const height = 180;
   const bottom = 30;
@@ -193,7 +225,7 @@ export function Bars({
               textAnchor="middle"
               fontSize={11}
             >
-              {b.value}
+              {formatNumber(b.value)}
             </text>
             <text x={left + x.bandwidth() / 2} y={height - 12} textAnchor="middle" fontSize={11}>
               {b.label}

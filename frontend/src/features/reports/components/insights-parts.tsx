@@ -11,6 +11,7 @@ import {
   heatmapHours,
   insightsCsvPath,
   leadBuckets,
+  numberText,
   share,
   shareText,
   type InsightsPart,
@@ -32,6 +33,7 @@ function Part({
   chart,
   table,
   empty,
+  stacked = false,
 }: {
   part: InsightsPart;
   query: InsightsQuery;
@@ -39,6 +41,8 @@ function Part({
   chart: (captionId: string) => ReactNode;
   table: ReactNode;
   empty: boolean;
+  /** The table under the chart at every width (a wide chart, a table of many columns). */
+  stacked?: boolean;
 }) {
   const { t } = useTranslation('reports');
   const { baseApiUrl } = useConfig();
@@ -50,7 +54,7 @@ function Part({
       {empty ? (
         <EmptyState>{t('empty.no-entries', { ns: 'common' })}</EmptyState>
       ) : (
-        <div className="insights-part__body">
+        <div className={`insights-part__body${stacked ? ' insights-part__body--stacked' : ''}`}>
           <figure className="insights-figure">
             <figcaption id={captionId} className="visually-hidden">
               {title}
@@ -80,6 +84,7 @@ interface PartProps {
 
 export function HeatmapPart({ x, query }: PartProps) {
   const { t, i18n } = useTranslation('reports');
+  const number = (value: number) => numberText(value, i18n.language);
   const hours = heatmapHours(x.heatmap);
   const weekday = (d: number) => t(`insights.weekday.${d}`);
   const title = t('insights.heatmap.title');
@@ -89,11 +94,18 @@ export function HeatmapPart({ x, query }: PartProps) {
       query={query}
       title={title}
       empty={hours.length === 0}
+      stacked
       chart={(id) => (
-        <OccupancyHeatmap cells={x.heatmap} hours={hours} weekdayLabel={weekday} labelledBy={id} />
+        <OccupancyHeatmap
+          cells={x.heatmap}
+          hours={hours}
+          weekdayLabel={weekday}
+          labelledBy={id}
+          scrollLabel={t('insights.chart', { part: title })}
+        />
       )}
       table={
-        <TableRegion label={title}>
+        <TableRegion label={t('insights.table', { part: title })}>
           <table className="data-table report-table">
             <caption className="visually-hidden">{title}</caption>
             <thead>
@@ -120,8 +132,8 @@ export function HeatmapPart({ x, query }: PartProps) {
                     <tr key={`${d}-${h}`}>
                       <td>{weekday(d)}</td>
                       <td>{t('insights.heatmap.hour-value', { hour: h })}</td>
-                      <td className="data-table__number">{c.offeredSeatHours}</td>
-                      <td className="data-table__number">{c.bookedSeatHours}</td>
+                      <td className="data-table__number">{number(c.offeredSeatHours)}</td>
+                      <td className="data-table__number">{number(c.bookedSeatHours)}</td>
                       <td className="data-table__number">
                         {shareText(share(c.bookedSeatHours, c.offeredSeatHours), i18n.language)}
                       </td>
@@ -140,7 +152,8 @@ export function HeatmapPart({ x, query }: PartProps) {
 const SERIES_COLORS = ['#00707a', '#1f4e9c', '#b3541e', '#6b2d8c'];
 
 export function WeeksPart({ x, query }: PartProps) {
-  const { t } = useTranslation('reports');
+  const { t, i18n } = useTranslation('reports');
+  const number = (value: number) => numberText(value, i18n.language);
   const title = t('insights.weeks.title');
   const keys = ['offeredSeats', 'bookedSeats', 'cancelled', 'noShows'] as const;
   const series = keys.map((key, i) => ({
@@ -156,7 +169,12 @@ export function WeeksPart({ x, query }: PartProps) {
       empty={x.weeks.length === 0}
       chart={(id) => (
         <>
-          <WeeklyLines weeks={x.weeks.map((w) => w.weekStart)} series={series} labelledBy={id} />
+          <WeeklyLines
+            weeks={x.weeks.map((w) => w.weekStart)}
+            series={series}
+            labelledBy={id}
+            formatNumber={number}
+          />
           <ul className="insights-legend" aria-hidden="true">
             {series.map((s) => (
               <li key={s.label}>
@@ -168,7 +186,7 @@ export function WeeksPart({ x, query }: PartProps) {
         </>
       )}
       table={
-        <TableRegion label={title}>
+        <TableRegion label={t('insights.table', { part: title })}>
           <table className="data-table report-table">
             <caption className="visually-hidden">{title}</caption>
             <thead>
@@ -187,7 +205,7 @@ export function WeeksPart({ x, query }: PartProps) {
                   <td className="data-table__nowrap">{formatDate(w.weekStart)}</td>
                   {keys.map((key) => (
                     <td key={key} className="data-table__number">
-                      {w[key]}
+                      {number(w[key])}
                     </td>
                   ))}
                 </tr>
@@ -201,7 +219,8 @@ export function WeeksPart({ x, query }: PartProps) {
 }
 
 export function DemandPart({ x, query }: PartProps) {
-  const { t } = useTranslation('reports');
+  const { t, i18n } = useTranslation('reports');
+  const number = (value: number) => numberText(value, i18n.language);
   const title = t('insights.demand.title');
   const keys = ['refused', 'waitlistJoins', 'offersTaken', 'offersLapsed'] as const;
   const bars = keys.map((key) => ({ label: t(`insights.demand.${key}`), value: x.demand[key] }));
@@ -211,16 +230,16 @@ export function DemandPart({ x, query }: PartProps) {
       query={query}
       title={title}
       empty={false}
-      chart={(id) => <Bars bars={bars} labelledBy={id} />}
+      chart={(id) => <Bars bars={bars} labelledBy={id} formatNumber={number} />}
       table={
-        <TableRegion label={title}>
+        <TableRegion label={t('insights.table', { part: title })}>
           <table className="data-table report-table">
             <caption className="visually-hidden">{title}</caption>
             <tbody>
               {bars.map((b) => (
                 <tr key={b.label}>
                   <th scope="row">{b.label}</th>
-                  <td className="data-table__number">{b.value}</td>
+                  <td className="data-table__number">{number(b.value)}</td>
                 </tr>
               ))}
             </tbody>
@@ -233,12 +252,14 @@ export function DemandPart({ x, query }: PartProps) {
 
 export function LeadTimePart({ x, query }: PartProps) {
   const { t, i18n } = useTranslation('reports');
+  const number = (value: number) => numberText(value, i18n.language);
+  const days = (value: number) => t('insights.lead.days', { count: value, days: number(value) });
   const title = t('insights.lead.title');
   const bucketLabel = (from: number, until: number | null) =>
     until === null
       ? t('insights.lead.days-more', { count: from })
       : from === until
-        ? t('insights.lead.days', { count: from })
+        ? days(from)
         : t('insights.lead.days-range', { from, until });
   const bars = leadBuckets(x.leadTimeDays.histogram).map((b) => ({
     label: bucketLabel(b.from, b.until),
@@ -251,11 +272,7 @@ export function LeadTimePart({ x, query }: PartProps) {
         {(['p50', 'p90'] as const).map((p) => (
           <div key={p}>
             <dt>{t(`insights.lead.${p}`)}</dt>
-            <dd>
-              {x.leadTimeDays[p] === null
-                ? none
-                : t('insights.lead.days', { count: x.leadTimeDays[p] })}
-            </dd>
+            <dd>{x.leadTimeDays[p] === null ? none : days(x.leadTimeDays[p])}</dd>
           </div>
         ))}
         <div>
@@ -265,8 +282,9 @@ export function LeadTimePart({ x, query }: PartProps) {
               ? none
               : t('insights.lead.late-value', {
                   share: shareText(x.lateCancellationShare, i18n.language),
-                  late: x.lateCancellations,
+                  late: number(x.lateCancellations),
                   count: x.cancellations,
+                  cancellations: number(x.cancellations),
                 })}
           </dd>
         </div>
@@ -276,9 +294,9 @@ export function LeadTimePart({ x, query }: PartProps) {
         query={query}
         title={title}
         empty={x.leadTimeDays.histogram.length === 0}
-        chart={(id) => <Bars bars={bars} labelledBy={id} />}
+        chart={(id) => <Bars bars={bars} labelledBy={id} formatNumber={number} />}
         table={
-          <TableRegion label={title}>
+          <TableRegion label={t('insights.table', { part: title })}>
             <table className="data-table report-table">
               <caption className="visually-hidden">{title}</caption>
               <thead>
@@ -293,7 +311,7 @@ export function LeadTimePart({ x, query }: PartProps) {
                 {bars.map((b) => (
                   <tr key={b.label}>
                     <td>{b.label}</td>
-                    <td className="data-table__number">{b.value}</td>
+                    <td className="data-table__number">{number(b.value)}</td>
                   </tr>
                 ))}
               </tbody>

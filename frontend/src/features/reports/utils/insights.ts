@@ -57,6 +57,25 @@ export function shareText(value: number | null, locale: string): string {
   );
 }
 
+/** A figure (seat hours, days, counts) in the page's language: German "3,4", English "3.4". */
+export function numberText(value: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value);
+}
+
+/**
+ * The heatmap's layout at a width: a column per hour at least `minBin` wide beside the weekday
+ * labels, widened to fill the width. Its width is more than the given one when the hours do not
+ * fit at their minimum (the chart then scrolls sideways in its own region).
+ */
+export function heatmapLayout(
+  width: number,
+  hours: number,
+  { label = 36, minBin = 22 }: { label?: number; minBin?: number } = {},
+) {
+  const bin = Math.max(minBin, Math.floor((width - label) / Math.max(1, hours)));
+  return { label, bin, width: label + bin * hours, scrolls: label + bin * hours > width };
+}
+
 export interface HeatCell {
   weekday: number;
   hour: number;

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   defaultInsightsQuery,
   heatmapHours,
+  heatmapLayout,
   insightsCsvPath,
   insightsErrors,
   insightsParams,
   leadBuckets,
+  numberText,
   share,
   shareText,
 } from './insights';
@@ -62,5 +64,22 @@ describe('insights figures', () => {
       { days: 45, bookings: 5 },
     ]);
     expect(buckets.map((b) => b.bookings)).toEqual([2, 0, 0, 4, 0, 0, 5]);
+  });
+});
+
+describe('the insights’ figures and the heatmap', () => {
+  it('write numbers in the page’s language', () => {
+    expect(numberText(3.4, 'de')).toBe('3,4');
+    expect(numberText(3.4, 'en')).toBe('3.4');
+    expect(numberText(1234.56, 'de')).toBe('1.234,6');
+    expect(numberText(2, 'de')).toBe('2');
+  });
+  it('give every hour a column wide enough for its label, scrolling only when they cannot fit', () => {
+    // 1280 px: the chart's column, 12 hours.
+    expect(heatmapLayout(980, 12)).toEqual({ label: 36, bin: 78, width: 972, scrolls: false });
+    // 375 px: 12 hours still fit.
+    expect(heatmapLayout(343, 12)).toEqual({ label: 36, bin: 25, width: 336, scrolls: false });
+    // A whole day does not: each hour keeps its minimum and the chart scrolls.
+    expect(heatmapLayout(343, 24)).toEqual({ label: 36, bin: 22, width: 564, scrolls: true });
   });
 });
