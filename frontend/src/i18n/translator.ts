@@ -60,10 +60,15 @@ function candidates(key: string, options: TOptions, plural: Intl.PluralRules): s
   return bases.flatMap((base) => [...zero.map((z) => base + z), base + suffix, base]);
 }
 
-function interpolate(text: string, options: TOptions): string {
+/**
+ * A number in a text is written the page language's way ("0,5 Tage", "0.5 days"), without
+ * thousands separators, which would read oddly in "Platz 1234" or a year.
+ */
+function interpolate(text: string, options: TOptions, numbers: Intl.NumberFormat): string {
   return text.replace(/{{\s*-?\s*(\w+)\s*}}/g, (whole, name: string) => {
     const value = options[name];
-    return typeof value === 'string' || typeof value === 'number' ? String(value) : whole;
+    if (typeof value === 'number') return numbers.format(value);
+    return typeof value === 'string' ? value : whole;
   });
 }
 
@@ -77,6 +82,7 @@ export function createTranslator(
   defaultNs: string,
 ): Translator {
   const plural = new Intl.PluralRules(language);
+  const numbers = new Intl.NumberFormat(language, { useGrouping: false, maximumFractionDigits: 3 });
   const getFixedT =
     (_language: string, fixedNs: string | null): TFunction =>
     (key, options = {}) => {
@@ -86,7 +92,7 @@ export function createTranslator(
         for (const ns of namespaces) {
           for (const candidate of candidates(one, options, plural)) {
             const text = lookup(resources[ns], candidate);
-            if (text !== undefined) return interpolate(text, options);
+            if (text !== undefined) return interpolate(text, options, numbers);
           }
         }
       }

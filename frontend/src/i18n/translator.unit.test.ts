@@ -51,6 +51,11 @@ describe('translator', () => {
     expect(german.t('greeting')).toBe('Hallo {{name}}, {{ name }}!');
   });
 
+  it("writes a number the language's way, without thousands separators", () => {
+    expect(german.t('seats', { count: 2.5 })).toBe('2,5 Plätze');
+    expect(german.t('seats', { count: 1234 })).toBe('1234 Plätze');
+  });
+
   it('prefers the context, with its plural form, over the plain key', () => {
     const errors = german.getFixedT('de', 'common-error');
     expect(errors('overlapping', { context: 'date', date: '03.12.2026' })).toBe(

@@ -253,7 +253,7 @@ export function DemandPart({ x, query }: PartProps) {
 export function LeadTimePart({ x, query }: PartProps) {
   const { t, i18n } = useTranslation('reports');
   const number = (value: number) => numberText(value, i18n.language);
-  const days = (value: number) => t('insights.lead.days', { count: value, days: number(value) });
+  const days = (value: number) => t('insights.lead.days', { count: value });
   const title = t('insights.lead.title');
   const bucketLabel = (from: number, until: number | null) =>
     until === null
