@@ -101,9 +101,13 @@ const tickets = handlersFor(transactionStream, timeSlotStream).with<PoolClient, 
       ],
     );
   },
-  TicketCancelled: setTicket(
-    `UPDATE rm_tickets SET status = 'CANCELLED', cancelled_at = $2 WHERE id = $1`,
-  ),
+  // A rebooking's cancellation names the ticket that took its place.
+  async TicketCancelled(e, client) {
+    await client.query(
+      `UPDATE rm_tickets SET status = 'CANCELLED', cancelled_at = $2, moved_to = $3 WHERE id = $1`,
+      [e.data.ticketId, e.createdAt, e.data.movedTo ?? null],
+    );
+  },
   // Check-in, its undo, and the no-show release (status INVALID, flagged).
   async TicketCheckedIn(e, client) {
     await client.query(

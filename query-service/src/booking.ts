@@ -50,6 +50,20 @@ export const Ticket = z
     confirmBy: z.string().nullable().optional(),
     /** Released because its booking was not confirmed in time (its status is then INVALID). */
     unconfirmed: z.boolean().optional(),
+    /**
+     * A rebooking's cancelled ticket: the slot of the ticket that took its place
+     * (docs/product.md#rebooking); null otherwise. Optional in the schema only for the clients
+     * written before it.
+     */
+    movedTo: z
+      .object({
+        timeSlotId: z.uuid(),
+        date: z.string(),
+        startTime: z.string(),
+        endTime: z.string(),
+      })
+      .nullable()
+      .optional(),
   })
   .openapi('Ticket');
 export type Ticket = z.infer<typeof Ticket>;
@@ -81,6 +95,7 @@ export interface TicketRow {
   no_show_count: number;
   confirm_by: Date | null;
   unconfirmed: boolean;
+  moved_to: { timeSlotId: string; date: string; startTime: string; endTime: string } | null;
 }
 
 /** The columns of a TicketRow from tickets t, rooms r and personal data p. */
@@ -89,6 +104,9 @@ export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.t
          p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility,
          (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in, t.checked_in_at, t.no_show,
          CASE WHEN t.status = 'BOOKED' THEN t.confirm_by END AS confirm_by, t.unconfirmed,
+         (SELECT json_build_object('timeSlotId', m.time_slot_id, 'date', m.date::text,
+                                   'startTime', m.start_time, 'endTime', m.end_time)
+            FROM rm_tickets m WHERE m.id = t.moved_to) AS moved_to,
          (SELECT count(*)::int FROM bookings vb JOIN rm_tickets vt ON vt.owner_id = vb.owner_id AND vt.no_show
            WHERE vb.visitor_key = (SELECT ob.visitor_key FROM bookings ob WHERE ob.owner_id = t.owner_id)) AS no_show_count`;
 
@@ -131,6 +149,7 @@ export function toTicket(r: TicketRow, localNow: { date: string; time: string })
     noShowCount: r.no_show_count,
     confirmBy: r.confirm_by ? r.confirm_by.toISOString() : null,
     unconfirmed: r.unconfirmed,
+    movedTo: r.moved_to,
   };
 }
 

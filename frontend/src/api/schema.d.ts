@@ -7255,6 +7255,15 @@ export interface components {
                 date: string;
                 name: string;
             }[];
+            closures: {
+                date: string;
+                reason: string;
+            }[];
+            openDays: string[];
+            laterDays: {
+                date: string;
+                bookableFrom: string;
+            }[];
         };
         HolidayPage: {
             content: components["schemas"]["Holiday"][];
@@ -7321,6 +7330,13 @@ export interface components {
             noShowCount: number;
             confirmBy?: string | null;
             unconfirmed?: boolean;
+            movedTo?: {
+                /** Format: uuid */
+                timeSlotId: string;
+                date: string;
+                startTime: string;
+                endTime: string;
+            } | null;
         };
         MyBookings: {
             expiresAt: string;
@@ -7349,6 +7365,12 @@ export interface components {
             what: string;
             /** @description Staff's reason of a cancellation or a closure */
             reason?: string;
+            /** @description A rebooking (what 'moved'): the slot the ticket moved to */
+            movedTo?: {
+                date: string;
+                startTime: string;
+                endTime: string;
+            };
             actor: {
                 kind: string;
                 username?: string;
@@ -7549,6 +7571,8 @@ export interface components {
             capacity: number;
             /** @description Seats a visitor may still take now: capacity less bookings, unexpired cart holds and waitlist offers, and the waiting people's claims while the waitlist can still offer them; never below 0 */
             freeSeats: number;
+            /** @description A slot after its room's booking window: the day it can be booked online from (as the visitor calendar says it); null otherwise */
+            bookableFrom: string | null;
         };
         Insights: {
             heatmap: {

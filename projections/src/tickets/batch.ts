@@ -45,6 +45,8 @@ interface TicketRow extends Record<string, unknown> {
   confirmed_at: unknown;
   unconfirmed: boolean;
   release_reason: string | null;
+  /** A rebooking's cancelled ticket: the ticket that took its place. */
+  moved_to: string | null;
 }
 
 const transactionColumns = [
@@ -77,6 +79,7 @@ const ticketColumns = [
   { name: 'confirmed_at', type: 'timestamptz' },
   { name: 'unconfirmed', type: 'boolean' },
   { name: 'release_reason', type: 'text' },
+  { name: 'moved_to', type: 'uuid' },
 ];
 
 /** Who acted, as the check-in screen names them: a staff user's or token's name, else the kind. */
@@ -193,6 +196,7 @@ const fold = handlersFor(transactionStream, timeSlotStream).with<Fold>({
       confirmed_at: null,
       unconfirmed: false,
       release_reason: null,
+      moved_to: null,
     });
   },
   TicketRemovedFromTransaction: (e, f) => f.tickets.update(e.data.ticketId, { status: 'INVALID' }),
@@ -230,7 +234,11 @@ const fold = handlersFor(transactionStream, timeSlotStream).with<Fold>({
     });
   },
   TicketCancelled: (e, f) =>
-    f.tickets.update(e.data.ticketId, { status: 'CANCELLED', cancelled_at: e.createdAt }),
+    f.tickets.update(e.data.ticketId, {
+      status: 'CANCELLED',
+      cancelled_at: e.createdAt,
+      moved_to: e.data.movedTo ?? null,
+    }),
   TicketCheckedIn(e, f) {
     f.tickets.update(e.data.ticketId, {
       checked_in_at: e.data.checkedInAt,
