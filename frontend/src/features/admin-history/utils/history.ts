@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '../../../api/types';
-import { getLibraryTimeZone } from '../../../lib/dates';
+import { formatDate, formatTimeRange, getLibraryTimeZone } from '../../../lib/dates';
 
 /** The `what` values of the history API (what happened to a ticket or a slot). */
 export const HISTORY_WHATS = [
@@ -9,6 +9,7 @@ export const HISTORY_WHATS = [
   'expired',
   'booked',
   'cancelled',
+  'moved',
   'owner-changed',
   'personal-data-erased',
   'slot-created',
@@ -29,7 +30,15 @@ export interface Label {
 }
 
 /** What happened: a known `what` has its own text; anything else names the raw event. */
-export function whatLabel(entry: Pick<HistoryEntry, 'what' | 'event'>): Label {
+export function whatLabel(entry: Pick<HistoryEntry, 'what' | 'event' | 'movedTo'>): Label {
+  // A rebooking names the slot the ticket went to ("moved to …"), not a cancellation.
+  if (entry.what === 'moved' && entry.movedTo) {
+    const { date, startTime, endTime } = entry.movedTo;
+    return {
+      key: 'what.moved-to',
+      params: { slot: `${formatDate(date)}, ${formatTimeRange(startTime, endTime)}` },
+    };
+  }
   return (HISTORY_WHATS as readonly string[]).includes(entry.what)
     ? { key: `what.${entry.what}` }
     : { key: 'what.other', params: { event: entry.event || entry.what } };
