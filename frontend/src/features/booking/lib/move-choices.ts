@@ -35,10 +35,7 @@ export interface MoveDay<S extends MoveSlot> {
  * free seats, or why it cannot take the ticket (its own slot, full, another rule), so a full slot
  * shows disabled with its reason instead of being left out.
  */
-export function moveDays<S extends MoveSlot>(
-  slots: readonly S[],
-  ownSlotId: string,
-): MoveDay<S>[] {
+export function moveDays<S extends MoveSlot>(slots: readonly S[], ownSlotId: string): MoveDay<S>[] {
   const days = new Map<string, MoveChoice<S>[]>();
   const sorted = slots
     .filter((slot) => slot.capacity > 0 && !slot.failedRules.includes('timeslot_not_open'))
