@@ -10,6 +10,7 @@ export const HISTORY_WHATS = [
   'expired',
   'booked',
   'cancelled',
+  'moved',
   'owner-changed',
   'personal-data-erased',
   'slot-created',

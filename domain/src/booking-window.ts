@@ -74,3 +74,45 @@ export function roomBookingWindow(
     (d) => holidays.has(d),
   );
 }
+
+/**
+ * The day from which a date after the booking window's end can be booked online: the first day
+ * whose window reaches it (docs/product.md#booking-window). Both the visitor calendar and the
+ * live display say it ("bookable online from …"), so they agree. Null when the date is not after
+ * today's window, or when no window ever holds it (its start lies beyond its end).
+ */
+export function bookableOnlineFrom(
+  date: LocalDate,
+  today: LocalDate,
+  openStart: OpenBound,
+  openEnd: OpenBound,
+  isHoliday: (d: LocalDate) => boolean,
+): LocalDate | null {
+  if (date <= dateAfter(today, openEnd, isHoliday)) return null;
+  // The window's end reaches the date on the day `openEnd` days, or working days, before it: the
+  // day before is one (working) day short of it.
+  let from = date;
+  if (openEnd.type === 'DAY') from = addDays(date, -openEnd.value);
+  else
+    for (let left = openEnd.value; left > 0;) {
+      from = addDays(from, -1);
+      if (isWorkingDay(from, isHoliday)) left -= 1;
+    }
+  return date >= dateAfter(from, openStart, isHoliday) ? from : null;
+}
+
+/** bookableOnlineFrom of a room read with its holidays (the calendar's and the display's rows). */
+export function roomBookableOnlineFrom(
+  date: LocalDate,
+  today: LocalDate,
+  room: RoomOpeningRow,
+): LocalDate | null {
+  const holidays = new Set(room.holidays);
+  return bookableOnlineFrom(
+    date,
+    today,
+    { type: room.open_start_type, value: room.open_start_value },
+    { type: room.open_end_type, value: room.open_end_value },
+    (d) => holidays.has(d),
+  );
+}

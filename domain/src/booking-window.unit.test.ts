@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { bookingWindow, dateAfter, isOpenForBooking, isWorkingDay } from './booking-window.ts';
+import {
+  bookableOnlineFrom,
+  bookingWindow,
+  dateAfter,
+  isOpenForBooking,
+  isWorkingDay,
+} from './booking-window.ts';
 
 const none = () => false;
 const holidays =
@@ -48,5 +54,48 @@ describe('booking window', () => {
       holidays('2026-12-08', '2026-12-24', '2026-12-25', '2027-01-01'),
     );
     expect(withHolidays.until).toBe('2027-01-08');
+  });
+});
+
+describe('bookable online from', () => {
+  const start = { type: 'DAY', value: 2 } as const;
+
+  it('is the first day whose window reaches the date, counted in days', () => {
+    // Monday 23 Nov 2026, end 10 days: until 3 Dec; 4 Dec opens on 24 Nov.
+    const end = { type: 'DAY', value: 10 } as const;
+    expect(bookableOnlineFrom('2026-12-03', '2026-11-23', start, end, none)).toBeNull();
+    expect(bookableOnlineFrom('2026-12-04', '2026-11-23', start, end, none)).toBe('2026-11-24');
+    expect(bookableOnlineFrom('2026-12-20', '2026-11-23', start, end, none)).toBe('2026-12-10');
+    // The day found really reaches the date, and the day before does not.
+    const w = bookingWindow('2026-12-10', start, end, none);
+    expect(isOpenForBooking('2026-12-20', w)).toBe(true);
+    expect(isOpenForBooking('2026-12-20', bookingWindow('2026-12-09', start, end, none))).toBe(
+      false,
+    );
+  });
+
+  it('counts working days back over weekends and holidays', () => {
+    const end = { type: 'WORKING_DAY', value: 2 } as const;
+    // Monday 7 Dec 2026, 8 Dec a holiday: until Thursday 10 Dec.
+    const h = holidays('2026-12-08');
+    expect(bookableOnlineFrom('2026-12-10', '2026-12-07', start, end, h)).toBeNull();
+    // Monday 14 Dec: two working days before it are Thursday 10 and Friday 11.
+    expect(bookableOnlineFrom('2026-12-14', '2026-12-07', start, end, h)).toBe('2026-12-10');
+    for (const date of ['2026-12-11', '2026-12-14', '2026-12-15', '2026-12-19']) {
+      const from = bookableOnlineFrom(date, '2026-12-07', start, end, h)!;
+      expect(isOpenForBooking(date, bookingWindow(from, start, end, h))).toBe(true);
+    }
+  });
+
+  it('is null when no window holds the date (a start beyond the end)', () => {
+    expect(
+      bookableOnlineFrom(
+        '2026-12-20',
+        '2026-11-23',
+        { type: 'DAY', value: 9 },
+        { type: 'DAY', value: 3 },
+        none,
+      ),
+    ).toBeNull();
   });
 });

@@ -198,7 +198,12 @@ async function writeRandomLog(db: TestDatabase, seed: number, commands: number):
       } else if (x < 0.85 && ticket) {
         push(timeSlotStreamId(ticket.slot), {
           type: 'TicketCancelled',
-          data: { ticketId: ticket.id, ownerId: owner() },
+          // Now and then a rebooking's cancellation, naming the ticket that took its place.
+          data: {
+            ticketId: ticket.id,
+            ownerId: owner(),
+            ...(rnd() < 0.3 ? { movedTo: pick(cart.tickets).id } : {}),
+          },
         });
       } else if (x < 0.9) {
         push(transactionStreamId(cart.id), {

@@ -15,7 +15,15 @@ export const TicketCancellation = z
   .object({
     by: z.enum(['visitor', 'library', 'closure', 'moved']),
     reason: z.string().nullable(),
-    movedTo: z.object({ date: z.string(), startTime: z.string(), endTime: z.string() }).nullable(),
+    /** A move's: the slot of the ticket that took its place (docs/product.md#rebooking). */
+    movedTo: z
+      .object({
+        timeSlotId: z.uuid(),
+        date: z.string(),
+        startTime: z.string(),
+        endTime: z.string(),
+      })
+      .nullable(),
   })
   .openapi('TicketCancellation');
 type TicketCancellation = z.infer<typeof TicketCancellation>;
@@ -109,7 +117,8 @@ export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.t
          (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in, t.checked_in_at, t.no_show,
          CASE WHEN t.status = 'BOOKED' THEN t.confirm_by END AS confirm_by, t.unconfirmed,
          t.cancelled_by, t.cancel_reason,
-         (SELECT json_build_object('date', m.date, 'startTime', m.start_time, 'endTime', m.end_time)
+         (SELECT json_build_object('timeSlotId', m.time_slot_id, 'date', m.date::text,
+                                   'startTime', m.start_time, 'endTime', m.end_time)
             FROM rm_tickets m WHERE m.id = t.moved_to) AS moved_to_slot,
          (SELECT count(*)::int FROM bookings vb JOIN rm_tickets vt ON vt.owner_id = vb.owner_id AND vt.no_show
            WHERE vb.visitor_key = (SELECT ob.visitor_key FROM bookings ob WHERE ob.owner_id = t.owner_id)) AS no_show_count`;

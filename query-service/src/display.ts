@@ -1,5 +1,6 @@
-import { hasStarted, seatsForCarts, type Now } from '@rr/domain';
+import { hasStarted, roomBookableOnlineFrom, seatsForCarts, type Now } from '@rr/domain';
 import {
+  addDays,
   defineRoute,
   localDateTime,
   problems,
@@ -9,6 +10,7 @@ import {
   waitlistLateral,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
+import { roomSeatColumns, type RoomSeatRow } from './slot-seat-rule.ts';
 import { SharedAnswers } from './shared-answers.ts';
 
 /**
@@ -27,6 +29,10 @@ export const DisplaySlot = z
     freeSeats: z.number().openapi({
       description:
         "Seats a visitor may still take now: capacity less bookings, unexpired cart holds and waitlist offers, and the waiting people's claims while the waitlist can still offer them; never below 0",
+    }),
+    bookableFrom: z.string().nullable().openapi({
+      description:
+        "A slot after its room's booking window: the day it can be booked online from (as the visitor calendar says it); null otherwise",
     }),
   })
   .openapi('DisplaySlot');
@@ -79,7 +85,7 @@ interface SlotJson {
  * the waitlist's claims on them (unexpired offers, people waiting).
  */
 const DISPLAY_SQL = `
-  SELECT r.id, r.name, (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
+  SELECT r.id, r.name, ${roomSeatColumns('$1', '$5')},
          (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
             FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity,
                          c.booked_count + c.held_count + w.offered AS taken, w.waiting
@@ -103,8 +109,11 @@ const DISPLAY_SQL = `
    WHERE $4::uuid IS NULL OR r.id = $4
    ORDER BY r.sort_order, lower(r.name), r.id`;
 
-/** A slot with the seats a visitor may still take (the cart's seat rule, seat-rule.ts). */
-const toDisplaySlot = (s: SlotJson, waitlistOn: boolean, at: Pick<Now, 'today' | 'time'>) => ({
+/**
+ * A slot with the seats a visitor may still take (the cart's seat rule, seat-rule.ts) and, after
+ * the booking window, the day it can be booked online from.
+ */
+const toDisplaySlot = (s: SlotJson, room: RoomSeatRow, at: Pick<Now, 'today' | 'time'>) => ({
   id: s.id,
   date: s.date,
   startTime: s.start_time,
@@ -114,33 +123,27 @@ const toDisplaySlot = (s: SlotJson, waitlistOn: boolean, at: Pick<Now, 'today' |
     capacity: s.capacity,
     taken: s.taken,
     waiting: s.waiting,
-    waitlistOn,
+    waitlistOn: room.waitlist_on,
     started: hasStarted({ date: s.date, startTime: s.start_time }, at),
   }),
+  bookableFrom: roomBookableOnlineFrom(s.date, at.today, room),
 });
 
 /** The display's answer at the clock's instant, in the library's time zone. */
 export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Display> {
   const now = deps.clock.now();
   const { date: today, time } = localDateTime(now, deps.timeZone);
-  const r = await deps.pool.query<{
-    id: string;
-    name: string;
-    waitlist_on: boolean;
-    slots: SlotJson[];
-  }>({
+  const r = await deps.pool.query<RoomSeatRow & { id: string; name: string; slots: SlotJson[] }>({
     name: 'rr_display',
     text: DISPLAY_SQL,
-    values: [today, time, now.toISOString(), roomId ?? null],
+    values: [today, time, now.toISOString(), roomId ?? null, addDays(today, 800)],
   });
   if (roomId !== undefined && r.rows.length === 0) throw problems.notFound('Room');
   return {
     today,
     time,
     rooms: r.rows.map((room) => {
-      const slots: DisplaySlot[] = room.slots.map((s) =>
-        toDisplaySlot(s, room.waitlist_on, { today, time }),
-      );
+      const slots: DisplaySlot[] = room.slots.map((s) => toDisplaySlot(s, room, { today, time }));
       const ofToday = slots.filter((s) => s.date === today);
       const current = ofToday.find((s) => s.startTime <= time) ?? null;
       const later = ofToday.filter((s) => s.startTime > time);

@@ -1,4 +1,4 @@
-import { roomBookingWindow } from '@rr/domain';
+import { datesBetween, roomBookableOnlineFrom, roomBookingWindow } from '@rr/domain';
 import { addDays, defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { SharedAnswers } from './shared-answers.ts';
@@ -12,6 +12,18 @@ export const RoomCalendar = z
     bookableUntil: z.string(),
     /** The holidays in the asked range, by date and name (a day can have more than one). */
     holidays: z.array(z.object({ date: z.string(), name: z.string() })),
+    /**
+     * The closures of the range: per day each reason the room's slots were closed with
+     * (docs/product.md#closures), so a closed day says why.
+     */
+    closures: z.array(z.object({ date: z.string(), reason: z.string() })),
+    /** The days of the range on which the room has a slot not closed (a holiday kept open). */
+    openDays: z.array(z.string()),
+    /**
+     * Each day of the range after the booking window, with the day it can be booked online from
+     * (the one rule the live display says it by too); none when no window ever holds it.
+     */
+    laterDays: z.array(z.object({ date: z.string(), bookableFrom: z.string() })),
   })
   .openapi('RoomCalendar');
 export type RoomCalendar = z.infer<typeof RoomCalendar>;
@@ -26,19 +38,46 @@ async function roomCalendar(
 ): Promise<RoomCalendar> {
   const { date: today } = localDateTime(now, deps.timeZone);
   const r = await deps.pool.query<
-    RoomSeatRow & { named_holidays: { date: string; name: string }[] }
+    RoomSeatRow & {
+      named_holidays: { date: string; name: string }[];
+      closures: { date: string; reason: string }[];
+      open_days: string[];
+    }
   >(
     `SELECT ${roomSeatColumns('$2', '$3')},
             (SELECT coalesce(json_agg(json_build_object('date', h.date::text, 'name', h.name)
                                       ORDER BY h.date, lower(h.name)), '[]')
-               FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS named_holidays
+               FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS named_holidays,
+            (SELECT coalesce(json_agg(json_build_object('date', c.date, 'reason', c.reason)
+                                      ORDER BY c.date, c.reason), '[]')
+               FROM (SELECT DISTINCT s.date::text AS date, s.closed_reason AS reason
+                       FROM rm_time_slots s
+                      WHERE s.room_id = r.id AND s.date BETWEEN $4 AND $5
+                        AND s.closed_reason IS NOT NULL) c) AS closures,
+            ARRAY(SELECT DISTINCT s.date::text FROM rm_time_slots s
+                   WHERE s.room_id = r.id AND s.date BETWEEN $4 AND $5 AND s.capacity > 0
+                     AND s.closed_reason IS NULL ORDER BY 1) AS open_days
        FROM rm_rooms r WHERE r.id = $1`,
     [roomId, today, addDays(today, 800), fromDate, untilDate],
   );
   const room = r.rows[0];
   if (!room) throw problems.notFound('Room');
   const window = roomBookingWindow(today, room);
-  return { bookableFrom: window.from, bookableUntil: window.until, holidays: room.named_holidays };
+  const laterDays = datesBetween(
+    fromDate > window.until ? fromDate : addDays(window.until, 1),
+    untilDate,
+  ).flatMap((date) => {
+    const bookableFrom = roomBookableOnlineFrom(date, today, room);
+    return bookableFrom ? [{ date, bookableFrom }] : [];
+  });
+  return {
+    bookableFrom: window.from,
+    bookableUntil: window.until,
+    holidays: room.named_holidays,
+    closures: room.closures,
+    openDays: room.open_days,
+    laterDays,
+  };
 }
 
 /**

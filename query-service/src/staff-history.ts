@@ -1,5 +1,6 @@
 import {
   handlersFor,
+  ignore,
   timeSlotStream,
   timeSlotStreamId,
   transactionStream,
@@ -26,6 +27,10 @@ const HistoryEntry = z
       .string()
       .optional()
       .openapi({ description: "Staff's reason of a cancellation or a closure" }),
+    movedTo: z
+      .object({ date: z.string(), startTime: z.string(), endTime: z.string() })
+      .optional()
+      .openapi({ description: "A rebooking (what 'moved'): the slot the ticket moved to" }),
     actor: z.object({
       kind: z.string(),
       username: z.string().optional(),
@@ -42,6 +47,8 @@ interface Facts {
   what: HistoryWhat;
   /** Staff's reason of a cancellation or a closure. */
   reason?: string | undefined;
+  /** A rebooking: the ticket that took this one's place. */
+  movedTo?: string | undefined;
   ticketId?: string;
   roomId?: string;
 }
@@ -65,7 +72,10 @@ export const historyFacts = handlersFor(timeSlotStream, transactionStream).with<
   TicketHoldExtended: ticket('hold-extended'),
   TicketReleased: (e) => ticket(e.data.reason === 'expired' ? 'expired' : 'released')(e),
   TicketBooked: ticket('booked'),
-  TicketCancelled: (e) => ({ ...ticket('cancelled')(e), reason: e.data.reason }),
+  TicketCancelled: (e) =>
+    e.data.movedTo
+      ? { ...ticket('moved')(e), movedTo: e.data.movedTo }
+      : { ...ticket('cancelled')(e), reason: e.data.reason },
   TicketCheckedIn: ticket('checked-in'),
   TicketCheckInUndone: ticket('check-in-undone'),
   TicketNoShowReleased: ticket('no-show-released'),
@@ -91,20 +101,41 @@ export const historyFacts = handlersFor(timeSlotStream, transactionStream).with<
   OwnerDataChanged: ticket('owner-changed'),
 });
 
+type Slot = { date: string; startTime: string; endTime: string };
+
+/** The slot of each ticket a cart's stream added: where a rebooking moved a ticket to. */
+const cartSlots = handlersFor(transactionStream).with<Map<string, Slot>>({
+  TransactionStarted: ignore,
+  TicketAddedToTransaction: ({ data: { ticketId, date, startTime, endTime } }, slots) =>
+    void slots.set(ticketId, { date, startTime, endTime }),
+  TicketRemovedFromTransaction: ignore,
+  TransactionTouched: ignore,
+  TransactionBooked: ignore,
+  TransactionRemoved: ignore,
+  TransactionExpired: ignore,
+  PersonalDataErased: ignore,
+  OwnerDataChanged: ignore,
+});
+
 export function historyRoutes({ pool, store }: QueryDeps) {
   /** The events of the streams that `keep` selects, in commit order, as history entries. */
   async function history(streamIds: string[], keep: (e: RecordedEvent, facts: Facts) => boolean) {
     const events = await store.readStreams(streamIds, pool);
+    // The slots of the cart's tickets: where a rebooking moved a ticket to.
+    const slots = new Map<string, Slot>();
+    for (const e of events) cartSlots.handle(e, slots);
     return events.flatMap((e) => {
       const f = historyFacts.handle(e);
       if (!f || !keep(e, f)) return [];
       const { what, reason } = f;
+      const movedTo = f.movedTo === undefined ? undefined : slots.get(f.movedTo);
       return [
         {
           at: e.createdAt.toISOString(),
           event: e.type,
           what,
           ...(reason !== undefined ? { reason } : {}),
+          ...(movedTo ? { movedTo } : {}),
           actor: e.metadata.actor,
         },
       ];

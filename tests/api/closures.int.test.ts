@@ -140,6 +140,20 @@ describe('closing a day with bookings and a waitlist', () => {
     // The visitor calendar no longer offers the day's slots of the room; the other room's stays.
     expect(await offered(roomId, date)).toEqual([]);
     expect(await offered(otherRoomId, date)).toEqual([elsewhere]);
+    // The visitor calendar says why: the closure's reason on the day, which is not open; the
+    // other room's day stays open.
+    const calendarOf = async (room: string) =>
+      (await (
+        await new Client(suite.app.baseUrl).get(
+          `/api/rooms/${room}/calendar?fromDate=${date}&untilDate=${date}`,
+          { 'X-Min-Position': suite.admin.lastPosition! },
+        )
+      ).json()) as { closures: unknown[]; openDays: string[] };
+    expect(await calendarOf(roomId)).toMatchObject({
+      closures: [{ date, reason: 'Wasserschaden' }],
+      openDays: [],
+    });
+    expect(await calendarOf(otherRoomId)).toMatchObject({ closures: [], openDays: [date] });
     // A cart is refused by the seat rule; so is a join of the waitlist.
     const v = new Client(suite.app.baseUrl);
     const add = await v.request('POST', '/api/transactions', { json: { timeSlotId: afternoon } });

@@ -21,6 +21,7 @@ interface DisplaySlot {
   endTime: string;
   capacity: number;
   freeSeats: number;
+  bookableFrom: string | null;
 }
 interface DisplayRoom {
   id: string;
@@ -118,6 +119,7 @@ describe('GET /api/display', () => {
         endTime: '11:00',
         capacity: 5,
         freeSeats: 5,
+        bookableFrom: null,
       },
       next: [
         {
@@ -127,6 +129,7 @@ describe('GET /api/display', () => {
           endTime: '13:00',
           capacity: 4,
           freeSeats: 4,
+          bookableFrom: null,
         },
         {
           id: afternoon,
@@ -135,6 +138,7 @@ describe('GET /api/display', () => {
           endTime: '16:00',
           capacity: 3,
           freeSeats: 3,
+          bookableFrom: null,
         },
       ],
     });
@@ -187,6 +191,7 @@ describe('GET /api/display', () => {
       for (const slot of [room.current, ...room.next]) {
         if (slot) {
           expect(Object.keys(slot).sort()).toEqual([
+            'bookableFrom',
             'capacity',
             'date',
             'endTime',
@@ -253,5 +258,30 @@ describe('GET /api/display', () => {
     expect(removed.status).toBeLessThan(300);
     const shown = await display(`?roomId=${room}`, cart.client);
     expect(shown.rooms[0]!.next).toMatchObject([{ id: slot, capacity: 1, freeSeats: 0 }]);
+  });
+});
+
+describe('a slot after the booking window', () => {
+  it('says from which day it can be booked online, as the visitor calendar does', async () => {
+    // Open for two days: until Wednesday 25 Nov; Friday 27 Nov opens on Wednesday 25 (the
+    // calendar's laterDays name the same day).
+    const later = await createRoom(admin, 'Display later room', {
+      openStartValue: 0,
+      openEndValue: 2,
+      openEndType: 'DAY',
+    });
+    await createSlot(admin, later, '2026-11-27', '09:00', '11:00', 3);
+    const answer = await display(`?roomId=${later}`);
+    expect(answer.rooms[0]!.next).toMatchObject([
+      { date: '2026-11-27', freeSeats: 3, bookableFrom: '2026-11-25' },
+    ]);
+    const calendar = await new Client(app.baseUrl).get(
+      `/api/rooms/${later}/calendar?fromDate=2026-11-27&untilDate=2026-11-27`,
+      { 'X-Min-Position': admin.lastPosition! },
+    );
+    expect(await calendar.json()).toMatchObject({
+      bookableUntil: '2026-11-25',
+      laterDays: [{ date: '2026-11-27', bookableFrom: '2026-11-25' }],
+    });
   });
 });

@@ -401,6 +401,16 @@ describe("the visitor calendar's holidays and booking window (GET /rooms/{id}/ca
       bookableFrom: '2026-11-23',
       bookableUntil: '2026-11-26',
       holidays: [],
+      closures: [],
+      openDays: [],
+      // Each day after the window, with the first day whose window reaches it (three working
+      // days before it).
+      laterDays: [
+        { date: '2026-11-27', bookableFrom: '2026-11-24' },
+        { date: '2026-11-28', bookableFrom: '2026-11-25' },
+        { date: '2026-11-29', bookableFrom: '2026-11-25' },
+        { date: '2026-11-30', bookableFrom: '2026-11-25' },
+      ],
     });
 
     const holiday = await admin.request('POST', '/api/admin/holidays', {
@@ -412,6 +422,14 @@ describe("the visitor calendar's holidays and booking window (GET /rooms/{id}/ca
       bookableFrom: '2026-11-23',
       bookableUntil: '2026-11-27',
       holidays: [{ date: '2026-11-25', name: 'Lesesaaltag' }],
+      closures: [],
+      openDays: [],
+      // The holiday is no working day: the days after the window open a day earlier.
+      laterDays: [
+        { date: '2026-11-28', bookableFrom: '2026-11-24' },
+        { date: '2026-11-29', bookableFrom: '2026-11-24' },
+        { date: '2026-11-30', bookableFrom: '2026-11-24' },
+      ],
     });
     const outside = (await (await calendar('2026-11-26', '2026-11-30')).json()) as {
       holidays: unknown[];

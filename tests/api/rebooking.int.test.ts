@@ -1,3 +1,5 @@
+import ICAL from 'ical.js';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
@@ -68,6 +70,22 @@ async function ticketsOf(c: Client, ownerId: string): Promise<OwnerTicket[]> {
   return (await (await c.get(`/api/owners/${ownerId}/tickets`)).json()) as OwnerTicket[];
 }
 
+/** The events of a mail's .ics attachment, parsed with ical.js: UID, SEQUENCE, start, status. */
+function calendarOf(mail: ParsedMail) {
+  const ics = mail.attachments.find((a) => a.contentType.startsWith('text/calendar'));
+  expect(ics, 'the mail has an .ics attachment').toBeDefined();
+  const cal = new ICAL.Component(ICAL.parse(ics!.content.toString('utf8')) as unknown[]);
+  return {
+    method: cal.getFirstPropertyValue('method'),
+    events: cal.getAllSubcomponents('vevent').map((v) => ({
+      uid: v.getFirstPropertyValue('uid'),
+      sequence: v.getFirstPropertyValue('sequence'),
+      start: String(v.getFirstPropertyValue('dtstart')),
+      status: v.getFirstPropertyValue('status'),
+    })),
+  };
+}
+
 const eventCount = async () =>
   Number((await suite.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n);
 
@@ -94,6 +112,8 @@ describe('rebooking', () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const moved = (await res.json()) as {
       id: string;
+      startTime: string;
+      endTime: string;
       timeSlotId: string;
       bookingNumber: string;
       status: string;
@@ -144,6 +164,83 @@ describe('rebooking', () => {
     ]);
     expect(mails[1]!.text).toContain('Ihr neuer Termin');
     expect(mails[1]!.text).toContain(`${DAY.slice(8, 10)}.${DAY.slice(5, 7)}.${DAY.slice(0, 4)}`);
+    // Staff's history of the old ticket says where it went, not "cancelled".
+    const history = (await (
+      await suite.admin.get(`/api/admin/tickets/${b.ticketId}/history`)
+    ).json()) as { what: string; movedTo?: unknown }[];
+    expect(history.filter((h) => h.what === 'cancelled')).toEqual([]);
+    expect(history.find((h) => h.what === 'moved')?.movedTo).toEqual({
+      date: DAY,
+      startTime: moved.startTime,
+      endTime: moved.endTime,
+    });
+  });
+
+  it("the move mail's .ics updates the booking's calendar entry: same UID, a higher SEQUENCE", async () => {
+    // A day of its own: the other tests take an hour of DAY each.
+    const day = addDays(DAY, 1);
+    const from = await createSlot(suite.admin, roomId, day, '08:00', '09:00', 3);
+    const to = await createSlot(suite.admin, roomId, day, '10:00', '11:00', 3);
+    const again = await createSlot(suite.admin, roomId, day, '12:00', '13:00', 3);
+    const b = await book(from, 'ines.ics@example.at');
+    const first = (await (await move(b.client, b.ownerId, b.ticketId, to)).json()) as {
+      id: string;
+    };
+    const mailsOf = async (n: number) => {
+      await expect
+        .poll(async () => {
+          await sender.sendDue();
+          return sink.messages.filter((m) => JSON.stringify(m.to).includes('ines.ics@')).length;
+        })
+        .toBe(n);
+      return sink.messages.filter((m) => JSON.stringify(m.to).includes('ines.ics@'));
+    };
+    const [confirmation, moveMail] = await mailsOf(2);
+    const original = calendarOf(confirmation!);
+    expect(original.events).toMatchObject([
+      { uid: `${b.ticketId}@reading-rooms`, sequence: 0, status: 'CONFIRMED' },
+    ]);
+    // One event, the original's UID, revision 1, at the new slot's time.
+    const updated = calendarOf(moveMail!);
+    expect(updated.method).toBe('PUBLISH');
+    expect(updated.events).toHaveLength(1);
+    expect(updated.events[0]).toMatchObject({
+      uid: `${b.ticketId}@reading-rooms`,
+      sequence: 1,
+      status: 'CONFIRMED',
+    });
+    expect(updated.events[0]!.start).not.toBe(original.events[0]!.start);
+    expect(updated.events[0]!.start).toContain(`${day}T10:00`);
+
+    // A second move is revision 2 of the same entry; its cancellation revision 3.
+    const second = (await (await move(b.client, b.ownerId, first.id, again)).json()) as {
+      id: string;
+    };
+    const [, , moveAgain] = await mailsOf(3);
+    expect(calendarOf(moveAgain!).events).toMatchObject([
+      { uid: `${b.ticketId}@reading-rooms`, sequence: 2 },
+    ]);
+    const cancelled = await b.client.request(
+      'DELETE',
+      `/api/owners/${b.ownerId}/tickets?ids=${second.id}`,
+    );
+    expect(cancelled.status, await cancelled.clone().text()).toBeLessThan(300);
+    const [, , , cancellation] = await mailsOf(4);
+    expect(calendarOf(cancellation!)).toMatchObject({
+      method: 'CANCEL',
+      events: [{ uid: `${b.ticketId}@reading-rooms`, sequence: 3, status: 'CANCELLED' }],
+    });
+
+    // The visitor's page names where each moved ticket went.
+    const tickets = (await (await b.client.get(`/api/owners/${b.ownerId}/tickets`)).json()) as {
+      id: string;
+      cancellation: { by: string; movedTo: { timeSlotId: string } | null } | null;
+    }[];
+    expect(tickets.map((t) => [t.id, t.cancellation?.movedTo?.timeSlotId ?? null])).toEqual([
+      [b.ticketId, to],
+      [first.id, again],
+      [second.id, null],
+    ]);
   });
 
   it('refuses another room, a full slot and the same slot with the slot codes, changing nothing', async () => {

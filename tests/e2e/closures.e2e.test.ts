@@ -1,6 +1,9 @@
-// A holiday added on a day with bookings: the closure dialog shows the counts, staff close the
-// day's slots and cancel the bookings, the visitor can no longer book the day and every booking's
-// cancellation mail states the reason (docs/product.md#closures). On a phone and on a desktop.
+// A holiday added on a day with bookings: the closure dialog shows the counts and asks whether
+// to cancel or keep the bookings, with neither chosen beforehand (closing without a choice is
+// refused, the choice marked and focused); staff close the day's slots and cancel the bookings,
+// the visitor can no longer book the day and every booking's cancellation mail states the reason
+// (docs/product.md#closures). At 375×740, 768×1024 and 1280×900, German and English, the browser
+// in UTC, axe clean.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
@@ -16,7 +19,7 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
-import { DESKTOP, PHONE, openStaffPage, signInAs, visitorBooks } from './staff-ux-support.ts';
+import { openStaffPage, signInAs, visitorBooks, type Lang } from './staff-ux-support.ts';
 import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
 import { dialog, main } from './visitor-pages.ts';
 
@@ -27,9 +30,47 @@ let sink: SmtpSink;
 let admin: Client;
 let roomId: string;
 
-/** One day per viewport, each with a slot and three bookings. */
-const days = weekdaysAhead(2);
-const VIEWPORTS = [PHONE, DESKTOP] as const;
+const VIEWPORTS = [
+  { width: 375, height: 740 },
+  { width: 768, height: 1024 },
+  { width: 1280, height: 900 },
+] as const;
+const RUNS = (['de', 'en'] as const).flatMap((lang) =>
+  VIEWPORTS.map((viewport) => ({ lang, viewport })),
+);
+/** One day per run, each with a slot and three bookings. */
+const days = weekdaysAhead(RUNS.length);
+
+const TEXTS = {
+  de: {
+    submit: 'Feiertag anlegen',
+    title: 'Zeitfenster schließen?',
+    counts: /1 Zeitfenster \(1 davon offen\), 3 Reservierungen, 0 Einträge/,
+    reason: /^Grund/,
+    choice: 'Was geschieht mit den Reservierungen?',
+    cancel: 'Reservierungen stornieren (3)',
+    keep: 'Reservierungen behalten',
+    choose: 'Bitte wählen Sie, ob die Reservierungen storniert oder behalten werden.',
+    confirm: 'Zeitfenster schließen',
+    popups: 'Mitteilungen',
+    result: '1 Zeitfenster geschlossen, 3 Reservierungen storniert.',
+    closed: (name: string) => `geschlossen: ${name}`,
+  },
+  en: {
+    submit: 'Create holiday',
+    title: 'Close the time slots?',
+    counts: /1 time slot \(1 of them open\), 3 reservations, 0 waitlist entries/,
+    reason: /^Reason/,
+    choice: 'What happens to the reservations?',
+    cancel: 'Cancel the reservations (3)',
+    keep: 'Keep the reservations',
+    choose: 'Please choose whether the reservations are cancelled or kept.',
+    confirm: 'Close the time slots',
+    popups: 'Notifications',
+    result: '1 time slot closed, 3 reservations cancelled.',
+    closed: (name: string) => `closed: ${name}`,
+  },
+} satisfies Record<Lang, unknown>;
 const slotIds: string[] = [];
 const LIBRARY = 'Stadtbibliothek Testhausen';
 
@@ -40,6 +81,7 @@ beforeAll(async () => {
   sink = new SmtpSink(await freePort());
   await sink.start();
   server = await startServer(db, {
+    TIME_ZONE: 'Europe/Vienna',
     SMTP_URL: sink.url,
     MAIL_INTERVAL_MS: '200',
     LIBRARY_NAME: LIBRARY,
@@ -79,34 +121,43 @@ async function offered(day: Date): Promise<string[]> {
 }
 
 describe('closing a holiday with bookings', () => {
-  for (const [v, viewport] of VIEWPORTS.entries()) {
-    it(`adds a holiday, closes the day's slots with the bookings cancelled (${viewport.width}×${viewport.height})`, async () => {
+  for (const [v, { lang, viewport }] of RUNS.entries()) {
+    it(`adds a holiday, closes the day's slots with the bookings cancelled (${lang}, ${viewport.width}×${viewport.height})`, async () => {
+      const t = TEXTS[lang];
       const day = days[v]!;
       const name = `Betriebsausflug ${v + 1}`;
       expect(await offered(day)).toEqual([slotIds[v]]);
 
-      const page = await openStaffPage(browser, viewport);
+      const page = await openStaffPage(browser, viewport, lang, 'UTC');
       const watch = watchPage(page);
-      await signInAs(page, server.baseUrl);
+      await signInAs(page, server.baseUrl, lang);
       await page.goto(`${server.baseUrl}/admin/holiday-add`);
       await page.locator('#holiday-name').fill(name);
       await page.locator('#holiday-date').fill(iso(day));
-      await main(page).getByRole('button', { name: 'Feiertag anlegen', exact: true }).click();
+      await main(page).getByRole('button', { name: t.submit, exact: true }).click();
 
-      // The dialog: the day's counts, the holiday's name as the reason, the bookings to cancel.
+      // The dialog: the day's counts, the holiday's name as the reason, and the choice what
+      // happens to the bookings, with neither chosen.
       const ask = dialog(page);
-      await ask.getByRole('heading', { name: 'Zeitfenster schließen?' }).waitFor();
-      await ask
-        .getByText(/1 Zeitfenster \(1 davon offen\), 3 Reservierungen, 0 Einträge/)
-        .waitFor();
-      expect(await ask.getByLabel(/^Grund/).inputValue()).toBe(name);
-      await expectAccessible(page, `closure dialog at ${viewport.width}px`);
-      await ask.getByLabel('Reservierungen stornieren (3)').check();
-      await ask.getByRole('button', { name: 'Zeitfenster schließen', exact: true }).click();
-      await page
-        .getByRole('status', { name: 'Mitteilungen' })
-        .getByText('1 Zeitfenster geschlossen, 3 Reservierungen storniert.')
-        .waitFor();
+      await ask.getByRole('heading', { name: t.title }).waitFor();
+      await ask.getByText(t.counts).waitFor();
+      expect(await ask.getByLabel(t.reason).inputValue()).toBe(name);
+      const choice = ask.getByRole('group', { name: t.choice });
+      const cancel = choice.getByRole('radio', { name: t.cancel });
+      const keep = choice.getByRole('radio', { name: t.keep });
+      expect([await cancel.isChecked(), await keep.isChecked()]).toEqual([false, false]);
+      await expectAccessible(page, `closure dialog (${lang}, ${viewport.width}px)`);
+      // Closing without a choice is refused: the choice is marked, described and focused.
+      await ask.getByRole('button', { name: t.confirm, exact: true }).click();
+      await ask.getByText(t.choose).waitFor();
+      await eventually(() => cancel.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await cancel.getAttribute('aria-invalid')).toBe('true');
+      expect(await cancel.getAttribute('aria-describedby')).toBe('closure-bookings-error');
+      await expectAccessible(page, `closure dialog refusing (${lang}, ${viewport.width}px)`);
+      expect(await offered(day)).toEqual([slotIds[v]]);
+      await cancel.check();
+      await ask.getByRole('button', { name: t.confirm, exact: true }).click();
+      await page.getByRole('status', { name: t.popups }).getByText(t.result).waitFor();
       await page.waitForURL(/\/admin\/holiday-list/);
 
       // The visitor can no longer book the day; staff see the slot closed with the reason.
@@ -119,7 +170,7 @@ describe('closing a holiday with bookings', () => {
         'timeslot_not_open',
       ]);
       await page.goto(`${server.baseUrl}/admin/room/${roomId}/time-slot-edit/${slotIds[v]}`);
-      await main(page).getByText(`geschlossen: ${name}`).waitFor();
+      await main(page).getByText(t.closed(name)).waitFor();
 
       // Three cancellation mails, each stating the reason and signed by the library.
       await eventually(() =>
@@ -136,7 +187,7 @@ describe('closing a holiday with bookings', () => {
           (m) =>
             JSON.stringify(m.to).includes(readerOf(v, n)) && m.subject?.startsWith('Stornierung'),
         );
-        expect(mail?.text).toContain(`Die Bibliothek hat Ihre Buchung storniert: ${name}`);
+        expect(mail?.text).toContain(`Die Bibliothek hat Ihre Reservierung storniert: ${name}`);
         expect(mail?.text).toContain(LIBRARY);
       }
       expect(watch.errors).toEqual([]);

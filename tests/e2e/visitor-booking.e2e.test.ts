@@ -2,6 +2,7 @@
 // SMTP sink.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { freePort } from '../support/ports.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
@@ -519,20 +520,27 @@ describe('visitor booking, end to end in Chromium', () => {
     // Only one day of the grid is a tab stop.
     expect(await main(page).locator('.calendar__grid [tabindex="0"]').count()).toBe(1);
 
-    // A day after the booking window: "not yet bookable", also in the legend.
+    // A day after the booking window: from which day it can be booked online (the server's
+    // day, which the live display names too); the legend explains the mark.
+    const answer = await new Client(server.baseUrl).get(
+      `/api/rooms/${roomId}/calendar?fromDate=${iso(later)}&untilDate=${iso(later)}`,
+    );
+    const [{ bookableFrom }] = ((await answer.json()) as { laterDays: { bookableFrom: string }[] })
+      .laterDays as [{ bookableFrom: string }];
+    const opens = `ab ${bookableFrom.slice(8, 10)}.${bookableFrom.slice(5, 7)}. online buchbar`;
     await showMonthOf(page, later);
     const laterDay = main(page).getByRole('button', {
-      name: `${longDate(later)}, noch nicht buchbar`,
+      name: `${longDate(later)}, ${opens}`,
       exact: true,
     });
     await laterDay.waitFor();
     await main(page)
       .getByRole('list', { name: 'Legende' })
-      .getByText('noch nicht buchbar')
+      .getByText('noch nicht online buchbar')
       .waitFor();
     await expectAccessible(page, 'room view with days not yet bookable');
     await laterDay.click();
-    await dialog(page).getByText('noch nicht buchbar', { exact: true }).waitFor();
+    await dialog(page).getByText(opens, { exact: true }).waitFor();
     await page.keyboard.press('Escape');
     await dialog(page).waitFor({ state: 'hidden' });
     expect(log.errors).toEqual([]);

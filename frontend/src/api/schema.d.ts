@@ -7266,6 +7266,15 @@ export interface components {
                 date: string;
                 name: string;
             }[];
+            closures: {
+                date: string;
+                reason: string;
+            }[];
+            openDays: string[];
+            laterDays: {
+                date: string;
+                bookableFrom: string;
+            }[];
         };
         HolidayPage: {
             content: components["schemas"]["Holiday"][];
@@ -7339,6 +7348,8 @@ export interface components {
             by: "visitor" | "library" | "closure" | "moved";
             reason: string | null;
             movedTo: {
+                /** Format: uuid */
+                timeSlotId: string;
                 date: string;
                 startTime: string;
                 endTime: string;
@@ -7371,6 +7382,12 @@ export interface components {
             what: string;
             /** @description Staff's reason of a cancellation or a closure */
             reason?: string;
+            /** @description A rebooking (what 'moved'): the slot the ticket moved to */
+            movedTo?: {
+                date: string;
+                startTime: string;
+                endTime: string;
+            };
             actor: {
                 kind: string;
                 username?: string;
@@ -7571,6 +7588,8 @@ export interface components {
             capacity: number;
             /** @description Seats a visitor may still take now: capacity less bookings, unexpired cart holds and waitlist offers, and the waiting people's claims while the waitlist can still offer them; never below 0 */
             freeSeats: number;
+            /** @description A slot after its room's booking window: the day it can be booked online from (as the visitor calendar says it); null otherwise */
+            bookableFrom: string | null;
         };
         Insights: {
             heatmap: {

@@ -14,9 +14,11 @@ interface ConfirmDialogProps {
   busy?: boolean;
   /** The failure of the action, shown in the dialog. */
   error?: unknown;
+  /** How the confirm button looks: red for what cannot be undone (default), else primary. */
+  tone?: 'danger' | 'primary';
 }
 
-/** A modal question before a destructive action (e.g. deleting a holiday). */
+/** A modal question before an action (e.g. deleting a holiday, moving an appointment). */
 export function ConfirmDialog({
   title,
   children,
@@ -26,6 +28,7 @@ export function ConfirmDialog({
   onCancel,
   busy = false,
   error,
+  tone = 'danger',
 }: ConfirmDialogProps) {
   const headingId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -47,7 +50,7 @@ export function ConfirmDialog({
       <div className="form__actions">
         <button
           type="button"
-          className="button button--danger"
+          className={`button button--${tone}`}
           disabled={busy}
           onClick={() => void onConfirm()}
         >

@@ -147,3 +147,14 @@ export function formatLongDate(value: string, locale: string): string {
       )
     : value;
 }
+
+/**
+ * A short day of a `YYYY-MM-DD` date without its year, e.g. "04.12." (German) or "4 Dec"
+ * (English), for "bookable online from …"; anything else is returned unchanged.
+ */
+export function formatDayMonth(value: string, locale: string): string {
+  const date = parseIsoDate(value);
+  if (!date) return value;
+  if (locale !== 'en') return formatDate(value).slice(0, 6);
+  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' }).format(date);
+}

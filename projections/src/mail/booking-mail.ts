@@ -21,6 +21,7 @@ import {
   type MailKind,
   type MailLibrary,
 } from './compose.ts';
+import { calendarEntries } from './calendar-entries.ts';
 import { ticketsStillToRemind } from './reminders.ts';
 
 /*
@@ -112,6 +113,7 @@ export async function loadBookingMail(
   const { events } = await o.store.readStream(`transaction-${booking.transaction_id}`);
   const tickets = new Map<string, CartTicket>();
   for (const e of events) cartTickets.handle(e, tickets);
+  const entryOf = await calendarEntries(o.pool, events);
   let chosen = row.ticket_ids.map((id) => tickets.get(id)).filter((t): t is CartTicket => !!t);
   // A reminder names only what is still booked, decided now on the write side.
   const checkIns = new Set<string>();
@@ -171,6 +173,7 @@ export async function loadBookingMail(
         startTime: t.startTime,
         endTime: t.endTime,
         checkInCode: checkIns.has(t.ticketId) ? o.checkInCodes.codeOf(t.ticketId) : null,
+        calendarEntry: entryOf(t.ticketId),
       })),
     confirmationUrl: `${baseUrl}reservation-confirmation/${row.owner_id}`,
     calendarFeedUrl: `${baseUrl}api/owners/${row.owner_id}/tickets.ics`,

@@ -11,6 +11,11 @@ export interface MailTicket {
    * its QR code, an inline image the sender attaches under checkInImageCid(ticketId).
    */
   checkInCode?: string | null;
+  /**
+   * The ticket's entry in the reader's calendar (calendar-entries.ts): a moved ticket's is the
+   * entry of the ticket it replaced, one revision later. Absent: the ticket's own, revision 0.
+   */
+  calendarEntry?: { id: string; sequence: number };
 }
 
 /**
@@ -188,9 +193,10 @@ export function checkInImageCid(ticketId: string): string {
 }
 
 /**
- * The .ics attachment: one event per ticket with a stable UID (the ticket id), so calendars
- * update the same entry; a cancellation sends METHOD:CANCEL for the same UIDs (a reminder
- * publishes the entries again, unchanged). Written as every calendar file is (writeCalendar).
+ * The .ics attachment: one event per ticket with a stable UID (the ticket id; a moved ticket's is
+ * the one of the ticket it replaced, with a higher SEQUENCE), so calendars update the same entry;
+ * a cancellation sends METHOD:CANCEL for the same UIDs (a reminder publishes the entries again,
+ * unchanged). Written as every calendar file is (writeCalendar).
  */
 export function calendarFile(input: MailInput): string {
   const cancelled = input.kind === 'cancellation';
@@ -200,7 +206,7 @@ export function calendarFile(input: MailInput): string {
       stamp: input.writtenAt,
       method: cancelled ? 'CANCEL' : 'PUBLISH',
       entries: input.tickets.map((t) => ({
-        id: t.ticketId,
+        id: t.calendarEntry?.id ?? t.ticketId,
         date: t.date,
         startTime: t.startTime,
         endTime: t.endTime,
@@ -208,7 +214,8 @@ export function calendarFile(input: MailInput): string {
         location: t.roomName,
         description: `${texts[input.language].number}: ${input.bookingNumber}`,
         status: cancelled ? 'CANCELLED' : 'CONFIRMED',
-        sequence: cancelled ? 1 : 0,
+        // A cancellation is the entry's next revision.
+        sequence: (t.calendarEntry?.sequence ?? 0) + (cancelled ? 1 : 0),
       })),
     }) + '\r\n'
   );

@@ -104,6 +104,31 @@ describe('the calendar file', () => {
   });
 });
 
+describe("a moved ticket's calendar entry", () => {
+  const event = (kind: MailInput['kind']) => {
+    const moved = {
+      ...input.tickets[0]!,
+      ticketId: '00000000-0000-4000-8000-000000000003',
+      calendarEntry: { id: '00000000-0000-4000-8000-000000000001', sequence: 2 },
+    };
+    const ics = composeMail({ ...input, kind, tickets: [moved] }).ics;
+    const vevent = new ICAL.Component(ICAL.parse(ics) as unknown[]).getAllSubcomponents('vevent');
+    expect(vevent).toHaveLength(1);
+    return {
+      uid: vevent[0]!.getFirstPropertyValue('uid'),
+      sequence: vevent[0]!.getFirstPropertyValue('sequence'),
+    };
+  };
+
+  it("updates the entry of the ticket it replaced: that UID, the move's revision", () => {
+    const uid = '00000000-0000-4000-8000-000000000001@reading-rooms';
+    expect(event('move')).toEqual({ uid, sequence: 2 });
+    expect(event('reminder')).toEqual({ uid, sequence: 2 });
+    // Its cancellation is the next revision of the same entry.
+    expect(event('cancellation')).toEqual({ uid, sequence: 3 });
+  });
+});
+
 describe('the calendar feed', () => {
   const feed = 'https://library.example/api/owners/aaaa/tickets.ics';
   it('is named by the confirmation, in both parts, and by no other mail', () => {

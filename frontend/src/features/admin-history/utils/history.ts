@@ -1,6 +1,6 @@
 import { HISTORY_WHATS } from '@rr/contracts/history';
 import type { HistoryEntry } from '../../../api/types';
-import { getLibraryTimeZone } from '../../../lib/dates';
+import { formatDate, formatTimeRange, getLibraryTimeZone } from '../../../lib/dates';
 
 /** The `what` values of the history API (what happened to a ticket or a slot). */
 export { HISTORY_WHATS, type HistoryWhat } from '@rr/contracts/history';
@@ -23,11 +23,18 @@ export interface Label {
 }
 
 /**
- * What happened: every `what` of the history API has its own text. A word this app does not know
- * yet (a newer server) reads as "other event": an event's or a code's name never reaches the
- * screen.
+ * What happened: every `what` of the history API has its own text; a rebooking names the slot the
+ * ticket went to ("moved to …"). A word this app does not know yet (a newer server) reads as
+ * "other event": an event's or a code's name never reaches the screen.
  */
-export function whatLabel(entry: Pick<HistoryEntry, 'what'>): Label {
+export function whatLabel(entry: Pick<HistoryEntry, 'what' | 'movedTo'>): Label {
+  if (entry.what === 'moved' && entry.movedTo) {
+    const { date, startTime, endTime } = entry.movedTo;
+    return {
+      key: 'what.moved-to',
+      params: { slot: `${formatDate(date)}, ${formatTimeRange(startTime, endTime)}` },
+    };
+  }
   return (HISTORY_WHATS as readonly string[]).includes(entry.what)
     ? { key: `what.${entry.what}` }
     : { key: 'what.other' };

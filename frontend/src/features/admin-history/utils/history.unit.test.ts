@@ -26,6 +26,15 @@ describe('history labels', () => {
     }
   });
 
+  it('names the slot a rebooking moved the ticket to', () => {
+    expect(
+      whatLabel({
+        ...entry('2026-01-01T00:00:00Z', 'moved', 'TicketCancelled'),
+        movedTo: { date: '2026-12-08', startTime: '10:00', endTime: '11:00' },
+      }),
+    ).toEqual({ key: 'what.moved-to', params: { slot: '08.12.2026, 10:00-11:00' } });
+  });
+
   it('says "other event" for an unknown what, never its name', () => {
     expect(whatLabel(entry('2026-01-01T00:00:00Z', 'SomethingNew', 'SomethingNew'))).toEqual({
       key: 'what.other',

@@ -3,6 +3,7 @@ import { ClosureInput as ClosureContract } from '@rr/contracts/closures';
 import type { ClosureResult } from '../../../api/types';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { CheckboxField, InputField } from '../../../components/form-field';
+import { RadioGroupField } from '../../../components/radio-group';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formCheck } from '../../../lib/form-check';
@@ -17,6 +18,10 @@ interface ClosureValues {
   reason: string;
   cancelBookings: boolean;
 }
+
+/** Whether the closure cancels the day's bookings: staff's explicit choice, none by default. */
+type BookingsChoice = 'cancel' | 'keep' | null;
+const CHOICE_ID = 'closure-bookings';
 
 const FIELDS = ['reason'] as const;
 // Its own id: the dialog also opens over the closure page, whose form has a reason field too.
@@ -52,10 +57,9 @@ export function ClosureDialog({
   const { t } = useTranslation('admin-holidays');
   const { data: preview, error: previewError } = useGetClosurePreviewQuery(scope);
   const [closeRooms, { isLoading, error }] = useCloseRoomsMutation();
-  const [values, setValues] = useState<ClosureValues>({
-    reason: defaultReason,
-    cancelBookings: false,
-  });
+  const [reason, setReason] = useState(defaultReason);
+  const [choice, setChoice] = useState<BookingsChoice>(null);
+  const [choiceMissing, setChoiceMissing] = useState(false);
   const check = formCheck(ClosureContract, (v: ClosureValues) => ({
     fromDate: scope.fromDate,
     untilDate: scope.untilDate,
@@ -73,9 +77,18 @@ export function ClosureDialog({
 
   if (!preview || nothingToClose) return null;
 
+  // With bookings the choice is explicit (docs/product.md#closures); without, nothing to cancel.
+  const hasBookings = preview.bookings > 0;
+  const values: ClosureValues = { reason, cancelBookings: choice === 'cancel' };
   const confirm = async () => {
+    const missing = hasBookings && choice === null;
+    setChoiceMissing(missing);
     const body = form.validate(values);
     if (!body) return;
+    if (missing) {
+      document.getElementById(CHOICE_ID)?.focus();
+      return;
+    }
     try {
       onDone(await closeRooms(body).unwrap());
     } catch {
@@ -100,21 +113,35 @@ export function ClosureDialog({
         hint={t('closure.reason-hint')}
         required
         maxLength={500}
-        value={values.reason}
+        value={reason}
         error={form.messageOf('reason')}
         onChange={(event) => {
-          const next = { ...values, reason: event.target.value };
-          setValues(next);
-          form.revalidate(next);
+          setReason(event.target.value);
+          form.revalidate({ ...values, reason: event.target.value });
         }}
       />
-      <CheckboxField
-        id="closure-cancel-bookings"
-        label={t('closure.cancel-bookings', { count: preview.bookings })}
-        checked={values.cancelBookings}
-        disabled={preview.bookings === 0}
-        onChange={(event) => setValues({ ...values, cancelBookings: event.target.checked })}
-      />
+      {hasBookings ? (
+        <RadioGroupField
+          id={CHOICE_ID}
+          legend={t('closure.bookings-legend')}
+          required
+          options={[
+            { value: 'cancel', label: t('closure.cancel-bookings', { count: preview.bookings }) },
+            { value: 'keep', label: t('closure.keep-bookings') },
+          ]}
+          value={choice}
+          error={choiceMissing && choice === null ? t('closure.choose-bookings') : undefined}
+          onChange={(value) => setChoice(value === 'cancel' ? 'cancel' : 'keep')}
+        />
+      ) : (
+        <CheckboxField
+          id="closure-cancel-bookings"
+          label={t('closure.cancel-bookings', { count: 0 })}
+          checked={false}
+          disabled
+          onChange={() => undefined}
+        />
+      )}
     </ConfirmDialog>
   );
 }

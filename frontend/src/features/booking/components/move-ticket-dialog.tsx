@@ -1,8 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { RadioGroupField } from '../../../components/radio-group';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { addDaysIso, formatLongDate, formatTimeRange, todayIso } from '../../../lib/dates';
+import {
+  addDaysIso,
+  formatLongDate,
+  formatTimeRange,
+  parseIsoDate,
+  todayIso,
+} from '../../../lib/dates';
+import type { TimeSlot } from '../../../api/types';
 import { useGetBookableSlotsQuery, useMoveTicketMutation, type Ticket } from '../api/booking-api';
+import { moveDays, type MoveChoice, type MoveDay } from '../lib/move-choices';
 import { useTicketText } from './ticket-list';
 
 interface MoveTicketDialogProps {
@@ -12,15 +21,88 @@ interface MoveTicketDialogProps {
   onMoved: () => void;
 }
 
+const DAY_ID = 'move-day';
+const SLOT_ID = 'move-slot';
+
+/** A day as the day choice names it: "Mo., 07.12." and how many of its slots are free. */
+function useDayLabel() {
+  const { t, i18n } = useTranslation('booking');
+  const format = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-GB' : i18n.language, {
+    weekday: 'short',
+    day: '2-digit',
+    month: '2-digit',
+  });
+  return (day: MoveDay<TimeSlot>) => {
+    const date = parseIsoDate(day.date);
+    return (
+      <>
+        <span aria-hidden="true">{date ? format.format(date) : day.date}</span>
+        <span className="visually-hidden">{formatLongDate(day.date, i18n.language)}</span>
+        <span className="move-choice__detail">
+          {day.free ? t('move.free-slots', { count: day.free }) : t('move.day-full')}
+        </span>
+      </>
+    );
+  };
+}
+
+/** A slot as the time choice names it: its time and its free seats, or why it is not offered. */
+function useSlotLabel() {
+  const { t } = useTranslation('booking');
+  return ({ slot, freeSeats, refusal }: MoveChoice<TimeSlot>) => (
+    <>
+      <span className="time-range">{formatTimeRange(slot.startTime, slot.endTime)}</span>{' '}
+      <span className="move-choice__detail">
+        {refusal === null
+          ? t('move.seats', { count: freeSeats })
+          : refusal === 'own'
+            ? t('move.own')
+            : refusal === 'full'
+              ? t('room.fully-booked')
+              : t('room.unavailable')}
+      </span>
+    </>
+  );
+}
+
+/** The question before the move: from which appointment to which. */
+function MoveSummary({ from, to, onBack }: { from: string; to: string; onBack: () => void }) {
+  const { t } = useTranslation('booking');
+  const summary = useRef<HTMLParagraphElement>(null);
+  // The focus leaves the button that chose, so a second press does not move at once.
+  useEffect(() => summary.current?.focus(), []);
+  return (
+    <>
+      <p ref={summary} tabIndex={-1}>
+        {t('move.question')}
+      </p>
+      <dl className="move-summary">
+        <dt>{t('move.from')}</dt>
+        <dd>{from}</dd>
+        <dt>{t('move.to')}</dt>
+        <dd>{to}</dd>
+      </dl>
+      <p>
+        <button type="button" className="button button--secondary button--small" onClick={onBack}>
+          {t('move.back')}
+        </button>
+      </p>
+    </>
+  );
+}
+
 /**
- * Rebooking (docs/product.md#rebooking): the visitor picks another slot of the ticket's room that
- * has a free seat (the room's bookable slots, as the calendar shows them for an empty cart) and
- * moves the ticket in one step. The server decides with the seat rule and the visitor's other
- * bookings; its refusal shows in the dialog and leaves the booking as it was.
+ * Rebooking (docs/product.md#rebooking): the visitor picks a day of the ticket's room, then one
+ * of its slots with a free seat (full ones show disabled with the reason; nothing is chosen
+ * beforehand), then confirms the move from the old to the new appointment. The server decides
+ * with the seat rule and the visitor's other bookings; its refusal shows in the dialog and leaves
+ * the booking as it was.
  */
 export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTicketDialogProps) {
   const { t, i18n } = useTranslation('booking');
   const ticketText = useTicketText();
+  const dayLabel = useDayLabel();
+  const slotLabel = useSlotLabel();
   const today = todayIso();
   const { data } = useGetBookableSlotsQuery({
     roomId: ticket.roomId,
@@ -28,44 +110,90 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
     fromDate: today,
     untilDate: addDaysIso(today, 366),
   });
-  const free = (data ?? []).filter(
-    (slot) => slot.failedRules.length === 0 && slot.id !== ticket.timeSlotId,
-  );
-  const [choice, setChoice] = useState('');
+  const days = moveDays(data ?? [], ticket.timeSlotId);
+  const [date, setDate] = useState<string | null>(null);
+  const [slotId, setSlotId] = useState<string | null>(null);
+  const [missing, setMissing] = useState<'day' | 'slot' | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const [move, { isLoading, error }] = useMoveTicketMutation();
+  const day = days.find((d) => d.date === date);
+  const chosen = day?.choices.find((c) => c.slot.id === slotId && c.refusal === null);
+  const none = data !== undefined && !days.some((d) => d.free > 0);
 
   const confirm = async () => {
-    const timeSlotId = choice || free[0]?.id;
-    if (!timeSlotId) return;
-    const answer = await move({ ownerId, ticketId: ticket.id, timeSlotId });
+    if (!day || !chosen) {
+      const which = day ? 'slot' : 'day';
+      setMissing(which);
+      document.getElementById(which === 'day' ? DAY_ID : SLOT_ID)?.focus();
+      return;
+    }
+    if (!confirming) {
+      setConfirming(true);
+      return;
+    }
+    const answer = await move({ ownerId, ticketId: ticket.id, timeSlotId: chosen.slot.id });
     if (!('error' in answer)) onMoved();
   };
 
+  const to = chosen
+    ? `${ticket.roomName}, ${formatLongDate(chosen.slot.date, i18n.language)}, ${formatTimeRange(
+        chosen.slot.startTime,
+        chosen.slot.endTime,
+      )}`
+    : '';
   return (
     <ConfirmDialog
       title={t('move.title')}
-      confirmLabel={t('move.confirm')}
-      cancelLabel={t('confirmation.confirm-no')}
-      busy={isLoading || free.length === 0}
+      confirmLabel={t(confirming ? 'move.confirm' : 'move.next')}
+      cancelLabel={t('move.cancel')}
+      tone="primary"
+      busy={isLoading || data === undefined || none}
       error={error}
       onCancel={onCancel}
       onConfirm={confirm}
     >
-      <p>{ticketText(ticket)}</p>
-      {data && free.length === 0 ? (
-        <p>{t('move.none')}</p>
+      {confirming && chosen ? (
+        <MoveSummary from={ticketText(ticket)} to={to} onBack={() => setConfirming(false)} />
       ) : (
-        <p className="field">
-          <label htmlFor="move-slot">{t('move.slot')}</label>
-          <select id="move-slot" value={choice} onChange={(event) => setChoice(event.target.value)}>
-            {free.map((slot) => (
-              <option key={slot.id} value={slot.id}>
-                {formatLongDate(slot.date, i18n.language)},{' '}
-                {formatTimeRange(slot.startTime, slot.endTime)}
-              </option>
-            ))}
-          </select>
-        </p>
+        <>
+          <p>{t('move.current', { slot: ticketText(ticket) })}</p>
+          {none ? <p>{t('move.none')}</p> : null}
+          {days.length ? (
+            <RadioGroupField
+              id={DAY_ID}
+              className="move-choice move-choice--days"
+              legend={t('move.day')}
+              required
+              options={days.map((d) => ({
+                value: d.date,
+                label: dayLabel(d),
+                disabled: d.free === 0,
+              }))}
+              value={date}
+              error={missing === 'day' && !day ? t('move.choose-day') : undefined}
+              onChange={(value) => {
+                setDate(value);
+                setSlotId(null);
+              }}
+            />
+          ) : null}
+          {day ? (
+            <RadioGroupField
+              id={SLOT_ID}
+              className="move-choice"
+              legend={t('move.time', { date: formatLongDate(day.date, i18n.language) })}
+              required
+              options={day.choices.map((c) => ({
+                value: c.slot.id,
+                label: slotLabel(c),
+                disabled: c.refusal !== null,
+              }))}
+              value={slotId}
+              error={missing === 'slot' && !chosen ? t('move.choose-slot') : undefined}
+              onChange={setSlotId}
+            />
+          ) : null}
+        </>
       )}
     </ConfirmDialog>
   );

@@ -15,7 +15,7 @@ import {
   type Ticket,
 } from '../api/booking-api';
 import { MoveButton, MoveTicket } from './move-ticket';
-import { TicketList, useTicketText } from './ticket-list';
+import { MovedTo, TicketList, useTicketText } from './ticket-list';
 import { WizardSteps } from './wizard-steps';
 
 /** The history state of the navigation right after booking (it survives a reload). */
@@ -255,7 +255,9 @@ export function ReservationConfirmation() {
       );
     }
     const booked = data.filter((ticket) => ticket.status === 'BOOKED');
-    const cancelled = data.filter((ticket) => ticket.status === 'CANCELLED');
+    // A moved ticket is cancelled too: it says where it went (docs/product.md#rebooking).
+    const movedAway = data.filter((ticket) => ticket.status === 'CANCELLED' && ticket.cancellation?.movedTo);
+    const cancelled = data.filter((ticket) => ticket.status === 'CANCELLED' && !ticket.cancellation?.movedTo);
     const cancelable = booked.filter((ticket) => ticket.cancelable);
     const number = data.find((ticket) => ticket.bookingNumber)?.bookingNumber;
     return (
@@ -295,6 +297,15 @@ export function ReservationConfirmation() {
           onCancel={(ticket) => cancellation.start({ tickets: [ticket], others: false })}
           onMove={setMoving}
         />
+        {movedAway.length > 0 ? (
+          <>
+            <h2>{t('confirmation.moved')}</h2>
+            <TicketList
+              tickets={movedAway}
+              renderExtra={(ticket) => <MovedTo movedTo={ticket.cancellation?.movedTo} />}
+            />
+          </>
+        ) : null}
         {cancelled.length > 0 ? (
           <>
             <h2>{t('confirmation.cancelled')}</h2>

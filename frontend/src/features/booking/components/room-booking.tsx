@@ -14,13 +14,14 @@ import {
   parseYearMonth,
   type YearMonth,
 } from '../../../lib/calendar';
-import { formatLongDate, formatTimeRange } from '../../../lib/dates';
+import { formatDayMonth, formatLongDate, formatTimeRange } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
 import { notify } from '../../../stores/notifications-slice';
 import {
   useGetBookableSlotsQuery,
   useGetBookingRoomQuery,
   useGetRoomCalendarQuery,
+  type RoomCalendar,
 } from '../api/booking-api';
 import { slotAction } from '../lib/cart';
 import { dayNotes } from '../lib/day-notes';
@@ -140,6 +141,18 @@ function RoomDetails({ room }: { room: Room }) {
   );
 }
 
+/** The notes of the calendar's days (day-notes.ts) in the page's language. */
+function useNoteOf(calendar: RoomCalendar | undefined, laterSymbol: string) {
+  const { t, i18n } = useTranslation('booking');
+  return dayNotes(calendar, {
+    closed: (reasons) => t('room.closed', { reasons }),
+    closedPlain: t('room.closed-plain'),
+    open: t('room.open'),
+    bookableFrom: (date) => t('room.bookable-from', { date: formatDayMonth(date, i18n.language) }),
+    laterSymbol,
+  });
+}
+
 /**
  * Route `/room/:id`: the room, a month calendar of its bookable slots (month in the query
  * parameters `year` and `month`, never before the current month) and the cart beside it.
@@ -192,9 +205,10 @@ export function RoomBooking() {
   // The calendar marks the days with a slot in the cart and those at the day's limit.
   const inCartMark: DayMark = { symbol: '✓', label: t('room.mark-in-cart') };
   const dayFullMark: DayMark = { symbol: '–', label: t('room.mark-day-full') };
-  // Days without slots say why: a holiday's name, or that they are not yet bookable.
+  // Days say what their slots do not: a holiday (open or not), a closure's reason, and from
+  // which day a day after the booking window can be booked online.
   const laterMark: DayMark = { symbol: '◌', label: t('room.not-yet-bookable') };
-  const noteOf = dayNotes(calendar.data, { text: laterMark.label, symbol: laterMark.symbol });
+  const noteOf = useNoteOf(calendar.data, laterMark.symbol);
   const markDay = (daySlots: readonly TimeSlot[]): DayMark[] => {
     const has = (rule: string) => daySlots.some((slot) => slot.failedRules.includes(rule));
     return [

@@ -47,3 +47,18 @@ export function TicketList<T extends TicketView>({ tickets, renderExtra }: Ticke
     </ul>
   );
 }
+
+/** Where a rebooking moved a ticket: "moved to <day>, <time>" (docs/product.md#rebooking). */
+export function MovedTo({
+  movedTo,
+}: {
+  movedTo: { date: string; startTime: string; endTime: string } | null | undefined;
+}) {
+  const { t, i18n } = useTranslation('booking');
+  if (!movedTo) return null;
+  const slot = `${formatLongDate(movedTo.date, i18n.language)}, ${formatTimeRange(
+    movedTo.startTime,
+    movedTo.endTime,
+  )}`;
+  return <p className="ticket-list__moved">{t('confirmation.moved-to', { slot })}</p>;
+}

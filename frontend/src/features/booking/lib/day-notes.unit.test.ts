@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dayNotes } from './day-notes';
+import { dayNotes, type DayNoteWords } from './day-notes';
 
-const later = { text: 'noch nicht buchbar', symbol: '◌' };
+const words: DayNoteWords = {
+  closed: (reasons) => `geschlossen: ${reasons}`,
+  closedPlain: 'geschlossen',
+  open: 'geöffnet',
+  bookableFrom: (date) => `ab ${date} online buchbar`,
+  laterSymbol: '◌',
+};
 
 describe('dayNotes (the visitor calendar)', () => {
   const noteOf = dayNotes(
@@ -10,26 +16,45 @@ describe('dayNotes (the visitor calendar)', () => {
       bookableUntil: '2026-12-22',
       holidays: [
         { date: '2026-12-08', name: 'Mariä Empfängnis' },
+        { date: '2026-12-10', name: 'Betriebsausflug' },
         { date: '2026-12-24', name: 'Heiliger Abend' },
         { date: '2026-12-24', name: 'Lesesaal geschlossen' },
       ],
+      closures: [
+        { date: '2026-12-09', reason: 'Wasserschaden' },
+        { date: '2026-12-10', reason: 'Betriebsausflug' },
+        { date: '2026-12-28', reason: 'Inventur' },
+      ],
+      openDays: ['2026-12-08', '2026-12-15', '2026-12-23'],
+      laterDays: [
+        { date: '2026-12-23', bookableFrom: '2026-12-02' },
+        { date: '2026-12-24', bookableFrom: '2026-12-03' },
+        { date: '2026-12-28', bookableFrom: '2026-12-04' },
+      ],
     },
-    later,
+    words,
   );
 
-  it('names a holiday, within the booking window and after it, by its name', () => {
-    expect(noteOf('2026-12-08')).toEqual({ text: 'Mariä Empfängnis' });
-    expect(noteOf('2026-12-24')).toEqual({ text: 'Heiliger Abend, Lesesaal geschlossen' });
+  it('labels a holiday with slots as open, one without by its name alone', () => {
+    expect(noteOf('2026-12-08')).toEqual({ text: 'Mariä Empfängnis: geöffnet' });
+    expect(noteOf('2026-12-24')).toEqual({
+      text: 'Heiliger Abend, Lesesaal geschlossen · ab 2026-12-03 online buchbar',
+    });
   });
 
-  it('says "not yet bookable" after the window\'s last day, and nothing up to it', () => {
+  it("names a closed day's reason, once when it is the holiday's name; a closed day opens no later", () => {
+    expect(noteOf('2026-12-09')).toEqual({ text: 'geschlossen: Wasserschaden' });
+    expect(noteOf('2026-12-10')).toEqual({ text: 'Betriebsausflug: geschlossen' });
+    expect(noteOf('2026-12-28')).toEqual({ text: 'geschlossen: Inventur' });
+  });
+
+  it('says from which day a day after the window can be booked online, and nothing up to it', () => {
+    expect(noteOf('2026-12-23')).toEqual({ text: 'ab 2026-12-02 online buchbar', symbol: '◌' });
     expect(noteOf('2026-12-22')).toBeUndefined();
-    expect(noteOf('2026-12-01')).toBeUndefined();
-    expect(noteOf('2026-12-23')).toBe(later);
-    expect(noteOf('2027-01-05')).toBe(later);
+    expect(noteOf('2026-12-15')).toBeUndefined();
   });
 
   it('says nothing while the calendar loads', () => {
-    expect(dayNotes(undefined, later)('2027-01-05')).toBeUndefined();
+    expect(dayNotes(undefined, words)('2027-01-05')).toBeUndefined();
   });
 });

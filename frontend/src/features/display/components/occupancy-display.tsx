@@ -5,6 +5,7 @@ import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useTranslation } from '../../../i18n/i18n-context';
 import {
   formatClockTime,
+  formatDayMonth,
   formatLongDate,
   formatTimeRange,
   getLibraryTimeZone,
@@ -22,6 +23,20 @@ function useNow(): Date {
     return () => window.clearInterval(timer);
   }, []);
   return now;
+}
+
+/**
+ * A slot after its room's booking window: from which day it can be booked online, as the visitor
+ * calendar says it (the server's day, docs/product.md#live-display).
+ */
+function BookableFrom({ slot, hy }: { slot: DisplaySlot; hy: Hyphenate }) {
+  const { t, i18n } = useTranslation('display');
+  if (!slot.bookableFrom) return null;
+  return (
+    <span className="display-room__bookable-from">
+      {hy(t('bookable-from', { date: formatDayMonth(slot.bookableFrom, i18n.language) }))}
+    </span>
+  );
 }
 
 /** The free seats of a slot in words (the colour only repeats them); the number stands out. */
@@ -95,6 +110,7 @@ function RoomPanel({
                   {formatTimeRange(slot.startTime, slot.endTime)}
                 </span>{' '}
                 <Seats slot={slot} hy={hy} />
+                <BookableFrom slot={slot} hy={hy} />
               </li>
             ))}
           </ul>
@@ -113,6 +129,7 @@ function RoomPanel({
                 {formatTimeRange(next.later.startTime, next.later.endTime)}
               </span>{' '}
               <Seats slot={next.later} hy={hy} />
+              <BookableFrom slot={next.later} hy={hy} />
             </li>
           </ul>
         </>

@@ -9,6 +9,7 @@ const slot = (date: string, startTime: string, freeSeats = 5, capacity = 10): Di
   endTime: '23:00',
   capacity,
   freeSeats,
+  bookableFrom: null,
 });
 
 describe('seatLevel', () => {
