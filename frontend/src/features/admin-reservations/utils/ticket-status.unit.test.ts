@@ -55,7 +55,12 @@ describe('a ticket’s status in the reservations list', () => {
       key: 'by-closure',
       reason: 'Wasserschaden',
     });
-    const movedTo = { date: '2026-12-04', startTime: '13:00', endTime: '14:00' };
+    const movedTo = {
+      timeSlotId: '00000000-0000-4000-8000-000000000001',
+      date: '2026-12-04',
+      startTime: '13:00',
+      endTime: '14:00',
+    };
     expect(
       ticketStatus(
         ticket({ status: 'CANCELLED', cancellation: { by: 'moved', reason: null, movedTo } }),

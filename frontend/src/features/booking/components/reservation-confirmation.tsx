@@ -256,8 +256,12 @@ export function ReservationConfirmation() {
     }
     const booked = data.filter((ticket) => ticket.status === 'BOOKED');
     // A moved ticket is cancelled too: it says where it went (docs/product.md#rebooking).
-    const movedAway = data.filter((ticket) => ticket.status === 'CANCELLED' && ticket.cancellation?.movedTo);
-    const cancelled = data.filter((ticket) => ticket.status === 'CANCELLED' && !ticket.cancellation?.movedTo);
+    const movedAway = data.filter(
+      (ticket) => ticket.status === 'CANCELLED' && ticket.cancellation?.movedTo,
+    );
+    const cancelled = data.filter(
+      (ticket) => ticket.status === 'CANCELLED' && !ticket.cancellation?.movedTo,
+    );
     const cancelable = booked.filter((ticket) => ticket.cancelable);
     const number = data.find((ticket) => ticket.bookingNumber)?.bookingNumber;
     return (
