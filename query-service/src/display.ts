@@ -36,6 +36,10 @@ export const DisplayRoom = z
   .object({
     id: z.uuid(),
     name: z.string(),
+    nameEn: z
+      .string()
+      .optional()
+      .openapi({ description: "The name's English text; absent: the name serves both languages" }),
     current: z
       .union([DisplaySlot, z.null()])
       .openapi({ description: 'The slot running now, if any' }),
@@ -79,7 +83,7 @@ interface SlotJson {
  * the waitlist's claims on them (unexpired offers, people waiting).
  */
 const DISPLAY_SQL = `
-  SELECT r.id, r.name, (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
+  SELECT r.id, r.name, r.name_en, (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
          (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
             FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity,
                          c.booked_count + c.held_count + w.offered AS taken, w.waiting
@@ -126,6 +130,7 @@ export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Displ
   const r = await deps.pool.query<{
     id: string;
     name: string;
+    name_en: string | null;
     waitlist_on: boolean;
     slots: SlotJson[];
   }>({
@@ -147,6 +152,7 @@ export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Displ
       return {
         id: room.id,
         name: room.name,
+        ...(room.name_en ? { nameEn: room.name_en } : {}),
         current,
         next: later.length ? later : slots.filter((s) => s.date > today),
       };

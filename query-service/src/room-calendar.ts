@@ -10,8 +10,13 @@ export const RoomCalendar = z
     /** The first and last day of the room's booking window (docs/product.md#booking-window). */
     bookableFrom: z.string(),
     bookableUntil: z.string(),
-    /** The holidays in the asked range, by date and name (a day can have more than one). */
-    holidays: z.array(z.object({ date: z.string(), name: z.string() })),
+    /**
+     * The holidays in the asked range, by date and name (a day can have more than one), with the
+     * name's English text when staff gave one.
+     */
+    holidays: z.array(
+      z.object({ date: z.string(), name: z.string(), nameEn: z.string().optional() }),
+    ),
   })
   .openapi('RoomCalendar');
 export type RoomCalendar = z.infer<typeof RoomCalendar>;
@@ -26,10 +31,11 @@ async function roomCalendar(
 ): Promise<RoomCalendar> {
   const { date: today } = localDateTime(now, deps.timeZone);
   const r = await deps.pool.query<
-    RoomSeatRow & { named_holidays: { date: string; name: string }[] }
+    RoomSeatRow & { named_holidays: { date: string; name: string; nameEn?: string }[] }
   >(
     `SELECT ${roomSeatColumns('$2', '$3')},
-            (SELECT coalesce(json_agg(json_build_object('date', h.date::text, 'name', h.name)
+            (SELECT coalesce(json_agg(json_strip_nulls(json_build_object('date', h.date::text,
+                                        'name', h.name, 'nameEn', h.name_en))
                                       ORDER BY h.date, lower(h.name)), '[]')
                FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS named_holidays
        FROM rm_rooms r WHERE r.id = $1`,

@@ -64,6 +64,7 @@ export function cancelTickets(
   byOwner: ReadonlyMap<string, string[]>,
   actor: Actor,
   reason?: string,
+  reasonEn?: string,
 ) {
   // Owners in a fixed order: two cancellations lock the same streams in the same order.
   const owners = [...byOwner].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -82,7 +83,7 @@ export function cancelTickets(
       return loaded.map(({ ownerId, ticketIds, state }) => {
         const slots = new Map([...state.slots].map(([id, slot]) => [id, decided.get(id) ?? slot]));
         const decision = decideReservation(
-          { type: 'CancelTickets', data: { ownerId, ticketIds, reason } },
+          { type: 'CancelTickets', data: { ownerId, ticketIds, reason, reasonEn } },
           { ...state, slots },
           context,
         );

@@ -151,7 +151,13 @@ export function cancelTickets(
     ownerId,
     ticketIds,
     reason,
-  }: { ownerId: string; ticketIds: readonly string[]; reason?: string | undefined },
+    reasonEn,
+  }: {
+    ownerId: string;
+    ticketIds: readonly string[];
+    reason?: string | undefined;
+    reasonEn?: string | undefined;
+  },
   { today, time }: ReservationContext,
 ): ReservationDecision {
   const d = emptyDecision();
@@ -165,7 +171,12 @@ export function cancelTickets(
     pushSlot(
       d,
       inCart.timeSlotId,
-      TicketCancelled.create({ ticketId, ownerId, ...(reason ? { reason } : {}) }),
+      TicketCancelled.create({
+        ticketId,
+        ownerId,
+        ...(reason ? { reason } : {}),
+        ...(reason && reasonEn ? { reasonEn } : {}),
+      }),
     );
     d.visitor.push(VisitorTicketCancelled.create({ ticketId }));
   }
