@@ -1897,6 +1897,8 @@ export interface paths {
                         /** Format: binary */
                         image?: string;
                         alt: string;
+                        /** @description The alt text's English translation (5-150 characters); empty: none */
+                        altEn?: string;
                     };
                 };
             };
@@ -6891,7 +6893,9 @@ export interface components {
         };
         RoomInput: {
             name: string;
+            nameEn?: string | null;
             description: string;
+            descriptionEn?: string | null;
             capacity: number;
             openStartValue: number;
             /** @enum {string} */
@@ -6922,7 +6926,9 @@ export interface components {
         };
         HolidayInput: {
             name: string;
+            nameEn?: string | null;
             description?: string | null;
+            descriptionEn?: string | null;
             date: string;
         };
         HolidayUpdateInput: components["schemas"]["HolidayInput"] & {
@@ -6981,6 +6987,8 @@ export interface components {
             /** Format: uuid */
             roomId: string;
             roomName: string;
+            /** @description The room name's English text; absent: roomName serves both */
+            roomNameEn?: string;
             date: string;
             startTime: string;
             endTime: string;
@@ -7101,6 +7109,7 @@ export interface components {
             fromDate: string;
             untilDate: string;
             reason: string;
+            reasonEn?: string | null;
             /** @default false */
             cancelBookings: boolean;
         };
@@ -7188,9 +7197,13 @@ export interface components {
             /** Format: uuid */
             roomId: string;
             roomName: string;
+            /** @description The room name's English text; absent: roomName serves both */
+            roomNameEn?: string;
             failedRules: string[];
             /** @description The closure's reason when staff closed the slot; null: open */
             closedReason: string | null;
+            /** @description The closure reason's English text; absent: closedReason serves both */
+            closedReasonEn?: string;
         };
         AdminTimeSlot: components["schemas"]["TimeSlot"] & {
             /** @description Booked tickets */
@@ -7210,6 +7223,10 @@ export interface components {
             version: number;
             name: string;
             description: string;
+            /** @description The name's English text; absent: the name serves both languages */
+            nameEn?: string;
+            /** @description The description's English text; absent: the description serves both languages */
+            descriptionEn?: string;
             capacity: number;
             openStart: {
                 /** @enum {string} */
@@ -7222,6 +7239,8 @@ export interface components {
                 value: number;
             };
             imageAlt: string | null;
+            /** @description The image alt text's English text; absent: imageAlt serves both languages */
+            imageAltEn?: string;
             imageUrl: string | null;
             order: number;
             /** @description Seats taken from today on: booked plus held in carts (unexpired holds) */
@@ -7254,6 +7273,7 @@ export interface components {
             holidays: {
                 date: string;
                 name: string;
+                nameEn?: string;
             }[];
         };
         HolidayPage: {
@@ -7266,6 +7286,8 @@ export interface components {
             version: number;
             name: string;
             description?: string;
+            nameEn?: string;
+            descriptionEn?: string;
             date: string;
         };
         BlacklistPage: {
@@ -7286,6 +7308,7 @@ export interface components {
             tickets: components["schemas"]["Ticket"][];
             closedTickets: (components["schemas"]["Ticket"] & {
                 closedReason: string;
+                closedReasonEn?: string;
             })[];
         };
         Ticket: {
@@ -7303,6 +7326,8 @@ export interface components {
             roomId: string;
             roomName: string;
             roomDescription: string;
+            roomNameEn?: string;
+            roomDescriptionEn?: string;
             date: string;
             startTime: string;
             endTime: string;
@@ -7446,6 +7471,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+            /** @description The name's English text; absent: the name serves both languages */
+            nameEn?: string;
             /** @description The room uses check-in */
             checkIn: boolean;
             /** @description The slot running now */
@@ -7482,6 +7509,7 @@ export interface components {
             /** Format: uuid */
             roomId: string;
             roomName: string;
+            roomNameEn?: string;
             startTime: string;
             endTime: string;
             capacity: number;
@@ -7532,6 +7560,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+            /** @description The name's English text; absent: the name serves both languages */
+            nameEn?: string;
             /** @description The slot running now, if any */
             current: components["schemas"]["DisplaySlot"] | null;
             /** @description Today's slots still to start, in time order; when none is left today, the first slot after today (at most one) */

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { BrowserRouter, Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import { ExternalLink } from '../components/external-link';
 import { InfoPopups } from '../components/info-popups';
+import { LanguageSwitch, useLanguageInAddress } from '../components/language-switch';
 import { MAIN_ID, SkipLink } from '../components/skip-link';
 import { BookingProvider, useBooking } from '../features/booking/components/booking-context';
 import { CartHold } from '../features/booking/components/cart-hold';
@@ -62,6 +63,7 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
   const { tickets } = useBooking();
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main);
+  useLanguageInAddress();
 
   useEffect(() => {
     // The privacy dialog that had focus is gone: continue at the page heading.
@@ -110,6 +112,7 @@ function UserLayout({ focusHeading }: { focusHeading: boolean }) {
           </ul>
         </nav>
         <PanicButton />
+        <LanguageSwitch />
       </header>
       <InfoPopups />
       <main id={MAIN_ID} className="main" ref={main} tabIndex={-1}>

@@ -14,16 +14,20 @@ import {
 
 interface ClosureValues {
   reason: string;
+  reasonEn: string;
   cancelBookings: boolean;
 }
 
-const FIELDS = ['reason'] as const;
-const idOf = () => 'closure-reason';
+const FIELDS = ['reason', 'reasonEn'] as const;
+const idOf = (field: (typeof FIELDS)[number]) =>
+  field === 'reason' ? 'closure-reason' : 'closure-dialog-reason-en';
 
 interface ClosureDialogProps {
   scope: ClosureScope;
   /** The reason proposed (e.g. the holiday's name). */
   defaultReason: string;
+  /** Its English text proposed (e.g. the holiday's English name). */
+  defaultReasonEn?: string | null | undefined;
   /**
    * Called once the question is settled: with the closure's answer, or null when staff did not
    * close or there was nothing to close (no open slot in the scope).
@@ -43,6 +47,7 @@ interface ClosureDialogProps {
 export function ClosureDialog({
   scope,
   defaultReason,
+  defaultReasonEn,
   onDone,
   onNothing,
   title,
@@ -52,6 +57,7 @@ export function ClosureDialog({
   const [closeRooms, { isLoading, error }] = useCloseRoomsMutation();
   const [values, setValues] = useState<ClosureValues>({
     reason: defaultReason,
+    reasonEn: defaultReasonEn ?? '',
     cancelBookings: false,
   });
   const check = formCheck(ClosureContract, (v: ClosureValues) => ({
@@ -93,7 +99,7 @@ export function ClosureDialog({
     >
       <p>{t('closure.counts', { ...preview, open: preview.slots - preview.closed })}</p>
       <InputField
-        id={idOf()}
+        id={idOf('reason')}
         label={t('closure.reason')}
         hint={t('closure.reason-hint')}
         required
@@ -102,6 +108,20 @@ export function ClosureDialog({
         error={form.messageOf('reason')}
         onChange={(event) => {
           const next = { ...values, reason: event.target.value };
+          setValues(next);
+          form.revalidate(next);
+        }}
+      />
+      <InputField
+        id={idOf('reasonEn')}
+        label={t('closure.reason-en')}
+        hint={t('closure.reason-en-hint')}
+        lang="en"
+        maxLength={500}
+        value={values.reasonEn}
+        error={form.messageOf('reasonEn')}
+        onChange={(event) => {
+          const next = { ...values, reasonEn: event.target.value };
           setValues(next);
           form.revalidate(next);
         }}

@@ -8,7 +8,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { DeleteConfirmation, DeleteZone } from '../../../components/delete-confirmation';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { hasErrorCode } from '../../../lib/staff-forms';
 import { resolveApiUrl } from '../../../lib/url';
 import { notify } from '../../../stores/notifications-slice';
@@ -148,6 +148,7 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
 function RoomImagePreview({ room }: { room: Room }) {
   const { t } = useTranslation('admin-rooms');
   const { baseApiUrl } = useConfig();
+  const textIn = useTextIn();
   return (
     <section className="room-image" aria-labelledby="room-image-heading">
       <h2 id="room-image-heading">{t('edit.image-heading')}</h2>
@@ -155,7 +156,7 @@ function RoomImagePreview({ room }: { room: Room }) {
         <img
           className="room-image__preview"
           src={resolveApiUrl(baseApiUrl, room.imageUrl)}
-          alt={room.imageAlt ?? ''}
+          alt={textIn(room.imageAlt, room.imageAltEn)}
         />
       ) : (
         <p>{t('image.none')}</p>

@@ -6,7 +6,9 @@ import { useAppDispatch } from '../../../app/hooks';
 import { MonthCalendar, type DayMark } from '../../../components/calendar/month-calendar';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { Translated } from '../../../components/translated';
+import { useLanguage, useTextIn, useTranslation } from '../../../i18n/i18n-context';
+import { textIn } from '../../../i18n/language-choice';
 import {
   compareYearMonth,
   currentYearMonth,
@@ -118,16 +120,19 @@ function SlotAction({ slot, offerMinutes, pending, onBook }: SlotActionProps) {
 function RoomDetails({ room }: { room: Room }) {
   const { t } = useTranslation('booking');
   const { baseApiUrl } = useConfig();
+  const textOf = useTextIn();
   return (
     <>
       {room.imageUrl ? (
         <img
           className="room-image"
           src={resolveApiUrl(baseApiUrl, room.imageUrl)}
-          alt={room.imageAlt ?? ''}
+          alt={textOf(room.imageAlt, room.imageAltEn)}
         />
       ) : null}
-      <p>{room.description}</p>
+      <p>
+        <Translated german={room.description} english={room.descriptionEn} />
+      </p>
       {room.services.allowedEmailDomains?.length ? (
         // Members only (docs/product.md#room-services): said before any data is entered.
         <p className="notice">
@@ -146,6 +151,7 @@ function RoomDetails({ room }: { room: Room }) {
  */
 export function RoomBooking() {
   const { t, i18n } = useTranslation('booking');
+  const { language } = useLanguage();
   const dispatch = useAppDispatch();
   const { id = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -194,7 +200,11 @@ export function RoomBooking() {
   const dayFullMark: DayMark = { symbol: '–', label: t('room.mark-day-full') };
   // Days without slots say why: a holiday's name, or that they are not yet bookable.
   const laterMark: DayMark = { symbol: '◌', label: t('room.not-yet-bookable') };
-  const noteOf = dayNotes(calendar.data, { text: laterMark.label, symbol: laterMark.symbol });
+  const noteOf = dayNotes(
+    calendar.data,
+    { text: laterMark.label, symbol: laterMark.symbol },
+    language,
+  );
   const markDay = (daySlots: readonly TimeSlot[]): DayMark[] => {
     const has = (rule: string) => daySlots.some((slot) => slot.failedRules.includes(rule));
     return [
@@ -237,7 +247,7 @@ export function RoomBooking() {
   );
 
   return (
-    <Page title={room.data?.name ?? t('room.title')}>
+    <Page title={room.data ? textIn(language, room.data.name, room.data.nameEn) : t('room.title')}>
       <WizardSteps current="reservation" />
       <p>
         <Link to="/">{t('room.other-room')}</Link>
