@@ -44,6 +44,7 @@ export function RoomEdit() {
 
 function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }) {
   const { t } = useTranslation('admin-rooms');
+  const textIn = useTextIn();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [mode, setMode] = useState<'form' | 'confirm-delete'>('form');
@@ -71,7 +72,7 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
       if (hasErrorCode(failure, VERSION_CONFLICT)) reload();
       return;
     }
-    dispatch(notify({ title: t('edit.saved', { name: body.name }) }));
+    dispatch(notify({ title: t('edit.saved', { name: textIn(body.name, body.nameEn) }) }));
     await navigate('/rooms');
   };
 
@@ -81,7 +82,7 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
     } catch {
       return; // shown by the error box
     }
-    dispatch(notify({ title: t('edit.deleted', { name: room.name }) }));
+    dispatch(notify({ title: t('edit.deleted', { name: textIn(room.name, room.nameEn) }) }));
     await navigate('/rooms');
   };
 
@@ -97,7 +98,7 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => unknown }
         id="room-delete-title"
         headingRef={confirmHeading}
         title={t('edit.delete-title')}
-        question={t('edit.delete-question', { name: room.name })}
+        question={t('edit.delete-question', { name: textIn(room.name, room.nameEn) })}
         error={removal.error}
         busy={removal.isLoading}
         confirmLabel={t('edit.delete-confirm')}

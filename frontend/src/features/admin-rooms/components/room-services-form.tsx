@@ -5,7 +5,7 @@ import { InputField } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
 import { useAppDispatch } from '../../../app/hooks';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { notify } from '../../../stores/notifications-slice';
 import type { Room } from '../../../api/types';
 import { useUpdateRoomServicesMutation } from '../api/admin-rooms-api';
@@ -29,6 +29,7 @@ const BOUNDS = shapeBounds(RoomServicesInput);
  */
 export function RoomServicesForm({ room }: { room: Room }) {
   const { t } = useTranslation('admin-rooms');
+  const textIn = useTextIn();
   const dispatch = useAppDispatch();
   const [values, setValues] = useState(() => servicesToFormValues(room));
   const form = useValidatedForm(checkServicesForm, FORM_FIELDS, idOf);
@@ -49,7 +50,7 @@ export function RoomServicesForm({ room }: { room: Room }) {
     } catch {
       return; // shown by the error box
     }
-    dispatch(notify({ title: t('services.saved', { name: room.name }) }));
+    dispatch(notify({ title: t('services.saved', { name: textIn(room.name, room.nameEn) }) }));
   };
 
   return (
