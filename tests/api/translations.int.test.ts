@@ -5,6 +5,7 @@ import type { MailSender } from '@rr/projections';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { bookAsNewVisitor, createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
 import { makePng } from '../support/images.ts';
+import { compareWithRebuild } from '../support/read-models.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { freePort } from '../support/ports.ts';
 import { budget } from '../support/time-budget.ts';
@@ -333,5 +334,17 @@ describe('a closure reason in two languages', () => {
     expect(english?.text).toContain('The library has cancelled your reservation: Water damage');
     expect(english?.text).toContain('Damage room');
     expect(english?.text).not.toContain('Schadensraum');
+  });
+});
+
+describe('a rebuild', () => {
+  it('gives the same read models, English texts included, from the log', async () => {
+    const { live, rebuilt } = await compareWithRebuild(suite.db.pool, budget(20_000));
+    expect(rebuilt).toEqual(live);
+    // The English texts are among what was compared.
+    expect(live.rm_rooms!.some((row) => row.includes('"name_en":"Damage room"'))).toBe(true);
+    expect(
+      live.rm_time_slots!.some((row) => row.includes('"closed_reason_en":"Water damage"')),
+    ).toBe(true);
   });
 });
