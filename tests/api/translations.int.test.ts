@@ -337,6 +337,34 @@ describe('a closure reason in two languages', () => {
   });
 });
 
+describe("staff's day lists", () => {
+  it('name a room in both languages on the desk, the check-in and the display', async () => {
+    const roomId = await createRoom(suite.admin, 'Eingangshalle', { nameEn: 'Entrance hall' });
+    const services = await suite.admin.request('PUT', `/api/admin/rooms/${roomId}/services`, {
+      json: { checkInMinutesBefore: 30 },
+    });
+    expect(services.status).toBe(200);
+    const checkIn = await json<{ rooms: { roomId: string }[] }>(
+      await suite.admin.get('/api/admin/check-in'),
+    );
+    expect(checkIn.rooms.find((r) => r.roomId === roomId)).toMatchObject({
+      roomName: 'Eingangshalle',
+      roomNameEn: 'Entrance hall',
+    });
+    const desk = await json<{ rooms: { id: string }[] }>(await suite.admin.get('/api/admin/day'));
+    expect(desk.rooms.find((r) => r.id === roomId)).toMatchObject({
+      name: 'Eingangshalle',
+      nameEn: 'Entrance hall',
+    });
+    const display = await json<{ rooms: { id: string }[] }>(
+      await visitorAtStaffWrite().get(`/api/display?roomId=${roomId}`),
+    );
+    expect(display.rooms).toEqual([
+      expect.objectContaining({ name: 'Eingangshalle', nameEn: 'Entrance hall' }),
+    ]);
+  });
+});
+
 describe('a rebuild', () => {
   it('gives the same read models, English texts included, from the log', async () => {
     const { live, rebuilt } = await compareWithRebuild(suite.db.pool, budget(20_000));

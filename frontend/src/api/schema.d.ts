@@ -7407,6 +7407,8 @@ export interface components {
             /** Format: uuid */
             roomId: string;
             roomName: string;
+            /** @description The room name's English text; absent: roomName serves both */
+            roomNameEn?: string;
             checkInMinutesBefore: number;
             noShowReleaseMinutes: number | null;
             tickets: components["schemas"]["CheckInTicket"][];
