@@ -13,6 +13,7 @@ export interface RoomRow {
   room_id: string;
   version: number;
   name: string;
+  name_en: string | null;
   has_image: boolean;
   open_start_type: DayType;
   open_start_value: number;
@@ -26,6 +27,7 @@ export const toRoom = (r: RoomRow): RoomState => ({
   version: r.version,
   hasImage: r.has_image,
   name: r.name,
+  ...(r.name_en ? { nameEn: r.name_en } : {}),
   openStart: { type: r.open_start_type, value: r.open_start_value },
   openEnd: { type: r.open_end_type, value: r.open_end_value },
   services: { ...NO_ROOM_SERVICES, ...r.services },
@@ -43,7 +45,7 @@ export async function roomsWithHolidays(
   if (roomIds.length === 0) return { rooms: new Map(), holidays: new Set() };
   const r = await client.query<RoomRow & { holidays: string[] }>({
     name: 'rr_rooms_with_holidays',
-    text: `SELECT room_id::text AS room_id, version, name, has_image, open_start_type, open_start_value,
+    text: `SELECT room_id::text AS room_id, version, name, name_en, has_image, open_start_type, open_start_value,
                   open_end_type, open_end_value, services,
                   ARRAY(SELECT DISTINCT to_char(date, 'YYYY-MM-DD') FROM holiday_state
                          WHERE date BETWEEN $2 AND $3) AS holidays
@@ -64,7 +66,7 @@ export async function roomStates(
   if (roomIds.length === 0) return new Map();
   const r = await client.query<RoomRow>({
     name: 'rr_room_states',
-    text: `SELECT room_id::text AS room_id, version, name, has_image, open_start_type, open_start_value,
+    text: `SELECT room_id::text AS room_id, version, name, name_en, has_image, open_start_type, open_start_value,
                   open_end_type, open_end_value, services
              FROM room_state WHERE room_id = ANY($1::uuid[])`,
     values: [[...new Set(roomIds)]],

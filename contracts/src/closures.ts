@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { isoDate, untilNotBefore } from './fields.ts';
-import { requiredText } from './rules.ts';
+import { optionalText, requiredText } from './rules.ts';
 
 /**
  * docs/product.md#closures: close one, several or all rooms (no room ids) for a date range with
- * the library's reason (required, at most 500); the end date not before the start date. The
+ * the library's reason (required, at most 500; its English text optional); the end date not before the start date. The
  * longest range is the server's setting (CLOSURE_MAX_DAYS). With `cancelBookings` the booked
  * tickets of the closed slots are cancelled with the reason.
  */
@@ -14,6 +14,8 @@ export const ClosureInput = z
     fromDate: isoDate(),
     untilDate: isoDate(),
     reason: requiredText(500),
+    /** The reason's optional English text (docs/product.md#translations). */
+    reasonEn: optionalText(500),
     cancelBookings: z._default(z.boolean(), false),
   })
   .check(untilNotBefore('fromDate', 'untilDate'));

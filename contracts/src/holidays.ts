@@ -3,10 +3,16 @@ import { isoDate } from './fields.ts';
 import { calendarFile } from './files.ts';
 import { optionalText, requiredText } from './rules.ts';
 
-/** docs/product.md#validation, holiday: name required, at most 100; description at most 500; date required. */
+/**
+ * docs/product.md#validation, holiday: name required, at most 100; description at most 500; date
+ * required. `nameEn` and `descriptionEn` are the optional English texts, with the same bounds
+ * (docs/product.md#translations).
+ */
 export const HolidayInput = z.object({
   name: requiredText(100),
+  nameEn: optionalText(100),
   description: optionalText(500, 'multi'),
+  descriptionEn: optionalText(500, 'multi'),
   date: isoDate(),
 });
 

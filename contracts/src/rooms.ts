@@ -1,17 +1,23 @@
 import * as z from 'zod/mini';
 import { crossRule, intBetween } from './fields.ts';
 import { imageFile } from './files.ts';
-import { requiredText, rule } from './rules.ts';
+import { optionalText, requiredText, rule } from './rules.ts';
 
 /** docs/product.md#validation, room. */
 
 export const DAY_TYPES = ['WORKING_DAY', 'DAY'] as const;
 export type DayType = (typeof DAY_TYPES)[number];
 
-/** Name 3-50, description 3-100, capacity 0-99999, open start and end values 0-365. */
+/**
+ * Name 3-50, description 3-100, capacity 0-99999, open start and end values 0-365. `name` and
+ * `description` are the German texts; `nameEn` and `descriptionEn` their optional English ones,
+ * with the same bounds when given (docs/product.md#translations).
+ */
 export const RoomInput = z.object({
   name: requiredText(50, 3),
+  nameEn: optionalText(50, 'single', 3),
   description: requiredText(100, 3, 'multi'),
+  descriptionEn: optionalText(100, 'multi', 3),
   capacity: intBetween(0, 99999),
   openStartValue: intBetween(0, 365),
   openStartType: z.enum(DAY_TYPES),
@@ -21,10 +27,15 @@ export const RoomInput = z.object({
 
 /** The image's alt text: required, 5-150 characters. */
 export const RoomImageAlt = requiredText(150, 5);
+/** The alt text's optional English translation: 5-150 characters when given. */
+export const RoomImageAltEn = optionalText(150, 'single', 5);
 
-/** The image form: the chosen file (required unless the room has an image) and its alt text. */
+/**
+ * The image form: the chosen file (required unless the room has an image), its alt text and the
+ * alt text's English translation.
+ */
 export function roomImageInput(imageRequired: boolean) {
-  return z.object({ image: imageFile(imageRequired), alt: RoomImageAlt });
+  return z.object({ image: imageFile(imageRequired), alt: RoomImageAlt, altEn: RoomImageAltEn });
 }
 
 /** The most e-mail domains a members-only room lists. */

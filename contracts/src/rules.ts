@@ -95,13 +95,15 @@ export function requiredText(max: number, min = 1, lines: TextLines = 'single') 
 
 /**
  * Optional text: trimmed; empty (or null) passes and becomes undefined; storable, and of one line
- * unless `lines` is `multi`.
+ * unless `lines` is `multi`; a given text has at least `min` characters (a translation keeps the
+ * least length of the text it translates).
  */
-export function optionalText(max: number, lines: TextLines = 'single') {
-  return z.pipe(
+export function optionalText(max: number, lines: TextLines = 'single', min = 1) {
+  const text = z.pipe(
     z.nullish(boundedText(max, lines)),
     z.transform((v: string | null | undefined) => (v ? v : undefined)),
   );
+  return min > 1 ? z.pipe(text, z.optional(z.string().check(z.minLength(min)))) : text;
 }
 
 /** An optional text that stays a string (empty too): trimmed, at most `max`, of `lines`. */

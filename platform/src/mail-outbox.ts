@@ -15,6 +15,8 @@ export interface OutboxMail {
   ticketIds?: readonly string[];
   /** Staff's reason (a cancellation's or a closure's). */
   reason?: string | null;
+  /** The reason's English text, which an English mail states; null: the reason serves both. */
+  reasonEn?: string | null;
   /** Created and due at. */
   at: Date;
 }
@@ -43,7 +45,8 @@ export async function enqueueMails(db: Queryable, mails: readonly OutboxMail[]):
 
 /**
  * Enqueues the mails a query selects, in one statement with it: the query answers the columns
- * `id, kind, owner_id, ticket_ids (uuid[] or null), reason, due` and its parameters are `params`.
+ * `id, kind, owner_id, ticket_ids (uuid[] or null), reason, due, reason_en` and its parameters are
+ * `params`.
  * For the jobs that find their mails in the tables (the reminders, the confirmation links, a
  * closure's waitlist mails). Answers how many are new.
  */
@@ -53,9 +56,9 @@ export async function enqueueSelectedMails(
   params: readonly unknown[],
 ): Promise<number> {
   const r = await db.query(
-    `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, reason, created_at, next_attempt_at)
-     SELECT m.id, m.kind, m.owner_id, coalesce(m.ticket_ids, '{}'), m.reason, m.due, m.due
-       FROM (${select}) AS m(id, kind, owner_id, ticket_ids, reason, due)
+    `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, reason, created_at, next_attempt_at, reason_en)
+     SELECT m.id, m.kind, m.owner_id, coalesce(m.ticket_ids, '{}'), m.reason, m.due, m.due, m.reason_en
+       FROM (${select}) AS m(id, kind, owner_id, ticket_ids, reason, due, reason_en)
      ON CONFLICT (id) DO NOTHING`,
     [...params],
   );
@@ -72,11 +75,19 @@ export async function enqueueTicketMail(
   mail: Omit<OutboxMail, 'ticketIds'> & { ticketId: string },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at, reason)
-     VALUES ($1, $5, $2, ARRAY[$3::uuid], $4, $4, $6)
+    `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at, reason, reason_en)
+     VALUES ($1, $5, $2, ARRAY[$3::uuid], $4, $4, $6, $7)
      ON CONFLICT (id) DO UPDATE SET ticket_ids = CASE WHEN $3::uuid = ANY(mail_outbox.ticket_ids) THEN mail_outbox.ticket_ids
                                                   ELSE array_append(mail_outbox.ticket_ids, $3::uuid) END`,
-    [mail.id, mail.ownerId, mail.ticketId, mail.at, mail.kind, mail.reason ?? null],
+    [
+      mail.id,
+      mail.ownerId,
+      mail.ticketId,
+      mail.at,
+      mail.kind,
+      mail.reason ?? null,
+      mail.reasonEn ?? null,
+    ],
   );
 }
 
@@ -89,6 +100,8 @@ export interface ClaimedMail<Kind extends string = string> {
   attempts: number;
   /** Staff's reason (a cancellation's or a closure's), null without one. */
   reason: string | null;
+  /** The reason's English text, null without one (then the reason serves both languages). */
+  reason_en: string | null;
 }
 
 /**
@@ -111,7 +124,7 @@ export async function claimDueMail<Kind extends string>(
                        AND (leased_until IS NULL OR leased_until <= $1)
                      ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
         AND m.status = 'pending' AND (m.leased_until IS NULL OR m.leased_until <= $1)
-     RETURNING m.id, m.kind, m.owner_id, m.ticket_ids, m.attempts, m.reason`,
+     RETURNING m.id, m.kind, m.owner_id, m.ticket_ids, m.attempts, m.reason, m.reason_en`,
     [now, leasedUntil, lease],
   );
   return r.rows[0] ?? null;

@@ -13,14 +13,30 @@ import type { PoolClient } from '@rr/platform';
 const holidays = handlersFor(holidaysStream).with<PoolClient, Step>({
   async HolidayCreated(e, client) {
     await client.query(
-      'INSERT INTO rm_holidays (id, version, name, description, date) VALUES ($1, 1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
-      [e.data.holidayId, e.data.name, e.data.description ?? null, e.data.date],
+      `INSERT INTO rm_holidays (id, version, name, description, date, name_en, description_en)
+       VALUES ($1, 1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+      [
+        e.data.holidayId,
+        e.data.name,
+        e.data.description ?? null,
+        e.data.date,
+        e.data.nameEn ?? null,
+        e.data.descriptionEn ?? null,
+      ],
     );
   },
   async HolidayUpdated(e, client) {
     await client.query(
-      'UPDATE rm_holidays SET version = version + 1, name = $2, description = $3, date = $4 WHERE id = $1',
-      [e.data.holidayId, e.data.name, e.data.description ?? null, e.data.date],
+      `UPDATE rm_holidays SET version = version + 1, name = $2, description = $3, date = $4,
+         name_en = $5, description_en = $6 WHERE id = $1`,
+      [
+        e.data.holidayId,
+        e.data.name,
+        e.data.description ?? null,
+        e.data.date,
+        e.data.nameEn ?? null,
+        e.data.descriptionEn ?? null,
+      ],
     );
   },
   async HolidayDeleted(e, client) {
@@ -48,15 +64,18 @@ export const holidaysProjection: Projection = {
       return;
     }
     await client.query(
-      `INSERT INTO rm_holidays (id, version, name, description, date)
-       SELECT id, 1, name, description, date
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::date[]) AS h(id, name, description, date)
+      `INSERT INTO rm_holidays (id, version, name, description, date, name_en, description_en)
+       SELECT id, 1, name, description, date, name_en, description_en
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::date[], $5::text[], $6::text[])
+           AS h(id, name, description, date, name_en, description_en)
        ON CONFLICT (id) DO NOTHING`,
       [
         creations.map((e) => e.data.holidayId),
         creations.map((e) => e.data.name),
         creations.map((e) => e.data.description ?? null),
         creations.map((e) => e.data.date),
+        creations.map((e) => e.data.nameEn ?? null),
+        creations.map((e) => e.data.descriptionEn ?? null),
       ],
     );
   },

@@ -14,8 +14,8 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
     const d = e.data;
     await client.query(
       `INSERT INTO rm_rooms (id, version, name, description, capacity, open_start_type, open_start_value,
-         open_end_type, open_end_value, sort_order, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(sort_order) + 1, 0) FROM rm_rooms), $10)
+         open_end_type, open_end_value, sort_order, created_at, name_en, description_en)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(sort_order) + 1, 0) FROM rm_rooms), $10, $11, $12)
        ON CONFLICT (id) DO NOTHING`,
       [
         d.roomId,
@@ -28,6 +28,8 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
         d.openEnd.type,
         d.openEnd.value,
         e.createdAt,
+        d.nameEn ?? null,
+        d.descriptionEn ?? null,
       ],
     );
   },
@@ -35,7 +37,8 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
     const d = e.data;
     await client.query(
       `UPDATE rm_rooms SET version = $2, name = $3, description = $4, capacity = $5, open_start_type = $6,
-         open_start_value = $7, open_end_type = $8, open_end_value = $9 WHERE id = $1`,
+         open_start_value = $7, open_end_type = $8, open_end_value = $9, name_en = $10,
+         description_en = $11 WHERE id = $1`,
       [
         d.roomId,
         e.streamVersion,
@@ -46,6 +49,8 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
         d.openStart.value,
         d.openEnd.type,
         d.openEnd.value,
+        d.nameEn ?? null,
+        d.descriptionEn ?? null,
       ],
     );
   },
@@ -54,20 +59,19 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
   },
   async RoomImageSet(e, client) {
     await client.query(
-      'UPDATE rm_rooms SET version = $2, image_id = $3, image_alt = $4 WHERE id = $1',
-      [e.data.roomId, e.streamVersion, e.data.imageId, e.data.alt],
+      'UPDATE rm_rooms SET version = $2, image_id = $3, image_alt = $4, image_alt_en = $5 WHERE id = $1',
+      [e.data.roomId, e.streamVersion, e.data.imageId, e.data.alt, e.data.altEn ?? null],
     );
   },
   async RoomImageAltChanged(e, client) {
-    await client.query('UPDATE rm_rooms SET version = $2, image_alt = $3 WHERE id = $1', [
-      e.data.roomId,
-      e.streamVersion,
-      e.data.alt,
-    ]);
+    await client.query(
+      'UPDATE rm_rooms SET version = $2, image_alt = $3, image_alt_en = $4 WHERE id = $1',
+      [e.data.roomId, e.streamVersion, e.data.alt, e.data.altEn ?? null],
+    );
   },
   async RoomImageRemoved(e, client) {
     await client.query(
-      'UPDATE rm_rooms SET version = $2, image_id = NULL, image_alt = NULL WHERE id = $1',
+      'UPDATE rm_rooms SET version = $2, image_id = NULL, image_alt = NULL, image_alt_en = NULL WHERE id = $1',
       [e.data.roomId, e.streamVersion],
     );
   },

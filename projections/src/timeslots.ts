@@ -21,6 +21,7 @@ interface SlotRow extends Record<string, unknown> {
   ticket_count: number;
   version: number | string;
   closed_reason: string | null;
+  closed_reason_en: string | null;
 }
 
 const slotColumns = [
@@ -33,6 +34,7 @@ const slotColumns = [
   { name: 'ticket_count', type: 'integer' },
   { name: 'version', type: 'bigint' },
   { name: 'closed_reason', type: 'text' },
+  { name: 'closed_reason_en', type: 'text' },
 ];
 
 const SLOT_STREAM = `${timeSlotStream.kind}-`;
@@ -76,11 +78,10 @@ const slots = handlersFor(timeSlotStream, roomStream).with<PoolClient, Step>({
     await client.query('DELETE FROM rm_time_slots WHERE id = $1', [e.data.timeSlotId]);
   },
   async TimeSlotClosed(e, client) {
-    await client.query('UPDATE rm_time_slots SET closed_reason = $2, version = $3 WHERE id = $1', [
-      e.data.timeSlotId,
-      e.data.reason,
-      e.streamVersion,
-    ]);
+    await client.query(
+      'UPDATE rm_time_slots SET closed_reason = $2, closed_reason_en = $3, version = $4 WHERE id = $1',
+      [e.data.timeSlotId, e.data.reason, e.data.reasonEn ?? null, e.streamVersion],
+    );
   },
   TicketHeld: async (e, client) => void (await client.query(takeSeat, [slotOf(e)])),
   TicketHoldExtended: ignore,
@@ -132,6 +133,7 @@ const slotFold = handlersFor(timeSlotStream, roomStream).with<SlotCache>({
       ticket_count: 0,
       version: e.streamVersion,
       closed_reason: null,
+      closed_reason_en: null,
     });
   },
   TimeSlotUpdated(e, slots) {
@@ -150,7 +152,11 @@ const slotFold = handlersFor(timeSlotStream, roomStream).with<SlotCache>({
     slots.remove(e.data.timeSlotId);
   },
   TimeSlotClosed(e, slots) {
-    slots.update(e.data.timeSlotId, { closed_reason: e.data.reason, version: e.streamVersion });
+    slots.update(e.data.timeSlotId, {
+      closed_reason: e.data.reason,
+      closed_reason_en: e.data.reasonEn ?? null,
+      version: e.streamVersion,
+    });
   },
   TicketHeld: (e, slots) => seatTaken(slots, e),
   TicketHoldExtended: ignore,

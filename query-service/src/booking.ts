@@ -39,6 +39,9 @@ export const Ticket = z
     roomId: z.uuid(),
     roomName: z.string(),
     roomDescription: z.string(),
+    /** The English texts of the room's name and description; absent: the German ones serve both. */
+    roomNameEn: z.string().optional(),
+    roomDescriptionEn: z.string().optional(),
     date: z.string(),
     startTime: z.string(),
     endTime: z.string(),
@@ -88,6 +91,8 @@ export interface TicketRow {
   room_id: string;
   room_name: string | null;
   room_description: string | null;
+  room_name_en: string | null;
+  room_description_en: string | null;
   date: string;
   start_time: string;
   end_time: string;
@@ -112,7 +117,8 @@ export interface TicketRow {
 
 /** The columns of a TicketRow from tickets t, rooms r and personal data p. */
 export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.transaction_id, t.time_slot_id, t.room_id,
-         r.name AS room_name, r.description AS room_description, t.date, t.start_time, t.end_time,
+         r.name AS room_name, r.description AS room_description, r.name_en AS room_name_en,
+         r.description_en AS room_description_en, t.date, t.start_time, t.end_time,
          p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility,
          (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in, t.checked_in_at, t.no_show,
          CASE WHEN t.status = 'BOOKED' THEN t.confirm_by END AS confirm_by, t.unconfirmed,
@@ -144,6 +150,8 @@ export function toTicket(r: TicketRow, localNow: { date: string; time: string })
     roomId: r.room_id,
     roomName: r.room_name ?? '',
     roomDescription: r.room_description ?? '',
+    ...(r.room_name_en ? { roomNameEn: r.room_name_en } : {}),
+    ...(r.room_description_en ? { roomDescriptionEn: r.room_description_en } : {}),
     date: r.date,
     startTime: r.start_time,
     endTime: r.end_time,
@@ -190,8 +198,10 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
       [transactionId],
     );
     // The holds a closure of their slot ended: the visitor sees why they left the cart.
-    const closed = await pool.query<TicketRow & { closed_reason: string | null }>(
-      `SELECT ${TICKET_COLUMNS}, s.closed_reason
+    const closed = await pool.query<
+      TicketRow & { closed_reason: string | null; closed_reason_en: string | null }
+    >(
+      `SELECT ${TICKET_COLUMNS}, s.closed_reason, s.closed_reason_en
          FROM rm_tickets t
          LEFT JOIN rm_rooms r ON r.id = t.room_id
          LEFT JOIN personal_data p ON p.owner_id = t.owner_id
@@ -209,6 +219,7 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
       closedTickets: closed.rows.map((x) => ({
         ...toTicket(x, now),
         closedReason: x.closed_reason ?? '',
+        ...(x.closed_reason_en ? { closedReasonEn: x.closed_reason_en } : {}),
       })),
     };
   }
@@ -234,7 +245,9 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
                * Seats this cart held until staff closed their slot (docs/product.md#closures):
                * INVALID, with the closure's reason. They hold nothing and cannot be booked.
                */
-              closedTickets: z.array(Ticket.extend({ closedReason: z.string() })),
+              closedTickets: z.array(
+                Ticket.extend({ closedReason: z.string(), closedReasonEn: z.string().optional() }),
+              ),
             })
             .openapi('Transaction'),
         },

@@ -37,6 +37,10 @@ const CheckInRoom = z
   .object({
     roomId: z.uuid(),
     roomName: z.string(),
+    roomNameEn: z
+      .string()
+      .optional()
+      .openapi({ description: "The room name's English text; absent: roomName serves both" }),
     checkInMinutesBefore: z.number().int(),
     noShowReleaseMinutes: z.number().int().nullable(),
     tickets: z.array(CheckInTicket),
@@ -94,6 +98,7 @@ interface Row {
   awaiting: boolean | null;
   room_id: string;
   room_name: string;
+  room_name_en: string | null;
   check_in: number;
   release: number | null;
 }
@@ -107,6 +112,7 @@ function roomsOf(rows: Row[]): z.infer<typeof CheckInRoom>[] {
       room = {
         roomId: x.room_id,
         roomName: x.room_name,
+        ...(x.room_name_en ? { roomNameEn: x.room_name_en } : {}),
         checkInMinutesBefore: x.check_in,
         noShowReleaseMinutes: x.release,
         tickets: [],
@@ -159,7 +165,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
         const r = await pool.query<Row>(
           `SELECT t.id, t.status, t.booking_number, p.first_name, p.last_name, t.start_time, t.end_time,
                   t.checked_in_at, t.checked_in_by, t.no_show, r.id AS room_id, r.name AS room_name,
-                  t.status = 'BOOKED' AND t.confirm_by IS NOT NULL AS awaiting,
+                  r.name_en AS room_name_en, t.status = 'BOOKED' AND t.confirm_by IS NOT NULL AS awaiting,
                   (r.services->>'checkInMinutesBefore')::int AS check_in,
                   (r.services->>'noShowReleaseMinutes')::int AS release
              FROM rm_rooms r

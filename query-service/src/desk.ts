@@ -42,6 +42,10 @@ const DeskRoom = z
   .object({
     id: z.uuid(),
     name: z.string(),
+    nameEn: z
+      .string()
+      .optional()
+      .openapi({ description: "The name's English text; absent: the name serves both languages" }),
     checkIn: z.boolean().openapi({ description: 'The room uses check-in' }),
     current: z.union([DeskSlot, z.null()]).openapi({ description: 'The slot running now' }),
     next: z.union([DeskSlot, z.null()]).openapi({ description: "Today's next slot to start" }),
@@ -54,6 +58,7 @@ const DeskAlert = z
     timeSlotId: z.uuid(),
     roomId: z.uuid(),
     roomName: z.string(),
+    roomNameEn: z.string().optional(),
     startTime: z.string(),
     endTime: z.string(),
     capacity: z.number().int(),
@@ -100,6 +105,7 @@ interface SlotJson {
 interface RoomRow {
   id: string;
   name: string;
+  name_en: string | null;
   check_in: boolean;
   waitlist_on: boolean;
   no_shows: number;
@@ -108,7 +114,7 @@ interface RoomRow {
 
 /** Every room with its slots of today (`$1`), their counts at the instant `$2`. */
 const DESK_SQL = `
-  SELECT r.id, r.name,
+  SELECT r.id, r.name, r.name_en,
          (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in,
          (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
          (SELECT count(*)::int FROM rm_tickets n
@@ -167,6 +173,7 @@ export async function deskDayAt(deps: QueryDeps): Promise<DeskDay> {
           timeSlotId: s.id,
           roomId: room.id,
           roomName: room.name,
+          ...(room.name_en ? { roomNameEn: room.name_en } : {}),
           startTime: s.start_time,
           endTime: s.end_time,
           capacity: s.capacity,
@@ -183,6 +190,7 @@ export async function deskDayAt(deps: QueryDeps): Promise<DeskDay> {
     return {
       id: room.id,
       name: room.name,
+      ...(room.name_en ? { nameEn: room.name_en } : {}),
       checkIn: room.check_in,
       current: slots.find((s) => s.startTime <= time && time < s.endTime) ?? null,
       next: slots.find((s) => s.startTime > time) ?? null,

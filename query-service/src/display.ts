@@ -42,6 +42,10 @@ export const DisplayRoom = z
   .object({
     id: z.uuid(),
     name: z.string(),
+    nameEn: z
+      .string()
+      .optional()
+      .openapi({ description: "The name's English text; absent: the name serves both languages" }),
     current: z
       .union([DisplaySlot, z.null()])
       .openapi({ description: 'The slot running now, if any' }),
@@ -85,7 +89,7 @@ interface SlotJson {
  * the waitlist's claims on them (unexpired offers, people waiting).
  */
 const DISPLAY_SQL = `
-  SELECT r.id, r.name, ${roomSeatColumns('$1', '$5')},
+  SELECT r.id, r.name, r.name_en, ${roomSeatColumns('$1', '$5')},
          (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
             FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity,
                          c.booked_count + c.held_count + w.offered AS taken, w.waiting
@@ -133,7 +137,9 @@ const toDisplaySlot = (s: SlotJson, room: RoomSeatRow, at: Pick<Now, 'today' | '
 export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Display> {
   const now = deps.clock.now();
   const { date: today, time } = localDateTime(now, deps.timeZone);
-  const r = await deps.pool.query<RoomSeatRow & { id: string; name: string; slots: SlotJson[] }>({
+  const r = await deps.pool.query<
+    RoomSeatRow & { id: string; name: string; name_en: string | null; slots: SlotJson[] }
+  >({
     name: 'rr_display',
     text: DISPLAY_SQL,
     values: [today, time, now.toISOString(), roomId ?? null, addDays(today, 800)],
@@ -150,6 +156,7 @@ export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Displ
       return {
         id: room.id,
         name: room.name,
+        ...(room.name_en ? { nameEn: room.name_en } : {}),
         current,
         next: later.length ? later : slots.filter((s) => s.date > today),
       };

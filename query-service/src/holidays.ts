@@ -9,6 +9,9 @@ export const Holiday = z
     version: z.number(),
     name: z.string(),
     description: z.string().optional(),
+    /** The English texts; absent: the German ones serve both languages. */
+    nameEn: z.string().optional(),
+    descriptionEn: z.string().optional(),
     date: z.string(),
   })
   .openapi('Holiday');
@@ -19,17 +22,21 @@ interface Row {
   version: number;
   name: string;
   description: string | null;
+  name_en: string | null;
+  description_en: string | null;
   date: string;
   total?: string;
 }
 
-/** description is omitted when empty (docs/product.md#entities). */
+/** description and the English texts are omitted when empty (docs/product.md#entities). */
 const toHoliday = (r: Row): Holiday => ({
   id: r.id,
   version: r.version,
   name: r.name,
   date: r.date,
   ...(r.description ? { description: r.description } : {}),
+  ...(r.name_en ? { nameEn: r.name_en } : {}),
+  ...(r.description_en ? { descriptionEn: r.description_en } : {}),
 });
 
 const SORT = { date: 'date', name: 'lower(name)' } as const;

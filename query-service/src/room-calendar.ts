@@ -10,13 +10,20 @@ export const RoomCalendar = z
     /** The first and last day of the room's booking window (docs/product.md#booking-window). */
     bookableFrom: z.string(),
     bookableUntil: z.string(),
-    /** The holidays in the asked range, by date and name (a day can have more than one). */
-    holidays: z.array(z.object({ date: z.string(), name: z.string() })),
+    /**
+     * The holidays in the asked range, by date and name (a day can have more than one), with the
+     * name's English text when staff gave one.
+     */
+    holidays: z.array(
+      z.object({ date: z.string(), name: z.string(), nameEn: z.string().optional() }),
+    ),
     /**
      * The closures of the range: per day each reason the room's slots were closed with
      * (docs/product.md#closures), so a closed day says why.
      */
-    closures: z.array(z.object({ date: z.string(), reason: z.string() })),
+    closures: z.array(
+      z.object({ date: z.string(), reason: z.string(), reasonEn: z.string().optional() }),
+    ),
     /** The days of the range on which the room has a slot not closed (a holiday kept open). */
     openDays: z.array(z.string()),
     /**
@@ -39,18 +46,21 @@ async function roomCalendar(
   const { date: today } = localDateTime(now, deps.timeZone);
   const r = await deps.pool.query<
     RoomSeatRow & {
-      named_holidays: { date: string; name: string }[];
-      closures: { date: string; reason: string }[];
+      named_holidays: { date: string; name: string; nameEn?: string }[];
+      closures: { date: string; reason: string; reasonEn?: string }[];
       open_days: string[];
     }
   >(
     `SELECT ${roomSeatColumns('$2', '$3')},
-            (SELECT coalesce(json_agg(json_build_object('date', h.date::text, 'name', h.name)
+            (SELECT coalesce(json_agg(json_strip_nulls(json_build_object('date', h.date::text,
+                                        'name', h.name, 'nameEn', h.name_en))
                                       ORDER BY h.date, lower(h.name)), '[]')
                FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS named_holidays,
-            (SELECT coalesce(json_agg(json_build_object('date', c.date, 'reason', c.reason)
+            (SELECT coalesce(json_agg(json_strip_nulls(json_build_object('date', c.date,
+                                        'reason', c.reason, 'reasonEn', c.reason_en))
                                       ORDER BY c.date, c.reason), '[]')
-               FROM (SELECT DISTINCT s.date::text AS date, s.closed_reason AS reason
+               FROM (SELECT DISTINCT s.date::text AS date, s.closed_reason AS reason,
+                            s.closed_reason_en AS reason_en
                        FROM rm_time_slots s
                       WHERE s.room_id = r.id AND s.date BETWEEN $4 AND $5
                         AND s.closed_reason IS NOT NULL) c) AS closures,

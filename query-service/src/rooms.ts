@@ -49,10 +49,19 @@ export const Room = z
     version: z.number(),
     name: z.string(),
     description: z.string(),
+    nameEn: z.string().optional().openapi({
+      description: "The name's English text; absent: the name serves both languages",
+    }),
+    descriptionEn: z.string().optional().openapi({
+      description: "The description's English text; absent: the description serves both languages",
+    }),
     capacity: z.number(),
     openStart: z.object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() }),
     openEnd: z.object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() }),
     imageAlt: z.string().nullable(),
+    imageAltEn: z.string().optional().openapi({
+      description: "The image alt text's English text; absent: imageAlt serves both languages",
+    }),
     imageUrl: z.string().nullable(),
     order: z.number(),
     activeReservationCount: z.number().openapi({
@@ -77,6 +86,8 @@ interface RoomRow {
   version: string;
   name: string;
   description: string;
+  name_en: string | null;
+  description_en: string | null;
   capacity: number;
   open_start_type: 'WORKING_DAY' | 'DAY';
   open_start_value: number;
@@ -84,6 +95,7 @@ interface RoomRow {
   open_end_value: number;
   image_id: string | null;
   image_alt: string | null;
+  image_alt_en: string | null;
   sort_order: number;
   active_count: number;
   booked_count: number;
@@ -98,10 +110,13 @@ function toRoom(r: RoomRow): Room {
     version: Number(r.version),
     name: r.name,
     description: r.description,
+    ...(r.name_en ? { nameEn: r.name_en } : {}),
+    ...(r.description_en ? { descriptionEn: r.description_en } : {}),
     capacity: r.capacity,
     openStart: { type: r.open_start_type, value: r.open_start_value },
     openEnd: { type: r.open_end_type, value: r.open_end_value },
     imageAlt: r.image_id ? r.image_alt : null,
+    ...(r.image_id && r.image_alt_en ? { imageAltEn: r.image_alt_en } : {}),
     imageUrl: r.image_id ? `rooms/${r.id}/image?v=${r.image_id}` : null,
     order: r.sort_order,
     activeReservationCount: r.active_count,
@@ -150,7 +165,11 @@ async function listRooms(pool: Pool, today: string, now: Date, q: z.output<typeo
     if (term) {
       const pattern = likePattern(term);
       query.where((any) => {
-        any.where('name', 'ilike', pattern).orWhere('description', 'ilike', pattern);
+        any
+          .where('name', 'ilike', pattern)
+          .orWhere('description', 'ilike', pattern)
+          .orWhere('name_en', 'ilike', pattern)
+          .orWhere('description_en', 'ilike', pattern);
       });
     }
   };

@@ -37,11 +37,18 @@ export const TimeSlot = z
     count: z.number(),
     roomId: z.uuid(),
     roomName: z.string(),
+    roomNameEn: z
+      .string()
+      .optional()
+      .openapi({ description: "The room name's English text; absent: roomName serves both" }),
     failedRules: z.array(z.string()),
     closedReason: z
       .string()
       .nullable()
       .openapi({ description: "The closure's reason when staff closed the slot; null: open" }),
+    closedReasonEn: z.string().optional().openapi({
+      description: "The closure reason's English text; absent: closedReason serves both",
+    }),
   })
   .openapi('TimeSlot');
 export type TimeSlot = z.infer<typeof TimeSlot>;
@@ -71,7 +78,9 @@ interface SlotRow {
   ticket_count: number;
   room_id: string;
   room_name: string;
+  room_name_en: string | null;
   closed_reason: string | null;
+  closed_reason_en: string | null;
   total?: string;
 }
 
@@ -85,8 +94,10 @@ const toSlot = (r: SlotRow, failedRules: string[] = []): TimeSlot => ({
   count: r.ticket_count,
   roomId: r.room_id,
   roomName: r.room_name,
+  ...(r.room_name_en ? { roomNameEn: r.room_name_en } : {}),
   failedRules,
   closedReason: r.closed_reason,
+  ...(r.closed_reason_en ? { closedReasonEn: r.closed_reason_en } : {}),
 });
 
 const STATUS = z.enum(['OVERBOOKED', 'FULL', 'AVAILABLE']);
@@ -127,7 +138,7 @@ async function listSlots(deps: QueryDeps, q: z.output<typeof ListQuery>, roomId?
   };
   const { rows, total } = await fetchPage<SlotRow>(
     pool,
-    's.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name, s.closed_reason',
+    's.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id, r.name AS room_name, r.name_en AS room_name_en, s.closed_reason, s.closed_reason_en',
     filtered,
     orderBy(
       q.sort,
@@ -227,7 +238,8 @@ export async function visitorSlots(
     text: `SELECT r.name, ${roomSeatColumns('$4', '$5')},
             (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
                FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
-                            s.closed_reason, r.name AS room_name, c.booked_count + c.held_count + w.offered AS taken,
+                            s.closed_reason, s.closed_reason_en, r.name AS room_name, r.name_en AS room_name_en,
+                            c.booked_count + c.held_count + w.offered AS taken,
                             w.waiting
                        FROM rm_time_slots s,
                             ${seatsTakenLateral('t.time_slot_id = s.id', '$6')} c,
@@ -294,7 +306,8 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
             RoomSeatRow & { booked_count: number; held_count: number; held_until: Date | null }
         >(
           `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
-                  s.closed_reason, r.name AS room_name, c.booked_count, c.held_count, c.held_until,
+                  s.closed_reason, s.closed_reason_en, r.name AS room_name, r.name_en AS room_name_en,
+                  c.booked_count, c.held_count, c.held_until,
                   c.booked_count + c.held_count + w.offered AS taken, w.waiting,
                   ${roomSeatColumns('$4', '$5')}
              FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, todayIn, addDays } from '@rr/platform';
 import { up as roomStateMigration } from '../../platform/migrations/020_room_state.ts';
 import { up as roomServicesMigration } from '../../platform/migrations/021_room_services.ts';
+import { up as translationsMigration } from '../../platform/migrations/065_translations.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
@@ -155,7 +156,7 @@ describe('decisions on the write side, not on the read models', () => {
     ]);
   });
 
-  it('the room order decides on room_state; room_state rebuilt from the room streams (migrations 020, 021) equals the live one', async () => {
+  it('the room order decides on room_state; room_state rebuilt from the room streams (migrations 020, 021, 065) equals the live one', async () => {
     const { admin, db } = suite;
     const a = await createRoom(admin, 'Raum A');
     const b = await createRoom(admin, 'Raum B');
@@ -200,6 +201,7 @@ describe('decisions on the write side, not on the read models', () => {
       await k.raw('DROP TABLE room_state');
       await roomStateMigration(k);
       await roomServicesMigration(k);
+      await translationsMigration(k);
     } finally {
       await k.destroy();
     }

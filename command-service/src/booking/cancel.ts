@@ -59,13 +59,21 @@ async function loadOwner(
  * started), or nothing is cancelled. The slot streams free the seats; the visitor stream forgets
  * them for the per-visitor limits. Answers how many tickets were cancelled.
  */
+/**
+ * Why staff cancel: the reason the mail names (with its English text), and for a closure's
+ * cancellation its closure (the reservations list says why a ticket was cancelled).
+ */
+export interface CancellationWhy {
+  reason?: string | undefined;
+  reasonEn?: string | undefined;
+  closureId?: string | undefined;
+}
+
 export function cancelTickets(
   deps: CommandDeps,
   byOwner: ReadonlyMap<string, string[]>,
   actor: Actor,
-  reason?: string,
-  /** A closure's cancellation names its closure (the list says why a ticket was cancelled). */
-  closureId?: string,
+  why: CancellationWhy = {},
 ) {
   // Owners in a fixed order: two cancellations lock the same streams in the same order.
   const owners = [...byOwner].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -84,7 +92,7 @@ export function cancelTickets(
       return loaded.map(({ ownerId, ticketIds, state }) => {
         const slots = new Map([...state.slots].map(([id, slot]) => [id, decided.get(id) ?? slot]));
         const decision = decideReservation(
-          { type: 'CancelTickets', data: { ownerId, ticketIds, reason, closureId } },
+          { type: 'CancelTickets', data: { ownerId, ticketIds, ...why } },
           { ...state, slots },
           context,
         );
@@ -123,5 +131,5 @@ export async function cancelStaffTickets(
     if (!row.owner_id) throw new Problem(409, 'ticket__not_cancelable', 'The ticket is not booked');
     byOwner.set(row.owner_id, [...(byOwner.get(row.owner_id) ?? []), id]);
   }
-  return cancelTickets(deps, byOwner, actor, reason);
+  return cancelTickets(deps, byOwner, actor, { reason });
 }

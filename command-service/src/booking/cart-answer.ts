@@ -16,6 +16,10 @@ export const CartTicket = z
     timeSlotId: z.uuid(),
     roomId: z.uuid(),
     roomName: z.string(),
+    roomNameEn: z
+      .string()
+      .optional()
+      .openapi({ description: "The room name's English text; absent: roomName serves both" }),
     date: z.string(),
     startTime: z.string(),
     endTime: z.string(),
@@ -39,11 +43,13 @@ export function ticketView(
   t: Ticket,
   status: 'NEW' | 'BOOKED',
 ): z.output<typeof CartTicket> {
+  const room = rooms.get(t.roomId);
   return {
     id: t.ticketId,
     timeSlotId: t.timeSlotId,
     roomId: t.roomId,
-    roomName: rooms.get(t.roomId)?.name ?? '',
+    roomName: room?.name ?? '',
+    ...(room?.nameEn ? { roomNameEn: room.nameEn } : {}),
     date: t.date,
     startTime: t.startTime,
     endTime: t.endTime,

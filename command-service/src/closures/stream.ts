@@ -12,6 +12,8 @@ export interface Closure {
   fromDate: LocalDate;
   untilDate: LocalDate;
   reason: string;
+  /** The reason's English text; absent: the reason serves both languages. */
+  reasonEn?: string | undefined;
   cancelBookings: boolean;
 }
 
@@ -92,6 +94,7 @@ export async function closeRooms(deps: CommandDeps, actor: Actor, closure: Closu
         untilDate: closure.untilDate,
         closureId,
         reason: closure.reason,
+        reasonEn: closure.reasonEn,
       },
     });
     closedSlots += r.answer;
@@ -101,7 +104,11 @@ export async function closeRooms(deps: CommandDeps, actor: Actor, closure: Closu
   if (closure.cancelBookings) {
     const byOwner = await cancelableTickets(deps, roomIds, closure);
     if (byOwner.size) {
-      const r = await cancelTickets(deps, byOwner, actor, closure.reason, closureId);
+      const r = await cancelTickets(deps, byOwner, actor, {
+        reason: closure.reason,
+        reasonEn: closure.reasonEn,
+        closureId,
+      });
       cancelledTickets = r.answer;
       position = r.position;
     }

@@ -50,11 +50,11 @@ async function recordRooms(tx: InlineTransaction, events: readonly RoomEvent[]):
       continue;
     }
     await tx.send(
-      `INSERT INTO room_state (room_id, version, name, has_image, open_start_type, open_start_value,
+      `INSERT INTO room_state (room_id, version, name, name_en, has_image, open_start_type, open_start_value,
                                open_end_type, open_end_value, services, sort_order)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(sort_order) + 1, 0) FROM room_state))
+       VALUES ($1, $2, $3, $10, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(sort_order) + 1, 0) FROM room_state))
        ON CONFLICT (room_id) DO UPDATE SET version = excluded.version, name = excluded.name,
-         has_image = excluded.has_image, open_start_type = excluded.open_start_type,
+         name_en = excluded.name_en, has_image = excluded.has_image, open_start_type = excluded.open_start_type,
          open_start_value = excluded.open_start_value, open_end_type = excluded.open_end_type,
          open_end_value = excluded.open_end_value, services = excluded.services`,
       [
@@ -67,6 +67,7 @@ async function recordRooms(tx: InlineTransaction, events: readonly RoomEvent[]):
         room.openEnd.type,
         room.openEnd.value,
         room.services,
+        room.nameEn ?? null,
       ],
     );
   }

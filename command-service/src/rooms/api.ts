@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import multer from 'multer';
 import type { Request, Response } from 'express';
 import type { RoomCommand } from '@rr/domain';
-import { RoomImageAlt, RoomInput, RoomServicesInput } from '@rr/contracts';
+import { RoomImageAlt, RoomImageAltEn, RoomInput, RoomServicesInput } from '@rr/contracts';
 import {
   defineRoute,
   fromContract,
@@ -27,7 +27,10 @@ const Written = z
   .object({ id: z.uuid(), version: z.number(), position: z.string() })
   .openapi('RoomWritten');
 const PositionOnly = z.object({ position: z.string() }).openapi('Position');
-const AltBody = z.object({ alt: fromContract(RoomImageAlt) });
+const AltBody = z.object({
+  alt: fromContract(RoomImageAlt),
+  altEn: fromContract(RoomImageAltEn),
+});
 const ServicesBody = fromContract(RoomServicesInput).openapi('RoomServicesInput');
 
 export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
@@ -45,7 +48,10 @@ type Execute = ReturnType<typeof executor>;
 const details = (roomId: string, b: z.output<typeof RoomBody>) => ({
   roomId,
   name: b.name,
+  // Left out while empty: the event of a room without translations stays as it was.
+  ...(b.nameEn ? { nameEn: b.nameEn } : {}),
   description: b.description,
+  ...(b.descriptionEn ? { descriptionEn: b.descriptionEn } : {}),
   capacity: b.capacity,
   openStart: { type: b.openStartType, value: b.openStartValue },
   openEnd: { type: b.openEndType, value: b.openEndValue },
@@ -198,6 +204,9 @@ function roomImageRoutes(execute: Execute): RouteDef[] {
       multipart: z.object({
         image: z.string().openapi({ format: 'binary' }).optional(),
         alt: z.string(),
+        altEn: z.string().optional().openapi({
+          description: "The alt text's English translation (5-150 characters); empty: none",
+        }),
       }),
       responses: {
         200: { description: 'Stored', schema: PositionOnly },
@@ -208,12 +217,13 @@ function roomImageRoutes(execute: Execute): RouteDef[] {
           throw problems.badRequest('validation__error', 'Send multipart/form-data');
         await parseUpload(req, res);
         const fields = (req.body ?? {}) as Record<string, unknown>;
-        const alt = parseOrThrow(AltBody, { alt: fields.alt }).alt;
+        const { alt, altEn } = parseOrThrow(AltBody, { alt: fields.alt, altEn: fields.altEn });
+        const texts = { alt, ...(altEn ? { altEn } : {}) };
         const file = req.file;
         if (!file) {
           const written = await execute(user, {
             type: 'ChangeRoomImageAlt',
-            data: { roomId: params.id, alt },
+            data: { roomId: params.id, ...texts },
           });
           return { body: { position: written.position } };
         }
@@ -222,7 +232,13 @@ function roomImageRoutes(execute: Execute): RouteDef[] {
           user,
           {
             type: 'SetRoomImage',
-            data: { roomId: params.id, imageId: randomUUID(), contentType, size: file.size, alt },
+            data: {
+              roomId: params.id,
+              imageId: randomUUID(),
+              contentType,
+              size: file.size,
+              ...texts,
+            },
           },
           { contentType, bytes: file.buffer },
         );

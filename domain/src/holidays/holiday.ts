@@ -18,9 +18,12 @@ export interface Holiday {
   version: number;
 }
 
+/** `nameEn` and `descriptionEn`: the English texts, absent while staff leave them empty. */
 export interface HolidayDetails {
   name: string;
+  nameEn?: string | undefined;
   description: string | undefined;
+  descriptionEn?: string | undefined;
   date: LocalDate;
 }
 

@@ -152,11 +152,13 @@ export function cancelTickets(
     ticketIds,
     reason,
     closureId,
+    reasonEn,
   }: {
     ownerId: string;
     ticketIds: readonly string[];
     reason?: string | undefined;
     closureId?: string | undefined;
+    reasonEn?: string | undefined;
   },
   { today, time }: ReservationContext,
 ): ReservationDecision {
@@ -176,6 +178,7 @@ export function cancelTickets(
         ownerId,
         ...(reason ? { reason } : {}),
         ...(closureId ? { closureId } : {}),
+        ...(reason && reasonEn ? { reasonEn } : {}),
       }),
     );
     d.visitor.push(VisitorTicketCancelled.create({ ticketId }));

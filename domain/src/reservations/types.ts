@@ -62,7 +62,10 @@ export type ReservationCommand =
       };
     }
   /** Cancel booked tickets of an owner (the mail's link, or staff). */
-  /** `reason`: staff's, stated in the cancellation mail (e.g. a closure's). */
+  /**
+   * `reason`: staff's, stated in the cancellation mail (e.g. a closure's); `reasonEn` its English
+   * text, stated in an English mail.
+   */
   /** Move a booked ticket to another slot of its room (docs/product.md#rebooking). */
   | {
       type: 'MoveTicket';
@@ -84,6 +87,7 @@ export type ReservationCommand =
         reason?: string | undefined;
         /** The closure that cancels them, if one does. */
         closureId?: string | undefined;
+        reasonEn?: string | undefined;
       };
     };
 

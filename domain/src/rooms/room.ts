@@ -23,10 +23,13 @@ import {
   type SeatsTaken,
 } from '../seats.ts';
 
+/** `nameEn` and `descriptionEn`: the English texts, absent while staff leave them empty. */
 export interface RoomDetails {
   roomId: string;
   name: string;
+  nameEn?: string | undefined;
   description: string;
+  descriptionEn?: string | undefined;
   capacity: number;
   openStart: OpenBound;
   openEnd: OpenBound;
@@ -41,6 +44,8 @@ export interface RoomState {
   version: number;
   hasImage: boolean;
   name: string;
+  /** The name's English text; absent: the name serves both languages. */
+  nameEn?: string | undefined;
   openStart: OpenBound;
   openEnd: OpenBound;
   /** Its reading-room services, each null while off. */
@@ -62,9 +67,9 @@ export function evolveRoom(state: RoomState, event: RoomEvent): RoomState {
   switch (event.type) {
     case 'RoomCreated':
     case 'RoomUpdated': {
-      const { name, openStart, openEnd } = event.data;
+      const { name, nameEn, openStart, openEnd } = event.data;
       const status = event.type === 'RoomCreated' ? 'active' : state.status;
-      return { ...state, status, version, name, openStart, openEnd };
+      return { ...state, status, version, name, nameEn, openStart, openEnd };
     }
     case 'RoomDeleted':
       return { ...state, status: 'deleted', version };
@@ -93,9 +98,13 @@ export type RoomCommand =
         contentType: 'image/jpeg' | 'image/png';
         size: number;
         alt: string;
+        altEn?: string | undefined;
       };
     }
-  | { type: 'ChangeRoomImageAlt'; data: { roomId: string; alt: string } }
+  | {
+      type: 'ChangeRoomImageAlt';
+      data: { roomId: string; alt: string; altEn?: string | undefined };
+    }
   | { type: 'RemoveRoomImage'; data: { roomId: string } }
   | { type: 'ChangeRoomServices'; data: RoomServices & { roomId: string } };
 

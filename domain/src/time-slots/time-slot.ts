@@ -197,6 +197,8 @@ export type TimeSlotCommand =
         untilDate: LocalDate;
         closureId: string;
         reason: string;
+        /** The reason's English text; absent: the reason serves both languages. */
+        reasonEn?: string | undefined;
       };
     };
 
@@ -323,7 +325,7 @@ export const decideTimeSlot: Decide<
       return decision;
     }
     case 'CloseTimeSlots': {
-      const { roomId, fromDate, untilDate, closureId, reason } = command.data;
+      const { roomId, fromDate, untilDate, closureId, reason, reasonEn } = command.data;
       for (const [timeSlotId, slot] of state.slots) {
         const inRange = slot.date >= fromDate && slot.date <= untilDate;
         if (slot.status !== 'active' || slot.roomId !== roomId || !inRange) continue;
@@ -334,7 +336,13 @@ export const decideTimeSlot: Decide<
           .filter(([, t]) => t.status === 'NEW')
           .map(([ticketId]) => TicketReleased.create({ ticketId, reason: 'closed' }));
         decision.set(timeSlotId, [
-          TimeSlotClosed.create({ timeSlotId, roomId, closureId, reason }),
+          TimeSlotClosed.create({
+            timeSlotId,
+            roomId,
+            closureId,
+            reason,
+            ...(reasonEn ? { reasonEn } : {}),
+          }),
           ...holds,
         ]);
       }

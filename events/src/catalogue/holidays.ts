@@ -2,10 +2,17 @@ import { z } from 'zod';
 import { defineEvent, defineStream, type EventOf } from './define.ts';
 import { date, id } from './fields.ts';
 
+/**
+ * `nameEn` and `descriptionEn`, the English texts, are absent in every event before them and
+ * wherever staff left them empty: the German text serves both languages
+ * (docs/product.md#translations).
+ */
 const HolidayDetails = z.object({
   holidayId: id,
   name: z.string(),
+  nameEn: z.string().min(1).optional(),
   description: z.string().optional(),
+  descriptionEn: z.string().min(1).optional(),
   date,
 });
 

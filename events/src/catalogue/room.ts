@@ -10,10 +10,19 @@ export type DayType = z.infer<typeof DayType>;
 export const OpenBound = z.object({ type: DayType, value: z.number().int().min(0).max(365) });
 export type OpenBound = z.infer<typeof OpenBound>;
 
+/**
+ * The English texts of a room (`nameEn`, `descriptionEn`, and the image's `altEn`) are absent in
+ * every event before them and wherever staff left them empty: the German text serves both
+ * languages (docs/product.md#translations).
+ */
+const translation = z.string().min(1).optional();
+
 const RoomDetails = z.object({
   roomId: id,
   name: z.string(),
+  nameEn: translation,
   description: z.string(),
+  descriptionEn: translation,
   capacity: z.number().int().min(0),
   openStart: OpenBound,
   openEnd: OpenBound,
@@ -30,11 +39,12 @@ export const RoomImageSet = defineEvent(
     contentType: z.enum(['image/jpeg', 'image/png']),
     size: z.number().int().min(1),
     alt: z.string(),
+    altEn: translation,
   }),
 );
 export const RoomImageAltChanged = defineEvent(
   'RoomImageAltChanged',
-  z.object({ roomId: id, alt: z.string() }),
+  z.object({ roomId: id, alt: z.string(), altEn: translation }),
 );
 export const RoomImageRemoved = defineEvent('RoomImageRemoved', z.object({ roomId: id }));
 /**

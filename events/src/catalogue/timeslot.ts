@@ -41,6 +41,8 @@ export const TimeSlotClosed = defineEvent(
     roomId: id,
     closureId: id,
     reason: z.string().min(1).max(500),
+    /** The reason's English text; absent (every event before it, and every closure without it): the reason serves both languages. */
+    reasonEn: z.string().min(1).max(500).optional(),
   }),
 );
 
@@ -102,6 +104,8 @@ export const TicketCancelled = defineEvent(
     ticketId: id,
     ownerId,
     reason: z.string().min(1).max(500).optional(),
+    /** The reason's English text, only beside a reason that has one (an English mail states it). */
+    reasonEn: z.string().min(1).max(500).optional(),
     /** A rebooking: the booking's new ticket, which took this one's place (its mail says so). */
     movedTo: id.optional(),
     /** A closure's cancellation: the closure it belongs to (its reason is `reason`). */

@@ -1897,6 +1897,8 @@ export interface paths {
                         /** Format: binary */
                         image?: string;
                         alt: string;
+                        /** @description The alt text's English translation (5-150 characters); empty: none */
+                        altEn?: string;
                     };
                 };
             };
@@ -6892,7 +6894,9 @@ export interface components {
         };
         RoomInput: {
             name: string;
+            nameEn?: string | null;
             description: string;
+            descriptionEn?: string | null;
             capacity: number;
             openStartValue: number;
             /** @enum {string} */
@@ -6923,7 +6927,9 @@ export interface components {
         };
         HolidayInput: {
             name: string;
+            nameEn?: string | null;
             description?: string | null;
+            descriptionEn?: string | null;
             date: string;
         };
         HolidayUpdateInput: components["schemas"]["HolidayInput"] & {
@@ -6982,6 +6988,8 @@ export interface components {
             /** Format: uuid */
             roomId: string;
             roomName: string;
+            /** @description The room name's English text; absent: roomName serves both */
+            roomNameEn?: string;
             date: string;
             startTime: string;
             endTime: string;
@@ -7102,6 +7110,7 @@ export interface components {
             fromDate: string;
             untilDate: string;
             reason: string;
+            reasonEn?: string | null;
             /** @default false */
             cancelBookings: boolean;
         };
@@ -7199,9 +7208,13 @@ export interface components {
             /** Format: uuid */
             roomId: string;
             roomName: string;
+            /** @description The room name's English text; absent: roomName serves both */
+            roomNameEn?: string;
             failedRules: string[];
             /** @description The closure's reason when staff closed the slot; null: open */
             closedReason: string | null;
+            /** @description The closure reason's English text; absent: closedReason serves both */
+            closedReasonEn?: string;
         };
         AdminTimeSlot: components["schemas"]["TimeSlot"] & {
             /** @description Booked tickets */
@@ -7221,6 +7234,10 @@ export interface components {
             version: number;
             name: string;
             description: string;
+            /** @description The name's English text; absent: the name serves both languages */
+            nameEn?: string;
+            /** @description The description's English text; absent: the description serves both languages */
+            descriptionEn?: string;
             capacity: number;
             openStart: {
                 /** @enum {string} */
@@ -7233,6 +7250,8 @@ export interface components {
                 value: number;
             };
             imageAlt: string | null;
+            /** @description The image alt text's English text; absent: imageAlt serves both languages */
+            imageAltEn?: string;
             imageUrl: string | null;
             order: number;
             /** @description Seats taken from today on: booked plus held in carts (unexpired holds) */
@@ -7265,6 +7284,7 @@ export interface components {
             holidays: {
                 date: string;
                 name: string;
+                nameEn?: string;
             }[];
             closures: {
                 date: string;
@@ -7286,6 +7306,8 @@ export interface components {
             version: number;
             name: string;
             description?: string;
+            nameEn?: string;
+            descriptionEn?: string;
             date: string;
         };
         BlacklistPage: {
@@ -7306,6 +7328,7 @@ export interface components {
             tickets: components["schemas"]["Ticket"][];
             closedTickets: (components["schemas"]["Ticket"] & {
                 closedReason: string;
+                closedReasonEn?: string;
             })[];
         };
         Ticket: {
@@ -7323,6 +7346,8 @@ export interface components {
             roomId: string;
             roomName: string;
             roomDescription: string;
+            roomNameEn?: string;
+            roomDescriptionEn?: string;
             date: string;
             startTime: string;
             endTime: string;
@@ -7421,6 +7446,8 @@ export interface components {
             /** Format: uuid */
             roomId: string;
             roomName: string;
+            /** @description The room name's English text; absent: roomName serves both */
+            roomNameEn?: string;
             checkInMinutesBefore: number;
             noShowReleaseMinutes: number | null;
             tickets: components["schemas"]["CheckInTicket"][];
@@ -7485,6 +7512,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+            /** @description The name's English text; absent: the name serves both languages */
+            nameEn?: string;
             /** @description The room uses check-in */
             checkIn: boolean;
             /** @description The slot running now */
@@ -7521,6 +7550,7 @@ export interface components {
             /** Format: uuid */
             roomId: string;
             roomName: string;
+            roomNameEn?: string;
             startTime: string;
             endTime: string;
             capacity: number;
@@ -7571,6 +7601,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+            /** @description The name's English text; absent: the name serves both languages */
+            nameEn?: string;
             /** @description The slot running now, if any */
             current: components["schemas"]["DisplaySlot"] | null;
             /** @description Today's slots still to start, in time order; when none is left today, the first slot after today (at most one) */

@@ -36,6 +36,7 @@ import { WebhookDeliveries } from '../features/admin-integrations/components/web
 import { WebhookAdd, WebhookEdit } from '../features/admin-integrations/components/webhook-form';
 import { SignIn } from '../features/auth/components/sign-in';
 import { SignOutButton } from '../features/auth/components/sign-out-button';
+import { LanguageSwitch, useLanguageInAddress } from '../components/language-switch';
 import { TicketHistory } from '../features/admin-history/components/ticket-history';
 import { TimeSlotHistory } from '../features/admin-history/components/time-slot-history';
 import { OverbookedList } from '../features/admin-overbooked/components/overbooked-list';
@@ -214,6 +215,7 @@ function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
   const { t } = useTranslation();
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main);
+  useLanguageInAddress();
 
   return (
     <>
@@ -285,12 +287,15 @@ function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
             </ul>
           </nav>
         ) : null}
-        {me ? (
-          <div className="site-header__user">
-            <span>{t('signed-in-as', { username: me.username })}</span>
-            <SignOutButton />
-          </div>
-        ) : null}
+        <div className="site-header__user">
+          {me ? (
+            <>
+              <span>{t('signed-in-as', { username: me.username })}</span>
+              <SignOutButton />
+            </>
+          ) : null}
+          <LanguageSwitch />
+        </div>
       </header>
       <InfoPopups />
       <main id={MAIN_ID} className="main" ref={main} tabIndex={-1}>

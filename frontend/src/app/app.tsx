@@ -1,9 +1,11 @@
-import { lazy, StrictMode, Suspense } from 'react';
+import { lazy, StrictMode, Suspense, useMemo, useState } from 'react';
 import { Provider } from 'react-redux';
 import { PermissionError } from '../components/permission-error';
-import { I18nProvider } from '../i18n/i18n-context';
+import { createI18n } from '../i18n/i18n';
+import { I18nProvider, LanguageContext, type LanguageSwitching } from '../i18n/i18n-context';
+import { keepLanguageInAddress, rememberLanguage } from '../i18n/language-choice';
 import type { Translator } from '../i18n/translator';
-import type { AppConfig } from '../lib/config';
+import type { AppConfig, Language } from '../lib/config';
 import { ConfigContext } from './config-context';
 import type { AppStore } from './store';
 
@@ -20,6 +22,41 @@ interface AppProps {
   config: AppConfig;
   store: AppStore;
   i18n: Translator;
+  /** The language was chosen (the address's `lang` or remembered), not the page's default. */
+  chosen?: boolean;
+}
+
+interface Current {
+  config: AppConfig;
+  i18n: Translator;
+  chosen: boolean;
+}
+
+/**
+ * The language switch (docs/product.md#configuration): the choice is remembered and named in the
+ * address at once; the page changes, its `lang` attribute with it, once the other language's
+ * catalogues have loaded. The store stays: its answers hold the texts of both languages.
+ */
+function useLanguageSwitching(initial: Current) {
+  const [current, setCurrent] = useState(initial);
+  const switching = useMemo<LanguageSwitching>(
+    () => ({
+      language: current.config.language,
+      chosen: current.chosen,
+      switchTo: (language: Language) => {
+        rememberLanguage(language);
+        keepLanguageInAddress(language);
+        const config = { ...current.config, language };
+        void createI18n(config).then((i18n) => {
+          document.documentElement.lang = language;
+          document.getElementById('root')?.removeAttribute('lang');
+          setCurrent({ config, i18n, chosen: true });
+        });
+      },
+    }),
+    [current],
+  );
+  return { ...current, switching };
 }
 
 function Interface({ config }: { config: AppConfig }) {
@@ -40,22 +77,29 @@ function Interface({ config }: { config: AppConfig }) {
   }
 }
 
-export function App({ config, store, i18n }: AppProps) {
+export function App({ config: initialConfig, store, i18n: initialI18n, chosen = false }: AppProps) {
+  const { config, i18n, switching } = useLanguageSwitching({
+    config: initialConfig,
+    i18n: initialI18n,
+    chosen,
+  });
   return (
     <StrictMode>
       <Provider store={store}>
         <I18nProvider i18n={i18n}>
-          <ConfigContext value={config}>
-            <Suspense
-              fallback={
-                <p className="loading" role="status">
-                  {i18n.t('loading')}
-                </p>
-              }
-            >
-              <Interface config={config} />
-            </Suspense>
-          </ConfigContext>
+          <LanguageContext value={switching}>
+            <ConfigContext value={config}>
+              <Suspense
+                fallback={
+                  <p className="loading" role="status">
+                    {i18n.t('loading')}
+                  </p>
+                }
+              >
+                <Interface config={config} />
+              </Suspense>
+            </ConfigContext>
+          </LanguageContext>
         </I18nProvider>
       </Provider>
     </StrictMode>

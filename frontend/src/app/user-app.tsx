@@ -11,6 +11,7 @@ import {
 } from 'react-router';
 import { ExternalLink } from '../components/external-link';
 import { InfoPopups } from '../components/info-popups';
+import { LanguageSwitch, useLanguageInAddress } from '../components/language-switch';
 import { MAIN_ID, SkipLink } from '../components/skip-link';
 import { BookingProvider, useBooking } from '../features/booking/components/booking-context';
 import { CartHold } from '../features/booking/components/cart-hold';
@@ -102,6 +103,7 @@ function UserLayout({
   const { tickets } = useBooking();
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main);
+  useLanguageInAddress();
 
   useEffect(() => {
     // The privacy dialog that had focus is gone: continue at the page heading.
@@ -150,6 +152,7 @@ function UserLayout({
           </ul>
         </nav>
         <PanicButton />
+        <LanguageSwitch />
       </header>
       {privacyNote ? <PrivacyNote /> : null}
       <InfoPopups />

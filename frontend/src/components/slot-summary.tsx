@@ -1,5 +1,6 @@
 import type { AdminTimeSlot } from '../api/types';
 import { useTranslation } from '../i18n/i18n-context';
+import { Translated } from './translated';
 import { formatDate, formatTimeRange } from '../lib/dates';
 import { formatClock } from '../lib/staff-dates';
 
@@ -14,7 +15,9 @@ export function SlotSummary({ slot }: { slot: AdminTimeSlot }) {
     <dl className="summary-list">
       <div>
         <dt>{t('edit.room')}</dt>
-        <dd>{slot.roomName}</dd>
+        <dd>
+          <Translated german={slot.roomName} english={slot.roomNameEn} />
+        </dd>
       </div>
       <div>
         <dt>{t('edit.date')}</dt>

@@ -1,5 +1,5 @@
 import type { AppConfig, Language } from '../lib/config';
-import { applyLabelOverride, type Catalogue } from '../lib/label-override';
+import { applyLabelOverride, overrideOf, type Catalogue } from '../lib/label-override';
 import { cataloguesOf, type CatalogueName } from './catalogues';
 import { createTranslator, type Translator } from './translator';
 
@@ -33,11 +33,11 @@ export function mergeCatalogues(base: Catalogue, extra: Catalogue): Catalogue {
 }
 
 /**
- * The translator for the configured language and interface, with the label overrides applied
- * (to the staff texts as well).
+ * The translator for the configured language and interface, with the label overrides of that
+ * language applied (to the staff texts as well).
  */
 export async function createI18n(
-  config: Pick<AppConfig, 'language' | 'labelOverride' | 'interface'>,
+  config: Pick<AppConfig, 'language' | 'labelOverride' | 'interface' | 'pageLanguage'>,
 ): Promise<Translator> {
   const catalogues = await Promise.all(
     cataloguesOf(config.interface).map((name) => LOADERS[name][config.language]()),
@@ -45,6 +45,11 @@ export async function createI18n(
   const catalogue = catalogues
     .map((module) => module.default)
     .reduce((merged, extra) => mergeCatalogues(merged, extra), {});
-  const resources = applyLabelOverride(catalogue, config.labelOverride, DEFAULT_NAMESPACE);
+  const override = overrideOf(
+    config.labelOverride,
+    config.language,
+    config.pageLanguage ?? config.language,
+  );
+  const resources = applyLabelOverride(catalogue, override, DEFAULT_NAMESPACE);
   return createTranslator(config.language, resources, DEFAULT_NAMESPACE);
 }

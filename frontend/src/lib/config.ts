@@ -35,6 +35,11 @@ export interface AppConfig {
   readonly recaptchaSrc: string;
   readonly language: Language;
   /**
+   * The page's own language (its `lang`), whatever language the visitor chose: the language the
+   * plain texts of `labelOverride` are written in.
+   */
+  readonly pageLanguage?: Language;
+  /**
    * The one room the occupancy display (`data-interface="display"`) shows; empty: every
    * room.
    */
@@ -113,6 +118,7 @@ export function parseConfig(
     recaptchaPublicToken: text(dataset.recaptchaPublicToken),
     recaptchaSrc: text(dataset.recaptchaSrc),
     language: parseLanguage(documentLang),
+    pageLanguage: parseLanguage(documentLang),
     roomId: text(dataset.roomId),
   };
 }

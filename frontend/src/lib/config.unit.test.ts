@@ -15,6 +15,7 @@ describe('parseConfig', () => {
       recaptchaPublicToken: '',
       recaptchaSrc: '',
       language: 'de',
+      pageLanguage: 'de',
       roomId: '',
     });
   });
@@ -48,6 +49,7 @@ describe('parseConfig', () => {
       recaptchaPublicToken: 'public-key',
       recaptchaSrc: 'https://www.google.com/recaptcha/api.js',
       language: 'en',
+      pageLanguage: 'en',
       roomId: '0b9c6a52-2f8e-4d61-9d8c-5a3e2f1b7c40',
     });
   });

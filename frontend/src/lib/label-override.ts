@@ -11,6 +11,29 @@
 
 export type Catalogue = { [key: string]: string | Catalogue };
 
+type Language = 'de' | 'en';
+const OVERRIDE_LANGUAGES: readonly string[] = ['de', 'en'];
+
+/**
+ * The override of one language (docs/product.md#configuration). An override of the languages
+ * (`{"de": {…}, "en": {…}}`, its only keys languages) gives each its own texts; a plain one is
+ * written in the page's own language and applies to it only: a page switched to the other
+ * language keeps that language's catalogue texts instead of showing the override's.
+ */
+export function overrideOf(
+  override: Readonly<Record<string, unknown>>,
+  language: Language,
+  pageLanguage: Language,
+): Readonly<Record<string, unknown>> {
+  const keys = Object.keys(override);
+  const perLanguage = keys.length > 0 && keys.every((key) => OVERRIDE_LANGUAGES.includes(key));
+  if (perLanguage) {
+    const own = override[language];
+    return isObject(own) ? own : {};
+  }
+  return language === pageLanguage ? override : {};
+}
+
 const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 
 function isObject(value: unknown): value is Record<string, unknown> {

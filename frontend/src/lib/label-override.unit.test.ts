@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyLabelOverride, type Catalogue } from './label-override';
+import { applyLabelOverride, overrideOf, type Catalogue } from './label-override';
 
 const catalogue: Catalogue = {
   common: { 'app-title': 'Lesesäle', nav: { rooms: 'Räume', cart: 'Warenkorb' } },
@@ -62,5 +62,25 @@ describe('applyLabelOverride', () => {
     const result = applyLabelOverride(catalogue, override, 'common');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(result).toEqual(catalogue);
+  });
+});
+
+describe('overrideOf (the override of the page language)', () => {
+  const plain = { 'app-title': 'Lesesäle der Stadt' };
+  const perLanguage = {
+    de: { 'app-title': 'Lesesäle der Stadt' },
+    en: { 'app-title': 'City reading rooms' },
+  };
+
+  it("applies a plain override to the page's own language only", () => {
+    expect(overrideOf(plain, 'de', 'de')).toBe(plain);
+    expect(overrideOf(plain, 'en', 'de')).toEqual({});
+    expect(overrideOf(plain, 'en', 'en')).toBe(plain);
+  });
+
+  it('gives each language its own texts from an override by language', () => {
+    expect(overrideOf(perLanguage, 'de', 'de')).toEqual({ 'app-title': 'Lesesäle der Stadt' });
+    expect(overrideOf(perLanguage, 'en', 'de')).toEqual({ 'app-title': 'City reading rooms' });
+    expect(overrideOf({ de: { 'app-title': 'Nur deutsch' } }, 'en', 'de')).toEqual({});
   });
 });

@@ -123,10 +123,12 @@ export async function loadBookingMail(
     chosen = still.map((x) => x.ticket);
     for (const x of still) if (x.checkIn) checkIns.add(x.ticket.ticketId);
   }
+  // The rooms' names in the booking's language (docs/product.md#translations).
   const rooms = await o.pool.query<{ id: string; name: string; check_in: boolean }>(
-    `SELECT id, name, services->>'checkInMinutesBefore' IS NOT NULL AS check_in
+    `SELECT id, CASE WHEN $2 = 'en' THEN coalesce(name_en, name) ELSE name END AS name,
+            services->>'checkInMinutesBefore' IS NOT NULL AS check_in
        FROM rm_rooms WHERE id = ANY($1::uuid[])`,
-    [chosen.map((t) => t.roomId)],
+    [chosen.map((t) => t.roomId), booking.language],
   );
   const names = new Map(rooms.rows.map((x) => [x.id, x.name]));
   // A confirmation shows the QR code of each ticket of a room with check-in.
@@ -180,7 +182,12 @@ export async function loadBookingMail(
     timeZone: o.timeZone,
     writtenAt: o.clock.now(),
     library: o.library,
-    reason: row.kind === 'cancellation' ? row.reason : null,
+    reason:
+      row.kind !== 'cancellation'
+        ? null
+        : booking.language === 'en'
+          ? (row.reason_en ?? row.reason)
+          : row.reason,
     confirmBy,
   };
   // The QR codes of check-in, inline images the HTML part shows by their cid.

@@ -16,7 +16,7 @@ export async function enqueueConfirmationLinks(db: Queryable, now: Date): Promis
   return enqueueSelectedMails(
     db,
     `SELECT DISTINCT ON (m.owner_id) 'confirmation-link:' || m.owner_id, 'confirmation',
-            m.owner_id, m.ticket_ids, NULL::text, $1::timestamptz
+            m.owner_id, m.ticket_ids, NULL::text, $1::timestamptz, NULL::text
        FROM (SELECT DISTINCT owner_id FROM ticket_state
               WHERE status = 'BOOKED' AND confirm_by IS NOT NULL AND confirm_by > $1) t
        JOIN mail_outbox m ON m.owner_id = t.owner_id AND m.kind = 'confirmation' AND m.status = 'sent'

@@ -20,7 +20,12 @@ async function ticketEnded(
   client: PoolClient,
   event: RecordedEvent,
   kind: 'cancellation' | 'release' | 'unconfirmed',
-  d: { ownerId: string; ticketId: string; reason?: string | undefined },
+  d: {
+    ownerId: string;
+    ticketId: string;
+    reason?: string | undefined;
+    reasonEn?: string | undefined;
+  },
 ): Promise<void> {
   await enqueueTicketMail(client, {
     id: `${kind}:${event.position.tx}:${d.ownerId}`,
@@ -28,6 +33,7 @@ async function ticketEnded(
     ownerId: d.ownerId,
     ticketId: d.ticketId,
     reason: d.reason ?? null,
+    reasonEn: d.reasonEn ?? null,
     at: event.createdAt,
   });
 }
@@ -55,10 +61,10 @@ const mails = handlersFor(timeSlotStream, transactionStream).with<PoolClient, St
     await enqueueSelectedMails(
       client,
       `SELECT 'waitlist-closed:' || $1 || ':' || w.entry_id, 'waitlist-closed', w.entry_id::text,
-              NULL::uuid[], $3::text, $4::timestamptz
+              NULL::uuid[], $3::text, $4::timestamptz, $5::text
          FROM waitlist_entries w
         WHERE w.time_slot_id = $2 AND w.status IN ('waiting', 'offered') AND w.email IS NOT NULL`,
-      [e.eventId, e.data.timeSlotId, e.data.reason, e.createdAt],
+      [e.eventId, e.data.timeSlotId, e.data.reason, e.createdAt, e.data.reasonEn ?? null],
     );
   },
   TicketHeld: ignore,

@@ -61,7 +61,7 @@ const DUE = `
                       AT TIME ZONE $3)::date
   )
   SELECT 'reminder:' || b.owner_id || ':' || to_char(b.date, 'YYYY-MM-DD'), 'reminder', b.owner_id,
-         array_agg(b.id ORDER BY b.start_time, b.id), NULL::text, $1::timestamptz
+         array_agg(b.id ORDER BY b.start_time, b.id), NULL::text, $1::timestamptz, NULL::text
     FROM booked b
    WHERE b.starts_at > $1
      AND EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = b.owner_id AND p.email IS NOT NULL)

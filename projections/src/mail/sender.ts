@@ -148,7 +148,7 @@ export class MailSender {
               ? await loadWaitlistClosedMail(
                   this.o.pool,
                   row.owner_id,
-                  row.reason ?? '',
+                  { de: row.reason ?? '', en: row.reason_en },
                   this.o.library,
                 )
               : row.kind === 'my-bookings-link'

@@ -100,7 +100,8 @@ export async function loadOfferMail(
     room_name: string;
   }>(
     `SELECT w.email, w.language, w.time_slot_id, w.offer_id, w.offer_expires_at,
-            to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time, r.name AS room_name
+            to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time,
+            CASE WHEN w.language = 'en' THEN coalesce(r.name_en, r.name) ELSE r.name END AS room_name
        FROM waitlist_entries w
        JOIN rm_time_slots t ON t.id = w.time_slot_id
        JOIN rm_rooms r ON r.id = t.room_id
@@ -173,8 +174,9 @@ async function entrySlot(pool: Pool, entryId: string, waitingOnly: boolean) {
     end_time: string;
     room_name: string;
   }>(
+    // The room's name in the entry's language (docs/product.md#translations).
     `SELECT w.email, w.language, to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time,
-            r.name AS room_name
+            CASE WHEN w.language = 'en' THEN coalesce(r.name_en, r.name) ELSE r.name END AS room_name
        FROM waitlist_entries w
        JOIN rm_time_slots t ON t.id = w.time_slot_id
        JOIN rm_rooms r ON r.id = t.room_id
@@ -191,7 +193,7 @@ async function entrySlot(pool: Pool, entryId: string, waitingOnly: boolean) {
 export async function loadWaitlistClosedMail(
   pool: Pool,
   entryId: string,
-  reason: string,
+  reason: { de: string; en: string | null },
   library?: MailLibrary,
 ) {
   const row = await entrySlot(pool, entryId, false);
@@ -205,7 +207,7 @@ export async function loadWaitlistClosedMail(
       date: row.date,
       startTime: row.start_time,
       endTime: row.end_time,
-      reason,
+      reason: row.language === 'en' ? (reason.en ?? reason.de) : reason.de,
       library,
     }),
   };

@@ -1,5 +1,5 @@
 import { TableRegion } from '../../../components/table-region';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formatTimeRange } from '../../../lib/dates';
 import { formatClock } from '../../../lib/staff-dates';
 import type { CheckInRoom, CheckInTicket } from '../api/check-in-api';
@@ -17,16 +17,17 @@ interface RoomTicketsProps {
 /** One room of the check-in list: its tickets the search shows, each with its status and action. */
 export function RoomTickets({ room, search, now, busy, onCheckIn, onUndo }: RoomTicketsProps) {
   const { t } = useTranslation('admin-check-in');
+  const name = useTextIn()(room.roomName, room.roomNameEn);
   const shown = room.tickets.filter((x) => matchesSearch(x, search));
   return (
-    <section className="check-in__room" aria-label={room.roomName}>
-      <h3>{room.roomName}</h3>
+    <section className="check-in__room" aria-label={name}>
+      <h3>{name}</h3>
       {shown.length === 0 ? (
         <p className="muted">{t('empty.no-tickets')}</p>
       ) : (
-        <TableRegion label={t('caption', { room: room.roomName })}>
+        <TableRegion label={t('caption', { room: name })}>
           <table className="data-table check-in-table">
-            <caption className="visually-hidden">{t('caption', { room: room.roomName })}</caption>
+            <caption className="visually-hidden">{t('caption', { room: name })}</caption>
             <thead>
               <tr>
                 <th scope="col">{t('column.time')}</th>

@@ -16,6 +16,7 @@ import { closureCountsText } from '../utils/closure-text';
 
 interface ClosureValues {
   reason: string;
+  reasonEn: string;
   cancelBookings: boolean;
 }
 
@@ -23,14 +24,17 @@ interface ClosureValues {
 type BookingsChoice = 'cancel' | 'keep' | null;
 const CHOICE_ID = 'closure-bookings';
 
-const FIELDS = ['reason'] as const;
-// Its own id: the dialog also opens over the closure page, whose form has a reason field too.
-const idOf = () => 'closure-dialog-reason';
+const FIELDS = ['reason', 'reasonEn'] as const;
+// Its own ids: the dialog also opens over the closure page, whose form has reason fields too.
+const idOf = (field: (typeof FIELDS)[number]) =>
+  field === 'reason' ? 'closure-dialog-reason' : 'closure-dialog-reason-en';
 
 interface ClosureDialogProps {
   scope: ClosureScope;
   /** The reason proposed (e.g. the holiday's name). */
   defaultReason: string;
+  /** Its English text proposed (e.g. the holiday's English name). */
+  defaultReasonEn?: string | null | undefined;
   /**
    * Called once the question is settled: with the closure's answer, or null when staff did not
    * close or there was nothing to close (no open slot in the scope).
@@ -50,6 +54,7 @@ interface ClosureDialogProps {
 export function ClosureDialog({
   scope,
   defaultReason,
+  defaultReasonEn,
   onDone,
   onNothing,
   title,
@@ -58,6 +63,7 @@ export function ClosureDialog({
   const { data: preview, error: previewError } = useGetClosurePreviewQuery(scope);
   const [closeRooms, { isLoading, error }] = useCloseRoomsMutation();
   const [reason, setReason] = useState(defaultReason);
+  const [reasonEn, setReasonEn] = useState(defaultReasonEn ?? '');
   const [choice, setChoice] = useState<BookingsChoice>(null);
   const [choiceMissing, setChoiceMissing] = useState(false);
   const check = formCheck(ClosureContract, (v: ClosureValues) => ({
@@ -79,7 +85,7 @@ export function ClosureDialog({
 
   // With bookings the choice is explicit (docs/product.md#closures); without, nothing to cancel.
   const hasBookings = preview.bookings > 0;
-  const values: ClosureValues = { reason, cancelBookings: choice === 'cancel' };
+  const values: ClosureValues = { reason, reasonEn, cancelBookings: choice === 'cancel' };
   const confirm = async () => {
     const missing = hasBookings && choice === null;
     setChoiceMissing(missing);
@@ -108,7 +114,7 @@ export function ClosureDialog({
     >
       <p>{closureCountsText(t, preview)}</p>
       <InputField
-        id={idOf()}
+        id={idOf('reason')}
         label={t('closure.reason')}
         hint={t('closure.reason-hint')}
         required
@@ -118,6 +124,19 @@ export function ClosureDialog({
         onChange={(event) => {
           setReason(event.target.value);
           form.revalidate({ ...values, reason: event.target.value });
+        }}
+      />
+      <InputField
+        id={idOf('reasonEn')}
+        label={t('closure.reason-en')}
+        hint={t('closure.reason-en-hint')}
+        lang="en"
+        maxLength={500}
+        value={reasonEn}
+        error={form.messageOf('reasonEn')}
+        onChange={(event) => {
+          setReasonEn(event.target.value);
+          form.revalidate({ ...values, reasonEn: event.target.value });
         }}
       />
       {hasBookings ? (

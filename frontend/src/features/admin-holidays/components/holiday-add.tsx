@@ -66,6 +66,7 @@ export function HolidayAdd() {
         <ClosureDialog
           scope={{ fromDate: added.date, untilDate: added.date }}
           defaultReason={added.name}
+          defaultReasonEn={added.nameEn}
           onDone={closed}
         />
       ) : null}

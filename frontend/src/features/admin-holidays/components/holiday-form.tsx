@@ -72,6 +72,13 @@ export function HolidayForm({
         required
         {...BOUNDS.name}
       />
+      <InputField
+        {...field('nameEn')}
+        label={t('form.name-en')}
+        hint={t('form.name-en-hint')}
+        lang="en"
+        {...BOUNDS.nameEn}
+      />
       <InputField {...field('date')} type="date" label={t('form.date')} required />
       <TextAreaField
         {...field('description')}
@@ -79,6 +86,14 @@ export function HolidayForm({
         hint={t('form.description-hint')}
         rows={3}
         {...BOUNDS.description}
+      />
+      <TextAreaField
+        {...field('descriptionEn')}
+        label={t('form.description-en')}
+        hint={t('form.description-en-hint')}
+        lang="en"
+        rows={3}
+        {...BOUNDS.descriptionEn}
       />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={isSubmitting}>

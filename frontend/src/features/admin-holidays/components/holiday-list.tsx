@@ -6,7 +6,8 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
+import { Translated } from '../../../components/translated';
 import { parseYear } from '../../../lib/calendar';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
@@ -93,6 +94,7 @@ interface HolidayTableProps {
 
 function HolidayTable({ year, holidays, onDeleted }: HolidayTableProps) {
   const { t } = useTranslation('admin-holidays');
+  const textIn = useTextIn();
   const dispatch = useAppDispatch();
   const [deleting, setDeleting] = useState<Holiday | null>(null);
   const [deleteHoliday, removal] = useDeleteHolidayMutation();
@@ -128,12 +130,16 @@ function HolidayTable({ year, holidays, onDeleted }: HolidayTableProps) {
           </thead>
           <tbody>
             {holidays.map((holiday) => {
-              const what = `${holiday.name} ${formatDate(holiday.date)}`;
+              const what = `${textIn(holiday.name, holiday.nameEn)} ${formatDate(holiday.date)}`;
               return (
                 <tr key={holiday.id}>
                   <td className="data-table__nowrap">{formatDate(holiday.date)}</td>
-                  <td>{holiday.name}</td>
-                  <td>{holiday.description}</td>
+                  <td>
+                    <Translated german={holiday.name} english={holiday.nameEn} />
+                  </td>
+                  <td>
+                    <Translated german={holiday.description} english={holiday.descriptionEn} />
+                  </td>
                   <td>
                     <div className="table-actions">
                       <Link

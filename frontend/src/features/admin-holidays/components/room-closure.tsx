@@ -7,7 +7,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { InputField, RequiredHint, SelectField } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { todayIso } from '../../../lib/dates';
 import { formCheck } from '../../../lib/form-check';
 import { notify } from '../../../stores/notifications-slice';
@@ -20,11 +20,12 @@ interface RangeValues {
   fromDate: string;
   untilDate: string;
   reason: string;
+  reasonEn: string;
 }
 
 const FIELDS = ['fromDate', 'untilDate'] as const;
 type RangeField = (typeof FIELDS)[number];
-const idOf = (field: RangeField | 'roomId' | 'reason') => `closure-${field}`;
+const idOf = (field: RangeField | 'roomId' | 'reason' | 'reasonEn') => `closure-${field}`;
 /** The dates as the preview checks them (the end not before the start). */
 const checkRange = formCheck(ClosurePreviewQuery, (v: RangeValues) => ({
   fromDate: v.fromDate,
@@ -41,11 +42,16 @@ export function RoomClosure() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const rooms = useGetClosureRoomsQuery();
+  const textIn = useTextIn();
   const [values, setValues] = useState<RangeValues>(() => {
     const today = todayIso();
-    return { roomId: '', fromDate: today, untilDate: today, reason: '' };
+    return { roomId: '', fromDate: today, untilDate: today, reason: '', reasonEn: '' };
   });
-  const [asked, setAsked] = useState<{ scope: ClosureScope; reason: string } | null>(null);
+  const [asked, setAsked] = useState<{
+    scope: ClosureScope;
+    reason: string;
+    reasonEn: string;
+  } | null>(null);
   const form = useValidatedForm(checkRange, FIELDS, idOf);
 
   const change = (field: keyof RangeValues, value: string) => {
@@ -67,6 +73,7 @@ export function RoomClosure() {
         ...(values.roomId ? { roomIds: [values.roomId] } : {}),
       },
       reason: values.reason,
+      reasonEn: values.reasonEn,
     });
   };
 
@@ -91,7 +98,10 @@ export function RoomClosure() {
 
   const options = [
     { value: '', label: t('closure.all-rooms') },
-    ...(rooms.data?.content.map((room) => ({ value: room.id, label: room.name })) ?? []),
+    ...(rooms.data?.content.map((room) => ({
+      value: room.id,
+      label: textIn(room.name, room.nameEn),
+    })) ?? []),
   ];
 
   return (
@@ -133,6 +143,15 @@ export function RoomClosure() {
           value={values.reason}
           onChange={(event) => change('reason', event.target.value)}
         />
+        <InputField
+          id={idOf('reasonEn')}
+          label={t('closure.reason-en')}
+          hint={t('closure.reason-en-hint')}
+          lang="en"
+          maxLength={500}
+          value={values.reasonEn}
+          onChange={(event) => change('reasonEn', event.target.value)}
+        />
         <div className="form__actions">
           <button type="submit" className="button button--primary" disabled={asked !== null}>
             {t('closure.preview')}
@@ -146,6 +165,7 @@ export function RoomClosure() {
         <ClosureDialog
           scope={asked.scope}
           defaultReason={asked.reason}
+          defaultReasonEn={asked.reasonEn}
           onDone={done}
           onNothing={nothing}
         />

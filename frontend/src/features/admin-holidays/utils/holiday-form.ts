@@ -3,21 +3,35 @@ import type { Holiday } from '../../../api/types';
 import { formCheck } from '../../../lib/form-check';
 import { text } from '../../../lib/staff-forms';
 
-export const HOLIDAY_FIELDS = ['name', 'date', 'description'] as const;
+export const HOLIDAY_FIELDS = ['name', 'nameEn', 'date', 'description', 'descriptionEn'] as const;
 export type HolidayField = (typeof HOLIDAY_FIELDS)[number];
 export type HolidayFormValues = Record<HolidayField, string>;
 
-export const HOLIDAY_FORM_DEFAULTS: HolidayFormValues = { name: '', date: '', description: '' };
+export const HOLIDAY_FORM_DEFAULTS: HolidayFormValues = {
+  name: '',
+  nameEn: '',
+  date: '',
+  description: '',
+  descriptionEn: '',
+};
 
 /** docs/product.md#validation, holiday: the request of the form's values, checked with the contract. */
 export const checkHolidayForm = formCheck(HolidayInput, (values: HolidayFormValues) => ({
   name: values.name,
+  nameEn: values.nameEn,
   date: text(values.date),
   description: values.description,
+  descriptionEn: values.descriptionEn,
 }));
 
 export function holidayToFormValues(holiday: Holiday): HolidayFormValues {
-  return { name: holiday.name, date: holiday.date, description: holiday.description ?? '' };
+  return {
+    name: holiday.name,
+    nameEn: holiday.nameEn ?? '',
+    date: holiday.date,
+    description: holiday.description ?? '',
+    descriptionEn: holiday.descriptionEn ?? '',
+  };
 }
 
 /** The holiday list at a year (query `year`). */

@@ -23,6 +23,8 @@ export interface RoomImageUpdate {
   /** Omitted when only the alt text changes and an image exists. */
   image: File | null;
   alt: string;
+  /** The alt text's English translation; empty or absent: none (the German serves both). */
+  altEn?: string | undefined;
 }
 
 export const adminRoomsApi = baseApi.injectEndpoints({
@@ -62,10 +64,11 @@ export const adminRoomsApi = baseApi.injectEndpoints({
       invalidatesTags: [LIST],
     }),
     updateRoomImage: build.mutation<PositionResult, RoomImageUpdate>({
-      query: ({ id, image, alt }) => {
+      query: ({ id, image, alt, altEn }) => {
         const body = new FormData();
         if (image) body.append('image', image);
         body.append('alt', alt);
+        body.append('altEn', altEn ?? '');
         return { url: `${roomPath(id)}/image`, method: 'PUT', body };
       },
       invalidatesTags: (_result, _error, { id }) => [LIST, { type: 'Room', id }],

@@ -4,7 +4,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { RefusalScope } from '../../../components/form-field';
 import { useRefusal } from '../../../hooks/use-refusal';
 import { Page } from '../../../components/page';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { notify } from '../../../stores/notifications-slice';
 import { useCreateRoomMutation } from '../api/admin-rooms-api';
 import type { RoomCreate } from '../../../api/types';
@@ -14,6 +14,7 @@ import { RoomForm, roomFieldId } from './room-form';
 /** Route `/room-add`. */
 export function RoomAdd() {
   const { t } = useTranslation('admin-rooms');
+  const textIn = useTextIn();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [createRoom, { isLoading, error }] = useCreateRoomMutation();
@@ -25,7 +26,7 @@ export function RoomAdd() {
     } catch {
       return; // shown by the error box
     }
-    dispatch(notify({ title: t('add.created', { name: room.name }) }));
+    dispatch(notify({ title: t('add.created', { name: textIn(room.name, room.nameEn) }) }));
     await navigate('/rooms');
   };
 

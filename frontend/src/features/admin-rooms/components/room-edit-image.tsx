@@ -12,8 +12,8 @@ import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { IMAGE_ACCEPT } from '@rr/contracts/files';
 import { inputBounds } from '@rr/contracts/bounds';
-import { RoomImageAlt, roomImageInput } from '@rr/contracts/rooms';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { RoomImageAlt, RoomImageAltEn, roomImageInput } from '@rr/contracts/rooms';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formCheck } from '../../../lib/form-check';
 import { resolveApiUrl } from '../../../lib/url';
 import { notify } from '../../../stores/notifications-slice';
@@ -23,11 +23,12 @@ import {
   useUpdateRoomImageMutation,
 } from '../api/admin-rooms-api';
 
-const FIELDS = ['image', 'alt'] as const;
+const FIELDS = ['image', 'alt', 'altEn'] as const;
 type Field = (typeof FIELDS)[number];
 interface ImageFormValues {
   image: File | null;
   alt: string;
+  altEn: string;
 }
 /** docs/product.md#validation, room image: the file (required for a room without one) and its alt text. */
 const CHECKS = {
@@ -61,7 +62,10 @@ function RoomImageForm({ room }: { room: Room }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [file, setFile] = useState<File | null>(null);
+  const textIn = useTextIn();
+  const name = textIn(room.name, room.nameEn);
   const [alt, setAlt] = useState(room.imageAlt ?? '');
+  const [altEn, setAltEn] = useState(room.imageAltEn ?? '');
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [updateImage, update] = useUpdateRoomImageMutation();
   const [deleteImage, removal] = useDeleteRoomImageMutation();
@@ -77,19 +81,19 @@ function RoomImageForm({ room }: { room: Room }) {
 
   const chooseFile = (chosen: File | null) => {
     setFile(chosen);
-    form.revalidate({ image: chosen, alt });
+    form.revalidate({ image: chosen, alt, altEn });
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const valid = form.validate({ image: file, alt });
+    const valid = form.validate({ image: file, alt, altEn });
     if (!valid) return;
     try {
-      await updateImage({ id: room.id, image: file, alt: valid.alt }).unwrap();
+      await updateImage({ id: room.id, image: file, alt: valid.alt, altEn: valid.altEn }).unwrap();
     } catch {
       return; // shown by the error box
     }
-    dispatch(notify({ title: t('image.saved', { name: room.name }) }));
+    dispatch(notify({ title: t('image.saved', { name }) }));
     await navigate(editPath);
   };
 
@@ -99,14 +103,14 @@ function RoomImageForm({ room }: { room: Room }) {
     } catch {
       return;
     }
-    dispatch(notify({ title: t('image.deleted', { name: room.name }) }));
+    dispatch(notify({ title: t('image.deleted', { name }) }));
     setConfirmingDelete(false);
   };
 
   return (
     <>
       <p>
-        <Link to={editPath}>{t('image.back', { name: room.name })}</Link>
+        <Link to={editPath}>{t('image.back', { name })}</Link>
       </p>
       <section className="room-image" aria-labelledby="current-image-heading">
         <h2 id="current-image-heading">{t('image.current')}</h2>
@@ -114,7 +118,7 @@ function RoomImageForm({ room }: { room: Room }) {
           <img
             className="room-image__preview"
             src={resolveApiUrl(baseApiUrl, room.imageUrl)}
-            alt={room.imageAlt ?? ''}
+            alt={textIn(room.imageAlt, room.imageAltEn)}
           />
         ) : (
           <p>{t('image.none')}</p>
@@ -174,7 +178,20 @@ function RoomImageForm({ room }: { room: Room }) {
               error={form.messageOf('alt')}
               onChange={(event) => {
                 setAlt(event.target.value);
-                form.revalidate({ image: file, alt: event.target.value });
+                form.revalidate({ image: file, alt: event.target.value, altEn });
+              }}
+            />
+            <InputField
+              id={idOf('altEn')}
+              label={t('image.alt-en')}
+              hint={t('image.alt-en-hint')}
+              lang="en"
+              {...inputBounds(RoomImageAltEn)}
+              value={altEn}
+              error={form.messageOf('altEn')}
+              onChange={(event) => {
+                setAltEn(event.target.value);
+                form.revalidate({ image: file, alt, altEn: event.target.value });
               }}
             />
             <div className="form__actions">

@@ -11,7 +11,7 @@ import { DeleteConfirmation, DeleteZone } from '../../../components/delete-confi
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useLeaveWarning } from '../../../hooks/use-leave-warning';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { hasErrorCode } from '../../../lib/staff-forms';
 import { resolveApiUrl } from '../../../lib/url';
 import { notify } from '../../../stores/notifications-slice';
@@ -47,6 +47,7 @@ export function RoomEdit() {
 
 function RoomEditContent({ room, reload }: { room: Room; reload: () => Promise<unknown> }) {
   const { t } = useTranslation('admin-rooms');
+  const textIn = useTextIn();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [mode, setMode] = useState<'form' | 'confirm-delete'>('form');
@@ -98,7 +99,7 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => Promise<u
       setRoomStatus(t('edit.saved', { name: body.name }));
       return;
     }
-    dispatch(notify({ title: t('edit.saved', { name: body.name }) }));
+    dispatch(notify({ title: t('edit.saved', { name: textIn(body.name, body.nameEn) }) }));
     await navigate('/rooms');
   };
 
@@ -108,7 +109,7 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => Promise<u
     } catch {
       return; // shown by the error box
     }
-    dispatch(notify({ title: t('edit.deleted', { name: room.name }) }));
+    dispatch(notify({ title: t('edit.deleted', { name: textIn(room.name, room.nameEn) }) }));
     await navigate('/rooms');
   };
 
@@ -124,7 +125,7 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => Promise<u
         id="room-delete-title"
         headingRef={confirmHeading}
         title={t('edit.delete-title')}
-        question={t('edit.delete-question', { name: room.name })}
+        question={t('edit.delete-question', { name: textIn(room.name, room.nameEn) })}
         error={removal.error}
         busy={removal.isLoading}
         confirmLabel={t('edit.delete-confirm')}
@@ -178,6 +179,7 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => Promise<u
 function RoomImagePreview({ room }: { room: Room }) {
   const { t } = useTranslation('admin-rooms');
   const { baseApiUrl } = useConfig();
+  const textIn = useTextIn();
   return (
     <section className="room-image" aria-labelledby="room-image-heading">
       <h2 id="room-image-heading">{t('edit.image-heading')}</h2>
@@ -185,7 +187,7 @@ function RoomImagePreview({ room }: { room: Room }) {
         <img
           className="room-image__preview"
           src={resolveApiUrl(baseApiUrl, room.imageUrl)}
-          alt={room.imageAlt ?? ''}
+          alt={textIn(room.imageAlt, room.imageAltEn)}
         />
       ) : (
         <p>{t('image.none')}</p>

@@ -10,6 +10,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import {
   checkRoomForm,
   DAY_TYPES,
+  OPTIONAL_ROOM_FIELDS,
   ROOM_FIELDS,
   type RoomField,
   type RoomFormValues,
@@ -73,7 +74,7 @@ export function RoomForm({
     id: idOf(name),
     value: values[name],
     error: form.messageOf(name),
-    required: true,
+    required: !OPTIONAL_ROOM_FIELDS.has(name),
   });
 
   const numberProps = { type: 'number', inputMode: 'numeric', step: 1 } as const;
@@ -89,6 +90,14 @@ export function RoomForm({
         {...BOUNDS.name}
         onChange={(event) => change('name', event.target.value)}
       />
+      <InputField
+        {...field('nameEn')}
+        label={t('form.name-en')}
+        hint={t('form.name-en-hint')}
+        lang="en"
+        {...BOUNDS.nameEn}
+        onChange={(event) => change('nameEn', event.target.value)}
+      />
       <TextAreaField
         {...field('description')}
         label={t('form.description')}
@@ -96,6 +105,15 @@ export function RoomForm({
         rows={3}
         {...BOUNDS.description}
         onChange={(event) => change('description', event.target.value)}
+      />
+      <TextAreaField
+        {...field('descriptionEn')}
+        label={t('form.description-en')}
+        hint={t('form.description-en-hint')}
+        lang="en"
+        rows={3}
+        {...BOUNDS.descriptionEn}
+        onChange={(event) => change('descriptionEn', event.target.value)}
       />
       <InputField
         {...field('capacity')}

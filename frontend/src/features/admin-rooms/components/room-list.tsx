@@ -6,7 +6,8 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { Translated } from '../../../components/translated';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import {
   ADMIN_ROOM_LIST_QUERY,
@@ -48,6 +49,7 @@ export function RoomList() {
 
 function Rooms({ rooms }: { rooms: Room[] }) {
   const { t } = useTranslation('admin-rooms');
+  const textIn = useTextIn();
   const [sorting, setSorting] = useState(false);
   const [moveRoom, move] = useMoveRoomMutation();
   const [announcement, setAnnouncement] = useState('');
@@ -80,7 +82,9 @@ function Rooms({ rooms }: { rooms: Room[] }) {
       return; // shown by the error box
     }
     setFocusAfterMove({ id: room.id, direction });
-    setAnnouncement(t('list.moved', { name: room.name, position: target + 1 }));
+    setAnnouncement(
+      t('list.moved', { name: textIn(room.name, room.nameEn), position: target + 1 }),
+    );
   };
 
   const toggleSorting = () => {
@@ -114,8 +118,12 @@ function Rooms({ rooms }: { rooms: Room[] }) {
           <li key={room.id} className="room-list__item">
             <RoomThumbnail room={room} />
             <div className="room-list__body">
-              <h2 className="room-list__name">{room.name}</h2>
-              <p>{room.description}</p>
+              <h2 className="room-list__name">
+                <Translated german={room.name} english={room.nameEn} />
+              </h2>
+              <p>
+                <Translated german={room.description} english={room.descriptionEn} />
+              </p>
               <p className="room-list__meta">{t('list.capacity', { count: room.capacity })}</p>
               {sorting ? (
                 <div className="button-row">
@@ -127,7 +135,7 @@ function Rooms({ rooms }: { rooms: Room[] }) {
                     onClick={() => moveBy(room, index, -1)}
                   >
                     {t('list.move-up')}
-                    <span className="visually-hidden"> {room.name}</span>
+                    <span className="visually-hidden"> {textIn(room.name, room.nameEn)}</span>
                   </button>
                   <button
                     type="button"
@@ -137,7 +145,7 @@ function Rooms({ rooms }: { rooms: Room[] }) {
                     onClick={() => moveBy(room, index, 1)}
                   >
                     {t('list.move-down')}
-                    <span className="visually-hidden"> {room.name}</span>
+                    <span className="visually-hidden"> {textIn(room.name, room.nameEn)}</span>
                   </button>
                 </div>
               ) : (
@@ -145,19 +153,19 @@ function Rooms({ rooms }: { rooms: Room[] }) {
                   <li>
                     <Link to={`/room-edit/${encodeURIComponent(room.id)}`}>
                       {t('list.edit')}
-                      <span className="visually-hidden"> {room.name}</span>
+                      <span className="visually-hidden"> {textIn(room.name, room.nameEn)}</span>
                     </Link>
                   </li>
                   <li>
                     <Link to={`/room-edit-image/${encodeURIComponent(room.id)}`}>
                       {t('list.edit-image')}
-                      <span className="visually-hidden"> {room.name}</span>
+                      <span className="visually-hidden"> {textIn(room.name, room.nameEn)}</span>
                     </Link>
                   </li>
                   <li>
                     <Link to={`/room/${encodeURIComponent(room.id)}/time-slots`}>
                       {t('list.time-slots')}
-                      <span className="visually-hidden"> {room.name}</span>
+                      <span className="visually-hidden"> {textIn(room.name, room.nameEn)}</span>
                     </Link>
                   </li>
                 </ul>
@@ -191,11 +199,12 @@ function moveButtonId(roomId: string, direction: Direction): string {
 function RoomThumbnail({ room }: { room: Room }) {
   const { t } = useTranslation('admin-rooms');
   const { baseApiUrl } = useConfig();
+  const textIn = useTextIn();
   return room.imageUrl ? (
     <img
       className="room-list__thumbnail"
       src={resolveApiUrl(baseApiUrl, room.imageUrl)}
-      alt={room.imageAlt ?? ''}
+      alt={textIn(room.imageAlt, room.imageAltEn)}
       loading="lazy"
     />
   ) : (

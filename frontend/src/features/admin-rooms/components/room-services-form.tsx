@@ -5,7 +5,7 @@ import { InputField, RefusalScope } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import type { Room } from '../../../api/types';
 import { useUpdateRoomServicesMutation } from '../api/admin-rooms-api';
 import {
@@ -37,6 +37,7 @@ export function RoomServicesForm({
   onDirtyChange?: (dirty: boolean) => void;
 }) {
   const { t } = useTranslation('admin-rooms');
+  const textIn = useTextIn();
   const [values, setValues] = useState(() => servicesToFormValues(room));
   const [saved, setSaved] = useState(values);
   const [status, setStatus] = useState('');
@@ -64,7 +65,7 @@ export function RoomServicesForm({
       return; // shown by the error box
     }
     setSaved(values);
-    setStatus(t('services.saved', { name: room.name }));
+    setStatus(t('services.saved', { name: textIn(room.name, room.nameEn) }));
   };
 
   return (

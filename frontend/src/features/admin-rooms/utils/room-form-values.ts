@@ -7,7 +7,9 @@ export const DAY_TYPES: readonly DayType[] = ['DAY', 'WORKING_DAY'];
 
 export const ROOM_FIELDS = [
   'name',
+  'nameEn',
   'description',
+  'descriptionEn',
   'capacity',
   'openStartValue',
   'openStartType',
@@ -17,11 +19,15 @@ export const ROOM_FIELDS = [
 
 export type RoomField = (typeof ROOM_FIELDS)[number];
 export type RoomFormValues = Record<RoomField, string>;
+/** The English texts: optional (docs/product.md#translations). */
+export const OPTIONAL_ROOM_FIELDS: ReadonlySet<RoomField> = new Set(['nameEn', 'descriptionEn']);
 
 /** docs/product.md#limits: open start 2 days (type DAY), open end 30 working days. */
 export const ROOM_FORM_DEFAULTS: RoomFormValues = {
   name: '',
+  nameEn: '',
   description: '',
+  descriptionEn: '',
   capacity: '',
   openStartValue: '2',
   openStartType: 'DAY',
@@ -34,7 +40,9 @@ export const checkRoomForm = formCheck(
   RoomInput,
   (values: RoomFormValues): Record<keyof RoomCreate, unknown> => ({
     name: values.name,
+    nameEn: values.nameEn,
     description: values.description,
+    descriptionEn: values.descriptionEn,
     capacity: numberOf(values.capacity),
     openStartValue: numberOf(values.openStartValue),
     openStartType: values.openStartType,
@@ -46,7 +54,9 @@ export const checkRoomForm = formCheck(
 export function roomToFormValues(room: Room): RoomFormValues {
   return {
     name: room.name,
+    nameEn: room.nameEn ?? '',
     description: room.description,
+    descriptionEn: room.descriptionEn ?? '',
     capacity: String(room.capacity),
     openStartValue: String(room.openStart?.value ?? ROOM_FORM_DEFAULTS.openStartValue),
     openStartType: room.openStart?.type ?? ROOM_FORM_DEFAULTS.openStartType,

@@ -69,6 +69,18 @@ describe('room form values', () => {
     });
   });
 
+  it('carries the English texts, trimmed; left empty they are not sent (the German serves both)', () => {
+    const english = { ...room, nameEn: 'East reading room', descriptionEn: 'Quiet, 40 seats' };
+    expect(bodyOf(roomToFormValues(english))).toMatchObject({
+      nameEn: 'East reading room',
+      descriptionEn: 'Quiet, 40 seats',
+    });
+    const body = bodyOf({ ...valid, nameEn: '  ', descriptionEn: '' });
+    expect(body.nameEn).toBeUndefined();
+    expect(body.descriptionEn).toBeUndefined();
+    expect(bodyOf({ ...valid, nameEn: ' Hall ' }).nameEn).toBe('Hall');
+  });
+
   it('trims texts and parses numbers', () => {
     expect(bodyOf({ ...valid, name: '  Saal  ', capacity: ' 12 ' })).toMatchObject({
       name: 'Saal',
@@ -83,7 +95,9 @@ describe('room form values', () => {
   it('enforces the room rules of docs/product.md#validation', () => {
     const errors = errorsOfRoom({
       name: 'ab',
+      nameEn: 'cd',
       description: 'x'.repeat(101),
+      descriptionEn: 'y'.repeat(101),
       capacity: '100000',
       openStartValue: '1.5',
       openStartType: 'WEEK',
@@ -92,7 +106,9 @@ describe('room form values', () => {
     });
     expect(errors).toEqual({
       name: { key: 'min-length', params: { min: 3 } },
+      nameEn: { key: 'min-length', params: { min: 3 } },
       description: { key: 'max-length', params: { max: 100 } },
+      descriptionEn: { key: 'max-length', params: { max: 100 } },
       capacity: { key: 'between', params: { min: 0, max: 99999 } },
       openStartValue: { key: 'integer' },
       openStartType: { key: 'invalid' },

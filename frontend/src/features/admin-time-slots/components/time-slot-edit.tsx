@@ -9,7 +9,7 @@ import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { SlotSummary } from '../../../components/slot-summary';
 import { TableRegion } from '../../../components/table-region';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatDateTime, formatTimeRange } from '../../../lib/dates';
 import { formatClock } from '../../../lib/staff-dates';
 import { notify } from '../../../stores/notifications-slice';
@@ -52,6 +52,7 @@ export function TimeSlotEdit() {
 
 function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
   const { t } = useTranslation('admin-time-slots');
+  const textIn = useTextIn();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [mode, setMode] = useState<'form' | 'confirm-delete'>('form');
@@ -113,7 +114,9 @@ function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
       {summary}
       {slot.closedReason ? (
         <p className="notice notice--warning">
-          <strong>{t('edit.closed', { reason: slot.closedReason })}</strong>
+          <strong>
+            {t('edit.closed', { reason: textIn(slot.closedReason, slot.closedReasonEn) })}
+          </strong>
         </p>
       ) : null}
       <SlotEditForm edit={edit} backTo={backTo} />

@@ -6,7 +6,9 @@ import { useAppDispatch } from '../../../app/hooks';
 import { MonthCalendar, type DayMark } from '../../../components/calendar/month-calendar';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { Translated } from '../../../components/translated';
+import { useLanguage, useTextIn, useTranslation } from '../../../i18n/i18n-context';
+import { textIn } from '../../../i18n/language-choice';
 import {
   compareYearMonth,
   currentYearMonth,
@@ -119,16 +121,19 @@ function SlotAction({ slot, offerMinutes, pending, onBook }: SlotActionProps) {
 function RoomDetails({ room }: { room: Room }) {
   const { t } = useTranslation('booking');
   const { baseApiUrl } = useConfig();
+  const textOf = useTextIn();
   return (
     <>
       {room.imageUrl ? (
         <img
           className="room-image"
           src={resolveApiUrl(baseApiUrl, room.imageUrl)}
-          alt={room.imageAlt ?? ''}
+          alt={textOf(room.imageAlt, room.imageAltEn)}
         />
       ) : null}
-      <p>{room.description}</p>
+      <p>
+        <Translated german={room.description} english={room.descriptionEn} />
+      </p>
       {room.services.allowedEmailDomains?.length ? (
         // Members only (docs/product.md#room-services): said before any data is entered.
         <p className="notice">
@@ -144,13 +149,19 @@ function RoomDetails({ room }: { room: Room }) {
 /** The notes of the calendar's days (day-notes.ts) in the page's language. */
 function useNoteOf(calendar: RoomCalendar | undefined, laterSymbol: string) {
   const { t, i18n } = useTranslation('booking');
-  return dayNotes(calendar, {
-    closed: (reasons) => t('room.closed', { reasons }),
-    closedPlain: t('room.closed-plain'),
-    open: t('room.open'),
-    bookableFrom: (date) => t('room.bookable-from', { date: formatDayMonth(date, i18n.language) }),
-    laterSymbol,
-  });
+  const { language } = useLanguage();
+  return dayNotes(
+    calendar,
+    {
+      closed: (reasons) => t('room.closed', { reasons }),
+      closedPlain: t('room.closed-plain'),
+      open: t('room.open'),
+      bookableFrom: (date) =>
+        t('room.bookable-from', { date: formatDayMonth(date, i18n.language) }),
+      laterSymbol,
+    },
+    language,
+  );
 }
 
 /**
@@ -159,6 +170,7 @@ function useNoteOf(calendar: RoomCalendar | undefined, laterSymbol: string) {
  */
 export function RoomBooking() {
   const { t, i18n } = useTranslation('booking');
+  const { language } = useLanguage();
   const dispatch = useAppDispatch();
   const { id = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -251,7 +263,7 @@ export function RoomBooking() {
   );
 
   return (
-    <Page title={room.data?.name ?? t('room.title')}>
+    <Page title={room.data ? textIn(language, room.data.name, room.data.nameEn) : t('room.title')}>
       <WizardSteps current="reservation" />
       <p>
         <Link to="/">{t('room.other-room')}</Link>

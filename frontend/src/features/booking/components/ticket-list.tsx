@@ -1,10 +1,13 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { Translated } from '../../../components/translated';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formatLongDate, formatTimeRange } from '../../../lib/dates';
 
 export interface TicketView {
   id: string;
   roomName: string;
+  /** The room name's English text; absent: roomName serves both languages. */
+  roomNameEn?: string | undefined;
   date: string;
   startTime: string;
   endTime: string;
@@ -13,8 +16,9 @@ export interface TicketView {
 /** Room, day and time of a ticket, e.g. for the accessible name of its buttons. */
 export function useTicketText() {
   const { i18n } = useTranslation();
+  const textIn = useTextIn();
   return (ticket: TicketView) =>
-    `${ticket.roomName}, ${formatLongDate(ticket.date, i18n.language)}, ${formatTimeRange(
+    `${textIn(ticket.roomName, ticket.roomNameEn)}, ${formatLongDate(ticket.date, i18n.language)}, ${formatTimeRange(
       ticket.startTime,
       ticket.endTime,
     )}`;
@@ -36,7 +40,9 @@ export function TicketList<T extends TicketView>({ tickets, renderExtra }: Ticke
     <ul className="ticket-list">
       {sorted.map((ticket) => (
         <li key={ticket.id} className="ticket-list__item">
-          <p className="ticket-list__room">{ticket.roomName}</p>
+          <p className="ticket-list__room">
+            <Translated german={ticket.roomName} english={ticket.roomNameEn} />
+          </p>
           <p>
             {formatLongDate(ticket.date, i18n.language)},{' '}
             <span className="time-range">{formatTimeRange(ticket.startTime, ticket.endTime)}</span>

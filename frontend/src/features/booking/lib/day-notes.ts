@@ -1,4 +1,6 @@
+import { textIn } from '../../../i18n/language-choice';
 import type { DayNote } from '../../../lib/calendar';
+import type { Language } from '../../../lib/config';
 import type { RoomCalendar } from '../api/booking-api';
 
 /** The words of a day's note, in the page's language. */
@@ -23,7 +25,8 @@ const byDate = <T extends { date: string }, V>(rows: readonly T[], value: (row: 
 
 /**
  * What the visitor's calendar says of a day beyond its slots (docs/product.md#screens,
- * "Calendar"), in its cell, its name and its dialog: a holiday by its name, "open" when the
+ * "Calendar"), in its cell, its name and its dialog: a holiday by its name (in the page's
+ * language, docs/product.md#translations; several on one day joined), "open" when the
  * room has slots on it; a closed day "closed" with the closure's reason; a day after the
  * booking window the day it can be booked online from. All from the server
  * (GET /rooms/{id}/calendar), never counted here: the live display says the same.
@@ -31,10 +34,11 @@ const byDate = <T extends { date: string }, V>(rows: readonly T[], value: (row: 
 export function dayNotes(
   calendar: RoomCalendar | undefined,
   words: DayNoteWords,
+  language: Language = 'de',
 ): (date: string) => DayNote | undefined {
   if (!calendar) return () => undefined;
-  const holidays = byDate(calendar.holidays, (h) => h.name);
-  const closures = byDate(calendar.closures, (c) => c.reason);
+  const holidays = byDate(calendar.holidays, (h) => textIn(language, h.name, h.nameEn));
+  const closures = byDate(calendar.closures, (c) => textIn(language, c.reason, c.reasonEn));
   const open = new Set(calendar.openDays);
   const later = new Map(calendar.laterDays.map((d) => [d.date, d.bookableFrom]));
   return (date) => {

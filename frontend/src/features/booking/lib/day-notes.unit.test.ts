@@ -57,4 +57,22 @@ describe('dayNotes (the visitor calendar)', () => {
   it('says nothing while the calendar loads', () => {
     expect(dayNotes(undefined, words)('2027-01-05')).toBeUndefined();
   });
+
+  it('names a holiday in the page language, the German name where no English one was given', () => {
+    const english = dayNotes(
+      {
+        bookableFrom: '2026-12-01',
+        bookableUntil: '2026-12-31',
+        holidays: [
+          { date: '2026-12-08', name: 'Mariä Empfängnis', nameEn: 'Immaculate Conception' },
+          { date: '2026-12-24', name: 'Heiliger Abend', nameEn: 'Christmas Eve' },
+          { date: '2026-12-24', name: 'Lesesaal geschlossen' },
+        ],
+      },
+      later,
+      'en',
+    );
+    expect(english('2026-12-08')).toEqual({ text: 'Immaculate Conception' });
+    expect(english('2026-12-24')).toEqual({ text: 'Christmas Eve, Lesesaal geschlossen' });
+  });
 });

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { ErrorBox } from '../../../components/error-box';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
+import { Translated } from '../../../components/translated';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
 import { useGetDeskDayQuery, type DeskRoom, type DeskSlot } from '../api/dashboard-api';
 
@@ -64,6 +65,7 @@ function SlotCard({ kind, room }: { kind: 'current' | 'next'; room: DeskRoom }) 
  */
 export function DeskDayPanel() {
   const { t } = useTranslation('dashboard');
+  const textIn = useTextIn();
   const { data, error } = useGetDeskDayQuery(undefined, { pollingInterval: DESK_POLLING_MS });
   if (error) return <ErrorBox error={error} />;
   if (!data)
@@ -88,7 +90,7 @@ export function DeskDayPanel() {
                 <li key={a.timeSlotId} className="desk-alerts__item">
                   <Link to={`/room/${a.roomId}/time-slot-edit/${a.timeSlotId}`}>
                     {t('day.overbooked', {
-                      room: a.roomName,
+                      room: textIn(a.roomName, a.roomNameEn),
                       time: formatTimeRange(a.startTime, a.endTime),
                       count: a.tickets,
                       capacity: a.capacity,
@@ -121,7 +123,9 @@ export function DeskDayPanel() {
         <ul className="desk-day__rooms">
           {data.rooms.map((room) => (
             <li key={room.id} className="desk-room">
-              <h3 className="desk-room__name">{room.name}</h3>
+              <h3 className="desk-room__name">
+                <Translated german={room.name} english={room.nameEn} />
+              </h3>
               <SlotCard kind="current" room={room} />
               <SlotCard kind="next" room={room} />
             </li>

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import type { DisplayRoom, DisplaySlot } from '../../../api/types';
 import { ErrorBox } from '../../../components/error-box';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import {
   formatClockTime,
   formatDayMonth,
@@ -72,6 +72,7 @@ function RoomPanel({
 }) {
   const { t } = useTranslation('display');
   const headingId = useId();
+  const name = useTextIn()(room.name, room.nameEn);
   const next = nextOf(room, today);
   const nextDay = next.later
     ? t('next-day', { date: formatLongDate(next.later.date, language) })
@@ -80,8 +81,8 @@ function RoomPanel({
     <section className="display-room" aria-labelledby={headingId}>
       {/* A heading's name (and so its region's) is the plain text: Chromium's accessibility tree
           would otherwise carry the soft hyphens. */}
-      <h2 id={headingId} className="display-room__name" aria-label={room.name}>
-        {hy(room.name)}
+      <h2 id={headingId} className="display-room__name" aria-label={name}>
+        {hy(name)}
       </h2>
       {room.current ? (
         <div className="display-room__now">

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useConfig } from '../../../app/config-context';
 import { ExternalLink } from '../../../components/external-link';
+import { LanguageSwitch } from '../../../components/language-switch';
 import { CheckboxField } from '../../../components/form-field';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useTranslation } from '../../../i18n/i18n-context';
@@ -85,6 +86,7 @@ export function PrivacyOverlay({ onAccept }: { onAccept: () => void }) {
         aria-labelledby="privacy-title"
         aria-describedby="privacy-text"
       >
+        <LanguageSwitch />
         <h1 id="privacy-title" tabIndex={-1} ref={heading}>
           {t('title')}
         </h1>

@@ -4,7 +4,8 @@ import { EmptyState } from '../../../components/empty-state';
 import { ExternalLink } from '../../../components/external-link';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { Translated } from '../../../components/translated';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import { ROOM_LIST_QUERY, useGetRoomsQuery } from '../api/rooms-api';
 
@@ -21,6 +22,7 @@ export function RoomChooser() {
   const [searchParams] = useSearchParams();
   const expired = isExpiry(useLocation().state);
   const { data, error } = useGetRoomsQuery(ROOM_LIST_QUERY);
+  const textIn = useTextIn();
 
   return (
     <Page title={t('chooser.title')}>
@@ -54,19 +56,26 @@ export function RoomChooser() {
                     <img
                       className="card__image"
                       src={resolveApiUrl(baseApiUrl, room.imageUrl)}
-                      alt={room.imageAlt ?? ''}
+                      alt={textIn(room.imageAlt, room.imageAltEn)}
                       loading="lazy"
                     />
                   ) : null}
                   <div className="card__body">
-                    <h2 className="card__title">{room.name}</h2>
-                    <p>{room.description}</p>
+                    <h2 className="card__title">
+                      <Translated german={room.name} english={room.nameEn} />
+                    </h2>
+                    <p>
+                      <Translated german={room.description} english={room.descriptionEn} />
+                    </p>
                     <Link
                       className="button button--primary"
                       to={`/room/${encodeURIComponent(room.id)}`}
                     >
                       {t('chooser.choose')}
-                      <span className="visually-hidden"> {room.name}</span>
+                      <span className="visually-hidden">
+                        {' '}
+                        <Translated german={room.name} english={room.nameEn} />
+                      </span>
                     </Link>
                   </div>
                 </li>
