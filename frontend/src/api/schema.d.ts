@@ -7289,6 +7289,7 @@ export interface components {
             closures: {
                 date: string;
                 reason: string;
+                reasonEn?: string;
             }[];
             openDays: string[];
             laterDays: {

@@ -58,7 +58,7 @@ describe('dayNotes (the visitor calendar)', () => {
     expect(dayNotes(undefined, words)('2027-01-05')).toBeUndefined();
   });
 
-  it('names a holiday in the page language, the German name where no English one was given', () => {
+  it('names holidays and closures in the page language, the German text where no English one was given', () => {
     const english = dayNotes(
       {
         bookableFrom: '2026-12-01',
@@ -68,11 +68,19 @@ describe('dayNotes (the visitor calendar)', () => {
           { date: '2026-12-24', name: 'Heiliger Abend', nameEn: 'Christmas Eve' },
           { date: '2026-12-24', name: 'Lesesaal geschlossen' },
         ],
+        closures: [
+          { date: '2026-12-15', reason: 'Wasserschaden', reasonEn: 'Water damage' },
+          { date: '2026-12-16', reason: 'Inventur' },
+        ],
+        openDays: [],
+        laterDays: [],
       },
-      later,
+      { ...words, closed: (reasons) => `closed: ${reasons}` },
       'en',
     );
     expect(english('2026-12-08')).toEqual({ text: 'Immaculate Conception' });
     expect(english('2026-12-24')).toEqual({ text: 'Christmas Eve, Lesesaal geschlossen' });
+    expect(english('2026-12-15')).toEqual({ text: 'closed: Water damage' });
+    expect(english('2026-12-16')).toEqual({ text: 'closed: Inventur' });
   });
 });
