@@ -56,9 +56,24 @@ export function RoomEditImage() {
   );
 }
 
-function RoomImageForm({ room }: { room: Room }) {
+/** The room's image as it is now (its text alternative in the page's language), or "none". */
+function CurrentImage({ room }: { room: Room }) {
   const { t } = useTranslation('admin-rooms');
   const { baseApiUrl } = useConfig();
+  const textIn = useTextIn();
+  return room.imageUrl ? (
+    <img
+      className="room-image__preview"
+      src={resolveApiUrl(baseApiUrl, room.imageUrl)}
+      alt={textIn(room.imageAlt, room.imageAltEn)}
+    />
+  ) : (
+    <p>{t('image.none')}</p>
+  );
+}
+
+function RoomImageForm({ room }: { room: Room }) {
+  const { t } = useTranslation('admin-rooms');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [file, setFile] = useState<File | null>(null);
@@ -114,15 +129,7 @@ function RoomImageForm({ room }: { room: Room }) {
       </p>
       <section className="room-image" aria-labelledby="current-image-heading">
         <h2 id="current-image-heading">{t('image.current')}</h2>
-        {room.imageUrl ? (
-          <img
-            className="room-image__preview"
-            src={resolveApiUrl(baseApiUrl, room.imageUrl)}
-            alt={textIn(room.imageAlt, room.imageAltEn)}
-          />
-        ) : (
-          <p>{t('image.none')}</p>
-        )}
+        <CurrentImage room={room} />
         {hasImage && !confirmingDelete ? (
           <button
             type="button"
