@@ -59,6 +59,10 @@ const LookupTicket = z
     endTime: z.string(),
     roomId: z.uuid(),
     roomName: z.string(),
+    roomNameEn: z
+      .string()
+      .optional()
+      .openapi({ description: "The room name's English text; absent: roomName serves both" }),
     /** The room uses check-in. */
     checkInOffered: z.boolean(),
     checkedInAt: z.string().nullable(),
@@ -78,6 +82,7 @@ interface LookupRow {
   end_time: string;
   room_id: string;
   room_name: string | null;
+  room_name_en: string | null;
   check_in: boolean | null;
   checked_in_at: Date | null;
   checked_in_by: string | null;
@@ -200,7 +205,8 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
         const r = await pool.query<LookupRow>(
           `SELECT t.id, t.status, t.booking_number, p.first_name, p.last_name,
                   to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time, t.room_id,
-                  r.name AS room_name, (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in,
+                  r.name AS room_name, r.name_en AS room_name_en,
+                  (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in,
                   t.checked_in_at, t.checked_in_by, t.no_show
              FROM rm_tickets t
              LEFT JOIN rm_rooms r ON r.id = t.room_id
@@ -225,6 +231,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
               endTime: x.end_time,
               roomId: x.room_id,
               roomName: x.room_name ?? '',
+              ...(x.room_name_en ? { roomNameEn: x.room_name_en } : {}),
               checkInOffered: x.check_in ?? false,
               checkedInAt: x.checked_in_at?.toISOString() ?? null,
               checkedInBy: x.checked_in_by,

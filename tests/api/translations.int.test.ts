@@ -329,9 +329,9 @@ describe('a closure reason in two languages', () => {
     await sender.sendDue();
     const german = sink.messages.find((m) => m.subject?.startsWith('Stornierung'));
     const english = sink.messages.find((m) => m.subject?.startsWith('Cancellation'));
-    expect(german?.text).toContain('Die Bibliothek hat Ihre Reservierung storniert: Wasserschaden');
+    expect(german?.text).toContain('Die Bibliothek hat Ihre Buchung storniert: Wasserschaden');
     expect(german?.text).toContain('Schadensraum');
-    expect(english?.text).toContain('The library has cancelled your reservation: Water damage');
+    expect(english?.text).toContain('The library has cancelled your booking: Water damage');
     expect(english?.text).toContain('Damage room');
     expect(english?.text).not.toContain('Schadensraum');
   });

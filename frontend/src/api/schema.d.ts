@@ -7488,6 +7488,8 @@ export interface components {
             /** Format: uuid */
             roomId: string;
             roomName: string;
+            /** @description The room name's English text; absent: roomName serves both */
+            roomNameEn?: string;
             checkInOffered: boolean;
             checkedInAt: string | null;
             checkedInBy: string | null;

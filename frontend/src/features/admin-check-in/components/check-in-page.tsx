@@ -3,7 +3,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { formatClock } from '../../../lib/staff-dates';
 import {
@@ -27,6 +27,7 @@ import '../check-in.css';
  */
 export function CheckInPage() {
   const { t } = useTranslation('admin-check-in');
+  const textIn = useTextIn();
   const { data, error, refetch } = useGetCheckInDayQuery(undefined, { pollingInterval: 30_000 });
   const [checkIn, checkInState] = useCheckInMutation();
   const [undo, undoState] = useUndoCheckInMutation();
@@ -77,7 +78,9 @@ export function CheckInPage() {
         .unwrap()
         .catch(() => null);
       const today = data?.date ?? todayIso();
-      const explanation = found ? explainCode(found.tickets, today, formatClock) : null;
+      const explanation = found
+        ? explainCode(found.tickets, today, formatClock, (x) => textIn(x.roomName, x.roomNameEn))
+        : null;
       if (explanation) {
         setFailure(null);
         setExplained(explanation);
@@ -85,7 +88,7 @@ export function CheckInPage() {
       return false;
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [byCode, lookUp, run, t, data],
+    [byCode, lookUp, run, t, data, textIn],
   );
 
   const checkInTicket = (ticket: CheckInTicket) => {

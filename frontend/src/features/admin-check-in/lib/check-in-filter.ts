@@ -47,6 +47,8 @@ export function explainCode(
   tickets: readonly CheckInLookupTicket[],
   today: string,
   clock: (instant: string) => string,
+  /** A room's name in the page's language (docs/product.md#translations). */
+  roomName: (ticket: CheckInLookupTicket) => string = (x) => x.roomName,
 ): CodeExplanation | null {
   const ofToday = tickets.filter((x) => x.date === today);
   const name = (x: CheckInLookupTicket) =>
@@ -63,7 +65,7 @@ export function explainCode(
     };
   const bookable = ofToday.find((x) => x.status === 'BOOKED');
   if (bookable && !bookable.checkInOffered)
-    return { key: 'explain.no-check-in', params: { room: bookable.roomName } };
+    return { key: 'explain.no-check-in', params: { room: roomName(bookable) } };
   if (bookable) return null;
   const released = ofToday.find((x) => x.noShow);
   if (released) return { key: 'explain.released', params: { name: name(released) } };
@@ -76,7 +78,7 @@ export function explainCode(
     params: {
       date: formatDate(other.date),
       time: formatTimeRange(other.startTime, other.endTime),
-      room: other.roomName,
+      room: roomName(other),
     },
   };
 }

@@ -62,6 +62,24 @@ describe('explaining a code that could not be checked in', () => {
     });
   });
 
+  it("names the room in the page's language", () => {
+    const english = { ...base, date: '2026-11-25', roomNameEn: 'Reading room' };
+    const inEnglish = (x: typeof base) => x.roomNameEn ?? x.roomName;
+    expect(explainCode([english], '2026-11-23', clock, inEnglish)?.params).toMatchObject({
+      room: 'Reading room',
+    });
+    const today = {
+      ...english,
+      date: '2026-11-23',
+      status: 'BOOKED' as const,
+      checkInOffered: false,
+    };
+    expect(explainCode([today], '2026-11-23', clock, inEnglish)).toEqual({
+      key: 'explain.no-check-in',
+      params: { room: 'Reading room' },
+    });
+  });
+
   it('says when and by whom a ticket of today was checked in', () => {
     const checkedIn = { ...base, checkedInAt: '2026-11-23T09:05:00Z', checkedInBy: 'desk' };
     expect(explainCode([checkedIn], '2026-11-23', clock)).toEqual({

@@ -9,7 +9,7 @@ import { CheckboxField, RefusalScope, RequiredHint } from '../../../components/f
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import {
@@ -78,6 +78,7 @@ interface ContentProps {
 
 function ReservationEditContent({ ticket, canEdit, backTo }: ContentProps) {
   const { t } = useTranslation('admin-reservations');
+  const textIn = useTextIn();
   const booked = ticket.status === 'BOOKED';
   const erased = isErased(ticket);
   const editable = canEdit && booked && !erased;
@@ -95,7 +96,7 @@ function ReservationEditContent({ ticket, canEdit, backTo }: ContentProps) {
         </div>
         <div>
           <dt>{t('ticket.room')}</dt>
-          <dd>{ticket.roomName}</dd>
+          <dd>{textIn(ticket.roomName, ticket.roomNameEn)}</dd>
         </div>
         <div>
           <dt>{t('ticket.date')}</dt>
@@ -207,6 +208,7 @@ function OwnerForm({ ticket }: { ticket: Ticket }) {
 
 function CancelSection({ ticket, backTo }: { ticket: Ticket; backTo: string }) {
   const { t } = useTranslation('admin-reservations');
+  const textIn = useTextIn();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [asking, setAsking] = useState(false);
@@ -263,7 +265,7 @@ function CancelSection({ ticket, backTo }: { ticket: Ticket; backTo: string }) {
           onConfirm={confirm}
           onCancel={() => setAsking(false)}
         >
-          <p>{t('cancel.question', { room: ticket.roomName, slot })}</p>
+          <p>{t('cancel.question', { room: textIn(ticket.roomName, ticket.roomNameEn), slot })}</p>
           {others.length > 0 ? (
             <fieldset className="fieldset">
               <legend>{t('cancel.related-legend')}</legend>
@@ -272,7 +274,7 @@ function CancelSection({ ticket, backTo }: { ticket: Ticket; backTo: string }) {
                   key={other.id}
                   id={`cancel-related-${other.id}`}
                   label={t('cancel.related-item', {
-                    room: other.roomName,
+                    room: textIn(other.roomName, other.roomNameEn),
                     slot: `${formatDate(other.date)} ${formatTimeRange(other.startTime, other.endTime)}`,
                   })}
                   checked={selected.includes(other.id)}

@@ -2,7 +2,7 @@ import { Fragment } from 'react';
 import { Link } from 'react-router';
 import type { Ticket } from '../../../api/types';
 import { PencilIcon } from '../../../components/pencil-icon';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatDateTime, formatTimeRange } from '../../../lib/dates';
 import { ownerName } from '../utils/owner-form';
 import { ticketStatus, type TicketStatus } from '../utils/ticket-status';
@@ -97,20 +97,21 @@ interface TicketRowProps {
 function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
   const { t } = useTranslation('admin-reservations');
   const name = ownerName(ticket);
-  const room = cutRoomName(ticket.roomName);
+  const roomName = useTextIn()(ticket.roomName, ticket.roomNameEn);
+  const room = cutRoomName(roomName);
   // On a phone each row is a card: every cell names its column (data-label, see staff.css).
   const label = (column: SortColumn) => t(`list.column.${column}`);
   return (
     <tr>
       <td data-label={label('room')}>
-        {room === ticket.roomName ? (
+        {room === roomName ? (
           room
         ) : (
           <>
-            <span aria-hidden="true" title={ticket.roomName}>
+            <span aria-hidden="true" title={roomName}>
               {room}
             </span>
-            <span className="visually-hidden">{ticket.roomName}</span>
+            <span className="visually-hidden">{roomName}</span>
           </>
         )}
       </td>
