@@ -74,18 +74,35 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
         const booking = b.rows[0];
         if (!booking) throw problems.notFound('Owner');
         const t = texts[booking.language] ?? texts.de;
+        // Each appointment under the UID the booking's mails gave it: a moved ticket keeps the
+        // UID of the ticket it replaced (the first of its chain) with one revision more per move
+        // (docs/product.md#rebooking), so a subscribed calendar moves it rather than adding one.
+        // The chain stays within the booking's own tickets (its owner's index).
         const r = await pool.query<{
           id: string;
+          sequence: number;
           date: string;
           start_time: string;
           end_time: string;
           room_name: string | null;
         }>(
-          `SELECT t.id, t.date, t.start_time, t.end_time, r.name AS room_name
-             FROM rm_tickets t LEFT JOIN rm_rooms r ON r.id = t.room_id
-            WHERE t.owner_id = $1 AND t.status = 'BOOKED'
+          `WITH RECURSIVE chain AS (
+             SELECT t.id AS ticket_id, t.id AS entry_id, 0 AS sequence
+               FROM rm_tickets t WHERE t.owner_id = $1 AND t.status = 'BOOKED'
+             UNION ALL
+             SELECT c.ticket_id, m.id, c.sequence + 1
+               FROM chain c JOIN rm_tickets m ON m.owner_id = $1 AND m.moved_to = c.entry_id
+              WHERE c.sequence < 100
+           ), entries AS (
+             SELECT DISTINCT ON (ticket_id) ticket_id, entry_id, sequence
+               FROM chain ORDER BY ticket_id, sequence DESC
+           )
+           SELECT e.entry_id AS id, e.sequence, t.date, t.start_time, t.end_time,
+                  CASE WHEN $2 = 'en' THEN coalesce(r.name_en, r.name) ELSE r.name END AS room_name
+             FROM entries e JOIN rm_tickets t ON t.id = e.ticket_id
+             LEFT JOIN rm_rooms r ON r.id = t.room_id
             ORDER BY t.date, t.start_time, t.id`,
-          [params.ownerId],
+          [params.ownerId, booking.language],
         );
         const text = writeCalendar({
           name: `${t.calendar} ${booking.booking_number}`,
@@ -93,6 +110,7 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
           stamp: clock.now(),
           entries: r.rows.map((x) => ({
             id: x.id,
+            ...(x.sequence > 0 ? { sequence: x.sequence } : {}),
             date: x.date,
             startTime: x.start_time,
             endTime: x.end_time,

@@ -74,7 +74,11 @@ async function ticketsOf(c: Client, ownerId: string): Promise<OwnerTicket[]> {
 function calendarOf(mail: ParsedMail) {
   const ics = mail.attachments.find((a) => a.contentType.startsWith('text/calendar'));
   expect(ics, 'the mail has an .ics attachment').toBeDefined();
-  const cal = new ICAL.Component(ICAL.parse(ics!.content.toString('utf8')) as unknown[]);
+  return calendarOfText(ics!.content.toString('utf8'));
+}
+
+function calendarOfText(text: string) {
+  const cal = new ICAL.Component(ICAL.parse(text) as unknown[]);
   return {
     method: cal.getFirstPropertyValue('method'),
     events: cal.getAllSubcomponents('vevent').map((v) => ({
@@ -220,6 +224,13 @@ describe('rebooking', () => {
     expect(calendarOf(moveAgain!).events).toMatchObject([
       { uid: `${b.ticketId}@reading-rooms`, sequence: 2 },
     ]);
+    // The booking's calendar feed names the appointment by the same UID and revision.
+    await expect
+      .poll(async () => {
+        const feed = await b.client.get(`/api/owners/${b.ownerId}/tickets.ics`);
+        return calendarOfText(await feed.text()).events.map((e) => [e.uid, e.sequence]);
+      })
+      .toEqual([[`${b.ticketId}@reading-rooms`, 2]]);
     const cancelled = await b.client.request(
       'DELETE',
       `/api/owners/${b.ownerId}/tickets?ids=${second.id}`,
