@@ -272,6 +272,17 @@ describe('the room edit', () => {
       expect(new URL(page.url()).pathname, label).toBe(`/admin/room-edit/${rooms[THIRD_ROOM]}`);
       expect(await main.getByLabel(texts.capacity).inputValue(), label).toBe(capacity);
 
+      // The browser's Back asks the same; staying keeps the page and what was typed.
+      let askedBack = '';
+      page.once('dialog', (dialog) => {
+        askedBack = dialog.message();
+        void dialog.dismiss();
+      });
+      await page.goBack();
+      await eventually(() => Promise.resolve(askedBack)).toBe(texts.unsaved);
+      expect(new URL(page.url()).pathname, label).toBe(`/admin/room-edit/${rooms[THIRD_ROOM]}`);
+      expect(await main.getByLabel(texts.capacity).inputValue(), label).toBe(capacity);
+
       // Saving the room: nothing is left unsaved, so it goes back to the rooms as always.
       await main.getByRole('button', { name: texts.save, exact: true }).click();
       await page.getByText(texts.roomSaved).waitFor();
