@@ -187,7 +187,7 @@ describe('closing a holiday with bookings', () => {
           (m) =>
             JSON.stringify(m.to).includes(readerOf(v, n)) && m.subject?.startsWith('Stornierung'),
         );
-        expect(mail?.text).toContain(`Die Bibliothek hat Ihre Reservierung storniert: ${name}`);
+        expect(mail?.text).toContain(`Die Bibliothek hat Ihre Buchung storniert: ${name}`);
         expect(mail?.text).toContain(LIBRARY);
       }
       expect(watch.errors).toEqual([]);

@@ -50,7 +50,7 @@ const TEXTS = {
     phone: /^Telefonnummer/,
     next: 'Weiter zur Zusammenfassung',
     membersOnly:
-      'Dieser Lesesaal steht nur Mitgliedern offen: Bitte verwenden Sie eine E-Mail-Adresse von example.at.',
+      'Dieser Raum steht nur Mitgliedern offen: Bitte verwenden Sie eine E-Mail-Adresse von example.at.',
     full: 'ausgebucht',
     join: 'Auf die Warteliste',
     waitlistEmail: /^Ihre E-Mail-Adresse/,
@@ -67,7 +67,7 @@ const TEXTS = {
     phone: /^Telephone number/,
     next: 'Continue to the summary',
     membersOnly:
-      'This reading room is for members only: please use an e-mail address at example.at.',
+      'This room is for members only: please use an e-mail address at example.at.',
     full: 'fully booked',
     join: 'Join the waitlist',
     waitlistEmail: /^Your e-mail address/,

@@ -28,7 +28,7 @@ import { h1, main, openVisitorPage } from './visitor-pages.ts';
 type Lang = 'de' | 'en';
 const other = (lang: Lang): Lang => (lang === 'de' ? 'en' : 'de');
 const SWITCH = { de: 'Deutsch', en: 'English' } as const;
-const CHOOSER = { de: 'Lesesaal reservieren', en: 'Book a reading room' } as const;
+const CHOOSER = { de: 'Platz reservieren', en: 'Book a seat' } as const;
 const CHOOSE = { de: 'Auswählen', en: 'Choose' } as const;
 const STAFF_ROOMS = { de: 'Räume', en: 'Rooms' } as const;
 const EN_DESCRIPTION = { de: 'Englische Beschreibung', en: 'English description' } as const;

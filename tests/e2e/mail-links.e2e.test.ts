@@ -56,7 +56,7 @@ const dayIn = (lang: 'de' | 'en') =>
 const TEXTS = {
   de: {
     notice: 'Datenschutzhinweis',
-    booking: 'Ihre Reservierung',
+    booking: 'Ihre Buchung',
     myBookings: 'Ihre Buchungen',
     leave: 'Warteliste verlassen',
     left: `Sie stehen nicht mehr auf der Warteliste für ${SECOND_ROOM} am ${dayIn('de')}, ${RANGE}.`,
@@ -67,7 +67,7 @@ const TEXTS = {
   },
   en: {
     notice: 'Privacy notice',
-    booking: 'Your reservation',
+    booking: 'Your booking',
     myBookings: 'Your bookings',
     leave: 'Leave the waitlist',
     left: `You are no longer on the waitlist for ${SECOND_ROOM} on ${dayIn('en')}, ${RANGE}.`,
