@@ -66,8 +66,7 @@ const TEXTS = {
     email: /^E-mail address/,
     phone: /^Telephone number/,
     next: 'Continue to the summary',
-    membersOnly:
-      'This room is for members only: please use an e-mail address at example.at.',
+    membersOnly: 'This room is for members only: please use an e-mail address at example.at.',
     full: 'fully booked',
     join: 'Join the waitlist',
     waitlistEmail: /^Your e-mail address/,
