@@ -74,7 +74,11 @@ const firstLine = (text) =>
 if (existsSync(report)) {
   const data = JSON.parse(readFileSync(report, 'utf8'));
   passed = data.numPassedTests ?? 0;
-  failed = (data.numFailedTests ?? 0) + (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
+  // A skipped test counts as failed, except those a name filter (-t) left out on purpose.
+  const skippedFail = !filters.includes('-t');
+  failed =
+    (data.numFailedTests ?? 0) +
+    (skippedFail ? (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0) : 0);
   for (const file of data.testResults ?? []) {
     const name = path.relative(root, file.name ?? '');
     // A file that failed to load counts as a failure even though it ran no test.
@@ -83,7 +87,7 @@ if (existsSync(report)) {
       failures.push(`FAILED ${name}: ${firstLine(file.message)}`);
     }
     for (const test of file.assertionResults ?? []) {
-      if (test.status === 'passed') continue;
+      if (test.status === 'passed' || (!skippedFail && test.status !== 'failed')) continue;
       const reason = test.status === 'failed' ? firstLine(test.failureMessages?.[0]) : test.status;
       failures.push(`FAILED ${name} > ${test.fullName ?? test.title}: ${reason}`.slice(0, 400));
     }

@@ -10,6 +10,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
+import type { Client } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 import { dotted, LIBRARY_ZONE, libraryTime } from './dates.ts';
@@ -28,6 +29,7 @@ import { dialog, h1, mailedPath, main, openVisitorPage } from './visitor-pages.t
 let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let admin: Client;
 
 const VIEWPORTS = [
   { width: 375, height: 740 },
@@ -98,7 +100,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   server = await startServer(db, { TIME_ZONE: LIBRARY_ZONE });
   browser = await launchBrowser();
-  const admin = await signInAdmin(server.baseUrl);
+  admin = await signInAdmin(server.baseUrl);
   const roomId = await createRoom(admin, ROOM, { openStartValue: 0, capacity: 20 });
   slots.early = await createSlot(admin, roomId, day, '08:00', '09:00', 20);
   slots.second = await createSlot(admin, roomId, day, '10:00', '11:00', 20);
@@ -186,6 +188,9 @@ describe('rebooking in the browser', () => {
         lastName: `Umbucher ${n}`,
         email,
       });
+      // The link opens on a new device, which has not made the booking: it waits for the read
+      // models as a mail's reader does by the time the mail arrives.
+      await waitForReadModels(admin, booking.position);
       const page = await openVisitorPage(browser, viewport, lang, 'UTC');
       const watch = watchPage(page);
       if (lang === 'de') {
@@ -221,7 +226,11 @@ describe('rebooking in the browser', () => {
       ).toBe(0);
       await expectAccessible(page, `confirmation page after the move (${label})`);
       expect(watch.errors).toEqual([]);
+      // Staff read on their own device, which has not seen the visitor's move.
+      const moved = await page.evaluate(() => sessionStorage.getItem('position'));
+      expect(moved, 'the move answered a position').not.toBeNull();
       await page.context().close();
+      await waitForReadModels(admin, moved);
 
       // Staff's history of the old ticket: "moved to …", no cancellation.
       const staff = await openStaffPage(browser, viewport, lang, 'UTC');

@@ -546,4 +546,36 @@ describe('visitor booking, end to end in Chromium', () => {
     expect(log.errors).toEqual([]);
     await page.context().close();
   });
+
+  it("keeps the focus on its day when the days' notes answer after the slots", async () => {
+    const page = await openPage(browser);
+    const log = watchPage(page);
+    // The days' notes (GET /rooms/{id}/calendar) answer 1.5 s after the slots: the day Page Down
+    // moves to is plain until its note says it is not yet bookable.
+    await page.route('**/api/rooms/*/calendar?*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await acceptPrivacy(page, server.baseUrl);
+    await page.getByRole('link', { name: `Auswählen ${ROOM}` }).click();
+    await h1(page, ROOM).waitFor();
+    // A day after the window, on a day of the month every month has.
+    const target = new Date(later.getFullYear(), later.getMonth(), Math.min(later.getDate(), 28));
+    const before = new Date(target.getFullYear(), target.getMonth() - 1, target.getDate());
+    await showMonthOf(page, before);
+    await main(page).locator('.calendar__grid [tabindex="0"]').focus();
+    await arrowTo(page, before);
+    await page.keyboard.press('PageDown');
+    await main(page)
+      .getByRole('heading', { level: 2, name: monthTitle(target) })
+      .waitFor();
+    const targetDay = main(page).getByRole('button', {
+      name: new RegExp(`^${longDate(target)}, ab \\d\\d\\.\\d\\d\\. online buchbar$`),
+    });
+    await targetDay.waitFor();
+    await eventually(() => focusedDay(page)).toBe(iso(target));
+    expect(await isFocused(targetDay)).toBe(true);
+    expect(log.errors).toEqual([]);
+    await page.context().close();
+  });
 });

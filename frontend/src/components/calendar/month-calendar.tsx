@@ -4,7 +4,9 @@ import {
   useMemo,
   useRef,
   useState,
+  type FocusEvent,
   type KeyboardEvent,
+  type RefObject,
   type ReactNode,
 } from 'react';
 import { useTranslation } from '../../i18n/i18n-context';
@@ -116,6 +118,8 @@ export function MonthCalendar<S extends CalendarSlot>({
     }
   });
 
+  const keptFocus = useKeptDayFocus(grid);
+
   const onGridKey = (event: KeyboardEvent<HTMLTableElement>) => {
     const target = gridKeyTarget(activeDate, event.key);
     if (!target) return;
@@ -142,7 +146,14 @@ export function MonthCalendar<S extends CalendarSlot>({
       ) : (
         <>
           {/* The grid pattern's keys are handled on the table, where they bubble from the day. */}
-          <table ref={grid} className="calendar__grid" role="grid" onKeyDown={onGridKey}>
+          <table
+            ref={grid}
+            className="calendar__grid"
+            role="grid"
+            onKeyDown={onGridKey}
+            onFocus={keptFocus.onFocus}
+            onBlur={keptFocus.onBlur}
+          >
             <caption className="visually-hidden">
               {t('calendar.caption', { month: monthLabel })}
             </caption>
@@ -198,6 +209,39 @@ export function MonthCalendar<S extends CalendarSlot>({
       ) : null}
     </section>
   );
+}
+
+/**
+ * Keeps the focus on the grid's day when its cell is rebuilt: a day that gains its first slot or
+ * a note turns from a plain cell into a button, which drops the focus from it. The focus goes on
+ * to the rebuilt cell, unless the visitor has meanwhile moved it elsewhere.
+ */
+function useKeptDayFocus(grid: RefObject<HTMLTableElement | null>) {
+  const focusedDate = useRef<string | null>(null);
+  useEffect(() => {
+    const date = focusedDate.current;
+    if (!date) return;
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && active.dataset.date === date) return;
+    const inPage = active !== null && active !== document.body;
+    if (inPage && !grid.current?.contains(active)) return;
+    focusedDate.current = null;
+    grid.current?.querySelector<HTMLElement>(`[data-date="${date}"]`)?.focus();
+  });
+  return {
+    onFocus: (event: FocusEvent<HTMLTableElement>) => {
+      focusedDate.current = event.target.dataset.date ?? null;
+    },
+    onBlur: (event: FocusEvent<HTMLTableElement>) => {
+      const cell = event.target;
+      // Only a day left while it is still a day of the page lets go of it; one rebuilt or taken
+      // out keeps its date for the next render.
+      queueMicrotask(() => {
+        if (cell.isConnected && cell.dataset.date === focusedDate.current)
+          focusedDate.current = null;
+      });
+    },
+  };
 }
 
 interface MonthHeaderProps {

@@ -221,6 +221,9 @@ export function RoomBooking() {
   // which day a day after the booking window can be booked online.
   const laterMark: DayMark = { symbol: '◌', label: t('room.not-yet-bookable') };
   const noteOf = useNoteOf(calendar.data, laterMark.symbol);
+  // The month shows once its days' notes are there too, so a day does not change under the
+  // visitor's eyes (or focus) from a plain day to one with a note.
+  const notesPending = calendar.currentData === undefined && !calendar.isError;
   const markDay = (daySlots: readonly TimeSlot[]): DayMark[] => {
     const has = (rule: string) => daySlots.some((slot) => slot.failedRules.includes(rule));
     return [
@@ -286,7 +289,7 @@ export function RoomBooking() {
             {slots.error ? <ErrorBox error={slots.error} /> : null}
             <MonthCalendar
               month={month}
-              slots={slots.error ? [] : shown}
+              slots={slots.error ? [] : notesPending ? undefined : shown}
               onMonthChange={showMonth}
               previousDisabled={compareYearMonth(month, current) <= 0}
               renderSlotAction={renderSlotAction}
