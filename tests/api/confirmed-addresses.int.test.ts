@@ -72,10 +72,13 @@ const confirm = (b: Pick<Booked, 'ownerId' | 'client'>, token?: string) =>
     token === undefined ? {} : { json: { token } },
   );
 
-/** The token of the confirmation link in a mail to the owner (only the mail carries it). */
-function tokenOf(mail: ParsedMail | undefined, ownerId: string): string {
+/**
+ * The token of the confirmation link in a mail to the owner (only the mail carries it), the link
+ * naming the booking's language before the token.
+ */
+function tokenOf(mail: ParsedMail | undefined, ownerId: string, lang: 'de' | 'en' = 'de'): string {
   const link = new RegExp(
-    `https://library\\.example/reserve/reservation-confirmation/${ownerId}#confirm=([A-Za-z0-9_-]+)`,
+    `https://library\\.example/reserve/reservation-confirmation/${ownerId}\\?lang=${lang}#confirm=([A-Za-z0-9_-]+)`,
   ).exec(mail?.text ?? '');
   expect(link, 'the confirmation link in the mail').not.toBeNull();
   expect(mail!.html).toContain(link![0]);
@@ -172,7 +175,7 @@ describe('a booking in a room with confirmed addresses', () => {
     expect(mail!.subject).toBe(`Ihre Buchung ${b.bookingNumber}`);
     expect(mail!.text).toContain('Bitte bestätigen Sie Ihre Buchung bis 23.11.2026, 09:30 Uhr');
     expect(mail!.text).toContain(
-      `https://library.example/reserve/reservation-confirmation/${b.ownerId}`,
+      `https://library.example/reserve/reservation-confirmation/${b.ownerId}?lang=de`,
     );
     // Staff see it awaiting confirmation: in the list's filter and per ticket.
     await expect
@@ -217,7 +220,7 @@ describe('a booking in a room with confirmed addresses', () => {
   it('is released at the deadline by the job (actor system, a short mail); confirming then answers 409', async () => {
     const full = await createSlot(suite.admin, confirming, DAY, '14:00', '16:00', 1);
     const b = await book(full, 'en');
-    const token = tokenOf((await sendAll(1))[0], b.ownerId);
+    const token = tokenOf((await sendAll(1))[0], b.ownerId, 'en');
     // The seat is taken while it awaits confirmation: no overbooking.
     const other = new Client(suite.app.baseUrl);
     const refused = await other.request('POST', '/api/transactions', {
@@ -309,11 +312,12 @@ describe("the confirmation needs the secret of the mail's link", () => {
     await expectLinkRefused(await confirm(b, 'A'.repeat(43)));
 
     const mails = await sendAll(2);
-    const mail = mails.find((m) => m.text?.includes(`reservation-confirmation/${b.ownerId}#`));
+    const mail = mails.find((m) => m.text?.includes(`reservation-confirmation/${b.ownerId}?`));
     const token = tokenOf(mail, b.ownerId);
     const othersToken = tokenOf(
-      mails.find((m) => m.text?.includes(`reservation-confirmation/${other.ownerId}#`)),
+      mails.find((m) => m.text?.includes(`reservation-confirmation/${other.ownerId}?`)),
       other.ownerId,
+      'en',
     );
     expect(othersToken).not.toBe(token);
     const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
@@ -357,7 +361,7 @@ describe("the confirmation needs the secret of the mail's link", () => {
     const slot = await createSlot(suite.admin, confirming, addDays(DAY, 4), '13:00', '14:00', 5);
     const b = await book(slot, 'en');
     const [first] = await sendAll(1);
-    const firstToken = tokenOf(first, b.ownerId);
+    const firstToken = tokenOf(first, b.ownerId, 'en');
     // Sent again (a lease that ran out while the first send was in flight: at least once).
     await suite.db.pool.query(
       `UPDATE mail_outbox SET status = 'pending', next_attempt_at = $2
@@ -365,7 +369,7 @@ describe("the confirmation needs the secret of the mail's link", () => {
       [b.ownerId, clock.now()],
     );
     const [second] = await sendAll(1);
-    const secondToken = tokenOf(second, b.ownerId);
+    const secondToken = tokenOf(second, b.ownerId, 'en');
     expect(secondToken).not.toBe(firstToken);
     const res = await confirm(b, firstToken);
     expect(res.status).toBe(200);
@@ -473,7 +477,7 @@ describe('confirmations racing the release at the deadline', () => {
     const mails = await sendAll(50);
     const tokens = booked.map((b) =>
       tokenOf(
-        mails.find((m) => m.text?.includes(`reservation-confirmation/${b.ownerId}#`)),
+        mails.find((m) => m.text?.includes(`reservation-confirmation/${b.ownerId}?`)),
         b.ownerId,
       ),
     );

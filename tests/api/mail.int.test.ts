@@ -131,10 +131,10 @@ describe('confirmation and cancellation mails through a real SMTP server', () =>
     expect(mail.text).toContain('Großer Lesesaal, 01.12.2026, 09:00–12:30 Uhr');
     expect(mail.text).toContain('Großer Lesesaal, 02.12.2026, 09:00–12:30 Uhr');
     expect(mail.text).toContain(
-      `https://library.example/reserve/reservation-confirmation/${booking.ownerId}`,
+      `https://library.example/reserve/reservation-confirmation/${booking.ownerId}?lang=de`,
     );
     expect(mail.html).toContain(
-      `href="https://library.example/reserve/reservation-confirmation/${booking.ownerId}"`,
+      `href="https://library.example/reserve/reservation-confirmation/${booking.ownerId}?lang=de"`,
     );
     const cal = icsOf(mail);
     expect(cal.getFirstPropertyValue('method')).toBe('PUBLISH');

@@ -48,7 +48,7 @@ async function book(slotId: string, email: string, language: 'de' | 'en' = 'de')
   return { ownerId: b.ownerId, bookingNumber: b.bookingNumber, ticketId: b.tickets[0]!.id };
 }
 
-/** Asks for the link and answers the mail's link path (`/my-bookings/<token>`). */
+/** Asks for the link and answers the token of the mail's link (`/my-bookings/<token>?lang=…`). */
 async function linkOf(email: string, language: 'de' | 'en' = 'de'): Promise<string> {
   const before = sink.messages.length;
   const res = await visitor.request('POST', '/api/my-bookings/link', { json: { email, language } });
@@ -58,9 +58,11 @@ async function linkOf(email: string, language: 'de' | 'en' = 'de'): Promise<stri
   const match = sink.messages
     .slice(before)
     .filter((m) => JSON.stringify(m.to).includes(email))
-    .map((m) => /\/my-bookings\/([^\s/]+)/.exec(m.text ?? ''))
+    .map((m) => /\/my-bookings\/([^\s/?#]+)\?lang=(\w+)/.exec(m.text ?? ''))
     .find((m) => m !== null);
   expect(match, `a link mail to ${email}`).toBeDefined();
+  // The link opens the page in the mail's language.
+  expect(match![2]).toBe(language);
   return match![1]!;
 }
 

@@ -190,7 +190,7 @@ describe('reminders', () => {
     expect(mail!.text).toContain('Rara-Lesesaal, 25.11.2026, 09:00–11:00 Uhr');
     expect(mail!.text).toContain('Rara-Lesesaal, 25.11.2026, 13:00–15:00 Uhr');
     expect(mail!.text).toContain(`Buchungsnummer: ${b.bookingNumber}`);
-    const link = `https://library.example/reserve/reservation-confirmation/${b.ownerId}`;
+    const link = `https://library.example/reserve/reservation-confirmation/${b.ownerId}?lang=de`;
     expect(mail!.text).toContain(link);
     expect(mail!.html).toContain(`href="${link}"`);
     // One QR code per ticket, each decoding to its ticket's check-in reference.
@@ -226,7 +226,7 @@ describe('reminders', () => {
     expect(mail!.text).toContain('Reading room, 26.11.2026, 09:00–12:00');
     expect(mail!.text).toContain(`Booking number: ${b.bookingNumber}`);
     expect(mail!.text).toContain(
-      `Cannot come? Please cancel, so that others can use the seat:\nhttps://library.example/reserve/reservation-confirmation/${b.ownerId}`,
+      `Cannot come? Please cancel, so that others can use the seat:\nhttps://library.example/reserve/reservation-confirmation/${b.ownerId}?lang=en`,
     );
     expect(mail!.attachments.filter((a) => a.contentType === 'image/png')).toEqual([]);
     expect(mail!.html).not.toContain('cid:');

@@ -200,7 +200,8 @@ describe('offers under concurrency', () => {
           ? 'Ein Platz ist frei geworden: Waitlist room'
           : 'A seat has become free: Waitlist room',
       );
-      expect(mail.text).toContain(`waitlist-offer/${slot}/${offer.offerId}`);
+      // The link opens the page in the mail's language.
+      expect(mail.text).toContain(`waitlist-offer/${slot}/${offer.offerId}?lang=${entry.language}`);
     }
     expect(
       new Set(await Promise.all(offers.map(async (o) => (await entryRow(o.entryId!)).language))),

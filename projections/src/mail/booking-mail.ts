@@ -23,6 +23,7 @@ import {
 } from './compose.ts';
 import { calendarEntries } from './calendar-entries.ts';
 import { ticketsStillToRemind } from './reminders.ts';
+import { bookingLink, confirmationLink } from './visitor-links.ts';
 
 /*
  * The mails of a booking (confirmation, move, cancellation, release, unconfirmed, reminder): their
@@ -153,7 +154,7 @@ export async function loadBookingMail(
       const token = await issueConfirmationToken(o.pool, row.owner_id, o.clock.now());
       confirmBy = {
         ...localDateTime(at, o.timeZone),
-        url: `${baseUrl}reservation-confirmation/${row.owner_id}#confirm=${token}`,
+        url: confirmationLink(baseUrl, row.owner_id, token, booking.language),
       };
     }
   }
@@ -177,7 +178,7 @@ export async function loadBookingMail(
         checkInCode: checkIns.has(t.ticketId) ? o.checkInCodes.codeOf(t.ticketId) : null,
         calendarEntry: entryOf(t.ticketId),
       })),
-    confirmationUrl: `${baseUrl}reservation-confirmation/${row.owner_id}`,
+    confirmationUrl: bookingLink(baseUrl, row.owner_id, booking.language),
     calendarFeedUrl: `${baseUrl}api/owners/${row.owner_id}/tickets.ics`,
     timeZone: o.timeZone,
     writtenAt: o.clock.now(),

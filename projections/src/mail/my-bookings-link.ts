@@ -7,6 +7,7 @@ import {
   texts as mailTexts,
   type MailLibrary,
 } from './compose.ts';
+import { myBookingsLink } from './visitor-links.ts';
 
 /**
  * The mail of a "my bookings" request (docs/product.md#my-bookings), in its language: the link
@@ -84,7 +85,7 @@ export async function loadMyBookingsMail(
     names: [],
     composed: composeMyBookingsMail({
       language: row.language,
-      url: `${baseUrl}my-bookings/${links.codeOf(requestId)}`,
+      url: myBookingsLink(baseUrl, links.codeOf(requestId), row.language),
       validUntil: localDateTime(row.expires_at, timeZone),
       library,
     }),

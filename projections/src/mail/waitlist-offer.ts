@@ -8,6 +8,7 @@ import {
   texts as mailTexts,
   type MailLibrary,
 } from './compose.ts';
+import { waitlistLeaveLink, waitlistOfferLink } from './visitor-links.ts';
 
 /**
  * The mail of a waitlist offer, in the entry's language: the slot, until when the
@@ -120,7 +121,7 @@ export async function loadOfferMail(
       startTime: row.start_time,
       endTime: row.end_time,
       heldUntil: localDateTime(row.offer_expires_at, timeZone),
-      offerUrl: `${baseUrl}waitlist-offer/${row.time_slot_id}/${row.offer_id}`,
+      offerUrl: waitlistOfferLink(baseUrl, row.time_slot_id, row.offer_id, row.language),
       library,
     }),
   };
@@ -291,7 +292,7 @@ export async function loadJoinMail(
       date: row.date,
       startTime: row.start_time,
       endTime: row.end_time,
-      leaveUrl: `${baseUrl}waitlist-leave/${references.codeOf(entryId)}`,
+      leaveUrl: waitlistLeaveLink(baseUrl, references.codeOf(entryId), row.language),
       library,
     }),
   };
