@@ -78,12 +78,19 @@ export interface VisitorBooking {
 
 /**
  * A visitor books one seat of each slot through the API (a cart with the slots, then the booking)
- * with these details (no organisation unless given).
+ * with these details (no organisation unless given; in German unless another language is given:
+ * the booking's mails and their links are in it).
  */
 export async function bookAsVisitor(
   baseUrl: string,
   slotIds: string[],
-  person: { firstName: string; lastName: string; email: string; organisation?: string },
+  person: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    organisation?: string;
+    language?: 'de' | 'en';
+  },
 ): Promise<VisitorBooking> {
   const visitor = new Client(baseUrl);
   const [first, ...more] = slotIds;

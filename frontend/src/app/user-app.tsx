@@ -72,6 +72,9 @@ function PrivacyGate() {
   const [accepted, setAccepted] = useState(isPrivacyAccepted);
   const [justAccepted, setJustAccepted] = useState(false);
   const fromMail = MAIL_LINK_ROUTES.some((route) => matchPath(route, pathname) !== null);
+  // Under the notice too: a page the app moves on to (an offer taken goes on to the personal
+  // data, which may wait for the notice) keeps naming the language of the link it came from.
+  useLanguageInAddress();
 
   if (!accepted && !fromMail) {
     return (
@@ -103,7 +106,6 @@ function UserLayout({
   const { tickets } = useBooking();
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main);
-  useLanguageInAddress();
 
   useEffect(() => {
     // The privacy dialog that had focus is gone: continue at the page heading.
