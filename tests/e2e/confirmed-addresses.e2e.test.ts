@@ -55,10 +55,13 @@ const bookings: VisitorBooking[] = [];
 const visitorPage = (viewport: { width: number; height: number }, lang: 'de' | 'en' = 'de') =>
   openVisitorPage(browser, viewport, lang);
 
-/** The confirmation link of the mail to this address (the owner page with the mail's token). */
+/**
+ * The confirmation link of the mail to this address (the owner page with the mail's token, in
+ * the mail's language).
+ */
 async function mailedConfirmLink(email: string): Promise<string> {
   const link = (text: string | undefined) =>
-    /http:\/\/127\.0\.0\.1:\d+\/reservation-confirmation\/[0-9a-f]{32}#confirm=[A-Za-z0-9_-]{43}/.exec(
+    /http:\/\/127\.0\.0\.1:\d+\/reservation-confirmation\/[0-9a-f]{32}\?lang=(de|en)#confirm=[A-Za-z0-9_-]{43}/.exec(
       text ?? '',
     )?.[0];
   const found = () =>
@@ -81,12 +84,14 @@ beforeAll(async () => {
   if (set.status !== 200) throw new Error(`services not set: ${set.status}`);
   [day] = weekdaysAhead(1) as [Date];
   const slot = await createSlot(admin, room, day, '09:00', '12:00', 10);
-  for (const [i] of RUNS.entries())
+  // Each booking in its run's language: the mail's link opens the page in it.
+  for (const [i, { lang }] of RUNS.entries())
     bookings.push(
       await bookAsVisitor(server.baseUrl, [slot], {
         firstName: 'Clara',
         lastName: `Confirm${i}`,
         email: `clara.confirm${i}@example.at`,
+        language: lang,
       }),
     );
   await waitForReadModels(admin, bookings.at(-1)!.position);
