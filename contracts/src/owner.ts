@@ -13,6 +13,8 @@ import {
 export const SALUTATIONS = ['NONE', 'MR', 'MS'] as const;
 export type Salutation = (typeof SALUTATIONS)[number];
 export const LANGUAGES = ['de', 'en'] as const;
+/** The languages of the product's pages and mails. */
+export type Language = (typeof LANGUAGES)[number];
 
 /** Mr, Ms or none, in any case; none when left out. Free (any of them). */
 const salutation = z._default(

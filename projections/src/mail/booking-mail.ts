@@ -1,3 +1,4 @@
+import type { Language } from '@rr/contracts';
 import {
   handlersFor,
   ignore,
@@ -98,7 +99,7 @@ export async function loadBookingMail(
   const b = await o.pool.query<{
     transaction_id: string;
     booking_number: string;
-    language: 'de' | 'en';
+    language: Language;
     salutation: string;
     title: string | null;
     first_name: string;

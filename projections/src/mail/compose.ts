@@ -1,3 +1,4 @@
+import type { Language } from '@rr/contracts';
 import { writeCalendar } from '@rr/platform';
 
 export interface MailTicket {
@@ -27,7 +28,7 @@ export type MailKind =
 
 export interface MailInput {
   kind: MailKind;
-  language: 'de' | 'en';
+  language: Language;
   bookingNumber: string;
   ownerId: string;
   salutation: string;

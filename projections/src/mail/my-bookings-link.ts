@@ -1,3 +1,4 @@
+import type { Language } from '@rr/contracts';
 import { localDateTime, type MyBookingsLinks, type Pool } from '@rr/platform';
 import {
   closingHtml,
@@ -32,7 +33,7 @@ const texts = {
 };
 
 export interface MyBookingsMailInput {
-  language: 'de' | 'en';
+  language: Language;
   url: string;
   /** The link's end, local to the library. */
   validUntil: { date: string; time: string };
@@ -73,7 +74,7 @@ export async function loadMyBookingsMail(
   now: Date,
   library?: MailLibrary,
 ) {
-  const r = await pool.query<{ email: string; language: 'de' | 'en'; expires_at: Date }>(
+  const r = await pool.query<{ email: string; language: Language; expires_at: Date }>(
     `SELECT email, language, expires_at FROM my_bookings_requests
       WHERE id::text = $1 AND expires_at > $2`,
     [requestId, now],

@@ -4,7 +4,7 @@
  * in, also on a device that never saw the app or remembers the other language.
  */
 
-type Language = 'de' | 'en';
+import type { Language } from '@rr/contracts';
 
 /**
  * The visitor app's page at `path` (relative to the app's base, PUBLIC_BASE_URL with its closing

@@ -1,3 +1,4 @@
+import type { Language } from '@rr/contracts';
 import { localDateTime, type Pool, type WaitlistReferences } from '@rr/platform';
 import {
   closingHtml,
@@ -42,7 +43,7 @@ const texts = {
 };
 
 export interface OfferMailInput {
-  language: 'de' | 'en';
+  language: Language;
   roomName: string;
   date: string;
   startTime: string;
@@ -91,7 +92,7 @@ export async function loadOfferMail(
 ) {
   const r = await pool.query<{
     email: string;
-    language: 'de' | 'en';
+    language: Language;
     time_slot_id: string;
     offer_id: string;
     offer_expires_at: Date;
@@ -128,7 +129,7 @@ export async function loadOfferMail(
 }
 
 export interface ClosedMailInput {
-  language: 'de' | 'en';
+  language: Language;
   roomName: string;
   date: string;
   startTime: string;
@@ -169,7 +170,7 @@ ${closingHtml(m.language, m.library)}
 async function entrySlot(pool: Pool, entryId: string, waitingOnly: boolean) {
   const r = await pool.query<{
     email: string;
-    language: 'de' | 'en';
+    language: Language;
     date: string;
     start_time: string;
     end_time: string;
@@ -237,7 +238,7 @@ const joinTexts = {
 };
 
 export interface JoinMailInput {
-  language: 'de' | 'en';
+  language: Language;
   roomName: string;
   date: string;
   startTime: string;
