@@ -9,9 +9,9 @@ import {
   bookAsNewVisitor,
   createRoom,
   createSlot,
-  type MailSuite,
   OPEN_FROM_TODAY,
   openMailSuite,
+  type MailSuite,
 } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 

@@ -9,10 +9,10 @@ import {
   bookAsNewVisitor,
   createRoom,
   createSlot,
-  type MailSuite,
-  type NewVisitorBooking,
   OPEN_FROM_TODAY,
   openMailSuite,
+  type MailSuite,
+  type NewVisitorBooking,
 } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 import { compareWithRebuild } from '../support/read-models.ts';

@@ -5,9 +5,9 @@ import { Client, startTestApp } from '../support/app.ts';
 import {
   createRoom,
   createSlot,
-  type MailSuite,
   OPEN_FROM_TODAY,
   openMailSuite,
+  type MailSuite,
 } from '../support/fixtures.ts';
 
 /**

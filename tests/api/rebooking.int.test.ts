@@ -7,9 +7,9 @@ import { Client } from '../support/app.ts';
 import {
   createRoom,
   createSlot,
-  type MailSuite,
   OPEN_FROM_TODAY,
   openMailSuite,
+  type MailSuite,
 } from '../support/fixtures.ts';
 
 /**

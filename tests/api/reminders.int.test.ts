@@ -6,7 +6,7 @@ import { checkInCodes, createLogger, ManualClock } from '@rr/platform';
 import { enqueueDueReminders, reminderOutboxId } from '@rr/projections';
 import { erasePersonalData } from '@rr/command-service';
 import { Client, TEST_KEY_SECRET } from '../support/app.ts';
-import { createRoom, createSlot, type MailSuite, openMailSuite } from '../support/fixtures.ts';
+import { createRoom, createSlot, openMailSuite, type MailSuite } from '../support/fixtures.ts';
 
 /**
  * Reminders, from the reminder job through the outbox and the mail sender to

@@ -7,8 +7,8 @@ import {
   bookAsNewVisitor,
   createRoom,
   createSlot,
-  type NewVisitorBooking,
   OPEN_FROM_TODAY,
+  type NewVisitorBooking,
 } from '../support/fixtures.ts';
 import { compareWithRebuild } from '../support/read-models.ts';
 import { budget } from '../support/time-budget.ts';

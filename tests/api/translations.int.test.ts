@@ -6,8 +6,8 @@ import {
   bookAsNewVisitor,
   createRoom,
   createSlot,
-  type MailSuite,
   openMailSuite,
+  type MailSuite,
 } from '../support/fixtures.ts';
 import { makePng } from '../support/images.ts';
 import { compareWithRebuild } from '../support/read-models.ts';

@@ -8,9 +8,9 @@ import {
   createSlot,
   fillWithHolds,
   joinWaitlist,
-  type MailSuite,
   openMailSuite,
   WAITLIST_OWNER,
+  type MailSuite,
 } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 import { waitFor } from '../support/wait-for.ts';
