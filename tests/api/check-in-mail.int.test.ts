@@ -4,11 +4,15 @@ import { PNG } from 'pngjs';
 import { releaseNoShows } from '@rr/command-service';
 import { addDays } from '@rr/domain';
 import { checkInCodes, ManualClock } from '@rr/platform';
-import type { MailSender } from '@rr/projections';
-import { openAdminSuite, TEST_KEY_SECRET, type AdminSuite } from '../support/app.ts';
-import { SmtpSink } from '../support/smtp-sink.ts';
-import { freePort } from '../support/ports.ts';
-import { bookAsNewVisitor, createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
+import { TEST_KEY_SECRET } from '../support/app.ts';
+import {
+  bookAsNewVisitor,
+  createRoom,
+  createSlot,
+  OPEN_FROM_TODAY,
+  openMailSuite,
+  type MailSuite,
+} from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 
 /**
@@ -23,9 +27,7 @@ const DAY = addDays(BASE.toISOString().slice(0, 10), 3);
 const local = (date: string, time: string) => new Date(`${date}T${time}:00+01:00`);
 const codes = checkInCodes(TEST_KEY_SECRET);
 
-let suite: AdminSuite;
-let sink: SmtpSink;
-let sender: MailSender;
+let suite: MailSuite;
 let checkInSlot: string;
 let plainSlot: string;
 
@@ -39,7 +41,7 @@ const book = (timeSlotId: string, language: 'de' | 'en') =>
 
 /** Sends what the outbox holds (waits for the reactor to enqueue `kinds`) and answers the new mails. */
 async function sendAll(kinds: number) {
-  const before = sink.messages.length;
+  const before = suite.sink.messages.length;
   await expect
     .poll(
       async () =>
@@ -53,30 +55,22 @@ async function sendAll(kinds: number) {
       { timeout: budget(5000) },
     )
     .toBe(kinds);
-  expect(await sender.sendDue()).toBe(kinds);
-  return sink.messages.slice(before);
+  expect(await suite.sender.sendDue()).toBe(kinds);
+  return suite.sink.messages.slice(before);
 }
 
 beforeAll(async () => {
-  suite = await openAdminSuite(clock);
-  sink = new SmtpSink(await freePort());
-  await sink.start();
-  sender = testMailSender(suite.db, clock, { smtpUrl: sink.url });
-  const open = { openStartValue: 0, openStartType: 'DAY', openEndValue: 365, openEndType: 'DAY' };
-  const room = await createRoom(suite.admin, 'Großer Lesesaal', open);
+  suite = await openMailSuite(clock);
+  const room = await createRoom(suite.admin, 'Großer Lesesaal', OPEN_FROM_TODAY);
   const res = await suite.admin.request('PUT', `/api/admin/rooms/${room}/services`, {
     json: { checkInMinutesBefore: 15, noShowReleaseMinutes: 20 },
   });
   expect(res.status).toBe(200);
-  const plain = await createRoom(suite.admin, 'Zeitschriftenraum', open);
+  const plain = await createRoom(suite.admin, 'Zeitschriftenraum', OPEN_FROM_TODAY);
   checkInSlot = await createSlot(suite.admin, room, DAY, '10:00', '12:00', 10);
   plainSlot = await createSlot(suite.admin, plain, DAY, '10:00', '12:00', 10);
 });
-afterAll(async () => {
-  await sender.stop();
-  await sink.stop();
-  await suite.close();
-});
+afterAll(() => suite.close());
 
 describe('check-in mails', () => {
   it('the confirmation of a check-in room has the QR code inline, read back as the reference', async () => {

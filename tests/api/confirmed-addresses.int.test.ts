@@ -3,16 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseDueTickets, releaseUnconfirmed } from '@rr/command-service';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
-import type { MailSender } from '@rr/projections';
 import type { ParsedMail } from 'mailparser';
-import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
-import { SmtpSink } from '../support/smtp-sink.ts';
-import { freePort } from '../support/ports.ts';
+import { Client } from '../support/app.ts';
 import {
   bookAsNewVisitor,
   createRoom,
   createSlot,
-  testMailSender,
+  OPEN_FROM_TODAY,
+  openMailSuite,
+  type MailSuite,
   type NewVisitorBooking,
 } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
@@ -34,9 +33,7 @@ const TODAY = BASE.toISOString().slice(0, 10);
 const DAY = addDays(TODAY, 3);
 const MINUTE = 60_000;
 
-let suite: AdminSuite;
-let sink: SmtpSink;
-let sender: MailSender;
+let suite: MailSuite;
 let confirming: string;
 let plain: string;
 
@@ -103,7 +100,7 @@ async function expectLinkRefused(res: Response) {
 
 /** Sends what the outbox holds once `count` mails are pending; answers the new mails. */
 async function sendAll(count: number) {
-  const before = sink.messages.length;
+  const before = suite.sink.messages.length;
   await expect
     .poll(
       async () =>
@@ -115,8 +112,8 @@ async function sendAll(count: number) {
       { timeout: budget(5000) },
     )
     .toBe(count);
-  expect(await sender.sendDue()).toBe(count);
-  return sink.messages.slice(before);
+  expect(await suite.sender.sendDue()).toBe(count);
+  return suite.sink.messages.slice(before);
 }
 
 /** The ticket as the staff's reservations list shows it, once the read models caught up. */
@@ -131,20 +128,12 @@ async function services(roomId: string, body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  suite = await openAdminSuite(clock);
-  sink = new SmtpSink(await freePort());
-  await sink.start();
-  sender = testMailSender(suite.db, clock, { smtpUrl: sink.url });
-  const open = { openStartValue: 0, openStartType: 'DAY', openEndValue: 365, openEndType: 'DAY' };
-  confirming = await createRoom(suite.admin, 'Großer Lesesaal', open);
-  plain = await createRoom(suite.admin, 'Zeitschriftenraum', open);
+  suite = await openMailSuite(clock);
+  confirming = await createRoom(suite.admin, 'Großer Lesesaal', OPEN_FROM_TODAY);
+  plain = await createRoom(suite.admin, 'Zeitschriftenraum', OPEN_FROM_TODAY);
   expect((await services(confirming, { confirmBookingMinutes: 30 })).status).toBe(200);
 });
-afterAll(async () => {
-  await sender.stop();
-  await sink.stop();
-  await suite.close();
-});
+afterAll(() => suite.close());
 
 describe('the room service confirmBookingMinutes', () => {
   it('is set with the other services, validated, and shown with the room', async () => {
@@ -398,18 +387,18 @@ describe("the confirmation needs the secret of the mail's link", () => {
       )
       .toBe(1);
     await expectLinkRefused(await confirm(b));
-    const before = sink.messages.length;
-    expect(await sender.sendDue()).toBe(1);
-    const [mail] = sink.messages.slice(before);
+    const before = suite.sink.messages.length;
+    expect(await suite.sender.sendDue()).toBe(1);
+    const [mail] = suite.sink.messages.slice(before);
     expect(mail!.subject).toBe(`Ihre Buchung ${b.bookingNumber}`);
     expect(mail!.text).toContain('Bitte bestätigen Sie Ihre Buchung bis 23.11.2026, 09:30 Uhr');
     const token = tokenOf(mail, b.ownerId);
     // Once: the next rounds send nothing more.
-    expect(await sender.sendDue()).toBe(0);
+    expect(await suite.sender.sendDue()).toBe(0);
     const res = await confirm(b, token);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ confirmed: 1 });
-    expect(await sender.sendDue()).toBe(0);
+    expect(await suite.sender.sendDue()).toBe(0);
   });
 });
 

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
-import type { MailSender } from '@rr/projections';
-import { Client, openAdminSuite, startTestApp, type AdminSuite } from '../support/app.ts';
-import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
-import { freePort } from '../support/ports.ts';
-import { SmtpSink } from '../support/smtp-sink.ts';
+import { Client, startTestApp } from '../support/app.ts';
+import {
+  createRoom,
+  createSlot,
+  OPEN_FROM_TODAY,
+  openMailSuite,
+  type MailSuite,
+} from '../support/fixtures.ts';
 
 /**
  * "My bookings" (docs/product.md#my-bookings): an address asks for a link by mail; the link lists
@@ -14,11 +17,8 @@ import { SmtpSink } from '../support/smtp-sink.ts';
  */
 const clock = new ManualClock(new Date('2026-11-23T08:00:00Z'));
 const TODAY = '2026-11-23';
-const OPEN = { openStartValue: 0, openStartType: 'DAY', openEndValue: 365, openEndType: 'DAY' };
 
-let suite: AdminSuite;
-let sink: SmtpSink;
-let sender: MailSender;
+let suite: MailSuite;
 let visitor: Client;
 const booked: Record<string, { ownerId: string; ticketId: string; bookingNumber: string }> = {};
 
@@ -50,12 +50,12 @@ async function book(slotId: string, email: string, language: 'de' | 'en' = 'de')
 
 /** Asks for the link and answers the token of the mail's link (`/my-bookings/<token>?lang=…`). */
 async function linkOf(email: string, language: 'de' | 'en' = 'de'): Promise<string> {
-  const before = sink.messages.length;
+  const before = suite.sink.messages.length;
   const res = await visitor.request('POST', '/api/my-bookings/link', { json: { email, language } });
   expect(res.status).toBe(202);
-  await sender.sendDue();
+  await suite.sender.sendDue();
   // Booking confirmations may go in the same round: the link's mail is the one with the link.
-  const match = sink.messages
+  const match = suite.sink.messages
     .slice(before)
     .filter((m) => JSON.stringify(m.to).includes(email))
     .map((m) => /\/my-bookings\/([^\s/?#]+)\?lang=(\w+)/.exec(m.text ?? ''))
@@ -79,13 +79,10 @@ const list = async (token: string) => {
 };
 
 beforeAll(async () => {
-  suite = await openAdminSuite(clock);
-  sink = new SmtpSink(await freePort());
-  await sink.start();
-  sender = testMailSender(suite.db, clock, { smtpUrl: sink.url });
+  suite = await openMailSuite(clock);
   visitor = new Client(suite.app.baseUrl);
-  const first = await createRoom(suite.admin, 'Erster Saal', OPEN);
-  const second = await createRoom(suite.admin, 'Zweiter Saal', OPEN);
+  const first = await createRoom(suite.admin, 'Erster Saal', OPEN_FROM_TODAY);
+  const second = await createRoom(suite.admin, 'Zweiter Saal', OPEN_FROM_TODAY);
   const a = await createSlot(suite.admin, first, addDays(TODAY, 3), '10:00', '11:00', 5);
   const b = await createSlot(suite.admin, second, addDays(TODAY, 5), '10:00', '11:00', 5);
   // The same address in another spelling: one visitor, two bookings in two rooms.
@@ -93,11 +90,7 @@ beforeAll(async () => {
   booked.second = await book(b, 'erika.muster@example.at', 'en');
   booked.other = await book(a, 'otto@example.at');
 });
-afterAll(async () => {
-  await sender.stop();
-  await sink.stop();
-  await suite.close();
-});
+afterAll(() => suite.close());
 
 describe('my bookings', () => {
   it('answers 202 for every address; the mailed link lists the address’s bookings across rooms', async () => {
@@ -126,7 +119,7 @@ describe('my bookings', () => {
     // An address without bookings gets a link too; its page is empty.
     const nobody = await list(await linkOf('niemand@example.at', 'en'));
     expect([nobody.status, nobody.body.tickets]).toEqual([200, []]);
-    const english = sink.messages.findLast((m) => JSON.stringify(m.to).includes('niemand@'));
+    const english = suite.sink.messages.findLast((m) => JSON.stringify(m.to).includes('niemand@'));
     expect(english?.subject).toBe('Your bookings');
   });
 

@@ -3,11 +3,14 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
-import type { MailSender } from '@rr/projections';
-import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
-import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
-import { freePort } from '../support/ports.ts';
-import { SmtpSink } from '../support/smtp-sink.ts';
+import { Client } from '../support/app.ts';
+import {
+  createRoom,
+  createSlot,
+  OPEN_FROM_TODAY,
+  openMailSuite,
+  type MailSuite,
+} from '../support/fixtures.ts';
 
 /**
  * Rebooking (docs/product.md#rebooking): a booked ticket moves to another slot of its room in one
@@ -17,7 +20,6 @@ import { SmtpSink } from '../support/smtp-sink.ts';
  */
 const clock = new ManualClock(new Date('2026-11-23T08:00:00Z'));
 const DAY = addDays('2026-11-23', 4);
-const OPEN = { openStartValue: 0, openStartType: 'DAY', openEndValue: 365, openEndType: 'DAY' };
 
 type Problem = { error: string; payload: string[] };
 interface OwnerTicket {
@@ -27,9 +29,7 @@ interface OwnerTicket {
   bookingNumber: string | null;
 }
 
-let suite: AdminSuite;
-let sink: SmtpSink;
-let sender: MailSender;
+let suite: MailSuite;
 let roomId: string;
 let otherRoomId: string;
 let hour = 6;
@@ -94,18 +94,11 @@ const eventCount = async () =>
   Number((await suite.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n);
 
 beforeAll(async () => {
-  suite = await openAdminSuite(clock);
-  sink = new SmtpSink(await freePort());
-  await sink.start();
-  sender = testMailSender(suite.db, clock, { smtpUrl: sink.url });
-  roomId = await createRoom(suite.admin, 'Umbuchungssaal', OPEN);
-  otherRoomId = await createRoom(suite.admin, 'Anderer Saal', OPEN);
+  suite = await openMailSuite(clock);
+  roomId = await createRoom(suite.admin, 'Umbuchungssaal', OPEN_FROM_TODAY);
+  otherRoomId = await createRoom(suite.admin, 'Anderer Saal', OPEN_FROM_TODAY);
 });
-afterAll(async () => {
-  await sender.stop();
-  await sink.stop();
-  await suite.close();
-});
+afterAll(() => suite.close());
 
 describe('rebooking', () => {
   it('moves a ticket in one step: the booking number stays, a mail confirms, the old seat is free', async () => {
@@ -160,8 +153,8 @@ describe('rebooking', () => {
           ).rowCount,
       )
       .toBe(1);
-    await sender.sendDue();
-    const mails = sink.messages.filter((m) => JSON.stringify(m.to).includes('mia.move@'));
+    await suite.sender.sendDue();
+    const mails = suite.sink.messages.filter((m) => JSON.stringify(m.to).includes('mia.move@'));
     expect(mails.map((m) => m.subject)).toEqual([
       `Ihre Buchung ${b.bookingNumber}`,
       `Änderung Ihrer Buchung ${b.bookingNumber}`,
@@ -193,11 +186,12 @@ describe('rebooking', () => {
     const mailsOf = async (n: number) => {
       await expect
         .poll(async () => {
-          await sender.sendDue();
-          return sink.messages.filter((m) => JSON.stringify(m.to).includes('ines.ics@')).length;
+          await suite.sender.sendDue();
+          return suite.sink.messages.filter((m) => JSON.stringify(m.to).includes('ines.ics@'))
+            .length;
         })
         .toBe(n);
-      return sink.messages.filter((m) => JSON.stringify(m.to).includes('ines.ics@'));
+      return suite.sink.messages.filter((m) => JSON.stringify(m.to).includes('ines.ics@'));
     };
     const [confirmation, moveMail] = await mailsOf(2);
     const original = calendarOf(confirmation!);

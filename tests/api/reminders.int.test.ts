@@ -3,12 +3,10 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { ParsedMail } from 'mailparser';
 import { checkInCodes, createLogger, ManualClock } from '@rr/platform';
-import { enqueueDueReminders, reminderOutboxId, type MailSender } from '@rr/projections';
+import { enqueueDueReminders, reminderOutboxId } from '@rr/projections';
 import { erasePersonalData } from '@rr/command-service';
-import { Client, openAdminSuite, TEST_KEY_SECRET, type AdminSuite } from '../support/app.ts';
-import { SmtpSink } from '../support/smtp-sink.ts';
-import { freePort } from '../support/ports.ts';
-import { createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
+import { Client, TEST_KEY_SECRET } from '../support/app.ts';
+import { createRoom, createSlot, openMailSuite, type MailSuite } from '../support/fixtures.ts';
 
 /**
  * Reminders, from the reminder job through the outbox and the mail sender to
@@ -21,9 +19,7 @@ const nineOClock = (day: string) => new Date(`${day}T08:00:00Z`);
 const hours = (n: number) => n * 3_600_000;
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
 
-let suite: AdminSuite;
-let sink: SmtpSink;
-let sender: MailSender;
+let suite: MailSuite;
 const codes = checkInCodes(TEST_KEY_SECRET);
 
 const reader = {
@@ -109,9 +105,11 @@ async function cancel(b: { client: Client; ownerId: string }, ticketId: string):
 
 /** Sends what is due (the confirmation and cancellation mails too); answers the reminders that went out. */
 async function sendReminders(): Promise<ParsedMail[]> {
-  const before = sink.messages.length;
-  await expect.poll(() => sender.sendDue().then(() => pendingMails())).toBe(0);
-  return sink.messages.slice(before).filter((m) => /^(Erinnerung|Reminder)/.test(m.subject ?? ''));
+  const before = suite.sink.messages.length;
+  await expect.poll(() => suite.sender.sendDue().then(() => pendingMails())).toBe(0);
+  return suite.sink.messages
+    .slice(before)
+    .filter((m) => /^(Erinnerung|Reminder)/.test(m.subject ?? ''));
 }
 
 async function pendingMails(): Promise<number> {
@@ -143,16 +141,9 @@ function qrCodesOf(mail: ParsedMail): Map<string, string> {
 }
 
 beforeAll(async () => {
-  suite = await openAdminSuite(clock);
-  sink = new SmtpSink(await freePort());
-  await sink.start();
-  sender = testMailSender(suite.db, clock, { smtpUrl: sink.url });
+  suite = await openMailSuite(clock);
 });
-afterAll(async () => {
-  await sender.stop();
-  await sink.stop();
-  await suite.close();
-});
+afterAll(() => suite.close());
 // Each test books a later day than the tests before it: their slots have started by then, so the
 // job (which runs over all rooms) finds only the test's own bookings.
 beforeEach(() => {

@@ -7,6 +7,7 @@ import {
   bookAsNewVisitor,
   createRoom,
   createSlot,
+  OPEN_FROM_TODAY,
   type NewVisitorBooking,
 } from '../support/fixtures.ts';
 import { compareWithRebuild } from '../support/read-models.ts';
@@ -25,7 +26,6 @@ const clock = new ManualClock(BASE);
 const TODAY = BASE.toISOString().slice(0, 10);
 const DAY = addDays(TODAY, 3);
 const MINUTE = 60_000;
-const OPEN = { openStartValue: 0, openStartType: 'DAY', openEndValue: 365, openEndType: 'DAY' };
 
 interface ListTicket {
   id: string;
@@ -59,11 +59,11 @@ async function services(roomId: string, body: Record<string, number>) {
 
 beforeAll(async () => {
   suite = await openAdminSuite(clock);
-  const plain = await createRoom(suite.admin, 'Lesesaal', OPEN);
-  const closing = await createRoom(suite.admin, 'Zeitschriftenraum', OPEN);
-  const confirming = await createRoom(suite.admin, 'Handschriftenraum', OPEN);
+  const plain = await createRoom(suite.admin, 'Lesesaal', OPEN_FROM_TODAY);
+  const closing = await createRoom(suite.admin, 'Zeitschriftenraum', OPEN_FROM_TODAY);
+  const confirming = await createRoom(suite.admin, 'Handschriftenraum', OPEN_FROM_TODAY);
   await services(confirming, { confirmBookingMinutes: 30 });
-  const checkIn = await createRoom(suite.admin, 'Gruppenraum', OPEN);
+  const checkIn = await createRoom(suite.admin, 'Gruppenraum', OPEN_FROM_TODAY);
   await services(checkIn, { checkInMinutesBefore: 15, noShowReleaseMinutes: 20 });
   const slot = await createSlot(suite.admin, plain, DAY, '10:00', '12:00', 10);
   moveTarget = await createSlot(suite.admin, plain, DAY, '13:00', '14:30', 10);

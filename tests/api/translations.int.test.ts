@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@rr/contracts';
 import { addDays, ManualClock, todayIn } from '@rr/platform';
-import type { MailSender } from '@rr/projections';
-import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
-import { bookAsNewVisitor, createRoom, createSlot, testMailSender } from '../support/fixtures.ts';
+import { Client } from '../support/app.ts';
+import {
+  bookAsNewVisitor,
+  createRoom,
+  createSlot,
+  openMailSuite,
+  type MailSuite,
+} from '../support/fixtures.ts';
 import { makePng } from '../support/images.ts';
 import { compareWithRebuild } from '../support/read-models.ts';
-import { SmtpSink } from '../support/smtp-sink.ts';
-import { freePort } from '../support/ports.ts';
 import { budget } from '../support/time-budget.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -20,9 +23,7 @@ import { waitFor } from '../support/wait-for.ts';
  */
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 const day = (n: number) => addDays(todayIn(clock.now(), 'Europe/Vienna'), n);
-let suite: AdminSuite;
-let sink: SmtpSink;
-let sender: MailSender;
+let suite: MailSuite;
 
 const room = {
   name: 'Lesesaal Nord',
@@ -80,16 +81,9 @@ async function expectRefused(
 }
 
 beforeAll(async () => {
-  suite = await openAdminSuite(clock);
-  sink = new SmtpSink(await freePort());
-  await sink.start();
-  sender = testMailSender(suite.db, clock, { smtpUrl: sink.url });
+  suite = await openMailSuite(clock);
 });
-afterAll(async () => {
-  await sender.stop();
-  await sink.stop();
-  await suite.close();
-});
+afterAll(() => suite.close());
 
 describe('a room in two languages', () => {
   it('stores and answers both texts; an English text emptied again is absent (the German serves both)', async () => {
@@ -326,9 +320,9 @@ describe('a closure reason in two languages', () => {
         ) >= 2,
       budget(5000),
     );
-    await sender.sendDue();
-    const german = sink.messages.find((m) => m.subject?.startsWith('Stornierung'));
-    const english = sink.messages.find((m) => m.subject?.startsWith('Cancellation'));
+    await suite.sender.sendDue();
+    const german = suite.sink.messages.find((m) => m.subject?.startsWith('Stornierung'));
+    const english = suite.sink.messages.find((m) => m.subject?.startsWith('Cancellation'));
     expect(german?.text).toContain('Die Bibliothek hat Ihre Buchung storniert: Wasserschaden');
     expect(german?.text).toContain('Schadensraum');
     expect(english?.text).toContain('The library has cancelled your booking: Water damage');

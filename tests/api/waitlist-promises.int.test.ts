@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ManualClock, todayIn } from '@rr/platform';
 import { matchWaitlists } from '@rr/command-service';
-import { readModelProjections, rebuildProjection, type MailSender } from '@rr/projections';
-import { addUser, Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
+import { readModelProjections, rebuildProjection } from '@rr/projections';
+import { addUser, Client } from '../support/app.ts';
 import {
   createRoom,
   createSlot,
   fillWithHolds,
   joinWaitlist,
-  testMailSender,
+  openMailSuite,
   WAITLIST_OWNER,
+  type MailSuite,
 } from '../support/fixtures.ts';
-import { SmtpSink } from '../support/smtp-sink.ts';
-import { freePort } from '../support/ports.ts';
 import { budget } from '../support/time-budget.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -23,9 +22,7 @@ import { waitFor } from '../support/wait-for.ts';
  */
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 const advance = (minutes: number) => clock.advance(minutes * 60_000);
-let suite: AdminSuite;
-let sink: SmtpSink;
-let sender: MailSender;
+let suite: MailSuite;
 let roomId: string;
 const day = (n: number) => addDays(todayIn(clock.now(), 'Europe/Vienna'), n);
 
@@ -50,21 +47,14 @@ async function offeredAddresses(slotIds: string[]) {
 }
 
 beforeAll(async () => {
-  suite = await openAdminSuite(clock);
-  sink = new SmtpSink(await freePort());
-  await sink.start();
-  sender = testMailSender(suite.db, clock, { smtpUrl: sink.url });
+  suite = await openMailSuite(clock);
   roomId = await createRoom(suite.admin, 'Waitlist promises room');
   const set = await suite.admin.request('PUT', `/api/admin/rooms/${roomId}/services`, {
     json: { waitlistOfferMinutes: 30 },
   });
   expect(set.status).toBe(200);
 });
-afterAll(async () => {
-  await sender.stop();
-  await sink.stop();
-  await suite.close();
-});
+afterAll(() => suite.close());
 
 describe('offers respect the per-visitor limits', () => {
   it('one address waiting on six slots of a day is offered only as many as it may book that day; the others go to the next in line', async () => {
@@ -158,9 +148,9 @@ describe('joining is confirmed by mail, and the line can be left', () => {
         ) === 2,
       budget(5000),
     );
-    await sender.sendDue();
+    await suite.sender.sendDue();
     const mailTo = (email: string) =>
-      sink.messages.find((m) => (m.to as { text: string }).text === email)!;
+      suite.sink.messages.find((m) => (m.to as { text: string }).text === email)!;
     expect(mailTo('anna@example.at').subject).toBe(
       'Sie stehen auf der Warteliste: Waitlist promises room',
     );

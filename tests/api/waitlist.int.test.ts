@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ManualClock, todayIn } from '@rr/platform';
 import { erasePersonalData, matchWaitlists } from '@rr/command-service';
-import { readModelProjections, rebuildProjection, type MailSender } from '@rr/projections';
-import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
+import { readModelProjections, rebuildProjection } from '@rr/projections';
+import { Client } from '../support/app.ts';
 import {
   createRoom,
   createSlot,
   fillWithHolds,
   joinWaitlist,
-  testMailSender,
+  openMailSuite,
   WAITLIST_OWNER,
+  type MailSuite,
 } from '../support/fixtures.ts';
-import { SmtpSink } from '../support/smtp-sink.ts';
-import { freePort } from '../support/ports.ts';
 import { budget } from '../support/time-budget.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -23,9 +22,7 @@ import { waitFor } from '../support/wait-for.ts';
  */
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 const advance = (minutes: number) => clock.advance(minutes * 60_000);
-let suite: AdminSuite;
-let sink: SmtpSink;
-let sender: MailSender;
+let suite: MailSuite;
 let roomId: string;
 let plainRoomId: string;
 const day = (n: number) => addDays(todayIn(clock.now(), 'Europe/Vienna'), n);
@@ -69,10 +66,7 @@ async function outboxHas(kind: string, n: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  suite = await openAdminSuite(clock);
-  sink = new SmtpSink(await freePort());
-  await sink.start();
-  sender = testMailSender(suite.db, clock, { smtpUrl: sink.url });
+  suite = await openMailSuite(clock);
   roomId = await createRoom(suite.admin, 'Waitlist room');
   const set = await suite.admin.request('PUT', `/api/admin/rooms/${roomId}/services`, {
     json: { waitlistOfferMinutes: 30 },
@@ -80,11 +74,7 @@ beforeAll(async () => {
   expect(set.status).toBe(200);
   plainRoomId = await createRoom(suite.admin, 'Room without waitlist');
 });
-afterAll(async () => {
-  await sender.stop();
-  await sink.stop();
-  await suite.close();
-});
+afterAll(() => suite.close());
 
 describe('joining a waitlist', () => {
   it('is refused on a slot with free seats, in a room without a waitlist, and for bad input', async () => {
@@ -186,8 +176,8 @@ describe('offers under concurrency', () => {
 
     // The offer mails, each in its entry's language.
     await outboxHas('waitlist-offer', 10);
-    await sender.sendDue();
-    const offerMails = sink.messages.filter((m) =>
+    await suite.sender.sendDue();
+    const offerMails = suite.sink.messages.filter((m) =>
       /frei geworden|become free/.test(m.subject ?? ''),
     );
     expect(offerMails).toHaveLength(10);
@@ -222,10 +212,10 @@ describe('offers under concurrency', () => {
 
     // Following the eleventh reader's mail's link: the seat is in a new cart.
     await outboxHas('waitlist-offer', 20);
-    await sender.sendDue();
+    await suite.sender.sendDue();
     const eleventh = await entryRow(line[10]!);
     // Their offer's mail (the first they got confirmed the joining).
-    const reader10 = sink.messages.find(
+    const reader10 = suite.sink.messages.find(
       (m) =>
         (m.to as { text: string }).text === eleventh.email &&
         /frei geworden|become free/.test(m.subject ?? ''),

@@ -1,16 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  openPage,
-  startServer,
-  watchPage,
-  type RunningServer,
-} from './harness.ts';
+import { expectAccessible, openPage, type RunningServer, watchPage } from './harness.ts';
 import { longDate, weekdaysAhead } from './dates.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
 import { acceptPrivacy, dayButton, dialog, h1, showMonthOf } from './visitor-pages.ts';
 
 /**
@@ -19,9 +11,9 @@ import { acceptPrivacy, dayButton, dialog, h1, showMonthOf } from './visitor-pag
  * names them on the slots and in the cart before anything is refused.
  */
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 
 const [dayA, dayB, dayC, dayD] = weekdaysAhead(4) as [Date, Date, Date, Date];
 
@@ -52,10 +44,9 @@ async function closeDay(page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db, { MAX_CART_TICKETS: '3', MAX_TICKETS_PER_DAY: '1' });
-  browser = await launchBrowser();
-  const { admin, idOf } = await createTestRooms(server.baseUrl);
+  const rooms = await startWithTestRooms({ MAX_CART_TICKETS: '3', MAX_TICKETS_PER_DAY: '1' });
+  ({ server, browser, stop } = rooms);
+  const { admin, idOf } = rooms;
   const room = idOf(FIRST_ROOM);
   await createSlot(admin, room, dayA, '09:00', '10:00', 4);
   await createSlot(admin, room, dayA, '11:00', '12:00', 4);
@@ -63,11 +54,7 @@ beforeAll(async () => {
   await waitForReadModels(admin);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 describe('booking limits of the configuration, in Chromium', () => {
   it('the server serves them from its environment', async () => {

@@ -8,31 +8,24 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 import { LIBRARY_ZONE, libraryTime } from './dates.ts';
 import {
   expectAccessible,
-  launchBrowser,
+  LANGS,
   newContext,
-  startServer,
+  PHONE_TABLET_DESKTOP,
+  startBrowserTest,
   watchPage,
+  type Lang,
   type RunningServer,
 } from './harness.ts';
 import { signInAdmin, waitForReadModels } from './test-rooms.ts';
 import { dialog, h1, main, openVisitorPage, serveAs } from './visitor-pages.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
-
-const VIEWPORTS = [
-  { width: 375, height: 740 },
-  { width: 768, height: 1024 },
-  { width: 1280, height: 900 },
-] as const;
-const LANGS = ['de', 'en'] as const;
-type Lang = (typeof LANGS)[number];
+let stop: (() => Promise<void>) | undefined;
 
 const CLOSED_ROOM = 'Lesesaal am Fluss';
 const LATER_ROOM = 'Lesesaal auf Vorrat';
@@ -90,9 +83,7 @@ const monthTitle = (lang: Lang, date: string) =>
   );
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db, { TIME_ZONE: LIBRARY_ZONE });
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startBrowserTest({ TIME_ZONE: LIBRARY_ZONE }));
   const admin = await signInAdmin(server.baseUrl);
   // Bookable from today for 5 days: the closed day and the holiday lie in the window.
   closedRoomId = await createRoom(admin, CLOSED_ROOM, {
@@ -133,11 +124,7 @@ beforeAll(async () => {
   expect(opensOn).toBe(addDays(today, 7));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 /** Shows the month of a day in the room calendar (at most two months on). */
 async function showMonth(page: Page, lang: Lang, date: string): Promise<void> {
@@ -169,7 +156,7 @@ async function dayDialogSays(page: Page, lang: Lang, date: string, note: string)
 
 describe('closed days explained', () => {
   for (const lang of LANGS)
-    for (const viewport of VIEWPORTS) {
+    for (const viewport of PHONE_TABLET_DESKTOP) {
       const size = `${viewport.width}×${viewport.height}`;
       it(`names the closure's reason, the open holiday and the day bookable online from (${lang}, ${size})`, async () => {
         const t = TEXTS[lang];

@@ -7,39 +7,30 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { freePort } from '../support/ports.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { iso, weekdaysAhead } from './dates.ts';
 import {
   eventually,
   expectAccessible,
-  launchBrowser,
-  startServer,
+  LANG_SIZE_RUNS,
   watchPage,
+  type Lang,
   type RunningServer,
 } from './harness.ts';
-import { openStaffPage, signInAs, visitorBooks, type Lang } from './staff-ux-support.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { openStaffPage, signInAs, visitorBooks } from './staff-ux-support.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
 import { dialog, main } from './visitor-pages.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 let sink: SmtpSink;
 let admin: Client;
 let roomId: string;
 
-const VIEWPORTS = [
-  { width: 375, height: 740 },
-  { width: 768, height: 1024 },
-  { width: 1280, height: 900 },
-] as const;
-const RUNS = (['de', 'en'] as const).flatMap((lang) =>
-  VIEWPORTS.map((viewport) => ({ lang, viewport })),
-);
 /** One day per run, each with a slot and three bookings. */
-const days = weekdaysAhead(RUNS.length);
+const days = weekdaysAhead(LANG_SIZE_RUNS.length);
 
 const TEXTS = {
   de: {
@@ -77,18 +68,15 @@ const LIBRARY = 'Stadtbibliothek Testhausen';
 const readerOf = (v: number, n: number) => `closure.reader${v}${n}@example.at`;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
   sink = new SmtpSink(await freePort());
   await sink.start();
-  server = await startServer(db, {
+  const rooms = await startWithTestRooms({
     TIME_ZONE: 'Europe/Vienna',
     SMTP_URL: sink.url,
     MAIL_INTERVAL_MS: '200',
     LIBRARY_NAME: LIBRARY,
   });
-  browser = await launchBrowser();
-  const rooms = await createTestRooms(server.baseUrl);
-  admin = rooms.admin;
+  ({ server, browser, admin, stop } = rooms);
   roomId = rooms.idOf(FIRST_ROOM);
   for (const [v, day] of days.entries()) {
     const slotId = await createSlot(admin, roomId, day, '09:00', '12:00', 10);
@@ -105,10 +93,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await stop?.();
   await sink?.stop();
-  await db?.drop();
 });
 
 /** The slots the visitor calendar offers on a day (the visitor's read of the room). */
@@ -121,7 +107,7 @@ async function offered(day: Date): Promise<string[]> {
 }
 
 describe('closing a holiday with bookings', () => {
-  for (const [v, { lang, viewport }] of RUNS.entries()) {
+  for (const [v, { lang, viewport }] of LANG_SIZE_RUNS.entries()) {
     it(`adds a holiday, closes the day's slots with the bookings cancelled (${lang}, ${viewport.width}×${viewport.height})`, async () => {
       const t = TEXTS[lang];
       const day = days[v]!;

@@ -6,13 +6,11 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 import {
   expectAccessible,
-  launchBrowser,
   newContext,
-  startServer,
+  startBrowserTest,
   watchPage,
   type RunningServer,
 } from './harness.ts';
@@ -22,9 +20,9 @@ import { signInAdmin, waitForReadModels } from './test-rooms.ts';
 import { serveAs } from './visitor-pages.ts';
 import { budget } from '../support/time-budget.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 let admin: Client;
 let foyerRoom = '';
 let firstSlot = '';
@@ -48,9 +46,7 @@ const TEXTS = {
 const h2 = (hh: number) => `${String(hh).padStart(2, '0')}:00`;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db, { TIME_ZONE: LIBRARY_ZONE });
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startBrowserTest({ TIME_ZONE: LIBRARY_ZONE }));
   admin = await signInAdmin(server.baseUrl);
   // Open for visitors from today, so the slot running now can be booked.
   foyerRoom = await createRoom(admin, FOYER_ROOM, { capacity: 5, openStartValue: 0 });
@@ -70,11 +66,7 @@ beforeAll(async () => {
   await waitForReadModels(admin);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 /** The headings' texts as read: without the soft hyphens that only show at a line's end. */
 const headingTexts = async (page: Page) =>

@@ -1,16 +1,21 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { LIBRARY_ZONE, weekdaysAhead } from './dates.ts';
-import { eventually, expectAccessible, launchBrowser, startServer, watchPage } from './harness.ts';
-import type { RunningServer } from './harness.ts';
+import {
+  eventually,
+  expectAccessible,
+  LANGS,
+  PHONE_TABLET_DESKTOP,
+  watchPage,
+  type RunningServer,
+} from './harness.ts';
 import { openStaffPage, signInAs, visitorBooks } from './staff-ux-support.ts';
 import {
   createSlot,
-  createTestRooms,
   FIRST_ROOM,
   SECOND_ROOM,
+  startWithTestRooms,
   waitForReadModels,
 } from './test-rooms.ts';
 import { addSlot, dialog, h1, main, openVisitorPage, serveAs } from './visitor-pages.ts';
@@ -24,18 +29,12 @@ import { addSlot, dialog, h1, main, openVisitorPage, serveAs } from './visitor-p
  * line) and a staff form (an address already on the blacklist).
  */
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
 let admin: Client;
+let stop: (() => Promise<void>) | undefined;
 let waitlistRoom: string;
 
-const VIEWPORTS = [
-  { width: 375, height: 740 },
-  { width: 768, height: 1024 },
-  { width: 1280, height: 900 },
-] as const;
-const LANGS = ['de', 'en'] as const;
 const [day] = weekdaysAhead(1) as [Date];
 const RANGE = '09:00-12:00';
 const IN_LINE = 'already.waiting@example.at';
@@ -78,11 +77,8 @@ const TEXTS = {
 } as const;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db, { TIME_ZONE: LIBRARY_ZONE });
-  browser = await launchBrowser();
-  const rooms = await createTestRooms(server.baseUrl);
-  admin = rooms.admin;
+  const rooms = await startWithTestRooms({ TIME_ZONE: LIBRARY_ZONE });
+  ({ server, browser, admin, stop } = rooms);
   const membersRoom = rooms.idOf(FIRST_ROOM);
   waitlistRoom = rooms.idOf(SECOND_ROOM);
   await createSlot(admin, membersRoom, day, '09:00', '12:00', 60);
@@ -112,11 +108,7 @@ beforeAll(async () => {
   await waitForReadModels(admin);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 /**
  * The refusal `message` is in sight: inside the window, not covered (the point at its start is
@@ -140,7 +132,7 @@ async function expectRefusalInSight(page: Page, message: Locator, field: Locator
 }
 
 describe('a refusal comes into sight and marks its field', () => {
-  for (const viewport of VIEWPORTS) {
+  for (const viewport of PHONE_TABLET_DESKTOP) {
     for (const lang of LANGS) {
       const size = `${lang} ${viewport.width}x${viewport.height}`;
       const texts = TEXTS[lang];

@@ -13,11 +13,27 @@ import {
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
 import { freePort } from '../support/ports.ts';
-import type { TestDatabase } from '../support/db.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { budget } from '../support/time-budget.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The app's two languages. */
+export type Lang = 'de' | 'en';
+export const LANGS: readonly Lang[] = ['de', 'en'];
+
+/** A phone's, a tablet's and a desktop's window: the three sizes a screen is checked at. */
+export const PHONE_TABLET_DESKTOP = [
+  { width: 375, height: 740 },
+  { width: 768, height: 1024 },
+  { width: 1280, height: 900 },
+] as const;
+
+/** Each language at each of the three sizes, language by language (one test each). */
+export const LANG_SIZE_RUNS = LANGS.flatMap((lang) =>
+  PHONE_TABLET_DESKTOP.map((viewport) => ({ lang, viewport })),
+);
 
 /** The admin the e2e servers create on their first start. */
 export const E2E_ADMIN = { username: 'admin', password: 'e2e-admin-password' } as const;
@@ -111,6 +127,37 @@ export async function startServer(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** What a browser test file runs against: its own database, the server on it and a browser. */
+export interface BrowserTest {
+  server: RunningServer;
+  browser: Browser;
+  /** Closes the browser, stops the server and drops the database; a plain function, kept apart. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts a test database, the server on it with `env` (as `startServer`) and a browser. A step
+ * that fails stops what started before it: a file whose start fails leaves nothing running.
+ */
+export async function startBrowserTest(env: Record<string, string> = {}): Promise<BrowserTest> {
+  const db = await createTestDatabase();
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  const stop = async () => {
+    await browser?.close();
+    await server?.stop();
+    await db.drop();
+  };
+  try {
+    server = await startServer(db, env);
+    browser = await launchBrowser();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { server, browser, stop };
 }
 
 export function launchBrowser(): Promise<Browser> {

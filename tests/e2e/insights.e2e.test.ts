@@ -6,15 +6,14 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { expectAccessible, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { expectAccessible, type RunningServer } from './harness.ts';
 import { iso, weekdaysAhead } from './dates.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
 import { LANGS, VIEWPORTS, openStaffPage, signInAs, visitorBooks } from './staff-ux-support.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 let roomId = '';
 const [dayA] = weekdaysAhead(1) as [Date];
 const PARTS = ['heatmap', 'weeks', 'demand', 'lead-time'] as const;
@@ -45,10 +44,9 @@ const TEXTS = {
 } as const;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db);
-  browser = await launchBrowser();
-  const { admin, idOf } = await createTestRooms(server.baseUrl);
+  const rooms = await startWithTestRooms();
+  ({ server, browser, stop } = rooms);
+  const { admin, idOf } = rooms;
   roomId = idOf(FIRST_ROOM);
   // One seat, booked; two carts find it full afterwards.
   const slot = await createSlot(admin, roomId, dayA, '09:00', '11:00', 1);
@@ -66,11 +64,7 @@ beforeAll(async () => {
   await waitForReadModels(admin, last);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 /** The screen for the first room up to day A (the default period ends today). */
 async function openInsights(page: Page, lang: 'de' | 'en'): Promise<void> {

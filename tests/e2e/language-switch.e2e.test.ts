@@ -1,14 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom } from '../support/fixtures.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { LIBRARY_ZONE, libraryTime } from './dates.ts';
 import {
   eventually,
   expectAccessible,
-  launchBrowser,
-  startServer,
+  LANG_SIZE_RUNS,
+  startBrowserTest,
   watchPage,
+  type Lang,
   type RunningServer,
 } from './harness.ts';
 import { openStaffPage, signInAs } from './staff-ux-support.ts';
@@ -25,7 +25,6 @@ import { h1, main, openVisitorPage } from './visitor-pages.ts';
  * room's English description, which the English room list then shows. Axe on every screen.
  */
 
-type Lang = 'de' | 'en';
 const other = (lang: Lang): Lang => (lang === 'de' ? 'en' : 'de');
 const SWITCH = { de: 'Deutsch', en: 'English' } as const;
 const CHOOSER = { de: 'Platz reservieren', en: 'Book a seat' } as const;
@@ -42,23 +41,13 @@ const EAST = {
 const PERIODICALS = { name: 'Zeitschriftenraum', description: 'Zeitungen und Magazine' };
 const HOLIDAY = { de: 'Mariä Empfängnis', en: 'Immaculate Conception' } as const;
 
-const WIDTHS = [
-  { width: 375, height: 740 },
-  { width: 768, height: 1024 },
-  { width: 1280, height: 900 },
-] as const;
-const RUNS = (['de', 'en'] as const).flatMap((lang) =>
-  WIDTHS.map((viewport) => ({ lang, viewport })),
-);
-
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 let eastId: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db, { TIME_ZONE: LIBRARY_ZONE });
+  ({ server, browser, stop } = await startBrowserTest({ TIME_ZONE: LIBRARY_ZONE }));
   const admin = await signInAdmin(server.baseUrl);
   eastId = await createRoom(admin, EAST.name.de, {
     nameEn: EAST.name.en,
@@ -72,14 +61,9 @@ beforeAll(async () => {
   });
   expect(holiday.status).toBe(201);
   await waitForReadModels(admin);
-  browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 const pageLang = (page: Page) => page.evaluate(() => document.documentElement.lang);
 const addressLang = (page: Page) => new URL(page.url()).searchParams.get('lang');
@@ -97,7 +81,7 @@ async function expectSwitchedTo(page: Page, lang: Lang): Promise<void> {
 }
 
 describe('a visitor switches the language in the header', () => {
-  for (const { lang, viewport } of RUNS) {
+  for (const { lang, viewport } of LANG_SIZE_RUNS) {
     const to = other(lang);
     it(`starts in ${lang}, switches to ${to}, keeps it on a reload and a new visit (${viewport.width} px)`, async () => {
       const page = await openVisitorPage(browser, viewport, lang, 'UTC');
@@ -161,7 +145,7 @@ describe('a visitor switches the language in the header', () => {
 });
 
 describe('staff switch their app and write a room in two languages', () => {
-  for (const [i, { lang, viewport }] of RUNS.entries()) {
+  for (const [i, { lang, viewport }] of LANG_SIZE_RUNS.entries()) {
     const to = other(lang);
     it(`starts in ${lang}, switches to ${to}, edits the English description (${viewport.width} px)`, async () => {
       const page = await openStaffPage(browser, viewport, lang, 'UTC');

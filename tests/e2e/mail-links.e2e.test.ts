@@ -1,14 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { LIBRARY_ZONE, longDate, weekdaysAhead } from './dates.ts';
 import {
   eventually,
   expectAccessible,
-  launchBrowser,
+  LANGS,
   newContext,
-  startServer,
+  PHONE_TABLET_DESKTOP,
   watchPage,
   type RunningServer,
 } from './harness.ts';
@@ -16,9 +15,9 @@ import { visitorBooks } from './staff-ux-support.ts';
 import {
   bookAsVisitor,
   createSlot,
-  createTestRooms,
   FIRST_ROOM,
   SECOND_ROOM,
+  startWithTestRooms,
   waitForReadModels,
 } from './test-rooms.ts';
 import { dialog, h1, mailedPath, main, openVisitorPage, serveAs } from './visitor-pages.ts';
@@ -32,20 +31,14 @@ import { dialog, h1, mailedPath, main, openVisitorPage, serveAs } from './visito
  * px, in German and English, the device in UTC beside the library in Vienna, axe clean.
  */
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
 let admin: Client;
+let stop: (() => Promise<void>) | undefined;
 let waitlistRoom: string;
 let fullSlot: string;
 let openSlot: string;
 
-const VIEWPORTS = [
-  { width: 375, height: 740 },
-  { width: 768, height: 1024 },
-  { width: 1280, height: 900 },
-] as const;
-const LANGS = ['de', 'en'] as const;
 const [day] = weekdaysAhead(1) as [Date];
 const RANGE = '09:00-12:00';
 const dayIn = (lang: 'de' | 'en') =>
@@ -79,12 +72,9 @@ const TEXTS = {
 } as const;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
   // Mails as files (server.mailDir): the tests follow their links.
-  server = await startServer(db, { TIME_ZONE: LIBRARY_ZONE });
-  browser = await launchBrowser();
-  const rooms = await createTestRooms(server.baseUrl);
-  admin = rooms.admin;
+  const rooms = await startWithTestRooms({ TIME_ZONE: LIBRARY_ZONE });
+  ({ server, browser, admin, stop } = rooms);
   waitlistRoom = rooms.idOf(SECOND_ROOM);
   openSlot = await createSlot(admin, rooms.idOf(FIRST_ROOM), day, '13:00', '16:00', 60);
   const services = await admin.request('PUT', `/api/admin/rooms/${waitlistRoom}/services`, {
@@ -100,11 +90,7 @@ beforeAll(async () => {
   await waitForReadModels(admin);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 /** A page on a new device: nothing accepted, the device in UTC, the app in `lang`. */
 async function newDevice(viewport: { width: number; height: number }, lang: 'de' | 'en') {
@@ -123,7 +109,7 @@ async function expectNoOverlay(page: Page, lang: 'de' | 'en'): Promise<void> {
 }
 
 describe("a mail's link shows its page on a new device, the notice beside it", () => {
-  for (const viewport of VIEWPORTS) {
+  for (const viewport of PHONE_TABLET_DESKTOP) {
     for (const lang of LANGS) {
       const size = `${lang} ${viewport.width}x${viewport.height}`;
       const texts = TEXTS[lang];

@@ -3,28 +3,21 @@
 // says so and leads to a new one. German at 375, English at 1280 wide, axe clean.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { weekdaysAhead } from './dates.ts';
-import {
-  expectAccessible,
-  launchBrowser,
-  startServer,
-  watchPage,
-  type RunningServer,
-} from './harness.ts';
+import { expectAccessible, watchPage, type RunningServer } from './harness.ts';
 import { visitorBooks } from './staff-ux-support.ts';
 import {
   createSlot,
-  createTestRooms,
   FIRST_ROOM,
   SECOND_ROOM,
+  startWithTestRooms,
   waitForReadModels,
 } from './test-rooms.ts';
 import { DESKTOP, dialog, h1, mailedPath, main, openVisitorPage, PHONE } from './visitor-pages.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 const READER = 'rosa.reader@example.at';
 const LINK = /http\S+\/my-bookings\/\S+/;
 
@@ -32,10 +25,9 @@ const visitorPage = (viewport: { width: number; height: number }, lang: 'de' | '
   openVisitorPage(browser, viewport, lang);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db);
-  browser = await launchBrowser();
-  const { admin, idOf } = await createTestRooms(server.baseUrl);
+  const rooms = await startWithTestRooms();
+  ({ server, browser, stop } = rooms);
+  const { admin, idOf } = rooms;
   const [day, later] = weekdaysAhead(2) as [Date, Date];
   const first = await createSlot(admin, idOf(FIRST_ROOM), day, '09:00', '12:00', 5);
   const second = await createSlot(admin, idOf(SECOND_ROOM), later, '13:00', '15:00', 5);
@@ -51,11 +43,7 @@ beforeAll(async () => {
   await waitForReadModels(admin);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 describe('my bookings in the browser', () => {
   it('asks for the link, lists the bookings across rooms and cancels (de, 375 wide)', async () => {

@@ -11,35 +11,25 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import type { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 import { dotted, LIBRARY_ZONE, libraryTime } from './dates.ts';
 import {
   eventually,
   expectAccessible,
-  launchBrowser,
-  startServer,
+  LANG_SIZE_RUNS,
+  startBrowserTest,
   watchPage,
+  type Lang,
   type RunningServer,
 } from './harness.ts';
 import { openStaffPage, signInAs } from './staff-ux-support.ts';
 import { bookAsVisitor, signInAdmin, waitForReadModels } from './test-rooms.ts';
 import { dialog, h1, mailedPath, main, openVisitorPage } from './visitor-pages.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
 let admin: Client;
-
-const VIEWPORTS = [
-  { width: 375, height: 740 },
-  { width: 768, height: 1024 },
-  { width: 1280, height: 900 },
-] as const;
-const RUNS = (['de', 'en'] as const).flatMap((lang) =>
-  VIEWPORTS.map((viewport) => ({ lang, viewport })),
-);
-type Lang = 'de' | 'en';
+let stop: (() => Promise<void>) | undefined;
 
 const ROOM = 'Umbuchungssaal';
 /** Two days of the room's slots, from the library's tomorrow (the room is open from today). */
@@ -97,9 +87,7 @@ function longDate(lang: Lang, date: string): string {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db, { TIME_ZONE: LIBRARY_ZONE });
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startBrowserTest({ TIME_ZONE: LIBRARY_ZONE }));
   admin = await signInAdmin(server.baseUrl);
   const roomId = await createRoom(admin, ROOM, { openStartValue: 0, capacity: 20 });
   slots.early = await createSlot(admin, roomId, day, '08:00', '09:00', 20);
@@ -115,11 +103,7 @@ beforeAll(async () => {
   await waitForReadModels(admin);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 /** The time ranges of the booked tickets the page lists (its first list). */
 const listedTimes = (page: Page) =>
@@ -178,7 +162,7 @@ async function moveThroughDialog(page: Page, lang: Lang, label: string): Promise
 }
 
 describe('rebooking in the browser', () => {
-  for (const [n, { lang, viewport }] of RUNS.entries()) {
+  for (const [n, { lang, viewport }] of LANG_SIZE_RUNS.entries()) {
     const label = `${lang}, ${viewport.width}×${viewport.height}`;
     it(`moves a ticket through the dialog; the visitor's page and staff's history say where it went (${label})`, async () => {
       const t = TEXTS[lang];

@@ -2,25 +2,18 @@
 // name no account has shows no name; an admin who types the name finds its record.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { expectAccessible, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { expectAccessible, startBrowserTest, type RunningServer } from './harness.ts';
 import { openStaffPage, signInAs, VIEWPORTS } from './staff-ux-support.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db);
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startBrowserTest());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 describe('the record of staff sign-ins on the staff accounts page', () => {
   it('shows a typed name only to an admin who types it', async () => {

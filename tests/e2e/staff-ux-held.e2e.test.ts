@@ -3,10 +3,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { expectAccessible, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { expectAccessible, type RunningServer } from './harness.ts';
 import { weekdaysAhead } from './dates.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
 import {
   LANGS,
   VIEWPORTS,
@@ -16,9 +15,9 @@ import {
   visitorHolds,
 } from './staff-ux-support.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 let staff: Client;
 let roomId = '';
 let slotId = '';
@@ -42,10 +41,8 @@ const TEXTS = {
 } as const;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db);
-  browser = await launchBrowser();
-  const rooms = await createTestRooms(server.baseUrl);
+  const rooms = await startWithTestRooms();
+  ({ server, browser, stop } = rooms);
   staff = rooms.admin;
   roomId = rooms.idOf(FIRST_ROOM);
   slotId = await createSlot(staff, roomId, day, '09:00', '12:00', 60);
@@ -64,11 +61,7 @@ beforeAll(async () => {
   until = `${String(end.getHours()).padStart(2, '0')}:${String(end.getMinutes()).padStart(2, '0')}`;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 describe('booked and held seats apart', () => {
   it('the slot and the room say how many are booked, how many held and until when', async () => {

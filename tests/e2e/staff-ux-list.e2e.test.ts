@@ -3,16 +3,9 @@
 // filters and the sort live in the address and survive a reload, also of a reservation.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import {
-  eventually,
-  expectAccessible,
-  launchBrowser,
-  startServer,
-  type RunningServer,
-} from './harness.ts';
+import { eventually, expectAccessible, type RunningServer } from './harness.ts';
 import { iso, shown, weekdaysAhead } from './dates.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
 import {
   DESKTOP,
   LANGS,
@@ -23,9 +16,9 @@ import {
   type Lang,
 } from './staff-ux-support.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 const [day] = weekdaysAhead(1) as [Date];
 const TOTAL = 28;
 /** First by name: its long address is the one the wrapping checks look at. */
@@ -51,11 +44,10 @@ const TEXTS = {
 } as const;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
   // 28 visitors book from this one address: more carts a minute than the default limit.
-  server = await startServer(db, { RATE_LIMIT_CARTS: '1000' });
-  browser = await launchBrowser();
-  const { admin, idOf } = await createTestRooms(server.baseUrl);
+  const rooms = await startWithTestRooms({ RATE_LIMIT_CARTS: '1000' });
+  ({ server, browser, stop } = rooms);
+  const { admin, idOf } = rooms;
   const slot = await createSlot(admin, idOf(FIRST_ROOM), day, '09:00', '12:00', 40);
   let last = await visitorBooks(
     server.baseUrl,
@@ -73,11 +65,7 @@ beforeAll(async () => {
   await waitForReadModels(admin, last);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 async function openList(lang: Lang, viewport: { width: number; height: number }): Promise<Page> {
   const page = await openStaffPage(browser, viewport, lang);

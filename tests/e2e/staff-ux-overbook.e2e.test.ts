@@ -3,16 +3,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { expectAccessible, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { expectAccessible, type RunningServer } from './harness.ts';
 import { weekdaysAhead } from './dates.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
 import { LANGS, VIEWPORTS, openStaffPage, signInAs, visitorBooks } from './staff-ux-support.ts';
 import { budget } from '../support/time-budget.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 let staff: Client;
 let roomId = '';
 const [day] = weekdaysAhead(1) as [Date];
@@ -45,19 +44,13 @@ async function ticketCount(slotId: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db);
-  browser = await launchBrowser();
-  const rooms = await createTestRooms(server.baseUrl);
+  const rooms = await startWithTestRooms();
+  ({ server, browser, stop } = rooms);
   staff = rooms.admin;
   roomId = rooms.idOf(FIRST_ROOM);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 describe('staff booking into a full slot', () => {
   it('asks before overbooking, also when the slot filled up while the form was open', async () => {

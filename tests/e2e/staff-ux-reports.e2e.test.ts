@@ -5,16 +5,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import {
-  eventually,
-  expectAccessible,
-  launchBrowser,
-  startServer,
-  type RunningServer,
-} from './harness.ts';
+import { eventually, expectAccessible, type RunningServer } from './harness.ts';
 import { iso, shown, weekdaysAhead } from './dates.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
 import {
   DESKTOP,
   LANGS,
@@ -25,9 +18,9 @@ import {
   type Lang,
 } from './staff-ux-support.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 let roomId = '';
 let hugoTicket = '';
 const [dayA, dayB] = weekdaysAhead(2) as [Date, Date];
@@ -83,10 +76,9 @@ async function bookAfterTouches(slotId: string): Promise<{ position: string | nu
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db);
-  browser = await launchBrowser();
-  const { admin, idOf } = await createTestRooms(server.baseUrl);
+  const rooms = await startWithTestRooms();
+  ({ server, browser, stop } = rooms);
+  const { admin, idOf } = rooms;
   roomId = idOf(FIRST_ROOM);
   const morningA = await createSlot(admin, roomId, dayA, '09:00', '12:00', 2);
   const afternoonA = await createSlot(admin, roomId, dayA, '14:00', '16:00', 1);
@@ -102,11 +94,7 @@ beforeAll(async () => {
   hugoTicket = ((await list.json()) as { content: { id: string }[] }).content[0]!.id;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 async function staffPage(
   lang: Lang,

@@ -1,16 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { Client } from '../support/app.ts';
-import { E2E_ADMIN, newContext } from './harness.ts';
+import { E2E_ADMIN, newContext, type Lang } from './harness.ts';
 import { bookAsVisitor } from './test-rooms.ts';
+
+export { LANGS, type Lang } from './harness.ts';
 
 /** The two sizes of the staff screens' layout checks. */
 export const PHONE = { width: 375, height: 740 } as const;
 export const DESKTOP = { width: 1280, height: 900 } as const;
 export const VIEWPORTS = [PHONE, DESKTOP] as const;
-
-export type Lang = 'de' | 'en';
-export const LANGS: readonly Lang[] = ['de', 'en'];
 
 /** The sign-in texts of the staff app by language. */
 export const SIGN_IN = {

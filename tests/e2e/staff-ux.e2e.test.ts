@@ -1,10 +1,9 @@
 // A clean sign-in page, and the daily report at 375 px.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { expectAccessible, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { expectAccessible, type RunningServer } from './harness.ts';
 import { iso, weekdaysAhead } from './dates.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
 import {
   LANGS,
   PHONE,
@@ -16,17 +15,16 @@ import {
   watchRequests,
 } from './staff-ux-support.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 let roomId = '';
 const [day] = weekdaysAhead(1) as [Date];
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db);
-  browser = await launchBrowser();
-  const { admin, idOf } = await createTestRooms(server.baseUrl);
+  const rooms = await startWithTestRooms();
+  ({ server, browser, stop } = rooms);
+  const { admin, idOf } = rooms;
   roomId = idOf(FIRST_ROOM);
   const slot = await createSlot(admin, roomId, day, '09:00', '12:00', 4);
   await visitorBooks(
@@ -46,11 +44,7 @@ beforeAll(async () => {
   await waitForReadModels(admin, last);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 describe('staff experience', () => {
   it('14: loading the sign-in page asks who is signed in without a failed request', async () => {

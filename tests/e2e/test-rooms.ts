@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { Client } from '../support/app.ts';
 import { createRoom, createSlot as createSlotOn } from '../support/fixtures.ts';
 import { iso } from './dates.ts';
-import { E2E_ADMIN } from './harness.ts';
+import { E2E_ADMIN, startBrowserTest, type BrowserTest } from './harness.ts';
 
 /**
  * The browser tests' own data, created through the real admin API of the server under test (the
@@ -159,4 +159,21 @@ export async function createTestRooms(
       return id;
     },
   };
+}
+
+/**
+ * A browser test with its rooms: `startBrowserTest` (with `env`), then `createTestRooms` (with
+ * `extra`); one `stop` ends it all. A failed start of the rooms stops the rest.
+ */
+export async function startWithTestRooms(
+  env: Record<string, string> = {},
+  extra: readonly TestRoom[] = [],
+): Promise<BrowserTest & TestRooms> {
+  const started = await startBrowserTest(env);
+  try {
+    return { ...started, ...(await createTestRooms(started.server.baseUrl, extra)) };
+  } catch (err) {
+    await started.stop();
+    throw err;
+  }
 }

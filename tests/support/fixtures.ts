@@ -5,9 +5,11 @@ import {
   waitlistReferences,
   type Clock,
 } from '@rr/platform';
-import { Client, TEST_KEY_SECRET } from './app.ts';
+import { Client, openAdminSuite, TEST_KEY_SECRET, type AdminSuite } from './app.ts';
 import { MailSender } from '@rr/projections';
 import type { TestDatabase } from './db.ts';
+import { freePort } from './ports.ts';
+import { SmtpSink } from './smtp-sink.ts';
 import { budget } from './time-budget.ts';
 
 /** A room as staff create it (open from 2 days ahead for 30 working days); answers its id. */
@@ -56,6 +58,49 @@ export function testMailSender(
     ...(library ? { library } : {}),
   });
 }
+
+/** An API test's suite that sends mails: the mail sender hands them to an SMTP sink. */
+export interface MailSuite extends AdminSuite {
+  /** The SMTP server on loopback that keeps the mails sent. */
+  sink: SmtpSink;
+  /** Sends the outbox's due mails to `sink` when told (`sendDue`), by the suite's clock. */
+  sender: MailSender;
+}
+
+/**
+ * `openAdminSuite` with an SMTP sink and a mail sender to it; `close` stops the sender, the sink
+ * and the suite. A step that fails stops what started before it.
+ */
+export async function openMailSuite(clock: Clock): Promise<MailSuite> {
+  const suite = await openAdminSuite(clock);
+  let sink: SmtpSink;
+  try {
+    sink = new SmtpSink(await freePort());
+    await sink.start();
+  } catch (err) {
+    await suite.close();
+    throw err;
+  }
+  const sender = testMailSender(suite.db, clock, { smtpUrl: sink.url });
+  return {
+    ...suite,
+    sink,
+    sender,
+    close: async () => {
+      await sender.stop();
+      await sink.stop();
+      await suite.close();
+    },
+  };
+}
+
+/** A room open to visitors from today for a year (`createRoom`'s `extra`). */
+export const OPEN_FROM_TODAY = {
+  openStartValue: 0,
+  openStartType: 'DAY',
+  openEndValue: 365,
+  openEndType: 'DAY',
+} as const;
 
 /**
  * A one-off time slot on a day (also on a holiday), as staff create it; answers its id. The admin
