@@ -1,7 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { inputBounds } from '@rr/contracts/bounds';
-import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
@@ -29,9 +27,8 @@ import {
   type AddField,
   type AddFormValues,
 } from '../utils/time-slot-form';
+import { SlotCapacityField } from './slot-capacity-field';
 
-/** The capacity input states the contract's limits. */
-const CAPACITY_BOUNDS = inputBounds(TimeSlotUpdateInput.shape.capacity);
 const dayId = (day: Weekday) => `slot-add-day-${day.toLowerCase()}`;
 /** The weekday group's error focuses its first checkbox. */
 const idOf = (field: AddField) => (field === 'daysOfWeek' ? dayId('MONDAY') : `slot-add-${field}`);
@@ -183,15 +180,7 @@ function TimeSlotAddForm({ roomId, roomCapacity }: { roomId: string; roomCapacit
             })}
           </p>
         )}
-        <InputField
-          {...field('capacity')}
-          type="number"
-          inputMode="numeric"
-          step={1}
-          {...CAPACITY_BOUNDS}
-          label={t('form.capacity')}
-          required
-        />
+        <SlotCapacityField {...field('capacity')} required />
         <div className="form__actions">
           <button type="submit" className="button button--primary" disabled={isLoading}>
             {t('add.submit')}

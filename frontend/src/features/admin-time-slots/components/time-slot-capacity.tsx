@@ -1,7 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { inputBounds } from '@rr/contracts/bounds';
-import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
@@ -23,9 +21,8 @@ import {
   type CapacityField,
   type CapacityFormValues,
 } from '../utils/time-slot-form';
+import { SlotCapacityField } from './slot-capacity-field';
 
-/** The capacity input states the contract's limits. */
-const CAPACITY_BOUNDS = inputBounds(TimeSlotUpdateInput.shape.capacity);
 const idOf = (field: CapacityField) => `slot-capacity-${field}`;
 
 /**
@@ -132,14 +129,7 @@ function CapacityForm({
             label={t('capacity.until')}
           />
         </div>
-        <InputField
-          {...field('capacity')}
-          type="number"
-          inputMode="numeric"
-          step={1}
-          {...CAPACITY_BOUNDS}
-          label={t('form.capacity')}
-        />
+        <SlotCapacityField {...field('capacity')} />
         <div className="form__actions">
           <button type="submit" className="button button--primary" disabled={isLoading}>
             {t('capacity.submit')}
