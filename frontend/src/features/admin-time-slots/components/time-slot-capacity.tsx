@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
-import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
-import { InputField, RefusalScope, RequiredHint } from '../../../components/form-field';
+import { InputField } from '../../../components/form-field';
 import { Page } from '../../../components/page';
+import { FormActions, StaffForm } from '../../../components/staff-form';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { monthRange, parseYear, parseYearMonth } from '../../../lib/calendar';
@@ -116,32 +116,23 @@ function CapacityForm({
   });
 
   return (
-    <RefusalScope refusal={refusal}>
-      <form className="form" noValidate onSubmit={submit}>
-        <RequiredHint />
-        <ErrorBox refusal={refusal} />
-        <div className="field-row">
-          <InputField {...field('fromDate')} type="date" label={t('capacity.from')} />
-          <InputField
-            {...field('untilDate')}
-            type="date"
-            min={values.fromDate || undefined}
-            label={t('capacity.until')}
-          />
-        </div>
-        <SlotCapacityField {...field('capacity')} />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={isLoading}>
-            {t('capacity.submit')}
-          </button>
-          <Link
-            className="button button--secondary"
-            to={calendarPathAt(roomId, initialValues.fromDate)}
-          >
-            {t('form.cancel')}
-          </Link>
-        </div>
-      </form>
-    </RefusalScope>
+    <StaffForm refusal={refusal} onSubmit={submit}>
+      <div className="field-row">
+        <InputField {...field('fromDate')} type="date" label={t('capacity.from')} />
+        <InputField
+          {...field('untilDate')}
+          type="date"
+          min={values.fromDate || undefined}
+          label={t('capacity.until')}
+        />
+      </div>
+      <SlotCapacityField {...field('capacity')} />
+      <FormActions
+        submitLabel={t('capacity.submit')}
+        busy={isLoading}
+        cancelTo={calendarPathAt(roomId, initialValues.fromDate)}
+        cancelLabel={t('form.cancel')}
+      />
+    </StaffForm>
   );
 }
