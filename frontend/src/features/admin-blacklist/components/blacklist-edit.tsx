@@ -3,12 +3,11 @@ import { useLocation, useNavigate, useParams, useSearchParams } from 'react-rout
 import type { BlacklistEntry } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { ConfirmedButton } from '../../../components/confirmed-button';
-import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
-import { RefusalScope, RequiredHint } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
-import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { StaffForm } from '../../../components/staff-form';
+import { useFormValues } from '../../../hooks/use-form-values';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { addDaysIso, todayIso } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
@@ -17,13 +16,7 @@ import {
   useGetBlacklistEntryQuery,
   useUpdateBlacklistEntryMutation,
 } from '../api/admin-blacklist-api';
-import {
-  checkEditForm,
-  EDIT_FIELDS,
-  entryToEditValues,
-  type EditField,
-  type EditFormValues,
-} from '../utils/blacklist';
+import { checkEditForm, EDIT_FIELDS, entryToEditValues, type EditField } from '../utils/blacklist';
 import { BlacklistFields } from './blacklist-fields';
 
 const idOf = (field: EditField) => `blacklist-${field}`;
@@ -68,21 +61,16 @@ function BlacklistEditForm({ entry }: { entry: BlacklistEntry }) {
   const leave = useLeave();
   const [today] = useState(() => todayIso());
   const [check] = useState(() => checkEditForm(today));
-  const [values, setValues] = useState<EditFormValues>(() => entryToEditValues(entry));
+  const { field, validate } = useFormValues(check, EDIT_FIELDS, idOf, () =>
+    entryToEditValues(entry),
+  );
   const [updateEntry, update] = useUpdateBlacklistEntryMutation();
   const [deleteEntry, removal] = useDeleteBlacklistEntryMutation();
-  const form = useValidatedForm(check, EDIT_FIELDS, idOf);
   const refusal = useRefusal(update.error);
-
-  const change = (field: EditField, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    form.revalidate(next);
-  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const body = form.validate(values);
+    const body = validate();
     if (!body) return;
     try {
       await updateEntry({ email: entry.email, body }).unwrap();
@@ -107,37 +95,27 @@ function BlacklistEditForm({ entry }: { entry: BlacklistEntry }) {
   return (
     <>
       <h2 className="entry-heading">{entry.email}</h2>
-      <RefusalScope refusal={refusal}>
-        <form className="form" noValidate onSubmit={submit}>
-          <RequiredHint />
-          <ErrorBox refusal={refusal} />
-          <BlacklistFields
-            idOf={idOf}
-            values={values}
-            errorOf={form.messageOf}
-            onChange={change}
-            minDate={addDaysIso(today, 1)}
-          />
-          <div className="form__actions">
-            <button type="submit" className="button button--primary" disabled={update.isLoading}>
-              {t('edit.submit')}
-            </button>
-            <ConfirmedButton
-              title={t('edit.delete-title')}
-              question={<p>{t('edit.delete-question', { email: entry.email })}</p>}
-              confirmLabel={t('edit.delete-confirm')}
-              cancelLabel={t('form.cancel')}
-              mutation={removal}
-              onConfirm={confirmDelete}
-            >
-              {t('edit.delete')}
-            </ConfirmedButton>
-            <button type="button" className="button button--secondary" onClick={() => void leave()}>
-              {t('form.cancel')}
-            </button>
-          </div>
-        </form>
-      </RefusalScope>
+      <StaffForm refusal={refusal} onSubmit={submit}>
+        <BlacklistFields field={field} minDate={addDaysIso(today, 1)} />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={update.isLoading}>
+            {t('edit.submit')}
+          </button>
+          <ConfirmedButton
+            title={t('edit.delete-title')}
+            question={<p>{t('edit.delete-question', { email: entry.email })}</p>}
+            confirmLabel={t('edit.delete-confirm')}
+            cancelLabel={t('form.cancel')}
+            mutation={removal}
+            onConfirm={confirmDelete}
+          >
+            {t('edit.delete')}
+          </ConfirmedButton>
+          <button type="button" className="button button--secondary" onClick={() => void leave()}>
+            {t('form.cancel')}
+          </button>
+        </div>
+      </StaffForm>
     </>
   );
 }

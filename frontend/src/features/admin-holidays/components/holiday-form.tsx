@@ -1,8 +1,8 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import type { FormEvent, ReactNode } from 'react';
 import { InputField, RequiredHint } from '../../../components/form-field';
-import { TextAreaField } from '../../../components/text-area-field';
-import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { FormActions } from '../../../components/staff-form';
+import { TranslatedFields } from '../../../components/translated-fields';
+import { useFormValues } from '../../../hooks/use-form-values';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { HolidayInput as HolidayContract } from '@rr/contracts/holidays';
 import type { HolidayInput } from '../../../api/types';
@@ -39,70 +39,39 @@ export function HolidayForm({
   children,
 }: HolidayFormProps) {
   const { t } = useTranslation('admin-holidays');
-  const [values, setValues] = useState(initialValues);
-  const form = useValidatedForm(checkHolidayForm, HOLIDAY_FIELDS, idOf);
-
-  const change = (field: HolidayField, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    form.revalidate(next);
-  };
+  const { field, validate } = useFormValues(checkHolidayForm, HOLIDAY_FIELDS, idOf, initialValues);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const holiday = form.validate(values);
+    const holiday = validate();
     if (holiday) await onSubmit(holiday);
   };
-
-  const field = (name: HolidayField) => ({
-    id: idOf(name),
-    value: values[name],
-    error: form.messageOf(name),
-    onChange: (event: { target: { value: string } }) => change(name, event.target.value),
-  });
 
   return (
     <form className="form" noValidate onSubmit={submit}>
       <RequiredHint />
       {children}
-      <InputField
-        {...field('name')}
-        label={t('form.name')}
-        hint={t('form.name-hint')}
+      <TranslatedFields
+        namespace="admin-holidays"
+        name="name"
+        field={field}
+        bounds={BOUNDS}
         required
-        {...BOUNDS.name}
-      />
-      <InputField
-        {...field('nameEn')}
-        label={t('form.name-en')}
-        hint={t('form.name-en-hint')}
-        lang="en"
-        {...BOUNDS.nameEn}
       />
       <InputField {...field('date')} type="date" label={t('form.date')} required />
-      <TextAreaField
-        {...field('description')}
-        label={t('form.description')}
-        hint={t('form.description-hint')}
+      <TranslatedFields
+        namespace="admin-holidays"
+        name="description"
+        field={field}
+        bounds={BOUNDS}
         rows={3}
-        {...BOUNDS.description}
       />
-      <TextAreaField
-        {...field('descriptionEn')}
-        label={t('form.description-en')}
-        hint={t('form.description-en-hint')}
-        lang="en"
-        rows={3}
-        {...BOUNDS.descriptionEn}
+      <FormActions
+        submitLabel={submitLabel}
+        busy={isSubmitting}
+        cancelTo={cancelTo}
+        cancelLabel={t('form.cancel')}
       />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={isSubmitting}>
-          {submitLabel}
-        </button>
-        <Link className="button button--secondary" to={cancelTo}>
-          {t('form.cancel')}
-        </Link>
-      </div>
     </form>
   );
 }

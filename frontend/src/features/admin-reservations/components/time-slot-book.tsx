@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import type { AdminTimeSlot, StaffBookingInput } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
-import { RefusalScope, RequiredHint, SelectField } from '../../../components/form-field';
+import { SelectField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { SlotSummary } from '../../../components/slot-summary';
+import { FormActions, StaffForm } from '../../../components/staff-form';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, formatTimeRange } from '../../../lib/dates';
@@ -148,39 +148,33 @@ function TimeSlotBookForm({ slot, backTo, latest }: FormProps) {
           {t('book.full-warning', { ticketCount: slot.ticketCount, capacity: slot.capacity })}
         </p>
       ) : null}
-      <RefusalScope refusal={refusal}>
-        <form className="form" noValidate onSubmit={submit}>
-          <RequiredHint />
-          <ErrorBox refusal={refusal} />
-          <OwnerFields
-            idOf={idOf}
-            values={values}
-            messageOf={form.messageOf}
-            onText={(field, value) => {
-              const next = { ...values, [field]: value };
-              setValues(next);
-              form.revalidate({ ...next, language });
-            }}
-            onChange={(change) => setValues((current) => ({ ...current, ...change }))}
-          />
-          <SelectField
-            id={idOf('language')}
-            label={t('book.language')}
-            hint={t('book.language-hint')}
-            value={language}
-            options={LANGUAGES.map((value) => ({ value, label: t(`book.languages.${value}`) }))}
-            onChange={(event) => setLanguage(event.target.value === 'en' ? 'en' : 'de')}
-          />
-          <div className="form__actions">
-            <button type="submit" className="button button--primary" disabled={result.isLoading}>
-              {isFull(slot) ? t('book.submit-overbook') : t('book.submit')}
-            </button>
-            <Link className="button button--secondary" to={backTo}>
-              {t('book.cancel')}
-            </Link>
-          </div>
-        </form>
-      </RefusalScope>
+      <StaffForm refusal={refusal} onSubmit={submit}>
+        <OwnerFields
+          idOf={idOf}
+          values={values}
+          messageOf={form.messageOf}
+          onText={(field, value) => {
+            const next = { ...values, [field]: value };
+            setValues(next);
+            form.revalidate({ ...next, language });
+          }}
+          onChange={(change) => setValues((current) => ({ ...current, ...change }))}
+        />
+        <SelectField
+          id={idOf('language')}
+          label={t('book.language')}
+          hint={t('book.language-hint')}
+          value={language}
+          options={LANGUAGES.map((value) => ({ value, label: t(`book.languages.${value}`) }))}
+          onChange={(event) => setLanguage(event.target.value === 'en' ? 'en' : 'de')}
+        />
+        <FormActions
+          submitLabel={isFull(slot) ? t('book.submit-overbook') : t('book.submit')}
+          busy={result.isLoading}
+          cancelTo={backTo}
+          cancelLabel={t('book.cancel')}
+        />
+      </StaffForm>
       {pending ? (
         <ConfirmDialog
           title={t('book.confirm-title')}

@@ -3,12 +3,12 @@ import { Link, useNavigate, useParams } from 'react-router';
 import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
-import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
 import { DeleteConfirmation } from '../../../components/delete-confirmation';
-import { InputField, RefusalScope, RequiredHint } from '../../../components/form-field';
+import { InputField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
+import { FormActions, StaffForm } from '../../../components/staff-form';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { IMAGE_ACCEPT } from '@rr/contracts/files';
 import { inputBounds } from '@rr/contracts/bounds';
@@ -161,56 +161,50 @@ function RoomImageForm({ room }: { room: Room }) {
         <h2 id="upload-heading">
           {hasImage ? t('image.replace-heading') : t('image.upload-heading')}
         </h2>
-        <RefusalScope refusal={refusal}>
-          <form className="form" noValidate onSubmit={submit}>
-            <RequiredHint />
-            <ErrorBox refusal={refusal} />
-            <InputField
-              id={idOf('image')}
-              type="file"
-              accept={IMAGE_ACCEPT}
-              label={t('image.file')}
-              required={!hasImage}
-              hint={hasImage ? t('image.file-hint-existing') : t('image.file-hint')}
-              error={form.messageOf('image')}
-              onChange={(event) => chooseFile(event.target.files?.[0] ?? null)}
-            />
-            <InputField
-              id={idOf('alt')}
-              label={t('image.alt')}
-              hint={t('image.alt-hint')}
-              required
-              {...inputBounds(RoomImageAlt)}
-              value={alt}
-              error={form.messageOf('alt')}
-              onChange={(event) => {
-                setAlt(event.target.value);
-                form.revalidate({ image: file, alt: event.target.value, altEn });
-              }}
-            />
-            <InputField
-              id={idOf('altEn')}
-              label={t('image.alt-en')}
-              hint={t('image.alt-en-hint')}
-              lang="en"
-              {...inputBounds(RoomImageAltEn)}
-              value={altEn}
-              error={form.messageOf('altEn')}
-              onChange={(event) => {
-                setAltEn(event.target.value);
-                form.revalidate({ image: file, alt, altEn: event.target.value });
-              }}
-            />
-            <div className="form__actions">
-              <button type="submit" className="button button--primary" disabled={update.isLoading}>
-                {t('image.save')}
-              </button>
-              <Link className="button button--secondary" to={editPath}>
-                {t('form.cancel')}
-              </Link>
-            </div>
-          </form>
-        </RefusalScope>
+        <StaffForm refusal={refusal} onSubmit={submit}>
+          <InputField
+            id={idOf('image')}
+            type="file"
+            accept={IMAGE_ACCEPT}
+            label={t('image.file')}
+            required={!hasImage}
+            hint={hasImage ? t('image.file-hint-existing') : t('image.file-hint')}
+            error={form.messageOf('image')}
+            onChange={(event) => chooseFile(event.target.files?.[0] ?? null)}
+          />
+          <InputField
+            id={idOf('alt')}
+            label={t('image.alt')}
+            hint={t('image.alt-hint')}
+            required
+            {...inputBounds(RoomImageAlt)}
+            value={alt}
+            error={form.messageOf('alt')}
+            onChange={(event) => {
+              setAlt(event.target.value);
+              form.revalidate({ image: file, alt: event.target.value, altEn });
+            }}
+          />
+          <InputField
+            id={idOf('altEn')}
+            label={t('image.alt-en')}
+            hint={t('image.alt-en-hint')}
+            lang="en"
+            {...inputBounds(RoomImageAltEn)}
+            value={altEn}
+            error={form.messageOf('altEn')}
+            onChange={(event) => {
+              setAltEn(event.target.value);
+              form.revalidate({ image: file, alt, altEn: event.target.value });
+            }}
+          />
+          <FormActions
+            submitLabel={t('image.save')}
+            busy={update.isLoading}
+            cancelTo={editPath}
+            cancelLabel={t('form.cancel')}
+          />
+        </StaffForm>
       </section>
     </>
   );

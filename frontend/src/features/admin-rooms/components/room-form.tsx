@@ -1,8 +1,8 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { useEffect, type FormEvent, type ReactNode } from 'react';
 import { InputField, RequiredHint, SelectField } from '../../../components/form-field';
-import { TextAreaField } from '../../../components/text-area-field';
-import { useValidatedForm } from '../../../hooks/use-validated-form';
+import { FormActions } from '../../../components/staff-form';
+import { TranslatedFields } from '../../../components/translated-fields';
+import { useFormValues } from '../../../hooks/use-form-values';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { RoomInput } from '@rr/contracts/rooms';
 import type { RoomCreate } from '../../../api/types';
@@ -49,31 +49,23 @@ export function RoomForm({
   status,
 }: RoomFormProps) {
   const { t } = useTranslation('admin-rooms');
-  const [values, setValues] = useState(initialValues);
+  const edited = useFormValues(checkRoomForm, ROOM_FIELDS, idOf, initialValues);
+  const { values } = edited;
   const dirty = ROOM_FIELDS.some((name) => values[name] !== initialValues[name]);
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
-  const form = useValidatedForm(checkRoomForm, ROOM_FIELDS, idOf);
   const dayTypeOptions = DAY_TYPES.map((type) => ({
     value: type,
     label: t(`form.day-type.${type}`),
   }));
 
-  const change = (field: RoomField, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    form.revalidate(next);
-  };
-
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const room = form.validate(values);
+    const room = edited.validate();
     if (room) await onSubmit(room);
   };
 
   const field = (name: RoomField) => ({
-    id: idOf(name),
-    value: values[name],
-    error: form.messageOf(name),
+    ...edited.field(name),
     required: !OPTIONAL_ROOM_FIELDS.has(name),
   });
 
@@ -83,44 +75,26 @@ export function RoomForm({
     <form className="form" noValidate onSubmit={submit}>
       <RequiredHint />
       {children}
-      <InputField
-        {...field('name')}
-        label={t('form.name')}
-        hint={t('form.name-hint')}
-        {...BOUNDS.name}
-        onChange={(event) => change('name', event.target.value)}
+      <TranslatedFields
+        namespace="admin-rooms"
+        name="name"
+        field={field}
+        bounds={BOUNDS}
+        required
       />
-      <InputField
-        {...field('nameEn')}
-        label={t('form.name-en')}
-        hint={t('form.name-en-hint')}
-        lang="en"
-        {...BOUNDS.nameEn}
-        onChange={(event) => change('nameEn', event.target.value)}
-      />
-      <TextAreaField
-        {...field('description')}
-        label={t('form.description')}
-        hint={t('form.description-hint')}
+      <TranslatedFields
+        namespace="admin-rooms"
+        name="description"
+        field={field}
+        bounds={BOUNDS}
+        required
         rows={3}
-        {...BOUNDS.description}
-        onChange={(event) => change('description', event.target.value)}
-      />
-      <TextAreaField
-        {...field('descriptionEn')}
-        label={t('form.description-en')}
-        hint={t('form.description-en-hint')}
-        lang="en"
-        rows={3}
-        {...BOUNDS.descriptionEn}
-        onChange={(event) => change('descriptionEn', event.target.value)}
       />
       <InputField
         {...field('capacity')}
         {...numberProps}
         label={t('form.capacity')}
         {...BOUNDS.capacity}
-        onChange={(event) => change('capacity', event.target.value)}
       />
       <fieldset className="fieldset">
         <legend>{t('form.open-start')}</legend>
@@ -131,13 +105,11 @@ export function RoomForm({
             {...numberProps}
             label={t('form.open-value')}
             {...BOUNDS.openStartValue}
-            onChange={(event) => change('openStartValue', event.target.value)}
           />
           <SelectField
             {...field('openStartType')}
             label={t('form.open-type')}
             options={dayTypeOptions}
-            onChange={(event) => change('openStartType', event.target.value)}
           />
         </div>
       </fieldset>
@@ -150,24 +122,20 @@ export function RoomForm({
             {...numberProps}
             label={t('form.open-value')}
             {...BOUNDS.openEndValue}
-            onChange={(event) => change('openEndValue', event.target.value)}
           />
           <SelectField
             {...field('openEndType')}
             label={t('form.open-type')}
             options={dayTypeOptions}
-            onChange={(event) => change('openEndType', event.target.value)}
           />
         </div>
       </fieldset>
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={isSubmitting}>
-          {submitLabel}
-        </button>
-        <Link className="button button--secondary" to={cancelTo}>
-          {t('form.cancel')}
-        </Link>
-      </div>
+      <FormActions
+        submitLabel={submitLabel}
+        busy={isSubmitting}
+        cancelTo={cancelTo}
+        cancelLabel={t('form.cancel')}
+      />
       {status === undefined ? null : (
         <p className="form__status" role="status">
           {status}

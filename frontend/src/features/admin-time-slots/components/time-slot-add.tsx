@@ -1,18 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { inputBounds } from '@rr/contracts/bounds';
-import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
+import { useNavigate, useParams } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
-import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
-import {
-  CheckboxField,
-  InputField,
-  RefusalScope,
-  RequiredHint,
-  RequiredMark,
-} from '../../../components/form-field';
+import { CheckboxField, InputField, RequiredMark } from '../../../components/form-field';
 import { Page } from '../../../components/page';
+import { FormActions, StaffForm } from '../../../components/staff-form';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { WEEKDAYS, weekdayNames, type Weekday } from '../../../lib/calendar';
@@ -29,9 +21,8 @@ import {
   type AddField,
   type AddFormValues,
 } from '../utils/time-slot-form';
+import { SlotCapacityField } from './slot-capacity-field';
 
-/** The capacity input states the contract's limits. */
-const CAPACITY_BOUNDS = inputBounds(TimeSlotUpdateInput.shape.capacity);
 const dayId = (day: Weekday) => `slot-add-day-${day.toLowerCase()}`;
 /** The weekday group's error focuses its first checkbox. */
 const idOf = (field: AddField) => (field === 'daysOfWeek' ? dayId('MONDAY') : `slot-add-${field}`);
@@ -119,88 +110,74 @@ function TimeSlotAddForm({ roomId, roomCapacity }: { roomId: string; roomCapacit
   const daysError = form.messageOf('daysOfWeek');
 
   return (
-    <RefusalScope refusal={refusal}>
-      <form className="form" noValidate onSubmit={submit}>
-        <RequiredHint />
-        <ErrorBox refusal={refusal} />
-        <div className="field-row">
-          <InputField {...field('startTime')} type="time" label={t('form.start-time')} required />
-          <InputField {...field('endTime')} type="time" label={t('form.end-time')} required />
-        </div>
-        <div className="field-row">
-          <InputField {...field('startDate')} type="date" label={t('form.start-date')} required />
-          <InputField
-            {...field('repeatUntil')}
-            type="date"
-            min={values.startDate || undefined}
-            label={t('add.repeat-until')}
-            hint={t('add.repeat-until-hint')}
-          />
-        </div>
-        {repeating ? (
-          <>
-            <fieldset className="fieldset" aria-describedby={daysError ? DAYS_ERROR_ID : undefined}>
-              <legend>
-                {t('add.weekdays')}
-                <RequiredMark />
-              </legend>
-              <p className="field__hint">
-                {t('add.repeat-hint', {
-                  from: formatDate(values.startDate),
-                  until: formatDate(values.repeatUntil),
-                })}
-              </p>
-              <div className="checkbox-grid">
-                {WEEKDAYS.map((day, index) => (
-                  <CheckboxField
-                    key={day}
-                    id={dayId(day)}
-                    label={dayNames[index]}
-                    checked={values.daysOfWeek.includes(day)}
-                    onChange={(event) => toggleDay(day, event.target.checked)}
-                  />
-                ))}
-              </div>
-              {daysError ? (
-                <p id={DAYS_ERROR_ID} className="field__error">
-                  {daysError}
-                </p>
-              ) : null}
-            </fieldset>
-            <CheckboxField
-              id="slot-add-include-holidays"
-              label={t('add.include-holidays')}
-              checked={values.includeHolidays}
-              onChange={(event) =>
-                setValues((current) => ({ ...current, includeHolidays: event.target.checked }))
-              }
-            />
-          </>
-        ) : (
-          <p className="notice">
-            {t('add.one-off', {
-              date: formatDate(values.startDate) || t('add.one-off-no-date'),
-            })}
-          </p>
-        )}
+    <StaffForm refusal={refusal} onSubmit={submit}>
+      <div className="field-row">
+        <InputField {...field('startTime')} type="time" label={t('form.start-time')} required />
+        <InputField {...field('endTime')} type="time" label={t('form.end-time')} required />
+      </div>
+      <div className="field-row">
+        <InputField {...field('startDate')} type="date" label={t('form.start-date')} required />
         <InputField
-          {...field('capacity')}
-          type="number"
-          inputMode="numeric"
-          step={1}
-          {...CAPACITY_BOUNDS}
-          label={t('form.capacity')}
-          required
+          {...field('repeatUntil')}
+          type="date"
+          min={values.startDate || undefined}
+          label={t('add.repeat-until')}
+          hint={t('add.repeat-until-hint')}
         />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={isLoading}>
-            {t('add.submit')}
-          </button>
-          <Link className="button button--secondary" to={calendarPath(roomId)}>
-            {t('form.cancel')}
-          </Link>
-        </div>
-      </form>
-    </RefusalScope>
+      </div>
+      {repeating ? (
+        <>
+          <fieldset className="fieldset" aria-describedby={daysError ? DAYS_ERROR_ID : undefined}>
+            <legend>
+              {t('add.weekdays')}
+              <RequiredMark />
+            </legend>
+            <p className="field__hint">
+              {t('add.repeat-hint', {
+                from: formatDate(values.startDate),
+                until: formatDate(values.repeatUntil),
+              })}
+            </p>
+            <div className="checkbox-grid">
+              {WEEKDAYS.map((day, index) => (
+                <CheckboxField
+                  key={day}
+                  id={dayId(day)}
+                  label={dayNames[index]}
+                  checked={values.daysOfWeek.includes(day)}
+                  onChange={(event) => toggleDay(day, event.target.checked)}
+                />
+              ))}
+            </div>
+            {daysError ? (
+              <p id={DAYS_ERROR_ID} className="field__error">
+                {daysError}
+              </p>
+            ) : null}
+          </fieldset>
+          <CheckboxField
+            id="slot-add-include-holidays"
+            label={t('add.include-holidays')}
+            checked={values.includeHolidays}
+            onChange={(event) =>
+              setValues((current) => ({ ...current, includeHolidays: event.target.checked }))
+            }
+          />
+        </>
+      ) : (
+        <p className="notice">
+          {t('add.one-off', {
+            date: formatDate(values.startDate) || t('add.one-off-no-date'),
+          })}
+        </p>
+      )}
+      <SlotCapacityField {...field('capacity')} required />
+      <FormActions
+        submitLabel={t('add.submit')}
+        busy={isLoading}
+        cancelTo={calendarPath(roomId)}
+        cancelLabel={t('form.cancel')}
+      />
+    </StaffForm>
   );
 }

@@ -1,12 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { inputBounds } from '@rr/contracts/bounds';
-import { TimeSlotUpdateInput } from '@rr/contracts/timeslots';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
-import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
-import { InputField, RefusalScope, RequiredHint } from '../../../components/form-field';
+import { InputField } from '../../../components/form-field';
 import { Page } from '../../../components/page';
+import { FormActions, StaffForm } from '../../../components/staff-form';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { monthRange, parseYear, parseYearMonth } from '../../../lib/calendar';
@@ -23,9 +21,8 @@ import {
   type CapacityField,
   type CapacityFormValues,
 } from '../utils/time-slot-form';
+import { SlotCapacityField } from './slot-capacity-field';
 
-/** The capacity input states the contract's limits. */
-const CAPACITY_BOUNDS = inputBounds(TimeSlotUpdateInput.shape.capacity);
 const idOf = (field: CapacityField) => `slot-capacity-${field}`;
 
 /**
@@ -119,39 +116,23 @@ function CapacityForm({
   });
 
   return (
-    <RefusalScope refusal={refusal}>
-      <form className="form" noValidate onSubmit={submit}>
-        <RequiredHint />
-        <ErrorBox refusal={refusal} />
-        <div className="field-row">
-          <InputField {...field('fromDate')} type="date" label={t('capacity.from')} />
-          <InputField
-            {...field('untilDate')}
-            type="date"
-            min={values.fromDate || undefined}
-            label={t('capacity.until')}
-          />
-        </div>
+    <StaffForm refusal={refusal} onSubmit={submit}>
+      <div className="field-row">
+        <InputField {...field('fromDate')} type="date" label={t('capacity.from')} />
         <InputField
-          {...field('capacity')}
-          type="number"
-          inputMode="numeric"
-          step={1}
-          {...CAPACITY_BOUNDS}
-          label={t('form.capacity')}
+          {...field('untilDate')}
+          type="date"
+          min={values.fromDate || undefined}
+          label={t('capacity.until')}
         />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={isLoading}>
-            {t('capacity.submit')}
-          </button>
-          <Link
-            className="button button--secondary"
-            to={calendarPathAt(roomId, initialValues.fromDate)}
-          >
-            {t('form.cancel')}
-          </Link>
-        </div>
-      </form>
-    </RefusalScope>
+      </div>
+      <SlotCapacityField {...field('capacity')} />
+      <FormActions
+        submitLabel={t('capacity.submit')}
+        busy={isLoading}
+        cancelTo={calendarPathAt(roomId, initialValues.fromDate)}
+        cancelLabel={t('form.cancel')}
+      />
+    </StaffForm>
   );
 }

@@ -1,17 +1,14 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import type { Output } from '@rr/contracts/issues';
 import { MyBookingsLinkInput } from '@rr/contracts/my-bookings';
 import { useConfig } from '../../../app/config-context';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
-import { InputField, RefusalScope } from '../../../components/form-field';
 import { Page } from '../../../components/page';
-import { useRefusal } from '../../../hooks/use-refusal';
-import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDateTime } from '../../../lib/dates';
-import { formCheck } from '../../../lib/form-check';
 import { resolveApiUrl } from '../../../lib/url';
 import {
   useCancelMyBookingsTicketsMutation,
@@ -19,18 +16,11 @@ import {
   useRequestMyBookingsLinkMutation,
   type Ticket,
 } from '../api/booking-api';
+import { EmailRequestForm, emailRequestCheck } from './email-request-form';
 import { MoveButton, MoveTicket } from './move-ticket';
 import { TicketList, useTicketText } from './ticket-list';
 
-const checkRequest = formCheck(
-  MyBookingsLinkInput,
-  (request: { email: string; language: string }) => ({
-    ...request,
-    email: request.email.trim(),
-  }),
-);
-const FIELDS = ['email'] as const;
-const EMAIL_ID = 'my-bookings-email';
+const checkRequest = emailRequestCheck(MyBookingsLinkInput);
 
 /**
  * Route `/my-bookings`: the visitor asks for the link to every booking of an address. The
@@ -38,23 +28,16 @@ const EMAIL_ID = 'my-bookings-email';
  * a mail is on its way.
  */
 export function MyBookingsRequest() {
-  const { t, i18n } = useTranslation('booking');
-  const [email, setEmail] = useState('');
+  const { t } = useTranslation('booking');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [send, { error, isLoading }] = useRequestMyBookingsLinkMutation();
-  const form = useValidatedForm(checkRequest, FIELDS, () => EMAIL_ID);
-  const refusal = useRefusal(error, { email: EMAIL_ID });
   const sent = useRef<HTMLParagraphElement>(null);
-  const request = { email, language: i18n.language };
 
   useEffect(() => {
     if (sentTo) sent.current?.focus();
   }, [sentTo]);
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const body = form.validate(request);
-    if (!body || isLoading) return;
+  const request = async (body: Output<typeof MyBookingsLinkInput>) => {
     setSentTo(null);
     const answer = await send(body);
     if (!('error' in answer)) setSentTo(body.email);
@@ -63,31 +46,16 @@ export function MyBookingsRequest() {
   return (
     <Page title={t('my.title')}>
       <p>{t('my.intro')}</p>
-      <RefusalScope refusal={refusal}>
-        <form className="my-bookings__form" noValidate onSubmit={(event) => void submit(event)}>
-          <InputField
-            id={EMAIL_ID}
-            label={t('my.email')}
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            error={form.messageOf('email')}
-            onChange={(event) => {
-              setEmail(event.target.value);
-              form.revalidate({ ...request, email: event.target.value });
-            }}
-          />
-          <button
-            type="submit"
-            className="button button--primary"
-            aria-disabled={isLoading || undefined}
-          >
-            {t(isLoading ? 'my.sending' : 'my.send')}
-          </button>
-        </form>
-      </RefusalScope>
-      <ErrorBox refusal={refusal} />
+      <EmailRequestForm
+        id="my-bookings-email"
+        className="my-bookings__form"
+        check={checkRequest}
+        label={t('my.email')}
+        submitLabel={t(isLoading ? 'my.sending' : 'my.send')}
+        busy={isLoading}
+        error={error}
+        onSubmit={(body) => void request(body)}
+      />
       {sentTo ? (
         <p className="notice notice--success" role="status" tabIndex={-1} ref={sent}>
           {t('my.sent', { email: sentTo })}

@@ -1,22 +1,14 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { WaitlistInput } from '@rr/contracts/waitlist';
-import { ErrorBox } from '../../../components/error-box';
-import { InputField, RefusalScope } from '../../../components/form-field';
-import { useRefusal } from '../../../hooks/use-refusal';
-import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formCheck } from '../../../lib/form-check';
 import { SESSION_KEYS, readSession, writeSession } from '../../../lib/session-storage';
 import { useGetWaitlistPlaceQuery, useJoinWaitlistMutation } from '../api/booking-api';
 import { ContactHint } from './contact-hint';
+import { EmailRequestForm, emailRequestCheck } from './email-request-form';
 
 /** The join request from the typed address and the page's language (the offer mail's). */
-const checkJoin = formCheck(WaitlistInput, (request: { email: string; language: string }) => ({
-  ...request,
-  email: request.email.trim(),
-}));
-const FIELDS = ['email'] as const;
+const checkJoin = emailRequestCheck(WaitlistInput);
 
 /**
  * On a full slot of a room with a waitlist, the visitor joins the line with an
@@ -33,16 +25,12 @@ export function WaitlistJoin({
   /** The slot's time range, for the buttons' names. */
   time: string;
 }) {
-  const { t, i18n } = useTranslation('booking');
+  const { t } = useTranslation('booking');
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  const [email, setEmail] = useState('');
   const [join, { data, error, isLoading }] = useJoinWaitlistMutation();
   const id = `waitlist-${timeSlotId}`;
-  const form = useValidatedForm(checkJoin, FIELDS, () => id);
-  const refusal = useRefusal(error, { email: id });
   const done = useRef<HTMLParagraphElement>(null);
-  const request = { email, language: i18n.language };
   // The entry's reference, kept like the cart's id: after a reload the place is asked again.
   const storageKey = SESSION_KEYS.waitlist + timeSlotId;
   const reference = data?.reference ?? readSession(storageKey);
@@ -76,40 +64,24 @@ export function WaitlistJoin({
     );
   }
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const body = form.validate(request);
-    if (body && !isLoading) void join({ timeSlotId, body });
-  };
-
   return open ? (
-    <RefusalScope refusal={refusal}>
-      <form className="waitlist" noValidate onSubmit={submit}>
-        <p>{t('waitlist.intro', { count: offerMinutes })}</p>
-        <InputField
-          id={id}
-          label={t('waitlist.email')}
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          error={form.messageOf('email')}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            form.revalidate({ ...request, email: event.target.value });
-          }}
-        />
-        <button
-          type="submit"
-          className="button button--primary"
-          aria-disabled={isLoading || undefined}
-        >
+    <EmailRequestForm
+      id={id}
+      className="waitlist"
+      check={checkJoin}
+      intro={<p>{t('waitlist.intro', { count: offerMinutes })}</p>}
+      label={t('waitlist.email')}
+      submitLabel={
+        <>
           {t(isLoading ? 'waitlist.joining' : 'waitlist.join')}
           <span className="visually-hidden"> {time}</span>
-        </button>
-        <ErrorBox refusal={refusal} extra={<ContactHint error={error} />} />
-      </form>
-    </RefusalScope>
+        </>
+      }
+      busy={isLoading}
+      error={error}
+      errorExtra={<ContactHint error={error} />}
+      onSubmit={(body) => void join({ timeSlotId, body })}
+    />
   ) : (
     <button type="button" className="button button--secondary" onClick={() => setOpen(true)}>
       {t('waitlist.join')}
