@@ -11,6 +11,7 @@ import {
   newContext,
   startServer,
   watchPage,
+  type Lang,
   type RunningServer,
 } from './harness.ts';
 import {
@@ -41,7 +42,6 @@ let confirmSlot: string;
 let leaveSlot: string;
 const offerSlots = {} as Record<Lang, { slot: string; ticket: string }>;
 
-type Lang = 'de' | 'en';
 const [day] = weekdaysAhead(1) as [Date];
 
 const TEXTS = {
