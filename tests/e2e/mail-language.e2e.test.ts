@@ -1,25 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { freePort } from '../support/ports.ts';
-import { SmtpSink } from '../support/smtp-sink.ts';
+import type { SmtpSink } from '../support/smtp-sink.ts';
 import { budget } from '../support/time-budget.ts';
-import { LIBRARY_ZONE, weekdaysAhead } from './dates.ts';
-import {
-  launchBrowser,
-  newContext,
-  startServer,
-  watchPage,
-  type Lang,
-  type RunningServer,
-} from './harness.ts';
+import { weekdaysAhead } from './dates.ts';
+import { newContext, watchPage, type Lang, type RunningServer } from './harness.ts';
 import {
   bookAsVisitor,
   createSlot,
-  createTestRooms,
   FIRST_ROOM,
   SECOND_ROOM,
+  startWithWaitlistMail,
   waitForReadModels,
 } from './test-rooms.ts';
 import { DESKTOP, dialog, h1, main } from './visitor-pages.ts';
@@ -33,8 +24,8 @@ import { DESKTOP, dialog, h1, main } from './visitor-pages.ts';
  * to the personal data under the privacy notice, still in the link's language.
  */
 
-let db: TestDatabase;
 let sink: SmtpSink;
+let stop: (() => Promise<void>) | undefined;
 let server: RunningServer;
 let browser: Browser;
 let admin: Client;
@@ -74,18 +65,8 @@ const TEXTS = {
 } as const;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  sink = new SmtpSink(await freePort());
-  await sink.start();
-  // The waitlist's matcher runs at the expiry job's pace.
-  server = await startServer(db, {
-    TIME_ZONE: LIBRARY_ZONE,
-    SMTP_URL: sink.url,
-    MAIL_INTERVAL_MS: '200',
-    EXPIRY_JOB_INTERVAL_MS: '300',
-  });
-  browser = await launchBrowser();
-  const rooms = await createTestRooms(server.baseUrl);
+  const rooms = await startWithWaitlistMail();
+  ({ server, browser, sink, stop } = rooms);
   admin = rooms.admin;
   const confirming = rooms.idOf(FIRST_ROOM);
   const waiting = rooms.idOf(SECOND_ROOM);
@@ -126,10 +107,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.stop();
-  await db?.drop();
+  await stop?.();
 });
 
 /** The last link matching `pattern` in the mails to this address (the whole link, as mailed). */

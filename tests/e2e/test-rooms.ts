@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
 import { Client } from '../support/app.ts';
 import { createRoom, createSlot as createSlotOn } from '../support/fixtures.ts';
-import { iso } from './dates.ts';
+import { freePort } from '../support/ports.ts';
+import { SmtpSink } from '../support/smtp-sink.ts';
+import { iso, LIBRARY_ZONE } from './dates.ts';
 import { E2E_ADMIN, startBrowserTest, type BrowserTest } from './harness.ts';
 
 /**
@@ -174,6 +176,34 @@ export async function startWithTestRooms(
     return { ...started, ...(await createTestRooms(started.server.baseUrl, extra)) };
   } catch (err) {
     await started.stop();
+    throw err;
+  }
+}
+
+/**
+ * A browser test of the waitlist's mails: an SMTP sink, then `startWithTestRooms` on a server
+ * that sends through it at once and whose matcher (it runs at the expiry job's pace) offers a
+ * freed seat within a second. `stop` ends the sink too.
+ */
+export async function startWithWaitlistMail(): Promise<
+  BrowserTest & TestRooms & { sink: SmtpSink }
+> {
+  const sink = new SmtpSink(await freePort());
+  await sink.start();
+  try {
+    const started = await startWithTestRooms({
+      TIME_ZONE: LIBRARY_ZONE,
+      SMTP_URL: sink.url,
+      MAIL_INTERVAL_MS: '200',
+      EXPIRY_JOB_INTERVAL_MS: '300',
+    });
+    const stop = async () => {
+      await started.stop();
+      await sink.stop();
+    };
+    return { ...started, sink, stop };
+  } catch (err) {
+    await sink.stop();
     throw err;
   }
 }

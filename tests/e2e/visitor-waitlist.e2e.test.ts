@@ -3,21 +3,17 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { freePort } from '../support/ports.ts';
-import { SmtpSink } from '../support/smtp-sink.ts';
-import { iso, LIBRARY_ZONE, longDate, weekdaysAhead } from './dates.ts';
+import type { SmtpSink } from '../support/smtp-sink.ts';
+import { iso, longDate, weekdaysAhead } from './dates.ts';
 import {
   eventually,
   expectAccessible,
-  launchBrowser,
   reloadUntilVisible,
-  startServer,
   watchPage,
   type RunningServer,
 } from './harness.ts';
 import { openStaffPage, signInAs, visitorBooks } from './staff-ux-support.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { createSlot, FIRST_ROOM, startWithWaitlistMail, waitForReadModels } from './test-rooms.ts';
 import {
   DESKTOP,
   dialog,
@@ -29,10 +25,10 @@ import {
   ticketItems,
 } from './visitor-pages.ts';
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
 let sink: SmtpSink;
+let stop: (() => Promise<void>) | undefined;
 let admin: Client;
 let roomId: string;
 let slotId: string;
@@ -106,18 +102,8 @@ const offerPath = (email: string) =>
   mailPath(email, /\/waitlist-offer\/[0-9a-f-]{36}\/[0-9a-f]{32}/);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  sink = new SmtpSink(await freePort());
-  await sink.start();
-  // The matcher runs at the expiry job's pace.
-  server = await startServer(db, {
-    TIME_ZONE: LIBRARY_ZONE,
-    SMTP_URL: sink.url,
-    MAIL_INTERVAL_MS: '200',
-    EXPIRY_JOB_INTERVAL_MS: '300',
-  });
-  browser = await launchBrowser();
-  const rooms = await createTestRooms(server.baseUrl);
+  const rooms = await startWithWaitlistMail();
+  ({ server, browser, sink, stop } = rooms);
   admin = rooms.admin;
   roomId = rooms.idOf(FIRST_ROOM);
   const services = await admin.request('PUT', `/api/admin/rooms/${roomId}/services`, {
@@ -135,10 +121,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.stop();
-  await db?.drop();
+  await stop?.();
 });
 
 describe('the waitlist in the browser', () => {
