@@ -184,11 +184,14 @@ function startPatroni(c: Container): void {
         'sh',
         '-c',
         // The volume on /var/lib/postgresql (data in data/, as the image's), a /tmp (the file's
-        // pgpass) and socket folder of its own, then Patroni as postgres, as the image's gosu.
+        // pgpass) and socket folder of its own, then Patroni as postgres, as the image's gosu, in
+        // its home: the test's own folder may lie under the /tmp just hidden, where Patroni's
+        // initdb could not start.
         `set -e
          mount --bind "$1" /var/lib/postgresql
          mount -t tmpfs -o mode=1777 tmpfs /tmp
          mount -t tmpfs -o mode=2775,uid=$(id -u postgres),gid=$(id -g postgres) tmpfs /var/run/postgresql
+         cd /var/lib/postgresql
          exec setpriv --reuid=postgres --regid=postgres --init-groups \\
            env HOME=/var/lib/postgresql /usr/bin/patroni /var/lib/postgresql/patroni.yml`,
         'patroni',
