@@ -106,14 +106,26 @@ export function MonthCalendar<S extends CalendarSlot>({
   const inMonth = (date: string | null) => date !== null && date >= fromDate && date <= untilDate;
   const activeDate = inMonth(moved) ? moved! : inMonth(today) ? today : fromDate;
   const grid = useRef<HTMLTableElement>(null);
-  const dayFocus = useDayFocus(grid);
+  // The day a key moved to: the focus follows once that day is rendered (a month change renders
+  // the old month once more, and then loads).
+  const focusPending = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusPending.current) return;
+    const cell = grid.current?.querySelector<HTMLElement>(`[data-date="${focusPending.current}"]`);
+    if (cell) {
+      focusPending.current = null;
+      cell.focus();
+    }
+  });
+
+  const keptFocus = useKeptDayFocus(grid);
 
   const onGridKey = (event: KeyboardEvent<HTMLTableElement>) => {
     const target = gridKeyTarget(activeDate, event.key);
     if (!target) return;
     event.preventDefault();
     if (target < fromDate && previousDisabled) return;
-    dayFocus.moveTo(target);
+    focusPending.current = target;
     setMoved(target);
     if (!inMonth(target)) onMonthChange(yearMonthOfDate(parseIsoDate(target)!));
   };
@@ -139,8 +151,8 @@ export function MonthCalendar<S extends CalendarSlot>({
             className="calendar__grid"
             role="grid"
             onKeyDown={onGridKey}
-            onFocus={dayFocus.onFocus}
-            onBlur={dayFocus.onBlur}
+            onFocus={keptFocus.onFocus}
+            onBlur={keptFocus.onBlur}
           >
             <caption className="visually-hidden">
               {t('calendar.caption', { month: monthLabel })}
@@ -200,37 +212,33 @@ export function MonthCalendar<S extends CalendarSlot>({
 }
 
 /**
- * The grid's day that has, or is to get, the focus: the day a key moved to, once it is rendered
- * (a month change renders the old month once more, and then loads); and the focused day again
- * when its cell is rebuilt (a day that gains its first slot or a note turns from a plain cell
- * into a button, which drops the focus from it). It lets go once the focus leaves the grid.
+ * Keeps the focus on the grid's day when its cell is rebuilt: a day that gains its first slot or
+ * a note turns from a plain cell into a button, which drops the focus from it. The focus goes on
+ * to the rebuilt cell, unless the visitor has meanwhile moved it elsewhere.
  */
-function useDayFocus(grid: RefObject<HTMLTableElement | null>) {
-  const wanted = useRef<string | null>(null);
+function useKeptDayFocus(grid: RefObject<HTMLTableElement | null>) {
+  const focusedDate = useRef<string | null>(null);
   useEffect(() => {
-    const date = wanted.current;
+    const date = focusedDate.current;
     if (!date) return;
     const active = document.activeElement;
     if (active instanceof HTMLElement && active.dataset.date === date) return;
-    if (active && active !== document.body && !grid.current?.contains(active)) {
-      wanted.current = null;
-      return;
-    }
+    const inPage = active !== null && active !== document.body;
+    if (inPage && !grid.current?.contains(active)) return;
+    focusedDate.current = null;
     grid.current?.querySelector<HTMLElement>(`[data-date="${date}"]`)?.focus();
   });
   return {
-    moveTo: (date: string) => {
-      wanted.current = date;
-    },
     onFocus: (event: FocusEvent<HTMLTableElement>) => {
-      wanted.current = event.target.dataset.date ?? null;
+      focusedDate.current = event.target.dataset.date ?? null;
     },
     onBlur: (event: FocusEvent<HTMLTableElement>) => {
       const cell = event.target;
       // Only a day left while it is still a day of the page lets go of it; one rebuilt or taken
       // out keeps its date for the next render.
       queueMicrotask(() => {
-        if (cell.isConnected && cell.dataset.date === wanted.current) wanted.current = null;
+        if (cell.isConnected && cell.dataset.date === focusedDate.current)
+          focusedDate.current = null;
       });
     },
   };
