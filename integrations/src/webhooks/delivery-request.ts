@@ -23,6 +23,24 @@ const cutOff = (deadline: AbortSignal): Failure => ({
       : STOPPED,
 });
 
+/**
+ * A deadline `ms` from now that `stop` also ends, and how to let it go once the attempt is over.
+ * Not `AbortSignal.any([stop, AbortSignal.timeout(ms)])`: Node 20 holds the timeout's own signal
+ * only weakly there, so a garbage collection during a long attempt drops it and a hanging
+ * receiver is never cut off. Here the timer holds its controller until it fires or is cleared.
+ */
+export function deadlineAfter(
+  ms: number,
+  stop: AbortSignal,
+): { signal: AbortSignal; clear: () => void } {
+  const timer = new AbortController();
+  const timeout = setTimeout(
+    () => timer.abort(new DOMException('The attempt took too long.', 'TimeoutError')),
+    ms,
+  );
+  return { signal: AbortSignal.any([stop, timer.signal]), clear: () => clearTimeout(timeout) };
+}
+
 /** Resolves when `deadline` passes (never before). */
 export const passing = (deadline: AbortSignal): Promise<Failure> =>
   new Promise((resolve) => {

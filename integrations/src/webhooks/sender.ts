@@ -7,7 +7,7 @@ import {
   type Logger,
   type Pool,
 } from '@rr/platform';
-import { post, passing, STOPPED, type Outcome } from './delivery-request.ts';
+import { deadlineAfter, post, passing, STOPPED, type Outcome } from './delivery-request.ts';
 import { webhookSecret } from './endpoints.ts';
 import { checkOutboundUrl, type OutboundPolicy, type Resolver } from './outbound-address.ts';
 
@@ -279,10 +279,15 @@ export class WebhookSender {
    * sender's stop, whichever comes first).
    */
   private async attempt(row: DueRow): Promise<Outcome> {
-    const deadline = AbortSignal.any([
-      this.stopping.signal,
-      AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    ]);
+    const deadline = deadlineAfter(WEBHOOK_TIMEOUT_MS, this.stopping.signal);
+    try {
+      return await this.attemptUntil(row, deadline.signal);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  private async attemptUntil(row: DueRow, deadline: AbortSignal): Promise<Outcome> {
     const check = await Promise.race([
       checkOutboundUrl(row.url, this.o.policy, this.o.resolve),
       passing(deadline),
