@@ -37,3 +37,13 @@ export function withFieldNames<V, T, F extends string>(
 export function hasErrorCode(problem: unknown, code: string): boolean {
   return problemCode(problem)?.code === code;
 }
+
+/** A choice of several with one item added or removed, in the order of `all` (e.g. a contract's). */
+export function toggled<T extends string>(
+  all: readonly T[],
+  chosen: readonly T[],
+  item: T,
+  on: boolean,
+): T[] {
+  return all.filter((x) => (x === item ? on : chosen.includes(x)));
+}

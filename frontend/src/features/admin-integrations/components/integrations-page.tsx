@@ -1,3 +1,4 @@
+import { CheckboxGroupField } from '../../../components/checkbox-group';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { ApiToken, CreatedApiToken, WebhookEndpoint } from '../../../api/types';
@@ -5,12 +6,7 @@ import { ConfirmedButton } from '../../../components/confirmed-button';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
-import {
-  CheckboxField,
-  InputField,
-  RefusalScope,
-  RequiredMark,
-} from '../../../components/form-field';
+import { InputField, RefusalScope } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
@@ -28,7 +24,6 @@ import {
   disabledKey,
   TOKEN_FIELDS,
   tokenFormDefaults,
-  toggled,
   type TokenField,
   type TokenFormValues,
 } from '../utils/integrations';
@@ -175,33 +170,19 @@ function TokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => void 
           error={form.messageOf('name')}
           onChange={(event) => change({ ...values, name: event.target.value })}
         />
-        <fieldset className="fieldset" aria-describedby={rolesError ? ROLES_ERROR_ID : undefined}>
-          <legend>
-            {t('tokens.roles')}
-            <RequiredMark />
-          </legend>
-          <div className="checkbox-grid">
-            {API_TOKEN_ROLES.map((role) => (
-              <CheckboxField
-                key={role}
-                id={`token-role-${role}`}
-                label={t(`roles.${role}`)}
-                checked={values.roles.includes(role)}
-                onChange={(event) =>
-                  change({
-                    ...values,
-                    roles: toggled(API_TOKEN_ROLES, values.roles, role, event.target.checked),
-                  })
-                }
-              />
-            ))}
-          </div>
-          {rolesError ? (
-            <p id={ROLES_ERROR_ID} className="field__error">
-              {rolesError}
-            </p>
-          ) : null}
-        </fieldset>
+        <CheckboxGroupField
+          legend={t('tokens.roles')}
+          required
+          options={API_TOKEN_ROLES.map((role) => ({
+            value: role,
+            id: `token-role-${role}`,
+            label: t(`roles.${role}`),
+          }))}
+          chosen={values.roles}
+          onChange={(roles) => change({ ...values, roles })}
+          error={rolesError}
+          errorId={ROLES_ERROR_ID}
+        />
         <InputField
           id={tokenIdOf('expiresAt')}
           type="date"

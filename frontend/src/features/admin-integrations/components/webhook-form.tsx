@@ -1,3 +1,4 @@
+import { CheckboxGroupField } from '../../../components/checkbox-group';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../../../api/types';
@@ -10,7 +11,6 @@ import {
   InputField,
   RefusalScope,
   RequiredHint,
-  RequiredMark,
 } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
@@ -29,7 +29,6 @@ import {
   checkWebhookAddForm,
   checkWebhookEditForm,
   disabledKey,
-  toggled,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_FIELDS,
   webhookFormDefaults,
@@ -67,38 +66,19 @@ function WebhookFields({ values, errorOf, onChange }: FieldsProps) {
         error={errorOf('url')}
         onChange={(event) => onChange({ ...values, url: event.target.value })}
       />
-      <fieldset className="fieldset" aria-describedby={eventsError ? EVENTS_ERROR_ID : undefined}>
-        <legend>
-          {t('webhooks.events')}
-          <RequiredMark />
-        </legend>
-        <div className="checkbox-grid">
-          {WEBHOOK_EVENT_TYPES.map((type) => (
-            <CheckboxField
-              key={type}
-              id={`webhook-event-${type}`}
-              label={`${t(`events.${type}`)} (${type})`}
-              checked={values.eventTypes.includes(type)}
-              onChange={(event) =>
-                onChange({
-                  ...values,
-                  eventTypes: toggled(
-                    WEBHOOK_EVENT_TYPES,
-                    values.eventTypes,
-                    type,
-                    event.target.checked,
-                  ),
-                })
-              }
-            />
-          ))}
-        </div>
-        {eventsError ? (
-          <p id={EVENTS_ERROR_ID} className="field__error">
-            {eventsError}
-          </p>
-        ) : null}
-      </fieldset>
+      <CheckboxGroupField
+        legend={t('webhooks.events')}
+        required
+        options={WEBHOOK_EVENT_TYPES.map((type) => ({
+          value: type,
+          id: `webhook-event-${type}`,
+          label: `${t(`events.${type}`)} (${type})`,
+        }))}
+        chosen={values.eventTypes}
+        onChange={(eventTypes) => onChange({ ...values, eventTypes })}
+        error={eventsError}
+        errorId={EVENTS_ERROR_ID}
+      />
       <TextAreaField
         id={idOf('description')}
         label={t('webhooks.description')}

@@ -43,16 +43,6 @@ export function checkTokenForm(now: () => Date) {
   }));
 }
 
-/** Adds or removes one role (the roles stay in the contract's order). */
-export function toggled<T extends string>(
-  all: readonly T[],
-  chosen: readonly T[],
-  item: T,
-  on: boolean,
-): T[] {
-  return all.filter((x) => (x === item ? on : chosen.includes(x)));
-}
-
 /* ---- Webhooks ---- */
 
 export const WEBHOOK_FIELDS = ['url', 'eventTypes', 'description'] as const;

@@ -6,8 +6,6 @@ import {
   disabledKey,
   expiryOf,
   lastAnswer,
-  toggled,
-  API_TOKEN_ROLES,
   webhookFormDefaults,
 } from './integrations';
 
@@ -39,11 +37,6 @@ describe('the token form', () => {
     expect(result.errors.roles?.key).toBe('required');
     expect(result.errors.expiresAt?.key).toBe('date-future');
     expect(expiryOf('not a day')).toBe('not a day');
-  });
-
-  it('toggles roles in the contract’s order', () => {
-    expect(toggled(API_TOKEN_ROLES, ['checkin'], 'admin', true)).toEqual(['admin', 'checkin']);
-    expect(toggled(API_TOKEN_ROLES, ['admin', 'checkin'], 'admin', false)).toEqual(['checkin']);
   });
 });
 

@@ -1,8 +1,9 @@
+import { CheckboxGroupField } from '../../../components/checkbox-group';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { useRefusal } from '../../../hooks/use-refusal';
-import { CheckboxField, InputField, RequiredMark } from '../../../components/form-field';
+import { CheckboxField, InputField } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { FormActions, StaffForm } from '../../../components/staff-form';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
@@ -72,10 +73,7 @@ function TimeSlotAddForm({ roomId, roomCapacity }: { roomId: string; roomCapacit
     form.revalidate(next);
   };
 
-  const toggleDay = (day: Weekday, checked: boolean) => {
-    const daysOfWeek = checked
-      ? [...values.daysOfWeek, day]
-      : values.daysOfWeek.filter((item) => item !== day);
+  const changeDays = (daysOfWeek: Weekday[]) => {
     const next = { ...values, daysOfWeek };
     setValues(next);
     form.revalidate(next);
@@ -127,34 +125,23 @@ function TimeSlotAddForm({ roomId, roomCapacity }: { roomId: string; roomCapacit
       </div>
       {repeating ? (
         <>
-          <fieldset className="fieldset" aria-describedby={daysError ? DAYS_ERROR_ID : undefined}>
-            <legend>
-              {t('add.weekdays')}
-              <RequiredMark />
-            </legend>
-            <p className="field__hint">
-              {t('add.repeat-hint', {
-                from: formatDate(values.startDate),
-                until: formatDate(values.repeatUntil),
-              })}
-            </p>
-            <div className="checkbox-grid">
-              {WEEKDAYS.map((day, index) => (
-                <CheckboxField
-                  key={day}
-                  id={dayId(day)}
-                  label={dayNames[index]}
-                  checked={values.daysOfWeek.includes(day)}
-                  onChange={(event) => toggleDay(day, event.target.checked)}
-                />
-              ))}
-            </div>
-            {daysError ? (
-              <p id={DAYS_ERROR_ID} className="field__error">
-                {daysError}
-              </p>
-            ) : null}
-          </fieldset>
+          <CheckboxGroupField
+            legend={t('add.weekdays')}
+            required
+            hint={t('add.repeat-hint', {
+              from: formatDate(values.startDate),
+              until: formatDate(values.repeatUntil),
+            })}
+            options={WEEKDAYS.map((day, index) => ({
+              value: day,
+              id: dayId(day),
+              label: dayNames[index] ?? day,
+            }))}
+            chosen={values.daysOfWeek}
+            onChange={changeDays}
+            error={daysError}
+            errorId={DAYS_ERROR_ID}
+          />
           <CheckboxField
             id="slot-add-include-holidays"
             label={t('add.include-holidays')}
