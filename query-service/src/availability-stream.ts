@@ -71,6 +71,11 @@ export function availabilityStreamRoutes(deps: QueryDeps): RouteDef[] {
           res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
           throw problems.overloaded();
         }
+        // HEAD asks for the headers of a stream that would never end.
+        if (req.method === 'HEAD') {
+          opened.close();
+          return { headers: { 'Content-Type': 'text/event-stream; charset=utf-8' } };
+        }
         res.on('close', opened.close);
         // The visitor left while the month was read.
         if (req.socket.destroyed) {

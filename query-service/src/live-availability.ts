@@ -134,17 +134,20 @@ export class LiveAvailability {
   ): Promise<'full' | 'unknown' | { position: string; close: () => void }> {
     if (this.streamCount >= this.settings.maxStreams) return 'full';
     this.streamCount += 1;
-    let watched: WatchedMonth | null;
+    let read: WatchedMonth | null;
     try {
-      watched = await this.watch(roomId, month);
+      read = await this.watch(roomId, month);
     } catch (err) {
       this.streamCount -= 1;
       throw err;
     }
-    if (!watched) {
+    if (!read) {
       this.streamCount -= 1;
       return 'unknown';
     }
+    // The month's last subscriber may have left while this one waited: it is watched again.
+    const watched = this.months.get(key(read)) ?? read;
+    this.months.set(key(watched), watched);
     watched.subscribers.add(subscriber);
     this.start();
     let open = true;

@@ -194,6 +194,11 @@ describe('live availability of a room month', () => {
     );
     expect(unknown.status).toBe(404);
     expect(JSON.parse(await unknown.body())).toMatchObject({ error: 'not_found' });
+    // HEAD answers the headers of the stream and ends.
+    await createSlot(suite.admin, roomId, DAY, '09:00', '11:00', 10);
+    const head = await fetch(streamUrl(suite.app.baseUrl, roomId), { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect((await liveMetrics()).streams).toBe(0);
   });
 

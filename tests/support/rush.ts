@@ -206,7 +206,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
     group: RushAddFigures;
     close: () => void;
   }
-  const enterMonth = async (n: number, roomId: string): Promise<OnMonth> => {
+  const enterMonth = (n: number, roomId: string): OnMonth => {
     const full = new Set<string>();
     const following = options.watch !== undefined && n % 2 === 1;
     const on: OnMonth = {
@@ -216,15 +216,18 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
     };
     if (!following) return on;
     out.live.streams += 1;
-    const close = await options.watch!(roomId, options.day.slice(0, 7), (slots) => {
+    // The page shows its calendar without waiting for the stream, which opens beside it.
+    const opening = options.watch!(roomId, options.day.slice(0, 7), (slots) => {
       out.live.events += 1;
       for (const s of slots) {
         if (s.seatsFree > 0 && !s.closed) full.delete(s.id);
         else full.add(s.id);
       }
     });
-    if (close) on.close = close;
-    else out.live.refusedStreams += 1;
+    void opening.then((close) => {
+      if (!close) out.live.refusedStreams += 1;
+    });
+    on.close = () => void opening.then((close) => close?.());
     return on;
   };
   /** The calendar's free slots the visitor still takes for free after looking at them a while. */
@@ -358,11 +361,9 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       // A visitor looks at the rooms in an order of their own until one shows a free seat.
       const order = [...ids].sort(() => Math.random() - 0.5);
       for (const roomId of order) {
-        // The stream opens with the page, beside its reads.
-        const [shown, on] = await Promise.all([
-          calendar('calendar', roomId, null, null),
-          enterMonth(n, roomId),
-        ]);
+        // The stream opens with the page, beside its reads (the page does not wait for it).
+        const on = enterMonth(n, roomId);
+        const shown = await calendar('calendar', roomId, null, null);
         try {
           const free = shown?.length ? await chosen(shown, on) : [];
           if (!free.length) continue;
