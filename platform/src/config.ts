@@ -104,6 +104,12 @@ export const ConfigSchema = z.object({
   // How long the public reads crowds poll share one answer while the read models stand still
   // (query-service/src/shared-answers.ts); 0: off.
   PUBLIC_READ_CACHE_MS: z.coerce.number().int().min(0).max(10000).default(1000),
+  // Live availability (query-service/src/live-availability.ts): the open streams a query process
+  // serves at most (one more is answered 503, the client polls instead), how often its one watcher
+  // looks whether the read models moved, and the comment line that keeps idle streams open.
+  LIVE_STREAMS_MAX: z.coerce.number().int().min(0).max(1_000_000).default(5000),
+  LIVE_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(250),
+  LIVE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   // Connections the kernel holds for the process to accept: a crowd opening connections at once
   // finds room instead of being dropped (Linux caps it at net.core.somaxconn).
   LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(4096),

@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { express, problemHandler } from './http.ts';
-import { closeGracefully, listen } from './listen.ts';
+import { closeGracefully, endlessAnswer, listen } from './listen.ts';
 import { createLogger } from './logger.ts';
 
 /** Runs the problem handler on an error; answers the response and the log lines. */
@@ -156,6 +156,23 @@ describe('graceful close', () => {
     release();
     expect(await busyAnswer).toMatch(/\r\nconnection: close\r\n[\s\S]*done$/i);
     await closed;
+  });
+
+  it('ends an event stream (an endless answer) instead of waiting for it', async () => {
+    const app = express();
+    app.get('/stream', (_req, res) => {
+      endlessAnswer(res);
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write('event: ready\ndata: {}\n\n');
+    });
+    const server = await listen(app, 0, '127.0.0.1');
+    const stream = await connect(server);
+    const answer = answerOn(stream);
+    stream.write('GET /stream HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await new Promise<void>((resolve) => stream.once('data', () => resolve()));
+    await closeGracefully(server);
+    expect(server.listening).toBe(false);
+    expect(await answer).toMatch(/event: ready/);
   });
 });
 

@@ -20,6 +20,17 @@ interface Connection {
 }
 
 /**
+ * Answers that never end by themselves (event streams): a graceful close ends them rather than
+ * waiting for them, and their clients connect again elsewhere.
+ */
+const endless = new WeakSet<ServerResponse>();
+
+/** Marks an answer as one that never ends by itself (an event stream); see closeGracefully. */
+export function endlessAnswer(res: ServerResponse): void {
+  endless.add(res);
+}
+
+/**
  * How long a graceful close leaves a connection that has not sent a byte yet: one accepted just
  * before the close, whose request is still on its way (or waits in the kernel while a busy event
  * loop catches up). Closing it would reset a request the server never read.
@@ -66,7 +77,7 @@ export function listen(
  * would also close, at once, a connection accepted a moment before whose first request has not
  * been read yet (a gateway or load balancer that picked this instance just then would see a
  * reset for a request it cannot know was never read): such a connection gets
- * FRESH_CONNECTION_GRACE_MS to send it.
+ * FRESH_CONNECTION_GRACE_MS to send it. Event streams (endlessAnswer) are ended at once.
  */
 export function closeGracefully(server: Server): Promise<void> {
   const open = connectionsOf.get(server);
@@ -92,7 +103,10 @@ export function closeGracefully(server: Server): Promise<void> {
     const sweep = setInterval(closeIdle, 100);
     // Every answer from now on says the connection closes: those under way ...
     for (const { inFlight } of open.values())
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const res of inFlight) {
+        if (!res.headersSent) res.setHeader('Connection', 'close');
+        else if (endless.has(res)) res.end();
+      }
     // ... and those to come, before the app's own listener, which may answer at once.
     server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
       res.setHeader('Connection', 'close');

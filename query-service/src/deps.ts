@@ -1,4 +1,5 @@
 import type { EventStore } from '@rr/events';
+import type { LiveAvailability } from './live-availability.ts';
 import type {
   BookingLimits,
   CheckInCodes,
@@ -32,6 +33,11 @@ export interface QueryDeps {
    * while the read models stand still (PUBLIC_READ_CACHE_MS, shared-answers.ts); 0 or unset: off.
    */
   sharedReadMs?: number;
+  /**
+   * The process's live availability (its streams and their one watcher); without it the stream
+   * route refuses every stream (a document of the routes, a tool's app).
+   */
+  live?: LiveAvailability;
   /** The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), if configured. */
   contactEmail?: string | undefined;
 }

@@ -15,9 +15,12 @@ import { deskQueryRoutes } from './desk.ts';
 import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
 import { myBookingsQueryRoutes } from './my-bookings.ts';
+import { availabilityStreamRoutes } from './availability-stream.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
+export { LiveAvailability, type LiveAvailabilitySettings } from './live-availability.ts';
+export { AVAILABILITY_STREAM_PATH } from './availability-stream.ts';
 
 /** Every read route of the product but the insights' (@rr/insights). Slot routes come first: /admin/rooms/timeslots before /admin/rooms/{id}. */
 export function queryRoutes(deps: QueryDeps): RouteDef[] {
@@ -26,6 +29,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...timeSlotQueryRoutes(deps),
     ...roomQueryRoutes(deps),
     ...roomCalendarQueryRoutes(deps),
+    ...availabilityStreamRoutes(deps),
     ...holidayQueryRoutes(deps),
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),

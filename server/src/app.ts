@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { commandRoutes, type CommandDeps } from '@rr/command-service';
-import { minPositionGate, queryRoutes } from '@rr/query-service';
+import {
+  AVAILABILITY_STREAM_PATH,
+  LiveAvailability,
+  minPositionGate,
+  queryRoutes,
+} from '@rr/query-service';
 import { insightsRoutes } from '@rr/insights';
 import {
   apiNotFound,
@@ -77,6 +82,7 @@ export function routesFor(
   deps: CommandDeps,
   config: Config,
   readPool: Pool = deps.pool,
+  live?: LiveAvailability,
 ): RouteDef[] {
   const routes: RouteDef[] = [];
   // API tokens on the primary in every role: a revocation holds at once, replica lag or not.
@@ -126,6 +132,7 @@ export function routesFor(
         pool: readPool,
         sharedReadMs: config.PUBLIC_READ_CACHE_MS,
         contactEmail: config.LIBRARY_CONTACT_EMAIL,
+        ...(live ? { live } : {}),
       }),
       ...insightsRoutes({ ...deps, pool: readPool }),
     );
@@ -148,6 +155,16 @@ export function createApp(options: AppOptions): express.Express {
   app.use(securityHeaders(config.CSP_EXTRA_ORIGINS));
 
   const readPool = options.reads?.pool ?? deps.pool;
+  // The process's streams of live availability and their one watcher (query processes only).
+  const live =
+    options.role === 'command'
+      ? undefined
+      : new LiveAvailability(readPool, deps.clock, {
+          maxStreams: config.LIVE_STREAMS_MAX,
+          pollMs: config.LIVE_POLL_MS,
+          heartbeatMs: config.LIVE_HEARTBEAT_MS,
+          readModels: options.readModels,
+        });
   const api = express.Router();
   const ops = mountOps(
     api,
@@ -155,11 +172,14 @@ export function createApp(options: AppOptions): express.Express {
     options.readModels,
     config.READY_MAX_LAG,
     currentRelease(),
+    live,
   );
   api.use(ops.observe);
   api.use(requestLogger(logger));
   // A crowd gets a quick 503 with Retry-After rather than waits without bound; health and
   // readiness answer however busy the process is (a load balancer must not take it for dead).
+  // An event stream would hold its turn for as long as it is open: streams have their own bound
+  // (LIVE_STREAMS_MAX).
   api.use(
     shedLoad({
       concurrency: config.LOAD_SHED_CONCURRENCY,
@@ -167,10 +187,10 @@ export function createApp(options: AppOptions): express.Express {
       maxWaitMs: config.LOAD_SHED_MAX_WAIT_MS,
       retryAfterSeconds: config.LOAD_SHED_RETRY_AFTER_SECONDS,
       retryAfterSpread: config.LOAD_SHED_RETRY_AFTER_SPREAD,
-      exempt: (req) => OPS_PATHS.has(req.path),
+      exempt: (req) => OPS_PATHS.has(req.path) || AVAILABILITY_STREAM_PATH.test(req.path),
     }),
   );
-  const routes = routesFor(options.role, deps, config, readPool);
+  const routes = routesFor(options.role, deps, config, readPool, live);
   api.use(jsonBodies(routes, '100kb'));
   // The SAML identity provider posts its answer as a form (signed XML, base64: larger).
   api.post('/auth/saml/acs', express.urlencoded({ extended: false, limit: '1mb' }));

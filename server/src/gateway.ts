@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { express, problems, securityHeaders, type Logger } from '@rr/platform';
+import { endlessAnswer, express, problems, securityHeaders, type Logger } from '@rr/platform';
 import { mountFrontend } from './app.ts';
 
 export interface GatewayOptions {
@@ -76,7 +76,19 @@ export function createGateway(o: GatewayOptions): express.Express {
             },
           },
           (answer) => {
+            // An event stream (live availability) is passed on as it comes, for as long as it is
+            // open: no idle timeout (its heartbeat is the instance's business), ended by a
+            // graceful close like the instance's own, and closed upstream once the client left.
+            const stream = String(answer.headers['content-type']).startsWith('text/event-stream');
+            if (stream) {
+              upstream.setTimeout(0);
+              endlessAnswer(res);
+              res.once('close', () => {
+                if (!answer.complete) upstream.destroy();
+              });
+            }
             res.writeHead(answer.statusCode ?? 502, answer.headers);
+            if (stream) res.flushHeaders();
             answer.pipe(res);
           },
         );

@@ -14,6 +14,13 @@ export function mountOps(
   projections: string[],
   maxLag: number,
   release: Release,
+  live?: {
+    readonly streams: number;
+    readonly watchedMonths: number;
+    readonly polls: number;
+    readonly refreshes: number;
+    readonly monthsRead: number;
+  },
 ): { observe: (req: Request, res: Response, next: NextFunction) => void } {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
@@ -65,6 +72,40 @@ export function mountOps(
       this.set(Number(r.rows[0]!.n));
     },
   });
+
+  if (live) {
+    new client.Gauge({
+      name: 'rr_live_availability_streams',
+      help: 'Open event streams of live availability',
+      registers: [registry],
+      collect() {
+        this.set(live.streams);
+      },
+    });
+    new client.Gauge({
+      name: 'rr_live_availability_watched_months',
+      help: "Rooms' months at least one open stream watches (the watcher reads only these)",
+      registers: [registry],
+      collect() {
+        this.set(live.watchedMonths);
+      },
+    });
+    const counters = [
+      ['polls', 'Looks of the watcher where the read models stand (none while nobody watches)'],
+      ['refreshes', 'Times the read models had moved and the watched months were read'],
+      ['months_read', 'Watched months read in those times (a month nobody watches is not read)'],
+    ] as const;
+    for (const [name, help] of counters)
+      new client.Counter({
+        name: `rr_live_availability_${name}_total`,
+        help,
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(name === 'months_read' ? live.monthsRead : live[name]);
+        },
+      });
+  }
 
   api.get('/readyz', async (_req, res, next) => {
     try {

@@ -19,6 +19,12 @@
  * when a check fails: seats booked not exactly the seats (when demand exceeds them), a booking
  * lost or doubled, a 5xx, a visitor not answered, a request waiting 10 s or longer.
  *
+ * Live availability as an A/B of the same rush: every other visitor follows its room month's
+ * stream of server-sent events while it is on the calendar (BENCH_RUSH_LIVE, on by default; 0:
+ * none does) and drops a slot an event reports full from its choices; each visitor looks at a
+ * calendar for about BENCH_RUSH_THINK_MS (1,000 ms, ±50 %) before it chooses. Printed and written:
+ * the share of stale adds of the visitors following it and of those who do not.
+ *
  * Flags after `--` override the settings: `--visitors N`, `--seconds S`, `--deployments all,split`.
  */
 import http from 'node:http';
@@ -36,6 +42,8 @@ import {
   type RushAnswer,
   type RushOutcome,
   type RushSend,
+  type RushSlotSeats,
+  type RushWatch,
 } from '../support/rush.ts';
 import {
   closedLoop,
@@ -80,6 +88,10 @@ const SECONDS = positiveNumber('BENCH_RUSH_SECONDS', 30);
 const BASELINE_SECONDS = positiveNumber('BENCH_SECONDS', 10);
 const CLIENTS = Math.round(positiveNumber('BENCH_CLIENTS', 16));
 const DEPLOYMENTS = (process.env.BENCH_RUSH_DEPLOYMENTS ?? 'all,split').split(',');
+/** How long a visitor looks at a calendar before choosing a slot (ms, ±50 %). */
+const THINK_MS = Number(process.env.BENCH_RUSH_THINK_MS ?? 1000);
+/** Whether every other visitor follows live availability (the A/B of the same rush). */
+const LIVE = (process.env.BENCH_RUSH_LIVE ?? '1') !== '0';
 /** The target's crowd (1,000 in 30 s) or a smaller one: "rush"; a denser crowd: "rushOverload". */
 const RESULTS_KEY = VISITORS / SECONDS > 1000 / 30 ? 'rushOverload' : 'rush';
 for (const d of DEPLOYMENTS) {
@@ -184,6 +196,42 @@ function sender(base: string, cookie = ''): RushSend {
       req.on('timeout', () => req.destroy(new Error('timeout')));
       req.on('error', () => resolve(NO_ANSWER));
       req.end(payload ?? undefined);
+    });
+}
+
+/**
+ * A visitor's stream of a room month's live availability, on a connection of its own (as each
+ * browser has one): resolves once it is open (null when refused); closing it is idempotent.
+ */
+function watcher(base: string): RushWatch {
+  return (roomId, month, onSlots) =>
+    new Promise((resolve) => {
+      const req = http.get(
+        `${base}/api/rooms/${roomId}/availability/stream?month=${month}`,
+        { agent: false, headers: { Accept: 'text/event-stream' } },
+        (res) => {
+          if (res.statusCode !== 200) {
+            res.resume();
+            resolve(null);
+            return;
+          }
+          let buffer = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            buffer += chunk;
+            for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              if (!block.startsWith('event: availability\n')) continue;
+              const data = block.slice(block.indexOf('data: ') + 6);
+              onSlots((JSON.parse(data) as { slots: RushSlotSeats[] }).slots);
+            }
+          });
+          res.on('error', () => undefined);
+          resolve(() => req.destroy());
+        },
+      );
+      req.on('error', () => resolve(null));
     });
 }
 
@@ -380,6 +428,8 @@ interface DeploymentFigures {
     unanswered: number;
   };
   staleShare: number;
+  /** The stale adds' share of the visitors following live availability and of the others. */
+  liveStaleShare: { following: number; notFollowing: number };
   cpuMsPerJourney: { server: number; bench: number; postgres: number };
   /** Reads of the read models' checkpoints (the read-your-writes gate, projections) per journey. */
   checkpointReadsPerJourney: number;
@@ -503,6 +553,8 @@ async function rushOn(
       untilDate,
       day,
       send,
+      thinkMs: THINK_MS,
+      ...(LIVE ? { watch: watcher(deployment.base) } : {}),
     });
     const cpuPerJourney = cpuPerOperation(before, cpu(), VISITORS);
     const droppedConnections = listenOverflows() - overflowsBefore;
@@ -535,6 +587,10 @@ async function rushOn(
       seatsInLog,
       log,
       staleShare: outcome.adds ? round(outcome.staleAdds / outcome.adds, 3) : 0,
+      liveStaleShare: {
+        following: share(outcome.live.following),
+        notFollowing: share(outcome.live.notFollowing),
+      },
       cpuMsPerJourney: cpuPerJourney,
       checkpointReadsPerJourney,
       droppedConnections,
@@ -557,6 +613,9 @@ async function rushOn(
     await rm(dataDir, { recursive: true, force: true });
   }
 }
+
+const share = (g: { adds: number; staleAdds: number }) =>
+  g.adds ? round(g.staleAdds / g.adds, 3) : 0;
 
 function print(
   name: string,
@@ -600,6 +659,18 @@ function print(
         'stale calendars: adds refused on a slot shown free',
         `${o.staleAdds} of ${o.adds} adds (${round(f.staleShare * 100, 1)} %)`,
       ],
+      ...(LIVE
+        ? ([
+            [
+              'stale adds, visitors following live availability / the others',
+              `${o.live.following.staleAdds} of ${o.live.following.adds} (${round(f.liveStaleShare.following * 100, 1)} %) / ${o.live.notFollowing.staleAdds} of ${o.live.notFollowing.adds} (${round(f.liveStaleShare.notFollowing * 100, 1)} %)`,
+            ],
+            [
+              'live streams opened / refused, events, slots dropped as full before an add',
+              `${o.live.streams} / ${o.live.refusedStreams}, ${o.live.events}, ${o.live.droppedFull}`,
+            ],
+          ] as [string, string][])
+        : []),
       [`slowest request (ms, < ${MAX_WAIT_MS})`, round(o.slowestRequestMs)],
       [
         'log: bookings lost / doubled / without an answer',
@@ -691,6 +762,8 @@ async function main(): Promise<void> {
         abEnv: AB_ENV,
         visitors: VISITORS,
         seconds: SECONDS,
+        thinkMs: THINK_MS,
+        live: LIVE,
         seats: SEATS,
         layout: { rooms: ROOMS, slotsPerRoom: TIMES.length, capacity: CAPACITY },
         baseline: {

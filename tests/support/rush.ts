@@ -5,6 +5,11 @@
  * booking, the confirmation page). Shared by `npm run bench:rush` (tests/bench/rush.ts, timed)
  * and the small rush of the API tests (tests/api/rush.int.test.ts, not timed).
  *
+ * A visitor looks at a month's calendar for about `thinkMs` before choosing a slot. With `watch`,
+ * every other visitor follows the month's live availability while on it, as the SPA does: a slot
+ * an event reports full leaves the visitor's free choices (a visitor whose stream is refused
+ * chooses from the calendar alone, as the SPA falls back to reading it).
+ *
  * A refused add is tried once more on another slot the refreshed calendar shows free; a visitor
  * gives up when the calendar shows nothing free. A 503 with `Retry-After` is asked again after the
  * time it says, and a read answered 404 from read models still behind the visitor's own write
@@ -45,6 +50,23 @@ export type RushStep = (typeof RUSH_STEPS)[number];
 /** How often a request answered 503 is sent again after its `Retry-After`. */
 export const RETRIES_AFTER_503 = 5;
 
+/** A slot of a watched month whose free seats changed (server-sent event `availability`). */
+export interface RushSlotSeats {
+  id: string;
+  seatsFree: number;
+  closed: boolean;
+}
+
+/**
+ * Opens a room month's live availability (`YYYY-MM`): `onSlots` gets each event's slots; answers
+ * how to close it, or null when the stream was refused.
+ */
+export type RushWatch = (
+  roomId: string,
+  month: string,
+  onSlots: (slots: RushSlotSeats[]) => void,
+) => Promise<(() => void) | null>;
+
 export interface RushOptions {
   visitors: number;
   /** Arrivals are spread evenly over these seconds. */
@@ -54,6 +76,16 @@ export interface RushOptions {
   untilDate: string;
   day: string;
   send: RushSend;
+  /** How long a visitor looks at a calendar before choosing (ms, varied by ±50 %); 0: at once. */
+  thinkMs?: number;
+  /** Live availability: every other visitor (odd numbers) follows it; unset: none does. */
+  watch?: RushWatch;
+}
+
+/** Adds and how many were refused on a slot shown free, of one group of visitors. */
+export interface RushAddFigures {
+  adds: number;
+  staleAdds: number;
 }
 
 export interface RushOutcome {
@@ -84,6 +116,19 @@ export interface RushOutcome {
   answered: number;
   /** Adds refused on a slot the calendar had just shown free. */
   staleAdds: number;
+  /**
+   * With `watch`: the adds of the visitors following live availability and of those who do not
+   * (the same rush, the same server: an A/B), and the events and refused streams of the former.
+   */
+  live: {
+    following: RushAddFigures;
+    notFollowing: RushAddFigures;
+    streams: number;
+    refusedStreams: number;
+    events: number;
+    /** Slots visitors dropped from their free choices on an event, before trying them. */
+    droppedFull: number;
+  };
   /** Free slots shown in calendars, over all calendar answers. */
   freeShown: number;
   adds: number;
@@ -132,6 +177,14 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
     gaveUp: 0,
     answered: 0,
     staleAdds: 0,
+    live: {
+      following: { adds: 0, staleAdds: 0 },
+      notFollowing: { adds: 0, staleAdds: 0 },
+      streams: 0,
+      refusedStreams: 0,
+      events: 0,
+      droppedFull: 0,
+    },
     freeShown: 0,
     adds: 0,
     lastSeatMs: 0,
@@ -140,6 +193,50 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
   };
   const t0 = performance.now();
   const month = `fromDate=${options.fromDate}&untilDate=${options.untilDate}`;
+  const thinkMs = options.thinkMs ?? 0;
+  /** A visitor looking at the calendar before choosing. */
+  const think = () => (thinkMs > 0 ? sleep(thinkMs * (0.5 + Math.random())) : Promise.resolve());
+
+  /**
+   * What a visitor on a room's month knows beyond its calendar: the slots live availability
+   * reported full (none for a visitor not following it).
+   */
+  interface OnMonth {
+    full: Set<string>;
+    group: RushAddFigures;
+    close: () => void;
+  }
+  const enterMonth = (n: number, roomId: string): OnMonth => {
+    const full = new Set<string>();
+    const following = options.watch !== undefined && n % 2 === 1;
+    const on: OnMonth = {
+      full,
+      group: following ? out.live.following : out.live.notFollowing,
+      close: () => undefined,
+    };
+    if (!following) return on;
+    out.live.streams += 1;
+    // The page shows its calendar without waiting for the stream, which opens beside it.
+    const opening = options.watch!(roomId, options.day.slice(0, 7), (slots) => {
+      out.live.events += 1;
+      for (const s of slots) {
+        if (s.seatsFree > 0 && !s.closed) full.delete(s.id);
+        else full.add(s.id);
+      }
+    });
+    void opening.then((close) => {
+      if (!close) out.live.refusedStreams += 1;
+    });
+    on.close = () => void opening.then((close) => close?.());
+    return on;
+  };
+  /** The calendar's free slots the visitor still takes for free after looking at them a while. */
+  const chosen = async (free: Slot[], on: OnMonth): Promise<Slot[]> => {
+    await think();
+    const left = free.filter((s) => !on.full.has(s.id));
+    out.live.droppedFull += free.length - left.length;
+    return left;
+  };
 
   /** One request of a step, sent again after `Retry-After` while it answers 503. */
   const request = async (
@@ -219,6 +316,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
     cart: string | null,
     free: Slot[],
     position: string | null,
+    on: OnMonth,
   ): Promise<{ transactionId: string; position: string } | null> => {
     let choices = free;
     const refused = new Set<string>();
@@ -230,6 +328,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
           })
         : await request(step, 'POST', '/api/transactions', { timeSlotId: slot.id });
       out.adds += 1;
+      on.group.adds += 1;
       if (a.status === 200 || a.status === 201) {
         out.lastSeatMs = Math.max(out.lastSeatMs, performance.now() - t0);
         return a.body as { transactionId: string; position: string };
@@ -239,6 +338,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
         return null;
       }
       out.staleAdds += 1;
+      on.group.staleAdds += 1;
       refused.add(slot.id);
       if (attempt === 1) return null;
       const fresh = await calendar(
@@ -247,7 +347,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
         cart,
         position,
       );
-      choices = (fresh ?? []).filter((s) => !refused.has(s.id));
+      choices = (fresh ? await chosen(fresh, on) : []).filter((s) => !refused.has(s.id));
       if (choices.length === 0) return null;
     }
     return null;
@@ -261,48 +361,57 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       // A visitor looks at the rooms in an order of their own until one shows a free seat.
       const order = [...ids].sort(() => Math.random() - 0.5);
       for (const roomId of order) {
-        const free = await calendar('calendar', roomId, null, null);
-        if (!free?.length) continue;
-        const cart = await add('cartAdd', roomId, null, free, null);
-        if (!cart) break;
-        let position = cart.position;
-        if (n % 3 === 0) {
-          const more = await calendar('secondCalendar', roomId, cart.transactionId, position);
-          if (more?.length) {
-            const second = await add('secondAdd', roomId, cart.transactionId, more, position);
-            if (second) position = second.position;
+        // The stream opens with the page, beside its reads (the page does not wait for it).
+        const on = enterMonth(n, roomId);
+        const shown = await calendar('calendar', roomId, null, null);
+        try {
+          const free = shown?.length ? await chosen(shown, on) : [];
+          if (!free.length) continue;
+          const cart = await add('cartAdd', roomId, null, free, null, on);
+          if (!cart) break;
+          let position = cart.position;
+          if (n % 3 === 0) {
+            const more = await calendar('secondCalendar', roomId, cart.transactionId, position);
+            const left = more?.length ? await chosen(more, on) : [];
+            if (left.length) {
+              const second = await add('secondAdd', roomId, cart.transactionId, left, position, on);
+              if (second) position = second.position;
+            }
           }
-        }
-        const summary = await request(
-          'personalData',
-          'GET',
-          `/api/transactions/${cart.transactionId}`,
-          undefined,
-          position,
-        );
-        if (summary.status !== 200) return;
-        const booked = await request(
-          'booking',
-          'PUT',
-          `/api/transactions/${cart.transactionId}/booking`,
-          owner(n),
-        );
-        if (booked.status !== 200) {
-          if (booked.status >= 400 && booked.status < 500) out.otherErrors += 1;
+          on.close();
+          const summary = await request(
+            'personalData',
+            'GET',
+            `/api/transactions/${cart.transactionId}`,
+            undefined,
+            position,
+          );
+          if (summary.status !== 200) return;
+          const booked = await request(
+            'booking',
+            'PUT',
+            `/api/transactions/${cart.transactionId}/booking`,
+            owner(n),
+          );
+          if (booked.status !== 200) {
+            if (booked.status >= 400 && booked.status < 500) out.otherErrors += 1;
+            return;
+          }
+          const result = booked.body as { ownerId: string; tickets: unknown[]; position: string };
+          out.bookings += 1;
+          out.seatsBooked += result.tickets.length;
+          out.bookedOwners.set(result.ownerId, result.tickets.length);
+          await request(
+            'confirmation',
+            'GET',
+            `/api/owners/${result.ownerId}/tickets`,
+            undefined,
+            result.position,
+          );
           return;
+        } finally {
+          on.close();
         }
-        const result = booked.body as { ownerId: string; tickets: unknown[]; position: string };
-        out.bookings += 1;
-        out.seatsBooked += result.tickets.length;
-        out.bookedOwners.set(result.ownerId, result.tickets.length);
-        await request(
-          'confirmation',
-          'GET',
-          `/api/owners/${result.ownerId}/tickets`,
-          undefined,
-          result.position,
-        );
-        return;
       }
       out.gaveUp += 1;
     } finally {

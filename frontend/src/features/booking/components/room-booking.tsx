@@ -27,6 +27,7 @@ import {
 } from '../api/booking-api';
 import { slotAction } from '../lib/cart';
 import { dayNotes } from '../lib/day-notes';
+import { useLiveSlots } from '../lib/live-slots';
 import { useBooking } from './booking-context';
 import { CartPanel } from './cart-panel';
 import { WaitlistJoin } from './waitlist-join';
@@ -181,10 +182,10 @@ export function RoomBooking() {
   );
   const month = compareYearMonth(requested, current) < 0 ? current : requested;
   const range = monthRange(month);
+  useLiveSlots(id, month); // the month's slots read again when they change on the server
   const { transactionId, addTicket, tickets } = useBooking();
   const room = useGetBookingRoomQuery(id);
-  // A room with an offer time has a waitlist on its full slots.
-  const offerMinutes = room.data?.services.waitlistOfferMinutes;
+  const offerMinutes = room.data?.services.waitlistOfferMinutes; // of a waitlist on full slots
   const slots = useGetBookableSlotsQuery({ roomId: id, transactionId, ...range });
   const calendar = useGetRoomCalendarQuery({ roomId: id, ...range });
   const [pending, setPending] = useState<string | null>(null);

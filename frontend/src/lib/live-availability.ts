@@ -1,0 +1,90 @@
+import { useEffect, useRef, useState } from 'react';
+import { resolveApiUrl } from './url';
+
+/** A slot of the watched month whose free seats changed (closed or removed: no seat). */
+export interface SlotSeats {
+  id: string;
+  seatsFree: number;
+  closed: boolean;
+}
+
+/**
+ * What the stream says: `slots` null when it (re)opened (anything may have changed since the
+ * page read the month), else the slots that changed; `position`, where the server's read models
+ * stood, to read the month with as X-Min-Position.
+ */
+export interface AvailabilityChange {
+  position: string;
+  slots: SlotSeats[] | null;
+}
+
+/** After the server refused the stream (too many open, or an error), the page polls this long. */
+const REOPEN_AFTER_MS = 60_000;
+
+const positionIn = (data: string): string | null => {
+  try {
+    const parsed = JSON.parse(data) as { position?: unknown };
+    return typeof parsed.position === 'string' ? parsed.position : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Follows the live availability of a room's month (`GET rooms/{id}/availability/stream`, server-
+ * sent events) while the page shows it, calling `onChange` on each change and when the stream
+ * (re)opens. Answers whether the stream is open now: while it is not (no EventSource, an error,
+ * the server refused it), the page reads the month as it did without it. Closed when the room or
+ * the month changes or the page is left; reopened a minute after the server refused it.
+ */
+export function useLiveAvailability(
+  baseApiUrl: string,
+  roomId: string,
+  month: string,
+  onChange: (change: AvailabilityChange) => void,
+): boolean {
+  const [live, setLive] = useState(false);
+  // The latest callback, without reopening the stream on every render.
+  const latest = useRef(onChange);
+  useEffect(() => {
+    latest.current = onChange;
+  });
+  useEffect(() => {
+    if (!roomId || typeof EventSource === 'undefined') return undefined;
+    const url = resolveApiUrl(
+      baseApiUrl,
+      `rooms/${encodeURIComponent(roomId)}/availability/stream?month=${month}`,
+    );
+    let source: EventSource | null = null;
+    let reopen: number | undefined;
+    const open = () => {
+      const current = new EventSource(url);
+      source = current;
+      current.addEventListener('ready', (event) => {
+        const position = positionIn((event as MessageEvent<string>).data);
+        setLive(true);
+        if (position !== null) latest.current({ position, slots: null });
+      });
+      current.addEventListener('availability', (event) => {
+        const data = (event as MessageEvent<string>).data;
+        const position = positionIn(data);
+        if (position === null) return;
+        const { slots } = JSON.parse(data) as { slots: SlotSeats[] };
+        latest.current({ position, slots });
+      });
+      current.addEventListener('error', () => {
+        setLive(false);
+        // Refused (an HTTP error): the browser does not try again by itself.
+        if (current.readyState === EventSource.CLOSED)
+          reopen = window.setTimeout(open, REOPEN_AFTER_MS);
+      });
+    };
+    open();
+    return () => {
+      window.clearTimeout(reopen);
+      source?.close();
+      setLive(false);
+    };
+  }, [baseApiUrl, roomId, month]);
+  return live;
+}

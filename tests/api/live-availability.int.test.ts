@@ -1,0 +1,233 @@
+// Live availability: a room's month as a stream of server-sent events, one watcher per process
+// (docs/architecture.md#live-availability).
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, listen, ManualClock } from '@rr/platform';
+import { openAdminSuite, type AdminSuite, Client } from '../support/app.ts';
+import { createRoom, createSlot } from '../support/fixtures.ts';
+import { openEventStream, type EventStream, type StreamEvent } from '../support/event-stream.ts';
+import { budget } from '../support/time-budget.ts';
+import { sleep, waitFor } from '../support/wait-for.ts';
+import { createGateway } from '../../server/src/gateway.ts';
+
+// Monday 23 Nov 2026, 10:00 in Vienna: the slots lie within the rooms' booking window.
+const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
+const DAY = '2026-11-26';
+const MONTH = '2026-11';
+const SUBSCRIBERS = 100;
+const MAX_STREAMS = 104;
+const POLL_MS = 50;
+
+let suite: AdminSuite;
+let gateway: Server;
+let gatewayUrl: string;
+
+beforeAll(async () => {
+  suite = await openAdminSuite(clock, {
+    env: { LIVE_STREAMS_MAX: String(MAX_STREAMS), LIVE_POLL_MS: String(POLL_MS) },
+  });
+  // The split deployment's gateway, in front of the app as its command and query instance.
+  const app = createGateway({
+    commandUrls: [suite.app.baseUrl],
+    queryUrls: [suite.app.baseUrl],
+    frontendDist: 'frontend/dist',
+    cspExtraOrigins: [],
+    logger: createLogger('silent'),
+  });
+  gateway = await listen(app, 0, '127.0.0.1');
+  gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  gateway?.closeAllConnections();
+  await new Promise((r) => gateway?.close(r));
+  await suite?.close();
+});
+
+const streamUrl = (base: string, roomId: string, month = MONTH) =>
+  `${base}/api/rooms/${roomId}/availability/stream?month=${month}`;
+
+/** A visitor's cart with one seat of the slot, through the real API. */
+async function addToCart(timeSlotId: string): Promise<void> {
+  const visitor = new Client(suite.app.baseUrl);
+  const r = await visitor.request('POST', '/api/transactions', { json: { timeSlotId } });
+  expect(r.status, await r.clone().text()).toBe(201);
+}
+
+/** The event naming the slot with these free seats. */
+const seatsOf =
+  (slotId: string, seatsFree: number) =>
+  (e: StreamEvent): boolean => {
+    if (e.event !== 'availability') return false;
+    const { slots } = e.data as { slots: { id: string; seatsFree: number }[] };
+    return slots.some((s) => s.id === slotId && s.seatsFree === seatsFree);
+  };
+
+/** The process's figures of live availability (`/api/metrics`). */
+async function liveMetrics(): Promise<Record<string, number>> {
+  const text = await (await fetch(`${suite.app.baseUrl}/api/metrics`)).text();
+  const figures: Record<string, number> = {};
+  for (const m of text.matchAll(/^rr_live_availability_(\w+) (\d+)$/gm))
+    figures[m[1]!] = Number(m[2]);
+  return figures;
+}
+
+const closeAll = async (streams: EventStream[]) => {
+  for (const s of streams) s.close();
+  await waitFor(
+    'the streams to be gone',
+    async () => (await liveMetrics()).streams === 0,
+    budget(10_000),
+  );
+};
+
+describe('live availability of a room month', () => {
+  it('sends every subscriber of a month the changed seats after a cart add', async () => {
+    const roomId = await createRoom(suite.admin, 'Crowded room');
+    const slotId = await createSlot(suite.admin, roomId, DAY, '09:00', '11:00', 10);
+    const streams = await Promise.all(
+      Array.from({ length: SUBSCRIBERS }, () =>
+        openEventStream(streamUrl(suite.app.baseUrl, roomId)),
+      ),
+    );
+    try {
+      for (const s of streams) {
+        expect(s.status).toBe(200);
+        expect(s.headers['content-type']).toMatch(/^text\/event-stream/);
+        expect(s.headers['cache-control']).toBe('no-cache');
+        expect(s.headers['x-accel-buffering']).toBe('no');
+      }
+      await Promise.all(streams.map((s) => s.next((e) => e.event === 'ready', budget(10_000))));
+      const metrics = await liveMetrics();
+      expect(metrics).toMatchObject({ streams: SUBSCRIBERS, watched_months: 1 });
+
+      await addToCart(slotId);
+      const events = await Promise.all(
+        streams.map((s) => s.next(seatsOf(slotId, 9), budget(15_000))),
+      );
+      const positions = new Set(events.map((e) => (e.data as { position: string }).position));
+      // One computation for the month: every subscriber got the same event.
+      expect(positions.size).toBe(1);
+    } finally {
+      await closeAll(streams);
+    }
+  });
+
+  it('forgets a month nobody watches any more, and the watcher stops reading it', async () => {
+    const kept = await createRoom(suite.admin, 'Watched room');
+    const left = await createRoom(suite.admin, 'Left room');
+    const keptSlot = await createSlot(suite.admin, kept, DAY, '09:00', '11:00', 10);
+    const leftSlot = await createSlot(suite.admin, left, DAY, '09:00', '11:00', 10);
+    const watcher = await openEventStream(streamUrl(suite.app.baseUrl, kept));
+    const leaver = await openEventStream(streamUrl(suite.app.baseUrl, left));
+    try {
+      await leaver.next((e) => e.event === 'ready', budget(10_000));
+      await watcher.next((e) => e.event === 'ready', budget(10_000));
+      expect(await liveMetrics()).toMatchObject({ streams: 2, watched_months: 2 });
+
+      leaver.close();
+      await waitFor(
+        'the left month to be forgotten',
+        async () => (await liveMetrics()).watched_months === 1,
+        budget(10_000),
+      );
+      expect((await liveMetrics()).streams).toBe(1);
+      const before = await liveMetrics();
+      await addToCart(leftSlot);
+      await addToCart(keptSlot);
+      await watcher.next(seatsOf(keptSlot, 9), budget(15_000));
+      const after = await liveMetrics();
+      // Each time the read models moved the watcher read the one month still watched.
+      expect(after.refreshes_total).toBeGreaterThan(before.refreshes_total!);
+      expect(after.months_read_total! - before.months_read_total!).toBe(
+        after.refreshes_total! - before.refreshes_total!,
+      );
+    } finally {
+      await closeAll([watcher, leaver]);
+    }
+    // Nobody watches: the watcher looks no more.
+    const idle = (await liveMetrics()).polls_total;
+    await sleep(POLL_MS * 10);
+    expect((await liveMetrics()).polls_total).toBe(idle);
+    expect(await liveMetrics()).toMatchObject({ streams: 0, watched_months: 0 });
+  });
+
+  it('streams through the gateway of the split deployment as the changes come', async () => {
+    const roomId = await createRoom(suite.admin, 'Gateway room');
+    const slotId = await createSlot(suite.admin, roomId, DAY, '09:00', '11:00', 3);
+    const stream = await openEventStream(streamUrl(gatewayUrl, roomId));
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+      // Passed on before the stream ends (a gateway that read the whole answer first never would).
+      await stream.next((e) => e.event === 'ready', budget(10_000));
+      await addToCart(slotId);
+      await stream.next(seatsOf(slotId, 2), budget(15_000));
+      await addToCart(slotId);
+      await stream.next(seatsOf(slotId, 1), budget(15_000));
+      expect(stream.ended).toBe(false);
+      // The visitor leaves: the gateway closes its stream to the instance too.
+      stream.close();
+      await waitFor(
+        'the stream to be gone',
+        async () => (await liveMetrics()).streams === 0,
+        budget(10_000),
+      );
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('answers a malformed month 400, an unknown room 404, as problems', async () => {
+    const roomId = await createRoom(suite.admin, 'Checked room');
+    for (const month of ['2026-13', '2026-1', 'november', '0000-01', '']) {
+      const s = await openEventStream(streamUrl(suite.app.baseUrl, roomId, month));
+      expect(s.status, month).toBe(400);
+      expect(s.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(await s.body())).toMatchObject({ error: 'validation__error' });
+    }
+    const malformed = await openEventStream(streamUrl(suite.app.baseUrl, 'not-a-room'));
+    expect(malformed.status).toBe(400);
+    await malformed.body();
+    const unknown = await openEventStream(
+      streamUrl(suite.app.baseUrl, '00000000-0000-4000-8000-000000000000'),
+    );
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(await unknown.body())).toMatchObject({ error: 'not_found' });
+    // HEAD answers the headers of the stream and ends.
+    await createSlot(suite.admin, roomId, DAY, '09:00', '11:00', 10);
+    const head = await fetch(streamUrl(suite.app.baseUrl, roomId), { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect((await liveMetrics()).streams).toBe(0);
+  });
+
+  it('refuses a stream above the bound with 503 and Retry-After, and takes one again after', async () => {
+    const roomId = await createRoom(suite.admin, 'Bounded room');
+    // Read back (the stream, opened without a position, finds the room once it is projected).
+    await createSlot(suite.admin, roomId, DAY, '09:00', '11:00', 10);
+    const streams = await Promise.all(
+      Array.from({ length: MAX_STREAMS }, () =>
+        openEventStream(streamUrl(suite.app.baseUrl, roomId)),
+      ),
+    );
+    try {
+      expect(streams.every((s) => s.status === 200)).toBe(true);
+      const refused = await openEventStream(streamUrl(suite.app.baseUrl, roomId));
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(JSON.parse(await refused.body())).toMatchObject({ error: 'service__overloaded' });
+      streams.pop()!.close();
+      await waitFor(
+        'a stream to be free',
+        async () => ((await liveMetrics()).streams ?? MAX_STREAMS) < MAX_STREAMS,
+        budget(10_000),
+      );
+      const again = await openEventStream(streamUrl(suite.app.baseUrl, roomId));
+      streams.push(again);
+      expect(again.status).toBe(200);
+    } finally {
+      await closeAll(streams);
+    }
+  });
+});
