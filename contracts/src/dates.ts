@@ -29,3 +29,15 @@ export function isValidLocalTime(s: string): boolean {
   const m = TIME_PATTERN.exec(s);
   return !!m && Number(m[1]) <= 23 && Number(m[2]) <= 59;
 }
+
+/** The first and last day of a month `YYYY-MM` (a valid one), as `YYYY-MM-DD`. */
+export function monthDates(month: string): { fromDate: string; untilDate: string } {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  // Day 0 of the next month is this month's last; setUTCFullYear keeps years below 100 as they are.
+  const last = new Date(Date.UTC(2000, m, 0));
+  last.setUTCFullYear(year, m, 0);
+  return {
+    fromDate: `${month}-01`,
+    untilDate: `${month}-${String(last.getUTCDate()).padStart(2, '0')}`,
+  };
+}

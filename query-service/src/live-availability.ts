@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import { monthDates } from '@rr/contracts';
 import { comparePositions, parsePosition } from '@rr/events';
 import { seatsTakenLateral, waitlistLateral, type Clock, type Pool } from '@rr/platform';
 
@@ -60,14 +61,6 @@ interface Snapshot {
 
 const CHECKPOINTS_SQL = `SELECT coalesce(string_agg(name || ':' || last_tx::text || '_' || last_gp::text, ',' ORDER BY name), '') AS p
                            FROM projection_checkpoints`;
-
-/** The first and last day of a month `YYYY-MM` (any year from 1000 on). */
-export function monthDays(month: string): { fromDate: string; untilDate: string } {
-  const [year, m] = month.split('-').map(Number) as [number, number];
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const last = m === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
-  return { fromDate: `${month}-01`, untilDate: `${month}-${last}` };
-}
 
 /**
  * Live availability of the process: the open streams of visitors watching a room's month, and
@@ -171,7 +164,7 @@ export class LiveAvailability {
     if (known) return known;
     let opening = this.opening.get(k);
     if (!opening) {
-      const days = monthDays(month);
+      const days = monthDates(month);
       opening = this.read([{ roomId, ...days }])
         .then((snapshot) => {
           if (!snapshot.rooms.has(0)) return null;

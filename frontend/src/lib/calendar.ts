@@ -1,4 +1,4 @@
-import { WEEKDAYS, type Weekday } from '@rr/contracts/dates';
+import { monthDates, WEEKDAYS, type Weekday } from '@rr/contracts/dates';
 import { addDaysIso, localDate, parseIsoDate, todayIso, toIsoDate } from './dates';
 
 /**
@@ -85,10 +85,7 @@ export function parseYearMonth(
 
 /** First and last day of a month as `YYYY-MM-DD` (the range a calendar loads). */
 export function monthRange({ year, month }: YearMonth): { fromDate: string; untilDate: string } {
-  return {
-    fromDate: toIsoDate(new Date(year, month - 1, 1)),
-    untilDate: toIsoDate(new Date(year, month, 0)),
-  };
+  return monthDates(`${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`);
 }
 
 export interface CalendarDay {
