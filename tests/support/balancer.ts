@@ -31,10 +31,10 @@ export interface BalancerLimits {
 
 /** The limits of the compose profile `split` (docker-compose.yml). */
 export const BALANCER_LIMITS: BalancerLimits = {
-  commandMaxconn: 24,
-  queryMaxconn: 24,
-  maxQueue: 400,
-  queueTimeout: '1s',
+  commandMaxconn: 8,
+  queryMaxconn: 8,
+  maxQueue: 200,
+  queueTimeout: '500ms',
 };
 
 export interface Balancer {

@@ -195,6 +195,66 @@ describe('the split deployment behind HAProxy', () => {
     expect(head).toMatch(/^Retry-After: \d+\r?$/m);
   });
 
+  it('serves a visitor in the middle of a booking before a new arrival, and does not shed it for a full queue', async () => {
+    const admin = new Client(balancer.url);
+    expect((await admin.login('admin', 'balancer-admin-password')).status).toBe(200);
+    await createRoom(admin, 'Room before the queue');
+    const [tx, gp] = admin.lastPosition!.split('_').map(BigInt);
+    // Reached by the next write: a read waiting for it holds its place until then.
+    const next = `${tx! + 1n}_${gp! + 1n}`;
+    const small = await startBalancer(
+      [split.commands[0].url, split.commands[1].url],
+      [split.queries[0].url, split.queries[1].url],
+      split.gateway.url,
+      { commandMaxconn: 1, queryMaxconn: 1, maxQueue: 1, queueTimeout: `${budget(20_000)}ms` },
+    );
+    const done = new AbortController();
+    try {
+      const read = (headers: Record<string, string> = {}) =>
+        fetch(`${small.url}/api/rooms`, { headers, signal: done.signal });
+      // One place held until the next write, the other long after.
+      const untilNext = read({ 'X-Min-Position': next });
+      await waitFor(
+        'a query process busy',
+        async () => (await small.stat('query', 'BACKEND')).scur === '1',
+        budget(20_000),
+      );
+      const long = read({ 'X-Min-Position': FUTURE_POSITION }).catch(() => null);
+      const busy = async (server: string) => (await small.stat('query', server)).scur === '1';
+      await waitFor(
+        'both query processes busy',
+        async () => (await busy('query1')) && (await busy('query2')),
+        budget(20_000),
+      );
+      const order: string[] = [];
+      const arrival = read().then((r) => (order.push('arrival'), r));
+      await waitFor(
+        'the arrival in the queue',
+        async () => (await small.stat('query', 'BACKEND')).qcur === '1',
+        budget(20_000),
+      );
+      // The queue is full, yet a read after the visitor's own write waits in it, ahead.
+      const inJourney = read({ 'X-Min-Position': '1_1' }).then(
+        (r) => (order.push('in journey'), r),
+      );
+      await waitFor(
+        'both in the queue',
+        async () => (await small.stat('query', 'BACKEND')).qcur === '2',
+        budget(20_000),
+      );
+      await createRoom(admin, 'Room that frees a place');
+      expect((await untilNext).status).toBe(200);
+      expect((await inJourney).status).toBe(200);
+      expect((await arrival).status).toBe(200);
+      expect(order).toEqual(['in journey', 'arrival']);
+      done.abort();
+      await long;
+    } finally {
+      done.abort();
+      await small.stop();
+    }
+  });
+
   it('takes a killed query process out by its health check; reads keep working on the other', async () => {
     const [gone, kept] = split.queries;
     const port = Number(new URL(gone.url).port);
