@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { addDays, ensureDatabase, todayIn } from '@rr/platform';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
-import { startBalancer, startSplitDeployment } from '../support/balancer.ts';
+import { startBalancer, startSplitDeployment, type Balancer } from '../support/balancer.ts';
 import {
   RUSH_STEPS,
   runRush,
@@ -337,6 +337,45 @@ interface Deployment {
   processes: ServiceProcess[];
   /** Stops what runs in front of the processes (HAProxy). */
   stop?: () => Promise<void>;
+  /** HAProxy's own figures of the run so far. */
+  balancer?: () => Promise<BalancerFigures>;
+}
+
+/**
+ * Where the waits were, as HAProxy saw them (its statistics since its start, which the rush is
+ * most of): per backend the longest wait in its queue and the longest answer of a process
+ * (qtime_max, rtime_max, ttime_max in ms; the averages are of the last 1,024 requests), the
+ * longest queue, and how often a health check took a process out.
+ */
+interface BalancerFigures {
+  [backend: string]: {
+    queueMax: number;
+    queueWaitMaxMs: number;
+    serverMaxMs: number;
+    totalMaxMs: number;
+    queueWaitAvgMs: number;
+    serverAvgMs: number;
+    markedDown: number;
+  };
+}
+
+async function balancerFigures(b: Balancer): Promise<BalancerFigures> {
+  const out: BalancerFigures = {};
+  for (const backend of ['command', 'query']) {
+    const row = await b.stat(backend, 'BACKEND');
+    const n = (k: string) => Number(row[k] ?? 0);
+    const servers = await Promise.all([1, 2].map((i) => b.stat(backend, `${backend}${i}`)));
+    out[backend] = {
+      queueMax: n('qmax'),
+      queueWaitMaxMs: n('qtime_max'),
+      serverMaxMs: n('rtime_max'),
+      totalMaxMs: n('ttime_max'),
+      queueWaitAvgMs: n('qtime'),
+      serverAvgMs: n('rtime'),
+      markedDown: servers.reduce((sum, r) => sum + Number(r.chkdown ?? 0), 0),
+    };
+  }
+  return out;
 }
 
 async function start(
@@ -376,6 +415,7 @@ async function start(
     pids: [...pids, balancer.pid],
     processes: split.processes,
     stop: () => balancer.stop(),
+    balancer: () => balancerFigures(balancer),
   };
 }
 
@@ -411,6 +451,7 @@ interface DeploymentFigures {
   checks: Record<string, boolean>;
   /** Behind HAProxy: the goal's parts, met or not (not a failing check). */
   goals?: Record<string, boolean>;
+  balancer?: BalancerFigures;
 }
 
 /**
@@ -522,6 +563,7 @@ async function rushOn(
       send,
     });
     const cpuPerJourney = cpuPerOperation(before, cpu(), VISITORS);
+    const balancer = await deployment.balancer?.();
     const droppedConnections = listenOverflows() - overflowsBefore;
     const checkpointReadsPerJourney = round(
       ((await checkpointReads(pool)) - readsBefore) / VISITORS,
@@ -571,6 +613,7 @@ async function rushOn(
       },
       checks,
       ...(goals ? { goals } : {}),
+      ...(balancer ? { balancer } : {}),
     };
   } finally {
     await pool.end();
@@ -662,6 +705,10 @@ function print(
       ...Object.entries(f.checks).map(([k, v]): [string, string] => [
         `check: ${k}`,
         v ? 'yes' : 'NO',
+      ]),
+      ...Object.entries(f.balancer ?? {}).map(([backend, b]): [string, string] => [
+        `HAProxy ${backend}: longest queue; wait in it max / avg ms; process max / avg ms; whole max ms; checks down`,
+        `${b.queueMax}; ${b.queueWaitMaxMs} / ${b.queueWaitAvgMs}; ${b.serverMaxMs} / ${b.serverAvgMs}; ${b.totalMaxMs}; ${b.markedDown}`,
       ]),
       ...Object.entries(f.goals ?? {}).map(([k, v]): [string, string] => [
         `goal: ${k}`,
