@@ -4,10 +4,12 @@
  * window has just opened (3 rooms x 4 slots x 25 seats), each walking the SPA's journey
  * (tests/support/rush.ts). Open loop: arrivals do not wait for earlier visitors.
  *
- * Two deployments on one PostgreSQL, each on a database of its own: the all-in-one process
+ * Deployments on one PostgreSQL, each on a database of its own: the all-in-one process
  * (`SERVICE_ROLE=all`, as `npm start` runs it) and the split one behind the gateway (two command
- * processes, two query processes, a projector). Before them, the TPC-B baseline of the same
- * PostgreSQL (as bench:commands).
+ * processes, two query processes, a projector); on request (`--deployments balancer`) the same
+ * split processes behind HAProxy (deploy/balancer/haproxy.cfg, tests/support/balancer.ts), which
+ * also prints whether its goal holds: no request waiting 5 s, each step's p99 under 1 s. Before
+ * them, the TPC-B baseline of the same PostgreSQL (as bench:commands).
  *
  * Prints per step p50/p95/p99/max, 5xx, shed load (503) and whether it was asked again after its
  * Retry-After, other errors, seats booked (in the answers and in the log, none lost or doubled),
@@ -15,7 +17,8 @@
  * server processes and PostgreSQL, and the machine's load; then, on the same deployment, cart
  * adds/s of CLIENTS clients on slots of their own (closed loop, as bench:commands) and their ratio
  * to the TPC-B baseline of the run. Writes bench-results.json key "rush" (the target's crowd, at
- * most 1,000 visitors in 30 s) or "rushOverload" (a larger crowd: `-- --visitors 5000`). Exits 1
+ * most 1,000 visitors in 30 s) or "rushOverload" (a larger crowd: `-- --visitors 5000`), with
+ * "Balancer" added to the key for a run of `--deployments balancer` alone. Exits 1
  * when a check fails: seats booked not exactly the seats (when demand exceeds them), a booking
  * lost or doubled, a 5xx, a visitor not answered, a request waiting 10 s or longer.
  *
@@ -25,7 +28,8 @@
  * calendar for about BENCH_RUSH_THINK_MS (1,000 ms, ±50 %) before it chooses. Printed and written:
  * the share of stale adds of the visitors following it and of those who do not.
  *
- * Flags after `--` override the settings: `--visitors N`, `--seconds S`, `--deployments all,split`.
+ * Flags after `--` override the settings: `--visitors N`, `--seconds S`,
+ * `--deployments all,split,balancer`.
  */
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -36,6 +40,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { addDays, ensureDatabase, todayIn } from '@rr/platform';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
+import { startBalancer, startSplitDeployment, type Balancer } from '../support/balancer.ts';
 import {
   RUSH_STEPS,
   runRush,
@@ -93,10 +98,15 @@ const THINK_MS = Number(process.env.BENCH_RUSH_THINK_MS ?? 1000);
 /** Whether every other visitor follows live availability (the A/B of the same rush). */
 const LIVE = (process.env.BENCH_RUSH_LIVE ?? '1') !== '0';
 /** The target's crowd (1,000 in 30 s) or a smaller one: "rush"; a denser crowd: "rushOverload". */
-const RESULTS_KEY = VISITORS / SECONDS > 1000 / 30 ? 'rushOverload' : 'rush';
+const RESULTS_KEY = `${VISITORS / SECONDS > 1000 / 30 ? 'rushOverload' : 'rush'}${
+  // A run of the balancer alone keeps its own key, so the others' figures stay beside it.
+  DEPLOYMENTS.every((d) => d === 'balancer') ? 'Balancer' : ''
+}`;
+/** The all-in-one process, the split deployment behind the gateway, or behind HAProxy. */
+type DeploymentKind = 'all' | 'split' | 'balancer';
 for (const d of DEPLOYMENTS) {
-  if (d !== 'all' && d !== 'split') {
-    console.error(`BENCH_RUSH_DEPLOYMENTS lists all and/or split, not ${d}`);
+  if (d !== 'all' && d !== 'split' && d !== 'balancer') {
+    console.error(`BENCH_RUSH_DEPLOYMENTS lists all, split and/or balancer, not ${d}`);
     process.exit(2);
   }
 }
@@ -137,6 +147,12 @@ const TIME_ZONE = 'Europe/Vienna';
 const P99_TARGET_MS = 500;
 /** No request may wait this long, shed or not (the overload requirement). */
 const MAX_WAIT_MS = 10_000;
+/**
+ * The goal behind HAProxy: no request waits this long, and each step's p99 (of the answers
+ * served, shed ones apart) stays under SERVED_P99_GOAL_MS. Printed, not a failing check.
+ */
+const BALANCER_MAX_WAIT_GOAL_MS = 5_000;
+const SERVED_P99_GOAL_MS = 1_000;
 /** Cart adds/s over the TPC-B baseline: the requirement, and the goal beyond it. */
 const CART_ADD_RATIO_TARGET = 0.35;
 const CART_ADD_RATIO_GOAL = 0.5;
@@ -367,10 +383,50 @@ interface Deployment {
   base: string;
   pids: number[];
   processes: ServiceProcess[];
+  /** Stops what runs in front of the processes (HAProxy). */
+  stop?: () => Promise<void>;
+  /** HAProxy's own figures of the run so far. */
+  balancer?: () => Promise<BalancerFigures>;
+}
+
+/**
+ * Where the waits were, as HAProxy saw them (its statistics since its start, which the rush is
+ * most of): per backend the longest wait in its queue and the longest answer of a process
+ * (qtime_max and rtime_max in ms; the averages are of the last 1,024 requests; its total time
+ * would hold a kept-alive connection's idle time too, so it is left out), the
+ * longest queue, and how often a health check took a process out.
+ */
+interface BalancerFigures {
+  [backend: string]: {
+    queueMax: number;
+    queueWaitMaxMs: number;
+    serverMaxMs: number;
+    queueWaitAvgMs: number;
+    serverAvgMs: number;
+    markedDown: number;
+  };
+}
+
+async function balancerFigures(b: Balancer): Promise<BalancerFigures> {
+  const out: BalancerFigures = {};
+  for (const backend of ['command', 'query']) {
+    const row = await b.stat(backend, 'BACKEND');
+    const n = (k: string) => Number(row[k] ?? 0);
+    const servers = await Promise.all([1, 2].map((i) => b.stat(backend, `${backend}${i}`)));
+    out[backend] = {
+      queueMax: n('qmax'),
+      queueWaitMaxMs: n('qtime_max'),
+      serverMaxMs: n('rtime_max'),
+      queueWaitAvgMs: n('qtime'),
+      serverAvgMs: n('rtime'),
+      markedDown: servers.reduce((sum, r) => sum + Number(r.chkdown ?? 0), 0),
+    };
+  }
+  return out;
 }
 
 async function start(
-  kind: 'all' | 'split',
+  kind: DeploymentKind,
   url: string,
   dataDir: string,
   serverEnv: Record<string, string>,
@@ -392,24 +448,22 @@ async function start(
     const all = await spawnService('all', env);
     return { base: all.url, pids: [all.child.pid!], processes: [all] };
   }
-  // The first command process migrates and creates the admin; the others start beside it.
-  // Behind the gateway, as deployed: the client address is the gateway's X-Forwarded-For.
-  const behind = { ...env, TRUST_PROXY: 'loopback' };
-  const commandA = await spawnService('command', behind);
-  const [commandB, queryA, queryB, projector] = await Promise.all([
-    spawnService('command', behind),
-    spawnService('query', behind),
-    spawnService('query', behind),
-    spawnService('projector', env),
-  ]);
-  const gateway = await spawnService('gateway', {
-    GATEWAY_COMMAND_URLS: `${commandA.url},${commandB.url}`,
-    GATEWAY_QUERY_URLS: `${queryA.url},${queryB.url}`,
-    LOG_LEVEL: 'error',
-    ...serverEnv,
-  });
-  const processes = [commandA, commandB, queryA, queryB, projector, gateway];
-  return { base: gateway.url, pids: processes.map((p) => p.child.pid!), processes };
+  // Behind the gateway or HAProxy, as deployed: the client address is the proxy's X-Forwarded-For.
+  const split = await startSplitDeployment(env, { LOG_LEVEL: 'error', ...serverEnv });
+  const pids = split.processes.map((p) => p.child.pid!);
+  if (kind === 'split') return { base: split.gateway.url, pids, processes: split.processes };
+  const balancer = await startBalancer(
+    [split.commands[0].url, split.commands[1].url],
+    [split.queries[0].url, split.queries[1].url],
+    split.gateway.url,
+  );
+  return {
+    base: balancer.url,
+    pids: [...pids, balancer.pid],
+    processes: split.processes,
+    stop: () => balancer.stop(),
+    balancer: () => balancerFigures(balancer),
+  };
 }
 
 interface DeploymentFigures {
@@ -444,6 +498,9 @@ interface DeploymentFigures {
     loadAverage: number;
   };
   checks: Record<string, boolean>;
+  /** Behind HAProxy: the goal's parts, met or not (not a failing check). */
+  goals?: Record<string, boolean>;
+  balancer?: BalancerFigures;
 }
 
 /**
@@ -510,7 +567,7 @@ async function checkLog(pool: pg.Pool, slotIds: string[], booked: Map<string, nu
 }
 
 async function rushOn(
-  kind: 'all' | 'split',
+  kind: DeploymentKind,
   url: string,
   postmaster: number,
   measureBaseline: () => Promise<LoadResult>,
@@ -557,6 +614,7 @@ async function rushOn(
       ...(LIVE ? { watch: watcher(deployment.base) } : {}),
     });
     const cpuPerJourney = cpuPerOperation(before, cpu(), VISITORS);
+    const balancer = await deployment.balancer?.();
     const droppedConnections = listenOverflows() - overflowsBefore;
     const checkpointReadsPerJourney = round(
       ((await checkpointReads(pool)) - readsBefore) / VISITORS,
@@ -580,6 +638,13 @@ async function rushOn(
       everyVisitorAnswered: outcome.answered === VISITORS,
       noRequestOver10s: outcome.slowestRequestMs < MAX_WAIT_MS,
     };
+    const goals =
+      kind === 'balancer'
+        ? {
+            noRequestOver5s: outcome.slowestRequestMs < BALANCER_MAX_WAIT_GOAL_MS,
+            servedStepsP99Under1s: Object.values(steps).every((p) => p.p99 < SERVED_P99_GOAL_MS),
+          }
+        : undefined;
     const { latencies: _latencies, statuses, bookedOwners: _owners, ...rest } = outcome;
     return {
       steps,
@@ -602,9 +667,12 @@ async function rushOn(
         loadAverage: round(os.loadavg()[0]!, 1),
       },
       checks,
+      ...(goals ? { goals } : {}),
+      ...(balancer ? { balancer } : {}),
     };
   } finally {
     await pool.end();
+    await deployment?.stop?.();
     for (const p of deployment?.processes ?? []) {
       const out = p.output();
       await p.kill();
@@ -625,7 +693,9 @@ function print(
 ): void {
   const kind = name.startsWith('all')
     ? 'all-in-one process'
-    : 'split deployment behind the gateway';
+    : name.startsWith('balancer')
+      ? 'split deployment behind HAProxy (deploy/balancer/haproxy.cfg)'
+      : 'split deployment behind the gateway';
   const set = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   console.log(`\n${name}: ${kind}${set.length ? ` with ${set.join(' ')}` : ''}`);
   printTable(
@@ -706,6 +776,14 @@ function print(
         `check: ${k}`,
         v ? 'yes' : 'NO',
       ]),
+      ...Object.entries(f.balancer ?? {}).map(([backend, b]): [string, string] => [
+        `HAProxy ${backend}: longest queue; wait in it max / avg ms; process max / avg ms; checks down`,
+        `${b.queueMax}; ${b.queueWaitMaxMs} / ${b.queueWaitAvgMs}; ${b.serverMaxMs} / ${b.serverAvgMs}; ${b.markedDown}`,
+      ]),
+      ...Object.entries(f.goals ?? {}).map(([k, v]): [string, string] => [
+        `goal: ${k}`,
+        v ? 'yes' : 'NO',
+      ]),
     ],
   );
 }
@@ -733,7 +811,7 @@ async function main(): Promise<void> {
       const results: Record<string, DeploymentFigures> = {};
       const dbName = new URL(url).pathname.slice(1);
       let n = 0;
-      for (const kind of DEPLOYMENTS as ('all' | 'split')[]) {
+      for (const kind of DEPLOYMENTS as DeploymentKind[]) {
         for (const variant of VARIANTS) {
           const name = `${kind}${variant.suffix}`;
           // Each run on a database of its own (the first is the benchmark's).
