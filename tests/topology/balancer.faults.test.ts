@@ -13,6 +13,7 @@ import {
   type Balancer,
   type SplitDeployment,
 } from '../support/balancer.ts';
+import { openEventStream, type EventStream } from '../support/event-stream.ts';
 import { budget } from '../support/time-budget.ts';
 import { problems } from '@rr/platform';
 import { waitFor } from '../support/wait-for.ts';
@@ -174,6 +175,49 @@ describe('the split deployment behind HAProxy', () => {
       await Promise.all(slow);
     } finally {
       held.abort();
+      await small.stop();
+    }
+  });
+
+  it("passes live availability streams on without taking the query processes' places", async () => {
+    // One request per query process at a time and one waiting: without a backend of their own,
+    // two streams would fill the places and a third stream or a read would wait or be shed.
+    const small = await startBalancer(
+      [split.commands[0].url, split.commands[1].url],
+      [split.queries[0].url, split.queries[1].url],
+      split.gateway.url,
+      { commandMaxconn: 1, queryMaxconn: 1, maxQueue: 1, queueTimeout: `${budget(3000)}ms` },
+    );
+    const streams: EventStream[] = [];
+    try {
+      const admin = new Client(small.url);
+      expect((await admin.login('admin', 'balancer-admin-password')).status).toBe(200);
+      const roomId = await createRoom(admin, 'Watched room', OPEN_FROM_TODAY);
+      const date = day(3);
+      const slot = await createSlot(admin, roomId, date, '11:00', '12:00', 5);
+      const url = `${small.url}/api/rooms/${roomId}/availability/stream?month=${date.slice(0, 7)}`;
+      for (let i = 0; i < 4; i++) streams.push(await openEventStream(url));
+      expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200]);
+      await Promise.all(streams.map((s) => s.next((e) => e.event === 'ready', budget(10_000))));
+      // The query processes' places are free: a read is answered, neither queued nor shed.
+      expect((await small.stat('query', 'BACKEND')).scur).toBe('0');
+      expect((await fetch(`${small.url}/api/rooms`)).status).toBe(200);
+      // A booking through the balancer reaches every stream.
+      await bookAsNewVisitor(small.url, [slot]);
+      await Promise.all(
+        streams.map((s) =>
+          s.next(
+            (e) =>
+              e.event === 'availability' &&
+              (e.data as { slots: { id: string; seatsFree: number }[] }).slots.some(
+                (x) => x.id === slot && x.seatsFree === 4,
+              ),
+            budget(15_000),
+          ),
+        ),
+      );
+    } finally {
+      for (const s of streams) s.close();
       await small.stop();
     }
   });
