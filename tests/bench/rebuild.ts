@@ -232,7 +232,7 @@ async function main(): Promise<void> {
     );
     for (const p of rebuilt)
       console.log(
-        `  ${p.name}: ${p.applied.toLocaleString('en')} of ${p.events.toLocaleString('en')} events applied`,
+        `  ${p.name}: ${p.applied.toLocaleString('en')} of ${p.events.toLocaleString('en')} events applied in ${p.applyMs.toLocaleString('en')} ms`,
       );
 
     await writeResults('rebuild', {
