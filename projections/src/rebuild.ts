@@ -40,7 +40,10 @@ export interface RebuildOptions {
    * (default); `false` makes them with the tables, so every write maintains them.
    */
   indexesAfter?: boolean;
-  /** The build tables skip the WAL until they are written, then `SET LOGGED` (default false). */
+  /**
+   * The build tables skip the WAL while the log is replayed into them, then `SET LOGGED` writes
+   * each once, before the catch-up (default); `false` makes them logged from the start.
+   */
   unlogged?: boolean;
   /**
    * Projections with a `replay` leave their totals out of the replay and count them once after
@@ -121,7 +124,7 @@ export async function rebuildReadModels(
         for (const t of b.tables)
           await createBuildTable(b.client, t, {
             withoutSecondaryIndexes: indexesAfter,
-            unlogged: options.unlogged ?? false,
+            unlogged: options.unlogged ?? true,
           });
       }),
     );
@@ -146,7 +149,7 @@ export async function rebuildReadModels(
         }),
       );
     build.replaying = false;
-    await Promise.all(builders.map((b) => finishTables(b, indexesAfter, options.unlogged)));
+    await Promise.all(builders.map((b) => finishTables(b, indexesAfter, options.unlogged ?? true)));
     await swap(build);
     return builders.map((b) => ({
       name: b.projection.name,
@@ -220,7 +223,7 @@ async function inBuild(
 }
 
 /** After the rows are written: the tables logged, the deferred indexes made, statistics taken. */
-async function finishTables(b: Builder, indexesAfter: boolean, unlogged = false): Promise<void> {
+async function finishTables(b: Builder, indexesAfter: boolean, unlogged: boolean): Promise<void> {
   for (const t of b.tables) {
     if (unlogged) await b.client.query(`ALTER TABLE ${buildTableName(t)} SET LOGGED`);
     if (indexesAfter)
