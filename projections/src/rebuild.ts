@@ -13,7 +13,7 @@ import { ensureCheckpoint, setCheckpoint } from './checkpoints.ts';
 import { applyEvents } from './projection.ts';
 
 /** Events read per round trip by a rebuild. */
-export const REBUILD_BATCH_SIZE = 5000;
+export const REBUILD_BATCH_SIZE = 10_000;
 
 /**
  * How long the swap waits for the live tables' locks before it lets readers and the live runner
