@@ -92,6 +92,7 @@ export async function rebuildReadModels(
   batchSize = REBUILD_BATCH_SIZE,
   options: RebuildOptions = {},
 ): Promise<RebuildResult[]> {
+  if (projections.length === 0) return [];
   const max = pool.options.max ?? 10;
   // A pool too small for a connection per projection: one after the other.
   if (projections.length > 1 && max < projections.length) {
@@ -117,7 +118,7 @@ export async function rebuildReadModels(
       `DROP SCHEMA IF EXISTS ${BUILD_SCHEMA} CASCADE; CREATE SCHEMA ${BUILD_SCHEMA}`,
     );
     const indexesAfter = options.indexesAfter ?? true;
-    await Promise.all(
+    await settleAll(
       builders.map(async (b) => {
         await ensureCheckpoint(b.client, b.projection.name);
         b.tables = await liveTables(b.client, b.projection.tables);
@@ -142,14 +143,14 @@ export async function rebuildReadModels(
     await replayToHead(build);
     // The totals the projections left out of the replay, counted once.
     if (build.replaying)
-      await Promise.all(
+      await settleAll(
         builders.map(async (b) => {
           const replay = b.projection.replay;
           if (replay) await inBuild(build, b, (client) => replay.complete(client));
         }),
       );
     build.replaying = false;
-    await Promise.all(builders.map((b) => finishTables(b, indexesAfter, options.unlogged ?? true)));
+    await settleAll(builders.map((b) => finishTables(b, indexesAfter, options.unlogged ?? true)));
     await swap(build);
     return builders.map((b) => ({
       name: b.projection.name,
@@ -183,7 +184,7 @@ async function replayToHead(build: Build): Promise<void> {
     next = store.readAll(events[events.length - 1]!.position, batchSize, reader);
     // Handled after this batch is applied; a failure of the batch must not leave it unhandled.
     next.catch(() => undefined);
-    await Promise.all(
+    await settleAll(
       build.builders.map(async (b) => {
         const handled = events.filter((e) => b.projection.handles.has(e.type));
         if (handled.length === 0) return;
@@ -199,6 +200,15 @@ async function replayToHead(build: Build): Promise<void> {
     build.from = events[events.length - 1]!.position;
     build.count += events.length;
   }
+}
+
+/**
+ * Waits for every builder's work, then throws the first failure: a builder's connection goes back
+ * to the pool only once it has nothing running.
+ */
+async function settleAll(work: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**
