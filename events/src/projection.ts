@@ -19,6 +19,16 @@ export interface Projection {
    */
   applyBatch?(client: pg.PoolClient, events: RecordedEvent[]): Promise<void>;
   /**
+   * Optional, for a rebuild's replay into empty tables: a cheaper `applyBatch` that leaves out
+   * tables computed from its other tables alone (totals, counts), and `complete`, which computes
+   * them once after the replay. Together they must leave the tables exactly as `applyBatch` of
+   * every batch would; the catch-up after `complete` goes through `applyBatch` again.
+   */
+  replay?: {
+    applyBatch(client: pg.PoolClient, events: RecordedEvent[]): Promise<void>;
+    complete(client: pg.PoolClient): Promise<void>;
+  };
+  /**
    * Nobody waits for this checkpoint (read-your-writes waits only for the read models): while the
    * log holds nothing it handles, the runner moves it at most once a second instead of writing a
    * transaction per batch. Replaying the skipped events after a restart changes nothing.

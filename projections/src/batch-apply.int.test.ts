@@ -18,9 +18,57 @@ import { applyEvents } from './projection.ts';
 import { rebuildReadModels } from './rebuild.ts';
 import { ticketsProjection } from './tickets.ts';
 import { timeSlotsProjection } from './timeslots.ts';
+import { waitlistProjection } from './waitlist.ts';
+import { insightLeadProjection, insightsProjection } from '@rr/insights';
 import { seededRandom } from '../../tests/support/random.ts';
 import { readVisible } from '../../tests/support/visible.ts';
 import { budget } from '../../tests/support/time-budget.ts';
+
+/**
+ * A waitlist event on a slot: an entry joins, or its newest entry is offered a seat, takes it (a
+ * cart's ticket, which a later booking books) or lets it lapse, is passed over, or leaves.
+ */
+function waitlistEvent(
+  slot: { id: string; waitlist?: { entries: string[]; n: number } },
+  ticket: { id: string } | null,
+  push: (streamId: string, e: NewEvent) => void,
+): void {
+  const w = (slot.waitlist ??= { entries: [], n: 0 });
+  const step = w.n++ % 6;
+  const stream = timeSlotStreamId(slot.id);
+  const timeSlotId = slot.id;
+  const entryId = w.entries[w.entries.length - 1];
+  const offerId = randomBytes(16).toString('hex');
+  const at = (day: number) => new Date(Date.UTC(2031, 0, day)).toISOString();
+  if (!entryId || step === 0) {
+    const id = randomUUID();
+    w.entries.push(id);
+    push(stream, {
+      type: 'WaitlistJoined',
+      data: {
+        entryId: id,
+        timeSlotId,
+        visitorKey: 'b'.repeat(40),
+        language: 'de',
+        joinedAt: at(1),
+      },
+    });
+  } else if (step === 1)
+    push(stream, {
+      type: 'SeatOffered',
+      data: { entryId, timeSlotId, offerId, expiresAt: at(2) },
+    });
+  else if (step === 2 && ticket) {
+    const data = { entryId, timeSlotId, offerId, ticketId: ticket.id, transactionId: randomUUID() };
+    push(stream, { type: 'SeatOfferTaken', data });
+  } else if (step === 2)
+    push(stream, { type: 'SeatOfferLapsed', data: { entryId, timeSlotId, offerId } });
+  else if (step === 3)
+    push(stream, { type: 'WaitlistEntryPassedOver', data: { entryId, timeSlotId } });
+  else if (step === 4)
+    push(stream, { type: 'WaitlistEntryBackInLine', data: { entryId, timeSlotId } });
+  else push(stream, { type: 'WaitlistLeft', data: { entryId, timeSlotId } });
+}
 
 const options: AppendOptions = { metadata: { actor: { kind: 'system', job: 'batch-test' } } };
 
@@ -105,6 +153,8 @@ async function writeRandomLog(db: TestDatabase, seed: number, commands: number):
             data: { ...created, capacity: 99 },
           });
       } else if (x < 0.16) {
+        // Now and then moved to another day.
+        if (rnd() < 0.3) slot.date = `2031-0${1 + Math.floor(rnd() * 9)}-2${Math.floor(rnd() * 9)}`;
         push(timeSlotStreamId(slot.id), {
           type: 'TimeSlotUpdated',
           data: {
@@ -220,6 +270,8 @@ async function writeRandomLog(db: TestDatabase, seed: number, commands: number):
           type: 'TransactionRemoved',
           data: { transactionId: cart.id },
         });
+      } else if (x < 0.975) {
+        waitlistEvent(slot, ticket, push);
       } else {
         // Events about rows that never existed.
         const ghost = randomUUID();
@@ -238,12 +290,19 @@ async function writeRandomLog(db: TestDatabase, seed: number, commands: number):
   return count;
 }
 
-const projections = [ticketsProjection, timeSlotsProjection];
-const TABLES = ['rm_time_slots', 'rm_tickets', 'rm_transactions'];
+const projections = [
+  ticketsProjection,
+  timeSlotsProjection,
+  waitlistProjection,
+  insightsProjection,
+  insightLeadProjection('Europe/Vienna'),
+];
+const TABLES = projections.flatMap((p) => p.tables).filter((t) => t !== 'rm_ticket_counts');
 
 async function snapshot(db: TestDatabase): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
-  for (const t of TABLES) out[t] = (await db.pool.query(`SELECT * FROM ${t} ORDER BY id`)).rows;
+  for (const t of TABLES)
+    out[t] = (await db.pool.query(`SELECT * FROM ${t} ORDER BY ${t}::text`)).rows;
   // The counts kept by the triggers (migration 013), beside the counts of the tickets themselves.
   const key = 'status, date::text AS date, room_id';
   out.kept_counts = (
@@ -303,6 +362,9 @@ describe('batch apply and per-event apply', () => {
       const expected = await snapshot(db);
       expect(expected.rm_tickets!.length).toBeGreaterThan(200);
       expect(expected.rm_time_slots!.length).toBeGreaterThan(20);
+      expect(expected.rm_waitlist!.length).toBeGreaterThan(5);
+      expect(expected.rm_insight_hours!.length).toBeGreaterThan(20);
+      expect(expected.rm_insight_lead_days!.length).toBeGreaterThan(20);
       expect((expected.rm_tickets as { status: string }[]).map((t) => t.status).sort()).toEqual(
         expect.arrayContaining(['NEW', 'BOOKED', 'CANCELLED', 'INVALID']),
       );
@@ -317,8 +379,14 @@ describe('batch apply and per-event apply', () => {
       expect(await snapshot(db)).toEqual(expected);
 
       // And the rebuild (one read for all, applyBatch in its batches) ends in the same tables.
+      // Also with the totals kept batch by batch and every index made with the tables.
       const results = await rebuildReadModels(db.pool, db.store, projections, 97);
-      expect(results.map((r) => r.events)).toEqual([written, written]);
+      expect(results.map((r) => r.events)).toEqual(projections.map(() => written));
+      expect(await snapshot(db)).toEqual(expected);
+      await rebuildReadModels(db.pool, db.store, projections, 97, {
+        totalsAfter: false,
+        indexesAfter: false,
+      });
       expect(await snapshot(db)).toEqual(expected);
     },
   );

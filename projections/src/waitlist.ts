@@ -2,13 +2,21 @@ import {
   handlersFor,
   ignore,
   timeSlotStream,
-  appliedBy,
   type Projection,
+  type RecordedEvent,
   type Step,
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 
-const waitlist = handlersFor(timeSlotStream).with<PoolClient, Step>({
+const BOOKED = `UPDATE rm_waitlist SET status = 'booked' WHERE ticket_id = ANY($1::uuid[])`;
+
+/** A batch being applied: its transaction, and the bookings gathered since the last other event. */
+interface Batch {
+  client: PoolClient;
+  booked: string[];
+}
+
+const waitlist = handlersFor(timeSlotStream).with<Batch, Step>({
   TimeSlotCreated: ignore,
   TimeSlotUpdated: ignore,
   TimeSlotCapacityChanged: ignore,
@@ -18,10 +26,8 @@ const waitlist = handlersFor(timeSlotStream).with<PoolClient, Step>({
   TicketHoldExtended: ignore,
   TicketReleased: ignore,
   // The ticket of a taken offer was booked.
-  async TicketBooked(e, client) {
-    await client.query(`UPDATE rm_waitlist SET status = 'booked' WHERE ticket_id = $1`, [
-      e.data.ticketId,
-    ]);
+  TicketBooked(e, b) {
+    b.booked.push(e.data.ticketId);
   },
   TicketCancelled: ignore,
   TicketCheckedIn: ignore,
@@ -29,54 +35,54 @@ const waitlist = handlersFor(timeSlotStream).with<PoolClient, Step>({
   TicketNoShowReleased: ignore,
   TicketConfirmed: ignore,
   TicketConfirmationLapsed: ignore,
-  async WaitlistJoined(e, client) {
+  async WaitlistJoined(e, { client }) {
     await client.query(
       `INSERT INTO rm_waitlist (entry_id, time_slot_id, line_position, language, status, joined_at)
        VALUES ($1, $2, $3, $4, 'waiting', $5) ON CONFLICT (entry_id) DO NOTHING`,
       [e.data.entryId, e.data.timeSlotId, e.streamVersion, e.data.language, e.data.joinedAt],
     );
   },
-  async SeatOffered(e, client) {
+  async SeatOffered(e, { client }) {
     await client.query(
       `UPDATE rm_waitlist SET status = 'offered', offer_expires_at = $2, passed_over = false
         WHERE entry_id = $1`,
       [e.data.entryId, e.data.expiresAt],
     );
   },
-  async SeatOfferLapsed(e, client) {
+  async SeatOfferLapsed(e, { client }) {
     await client.query(`UPDATE rm_waitlist SET status = 'lapsed' WHERE entry_id = $1`, [
       e.data.entryId,
     ]);
   },
-  async SeatOfferTaken(e, client) {
+  async SeatOfferTaken(e, { client }) {
     await client.query(
       `UPDATE rm_waitlist SET status = 'taken', ticket_id = $2 WHERE entry_id = $1`,
       [e.data.entryId, e.data.ticketId],
     );
   },
-  async WaitlistEntryErased(e, client) {
+  async WaitlistEntryErased(e, { client }) {
     // The time the log recorded: a rebuild writes the same.
     await client.query(`UPDATE rm_waitlist SET erased_at = $2 WHERE entry_id = $1`, [
       e.data.entryId,
       e.createdAt,
     ]);
   },
-  async WaitlistLeft(e, client) {
+  async WaitlistLeft(e, { client }) {
     await client.query(`UPDATE rm_waitlist SET status = 'left' WHERE entry_id = $1`, [
       e.data.entryId,
     ]);
   },
-  async WaitlistEntryRemovedByStaff(e, client) {
+  async WaitlistEntryRemovedByStaff(e, { client }) {
     await client.query(`UPDATE rm_waitlist SET status = 'removed' WHERE entry_id = $1`, [
       e.data.entryId,
     ]);
   },
-  async WaitlistEntryPassedOver(e, client) {
+  async WaitlistEntryPassedOver(e, { client }) {
     await client.query(`UPDATE rm_waitlist SET passed_over = true WHERE entry_id = $1`, [
       e.data.entryId,
     ]);
   },
-  async WaitlistEntryBackInLine(e, client) {
+  async WaitlistEntryBackInLine(e, { client }) {
     await client.query(`UPDATE rm_waitlist SET passed_over = false WHERE entry_id = $1`, [
       e.data.entryId,
     ]);
@@ -93,5 +99,25 @@ export const waitlistProjection: Projection = {
   name: 'waitlist',
   derivedOnly: true,
   tables: ['rm_waitlist'],
-  ...appliedBy(waitlist),
+  handles: waitlist.handles,
+  apply: (client, event) => applyWaitlist(client, [event]),
+  applyBatch: applyWaitlist,
 };
+
+/**
+ * Bookings are most of the events it handles and touch only entries whose offer was taken: a run
+ * of bookings between two waitlist events is one UPDATE (each sets the same status on its own
+ * ticket's entries, so their order among themselves does not matter); the waitlist's own events
+ * are applied one by one in between.
+ */
+async function applyWaitlist(client: PoolClient, events: RecordedEvent[]): Promise<void> {
+  const batch: Batch = { client, booked: [] };
+  const flush = async () => {
+    if (batch.booked.length) await client.query(BOOKED, [batch.booked.splice(0)]);
+  };
+  for (const event of events) {
+    if (event.type !== 'TicketBooked') await flush();
+    await waitlist.handle(event, batch);
+  }
+  await flush();
+}

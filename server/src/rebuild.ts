@@ -4,8 +4,9 @@ import { openDatabase } from './database.ts';
 import { openRuntime } from './runtime.ts';
 
 /**
- * `npm run rebuild`: rebuilds every read model from the event log, each in one transaction (the
- * log is read once for all of them).
+ * `npm run rebuild`: rebuilds every read model from the event log beside the live tables and swaps
+ * them in with the checkpoints in one short transaction (the log is read once for all of them);
+ * the service keeps serving reads meanwhile.
  */
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'rr-rebuild');

@@ -5,12 +5,19 @@
  * (default 1,000,000) events with generate.ts (10 rooms, a year of slots), then measures:
  *   baseline  a raw sequential read of the whole events table from Node, keyset-paged in the
  *             rebuild's batch size, every column, JSON parsed (what any replay must at least do)
- *   rebuild   `rebuildReadModels`, the function `npm run rebuild` runs
+ *   rebuild   `rebuildReadModels`, the function `npm run rebuild` runs, with every read model and
+ *             without the insights' two projections; with BENCH_REBUILD_AB each of its choices
+ *             turned the other way (totals, indexes, build tables logged from the start) and batches of 10,000
  * Prints events per second and the ratio to the baseline, checks the rebuilt read models against
  * what was generated, and writes the figures to `bench-results.json` under the key `rebuild`.
  */
 import { EventStore, validateEvent, type Projection } from '@rr/events';
-import { readModelProjections, REBUILD_BATCH_SIZE, rebuildReadModels } from '@rr/projections';
+import {
+  readModelProjections,
+  REBUILD_BATCH_SIZE,
+  rebuildReadModels,
+  type RebuildOptions,
+} from '@rr/projections';
 import { generateLog, type GeneratedLog } from './generate.ts';
 import {
   positiveNumber,
@@ -182,6 +189,34 @@ async function main(): Promise<void> {
       // The left-out projection's tables stay as the full rebuild left them.
       await verify(pool, g);
     }
+    // Always: the rebuild without the insights' two projections, in the same run.
+    const insightNames = new Set(['insights', 'insight-lead']);
+    t0 = performance.now();
+    await rebuildReadModels(
+      pool,
+      store,
+      readModelProjections.filter((p) => !insightNames.has(p.name)),
+    );
+    const noInsightsSeconds = (performance.now() - t0) / 1000;
+    await verify(pool, g);
+    // Optionally each choice of the rebuild turned the other way, in the same run (A/B).
+    const variants: { what: string; seconds: number; perSecond: number }[] = [];
+    if (process.env.BENCH_REBUILD_AB) {
+      const choices: [string, RebuildOptions, number][] = [
+        ['A/B: totals kept batch by batch', { totalsAfter: false }, REBUILD_BATCH_SIZE],
+        ['A/B: every index made with the tables', { indexesAfter: false }, REBUILD_BATCH_SIZE],
+        ['A/B: build tables logged from the start', { unlogged: false }, REBUILD_BATCH_SIZE],
+        ['A/B: batches of 5,000 events', {}, 5_000],
+      ];
+      for (const [what, choice, size] of choices) {
+        t0 = performance.now();
+        await rebuildReadModels(pool, store, readModelProjections, size, choice);
+        const seconds = (performance.now() - t0) / 1000;
+        await verify(pool, g);
+        variants.push({ what, seconds: round(seconds), perSecond: Math.round(g.events / seconds) });
+        console.log(`${what}: ${round(seconds)} s`);
+      }
+    }
     console.log('read models verified against the generated log\n');
 
     const baselinePerSecond = g.events / baselineSeconds;
@@ -203,6 +238,20 @@ async function main(): Promise<void> {
           Math.round(rebuildPerSecond),
           round(rebuildPerSecond / baselinePerSecond, 3),
         ],
+        [
+          'rebuild without the insights',
+          g.events,
+          round(noInsightsSeconds),
+          Math.round(g.events / noInsightsSeconds),
+          round(g.events / noInsightsSeconds / baselinePerSecond, 3),
+        ],
+        ...variants.map((v) => [
+          v.what,
+          g.events,
+          v.seconds,
+          v.perSecond,
+          round(v.perSecond / baselinePerSecond, 3),
+        ]),
         ...(perEvent
           ? [
               [
@@ -232,7 +281,7 @@ async function main(): Promise<void> {
     );
     for (const p of rebuilt)
       console.log(
-        `  ${p.name}: ${p.applied.toLocaleString('en')} of ${p.events.toLocaleString('en')} events applied`,
+        `  ${p.name}: ${p.applied.toLocaleString('en')} of ${p.events.toLocaleString('en')} events applied in ${p.applyMs.toLocaleString('en')} ms`,
       );
 
     await writeResults('rebuild', {
@@ -263,6 +312,13 @@ async function main(): Promise<void> {
         met: rebuildPerSecond >= TARGET,
         projections: rebuilt,
       },
+      withoutInsights: {
+        what: 'rebuildReadModels without insights and insight-lead',
+        seconds: round(noInsightsSeconds),
+        perSecond: Math.round(g.events / noInsightsSeconds),
+        ratioToBaseline: round(g.events / noInsightsSeconds / baselinePerSecond, 3),
+      },
+      ...(variants.length ? { variants } : {}),
       verified: checked,
       ...(perEvent ? { beforePerEvent: perEvent } : {}),
       ...(withoutOne ? { without: { projection: without, ...withoutOne } } : {}),

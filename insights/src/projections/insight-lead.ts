@@ -52,26 +52,32 @@ const ADD_COUNTS = `
   ON CONFLICT (room_id, month, days) DO UPDATE SET bookings = m.bookings + excluded.bookings,
      cancelled = m.cancelled + excluded.cancelled, late = m.late + excluded.late`;
 
-/** A batch's booked tickets: their rows, and one more booking on their days' and months' rows. */
-const BOOK = `
-  WITH b AS (
+/** A batch's booked tickets' rows (once each). */
+const BOOK_TICKETS = `
     INSERT INTO rm_insight_lead_tickets (ticket_id, time_slot_id, room_id, date, starts_at, booked_at, days)
     SELECT b.ticket_id, s.time_slot_id, s.room_id, s.date, s.starts_at, b.at,
            ${daysFrom('s.starts_at', 'b.at')}
       FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS b(ticket_id, time_slot_id, at)
       JOIN rm_insight_lead_slots s ON s.time_slot_id = b.time_slot_id
-    ON CONFLICT (ticket_id) DO NOTHING
+    ON CONFLICT (ticket_id) DO NOTHING`;
+
+/** The same, and one more booking on their days' and months' rows. */
+const BOOK = `
+  WITH b AS (${BOOK_TICKETS}
     RETURNING room_id, date, days),
   n AS (SELECT room_id, date, days, count(*)::int AS bookings, 0 AS cancelled, 0 AS late
           FROM b GROUP BY 1, 2, 3),
   ${ADD_COUNTS}`;
 
-/** A batch's cancelled tickets (once each): one more cancellation, and a late one if late. */
-const CANCEL = `
-  WITH c AS (
+/** A batch's cancelled tickets' rows (once each). */
+const CANCEL_TICKETS = `
     UPDATE rm_insight_lead_tickets t SET cancelled_at = c.at
       FROM unnest($1::uuid[], $2::timestamptz[]) AS c(ticket_id, at)
-     WHERE t.ticket_id = c.ticket_id AND t.cancelled_at IS NULL
+     WHERE t.ticket_id = c.ticket_id AND t.cancelled_at IS NULL`;
+
+/** The same, and one more cancellation on their days' and months' rows, and a late one if late. */
+const CANCEL = `
+  WITH c AS (${CANCEL_TICKETS}
     RETURNING t.room_id, t.date, t.days,
               t.cancelled_at > t.starts_at - interval '24 hours' AS late),
   n AS (SELECT room_id, date, days, 0 AS bookings, count(*)::int AS cancelled,
@@ -103,23 +109,45 @@ const RECOUNT_MONTHS = [
     GROUP BY x.room_id, m.month, x.days`,
 ];
 
-/** A batch's booked and cancelled tickets, not yet written. */
+/**
+ * Every day's and month's counts from the ticket rows (after a rebuild's replay, see `replay`):
+ * what adding them batch by batch comes to, as each ticket row is written once and its
+ * cancellation once, and a moved slot's days and months are counted again the same way.
+ */
+const COUNT_ALL = [
+  `DELETE FROM rm_insight_lead_days`,
+  `DELETE FROM rm_insight_lead_months`,
+  `INSERT INTO rm_insight_lead_days (room_id, date, days, bookings, cancelled, late)
+   SELECT t.room_id, t.date, t.days, count(*), count(t.cancelled_at),
+          count(*) FILTER (WHERE t.cancelled_at > t.starts_at - interval '24 hours')
+     FROM rm_insight_lead_tickets t GROUP BY t.room_id, t.date, t.days`,
+  `INSERT INTO rm_insight_lead_months (room_id, month, days, bookings, cancelled, late)
+   SELECT room_id, date_trunc('month', date)::date, days, sum(bookings), sum(cancelled), sum(late)
+     FROM rm_insight_lead_days GROUP BY 1, 2, 3`,
+];
+
+/** A batch's booked and cancelled tickets, not yet written; `counts: false` in a replay. */
 interface Pending {
   booked: { ticketId: string; timeSlotId: string; at: Date }[];
-  cancelled: { ticketId: string; at: Date }[];
+  /** The first cancellation of each ticket: a later one changes nothing, as per event. */
+  cancelled: Map<string, Date>;
+  counts: boolean;
 }
 
 async function flush(client: PoolClient, p: Pending): Promise<void> {
   if (p.booked.length > 0)
-    await client.query(BOOK, [
+    await client.query(p.counts ? BOOK : BOOK_TICKETS, [
       p.booked.map((b) => b.ticketId),
       p.booked.map((b) => b.timeSlotId),
       p.booked.map((b) => b.at),
     ]);
-  if (p.cancelled.length > 0)
-    await client.query(CANCEL, [p.cancelled.map((c) => c.ticketId), p.cancelled.map((c) => c.at)]);
+  if (p.cancelled.size > 0)
+    await client.query(p.counts ? CANCEL : CANCEL_TICKETS, [
+      [...p.cancelled.keys()],
+      [...p.cancelled.values()],
+    ]);
   p.booked.length = 0;
-  p.cancelled.length = 0;
+  p.cancelled.clear();
 }
 
 /** The lead time projection, its days measured in `timeZone` (the library's TIME_ZONE). */
@@ -134,8 +162,15 @@ export function insightLeadProjection(timeZone: string): Projection {
       'rm_insight_lead_months',
     ],
     handles: lead.handles,
-    apply: (client, event) => applyLead(client, [event], timeZone),
-    applyBatch: (client, events) => applyLead(client, events, timeZone),
+    apply: (client, event) => applyLead(client, [event], timeZone, true),
+    applyBatch: (client, events) => applyLead(client, events, timeZone, true),
+    // A rebuild counts the days and months once from the ticket rows, not batch by batch.
+    replay: {
+      applyBatch: (client, events) => applyLead(client, events, timeZone, false),
+      async complete(client) {
+        for (const sql of COUNT_ALL) await client.query(sql);
+      },
+    },
   };
 }
 
@@ -167,12 +202,15 @@ const lead = handlersFor(timeSlotStream).with<Batch, Step>({
   TicketHeld: ignore,
   TicketHoldExtended: ignore,
   TicketReleased: ignore,
-  TicketBooked(e, b) {
+  async TicketBooked(e, b) {
+    // A cancellation gathered before it found no booking row to cancel (rare): written first.
+    if (b.pending.cancelled.has(e.data.ticketId)) await flush(b.client, b.pending);
     b.pending.booked.push({ ticketId: e.data.ticketId, timeSlotId: b.timeSlotId, at: e.createdAt });
   },
   TicketCancelled(e, b) {
     // After the bookings gathered before it (a ticket booked and cancelled in one batch).
-    b.pending.cancelled.push({ ticketId: e.data.ticketId, at: e.createdAt });
+    if (!b.pending.cancelled.has(e.data.ticketId))
+      b.pending.cancelled.set(e.data.ticketId, e.createdAt);
   },
   TicketCheckedIn: ignore,
   TicketCheckInUndone: ignore,
@@ -223,7 +261,7 @@ async function slotMoved(
       WHERE s.time_slot_id = $1 AND t.time_slot_id = s.time_slot_id`,
     [b.timeSlotId],
   );
-  if (!moved.rowCount) return;
+  if (!moved.rowCount || !b.pending.counts) return;
   // Its room and day before and after, each once (a day twice would count its tickets twice).
   const touched = new Map(
     [...before, { room_id: d.roomId, date: d.date }].map((r) => [`${r.room_id}|${r.date}`, r]),
@@ -235,8 +273,14 @@ async function slotMoved(
   for (const sql of [...RECOUNT_DAYS, ...RECOUNT_MONTHS]) await b.client.query(sql, params);
 }
 
-async function applyLead(client: PoolClient, events: RecordedEvent[], timeZone: string) {
-  const batch: Batch = { client, timeZone, pending: { booked: [], cancelled: [] }, timeSlotId: '' };
+async function applyLead(
+  client: PoolClient,
+  events: RecordedEvent[],
+  timeZone: string,
+  counts: boolean,
+) {
+  const pending: Pending = { booked: [], cancelled: new Map(), counts };
+  const batch: Batch = { client, timeZone, pending, timeSlotId: '' };
   for (const event of events) {
     const timeSlotId = slotOf(event);
     if (!timeSlotId) continue;

@@ -52,21 +52,26 @@ const slotOf = (event: RecordedEvent): string | null =>
 const DROP_HOURS = `
   DELETE FROM rm_insight_hours h USING unnest($1::uuid[], $2::date[]) AS d(room_id, date)
    WHERE h.room_id = d.room_id AND h.date = d.date`;
-const COUNT_HOURS = `
+/** Counts the hours of the slots `slots` gives (`s`, rows of rm_insight_slots) per room and day. */
+const countHours = (slots: string) => `
   INSERT INTO rm_insight_hours (room_id, date, hour, offered_seat_minutes, booked_seat_minutes)
   SELECT s.room_id, s.date, hr, sum(o.minutes * s.capacity), sum(o.minutes * greatest(s.booked, 0))
-    FROM unnest($1::uuid[], $2::date[]) AS d(room_id, date)
-    JOIN rm_insight_slots s ON s.room_id = d.room_id AND s.date = d.date
+    FROM ${slots}
    CROSS JOIN LATERAL generate_series(s.start_min / 60, 23) AS hr
    CROSS JOIN LATERAL (SELECT least(s.end_min, hr * 60 + 60) - greatest(s.start_min, hr * 60) AS minutes) o
    WHERE o.minutes > 0
    GROUP BY s.room_id, s.date, hr`;
+const COUNT_HOURS = countHours(`unnest($1::uuid[], $2::date[]) AS d(room_id, date)
+    JOIN rm_insight_slots s ON s.room_id = d.room_id AND s.date = d.date`);
+/** Every room's and day's hours (after a rebuild's replay, see `replay`). */
+const COUNT_ALL_HOURS = countHours('rm_insight_slots s');
 
 /** A batch's counter changes and booked tickets, not yet written. */
 class Pending {
   readonly deltas = new Map<string, Record<Counter, number>>();
   readonly booked: { ticketId: string; timeSlotId: string; at: Date }[] = [];
-  readonly cancelled: { ticketId: string; at: Date }[] = [];
+  /** The last cancellation of each ticket, as one UPDATE per event would leave it. */
+  readonly cancelled = new Map<string, Date>();
 
   count(timeSlotId: string, counter: Counter, by: number): void {
     let delta = this.deltas.get(timeSlotId);
@@ -101,16 +106,16 @@ class Pending {
           this.booked.map((b) => b.at),
         ],
       );
-    if (this.cancelled.length > 0)
+    if (this.cancelled.size > 0)
       await client.query(
         `UPDATE rm_insight_bookings b SET cancelled_at = c.at
            FROM unnest($1::uuid[], $2::timestamptz[]) AS c(ticket_id, at)
           WHERE b.ticket_id = c.ticket_id`,
-        [this.cancelled.map((c) => c.ticketId), this.cancelled.map((c) => c.at)],
+        [[...this.cancelled.keys()], [...this.cancelled.values()]],
       );
     this.deltas.clear();
     this.booked.length = 0;
-    this.cancelled.length = 0;
+    this.cancelled.clear();
   }
 }
 
@@ -134,6 +139,12 @@ const addDay = (b: Batch, roomId: string, date: string) =>
 const insights = handlersFor(timeSlotStream).with<Batch, Step>({
   TimeSlotCreated: (e, b) => slotDetails(e.data, b),
   async TimeSlotUpdated(e, b) {
+    // A slot moved to another day leaves its former day's hours, to be counted again without it.
+    const before = await b.client.query<{ room_id: string; date: string }>(
+      `SELECT room_id, date::text AS date FROM rm_insight_slots WHERE time_slot_id = $1`,
+      [b.timeSlotId],
+    );
+    for (const r of before.rows) addDay(b, r.room_id, r.date);
     await slotDetails(e.data, b);
     // A moved start moves the instant its bookings' lead times are measured to.
     await b.client.query(
@@ -161,14 +172,17 @@ const insights = handlersFor(timeSlotStream).with<Batch, Step>({
   TicketHeld: ignore,
   TicketHoldExtended: ignore,
   TicketReleased: ignore,
-  TicketBooked(e, b) {
+  async TicketBooked(e, b) {
+    // A cancellation gathered before it found no booking row to cancel (rare): written first.
+    if (b.pending.cancelled.has(e.data.ticketId)) await b.pending.flush(b.client);
     b.pending.count(b.timeSlotId, 'booked', 1);
     b.pending.booked.push({ ticketId: e.data.ticketId, timeSlotId: b.timeSlotId, at: e.createdAt });
   },
   TicketCancelled(e, b) {
     b.pending.count(b.timeSlotId, 'booked', -1);
     b.pending.count(b.timeSlotId, 'cancelled', 1);
-    b.pending.cancelled.push({ ticketId: e.data.ticketId, at: e.createdAt });
+    b.pending.cancelled.delete(e.data.ticketId);
+    b.pending.cancelled.set(e.data.ticketId, e.createdAt);
   },
   TicketCheckedIn: ignore,
   TicketCheckInUndone: ignore,
@@ -200,7 +214,12 @@ async function slotDetails(d: SlotDetails, b: Batch): Promise<void> {
   );
 }
 
-async function applyInsights(client: PoolClient, events: RecordedEvent[]): Promise<void> {
+/** Applies a batch; `hours: false` leaves the hours to be counted once after a replay. */
+async function applyInsights(
+  client: PoolClient,
+  events: RecordedEvent[],
+  hours = true,
+): Promise<void> {
   const batch: Batch = { client, pending: new Pending(), days: new Map(), timeSlotId: '' };
   const touched = new Set<string>();
   for (const event of events) {
@@ -211,6 +230,7 @@ async function applyInsights(client: PoolClient, events: RecordedEvent[]): Promi
     await insights.handle(event, batch);
   }
   await batch.pending.flush(client);
+  if (!hours) return;
   const rows = await client.query<{ room_id: string; date: string }>(
     `SELECT DISTINCT room_id, date::text AS date FROM rm_insight_slots WHERE time_slot_id = ANY($1::uuid[])`,
     [[...touched]],
@@ -229,5 +249,13 @@ export const insightsProjection: Projection = {
   tables: ['rm_insight_slots', 'rm_insight_hours', 'rm_insight_bookings'],
   handles: insights.handles,
   apply: (client: PoolClient, event: RecordedEvent) => applyInsights(client, [event]),
-  applyBatch: applyInsights,
+  applyBatch: (client, events) => applyInsights(client, events),
+  // A rebuild counts the hours once from the slot rows, not again for every batch.
+  replay: {
+    applyBatch: (client, events) => applyInsights(client, events, false),
+    async complete(client) {
+      await client.query('DELETE FROM rm_insight_hours');
+      await client.query(COUNT_ALL_HOURS);
+    },
+  },
 };
