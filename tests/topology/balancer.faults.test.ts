@@ -11,6 +11,7 @@ import {
   startBalancer,
   startSplitDeployment,
   type Balancer,
+  type BalancerLimits,
   type SplitDeployment,
 } from '../support/balancer.ts';
 import { openEventStream, type EventStream } from '../support/event-stream.ts';
@@ -62,6 +63,23 @@ async function readsOf(p: ServiceProcess): Promise<number> {
     .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
 }
 
+/** HAProxy in front of the test's split deployment, with these limits. */
+const balancerInFront = (limits?: BalancerLimits) =>
+  startBalancer(
+    [split.commands[0].url, split.commands[1].url],
+    [split.queries[0].url, split.queries[1].url],
+    split.gateway.url,
+    limits,
+  );
+
+/** One request per process at a time and one waiting, each at most `queueTimeout`. */
+const onePlaceEach = (queueTimeout: string): BalancerLimits => ({
+  commandMaxconn: 1,
+  queryMaxconn: 1,
+  maxQueue: 1,
+  queueTimeout,
+});
+
 beforeAll(async () => {
   db = await createTestDatabase();
   spaDir = await mkdtemp(path.join(os.tmpdir(), 'rr-balancer-spa-'));
@@ -76,11 +94,7 @@ beforeAll(async () => {
     READ_YOUR_WRITES_TIMEOUT_MS: String(HOLD_MS),
   };
   split = await startSplitDeployment(env, { FRONTEND_DIST: spaDir });
-  balancer = await startBalancer(
-    [split.commands[0].url, split.commands[1].url],
-    [split.queries[0].url, split.queries[1].url],
-    split.gateway.url,
-  );
+  balancer = await balancerInFront();
 });
 
 afterAll(async () => {
@@ -124,12 +138,7 @@ describe('the split deployment behind HAProxy', () => {
 
   it('answers a request beyond the servers and the queue 503 with Retry-After and problem+json, never run', async () => {
     // One request per query process at a time and one waiting: two reads held open fill them.
-    const small = await startBalancer(
-      [split.commands[0].url, split.commands[1].url],
-      [split.queries[0].url, split.queries[1].url],
-      split.gateway.url,
-      { commandMaxconn: 1, queryMaxconn: 1, maxQueue: 1, queueTimeout: `${budget(3000)}ms` },
-    );
+    const small = await balancerInFront(onePlaceEach(`${budget(3000)}ms`));
     const held = new AbortController();
     try {
       const read = (headers: Record<string, string> = {}) =>
@@ -182,12 +191,7 @@ describe('the split deployment behind HAProxy', () => {
   it("passes live availability streams on without taking the query processes' places", async () => {
     // One request per query process at a time and one waiting: without a backend of their own,
     // two streams would fill the places and a third stream or a read would wait or be shed.
-    const small = await startBalancer(
-      [split.commands[0].url, split.commands[1].url],
-      [split.queries[0].url, split.queries[1].url],
-      split.gateway.url,
-      { commandMaxconn: 1, queryMaxconn: 1, maxQueue: 1, queueTimeout: `${budget(3000)}ms` },
-    );
+    const small = await balancerInFront(onePlaceEach(`${budget(3000)}ms`));
     const streams: EventStream[] = [];
     try {
       const admin = new Client(small.url);
@@ -246,12 +250,7 @@ describe('the split deployment behind HAProxy', () => {
     const [tx, gp] = admin.lastPosition!.split('_').map(BigInt);
     // Reached by the next write: a read waiting for it holds its place until then.
     const next = `${tx! + 1n}_${gp! + 1n}`;
-    const small = await startBalancer(
-      [split.commands[0].url, split.commands[1].url],
-      [split.queries[0].url, split.queries[1].url],
-      split.gateway.url,
-      { commandMaxconn: 1, queryMaxconn: 1, maxQueue: 1, queueTimeout: `${budget(20_000)}ms` },
-    );
+    const small = await balancerInFront(onePlaceEach(`${budget(20_000)}ms`));
     const done = new AbortController();
     try {
       const read = (headers: Record<string, string> = {}) =>
