@@ -1,11 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { budget } from '../support/time-budget.ts';
-import { launchBrowser, startServer, watchPage, type RunningServer } from './harness.ts';
+import { watchPage, type RunningServer } from './harness.ts';
 import { longDate, weekdaysAhead } from './dates.ts';
-import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
 import {
   dayButton,
   DESKTOP,
@@ -21,9 +20,9 @@ import {
  * the seats another visitor takes there, without reloading the page.
  */
 
-let db: TestDatabase;
 let server: RunningServer;
 let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
 let slotId: string;
 let roomId: string;
 
@@ -37,20 +36,15 @@ async function anotherVisitorTakesASeat(): Promise<void> {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer(db);
-  browser = await launchBrowser();
-  const { admin, idOf } = await createTestRooms(server.baseUrl);
+  const rooms = await startWithTestRooms();
+  ({ server, browser, stop } = rooms);
+  const { admin, idOf } = rooms;
   roomId = idOf(FIRST_ROOM);
   slotId = await createSlot(admin, roomId, day, '09:00', '12:00', 2);
   await waitForReadModels(admin);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await db?.drop();
-});
+afterAll(() => stop?.());
 
 describe('live availability in the room calendar', () => {
   it('shows the seats another visitor takes while the month is open, without a reload', async () => {
