@@ -1,23 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { resolveApiUrl } from './url';
 
-/** A slot of the watched month whose free seats changed (closed or removed: no seat). */
-export interface SlotSeats {
-  id: string;
-  seatsFree: number;
-  closed: boolean;
-}
-
-/**
- * What the stream says: `slots` null when it (re)opened (anything may have changed since the
- * page read the month), else the slots that changed; `position`, where the server's read models
- * stood, to read the month with as X-Min-Position.
- */
-export interface AvailabilityChange {
-  position: string;
-  slots: SlotSeats[] | null;
-}
-
 /** After the server refused the stream (too many open, or an error), the page polls this long. */
 const REOPEN_AFTER_MS = 60_000;
 
@@ -32,16 +15,18 @@ const positionIn = (data: string): string | null => {
 
 /**
  * Follows the live availability of a room's month (`GET rooms/{id}/availability/stream`, server-
- * sent events) while the page shows it, calling `onChange` on each change and when the stream
- * (re)opens. Answers whether the stream is open now: while it is not (no EventSource, an error,
- * the server refused it), the page reads the month as it did without it. Closed when the room or
- * the month changes or the page is left; reopened a minute after the server refused it.
+ * sent events) while the page shows it, calling `onChange` with the position of the server's read
+ * models on each change and when the stream (re)opens (anything may have changed meanwhile): a
+ * read of the month sent with it as X-Min-Position sees the change. Answers whether the stream is
+ * open now: while it is not (no EventSource, an error, the server refused it), the page reads the
+ * month as it did without it. Closed when the room or the month changes or the page is left;
+ * reopened a minute after the server refused it.
  */
 export function useLiveAvailability(
   baseApiUrl: string,
   roomId: string,
   month: string,
-  onChange: (change: AvailabilityChange) => void,
+  onChange: (position: string) => void,
 ): boolean {
   const [live, setLive] = useState(false);
   // The latest callback, without reopening the stream on every render.
@@ -61,16 +46,13 @@ export function useLiveAvailability(
       const current = new EventSource(url);
       source = current;
       current.addEventListener('ready', (event) => {
-        const position = positionIn((event as MessageEvent<string>).data);
         setLive(true);
-        if (position !== null) latest.current({ position, slots: null });
+        const position = positionIn((event as MessageEvent<string>).data);
+        if (position !== null) latest.current(position);
       });
       current.addEventListener('availability', (event) => {
-        const data = (event as MessageEvent<string>).data;
-        const position = positionIn(data);
-        if (position === null) return;
-        const { slots } = JSON.parse(data) as { slots: SlotSeats[] };
-        latest.current({ position, slots });
+        const position = positionIn((event as MessageEvent<string>).data);
+        if (position !== null) latest.current(position);
       });
       current.addEventListener('error', () => {
         setLive(false);

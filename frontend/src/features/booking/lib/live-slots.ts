@@ -18,7 +18,7 @@ export function useLiveSlots(roomId: string, { year, month }: YearMonth): boolea
     baseApiUrl,
     roomId,
     `${year}-${String(month).padStart(2, '0')}`,
-    ({ position }) => {
+    (position) => {
       dispatch(positionSeen(position));
       dispatch(bookingApi.util.invalidateTags(['VisitorSlots']));
     },
