@@ -31,6 +31,7 @@
  * Flags after `--` override the settings: `--visitors N`, `--seconds S`,
  * `--deployments all,split,balancer`.
  */
+import type { SlotSeats } from '../../query-service/src/live-availability.ts';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -47,7 +48,6 @@ import {
   type RushAnswer,
   type RushOutcome,
   type RushSend,
-  type RushSlotSeats,
   type RushWatch,
 } from '../support/rush.ts';
 import {
@@ -240,7 +240,7 @@ function watcher(base: string): RushWatch {
               buffer = buffer.slice(end + 2);
               if (!block.startsWith('event: availability\n')) continue;
               const data = block.slice(block.indexOf('data: ') + 6);
-              onSlots((JSON.parse(data) as { slots: RushSlotSeats[] }).slots);
+              onSlots((JSON.parse(data) as { slots: SlotSeats[] }).slots);
             }
           });
           res.on('error', () => undefined);

@@ -15,6 +15,7 @@
  * time it says, and a read answered 404 from read models still behind the visitor's own write
  * (`X-Read-Stale`) at once, as the SPA does.
  */
+import type { SlotSeats } from '../../query-service/src/live-availability.ts';
 import { ASK_AGAIN } from '../../frontend/src/lib/constants.ts';
 import { sleep } from './wait-for.ts';
 
@@ -50,13 +51,6 @@ export type RushStep = (typeof RUSH_STEPS)[number];
 /** How often a request answered 503 is sent again after its `Retry-After`. */
 export const RETRIES_AFTER_503 = 5;
 
-/** A slot of a watched month whose free seats changed (server-sent event `availability`). */
-export interface RushSlotSeats {
-  id: string;
-  seatsFree: number;
-  closed: boolean;
-}
-
 /**
  * Opens a room month's live availability (`YYYY-MM`): `onSlots` gets each event's slots; answers
  * how to close it, or null when the stream was refused.
@@ -64,7 +58,7 @@ export interface RushSlotSeats {
 export type RushWatch = (
   roomId: string,
   month: string,
-  onSlots: (slots: RushSlotSeats[]) => void,
+  onSlots: (slots: SlotSeats[]) => void,
 ) => Promise<(() => void) | null>;
 
 export interface RushOptions {
