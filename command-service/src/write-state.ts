@@ -1,7 +1,7 @@
 import type { RoomServices } from '@rr/events';
 import { NO_ROOM_SERVICES } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
-import { addDays, type DayType, type LocalDate, type RoomState } from '@rr/domain';
+import { addDays, type DayType, type LocalDate, type RoomState, type SeatPlan } from '@rr/domain';
 
 /**
  * Readers of the write side's state tables beside the log (room_state: each existing room and
@@ -20,6 +20,7 @@ export interface RoomRow {
   open_end_type: DayType;
   open_end_value: number;
   services: Partial<RoomServices>;
+  seat_plan: SeatPlan;
 }
 
 export const toRoom = (r: RoomRow): RoomState => ({
@@ -31,6 +32,7 @@ export const toRoom = (r: RoomRow): RoomState => ({
   openStart: { type: r.open_start_type, value: r.open_start_value },
   openEnd: { type: r.open_end_type, value: r.open_end_value },
   services: { ...NO_ROOM_SERVICES, ...r.services },
+  seatPlan: r.seat_plan,
 });
 
 /**
@@ -46,7 +48,7 @@ export async function roomsWithHolidays(
   const r = await client.query<RoomRow & { holidays: string[] }>({
     name: 'rr_rooms_with_holidays',
     text: `SELECT room_id::text AS room_id, version, name, name_en, has_image, open_start_type, open_start_value,
-                  open_end_type, open_end_value, services,
+                  open_end_type, open_end_value, services, seat_plan,
                   ARRAY(SELECT DISTINCT to_char(date, 'YYYY-MM-DD') FROM holiday_state
                          WHERE date BETWEEN $2 AND $3) AS holidays
              FROM room_state WHERE room_id = ANY($1::uuid[])`,
@@ -67,7 +69,7 @@ export async function roomStates(
   const r = await client.query<RoomRow>({
     name: 'rr_room_states',
     text: `SELECT room_id::text AS room_id, version, name, name_en, has_image, open_start_type, open_start_value,
-                  open_end_type, open_end_value, services
+                  open_end_type, open_end_value, services, seat_plan
              FROM room_state WHERE room_id = ANY($1::uuid[])`,
     values: [[...new Set(roomIds)]],
   });

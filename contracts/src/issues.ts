@@ -21,6 +21,7 @@ export const RULE_KEYS = [
   'phone',
   'characters',
   'domain',
+  'unique',
   'image-required',
   'image-type',
   'image-size',

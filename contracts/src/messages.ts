@@ -21,6 +21,7 @@ const TEXTS: Readonly<Record<RuleKey, (p: Readonly<Record<string, number>>) => s
   phone: () => 'Enter a telephone number with numbers or plus only',
   characters: () => 'The value contains characters that are not allowed',
   domain: () => 'Enter a domain name, such as uni.example',
+  unique: () => 'The value is used already: each must be different',
   'image-required': () => 'Value is required',
   'image-type': () => 'Choose a JPEG or PNG image',
   'image-size': () => 'The image may be at most 0.5 MB',

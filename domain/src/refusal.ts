@@ -30,6 +30,8 @@ export type RefusalCode =
   | 'personal_data__erased'
   | 'waitlist__not_available'
   | 'waitlist__seats_free'
+  | 'seat__taken'
+  | 'seat__none_matching'
   | 'waitlist__already_joined'
   | 'waitlist__offer_not_valid'
   | 'check_in__not_offered'

@@ -29,6 +29,8 @@ const statusOf: Record<RefusalCode, number> = {
   personal_data__erased: 409,
   waitlist__not_available: 409,
   waitlist__seats_free: 409,
+  seat__taken: 409,
+  seat__none_matching: 409,
   waitlist__already_joined: 409,
   waitlist__offer_not_valid: 409,
   check_in__not_offered: 409,

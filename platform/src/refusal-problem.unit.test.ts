@@ -73,6 +73,8 @@ const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
   personal_data__erased: [{ code: 'personal_data__erased' }],
   waitlist__not_available: [{ code: 'waitlist__not_available' }],
   waitlist__seats_free: [{ code: 'waitlist__seats_free' }],
+  seat__taken: [{ code: 'seat__taken' }],
+  seat__none_matching: [{ code: 'seat__none_matching' }],
   waitlist__already_joined: [
     { code: 'waitlist__already_joined', positionInLine: 3 },
     { code: 'waitlist__already_joined', positionInLine: null },

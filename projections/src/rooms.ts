@@ -83,6 +83,40 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
       services,
     ]);
   },
+  async RoomSeatsSet(e, client) {
+    const { roomId, seats } = e.data;
+    await client.query('UPDATE rm_rooms SET version = $2 WHERE id = $1', [roomId, e.streamVersion]);
+    await client.query('DELETE FROM rm_seats WHERE room_id = $1', [roomId]);
+    if (seats.length === 0) return;
+    await client.query(
+      `INSERT INTO rm_seats (room_id, id, position, label, zone, attributes, notes, x, y, rotation)
+       SELECT $1, s.id, s.position - 1, s.label, s.zone, ARRAY(SELECT jsonb_array_elements_text(s.attributes)),
+              s.notes, s.x, s.y, s.rotation
+         FROM jsonb_to_recordset($2::jsonb) WITH ORDINALITY
+              AS s(id uuid, label text, zone text, attributes jsonb, notes text, x real, y real, rotation integer, position bigint)`,
+      [roomId, JSON.stringify(seats.map(({ seatId, ...seat }) => ({ id: seatId, ...seat })))],
+    );
+  },
+  async SeatTakenOutOfService(e, client) {
+    const d = e.data;
+    await client.query('UPDATE rm_rooms SET version = $2 WHERE id = $1', [
+      d.roomId,
+      e.streamVersion,
+    ]);
+    await client.query(
+      `INSERT INTO rm_seat_out_of_service (id, room_id, seat_id, from_date, until, reason)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+      [d.outOfServiceId, d.roomId, d.seatId, d.from, d.until, d.reason],
+    );
+  },
+  async SeatBackInService(e, client) {
+    const d = e.data;
+    await client.query('UPDATE rm_rooms SET version = $2 WHERE id = $1', [
+      d.roomId,
+      e.streamVersion,
+    ]);
+    await client.query('DELETE FROM rm_seat_out_of_service WHERE id = $1', [d.outOfServiceId]);
+  },
   async RoomOrderChanged(e, client) {
     // Listed rooms take their index; rooms created meanwhile keep their relative order after them.
     await client.query(
@@ -98,6 +132,6 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
 export const roomsProjection: Projection = {
   name: 'rooms',
   derivedOnly: true,
-  tables: ['rm_rooms'],
+  tables: ['rm_rooms', 'rm_seats', 'rm_seat_out_of_service'],
   ...appliedBy(rooms),
 };

@@ -111,6 +111,9 @@ const slots = handlersFor(timeSlotStream, roomStream).with<PoolClient, Step>({
   RoomImageAltChanged: ignore,
   RoomImageRemoved: ignore,
   RoomServicesChanged: ignore,
+  RoomSeatsSet: ignore,
+  SeatTakenOutOfService: ignore,
+  SeatBackInService: ignore,
 });
 
 type SlotCache = RowCache<SlotRow>;
@@ -185,6 +188,9 @@ const slotFold = handlersFor(timeSlotStream, roomStream).with<SlotCache>({
   RoomImageAltChanged: ignore,
   RoomImageRemoved: ignore,
   RoomServicesChanged: ignore,
+  RoomSeatsSet: ignore,
+  SeatTakenOutOfService: ignore,
+  SeatBackInService: ignore,
 });
 
 /** The types a run folds: the projection's own but RoomDeleted (a unit test keeps them so). */

@@ -28,6 +28,9 @@ export const roomStateProjection = inlineProjection({
     RoomImageAltChanged: room,
     RoomImageRemoved: room,
     RoomServicesChanged: room,
+    RoomSeatsSet: room,
+    SeatTakenOutOfService: room,
+    SeatBackInService: room,
     RoomOrderChanged: (e, f) => void (f.order = e.data.roomIds),
   }),
   start: (): RoomFold => ({ streamId: '', rooms: [], order: null }),
@@ -51,12 +54,13 @@ async function recordRooms(tx: InlineTransaction, events: readonly RoomEvent[]):
     }
     await tx.send(
       `INSERT INTO room_state (room_id, version, name, name_en, has_image, open_start_type, open_start_value,
-                               open_end_type, open_end_value, services, sort_order)
-       VALUES ($1, $2, $3, $10, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(sort_order) + 1, 0) FROM room_state))
+                               open_end_type, open_end_value, services, seat_plan, sort_order)
+       VALUES ($1, $2, $3, $10, $4, $5, $6, $7, $8, $9, $11, (SELECT coalesce(max(sort_order) + 1, 0) FROM room_state))
        ON CONFLICT (room_id) DO UPDATE SET version = excluded.version, name = excluded.name,
          name_en = excluded.name_en, has_image = excluded.has_image, open_start_type = excluded.open_start_type,
          open_start_value = excluded.open_start_value, open_end_type = excluded.open_end_type,
-         open_end_value = excluded.open_end_value, services = excluded.services`,
+         open_end_value = excluded.open_end_value, services = excluded.services,
+         seat_plan = excluded.seat_plan`,
       [
         roomId,
         room.version,
@@ -68,6 +72,7 @@ async function recordRooms(tx: InlineTransaction, events: readonly RoomEvent[]):
         room.openEnd.value,
         room.services,
         room.nameEn ?? null,
+        room.seatPlan,
       ],
     );
   }

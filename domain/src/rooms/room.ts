@@ -16,6 +16,13 @@ import { type Decide, type Now, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { admittedDomains } from './email-domains.ts';
 import {
+  decideSeatPlan,
+  evolveSeatPlan,
+  NO_SEAT_PLAN,
+  type SeatPlan,
+  type SeatPlanCommand,
+} from './seat-plan.ts';
+import {
   addSeatsTaken,
   seatsTakenApart,
   seatsText,
@@ -50,6 +57,8 @@ export interface RoomState {
   openEnd: OpenBound;
   /** Its reading-room services, each null while off. */
   services: RoomServices;
+  /** Its seats and their out-of-service ranges; no seats: no plan (seat-plan.ts). */
+  seatPlan: SeatPlan;
 }
 
 export const initialRoomState: RoomState = {
@@ -60,6 +69,7 @@ export const initialRoomState: RoomState = {
   openStart: { type: 'DAY', value: 0 },
   openEnd: { type: 'DAY', value: 0 },
   services: NO_ROOM_SERVICES,
+  seatPlan: NO_SEAT_PLAN,
 };
 
 export function evolveRoom(state: RoomState, event: RoomEvent): RoomState {
@@ -83,6 +93,10 @@ export function evolveRoom(state: RoomState, event: RoomEvent): RoomState {
       const { roomId: _id, ...services } = event.data;
       return { ...state, version, services };
     }
+    case 'RoomSeatsSet':
+    case 'SeatTakenOutOfService':
+    case 'SeatBackInService':
+      return { ...state, version, seatPlan: evolveSeatPlan(state.seatPlan, event) };
   }
 }
 
@@ -106,7 +120,8 @@ export type RoomCommand =
       data: { roomId: string; alt: string; altEn?: string | undefined };
     }
   | { type: 'RemoveRoomImage'; data: { roomId: string } }
-  | { type: 'ChangeRoomServices'; data: RoomServices & { roomId: string } };
+  | { type: 'ChangeRoomServices'; data: RoomServices & { roomId: string } }
+  | SeatPlanCommand;
 
 /**
  * What a room command decides on: the room, and for a deletion the room's slots from today on
@@ -179,6 +194,11 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>,
         admittedDomains(services).join(',') === admittedDomains(room.services).join(',');
       return same ? [] : [RoomServicesChanged.create(command.data)];
     }
+    case 'SetRoomSeats':
+    case 'TakeSeatOutOfService':
+    case 'ReturnSeatToService':
+      mustExist(room);
+      return decideSeatPlan(command, room.seatPlan);
     default:
       return unhandled(command);
   }

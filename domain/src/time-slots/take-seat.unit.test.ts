@@ -21,6 +21,7 @@ import { Refused } from '../refusal.ts';
 import { history } from '../testing/given-when-then.ts';
 import { evolveBlacklist, initialBlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
+import { NO_SEAT_PLAN } from '../rooms/seat-plan.ts';
 import {
   evolveTransaction,
   evolveVisitor,
@@ -96,6 +97,7 @@ const openRoom: RoomState = {
   version: 1,
   hasImage: false,
   name: 'Reading room',
+  seatPlan: NO_SEAT_PLAN,
   openStart: { type: 'DAY', value: 0 },
   openEnd: { type: 'DAY', value: 60 },
   services: { ...NO_ROOM_SERVICES, waitlistOfferMinutes: 30 },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, defineStream, type EventOf } from './define.ts';
-import { id } from './fields.ts';
+import { SEAT_ATTRIBUTES } from '@rr/contracts/seats';
+import { date, id } from './fields.ts';
 
 /** A room's stream (`room-<id>`): the room, its image and its reading-room services. */
 
@@ -75,6 +76,53 @@ export const RoomServicesChanged = defineEvent(
   'RoomServicesChanged',
   RoomServices.extend({ roomId: id }),
 );
+// --- the seat plan --------------------------------------------------------------------------
+
+/** A seat of the plan: its id stays with its label (the same label is the same seat). */
+export const PlanSeat = z.object({
+  seatId: id,
+  label: z.string().min(1).max(12),
+  zone: z.string().min(1).max(40).optional(),
+  attributes: z.array(z.enum(SEAT_ATTRIBUTES)),
+  notes: z.string().min(1).max(200).optional(),
+  /** The place on the plan, in per cent of its width and height. */
+  x: z.number().min(0).max(100),
+  y: z.number().min(0).max(100),
+  /** Degrees, in steps of 15. */
+  rotation: z.number().int().min(0).max(345),
+});
+export type PlanSeat = z.infer<typeof PlanSeat>;
+
+/**
+ * Staff set the room's seats (all of them: a seat left out is no longer on the plan; its tickets
+ * keep it, no new ticket takes it). A room whose seats are set has a seat plan: every ticket a
+ * visitor takes has a seat of it (docs/product.md#seat-plans). An empty list ends the plan.
+ */
+export const RoomSeatsSet = defineEvent(
+  'RoomSeatsSet',
+  z.object({ roomId: id, seats: z.array(PlanSeat) }),
+);
+/**
+ * A seat is out of service from one day to another (a broken lamp, exam places): no ticket of a
+ * slot on those days takes it. Its tickets then are moved or cancelled on their slots' streams.
+ */
+export const SeatTakenOutOfService = defineEvent(
+  'SeatTakenOutOfService',
+  z.object({
+    roomId: id,
+    outOfServiceId: id,
+    seatId: id,
+    from: date,
+    until: date,
+    reason: z.string().min(1).max(500),
+  }),
+);
+/** Staff ended an out-of-service range before its end: the seat serves again. */
+export const SeatBackInService = defineEvent(
+  'SeatBackInService',
+  z.object({ roomId: id, outOfServiceId: id }),
+);
+
 /** Every event type of a room's stream. */
 export const roomStream = defineStream('room', [
   RoomCreated,
@@ -84,6 +132,9 @@ export const roomStream = defineStream('room', [
   RoomImageAltChanged,
   RoomImageRemoved,
   RoomServicesChanged,
+  RoomSeatsSet,
+  SeatTakenOutOfService,
+  SeatBackInService,
 ]);
 
 export type RoomEvent = EventOf<typeof roomStream>;

@@ -187,7 +187,7 @@ async function roomNamed(
   client: PoolClient,
   event: RecordedEvent,
   roomId: string,
-  change: 'deleted' | 'services',
+  change: 'deleted' | 'services' | 'seats',
 ): Promise<void> {
   const r = await client.query<{ name: string }>(
     'SELECT name FROM webhook_rooms WHERE room_id = $1',
@@ -260,6 +260,9 @@ const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with
   RoomImageAltChanged: ignore,
   RoomImageRemoved: ignore,
   RoomServicesChanged: (e, client) => roomNamed(client, e, e.data.roomId, 'services'),
+  RoomSeatsSet: (e, client) => roomNamed(client, e, e.data.roomId, 'seats'),
+  SeatTakenOutOfService: (e, client) => roomNamed(client, e, e.data.roomId, 'seats'),
+  SeatBackInService: (e, client) => roomNamed(client, e, e.data.roomId, 'seats'),
   TimeSlotCreated: (e, client) => slotChanged(client, e, e.data, 'timeslot.created'),
   TimeSlotUpdated: (e, client) => slotChanged(client, e, e.data, 'timeslot.changed'),
   async TimeSlotCapacityChanged(e, client) {
