@@ -16,6 +16,7 @@ import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
 import { myBookingsQueryRoutes } from './my-bookings.ts';
 import { availabilityStreamRoutes } from './availability-stream.ts';
+import { slotSeatQueryRoutes } from './slot-seats.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -30,6 +31,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...roomQueryRoutes(deps),
     ...roomCalendarQueryRoutes(deps),
     ...availabilityStreamRoutes(deps),
+    ...slotSeatQueryRoutes(deps),
     ...holidayQueryRoutes(deps),
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),
