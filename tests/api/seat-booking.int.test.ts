@@ -215,6 +215,68 @@ describe('a ticket in a room with a seat plan', () => {
   });
 });
 
+describe('a seat taken out of service', () => {
+  it('moves its tickets to a free seat of the same kind, and cancels a booking when none is free', async () => {
+    const { roomId, seats } = await planRoom('Lamp room', [
+      seat('P1', ['power']),
+      seat('P2', ['power']),
+      seat('N1', []),
+    ]);
+    const byLabel = (l: string) => seats.find((s) => s.label === l)!;
+    const slotA = await createSlot(admin, roomId, day(10), '10:00', '12:00', 3);
+    const slotB = await createSlot(admin, roomId, day(11), '10:00', '12:00', 3);
+    const book = async (slotId: string, seatId: string, email: string) => {
+      const v = new Client(app.baseUrl);
+      const cart = await hold({ timeSlotId: slotId, seatId }, v);
+      expect(cart.status).toBe(201);
+      const res = await v.request('PUT', `/api/transactions/${cart.body.transactionId}/booking`, {
+        json: {
+          salutation: 'MS',
+          firstName: 'Lisa',
+          lastName: 'Lampe',
+          email,
+          phone: '+43111222',
+          accessibility: false,
+          language: 'de',
+        },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { ownerId: string }).ownerId;
+    };
+    // Day A: P1 booked, P2 free: the booking moves to P2. Day B: P1 and P2 booked: no seat with
+    // power is free for P1's booking (N1 has none), so it is cancelled with the reason.
+    const movedOwner = await book(slotA, byLabel('P1').id, 'moved@example.at');
+    const cancelledOwner = await book(slotB, byLabel('P1').id, 'cancelled@example.at');
+    await book(slotB, byLabel('P2').id, 'stays@example.at');
+    const res = await admin.request(
+      'POST',
+      `/api/admin/rooms/${roomId}/seats/${byLabel('P1').id}/out-of-service`,
+      { json: { from: day(10), until: day(11), reason: 'Lampe kaputt' } },
+    );
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ moved: 1, cancelled: 1 });
+    const ticketsOf = async (ownerId: string) =>
+      (await (await new Client(app.baseUrl).get(`/api/owners/${ownerId}/tickets`)).json()) as {
+        status: string;
+        seat: PlanSeat | null;
+        cancellation?: { reason: string | null } | null;
+      }[];
+    await waitFor(
+      'the read models have the move and the cancellation',
+      async () =>
+        (await ticketsOf(movedOwner))[0]?.seat?.label === 'P2' &&
+        (await ticketsOf(cancelledOwner))[0]?.status === 'CANCELLED',
+      budget(20_000),
+    );
+    expect((await ticketsOf(cancelledOwner))[0]?.cancellation?.reason).toBe('Lampe kaputt');
+    const changed = await eventsOf('TicketSeatChanged');
+    expect(changed.map((e) => (e.data.seat as { label: string }).label)).toEqual(['P2']);
+    // Out of service on those days: not offered to anyone.
+    const states = await slotSeats(roomId, slotA);
+    expect(states.find((s) => s.label === 'P1')?.state).toBe('out_of_service');
+  });
+});
+
 describe('no seat twice', () => {
   it('100 visitors racing for one seat: exactly one holds it, from the event log', async () => {
     const { roomId, seats } = await planRoom('Race room', [
