@@ -277,6 +277,48 @@ describe('a seat taken out of service', () => {
   });
 });
 
+describe('the desk moves a reader to another seat', () => {
+  it('to a free seat; a taken one is refused; the desk role may, the reports role may not', async () => {
+    const { roomId, seats } = await planRoom('Desk room', [seat('D1'), seat('D2'), seat('D3')]);
+    const slotId = await createSlot(admin, roomId, day(12), '10:00', '12:00', 3);
+    const byLabel = (l: string) => seats.find((s) => s.label === l)!.id;
+    const staffBook = async (seatId: string) => {
+      const res = await admin.request(
+        'POST',
+        `/api/admin/rooms/${roomId}/timeslots/${slotId}/booking`,
+        {
+          json: { salutation: 'MR', firstName: 'Desk', lastName: 'Reader', language: 'de', seatId },
+        },
+      );
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { ticketId: string }).ticketId;
+    };
+    const ticketId = await staffBook(byLabel('D1'));
+    await staffBook(byLabel('D2'));
+    const move = (c: Client, seatId: string) =>
+      c.request('PUT', `/api/admin/tickets/${ticketId}/seat`, { json: { seatId } });
+    const taken = await move(admin, byLabel('D2'));
+    expect(taken.status).toBe(409);
+    expect(((await taken.json()) as { error: string }).error).toBe('seat__taken');
+    await addUser(db, 'desk', 'desk password', ['checkin']);
+    await addUser(db, 'counter', 'counter password', ['reports']);
+    const desk = new Client(app.baseUrl);
+    expect((await desk.login('desk', 'desk password')).status).toBe(200);
+    const reports = new Client(app.baseUrl);
+    expect((await reports.login('counter', 'counter password')).status).toBe(200);
+    expect((await move(reports, byLabel('D3'))).status).toBe(403);
+    const moved = await move(desk, byLabel('D3'));
+    expect(moved.status).toBe(200);
+    expect(((await moved.json()) as { seat: PlanSeat }).seat.label).toBe('D3');
+    await waitFor(
+      'the seat list shows the move',
+      async () =>
+        (await slotSeats(roomId, slotId)).map((s) => s.state).join() === 'free,taken,taken',
+      budget(20_000),
+    );
+  });
+});
+
 describe('no seat twice', () => {
   it('100 visitors racing for one seat: exactly one holds it, from the event log', async () => {
     const { roomId, seats } = await planRoom('Race room', [

@@ -1,5 +1,5 @@
 import type { Actor } from '@rr/events';
-import { vacateSeat, type LocalDate } from '@rr/domain';
+import { changeSeat, NO_SEAT_PLAN, refuse, vacateSeat, type LocalDate } from '@rr/domain';
 import type { CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { appendToSlot, lockSlots } from '../streams/timeslot.ts';
@@ -63,4 +63,37 @@ export async function vacateSeatOnDays(deps: CommandDeps, actor: Actor, range: S
     position = r.position;
   }
   return { moved, cancelled, position };
+}
+
+/**
+ * Staff move a booked ticket to another seat of its slot (the desk: a reader changes places):
+ * decided on the slot's stream with the room's plan as it is now.
+ */
+export async function moveToSeat(
+  deps: CommandDeps,
+  actor: Actor,
+  move: { ticketId: string; seatId: string; reason?: string | undefined },
+) {
+  const r = await deps.pool.query<{ time_slot_id: string }>(
+    'SELECT time_slot_id::text AS time_slot_id FROM ticket_state WHERE ticket_id = $1',
+    [move.ticketId],
+  );
+  const timeSlotId = r.rows[0]?.time_slot_id;
+  if (!timeSlotId) throw refuse.notFound('Ticket');
+  return handleCommand(deps.store, {
+    actor,
+    load: async (s) => {
+      const slot = (await lockSlots(s, [timeSlotId])).get(timeSlotId)!;
+      const room = (await roomStates(s.client, [slot.roomId])).get(slot.roomId);
+      return { slot, plan: room?.seatPlan ?? NO_SEAT_PLAN };
+    },
+    decide: ({ slot, plan }) => changeSeat(slot, plan, { ...move, timeSlotId }, deps.clock.now()),
+    appends: (events, { slot }) => appendToSlot(timeSlotId, slot, events),
+    answer: (events) => {
+      const changed = events.find((e) => e.type === 'TicketSeatChanged');
+      return changed?.type === 'TicketSeatChanged'
+        ? { id: changed.data.seat.seatId, label: changed.data.seat.label }
+        : null;
+    },
+  });
 }

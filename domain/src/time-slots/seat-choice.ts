@@ -148,3 +148,34 @@ export function vacateSeat(
   }
   return out;
 }
+
+/**
+ * Staff move a booked ticket to another seat of its slot (at the desk): the seat must be free in
+ * the slot, as for any ticket taking it. Moving to the seat it holds changes nothing.
+ */
+export function changeSeat(
+  slot: SlotState,
+  plan: SeatPlan,
+  data: { timeSlotId: string; ticketId: string; seatId: string; reason?: string | undefined },
+  now: Date,
+): SlotEvent[] {
+  const ticket = slot.tickets[data.ticketId];
+  if (!ticket) throw refuse.notFound('Ticket');
+  if (ticket.status !== 'BOOKED')
+    throw new Refused(
+      { code: 'ticket__not_booked', status: ticket.status },
+      'The ticket is not booked',
+    );
+  if (ticket.seat?.seatId === data.seatId) return [];
+  const choice = chooseSeat({ plan, slot, wish: { seatId: data.seatId }, now });
+  if (choice instanceof Refused) throw choice;
+  if (!choice) throw refuse.notFound('Seat');
+  return [
+    TicketSeatChanged.create({
+      ticketId: data.ticketId,
+      timeSlotId: data.timeSlotId,
+      seat: choice,
+      ...(data.reason ? { reason: data.reason } : {}),
+    }),
+  ];
+}
