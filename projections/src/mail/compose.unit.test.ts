@@ -55,7 +55,9 @@ describe('a ticket with a seat', () => {
     expect(de.text).toContain('<b>Saal</b>, 01.12.2026, 09:00–10:00 Uhr, Platz A12');
     const en = composeMail({ ...input, language: 'en', tickets: [seated] });
     expect(en.text).toContain('Seat A12');
-    const entry = new ICAL.Component(ICAL.parse(en.ics)).getFirstSubcomponent('vevent');
+    const entry = new ICAL.Component(ICAL.parse(en.ics) as unknown[]).getFirstSubcomponent(
+      'vevent',
+    );
     expect(entry?.getFirstPropertyValue('location')).toBe('<b>Saal</b>, Seat A12');
   });
 });
