@@ -113,8 +113,8 @@ function svgImage(bytes: Buffer): SeatPlanImageType | null {
 
 /**
  * Whether the text is an XML document whose root element is `svg`: only an XML declaration,
- * processing instructions, comments, blanks and a DOCTYPE without internal subset (no entities
- * of its own) before the root, which closes at the end (`</svg>` or `<svg …/>`) with only
+ * processing instructions, comments, blanks and an svg DOCTYPE without internal subset (no
+ * entities of its own) before the root, which closes at the end (`</svg>` or `<svg …/>`) with only
  * comments and blanks after it.
  */
 export function hasSvgRoot(text: string): boolean {
@@ -125,7 +125,8 @@ export function hasSvgRoot(text: string): boolean {
     else if (text.startsWith('<!--', at)) at = after(text, '-->', at + 4);
     else if (text.startsWith('<!DOCTYPE', at)) {
       const end = text.indexOf('>', at);
-      if (end < 0 || text.slice(at, end).includes('[')) return false;
+      const doctype = end < 0 ? '' : text.slice(at, end);
+      if (!/^<!DOCTYPE\s+svg[\s>]/.test(doctype + '>') || doctype.includes('[')) return false;
       at = end + 1;
     } else break;
     if (at < 0) return false;
