@@ -17,6 +17,7 @@ import {
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { runSeatPlanCommand } from './stream.ts';
 import { vacateSeatOnDays } from './seat-moves.ts';
+import { seatPlanImageRoutes } from './seat-plan-image.ts';
 
 /**
  * A room's seat plan as staff set it (docs/product.md#seat-plans): its seats, as JSON or as
@@ -88,6 +89,7 @@ export function seatPlanCommandRoutes(deps: CommandDeps): RouteDef[] {
       },
     }),
     ...outOfServiceRoutes(deps),
+    ...seatPlanImageRoutes(deps),
   ];
 }
 
