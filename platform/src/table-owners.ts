@@ -51,6 +51,8 @@ export const TABLE_OWNERS = {
   // --- the read models: each projection's tables (projections/src/rebuild.ts empties them) -------
   projection_checkpoints: 'projections/src/checkpoints.ts',
   rm_rooms: 'projections/src/rooms.ts',
+  rm_seats: 'projections/src/rooms.ts',
+  rm_seat_out_of_service: 'projections/src/rooms.ts',
   rm_time_slots: 'projections/src/timeslots.ts',
   rm_holidays: 'projections/src/holidays.ts',
   rm_blacklist: 'projections/src/blacklist.ts',

@@ -22,6 +22,7 @@ export const writers = [
   'booking/store.ts',
   'booking/confirm.ts',
   'check-in/check-in.ts',
+  'rooms/seat-moves.ts',
   'timeslots/stream.ts',
   'waitlist/commands.ts',
 ] as const;
