@@ -16,6 +16,7 @@ import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
 import { myBookingsQueryRoutes } from './my-bookings.ts';
 import { availabilityStreamRoutes } from './availability-stream.ts';
+import { seatQrSheetRoutes } from './seat-qr-sheet.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -27,6 +28,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
   return [
     ...waitlistQueryRoutes(deps),
     ...timeSlotQueryRoutes(deps),
+    ...seatQrSheetRoutes(deps),
     ...roomQueryRoutes(deps),
     ...roomCalendarQueryRoutes(deps),
     ...availabilityStreamRoutes(deps),
