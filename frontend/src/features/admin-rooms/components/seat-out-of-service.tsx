@@ -83,7 +83,7 @@ export function SeatOutOfServiceList({ roomId, plan }: { roomId: string; plan: A
         <ErrorBox refusal={refusal} />
         <SelectField
           id={idOf('seat')}
-          label={t('seats.field.label')}
+          label={t('seats.oos-seat')}
           required
           value={values.seat}
           error={missing.seat}
@@ -153,7 +153,7 @@ function OutOfServiceTable({
           <table className="data-table">
             <thead>
               <tr>
-                <th scope="col">{t('seats.field.label')}</th>
+                <th scope="col">{t('seats.oos-seat')}</th>
                 <th scope="col">{t('seats.oos-from')}</th>
                 <th scope="col">{t('seats.oos-until')}</th>
                 <th scope="col">{t('seats.oos-reason')}</th>
