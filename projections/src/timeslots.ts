@@ -114,6 +114,8 @@ const slots = handlersFor(timeSlotStream, roomStream).with<PoolClient, Step>({
   RoomSeatsSet: ignore,
   SeatTakenOutOfService: ignore,
   SeatBackInService: ignore,
+  RoomSeatPlanImageSet: ignore,
+  RoomSeatPlanImageRemoved: ignore,
 });
 
 type SlotCache = RowCache<SlotRow>;
@@ -191,6 +193,8 @@ const slotFold = handlersFor(timeSlotStream, roomStream).with<SlotCache>({
   RoomSeatsSet: ignore,
   SeatTakenOutOfService: ignore,
   SeatBackInService: ignore,
+  RoomSeatPlanImageSet: ignore,
+  RoomSeatPlanImageRemoved: ignore,
 });
 
 /** The types a run folds: the projection's own but RoomDeleted (a unit test keeps them so). */

@@ -1,6 +1,7 @@
 import type { RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { roomQueryRoutes } from './rooms.ts';
+import { seatPlanQueryRoutes } from './seat-plans.ts';
 import { timeSlotQueryRoutes } from './timeslots.ts';
 import { holidayQueryRoutes } from './holidays.ts';
 import { blacklistQueryRoutes } from './blacklist.ts';
@@ -30,6 +31,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...timeSlotQueryRoutes(deps),
     ...seatQrSheetRoutes(deps),
     ...roomQueryRoutes(deps),
+    ...seatPlanQueryRoutes(deps),
     ...roomCalendarQueryRoutes(deps),
     ...availabilityStreamRoutes(deps),
     ...holidayQueryRoutes(deps),
