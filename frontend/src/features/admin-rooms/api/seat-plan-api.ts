@@ -1,52 +1,24 @@
-import type { SeatAttribute } from '@rr/contracts/seats';
 import { baseApi } from '../../../api/base-api';
+import type {
+  OutOfServiceInput,
+  OutOfServiceTaken,
+  PlanSeat,
+  PlanSeatInput,
+  SeatOutOfService,
+  SeatsSet,
+  StaffSeatPlan,
+} from '../../../api/types';
 
 /**
  * The staff's seat plan of a room (docs/product.md#seat-plans): its seats, their out-of-service
- * ranges, the CSV import and the plan image. The shapes are the API's (docs/product.md#api).
+ * ranges, the CSV import and the plan image.
  */
-export interface PlanSeatInput {
-  label: string;
-  zone?: string | undefined;
-  attributes: SeatAttribute[];
-  notes?: string | undefined;
-  x: number;
-  y: number;
-  rotation: number;
-}
+export type { PlanSeat, PlanSeatInput, SeatOutOfService };
+export type AdminSeatPlan = StaffSeatPlan;
 
-/** A seat of the plan as the API answers it (no zone or notes: null). */
-export interface PlanSeat {
-  id: string;
-  label: string;
-  zone: string | null;
-  attributes: SeatAttribute[];
-  notes: string | null;
-  x: number;
-  y: number;
-  rotation: number;
-}
-
-export interface SeatOutOfService {
-  id: string;
-  seatId: string;
-  /** YYYY-MM-DD, the first and the last day. */
-  from: string;
-  until: string;
-  reason: string;
-}
-
-export interface AdminSeatPlan {
-  seats: PlanSeat[];
-  outOfService: SeatOutOfService[];
-}
-
-export interface SeatOutOfServiceInput {
+export interface SeatOutOfServiceInput extends OutOfServiceInput {
   roomId: string;
   seatId: string;
-  from: string;
-  until: string;
-  reason: string;
 }
 
 /** A seat's QR code for the printed sheet: the visitor page it opens and the code as SVG. */
@@ -73,12 +45,12 @@ export const seatPlanApi = baseApi.injectEndpoints({
       providesTags: (_result, _error, roomId) => [planTag(roomId)],
     }),
     /** Replaces the seats; 400 `validation__error` names the seat (`seats.N.label`). */
-    setSeats: build.mutation<{ seats: PlanSeat[] }, { roomId: string; seats: PlanSeatInput[] }>({
+    setSeats: build.mutation<SeatsSet, { roomId: string; seats: PlanSeatInput[] }>({
       query: ({ roomId, seats }) => ({ url: seatsPath(roomId), method: 'PUT', body: { seats } }),
       invalidatesTags: (_result, _error, { roomId }) => [planTag(roomId)],
     }),
     /** Replaces the seats with the CSV's rows; refusals name the row (`seats.N.label`). */
-    importSeatsCsv: build.mutation<{ seats: PlanSeat[] }, { roomId: string; csv: Blob }>({
+    importSeatsCsv: build.mutation<SeatsSet, { roomId: string; csv: Blob }>({
       query: ({ roomId, csv }) => ({
         url: seatsCsvPath(roomId),
         method: 'PUT',
@@ -86,7 +58,7 @@ export const seatPlanApi = baseApi.injectEndpoints({
       }),
       invalidatesTags: (_result, _error, { roomId }) => [planTag(roomId)],
     }),
-    takeSeatOutOfService: build.mutation<{ id: string }, SeatOutOfServiceInput>({
+    takeSeatOutOfService: build.mutation<OutOfServiceTaken, SeatOutOfServiceInput>({
       query: ({ roomId, seatId, ...body }) => ({
         url: `${seatsPath(roomId)}/${encodeURIComponent(seatId)}/out-of-service`,
         method: 'POST',
