@@ -25,6 +25,10 @@ const SCREENS: [string, (w: AxeWorld) => string][] = [
   ['room form (add)', () => '/admin/room-add'],
   ['room form (edit)', ({ ids }) => `/admin/room-edit/${ids.room}`],
   ['room image form', ({ ids }) => `/admin/room-edit-image/${ids.room}`],
+  ['seat plan', ({ ids }) => `/admin/room-edit/${ids.seatRoom}/seats`],
+  ['seat plan (no seats)', ({ ids }) => `/admin/room-edit/${ids.emptyRoom}/seats`],
+  ['seat plan image form', ({ ids }) => `/admin/room-edit/${ids.seatRoom}/seat-plan-image`],
+  ['seat QR sheet', ({ ids }) => `/admin/room-edit/${ids.seatRoom}/seats/qr-sheet`],
   [
     'time slots (calendar)',
     ({ ids, day }) =>
@@ -113,6 +117,19 @@ export function describeStaffScreens(lang: Lang): void {
       await page.locator('#slot-add-startDate').fill(iso(world.day));
       await page.locator('#slot-add-repeatUntil').fill(iso(weekdaysAhead(10)[9]!));
       await page.locator('#slot-add-day-monday').waitFor();
+    });
+
+    // The seat plan with a seat selected (its form beside the plan) and its label refused.
+    screen('seat plan with a refused seat', current, async () => {
+      await go(`/admin/room-edit/${world.ids.seatRoom}/seats`);
+      await main(page).locator('.seat-plan__seat').nth(1).click();
+      await page.locator('#seat-label').fill('A1');
+      await clickAndWait(
+        main(page).locator('.seat-editor > .form__actions .button--primary'),
+        main(page).locator('.seat-editor .error-box'),
+      );
+      // The next screen's address leaves the unsaved plan: the browser's question is answered.
+      page.once('dialog', (dialog) => void dialog.accept());
     });
 
     // The confirmations of deletes and cancellations.

@@ -41,10 +41,6 @@ const TEXT = {
     csvImport: 'CSV importieren',
     imported: '400 Plätze wurden importiert.',
     csvLine: 'Zeile 4, Bezeichnung:',
-    oosSeat: 'Platz',
-    oosFrom: 'Von',
-    oosUntil: 'Bis einschließlich',
-    oosReason: 'Grund',
     oosAdd: 'Außer Betrieb nehmen',
     oosAdded: 'Platz C7 ist außer Betrieb.',
   },
@@ -69,10 +65,6 @@ const TEXT = {
     csvImport: 'Import CSV',
     imported: '400 seats were imported.',
     csvLine: 'Line 4, Label:',
-    oosSeat: 'Seat',
-    oosFrom: 'From',
-    oosUntil: 'Until (included)',
-    oosReason: 'Reason',
     oosAdd: 'Take out of service',
     oosAdded: 'Seat C7 is out of service.',
   },
@@ -200,10 +192,10 @@ describe('seat plan editor', () => {
       expect(await seatButtons(page).count()).toBe(400);
 
       // One seat out of service.
-      await page.getByLabel(text.oosSeat, { exact: true }).selectOption({ label: 'C7' });
-      await page.getByLabel(text.oosFrom, { exact: true }).fill(iso(outOfServiceDay));
-      await page.getByLabel(text.oosUntil, { exact: true }).fill(iso(outOfServiceDay));
-      await page.getByLabel(text.oosReason, { exact: true }).fill('Lampe defekt');
+      await page.locator('#out-of-service-seat').selectOption({ label: 'C7' });
+      await page.locator('#out-of-service-from').fill(iso(outOfServiceDay));
+      await page.locator('#out-of-service-until').fill(iso(outOfServiceDay));
+      await page.locator('#out-of-service-reason').fill('Lampe defekt');
       await page.getByRole('button', { name: text.oosAdd }).click();
       await page.getByText(text.oosAdded).waitFor();
 
