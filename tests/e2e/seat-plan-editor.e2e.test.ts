@@ -24,6 +24,8 @@ const TEXT = {
     editLink: 'Sitzplan bearbeiten',
     title: 'Sitzplan',
     add: 'Platz hinzufügen',
+    choose: 'Platz auswählen',
+    lamp: 'Leselampe',
     seat: (label: string) => `Platz ${label}`,
     selectRow: 'Ganze Reihe auswählen',
     copyRow: 'Reihe duplizieren',
@@ -48,6 +50,8 @@ const TEXT = {
     editLink: 'Edit the seat plan',
     title: 'Seat plan',
     add: 'Add seat',
+    choose: 'Select a seat',
+    lamp: 'reading lamp',
     seat: (label: string) => `Seat ${label}`,
     selectRow: 'Select the whole row',
     copyRow: 'Duplicate row',
@@ -132,8 +136,10 @@ describe('seat plan editor', () => {
 
       // The keyboard moves and turns the focused seat; its form shows where it is now.
       const a5 = page.getByRole('button', { name: text.seat('A5'), exact: true });
-      await a5.focus();
-      await page.keyboard.press('Enter');
+      // Chosen by its label, the seat has the focus; only selected seats are in the tab order.
+      await page.getByLabel(text.choose).selectOption({ label: 'A5' });
+      expect(await a5.evaluate((button) => button === document.activeElement)).toBe(true);
+      expect(await page.locator('[data-testid=seat-plan] button[tabindex="0"]').count()).toBe(1);
       const x = page.getByLabel(text.x);
       const before = Number(await x.inputValue());
       await page.keyboard.press('ArrowRight');
@@ -205,7 +211,10 @@ describe('seat plan editor', () => {
       await row.waitFor();
       expect(await row.textContent()).toContain(shown(outOfServiceDay));
       expect(await row.textContent()).toContain('C7');
-      await page.getByRole('button', { name: text.seat('T20'), exact: true }).waitFor();
+      // The last row's seats are there, named with their attributes.
+      await page
+        .getByRole('button', { name: `${text.seat('T20')}, ${text.lamp}`, exact: true })
+        .waitFor();
       await expectAccessible(page, `seat plan ${lang} ${viewport.width}`);
       // The only failed request: the plan image of a room without one (the plan shows a grid).
       expect(log.failed.filter((f) => !f.includes('/seat-plan/image'))).toEqual([]);

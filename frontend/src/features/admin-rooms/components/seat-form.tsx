@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { SEAT_ATTRIBUTES, type SeatAttribute } from '@rr/contracts/seats';
 import { CheckboxGroupField } from '../../../components/checkbox-group';
 import { InputField, SelectField } from '../../../components/form-field';
@@ -30,10 +31,6 @@ export function SeatForm({
   };
   const set = <K extends keyof DraftSeat>(field: K, value: DraftSeat[K]) =>
     onChange((current) => ({ ...current, [field]: value }));
-  const setPercent = (field: 'x' | 'y', text: string) => {
-    const value = Number(text);
-    if (text.trim() !== '' && Number.isFinite(value)) set(field, clampPercent(value));
-  };
   return (
     <section className="seat-form" aria-labelledby="seat-form-heading">
       <h3 id="seat-form-heading">{t('seats.form-heading', { label: seat.label })}</h3>
@@ -79,27 +76,19 @@ export function SeatForm({
         onChange={(event) => set('notes', event.target.value)}
       />
       <div className="seat-form__place">
-        <InputField
+        <PercentField
           id={idOf('x')}
           label={t('seats.field.x')}
-          type="number"
-          min={0}
-          max={100}
-          step={0.1}
           value={seat.x}
           error={errorOf('x')}
-          onChange={(event) => setPercent('x', event.target.value)}
+          onChange={(value) => set('x', value)}
         />
-        <InputField
+        <PercentField
           id={idOf('y')}
           label={t('seats.field.y')}
-          type="number"
-          min={0}
-          max={100}
-          step={0.1}
           value={seat.y}
           error={errorOf('y')}
-          onChange={(event) => setPercent('y', event.target.value)}
+          onChange={(value) => set('y', value)}
         />
         <SelectField
           id={idOf('rotation')}
@@ -114,5 +103,44 @@ export function SeatForm({
         />
       </div>
     </section>
+  );
+}
+
+/**
+ * A place in per cent: what is typed stays while it is typed (an empty field, `12.`), each
+ * number in it moves the seat at once; leaving the field shows the seat's place again.
+ */
+function PercentField({
+  id,
+  label,
+  value,
+  error,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: number;
+  error: string | undefined;
+  onChange: (value: number) => void;
+}) {
+  const [typed, setTyped] = useState<string | null>(null);
+  return (
+    <InputField
+      id={id}
+      label={label}
+      type="number"
+      min={0}
+      max={100}
+      step={0.1}
+      value={typed ?? String(value)}
+      error={error}
+      onChange={(event) => {
+        const text = event.target.value;
+        setTyped(text);
+        const number = Number(text);
+        if (text.trim() !== '' && Number.isFinite(number)) onChange(clampPercent(number));
+      }}
+      onBlur={() => setTyped(null)}
+    />
   );
 }

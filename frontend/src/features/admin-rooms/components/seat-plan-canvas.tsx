@@ -8,6 +8,9 @@ import {
   type DraftSeat,
 } from '../utils/seat-plan-editing';
 
+/** The element id of a seat's button on the plan. */
+export const seatButtonId = (key: string) => `seat-button-${key}`;
+
 export interface SeatPlanCanvasProps {
   seats: readonly DraftSeat[];
   selected: ReadonlySet<string>;
@@ -71,9 +74,10 @@ export function SeatPlanCanvas(props: SeatPlanCanvasProps) {
             onError={() => setFailedImage(props.imageUrl)}
           />
         ) : null}
-        {props.seats.map((seat) => (
+        {props.seats.map((seat, index) => (
           <SeatButton
             key={seat.key}
+            reachable={props.selected.size ? props.selected.has(seat.key) : index === 0}
             seat={seat}
             name={props.nameOf(seat)}
             selected={props.selected.has(seat.key)}
@@ -93,6 +97,8 @@ export function SeatPlanCanvas(props: SeatPlanCanvasProps) {
 
 interface SeatButtonProps {
   seat: DraftSeat;
+  /** In the tab order: the selected seats (none selected: the first), not all hundreds. */
+  reachable: boolean;
   name: string;
   selected: boolean;
   refusedBy: string | undefined;
@@ -106,6 +112,7 @@ interface SeatButtonProps {
 
 const SeatButton = memo(function SeatButton({
   seat,
+  reachable,
   name,
   selected,
   refusedBy,
@@ -141,7 +148,9 @@ const SeatButton = memo(function SeatButton({
   return (
     <button
       ref={button}
+      id={seatButtonId(seat.key)}
       type="button"
+      tabIndex={reachable ? 0 : -1}
       className={`seat-plan__seat${selected ? ' seat-plan__seat--selected' : ''}${refusedBy ? ' seat-plan__seat--invalid' : ''}`}
       style={{
         left: `${seat.x}%`,

@@ -4,7 +4,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { InputField } from '../../../components/form-field';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
-import { seatsCsvPath, useImportSeatsCsvMutation } from '../api/seat-plan-api';
+import { seatsCsvPath, useImportSeatsCsvMutation, type PlanSeat } from '../api/seat-plan-api';
 import { refusedSeatErrors, refusesFile } from '../utils/seat-plan-errors';
 import { fieldMessage } from '../../../lib/field-message';
 
@@ -20,7 +20,8 @@ export function SeatPlanCsv({
   onImported,
 }: {
   roomId: string;
-  onImported: () => Promise<void>;
+  /** The plan's seats as the import set them. */
+  onImported: (seats: PlanSeat[]) => void;
 }) {
   const { t } = useTranslation('admin-rooms');
   const { baseApiUrl } = useConfig();
@@ -37,7 +38,7 @@ export function SeatPlanCsv({
     if (!file) return;
     try {
       const answer = await importCsv({ roomId, csv: file }).unwrap();
-      await onImported();
+      onImported(answer.seats);
       setStatus(t('seats.csv-imported', { count: answer.seats.length }));
     } catch {
       // shown below, by line

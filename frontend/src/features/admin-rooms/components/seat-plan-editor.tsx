@@ -6,7 +6,7 @@ import type { PlanSeat } from '../api/seat-plan-api';
 import { useSeatPlanDraft, type SeatRefusal } from '../hooks/use-seat-plan-draft';
 import { rotated, type DraftSeat } from '../utils/seat-plan-editing';
 import { SeatForm } from './seat-form';
-import { SeatPlanCanvas } from './seat-plan-canvas';
+import { SeatPlanCanvas, seatButtonId } from './seat-plan-canvas';
 
 /** The seat plan's editor: the plan, its tools, the selected seat's form and the save button. */
 export function SeatPlanEditor({
@@ -31,10 +31,18 @@ export function SeatPlanEditor({
       <p className="field__hint" id="seat-editor-keys">
         {t('seats.keys-hint')}
       </p>
-      <div className="seat-editor__tools" role="toolbar" aria-label={t('seats.tools')}>
+      <div className="seat-editor__tools" role="group" aria-label={t('seats.tools')}>
         <button type="button" className="button button--secondary" onClick={draft.addOnFreeSpot}>
           {t('seats.add')}
         </button>
+        <SeatChooser
+          seats={seats}
+          chosen={only?.key ?? ''}
+          onChoose={(key) => {
+            draft.select(key, false);
+            document.getElementById(seatButtonId(key))?.focus({ preventScroll: false });
+          }}
+        />
         <button
           type="button"
           className="button button--secondary"
@@ -157,6 +165,44 @@ function SeatRefusals({
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/**
+ * The keyboard's way to any seat of a large plan: only the selected seats are in the tab order,
+ * so choosing one by its label here selects it and moves the focus onto it.
+ */
+function SeatChooser({
+  seats,
+  chosen,
+  onChoose,
+}: {
+  seats: readonly DraftSeat[];
+  chosen: string;
+  onChoose: (key: string) => void;
+}) {
+  const { t } = useTranslation('admin-rooms');
+  return (
+    <div className="seat-editor__chooser">
+      <label htmlFor="seat-chooser" className="field__label">
+        {t('seats.choose')}
+      </label>
+      <select
+        id="seat-chooser"
+        className="field__control"
+        value={chosen}
+        onChange={(event) => {
+          if (event.target.value) onChoose(event.target.value);
+        }}
+      >
+        <option value="">{t('seats.choose-none')}</option>
+        {seats.map((seat) => (
+          <option key={seat.key} value={seat.key}>
+            {seat.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

@@ -7,7 +7,12 @@ import { Page } from '../../../components/page';
 import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetAdminRoomQuery } from '../api/admin-rooms-api';
-import { seatPlanImagePath, useGetSeatPlanQuery, type AdminSeatPlan } from '../api/seat-plan-api';
+import {
+  seatPlanImagePath,
+  useGetSeatPlanQuery,
+  type AdminSeatPlan,
+  type PlanSeat,
+} from '../api/seat-plan-api';
 import { SeatOutOfServiceList } from './seat-out-of-service';
 import { SeatPlanCsv } from './seat-plan-csv';
 import { SeatPlanEditor } from './seat-plan-editor';
@@ -50,8 +55,9 @@ function SeatPlanContent({
   const { t } = useTranslation('admin-rooms');
   const textIn = useTextIn();
   const { baseApiUrl } = useConfig();
-  // A CSV import replaces the plan: the editor starts again from the plan as imported.
-  const [generation, setGeneration] = useState(0);
+  // A CSV import replaces the plan: the editor starts again from the seats as the import answered
+  // them (the plan's read may come a moment later on a busy server).
+  const [imported, setImported] = useState<{ seats: PlanSeat[]; generation: number } | null>(null);
   const name = textIn(room.name, room.nameEn);
   const imageUrl = `${resolveApiUrl(baseApiUrl, seatPlanImagePath(room.id))}?v=${room.version}`;
   return (
@@ -71,16 +77,16 @@ function SeatPlanContent({
         </li>
       </ul>
       <SeatPlanEditor
-        key={generation}
+        key={imported?.generation ?? 0}
         roomId={room.id}
-        planSeats={plan.seats}
+        planSeats={imported?.seats ?? plan.seats}
         imageUrl={imageUrl}
       />
       <SeatPlanCsv
         roomId={room.id}
-        onImported={async () => {
-          await reload();
-          setGeneration((n) => n + 1);
+        onImported={(seats) => {
+          setImported((last) => ({ seats, generation: (last?.generation ?? 0) + 1 }));
+          void reload();
         }}
       />
       <SeatOutOfServiceList roomId={room.id} plan={plan} />
