@@ -195,15 +195,24 @@ async function getRoom(pool: Pool, today: string, now: Date, id: string): Promis
 
 const IdParams = z.object({ id: z.uuid('Not a valid id') });
 
-/** Sends the stored bytes of a room's current image (content type checked at upload by magic bytes). */
-async function sendImage(
+/** The images a room has: its own and its seat plan's (their ids in rm_rooms). */
+const IMAGE_COLUMNS = { room: 'image_id', 'seat-plan': 'seat_plan_image_id' } as const;
+
+/**
+ * Sends the stored bytes of a room's current image of a kind (content type checked at upload by
+ * its bytes). Shown only as an image: sandboxed, never sniffed as another type (an SVG's scripts
+ * never run, not even opened on its own).
+ */
+export async function sendImage(
   pool: Pool,
   roomId: string,
   res: Response,
   cacheControl: string,
+  kind: keyof typeof IMAGE_COLUMNS = 'room',
 ): Promise<void> {
   const r = await pool.query<{ content_type: string; bytes: Buffer }>(
-    `SELECT i.content_type, i.bytes FROM rm_rooms r JOIN room_images i ON i.image_id = r.image_id WHERE r.id = $1`,
+    `SELECT i.content_type, i.bytes FROM rm_rooms r JOIN room_images i ON i.image_id = r.${IMAGE_COLUMNS[kind]}
+      WHERE r.id = $1`,
     [roomId],
   );
   const row = r.rows[0];
@@ -211,6 +220,8 @@ async function sendImage(
   res.setHeader('Content-Type', row.content_type);
   res.setHeader('Cache-Control', cacheControl);
   res.setHeader('Content-Disposition', 'inline');
+  res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'");
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   res.status(200).send(row.bytes);
 }
 

@@ -9,6 +9,7 @@ import {
   type RouteDef,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
+import { sendImage } from './rooms.ts';
 
 /** A room's seat plan for staff (docs/product.md#seat-plans), from the rooms read model. */
 
@@ -24,9 +25,48 @@ const OutOfServiceAnswer = z
   })
   .openapi('SeatOutOfService');
 
+export const SeatPlanImageAnswer = z
+  .object({
+    url: z.string().openapi({ description: "Below /api/, versioned by the image's id" }),
+    contentType: z.enum(['image/png', 'image/jpeg', 'image/svg+xml']),
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+  })
+  .openapi('SeatPlanImage');
+
 const StaffSeatPlan = z
-  .object({ seats: z.array(SeatAnswer), outOfService: z.array(OutOfServiceAnswer) })
+  .object({
+    seats: z.array(SeatAnswer),
+    outOfService: z.array(OutOfServiceAnswer),
+    image: SeatPlanImageAnswer.nullable(),
+  })
   .openapi('StaffSeatPlan');
+
+/** The plan's image of a room, as the rooms read model knows it; null without one. */
+export async function seatPlanImageOf(
+  pool: Pool,
+  roomId: string,
+): Promise<z.output<typeof SeatPlanImageAnswer> | null> {
+  const r = await pool.query<{
+    id: string | null;
+    type: z.output<typeof SeatPlanImageAnswer>['contentType'];
+    width: number | null;
+    height: number | null;
+  }>(
+    `SELECT seat_plan_image_id AS id, seat_plan_image_type AS type, seat_plan_image_width AS width,
+            seat_plan_image_height AS height
+       FROM rm_rooms WHERE id = $1`,
+    [roomId],
+  );
+  const row = r.rows[0];
+  if (!row?.id) return null;
+  return {
+    url: `rooms/${roomId}/seat-plan/image?v=${row.id}`,
+    contentType: row.type,
+    ...(row.width ? { width: row.width } : {}),
+    ...(row.height ? { height: row.height } : {}),
+  };
+}
 
 interface SeatRow {
   id: string;
@@ -81,7 +121,11 @@ export function seatPlanQueryRoutes({ pool }: QueryDeps): RouteDef[] {
       },
       handler: async ({ params }) => {
         const seats = await seatsOf(pool, params.roomId);
-        return { body: { seats, outOfService: await outOfServiceOf(pool, params.roomId) } };
+        const [outOfService, image] = await Promise.all([
+          outOfServiceOf(pool, params.roomId),
+          seatPlanImageOf(pool, params.roomId),
+        ]);
+        return { body: { seats, outOfService, image } };
       },
     }),
     defineRoute({
@@ -99,6 +143,27 @@ export function seatPlanQueryRoutes({ pool }: QueryDeps): RouteDef[] {
       handler: async ({ params, res }) => {
         sendCsv(res, 'seats.csv', seatsCsv(await seatsOf(pool, params.roomId)));
       },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/rooms/{roomId}/seat-plan/image',
+      summary:
+        "The seat plan's image bytes (PNG, JPEG or SVG; sandboxed: shown only as an image, never inlined)",
+      tags: ['rooms'],
+      access: 'public',
+      params: RoomParams,
+      query: z.object({ v: z.string().max(64).optional() }),
+      responses: {
+        200: {
+          description:
+            "PNG, JPEG or SVG, with Content-Security-Policy: sandbox; default-src 'none'",
+          schema: z.string().openapi({ format: 'binary' }),
+          contentType: 'image/*',
+        },
+        404: { description: 'No image' },
+      },
+      handler: async ({ params, res }) =>
+        sendImage(pool, params.roomId, res, 'public, max-age=300', 'seat-plan'),
     }),
   ];
 }

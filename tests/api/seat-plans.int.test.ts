@@ -1,11 +1,13 @@
 // A room's seat plan as staff set it (docs/product.md#seat-plans): seats, CSV, out of service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { messageOf } from '@rr/contracts';
 import { addDays, todayIn } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import { budget } from '../support/time-budget.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { jpegHeader, makePng } from '../support/images.ts';
 
 let db: TestDatabase;
 let app: TestApp;
@@ -74,7 +76,7 @@ afterAll(async () => {
 describe('seats', () => {
   it('sets the seats, answers them with ids, and keeps each id by its label', async () => {
     const roomId = await createRoom('Plan room');
-    expect(await seatsOf(roomId)).toEqual({ seats: [], outOfService: [] });
+    expect(await seatsOf(roomId)).toEqual({ seats: [], outOfService: [], image: null });
     const first = await putSeats(roomId, [
       { label: 'A1', zone: 'Window', attributes: ['window', 'power'], x: 10, y: 20 },
       { label: 'A2', x: 20.5, y: 20, rotation: 90, notes: 'Wobbly chair' },
@@ -224,5 +226,210 @@ describe('out of service', () => {
       `/api/admin/rooms/${roomId}/seats/out-of-service/${id}`,
     );
     expect(again.status).toBe(404);
+  });
+});
+
+describe('seats.csv', () => {
+  const putCsv = (roomId: string, body: string | Uint8Array<ArrayBuffer>, type = 'text/csv') =>
+    admin.request('PUT', `/api/admin/rooms/${roomId}/seats.csv`, { raw: { body, type } });
+
+  it('exports the seats and sets the same seats from the export', async () => {
+    const roomId = await createRoom('CSV room');
+    const set = await putSeats(roomId, [
+      {
+        label: 'F1',
+        zone: 'Gallery; north',
+        attributes: ['pc', 'quiet'],
+        x: 12.5,
+        y: 40,
+        rotation: 45,
+      },
+      { label: '-F2', notes: '=SUM(A1) "quoted"\u00e4', x: 0, y: 100 },
+      { label: 'F3', x: 99.9, y: 0.1, rotation: 345, attributes: ['accessible'] },
+    ]);
+    const seats = ((await set.json()) as { seats: Seat[] }).seats;
+    const csv = await admin.get(`/api/admin/rooms/${roomId}/seats.csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
+    expect(text.split('\r\n')[0]).toBe('label;zone;attributes;x;y;rotation;notes');
+
+    // Into another room: the same seats (new ids), and back into this one: the same ids.
+    const other = await createRoom('CSV copy room');
+    const imported = await putCsv(other, bytes);
+    expect(imported.status).toBe(200);
+    const copied = ((await imported.json()) as { seats: Seat[] }).seats;
+    const withoutIds = (list: Seat[]) => list.map(({ id: _id, ...s }) => s);
+    expect(withoutIds(copied)).toEqual(withoutIds(seats));
+    const before = await eventCount();
+    const again = await putCsv(roomId, bytes);
+    expect(((await again.json()) as { seats: Seat[] }).seats).toEqual(seats);
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('reads a comma-separated file without BOM, columns in any order, and names bad cells by seat', async () => {
+    const roomId = await createRoom('CSV rules room');
+    const ok = await putCsv(roomId, 'X,Y,Label,Attributes\n1,2,G1,power window\n\n3,4,G2,\n');
+    expect(ok.status).toBe(200);
+    expect(
+      ((await ok.json()) as { seats: Seat[] }).seats.map((s) => [s.label, s.attributes]),
+    ).toEqual([
+      ['G1', ['power', 'window']],
+      ['G2', []],
+    ]);
+    const bad = await putCsv(roomId, 'label;x;y;rotation\nH1;1;1;0\nH2;abc;1;7\n');
+    expect(bad.status).toBe(400);
+    const fields = ((await bad.json()) as Problem).errors!.map((e) => e.field);
+    expect(fields).toEqual(['seats.1.x', 'seats.1.rotation']);
+    const twice = await putCsv(roomId, 'label;x;y\nH1;1;1\nH2;2;2\nh1;3;3\n');
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as Problem).errors).toEqual([
+      { field: 'seats.2.label', rule: 'custom', message: messageOf({ key: 'unique' }) },
+    ]);
+  });
+
+  it('answers a malformed file 400, never 500, and stores nothing', async () => {
+    const roomId = await createRoom('CSV fuzz room');
+    const before = await eventCount();
+    for (const [body, field] of [
+      ['', 'csv'],
+      ['label;x\nA;1\n', 'csv'],
+      ['label;x;y;colour\nA;1;1;red\n', 'csv'],
+      ['label;x;y\n"A;1;1\n', 'csv'],
+      ['label;x;y\nA;1;1;extra\n', 'seats.0'],
+    ] as const) {
+      const res = await putCsv(roomId, body);
+      expect(res.status, body).toBe(400);
+      const problem = (await res.json()) as Problem;
+      expect(problem.error).toBe('validation__error');
+      expect(problem.errors?.[0]?.field, body).toBe(field);
+    }
+    const latin1 = await putCsv(
+      roomId,
+      new Uint8Array([0x6c, 0x61, 0x62, 0x65, 0x6c, 0x0a, 0xe4, 0x0a]),
+    );
+    expect(latin1.status).toBe(400);
+    expect((await putCsv(roomId, 'label;x;y\n', 'application/json')).status).toBe(400);
+    const tooLarge = await putCsv(roomId, 'label;x;y\n' + 'A;1;1\n'.repeat(200_000));
+    expect(tooLarge.status).toBe(413);
+    expect(await eventCount()).toBe(before);
+
+    const cell = fc.oneof(
+      fc.string(),
+      fc.constantFrom('A1', '1', '12,5', '-3', '', '"', 'power pc', "'=1"),
+    );
+    const csvText = fc
+      .tuple(
+        fc.shuffledSubarray([
+          'label',
+          'zone',
+          'attributes',
+          'x',
+          'y',
+          'rotation',
+          'notes',
+          'other',
+        ]),
+        fc.array(fc.array(cell, { maxLength: 9 }), { maxLength: 6 }),
+        fc.constantFrom(';', ',', '\t'),
+      )
+      .map(([header, rows, d]) => [header, ...rows].map((r) => r.join(d)).join('\r\n'));
+    const anyBody = fc.oneof(
+      csvText.map((t) => new TextEncoder().encode(t)),
+      fc.uint8Array({ maxLength: 300 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(anyBody, async (body) => {
+        const res = await putCsv(roomId, new Uint8Array(body));
+        expect(res.status, new TextDecoder().decode(body)).toBeLessThan(500);
+        if (res.status !== 200) expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+      }),
+      { numRuns: 150 },
+    );
+    // Only a fuzzed file that was a valid plan may have set seats.
+    const r = await db.pool.query<{ type: string }>(
+      'SELECT event_type AS type FROM events WHERE stream_id = $1 ORDER BY stream_version',
+      [`room-${roomId}`],
+    );
+    expect(r.rows[0]!.type).toBe('RoomCreated');
+    expect(r.rows.slice(1).every((e) => e.type === 'RoomSeatsSet')).toBe(true);
+  });
+});
+
+describe('the plan image', () => {
+  const form = (bytes: Buffer, filename: string, type: string) => {
+    const f = new FormData();
+    f.append('image', new Blob([new Uint8Array(bytes)], { type }), filename);
+    return f;
+  };
+  const svg = Buffer.from(
+    '\ufeff<?xml version="1.0" encoding="UTF-8"?>\n<!-- the reading room -->\n' +
+      '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n' +
+      '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><script>alert(1)</script>' +
+      '<rect width="800" height="600" fill="#eee"/></svg>\n',
+  );
+  const put = (roomId: string, bytes: Buffer, filename: string, type: string) =>
+    admin.request('PUT', `/api/admin/rooms/${roomId}/seat-plan/image`, {
+      form: form(bytes, filename, type),
+    });
+
+  it('stores PNG, JPEG and SVG, serves each sandboxed with its type, and removes it', async () => {
+    const roomId = await createRoom('Plan image room');
+    const image = async () =>
+      ((await seatsOf(roomId)) as unknown as { image: Record<string, unknown> | null }).image;
+    expect(await image()).toBeNull();
+    for (const [bytes, name, type, size] of [
+      [makePng(64, 48), 'plan.png', 'image/png', { width: 64, height: 48 }],
+      [jpegHeader(640, 480), 'plan.jpeg', 'image/jpeg', { width: 640, height: 480 }],
+      [svg, 'plan.svg', 'image/svg+xml', { width: 800, height: 600 }],
+    ] as const) {
+      const res = await put(roomId, bytes, name, type);
+      expect(res.status, name).toBe(200);
+      const known = (await image())!;
+      expect(known).toMatchObject({ contentType: type, ...size });
+      const served = await admin.get(`/api/${String(known.url)}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe(type);
+      expect(served.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+    // The room's own image is apart from the plan's.
+    expect((await admin.get(`/api/rooms/${roomId}/image`)).status).toBe(404);
+    const removed = await admin.request('DELETE', `/api/admin/rooms/${roomId}/seat-plan/image`);
+    expect(removed.status).toBe(200);
+    expect(await image()).toBeNull();
+    expect((await admin.get(`/api/rooms/${roomId}/seat-plan/image`)).status).toBe(404);
+    const stored = await db.pool.query('SELECT 1 FROM room_images WHERE room_id = $1', [roomId]);
+    expect(stored.rowCount).toBe(0);
+  });
+
+  it('refuses a PNG named .svg, HTML, an SVG inside another root and a file over the limit', async () => {
+    const roomId = await createRoom('Refused plan image room');
+    const before = await eventCount();
+    const html = Buffer.from(
+      '<!DOCTYPE html><html><body><svg xmlns="http://www.w3.org/2000/svg"></svg></body></html>',
+    );
+    for (const [bytes, name, type] of [
+      [makePng(8, 8), 'plan.svg', 'image/svg+xml'],
+      [html, 'plan.svg', 'image/svg+xml'],
+      [html, 'plan.html', 'text/html'],
+      [
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/><html/>'),
+        'plan.svg',
+        'image/svg+xml',
+      ],
+      [Buffer.from('<!DOCTYPE svg [<!ENTITY a "b">]><svg/>'), 'plan.svg', 'image/svg+xml'],
+      [Buffer.from('GIF89a'), 'plan.gif', 'image/gif'],
+    ] as const) {
+      const res = await put(roomId, bytes, name, type);
+      expect(res.status, name).toBe(400);
+      expect(((await res.json()) as Problem).error, name).toBe('image__invalid_type');
+    }
+    const big = await put(roomId, makePng(8, 8, 2_100_000), 'plan.png', 'image/png');
+    expect(big.status).toBe(400);
+    expect(((await big.json()) as Problem).error).toBe('image__too_large');
+    expect(await eventCount()).toBe(before);
   });
 });

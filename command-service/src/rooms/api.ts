@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import multer from 'multer';
-import type { Request, Response } from 'express';
 import type { RoomCommand } from '@rr/domain';
 import { RoomImageAlt, RoomImageAltEn, RoomInput, RoomServicesInput } from '@rr/contracts';
 import {
   defineRoute,
   fromContract,
   parseOrThrow,
-  Problem,
-  problems,
   z,
   type RouteDef,
   type SessionUser,
@@ -16,6 +12,7 @@ import {
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { runRoomCommand, runRoomOrderCommand, type RoomImageBytes } from './stream.ts';
 import { inspectRoomImage, MAX_IMAGE_BYTES } from './image.ts';
+import { imageUpload } from './upload.ts';
 import { seatPlanCommandRoutes } from './seats.ts';
 
 // Room and room image (docs/product.md#validation): the rules are the contracts' (shared with the browser).
@@ -182,20 +179,7 @@ function roomRoutes(deps: CommandDeps, execute: Execute): RouteDef[] {
 
 /** The room's image: uploaded with its alt text as multipart, or removed. */
 function roomImageRoutes(execute: Execute): RouteDef[] {
-  const upload = multer({
-    storage: multer.memoryStorage(),
-    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, fieldSize: 2000 },
-  });
-  const parseUpload = (req: Request, res: Response) =>
-    new Promise<void>((resolve, reject) =>
-      upload.single('image')(req, res, (err: unknown) => {
-        if (!err) return resolve();
-        const code = (err as { code?: string }).code;
-        if (code === 'LIMIT_FILE_SIZE')
-          return reject(new Problem(400, 'image__too_large', 'The image is larger than 0.5 MB'));
-        reject(problems.badRequest('validation__error', 'The upload is not valid'));
-      }),
-    );
+  const parseUpload = imageUpload(MAX_IMAGE_BYTES, 'The image is larger than 0.5 MB');
 
   return [
     defineRoute({
@@ -218,8 +202,6 @@ function roomImageRoutes(execute: Execute): RouteDef[] {
         404: { description: 'No such room' },
       },
       handler: async ({ params, req, res, user }) => {
-        if (!req.is('multipart/form-data'))
-          throw problems.badRequest('validation__error', 'Send multipart/form-data');
         await parseUpload(req, res);
         const fields = (req.body ?? {}) as Record<string, unknown>;
         const { alt, altEn } = parseOrThrow(AltBody, { alt: fields.alt, altEn: fields.altEn });

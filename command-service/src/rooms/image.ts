@@ -56,3 +56,98 @@ function readSize(bytes: Buffer): { type: string; width: number; height: number 
 
 const isDimension = (n: number | undefined): n is number =>
   n !== undefined && Number.isSafeInteger(n) && n > 0;
+
+export interface SeatPlanImageType {
+  contentType: 'image/png' | 'image/jpeg' | 'image/svg+xml';
+  width?: number;
+  height?: number;
+}
+
+const TYPE_OF_EXTENSION: Readonly<Record<string, SeatPlanImageType['contentType']>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  svg: 'image/svg+xml',
+};
+
+/**
+ * What an uploaded seat plan image is (docs/product.md#seat-plans): PNG or JPEG by magic bytes,
+ * as a room image (inspectRoomImage, its pixel limit too), or SVG: UTF-8 XML whose root element
+ * is `svg`. The name's extension, when it names one of them, must agree with the content (a PNG
+ * named `plan.svg` is refused). Throws a 400 Problem (`image__invalid_type`, `image__invalid`,
+ * `image__too_many_pixels`).
+ */
+export async function inspectSeatPlanImage(
+  bytes: Buffer,
+  filename: string,
+): Promise<SeatPlanImageType> {
+  const named = TYPE_OF_EXTENSION[/\.(\w+)$/.exec(filename)?.[1]?.toLowerCase() ?? ''];
+  const type = await fileTypeFromBuffer(bytes);
+  let found: SeatPlanImageType | null = null;
+  if (type?.mime === 'image/png' || type?.mime === 'image/jpeg')
+    found = await inspectRoomImage(bytes);
+  else if (!type || type.mime === 'application/xml') found = svgImage(bytes);
+  if (!found || (named && named !== found.contentType))
+    throw new Problem(
+      400,
+      'image__invalid_type',
+      'Only PNG, JPEG or SVG images are accepted, named as what they are',
+    );
+  return found;
+}
+
+/** An SVG document's type and, when it states them, its width and height; null for anything else. */
+function svgImage(bytes: Buffer): SeatPlanImageType | null {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+  if (!hasSvgRoot(text)) return null;
+  const size = readSize(bytes);
+  return size?.type === 'svg'
+    ? { contentType: 'image/svg+xml', width: size.width, height: size.height }
+    : { contentType: 'image/svg+xml' };
+}
+
+/**
+ * Whether the text is an XML document whose root element is `svg`: only an XML declaration,
+ * processing instructions, comments, blanks and an svg DOCTYPE without internal subset (no
+ * entities of its own) before the root, which closes at the end (`</svg>` or `<svg …/>`) with only
+ * comments and blanks after it.
+ */
+export function hasSvgRoot(text: string): boolean {
+  let at = 0;
+  for (;;) {
+    at = skipBlanks(text, at);
+    if (text.startsWith('<?', at)) at = after(text, '?>', at);
+    else if (text.startsWith('<!--', at)) at = after(text, '-->', at + 4);
+    else if (text.startsWith('<!DOCTYPE', at)) {
+      const end = text.indexOf('>', at);
+      const doctype = end < 0 ? '' : text.slice(at, end);
+      if (!/^<!DOCTYPE\s+svg[\s>]/.test(doctype + '>') || doctype.includes('[')) return false;
+      at = end + 1;
+    } else break;
+    if (at < 0) return false;
+  }
+  if (!/^<svg[\s/>]/.test(text.slice(at, at + 5))) return false;
+  let tail = text.trimEnd();
+  while (tail.endsWith('-->')) {
+    const start = tail.lastIndexOf('<!--');
+    if (start < at) return false;
+    tail = tail.slice(0, start).trimEnd();
+  }
+  if (/<\/svg\s*>$/.test(tail)) return true;
+  // A root without content: `<svg …/>` and nothing else.
+  return tail.endsWith('/>') && !tail.slice(at + 1).includes('<');
+}
+
+const skipBlanks = (text: string, at: number) => {
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  return at;
+};
+const after = (text: string, end: string, from: number) => {
+  const i = text.indexOf(end, from);
+  return i < 0 ? -1 : i + end.length;
+};

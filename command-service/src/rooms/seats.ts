@@ -16,6 +16,7 @@ import {
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { runSeatPlanCommand } from './stream.ts';
+import { seatPlanImageRoutes } from './seat-plan-image.ts';
 
 /**
  * A room's seat plan as staff set it (docs/product.md#seat-plans): its seats, as JSON or as
@@ -87,6 +88,7 @@ export function seatPlanCommandRoutes(deps: CommandDeps): RouteDef[] {
       },
     }),
     ...outOfServiceRoutes(deps),
+    ...seatPlanImageRoutes(deps),
   ];
 }
 

@@ -47,7 +47,7 @@ async function loadRoomCommand(
   return { room, slotsFromToday: [...slots.values()] };
 }
 
-/** The image's bytes of a SetRoomImage: they live beside the log, in `room_images`. */
+/** The image's bytes of a SetRoomImage or SetSeatPlanImage: they live beside the log, in `room_images`. */
 export interface RoomImageBytes {
   contentType: string;
   bytes: Buffer;
@@ -75,9 +75,14 @@ export async function runSeatPlanCommand(
   deps: CommandDeps,
   actor: Actor,
   command: SeatPlanCommand,
+  image?: RoomImageBytes,
 ): Promise<{ plan: SeatPlan; position: string }> {
-  const { answer, position } = await runOnRoom(deps, actor, command, (events, state) =>
-    events.reduce(evolveSeatPlan, state.room.seatPlan),
+  const { answer, position } = await runOnRoom(
+    deps,
+    actor,
+    command,
+    (events, state) => events.reduce(evolveSeatPlan, state.room.seatPlan),
+    image,
   );
   return { plan: answer, position };
 }
