@@ -94,11 +94,16 @@ let stop: (() => Promise<void>) | undefined;
 let started: Awaited<ReturnType<typeof startWithTestRooms>>;
 const [outOfServiceDay] = weekdaysAhead(1) as [Date];
 
+const IMAGE_ROOM: TestRoom = { name: 'Sitzplan mit Bild', description: 'Testraum', capacity: 3 };
+const PLAN_SVG =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300">' +
+  '<rect width="400" height="300" fill="#eef"/><rect x="20" y="20" width="360" height="40" fill="#ccd"/></svg>';
+
 beforeAll(async () => {
-  started = await startWithTestRooms(
-    {},
-    RUNS.map(({ lang, viewport }) => roomOf(lang, viewport.width)),
-  );
+  started = await startWithTestRooms({}, [
+    ...RUNS.map(({ lang, viewport }) => roomOf(lang, viewport.width)),
+    IMAGE_ROOM,
+  ]);
   ({ server, stop } = started);
 });
 
@@ -216,9 +221,60 @@ describe('seat plan editor', () => {
         .getByRole('button', { name: `${text.seat('T20')}, ${text.lamp}`, exact: true })
         .waitFor();
       await expectAccessible(page, `seat plan ${lang} ${viewport.width}`);
-      // The only failed request: the plan image of a room without one (the plan shows a grid).
-      expect(log.failed.filter((f) => !f.includes('/seat-plan/image'))).toEqual([]);
+      // The one refused request: the file with a label twice.
+      expect(log.failed).toEqual([`400 PUT ${server.baseUrl}/api/admin/rooms/${roomId}/seats.csv`]);
       await page.context().close();
     },
   );
+
+  it('shows an uploaded plan image behind the seats and prints a QR code per seat', async () => {
+    const roomId = started.idOf(IMAGE_ROOM.name);
+    const put = await started.admin.request('PUT', `/api/admin/rooms/${roomId}/seats`, {
+      json: {
+        seats: ['A1', 'A2', 'A3'].map((label, i) => ({ label, x: 20 + i * 20, y: 50 })),
+      },
+    });
+    expect(put.status, await put.clone().text()).toBe(200);
+    const { seats } = (await put.json()) as { seats: { id: string; label: string }[] };
+    const page = await openStaffPage(started.browser, VIEWPORTS[1], 'de');
+    const log = watchRequests(page);
+    await signInAs(page, server.baseUrl, 'de');
+
+    await page.goto(`${server.baseUrl}/admin/room-edit/${roomId}/seats`);
+    await page.getByRole('link', { name: 'Planbild hochladen oder entfernen' }).click();
+    await page.getByLabel('Bilddatei').setInputFiles({
+      name: 'plan.svg',
+      mimeType: 'image/svg+xml',
+      buffer: Buffer.from(PLAN_SVG),
+    });
+    await page.getByRole('button', { name: 'Planbild speichern' }).click();
+    await page.getByText(`Das Planbild von „${IMAGE_ROOM.name}“ wurde gespeichert.`).waitFor();
+    await expectAccessible(page, 'seat plan image form with an image');
+
+    // The plan shows the image (loaded, as an image: never inlined) with the seats on it.
+    await page.getByRole('link', { name: `Zurück zum Sitzplan von „${IMAGE_ROOM.name}“` }).click();
+    const image = page.getByTestId('seat-plan').getByRole('img', { name: 'Plan des Raums' });
+    await expect
+      .poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBe(400);
+    expect(await page.getByTestId('seat-plan').locator('svg').count()).toBe(0);
+    expect(await seatButtons(page).count()).toBe(3);
+
+    // The QR sheet: a code per seat, each leading to the seat's visitor page.
+    const sheet = page.waitForResponse((r) => r.url().endsWith('/seats/qr-sheet'));
+    await page.getByRole('link', { name: 'QR-Codes der Plätze drucken' }).click();
+    const answer = (await (await sheet).json()) as { seats: { id: string; url: string }[] };
+    expect(answer.seats.map((s) => s.url)).toEqual(
+      seats.map((s) => `${server.baseUrl}/seat/${roomId}/${s.id}`),
+    );
+    for (const label of ['A1', 'A2', 'A3']) {
+      const code = page.getByRole('img', { name: `QR-Code von Platz ${label}` });
+      await expect
+        .poll(() => code.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(0);
+    }
+    await expectAccessible(page, 'seat QR sheet');
+    expect(log.failed).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -15,6 +15,8 @@ import type {
  */
 export type { PlanSeat, PlanSeatInput, SeatOutOfService };
 export type AdminSeatPlan = StaffSeatPlan;
+/** The plan image's address (below the API's base, versioned) and type, or null: none. */
+export type SeatPlanImage = StaffSeatPlan['image'];
 
 export interface SeatOutOfServiceInput extends OutOfServiceInput {
   roomId: string;
@@ -34,10 +36,6 @@ const planTag = (roomId: string) => ({ type: 'SeatPlan' as const, id: roomId });
 
 /** The address of a room's seats as CSV (the export link; relative to the API base). */
 export const seatsCsvPath = (roomId: string) => `${seatsPath(roomId)}.csv`;
-/** The address of a room's plan image (relative to the API base), for `<img>` only. */
-export const seatPlanImagePath = (roomId: string) =>
-  `rooms/${encodeURIComponent(roomId)}/seat-plan/image`;
-
 export const seatPlanApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     getSeatPlan: build.query<AdminSeatPlan, string>({

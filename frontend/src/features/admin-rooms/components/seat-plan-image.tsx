@@ -13,9 +13,10 @@ import { fieldMessage } from '../../../lib/field-message';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetAdminRoomQuery } from '../api/admin-rooms-api';
 import {
-  seatPlanImagePath,
   useDeleteSeatPlanImageMutation,
+  useGetSeatPlanQuery,
   useUpdateSeatPlanImageMutation,
+  type SeatPlanImage,
 } from '../api/seat-plan-api';
 import { seatPlanPath } from './seat-plan-page';
 
@@ -27,29 +28,29 @@ const FILE_ID = 'seat-plan-image-file';
 export function SeatPlanImagePage() {
   const { t } = useTranslation('admin-rooms');
   const { id = '' } = useParams();
-  const { data, error } = useGetAdminRoomQuery(id);
+  const room = useGetAdminRoomQuery(id);
+  const plan = useGetSeatPlanQuery(id);
+  const data = room.data && plan.data ? { room: room.data, image: plan.data.image } : undefined;
   return (
     <Page title={t('seats.image-title')}>
       <LoadingContainer
         data={data}
-        error={error}
+        error={room.error ?? plan.error}
         backLink={{ to: '/rooms', label: t('back-to-list') }}
       >
-        {(room) => <SeatPlanImageForm key={room.version} room={room} />}
+        {(loaded) => <SeatPlanImageForm {...loaded} />}
       </LoadingContainer>
     </Page>
   );
 }
 
-function SeatPlanImageForm({ room }: { room: Room }) {
+function SeatPlanImageForm({ room, image }: { room: Room; image: SeatPlanImage }) {
   const { t } = useTranslation('admin-rooms');
   const { baseApiUrl } = useConfig();
   const textIn = useTextIn();
   const name = textIn(room.name, room.nameEn);
   const [file, setFile] = useState<File | null>(null);
   const [missing, setMissing] = useState(false);
-  // Whether the room has a plan image: the image's own answer says (none: it fails to load).
-  const [hasImage, setHasImage] = useState<boolean | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [status, setStatus] = useState('');
   const [upload, uploading] = useUpdateSeatPlanImageMutation();
@@ -57,9 +58,7 @@ function SeatPlanImageForm({ room }: { room: Room }) {
   const refusal = useRefusal(uploading.error, { image: FILE_ID });
   const confirmHeading = useRef<HTMLHeadingElement>(null);
   const planPath = seatPlanPath(room.id);
-  // Each upload or removal asks for the image again (its address stays the same).
-  const [revision, setRevision] = useState(0);
-  const src = `${resolveApiUrl(baseApiUrl, seatPlanImagePath(room.id))}?v=${room.version}-${revision}`;
+  const hasImage = image !== null;
 
   useEffect(() => {
     if (confirmingDelete) confirmHeading.current?.focus();
@@ -74,7 +73,6 @@ function SeatPlanImageForm({ room }: { room: Room }) {
     } catch {
       return; // shown by the error box
     }
-    setRevision((n) => n + 1);
     setStatus(t('seats.image-saved', { name }));
   };
 
@@ -84,8 +82,6 @@ function SeatPlanImageForm({ room }: { room: Room }) {
     } catch {
       return;
     }
-    setRevision((n) => n + 1);
-    setHasImage(false);
     setStatus(t('seats.image-deleted', { name }));
     setConfirmingDelete(false);
   };
@@ -98,14 +94,15 @@ function SeatPlanImageForm({ room }: { room: Room }) {
       <p role="status">{status}</p>
       <section className="room-image" aria-labelledby="plan-image-heading">
         <h2 id="plan-image-heading">{t('seats.image-current')}</h2>
-        <img
-          className={hasImage ? 'seat-plan-image__preview' : 'visually-hidden'}
-          src={src}
-          alt={hasImage ? t('seats.plan-image-alt') : ''}
-          onLoad={() => setHasImage(true)}
-          onError={() => setHasImage(false)}
-        />
-        {hasImage === false ? <p>{t('seats.image-none')}</p> : null}
+        {image ? (
+          <img
+            className="seat-plan-image__preview"
+            src={resolveApiUrl(baseApiUrl, image.url)}
+            alt={t('seats.plan-image-alt')}
+          />
+        ) : (
+          <p>{t('seats.image-none')}</p>
+        )}
         {hasImage && !confirmingDelete ? (
           <button
             type="button"

@@ -7,12 +7,7 @@ import { Page } from '../../../components/page';
 import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetAdminRoomQuery } from '../api/admin-rooms-api';
-import {
-  seatPlanImagePath,
-  useGetSeatPlanQuery,
-  type AdminSeatPlan,
-  type PlanSeat,
-} from '../api/seat-plan-api';
+import { useGetSeatPlanQuery, type AdminSeatPlan, type PlanSeat } from '../api/seat-plan-api';
 import { SeatOutOfServiceList } from './seat-out-of-service';
 import { SeatPlanCsv } from './seat-plan-csv';
 import { SeatPlanEditor } from './seat-plan-editor';
@@ -59,7 +54,7 @@ function SeatPlanContent({
   // them (the plan's read may come a moment later on a busy server).
   const [imported, setImported] = useState<{ seats: PlanSeat[]; generation: number } | null>(null);
   const name = textIn(room.name, room.nameEn);
-  const imageUrl = `${resolveApiUrl(baseApiUrl, seatPlanImagePath(room.id))}?v=${room.version}`;
+  const imageUrl = plan.image ? resolveApiUrl(baseApiUrl, plan.image.url) : null;
   return (
     <>
       <p className="seat-plan-page__room">{t('seats.room', { name })}</p>
