@@ -119,19 +119,6 @@ export function describeStaffScreens(lang: Lang): void {
       await page.locator('#slot-add-day-monday').waitFor();
     });
 
-    // The seat plan with a seat selected (its form beside the plan) and its label refused.
-    screen('seat plan with a refused seat', current, async () => {
-      await go(`/admin/room-edit/${world.ids.seatRoom}/seats`);
-      await main(page).locator('.seat-plan__seat').nth(1).click();
-      await page.locator('#seat-label').fill('A1');
-      await clickAndWait(
-        main(page).locator('.seat-editor > .form__actions .button--primary'),
-        main(page).locator('.seat-editor .error-box'),
-      );
-      // The next screen's address leaves the unsaved plan: the browser's question is answered.
-      page.once('dialog', (dialog) => void dialog.accept());
-    });
-
     // The confirmations of deletes and cancellations.
     // (A room without reservations: the other one's delete is blocked.)
     screen('room delete confirmation', current, async () => {
@@ -186,6 +173,17 @@ export function describeStaffScreens(lang: Lang): void {
     screen('no-show block lift dialog', current, async () => {
       await go('/admin/no-show-blocks');
       await clickAndWait(main(page).locator('tbody button').first(), dialog(page));
+    });
+    // The seat plan with a seat selected (its form beside the plan) and its label refused. Last on
+    // its page: the unsaved plan would ask before the next screen's address could be opened.
+    screen('seat plan with a refused seat', current, async () => {
+      await go(`/admin/room-edit/${world.ids.seatRoom}/seats`);
+      await main(page).locator('.seat-plan__seat').nth(1).click();
+      await page.locator('#seat-label').fill('A1');
+      await clickAndWait(
+        main(page).locator('.seat-editor > .form__actions .button--primary'),
+        main(page).locator('.seat-editor .error-box'),
+      );
     });
   });
 

@@ -274,6 +274,30 @@ describe('seat plan editor', () => {
         .toBeGreaterThan(0);
     }
     await expectAccessible(page, 'seat QR sheet');
+    // Printed: the codes in four columns of an A4 page, without the app's header and buttons.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByRole('button', { name: 'Drucken' }).isVisible()).toBe(false);
+    expect(await page.getByRole('navigation').first().isVisible()).toBe(false);
+    const columns = await page
+      .locator('.qr-sheet')
+      .evaluate((list) => getComputedStyle(list).gridTemplateColumns.split(' ').length);
+    expect(columns).toBe(4);
+    await page.emulateMedia({ media: 'screen' });
+
+    // The pointer drags a seat across the plan image.
+    await page.goto(`${server.baseUrl}/admin/room-edit/${roomId}/seats`);
+    const a1 = seatButtons(page).filter({ hasText: /^A1$/ });
+    const seatBox = await a1.boundingBox();
+    if (!seatBox) throw new Error('seat A1 is not on the plan');
+    const [cx, cy] = [seatBox.x + seatBox.width / 2, seatBox.y + seatBox.height / 2];
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx + 60, cy + 30, { steps: 6 });
+    await page.mouse.up();
+    const x = Number(await page.getByLabel('Waagrechte Lage').inputValue());
+    const y = Number(await page.getByLabel('Senkrechte Lage').inputValue());
+    expect(x).toBeGreaterThan(22);
+    expect(y).toBeGreaterThan(51);
     expect(log.failed).toEqual([]);
     await page.context().close();
   });
