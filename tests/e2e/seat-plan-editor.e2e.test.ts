@@ -287,6 +287,7 @@ describe('seat plan editor', () => {
     // The pointer drags a seat across the plan image.
     await page.goto(`${server.baseUrl}/admin/room-edit/${roomId}/seats`);
     const a1 = seatButtons(page).filter({ hasText: /^A1$/ });
+    await a1.scrollIntoViewIfNeeded();
     const seatBox = await a1.boundingBox();
     if (!seatBox) throw new Error('seat A1 is not on the plan');
     const [cx, cy] = [seatBox.x + seatBox.width / 2, seatBox.y + seatBox.height / 2];
