@@ -38,6 +38,11 @@ export interface QueryDeps {
    * route refuses every stream (a document of the routes, a tool's app).
    */
   live?: LiveAvailability;
+  /**
+   * The visitor app's address with its closing slash (PUBLIC_BASE_URL): the seats' printed QR
+   * codes lead to its pages.
+   */
+  visitorBaseUrl?: string | undefined;
   /** The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), if configured. */
   contactEmail?: string | undefined;
 }

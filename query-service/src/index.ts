@@ -18,6 +18,7 @@ import { roomCalendarQueryRoutes } from './room-calendar.ts';
 import { myBookingsQueryRoutes } from './my-bookings.ts';
 import { availabilityStreamRoutes } from './availability-stream.ts';
 import { slotSeatQueryRoutes } from './slot-seats.ts';
+import { seatQrSheetRoutes } from './seat-qr-sheet.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -29,6 +30,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
   return [
     ...waitlistQueryRoutes(deps),
     ...timeSlotQueryRoutes(deps),
+    ...seatQrSheetRoutes(deps),
     ...roomQueryRoutes(deps),
     ...seatPlanQueryRoutes(deps),
     ...roomCalendarQueryRoutes(deps),

@@ -14,6 +14,7 @@ import {
   createTestRooms,
   FIRST_ROOM,
   SECOND_ROOM,
+  TEST_ROOM_NAMES,
   waitForReadModels,
 } from './test-rooms.ts';
 import { main } from './visitor-pages.ts';
@@ -30,6 +31,8 @@ export interface AxeWorld {
   ids: {
     room: string;
     emptyRoom: string;
+    /** A room with a seat plan of a few seats, one of them out of service. */
+    seatRoom: string;
     slot: string;
     fullSlot: string;
     ticket: string;
@@ -49,7 +52,16 @@ export function useAxeWorld(): AxeWorld {
   const world = {
     day,
     nextDay,
-    ids: { room: '', emptyRoom: '', slot: '', fullSlot: '', ticket: '', holiday: '', webhook: '' },
+    ids: {
+      room: '',
+      emptyRoom: '',
+      seatRoom: '',
+      slot: '',
+      fullSlot: '',
+      ticket: '',
+      holiday: '',
+      webhook: '',
+    },
   } as Partial<AxeWorld> & Pick<AxeWorld, 'day' | 'nextDay' | 'ids'>;
 
   beforeAll(async () => {
@@ -68,6 +80,7 @@ export function useAxeWorld(): AxeWorld {
     const { admin, idOf } = await createTestRooms(server.baseUrl);
     ids.room = idOf(FIRST_ROOM);
     ids.emptyRoom = idOf(SECOND_ROOM);
+    ids.seatRoom = idOf(TEST_ROOM_NAMES[2] ?? '');
     ids.slot = await createSlot(admin, ids.room, day, '09:00', '12:00', 20);
     ids.fullSlot = await createSlot(admin, ids.room, nextDay, '13:00', '17:00', 1);
     await visitorBooks(
@@ -105,6 +118,27 @@ export function useAxeWorld(): AxeWorld {
               generate_series(0, 1) AS n
         WHERE p.email = 'bernd@example.org'`,
     );
+    // The seat plan's screens: a few seats with attributes and zones, one out of service.
+    const seats = await admin.request('PUT', `/api/admin/rooms/${ids.seatRoom}/seats`, {
+      json: {
+        seats: ['A1', 'A2', 'A3', 'B1', 'B2', 'B3'].map((label, i) => ({
+          label,
+          zone: i < 3 ? 'Galerie' : undefined,
+          attributes: i === 0 ? ['window', 'power'] : [],
+          x: 10 + (i % 3) * 10,
+          y: 10 + Math.floor(i / 3) * 10,
+          rotation: i === 1 ? 45 : 0,
+        })),
+      },
+    });
+    expect(seats.status, await seats.clone().text()).toBe(200);
+    const [firstSeat] = ((await seats.json()) as { seats: { id: string }[] }).seats;
+    const outOfService = await admin.request(
+      'POST',
+      `/api/admin/rooms/${ids.seatRoom}/seats/${firstSeat?.id ?? ''}/out-of-service`,
+      { json: { from: iso(day), until: iso(nextDay), reason: 'Lampe defekt' } },
+    );
+    expect(outOfService.status, await outOfService.clone().text()).toBe(201);
     await createUser(db.pool, 'no-roles', 'no roles at all', []);
     const token = await admin.request('POST', '/api/admin/api-tokens', {
       json: { name: 'Door counter', roles: ['reports', 'checkin'] },

@@ -25,6 +25,10 @@ const SCREENS: [string, (w: AxeWorld) => string][] = [
   ['room form (add)', () => '/admin/room-add'],
   ['room form (edit)', ({ ids }) => `/admin/room-edit/${ids.room}`],
   ['room image form', ({ ids }) => `/admin/room-edit-image/${ids.room}`],
+  ['seat plan', ({ ids }) => `/admin/room-edit/${ids.seatRoom}/seats`],
+  ['seat plan (no seats)', ({ ids }) => `/admin/room-edit/${ids.emptyRoom}/seats`],
+  ['seat plan image form', ({ ids }) => `/admin/room-edit/${ids.seatRoom}/seat-plan-image`],
+  ['seat QR sheet', ({ ids }) => `/admin/room-edit/${ids.seatRoom}/seats/qr-sheet`],
   [
     'time slots (calendar)',
     ({ ids, day }) =>
@@ -169,6 +173,17 @@ export function describeStaffScreens(lang: Lang): void {
     screen('no-show block lift dialog', current, async () => {
       await go('/admin/no-show-blocks');
       await clickAndWait(main(page).locator('tbody button').first(), dialog(page));
+    });
+    // The seat plan with a seat selected (its form beside the plan) and its label refused. Last on
+    // its page: the unsaved plan would ask before the next screen's address could be opened.
+    screen('seat plan with a refused seat', current, async () => {
+      await go(`/admin/room-edit/${world.ids.seatRoom}/seats`);
+      await main(page).locator('.seat-plan__seat').nth(1).click();
+      await page.locator('#seat-label').fill('A1');
+      await clickAndWait(
+        main(page).locator('.seat-editor > .form__actions .button--primary'),
+        main(page).locator('.seat-editor .error-box'),
+      );
     });
   });
 

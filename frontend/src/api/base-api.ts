@@ -27,6 +27,7 @@ export const TAG_TYPES = [
   'NoShowBlock',
   'ApiToken',
   'Webhook',
+  'SeatPlan',
 ] as const;
 
 const isStale = (response: Response) => response.headers.get('X-Read-Stale') === 'true';
@@ -41,8 +42,8 @@ function methodOf(args: string | FetchArgs): string {
 /**
  * One request, answered as RTK Query's fetchBaseQuery answers (the error kinds of
  * docs/product.md#errors error handling: `{status, data}` for an HTTP error, `FETCH_ERROR` without an answer,
- * `PARSING_ERROR` for a body that is no JSON), for what this app sends: JSON bodies or
- * FormData, query parameters, the session cookie. A few lines instead of fetchBaseQuery's
+ * `PARSING_ERROR` for a body that is no JSON), for what this app sends: JSON bodies,
+ * FormData or a Blob, query parameters, the session cookie. A few lines instead of fetchBaseQuery's
  * general options (timeouts, response handlers, ...), which every page downloaded unused.
  */
 async function request(
@@ -54,7 +55,8 @@ async function request(
   headers.set('X-Requested-With', 'XMLHttpRequest');
   headers.set('Accept', 'application/json');
   if (minPosition !== null) headers.set('X-Min-Position', minPosition);
-  const json = body !== undefined && !(body instanceof FormData);
+  // FormData (a file upload) and a Blob (a CSV file) go as they are, with their own type.
+  const json = body !== undefined && !(body instanceof FormData) && !(body instanceof Blob);
   if (json) headers.set('Content-Type', 'application/json');
   const query = params ? serializeParams(params as QueryParams) : '';
   // A new Request for each try from the same body (a string or FormData): a clone's body would

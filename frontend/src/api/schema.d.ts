@@ -5685,6 +5685,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/rooms/{roomId}/seats/qr-sheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QR codes of a room's seats, for the printed sheet */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    roomId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The seats in the plan’s order with their codes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SeatQrSheet"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rooms": {
         parameters: {
             query?: never;
@@ -8151,6 +8223,18 @@ export interface components {
             heldCount: number;
             /** @description When the last of these holds ends (ISO instant); null without holds */
             heldUntil: string | null;
+        };
+        SeatQrSheet: {
+            seats: components["schemas"]["SeatQrCode"][];
+        };
+        SeatQrCode: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            /** @description The seat's visitor page (PUBLIC_BASE_URL seat/{roomId}/{seatId}) */
+            url: string;
+            /** @description The QR code of `url` as an SVG document */
+            svg: string;
         };
         RoomPage: {
             content: components["schemas"]["Room"][];

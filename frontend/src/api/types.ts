@@ -13,6 +13,14 @@ export type DayType = Room['openStart']['type'];
 export type OpenOffset = Room['openStart'];
 export type RoomCreate = Schemas['RoomInput'];
 export type RoomServicesInput = Schemas['RoomServicesInput'];
+/** A seat of a room's plan, for staff (its id stays with its label). */
+export type PlanSeat = Schemas['Seat'];
+export type PlanSeatInput = Schemas['SeatsInput']['seats'][number];
+export type SeatsSet = Schemas['SeatsSet'];
+export type StaffSeatPlan = Schemas['StaffSeatPlan'];
+export type SeatOutOfService = Schemas['SeatOutOfService'];
+export type OutOfServiceInput = Schemas['OutOfServiceInput'];
+export type OutOfServiceTaken = Schemas['OutOfServiceTaken'];
 export type RoomUpdate = Schemas['RoomUpdateInput'];
 export type CommandResult = Schemas['RoomWritten'];
 export type PositionResult = Schemas['Position'];

@@ -9,6 +9,9 @@ import { MAIN_ID, SkipLink } from '../components/skip-link';
 import { RoomAdd } from '../features/admin-rooms/components/room-add';
 import { RoomEdit } from '../features/admin-rooms/components/room-edit';
 import { RoomEditImage } from '../features/admin-rooms/components/room-edit-image';
+import { SeatPlanImagePage } from '../features/admin-rooms/components/seat-plan-image';
+import { SeatPlanPage } from '../features/admin-rooms/components/seat-plan-page';
+import { SeatQrSheetPage } from '../features/admin-rooms/components/seat-qr-sheet';
 import { RoomList } from '../features/admin-rooms/components/room-list';
 import { BlacklistAdd } from '../features/admin-blacklist/components/blacklist-add';
 import { BlacklistEdit } from '../features/admin-blacklist/components/blacklist-edit';
@@ -156,6 +159,9 @@ function AdminRoutes() {
       <Route path="room-add" element={<RoomAdd />} />
       <Route path="room-edit/:id" element={<RoomEdit />} />
       <Route path="room-edit-image/:id" element={<RoomEditImage />} />
+      <Route path="room-edit/:id/seats" element={<SeatPlanPage />} />
+      <Route path="room-edit/:id/seats/qr-sheet" element={<SeatQrSheetPage />} />
+      <Route path="room-edit/:id/seat-plan-image" element={<SeatPlanImagePage />} />
       <Route path="room/:id/time-slots" element={<TimeSlotCalendar />} />
       <Route path="room/:id/time-slot-add" element={<TimeSlotAdd />} />
       <Route path="room/:roomId/time-slot-edit/:timeSlotId" element={<TimeSlotEdit />} />

@@ -23,6 +23,7 @@ import {
 import { roomToFormValues } from '../utils/room-form-values';
 import { RoomForm, roomFieldId } from './room-form';
 import { RoomServicesForm } from './room-services-form';
+import { seatPlanPath } from './seat-plan-page';
 
 const VERSION_CONFLICT = 'concurrency__version_conflict';
 
@@ -154,6 +155,13 @@ function RoomEditContent({ room, reload }: { room: Room; reload: () => Promise<u
         </RoomForm>
       </RefusalScope>
       <RoomServicesForm room={room} onDirtyChange={setServicesDirty} />
+      <section className="room-seats" aria-labelledby="room-seats-heading">
+        <h2 id="room-seats-heading">{t('seats.title')}</h2>
+        <p>{t('seats.edit-hint')}</p>
+        <p>
+          <Link to={seatPlanPath(room.id)}>{t('seats.edit-link')}</Link>
+        </p>
+      </section>
       <DeleteZone
         headingId="room-delete-heading"
         heading={t('edit.delete-heading')}
