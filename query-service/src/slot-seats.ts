@@ -8,6 +8,7 @@ import {
   type RouteDef,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
+import { SeatPlanImageAnswer, seatPlanImageOf } from './seat-plans.ts';
 
 /**
  * What visitors read of a room's seat plan (docs/product.md#seat-plans): its seats and their
@@ -30,12 +31,9 @@ const PlanSeatAnswer = z
 const SeatPlanAnswer = z
   .object({
     seats: z.array(PlanSeatAnswer),
-    image: z
-      .object({ url: z.string() })
-      .nullable()
-      .openapi({
-        description: "The plan's image (PNG, JPEG or SVG, shown as an image); null: a grid",
-      }),
+    image: z.object({ url: z.string() }).nullable().openapi({
+      description: "The plan's image (PNG, JPEG or SVG, shown as an image); null: a grid",
+    }),
   })
   .openapi('SeatPlan');
 
@@ -76,7 +74,7 @@ export function slotSeatQueryRoutes({ pool, clock }: QueryDeps): RouteDef[] {
         );
         const row = r.rows[0];
         if (!row) throw problems.notFound('Room');
-        return { body: { seats: row.seats, image: null } };
+        return { body: { seats: row.seats, image: await seatPlanImageOf(pool, params.roomId) } };
       },
     }),
     defineRoute({
