@@ -1,6 +1,7 @@
 import { baseApi } from '../../../api/base-api';
 import type { Room, TimeSlot } from '../../../api/types';
 import type { components } from '../../../api/schema';
+import type { SeatAttribute, SeatState, TicketSeat } from '@rr/contracts/seats';
 
 type Schemas = components['schemas'];
 
@@ -26,6 +27,37 @@ export type RoomCalendar = Schemas['RoomCalendar'];
 export type MyBookings = Schemas['MyBookings'];
 export type MyBookingsLinkInput = Schemas['MyBookingsLinkInput'];
 
+/** One seat of a room's plan (`GET rooms/{id}/seat-plan`): x and y in per cent of the plan. */
+export interface PlanSeat {
+  id: string;
+  label: string;
+  zone?: string | null;
+  attributes: SeatAttribute[];
+  x: number;
+  y: number;
+  rotation: number;
+}
+/** A room's seat plan: no seats, no plan (every ticket then goes without a seat). */
+export interface SeatPlan {
+  seats: PlanSeat[];
+  image: { url: string; width?: number | null; height?: number | null } | null;
+}
+/** One seat of a slot (`GET rooms/{id}/timeslots/{slotId}/seats`): free, taken or out of service. */
+export interface SlotSeat {
+  id: string;
+  label: string;
+  zone?: string | null;
+  attributes: SeatAttribute[];
+  state: SeatState;
+}
+/** The seat a ticket wants: that seat, or any free one with these attributes (none: any seat). */
+export interface SeatWish {
+  seatId?: string;
+  seatAttributes?: SeatAttribute[];
+}
+/** Every ticket names its seat (null: the room has no plan). */
+export type { TicketSeat };
+
 export interface SlotsQuery {
   roomId: string;
   /** With a cart the slots carry the cart's rules (already in the cart, overlapping, cart or day full). */
@@ -40,6 +72,8 @@ export interface AddTicketArgs {
   timeSlotId: string;
   /** The human check token (only when it is configured). */
   recaptchaToken?: string | undefined;
+  /** In a room with a seat plan: the seat wished for (none: the server picks the best free one). */
+  wish?: SeatWish | undefined;
 }
 
 const enc = encodeURIComponent;
@@ -48,7 +82,14 @@ const cartPath = (id: string) => `transactions/${enc(id)}`;
 /** What a visit reads (settings, room, slots, its calendar) and the cart up to its booking. */
 const cartApi = baseApi
   .enhanceEndpoints({
-    addTagTypes: ['Cart', 'VisitorSlots', 'OwnerTickets', 'MyBookings', 'WaitlistPlace'],
+    addTagTypes: [
+      'Cart',
+      'VisitorSlots',
+      'SlotSeats',
+      'OwnerTickets',
+      'MyBookings',
+      'WaitlistPlace',
+    ],
   })
   .injectEndpoints({
     endpoints: (build) => ({
@@ -75,6 +116,16 @@ const cartApi = baseApi
         }),
         providesTags: ['VisitorSlots'],
       }),
+      /** The room's seats and plan image: with seats, a slot's seat is picked before it is added. */
+      getSeatPlan: build.query<SeatPlan, string>({
+        query: (roomId) => `rooms/${enc(roomId)}/seat-plan`,
+        keepUnusedDataFor: 600,
+      }),
+      getSlotSeats: build.query<SlotSeat[], { roomId: string; timeSlotId: string }>({
+        query: ({ roomId, timeSlotId }) =>
+          `rooms/${enc(roomId)}/timeslots/${enc(timeSlotId)}/seats`,
+        providesTags: ['SlotSeats'],
+      }),
       getRoomCalendar: build.query<RoomCalendar, Omit<SlotsQuery, 'transactionId'>>({
         query: ({ roomId, fromDate, untilDate }) => ({
           url: `rooms/${enc(roomId)}/calendar`,
@@ -86,24 +137,30 @@ const cartApi = baseApi
         providesTags: ['Cart'],
       }),
       addTicket: build.mutation<CartAnswer, AddTicketArgs>({
-        query: ({ transactionId, timeSlotId, recaptchaToken }) =>
+        query: ({ transactionId, timeSlotId, recaptchaToken, wish }) =>
           transactionId
-            ? { url: `${cartPath(transactionId)}/tickets`, method: 'POST', body: { timeSlotId } }
+            ? {
+                url: `${cartPath(transactionId)}/tickets`,
+                method: 'POST',
+                body: { timeSlotId, ...wish },
+              }
             : {
                 url: 'transactions',
                 method: 'POST',
-                body: { timeSlotId },
+                body: { timeSlotId, ...wish },
                 params: { 'g-recaptcha-response': recaptchaToken },
               },
-        // A failed add refreshes the cart itself (see BookingProvider), before passing the error on.
-        invalidatesTags: (result) => (result ? ['Cart', 'VisitorSlots'] : ['VisitorSlots']),
+        // A failed add refreshes the cart itself (see BookingProvider), before passing the error
+        // on; either way the slot's seats are read again (a seat taken meanwhile shows taken).
+        invalidatesTags: (result) =>
+          result ? ['Cart', 'VisitorSlots', 'SlotSeats'] : ['VisitorSlots', 'SlotSeats'],
       }),
       removeTicket: build.mutation<CartAnswer, { transactionId: string; ticketId: string }>({
         query: ({ transactionId, ticketId }) => ({
           url: `${cartPath(transactionId)}/tickets/${enc(ticketId)}`,
           method: 'DELETE',
         }),
-        invalidatesTags: ['Cart', 'VisitorSlots'],
+        invalidatesTags: ['Cart', 'VisitorSlots', 'SlotSeats'],
       }),
       /** Keeps the cart alive; the answer's expiry goes straight into the cached cart. */
       touchCart: build.mutation<CartAnswer, string>({
@@ -233,6 +290,8 @@ export const {
   useGetBookingRoomQuery,
   useGetBookableSlotsQuery,
   useGetRoomCalendarQuery,
+  useGetSeatPlanQuery,
+  useGetSlotSeatsQuery,
   useGetCartQuery,
   useAddTicketMutation,
   useRemoveTicketMutation,
