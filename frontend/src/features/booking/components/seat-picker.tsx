@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
-import { SEAT_ATTRIBUTES, type SeatAttribute } from '@rr/contracts/seats';
-import { CheckboxGroupField } from '../../../components/checkbox-group';
+import type { SeatAttribute } from '@rr/contracts/seats';
+import { CheckboxField } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { useGetSlotSeatsQuery, type SeatPlan, type SeatWish } from '../api/booking-api';
@@ -21,6 +21,56 @@ export interface SeatPickerProps {
   error: unknown;
   onBook: (wish: SeatWish) => void;
   onCancel: () => void;
+}
+
+/**
+ * The attributes in the contract's order (`SEAT_ATTRIBUTES`). Named here, not imported: the
+ * staff's screens import the contract's seat module too, and a module both apps import lands in
+ * the script every visitor page loads; the record's type requires every attribute once.
+ */
+const ATTRIBUTES = Object.keys({
+  power: true,
+  window: true,
+  pc: true,
+  quiet: true,
+  'standing-desk': true,
+  accessible: true,
+  lamp: true,
+  'group-table': true,
+} satisfies Record<SeatAttribute, true>) as SeatAttribute[]; // Object.keys answers string[]
+
+/** The filters: any seat must have each attribute ticked; the list and the plan follow them. */
+function SeatFilters({
+  filters,
+  onChange,
+}: {
+  filters: readonly SeatAttribute[];
+  onChange: (filters: SeatAttribute[]) => void;
+}) {
+  const { t } = useTranslation('booking');
+  const id = useId();
+  return (
+    <fieldset className="fieldset">
+      <legend>{t('seats.filters')}</legend>
+      <div className="checkbox-grid">
+        {ATTRIBUTES.map((attribute) => (
+          <CheckboxField
+            key={attribute}
+            id={`${id}-${attribute}`}
+            label={t(`seats.filter.${attribute}`)}
+            checked={filters.includes(attribute)}
+            onChange={(event) =>
+              onChange(
+                ATTRIBUTES.filter((other) =>
+                  other === attribute ? event.target.checked : filters.includes(other),
+                ),
+              )
+            }
+          />
+        ))}
+      </div>
+    </fieldset>
+  );
 }
 
 /** The list view: the seats that match the filters as radio buttons (taken ones disabled). */
@@ -93,7 +143,6 @@ export default function SeatPicker({
 }: SeatPickerProps) {
   const { t } = useTranslation('booking');
   const seatText = useSeatText();
-  const filterId = useId();
   const slotSeats = useGetSlotSeatsQuery({ roomId, timeSlotId });
   const [view, setView] = useState<SeatView>(readSeatView);
   const [filters, setFilters] = useState<SeatAttribute[]>([]);
@@ -120,17 +169,7 @@ export default function SeatPicker({
   return (
     <div className="seat-picker">
       <p>{t('seats.intro')}</p>
-      <CheckboxGroupField
-        legend={t('seats.filters')}
-        options={SEAT_ATTRIBUTES.map((value) => ({
-          value,
-          id: `${filterId}-${value}`,
-          label: t(`seats.filter.${value}`),
-        }))}
-        chosen={filters}
-        onChange={setFilters}
-        errorId={`${filterId}-error`}
-      />
+      <SeatFilters filters={filters} onChange={setFilters} />
       <div className="seat-picker__bar">
         <div className="seat-views" role="group" aria-label={t('seats.view')}>
           {(['plan', 'list'] as const).map((option) => (
