@@ -161,7 +161,11 @@ export function SeatPlanView({ plan, seats, chosen, onChoose }: SeatPlanViewProp
                           className="seat__shape"
                           style={{ transform: `rotate(${seat.rotation}deg)` }}
                         >
-                          <SeatMark state={seat.state} chosen={seat.id === chosen} />
+                          <SeatMark
+                            state={seat.state}
+                            chosen={seat.id === chosen}
+                            rotation={seat.rotation}
+                          />
                         </span>
                         <span className="seat__label" aria-hidden="true">
                           {seat.label}
