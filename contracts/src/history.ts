@@ -20,6 +20,7 @@ export const HISTORY_WHATS = [
   'slot-closed',
   'checked-in',
   'check-in-undone',
+  'seat-changed',
   'no-show-released',
   'confirmed',
   'confirmation-lapsed',

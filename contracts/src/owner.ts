@@ -52,12 +52,15 @@ export const OwnerInput = z.object(owner);
  * The admin booking: the owner plus the language of the confirmation. `confirmOverbooking`
  * (optional): `false` books only while the slot has a free seat (else the refusal
  * `timeslot__overbooking_not_confirmed`), `true` books beyond the capacity; left out, a full
- * slot is overbooked as the spec has it.
+ * slot is overbooked as the spec has it. `seatId` (optional): in a room with a seat plan, the
+ * seat to book; left out, the best free seat, and none when no seat is free.
  */
 export const StaffBookingInput = z.object({
   ...owner,
   language,
   confirmOverbooking: z.optional(z.boolean()),
+  /** In a room with a seat plan: the seat to book (else the best free one, or none beyond them). */
+  seatId: z.optional(z.uuid()),
 });
 
 /** The visitor's personal data: as the owner, but e-mail and phone are required too. */

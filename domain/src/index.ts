@@ -26,4 +26,5 @@ export * from './waitlist/waitlist.ts';
 export * from './owner/owner.ts';
 export * from './time-slots/take-seat.ts';
 export * from './time-slots/seat-paths.ts';
+export * from './time-slots/seat-choice.ts';
 export * from './rule-codes.ts';

@@ -28,6 +28,14 @@ export interface HeldTicket {
   confirmed?: boolean;
   /** The ticket was released unconfirmed (its status is then INVALID). */
   unconfirmed?: boolean;
+  /** The seat of the room's plan it holds (docs/product.md#seat-plans); absent: none. */
+  seat?: TicketSeat | undefined;
+}
+
+/** A seat of a room's plan as a ticket or an offer holds it: its id and label. */
+export interface TicketSeat {
+  seatId: string;
+  label: string;
 }
 
 /** What seats are counted over: a slot's tickets and its waitlist (absent: nobody joined). */

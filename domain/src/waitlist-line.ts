@@ -19,6 +19,8 @@ export interface WaitlistEntry {
   offerId: string | null;
   /** Until when an offer holds its seat (ISO); null unless offered. */
   offerExpiresAt: string | null;
+  /** The seat of the room's plan the offer holds; absent: none (a room without a plan). */
+  offerSeat?: { seatId: string; label: string } | undefined;
   /** Its address beside the log was erased (the day after the slot's day). */
   erased?: true;
   /**
@@ -63,6 +65,7 @@ export function evolveWaitlist(list: Waitlist, event: WaitlistEvent): Waitlist {
         status: 'offered',
         offerId: event.data.offerId,
         offerExpiresAt: event.data.expiresAt,
+        offerSeat: event.data.seat,
         passedOver: undefined,
       });
     case 'WaitlistEntryPassedOver':

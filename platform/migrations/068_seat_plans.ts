@@ -33,5 +33,9 @@ export async function up(knex: Knex): Promise<void> {
         reason    text NOT NULL
       );
       CREATE INDEX IF NOT EXISTS rm_seat_out_of_service_room ON rm_seat_out_of_service (room_id, from_date);
+
+      -- A ticket's seat of its room's plan (null: none). Nullable columns: no rewrite of the table.
+      ALTER TABLE rm_tickets ADD COLUMN IF NOT EXISTS seat_id uuid;
+      ALTER TABLE rm_tickets ADD COLUMN IF NOT EXISTS seat_label text;
   `);
 }

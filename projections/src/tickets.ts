@@ -41,9 +41,21 @@ const tickets = handlersFor(transactionStream, timeSlotStream).with<PoolClient, 
       d.expiresAt,
     ]);
     await client.query(
-      `INSERT INTO rm_tickets (id, transaction_id, time_slot_id, room_id, date, start_time, end_time, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'NEW', $8) ON CONFLICT (id) DO NOTHING`,
-      [d.ticketId, cartOf(e), d.timeSlotId, d.roomId, d.date, d.startTime, d.endTime, e.createdAt],
+      `INSERT INTO rm_tickets (id, transaction_id, time_slot_id, room_id, date, start_time, end_time, status, created_at,
+                              seat_id, seat_label)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'NEW', $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+      [
+        d.ticketId,
+        cartOf(e),
+        d.timeSlotId,
+        d.roomId,
+        d.date,
+        d.startTime,
+        d.endTime,
+        e.createdAt,
+        d.seat?.seatId ?? null,
+        d.seat?.label ?? null,
+      ],
     );
   },
   async TicketRemovedFromTransaction(e, client) {
@@ -121,6 +133,13 @@ const tickets = handlersFor(transactionStream, timeSlotStream).with<PoolClient, 
       'UPDATE rm_tickets SET checked_in_at = NULL, checked_in_by = NULL WHERE id = $1',
       [e.data.ticketId],
     );
+  },
+  async TicketSeatChanged(e, client) {
+    await client.query('UPDATE rm_tickets SET seat_id = $2, seat_label = $3 WHERE id = $1', [
+      e.data.ticketId,
+      e.data.seat.seatId,
+      e.data.seat.label,
+    ]);
   },
   TicketNoShowReleased: setTicket(
     `UPDATE rm_tickets SET status = 'INVALID', no_show = true, released_at = $2 WHERE id = $1`,

@@ -32,6 +32,7 @@ const waitlist = handlersFor(timeSlotStream).with<Batch, Step>({
   TicketCancelled: ignore,
   TicketCheckedIn: ignore,
   TicketCheckInUndone: ignore,
+  TicketSeatChanged: ignore,
   TicketNoShowReleased: ignore,
   TicketConfirmed: ignore,
   TicketConfirmationLapsed: ignore,

@@ -78,6 +78,7 @@ export const historyFacts = handlersFor(timeSlotStream, transactionStream).with<
       : { ...ticket('cancelled')(e), reason: e.data.reason },
   TicketCheckedIn: ticket('checked-in'),
   TicketCheckInUndone: ticket('check-in-undone'),
+  TicketSeatChanged: (e) => ({ ...ticket('seat-changed')(e), reason: e.data.reason }),
   TicketNoShowReleased: ticket('no-show-released'),
   TicketConfirmed: ticket('confirmed'),
   TicketConfirmationLapsed: ticket('confirmation-lapsed'),

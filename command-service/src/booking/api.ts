@@ -1,4 +1,5 @@
 import { ConfirmationInput } from '@rr/contracts';
+import { SeatWish, type SeatAttribute } from '@rr/contracts/seats';
 import {
   defineRoute,
   fromContract,
@@ -34,7 +35,27 @@ export const TicketIdsQuery = z.object({
 /** What a visitor's cancellation answers. */
 export const CancelledAnswer = z.object({ cancelled: z.number(), position: z.string() });
 
-const TicketCreation = z.object({ timeSlotId: z.uuid('Not a valid id') }).openapi('TicketCreation');
+/**
+ * A ticket wanted: the slot, and in a room with a seat plan the seat (`seatId`) or the
+ * attributes any free seat must have (`seatAttributes`), not both (docs/product.md#seat-plans).
+ */
+const TicketCreation = z
+  .object({ timeSlotId: z.uuid('Not a valid id') })
+  .extend(fromContract(SeatWish).shape)
+  .refine((b) => !(b.seatId && b.seatAttributes?.length), {
+    path: ['seatAttributes'],
+    message: 'Ask for a seat or for attributes, not both',
+  })
+  .openapi('TicketCreation');
+const seatWishOf = (b: {
+  seatId?: string | undefined;
+  seatAttributes?: SeatAttribute[] | undefined;
+}) =>
+  b.seatId
+    ? { seatId: b.seatId }
+    : b.seatAttributes?.length
+      ? { attributes: b.seatAttributes }
+      : undefined;
 /** The confirmation's body: the token of the mail's link; none (no body) is refused like a wrong one. */
 const ConfirmationBody = fromContract(ConfirmationInput).optional().openapi('ConfirmationInput');
 const TxParams = z.object({ transactionId: z.uuid('Not a valid id') });
@@ -71,7 +92,7 @@ function cartRoutes(deps: CommandDeps): RouteDef[] {
         if (!(await deps.verifyHuman(query['g-recaptcha-response']))) {
           throw new Problem(400, 'recaptcha__validation_error', 'The human check failed');
         }
-        return { status: 201, body: await carts.newCart(body.timeSlotId) };
+        return { status: 201, body: await carts.newCart(body.timeSlotId, seatWishOf(body)) };
       },
     }),
     defineRoute({
@@ -89,7 +110,7 @@ function cartRoutes(deps: CommandDeps): RouteDef[] {
       },
       handler: async ({ params, body }) => ({
         status: 201,
-        body: await carts.addTicket(params.transactionId, body.timeSlotId),
+        body: await carts.addTicket(params.transactionId, body.timeSlotId, seatWishOf(body)),
       }),
     }),
     defineRoute({
@@ -261,6 +282,7 @@ function ownerLinkRoutes(deps: CommandDeps): RouteDef[] {
           params.ownerId,
           params.ticketId,
           body.timeSlotId,
+          seatWishOf(body),
         );
         return { body: { ...answer, position } };
       },

@@ -120,6 +120,7 @@ export function bookingCommands(deps: CommandDeps) {
             visitorKey,
             language: body.language,
             confirmOverbooking: body.confirmOverbooking,
+            seat: body.seatId ? { seatId: body.seatId } : undefined,
           },
         };
         const slots = await lockSlots(s, [slot.timeSlotId]);
@@ -140,14 +141,16 @@ export function bookingCommands(deps: CommandDeps) {
         }),
       answer: (decision) => {
         const { ownerId, bookingNumber, ticketId } = command.data;
-        const checkedIn = [...decision.slots.values()]
-          .flat()
-          .find((e) => e.type === 'TicketCheckedIn');
+        const events = [...decision.slots.values()].flat();
+        const checkedIn = events.find((e) => e.type === 'TicketCheckedIn');
+        const held = events.find((e) => e.type === 'TicketHeld');
+        const seat = held?.type === 'TicketHeld' ? held.data.seat : undefined;
         return {
           ownerId,
           bookingNumber,
           ticketId,
           checkedInAt: checkedIn?.type === 'TicketCheckedIn' ? checkedIn.data.checkedInAt : null,
+          seat: seat ? { id: seat.seatId, label: seat.label } : null,
         };
       },
     });

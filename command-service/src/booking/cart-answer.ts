@@ -24,6 +24,10 @@ export const CartTicket = z
     startTime: z.string(),
     endTime: z.string(),
     status: z.string(),
+    seat: z
+      .object({ id: z.uuid(), label: z.string() })
+      .nullable()
+      .openapi({ description: "The ticket's seat in a room with a seat plan; null: none" }),
   })
   .openapi('CartTicket');
 
@@ -54,6 +58,7 @@ export function ticketView(
     startTime: t.startTime,
     endTime: t.endTime,
     status,
+    seat: t.seat ? { id: t.seat.seatId, label: t.seat.label } : null,
   };
 }
 
@@ -70,9 +75,16 @@ export function cartAnswer(
   slots: ReadonlyMap<string, SlotState> = new Map(),
 ) {
   const after = decision.transaction.reduce(evolveTransaction, cart);
+  // A ticket's seat as its slot has it now (staff may have moved it), else as the cart took it.
   const view = after.tickets
     .filter((t) => stillHeld({ slots }, t))
-    .map((t) => ticketView(rooms, t, 'NEW'));
+    .map((t) =>
+      ticketView(
+        rooms,
+        { ...t, seat: slots.get(t.timeSlotId)?.tickets[t.ticketId]?.seat ?? t.seat },
+        'NEW',
+      ),
+    );
   return {
     expiredAt: after.expiresAt ?? '',
     tickets: view,

@@ -8,6 +8,7 @@ import {
   evolveSlot,
   initialTransaction,
   type ReservationCommand,
+  type SeatWish,
 } from '@rr/domain';
 import type { CommandDeps } from '../deps.ts';
 import { decisionTime, handleCommand, handleCommands, type Outcome } from '../command.ts';
@@ -108,10 +109,15 @@ export function cartCommands(deps: CommandDeps) {
    * SlotQueue): one batch of the command handler, each cart in arrival order against the slot as
    * the earlier ones left it.
    */
-  async function newCarts(timeSlotId: string, count: number): Promise<Outcome<CartResult>[]> {
-    const carts = Array.from({ length: count }, () => ({
+  async function newCarts(
+    timeSlotId: string,
+    count: number,
+    wishes: readonly (SeatWish | undefined)[],
+  ): Promise<Outcome<CartResult>[]> {
+    const carts = Array.from({ length: count }, (_, i) => ({
       transactionId: randomUUID(),
       ticketId: randomUUID(),
+      seat: wishes[i],
     }));
     let place: SlotPlace | undefined;
     const batch = handleCommands(store, {
@@ -167,17 +173,17 @@ export function cartCommands(deps: CommandDeps) {
     );
   }
 
-  const slotQueue = new SlotQueue<CartResult>(newCarts);
+  const slotQueue = new SlotQueue<CartResult, SeatWish | undefined>(newCarts);
 
   return {
-    newCart: (timeSlotId: string) => slotQueue.newCart(timeSlotId),
-    addTicket: (transactionId: string, timeSlotId: string) => {
+    newCart: (timeSlotId: string, seat?: SeatWish) => slotQueue.newCart(timeSlotId, seat),
+    addTicket: (transactionId: string, timeSlotId: string, seat?: SeatWish) => {
       const ticketId = randomUUID();
       return slotQueue.run(timeSlotId, () =>
         runCart(
           transactionId,
           timeSlotId,
-          { type: 'AddTicket', data: { transactionId, ticketId, timeSlotId } },
+          { type: 'AddTicket', data: { transactionId, ticketId, timeSlotId, seat } },
           ticketId,
         ),
       );
@@ -198,7 +204,7 @@ export type QueueOutcome<T> = { ok: T } | { err: unknown };
 
 type Job =
   | { kind: 'one'; run: () => Promise<unknown>; resolve: (v: unknown) => void; reject: Reject }
-  | { kind: 'new-cart'; resolve: (v: unknown) => void; reject: Reject };
+  | { kind: 'new-cart'; wish: unknown; resolve: (v: unknown) => void; reject: Reject };
 type Reject = (err: unknown) => void;
 
 /** Most new carts decided in one transaction. */
@@ -217,13 +223,15 @@ export const MAX_NEW_CART_BATCH = 200;
  * own at that instant; a rush of 500 visitors on one slot thus costs a few transactions instead
  * of 500. Commands on existing carts run one by one, in arrival order.
  */
-export class SlotQueue<T> {
+export class SlotQueue<T, W = undefined> {
   private readonly queues = new Map<string, Job[]>();
 
+  /** `wishes`: what each new cart of the batch asks for besides the slot (its seat), in order. */
   constructor(
     private readonly decideNewCarts: (
       timeSlotId: string,
       count: number,
+      wishes: readonly W[],
     ) => Promise<QueueOutcome<T>[]>,
   ) {}
 
@@ -240,10 +248,11 @@ export class SlotQueue<T> {
   }
 
   /** A new cart holding its first ticket in the slot. */
-  newCart(timeSlotId: string): Promise<T> {
+  newCart(timeSlotId: string, wish?: W): Promise<T> {
     return new Promise<T>((resolve, reject) =>
       this.enqueue(timeSlotId, {
         kind: 'new-cart',
+        wish,
         resolve: resolve as (v: unknown) => void,
         reject,
       }),
@@ -286,7 +295,9 @@ export class SlotQueue<T> {
         if (queue[i]!.kind === 'new-cart') batch.push(queue[i]!);
       }
       try {
-        const outcomes = await this.decideNewCarts(timeSlotId, batch.length);
+        // Each job's wish was given to newCart as a W (the queue keeps jobs of one type).
+        const wishes = batch.map((j) => (j.kind === 'new-cart' ? j.wish : undefined) as W);
+        const outcomes = await this.decideNewCarts(timeSlotId, batch.length, wishes);
         batch.forEach((j, i) => {
           const outcome = outcomes[i];
           if (outcome && 'ok' in outcome) j.resolve(outcome.ok);

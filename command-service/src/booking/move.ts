@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { decideReservation, emailDomainOf, emptyReservation, refuse } from '@rr/domain';
+import {
+  decideReservation,
+  emailDomainOf,
+  emptyReservation,
+  refuse,
+  type SeatWish,
+} from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { loadBlacklistEntry } from '../blacklist/stream.ts';
@@ -23,6 +29,7 @@ export async function moveTicket(
   ownerId: string,
   ticketId: string,
   timeSlotId: string,
+  seat?: SeatWish,
 ) {
   const newTicketId = randomUUID();
   const context = () => ({ ...decisionTime(deps), limits: deps.limits, timeZone: deps.timeZone });
@@ -85,6 +92,7 @@ export async function moveTicket(
             timeSlotId,
             bookingNumber: state.bookingNumber,
             emailDomain,
+            seat,
           },
         },
         state,

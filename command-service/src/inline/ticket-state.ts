@@ -51,6 +51,7 @@ export const ticketStateProjection = inlineProjection({
     TicketCancelled: status('CANCELLED'),
     TicketCheckedIn: (e, f) => void (changeOf(f, e.data.ticketId).checkedIn = true),
     TicketCheckInUndone: (e, f) => void (changeOf(f, e.data.ticketId).checkedIn = false),
+    TicketSeatChanged: ignore,
     TicketNoShowReleased: status('INVALID'),
     TicketConfirmed: (e, f) => void (changeOf(f, e.data.ticketId).confirmBy = null),
     TicketConfirmationLapsed(e, f) {

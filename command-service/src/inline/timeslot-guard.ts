@@ -36,6 +36,7 @@ export const timeSlotGuardProjection = inlineProjection({
     TicketCancelled: ignore,
     TicketCheckedIn: ignore,
     TicketCheckInUndone: ignore,
+    TicketSeatChanged: ignore,
     TicketNoShowReleased: ignore,
     TicketConfirmed: ignore,
     TicketConfirmationLapsed: ignore,

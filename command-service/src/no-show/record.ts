@@ -43,6 +43,7 @@ export const visitorNoShowsProjection = inlineProjection({
     TicketCancelled: ignore,
     TicketCheckedIn: ignore,
     TicketCheckInUndone: ignore,
+    TicketSeatChanged: ignore,
     TicketNoShowReleased: (e, f) => void f.released.push(e.data),
     TicketConfirmed: ignore,
     TicketConfirmationLapsed: ignore,

@@ -86,6 +86,8 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
                * the booking at this instant; null otherwise.
                */
               checkedInAt: z.string().nullable(),
+              /** In a room with a seat plan, the seat booked; null: none (no seat was free). */
+              seat: z.object({ id: z.uuid(), label: z.string() }).nullable(),
               position: z.string(),
             })
             .openapi('StaffBookingResult'),

@@ -33,6 +33,7 @@ export const waitlistEntriesProjection = inlineProjection({
     TicketCancelled: ignore,
     TicketCheckedIn: ignore,
     TicketCheckInUndone: ignore,
+    TicketSeatChanged: ignore,
     TicketNoShowReleased: ignore,
     TicketConfirmed: ignore,
     TicketConfirmationLapsed: ignore,

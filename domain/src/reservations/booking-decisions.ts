@@ -106,17 +106,20 @@ export function staffBook(
     throw refuse.notFound('Time slot');
   // The one decision that gives a seat (take-seat.ts): staff may book beyond the capacity, and
   // the form asked (`confirmOverbooking: false`) only while it saw a seat free.
-  takeSeats(
+  // In a room with a seat plan a free seat is given (the one asked for); beyond the free seats
+  // the ticket has none (docs/product.md#seat-plans).
+  const { seats } = takeSeats(
     'staff-booking',
-    [{ timeSlotId: data.timeSlotId, ticketId: data.ticketId, slot }],
+    [{ timeSlotId: data.timeSlotId, ticketId: data.ticketId, slot, wish: data.seat }],
     { held: [], confirmOverbooking: data.confirmOverbooking },
     state,
     context,
   );
   const { transactionId, ticketId, timeSlotId, ownerId } = data;
+  const seat = seats.get(ticketId) ?? undefined;
   // Held and booked at once: the hold expires at its creation and never counts on its own.
   const expiresAt = now.toISOString();
-  const ticket = cartTicketOf(slot, timeSlotId, ticketId);
+  const ticket = { ...cartTicketOf(slot, timeSlotId, ticketId), ...(seat ? { seat } : {}) };
   const d = emptyDecision();
   d.transaction.push(
     TransactionStarted.create({ transactionId, expiresAt }),
@@ -130,7 +133,17 @@ export function staffBook(
       ticketIds: [ticketId],
     }),
   );
-  pushSlot(d, timeSlotId, TicketHeld.create({ ticketId, timeSlotId, transactionId, expiresAt }));
+  pushSlot(
+    d,
+    timeSlotId,
+    TicketHeld.create({
+      ticketId,
+      timeSlotId,
+      transactionId,
+      expiresAt,
+      ...(seat ? { seat } : {}),
+    }),
+  );
   pushSlot(d, timeSlotId, TicketBooked.create({ ticketId, ownerId }));
   // A staff booking of a slot that has started is the reader standing at the desk: in a room with
   // check-in they are checked in with the booking (by the staff member), so the release job

@@ -44,13 +44,22 @@ export function moveTicket(
   // Another room's slot is not open to this booking.
   if (slot.roomId !== old.roomId) throw refuse.ticket('timeslot_not_open');
   if (timeSlotId === old.timeSlotId) throw refuse.ticket('timeslot_already_in_transaction');
-  const ticket = cartTicketOf(slot, timeSlotId, newTicketId);
   // The one decision that gives a seat (take-seat.ts): the visitor's other bookings from today
   // on stand where a cart's tickets would, and the booking's confirmation goes on.
   const others = state.visitor.tickets.filter((t) => t.ticketId !== ticketId);
-  const { confirmBy: deadlines } = takeSeats(
+  const { confirmBy: deadlines, seats } = takeSeats(
     'move',
-    [{ timeSlotId, ticketId: newTicketId, slot, replaces: held }],
+    [
+      {
+        timeSlotId,
+        ticketId: newTicketId,
+        slot,
+        replaces: held,
+        // The same seat in the new slot when it is free, unless another is asked for.
+        wish: data.seat,
+        prefer: held.seat ? [held.seat.seatId] : [],
+      },
+    ],
     {
       held: bookedSeats({ tickets: others }, today),
       blacklist: state.blacklist,
@@ -61,6 +70,8 @@ export function moveTicket(
     context,
   );
   const confirmBy = deadlines.get(newTicketId);
+  const seat = seats.get(newTicketId) ?? undefined;
+  const ticket = { ...cartTicketOf(slot, timeSlotId, newTicketId), ...(seat ? { seat } : {}) };
 
   // Held and booked at once, as a staff booking: the hold ends at its creation.
   const expiresAt = now.toISOString();
@@ -75,6 +86,7 @@ export function moveTicket(
       timeSlotId,
       transactionId: state.cart.transactionId,
       expiresAt,
+      ...(seat ? { seat } : {}),
     }),
   );
   pushSlot(

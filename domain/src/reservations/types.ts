@@ -1,3 +1,4 @@
+import type { SeatWish } from '../time-slots/seat-choice.ts';
 import type { SlotTicketEvent, TransactionEvent, VisitorEvent } from '@rr/events/catalogue';
 import { TicketHoldExtended } from '@rr/events/catalogue';
 import type { LocalDate } from '../calendar.ts';
@@ -22,7 +23,16 @@ type Language = 'de' | 'en';
  */
 export type ReservationCommand =
   /** Hold a seat of a slot in the cart (the first one creates the cart). */
-  | { type: 'AddTicket'; data: { transactionId: string; ticketId: string; timeSlotId: string } }
+  | {
+      type: 'AddTicket';
+      data: {
+        transactionId: string;
+        ticketId: string;
+        timeSlotId: string;
+        /** In a room with a seat plan: the seat, or its attributes, the visitor asks for. */
+        seat?: SeatWish | undefined;
+      };
+    }
   | { type: 'RemoveTicket'; data: { ticketId: string } }
   /** Keep the cart alive: every hold lasts another hold period. */
   | { type: 'TouchCart' }
@@ -59,6 +69,8 @@ export type ReservationCommand =
          * (`timeslot__overbooking_not_confirmed`); `true` or left out books beyond the capacity.
          */
         confirmOverbooking?: boolean;
+        /** In a room with a seat plan: the seat, or its attributes, staff ask for. */
+        seat?: SeatWish | undefined;
       };
     }
   /** Cancel booked tickets of an owner (the mail's link, or staff). */
@@ -77,6 +89,8 @@ export type ReservationCommand =
         bookingNumber: string;
         /** The domain of the booking's address (members-only rooms); never written to an event. */
         emailDomain?: string | undefined;
+        /** In a room with a seat plan: the seat, or its attributes, asked for in the new slot. */
+        seat?: SeatWish | undefined;
       };
     }
   | {

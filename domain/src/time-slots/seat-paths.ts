@@ -44,6 +44,11 @@ export const SEAT_RULES = [
   'members-only',
   /** A seat is free for the person (how it is counted depends on what the path holds). */
   'capacity',
+  /**
+   * In a room with a seat plan, a seat of it is free in the slot: the one wished for, one with the
+   * attributes wished for, or the best free one (seat-choice.ts).
+   */
+  'seat',
   /** In a room with confirmed addresses, the booked seat awaits the confirmation. */
   'confirmed-address',
 ] as const;
@@ -88,6 +93,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'no-show-block': noAddress,
     'members-only': noAddress,
     capacity: 'applies',
+    seat: 'applies',
     'confirmed-address': noBooking,
   },
   'cart-booking': {
@@ -106,6 +112,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'no-show-block': 'applies',
     'members-only': 'applies',
     capacity: 'applies',
+    seat: { skipped: 'the hold keeps the seat it took when it was held' },
     'confirmed-address': 'applies',
   },
   'staff-booking': {
@@ -120,6 +127,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'no-show-block': staffDecide,
     'members-only': staffDecide,
     capacity: 'applies',
+    seat: 'applies',
     'confirmed-address': staffDecide,
   },
   move: {
@@ -136,6 +144,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'no-show-block': 'applies',
     'members-only': 'applies',
     capacity: 'applies',
+    seat: 'applies',
     'confirmed-address': 'applies',
   },
   'waitlist-join': {
@@ -150,6 +159,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'no-show-block': 'applies',
     'members-only': 'applies',
     capacity: 'applies',
+    seat: { skipped: 'a join takes no seat: the offer takes one when it is free' },
     'confirmed-address': noBooking,
   },
   'waitlist-offer': {
@@ -166,6 +176,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'no-show-block': atJoinAndBooking,
     'members-only': atJoinAndBooking,
     capacity: 'applies',
+    seat: 'applies',
     'confirmed-address': noBooking,
   },
   'offer-taken': {
@@ -180,6 +191,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'no-show-block': atJoinAndBooking,
     'members-only': atJoinAndBooking,
     capacity: 'applies',
+    seat: { skipped: 'the offer holds its seat: the hold takes that one' },
     'confirmed-address': noBooking,
   },
 };

@@ -19,6 +19,8 @@ import {
 } from './confirmation.ts';
 import type { SlotState } from './time-slot.ts';
 import { seatRulesOf, type SeatPath, type SeatRuleName } from './seat-paths.ts';
+import { chooseSeat, type SeatWish } from './seat-choice.ts';
+import type { TicketSeat } from '../seats.ts';
 
 /**
  * The one decision that gives a person a seat of a slot. Every path to a seat asks it: a cart's
@@ -39,6 +41,10 @@ export interface SeatWanted {
   replaces?: HeldTicket | undefined;
   /** Taking a waitlist offer: the offer. */
   offerId?: string | undefined;
+  /** In a room with a seat plan: the seat, or the attributes, the person asks for. */
+  wish?: SeatWish | undefined;
+  /** In a room with a seat plan: seats to prefer when free (a cart's adjacent slot's, a rebooked ticket's). */
+  prefer?: readonly string[] | undefined;
 }
 
 /** The person a seat is for, as far as the path knows them. */
@@ -66,9 +72,14 @@ export interface SeatContext extends Now {
   timeZone?: string | undefined;
 }
 
-/** What taking the seats decided: each booked seat's confirmation deadline, by ticket id. */
+/**
+ * What taking the seats decided: each booked seat's confirmation deadline, and in a room with a
+ * seat plan the seat of the plan each ticket takes (null: none, a staff booking beyond the free
+ * seats), by ticket id.
+ */
 export interface SeatsGiven {
   confirmBy: Map<string, string>;
+  seats: Map<string, TicketSeat | null>;
 }
 
 const applies = (path: SeatPath, rule: SeatRuleName) => seatRulesOf[path][rule] === 'applies';
@@ -220,6 +231,45 @@ function capacityRefusal(
 }
 
 /**
+ * The seats of the rooms' plans the wanted seats take, by ticket id (seat-choice.ts), or the
+ * refusal of the first that cannot have one. Staff booking beyond the free seats (without a wish)
+ * book a ticket without a seat. A path that does not apply the rule takes none here.
+ */
+export function chosenSeats(
+  path: SeatPath,
+  seats: readonly SeatWanted[],
+  place: SeatPlace,
+  ctx: Pick<SeatContext, 'now'>,
+): Map<string, TicketSeat | null> | Refused {
+  const chosen = new Map<string, TicketSeat | null>();
+  if (!applies(path, 'seat')) return chosen;
+  const given = new Set<string>();
+  for (const seat of seats) {
+    const plan = place.rooms.get(seat.slot.roomId)?.seatPlan;
+    const choice = plan
+      ? chooseSeat({
+          plan,
+          slot: seat.slot,
+          wish: seat.wish,
+          prefer: seat.prefer,
+          given,
+          now: ctx.now,
+        })
+      : null;
+    if (choice instanceof Refused) {
+      if (path === 'staff-booking' && !seat.wish && isNoSeatLeft(choice)) {
+        chosen.set(seat.ticketId, null);
+        continue;
+      }
+      return choice;
+    }
+    if (choice) given.add(choice.seatId);
+    chosen.set(seat.ticketId, choice);
+  }
+  return chosen;
+}
+
+/**
  * A person's bookings from today on, as their limits count them (cart-rules.ts): what a booking,
  * a rebooking, a join and an offer weigh the wanted seat against.
  */
@@ -270,7 +320,8 @@ export function seatRefusal(
     const refusal = capacityRefusal(path, seat, taker, place, ctx);
     if (refusal) return refusal;
   }
-  return null;
+  const chosen = chosenSeats(path, seats, place, ctx);
+  return chosen instanceof Refused ? chosen : null;
 }
 
 /**
@@ -301,8 +352,10 @@ export function takeSeats(
 ): SeatsGiven {
   const refusal = seatRefusal(path, seats, taker, place, ctx);
   if (refusal) throw refusal;
+  const chosen = chosenSeats(path, seats, place, ctx);
+  if (chosen instanceof Refused) throw chosen;
   const confirmBy = new Map<string, string>();
-  if (!applies(path, 'confirmed-address')) return { confirmBy };
+  if (!applies(path, 'confirmed-address')) return { confirmBy, seats: chosen };
   for (const seat of seats) {
     const { replaces, slot } = seat;
     if (replaces?.confirmed) continue;
@@ -314,5 +367,5 @@ export function takeSeats(
         : confirmationDeadline(ctx.now, place.rooms.get(slot.roomId)?.services, slot, timeZone);
     if (deadline) confirmBy.set(seat.ticketId, deadline);
   }
-  return { confirmBy };
+  return { confirmBy, seats: chosen };
 }

@@ -22,6 +22,7 @@ import { history } from '../testing/given-when-then.ts';
 import { evolveBlacklist, initialBlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
 import { NO_SEAT_PLAN } from '../rooms/seat-plan.ts';
+import type { SeatWish } from './seat-choice.ts';
 import {
   evolveTransaction,
   evolveVisitor,
@@ -65,6 +66,7 @@ const OWNER = 'a'.repeat(32);
 const OTHER_OWNER = 'c'.repeat(32);
 const KEY = 'b'.repeat(40);
 const OFFER = '1'.repeat(32);
+const SEAT = id(10);
 
 const baseLimits: BookingLimits = {
   holdMinutes: 15,
@@ -90,6 +92,8 @@ interface World {
   noShowDays: LocalDate[];
   emailDomain: string;
   limits: BookingLimits;
+  /** In a room with a seat plan: the seat the person asks for. */
+  wish?: SeatWish;
 }
 
 const openRoom: RoomState = {
@@ -234,7 +238,10 @@ const paths: Record<SeatPath, (w: World) => Outcome> = {
         ),
       );
       const d = decideReservation(
-        { type: 'AddTicket', data: { transactionId: TX, ticketId: TICKET, timeSlotId: SLOT } },
+        {
+          type: 'AddTicket',
+          data: { transactionId: TX, ticketId: TICKET, timeSlotId: SLOT, seat: w.wish },
+        },
         { ...emptyReservation, cart, slots: new Map([[SLOT, wantedSlot(w)]]), ...place(w) },
         contextOf(w),
       );
@@ -306,6 +313,7 @@ const paths: Record<SeatPath, (w: World) => Outcome> = {
             visitorKey: KEY,
             language: 'en',
             confirmOverbooking: false,
+            seat: w.wish,
           },
         },
         {
@@ -382,6 +390,7 @@ const paths: Record<SeatPath, (w: World) => Outcome> = {
             timeSlotId: SLOT,
             bookingNumber: 'ABC123',
             emailDomain: w.emailDomain,
+            seat: w.wish,
           },
         },
         {
@@ -547,6 +556,27 @@ const broken: Record<SeatRuleName, (w: World, path: SeatPath) => World> = {
         return { ...w, capacity: 1, bookedByOthers: 1 };
     }
   },
+  // The room's one seat is out of service on the slot's day, and the person asks for it (the
+  // matcher asks for none: it finds no seat to offer).
+  seat: (w) => ({
+    ...w,
+    room: {
+      ...w.room,
+      seatPlan: {
+        seats: [{ seatId: SEAT, label: 'A1', attributes: [], x: 10, y: 10, rotation: 0 }],
+        outOfService: [
+          {
+            outOfServiceId: id(11),
+            seatId: SEAT,
+            from: addDays(TODAY, w.dayN),
+            until: addDays(TODAY, w.dayN),
+            reason: 'Broken lamp',
+          },
+        ],
+      },
+    },
+    wish: { seatId: SEAT },
+  }),
   'confirmed-address': (w) => ({
     ...w,
     room: { ...w.room, services: { ...w.room.services, confirmBookingMinutes: 60 } },

@@ -75,6 +75,7 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
             transactionId: event.data.transactionId,
             expiresAt: event.data.expiresAt,
             ownerId: null,
+            ...(event.data.seat ? { seat: event.data.seat } : {}),
           },
         },
       };
@@ -110,6 +111,8 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
       });
     case 'TicketCheckInUndone':
       return withTicket(state, version, event.data.ticketId, { checkedInAt: null });
+    case 'TicketSeatChanged':
+      return withTicket(state, version, event.data.ticketId, { seat: event.data.seat });
     case 'TicketNoShowReleased':
       return withTicket(state, version, event.data.ticketId, { status: 'INVALID', noShow: true });
     case 'TimeSlotCreated':

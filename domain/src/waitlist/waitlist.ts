@@ -26,6 +26,7 @@ import type { CartRuleSlot } from '../cart-rules.ts';
 import { evolveSlot, type SlotState } from '../time-slots/time-slot.ts';
 import {
   bookedSeats,
+  chosenSeats,
   isNoSeatLeft,
   offerableSeats,
   offerGone,
@@ -230,11 +231,15 @@ export function decideWaitlist(
         const refused = seatRefusal('waitlist-offer', wanted(current), { held }, place, ctx);
         const allowed = refused === null || isNoSeatLeft(refused);
         if (refused === null) {
+          // In a room with a seat plan the offer holds the best free seat of it.
+          const chosen = chosenSeats('waitlist-offer', wanted(current), place, ctx);
+          const seat = chosen instanceof Map ? chosen.get('') : undefined;
           const offered = SeatOffered.create({
             entryId: e.entryId,
             timeSlotId,
             offerId: ctx.newOfferId(),
             expiresAt,
+            ...(seat ? { seat } : {}),
           });
           d.slot.push(offered);
           current = evolveSlot(current, offered);
@@ -258,7 +263,8 @@ export function decideWaitlist(
       takeSeats('offer-taken', [{ timeSlotId, ticketId, slot, offerId }], { held: [] }, place, ctx);
       // The offer's seat becomes the cart's hold: counted once, never freed in between.
       const expiresAt = holdEnd(ctx.now, ctx.limits);
-      const ticket = cartTicketOf(slot, timeSlotId, ticketId);
+      const seat = entry.offerSeat;
+      const ticket = { ...cartTicketOf(slot, timeSlotId, ticketId), ...(seat ? { seat } : {}) };
       d.transaction.push(
         TransactionStarted.create({ transactionId, expiresAt }),
         TicketAddedToTransaction.create({ ...ticket, expiresAt }),
@@ -271,7 +277,13 @@ export function decideWaitlist(
           ticketId,
           transactionId,
         }),
-        TicketHeld.create({ ticketId, timeSlotId, transactionId, expiresAt }),
+        TicketHeld.create({
+          ticketId,
+          timeSlotId,
+          transactionId,
+          expiresAt,
+          ...(seat ? { seat } : {}),
+        }),
       );
       return d;
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, defineStream, type EventOf } from './define.ts';
-import { date, emailKey, id, instant, language, ownerId, time } from './fields.ts';
+import { date, emailKey, id, instant, language, ownerId, seat, time } from './fields.ts';
 
 /**
  * The time slot stream (`timeslot-<id>`): the slot itself, its seats (the tickets held and booked
@@ -48,10 +48,27 @@ export const TimeSlotClosed = defineEvent(
 
 // --- tickets: seats are counted here ----------------------------------------------------------
 
-/** A seat held for a cart until expiresAt (a NEW ticket). */
+/**
+ * A seat held for a cart until expiresAt (a NEW ticket). In a room with a seat plan, `seat` is the
+ * plan's seat it holds (docs/product.md#seat-plans): no other active ticket of the slot holds it.
+ */
 export const TicketHeld = defineEvent(
   'TicketHeld',
-  z.object({ ticketId: id, timeSlotId: id, transactionId: id, expiresAt: instant }),
+  z.object({
+    ticketId: id,
+    timeSlotId: id,
+    transactionId: id,
+    expiresAt: instant,
+    seat: seat.optional(),
+  }),
+);
+/**
+ * A ticket moved to another seat of its slot (staff at the desk, or its seat taken out of
+ * service): `seat` is the new one; the actor and `reason` say why.
+ */
+export const TicketSeatChanged = defineEvent(
+  'TicketSeatChanged',
+  z.object({ ticketId: id, timeSlotId: id, seat, reason: z.string().min(1).max(500).optional() }),
 );
 /** The cart was touched or grew: its holds live on until the new expiry. */
 export const TicketHoldExtended = defineEvent(
@@ -151,10 +168,13 @@ export const WaitlistJoined = defineEvent(
     joinedAt: instant,
   }),
 );
-/** A free seat is held for the first in line until expiresAt (never past the slot's start). */
+/**
+ * A free seat is held for the first in line until expiresAt (never past the slot's start); in a
+ * room with a seat plan, `seat` is the plan's seat the offer holds.
+ */
 export const SeatOffered = defineEvent(
   'SeatOffered',
-  z.object({ entryId: id, timeSlotId: id, offerId, expiresAt: instant }),
+  z.object({ entryId: id, timeSlotId: id, offerId, expiresAt: instant, seat: seat.optional() }),
 );
 /** The offer was not taken in time: its seat goes to the next in line. */
 export const SeatOfferLapsed = defineEvent(
@@ -226,6 +246,7 @@ const tickets = [
   TicketNoShowReleased,
   TicketConfirmed,
   TicketConfirmationLapsed,
+  TicketSeatChanged,
 ] as const;
 const waitlist = [
   WaitlistJoined,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, defineStream, type EventOf } from './define.ts';
-import { date, emailKey, id, instant, language, ownerId, time } from './fields.ts';
+import { date, emailKey, id, instant, language, ownerId, seat, time } from './fields.ts';
 
 /**
  * The transaction (cart) stream (`transaction-<id>`): a cart's tickets and expiry, its booking,
@@ -14,6 +14,8 @@ const CartTicket = z.object({
   date,
   startTime: time,
   endTime: time,
+  /** The seat the ticket took in a room with a seat plan (its slot's stream decides it). */
+  seat: seat.optional(),
 });
 export type CartTicket = z.infer<typeof CartTicket>;
 

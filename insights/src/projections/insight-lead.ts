@@ -214,6 +214,7 @@ const lead = handlersFor(timeSlotStream).with<Batch, Step>({
   },
   TicketCheckedIn: ignore,
   TicketCheckInUndone: ignore,
+  TicketSeatChanged: ignore,
   TicketNoShowReleased: ignore,
   TicketConfirmed: ignore,
   TicketConfirmationLapsed: ignore,

@@ -186,6 +186,7 @@ const insights = handlersFor(timeSlotStream).with<Batch, Step>({
   },
   TicketCheckedIn: ignore,
   TicketCheckInUndone: ignore,
+  TicketSeatChanged: ignore,
   TicketNoShowReleased: (_e, b) => b.pending.count(b.timeSlotId, 'no_shows', 1),
   TicketConfirmed: ignore,
   TicketConfirmationLapsed: (_e, b) => b.pending.count(b.timeSlotId, 'booked', -1),

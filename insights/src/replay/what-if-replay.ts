@@ -356,6 +356,7 @@ const slotEvents = handlersFor(timeSlotStream).with<WhatIfReplay, void, NewEvent
   TicketCancelled: ticketChanged,
   TicketCheckedIn: ticketChanged,
   TicketCheckInUndone: ticketChanged,
+  TicketSeatChanged: fold,
   TicketNoShowReleased: ticketChanged,
   TicketConfirmed: ticketChanged,
   TicketConfirmationLapsed: ticketChanged,

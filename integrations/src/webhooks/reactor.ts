@@ -298,6 +298,7 @@ const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with
   TicketCheckedIn: (e, client) =>
     ticketEvent(client, e, 'ticket.checked_in', 0, { checkedInAt: e.data.checkedInAt }),
   TicketCheckInUndone: ignore,
+  TicketSeatChanged: ignore,
   TicketNoShowReleased: (e, client) => ticketEvent(client, e, 'ticket.no_show', -1),
   TicketConfirmed: ignore,
   // A booking not confirmed in time ends as a cancellation does (its seat is free again),

@@ -87,6 +87,7 @@ const mails = handlersFor(timeSlotStream, transactionStream).with<PoolClient, St
   },
   TicketCheckedIn: ignore,
   TicketCheckInUndone: ignore,
+  TicketSeatChanged: ignore,
   TicketNoShowReleased: (e, client) => ticketEnded(client, e, 'release', e.data),
   TicketConfirmed: ignore,
   TicketConfirmationLapsed: (e, client) => ticketEnded(client, e, 'unconfirmed', e.data),

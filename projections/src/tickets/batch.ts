@@ -49,6 +49,8 @@ interface TicketRow extends Record<string, unknown> {
   cancelled_by: string | null;
   cancel_reason: string | null;
   moved_to: string | null;
+  seat_id: string | null;
+  seat_label: string | null;
 }
 
 const transactionColumns = [
@@ -84,6 +86,8 @@ const ticketColumns = [
   { name: 'cancelled_by', type: 'text' },
   { name: 'cancel_reason', type: 'text' },
   { name: 'moved_to', type: 'uuid' },
+  { name: 'seat_id', type: 'uuid' },
+  { name: 'seat_label', type: 'text' },
 ];
 
 /** Who acted, as the check-in screen names them: a staff user's or token's name, else the kind. */
@@ -159,6 +163,7 @@ const keys = handlersFor(transactionStream, timeSlotStream).with<Keys>({
   TicketCancelled: ticketKey,
   TicketCheckedIn: ticketKey,
   TicketCheckInUndone: ticketKey,
+  TicketSeatChanged: ticketKey,
   TicketNoShowReleased: ticketKey,
   TicketConfirmed: ticketKey,
   TicketConfirmationLapsed: ticketKey,
@@ -221,6 +226,8 @@ const fold = handlersFor(transactionStream, timeSlotStream).with<Fold>({
       cancelled_by: null,
       cancel_reason: null,
       moved_to: null,
+      seat_id: e.data.seat?.seatId ?? null,
+      seat_label: e.data.seat?.label ?? null,
     });
   },
   TicketRemovedFromTransaction: (e, f) => f.tickets.update(e.data.ticketId, { status: 'INVALID' }),
@@ -271,6 +278,11 @@ const fold = handlersFor(transactionStream, timeSlotStream).with<Fold>({
   },
   TicketCheckInUndone: (e, f) =>
     f.tickets.update(e.data.ticketId, { checked_in_at: null, checked_in_by: null }),
+  TicketSeatChanged: (e, f) =>
+    f.tickets.update(e.data.ticketId, {
+      seat_id: e.data.seat.seatId,
+      seat_label: e.data.seat.label,
+    }),
   TicketNoShowReleased(e, f) {
     f.tickets.update(e.data.ticketId, {
       status: 'INVALID',
