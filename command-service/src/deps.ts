@@ -8,6 +8,7 @@ import {
   type Logger,
   type Pool,
   type SessionUser,
+  type SeatPlanLimits,
   type WhatIfSettings,
 } from '@rr/platform';
 import type { CalendarImportSettings } from './holidays/import-window.ts';
@@ -33,6 +34,8 @@ export interface CommandDeps {
   calendarImport: CalendarImportSettings;
   /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS). */
   closureMaxDays: number;
+  /** The largest seats body and plan image (SEAT_PLAN_MAX_BODY_BYTES, SEAT_PLAN_IMAGE_MAX_BYTES). */
+  seatPlans: SeatPlanLimits;
   /**
    * The matcher records the entries the limits pass over (WAITLIST_PASS_OVER; absent: it does).
    * Off during a rolling upgrade from a release that cannot fold those events.

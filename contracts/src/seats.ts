@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { intBetween } from './fields.ts';
+import { intBetween, isoDate, untilNotBefore } from './fields.ts';
 import { optionalText, requiredText, rule } from './rules.ts';
 
 /**
@@ -74,6 +74,15 @@ export const SeatsInput = z.object({
   ),
 });
 export type SeatsInput = z.infer<typeof SeatsInput>;
+
+/**
+ * A seat out of service from one day to another (both included) with staff's reason (one line,
+ * 1-500 characters); `until` not before `from` ('date-not-before').
+ */
+export const OutOfServiceInput = z
+  .object({ from: isoDate(), until: isoDate(), reason: requiredText(500) })
+  .check(untilNotBefore('from', 'until'));
+export type OutOfServiceInput = z.infer<typeof OutOfServiceInput>;
 
 /** A seat wished for when a ticket is added: that seat, or any free seat with these attributes. */
 export const SeatWish = z.object({

@@ -25,6 +25,11 @@ export interface SlotSeats {
   waitlistOn: boolean;
   /** The slot's start has come (the waitlist offers no more seats then). */
   started: boolean;
+  /**
+   * In a room with a seat plan, the plan's seats free in the slot (in service, held by no ticket
+   * or offer); absent or null: the room has no plan, the capacity alone counts.
+   */
+  planSeatsFree?: number | null | undefined;
 }
 
 /**
@@ -37,9 +42,18 @@ export function waitlistClaims(seats: SlotSeats): number {
   return seats.waitlistOn && !seats.started ? seats.waiting : 0;
 }
 
-/** The seats a cart may still take: capacity less the taken seats and the waitlist's claims. */
+/**
+ * The seats free in a slot: capacity less the taken seats, and in a room with a seat plan no more
+ * than the plan's free seats (seats out of service, or fewer seats than the capacity).
+ */
+export function freeSeatCount(seats: SlotSeats): number {
+  const free = seats.capacity - seats.taken;
+  return Math.max(0, seats.planSeatsFree == null ? free : Math.min(free, seats.planSeatsFree));
+}
+
+/** The seats a cart may still take: the free seats less the waitlist's claims. */
 export function seatsForCarts(seats: SlotSeats): number {
-  return Math.max(0, seats.capacity - seats.taken - waitlistClaims(seats));
+  return Math.max(0, freeSeatCount(seats) - waitlistClaims(seats));
 }
 
 /** Whether a slot's start has come at the library's local day and time. */

@@ -136,6 +136,7 @@ export function slotSeatsAt(
   slot: SeatHolder & { capacity: number; date: LocalDate; startTime: LocalTime },
   waitlistOn: boolean,
   at: Now,
+  planSeatsFree: number | null = null,
 ): SlotSeats {
   return {
     capacity: slot.capacity,
@@ -143,5 +144,6 @@ export function slotSeatsAt(
     waiting: waitingCount(slot.waitlist),
     waitlistOn,
     started: hasStarted(slot, at),
+    planSeatsFree,
   };
 }

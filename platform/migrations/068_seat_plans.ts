@@ -37,5 +37,8 @@ export async function up(knex: Knex): Promise<void> {
       -- A ticket's seat of its room's plan (null: none). Nullable columns: no rewrite of the table.
       ALTER TABLE rm_tickets ADD COLUMN IF NOT EXISTS seat_id uuid;
       ALTER TABLE rm_tickets ADD COLUMN IF NOT EXISTS seat_label text;
+      CREATE INDEX IF NOT EXISTS rm_tickets_slot_seat ON rm_tickets (time_slot_id, seat_id) WHERE seat_id IS NOT NULL;
+      -- The seat a waitlist offer holds (null: none).
+      ALTER TABLE rm_waitlist ADD COLUMN IF NOT EXISTS offer_seat_id uuid;
   `);
 }

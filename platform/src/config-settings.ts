@@ -77,3 +77,20 @@ export const whatIfSettingsOf = (
 
 /** The limits of an empty environment: the defaults of the variables above, nowhere else. */
 export const defaultBookingLimits: BookingLimits = bookingLimitsOf(ConfigSchema.parse({}));
+
+/** The limits of seat plans (docs/product.md#seat-plans). */
+export interface SeatPlanLimits {
+  /** The largest body that sets a room's seats, JSON or CSV (SEAT_PLAN_MAX_BODY_BYTES). */
+  bodyBytes: number;
+  /** The largest plan image (SEAT_PLAN_IMAGE_MAX_BYTES). */
+  imageBytes: number;
+}
+
+export function seatPlanLimitsOf(
+  config: Pick<Config, 'SEAT_PLAN_MAX_BODY_BYTES' | 'SEAT_PLAN_IMAGE_MAX_BYTES'>,
+): SeatPlanLimits {
+  return {
+    bodyBytes: config.SEAT_PLAN_MAX_BODY_BYTES,
+    imageBytes: config.SEAT_PLAN_IMAGE_MAX_BYTES,
+  };
+}

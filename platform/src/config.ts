@@ -64,6 +64,10 @@ export const ConfigSchema = z.object({
   LIBRARY_CONTACT_EMAIL: z.email().optional(),
   // The longest date range one closure of rooms may span (docs/product.md#closures).
   CLOSURE_MAX_DAYS: z.coerce.number().int().min(1).max(3660).default(366),
+  // Seat plans (docs/product.md#seat-plans): the largest body that sets a room's seats (JSON or
+  // CSV; 2000 seats with long notes fit in 1 MB) and the largest plan image (PNG, JPEG or SVG).
+  SEAT_PLAN_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16_777_216).default(1_048_576),
+  SEAT_PLAN_IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(16_777_216).default(2_097_152),
   // The waitlist's matcher records whom the limits pass over (docs/product.md#waitlist). Off
   // while a release older than those events runs beside this one: it cannot fold them.
   WAITLIST_PASS_OVER: bool.default(true),

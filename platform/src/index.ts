@@ -30,3 +30,4 @@ export * from './interval-job.ts';
 export * from './calendar-file.ts';
 export * from './seats-taken.ts';
 export * from './mail-outbox.ts';
+export * from './seat-plans.ts';

@@ -36,6 +36,8 @@ export interface RouteDef {
    * mails (owner ids) are unknown when damaged, which is what the pages reading them tell apart.
    */
   malformedPathNotFound?: string;
+  /** The largest JSON body of this route, in bytes, when it may be larger than the API's. */
+  bodyLimit?: number;
   handler: (ctx: HandlerContext<any, any, any>) => Promise<Reply | void>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each route's own zod schemas type its handler; see defineRoute
 }
 
@@ -59,6 +61,7 @@ export function defineRoute<
   multipart?: z.ZodObject;
   responses: RouteDef['responses'];
   malformedPathNotFound?: string;
+  bodyLimit?: number;
   handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply | void>;
 }): RouteDef {
   return def;
@@ -75,8 +78,12 @@ const deferredBodyErrors = new WeakMap<Request, unknown>();
 export function jsonBodies(routes: RouteDef[], limit: string) {
   const parse = express.json({ limit });
   const isLink = linkPathMatcher(routes.filter((r) => r.malformedPathNotFound !== undefined));
+  // Routes with a larger body of their own (a room's seats): their parser, by method and path.
+  const large = routes.filter((r) => r.bodyLimit !== undefined);
+  const largeOf = linkPathMatcher(large);
+  const parsers = new Map(large.map((r) => [r.bodyLimit!, express.json({ limit: r.bodyLimit! })]));
   return (req: Request, res: Response, next: NextFunction) =>
-    parse(req, res, (err?: unknown) => {
+    (parsers.get(largeOf(req)[0]?.bodyLimit ?? -1) ?? parse)(req, res, (err?: unknown) => {
       if (err !== undefined && isLink(req).length > 0) {
         deferredBodyErrors.set(req, err);
         next();
@@ -154,16 +161,22 @@ function linkPathMatcher(routes: RouteDef[]) {
     method: r.method.toUpperCase(),
     segments: r.path.toLowerCase().split('/'),
     what: r.malformedPathNotFound ?? 'Resource',
+    bodyLimit: r.bodyLimit,
   }));
   return (req: Request) => {
     const segments = req.path.replace(/(.)\/$/, '$1').split('/');
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const found: { what: string; segments: string[]; param: (i: number) => boolean }[] = [];
+    const found: {
+      what: string;
+      segments: string[];
+      param: (i: number) => boolean;
+      bodyLimit: number | undefined;
+    }[] = [];
     for (const t of templates) {
       if (t.method !== method || t.segments.length !== segments.length) continue;
       const param = (i: number) => t.segments[i]!.startsWith('{');
       if (segments.every((s, i) => param(i) || s.toLowerCase() === t.segments[i]))
-        found.push({ what: t.what, segments, param });
+        found.push({ what: t.what, segments, param, bodyLimit: t.bodyLimit });
     }
     return found;
   };

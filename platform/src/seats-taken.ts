@@ -30,3 +30,32 @@ export const waitlistLateral = (now: string) => `LATERAL (
          count(*) FILTER (WHERE w.status = 'waiting' AND NOT w.passed_over)::int AS waiting,
          count(*) FILTER (WHERE w.status = 'waiting')::int AS in_line
     FROM rm_waitlist w WHERE w.time_slot_id = s.id) w`;
+
+/**
+ * The seats of slot `s`'s room's plan held at `now` (an SQL expression): by bookings, by cart
+ * holds not yet ended, and by waitlist offers not yet lapsed (docs/product.md#seat-plans).
+ */
+export const heldSeatIds = (now: string) => `(
+  SELECT t.seat_id FROM rm_tickets t LEFT JOIN rm_transactions x ON x.id = t.transaction_id
+   WHERE t.time_slot_id = s.id AND t.seat_id IS NOT NULL
+     AND (t.status = 'BOOKED' OR (t.status = 'NEW' AND x.expires_at > ${now}))
+  UNION ALL
+  SELECT w.offer_seat_id FROM rm_waitlist w
+   WHERE w.time_slot_id = s.id AND w.offer_seat_id IS NOT NULL
+     AND w.status = 'offered' AND w.offer_expires_at > ${now})`;
+
+/** Whether seat `st` of slot `s`'s room is out of service on the slot's day. */
+export const outOfServiceSql = `EXISTS (SELECT 1 FROM rm_seat_out_of_service o
+   WHERE o.room_id = st.room_id AND o.seat_id = st.id AND s.date BETWEEN o.from_date AND o.until)`;
+
+/**
+ * The free seats of slot \`s\`'s room's plan at \`now\`: \`plan_free\`, in service and held by no
+ * ticket or offer; null when the room has no plan (its capacity alone counts). A LATERAL
+ * subquery, as the seat rule's \`planSeatsFree\` (domain/src/seat-rule.ts).
+ */
+export const planSeatsLateral = (now: string) => `LATERAL (
+  SELECT CASE WHEN count(*) = 0 THEN NULL
+              ELSE (count(*) FILTER (WHERE NOT ${outOfServiceSql}
+                                       AND st.id NOT IN (SELECT h.seat_id FROM ${heldSeatIds(now)} h(seat_id))))::int
+         END AS plan_free
+    FROM rm_seats st WHERE st.room_id = s.room_id) p`;

@@ -8,7 +8,7 @@ import {
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 
-/** The rooms, their images and services, in the manual order. */
+/** The rooms, their images, services and seat plans, in the manual order. */
 const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
   async RoomCreated(e, client) {
     const d = e.data;
@@ -56,6 +56,9 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
   },
   async RoomDeleted(e, client) {
     await client.query('DELETE FROM rm_rooms WHERE id = $1', [e.data.roomId]);
+    // A deleted room's plan goes with it (its tickets keep their seats' labels).
+    await client.query('DELETE FROM rm_seats WHERE room_id = $1', [e.data.roomId]);
+    await client.query('DELETE FROM rm_seat_out_of_service WHERE room_id = $1', [e.data.roomId]);
   },
   async RoomImageSet(e, client) {
     await client.query(
@@ -92,8 +95,9 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
       `INSERT INTO rm_seats (room_id, id, position, label, zone, attributes, notes, x, y, rotation)
        SELECT $1, s.id, s.position - 1, s.label, s.zone, ARRAY(SELECT jsonb_array_elements_text(s.attributes)),
               s.notes, s.x, s.y, s.rotation
-         FROM jsonb_to_recordset($2::jsonb) WITH ORDINALITY
-              AS s(id uuid, label text, zone text, attributes jsonb, notes text, x real, y real, rotation integer, position bigint)`,
+         FROM ROWS FROM (jsonb_to_recordset($2::jsonb)
+                AS (id uuid, label text, zone text, attributes jsonb, notes text, x real, y real, rotation integer))
+              WITH ORDINALITY AS s(id, label, zone, attributes, notes, x, y, rotation, position)`,
       [roomId, JSON.stringify(seats.map(({ seatId, ...seat }) => ({ id: seatId, ...seat })))],
     );
   },
@@ -116,6 +120,21 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
       e.streamVersion,
     ]);
     await client.query('DELETE FROM rm_seat_out_of_service WHERE id = $1', [d.outOfServiceId]);
+  },
+  async RoomSeatPlanImageSet(e, client) {
+    const d = e.data;
+    await client.query(
+      `UPDATE rm_rooms SET version = $2, seat_plan_image_id = $3, seat_plan_image_type = $4,
+         seat_plan_image_width = $5, seat_plan_image_height = $6 WHERE id = $1`,
+      [d.roomId, e.streamVersion, d.imageId, d.contentType, d.width ?? null, d.height ?? null],
+    );
+  },
+  async RoomSeatPlanImageRemoved(e, client) {
+    await client.query(
+      `UPDATE rm_rooms SET version = $2, seat_plan_image_id = NULL, seat_plan_image_type = NULL,
+         seat_plan_image_width = NULL, seat_plan_image_height = NULL WHERE id = $1`,
+      [e.data.roomId, e.streamVersion],
+    );
   },
   async RoomOrderChanged(e, client) {
     // Listed rooms take their index; rooms created meanwhile keep their relative order after them.

@@ -115,6 +115,8 @@ const slots = handlersFor(timeSlotStream, roomStream).with<PoolClient, Step>({
   RoomSeatsSet: ignore,
   SeatTakenOutOfService: ignore,
   SeatBackInService: ignore,
+  RoomSeatPlanImageSet: ignore,
+  RoomSeatPlanImageRemoved: ignore,
 });
 
 type SlotCache = RowCache<SlotRow>;
@@ -193,6 +195,8 @@ const slotFold = handlersFor(timeSlotStream, roomStream).with<SlotCache>({
   RoomSeatsSet: ignore,
   SeatTakenOutOfService: ignore,
   SeatBackInService: ignore,
+  RoomSeatPlanImageSet: ignore,
+  RoomSeatPlanImageRemoved: ignore,
 });
 
 /** The types a run folds: the projection's own but RoomDeleted (a unit test keeps them so). */

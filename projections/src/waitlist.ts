@@ -45,9 +45,10 @@ const waitlist = handlersFor(timeSlotStream).with<Batch, Step>({
   },
   async SeatOffered(e, { client }) {
     await client.query(
-      `UPDATE rm_waitlist SET status = 'offered', offer_expires_at = $2, passed_over = false
+      `UPDATE rm_waitlist SET status = 'offered', offer_expires_at = $2, passed_over = false,
+              offer_seat_id = $3
         WHERE entry_id = $1`,
-      [e.data.entryId, e.data.expiresAt],
+      [e.data.entryId, e.data.expiresAt, e.data.seat?.seatId ?? null],
     );
   },
   async SeatOfferLapsed(e, { client }) {

@@ -77,6 +77,8 @@ export const Ticket = z
      * exists). Optional in the schema only for the clients written before it.
      */
     cancellation: TicketCancellation.nullable().optional(),
+    /** In a room with a seat plan, the seat the ticket holds; null: none. */
+    seat: z.object({ id: z.uuid(), label: z.string() }).nullable(),
   })
   .openapi('Ticket');
 export type Ticket = z.infer<typeof Ticket>;
@@ -113,6 +115,8 @@ export interface TicketRow {
   cancelled_by: TicketCancellation['by'] | null;
   cancel_reason: string | null;
   moved_to_slot: TicketCancellation['movedTo'];
+  seat_id: string | null;
+  seat_label: string | null;
 }
 
 /** The columns of a TicketRow from tickets t, rooms r and personal data p. */
@@ -122,7 +126,7 @@ export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.t
          p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility,
          (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in, t.checked_in_at, t.no_show,
          CASE WHEN t.status = 'BOOKED' THEN t.confirm_by END AS confirm_by, t.unconfirmed,
-         t.cancelled_by, t.cancel_reason,
+         t.cancelled_by, t.cancel_reason, t.seat_id, t.seat_label,
          (SELECT json_build_object('timeSlotId', m.time_slot_id, 'date', m.date::text,
                                    'startTime', m.start_time, 'endTime', m.end_time)
             FROM rm_tickets m WHERE m.id = t.moved_to) AS moved_to_slot,
@@ -174,6 +178,7 @@ export function toTicket(r: TicketRow, localNow: { date: string; time: string })
       r.status === 'CANCELLED' && r.cancelled_by
         ? { by: r.cancelled_by, reason: r.cancel_reason, movedTo: r.moved_to_slot }
         : null,
+    seat: r.seat_id && r.seat_label ? { id: r.seat_id, label: r.seat_label } : null,
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type RouteDef,
   seatsTakenLateral,
   waitlistLateral,
+  planSeatsLateral,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { roomSeatColumns, type RoomSeatRow } from './slot-seat-rule.ts';
@@ -92,7 +93,7 @@ const DISPLAY_SQL = `
   SELECT r.id, r.name, r.name_en, ${roomSeatColumns('$1', '$5')},
          (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
             FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity,
-                         c.booked_count + c.held_count + w.offered AS taken, w.waiting
+                         c.booked_count + c.held_count + w.offered AS taken, w.waiting, p.plan_free
                     -- Today's slots not yet ended and the room's first slot after today, each
                     -- read once from the partial index of open slots (migration 053).
                     FROM (SELECT l.id, l.date, l.start_time, l.end_time, l.capacity
@@ -108,7 +109,8 @@ const DISPLAY_SQL = `
                          ${seatsTakenLateral('t.time_slot_id = s.id', '$3')} c,
                          -- The waitlist: seats offered (unexpired) and the claims of the
                          -- people waiting (which the seat rule weighs).
-                         ${waitlistLateral('$3')}) s) AS slots
+                         ${waitlistLateral('$3')},
+                         ${planSeatsLateral('$3')}) s) AS slots
     FROM rm_rooms r
    WHERE $4::uuid IS NULL OR r.id = $4
    ORDER BY r.sort_order, lower(r.name), r.id`;

@@ -1,6 +1,7 @@
 import type { RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { roomQueryRoutes } from './rooms.ts';
+import { seatPlanQueryRoutes } from './seat-plans.ts';
 import { timeSlotQueryRoutes } from './timeslots.ts';
 import { holidayQueryRoutes } from './holidays.ts';
 import { blacklistQueryRoutes } from './blacklist.ts';
@@ -16,6 +17,7 @@ import { closureQueryRoutes } from './closures.ts';
 import { roomCalendarQueryRoutes } from './room-calendar.ts';
 import { myBookingsQueryRoutes } from './my-bookings.ts';
 import { availabilityStreamRoutes } from './availability-stream.ts';
+import { slotSeatQueryRoutes } from './slot-seats.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -28,8 +30,10 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...waitlistQueryRoutes(deps),
     ...timeSlotQueryRoutes(deps),
     ...roomQueryRoutes(deps),
+    ...seatPlanQueryRoutes(deps),
     ...roomCalendarQueryRoutes(deps),
     ...availabilityStreamRoutes(deps),
+    ...slotSeatQueryRoutes(deps),
     ...holidayQueryRoutes(deps),
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),

@@ -1,7 +1,13 @@
 import { AsyncResource } from 'node:async_hooks';
 import { monthDates } from '@rr/contracts';
 import { comparePositions, parsePosition } from '@rr/events';
-import { seatsTakenLateral, waitlistLateral, type Clock, type Pool } from '@rr/platform';
+import {
+  planSeatsLateral,
+  seatsTakenLateral,
+  waitlistLateral,
+  type Clock,
+  type Pool,
+} from '@rr/platform';
 
 /** How the process's live availability runs (LIVE_… in the config). */
 export interface LiveAvailabilitySettings {
@@ -286,12 +292,14 @@ export class LiveAvailability {
                       WHERE $5::text[] IS NULL OR name = ANY($5) ORDER BY last_tx, last_gp LIMIT 1) AS position,
                     ARRAY(SELECT (k.i - 1)::int FROM k JOIN rm_rooms r ON r.id = k.room_id) AS rooms,
                     (SELECT coalesce(json_agg(json_build_array((k.i - 1)::int, s.id,
-                              greatest(s.capacity - c.booked_count - c.held_count - w.offered - w.waiting, 0),
+                              greatest(least(s.capacity - c.booked_count - c.held_count - w.offered,
+                                             coalesce(p.plan_free, s.capacity)) - w.waiting, 0),
                               s.closed_reason IS NOT NULL, s.capacity, c.booked_count)), '[]')
                        FROM k JOIN rm_time_slots s
                               ON s.room_id = k.room_id AND s.date BETWEEN k.from_date AND k.until_date,
                             ${seatsTakenLateral('t.time_slot_id = s.id', '$4')} c,
-                            ${waitlistLateral('$4')}) AS slots`,
+                            ${waitlistLateral('$4')},
+                            ${planSeatsLateral('$4')}) AS slots`,
       values: [
         months.map((m) => m.roomId),
         months.map((m) => m.fromDate),

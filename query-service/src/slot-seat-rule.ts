@@ -23,6 +23,8 @@ export interface SeatSlotRow {
   /** Bookings, cart holds not yet ended and waitlist offers not yet lapsed. */
   taken: number;
   waiting: number;
+  /** In a room with a seat plan, its seats free in the slot (planSeatsLateral); null: no plan. */
+  plan_free?: number | null;
 }
 
 /** What the seat rule needs of a slot's room, read with the slot. */
@@ -75,6 +77,7 @@ export function slotSeatAnswer(
       taken: s.taken,
       waiting: s.waiting,
       waitlistOn: room.waitlistOn,
+      planSeatsFree: s.plan_free ?? null,
       started: hasStarted(
         { date: s.date, startTime: s.start_time },
         { today: at.date, time: at.time },

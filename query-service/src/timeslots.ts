@@ -12,6 +12,7 @@ import {
   type RouteDef,
   seatsTakenLateral,
   waitlistLateral,
+  planSeatsLateral,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { SharedAnswers } from './shared-answers.ts';
@@ -196,11 +197,13 @@ async function staffSeatRules(
                     'waitlist_on', (r.services->>'waitlistOfferMinutes') IS NOT NULL) AS room,
                   json_agg(json_build_object('id', s.id, 'date', s.date, 'start_time', s.start_time,
                     'end_time', s.end_time, 'capacity', s.capacity, 'closed_reason', s.closed_reason,
-                    'taken', c.booked_count + c.held_count + w.offered, 'waiting', w.waiting)) AS slots,
+                    'taken', c.booked_count + c.held_count + w.offered, 'waiting', w.waiting,
+                    'plan_free', p.plan_free)) AS slots,
                   ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN $3 AND $4) AS holidays
              FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,
                   ${seatsTakenLateral('t.time_slot_id = s.id', '$2')} c,
-                  ${waitlistLateral('$2')}
+                  ${waitlistLateral('$2')},
+                  ${planSeatsLateral('$2')}
             WHERE s.id = ANY($1::uuid[])
             GROUP BY r.id`,
     values: [slots.map((s) => s.id), at.toISOString(), local.date, addDays(local.date, 800)],
@@ -240,10 +243,11 @@ export async function visitorSlots(
                FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
                             s.closed_reason, s.closed_reason_en, r.name AS room_name, r.name_en AS room_name_en,
                             c.booked_count + c.held_count + w.offered AS taken,
-                            w.waiting
+                            w.waiting, p.plan_free
                        FROM rm_time_slots s,
                             ${seatsTakenLateral('t.time_slot_id = s.id', '$6')} c,
-                            ${waitlistLateral('$6')}
+                            ${waitlistLateral('$6')},
+                            ${planSeatsLateral('$6')}
                       WHERE s.room_id = r.id AND s.date BETWEEN $2 AND $3 AND s.capacity > 0) s) AS slots
        FROM rm_rooms r WHERE r.id = $1`,
     values: [roomId, fromDate, untilDate, today, addDays(today, 800), at.toISOString()],
@@ -308,11 +312,12 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
           `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
                   s.closed_reason, s.closed_reason_en, r.name AS room_name, r.name_en AS room_name_en,
                   c.booked_count, c.held_count, c.held_until,
-                  c.booked_count + c.held_count + w.offered AS taken, w.waiting,
+                  c.booked_count + c.held_count + w.offered AS taken, w.waiting, p.plan_free,
                   ${roomSeatColumns('$4', '$5')}
              FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,
                   ${seatsTakenLateral('t.time_slot_id = s.id', '$3')} c,
-                  ${waitlistLateral('$3')}
+                  ${waitlistLateral('$3')},
+                  ${planSeatsLateral('$3')}
             WHERE s.id = $1 AND s.room_id = $2`,
           [params.timeSlotId, params.id, at.toISOString(), today, addDays(today, 800)],
         );

@@ -10,6 +10,7 @@ import {
   loadConfig,
   systemClock,
   whatIfSettingsOf,
+  seatPlanLimitsOf,
 } from '@rr/platform';
 import { calendarImportSettings } from '@rr/command-service';
 import { openApiDocument } from './app.ts';
@@ -31,6 +32,7 @@ const doc = openApiDocument(
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     closureMaxDays: config.CLOSURE_MAX_DAYS,
+    seatPlans: seatPlanLimitsOf(config),
     whatIf: whatIfSettingsOf(config, ''),
     staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
     verifyHuman: () => Promise.resolve(true),

@@ -25,6 +25,7 @@ import {
   type Pool,
   type PoolOptions,
   whatIfSettingsOf,
+  seatPlanLimitsOf,
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
 import { SCHEMA_MIGRATION_DIRS } from './schema.ts';
@@ -82,6 +83,7 @@ export async function openRuntime(
       limits: bookingLimitsOf(config),
       calendarImport: calendarImportSettings(config),
       closureMaxDays: config.CLOSURE_MAX_DAYS,
+      seatPlans: seatPlanLimitsOf(config),
       waitlistPassOver: config.WAITLIST_PASS_OVER,
       whatIf: whatIfSettingsOf(config, url),
       staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,

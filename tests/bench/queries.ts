@@ -35,6 +35,7 @@ import {
   systemClock,
   todayIn,
   whatIfSettingsOf,
+  seatPlanLimitsOf,
 } from '@rr/platform';
 import { createUser, sessionMiddleware } from '@rr/identity';
 import { EventNotifier, EventStore, validateEvent } from '@rr/events';
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
       limits: defaultLimits,
       calendarImport: calendarImportSettings(config),
       closureMaxDays: config.CLOSURE_MAX_DAYS,
+      seatPlans: seatPlanLimitsOf(config),
       whatIf: whatIfSettingsOf(config, url),
       staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
       verifyHuman: () => Promise.resolve(true),

@@ -8,6 +8,7 @@ import {
   type Role,
   listen,
   whatIfSettingsOf,
+  seatPlanLimitsOf,
   checkInCodes,
   emailKey,
   myBookingsLinks,
@@ -108,6 +109,7 @@ export async function startTestApp(
     limits: bookingLimitsOf(config),
     calendarImport: calendarImportSettings(config),
     closureMaxDays: config.CLOSURE_MAX_DAYS,
+    seatPlans: seatPlanLimitsOf(config),
     whatIf: whatIfSettingsOf(config, db.url),
     staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
     verifyHuman: options.verifyHuman ?? (() => Promise.resolve(true)),
@@ -205,6 +207,8 @@ export class Client {
     options: {
       json?: unknown;
       form?: FormData;
+      /** A body of another type than JSON (a CSV upload), as it is. */
+      raw?: { body: string | Uint8Array<ArrayBuffer>; type: string };
       headers?: Record<string, string>;
       xhr?: boolean;
       /** 'manual' to see a redirect (sign-in with an identity provider) instead of following it. */
@@ -220,6 +224,10 @@ export class Client {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(options.json);
     } else if (options.form) body = options.form;
+    else if (options.raw) {
+      headers['Content-Type'] = options.raw.type;
+      body = options.raw.body;
+    }
     const res = await fetch(this.baseUrl + path, {
       method,
       headers,

@@ -31,6 +31,8 @@ export const roomStateProjection = inlineProjection({
     RoomSeatsSet: room,
     SeatTakenOutOfService: room,
     SeatBackInService: room,
+    RoomSeatPlanImageSet: room,
+    RoomSeatPlanImageRemoved: room,
     RoomOrderChanged: (e, f) => void (f.order = e.data.roomIds),
   }),
   start: (): RoomFold => ({ streamId: '', rooms: [], order: null }),

@@ -16,6 +16,7 @@ import {
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { runRoomCommand, runRoomOrderCommand, type RoomImageBytes } from './stream.ts';
 import { inspectRoomImage, MAX_IMAGE_BYTES } from './image.ts';
+import { seatPlanCommandRoutes } from './seats.ts';
 
 // Room and room image (docs/product.md#validation): the rules are the contracts' (shared with the browser).
 export const RoomBody = fromContract(RoomInput).openapi('RoomInput');
@@ -35,7 +36,11 @@ const ServicesBody = fromContract(RoomServicesInput).openapi('RoomServicesInput'
 
 export function roomCommandRoutes(deps: CommandDeps): RouteDef[] {
   const execute = executor(deps);
-  return [...roomRoutes(deps, execute), ...roomImageRoutes(execute)];
+  return [
+    ...roomRoutes(deps, execute),
+    ...roomImageRoutes(execute),
+    ...seatPlanCommandRoutes(deps),
+  ];
 }
 
 /** Runs a room command as the signed-in user, with the image's bytes when it stores one. */

@@ -1,11 +1,14 @@
-import { ROOM_ORDER_STREAM, type Actor, type StoreSession } from '@rr/events';
+import { ROOM_ORDER_STREAM, type Actor, type RoomEvent, type StoreSession } from '@rr/events';
 import { lockSlots } from '../streams/timeslot.ts';
 import {
   decideRoom,
   decideRoomOrder,
+  evolveSeatPlan,
   type RoomCommand,
   type RoomCommandState,
   type RoomOrderCommand,
+  type SeatPlan,
+  type SeatPlanCommand,
 } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
@@ -57,29 +60,81 @@ export async function runRoomCommand(
   command: RoomCommand,
   image?: RoomImageBytes,
 ) {
+  const { answer, position } = await runOnRoom(
+    deps,
+    actor,
+    command,
+    (events, state) => state.room.version + events.length,
+    image,
+  );
+  return { id: command.data.roomId, version: answer, position };
+}
+
+/** Runs a seat plan command; answers the room's seat plan after it and the position. */
+export async function runSeatPlanCommand(
+  deps: CommandDeps,
+  actor: Actor,
+  command: SeatPlanCommand,
+): Promise<{ plan: SeatPlan; position: string }> {
+  const { answer, position } = await runOnRoom(deps, actor, command, (events, state) =>
+    events.reduce(evolveSeatPlan, state.room.seatPlan),
+  );
+  return { plan: answer, position };
+}
+
+/** The one path of a room command: the room locked and folded, decided, appended, recorded. */
+async function runOnRoom<Answer>(
+  deps: CommandDeps,
+  actor: Actor,
+  command: RoomCommand,
+  answer: (events: RoomEvent[], state: RoomCommandState) => Answer,
+  image?: RoomImageBytes,
+) {
   const roomId = command.data.roomId;
-  const { answer, position } = await handleCommand(deps.store, {
+  return handleCommand(deps.store, {
     actor,
     load: (s) => loadRoomCommand(s, command, decisionTime(deps).today),
     decide: (state) => decideRoom(command, state, { now: deps.clock.now() }),
     appends: (events, state) => appendToRoom(roomId, state.room, events),
     // The image's bytes beside the log follow the image events appended (the bytes themselves
     // are no event's: they come with the command).
-    record: async (s, events) => {
-      for (const e of events) {
-        if (e.type !== 'RoomImageSet' && e.type !== 'RoomImageRemoved') continue;
-        await s.client.query('DELETE FROM room_images WHERE room_id = $1', [roomId]);
-        if (e.type === 'RoomImageSet' && image)
-          await s.client.query(
-            'INSERT INTO room_images (image_id, room_id, content_type, bytes) VALUES ($1, $2, $3, $4)',
-            [e.data.imageId, roomId, e.data.contentType, image.bytes],
-          );
-      }
-    },
-    answer: (events, state) => state.room.version + events.length,
+    record: (s, events) => recordImages(s, roomId, events, image),
+    answer,
   });
-  return { id: roomId, version: answer, position };
 }
+
+/**
+ * The images' bytes beside the log (`room_images`), one of each kind per room: the room's
+ * image ('room') and its seat plan's ('seat-plan'). A set image replaces the room's bytes of its
+ * kind, a removed one deletes them.
+ */
+async function recordImages(
+  s: StoreSession,
+  roomId: string,
+  events: readonly RoomEvent[],
+  image: RoomImageBytes | undefined,
+): Promise<void> {
+  for (const e of events) {
+    const kind = IMAGE_KINDS[e.type];
+    if (!kind) continue;
+    await s.client.query('DELETE FROM room_images WHERE room_id = $1 AND kind = $2', [
+      roomId,
+      kind,
+    ]);
+    if ((e.type === 'RoomImageSet' || e.type === 'RoomSeatPlanImageSet') && image)
+      await s.client.query(
+        'INSERT INTO room_images (image_id, room_id, content_type, bytes, kind) VALUES ($1, $2, $3, $4, $5)',
+        [e.data.imageId, roomId, e.data.contentType, image.bytes, kind],
+      );
+  }
+}
+
+const IMAGE_KINDS: Partial<Record<RoomEvent['type'], 'room' | 'seat-plan'>> = {
+  RoomImageSet: 'room',
+  RoomImageRemoved: 'room',
+  RoomSeatPlanImageSet: 'seat-plan',
+  RoomSeatPlanImageRemoved: 'seat-plan',
+};
 
 /**
  * Moves a room in the manual order. The order stream is locked (reorders queue); the rooms and

@@ -96,6 +96,8 @@ export function evolveRoom(state: RoomState, event: RoomEvent): RoomState {
     case 'RoomSeatsSet':
     case 'SeatTakenOutOfService':
     case 'SeatBackInService':
+    case 'RoomSeatPlanImageSet':
+    case 'RoomSeatPlanImageRemoved':
       return { ...state, version, seatPlan: evolveSeatPlan(state.seatPlan, event) };
   }
 }
@@ -197,6 +199,8 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>,
     case 'SetRoomSeats':
     case 'TakeSeatOutOfService':
     case 'ReturnSeatToService':
+    case 'SetSeatPlanImage':
+    case 'RemoveSeatPlanImage':
       mustExist(room);
       return decideSeatPlan(command, room.seatPlan);
     default:

@@ -1,4 +1,6 @@
 import {
+  RoomSeatPlanImageRemoved,
+  RoomSeatPlanImageSet,
   RoomSeatsSet,
   SeatBackInService,
   SeatTakenOutOfService,
@@ -26,9 +28,17 @@ export interface OutOfService {
   reason: string;
 }
 
+/** The plan's image drawn behind its seats (its bytes live beside the log). */
+export type SeatPlanImage = Omit<
+  Extract<RoomEvent, { type: 'RoomSeatPlanImageSet' }>['data'],
+  'roomId'
+>;
+
 export interface SeatPlan {
   seats: readonly PlanSeat[];
   outOfService: readonly OutOfService[];
+  /** Absent: the seats are drawn on a blank plan. */
+  image?: SeatPlanImage | undefined;
 }
 
 export const NO_SEAT_PLAN: SeatPlan = { seats: [], outOfService: [] };
@@ -51,7 +61,9 @@ export type SeatPlanCommand =
       type: 'TakeSeatOutOfService';
       data: OutOfService & { roomId: string };
     }
-  | { type: 'ReturnSeatToService'; data: { roomId: string; outOfServiceId: string } };
+  | { type: 'ReturnSeatToService'; data: { roomId: string; outOfServiceId: string } }
+  | { type: 'SetSeatPlanImage'; data: SeatPlanImage & { roomId: string } }
+  | { type: 'RemoveSeatPlanImage'; data: { roomId: string } };
 
 /** Labels compare without case and surrounding blanks: `a12` is the seat `A12`. */
 export const labelKey = (label: string) => label.trim().toLocaleLowerCase('de');
@@ -71,6 +83,14 @@ export function evolveSeatPlan(plan: SeatPlan, event: RoomEvent): SeatPlan {
           (r) => r.outOfServiceId !== event.data.outOfServiceId,
         ),
       };
+    case 'RoomSeatPlanImageSet': {
+      const { roomId: _room, ...image } = event.data;
+      return { ...plan, image };
+    }
+    case 'RoomSeatPlanImageRemoved': {
+      const { image: _image, ...rest } = plan;
+      return rest;
+    }
     default:
       return plan;
   }
@@ -117,6 +137,10 @@ export function decideSeatPlan(command: SeatPlanCommand, plan: SeatPlan): RoomEv
       if (!plan.outOfService.some((r) => r.outOfServiceId === command.data.outOfServiceId))
         throw refuse.notFound('Out-of-service range');
       return [SeatBackInService.create(command.data)];
+    case 'SetSeatPlanImage':
+      return [RoomSeatPlanImageSet.create(command.data)];
+    case 'RemoveSeatPlanImage':
+      return plan.image ? [RoomSeatPlanImageRemoved.create(command.data)] : [];
   }
 }
 

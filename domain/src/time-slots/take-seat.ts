@@ -19,7 +19,8 @@ import {
 } from './confirmation.ts';
 import type { SlotState } from './time-slot.ts';
 import { seatRulesOf, type SeatPath, type SeatRuleName } from './seat-paths.ts';
-import { chooseSeat, type SeatWish } from './seat-choice.ts';
+import { chooseSeat, freeSeats, type SeatWish } from './seat-choice.ts';
+import { hasSeatPlan } from '../rooms/seat-plan.ts';
 import type { TicketSeat } from '../seats.ts';
 
 /**
@@ -197,10 +198,13 @@ function capacityRefusal(
   const { slot } = seat;
   const room = place.rooms.get(slot.roomId);
   const waitlistOn = (room?.services.waitlistOfferMinutes ?? null) !== null;
+  // In a room with a seat plan, no more seats than the plan has free (seat-choice.ts).
+  const planFree =
+    room && hasSeatPlan(room.seatPlan) ? freeSeats(room.seatPlan, slot, ctx.now).length : null;
   switch (path) {
     case 'cart-add':
     case 'move':
-      return seatsForCarts(slotSeatsAt(slot, waitlistOn, ctx)) > 0
+      return seatsForCarts(slotSeatsAt(slot, waitlistOn, ctx, planFree)) > 0
         ? null
         : refuse.ticket('timeslot_no_tickets_left');
     case 'cart-booking': {
@@ -220,9 +224,11 @@ function capacityRefusal(
         : null;
     }
     case 'waitlist-join':
-      return seatsForCarts(slotSeatsAt(slot, true, ctx)) > 0 ? seatsFree() : null;
+      return seatsForCarts(slotSeatsAt(slot, true, ctx, planFree)) > 0 ? seatsFree() : null;
     case 'waitlist-offer':
-      return offerableSeats(slot, ctx.now) > 0 ? null : refuse.ticket('timeslot_no_tickets_left');
+      return Math.min(offerableSeats(slot, ctx.now), planFree ?? Number.POSITIVE_INFINITY) > 0
+        ? null
+        : refuse.ticket('timeslot_no_tickets_left');
     case 'offer-taken': {
       const entry = (slot.waitlist ?? []).find((e) => e.offerId === seat.offerId);
       return entry && isOutstanding(entry, ctx.now) ? null : offerGone();

@@ -123,6 +123,28 @@ export const SeatBackInService = defineEvent(
   z.object({ roomId: id, outOfServiceId: id }),
 );
 
+/**
+ * The plan's image (docs/product.md#seat-plans), drawn behind its seats: PNG, JPEG or SVG as its
+ * bytes say, its bytes beside the log as the room image's. An SVG's width and height are its
+ * own when it states them.
+ */
+export const RoomSeatPlanImageSet = defineEvent(
+  'RoomSeatPlanImageSet',
+  z.object({
+    roomId: id,
+    imageId: id,
+    contentType: z.enum(['image/png', 'image/jpeg', 'image/svg+xml']),
+    size: z.number().int().min(1),
+    width: z.number().int().min(1).optional(),
+    height: z.number().int().min(1).optional(),
+  }),
+);
+/** Staff removed the plan's image: the seats stay, drawn without it. */
+export const RoomSeatPlanImageRemoved = defineEvent(
+  'RoomSeatPlanImageRemoved',
+  z.object({ roomId: id }),
+);
+
 /** Every event type of a room's stream. */
 export const roomStream = defineStream('room', [
   RoomCreated,
@@ -135,6 +157,8 @@ export const roomStream = defineStream('room', [
   RoomSeatsSet,
   SeatTakenOutOfService,
   SeatBackInService,
+  RoomSeatPlanImageSet,
+  RoomSeatPlanImageRemoved,
 ]);
 
 export type RoomEvent = EventOf<typeof roomStream>;

@@ -263,6 +263,9 @@ const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with
   RoomSeatsSet: (e, client) => roomNamed(client, e, e.data.roomId, 'seats'),
   SeatTakenOutOfService: (e, client) => roomNamed(client, e, e.data.roomId, 'seats'),
   SeatBackInService: (e, client) => roomNamed(client, e, e.data.roomId, 'seats'),
+  // As the room's image: no subscriber acts on a picture.
+  RoomSeatPlanImageSet: ignore,
+  RoomSeatPlanImageRemoved: ignore,
   TimeSlotCreated: (e, client) => slotChanged(client, e, e.data, 'timeslot.created'),
   TimeSlotUpdated: (e, client) => slotChanged(client, e, e.data, 'timeslot.changed'),
   async TimeSlotCapacityChanged(e, client) {
