@@ -5740,6 +5740,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rooms/{roomId}/seat-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A room's seat plan: its seats in the plan's order (none: the room has no plan) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    roomId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The plan */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SeatPlan"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rooms/{roomId}/timeslots/{timeSlotId}/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A slot's seats with their state now: free, taken (held or booked) or out of service on its day */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    roomId: string;
+                    timeSlotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The seats in the plan’s order */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SlotSeat"][];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such slot in the room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transactions/{transactionId}/rooms/{roomId}/available-timeslots": {
         parameters: {
             query?: never;
@@ -7507,10 +7616,19 @@ export interface components {
             startTime: string;
             endTime: string;
             status: string;
+            /** @description The ticket's seat in a room with a seat plan; null: none */
+            seat: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+            } | null;
         };
         TicketCreation: {
             /** Format: uuid */
             timeSlotId: string;
+            /** Format: uuid */
+            seatId?: string;
+            seatAttributes?: ("power" | "window" | "pc" | "quiet" | "standing-desk" | "accessible" | "lamp" | "group-table")[];
         };
         BookingResult: {
             ownerId: string;
@@ -7565,6 +7683,11 @@ export interface components {
             /** Format: uuid */
             ticketId: string;
             checkedInAt: string | null;
+            seat: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+            } | null;
             position: string;
         };
         StaffBookingInput: {
@@ -7584,6 +7707,8 @@ export interface components {
              */
             language: "de" | "en";
             confirmOverbooking?: boolean;
+            /** Format: uuid */
+            seatId?: string;
         };
         WaitlistEntryAnswer: {
             /** Format: uuid */
@@ -7825,6 +7950,32 @@ export interface components {
                 bookableFrom: string;
             }[];
         };
+        SeatPlan: {
+            seats: components["schemas"]["PlanSeat"][];
+            /** @description The plan's image (PNG, JPEG or SVG, shown as an image); null: a grid */
+            image: {
+                url: string;
+            } | null;
+        };
+        PlanSeat: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            zone: string | null;
+            attributes: ("power" | "window" | "pc" | "quiet" | "standing-desk" | "accessible" | "lamp" | "group-table")[];
+            x: number;
+            y: number;
+            rotation: number;
+        };
+        SlotSeat: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            zone: string | null;
+            attributes: ("power" | "window" | "pc" | "quiet" | "standing-desk" | "accessible" | "lamp" | "group-table")[];
+            /** @enum {string} */
+            state: "free" | "taken" | "out_of_service";
+        };
         HolidayPage: {
             content: components["schemas"]["Holiday"][];
             totalCount: number;
@@ -7896,6 +8047,11 @@ export interface components {
             confirmBy?: string | null;
             unconfirmed?: boolean;
             cancellation?: components["schemas"]["TicketCancellation"];
+            seat: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+            } | null;
         };
         TicketCancellation: {
             /** @enum {string} */

@@ -1,0 +1,256 @@
+// Seats of a room's plan taken by tickets (docs/product.md#seat-plans): the wish, the best free
+// seat, refusals, every ticket's seat in answers, and no seat twice under a race.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, todayIn } from '@rr/platform';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+import { createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts';
+import { budget } from '../support/time-budget.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+let db: TestDatabase;
+let app: TestApp;
+let admin: Client;
+
+interface PlanSeat {
+  id: string;
+  label: string;
+}
+interface SlotSeat extends PlanSeat {
+  attributes: string[];
+  state: 'free' | 'taken' | 'out_of_service';
+}
+interface CartAnswer {
+  transactionId: string;
+  ticket?: { id: string; seat: PlanSeat | null };
+  tickets: { id: string; seat: PlanSeat | null }[];
+}
+
+const day = (n: number) => addDays(todayIn(app.deps.clock.now(), 'Europe/Vienna'), n);
+
+async function planRoom(
+  name: string,
+  seats: unknown[],
+): Promise<{ roomId: string; seats: PlanSeat[] }> {
+  const roomId = await createRoom(admin, name, { ...OPEN_FROM_TODAY, capacity: 20 });
+  const res = await admin.request('PUT', `/api/admin/rooms/${roomId}/seats`, { json: { seats } });
+  expect(res.status).toBe(200);
+  return { roomId, seats: ((await res.json()) as { seats: PlanSeat[] }).seats };
+}
+
+const seat = (label: string, attributes: string[] = [], x = 10) => ({
+  label,
+  attributes,
+  x,
+  y: 10,
+});
+
+async function slotSeats(roomId: string, slotId: string): Promise<SlotSeat[]> {
+  const res = await new Client(app.baseUrl).get(`/api/rooms/${roomId}/timeslots/${slotId}/seats`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as SlotSeat[];
+}
+
+async function hold(json: Record<string, unknown>, client = new Client(app.baseUrl)) {
+  const res = await client.request('POST', '/api/transactions', { json });
+  return { status: res.status, body: (await res.json()) as CartAnswer & { error?: string } };
+}
+
+async function eventsOf(type: string): Promise<{ data: Record<string, unknown> }[]> {
+  const r = await db.pool.query<{ data: Record<string, unknown> }>(
+    'SELECT data FROM events WHERE event_type = $1 ORDER BY global_position',
+    [type],
+  );
+  return r.rows;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = await startTestApp(db);
+  await addUser(db, 'boss', 'correct horse', ['admin']);
+  admin = new Client(app.baseUrl);
+  expect((await admin.login('boss', 'correct horse')).status).toBe(200);
+});
+
+afterAll(async () => {
+  await app.close();
+  await db.drop();
+});
+
+describe('a ticket in a room with a seat plan', () => {
+  it('takes the seat asked for, refuses it to the next, and names it in every answer', async () => {
+    const { roomId, seats } = await planRoom('Window room', [
+      seat('A1', ['window', 'power']),
+      seat('A2', ['window']),
+      seat('A3', []),
+    ]);
+    const slotId = await createSlot(admin, roomId, day(3), '10:00', '12:00', 3);
+    const a1 = seats.find((s) => s.label === 'A1')!;
+    const first = await hold({ timeSlotId: slotId, seatId: a1.id });
+    expect(first.status).toBe(201);
+    expect(first.body.ticket?.seat).toEqual({ id: a1.id, label: 'A1' });
+    const again = await hold({ timeSlotId: slotId, seatId: a1.id });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('seat__taken');
+    await waitFor(
+      'the read model has the hold',
+      async () => (await slotSeats(roomId, slotId))[0]?.state === 'taken',
+      budget(20_000),
+    );
+    const states = await slotSeats(roomId, slotId);
+    expect(states.map((s) => [s.label, s.state])).toEqual([
+      ['A1', 'taken'],
+      ['A2', 'free'],
+      ['A3', 'free'],
+    ]);
+    // Any seat: the one with the fewest attributes; with attributes: one having them all.
+    const any = await hold({ timeSlotId: slotId });
+    expect(any.body.ticket?.seat?.label).toBe('A3');
+    const windowSeat = await hold({ timeSlotId: slotId, seatAttributes: ['window'] });
+    expect(windowSeat.body.ticket?.seat?.label).toBe('A2');
+    // The slot is full now: the capacity's refusal.
+    const full = await hold({ timeSlotId: slotId });
+    expect(full.status).toBe(409);
+    expect(full.body.error).toBe('ticket__validation_error');
+  });
+
+  it('refuses attributes no free seat has, an unknown seat, and a seat and attributes at once', async () => {
+    const { roomId, seats } = await planRoom('Quiet room', [seat('Q1', ['quiet']), seat('Q2', [])]);
+    const slotId = await createSlot(admin, roomId, day(4), '10:00', '12:00', 2);
+    const none = await hold({ timeSlotId: slotId, seatAttributes: ['pc'] });
+    expect(none.status).toBe(409);
+    expect(none.body.error).toBe('seat__none_matching');
+    const unknown = await hold({
+      timeSlotId: slotId,
+      seatId: '00000000-0000-4000-8000-000000000001',
+    });
+    expect(unknown.status).toBe(404);
+    const both = await hold({
+      timeSlotId: slotId,
+      seatId: seats[0]!.id,
+      seatAttributes: ['quiet'],
+    });
+    expect(both.status).toBe(400);
+    const wrongAttribute = await hold({ timeSlotId: slotId, seatAttributes: ['sofa'] });
+    expect(wrongAttribute.status).toBe(400);
+    expect(await eventsOf('TicketHeld')).not.toContainEqual(
+      expect.objectContaining({ data: expect.objectContaining({ timeSlotId: slotId }) }),
+    );
+  });
+
+  it('offers the same seat for the next slot of a cart, and books it with the seat', async () => {
+    const { roomId, seats } = await planRoom('Long day room', [seat('L1'), seat('L2'), seat('L3')]);
+    const morning = await createSlot(admin, roomId, day(5), '08:00', '10:00', 3);
+    const noon = await createSlot(admin, roomId, day(5), '10:00', '12:00', 3);
+    const l2 = seats.find((s) => s.label === 'L2')!;
+    const visitor = new Client(app.baseUrl);
+    const cart = await hold({ timeSlotId: morning, seatId: l2.id }, visitor);
+    const added = await visitor.request(
+      'POST',
+      `/api/transactions/${cart.body.transactionId}/tickets`,
+      {
+        json: { timeSlotId: noon },
+      },
+    );
+    expect(added.status).toBe(201);
+    const answer = (await added.json()) as CartAnswer;
+    expect(answer.ticket?.seat?.label).toBe('L2');
+    const booked = await visitor.request(
+      'PUT',
+      `/api/transactions/${cart.body.transactionId}/booking`,
+      {
+        json: {
+          salutation: 'MS',
+          firstName: 'Sitz',
+          lastName: 'Platz',
+          email: 'sitz.platz@example.at',
+          phone: '+43111222',
+          accessibility: false,
+          language: 'de',
+        },
+      },
+    );
+    expect(booked.status).toBe(200);
+    const b = (await booked.json()) as { ownerId: string; tickets: { seat: PlanSeat | null }[] };
+    expect(b.tickets.map((t) => t.seat?.label)).toEqual(['L2', 'L2']);
+    const mine = await visitor.get(`/api/owners/${b.ownerId}/tickets`);
+    const tickets = (await mine.json()) as { seat: PlanSeat | null }[];
+    expect(tickets.map((t) => t.seat?.label)).toEqual(['L2', 'L2']);
+  });
+
+  it('a staff booking beyond the free seats books a ticket without a seat', async () => {
+    const { roomId } = await planRoom('Small plan room', [seat('S1')]);
+    const slotId = await createSlot(admin, roomId, day(6), '10:00', '12:00', 1);
+    const book = () =>
+      admin.request('POST', `/api/admin/rooms/${roomId}/timeslots/${slotId}/booking`, {
+        json: { salutation: 'MR', firstName: 'Desk', lastName: 'Reader', language: 'de' },
+      });
+    const first = await book();
+    expect(first.status).toBe(201);
+    expect(((await first.json()) as { seat: PlanSeat | null }).seat?.label).toBe('S1');
+    const second = await book();
+    expect(second.status).toBe(201);
+    expect(((await second.json()) as { seat: PlanSeat | null }).seat).toBeNull();
+  });
+
+  it('a slot with more capacity than free seats takes only as many tickets as seats', async () => {
+    const { roomId } = await planRoom('Two seat room', [seat('T1'), seat('T2')]);
+    const slotId = await createSlot(admin, roomId, day(7), '10:00', '12:00', 5);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await hold({ timeSlotId: slotId }));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 409]);
+    // The calendar shows the slot full once the read models have the holds.
+    const shown = async () => {
+      const slots = await new Client(app.baseUrl).get(
+        `/api/rooms/${roomId}/booking?fromDate=${day(7)}&untilDate=${day(7)}`,
+      );
+      const [slot] = (await slots.json()) as { failedRules: string[] }[];
+      return slot?.failedRules ?? [];
+    };
+    await waitFor(
+      'the slot shown full',
+      async () => (await shown()).includes('timeslot_no_tickets_left'),
+      budget(20_000),
+    );
+    expect(await shown()).toEqual(['timeslot_no_tickets_left']);
+  });
+});
+
+describe('no seat twice', () => {
+  it('100 visitors racing for one seat: exactly one holds it, from the event log', async () => {
+    const { roomId, seats } = await planRoom('Race room', [
+      seat('R1'),
+      seat('R2'),
+      seat('R3'),
+      seat('R4'),
+    ]);
+    const slotId = await createSlot(admin, roomId, day(8), '10:00', '12:00', 4);
+    const r1 = seats.find((s) => s.label === 'R1')!;
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => hold({ timeSlotId: slotId, seatId: r1.id })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(
+      results.filter((r) => r.status === 409).every((r) => r.body.error === 'seat__taken'),
+    ).toBe(true);
+    expect(results.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    const held = (await eventsOf('TicketHeld')).filter((e) => e.data.timeSlotId === slotId);
+    expect(held).toHaveLength(1);
+    expect((held[0]!.data.seat as PlanSeat).label).toBe('R1');
+  });
+
+  it('50 visitors racing for the last three seats: three hold one each, all different', async () => {
+    const { roomId } = await planRoom('Last seats room', [seat('Z1'), seat('Z2'), seat('Z3')]);
+    const slotId = await createSlot(admin, roomId, day(9), '10:00', '12:00', 10);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => hold({ timeSlotId: slotId })),
+    );
+    const won = results.filter((r) => r.status === 201);
+    expect(won).toHaveLength(3);
+    expect(new Set(won.map((r) => r.body.ticket?.seat?.label))).toEqual(
+      new Set(['Z1', 'Z2', 'Z3']),
+    );
+    const held = (await eventsOf('TicketHeld')).filter((e) => e.data.timeSlotId === slotId);
+    expect(new Set(held.map((e) => (e.data.seat as { seatId: string }).seatId)).size).toBe(3);
+  });
+});
