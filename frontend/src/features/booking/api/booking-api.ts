@@ -1,7 +1,6 @@
 import { baseApi } from '../../../api/base-api';
 import type { Room, TimeSlot } from '../../../api/types';
 import type { components } from '../../../api/schema';
-import type { SeatAttribute, SeatState, TicketSeat } from '@rr/contracts/seats';
 
 type Schemas = components['schemas'];
 
@@ -28,35 +27,13 @@ export type MyBookings = Schemas['MyBookings'];
 export type MyBookingsLinkInput = Schemas['MyBookingsLinkInput'];
 
 /** One seat of a room's plan (`GET rooms/{id}/seat-plan`): x and y in per cent of the plan. */
-export interface PlanSeat {
-  id: string;
-  label: string;
-  zone?: string | null;
-  attributes: SeatAttribute[];
-  x: number;
-  y: number;
-  rotation: number;
-}
+export type PlanSeat = Schemas['PlanSeat'];
 /** A room's seat plan: no seats, no plan (every ticket then goes without a seat). */
-export interface SeatPlan {
-  seats: PlanSeat[];
-  image: { url: string; width?: number | null; height?: number | null } | null;
-}
+export type SeatPlan = Schemas['SeatPlan'];
 /** One seat of a slot (`GET rooms/{id}/timeslots/{slotId}/seats`): free, taken or out of service. */
-export interface SlotSeat {
-  id: string;
-  label: string;
-  zone?: string | null;
-  attributes: SeatAttribute[];
-  state: SeatState;
-}
+export type SlotSeat = Schemas['SlotSeat'];
 /** The seat a ticket wants: that seat, or any free one with these attributes (none: any seat). */
-export interface SeatWish {
-  seatId?: string;
-  seatAttributes?: SeatAttribute[];
-}
-/** Every ticket names its seat (null: the room has no plan). */
-export type { TicketSeat };
+export type SeatWish = Pick<Schemas['TicketCreation'], 'seatId' | 'seatAttributes'>;
 
 export interface SlotsQuery {
   roomId: string;

@@ -19,7 +19,7 @@ export interface ShownSeat extends PlanSeat {
   matches: boolean;
 }
 
-/** A plan without its dimensions: 4:3, the usual shape of a room's drawing. */
+/** A plan without an image: a grid of 4:3, the usual shape of a room's drawing (an image brings its own). */
 const DEFAULT_ASPECT = 4 / 3;
 
 interface SeatPlanViewProps {
@@ -47,7 +47,6 @@ export function SeatPlanView({ plan, seats, chosen, onChoose }: SeatPlanViewProp
   const tabStop =
     seats.find((seat) => seat.id === focused) ?? startSeat(seats, chosen) ?? undefined;
   const { image } = plan;
-  const aspect = image?.width && image.height ? image.width / image.height : DEFAULT_ASPECT;
 
   const focusSeat = (seat: ShownSeat) => {
     setFocused(seat.id);
@@ -65,7 +64,7 @@ export function SeatPlanView({ plan, seats, chosen, onChoose }: SeatPlanViewProp
     if (direction) {
       event.preventDefault();
       const box = canvas.current?.getBoundingClientRect();
-      const ratio = box && box.height > 0 ? box.width / box.height : aspect;
+      const ratio = box && box.height > 0 ? box.width / box.height : DEFAULT_ASPECT;
       const next = nearestSeat(seats, from, direction, ratio);
       if (next) focusSeat(next);
     } else if (event.key === 'Enter' || event.key === ' ') {
@@ -121,15 +120,13 @@ export function SeatPlanView({ plan, seats, chosen, onChoose }: SeatPlanViewProp
                 <div
                   ref={canvas}
                   className={`seat-plan__canvas${image ? '' : ' seat-plan__canvas--grid'}`}
-                  style={image ? undefined : { aspectRatio: String(aspect) }}
+                  style={image ? undefined : { aspectRatio: String(DEFAULT_ASPECT) }}
                 >
                   {image ? (
                     <img
                       className="seat-plan__image"
                       src={resolveApiUrl(baseApiUrl, image.url)}
                       alt=""
-                      width={image.width ?? undefined}
-                      height={image.height ?? undefined}
                       draggable={false}
                     />
                   ) : null}
