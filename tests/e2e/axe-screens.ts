@@ -14,11 +14,25 @@ import {
   createTestRooms,
   FIRST_ROOM,
   SECOND_ROOM,
+  TEST_ROOM_NAMES,
   waitForReadModels,
 } from './test-rooms.ts';
+import { setRoomSeats, type SeatRow } from './seat-plans.ts';
 import { main } from './visitor-pages.ts';
 
 export const BLACKLISTED = 'blocked@example.org';
+
+/** The seat room's plan: two rows of four seats with a few attributes each. */
+const AXE_SEATS: SeatRow[] = [
+  ['A1', ['window']],
+  ['A2', ['window', 'power']],
+  ['A3', ['pc']],
+  ['A4', ['quiet', 'lamp']],
+  ['B1', ['power']],
+  ['B2', ['accessible']],
+  ['B3', ['standing-desk']],
+  ['B4', ['group-table']],
+];
 
 export interface AxeWorld {
   server: RunningServer;
@@ -30,6 +44,8 @@ export interface AxeWorld {
   ids: {
     room: string;
     emptyRoom: string;
+    /** A room with a seat plan (two seats taken) and a slot on `day`. */
+    seatRoom: string;
     slot: string;
     fullSlot: string;
     ticket: string;
@@ -49,7 +65,16 @@ export function useAxeWorld(): AxeWorld {
   const world = {
     day,
     nextDay,
-    ids: { room: '', emptyRoom: '', slot: '', fullSlot: '', ticket: '', holiday: '', webhook: '' },
+    ids: {
+      room: '',
+      emptyRoom: '',
+      seatRoom: '',
+      slot: '',
+      fullSlot: '',
+      ticket: '',
+      holiday: '',
+      webhook: '',
+    },
   } as Partial<AxeWorld> & Pick<AxeWorld, 'day' | 'nextDay' | 'ids'>;
 
   beforeAll(async () => {
@@ -68,6 +93,25 @@ export function useAxeWorld(): AxeWorld {
     const { admin, idOf } = await createTestRooms(server.baseUrl);
     ids.room = idOf(FIRST_ROOM);
     ids.emptyRoom = idOf(SECOND_ROOM);
+    ids.seatRoom = idOf(TEST_ROOM_NAMES[2]!);
+    const seatIds = await setRoomSeats(admin, ids.seatRoom, AXE_SEATS);
+    const seatSlot = await createSlot(admin, ids.seatRoom, day, '10:00', '14:00', AXE_SEATS.length);
+    for (const label of ['A2', 'B3']) {
+      const taken = await admin.request(
+        'POST',
+        `/api/admin/rooms/${ids.seatRoom}/timeslots/${seatSlot}/booking`,
+        {
+          json: {
+            salutation: 'MR',
+            firstName: 'Otto',
+            lastName: `Platz ${label}`,
+            accessibility: false,
+            seatId: seatIds.get(label),
+          },
+        },
+      );
+      expect(taken.status, await taken.clone().text()).toBe(201);
+    }
     ids.slot = await createSlot(admin, ids.room, day, '09:00', '12:00', 20);
     ids.fullSlot = await createSlot(admin, ids.room, nextDay, '13:00', '17:00', 1);
     await visitorBooks(
