@@ -187,7 +187,7 @@ export default function SeatPicker({
         <SeatLegend />
       </div>
       {slotSeats.error ? <ErrorBox error={slotSeats.error} /> : null}
-      {!slotSeats.data ? (
+      {slotSeats.error ? null : !slotSeats.data ? (
         <p className="loading" role="status">
           {t('loading', { ns: 'common' })}
         </p>
