@@ -1,11 +1,11 @@
 // In the browser: a visitor picks a seat in a room with a seat plan (docs/product.md#picking-a-seat),
 // at 375×740, 768×1024 and 1280×900, in German and English. A window seat with a power socket
 // is picked on the plan with the keyboard alone (one tab stop, arrow keys to the nearest seat,
-// Enter); the list view names every seat as a screen reader reads it; "any seat" with a filter
-// gets a seat that has it, and a filter no free seat has is refused with its message; a taken
-// seat cannot be picked; in grey (`filter: grayscale(1)`) a free and a taken seat still differ
-// by their mark; the chosen seat shows with its ticket in the cart, the summary and the
-// confirmation. axe clean on the seat dialog in both views.
+// Enter), and the plan zooms; the list view names every seat as a screen reader reads it; "any
+// seat" with a filter gets a seat that has it, and a filter no free seat has is refused with its
+// message; a taken seat cannot be picked; in grey (`filter: grayscale(1)`) a free and a taken
+// seat still differ by their mark; the chosen seat shows with its ticket in the cart, the summary
+// and the confirmation. axe clean on the seat dialog in both views.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budget } from '../support/time-budget.ts';
@@ -44,6 +44,8 @@ const TEXTS = {
     title: /^Platz wählen: /,
     list: 'Liste',
     plan: 'Plan',
+    zoomIn: 'Vergrößern',
+    zoomReset: 'Ganzer Plan',
     bookSeat: 'Diesen Platz reservieren',
     bookMatching: 'Beliebigen Platz mit diesen Merkmalen reservieren',
     power: 'mit Steckdose',
@@ -73,6 +75,8 @@ const TEXTS = {
     title: /^Choose a seat: /,
     list: 'List',
     plan: 'Plan',
+    zoomIn: 'Zoom in',
+    zoomReset: 'Whole plan',
     bookSeat: 'Reserve this seat',
     bookMatching: 'Reserve any seat with these features',
     power: 'with power socket',
@@ -187,6 +191,16 @@ for (const [n, { lang, viewport }] of LANG_SIZE_RUNS.entries()) {
         await taken.click({ force: true });
         await expect(taken.getAttribute('aria-selected')).resolves.toBe('false');
         await seats.getByText(texts.none).waitFor();
+
+        // The plan zooms in (+) and back to the whole plan (pinch does the same on a phone).
+        const scale = () =>
+          seats
+            .locator('.seat-plan__content')
+            .evaluate((content) => new DOMMatrix(getComputedStyle(content).transform).a);
+        await seats.getByRole('button', { name: texts.zoomIn }).click();
+        await expect.poll(scale, { timeout: budget(10_000) }).toBeGreaterThan(1.1);
+        await seats.getByRole('button', { name: texts.zoomReset }).click();
+        await expect.poll(scale, { timeout: budget(10_000) }).toBe(1);
 
         // In grey, a free and a taken seat still differ by their mark (a check and a cross) and
         // by their shape's fill pattern.
