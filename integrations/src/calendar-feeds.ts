@@ -35,8 +35,8 @@ function sendCalendar(res: Response, filename: string, text: string): void {
 }
 
 const texts = {
-  de: { number: 'Buchungsnummer', calendar: 'Lesesaal-Reservierung' },
-  en: { number: 'Booking number', calendar: 'Reading room reservation' },
+  de: { number: 'Buchungsnummer', calendar: 'Lesesaal-Reservierung', seat: 'Platz' },
+  en: { number: 'Booking number', calendar: 'Reading room reservation', seat: 'Seat' },
 };
 
 export interface CalendarFeedDeps {
@@ -85,6 +85,7 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
           start_time: string;
           end_time: string;
           room_name: string | null;
+          seat_label: string | null;
         }>(
           `WITH RECURSIVE chain AS (
              SELECT t.id AS ticket_id, t.id AS entry_id, 0 AS sequence
@@ -97,7 +98,7 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
              SELECT DISTINCT ON (ticket_id) ticket_id, entry_id, sequence
                FROM chain ORDER BY ticket_id, sequence DESC
            )
-           SELECT e.entry_id AS id, e.sequence, t.date, t.start_time, t.end_time,
+           SELECT e.entry_id AS id, e.sequence, t.date, t.start_time, t.end_time, t.seat_label,
                   CASE WHEN $2 = 'en' THEN coalesce(r.name_en, r.name) ELSE r.name END AS room_name
              FROM entries e JOIN rm_tickets t ON t.id = e.ticket_id
              LEFT JOIN rm_rooms r ON r.id = t.room_id
@@ -115,7 +116,10 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
             startTime: x.start_time,
             endTime: x.end_time,
             summary: x.room_name ?? '',
-            location: x.room_name ?? '',
+            // The seat of the room's plan (docs/product.md#seat-plans), where the ticket has one.
+            location: [x.room_name ?? '', x.seat_label ? `${t.seat} ${x.seat_label}` : '']
+              .filter(Boolean)
+              .join(', '),
             description: `${t.number}: ${booking.booking_number}`,
           })),
         });

@@ -8,8 +8,11 @@
  * (`SERVICE_ROLE=all`, as `npm start` runs it) and the split one behind the gateway (two command
  * processes, two query processes, a projector); on request (`--deployments balancer`) the same
  * split processes behind HAProxy (deploy/balancer/haproxy.cfg, tests/support/balancer.ts), which
- * also prints whether its goal holds: no request waiting 5 s, each step's p99 under 1 s. Before
- * them, the TPC-B baseline of the same PostgreSQL (as bench:commands).
+ * also prints whether its goal holds: no request waiting 5 s, each step's p99 under 1 s; and
+ * (`--deployments two-hosts`, as root) the split deployment on two hosts behind HAProxy
+ * (tests/support/two-hosts.ts: network namespaces, a Patroni cluster of its own with its primary
+ * on host A and the synchronous standby on host B), with the same goal. Before them, the TPC-B
+ * baseline of the benchmark's PostgreSQL (as bench:commands; the two hosts' cluster is another).
  *
  * Prints per step p50/p95/p99/max, 5xx, shed load (503) and whether it was asked again after its
  * Retry-After, other errors, seats booked (in the answers and in the log, none lost or doubled),
@@ -18,7 +21,8 @@
  * adds/s of CLIENTS clients on slots of their own (closed loop, as bench:commands) and their ratio
  * to the TPC-B baseline of the run. Writes bench-results.json key "rush" (the target's crowd, at
  * most 1,000 visitors in 30 s) or "rushOverload" (a larger crowd: `-- --visitors 5000`), with
- * "Balancer" added to the key for a run of `--deployments balancer` alone. Exits 1
+ * "Balancer" added to the key for a run of `--deployments balancer` alone ("TwoHosts" for
+ * `--deployments two-hosts` alone). Exits 1
  * when a check fails: seats booked not exactly the seats (when demand exceeds them), a booking
  * lost or doubled, a 5xx, a visitor not answered, a request waiting 10 s or longer.
  *
@@ -29,7 +33,7 @@
  * the share of stale adds of the visitors following it and of those who do not.
  *
  * Flags after `--` override the settings: `--visitors N`, `--seconds S`,
- * `--deployments all,split,balancer`.
+ * `--deployments all,split,balancer,two-hosts`.
  */
 import type { SlotSeats } from '../../query-service/src/live-availability.ts';
 import http from 'node:http';
@@ -42,6 +46,14 @@ import pg from 'pg';
 import { addDays, ensureDatabase, todayIn } from '@rr/platform';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
 import { startBalancer, startSplitDeployment, type Balancer } from '../support/balancer.ts';
+import { startTwoHosts } from '../support/two-hosts.ts';
+import {
+  checkRushLog,
+  createRushRooms,
+  rushSender,
+  signInAsAdmin,
+  type RushLayout,
+} from '../support/rush-setup.ts';
 import {
   RUSH_STEPS,
   runRush,
@@ -99,14 +111,24 @@ const THINK_MS = Number(process.env.BENCH_RUSH_THINK_MS ?? 1000);
 const LIVE = (process.env.BENCH_RUSH_LIVE ?? '1') !== '0';
 /** The target's crowd (1,000 in 30 s) or a smaller one: "rush"; a denser crowd: "rushOverload". */
 const RESULTS_KEY = `${VISITORS / SECONDS > 1000 / 30 ? 'rushOverload' : 'rush'}${
-  // A run of the balancer alone keeps its own key, so the others' figures stay beside it.
-  DEPLOYMENTS.every((d) => d === 'balancer') ? 'Balancer' : ''
+  // A run of the balancer or the two hosts alone keeps its own key, so the others' figures stay
+  // beside it.
+  DEPLOYMENTS.every((d) => d === 'balancer')
+    ? 'Balancer'
+    : DEPLOYMENTS.every((d) => d === 'two-hosts')
+      ? 'TwoHosts'
+      : ''
 }`;
-/** The all-in-one process, the split deployment behind the gateway, or behind HAProxy. */
-type DeploymentKind = 'all' | 'split' | 'balancer';
+/**
+ * The all-in-one process, the split deployment behind the gateway, behind HAProxy, or on two
+ * hosts behind HAProxy (tests/support/two-hosts.ts: network namespaces, a Patroni cluster of its
+ * own; needs root).
+ */
+const KINDS = ['all', 'split', 'balancer', 'two-hosts'] as const;
+type DeploymentKind = (typeof KINDS)[number];
 for (const d of DEPLOYMENTS) {
-  if (d !== 'all' && d !== 'split' && d !== 'balancer') {
-    console.error(`BENCH_RUSH_DEPLOYMENTS lists all, split and/or balancer, not ${d}`);
+  if (!(KINDS as readonly string[]).includes(d)) {
+    console.error(`BENCH_RUSH_DEPLOYMENTS lists ${KINDS.join(', ')}, not ${d}`);
     process.exit(2);
   }
 }
@@ -128,19 +150,21 @@ const VARIANTS: { suffix: string; env: Record<string, string> }[] = [
   { suffix: '', env: SERVER_ENV },
   ...(Object.keys(AB_ENV).length ? [{ suffix: ' B', env: { ...SERVER_ENV, ...AB_ENV } }] : []),
 ];
-const ROOMS = 3;
-const TIMES = [
-  ['08:00', '10:00'],
-  ['10:00', '12:00'],
-  ['12:00', '14:00'],
-  ['14:00', '16:00'],
-] as const;
-const CAPACITY = 25;
-const SEATS = ROOMS * TIMES.length * CAPACITY;
 /** The seats' day is the last of the rooms' booking window: its window opened today. */
-const WINDOW_DAYS = 7;
-/** A request longer than this has no answer (counted with the 5xx). */
-const REQUEST_TIMEOUT_MS = 30_000;
+const LAYOUT: RushLayout = {
+  rooms: 3,
+  times: [
+    ['08:00', '10:00'],
+    ['10:00', '12:00'],
+    ['12:00', '14:00'],
+    ['14:00', '16:00'],
+  ],
+  capacity: 25,
+  windowDays: 7,
+};
+const CAPACITY = LAYOUT.capacity;
+const SEATS = LAYOUT.rooms * LAYOUT.times.length * CAPACITY;
+const WINDOW_DAYS = LAYOUT.windowDays;
 const ADMIN_PASSWORD = 'bench-admin-password';
 const TIME_ZONE = 'Europe/Vienna';
 /** Step targets in the all-in-one process. */
@@ -158,62 +182,6 @@ const CART_ADD_RATIO_TARGET = 0.35;
 const CART_ADD_RATIO_GOAL = 0.5;
 /** Days of slots each cart-add client fills a cart on (a cart of this many tickets). */
 const CART_DAYS = 5;
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4096 });
-
-/** node:http with keep-alive (fetch costs the benchmark's client several times as much CPU). */
-/** What a request that got no answer (a failed or timed-out connection) counts as. */
-const NO_ANSWER: RushAnswer = { status: 0, body: null, retryAfter: null, stale: false };
-
-function sender(base: string, cookie = ''): RushSend {
-  return (method, url, body, headers = {}) =>
-    new Promise((resolve) => {
-      const payload = body === undefined ? null : JSON.stringify(body);
-      const req = http.request(
-        base + url,
-        {
-          method,
-          agent,
-          timeout: REQUEST_TIMEOUT_MS,
-          headers: {
-            'X-Requested-With': 'XMLHttpRequest',
-            ...(cookie ? { Cookie: cookie } : {}),
-            ...(payload === null
-              ? {}
-              : {
-                  'Content-Type': 'application/json',
-                  'Content-Length': String(Buffer.byteLength(payload)),
-                }),
-            ...headers,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown = text;
-            try {
-              parsed = text ? JSON.parse(text) : null;
-            } catch {
-              // not JSON: kept as text
-            }
-            const retryAfter = res.headers['retry-after'];
-            resolve({
-              status: res.statusCode ?? 0,
-              body: parsed,
-              retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
-              stale: res.headers['x-read-stale'] === 'true',
-            });
-          });
-          res.on('error', () => resolve(NO_ANSWER));
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', () => resolve(NO_ANSWER));
-      req.end(payload ?? undefined);
-    });
-}
 
 /**
  * A visitor's stream of a room month's live availability, on a connection of its own (as each
@@ -249,58 +217,6 @@ function watcher(base: string): RushWatch {
       );
       req.on('error', () => resolve(null));
     });
-}
-
-async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
-    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
-
-/** The rooms and slots of the rush, created by staff; answers the slot ids once visitors see them. */
-async function setUp(admin: RushSend, day: string, month: string): Promise<string[]> {
-  const slotIds: string[] = [];
-  for (let r = 0; r < ROOMS; r++) {
-    const room = await admin('POST', '/api/admin/rooms', {
-      name: `Rush room ${r + 1}`,
-      description: 'Opening rush',
-      capacity: CAPACITY,
-      openStartValue: 1,
-      openStartType: 'DAY',
-      openEndValue: WINDOW_DAYS,
-      openEndType: 'DAY',
-    });
-    if (room.status !== 201) throw new Error(`room: ${room.status} ${JSON.stringify(room.body)}`);
-    const roomId = (room.body as { id: string }).id;
-    for (const [startTime, endTime] of TIMES) {
-      const slot = await admin('POST', `/api/admin/rooms/${roomId}/timeslots`, {
-        startTime,
-        endTime,
-        startDate: day,
-        repeatUntil: day,
-        daysOfWeek: [],
-        includeHolidays: true,
-        capacity: CAPACITY,
-      });
-      if (slot.status !== 201) throw new Error(`slot: ${slot.status}`);
-    }
-    // The read models follow the log: wait until visitors see the room's slots.
-    for (let i = 0; ; i++) {
-      const slots = await admin('GET', `/api/rooms/${roomId}/booking?${month}`);
-      const ids = slots.status === 200 ? (slots.body as { id: string }[]).map((s) => s.id) : [];
-      if (ids.length === TIMES.length) {
-        slotIds.push(...ids);
-        break;
-      }
-      if (i > 400) throw new Error(`the slots of ${roomId} do not show`);
-      await new Promise((res) => setTimeout(res, 25));
-    }
-  }
-  return slotIds;
 }
 
 /**
@@ -387,6 +303,13 @@ interface Deployment {
   stop?: () => Promise<void>;
   /** HAProxy's own figures of the run so far. */
   balancer?: () => Promise<BalancerFigures>;
+  /**
+   * A database of the deployment's own (the two hosts' cluster) instead of the benchmark's: for
+   * the log's check, and its primary's postmaster for PostgreSQL's CPU.
+   */
+  database?: { url: string; postmaster: number };
+  /** One process per network namespace the deployment uses (default: this one's). */
+  namespaces?: number[];
 }
 
 /**
@@ -447,6 +370,22 @@ async function start(
   if (kind === 'all') {
     const all = await spawnService('all', env);
     return { base: all.url, pids: [all.child.pid!], processes: [all] };
+  }
+  if (kind === 'two-hosts') {
+    // Its own cluster: the benchmark's database is not reachable from the hosts' network.
+    const { DATABASE_URL: _benchDatabase, ...onHosts } = env;
+    const hosts = await startTwoHosts(onHosts);
+    const postmaster = hosts.postmasterOf('host-a');
+    if (postmaster === null) throw new Error(`host A's PostgreSQL is not running\n${hosts.logs()}`);
+    return {
+      base: hosts.url,
+      pids: [...hosts.split.processes.map((p) => p.child.pid!), hosts.balancer.pid],
+      processes: hosts.split.processes,
+      stop: () => hosts.stop(),
+      balancer: () => balancerFigures(hosts.balancer),
+      database: { url: hosts.databaseUrl('host-a'), postmaster },
+      namespaces: [hosts.balancer.pid, ...hosts.split.commands.map((p) => p.child.pid!)],
+    };
   }
   // Behind the gateway or HAProxy, as deployed: the client address is the proxy's X-Forwarded-For.
   const split = await startSplitDeployment(env, { LOG_LEVEL: 'error', ...serverEnv });
@@ -521,49 +460,19 @@ async function checkpointReads(pool: pg.Pool): Promise<number> {
  * ListenOverflows of this network namespace, other programs' too): requests that waited outside
  * any line of the product, the client sending its SYN again after 1, 3, 7, 15, 31 s.
  */
-function listenOverflows(): number {
-  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
-  for (let i = 0; i + 1 < lines.length; i += 2) {
-    const names = lines[i]!.split(' ');
-    if (names[0] !== 'TcpExt:') continue;
-    const at = names.indexOf('ListenOverflows');
-    return at < 0 ? 0 : Number(lines[i + 1]!.split(' ')[at]);
+function listenOverflows(namespaces: number[] = [process.pid]): number {
+  let sum = 0;
+  // A process's /proc/<pid>/net is its network namespace's: one process per namespace.
+  for (const pid of namespaces) {
+    const lines = readFileSync(`/proc/${pid}/net/netstat`, 'utf8').split('\n');
+    for (let i = 0; i + 1 < lines.length; i += 2) {
+      const names = lines[i]!.split(' ');
+      if (names[0] !== 'TcpExt:') continue;
+      const at = names.indexOf('ListenOverflows');
+      sum += at < 0 ? 0 : Number(lines[i + 1]!.split(' ')[at]);
+    }
   }
-  return 0;
-}
-
-/** The booked tickets of the rush's slots in the log, held against the booking answers. */
-async function checkLog(pool: pg.Pool, slotIds: string[], booked: Map<string, number>) {
-  const streams = slotIds.map((id) => `timeslot-${id}`);
-  const byOwner = await pool.query<{ owner: string; n: number }>(
-    `SELECT data->>'ownerId' AS owner, count(*)::int AS n FROM events
-      WHERE event_type = 'TicketBooked' AND stream_id = ANY($1) GROUP BY 1`,
-    [streams],
-  );
-  const bySlot = await pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM events
-      WHERE event_type = 'TicketBooked' AND stream_id = ANY($1) GROUP BY stream_id`,
-    [streams],
-  );
-  const tickets = await pool.query<{ n: number; distinct: number }>(
-    `SELECT count(*)::int AS n, count(DISTINCT data->>'ticketId')::int AS distinct FROM events
-      WHERE event_type = 'TicketBooked' AND stream_id = ANY($1)`,
-    [streams],
-  );
-  const inLog = new Map(byOwner.rows.map((r) => [r.owner, r.n]));
-  let lost = 0;
-  let doubled = tickets.rows[0]!.n - tickets.rows[0]!.distinct;
-  for (const [owner, n] of booked) {
-    const logged = inLog.get(owner) ?? 0;
-    if (logged < n) lost += 1;
-    if (logged > n) doubled += 1;
-  }
-  doubled += bySlot.rows.filter((r) => r.n > CAPACITY).length;
-  const unanswered = [...inLog.keys()].filter((owner) => !booked.has(owner)).length;
-  return {
-    seatsInLog: tickets.rows[0]!.n,
-    log: { lost, doubled, unanswered },
-  };
+  return sum;
 }
 
 async function rushOn(
@@ -575,20 +484,22 @@ async function rushOn(
 ): Promise<DeploymentFigures> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rr-bench-rush-'));
   let deployment: Deployment | null = null;
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  let pool: pg.Pool | null = null;
   try {
     console.log(`\n${kind}: starting ...`);
     deployment = await start(kind, url, dataDir, serverEnv);
+    pool = new pg.Pool({ connectionString: deployment.database?.url ?? url, max: 2 });
     const pids = deployment.pids;
-    const cpu = () => cpuSeconds(pids, postmaster);
+    const cpu = () => cpuSeconds(pids, deployment?.database?.postmaster ?? postmaster);
+    const namespaces = deployment.namespaces;
     const today = todayIn(new Date(), TIME_ZONE);
     const day = addDays(today, WINDOW_DAYS);
     const fromDate = `${day.slice(0, 7)}-01`;
     const untilDate = addDays(`${addDays(fromDate, 40).slice(0, 7)}-01`, -1);
     const month = `fromDate=${fromDate}&untilDate=${untilDate}`;
-    const admin = sender(deployment.base, await signIn(deployment.base));
-    const slotIds = await setUp(admin, day, month);
-    const send = sender(deployment.base);
+    const admin = rushSender(deployment.base, await signInAsAdmin(deployment.base, ADMIN_PASSWORD));
+    const slotIds = await createRushRooms(admin, LAYOUT, day, month);
+    const send = rushSender(deployment.base);
     // Warm-up: the reads of the journey (compiled paths, pools filled), no seat taken.
     for (let i = 0; i < 30; i++) {
       await Promise.all([
@@ -601,7 +512,7 @@ async function rushOn(
       `${kind}: ${VISITORS} visitors over ${SECONDS} s for ${SEATS} seats on ${day} (load average ${loadBefore})`,
     );
     const readsBefore = await checkpointReads(pool);
-    const overflowsBefore = listenOverflows();
+    const overflowsBefore = listenOverflows(namespaces);
     const before = cpu();
     const outcome = await runRush({
       visitors: VISITORS,
@@ -615,13 +526,13 @@ async function rushOn(
     });
     const cpuPerJourney = cpuPerOperation(before, cpu(), VISITORS);
     const balancer = await deployment.balancer?.();
-    const droppedConnections = listenOverflows() - overflowsBefore;
+    const droppedConnections = listenOverflows(namespaces) - overflowsBefore;
     const checkpointReadsPerJourney = round(
       ((await checkpointReads(pool)) - readsBefore) / VISITORS,
       1,
     );
     const loadAfter = round(os.loadavg()[0]!, 1);
-    const { seatsInLog, log } = await checkLog(pool, slotIds, outcome.bookedOwners);
+    const { seatsInLog, log } = await checkRushLog(pool, slotIds, outcome.bookedOwners, CAPACITY);
     const steps = Object.fromEntries(RUSH_STEPS.map((s) => [s, percentiles(outcome.latencies[s])]));
     // Seats wanted: one each, a second for every third visitor.
     const demandExceeds = VISITORS + Math.ceil(VISITORS / 3) > SEATS;
@@ -639,7 +550,7 @@ async function rushOn(
       noRequestOver10s: outcome.slowestRequestMs < MAX_WAIT_MS,
     };
     const goals =
-      kind === 'balancer'
+      kind === 'balancer' || kind === 'two-hosts'
         ? {
             noRequestOver5s: outcome.slowestRequestMs < BALANCER_MAX_WAIT_GOAL_MS,
             servedStepsP99Under1s: Object.values(steps).every((p) => p.p99 < SERVED_P99_GOAL_MS),
@@ -671,7 +582,7 @@ async function rushOn(
       ...(balancer ? { balancer } : {}),
     };
   } finally {
-    await pool.end();
+    await pool?.end();
     await deployment?.stop?.();
     for (const p of deployment?.processes ?? []) {
       const out = p.output();
@@ -695,7 +606,9 @@ function print(
     ? 'all-in-one process'
     : name.startsWith('balancer')
       ? 'split deployment behind HAProxy (deploy/balancer/haproxy.cfg)'
-      : 'split deployment behind the gateway';
+      : name.startsWith('two-hosts')
+        ? 'split deployment on two hosts behind HAProxy, Patroni primary on host A, its synchronous standby on host B'
+        : 'split deployment behind the gateway';
   const set = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   console.log(`\n${name}: ${kind}${set.length ? ` with ${set.join(' ')}` : ''}`);
   printTable(
@@ -843,7 +756,7 @@ async function main(): Promise<void> {
         thinkMs: THINK_MS,
         live: LIVE,
         seats: SEATS,
-        layout: { rooms: ROOMS, slotsPerRoom: TIMES.length, capacity: CAPACITY },
+        layout: { rooms: LAYOUT.rooms, slotsPerRoom: LAYOUT.times.length, capacity: CAPACITY },
         baseline: {
           kind: `TPC-B-like, scale ${CLIENTS}, ${CLIENTS} clients`,
           ...baseline,

@@ -54,6 +54,9 @@ interface Results {
   /** A run of the balancer deployment alone (`--deployments balancer`). */
   rushBalancer?: RushResults;
   rushOverloadBalancer?: RushResults;
+  /** A run of the two hosts alone (`--deployments two-hosts`). */
+  rushTwoHosts?: RushResults;
+  rushOverloadTwoHosts?: RushResults;
 }
 interface RushResults {
   visitors: number;
@@ -182,13 +185,22 @@ if (scale) {
 
 /** "all", "split", and an A/B's second runs "all B", "split B". */
 const deploymentName = (kind: string) =>
-  `${kind.startsWith('all') ? 'all-in-one' : kind.startsWith('balancer') ? 'split, HAProxy' : 'split, gateway'}${kind.endsWith(' B') ? ', B' : ''}`;
-// A run of the balancer alone keeps its own key: the other deployments' figures stay.
-const rushRuns = (one: RushResults | undefined, balancer: RushResults | undefined) =>
-  one || balancer
-    ? { ...(one ?? balancer!), deployments: { ...one?.deployments, ...balancer?.deployments } }
+  `${kind.startsWith('all') ? 'all-in-one' : kind.startsWith('balancer') ? 'split, HAProxy' : kind.startsWith('two-hosts') ? 'two hosts, HAProxy' : 'split, gateway'}${kind.endsWith(' B') ? ', B' : ''}`;
+// A run of the balancer or the two hosts alone keeps its own key: the other deployments' figures
+// stay.
+const rushRuns = (...runs: (RushResults | undefined)[]) => {
+  const present = runs.filter((x) => x !== undefined);
+  return present.length
+    ? {
+        ...present[0]!,
+        deployments: Object.assign(
+          {},
+          ...present.map((x) => x.deployments),
+        ) as RushResults['deployments'],
+      }
     : undefined;
-const rush = rushRuns(r.rush, r.rushBalancer);
+};
+const rush = rushRuns(r.rush, r.rushBalancer, r.rushTwoHosts);
 // The target holds for the all-in-one process: a run of the split deployment alone does not meet it.
 if (rush && !rush.deployments.all) missing('Opening rush, all-in-one', 'rush');
 if (rush) {
@@ -223,7 +235,7 @@ if (rush) {
   }
 } else missing('Opening rush', 'rush');
 
-for (const overload of [r.rushOverload, r.rushOverloadBalancer]) {
+for (const overload of [r.rushOverload, r.rushOverloadBalancer, r.rushOverloadTwoHosts]) {
   for (const [kind, d] of Object.entries(overload?.deployments ?? {})) {
     if (!overload) break;
     const goals = d.goals

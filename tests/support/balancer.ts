@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from './ports.ts';
-import { spawnService, type ServiceProcess } from './processes.ts';
+import { spawnService, type ServiceProcess, type SpawnOptions } from './processes.ts';
 import { budget } from './time-budget.ts';
 
 /**
@@ -49,22 +49,33 @@ export interface Balancer {
   stop(): Promise<void>;
 }
 
+/** Where HAProxy runs: on loopback, or on a machine of a test network (tests/support/machines.ts). */
+export interface BalancerPlace {
+  /** The program it runs under, e.g. `ip netns exec <namespace>`. */
+  prefix: string[];
+  /** The address it binds and is reached at. */
+  host: string;
+}
+
 /** Starts HAProxy in front of two command processes, two query processes and the gateway. */
 export async function startBalancer(
   commandUrls: readonly [string, string],
   queryUrls: readonly [string, string],
   gatewayUrl: string,
   limits: BalancerLimits = BALANCER_LIMITS,
+  place: BalancerPlace = { prefix: [], host: '127.0.0.1' },
 ): Promise<Balancer> {
   if (!existsSync(HAPROXY)) throw new Error('HAProxy is missing: apt-get install haproxy');
   const [port, statsPort] = [await freePort(), await freePort()];
   const hostPort = (url: string) => new URL(url).host;
   let out = '';
-  const child: ChildProcess = spawn(HAPROXY, ['-db', '-f', BALANCER_CONFIG], {
+  const [program, ...args] = [...place.prefix, HAPROXY, '-db', '-f', BALANCER_CONFIG];
+  // `ip netns exec` runs HAProxy in its own place (no fork): the child is HAProxy.
+  const child: ChildProcess = spawn(program, args, {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
-      RR_BIND: `127.0.0.1:${port}`,
-      RR_STATS_BIND: `127.0.0.1:${statsPort}`,
+      RR_BIND: `${place.host}:${port}`,
+      RR_STATS_BIND: `${place.host}:${statsPort}`,
       RR_COMMAND_1: hostPort(commandUrls[0]),
       RR_COMMAND_2: hostPort(commandUrls[1]),
       RR_QUERY_1: hostPort(queryUrls[0]),
@@ -81,7 +92,7 @@ export async function startBalancer(
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  const statsUrl = `http://127.0.0.1:${statsPort}/stats;csv`;
+  const statsUrl = `http://${place.host}:${statsPort}/stats;csv`;
   const stat = async (backend: string, server: string) => {
     const text = await (await fetch(statsUrl)).text();
     const [head, ...rows] = text.trim().split('\n');
@@ -91,7 +102,7 @@ export async function startBalancer(
     return Object.fromEntries(names.map((n, i) => [n, row[i] ?? '']));
   };
   const balancer: Balancer = {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${place.host}:${port}`,
     pid: child.pid!,
     statsUrl,
     stat,
@@ -135,40 +146,58 @@ export async function startBalancer(
 export interface SplitDeployment {
   commands: [ServiceProcess, ServiceProcess];
   queries: [ServiceProcess, ServiceProcess];
-  projector: ServiceProcess;
+  /** The projectors: one works, the others stand by (advisory locks). */
+  projectors: ServiceProcess[];
   gateway: ServiceProcess;
   processes: ServiceProcess[];
 }
 
 /**
+ * Where each process of the split deployment runs: its spawn options by role and number (the
+ * first or second command process, say). Unset: all on loopback, one projector.
+ */
+export interface SplitPlacement {
+  place: (role: 'command' | 'query' | 'projector' | 'gateway', n: number) => SpawnOptions;
+  projectors: number;
+}
+
+/**
  * Starts the split deployment's processes: the first command process migrates and creates the
  * admin, the others start beside it. `env` reaches every process; the command and query
- * processes trust the proxy on loopback (the client's address is its X-Forwarded-For), and the
- * gateway gets `gatewayEnv` too (FRONTEND_DIST, say).
+ * processes trust the proxy on loopback unless `env` says otherwise (the client's address is its
+ * X-Forwarded-For), and the gateway gets `gatewayEnv` too (FRONTEND_DIST, say).
  */
 export async function startSplitDeployment(
   env: Record<string, string>,
   gatewayEnv: Record<string, string> = {},
+  placement: SplitPlacement = { place: () => ({}), projectors: 1 },
 ): Promise<SplitDeployment> {
-  const behind = { ...env, TRUST_PROXY: 'loopback' };
-  const commandA = await spawnService('command', behind);
-  const [commandB, queryA, queryB, projector] = await Promise.all([
-    spawnService('command', behind),
-    spawnService('query', behind),
-    spawnService('query', behind),
-    spawnService('projector', env),
+  const { place } = placement;
+  const behind = { TRUST_PROXY: 'loopback', ...env };
+  const commandA = await spawnService('command', behind, place('command', 0));
+  const [commandB, queryA, queryB, ...projectors] = await Promise.all([
+    spawnService('command', behind, place('command', 1)),
+    spawnService('query', behind, place('query', 0)),
+    spawnService('query', behind, place('query', 1)),
+    ...Array.from({ length: placement.projectors }, (_, n) =>
+      spawnService('projector', env, place('projector', n)),
+    ),
   ]);
-  const gateway = await spawnService('gateway', {
-    GATEWAY_COMMAND_URLS: `${commandA.url},${commandB.url}`,
-    GATEWAY_QUERY_URLS: `${queryA.url},${queryB.url}`,
-    LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
-    ...gatewayEnv,
-  });
+  const gateway = await spawnService(
+    'gateway',
+    {
+      GATEWAY_COMMAND_URLS: `${commandA.url},${commandB.url}`,
+      GATEWAY_QUERY_URLS: `${queryA.url},${queryB.url}`,
+      LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
+      ...gatewayEnv,
+    },
+    place('gateway', 0),
+  );
   return {
     commands: [commandA, commandB],
     queries: [queryA, queryB],
-    projector,
+    projectors,
     gateway,
-    processes: [commandA, commandB, queryA, queryB, projector, gateway],
+    processes: [commandA, commandB, queryA, queryB, ...projectors, gateway],
   };
 }

@@ -23,6 +23,8 @@ const SUPERUSER_PASSWORD = 'ha-test-secret';
 
 /** Patroni's timing: the leader key lives `ttl` seconds, refreshed every `loop_wait`. */
 export const PATRONI_TTL = 10;
+/** The test clusters' Patroni timing (`bootstrap.dcs`): a failover within about PATRONI_TTL. */
+export const PATRONI_TEST_TIMING = { ttl: PATRONI_TTL, loop_wait: 2, retry_timeout: 4 };
 
 export interface HaNode {
   name: string;
@@ -67,7 +69,7 @@ export function missingHaPackages(): string[] {
 }
 
 /** As root, PostgreSQL and Patroni run as `postgres`; otherwise as the user running the test. */
-function postgresIds(): { uid: number; gid: number } {
+export function postgresIds(): { uid: number; gid: number } {
   if (process.getuid?.() !== 0) return { uid: process.getuid!(), gid: process.getgid!() };
   const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
   const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
@@ -92,7 +94,7 @@ function childrenOf(pid: number): number[] {
 }
 
 /** The postmaster's PID of a data folder, while its postmaster.pid names a live process. */
-function postmasterOf(dataDir: string): number | null {
+export function postmasterOf(dataDir: string): number | null {
   try {
     const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
     if (!(pid > 0)) return null;
@@ -113,7 +115,7 @@ function killHard(pids: number[]): void {
   }
 }
 
-async function waitUntil<T>(
+export async function waitUntil<T>(
   what: string,
   timeoutMs: number,
   probe: () => Promise<T | null | undefined | false>,
@@ -341,9 +343,7 @@ function patroniConfig(node: HaNode, etcd: string): object {
     etcd3: { hosts: etcd },
     bootstrap: {
       dcs: {
-        ttl: PATRONI_TTL,
-        loop_wait: 2,
-        retry_timeout: 4,
+        ...PATRONI_TEST_TIMING,
         maximum_lag_on_failover: 1048576,
         synchronous_mode: true,
         postgresql: {

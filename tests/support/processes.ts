@@ -22,6 +22,11 @@ export interface SpawnOptions {
   prefix?: string[];
   /** The port to listen on (default: a free one). */
   port?: number;
+  /**
+   * The address it is reached at (default 127.0.0.1): a machine's of a test network
+   * (tests/support/machines.ts), with `prefix` running it there; it listens on every address.
+   */
+  host?: string;
   /** Runs as this user (the tests run as root; the image as `node`). */
   uid?: number;
   gid?: number;
@@ -75,7 +80,7 @@ export async function spawnService(
       ...process.env,
       SERVICE_ROLE: role,
       PORT: String(port),
-      HOST: '127.0.0.1',
+      HOST: options.host === undefined ? '127.0.0.1' : '0.0.0.0',
       LOG_LEVEL: 'warn',
       ...env,
     },
@@ -88,7 +93,7 @@ export async function spawnService(
   }
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
       if (prefixed) process.kill(-child.pid!, signal);

@@ -1,7 +1,7 @@
 // Over 300 lines: one scenario on one cluster that takes a minute to start; the profile's reading,
 // its machines, a partition and a kill share it.
 import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +22,12 @@ import {
 } from '../support/booking-load.ts';
 import { sleep } from '../support/wait-for.ts';
 import { httpStatus, missingHaPackages } from '../support/ha-cluster.ts';
+import {
+  databaseHaproxyConfig,
+  patroniRoleAt,
+  preparePatroniHome,
+  startPatroniOn,
+} from '../support/patroni-machines.ts';
 import { createNetwork, type Network } from '../support/machines.ts';
 
 /**
@@ -153,14 +159,8 @@ const tail = (name: string) => {
   }
 };
 
-/** What a node's Patroni REST API (port 8008 of the file) says, seen from the test's host. */
-async function patroniRole(node: string): Promise<'primary' | 'replica' | 'sync' | 'down'> {
-  const base = `http://${network.machine(node).ip}:8008`;
-  if ((await httpStatus(`${base}/primary`)) === 200) return 'primary';
-  if ((await httpStatus(`${base}/sync`)) === 200) return 'sync';
-  if ((await httpStatus(`${base}/replica`)) === 200) return 'replica';
-  return 'down';
-}
+/** What a node's Patroni REST API says, seen from the test's host. */
+const patroniRole = (node: string) => patroniRoleAt(network.machine(node).ip);
 /** Whether a node's own PostgreSQL takes writes, asked on the node itself (it may be cut off). */
 async function writableOnNode(node: string): Promise<boolean | 'down'> {
   try {
@@ -176,29 +176,8 @@ async function writableOnNode(node: string): Promise<boolean | 'down'> {
 }
 
 function startPatroni(c: Container): void {
-  const home = path.join(dir, c.name);
   children.push(
-    network.run(
-      c.name,
-      [
-        'sh',
-        '-c',
-        // The volume on /var/lib/postgresql (data in data/, as the image's), a /tmp (the file's
-        // pgpass) and socket folder of its own, then Patroni as postgres, as the image's gosu, in
-        // its home: the test's own folder may lie under the /tmp just hidden, where Patroni's
-        // initdb could not start.
-        `set -e
-         mount --bind "$1" /var/lib/postgresql
-         mount -t tmpfs -o mode=1777 tmpfs /tmp
-         mount -t tmpfs -o mode=2775,uid=$(id -u postgres),gid=$(id -g postgres) tmpfs /var/run/postgresql
-         cd /var/lib/postgresql
-         exec setpriv --reuid=postgres --regid=postgres --init-groups \\
-           env HOME=/var/lib/postgresql /usr/bin/patroni /var/lib/postgresql/patroni.yml`,
-        'patroni',
-        home,
-      ],
-      { env: { ...baseEnv(), ...environmentOf(c) }, log: logOf(c.name) },
-    ),
+    startPatroniOn(network, c.name, path.join(dir, c.name), environmentOf(c), logOf(c.name)),
   );
 }
 
@@ -320,9 +299,6 @@ beforeAll(async () => {
   const startedAt = now();
   dir = await makeClusterDir('rr-compose-');
   network = createNetwork(containers);
-  const pgUid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-  const pgGid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-
   // etcd: the service's command line, its data volume in the test's folder.
   for (const c of containers.filter(isEtcd)) {
     const [program, ...args] = c.service.command as string[];
@@ -343,12 +319,10 @@ beforeAll(async () => {
   }
   // The Patroni nodes side by side, as compose starts them: one bootstraps, the other follows.
   for (const c of containers.filter(isPatroni)) {
-    const home = path.join(dir, c.name);
-    mkdirSync(path.join(home, 'data'), { recursive: true, mode: 0o700 });
-    writeFileSync(path.join(home, 'patroni.yml'), readFileSync(mountedFile(c, '/etc/patroni.yml')));
-    chmodSync(path.join(home, 'patroni.yml'), 0o600);
-    for (const p of [home, path.join(home, 'data'), path.join(home, 'patroni.yml')])
-      chownSync(p, pgUid, pgGid);
+    preparePatroniHome(
+      path.join(dir, c.name),
+      readFileSync(mountedFile(c, '/etc/patroni.yml'), 'utf8'),
+    );
     startPatroni(c);
   }
   for (const c of containers.filter(isHaproxy)) {
@@ -357,9 +331,7 @@ beforeAll(async () => {
     execFileSync('ip', ['netns', 'exec', network.machine(c.name).ns, 'haproxy', '-c', '-f', file], {
       stdio: 'pipe',
     });
-    const running = readFileSync(file, 'utf8')
-      .replace(/^resolvers docker\n(?:\s+.*\n)*/m, '')
-      .replace(/ resolvers docker/g, '');
+    const running = databaseHaproxyConfig(file);
     expect(running).not.toContain('resolvers');
     writeFileSync(path.join(dir, 'haproxy.cfg'), running);
     children.push(

@@ -19,6 +19,13 @@ import { cartCacheOf, lockCartWithSlots, rememberCart } from '../streams/transac
 
 const visitor = { kind: 'visitor' } as const;
 
+/** In a room with a seat plan, the seat (or its attributes) a new ticket asks for. */
+type Wish = SeatWish | undefined;
+
+/** The ids of new carts and their first tickets, with what each asks for. */
+const newCartsOf = (wishes: readonly Wish[]) =>
+  wishes.map((seat) => ({ transactionId: randomUUID(), ticketId: randomUUID(), seat }));
+
 /** Where a refused add wanted its seat, for the insights' unmet demand. */
 type SlotPlace = { timeSlotId: string; roomId: string; date: string };
 const placeOf = (timeSlotId: string, slot: { roomId: string; date: string } | undefined) =>
@@ -109,16 +116,8 @@ export function cartCommands(deps: CommandDeps) {
    * SlotQueue): one batch of the command handler, each cart in arrival order against the slot as
    * the earlier ones left it.
    */
-  async function newCarts(
-    timeSlotId: string,
-    count: number,
-    wishes: readonly (SeatWish | undefined)[],
-  ): Promise<Outcome<CartResult>[]> {
-    const carts = Array.from({ length: count }, (_, i) => ({
-      transactionId: randomUUID(),
-      ticketId: randomUUID(),
-      seat: wishes[i],
-    }));
+  async function newCarts(timeSlotId: string, wishes: readonly Wish[]) {
+    const carts = newCartsOf(wishes);
     let place: SlotPlace | undefined;
     const batch = handleCommands(store, {
       actor: visitor,
@@ -173,7 +172,9 @@ export function cartCommands(deps: CommandDeps) {
     );
   }
 
-  const slotQueue = new SlotQueue<CartResult, SeatWish | undefined>(newCarts);
+  const slotQueue = new SlotQueue<CartResult, Wish>(
+    (timeSlotId, _count, wishes): Promise<Outcome<CartResult>[]> => newCarts(timeSlotId, wishes),
+  );
 
   return {
     newCart: (timeSlotId: string, seat?: SeatWish) => slotQueue.newCart(timeSlotId, seat),

@@ -16,6 +16,7 @@ import {
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { runSeatPlanCommand } from './stream.ts';
+import { vacateSeatOnDays } from './seat-moves.ts';
 
 /**
  * A room's seat plan as staff set it (docs/product.md#seat-plans): its seats, as JSON or as
@@ -118,18 +119,34 @@ function outOfServiceRoutes(deps: CommandDeps): RouteDef[] {
       responses: {
         201: {
           description: 'Recorded',
-          schema: z.object({ id: z.uuid(), position: z.string() }).openapi('OutOfServiceTaken'),
+          schema: z
+            .object({
+              id: z.uuid(),
+              /** Tickets moved to another seat of the same kind. */
+              moved: z.number().int(),
+              /** Bookings cancelled with the reason (no seat of the kind was free). */
+              cancelled: z.number().int(),
+              position: z.string(),
+            })
+            .openapi('OutOfServiceTaken'),
         },
         400: { description: 'validation__error: a date or the reason breaks its rule' },
         404: { description: 'No such room, or no such seat on its plan' },
       },
       handler: async ({ params, body, user }) => {
         const id = randomUUID();
-        const { position } = await runSeatPlanCommand(deps, actorOf(user), {
+        const actor = actorOf(user);
+        const range = { roomId: params.roomId, seatId: params.seatId, ...body };
+        const recorded = await runSeatPlanCommand(deps, actor, {
           type: 'TakeSeatOutOfService',
-          data: { roomId: params.roomId, outOfServiceId: id, seatId: params.seatId, ...body },
+          data: { ...range, outOfServiceId: id },
         });
-        return { status: 201, body: { id, position } };
+        // Then its tickets on those days move to a free seat of the same kind, or are cancelled.
+        const { moved, cancelled, position } = await vacateSeatOnDays(deps, actor, range);
+        return {
+          status: 201,
+          body: { id, moved, cancelled, position: position ?? recorded.position },
+        };
       },
     }),
     defineRoute({

@@ -4,6 +4,7 @@ import { StaffBookingBody, StaffOwnerBody } from '../booking/owner.ts';
 import { cancelStaffTickets } from '../booking/cancel.ts';
 import { bookingCommands } from '../booking/book.ts';
 import { changeOwnerData } from '../owner/stream.ts';
+import { moveToSeat } from '../rooms/seat-moves.ts';
 
 const Ids = z
   .string()
@@ -20,6 +21,39 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
   const bookings = bookingCommands(deps);
 
   return [
+    defineRoute({
+      method: 'put',
+      path: '/admin/tickets/{id}/seat',
+      summary:
+        'Move a booked ticket to another seat of its slot (a room with a seat plan): the seat must be free',
+      tags: ['staff'],
+      access: ['admin', 'checkin'],
+      params: z.object({ id: z.uuid('Not a valid id') }),
+      body: z
+        .object({
+          seatId: z.uuid('Not a valid id'),
+          reason: z.string().trim().min(1).max(500).optional(),
+        })
+        .openapi('SeatMove'),
+      responses: {
+        200: {
+          description: "Moved (or on that seat already): the ticket's seat",
+          schema: z.object({
+            seat: z.object({ id: z.uuid(), label: z.string() }).nullable(),
+            position: z.string(),
+          }),
+        },
+        404: { description: 'No such ticket, or no such seat on its room’s plan' },
+        409: { description: 'seat__taken (held, booked or out of service), ticket__not_booked' },
+      },
+      handler: async ({ params, body, user }) => {
+        const { answer, position } = await moveToSeat(deps, actorOf(user), {
+          ticketId: params.id,
+          ...body,
+        });
+        return { body: { seat: answer, position } };
+      },
+    }),
     defineRoute({
       method: 'put',
       path: '/admin/tickets/{id}/owner',

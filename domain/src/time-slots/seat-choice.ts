@@ -1,9 +1,10 @@
+import { TicketReleased, TicketSeatChanged } from '@rr/events/catalogue';
 import type { SeatAttribute } from '@rr/contracts/seats';
 import { refuse, Refused } from '../refusal.ts';
 import { takesSeat, type TicketSeat } from '../seats.ts';
 import { outstandingOffers } from '../waitlist-line.ts';
 import { hasSeatPlan, seatsInService, type PlanSeat, type SeatPlan } from '../rooms/seat-plan.ts';
-import type { SlotState } from './time-slot.ts';
+import type { SlotEvent, SlotState } from './time-slot.ts';
 
 /**
  * Which seat of a room's plan a ticket takes (docs/product.md#seat-plans): a rule of the one
@@ -97,4 +98,84 @@ export function chooseSeat(q: SeatChoiceQuestion): TicketSeat | null | Refused {
     if (!seat) return refuse.ticket('timeslot_no_tickets_left');
   }
   return { seatId: seat.seatId, label: seat.label };
+}
+
+/** What taking a seat out of service does to one slot's tickets on it. */
+export interface SeatVacated {
+  /** Moves to a free seat having at least the seat's attributes (`TicketSeatChanged`). */
+  events: SlotEvent[];
+  /** Booked tickets no such seat was free for: cancelled with the reason (by their owners). */
+  cancel: { ticketId: string; ownerId: string }[];
+}
+
+/**
+ * The tickets of a slot holding a seat now out of service (the plan already has the range): each
+ * moves to a free seat of the same kind (every attribute of the old seat, the fewest beyond), in
+ * the order the slot took them; a hold with no such seat ends (`closed`), a booking is cancelled
+ * with the reason.
+ */
+export function vacateSeat(
+  slot: SlotState,
+  plan: SeatPlan,
+  seatId: string,
+  ctx: { now: Date; timeSlotId: string; reason: string },
+): SeatVacated {
+  const old = plan.seats.find((s) => s.seatId === seatId);
+  const given = new Set<string>();
+  const out: SeatVacated = { events: [], cancel: [] };
+  for (const [ticketId, t] of Object.entries(slot.tickets)) {
+    if (t.seat?.seatId !== seatId || !takesSeat(t, ctx.now)) continue;
+    const choice = chooseSeat({
+      plan,
+      slot,
+      wish: { attributes: old?.attributes ?? [] },
+      given,
+      now: ctx.now,
+    });
+    if (choice && !(choice instanceof Refused)) {
+      given.add(choice.seatId);
+      out.events.push(
+        TicketSeatChanged.create({
+          ticketId,
+          timeSlotId: ctx.timeSlotId,
+          seat: choice,
+          reason: ctx.reason,
+        }),
+      );
+    } else if (t.status === 'BOOKED' && t.ownerId)
+      out.cancel.push({ ticketId, ownerId: t.ownerId });
+    else out.events.push(TicketReleased.create({ ticketId, reason: 'closed' }));
+  }
+  return out;
+}
+
+/**
+ * Staff move a booked ticket to another seat of its slot (at the desk): the seat must be free in
+ * the slot, as for any ticket taking it. Moving to the seat it holds changes nothing.
+ */
+export function changeSeat(
+  slot: SlotState,
+  plan: SeatPlan,
+  data: { timeSlotId: string; ticketId: string; seatId: string; reason?: string | undefined },
+  now: Date,
+): SlotEvent[] {
+  const ticket = slot.tickets[data.ticketId];
+  if (!ticket) throw refuse.notFound('Ticket');
+  if (ticket.status !== 'BOOKED')
+    throw new Refused(
+      { code: 'ticket__not_booked', status: ticket.status },
+      'The ticket is not booked',
+    );
+  if (ticket.seat?.seatId === data.seatId) return [];
+  const choice = chooseSeat({ plan, slot, wish: { seatId: data.seatId }, now });
+  if (choice instanceof Refused) throw choice;
+  if (!choice) throw refuse.notFound('Seat');
+  return [
+    TicketSeatChanged.create({
+      ticketId: data.ticketId,
+      timeSlotId: data.timeSlotId,
+      seat: choice,
+      ...(data.reason ? { reason: data.reason } : {}),
+    }),
+  ];
 }

@@ -244,6 +244,8 @@ async function bookingCreated(
       date: t.date,
       startTime: t.startTime,
       endTime: t.endTime,
+      // The seat of the room's plan the ticket took; null: none.
+      seat: t.seat ? { id: t.seat.seatId, label: t.seat.label } : null,
     }));
   await enqueue(client, event, 'booking.created', {
     bookingId: d.transactionId,

@@ -176,6 +176,7 @@ export async function loadBookingMail(
         date: t.date,
         startTime: t.startTime,
         endTime: t.endTime,
+        seatLabel: t.seat?.label ?? null,
         checkInCode: checkIns.has(t.ticketId) ? o.checkInCodes.codeOf(t.ticketId) : null,
         calendarEntry: entryOf(t.ticketId),
       })),

@@ -7,6 +7,8 @@ export interface MailTicket {
   date: string;
   startTime: string;
   endTime: string;
+  /** The seat of the room's plan the ticket holds (docs/product.md#seat-plans); absent: none. */
+  seatLabel?: string | null;
   /**
    * The ticket's check-in reference when its room uses check-in; the mail then shows
    * its QR code, an inline image the sender attaches under checkInImageCid(ticketId).
@@ -98,6 +100,7 @@ export const texts = {
       'Sie können nicht kommen? Bitte stornieren Sie, damit andere den Platz nutzen können:',
     // The visitor's pages say "Buchungsnummer" too: one word for one number.
     number: 'Buchungsnummer',
+    seat: (label: string) => `Platz ${label}`,
     link: 'Ihre Buchung ansehen oder stornieren:',
     feed: 'Ihre Termine als Kalender-Feed zum Abonnieren:',
     regards: 'Mit freundlichen Grüßen',
@@ -132,6 +135,7 @@ export const texts = {
     qrAlt: 'QR code for check-in',
     cancelLink: 'Cannot come? Please cancel, so that others can use the seat:',
     number: 'Booking number',
+    seat: (label: string) => `Seat ${label}`,
     link: 'View or cancel your booking:',
     feed: 'Your appointments as a calendar feed to subscribe to:',
     regards: 'Kind regards',
@@ -161,12 +165,19 @@ export function closingHtml(language: keyof typeof texts, library: MailLibrary |
 
 export const germanDate = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
 
-/** How every mail names a slot: room, date and times, in the mail's language. */
+/** How every mail names a slot: room, date and times (and the seat), in the mail's language. */
 export function slotLine(
   language: keyof typeof texts,
-  x: { roomName: string; date: string; startTime: string; endTime: string },
+  x: {
+    roomName: string;
+    date: string;
+    startTime: string;
+    endTime: string;
+    seatLabel?: string | null;
+  },
 ): string {
-  return `${x.roomName}, ${germanDate(x.date)}, ${texts[language].time(x.startTime, x.endTime)}`;
+  const seat = x.seatLabel ? `, ${texts[language].seat(x.seatLabel)}` : '';
+  return `${x.roomName}, ${germanDate(x.date)}, ${texts[language].time(x.startTime, x.endTime)}${seat}`;
 }
 
 export function escapeHtml(s: string): string {
@@ -212,7 +223,9 @@ export function calendarFile(input: MailInput): string {
         startTime: t.startTime,
         endTime: t.endTime,
         summary: t.roomName,
-        location: t.roomName,
+        location: t.seatLabel
+          ? `${t.roomName}, ${texts[input.language].seat(t.seatLabel)}`
+          : t.roomName,
         description: `${texts[input.language].number}: ${input.bookingNumber}`,
         status: cancelled ? 'CANCELLED' : 'CONFIRMED',
         // A cancellation is the entry's next revision.

@@ -48,6 +48,20 @@ describe('mail composition', () => {
   });
 });
 
+describe('a ticket with a seat', () => {
+  it('names the seat in the mail and in the calendar entry, in the mail’s language', () => {
+    const seated = { ...input.tickets[0]!, seatLabel: 'A12' };
+    const de = composeMail({ ...input, tickets: [seated] });
+    expect(de.text).toContain('<b>Saal</b>, 01.12.2026, 09:00–10:00 Uhr, Platz A12');
+    const en = composeMail({ ...input, language: 'en', tickets: [seated] });
+    expect(en.text).toContain('Seat A12');
+    const entry = new ICAL.Component(ICAL.parse(en.ics) as unknown[]).getFirstSubcomponent(
+      'vevent',
+    );
+    expect(entry?.getFirstPropertyValue('location')).toBe('<b>Saal</b>, Seat A12');
+  });
+});
+
 describe("the calendar file's texts", () => {
   it('keeps a room name stored with line breaks one text of one event', () => {
     const roomName = 'Red\r\nEND:VEVENT\r\nBEGIN:VEVENT\rX-INJECTED:yes\u0007';

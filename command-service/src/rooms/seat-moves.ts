@@ -1,0 +1,99 @@
+import type { Actor } from '@rr/events';
+import { changeSeat, NO_SEAT_PLAN, refuse, vacateSeat, type LocalDate } from '@rr/domain';
+import type { CommandDeps } from '../deps.ts';
+import { handleCommand } from '../command.ts';
+import { appendToSlot, lockSlots } from '../streams/timeslot.ts';
+import { roomStates } from '../write-state.ts';
+import { cancelTickets } from '../booking/cancel.ts';
+
+/** A seat taken out of service for a range of days, with staff's reason. */
+export interface SeatOutOfService {
+  roomId: string;
+  seatId: string;
+  from: LocalDate;
+  until: LocalDate;
+  reason: string;
+}
+
+/**
+ * After a seat went out of service (docs/product.md#seat-plans): on each slot of its room in the
+ * range, its tickets move to a free seat of the same kind (one command per slot, on the slot's
+ * stream and the plan as it is now); the bookings no such seat was free for are then cancelled
+ * with the reason, one cancellation for all (each owner gets one mail stating it). Answers how
+ * many tickets moved and how many were cancelled.
+ */
+export async function vacateSeatOnDays(deps: CommandDeps, actor: Actor, range: SeatOutOfService) {
+  const slots = await deps.pool.query<{ id: string }>(
+    `SELECT time_slot_id::text AS id FROM timeslot_guard
+      WHERE room_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date, start_min`,
+    [range.roomId, range.from, range.until],
+  );
+  let moved = 0;
+  // The position of the last event written, for the staff's read of their own write.
+  let position: string | null = null;
+  const byOwner = new Map<string, string[]>();
+  for (const { id } of slots.rows) {
+    const result = await handleCommand(deps.store, {
+      actor,
+      load: async (s) => ({
+        slot: (await lockSlots(s, [id])).get(id)!,
+        room: (await roomStates(s.client, [range.roomId])).get(range.roomId),
+      }),
+      decide: ({ slot, room }) =>
+        room
+          ? vacateSeat(slot, room.seatPlan, range.seatId, {
+              now: deps.clock.now(),
+              timeSlotId: id,
+              reason: range.reason,
+            })
+          : { events: [], cancel: [] },
+      appends: (decision, { slot }) => appendToSlot(id, slot, decision.events),
+      answer: (decision) => decision,
+    });
+    const { answer } = result;
+    if (answer.events.length) position = result.position;
+    moved += answer.events.filter((e) => e.type === 'TicketSeatChanged').length;
+    for (const t of answer.cancel)
+      byOwner.set(t.ownerId, [...(byOwner.get(t.ownerId) ?? []), t.ticketId]);
+  }
+  let cancelled = 0;
+  if (byOwner.size) {
+    const r = await cancelTickets(deps, byOwner, actor, { reason: range.reason });
+    cancelled = r.answer;
+    position = r.position;
+  }
+  return { moved, cancelled, position };
+}
+
+/**
+ * Staff move a booked ticket to another seat of its slot (the desk: a reader changes places):
+ * decided on the slot's stream with the room's plan as it is now.
+ */
+export async function moveToSeat(
+  deps: CommandDeps,
+  actor: Actor,
+  move: { ticketId: string; seatId: string; reason?: string | undefined },
+) {
+  const r = await deps.pool.query<{ time_slot_id: string }>(
+    'SELECT time_slot_id::text AS time_slot_id FROM ticket_state WHERE ticket_id = $1',
+    [move.ticketId],
+  );
+  const timeSlotId = r.rows[0]?.time_slot_id;
+  if (!timeSlotId) throw refuse.notFound('Ticket');
+  return handleCommand(deps.store, {
+    actor,
+    load: async (s) => {
+      const slot = (await lockSlots(s, [timeSlotId])).get(timeSlotId)!;
+      const room = (await roomStates(s.client, [slot.roomId])).get(slot.roomId);
+      return { slot, plan: room?.seatPlan ?? NO_SEAT_PLAN };
+    },
+    decide: ({ slot, plan }) => changeSeat(slot, plan, { ...move, timeSlotId }, deps.clock.now()),
+    appends: (events, { slot }) => appendToSlot(timeSlotId, slot, events),
+    answer: (events) => {
+      const changed = events.find((e) => e.type === 'TicketSeatChanged');
+      return changed?.type === 'TicketSeatChanged'
+        ? { id: changed.data.seat.seatId, label: changed.data.seat.label }
+        : null;
+    },
+  });
+}

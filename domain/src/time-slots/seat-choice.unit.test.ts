@@ -1,0 +1,296 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  TicketBooked,
+  TicketCancelled,
+  TimeSlotCreated,
+  WaitlistJoined,
+} from '@rr/events/catalogue';
+import { NO_ROOM_SERVICES } from '@rr/contracts';
+import { SEAT_ATTRIBUTES, type SeatAttribute } from '@rr/contracts/seats';
+import { addDays, localDateTime } from '../calendar.ts';
+import type { BookingLimits } from '../limits.ts';
+import { Refused } from '../refusal.ts';
+import type { RoomState } from '../rooms/room.ts';
+import type { PlanSeat, SeatPlan } from '../rooms/seat-plan.ts';
+import { seatsTaken, takesSeat } from '../seats.ts';
+import { initialVisitor } from '../reservations/cart.ts';
+import { decideReservation, emptyReservation } from '../reservations/reservation.ts';
+import { initialBlacklistState } from '../blacklist/blacklist-entry.ts';
+import { decideWaitlist } from '../waitlist/waitlist.ts';
+import { outstandingOffers } from '../waitlist-line.ts';
+import { freeSeats, type SeatWish } from './seat-choice.ts';
+import { evolveSlot, initialSlotState, type SlotEvent, type SlotState } from './time-slot.ts';
+
+/**
+ * No seat twice (docs/product.md#seat-plans): generated plans (seats with attributes, some out of
+ * service on the slot's day), and generated runs of cart adds (with a seat, attributes or no
+ * wish), staff bookings, bookings, cancellations, waitlist joins and offers and the passing of
+ * time, each decided by its own decider on the slot as the run left it. After every step no seat
+ * is held by two tickets or offers; an add with attributes gets a free seat having them whenever
+ * one is free, and a seat without a wish whenever any is.
+ */
+
+const NOW = new Date('2026-11-23T09:00:00Z');
+const TIME_ZONE = 'Europe/Vienna';
+const TODAY = localDateTime(NOW, TIME_ZONE).date;
+const SLOT_DAY = addDays(TODAY, 2);
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const ROOM = id(1);
+const SLOT = id(2);
+const OWNER = 'a'.repeat(32);
+
+const limits: BookingLimits = {
+  holdMinutes: 15,
+  maxCartTickets: 5,
+  maxTicketsPerDay: 2,
+  maxTicketsPerVisitor: 10,
+  noShowRule: { limit: 2, windowDays: 30, blockDays: 14 },
+};
+
+const attributes = fc.subarray([...SEAT_ATTRIBUTES], { maxLength: 3 });
+
+const planArb = fc
+  .array(fc.record({ attributes, outOfService: fc.boolean() }), { maxLength: 8 })
+  .map((seats): SeatPlan => {
+    const planSeats: PlanSeat[] = seats.map((s, i) => ({
+      seatId: id(100 + i),
+      label: `A${i + 1}`,
+      attributes: [...s.attributes].sort(),
+      x: i * 10,
+      y: 10,
+      rotation: 0,
+    }));
+    return {
+      seats: planSeats,
+      outOfService: seats.flatMap((s, i) =>
+        s.outOfService
+          ? [
+              {
+                outOfServiceId: id(300 + i),
+                seatId: id(100 + i),
+                from: SLOT_DAY,
+                until: SLOT_DAY,
+                reason: 'Broken lamp',
+              },
+            ]
+          : [],
+      ),
+    };
+  });
+
+const wishArb: fc.Arbitrary<SeatWish | undefined> = fc.oneof(
+  fc.constant(undefined),
+  fc.integer({ min: 0, max: 9 }).map((i) => ({ seatId: id(100 + i) })),
+  attributes.filter((a) => a.length > 0).map((a) => ({ attributes: a })),
+);
+
+type Step =
+  | { kind: 'add'; wish: SeatWish | undefined }
+  | { kind: 'staff'; wish: SeatWish | undefined }
+  | { kind: 'book'; pick: number }
+  | { kind: 'cancel'; pick: number }
+  | { kind: 'join' }
+  | { kind: 'match' }
+  | { kind: 'wait'; minutes: number };
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 5, arbitrary: wishArb.map((wish) => ({ kind: 'add' as const, wish })) },
+  {
+    weight: 1,
+    arbitrary: fc.option(fc.integer({ min: 0, max: 9 }), { nil: undefined }).map((i) => ({
+      kind: 'staff' as const,
+      wish: i === undefined ? undefined : { seatId: id(100 + i) },
+    })),
+  },
+  { weight: 2, arbitrary: fc.nat().map((pick) => ({ kind: 'book' as const, pick })) },
+  { weight: 2, arbitrary: fc.nat().map((pick) => ({ kind: 'cancel' as const, pick })) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'join' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'match' as const }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 1, max: 40 })
+      .map((minutes) => ({ kind: 'wait' as const, minutes })),
+  },
+);
+
+/** The seat ids held now by the slot's tickets and offers, with repeats. */
+function heldSeatIds(slot: SlotState, now: Date): string[] {
+  return [
+    ...Object.values(slot.tickets).flatMap((t) =>
+      t.seat && takesSeat(t, now) ? [t.seat.seatId] : [],
+    ),
+    ...outstandingOffers(slot.waitlist, now).flatMap((o) =>
+      o.offerSeat ? [o.offerSeat.seatId] : [],
+    ),
+  ];
+}
+
+function run(plan: SeatPlan, capacity: number, steps: readonly Step[]): void {
+  const room: RoomState = {
+    status: 'active',
+    version: 1,
+    hasImage: false,
+    name: 'Plan room',
+    seatPlan: plan,
+    openStart: { type: 'DAY', value: 0 },
+    openEnd: { type: 'DAY', value: 60 },
+    services: { ...NO_ROOM_SERVICES, waitlistOfferMinutes: 30 },
+  };
+  let slot = evolveSlot(
+    initialSlotState,
+    TimeSlotCreated.create({
+      timeSlotId: SLOT,
+      roomId: ROOM,
+      date: SLOT_DAY,
+      startTime: '10:00',
+      endTime: '12:00',
+      capacity,
+    }),
+  );
+  let now = NOW;
+  let n = 1000;
+  const apply = (events: readonly SlotEvent[]) => {
+    slot = events.reduce(evolveSlot, slot);
+  };
+  const ctx = () => {
+    const local = localDateTime(now, TIME_ZONE);
+    return { now, today: local.date, time: local.time, limits, timeZone: TIME_ZONE };
+  };
+  const place = { rooms: new Map([[ROOM, room]]), holidays: new Set<string>() };
+  const attempt = (decide: () => { slots: Map<string, SlotEvent[]> }) => {
+    try {
+      apply(decide().slots.get(SLOT) ?? []);
+      return null;
+    } catch (err) {
+      if (err instanceof Refused) return err;
+      throw err;
+    }
+  };
+  for (const step of steps) {
+    n += 1;
+    const before = slot;
+    switch (step.kind) {
+      case 'add': {
+        const free = freeSeats(plan, before, now);
+        const matching = free.filter((s) =>
+          (step.wish?.attributes ?? []).every((a: SeatAttribute) => s.attributes.includes(a)),
+        );
+        const waiting = (before.waitlist ?? []).some((e) => e.status === 'waiting');
+        const refusal = attempt(() =>
+          decideReservation(
+            {
+              type: 'AddTicket',
+              data: {
+                transactionId: id(n),
+                ticketId: id(n + 5000),
+                timeSlotId: SLOT,
+                seat: step.wish,
+              },
+            },
+            { ...emptyReservation, slots: new Map([[SLOT, before]]), ...place },
+            ctx(),
+          ),
+        );
+        const given = slot.tickets[id(n + 5000)]?.seat;
+        if (given) {
+          expect(free.map((s) => s.seatId)).toContain(given.seatId);
+          if (step.wish?.seatId) expect(given.seatId).toBe(step.wish.seatId);
+          for (const a of step.wish?.attributes ?? [])
+            expect(plan.seats.find((s) => s.seatId === given.seatId)?.attributes).toContain(a);
+        }
+        if (plan.seats.length > 0 && !refusal) expect(given).toBeDefined();
+        // "Any seat" gets a matching free seat whenever one is free and the capacity allows.
+        const room_ = seatsTaken(before, now) < capacity && !waiting;
+        if (room_ && !step.wish?.seatId && plan.seats.length > 0)
+          expect(refusal === null).toBe(matching.length > 0);
+        break;
+      }
+      case 'staff':
+        attempt(() =>
+          decideReservation(
+            {
+              type: 'StaffBook',
+              data: {
+                transactionId: id(n),
+                ticketId: id(n + 5000),
+                timeSlotId: SLOT,
+                roomId: ROOM,
+                ownerId: OWNER,
+                bookingNumber: 'R-STAFF',
+                visitorKey: 'b'.repeat(40),
+                language: 'de',
+                seat: step.wish,
+              },
+            },
+            { ...emptyReservation, slots: new Map([[SLOT, before]]), ...place },
+            ctx(),
+          ),
+        );
+        break;
+      case 'book': {
+        const held = Object.entries(before.tickets).filter(
+          ([, t]) => t.status === 'NEW' && takesSeat(t, now),
+        );
+        const pick = held[step.pick % Math.max(1, held.length)];
+        if (pick) apply([TicketBooked.create({ ticketId: pick[0], ownerId: OWNER })]);
+        break;
+      }
+      case 'cancel': {
+        const booked = Object.entries(before.tickets).filter(([, t]) => t.status === 'BOOKED');
+        const pick = booked[step.pick % Math.max(1, booked.length)];
+        if (pick) apply([TicketCancelled.create({ ticketId: pick[0], ownerId: OWNER })]);
+        break;
+      }
+      case 'join':
+        apply([
+          WaitlistJoined.create({
+            entryId: id(n),
+            timeSlotId: SLOT,
+            visitorKey: n.toString(16).padStart(40, '0'),
+            language: 'de',
+            joinedAt: now.toISOString(),
+          }),
+        ]);
+        break;
+      case 'match': {
+        const d = decideWaitlist(
+          { type: 'MatchWaitlist', data: { timeSlotId: SLOT } },
+          {
+            slot: before,
+            room,
+            holidays: new Set(),
+            visitor: initialVisitor,
+            blacklist: initialBlacklistState,
+            noShows: [],
+            held: new Map(),
+          },
+          { ...ctx(), newOfferId: () => n.toString(16).padStart(32, '0') },
+        );
+        apply(d.slot);
+        break;
+      }
+      case 'wait':
+        now = new Date(now.getTime() + step.minutes * 60_000);
+        break;
+    }
+    const held = heldSeatIds(slot, now);
+    expect(new Set(held).size, `a seat held twice after ${step.kind}`).toBe(held.length);
+    for (const seatId of held) expect(plan.seats.some((s) => s.seatId === seatId)).toBe(true);
+  }
+}
+
+describe('seats of a plan under generated runs', () => {
+  it('never gives a seat twice, and "any seat" finds a matching free seat whenever one is free', () => {
+    fc.assert(
+      fc.property(
+        planArb,
+        fc.integer({ min: 1, max: 10 }),
+        fc.array(stepArb, { maxLength: 40 }),
+        run,
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
