@@ -7,7 +7,9 @@
  * default language) downloads over the whole visitor journey: the page's scripts, their static
  * imports, the visitor interface (privacy notice, room chooser, monthly calendar, cart, personal
  * data, confirmation and "your reservations" of the mail link) with its lazy parts, and the
- * German text catalogues the visitor loads. Each file is compressed on its own with zlib level 9
+ * German text catalogues the visitor loads. The seat picker (plan, list and zoom of a room with a
+ * seat plan) is a chunk only such a room loads: it is measured apart and not counted in the
+ * limit, and it must stay out of the rest of the download. Each file is compressed on its own with zlib level 9
  * (as a server compresses each response); the sum is compared with the limit and the script
  * exits 1 when it is over.
  *
@@ -58,6 +60,9 @@ const VISITOR_MODULES: readonly [string, string][] = [
   ['your reservations', 'src/features/booking/components/your-reservations.tsx'],
 ];
 
+/** The seat picker's lazy module: loaded only on the page of a room with a seat plan. */
+const SEAT_PICKER_MODULE = 'src/features/booking/components/seat-picker.tsx';
+
 /**
  * Source modules that must not be in the visitor download (staff screens and texts, the
  * occupancy display and its texts).
@@ -102,6 +107,8 @@ interface Page {
   html: string;
   interface: Interface;
   language: Language;
+  /** The journey goes through a room with a seat plan (it loads the seat picker). */
+  seatPlan?: boolean;
 }
 
 interface Graph {
@@ -179,6 +186,8 @@ function walk(graph: Graph, page: Page): Set<string> {
       let follow: boolean;
       if (catalogue) {
         follow = catalogue[2] === page.language && catalogues.includes(catalogue[1] ?? 'main');
+      } else if (target === SEAT_PICKER_MODULE) {
+        follow = page.seatPlan === true;
       } else if (interfaceOf) {
         follow = interfaceOf[0] === page.interface;
       } else if (shared.has(from)) {
@@ -287,6 +296,10 @@ async function main(): Promise<void> {
 
   const visitorDe = walk(graph, { html: 'index.html', interface: 'user', language: 'de' });
   const visitorEn = walk(graph, { html: 'index.html', interface: 'user', language: 'en' });
+  const withPlan = (language: Language) =>
+    walk(graph, { html: 'index.html', interface: 'user', language, seatPlan: true });
+  const visitorPlanDe = withPlan('de');
+  const visitorPlanEn = withPlan('en');
   const adminDe = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'de' });
   const adminEn = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'en' });
   const displayDe = walk(graph, {
@@ -301,10 +314,17 @@ async function main(): Promise<void> {
   });
   checkVisitorModules(graph, visitorDe, 'de');
   checkVisitorModules(graph, visitorEn, 'en');
+  // The seat picker is a chunk of its own: in the journey through a room with a plan only.
+  if (modulesOf(graph, visitorDe).has(SEAT_PICKER_MODULE)) {
+    throw new Error(`${SEAT_PICKER_MODULE} is in the visitor download of every room`);
+  }
+  if (!modulesOf(graph, visitorPlanDe).has(SEAT_PICKER_MODULE)) {
+    throw new Error(`${SEAT_PICKER_MODULE} is not in the download of a room with a seat plan`);
+  }
 
   // Every JS file of the build is loaded by some page, so none is left out unnoticed.
   const reached = new Set(
-    [...visitorDe, ...visitorEn, ...adminDe, ...adminEn, ...displayDe, ...displayEn].map(
+    [...visitorPlanDe, ...visitorPlanEn, ...adminDe, ...adminEn, ...displayDe, ...displayEn].map(
       (key) => manifest[key]!.file,
     ),
   );
@@ -322,6 +342,11 @@ async function main(): Promise<void> {
     [...adminDe].filter((key) => !visitorDe.has(key) && !visitorEn.has(key)),
   );
   const adminPage = measure(graph, adminDe);
+  // What only a room with a seat plan loads besides (German page): the seat picker.
+  const seatPlanOnly = measure(
+    graph,
+    [...visitorPlanDe].filter((key) => !visitorDe.has(key)),
+  );
   // What only /display/ loads (German page): the display interface and its texts.
   const displayOnly = measure(
     graph,
@@ -348,6 +373,11 @@ async function main(): Promise<void> {
     return 'shared';
   };
   printFigures('Visitor app JS (page /, German, whole journey):', visitor, part);
+  printFigures(
+    'Seat picker JS (German; only a room with a seat plan loads these, not counted):',
+    seatPlanOnly,
+    part,
+  );
   printFigures('Admin app JS (German; only /admin/ loads these):', adminOnly, part);
   printFigures('Display JS (German; only /display/ loads these):', displayOnly, part);
   console.log(`\nnot counted, English pages only: ${englishOnly.map((f) => f.file).join(', ')}`);
@@ -361,6 +391,11 @@ async function main(): Promise<void> {
     [
       ['visitor app JS (German)', sum(visitor, 'rawBytes'), visitorGzip],
       ['visitor app JS (English)', sum(english, 'rawBytes'), sum(english, 'gzipBytes')],
+      [
+        'seat picker JS (rooms with a plan only)',
+        sum(seatPlanOnly, 'rawBytes'),
+        sum(seatPlanOnly, 'gzipBytes'),
+      ],
       ['admin app JS (admin-only chunks)', sum(adminOnly, 'rawBytes'), sum(adminOnly, 'gzipBytes')],
       [
         'admin page JS (German, all it loads)',
@@ -391,6 +426,11 @@ async function main(): Promise<void> {
     ratioToLimit: round(ratio, 4),
     visitor: { page: '/', language: 'de', ...totals(visitor), files: visitor },
     visitorEnglish: { page: '/', language: 'en', ...totals(english) },
+    seatPickerOnly: {
+      page: '/room/{id} with a seat plan',
+      language: 'de',
+      ...totals(seatPlanOnly),
+    },
     adminOnly: { page: '/admin/', language: 'de', ...totals(adminOnly), files: adminOnly },
     adminPage: { page: '/admin/', language: 'de', ...totals(adminPage) },
     displayOnly: { page: '/display/', language: 'de', ...totals(displayOnly), files: displayOnly },

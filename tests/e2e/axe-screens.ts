@@ -17,9 +17,22 @@ import {
   TEST_ROOM_NAMES,
   waitForReadModels,
 } from './test-rooms.ts';
+import { setRoomSeats, type SeatRow } from './seat-plans.ts';
 import { main } from './visitor-pages.ts';
 
 export const BLACKLISTED = 'blocked@example.org';
+
+/** The seat room's plan: two rows of four seats with a few attributes each. */
+const AXE_SEATS: SeatRow[] = [
+  ['A1', ['window']],
+  ['A2', ['window', 'power']],
+  ['A3', ['pc']],
+  ['A4', ['quiet', 'lamp']],
+  ['B1', ['power']],
+  ['B2', ['accessible']],
+  ['B3', ['standing-desk']],
+  ['B4', ['group-table']],
+];
 
 export interface AxeWorld {
   server: RunningServer;
@@ -31,7 +44,7 @@ export interface AxeWorld {
   ids: {
     room: string;
     emptyRoom: string;
-    /** A room with a seat plan of a few seats, one of them out of service. */
+    /** A room with a seat plan (two seats taken on `day`, one out of service on `nextDay`). */
     seatRoom: string;
     slot: string;
     fullSlot: string;
@@ -80,7 +93,25 @@ export function useAxeWorld(): AxeWorld {
     const { admin, idOf } = await createTestRooms(server.baseUrl);
     ids.room = idOf(FIRST_ROOM);
     ids.emptyRoom = idOf(SECOND_ROOM);
-    ids.seatRoom = idOf(TEST_ROOM_NAMES[2] ?? '');
+    ids.seatRoom = idOf(TEST_ROOM_NAMES[2]!);
+    const seatIds = await setRoomSeats(admin, ids.seatRoom, AXE_SEATS);
+    const seatSlot = await createSlot(admin, ids.seatRoom, day, '10:00', '14:00', AXE_SEATS.length);
+    for (const label of ['A2', 'B3']) {
+      const taken = await admin.request(
+        'POST',
+        `/api/admin/rooms/${ids.seatRoom}/timeslots/${seatSlot}/booking`,
+        {
+          json: {
+            salutation: 'MR',
+            firstName: 'Otto',
+            lastName: `Platz ${label}`,
+            accessibility: false,
+            seatId: seatIds.get(label),
+          },
+        },
+      );
+      expect(taken.status, await taken.clone().text()).toBe(201);
+    }
     ids.slot = await createSlot(admin, ids.room, day, '09:00', '12:00', 20);
     ids.fullSlot = await createSlot(admin, ids.room, nextDay, '13:00', '17:00', 1);
     await visitorBooks(
@@ -118,25 +149,11 @@ export function useAxeWorld(): AxeWorld {
               generate_series(0, 1) AS n
         WHERE p.email = 'bernd@example.org'`,
     );
-    // The seat plan's screens: a few seats with attributes and zones, one out of service.
-    const seats = await admin.request('PUT', `/api/admin/rooms/${ids.seatRoom}/seats`, {
-      json: {
-        seats: ['A1', 'A2', 'A3', 'B1', 'B2', 'B3'].map((label, i) => ({
-          label,
-          zone: i < 3 ? 'Galerie' : undefined,
-          attributes: i === 0 ? ['window', 'power'] : [],
-          x: 10 + (i % 3) * 10,
-          y: 10 + Math.floor(i / 3) * 10,
-          rotation: i === 1 ? 45 : 0,
-        })),
-      },
-    });
-    expect(seats.status, await seats.clone().text()).toBe(200);
-    const [firstSeat] = ((await seats.json()) as { seats: { id: string }[] }).seats;
+    // The seat plan's screens: one seat out of service (on the day without its slot).
     const outOfService = await admin.request(
       'POST',
-      `/api/admin/rooms/${ids.seatRoom}/seats/${firstSeat?.id ?? ''}/out-of-service`,
-      { json: { from: iso(day), until: iso(nextDay), reason: 'Lampe defekt' } },
+      `/api/admin/rooms/${ids.seatRoom}/seats/${seatIds.get('A1') ?? ''}/out-of-service`,
+      { json: { from: iso(nextDay), until: iso(nextDay), reason: 'Lampe defekt' } },
     );
     expect(outOfService.status, await outOfService.clone().text()).toBe(201);
     await createUser(db.pool, 'no-roles', 'no roles at all', []);

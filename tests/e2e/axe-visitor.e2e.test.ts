@@ -31,6 +31,9 @@ const TEXTS = {
     booked: 'Vielen Dank für Ihre Buchung',
     cancelYes: 'Ja, Termin stornieren',
     panic: 'Alles löschen',
+    chooseSeat: /^Platz wählen /,
+    seats: /^Platz wählen: /,
+    list: 'Liste',
   },
   en: {
     accept: /read the privacy notice/,
@@ -42,6 +45,9 @@ const TEXTS = {
     booked: 'Thank you for your booking',
     cancelYes: 'Yes, cancel the appointment',
     panic: 'Delete everything',
+    chooseSeat: /^Choose seat /,
+    seats: /^Choose a seat: /,
+    list: 'List',
   },
 } as const;
 
@@ -204,5 +210,21 @@ for (const lang of LANGS) {
       await page.keyboard.press('Escape');
       await go('/my-bookings/00000000-0000-4000-8000-000000000000.AAAAAAAAAAAAAAAAAAAAAA');
     });
+
+    // A room with a seat plan: a slot's seats over the day's dialog, as a plan and as a list.
+    const seatDialog = () => page.getByRole('dialog', { name: texts.seats });
+    screen('seat picker (plan)', current, async () => {
+      const { day } = world;
+      await go(`/room/${world.ids.seatRoom}?year=${day.getFullYear()}&month=${day.getMonth() + 1}`);
+      await clickAndWait(freeDay(), dialog(page));
+      await dialog(page).getByRole('button', { name: texts.chooseSeat }).click();
+      await seatDialog().getByRole('option').first().waitFor();
+    });
+    screen('seat picker (list)', current, () =>
+      clickAndWait(
+        seatDialog().getByRole('button', { name: texts.list }),
+        seatDialog().getByRole('radio').first(),
+      ),
+    );
   });
 }

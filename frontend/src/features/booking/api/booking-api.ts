@@ -26,6 +26,15 @@ export type RoomCalendar = Schemas['RoomCalendar'];
 export type MyBookings = Schemas['MyBookings'];
 export type MyBookingsLinkInput = Schemas['MyBookingsLinkInput'];
 
+/** One seat of a room's plan (`GET rooms/{id}/seat-plan`): x and y in per cent of the plan. */
+export type PlanSeat = Schemas['PlanSeat'];
+/** A room's seat plan: no seats, no plan (every ticket then goes without a seat). */
+export type SeatPlan = Schemas['SeatPlan'];
+/** One seat of a slot (`GET rooms/{id}/timeslots/{slotId}/seats`): free, taken or out of service. */
+export type SlotSeat = Schemas['SlotSeat'];
+/** The seat a ticket wants: that seat, or any free one with these attributes (none: any seat). */
+export type SeatWish = Pick<Schemas['TicketCreation'], 'seatId' | 'seatAttributes'>;
+
 export interface SlotsQuery {
   roomId: string;
   /** With a cart the slots carry the cart's rules (already in the cart, overlapping, cart or day full). */
@@ -40,6 +49,8 @@ export interface AddTicketArgs {
   timeSlotId: string;
   /** The human check token (only when it is configured). */
   recaptchaToken?: string | undefined;
+  /** In a room with a seat plan: the seat wished for (none: the server picks the best free one). */
+  wish?: SeatWish | undefined;
 }
 
 const enc = encodeURIComponent;
@@ -48,7 +59,14 @@ const cartPath = (id: string) => `transactions/${enc(id)}`;
 /** What a visit reads (settings, room, slots, its calendar) and the cart up to its booking. */
 const cartApi = baseApi
   .enhanceEndpoints({
-    addTagTypes: ['Cart', 'VisitorSlots', 'OwnerTickets', 'MyBookings', 'WaitlistPlace'],
+    addTagTypes: [
+      'Cart',
+      'VisitorSlots',
+      'SlotSeats',
+      'OwnerTickets',
+      'MyBookings',
+      'WaitlistPlace',
+    ],
   })
   .injectEndpoints({
     endpoints: (build) => ({
@@ -75,6 +93,16 @@ const cartApi = baseApi
         }),
         providesTags: ['VisitorSlots'],
       }),
+      /** The room's seats and plan image: with seats, a slot's seat is picked before it is added. */
+      getSeatPlan: build.query<SeatPlan, string>({
+        query: (roomId) => `rooms/${enc(roomId)}/seat-plan`,
+        keepUnusedDataFor: 600,
+      }),
+      getSlotSeats: build.query<SlotSeat[], { roomId: string; timeSlotId: string }>({
+        query: ({ roomId, timeSlotId }) =>
+          `rooms/${enc(roomId)}/timeslots/${enc(timeSlotId)}/seats`,
+        providesTags: ['SlotSeats'],
+      }),
       getRoomCalendar: build.query<RoomCalendar, Omit<SlotsQuery, 'transactionId'>>({
         query: ({ roomId, fromDate, untilDate }) => ({
           url: `rooms/${enc(roomId)}/calendar`,
@@ -86,24 +114,30 @@ const cartApi = baseApi
         providesTags: ['Cart'],
       }),
       addTicket: build.mutation<CartAnswer, AddTicketArgs>({
-        query: ({ transactionId, timeSlotId, recaptchaToken }) =>
+        query: ({ transactionId, timeSlotId, recaptchaToken, wish }) =>
           transactionId
-            ? { url: `${cartPath(transactionId)}/tickets`, method: 'POST', body: { timeSlotId } }
+            ? {
+                url: `${cartPath(transactionId)}/tickets`,
+                method: 'POST',
+                body: { timeSlotId, ...wish },
+              }
             : {
                 url: 'transactions',
                 method: 'POST',
-                body: { timeSlotId },
+                body: { timeSlotId, ...wish },
                 params: { 'g-recaptcha-response': recaptchaToken },
               },
-        // A failed add refreshes the cart itself (see BookingProvider), before passing the error on.
-        invalidatesTags: (result) => (result ? ['Cart', 'VisitorSlots'] : ['VisitorSlots']),
+        // A failed add refreshes the cart itself (see BookingProvider), before passing the error
+        // on; either way the slot's seats are read again (a seat taken meanwhile shows taken).
+        invalidatesTags: (result) =>
+          result ? ['Cart', 'VisitorSlots', 'SlotSeats'] : ['VisitorSlots', 'SlotSeats'],
       }),
       removeTicket: build.mutation<CartAnswer, { transactionId: string; ticketId: string }>({
         query: ({ transactionId, ticketId }) => ({
           url: `${cartPath(transactionId)}/tickets/${enc(ticketId)}`,
           method: 'DELETE',
         }),
-        invalidatesTags: ['Cart', 'VisitorSlots'],
+        invalidatesTags: ['Cart', 'VisitorSlots', 'SlotSeats'],
       }),
       /** Keeps the cart alive; the answer's expiry goes straight into the cached cart. */
       touchCart: build.mutation<CartAnswer, string>({
@@ -233,6 +267,8 @@ export const {
   useGetBookingRoomQuery,
   useGetBookableSlotsQuery,
   useGetRoomCalendarQuery,
+  useGetSeatPlanQuery,
+  useGetSlotSeatsQuery,
   useGetCartQuery,
   useAddTicketMutation,
   useRemoveTicketMutation,

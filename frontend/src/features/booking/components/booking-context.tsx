@@ -23,6 +23,7 @@ import {
   useTouchCartMutation,
   type Cart,
   type CartAnswer,
+  type SeatWish,
   type Settings,
   type Ticket,
 } from '../api/booking-api';
@@ -60,8 +61,11 @@ export interface BookingState {
    * typed, and says so); cleared by the next add.
    */
   expired: boolean;
-  /** Adds a slot to the cart, creating the cart (with the human check) on the first add. */
-  addTicket: (timeSlotId: string) => Promise<CartAnswer>;
+  /**
+   * Adds a slot to the cart, creating the cart (with the human check) on the first add; in a
+   * room with a seat plan with the seat wished for.
+   */
+  addTicket: (timeSlotId: string, wish?: SeatWish) => Promise<CartAnswer>;
   removeTicket: (ticketId: string) => Promise<void>;
   /**
    * Follows a waitlist offer: the offered seat becomes the first ticket of a new
@@ -194,7 +198,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
   );
 
   const addTicket = useCallback(
-    async (timeSlotId: string) => {
+    async (timeSlotId: string, wish?: SeatWish) => {
       let recaptchaToken: string | undefined;
       if (!transactionId) {
         try {
@@ -204,7 +208,7 @@ export function BookingProvider({ children }: { children: ReactNode }) {
         }
       }
       try {
-        return adopt(await add({ transactionId, timeSlotId, recaptchaToken }).unwrap());
+        return adopt(await add({ transactionId, timeSlotId, recaptchaToken, wish }).unwrap());
       } catch (failure) {
         // docs/product.md#errors: a failed add refreshes the cart, then passes the error on.
         if (transactionId) await refreshCart(transactionId);

@@ -24,12 +24,14 @@ import {
   useGetBookingRoomQuery,
   useGetRoomCalendarQuery,
   type RoomCalendar,
+  type SeatWish,
 } from '../api/booking-api';
 import { slotAction } from '../lib/cart';
 import { dayNotes } from '../lib/day-notes';
 import { useLiveSlots } from '../lib/live-slots';
 import { useBooking } from './booking-context';
 import { CartPanel } from './cart-panel';
+import { SeatDialog, useSeatChoice } from './seat-dialog';
 import { WaitlistJoin } from './waitlist-join';
 import { WizardSteps } from './wizard-steps';
 
@@ -42,6 +44,8 @@ interface SlotActionProps {
   offerMinutes: number | null | undefined;
   /** The slot being added to the cart, if any. */
   pending: string | null;
+  /** The room has a seat plan: the button opens the slot's seats instead of adding it. */
+  choosesSeat: boolean;
   onBook: (dialog: HTMLDialogElement | null) => void;
 }
 
@@ -49,7 +53,7 @@ interface SlotActionProps {
  * What the day dialog offers for one slot: the book button, or why it cannot be booked (in the
  * cart, a limit, full with the waitlist where the room has one, unavailable).
  */
-function SlotAction({ slot, offerMinutes, pending, onBook }: SlotActionProps) {
+function SlotAction({ slot, offerMinutes, pending, choosesSeat, onBook }: SlotActionProps) {
   const { t } = useTranslation('booking');
   const { settings } = useBooking();
   const time = (
@@ -111,7 +115,7 @@ function SlotAction({ slot, offerMinutes, pending, onBook }: SlotActionProps) {
           aria-disabled={pending !== null || undefined}
           onClick={(event) => onBook(dialogOf(event))}
         >
-          {t(pending === slot.id ? 'room.booking' : 'room.book')}
+          {t(pending === slot.id ? 'room.booking' : choosesSeat ? 'seats.choose' : 'room.book')}
           {time}
         </button>
       );
@@ -147,11 +151,25 @@ function RoomDetails({ room }: { room: Room }) {
   );
 }
 
-/** The notes of the calendar's days (day-notes.ts) in the page's language. */
-function useNoteOf(calendar: RoomCalendar | undefined, laterSymbol: string) {
+/**
+ * The calendar's marks and notes of days: a slot in the cart, the day's limit reached, and what
+ * the slots do not say (a holiday, open or not, a closure's reason, and from which day a day
+ * after the booking window can be booked online: day-notes.ts), in the page's language.
+ */
+function useDayMarks(calendar: RoomCalendar | undefined) {
   const { t, i18n } = useTranslation('booking');
   const { language } = useLanguage();
-  return dayNotes(
+  const inCartMark: DayMark = { symbol: '✓', label: t('room.mark-in-cart') };
+  const dayFullMark: DayMark = { symbol: '–', label: t('room.mark-day-full') };
+  const laterMark: DayMark = { symbol: '◌', label: t('room.not-yet-bookable') };
+  const markDay = (daySlots: readonly TimeSlot[]): DayMark[] => {
+    const has = (rule: string) => daySlots.some((slot) => slot.failedRules.includes(rule));
+    return [
+      ...(has('timeslot_already_in_transaction') ? [inCartMark] : []),
+      ...(has('max_tickets_per_day_reached') ? [dayFullMark] : []),
+    ];
+  };
+  const noteOf = dayNotes(
     calendar,
     {
       closed: (reasons) => t('room.closed', { reasons }),
@@ -159,10 +177,31 @@ function useNoteOf(calendar: RoomCalendar | undefined, laterSymbol: string) {
       open: t('room.open'),
       bookableFrom: (date) =>
         t('room.bookable-from', { date: formatDayMonth(date, i18n.language) }),
-      laterSymbol,
+      laterSymbol: laterMark.symbol,
     },
     language,
   );
+  return { legendMarks: [inCartMark, dayFullMark, laterMark], markDay, noteOf };
+}
+
+/**
+ * The month's slots as the visitor sees them. After the first add the query changes (it then
+ * carries the cart's rules): the month's slots show meanwhile, so the calendar and its focus
+ * stay. Spec: visitors see only slots with capacity and without the not-open rule; a slot staff
+ * overbooked shows as full, never beyond its seats.
+ */
+function shownSlots(
+  slots: { currentData?: TimeSlot[] | undefined; data?: TimeSlot[] | undefined },
+  range: { fromDate: string; untilDate: string },
+): TimeSlot[] | undefined {
+  const loaded =
+    slots.currentData ??
+    (slots.data?.every((slot) => slot.date >= range.fromDate && slot.date <= range.untilDate)
+      ? slots.data
+      : undefined);
+  return loaded
+    ?.filter((slot) => slot.capacity > 0 && !slot.failedRules.includes('timeslot_not_open'))
+    .map((slot) => ({ ...slot, ticketCount: Math.min(slot.ticketCount, slot.capacity) }));
 }
 
 /**
@@ -190,6 +229,8 @@ export function RoomBooking() {
   const calendar = useGetRoomCalendarQuery({ roomId: id, ...range });
   const [pending, setPending] = useState<string | null>(null);
   const [failure, setFailure] = useState<{ slotId: string; error: unknown } | null>(null);
+  // A room with a seat plan: a slot's seats are picked (over the day's dialog) before it is added.
+  const { plan, seatSlot, setSeatSlot } = useSeatChoice(id);
   // After an add the way on comes into view: on a phone it lies below the grid, out of sight of
   // the day the focus returns to. Once the dialog has given the focus back (which scrolls to the
   // day), and once the way on shows (the cart's answer may come after).
@@ -202,47 +243,24 @@ export function RoomBooking() {
   };
   useEffect(bringOnward);
 
-  // After the first add the query changes (it then carries the cart's rules): keep showing the
-  // month's slots meanwhile, so the calendar and its focus stay.
-  const loaded =
-    slots.currentData ??
-    (slots.data?.every((slot) => slot.date >= range.fromDate && slot.date <= range.untilDate)
-      ? slots.data
-      : undefined);
-  // Spec: visitors see only slots with capacity and without the not-open rule; a slot staff
-  // overbooked shows as full, never beyond its seats.
-  const shown = loaded
-    ?.filter((slot) => slot.capacity > 0 && !slot.failedRules.includes('timeslot_not_open'))
-    .map((slot) => ({ ...slot, ticketCount: Math.min(slot.ticketCount, slot.capacity) }));
+  const shown = shownSlots(slots, range);
 
-  // The calendar marks the days with a slot in the cart and those at the day's limit.
-  const inCartMark: DayMark = { symbol: '✓', label: t('room.mark-in-cart') };
-  const dayFullMark: DayMark = { symbol: '–', label: t('room.mark-day-full') };
-  // Days say what their slots do not: a holiday (open or not), a closure's reason, and from
-  // which day a day after the booking window can be booked online.
-  const laterMark: DayMark = { symbol: '◌', label: t('room.not-yet-bookable') };
-  const noteOf = useNoteOf(calendar.data, laterMark.symbol);
+  const { legendMarks, markDay, noteOf } = useDayMarks(calendar.data);
   // The month shows once its days' notes are there too, so a day does not change under the
   // visitor's eyes (or focus) from a plain day to one with a note.
   const notesPending = calendar.currentData === undefined && !calendar.isError;
-  const markDay = (daySlots: readonly TimeSlot[]): DayMark[] => {
-    const has = (rule: string) => daySlots.some((slot) => slot.failedRules.includes(rule));
-    return [
-      ...(has('timeslot_already_in_transaction') ? [inCartMark] : []),
-      ...(has('max_tickets_per_day_reached') ? [dayFullMark] : []),
-    ];
-  };
 
   const showMonth = ({ year, month: next }: YearMonth) => {
     setSearchParams({ year: String(year), month: String(next) }, { replace: true });
   };
 
-  const book = async (slot: TimeSlot, dialog: HTMLDialogElement | null) => {
+  const book = async (slot: TimeSlot, dialog: HTMLDialogElement | null, wish?: SeatWish) => {
     if (pending) return;
     setPending(slot.id);
     setFailure(null);
     try {
-      await addTicket(slot.id);
+      await addTicket(slot.id, wish);
+      setSeatSlot(null);
       onwardWanted.current = 'after-close';
       const when = `${formatLongDate(slot.date, i18n.language)}, ${formatTimeRange(slot.startTime, slot.endTime)}`;
       dispatch(notify({ title: t('room.added', { slot: when }) }));
@@ -260,9 +278,12 @@ export function RoomBooking() {
         slot={slot}
         offerMinutes={offerMinutes}
         pending={pending}
-        onBook={(dialog) => void book(slot, dialog)}
+        choosesSeat={plan !== undefined}
+        onBook={(dialog) =>
+          plan ? setSeatSlot({ slot, dayDialog: dialog }) : void book(slot, dialog)
+        }
       />
-      {failure?.slotId === slot.id ? <ErrorBox error={failure.error} reveal /> : null}
+      {failure?.slotId === slot.id && !seatSlot ? <ErrorBox error={failure.error} reveal /> : null}
     </>
   );
 
@@ -295,7 +316,7 @@ export function RoomBooking() {
               previousDisabled={compareYearMonth(month, current) <= 0}
               renderSlotAction={renderSlotAction}
               markDay={markDay}
-              legendMarks={[inCartMark, dayFullMark, laterMark]}
+              legendMarks={legendMarks}
               noteOf={noteOf}
               onDayClosed={() => {
                 if (onwardWanted.current === 'after-close') onwardWanted.current = 'now';
@@ -316,6 +337,20 @@ export function RoomBooking() {
           <CartPanel />
         </div>
       )}
+      {seatSlot && plan ? (
+        <SeatDialog
+          roomId={id}
+          slot={seatSlot.slot}
+          plan={plan}
+          pending={pending !== null}
+          error={failure?.slotId === seatSlot.slot.id ? failure.error : null}
+          onBook={(wish) => void book(seatSlot.slot, seatSlot.dayDialog, wish)}
+          onClose={() => {
+            setSeatSlot(null);
+            setFailure(null);
+          }}
+        />
+      ) : null}
     </Page>
   );
 }

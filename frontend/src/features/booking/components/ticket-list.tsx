@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
+import type { TicketSeat } from '@rr/contracts/seats';
 import { Translated } from '../../../components/translated';
 import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formatLongDate, formatTimeRange } from '../../../lib/dates';
+import { TicketSeatText } from './seat-text';
 
 export interface TicketView {
   id: string;
@@ -11,17 +13,22 @@ export interface TicketView {
   date: string;
   startTime: string;
   endTime: string;
+  /** The room, whose seat plan names the seat's attributes. */
+  roomId?: string | undefined;
+  /** In a room with a seat plan: the ticket's seat. */
+  seat?: TicketSeat | null | undefined;
 }
 
-/** Room, day and time of a ticket, e.g. for the accessible name of its buttons. */
+/** Room, day, time and seat of a ticket, e.g. for the accessible name of its buttons. */
 export function useTicketText() {
   const { i18n } = useTranslation();
   const textIn = useTextIn();
+  const { t } = useTranslation('booking');
   return (ticket: TicketView) =>
     `${textIn(ticket.roomName, ticket.roomNameEn)}, ${formatLongDate(ticket.date, i18n.language)}, ${formatTimeRange(
       ticket.startTime,
       ticket.endTime,
-    )}`;
+    )}${ticket.seat ? `, ${t('seats.seat', { label: ticket.seat.label })}` : ''}`;
 }
 
 interface TicketListProps<T extends TicketView> {
@@ -30,7 +37,7 @@ interface TicketListProps<T extends TicketView> {
   renderExtra?: (ticket: T) => ReactNode;
 }
 
-/** Tickets in date order: room, long date and time range. */
+/** Tickets in date order: room, long date, time range and seat. */
 export function TicketList<T extends TicketView>({ tickets, renderExtra }: TicketListProps<T>) {
   const { i18n } = useTranslation();
   const sorted = [...tickets].sort((a, b) =>
@@ -47,6 +54,7 @@ export function TicketList<T extends TicketView>({ tickets, renderExtra }: Ticke
             {formatLongDate(ticket.date, i18n.language)},{' '}
             <span className="time-range">{formatTimeRange(ticket.startTime, ticket.endTime)}</span>
           </p>
+          <TicketSeatText roomId={ticket.roomId} seat={ticket.seat} />
           {renderExtra ? <div className="ticket-list__extra">{renderExtra(ticket)}</div> : null}
         </li>
       ))}

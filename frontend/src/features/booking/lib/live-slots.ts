@@ -8,8 +8,8 @@ import { bookingApi } from '../api/booking-api';
 /**
  * Keeps the room's month as the visitor sees it current while it is shown: on each change the
  * live availability reports (and when its stream opens) the slot lists are read again, with the
- * stream's position as X-Min-Position, so a slot taken meanwhile shows full before the visitor
- * tries it. Answers whether the stream is open.
+ * stream's position as X-Min-Position, so a slot (or seat) taken meanwhile shows full before the
+ * visitor tries it. Answers whether the stream is open.
  */
 export function useLiveSlots(roomId: string, { year, month }: YearMonth): boolean {
   const { baseApiUrl } = useConfig();
@@ -20,7 +20,8 @@ export function useLiveSlots(roomId: string, { year, month }: YearMonth): boolea
     `${year}-${String(month).padStart(2, '0')}`,
     (position) => {
       dispatch(positionSeen(position));
-      dispatch(bookingApi.util.invalidateTags(['VisitorSlots']));
+      // An open seat picker follows too: its slot's seats are read again.
+      dispatch(bookingApi.util.invalidateTags(['VisitorSlots', 'SlotSeats']));
     },
   );
 }

@@ -1,0 +1,305 @@
+// In the browser: a visitor picks a seat in a room with a seat plan (docs/product.md#picking-a-seat),
+// at 375×740, 768×1024 and 1280×900, in German and English. A window seat with a power socket
+// is picked on the plan with the keyboard alone (one tab stop, arrow keys to the nearest seat,
+// Enter), and the plan zooms; the list view names every seat as a screen reader reads it; "any
+// seat" with a filter gets a seat that has it, and a filter no free seat has is refused with its
+// message; a taken seat cannot be picked; in grey (`filter: grayscale(1)`) a free and a taken
+// seat still differ by their mark; the chosen seat shows with its ticket in the cart, the summary
+// and the confirmation. axe clean on the seat dialog in both views.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budget } from '../support/time-budget.ts';
+import { weekdaysAhead } from './dates.ts';
+import { expectAccessible, LANG_SIZE_RUNS, watchPage, type Lang } from './harness.ts';
+import { setRoomSeats, type SeatRow } from './seat-plans.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
+import { h1, main, openVisitorPage } from './visitor-pages.ts';
+
+/**
+ * Three rows of four seats (the server keeps a seat's attributes in the contract's order: a
+ * seat's name lists them so, power before window). A2 (window and power) and B3 (the only standing desk) are taken in
+ * every slot; C4 is the free window seat with power, two seats right and two rows down of A2.
+ */
+const SEATS: SeatRow[] = [
+  ['A1', ['window']],
+  ['A2', ['window', 'power']],
+  ['A3', ['pc']],
+  ['A4', ['quiet']],
+  ['B1', ['power']],
+  ['B2', ['accessible']],
+  ['B3', ['standing-desk']],
+  ['B4', ['power', 'lamp']],
+  ['C1', []],
+  ['C2', ['group-table']],
+  ['C3', ['lamp']],
+  ['C4', ['window', 'power']],
+];
+const TAKEN = ['A2', 'B3'];
+
+const TEXTS = {
+  de: {
+    locale: 'de',
+    free: 'frei',
+    choose: 'Platz wählen',
+    title: /^Platz wählen: /,
+    list: 'Liste',
+    plan: 'Plan',
+    zoomIn: 'Vergrößern',
+    zoomReset: 'Ganzer Plan',
+    bookSeat: 'Diesen Platz reservieren',
+    bookMatching: 'Beliebigen Platz mit diesen Merkmalen reservieren',
+    power: 'mit Steckdose',
+    standing: 'mit Stehpult',
+    noneMatching: 'In diesem Termin ist kein freier Platz mit diesen Merkmalen mehr frei.',
+    none: 'Noch kein Platz gewählt.',
+    target: 'Platz C4, Steckdose, Fensterplatz, frei',
+    taken: 'Platz A2, Steckdose, Fensterplatz, belegt',
+    listed: [
+      'Platz A1, Fensterplatz, frei',
+      'Platz B2, barrierefrei, frei',
+      'Platz B3, Stehpult, belegt',
+      'Platz C1, frei',
+    ],
+    ticketSeat: 'Platz C4, Steckdose, Fensterplatz',
+    powerSeat: /^Platz (B1|B4|C4), .*Steckdose/,
+    continue: 'Weiter zum Warenkorb',
+    toData: 'Weiter zu Ihren Daten',
+    toSummary: 'Weiter zur Zusammenfassung',
+    book: 'Verbindlich reservieren',
+    booked: 'Vielen Dank für Ihre Buchung',
+  },
+  en: {
+    locale: 'en-GB',
+    free: 'free',
+    choose: 'Choose seat',
+    title: /^Choose a seat: /,
+    list: 'List',
+    plan: 'Plan',
+    zoomIn: 'Zoom in',
+    zoomReset: 'Whole plan',
+    bookSeat: 'Reserve this seat',
+    bookMatching: 'Reserve any seat with these features',
+    power: 'with power socket',
+    standing: 'with standing desk',
+    noneMatching: 'No free seat with these features is left in this slot.',
+    none: 'No seat chosen yet.',
+    target: 'Seat C4, power socket, window seat, free',
+    taken: 'Seat A2, power socket, window seat, taken',
+    listed: [
+      'Seat A1, window seat, free',
+      'Seat B2, accessible, free',
+      'Seat B3, standing desk, taken',
+      'Seat C1, free',
+    ],
+    ticketSeat: 'Seat C4, power socket, window seat',
+    powerSeat: /^Seat (B1|B4|C4), .*power socket/,
+    continue: 'Continue to your cart',
+    toData: 'Continue to your data',
+    toSummary: 'Continue to the summary',
+    book: 'Book now',
+    booked: 'Thank you for your booking',
+  },
+} as const;
+
+/** One day per run, each with a morning and an afternoon slot of twelve seats. */
+const days = weekdaysAhead(LANG_SIZE_RUNS.length);
+let started: Awaited<ReturnType<typeof startWithTestRooms>>;
+let roomId = '';
+
+beforeAll(async () => {
+  started = await startWithTestRooms();
+  roomId = started.idOf(FIRST_ROOM);
+  const { admin } = started;
+  const ids = await setRoomSeats(admin, roomId, SEATS);
+  for (const day of days) {
+    for (const [start, end] of [
+      ['09:00', '12:00'],
+      ['13:00', '17:00'],
+    ] as const) {
+      const slot = await createSlot(admin, roomId, day, start, end, SEATS.length);
+      // Staff book the taken seats for two readers.
+      for (const label of TAKEN) {
+        const res = await admin.request(
+          'POST',
+          `/api/admin/rooms/${roomId}/timeslots/${slot}/booking`,
+          {
+            json: {
+              salutation: 'MR',
+              firstName: 'Otto',
+              lastName: `Platz ${label}`,
+              accessibility: false,
+              seatId: ids.get(label),
+            },
+          },
+        );
+        expect(res.status, await res.clone().text()).toBe(201);
+      }
+    }
+  }
+  await waitForReadModels(admin);
+}, budget(240_000));
+
+afterAll(async () => {
+  await started?.stop();
+});
+
+const longDate = (lang: Lang, d: Date) =>
+  new Intl.DateTimeFormat(TEXTS[lang].locale, { dateStyle: 'full' }).format(d);
+
+/** Opens the seats of the day's slot `range` through the room calendar, by the keyboard. */
+async function openSeats(page: Page, lang: Lang, day: Date, range: string) {
+  const texts = TEXTS[lang];
+  const dayButton = main(page).getByRole('button', {
+    name: new RegExp(`^${longDate(lang, day)}, ${texts.free}(,|$)`),
+  });
+  await dayButton.press('Enter');
+  const dayDialog = page.getByRole('dialog', { name: longDate(lang, day) });
+  await dayDialog.getByRole('button', { name: `${texts.choose} ${range}` }).press('Enter');
+  const seats = page.getByRole('dialog', { name: texts.title });
+  await seats.getByRole('button', { name: texts.plan, exact: true }).waitFor();
+  return seats;
+}
+
+/** The element that has the focus: its accessible name as the seat's `aria-label` or its text. */
+const focusedName = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '';
+  });
+
+for (const [n, { lang, viewport }] of LANG_SIZE_RUNS.entries()) {
+  const texts = TEXTS[lang];
+  describe(`seat picking (${lang}, ${viewport.width}×${viewport.height})`, () => {
+    it(
+      'picks on the plan by keyboard, lists the seats, takes any seat with a filter, shows the seat with the ticket',
+      async () => {
+        const day = days[n]!;
+        const page = await openVisitorPage(started.browser, viewport, lang);
+        const watched = watchPage(page);
+        await page.goto(
+          `${started.server.baseUrl}/room/${roomId}?year=${day.getFullYear()}&month=${day.getMonth() + 1}`,
+        );
+        await h1(page, FIRST_ROOM).waitFor();
+        const seats = await openSeats(page, lang, day, '09:00-12:00');
+        const plan = seats.getByRole('listbox');
+        await plan.getByRole('option').first().waitFor();
+
+        // Taken seats cannot be picked, by pointer or keyboard.
+        const taken = plan.getByRole('option', { name: texts.taken });
+        await expect(taken.getAttribute('aria-disabled')).resolves.toBe('true');
+        // (Playwright waits for an enabled element; a tap lands on it all the same.)
+        await taken.click({ force: true });
+        await expect(taken.getAttribute('aria-selected')).resolves.toBe('false');
+        await seats.getByText(texts.none).waitFor();
+
+        // The plan zooms in (+) and back to the whole plan (pinch does the same on a phone).
+        const scale = () =>
+          seats
+            .locator('.seat-plan__content')
+            .evaluate((content) => new DOMMatrix(getComputedStyle(content).transform).a);
+        await seats.getByRole('button', { name: texts.zoomIn }).click();
+        await expect.poll(scale, { timeout: budget(10_000) }).toBeGreaterThan(1.1);
+        await seats.getByRole('button', { name: texts.zoomReset }).click();
+        await expect.poll(scale, { timeout: budget(10_000) }).toBe(1);
+
+        // In grey, a free and a taken seat still differ by their mark (a check and a cross) and
+        // by their shape's fill pattern.
+        await page.addStyleTag({ content: 'html { filter: grayscale(1) }' });
+        const free = plan.getByRole('option', { name: texts.target });
+        const markOf = (seat: typeof free) =>
+          seat.locator('.seat-mark').evaluate((mark) => ({
+            icon: mark.textContent?.trim(),
+            filter: getComputedStyle(document.documentElement).filter,
+          }));
+        const [freeMark, takenMark] = [await markOf(free), await markOf(taken)];
+        expect(freeMark.filter).toBe('grayscale(1)');
+        expect(freeMark.icon).toBe('✓');
+        expect(takenMark.icon).toBe('✕');
+        await page.addStyleTag({ content: 'html { filter: none }' });
+
+        // The keyboard alone: the plan is one tab stop (on the seat last touched, the taken A2);
+        // the arrow keys go to the nearest seat that way; Enter picks.
+        await seats.getByRole('button', { name: texts.plan, exact: true }).focus();
+        let tabs = 0;
+        while (
+          (await page.evaluate(() => document.activeElement?.getAttribute('role'))) !== 'option'
+        ) {
+          await page.keyboard.press('Tab');
+          tabs += 1;
+          expect(tabs, 'the plan is reached by Tab').toBeLessThan(10);
+        }
+        expect(await focusedName(page)).toBe(texts.taken);
+        await page.keyboard.press('Enter'); // a taken seat is not picked
+        await seats.getByText(texts.none).waitFor();
+        for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown']) {
+          await page.keyboard.press(key);
+        }
+        expect(await focusedName(page)).toBe(texts.target);
+        await page.keyboard.press('Enter');
+        await expect(free.getAttribute('aria-selected')).resolves.toBe('true');
+        await expectAccessible(page, `seat plan (${lang}, ${viewport.width})`);
+        // One Tab leaves the plan for the way on.
+        await page.keyboard.press('Tab');
+        expect(await focusedName(page)).toBe(texts.bookSeat);
+        await page.keyboard.press('Enter');
+        await seats.waitFor({ state: 'hidden' });
+        const cart = page.locator('.cart-panel');
+        await cart.getByText(texts.ticketSeat).waitFor();
+
+        // The list: every seat with its name as a screen reader reads it; the choice of the
+        // view stays on the device.
+        const afternoon = await openSeats(page, lang, day, '13:00-17:00');
+        await afternoon.getByRole('button', { name: texts.list }).click();
+        for (const name of texts.listed) await afternoon.getByRole('radio', { name }).waitFor();
+        await expect(
+          afternoon.getByRole('radio', { name: texts.taken }).isDisabled(),
+        ).resolves.toBe(true);
+        await expect(page.evaluate(() => localStorage.getItem('seatView'))).resolves.toBe('list');
+        await expectAccessible(page, `seat list (${lang}, ${viewport.width})`);
+
+        // Any seat with a feature no free seat has: refused with its message.
+        await afternoon.getByRole('checkbox', { name: texts.standing }).check();
+        await expect(afternoon.getByRole('radio').count()).resolves.toBe(1);
+        await afternoon.getByRole('button', { name: texts.bookMatching }).click();
+        await afternoon
+          .getByRole('alert')
+          .getByText(texts.noneMatching, { exact: false })
+          .waitFor();
+        // With power: the list keeps the seats with power, the plan dims the others.
+        await afternoon.getByRole('checkbox', { name: texts.standing }).uncheck();
+        await afternoon.getByRole('checkbox', { name: texts.power }).check();
+        await expect(afternoon.getByRole('radio').count()).resolves.toBe(4);
+        await afternoon.getByRole('button', { name: texts.plan, exact: true }).click();
+        await expect(afternoon.locator('.seat--dimmed').count()).resolves.toBe(8);
+        await afternoon.getByRole('button', { name: texts.bookMatching }).click();
+        await afternoon.waitFor({ state: 'hidden' });
+        await expect
+          .poll(() => cart.locator('.ticket-list__seat').allTextContents())
+          .toEqual(
+            expect.arrayContaining([texts.ticketSeat, expect.stringMatching(texts.powerSeat)]),
+          );
+
+        if (viewport.width === 1280) {
+          // The seats on the summary and the confirmation.
+          await main(page).getByRole('link', { name: texts.continue }).click();
+          await main(page).getByRole('link', { name: texts.toData }).click();
+          await page.locator('input[name="firstName"]').fill('Erika');
+          await page.locator('input[name="lastName"]').fill('Muster');
+          await page.locator('input[name="email"]').fill(`seat.${lang}@example.at`);
+          await page.locator('input[name="phone"]').fill('+431234');
+          await main(page).getByRole('button', { name: texts.toSummary }).click();
+          await main(page).getByText(texts.ticketSeat).waitFor();
+          await main(page).getByRole('button', { name: texts.book }).click();
+          await h1(page, texts.booked).waitFor();
+          await main(page).getByText(texts.ticketSeat).waitFor();
+        }
+        // The one failed request is the refusal asked for above (409).
+        expect(watched.errors).toEqual([
+          'Failed to load resource: the server responded with a status of 409 (Conflict)',
+        ]);
+        await page.context().close();
+      },
+      budget(180_000),
+    );
+  });
+}
