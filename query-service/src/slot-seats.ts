@@ -31,8 +31,8 @@ const PlanSeatAnswer = z
 const SeatPlanAnswer = z
   .object({
     seats: z.array(PlanSeatAnswer),
-    image: z.object({ url: z.string() }).nullable().openapi({
-      description: "The plan's image (PNG, JPEG or SVG, shown as an image); null: a grid",
+    image: SeatPlanImageAnswer.nullable().openapi({
+      description: "The plan's image (PNG, JPEG or SVG, shown as an image only); null: a grid",
     }),
   })
   .openapi('SeatPlan');

@@ -33,7 +33,9 @@ import {
   seatRefusal,
   seatsFree,
   takeSeats,
+  type SeatContext,
   type SeatPlace,
+  type SeatWanted,
 } from '../time-slots/take-seat.ts';
 import { isInLine, isOutstanding, placeInLine } from '../waitlist-line.ts';
 
@@ -231,16 +233,7 @@ export function decideWaitlist(
         const refused = seatRefusal('waitlist-offer', wanted(current), { held }, place, ctx);
         const allowed = refused === null || isNoSeatLeft(refused);
         if (refused === null) {
-          // In a room with a seat plan the offer holds the best free seat of it.
-          const chosen = chosenSeats('waitlist-offer', wanted(current), place, ctx);
-          const seat = chosen instanceof Map ? chosen.get('') : undefined;
-          const offered = SeatOffered.create({
-            entryId: e.entryId,
-            timeSlotId,
-            offerId: ctx.newOfferId(),
-            expiresAt,
-            ...(seat ? { seat } : {}),
-          });
+          const offered = seatOffer(e.entryId, wanted(current), place, ctx, expiresAt);
           d.slot.push(offered);
           current = evolveSlot(current, offered);
         } else if (allowed && e.passedOver && passOver) {
@@ -263,8 +256,8 @@ export function decideWaitlist(
       takeSeats('offer-taken', [{ timeSlotId, ticketId, slot, offerId }], { held: [] }, place, ctx);
       // The offer's seat becomes the cart's hold: counted once, never freed in between.
       const expiresAt = holdEnd(ctx.now, ctx.limits);
-      const seat = entry.offerSeat;
-      const ticket = { ...cartTicketOf(slot, timeSlotId, ticketId), ...(seat ? { seat } : {}) };
+      const seated = entry.offerSeat ? { seat: entry.offerSeat } : {};
+      const ticket = { ...cartTicketOf(slot, timeSlotId, ticketId), ...seated };
       d.transaction.push(
         TransactionStarted.create({ transactionId, expiresAt }),
         TicketAddedToTransaction.create({ ...ticket, expiresAt }),
@@ -277,17 +270,26 @@ export function decideWaitlist(
           ticketId,
           transactionId,
         }),
-        TicketHeld.create({
-          ticketId,
-          timeSlotId,
-          transactionId,
-          expiresAt,
-          ...(seat ? { seat } : {}),
-        }),
+        TicketHeld.create({ ticketId, timeSlotId, transactionId, expiresAt, ...seated }),
       );
       return d;
     }
     default:
       return unhandled(command);
   }
+}
+
+/** An offer of a free seat to an entry; in a room with a seat plan it holds the best free seat. */
+function seatOffer(
+  entryId: string,
+  wanted: readonly SeatWanted[],
+  place: SeatPlace,
+  ctx: SeatContext & { newOfferId: () => string },
+  expiresAt: string,
+) {
+  const chosen = chosenSeats('waitlist-offer', wanted, place, ctx);
+  const seat = chosen instanceof Map ? chosen.get(wanted[0]?.ticketId ?? '') : undefined;
+  const timeSlotId = wanted[0]?.timeSlotId ?? '';
+  const offerId = ctx.newOfferId();
+  return SeatOffered.create({ entryId, timeSlotId, offerId, expiresAt, ...(seat ? { seat } : {}) });
 }

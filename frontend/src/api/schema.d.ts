@@ -8335,10 +8335,7 @@ export interface components {
         };
         SeatPlan: {
             seats: components["schemas"]["PlanSeat"][];
-            /** @description The plan's image (PNG, JPEG or SVG, shown as an image); null: a grid */
-            image: {
-                url: string;
-            } | null;
+            image: components["schemas"]["SeatPlanImage"] & unknown;
         };
         PlanSeat: {
             /** Format: uuid */
