@@ -38,7 +38,7 @@ const planTag = (roomId: string) => ({ type: 'SeatPlan' as const, id: roomId });
 export const seatsCsvPath = (roomId: string) => `${seatsPath(roomId)}.csv`;
 export const seatPlanApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    getSeatPlan: build.query<AdminSeatPlan, string>({
+    getStaffSeatPlan: build.query<AdminSeatPlan, string>({
       query: (roomId) => seatsPath(roomId),
       providesTags: (_result, _error, roomId) => [planTag(roomId)],
     }),
@@ -101,7 +101,7 @@ export const seatPlanApi = baseApi.injectEndpoints({
 });
 
 export const {
-  useGetSeatPlanQuery,
+  useGetStaffSeatPlanQuery,
   useSetSeatsMutation,
   useImportSeatsCsvMutation,
   useTakeSeatOutOfServiceMutation,

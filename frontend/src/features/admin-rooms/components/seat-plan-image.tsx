@@ -14,7 +14,7 @@ import { resolveApiUrl } from '../../../lib/url';
 import { useGetAdminRoomQuery } from '../api/admin-rooms-api';
 import {
   useDeleteSeatPlanImageMutation,
-  useGetSeatPlanQuery,
+  useGetStaffSeatPlanQuery,
   useUpdateSeatPlanImageMutation,
   type SeatPlanImage,
 } from '../api/seat-plan-api';
@@ -29,7 +29,7 @@ export function SeatPlanImagePage() {
   const { t } = useTranslation('admin-rooms');
   const { id = '' } = useParams();
   const room = useGetAdminRoomQuery(id);
-  const plan = useGetSeatPlanQuery(id);
+  const plan = useGetStaffSeatPlanQuery(id);
   const data = room.data && plan.data ? { room: room.data, image: plan.data.image } : undefined;
   return (
     <Page title={t('seats.image-title')}>

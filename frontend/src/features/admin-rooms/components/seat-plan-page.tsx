@@ -7,7 +7,7 @@ import { Page } from '../../../components/page';
 import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import { useGetAdminRoomQuery } from '../api/admin-rooms-api';
-import { useGetSeatPlanQuery, type AdminSeatPlan, type PlanSeat } from '../api/seat-plan-api';
+import { useGetStaffSeatPlanQuery, type AdminSeatPlan, type PlanSeat } from '../api/seat-plan-api';
 import { SeatOutOfServiceList } from './seat-out-of-service';
 import { SeatPlanCsv } from './seat-plan-csv';
 import { SeatPlanEditor } from './seat-plan-editor';
@@ -23,7 +23,7 @@ export function SeatPlanPage() {
   const { t } = useTranslation('admin-rooms');
   const { id = '' } = useParams();
   const room = useGetAdminRoomQuery(id);
-  const plan = useGetSeatPlanQuery(id);
+  const plan = useGetStaffSeatPlanQuery(id);
   const data = room.data && plan.data ? { room: room.data, plan: plan.data } : undefined;
   return (
     <Page title={t('seats.title')}>
