@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { useRefusal } from '../../../hooks/use-refusal';
-import { DeleteConfirmation } from '../../../components/delete-confirmation';
+import { ImageRemoval } from './image-removal';
 import { InputField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
@@ -81,18 +81,12 @@ function RoomImageForm({ room }: { room: Room }) {
   const name = textIn(room.name, room.nameEn);
   const [alt, setAlt] = useState(room.imageAlt ?? '');
   const [altEn, setAltEn] = useState(room.imageAltEn ?? '');
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [updateImage, update] = useUpdateRoomImageMutation();
   const [deleteImage, removal] = useDeleteRoomImageMutation();
   const hasImage = room.imageUrl !== null;
   const form = useValidatedForm(hasImage ? CHECKS.optional : CHECKS.required, FIELDS, idOf);
   const refusal = useRefusal(update.error, { image: idOf('image') });
-  const confirmHeading = useRef<HTMLHeadingElement>(null);
   const editPath = `/room-edit/${encodeURIComponent(room.id)}`;
-
-  useEffect(() => {
-    if (confirmingDelete) confirmHeading.current?.focus();
-  }, [confirmingDelete]);
 
   const chooseFile = (chosen: File | null) => {
     setFile(chosen);
@@ -112,14 +106,14 @@ function RoomImageForm({ room }: { room: Room }) {
     await navigate(editPath);
   };
 
-  const confirmDelete = async () => {
+  const confirmDelete = async (): Promise<boolean> => {
     try {
       await deleteImage(room.id).unwrap();
     } catch {
-      return;
+      return false; // shown in the question
     }
     dispatch(notify({ title: t('image.deleted', { name }) }));
-    setConfirmingDelete(false);
+    return true;
   };
 
   return (
@@ -130,32 +124,18 @@ function RoomImageForm({ room }: { room: Room }) {
       <section className="room-image" aria-labelledby="current-image-heading">
         <h2 id="current-image-heading">{t('image.current')}</h2>
         <CurrentImage room={room} />
-        {hasImage && !confirmingDelete ? (
-          <button
-            type="button"
-            className="button button--danger"
-            onClick={() => setConfirmingDelete(true)}
-          >
-            {t('image.delete')}
-          </button>
-        ) : null}
-        {hasImage && confirmingDelete ? (
-          <DeleteConfirmation
-            headingLevel={3}
-            headingRef={confirmHeading}
-            title={t('image.delete-title')}
-            question={t('image.delete-question')}
-            error={removal.error}
-            busy={removal.isLoading}
-            confirmLabel={t('image.delete-confirm')}
-            cancelLabel={t('form.cancel')}
-            onConfirm={confirmDelete}
-            onCancel={() => {
-              removal.reset();
-              setConfirmingDelete(false);
-            }}
-          />
-        ) : null}
+        <ImageRemoval
+          hasImage={hasImage}
+          removal={removal}
+          onRemove={confirmDelete}
+          texts={{
+            remove: t('image.delete'),
+            title: t('image.delete-title'),
+            question: t('image.delete-question'),
+            confirm: t('image.delete-confirm'),
+            cancel: t('form.cancel'),
+          }}
+        />
       </section>
       <section aria-labelledby="upload-heading">
         <h2 id="upload-heading">

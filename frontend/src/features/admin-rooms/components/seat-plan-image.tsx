@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
-import { DeleteConfirmation } from '../../../components/delete-confirmation';
+import { ImageRemoval } from './image-removal';
 import { InputField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
@@ -51,18 +51,12 @@ function SeatPlanImageForm({ room, image }: { room: Room; image: SeatPlanImage }
   const name = textIn(room.name, room.nameEn);
   const [file, setFile] = useState<File | null>(null);
   const [missing, setMissing] = useState(false);
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [status, setStatus] = useState('');
   const [upload, uploading] = useUpdateSeatPlanImageMutation();
   const [remove, removal] = useDeleteSeatPlanImageMutation();
   const refusal = useRefusal(uploading.error, { image: FILE_ID });
-  const confirmHeading = useRef<HTMLHeadingElement>(null);
   const planPath = seatPlanPath(room.id);
   const hasImage = image !== null;
-
-  useEffect(() => {
-    if (confirmingDelete) confirmHeading.current?.focus();
-  }, [confirmingDelete]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -76,14 +70,14 @@ function SeatPlanImageForm({ room, image }: { room: Room; image: SeatPlanImage }
     setStatus(t('seats.image-saved', { name }));
   };
 
-  const confirmDelete = async () => {
+  const confirmDelete = async (): Promise<boolean> => {
     try {
       await remove(room.id).unwrap();
     } catch {
-      return;
+      return false; // shown in the question
     }
     setStatus(t('seats.image-deleted', { name }));
-    setConfirmingDelete(false);
+    return true;
   };
 
   return (
@@ -103,32 +97,18 @@ function SeatPlanImageForm({ room, image }: { room: Room; image: SeatPlanImage }
         ) : (
           <p>{t('seats.image-none')}</p>
         )}
-        {hasImage && !confirmingDelete ? (
-          <button
-            type="button"
-            className="button button--danger"
-            onClick={() => setConfirmingDelete(true)}
-          >
-            {t('seats.image-delete')}
-          </button>
-        ) : null}
-        {hasImage && confirmingDelete ? (
-          <DeleteConfirmation
-            headingLevel={3}
-            headingRef={confirmHeading}
-            title={t('seats.image-delete-title')}
-            question={t('seats.image-delete-question')}
-            error={removal.error}
-            busy={removal.isLoading}
-            confirmLabel={t('seats.image-delete-confirm')}
-            cancelLabel={t('form.cancel')}
-            onConfirm={confirmDelete}
-            onCancel={() => {
-              removal.reset();
-              setConfirmingDelete(false);
-            }}
-          />
-        ) : null}
+        <ImageRemoval
+          hasImage={hasImage}
+          removal={removal}
+          onRemove={confirmDelete}
+          texts={{
+            remove: t('seats.image-delete'),
+            title: t('seats.image-delete-title'),
+            question: t('seats.image-delete-question'),
+            confirm: t('seats.image-delete-confirm'),
+            cancel: t('form.cancel'),
+          }}
+        />
       </section>
       <section aria-labelledby="plan-upload-heading">
         <h2 id="plan-upload-heading">
