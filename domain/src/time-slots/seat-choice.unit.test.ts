@@ -281,6 +281,63 @@ function run(plan: SeatPlan, capacity: number, steps: readonly Step[]): void {
   }
 }
 
+describe('a staff booking in a room with a seat plan', () => {
+  it('asked not to overbook, is refused when no seat of the plan is free, though the capacity is not reached', () => {
+    const plan: SeatPlan = {
+      seats: [{ seatId: id(100), label: 'A1', attributes: [], x: 0, y: 0, rotation: 0 }],
+      outOfService: [],
+    };
+    const room: RoomState = {
+      status: 'active',
+      version: 1,
+      hasImage: false,
+      name: 'Plan room',
+      seatPlan: plan,
+      openStart: { type: 'DAY', value: 0 },
+      openEnd: { type: 'DAY', value: 60 },
+      services: NO_ROOM_SERVICES,
+    };
+    const slot = evolveSlot(
+      initialSlotState,
+      TimeSlotCreated.create({
+        timeSlotId: SLOT,
+        roomId: ROOM,
+        date: SLOT_DAY,
+        startTime: '10:00',
+        endTime: '12:00',
+        capacity: 5,
+      }),
+    );
+    const local = localDateTime(NOW, TIME_ZONE);
+    const book = (confirmOverbooking: boolean, state: SlotState, n: number) =>
+      decideReservation(
+        {
+          type: 'StaffBook',
+          data: {
+            transactionId: id(n),
+            ticketId: id(n + 1),
+            timeSlotId: SLOT,
+            roomId: ROOM,
+            ownerId: OWNER,
+            bookingNumber: 'R-STAFF',
+            visitorKey: 'b'.repeat(40),
+            language: 'de',
+            confirmOverbooking,
+          },
+        },
+        { ...emptyReservation, slots: new Map([[SLOT, state]]), rooms: new Map([[ROOM, room]]) },
+        { now: NOW, today: local.date, time: local.time, limits, timeZone: TIME_ZONE },
+      );
+    const first = book(false, slot, 10).slots.get(SLOT) ?? [];
+    const after = first.reduce(evolveSlot, slot);
+    expect(after.tickets[id(11)]?.seat?.label).toBe('A1');
+    expect(() => book(false, after, 20)).toThrow('full');
+    const beyond = (book(true, after, 30).slots.get(SLOT) ?? []).reduce(evolveSlot, after);
+    expect(beyond.tickets[id(31)]?.status).toBe('BOOKED');
+    expect(beyond.tickets[id(31)]?.seat).toBeUndefined();
+  });
+});
+
 describe('seats of a plan under generated runs', () => {
   it('never gives a seat twice, and "any seat" finds a matching free seat whenever one is free', () => {
     fc.assert(

@@ -216,7 +216,9 @@ function capacityRefusal(
     }
     case 'staff-booking': {
       const taken = seatsTaken(slot, ctx.now);
-      return taker.confirmOverbooking === false && taken >= slot.capacity
+      // In a room with a seat plan, a slot with no free seat of it is full too.
+      const full = taken >= slot.capacity || planFree === 0;
+      return taker.confirmOverbooking === false && full
         ? new Refused(
             { code: 'timeslot__overbooking_not_confirmed', taken, capacity: slot.capacity },
             'The time slot is full: booking would overbook it',
