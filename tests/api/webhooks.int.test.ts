@@ -185,6 +185,8 @@ describe('webhook deliveries', () => {
             date: day(3),
             startTime: '09:00',
             endTime: '11:00',
+            // A room without a seat plan: the ticket has no seat.
+            seat: null,
           },
         ],
       },

@@ -4,6 +4,7 @@ import { ManualClock, todayIn, addDays } from '@rr/platform';
 import { up as roomStateMigration } from '../../platform/migrations/020_room_state.ts';
 import { up as roomServicesMigration } from '../../platform/migrations/021_room_services.ts';
 import { up as translationsMigration } from '../../platform/migrations/065_translations.ts';
+import { up as seatPlansMigration } from '../../platform/migrations/068_seat_plans.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
@@ -156,7 +157,7 @@ describe('decisions on the write side, not on the read models', () => {
     ]);
   });
 
-  it('the room order decides on room_state; room_state rebuilt from the room streams (migrations 020, 021, 065) equals the live one', async () => {
+  it('the room order decides on room_state; room_state rebuilt from the room streams (migrations 020, 021, 065, 068) equals the live one', async () => {
     const { admin, db } = suite;
     const a = await createRoom(admin, 'Raum A');
     const b = await createRoom(admin, 'Raum B');
@@ -202,6 +203,7 @@ describe('decisions on the write side, not on the read models', () => {
       await roomStateMigration(k);
       await roomServicesMigration(k);
       await translationsMigration(k);
+      await seatPlansMigration(k);
     } finally {
       await k.destroy();
     }
