@@ -435,7 +435,17 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
         const pool = createPool(db.url, 3);
         const notifier = new EventNotifier(db.url);
         const store = new EventStore(pool, { validate: validateEvent });
-        const reads = vi.spyOn(store, 'readAfter');
+        // A read that found events held back by a transaction still open is followed by a
+        // quick look again (subscription.ts), not a gather: those looks are not counted.
+        const readAfter = store.readAfter.bind(store);
+        let lookedAgain = 0;
+        const reads = vi
+          .spyOn(store, 'readAfter')
+          .mockImplementation(async (...args: Parameters<EventStore['readAfter']>) => {
+            const read = await readAfter(...args);
+            if (read.heldBack) lookedAgain += 1;
+            return read;
+          });
         const runner = new ProjectionRunner(
           { pool, store, notifier, logger: createLogger('silent'), quietGatherMs: QUIET_MS },
           [projection],
@@ -443,7 +453,7 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
         await notifier.start();
         runner.start();
         const handle = {
-          reads: () => reads.mock.calls.length,
+          reads: () => reads.mock.calls.length - lookedAgain,
           stop: async () => {
             await runner.stop();
             await notifier.stop();
