@@ -309,6 +309,21 @@ export function seatRefusal(
   place: SeatPlace,
   ctx: SeatContext,
 ): Refused | null {
+  const decided = seatDecision(path, seats, taker, place, ctx);
+  return decided instanceof Refused ? decided : null;
+}
+
+/**
+ * The first rule the seats fail for the person on this path, or, when they may be taken, the
+ * seat of the rooms' plans each takes (chosenSeats).
+ */
+export function seatDecision(
+  path: SeatPath,
+  seats: readonly SeatWanted[],
+  taker: SeatTaker,
+  place: SeatPlace,
+  ctx: SeatContext,
+): Refused | Map<string, TicketSeat | null> {
   for (const seat of seats) {
     const refusal = slotRefusal(path, seat, place, ctx);
     if (refusal) return refusal;
@@ -328,8 +343,7 @@ export function seatRefusal(
     const refusal = capacityRefusal(path, seat, taker, place, ctx);
     if (refusal) return refusal;
   }
-  const chosen = chosenSeats(path, seats, place, ctx);
-  return chosen instanceof Refused ? chosen : null;
+  return chosenSeats(path, seats, place, ctx);
 }
 
 /**
@@ -358,9 +372,7 @@ export function takeSeats(
   place: SeatPlace,
   ctx: SeatContext,
 ): SeatsGiven {
-  const refusal = seatRefusal(path, seats, taker, place, ctx);
-  if (refusal) throw refusal;
-  const chosen = chosenSeats(path, seats, place, ctx);
+  const chosen = seatDecision(path, seats, taker, place, ctx);
   if (chosen instanceof Refused) throw chosen;
   const confirmBy = new Map<string, string>();
   if (!applies(path, 'confirmed-address')) return { confirmBy, seats: chosen };

@@ -21,21 +21,20 @@ import { holdEnd, type BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
 import type { BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
+import type { TicketSeat } from '../seats.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
 import type { CartRuleSlot } from '../cart-rules.ts';
 import { evolveSlot, type SlotState } from '../time-slots/time-slot.ts';
 import {
   bookedSeats,
-  chosenSeats,
+  seatDecision,
   isNoSeatLeft,
   offerableSeats,
   offerGone,
   seatRefusal,
   seatsFree,
   takeSeats,
-  type SeatContext,
   type SeatPlace,
-  type SeatWanted,
 } from '../time-slots/take-seat.ts';
 import { isInLine, isOutstanding, placeInLine } from '../waitlist-line.ts';
 
@@ -230,10 +229,11 @@ export function decideWaitlist(
         if (e.status !== 'waiting') continue;
         // In line order, counting the seats each holds by bookings and other offers.
         const held = state.held?.get(e.visitorKey) ?? [];
-        const refused = seatRefusal('waitlist-offer', wanted(current), { held }, place, ctx);
+        const decided = seatDecision('waitlist-offer', wanted(current), { held }, place, ctx);
+        const refused = decided instanceof Refused ? decided : null;
         const allowed = refused === null || isNoSeatLeft(refused);
-        if (refused === null) {
-          const offered = seatOffer(e.entryId, wanted(current), place, ctx, expiresAt);
+        if (!(decided instanceof Refused)) {
+          const offered = seatOffer(e.entryId, timeSlotId, decided.get(''), ctx, expiresAt);
           d.slot.push(offered);
           current = evolveSlot(current, offered);
         } else if (allowed && e.passedOver && passOver) {
@@ -279,17 +279,14 @@ export function decideWaitlist(
   }
 }
 
-/** An offer of a free seat to an entry; in a room with a seat plan it holds the best free seat. */
+/** An offer of a free seat to an entry; in a room with a seat plan it holds the seat chosen. */
 function seatOffer(
   entryId: string,
-  wanted: readonly SeatWanted[],
-  place: SeatPlace,
-  ctx: SeatContext & { newOfferId: () => string },
+  timeSlotId: string,
+  seat: TicketSeat | null | undefined,
+  ctx: { newOfferId: () => string },
   expiresAt: string,
 ) {
-  const chosen = chosenSeats('waitlist-offer', wanted, place, ctx);
-  const seat = chosen instanceof Map ? chosen.get(wanted[0]?.ticketId ?? '') : undefined;
-  const timeSlotId = wanted[0]?.timeSlotId ?? '';
   const offerId = ctx.newOfferId();
   return SeatOffered.create({ entryId, timeSlotId, offerId, expiresAt, ...(seat ? { seat } : {}) });
 }
