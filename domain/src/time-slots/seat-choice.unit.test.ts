@@ -115,6 +115,18 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
+/** The room of the slot, open for 60 days, with this plan and these services. */
+const planRoom = (seatPlan: SeatPlan, services: RoomState['services']): RoomState => ({
+  status: 'active',
+  version: 1,
+  hasImage: false,
+  name: 'Plan room',
+  seatPlan,
+  openStart: { type: 'DAY', value: 0 },
+  openEnd: { type: 'DAY', value: 60 },
+  services,
+});
+
 /** The seat ids held now by the slot's tickets and offers, with repeats. */
 function heldSeatIds(slot: SlotState, now: Date): string[] {
   return [
@@ -128,16 +140,7 @@ function heldSeatIds(slot: SlotState, now: Date): string[] {
 }
 
 function run(plan: SeatPlan, capacity: number, steps: readonly Step[]): void {
-  const room: RoomState = {
-    status: 'active',
-    version: 1,
-    hasImage: false,
-    name: 'Plan room',
-    seatPlan: plan,
-    openStart: { type: 'DAY', value: 0 },
-    openEnd: { type: 'DAY', value: 60 },
-    services: { ...NO_ROOM_SERVICES, waitlistOfferMinutes: 30 },
-  };
+  const room = planRoom(plan, { ...NO_ROOM_SERVICES, waitlistOfferMinutes: 30 });
   let slot = evolveSlot(
     initialSlotState,
     TimeSlotCreated.create({
@@ -287,16 +290,7 @@ describe('a staff booking in a room with a seat plan', () => {
       seats: [{ seatId: id(100), label: 'A1', attributes: [], x: 0, y: 0, rotation: 0 }],
       outOfService: [],
     };
-    const room: RoomState = {
-      status: 'active',
-      version: 1,
-      hasImage: false,
-      name: 'Plan room',
-      seatPlan: plan,
-      openStart: { type: 'DAY', value: 0 },
-      openEnd: { type: 'DAY', value: 60 },
-      services: NO_ROOM_SERVICES,
-    };
+    const room = planRoom(plan, NO_ROOM_SERVICES);
     const slot = evolveSlot(
       initialSlotState,
       TimeSlotCreated.create({
