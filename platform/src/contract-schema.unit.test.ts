@@ -57,7 +57,7 @@ describe('field errors of the API', () => {
         { field: 'description', rule: 'invalid_type', message: 'Value is required' },
         {
           field: 'capacity',
-          rule: 'custom',
+          rule: 'between',
           message: 'The value must be between 0 and 99999',
         },
       ]),

@@ -95,7 +95,8 @@ export function sortSpec<F extends string>(fields: readonly [F, ...F[]]) {
 /**
  * Turns zod issues into the field list of a validation problem (first issue per field). The
  * message is the one of the rule the field failed (docs/product.md#validation, the contracts' `messageOf`);
- * a failure no rule names keeps its schema's own message.
+ * a failure no rule names keeps its schema's own message. A refinement of the contracts is named
+ * by its rule (`unique`, `between`, `characters`); zod's own checks by their code.
  */
 export function toFieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
   const seen = new Set<string>();
@@ -106,7 +107,9 @@ export function toFieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
     seen.add(field);
     const rule = fieldErrorOf(issue);
     const message = rule.key === 'invalid' ? issue.message : messageOf(rule);
-    out.push({ field, rule: issue.code, message });
+    // A refinement's zod code is `custom` whatever it checks: the field names the rule it failed.
+    const named = issue.code === 'custom' && rule.key !== 'invalid';
+    out.push({ field, rule: named ? rule.key : issue.code, message });
   }
   return out;
 }

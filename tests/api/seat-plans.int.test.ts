@@ -127,7 +127,7 @@ describe('seats', () => {
     const body = (await res.json()) as Problem;
     expect(body.error).toBe('validation__error');
     expect(body.errors).toEqual([
-      { field: 'seats.2.label', rule: 'custom', message: messageOf({ key: 'unique' }) },
+      { field: 'seats.2.label', rule: 'unique', message: messageOf({ key: 'unique' }) },
     ]);
     expect(await eventCount()).toBe(before);
   });
@@ -285,7 +285,7 @@ describe('seats.csv', () => {
     const twice = await putCsv(roomId, 'label;x;y\nH1;1;1\nH2;2;2\nh1;3;3\n');
     expect(twice.status).toBe(400);
     expect(((await twice.json()) as Problem).errors).toEqual([
-      { field: 'seats.2.label', rule: 'custom', message: messageOf({ key: 'unique' }) },
+      { field: 'seats.2.label', rule: 'unique', message: messageOf({ key: 'unique' }) },
     ]);
   });
 
