@@ -47,7 +47,53 @@ export interface CalendarFeedDeps {
   timeZone: string;
 }
 
+/**
+ * The seats of a slot's booked tickets in the room's feed: "; seats A1, A3" (and "1 without a
+ * seat" beside them); nothing where no booked ticket holds a seat (a room without a plan).
+ */
+function seatsText(s: { seats: string[]; seatless: number }): string {
+  if (s.seats.length === 0) return '';
+  const without = s.seatless > 0 ? `, ${s.seatless} without a seat` : '';
+  return `; seats ${s.seats.join(', ')}${without}`;
+}
+
+/**
+ * A room's slots from `from` to `until` with their booked and held tickets at `now`, and each
+ * booked ticket's seat in the plan's order (docs/product.md#seat-plans) with how many booked
+ * tickets hold none (a room without a plan; staff's overbooking).
+ */
+async function roomFeedSlots(pool: Pool, roomId: string, from: string, until: string, now: Date) {
+  const r = await pool.query<{
+    id: string;
+    date: string;
+    start_time: string;
+    end_time: string;
+    capacity: number;
+    booked_count: number;
+    held_count: number;
+    seats: string[];
+    seatless: number;
+  }>(
+    `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.booked_count, c.held_count,
+            coalesce(b.seats, '{}') AS seats, coalesce(b.seatless, 0)::int AS seatless
+       FROM rm_time_slots s
+      CROSS JOIN ${seatsTakenLateral('t.time_slot_id = s.id', '$4')} c
+      LEFT JOIN LATERAL (
+             SELECT array_agg(t.seat_label ORDER BY p.position, t.seat_label)
+                      FILTER (WHERE t.seat_label IS NOT NULL) AS seats,
+                    count(*) FILTER (WHERE t.seat_label IS NULL) AS seatless
+               FROM rm_tickets t
+               LEFT JOIN rm_seats p ON p.room_id = t.room_id AND p.id = t.seat_id
+              WHERE t.time_slot_id = s.id AND t.status = 'BOOKED') b ON true
+      WHERE s.room_id = $1 AND s.date BETWEEN $2 AND $3
+      ORDER BY s.date, s.start_time, s.id`,
+    [roomId, from, until, now.toISOString()],
+  );
+  return r.rows;
+}
+
 /** The calendar feeds' routes: reads of the read models, served beside the query routes. */
+
 export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
   const { pool, clock, timeZone } = deps;
   return [
@@ -151,31 +197,18 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
         if (name === undefined) throw problems.notFound('Room');
         const now = clock.now();
         const today = todayIn(now, timeZone);
-        const r = await pool.query<{
-          id: string;
-          date: string;
-          start_time: string;
-          end_time: string;
-          capacity: number;
-          booked_count: number;
-          held_count: number;
-        }>(
-          `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, c.booked_count, c.held_count
-             FROM rm_time_slots s, ${seatsTakenLateral('t.time_slot_id = s.id', '$4')} c
-            WHERE s.room_id = $1 AND s.date BETWEEN $2 AND $3
-            ORDER BY s.date, s.start_time, s.id`,
-          [
-            params.id,
-            addDays(today, -ROOM_FEED_DAYS_BACK),
-            addDays(today, ROOM_FEED_DAYS_AHEAD),
-            now.toISOString(),
-          ],
+        const slots = await roomFeedSlots(
+          pool,
+          params.id,
+          addDays(today, -ROOM_FEED_DAYS_BACK),
+          addDays(today, ROOM_FEED_DAYS_AHEAD),
+          now,
         );
         const text = writeCalendar({
           name,
           timeZone,
           stamp: now,
-          entries: r.rows.map((s) => {
+          entries: slots.map((s) => {
             const free = Math.max(0, s.capacity - s.booked_count - s.held_count);
             return {
               id: s.id,
@@ -184,7 +217,7 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
               endTime: s.end_time,
               summary: `${name}: ${s.booked_count} booked, ${free} free`,
               location: name,
-              description: `Capacity ${s.capacity}, booked ${s.booked_count}, free ${free}`,
+              description: `Capacity ${s.capacity}, booked ${s.booked_count}, free ${free}${seatsText(s)}`,
             };
           }),
         });

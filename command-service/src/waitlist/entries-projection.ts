@@ -4,8 +4,12 @@ import { inlineProjection, type InlineFold } from '../inline/define.ts';
 type EntryStatus = 'offered' | 'lapsed' | 'taken' | 'left' | 'removed';
 
 interface EntryFold extends InlineFold {
-  /** The entries' new status, in append order; an offer with its id and expiry. */
-  changes: { entryId: string; status: EntryStatus; offer?: { id: string; expiresAt: string } }[];
+  /** The entries' new status, in append order; an offer with its id, expiry and seat's label. */
+  changes: {
+    entryId: string;
+    status: EntryStatus;
+    offer?: { id: string; expiresAt: string; seatLabel: string | null };
+  }[];
 }
 
 const status =
@@ -15,7 +19,7 @@ const status =
 
 /**
  * `waitlist_entries` beside the log: offers and lapses move the entries' status and offer (the
- * offer mail's recipient, the matcher's candidate slots). The row itself, with the address, is
+ * offer mail's recipient and the seat it names, the matcher's candidate slots). The row itself, with the address, is
  * written by the join and deleted by the erasure (personal data: never in an event).
  */
 export const waitlistEntriesProjection = inlineProjection({
@@ -39,7 +43,8 @@ export const waitlistEntriesProjection = inlineProjection({
     TicketConfirmationLapsed: ignore,
     WaitlistJoined: ignore,
     SeatOffered(e, f) {
-      const offer = { id: e.data.offerId, expiresAt: e.data.expiresAt };
+      const seatLabel = e.data.seat?.label ?? null;
+      const offer = { id: e.data.offerId, expiresAt: e.data.expiresAt, seatLabel };
       f.changes.push({ entryId: e.data.entryId, status: 'offered', offer });
     },
     SeatOfferLapsed: status('lapsed'),
@@ -55,8 +60,10 @@ export const waitlistEntriesProjection = inlineProjection({
     for (const { entryId, status, offer } of changes) {
       if (offer)
         await tx.send(
-          `UPDATE waitlist_entries SET status = 'offered', offer_id = $2, offer_expires_at = $3 WHERE entry_id = $1`,
-          [entryId, offer.id, offer.expiresAt],
+          `UPDATE waitlist_entries SET status = 'offered', offer_id = $2, offer_expires_at = $3,
+                  offer_seat_label = $4
+            WHERE entry_id = $1`,
+          [entryId, offer.id, offer.expiresAt, offer.seatLabel],
         );
       else
         await tx.send(`UPDATE waitlist_entries SET status = $2 WHERE entry_id = $1`, [

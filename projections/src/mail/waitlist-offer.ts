@@ -12,8 +12,8 @@ import {
 import { waitlistLeaveLink, waitlistOfferLink } from './visitor-links.ts';
 
 /**
- * The mail of a waitlist offer, in the entry's language: the slot, until when the
- * seat is held, and the link that puts it into a cart. Loaded from the write side
+ * The mail of a waitlist offer, in the entry's language: the slot (and the seat the offer holds
+ * in a room with a seat plan), until when the seat is held, and the link that puts it into a cart. Loaded from the write side
  * (`waitlist_entries`, the entry's address) when it is sent; none once the offer is no longer
  * out (taken, lapsed or erased meanwhile): nobody needs it then.
  */
@@ -48,6 +48,8 @@ export interface OfferMailInput {
   date: string;
   startTime: string;
   endTime: string;
+  /** The seat of the room's plan the offer holds; null or absent: none. */
+  seatLabel?: string | null;
   /** The offer's end, local to the library. */
   heldUntil: { date: string; time: string };
   offerUrl: string;
@@ -100,8 +102,9 @@ export async function loadOfferMail(
     start_time: string;
     end_time: string;
     room_name: string;
+    offer_seat_label: string | null;
   }>(
-    `SELECT w.email, w.language, w.time_slot_id, w.offer_id, w.offer_expires_at,
+    `SELECT w.email, w.language, w.time_slot_id, w.offer_id, w.offer_expires_at, w.offer_seat_label,
             to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time,
             CASE WHEN w.language = 'en' THEN coalesce(r.name_en, r.name) ELSE r.name END AS room_name
        FROM waitlist_entries w
@@ -121,6 +124,7 @@ export async function loadOfferMail(
       date: row.date,
       startTime: row.start_time,
       endTime: row.end_time,
+      seatLabel: row.offer_seat_label,
       heldUntil: localDateTime(row.offer_expires_at, timeZone),
       offerUrl: waitlistOfferLink(baseUrl, row.time_slot_id, row.offer_id, row.language),
       library,
