@@ -234,13 +234,17 @@ export const bookingApi = cartApi.injectEndpoints({
       invalidatesTags: ['OwnerTickets'],
     }),
     /** Moves a booked ticket to another slot of its room (the new ticket keeps the booking). */
-    moveTicket: build.mutation<unknown, { ownerId: string; ticketId: string; timeSlotId: string }>({
-      query: ({ ownerId, ticketId, timeSlotId }) => ({
+    /** Moves a ticket; in a room with a seat plan with the visitor's seat wish (none: any seat). */
+    moveTicket: build.mutation<
+      unknown,
+      { ownerId: string; ticketId: string; timeSlotId: string; wish?: SeatWish | undefined }
+    >({
+      query: ({ ownerId, ticketId, timeSlotId, wish }) => ({
         url: `owners/${enc(ownerId)}/tickets/${enc(ticketId)}/move`,
         method: 'POST',
-        body: { timeSlotId },
+        body: { timeSlotId, ...wish },
       }),
-      invalidatesTags: ['OwnerTickets', 'MyBookings', 'VisitorSlots'],
+      invalidatesTags: ['OwnerTickets', 'MyBookings', 'VisitorSlots', 'SlotSeats'],
     }),
     /** Asks for the "my bookings" link by mail (202 for every address). */
     requestMyBookingsLink: build.mutation<unknown, MyBookingsLinkInput>({

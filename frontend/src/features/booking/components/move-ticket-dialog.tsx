@@ -10,8 +10,16 @@ import {
   todayIso,
 } from '../../../lib/dates';
 import type { TimeSlot } from '../../../api/types';
-import { useGetBookableSlotsQuery, useMoveTicketMutation, type Ticket } from '../api/booking-api';
+import {
+  useGetBookableSlotsQuery,
+  useMoveTicketMutation,
+  type SeatPlan,
+  type SeatWish,
+  type Ticket,
+} from '../api/booking-api';
 import { moveDays, type MoveChoice, type MoveDay } from '../lib/move-choices';
+import { SeatDialog, useSeatChoice } from './seat-dialog';
+import { useSeatText } from './seat-text';
 import { useTicketText } from './ticket-list';
 
 interface MoveTicketDialogProps {
@@ -65,6 +73,22 @@ function useSlotLabel() {
   );
 }
 
+/** The seat a move asks for, in words: "Platz A12, Fensterplatz" or "beliebiger Platz". */
+function useWishText() {
+  const { t } = useTranslation('booking');
+  const seatText = useSeatText();
+  return (plan: SeatPlan, wish: SeatWish) => {
+    const seat = wish.seatId ? plan.seats.find((s) => s.id === wish.seatId) : undefined;
+    if (seat) return seatText(seat);
+    const attributes = wish.seatAttributes ?? [];
+    return attributes.length
+      ? t('move.seat-any-with', {
+          attributes: attributes.map((a) => t(`seats.attribute.${a}`)).join(', '),
+        })
+      : t('move.seat-any');
+  };
+}
+
 /** The question before the move: from which appointment to which. */
 function MoveSummary({ from, to, onBack }: { from: string; to: string; onBack: () => void }) {
   const { t } = useTranslation('booking');
@@ -94,7 +118,8 @@ function MoveSummary({ from, to, onBack }: { from: string; to: string; onBack: (
 /**
  * Rebooking (docs/product.md#rebooking): the visitor picks a day of the ticket's room, then one
  * of its slots with a free seat (full ones show disabled with the reason; nothing is chosen
- * beforehand), then confirms the move from the old to the new appointment. The server decides
+ * beforehand), in a room with a seat plan then the seat (or any seat) in the seat picker over
+ * the dialog, then confirms the move from the old to the new appointment. The server decides
  * with the seat rule and the visitor's other bookings; its refusal shows in the dialog and leaves
  * the booking as it was.
  */
@@ -103,6 +128,8 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
   const ticketText = useTicketText();
   const dayLabel = useDayLabel();
   const slotLabel = useSlotLabel();
+  const wishText = useWishText();
+  const { plan } = useSeatChoice(ticket.roomId);
   const today = todayIso();
   const { data } = useGetBookableSlotsQuery({
     roomId: ticket.roomId,
@@ -115,6 +142,9 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
   const [slotId, setSlotId] = useState<string | null>(null);
   const [missing, setMissing] = useState<'day' | 'slot' | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // In a room with a seat plan: the seat picker is open, and the seat asked for once picked.
+  const [choosingSeat, setChoosingSeat] = useState(false);
+  const [wish, setWish] = useState<SeatWish | null>(null);
   const [move, { isLoading, error }] = useMoveTicketMutation();
   const day = days.find((d) => d.date === date);
   const chosen = day?.choices.find((c) => c.slot.id === slotId && c.refusal === null);
@@ -128,10 +158,16 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
       return;
     }
     if (!confirming) {
-      setConfirming(true);
+      if (plan) setChoosingSeat(true);
+      else setConfirming(true);
       return;
     }
-    const answer = await move({ ownerId, ticketId: ticket.id, timeSlotId: chosen.slot.id });
+    const answer = await move({
+      ownerId,
+      ticketId: ticket.id,
+      timeSlotId: chosen.slot.id,
+      wish: wish ?? undefined,
+    });
     if (!('error' in answer)) onMoved();
   };
 
@@ -139,8 +175,12 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
     ? `${ticket.roomName}, ${formatLongDate(chosen.slot.date, i18n.language)}, ${formatTimeRange(
         chosen.slot.startTime,
         chosen.slot.endTime,
-      )}`
+      )}${plan && wish ? `, ${wishText(plan, wish)}` : ''}`
     : '';
+  const back = () => {
+    setConfirming(false);
+    setWish(null);
+  };
   return (
     <ConfirmDialog
       title={t('move.title')}
@@ -153,7 +193,7 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
       onConfirm={confirm}
     >
       {confirming && chosen ? (
-        <MoveSummary from={ticketText(ticket)} to={to} onBack={() => setConfirming(false)} />
+        <MoveSummary from={ticketText(ticket)} to={to} onBack={back} />
       ) : (
         <>
           <p>{t('move.current', { slot: ticketText(ticket) })}</p>
@@ -195,6 +235,21 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
           ) : null}
         </>
       )}
+      {choosingSeat && plan && chosen ? (
+        <SeatDialog
+          roomId={ticket.roomId}
+          slot={chosen.slot}
+          plan={plan}
+          pending={false}
+          error={null}
+          onBook={(seat) => {
+            setWish(seat);
+            setChoosingSeat(false);
+            setConfirming(true);
+          }}
+          onClose={() => setChoosingSeat(false)}
+        />
+      ) : null}
     </ConfirmDialog>
   );
 }
