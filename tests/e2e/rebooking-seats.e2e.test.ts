@@ -3,7 +3,8 @@
 // opens over the move dialog: in German at 1280×900 the visitor picks one seat in the list, in
 // English at 375×740 any seat with a filter. The confirmation names the seat asked for, and the
 // moved ticket holds that seat, not the one the server would have chosen without the wish (the
-// seat the ticket had). axe clean on the seat picker over the move dialog.
+// seat the ticket had); the moved ticket's check-in QR code is named with its seat. axe clean on
+// the seat picker over the move dialog.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
@@ -58,6 +59,8 @@ const TEXTS = {
     wish: 'Platz A4, Steckdose, Fensterplatz',
     done: 'Ihr Termin wurde verschoben.',
     held: 'Platz A4, Steckdose, Fensterplatz',
+    qr: 'QR-Code zum Einchecken',
+    label: 'Platz A4',
   },
   en: {
     locale: 'en-GB',
@@ -76,6 +79,8 @@ const TEXTS = {
     done: 'Your appointment was moved.',
     // The free seat with power and the fewest attributes; without the wish it would be A1.
     held: 'Seat A3, power socket',
+    qr: 'QR code for check-in',
+    label: 'Seat A3',
   },
 } as const;
 
@@ -91,6 +96,11 @@ beforeAll(async () => {
   admin = await signInAdmin(server.baseUrl);
   const roomId = await createRoom(admin, ROOM, { openStartValue: 0, capacity: 20 });
   await setRoomSeats(admin, roomId, SEATS);
+  // With check-in: each booked ticket shows its QR code, named with the ticket and its seat.
+  const services = await admin.request('PUT', `/api/admin/rooms/${roomId}/services`, {
+    json: { checkInMinutesBefore: 1440 },
+  });
+  expect(services.status, await services.clone().text()).toBe(200);
   slots.early = await createSlot(admin, roomId, day, '08:00', '09:00', 4);
   slots.late = await createSlot(admin, roomId, day, '14:00', '15:00', 4);
 });
@@ -143,6 +153,11 @@ describe('rebooking in a room with a seat plan', () => {
       await move.getByRole('button', { name: t.confirm, exact: true }).click();
       await main(page).getByText(t.done, { exact: false }).waitFor();
       await expect.poll(() => heldSeats(page)).toEqual([t.held]);
+      await main(page)
+        .getByRole('img', {
+          name: `${t.qr}: ${ROOM}, ${longDate(lang, day)}, 14:00-15:00, ${t.label}`,
+        })
+        .waitFor();
       expect(watch.errors).toEqual([]);
       await page.context().close();
     });

@@ -133,7 +133,8 @@ function BookedTickets({
                     baseApiUrl,
                     `owners/${ownerId}/tickets/${ticket.id}/check-in.svg`,
                   )}
-                  alt={t('confirmation.qr')}
+                  // Which ticket's code, with its seat: a booking may show several.
+                  alt={t('confirmation.qr', { ticket: ticketText(ticket) })}
                   width="160"
                   height="160"
                 />
