@@ -5,9 +5,12 @@
 // seat" with a filter gets a seat that has it, and a filter no free seat has is refused with its
 // message; a taken seat cannot be picked; in grey (`filter: grayscale(1)`) a free and a taken
 // seat still differ by their mark; the chosen seat shows with its ticket in the cart, the summary
-// and the confirmation. axe clean on the seat dialog in both views.
+// and the confirmation. axe clean on the seat dialog in both views. A seat another visitor takes
+// right as the visitor reserves it is refused with `seat__taken`: the message shows in the seat
+// dialog and the seats are read again, the seat now taken.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../support/app.ts';
 import { budget } from '../support/time-budget.ts';
 import { weekdaysAhead } from './dates.ts';
 import { expectAccessible, LANG_SIZE_RUNS, watchPage, type Lang } from './harness.ts';
@@ -52,6 +55,8 @@ const TEXTS = {
     standing: 'mit Stehpult',
     noneMatching: 'In diesem Termin ist kein freier Platz mit diesen Merkmalen mehr frei.',
     none: 'Noch kein Platz gewählt.',
+    seatTaken: 'Dieser Platz ist schon vergeben. Bitte wählen Sie einen anderen Platz.',
+    targetTaken: 'Platz C4, Steckdose, Fensterplatz, belegt',
     target: 'Platz C4, Steckdose, Fensterplatz, frei',
     taken: 'Platz A2, Steckdose, Fensterplatz, belegt',
     listed: [
@@ -83,6 +88,8 @@ const TEXTS = {
     standing: 'with standing desk',
     noneMatching: 'No free seat with these features is left in this slot.',
     none: 'No seat chosen yet.',
+    seatTaken: 'This seat is taken already. Please choose another seat.',
+    targetTaken: 'Seat C4, power socket, window seat, taken',
     target: 'Seat C4, power socket, window seat, free',
     taken: 'Seat A2, power socket, window seat, taken',
     listed: [
@@ -101,22 +108,30 @@ const TEXTS = {
   },
 } as const;
 
-/** One day per run, each with a morning and an afternoon slot of twelve seats. */
-const days = weekdaysAhead(LANG_SIZE_RUNS.length);
+/**
+ * One day per run, each with a morning and an afternoon slot of twelve seats; then one day per
+ * language for the seat taken meanwhile.
+ */
+const days = weekdaysAhead(LANG_SIZE_RUNS.length + 2);
 let started: Awaited<ReturnType<typeof startWithTestRooms>>;
 let roomId = '';
+/** The seats' ids by label, and the morning slot's id by day. */
+let seatIds = new Map<string, string>();
+const morningSlots = new Map<Date, string>();
 
 beforeAll(async () => {
   started = await startWithTestRooms();
   roomId = started.idOf(FIRST_ROOM);
   const { admin } = started;
   const ids = await setRoomSeats(admin, roomId, SEATS);
+  seatIds = ids;
   for (const day of days) {
     for (const [start, end] of [
       ['09:00', '12:00'],
       ['13:00', '17:00'],
     ] as const) {
       const slot = await createSlot(admin, roomId, day, start, end, SEATS.length);
+      if (start === '09:00') morningSlots.set(day, slot);
       // Staff book the taken seats for two readers.
       for (const label of TAKEN) {
         const res = await admin.request(
@@ -300,6 +315,55 @@ for (const [n, { lang, viewport }] of LANG_SIZE_RUNS.entries()) {
         await page.context().close();
       },
       budget(180_000),
+    );
+  });
+}
+
+for (const [i, lang] of (['de', 'en'] as const).entries()) {
+  const texts = TEXTS[lang];
+  describe(`a seat taken meanwhile (${lang})`, () => {
+    it(
+      'shows the refusal in the seat dialog and reads the seats again',
+      async () => {
+        const day = days[LANG_SIZE_RUNS.length + i]!;
+        const page = await openVisitorPage(started.browser, { width: 1280, height: 900 }, lang);
+        const watched = watchPage(page);
+        await page.goto(
+          `${started.server.baseUrl}/room/${roomId}?year=${day.getFullYear()}&month=${day.getMonth() + 1}`,
+        );
+        await h1(page, FIRST_ROOM).waitFor();
+        const seats = await openSeats(page, lang, day, '09:00-12:00');
+        await seats.getByRole('button', { name: texts.list }).click();
+        await seats.getByRole('radio', { name: texts.target }).check();
+        // Another visitor takes the chosen seat as this one reserves it: their add reaches the
+        // server first (this visitor's add waits for it).
+        let takenMeanwhile = false;
+        await page.route('**/api/transactions', async (route) => {
+          if (route.request().method() === 'POST' && !takenMeanwhile) {
+            takenMeanwhile = true;
+            const other = await new Client(started.server.baseUrl).request(
+              'POST',
+              '/api/transactions',
+              { json: { timeSlotId: morningSlots.get(day), seatId: seatIds.get('C4') } },
+            );
+            expect(other.status, await other.clone().text()).toBe(201);
+          }
+          await route.fallback();
+        });
+        await seats.getByRole('button', { name: texts.bookSeat }).click();
+        await seats.getByRole('alert').getByText(texts.seatTaken, { exact: false }).waitFor();
+        expect(takenMeanwhile).toBe(true);
+        // The seats are read again: the seat shows taken and is chosen no more; the dialog stays.
+        const taken = seats.getByRole('radio', { name: texts.targetTaken });
+        await taken.waitFor();
+        await expect(taken.isDisabled()).resolves.toBe(true);
+        await seats.getByText(texts.none).waitFor();
+        expect(watched.errors).toEqual([
+          'Failed to load resource: the server responded with a status of 409 (Conflict)',
+        ]);
+        await page.context().close();
+      },
+      budget(120_000),
     );
   });
 }
