@@ -13,6 +13,9 @@ import {
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
+/** In a room with a seat plan, the seat a ticket holds (docs/product.md#seat-plans); null: none. */
+const TicketSeat = z.object({ id: z.uuid(), label: z.string() }).nullable();
+
 const CheckInTicket = z
   .object({
     id: z.uuid(),
@@ -30,6 +33,7 @@ const CheckInTicket = z
     noShow: z.boolean(),
     /** The booking awaits its visitor's confirmation (confirmed addresses); absent: not. */
     awaitingConfirmation: z.literal(true).optional(),
+    seat: TicketSeat,
   })
   .openapi('CheckInTicket');
 
@@ -68,6 +72,7 @@ const LookupTicket = z
     checkedInAt: z.string().nullable(),
     checkedInBy: z.string().nullable(),
     noShow: z.boolean(),
+    seat: TicketSeat,
   })
   .openapi('CheckInLookupTicket');
 
@@ -87,6 +92,8 @@ interface LookupRow {
   checked_in_at: Date | null;
   checked_in_by: string | null;
   no_show: boolean;
+  seat_id: string | null;
+  seat_label: string | null;
 }
 
 interface Row {
@@ -100,6 +107,8 @@ interface Row {
   checked_in_at: Date | null;
   checked_in_by: string | null;
   no_show: boolean;
+  seat_id: string | null;
+  seat_label: string | null;
   awaiting: boolean | null;
   room_id: string;
   room_name: string;
@@ -107,6 +116,9 @@ interface Row {
   check_in: number;
   release: number | null;
 }
+
+const seatOf = (x: { seat_id: string | null; seat_label: string | null }) =>
+  x.seat_id && x.seat_label ? { id: x.seat_id, label: x.seat_label } : null;
 
 /** The day's rows, one per ticket (or one without a ticket for a room without any), per room. */
 function roomsOf(rows: Row[]): z.infer<typeof CheckInRoom>[] {
@@ -140,6 +152,7 @@ function roomsOf(rows: Row[]): z.infer<typeof CheckInRoom>[] {
         : null,
       noShow: x.no_show,
       ...(x.awaiting ? { awaitingConfirmation: true as const } : {}),
+      seat: seatOf(x),
     });
   }
   return [...rooms.values()];
@@ -169,7 +182,8 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
         const today = localDateTime(clock.now(), timeZone).date;
         const r = await pool.query<Row>(
           `SELECT t.id, t.status, t.booking_number, p.first_name, p.last_name, t.start_time, t.end_time,
-                  t.checked_in_at, t.checked_in_by, t.no_show, r.id AS room_id, r.name AS room_name,
+                  t.checked_in_at, t.checked_in_by, t.no_show, t.seat_id, t.seat_label,
+                  r.id AS room_id, r.name AS room_name,
                   r.name_en AS room_name_en, t.status = 'BOOKED' AND t.confirm_by IS NOT NULL AS awaiting,
                   (r.services->>'checkInMinutesBefore')::int AS check_in,
                   (r.services->>'noShowReleaseMinutes')::int AS release
@@ -207,7 +221,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
                   to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time, t.room_id,
                   r.name AS room_name, r.name_en AS room_name_en,
                   (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in,
-                  t.checked_in_at, t.checked_in_by, t.no_show
+                  t.checked_in_at, t.checked_in_by, t.no_show, t.seat_id, t.seat_label
              FROM rm_tickets t
              LEFT JOIN rm_rooms r ON r.id = t.room_id
              LEFT JOIN personal_data p ON p.owner_id = t.owner_id
@@ -236,6 +250,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
               checkedInAt: x.checked_in_at?.toISOString() ?? null,
               checkedInBy: x.checked_in_by,
               noShow: x.no_show,
+              seat: seatOf(x),
             })),
           },
         };

@@ -1,7 +1,8 @@
 // Where a seat shows beyond the visitor's pages (docs/product.md#how-tickets-take-seats): the
-// waitlist offer's mail names the seat the offer holds (read from the SMTP sink), and the room's
-// staff calendar feed names each booked ticket's seat, in the plan's order. Every time step is the
-// injected clock's.
+// waitlist offer's mail names the seat the offer holds (read from the SMTP sink), the room's
+// staff calendar feed names each booked ticket's seat, in the plan's order, and the check-in
+// screen's answers (today's list, a code's lookup) carry it. Every time step is the injected
+// clock's.
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchWaitlists } from '@rr/command-service';
@@ -145,5 +146,62 @@ describe("the room's staff calendar feed", () => {
     expect(description(slot)).toBe('Capacity 3, booked 2, free 1; seats P10, P3');
     // A slot without booked tickets names no seat.
     expect(description(plain)).toBe('Capacity 3, booked 0, free 3');
+  });
+});
+
+describe('the check-in answers', () => {
+  it("carry each ticket's seat", async () => {
+    const roomId = await createRoom(suite.admin, 'Eincheck-Saal', { openStartValue: 0 });
+    const services = await suite.admin.request('PUT', `/api/admin/rooms/${roomId}/services`, {
+      json: { checkInMinutesBefore: 1440 },
+    });
+    expect(services.status).toBe(200);
+    const ids = await setSeats(roomId, [
+      ['K1', []],
+      ['K2', ['lamp']],
+    ]);
+    // Today (the clock is at 10:00 in Vienna) and in four days.
+    const today = await createSlot(suite.admin, roomId, day(0), '18:00', '20:00', 2);
+    const later = await createSlot(suite.admin, roomId, day(4), '10:00', '12:00', 2);
+    const book = async (slot: string, label: string) => {
+      const res = await suite.admin.request(
+        'POST',
+        `/api/admin/rooms/${roomId}/timeslots/${slot}/booking`,
+        {
+          json: {
+            salutation: 'MS',
+            firstName: 'Karla',
+            lastName: `Check ${label}`,
+            accessibility: false,
+            seatId: ids.get(label),
+          },
+        },
+      );
+      expect(res.status, await res.clone().text()).toBe(201);
+      return (await res.json()) as { ticketId: string; bookingNumber: string };
+    };
+    const now = await book(today, 'K2');
+    const then = await book(later, 'K1');
+
+    const list = (await (await suite.admin.get('/api/admin/check-in')).json()) as {
+      rooms: {
+        roomId: string;
+        tickets: { id: string; seat: { id: string; label: string } | null }[];
+      }[];
+    };
+    const room = list.rooms.find((r) => r.roomId === roomId)!;
+    expect(room.tickets.map((x) => [x.id, x.seat])).toEqual([
+      [now.ticketId, { id: ids.get('K2'), label: 'K2' }],
+    ]);
+    const lookup = await suite.admin.get(
+      `/api/admin/check-in/lookup?code=${encodeURIComponent(then.bookingNumber)}`,
+    );
+    expect(lookup.status).toBe(200);
+    const found = (await lookup.json()) as {
+      tickets: { id: string; seat: { id: string; label: string } | null }[];
+    };
+    expect(found.tickets.map((x) => [x.id, x.seat])).toEqual([
+      [then.ticketId, { id: ids.get('K1'), label: 'K1' }],
+    ]);
   });
 });

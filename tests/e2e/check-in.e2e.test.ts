@@ -15,6 +15,7 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
+import { setRoomSeats } from './seat-plans.ts';
 import { bookAsVisitor, createSlot, signInAdmin, waitForReadModels } from './test-rooms.ts';
 import { acceptPrivacy } from './visitor-pages.ts';
 
@@ -23,6 +24,8 @@ import { acceptPrivacy } from './visitor-pages.ts';
  * tickets of a room with check-in, the search, check in and undo by button, check-in by a typed
  * booking number and by a typed QR reference, and axe at phone and desktop size. The slot is
  * today (00:00-23:59, check-in open from a day before: the machine's clock decides nothing).
+ * The room has a seat plan: each row names where its reader sits (the bookings, one after the
+ * other, take S1, S2 and S3).
  */
 const SECRET = 'e2e-check-in-secret-with-at-least-32-characters';
 const ROOM = 'Check-in-Lesesaal';
@@ -69,6 +72,11 @@ beforeAll(async () => {
     json: { checkInMinutesBefore: 1440 },
   });
   expect(services.status).toBe(200);
+  await setRoomSeats(admin, roomId, [
+    ['S1', []],
+    ['S2', []],
+    ['S3', []],
+  ]);
   const slotId = await createSlot(admin, roomId, new Date(), '00:00', '23:59', 10);
   let last: string | null = null;
   for (const [i, person] of people.entries()) last = await book(slotId, person, i);
@@ -108,6 +116,7 @@ describe('the check-in screen', () => {
     await main(page).getByLabel('Suche nach Name oder Buchungsnummer').fill('berger');
     await eventually(() => main(page).locator('tbody tr').count()).toBe(1);
     const bernd = rowOf(page, 'Bernd Berger');
+    await bernd.getByText('Platz S2', { exact: true }).waitFor();
     await bernd.getByRole('button', { name: 'Einchecken Bernd Berger' }).click();
     await main(page).getByText('Bernd Berger ist eingecheckt.').waitFor();
     await bernd.getByText(/^Eingecheckt um \d\d:\d\d von einlass$/).waitFor();

@@ -8533,6 +8533,11 @@ export interface components {
             noShow: boolean;
             /** @enum {boolean} */
             awaitingConfirmation?: true;
+            seat: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+            } | null;
         };
         CheckInLookup: {
             tickets: components["schemas"]["CheckInLookupTicket"][];
@@ -8558,6 +8563,11 @@ export interface components {
             checkedInAt: string | null;
             checkedInBy: string | null;
             noShow: boolean;
+            seat: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+            } | null;
         };
         DeskDay: {
             /** @description The library's date now (YYYY-MM-DD, TIME_ZONE) */

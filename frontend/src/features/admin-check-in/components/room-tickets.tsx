@@ -45,7 +45,13 @@ export function RoomTickets({ room, search, now, busy, onCheckIn, onUndo }: Room
                     <td data-label={t('column.time')} className="data-table__nowrap">
                       {formatTimeRange(ticket.startTime, ticket.endTime)}
                     </td>
-                    <td data-label={t('column.name')}>{name}</td>
+                    <td data-label={t('column.name')}>
+                      {name}
+                      {/* In a room with a seat plan, where the reader sits. */}
+                      {ticket.seat ? (
+                        <div className="muted">{t('seat', { label: ticket.seat.label })}</div>
+                      ) : null}
+                    </td>
                     <td data-label={t('column.number')}>{ticket.bookingNumber}</td>
                     <td data-label={t('column.status')}>
                       <TicketStatus ticket={ticket} />

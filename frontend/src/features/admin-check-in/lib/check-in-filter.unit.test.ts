@@ -14,6 +14,7 @@ const ticket: CheckInTicket = {
   checkedInBy: null,
   undoUntil: null,
   noShow: false,
+  seat: null,
 };
 
 describe('check-in search', () => {
@@ -52,6 +53,7 @@ describe('explaining a code that could not be checked in', () => {
     checkedInAt: null,
     checkedInBy: null,
     noShow: false,
+    seat: null,
   };
   const clock = (instant: string) => `clock(${instant})`;
 
