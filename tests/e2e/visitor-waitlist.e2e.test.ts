@@ -1,5 +1,6 @@
 // In the browser: a visitor joins the waitlist of a full slot, a seat frees,
 // the matcher job offers it, the offer mail's link puts it into the cart, and the visitor books.
+// The room has a seat plan of one seat: the offer's mail and the cart name the seat offered.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
@@ -12,6 +13,7 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
+import { setRoomSeats } from './seat-plans.ts';
 import { openStaffPage, signInAs, visitorBooks } from './staff-ux-support.ts';
 import { createSlot, FIRST_ROOM, startWithWaitlistMail, waitForReadModels } from './test-rooms.ts';
 import {
@@ -110,6 +112,7 @@ beforeAll(async () => {
     json: { waitlistOfferMinutes: 30 },
   });
   expect(services.status, await services.clone().text()).toBe(200);
+  await setRoomSeats(admin, roomId, [['W1', ['window']]]);
   slotId = await createSlot(admin, roomId, day, '09:00', '12:00', 1);
   // The one seat is booked: the slot is full.
   await visitorBooks(
@@ -195,6 +198,8 @@ describe('the waitlist in the browser', () => {
     expect(cancel.status, await cancel.clone().text()).toBe(200);
     const link = await offerPath(WAITER);
     expect(link).toContain(`/waitlist-offer/${slotId}/`);
+    // The mail names the seat the offer holds beside the slot.
+    await mailPath(WAITER, new RegExp(`^- ${FIRST_ROOM}, .* Uhr, Platz W1$`, 'm'));
 
     await reloadUntilVisible(staff, line.getByRole('cell', { name: 'Platz angeboten' }));
 
@@ -210,6 +215,7 @@ describe('the waitlist in the browser', () => {
       .first()
       .waitFor();
     expect(await ticketItems(page).count()).toBe(1);
+    await ticketItems(page).getByText('Platz W1, Fensterplatz', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Verbindlich reservieren' }).click();
     await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
 
