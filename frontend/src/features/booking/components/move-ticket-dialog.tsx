@@ -12,6 +12,7 @@ import {
 import type { TimeSlot } from '../../../api/types';
 import {
   useGetBookableSlotsQuery,
+  useGetSeatPlanQuery,
   useMoveTicketMutation,
   type SeatPlan,
   type SeatWish,
@@ -130,6 +131,8 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
   const slotLabel = useSlotLabel();
   const wishText = useWishText();
   const { plan } = useSeatChoice(ticket.roomId);
+  // The same (cached) read as the seat choice's: until it answers, whether to ask for a seat is open.
+  const planRead = useGetSeatPlanQuery(ticket.roomId);
   const today = todayIso();
   const { data } = useGetBookableSlotsQuery({
     roomId: ticket.roomId,
@@ -187,7 +190,7 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
       confirmLabel={t(confirming ? 'move.confirm' : 'move.next')}
       cancelLabel={t('move.cancel')}
       tone="primary"
-      busy={isLoading || data === undefined || none}
+      busy={isLoading || data === undefined || none || planRead.isLoading}
       error={error}
       onCancel={onCancel}
       onConfirm={confirm}
