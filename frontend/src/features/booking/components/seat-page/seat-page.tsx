@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { Page } from '../../../../components/page';
 import { useConfig } from '../../../../app/config-context';
+import { useTranslation } from '../../../../i18n/i18n-context';
 import { useSeatPageTranslation } from './seat-page-texts';
 import { formatTime } from '../../../../lib/dates';
 import { useBooking } from '../booking-context';
@@ -60,8 +61,8 @@ export default function SeatPage() {
 /** The room, the seat's zone and features, the slot and the seat's state in it. */
 function SeatSummary({ now }: { now: SeatNow }) {
   const { t } = useSeatPageTranslation();
+  const { t: tb } = useTranslation('booking');
   const { language } = useConfig();
-  const seatText = useSeatText();
   const roomName = language === 'en' && now.room.nameEn ? now.room.nameEn : now.room.name;
   return (
     <dl className="seat-page__facts">
@@ -76,7 +77,7 @@ function SeatSummary({ now }: { now: SeatNow }) {
       {now.seat.attributes.length ? (
         <>
           <dt>{t('attributes')}</dt>
-          <dd>{seatText({ label: now.seat.label, attributes: now.seat.attributes })}</dd>
+          <dd>{now.seat.attributes.map((a) => tb(`seats.attribute.${a}`)).join(', ')}</dd>
         </>
       ) : null}
       {now.slot ? (
@@ -133,7 +134,15 @@ function SeatAction({ now, onBooked }: { now: SeatNow; onBooked: (r: WalkInResul
       </>
     );
   if (now.walkIn)
-    return <SeatWalkIn seat={ref} slot={now.slot} initial={personalData} onBooked={onBooked} />;
+    return (
+      <SeatWalkIn
+        seat={ref}
+        slot={now.slot}
+        checkIn={now.room.checkIn}
+        initial={personalData}
+        onBooked={onBooked}
+      />
+    );
   return (
     <div className="notice" role="status">
       <p>{t('free-later', { start: formatTime(now.slot.startTime) })}</p>

@@ -27,11 +27,14 @@ import { SeatError } from './seat-error';
 export function SeatWalkIn({
   seat,
   slot,
+  checkIn,
   initial,
   onBooked,
 }: {
   seat: SeatRef;
   slot: { id: string; endTime: string };
+  /** The room uses check-in: the walk-in is checked in with the booking. */
+  checkIn: boolean;
   initial: PersonalData | null;
   onBooked: (result: WalkInResult) => void;
 }) {
@@ -68,7 +71,10 @@ export function SeatWalkIn({
   return (
     <section className="seat-page__action" aria-labelledby="seat-walk-in-title">
       <h2 id="seat-walk-in-title">{t('walk-in.title')}</h2>
-      <p>{t('walk-in.intro', { end: formatTime(slot.endTime) })}</p>
+      <p>
+        {t('walk-in.intro', { end: formatTime(slot.endTime) })}
+        {checkIn ? ` ${t('walk-in.intro-check-in')}` : null}
+      </p>
       <RefusalScope refusal={refusal}>
         <form className="form" noValidate onSubmit={(event) => void submit(event)}>
           <RequiredHint />
