@@ -309,7 +309,7 @@ describe('a walk-in at a free seat', () => {
     expect((await seatNow('A2')).body).toMatchObject({ state: 'taken', walkIn: false });
   });
 
-  it('is refused for a taken seat and a blacklisted address', async () => {
+  it('is refused for a taken seat, a blacklisted address and one holding the slot already', async () => {
     clock.set(local('10:40'));
     const before = await bookedCount();
     const taken = await walkIn('A1', 'another@example.at');
@@ -322,6 +322,13 @@ describe('a walk-in at a free seat', () => {
     const refused = await walkIn('B1', ' Blocked@Example.at');
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('booking__email_blacklisted');
+    // The per-visitor limits: the walker holds this slot already (in any spelling).
+    const twice = await walkIn('B1', 'WALKER@example.at');
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({
+      error: 'ticket__validation_error',
+      payload: ['max_tickets_per_time_reached'],
+    });
     expect(await bookedCount()).toBe(before);
   });
 
