@@ -11,6 +11,7 @@ import { checkInCommandRoutes } from './check-in/api.ts';
 import { closureCommandRoutes } from './closures/api.ts';
 import { noShowCommandRoutes } from './no-show/api.ts';
 import { myBookingsCommandRoutes } from './my-bookings/api.ts';
+import { seatPageCommandRoutes } from './seat-page/api.ts';
 
 export type { CommandDeps } from './deps.ts';
 export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/platform';
@@ -37,5 +38,6 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...closureCommandRoutes(deps),
     ...noShowCommandRoutes(deps),
     ...myBookingsCommandRoutes(deps),
+    ...seatPageCommandRoutes(deps),
   ];
 }

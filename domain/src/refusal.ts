@@ -39,6 +39,9 @@ export type RefusalCode =
   | 'check_in__already_checked_in'
   | 'check_in__not_checked_in'
   | 'check_in__undo_expired'
+  | 'check_in__other_seat'
+  | 'check_in__no_ticket_here'
+  | 'walk_in__not_under_way'
   | 'no_show__not_due';
 
 /** A field a refusal is about (validation__error), with the rule and the message. */
@@ -82,6 +85,8 @@ export type Refusal =
   /** Check-in opens and closes at these local times (`YYYY-MM-DD HH:MM`). */
   | { code: 'check_in__not_open'; opensAt: string; closesAt: string }
   | { code: 'check_in__undo_expired'; minutes: number }
+  /** At a seat: the booking's ticket of the slot holds another seat, by its label. */
+  | { code: 'check_in__other_seat'; label: string }
   /** The release is due at this local time (`YYYY-MM-DD HH:MM`); null: never (no release). */
   | { code: 'no_show__not_due'; releaseAt: string | null }
   /** The address waits already: its place among those waiting (null while it holds an offer). */
@@ -104,6 +109,7 @@ export type PlainRefusalCode = Exclude<
   | 'check_in__already_checked_in'
   | 'check_in__not_open'
   | 'check_in__undo_expired'
+  | 'check_in__other_seat'
   | 'no_show__not_due'
   | 'waitlist__already_joined'
   | 'booking__email_domain_not_allowed'

@@ -64,6 +64,14 @@ export function hasStarted(
   return slot.date < at.today || (slot.date === at.today && slot.startTime <= at.time);
 }
 
+/** Whether a slot has started and not ended at the library's local day and time (a walk-in's). */
+export function isUnderWay(
+  slot: { date: LocalDate; startTime: LocalTime; endTime: LocalTime },
+  at: { today: LocalDate; time: LocalTime },
+): boolean {
+  return slot.date === at.today && slot.startTime <= at.time && at.time < slot.endTime;
+}
+
 export interface SeatQuestion {
   slot: CartRuleSlot;
   /** Staff closed the slot (a closure, docs/product.md#closures). */

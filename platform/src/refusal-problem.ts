@@ -38,6 +38,9 @@ const statusOf: Record<RefusalCode, number> = {
   check_in__already_checked_in: 409,
   check_in__not_checked_in: 409,
   check_in__undo_expired: 409,
+  check_in__other_seat: 409,
+  check_in__no_ticket_here: 409,
+  walk_in__not_under_way: 409,
   no_show__not_due: 409,
 };
 
@@ -76,6 +79,9 @@ export function refusalPayload(refusal: Refusal): string[] {
       return ['window', refusal.opensAt, refusal.closesAt];
     case 'check_in__undo_expired':
       return ['minutes', String(refusal.minutes)];
+    case 'check_in__other_seat':
+      // The key `check_in__other_seat_seat` names the seat the booking holds, which follows it.
+      return ['seat', refusal.label];
     case 'no_show__not_due':
       // Without a release time there is nothing to name: the bare code's message.
       return refusal.releaseAt === null ? [] : ['at', refusal.releaseAt];

@@ -89,6 +89,9 @@ const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
   ],
   check_in__not_checked_in: [{ code: 'check_in__not_checked_in' }],
   check_in__undo_expired: [{ code: 'check_in__undo_expired', minutes: 10 }],
+  check_in__other_seat: [{ code: 'check_in__other_seat', label: 'A12' }],
+  check_in__no_ticket_here: [{ code: 'check_in__no_ticket_here' }],
+  walk_in__not_under_way: [{ code: 'walk_in__not_under_way' }],
   no_show__not_due: [
     { code: 'no_show__not_due', releaseAt: '2027-01-25 10:20' },
     { code: 'no_show__not_due', releaseAt: null },

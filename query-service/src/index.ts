@@ -19,6 +19,7 @@ import { myBookingsQueryRoutes } from './my-bookings.ts';
 import { availabilityStreamRoutes } from './availability-stream.ts';
 import { slotSeatQueryRoutes } from './slot-seats.ts';
 import { seatQrSheetRoutes } from './seat-qr-sheet.ts';
+import { seatPageQueryRoutes } from './seat-page.ts';
 
 export { minPositionGate, projectionsReached } from './consistency.ts';
 export type { QueryDeps } from './deps.ts';
@@ -31,6 +32,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...waitlistQueryRoutes(deps),
     ...timeSlotQueryRoutes(deps),
     ...seatQrSheetRoutes(deps),
+    ...seatPageQueryRoutes(deps),
     ...roomQueryRoutes(deps),
     ...seatPlanQueryRoutes(deps),
     ...roomCalendarQueryRoutes(deps),

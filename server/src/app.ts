@@ -222,10 +222,15 @@ export function createApp(options: AppOptions): express.Express {
   const newCarts = limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_CARTS });
   api.post('/transactions', newCarts);
   api.post(['/timeslots/:timeSlotId/waitlist', '/timeslots/:timeSlotId/waitlist/*rest'], newCarts);
-  // Owner ids and "my bookings" links are secrets in a path: their lookups count together.
-  api.use(
-    ['/owners', '/my-bookings'],
-    limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_OWNER_LOOKUPS }),
+  // A walk-in at a seat books at once: it counts with new carts.
+  api.post('/rooms/:roomId/seats/:seatId/walk-in', newCarts);
+  // Owner ids and "my bookings" links are secrets in a path: their lookups count together, and so
+  // do the checks of a booking number and address at a seat (a guess of a booking's pair).
+  const ownerLookups = limitRequests({ windowMs: 60_000, limit: config.RATE_LIMIT_OWNER_LOOKUPS });
+  api.use(['/owners', '/my-bookings'], ownerLookups);
+  api.post(
+    ['/rooms/:roomId/seats/:seatId/check-in', '/rooms/:roomId/seats/:seatId/check-in/undo'],
+    ownerLookups,
   );
   // A "my bookings" link mail per hour: so many per client, and so many per address (by its key,
   // so the counter holds no address), however many clients ask for it.

@@ -41,8 +41,16 @@ describe('rate limits', () => {
       await c.request('POST', slot, { json: { email: 'a@example.at', language: 'de' } }),
     );
     await expectLimited(await c.request('POST', `${slot}/offers/${'a'.repeat(32)}`));
-    for (let i = 0; i < 4; i++)
+    // A walk-in at a seat books at once: it counts with the carts too.
+    const seat =
+      '/api/rooms/00000000-0000-4000-8000-000000000000/seats/00000000-0000-4000-8000-000000000001';
+    await expectLimited(await c.request('POST', `${seat}/walk-in`, body));
+    for (let i = 0; i < 3; i++)
       expect((await c.get(`/api/owners/${'f'.repeat(32)}/tickets`)).status).toBe(404);
+    // A booking number and address tried at a seat count with the owner-id lookups.
+    const proof = { json: { bookingNumber: 'R-AAAAAA', email: 'a@example.at' } };
+    expect((await c.request('POST', `${seat}/check-in`, proof)).status).toBe(404);
+    await expectLimited(await c.request('POST', `${seat}/check-in/undo`, proof));
     await expectLimited(await c.get(`/api/owners/${'e'.repeat(32)}/tickets`));
   });
 });

@@ -8,8 +8,9 @@
  * imports, the visitor interface (privacy notice, room chooser, monthly calendar, cart, personal
  * data, confirmation and "your reservations" of the mail link) with its lazy parts, and the
  * German text catalogues the visitor loads. The seat picker (plan, list and zoom of a room with a
- * seat plan) is a chunk only such a room loads: it is measured apart and not counted in the
- * limit, and it must stay out of the rest of the download. Each file is compressed on its own with zlib level 9
+ * seat plan) is a chunk only such a room loads, and so is the seat's page its QR code leads to:
+ * they are measured apart and not counted in the limit, and they must stay out of the rest of the
+ * download. Each file is compressed on its own with zlib level 9
  * (as a server compresses each response); the sum is compared with the limit and the script
  * exits 1 when it is over.
  *
@@ -62,6 +63,8 @@ const VISITOR_MODULES: readonly [string, string][] = [
 
 /** The seat picker's lazy module: loaded only on the page of a room with a seat plan. */
 const SEAT_PICKER_MODULE = 'src/features/booking/components/seat-picker.tsx';
+/** The seat's page (its QR code) is a lazy module too: only rooms with a seat plan have seats. */
+const SEAT_PAGE_MODULE = 'src/features/booking/components/seat-page/seat-page.tsx';
 
 /**
  * Source modules that must not be in the visitor download (staff screens and texts, the
@@ -186,7 +189,7 @@ function walk(graph: Graph, page: Page): Set<string> {
       let follow: boolean;
       if (catalogue) {
         follow = catalogue[2] === page.language && catalogues.includes(catalogue[1] ?? 'main');
-      } else if (target === SEAT_PICKER_MODULE) {
+      } else if (target === SEAT_PICKER_MODULE || target === SEAT_PAGE_MODULE) {
         follow = page.seatPlan === true;
       } else if (interfaceOf) {
         follow = interfaceOf[0] === page.interface;
@@ -315,9 +318,9 @@ async function main(): Promise<void> {
   checkVisitorModules(graph, visitorDe, 'de');
   checkVisitorModules(graph, visitorEn, 'en');
   // The seat picker is a chunk of its own: in the journey through a room with a plan only.
-  if (modulesOf(graph, visitorDe).has(SEAT_PICKER_MODULE)) {
-    throw new Error(`${SEAT_PICKER_MODULE} is in the visitor download of every room`);
-  }
+  for (const lazyModule of [SEAT_PICKER_MODULE, SEAT_PAGE_MODULE])
+    if (modulesOf(graph, visitorDe).has(lazyModule))
+      throw new Error(`${lazyModule} is in the visitor download of every room`);
   if (!modulesOf(graph, visitorPlanDe).has(SEAT_PICKER_MODULE)) {
     throw new Error(`${SEAT_PICKER_MODULE} is not in the download of a room with a seat plan`);
   }

@@ -14,6 +14,8 @@ import { hasStarted } from '../seat-rule.ts';
 import { bookedSeats, takeSeats, transactionExpired } from '../time-slots/take-seat.ts';
 import { checkInWindow } from '../time-slots/check-in.ts';
 import { isCancelable } from './cancelable.ts';
+import type { TicketSeat } from '../seats.ts';
+import type { SlotState } from '../time-slots/time-slot.ts';
 import { cartTicketOf } from './cart.ts';
 import { mustBeOpen } from './cart-decisions.ts';
 import {
@@ -100,7 +102,6 @@ export function staffBook(
   data: Extract<ReservationCommand, { type: 'StaffBook' }>['data'],
   context: ReservationContext,
 ): ReservationDecision {
-  const { now, today, time } = context;
   const slot = state.slots.get(data.timeSlotId);
   if (!slot || slot.status !== 'active' || slot.roomId !== data.roomId)
     throw refuse.notFound('Time slot');
@@ -115,8 +116,39 @@ export function staffBook(
     state,
     context,
   );
+  return bookedAtOnce(slot, data, seats.get(data.ticketId) ?? undefined, {
+    ...context,
+    rooms: state.rooms,
+  });
+}
+
+/**
+ * A booking of one seat made at once, without a cart the visitor filled (staff's, a walk-in's):
+ * held and booked together. A booking of a slot that has started is the reader in the room: in a
+ * room with check-in they are checked in with the booking (by whoever books), so the release job
+ * never takes them for a no-show (docs/product.md#check-in-and-no-show-release).
+ */
+export function bookedAtOnce(
+  slot: SlotState,
+  data: Pick<
+    Extract<ReservationCommand, { type: 'StaffBook' }>['data'],
+    | 'transactionId'
+    | 'ticketId'
+    | 'timeSlotId'
+    | 'ownerId'
+    | 'bookingNumber'
+    | 'visitorKey'
+    | 'language'
+  >,
+  seat: TicketSeat | undefined,
+  {
+    now,
+    today,
+    time,
+    rooms,
+  }: Pick<ReservationContext, 'now' | 'today' | 'time'> & Pick<ReservationState, 'rooms'>,
+): ReservationDecision {
   const { transactionId, ticketId, timeSlotId, ownerId } = data;
-  const seat = seats.get(ticketId) ?? undefined;
   // Held and booked at once: the hold expires at its creation and never counts on its own.
   const expiresAt = now.toISOString();
   const ticket = { ...cartTicketOf(slot, timeSlotId, ticketId), ...(seat ? { seat } : {}) };
@@ -145,10 +177,7 @@ export function staffBook(
     }),
   );
   pushSlot(d, timeSlotId, TicketBooked.create({ ticketId, ownerId }));
-  // A staff booking of a slot that has started is the reader standing at the desk: in a room with
-  // check-in they are checked in with the booking (by the staff member), so the release job
-  // never takes them for a no-show (docs/product.md#check-in-and-no-show-release).
-  const services = state.rooms.get(slot.roomId)?.services;
+  const services = rooms.get(slot.roomId)?.services;
   if (services && checkInWindow(slot, services) && hasStarted(slot, { today, time }))
     pushSlot(d, timeSlotId, TicketCheckedIn.create({ ticketId, checkedInAt: now.toISOString() }));
   const { date, startTime, endTime } = ticket;

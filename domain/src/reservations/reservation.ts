@@ -12,6 +12,7 @@ import { addTicket, alreadyBooked, mustBeOpen } from './cart-decisions.ts';
 import { bookCart, cancelTickets, staffBook } from './booking-decisions.ts';
 import { isExpired } from './cart.ts';
 import { moveTicket } from './move-decision.ts';
+import { walkIn } from './walk-in.ts';
 import {
   emptyDecision,
   extendHolds,
@@ -90,6 +91,8 @@ export const decideReservation: Decide<
       return bookCart(state, command.data, context);
     case 'StaffBook':
       return staffBook(state, command.data, context);
+    case 'WalkIn':
+      return walkIn(state, command.data, context);
     case 'CancelTickets':
       return cancelTickets(state, command.data, context);
     case 'MoveTicket':

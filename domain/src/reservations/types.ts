@@ -73,6 +73,26 @@ export type ReservationCommand =
         seat?: SeatWish | undefined;
       };
     }
+  /**
+   * A visitor at a free seat of a slot under way books it at once (docs/product.md#at-the-seat):
+   * every rule of a booking, with the slot under way instead of the booking window.
+   */
+  | {
+      type: 'WalkIn';
+      data: {
+        transactionId: string;
+        ticketId: string;
+        timeSlotId: string;
+        roomId: string;
+        seatId: string;
+        ownerId: string;
+        bookingNumber: string;
+        visitorKey: string;
+        language: Language;
+        /** The domain of the address (members-only rooms); never written to an event. */
+        emailDomain?: string | undefined;
+      };
+    }
   /** Cancel booked tickets of an owner (the mail's link, or staff). */
   /**
    * `reason`: staff's, stated in the cancellation mail (e.g. a closure's); `reasonEn` its English

@@ -22,8 +22,8 @@ export const UNDO_CHECK_IN_MINUTES = 10;
  * CANCELLED), flagged as a no-show; its seat is free again.
  */
 export type CheckInCommand =
-  | { type: 'CheckIn'; data: { ticketId: string } }
-  | { type: 'UndoCheckIn'; data: { ticketId: string } }
+  | { type: 'CheckIn'; data: { ticketId: string; atSeat?: string | undefined } }
+  | { type: 'UndoCheckIn'; data: { ticketId: string; atSeat?: string | undefined } }
   | { type: 'ReleaseNoShow'; data: { ticketId: string } };
 
 export interface CheckInState {
@@ -84,6 +84,14 @@ function bookedTicket(slot: SlotState, ticketId: string): HeldTicket {
   return ticket;
 }
 
+function mustHoldSeat(ticket: HeldTicket, seatId: string): void {
+  if (ticket.seat?.seatId === seatId) return;
+  throw new Refused(
+    { code: 'check_in__other_seat', label: ticket.seat?.label ?? '' },
+    'The booking holds another seat in this time slot',
+  );
+}
+
 const checkedIn = (ticket: HeldTicket) => ticket.checkedInAt != null;
 
 /** The events of a check-in command: on its ticket's slot stream. */
@@ -100,6 +108,10 @@ export const decideCheckIn: Decide<CheckInCommand, CheckInState, Now, CheckInEve
   if (slot.status !== 'active') throw refuse.notFound('Time slot');
   const { ticketId } = command.data;
   const ticket = bookedTicket(slot, ticketId);
+  // At a seat (its QR code, docs/product.md#at-the-seat) the ticket must hold that seat, as it
+  // holds it now under the slot's lock (staff may have moved it).
+  if (command.type !== 'ReleaseNoShow' && command.data.atSeat !== undefined)
+    mustHoldSeat(ticket, command.data.atSeat);
   const window = checkInWindow(slot, services);
   if (!window)
     throw new Refused('check_in__not_offered', 'The room of this ticket does not use check-in');

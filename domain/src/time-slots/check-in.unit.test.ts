@@ -222,3 +222,47 @@ describe('ReleaseNoShow', () => {
       .then((d) => expect(d.map((e) => e.type)).toEqual(['TicketNoShowReleased']));
   });
 });
+
+describe('check-in at a seat', () => {
+  const SEAT = '00000000-0000-4000-8000-000000000010';
+  const OTHER = '00000000-0000-4000-8000-000000000011';
+  const seated = (seatId: string, label: string) =>
+    ({
+      slot: history(
+        evolveSlot,
+        initialSlotState,
+        booked[0]!,
+        TicketHeld.create({
+          ticketId: TICKET,
+          timeSlotId: SLOT,
+          transactionId: CART,
+          expiresAt: '2026-11-20T10:00:00.000Z',
+          seat: { seatId, label },
+        }) as SlotEvent,
+        booked[2]!,
+      ),
+      services: withCheckIn,
+    }) satisfies CheckInState;
+
+  it('checks in the ticket holding the seat', () => {
+    const events = decideCheckIn(
+      { type: 'CheckIn', data: { ticketId: TICKET, atSeat: SEAT } },
+      seated(SEAT, 'A1'),
+      at('09:50'),
+    );
+    expect(events.map((e) => e.type)).toEqual(['TicketCheckedIn']);
+  });
+
+  it('refuses a ticket holding another seat, naming that seat, before the window', () => {
+    for (const time of ['09:00', '09:50'])
+      expect(() =>
+        decideCheckIn(
+          { type: 'CheckIn', data: { ticketId: TICKET, atSeat: OTHER } },
+          seated(SEAT, 'A1'),
+          at(time),
+        ),
+      ).toThrow(
+        expect.objectContaining({ refusal: { code: 'check_in__other_seat', label: 'A1' } }),
+      );
+  });
+});

@@ -13,6 +13,7 @@ export const SEAT_PATHS = [
   'waitlist-join',
   'waitlist-offer',
   'offer-taken',
+  'walk-in',
 ] as const;
 export type SeatPath = (typeof SEAT_PATHS)[number];
 
@@ -28,6 +29,11 @@ export const SEAT_RULES = [
   'booking-window',
   /** The slot has not started. */
   'not-started',
+  /**
+   * The slot has started and not ended: a walk-in books at the seat, in the slot under way
+   * (docs/product.md#at-the-seat), instead of in the booking window.
+   */
+  'under-way',
   /** Not the same slot twice, nor one overlapping another the person holds (max_tickets_per_time_reached). */
   'per-time',
   /** The cart's size (max_tickets_per_transaction_reached). */
@@ -70,6 +76,9 @@ const offeredAlready = {
   skipped: 'decided by the matcher when it offered the seat; the cart is booked with every rule',
 };
 const noBooking = { skipped: 'no booking is made: the booking of the cart asks' };
+const notAtTheSeat = {
+  skipped: 'only a walk-in books at the seat, in the slot under way',
+};
 
 /**
  * Every path and every rule: the compiler refuses a path or a rule without its entry. The
@@ -85,6 +94,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'not-started': {
       skipped: 'the window is by date: a slot of today may be booked at short notice',
     },
+    'under-way': notAtTheSeat,
     'per-time': 'applies',
     'cart-size': 'applies',
     'per-visitor': 'applies',
@@ -104,6 +114,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'not-started': {
       skipped: 'the window is by date: a slot of today may be booked at short notice',
     },
+    'under-way': notAtTheSeat,
     'per-time': 'applies',
     'cart-size': { skipped: 'the cart was filled within its size' },
     'per-visitor': 'applies',
@@ -119,6 +130,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'slot-open': 'applies',
     'booking-window': { skipped: 'staff book at any time, without the window' },
     'not-started': { skipped: 'a staff booking of a slot under way is the reader at the desk' },
+    'under-way': notAtTheSeat,
     'per-time': { skipped: 'staff bookings are made without the per-visitor rules' },
     'cart-size': { skipped: 'a staff booking has no cart to fill' },
     'per-visitor': { skipped: 'staff bookings are made without the per-visitor rules' },
@@ -136,6 +148,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'not-started': {
       skipped: 'the window is by date: a slot of today may be booked at short notice',
     },
+    'under-way': notAtTheSeat,
     'per-time': 'applies',
     'cart-size': { skipped: 'a rebooking adds no ticket to a cart being filled' },
     'per-visitor': 'applies',
@@ -151,6 +164,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'slot-open': 'applies',
     'booking-window': 'applies',
     'not-started': 'applies',
+    'under-way': notAtTheSeat,
     'per-time': 'applies',
     'cart-size': { skipped: 'a join holds no cart' },
     'per-visitor': 'applies',
@@ -168,6 +182,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
       skipped: 'the line was joined inside the window; a freed seat is offered until the start',
     },
     'not-started': 'applies',
+    'under-way': notAtTheSeat,
     'per-time': 'applies',
     'cart-size': { skipped: 'an offer holds no cart' },
     'per-visitor': 'applies',
@@ -183,6 +198,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     'slot-open': 'applies',
     'booking-window': offeredAlready,
     'not-started': { skipped: 'an offer lapses by the slot’s start at the latest' },
+    'under-way': notAtTheSeat,
     'per-time': offeredAlready,
     'cart-size': { skipped: 'the offer is the new cart’s first ticket' },
     'per-visitor': offeredAlready,
@@ -193,5 +209,24 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     capacity: 'applies',
     seat: { skipped: 'the offer holds its seat: the hold takes that one' },
     'confirmed-address': noBooking,
+  },
+  'walk-in': {
+    'slot-open': 'applies',
+    'booking-window': { skipped: 'a walk-in books in the slot under way instead (under-way)' },
+    'not-started': { skipped: 'a walk-in books in the slot under way instead (under-way)' },
+    'under-way': 'applies',
+    'per-time': 'applies',
+    'cart-size': { skipped: 'a walk-in books one seat at once, without a cart' },
+    'per-visitor': 'applies',
+    'per-day': 'applies',
+    blacklist: 'applies',
+    'no-show-block': 'applies',
+    'members-only': 'applies',
+    capacity: 'applies',
+    seat: 'applies',
+    'confirmed-address': {
+      skipped:
+        'the reader books in person at the seat of a slot under way: a deadline never past the start would release the seat at once',
+    },
   },
 };

@@ -9,7 +9,7 @@ import type { RoomState } from '../rooms/room.ts';
 import { mustAdmitAddress } from '../rooms/email-domains.ts';
 import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
 import { holdHasSeat, seatsTaken, slotSeatsAt, type HeldTicket } from '../seats.ts';
-import { seatsForCarts } from '../seat-rule.ts';
+import { isUnderWay, seatsForCarts } from '../seat-rule.ts';
 import { isOutstanding } from '../waitlist-line.ts';
 import {
   confirmationDeadline,
@@ -26,7 +26,7 @@ import type { TicketSeat } from '../seats.ts';
 /**
  * The one decision that gives a person a seat of a slot. Every path to a seat asks it: a cart's
  * add, booking a cart, a staff booking, a rebooking, a waitlist join (a seat wanted once one is
- * free), the matcher's offer and the taking of an offer. It applies every rule of the slot and of
+ * free), the matcher's offer, the taking of an offer and a walk-in at the seat. It applies every rule of the slot and of
  * the person in one order; a path supplies only what differs (who acts, what the person holds,
  * what is given up), and `seatRulesOf` (seat-paths.ts) says, for every path and every rule,
  * whether the path applies it or why not.
@@ -109,7 +109,13 @@ function startsAt(slot: SlotState, timeZone: string | undefined): Date {
   return instantOf(slot.date, slot.startTime, timeZone);
 }
 
-/** The slot's own rules: open, in its room's window, not started. Null when it passes them. */
+export const notUnderWay = () =>
+  new Refused('walk_in__not_under_way', 'The time slot has not started or has ended');
+
+/**
+ * The slot's own rules: open, in its room's window, not started (a walk-in: under way). Null
+ * when it passes them.
+ */
 function slotRefusal(
   path: SeatPath,
   seat: SeatWanted,
@@ -128,6 +134,7 @@ function slotRefusal(
     if (slot.capacity <= 0 || !window || !isOpenForBooking(slot.date, window)) return notOpen();
   }
   if (applies(path, 'not-started') && startsAt(slot, ctx.timeZone) <= ctx.now) return notOpen();
+  if (applies(path, 'under-way') && !isUnderWay(slot, ctx)) return notUnderWay();
   return null;
 }
 
@@ -204,6 +211,7 @@ function capacityRefusal(
   switch (path) {
     case 'cart-add':
     case 'move':
+    case 'walk-in':
       return seatsForCarts(slotSeatsAt(slot, waitlistOn, ctx, planFree)) > 0
         ? null
         : refuse.ticket('timeslot_no_tickets_left');

@@ -128,7 +128,9 @@ const base: World = {
   limits: baseLimits,
 };
 
-const endOf = (start: string) => `${String(Number(start.slice(0, 2)) + 1).padStart(2, '0')}:00`;
+/** An hour after `start`. */
+const endOf = (start: string) =>
+  `${String(Number(start.slice(0, 2)) + 1).padStart(2, '0')}:${start.slice(3, 5)}`;
 
 /** The wanted slot's stream: created, the others' bookings, then `more`, then its closure. */
 function wantedSlot(w: World, ...more: SlotEvent[]): SlotState {
@@ -509,18 +511,69 @@ const paths: Record<SeatPath, (w: World) => Outcome> = {
       );
       return d.slot.some((e) => e.type === 'TicketHeld') ? { confirmBy: undefined } : null;
     }),
+  'walk-in': (w) =>
+    outcome(() => {
+      const d = decideReservation(
+        {
+          type: 'WalkIn',
+          data: {
+            transactionId: TX,
+            ticketId: TICKET,
+            timeSlotId: SLOT,
+            roomId: ROOM,
+            seatId: w.wish?.seatId ?? SEAT,
+            ownerId: OWNER,
+            bookingNumber: 'ABC123',
+            visitorKey: KEY,
+            language: 'en',
+            emailDomain: w.emailDomain,
+          },
+        },
+        {
+          ...emptyReservation,
+          slots: new Map([[SLOT, wantedSlot(w)]]),
+          visitor: visitorOf(w),
+          blacklist: blacklistOf(w),
+          noShows: w.noShowDays,
+          ...place(w),
+        },
+        contextOf(w),
+      );
+      return bookedTicket(d.slots.get(SLOT) ?? [], TICKET);
+    }),
 };
 
-/** The world each path takes its seat in: a join needs the slot full, every other path a seat. */
+/** A walk-in's room: a seat plan of two seats. */
+const planRoom: RoomState = {
+  ...openRoom,
+  seatPlan: {
+    seats: [
+      { seatId: SEAT, label: 'A1', attributes: [], x: 10, y: 10, rotation: 0 },
+      { seatId: id(12), label: 'A2', attributes: [], x: 20, y: 10, rotation: 0 },
+    ],
+    outOfService: [],
+  },
+};
+
+/**
+ * The world each path takes its seat in: a join needs the slot full, a walk-in a seat of a plan
+ * in a slot under way (today, started at 10:00 on the hour), every other path a seat.
+ */
 const baseOf = (path: SeatPath): World =>
-  path === 'waitlist-join' ? { ...base, capacity: 1, bookedByOthers: 1 } : base;
+  path === 'waitlist-join'
+    ? { ...base, capacity: 1, bookedByOthers: 1 }
+    : path === 'walk-in'
+      ? { ...base, dayN: 0, start: '10:00', room: planRoom }
+      : base;
 
 /** The world with exactly one rule broken. */
 const broken: Record<SeatRuleName, (w: World, path: SeatPath) => World> = {
   'slot-open': (w) => ({ ...w, closed: true }),
   'booking-window': (w) => ({ ...w, room: { ...w.room, openStart: { type: 'DAY', value: 3 } } }),
-  // Today at 09:00: under way at 10:00.
-  'not-started': (w) => ({ ...w, dayN: 0, start: '09:00' }),
+  // Today at 09:30: under way at 10:00.
+  'not-started': (w) => ({ ...w, dayN: 0, start: '09:30' }),
+  // A day later: not started (the other paths' slot is not under way already).
+  'under-way': (w) => ({ ...w, dayN: w.dayN + 1 }),
   'per-time': (w) => ({ ...w, holdings: [holding(1, w.dayN, '10:30', '11:30')] }),
   'cart-size': (w) => ({
     ...w,

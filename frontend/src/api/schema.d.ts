@@ -5290,6 +5290,228 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rooms/{roomId}/seats/{seatId}/check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check in at the seat with the booking's number and e-mail address (the desk's window) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    roomId: string;
+                    seatId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SeatCheckInInput"];
+                };
+            };
+            responses: {
+                /** @description Checked in */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SeatCheckInResult"];
+                    };
+                };
+                /** @description validation__error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No booking with this number and address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description check_in__other_seat (payload: 'seat', the label of the seat the booking holds), check_in__no_ticket_here (no booked ticket of the booking in this room today), check_in__not_offered, check_in__not_open (payload: 'window', opens, closes), check_in__already_checked_in, check_in__not_checked_in, check_in__undo_expired */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description http__too_many_requests (counted with the owner-id lookups) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rooms/{roomId}/seats/{seatId}/check-in/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo a check-in at the seat (within 10 minutes of it) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    roomId: string;
+                    seatId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SeatCheckInInput"];
+                };
+            };
+            responses: {
+                /** @description Undone */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SeatCheckInResult"];
+                    };
+                };
+                /** @description validation__error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No booking with this number and address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description check_in__other_seat (payload: 'seat', the label of the seat the booking holds), check_in__no_ticket_here (no booked ticket of the booking in this room today), check_in__not_offered, check_in__not_open (payload: 'window', opens, closes), check_in__already_checked_in, check_in__not_checked_in, check_in__undo_expired */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description http__too_many_requests (counted with the owner-id lookups) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rooms/{roomId}/seats/{seatId}/walk-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Book the free seat at once for the rest of the slot under way (walk-in; every rule of a booking; human check when configured) */
+        post: {
+            parameters: {
+                query?: {
+                    "g-recaptcha-response"?: string;
+                };
+                header?: never;
+                path: {
+                    roomId: string;
+                    seatId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WalkInInput"];
+                };
+            };
+            responses: {
+                /** @description Booked (and checked in in a room with check-in) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WalkInResult"];
+                    };
+                };
+                /** @description validation__error, recaptcha__validation_error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No such slot in the room, or no such seat on its plan */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description walk_in__not_under_way (the slot has not started or has ended), seat__taken, ticket__validation_error (the per-visitor limits, timeslot_not_open, timeslot_no_tickets_left) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description http__too_many_requests (counted with new carts) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -5741,6 +5963,61 @@ export interface paths {
                     };
                 };
                 /** @description No such room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rooms/{roomId}/seats/{seatId}/now": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A seat's page now: the room, the seat, the slot under way (or next today), the seat's state in it and the nearest free seats (public, no personal data) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    roomId: string;
+                    seatId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The seat now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SeatNow"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room, or no such seat on its plan */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8138,6 +8415,53 @@ export interface components {
              */
             language: "de" | "en";
         };
+        SeatCheckInResult: {
+            /** Format: uuid */
+            ticketId: string;
+            /** @enum {string} */
+            status: "NEW" | "BOOKED" | "INVALID" | "CANCELLED";
+            checkedInAt: string | null;
+            /** @description How long a check-in can be undone */
+            undoMinutes: number;
+            position: string;
+        };
+        SeatCheckInInput: {
+            bookingNumber: string;
+            email: string;
+        };
+        WalkInResult: {
+            /** @description The booking's owner link id (its page) */
+            ownerId: string;
+            bookingNumber: string;
+            /** Format: uuid */
+            ticketId: string;
+            checkedInAt: string | null;
+            seat: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+            } | null;
+            position: string;
+        };
+        WalkInInput: {
+            /** @default NONE */
+            salutation: string;
+            title?: string | null;
+            firstName: string;
+            lastName: string;
+            organisation?: string | null;
+            email: string;
+            phone: string;
+            /** @default false */
+            accessibility: boolean;
+            /**
+             * @default de
+             * @enum {string}
+             */
+            language: "de" | "en";
+            /** Format: uuid */
+            timeSlotId: string;
+        };
         WebhookDelivery: {
             /** @description The webhook-id header, the same on every attempt */
             id: string;
@@ -8235,6 +8559,53 @@ export interface components {
             url: string;
             /** @description The QR code of `url` as an SVG document */
             svg: string;
+        };
+        SeatNow: {
+            /** @description The library's date now (YYYY-MM-DD, TIME_ZONE) */
+            today: string;
+            /** @description The library's time now (HH:mm, TIME_ZONE) */
+            time: string;
+            room: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                nameEn: string | null;
+                /** @description The room uses check-in */
+                checkIn: boolean;
+            };
+            seat: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+                zone: string | null;
+                attributes: ("power" | "window" | "pc" | "quiet" | "standing-desk" | "accessible" | "lamp" | "group-table")[];
+                x: number;
+                y: number;
+            };
+            /** @description The room's slot under way, else its next today; null: none */
+            slot: {
+                /** Format: uuid */
+                id: string;
+                date: string;
+                startTime: string;
+                endTime: string;
+                started: boolean;
+            } | null;
+            /**
+             * @description The seat's state in the slot; null without a slot
+             * @enum {string|null}
+             */
+            state: "free" | "taken" | "out_of_service" | null;
+            /** @description A walk-in may book the seat now: it is free and the slot is under way */
+            walkIn: boolean;
+            /** @description When the seat is not free: at most 5 free seats of the slot, the nearest on the plan first */
+            nearestFree: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+                zone: string | null;
+                attributes: ("power" | "window" | "pc" | "quiet" | "standing-desk" | "accessible" | "lamp" | "group-table")[];
+            }[];
         };
         RoomPage: {
             content: components["schemas"]["Room"][];

@@ -45,6 +45,9 @@ const MyBookingsPage = lazy(() =>
   myBookings().then((module) => ({ default: module.MyBookingsPage })),
 );
 
+// The seat's page, where a seat's QR code leads: reached by few visitors, a chunk of its own.
+const SeatPage = lazy(() => import('../features/booking/components/seat-page/seat-page'));
+
 /**
  * The pages the mails link to (a booking's tickets, my bookings, a waitlist's offer and leaving
  * it): they show what the mail refers to without the privacy overlay (docs/product.md#visitor-screens),
@@ -182,6 +185,14 @@ function UserLayout({
             element={
               <Suspense fallback={<Loading />}>
                 <MyBookingsPage />
+              </Suspense>
+            }
+          />
+          <Route
+            path="seat/:roomId/:seatId"
+            element={
+              <Suspense fallback={<Loading />}>
+                <SeatPage />
               </Suspense>
             }
           />

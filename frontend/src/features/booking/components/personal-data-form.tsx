@@ -1,13 +1,6 @@
-import { Fragment, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import {
-  CheckboxField,
-  InputField,
-  RefusalScope,
-  RequiredHint,
-  SelectField,
-} from '../../../components/form-field';
-import { ErrorBox } from '../../../components/error-box';
+import { RefusalScope, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { useRefusal } from '../../../hooks/use-refusal';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
@@ -17,28 +10,12 @@ import { useCheckEmailMutation } from '../api/booking-api';
 import {
   checkPersonalData,
   EMPTY_PERSONAL_DATA,
-  isRequired,
-  SALUTATIONS,
   TEXT_FIELDS,
   type PersonalData,
-  type Salutation,
-  type TextField,
 } from '../lib/personal-data';
 import { useBooking } from './booking-context';
-import { ContactHint } from './contact-hint';
+import { personalFieldId as idOf, PersonalDataFields } from './personal-data-fields';
 import { BookedRedirect, WizardSteps } from './wizard-steps';
-
-const idOf = (field: keyof PersonalData) => `personal-${field}`;
-
-/** Autocomplete tokens (WCAG 1.3.5, identify input purpose). */
-const AUTOCOMPLETE: Readonly<Record<TextField, string>> = {
-  title: 'honorific-prefix',
-  firstName: 'given-name',
-  lastName: 'family-name',
-  organisation: 'organization',
-  email: 'email',
-  phone: 'tel',
-};
 
 /**
  * Route `/your-personal-data`: the visitor's data (docs/product.md#validation), validated before going on
@@ -114,38 +91,12 @@ export function PersonalDataForm() {
       <RefusalScope refusal={refusal}>
         <form className="form" noValidate onSubmit={(event) => void submit(event)}>
           <RequiredHint />
-          <SelectField
-            id={idOf('salutation')}
-            label={t('data.salutation')}
-            value={values.salutation}
-            options={SALUTATIONS.map((value) => ({ value, label: t(`data.salutations.${value}`) }))}
-            onChange={(event) => change('salutation', event.target.value as Salutation)}
-          />
-          {TEXT_FIELDS.map((field) => (
-            <Fragment key={field}>
-              <InputField
-                id={idOf(field)}
-                name={field}
-                label={t(`data.${field}`)}
-                type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
-                autoComplete={AUTOCOMPLETE[field]}
-                required={isRequired(field)}
-                hint={field === 'phone' ? t('data.phone-hint') : undefined}
-                value={values[field]}
-                error={form.messageOf(field)}
-                onChange={(event) => change(field, event.target.value)}
-              />
-              {field === 'email' ? (
-                // The refusal of the address, below the address, so that both are in sight.
-                <ErrorBox refusal={refusal} extra={<ContactHint error={refused} />} />
-              ) : null}
-            </Fragment>
-          ))}
-          <CheckboxField
-            id={idOf('accessibility')}
-            label={t('data.accessibility')}
-            checked={values.accessibility}
-            onChange={(event) => change('accessibility', event.target.checked)}
+          <PersonalDataFields
+            values={values}
+            change={change}
+            messageOf={form.messageOf}
+            refusal={refusal}
+            refused={refused}
           />
           <div className="form__actions">
             {expired ? (

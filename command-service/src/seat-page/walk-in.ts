@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import {
+  decideReservation,
+  emailDomainOf,
+  emptyReservation,
+  normalizeEmail,
+  type ReservationCommand,
+} from '@rr/domain';
+import type { z } from '@rr/platform';
+import type { WalkInInput } from '@rr/contracts';
+import { decisionTime, type CommandDeps } from '../deps.ts';
+import { handleCommand } from '../command.ts';
+import { roomStates } from '../write-state.ts';
+import { loadBlacklistEntry } from '../blacklist/stream.ts';
+import { newBookingNumber, newOwnerId } from '../booking/cart-answer.ts';
+import { loadNoShowDays, reservationAppends, type LoadedReservation } from '../booking/store.ts';
+import { recordPersonalData } from '../owner/personal-data.ts';
+import { lockAndLoadVisitor } from '../streams/visitor.ts';
+import { lockSlots } from '../streams/timeslot.ts';
+
+/** What a walk-in answers: the booking (its owner link and number) and its one ticket. */
+export interface WalkInAnswer {
+  ownerId: string;
+  bookingNumber: string;
+  ticketId: string;
+  checkedInAt: string | null;
+  seat: { id: string; label: string } | null;
+  position: string;
+}
+
+/**
+ * A walk-in at a seat (docs/product.md#at-the-seat): the visitor books the free seat they stand
+ * at in the slot under way, with the booking form's data. The slot's stream, the visitor's stream
+ * and the address's blacklist entry and no-show days are decided together in one transaction
+ * (the slot's lock first, as a staff booking takes them), so two walk-ins for one seat book it
+ * once. The confirmation mail goes out as for any booking (from `TransactionBooked`).
+ */
+export async function walkIn(
+  deps: CommandDeps,
+  at: { roomId: string; seatId: string },
+  body: z.output<typeof WalkInInput>,
+): Promise<WalkInAnswer> {
+  const { limits } = deps;
+  const email = normalizeEmail(body.email);
+  const visitorKey = deps.emailKey(email);
+  const { timeSlotId, language } = body;
+  let command: Extract<ReservationCommand, { type: 'WalkIn' }>;
+  const { answer, position } = await handleCommand(deps.store, {
+    actor: { kind: 'visitor' },
+    load: async (s): Promise<LoadedReservation> => {
+      // New numbers on each attempt: a clash of a booking number is retried.
+      command = {
+        type: 'WalkIn',
+        data: {
+          ...at,
+          timeSlotId,
+          transactionId: randomUUID(),
+          ticketId: randomUUID(),
+          ownerId: newOwnerId(),
+          bookingNumber: newBookingNumber(),
+          visitorKey,
+          language,
+          emailDomain: emailDomainOf(email),
+        },
+      };
+      const slots = await lockSlots(s, [timeSlotId]);
+      const visitor = await lockAndLoadVisitor(s, visitorKey);
+      const blacklist = await loadBlacklistEntry(s, visitorKey);
+      const noShows = await loadNoShowDays(s.client, visitorKey, limits.noShowRule);
+      const rooms = await roomStates(s.client, [at.roomId]);
+      const { transactionId } = command.data;
+      return {
+        ...emptyReservation,
+        slots,
+        visitor,
+        blacklist,
+        noShows,
+        rooms,
+        transactionId,
+        visitorKey,
+      };
+    },
+    decide: (state) =>
+      decideReservation(command, state, {
+        ...decisionTime(deps),
+        limits,
+        timeZone: deps.timeZone,
+      }),
+    appends: (decision, state) => reservationAppends(state, decision),
+    record: (s, _decision, state) =>
+      recordPersonalData(s, {
+        ownerId: command.data.ownerId,
+        owner: body,
+        email,
+        lastDate: state.slots.get(timeSlotId)!.date,
+      }),
+    answer: (decision) => {
+      const { ownerId, bookingNumber, ticketId } = command.data;
+      const events = [...decision.slots.values()].flat();
+      const checkedIn = events.find((e) => e.type === 'TicketCheckedIn');
+      const held = events.find((e) => e.type === 'TicketHeld');
+      const seat = held?.type === 'TicketHeld' ? held.data.seat : undefined;
+      return {
+        ownerId,
+        bookingNumber,
+        ticketId,
+        checkedInAt: checkedIn?.type === 'TicketCheckedIn' ? checkedIn.data.checkedInAt : null,
+        seat: seat ? { id: seat.seatId, label: seat.label } : null,
+      };
+    },
+  });
+  return { ...answer, position };
+}
