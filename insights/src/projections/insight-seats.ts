@@ -15,6 +15,10 @@ import type { PoolClient } from '@rr/platform';
  * confirmation lapsed leave it: they no longer take the seat (a no-show did take it until its
  * release, so it stays, as in the heatmap). The slots' days and minutes are the insights
  * projection's; the seats and their attributes the plan's. No personal data.
+ *
+ * A batch is folded per ticket in memory (a ticket's events are on its slot's stream, in order)
+ * and written with a few set-based statements, so the tickets of rooms without a plan cost no
+ * statement of their own.
  */
 
 const SLOT_PREFIX = `${timeSlotStream.kind}-`;
@@ -22,19 +26,99 @@ const SLOT_PREFIX = `${timeSlotStream.kind}-`;
 const slotOf = (event: RecordedEvent): string | null =>
   event.streamId.startsWith(SLOT_PREFIX) ? event.streamId.slice(SLOT_PREFIX.length) : null;
 
+/** What a batch did to one ticket. */
+interface TicketFold {
+  timeSlotId: string;
+  /** Held with a seat in this batch: its row is wholly known here. */
+  fresh: boolean;
+  gone: boolean;
+  seatId?: string | undefined;
+  bookedAt?: Date | undefined;
+  checkedIn?: boolean | undefined;
+  /** The first move to a seat in this batch (a ticket without a seat gets its row then). */
+  seatChangedAt?: Date | undefined;
+  /** The check-in as it stands after that move. */
+  checkedInSinceChange?: boolean | undefined;
+}
+
 interface Batch {
   client: PoolClient;
   timeSlotId: string;
+  tickets: Map<string, TicketFold>;
 }
 
-async function leave(b: Batch, ticketId: string): Promise<void> {
-  await b.client.query(`DELETE FROM rm_insight_seat_tickets WHERE ticket_id = $1`, [ticketId]);
+function foldOf(b: Batch, ticketId: string): TicketFold {
+  let fold = b.tickets.get(ticketId);
+  if (!fold)
+    b.tickets.set(ticketId, (fold = { timeSlotId: b.timeSlotId, fresh: false, gone: false }));
+  return fold;
 }
-async function checkedIn(b: Batch, ticketId: string, value: boolean): Promise<void> {
-  await b.client.query(`UPDATE rm_insight_seat_tickets SET checked_in = $2 WHERE ticket_id = $1`, [
-    ticketId,
-    value,
-  ]);
+
+const leave = (b: Batch, ticketId: string) => {
+  foldOf(b, ticketId).gone = true;
+};
+const checkIn = (b: Batch, ticketId: string, value: boolean) => {
+  const fold = foldOf(b, ticketId);
+  fold.checkedIn = value;
+  if (fold.seatChangedAt) fold.checkedInSinceChange = value;
+};
+
+/** Writes what the batch folded: the rows gone, the rows new, the changes to rows before it. */
+async function flush(b: Batch): Promise<void> {
+  const all = [...b.tickets.entries()];
+  b.tickets.clear();
+  const gone = all.filter(([, f]) => f.gone).map(([id]) => id);
+  const fresh = all.filter(([, f]) => f.fresh && !f.gone);
+  const changed = all.filter(([, f]) => !f.fresh && !f.gone);
+  const moved = changed.filter(([, f]) => f.seatChangedAt);
+  if (gone.length > 0)
+    await b.client.query(`DELETE FROM rm_insight_seat_tickets WHERE ticket_id = ANY($1::uuid[])`, [
+      gone,
+    ]);
+  if (fresh.length > 0)
+    await b.client.query(
+      `INSERT INTO rm_insight_seat_tickets (ticket_id, time_slot_id, seat_id, booked_at, checked_in)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::boolean[])
+       ON CONFLICT (ticket_id) DO UPDATE SET time_slot_id = excluded.time_slot_id,
+         seat_id = excluded.seat_id, booked_at = excluded.booked_at, checked_in = excluded.checked_in`,
+      [
+        fresh.map(([id]) => id),
+        fresh.map(([, f]) => f.timeSlotId),
+        fresh.map(([, f]) => f.seatId),
+        fresh.map(([, f]) => f.bookedAt ?? null),
+        fresh.map(([, f]) => f.checkedIn ?? false),
+      ],
+    );
+  if (changed.length > 0)
+    await b.client.query(
+      `UPDATE rm_insight_seat_tickets t SET seat_id = coalesce(u.seat_id, t.seat_id),
+              booked_at = coalesce(t.booked_at, u.booked_at),
+              checked_in = coalesce(u.checked_in, t.checked_in)
+         FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::boolean[])
+           AS u(ticket_id, seat_id, booked_at, checked_in)
+        WHERE t.ticket_id = u.ticket_id`,
+      [
+        changed.map(([id]) => id),
+        changed.map(([, f]) => f.seatId ?? null),
+        changed.map(([, f]) => f.bookedAt ?? null),
+        changed.map(([, f]) => f.checkedIn ?? null),
+      ],
+    );
+  // A booked ticket without a seat (staff's overbooking) given one at the desk counts from then
+  // on as booked on it.
+  if (moved.length > 0)
+    await b.client.query(
+      `INSERT INTO rm_insight_seat_tickets (ticket_id, time_slot_id, seat_id, booked_at, checked_in)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::boolean[])
+       ON CONFLICT (ticket_id) DO NOTHING`,
+      [
+        moved.map(([id]) => id),
+        moved.map(([, f]) => f.timeSlotId),
+        moved.map(([, f]) => f.seatId),
+        moved.map(([, f]) => f.seatChangedAt),
+        moved.map(([, f]) => f.checkedInSinceChange ?? false),
+      ],
+    );
 }
 
 const seats = handlersFor(timeSlotStream).with<Batch, Step>({
@@ -42,45 +126,39 @@ const seats = handlersFor(timeSlotStream).with<Batch, Step>({
   TimeSlotUpdated: ignore,
   TimeSlotCapacityChanged: ignore,
   async TimeSlotDeleted(_e, b) {
+    await flush(b);
     await b.client.query(`DELETE FROM rm_insight_seat_tickets WHERE time_slot_id = $1`, [
       b.timeSlotId,
     ]);
   },
   TimeSlotClosed: ignore,
-  async TicketHeld(e, b) {
+  TicketHeld(e, b) {
     if (!e.data.seat) return;
-    await b.client.query(
-      `INSERT INTO rm_insight_seat_tickets (ticket_id, time_slot_id, seat_id) VALUES ($1, $2, $3)
-       ON CONFLICT (ticket_id) DO UPDATE SET time_slot_id = $2, seat_id = $3`,
-      [e.data.ticketId, b.timeSlotId, e.data.seat.seatId],
-    );
+    b.tickets.set(e.data.ticketId, {
+      timeSlotId: b.timeSlotId,
+      fresh: true,
+      gone: false,
+      seatId: e.data.seat.seatId,
+    });
   },
   TicketHoldExtended: ignore,
-  async TicketReleased(e, b) {
-    await b.client.query(
-      `DELETE FROM rm_insight_seat_tickets WHERE ticket_id = $1 AND booked_at IS NULL`,
-      [e.data.ticketId],
-    );
-  },
-  async TicketBooked(e, b) {
-    await b.client.query(
-      `UPDATE rm_insight_seat_tickets SET booked_at = $2 WHERE ticket_id = $1 AND booked_at IS NULL`,
-      [e.data.ticketId, e.createdAt],
-    );
+  // Only a hold ends so: a booked ticket leaves by its cancellation.
+  TicketReleased: (e, b) => leave(b, e.data.ticketId),
+  TicketBooked(e, b) {
+    const fold = foldOf(b, e.data.ticketId);
+    fold.bookedAt ??= e.createdAt;
   },
   TicketCancelled: (e, b) => leave(b, e.data.ticketId),
   TicketConfirmationLapsed: (e, b) => leave(b, e.data.ticketId),
-  TicketCheckedIn: (e, b) => checkedIn(b, e.data.ticketId, true),
-  TicketCheckInUndone: (e, b) => checkedIn(b, e.data.ticketId, false),
-  async TicketSeatChanged(e, b) {
-    // A booked ticket without a seat (staff's overbooking) given one at the desk counts from
-    // then on as booked on it.
-    await b.client.query(
-      `INSERT INTO rm_insight_seat_tickets (ticket_id, time_slot_id, seat_id, booked_at)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (ticket_id) DO UPDATE SET seat_id = $3`,
-      [e.data.ticketId, b.timeSlotId, e.data.seat.seatId, e.createdAt],
-    );
+  TicketCheckedIn: (e, b) => checkIn(b, e.data.ticketId, true),
+  TicketCheckInUndone: (e, b) => checkIn(b, e.data.ticketId, false),
+  TicketSeatChanged(e, b) {
+    const fold = foldOf(b, e.data.ticketId);
+    fold.seatId = e.data.seat.seatId;
+    if (!fold.fresh && !fold.seatChangedAt) {
+      fold.seatChangedAt = e.createdAt;
+      fold.checkedInSinceChange = undefined;
+    }
   },
   TicketNoShowReleased: ignore,
   TicketConfirmed: ignore,
@@ -96,13 +174,14 @@ const seats = handlersFor(timeSlotStream).with<Batch, Step>({
 });
 
 async function applySeats(client: PoolClient, events: RecordedEvent[]): Promise<void> {
-  const batch: Batch = { client, timeSlotId: '' };
+  const batch: Batch = { client, timeSlotId: '', tickets: new Map() };
   for (const event of events) {
     const timeSlotId = slotOf(event);
     if (!timeSlotId) continue;
     batch.timeSlotId = timeSlotId;
     await seats.handle(event, batch);
   }
+  await flush(batch);
 }
 
 export const insightSeatsProjection: Projection = {
