@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ManualClock, todayIn } from '@rr/platform';
-import { readModelProjections, rebuildProjection } from '@rr/projections';
+import { readModelProjections, rebuildProjection, rebuildReadModels } from '@rr/projections';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
@@ -347,6 +347,13 @@ describe("the seats' use on a generated history", () => {
     expect(removed.status).toBeLessThan(300);
     const removedSome = await retrying.request('DELETE', `/api/transactions/${cartId}`);
     expect(removedSome.status).toBeLessThan(300);
+    // S3: a booking on W1 moved at the desk to N1 counts on N1.
+    const moved = await book(s3, seat('W1'));
+    const move = await suite.admin.request('PUT', `/api/admin/tickets/${moved.ticketId}/seat`, {
+      json: { seatId: seat('N1').id },
+    });
+    expect(move.status, await move.clone().text()).toBeLessThan(300);
+    moved.seat = seat('N1');
 
     // One ticket checked in at the desk (S1's W2), within the check-in window.
     clock.set(new Date(instantOf(s1.date, s1.start).getTime() - 10 * 60_000));
@@ -376,7 +383,8 @@ describe("the seats' use on a generated history", () => {
     expect([window.soldOutSlots, window.soldOutFirstSlots]).toEqual([2, 1]);
     const power = got!.attributes.find((a) => a.attribute === 'power')!;
     expect([power.soldOutSlots, power.soldOutFirstSlots]).toEqual([2, 2]);
-    expect(got!.seats.find((s) => s.label === 'N1')!.useShare).toBe(ratio(210, 390));
+    expect(got!.seats.find((s) => s.label === 'N1')!.useShare).toBe(ratio(210 + 60, 390));
+    expect(got!.seats.find((s) => s.label === 'W1')!.bookedHours).toBe(hours(120 + 210));
 
     // The CSV of the attributes: a header and a row per attribute.
     const csv = await suite.admin.get(`/api/admin/insights/seats.csv?${period}&part=attributes`);
@@ -390,6 +398,12 @@ describe("the seats' use on a generated history", () => {
     for (const p of readModelProjections.filter((x) => x.name.startsWith('insight')))
       await rebuildProjection(suite.db.pool, suite.app.deps.store, p);
     expect(await dump()).toEqual(before);
+    // And in batches of a few events, which split a ticket's hold, booking and moves apart.
+    const seatsProjection = readModelProjections.filter((p) => p.name === 'insight-seats');
+    for (const size of [1, 3, 7]) {
+      await rebuildReadModels(suite.db.pool, suite.app.deps.store, seatsProjection, size);
+      expect(await dump(), `batches of ${size}`).toEqual(before);
+    }
     const again = await suite.admin.get(`/api/admin/insights/seats?${period}`);
     expect(await again.json()).toEqual(expected);
   });

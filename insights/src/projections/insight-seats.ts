@@ -47,10 +47,13 @@ interface Batch {
   tickets: Map<string, TicketFold>;
 }
 
+/** A ticket's id as the database compares it (an id may come in capitals). */
+const keyOf = (ticketId: string) => ticketId.toLowerCase();
+
 function foldOf(b: Batch, ticketId: string): TicketFold {
-  let fold = b.tickets.get(ticketId);
-  if (!fold)
-    b.tickets.set(ticketId, (fold = { timeSlotId: b.timeSlotId, fresh: false, gone: false }));
+  const key = keyOf(ticketId);
+  let fold = b.tickets.get(key);
+  if (!fold) b.tickets.set(key, (fold = { timeSlotId: b.timeSlotId, fresh: false, gone: false }));
   return fold;
 }
 
@@ -134,7 +137,7 @@ const seats = handlersFor(timeSlotStream).with<Batch, Step>({
   TimeSlotClosed: ignore,
   TicketHeld(e, b) {
     if (!e.data.seat) return;
-    b.tickets.set(e.data.ticketId, {
+    b.tickets.set(keyOf(e.data.ticketId), {
       timeSlotId: b.timeSlotId,
       fresh: true,
       gone: false,
