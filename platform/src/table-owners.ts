@@ -46,7 +46,9 @@ export const TABLE_OWNERS = {
   rm_insight_lead_tickets: 'insights/src/projections/insight-lead.ts',
   rm_insight_lead_days: 'insights/src/projections/insight-lead.ts',
   rm_insight_lead_months: 'insights/src/projections/insight-lead.ts',
+  rm_insight_seat_tickets: 'insights/src/projections/insight-seats.ts',
   cart_refusals: 'insights/src/refusals/refusal-record.ts',
+  cart_seat_refusals: 'insights/src/refusals/refusal-record.ts',
 
   // --- the read models: each projection's tables (projections/src/rebuild.ts empties them) -------
   projection_checkpoints: 'projections/src/checkpoints.ts',

@@ -19,7 +19,7 @@ import { rebuildReadModels } from './rebuild.ts';
 import { ticketsProjection } from './tickets.ts';
 import { timeSlotsProjection } from './timeslots.ts';
 import { waitlistProjection } from './waitlist.ts';
-import { insightLeadProjection, insightsProjection } from '@rr/insights';
+import { insightLeadProjection, insightSeatsProjection, insightsProjection } from '@rr/insights';
 import { seededRandom } from '../../tests/support/random.ts';
 import { readVisible } from '../../tests/support/visible.ts';
 import { budget } from '../../tests/support/time-budget.ts';
@@ -296,6 +296,7 @@ const projections = [
   waitlistProjection,
   insightsProjection,
   insightLeadProjection('Europe/Vienna'),
+  insightSeatsProjection,
 ];
 const TABLES = projections.flatMap((p) => p.tables).filter((t) => t !== 'rm_ticket_counts');
 

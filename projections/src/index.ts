@@ -1,4 +1,4 @@
-import { insightLeadProjection, insightsProjection } from '@rr/insights';
+import { insightLeadProjection, insightSeatsProjection, insightsProjection } from '@rr/insights';
 import { type Projection } from '@rr/events';
 import { defaultTimeZone } from '@rr/platform';
 import { roomsProjection } from './rooms.ts';
@@ -28,6 +28,7 @@ export function readModelProjectionsIn(timeZone: string): Projection[] {
     waitlistProjection,
     insightsProjection,
     insightLeadProjection(timeZone),
+    insightSeatsProjection,
   ];
 }
 

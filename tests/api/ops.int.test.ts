@@ -81,6 +81,7 @@ describe('health, readiness and metrics', () => {
       'blacklist',
       'holidays',
       'insight-lead',
+      'insight-seats',
       'insights',
       'rooms',
       'tickets',

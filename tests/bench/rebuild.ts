@@ -190,7 +190,7 @@ async function main(): Promise<void> {
       await verify(pool, g);
     }
     // Always: the rebuild without the insights' two projections, in the same run.
-    const insightNames = new Set(['insights', 'insight-lead']);
+    const insightNames = new Set(['insights', 'insight-lead', 'insight-seats']);
     t0 = performance.now();
     await rebuildReadModels(
       pool,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@rr/events';
-import { RefusalRecorder } from '@rr/insights/refusals';
+import { RefusalRecorder, type RefusedPlace } from '@rr/insights/refusals';
 import { lockSlots } from '../streams/timeslot.ts';
 import {
   decideReservation,
@@ -8,6 +8,7 @@ import {
   evolveSlot,
   initialTransaction,
   type ReservationCommand,
+  type RoomState,
   type SeatWish,
 } from '@rr/domain';
 import type { CommandDeps } from '../deps.ts';
@@ -26,10 +27,24 @@ type Wish = SeatWish | undefined;
 const newCartsOf = (wishes: readonly Wish[]) =>
   wishes.map((seat) => ({ transactionId: randomUUID(), ticketId: randomUUID(), seat }));
 
-/** Where a refused add wanted its seat, for the insights' unmet demand. */
-type SlotPlace = { timeSlotId: string; roomId: string; date: string };
-const placeOf = (timeSlotId: string, slot: { roomId: string; date: string } | undefined) =>
-  slot && slot.roomId !== '' ? { timeSlotId, roomId: slot.roomId, date: slot.date } : undefined;
+/**
+ * Where a refused add wanted its seat, for the insights' unmet demand: the slot, and its room's
+ * seats (a refused seat wish is counted by the attributes of the seat asked for).
+ */
+type SlotPlace = RefusedPlace;
+const placeOf = (
+  timeSlotId: string,
+  slot: { roomId: string; date: string } | undefined,
+  rooms: ReadonlyMap<string, RoomState>,
+): SlotPlace | undefined =>
+  slot && slot.roomId !== ''
+    ? {
+        timeSlotId,
+        roomId: slot.roomId,
+        date: slot.date,
+        seats: rooms.get(slot.roomId)?.seatPlan.seats,
+      }
+    : undefined;
 
 /**
  * The rooms a cart command will read, when its cart and slot are cached: the rooms of the
@@ -82,7 +97,7 @@ export function cartCommands(deps: CommandDeps) {
             ...[...slots.values()].map((slot) => slot.roomId).filter((id) => id !== ''),
           ],
         );
-        if (extraSlot) place = placeOf(extraSlot, slots.get(extraSlot));
+        if (extraSlot) place = placeOf(extraSlot, slots.get(extraSlot), rooms);
         return {
           ...emptyReservation,
           cart,
@@ -104,7 +119,7 @@ export function cartCommands(deps: CommandDeps) {
       const { answer, position } = await run;
       return { transactionId, ...answer, position };
     } catch (err) {
-      if (command.type === 'AddTicket') refusals.note(err, transactionId, place);
+      if (command.type === 'AddTicket') refusals.note(err, transactionId, place, command.data.seat);
       throw err;
     }
   }
@@ -135,7 +150,7 @@ export function cartCommands(deps: CommandDeps) {
           async () => (await lockSlots(s, [timeSlotId])).get(timeSlotId)!,
           (slot) => (slot.status === 'none' ? [] : [slot.roomId]),
         );
-        place = placeOf(timeSlotId, slot);
+        place = placeOf(timeSlotId, slot, rooms);
         const slots = new Map([[timeSlotId, slot]]);
         return { ...emptyReservation, slots, rooms, holidays, transactionId: '', visitorKey: null };
       },
@@ -161,11 +176,11 @@ export function cartCommands(deps: CommandDeps) {
     });
     // A batch of one cart throws its refusal; a larger one answers it as that cart's outcome.
     const outcomes = await batch.catch((err: unknown) => {
-      if (carts.length === 1) refusals.note(err, carts[0]!.transactionId, place);
+      if (carts.length === 1) refusals.note(err, carts[0]!.transactionId, place, carts[0]!.seat);
       throw err;
     });
     outcomes.forEach((o, i) => {
-      if ('err' in o) refusals.note(o.err, carts[i]!.transactionId, place);
+      if ('err' in o) refusals.note(o.err, carts[i]!.transactionId, place, carts[i]!.seat);
     });
     return outcomes.map((o) =>
       'ok' in o ? { ok: { ...o.ok.answer, position: o.ok.position } } : o,

@@ -7880,6 +7880,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/insights/seats.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One part of a room's seats' use (seats, attributes) as CSV */
+        get: {
+            parameters: {
+                query: {
+                    roomId: string;
+                    fromDate: string;
+                    untilDate: string;
+                    part: "seats" | "attributes";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/insights/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A room's seats' use over a period: per seat and per attribute, how early they sell out, and seat wishes refused */
+        get: {
+            parameters: {
+                query: {
+                    roomId: string;
+                    fromDate: string;
+                    untilDate: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Seat insights */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SeatInsights"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/insights/what-if": {
         parameters: {
             query?: never;
@@ -9102,6 +9237,38 @@ export interface components {
             cancellations: number;
             lateCancellations: number;
             lateCancellationShare: number | null;
+        };
+        SeatInsights: {
+            checkIn: boolean;
+            seats: {
+                seatId: string;
+                label: string;
+                zone: string | null;
+                attributes: ("power" | "window" | "pc" | "quiet" | "standing-desk" | "accessible" | "lamp" | "group-table")[];
+                offeredHours: number;
+                bookedHours: number;
+                useShare: number | null;
+                checkedInHours: number | null;
+            }[];
+            attributes: {
+                /** @enum {string} */
+                attribute: "power" | "window" | "pc" | "quiet" | "standing-desk" | "accessible" | "lamp" | "group-table";
+                seats: number;
+                offeredHours: number;
+                bookedHours: number;
+                useShare: number | null;
+                medianLeadDays: number | null;
+                slots: number;
+                soldOutSlots: number;
+                soldOutFirstSlots: number;
+                soldOutFirstShare: number | null;
+                refusedNoneMatching: number;
+                refusedTaken: number;
+            }[];
+            refused: {
+                noneMatching: number;
+                taken: number;
+            };
         };
         WhatIf: {
             actual: {

@@ -8,6 +8,7 @@ type Schemas = components['schemas'];
 
 export type Room = Schemas['Room'];
 export type Insights = Schemas['Insights'];
+export type SeatInsights = Schemas['SeatInsights'];
 export type WhatIf = Schemas['WhatIf'];
 export type DayType = Room['openStart']['type'];
 export type OpenOffset = Room['openStart'];

@@ -5,6 +5,7 @@ import type {
   OccupancyReportItem,
   Page,
   Room,
+  SeatInsights,
   WhatIf,
 } from '../../../api/types';
 import { MAX_ROOMS } from '../../../lib/constants';
@@ -55,6 +56,14 @@ export const reportsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Ticket'] }).
         { type: 'TimeSlot', id: 'LIST' },
       ],
     }),
+    /** A room's seats' use (docs/product.md#insights); the room is required. */
+    getSeatInsights: build.query<SeatInsights, InsightsQuery>({
+      query: (query) => ({ url: 'admin/insights/seats', params: insightsParams(query) }),
+      providesTags: [
+        { type: 'Ticket', id: 'LIST' },
+        { type: 'TimeSlot', id: 'LIST' },
+      ],
+    }),
     /** The what-if replay: a POST that only reads (docs/product.md#insights). */
     getWhatIf: build.query<
       WhatIf,
@@ -75,5 +84,6 @@ export const {
   useGetDailyReportQuery,
   useGetOccupancyReportQuery,
   useGetInsightsQuery,
+  useGetSeatInsightsQuery,
   useGetWhatIfQuery,
 } = reportsApi;

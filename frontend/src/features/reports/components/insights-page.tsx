@@ -14,6 +14,7 @@ import {
   type InsightsQuery,
 } from '../utils/insights';
 import { DemandPart, HeatmapPart, LeadTimePart, WeeksPart } from './insights-parts';
+import { SeatInsightsPart } from './seat-insights-part';
 import { WhatIfPart } from './what-if-part';
 import { fieldMessage } from '../../../lib/field-message';
 
@@ -138,6 +139,7 @@ function InsightsResult({ query, header }: { query: InsightsQuery; header: strin
             <WeeksPart x={x} query={query} />
             <DemandPart x={x} query={query} />
             <LeadTimePart x={x} query={query} />
+            <SeatInsightsPart query={query} />
             {query.roomId !== '' ? <WhatIfPart key={query.roomId} query={query} /> : null}
           </div>
         )}

@@ -44,6 +44,11 @@ export function insightsCsvPath(query: InsightsQuery, part: InsightsPart): strin
   return `admin/insights.csv?${serializeParams({ ...insightsParams(query), part })}`;
 }
 
+/** The path of a part of a room's seats' use as CSV (docs/product.md#insights). */
+export function seatInsightsCsvPath(query: InsightsQuery, part: 'seats' | 'attributes'): string {
+  return `admin/insights/seats.csv?${serializeParams({ ...insightsParams(query), part })}`;
+}
+
 /** Booked of offered as a share 0..1; null when nothing was offered. */
 export function share(booked: number, offered: number): number | null {
   return offered > 0 ? booked / offered : null;
