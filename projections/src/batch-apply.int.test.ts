@@ -392,3 +392,89 @@ describe('batch apply and per-event apply', () => {
     },
   );
 });
+
+describe('a ticket booked twice', () => {
+  it('keeps its first booking in the insights, in one batch as event by event', async () => {
+    const db = await createTestDatabase();
+    try {
+      const roomId = randomUUID();
+      const tickets = Array.from({ length: 300 }, () => ({
+        id: randomUUID(),
+        slot: randomUUID(),
+      }));
+      const requests = (upper: boolean): AppendRequest[] =>
+        tickets.map((t) => ({
+          streamId: timeSlotStreamId(t.slot),
+          streamType: 'timeslot',
+          expectedVersion: 'any',
+          events: [
+            {
+              type: 'TicketBooked',
+              data: { ticketId: upper ? t.id.toUpperCase() : t.id, ownerId: 'a'.repeat(32) },
+            },
+          ],
+        }));
+      await db.store.appendMany(
+        tickets.map((t, i) => ({
+          streamId: timeSlotStreamId(t.slot),
+          streamType: 'timeslot',
+          expectedVersion: 'any',
+          events: [
+            {
+              type: 'TimeSlotCreated',
+              data: {
+                timeSlotId: t.slot,
+                roomId,
+                date: `2031-0${1 + (i % 9)}-1${i % 10}`,
+                startTime: '08:00',
+                endTime: '18:00',
+                capacity: 4,
+              },
+            },
+          ],
+        })),
+        options,
+      );
+      await db.store.appendMany(requests(false), options);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await db.store.appendMany(requests(true), options);
+      const events = await readVisible(db.store, tickets.length * 3);
+      const insights = [insightsProjection, insightLeadProjection('Europe/Vienna')];
+      const bookedAt = async () =>
+        (
+          await db.pool.query<{ what: string; n: number }>(
+            `SELECT 'bookings' AS what, count(DISTINCT booked_at)::int AS n FROM rm_insight_bookings
+             UNION ALL
+             SELECT 'lead', count(DISTINCT booked_at)::int FROM rm_insight_lead_tickets`,
+          )
+        ).rows;
+      const first = events.find((e) => e.type === 'TicketBooked')!.createdAt;
+      const firsts = async () =>
+        (
+          await db.pool.query<{ n: number }>(
+            `SELECT (SELECT count(*) FROM rm_insight_bookings WHERE booked_at = $1)
+                  + (SELECT count(*) FROM rm_insight_lead_tickets WHERE booked_at = $1) AS n`,
+            [first],
+          )
+        ).rows[0]!.n;
+      for (const size of [1, events.length]) {
+        await db.pool.query(`TRUNCATE ${TABLES.join(', ')}, rm_ticket_counts`);
+        for (let i = 0; i < events.length; i += size)
+          await inTransaction(db.pool, async (client) => {
+            // Whatever join the planner picks: a hash join returns a key's rows in any order.
+            await client.query('SET LOCAL enable_nestloop = off');
+            await client.query('SET LOCAL enable_mergejoin = off');
+            for (const p of insights) await applyEvents(client, p, events.slice(i, i + size));
+          });
+        // Every booking row holds the first booking's time (one append: one time).
+        expect(await bookedAt()).toEqual([
+          { what: 'bookings', n: 1 },
+          { what: 'lead', n: 1 },
+        ]);
+        expect(Number(await firsts())).toBe(tickets.length * 2);
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+});

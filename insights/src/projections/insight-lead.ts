@@ -55,10 +55,13 @@ const ADD_COUNTS = `
 /** A batch's booked tickets' rows (once each). */
 const BOOK_TICKETS = `
     INSERT INTO rm_insight_lead_tickets (ticket_id, time_slot_id, room_id, date, starts_at, booked_at, days)
-    SELECT b.ticket_id, s.time_slot_id, s.room_id, s.date, s.starts_at, b.at,
-           ${daysFrom('s.starts_at', 'b.at')}
-      FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS b(ticket_id, time_slot_id, at)
+    SELECT DISTINCT ON (b.ticket_id) b.ticket_id, s.time_slot_id, s.room_id, s.date, s.starts_at,
+           b.at, ${daysFrom('s.starts_at', 'b.at')}
+      FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[])
+           WITH ORDINALITY AS b(ticket_id, time_slot_id, at, n)
       JOIN rm_insight_lead_slots s ON s.time_slot_id = b.time_slot_id
+     -- A ticket booked twice in one batch keeps its first booking, as across batches.
+     ORDER BY b.ticket_id, b.n
     ON CONFLICT (ticket_id) DO NOTHING`;
 
 /** The same, and one more booking on their days' and months' rows. */

@@ -95,10 +95,13 @@ class Pending {
     if (this.booked.length > 0)
       await client.query(
         `INSERT INTO rm_insight_bookings (ticket_id, time_slot_id, room_id, date, starts_local, booked_at)
-         SELECT b.ticket_id, s.time_slot_id, s.room_id, s.date,
+         SELECT DISTINCT ON (b.ticket_id) b.ticket_id, s.time_slot_id, s.room_id, s.date,
                 s.date + make_interval(mins => s.start_min), b.at
-           FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS b(ticket_id, time_slot_id, at)
+           FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[])
+                WITH ORDINALITY AS b(ticket_id, time_slot_id, at, n)
            JOIN rm_insight_slots s ON s.time_slot_id = b.time_slot_id
+          -- A ticket booked twice in one batch keeps its first booking, as across batches.
+          ORDER BY b.ticket_id, b.n
          ON CONFLICT (ticket_id) DO NOTHING`,
         [
           this.booked.map((b) => b.ticketId),
