@@ -43,7 +43,9 @@ const DeskSeat = z
       description:
         'free; held (a cart hold not yet ended or a waitlist offer not yet lapsed); booked (not checked in); checked_in; out_of_service on the slot’s day (a booking still on it shows booked or checked_in)',
     }),
-    ticket: DeskSeatTicket.nullable().openapi({ description: 'The booked ticket on the seat' }),
+    ticket: z
+      .union([DeskSeatTicket, z.null()])
+      .openapi({ description: 'The booked ticket on the seat' }),
   })
   .openapi('DeskSeat');
 

@@ -8455,9 +8455,9 @@ export interface components {
              * @enum {string}
              */
             state: "free" | "held" | "booked" | "checked_in" | "out_of_service";
-            ticket: components["schemas"]["DeskSeatTicket"];
+            /** @description The booked ticket on the seat */
+            ticket: components["schemas"]["DeskSeatTicket"] | null;
         };
-        /** @description The booked ticket on the seat */
         DeskSeatTicket: {
             /** Format: uuid */
             id: string;
@@ -8465,7 +8465,7 @@ export interface components {
             firstName: string | null;
             lastName: string | null;
             checkedInAt: string | null;
-        } | null;
+        };
         HolidayPage: {
             content: components["schemas"]["Holiday"][];
             totalCount: number;
