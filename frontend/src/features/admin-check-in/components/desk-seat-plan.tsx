@@ -20,7 +20,7 @@ export function DeskSeatLegend() {
     <ul className="seat-legend desk-seats__legend">
       {DESK_STATES.map((state) => (
         <li key={state}>
-          <SeatMark state={state} /> {t(`seats.state.${state}`)}
+          <SeatMark state={state} /> <span>{t(`seats.state.${state}`)}</span>
         </li>
       ))}
     </ul>

@@ -49,7 +49,7 @@ function SeatRows({ slot, onMove }: { slot: DeskSlotSeats; onMove: (moving: Movi
           <td>{seat.attributes.map(attribute).join(', ')}</td>
           <td>
             <span className="desk-seats__state">
-              <SeatMark state={seat.state} /> {t(`seats.state.${seat.state}`)}
+              <SeatMark state={seat.state} /> <span>{t(`seats.state.${seat.state}`)}</span>
             </span>
           </td>
           <td>{seat.ticket ? nameOf(seat.ticket) : null}</td>

@@ -53,7 +53,7 @@ export function DisplaySeatPlan({ plan, time }: { plan: SeatPlan; time: string }
         {STATES.filter((state) => state !== 'out_of_service' || count(state) > 0).map((state) => (
           <li key={state}>
             <SeatMark state={state} />{' '}
-            {t('seat-count', { count: count(state), state: t(`seat-state.${state}`) })}
+            <span>{t('seat-count', { count: count(state), state: t(`seat-state.${state}`) })}</span>
           </li>
         ))}
       </ul>
