@@ -1,6 +1,9 @@
+import { SEAT_ATTRIBUTES, type SeatAttribute } from '@rr/contracts/seats';
 import { hasStarted, seatsForCarts } from '@rr/domain';
 import {
   defineRoute,
+  heldSeatIds,
+  outOfServiceSql,
   localDateTime,
   STAFF_ROLES,
   z,
@@ -16,6 +19,20 @@ import type { QueryDeps } from './deps.ts';
  * tickets than seats). Read models only; "today" and "now" are the clock's, in the library's
  * time zone. No personal data.
  */
+const DeskSlotSeatCounts = z
+  .object({
+    free: z.number().int().openapi({
+      description: 'Seats of the plan in service on the day and held by no ticket, hold or offer',
+    }),
+    byAttribute: z
+      .array(z.object({ attribute: z.enum(SEAT_ATTRIBUTES), free: z.number().int() }))
+      .openapi({
+        description:
+          "Per attribute some seat of the plan has (in the attributes' order), its free seats",
+      }),
+  })
+  .openapi('DeskSlotSeatCounts');
+
 const DeskSlot = z
   .object({
     id: z.uuid(),
@@ -30,6 +47,9 @@ const DeskSlot = z
         'Seats a visitor may still take now (capacity less bookings, holds, offers and the waitlist’s claims; never below 0)',
     }),
     waiting: z.number().int().openapi({ description: 'People on the waitlist' }),
+    seats: DeskSlotSeatCounts.optional().openapi({
+      description: 'In a room with a seat plan, its seats free now, by attribute; absent: no plan',
+    }),
     awaitingConfirmation: z.number().int().optional().openapi({
       description:
         'Of the booked tickets, those awaiting their visitor’s confirmation (confirmed addresses); absent: none',
@@ -100,6 +120,8 @@ interface SlotJson {
   /** Entries claiming a freed seat (the seat rule's); in_line: everyone waiting. */
   waiting: number;
   in_line: number;
+  /** The plan's seats (attributes, free now); empty: the room has no plan. */
+  plan: [SeatAttribute[], boolean][];
 }
 
 interface RoomRow {
@@ -122,17 +144,37 @@ const DESK_SQL = `
          (SELECT coalesce(json_agg(s ORDER BY s.start_time, s.id), '[]')
             FROM (SELECT s.id, s.start_time, s.end_time, s.capacity, s.ticket_count,
                          c.booked_count AS booked, c.held_count AS held, k.checked_in, k.awaiting,
-                         w.offered, w.waiting, w.in_line
+                         w.offered, w.waiting, w.in_line, p.plan
                     FROM rm_time_slots s,
                          ${seatsTakenLateral('t.time_slot_id = s.id', '$2')} c,
                          LATERAL (SELECT count(*) FILTER (WHERE k.checked_in_at IS NOT NULL)::int AS checked_in,
                                          count(*) FILTER (WHERE k.confirm_by IS NOT NULL)::int AS awaiting
                                     FROM rm_tickets k
                                    WHERE k.time_slot_id = s.id AND k.status = 'BOOKED') k,
-                         ${waitlistLateral('$2')}
+                         ${waitlistLateral('$2')},
+                         -- The plan's seats with their attributes, each free or not now.
+                         LATERAL (SELECT coalesce(json_agg(json_build_array(st.attributes,
+                                           NOT ${outOfServiceSql} AND st.id NOT IN
+                                             (SELECT h.seat_id FROM ${heldSeatIds('$2')} h(seat_id)))
+                                           ORDER BY st.position), '[]') AS plan
+                                    FROM rm_seats st WHERE st.room_id = s.room_id) p
                    WHERE s.room_id = r.id AND s.date = $1) s) AS slots
     FROM rm_rooms r
    ORDER BY r.sort_order, lower(r.name), r.id`;
+
+/** A plan's free seats, and per attribute some seat has, its free seats. */
+function seatCounts(plan: SlotJson['plan']): z.infer<typeof DeskSlotSeatCounts> {
+  const free = new Map<SeatAttribute, number>();
+  for (const [attributes, isFree] of plan)
+    for (const attribute of attributes) free.set(attribute, (free.get(attribute) ?? 0) + +isFree);
+  return {
+    free: plan.filter(([, isFree]) => isFree).length,
+    byAttribute: SEAT_ATTRIBUTES.filter((a) => free.has(a)).map((attribute) => ({
+      attribute,
+      free: free.get(attribute) ?? 0,
+    })),
+  };
+}
 
 /** The desk's day at the clock's instant, in the library's time zone. */
 export async function deskDayAt(deps: QueryDeps): Promise<DeskDay> {
@@ -163,6 +205,7 @@ export async function deskDayAt(deps: QueryDeps): Promise<DeskDay> {
         started: hasStarted({ date, startTime: s.start_time }, at),
       }),
       waiting: s.in_line,
+      ...(s.plan.length ? { seats: seatCounts(s.plan) } : {}),
       ...(s.awaiting > 0 ? { awaitingConfirmation: s.awaiting } : {}),
     }));
     for (const s of room.slots)

@@ -1,7 +1,10 @@
+import { SEAT_STATES } from '@rr/contracts/seats';
 import { hasStarted, roomBookableOnlineFrom, seatsForCarts, type Now } from '@rr/domain';
 import {
   addDays,
   defineRoute,
+  heldSeatIds,
+  outOfServiceSql,
   localDateTime,
   problems,
   z,
@@ -13,6 +16,7 @@ import {
 import type { QueryDeps } from './deps.ts';
 import { roomSeatColumns, type RoomSeatRow } from './slot-seat-rule.ts';
 import { SharedAnswers } from './shared-answers.ts';
+import { SeatPlanImageAnswer } from './seat-plans.ts';
 
 /**
  * The live occupancy display: a public, glanceable answer for a screen in the
@@ -39,6 +43,30 @@ export const DisplaySlot = z
   .openapi('DisplaySlot');
 export type DisplaySlot = z.infer<typeof DisplaySlot>;
 
+const DisplaySeat = z
+  .object({
+    id: z.uuid(),
+    label: z.string(),
+    x: z.number(),
+    y: z.number(),
+    rotation: z.number().int(),
+    state: z.enum(SEAT_STATES),
+  })
+  .openapi('DisplaySeat');
+
+const DisplaySeatPlan = z
+  .object({
+    timeSlotId: z
+      .uuid()
+      .openapi({ description: 'The slot whose seats show: current, else the first next' }),
+    image: SeatPlanImageAnswer.nullable(),
+    seats: z.array(DisplaySeat).openapi({
+      description: 'Free, taken (held or booked) or out of service; never who holds one',
+    }),
+  })
+  .openapi('DisplaySeatPlan');
+type DisplaySeatPlan = z.infer<typeof DisplaySeatPlan>;
+
 export const DisplayRoom = z
   .object({
     id: z.uuid(),
@@ -53,6 +81,10 @@ export const DisplayRoom = z
     next: z.array(DisplaySlot).openapi({
       description:
         "Today's slots still to start, in time order; when none is left today, the first slot after today (at most one)",
+    }),
+    seatPlan: DisplaySeatPlan.optional().openapi({
+      description:
+        'A room with a seat plan: its seats in the slot running now, else in the first next one; absent: no plan or no slot',
     }),
   })
   .openapi('DisplayRoom');
@@ -135,6 +167,63 @@ const toDisplaySlot = (s: SlotJson, room: RoomSeatRow, at: Pick<Now, 'today' | '
   bookableFrom: roomBookableOnlineFrom(s.date, at.today, room),
 });
 
+/**
+ * The seats of the slots `$1` (one a room) in their states at `$2`, as visitors read them, with
+ * the room's plan image.
+ */
+const DISPLAY_SEATS_SQL = `
+  SELECT s.id, s.room_id, r.seat_plan_image_id AS image_id, r.seat_plan_image_type AS image_type,
+         r.seat_plan_image_width AS image_width, r.seat_plan_image_height AS image_height,
+         (SELECT json_agg(json_build_object('id', st.id, 'label', st.label, 'x', st.x, 'y', st.y,
+                 'rotation', st.rotation,
+                 'state', CASE WHEN ${outOfServiceSql} THEN 'out_of_service'
+                               WHEN st.id IN (SELECT h.seat_id FROM ${heldSeatIds('$2')} h(seat_id))
+                                 THEN 'taken'
+                               ELSE 'free' END) ORDER BY st.position)
+            FROM rm_seats st WHERE st.room_id = s.room_id) AS seats
+    FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id
+   WHERE s.id = ANY($1::uuid[])`;
+
+interface SeatsRow {
+  id: string;
+  room_id: string;
+  image_id: string | null;
+  image_type: 'image/png' | 'image/jpeg' | 'image/svg+xml';
+  image_width: number | null;
+  image_height: number | null;
+  seats: DisplaySeatPlan['seats'] | null;
+}
+
+/** The seat plans of the slots shown first, by room (rooms without a plan have none). */
+async function seatPlansOf(
+  deps: QueryDeps,
+  slotIds: string[],
+  now: string,
+): Promise<Map<string, DisplaySeatPlan>> {
+  const plans = new Map<string, DisplaySeatPlan>();
+  if (!slotIds.length) return plans;
+  const r = await deps.pool.query<SeatsRow>({
+    name: 'rr_display_seats',
+    text: DISPLAY_SEATS_SQL,
+    values: [slotIds, now],
+  });
+  for (const row of r.rows)
+    if (row.seats?.length)
+      plans.set(row.room_id, {
+        timeSlotId: row.id,
+        image: row.image_id
+          ? {
+              url: `rooms/${row.room_id}/seat-plan/image?v=${row.image_id}`,
+              contentType: row.image_type,
+              ...(row.image_width ? { width: row.image_width } : {}),
+              ...(row.image_height ? { height: row.image_height } : {}),
+            }
+          : null,
+        seats: row.seats,
+      });
+  return plans;
+}
+
 /** The display's answer at the clock's instant, in the library's time zone. */
 export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Display> {
   const now = deps.clock.now();
@@ -147,21 +236,30 @@ export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Displ
     values: [today, time, now.toISOString(), roomId ?? null, addDays(today, 800)],
   });
   if (roomId !== undefined && r.rows.length === 0) throw problems.notFound('Room');
+  const rooms = r.rows.map((room) => {
+    const slots: DisplaySlot[] = room.slots.map((s) => toDisplaySlot(s, room, { today, time }));
+    const ofToday = slots.filter((s) => s.date === today);
+    const current = ofToday.find((s) => s.startTime <= time) ?? null;
+    const later = ofToday.filter((s) => s.startTime > time);
+    return {
+      id: room.id,
+      name: room.name,
+      ...(room.name_en ? { nameEn: room.name_en } : {}),
+      current,
+      next: later.length ? later : slots.filter((s) => s.date > today),
+    };
+  });
+  const shown = rooms.flatMap((room) => {
+    const slot = room.current ?? room.next[0];
+    return slot ? [slot.id] : [];
+  });
+  const plans = await seatPlansOf(deps, shown, now.toISOString());
   return {
     today,
     time,
-    rooms: r.rows.map((room) => {
-      const slots: DisplaySlot[] = room.slots.map((s) => toDisplaySlot(s, room, { today, time }));
-      const ofToday = slots.filter((s) => s.date === today);
-      const current = ofToday.find((s) => s.startTime <= time) ?? null;
-      const later = ofToday.filter((s) => s.startTime > time);
-      return {
-        id: room.id,
-        name: room.name,
-        ...(room.name_en ? { nameEn: room.name_en } : {}),
-        current,
-        next: later.length ? later : slots.filter((s) => s.date > today),
-      };
+    rooms: rooms.map((room) => {
+      const seatPlan = plans.get(room.id);
+      return seatPlan ? { ...room, seatPlan } : room;
     }),
   };
 }

@@ -18,6 +18,7 @@ import { roomCalendarQueryRoutes } from './room-calendar.ts';
 import { myBookingsQueryRoutes } from './my-bookings.ts';
 import { availabilityStreamRoutes } from './availability-stream.ts';
 import { slotSeatQueryRoutes } from './slot-seats.ts';
+import { staffSlotSeatQueryRoutes } from './staff-slot-seats.ts';
 import { seatQrSheetRoutes } from './seat-qr-sheet.ts';
 import { seatPageQueryRoutes } from './seat-page.ts';
 
@@ -38,6 +39,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...roomCalendarQueryRoutes(deps),
     ...availabilityStreamRoutes(deps),
     ...slotSeatQueryRoutes(deps),
+    ...staffSlotSeatQueryRoutes(deps),
     ...holidayQueryRoutes(deps),
     ...blacklistQueryRoutes(deps),
     ...bookingQueryRoutes(deps),

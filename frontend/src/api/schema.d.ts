@@ -6481,6 +6481,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/rooms/{roomId}/timeslots/{timeSlotId}/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The desk's view of a slot's seats: each free, held, booked, checked in or out of service, with the booked ticket and its visitor's name */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    roomId: string;
+                    timeSlotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The slot’s seats */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeskSlotSeats"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such slot in the room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transactions/{transactionId}/rooms/{roomId}/available-timeslots": {
         parameters: {
             query?: never;
@@ -8862,6 +8935,43 @@ export interface components {
             /** @enum {string} */
             state: "free" | "taken" | "out_of_service";
         };
+        DeskSlotSeats: {
+            /** Format: uuid */
+            timeSlotId: string;
+            date: string;
+            startTime: string;
+            endTime: string;
+            image: components["schemas"]["SeatPlanImage"];
+            /** @description The plan's seats in its order */
+            seats: components["schemas"]["DeskSeat"][];
+            /** @description Booked tickets of the slot holding no seat (an overbooking beyond the plan) */
+            withoutSeat: components["schemas"]["DeskSeatTicket"][];
+        };
+        DeskSeat: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            zone: string | null;
+            attributes: ("power" | "window" | "pc" | "quiet" | "standing-desk" | "accessible" | "lamp" | "group-table")[];
+            x: number;
+            y: number;
+            rotation: number;
+            /**
+             * @description free; held (a cart hold not yet ended or a waitlist offer not yet lapsed); booked (not checked in); checked_in; out_of_service on the slot’s day (a booking still on it shows booked or checked_in)
+             * @enum {string}
+             */
+            state: "free" | "held" | "booked" | "checked_in" | "out_of_service";
+            /** @description The booked ticket on the seat */
+            ticket: components["schemas"]["DeskSeatTicket"] | null;
+        };
+        DeskSeatTicket: {
+            /** Format: uuid */
+            id: string;
+            bookingNumber: string | null;
+            firstName: string | null;
+            lastName: string | null;
+            checkedInAt: string | null;
+        };
         HolidayPage: {
             content: components["schemas"]["Holiday"][];
             totalCount: number;
@@ -9122,8 +9232,20 @@ export interface components {
             free: number;
             /** @description People on the waitlist */
             waiting: number;
+            seats?: components["schemas"]["DeskSlotSeatCounts"];
             /** @description Of the booked tickets, those awaiting their visitor’s confirmation (confirmed addresses); absent: none */
             awaitingConfirmation?: number;
+        };
+        /** @description In a room with a seat plan, its seats free now, by attribute; absent: no plan */
+        DeskSlotSeatCounts: {
+            /** @description Seats of the plan in service on the day and held by no ticket, hold or offer */
+            free: number;
+            /** @description Per attribute some seat of the plan has (in the attributes' order), its free seats */
+            byAttribute: {
+                /** @enum {string} */
+                attribute: "power" | "window" | "pc" | "quiet" | "standing-desk" | "accessible" | "lamp" | "group-table";
+                free: number;
+            }[];
         };
         DeskAlert: {
             /** @enum {string} */
@@ -9190,6 +9312,7 @@ export interface components {
             current: components["schemas"]["DisplaySlot"] | null;
             /** @description Today's slots still to start, in time order; when none is left today, the first slot after today (at most one) */
             next: components["schemas"]["DisplaySlot"][];
+            seatPlan?: components["schemas"]["DisplaySeatPlan"];
         };
         DisplaySlot: {
             /** Format: uuid */
@@ -9205,6 +9328,27 @@ export interface components {
             freeSeats: number;
             /** @description A slot after its room's booking window: the day it can be booked online from (as the visitor calendar says it); null otherwise */
             bookableFrom: string | null;
+        };
+        /** @description A room with a seat plan: its seats in the slot running now, else in the first next one; absent: no plan or no slot */
+        DisplaySeatPlan: {
+            /**
+             * Format: uuid
+             * @description The slot whose seats show: current, else the first next
+             */
+            timeSlotId: string;
+            image: components["schemas"]["SeatPlanImage"];
+            /** @description Free, taken (held or booked) or out of service; never who holds one */
+            seats: components["schemas"]["DisplaySeat"][];
+        };
+        DisplaySeat: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            x: number;
+            y: number;
+            rotation: number;
+            /** @enum {string} */
+            state: "free" | "taken" | "out_of_service";
         };
         Insights: {
             heatmap: {

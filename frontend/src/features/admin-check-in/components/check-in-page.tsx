@@ -16,6 +16,7 @@ import {
 } from '../api/check-in-api';
 import { displayName, explainCode, type CodeExplanation } from '../lib/check-in-filter';
 import { CodeForm } from './code-form';
+import { DeskSeats } from './desk-seats';
 import { RoomTickets } from './room-tickets';
 import '../check-in.css';
 
@@ -164,6 +165,7 @@ export function CheckInPage() {
           </>
         )}
       </LoadingContainer>
+      <DeskSeats />
     </Page>
   );
 }

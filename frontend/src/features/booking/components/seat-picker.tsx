@@ -5,7 +5,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { useGetSlotSeatsQuery, type SeatPlan, type SeatWish } from '../api/booking-api';
 import { matchesFilters, readSeatView, writeSeatView, type SeatView } from '../lib/seats';
-import { SeatMark } from './seat-mark';
+import { SeatMark } from '../../../components/seat-mark';
 import { SeatPlanView, type ShownSeat } from './seat-plan-view';
 import { useSeatText } from './seat-text';
 // The seat picker's own styles: loaded with its chunk, only in rooms with a seat plan.

@@ -10,7 +10,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import type { PlanSeat, SeatPlan } from '../api/booking-api';
 import { directionOf, nearestSeat, startSeat } from '../lib/seats';
-import { SeatMark } from './seat-mark';
+import { SeatMark } from '../../../components/seat-mark';
 import { useSeatText } from './seat-text';
 
 /** A seat of the plan with its state in the slot and whether it has the filters' attributes. */

@@ -30,6 +30,19 @@ function SlotCounts({ slot, checkIn }: { slot: DeskSlot; checkIn: boolean }) {
         <dt>{t('day.waiting')}</dt>
         <dd>{slot.waiting}</dd>
       </div>
+      {slot.seats ? (
+        <div className="desk-slot__seats">
+          <dt>{t('day.seats-free')}</dt>
+          <dd>
+            <ul>
+              <li>{t('day.seats-free-of', { count: slot.seats.free })}</li>
+              {slot.seats.byAttribute.map(({ attribute, free }) => (
+                <li key={attribute}>{t(`day.seats-with.${attribute}`, { count: free })}</li>
+              ))}
+            </ul>
+          </dd>
+        </div>
+      ) : null}
       {slot.awaitingConfirmation ? (
         <div>
           <dt>{t('day.awaiting-confirmation')}</dt>
@@ -128,6 +141,14 @@ export function DeskDayPanel() {
               </h3>
               <SlotCard kind="current" room={room} />
               <SlotCard kind="next" room={room} />
+              {(room.current?.seats ?? room.next?.seats) ? (
+                <Link className="desk-room__seats" to="/check-in#desk-seats-title">
+                  {t('day.to-seats')}
+                  <span className="visually-hidden">
+                    : <Translated german={room.name} english={room.nameEn} />
+                  </span>
+                </Link>
+              ) : null}
             </li>
           ))}
         </ul>

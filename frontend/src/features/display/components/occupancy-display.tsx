@@ -13,6 +13,7 @@ import {
 } from '../../../lib/dates';
 import { DISPLAY_POLLING_MS, useGetDisplayQuery } from '../api/display-api';
 import { nextOf, seatLevel } from '../lib/display-view';
+import { DisplaySeatPlan, planTime } from './display-seat-plan';
 import { useCopyWithoutSoftHyphens, useHyphenate, type Hyphenate } from '../lib/hyphenate';
 
 /** The current time, renewed every second (the browser's clock, for the display only). */
@@ -135,6 +136,7 @@ function RoomPanel({
           </ul>
         </>
       ) : null}
+      {room.seatPlan ? <DisplaySeatPlan plan={room.seatPlan} time={planTime(room)} /> : null}
     </section>
   );
 }
