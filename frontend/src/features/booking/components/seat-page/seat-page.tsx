@@ -7,7 +7,7 @@ import { useTranslation } from '../../../../i18n/i18n-context';
 import { useSeatPageTranslation } from './seat-page-texts';
 import { formatTime } from '../../../../lib/dates';
 import { useBooking } from '../booking-context';
-import { SeatMark } from '../seat-mark';
+import { SeatMark } from '../../../../components/seat-mark';
 import { useSeatText } from '../seat-text';
 import { type SeatNow, type WalkInResult, useGetSeatNowQuery } from '../../api/seat-page-api';
 import { SeatCheckIn } from './seat-check-in';
