@@ -8,7 +8,6 @@ import type { LocalDate } from '../calendar.ts';
 import { refuse } from '../refusal.ts';
 import {
   evolveSlot,
-  initialSlotState,
   slotOfRoom,
   type SlotState,
   type TimeSlotCommandState,
@@ -134,7 +133,7 @@ export function decideSlotSeats(
   }
   const { roomId, fromDate, untilDate, seatIds } = command.data;
   // Seats not on the plan are refused even when no slot is in the range.
-  chooseSlotSeats(initialSlotState, plan, { timeSlotId: '', roomId, seatIds }, now);
+  chosenIds(plan, seatIds);
   for (const [timeSlotId, slot] of state.slots) {
     const inRange = slot.date >= fromDate && slot.date <= untilDate;
     if (slot.status !== 'active' || slot.roomId !== roomId || !inRange) continue;
