@@ -73,7 +73,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   app = await startTestApp(db);
   await addUser(db, 'boss', 'correct horse', ['admin']);
-  await addUser(db, 'desk', 'correct horse', ['desk']);
+  await addUser(db, 'reports', 'correct horse', ['reports']);
   admin = new Client(app.baseUrl);
   expect((await admin.login('boss', 'correct horse')).status).toBe(200);
 });
@@ -185,7 +185,7 @@ describe('a slot offering some seats of the plan', () => {
     expect(noPlan.status).toBe(400);
     expect(((await noPlan.json()) as Problem).errors?.[0]?.field).toBe('seatIds');
     const desk = new Client(app.baseUrl);
-    expect((await desk.login('desk', 'correct horse')).status).toBe(200);
+    expect((await desk.login('reports', 'correct horse')).status).toBe(200);
     expect((await chooseSeats(roomId, slotId, [id('A1')], desk)).status).toBe(403);
     expect((await chooseSeats(roomId, slotId, [id('A1')], new Client(app.baseUrl))).status).toBe(
       401,
