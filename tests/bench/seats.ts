@@ -86,17 +86,22 @@ async function read(client: Client, path: string): Promise<void> {
  * Run in the page before the tap (as text: this file is not typed for the browser): from the tap
  * to the frame after every seat is on the plan, in the page's own clock (`window.drawn`).
  */
-const drawnScript = (count: number) => `window.drawn = new Promise((resolve) => {
+const drawnScript = (count: number) => `window.drawn = new Promise((resolve, reject) => {
   let start = 0;
   document.addEventListener('click', () => (start = performance.now()), { capture: true, once: true });
+  const seats = () => document.querySelectorAll('[role="listbox"] [role="option"]').length;
   const observer = new MutationObserver(() => {
-    const plan = document.querySelector('[role="dialog"] [role="listbox"]');
-    if (start && plan && plan.querySelectorAll('[role="option"]').length >= ${count}) {
+    if (start && seats() >= ${count}) {
       observer.disconnect();
       requestAnimationFrame(() => resolve(performance.now() - start));
     }
   });
   observer.observe(document.body, { childList: true, subtree: true });
+  setTimeout(() => {
+    const open = [...document.querySelectorAll('dialog[open], [role="dialog"]')]
+      .map((d) => (d.textContent ?? '').slice(0, 200));
+    reject(new Error('after 20 s ' + seats() + ' seats drawn; dialogs: ' + JSON.stringify(open)));
+  }, 20000);
 })`;
 
 /** Opens the seats of the slot BENCH_DRAWS + 1 times; answers the times to all seats drawn. */
@@ -107,6 +112,10 @@ async function drawTimes(baseUrl: string, roomId: string, day: { date: Date }, s
     // As the browser tests' visitor (visitor-pages.ts): the privacy notice accepted already.
     await context.addInitScript("sessionStorage.setItem('privacyAccepted', 'true')");
     const page = await context.newPage();
+    page.on('pageerror', (err) => console.error('page error:', err.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') console.error('page console:', m.text());
+    });
     const d = day.date;
     await page.goto(`${baseUrl}/room/${roomId}?year=${d.getFullYear()}&month=${d.getMonth() + 1}`);
     const longDate = new Intl.DateTimeFormat('de', { dateStyle: 'full' }).format(d);
@@ -115,13 +124,14 @@ async function drawTimes(baseUrl: string, roomId: string, day: { date: Date }, s
       await page
         .locator('main')
         .getByRole('button', { name: new RegExp(`^${longDate}`) })
-        .click();
+        .press('Enter');
       const dayDialog = page.getByRole('dialog', { name: longDate });
       const choose = dayDialog.getByRole('button', { name: /^Platz wählen / });
       await choose.waitFor();
       // Measured in the page: from the tap to the frame in which every seat is on the plan.
       await page.evaluate(drawnScript(seats));
-      await choose.click();
+      // By the keyboard, as the browser tests open it (Enter on a button is its click).
+      await choose.press('Enter');
       const ms = Number(await page.evaluate('window.drawn'));
       times.push(ms);
       await page.keyboard.press('Escape');
@@ -201,23 +211,37 @@ async function run(db: BenchDatabase): Promise<void> {
       ]),
     );
 
-    const draw = await drawTimes(server.baseUrl, planRoom, day, SEATS);
+    // The drawing is measured in a real browser; when it cannot be, the reads still stand.
+    let draw: Awaited<ReturnType<typeof drawTimes>> | { notMeasured: string };
+    try {
+      draw = await drawTimes(server.baseUrl, planRoom, day, SEATS);
+    } catch (err) {
+      draw = { notMeasured: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+    }
     console.log(
       `\nthe plan drawn in Chromium (${SEATS} seats; ms from the tap to every seat drawn)`,
     );
-    printTable(
-      ['opening', 'p50', 'p95', 'max', `target < ${DRAW_MS}`],
-      [
-        ['first (loads the picker)', draw.first, draw.first, draw.first, met(draw.first < DRAW_MS)],
+    if ('notMeasured' in draw) console.log(`not measured: ${draw.notMeasured}`);
+    else
+      printTable(
+        ['opening', 'p50', 'p95', 'max', `target < ${DRAW_MS}`],
         [
-          `again (${DRAWS} times)`,
-          draw.again.p50,
-          draw.again.p95,
-          draw.again.max,
-          met(draw.again.p95 < DRAW_MS),
+          [
+            'first (loads the picker)',
+            draw.first,
+            draw.first,
+            draw.first,
+            met(draw.first < DRAW_MS),
+          ],
+          [
+            `again (${DRAWS} times)`,
+            draw.again.p50,
+            draw.again.p95,
+            draw.again.max,
+            met(draw.again.p95 < DRAW_MS),
+          ],
         ],
-      ],
-    );
+      );
     await writeResults('seats', {
       seats: SEATS,
       bookings: BOOKINGS,
