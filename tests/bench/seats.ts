@@ -84,7 +84,8 @@ async function read(client: Client, path: string): Promise<void> {
 
 /**
  * Run in the page before the tap (as text: this file is not typed for the browser): from the tap
- * to the frame after every seat is on the plan, in the page's own clock (`window.drawn`).
+ * to the frame after every seat is on the plan, in the page's own clock (`window.drawn`). It ends
+ * in `0`: a script whose value is the promise would be awaited by `evaluate` before the tap.
  */
 const drawnScript = (count: number) => `window.drawn = new Promise((resolve, reject) => {
   let start = 0;
@@ -102,7 +103,8 @@ const drawnScript = (count: number) => `window.drawn = new Promise((resolve, rej
       .map((d) => (d.textContent ?? '').slice(0, 200));
     reject(new Error('after 20 s ' + seats() + ' seats drawn; dialogs: ' + JSON.stringify(open)));
   }, 20000);
-})`;
+});
+0`;
 
 /** Opens the seats of the slot BENCH_DRAWS + 1 times; answers the times to all seats drawn. */
 async function drawTimes(baseUrl: string, roomId: string, day: { date: Date }, seats: number) {
@@ -120,22 +122,27 @@ async function drawTimes(baseUrl: string, roomId: string, day: { date: Date }, s
     await page.goto(`${baseUrl}/room/${roomId}?year=${d.getFullYear()}&month=${d.getMonth() + 1}`);
     const longDate = new Intl.DateTimeFormat('de', { dateStyle: 'full' }).format(d);
     const times: number[] = [];
+    await page
+      .locator('main')
+      .getByRole('button', { name: new RegExp(`^${longDate}`) })
+      .press('Enter');
+    // Escape closes the seats and returns to the day's slots: each run opens them from there.
+    const dayDialog = page.getByRole('dialog', { name: longDate });
+    const choose = dayDialog.getByRole('button', { name: /^Platz wählen / });
     for (let run = 0; run <= DRAWS; run++) {
-      await page
-        .locator('main')
-        .getByRole('button', { name: new RegExp(`^${longDate}`) })
-        .press('Enter');
-      const dayDialog = page.getByRole('dialog', { name: longDate });
-      const choose = dayDialog.getByRole('button', { name: /^Platz wählen / });
       await choose.waitFor();
-      // Measured in the page: from the tap to the frame in which every seat is on the plan.
       await page.evaluate(drawnScript(seats));
       // By the keyboard, as the browser tests open it (Enter on a button is its click).
       await choose.press('Enter');
-      const ms = Number(await page.evaluate('window.drawn'));
-      times.push(ms);
+      try {
+        times.push(Number(await page.evaluate('window.drawn')));
+      } catch (err) {
+        throw new Error(`opening ${run + 1} after ${JSON.stringify(times)}: ${String(err)}`);
+      }
       await page.keyboard.press('Escape');
-      await page.getByRole('dialog').first().waitFor({ state: 'detached' });
+      await page.getByRole('listbox').waitFor({ state: 'detached' });
+      // The seats' dialog has closed and given the focus back before the next tap (not timed).
+      await page.waitForTimeout(500);
     }
     return { first: round(times[0]!), again: percentiles(times.slice(1)) };
   } finally {
