@@ -2,6 +2,7 @@ import type { RouteDef } from '@rr/platform';
 import type { CommandDeps } from './deps.ts';
 import { roomCommandRoutes } from './rooms/api.ts';
 import { timeSlotCommandRoutes } from './timeslots/api.ts';
+import { slotSeatsCommandRoutes } from './timeslots/seats-api.ts';
 import { holidayCommandRoutes } from './holidays/api.ts';
 import { blacklistCommandRoutes } from './blacklist/api.ts';
 import { bookingCommandRoutes } from './booking/api.ts';
@@ -28,6 +29,7 @@ export { confirmBooking, releaseUnconfirmed } from './booking/confirm.ts';
 export function commandRoutes(deps: CommandDeps): RouteDef[] {
   return [
     ...timeSlotCommandRoutes(deps),
+    ...slotSeatsCommandRoutes(deps),
     ...roomCommandRoutes(deps),
     ...holidayCommandRoutes(deps),
     ...blacklistCommandRoutes(deps),

@@ -16,6 +16,7 @@ export const HISTORY_WHATS = [
   'slot-created',
   'slot-changed',
   'capacity-changed',
+  'seats-chosen',
   'slot-deleted',
   'slot-closed',
   'checked-in',

@@ -98,3 +98,21 @@ export interface TicketSeat {
   id: string;
   label: string;
 }
+
+/**
+ * The seats of the room's plan a slot offers (docs/product.md#seat-plans, e.g. exam places):
+ * at least one, each a seat of the plan; null: every seat in service.
+ */
+const offeredSeatIds = z.nullable(
+  z.array(z.uuid()).check(z.minLength(1), z.maxLength(MAX_SEATS_PER_ROOM)),
+);
+
+/** The seats one slot offers. */
+export const SlotSeatsInput = z.object({ seatIds: offeredSeatIds });
+export type SlotSeatsInput = z.infer<typeof SlotSeatsInput>;
+
+/** The seats every slot of the room in a date range offers (the end not before the start). */
+export const SlotsSeatsInput = z
+  .object({ fromDate: isoDate(), untilDate: isoDate(), seatIds: offeredSeatIds })
+  .check(untilNotBefore('fromDate', 'untilDate'));
+export type SlotsSeatsInput = z.infer<typeof SlotsSeatsInput>;

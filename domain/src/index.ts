@@ -27,4 +27,5 @@ export * from './owner/owner.ts';
 export * from './time-slots/take-seat.ts';
 export * from './time-slots/seat-paths.ts';
 export * from './time-slots/seat-choice.ts';
+export * from './time-slots/offered-seats.ts';
 export * from './rule-codes.ts';

@@ -15,6 +15,7 @@ export type RefusalCode =
   | 'timeslot__overlapping'
   | 'timeslot__has_tickets'
   | 'timeslot__overbooking_not_confirmed'
+  | 'timeslot__seats_in_use'
   | 'blacklist__email_already_exists'
   | 'ticket__validation_error'
   | 'ticket__not_cancelable'
@@ -79,6 +80,8 @@ export type Refusal =
   | { code: 'timeslot__overlapping'; date: LocalDate }
   | { code: 'timeslot__has_tickets' | 'room__has_active_reservations'; seats: SeatsInTheWay }
   | { code: 'timeslot__overbooking_not_confirmed'; taken: number; capacity: number }
+  /** Seats a slot would no longer offer whose bookings or offers no offered seat is free for: their labels. */
+  | { code: 'timeslot__seats_in_use'; seats: readonly string[] }
   /** A ticket that is not booked, with its status when a check-in asks. */
   | { code: 'ticket__not_booked'; status?: Exclude<TicketStatus, 'BOOKED'> }
   | { code: 'check_in__already_checked_in'; checkedInAt: string }
@@ -105,6 +108,7 @@ export type PlainRefusalCode = Exclude<
   | 'timeslot__has_tickets'
   | 'room__has_active_reservations'
   | 'timeslot__overbooking_not_confirmed'
+  | 'timeslot__seats_in_use'
   | 'ticket__not_booked'
   | 'check_in__already_checked_in'
   | 'check_in__not_open'

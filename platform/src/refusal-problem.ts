@@ -14,6 +14,7 @@ const statusOf: Record<RefusalCode, number> = {
   timeslot__overlapping: 409,
   timeslot__has_tickets: 409,
   timeslot__overbooking_not_confirmed: 409,
+  timeslot__seats_in_use: 409,
   blacklist__email_already_exists: 409,
   ticket__validation_error: 409,
   ticket__not_cancelable: 409,
@@ -70,6 +71,9 @@ export function refusalPayload(refusal: Refusal): string[] {
     }
     case 'timeslot__overbooking_not_confirmed':
       return ['seats', String(refusal.taken), String(refusal.capacity)];
+    case 'timeslot__seats_in_use':
+      // The labels of the seats whose bookings or offers found no offered seat free.
+      return ['seats', ...refusal.seats];
     case 'ticket__not_booked':
       // The status is a key suffix of its own (`ticket__not_booked_CANCELLED`).
       return refusal.status === undefined ? [] : [refusal.status];

@@ -39,6 +39,7 @@ const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
   timeslot__overbooking_not_confirmed: [
     { code: 'timeslot__overbooking_not_confirmed', taken: 1, capacity: 1 },
   ],
+  timeslot__seats_in_use: [{ code: 'timeslot__seats_in_use', seats: ['A1', 'B12'] }],
   blacklist__email_already_exists: [{ code: 'blacklist__email_already_exists' }],
   ticket__validation_error: [
     ...Object.keys(seatRules).map((rule) => ({

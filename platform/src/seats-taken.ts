@@ -49,13 +49,20 @@ export const outOfServiceSql = `EXISTS (SELECT 1 FROM rm_seat_out_of_service o
    WHERE o.room_id = st.room_id AND o.seat_id = st.id AND s.date BETWEEN o.from_date AND o.until)`;
 
 /**
- * The free seats of slot \`s\`'s room's plan at \`now\`: \`plan_free\`, in service and held by no
- * ticket or offer; null when the room has no plan (its capacity alone counts). A LATERAL
+ * Whether seat `st` is not among the seats slot `s` offers: staff chose some for it (exam places,
+ * `s.seat_ids`) and not this one. Such a seat reads as out of service in the slot.
+ */
+export const notOfferedSql = `(s.seat_ids IS NOT NULL
+   AND NOT st.id = ANY(string_to_array(s.seat_ids, ',')::uuid[]))`;
+
+/**
+ * The free seats of slot \`s\`'s room's plan at \`now\`: \`plan_free\`, in service, offered by the
+ * slot and held by no ticket or offer; null when the room has no plan (its capacity alone counts). A LATERAL
  * subquery, as the seat rule's \`planSeatsFree\` (domain/src/seat-rule.ts).
  */
 export const planSeatsLateral = (now: string) => `LATERAL (
   SELECT CASE WHEN count(*) = 0 THEN NULL
-              ELSE (count(*) FILTER (WHERE NOT ${outOfServiceSql}
+              ELSE (count(*) FILTER (WHERE NOT ${outOfServiceSql} AND NOT ${notOfferedSql}
                                        AND st.id NOT IN (SELECT h.seat_id FROM ${heldSeatIds(now)} h(seat_id))))::int
          END AS plan_free
     FROM rm_seats st WHERE st.room_id = s.room_id) p`;

@@ -22,6 +22,7 @@ interface SlotRow extends Record<string, unknown> {
   version: number | string;
   closed_reason: string | null;
   closed_reason_en: string | null;
+  seat_ids: string | null;
 }
 
 const slotColumns = [
@@ -35,7 +36,11 @@ const slotColumns = [
   { name: 'version', type: 'bigint' },
   { name: 'closed_reason', type: 'text' },
   { name: 'closed_reason_en', type: 'text' },
+  { name: 'seat_ids', type: 'text' },
 ];
+
+/** The seats a slot offers as the column keeps them: their ids separated by commas; null: all. */
+const seatIdsColumn = (seatIds: readonly string[] | null) => seatIds?.join(',') ?? null;
 
 const SLOT_STREAM = `${timeSlotStream.kind}-`;
 
@@ -71,6 +76,13 @@ const slots = handlersFor(timeSlotStream, roomStream).with<PoolClient, Step>({
     await client.query('UPDATE rm_time_slots SET capacity = $2, version = $3 WHERE id = $1', [
       e.data.timeSlotId,
       e.data.capacity,
+      e.streamVersion,
+    ]);
+  },
+  async TimeSlotSeatsChosen(e, client) {
+    await client.query('UPDATE rm_time_slots SET seat_ids = $2, version = $3 WHERE id = $1', [
+      e.data.timeSlotId,
+      seatIdsColumn(e.data.seatIds),
       e.streamVersion,
     ]);
   },
@@ -140,6 +152,7 @@ const slotFold = handlersFor(timeSlotStream, roomStream).with<SlotCache>({
       version: e.streamVersion,
       closed_reason: null,
       closed_reason_en: null,
+      seat_ids: null,
     });
   },
   TimeSlotUpdated(e, slots) {
@@ -153,6 +166,12 @@ const slotFold = handlersFor(timeSlotStream, roomStream).with<SlotCache>({
   },
   TimeSlotCapacityChanged(e, slots) {
     slots.update(e.data.timeSlotId, { capacity: e.data.capacity, version: e.streamVersion });
+  },
+  TimeSlotSeatsChosen(e, slots) {
+    slots.update(e.data.timeSlotId, {
+      seat_ids: seatIdsColumn(e.data.seatIds),
+      version: e.streamVersion,
+    });
   },
   TimeSlotDeleted(e, slots) {
     slots.remove(e.data.timeSlotId);

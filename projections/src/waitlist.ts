@@ -20,6 +20,7 @@ const waitlist = handlersFor(timeSlotStream).with<Batch, Step>({
   TimeSlotCreated: ignore,
   TimeSlotUpdated: ignore,
   TimeSlotCapacityChanged: ignore,
+  TimeSlotSeatsChosen: ignore,
   TimeSlotDeleted: ignore,
   TimeSlotClosed: ignore,
   TicketHeld: ignore,

@@ -128,12 +128,12 @@ const DISPLAY_SQL = `
                          c.booked_count + c.held_count + w.offered AS taken, w.waiting, p.plan_free
                     -- Today's slots not yet ended and the room's first slot after today, each
                     -- read once from the partial index of open slots (migration 053).
-                    FROM (SELECT l.id, l.room_id, l.date, l.start_time, l.end_time, l.capacity
+                    FROM (SELECT l.id, l.room_id, l.date, l.start_time, l.end_time, l.capacity, l.seat_ids
                             FROM rm_time_slots l
                            WHERE l.room_id = r.id AND l.date = $1 AND l.end_time > $2
                              AND l.capacity > 0 AND l.closed_reason IS NULL
                           UNION ALL
-                          (SELECT l.id, l.room_id, l.date, l.start_time, l.end_time, l.capacity
+                          (SELECT l.id, l.room_id, l.date, l.start_time, l.end_time, l.capacity, l.seat_ids
                              FROM rm_time_slots l
                             WHERE l.room_id = r.id AND l.date > $1 AND l.capacity > 0
                               AND l.closed_reason IS NULL

@@ -2,6 +2,7 @@ import { SEAT_ATTRIBUTES, SEAT_STATES } from '@rr/contracts/seats';
 import {
   defineRoute,
   heldSeatIds,
+  notOfferedSql,
   outOfServiceSql,
   problems,
   z,
@@ -81,7 +82,7 @@ export function slotSeatQueryRoutes({ pool, clock }: QueryDeps): RouteDef[] {
       method: 'get',
       path: '/rooms/{roomId}/timeslots/{timeSlotId}/seats',
       summary:
-        "A slot's seats with their state now: free, taken (held or booked) or out of service on its day",
+        "A slot's seats with their state now: free, taken (held or booked) or out of service (on its day, or not offered by the slot)",
       tags: ['timeslots'],
       access: 'public',
       params: SlotParams,
@@ -91,11 +92,12 @@ export function slotSeatQueryRoutes({ pool, clock }: QueryDeps): RouteDef[] {
       },
       handler: async ({ params }) => {
         const r = await pool.query<{ seats: z.infer<typeof SlotSeatAnswer>[] }>(
-          `WITH s AS (SELECT id, room_id, date FROM rm_time_slots WHERE id = $1 AND room_id = $2),
+          `WITH s AS (SELECT id, room_id, date, seat_ids FROM rm_time_slots WHERE id = $1 AND room_id = $2),
                 held AS (SELECT h.seat_id FROM s, LATERAL ${heldSeatIds('$3')} h(seat_id))
            SELECT (SELECT coalesce(json_agg(json_build_object('id', st.id, 'label', st.label,
                           'zone', st.zone, 'attributes', st.attributes,
-                          'state', CASE WHEN ${outOfServiceSql} THEN 'out_of_service'
+                          'state', CASE WHEN ${outOfServiceSql} OR ${notOfferedSql}
+                                        THEN 'out_of_service'
                                         WHEN st.id IN (SELECT seat_id FROM held) THEN 'taken'
                                         ELSE 'free' END) ORDER BY st.position), '[]')
                      FROM rm_seats st WHERE st.room_id = s.room_id) AS seats

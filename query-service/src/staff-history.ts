@@ -66,6 +66,7 @@ export const historyFacts = handlersFor(timeSlotStream, transactionStream).with<
   TimeSlotCreated: slot('slot-created'),
   TimeSlotUpdated: slot('slot-changed'),
   TimeSlotCapacityChanged: slot('capacity-changed'),
+  TimeSlotSeatsChosen: slot('seats-chosen'),
   TimeSlotDeleted: slot('slot-deleted'),
   TimeSlotClosed: (e) => ({ ...slot('slot-closed')(e), reason: e.data.reason }),
   TicketHeld: ticket('held'),

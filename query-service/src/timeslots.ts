@@ -63,6 +63,10 @@ export const AdminTimeSlot = TimeSlot.extend({
   heldUntil: z.string().nullable().openapi({
     description: 'When the last of these holds ends (ISO instant); null without holds',
   }),
+  seatIds: z.array(z.uuid()).nullable().openapi({
+    description:
+      "The seats of the room's plan staff chose the slot to offer (exam places); null: every seat in service",
+  }),
 }).openapi('AdminTimeSlot');
 export type AdminTimeSlot = z.infer<typeof AdminTimeSlot>;
 
@@ -307,11 +311,16 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
         const today = localDateTime(at, deps.timeZone).date;
         const r = await pool.query<
           VisitorSlotRow &
-            RoomSeatRow & { booked_count: number; held_count: number; held_until: Date | null }
+            RoomSeatRow & {
+              booked_count: number;
+              held_count: number;
+              held_until: Date | null;
+              seat_ids: string | null;
+            }
         >(
           `SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
                   s.closed_reason, s.closed_reason_en, r.name AS room_name, r.name_en AS room_name_en,
-                  c.booked_count, c.held_count, c.held_until,
+                  c.booked_count, c.held_count, c.held_until, s.seat_ids,
                   c.booked_count + c.held_count + w.offered AS taken, w.waiting, p.plan_free,
                   ${roomSeatColumns('$4', '$5')}
              FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,
@@ -331,6 +340,7 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
           bookedCount: row.booked_count,
           heldCount: row.held_count,
           heldUntil: row.held_until ? row.held_until.toISOString() : null,
+          seatIds: row.seat_ids === null ? null : row.seat_ids.split(','),
         };
         return { body: slot };
       },

@@ -37,6 +37,7 @@ export const ticketStateProjection = inlineProjection({
     TimeSlotCreated: ignore,
     TimeSlotUpdated: ignore,
     TimeSlotCapacityChanged: ignore,
+    TimeSlotSeatsChosen: ignore,
     TimeSlotDeleted: ignore,
     TimeSlotClosed: ignore,
     TicketHeld: (e, f) => void f.held.push(e.data),

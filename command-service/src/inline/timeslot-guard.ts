@@ -27,6 +27,7 @@ export const timeSlotGuardProjection = inlineProjection({
     TimeSlotUpdated: (e, f) =>
       void f.changed.push({ timeSlotId: e.data.timeSlotId, times: e.data }),
     TimeSlotCapacityChanged: ignore,
+    TimeSlotSeatsChosen: ignore,
     TimeSlotDeleted: (e, f) => void f.changed.push({ timeSlotId: e.data.timeSlotId, times: null }),
     TimeSlotClosed: ignore,
     TicketHeld: ignore,

@@ -34,6 +34,7 @@ export const visitorNoShowsProjection = inlineProjection({
     TimeSlotCreated: ignore,
     TimeSlotUpdated: ignore,
     TimeSlotCapacityChanged: ignore,
+    TimeSlotSeatsChosen: ignore,
     TimeSlotDeleted: ignore,
     TimeSlotClosed: ignore,
     TicketHeld: ignore,

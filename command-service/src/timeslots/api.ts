@@ -8,9 +8,12 @@ import { runTimeSlotCommand } from './stream.ts';
 export const SlotCreateBody = fromContract(TimeSlotInput).openapi('TimeSlotInput');
 const SlotUpdateBody = fromContract(TimeSlotUpdateInput).openapi('TimeSlotUpdateInput');
 const CapacityBody = fromContract(TimeSlotCapacityInput).openapi('TimeSlotCapacityInput');
-const RoomParams = z.object({ id: z.uuid('Not a valid id') });
-const SlotParams = z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') });
-const PositionOnly = z.object({ position: z.string() });
+export const RoomParams = z.object({ id: z.uuid('Not a valid id') });
+export const SlotParams = z.object({
+  id: z.uuid('Not a valid id'),
+  timeSlotId: z.uuid('Not a valid id'),
+});
+export const PositionOnly = z.object({ position: z.string() });
 
 export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
   const execute = (user: SessionUser | undefined, command: TimeSlotCommand) =>

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { roomStreamId, type Actor, type StoreSession } from '@rr/events';
 import {
+  decideSlotSeats,
   decideTimeSlot,
+  type SlotSeatsCommand,
   initialSlotState,
   type TimeSlotCommand,
   type TimeSlotCommandState,
@@ -52,7 +54,7 @@ async function slotsInOrder(s: StoreSession, ids: string[]): Promise<Map<string,
  */
 async function loadTimeSlotCommand(
   s: StoreSession,
-  command: TimeSlotCommand,
+  command: TimeSlotCommand | SlotSeatsCommand,
 ): Promise<TimeSlotCommandState> {
   const roomId = command.data.roomId;
   await s.lockStream(roomStreamId(roomId));
@@ -82,7 +84,9 @@ async function loadTimeSlotCommand(
       return { ...state, slots, taken };
     }
     case 'DeleteTimeSlot':
+    case 'ChooseSlotSeats':
       return { ...state, slots: await lockSlots(s, [command.data.timeSlotId]) };
+    case 'ChooseSeatsOfSlots':
     case 'ChangeCapacity':
     case 'CloseTimeSlots': {
       const { fromDate, untilDate } = command.data;
@@ -93,11 +97,20 @@ async function loadTimeSlotCommand(
 }
 
 /** Runs a slot command; answers the number of slots it created or changed. */
-export function runTimeSlotCommand(deps: CommandDeps, actor: Actor, command: TimeSlotCommand) {
+export function runTimeSlotCommand(
+  deps: CommandDeps,
+  actor: Actor,
+  command: TimeSlotCommand | SlotSeatsCommand,
+) {
   return handleCommand(deps.store, {
     actor,
     load: (s) => loadTimeSlotCommand(s, command),
-    decide: (state) => decideTimeSlot(command, state, { now: deps.clock.now(), newId: randomUUID }),
+    decide: (state) => {
+      const now = deps.clock.now();
+      return command.type === 'ChooseSlotSeats' || command.type === 'ChooseSeatsOfSlots'
+        ? decideSlotSeats(command, state, { now })
+        : decideTimeSlot(command, state, { now, newId: randomUUID });
+    },
     appends: (decision, state) =>
       [...decision].flatMap(([id, events]) =>
         appendToSlot(id, state.slots.get(id) ?? initialSlotState, events),

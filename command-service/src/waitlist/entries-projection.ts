@@ -28,6 +28,7 @@ export const waitlistEntriesProjection = inlineProjection({
     TimeSlotCreated: ignore,
     TimeSlotUpdated: ignore,
     TimeSlotCapacityChanged: ignore,
+    TimeSlotSeatsChosen: ignore,
     TimeSlotDeleted: ignore,
     TimeSlotClosed: ignore,
     TicketHeld: ignore,

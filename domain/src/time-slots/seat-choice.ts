@@ -29,14 +29,28 @@ export function seatsHeld(slot: SlotState, now: Date): Set<string> {
   return held;
 }
 
-/** The slot's free seats in the plan's order. */
+/**
+ * The seats the slot offers in the plan's order: those in service on its day, and of them only
+ * the ones staff chose for it when they chose some (exam places).
+ */
+export function offeredSeats(plan: SeatPlan, slot: SlotState): PlanSeat[] {
+  const inService = seatsInService(plan, slot.date);
+  if (!slot.seatIds) return inService;
+  const offered = new Set(slot.seatIds);
+  return inService.filter((s) => offered.has(s.seatId));
+}
+
+/** The slot's free seats in the plan's order: offered, and held by no ticket or offer. */
 export function freeSeats(plan: SeatPlan, slot: SlotState, now: Date): PlanSeat[] {
   const held = seatsHeld(slot, now);
-  return seatsInService(plan, slot.date).filter((s) => !held.has(s.seatId));
+  return offeredSeats(plan, slot).filter((s) => !held.has(s.seatId));
 }
 
 export const seatTaken = () =>
-  new Refused('seat__taken', 'The seat is held or booked by another, or out of service');
+  new Refused(
+    'seat__taken',
+    'The seat is held or booked by another, out of service, or not offered in the time slot',
+  );
 export const noSeatMatching = () =>
   new Refused('seat__none_matching', 'No free seat of the time slot has the attributes asked for');
 

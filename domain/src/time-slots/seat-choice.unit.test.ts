@@ -20,6 +20,7 @@ import { initialBlacklistState } from '../blacklist/blacklist-entry.ts';
 import { decideWaitlist } from '../waitlist/waitlist.ts';
 import { outstandingOffers } from '../waitlist-line.ts';
 import { freeSeats, type SeatWish } from './seat-choice.ts';
+import { chooseSlotSeats } from './offered-seats.ts';
 import { evolveSlot, initialSlotState, type SlotEvent, type SlotState } from './time-slot.ts';
 
 /**
@@ -92,7 +93,8 @@ type Step =
   | { kind: 'cancel'; pick: number }
   | { kind: 'join' }
   | { kind: 'match' }
-  | { kind: 'wait'; minutes: number };
+  | { kind: 'wait'; minutes: number }
+  | { kind: 'choose'; seats: number[] | null };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: wishArb.map((wish) => ({ kind: 'add' as const, wish })) },
@@ -112,6 +114,15 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc
       .integer({ min: 1, max: 40 })
       .map((minutes) => ({ kind: 'wait' as const, minutes })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .option(fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 6 }), {
+        nil: null,
+        freq: 4,
+      })
+      .map((seats) => ({ kind: 'choose' as const, seats })),
   },
 );
 
@@ -277,10 +288,32 @@ function run(plan: SeatPlan, capacity: number, steps: readonly Step[]): void {
       case 'wait':
         now = new Date(now.getTime() + step.minutes * 60_000);
         break;
+      case 'choose': {
+        const seatIds = step.seats?.map((i) => id(100 + i)) ?? null;
+        let refusal: Refused | null = null;
+        try {
+          apply(chooseSlotSeats(before, plan, { timeSlotId: SLOT, roomId: ROOM, seatIds }, now));
+        } catch (err) {
+          if (!(err instanceof Refused)) throw err;
+          refusal = err;
+        }
+        const unknown = (seatIds ?? []).some((i) => !plan.seats.some((s) => s.seatId === i));
+        const noPlan = seatIds !== null && plan.seats.length === 0;
+        // Only seats not on the plan, or seats in use no offered seat is free for, refuse it.
+        if (unknown || noPlan) expect(refusal?.code).toBe('validation__error');
+        else if (refusal) expect(refusal.code).toBe('timeslot__seats_in_use');
+        else expect(slot.seatIds ?? null).toEqual(seatIds === null ? null : [...new Set(seatIds)]);
+        break;
+      }
     }
     const held = heldSeatIds(slot, now);
     expect(new Set(held).size, `a seat held twice after ${step.kind}`).toBe(held.length);
     for (const seatId of held) expect(plan.seats.some((s) => s.seatId === seatId)).toBe(true);
+    // No seat outside the seats the slot offers is ever held (exam places).
+    const offered = slot.seatIds;
+    if (offered)
+      for (const seatId of held)
+        expect(offered, `seat ${seatId} held but not offered after ${step.kind}`).toContain(seatId);
   }
 }
 
@@ -333,7 +366,7 @@ describe('a staff booking in a room with a seat plan', () => {
 });
 
 describe('seats of a plan under generated runs', () => {
-  it('never gives a seat twice, and "any seat" finds a matching free seat whenever one is free', () => {
+  it('never gives a seat twice, never one the slot does not offer, and "any seat" finds a matching free seat whenever one is free', () => {
     fc.assert(
       fc.property(
         planArb,

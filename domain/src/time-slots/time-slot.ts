@@ -31,6 +31,11 @@ export interface SlotState {
   waitlist?: Waitlist;
   /** Staff closed the slot (docs/product.md#closures): no more carts, no more offers. */
   closed?: { closureId: string; reason: string };
+  /**
+   * The seats of the room's plan staff chose the slot to offer (docs/product.md#seat-plans, e.g.
+   * exam places); absent: every seat of the plan in service.
+   */
+  seatIds?: readonly string[];
 }
 
 export const initialSlotState: SlotState = {
@@ -131,6 +136,12 @@ export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
     }
     case 'TimeSlotCapacityChanged':
       return { ...state, version, capacity: event.data.capacity };
+    case 'TimeSlotSeatsChosen': {
+      const { seatIds: _all, ...rest } = state;
+      return event.data.seatIds
+        ? { ...rest, version, seatIds: event.data.seatIds }
+        : { ...rest, version };
+    }
     case 'TimeSlotDeleted':
       return { ...state, version, status: 'deleted' };
     case 'TimeSlotClosed':
@@ -227,7 +238,10 @@ export interface TimeSlotContext extends Pick<Now, 'now'> {
  */
 export type TimeSlotDecision = Map<
   string,
-  (TimeSlotLifecycleEvent | Extract<SlotTicketEvent, { type: 'TicketReleased' }>)[]
+  (
+    | TimeSlotLifecycleEvent
+    | Extract<SlotTicketEvent, { type: 'TicketReleased' | 'TicketSeatChanged' }>
+  )[]
 >;
 
 function firstOverlap(
@@ -254,7 +268,11 @@ const overlapping = (date: LocalDate) =>
     'A time slot already exists within those times',
   );
 
-function slotOfRoom(state: TimeSlotCommandState, timeSlotId: string, roomId: string): SlotState {
+export function slotOfRoom(
+  state: TimeSlotCommandState,
+  timeSlotId: string,
+  roomId: string,
+): SlotState {
   const slot = state.slots.get(timeSlotId);
   if (!slot || slot.status !== 'active' || slot.roomId !== roomId)
     throw refuse.notFound('Time slot');

@@ -24,6 +24,15 @@ export const TimeSlotCapacityChanged = defineEvent(
   'TimeSlotCapacityChanged',
   z.object({ timeSlotId: id, roomId: id, capacity: z.number().int().min(0) }),
 );
+/**
+ * Staff chose which seats of the room's plan the slot offers (docs/product.md#seat-plans), e.g.
+ * exam places: its tickets take only these. Null: every seat of the plan in service (as before
+ * any choice).
+ */
+export const TimeSlotSeatsChosen = defineEvent(
+  'TimeSlotSeatsChosen',
+  z.object({ timeSlotId: id, roomId: id, seatIds: z.array(id).min(1).nullable() }),
+);
 export const TimeSlotDeleted = defineEvent(
   'TimeSlotDeleted',
   z.object({ timeSlotId: id, roomId: id }),
@@ -232,6 +241,7 @@ const lifecycle = [
   TimeSlotCreated,
   TimeSlotUpdated,
   TimeSlotCapacityChanged,
+  TimeSlotSeatsChosen,
   TimeSlotDeleted,
   TimeSlotClosed,
 ] as const;

@@ -1346,6 +1346,171 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/rooms/{id}/timeslots/{timeSlotId}/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Choose the seats of the room's plan a time slot offers (null: every seat in service); tickets on seats no longer offered move to offered ones */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    timeSlotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SlotSeatsInput"];
+                };
+            };
+            responses: {
+                /** @description Chosen */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            position: string;
+                        };
+                    };
+                };
+                /** @description validation__error: seatIds.N not a seat of the plan, or no plan */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such slot */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description timeslot__seats_in_use: bookings or waitlist offers on seats no longer offered found no offered seat free; payload 'seats' and their labels */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/rooms/{id}/timeslots/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Choose the seats every time slot of the room in a date range offers */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SlotsSeatsInput"];
+                };
+            };
+            responses: {
+                /** @description Chosen */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TimeSlotsSeatsChosen"];
+                    };
+                };
+                /** @description validation__error: seatIds.N not a seat of the plan, or no plan */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such room */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description timeslot__seats_in_use: bookings or waitlist offers on seats no longer offered found no offered seat free; payload 'seats' and their labels */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/rooms": {
         parameters: {
             query?: never;
@@ -6433,7 +6598,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A slot's seats with their state now: free, taken (held or booked) or out of service on its day */
+        /** A slot's seats with their state now: free, taken (held or booked) or out of service (on its day, or not offered by the slot) */
         get: {
             parameters: {
                 query?: never;
@@ -8307,6 +8472,18 @@ export interface components {
             untilDate: string;
             capacity: number;
         };
+        SlotSeatsInput: {
+            seatIds: string[] | null;
+        };
+        TimeSlotsSeatsChosen: {
+            updatedTimeSlots: number;
+            position: string;
+        };
+        SlotsSeatsInput: {
+            fromDate: string;
+            untilDate: string;
+            seatIds: string[] | null;
+        };
         RoomWritten: {
             /** Format: uuid */
             id: string;
@@ -8755,6 +8932,8 @@ export interface components {
             heldCount: number;
             /** @description When the last of these holds ends (ISO instant); null without holds */
             heldUntil: string | null;
+            /** @description The seats of the room's plan staff chose the slot to offer (exam places); null: every seat in service */
+            seatIds: string[] | null;
         };
         SeatQrSheet: {
             seats: components["schemas"]["SeatQrCode"][];

@@ -36,7 +36,15 @@ function namedValue(payload: readonly string[]): ErrorMessageParams | null {
   return /^\d+$/.test(value) ? { value, count: Number(value) } : { value };
 }
 
+/** Seats a slot would no longer offer that are in use: `['seats', label, …]`, the labels listed. */
+function seatLabels(payload: readonly string[]): ErrorMessageParams | null {
+  if (payload[0] !== 'seats' || payload.length < 2) return null;
+  const labels = payload.slice(1);
+  return { value: labels.join(', '), count: labels.length };
+}
+
 export function registerStaffRefusals(): void {
+  readPayloadOf('timeslot__seats_in_use', seatLabels);
   for (const code of ['room__has_active_reservations', 'timeslot__has_tickets'])
     readPayloadOf(code, seatParams);
   for (const code of [

@@ -194,6 +194,7 @@ const lead = handlersFor(timeSlotStream).with<Batch, Step>({
     await slotMoved(e.data, b, before);
   },
   TimeSlotCapacityChanged: ignore,
+  TimeSlotSeatsChosen: ignore,
   async TimeSlotDeleted(_e, b) {
     // Its booked tickets keep counting, as in the insights projection's per-ticket rows.
     await flush(b.client, b.pending);

@@ -135,6 +135,9 @@ const seats = handlersFor(timeSlotStream).with<Batch, Step>({
     ]);
   },
   TimeSlotClosed: ignore,
+  // The seats a slot offers are read from the slot's row when asked; the tickets it moves come
+  // as their own TicketSeatChanged.
+  TimeSlotSeatsChosen: ignore,
   TicketHeld(e, b) {
     if (!e.data.seat) return;
     b.tickets.set(keyOf(e.data.ticketId), {

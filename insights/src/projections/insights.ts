@@ -162,6 +162,8 @@ const insights = handlersFor(timeSlotStream).with<Batch, Step>({
       e.data.capacity,
     ]);
   },
+  // Which seats a slot offers leaves its capacity as it is: the insights count by capacity.
+  TimeSlotSeatsChosen: ignore,
   async TimeSlotDeleted(_e, b) {
     await b.pending.flush(b.client);
     // Its day's hours are counted again without it.

@@ -65,15 +65,19 @@ const hours = (minutes: string | number) => Math.round((Number(minutes) / 60) * 
 const ratio = (a: number, b: number) => (b === 0 ? null : Math.round((a / b) * 10000) / 10000);
 
 // $1 the room, $2 and $3 the period. The seats are the plan's as it is now; a seat counts as
-// offered in a slot when it is not out of service on the slot's day.
+// offered in a slot when the slot offers it (all seats, or those staff chose for it) and it is
+// not out of service on the slot's day.
 const OFFERED = `
   slots AS (
-    SELECT time_slot_id, date, end_min - start_min AS minutes FROM rm_insight_slots
-     WHERE room_id = $1 AND date BETWEEN $2::date AND $3::date),
+    SELECT s.time_slot_id, s.date, s.end_min - s.start_min AS minutes,
+           string_to_array(ts.seat_ids, ',') AS chosen
+      FROM rm_insight_slots s LEFT JOIN rm_time_slots ts ON ts.id = s.time_slot_id
+     WHERE s.room_id = $1 AND s.date BETWEEN $2::date AND $3::date),
   seats AS (SELECT id, position, label, zone, attributes FROM rm_seats WHERE room_id = $1),
   offered AS (
     SELECT st.id AS seat_id, s.time_slot_id, s.minutes FROM seats st CROSS JOIN slots s
-     WHERE NOT EXISTS (SELECT 1 FROM rm_seat_out_of_service o
+     WHERE (s.chosen IS NULL OR st.id::text = ANY (s.chosen))
+       AND NOT EXISTS (SELECT 1 FROM rm_seat_out_of_service o
                         WHERE o.room_id = $1 AND o.seat_id = st.id
                           AND s.date BETWEEN o.from_date AND o.until)),
   booked AS (

@@ -347,6 +347,7 @@ const slotEvents = handlersFor(timeSlotStream).with<WhatIfReplay, void, NewEvent
   TimeSlotCreated: (e, r) => r.lifecycle(e),
   TimeSlotUpdated: (e, r) => r.lifecycle(e),
   TimeSlotCapacityChanged: (e, r) => r.lifecycle(e),
+  TimeSlotSeatsChosen: fold,
   TimeSlotDeleted: fold,
   TimeSlotClosed: fold,
   TicketHeld: (e, r) => r.held(e),

@@ -279,6 +279,8 @@ const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with
     const slot = await slotOf(client, d.timeSlotId);
     await enqueue(client, e, 'timeslot.changed', { ...slot, timeSlotId: d.timeSlotId });
   },
+  // The seats a slot offers are no field of the webhooks' slot.
+  TimeSlotSeatsChosen: ignore,
   async TimeSlotDeleted(e, client) {
     const slot = await slotOf(client, e.data.timeSlotId);
     await enqueue(client, e, 'timeslot.deleted', { ...slot, ...e.data });

@@ -54,6 +54,7 @@ const mails = handlersFor(timeSlotStream, transactionStream).with<PoolClient, St
   TimeSlotCreated: ignore,
   TimeSlotUpdated: ignore,
   TimeSlotCapacityChanged: ignore,
+  TimeSlotSeatsChosen: ignore,
   TimeSlotDeleted: ignore,
   async TimeSlotClosed(e, client) {
     // Everyone still waiting for the slot (or holding an offer of it) is told it closed, each

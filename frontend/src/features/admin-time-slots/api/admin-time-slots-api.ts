@@ -12,6 +12,7 @@ import type {
   TimeSlotsCreated,
   TimeSlotStatus,
   TimeSlotUpdateInput,
+  StaffSeatPlan,
 } from '../../../api/types';
 import type { components } from '../../../api/schema';
 
@@ -55,6 +56,11 @@ export const adminTimeSlotsApi = baseApi.injectEndpoints({
         ...(result?.content.map((slot) => ({ type: 'TimeSlot' as const, id: slot.id })) ?? []),
       ],
     }),
+    /** The seats of a slot's room (none: no plan), for choosing the ones the slot offers. */
+    getSlotRoomSeatPlan: build.query<StaffSeatPlan, string>({
+      query: (roomId) => `${roomPath(roomId)}/seats`,
+      providesTags: (_result, _error, roomId) => [{ type: 'SeatPlan', id: roomId }],
+    }),
     getTimeSlot: build.query<AdminTimeSlot, TimeSlotKey>({
       query: (key) => slotPath(key),
       providesTags: (_result, _error, { timeSlotId }) => [{ type: 'TimeSlot', id: timeSlotId }],
@@ -77,6 +83,22 @@ export const adminTimeSlotsApi = baseApi.injectEndpoints({
       // Only the lists: the deleted slot's own query would answer 404.
       invalidatesTags: (result) => (result ? [LIST] : []),
     }),
+    /**
+     * The seats of the room's plan the slot offers (exam places); null: every seat. 400 names a
+     * seat not on the plan (`seatIds.N`); 409 `timeslot__seats_in_use` the seats whose bookings
+     * find no offered seat.
+     */
+    chooseSlotSeats: build.mutation<PositionResult, TimeSlotKey & { seatIds: string[] | null }>({
+      query: ({ seatIds, ...key }) => ({
+        url: `${slotPath(key)}/seats`,
+        method: 'PUT',
+        body: { seatIds },
+      }),
+      invalidatesTags: (_result, _error, { timeSlotId }) => [
+        LIST,
+        { type: 'TimeSlot', id: timeSlotId },
+      ],
+    }),
     /** Sets the capacity of every slot of the room in a date range. */
     updateTimeSlotCapacity: build.mutation<
       TimeSlotsCapacityUpdated,
@@ -92,10 +114,12 @@ export const {
   useGetTimeSlotRoomQuery,
   useGetRoomTimeSlotsQuery,
   useGetTimeSlotQuery,
+  useGetSlotRoomSeatPlanQuery,
   useCreateTimeSlotsMutation,
   useUpdateTimeSlotMutation,
   useDeleteTimeSlotMutation,
   useUpdateTimeSlotCapacityMutation,
+  useChooseSlotSeatsMutation,
 } = adminTimeSlotsApi;
 
 /** The reservations of a slot (tagged as tickets, so cancelling or booking refreshes them). */

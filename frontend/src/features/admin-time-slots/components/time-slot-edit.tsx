@@ -30,6 +30,7 @@ import {
   slotHistoryPath,
 } from '../utils/paths';
 import { SlotEditForm, useSlotEdit } from './slot-edit-form';
+import { SlotSeatsForm } from './slot-seats-form';
 
 /** Route `/room/:roomId/time-slot-edit/:timeSlotId`: edit or delete a slot, see its reservations. */
 export function TimeSlotEdit() {
@@ -120,6 +121,7 @@ function TimeSlotEditContent({ slot }: { slot: AdminTimeSlot }) {
         </p>
       ) : null}
       <SlotEditForm edit={edit} backTo={backTo} />
+      <SlotSeatsForm slot={slot} />
       <DeleteZone
         headingId="slot-delete-heading"
         heading={t('edit.delete-heading')}

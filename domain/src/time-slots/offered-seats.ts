@@ -1,0 +1,144 @@
+import { TicketReleased, TicketSeatChanged, TimeSlotSeatsChosen } from '@rr/events/catalogue';
+import type { SeatAttribute } from '@rr/contracts/seats';
+import { Refused, type RefusedField } from '../refusal.ts';
+import { takesSeat } from '../seats.ts';
+import { outstandingOffers } from '../waitlist-line.ts';
+import { hasSeatPlan, type SeatPlan } from '../rooms/seat-plan.ts';
+import type { LocalDate } from '../calendar.ts';
+import { refuse } from '../refusal.ts';
+import {
+  evolveSlot,
+  slotOfRoom,
+  type SlotState,
+  type TimeSlotCommandState,
+  type TimeSlotDecision,
+} from './time-slot.ts';
+import { chooseSeat } from './seat-choice.ts';
+
+/**
+ * Staff choose which seats of the room's plan a slot offers (docs/product.md#seat-plans, exam
+ * places). Which seats are free is seat-choice.ts's rule (`freeSeats` counts only the offered
+ * ones); this is the choice itself and what it does to the tickets on seats no longer offered.
+ */
+
+type SeatsChosenEvent = TimeSlotDecision extends Map<string, (infer E)[]> ? E : never;
+
+/** The seats chosen for a slot: their ids, or null for every seat of the plan in service. */
+export interface SlotSeatsChoice {
+  timeSlotId: string;
+  roomId: string;
+  seatIds: readonly string[] | null;
+}
+
+const sameChoice = (a: readonly string[] | undefined, b: readonly string[] | null) =>
+  (a === undefined && b === null) ||
+  (a !== undefined && b !== null && a.length === b.length && b.every((id) => a.includes(id)));
+
+/** The ids staff chose, each once; a validation error naming each id not on the plan. */
+function chosenIds(plan: SeatPlan, seatIds: readonly string[] | null): string[] | null {
+  if (seatIds === null) return null;
+  if (!hasSeatPlan(plan))
+    throw new Refused('validation__error', 'The request is not valid', [
+      { field: 'seatIds', rule: 'no_seat_plan', message: 'The room has no seat plan' },
+    ]);
+  const known = new Set(plan.seats.map((s) => s.seatId));
+  const unknown: RefusedField[] = seatIds.flatMap((id, i) =>
+    known.has(id)
+      ? []
+      : [{ field: `seatIds.${i}`, rule: 'unknown', message: 'Not a seat of the room’s plan' }],
+  );
+  if (unknown.length) throw new Refused('validation__error', 'The request is not valid', unknown);
+  return [...new Set(seatIds)];
+}
+
+/**
+ * The events of choosing a slot's seats. The tickets holding a seat no longer offered move to a
+ * free offered seat (one with every attribute of the old seat when there is one, else any; the
+ * bookings first, then the holds, in the order the slot took them); a hold no seat is free for
+ * ends (`closed`). When a booking, or an outstanding waitlist offer, finds no free offered seat,
+ * the choice is refused with `timeslot__seats_in_use` naming their seats, and nothing changes.
+ */
+export function chooseSlotSeats(
+  slot: SlotState,
+  plan: SeatPlan,
+  choice: SlotSeatsChoice,
+  now: Date,
+): SeatsChosenEvent[] {
+  const seatIds = chosenIds(plan, choice.seatIds);
+  if (sameChoice(slot.seatIds, seatIds)) return [];
+  const chosen = TimeSlotSeatsChosen.create({ ...choice, seatIds });
+  if (seatIds === null) return [chosen];
+  const next = evolveSlot(slot, chosen);
+  const offered = new Set(seatIds);
+  const given = new Set<string>();
+  const events: SeatsChosenEvent[] = [chosen];
+  const inUse: string[] = [];
+  const leaving = Object.entries(slot.tickets)
+    .filter(([, t]) => t.seat && !offered.has(t.seat.seatId) && takesSeat(t, now))
+    .sort(([, a], [, b]) => Number(b.status === 'BOOKED') - Number(a.status === 'BOOKED'));
+  for (const [ticketId, t] of leaving) {
+    const old = plan.seats.find((s) => s.seatId === t.seat?.seatId);
+    const ask = (attributes: readonly SeatAttribute[]) =>
+      chooseSeat({ plan, slot: next, wish: { attributes }, given, now });
+    let seat = ask(old?.attributes ?? []);
+    if (!seat || seat instanceof Refused) seat = ask([]);
+    if (seat && !(seat instanceof Refused)) {
+      given.add(seat.seatId);
+      events.push(TicketSeatChanged.create({ ticketId, timeSlotId: choice.timeSlotId, seat }));
+    } else if (t.status === 'BOOKED') inUse.push(t.seat?.label ?? '');
+    else events.push(TicketReleased.create({ ticketId, reason: 'closed' }));
+  }
+  for (const offer of outstandingOffers(slot.waitlist, now))
+    if (offer.offerSeat && !offered.has(offer.offerSeat.seatId)) inUse.push(offer.offerSeat.label);
+  if (inUse.length)
+    throw new Refused(
+      { code: 'timeslot__seats_in_use', seats: inUse },
+      `No offered seat is free for the bookings or offers of the seats ${inUse.join(', ')}`,
+    );
+  return events;
+}
+
+export type SlotSeatsCommand =
+  /** The seats of the room's plan a slot offers (null: all in service), e.g. exam places. */
+  | { type: 'ChooseSlotSeats'; data: SlotSeatsChoice }
+  /** The same choice for every slot of the room in a date range. */
+  | {
+      type: 'ChooseSeatsOfSlots';
+      data: {
+        roomId: string;
+        fromDate: LocalDate;
+        untilDate: LocalDate;
+        seatIds: readonly string[] | null;
+      };
+    };
+
+/**
+ * Pure: the events of choosing the seats of one slot, or of every slot of the room in a range
+ * (all or none: one slot refusing refuses the whole range). Decided on the same state as the
+ * other slot commands (time-slot.ts), with the room's plan as it is now.
+ */
+export function decideSlotSeats(
+  command: SlotSeatsCommand,
+  state: TimeSlotCommandState,
+  { now }: { now: Date },
+): TimeSlotDecision {
+  if (state.room.status !== 'active') throw refuse.notFound('Room');
+  const plan = state.room.seatPlan;
+  const decision: TimeSlotDecision = new Map();
+  if (command.type === 'ChooseSlotSeats') {
+    const d = command.data;
+    const events = chooseSlotSeats(slotOfRoom(state, d.timeSlotId, d.roomId), plan, d, now);
+    if (events.length) decision.set(d.timeSlotId, events);
+    return decision;
+  }
+  const { roomId, fromDate, untilDate, seatIds } = command.data;
+  // Seats not on the plan are refused even when no slot is in the range.
+  chosenIds(plan, seatIds);
+  for (const [timeSlotId, slot] of state.slots) {
+    const inRange = slot.date >= fromDate && slot.date <= untilDate;
+    if (slot.status !== 'active' || slot.roomId !== roomId || !inRange) continue;
+    const events = chooseSlotSeats(slot, plan, { timeSlotId, roomId, seatIds }, now);
+    if (events.length) decision.set(timeSlotId, events);
+  }
+  return decision;
+}
