@@ -408,6 +408,50 @@ describe("the seats' use on a generated history", () => {
     expect(await again.json()).toEqual(expected);
   });
 
+  it('counts a seat offered only in the slots that offer it (exam places)', async () => {
+    const roomId = await createRoom(suite.admin, 'Seat insights exam room', {
+      ...OPEN_FROM_TODAY,
+      capacity: 10,
+    });
+    const plan = await suite.admin.request('PUT', `/api/admin/rooms/${roomId}/seats`, {
+      json: {
+        seats: [
+          { label: 'E1', attributes: ['power'], x: 10, y: 10 },
+          { label: 'E2', attributes: [], x: 20, y: 10 },
+        ],
+      },
+    });
+    expect(plan.status).toBe(200);
+    const [e1, e2] = ((await plan.json()) as { seats: { id: string }[] }).seats;
+    const day = addDays(today(), 3);
+    const exam = await createSlot(suite.admin, roomId, day, '09:00', '11:00', 4);
+    await createSlot(suite.admin, roomId, addDays(day, 1), '09:00', '10:00', 4);
+    const chosen = await suite.admin.request(
+      'PUT',
+      `/api/admin/rooms/${roomId}/timeslots/${exam}/seats`,
+      { json: { seatIds: [e1!.id] } },
+    );
+    expect(chosen.status).toBeLessThan(300);
+    const period = `roomId=${roomId}&fromDate=${day}&untilDate=${addDays(day, 1)}`;
+    const offered = async () => {
+      const r = await suite.admin.get(`/api/admin/insights/seats?${period}`);
+      expect(r.status).toBe(200);
+      return ((await r.json()) as SeatAnswer).seats.map((s) => [s.seatId, s.offeredHours]);
+    };
+    // E1: the exam slot's 2 hours and the next day's hour; E2 only the next day's hour (once
+    // the projections have both slots and the choice).
+    const expected = [
+      [e1!.id, 3],
+      [e2!.id, 1],
+    ];
+    await waitFor(
+      'both slots and the choice counted',
+      async () => JSON.stringify(await offered()) === JSON.stringify(expected),
+      budget(5000),
+    );
+    expect(await offered()).toEqual(expected);
+  });
+
   it('refuses a missing room, a bad period and visitors', async () => {
     const from = today();
     for (const q of [
