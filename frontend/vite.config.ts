@@ -83,7 +83,8 @@ export default defineConfig(({ command }) => ({
         // `app` chunk importing each other's bindings (0.7 KB gzip less for the visitor); the
         // price: a release that changes shared source is a new file for the dependencies too. A module that only one interface uses (a dependency or a screen)
         // stays in that interface's chunk.
-        // The seat marks are shared by the seat picker, the desk's seats and the display's plan,
+        // The seat marks (and the plan picture drawing them) are shared by the seat picker, the desk's
+        // seats and the display's plan,
         // but no visitor screen outside the picker shows one: left out of `app` (and so out of
         // every visitor's first download), they go with the interfaces that load them.
         codeSplitting: {
@@ -92,7 +93,9 @@ export default defineConfig(({ command }) => ({
               name: 'app',
               test: (id: string) =>
                 /node_modules[\\/]|[\\/]src[\\/]/.test(id) &&
-                !/[\\/]src[\\/](components[\\/]seat-mark|styles[\\/]seat-marks)/.test(id),
+                !/[\\/]src[\\/](components[\\/]seat-(mark|plan-picture)|styles[\\/]seat-marks)/.test(
+                  id,
+                ),
               minShareCount: 2,
             },
           ],

@@ -13,7 +13,7 @@ import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { roomStates } from '../write-state.ts';
 import { loadBlacklistEntry } from '../blacklist/stream.ts';
-import { newBookingNumber, newOwnerId, ticketView } from './cart-answer.ts';
+import { bookedAtOnceAnswer, newBookingNumber, newOwnerId, ticketView } from './cart-answer.ts';
 import type { StaffBookingBody, VisitorOwnerBody } from './owner.ts';
 import { loadNoShowDays, reservationAppends, type LoadedReservation } from './store.ts';
 import { recordPersonalData } from '../owner/personal-data.ts';
@@ -139,20 +139,7 @@ export function bookingCommands(deps: CommandDeps) {
           email,
           lastDate: state.slots.get(slot.timeSlotId)!.date,
         }),
-      answer: (decision) => {
-        const { ownerId, bookingNumber, ticketId } = command.data;
-        const events = [...decision.slots.values()].flat();
-        const checkedIn = events.find((e) => e.type === 'TicketCheckedIn');
-        const held = events.find((e) => e.type === 'TicketHeld');
-        const seat = held?.type === 'TicketHeld' ? held.data.seat : undefined;
-        return {
-          ownerId,
-          bookingNumber,
-          ticketId,
-          checkedInAt: checkedIn?.type === 'TicketCheckedIn' ? checkedIn.data.checkedInAt : null,
-          seat: seat ? { id: seat.seatId, label: seat.label } : null,
-        };
-      },
+      answer: (decision) => bookedAtOnceAnswer(command.data, decision),
     });
     return { ...answer, position };
   }

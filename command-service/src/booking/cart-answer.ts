@@ -99,3 +99,30 @@ export function newBookingNumber(): string {
   return `R-${[...bytes].map((b) => ALPHABET[b % 32]).join('')}`;
 }
 export const newOwnerId = () => randomBytes(16).toString('hex');
+
+/**
+ * What a booking made at once (a staff booking, a walk-in) answers: its owner link and number,
+ * its one ticket with the seat it took and, when the reader was checked in with it, when.
+ */
+export function bookedAtOnceAnswer(
+  data: { ownerId: string; bookingNumber: string; ticketId: string },
+  decision: ReservationDecision,
+): {
+  ownerId: string;
+  bookingNumber: string;
+  ticketId: string;
+  checkedInAt: string | null;
+  seat: { id: string; label: string } | null;
+} {
+  const events = [...decision.slots.values()].flat();
+  const checkedIn = events.find((e) => e.type === 'TicketCheckedIn');
+  const held = events.find((e) => e.type === 'TicketHeld');
+  const seat = held?.type === 'TicketHeld' ? held.data.seat : undefined;
+  return {
+    ownerId: data.ownerId,
+    bookingNumber: data.bookingNumber,
+    ticketId: data.ticketId,
+    checkedInAt: checkedIn?.type === 'TicketCheckedIn' ? checkedIn.data.checkedInAt : null,
+    seat: seat ? { id: seat.seatId, label: seat.label } : null,
+  };
+}

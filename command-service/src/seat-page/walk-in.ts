@@ -12,7 +12,7 @@ import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { roomStates } from '../write-state.ts';
 import { loadBlacklistEntry } from '../blacklist/stream.ts';
-import { newBookingNumber, newOwnerId } from '../booking/cart-answer.ts';
+import { bookedAtOnceAnswer, newBookingNumber, newOwnerId } from '../booking/cart-answer.ts';
 import { loadNoShowDays, reservationAppends, type LoadedReservation } from '../booking/store.ts';
 import { recordPersonalData } from '../owner/personal-data.ts';
 import { lockAndLoadVisitor } from '../streams/visitor.ts';
@@ -94,20 +94,7 @@ export async function walkIn(
         email,
         lastDate: state.slots.get(timeSlotId)!.date,
       }),
-    answer: (decision) => {
-      const { ownerId, bookingNumber, ticketId } = command.data;
-      const events = [...decision.slots.values()].flat();
-      const checkedIn = events.find((e) => e.type === 'TicketCheckedIn');
-      const held = events.find((e) => e.type === 'TicketHeld');
-      const seat = held?.type === 'TicketHeld' ? held.data.seat : undefined;
-      return {
-        ownerId,
-        bookingNumber,
-        ticketId,
-        checkedInAt: checkedIn?.type === 'TicketCheckedIn' ? checkedIn.data.checkedInAt : null,
-        seat: seat ? { id: seat.seatId, label: seat.label } : null,
-      };
-    },
+    answer: (decision) => bookedAtOnceAnswer(command.data, decision),
   });
   return { ...answer, position };
 }

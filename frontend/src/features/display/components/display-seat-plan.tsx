@@ -1,10 +1,9 @@
 import type { SeatState } from '@rr/contracts/seats';
 import type { DisplayRoom } from '../../../api/types';
-import { useConfig } from '../../../app/config-context';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatTimeRange } from '../../../lib/dates';
-import { resolveApiUrl } from '../../../lib/url';
 import { SeatMark } from '../../../components/seat-mark';
+import { SeatPlanPicture } from '../../../components/seat-plan-picture';
 
 type SeatPlan = NonNullable<DisplayRoom['seatPlan']>;
 
@@ -18,37 +17,11 @@ const STATES: readonly SeatState[] = ['free', 'taken', 'out_of_service'];
  */
 export function DisplaySeatPlan({ plan, time }: { plan: SeatPlan; time: string }) {
   const { t } = useTranslation('display');
-  const { baseApiUrl } = useConfig();
   const count = (state: SeatState) => plan.seats.filter((seat) => seat.state === state).length;
   return (
     <figure className="display-seat-plan">
       <figcaption className="display-room__label">{t('seat-plan-of', { time })}</figcaption>
-      <div
-        className={`display-seat-plan__canvas${plan.image ? '' : ' display-seat-plan__canvas--grid'}`}
-        aria-hidden="true"
-      >
-        {plan.image ? (
-          <img
-            className="display-seat-plan__image"
-            src={resolveApiUrl(baseApiUrl, plan.image.url)}
-            alt=""
-          />
-        ) : null}
-        {plan.seats.map((seat) => (
-          <span
-            key={seat.id}
-            className="display-seat-plan__seat"
-            data-seat-label={seat.label}
-            data-state={seat.state}
-            style={{ left: `${seat.x}%`, top: `${seat.y}%` }}
-          >
-            <span style={{ transform: `rotate(${seat.rotation}deg)` }}>
-              <SeatMark state={seat.state} rotation={seat.rotation} />
-            </span>
-            <span className="display-seat-plan__label">{seat.label}</span>
-          </span>
-        ))}
-      </div>
+      <SeatPlanPicture block="display-seat-plan" image={plan.image} seats={plan.seats} />
       <ul className="seat-legend display-seat-plan__legend">
         {STATES.filter((state) => state !== 'out_of_service' || count(state) > 0).map((state) => (
           <li key={state}>
