@@ -114,6 +114,28 @@ export function chooseSeat(q: SeatChoiceQuestion): TicketSeat | null | Refused {
   return { seatId: seat.seatId, label: seat.label };
 }
 
+/**
+ * The seat a waitlist offer's taker gets: the seat the offer holds while the slot still offers it;
+ * one taken out of service (or no longer offered) since the offer was made gives way to a free
+ * seat of the same kind (every attribute of the old one, the fewest beyond), else to any free
+ * seat, as a ticket on a seat taken out of service moves; null when none is free.
+ */
+export function offerSeatToTake(
+  plan: SeatPlan,
+  slot: SlotState,
+  offerSeat: TicketSeat | undefined,
+  now: Date,
+): TicketSeat | undefined | null {
+  if (!offerSeat || !hasSeatPlan(plan)) return offerSeat;
+  if (offeredSeats(plan, slot).some((s) => s.seatId === offerSeat.seatId)) return offerSeat;
+  const old = plan.seats.find((s) => s.seatId === offerSeat.seatId);
+  for (const wish of [{ attributes: old?.attributes ?? [] }, undefined]) {
+    const choice = chooseSeat({ plan, slot, wish, now });
+    if (choice && !(choice instanceof Refused)) return choice;
+  }
+  return null;
+}
+
 /** What taking a seat out of service does to one slot's tickets on it. */
 export interface SeatVacated {
   /** Moves to a free seat having at least the seat's attributes (`TicketSeatChanged`). */

@@ -19,17 +19,19 @@ import { decideReservation, emptyReservation } from '../reservations/reservation
 import { initialBlacklistState } from '../blacklist/blacklist-entry.ts';
 import { decideWaitlist } from '../waitlist/waitlist.ts';
 import { outstandingOffers } from '../waitlist-line.ts';
-import { freeSeats, type SeatWish } from './seat-choice.ts';
+import { changeSeat, freeSeats, offeredSeats, vacateSeat, type SeatWish } from './seat-choice.ts';
 import { chooseSlotSeats } from './offered-seats.ts';
 import { evolveSlot, initialSlotState, type SlotEvent, type SlotState } from './time-slot.ts';
 
 /**
  * No seat twice (docs/product.md#seat-plans): generated plans (seats with attributes, some out of
  * service on the slot's day), and generated runs of cart adds (with a seat, attributes or no
- * wish), staff bookings, bookings, cancellations, waitlist joins and offers and the passing of
- * time, each decided by its own decider on the slot as the run left it. After every step no seat
- * is held by two tickets or offers; an add with attributes gets a free seat having them whenever
- * one is free, and a seat without a wish whenever any is.
+ * wish), staff bookings, bookings, cancellations, the desk's seat moves, seats taken out of
+ * service (their tickets vacated), waitlist joins, offers and offers taken, seats chosen for the
+ * slot and the passing of time, each decided by its own decider on the slot as the run left it.
+ * After every step no seat is held by two tickets or offers, no ticket holds a seat the slot does
+ * not offer; an add with attributes gets a free seat having them whenever one is free, and a seat
+ * without a wish whenever any is.
  */
 
 const NOW = new Date('2026-11-23T09:00:00Z');
@@ -94,7 +96,10 @@ type Step =
   | { kind: 'join' }
   | { kind: 'match' }
   | { kind: 'wait'; minutes: number }
-  | { kind: 'choose'; seats: number[] | null };
+  | { kind: 'choose'; seats: number[] | null }
+  | { kind: 'move'; pick: number; seat: number }
+  | { kind: 'out'; seat: number }
+  | { kind: 'take'; pick: number };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: wishArb.map((wish) => ({ kind: 'add' as const, wish })) },
@@ -124,7 +129,23 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       })
       .map((seats) => ({ kind: 'choose' as const, seats })),
   },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ pick: fc.nat(), seat: fc.integer({ min: 0, max: 9 }) })
+      .map((m) => ({ kind: 'move' as const, ...m })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 0, max: 9 }).map((seat) => ({ kind: 'out' as const, seat })),
+  },
+  { weight: 1, arbitrary: fc.nat().map((pick) => ({ kind: 'take' as const, pick })) },
 );
+
+const ctxAt = (now: Date) => {
+  const local = localDateTime(now, TIME_ZONE);
+  return { now, today: local.date, time: local.time, limits, timeZone: TIME_ZONE };
+};
 
 /** The room of the slot, open for 60 days, with this plan and these services. */
 const planRoom = (seatPlan: SeatPlan, services: RoomState['services']): RoomState => ({
@@ -150,8 +171,11 @@ function heldSeatIds(slot: SlotState, now: Date): string[] {
   ];
 }
 
-function run(plan: SeatPlan, capacity: number, steps: readonly Step[]): void {
-  const room = planRoom(plan, { ...NO_ROOM_SERVICES, waitlistOfferMinutes: 30 });
+function run(initialPlan: SeatPlan, capacity: number, steps: readonly Step[]): void {
+  // Seats taken out of service during the run change the plan, and so the room.
+  let plan = initialPlan;
+  const roomOf = (p: SeatPlan) => planRoom(p, { ...NO_ROOM_SERVICES, waitlistOfferMinutes: 30 });
+  let room = roomOf(plan);
   let slot = evolveSlot(
     initialSlotState,
     TimeSlotCreated.create({
@@ -168,11 +192,8 @@ function run(plan: SeatPlan, capacity: number, steps: readonly Step[]): void {
   const apply = (events: readonly SlotEvent[]) => {
     slot = events.reduce(evolveSlot, slot);
   };
-  const ctx = () => {
-    const local = localDateTime(now, TIME_ZONE);
-    return { now, today: local.date, time: local.time, limits, timeZone: TIME_ZONE };
-  };
-  const place = { rooms: new Map([[ROOM, room]]), holidays: new Set<string>() };
+  const ctx = () => ctxAt(now);
+  let place = { rooms: new Map([[ROOM, room]]), holidays: new Set<string>() };
   const attempt = (decide: () => { slots: Map<string, SlotEvent[]> }) => {
     try {
       apply(decide().slots.get(SLOT) ?? []);
@@ -306,6 +327,21 @@ function run(plan: SeatPlan, capacity: number, steps: readonly Step[]): void {
         break;
       }
     }
+    if (step.kind === 'move' || step.kind === 'out' || step.kind === 'take') {
+      const changed = moveStep(step, { slot, plan, room, now, n });
+      apply(changed.events);
+      plan = changed.plan;
+      room = roomOf(plan);
+      place = { rooms: new Map([[ROOM, room]]), holidays: new Set<string>() };
+    }
+    // A ticket holds only a seat the slot offers and that is in service on its day.
+    const offeredNow = new Set(offeredSeats(plan, slot).map((s) => s.seatId));
+    for (const t of Object.values(slot.tickets))
+      if (t.seat && takesSeat(t, now))
+        expect(
+          offeredNow.has(t.seat.seatId),
+          `ticket on seat ${t.seat.seatId} after ${step.kind}`,
+        ).toBe(true);
     const held = heldSeatIds(slot, now);
     expect(new Set(held).size, `a seat held twice after ${step.kind}`).toBe(held.length);
     for (const seatId of held) expect(plan.seats.some((s) => s.seatId === seatId)).toBe(true);
@@ -314,6 +350,85 @@ function run(plan: SeatPlan, capacity: number, steps: readonly Step[]): void {
     if (offered)
       for (const seatId of held)
         expect(offered, `seat ${seatId} held but not offered after ${step.kind}`).toContain(seatId);
+  }
+}
+
+type MoveStep = Extract<Step, { kind: 'move' | 'out' | 'take' }>;
+
+/**
+ * A desk's move of a booked ticket to a seat, a seat taken out of service on the slot's day (its
+ * tickets vacated: moved, or cancelled as the command does after), or a waitlist offer taken.
+ * Refusals change nothing; what succeeds is checked against the seats free before it.
+ */
+function moveStep(
+  step: MoveStep,
+  at: { slot: SlotState; plan: SeatPlan; room: RoomState; now: Date; n: number },
+): { events: SlotEvent[]; plan: SeatPlan } {
+  const { slot, plan, now, n } = at;
+  const free = new Set(freeSeats(plan, slot, now).map((s) => s.seatId));
+  switch (step.kind) {
+    case 'move': {
+      const booked = Object.entries(slot.tickets).filter(([, t]) => t.status === 'BOOKED');
+      const pick = booked[step.pick % Math.max(1, booked.length)];
+      if (!pick) return { events: [], plan };
+      const seatId = id(100 + step.seat);
+      try {
+        const events = changeSeat(slot, plan, { timeSlotId: SLOT, ticketId: pick[0], seatId }, now);
+        if (events.length) expect(free.has(seatId)).toBe(true);
+        return { events, plan };
+      } catch (err) {
+        if (!(err instanceof Refused)) throw err;
+        expect(free.has(seatId) && pick[1].seat?.seatId !== seatId).toBe(false);
+        return { events: [], plan };
+      }
+    }
+    case 'out': {
+      const seatId = id(100 + step.seat);
+      if (!plan.seats.some((s) => s.seatId === seatId)) return { events: [], plan };
+      const range = {
+        outOfServiceId: id(n),
+        seatId,
+        from: SLOT_DAY,
+        until: SLOT_DAY,
+        reason: 'lamp',
+      };
+      const next: SeatPlan = { ...plan, outOfService: [...plan.outOfService, range] };
+      const vacated = vacateSeat(slot, next, seatId, { now, timeSlotId: SLOT, reason: 'lamp' });
+      const cancelled = vacated.cancel.map((t) => TicketCancelled.create(t));
+      return { events: [...vacated.events, ...cancelled], plan: next };
+    }
+    case 'take': {
+      const offers = outstandingOffers(slot.waitlist, now);
+      const offer = offers[step.pick % Math.max(1, offers.length)];
+      if (!offer?.offerId) return { events: [], plan };
+      try {
+        const d = decideWaitlist(
+          {
+            type: 'TakeSeatOffer',
+            data: {
+              timeSlotId: SLOT,
+              offerId: offer.offerId,
+              transactionId: id(n),
+              ticketId: id(n + 5000),
+            },
+          },
+          {
+            slot,
+            room: at.room,
+            holidays: new Set(),
+            visitor: initialVisitor,
+            blacklist: initialBlacklistState,
+            noShows: [],
+            held: new Map(),
+          },
+          { ...ctxAt(now), newOfferId: () => n.toString(16).padStart(32, '0') },
+        );
+        return { events: d.slot, plan };
+      } catch (err) {
+        if (!(err instanceof Refused)) throw err;
+        return { events: [], plan };
+      }
+    }
   }
 }
 
@@ -376,5 +491,96 @@ describe('seats of a plan under generated runs', () => {
       ),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('a waitlist offer whose seat is taken out of service before it is taken', () => {
+  const seat = (n: number, attributes: SeatAttribute[]) => ({
+    seatId: id(100 + n),
+    label: `A${n + 1}`,
+    attributes,
+    x: n,
+    y: 0,
+    rotation: 0,
+  });
+  const plan: SeatPlan = {
+    seats: [seat(0, ['power']), seat(1, []), seat(2, ['power', 'window'])],
+    outOfService: [],
+  };
+  const room = planRoom(plan, { ...NO_ROOM_SERVICES, waitlistOfferMinutes: 30 });
+  const waitlistState = (slot: SlotState, r: RoomState) => ({
+    slot,
+    room: r,
+    holidays: new Set<string>(),
+    visitor: initialVisitor,
+    blacklist: initialBlacklistState,
+    noShows: [],
+    held: new Map(),
+  });
+  const offered = () => {
+    let slot = evolveSlot(
+      initialSlotState,
+      TimeSlotCreated.create({
+        timeSlotId: SLOT,
+        roomId: ROOM,
+        date: SLOT_DAY,
+        startTime: '10:00',
+        endTime: '12:00',
+        capacity: 1,
+      }),
+    );
+    slot = evolveSlot(
+      slot,
+      WaitlistJoined.create({
+        entryId: id(50),
+        timeSlotId: SLOT,
+        visitorKey: 'c'.repeat(40),
+        language: 'de',
+        joinedAt: NOW.toISOString(),
+      }),
+    );
+    const d = decideWaitlist(
+      { type: 'MatchWaitlist', data: { timeSlotId: SLOT } },
+      waitlistState(slot, room),
+      { ...ctxAt(NOW), newOfferId: () => 'f'.repeat(32) },
+    );
+    return d.slot.reduce(evolveSlot, slot);
+  };
+  const take = (slot: SlotState, outOf: number[]) => {
+    const out: SeatPlan = {
+      ...plan,
+      outOfService: outOf.map((n) => ({
+        outOfServiceId: id(60 + n),
+        seatId: id(100 + n),
+        from: SLOT_DAY,
+        until: SLOT_DAY,
+        reason: 'lamp',
+      })),
+    };
+    const d = decideWaitlist(
+      {
+        type: 'TakeSeatOffer',
+        data: {
+          timeSlotId: SLOT,
+          offerId: 'f'.repeat(32),
+          transactionId: id(70),
+          ticketId: id(71),
+        },
+      },
+      waitlistState(slot, planRoom(out, room.services)),
+      { ...ctxAt(NOW), newOfferId: () => 'e'.repeat(32) },
+    );
+    return d.slot.reduce(evolveSlot, slot).tickets[id(71)]?.seat?.label;
+  };
+
+  it('gives its taker a free seat of the same kind, else any free seat, else lapses', () => {
+    const slot = offered();
+    // The offer holds the seat with the fewest attributes: A2.
+    expect(outstandingOffers(slot.waitlist, NOW)[0]?.offerSeat?.label).toBe('A2');
+    expect(take(slot, [])).toBe('A2');
+    // A2 out of service: A1 has every attribute of A2 (none) and the fewest beyond.
+    expect(take(slot, [1])).toBe('A1');
+    expect(take(slot, [1, 0])).toBe('A3');
+    expect(() => take(slot, [0, 1, 2])).toThrow(Refused);
   });
 });

@@ -21,6 +21,8 @@ import { holdEnd, type BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
 import type { BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
+import { NO_SEAT_PLAN } from '../rooms/seat-plan.ts';
+import { offerSeatToTake } from '../time-slots/seat-choice.ts';
 import type { TicketSeat } from '../seats.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
 import type { CartRuleSlot } from '../cart-rules.ts';
@@ -256,7 +258,10 @@ export function decideWaitlist(
       takeSeats('offer-taken', [{ timeSlotId, ticketId, slot, offerId }], { held: [] }, place, ctx);
       // The offer's seat becomes the cart's hold: counted once, never freed in between.
       const expiresAt = holdEnd(ctx.now, ctx.limits);
-      const seated = entry.offerSeat ? { seat: entry.offerSeat } : {};
+      const seat = offerSeatToTake(room?.seatPlan ?? NO_SEAT_PLAN, slot, entry.offerSeat, ctx.now);
+      // The offer's seat gone and none free for it: the offer is as good as lapsed.
+      if (seat === null) throw offerGone();
+      const seated = seat ? { seat } : {};
       const ticket = { ...cartTicketOf(slot, timeSlotId, ticketId), ...seated };
       d.transaction.push(
         TransactionStarted.create({ transactionId, expiresAt }),
