@@ -1,5 +1,5 @@
-// The staff and display views of a room's seats in Chromium (docs/product.md#staff-and-display-
-// views): the desk's day counting free seats by attribute, the check-in screen's seats of the slot
+// The staff and display views of a room's seats in Chromium
+// (docs/product.md#staff-and-display-views): the desk's day counting free seats by attribute, the check-in screen's seats of the slot
 // running now (plan and list, with names) and moving a reader to a free seat with a reason, and
 // the foyer display's plan (free and taken by shape and mark, no names, live), in German and
 // English, axe clean. The slot is today 00:00-23:59: the machine's clock decides nothing.
