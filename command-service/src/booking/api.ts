@@ -16,6 +16,7 @@ import { bookingCommands } from './book.ts';
 import { cancelTickets } from './cancel.ts';
 import { confirmBooking } from './confirm.ts';
 import { moveTicket } from './move.ts';
+import { moveToSeat } from '../rooms/seat-moves.ts';
 import { VisitorOwnerBody } from './owner.ts';
 
 /** The tickets a visitor cancels (`?ids=a,b`): one to 50 ids, as every cancelling link sends. */
@@ -56,6 +57,25 @@ const seatWishOf = (b: {
     : b.seatAttributes?.length
       ? { attributes: b.seatAttributes }
       : undefined;
+/** A seat wanted in the ticket's own slot: the seat or the attributes, exactly one of them. */
+const SeatChange = fromContract(SeatWish)
+  .refine((b) => !(b.seatId && b.seatAttributes?.length), {
+    path: ['seatAttributes'],
+    message: 'Ask for a seat or for attributes, not both',
+  })
+  .refine((b) => b.seatId || b.seatAttributes?.length, {
+    path: ['seatId'],
+    message: messages.required,
+  })
+  .openapi('SeatChange');
+const SeatChangedTicket = z
+  .object({
+    id: z.uuid(),
+    timeSlotId: z.uuid(),
+    seat: z.object({ id: z.uuid(), label: z.string() }).nullable(),
+    position: z.string(),
+  })
+  .openapi('SeatChangedTicket');
 /** The confirmation's body: the token of the mail's link; none (no body) is refused like a wrong one. */
 const ConfirmationBody = fromContract(ConfirmationInput).optional().openapi('ConfirmationInput');
 const TxParams = z.object({ transactionId: z.uuid('Not a valid id') });
@@ -283,6 +303,39 @@ function ownerLinkRoutes(deps: CommandDeps): RouteDef[] {
           params.ticketId,
           body.timeSlotId,
           seatWishOf(body),
+        );
+        return { body: { ...answer, position } };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/owners/{ownerId}/tickets/{ticketId}/seat',
+      summary:
+        'Change the seat of a booked ticket keeping its slot (a room with a seat plan): that seat or any free seat with the attributes; only while the ticket is cancelable',
+      tags: ['visitor'],
+      access: 'public',
+      params: z.object({ ownerId: ownerIdParam, ticketId: z.uuid('Not a valid id') }),
+      body: SeatChange,
+      responses: {
+        200: {
+          description: 'Changed (or on that seat already): the ticket',
+          schema: SeatChangedTicket,
+        },
+        404: {
+          description:
+            "Unknown or malformed owner id, unknown ticket or another owner's, no such seat on the room's plan (or no plan)",
+        },
+        409: {
+          description:
+            'seat__taken, seat__none_matching, ticket__validation_error (timeslot_no_tickets_left: no seat free), ticket__not_cancelable',
+        },
+      },
+      malformedPathNotFound: 'Owner',
+      handler: async ({ params, body }) => {
+        const { answer, position } = await moveToSeat(
+          deps,
+          { kind: 'visitor' },
+          { ticketId: params.ticketId, ownerId: params.ownerId, wish: seatWishOf(body) ?? {} },
         );
         return { body: { ...answer, position } };
       },

@@ -1,6 +1,13 @@
 import type { Actor } from '@rr/events';
-import { changeSeat, NO_SEAT_PLAN, refuse, vacateSeat, type LocalDate } from '@rr/domain';
-import type { CommandDeps } from '../deps.ts';
+import {
+  changeSeat,
+  NO_SEAT_PLAN,
+  refuse,
+  vacateSeat,
+  type LocalDate,
+  type SeatWish,
+} from '@rr/domain';
+import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { appendToSlot, lockSlots } from '../streams/timeslot.ts';
 import { roomStates } from '../write-state.ts';
@@ -66,13 +73,15 @@ export async function vacateSeatOnDays(deps: CommandDeps, actor: Actor, range: S
 }
 
 /**
- * Staff move a booked ticket to another seat of its slot (the desk: a reader changes places):
- * decided on the slot's stream with the room's plan as it is now.
+ * A booked ticket moves to another seat of its slot: staff at the desk (a reader changes places),
+ * or its visitor keeping the slot (`owner`: the owner's own ticket, still cancelable). Decided on
+ * the slot's stream with the room's plan as it is now, so two asking for one free seat are decided
+ * one after the other and exactly one gets it. Answers the ticket's seat.
  */
 export async function moveToSeat(
   deps: CommandDeps,
   actor: Actor,
-  move: { ticketId: string; seatId: string; reason?: string | undefined },
+  move: { ticketId: string; wish: SeatWish; reason?: string | undefined; ownerId?: string },
 ) {
   const r = await deps.pool.query<{ time_slot_id: string }>(
     'SELECT time_slot_id::text AS time_slot_id FROM ticket_state WHERE ticket_id = $1',
@@ -80,6 +89,7 @@ export async function moveToSeat(
   );
   const timeSlotId = r.rows[0]?.time_slot_id;
   if (!timeSlotId) throw refuse.notFound('Ticket');
+  const { ownerId, ...data } = move;
   return handleCommand(deps.store, {
     actor,
     load: async (s) => {
@@ -87,13 +97,23 @@ export async function moveToSeat(
       const room = (await roomStates(s.client, [slot.roomId])).get(slot.roomId);
       return { slot, plan: room?.seatPlan ?? NO_SEAT_PLAN };
     },
-    decide: ({ slot, plan }) => changeSeat(slot, plan, { ...move, timeSlotId }, deps.clock.now()),
+    decide: ({ slot, plan }) => {
+      const { now, today, time } = decisionTime(deps);
+      const owner = ownerId ? { ownerId, localNow: { date: today, time } } : undefined;
+      return changeSeat(slot, plan, { ...data, timeSlotId, owner }, now);
+    },
     appends: (events, { slot }) => appendToSlot(timeSlotId, slot, events),
-    answer: (events) => {
+    answer: (events, { slot }) => {
       const changed = events.find((e) => e.type === 'TicketSeatChanged');
-      return changed?.type === 'TicketSeatChanged'
-        ? { id: changed.data.seat.seatId, label: changed.data.seat.label }
-        : null;
+      const seat =
+        changed?.type === 'TicketSeatChanged'
+          ? changed.data.seat
+          : slot.tickets[move.ticketId]?.seat;
+      return {
+        id: move.ticketId,
+        timeSlotId,
+        seat: seat ? { id: seat.seatId, label: seat.label } : null,
+      };
     },
   });
 }

@@ -49,9 +49,10 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
       handler: async ({ params, body, user }) => {
         const { answer, position } = await moveToSeat(deps, actorOf(user), {
           ticketId: params.id,
-          ...body,
+          wish: { seatId: body.seatId },
+          reason: body.reason,
         });
-        return { body: { seat: answer, position } };
+        return { body: { seat: answer.seat, position } };
       },
     }),
     defineRoute({

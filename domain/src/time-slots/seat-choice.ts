@@ -3,6 +3,7 @@ import type { SeatAttribute } from '@rr/contracts/seats';
 import { refuse, Refused } from '../refusal.ts';
 import { takesSeat, type TicketSeat } from '../seats.ts';
 import { outstandingOffers } from '../waitlist-line.ts';
+import { isCancelable } from '../reservations/cancelable.ts';
 import { hasSeatPlan, seatsInService, type PlanSeat, type SeatPlan } from '../rooms/seat-plan.ts';
 import type { SlotEvent, SlotState } from './time-slot.ts';
 
@@ -186,24 +187,37 @@ export function vacateSeat(
 }
 
 /**
- * Staff move a booked ticket to another seat of its slot (at the desk): the seat must be free in
- * the slot, as for any ticket taking it. Moving to the seat it holds changes nothing.
+ * A booked ticket moves to another seat of its slot: staff at the desk, or its visitor keeping the
+ * slot (docs/product.md#rebooking). The wish is that seat, or any free seat with the attributes
+ * (as a ticket taking a seat chooses); the seat must be free in the slot, as for any ticket taking
+ * it. A visitor's move names the owner: another owner's ticket is not found, and one whose slot has
+ * started (or that is not booked) is no longer cancelable, so no longer movable. Moving to the
+ * seat it holds changes nothing.
  */
 export function changeSeat(
   slot: SlotState,
   plan: SeatPlan,
-  data: { timeSlotId: string; ticketId: string; seatId: string; reason?: string | undefined },
+  data: {
+    timeSlotId: string;
+    ticketId: string;
+    wish: SeatWish;
+    reason?: string | undefined;
+    owner?: { ownerId: string; localNow: { date: string; time: string } } | undefined;
+  },
   now: Date,
 ): SlotEvent[] {
   const ticket = slot.tickets[data.ticketId];
-  if (!ticket) throw refuse.notFound('Ticket');
+  if (!ticket || (data.owner && ticket.ownerId !== data.owner.ownerId))
+    throw refuse.notFound('Ticket');
+  if (data.owner && !isCancelable(ticket.status, slot, data.owner.localNow))
+    throw new Refused('ticket__not_cancelable', 'The ticket cannot be changed any more');
   if (ticket.status !== 'BOOKED')
     throw new Refused(
       { code: 'ticket__not_booked', status: ticket.status },
       'The ticket is not booked',
     );
-  if (ticket.seat?.seatId === data.seatId) return [];
-  const choice = chooseSeat({ plan, slot, wish: { seatId: data.seatId }, now });
+  if (data.wish.seatId && ticket.seat?.seatId === data.wish.seatId) return [];
+  const choice = chooseSeat({ plan, slot, wish: data.wish, now });
   if (choice instanceof Refused) throw choice;
   if (!choice) throw refuse.notFound('Seat');
   return [

@@ -373,7 +373,12 @@ function moveStep(
       if (!pick) return { events: [], plan };
       const seatId = id(100 + step.seat);
       try {
-        const events = changeSeat(slot, plan, { timeSlotId: SLOT, ticketId: pick[0], seatId }, now);
+        const events = changeSeat(
+          slot,
+          plan,
+          { timeSlotId: SLOT, ticketId: pick[0], wish: { seatId } },
+          now,
+        );
         if (events.length) expect(free.has(seatId)).toBe(true);
         return { events, plan };
       } catch (err) {

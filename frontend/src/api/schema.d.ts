@@ -4122,6 +4122,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owners/{ownerId}/tickets/{ticketId}/seat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change the seat of a booked ticket keeping its slot (a room with a seat plan): that seat or any free seat with the attributes; only while the ticket is cancelable */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownerId: string;
+                    ticketId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SeatChange"];
+                };
+            };
+            responses: {
+                /** @description Changed (or on that seat already): the ticket */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SeatChangedTicket"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown or malformed owner id, unknown ticket or another owner's, no such seat on the room's plan (or no plan) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description seat__taken, seat__none_matching, ticket__validation_error (timeslot_no_tickets_left: no seat free), ticket__not_cancelable */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/tickets/{id}/seat": {
         parameters: {
             query?: never;
@@ -8683,6 +8749,23 @@ export interface components {
             ownerId: string;
             bookingNumber: string;
             position: string;
+        };
+        SeatChangedTicket: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            timeSlotId: string;
+            seat: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+            } | null;
+            position: string;
+        };
+        SeatChange: {
+            /** Format: uuid */
+            seatId?: string;
+            seatAttributes?: ("power" | "window" | "pc" | "quiet" | "standing-desk" | "accessible" | "lamp" | "group-table")[];
         };
         SeatMove: {
             /** Format: uuid */
