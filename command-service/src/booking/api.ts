@@ -57,15 +57,11 @@ const seatWishOf = (b: {
     : b.seatAttributes?.length
       ? { attributes: b.seatAttributes }
       : undefined;
-/** A seat wanted in the ticket's own slot: the seat or the attributes, exactly one of them. */
+/** A seat wanted in the ticket's own slot: the seat or the attributes (neither: any free seat). */
 const SeatChange = fromContract(SeatWish)
   .refine((b) => !(b.seatId && b.seatAttributes?.length), {
     path: ['seatAttributes'],
     message: 'Ask for a seat or for attributes, not both',
-  })
-  .refine((b) => b.seatId || b.seatAttributes?.length, {
-    path: ['seatId'],
-    message: messages.required,
   })
   .openapi('SeatChange');
 const SeatChangedTicket = z
@@ -311,7 +307,7 @@ function ownerLinkRoutes(deps: CommandDeps): RouteDef[] {
       method: 'put',
       path: '/owners/{ownerId}/tickets/{ticketId}/seat',
       summary:
-        'Change the seat of a booked ticket keeping its slot (a room with a seat plan): that seat or any free seat with the attributes; only while the ticket is cancelable',
+        'Change the seat of a booked ticket keeping its slot (a room with a seat plan): that seat, or a free seat with the attributes (none asked for: any free seat); only while the ticket is cancelable',
       tags: ['visitor'],
       access: 'public',
       params: z.object({ ownerId: ownerIdParam, ticketId: z.uuid('Not a valid id') }),

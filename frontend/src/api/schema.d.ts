@@ -4130,7 +4130,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change the seat of a booked ticket keeping its slot (a room with a seat plan): that seat or any free seat with the attributes; only while the ticket is cancelable */
+        /** Change the seat of a booked ticket keeping its slot (a room with a seat plan): that seat, or a free seat with the attributes (none asked for: any free seat); only while the ticket is cancelable */
         put: {
             parameters: {
                 query?: never;

@@ -246,6 +246,18 @@ export const bookingApi = cartApi.injectEndpoints({
       }),
       invalidatesTags: ['OwnerTickets', 'MyBookings', 'VisitorSlots', 'SlotSeats'],
     }),
+    /** Changes only the seat of a booked ticket, keeping its slot (a room with a seat plan). */
+    changeTicketSeat: build.mutation<
+      unknown,
+      { ownerId: string; ticketId: string; wish: SeatWish }
+    >({
+      query: ({ ownerId, ticketId, wish }) => ({
+        url: `owners/${enc(ownerId)}/tickets/${enc(ticketId)}/seat`,
+        method: 'PUT',
+        body: wish,
+      }),
+      invalidatesTags: ['OwnerTickets', 'MyBookings', 'VisitorSlots', 'SlotSeats'],
+    }),
     /** Asks for the "my bookings" link by mail (202 for every address). */
     requestMyBookingsLink: build.mutation<unknown, MyBookingsLinkInput>({
       query: (body) => ({ url: 'my-bookings/link', method: 'POST', body }),
@@ -274,6 +286,7 @@ export const {
   useGetSeatPlanQuery,
   useGetSlotSeatsQuery,
   useGetCartQuery,
+  useChangeTicketSeatMutation,
   useAddTicketMutation,
   useRemoveTicketMutation,
   useTouchCartMutation,

@@ -12,6 +12,7 @@ import {
 import type { TimeSlot } from '../../../api/types';
 import {
   useGetBookableSlotsQuery,
+  useChangeTicketSeatMutation,
   useGetSeatPlanQuery,
   useMoveTicketMutation,
   type SeatPlan,
@@ -117,6 +118,52 @@ function MoveSummary({ from, to, onBack }: { from: string; to: string; onBack: (
 }
 
 /**
+ * Keeping the slot, only another seat (docs/product.md#rebooking, a room with a seat plan): the
+ * seat picker over the ticket's own slot; its choice changes the seat at once.
+ */
+function SeatOnlyChange(props: {
+  ownerId: string;
+  ticket: Ticket;
+  plan: SeatPlan;
+  slot: TimeSlot;
+  onChanged: () => void;
+}) {
+  const { t } = useTranslation('booking');
+  const [open, setOpen] = useState(false);
+  const [changeSeat, { isLoading, error }] = useChangeTicketSeatMutation();
+  return (
+    <>
+      <p>
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={() => setOpen(true)}
+        >
+          {t('move.seat-only')}
+        </button>
+      </p>
+      {open ? (
+        <SeatDialog
+          roomId={props.ticket.roomId}
+          slot={props.slot}
+          plan={props.plan}
+          pending={isLoading}
+          error={error ?? null}
+          onBook={(wish) => {
+            void changeSeat({ ownerId: props.ownerId, ticketId: props.ticket.id, wish }).then(
+              (answer) => {
+                if (!('error' in answer)) props.onChanged();
+              },
+            );
+          }}
+          onClose={() => setOpen(false)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/**
  * Rebooking (docs/product.md#rebooking): the visitor picks a day of the ticket's room, then one
  * of its slots with a free seat (full ones show disabled with the reason; nothing is chosen
  * beforehand), in a room with a seat plan then the seat (or any seat) in the seat picker over
@@ -149,6 +196,7 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
   const [choosingSeat, setChoosingSeat] = useState(false);
   const [wish, setWish] = useState<SeatWish | null>(null);
   const [move, { isLoading, error }] = useMoveTicketMutation();
+  const ownSlot = data?.find((s) => s.id === ticket.timeSlotId);
   const day = days.find((d) => d.date === date);
   const chosen = day?.choices.find((c) => c.slot.id === slotId && c.refusal === null);
   const none = data !== undefined && !days.some((d) => d.free > 0);
@@ -200,6 +248,15 @@ export function MoveTicketDialog({ ownerId, ticket, onCancel, onMoved }: MoveTic
       ) : (
         <>
           <p>{t('move.current', { slot: ticketText(ticket) })}</p>
+          {plan && ownSlot ? (
+            <SeatOnlyChange
+              ownerId={ownerId}
+              ticket={ticket}
+              plan={plan}
+              slot={ownSlot}
+              onChanged={onMoved}
+            />
+          ) : null}
           {none ? <p>{t('move.none')}</p> : null}
           {days.length ? (
             <RadioGroupField
