@@ -4,7 +4,8 @@
 // English at 375×740 any seat with a filter. The confirmation names the seat asked for, and the
 // moved ticket holds that seat, not the one the server would have chosen without the wish (the
 // seat the ticket had); the moved ticket's check-in QR code is named with its seat. axe clean on
-// the seat picker over the move dialog.
+// the seat picker over the move dialog. "Change seat only" (English, 375×740) keeps the slot and
+// opens the seat picker for the ticket's own slot: the ticket then holds the seat picked.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
@@ -162,4 +163,43 @@ describe('rebooking in a room with a seat plan', () => {
       await page.context().close();
     });
   }
+
+  it('keeps the slot and changes only the seat (en, 375)', async () => {
+    const booking = await bookAsVisitor(server.baseUrl, [slots.early], {
+      firstName: 'Paula',
+      lastName: 'Seat only',
+      email: 'seat-only.en@example.at',
+    });
+    await waitForReadModels(admin, booking.position);
+    const page = await openVisitorPage(browser, { width: 375, height: 740 }, 'en', 'UTC');
+    const watch = watchPage(page);
+    await page.goto(`${server.baseUrl}/reservation-confirmation/${booking.ownerId}`);
+    await main(page).getByText(booking.bookingNumber).waitFor();
+    await expect.poll(() => heldSeats(page)).toEqual(['Seat A1']);
+
+    await main(page)
+      .getByRole('button', { name: /^Move / })
+      .click();
+    await dialog(page).first().getByRole('button', { name: 'Change seat only' }).click();
+    // The seat picker over the move dialog, for the ticket's own slot.
+    const seats = page.getByRole('dialog', { name: /^Choose a seat: / });
+    await seats.getByText('08:00-09:00', { exact: false }).first().waitFor();
+    await seats.getByRole('button', { name: 'List', exact: true }).click();
+    await seats.getByRole('radio').first().waitFor();
+    await expectAccessible(page, 'seat picker of a seat-only change (en)');
+    await seats.getByRole('radio', { name: 'Seat A2, window seat, free' }).check();
+    await seats.getByRole('button', { name: 'Reserve this seat' }).click();
+    await seats.waitFor({ state: 'hidden' });
+
+    // Same slot, the new seat.
+    await expect.poll(() => heldSeats(page)).toEqual(['Seat A2, window seat']);
+    await main(page)
+      .getByRole('img', {
+        name: `QR code for check-in: ${ROOM}, ${longDate('en', day)}, 08:00-09:00, Seat A2`,
+      })
+      .waitFor();
+    await expectAccessible(page, 'the ticket after a seat-only change (en)');
+    expect(watch.errors).toEqual([]);
+    await page.context().close();
+  });
 });
