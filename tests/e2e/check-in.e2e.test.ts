@@ -42,7 +42,7 @@ const booked = new Map<string, { bookingNumber: string; ticketId: string; ownerI
 
 const main = (page: Page) => page.getByRole('main');
 const rowOf = (page: Page, name: string) =>
-  main(page).locator('tbody tr').filter({ hasText: name });
+  main(page).locator('.check-in-table tbody tr').filter({ hasText: name });
 
 async function book(slotId: string, person: (typeof people)[number], i: number) {
   const b = await bookAsVisitor(server.baseUrl, [slotId], {
@@ -109,12 +109,12 @@ describe('the check-in screen', () => {
     expect((await nav.getByRole('link').allInnerTexts()).map((t) => t.trim())).toEqual([
       'Check-in',
     ]);
-    await main(page).getByRole('heading', { level: 3, name: ROOM }).waitFor();
+    await main(page).getByRole('heading', { level: 3, name: ROOM, exact: true }).waitFor();
     await expectAccessible(page, 'check-in 1280x900');
 
     // Search by name: only Bernd's row.
     await main(page).getByLabel('Suche nach Name oder Buchungsnummer').fill('berger');
-    await eventually(() => main(page).locator('tbody tr').count()).toBe(1);
+    await eventually(() => main(page).locator('.check-in-table tbody tr').count()).toBe(1);
     const bernd = rowOf(page, 'Bernd Berger');
     await bernd.getByText('Platz S2', { exact: true }).waitFor();
     await bernd.getByRole('button', { name: 'Einchecken Bernd Berger' }).click();
@@ -129,7 +129,7 @@ describe('the check-in screen', () => {
     await main(page)
       .getByLabel('Suche nach Name oder Buchungsnummer')
       .fill(carla.bookingNumber.toLowerCase());
-    await eventually(() => main(page).locator('tbody tr').allInnerTexts()).toEqual([
+    await eventually(() => main(page).locator('.check-in-table tbody tr').allInnerTexts()).toEqual([
       expect.stringContaining('Carla Castro'),
     ]);
     await main(page).getByLabel('Suche nach Name oder Buchungsnummer').fill('');
@@ -174,7 +174,7 @@ describe('the check-in screen', () => {
   it('passes axe on a phone (375x740)', async () => {
     const page = await openPage(browser, { width: 375, height: 740 });
     await signIn(page);
-    await main(page).getByRole('heading', { level: 3, name: ROOM }).waitFor();
+    await main(page).getByRole('heading', { level: 3, name: ROOM, exact: true }).waitFor();
     await expectAccessible(page, 'check-in 375x740');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       375,
