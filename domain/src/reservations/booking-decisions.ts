@@ -13,7 +13,7 @@ import { refuse, Refused } from '../refusal.ts';
 import { hasStarted } from '../seat-rule.ts';
 import { bookedSeats, takeSeats, transactionExpired } from '../time-slots/take-seat.ts';
 import { checkInWindow } from '../time-slots/check-in.ts';
-import { isCancelable } from './cancelable.ts';
+import { isCancelable } from '../cancelable.ts';
 import type { TicketSeat } from '../seats.ts';
 import type { SlotState } from '../time-slots/time-slot.ts';
 import { cartTicketOf } from './cart.ts';

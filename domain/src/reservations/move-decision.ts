@@ -8,7 +8,7 @@ import {
 } from '@rr/events/catalogue';
 import { refuse, Refused } from '../refusal.ts';
 import { bookedSeats, takeSeats } from '../time-slots/take-seat.ts';
-import { isCancelable } from './cancelable.ts';
+import { isCancelable } from '../cancelable.ts';
 import { cartTicketOf } from './cart.ts';
 import {
   emptyDecision,

@@ -25,7 +25,7 @@ import {
 } from './types.ts';
 
 export * from './types.ts';
-export { isCancelable } from './cancelable.ts';
+export { isCancelable } from '../cancelable.ts';
 
 /** Pure: the events of a reservation command, or its refusal (the codes of docs/product.md#errors). */
 export const decideReservation: Decide<

@@ -3,7 +3,7 @@ import type { SeatAttribute } from '@rr/contracts/seats';
 import { refuse, Refused } from '../refusal.ts';
 import { takesSeat, type TicketSeat } from '../seats.ts';
 import { outstandingOffers } from '../waitlist-line.ts';
-import { isCancelable } from '../reservations/cancelable.ts';
+import { isCancelable } from '../cancelable.ts';
 import { hasSeatPlan, seatsInService, type PlanSeat, type SeatPlan } from '../rooms/seat-plan.ts';
 import type { SlotEvent, SlotState } from './time-slot.ts';
 
