@@ -12,10 +12,9 @@ import type { z } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { roomStates } from '../write-state.ts';
-import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { bookedAtOnceAnswer, newBookingNumber, newOwnerId, ticketView } from './cart-answer.ts';
 import type { StaffBookingBody, VisitorOwnerBody } from './owner.ts';
-import { loadNoShowDays, reservationAppends, type LoadedReservation } from './store.ts';
+import { loadPerson, reservationAppends, type LoadedReservation } from './store.ts';
 import { recordPersonalData } from '../owner/personal-data.ts';
 import { lockAndLoadVisitor } from '../streams/visitor.ts';
 import { lockCartWithSlots } from '../streams/transaction.ts';
@@ -43,9 +42,7 @@ export function bookingCommands(deps: CommandDeps) {
       load: async (s): Promise<LoadedReservation> => {
         booking = ids();
         const { cart, slots } = await lockCartWithSlots(s, transactionId, []);
-        const visitor = await lockAndLoadVisitor(s, visitorKey);
-        const blacklist = await loadBlacklistEntry(s, visitorKey);
-        const noShows = await loadNoShowDays(s.client, visitorKey, limits.noShowRule);
+        const person = await loadPerson(s, visitorKey, limits.noShowRule);
         const rooms = await roomStates(
           s.client,
           cart.tickets.map((t) => t.roomId),
@@ -54,9 +51,7 @@ export function bookingCommands(deps: CommandDeps) {
           ...emptyReservation,
           cart,
           slots,
-          visitor,
-          blacklist,
-          noShows,
+          ...person,
           rooms,
           transactionId,
           visitorKey,

@@ -10,7 +10,8 @@ import {
 } from '@rr/domain';
 import { appendToSlot } from '../streams/timeslot.ts';
 import { appendToCart } from '../streams/transaction.ts';
-import { appendToVisitor } from '../streams/visitor.ts';
+import { appendToVisitor, lockAndLoadVisitor } from '../streams/visitor.ts';
+import { loadBlacklistEntry } from '../streams/blacklist.ts';
 import { roomsWithHolidays } from '../write-state.ts';
 
 /**
@@ -46,6 +47,22 @@ export function reservationAppends(
     requests.push(...appendToVisitor(state.visitorKey, state.visitor, decision.visitor));
   }
   return requests;
+}
+
+/**
+ * The person a seat is for, as the one decision asks them (docs/product.md#cart-rules): their
+ * visitor stream locked and folded (their bookings), their blacklist entry and the no-show days
+ * the rule counts. Every command that gives a visitor a seat loads them so, in this order.
+ */
+export async function loadPerson(
+  s: StoreSession,
+  visitorKey: string,
+  rule: NoShowRule | undefined,
+): Promise<Pick<ReservationState, 'visitor' | 'blacklist' | 'noShows'>> {
+  const visitor = await lockAndLoadVisitor(s, visitorKey);
+  const blacklist = await loadBlacklistEntry(s, visitorKey);
+  const noShows = await loadNoShowDays(s.client, visitorKey, rule);
+  return { visitor, blacklist, noShows };
 }
 
 /**

@@ -11,11 +11,9 @@ import type { WalkInInput } from '@rr/contracts';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { roomStates } from '../write-state.ts';
-import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { bookedAtOnceAnswer, newBookingNumber, newOwnerId } from '../booking/cart-answer.ts';
-import { loadNoShowDays, reservationAppends, type LoadedReservation } from '../booking/store.ts';
+import { loadPerson, reservationAppends, type LoadedReservation } from '../booking/store.ts';
 import { recordPersonalData } from '../owner/personal-data.ts';
-import { lockAndLoadVisitor } from '../streams/visitor.ts';
 import { lockSlots } from '../streams/timeslot.ts';
 
 /** What a walk-in answers: the booking (its owner link and number) and its one ticket. */
@@ -64,17 +62,13 @@ export async function walkIn(
         },
       };
       const slots = await lockSlots(s, [timeSlotId]);
-      const visitor = await lockAndLoadVisitor(s, visitorKey);
-      const blacklist = await loadBlacklistEntry(s, visitorKey);
-      const noShows = await loadNoShowDays(s.client, visitorKey, limits.noShowRule);
+      const person = await loadPerson(s, visitorKey, limits.noShowRule);
       const rooms = await roomStates(s.client, [at.roomId]);
       const { transactionId } = command.data;
       return {
         ...emptyReservation,
         slots,
-        visitor,
-        blacklist,
-        noShows,
+        ...person,
         rooms,
         transactionId,
         visitorKey,

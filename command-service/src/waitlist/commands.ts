@@ -23,10 +23,9 @@ import type { WaitlistInput } from '@rr/contracts';
 import { clearMailErrorsOf, startIntervalJob, type IntervalJob, type z } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
-import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { cartAnswer } from '../booking/cart-answer.ts';
-import { loadNoShowDays } from '../booking/store.ts';
-import { loadVisitor, lockAndLoadVisitor } from '../streams/visitor.ts';
+import { loadPerson } from '../booking/store.ts';
+import { loadVisitor } from '../streams/visitor.ts';
 import { lockCartAndSlots, rememberCart } from '../streams/transaction.ts';
 import { roomsWithHolidays } from '../write-state.ts';
 import { appendToSlot } from '../streams/timeslot.ts';
@@ -92,12 +91,7 @@ async function join(deps: CommandDeps, timeSlotId: string, body: z.output<typeof
     actor: visitor,
     load: async (s): Promise<Loaded> => {
       const loaded = await loadSlot(deps, s, timeSlotId, null);
-      return {
-        ...loaded,
-        visitor: await lockAndLoadVisitor(s, visitorKey),
-        blacklist: await loadBlacklistEntry(s, visitorKey),
-        noShows: await loadNoShowDays(s.client, visitorKey, deps.limits.noShowRule),
-      };
+      return { ...loaded, ...(await loadPerson(s, visitorKey, deps.limits.noShowRule)) };
     },
     decide: (state) => decideWaitlist(command, state, waitlistContext(deps)),
     appends: slotAppend,
