@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ManualClock, todayIn } from '@rr/platform';
+import { instantOf as instantAt } from '@rr/domain';
 import { readModelProjections, rebuildProjection, rebuildReadModels } from '@rr/projections';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts';
@@ -20,20 +21,7 @@ let suite: AdminSuite;
 const HOUR = 3_600_000;
 
 /** The instant of a local date and time in the library's zone. */
-function instantOf(date: string, time: string): Date {
-  const guess = Date.parse(`${date}T${time}:00Z`);
-  const wall = new Intl.DateTimeFormat('sv-SE', {
-    timeZone: ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  })
-    .format(new Date(guess))
-    .replace(' ', 'T');
-  return new Date(guess - (Date.parse(`${wall}:00Z`) - guess));
-}
+const instantOf = (date: string, time: string): Date => instantAt(date, time, ZONE);
 
 interface Seat {
   id: string;
