@@ -147,6 +147,17 @@ const ctxAt = (now: Date) => {
   return { now, today: local.date, time: local.time, limits, timeZone: TIME_ZONE };
 };
 
+/** What the waitlist decides on for the slot of the run: a visitor with nothing held or blocked. */
+const waitlistState = (slot: SlotState, room: RoomState) => ({
+  slot,
+  room,
+  holidays: new Set<string>(),
+  visitor: initialVisitor,
+  blacklist: initialBlacklistState,
+  noShows: [],
+  held: new Map(),
+});
+
 /** The room of the slot, open for 60 days, with this plan and these services. */
 const planRoom = (seatPlan: SeatPlan, services: RoomState['services']): RoomState => ({
   status: 'active',
@@ -292,15 +303,7 @@ function run(initialPlan: SeatPlan, capacity: number, steps: readonly Step[]): v
       case 'match': {
         const d = decideWaitlist(
           { type: 'MatchWaitlist', data: { timeSlotId: SLOT } },
-          {
-            slot: before,
-            room,
-            holidays: new Set(),
-            visitor: initialVisitor,
-            blacklist: initialBlacklistState,
-            noShows: [],
-            held: new Map(),
-          },
+          waitlistState(before, room),
           { ...ctx(), newOfferId: () => n.toString(16).padStart(32, '0') },
         );
         apply(d.slot);
@@ -417,15 +420,7 @@ function moveStep(
               ticketId: id(n + 5000),
             },
           },
-          {
-            slot,
-            room: at.room,
-            holidays: new Set(),
-            visitor: initialVisitor,
-            blacklist: initialBlacklistState,
-            noShows: [],
-            held: new Map(),
-          },
+          waitlistState(slot, at.room),
           { ...ctxAt(now), newOfferId: () => n.toString(16).padStart(32, '0') },
         );
         return { events: d.slot, plan };
@@ -513,15 +508,6 @@ describe('a waitlist offer whose seat is taken out of service before it is taken
     outOfService: [],
   };
   const room = planRoom(plan, { ...NO_ROOM_SERVICES, waitlistOfferMinutes: 30 });
-  const waitlistState = (slot: SlotState, r: RoomState) => ({
-    slot,
-    room: r,
-    holidays: new Set<string>(),
-    visitor: initialVisitor,
-    blacklist: initialBlacklistState,
-    noShows: [],
-    held: new Map(),
-  });
   const offered = () => {
     let slot = evolveSlot(
       initialSlotState,
