@@ -142,7 +142,12 @@ describe('rooms, end to end in Chromium', () => {
     await admin.getByText('Das Bild von „Kartensaal“ wurde gespeichert.').waitFor();
     const img = visitor.getByRole('img', { name: 'Lange Tische mit ausgebreiteten Landkarten' });
     await reloadUntilVisible(visitor, img);
-    expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(64);
+    // The room chooser loads its pictures lazily: the picture loads once it is scrolled to, and a
+    // visible <img> may still be loading, so the test scrolls to it and waits for the decoded width.
+    await img.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth), { timeout: 15_000 })
+      .toBe(64);
 
     expect(visitorLog.errors).toEqual([]);
     // The only console errors allowed on the admin page are the refused sign-in and the first /me check (401).
