@@ -1,6 +1,7 @@
 import type { RouteDef } from '@rr/platform';
 import type { CommandDeps } from './deps.ts';
 import { roomCommandRoutes } from './rooms/api.ts';
+import { siteCommandRoutes } from './sites/api.ts';
 import { timeSlotCommandRoutes } from './timeslots/api.ts';
 import { slotSeatsCommandRoutes } from './timeslots/seats-api.ts';
 import { holidayCommandRoutes } from './holidays/api.ts';
@@ -31,6 +32,7 @@ export function commandRoutes(deps: CommandDeps): RouteDef[] {
     ...timeSlotCommandRoutes(deps),
     ...slotSeatsCommandRoutes(deps),
     ...roomCommandRoutes(deps),
+    ...siteCommandRoutes(deps),
     ...holidayCommandRoutes(deps),
     ...blacklistCommandRoutes(deps),
     ...bookingCommandRoutes(deps),

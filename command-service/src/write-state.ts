@@ -12,6 +12,7 @@ import { addDays, type DayType, type LocalDate, type RoomState, type SeatPlan } 
 export interface RoomRow {
   room_id: string;
   version: number;
+  site_id: string;
   name: string;
   name_en: string | null;
   has_image: boolean;
@@ -26,6 +27,7 @@ export interface RoomRow {
 export const toRoom = (r: RoomRow): RoomState => ({
   status: 'active',
   version: r.version,
+  siteId: r.site_id,
   hasImage: r.has_image,
   name: r.name,
   ...(r.name_en ? { nameEn: r.name_en } : {}),
@@ -47,7 +49,7 @@ export async function roomsWithHolidays(
   if (roomIds.length === 0) return { rooms: new Map(), holidays: new Set() };
   const r = await client.query<RoomRow & { holidays: string[] }>({
     name: 'rr_rooms_with_holidays',
-    text: `SELECT room_id::text AS room_id, version, name, name_en, has_image, open_start_type, open_start_value,
+    text: `SELECT room_id::text AS room_id, version, site_id::text AS site_id, name, name_en, has_image, open_start_type, open_start_value,
                   open_end_type, open_end_value, services, seat_plan,
                   ARRAY(SELECT DISTINCT to_char(date, 'YYYY-MM-DD') FROM holiday_state
                          WHERE date BETWEEN $2 AND $3) AS holidays
@@ -68,7 +70,7 @@ export async function roomStates(
   if (roomIds.length === 0) return new Map();
   const r = await client.query<RoomRow>({
     name: 'rr_room_states',
-    text: `SELECT room_id::text AS room_id, version, name, name_en, has_image, open_start_type, open_start_value,
+    text: `SELECT room_id::text AS room_id, version, site_id::text AS site_id, name, name_en, has_image, open_start_type, open_start_value,
                   open_end_type, open_end_value, services, seat_plan
              FROM room_state WHERE room_id = ANY($1::uuid[])`,
     values: [[...new Set(roomIds)]],

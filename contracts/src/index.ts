@@ -11,6 +11,7 @@ export * from './dates.ts';
 export * from './fields.ts';
 export * from './files.ts';
 export * from './rooms.ts';
+export * from './sites.ts';
 export * from './holidays.ts';
 export * from './blacklist.ts';
 export * from './no-show.ts';

@@ -21,6 +21,7 @@ export const RULE_KEYS = [
   'phone',
   'characters',
   'domain',
+  'slug',
   'unique',
   'image-required',
   'image-type',

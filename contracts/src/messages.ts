@@ -21,6 +21,7 @@ const TEXTS: Readonly<Record<RuleKey, (p: Readonly<Record<string, number>>) => s
   phone: () => 'Enter a telephone number with numbers or plus only',
   characters: () => 'The value contains characters that are not allowed',
   domain: () => 'Enter a domain name, such as uni.example',
+  slug: () => 'Use 2 to 40 lower-case letters, digits and single hyphens, such as jura',
   unique: () => 'The value is used already: each must be different',
   'image-required': () => 'Value is required',
   'image-type': () => 'Choose a JPEG or PNG image',

@@ -23,6 +23,8 @@ export const RoomInput = z.object({
   openStartType: z.enum(DAY_TYPES),
   openEndValue: intBetween(0, 365),
   openEndType: z.enum(DAY_TYPES),
+  /** The site the room belongs to (docs/product.md#sites); absent: the first site, or where it is. */
+  siteId: z.optional(z.uuid()),
 });
 
 /** The image's alt text: required, 5-150 characters. */

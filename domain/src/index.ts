@@ -14,6 +14,7 @@ export * from './rooms/room.ts';
 export * from './rooms/room-order.ts';
 export * from './rooms/email-domains.ts';
 export * from './rooms/seat-plan.ts';
+export * from './sites/site.ts';
 export * from './no-show-rule.ts';
 export * from './time-slots/time-slot.ts';
 export * from './time-slots/check-in.ts';

@@ -34,6 +34,10 @@ const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
     code: 'room__has_active_reservations' as const,
     seats: s,
   })),
+  site__already_exists: [{ code: 'site__already_exists' }],
+  site__slug_taken: [{ code: 'site__slug_taken' }],
+  site__has_rooms: [{ code: 'site__has_rooms' }],
+  site__first_site: [{ code: 'site__first_site' }],
   timeslot__overlapping: [{ code: 'timeslot__overlapping', date: '2027-01-25' }],
   timeslot__has_tickets: seats.map((s) => ({ code: 'timeslot__has_tickets' as const, seats: s })),
   timeslot__overbooking_not_confirmed: [

@@ -53,6 +53,7 @@ export const TABLE_OWNERS = {
   // --- the read models: each projection's tables (projections/src/rebuild.ts empties them) -------
   projection_checkpoints: 'projections/src/checkpoints.ts',
   rm_rooms: 'projections/src/rooms.ts',
+  rm_sites: 'projections/src/rooms.ts',
   rm_seats: 'projections/src/rooms.ts',
   rm_seat_out_of_service: 'projections/src/rooms.ts',
   rm_time_slots: 'projections/src/timeslots.ts',

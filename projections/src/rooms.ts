@@ -1,21 +1,69 @@
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import {
   handlersFor,
   roomOrderStream,
   roomStream,
+  sitesStream,
+  type SiteDetails,
   appliedBy,
   type Projection,
   type Step,
 } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 
-/** The rooms, their images, services and seat plans, in the manual order. */
-const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
+/** A site's row: created, or changed (the first site's first event is a change). */
+async function recordSite(
+  client: PoolClient,
+  d: SiteDetails,
+  version: number,
+  at: Date,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO rm_sites (id, version, slug, name, name_en, contact_email, address, phone,
+                           mail_signature, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (id) DO UPDATE SET version = excluded.version, slug = excluded.slug,
+       name = excluded.name, name_en = excluded.name_en, contact_email = excluded.contact_email,
+       address = excluded.address, phone = excluded.phone, mail_signature = excluded.mail_signature`,
+    [
+      d.siteId,
+      version,
+      d.slug,
+      d.name,
+      d.nameEn ?? null,
+      d.contactEmail,
+      d.address ?? null,
+      d.phone ?? null,
+      d.mailSignature ?? null,
+      at,
+    ],
+  );
+}
+
+/**
+ * The rooms, their images, services and seat plans, in the manual order, and the sites they
+ * belong to.
+ */
+const rooms = handlersFor(roomStream, roomOrderStream, sitesStream).with<PoolClient, Step>({
+  async SiteCreated(e, client) {
+    await recordSite(client, e.data, 1, e.createdAt);
+  },
+  async SiteUpdated(e, client) {
+    const r = await client.query<{ version: number }>(
+      'SELECT version FROM rm_sites WHERE id = $1',
+      [e.data.siteId],
+    );
+    await recordSite(client, e.data, (r.rows[0]?.version ?? 0) + 1, e.createdAt);
+  },
+  async SiteDeleted(e, client) {
+    await client.query('DELETE FROM rm_sites WHERE id = $1', [e.data.siteId]);
+  },
   async RoomCreated(e, client) {
     const d = e.data;
     await client.query(
       `INSERT INTO rm_rooms (id, version, name, description, capacity, open_start_type, open_start_value,
-         open_end_type, open_end_value, sort_order, created_at, name_en, description_en)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(sort_order) + 1, 0) FROM rm_rooms), $10, $11, $12)
+         open_end_type, open_end_value, sort_order, created_at, name_en, description_en, site_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(sort_order) + 1, 0) FROM rm_rooms), $10, $11, $12, $13)
        ON CONFLICT (id) DO NOTHING`,
       [
         d.roomId,
@@ -30,6 +78,7 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
         e.createdAt,
         d.nameEn ?? null,
         d.descriptionEn ?? null,
+        d.siteId ?? FIRST_SITE_ID,
       ],
     );
   },
@@ -38,7 +87,7 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
     await client.query(
       `UPDATE rm_rooms SET version = $2, name = $3, description = $4, capacity = $5, open_start_type = $6,
          open_start_value = $7, open_end_type = $8, open_end_value = $9, name_en = $10,
-         description_en = $11 WHERE id = $1`,
+         description_en = $11, site_id = $12 WHERE id = $1`,
       [
         d.roomId,
         e.streamVersion,
@@ -51,6 +100,7 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
         d.openEnd.value,
         d.nameEn ?? null,
         d.descriptionEn ?? null,
+        d.siteId ?? FIRST_SITE_ID,
       ],
     );
   },
@@ -151,6 +201,6 @@ const rooms = handlersFor(roomStream, roomOrderStream).with<PoolClient, Step>({
 export const roomsProjection: Projection = {
   name: 'rooms',
   derivedOnly: true,
-  tables: ['rm_rooms', 'rm_seats', 'rm_seat_out_of_service'],
+  tables: ['rm_rooms', 'rm_seats', 'rm_seat_out_of_service', 'rm_sites'],
   ...appliedBy(rooms),
 };

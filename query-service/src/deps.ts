@@ -45,4 +45,6 @@ export interface QueryDeps {
   visitorBaseUrl?: string | undefined;
   /** The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), if configured. */
   contactEmail?: string | undefined;
+  /** The library's name (LIBRARY_NAME), if configured: the first site's until staff change it. */
+  libraryName?: string | undefined;
 }

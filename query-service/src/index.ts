@@ -1,6 +1,7 @@
 import type { RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { roomQueryRoutes } from './rooms.ts';
+import { siteQueryRoutes } from './sites.ts';
 import { seatPlanQueryRoutes } from './seat-plans.ts';
 import { timeSlotQueryRoutes } from './timeslots.ts';
 import { holidayQueryRoutes } from './holidays.ts';
@@ -35,6 +36,7 @@ export function queryRoutes(deps: QueryDeps): RouteDef[] {
     ...seatQrSheetRoutes(deps),
     ...seatPageQueryRoutes(deps),
     ...roomQueryRoutes(deps),
+    ...siteQueryRoutes(deps),
     ...seatPlanQueryRoutes(deps),
     ...roomCalendarQueryRoutes(deps),
     ...availabilityStreamRoutes(deps),

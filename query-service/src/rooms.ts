@@ -4,6 +4,7 @@ import type { QueryDeps } from './deps.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import { likePattern, orderBy } from './paging.ts';
 import { fetchPage, sql, type Knex } from './sql.ts';
+import { siteIdOfSlug } from './sites.ts';
 import {
   defineRoute,
   todayIn,
@@ -47,6 +48,7 @@ export const Room = z
   .object({
     id: z.uuid(),
     version: z.number(),
+    siteId: z.uuid().openapi({ description: 'The site the room belongs to' }),
     name: z.string(),
     description: z.string(),
     nameEn: z.string().optional().openapi({
@@ -84,6 +86,7 @@ const RoomPage = z.object({ content: z.array(Room), totalCount: z.number() }).op
 interface RoomRow {
   id: string;
   version: string;
+  site_id: string;
   name: string;
   description: string;
   name_en: string | null;
@@ -108,6 +111,7 @@ function toRoom(r: RoomRow): Room {
   return {
     id: r.id,
     version: Number(r.version),
+    siteId: r.site_id,
     name: r.name,
     description: r.description,
     ...(r.name_en ? { nameEn: r.name_en } : {}),
@@ -134,6 +138,9 @@ const SORT_COLUMNS = {
   capacity: 'capacity',
 } as const;
 const ListQuery = z.object({
+  site: z.string().max(40).optional().openapi({
+    description: 'Only the rooms of the site with this slug (none for a slug no site has)',
+  }),
   name: z.string().max(200).optional(),
   term: z.string().max(200).optional(),
   limit: queryInt(1, 999).default(999),
@@ -161,6 +168,11 @@ async function listRooms(pool: Pool, today: string, now: Date, q: z.output<typeo
   const term = q.term?.trim();
   const filtered = (query: Knex.QueryBuilder) => {
     query.from(sql.raw(roomsAsOf('?', '?'), [today, now.toISOString()]));
+    if (q.site !== undefined)
+      query.whereRaw(`site_id IN ${siteIdOfSlug('?')}`, [
+        q.site.trim().toLowerCase(),
+        q.site.trim().toLowerCase(),
+      ]);
     if (name) query.where('name', 'ilike', likePattern(name));
     if (term) {
       const pattern = likePattern(term);

@@ -132,6 +132,7 @@ export function routesFor(
         pool: readPool,
         sharedReadMs: config.PUBLIC_READ_CACHE_MS,
         contactEmail: config.LIBRARY_CONTACT_EMAIL,
+        libraryName: config.LIBRARY_NAME,
         visitorBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}/`,
         ...(live ? { live } : {}),
       }),

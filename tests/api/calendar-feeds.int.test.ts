@@ -1,5 +1,6 @@
 // Calendar feeds: a visitor's booked tickets and a room's slots for staff, parsed with ical.js;
 // times are the library's local times (Europe/Vienna), in winter and in summer.
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -279,6 +280,7 @@ describe('a room name that tries to write iCalendar lines', () => {
         type: 'CreateRoom',
         data: {
           roomId: id,
+          siteId: FIRST_SITE_ID,
           name: STORED,
           description: 'Line one\r\nBEGIN:VALARM',
           capacity: 4,

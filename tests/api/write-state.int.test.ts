@@ -5,6 +5,7 @@ import { up as roomStateMigration } from '../../platform/migrations/020_room_sta
 import { up as roomServicesMigration } from '../../platform/migrations/021_room_services.ts';
 import { up as translationsMigration } from '../../platform/migrations/065_translations.ts';
 import { up as seatPlansMigration } from '../../platform/migrations/068_seat_plans.ts';
+import { up as sitesMigration } from '../../platform/migrations/073_sites.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
@@ -204,6 +205,7 @@ describe('decisions on the write side, not on the read models', () => {
       await roomServicesMigration(k);
       await translationsMigration(k);
       await seatPlansMigration(k);
+      await sitesMigration(k);
     } finally {
       await k.destroy();
     }

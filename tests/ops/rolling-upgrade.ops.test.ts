@@ -1,3 +1,4 @@
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -194,5 +195,11 @@ describe('a rolling upgrade', () => {
       'SELECT version FROM release_history',
     );
     expect(releases.rowCount).toBeGreaterThan(0);
+
+    // The previous release's installation is one site now: the first, holding its room.
+    const sites = (await (await admin.get('/api/sites')).json()) as {
+      content: { id: string; roomCount: number }[];
+    };
+    expect(sites.content).toEqual([expect.objectContaining({ id: FIRST_SITE_ID, roomCount: 1 })]);
   });
 });

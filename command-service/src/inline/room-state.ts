@@ -56,9 +56,9 @@ async function recordRooms(tx: InlineTransaction, events: readonly RoomEvent[]):
     }
     await tx.send(
       `INSERT INTO room_state (room_id, version, name, name_en, has_image, open_start_type, open_start_value,
-                               open_end_type, open_end_value, services, seat_plan, sort_order)
-       VALUES ($1, $2, $3, $10, $4, $5, $6, $7, $8, $9, $11, (SELECT coalesce(max(sort_order) + 1, 0) FROM room_state))
-       ON CONFLICT (room_id) DO UPDATE SET version = excluded.version, name = excluded.name,
+                               open_end_type, open_end_value, services, seat_plan, site_id, sort_order)
+       VALUES ($1, $2, $3, $10, $4, $5, $6, $7, $8, $9, $11, $12, (SELECT coalesce(max(sort_order) + 1, 0) FROM room_state))
+       ON CONFLICT (room_id) DO UPDATE SET version = excluded.version, name = excluded.name, site_id = excluded.site_id,
          name_en = excluded.name_en, has_image = excluded.has_image, open_start_type = excluded.open_start_type,
          open_start_value = excluded.open_start_value, open_end_type = excluded.open_end_type,
          open_end_value = excluded.open_end_value, services = excluded.services,
@@ -75,6 +75,7 @@ async function recordRooms(tx: InlineTransaction, events: readonly RoomEvent[]):
         room.services,
         room.nameEn ?? null,
         room.seatPlan,
+        room.siteId,
       ],
     );
   }

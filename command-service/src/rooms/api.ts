@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RoomCommand } from '@rr/domain';
-import { RoomImageAlt, RoomImageAltEn, RoomInput, RoomServicesInput } from '@rr/contracts';
+import {
+  FIRST_SITE_ID,
+  RoomImageAlt,
+  RoomImageAltEn,
+  RoomInput,
+  RoomServicesInput,
+} from '@rr/contracts';
 import {
   defineRoute,
   fromContract,
@@ -49,6 +55,8 @@ type Execute = ReturnType<typeof executor>;
 
 const details = (roomId: string, b: z.output<typeof RoomBody>) => ({
   roomId,
+  // Without a site, a new room joins the first site and an updated one stays where it is.
+  ...(b.siteId ? { siteId: b.siteId } : {}),
   name: b.name,
   // Left out while empty: the event of a room without translations stays as it was.
   ...(b.nameEn ? { nameEn: b.nameEn } : {}),
@@ -74,7 +82,10 @@ function roomRoutes(deps: CommandDeps, execute: Execute): RouteDef[] {
         const id = randomUUID();
         return {
           status: 201,
-          body: await execute(user, { type: 'CreateRoom', data: details(id, body) }),
+          body: await execute(user, {
+            type: 'CreateRoom',
+            data: { siteId: FIRST_SITE_ID, ...details(id, body) },
+          }),
         };
       },
     }),

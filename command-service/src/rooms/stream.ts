@@ -9,12 +9,15 @@ import {
   type RoomOrderCommand,
   type SeatPlan,
   type SeatPlanCommand,
+  siteExists,
 } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { roomOrder } from '../write-state.ts';
 import { appendToRoom, lockAndLoadRoom } from '../streams/room.ts';
 import { appendToRoomOrder } from '../streams/room-order.ts';
+import { lockAndLoadSites } from '../streams/sites.ts';
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
 export { loadRoom } from '../streams/room.ts';
 
 /**
@@ -34,6 +37,18 @@ async function loadRoomCommand(
 ): Promise<RoomCommandState> {
   const roomId = command.data.roomId;
   const room = await lockAndLoadRoom(s, roomId);
+  if (command.type === 'CreateRoom' || command.type === 'UpdateRoom') {
+    const siteId = command.data.siteId;
+    // A room that names no other site than its own, or the first (never deleted), needs no read
+    // of the sites.
+    if (
+      siteId === undefined ||
+      siteId === FIRST_SITE_ID ||
+      (room.status === 'active' && siteId === room.siteId)
+    )
+      return { room, slotsFromToday: [] };
+    return { room, slotsFromToday: [], siteExists: siteExists(await lockAndLoadSites(s), siteId) };
+  }
   if (command.type !== 'DeleteRoom' || room.status !== 'active')
     return { room, slotsFromToday: [] };
   const r = await s.client.query<{ id: string }>(

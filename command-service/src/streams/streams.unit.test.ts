@@ -7,6 +7,7 @@ import * as noShows from './no-shows.ts';
 import * as rekeying from './rekeying.ts';
 import * as room from './room.ts';
 import * as roomOrder from './room-order.ts';
+import * as sites from './sites.ts';
 import * as timeslot from './timeslot.ts';
 import * as transaction from './transaction.ts';
 import * as visitor from './visitor.ts';
@@ -26,6 +27,7 @@ const modules = {
   appendToVisitor: visitor.writers,
   appendToRoom: room.writers,
   appendToRoomOrder: roomOrder.writers,
+  appendToSites: sites.writers,
   appendToHolidays: holidays.writers,
   appendToBlacklist: blacklist.writers,
   appendToNoShows: noShows.writers,

@@ -10,8 +10,9 @@ import {
   type RoomEvent,
   type RoomServices,
 } from '@rr/events/catalogue';
-import { messages } from '@rr/contracts/messages';
+import { messageOf, messages } from '@rr/contracts/messages';
 import { NO_ROOM_SERVICES } from '@rr/contracts/rooms';
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import { type Decide, type Now, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { admittedDomains } from './email-domains.ts';
@@ -33,6 +34,8 @@ import {
 /** `nameEn` and `descriptionEn`: the English texts, absent while staff leave them empty. */
 export interface RoomDetails {
   roomId: string;
+  /** The site the room belongs to (docs/product.md#sites). */
+  siteId: string;
   name: string;
   nameEn?: string | undefined;
   description: string;
@@ -49,6 +52,8 @@ export interface RoomDetails {
 export interface RoomState {
   status: 'none' | 'active' | 'deleted';
   version: number;
+  /** The site it belongs to: the first site for a room whose events name none. */
+  siteId: string;
   hasImage: boolean;
   name: string;
   /** The name's English text; absent: the name serves both languages. */
@@ -64,6 +69,7 @@ export interface RoomState {
 export const initialRoomState: RoomState = {
   status: 'none',
   version: 0,
+  siteId: FIRST_SITE_ID,
   hasImage: false,
   name: '',
   openStart: { type: 'DAY', value: 0 },
@@ -79,7 +85,8 @@ export function evolveRoom(state: RoomState, event: RoomEvent): RoomState {
     case 'RoomUpdated': {
       const { name, nameEn, openStart, openEnd } = event.data;
       const status = event.type === 'RoomCreated' ? 'active' : state.status;
-      return { ...state, status, version, name, nameEn, openStart, openEnd };
+      const siteId = event.data.siteId ?? FIRST_SITE_ID;
+      return { ...state, status, version, siteId, name, nameEn, openStart, openEnd };
     }
     case 'RoomDeleted':
       return { ...state, status: 'deleted', version };
@@ -104,7 +111,11 @@ export function evolveRoom(state: RoomState, event: RoomEvent): RoomState {
 
 export type RoomCommand =
   | { type: 'CreateRoom'; data: RoomDetails }
-  | { type: 'UpdateRoom'; data: RoomDetails & { expectedVersion: number } }
+  | {
+      type: 'UpdateRoom';
+      /** Without a site, the room stays at its own. */
+      data: Omit<RoomDetails, 'siteId'> & { siteId?: string | undefined; expectedVersion: number };
+    }
   | { type: 'DeleteRoom'; data: { roomId: string } }
   | {
       type: 'SetRoomImage';
@@ -132,6 +143,26 @@ export type RoomCommand =
 export interface RoomCommandState {
   room: RoomState;
   slotsFromToday: readonly SeatHolder[];
+  /** For a creation or an update: whether the site it names exists (the sites read under lock). */
+  siteExists?: boolean;
+}
+
+/** A room names a site that exists (a deleted or unknown one is refused as the field's). */
+function mustNameASite(siteExists: boolean | undefined): void {
+  if (siteExists === false)
+    throw refuse.field({
+      field: 'siteId',
+      rule: 'invalid',
+      message: messageOf({ key: 'invalid' }),
+    });
+}
+
+/** A room's details as its events hold them: the first site is the one no event names. */
+function asWritten<D extends { siteId?: string | undefined }>(details: D): D {
+  if (details.siteId !== FIRST_SITE_ID) return details;
+  const { siteId: _first, ...rest } = details;
+  // Sound: siteId is optional in D, so D without it is still a D.
+  return rest as D;
 }
 
 function mustExist(state: RoomState): void {
@@ -140,19 +171,21 @@ function mustExist(state: RoomState): void {
 
 export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>, RoomEvent[]> = (
   command,
-  { room, slotsFromToday },
+  { room, slotsFromToday, siteExists },
   { now },
 ) => {
   switch (command.type) {
     case 'CreateRoom':
       if (room.status !== 'none')
         throw new Refused('room__already_exists', 'The room exists already');
-      return [RoomCreated.create(command.data)];
+      mustNameASite(siteExists);
+      return [RoomCreated.create(asWritten(command.data))];
     case 'UpdateRoom': {
       mustExist(room);
       if (command.data.expectedVersion !== room.version) throw refuse.versionConflict();
-      const { expectedVersion: _v, ...details } = command.data;
-      return [RoomUpdated.create(details)];
+      mustNameASite(siteExists);
+      const { expectedVersion: _v, siteId, ...details } = command.data;
+      return [RoomUpdated.create(asWritten({ ...details, siteId: siteId ?? room.siteId }))];
     }
     case 'DeleteRoom': {
       mustExist(room);

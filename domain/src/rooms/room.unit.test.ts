@@ -1,3 +1,4 @@
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import { describe, expect, it } from 'vitest';
 import {
   RoomCreated,
@@ -40,8 +41,11 @@ const TODAY = NOW.toISOString().slice(0, 10);
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const roomId = '0b0f6a52-7d6e-4d1c-9f3e-1a2b3c4d5e6f';
 const OWNER = 'a'.repeat(32);
+/** A branch's room: its events name the site (the first site's name none). */
+const BRANCH = '00000000-0000-4000-8000-00000000b1a0';
 const details: RoomDetails = {
   roomId,
+  siteId: BRANCH,
   name: 'Reading room',
   description: 'Quiet desks',
   capacity: 10,
@@ -97,6 +101,21 @@ describe('CreateRoom', () => {
       .given(state(initialRoomState))
       .when({ type: 'CreateRoom', data: details })
       .then([RoomCreated.create(details)]);
+  });
+
+  it('leaves the first site out of the event, as every room before sites has it', () => {
+    const { siteId: _branch, ...rest } = details;
+    rooms
+      .given(state(initialRoomState))
+      .when({ type: 'CreateRoom', data: { ...details, siteId: FIRST_SITE_ID } })
+      .then([RoomCreated.create(rest)]);
+  });
+
+  it('refuses a site that does not exist', () => {
+    rooms
+      .given({ room: initialRoomState, slotsFromToday: [], siteExists: false })
+      .when({ type: 'CreateRoom', data: details })
+      .thenRefused('validation__error');
   });
 
   it('refuses a room that exists, or existed (its id is not reused)', () => {

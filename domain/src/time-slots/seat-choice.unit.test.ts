@@ -1,3 +1,4 @@
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -162,6 +163,7 @@ const waitlistState = (slot: SlotState, room: RoomState) => ({
 const planRoom = (seatPlan: SeatPlan, services: RoomState['services']): RoomState => ({
   status: 'active',
   version: 1,
+  siteId: FIRST_SITE_ID,
   hasImage: false,
   name: 'Plan room',
   seatPlan,

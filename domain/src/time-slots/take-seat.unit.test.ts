@@ -1,3 +1,4 @@
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import { describe, expect, it } from 'vitest';
 import {
   BlacklistEntryAdded,
@@ -99,6 +100,7 @@ interface World {
 const openRoom: RoomState = {
   status: 'active',
   version: 1,
+  siteId: FIRST_SITE_ID,
   hasImage: false,
   name: 'Reading room',
   seatPlan: NO_SEAT_PLAN,

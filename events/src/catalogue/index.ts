@@ -7,6 +7,7 @@ export * from './transaction.ts';
 export * from './visitor.ts';
 export * from './room.ts';
 export * from './room-order.ts';
+export * from './sites.ts';
 export * from './holidays.ts';
 export * from './blacklist.ts';
 export * from './no-shows.ts';

@@ -20,6 +20,8 @@ const translation = z.string().min(1).optional();
 
 const RoomDetails = z.object({
   roomId: id,
+  /** The site the room belongs to; absent in every event before sites: the first site. */
+  siteId: id.optional(),
   name: z.string(),
   nameEn: translation,
   description: z.string(),

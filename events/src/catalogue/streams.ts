@@ -3,6 +3,7 @@ import { transactionStream } from './transaction.ts';
 import { visitorStream } from './visitor.ts';
 import { roomStream } from './room.ts';
 import { roomOrderStream } from './room-order.ts';
+import { sitesStream } from './sites.ts';
 import { holidaysStream } from './holidays.ts';
 import { blacklistStream } from './blacklist.ts';
 import { noShowStream } from './no-shows.ts';
@@ -15,6 +16,7 @@ export const streams = [
   visitorStream,
   roomStream,
   roomOrderStream,
+  sitesStream,
   holidaysStream,
   blacklistStream,
   noShowStream,

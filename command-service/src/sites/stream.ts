@@ -1,0 +1,34 @@
+import type { Actor, StoreSession } from '@rr/events';
+import { decideSites, evolveSites, type SiteCommand, type SiteCommandState } from '@rr/domain';
+import type { CommandDeps } from '../deps.ts';
+import { handleCommand } from '../command.ts';
+import { appendToSites, lockAndLoadSites } from '../streams/sites.ts';
+
+/**
+ * The sites stream's commands: every site is read under the stream's lock (a slug names one
+ * site), and a deletion counts the site's rooms in the write side's room_state, which room
+ * commands move under the same lock when a room changes its site.
+ */
+async function loadSiteCommand(s: StoreSession, command: SiteCommand): Promise<SiteCommandState> {
+  const sites = await lockAndLoadSites(s);
+  if (command.type !== 'DeleteSite') return { sites, roomsOfSite: 0 };
+  const r = await s.client.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM room_state WHERE site_id = $1',
+    [command.data.siteId],
+  );
+  return { sites, roomsOfSite: r.rows[0]?.n ?? 0 };
+}
+
+/** Runs a site command; answers the site's id, its version after it and the position. */
+export async function runSiteCommand(deps: CommandDeps, actor: Actor, command: SiteCommand) {
+  const siteId = command.data.siteId;
+  const { answer, position } = await handleCommand(deps.store, {
+    actor,
+    load: (s) => loadSiteCommand(s, command),
+    decide: (state) => decideSites(command, state, null),
+    appends: (events, state) => appendToSites(state.sites, events),
+    answer: (events, state) =>
+      events.reduce(evolveSites, state.sites).sites.get(siteId)?.version ?? 0,
+  });
+  return { id: siteId, version: answer, position };
+}

@@ -1,0 +1,42 @@
+import * as z from 'zod/mini';
+import { rule, optionalPhone, optionalText, requiredEmail, requiredText } from './rules.ts';
+
+/**
+ * docs/product.md#sites: a site of the library (the main library, a branch, a faculty reading
+ * room) with the rooms that belong to it.
+ */
+
+/**
+ * The site every installation has from its start: the rooms of an installation made before
+ * sites belong to it, and a room created without a site joins it. It exists without being
+ * created (its name is the library's, LIBRARY_NAME, until staff change it) and is never deleted.
+ */
+export const FIRST_SITE_ID = '00000000-0000-4000-8000-000000000001';
+/** The first site's short name in addresses (`/s/bibliothek/`) until staff change it. */
+export const FIRST_SITE_SLUG = 'bibliothek';
+
+/** A short name for addresses: 2-40 lower-case letters and digits, single hyphens between them. */
+export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const SiteSlug = z.pipe(
+  z.string().check(z.trim(), z.toLowerCase()),
+  z.string().check(
+    z.minLength(2),
+    z.maxLength(40),
+    rule('slug', (v: string) => SLUG_PATTERN.test(v)),
+  ),
+);
+
+/**
+ * A site's details: name 3-100 (with an optional English one), slug, the contact address
+ * visitors write to, and optionally its postal address (multi-line, at most 300), phone and the
+ * signature its mails close with (multi-line, at most 500).
+ */
+export const SiteInput = z.object({
+  name: requiredText(100, 3),
+  nameEn: optionalText(100, 'single', 3),
+  slug: SiteSlug,
+  contactEmail: requiredEmail(),
+  address: optionalText(300, 'multi'),
+  phone: optionalPhone(40),
+  mailSignature: optionalText(500, 'multi'),
+});

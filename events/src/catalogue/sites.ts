@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defineEvent, defineStream, type EventOf } from './define.ts';
+import { id } from './fields.ts';
+
+/**
+ * The library's sites (its main library and its branches) in one stream for all of them: a
+ * site's slug is unique among them, so each decision on a site reads them all. The first site
+ * (FIRST_SITE_ID) exists without an event; its first event is an update.
+ */
+
+const optional = z.string().min(1).optional();
+
+const SiteDetails = z.object({
+  siteId: id,
+  name: z.string().min(1),
+  /** The English name; absent while staff leave it empty: the name serves both languages. */
+  nameEn: optional,
+  slug: z.string().min(1),
+  contactEmail: z.string().min(1),
+  address: optional,
+  phone: optional,
+  mailSignature: optional,
+});
+export type SiteDetails = z.infer<typeof SiteDetails>;
+
+export const SiteCreated = defineEvent('SiteCreated', SiteDetails);
+export const SiteUpdated = defineEvent('SiteUpdated', SiteDetails);
+export const SiteDeleted = defineEvent('SiteDeleted', z.object({ siteId: id }));
+
+export const sitesStream = defineStream('sites', [SiteCreated, SiteUpdated, SiteDeleted]);
+
+export type SiteEvent = EventOf<typeof sitesStream>;
+
+export const SITES_STREAM = sitesStream.kind;

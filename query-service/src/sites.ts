@@ -1,0 +1,156 @@
+import { FIRST_SITE_ID, FIRST_SITE_SLUG } from '@rr/contracts/sites';
+import { defineRoute, problems, STAFF_ROLES, z, type Pool, type RouteDef } from '@rr/platform';
+import type { QueryDeps } from './deps.ts';
+
+/**
+ * The library's sites (docs/product.md#sites) as visitors and staff read them. The first site
+ * has a row once staff changed it; until then it is the library's own name (LIBRARY_NAME, else
+ * "Bibliothek") and contact address (LIBRARY_CONTACT_EMAIL).
+ */
+
+export const Site = z
+  .object({
+    id: z.uuid(),
+    version: z.number().int().openapi({
+      description: 'The version an update names (0: the first site, never changed)',
+    }),
+    slug: z.string().openapi({ description: "The site's short name in addresses: /s/{slug}/" }),
+    name: z.string(),
+    nameEn: z.string().optional().openapi({
+      description: "The name's English text; absent: the name serves both languages",
+    }),
+    contactEmail: z.string().nullable().openapi({
+      description: 'The address visitors write to; null: the first site of a library without one',
+    }),
+    address: z.string().nullable(),
+    phone: z.string().nullable(),
+    mailSignature: z.string().nullable().openapi({
+      description: "The closing of the site's mails; null: the library's",
+    }),
+    roomCount: z.number().int(),
+  })
+  .openapi('Site');
+export type Site = z.infer<typeof Site>;
+
+const SiteList = z.object({ content: z.array(Site) }).openapi('SiteList');
+
+interface SiteRow {
+  id: string;
+  version: number;
+  slug: string;
+  name: string;
+  name_en: string | null;
+  contact_email: string;
+  address: string | null;
+  phone: string | null;
+  mail_signature: string | null;
+  room_count: number;
+}
+
+/** The first site as the library's configuration names it, before staff change it. */
+export interface FirstSiteDefaults {
+  name?: string | undefined;
+  contactEmail?: string | undefined;
+}
+
+/**
+ * The SQL of the sites: every row, and the first site from its defaults while it has none
+ * (parameters $1 its name, $2 its contact address), each with its rooms' count.
+ */
+const SITES = `(
+  SELECT s.id, s.version, s.slug, s.name, s.name_en, s.contact_email, s.address, s.phone,
+         s.mail_signature FROM rm_sites s
+  UNION ALL
+  SELECT '${FIRST_SITE_ID}'::uuid, 0, '${FIRST_SITE_SLUG}', $1::text, NULL, $2::text, NULL, NULL, NULL
+   WHERE NOT EXISTS (SELECT 1 FROM rm_sites WHERE id = '${FIRST_SITE_ID}')
+) AS site`;
+
+const SELECT_SITES = `SELECT site.*, (SELECT count(*)::int FROM rm_rooms r WHERE r.site_id = site.id) AS room_count
+  FROM ${SITES}`;
+
+const toSite = (r: SiteRow): Site => ({
+  id: r.id,
+  version: r.version,
+  slug: r.slug,
+  name: r.name,
+  ...(r.name_en ? { nameEn: r.name_en } : {}),
+  contactEmail: r.contact_email,
+  address: r.address,
+  phone: r.phone,
+  mailSignature: r.mail_signature,
+  roomCount: r.room_count,
+});
+
+const defaults = (first: FirstSiteDefaults) => [
+  first.name ?? 'Bibliothek',
+  first.contactEmail ?? null,
+];
+
+/** Every site: the first site first, then by name. */
+export async function listSites(pool: Pool, first: FirstSiteDefaults): Promise<Site[]> {
+  const r = await pool.query<SiteRow>(
+    `${SELECT_SITES} ORDER BY site.id <> '${FIRST_SITE_ID}', lower(site.name), site.id`,
+    defaults(first),
+  );
+  return r.rows.map(toSite);
+}
+
+async function getSite(pool: Pool, first: FirstSiteDefaults, id: string): Promise<Site> {
+  const r = await pool.query<SiteRow>(`${SELECT_SITES} WHERE site.id = $3`, [
+    ...defaults(first),
+    id,
+  ]);
+  if (!r.rows[0]) throw problems.notFound('Site');
+  return toSite(r.rows[0]);
+}
+
+/**
+ * The id of the site a slug names, as SQL for a room filter: `$n` the slug. The first site's
+ * slug is its default until staff change it.
+ */
+export const siteIdOfSlug = (slug: string) => `(
+  SELECT id FROM rm_sites WHERE slug = ${slug}
+  UNION ALL
+  SELECT '${FIRST_SITE_ID}'::uuid WHERE ${slug} = '${FIRST_SITE_SLUG}'
+     AND NOT EXISTS (SELECT 1 FROM rm_sites WHERE id = '${FIRST_SITE_ID}'))`;
+
+const IdParams = z.object({ id: z.uuid('Not a valid id') });
+
+export function siteQueryRoutes(deps: QueryDeps): RouteDef[] {
+  const { pool } = deps;
+  const first: FirstSiteDefaults = { name: deps.libraryName, contactEmail: deps.contactEmail };
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/sites',
+      summary: "The library's sites for visitors: the first site first, then by name",
+      tags: ['sites'],
+      access: 'public',
+      responses: { 200: { description: 'The sites', schema: SiteList } },
+      handler: async () => ({ body: { content: await listSites(pool, first) } }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/sites',
+      summary: "The library's sites for staff",
+      tags: ['sites'],
+      access: [...STAFF_ROLES],
+      responses: { 200: { description: 'The sites', schema: SiteList } },
+      handler: async () => ({ body: { content: await listSites(pool, first) } }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/sites/{id}',
+      summary: 'One site',
+      tags: ['sites'],
+      access: [...STAFF_ROLES],
+      params: IdParams,
+      responses: {
+        200: { description: 'The site', schema: Site },
+        404: { description: 'No such site' },
+      },
+      malformedPathNotFound: 'Site',
+      handler: async ({ params }) => ({ body: await getSite(pool, first, params.id) }),
+    }),
+  ];
+}
