@@ -45,4 +45,6 @@ export interface QueryDeps {
   visitorBaseUrl?: string | undefined;
   /** The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), if configured. */
   contactEmail?: string | undefined;
+  /** The VAPID public key browsers subscribe to push with (WEB_PUSH_VAPID_PUBLIC_KEY); absent: push off. */
+  webPushPublicKey?: string | undefined;
 }

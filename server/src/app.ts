@@ -20,6 +20,7 @@ import {
   requestLogger,
   requireXhrHeader,
   securityHeaders,
+  webPushSettingsOf,
   type Config,
   type Logger,
   type Pool,
@@ -29,6 +30,9 @@ import {
 import {
   calendarFeedRoutes,
   outboundPolicyOf,
+  pushPolicyOf,
+  pushSubscriptionRoutes,
+  PushSubscriptionStore,
   webhookRoutes,
   webhookSigningKey,
   WebhookStore,
@@ -119,6 +123,13 @@ export function routesFor(
       ...authRoutes(deps.pool, auth),
       ...tokens.writes,
       ...webhooks.writes,
+      ...pushSubscriptionRoutes(
+        new PushSubscriptionStore({
+          pool: deps.pool,
+          clock: deps.clock,
+          policy: pushPolicyOf(config),
+        }),
+      ),
       ...commandRoutes(deps),
     );
   }
@@ -132,6 +143,7 @@ export function routesFor(
         pool: readPool,
         sharedReadMs: config.PUBLIC_READ_CACHE_MS,
         contactEmail: config.LIBRARY_CONTACT_EMAIL,
+        webPushPublicKey: webPushSettingsOf(config)?.publicKey,
         visitorBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}/`,
         ...(live ? { live } : {}),
       }),
