@@ -128,6 +128,7 @@ export function routesFor(
           pool: deps.pool,
           clock: deps.clock,
           policy: pushPolicyOf(config),
+          enabled: webPushSettingsOf(config) !== null,
         }),
       ),
       ...commandRoutes(deps),

@@ -11,7 +11,7 @@ import { erasePersonalData } from '@rr/command-service';
 import { pushPolicyOf, PushSender, PUSH_RETRY_DELAYS_MS } from '@rr/integrations';
 import { createLogger, ManualClock } from '@rr/platform';
 import { composeReminderPush, enqueueDueReminders } from '@rr/projections';
-import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
+import { Client, openAdminSuite, startTestApp, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 import {
   browserSubscription,
@@ -143,6 +143,22 @@ describe('reminders as push notifications', () => {
     expect(((await res.json()) as { webPushPublicKey?: string }).webPushPublicKey).toBe(
       vapid.publicKey,
     );
+  });
+
+  it('are not offered, and no subscription is kept, by a server without VAPID keys', async () => {
+    const roomId = await roomWithReminders('Push-off room');
+    const b = await book(await createSlot(suite.admin, roomId, '2026-11-25', '12:00', '13:00', 5));
+    const plain = await startTestApp(suite.db, clock);
+    try {
+      const visitor = new Client(plain.baseUrl);
+      const settings = (await (await visitor.request('GET', '/api/settings')).json()) as object;
+      expect(settings).not.toHaveProperty('webPushPublicKey');
+      const browser = browserSubscription(`${service.origin}/push/off`);
+      expect((await subscribe(visitor, b.ownerId, browser.json)).status).toBe(404);
+      expect(await subscriptionsOf(b.ownerId)).toEqual([]);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('go once per subscription at the reminder time, encrypted, signed, naming room and time', async () => {

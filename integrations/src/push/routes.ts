@@ -25,7 +25,10 @@ export function pushSubscriptionRoutes(store: PushSubscriptionStore): RouteDef[]
           description:
             'validation__error, or push__endpoint_refused (payload: scheme, credentials, host, address or unresolvable, and a detail)',
         },
-        404: { description: 'Unknown or malformed owner id, or its personal data erased' },
+        404: {
+          description:
+            'Unknown or malformed owner id, its personal data erased, or web push not configured',
+        },
         409: { description: 'push__subscriptions_limit: the owner has the most devices already' },
       },
       malformedPathNotFound: 'Owner',

@@ -27,6 +27,8 @@ export interface PushSubscriptionStoreOptions {
   pool: pg.Pool;
   clock: Clock;
   policy: OutboundPolicy;
+  /** Whether the server sends push (its VAPID keys configured); without, nothing is kept. */
+  enabled: boolean;
   /** The resolver of the endpoint check (the system's by default). */
   resolve?: Resolver;
 }
@@ -39,9 +41,10 @@ export class PushSubscriptionStore {
    * Refused: an endpoint push would never be sent to (400 push__endpoint_refused), an owner
    * without personal data (404: unknown or erased), more than PUSH_SUBSCRIPTIONS_PER_OWNER
    * (409 push__subscriptions_limit). The owner's personal data is locked until the commit, so an
-   * erasure running meanwhile deletes the subscription with it.
+   * erasure running meanwhile deletes the subscription with it. Without push configured: 404.
    */
   async subscribe(ownerId: string, input: PushSubscriptionInput): Promise<void> {
+    if (!this.o.enabled) throw problems.notFound('Web push');
     const check = await checkOutboundUrl(input.endpoint, this.o.policy, this.o.resolve);
     if (!check.ok) throw refused(check.reason, check.detail);
     await inTransaction(this.o.pool, async (client) => {
