@@ -108,7 +108,15 @@ export class PushSender {
         lease,
         BATCH,
       ]);
-      await Promise.all(claimed.rows.map((row) => this.deliver(row, lease)));
+      // A notification whose attempt could not be recorded keeps its lease until it runs out,
+      // then it is due again; the others of the batch go on.
+      await Promise.all(
+        claimed.rows.map((row) =>
+          this.deliver(row, lease).catch((err: unknown) =>
+            this.o.logger.warn({ push: row.id, err: String(err) }, 'push attempt not recorded'),
+          ),
+        ),
+      );
       attempts += claimed.rows.length;
       if (claimed.rows.length < BATCH) break;
     }
