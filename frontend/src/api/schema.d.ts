@@ -961,7 +961,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Unknown or malformed owner id, or its personal data erased */
+                /** @description Unknown or malformed owner id, its personal data erased, or web push not configured */
                 404: {
                     headers: {
                         [name: string]: unknown;
