@@ -24,6 +24,7 @@ export * from './my-bookings.ts';
 export * from './api-tokens.ts';
 export * from './booking-number.ts';
 export * from './webhooks.ts';
+export * from './push.ts';
 export * from './closures.ts';
 export * from './insights.ts';
 export * from './check-in.ts';

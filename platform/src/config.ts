@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { bool, listOf } from './config-values.ts';
 import { ssoConfigProblems, staffSignInConfig } from './config-sign-in.ts';
+import { webPushConfig, webPushConfigProblems } from './config-push.ts';
 
 const PG_PROTOCOL = /^postgres(ql)?$/;
 const urlList = listOf(z.url());
@@ -145,6 +146,7 @@ export const ConfigSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1).max(100).default(1),
   WEBHOOK_SIGNING_KEY: z.string().min(32).optional(),
+  ...webPushConfig.shape,
   // The server's own pg_dump archives (server/src/backup.ts): every this many hours (0: off),
   // the newest BACKUP_KEEP kept in BACKUP_DIR (default DATA_DIR/backups); PostgreSQL's client
   // programs from PG_BIN_DIR (default: Debian's newest /usr/lib/postgresql/N/bin, else PATH).
@@ -176,7 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
-  const sso = ssoConfigProblems(config);
+  const sso = [...ssoConfigProblems(config), ...webPushConfigProblems(config)];
   if (sso.length)
     throw new ConfigError(`Invalid configuration:\n${sso.map((l) => `  ${l}`).join('\n')}`);
   return {

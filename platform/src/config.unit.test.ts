@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { webPushSettingsOf } from './config-push.ts';
 
 describe('configuration', () => {
   it('applies the spec defaults', () => {
@@ -37,6 +38,29 @@ describe('configuration', () => {
     expect(c.GATEWAY_QUERY_URLS).toEqual([]);
     expect(c.CSP_EXTRA_ORIGINS).toEqual(['https://www.google.com']);
     expect(() => loadConfig({ GATEWAY_QUERY_URLS: 'not a url' })).toThrow(/GATEWAY_QUERY_URLS/);
+  });
+
+  it('turns web push on with all three VAPID values, off with none, and refuses anything between', () => {
+    const keys = {
+      WEB_PUSH_VAPID_PUBLIC_KEY: Buffer.alloc(65, 4).toString('base64url'),
+      WEB_PUSH_VAPID_PRIVATE_KEY: Buffer.alloc(32, 7).toString('base64url'),
+      WEB_PUSH_SUBJECT: 'mailto:lesesaal@library.example',
+    };
+    expect(webPushSettingsOf(loadConfig({}))).toBeNull();
+    expect(webPushSettingsOf(loadConfig(keys))).toEqual({
+      publicKey: keys.WEB_PUSH_VAPID_PUBLIC_KEY,
+      privateKey: keys.WEB_PUSH_VAPID_PRIVATE_KEY,
+      subject: keys.WEB_PUSH_SUBJECT,
+    });
+    expect(() =>
+      loadConfig({ ...keys, WEB_PUSH_SUBJECT: '', WEB_PUSH_VAPID_PRIVATE_KEY: '' }),
+    ).toThrow(/all three or none/);
+    expect(() => loadConfig({ ...keys, WEB_PUSH_VAPID_PUBLIC_KEY: 'c2hvcnQ' })).toThrow(
+      /WEB_PUSH_VAPID_PUBLIC_KEY/,
+    );
+    expect(() => loadConfig({ ...keys, WEB_PUSH_SUBJECT: 'http://library.example' })).toThrow(
+      /WEB_PUSH_SUBJECT/,
+    );
   });
 
   it('reads replicas from READ_DATABASE_URL, PostgreSQL URLs only (none by default)', () => {

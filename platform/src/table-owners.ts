@@ -85,6 +85,8 @@ export const TABLE_OWNERS = {
   webhook_deliveries: 'integrations/src/webhooks',
   webhook_slots: 'integrations/src/webhooks',
   webhook_rooms: 'integrations/src/webhooks',
+  push_subscriptions: 'integrations/src/push',
+  push_deliveries: 'integrations/src/push',
 } as const satisfies Record<string, string>;
 
 export type OwnedTable = keyof typeof TABLE_OWNERS;

@@ -44,3 +44,4 @@ export {
   startReminderJob,
   type ReminderJobOptions,
 } from './mail/reminders.ts';
+export { composeReminderPush, reminderPushMessage } from './mail/reminder-push.ts';

@@ -47,4 +47,6 @@ export interface QueryDeps {
   contactEmail?: string | undefined;
   /** The library's name (LIBRARY_NAME), if configured: the first site's until staff change it. */
   libraryName?: string | undefined;
+  /** The VAPID public key browsers subscribe to push with (WEB_PUSH_VAPID_PUBLIC_KEY); absent: push off. */
+  webPushPublicKey?: string | undefined;
 }

@@ -25,6 +25,10 @@ export const Settings = z
       description:
         "The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone",
     }),
+    webPushPublicKey: z.string().optional().openapi({
+      description:
+        'The VAPID public key a browser subscribes to reminders as notifications with (WEB_PUSH_VAPID_PUBLIC_KEY); absent: reminders come by mail only',
+    }),
   })
   .openapi('Settings');
 export type Settings = z.infer<typeof Settings>;
@@ -47,6 +51,7 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
     maxTicketsPerDay,
     maxTicketsPerVisitor,
     timeZone: deps.timeZone,
+    ...(deps.webPushPublicKey ? { webPushPublicKey: deps.webPushPublicKey } : {}),
   };
   return [
     defineRoute({

@@ -20,6 +20,7 @@ import {
   requestLogger,
   requireXhrHeader,
   securityHeaders,
+  webPushSettingsOf,
   type Config,
   type Logger,
   type Pool,
@@ -29,6 +30,9 @@ import {
 import {
   calendarFeedRoutes,
   outboundPolicyOf,
+  pushPolicyOf,
+  pushSubscriptionRoutes,
+  PushSubscriptionStore,
   webhookRoutes,
   webhookSigningKey,
   WebhookStore,
@@ -119,6 +123,14 @@ export function routesFor(
       ...authRoutes(deps.pool, auth),
       ...tokens.writes,
       ...webhooks.writes,
+      ...pushSubscriptionRoutes(
+        new PushSubscriptionStore({
+          pool: deps.pool,
+          clock: deps.clock,
+          policy: pushPolicyOf(config),
+          enabled: webPushSettingsOf(config) !== null,
+        }),
+      ),
       ...commandRoutes(deps),
     );
   }
@@ -133,6 +145,7 @@ export function routesFor(
         sharedReadMs: config.PUBLIC_READ_CACHE_MS,
         contactEmail: config.LIBRARY_CONTACT_EMAIL,
         libraryName: config.LIBRARY_NAME,
+        webPushPublicKey: webPushSettingsOf(config)?.publicKey,
         visitorBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}/`,
         ...(live ? { live } : {}),
       }),

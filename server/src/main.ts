@@ -28,6 +28,7 @@ import {
   readModelNames,
   startMailSender,
   startProjections,
+  startPushSender,
   startWebhookSender,
 } from './runtime.ts';
 import { seedDemoData } from './seed.ts';
@@ -87,6 +88,8 @@ async function main(): Promise<void> {
     role === 'all' || role === 'projector' ? startMailSender(runtime, config, logger) : null;
   const webhooks =
     role === 'all' || role === 'projector' ? startWebhookSender(runtime, config, logger) : null;
+  const pushes =
+    role === 'all' || role === 'projector' ? startPushSender(runtime, config, logger) : null;
   const reminders =
     role === 'all' || role === 'projector'
       ? startReminderJob(
@@ -159,6 +162,7 @@ async function main(): Promise<void> {
     await noShows?.stop();
     await mail?.stop();
     await webhooks?.stop();
+    await pushes?.stop();
     await erasure?.stop();
     await backups?.stop();
     await runner?.stop();

@@ -1,5 +1,6 @@
 import { EventNotifier, EventStore, validateEvent } from '@rr/events';
 import {
+  composeReminderPush,
   mailOutboxReactor,
   MailSender,
   readModelProjections,
@@ -8,6 +9,8 @@ import {
 } from '@rr/projections';
 import {
   outboundPolicyOf,
+  pushPolicyOf,
+  PushSender,
   webhookReactor,
   WebhookSender,
   webhookSigningKey,
@@ -26,6 +29,7 @@ import {
   type PoolOptions,
   whatIfSettingsOf,
   seatPlanLimitsOf,
+  webPushSettingsOf,
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
 import { SCHEMA_MIGRATION_DIRS } from './schema.ts';
@@ -163,6 +167,36 @@ export function startWebhookSender(
     intervalMs: config.WEBHOOK_INTERVAL_MS,
     concurrency: config.WEBHOOK_CONCURRENCY,
     concurrencyPerEndpoint: config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+  });
+  sender.start();
+  return sender;
+}
+
+/**
+ * The push job (reminders as notifications, integrations/src/push) when VAPID keys are configured:
+ * beside the mail sender, composing each reminder from the write side as the mail does.
+ */
+export function startPushSender(
+  runtime: Pick<Runtime, 'pool' | 'store' | 'deps'>,
+  config: Config,
+  logger: Logger,
+): PushSender | null {
+  const vapid = webPushSettingsOf(config);
+  if (!vapid) return null;
+  const sender = new PushSender({
+    pool: runtime.pool,
+    clock: runtime.deps.clock,
+    logger,
+    vapid,
+    policy: pushPolicyOf(config),
+    compose: composeReminderPush({
+      pool: runtime.pool,
+      store: runtime.store,
+      clock: runtime.deps.clock,
+      timeZone: config.TIME_ZONE,
+      baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}/`,
+    }),
+    intervalMs: config.WEB_PUSH_INTERVAL_MS,
   });
   sender.start();
   return sender;

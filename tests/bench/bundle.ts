@@ -8,9 +8,10 @@
  * imports, the visitor interface (privacy notice, room chooser, monthly calendar, cart, personal
  * data, confirmation and "your reservations" of the mail link) with its lazy parts, and the
  * German text catalogues the visitor loads. The seat picker (plan, list and zoom of a room with a
- * seat plan) is a chunk only such a room loads, and so is the seat's page its QR code leads to:
- * they are measured apart and not counted in the limit, and they must stay out of the rest of the
- * download. Each file is compressed on its own with zlib level 9
+ * seat plan) is a chunk only such a room loads, and so is the seat's page its QR code leads to;
+ * the switch "reminders as notifications" of "my bookings" is a chunk only a server with web push
+ * (WEB_PUSH_VAPID_PUBLIC_KEY, off by default) loads: they are measured apart and not counted in
+ * the limit, and they must stay out of the rest of the download. Each file is compressed on its own with zlib level 9
  * (as a server compresses each response); the sum is compared with the limit and the script
  * exits 1 when it is over.
  *
@@ -65,6 +66,8 @@ const VISITOR_MODULES: readonly [string, string][] = [
 const SEAT_PICKER_MODULE = 'src/features/booking/components/seat-picker.tsx';
 /** The seat's page (its QR code) is a lazy module too: only rooms with a seat plan have seats. */
 const SEAT_PAGE_MODULE = 'src/features/booking/components/seat-page/seat-page.tsx';
+/** The push switch of "my bookings": loaded only when the server offers web push. */
+const PUSH_MODULE = 'src/features/booking/components/push-reminders.tsx';
 
 /**
  * Source modules that must not be in the visitor download (staff screens and texts, the
@@ -110,7 +113,10 @@ interface Page {
   html: string;
   interface: Interface;
   language: Language;
-  /** The journey goes through a room with a seat plan (it loads the seat picker). */
+  /**
+   * The journey goes through a room with a seat plan (it loads the seat picker) on a server with
+   * web push (it loads the push switch): the parts not every visitor loads.
+   */
   seatPlan?: boolean;
 }
 
@@ -189,7 +195,7 @@ function walk(graph: Graph, page: Page): Set<string> {
       let follow: boolean;
       if (catalogue) {
         follow = catalogue[2] === page.language && catalogues.includes(catalogue[1] ?? 'main');
-      } else if (target === SEAT_PICKER_MODULE || target === SEAT_PAGE_MODULE) {
+      } else if ([SEAT_PICKER_MODULE, SEAT_PAGE_MODULE, PUSH_MODULE].includes(target)) {
         follow = page.seatPlan === true;
       } else if (interfaceOf) {
         follow = interfaceOf[0] === page.interface;
@@ -318,7 +324,7 @@ async function main(): Promise<void> {
   checkVisitorModules(graph, visitorDe, 'de');
   checkVisitorModules(graph, visitorEn, 'en');
   // The seat picker is a chunk of its own: in the journey through a room with a plan only.
-  for (const lazyModule of [SEAT_PICKER_MODULE, SEAT_PAGE_MODULE])
+  for (const lazyModule of [SEAT_PICKER_MODULE, SEAT_PAGE_MODULE, PUSH_MODULE])
     if (modulesOf(graph, visitorDe).has(lazyModule))
       throw new Error(`${lazyModule} is in the visitor download of every room`);
   if (!modulesOf(graph, visitorPlanDe).has(SEAT_PICKER_MODULE)) {
@@ -377,7 +383,7 @@ async function main(): Promise<void> {
   };
   printFigures('Visitor app JS (page /, German, whole journey):', visitor, part);
   printFigures(
-    'Seat picker JS (German; only a room with a seat plan loads these, not counted):',
+    'Seat picker and push switch JS (German; only a room with a seat plan or a server with web push loads these, not counted):',
     seatPlanOnly,
     part,
   );

@@ -1,6 +1,7 @@
 import { type Actor, type StoreSession } from '@rr/events';
 import { lockSlots } from '../streams/timeslot.ts';
 import { clearMailErrorsOf, eraseConfirmationTokens } from '@rr/platform';
+import { erasePushSubscriptionsOf } from '@rr/integrations';
 import {
   decideOwner,
   normalizeEmail,
@@ -111,6 +112,7 @@ export async function erasePersonalDataOf(
       await s.client.query('DELETE FROM personal_data WHERE owner_id = $1', [ownerId]);
       await clearMailErrorsOf(s.client, [ownerId]);
       await eraseConfirmationTokens(s.client, ownerId);
+      await erasePushSubscriptionsOf(s.client, ownerId);
     },
   );
   return answer;

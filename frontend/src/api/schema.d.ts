@@ -922,6 +922,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owners/{ownerId}/push-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Show the booking's reminders as notifications in this browser: its PushSubscription as JSON (the same endpoint again takes its new keys) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PushSubscriptionInput"];
+                };
+            };
+            responses: {
+                /** @description Kept */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description validation__error, or push__endpoint_refused (payload: scheme, credentials, host, address or unresolvable, and a detail) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Unknown or malformed owner id, its personal data erased, or web push not configured */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description push__subscriptions_limit: the owner has the most devices already */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** No more notifications in this browser: the subscription of this endpoint ends */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PushUnsubscribeInput"];
+                };
+            };
+            responses: {
+                /** @description Ended */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No subscription of this endpoint for this owner */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/rooms/{id}/timeslots": {
         parameters: {
             query?: never;
@@ -8881,6 +8982,17 @@ export interface components {
             description?: string;
             enabled: boolean;
         };
+        PushSubscriptionInput: {
+            endpoint: string;
+            expirationTime?: number | null;
+            keys: {
+                p256dh: string;
+                auth: string;
+            };
+        };
+        PushUnsubscribeInput: {
+            endpoint: string;
+        };
         TimeSlotsCreated: {
             createdTimeSlots: number;
             position: string;
@@ -9966,6 +10078,8 @@ export interface components {
             maxTicketsPerVisitor: number;
             /** @description The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone */
             timeZone: string;
+            /** @description The VAPID public key a browser subscribes to reminders as notifications with (WEB_PUSH_VAPID_PUBLIC_KEY); absent: reminders come by mail only */
+            webPushPublicKey?: string;
         };
         Library: {
             /** @description The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL); absent when not set */

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { WEBHOOK_SECRET_PREFIX } from '@rr/contracts';
 import { persistentSecret, Problem, type Clock, type Config } from '@rr/platform';
-import { checkOutboundUrl, type OutboundPolicy, type Resolver } from './outbound-address.ts';
+import { checkOutboundUrl, type OutboundPolicy, type Resolver } from '../outbound-address.ts';
 
 /**
  * Webhook endpoints (docs/product.md#integrations): staff register a URL and the event types it

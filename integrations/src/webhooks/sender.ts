@@ -7,9 +7,9 @@ import {
   type Logger,
   type Pool,
 } from '@rr/platform';
-import { deadlineAfter, post, passing, STOPPED, type Outcome } from './delivery-request.ts';
+import { deadlineAfter, post, passing, STOPPED, type Outcome } from '../outbound-request.ts';
 import { webhookSecret } from './endpoints.ts';
-import { checkOutboundUrl, type OutboundPolicy, type Resolver } from './outbound-address.ts';
+import { checkOutboundUrl, type OutboundPolicy, type Resolver } from '../outbound-address.ts';
 
 /** How long one attempt may take, connection to the end of the answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;

@@ -83,6 +83,15 @@ const cartTickets = handlersFor(transactionStream).with<Map<string, CartTicket>>
   OwnerDataChanged: ignore,
 });
 
+/** The tickets of a cart's stream by id. */
+export function cartTicketsOf(
+  events: Parameters<typeof cartTickets.handle>[0][],
+): Map<string, CartTicket> {
+  const tickets = new Map<string, CartTicket>();
+  for (const e of events) cartTickets.handle(e, tickets);
+  return tickets;
+}
+
 /** The mail's data from the write side (bookings, personal data, the cart stream): never stale. */
 export async function loadBookingMail(
   o: BookingMailDeps,
@@ -113,8 +122,7 @@ export async function loadBookingMail(
   const booking = b.rows[0];
   if (!booking) return null; // personal data erased meanwhile: nobody to write to
   const { events } = await o.store.readStream(`transaction-${booking.transaction_id}`);
-  const tickets = new Map<string, CartTicket>();
-  for (const e of events) cartTickets.handle(e, tickets);
+  const tickets = cartTicketsOf(events);
   const entryOf = await calendarEntries(o.pool, events);
   let chosen = row.ticket_ids.map((id) => tickets.get(id)).filter((t): t is CartTicket => !!t);
   // A reminder names only what is still booked, decided now on the write side.

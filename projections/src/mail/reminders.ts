@@ -15,6 +15,7 @@ import {
   type Logger,
   type Pool,
 } from '@rr/platform';
+import { enqueueReminderPushes } from '@rr/integrations';
 
 /**
  * Reminders. A room with `reminderHoursBefore` reminds its readers that many hours
@@ -34,6 +35,8 @@ import {
  *   out, and a reminder left without tickets is skipped.
  * - Personal data: only owners with an e-mail address in personal_data are reminded; the row
  *   holds no personal data itself, and the sender skips it once the erasure deleted the owner's.
+ * - Push: besides the mail, one notification per browser the owner allowed (their push
+ *   subscriptions), each once (its id names the reminder and the browser), sent by the push job.
  */
 
 /** The outbox id of an owner's reminder for a slot day: what makes it unique. */
@@ -42,10 +45,10 @@ export function reminderOutboxId(ownerId: string, date: string): string {
 }
 
 /**
- * The reminders due now, as the outbox enqueues them (enqueueSelectedMails).
+ * The reminders due now: per owner and slot day (YYYY-MM-DD) the booked tickets to name.
  * All times compare in the database against the clock's instant ($1): a slot starts at its local
  * date and time in the library's zone ($3). The date bounds let the (room_id, date) index find
- * the candidates; the exact window follows.
+ * the candidates; the exact window follows. The mails and the push notifications both take it.
  */
 const DUE = `
   WITH booked AS (
@@ -60,15 +63,20 @@ const DUE = `
        AND t.date <= (($1::timestamptz + make_interval(hours => (r.services->>'reminderHoursBefore')::int))
                       AT TIME ZONE $3)::date
   )
-  SELECT 'reminder:' || b.owner_id || ':' || to_char(b.date, 'YYYY-MM-DD'), 'reminder', b.owner_id,
-         array_agg(b.id ORDER BY b.start_time, b.id), NULL::text, $1::timestamptz, NULL::text
+  SELECT b.owner_id, to_char(b.date, 'YYYY-MM-DD') AS date,
+         array_agg(b.id ORDER BY b.start_time, b.id) AS ticket_ids
     FROM booked b
    WHERE b.starts_at > $1
-     AND EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = b.owner_id AND p.email IS NOT NULL)
-     AND NOT EXISTS (SELECT 1 FROM mail_outbox m
-                      WHERE m.id = 'reminder:' || b.owner_id || ':' || to_char(b.date, 'YYYY-MM-DD'))
    GROUP BY b.owner_id, b.date
   HAVING bool_or(b.starts_at - b.ahead <= $1 AND b.booked_at <= b.starts_at - b.ahead)`;
+
+/** The reminder mails due now, as the outbox enqueues them (enqueueSelectedMails). */
+const DUE_MAILS = `
+  SELECT 'reminder:' || d.owner_id || ':' || d.date, 'reminder', d.owner_id, d.ticket_ids,
+         NULL::text, $1::timestamptz, NULL::text
+    FROM (${DUE}) d
+   WHERE EXISTS (SELECT 1 FROM personal_data p WHERE p.owner_id = d.owner_id AND p.email IS NOT NULL)
+     AND NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.id = 'reminder:' || d.owner_id || ':' || d.date)`;
 
 export interface ReminderJobOptions {
   pool: Pool;
@@ -77,15 +85,16 @@ export interface ReminderJobOptions {
   timeZone: string;
 }
 
-/** One round of the reminder job: enqueues the reminders now due; answers how many. */
+/**
+ * One round of the reminder job: enqueues the reminder mails now due, and a push notification
+ * per browser of their owners that allowed them (integrations/src/push); answers how many mails.
+ */
 export async function enqueueDueReminders(o: ReminderJobOptions): Promise<number> {
   const now = o.clock.now();
-  const n = await enqueueSelectedMails(o.pool, DUE, [
-    now,
-    localDateTime(now, o.timeZone).date,
-    o.timeZone,
-  ]);
-  if (n) o.logger.info({ reminders: n }, 'reminders enqueued');
+  const params = [now, localDateTime(now, o.timeZone).date, o.timeZone];
+  const n = await enqueueSelectedMails(o.pool, DUE_MAILS, params);
+  const pushes = await enqueueReminderPushes(o.pool, DUE, params, now);
+  if (n || pushes) o.logger.info({ reminders: n, pushes }, 'reminders enqueued');
   return n;
 }
 

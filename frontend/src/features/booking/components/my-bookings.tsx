@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Output } from '@rr/contracts/issues';
 import { MyBookingsLinkInput } from '@rr/contracts/my-bookings';
@@ -13,6 +13,7 @@ import { resolveApiUrl } from '../../../lib/url';
 import {
   useCancelMyBookingsTicketsMutation,
   useGetMyBookingsQuery,
+  useGetSettingsQuery,
   useRequestMyBookingsLinkMutation,
   type Ticket,
 } from '../api/booking-api';
@@ -21,6 +22,20 @@ import { MoveButton, MoveTicket } from './move-ticket';
 import { TicketList, useTicketText } from './ticket-list';
 
 const checkRequest = emailRequestCheck(MyBookingsLinkInput);
+
+// Reminders as notifications: a chunk of its own, loaded only where the server offers web push
+// (its VAPID key in the settings).
+const PushReminders = lazy(() => import('./push-reminders'));
+
+function PushSwitch(props: { ownerId: string; bookingNumber: string }) {
+  const publicKey = useGetSettingsQuery().data?.webPushPublicKey;
+  if (!publicKey) return null;
+  return (
+    <Suspense fallback={null}>
+      <PushReminders {...props} publicKey={publicKey} />
+    </Suspense>
+  );
+}
 
 /**
  * Route `/my-bookings`: the visitor asks for the link to every booking of an address. The
@@ -196,6 +211,7 @@ export function MyBookingsPage() {
                   <span className="visually-hidden"> {group.bookingNumber}</span>
                 </a>
               </p>
+              <PushSwitch ownerId={group.ownerId} bookingNumber={group.bookingNumber} />
             </section>
           );
         })}

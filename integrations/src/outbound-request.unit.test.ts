@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deadlineAfter, post, type Outcome } from './delivery-request.ts';
+import { deadlineAfter, post, type Outcome } from './outbound-request.ts';
 
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;

@@ -2,8 +2,9 @@ import http from 'node:http';
 import https from 'node:https';
 
 /*
- * One attempt's request of a webhook delivery and what it came to: the HTTP exchange the sender
- * (sender.ts) makes with a receiver, to the address checked, under one deadline.
+ * One attempt's request of a webhook delivery or a push notification and what it came to: the
+ * HTTP exchange the senders (webhooks/sender.ts, push/sender.ts) make with a receiver, to the
+ * address checked, under one deadline.
  */
 
 /** What an attempt came to: a 2xx answer, or the failure recorded (status code or error). */
@@ -59,7 +60,7 @@ export function post(
   url: URL,
   address: { address: string; family: 4 | 6 },
   headers: Record<string, string>,
-  body: string,
+  body: string | Buffer,
   deadline: AbortSignal,
 ): Promise<Outcome> {
   return new Promise((resolve) => {
@@ -79,11 +80,12 @@ export function post(
         path: `${url.pathname}${url.search}`,
         method: 'POST',
         agent: false,
+        // A JSON body unless the caller names another type (a push notification's is encrypted).
         headers: {
-          ...headers,
           'Content-Type': 'application/json',
-          'Content-Length': String(Buffer.byteLength(body)),
           'User-Agent': 'reading-room-reservations-webhooks',
+          ...headers,
+          'Content-Length': String(Buffer.byteLength(body)),
         },
         // The one address checked, whatever the name resolves to by now (DNS rebinding).
         lookup: (_host, options, callback) => {

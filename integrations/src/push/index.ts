@@ -1,0 +1,3 @@
+export * from './subscriptions.ts';
+export * from './sender.ts';
+export * from './routes.ts';
