@@ -1,3 +1,4 @@
+import { mailLibraryOf } from './site-of-mail.ts';
 import type { Language } from '@rr/contracts';
 import {
   handlersFor,
@@ -192,7 +193,12 @@ export async function loadBookingMail(
     calendarFeedUrl: `${baseUrl}api/owners/${row.owner_id}/tickets.ics`,
     timeZone: o.timeZone,
     writtenAt: o.clock.now(),
-    library: o.library,
+    library: await mailLibraryOf(
+      o.pool,
+      chosen.map((t) => t.roomId),
+      booking.language,
+      o.library,
+    ),
     reason:
       row.kind !== 'cancellation'
         ? null

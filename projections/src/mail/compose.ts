@@ -56,11 +56,24 @@ export interface MailInput {
   confirmBy?: { date: string; time: string; url: string } | null | undefined;
 }
 
-/** The library a mail comes from: its name and the address readers may write to. */
+/**
+ * The library a mail comes from (or the site of its rooms, docs/product.md#sites): its name, the
+ * address readers may write to, and a site's postal address, phone and own closing.
+ */
 export interface MailLibrary {
   name?: string | undefined;
   contactEmail?: string | undefined;
+  address?: string | undefined;
+  phone?: string | undefined;
+  /** The site's own closing (lines): it takes the place of the regards and the name. */
+  signature?: string | undefined;
+  /** A site's mail: its subject names the site ("Ihre Buchung R-7K3QX2 – Fachbibliothek Jura"). */
+  site?: boolean | undefined;
 }
+
+/** A subject, with the site's name when the mail is a site's. */
+export const subjectOf = (subject: string, library: MailLibrary | undefined): string =>
+  library?.site && library.name ? `${subject} – ${library.name}` : subject;
 
 export interface ComposedMail {
   subject: string;
@@ -106,6 +119,7 @@ export const texts = {
     regards: 'Mit freundlichen Grüßen',
     library: 'Ihre Bibliothek',
     contact: (email: string) => `Kontakt: ${email}`,
+    phone: (phone: string) => `Telefon: ${phone}`,
     time: (s: string, e: string) => `${s}–${e} Uhr`,
   },
   en: {
@@ -141,21 +155,29 @@ export const texts = {
     regards: 'Kind regards',
     library: 'Your library',
     contact: (email: string) => `Contact: ${email}`,
+    phone: (phone: string) => `Phone: ${phone}`,
     time: (s: string, e: string) => `${s}–${e}`,
   },
 };
 
 /**
  * A mail's signature: the regards, the library's name (LIBRARY_NAME; without it "Ihre
- * Bibliothek") and, when configured, the address to write to (LIBRARY_CONTACT_EMAIL).
+ * Bibliothek") and, when configured, the address to write to (LIBRARY_CONTACT_EMAIL). A site's
+ * mail closes with its own closing when staff wrote one, then its postal address, phone and
+ * contact address.
  */
 export function closingLines(
   language: keyof typeof texts,
   library: MailLibrary | undefined,
 ): string[] {
   const t = texts[language];
+  const closing = library?.signature
+    ? library.signature.split('\n')
+    : [t.regards, library?.name || t.library];
+  const address = library?.address ? library.address.split('\n') : [];
+  const phone = library?.phone ? [t.phone(library.phone)] : [];
   const contact = library?.contactEmail ? [t.contact(library.contactEmail)] : [];
-  return [t.regards, library?.name || t.library, ...contact];
+  return [...closing, ...address, ...phone, ...contact];
 }
 
 /** The signature as an HTML paragraph. */
@@ -277,7 +299,8 @@ export function composeMail(input: MailInput): ComposedMail {
   const t = texts[input.language];
   const name = greetedName(input);
   const lines = input.tickets.map((x) => `- ${slotLine(input.language, x)}`);
-  const { subject, intro, link } = wording(input);
+  const { intro, link, ...worded } = wording(input);
+  const subject = subjectOf(worded.subject, input.library);
   const checkIn = input.tickets.some((x) => x.checkInCode) ? [t.checkIn, ''] : [];
   const feed = input.kind === 'confirmation' ? input.calendarFeedUrl : undefined;
   const confirm =

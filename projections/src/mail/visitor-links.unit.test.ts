@@ -111,4 +111,29 @@ describe('the mails carry their link whole, in text and HTML', () => {
     const leave = waitlistLeaveLink(BASE, code, 'en');
     expectLink(composeJoinMail({ language: 'en', ...slot, leaveUrl: leave }), leave);
   });
+
+  it('of a site name it in the subject and close with its own closing and contact', () => {
+    const site = {
+      site: true,
+      name: 'Law Library',
+      signature: 'Best wishes\nThe law library team',
+      contactEmail: 'law@library.example',
+    };
+    const offer = composeOfferMail({
+      language: 'en',
+      ...slot,
+      heldUntil: { date: '2026-11-30', time: '12:00' },
+      offerUrl: waitlistOfferLink(BASE, 'slot-1', 'b'.repeat(32), 'en'),
+      library: site,
+    });
+    expect(offer.subject).toMatch(/ – Law Library$/);
+    expect(offer.text).toContain('Best wishes\nThe law library team\nContact: law@library.example');
+    const join = composeJoinMail({
+      language: 'en',
+      ...slot,
+      leaveUrl: waitlistLeaveLink(BASE, 'c'.repeat(20), 'en'),
+      library: site,
+    });
+    expect(join.subject).toMatch(/ – Law Library$/);
+  });
 });

@@ -1,8 +1,10 @@
+import { mailLibraryOf } from './site-of-mail.ts';
 import type { Language } from '@rr/contracts';
 import { localDateTime, type Pool, type WaitlistReferences } from '@rr/platform';
 import {
   closingHtml,
   closingLines,
+  subjectOf,
   escapeHtml,
   germanDate,
   slotLine,
@@ -82,7 +84,7 @@ export function composeOfferMail(m: OfferMailInput) {
 <p>${escapeHtml(t.link)} <a href="${escapeHtml(m.offerUrl)}">${escapeHtml(m.offerUrl)}</a></p>
 ${closingHtml(m.language, m.library)}
 </body></html>`;
-  return { subject: t.subject(m.roomName), text, html };
+  return { subject: subjectOf(t.subject(m.roomName), m.library), text, html };
 }
 
 export async function loadOfferMail(
@@ -102,9 +104,10 @@ export async function loadOfferMail(
     start_time: string;
     end_time: string;
     room_name: string;
+    room_id: string;
     offer_seat_label: string | null;
   }>(
-    `SELECT w.email, w.language, w.time_slot_id, w.offer_id, w.offer_expires_at, w.offer_seat_label,
+    `SELECT w.email, w.language, w.time_slot_id, w.offer_id, w.offer_expires_at, w.offer_seat_label, t.room_id,
             to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time,
             CASE WHEN w.language = 'en' THEN coalesce(r.name_en, r.name) ELSE r.name END AS room_name
        FROM waitlist_entries w
@@ -127,7 +130,7 @@ export async function loadOfferMail(
       seatLabel: row.offer_seat_label,
       heldUntil: localDateTime(row.offer_expires_at, timeZone),
       offerUrl: waitlistOfferLink(baseUrl, row.time_slot_id, row.offer_id, row.language),
-      library,
+      library: await mailLibraryOf(pool, [row.room_id], row.language, library),
     }),
   };
 }
@@ -164,7 +167,7 @@ export function composeWaitlistClosedMail(m: ClosedMailInput) {
 <p>${escapeHtml(t.closedEnd)}</p>
 ${closingHtml(m.language, m.library)}
 </body></html>`;
-  return { subject: t.closedSubject(m.roomName), text, html };
+  return { subject: subjectOf(t.closedSubject(m.roomName), m.library), text, html };
 }
 
 /**
@@ -179,9 +182,10 @@ async function entrySlot(pool: Pool, entryId: string, waitingOnly: boolean) {
     start_time: string;
     end_time: string;
     room_name: string;
+    room_id: string;
   }>(
     // The room's name in the entry's language (docs/product.md#translations).
-    `SELECT w.email, w.language, to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time,
+    `SELECT w.email, w.language, to_char(t.date, 'YYYY-MM-DD') AS date, t.start_time, t.end_time, t.room_id,
             CASE WHEN w.language = 'en' THEN coalesce(r.name_en, r.name) ELSE r.name END AS room_name
        FROM waitlist_entries w
        JOIN rm_time_slots t ON t.id = w.time_slot_id
@@ -214,7 +218,7 @@ export async function loadWaitlistClosedMail(
       startTime: row.start_time,
       endTime: row.end_time,
       reason: row.language === 'en' ? (reason.en ?? reason.de) : reason.de,
-      library,
+      library: await mailLibraryOf(pool, [row.room_id], row.language, library),
     }),
   };
 }
@@ -276,7 +280,7 @@ export function composeJoinMail(m: JoinMailInput) {
 <p>${escapeHtml(t.leave)} <a href="${escapeHtml(m.leaveUrl)}">${escapeHtml(m.leaveUrl)}</a></p>
 ${closingHtml(m.language, m.library)}
 </body></html>`;
-  return { subject: t.subject(m.roomName), text, html };
+  return { subject: subjectOf(t.subject(m.roomName), m.library), text, html };
 }
 
 export async function loadJoinMail(
@@ -298,7 +302,7 @@ export async function loadJoinMail(
       startTime: row.start_time,
       endTime: row.end_time,
       leaveUrl: waitlistLeaveLink(baseUrl, references.codeOf(entryId), row.language),
-      library,
+      library: await mailLibraryOf(pool, [row.room_id], row.language, library),
     }),
   };
 }
