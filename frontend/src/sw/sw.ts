@@ -4,7 +4,7 @@
  * online (docs/product.md#installable-app). Each concern is a module of its own; this file only
  * wires their handlers to the worker's events.
  */
-import { answerOfflineReads } from './offline-tickets.ts';
+import { answerOfflineReads, saveOpenBookings } from './offline-tickets.ts';
 import { answerFromShell, cacheShell, dropOldShells } from './shell.ts';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -15,8 +15,14 @@ self.addEventListener('install', (event) => {
 });
 
 self.addEventListener('activate', (event) => {
-  // Controls the pages already open, so a page opened once is served offline without a reload.
-  event.waitUntil(dropOldShells().then(() => self.clients.claim()));
+  // Controls the pages already open and saves the tickets they show, so a booking opened once
+  // is shown offline, even when that was the visit that installed the worker.
+  event.waitUntil(
+    dropOldShells()
+      .then(() => self.clients.claim())
+      // Saving is a favour: a failed read leaves the worker as active as it is.
+      .then(() => saveOpenBookings().catch(() => undefined)),
+  );
 });
 
 self.addEventListener('fetch', (event) => {
