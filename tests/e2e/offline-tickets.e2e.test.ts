@@ -17,7 +17,7 @@ import {
   type RunningServer,
 } from './harness.ts';
 import { bookAsVisitor, createSlot, signInAdmin, waitForReadModels } from './test-rooms.ts';
-import { main, PHONE } from './visitor-pages.ts';
+import { dialog, main, PHONE } from './visitor-pages.ts';
 
 const ROOM = 'Offline-Lesesaal';
 let server: RunningServer;
@@ -129,6 +129,14 @@ describe('the installable app with offline tickets', () => {
     await page.reload();
     await main(page).getByRole('heading', { name: 'Booked appointments' }).waitFor();
     expect(await main(page).getByText('You are offline').count()).toBe(0);
+
+    // The panic button throws the saved tickets away with the personal data in the browser.
+    await page.evaluate(() => sessionStorage.setItem('personalData', '{"firstName":"Olga"}'));
+    await page.reload();
+    await page.getByRole('button', { name: 'Delete everything' }).click();
+    await dialog(page).getByRole('button', { name: 'Yes, delete everything' }).click();
+    await page.waitForURL(/reset=y/);
+    expect(await saved(page)).toEqual([]);
     await page.context().close();
   });
 
