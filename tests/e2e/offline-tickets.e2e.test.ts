@@ -178,9 +178,14 @@ describe('the installable app with offline tickets', () => {
     const csp = (await fetch(`${server.baseUrl}/`)).headers.get('content-security-policy') ?? '';
     expect(csp).toContain("manifest-src 'self'");
     expect(csp).toContain("worker-src 'self'");
-    // The staff pages are not the installable app.
+    // The staff pages are not the installable app, and open from the server under the worker.
     const admin = await (await fetch(`${server.baseUrl}/admin/`)).text();
     expect(admin).not.toContain('rel="manifest"');
+    await page.goto(`${server.baseUrl}/admin/`);
+    await page.getByRole('heading', { level: 1, name: 'Anmelden' }).waitFor();
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await page.context().setOffline(true);
+    expect(await page.reload().catch(() => null)).toBeNull();
     await page.context().close();
   });
 
