@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { serviceWorker } from './pwa/vite-pwa.ts';
 
 const page = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const root = page('./');
@@ -52,7 +53,7 @@ export default defineConfig(({ command }) => ({
   root,
   // Absolute asset paths, so deep links such as /admin/room-edit/{id} load the assets.
   base: '/',
-  plugins: [react(), chunkModules()],
+  plugins: [react(), chunkModules(), serviceWorker()],
   resolve: {
     alias:
       command === 'build'

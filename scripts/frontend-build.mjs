@@ -16,13 +16,21 @@ function newestMtime(p) {
 }
 
 /**
- * What the build reads: the app's sources, its pages and its build configuration, and the request
+ * What the build reads: the app's sources, its pages, its static files (`public`: the web app
+ * manifest and icons), its build configuration (`pwa`: the service worker's), and the request
  * contracts its forms check with (the contracts workspace).
  */
 const sources = [
-  ...['src', 'admin', 'display', 'index.html', 'vite.config.ts', 'package.json'].map((s) =>
-    path.join(root, 'frontend', s),
-  ),
+  ...[
+    'src',
+    'admin',
+    'display',
+    'public',
+    'pwa',
+    'index.html',
+    'vite.config.ts',
+    'package.json',
+  ].map((s) => path.join(root, 'frontend', s)),
   path.join(root, 'contracts', 'src'),
 ];
 

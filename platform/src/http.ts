@@ -46,6 +46,9 @@ export function securityHeaders(extraOrigins: string[] = []) {
         'connect-src': ["'self'", ...extraOrigins],
         'frame-src': ["'self'", ...extraOrigins],
         'frame-ancestors': ["'self'"],
+        // The visitor app's web app manifest and service worker (docs/product.md#installable-app).
+        'manifest-src': ["'self'"],
+        'worker-src': ["'self'"],
       },
     },
     crossOriginEmbedderPolicy: false,

@@ -316,6 +316,13 @@ export function mountFrontend(app: express.Express, dist: string): void {
   app.get('/{*rest}', send(visitorHtml));
 }
 
+/**
+ * Files whose address stays the same from release to release: the pages, the service worker
+ * (a browser checks it for a new release on each visit) and the web app manifest are revalidated
+ * on every use; the assets' names change with their content.
+ */
+const SAME_ADDRESS_FILES = /(\.html|[\\/]sw\.js|[\\/]manifest\.webmanifest)$/;
+
 function noCacheHtml(res: express.Response, file: string): void {
-  if (file.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
+  if (SAME_ADDRESS_FILES.test(file)) res.setHeader('Cache-Control', 'no-cache');
 }

@@ -11,9 +11,11 @@
  * seat plan) is a chunk only such a room loads, and so is the seat's page its QR code leads to;
  * the switch "reminders as notifications" of "my bookings" is a chunk only a server with web push
  * (WEB_PUSH_VAPID_PUBLIC_KEY, off by default) loads: they are measured apart and not counted in
- * the limit, and they must stay out of the rest of the download. Each file is compressed on its own with zlib level 9
- * (as a server compresses each response); the sum is compared with the limit and the script
- * exits 1 when it is over.
+ * the limit, and they must stay out of the rest of the download. So is the notice over saved
+ * tickets (components/offline-notice.tsx), which only a device offline loads (from the service
+ * worker's precache). Each file is compressed on its own with zlib level 9 (as a server
+ * compresses each response); the sum is compared with the limit and the script exits 1 when it
+ * is over.
  *
  * The graph comes from the Vite manifest (`frontend/dist/.vite/manifest.json`) and the list of
  * source modules per chunk (`chunk-modules.json`, written by a plugin in vite.config.ts). The
@@ -68,6 +70,8 @@ const SEAT_PICKER_MODULE = 'src/features/booking/components/seat-picker.tsx';
 const SEAT_PAGE_MODULE = 'src/features/booking/components/seat-page/seat-page.tsx';
 /** The push switch of "my bookings": loaded only when the server offers web push. */
 const PUSH_MODULE = 'src/features/booking/components/push-reminders.tsx';
+/** The notice that the tickets shown are the saved ones: loaded only offline, not counted. */
+const OFFLINE_MODULE = 'src/features/booking/components/offline-notice.tsx';
 
 /**
  * Source modules that must not be in the visitor download (staff screens and texts, the
@@ -118,6 +122,8 @@ interface Page {
    * web push (it loads the push switch): the parts not every visitor loads.
    */
   seatPlan?: boolean;
+  /** The journey shows saved tickets offline (it loads the offline notice). */
+  offline?: boolean;
 }
 
 interface Graph {
@@ -197,6 +203,8 @@ function walk(graph: Graph, page: Page): Set<string> {
         follow = catalogue[2] === page.language && catalogues.includes(catalogue[1] ?? 'main');
       } else if ([SEAT_PICKER_MODULE, SEAT_PAGE_MODULE, PUSH_MODULE].includes(target)) {
         follow = page.seatPlan === true;
+      } else if (target === OFFLINE_MODULE) {
+        follow = page.offline === true;
       } else if (interfaceOf) {
         follow = interfaceOf[0] === page.interface;
       } else if (shared.has(from)) {
@@ -309,6 +317,12 @@ async function main(): Promise<void> {
     walk(graph, { html: 'index.html', interface: 'user', language, seatPlan: true });
   const visitorPlanDe = withPlan('de');
   const visitorPlanEn = withPlan('en');
+  const offline = walk(graph, {
+    html: 'index.html',
+    interface: 'user',
+    language: 'en',
+    offline: true,
+  });
   const adminDe = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'de' });
   const adminEn = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'en' });
   const displayDe = walk(graph, {
@@ -333,9 +347,15 @@ async function main(): Promise<void> {
 
   // Every JS file of the build is loaded by some page, so none is left out unnoticed.
   const reached = new Set(
-    [...visitorPlanDe, ...visitorPlanEn, ...adminDe, ...adminEn, ...displayDe, ...displayEn].map(
-      (key) => manifest[key]!.file,
-    ),
+    [
+      ...visitorPlanDe,
+      ...visitorPlanEn,
+      ...offline,
+      ...adminDe,
+      ...adminEn,
+      ...displayDe,
+      ...displayEn,
+    ].map((key) => manifest[key]!.file),
   );
   const assets = readdirSync(path.join(distDir, 'assets')).filter((f) => f.endsWith('.js'));
   const unreached = assets.map((f) => `assets/${f}`).filter((file) => !reached.has(file));

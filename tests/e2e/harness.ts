@@ -187,11 +187,17 @@ export async function newContext(
   lang: 'de' | 'en' = 'de',
   /** The device's time zone (default the machine's), e.g. 'UTC' beside a library in Vienna. */
   timezoneId?: string,
+  /**
+   * The visitor app's service worker (offline tickets) is blocked unless allowed: Playwright's
+   * `page.route` (how serveAs answers the page in English) does not see what a worker answers.
+   */
+  serviceWorkers: 'allow' | 'block' = 'block',
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport,
     locale: lang === 'de' ? 'de-AT' : 'en-GB',
     ...(timezoneId ? { timezoneId } : {}),
+    serviceWorkers,
   });
   context.setDefaultTimeout(budget(30_000));
   context.setDefaultNavigationTimeout(budget(30_000));

@@ -36,6 +36,11 @@ import { useConfig } from './config-context';
 // demand): one chunk is smaller in total than one per screen.
 import '../styles/visitor.css';
 
+// The service worker (src/sw/): the installable app and "my tickets" offline once opened
+// (docs/product.md#installable-app). Registered by the visitor interface only, never by the staff
+// pages; without it (an insecure address, a refusing browser) the app works online as before.
+if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+
 // "My bookings" is reached by few visitors and from its own link: a chunk of its own.
 const myBookings = () => import('../features/booking/components/my-bookings');
 const MyBookingsRequest = lazy(() =>

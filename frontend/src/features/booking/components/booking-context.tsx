@@ -12,6 +12,7 @@ import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
+import { TICKETS_CACHE } from '../../../lib/offline-caches';
 import {
   bookingApi,
   useAddTicketMutation,
@@ -257,6 +258,8 @@ export function BookingProvider({ children }: { children: ReactNode }) {
     }
     finishBooking();
     writeExpired(false);
+    // The tickets the service worker saved for offline use are personal data in the browser too.
+    if ('caches' in window) await caches.delete(TICKETS_CACHE);
     await navigate('/?reset=y');
   }, [transactionId, removeCart, navigate]);
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
@@ -17,6 +17,17 @@ import {
 import { MoveButton, MoveTicket } from './move-ticket';
 import { MovedTo, TicketList, useTicketText } from './ticket-list';
 import { WizardSteps } from './wizard-steps';
+
+const OfflineNotice = lazy(() => import('./offline-notice'));
+
+/** Offline, the tickets shown are the saved ones: the notice saying so is loaded only then. */
+function SavedTickets({ ownerId }: { ownerId: string }) {
+  return navigator.onLine ? null : (
+    <Suspense>
+      <OfflineNotice ownerId={ownerId} />
+    </Suspense>
+  );
+}
 
 /** The history state of the navigation right after booking (it survives a reload). */
 export interface BookedState {
@@ -267,6 +278,7 @@ export function ReservationConfirmation() {
     const number = data.find((ticket) => ticket.bookingNumber)?.bookingNumber;
     return (
       <>
+        <SavedTickets ownerId={id} />
         {number ? (
           <p>
             {t('booked.number')} <strong>{number}</strong>
