@@ -45,4 +45,6 @@ export interface QueryDeps {
   visitorBaseUrl?: string | undefined;
   /** The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), if configured. */
   contactEmail?: string | undefined;
+  /** The wallets the server makes ticket passes for (WALLET_…, GOOGLE_WALLET_…); absent: none. */
+  wallets?: { apple: boolean; google: boolean };
 }

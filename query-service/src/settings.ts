@@ -25,6 +25,10 @@ export const Settings = z
       description:
         "The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone",
     }),
+    wallets: z.object({ apple: z.boolean(), google: z.boolean() }).openapi({
+      description:
+        'The wallets the server makes ticket passes for (docs/product.md#wallet-passes): Apple Wallet (WALLET_…) and Google Wallet (GOOGLE_WALLET_…)',
+    }),
   })
   .openapi('Settings');
 export type Settings = z.infer<typeof Settings>;
@@ -47,6 +51,7 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
     maxTicketsPerDay,
     maxTicketsPerVisitor,
     timeZone: deps.timeZone,
+    wallets: deps.wallets ?? { apple: false, google: false },
   };
   return [
     defineRoute({
