@@ -8,7 +8,8 @@
  * imports, the visitor interface (privacy notice, room chooser, monthly calendar, cart, personal
  * data, confirmation and "your reservations" of the mail link) with its lazy parts, and the
  * German text catalogues the visitor loads. The seat picker (plan, list and zoom of a room with a
- * seat plan) is a chunk only such a room loads, and so is the seat's page its QR code leads to:
+ * seat plan) is a chunk only such a room loads, and so is the seat's page its QR code leads to,
+ * and the wallet links of "my bookings" only a server making wallet passes loads:
  * they are measured apart and not counted in the limit, and they must stay out of the rest of the
  * download. Each file is compressed on its own with zlib level 9
  * (as a server compresses each response); the sum is compared with the limit and the script
@@ -65,6 +66,8 @@ const VISITOR_MODULES: readonly [string, string][] = [
 const SEAT_PICKER_MODULE = 'src/features/booking/components/seat-picker.tsx';
 /** The seat's page (its QR code) is a lazy module too: only rooms with a seat plan have seats. */
 const SEAT_PAGE_MODULE = 'src/features/booking/components/seat-page/seat-page.tsx';
+/** The wallet links of "my bookings": loaded only from a server that makes wallet passes. */
+const WALLET_LINKS_MODULE = 'src/features/booking/components/wallet-links.tsx';
 
 /**
  * Source modules that must not be in the visitor download (staff screens and texts, the
@@ -112,6 +115,8 @@ interface Page {
   language: Language;
   /** The journey goes through a room with a seat plan (it loads the seat picker). */
   seatPlan?: boolean;
+  /** The server makes wallet passes (its "my bookings" loads the wallet links). */
+  wallets?: boolean;
 }
 
 interface Graph {
@@ -191,6 +196,8 @@ function walk(graph: Graph, page: Page): Set<string> {
         follow = catalogue[2] === page.language && catalogues.includes(catalogue[1] ?? 'main');
       } else if (target === SEAT_PICKER_MODULE || target === SEAT_PAGE_MODULE) {
         follow = page.seatPlan === true;
+      } else if (target === WALLET_LINKS_MODULE) {
+        follow = page.wallets === true;
       } else if (interfaceOf) {
         follow = interfaceOf[0] === page.interface;
       } else if (shared.has(from)) {
@@ -303,6 +310,10 @@ async function main(): Promise<void> {
     walk(graph, { html: 'index.html', interface: 'user', language, seatPlan: true });
   const visitorPlanDe = withPlan('de');
   const visitorPlanEn = withPlan('en');
+  const visitorWallets = (language: Language) =>
+    walk(graph, { html: 'index.html', interface: 'user', language, wallets: true });
+  const visitorWalletsDe = visitorWallets('de');
+  const visitorWalletsEn = visitorWallets('en');
   const adminDe = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'de' });
   const adminEn = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'en' });
   const displayDe = walk(graph, {
@@ -318,7 +329,7 @@ async function main(): Promise<void> {
   checkVisitorModules(graph, visitorDe, 'de');
   checkVisitorModules(graph, visitorEn, 'en');
   // The seat picker is a chunk of its own: in the journey through a room with a plan only.
-  for (const lazyModule of [SEAT_PICKER_MODULE, SEAT_PAGE_MODULE])
+  for (const lazyModule of [SEAT_PICKER_MODULE, SEAT_PAGE_MODULE, WALLET_LINKS_MODULE])
     if (modulesOf(graph, visitorDe).has(lazyModule))
       throw new Error(`${lazyModule} is in the visitor download of every room`);
   if (!modulesOf(graph, visitorPlanDe).has(SEAT_PICKER_MODULE)) {
@@ -327,9 +338,16 @@ async function main(): Promise<void> {
 
   // Every JS file of the build is loaded by some page, so none is left out unnoticed.
   const reached = new Set(
-    [...visitorPlanDe, ...visitorPlanEn, ...adminDe, ...adminEn, ...displayDe, ...displayEn].map(
-      (key) => manifest[key]!.file,
-    ),
+    [
+      ...visitorPlanDe,
+      ...visitorPlanEn,
+      ...visitorWalletsDe,
+      ...visitorWalletsEn,
+      ...adminDe,
+      ...adminEn,
+      ...displayDe,
+      ...displayEn,
+    ].map((key) => manifest[key]!.file),
   );
   const assets = readdirSync(path.join(distDir, 'assets')).filter((f) => f.endsWith('.js'));
   const unreached = assets.map((f) => `assets/${f}`).filter((file) => !reached.has(file));
@@ -349,6 +367,11 @@ async function main(): Promise<void> {
   const seatPlanOnly = measure(
     graph,
     [...visitorPlanDe].filter((key) => !visitorDe.has(key)),
+  );
+  // What only a server that makes wallet passes loads besides (German page): the wallet links.
+  const walletsOnly = measure(
+    graph,
+    [...visitorWalletsDe].filter((key) => !visitorDe.has(key)),
   );
   // What only /display/ loads (German page): the display interface and its texts.
   const displayOnly = measure(
@@ -399,6 +422,11 @@ async function main(): Promise<void> {
         sum(seatPlanOnly, 'rawBytes'),
         sum(seatPlanOnly, 'gzipBytes'),
       ],
+      [
+        'wallet links JS (servers with wallets only)',
+        sum(walletsOnly, 'rawBytes'),
+        sum(walletsOnly, 'gzipBytes'),
+      ],
       ['admin app JS (admin-only chunks)', sum(adminOnly, 'rawBytes'), sum(adminOnly, 'gzipBytes')],
       [
         'admin page JS (German, all it loads)',
@@ -433,6 +461,11 @@ async function main(): Promise<void> {
       page: '/room/{id} with a seat plan',
       language: 'de',
       ...totals(seatPlanOnly),
+    },
+    walletLinksOnly: {
+      page: '/my-bookings/{token} on a server with wallet passes',
+      language: 'de',
+      ...totals(walletsOnly),
     },
     adminOnly: { page: '/admin/', language: 'de', ...totals(adminOnly), files: adminOnly },
     adminPage: { page: '/admin/', language: 'de', ...totals(adminPage) },

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Output } from '@rr/contracts/issues';
 import { MyBookingsLinkInput } from '@rr/contracts/my-bookings';
@@ -13,6 +13,7 @@ import { resolveApiUrl } from '../../../lib/url';
 import {
   useCancelMyBookingsTicketsMutation,
   useGetMyBookingsQuery,
+  useGetSettingsQuery,
   useRequestMyBookingsLinkMutation,
   type Ticket,
 } from '../api/booking-api';
@@ -21,6 +22,17 @@ import { MoveButton, MoveTicket } from './move-ticket';
 import { TicketList, useTicketText } from './ticket-list';
 
 const checkRequest = emailRequestCheck(MyBookingsLinkInput);
+// A chunk of its own: loaded only from a server that makes wallet passes.
+const WalletLinks = lazy(() => import('./wallet-links'));
+
+function TicketWallets({ ticket }: { ticket: Ticket }) {
+  const wallets = useGetSettingsQuery().data?.wallets;
+  return wallets?.apple || wallets?.google ? (
+    <Suspense>
+      <WalletLinks ticket={ticket} wallets={wallets} />
+    </Suspense>
+  ) : null;
+}
 
 /**
  * Route `/my-bookings`: the visitor asks for the link to every booking of an address. The
@@ -162,23 +174,26 @@ export function MyBookingsPage() {
               <h2>{t('my.booking', { number: group.bookingNumber })}</h2>
               <TicketList
                 tickets={group.tickets}
-                renderExtra={(ticket) =>
-                  ticket.cancelable ? (
-                    <>
-                      <button
-                        type="button"
-                        className="button button--secondary button--small"
-                        onClick={() => setCancelling([ticket])}
-                      >
-                        {t('confirmation.cancel')}
-                        <span className="visually-hidden"> {ticketText(ticket)}</span>
-                      </button>{' '}
-                      <MoveButton ticket={ticket} onClick={() => setMoving(ticket)} />
-                    </>
-                  ) : (
-                    <p>{t('confirmation.not-cancelable')}</p>
-                  )
-                }
+                renderExtra={(ticket) => (
+                  <>
+                    {ticket.cancelable ? (
+                      <>
+                        <button
+                          type="button"
+                          className="button button--secondary button--small"
+                          onClick={() => setCancelling([ticket])}
+                        >
+                          {t('confirmation.cancel')}
+                          <span className="visually-hidden"> {ticketText(ticket)}</span>
+                        </button>{' '}
+                        <MoveButton ticket={ticket} onClick={() => setMoving(ticket)} />
+                      </>
+                    ) : (
+                      <p>{t('confirmation.not-cancelable')}</p>
+                    )}
+                    <TicketWallets ticket={ticket} />
+                  </>
+                )}
               />
               {cancelable.length > 1 ? (
                 <button
