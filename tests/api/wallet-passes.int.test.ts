@@ -7,7 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { importSPKI, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, instantOf, ManualClock, todayIn } from '@rr/platform';
+import { addDays, instantOf, loadConfig, ManualClock, todayIn } from '@rr/platform';
+import { applePassSignerOf } from '../../integrations/src/wallet/apple.ts';
 import {
   Client,
   openAdminSuite,
@@ -283,7 +284,11 @@ describe('a server without the wallets’ settings', () => {
         .wallets;
     expect(await settings(bare)).toEqual({ apple: false, google: false });
     expect(await settings(suite.app)).toEqual({ apple: true, google: true });
-    // The signer's key stays readable only with its passphrase: the files are the real thing.
+    // The signer's key opens only with its passphrase: a wrong one stops start-up.
     expect(readFileSync(certs.signerKey, 'utf8')).toContain('ENCRYPTED PRIVATE KEY');
+    const config = (passphrase: string) =>
+      loadConfig({ ...certs.env, WALLET_SIGNER_KEY_PASSPHRASE: passphrase });
+    expect(applePassSignerOf(config(certs.passphrase))?.passTypeId).toBe(PASS_TYPE);
+    expect(() => applePassSignerOf(config('not the passphrase'))).toThrow();
   });
 });

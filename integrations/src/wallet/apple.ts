@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PKPass } from 'passkit-generator';
 import { instantOf, type WalletConfig } from '@rr/platform';
@@ -30,13 +31,16 @@ export function applePassSignerOf(config: WalletConfig): ApplePassSigner | null 
     WALLET_SIGNER_KEY_PASSPHRASE: passphrase,
   } = config;
   if (!passTypeId || !teamId || !certFile || !keyFile || !wwdrFile) return null;
+  const signerKey = readFileSync(keyFile);
+  // A key its passphrase does not open stops start-up here rather than failing every pass.
+  createPrivateKey(passphrase ? { key: signerKey, passphrase } : signerKey);
   return {
     passTypeId,
     teamId,
     certificates: {
       wwdr: readFileSync(wwdrFile),
       signerCert: readFileSync(certFile),
-      signerKey: readFileSync(keyFile),
+      signerKey,
       ...(passphrase ? { signerKeyPassphrase: passphrase } : {}),
     },
   };
