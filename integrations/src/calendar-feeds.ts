@@ -13,6 +13,7 @@ import {
   type RouteDef,
   seatsTakenLateral,
 } from '@rr/platform';
+import { chainFirstsSql } from './ticket-chain.ts';
 
 /**
  * Calendar feeds (iCalendar, `text/calendar`) a calendar application subscribes to: a visitor's
@@ -123,7 +124,6 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
         // Each appointment under the UID the booking's mails gave it: a moved ticket keeps the
         // UID of the ticket it replaced (the first of its chain) with one revision more per move
         // (docs/product.md#rebooking), so a subscribed calendar moves it rather than adding one.
-        // The chain stays within the booking's own tickets (its owner's index).
         const r = await pool.query<{
           id: string;
           sequence: number;
@@ -133,20 +133,10 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
           room_name: string | null;
           seat_label: string | null;
         }>(
-          `WITH RECURSIVE chain AS (
-             SELECT t.id AS ticket_id, t.id AS entry_id, 0 AS sequence
-               FROM rm_tickets t WHERE t.owner_id = $1 AND t.status = 'BOOKED'
-             UNION ALL
-             SELECT c.ticket_id, m.id, c.sequence + 1
-               FROM chain c JOIN rm_tickets m ON m.owner_id = $1 AND m.moved_to = c.entry_id
-              WHERE c.sequence < 100
-           ), entries AS (
-             SELECT DISTINCT ON (ticket_id) ticket_id, entry_id, sequence
-               FROM chain ORDER BY ticket_id, sequence DESC
-           )
-           SELECT e.entry_id AS id, e.sequence, t.date, t.start_time, t.end_time, t.seat_label,
+          `WITH RECURSIVE ${chainFirstsSql(`t.status = 'BOOKED'`)}
+           SELECT e.first_id AS id, e.moves AS sequence, t.date, t.start_time, t.end_time, t.seat_label,
                   CASE WHEN $2 = 'en' THEN coalesce(r.name_en, r.name) ELSE r.name END AS room_name
-             FROM entries e JOIN rm_tickets t ON t.id = e.ticket_id
+             FROM chain_firsts e JOIN rm_tickets t ON t.id = e.ticket_id
              LEFT JOIN rm_rooms r ON r.id = t.room_id
             ORDER BY t.date, t.start_time, t.id`,
           [params.ownerId, booking.language],

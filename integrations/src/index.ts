@@ -6,3 +6,5 @@ export * from './webhooks/sender.ts';
 export * from './calendar-feeds.ts';
 export * from './migrations-dir.ts';
 export * from './push/index.ts';
+export { walletRoutes, APPLE_PASS_CONTENT_TYPE } from './wallet/routes.ts';
+export { GOOGLE_SAVE_URL } from './wallet/google.ts';

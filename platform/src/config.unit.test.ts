@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 import { webPushSettingsOf } from './config-push.ts';
+import { walletsConfigured } from './config-wallet.ts';
 
 describe('configuration', () => {
   it('applies the spec defaults', () => {
@@ -70,5 +71,19 @@ describe('configuration', () => {
         .READ_DATABASE_URL,
     ).toEqual(['postgres://u:p@r1:5432/rr', 'postgresql://u:p@r2/rr']);
     expect(() => loadConfig({ READ_DATABASE_URL: 'http://r1/rr' })).toThrow(/READ_DATABASE_URL/);
+  });
+
+  it('offers a wallet only with all its settings, and stops naming the missing ones of a wallet half set', () => {
+    expect(walletsConfigured(loadConfig({}))).toEqual({ apple: false, google: false });
+    const google = {
+      GOOGLE_WALLET_ISSUER_ID: '3388000000012345678',
+      GOOGLE_WALLET_SERVICE_ACCOUNT_EMAIL: 'wallet@example.iam.gserviceaccount.com',
+      GOOGLE_WALLET_PRIVATE_KEY_FILE: '/etc/rr/google.pem',
+    };
+    expect(walletsConfigured(loadConfig(google))).toEqual({ apple: false, google: true });
+    expect(() =>
+      loadConfig({ WALLET_PASS_TYPE_ID: 'pass.at.example', WALLET_TEAM_ID: 'TEAM123456' }),
+    ).toThrow(/WALLET_SIGNER_CERT_FILE, WALLET_SIGNER_KEY_FILE, WALLET_WWDR_CERT_FILE/);
+    expect(() => loadConfig({ GOOGLE_WALLET_ISSUER_ID: 'abc' })).toThrow(/GOOGLE_WALLET_ISSUER_ID/);
   });
 });

@@ -49,4 +49,6 @@ export interface QueryDeps {
   libraryName?: string | undefined;
   /** The VAPID public key browsers subscribe to push with (WEB_PUSH_VAPID_PUBLIC_KEY); absent: push off. */
   webPushPublicKey?: string | undefined;
+  /** The wallets the server makes ticket passes for (WALLET_…, GOOGLE_WALLET_…); absent: none. */
+  wallets?: { apple: boolean; google: boolean };
 }

@@ -29,6 +29,10 @@ export const Settings = z
       description:
         'The VAPID public key a browser subscribes to reminders as notifications with (WEB_PUSH_VAPID_PUBLIC_KEY); absent: reminders come by mail only',
     }),
+    wallets: z.object({ apple: z.boolean(), google: z.boolean() }).openapi({
+      description:
+        'The wallets the server makes ticket passes for (docs/product.md#wallet-passes): Apple Wallet (WALLET_…) and Google Wallet (GOOGLE_WALLET_…)',
+    }),
   })
   .openapi('Settings');
 export type Settings = z.infer<typeof Settings>;
@@ -52,6 +56,7 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
     maxTicketsPerVisitor,
     timeZone: deps.timeZone,
     ...(deps.webPushPublicKey ? { webPushPublicKey: deps.webPushPublicKey } : {}),
+    wallets: deps.wallets ?? { apple: false, google: false },
   };
   return [
     defineRoute({

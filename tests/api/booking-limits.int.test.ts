@@ -90,6 +90,7 @@ describe('booking limits from the configuration (MAX_CART_TICKETS=3, MAX_TICKETS
       maxTicketsPerDay: 1,
       maxTicketsPerVisitor: 4,
       timeZone: 'Europe/Vienna',
+      wallets: { apple: false, google: false },
     });
     const doc = (await (await visitor.get('/api/openapi.json')).json()) as {
       paths: Record<string, { get?: { responses: Record<string, unknown> } }>;
@@ -102,6 +103,7 @@ describe('booking limits from the configuration (MAX_CART_TICKETS=3, MAX_TICKETS
       'maxTicketsPerDay',
       'maxTicketsPerVisitor',
       'timeZone',
+      'wallets',
     ]);
   });
 

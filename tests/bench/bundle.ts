@@ -10,8 +10,9 @@
  * German text catalogues the visitor loads. The seat picker (plan, list and zoom of a room with a
  * seat plan) is a chunk only such a room loads, and so is the seat's page its QR code leads to;
  * the switch "reminders as notifications" of "my bookings" is a chunk only a server with web push
- * (WEB_PUSH_VAPID_PUBLIC_KEY, off by default) loads: they are measured apart and not counted in
- * the limit, and they must stay out of the rest of the download. So is the notice over saved
+ * (WEB_PUSH_VAPID_PUBLIC_KEY, off by default) loads, and the wallet links of "my bookings" one
+ * only a server making wallet passes loads: they are measured apart and not counted in the
+ * limit, and they must stay out of the rest of the download. So is the notice over saved
  * tickets (components/offline-notice.tsx), which only a device offline loads (from the service
  * worker's precache). Each file is compressed on its own with zlib level 9 (as a server
  * compresses each response); the sum is compared with the limit and the script exits 1 when it
@@ -72,6 +73,8 @@ const SEAT_PAGE_MODULE = 'src/features/booking/components/seat-page/seat-page.ts
 const PUSH_MODULE = 'src/features/booking/components/push-reminders.tsx';
 /** The notice that the tickets shown are the saved ones: loaded only offline, not counted. */
 const OFFLINE_MODULE = 'src/features/booking/components/offline-notice.tsx';
+/** The wallet links of "my bookings": loaded only from a server that makes wallet passes. */
+const WALLET_LINKS_MODULE = 'src/features/booking/components/wallet-links.tsx';
 
 /**
  * Source modules that must not be in the visitor download (staff screens and texts, the
@@ -124,6 +127,8 @@ interface Page {
   seatPlan?: boolean;
   /** The journey shows saved tickets offline (it loads the offline notice). */
   offline?: boolean;
+  /** The server makes wallet passes (its "my bookings" loads the wallet links). */
+  wallets?: boolean;
 }
 
 interface Graph {
@@ -205,6 +210,8 @@ function walk(graph: Graph, page: Page): Set<string> {
         follow = page.seatPlan === true;
       } else if (target === OFFLINE_MODULE) {
         follow = page.offline === true;
+      } else if (target === WALLET_LINKS_MODULE) {
+        follow = page.wallets === true;
       } else if (interfaceOf) {
         follow = interfaceOf[0] === page.interface;
       } else if (shared.has(from)) {
@@ -323,6 +330,10 @@ async function main(): Promise<void> {
     language: 'en',
     offline: true,
   });
+  const visitorWallets = (language: Language) =>
+    walk(graph, { html: 'index.html', interface: 'user', language, wallets: true });
+  const visitorWalletsDe = visitorWallets('de');
+  const visitorWalletsEn = visitorWallets('en');
   const adminDe = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'de' });
   const adminEn = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'en' });
   const displayDe = walk(graph, {
@@ -338,7 +349,7 @@ async function main(): Promise<void> {
   checkVisitorModules(graph, visitorDe, 'de');
   checkVisitorModules(graph, visitorEn, 'en');
   // The seat picker is a chunk of its own: in the journey through a room with a plan only.
-  for (const lazyModule of [SEAT_PICKER_MODULE, SEAT_PAGE_MODULE, PUSH_MODULE])
+  for (const lazyModule of [SEAT_PICKER_MODULE, SEAT_PAGE_MODULE, PUSH_MODULE, WALLET_LINKS_MODULE])
     if (modulesOf(graph, visitorDe).has(lazyModule))
       throw new Error(`${lazyModule} is in the visitor download of every room`);
   if (!modulesOf(graph, visitorPlanDe).has(SEAT_PICKER_MODULE)) {
@@ -351,6 +362,8 @@ async function main(): Promise<void> {
       ...visitorPlanDe,
       ...visitorPlanEn,
       ...offline,
+      ...visitorWalletsDe,
+      ...visitorWalletsEn,
       ...adminDe,
       ...adminEn,
       ...displayDe,
@@ -375,6 +388,11 @@ async function main(): Promise<void> {
   const seatPlanOnly = measure(
     graph,
     [...visitorPlanDe].filter((key) => !visitorDe.has(key)),
+  );
+  // What only a server that makes wallet passes loads besides (German page): the wallet links.
+  const walletsOnly = measure(
+    graph,
+    [...visitorWalletsDe].filter((key) => !visitorDe.has(key)),
   );
   // What only /display/ loads (German page): the display interface and its texts.
   const displayOnly = measure(
@@ -425,6 +443,11 @@ async function main(): Promise<void> {
         sum(seatPlanOnly, 'rawBytes'),
         sum(seatPlanOnly, 'gzipBytes'),
       ],
+      [
+        'wallet links JS (servers with wallets only)',
+        sum(walletsOnly, 'rawBytes'),
+        sum(walletsOnly, 'gzipBytes'),
+      ],
       ['admin app JS (admin-only chunks)', sum(adminOnly, 'rawBytes'), sum(adminOnly, 'gzipBytes')],
       [
         'admin page JS (German, all it loads)',
@@ -459,6 +482,11 @@ async function main(): Promise<void> {
       page: '/room/{id} with a seat plan',
       language: 'de',
       ...totals(seatPlanOnly),
+    },
+    walletLinksOnly: {
+      page: '/my-bookings/{token} on a server with wallet passes',
+      language: 'de',
+      ...totals(walletsOnly),
     },
     adminOnly: { page: '/admin/', language: 'de', ...totals(adminOnly), files: adminOnly },
     adminPage: { page: '/admin/', language: 'de', ...totals(adminPage) },

@@ -1,8 +1,10 @@
 // In the browser: a visitor asks for the "my bookings" link, follows the mailed link to every
 // booking of the address across rooms and cancels a ticket and a whole booking; an altered link
-// says so and leads to a new one. German at 375, English at 1280 wide, axe clean.
+// says so and leads to a new one; each ticket's wallet passes (Apple Wallet's download, Google
+// Wallet's save page). German at 375, English at 1280 wide, axe clean.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWalletCertificates, type WalletCertificates } from '../support/wallet-certs.ts';
 import { weekdaysAhead } from './dates.ts';
 import { expectAccessible, watchPage, type RunningServer } from './harness.ts';
 import { visitorBooks } from './staff-ux-support.ts';
@@ -18,6 +20,7 @@ import { DESKTOP, dialog, h1, mailedPath, main, openVisitorPage, PHONE } from '.
 let server: RunningServer;
 let browser: Browser;
 let stop: (() => Promise<void>) | undefined;
+let certs: WalletCertificates | undefined;
 const READER = 'rosa.reader@example.at';
 const LINK = /http\S+\/my-bookings\/\S+/;
 
@@ -25,7 +28,8 @@ const visitorPage = (viewport: { width: number; height: number }, lang: 'de' | '
   openVisitorPage(browser, viewport, lang);
 
 beforeAll(async () => {
-  const rooms = await startWithTestRooms();
+  certs = makeWalletCertificates('pass.at.example.reading-rooms');
+  const rooms = await startWithTestRooms(certs.env);
   ({ server, browser, stop } = rooms);
   const { admin, idOf } = rooms;
   const [day, later] = weekdaysAhead(2) as [Date, Date];
@@ -43,7 +47,10 @@ beforeAll(async () => {
   await waitForReadModels(admin);
 });
 
-afterAll(() => stop?.());
+afterAll(async () => {
+  await stop?.();
+  certs?.remove();
+});
 
 describe('my bookings in the browser', () => {
   it('asks for the link, lists the bookings across rooms and cancels (de, 375 wide)', async () => {
@@ -77,6 +84,26 @@ describe('my bookings in the browser', () => {
         .count(),
     ).toBe(2);
     await expectAccessible(page, 'my bookings: list (de)');
+
+    // Each ticket's passes: Apple Wallet's to download, Google Wallet's save page to open.
+    const apple = main(page).getByRole('link', { name: /^Zu Apple Wallet hinzufügen/ });
+    await expect.poll(() => apple.count()).toBe(3);
+    await expectAccessible(page, 'my bookings: wallet links (de)');
+    const href = (await apple.first().getAttribute('href'))!;
+    const pass = await page.request.get(new URL(href, page.url()).href);
+    expect(pass.status()).toBe(200);
+    expect(pass.headers()['content-type']).toBe('application/vnd.apple.pkpass');
+    // Google's page is not reached from the test: the browser is answered in its place.
+    await page.route('https://pay.google.com/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>Google Wallet</title>' }),
+    );
+    await main(page)
+      .getByRole('button', { name: /^In Google Wallet speichern/ })
+      .first()
+      .click();
+    await page.waitForURL(/^https:\/\/pay\.google\.com\/gp\/v\/save\/[\w-]+\.[\w-]+\.[\w-]+$/);
+    await page.goBack();
+    await expect.poll(() => bookings.count()).toBe(2);
 
     // One ticket, then the rest of the second booking at once.
     await main(page).locator('.ticket-list button').first().click();

@@ -6370,6 +6370,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owners/{ownerId}/tickets/{ticketId}/wallet.pkpass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A ticket's Apple Wallet pass, by the owner id of the confirmation link (voided once the ticket is cancelled) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownerId: string;
+                    ticketId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The signed pass */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.apple.pkpass": string;
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown or malformed owner or ticket, personal data erased; or the wallet is not configured (wallet__not_configured) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owners/{ownerId}/tickets/{ticketId}/google-wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A ticket's Google Wallet save link, by the owner id of the confirmation link (the object inactive once the ticket is cancelled) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownerId: string;
+                    ticketId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The save link (a signed JWT after its last slash) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GoogleWalletLink"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown or malformed owner or ticket, personal data erased; or the wallet is not configured (wallet__not_configured) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/rooms/{id}/timeslots/{timeSlotId}/waitlist": {
         parameters: {
             query?: never;
@@ -9455,6 +9565,10 @@ export interface components {
             /** @description The body sent (JSON: type, timestamp, data) */
             payload: string;
         };
+        GoogleWalletLink: {
+            /** Format: uri */
+            saveUrl: string;
+        };
         WaitlistPlace: {
             /** Format: uuid */
             entryId: string;
@@ -10080,6 +10194,11 @@ export interface components {
             timeZone: string;
             /** @description The VAPID public key a browser subscribes to reminders as notifications with (WEB_PUSH_VAPID_PUBLIC_KEY); absent: reminders come by mail only */
             webPushPublicKey?: string;
+            /** @description The wallets the server makes ticket passes for (docs/product.md#wallet-passes): Apple Wallet (WALLET_…) and Google Wallet (GOOGLE_WALLET_…) */
+            wallets: {
+                apple: boolean;
+                google: boolean;
+            };
         };
         Library: {
             /** @description The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL); absent when not set */

@@ -48,6 +48,8 @@ export const checkRoomForm = formCheck(
     openStartType: values.openStartType,
     openEndValue: numberOf(values.openEndValue),
     openEndType: values.openEndType,
+    // Without a site the room joins the first site, or stays at its own.
+    siteId: undefined,
   }),
 );
 

@@ -20,6 +20,7 @@ const bodyOf = (values: RoomFormValues) => {
 const room: Room = {
   id: '0b7a0e3e-9d55-4a4f-9a55-7d1f2c5b8e01',
   version: 4,
+  siteId: '00000000-0000-4000-8000-000000000001',
   name: 'Lesesaal Ost',
   description: 'Ruhiger Saal mit 40 Plätzen',
   capacity: 40,

@@ -22,6 +22,17 @@ import { MoveButton, MoveTicket } from './move-ticket';
 import { TicketList, useTicketText } from './ticket-list';
 
 const checkRequest = emailRequestCheck(MyBookingsLinkInput);
+// A chunk of its own: loaded only from a server that makes wallet passes.
+const WalletLinks = lazy(() => import('./wallet-links'));
+
+function TicketWallets({ ticket }: { ticket: Ticket }) {
+  const wallets = useGetSettingsQuery().data?.wallets;
+  return wallets?.apple || wallets?.google ? (
+    <Suspense>
+      <WalletLinks ticket={ticket} wallets={wallets} />
+    </Suspense>
+  ) : null;
+}
 
 // Reminders as notifications: a chunk of its own, loaded only where the server offers web push
 // (its VAPID key in the settings).
@@ -177,23 +188,26 @@ export function MyBookingsPage() {
               <h2>{t('my.booking', { number: group.bookingNumber })}</h2>
               <TicketList
                 tickets={group.tickets}
-                renderExtra={(ticket) =>
-                  ticket.cancelable ? (
-                    <>
-                      <button
-                        type="button"
-                        className="button button--secondary button--small"
-                        onClick={() => setCancelling([ticket])}
-                      >
-                        {t('confirmation.cancel')}
-                        <span className="visually-hidden"> {ticketText(ticket)}</span>
-                      </button>{' '}
-                      <MoveButton ticket={ticket} onClick={() => setMoving(ticket)} />
-                    </>
-                  ) : (
-                    <p>{t('confirmation.not-cancelable')}</p>
-                  )
-                }
+                renderExtra={(ticket) => (
+                  <>
+                    {ticket.cancelable ? (
+                      <>
+                        <button
+                          type="button"
+                          className="button button--secondary button--small"
+                          onClick={() => setCancelling([ticket])}
+                        >
+                          {t('confirmation.cancel')}
+                          <span className="visually-hidden"> {ticketText(ticket)}</span>
+                        </button>{' '}
+                        <MoveButton ticket={ticket} onClick={() => setMoving(ticket)} />
+                      </>
+                    ) : (
+                      <p>{t('confirmation.not-cancelable')}</p>
+                    )}
+                    <TicketWallets ticket={ticket} />
+                  </>
+                )}
               />
               {cancelable.length > 1 ? (
                 <button
