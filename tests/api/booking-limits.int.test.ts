@@ -104,6 +104,7 @@ describe('booking limits from the configuration (MAX_CART_TICKETS=3, MAX_TICKETS
       'maxTicketsPerVisitor',
       'timeZone',
       'wallets',
+      'webPushPublicKey',
     ]);
   });
 
