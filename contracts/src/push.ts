@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isOutboundUrl } from './outbound-url.ts';
 import { rule } from './rules.ts';
 
 /**
@@ -25,27 +26,10 @@ export function base64UrlBytes(value: string): number | null {
   return Math.floor((bare.length * 3) / 4);
 }
 
-/** An https URL as the browser and the server parse it, without credentials and fragment. */
-export function isPushEndpoint(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  return (
-    (url.protocol === 'https:' || url.protocol === 'http:') &&
-    url.username === '' &&
-    url.password === '' &&
-    url.hash === '' &&
-    url.hostname !== ''
-  );
-}
-
 const endpoint = () =>
   z
     .string()
-    .check(z.minLength(1), z.maxLength(PUSH_ENDPOINT_MAX), rule<string>('invalid', isPushEndpoint));
+    .check(z.minLength(1), z.maxLength(PUSH_ENDPOINT_MAX), rule<string>('invalid', isOutboundUrl));
 
 const key = (bytes: number) =>
   z.string().check(

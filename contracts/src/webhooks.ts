@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isOutboundUrl } from './outbound-url.ts';
 import { optionalString, rule } from './rules.ts';
 
 /**
@@ -25,27 +26,6 @@ export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /** The longest endpoint URL accepted. */
 export const WEBHOOK_URL_MAX = 2000;
 
-/**
- * A URL as the browser and the server parse it (WHATWG), http or https, without credentials and
- * without a fragment. Which schemes and hosts the server then delivers to is its configuration's
- * (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOWED_HOSTS), checked by the server alone.
- */
-export function isWebhookUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  return (
-    (url.protocol === 'https:' || url.protocol === 'http:') &&
-    url.username === '' &&
-    url.password === '' &&
-    url.hash === '' &&
-    url.hostname !== ''
-  );
-}
-
 const eventTypes = () =>
   z.array(z.enum(WEBHOOK_EVENT_TYPES)).check(
     rule<WebhookEventType[]>('required', (v) => v.length > 0),
@@ -59,7 +39,7 @@ const url = () =>
       z.trim(),
       z.minLength(1),
       z.maxLength(WEBHOOK_URL_MAX),
-      rule<string>('invalid', isWebhookUrl),
+      rule<string>('invalid', isOutboundUrl),
     );
 
 /** A new webhook endpoint: its URL, the event types it gets (at least one, each once), a note. */

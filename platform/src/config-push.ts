@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { base64UrlBytes } from '@rr/contracts';
-import { bool } from './config-values.ts';
+import { bool, hostList } from './config-values.ts';
 
 /** A base64url text of exactly `bytes` bytes (a VAPID key as `web-push generate-vapid-keys` prints it). */
 const vapidKey = (bytes: number) =>
@@ -21,15 +21,7 @@ export const webPushConfig = z.object({
   WEB_PUSH_VAPID_PRIVATE_KEY: vapidKey(32).optional(),
   WEB_PUSH_SUBJECT: z.url({ protocol: /^(mailto|https)$/ }).optional(),
   WEB_PUSH_ALLOW_HTTP: bool.default(false),
-  WEB_PUSH_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  WEB_PUSH_ALLOWED_HOSTS: hostList,
   // How often the push job looks for due notifications (integrations/src/push/sender.ts).
   WEB_PUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
 });

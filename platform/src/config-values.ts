@@ -27,3 +27,14 @@ export const nameList = z.string().transform((s) =>
     .map((x) => x.trim())
     .filter(Boolean),
 );
+
+/** A comma-separated list of host names or addresses, lower-cased (empty = none). */
+export const hostList = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim().toLowerCase())
+      .filter(Boolean),
+  );

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { bool, listOf } from './config-values.ts';
+import { bool, hostList, listOf } from './config-values.ts';
 import { ssoConfigProblems, staffSignInConfig } from './config-sign-in.ts';
 import { webPushConfig, webPushConfigProblems } from './config-push.ts';
 import { walletConfig, walletConfigProblems } from './config-wallet.ts';
@@ -132,15 +132,7 @@ export const ConfigSchema = z.object({
   // written in the URL) exempt from the internal-address check, how often the delivery job looks
   // for due deliveries, and the key the endpoints' secrets are derived from.
   WEBHOOK_ALLOW_HTTP: bool.default(false),
-  WEBHOOK_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  WEBHOOK_ALLOWED_HOSTS: hostList,
   WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(1000),
   // Webhook attempts under way at once in one process, and to one endpoint over every process
   // that sends (integrations/src/webhooks/sender.ts): endpoints are served side by side, so a
