@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { bool, listOf } from './config-values.ts';
 import { ssoConfigProblems, staffSignInConfig } from './config-sign-in.ts';
+import { visitorSignInConfig, visitorSignInConfigProblems } from './config-visitor-sign-in.ts';
 
 const PG_PROTOCOL = /^postgres(ql)?$/;
 const urlList = listOf(z.url());
@@ -85,6 +86,7 @@ export const ConfigSchema = z.object({
   // How often the reminder job looks for reminders now due.
   REMINDER_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   ...staffSignInConfig.shape,
+  ...visitorSignInConfig.shape,
   RATE_LIMIT_CARTS: z.coerce.number().int().min(1).max(1000000).default(60),
   RATE_LIMIT_OWNER_LOOKUPS: z.coerce.number().int().min(1).max(1000000).default(120),
   // "My bookings" link requests per hour, per client address and per e-mail address.
@@ -176,7 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
-  const sso = ssoConfigProblems(config);
+  const sso = [...ssoConfigProblems(config), ...visitorSignInConfigProblems(config)];
   if (sso.length)
     throw new ConfigError(`Invalid configuration:\n${sso.map((l) => `  ${l}`).join('\n')}`);
   return {

@@ -1,6 +1,7 @@
 export * from './config.ts';
 export * from './config-settings.ts';
 export * from './config-sign-in.ts';
+export * from './config-visitor-sign-in.ts';
 export * from './logger.ts';
 export * from './clock.ts';
 export * from './problem.ts';

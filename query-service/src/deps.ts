@@ -45,4 +45,6 @@ export interface QueryDeps {
   visitorBaseUrl?: string | undefined;
   /** The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL), if configured. */
   contactEmail?: string | undefined;
+  /** The ways visitors may sign in with the campus identity (none: they book by address alone). */
+  visitorSignIn?: readonly ('oidc' | 'saml')[] | undefined;
 }

@@ -25,6 +25,13 @@ export const Settings = z
       description:
         "The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone",
     }),
+    visitorSignIn: z
+      .array(z.enum(['oidc', 'saml']))
+      .optional()
+      .openapi({
+        description:
+          'How visitors may sign in with the campus identity (VISITOR_OIDC_ISSUER, VISITOR_SAML_IDP_METADATA): each start is /api/visitor-auth/<way>/start; absent when neither is set',
+      }),
   })
   .openapi('Settings');
 export type Settings = z.infer<typeof Settings>;
@@ -47,6 +54,7 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
     maxTicketsPerDay,
     maxTicketsPerVisitor,
     timeZone: deps.timeZone,
+    ...(deps.visitorSignIn?.length ? { visitorSignIn: [...deps.visitorSignIn] } : {}),
   };
   return [
     defineRoute({

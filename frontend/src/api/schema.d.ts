@@ -435,6 +435,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/visitor-auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The visitor signed in with the campus identity */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The visitor and what the provider said */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignedInVisitor"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No visitor signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/visitor-auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign the visitor out: every session of the visitor's subject ends */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/api-tokens": {
         parameters: {
             query?: never;
@@ -8459,6 +8554,12 @@ export interface components {
             outcome: "signed-in" | "refused";
             reason: string | null;
         };
+        SignedInVisitor: {
+            subject: string;
+            email: string | null;
+            name: string | null;
+            affiliations: string[];
+        };
         CreatedApiToken: components["schemas"]["ApiToken"] & {
             /** @description The secret (`rr_…`), answered this once only */
             secret: string;
@@ -9544,6 +9645,8 @@ export interface components {
             maxTicketsPerVisitor: number;
             /** @description The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone */
             timeZone: string;
+            /** @description How visitors may sign in with the campus identity (VISITOR_OIDC_ISSUER, VISITOR_SAML_IDP_METADATA): each start is /api/visitor-auth/<way>/start; absent when neither is set */
+            visitorSignIn?: ("oidc" | "saml")[];
         };
         Library: {
             /** @description The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL); absent when not set */
