@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type pg from 'pg';
 import type { Clock, Config } from '@rr/platform';
 import { visitorSamlAcsUrl } from '@rr/platform';
@@ -189,6 +189,23 @@ export function signedInVisitor(req: Request, clock: Clock): SignedInVisitor | n
   const visitor = req.session?.visitor;
   if (!visitor || clock.now().getTime() >= visitor.until) return null;
   return visitor;
+}
+
+/** Puts the request's signed-in visitor where the commands read it (`req.signedInVisitor`). */
+export function visitorOfRequest(clock: Clock): RequestHandler {
+  return (req, _res, next) => {
+    const visitor = signedInVisitor(req, clock);
+    if (visitor)
+      req.signedInVisitor = {
+        subject: visitor.subject,
+        memberships: [
+          ...visitor.affiliations,
+          ...(visitor.homeOrganization ? [visitor.homeOrganization] : []),
+          ...visitor.groups,
+        ],
+      };
+    next();
+  };
 }
 
 /** Ends every session of the visitor's subject, in every browser (sign-out everywhere). */

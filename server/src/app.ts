@@ -52,6 +52,7 @@ import {
   signInPolicyFrom,
   VISITOR_SAML_ACS_PATH,
   visitorAuthRoutes,
+  visitorOfRequest,
   visitorSignInSettingsFrom,
 } from '@rr/identity';
 import type { RequestHandler } from 'express';
@@ -235,6 +236,8 @@ export function createApp(options: AppOptions): express.Express {
   // sessions), on the primary like the sessions themselves.
   if (!options.trustedSessions)
     api.use(currentStaff(deps.pool, { clock: deps.clock, policy: signInPolicyFrom(config) }));
+  // The visitor signed in with the campus identity, for the members' rules of rooms.
+  api.use(visitorOfRequest(deps.clock));
   // Guessing: new carts and owner-id lookups are limited per client (in the process); failed
   // sign-ins delay further attempts across processes (authRoutes, identity/src/sign-in-limit.ts).
   // New carts, waitlist joins and offers taken count together (each may start a hold or a mail).

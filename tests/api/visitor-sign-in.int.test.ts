@@ -2,19 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+import { startVisitorOidcProvider, type TestOidcProvider } from '../support/oidc-servers.ts';
+import { IDP_ENTITY_ID, startTestIdp, type TestIdp } from '../support/saml-idp.ts';
 import {
-  signInAtProvider,
-  startVisitorOidcProvider,
-  type TestOidcProvider,
-} from '../support/oidc-servers.ts';
-import {
-  encodeResponse,
-  IDP_ENTITY_ID,
-  requestIdOf,
-  signedResponse,
-  startTestIdp,
-  type TestIdp,
-} from '../support/saml-idp.ts';
+  SAML_ATTRIBUTES,
+  visitorOidcSignIn,
+  visitorSamlSignIn,
+} from '../support/visitor-sign-in.ts';
 import { freePort } from '../support/ports.ts';
 
 /**
@@ -30,8 +24,8 @@ let idp: TestIdp;
 const clock = new ManualClock(new Date());
 const SP = 'https://reading-room.campus.example/visitors';
 const ACS = 'https://reading-room.campus.example/api/visitor-auth/saml/acs';
-const EPPN_SCOPED = 'urn:oid:1.3.6.1.4.1.5923.1.1.1.9';
-const PAIRWISE = 'urn:oasis:names:tc:SAML:attribute:pairwise-id';
+const EPPN_SCOPED = SAML_ATTRIBUTES.scopedAffiliation;
+const PAIRWISE = SAML_ATTRIBUTES.pairwiseId;
 
 beforeAll(async () => {
   db = await createTestDatabase(clock);
@@ -68,52 +62,10 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function oidcSignIn(c: Client, login: string, returnTo = '/book/room-1'): Promise<string> {
-  const res = await c.request(
-    'GET',
-    `/api/visitor-auth/oidc/start?returnTo=${encodeURIComponent(returnTo)}`,
-    { redirect: 'manual' },
-  );
-  expect(res.status).toBe(302);
-  const back = await signInAtProvider(res.headers.get('location')!, login, app.baseUrl);
-  expect(back.pathname).toBe('/api/visitor-auth/oidc/callback');
-  const done = await c.request('GET', back.pathname + back.search, { redirect: 'manual' });
-  expect(done.status).toBe(302);
-  return done.headers.get('location')!;
-}
-
-async function samlSignIn(attributes: Record<string, string[]>, nameId = 'transient-1') {
-  const res = await new Client(app.baseUrl).request(
-    'GET',
-    `/api/visitor-auth/saml/start?returnTo=${encodeURIComponent('/')}`,
-    { redirect: 'manual' },
-  );
-  expect(res.status).toBe(302);
-  const xml = signedResponse(
-    {
-      inResponseTo: requestIdOf(new URL(res.headers.get('location')!)),
-      nameId,
-      nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
-      groups: [],
-      attributes,
-      audience: SP,
-      recipient: ACS,
-      now: clock.now(),
-    },
-    idp.key,
-  );
-  const posted = await fetch(`${app.baseUrl}/api/visitor-auth/saml/acs`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ SAMLResponse: encodeResponse(xml), RelayState: '/' }),
-  });
-  expect(posted.status).toBe(302);
-  return {
-    location: posted.headers.get('location'),
-    client: new Client(app.baseUrl).takeCookie(posted),
-  };
-}
+const oidcSignIn = (c: Client, login: string, returnTo?: string) =>
+  visitorOidcSignIn(c, login, returnTo);
+const samlSignIn = (attributes: Record<string, string[]>) =>
+  visitorSamlSignIn(app.baseUrl, idp, { entityId: SP, acs: ACS }, clock, attributes);
 
 describe('visitor sign-in with the campus identity', () => {
   it('names the ways to sign in in the settings the visitor app reads', async () => {

@@ -15,6 +15,7 @@ import { NO_ROOM_SERVICES } from '@rr/contracts/rooms';
 import { type Decide, type Now, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { admittedDomains } from './email-domains.ts';
+import { admittedAffiliations, signInRequired } from './affiliations.ts';
 import {
   decideSeatPlan,
   evolveSeatPlan,
@@ -193,7 +194,9 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>,
         ).every((key) => services[key] === room.services[key]) &&
         (services.confirmBookingMinutes ?? null) ===
           (room.services.confirmBookingMinutes ?? null) &&
-        admittedDomains(services).join(',') === admittedDomains(room.services).join(',');
+        admittedDomains(services).join(',') === admittedDomains(room.services).join(',') &&
+        signInRequired(services) === signInRequired(room.services) &&
+        admittedAffiliations(services).join(',') === admittedAffiliations(room.services).join(',');
       return same ? [] : [RoomServicesChanged.create(command.data)];
     }
     case 'SetRoomSeats':

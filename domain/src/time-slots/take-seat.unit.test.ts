@@ -21,6 +21,7 @@ import { Refused } from '../refusal.ts';
 import { history } from '../testing/given-when-then.ts';
 import { evolveBlacklist, initialBlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
+import type { Member } from '../rooms/affiliations.ts';
 import { NO_SEAT_PLAN } from '../rooms/seat-plan.ts';
 import type { SeatWish } from './seat-choice.ts';
 import {
@@ -91,6 +92,7 @@ interface World {
   blacklisted: boolean;
   noShowDays: LocalDate[];
   emailDomain: string;
+  member: Member;
   limits: BookingLimits;
   /** In a room with a seat plan: the seat the person asks for. */
   wish?: SeatWish;
@@ -125,6 +127,7 @@ const base: World = {
   blacklisted: false,
   noShowDays: [],
   emailDomain: 'uni.example',
+  member: { memberships: ['student@uni.example', 'student'] },
   limits: baseLimits,
 };
 
@@ -285,6 +288,7 @@ const paths: Record<SeatPath, (w: World) => Outcome> = {
             visitorKey: KEY,
             language: 'en',
             emailDomain: w.emailDomain,
+            member: w.member,
           },
         },
         {
@@ -422,6 +426,7 @@ const paths: Record<SeatPath, (w: World) => Outcome> = {
             visitorKey: KEY,
             language: 'en',
             emailDomain: w.emailDomain,
+            member: w.member,
           },
         },
         {
@@ -527,6 +532,7 @@ const paths: Record<SeatPath, (w: World) => Outcome> = {
             visitorKey: KEY,
             language: 'en',
             emailDomain: w.emailDomain,
+            member: w.member,
           },
         },
         {
@@ -594,6 +600,12 @@ const broken: Record<SeatRuleName, (w: World, path: SeatPath) => World> = {
     ...w,
     emailDomain: 'gmx.at',
     room: { ...w.room, services: { ...w.room.services, allowedEmailDomains: ['uni.example'] } },
+  }),
+  // A guest at a room for members of the university (the affiliation rule: its own tests).
+  'members-sign-in': (w) => ({
+    ...w,
+    member: null,
+    room: { ...w.room, services: { ...w.room.services, signInRequired: true } },
   }),
   capacity: (w, path) => {
     switch (path) {

@@ -3242,7 +3242,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__no_show_blocked (payload: `until` and the last blocked day), booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits) */
+                /** @description booking__email_blacklisted, booking__no_show_blocked (payload: `until` and the last blocked day), booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits), booking__sign_in_required, booking__affiliation_not_allowed (payload: `affiliations` and those the room admits) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3945,7 +3945,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed, booking__sign_in_required, booking__affiliation_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4729,7 +4729,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed, booking__sign_in_required, booking__affiliation_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5802,7 +5802,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed, booking__sign_in_required, booking__affiliation_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -8683,6 +8683,8 @@ export interface components {
             reminderHoursBefore?: number | null;
             allowedEmailDomains?: string[] | null;
             confirmBookingMinutes?: number | null;
+            signInRequired?: boolean | null;
+            allowedAffiliations?: string[] | null;
         };
         /** @description The seats with their ids, in the order set */
         SeatsSet: {
@@ -9229,6 +9231,10 @@ export interface components {
             reminderHoursBefore: number | null;
             /** @description Members only: visitors book with an address at one of these domains; absent: everyone */
             allowedEmailDomains?: string[];
+            /** @description Members of the university: visitors book signed in with the campus identity only; absent: everyone */
+            signInRequired?: boolean;
+            /** @description Members of the university: signed-in visitors with one of these affiliations (scoped, plain, home organisation or group) only; absent: any */
+            allowedAffiliations?: string[];
             /** @description Confirmed addresses: a visitor's booking awaits the confirmation mail's link this many minutes (never past the slot's start), else its tickets are released; absent: off */
             confirmBookingMinutes?: number;
         };
