@@ -65,6 +65,11 @@ const VISITOR_MODULES: readonly [string, string][] = [
 const SEAT_PICKER_MODULE = 'src/features/booking/components/seat-picker.tsx';
 /** The seat's page (its QR code) is a lazy module too: only rooms with a seat plan have seats. */
 const SEAT_PAGE_MODULE = 'src/features/booking/components/seat-page/seat-page.tsx';
+/**
+ * The campus sign-in of the personal data step: loaded only where the library lets visitors sign
+ * in (VISITOR_OIDC_ISSUER, VISITOR_SAML_IDP_METADATA), measured apart like the seat picker.
+ */
+const VISITOR_ACCOUNT_MODULE = 'src/features/booking/components/visitor-account.tsx';
 
 /**
  * Source modules that must not be in the visitor download (staff screens and texts, the
@@ -112,6 +117,8 @@ interface Page {
   language: Language;
   /** The journey goes through a room with a seat plan (it loads the seat picker). */
   seatPlan?: boolean;
+  /** The library lets visitors sign in with the campus identity (it loads their sign-in part). */
+  visitorSignIn?: boolean;
 }
 
 interface Graph {
@@ -191,6 +198,8 @@ function walk(graph: Graph, page: Page): Set<string> {
         follow = catalogue[2] === page.language && catalogues.includes(catalogue[1] ?? 'main');
       } else if (target === SEAT_PICKER_MODULE || target === SEAT_PAGE_MODULE) {
         follow = page.seatPlan === true;
+      } else if (target === VISITOR_ACCOUNT_MODULE) {
+        follow = page.visitorSignIn === true;
       } else if (interfaceOf) {
         follow = interfaceOf[0] === page.interface;
       } else if (shared.has(from)) {
@@ -303,6 +312,18 @@ async function main(): Promise<void> {
     walk(graph, { html: 'index.html', interface: 'user', language, seatPlan: true });
   const visitorPlanDe = withPlan('de');
   const visitorPlanEn = withPlan('en');
+  const signInDe = walk(graph, {
+    html: 'index.html',
+    interface: 'user',
+    language: 'de',
+    visitorSignIn: true,
+  });
+  const signInEn = walk(graph, {
+    html: 'index.html',
+    interface: 'user',
+    language: 'en',
+    visitorSignIn: true,
+  });
   const adminDe = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'de' });
   const adminEn = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'en' });
   const displayDe = walk(graph, {
@@ -318,7 +339,7 @@ async function main(): Promise<void> {
   checkVisitorModules(graph, visitorDe, 'de');
   checkVisitorModules(graph, visitorEn, 'en');
   // The seat picker is a chunk of its own: in the journey through a room with a plan only.
-  for (const lazyModule of [SEAT_PICKER_MODULE, SEAT_PAGE_MODULE])
+  for (const lazyModule of [SEAT_PICKER_MODULE, SEAT_PAGE_MODULE, VISITOR_ACCOUNT_MODULE])
     if (modulesOf(graph, visitorDe).has(lazyModule))
       throw new Error(`${lazyModule} is in the visitor download of every room`);
   if (!modulesOf(graph, visitorPlanDe).has(SEAT_PICKER_MODULE)) {
@@ -327,9 +348,16 @@ async function main(): Promise<void> {
 
   // Every JS file of the build is loaded by some page, so none is left out unnoticed.
   const reached = new Set(
-    [...visitorPlanDe, ...visitorPlanEn, ...adminDe, ...adminEn, ...displayDe, ...displayEn].map(
-      (key) => manifest[key]!.file,
-    ),
+    [
+      ...visitorPlanDe,
+      ...visitorPlanEn,
+      ...signInDe,
+      ...signInEn,
+      ...adminDe,
+      ...adminEn,
+      ...displayDe,
+      ...displayEn,
+    ].map((key) => manifest[key]!.file),
   );
   const assets = readdirSync(path.join(distDir, 'assets')).filter((f) => f.endsWith('.js'));
   const unreached = assets.map((f) => `assets/${f}`).filter((file) => !reached.has(file));
@@ -349,6 +377,11 @@ async function main(): Promise<void> {
   const seatPlanOnly = measure(
     graph,
     [...visitorPlanDe].filter((key) => !visitorDe.has(key)),
+  );
+  // What only a library with visitor sign-in loads besides (German page): the sign-in part.
+  const signInOnly = measure(
+    graph,
+    [...signInDe].filter((key) => !visitorDe.has(key)),
   );
   // What only /display/ loads (German page): the display interface and its texts.
   const displayOnly = measure(
@@ -379,6 +412,11 @@ async function main(): Promise<void> {
   printFigures(
     'Seat picker JS (German; only a room with a seat plan loads these, not counted):',
     seatPlanOnly,
+    part,
+  );
+  printFigures(
+    'Visitor sign-in JS (German; only with visitor sign-in configured, not counted):',
+    signInOnly,
     part,
   );
   printFigures('Admin app JS (German; only /admin/ loads these):', adminOnly, part);
@@ -429,6 +467,7 @@ async function main(): Promise<void> {
     ratioToLimit: round(ratio, 4),
     visitor: { page: '/', language: 'de', ...totals(visitor), files: visitor },
     visitorEnglish: { page: '/', language: 'en', ...totals(english) },
+    visitorSignInOnly: { page: '/your-personal-data', language: 'de', ...totals(signInOnly) },
     seatPickerOnly: {
       page: '/room/{id} with a seat plan',
       language: 'de',
