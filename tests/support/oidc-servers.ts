@@ -64,13 +64,18 @@ export const VISITOR_OIDC_CLIENT = { id: 'reading-room-visitors', secret: "the v
 export async function startVisitorOidcProvider(
   appBaseUrl: string,
   people: Record<string, Record<string, unknown>>,
+  /** The port of an issuer the app was started with already (a free one by default). */
+  issuerPort?: number,
 ): Promise<TestOidcProvider> {
-  const started = await startProvider({
-    client: VISITOR_OIDC_CLIENT,
-    redirectUri: `${appBaseUrl}/api/visitor-auth/oidc/callback`,
-    postLogoutUri: `${appBaseUrl}/`,
-    claims: (id) => ({ ...people[id], sub: id }),
-  });
+  const started = await startProvider(
+    {
+      client: VISITOR_OIDC_CLIENT,
+      redirectUri: `${appBaseUrl}/api/visitor-auth/oidc/callback`,
+      postLogoutUri: `${appBaseUrl}/`,
+      claims: (id) => ({ ...people[id], sub: id }),
+    },
+    issuerPort,
+  );
   return {
     ...started,
     env: {

@@ -55,7 +55,10 @@ export default function VisitorAccount({
 }) {
   const t = useLanguage().language === 'en' ? en : de;
   const { baseApiUrl } = useConfig();
-  const { data: visitor } = useGetSignedInVisitorQuery();
+  // After signing out the answer is a 401: the last visitor's data, which the query keeps, is not
+  // theirs any more.
+  const { data, isError } = useGetSignedInVisitorQuery();
+  const visitor = isError ? undefined : data;
   const [signOut, { isLoading }] = useVisitorSignOutMutation();
   useEffect(() => onClaimed(visitor && claimedData(visitor)), [visitor, onClaimed]);
 
