@@ -68,7 +68,7 @@ export function PersonalDataFields({
             required={isRequired(field)}
             hint={field === 'phone' ? t('data.phone-hint') : undefined}
             value={values[field]}
-            readOnly={locked?.[field] !== undefined}
+            readOnly={!!locked?.[field]}
             error={messageOf(field)}
             onChange={(event) => change(field, event.target.value)}
           />
