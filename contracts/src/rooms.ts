@@ -40,6 +40,19 @@ export function roomImageInput(imageRequired: boolean) {
   return z.object({ image: imageFile(imageRequired), alt: RoomImageAlt, altEn: RoomImageAltEn });
 }
 
+/** The most affiliations a room for members of the university lists. */
+export const MAX_AFFILIATIONS = 50;
+
+/**
+ * One admitted affiliation: an eduPersonScopedAffiliation (`student@uni-x.de`), an
+ * eduPersonAffiliation (`student`), a schacHomeOrganization (`uni-partner.de`) or a group, as the
+ * campus identity sends it; trimmed, compared without case.
+ */
+export const Affiliation = z.pipe(
+  z.string().check(z.trim(), z.toLowerCase()),
+  z.string().check(z.minLength(1), z.maxLength(200)),
+);
+
 /** The most e-mail domains a members-only room lists. */
 export const MAX_EMAIL_DOMAINS = 20;
 const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -68,6 +81,9 @@ export const EmailDomain = z.pipe(
  * - `allowedEmailDomains`: members only; visitors book and join the waitlist with an address at
  *   one of these domains only (at most 20, each a domain name, compared exactly: a subdomain only
  *   when listed; trimmed, lower-cased, a leading `@` dropped); empty or absent: everyone;
+ * - `signInRequired`: members of the university; visitors book and join the waitlist signed in
+ *   with the campus identity only (VISITOR_OIDC_*, VISITOR_SAML_*);
+ * - `allowedAffiliations`: and with one of these affiliations only (at most 50; implies sign-in);
  * - `confirmBookingMinutes`: confirmed addresses; a visitor's booking takes its seats but awaits
  *   the link of its confirmation mail this many minutes (5-10080, never past the slot's start),
  *   else its tickets are released.
@@ -82,6 +98,10 @@ export const RoomServicesInput = z
       z.nullable(z.array(EmailDomain).check(z.maxLength(MAX_EMAIL_DOMAINS))),
     ),
     confirmBookingMinutes: z.optional(z.nullable(intBetween(5, 10080))),
+    signInRequired: z.optional(z.nullable(z.boolean())),
+    allowedAffiliations: z.optional(
+      z.nullable(z.array(Affiliation).check(z.maxLength(MAX_AFFILIATIONS))),
+    ),
   })
   .check(
     crossRule(
@@ -101,6 +121,10 @@ export interface RoomServices {
   allowedEmailDomains?: string[] | undefined;
   /** Confirmed addresses: minutes a booking awaits its confirmation; absent: off. */
   confirmBookingMinutes?: number | undefined;
+  /** Members of the university: signed-in visitors only; absent: everyone. */
+  signInRequired?: boolean | undefined;
+  /** Members of the university: the admitted affiliations; absent or empty: any. */
+  allowedAffiliations?: string[] | undefined;
 }
 
 export const NO_ROOM_SERVICES: RoomServices = {

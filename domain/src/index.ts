@@ -13,6 +13,7 @@ export * from './reports.ts';
 export * from './rooms/room.ts';
 export * from './rooms/room-order.ts';
 export * from './rooms/email-domains.ts';
+export * from './rooms/affiliations.ts';
 export * from './rooms/seat-plan.ts';
 export * from './sites/site.ts';
 export * from './no-show-rule.ts';

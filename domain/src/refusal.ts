@@ -29,6 +29,8 @@ export type RefusalCode =
   | 'transaction__empty'
   | 'booking__email_blacklisted'
   | 'booking__email_domain_not_allowed'
+  | 'booking__sign_in_required'
+  | 'booking__affiliation_not_allowed'
   | 'booking__no_show_blocked'
   | 'booking__confirmation_lapsed'
   | 'booking__confirmation_link_invalid'
@@ -100,6 +102,8 @@ export type Refusal =
   | { code: 'waitlist__already_joined'; positionInLine: number | null }
   /** A members-only room refuses the address: the domains it admits. */
   | { code: 'booking__email_domain_not_allowed'; domains: readonly string[] }
+  /** A room for members of the university refuses the signed-in visitor: the affiliations it admits. */
+  | { code: 'booking__affiliation_not_allowed'; affiliations: readonly string[] }
   /** Too many no-shows (no-show-rule.ts): the last day the address is blocked. */
   | { code: 'booking__no_show_blocked'; until: LocalDate }
   | { code: PlainRefusalCode };
@@ -121,6 +125,7 @@ export type PlainRefusalCode = Exclude<
   | 'no_show__not_due'
   | 'waitlist__already_joined'
   | 'booking__email_domain_not_allowed'
+  | 'booking__affiliation_not_allowed'
   | 'booking__no_show_blocked'
 >;
 

@@ -13,3 +13,5 @@ export * from './oidc-sign-in.ts';
 export * from './saml-sign-in.ts';
 export * from './migrations-dir.ts';
 export * from './staff-sign-in-erasure.ts';
+export * from './visitor-identity.ts';
+export * from './visitor-auth-routes.ts';

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { defineRoute, type RouteDef, z } from '@rr/platform';
-import { ProviderUnavailable, type OidcProvider } from './oidc-sign-in.ts';
+import { ProviderUnavailable, staffIdentityOf, type OidcProvider } from './oidc-sign-in.ts';
 import { saveSession } from './sessions.ts';
 import { finishCampusSignIn, type SignInContext } from './sign-in-context.ts';
 import {
@@ -72,7 +72,14 @@ export function oidcRoutes(ctx: SignInContext, provider: OidcProvider): RouteDef
         const callbackUrl = new URL(req.originalUrl, `${origin(req)}/`);
         let identity;
         try {
-          identity = await provider.finish(callbackUrl, redirectUri(req), pending);
+          const { usernameClaim, groupsClaim } = provider.settings;
+          identity = staffIdentityOf(
+            await provider.answer(callbackUrl, redirectUri(req), pending, [
+              usernameClaim,
+              groupsClaim,
+            ]),
+            provider.settings,
+          );
         } catch (err) {
           if (!(err instanceof ProviderUnavailable)) throw err;
           ctx.logger?.warn({ err: err.message }, 'OpenID provider unavailable');

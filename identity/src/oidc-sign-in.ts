@@ -2,17 +2,22 @@ import * as oidc from 'openid-client';
 import type { Clock, Config } from '@rr/platform';
 import { isLoopbackHost } from '@rr/platform/loopback';
 
-export interface OidcSettings {
+/** An OpenID client of the service: staff sign-in's (OIDC_*) or visitors' (VISITOR_OIDC_*). */
+export interface OidcClientSettings {
   issuer: URL;
   clientId: string;
-  clientSecret?: string;
+  clientSecret?: string | undefined;
   scopes: string;
-  groupsClaim: string;
-  usernameClaim: string;
   /** The button's text on the sign-in page. */
   label: string;
   /** The callback the provider sends the browser back to; from the request when unset. */
-  redirectUri?: string;
+  redirectUri?: string | undefined;
+}
+
+/** Staff sign-in's client: the claims naming the account and its groups. */
+export interface OidcSettings extends OidcClientSettings {
+  groupsClaim: string;
+  usernameClaim: string;
 }
 
 export function oidcSettingsFrom(config: Config): OidcSettings | null {
@@ -43,6 +48,14 @@ export interface OidcIdentity {
   idToken?: string;
 }
 
+/** What the provider answered of a person: the ID token's claims (with userinfo's), the token. */
+export interface OidcAnswer {
+  /** The ID token's issuer, as checked. */
+  issuer: string;
+  claims: Record<string, unknown>;
+  idToken?: string | undefined;
+}
+
 /** Whether a request failed for want of an answer (no connection, a timeout), not by the answer. */
 const unreachable = (err: unknown): boolean =>
   err instanceof Error &&
@@ -55,7 +68,7 @@ export class ProviderUnavailable extends Error {
   override name = 'ProviderUnavailable';
 }
 
-const asStrings = (v: unknown): string[] =>
+export const asStrings = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
 
 /**
@@ -65,11 +78,11 @@ const asStrings = (v: unknown): string[] =>
  * provider's published keys; the provider exchanges a code once. Plain http
  * is allowed only for an issuer on loopback.
  */
-export class OidcProvider {
+export class OidcProvider<S extends OidcClientSettings = OidcSettings> {
   private config: Promise<oidc.Configuration> | null = null;
 
   constructor(
-    readonly settings: OidcSettings,
+    readonly settings: S,
     private readonly clock: Clock,
   ) {}
 
@@ -145,14 +158,17 @@ export class OidcProvider {
   }
 
   /**
-   * The person the provider's answer names, or an Error saying why it is refused (a wrong
-   * state, a used code, a token of another issuer or audience, expired, a wrong nonce).
+   * The claims of the provider's answer, or an Error saying why it is refused (a wrong state, a
+   * used code, a token of another issuer or audience, expired, a wrong nonce). When the ID token
+   * lacks any of `wanted`, the userinfo endpoint is asked for them (providers keeping groups or
+   * affiliations out of the ID token answer them there).
    */
-  async finish(
+  async answer(
     callbackUrl: URL,
     redirectUri: string,
     pending: PendingOidcSignIn,
-  ): Promise<OidcIdentity | Error> {
+    wanted: readonly string[],
+  ): Promise<OidcAnswer | Error> {
     const config = await this.withClock();
     let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
     try {
@@ -174,10 +190,8 @@ export class OidcProvider {
       return err instanceof Error ? err : new Error(String(err));
     }
     const claims: Record<string, unknown> = { ...tokens.claims() };
-    const { usernameClaim, groupsClaim } = this.settings;
-    // Providers that keep the groups out of the ID token answer them at the userinfo endpoint.
     if (
-      (claims[usernameClaim] === undefined || claims[groupsClaim] === undefined) &&
+      wanted.some((name) => claims[name] === undefined) &&
       config.serverMetadata().userinfo_endpoint &&
       typeof claims.sub === 'string'
     ) {
@@ -185,16 +199,13 @@ export class OidcProvider {
         Object.assign(
           claims,
           { ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)) },
-          { sub: claims.sub },
+          { sub: claims.sub, iss: claims.iss },
         );
       } catch (err) {
         return err instanceof Error ? err : new Error(String(err));
       }
     }
-    const username = claims[usernameClaim];
-    if (typeof username !== 'string' || username === '' || username.length > 200)
-      return new Error(`the ID token has no ${usernameClaim}`);
-    return { username, groups: asStrings(claims[groupsClaim]), idToken: tokens.id_token };
+    return { issuer: config.serverMetadata().issuer, claims, idToken: tokens.id_token };
   }
 
   /** Where the browser ends the provider's session too, if the provider has such an endpoint. */
@@ -208,4 +219,20 @@ export class OidcProvider {
       })
       .toString();
   }
+}
+
+/** The staff member an answer names: the account's and the groups' claims (OIDC_*_CLAIM). */
+export function staffIdentityOf(
+  answer: OidcAnswer | Error,
+  settings: Pick<OidcSettings, 'usernameClaim' | 'groupsClaim'>,
+): OidcIdentity | Error {
+  if (answer instanceof Error) return answer;
+  const username = answer.claims[settings.usernameClaim];
+  if (typeof username !== 'string' || username === '' || username.length > 200)
+    return new Error(`the ID token has no ${settings.usernameClaim}`);
+  return {
+    username,
+    groups: asStrings(answer.claims[settings.groupsClaim]),
+    ...(answer.idToken ? { idToken: answer.idToken } : {}),
+  };
 }

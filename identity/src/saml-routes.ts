@@ -1,5 +1,9 @@
 import { defineRoute, type RouteDef, z } from '@rr/platform';
-import { IdentityProviderUnavailable, type SamlServiceProvider } from './saml-sign-in.ts';
+import {
+  IdentityProviderUnavailable,
+  staffSamlIdentityOf,
+  type SamlServiceProvider,
+} from './saml-sign-in.ts';
 import { finishCampusSignIn, type SignInContext } from './sign-in-context.ts';
 import { invalidReturnTo, providerUnavailablePath, staffReturnPath } from './staff-return-path.ts';
 
@@ -74,7 +78,10 @@ export function samlRoutes(ctx: SignInContext, provider: SamlServiceProvider): R
         const returnTo = staffReturnPath(body.RelayState ?? '') ?? '/admin/';
         let identity;
         try {
-          identity = await provider.finish(body.SAMLResponse);
+          identity = staffSamlIdentityOf(
+            await provider.answer(body.SAMLResponse),
+            provider.settings,
+          );
         } catch (err) {
           if (!(err instanceof IdentityProviderUnavailable)) throw err;
           ctx.logger?.warn({ err: err.message }, 'SAML identity provider unavailable');

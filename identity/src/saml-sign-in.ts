@@ -10,21 +10,26 @@ import { parseStringPromise, processors } from 'xml2js';
 import type pg from 'pg';
 import { type Clock, samlAcsUrl, type Config } from '@rr/platform';
 
-export interface SamlSettings {
+/** A SAML service provider of the service: staff sign-in's (SAML_*) or visitors' (VISITOR_SAML_*). */
+export interface SamlSpSettings {
   /** The ACS URL the provider posts to (https://host/api/auth/saml/acs). */
   acsUrl: string;
   /** A file path or an https:// URL of the identity provider's metadata. */
   idpMetadata: string;
   spEntityId: string;
-  groupsAttribute: string;
-  /** The attribute naming the account; the NameID when unset. */
-  usernameAttribute?: string;
-  spKey?: string;
-  spCert?: string;
+  spKey?: string | undefined;
+  spCert?: string | undefined;
   /** The label of the button on the sign-in page. */
   label: string;
   /** How far the identity provider's clock may be off. */
   skewMs: number;
+}
+
+/** Staff sign-in's service provider: the attributes naming the account and its groups. */
+export interface SamlSettings extends SamlSpSettings {
+  groupsAttribute: string;
+  /** The attribute naming the account; the NameID when unset. */
+  usernameAttribute?: string | undefined;
 }
 
 export function samlSettingsFrom(config: Config): SamlSettings | null {
@@ -170,6 +175,14 @@ export interface SamlIdentity {
   groups: string[];
 }
 
+/** What a checked assertion says of a person: its issuer, NameID and attributes. */
+export interface SamlAnswer {
+  issuer: string;
+  nameId: string | undefined;
+  nameIdFormat: string | undefined;
+  attributes: Record<string, unknown>;
+}
+
 /** The identity provider could not be asked (its metadata unreadable). */
 export class IdentityProviderUnavailable extends Error {
   override name = 'IdentityProviderUnavailable';
@@ -183,8 +196,21 @@ const children = (node: unknown, name: string): XmlNode[] => {
   return Array.isArray(v) ? (v as XmlNode[]) : [];
 };
 
-const asStrings = (v: unknown): string[] =>
-  typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
+/**
+ * The values of an attribute as strings; a value that is an element (eduPersonTargetedID's
+ * NameID) gives its text.
+ */
+export const attributeStrings = (v: unknown): string[] =>
+  (Array.isArray(v) ? (v as unknown[]) : [v]).flatMap((x): string[] => {
+    if (typeof x === 'string') return [x];
+    if (x && typeof x === 'object') {
+      const node = x as XmlNode;
+      if (typeof node._ === 'string') return [node._];
+      const nameId = (node as Record<string, unknown>).NameID;
+      if (nameId !== undefined) return attributeStrings(nameId);
+    }
+    return [];
+  });
 
 /**
  * A SAML 2.0 service provider with node-saml: signed assertions required (the provider's
@@ -192,11 +218,11 @@ const asStrings = (v: unknown): string[] =>
  * window by the clock with a small skew, InResponseTo one of our requests (used once), and each
  * assertion ID used once (saml_assertions_used).
  */
-export class SamlServiceProvider {
+export class SamlServiceProvider<S extends SamlSpSettings = SamlSettings> {
   private saml: Promise<ClockedSaml> | null = null;
 
   constructor(
-    readonly settings: SamlSettings,
+    readonly settings: S,
     private readonly pool: pg.Pool,
     private readonly clock: Clock,
   ) {}
@@ -259,8 +285,8 @@ export class SamlServiceProvider {
     return saml.generateServiceProviderMetadata(null, this.settings.spCert ?? null);
   }
 
-  /** The person a posted response names, or an Error saying why it is refused. */
-  async finish(samlResponse: string): Promise<SamlIdentity | Error> {
+  /** What a posted response says of a person, or an Error saying why it is refused. */
+  async answer(samlResponse: string): Promise<SamlAnswer | Error> {
     const saml = await this.instance();
     let profile;
     try {
@@ -275,7 +301,7 @@ export class SamlServiceProvider {
     // node-saml checks the issuer of the response only: the assertion's must be the provider.
     const issuer = ((assertion as Record<string, unknown>).Issuer as unknown[] | undefined)?.[0];
     const issuerName = typeof issuer === 'string' ? issuer : (issuer as XmlNode | undefined)?._;
-    if (issuerName !== saml.options.idpIssuer)
+    if (issuerName === undefined || issuerName !== saml.options.idpIssuer)
       return new Error('the assertion is of another issuer');
     // Nor does it check the recipient: a confirmation must name this ACS.
     const recipients = children(assertion, 'Subject')
@@ -297,11 +323,24 @@ export class SamlServiceProvider {
       [id, expires],
     );
     if (used.rowCount !== 1) return new Error('the assertion was used before');
-    const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
-    const username = this.settings.usernameAttribute
-      ? asStrings(attributes[this.settings.usernameAttribute])[0]
-      : profile.nameID;
-    if (!username || username.length > 200) return new Error('the assertion names nobody');
-    return { username, groups: asStrings(attributes[this.settings.groupsAttribute]) };
+    return {
+      issuer: issuerName,
+      nameId: profile.nameID,
+      nameIdFormat: profile.nameIDFormat,
+      attributes: (profile.attributes ?? {}) as Record<string, unknown>,
+    };
   }
+}
+
+/** The staff member an answer names: the account's and the groups' attributes (SAML_*). */
+export function staffSamlIdentityOf(
+  answer: SamlAnswer | Error,
+  settings: Pick<SamlSettings, 'usernameAttribute' | 'groupsAttribute'>,
+): SamlIdentity | Error {
+  if (answer instanceof Error) return answer;
+  const username = settings.usernameAttribute
+    ? attributeStrings(answer.attributes[settings.usernameAttribute])[0]
+    : answer.nameId;
+  if (!username || username.length > 200) return new Error('the assertion names nobody');
+  return { username, groups: attributeStrings(answer.attributes[settings.groupsAttribute]) };
 }

@@ -10,17 +10,41 @@ export const origin = (req: Request): string =>
  * origin, no protocol-relative or backslashed path); null for anything else.
  */
 export function staffReturnPath(value: string): string | null {
+  const url = sameOriginPath(value);
+  if (!url || !inApp(url.pathname, '/admin')) return null;
+  return url.pathname + url.search + url.hash;
+}
+
+/** A path on this origin (no other origin, no protocol-relative or backslashed path), or null. */
+function sameOriginPath(value: string): URL | null {
   if (!value.startsWith('/') || value.startsWith('//') || /[\\\s]/.test(value)) return null;
   let url: URL;
   try {
-    url = new URL(value, 'http://staff.invalid');
+    url = new URL(value, 'http://app.invalid');
   } catch {
     return null;
   }
-  if (url.origin !== 'http://staff.invalid') return null;
-  if (url.pathname !== '/admin' && !url.pathname.startsWith('/admin/')) return null;
+  return url.origin === 'http://app.invalid' ? url : null;
+}
+
+const inApp = (pathname: string, base: string) =>
+  pathname === base || pathname.startsWith(`${base}/`);
+
+/**
+ * Where a visitor's sign-in may return to: a path of the visitor app on this origin (by the rule
+ * of staffReturnPath), not of the staff app, the display or the API; null for anything else.
+ */
+export function visitorReturnPath(value: string): string | null {
+  const url = sameOriginPath(value);
+  if (!url || ['/admin', '/display', '/api'].some((base) => inApp(url.pathname, base))) return null;
   return url.pathname + url.search + url.hash;
 }
+
+/** The answer to a `returnTo` that is not a path of the visitor app. */
+export const invalidVisitorReturnTo = () =>
+  problems.validation([
+    { field: 'returnTo', rule: 'visitor_path', message: 'must be a path of the visitor app' },
+  ]);
 
 /** The answer to a `returnTo` that is not a path of the staff app. */
 export const invalidReturnTo = () =>

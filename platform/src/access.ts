@@ -28,6 +28,12 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** The staff user of a valid API token (@rr/identity's api-tokens.ts), before any session. */
     apiTokenUser?: SessionUser;
+    /**
+     * The visitor signed in with the campus identity (@rr/identity's visitor-identity.ts): the
+     * subject, and what rooms for members of the university admit by (affiliations, home
+     * organisation, groups). Never a staff user.
+     */
+    signedInVisitor?: { subject: string; memberships: readonly string[] };
   }
 }
 

@@ -4,6 +4,7 @@ import { bool, hostList, listOf } from './config-values.ts';
 import { ssoConfigProblems, staffSignInConfig } from './config-sign-in.ts';
 import { webPushConfig, webPushConfigProblems } from './config-push.ts';
 import { walletConfig, walletConfigProblems } from './config-wallet.ts';
+import { visitorSignInConfig, visitorSignInConfigProblems } from './config-visitor-sign-in.ts';
 
 const PG_PROTOCOL = /^postgres(ql)?$/;
 const urlList = listOf(z.url());
@@ -88,6 +89,7 @@ export const ConfigSchema = z.object({
   REMINDER_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   ...staffSignInConfig.shape,
   ...walletConfig.shape,
+  ...visitorSignInConfig.shape,
   RATE_LIMIT_CARTS: z.coerce.number().int().min(1).max(1000000).default(60),
   RATE_LIMIT_OWNER_LOOKUPS: z.coerce.number().int().min(1).max(1000000).default(120),
   // "My bookings" link requests per hour, per client address and per e-mail address.
@@ -176,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ...ssoConfigProblems(config),
     ...webPushConfigProblems(config),
     ...walletConfigProblems(config),
+    ...visitorSignInConfigProblems(config),
   ];
   if (sso.length)
     throw new ConfigError(`Invalid configuration:\n${sso.map((l) => `  ${l}`).join('\n')}`);

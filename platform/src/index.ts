@@ -3,6 +3,7 @@ export * from './config-settings.ts';
 export * from './config-sign-in.ts';
 export * from './config-push.ts';
 export * from './config-wallet.ts';
+export * from './config-visitor-sign-in.ts';
 export * from './logger.ts';
 export * from './clock.ts';
 export * from './problem.ts';

@@ -28,6 +28,8 @@ const statusOf: Record<RefusalCode, number> = {
   transaction__empty: 409,
   booking__email_blacklisted: 403,
   booking__email_domain_not_allowed: 403,
+  booking__sign_in_required: 403,
+  booking__affiliation_not_allowed: 403,
   booking__no_show_blocked: 403,
   booking__confirmation_lapsed: 409,
   booking__confirmation_link_invalid: 403,
@@ -96,6 +98,9 @@ export function refusalPayload(refusal: Refusal): string[] {
     case 'booking__email_domain_not_allowed':
       // The key `booking__email_domain_not_allowed_domains` names the room's domains that follow.
       return ['domains', ...refusal.domains];
+    case 'booking__affiliation_not_allowed':
+      // The key `booking__affiliation_not_allowed_affiliations` names the admitted ones that follow.
+      return ['affiliations', ...refusal.affiliations];
     case 'booking__no_show_blocked':
       // The key `booking__no_show_blocked_until` names the last blocked day, which follows it.
       return ['until', refusal.until];

@@ -75,6 +75,13 @@ const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
   booking__email_domain_not_allowed: [
     { code: 'booking__email_domain_not_allowed', domains: ['uibk.ac.at', 'student.uibk.ac.at'] },
   ],
+  booking__sign_in_required: [{ code: 'booking__sign_in_required' }],
+  booking__affiliation_not_allowed: [
+    {
+      code: 'booking__affiliation_not_allowed',
+      affiliations: ['student@uni-x.de', 'uni-partner.de'],
+    },
+  ],
   personal_data__erased: [{ code: 'personal_data__erased' }],
   waitlist__not_available: [{ code: 'waitlist__not_available' }],
   waitlist__seats_free: [{ code: 'waitlist__seats_free' }],

@@ -51,4 +51,6 @@ export interface QueryDeps {
   webPushPublicKey?: string | undefined;
   /** The wallets the server makes ticket passes for (WALLET_…, GOOGLE_WALLET_…); absent: none. */
   wallets?: { apple: boolean; google: boolean };
+  /** The ways visitors may sign in with the campus identity (none: they book by address alone). */
+  visitorSignIn?: readonly ('oidc' | 'saml')[] | undefined;
 }

@@ -37,6 +37,14 @@ const RoomServicesAnswer = z
       description:
         'Members only: visitors book with an address at one of these domains; absent: everyone',
     }),
+    signInRequired: z.boolean().optional().openapi({
+      description:
+        'Members of the university: visitors book signed in with the campus identity only; absent: everyone',
+    }),
+    allowedAffiliations: z.array(z.string()).optional().openapi({
+      description:
+        'Members of the university: signed-in visitors with one of these affiliations (scoped, plain, home organisation or group) only; absent: any',
+    }),
     confirmBookingMinutes: z.number().int().optional().openapi({
       description:
         "Confirmed addresses: a visitor's booking awaits the confirmation mail's link this many minutes (never past the slot's start), else its tickets are released; absent: off",

@@ -33,6 +33,13 @@ export const Settings = z
       description:
         'The wallets the server makes ticket passes for (docs/product.md#wallet-passes): Apple Wallet (WALLET_…) and Google Wallet (GOOGLE_WALLET_…)',
     }),
+    visitorSignIn: z
+      .array(z.enum(['oidc', 'saml']))
+      .optional()
+      .openapi({
+        description:
+          'How visitors may sign in with the campus identity (VISITOR_OIDC_ISSUER, VISITOR_SAML_IDP_METADATA): each start is /api/visitor-auth/<way>/start; absent when neither is set',
+      }),
   })
   .openapi('Settings');
 export type Settings = z.infer<typeof Settings>;
@@ -57,6 +64,7 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
     timeZone: deps.timeZone,
     ...(deps.webPushPublicKey ? { webPushPublicKey: deps.webPushPublicKey } : {}),
     wallets: deps.wallets ?? { apple: false, google: false },
+    ...(deps.visitorSignIn?.length ? { visitorSignIn: [...deps.visitorSignIn] } : {}),
   };
   return [
     defineRoute({

@@ -56,6 +56,10 @@ import {
   SamlServiceProvider,
   samlSettingsFrom,
   signInPolicyFrom,
+  VISITOR_SAML_ACS_PATH,
+  visitorAuthRoutes,
+  visitorOfRequest,
+  visitorSignInSettingsFrom,
 } from '@rr/identity';
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
@@ -121,8 +125,17 @@ export function routesFor(
       saml: saml ? new SamlServiceProvider(saml, deps.pool, deps.clock) : null,
       sessionSecret: config.SESSION_SECRET,
     };
+    const visitors = visitorSignInSettingsFrom(config);
     routes.push(
       ...authRoutes(deps.pool, auth),
+      ...visitorAuthRoutes({
+        pool: deps.pool,
+        clock: deps.clock,
+        logger: deps.logger,
+        oidc: visitors.oidc ? new OidcProvider(visitors.oidc, deps.clock) : null,
+        saml: visitors.saml ? new SamlServiceProvider(visitors.saml, deps.pool, deps.clock) : null,
+        sessionMs: visitors.sessionMs,
+      }),
       ...tokens.writes,
       ...webhooks.writes,
       ...pushSubscriptionRoutes(
@@ -157,6 +170,10 @@ export function routesFor(
         libraryName: config.LIBRARY_NAME,
         webPushPublicKey: webPushSettingsOf(config)?.publicKey,
         wallets: walletsConfigured(config),
+        visitorSignIn: [
+          ...(config.VISITOR_OIDC_ISSUER ? (['oidc'] as const) : []),
+          ...(config.VISITOR_SAML_IDP_METADATA ? (['saml'] as const) : []),
+        ],
         visitorBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}/`,
         ...(live ? { live } : {}),
       }),
@@ -219,21 +236,24 @@ export function createApp(options: AppOptions): express.Express {
   const routes = routesFor(options.role, deps, config, readPool, live);
   api.use(jsonBodies(routes, '100kb'));
   // The SAML identity provider posts its answer as a form (signed XML, base64: larger).
-  api.post('/auth/saml/acs', express.urlencoded({ extended: false, limit: '1mb' }));
+  api.post(
+    ['/auth/saml/acs', VISITOR_SAML_ACS_PATH],
+    express.urlencoded({ extended: false, limit: '1mb' }),
+  );
   // A machine's API token (Authorization: Bearer rr_…) is checked on the primary by every
   // process; its requests need no CSRF header and never load a session.
   const tokenStore = new ApiTokenStore(deps.pool, deps.clock);
   api.use(bearerAuthentication(tokenStore));
   // Calendar feeds also take a reports token as ?token= (calendar applications send no header).
   api.use(queryTokenAuthentication(tokenStore, /^\/admin\/rooms\/[^/]+\/calendar\.ics$/));
-  api.use(requireXhrHeader([SAML_ACS_PATH]));
-  // Sessions only where one can exist: sign-in and sign-out, and requests carrying the session
+  api.use(requireXhrHeader([SAML_ACS_PATH, VISITOR_SAML_ACS_PATH]));
+  // Sessions only where one can exist: sign-in and sign-out (staff's and visitors'), and requests carrying the session
   // cookie. Without the cookie there is no signed-in user, so a visitor's request skips the
   // session machinery (an empty session object per request that is never saved). A request with
   // an API token is its token's: a cookie beside it is not read.
   api.use((req, res, next) => {
     const cookie = !req.apiTokenUser && hasSessionCookie(req.headers.cookie);
-    if (req.path.startsWith('/auth/') || cookie) {
+    if (req.path.startsWith('/auth/') || req.path.startsWith('/visitor-auth/') || cookie) {
       options.sessions(req, res, next);
     } else next();
   });
@@ -241,6 +261,8 @@ export function createApp(options: AppOptions): express.Express {
   // sessions), on the primary like the sessions themselves.
   if (!options.trustedSessions)
     api.use(currentStaff(deps.pool, { clock: deps.clock, policy: signInPolicyFrom(config) }));
+  // The visitor signed in with the campus identity, for the members' rules of rooms.
+  api.use(visitorOfRequest(deps.clock));
   // Guessing: new carts and owner-id lookups are limited per client (in the process); failed
   // sign-ins delay further attempts across processes (authRoutes, identity/src/sign-in-limit.ts).
   // New carts, waitlist joins and offers taken count together (each may start a hold or a mail).

@@ -103,6 +103,7 @@ describe('booking limits from the configuration (MAX_CART_TICKETS=3, MAX_TICKETS
       'maxTicketsPerDay',
       'maxTicketsPerVisitor',
       'timeZone',
+      'visitorSignIn',
       'wallets',
       'webPushPublicKey',
     ]);

@@ -10,8 +10,9 @@
  * German text catalogues the visitor loads. The seat picker (plan, list and zoom of a room with a
  * seat plan) is a chunk only such a room loads, and so is the seat's page its QR code leads to;
  * the switch "reminders as notifications" of "my bookings" is a chunk only a server with web push
- * (WEB_PUSH_VAPID_PUBLIC_KEY, off by default) loads, and the wallet links of "my bookings" one
- * only a server making wallet passes loads: they are measured apart and not counted in the
+ * (WEB_PUSH_VAPID_PUBLIC_KEY, off by default) loads, the wallet links of "my bookings" one
+ * only a server making wallet passes loads, and the campus sign-in of the personal data step one
+ * only a library with visitor sign-in loads: they are measured apart and not counted in the
  * limit, and they must stay out of the rest of the download. So is the notice over saved
  * tickets (components/offline-notice.tsx), which only a device offline loads (from the service
  * worker's precache). Each file is compressed on its own with zlib level 9 (as a server
@@ -75,6 +76,11 @@ const PUSH_MODULE = 'src/features/booking/components/push-reminders.tsx';
 const OFFLINE_MODULE = 'src/features/booking/components/offline-notice.tsx';
 /** The wallet links of "my bookings": loaded only from a server that makes wallet passes. */
 const WALLET_LINKS_MODULE = 'src/features/booking/components/wallet-links.tsx';
+/**
+ * The campus sign-in of the personal data step: loaded only where the library lets visitors sign
+ * in (VISITOR_OIDC_ISSUER, VISITOR_SAML_IDP_METADATA), measured apart like the seat picker.
+ */
+const VISITOR_ACCOUNT_MODULE = 'src/features/booking/components/visitor-account.tsx';
 
 /**
  * Source modules that must not be in the visitor download (staff screens and texts, the
@@ -129,6 +135,8 @@ interface Page {
   offline?: boolean;
   /** The server makes wallet passes (its "my bookings" loads the wallet links). */
   wallets?: boolean;
+  /** The library lets visitors sign in with the campus identity (it loads their sign-in part). */
+  visitorSignIn?: boolean;
 }
 
 interface Graph {
@@ -212,6 +220,8 @@ function walk(graph: Graph, page: Page): Set<string> {
         follow = page.offline === true;
       } else if (target === WALLET_LINKS_MODULE) {
         follow = page.wallets === true;
+      } else if (target === VISITOR_ACCOUNT_MODULE) {
+        follow = page.visitorSignIn === true;
       } else if (interfaceOf) {
         follow = interfaceOf[0] === page.interface;
       } else if (shared.has(from)) {
@@ -334,6 +344,18 @@ async function main(): Promise<void> {
     walk(graph, { html: 'index.html', interface: 'user', language, wallets: true });
   const visitorWalletsDe = visitorWallets('de');
   const visitorWalletsEn = visitorWallets('en');
+  const signInDe = walk(graph, {
+    html: 'index.html',
+    interface: 'user',
+    language: 'de',
+    visitorSignIn: true,
+  });
+  const signInEn = walk(graph, {
+    html: 'index.html',
+    interface: 'user',
+    language: 'en',
+    visitorSignIn: true,
+  });
   const adminDe = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'de' });
   const adminEn = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'en' });
   const displayDe = walk(graph, {
@@ -349,7 +371,13 @@ async function main(): Promise<void> {
   checkVisitorModules(graph, visitorDe, 'de');
   checkVisitorModules(graph, visitorEn, 'en');
   // The seat picker is a chunk of its own: in the journey through a room with a plan only.
-  for (const lazyModule of [SEAT_PICKER_MODULE, SEAT_PAGE_MODULE, PUSH_MODULE, WALLET_LINKS_MODULE])
+  for (const lazyModule of [
+    SEAT_PICKER_MODULE,
+    SEAT_PAGE_MODULE,
+    PUSH_MODULE,
+    WALLET_LINKS_MODULE,
+    VISITOR_ACCOUNT_MODULE,
+  ])
     if (modulesOf(graph, visitorDe).has(lazyModule))
       throw new Error(`${lazyModule} is in the visitor download of every room`);
   if (!modulesOf(graph, visitorPlanDe).has(SEAT_PICKER_MODULE)) {
@@ -364,6 +392,8 @@ async function main(): Promise<void> {
       ...offline,
       ...visitorWalletsDe,
       ...visitorWalletsEn,
+      ...signInDe,
+      ...signInEn,
       ...adminDe,
       ...adminEn,
       ...displayDe,
@@ -393,6 +423,11 @@ async function main(): Promise<void> {
   const walletsOnly = measure(
     graph,
     [...visitorWalletsDe].filter((key) => !visitorDe.has(key)),
+  );
+  // What only a library with visitor sign-in loads besides (German page): the sign-in part.
+  const signInOnly = measure(
+    graph,
+    [...signInDe].filter((key) => !visitorDe.has(key)),
   );
   // What only /display/ loads (German page): the display interface and its texts.
   const displayOnly = measure(
@@ -425,6 +460,11 @@ async function main(): Promise<void> {
     seatPlanOnly,
     part,
   );
+  printFigures(
+    'Visitor sign-in JS (German; only with visitor sign-in configured, not counted):',
+    signInOnly,
+    part,
+  );
   printFigures('Admin app JS (German; only /admin/ loads these):', adminOnly, part);
   printFigures('Display JS (German; only /display/ loads these):', displayOnly, part);
   console.log(`\nnot counted, English pages only: ${englishOnly.map((f) => f.file).join(', ')}`);
@@ -447,6 +487,11 @@ async function main(): Promise<void> {
         'wallet links JS (servers with wallets only)',
         sum(walletsOnly, 'rawBytes'),
         sum(walletsOnly, 'gzipBytes'),
+      ],
+      [
+        'visitor sign-in JS (with visitor sign-in only)',
+        sum(signInOnly, 'rawBytes'),
+        sum(signInOnly, 'gzipBytes'),
       ],
       ['admin app JS (admin-only chunks)', sum(adminOnly, 'rawBytes'), sum(adminOnly, 'gzipBytes')],
       [
@@ -478,6 +523,7 @@ async function main(): Promise<void> {
     ratioToLimit: round(ratio, 4),
     visitor: { page: '/', language: 'de', ...totals(visitor), files: visitor },
     visitorEnglish: { page: '/', language: 'en', ...totals(english) },
+    visitorSignInOnly: { page: '/your-personal-data', language: 'de', ...totals(signInOnly) },
     seatPickerOnly: {
       page: '/room/{id} with a seat plan',
       language: 'de',

@@ -34,32 +34,99 @@ export async function startOidcProvider(
   /** The port of an issuer the app was started with already (a free one by default). */
   issuerPort?: number,
 ): Promise<TestOidcProvider> {
+  const started = await startProvider(
+    {
+      client: OIDC_CLIENT,
+      redirectUri: `${appBaseUrl}/api/auth/oidc/callback`,
+      postLogoutUri: `${appBaseUrl}/admin/`,
+      claims: (id) => ({ sub: id, preferred_username: id, groups: groups[id] ?? [] }),
+    },
+    issuerPort,
+  );
+  return {
+    ...started,
+    env: {
+      OIDC_ISSUER: started.issuer,
+      OIDC_CLIENT_ID: OIDC_CLIENT.id,
+      OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+      OIDC_LABEL: 'Campus account',
+    },
+  };
+}
+
+export const VISITOR_OIDC_CLIENT = { id: 'reading-room-visitors', secret: "the visitors' secret" };
+
+/**
+ * oidc-provider as the campus identity of visitors: each login name's claims (e-mail, name,
+ * eduPerson affiliations, home organisation) from `people`; the client is the visitor sign-in
+ * of the app at `appBaseUrl`. Its `sub` is the login name.
+ */
+export async function startVisitorOidcProvider(
+  appBaseUrl: string,
+  people: Record<string, Record<string, unknown>>,
+  /** The port of an issuer the app was started with already (a free one by default). */
+  issuerPort?: number,
+): Promise<TestOidcProvider> {
+  const started = await startProvider(
+    {
+      client: VISITOR_OIDC_CLIENT,
+      redirectUri: `${appBaseUrl}/api/visitor-auth/oidc/callback`,
+      postLogoutUri: `${appBaseUrl}/`,
+      claims: (id) => ({ ...people[id], sub: id }),
+    },
+    issuerPort,
+  );
+  return {
+    ...started,
+    env: {
+      VISITOR_OIDC_ISSUER: started.issuer,
+      VISITOR_OIDC_CLIENT_ID: VISITOR_OIDC_CLIENT.id,
+      VISITOR_OIDC_CLIENT_SECRET: VISITOR_OIDC_CLIENT.secret,
+    },
+  };
+}
+
+async function startProvider(
+  o: {
+    client: { id: string; secret: string };
+    redirectUri: string;
+    postLogoutUri: string;
+    claims: (id: string) => Record<string, unknown>;
+  },
+  issuerPort?: number,
+): Promise<Omit<TestOidcProvider, 'env'>> {
   const server = createServer();
   const port = issuerPort ?? (await freePort());
   const issuer = `http://127.0.0.1:${port}`;
   const provider = new Provider(issuer, {
     clients: [
       {
-        client_id: OIDC_CLIENT.id,
-        client_secret: OIDC_CLIENT.secret,
-        redirect_uris: [`${appBaseUrl}/api/auth/oidc/callback`],
-        post_logout_redirect_uris: [`${appBaseUrl}/admin/`],
+        client_id: o.client.id,
+        client_secret: o.client.secret,
+        redirect_uris: [o.redirectUri],
+        post_logout_redirect_uris: [o.postLogoutUri],
         grant_types: ['authorization_code'],
         response_types: ['code'],
       },
     ],
     claims: {
       openid: ['sub'],
-      profile: ['preferred_username', 'name', 'groups'],
-      email: ['email'],
+      profile: [
+        'preferred_username',
+        'name',
+        'groups',
+        'eduperson_scoped_affiliation',
+        'eduperson_affiliation',
+        'schac_home_organization',
+      ],
+      email: ['email', 'email_verified'],
     },
     // The groups and name go into the ID token itself, as Keycloak's and Entra's mappers do.
     conformIdTokenClaims: false,
     findAccount: (_ctx, id) =>
       Promise.resolve({
         accountId: id,
-        claims: () =>
-          Promise.resolve({ sub: id, preferred_username: id, groups: groups[id] ?? [] }),
+        claims: () => Promise.resolve({ ...o.claims(id), sub: id }),
       }),
     features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
     pkce: { required: () => true, methods: ['S256'] },
@@ -69,16 +136,7 @@ export async function startOidcProvider(
   provider.on('server_error', () => undefined);
   server.on('request', provider.callback());
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    issuer,
-    env: {
-      OIDC_ISSUER: issuer,
-      OIDC_CLIENT_ID: OIDC_CLIENT.id,
-      OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
-      OIDC_LABEL: 'Campus account',
-    },
-    stop: () => closing(server),
-  };
+  return { issuer, stop: () => closing(server) };
 }
 
 /**

@@ -88,14 +88,25 @@ export interface AssertionParts {
   validMs?: number;
   assertionId?: string;
   issuer?: string;
+  /** The NameID's format (unspecified by default). */
+  nameIdFormat?: string;
+  /** Attributes beside `groups`, by name (an eduPersonTargetedID value is a NameID element). */
+  attributes?: Record<string, string[]>;
 }
+
+const attributeXml = (name: string, values: readonly string[]) =>
+  `<saml:Attribute Name="${name}">${values.map((v) => `<saml:AttributeValue>${v}</saml:AttributeValue>`).join('')}</saml:Attribute>`;
 
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export function assertionXml(p: AssertionParts): string {
   const until = new Date(p.now.getTime() + (p.validMs ?? 5 * 60_000));
   const inResponseTo = p.inResponseTo ? ` InResponseTo="${p.inResponseTo}"` : '';
-  return `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${p.assertionId ?? `_${randomUUID()}`}" Version="2.0" IssueInstant="${iso(p.now)}"><saml:Issuer>${p.issuer ?? IDP_ENTITY_ID}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${p.nameId}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${inResponseTo} NotOnOrAfter="${iso(until)}" Recipient="${p.recipient}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(new Date(p.now.getTime() - 60_000))}" NotOnOrAfter="${iso(until)}"><saml:AudienceRestriction><saml:Audience>${p.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(p.now)}" SessionIndex="_${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement><saml:Attribute Name="groups">${p.groups.map((g) => `<saml:AttributeValue>${g}</saml:AttributeValue>`).join('')}</saml:Attribute></saml:AttributeStatement></saml:Assertion>`;
+  return `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${p.assertionId ?? `_${randomUUID()}`}" Version="2.0" IssueInstant="${iso(p.now)}"><saml:Issuer>${p.issuer ?? IDP_ENTITY_ID}</saml:Issuer><saml:Subject><saml:NameID Format="${p.nameIdFormat ?? 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified'}">${p.nameId}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${inResponseTo} NotOnOrAfter="${iso(until)}" Recipient="${p.recipient}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(new Date(p.now.getTime() - 60_000))}" NotOnOrAfter="${iso(until)}"><saml:AudienceRestriction><saml:Audience>${p.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(p.now)}" SessionIndex="_${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement>${attributeXml('groups', p.groups)}${Object.entries(
+    p.attributes ?? {},
+  )
+    .map(([name, values]) => attributeXml(name, values))
+    .join('')}</saml:AttributeStatement></saml:Assertion>`;
 }
 
 /** A Response around assertions (signed or not), as the provider posts it. */

@@ -60,10 +60,10 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
         400: { description: 'validation__error' },
         403: {
           description:
-            'booking__email_blacklisted, booking__no_show_blocked (payload: `until` and the last blocked day), booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits)',
+            'booking__email_blacklisted, booking__no_show_blocked (payload: `until` and the last blocked day), booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits), booking__sign_in_required, booking__affiliation_not_allowed (payload: `affiliations` and those the room admits)',
         },
       },
-      handler: async ({ body }) => {
+      handler: async ({ body, req }) => {
         const key = deps.emailKey(body.email);
         const blacklist = await readBlacklistEntry(deps.store, key);
         const noShows = await loadNoShowDays(deps.pool, key, deps.limits.noShowRule);
@@ -82,7 +82,13 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
         // The person rules of the booking's one decision (take-seat.ts), asked ahead of it.
         const refusal = bookingPersonRefusal(
           [...rooms.values()],
-          { held: [], blacklist, noShows, emailDomain: emailDomainOf(body.email) },
+          {
+            held: [],
+            blacklist,
+            noShows,
+            emailDomain: emailDomainOf(body.email),
+            member: req.signedInVisitor ?? null,
+          },
           { today: today(), limits: deps.limits },
         );
         if (refusal) throw refusal;

@@ -197,12 +197,12 @@ function cartRoutes(deps: CommandDeps): RouteDef[] {
         400: { description: 'validation__error' },
         403: {
           description:
-            'booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed',
+            'booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed, booking__sign_in_required, booking__affiliation_not_allowed',
         },
         409: { description: 'ticket__validation_error (per-visitor limits), transaction__expired' },
       },
-      handler: async ({ params, body }) => ({
-        body: await bookings.book(params.transactionId, body),
+      handler: async ({ params, body, req }) => ({
+        body: await bookings.book(params.transactionId, body, req.signedInVisitor ?? null),
       }),
     }),
   ];

@@ -6,6 +6,7 @@ import {
   emailDomainOf,
   emptyReservation,
   normalizeEmail,
+  type Member,
   type ReservationCommand,
 } from '@rr/domain';
 import type { z } from '@rr/platform';
@@ -32,7 +33,11 @@ export function bookingCommands(deps: CommandDeps) {
    * The visitor books the cart: per-visitor limits on the visitor's stream and the blacklist
    * entry of the address are decided in the same transaction.
    */
-  async function book(transactionId: string, body: z.output<typeof VisitorOwnerBody>) {
+  async function book(
+    transactionId: string,
+    body: z.output<typeof VisitorOwnerBody>,
+    member: Member,
+  ) {
     const email = normalizeEmail(body.email);
     const visitorKey = deps.emailKey(email);
     // New numbers on each attempt: a clash of a booking number is retried.
@@ -66,6 +71,7 @@ export function bookingCommands(deps: CommandDeps) {
               visitorKey,
               language: body.language,
               emailDomain: emailDomainOf(email),
+              member,
             },
           },
           state,

@@ -181,6 +181,10 @@ function roomRoutes(deps: CommandDeps, execute: Execute): RouteDef[] {
             ...(body.confirmBookingMinutes != null
               ? { confirmBookingMinutes: body.confirmBookingMinutes }
               : {}),
+            ...(body.signInRequired ? { signInRequired: true } : {}),
+            ...(body.allowedAffiliations?.length
+              ? { allowedAffiliations: [...new Set(body.allowedAffiliations)] }
+              : {}),
           },
         }),
       }),

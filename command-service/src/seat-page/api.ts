@@ -106,7 +106,7 @@ export function seatPageCommandRoutes(deps: CommandDeps): RouteDef[] {
         400: { description: 'validation__error, recaptcha__validation_error' },
         403: {
           description:
-            'booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed',
+            'booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed, booking__sign_in_required, booking__affiliation_not_allowed',
         },
         404: { description: 'No such slot in the room, or no such seat on its plan' },
         409: {
@@ -115,10 +115,10 @@ export function seatPageCommandRoutes(deps: CommandDeps): RouteDef[] {
         },
         429: { description: 'http__too_many_requests (counted with new carts)' },
       },
-      handler: async ({ params, body, query }) => {
+      handler: async ({ params, body, query, req }) => {
         if (!(await deps.verifyHuman(query['g-recaptcha-response'])))
           throw new Problem(400, 'recaptcha__validation_error', 'The human check failed');
-        return { status: 201, body: await walkIn(deps, params, body) };
+        return { status: 201, body: await walkIn(deps, params, body, req.signedInVisitor ?? null) };
       },
     }),
   ];

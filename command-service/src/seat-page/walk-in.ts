@@ -5,6 +5,7 @@ import {
   emptyReservation,
   normalizeEmail,
   type ReservationCommand,
+  type Member,
 } from '@rr/domain';
 import type { z } from '@rr/platform';
 import type { WalkInInput } from '@rr/contracts';
@@ -37,6 +38,7 @@ export async function walkIn(
   deps: CommandDeps,
   at: { roomId: string; seatId: string },
   body: z.output<typeof WalkInInput>,
+  member: Member,
 ): Promise<WalkInAnswer> {
   const { limits } = deps;
   const email = normalizeEmail(body.email);
@@ -59,6 +61,7 @@ export async function walkIn(
           visitorKey,
           language,
           emailDomain: emailDomainOf(email),
+          member,
         },
       };
       const slots = await lockSlots(s, [timeSlotId]);

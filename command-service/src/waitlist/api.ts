@@ -41,7 +41,7 @@ export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
         400: { description: 'validation__error' },
         403: {
           description:
-            'booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed',
+            'booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed, booking__sign_in_required, booking__affiliation_not_allowed',
         },
         404: { description: 'No such time slot' },
         409: {
@@ -49,9 +49,9 @@ export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
             'waitlist__not_available, waitlist__seats_free (book instead), waitlist__already_joined (payload: the place in line while waiting), ticket__validation_error (per-visitor limits, timeslot_not_open)',
         },
       },
-      handler: async ({ params, body }) => ({
+      handler: async ({ params, body, req }) => ({
         status: 201,
-        body: await waitlist.join(params.timeSlotId, body),
+        body: await waitlist.join(params.timeSlotId, body, req.signedInVisitor ?? null),
       }),
     }),
     defineRoute({

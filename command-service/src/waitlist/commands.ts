@@ -18,6 +18,7 @@ import {
   type WaitlistDecision,
   type RoomState,
   type WaitlistState,
+  type Member,
 } from '@rr/domain';
 import type { WaitlistInput } from '@rr/contracts';
 import { clearMailErrorsOf, startIntervalJob, type IntervalJob, type z } from '@rr/platform';
@@ -73,7 +74,12 @@ const slotAppend = (d: WaitlistDecision, state: Loaded) =>
   appendToSlot(state.timeSlotId, state.slot, d.slot);
 
 /** A visitor joins a full slot's line; answers the entry and its place in line. */
-async function join(deps: CommandDeps, timeSlotId: string, body: z.output<typeof WaitlistInput>) {
+async function join(
+  deps: CommandDeps,
+  timeSlotId: string,
+  body: z.output<typeof WaitlistInput>,
+  member: Member,
+) {
   const email = normalizeEmail(body.email);
   const visitorKey = deps.emailKey(email);
   const entryId = randomUUID();
@@ -85,6 +91,7 @@ async function join(deps: CommandDeps, timeSlotId: string, body: z.output<typeof
       visitorKey,
       language: body.language,
       emailDomain: emailDomainOf(email),
+      member,
     },
   };
   const { answer, position } = await handleCommand(deps.store, {
@@ -268,8 +275,8 @@ async function take(deps: CommandDeps, timeSlotId: string, offerId: string) {
  */
 export function waitlistCommands(deps: CommandDeps) {
   return {
-    join: (timeSlotId: string, body: z.output<typeof WaitlistInput>) =>
-      join(deps, timeSlotId, body),
+    join: (timeSlotId: string, body: z.output<typeof WaitlistInput>, member: Member) =>
+      join(deps, timeSlotId, body, member),
     match: (timeSlotId: string) => match(deps, timeSlotId),
     take: (timeSlotId: string, offerId: string) => take(deps, timeSlotId, offerId),
     leave: (reference: string) => leave(deps, reference),

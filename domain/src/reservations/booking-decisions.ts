@@ -39,7 +39,7 @@ export function bookCart(
   mustBeOpen(cart, now);
   if (cart.tickets.length === 0)
     throw new Refused('transaction__empty', 'The reservation cart is empty');
-  const { emailDomain, ...booking } = data;
+  const { emailDomain, member, ...booking } = data;
   // Each seat is booked on its slot as it is now, not as it was when held (take-seat.ts): a slot
   // closed or gone since takes no booking, a hold keeps its seat only within the capacity, and
   // the visitor's bookings from today on count with the cart's tickets against their limits.
@@ -57,6 +57,7 @@ export function bookCart(
       blacklist: state.blacklist,
       noShows: state.noShows,
       emailDomain,
+      member: member ?? null,
     },
     state,
     context,

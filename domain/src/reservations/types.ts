@@ -1,3 +1,4 @@
+import type { Member } from '../rooms/affiliations.ts';
 import type { SeatWish } from '../time-slots/seat-choice.ts';
 import type { SlotTicketEvent, TransactionEvent, VisitorEvent } from '@rr/events/catalogue';
 import { TicketHoldExtended } from '@rr/events/catalogue';
@@ -50,6 +51,8 @@ export type ReservationCommand =
         language: Language;
         /** The domain of the address (members-only rooms); never written to an event. */
         emailDomain?: string | undefined;
+        /** The signed-in visitor (members' rooms); absent: a guest. Never written to an event. */
+        member?: Member | undefined;
       };
     }
   /** Staff book a person into a slot: allowed beyond capacity (it shows as overbooked). */
@@ -91,6 +94,8 @@ export type ReservationCommand =
         language: Language;
         /** The domain of the address (members-only rooms); never written to an event. */
         emailDomain?: string | undefined;
+        /** The signed-in visitor (members' rooms); absent: a guest. Never written to an event. */
+        member?: Member | undefined;
       };
     }
   /** Cancel booked tickets of an owner (the mail's link, or staff). */

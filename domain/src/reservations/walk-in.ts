@@ -41,6 +41,7 @@ export function walkIn(
       blacklist: state.blacklist,
       noShows: state.noShows,
       emailDomain: data.emailDomain,
+      member: data.member ?? null,
     },
     state,
     context,

@@ -16,6 +16,7 @@ import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import { type Decide, type Now, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { admittedDomains } from './email-domains.ts';
+import { admittedAffiliations, signInRequired } from './affiliations.ts';
 import {
   decideSeatPlan,
   evolveSeatPlan,
@@ -226,7 +227,9 @@ export const decideRoom: Decide<RoomCommand, RoomCommandState, Pick<Now, 'now'>,
         ).every((key) => services[key] === room.services[key]) &&
         (services.confirmBookingMinutes ?? null) ===
           (room.services.confirmBookingMinutes ?? null) &&
-        admittedDomains(services).join(',') === admittedDomains(room.services).join(',');
+        admittedDomains(services).join(',') === admittedDomains(room.services).join(',') &&
+        signInRequired(services) === signInRequired(room.services) &&
+        admittedAffiliations(services).join(',') === admittedAffiliations(room.services).join(',');
       return same ? [] : [RoomServicesChanged.create(command.data)];
     }
     case 'SetRoomSeats':

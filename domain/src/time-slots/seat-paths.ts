@@ -48,6 +48,8 @@ export const SEAT_RULES = [
   'no-show-block',
   /** A members-only room admits addresses at its domains only. */
   'members-only',
+  /** A room for members of the university admits signed-in visitors (of its affiliations) only. */
+  'members-sign-in',
   /** A seat is free for the person (how it is counted depends on what the path holds). */
   'capacity',
   /**
@@ -102,6 +104,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     blacklist: noAddress,
     'no-show-block': noAddress,
     'members-only': noAddress,
+    'members-sign-in': { skipped: 'the person is asked when the cart is booked' },
     capacity: 'applies',
     seat: 'applies',
     'confirmed-address': noBooking,
@@ -122,6 +125,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     blacklist: 'applies',
     'no-show-block': 'applies',
     'members-only': 'applies',
+    'members-sign-in': 'applies',
     capacity: 'applies',
     seat: { skipped: 'the hold keeps the seat it took when it was held' },
     'confirmed-address': 'applies',
@@ -138,6 +142,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     blacklist: staffDecide,
     'no-show-block': staffDecide,
     'members-only': staffDecide,
+    'members-sign-in': staffDecide,
     capacity: 'applies',
     seat: 'applies',
     'confirmed-address': staffDecide,
@@ -156,6 +161,9 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     blacklist: 'applies',
     'no-show-block': 'applies',
     'members-only': 'applies',
+    'members-sign-in': {
+      skipped: 'a rebooking stays in its room, whose members the booking admitted',
+    },
     capacity: 'applies',
     seat: 'applies',
     'confirmed-address': 'applies',
@@ -172,6 +180,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     blacklist: 'applies',
     'no-show-block': 'applies',
     'members-only': 'applies',
+    'members-sign-in': 'applies',
     capacity: 'applies',
     seat: { skipped: 'a join takes no seat: the offer takes one when it is free' },
     'confirmed-address': noBooking,
@@ -190,6 +199,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     blacklist: atJoinAndBooking,
     'no-show-block': atJoinAndBooking,
     'members-only': atJoinAndBooking,
+    'members-sign-in': atJoinAndBooking,
     capacity: 'applies',
     seat: 'applies',
     'confirmed-address': noBooking,
@@ -206,6 +216,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     blacklist: atJoinAndBooking,
     'no-show-block': atJoinAndBooking,
     'members-only': atJoinAndBooking,
+    'members-sign-in': atJoinAndBooking,
     capacity: 'applies',
     seat: { skipped: 'the offer holds its seat: the hold takes that one' },
     'confirmed-address': noBooking,
@@ -222,6 +233,7 @@ export const seatRulesOf: Readonly<Record<SeatPath, Readonly<Record<SeatRuleName
     blacklist: 'applies',
     'no-show-block': 'applies',
     'members-only': 'applies',
+    'members-sign-in': 'applies',
     capacity: 'applies',
     seat: 'applies',
     'confirmed-address': {

@@ -7,6 +7,7 @@ import { refuse, Refused } from '../refusal.ts';
 import { mustNotBeBlocked, type BlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
 import { mustAdmitAddress } from '../rooms/email-domains.ts';
+import { mustAdmitMember, type Admission } from '../rooms/affiliations.ts';
 import { mustNotBeNoShowBlocked } from '../no-show-rule.ts';
 import { holdHasSeat, seatsTaken, slotSeatsAt, type HeldTicket } from '../seats.ts';
 import { isUnderWay, seatsForCarts } from '../seat-rule.ts';
@@ -49,14 +50,12 @@ export interface SeatWanted {
 }
 
 /** The person a seat is for, as far as the path knows them. */
-export interface SeatTaker {
+export interface SeatTaker extends Admission {
   /** The seats the person holds already: the cart's tickets, or their bookings (and offers). */
   held: readonly CartRuleSlot[];
   blacklist?: BlacklistState | undefined;
   /** The days of the person's no-show releases the rule counts. */
   noShows?: readonly LocalDate[] | undefined;
-  /** The domain of the person's address (never written to an event). */
-  emailDomain?: string | undefined;
   /** Staff: `false` refuses a slot without a free seat; otherwise they book beyond it. */
   confirmOverbooking?: boolean | undefined;
 }
@@ -180,6 +179,7 @@ function personRefusal(
         ctx.limits.noShowRule,
       );
     if (applies(path, 'members-only')) mustAdmitAddress(rooms, taker.emailDomain);
+    if (applies(path, 'members-sign-in')) mustAdmitMember(rooms, loaded(taker.member, 'sign-in'));
     return null;
   } catch (err) {
     if (err instanceof Refused) return err;

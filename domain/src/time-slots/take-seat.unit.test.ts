@@ -22,6 +22,7 @@ import { Refused } from '../refusal.ts';
 import { history } from '../testing/given-when-then.ts';
 import { evolveBlacklist, initialBlacklistState } from '../blacklist/blacklist-entry.ts';
 import type { RoomState } from '../rooms/room.ts';
+import type { Member } from '../rooms/affiliations.ts';
 import { NO_SEAT_PLAN } from '../rooms/seat-plan.ts';
 import type { SeatWish } from './seat-choice.ts';
 import {
@@ -92,6 +93,7 @@ interface World {
   blacklisted: boolean;
   noShowDays: LocalDate[];
   emailDomain: string;
+  member: Member;
   limits: BookingLimits;
   /** In a room with a seat plan: the seat the person asks for. */
   wish?: SeatWish;
@@ -127,6 +129,7 @@ const base: World = {
   blacklisted: false,
   noShowDays: [],
   emailDomain: 'uni.example',
+  member: { memberships: ['student@uni.example', 'student'] },
   limits: baseLimits,
 };
 
@@ -287,6 +290,7 @@ const paths: Record<SeatPath, (w: World) => Outcome> = {
             visitorKey: KEY,
             language: 'en',
             emailDomain: w.emailDomain,
+            member: w.member,
           },
         },
         {
@@ -424,6 +428,7 @@ const paths: Record<SeatPath, (w: World) => Outcome> = {
             visitorKey: KEY,
             language: 'en',
             emailDomain: w.emailDomain,
+            member: w.member,
           },
         },
         {
@@ -529,6 +534,7 @@ const paths: Record<SeatPath, (w: World) => Outcome> = {
             visitorKey: KEY,
             language: 'en',
             emailDomain: w.emailDomain,
+            member: w.member,
           },
         },
         {
@@ -596,6 +602,12 @@ const broken: Record<SeatRuleName, (w: World, path: SeatPath) => World> = {
     ...w,
     emailDomain: 'gmx.at',
     room: { ...w.room, services: { ...w.room.services, allowedEmailDomains: ['uni.example'] } },
+  }),
+  // A guest at a room for members of the university (the affiliation rule: its own tests).
+  'members-sign-in': (w) => ({
+    ...w,
+    member: null,
+    room: { ...w.room, services: { ...w.room.services, signInRequired: true } },
   }),
   capacity: (w, path) => {
     switch (path) {

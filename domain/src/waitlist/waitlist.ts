@@ -1,3 +1,4 @@
+import type { Member } from '../rooms/affiliations.ts';
 import {
   SeatOfferLapsed,
   SeatOfferTaken,
@@ -50,6 +51,8 @@ export type WaitlistCommand =
         language: 'de' | 'en';
         /** The domain of the address (a members-only room's rule); never written to an event. */
         emailDomain?: string | undefined;
+        /** The signed-in visitor (members' rooms); absent: a guest. Never written to an event. */
+        member?: Member | undefined;
       };
     }
   /** The matcher: lapse the offers past their time, offer the free seats to the next in line. */
@@ -186,11 +189,12 @@ export function decideWaitlist(
           blacklist: state.blacklist,
           noShows: state.noShows,
           emailDomain: command.data.emailDomain,
+          member: command.data.member ?? null,
         },
         place,
         ctx,
       );
-      const { emailDomain: _domain, ...joined } = command.data;
+      const { emailDomain: _domain, member: _member, ...joined } = command.data;
       const { visitorKey } = joined;
       // Once more in line, or taken a seat, or taken off by staff: no second entry. Who left
       // or let an offer lapse may join again (last in line).

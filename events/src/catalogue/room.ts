@@ -67,6 +67,12 @@ export const RoomServices = z.object({
    */
   allowedEmailDomains: z.array(z.string()).optional(),
   /**
+   * Members of the university: visitors book signed in with the campus identity only (absent:
+   * everyone), and with one of `allowedAffiliations` when named (absent or empty: any).
+   */
+  signInRequired: z.boolean().optional(),
+  allowedAffiliations: z.array(z.string()).optional(),
+  /**
    * Confirmed addresses: a visitor's booking awaits the link of its confirmation mail this many
    * minutes (never past the slot's start); absent (every event before this field, and every room
    * without it): bookings are booked at once.

@@ -435,6 +435,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/visitor-auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The visitor signed in with the campus identity */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The visitor and what the provider said */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignedInVisitor"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No visitor signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/visitor-auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign the visitor out: every session of the visitor's subject ends */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/api-tokens": {
         parameters: {
             query?: never;
@@ -3573,7 +3668,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__no_show_blocked (payload: `until` and the last blocked day), booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits) */
+                /** @description booking__email_blacklisted, booking__no_show_blocked (payload: `until` and the last blocked day), booking__email_domain_not_allowed (a room of the cart; payload: `domains` and the domains it admits), booking__sign_in_required, booking__affiliation_not_allowed (payload: `affiliations` and those the room admits) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4276,7 +4371,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed, booking__sign_in_required, booking__affiliation_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5060,7 +5155,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed, booking__sign_in_required, booking__affiliation_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6133,7 +6228,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed */
+                /** @description booking__email_blacklisted, booking__no_show_blocked, booking__email_domain_not_allowed, booking__sign_in_required, booking__affiliation_not_allowed */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -9042,6 +9137,12 @@ export interface components {
             outcome: "signed-in" | "refused";
             reason: string | null;
         };
+        SignedInVisitor: {
+            subject: string;
+            email: string | null;
+            name: string | null;
+            affiliations: string[];
+        };
         CreatedApiToken: components["schemas"]["ApiToken"] & {
             /** @description The secret (`rr_…`), answered this once only */
             secret: string;
@@ -9178,6 +9279,8 @@ export interface components {
             reminderHoursBefore?: number | null;
             allowedEmailDomains?: string[] | null;
             confirmBookingMinutes?: number | null;
+            signInRequired?: boolean | null;
+            allowedAffiliations?: string[] | null;
         };
         /** @description The seats with their ids, in the order set */
         SeatsSet: {
@@ -9755,6 +9858,10 @@ export interface components {
             reminderHoursBefore: number | null;
             /** @description Members only: visitors book with an address at one of these domains; absent: everyone */
             allowedEmailDomains?: string[];
+            /** @description Members of the university: visitors book signed in with the campus identity only; absent: everyone */
+            signInRequired?: boolean;
+            /** @description Members of the university: signed-in visitors with one of these affiliations (scoped, plain, home organisation or group) only; absent: any */
+            allowedAffiliations?: string[];
             /** @description Confirmed addresses: a visitor's booking awaits the confirmation mail's link this many minutes (never past the slot's start), else its tickets are released; absent: off */
             confirmBookingMinutes?: number;
         };
@@ -10199,6 +10306,8 @@ export interface components {
                 apple: boolean;
                 google: boolean;
             };
+            /** @description How visitors may sign in with the campus identity (VISITOR_OIDC_ISSUER, VISITOR_SAML_IDP_METADATA): each start is /api/visitor-auth/<way>/start; absent when neither is set */
+            visitorSignIn?: ("oidc" | "saml")[];
         };
         Library: {
             /** @description The library's address for visitors' questions (LIBRARY_CONTACT_EMAIL); absent when not set */

@@ -129,7 +129,8 @@ export function errorMessageParams(problem: unknown): ErrorMessageParams {
   const second = parsed?.payload[1];
   if (first === 'until' && second !== undefined && isIsoDate(second))
     return { value: second, date: formatDate(second) };
-  // A payload `['domains', …]`: the key `<code>_domains` names the domains that follow.
-  if (first === 'domains') return { value: parsed?.payload.slice(1).join(', ') ?? '' };
+  // A payload `['domains', …]` (or `affiliations`): the key `<code>_domains` names those that follow.
+  if (first === 'domains' || first === 'affiliations')
+    return { value: parsed?.payload.slice(1).join(', ') ?? '' };
   return /^\d+$/.test(first) ? { value: first, count: Number(first) } : { value: first };
 }

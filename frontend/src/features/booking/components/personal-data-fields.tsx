@@ -36,6 +36,7 @@ export function PersonalDataFields({
   messageOf,
   refusal,
   refused,
+  locked,
 }: {
   values: PersonalData;
   change: <K extends keyof PersonalData>(field: K, value: PersonalData[K]) => void;
@@ -43,6 +44,8 @@ export function PersonalDataFields({
   refusal: Refusal;
   /** The refusal's error (its contact hint names whom to ask). */
   refused: unknown;
+  /** Fields the campus identity supplied: shown, not changed. */
+  locked?: Partial<PersonalData> | undefined;
 }) {
   const { t } = useTranslation('booking');
   return (
@@ -65,6 +68,7 @@ export function PersonalDataFields({
             required={isRequired(field)}
             hint={field === 'phone' ? t('data.phone-hint') : undefined}
             value={values[field]}
+            readOnly={!!locked?.[field]}
             error={messageOf(field)}
             onChange={(event) => change(field, event.target.value)}
           />

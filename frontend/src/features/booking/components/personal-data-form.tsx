@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { RefusalScope, RequiredHint } from '../../../components/form-field';
 import { Page } from '../../../components/page';
@@ -6,7 +6,7 @@ import { useRefusal } from '../../../hooks/use-refusal';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { problemCode } from '../../../lib/error-message';
-import { useCheckEmailMutation } from '../api/booking-api';
+import { useCheckEmailMutation, useGetSettingsQuery } from '../api/booking-api';
 import {
   checkPersonalData,
   EMPTY_PERSONAL_DATA,
@@ -16,6 +16,10 @@ import {
 import { useBooking } from './booking-context';
 import { personalFieldId as idOf, PersonalDataFields } from './personal-data-fields';
 import { BookedRedirect, WizardSteps } from './wizard-steps';
+import type { Claimed } from './visitor-account';
+
+// Only where the library lets visitors sign in with the campus identity.
+const VisitorAccount = lazy(() => import('./visitor-account'));
 
 /**
  * Route `/your-personal-data`: the visitor's data (docs/product.md#validation), validated before going on
@@ -42,6 +46,13 @@ export function PersonalDataForm() {
   // than at the last step; cleared when the address changes.
   const [refused, setRefusal] = useState<unknown>(null);
   const refusal = useRefusal(refused, { email: idOf('email') });
+  const way = useGetSettingsQuery().data?.visitorSignIn?.[0];
+  // What the campus identity supplied: filled in and kept.
+  const [claimed, setClaimed] = useState<Claimed>();
+  const onClaimed = useCallback((c: Claimed | undefined) => {
+    setClaimed(c);
+    if (c) setValues((v) => ({ ...v, ...c }));
+  }, []);
 
   // Moving on to this step keeps the cart alive.
   useEffect(() => touch(), [touch]);
@@ -90,6 +101,11 @@ export function PersonalDataForm() {
       ) : null}
       <RefusalScope refusal={refusal}>
         <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+          {way ? (
+            <Suspense fallback={null}>
+              <VisitorAccount way={way} onClaimed={onClaimed} />
+            </Suspense>
+          ) : null}
           <RequiredHint />
           <PersonalDataFields
             values={values}
@@ -97,6 +113,7 @@ export function PersonalDataForm() {
             messageOf={form.messageOf}
             refusal={refusal}
             refused={refused}
+            locked={claimed}
           />
           <div className="form__actions">
             {expired ? (

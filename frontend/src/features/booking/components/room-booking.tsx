@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Room, TimeSlot } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
@@ -21,6 +21,7 @@ import { resolveApiUrl } from '../../../lib/url';
 import { notify } from '../../../stores/notifications-slice';
 import {
   useGetBookableSlotsQuery,
+  useGetSettingsQuery,
   useGetBookingRoomQuery,
   useGetRoomCalendarQuery,
   type RoomCalendar,
@@ -34,6 +35,11 @@ import { CartPanel } from './cart-panel';
 import { SeatDialog, useSeatChoice } from './seat-dialog';
 import { WaitlistJoin } from './waitlist-join';
 import { WizardSteps } from './wizard-steps';
+
+// Only where the library lets visitors sign in with the campus identity.
+const MembersSignIn = lazy(() =>
+  import('./visitor-account').then((m) => ({ default: m.MembersSignIn })),
+);
 
 /** The day dialog around a button (closing it returns focus to the day). */
 const dialogOf = (event: MouseEvent<HTMLElement>) => event.currentTarget.closest('dialog');
@@ -126,6 +132,7 @@ function SlotAction({ slot, offerMinutes, pending, choosesSeat, onBook }: SlotAc
 function RoomDetails({ room }: { room: Room }) {
   const { t } = useTranslation('booking');
   const { baseApiUrl } = useConfig();
+  const way = useGetSettingsQuery().data?.visitorSignIn?.[0];
   const textOf = useTextIn();
   return (
     <>
@@ -139,6 +146,12 @@ function RoomDetails({ room }: { room: Room }) {
       <p>
         <Translated german={room.description} english={room.descriptionEn} />
       </p>
+      {way ? (
+        // Members of the university (docs/product.md#room-services): sign in before booking.
+        <Suspense fallback={null}>
+          <MembersSignIn way={way} services={room.services} />
+        </Suspense>
+      ) : null}
       {room.services.allowedEmailDomains?.length ? (
         // Members only (docs/product.md#room-services): said before any data is entered.
         <p className="notice">

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '@rr/platform';
+import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
+import { createRoom, createSlot } from '../support/fixtures.ts';
+import { startVisitorOidcProvider, type TestOidcProvider } from '../support/oidc-servers.ts';
+import { freePort } from '../support/ports.ts';
+import { startTestIdp, type TestIdp } from '../support/saml-idp.ts';
+import {
+  SAML_ATTRIBUTES as A,
+  visitorOidcSignIn,
+  visitorSamlSignIn,
+} from '../support/visitor-sign-in.ts';
+
+/**
+ * Rooms for members of the university (docs/product.md#room-services): sign-in required, and
+ * admitted affiliations, decided by the one seat decision for the booking and the waitlist, fed
+ * with the visitor signed in with the campus identity (the test's OpenID provider and SAML
+ * identity provider). Monday 23 Nov 2026, 10:00 in Vienna.
+ */
+const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
+let suite: AdminSuite;
+let app: TestApp;
+let admin: Client;
+let provider: TestOidcProvider;
+let idp: TestIdp;
+const SP = {
+  entityId: 'https://rr.uni-x.de/visitors',
+  acs: 'https://rr.uni-x.de/api/visitor-auth/saml/acs',
+};
+
+type Problem = { error: string; payload: string[] };
+const owner = {
+  salutation: 'MS',
+  firstName: 'Anna',
+  lastName: 'Musterfrau',
+  phone: '+436641234567',
+  language: 'de',
+};
+
+const services = (id: string, json: Record<string, unknown>) =>
+  admin.request('PUT', `/api/admin/rooms/${id}/services`, { json });
+async function bookAs(v: Client, timeSlotId: string, email: string): Promise<Response> {
+  const r = await v.request('POST', '/api/transactions', { json: { timeSlotId } });
+  expect(r.status).toBe(201);
+  const tx = ((await r.json()) as { transactionId: string }).transactionId;
+  return v.request('PUT', `/api/transactions/${tx}/booking`, { json: { ...owner, email } });
+}
+const samlVisitor = async (attributes: Record<string, string[]>) =>
+  (await visitorSamlSignIn(app.baseUrl, idp, SP, clock, attributes)).client;
+
+beforeAll(async () => {
+  const port = await freePort();
+  provider = await startVisitorOidcProvider(`http://127.0.0.1:${port}`, {
+    stud1: {
+      email: 'stud1@uni-x.de',
+      eduperson_scoped_affiliation: ['student@uni-x.de'],
+      eduperson_affiliation: ['student'],
+      schac_home_organization: 'uni-x.de',
+    },
+    prof1: {
+      email: 'prof1@uni-x.de',
+      eduperson_scoped_affiliation: ['faculty@uni-x.de'],
+      eduperson_affiliation: ['faculty'],
+      schac_home_organization: 'uni-x.de',
+    },
+  });
+  idp = await startTestIdp();
+  suite = await openAdminSuite(clock, {
+    env: {
+      ...provider.env,
+      VISITOR_SAML_IDP_METADATA: idp.metadataFile,
+      VISITOR_SAML_SP_ENTITY_ID: SP.entityId,
+    },
+    port,
+  });
+  ({ app, admin } = suite);
+});
+afterAll(async () => {
+  await suite?.close();
+  await provider?.stop();
+  await idp?.stop();
+});
+
+describe('rooms for members of the university', () => {
+  it('are set with the room services, normalised, shown to visitors, and off when left out', async () => {
+    const id = await createRoom(admin, 'Members by affiliation');
+    const set = await services(id, {
+      signInRequired: true,
+      allowedAffiliations: [' Student@Uni-X.de ', 'uni-partner.de', 'student@uni-x.de'],
+    });
+    expect(set.status).toBe(200);
+    const room = async () =>
+      ((await (await admin.get(`/api/rooms/${id}`)).json()) as { services: object }).services;
+    expect(await room()).toMatchObject({
+      signInRequired: true,
+      allowedAffiliations: ['student@uni-x.de', 'uni-partner.de'],
+    });
+    expect((await services(id, { reminderHoursBefore: 24 })).status).toBe(200);
+    expect(await room()).not.toHaveProperty('signInRequired');
+    expect(await room()).not.toHaveProperty('allowedAffiliations');
+  });
+
+  it('refuse a guest, and a visitor of another affiliation; admit the affiliation and the partner by home organisation', async () => {
+    const id = await createRoom(admin, 'Members booking');
+    expect(
+      (await services(id, { allowedAffiliations: ['student@uni-x.de', 'uni-partner.de'] })).status,
+    ).toBe(200);
+    const slot = await createSlot(admin, id, '2026-12-01', '09:00', '10:00', 10);
+
+    const guest = await bookAs(new Client(app.baseUrl), slot, 'guest@uni-x.de');
+    expect(guest.status).toBe(403);
+    expect(((await guest.json()) as Problem).error).toBe('booking__sign_in_required');
+
+    const prof = new Client(app.baseUrl);
+    await visitorOidcSignIn(prof, 'prof1');
+    const refused = await bookAs(prof, slot, 'prof1@uni-x.de');
+    expect(refused.status).toBe(403);
+    expect((await refused.json()) as Problem).toMatchObject({
+      error: 'booking__affiliation_not_allowed',
+      payload: ['affiliations', 'student@uni-x.de', 'uni-partner.de'],
+    });
+
+    const student = new Client(app.baseUrl);
+    await visitorOidcSignIn(student, 'stud1');
+    expect((await bookAs(student, slot, 'stud1@uni-x.de')).status).toBe(200);
+
+    const partner = await samlVisitor({
+      [A.pairwiseId]: ['P-1@uni-partner.de'],
+      [A.scopedAffiliation]: ['student@uni-partner.de'],
+      [A.homeOrganization]: ['uni-partner.de'],
+    });
+    expect((await bookAs(partner, slot, 'kim@uni-partner.de')).status).toBe(200);
+    const otherPartner = await samlVisitor({
+      [A.pairwiseId]: ['Q-1@uni-elsewhere.de'],
+      [A.scopedAffiliation]: ['student@uni-elsewhere.de'],
+      [A.homeOrganization]: ['uni-elsewhere.de'],
+    });
+    expect((await bookAs(otherPartner, slot, 'lee@uni-elsewhere.de')).status).toBe(403);
+
+    // Staff book anyone; a room without the rule takes guests as before.
+    const staff = await admin.request('POST', `/api/admin/rooms/${id}/timeslots/${slot}/booking`, {
+      json: { ...owner, email: 'guest@example.org' },
+    });
+    expect(staff.status).toBe(201);
+    const open = await createRoom(admin, 'Open room');
+    const openSlot = await createSlot(admin, open, '2026-12-01', '09:00', '10:00', 10);
+    expect(
+      (await bookAs(new Client(app.baseUrl), openSlot, 'another.guest@example.org')).status,
+    ).toBe(200);
+  });
+
+  it('tell a guest when the address is entered, before the last step', async () => {
+    const id = await createRoom(admin, 'Members check');
+    expect((await services(id, { signInRequired: true })).status).toBe(200);
+    const slot = await createSlot(admin, id, '2026-12-02', '09:00', '10:00', 10);
+    const check = async (c: Client) => {
+      const r = await c.request('POST', '/api/transactions', { json: { timeSlotId: slot } });
+      const { transactionId } = (await r.json()) as { transactionId: string };
+      return c.request('POST', '/api/email-check', {
+        json: { email: 'reader@uni-x.de', transactionId },
+      });
+    };
+    const refused = await check(new Client(app.baseUrl));
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as Problem).error).toBe('booking__sign_in_required');
+    const student = new Client(app.baseUrl);
+    await visitorOidcSignIn(student, 'stud1');
+    expect((await check(student)).status).toBe(204);
+  });
+
+  it('refuse a guest at the waitlist of a room that requires sign-in; admit a signed-in visitor', async () => {
+    const id = await createRoom(admin, 'Members waitlist');
+    expect((await services(id, { signInRequired: true, waitlistOfferMinutes: 30 })).status).toBe(
+      200,
+    );
+    const slot = await createSlot(admin, id, '2026-12-03', '09:00', '10:00', 1);
+    const first = new Client(app.baseUrl);
+    await visitorOidcSignIn(first, 'prof1');
+    expect((await bookAs(first, slot, 'prof1@uni-x.de')).status).toBe(200);
+    const join = (c: Client, email: string) =>
+      c.request('POST', `/api/timeslots/${slot}/waitlist`, { json: { email, language: 'de' } });
+    const refused = await join(new Client(app.baseUrl), 'guest@example.org');
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as Problem).error).toBe('booking__sign_in_required');
+    const student = new Client(app.baseUrl);
+    await visitorOidcSignIn(student, 'stud1');
+    expect((await join(student, 'stud1@uni-x.de')).status).toBe(201);
+  });
+});

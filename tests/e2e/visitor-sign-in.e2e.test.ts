@@ -1,0 +1,107 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../support/app.ts';
+import {
+  startVisitorOidcProvider,
+  VISITOR_OIDC_CLIENT,
+  type TestOidcProvider,
+} from '../support/oidc-servers.ts';
+import { freePort } from '../support/ports.ts';
+import { LIBRARY_ZONE, weekdaysAhead } from './dates.ts';
+import { eventually, expectAccessible, type RunningServer } from './harness.ts';
+import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
+import { addSlot, h1, main, openVisitorPage, PHONE } from './visitor-pages.ts';
+
+/**
+ * A visitor signs in with the campus account on the personal data step (oidc-provider on
+ * loopback, its login and consent pages in the browser): the room says it is for members of the
+ * university, the name and address come from the claims and cannot be changed, and signing out
+ * gives the form back (docs/product.md#visitor-sign-in).
+ */
+let server: RunningServer;
+let browser: Browser;
+let admin: Client;
+let provider: TestOidcProvider;
+let stop: (() => Promise<void>) | undefined;
+const [day] = weekdaysAhead(1) as [Date];
+const RANGE = '09:00-12:00';
+
+beforeAll(async () => {
+  // The app must know the issuer before the provider knows the app: a fixed port for it.
+  const issuerPort = await freePort();
+  const rooms = await startWithTestRooms({
+    TIME_ZONE: LIBRARY_ZONE,
+    VISITOR_OIDC_ISSUER: `http://127.0.0.1:${issuerPort}`,
+    VISITOR_OIDC_CLIENT_ID: VISITOR_OIDC_CLIENT.id,
+    VISITOR_OIDC_CLIENT_SECRET: VISITOR_OIDC_CLIENT.secret,
+  });
+  ({ server, browser, admin, stop } = rooms);
+  provider = await startVisitorOidcProvider(
+    server.baseUrl,
+    {
+      sam: {
+        name: 'Sam Student',
+        email: 'sam@uni-x.de',
+        email_verified: true,
+        eduperson_scoped_affiliation: ['student@uni-x.de'],
+      },
+    },
+    issuerPort,
+  );
+  const room = rooms.idOf(FIRST_ROOM);
+  await createSlot(admin, room, day, '09:00', '12:00', 60);
+  const set = await admin.request('PUT', `/api/admin/rooms/${room}/services`, {
+    json: { allowedAffiliations: ['student@uni-x.de'] },
+  });
+  expect(set.status, await set.clone().text()).toBe(200);
+  await waitForReadModels(admin);
+});
+
+afterAll(async () => {
+  await stop?.();
+  await provider?.stop();
+});
+
+describe('visitor sign-in with the campus account', () => {
+  it('fills the personal data from the claims, read-only, until the visitor signs out', async () => {
+    const page = await openVisitorPage(browser, PHONE, 'de');
+    await page.goto(`${server.baseUrl}/`);
+    await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
+    await h1(page, FIRST_ROOM).waitFor();
+    await main(page).getByText('Für Angehörige der Universität –').waitFor();
+    await expect(main(page).getByRole('link', { name: 'Anmelden' }).isVisible()).resolves.toBe(
+      true,
+    );
+    await addSlot(page, day, RANGE);
+    await page.goto(`${server.baseUrl}/your-personal-data`);
+    await h1(page, 'Ihre Daten').waitFor();
+    await main(page).getByRole('link', { name: 'Mit Hochschulkonto anmelden' }).click();
+
+    // The provider's development pages: any login, then the consent.
+    await page.locator('input[name="login"]').fill('sam');
+    await page.locator('input[name="password"]').fill('any password');
+    await page.locator('button[type="submit"]').click();
+    await page.locator('button[type="submit"]').click();
+
+    await eventually(() => Promise.resolve(new URL(page.url()).pathname)).toBe(
+      '/your-personal-data',
+    );
+    await main(page)
+      .getByRole('status')
+      .filter({ hasText: 'Angemeldet als Sam Student.' })
+      .waitFor();
+    const first = page.getByLabel(/^Vorname/);
+    const email = page.getByLabel(/^E-Mail-Adresse/);
+    expect(await first.inputValue()).toBe('Sam');
+    expect(await page.getByLabel(/^Nachname/).inputValue()).toBe('Student');
+    expect(await email.inputValue()).toBe('sam@uni-x.de');
+    expect(await email.getAttribute('readonly')).not.toBeNull();
+    expect(await first.getAttribute('readonly')).not.toBeNull();
+    await expectAccessible(page, 'personal data, signed in with the campus account');
+
+    await main(page).getByRole('button', { name: 'Abmelden' }).click();
+    await main(page).getByRole('link', { name: 'Mit Hochschulkonto anmelden' }).waitFor();
+    expect(await email.getAttribute('readonly')).toBeNull();
+    await page.context().close();
+  });
+});

@@ -1,0 +1,82 @@
+import { expect } from 'vitest';
+import type { Clock } from '@rr/platform';
+import { Client } from './app.ts';
+import { signInAtProvider } from './oidc-servers.ts';
+import { encodeResponse, requestIdOf, signedResponse, type TestIdp } from './saml-idp.ts';
+
+/** eduPerson and SCHAC attribute names as SAML identity providers send them. */
+export const SAML_ATTRIBUTES = {
+  pairwiseId: 'urn:oasis:names:tc:SAML:attribute:pairwise-id',
+  targetedId: 'urn:oid:1.3.6.1.4.1.5923.1.1.1.10',
+  scopedAffiliation: 'urn:oid:1.3.6.1.4.1.5923.1.1.1.9',
+  affiliation: 'urn:oid:1.3.6.1.4.1.5923.1.1.1.1',
+  homeOrganization: 'urn:oid:1.3.6.1.4.1.25178.1.2.9',
+  mail: 'urn:oid:0.9.2342.19200300.100.1.3',
+  displayName: 'urn:oid:2.16.840.1.113730.3.1.241',
+};
+
+/**
+ * A visitor's OpenID Connect sign-in in the client's session: the app's start, the provider's
+ * pages as `login`, the app's callback. Answers where the app sends the browser then.
+ */
+export async function visitorOidcSignIn(
+  c: Client,
+  login: string,
+  returnTo = '/book/room-1',
+): Promise<string> {
+  const res = await c.request(
+    'GET',
+    `/api/visitor-auth/oidc/start?returnTo=${encodeURIComponent(returnTo)}`,
+    { redirect: 'manual' },
+  );
+  expect(res.status).toBe(302);
+  const back = await signInAtProvider(res.headers.get('location')!, login, c.baseUrl);
+  expect(back.pathname).toBe('/api/visitor-auth/oidc/callback');
+  const done = await c.request('GET', back.pathname + back.search, { redirect: 'manual' });
+  expect(done.status).toBe(302);
+  return done.headers.get('location')!;
+}
+
+/**
+ * A visitor's SAML sign-in: the app's start, an answer of the test's identity provider signed
+ * with its key (the attributes given, a transient NameID), posted as the browser posts it.
+ * Answers where the app sends the browser, and a client with the session it made.
+ */
+export async function visitorSamlSignIn(
+  baseUrl: string,
+  idp: TestIdp,
+  sp: { entityId: string; acs: string },
+  clock: Clock,
+  attributes: Record<string, string[]>,
+): Promise<{ location: string | null; client: Client }> {
+  const res = await new Client(baseUrl).request(
+    'GET',
+    `/api/visitor-auth/saml/start?returnTo=${encodeURIComponent('/')}`,
+    { redirect: 'manual' },
+  );
+  expect(res.status).toBe(302);
+  const xml = signedResponse(
+    {
+      inResponseTo: requestIdOf(new URL(res.headers.get('location')!)),
+      nameId: `_transient-${Math.random().toString(36).slice(2)}`,
+      nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
+      groups: [],
+      attributes,
+      audience: sp.entityId,
+      recipient: sp.acs,
+      now: clock.now(),
+    },
+    idp.key,
+  );
+  const posted = await fetch(`${baseUrl}/api/visitor-auth/saml/acs`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ SAMLResponse: encodeResponse(xml), RelayState: '/' }),
+  });
+  expect(posted.status).toBe(302);
+  return {
+    location: posted.headers.get('location'),
+    client: new Client(baseUrl).takeCookie(posted),
+  };
+}
