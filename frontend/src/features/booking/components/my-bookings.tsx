@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Loading } from '../../../components/loading-container';
 import { Link, useParams } from 'react-router';
 import type { Output } from '@rr/contracts/issues';
 import { MyBookingsLinkInput } from '@rr/contracts/my-bookings';
@@ -139,11 +140,7 @@ export function MyBookingsPage() {
     }
     if (error) return <ErrorBox error={error} />;
     if (!data) {
-      return (
-        <p className="loading" role="status">
-          {t('loading', { ns: 'common' })}
-        </p>
-      );
+      return <Loading />;
     }
     return (
       <>

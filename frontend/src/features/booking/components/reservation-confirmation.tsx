@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { Loading } from '../../../components/loading-container';
 import { Link, useLocation, useParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
@@ -200,11 +201,7 @@ export function ReservationConfirmation() {
       );
     }
     if (!data) {
-      return (
-        <p className="loading" role="status">
-          {t('loading', { ns: 'common' })}
-        </p>
-      );
+      return <Loading />;
     }
     const booked = data.filter((ticket) => ticket.status === 'BOOKED');
     // A moved ticket is cancelled too: it says where it went (docs/product.md#rebooking).
