@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Loading } from '../components/loading-container';
 import {
   BrowserRouter,
   Link,
@@ -205,14 +206,5 @@ function UserLayout({
         </Routes>
       </main>
     </>
-  );
-}
-
-function Loading() {
-  const { t } = useTranslation();
-  return (
-    <p className="loading" role="status">
-      {t('loading')}
-    </p>
   );
 }

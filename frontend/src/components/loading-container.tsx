@@ -14,9 +14,18 @@ interface LoadingContainerProps<T> {
   children: (data: T) => ReactNode;
 }
 
+/** "Loading …" (or what is under way) as a status message. */
+export function Loading({ children }: { children?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <p className="loading" role="status">
+      {children ?? t('loading')}
+    </p>
+  );
+}
+
 /** Shows "loading", or an error message with an optional back link, or the content. */
 export function LoadingContainer<T>({ data, error, backLink, children }: LoadingContainerProps<T>) {
-  const { t } = useTranslation();
   if (error) {
     return (
       <ErrorBox
@@ -25,12 +34,6 @@ export function LoadingContainer<T>({ data, error, backLink, children }: Loading
       />
     );
   }
-  if (data === undefined) {
-    return (
-      <p className="loading" role="status">
-        {t('loading')}
-      </p>
-    );
-  }
+  if (data === undefined) return <Loading />;
   return <>{children(data)}</>;
 }

@@ -29,6 +29,7 @@ import {
   type YearMonth,
 } from '../../lib/calendar';
 import { formatLongDate, parseIsoDate, todayIso } from '../../lib/dates';
+import { Loading } from '../loading-container';
 import { DaySlotsDialog } from './day-slots-dialog';
 
 interface MonthCalendarProps<S extends CalendarSlot> {
@@ -140,9 +141,7 @@ export function MonthCalendar<S extends CalendarSlot>({
         onMonthChange={onMonthChange}
       />
       {slots === undefined ? (
-        <p className="loading" role="status">
-          {t('loading')}
-        </p>
+        <Loading />
       ) : (
         <>
           {/* The grid pattern's keys are handled on the table, where they bubble from the day. */}

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Loading } from '../../../components/loading-container';
 import { Link, useParams } from 'react-router';
 import type { Output } from '@rr/contracts/issues';
 import { MyBookingsLinkInput } from '@rr/contracts/my-bookings';
 import { useConfig } from '../../../app/config-context';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
@@ -18,8 +18,8 @@ import {
   type Ticket,
 } from '../api/booking-api';
 import { EmailRequestForm, emailRequestCheck } from './email-request-form';
-import { MoveButton, MoveTicket } from './move-ticket';
-import { TicketList, useTicketText } from './ticket-list';
+import { TicketButtons, TicketDialogs, TicketNotices, useTicketActions } from './ticket-actions';
+import { TicketList } from './ticket-list';
 
 const checkRequest = emailRequestCheck(MyBookingsLinkInput);
 // A chunk of its own: loaded only from a server that makes wallet passes.
@@ -124,28 +124,7 @@ export function MyBookingsPage() {
   const { baseApiUrl } = useConfig();
   const { data, error } = useGetMyBookingsQuery(token);
   const [cancel, { isLoading }] = useCancelMyBookingsTicketsMutation();
-  const ticketText = useTicketText();
-  const [cancelling, setCancelling] = useState<Ticket[] | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [done, setDone] = useState<{ count: number; key: number } | null>(null);
-  const [moving, setMoving] = useState<Ticket | null>(null);
-  const [moved, setMoved] = useState(false);
-  const doneMessage = useRef<HTMLParagraphElement>(null);
-
-  useEffect(() => {
-    if (done) doneMessage.current?.focus();
-  }, [done]);
-
-  const confirm = async (tickets: Ticket[]) => {
-    setFailure(null);
-    try {
-      await cancel({ token, ids: tickets.map((ticket) => ticket.id) }).unwrap();
-      setCancelling(null);
-      setDone({ count: tickets.length, key: Date.now() });
-    } catch (cancelError) {
-      setFailure(cancelError);
-    }
-  };
+  const actions = useTicketActions((ids) => cancel({ token, ids }).unwrap(), isLoading);
 
   const status = (error as { status?: unknown } | undefined)?.status;
   const body = () => {
@@ -161,25 +140,12 @@ export function MyBookingsPage() {
     }
     if (error) return <ErrorBox error={error} />;
     if (!data) {
-      return (
-        <p className="loading" role="status">
-          {t('loading', { ns: 'common' })}
-        </p>
-      );
+      return <Loading />;
     }
     return (
       <>
         <p>{t('my.valid-until', { time: formatDateTime(new Date(data.expiresAt)) })}</p>
-        {moved ? (
-          <p className="notice notice--success" role="status">
-            {t('move.done')}
-          </p>
-        ) : null}
-        {done ? (
-          <p className="notice notice--success" ref={doneMessage} tabIndex={-1}>
-            {t('confirmation.cancelled-message', { count: done.count })}
-          </p>
-        ) : null}
+        <TicketNotices actions={actions} />
         {data.tickets.length === 0 ? <EmptyState>{t('my.none')}</EmptyState> : null}
         {byBooking(data.tickets).map((group) => {
           const cancelable = group.tickets.filter((ticket) => ticket.cancelable);
@@ -190,21 +156,7 @@ export function MyBookingsPage() {
                 tickets={group.tickets}
                 renderExtra={(ticket) => (
                   <>
-                    {ticket.cancelable ? (
-                      <>
-                        <button
-                          type="button"
-                          className="button button--secondary button--small"
-                          onClick={() => setCancelling([ticket])}
-                        >
-                          {t('confirmation.cancel')}
-                          <span className="visually-hidden"> {ticketText(ticket)}</span>
-                        </button>{' '}
-                        <MoveButton ticket={ticket} onClick={() => setMoving(ticket)} />
-                      </>
-                    ) : (
-                      <p>{t('confirmation.not-cancelable')}</p>
-                    )}
+                    <TicketButtons ticket={ticket} actions={actions} />
                     <TicketWallets ticket={ticket} />
                   </>
                 )}
@@ -213,7 +165,7 @@ export function MyBookingsPage() {
                 <button
                   type="button"
                   className="button button--secondary"
-                  onClick={() => setCancelling(cancelable)}
+                  onClick={() => actions.start({ tickets: cancelable })}
                 >
                   {t('my.cancel-booking')}
                   <span className="visually-hidden"> {group.bookingNumber}</span>
@@ -236,34 +188,13 @@ export function MyBookingsPage() {
   return (
     <Page title={t('my.list-title')}>
       {body()}
-      {moving ? (
-        <MoveTicket
-          ownerId={moving.ownerId ?? ''}
-          ticket={moving}
-          onCancel={() => setMoving(null)}
-          onMoved={() => {
-            setMoving(null);
-            setDone(null);
-            setMoved(true);
-          }}
-        />
-      ) : null}
-      {cancelling ? (
-        <ConfirmDialog
-          title={t(cancelling.length === 1 ? 'confirmation.confirm' : 'my.confirm-booking')}
-          confirmLabel={t('confirmation.confirm-yes', { count: cancelling.length })}
-          cancelLabel={t('confirmation.confirm-no')}
-          busy={isLoading}
-          error={failure}
-          onCancel={() => {
-            setCancelling(null);
-            setFailure(null);
-          }}
-          onConfirm={() => confirm(cancelling)}
-        >
-          <TicketList tickets={cancelling} />
-        </ConfirmDialog>
-      ) : null}
+      <TicketDialogs
+        actions={actions}
+        ownerId={(ticket) => ticket.ownerId ?? ''}
+        title={({ tickets }) =>
+          t(tickets.length === 1 ? 'confirmation.confirm' : 'my.confirm-booking')
+        }
+      />
     </Page>
   );
 }

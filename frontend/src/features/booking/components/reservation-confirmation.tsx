@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense } from 'react';
+import { Loading } from '../../../components/loading-container';
 import { Link, useLocation, useParams } from 'react-router';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
@@ -14,7 +14,13 @@ import {
   useGetOwnerTicketsQuery,
   type Ticket,
 } from '../api/booking-api';
-import { MoveButton, MoveTicket } from './move-ticket';
+import {
+  TicketButtons,
+  TicketDialogs,
+  TicketNotices,
+  useTicketActions,
+  type TicketActions,
+} from './ticket-actions';
 import { MovedTo, TicketList, useTicketText } from './ticket-list';
 import { WizardSteps } from './wizard-steps';
 
@@ -38,12 +44,6 @@ const bookedEmailOf = (state: unknown): string | null => {
   const email = (state as Partial<BookedState> | null)?.bookedEmail;
   return typeof email === 'string' ? email : null;
 };
-
-interface Cancelling {
-  tickets: Ticket[];
-  /** The other tickets of the order, offered after a cancellation. */
-  others: boolean;
-}
 
 /**
  * The token of the confirmation mail's link (`#confirm=…`): in the fragment, which the browser
@@ -116,13 +116,11 @@ function ConfirmBooking({
 function BookedTickets({
   ownerId,
   booked,
-  onCancel,
-  onMove,
+  actions,
 }: {
   ownerId: string;
   booked: Ticket[];
-  onCancel: (ticket: Ticket) => void;
-  onMove: (ticket: Ticket) => void;
+  actions: TicketActions;
 }) {
   const { t } = useTranslation('booking');
   const { baseApiUrl } = useConfig();
@@ -150,21 +148,7 @@ function BookedTickets({
                   height="160"
                 />
               ) : null}
-              {ticket.cancelable ? (
-                <>
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    onClick={() => onCancel(ticket)}
-                  >
-                    {t('confirmation.cancel')}
-                    <span className="visually-hidden"> {ticketText(ticket)}</span>
-                  </button>{' '}
-                  <MoveButton ticket={ticket} onClick={() => onMove(ticket)} />
-                </>
-              ) : (
-                <p>{t('confirmation.not-cancelable')}</p>
-              )}
+              <TicketButtons ticket={ticket} actions={actions} />
             </>
           )}
         />
@@ -182,48 +166,6 @@ function BookedTickets({
 }
 
 /**
- * Cancelling tickets: the ones asked about (the confirmation dialog), the failure of the last
- * try, and the count of the last cancellation, whose message takes the focus.
- */
-function useCancellation(ownerId: string) {
-  const [cancel, { isLoading }] = useCancelOwnerTicketsMutation();
-  const [cancelling, setCancelling] = useState<Cancelling | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [done, setDone] = useState<{ count: number; key: number } | null>(null);
-  const doneMessage = useRef<HTMLParagraphElement>(null);
-
-  useEffect(() => {
-    if (done) doneMessage.current?.focus();
-  }, [done]);
-
-  const confirm = async (selected: Cancelling) => {
-    setFailure(null);
-    try {
-      await cancel({ ownerId, ids: selected.tickets.map((ticket) => ticket.id) }).unwrap();
-      setCancelling(null);
-      setDone({ count: selected.tickets.length, key: Date.now() });
-    } catch (cancelError) {
-      setFailure(cancelError);
-    }
-  };
-
-  return {
-    cancelling,
-    failure,
-    done,
-    doneMessage,
-    busy: isLoading,
-    start: setCancelling,
-    confirm,
-    dismiss: () => {
-      setCancelling(null);
-      setFailure(null);
-    },
-    forgetDone: () => setDone(null),
-  };
-}
-
-/**
  * Route `/reservation-confirmation/:id` (the link of the confirmation mail): the tickets of a
  * booking, each cancelable one with a cancel button (after a confirmation). After a cancel the
  * other tickets of the order are offered for cancelling too. Right after booking the visitor
@@ -237,10 +179,9 @@ export function ReservationConfirmation() {
   const bookedEmail = bookedEmailOf(location.state);
   const token = confirmationTokenOf(location.hash);
   const { data, error } = useGetOwnerTicketsQuery(id);
-  const cancellation = useCancellation(id);
-  const { done, cancelling } = cancellation;
-  const [moving, setMoving] = useState<Ticket | null>(null);
-  const [moved, setMoved] = useState(false);
+  const [cancel, { isLoading }] = useCancelOwnerTicketsMutation();
+  const actions = useTicketActions((ids) => cancel({ ownerId: id, ids }).unwrap(), isLoading);
+  const { done } = actions;
 
   const status = (error as { status?: unknown } | undefined)?.status;
   const body = () => {
@@ -260,11 +201,7 @@ export function ReservationConfirmation() {
       );
     }
     if (!data) {
-      return (
-        <p className="loading" role="status">
-          {t('loading', { ns: 'common' })}
-        </p>
-      );
+      return <Loading />;
     }
     const booked = data.filter((ticket) => ticket.status === 'BOOKED');
     // A moved ticket is cancelled too: it says where it went (docs/product.md#rebooking).
@@ -285,35 +222,21 @@ export function ReservationConfirmation() {
           </p>
         ) : null}
         <ConfirmBooking ownerId={id} token={token} tickets={data} />
-        {moved ? (
-          <p className="notice notice--success" role="status">
-            {t('move.done')}
-          </p>
-        ) : null}
-        {done ? (
-          <p className="notice notice--success" ref={cancellation.doneMessage} tabIndex={-1}>
-            {t('confirmation.cancelled-message', { count: done.count })}
-          </p>
-        ) : null}
+        <TicketNotices actions={actions} />
         {done && cancelable.length > 0 ? (
           <div className="notice">
             <p>{t('confirmation.others-question', { count: cancelable.length })}</p>
             <button
               type="button"
               className="button button--secondary"
-              onClick={() => cancellation.start({ tickets: cancelable, others: true })}
+              onClick={() => actions.start({ tickets: cancelable, others: true })}
             >
               {t('confirmation.cancel-others', { count: cancelable.length })}
             </button>
           </div>
         ) : null}
         <h2>{t('confirmation.booked')}</h2>
-        <BookedTickets
-          ownerId={id}
-          booked={booked}
-          onCancel={(ticket) => cancellation.start({ tickets: [ticket], others: false })}
-          onMove={setMoving}
-        />
+        <BookedTickets ownerId={id} booked={booked} actions={actions} />
         {movedAway.length > 0 ? (
           <>
             <h2>{t('confirmation.moved')}</h2>
@@ -347,33 +270,15 @@ export function ReservationConfirmation() {
           <Link to="/">{t('booked.again')}</Link>
         </p>
       )}
-      {moving ? (
-        <MoveTicket
-          ownerId={id}
-          ticket={moving}
-          onCancel={() => setMoving(null)}
-          onMoved={() => {
-            setMoving(null);
-            cancellation.forgetDone();
-            setMoved(true);
-          }}
-        />
-      ) : null}
-      {cancelling ? (
-        <ConfirmDialog
-          title={t(cancelling.others ? 'confirmation.confirm-others' : 'confirmation.confirm', {
-            count: cancelling.tickets.length,
-          })}
-          confirmLabel={t('confirmation.confirm-yes', { count: cancelling.tickets.length })}
-          cancelLabel={t('confirmation.confirm-no')}
-          busy={cancellation.busy}
-          error={cancellation.failure}
-          onCancel={cancellation.dismiss}
-          onConfirm={() => cancellation.confirm(cancelling)}
-        >
-          <TicketList tickets={cancelling.tickets} />
-        </ConfirmDialog>
-      ) : null}
+      <TicketDialogs
+        actions={actions}
+        ownerId={() => id}
+        title={({ tickets, others }) =>
+          t(others ? 'confirmation.confirm-others' : 'confirmation.confirm', {
+            count: tickets.length,
+          })
+        }
+      />
     </Page>
   );
 }

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { Loading } from '../../../components/loading-container';
 import type { TimeSlot } from '../../../api/types';
 import { closeDialog, Dialog } from '../../../components/dialog';
 import { useTranslation } from '../../../i18n/i18n-context';
@@ -63,13 +64,7 @@ export function SeatDialog({
       <h2 id={headingId} className="dialog__title">
         {t('seats.title', { slot: when })}
       </h2>
-      <Suspense
-        fallback={
-          <p className="loading" role="status">
-            {t('loading', { ns: 'common' })}
-          </p>
-        }
-      >
+      <Suspense fallback={<Loading />}>
         <SeatPicker
           roomId={roomId}
           timeSlotId={slot.id}

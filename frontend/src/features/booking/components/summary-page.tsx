@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { Loading } from '../../../components/loading-container';
 import { Link, useNavigate } from 'react-router';
 import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
@@ -87,9 +88,7 @@ export function SummaryPage() {
     <Page title={t('summary.title')}>
       <WizardSteps current="finish" reached={cartLoading || tickets.length > 0} />
       {cartLoading ? (
-        <p className="loading" role="status">
-          {t('loading', { ns: 'common' })}
-        </p>
+        <Loading />
       ) : tickets.length === 0 ? (
         <>
           <EmptyState>{t('cart.empty')}</EmptyState>

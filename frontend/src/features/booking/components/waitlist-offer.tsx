@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { Loading } from '../../../components/loading-container';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorBox } from '../../../components/error-box';
 import { Page } from '../../../components/page';
@@ -43,9 +44,7 @@ export function WaitlistOffer() {
           extra={<Link to="/">{t('offer.choose-room')}</Link>}
         />
       ) : (
-        <p className="loading" role="status">
-          {t('offer.taking')}
-        </p>
+        <Loading>{t('offer.taking')}</Loading>
       )}
     </Page>
   );
@@ -88,9 +87,7 @@ export function WaitlistLeave() {
             : t('leave.done')}
         </p>
       ) : error ? null : (
-        <p className="loading" role="status">
-          {t('leave.leaving')}
-        </p>
+        <Loading>{t('leave.leaving')}</Loading>
       )}
       <p>
         <Link to="/">{t('offer.choose-room')}</Link>

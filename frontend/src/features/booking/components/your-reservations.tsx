@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { Loading } from '../../../components/loading-container';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { Page } from '../../../components/page';
@@ -24,9 +25,7 @@ export function YourReservations() {
         {t('cart.chosen')}
       </h2>
       {cartLoading ? (
-        <p className="loading" role="status">
-          {t('loading', { ns: 'common' })}
-        </p>
+        <Loading />
       ) : tickets.length === 0 ? (
         <>
           <EmptyState>{t('cart.empty')}</EmptyState>
