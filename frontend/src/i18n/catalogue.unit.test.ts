@@ -125,6 +125,7 @@ const STAFF_NAMESPACES = [
   'admin-rooms',
   'admin-time-slots',
   'admin-holidays',
+  'admin-sites',
   'admin-blacklist',
   'admin-reservations',
   'admin-history',
