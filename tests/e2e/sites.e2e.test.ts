@@ -87,6 +87,23 @@ async function afterOwnWrite(page: Page, locator: Locator): Promise<void> {
   }
 }
 
+/**
+ * A form saved leads to its list (its heading); the short-lived notice beside it is not waited
+ * for, as a busy machine may take longer than it shows. A form still showing names its message.
+ */
+async function savedTo(page: Page, listHeading: string): Promise<void> {
+  try {
+    await h1(page, listHeading).waitFor();
+  } catch (error) {
+    const shown = await main(page)
+      .innerText()
+      .catch(() => '');
+    throw new Error(`not on "${listHeading}" after saving; the page shows:\n${shown}`, {
+      cause: error,
+    });
+  }
+}
+
 /** Nothing of the page is wider than the window (a wide table scrolls inside its region). */
 async function fitsWidth(page: Page, width: number): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
@@ -135,8 +152,7 @@ describe('staff manage sites', () => {
         await fitsWidth(page, viewport.width);
         await slugField.fill(slug);
         await submit.click();
-        await page.getByText(`Der Standort „${site}“ wurde angelegt.`).first().waitFor();
-        await h1(page, 'Standorte').waitFor();
+        await savedTo(page, 'Standorte');
         const row = main(page)
           .getByRole('row')
           .filter({ has: page.getByRole('cell', { name: slug, exact: true }) });
@@ -162,7 +178,7 @@ describe('staff manage sites', () => {
         await expect.poll(() => page.getByLabel(/^Telefon/).inputValue()).toBe('+43142770');
         await page.getByLabel(/^Kontakt-E-Mail/).fill(`auskunft.${slug}@bibliothek.example`);
         await save.click();
-        await page.getByText(`Der Standort „${site}“ wurde gespeichert.`).first().waitFor();
+        await savedTo(page, 'Standorte');
         await afterOwnWrite(
           page,
           row.getByRole('cell', { name: `auskunft.${slug}@bibliothek.example`, exact: true }),
@@ -179,7 +195,7 @@ describe('staff manage sites', () => {
         await page.getByLabel(/^Kapazität/).fill('6');
         await expectAccessible(page, `room form with the site select (${viewport.width} px)`);
         await main(page).getByRole('button', { name: 'Raum anlegen' }).click();
-        await page.getByText(`Der Raum „${room}“ wurde angelegt.`).first().waitFor();
+        await savedTo(page, 'Räume');
 
         await page.goto(`${server.baseUrl}/admin/sites`);
         await afterOwnWrite(page, row.getByRole('cell', { name: '1', exact: true }));
