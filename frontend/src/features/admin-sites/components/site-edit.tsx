@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { Site, SiteInput } from '../../../api/types';
 import { useAppDispatch } from '../../../app/hooks';
@@ -42,19 +41,16 @@ function SiteEditForm({ site, reload }: { site: Site; reload: () => Promise<unkn
   const navigate = useNavigate();
   const [updateSite, { isLoading, error }] = useUpdateSiteMutation();
   const refusal = useSiteRefusal(error);
-  // The form starts afresh from the current site only after a version conflict.
-  const [formGeneration, setFormGeneration] = useState(0);
 
   const save = async (input: SiteInput) => {
     const body = { ...input, version: site.version };
     try {
       await updateSite({ id: site.id, body }).unwrap();
     } catch (failure) {
-      // Changed meanwhile: load the current version (a fresh form); the message stays.
-      if (hasErrorCode(failure, VERSION_CONFLICT)) {
-        await reload();
-        setFormGeneration((n) => n + 1);
-      }
+      // Changed meanwhile: load the current version; the form starts afresh from it once it has
+      // come (keyed by the version: a refetch already under way may answer first with the
+      // version the form has), and the message stays.
+      if (hasErrorCode(failure, VERSION_CONFLICT)) void reload();
       return;
     }
     dispatch(notify({ title: t('edit.saved', { name: textIn(body.name, body.nameEn) }) }));
@@ -64,7 +60,7 @@ function SiteEditForm({ site, reload }: { site: Site; reload: () => Promise<unkn
   return (
     <RefusalScope refusal={refusal}>
       <SiteForm
-        key={formGeneration}
+        key={site.version}
         initialValues={siteToFormValues(site)}
         submitLabel={t('edit.submit')}
         isSubmitting={isLoading}
