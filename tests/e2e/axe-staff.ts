@@ -4,6 +4,7 @@
 // (axe-staff-de, axe-staff-en), so the two run side by side.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { FIRST_SITE_ID } from '@rr/contracts';
 import { iso, weekdaysAhead } from './dates.ts';
 import { SIGN_IN, VIEWPORTS, openStaffPage, signInAs, type Lang } from './staff-ux-support.ts';
 import { dialog, main } from './visitor-pages.ts';
@@ -43,6 +44,9 @@ const SCREENS: [string, (w: AxeWorld) => string][] = [
     'staff booking form (full slot)',
     ({ ids }) => `/admin/room/${ids.room}/time-slot-book/${ids.fullSlot}`,
   ],
+  ['sites list', () => '/admin/sites'],
+  ['site form (add)', () => '/admin/site-add'],
+  ['site form (edit)', () => `/admin/site-edit/${FIRST_SITE_ID}`],
   ['holidays list', ({ day }) => `/admin/holiday-list?year=${day.getFullYear()}`],
   ['holiday form (add)', () => '/admin/holiday-add'],
   ['holiday form (edit)', ({ ids }) => `/admin/holiday-edit/${ids.holiday}`],

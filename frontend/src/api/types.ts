@@ -47,6 +47,12 @@ export type Holiday = Schemas['Holiday'];
 export type HolidayInput = Schemas['HolidayInput'];
 export type HolidayUpdateInput = Schemas['HolidayUpdateInput'];
 export type HolidayImportResult = Schemas['HolidayImportResult'];
+/** A site of the library (docs/product.md#sites) with its room count. */
+export type Site = Schemas['Site'];
+export type SiteList = Schemas['SiteList'];
+export type SiteInput = Schemas['SiteInput'];
+export type SiteUpdateInput = Schemas['SiteUpdateInput'];
+export type SiteWritten = Schemas['SiteWritten'];
 export type ClosurePreview = Schemas['ClosurePreview'];
 export type ClosureInput = Schemas['ClosureInput'];
 export type ClosureResult = Schemas['ClosureResult'];

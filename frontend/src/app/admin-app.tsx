@@ -22,6 +22,9 @@ import { HolidayEdit } from '../features/admin-holidays/components/holiday-edit'
 import { HolidayImport } from '../features/admin-holidays/components/holiday-import';
 import { HolidayList } from '../features/admin-holidays/components/holiday-list';
 import { RoomClosure } from '../features/admin-holidays/components/room-closure';
+import { SiteAdd } from '../features/admin-sites/components/site-add';
+import { SiteEdit } from '../features/admin-sites/components/site-edit';
+import { SiteList } from '../features/admin-sites/components/site-list';
 import { TimeSlotAdd } from '../features/admin-time-slots/components/time-slot-add';
 import { TimeSlotCalendar } from '../features/admin-time-slots/components/time-slot-calendar';
 import { TimeSlotCapacity } from '../features/admin-time-slots/components/time-slot-capacity';
@@ -166,6 +169,9 @@ function AdminRoutes() {
       <Route path="room/:id/time-slot-add" element={<TimeSlotAdd />} />
       <Route path="room/:roomId/time-slot-edit/:timeSlotId" element={<TimeSlotEdit />} />
       <Route path="room/:roomId/time-slot-edit-multi-capacity" element={<TimeSlotCapacity />} />
+      <Route path="sites" element={<SiteList />} />
+      <Route path="site-add" element={<SiteAdd />} />
+      <Route path="site-edit/:id" element={<SiteEdit />} />
       <Route path="holiday-list" element={<HolidayList />} />
       <Route path="holiday-add" element={<HolidayAdd />} />
       <Route path="holiday-edit/:id" element={<HolidayEdit />} />
@@ -244,6 +250,9 @@ function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
               </li>
               <li>
                 <NavLink to="/rooms">{t('nav.admin-rooms')}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/sites">{t('nav.admin-sites')}</NavLink>
               </li>
               <li>
                 <NavLink to="/holiday-list">{t('nav.admin-holidays')}</NavLink>

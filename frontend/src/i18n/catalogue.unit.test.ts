@@ -128,6 +128,7 @@ const STAFF_NAMESPACES = [
   'admin-rooms',
   'admin-time-slots',
   'admin-holidays',
+  'admin-sites',
   'admin-blacklist',
   'admin-reservations',
   'admin-history',

@@ -2,11 +2,13 @@ import { useEffect, type FormEvent, type ReactNode } from 'react';
 import { InputField, RequiredHint, SelectField } from '../../../components/form-field';
 import { FormActions } from '../../../components/staff-form';
 import { TranslatedFields } from '../../../components/translated-fields';
-import { useFormValues } from '../../../hooks/use-form-values';
+import { useFormValues, type TextFieldProps } from '../../../hooks/use-form-values';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { RoomInput } from '@rr/contracts/rooms';
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import type { RoomCreate } from '../../../api/types';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
+import { useGetRoomSitesQuery } from '../api/room-sites-api';
 import {
   checkRoomForm,
   DAY_TYPES,
@@ -130,6 +132,7 @@ export function RoomForm({
           />
         </div>
       </fieldset>
+      <SiteChoice field={field('siteId')} />
       <FormActions
         submitLabel={submitLabel}
         busy={isSubmitting}
@@ -142,5 +145,26 @@ export function RoomForm({
         </p>
       )}
     </form>
+  );
+}
+
+/**
+ * The site the room belongs to (docs/product.md#sites), offered only when the library has more
+ * than one: left alone, a new room joins the first site and a changed one stays where it is.
+ */
+function SiteChoice({ field }: { field: TextFieldProps }) {
+  const { t } = useTranslation('admin-rooms');
+  const textIn = useTextIn();
+  const { data } = useGetRoomSitesQuery();
+  const sites = data?.content ?? [];
+  if (sites.length < 2) return null;
+  return (
+    <SelectField
+      {...field}
+      value={field.value || FIRST_SITE_ID}
+      label={t('form.site')}
+      hint={t('form.site-hint')}
+      options={sites.map((site) => ({ value: site.id, label: textIn(site.name, site.nameEn) }))}
+    />
   );
 }

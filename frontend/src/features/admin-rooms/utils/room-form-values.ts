@@ -1,7 +1,7 @@
 import { RoomInput } from '@rr/contracts/rooms';
 import type { DayType, Room, RoomCreate } from '../../../api/types';
 import { formCheck } from '../../../lib/form-check';
-import { numberOf } from '../../../lib/staff-forms';
+import { numberOf, text } from '../../../lib/staff-forms';
 
 export const DAY_TYPES: readonly DayType[] = ['DAY', 'WORKING_DAY'];
 
@@ -15,12 +15,20 @@ export const ROOM_FIELDS = [
   'openStartType',
   'openEndValue',
   'openEndType',
+  'siteId',
 ] as const;
 
 export type RoomField = (typeof ROOM_FIELDS)[number];
 export type RoomFormValues = Record<RoomField, string>;
-/** The English texts: optional (docs/product.md#translations). */
-export const OPTIONAL_ROOM_FIELDS: ReadonlySet<RoomField> = new Set(['nameEn', 'descriptionEn']);
+/**
+ * The English texts: optional (docs/product.md#translations); the site too (a new room without
+ * one joins the first site, docs/product.md#sites).
+ */
+export const OPTIONAL_ROOM_FIELDS: ReadonlySet<RoomField> = new Set([
+  'nameEn',
+  'descriptionEn',
+  'siteId',
+]);
 
 /** docs/product.md#limits: open start 2 days (type DAY), open end 30 working days. */
 export const ROOM_FORM_DEFAULTS: RoomFormValues = {
@@ -33,6 +41,7 @@ export const ROOM_FORM_DEFAULTS: RoomFormValues = {
   openStartType: 'DAY',
   openEndValue: '30',
   openEndType: 'WORKING_DAY',
+  siteId: '',
 };
 
 /** docs/product.md#validation, room: the request of the form's values, checked with the room contract. */
@@ -48,8 +57,7 @@ export const checkRoomForm = formCheck(
     openStartType: values.openStartType,
     openEndValue: numberOf(values.openEndValue),
     openEndType: values.openEndType,
-    // Without a site the room joins the first site, or stays at its own.
-    siteId: undefined,
+    siteId: text(values.siteId),
   }),
 );
 
@@ -64,6 +72,7 @@ export function roomToFormValues(room: Room): RoomFormValues {
     openStartType: room.openStart?.type ?? ROOM_FORM_DEFAULTS.openStartType,
     openEndValue: String(room.openEnd?.value ?? ROOM_FORM_DEFAULTS.openEndValue),
     openEndType: room.openEnd?.type ?? ROOM_FORM_DEFAULTS.openEndType,
+    siteId: room.siteId,
   };
 }
 

@@ -17,10 +17,12 @@ const bodyOf = (values: RoomFormValues) => {
   return result.data;
 };
 
+const SITE_ID = '5f0c6a52-3b1e-4c1d-9a3e-2f4b6c8d0e11';
+
 const room: Room = {
   id: '0b7a0e3e-9d55-4a4f-9a55-7d1f2c5b8e01',
   version: 4,
-  siteId: '00000000-0000-4000-8000-000000000001',
+  siteId: SITE_ID,
   name: 'Lesesaal Ost',
   description: 'Ruhiger Saal mit 40 Plätzen',
   capacity: 40,
@@ -67,7 +69,14 @@ describe('room form values', () => {
       openStartType: 'WORKING_DAY',
       openEndValue: 60,
       openEndType: 'DAY',
+      siteId: SITE_ID,
     });
+  });
+
+  it('sends the chosen site; without one, none (docs/product.md#sites: the first site)', () => {
+    expect(bodyOf({ ...valid, siteId: SITE_ID }).siteId).toBe(SITE_ID);
+    expect(bodyOf(valid).siteId).toBeUndefined();
+    expect(errorsOfRoom({ ...valid, siteId: 'jura' })).toHaveProperty('siteId');
   });
 
   it('carries the English texts, trimmed; left empty they are not sent (the German serves both)', () => {
@@ -104,6 +113,7 @@ describe('room form values', () => {
       openStartType: 'WEEK',
       openEndValue: '',
       openEndType: 'DAY',
+      siteId: '',
     });
     expect(errors).toEqual({
       name: { key: 'min-length', params: { min: 3 } },

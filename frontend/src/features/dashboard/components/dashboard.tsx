@@ -19,6 +19,7 @@ interface DashboardLink {
 /** Dashboard links of docs/product.md#screens in the order listed there. */
 const LINKS: readonly DashboardLink[] = [
   { key: 'rooms', to: '/rooms', adminOnly: true },
+  { key: 'sites', to: '/sites', adminOnly: true },
   { key: 'reservations', to: '/reservations', adminOnly: false },
   { key: 'overbooked', to: '/overbooked', adminOnly: true },
   { key: 'blacklist', to: '/blacklist', adminOnly: true },

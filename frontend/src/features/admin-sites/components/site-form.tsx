@@ -1,0 +1,110 @@
+import type { FormEvent, ReactNode } from 'react';
+import { shapeBounds } from '@rr/contracts/bounds';
+import { SiteInput as SiteContract } from '@rr/contracts/sites';
+import type { SiteInput } from '../../../api/types';
+import { InputField, RequiredHint } from '../../../components/form-field';
+import { FormActions } from '../../../components/staff-form';
+import { TextAreaField } from '../../../components/text-area-field';
+import { TranslatedFields } from '../../../components/translated-fields';
+import { useFormValues } from '../../../hooks/use-form-values';
+import { useTranslation } from '../../../i18n/i18n-context';
+import {
+  checkSiteForm,
+  SITE_FIELDS,
+  SITE_LIST_PATH,
+  type SiteField,
+  type SiteFormValues,
+} from '../utils/site-form';
+
+/** The id of a field's control (a refusal of the slug marks `site-slug`). */
+export const siteFieldId = (field: SiteField) => `site-${field}`;
+/** The inputs state the contract's limits. */
+const BOUNDS = shapeBounds(SiteContract);
+
+interface SiteFormProps {
+  initialValues: SiteFormValues;
+  submitLabel: string;
+  isSubmitting: boolean;
+  /** Called with the request body of the validated values (empty optional texts left out). */
+  onSubmit: (site: SiteInput) => void | Promise<void>;
+  /** Shown above the fields, e.g. an error box. */
+  children?: ReactNode;
+}
+
+/** Create and edit form of a site (docs/product.md#sites). */
+export function SiteForm({
+  initialValues,
+  submitLabel,
+  isSubmitting,
+  onSubmit,
+  children,
+}: SiteFormProps) {
+  const { t } = useTranslation('admin-sites');
+  const { field, validate } = useFormValues(checkSiteForm, SITE_FIELDS, siteFieldId, initialValues);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const site = validate();
+    if (site) await onSubmit(site);
+  };
+
+  return (
+    <form className="form" noValidate onSubmit={submit}>
+      <RequiredHint />
+      {children}
+      <TranslatedFields
+        namespace="admin-sites"
+        name="name"
+        field={field}
+        bounds={BOUNDS}
+        required
+      />
+      <InputField
+        {...field('slug')}
+        label={t('form.slug')}
+        hint={t('form.slug-hint')}
+        required
+        autoCapitalize="none"
+        spellCheck={false}
+        {...BOUNDS.slug}
+      />
+      <InputField
+        {...field('contactEmail')}
+        type="email"
+        autoComplete="off"
+        label={t('form.contact-email')}
+        hint={t('form.contact-email-hint')}
+        required
+        {...BOUNDS.contactEmail}
+      />
+      <TextAreaField
+        {...field('address')}
+        label={t('form.address')}
+        hint={t('form.address-hint')}
+        rows={3}
+        {...BOUNDS.address}
+      />
+      <InputField
+        {...field('phone')}
+        type="tel"
+        autoComplete="off"
+        label={t('form.phone')}
+        hint={t('form.phone-hint')}
+        {...BOUNDS.phone}
+      />
+      <TextAreaField
+        {...field('mailSignature')}
+        label={t('form.mail-signature')}
+        hint={t('form.mail-signature-hint')}
+        rows={4}
+        {...BOUNDS.mailSignature}
+      />
+      <FormActions
+        submitLabel={submitLabel}
+        busy={isSubmitting}
+        cancelTo={SITE_LIST_PATH}
+        cancelLabel={t('form.cancel')}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { Site } from '../../../api/types';
+import { errorsOf } from '../../../lib/form-check';
+import {
+  checkSiteForm,
+  SITE_FORM_DEFAULTS,
+  siteToFormValues,
+  type SiteFormValues,
+} from './site-form';
+
+const values = (given: Partial<SiteFormValues>): SiteFormValues => ({
+  ...SITE_FORM_DEFAULTS,
+  ...given,
+});
+const valid = values({
+  name: 'Fachbibliothek Jura',
+  slug: 'jura',
+  contactEmail: 'jura@uni.example',
+});
+
+describe('site form (docs/product.md#sites)', () => {
+  it('asks for name, slug and contact address; the others are optional', () => {
+    const errors = errorsOf(checkSiteForm(SITE_FORM_DEFAULTS));
+    expect(Object.keys(errors).sort()).toEqual(['contactEmail', 'name', 'slug']);
+    expect(errors).toMatchObject({ name: { key: 'required' }, contactEmail: { key: 'required' } });
+    expect(errorsOf(checkSiteForm(valid))).toEqual({});
+  });
+
+  it('checks the slug, the address, the phone and the lengths with the contract', () => {
+    const errors = errorsOf(
+      checkSiteForm({
+        ...valid,
+        nameEn: 'ab',
+        slug: 'Jura Wien',
+        contactEmail: 'jura',
+        phone: 'zwei',
+        address: 'x'.repeat(301),
+        mailSignature: 'y'.repeat(501),
+      }),
+    );
+    expect(errors).toEqual({
+      nameEn: { key: 'min-length', params: { min: 3 } },
+      slug: { key: 'slug' },
+      contactEmail: { key: 'email' },
+      phone: { key: 'phone' },
+      address: { key: 'max-length', params: { max: 300 } },
+      mailSignature: { key: 'max-length', params: { max: 500 } },
+    });
+  });
+
+  it('sends trimmed values, the slug in lower case, empty optional texts left out', () => {
+    const result = checkSiteForm({ ...valid, slug: ' JURA ', nameEn: ' ', address: 'A\nB' });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.data).toEqual({
+      name: 'Fachbibliothek Jura',
+      slug: 'jura',
+      contactEmail: 'jura@uni.example',
+      address: 'A\nB',
+    });
+  });
+
+  it('fills the form from a site, what it lacks empty', () => {
+    const site: Site = {
+      id: '00000000-0000-4000-8000-000000000001',
+      version: 0,
+      slug: 'bibliothek',
+      name: 'Bibliothek',
+      contactEmail: null,
+      address: null,
+      phone: '+4312345',
+      mailSignature: null,
+      roomCount: 3,
+    };
+    expect(siteToFormValues(site)).toEqual({
+      ...SITE_FORM_DEFAULTS,
+      name: 'Bibliothek',
+      slug: 'bibliothek',
+      phone: '+4312345',
+    });
+  });
+});
