@@ -12,8 +12,8 @@ import {
   OPEN_FROM_TODAY,
   openMailSuite,
   type MailSuite,
+  sendPendingMails,
 } from '../support/fixtures.ts';
-import { budget } from '../support/time-budget.ts';
 
 /**
  * The mails of the reading-room services through a real SMTP server: the confirmation of a check-in room carries each
@@ -39,25 +39,7 @@ const book = (timeSlotId: string, language: 'de' | 'en') =>
     lastName: 'Leser',
   });
 
-/** Sends what the outbox holds (waits for the reactor to enqueue `kinds`) and answers the new mails. */
-async function sendAll(kinds: number) {
-  const before = suite.sink.messages.length;
-  await expect
-    .poll(
-      async () =>
-        Number(
-          (
-            await suite.db.pool.query<{ n: string }>(
-              `SELECT count(*) AS n FROM mail_outbox WHERE status = 'pending'`,
-            )
-          ).rows[0]!.n,
-        ),
-      { timeout: budget(5000) },
-    )
-    .toBe(kinds);
-  expect(await suite.sender.sendDue()).toBe(kinds);
-  return suite.sink.messages.slice(before);
-}
+const sendAll = (kinds: number) => sendPendingMails(suite, kinds);
 
 beforeAll(async () => {
   suite = await openMailSuite(clock);

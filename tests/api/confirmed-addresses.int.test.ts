@@ -13,6 +13,7 @@ import {
   openMailSuite,
   type MailSuite,
   type NewVisitorBooking,
+  sendPendingMails,
 } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 import { compareWithRebuild } from '../support/read-models.ts';
@@ -98,23 +99,7 @@ async function expectLinkRefused(res: Response) {
   expect(await res.json()).toMatchObject({ error: 'booking__confirmation_link_invalid' });
 }
 
-/** Sends what the outbox holds once `count` mails are pending; answers the new mails. */
-async function sendAll(count: number) {
-  const before = suite.sink.messages.length;
-  await expect
-    .poll(
-      async () =>
-        (
-          await suite.db.pool.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM mail_outbox WHERE status = 'pending'`,
-          )
-        ).rows[0]!.n,
-      { timeout: budget(5000) },
-    )
-    .toBe(count);
-  expect(await suite.sender.sendDue()).toBe(count);
-  return suite.sink.messages.slice(before);
-}
+const sendAll = (count: number) => sendPendingMails(suite, count);
 
 /** The ticket as the staff's reservations list shows it, once the read models caught up. */
 async function staffTicket(ticketId: string) {

@@ -11,8 +11,8 @@ import {
   OPEN_FROM_TODAY,
   openMailSuite,
   type MailSuite,
+  sendPendingMails,
 } from '../support/fixtures.ts';
-import { budget } from '../support/time-budget.ts';
 
 const BASE = new Date(Date.now() - (Date.now() % 3_600_000));
 const clock = new ManualClock(BASE);
@@ -22,25 +22,7 @@ let suite: MailSuite;
 let branchSlot: string;
 let firstSiteSlot: string;
 
-/** Sends what the outbox holds once the reactor enqueued `kinds` mails; answers the new mails. */
-async function sendAll(kinds: number) {
-  const before = suite.sink.messages.length;
-  await expect
-    .poll(
-      async () =>
-        Number(
-          (
-            await suite.db.pool.query<{ n: string }>(
-              `SELECT count(*) AS n FROM mail_outbox WHERE status = 'pending'`,
-            )
-          ).rows[0]!.n,
-        ),
-      { timeout: budget(5000) },
-    )
-    .toBe(kinds);
-  expect(await suite.sender.sendDue()).toBe(kinds);
-  return suite.sink.messages.slice(before);
-}
+const sendAll = (kinds: number) => sendPendingMails(suite, kinds);
 
 beforeAll(async () => {
   suite = await openMailSuite(clock);

@@ -5,6 +5,7 @@ import {
   waitlistReferences,
   type Clock,
 } from '@rr/platform';
+import { expect } from 'vitest';
 import { Client, openAdminSuite, TEST_KEY_SECRET, type AdminSuite } from './app.ts';
 import { MailSender } from '@rr/projections';
 import type { TestDatabase } from './db.ts';
@@ -92,6 +93,27 @@ export async function openMailSuite(clock: Clock): Promise<MailSuite> {
       await suite.close();
     },
   };
+}
+
+/**
+ * Sends what the suite's outbox holds once the mail reactor has enqueued `count` mails (all
+ * pending ones), by the suite's clock; answers the mails the sink received.
+ */
+export async function sendPendingMails(suite: MailSuite, count: number) {
+  const before = suite.sink.messages.length;
+  await expect
+    .poll(
+      async () =>
+        (
+          await suite.db.pool.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM mail_outbox WHERE status = 'pending'`,
+          )
+        ).rows[0]!.n,
+      { timeout: budget(5000) },
+    )
+    .toBe(count);
+  expect(await suite.sender.sendDue()).toBe(count);
+  return suite.sink.messages.slice(before);
 }
 
 /** A room open to visitors from today for a year (`createRoom`'s `extra`). */
