@@ -5,6 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import type { Client } from '../support/app.ts';
 import { createRoom } from '../support/fixtures.ts';
 import { weekdaysAhead } from './dates.ts';
 import {
@@ -26,12 +27,14 @@ let db: TestDatabase;
 /** Two booked tickets in a room with check-in, each booking. */
 let ownerId: string;
 let otherOwnerId: string;
+/** The admin's client: its reads wait for a write's position (waitForReadModels). */
+let admin: Client;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   server = await startServer(db);
   browser = await launchBrowser();
-  const admin = await signInAdmin(server.baseUrl);
+  admin = await signInAdmin(server.baseUrl);
   const roomId = await createRoom(admin, ROOM, {
     openStartValue: 0,
     openStartType: 'DAY',
@@ -202,6 +205,8 @@ describe('the installable app with offline tickets', () => {
       { method: 'DELETE', headers: { 'X-Requested-With': 'XMLHttpRequest' } },
     );
     expect(cancel.status).toBeLessThan(300);
+    // The page's next read must see the cancellation: the worker keeps what that read answers.
+    await waitForReadModels(admin, ((await cancel.json()) as { position: string }).position);
     await page.reload();
     await eventually(() => saved(page)).toEqual([
       `/api/owners/${otherOwnerId}/tickets`,
