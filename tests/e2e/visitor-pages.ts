@@ -112,7 +112,17 @@ export async function addSlot(page: Page, d: Date, range: string): Promise<void>
   await dialog(page)
     .getByRole('button', { name: `Reservieren ${range}` })
     .click();
-  await dialog(page).waitFor({ state: 'hidden' });
+  try {
+    await dialog(page).waitFor({ state: 'hidden' });
+  } catch (err) {
+    // What the dialog says instead (a refusal, a message of the server) tells a failure apart.
+    const text = await dialog(page)
+      .innerText({ timeout: 1000 })
+      .catch(() => '');
+    throw new Error(`the day dialog stayed open after "Reservieren ${range}": ${text}`, {
+      cause: err,
+    });
+  }
 }
 
 /** Fills the personal data form with a valid visitor of this e-mail address. */
