@@ -70,7 +70,11 @@ const procs: ServiceProcess[] = [];
 beforeAll(async () => {
   dir = await makeClusterDir('rr-upgrade-');
   previous = path.join(dir, 'previous');
-  const { commit } = previousRelease();
+  // UPGRADE_FROM names another previous release (a commit): an upgrade across several
+  // migrations, such as from the release before sites.
+  const commit = process.env.UPGRADE_FROM
+    ? git('rev-parse', '--verify', `${process.env.UPGRADE_FROM}^{commit}`)
+    : previousRelease().commit;
   git('worktree', 'add', '--detach', previous, commit);
   const started = performance.now();
   const install = spawnSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], {
