@@ -12,7 +12,7 @@ import { pushPolicyOf, PushSender, PUSH_RETRY_DELAYS_MS } from '@rr/integrations
 import { createLogger, ManualClock } from '@rr/platform';
 import { composeReminderPush, enqueueDueReminders } from '@rr/projections';
 import { Client, openAdminSuite, startTestApp, type AdminSuite } from '../support/app.ts';
-import { createRoom, createSlot } from '../support/fixtures.ts';
+import { createRoom, createSlot, REMINDED_READER } from '../support/fixtures.ts';
 import {
   browserSubscription,
   startPushService,
@@ -33,17 +33,7 @@ let suite: AdminSuite;
 let service: PushService;
 let sender: PushSender;
 
-const reader = {
-  salutation: 'MS',
-  title: '',
-  firstName: 'Maria',
-  lastName: 'Leserin',
-  organisation: '',
-  email: 'maria.leserin@example.at',
-  phone: '+43 111 222',
-  accessibility: false,
-  language: 'de',
-};
+const reader = REMINDED_READER;
 
 const job = () =>
   enqueueDueReminders({ pool: suite.db.pool, clock, logger: createLogger('silent'), timeZone: TZ });

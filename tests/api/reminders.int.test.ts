@@ -6,7 +6,13 @@ import { checkInCodes, createLogger, ManualClock } from '@rr/platform';
 import { enqueueDueReminders, reminderOutboxId } from '@rr/projections';
 import { erasePersonalData } from '@rr/command-service';
 import { Client, TEST_KEY_SECRET } from '../support/app.ts';
-import { createRoom, createSlot, openMailSuite, type MailSuite } from '../support/fixtures.ts';
+import {
+  createRoom,
+  createSlot,
+  openMailSuite,
+  type MailSuite,
+  REMINDED_READER,
+} from '../support/fixtures.ts';
 
 /**
  * Reminders, from the reminder job through the outbox and the mail sender to
@@ -22,17 +28,7 @@ const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
 let suite: MailSuite;
 const codes = checkInCodes(TEST_KEY_SECRET);
 
-const reader = {
-  salutation: 'MS',
-  title: '',
-  firstName: 'Maria',
-  lastName: 'Leserin',
-  organisation: '',
-  email: 'maria.leserin@example.at',
-  phone: '+43 111 222',
-  accessibility: false,
-  language: 'de',
-};
+const reader = REMINDED_READER;
 
 const job = () =>
   enqueueDueReminders({

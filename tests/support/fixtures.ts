@@ -173,6 +173,19 @@ export const WAITLIST_OWNER = {
   accessibility: false,
 };
 
+/** The owner of the reminder tests' bookings: the personal data a cart's booking takes. */
+export const REMINDED_READER = {
+  salutation: 'MS',
+  title: '',
+  firstName: 'Maria',
+  lastName: 'Leserin',
+  organisation: '',
+  email: 'maria.leserin@example.at',
+  phone: '+43 111 222',
+  accessibility: false,
+  language: 'de',
+};
+
 /** Joins the waitlist of a full slot as a visitor. */
 export const joinWaitlist = (c: Client, slotId: string, json: Record<string, unknown>) =>
   c.request('POST', `/api/timeslots/${slotId}/waitlist`, { json });
