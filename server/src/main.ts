@@ -35,6 +35,9 @@ import { seedDemoData } from './seed.ts';
 import { startBackupJob } from './backup.ts';
 import { recordRelease } from './release.ts';
 
+/** How long a stop (SIGTERM, SIGINT) may take before the process exits anyway, with code 1. */
+const SHUTDOWN_SECONDS = 15;
+
 /**
  * One entry for every process of the product. SERVICE_ROLE picks what it runs:
  *   all        (default, `npm start`) API, projections and the built frontend on one port
@@ -152,24 +155,39 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15000);
+    // Each part stops in turn; one that hangs is named when the deadline forces the exit, so an
+    // operator (and the rolling-upgrade test) learns which part did not let go.
+    const parts: [string, () => Promise<unknown> | undefined][] = [
+      // Stop accepting connections; requests in flight finish first.
+      ['the HTTP server', () => (server ? closeGracefully(server) : undefined)],
+      ['the hold expiry job', () => expiry?.stop()],
+      ['the reminder job', () => reminders?.stop()],
+      ['the waitlist job', () => waitlist?.stop()],
+      ['the no-show job', () => noShows?.stop()],
+      ['the mail job', () => mail?.stop()],
+      ['the webhook job', () => webhooks?.stop()],
+      ['the push job', () => pushes?.stop()],
+      ['the erasure job', () => erasure?.stop()],
+      ['the backup job', () => backups?.stop()],
+      ['the projections', () => runner?.stop()],
+      ['the sessions', () => Promise.resolve(sessions?.close())],
+      ['the read replicas', () => reads?.close()],
+      ['the database pools', () => runtime.close()],
+      ['the embedded database', () => db.stop()],
+    ];
+    let stoppingPart = parts[0]![0];
+    const force = setTimeout(() => {
+      logger.error(
+        { signal, part: stoppingPart, seconds: SHUTDOWN_SECONDS },
+        'shutdown did not finish in time: exiting with code 1',
+      );
+      process.exit(1);
+    }, SHUTDOWN_SECONDS * 1000);
     force.unref();
-    // Stop accepting connections; requests in flight finish first.
-    if (server) await closeGracefully(server);
-    await expiry?.stop();
-    await reminders?.stop();
-    await waitlist?.stop();
-    await noShows?.stop();
-    await mail?.stop();
-    await webhooks?.stop();
-    await pushes?.stop();
-    await erasure?.stop();
-    await backups?.stop();
-    await runner?.stop();
-    sessions?.close();
-    await reads?.close();
-    await runtime.close();
-    await db.stop();
+    for (const [name, stop] of parts) {
+      stoppingPart = name;
+      await stop();
+    }
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
