@@ -21,6 +21,52 @@ function reactRouterProductionBuild(): string {
 }
 
 /**
+ * React Router's production build makes its contexts and components at the top level of its module
+ * (`var Form = React10.forwardRef(...)`, `Form.displayName = "Form"`) without a pure annotation:
+ * to the bundler these are side effects, so every component and context stays in the shared chunk
+ * every page loads, used or not (the data-router `<Form>` with its submit helpers, fetchers, view
+ * transitions: about 1.4 KB gzip). Here those calls are marked pure and the `displayName`
+ * assignments, which only React's developer tools read, are left out, so what no screen imports is
+ * dropped. Fails the build when the module no longer has that shape (an upgrade), rather than
+ * silently bringing the dead code back.
+ */
+function reactRouterTreeShaking(): Plugin {
+  let changed = 0;
+  return {
+    name: 'rr:react-router-tree-shaking',
+    apply: 'build',
+    transform: {
+      filter: { id: /[\\/]react-router[\\/]dist[\\/]production[\\/]chunk-[^\\/]*\.mjs$/ },
+      handler(code) {
+        let count = 0;
+        const result = code
+          .replace(
+            /^(var [\w$]+ = )(React\d*\.(?:createContext|forwardRef|memo)\()/gm,
+            (_match, declaration: string, call: string) => {
+              count++;
+              return `${declaration}/* @__PURE__ */ ${call}`;
+            },
+          )
+          .replace(/^[\w$]+\.displayName = "[^"\n]*";$/gm, () => {
+            count++;
+            return '';
+          });
+        changed += count;
+        return count > 0 ? { code: result, map: null } : null;
+      },
+    },
+    buildEnd() {
+      if (changed === 0) {
+        throw new Error(
+          "React Router's production build has no top-level contexts or components to mark pure: " +
+            'check rr:react-router-tree-shaking in frontend/vite.config.ts',
+        );
+      }
+    },
+  };
+}
+
+/**
  * Writes `.vite/chunk-modules.json` next to the manifest: the source modules of every chunk
  * (paths relative to the frontend folder). tests/bench/bundle.ts checks with it that the visitor
  * download holds every visitor screen and no staff screen.
@@ -53,7 +99,7 @@ export default defineConfig(({ command }) => ({
   root,
   // Absolute asset paths, so deep links such as /admin/room-edit/{id} load the assets.
   base: '/',
-  plugins: [react(), chunkModules(), serviceWorker()],
+  plugins: [react(), reactRouterTreeShaking(), chunkModules(), serviceWorker()],
   resolve: {
     alias:
       command === 'build'

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { HISTORY_WHATS } from '@rr/contracts/history';
 import productRules from '../../../docs/product.md?raw';
 import { actorLabel, whatLabel } from '../features/admin-history/utils/history';
+import { SEAT_PAGE_TEXTS } from '../features/booking/components/seat-page/seat-page-texts';
+import { SEAT_PICKER_TEXTS } from '../features/booking/components/seat-picker-texts';
 import type { Catalogue } from '../lib/label-override';
 import { errorMessageKeys, errorMessageParams, UNKNOWN_ERROR_KEY } from '../lib/error-message';
 import de from './de.json';
@@ -16,10 +18,27 @@ import visitorEn from './visitor.en.json';
 
 type Language = 'de' | 'en';
 
-/** Every catalogue of a language, by name. */
+/**
+ * Every catalogue of a language, by name, with the texts that lazy parts keep in their own chunk
+ * (the seat page's, the seat picker's).
+ */
 const CATALOGUES: Record<Language, Record<string, Catalogue>> = {
-  de: { main: de, visitor: visitorDe, staff: staffDe, display: displayDe },
-  en: { main: en, visitor: visitorEn, staff: staffEn, display: displayEn },
+  de: {
+    main: de,
+    visitor: visitorDe,
+    staff: staffDe,
+    display: displayDe,
+    seatPage: SEAT_PAGE_TEXTS.de,
+    seatPicker: SEAT_PICKER_TEXTS.de,
+  },
+  en: {
+    main: en,
+    visitor: visitorEn,
+    staff: staffEn,
+    display: displayEn,
+    seatPage: SEAT_PAGE_TEXTS.en,
+    seatPicker: SEAT_PICKER_TEXTS.en,
+  },
 };
 
 function texts(catalogue: Catalogue, prefix = ''): [string, string][] {
@@ -269,7 +288,12 @@ describe('no event or code name reaches a screen', () => {
       for (const code of errorCodes) {
         // The bare code, or its plural forms for a code whose message names a count.
         const problem = { error: code, payload: [] };
-        const message = t(errorMessageKeys(problem), { ...errorMessageParams(problem), count: 2 });
+        // The refusals only a seat's page meets have their message in its own texts.
+        const atSeat = (SEAT_PAGE_TEXTS[language].errors as Catalogue)[code];
+        const message =
+          typeof atSeat === 'string'
+            ? atSeat
+            : t(errorMessageKeys(problem), { ...errorMessageParams(problem), count: 2 });
         if (code !== UNKNOWN_ERROR_KEY) expect(message, code).not.toBe(unknown);
         expect(message, code).not.toMatch(CODE_NAME);
       }

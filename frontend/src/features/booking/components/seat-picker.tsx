@@ -2,11 +2,11 @@ import { useId, useMemo, useState } from 'react';
 import type { SeatAttribute } from '@rr/contracts/seats';
 import { CheckboxField } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
-import { useTranslation } from '../../../i18n/i18n-context';
 import { useGetSlotSeatsQuery, type SeatPlan, type SeatWish } from '../api/booking-api';
 import { matchesFilters, readSeatView, writeSeatView, type SeatView } from '../lib/seats';
 import { SeatMark } from '../../../components/seat-mark';
 import { SeatPlanView, type ShownSeat } from './seat-plan-view';
+import { useSeatPickerTranslation } from './seat-picker-texts';
 import { useSeatText } from './seat-text';
 // The seat picker's own styles: loaded with its chunk, only in rooms with a seat plan.
 import '../../../styles/seats.css';
@@ -47,7 +47,7 @@ function SeatFilters({
   filters: readonly SeatAttribute[];
   onChange: (filters: SeatAttribute[]) => void;
 }) {
-  const { t } = useTranslation('booking');
+  const { t } = useSeatPickerTranslation();
   const id = useId();
   return (
     <fieldset className="fieldset">
@@ -83,7 +83,7 @@ function SeatListView({
   chosen: string | null;
   onChoose: (id: string) => void;
 }) {
-  const { t } = useTranslation('booking');
+  const { t } = useSeatPickerTranslation();
   const seatText = useSeatText();
   const name = useId();
   const shown = seats.filter((seat) => seat.matches);
@@ -115,7 +115,7 @@ function SeatListView({
 
 /** Free, taken and out of service as they show (shape and mark beside the colour). */
 function SeatLegend() {
-  const { t } = useTranslation('booking');
+  const { t } = useSeatPickerTranslation();
   return (
     <ul className="seat-legend">
       {(['free', 'taken', 'out_of_service'] as const).map((state) => (
@@ -141,7 +141,7 @@ export default function SeatPicker({
   onBook,
   onCancel,
 }: SeatPickerProps) {
-  const { t } = useTranslation('booking');
+  const { t } = useSeatPickerTranslation();
   const seatText = useSeatText();
   const slotSeats = useGetSlotSeatsQuery({ roomId, timeSlotId });
   const [view, setView] = useState<SeatView>(readSeatView);

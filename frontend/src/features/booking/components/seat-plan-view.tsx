@@ -6,11 +6,11 @@ import {
 } from 'react-zoom-pan-pinch';
 import type { SeatState } from '@rr/contracts/seats';
 import { useConfig } from '../../../app/config-context';
-import { useTranslation } from '../../../i18n/i18n-context';
 import { resolveApiUrl } from '../../../lib/url';
 import type { PlanSeat, SeatPlan } from '../api/booking-api';
 import { directionOf, nearestSeat, startSeat } from '../lib/seats';
 import { SeatMark } from '../../../components/seat-mark';
+import { useSeatPickerTranslation } from './seat-picker-texts';
 import { useSeatText } from './seat-text';
 
 /** A seat of the plan with its state in the slot and whether it has the filters' attributes. */
@@ -36,7 +36,7 @@ interface SeatPlanViewProps {
  * attributes are dimmed. Pinch, or the +, − and whole-plan buttons, zoom it; zoomed in, it pans.
  */
 export function SeatPlanView({ plan, seats, chosen, onChoose }: SeatPlanViewProps) {
-  const { t } = useTranslation('booking');
+  const { t } = useSeatPickerTranslation();
   const { baseApiUrl } = useConfig();
   const seatText = useSeatText();
   const hintId = useId();
