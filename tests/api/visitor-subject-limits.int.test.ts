@@ -201,6 +201,44 @@ describe('one person, one set of limits', () => {
     expect(JSON.stringify(await list.json())).toContain(key);
   });
 
+  it('moves and cancels a booking made signed in on the subject’s count', async () => {
+    clock.set(new Date('2026-11-27T09:00:00Z'));
+    const room = await createRoom(admin, 'Subject moves');
+    const slot = (day: string, from: string, to: string) =>
+      createSlot(admin, room, day, from, to, 5);
+    const dayOneNine = await slot('2026-12-14', '09:00', '10:00');
+    const dayOneEleven = await slot('2026-12-14', '11:00', '12:00');
+    const dayTwoNine = await slot('2026-12-15', '09:00', '10:00');
+    const dayTwoEleven = await slot('2026-12-15', '11:00', '12:00');
+    const visitor = await signedIn('limited');
+    const bookedTicket = async (timeSlotId: string, email: string) => {
+      const r = await bookAs(visitor, timeSlotId, email);
+      expect(r.status, await r.clone().text()).toBe(200);
+      const b = (await r.json()) as { ownerId: string; tickets: { id: string }[] };
+      return { ownerId: b.ownerId, ticketId: b.tickets[0]!.id };
+    };
+    const first = await bookedTicket(dayOneNine, 'limited@uni-x.de');
+
+    // Moved to the second day: the subject now holds that day, and the first day is free.
+    const moved = await visitor.request(
+      'POST',
+      `/api/owners/${first.ownerId}/tickets/${first.ticketId}/move`,
+      { json: { timeSlotId: dayTwoNine } },
+    );
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    expect((await bookAs(visitor, dayTwoEleven, 'private.reader@example.org')).status).toBe(409);
+    const second = await bookedTicket(dayOneEleven, 'private.reader@example.org');
+
+    // Cancelled: the first day is the subject's to book again, with a third address.
+    expect((await bookAs(visitor, dayOneNine, 'third@example.org')).status).toBe(409);
+    const cancel = await visitor.request(
+      'DELETE',
+      `/api/owners/${second.ownerId}/tickets?ids=${second.ticketId}`,
+    );
+    expect(cancel.status, await cancel.clone().text()).toBeLessThan(300);
+    await booked(visitor, dayOneNine, 'third@example.org');
+  });
+
   it('lets one subject wait once in a slot’s line, whatever address; a guest of that address apart', async () => {
     clock.set(new Date('2026-11-27T09:00:00Z'));
     const room = await createRoom(admin, 'Subject waitlist');
