@@ -22,6 +22,11 @@ export interface CommandDeps {
   timeZone: string;
   /** HMAC key of a normalised e-mail address (see @rr/domain emailKey). */
   emailKey: (email: string) => string;
+  /**
+   * HMAC key of a signed-in visitor's campus subject (`<issuer>!<subject>`, see @rr/domain
+   * limitsKeyOf): whom the per-visitor limits count a signed-in booking for.
+   */
+  subjectKey: (subject: string) => string;
   /** The check-in references of tickets (their QR codes), made and read back. */
   checkInCodes: CheckInCodes;
   /** The references of waitlist entries (their leave links), made and read back. */

@@ -9,6 +9,7 @@ export * from './seats.ts';
 export * from './seat-rule.ts';
 export * from './waitlist-line.ts';
 export * from './email.ts';
+export * from './person-key.ts';
 export * from './reports.ts';
 export * from './rooms/room.ts';
 export * from './rooms/room-order.ts';

@@ -1,4 +1,5 @@
 import type { WaitlistEvent } from '@rr/events/catalogue';
+import { limitsKeyOf } from './person-key.ts';
 
 /**
  * The line of a full slot's waitlist (only in rooms with `waitlistOfferMinutes`). It is part of
@@ -9,6 +10,11 @@ import type { WaitlistEvent } from '@rr/events/catalogue';
 export interface WaitlistEntry {
   entryId: string;
   visitorKey: string;
+  /**
+   * Whom the line's per-person rules count the entry for (limitsKeyOf): the signed-in visitor's
+   * subject, or the address's key.
+   */
+  personKey: string;
   language: 'de' | 'en';
   joinedAt: string;
   /**
@@ -52,6 +58,7 @@ export function evolveWaitlist(list: Waitlist, event: WaitlistEvent): Waitlist {
         {
           entryId,
           visitorKey,
+          personKey: limitsKeyOf(event.data),
           language,
           joinedAt,
           status: 'waiting',

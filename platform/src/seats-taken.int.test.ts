@@ -72,6 +72,7 @@ describe('seats taken, in the domain and in SQL', () => {
             waitlist.push({
               entryId,
               visitorKey: `visitor-${i}`,
+              personKey: `visitor-${i}`,
               language: 'de',
               joinedAt: NOW.toISOString(),
               status: e.status,

@@ -131,7 +131,8 @@ export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.t
                                    'startTime', m.start_time, 'endTime', m.end_time)
             FROM rm_tickets m WHERE m.id = t.moved_to) AS moved_to_slot,
          (SELECT count(*)::int FROM bookings vb JOIN rm_tickets vt ON vt.owner_id = vb.owner_id AND vt.no_show
-           WHERE vb.visitor_key = (SELECT ob.visitor_key FROM bookings ob WHERE ob.owner_id = t.owner_id)) AS no_show_count`;
+           WHERE COALESCE(vb.subject_key, vb.visitor_key) =
+                 (SELECT COALESCE(ob.subject_key, ob.visitor_key) FROM bookings ob WHERE ob.owner_id = t.owner_id)) AS no_show_count`;
 
 /** Tickets joined with their room and, while it exists, the owner's personal data. */
 export const TICKET_SELECT = `

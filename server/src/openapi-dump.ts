@@ -26,6 +26,7 @@ const doc = openApiDocument(
     clock: systemClock,
     timeZone: 'Europe/Vienna',
     emailKey: () => '',
+    subjectKey: () => '',
     checkInCodes: checkInCodes('unused'),
     waitlistReferences: waitlistReferences('unused'),
     myBookingsLinks: myBookingsLinks('unused'),

@@ -33,7 +33,13 @@ import {
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
 import { SCHEMA_MIGRATION_DIRS } from './schema.ts';
-import { checkInCodes, emailKey, myBookingsLinks, waitlistReferences } from '@rr/platform';
+import {
+  checkInCodes,
+  emailKey,
+  myBookingsLinks,
+  subjectKey,
+  waitlistReferences,
+} from '@rr/platform';
 
 /** How the projection runner batches and gathers (PROJECTION_BATCH_SIZE, PROJECTION_QUIET_GATHER_MS). */
 export const projectionSettingsOf = (config: Config) => ({
@@ -93,6 +99,7 @@ export async function openRuntime(
       staffSignInRecordDays: config.STAFF_SIGN_IN_RECORD_DAYS,
       verifyHuman: humanCheck(config.RECAPTCHA_SECRET, config.RECAPTCHA_VERIFY_URL, logger),
       emailKey: (email) => emailKey(keySecret, email),
+      subjectKey: (subject) => subjectKey(keySecret, subject),
       checkInCodes: checkInCodes(keySecret),
       waitlistReferences: waitlistReferences(keySecret),
       myBookingsLinks: myBookingsLinks(keySecret),

@@ -27,6 +27,7 @@ import type { Server } from 'node:http';
 import {
   checkInCodes,
   emailKey,
+  subjectKey,
   myBookingsLinks,
   waitlistReferences,
   addDays,
@@ -138,6 +139,7 @@ async function main(): Promise<void> {
       logger,
       timeZone: 'Europe/Vienna',
       emailKey: (email: string) => emailKey(KEY_SECRET, email),
+      subjectKey: (subject: string) => subjectKey(KEY_SECRET, subject),
       checkInCodes: checkInCodes(KEY_SECRET),
       waitlistReferences: waitlistReferences(KEY_SECRET),
       myBookingsLinks: myBookingsLinks(KEY_SECRET),

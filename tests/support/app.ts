@@ -11,6 +11,7 @@ import {
   seatPlanLimitsOf,
   checkInCodes,
   emailKey,
+  subjectKey,
   myBookingsLinks,
   waitlistReferences,
 } from '@rr/platform';
@@ -103,6 +104,7 @@ export async function startTestApp(
     logger,
     timeZone: 'Europe/Vienna',
     emailKey: options.emailKey ?? ((email: string) => emailKey(TEST_KEY_SECRET, email)),
+    subjectKey: (subject: string) => subjectKey(TEST_KEY_SECRET, subject),
     checkInCodes: checkInCodes(TEST_KEY_SECRET),
     waitlistReferences: waitlistReferences(TEST_KEY_SECRET),
     myBookingsLinks: myBookingsLinks(TEST_KEY_SECRET),

@@ -1,6 +1,7 @@
 import {
   emailDomainOf,
   bookingPersonRefusal,
+  limitsKeyOf,
   normalizeEmail,
   type BlacklistCommand,
   type RoomState,
@@ -21,7 +22,7 @@ import {
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { readBlacklistEntry, runBlacklistCommand } from './stream.ts';
-import { loadNoShowDays } from '../booking/store.ts';
+import { loadNoShowDays, personKeysOf } from '../booking/store.ts';
 import { loadTransaction } from '../streams/transaction.ts';
 import { roomStates } from '../write-state.ts';
 
@@ -64,9 +65,11 @@ export function blacklistCommandRoutes(deps: CommandDeps): RouteDef[] {
         },
       },
       handler: async ({ body, req }) => {
-        const key = deps.emailKey(body.email);
-        const blacklist = await readBlacklistEntry(deps.store, key);
-        const noShows = await loadNoShowDays(deps.pool, key, deps.limits.noShowRule);
+        // The blacklist by the address, the no-show days by whom the limits count (a signed-in
+        // visitor's subject): as the booking's loader reads them (loadPerson).
+        const keys = personKeysOf(deps, body.email, req.signedInVisitor ?? null);
+        const blacklist = await readBlacklistEntry(deps.store, keys.visitorKey);
+        const noShows = await loadNoShowDays(deps.pool, limitsKeyOf(keys), deps.limits.noShowRule);
         const { transactionId } = body;
         const rooms = transactionId
           ? (

@@ -5,8 +5,8 @@ import {
   decideReservation,
   emailDomainOf,
   emptyReservation,
+  limitsKeyOf,
   normalizeEmail,
-  type Member,
   type ReservationCommand,
 } from '@rr/domain';
 import type { z } from '@rr/platform';
@@ -15,7 +15,13 @@ import { handleCommand } from '../command.ts';
 import { roomStates } from '../write-state.ts';
 import { bookedAtOnceAnswer, newBookingNumber, newOwnerId, ticketView } from './cart-answer.ts';
 import type { StaffBookingBody, VisitorOwnerBody } from './owner.ts';
-import { loadPerson, reservationAppends, type LoadedReservation } from './store.ts';
+import {
+  loadPerson,
+  personKeysOf,
+  reservationAppends,
+  type LoadedReservation,
+  type SignedInVisitor,
+} from './store.ts';
 import { recordPersonalData } from '../owner/personal-data.ts';
 import { lockAndLoadVisitor } from '../streams/visitor.ts';
 import { lockCartWithSlots } from '../streams/transaction.ts';
@@ -36,10 +42,11 @@ export function bookingCommands(deps: CommandDeps) {
   async function book(
     transactionId: string,
     body: z.output<typeof VisitorOwnerBody>,
-    member: Member,
+    member: SignedInVisitor,
   ) {
     const email = normalizeEmail(body.email);
-    const visitorKey = deps.emailKey(email);
+    const keys = personKeysOf(deps, email, member);
+    const { visitorKey, subjectKey } = keys;
     // New numbers on each attempt: a clash of a booking number is retried.
     let booking = ids();
     const { answer, position } = await handleCommand(store, {
@@ -47,7 +54,7 @@ export function bookingCommands(deps: CommandDeps) {
       load: async (s): Promise<LoadedReservation> => {
         booking = ids();
         const { cart, slots } = await lockCartWithSlots(s, transactionId, []);
-        const person = await loadPerson(s, visitorKey, limits.noShowRule);
+        const person = await loadPerson(s, keys, limits.noShowRule);
         const rooms = await roomStates(
           s.client,
           cart.tickets.map((t) => t.roomId),
@@ -59,7 +66,7 @@ export function bookingCommands(deps: CommandDeps) {
           ...person,
           rooms,
           transactionId,
-          visitorKey,
+          visitorKey: limitsKeyOf(keys),
         };
       },
       decide: (state) =>
@@ -69,6 +76,7 @@ export function bookingCommands(deps: CommandDeps) {
             data: {
               ...booking,
               visitorKey,
+              subjectKey,
               language: body.language,
               emailDomain: emailDomainOf(email),
               member,
@@ -83,6 +91,7 @@ export function bookingCommands(deps: CommandDeps) {
           ownerId: booking.ownerId,
           owner: body,
           email,
+          subject: member?.subject ?? null,
           lastDate: state.cart.tickets
             .map((t) => t.date)
             .sort()

@@ -30,8 +30,9 @@ async function loadOwner(
   ownerId: string,
   ticketIds: string[],
 ): Promise<OwnerCancellation> {
+  // The visitor stream the booking's tickets count on: its subject's when booked signed in.
   const b = await s.client.query<{ transaction_id: string; visitor_key: string }>(
-    'SELECT transaction_id, visitor_key FROM bookings WHERE owner_id = $1',
+    'SELECT transaction_id, COALESCE(subject_key, visitor_key) AS visitor_key FROM bookings WHERE owner_id = $1',
     [ownerId],
   );
   const booking = b.rows[0];

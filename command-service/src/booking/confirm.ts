@@ -138,7 +138,8 @@ export async function releaseUnconfirmed(deps: CommandDeps, batch = 500): Promis
     owner_id: string | null;
     visitor_key: string | null;
   }>(
-    `SELECT t.ticket_id AS id, t.time_slot_id, t.owner_id, b.visitor_key
+    `SELECT t.ticket_id AS id, t.time_slot_id, t.owner_id,
+            COALESCE(b.subject_key, b.visitor_key) AS visitor_key
        FROM ticket_state t
        LEFT JOIN bookings b ON b.owner_id = t.owner_id
       WHERE t.status = 'BOOKED' AND t.confirm_by IS NOT NULL AND t.confirm_by <= $1

@@ -5,14 +5,13 @@ import {
   emptyReservation,
   refuse,
   type SeatWish,
+  limitsKeyOf,
 } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
-import { loadBlacklistEntry } from '../blacklist/stream.ts';
 import { ticketView } from './cart-answer.ts';
-import { loadNoShowDays, reservationAppends } from './store.ts';
+import { loadPerson, reservationAppends } from './store.ts';
 import { loadTransaction, lockCartAndSlots } from '../streams/transaction.ts';
-import { lockAndLoadVisitor } from '../streams/visitor.ts';
 import { roomsWithHolidays } from '../write-state.ts';
 
 /**
@@ -41,10 +40,11 @@ export async function moveTicket(
       const b = await s.client.query<{
         transaction_id: string;
         visitor_key: string;
+        subject_key: string | null;
         booking_number: string;
         email: string | null;
       }>(
-        `SELECT b.transaction_id, b.visitor_key, b.booking_number, p.email
+        `SELECT b.transaction_id, b.visitor_key, b.subject_key, b.booking_number, p.email
            FROM bookings b LEFT JOIN personal_data p ON p.owner_id = b.owner_id
           WHERE b.owner_id = $1`,
         [ownerId],
@@ -58,9 +58,12 @@ export async function moveTicket(
       if (!old) throw refuse.notFound('Ticket');
       const slots = await lockCartAndSlots(s, booking.transaction_id, [old.timeSlotId, timeSlotId]);
       const cart = await loadTransaction(s, booking.transaction_id);
-      const visitor = await lockAndLoadVisitor(s, booking.visitor_key);
-      const blacklist = await loadBlacklistEntry(s, booking.visitor_key);
-      const noShows = await loadNoShowDays(s.client, booking.visitor_key, deps.limits.noShowRule);
+      // The person as every path to a seat loads them (a booking made signed in: its subject).
+      const keys = {
+        visitorKey: booking.visitor_key,
+        ...(booking.subject_key ? { subjectKey: booking.subject_key } : {}),
+      };
+      const person = await loadPerson(s, keys, deps.limits.noShowRule);
       const roomId = slots.get(timeSlotId)?.roomId;
       const { rooms, holidays } = await roomsWithHolidays(
         s.client,
@@ -71,13 +74,11 @@ export async function moveTicket(
         ...emptyReservation,
         cart,
         slots,
-        visitor,
-        blacklist,
-        noShows,
+        ...person,
         rooms,
         holidays,
         transactionId: booking.transaction_id,
-        visitorKey: booking.visitor_key,
+        visitorKey: limitsKeyOf(keys),
         bookingNumber: booking.booking_number,
       };
     },

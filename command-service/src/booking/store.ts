@@ -1,7 +1,10 @@
 import type { AppendRequest, StoreSession } from '@rr/events';
 import type { PoolClient } from '@rr/platform';
 import {
+  limitsKeyOf,
   noShowDaysCounted,
+  type PersonKeys,
+  type SignedInMember,
   type LocalDate,
   type NoShowRule,
   type ReservationDecision,
@@ -13,6 +16,7 @@ import { appendToCart } from '../streams/transaction.ts';
 import { appendToVisitor, lockAndLoadVisitor } from '../streams/visitor.ts';
 import { loadBlacklistEntry } from '../streams/blacklist.ts';
 import { roomsWithHolidays } from '../write-state.ts';
+import type { CommandDeps } from '../deps.ts';
 
 /**
  * What a reservation command decides on beyond its streams (loaded by the stream modules in
@@ -24,7 +28,10 @@ import { roomsWithHolidays } from '../write-state.ts';
 /** A reservation's state as loaded, with the ids of the streams it was read from. */
 export interface LoadedReservation extends ReservationState {
   transactionId: string;
-  /** The visitor's stream key (null when the command writes no visitor events). */
+  /**
+   * The visitor's stream key, the key the limits count by (limitsKeyOf; null when the command
+   * writes no visitor events).
+   */
   visitorKey: string | null;
 }
 
@@ -50,18 +57,40 @@ export function reservationAppends(
 }
 
 /**
+ * A visitor signed in with the campus identity as a command sees them (`req.signedInVisitor`):
+ * the subject (`<issuer>!<subject>`) and what members' rooms admit by; null: a guest.
+ */
+export type SignedInVisitor = (SignedInMember & { subject: string }) | null;
+
+/**
+ * The keys of the person a seat is for: their address's, and a signed-in visitor's campus
+ * subject's (docs/product.md#one-person-one-set-of-limits). A guest has only the address's.
+ */
+export function personKeysOf(
+  deps: Pick<CommandDeps, 'emailKey' | 'subjectKey'>,
+  email: string,
+  member: SignedInVisitor,
+): PersonKeys {
+  const visitorKey = deps.emailKey(email);
+  return member ? { visitorKey, subjectKey: deps.subjectKey(member.subject) } : { visitorKey };
+}
+
+/**
  * The person a seat is for, as the one decision asks them (docs/product.md#cart-rules): their
  * visitor stream locked and folded (their bookings), their blacklist entry and the no-show days
- * the rule counts. Every command that gives a visitor a seat loads them so, in this order.
+ * the rule counts. Every command that gives a visitor a seat loads them so, in this order. The
+ * bookings and the no-show days are the person's by the key the limits count (limitsKeyOf: a
+ * signed-in visitor's subject, whatever address), the blacklist entry the address's.
  */
 export async function loadPerson(
   s: StoreSession,
-  visitorKey: string,
+  keys: PersonKeys,
   rule: NoShowRule | undefined,
 ): Promise<Pick<ReservationState, 'visitor' | 'blacklist' | 'noShows'>> {
-  const visitor = await lockAndLoadVisitor(s, visitorKey);
-  const blacklist = await loadBlacklistEntry(s, visitorKey);
-  const noShows = await loadNoShowDays(s.client, visitorKey, rule);
+  const limitsKey = limitsKeyOf(keys);
+  const visitor = await lockAndLoadVisitor(s, limitsKey);
+  const blacklist = await loadBlacklistEntry(s, keys.visitorKey);
+  const noShows = await loadNoShowDays(s.client, limitsKey, rule);
   return { visitor, blacklist, noShows };
 }
 

@@ -47,7 +47,7 @@ export async function rekeyStoredAddresses(deps: CommandDeps): Promise<number> {
 
   const booked = await deps.pool.query<{ owner_id: string; visitor_key: string; email: string }>(
     `SELECT b.owner_id, b.visitor_key, p.email FROM bookings b JOIN personal_data p ON p.owner_id = b.owner_id
-      WHERE ${foldable('p.email')}`,
+      WHERE b.subject_key IS NULL AND ${foldable('p.email')}`,
     [DOT_FOLDING_DOMAINS],
   );
   for (const r of booked.rows) {
@@ -57,7 +57,8 @@ export async function rekeyStoredAddresses(deps: CommandDeps): Promise<number> {
   }
 
   const waiting = await deps.pool.query<{ entry_id: string; visitor_key: string; email: string }>(
-    `SELECT entry_id, visitor_key, email FROM waitlist_entries WHERE email IS NOT NULL AND ${foldable('email')}`,
+    `SELECT entry_id, visitor_key, email FROM waitlist_entries
+      WHERE subject_key IS NULL AND email IS NOT NULL AND ${foldable('email')}`,
     [DOT_FOLDING_DOMAINS],
   );
   for (const r of waiting.rows) {

@@ -6,6 +6,7 @@ interface BookingFold extends InlineFold {
     ownerId: string;
     transactionId: string;
     visitorKey: string;
+    subjectKey?: string | undefined;
     bookingNumber: string;
     language: string;
   }[];
@@ -33,8 +34,10 @@ export const bookingsProjection = inlineProjection({
   async write(tx, { booked }, at) {
     if (!booked.length) return;
     await tx.send(
-      `INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language, created_at)
-       SELECT *, $6::timestamptz FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[])`,
+      `INSERT INTO bookings (owner_id, transaction_id, visitor_key, booking_number, language, created_at, subject_key)
+       SELECT u.o, u.t, u.v, u.b, u.l, $6::timestamptz, u.s
+         FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $7::text[])
+           AS u(o, t, v, b, l, s)`,
       [
         booked.map((b) => b.ownerId),
         booked.map((b) => b.transactionId),
@@ -42,6 +45,7 @@ export const bookingsProjection = inlineProjection({
         booked.map((b) => b.bookingNumber),
         booked.map((b) => b.language),
         at,
+        booked.map((b) => b.subjectKey ?? null),
       ],
     );
   },

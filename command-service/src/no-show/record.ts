@@ -24,8 +24,9 @@ interface NoShowFold extends InlineFold {
 }
 
 /**
- * `visitor_no_shows`, an inline projection: each release by the key of its booking's address and
- * the slot's day, what the booking and the waitlist decide the rule on; a re-keyed booking's
+ * `visitor_no_shows`, an inline projection: each release by the key its booking's limits count
+ * (a signed-in booking's subject, else its address's, docs/product.md#one-person-one-set-of-limits)
+ * and the slot's day, what the booking and the waitlist decide the rule on; a re-keyed booking's
  * releases count for its key now (docs/product.md#one-person-one-key).
  */
 export const visitorNoShowsProjection = inlineProjection({
@@ -65,7 +66,7 @@ export const visitorNoShowsProjection = inlineProjection({
     if (released.length)
       await tx.send(
         `INSERT INTO visitor_no_shows (ticket_id, visitor_key, date)
-         SELECT u.ticket_id, b.visitor_key, g.date
+         SELECT u.ticket_id, COALESCE(b.subject_key, b.visitor_key), g.date
            FROM unnest($1::uuid[], $2::text[]) AS u(ticket_id, owner_id)
            JOIN bookings b ON b.owner_id = u.owner_id
            JOIN ticket_state t ON t.ticket_id = u.ticket_id

@@ -34,7 +34,7 @@ async function blockRows(db: Queryable, key?: string): Promise<Row[]> {
             array_agg(to_char(n.date, 'YYYY-MM-DD') ORDER BY n.date) AS days,
             to_char(l.lifted_through, 'YYYY-MM-DD') AS lifted_through,
             (SELECT p.email FROM bookings b JOIN personal_data p ON p.owner_id = b.owner_id
-              WHERE b.visitor_key = n.visitor_key AND p.email IS NOT NULL
+              WHERE COALESCE(b.subject_key, b.visitor_key) = n.visitor_key AND p.email IS NOT NULL
               ORDER BY b.created_at DESC LIMIT 1) AS email
        FROM visitor_no_shows n
        LEFT JOIN visitor_no_show_lifts l ON l.visitor_key = n.visitor_key

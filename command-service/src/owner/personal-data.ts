@@ -20,6 +20,12 @@ export interface PersonalDataRecord {
   };
   /** Normalised address; null for a staff booking without one. */
   email: string | null;
+  /**
+   * The campus subject (`<issuer>!<subject>`) of a visitor signed in while booking; null for a
+   * guest and staff. Kept for the booking's personal data only, erased with it (the events carry
+   * its keyed hash, docs/product.md#one-person-one-set-of-limits).
+   */
+  subject?: string | null | undefined;
   /** The last booked day: the personal data is erased the day after it. */
   lastDate: string;
 }
@@ -31,8 +37,8 @@ export interface PersonalDataRecord {
  */
 export async function recordPersonalData(s: StoreSession, b: PersonalDataRecord): Promise<void> {
   await s.client.query(
-    `INSERT INTO personal_data (owner_id, salutation, title, first_name, last_name, organisation, email, phone, accessibility, erase_after)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    `INSERT INTO personal_data (owner_id, salutation, title, first_name, last_name, organisation, email, phone, accessibility, erase_after, subject)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [
       b.ownerId,
       b.owner.salutation,
@@ -44,6 +50,7 @@ export async function recordPersonalData(s: StoreSession, b: PersonalDataRecord)
       b.owner.phone ?? null,
       b.owner.accessibility,
       addDays(b.lastDate, 1),
+      b.subject ?? null,
     ],
   );
 }

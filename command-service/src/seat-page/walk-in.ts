@@ -3,9 +3,9 @@ import {
   decideReservation,
   emailDomainOf,
   emptyReservation,
+  limitsKeyOf,
   normalizeEmail,
   type ReservationCommand,
-  type Member,
 } from '@rr/domain';
 import type { z } from '@rr/platform';
 import type { WalkInInput } from '@rr/contracts';
@@ -13,7 +13,13 @@ import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { roomStates } from '../write-state.ts';
 import { bookedAtOnceAnswer, newBookingNumber, newOwnerId } from '../booking/cart-answer.ts';
-import { loadPerson, reservationAppends, type LoadedReservation } from '../booking/store.ts';
+import {
+  loadPerson,
+  personKeysOf,
+  reservationAppends,
+  type LoadedReservation,
+  type SignedInVisitor,
+} from '../booking/store.ts';
 import { recordPersonalData } from '../owner/personal-data.ts';
 import { lockSlots } from '../streams/timeslot.ts';
 
@@ -38,11 +44,12 @@ export async function walkIn(
   deps: CommandDeps,
   at: { roomId: string; seatId: string },
   body: z.output<typeof WalkInInput>,
-  member: Member,
+  member: SignedInVisitor,
 ): Promise<WalkInAnswer> {
   const { limits } = deps;
   const email = normalizeEmail(body.email);
-  const visitorKey = deps.emailKey(email);
+  const keys = personKeysOf(deps, email, member);
+  const { visitorKey, subjectKey } = keys;
   const { timeSlotId, language } = body;
   let command: Extract<ReservationCommand, { type: 'WalkIn' }>;
   const { answer, position } = await handleCommand(deps.store, {
@@ -59,13 +66,14 @@ export async function walkIn(
           ownerId: newOwnerId(),
           bookingNumber: newBookingNumber(),
           visitorKey,
+          subjectKey,
           language,
           emailDomain: emailDomainOf(email),
           member,
         },
       };
       const slots = await lockSlots(s, [timeSlotId]);
-      const person = await loadPerson(s, visitorKey, limits.noShowRule);
+      const person = await loadPerson(s, keys, limits.noShowRule);
       const rooms = await roomStates(s.client, [at.roomId]);
       const { transactionId } = command.data;
       return {
@@ -74,7 +82,7 @@ export async function walkIn(
         ...person,
         rooms,
         transactionId,
-        visitorKey,
+        visitorKey: limitsKeyOf(keys),
       };
     },
     decide: (state) =>
@@ -89,6 +97,7 @@ export async function walkIn(
         ownerId: command.data.ownerId,
         owner: body,
         email,
+        subject: member?.subject ?? null,
         lastDate: state.slots.get(timeSlotId)!.date,
       }),
     answer: (decision) => bookedAtOnceAnswer(command.data, decision),

@@ -18,14 +18,13 @@ import {
   type WaitlistDecision,
   type RoomState,
   type WaitlistState,
-  type Member,
 } from '@rr/domain';
 import type { WaitlistInput } from '@rr/contracts';
 import { clearMailErrorsOf, startIntervalJob, type IntervalJob, type z } from '@rr/platform';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { cartAnswer } from '../booking/cart-answer.ts';
-import { loadPerson } from '../booking/store.ts';
+import { loadPerson, personKeysOf, type SignedInVisitor } from '../booking/store.ts';
 import { loadVisitor } from '../streams/visitor.ts';
 import { lockCartAndSlots, rememberCart } from '../streams/transaction.ts';
 import { roomsWithHolidays } from '../write-state.ts';
@@ -78,10 +77,11 @@ async function join(
   deps: CommandDeps,
   timeSlotId: string,
   body: z.output<typeof WaitlistInput>,
-  member: Member,
+  member: SignedInVisitor,
 ) {
   const email = normalizeEmail(body.email);
-  const visitorKey = deps.emailKey(email);
+  const keys = personKeysOf(deps, email, member);
+  const { visitorKey, subjectKey } = keys;
   const entryId = randomUUID();
   const command: WaitlistCommand = {
     type: 'JoinWaitlist',
@@ -89,6 +89,7 @@ async function join(
       entryId,
       timeSlotId,
       visitorKey,
+      subjectKey,
       language: body.language,
       emailDomain: emailDomainOf(email),
       member,
@@ -98,7 +99,7 @@ async function join(
     actor: visitor,
     load: async (s): Promise<Loaded> => {
       const loaded = await loadSlot(deps, s, timeSlotId, null);
-      return { ...loaded, ...(await loadPerson(s, visitorKey, deps.limits.noShowRule)) };
+      return { ...loaded, ...(await loadPerson(s, keys, deps.limits.noShowRule)) };
     },
     decide: (state) => decideWaitlist(command, state, waitlistContext(deps)),
     appends: slotAppend,
@@ -107,6 +108,7 @@ async function join(
         entryId,
         timeSlotId,
         visitorKey,
+        subjectKey: subjectKey ?? null,
         email,
         language: body.language,
         eraseAfter: addDays(state.slot.date, 1),
@@ -176,7 +178,8 @@ const remove = (
 ) => outOfLine(deps, actor, entryId, 'RemoveWaitlistEntry', { roomId, timeSlotId });
 
 /**
- * The seats the people waiting in a slot's line hold already, by visitor key: their bookings
+ * The seats the people waiting in a slot's line hold already, by the key their limits count
+ * (limitsKeyOf: a signed-in visitor's subject, or the address's key): their bookings
  * from today on (their visitor streams, read without their lock: a booking meets the limits
  * again, so a race costs at most an offer that cannot be booked) and their offers still out in
  * other slots (`waitlist_entries`, moved in the offers' transactions, with `timeslot_guard`).
@@ -197,11 +200,12 @@ async function heldByWaiting(
     start_time: string;
     end_time: string;
   }>(
-    `SELECT w.visitor_key, w.time_slot_id, to_char(g.date, 'YYYY-MM-DD') AS date,
+    `SELECT COALESCE(w.subject_key, w.visitor_key) AS visitor_key, w.time_slot_id,
+            to_char(g.date, 'YYYY-MM-DD') AS date,
             to_char(make_interval(mins => g.start_min), 'HH24:MI') AS start_time,
             to_char(make_interval(mins => g.end_min), 'HH24:MI') AS end_time
        FROM waitlist_entries w JOIN timeslot_guard g ON g.time_slot_id = w.time_slot_id
-      WHERE w.visitor_key = ANY($1::text[]) AND w.status = 'offered'
+      WHERE COALESCE(w.subject_key, w.visitor_key) = ANY($1::text[]) AND w.status = 'offered'
         AND w.offer_expires_at > $2 AND w.time_slot_id <> $3`,
     [keys, now, timeSlotId],
   );
@@ -230,7 +234,7 @@ async function match(deps: CommandDeps, timeSlotId: string): Promise<number> {
         (offerableSeats(loaded.slot, now) === 0 && !waiting.some((e) => e.passedOver))
       )
         return loaded;
-      const keys = [...new Set(waiting.map((e) => e.visitorKey))];
+      const keys = [...new Set(waiting.map((e) => e.personKey))];
       return { ...loaded, held: await heldByWaiting(deps, s, timeSlotId, keys) };
     },
     decide: (state) =>
@@ -275,7 +279,7 @@ async function take(deps: CommandDeps, timeSlotId: string, offerId: string) {
  */
 export function waitlistCommands(deps: CommandDeps) {
   return {
-    join: (timeSlotId: string, body: z.output<typeof WaitlistInput>, member: Member) =>
+    join: (timeSlotId: string, body: z.output<typeof WaitlistInput>, member: SignedInVisitor) =>
       join(deps, timeSlotId, body, member),
     match: (timeSlotId: string) => match(deps, timeSlotId),
     take: (timeSlotId: string, offerId: string) => take(deps, timeSlotId, offerId),

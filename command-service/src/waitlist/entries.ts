@@ -11,6 +11,8 @@ export interface EntryRow {
   entryId: string;
   timeSlotId: string;
   visitorKey: string;
+  /** The keyed campus subject of a visitor signed in while joining (their limits' key); null: a guest. */
+  subjectKey: string | null;
   email: string;
   language: 'de' | 'en';
   /** The day its address goes: the day after the slot's. */
@@ -20,9 +22,9 @@ export interface EntryRow {
 /** The row of a new entry, in the transaction of its join. */
 export async function recordEntry(s: Pick<StoreSession, 'client'>, e: EntryRow): Promise<void> {
   await s.client.query(
-    `INSERT INTO waitlist_entries (entry_id, time_slot_id, visitor_key, email, language, erase_after)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [e.entryId, e.timeSlotId, e.visitorKey, e.email, e.language, e.eraseAfter],
+    `INSERT INTO waitlist_entries (entry_id, time_slot_id, visitor_key, subject_key, email, language, erase_after)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [e.entryId, e.timeSlotId, e.visitorKey, e.subjectKey, e.email, e.language, e.eraseAfter],
   );
 }
 

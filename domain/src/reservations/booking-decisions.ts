@@ -140,7 +140,7 @@ export function bookedAtOnce(
     | 'bookingNumber'
     | 'visitorKey'
     | 'language'
-  >,
+  > & { subjectKey?: string | undefined },
   seat: TicketSeat | undefined,
   {
     now,
@@ -162,6 +162,7 @@ export function bookedAtOnce(
       ownerId,
       bookingNumber: data.bookingNumber,
       visitorKey: data.visitorKey,
+      ...(data.subjectKey ? { subjectKey: data.subjectKey } : {}),
       language: data.language,
       ticketIds: [ticketId],
     }),

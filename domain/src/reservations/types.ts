@@ -48,6 +48,11 @@ export type ReservationCommand =
         ownerId: string;
         bookingNumber: string;
         visitorKey: string;
+        /**
+         * The keyed campus subject of a signed-in visitor: whom the per-visitor limits count the
+         * booking for (limitsKeyOf); absent: a guest, counted by `visitorKey`.
+         */
+        subjectKey?: string | undefined;
         language: Language;
         /** The domain of the address (members-only rooms); never written to an event. */
         emailDomain?: string | undefined;
@@ -91,6 +96,11 @@ export type ReservationCommand =
         ownerId: string;
         bookingNumber: string;
         visitorKey: string;
+        /**
+         * The keyed campus subject of a signed-in visitor: whom the per-visitor limits count the
+         * booking for (limitsKeyOf); absent: a guest, counted by `visitorKey`.
+         */
+        subjectKey?: string | undefined;
         language: Language;
         /** The domain of the address (members-only rooms); never written to an event. */
         emailDomain?: string | undefined;

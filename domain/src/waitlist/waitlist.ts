@@ -40,6 +40,7 @@ import {
   type SeatPlace,
 } from '../time-slots/take-seat.ts';
 import { isInLine, isOutstanding, placeInLine } from '../waitlist-line.ts';
+import { limitsKeyOf } from '../person-key.ts';
 
 export type WaitlistCommand =
   | {
@@ -48,6 +49,11 @@ export type WaitlistCommand =
         entryId: string;
         timeSlotId: string;
         visitorKey: string;
+        /**
+         * The keyed campus subject of a signed-in visitor: whom the line's per-person rules count
+         * the entry for (limitsKeyOf); absent: a guest, counted by `visitorKey`.
+         */
+        subjectKey?: string | undefined;
         language: 'de' | 'en';
         /** The domain of the address (a members-only room's rule); never written to an event. */
         emailDomain?: string | undefined;
@@ -195,11 +201,12 @@ export function decideWaitlist(
         ctx,
       );
       const { emailDomain: _domain, member: _member, ...joined } = command.data;
-      const { visitorKey } = joined;
-      // Once more in line, or taken a seat, or taken off by staff: no second entry. Who left
-      // or let an offer lapse may join again (last in line).
+      const personKey = limitsKeyOf(joined);
+      // Once more in line, or taken a seat, or taken off by staff: no second entry of the person
+      // (a signed-in visitor's subject, whatever address). Who left or let an offer lapse may
+      // join again (last in line).
       const earlier = list.find(
-        (e) => e.visitorKey === visitorKey && e.status !== 'lapsed' && e.status !== 'left',
+        (e) => e.personKey === personKey && e.status !== 'lapsed' && e.status !== 'left',
       );
       if (earlier) throw waitlistRefusals.alreadyJoined(placeInLine(list, earlier.entryId));
       d.slot.push(WaitlistJoined.create({ ...joined, joinedAt: ctx.now.toISOString() }));
@@ -234,7 +241,7 @@ export function decideWaitlist(
       for (const e of list) {
         if (e.status !== 'waiting') continue;
         // In line order, counting the seats each holds by bookings and other offers.
-        const held = state.held?.get(e.visitorKey) ?? [];
+        const held = state.held?.get(e.personKey) ?? [];
         const decided = seatDecision('waitlist-offer', wanted(current), { held }, place, ctx);
         const refused = decided instanceof Refused ? decided : null;
         const allowed = refused === null || isNoSeatLeft(refused);

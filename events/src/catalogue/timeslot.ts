@@ -166,16 +166,23 @@ export const TicketNoShowReleased = defineEvent(
 /** The unguessable reference of an offer (its mail's link): 128 random bits. */
 const offerId = z.string().regex(/^[0-9a-f]{32}$/);
 
-/** A visitor joined a full slot's waitlist (last in line). */
+/**
+ * A visitor joined a full slot's waitlist (last in line). Version 2: `subjectKey`, the keyed
+ * hash of the campus subject of a visitor signed in while joining, whom the line's per-person
+ * rules count the entry for (docs/product.md#one-person-one-set-of-limits); absent (every
+ * version 1 event, a guest): the address's key `visitorKey`, as before.
+ */
 export const WaitlistJoined = defineEvent(
   'WaitlistJoined',
   z.object({
     entryId: id,
     timeSlotId: id,
     visitorKey: emailKey,
+    subjectKey: emailKey.optional(),
     language,
     joinedAt: instant,
   }),
+  2,
 );
 /**
  * A free seat is held for the first in line until expiresAt (never past the slot's start); in a

@@ -35,6 +35,12 @@ export const TransactionTouched = defineEvent(
   'TransactionTouched',
   z.object({ expiresAt: instant }),
 );
+/**
+ * A cart booked. Version 2: `subjectKey`, the keyed hash of the campus subject of a visitor
+ * signed in while booking, whom the per-visitor limits and the no-show rule count the booking
+ * for (docs/product.md#one-person-one-set-of-limits); absent (every version 1 event, a guest,
+ * staff): the address's key `visitorKey` counts, as before.
+ */
 export const TransactionBooked = defineEvent(
   'TransactionBooked',
   z.object({
@@ -42,9 +48,11 @@ export const TransactionBooked = defineEvent(
     ownerId,
     bookingNumber: z.string(),
     visitorKey: emailKey,
+    subjectKey: emailKey.optional(),
     language,
     ticketIds: z.array(id),
   }),
+  2,
 );
 export const TransactionRemoved = defineEvent(
   'TransactionRemoved',

@@ -165,7 +165,10 @@ async function replayRoom(work: WhatIfWork, client: pg.PoolClient, store: EventS
       ? []
       : (
           await client.query<{ cart: string; key: string }>(
-            `SELECT substr(stream_id, length('transaction-') + 1) AS cart, data->>'visitorKey' AS key
+            // The visitor stream a booking counted on: its subject's when booked signed in
+            // (TransactionBooked version 2), else its address's.
+            `SELECT substr(stream_id, length('transaction-') + 1) AS cart,
+                    COALESCE(data->>'subjectKey', data->>'visitorKey') AS key
                FROM events WHERE stream_id = ANY($1::text[]) AND event_type = 'TransactionBooked'`,
             [cartStreams],
           )
