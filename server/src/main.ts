@@ -29,6 +29,7 @@ import {
   startMailSender,
   startProjections,
   startPushSender,
+  startWalletUpdater,
   startWebhookSender,
 } from './runtime.ts';
 import { seedDemoData } from './seed.ts';
@@ -90,6 +91,8 @@ async function main(): Promise<void> {
     role === 'all' || role === 'projector' ? startWebhookSender(runtime, config, logger) : null;
   const pushes =
     role === 'all' || role === 'projector' ? startPushSender(runtime, config, logger) : null;
+  const walletUpdates =
+    role === 'all' || role === 'projector' ? startWalletUpdater(runtime, config, logger) : null;
   const reminders =
     role === 'all' || role === 'projector'
       ? startReminderJob(
@@ -163,6 +166,7 @@ async function main(): Promise<void> {
     await mail?.stop();
     await webhooks?.stop();
     await pushes?.stop();
+    await walletUpdates?.stop();
     await erasure?.stop();
     await backups?.stop();
     await runner?.stop();

@@ -9,9 +9,10 @@ import {
   type RouteDef,
   type WalletConfig,
 } from '@rr/platform';
-import { applePass, applePassSignerOf } from './apple.ts';
+import { applePassSignerOf } from './apple.ts';
 import { googleWalletSaveUrl, googleWalletSignerOf } from './google.ts';
-import { walletTexts, walletTicketOf, type WalletTicket } from './ticket.ts';
+import { walletBarcodeOf, walletTexts, walletTicketOf, type WalletTicket } from './ticket.ts';
+import { applePassOf } from './web-service.ts';
 
 export const APPLE_PASS_CONTENT_TYPE = 'application/vnd.apple.pkpass';
 
@@ -24,6 +25,10 @@ export interface WalletDeps {
   checkInCodes: CheckInCodes;
   /** The library's name (LIBRARY_NAME), absent: "Ihre Bibliothek" / "Your library". */
   libraryName?: string | undefined;
+  /** PUBLIC_BASE_URL: Apple passes carry the web service's address under it (updates). */
+  publicBaseUrl?: string | undefined;
+  /** The primary: a Google object handed out is recorded there (the update job's list). */
+  writePool: Pool;
   config: WalletConfig;
 }
 
@@ -45,9 +50,6 @@ export function walletRoutes(deps: WalletDeps): RouteDef[] {
   const apple = applePassSignerOf(config);
   const google = googleWalletSignerOf(config);
   const libraryOf = (t: WalletTicket) => deps.libraryName ?? walletTexts[t.language].libraryDefault;
-  // The check-in reference where the room checks tickets in; else the booking number to show.
-  const barcodeOf = (t: WalletTicket) =>
-    t.checkIn ? checkInCodes.codeOf(t.ticketId) : t.bookingNumber;
   const notFound = {
     description:
       'Unknown or malformed owner or ticket, personal data erased; or the wallet is not configured (wallet__not_configured)',
@@ -73,12 +75,7 @@ export function walletRoutes(deps: WalletDeps): RouteDef[] {
       handler: async ({ params, res }) => {
         if (!apple) throw notConfigured('Apple Wallet');
         const ticket = await walletTicketOf(pool, params.ownerId, params.ticketId);
-        const pass = applePass(ticket, {
-          signer: apple,
-          timeZone,
-          libraryName: libraryOf(ticket),
-          barcode: barcodeOf(ticket),
-        });
+        const pass = applePassOf(ticket, { ...deps, signer: apple });
         res.setHeader('Content-Type', APPLE_PASS_CONTENT_TYPE);
         res.setHeader('Content-Disposition', 'attachment; filename="ticket.pkpass"');
         // Made anew on each request: a moved or cancelled ticket's pass is never an old copy.
@@ -111,8 +108,14 @@ export function walletRoutes(deps: WalletDeps): RouteDef[] {
           clock,
           timeZone,
           libraryName: libraryOf(ticket),
-          barcode: barcodeOf(ticket),
+          barcode: walletBarcodeOf(ticket, checkInCodes),
         });
+        // The object this link saves gets the ticket's moves and cancellation (updates.ts).
+        await deps.writePool.query(
+          `INSERT INTO wallet_google_objects (serial, owner_id, created_at) VALUES ($1, $2, $3)
+           ON CONFLICT (serial) DO NOTHING`,
+          [ticket.serial, params.ownerId, clock.now()],
+        );
         res.setHeader('Cache-Control', 'private, no-store');
         return { body: { saveUrl } };
       },
