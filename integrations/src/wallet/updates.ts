@@ -44,10 +44,9 @@ export const WALLET_UPDATE_LEASE_MS = 2 * 60_000;
 export const WALLET_UPDATE_RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000];
 /**
  * The read models show the change shortly after the event; an update waits for them (the pass
- * is made from them), re-checking every WALLET_READ_MODEL_POLL_MS, and is given up after this.
+ * is made from them), looked at again in the job's next round, and is given up after this.
  */
 export const WALLET_READ_MODEL_WAIT_MS = 10 * 60_000;
-const WALLET_READ_MODEL_POLL_MS = 500;
 const BATCH = 20;
 
 /**
@@ -223,7 +222,8 @@ export class WalletUpdater {
     return seen;
   }
 
-  private async deliver(row: DueRow, lease: string): Promise<void> {
+  /** Sends one update and records the outcome; answers whether it waits for the read models. */
+  private async deliver(row: DueRow, lease: string): Promise<boolean> {
     const deadline = deadlineAfter(WALLET_UPDATE_TIMEOUT_MS, this.stopping.signal);
     let outcome: Attempt;
     try {
@@ -239,7 +239,7 @@ export class WalletUpdater {
         'UPDATE wallet_updates SET leased_until = NULL, lease_owner = NULL WHERE id = $1 AND lease_owner = $2',
         [row.id, lease],
       );
-      return;
+      return false;
     }
     if (outcome.kind === 'done') {
       await this.o.pool.query(
@@ -249,23 +249,18 @@ export class WalletUpdater {
         [row.id, lease, now],
       );
       this.o.logger.info({ wallet: row.id }, 'wallet passes updated');
-      return;
+      return false;
     }
     if (outcome.kind === 'not-ready') {
-      const waited = now.getTime() - row.created_at.getTime();
+      const givenUp = now.getTime() - row.created_at.getTime() > WALLET_READ_MODEL_WAIT_MS;
       await this.o.pool.query(
-        `UPDATE wallet_updates SET status = CASE WHEN $4 THEN 'failed' ELSE status END,
-                next_attempt_at = $3, last_error = CASE WHEN $4 THEN 'the read models did not show the change' END,
+        `UPDATE wallet_updates SET status = CASE WHEN $3 THEN 'failed' ELSE status END,
+                last_error = CASE WHEN $3 THEN 'the read models did not show the change' END,
                 leased_until = NULL, lease_owner = NULL
           WHERE id = $1 AND lease_owner = $2`,
-        [
-          row.id,
-          lease,
-          new Date(now.getTime() + WALLET_READ_MODEL_POLL_MS),
-          waited > WALLET_READ_MODEL_WAIT_MS,
-        ],
+        [row.id, lease, givenUp],
       );
-      return;
+      return !givenUp;
     }
     const failures = row.attempts + 1;
     const delay = WALLET_UPDATE_RETRY_DELAYS_MS[failures - 1];
