@@ -276,6 +276,9 @@ describe("Apple Wallet's web service", () => {
       { pushToken: PUSH_TOKEN },
     );
     expect(otherType.status).toBe(404);
+    const badSerial = await wallet('GET', `/passes/${PASS_TYPE}/not-a-serial`, token);
+    expect(badSerial.status).toBe(400);
+    expect(badSerial.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const badToken = await wallet('POST', registration(DEVICE), token, { pushToken: 'not hex' });
     expect(badToken.status).toBe(400);
     expect(((await badToken.json()) as { error: string }).error).toBe('validation__error');

@@ -1,7 +1,6 @@
 import {
   defineRoute,
   ownerIdParam,
-  Problem,
   z,
   type CheckInCodes,
   type Clock,
@@ -13,6 +12,7 @@ import { applePassSignerOf } from './apple.ts';
 import { googleWalletSaveUrl, googleWalletSignerOf } from './google.ts';
 import { walletBarcodeOf, walletTexts, walletTicketOf, type WalletTicket } from './ticket.ts';
 import { applePassOf } from './web-service.ts';
+import { walletNotConfigured } from './not-configured.ts';
 
 export const APPLE_PASS_CONTENT_TYPE = 'application/vnd.apple.pkpass';
 
@@ -31,12 +31,6 @@ export interface WalletDeps {
   writePool: Pool;
   config: WalletConfig;
 }
-
-/** A wallet the server has no settings for: refused, and named. */
-const notConfigured = (wallet: 'Apple Wallet' | 'Google Wallet') =>
-  new Problem(404, 'wallet__not_configured', `${wallet} passes are not configured on this server`, [
-    wallet === 'Apple Wallet' ? 'apple' : 'google',
-  ]);
 
 const TicketParams = z.object({ ownerId: ownerIdParam, ticketId: z.uuid('Not a valid id') });
 
@@ -73,7 +67,7 @@ export function walletRoutes(deps: WalletDeps): RouteDef[] {
       },
       malformedPathNotFound: 'Ticket',
       handler: async ({ params, res }) => {
-        if (!apple) throw notConfigured('Apple Wallet');
+        if (!apple) throw walletNotConfigured('Apple Wallet');
         const ticket = await walletTicketOf(pool, params.ownerId, params.ticketId);
         const pass = applePassOf(ticket, { ...deps, signer: apple });
         res.setHeader('Content-Type', APPLE_PASS_CONTENT_TYPE);
@@ -101,7 +95,7 @@ export function walletRoutes(deps: WalletDeps): RouteDef[] {
       },
       malformedPathNotFound: 'Ticket',
       handler: async ({ params, res }) => {
-        if (!google) throw notConfigured('Google Wallet');
+        if (!google) throw walletNotConfigured('Google Wallet');
         const ticket = await walletTicketOf(pool, params.ownerId, params.ticketId);
         const saveUrl = await googleWalletSaveUrl(ticket, {
           signer: google,

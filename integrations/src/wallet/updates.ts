@@ -282,6 +282,7 @@ export class WalletUpdater {
         ? 'wallet update not sent; given up'
         : 'wallet update not sent; will retry',
     );
+    return false;
   }
 
   /** One attempt: the pass's serial once the read models show the change, then its wallets. */

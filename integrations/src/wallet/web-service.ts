@@ -14,6 +14,7 @@ import {
   type WalletConfig,
 } from '@rr/platform';
 import { applePass, applePassSignerOf, type ApplePassSigner } from './apple.ts';
+import { walletNotConfigured } from './not-configured.ts';
 import { walletBarcodeOf, walletTexts, walletTicketOf, type WalletTicket } from './ticket.ts';
 
 /*
@@ -58,6 +59,7 @@ export function applePassAuthorized(
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+const BASE = `${APPLE_WEB_SERVICE_PATH}/v1`;
 const unauthorized = () =>
   new Problem(401, 'http__unauthorized', 'Not the authentication token of this pass');
 
@@ -86,6 +88,9 @@ const UpdatedSince = z.object({
     .regex(/^\d{1,15}$/)
     .optional(),
 });
+const UpdatedPasses = z
+  .object({ serialNumbers: z.array(z.string()), lastUpdated: z.string() })
+  .openapi('AppleWalletUpdatedPasses');
 const LogBody = z
   .object({ logs: z.array(z.string().max(2000)).max(100) })
   .openapi('AppleWalletLog');
@@ -198,29 +203,31 @@ async function registerDevice(
 
 /**
  * The routes of Apple's web service. The pass's token is checked before anything is read; a pass
- * type other than the configured one is not found; without Apple Wallet configured: no routes.
+ * type other than the configured one is not found.
  */
 export function appleWebServiceRoutes(deps: AppleWebServiceDeps): RouteDef[] {
-  const signer = applePassSignerOf(deps.config);
-  if (!signer) return [];
+  const configured = applePassSignerOf(deps.config);
+  // Without Apple Wallet's settings every route answers wallet__not_configured.
+  const signerOr404 = () => {
+    if (!configured) throw walletNotConfigured('Apple Wallet');
+    return configured;
+  };
   const { pool, clock, logger, checkInCodes } = deps;
-  const base = `${APPLE_WEB_SERVICE_PATH}/v1`;
   const checkPass = (
     params: { passTypeIdentifier: string; serialNumber: string },
     authorization: string | undefined,
   ) => {
     if (!applePassAuthorized(checkInCodes, params.serialNumber, authorization))
       throw unauthorized();
-    if (params.passTypeIdentifier !== signer.passTypeId) throw problems.notFound('Pass');
+    if (params.passTypeIdentifier !== signerOr404().passTypeId) throw problems.notFound('Pass');
   };
-  const tags = ['wallet'];
   return [
     defineRoute({
       method: 'post',
-      path: `${base}/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}`,
+      path: `${BASE}/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}`,
       summary:
         "Apple Wallet: a device registers for a pass's updates (Authorization: ApplePass <token>)",
-      tags,
+      tags: ['wallet'],
       access: 'public',
       params: RegistrationParams,
       body: RegistrationBody,
@@ -239,9 +246,9 @@ export function appleWebServiceRoutes(deps: AppleWebServiceDeps): RouteDef[] {
     }),
     defineRoute({
       method: 'delete',
-      path: `${base}/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}`,
+      path: `${BASE}/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}`,
       summary: "Apple Wallet: a device no longer wants a pass's updates (the pass was removed)",
-      tags,
+      tags: ['wallet'],
       access: 'public',
       params: RegistrationParams,
       responses: {
@@ -262,24 +269,23 @@ export function appleWebServiceRoutes(deps: AppleWebServiceDeps): RouteDef[] {
     }),
     defineRoute({
       method: 'get',
-      path: `${base}/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}`,
+      path: `${BASE}/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}`,
       summary:
         "Apple Wallet: the serial numbers of a device's passes changed since its tag (none: 204)",
-      tags,
+      tags: ['wallet'],
       access: 'public',
       params: DeviceParams,
       query: UpdatedSince,
       responses: {
         200: {
           description: 'The changed passes and the tag to ask with next',
-          schema: z
-            .object({ serialNumbers: z.array(z.string()), lastUpdated: z.string() })
-            .openapi('AppleWalletUpdatedPasses'),
+          schema: UpdatedPasses,
         },
         204: { description: 'Nothing changed since the tag' },
         400: { description: 'validation__error' },
       },
       handler: async ({ params, query }) => {
+        signerOr404();
         const since = query.passesUpdatedSince ? new Date(Number(query.passesUpdatedSince)) : null;
         const r = await pool.query<{ serial: string; updated_at: Date }>(
           `SELECT r.serial, p.updated_at FROM wallet_apple_registrations r
@@ -298,10 +304,10 @@ export function appleWebServiceRoutes(deps: AppleWebServiceDeps): RouteDef[] {
     }),
     defineRoute({
       method: 'get',
-      path: `${base}/passes/{passTypeIdentifier}/{serialNumber}`,
+      path: `${BASE}/passes/{passTypeIdentifier}/{serialNumber}`,
       summary:
         'Apple Wallet: the latest version of a pass (If-Modified-Since: 304 while unchanged)',
-      tags,
+      tags: ['wallet'],
       access: 'public',
       params: PassParams,
       responses: {
@@ -325,7 +331,7 @@ export function appleWebServiceRoutes(deps: AppleWebServiceDeps): RouteDef[] {
           return;
         }
         const ticket = await walletTicketOf(pool, owner, params.serialNumber);
-        const pass = applePassOf(ticket, { ...deps, signer });
+        const pass = applePassOf(ticket, { ...deps, signer: signerOr404() });
         res.setHeader('Content-Type', 'application/vnd.apple.pkpass');
         res.setHeader('Cache-Control', 'private, no-cache');
         res.setHeader('Last-Modified', new Date(modified ?? clock.now().getTime()).toUTCString());
@@ -334,13 +340,14 @@ export function appleWebServiceRoutes(deps: AppleWebServiceDeps): RouteDef[] {
     }),
     defineRoute({
       method: 'post',
-      path: `${base}/log`,
+      path: `${BASE}/log`,
       summary: "Apple Wallet: a device's messages about errors with this web service",
-      tags,
+      tags: ['wallet'],
       access: 'public',
       body: LogBody,
       responses: { 200: { description: 'Logged' }, 400: { description: 'validation__error' } },
       handler: async ({ body }) => {
+        signerOr404();
         for (const message of body.logs) logger.info({ appleWallet: message }, 'wallet log');
         return Promise.resolve({ status: 200 });
       },
