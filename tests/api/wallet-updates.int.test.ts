@@ -14,7 +14,7 @@ import type { TLSSocket } from 'node:tls';
 import { importSPKI, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erasePersonalData } from '@rr/command-service';
-import { WalletUpdater } from '@rr/integrations';
+import { WALLET_UPDATE_RETRY_DELAYS_MS, WalletUpdater } from '@rr/integrations';
 import { addDays, createLogger, instantOf, ManualClock, todayIn } from '@rr/platform';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { bookAsNewVisitor, createRoom, createSlot } from '../support/fixtures.ts';
@@ -54,6 +54,8 @@ let apns: http2.Http2SecureServer;
 /** What the Google Wallet API on loopback received, and what its token endpoint refused. */
 const patches: { id: string; body: Record<string, unknown>; authorization: string }[] = [];
 const googleProblems: string[] = [];
+/** While set, the Wallet API answers 503 (Google unavailable). */
+let googleDown = false;
 let google: http.Server;
 
 const bodyOf = async (req: IncomingMessage) => {
@@ -134,6 +136,10 @@ function startGoogle(): Promise<number> {
         return;
       }
       const match = /^\/walletobjects\/v1\/eventTicketObject\/([^/]+)$/.exec(req.url ?? '');
+      if (req.method === 'PATCH' && match && googleDown) {
+        res.writeHead(503).end('{"error":{"code":503}}');
+        return;
+      }
       if (req.method === 'PATCH' && match) {
         patches.push({
           id: decodeURIComponent(match[1]!),
@@ -405,6 +411,52 @@ describe('Google Wallet objects', () => {
     await sendUpdates(b.ownerId, 2);
     const last = patches.filter((p) => p.id === objectId).at(-1)!;
     expect(last.body).toMatchObject({ id: objectId, state: 'INACTIVE' });
+  });
+
+  it('an update Google does not take is tried again after growing delays, then given up', async () => {
+    const b = await bookAsNewVisitor(suite.app.baseUrl, [first], 'en');
+    await b.client.get(`/api/owners/${b.ownerId}/tickets/${b.ticketId}/google-wallet`);
+    googleDown = true;
+    try {
+      const cancel = await b.client.request(
+        'DELETE',
+        `/api/owners/${b.ownerId}/tickets?ids=${b.ticketId}`,
+      );
+      expect(cancel.status).toBe(200);
+      await waitFor(
+        'the wallet update',
+        async () => (await updatesOf(b.ownerId)).length > 0,
+        10_000,
+      );
+      const state = async () =>
+        (
+          await suite.db.pool.query<{ status: string; attempts: number; last_error: string }>(
+            'SELECT status, attempts, last_error FROM wallet_updates WHERE owner_id = $1',
+            [b.ownerId],
+          )
+        ).rows[0]!;
+      await waitFor(
+        'the first attempt',
+        async () => (await updater.sendDue(), (await state()).attempts === 1),
+        10_000,
+      );
+      expect(await state()).toMatchObject({ status: 'pending', attempts: 1 });
+      expect((await state()).last_error).toContain('503');
+      for (const [i, delay] of WALLET_UPDATE_RETRY_DELAYS_MS.entries()) {
+        // Not before its delay.
+        await updater.sendDue();
+        expect((await state()).attempts).toBe(i + 1);
+        clock.advance(delay);
+        await updater.sendDue();
+        expect((await state()).attempts).toBe(i + 2);
+      }
+      expect(await state()).toMatchObject({
+        status: 'failed',
+        attempts: WALLET_UPDATE_RETRY_DELAYS_MS.length + 1,
+      });
+    } finally {
+      googleDown = false;
+    }
   });
 
   it('a booking whose passes were never saved gets no update', async () => {
