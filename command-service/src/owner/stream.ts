@@ -93,9 +93,9 @@ export async function changeOwnerData(
 
 /**
  * Erases a booking's personal data (the erasure job): the row goes, with the owner's mail errors
- * (SMTP replies may quote the address), its devices' push and wallet registrations, and the hashes of its confirmation links (the mailbox's
- * secret, docs/product.md#confirmed-addresses), and PersonalDataErased is appended to the cart
- * stream.
+ * (SMTP replies may quote the address), its devices' push subscriptions and wallet registrations,
+ * and the hashes of its confirmation links (the mailbox's secret,
+ * docs/product.md#confirmed-addresses), and PersonalDataErased is appended to the cart stream.
  * Answers whether it erased (false: erased already, or never booked).
  */
 export async function erasePersonalDataOf(
