@@ -8,3 +8,10 @@ export * from './migrations-dir.ts';
 export * from './push/index.ts';
 export { walletRoutes, APPLE_PASS_CONTENT_TYPE } from './wallet/routes.ts';
 export { GOOGLE_SAVE_URL } from './wallet/google.ts';
+export {
+  appleWebServiceRoutes,
+  applePassToken,
+  eraseWalletRegistrationsOf,
+  APPLE_WEB_SERVICE_PATH,
+} from './wallet/web-service.ts';
+export { walletReactor, WalletUpdater, WALLET_UPDATE_RETRY_DELAYS_MS } from './wallet/updates.ts';

@@ -16,6 +16,19 @@ export const walletConfig = z.object({
   GOOGLE_WALLET_ISSUER_ID: z.string().regex(/^\d+$/, 'must be the issuer id (digits)').optional(),
   GOOGLE_WALLET_SERVICE_ACCOUNT_EMAIL: z.email().optional(),
   GOOGLE_WALLET_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  // Updates of saved passes (integrations/src/wallet/updates.ts): where Apple's push service and
+  // Google's Wallet API and token endpoint are (Apple's and Google's own unless a test or a proxy
+  // stands in), an extra CA the push service's certificate may be issued by, and how often the
+  // update job looks for moved or cancelled tickets.
+  WALLET_APNS_ORIGIN: z.url({ protocol: /^https$/ }).default('https://api.push.apple.com'),
+  WALLET_APNS_CA_FILE: z.string().min(1).optional(),
+  GOOGLE_WALLET_API_URL: z
+    .url({ protocol: /^https?$/ })
+    .default('https://walletobjects.googleapis.com/walletobjects/v1/'),
+  GOOGLE_WALLET_TOKEN_URL: z
+    .url({ protocol: /^https?$/ })
+    .default('https://oauth2.googleapis.com/token'),
+  WALLET_UPDATE_INTERVAL_MS: z.coerce.number().int().min(50).max(600000).default(2000),
 });
 export type WalletConfig = z.infer<typeof walletConfig>;
 

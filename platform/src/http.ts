@@ -11,15 +11,23 @@ export { problemHandler } from './problem-handler.ts';
  * authenticated by an API token needs none: a browser never attaches a bearer token by itself.
  * Nor do the POSTs to `crossSiteFormPosts` (paths below /api): forms the browser posts across
  * sites that carry their own proof, such as the SAML identity provider's answer (a signed
- * assertion answering one of our requests, used once).
+ * assertion answering one of our requests, used once). Nor any request below `machinePrefixes`:
+ * services for machines that never act on a session (Apple Wallet's web service).
  */
-export function requireXhrHeader(crossSiteFormPosts: readonly string[] = []) {
+export function requireXhrHeader(
+  crossSiteFormPosts: readonly string[] = [],
+  machinePrefixes: readonly string[] = [],
+) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const safe = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
     const formPost = req.method === 'POST' && crossSiteFormPosts.includes(req.path);
+    // A machine's service (a wallet's web service): it uses no session, and its writes carry a
+    // credential of their own in the Authorization header, which no page sends across sites.
+    const machine = machinePrefixes.some((prefix) => req.path.startsWith(prefix));
     if (
       !safe &&
       !formPost &&
+      !machine &&
       !req.apiTokenUser &&
       req.get('x-requested-with') !== 'XMLHttpRequest'
     ) {

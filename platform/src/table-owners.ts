@@ -87,6 +87,11 @@ export const TABLE_OWNERS = {
   webhook_rooms: 'integrations/src/webhooks',
   push_subscriptions: 'integrations/src/push',
   push_deliveries: 'integrations/src/push',
+  // Saved wallet passes' registrations and handed-out objects, and their update outbox.
+  wallet_apple_passes: 'integrations/src/wallet',
+  wallet_apple_registrations: 'integrations/src/wallet',
+  wallet_google_objects: 'integrations/src/wallet',
+  wallet_updates: 'integrations/src/wallet',
 } as const satisfies Record<string, string>;
 
 export type OwnedTable = keyof typeof TABLE_OWNERS;

@@ -29,6 +29,8 @@ import {
   type RouteDef,
 } from '@rr/platform';
 import {
+  APPLE_WEB_SERVICE_PATH,
+  appleWebServiceRoutes,
   calendarFeedRoutes,
   outboundPolicyOf,
   pushPolicyOf,
@@ -146,6 +148,17 @@ export function routesFor(
           enabled: webPushSettingsOf(config) !== null,
         }),
       ),
+      // Apple Wallet's web service writes registrations: on the primary, beside the commands.
+      ...appleWebServiceRoutes({
+        pool: deps.pool,
+        clock: deps.clock,
+        logger: deps.logger,
+        timeZone: deps.timeZone,
+        checkInCodes: deps.checkInCodes,
+        libraryName: config.LIBRARY_NAME,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        config,
+      }),
       ...commandRoutes(deps),
     );
   }
@@ -160,6 +173,8 @@ export function routesFor(
         timeZone: deps.timeZone,
         checkInCodes: deps.checkInCodes,
         libraryName: config.LIBRARY_NAME,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        writePool: deps.pool,
         config,
       }),
       ...queryRoutes({
@@ -246,7 +261,7 @@ export function createApp(options: AppOptions): express.Express {
   api.use(bearerAuthentication(tokenStore));
   // Calendar feeds also take a reports token as ?token= (calendar applications send no header).
   api.use(queryTokenAuthentication(tokenStore, /^\/admin\/rooms\/[^/]+\/calendar\.ics$/));
-  api.use(requireXhrHeader([SAML_ACS_PATH, VISITOR_SAML_ACS_PATH]));
+  api.use(requireXhrHeader([SAML_ACS_PATH, VISITOR_SAML_ACS_PATH], [`${APPLE_WEB_SERVICE_PATH}/`]));
   // Sessions only where one can exist: sign-in and sign-out (staff's and visitors'), and requests carrying the session
   // cookie. Without the cookie there is no signed-in user, so a visitor's request skips the
   // session machinery (an empty session object per request that is never saved). A request with

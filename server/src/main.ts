@@ -29,6 +29,7 @@ import {
   startMailSender,
   startProjections,
   startPushSender,
+  startWalletUpdater,
   startWebhookSender,
 } from './runtime.ts';
 import { seedDemoData } from './seed.ts';
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
     role === 'all' || role === 'projector' ? startWebhookSender(runtime, config, logger) : null;
   const pushes =
     role === 'all' || role === 'projector' ? startPushSender(runtime, config, logger) : null;
+  const walletUpdates =
+    role === 'all' || role === 'projector' ? startWalletUpdater(runtime, config, logger) : null;
   const reminders =
     role === 'all' || role === 'projector'
       ? startReminderJob(
@@ -167,6 +170,7 @@ async function main(): Promise<void> {
       ['the mail job', () => mail?.stop()],
       ['the webhook job', () => webhooks?.stop()],
       ['the push job', () => pushes?.stop()],
+      ['the wallet update job', () => walletUpdates?.stop()],
       ['the erasure job', () => erasure?.stop()],
       ['the backup job', () => backups?.stop()],
       ['the projections', () => runner?.stop()],

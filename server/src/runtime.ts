@@ -12,6 +12,8 @@ import {
   pushPolicyOf,
   PushSender,
   webhookReactor,
+  walletReactor,
+  WalletUpdater,
   WebhookSender,
   webhookSigningKey,
 } from '@rr/integrations';
@@ -30,6 +32,7 @@ import {
   whatIfSettingsOf,
   seatPlanLimitsOf,
   webPushSettingsOf,
+  walletsConfigured,
 } from '@rr/platform';
 import { calendarImportSettings, humanCheck, type CommandDeps } from '@rr/command-service';
 import { SCHEMA_MIGRATION_DIRS } from './schema.ts';
@@ -120,7 +123,12 @@ export function startProjections(runtime: Runtime, logger: Logger): ProjectionRu
       logger,
       ...runtime.projectionSettings,
     },
-    [readModelProjectionsIn(runtime.deps.timeZone), mailOutboxReactor, webhookReactor],
+    [
+      readModelProjectionsIn(runtime.deps.timeZone),
+      mailOutboxReactor,
+      webhookReactor,
+      walletReactor,
+    ],
   );
   runner.start();
   return runner;
@@ -211,3 +219,27 @@ export function startPushSender(
 
 /** The read models' names (the same in every time zone). */
 export const readModelNames = readModelProjections.map((p) => p.name);
+
+/**
+ * The wallet update job (moved and cancelled tickets' saved passes, integrations/src/wallet)
+ * when a wallet is configured: beside the mail sender, sending the outbox the wallet reactor fills.
+ */
+export function startWalletUpdater(
+  runtime: Pick<Runtime, 'pool' | 'deps'>,
+  config: Config,
+  logger: Logger,
+): WalletUpdater | null {
+  const wallets = walletsConfigured(config);
+  if (!wallets.apple && !wallets.google) return null;
+  const updater = new WalletUpdater({
+    pool: runtime.pool,
+    clock: runtime.deps.clock,
+    logger,
+    config,
+    timeZone: config.TIME_ZONE,
+    checkInCodes: runtime.deps.checkInCodes,
+    intervalMs: config.WALLET_UPDATE_INTERVAL_MS,
+  });
+  updater.start();
+  return updater;
+}

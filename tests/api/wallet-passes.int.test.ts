@@ -8,6 +8,7 @@ import path from 'node:path';
 import { importSPKI, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, instantOf, loadConfig, ManualClock, todayIn } from '@rr/platform';
+import { applePassToken } from '@rr/integrations';
 import { applePassSignerOf } from '../../integrations/src/wallet/apple.ts';
 import {
   Client,
@@ -279,6 +280,20 @@ describe('a server without the wallets’ settings', () => {
       expect(res.status, url).toBe(404);
       expect(await res.json()).toMatchObject({ error: 'wallet__not_configured', payload: [kind] });
     }
+    // Apple Wallet's web service too (a pass's token made by the configured server).
+    const registered = await fetch(
+      `${bare.baseUrl}/api/wallet/apple/v1/devices/device1/registrations/${PASS_TYPE}/${b.ticketId}`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `ApplePass ${applePassToken(suite.app.deps.checkInCodes, b.ticketId)}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ pushToken: 'ab'.repeat(32) }),
+      },
+    );
+    expect(registered.status).toBe(404);
+    expect(await registered.json()).toMatchObject({ error: 'wallet__not_configured' });
     const settings = async (app: { baseUrl: string }) =>
       ((await (await new Client(app.baseUrl).get('/api/settings')).json()) as { wallets: unknown })
         .wallets;

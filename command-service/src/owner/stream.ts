@@ -1,7 +1,7 @@
 import { type Actor, type StoreSession } from '@rr/events';
 import { lockSlots } from '../streams/timeslot.ts';
 import { clearMailErrorsOf, eraseConfirmationTokens } from '@rr/platform';
-import { erasePushSubscriptionsOf } from '@rr/integrations';
+import { erasePushSubscriptionsOf, eraseWalletRegistrationsOf } from '@rr/integrations';
 import {
   decideOwner,
   normalizeEmail,
@@ -93,9 +93,9 @@ export async function changeOwnerData(
 
 /**
  * Erases a booking's personal data (the erasure job): the row goes, with the owner's mail errors
- * (SMTP replies may quote the address) and the hashes of its confirmation links (the mailbox's
- * secret, docs/product.md#confirmed-addresses), and PersonalDataErased is appended to the cart
- * stream.
+ * (SMTP replies may quote the address), its devices' push subscriptions and wallet registrations,
+ * and the hashes of its confirmation links (the mailbox's secret,
+ * docs/product.md#confirmed-addresses), and PersonalDataErased is appended to the cart stream.
  * Answers whether it erased (false: erased already, or never booked).
  */
 export async function erasePersonalDataOf(
@@ -113,6 +113,7 @@ export async function erasePersonalDataOf(
       await clearMailErrorsOf(s.client, [ownerId]);
       await eraseConfirmationTokens(s.client, ownerId);
       await erasePushSubscriptionsOf(s.client, ownerId);
+      await eraseWalletRegistrationsOf(s.client, ownerId);
     },
   );
   return answer;

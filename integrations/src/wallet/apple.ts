@@ -52,6 +52,11 @@ export interface ApplePassContext {
   libraryName: string;
   /** The barcode's text: the check-in reference, or the booking number without check-in. */
   barcode: string;
+  /**
+   * Where a wallet registers the pass for updates (the web service, web-service.ts) and the
+   * pass's token there; absent (no PUBLIC_BASE_URL): the pass is not updated, only fetched anew.
+   */
+  webService?: { url: string; authenticationToken: string } | undefined;
 }
 
 /**
@@ -60,7 +65,7 @@ export interface ApplePassContext {
  * ticket no longer booked gives a voided pass, which a wallet refreshing it shows as such.
  */
 export function applePass(ticket: WalletTicket, context: ApplePassContext): Buffer {
-  const { signer, timeZone, libraryName, barcode } = context;
+  const { signer, timeZone, libraryName, barcode, webService } = context;
   const t = walletTexts[ticket.language];
   const pass = new PKPass(passIcons(), signer.certificates, {
     formatVersion: 1,
@@ -74,6 +79,9 @@ export function applePass(ticket: WalletTicket, context: ApplePassContext): Buff
     foregroundColor: 'rgb(255, 255, 255)',
     labelColor: 'rgb(220, 230, 240)',
     ...(ticket.booked ? {} : { voided: true }),
+    ...(webService
+      ? { webServiceURL: webService.url, authenticationToken: webService.authenticationToken }
+      : {}),
   });
   pass.type = 'eventTicket';
   pass.primaryFields.push({ key: 'room', label: t.room, value: ticket.roomName });

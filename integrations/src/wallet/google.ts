@@ -42,23 +42,30 @@ const localized = (language: 'de' | 'en', value: string) => ({
   defaultValue: { language, value },
 });
 
+/** The event ticket class every object belongs to: the library's reservations. */
+export const googleClassId = (signer: GoogleWalletSigner) =>
+  googleId(signer.issuerId, 'reading-room-reservation');
+
+/** A ticket's Google Wallet object id: the issuer's, then the first ticket of the move chain. */
+export const googleObjectId = (signer: GoogleWalletSigner, serial: string) =>
+  googleId(signer.issuerId, serial);
+
 /**
- * A ticket's Google Wallet save link: a JWT (RS256, the service account's key) carrying the event
- * ticket's class (the library's reservations) and object. The object's id is the first ticket of
- * the move chain, so a saved ticket stays one object; a ticket no longer booked is INACTIVE.
+ * A ticket's Google Wallet event ticket object, as the save link carries it and an update sends
+ * it: the object's id is the first ticket of the move chain, so a saved ticket stays one object;
+ * a ticket no longer booked is INACTIVE.
  */
-export async function googleWalletSaveUrl(
+export function googleEventTicketObject(
   ticket: WalletTicket,
-  context: GoogleWalletContext,
-): Promise<string> {
-  const { signer, clock, timeZone, libraryName, barcode } = context;
+  context: Omit<GoogleWalletContext, 'clock' | 'libraryName'>,
+) {
+  const { signer, timeZone, barcode } = context;
   const t = walletTexts[ticket.language];
-  const classId = googleId(signer.issuerId, 'reading-room-reservation');
   const start = instantOf(ticket.date, ticket.startTime, timeZone);
   const end = instantOf(ticket.date, ticket.endTime, timeZone);
-  const object = {
-    id: googleId(signer.issuerId, ticket.serial),
-    classId,
+  return {
+    id: googleObjectId(signer, ticket.serial),
+    classId: googleClassId(signer),
     state: ticket.booked ? 'ACTIVE' : 'INACTIVE',
     ticketNumber: ticket.bookingNumber,
     ...(ticket.seatLabel
@@ -72,6 +79,20 @@ export async function googleWalletSaveUrl(
       { id: 'time', header: t.time, body: t.timeText(ticket.startTime, ticket.endTime) },
     ],
   };
+}
+
+/**
+ * A ticket's Google Wallet save link: a JWT (RS256, the service account's key) carrying the event
+ * ticket's class (the library's reservations) and object (googleEventTicketObject).
+ */
+export async function googleWalletSaveUrl(
+  ticket: WalletTicket,
+  context: GoogleWalletContext,
+): Promise<string> {
+  const { signer, clock, libraryName } = context;
+  const t = walletTexts[ticket.language];
+  const classId = googleClassId(signer);
+  const object = googleEventTicketObject(ticket, context);
   const jwt = await new SignJWT({
     typ: 'savetowallet',
     origins: [],

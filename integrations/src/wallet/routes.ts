@@ -1,7 +1,6 @@
 import {
   defineRoute,
   ownerIdParam,
-  Problem,
   z,
   type CheckInCodes,
   type Clock,
@@ -9,9 +8,11 @@ import {
   type RouteDef,
   type WalletConfig,
 } from '@rr/platform';
-import { applePass, applePassSignerOf } from './apple.ts';
+import { applePassSignerOf } from './apple.ts';
 import { googleWalletSaveUrl, googleWalletSignerOf } from './google.ts';
-import { walletTexts, walletTicketOf, type WalletTicket } from './ticket.ts';
+import { walletBarcodeOf, walletTexts, walletTicketOf, type WalletTicket } from './ticket.ts';
+import { applePassOf } from './web-service.ts';
+import { walletNotConfigured } from './not-configured.ts';
 
 export const APPLE_PASS_CONTENT_TYPE = 'application/vnd.apple.pkpass';
 
@@ -24,14 +25,12 @@ export interface WalletDeps {
   checkInCodes: CheckInCodes;
   /** The library's name (LIBRARY_NAME), absent: "Ihre Bibliothek" / "Your library". */
   libraryName?: string | undefined;
+  /** PUBLIC_BASE_URL: Apple passes carry the web service's address under it (updates). */
+  publicBaseUrl?: string | undefined;
+  /** The primary: a Google object handed out is recorded there (the update job's list). */
+  writePool: Pool;
   config: WalletConfig;
 }
-
-/** A wallet the server has no settings for: refused, and named. */
-const notConfigured = (wallet: 'Apple Wallet' | 'Google Wallet') =>
-  new Problem(404, 'wallet__not_configured', `${wallet} passes are not configured on this server`, [
-    wallet === 'Apple Wallet' ? 'apple' : 'google',
-  ]);
 
 const TicketParams = z.object({ ownerId: ownerIdParam, ticketId: z.uuid('Not a valid id') });
 
@@ -45,9 +44,6 @@ export function walletRoutes(deps: WalletDeps): RouteDef[] {
   const apple = applePassSignerOf(config);
   const google = googleWalletSignerOf(config);
   const libraryOf = (t: WalletTicket) => deps.libraryName ?? walletTexts[t.language].libraryDefault;
-  // The check-in reference where the room checks tickets in; else the booking number to show.
-  const barcodeOf = (t: WalletTicket) =>
-    t.checkIn ? checkInCodes.codeOf(t.ticketId) : t.bookingNumber;
   const notFound = {
     description:
       'Unknown or malformed owner or ticket, personal data erased; or the wallet is not configured (wallet__not_configured)',
@@ -71,14 +67,9 @@ export function walletRoutes(deps: WalletDeps): RouteDef[] {
       },
       malformedPathNotFound: 'Ticket',
       handler: async ({ params, res }) => {
-        if (!apple) throw notConfigured('Apple Wallet');
+        if (!apple) throw walletNotConfigured('Apple Wallet');
         const ticket = await walletTicketOf(pool, params.ownerId, params.ticketId);
-        const pass = applePass(ticket, {
-          signer: apple,
-          timeZone,
-          libraryName: libraryOf(ticket),
-          barcode: barcodeOf(ticket),
-        });
+        const pass = applePassOf(ticket, { ...deps, signer: apple });
         res.setHeader('Content-Type', APPLE_PASS_CONTENT_TYPE);
         res.setHeader('Content-Disposition', 'attachment; filename="ticket.pkpass"');
         // Made anew on each request: a moved or cancelled ticket's pass is never an old copy.
@@ -104,15 +95,21 @@ export function walletRoutes(deps: WalletDeps): RouteDef[] {
       },
       malformedPathNotFound: 'Ticket',
       handler: async ({ params, res }) => {
-        if (!google) throw notConfigured('Google Wallet');
+        if (!google) throw walletNotConfigured('Google Wallet');
         const ticket = await walletTicketOf(pool, params.ownerId, params.ticketId);
         const saveUrl = await googleWalletSaveUrl(ticket, {
           signer: google,
           clock,
           timeZone,
           libraryName: libraryOf(ticket),
-          barcode: barcodeOf(ticket),
+          barcode: walletBarcodeOf(ticket, checkInCodes),
         });
+        // The object this link saves gets the ticket's moves and cancellation (updates.ts).
+        await deps.writePool.query(
+          `INSERT INTO wallet_google_objects (serial, owner_id, created_at) VALUES ($1, $2, $3)
+           ON CONFLICT (serial) DO NOTHING`,
+          [ticket.serial, params.ownerId, clock.now()],
+        );
         res.setHeader('Cache-Control', 'private, no-store');
         return { body: { saveUrl } };
       },

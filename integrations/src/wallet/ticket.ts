@@ -1,4 +1,4 @@
-import { problems, type Pool } from '@rr/platform';
+import { problems, type CheckInCodes, type Pool } from '@rr/platform';
 import { chainFirstsSql, chainLatestSql } from '../ticket-chain.ts';
 
 /** A ticket as its wallet pass shows it: the latest of its move chain, under the first one's id. */
@@ -72,6 +72,10 @@ export async function walletTicketOf(
     language: booking.language,
   };
 }
+
+/** A pass's barcode: the check-in reference where the room checks tickets in; else the booking number. */
+export const walletBarcodeOf = (ticket: WalletTicket, codes: CheckInCodes): string =>
+  ticket.checkIn ? codes.codeOf(ticket.ticketId) : ticket.bookingNumber;
 
 /** The texts of a pass, in the booking's language. */
 export const walletTexts = {
