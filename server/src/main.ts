@@ -153,32 +153,39 @@ async function main(): Promise<void> {
       );
   }
 
+  // Each part stops in turn (SIGTERM, SIGINT); one that hangs is named when the deadline forces
+  // the exit, so an operator (and the rolling-upgrade test) learns which part did not let go.
+  stopOnSignals(logger, [
+    // Stop accepting connections; requests in flight finish first.
+    ['the HTTP server', () => (server ? closeGracefully(server) : undefined)],
+    ['the hold expiry job', () => expiry?.stop()],
+    ['the reminder job', () => reminders?.stop()],
+    ['the waitlist job', () => waitlist?.stop()],
+    ['the no-show job', () => noShows?.stop()],
+    ['the mail job', () => mail?.stop()],
+    ['the webhook job', () => webhooks?.stop()],
+    ['the push job', () => pushes?.stop()],
+    ['the wallet update job', () => walletUpdates?.stop()],
+    ['the erasure job', () => erasure?.stop()],
+    ['the backup job', () => backups?.stop()],
+    ['the projections', () => runner?.stop()],
+    ['the sessions', () => Promise.resolve(sessions?.close())],
+    ['the read replicas', () => reads?.close()],
+    ['the database pools', () => runtime.close()],
+    ['the embedded database', () => db.stop()],
+  ]);
+}
+
+/** A named step of a process's stop: the HTTP server, a job, the pools. */
+type StopPart = [name: string, stop: () => Promise<unknown> | undefined];
+
+/** On SIGTERM or SIGINT, stops the parts in turn, and exits with code 1 if that takes too long. */
+function stopOnSignals(logger: Logger, parts: StopPart[]): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    // Each part stops in turn; one that hangs is named when the deadline forces the exit, so an
-    // operator (and the rolling-upgrade test) learns which part did not let go.
-    const parts: [string, () => Promise<unknown> | undefined][] = [
-      // Stop accepting connections; requests in flight finish first.
-      ['the HTTP server', () => (server ? closeGracefully(server) : undefined)],
-      ['the hold expiry job', () => expiry?.stop()],
-      ['the reminder job', () => reminders?.stop()],
-      ['the waitlist job', () => waitlist?.stop()],
-      ['the no-show job', () => noShows?.stop()],
-      ['the mail job', () => mail?.stop()],
-      ['the webhook job', () => webhooks?.stop()],
-      ['the push job', () => pushes?.stop()],
-      ['the wallet update job', () => walletUpdates?.stop()],
-      ['the erasure job', () => erasure?.stop()],
-      ['the backup job', () => backups?.stop()],
-      ['the projections', () => runner?.stop()],
-      ['the sessions', () => Promise.resolve(sessions?.close())],
-      ['the read replicas', () => reads?.close()],
-      ['the database pools', () => runtime.close()],
-      ['the embedded database', () => db.stop()],
-    ];
     let stoppingPart = parts[0]![0];
     const force = setTimeout(() => {
       logger.error(
