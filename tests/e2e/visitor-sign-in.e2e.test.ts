@@ -106,9 +106,10 @@ describe('visitor sign-in with the campus account', () => {
       await addSlot(page, day, RANGE);
       if (lang !== 'de') {
         await serveAs(page, lang);
-        // The provider's pages as they are: their form posts and cookies untouched (a route
-        // registered later is asked first).
+        // The provider's pages and the app's sign-in redirects as they are: their form posts,
+        // redirects and cookies untouched (a route registered later is asked first).
         await page.route(`${issuer}/**`, (route) => route.continue());
+        await page.route(`${server.baseUrl}/api/**`, (route) => route.continue());
         await page.reload();
         await h1(page, FIRST_ROOM).waitFor();
       }
