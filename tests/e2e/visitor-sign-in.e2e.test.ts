@@ -6,6 +6,7 @@ import {
   VISITOR_OIDC_CLIENT,
   type TestOidcProvider,
 } from '../support/oidc-servers.ts';
+import { createRoom } from '../support/fixtures.ts';
 import { freePort } from '../support/ports.ts';
 import { LIBRARY_ZONE, weekdaysAhead } from './dates.ts';
 import { eventually, expectAccessible, LANGS, type Lang, type RunningServer } from './harness.ts';
@@ -24,6 +25,8 @@ let browser: Browser;
 let admin: Client;
 let provider: TestOidcProvider;
 let stop: (() => Promise<void>) | undefined;
+/** A room without a rule of its own, in a site for members of the university. */
+let siteRoom: string;
 const [day] = weekdaysAhead(1) as [Date];
 const RANGE = '09:00-12:00';
 
@@ -81,6 +84,17 @@ beforeAll(async () => {
     json: { allowedAffiliations: ['student@uni-x.de'] },
   });
   expect(set.status, await set.clone().text()).toBe(200);
+  const site = await admin.request('POST', '/api/admin/sites', {
+    json: {
+      name: 'Campus Nord',
+      slug: 'campus-nord',
+      contactEmail: 'nord@uni-x.de',
+      signInRequired: true,
+    },
+  });
+  expect(site.status, await site.clone().text()).toBe(201);
+  const { id: siteId } = (await site.json()) as { id: string };
+  siteRoom = await createRoom(admin, 'Campus-Lesesaal', { siteId });
   await waitForReadModels(admin);
 });
 
@@ -152,6 +166,24 @@ describe('visitor sign-in with the campus account', () => {
         .waitFor();
       expect(await email.getAttribute('readonly')).toBeNull();
       await page.context().close();
+    });
+  }
+
+  for (const lang of LANGS) {
+    it(`a room of a site for members of the university says so, by its site's rule (${lang})`, async () => {
+      const page = await openVisitorPage(browser, PHONE, 'de');
+      try {
+        if (lang !== 'de') {
+          await page.goto(`${server.baseUrl}/`);
+          await page.evaluate((l) => localStorage.setItem('language', l), lang);
+        }
+        await page.goto(`${server.baseUrl}/room/${siteRoom}`);
+        await h1(page, 'Campus-Lesesaal').waitFor();
+        await main(page).getByText(String(TEXTS[lang].members)).waitFor();
+        await expectAccessible(page, `room of a members' site (${lang})`);
+      } finally {
+        await page.context().close();
+      }
     });
   }
 });
