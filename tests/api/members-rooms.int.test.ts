@@ -269,6 +269,15 @@ describe('sites for members of the university', () => {
     const id = await createRoom(admin, 'Site room opened', { siteId });
     const slot = await createSlot(admin, id, '2026-12-07', '09:00', '10:00', 10);
     expect((await bookAs(new Client(app.baseUrl), slot, 'guest@example.org')).status).toBe(403);
+    // The address check on the personal data step asks the site's rule too.
+    const guest = new Client(app.baseUrl);
+    const cart = await guest.request('POST', '/api/transactions', { json: { timeSlotId: slot } });
+    const { transactionId } = (await cart.json()) as { transactionId: string };
+    const checked = await guest.request('POST', '/api/email-check', {
+      json: { email: 'reader@example.org', transactionId },
+    });
+    expect(checked.status).toBe(403);
+    expect(((await checked.json()) as Problem).error).toBe('booking__sign_in_required');
 
     const tooMany = Array.from({ length: 51 }, (_, i) => `group-${i}`);
     const bad = await admin.request('PUT', `/api/admin/sites/${siteId}`, {
