@@ -4,6 +4,7 @@ import { bookingsProjection } from './inline/bookings.ts';
 import { holidayStateProjection } from './inline/holiday-state.ts';
 import { openCartsProjection } from './inline/open-carts.ts';
 import { roomStateProjection } from './inline/room-state.ts';
+import { siteStateProjection } from './inline/site-state.ts';
 import { ticketStateProjection } from './inline/ticket-state.ts';
 import { timeSlotGuardProjection } from './inline/timeslot-guard.ts';
 import { visitorNoShowsProjection } from './no-show/record.ts';
@@ -25,6 +26,7 @@ export type { AppendedEvent, InlineProjection, InlineTransaction } from './inlin
  * - `room_state`: each existing room (evolveRoom) and its place in the manual order;
  * - `timeslot_guard`: when each slot of a room sits (no overlaps, the slots of a room or range);
  * - `holiday_state`: each holiday (evolveHoliday);
+ * - `site_state`: each site's rule for members of the university (the loaders give its rooms);
  * - `ticket_state`: each ticket's slot, cart, status, owner and whether it is checked in (what
  *   finds the ticket of a check-in, a staff change or a no-show release);
  * - `open_carts`: the expiry of each cart not booked, removed or expired (the expiry job);
@@ -47,6 +49,7 @@ export const inlineProjections: readonly InlineProjection[] = [
   roomStateProjection,
   timeSlotGuardProjection,
   holidayStateProjection,
+  siteStateProjection,
   ticketStateProjection,
   openCartsProjection,
   bookingsProjection,

@@ -1,5 +1,5 @@
 import type { RoomServices } from '@rr/events';
-import { NO_ROOM_SERVICES } from '@rr/contracts';
+import { NO_ROOM_SERVICES, withSiteMembersRule, type MembersRule } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
 import { addDays, type DayType, type LocalDate, type RoomState, type SeatPlan } from '@rr/domain';
 
@@ -22,7 +22,15 @@ export interface RoomRow {
   open_end_value: number;
   services: Partial<RoomServices>;
   seat_plan: SeatPlan;
+  /** The room's site's rule for members of the university (site_state); null: none, or not read. */
+  site_members?: MembersRule | null;
 }
+
+/**
+ * The room's site's rule for members of the university, as SQL of a room_state row: the seat
+ * decision gets each room with its effective rule (membersRuleOf, docs/product.md#sites).
+ */
+const SITE_MEMBERS = `(SELECT members FROM site_state WHERE site_state.site_id = room_state.site_id) AS site_members`;
 
 export const toRoom = (r: RoomRow): RoomState => ({
   status: 'active',
@@ -33,7 +41,9 @@ export const toRoom = (r: RoomRow): RoomState => ({
   ...(r.name_en ? { nameEn: r.name_en } : {}),
   openStart: { type: r.open_start_type, value: r.open_start_value },
   openEnd: { type: r.open_end_type, value: r.open_end_value },
-  services: { ...NO_ROOM_SERVICES, ...r.services },
+  services: r.site_members
+    ? withSiteMembersRule({ ...NO_ROOM_SERVICES, ...r.services }, r.site_members)
+    : { ...NO_ROOM_SERVICES, ...r.services },
   seatPlan: r.seat_plan,
 });
 
@@ -50,7 +60,7 @@ export async function roomsWithHolidays(
   const r = await client.query<RoomRow & { holidays: string[] }>({
     name: 'rr_rooms_with_holidays',
     text: `SELECT room_id::text AS room_id, version, site_id::text AS site_id, name, name_en, has_image, open_start_type, open_start_value,
-                  open_end_type, open_end_value, services, seat_plan,
+                  open_end_type, open_end_value, services, seat_plan, ${SITE_MEMBERS},
                   ARRAY(SELECT DISTINCT to_char(date, 'YYYY-MM-DD') FROM holiday_state
                          WHERE date BETWEEN $2 AND $3) AS holidays
              FROM room_state WHERE room_id = ANY($1::uuid[])`,
@@ -62,7 +72,10 @@ export async function roomsWithHolidays(
   };
 }
 
-/** The existing rooms among these ids (a deleted or unknown room is absent). */
+/**
+ * The existing rooms among these ids (a deleted or unknown room is absent), as the seat decision
+ * sees them: each with its site's rule for members of the university.
+ */
 export async function roomStates(
   client: PoolClient,
   roomIds: readonly string[],
@@ -70,6 +83,25 @@ export async function roomStates(
   if (roomIds.length === 0) return new Map();
   const r = await client.query<RoomRow>({
     name: 'rr_room_states',
+    text: `SELECT room_id::text AS room_id, version, site_id::text AS site_id, name, name_en, has_image, open_start_type, open_start_value,
+                  open_end_type, open_end_value, services, seat_plan, ${SITE_MEMBERS}
+             FROM room_state WHERE room_id = ANY($1::uuid[])`,
+    values: [[...new Set(roomIds)]],
+  });
+  return new Map(r.rows.map((row) => [row.room_id, toRoom(row)]));
+}
+
+/**
+ * The existing rooms among these ids as their own events leave them (without their site's rule):
+ * what room_state's inline projection folds the next events onto.
+ */
+export async function storedRoomStates(
+  client: PoolClient,
+  roomIds: readonly string[],
+): Promise<Map<string, RoomState>> {
+  if (roomIds.length === 0) return new Map();
+  const r = await client.query<RoomRow>({
+    name: 'rr_stored_room_states',
     text: `SELECT room_id::text AS room_id, version, site_id::text AS site_id, name, name_en, has_image, open_start_type, open_start_value,
                   open_end_type, open_end_value, services, seat_plan
              FROM room_state WHERE room_id = ANY($1::uuid[])`,

@@ -127,6 +127,41 @@ export interface RoomServices {
   allowedAffiliations?: string[] | undefined;
 }
 
+/**
+ * The rule of a room for members of the university with its site's (docs/product.md#sites): what
+ * the seat decision and the visitor calendar apply. The room requires sign-in when it or its site
+ * does (a named affiliation implies sign-in); the affiliations are the room's own list when it
+ * names any, else the site's (the room narrows its site's rule; empty: any signed-in visitor).
+ */
+export interface MembersRule {
+  signInRequired?: boolean | undefined;
+  allowedAffiliations?: string[] | undefined;
+}
+
+export function membersRuleOf(
+  room: MembersRule,
+  site: MembersRule | null | undefined,
+): MembersRule {
+  const affiliations = room.allowedAffiliations?.length
+    ? room.allowedAffiliations
+    : (site?.allowedAffiliations ?? []);
+  const signIn =
+    room.signInRequired === true || site?.signInRequired === true || affiliations.length > 0;
+  return {
+    ...(signIn ? { signInRequired: true } : {}),
+    ...(affiliations.length ? { allowedAffiliations: [...affiliations] } : {}),
+  };
+}
+
+/** A room's services with its site's rule for members of the university (membersRuleOf). */
+export function withSiteMembersRule<S extends MembersRule>(
+  services: S,
+  site: MembersRule | null | undefined,
+): Omit<S, keyof MembersRule> & MembersRule {
+  const { signInRequired: _signIn, allowedAffiliations: _affiliations, ...rest } = services;
+  return { ...rest, ...membersRuleOf(services, site) };
+}
+
 export const NO_ROOM_SERVICES: RoomServices = {
   checkInMinutesBefore: null,
   noShowReleaseMinutes: null,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { rule, optionalPhone, optionalText, requiredEmail, requiredText } from './rules.ts';
+import { Affiliation, MAX_AFFILIATIONS } from './rooms.ts';
 
 /**
  * docs/product.md#sites: a site of the library (the main library, a branch, a faculty reading
@@ -29,7 +30,10 @@ export const SiteSlug = z.pipe(
 /**
  * A site's details: name 3-100 (with an optional English one), slug, the contact address
  * visitors write to, and optionally its postal address (multi-line, at most 300), phone and the
- * signature its mails close with (multi-line, at most 500).
+ * signature its mails close with (multi-line, at most 500). A site for members of the university
+ * requires sign-in with the campus identity (`signInRequired`) and may admit some affiliations
+ * only (`allowedAffiliations`, at most 50; implies sign-in), as a room does (RoomServicesInput):
+ * its rooms require what it requires, and a room's own list narrows it (membersRuleOf).
  */
 export const SiteInput = z.object({
   name: requiredText(100, 3),
@@ -39,4 +43,8 @@ export const SiteInput = z.object({
   address: optionalText(300, 'multi'),
   phone: optionalPhone(40),
   mailSignature: optionalText(500, 'multi'),
+  signInRequired: z.optional(z.nullable(z.boolean())),
+  allowedAffiliations: z.optional(
+    z.nullable(z.array(Affiliation).check(z.maxLength(MAX_AFFILIATIONS))),
+  ),
 });

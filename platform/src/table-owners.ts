@@ -20,6 +20,7 @@ export const TABLE_OWNERS = {
   room_state: 'command-service/src/inline',
   timeslot_guard: 'command-service/src/inline',
   holiday_state: 'command-service/src/inline',
+  site_state: 'command-service/src/inline',
   ticket_state: 'command-service/src/inline',
   open_carts: 'command-service/src/inline',
   bookings: 'command-service/src/inline',

@@ -20,11 +20,12 @@ async function recordSite(
 ): Promise<void> {
   await client.query(
     `INSERT INTO rm_sites (id, version, slug, name, name_en, contact_email, address, phone,
-                           mail_signature, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                           mail_signature, created_at, sign_in_required, allowed_affiliations)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (id) DO UPDATE SET version = excluded.version, slug = excluded.slug,
        name = excluded.name, name_en = excluded.name_en, contact_email = excluded.contact_email,
-       address = excluded.address, phone = excluded.phone, mail_signature = excluded.mail_signature`,
+       address = excluded.address, phone = excluded.phone, mail_signature = excluded.mail_signature,
+       sign_in_required = excluded.sign_in_required, allowed_affiliations = excluded.allowed_affiliations`,
     [
       d.siteId,
       version,
@@ -36,6 +37,8 @@ async function recordSite(
       d.phone ?? null,
       d.mailSignature ?? null,
       at,
+      d.signInRequired === true,
+      d.allowedAffiliations?.length ? d.allowedAffiliations : null,
     ],
   );
 }

@@ -1,5 +1,10 @@
 import type { Response } from 'express';
-import { NO_ROOM_SERVICES, type RoomServices } from '@rr/contracts';
+import {
+  membersRuleOf,
+  NO_ROOM_SERVICES,
+  type MembersRule,
+  type RoomServices,
+} from '@rr/contracts';
 import type { QueryDeps } from './deps.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import { likePattern, orderBy } from './paging.ts';
@@ -85,6 +90,15 @@ export const Room = z
       description: 'When the last of these holds ends (ISO instant); null without holds',
     }),
     services: RoomServicesAnswer,
+    members: z
+      .object({
+        signInRequired: z.boolean().optional(),
+        allowedAffiliations: z.array(z.string()).optional(),
+      })
+      .openapi({
+        description:
+          "Members of the university as the room applies it: its own rule with its site's (sign-in when either requires it; the room's affiliations, else the site's); empty: everyone",
+      }),
   })
   .openapi('Room');
 export type Room = z.infer<typeof Room>;
@@ -113,6 +127,8 @@ interface RoomRow {
   held_count: number;
   held_until: Date | null;
   services: Partial<RoomServices>;
+  /** The room's site's rule for members of the university (rm_sites); null: none. */
+  site_members: MembersRule | null;
 }
 
 function toRoom(r: RoomRow): Room {
@@ -136,6 +152,7 @@ function toRoom(r: RoomRow): Room {
     heldReservationCount: r.held_count,
     heldUntil: r.held_until ? r.held_until.toISOString() : null,
     services: { ...NO_ROOM_SERVICES, ...r.services },
+    members: membersRuleOf(r.services, r.site_members),
   };
 }
 
@@ -166,7 +183,10 @@ const roomsAsOf = (
   today: '$1' | '?',
   now: '$2' | '?',
 ) => `(SELECT r.*, c.booked_count, c.held_count,
-    c.held_until, (c.booked_count + c.held_count)::int AS active_count
+    c.held_until, (c.booked_count + c.held_count)::int AS active_count,
+    (SELECT jsonb_build_object('signInRequired', s.sign_in_required,
+                               'allowedAffiliations', s.allowed_affiliations)
+       FROM rm_sites s WHERE s.id = r.site_id) AS site_members
   FROM rm_rooms r, (SELECT ${today}::date AS today, ${now}::timestamptz AS now) p,
     ${seatsTakenLateral('t.room_id = r.id AND t.date >= p.today', 'p.now')} c) AS rooms`;
 const ROOMS = roomsAsOf('$1', '$2');

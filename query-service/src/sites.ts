@@ -27,6 +27,14 @@ export const Site = z
     mailSignature: z.string().nullable().openapi({
       description: "The closing of the site's mails; null: the library's",
     }),
+    signInRequired: z.boolean().openapi({
+      description:
+        'Members of the university: the rooms of the site admit visitors signed in with the campus identity only',
+    }),
+    allowedAffiliations: z.array(z.string()).openapi({
+      description:
+        'And with one of these affiliations only, unless a room names its own; empty: any',
+    }),
     roomCount: z.number().int(),
   })
   .openapi('Site');
@@ -44,6 +52,8 @@ interface SiteRow {
   address: string | null;
   phone: string | null;
   mail_signature: string | null;
+  sign_in_required: boolean;
+  allowed_affiliations: string[] | null;
   room_count: number;
 }
 
@@ -59,9 +69,10 @@ export interface FirstSiteDefaults {
  */
 const SITES = `(
   SELECT s.id, s.version, s.slug, s.name, s.name_en, s.contact_email, s.address, s.phone,
-         s.mail_signature FROM rm_sites s
+         s.mail_signature, s.sign_in_required, s.allowed_affiliations FROM rm_sites s
   UNION ALL
-  SELECT '${FIRST_SITE_ID}'::uuid, 0, '${FIRST_SITE_SLUG}', $1::text, NULL, $2::text, NULL, NULL, NULL
+  SELECT '${FIRST_SITE_ID}'::uuid, 0, '${FIRST_SITE_SLUG}', $1::text, NULL, $2::text, NULL, NULL, NULL,
+         false, NULL
    WHERE NOT EXISTS (SELECT 1 FROM rm_sites WHERE id = '${FIRST_SITE_ID}')
 ) AS site`;
 
@@ -78,6 +89,8 @@ const toSite = (r: SiteRow): Site => ({
   address: r.address,
   phone: r.phone,
   mailSignature: r.mail_signature,
+  signInRequired: r.sign_in_required,
+  allowedAffiliations: r.allowed_affiliations ?? [],
   roomCount: r.room_count,
 });
 

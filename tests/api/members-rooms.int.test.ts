@@ -187,3 +187,120 @@ describe('rooms for members of the university', () => {
     expect((await join(student, 'stud1@uni-x.de')).status).toBe(201);
   });
 });
+
+describe('sites for members of the university', () => {
+  const site = (slug: string, json: Record<string, unknown>) =>
+    admin.request('POST', '/api/admin/sites', {
+      json: { name: `Site ${slug}`, slug, contactEmail: `${slug}@uni-x.de`, ...json },
+    });
+  const roomAnswer = async (id: string) =>
+    (await (await admin.get(`/api/rooms/${id}`)).json()) as {
+      services: Record<string, unknown>;
+      members: { signInRequired?: boolean; allowedAffiliations?: string[] };
+    };
+
+  it('refuse a guest in a room of a site that requires sign-in, admit a student, and the room’s own list narrows the site’s', async () => {
+    const made = await site('campus-nord', {
+      signInRequired: true,
+      allowedAffiliations: [' Student@Uni-X.de ', 'faculty@uni-x.de'],
+    });
+    expect(made.status).toBe(201);
+    const { id: siteId } = (await made.json()) as { id: string };
+    const sites = (await (await admin.get('/api/admin/sites')).json()) as {
+      content: { id: string; signInRequired: boolean; allowedAffiliations: string[] }[];
+    };
+    expect(sites.content.find((s) => s.id === siteId)).toMatchObject({
+      signInRequired: true,
+      allowedAffiliations: ['student@uni-x.de', 'faculty@uni-x.de'],
+    });
+
+    // A room of the site without a rule of its own: the site's rule is the room's.
+    const id = await createRoom(admin, 'Site members room', { siteId });
+    const room = await roomAnswer(id);
+    expect(room.services).not.toHaveProperty('signInRequired');
+    expect(room.members).toEqual({
+      signInRequired: true,
+      allowedAffiliations: ['student@uni-x.de', 'faculty@uni-x.de'],
+    });
+    const slot = await createSlot(admin, id, '2026-12-04', '09:00', '10:00', 10);
+    const guest = await bookAs(new Client(app.baseUrl), slot, 'guest@uni-x.de');
+    expect(guest.status).toBe(403);
+    expect(((await guest.json()) as Problem).error).toBe('booking__sign_in_required');
+    const student = new Client(app.baseUrl);
+    await visitorOidcSignIn(student, 'stud1');
+    expect((await bookAs(student, slot, 'stud1@uni-x.de')).status).toBe(200);
+    const prof = new Client(app.baseUrl);
+    await visitorOidcSignIn(prof, 'prof1');
+    expect((await bookAs(prof, slot, 'prof1@uni-x.de')).status).toBe(200);
+
+    // A room of the site naming its own affiliations: its list, not the site's.
+    const narrow = await createRoom(admin, 'Site students room', { siteId });
+    expect((await services(narrow, { allowedAffiliations: ['student'] })).status).toBe(200);
+    expect((await roomAnswer(narrow)).members).toEqual({
+      signInRequired: true,
+      allowedAffiliations: ['student'],
+    });
+    const narrowSlot = await createSlot(admin, narrow, '2026-12-04', '13:00', '14:00', 10);
+    const refused = await bookAs(prof, narrowSlot, 'prof1@uni-x.de');
+    expect(refused.status).toBe(403);
+    expect((await refused.json()) as Problem).toMatchObject({
+      error: 'booking__affiliation_not_allowed',
+      payload: ['affiliations', 'student'],
+    });
+    expect((await bookAs(student, narrowSlot, 'stud1@uni-x.de')).status).toBe(200);
+
+    // The waitlist is asked the same: a guest is refused at a full slot of the site's room.
+    const full = await createRoom(admin, 'Site waitlist room', { siteId });
+    expect((await services(full, { waitlistOfferMinutes: 30 })).status).toBe(200);
+    const fullSlot = await createSlot(admin, full, '2026-12-08', '11:00', '12:00', 1);
+    expect((await bookAs(student, fullSlot, 'stud1@uni-x.de')).status).toBe(200);
+    const join = await new Client(app.baseUrl).request(
+      'POST',
+      `/api/timeslots/${fullSlot}/waitlist`,
+      { json: { email: 'guest@example.org', language: 'de' } },
+    );
+    expect(join.status).toBe(403);
+    expect(((await join.json()) as Problem).error).toBe('booking__sign_in_required');
+  });
+
+  it('lift the rule from the site’s rooms when the site drops it, and refuse a bad affiliation list', async () => {
+    const made = await site('campus-sued', { signInRequired: true });
+    const { id: siteId, version } = (await made.json()) as { id: string; version: number };
+    const id = await createRoom(admin, 'Site room opened', { siteId });
+    const slot = await createSlot(admin, id, '2026-12-07', '09:00', '10:00', 10);
+    expect((await bookAs(new Client(app.baseUrl), slot, 'guest@example.org')).status).toBe(403);
+    // The address check on the personal data step asks the site's rule too.
+    const guest = new Client(app.baseUrl);
+    const cart = await guest.request('POST', '/api/transactions', { json: { timeSlotId: slot } });
+    const { transactionId } = (await cart.json()) as { transactionId: string };
+    const checked = await guest.request('POST', '/api/email-check', {
+      json: { email: 'reader@example.org', transactionId },
+    });
+    expect(checked.status).toBe(403);
+    expect(((await checked.json()) as Problem).error).toBe('booking__sign_in_required');
+
+    const tooMany = Array.from({ length: 51 }, (_, i) => `group-${i}`);
+    const bad = await admin.request('PUT', `/api/admin/sites/${siteId}`, {
+      json: {
+        name: 'Site campus-sued',
+        slug: 'campus-sued',
+        contactEmail: 'campus-sued@uni-x.de',
+        allowedAffiliations: tooMany,
+        version,
+      },
+    });
+    expect(bad.status).toBe(400);
+
+    const opened = await admin.request('PUT', `/api/admin/sites/${siteId}`, {
+      json: {
+        name: 'Site campus-sued',
+        slug: 'campus-sued',
+        contactEmail: 'campus-sued@uni-x.de',
+        version,
+      },
+    });
+    expect(opened.status).toBe(200);
+    expect((await roomAnswer(id)).members).toEqual({});
+    expect((await bookAs(new Client(app.baseUrl), slot, 'guest@example.org')).status).toBe(200);
+  });
+});

@@ -102,6 +102,8 @@ describe('the first site', () => {
         address: null,
         phone: null,
         mailSignature: null,
+        signInRequired: false,
+        allowedAffiliations: [],
         roomCount: 0,
       },
     ]);
@@ -152,6 +154,8 @@ describe('a branch', () => {
       roomCount: 0,
       ...law,
       phone: '+4314277123',
+      signInRequired: false,
+      allowedAffiliations: [],
     });
 
     await createRoom(room('Kartensaal', created.id));

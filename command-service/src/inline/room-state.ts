@@ -6,7 +6,7 @@ import {
   type RoomEvent,
 } from '@rr/events';
 import { evolveRoom, initialRoomState } from '@rr/domain';
-import { roomStates } from '../write-state.ts';
+import { storedRoomStates } from '../write-state.ts';
 import { inlineProjection, type InlineFold, type InlineTransaction } from './define.ts';
 
 interface RoomFold extends InlineFold {
@@ -44,7 +44,7 @@ export const roomStateProjection = inlineProjection({
 
 async function recordRooms(tx: InlineTransaction, events: readonly RoomEvent[]): Promise<void> {
   const ids = [...new Set(events.map((e) => e.data.roomId))];
-  const states = await roomStates(tx.client, ids);
+  const states = await storedRoomStates(tx.client, ids);
   for (const e of events)
     states.set(e.data.roomId, evolveRoom(states.get(e.data.roomId) ?? initialRoomState, e));
   for (const [roomId, room] of states) {

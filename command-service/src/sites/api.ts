@@ -15,7 +15,10 @@ const Written = z
   .openapi('SiteWritten');
 const PositionOnly = z.object({ position: z.string() }).openapi('SitePosition');
 
-/** A site's details as its events hold them: empty optional texts left out. */
+/**
+ * A site's details as its events hold them: empty optional texts left out, and the rule for
+ * members of the university only when on (the affiliations once each).
+ */
 const details = (siteId: string, b: z.output<typeof SiteBody>) => ({
   siteId,
   name: b.name,
@@ -25,6 +28,10 @@ const details = (siteId: string, b: z.output<typeof SiteBody>) => ({
   ...(b.address ? { address: b.address } : {}),
   ...(b.phone ? { phone: b.phone } : {}),
   ...(b.mailSignature ? { mailSignature: b.mailSignature } : {}),
+  ...(b.signInRequired ? { signInRequired: true } : {}),
+  ...(b.allowedAffiliations?.length
+    ? { allowedAffiliations: [...new Set(b.allowedAffiliations)] }
+    : {}),
 });
 
 export function siteCommandRoutes(deps: CommandDeps): RouteDef[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_ROOM_SERVICES, type RoomServices } from '@rr/contracts';
+import { NO_ROOM_SERVICES, withSiteMembersRule, type RoomServices } from '@rr/contracts';
 import { Refused } from '../refusal.ts';
 import { mustAdmitMember, type Member } from './affiliations.ts';
 
@@ -57,5 +57,35 @@ describe("members' rooms by sign-in and affiliation", () => {
   it('ask every room: the first that does not admit refuses', () => {
     const rooms = [room({}), room({ allowedAffiliations: ['staff'] })];
     expect(refusal(rooms, student)).toHaveProperty('code', 'booking__affiliation_not_allowed');
+  });
+});
+
+describe("a site's rule with its room's (membersRuleOf)", () => {
+  const ofSite = (services: Partial<RoomServices>, site: Partial<RoomServices>) => ({
+    services: withSiteMembersRule({ ...NO_ROOM_SERVICES, ...services }, site),
+  });
+
+  it("gives a room without a rule of its own the site's", () => {
+    expect(refusal([ofSite({}, { signInRequired: true })], null)).toMatchObject({
+      code: 'booking__sign_in_required',
+    });
+    expect(refusal([ofSite({}, { allowedAffiliations: ['staff'] })], student)).toMatchObject({
+      code: 'booking__affiliation_not_allowed',
+    });
+    expect(refusal([ofSite({}, { allowedAffiliations: ['student'] })], student)).toBeNull();
+  });
+
+  it("requires sign-in when either does, and takes the room's affiliations before the site's", () => {
+    expect(refusal([ofSite({ signInRequired: true }, {})], null)).not.toBeNull();
+    const narrowed = ofSite(
+      { allowedAffiliations: ['library-team'] },
+      { allowedAffiliations: ['uni-x.de'] },
+    );
+    expect(narrowed.services.allowedAffiliations).toEqual(['library-team']);
+    expect(refusal([narrowed], student)).toMatchObject({
+      code: 'booking__affiliation_not_allowed',
+    });
+    expect(refusal([narrowed], staffOfX)).toBeNull();
+    expect(refusal([ofSite({}, {})], null)).toBeNull();
   });
 });

@@ -20,6 +20,10 @@ const SiteDetails = z.object({
   address: optional,
   phone: optional,
   mailSignature: optional,
+  /** Members of the university: its rooms admit signed-in visitors only (absent: everyone). */
+  signInRequired: z.boolean().optional(),
+  /** And with one of these affiliations only, unless a room names its own (absent: any). */
+  allowedAffiliations: z.array(z.string()).optional(),
 });
 export type SiteDetails = z.infer<typeof SiteDetails>;
 

@@ -9634,6 +9634,8 @@ export interface components {
             address?: string | null;
             phone?: string | null;
             mailSignature?: string | null;
+            signInRequired?: boolean | null;
+            allowedAffiliations?: string[] | null;
         };
         SiteUpdateInput: components["schemas"]["SiteInput"] & {
             version: number;
@@ -10140,6 +10142,11 @@ export interface components {
             /** @description When the last of these holds ends (ISO instant); null without holds */
             heldUntil: string | null;
             services: components["schemas"]["RoomServices"];
+            /** @description Members of the university as the room applies it: its own rule with its site's (sign-in when either requires it; the room's affiliations, else the site's); empty: everyone */
+            members: {
+                signInRequired?: boolean;
+                allowedAffiliations?: string[];
+            };
         };
         RoomServices: {
             /** @description Check-in opens this many minutes before a slot starts; null: no check-in */
@@ -10178,6 +10185,10 @@ export interface components {
             phone: string | null;
             /** @description The closing of the site's mails; null: the library's */
             mailSignature: string | null;
+            /** @description Members of the university: the rooms of the site admit visitors signed in with the campus identity only */
+            signInRequired: boolean;
+            /** @description And with one of these affiliations only, unless a room names its own; empty: any */
+            allowedAffiliations: string[];
             roomCount: number;
         };
         StaffSeatPlan: {

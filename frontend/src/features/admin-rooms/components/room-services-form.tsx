@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { RoomServicesInput } from '@rr/contracts/rooms';
 import { InputField, RefusalScope } from '../../../components/form-field';
+import { MembersRuleFields } from '../../../components/members-rule-fields';
 import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
@@ -9,8 +10,10 @@ import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import type { Room } from '../../../api/types';
 import { useUpdateRoomServicesMutation } from '../api/admin-rooms-api';
 import {
+  AFFILIATIONS_FIELD,
   checkServicesForm,
   CONFIRM_FIELD,
+  SIGN_IN_FIELD,
   DOMAINS_FIELD,
   SERVICE_FIELDS,
   servicesToFormValues,
@@ -18,13 +21,20 @@ import {
 } from '../utils/room-services-values';
 
 const idOf = (field: ServiceField) => `room-services-${field}`;
-const FORM_FIELDS = [...SERVICE_FIELDS, DOMAINS_FIELD, CONFIRM_FIELD] as const;
+const FORM_FIELDS = [
+  ...SERVICE_FIELDS,
+  DOMAINS_FIELD,
+  CONFIRM_FIELD,
+  SIGN_IN_FIELD,
+  AFFILIATIONS_FIELD,
+] as const;
 /** The inputs state the contract's limits (0-1440, 1-1440, 5-1440, 1-168). */
 const BOUNDS = shapeBounds(RoomServicesInput);
 
 /**
  * The room's reading-room services (check-in, no-show release, waitlist, reminders, members
- * only), each explained in one sentence and off while its field is empty. Saved on their own:
+ * only, members of the university), each explained in one sentence and off while its field is
+ * empty. Saved on their own:
  * the room's form above keeps what was typed into it, and the message that they were saved
  * shows beside the button (announced).
  */
@@ -112,6 +122,21 @@ export function RoomServicesForm({
             error={form.messageOf(CONFIRM_FIELD)}
             required={false}
             onChange={(event) => change(CONFIRM_FIELD, event.target.value)}
+          />
+          <MembersRuleFields
+            idOf={idOf}
+            signInRequired={values[SIGN_IN_FIELD] === 'true'}
+            affiliations={values[AFFILIATIONS_FIELD] ?? ''}
+            error={form.messageOf(AFFILIATIONS_FIELD)}
+            texts={{
+              legend: t('services.members'),
+              signIn: t(`services.${SIGN_IN_FIELD}`),
+              signInHint: t(`services.${SIGN_IN_FIELD}-hint`),
+              list: t(`services.${AFFILIATIONS_FIELD}`),
+              listHint: t(`services.${AFFILIATIONS_FIELD}-hint`),
+            }}
+            onSignInChange={(on) => change(SIGN_IN_FIELD, on ? 'true' : '')}
+            onAffiliationsChange={(text) => change(AFFILIATIONS_FIELD, text)}
           />
           <div className="form__actions">
             <button type="submit" className="button button--primary" disabled={saving.isLoading}>

@@ -41,6 +41,7 @@ const room: Room = {
     waitlistOfferMinutes: null,
     reminderHoursBefore: null,
   },
+  members: {},
 };
 
 const valid: RoomFormValues = {

@@ -1,8 +1,18 @@
-import { check, type FieldErrors } from '@rr/contracts/issues';
+import { check } from '@rr/contracts/issues';
 import { RoomServicesInput } from '@rr/contracts/rooms';
 import type { Room } from '../../../api/types';
 import type { FormCheck } from '../../../lib/form-check';
 import { numberOf } from '../../../lib/staff-forms';
+import {
+  AFFILIATIONS_FIELD,
+  affiliationsText,
+  listFieldErrors,
+  membersRuleRequest,
+  SIGN_IN_FIELD,
+  signInText,
+} from '../../../lib/members-rule';
+
+export { AFFILIATIONS_FIELD, SIGN_IN_FIELD };
 
 /** The reading-room services of a room, each off while its field is empty. */
 export const SERVICE_FIELDS = [
@@ -17,10 +27,19 @@ export type NumberServiceField = (typeof SERVICE_FIELDS)[number];
 export const DOMAINS_FIELD = 'allowedEmailDomains' as const;
 /** Confirmed addresses: minutes a booking awaits its confirmation (left out while empty). */
 export const CONFIRM_FIELD = 'confirmBookingMinutes' as const;
-export type ServiceField = NumberServiceField | typeof DOMAINS_FIELD | typeof CONFIRM_FIELD;
+export type ServiceField =
+  | NumberServiceField
+  | typeof DOMAINS_FIELD
+  | typeof CONFIRM_FIELD
+  | typeof SIGN_IN_FIELD
+  | typeof AFFILIATIONS_FIELD;
 export type ServiceFormValues = Record<NumberServiceField, string> & {
   [DOMAINS_FIELD]?: string;
   [CONFIRM_FIELD]?: string;
+  /** Members of the university: 'true' while sign-in is required (members-rule.ts). */
+  [SIGN_IN_FIELD]?: string;
+  /** Members of the university: the admitted affiliations, one a line. */
+  [AFFILIATIONS_FIELD]?: string;
 };
 
 /** The domains typed into the field, in their order, without empty parts. */
@@ -42,12 +61,10 @@ export const checkServicesForm: FormCheck<
     ...(domains.length ? { [DOMAINS_FIELD]: domains } : {}),
     // Left out while empty: bookings are booked at once, as without the field.
     ...(confirmMinutes === undefined ? {} : { [CONFIRM_FIELD]: confirmMinutes }),
+    // Left out while off: everyone is admitted, as without the fields.
+    ...membersRuleRequest(values),
   });
-  if (result.ok) return result;
-  const errors: FieldErrors = {};
-  for (const [field, error] of Object.entries(result.errors))
-    errors[field.startsWith(`${DOMAINS_FIELD}.`) ? DOMAINS_FIELD : field] ??= error;
-  return { ok: false, errors };
+  return listFieldErrors(result, [DOMAINS_FIELD, AFFILIATIONS_FIELD]);
 };
 
 export function servicesToFormValues(room: Room): ServiceFormValues {
@@ -59,5 +76,7 @@ export function servicesToFormValues(room: Room): ServiceFormValues {
     reminderHoursBefore: value(room.services.reminderHoursBefore),
     allowedEmailDomains: (room.services.allowedEmailDomains ?? []).join(', '),
     confirmBookingMinutes: value(room.services.confirmBookingMinutes),
+    [SIGN_IN_FIELD]: signInText(room.services.signInRequired),
+    [AFFILIATIONS_FIELD]: affiliationsText(room.services.allowedAffiliations),
   };
 }

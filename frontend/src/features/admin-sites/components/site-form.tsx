@@ -3,6 +3,7 @@ import { shapeBounds } from '@rr/contracts/bounds';
 import { SiteInput as SiteContract } from '@rr/contracts/sites';
 import type { SiteInput } from '../../../api/types';
 import { InputField, RequiredHint } from '../../../components/form-field';
+import { MembersRuleFields } from '../../../components/members-rule-fields';
 import { FormActions } from '../../../components/staff-form';
 import { TextAreaField } from '../../../components/text-area-field';
 import { TranslatedFields } from '../../../components/translated-fields';
@@ -40,7 +41,12 @@ export function SiteForm({
   children,
 }: SiteFormProps) {
   const { t } = useTranslation('admin-sites');
-  const { field, validate } = useFormValues(checkSiteForm, SITE_FIELDS, siteFieldId, initialValues);
+  const { field, values, change, validate } = useFormValues(
+    checkSiteForm,
+    SITE_FIELDS,
+    siteFieldId,
+    initialValues,
+  );
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -98,6 +104,21 @@ export function SiteForm({
         hint={t('form.mail-signature-hint')}
         rows={4}
         {...BOUNDS.mailSignature}
+      />
+      <MembersRuleFields
+        idOf={siteFieldId}
+        signInRequired={values.signInRequired === 'true'}
+        affiliations={values.allowedAffiliations}
+        error={field('allowedAffiliations').error}
+        texts={{
+          legend: t('form.members'),
+          signIn: t('form.sign-in-required'),
+          signInHint: t('form.sign-in-required-hint'),
+          list: t('form.allowed-affiliations'),
+          listHint: t('form.allowed-affiliations-hint'),
+        }}
+        onSignInChange={(on) => change('signInRequired', on ? 'true' : '')}
+        onAffiliationsChange={(text) => change('allowedAffiliations', text)}
       />
       <FormActions
         submitLabel={submitLabel}

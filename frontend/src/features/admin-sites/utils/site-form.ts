@@ -1,6 +1,15 @@
 import { SiteInput } from '@rr/contracts/sites';
 import type { Site } from '../../../api/types';
-import { formCheck } from '../../../lib/form-check';
+import { check } from '@rr/contracts/issues';
+import type { FormCheck } from '../../../lib/form-check';
+import {
+  AFFILIATIONS_FIELD,
+  affiliationsText,
+  listFieldErrors,
+  membersRuleRequest,
+  SIGN_IN_FIELD,
+  signInText,
+} from '../../../lib/members-rule';
 
 export const SITE_FIELDS = [
   'name',
@@ -10,6 +19,8 @@ export const SITE_FIELDS = [
   'address',
   'phone',
   'mailSignature',
+  SIGN_IN_FIELD,
+  AFFILIATIONS_FIELD,
 ] as const;
 export type SiteField = (typeof SITE_FIELDS)[number];
 export type SiteFormValues = Record<SiteField, string>;
@@ -22,14 +33,26 @@ export const SITE_FORM_DEFAULTS: SiteFormValues = {
   address: '',
   phone: '',
   mailSignature: '',
+  signInRequired: '',
+  allowedAffiliations: '',
 };
 
 /** The site list's route. */
 export const SITE_LIST_PATH = '/sites';
 export const siteEditPath = (id: string) => `/site-edit/${encodeURIComponent(id)}`;
 
-/** docs/product.md#sites: the request of the form's values, checked with the site contract. */
-export const checkSiteForm = formCheck(SiteInput, (values: SiteFormValues) => ({ ...values }));
+/**
+ * docs/product.md#sites: the request of the form's values, checked with the site contract; the
+ * rule for members of the university left out while off (members-rule.ts).
+ */
+export const checkSiteForm: FormCheck<SiteFormValues, ReturnType<typeof SiteInput.parse>> = (
+  values,
+) => {
+  const { signInRequired: _signIn, allowedAffiliations: _affiliations, ...texts } = values;
+  return listFieldErrors(check(SiteInput, { ...texts, ...membersRuleRequest(values) }), [
+    AFFILIATIONS_FIELD,
+  ]);
+};
 
 /** A site's details as the form's values: what it does not have is empty. */
 export function siteToFormValues(site: Site): SiteFormValues {
@@ -41,5 +64,7 @@ export function siteToFormValues(site: Site): SiteFormValues {
     address: site.address ?? '',
     phone: site.phone ?? '',
     mailSignature: site.mailSignature ?? '',
+    signInRequired: signInText(site.signInRequired),
+    allowedAffiliations: affiliationsText(site.allowedAffiliations),
   };
 }

@@ -69,6 +69,8 @@ describe('site form (docs/product.md#sites)', () => {
       address: null,
       phone: '+4312345',
       mailSignature: null,
+      signInRequired: false,
+      allowedAffiliations: [],
       roomCount: 3,
     };
     expect(siteToFormValues(site)).toEqual({
@@ -76,6 +78,46 @@ describe('site form (docs/product.md#sites)', () => {
       name: 'Bibliothek',
       slug: 'bibliothek',
       phone: '+4312345',
+    });
+  });
+
+  it('sends the rule for members of the university: the ticked sign-in, the affiliations one a line or by commas', () => {
+    const result = checkSiteForm({
+      ...valid,
+      signInRequired: 'true',
+      allowedAffiliations: ' Student@Uni-Jura.example\nstaff, hs-partner.example;Lesesaal Team ',
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.data).toMatchObject({
+      signInRequired: true,
+      allowedAffiliations: [
+        'student@uni-jura.example',
+        'staff',
+        'hs-partner.example',
+        'lesesaal team',
+      ],
+    });
+    const tooLong = errorsOf(
+      checkSiteForm({ ...valid, allowedAffiliations: `a, ${'x'.repeat(201)}` }),
+    );
+    expect(tooLong).toEqual({ allowedAffiliations: { key: 'max-length', params: { max: 200 } } });
+    expect(
+      siteToFormValues({
+        id: '00000000-0000-4000-8000-000000000002',
+        version: 1,
+        slug: 'jura',
+        name: 'Jura',
+        contactEmail: 'jura@uni.example',
+        address: null,
+        phone: null,
+        mailSignature: null,
+        signInRequired: true,
+        allowedAffiliations: ['student', 'staff@uni-jura.example'],
+        roomCount: 0,
+      }),
+    ).toMatchObject({
+      signInRequired: 'true',
+      allowedAffiliations: 'student\nstaff@uni-jura.example',
     });
   });
 });

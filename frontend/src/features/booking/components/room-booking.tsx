@@ -149,7 +149,7 @@ function RoomDetails({ room }: { room: Room }) {
       {way ? (
         // Members of the university (docs/product.md#room-services): sign in before booking.
         <Suspense fallback={null}>
-          <MembersSignIn way={way} services={room.services} />
+          <MembersSignIn way={way} members={room.members} />
         </Suspense>
       ) : null}
       {room.services.allowedEmailDomains?.length ? (

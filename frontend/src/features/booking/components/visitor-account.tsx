@@ -29,11 +29,14 @@ const startUrl = (baseApiUrl: string, way: string) =>
     `visitor-auth/${way}/start?returnTo=${encodeURIComponent(window.location.pathname)}`,
   );
 
-/** A room for members of the university says so to guests, with the way to sign in. */
-export function MembersSignIn({ way, services }: { way: string; services: Room['services'] }) {
+/**
+ * A room for members of the university says so to guests, with the way to sign in: by the rule
+ * the room applies (`members`: its own with its site's, docs/product.md#sites).
+ */
+export function MembersSignIn({ way, members }: { way: string; members: Room['members'] }) {
   const t = useLanguage().language === 'en' ? en : de;
   const { baseApiUrl } = useConfig();
-  if (!services.signInRequired && !services.allowedAffiliations?.length) return null;
+  if (!members.signInRequired && !members.allowedAffiliations?.length) return null;
   return (
     <p className="notice">
       {t.members} – <a href={startUrl(baseApiUrl, way)}>{t['sign-in-short']}</a>
