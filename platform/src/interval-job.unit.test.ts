@@ -32,4 +32,26 @@ describe('startIntervalJob', () => {
     await sleep(30);
     expect(rounds).toBe(after);
   });
+
+  it('skips the ticks that come during a slow round instead of queuing rounds, so a stop waits for the one round running', async () => {
+    let rounds = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const job = startIntervalJob(
+      'test',
+      async () => {
+        rounds += 1;
+        await gate;
+      },
+      2,
+      createLogger('silent'),
+      { runAtStart: true },
+    );
+    // Many ticks pass while the first round waits.
+    await sleep(40);
+    expect(rounds).toBe(1);
+    release();
+    await job.stop();
+    expect(rounds).toBe(1);
+  });
 });

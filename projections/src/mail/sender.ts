@@ -12,6 +12,8 @@ import {
   type WaitlistReferences,
   type MyBookingsLinks,
   type Logger,
+  startIntervalJob,
+  type IntervalJob,
 } from '@rr/platform';
 import {
   loadBookingMail,
@@ -79,8 +81,9 @@ export const MAIL_LEASE_MS = 5 * 60_000;
 export class MailSender {
   private readonly transport: Transporter;
   private readonly leaseMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private job: IntervalJob | null = null;
+  /** Aborted by stop(): the round running ends after the mail it is sending. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly o: MailSenderOptions) {
     this.transport = o.smtpUrl
@@ -90,16 +93,12 @@ export class MailSender {
   }
 
   start(): void {
-    this.timer = setInterval(() => {
-      this.running = this.running
-        .then(() => this.sendDue())
-        .catch((err: unknown) => this.o.logger.warn({ err: String(err) }, 'mail round failed'));
-    }, this.o.intervalMs);
+    this.job = startIntervalJob('mail', () => this.sendDue(), this.o.intervalMs, this.o.logger);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    this.stopping.abort();
+    await this.job?.stop();
     this.transport.close();
   }
 
@@ -107,7 +106,7 @@ export class MailSender {
   async sendDue(max = 100): Promise<number> {
     await enqueueConfirmationLinks(this.o.pool, this.o.clock.now());
     let sent = 0;
-    for (let i = 0; i < max; i++) {
+    for (let i = 0; i < max && !this.stopping.signal.aborted; i++) {
       const outcome = await this.sendOne();
       if (outcome === 'none') break;
       if (outcome === 'sent') sent += 1;
