@@ -5,6 +5,7 @@ import { addDays, todayIn } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import { createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts';
+import { compareWithRebuild } from '../support/read-models.ts';
 import { budget } from '../support/time-budget.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -53,8 +54,53 @@ async function slotSeats(roomId: string, slotId: string): Promise<SlotSeat[]> {
 
 async function hold(json: Record<string, unknown>, client = new Client(app.baseUrl)) {
   const res = await client.request('POST', '/api/transactions', { json });
-  return { status: res.status, body: (await res.json()) as CartAnswer & { error?: string } };
+  return {
+    status: res.status,
+    body: (await res.json()) as CartAnswer & { error?: string },
+    client,
+  };
 }
+
+/** Books a held cart with a person of its own (the per-visitor limits count each apart). */
+async function bookCart(cart: Awaited<ReturnType<typeof hold>>, email: string) {
+  const res = await cart.client.request(
+    'PUT',
+    `/api/transactions/${cart.body.transactionId}/booking`,
+    {
+      json: {
+        salutation: 'MS',
+        firstName: 'Renn',
+        lastName: 'Platz',
+        email,
+        phone: '+43111222',
+        accessibility: false,
+        language: 'de',
+      },
+    },
+  );
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+/**
+ * The seat each booked ticket of a slot holds, from the event log alone: the seat its
+ * `TicketHeld` took, for every ticket a `TicketBooked` booked.
+ */
+async function bookedSeatsFromLog(slotId: string): Promise<string[]> {
+  const held = (await eventsOf('TicketHeld')).filter((e) => e.data.timeSlotId === slotId);
+  const booked = new Set((await eventsOf('TicketBooked')).map((e) => e.data.ticketId));
+  return held
+    .filter((e) => booked.has(e.data.ticketId))
+    .map((e) => (e.data.seat as { label: string }).label)
+    .sort();
+}
+
+/** The seat labels of a slot's booked tickets in the read model (live or rebuilt rows). */
+const bookedRows = (rows: string[] | undefined, slotId: string) =>
+  (rows ?? [])
+    .map((row) => JSON.parse(row) as { time_slot_id: string; status: string; seat_label: string })
+    .filter((t) => t.time_slot_id === slotId && t.status === 'BOOKED')
+    .map((t) => t.seat_label)
+    .sort();
 
 async function eventsOf(type: string): Promise<{ data: Record<string, unknown> }[]> {
   const r = await db.pool.query<{ data: Record<string, unknown> }>(
@@ -320,7 +366,7 @@ describe('the desk moves a reader to another seat', () => {
 });
 
 describe('no seat twice', () => {
-  it('100 visitors racing for one seat: exactly one holds it, from the event log', async () => {
+  it('100 visitors racing for one seat: exactly one holds and books it, from the event log', async () => {
     const { roomId, seats } = await planRoom('Race room', [
       seat('R1'),
       seat('R2'),
@@ -340,9 +386,19 @@ describe('no seat twice', () => {
     const held = (await eventsOf('TicketHeld')).filter((e) => e.data.timeSlotId === slotId);
     expect(held).toHaveLength(1);
     expect((held[0]!.data.seat as PlanSeat).label).toBe('R1');
+    // The one winner books it: one booked ticket on R1 in the log, and a rebuild of the read
+    // models from the log gives the same seat to the same ticket.
+    await bookCart(
+      results.find((r) => r.status === 201)!,
+      'race.one@example.at',
+    );
+    expect(await bookedSeatsFromLog(slotId)).toEqual(['R1']);
+    const { live, rebuilt } = await compareWithRebuild(db.pool, budget(20_000));
+    expect(rebuilt).toEqual(live);
+    expect(bookedRows(live.rm_tickets, slotId)).toEqual(['R1']);
   });
 
-  it('50 visitors racing for the last three seats: three hold one each, all different', async () => {
+  it('50 visitors racing for the last three seats: three hold and book one each, all different', async () => {
     const { roomId } = await planRoom('Last seats room', [seat('Z1'), seat('Z2'), seat('Z3')]);
     const slotId = await createSlot(admin, roomId, day(9), '10:00', '12:00', 10);
     const results = await Promise.all(
@@ -354,6 +410,14 @@ describe('no seat twice', () => {
       new Set(['Z1', 'Z2', 'Z3']),
     );
     const held = (await eventsOf('TicketHeld')).filter((e) => e.data.timeSlotId === slotId);
+    expect(held).toHaveLength(3);
     expect(new Set(held.map((e) => (e.data.seat as { seatId: string }).seatId)).size).toBe(3);
+    // Each winner books its seat: three booked tickets, one on each seat, in the log and in
+    // the read models rebuilt from it.
+    for (const [i, cart] of won.entries()) await bookCart(cart, `race.last${i}@example.at`);
+    expect(await bookedSeatsFromLog(slotId)).toEqual(['Z1', 'Z2', 'Z3']);
+    const { live, rebuilt } = await compareWithRebuild(db.pool, budget(20_000));
+    expect(rebuilt).toEqual(live);
+    expect(bookedRows(live.rm_tickets, slotId)).toEqual(['Z1', 'Z2', 'Z3']);
   });
 });
