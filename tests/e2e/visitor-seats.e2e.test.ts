@@ -3,12 +3,13 @@
 // is picked on the plan with the keyboard alone (one tab stop, arrow keys to the nearest seat,
 // Enter), and the plan zooms; the list view names every seat as a screen reader reads it; "any
 // seat" with a filter gets a seat that has it, and a filter no free seat has is refused with its
-// message; a taken seat cannot be picked; in grey (`filter: grayscale(1)`) a free and a taken
-// seat still differ by their mark; the chosen seat shows with its ticket in the cart, the summary
-// and the confirmation. axe clean on the seat dialog in both views. A seat another visitor takes
+// message; a taken seat cannot be picked; in grey (`filter: grayscale(1)` on the page and the
+// modal dialog) a free and a taken seat still differ by their mark and by how light their drawn
+// pixels are; the chosen seat shows with its ticket in the cart, the summary and the confirmation. axe clean on the seat dialog in both views. A seat another visitor takes
 // right as the visitor reserves it is refused with `seat__taken`: the message shows in the seat
 // dialog and the seats are read again, the seat now taken.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
 import { budget } from '../support/time-budget.ts';
@@ -175,6 +176,22 @@ async function openSeats(page: Page, lang: Lang, day: Date, range: string) {
   return seats;
 }
 
+/**
+ * A seat's mark as drawn on the screen: its pixels' mean grey (0 black to 255 white) and whether
+ * any pixel has a colour (its red, green and blue apart by more than a rounding's worth).
+ */
+async function meanGrey(seat: Locator): Promise<{ mean: number; colourful: boolean }> {
+  const png = PNG.sync.read(await seat.locator('.seat-mark').screenshot());
+  let sum = 0;
+  let colourful = false;
+  for (let i = 0; i < png.data.length; i += 4) {
+    const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+    sum += (r + g + b) / 3;
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 8) colourful = true;
+  }
+  return { mean: sum / (png.data.length / 4), colourful };
+}
+
 /** The element that has the focus: its accessible name as the seat's `aria-label` or its text. */
 const focusedName = (page: Page) =>
   page.evaluate(() => {
@@ -219,18 +236,26 @@ for (const [n, { lang, viewport }] of LANG_SIZE_RUNS.entries()) {
 
         // In grey, a free and a taken seat still differ by their mark (a check and a cross) and
         // by their shape's fill pattern.
-        await page.addStyleTag({ content: 'html { filter: grayscale(1) }' });
+        // The seats' dialog is modal: in the top layer, which the page's filter does not reach,
+        // so it takes the filter too.
+        await page.addStyleTag({ content: 'html, dialog { filter: grayscale(1) }' });
         const free = plan.getByRole('option', { name: texts.target });
         const markOf = (seat: typeof free) =>
           seat.locator('.seat-mark').evaluate((mark) => ({
             icon: mark.textContent?.trim(),
-            filter: getComputedStyle(document.documentElement).filter,
+            filter: getComputedStyle(mark.closest('dialog') ?? document.documentElement).filter,
           }));
         const [freeMark, takenMark] = [await markOf(free), await markOf(taken)];
         expect(freeMark.filter).toBe('grayscale(1)');
         expect(freeMark.icon).toBe('✓');
         expect(takenMark.icon).toBe('✕');
-        await page.addStyleTag({ content: 'html { filter: none }' });
+        // As the eye sees them in grey: the free seat's mark is light (outlined), the taken
+        // seat's dark (filled), read from the drawn pixels, not from the page's styles.
+        const [freeGrey, takenGrey] = [await meanGrey(free), await meanGrey(taken)];
+        expect(freeGrey.colourful, 'the free seat is drawn in grey').toBe(false);
+        expect(takenGrey.colourful, 'the taken seat is drawn in grey').toBe(false);
+        expect(freeGrey.mean - takenGrey.mean).toBeGreaterThan(80);
+        await page.addStyleTag({ content: 'html, dialog { filter: none }' });
 
         // The keyboard alone: the plan is one tab stop (on the seat last touched, the taken A2);
         // the arrow keys go to the nearest seat that way; Enter picks.
