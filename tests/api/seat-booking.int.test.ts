@@ -365,6 +365,42 @@ describe('the desk moves a reader to another seat', () => {
   });
 });
 
+describe("a seat change in the ticket's history", () => {
+  it('names the seat held and the seat moved to, with the actor and the reason', async () => {
+    const { roomId, seats } = await planRoom('History room', [seat('H1'), seat('H2')]);
+    const slotId = await createSlot(admin, roomId, day(13), '10:00', '12:00', 2);
+    const byLabel = (l: string) => seats.find((s) => s.label === l)!.id;
+    const cart = await hold({ timeSlotId: slotId, seatId: byLabel('H1') });
+    expect(cart.status).toBe(201);
+    await bookCart(cart, 'history.seat@example.at');
+    const ticketId = cart.body.ticket!.id;
+    const moved = await admin.request('PUT', `/api/admin/tickets/${ticketId}/seat`, {
+      json: { seatId: byLabel('H2'), reason: 'Lampe kaputt' },
+    });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    type Entry = { what: string; seat?: string; reason?: string; actor: { kind: string } };
+    const history = async () => {
+      const res = await admin.get(`/api/admin/tickets/${ticketId}/history`);
+      return res.status === 200 ? ((await res.json()) as Entry[]) : [];
+    };
+    await waitFor(
+      'the ticket in the read models',
+      async () => (await history()).length > 0,
+      budget(20_000),
+    );
+    const entries = await history();
+    expect(entries.find((e) => e.what === 'held')).toMatchObject({
+      seat: 'H1',
+      actor: { kind: 'visitor' },
+    });
+    expect(entries.find((e) => e.what === 'seat-changed')).toMatchObject({
+      seat: 'H2',
+      reason: 'Lampe kaputt',
+      actor: { kind: 'admin', username: 'boss' },
+    });
+  });
+});
+
 describe('no seat twice', () => {
   it('100 visitors racing for one seat: exactly one holds and books it, from the event log', async () => {
     const { roomId, seats } = await planRoom('Race room', [
