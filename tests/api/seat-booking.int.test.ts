@@ -365,6 +365,45 @@ describe('the desk moves a reader to another seat', () => {
   });
 });
 
+describe("the reservations list's CSV", () => {
+  it('has the column Platz with each ticket’s seat where a listed ticket holds one', async () => {
+    const { roomId } = await planRoom('Export room', [seat('X1')]);
+    const slotId = await createSlot(admin, roomId, day(14), '10:00', '12:00', 2);
+    // The seat, then an overbooking beyond it: a ticket without a seat, its cell empty.
+    for (const lastName of ['Erster', 'Zweiter']) {
+      const res = await admin.request(
+        'POST',
+        `/api/admin/rooms/${roomId}/timeslots/${slotId}/booking`,
+        {
+          json: {
+            salutation: 'MR',
+            firstName: 'Export',
+            lastName,
+            language: 'de',
+            confirmOverbooking: true,
+          },
+        },
+      );
+      expect(res.status, await res.clone().text()).toBe(201);
+    }
+    const csv = async () => {
+      const res = await admin.get(`/api/admin/tickets/export.csv?roomId=${roomId}`);
+      expect(res.status).toBe(200);
+      return (await res.text())
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n');
+    };
+    await waitFor('both tickets listed', async () => (await csv()).length === 3, budget(20_000));
+    const [header, ...rows] = await csv();
+    expect(header!.split(';').at(-1)).toBe('Platz');
+    expect(rows.map((r) => [r.split(';')[1], r.split(';').at(-1)]).sort()).toEqual([
+      ['Erster', 'X1'],
+      ['Zweiter', ''],
+    ]);
+  });
+});
+
 describe("a seat change in the ticket's history", () => {
   it('names the seat held and the seat moved to, with the actor and the reason', async () => {
     const { roomId, seats } = await planRoom('History room', [seat('H1'), seat('H2')]);
