@@ -7,7 +7,8 @@
 // modal dialog) a free and a taken seat still differ by their mark and by how light their drawn
 // pixels are; the chosen seat shows with its ticket in the cart, the summary and the confirmation. axe clean on the seat dialog in both views. A seat another visitor takes
 // right as the visitor reserves it is refused with `seat__taken`: the message shows in the seat
-// dialog and the seats are read again, the seat now taken.
+// dialog and the seats are read again, the seat now taken. On a phone, two fingers spread apart
+// zoom the plan in, and one finger then pans it (touches as the screen sends them).
 import type { Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -392,3 +393,69 @@ for (const [i, lang] of (['de', 'en'] as const).entries()) {
     );
   });
 }
+
+describe('the plan on a phone (de, 375×740)', () => {
+  it(
+    'zooms in with two fingers spread apart and pans with one',
+    async () => {
+      const day = days[0]!;
+      const page = await openVisitorPage(started.browser, { width: 375, height: 740 }, 'de');
+      const watched = watchPage(page);
+      await page.goto(
+        `${started.server.baseUrl}/room/${roomId}?year=${day.getFullYear()}&month=${day.getMonth() + 1}`,
+      );
+      await h1(page, FIRST_ROOM).waitFor();
+      const seats = await openSeats(page, 'de', day, '09:00-12:00');
+      await seats.getByRole('listbox').getByRole('option').first().waitFor();
+      const content = seats.locator('.seat-plan__content');
+      const transform = () =>
+        content.evaluate((el) => {
+          const m = new DOMMatrix(getComputedStyle(el).transform);
+          return { scale: m.a, x: m.e, y: m.f };
+        });
+      expect((await transform()).scale).toBe(1);
+
+      // Touches as a phone's screen sends them (the browser's touch input, not mouse events).
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 });
+      const viewport = seats.locator('.seat-plan__viewport');
+      // The plan under the fingers: within the phone's screen (the dialog scrolls).
+      await viewport.scrollIntoViewIfNeeded();
+      const box = await viewport.boundingBox();
+      if (!box) throw new Error('the plan is not on the screen');
+      const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+      const touch = (
+        type: 'touchStart' | 'touchMove' | 'touchEnd',
+        points: { x: number; y: number }[],
+      ) =>
+        cdp.send('Input.dispatchTouchEvent', {
+          type,
+          touchPoints: points.map((p, id) => ({ ...p, id })),
+        });
+      // Two fingers 20 px apart, spread to 140 px.
+      const fingers = (gap: number) => [
+        { x: cx - gap / 2, y: cy },
+        { x: cx + gap / 2, y: cy },
+      ];
+      await touch('touchStart', fingers(20));
+      for (let gap = 30; gap <= 140; gap += 10) await touch('touchMove', fingers(gap));
+      await touch('touchEnd', []);
+      await expect
+        .poll(async () => (await transform()).scale, { timeout: budget(10_000) })
+        .toBeGreaterThan(1.5);
+
+      // Zoomed in, one finger drags the plan.
+      const before = await transform();
+      await touch('touchStart', [{ x: cx, y: cy }]);
+      for (let dx = 10; dx <= 80; dx += 10)
+        await touch('touchMove', [{ x: cx + dx, y: cy + dx / 2 }]);
+      await touch('touchEnd', []);
+      await expect
+        .poll(async () => (await transform()).x - before.x, { timeout: budget(10_000) })
+        .toBeGreaterThan(20);
+      expect(watched.errors).toEqual([]);
+      await page.context().close();
+    },
+    budget(120_000),
+  );
+});
