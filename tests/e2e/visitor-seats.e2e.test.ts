@@ -114,7 +114,9 @@ const TEXTS = {
  * One day per run, each with a morning and an afternoon slot of twelve seats; then one day per
  * language for the seat taken meanwhile.
  */
-const days = weekdaysAhead(LANG_SIZE_RUNS.length + 2);
+const days = weekdaysAhead(LANG_SIZE_RUNS.length + 3);
+/** The last day: a midday slot right after the morning's, for a cart of consecutive slots. */
+const consecutiveDay = days[LANG_SIZE_RUNS.length + 2]!;
 let started: Awaited<ReturnType<typeof startWithTestRooms>>;
 let roomId = '';
 /** The seats' ids by label, and the morning slot's id by day. */
@@ -128,10 +130,8 @@ beforeAll(async () => {
   const ids = await setRoomSeats(admin, roomId, SEATS);
   seatIds = ids;
   for (const day of days) {
-    for (const [start, end] of [
-      ['09:00', '12:00'],
-      ['13:00', '17:00'],
-    ] as const) {
+    const afternoon = day === consecutiveDay ? ['12:00', '13:00'] : ['13:00', '17:00'];
+    for (const [start, end] of [['09:00', '12:00'], afternoon] as const) {
       const slot = await createSlot(admin, roomId, day, start, end, SEATS.length);
       if (start === '09:00') morningSlots.set(day, slot);
       // Staff book the taken seats for two readers.
@@ -453,6 +453,45 @@ describe('the plan on a phone (de, 375×740)', () => {
       await expect
         .poll(async () => (await transform()).x - before.x, { timeout: budget(10_000) })
         .toBeGreaterThan(20);
+      expect(watched.errors).toEqual([]);
+      await page.context().close();
+    },
+    budget(120_000),
+  );
+});
+
+describe('a cart of consecutive slots (de, 1280×900)', () => {
+  it(
+    'offers the seat of the slot before, chosen at first, and reserves it for both',
+    async () => {
+      const day = consecutiveDay;
+      const page = await openVisitorPage(started.browser, { width: 1280, height: 900 }, 'de');
+      const watched = watchPage(page);
+      await page.goto(
+        `${started.server.baseUrl}/room/${roomId}?year=${day.getFullYear()}&month=${day.getMonth() + 1}`,
+      );
+      await h1(page, FIRST_ROOM).waitFor();
+      const texts = TEXTS.de;
+      const morning = await openSeats(page, 'de', day, '09:00-12:00');
+      await morning.getByRole('button', { name: texts.list }).click();
+      // Nothing in the cart yet: no seat is chosen at first.
+      await morning.getByText(texts.none).waitFor();
+      await morning.getByRole('radio', { name: texts.target }).check();
+      await morning.getByRole('button', { name: texts.bookSeat }).click();
+      await morning.waitFor({ state: 'hidden' });
+      const cart = page.locator('.cart-panel');
+      await cart.getByText(texts.ticketSeat).waitFor();
+
+      // The slot right after: the cart's seat C4 is chosen at first, and reserved again.
+      const midday = await openSeats(page, 'de', day, '12:00-13:00');
+      const c4 = midday.getByRole('radio', { name: texts.target });
+      await c4.waitFor();
+      await expect(c4.isChecked()).resolves.toBe(true);
+      await midday.getByRole('button', { name: texts.bookSeat }).click();
+      await midday.waitFor({ state: 'hidden' });
+      await expect
+        .poll(() => cart.locator('.ticket-list__seat').allTextContents())
+        .toEqual([texts.ticketSeat, texts.ticketSeat]);
       expect(watched.errors).toEqual([]);
       await page.context().close();
     },

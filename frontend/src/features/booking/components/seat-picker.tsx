@@ -3,9 +3,11 @@ import type { SeatAttribute } from '@rr/contracts/seats';
 import { CheckboxField } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
 import { useTranslation } from '../../../i18n/i18n-context';
+import type { Ticket, TimeSlot } from '../../../api/types';
 import { useGetSlotSeatsQuery, type SeatPlan, type SeatWish } from '../api/booking-api';
 import { matchesFilters, readSeatView, writeSeatView, type SeatView } from '../lib/seats';
 import { SeatMark } from '../../../components/seat-mark';
+import { useBooking } from './booking-context';
 import { SeatPlanView, type ShownSeat } from './seat-plan-view';
 import { useSeatText } from './seat-text';
 // The seat picker's own styles: loaded with its chunk, only in rooms with a seat plan.
@@ -13,7 +15,8 @@ import '../../../styles/seats.css';
 
 export interface SeatPickerProps {
   roomId: string;
-  timeSlotId: string;
+  /** The slot whose seats are shown. */
+  slot: TimeSlot;
   plan: SeatPlan;
   /** An add is under way: the buttons wait. */
   pending: boolean;
@@ -128,13 +131,33 @@ function SeatLegend() {
 }
 
 /**
+ * The seat the cart holds in the room's slot right before or after `slot` on its day: offered
+ * first, so a cart of consecutive slots keeps its seat (docs/product.md#picking-a-seat), as the
+ * server gives it to "any seat".
+ */
+export function cartNeighbourSeat(
+  tickets: readonly Ticket[],
+  roomId: string,
+  slot: Pick<TimeSlot, 'date' | 'startTime' | 'endTime'>,
+): string | null {
+  const next = tickets.find(
+    (t) =>
+      t.roomId === roomId &&
+      t.date === slot.date &&
+      t.seat !== null &&
+      (t.endTime === slot.startTime || t.startTime === slot.endTime),
+  );
+  return next?.seat?.id ?? null;
+}
+
+/**
  * The seats of one slot of a room with a seat plan (docs/product.md#picking-a-seat): attribute
  * filters, the plan or the list (the visitor's choice, kept on the device), and the way into the
  * cart with the chosen seat or any seat (with the filters' attributes).
  */
 export default function SeatPicker({
   roomId,
-  timeSlotId,
+  slot,
   plan,
   pending,
   error,
@@ -143,10 +166,14 @@ export default function SeatPicker({
 }: SeatPickerProps) {
   const { t } = useTranslation('booking');
   const seatText = useSeatText();
-  const slotSeats = useGetSlotSeatsQuery({ roomId, timeSlotId });
+  const slotSeats = useGetSlotSeatsQuery({ roomId, timeSlotId: slot.id });
+  const { tickets } = useBooking();
   const [view, setView] = useState<SeatView>(readSeatView);
   const [filters, setFilters] = useState<SeatAttribute[]>([]);
-  const [chosen, setChosen] = useState<string | null>(null);
+  // The cart's seat of the slot before or after is chosen at first, while it is free here.
+  const [chosen, setChosen] = useState<string | null>(() =>
+    cartNeighbourSeat(tickets, roomId, slot),
+  );
 
   // The plan's seats in its order, each with its state in this slot (a seat the slot's answer
   // lacks is not offered).
