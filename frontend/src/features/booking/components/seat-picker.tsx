@@ -4,10 +4,10 @@ import { CheckboxField } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
 import { useTranslation } from '../../../i18n/i18n-context';
 import type { Ticket, TimeSlot } from '../../../api/types';
-import { useGetSlotSeatsQuery, type SeatPlan, type SeatWish } from '../api/booking-api';
+import { useStore } from 'react-redux';
+import { bookingApi, useGetSlotSeatsQuery, type SeatPlan, type SeatWish } from '../api/booking-api';
 import { matchesFilters, readSeatView, writeSeatView, type SeatView } from '../lib/seats';
 import { SeatMark } from '../../../components/seat-mark';
-import { useBooking } from './booking-context';
 import { SeatPlanView, type ShownSeat } from './seat-plan-view';
 import { useSeatText } from './seat-text';
 // The seat picker's own styles: loaded with its chunk, only in rooms with a seat plan.
@@ -167,13 +167,20 @@ export default function SeatPicker({
   const { t } = useTranslation('booking');
   const seatText = useSeatText();
   const slotSeats = useGetSlotSeatsQuery({ roomId, timeSlotId: slot.id });
-  const { tickets } = useBooking();
+  // The cart as its last read left it (the booking's context reads it): taken from the store
+  // here rather than through the context, whose module then stays out of the shared chunk.
+  // (Typed as the booking API's own state: the app's RootState knows only the base API's tags.)
+  const store = useStore<Parameters<typeof bookingApi.util.selectCachedArgsForQuery>[0]>();
   const [view, setView] = useState<SeatView>(readSeatView);
   const [filters, setFilters] = useState<SeatAttribute[]>([]);
   // The cart's seat of the slot before or after is chosen at first, while it is free here.
-  const [chosen, setChosen] = useState<string | null>(() =>
-    cartNeighbourSeat(tickets, roomId, slot),
-  );
+  const [chosen, setChosen] = useState<string | null>(() => {
+    const state = store.getState();
+    const tickets = bookingApi.util
+      .selectCachedArgsForQuery(state, 'getCart')
+      .flatMap((id) => bookingApi.endpoints.getCart.select(id)(state).data?.tickets ?? []);
+    return cartNeighbourSeat(tickets, roomId, slot);
+  });
 
   // The plan's seats in its order, each with its state in this slot (a seat the slot's answer
   // lacks is not offered).
