@@ -31,6 +31,10 @@ const HistoryEntry = z
       .object({ date: z.string(), startTime: z.string(), endTime: z.string() })
       .optional()
       .openapi({ description: "A rebooking (what 'moved'): the slot the ticket moved to" }),
+    seat: z.string().optional().openapi({
+      description:
+        "The label of the seat of the room's plan the ticket took (what 'held') or was moved to (what 'seat-changed')",
+    }),
     actor: z.object({
       kind: z.string(),
       username: z.string().optional(),
@@ -49,6 +53,8 @@ interface Facts {
   reason?: string | undefined;
   /** A rebooking: the ticket that took this one's place. */
   movedTo?: string | undefined;
+  /** The seat of the room's plan a hold took or a seat change gave (its label). */
+  seat?: string | undefined;
   ticketId?: string;
   roomId?: string;
 }
@@ -69,7 +75,7 @@ export const historyFacts = handlersFor(timeSlotStream, transactionStream).with<
   TimeSlotSeatsChosen: slot('seats-chosen'),
   TimeSlotDeleted: slot('slot-deleted'),
   TimeSlotClosed: (e) => ({ ...slot('slot-closed')(e), reason: e.data.reason }),
-  TicketHeld: ticket('held'),
+  TicketHeld: (e) => ({ ...ticket('held')(e), seat: e.data.seat?.label }),
   TicketHoldExtended: ticket('hold-extended'),
   TicketReleased: (e) => ticket(e.data.reason === 'expired' ? 'expired' : 'released')(e),
   TicketBooked: ticket('booked'),
@@ -79,7 +85,11 @@ export const historyFacts = handlersFor(timeSlotStream, transactionStream).with<
       : { ...ticket('cancelled')(e), reason: e.data.reason },
   TicketCheckedIn: ticket('checked-in'),
   TicketCheckInUndone: ticket('check-in-undone'),
-  TicketSeatChanged: (e) => ({ ...ticket('seat-changed')(e), reason: e.data.reason }),
+  TicketSeatChanged: (e) => ({
+    ...ticket('seat-changed')(e),
+    reason: e.data.reason,
+    seat: e.data.seat.label,
+  }),
   TicketNoShowReleased: ticket('no-show-released'),
   TicketConfirmed: ticket('confirmed'),
   TicketConfirmationLapsed: ticket('confirmation-lapsed'),
@@ -129,7 +139,7 @@ export function historyRoutes({ pool, store }: QueryDeps) {
     return events.flatMap((e) => {
       const f = historyFacts.handle(e);
       if (!f || !keep(e, f)) return [];
-      const { what, reason } = f;
+      const { what, reason, seat } = f;
       const movedTo = f.movedTo === undefined ? undefined : slots.get(f.movedTo);
       return [
         {
@@ -138,6 +148,7 @@ export function historyRoutes({ pool, store }: QueryDeps) {
           what,
           ...(reason !== undefined ? { reason } : {}),
           ...(movedTo ? { movedTo } : {}),
+          ...(seat !== undefined ? { seat } : {}),
           actor: e.metadata.actor,
         },
       ];

@@ -268,6 +268,9 @@ export function ticketListRoutes(deps: QueryDeps) {
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ query, res }) => {
         const list = await listTickets({ ...query, limit: 999, offset: 0 });
+        // The seat's column only where a listed ticket holds a seat of a room's plan: an export
+        // of rooms without a plan keeps the columns it always had (docs/product.md#seat-plans).
+        const seated = list.content.some((t) => t.seat !== null);
         sendCsv(
           res,
           'reservations.csv',
@@ -284,6 +287,7 @@ export function ticketListRoutes(deps: QueryDeps) {
               'Ende',
               'Status',
               'Buchungsnummer',
+              ...(seated ? ['Platz'] : []),
             ],
             list.content.map((t) => [
               t.roomName,
@@ -298,6 +302,7 @@ export function ticketListRoutes(deps: QueryDeps) {
               // A booked ticket awaiting confirmation, and one released unconfirmed, say so.
               t.confirmBy ? 'AWAITING_CONFIRMATION' : t.unconfirmed ? 'UNCONFIRMED' : t.status,
               t.bookingNumber,
+              ...(seated ? [t.seat?.label ?? ''] : []),
             ]),
           ),
         );

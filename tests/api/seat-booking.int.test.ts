@@ -5,6 +5,7 @@ import { addDays, todayIn } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import { createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts';
+import { compareWithRebuild } from '../support/read-models.ts';
 import { budget } from '../support/time-budget.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -53,8 +54,53 @@ async function slotSeats(roomId: string, slotId: string): Promise<SlotSeat[]> {
 
 async function hold(json: Record<string, unknown>, client = new Client(app.baseUrl)) {
   const res = await client.request('POST', '/api/transactions', { json });
-  return { status: res.status, body: (await res.json()) as CartAnswer & { error?: string } };
+  return {
+    status: res.status,
+    body: (await res.json()) as CartAnswer & { error?: string },
+    client,
+  };
 }
+
+/** Books a held cart with a person of its own (the per-visitor limits count each apart). */
+async function bookCart(cart: Awaited<ReturnType<typeof hold>>, email: string) {
+  const res = await cart.client.request(
+    'PUT',
+    `/api/transactions/${cart.body.transactionId}/booking`,
+    {
+      json: {
+        salutation: 'MS',
+        firstName: 'Renn',
+        lastName: 'Platz',
+        email,
+        phone: '+43111222',
+        accessibility: false,
+        language: 'de',
+      },
+    },
+  );
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+/**
+ * The seat each booked ticket of a slot holds, from the event log alone: the seat its
+ * `TicketHeld` took, for every ticket a `TicketBooked` booked.
+ */
+async function bookedSeatsFromLog(slotId: string): Promise<string[]> {
+  const held = (await eventsOf('TicketHeld')).filter((e) => e.data.timeSlotId === slotId);
+  const booked = new Set((await eventsOf('TicketBooked')).map((e) => e.data.ticketId));
+  return held
+    .filter((e) => booked.has(e.data.ticketId))
+    .map((e) => (e.data.seat as { label: string }).label)
+    .sort();
+}
+
+/** The seat labels of a slot's booked tickets in the read model (live or rebuilt rows). */
+const bookedRows = (rows: string[] | undefined, slotId: string) =>
+  (rows ?? [])
+    .map((row) => JSON.parse(row) as { time_slot_id: string; status: string; seat_label: string })
+    .filter((t) => t.time_slot_id === slotId && t.status === 'BOOKED')
+    .map((t) => t.seat_label)
+    .sort();
 
 async function eventsOf(type: string): Promise<{ data: Record<string, unknown> }[]> {
   const r = await db.pool.query<{ data: Record<string, unknown> }>(
@@ -319,8 +365,83 @@ describe('the desk moves a reader to another seat', () => {
   });
 });
 
+describe("the reservations list's CSV", () => {
+  it('has the column Platz with each ticket’s seat where a listed ticket holds one', async () => {
+    const { roomId } = await planRoom('Export room', [seat('X1')]);
+    const slotId = await createSlot(admin, roomId, day(14), '10:00', '12:00', 2);
+    // The seat, then an overbooking beyond it: a ticket without a seat, its cell empty.
+    for (const lastName of ['Erster', 'Zweiter']) {
+      const res = await admin.request(
+        'POST',
+        `/api/admin/rooms/${roomId}/timeslots/${slotId}/booking`,
+        {
+          json: {
+            salutation: 'MR',
+            firstName: 'Export',
+            lastName,
+            language: 'de',
+            confirmOverbooking: true,
+          },
+        },
+      );
+      expect(res.status, await res.clone().text()).toBe(201);
+    }
+    const csv = async () => {
+      const res = await admin.get(`/api/admin/tickets/export.csv?roomId=${roomId}`);
+      expect(res.status).toBe(200);
+      return (await res.text())
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n');
+    };
+    await waitFor('both tickets listed', async () => (await csv()).length === 3, budget(20_000));
+    const [header, ...rows] = await csv();
+    expect(header!.split(';').at(-1)).toBe('Platz');
+    expect(rows.map((r) => [r.split(';')[1], r.split(';').at(-1)]).sort()).toEqual([
+      ['Erster', 'X1'],
+      ['Zweiter', ''],
+    ]);
+  });
+});
+
+describe("a seat change in the ticket's history", () => {
+  it('names the seat held and the seat moved to, with the actor and the reason', async () => {
+    const { roomId, seats } = await planRoom('History room', [seat('H1'), seat('H2')]);
+    const slotId = await createSlot(admin, roomId, day(13), '10:00', '12:00', 2);
+    const byLabel = (l: string) => seats.find((s) => s.label === l)!.id;
+    const cart = await hold({ timeSlotId: slotId, seatId: byLabel('H1') });
+    expect(cart.status).toBe(201);
+    await bookCart(cart, 'history.seat@example.at');
+    const ticketId = cart.body.ticket!.id;
+    const moved = await admin.request('PUT', `/api/admin/tickets/${ticketId}/seat`, {
+      json: { seatId: byLabel('H2'), reason: 'Lampe kaputt' },
+    });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    type Entry = { what: string; seat?: string; reason?: string; actor: { kind: string } };
+    const history = async () => {
+      const res = await admin.get(`/api/admin/tickets/${ticketId}/history`);
+      return res.status === 200 ? ((await res.json()) as Entry[]) : [];
+    };
+    await waitFor(
+      'the ticket in the read models',
+      async () => (await history()).length > 0,
+      budget(20_000),
+    );
+    const entries = await history();
+    expect(entries.find((e) => e.what === 'held')).toMatchObject({
+      seat: 'H1',
+      actor: { kind: 'visitor' },
+    });
+    expect(entries.find((e) => e.what === 'seat-changed')).toMatchObject({
+      seat: 'H2',
+      reason: 'Lampe kaputt',
+      actor: { kind: 'admin', username: 'boss' },
+    });
+  });
+});
+
 describe('no seat twice', () => {
-  it('100 visitors racing for one seat: exactly one holds it, from the event log', async () => {
+  it('100 visitors racing for one seat: exactly one holds and books it, from the event log', async () => {
     const { roomId, seats } = await planRoom('Race room', [
       seat('R1'),
       seat('R2'),
@@ -340,9 +461,19 @@ describe('no seat twice', () => {
     const held = (await eventsOf('TicketHeld')).filter((e) => e.data.timeSlotId === slotId);
     expect(held).toHaveLength(1);
     expect((held[0]!.data.seat as PlanSeat).label).toBe('R1');
+    // The one winner books it: one booked ticket on R1 in the log, and a rebuild of the read
+    // models from the log gives the same seat to the same ticket.
+    await bookCart(
+      results.find((r) => r.status === 201)!,
+      'race.one@example.at',
+    );
+    expect(await bookedSeatsFromLog(slotId)).toEqual(['R1']);
+    const { live, rebuilt } = await compareWithRebuild(db.pool, budget(20_000));
+    expect(rebuilt).toEqual(live);
+    expect(bookedRows(live.rm_tickets, slotId)).toEqual(['R1']);
   });
 
-  it('50 visitors racing for the last three seats: three hold one each, all different', async () => {
+  it('50 visitors racing for the last three seats: three hold and book one each, all different', async () => {
     const { roomId } = await planRoom('Last seats room', [seat('Z1'), seat('Z2'), seat('Z3')]);
     const slotId = await createSlot(admin, roomId, day(9), '10:00', '12:00', 10);
     const results = await Promise.all(
@@ -354,6 +485,14 @@ describe('no seat twice', () => {
       new Set(['Z1', 'Z2', 'Z3']),
     );
     const held = (await eventsOf('TicketHeld')).filter((e) => e.data.timeSlotId === slotId);
+    expect(held).toHaveLength(3);
     expect(new Set(held.map((e) => (e.data.seat as { seatId: string }).seatId)).size).toBe(3);
+    // Each winner books its seat: three booked tickets, one on each seat, in the log and in
+    // the read models rebuilt from it.
+    for (const [i, cart] of won.entries()) await bookCart(cart, `race.last${i}@example.at`);
+    expect(await bookedSeatsFromLog(slotId)).toEqual(['Z1', 'Z2', 'Z3']);
+    const { live, rebuilt } = await compareWithRebuild(db.pool, budget(20_000));
+    expect(rebuilt).toEqual(live);
+    expect(bookedRows(live.rm_tickets, slotId)).toEqual(['Z1', 'Z2', 'Z3']);
   });
 });

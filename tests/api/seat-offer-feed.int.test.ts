@@ -1,8 +1,9 @@
 // Where a seat shows beyond the visitor's pages (docs/product.md#how-tickets-take-seats): the
 // waitlist offer's mail names the seat the offer holds (read from the SMTP sink), the room's
 // staff calendar feed names each booked ticket's seat, in the plan's order, and the check-in
-// screen's answers (today's list, a code's lookup) carry it. Every time step is the injected
-// clock's.
+// screen's answers (today's list, a code's lookup) carry it; the visitor's calendar feed names
+// their seat, and a seat taken out of service with no free seat of its kind cancels its booking
+// with the reason in the mail. Every time step is the injected clock's.
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchWaitlists } from '@rr/command-service';
@@ -203,5 +204,83 @@ describe('the check-in answers', () => {
     expect(found.tickets.map((x) => [x.id, x.seat])).toEqual([
       [then.ticketId, { id: ids.get('K1'), label: 'K1' }],
     ]);
+  });
+});
+
+describe("a visitor's booked seat", () => {
+  /** Books the seat of the slot for a visitor of their own; answers the owner id. */
+  async function bookSeat(slotId: string, seatId: string, email: string): Promise<string> {
+    const v = new Client(suite.app.baseUrl);
+    const held = await v.request('POST', '/api/transactions', {
+      json: { timeSlotId: slotId, seatId },
+    });
+    expect(held.status, await held.clone().text()).toBe(201);
+    const { transactionId } = (await held.json()) as { transactionId: string };
+    const res = await v.request('PUT', `/api/transactions/${transactionId}/booking`, {
+      json: {
+        salutation: 'MS',
+        firstName: 'Paula',
+        lastName: 'Platz',
+        email,
+        phone: '+43111222',
+        accessibility: false,
+        language: 'de',
+      },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return ((await res.json()) as { ownerId: string }).ownerId;
+  }
+
+  it("is named in the visitor's calendar feed, and a seat out of service with none of its kind free cancels it with the reason in the mail", async () => {
+    const roomId = await createRoom(suite.admin, 'Lampensaal', { openStartValue: 0, capacity: 5 });
+    const ids = await setSeats(roomId, [
+      ['K1', ['power']],
+      ['K2', []],
+    ]);
+    const slot = await createSlot(suite.admin, roomId, day(6), '10:00', '12:00', 2);
+    const cancelledOwner = await bookSeat(slot, ids.get('K1')!, 'lampe.k1@example.at');
+    const keptOwner = await bookSeat(slot, ids.get('K2')!, 'lampe.k2@example.at');
+
+    // The visitor's feed names the seat beside the room (once the read models have the booking).
+    const locations = async () => {
+      const feed = await new Client(suite.app.baseUrl).get(`/api/owners/${keptOwner}/tickets.ics`);
+      expect(feed.status).toBe(200);
+      const cal = new ICAL.Component(ICAL.parse(await feed.text()) as unknown[]);
+      return cal.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v).location);
+    };
+    await waitFor('the booking in the feed', async () => (await locations()).length > 0, 10_000);
+    expect(await locations()).toEqual([expect.stringMatching(/^Lampensaal.*Platz K2$/)]);
+
+    // K1 out of service on the slot's day: no other free seat with power, so its booking is
+    // cancelled, and the cancellation mail states the reason.
+    const out = await suite.admin.request(
+      'POST',
+      `/api/admin/rooms/${roomId}/seats/${ids.get('K1')}/out-of-service`,
+      { json: { from: day(6), until: day(6), reason: 'Lampe kaputt' } },
+    );
+    expect(out.status, await out.clone().text()).toBe(201);
+    const mailsTo = (email: string) =>
+      suite.sink.messages.filter((m) => (m.to as { text: string }).text === email);
+    const cancellation = () =>
+      mailsTo('lampe.k1@example.at').find((m) => (m.text ?? '').includes('Lampe kaputt'));
+    await waitFor(
+      'the cancellation mail with the reason',
+      async () => {
+        await suite.sender.sendDue();
+        return cancellation() !== undefined;
+      },
+      10_000,
+    );
+    expect(cancellation()!.text).toContain('Lampensaal');
+    const tickets = await new Client(suite.app.baseUrl).get(
+      `/api/owners/${cancelledOwner}/tickets`,
+    );
+    expect(((await tickets.json()) as { status: string }[]).map((t) => t.status)).toEqual([
+      'CANCELLED',
+    ]);
+    // The other booking keeps its seat and gets no such mail.
+    expect(
+      mailsTo('lampe.k2@example.at').some((m) => (m.text ?? '').includes('Lampe kaputt')),
+    ).toBe(false);
   });
 });

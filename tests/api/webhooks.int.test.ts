@@ -706,3 +706,90 @@ describe('the bound over all endpoints', () => {
     for (const e of endpoints) await removeEndpoint(e.id);
   });
 });
+
+describe('webhooks of a room with a seat plan', () => {
+  it("name each ticket's seat: booked, moved at the desk, cancelled and rebooked", async () => {
+    const hooks = await receiver();
+    await createEndpoint(hooks.url, ['booking.created', 'booking.cancelled', 'booking.moved']);
+    const room = await createRoom(suite.admin, 'Seat webhook room', open);
+    const put = await suite.admin.request('PUT', `/api/admin/rooms/${room}/seats`, {
+      json: {
+        seats: [
+          { label: 'W1', attributes: ['window'], x: 10, y: 10 },
+          { label: 'W2', attributes: ['window'], x: 30, y: 10 },
+          { label: 'W3', x: 50, y: 10 },
+        ],
+      },
+    });
+    expect(put.status, await put.clone().text()).toBe(200);
+    const answer = (await put.json()) as { seats: { id: string; label: string }[] };
+    const seat = (label: string) => ({
+      id: answer.seats.find((s) => s.label === label)!.id,
+      label,
+    });
+    const date = day(20);
+    const slot = await createSlot(suite.admin, room, date, '09:00', '11:00', 3);
+    const later = await createSlot(suite.admin, room, date, '13:00', '15:00', 3);
+    /** Books the seat of the slot for a visitor of their own. */
+    const bookSeat = async (label: string, email: string) => {
+      const v = new Client(suite.app.baseUrl);
+      const held = await v.request('POST', '/api/transactions', {
+        json: { timeSlotId: slot, seatId: seat(label).id },
+      });
+      expect(held.status, await held.clone().text()).toBe(201);
+      const { transactionId } = (await held.json()) as { transactionId: string };
+      const res = await v.request('PUT', `/api/transactions/${transactionId}/booking`, {
+        json: { ...visitor, email },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const b = (await res.json()) as { ownerId: string; tickets: { id: string }[] };
+      return { client: v, ownerId: b.ownerId, ticketId: b.tickets[0]!.id };
+    };
+
+    // On W1, moved to W2 at the desk (no webhook of its own), then cancelled: told on W2.
+    const first = await bookSeat('W1', 'seat.webhook.1@example.at');
+    const desk = await suite.admin.request('PUT', `/api/admin/tickets/${first.ticketId}/seat`, {
+      json: { seatId: seat('W2').id, reason: 'Lampe kaputt' },
+    });
+    expect(desk.status, await desk.clone().text()).toBeLessThan(300);
+    const cancelled = await first.client.request(
+      'DELETE',
+      `/api/owners/${first.ownerId}/tickets?ids=${first.ticketId}`,
+    );
+    expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    // On W3, rebooked to the afternoon on W1: the move names both seats.
+    const second = await bookSeat('W3', 'seat.webhook.2@example.at');
+    const moved = await second.client.request(
+      'POST',
+      `/api/owners/${second.ownerId}/tickets/${second.ticketId}/move`,
+      { json: { timeSlotId: later, seatId: seat('W1').id } },
+    );
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    const newTicketId = ((await moved.json()) as { id: string }).id;
+
+    await waitForRequests(hooks, 4, 'two bookings, a cancellation and a move');
+    const payloads = hooks.received.map(
+      (r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> },
+    );
+    const byType = (t: string) => payloads.filter((p) => p.type === t).map((p) => p.data);
+    expect(byType('booking.created').map((d) => d.tickets)).toEqual([
+      [expect.objectContaining({ ticketId: first.ticketId, seat: seat('W1') })],
+      [expect.objectContaining({ ticketId: second.ticketId, seat: seat('W3') })],
+    ]);
+    expect(byType('booking.cancelled')).toEqual([
+      expect.objectContaining({ ticketId: first.ticketId, seat: seat('W2') }),
+    ]);
+    expect(byType('booking.moved')).toEqual([
+      expect.objectContaining({
+        ticketId: newTicketId,
+        timeSlotId: later,
+        seat: seat('W1'),
+        movedFrom: expect.objectContaining({
+          ticketId: second.ticketId,
+          timeSlotId: slot,
+          seat: seat('W3'),
+        }) as unknown,
+      }),
+    ]);
+  });
+});

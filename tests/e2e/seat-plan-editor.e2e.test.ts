@@ -1,17 +1,17 @@
-// The staff's seat plan editor (docs/product.md#seat-plans) at 375×740 and 1280×900, in German
-// and English: seats placed with the button, the keyboard and the mouse, moved and turned by
-// keys, a row copied and deleted, a refused label shown at its seat, 400 seats imported from a
-// CSV file (a refused file named by its line), one taken out of service; all still there after a
-// reload, and the screen passes axe.
+// The staff's seat plan editor (docs/product.md#seat-plans) at 375×740, 768×1024 and 1280×900,
+// in German and English: seats placed with the button, the keyboard and the mouse, moved and
+// turned by keys, a row copied and deleted, a refused label shown at its seat, 400 seats imported
+// from a CSV file (a refused file named by its line), one taken out of service; all still there
+// after a reload, and the screen passes axe.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, type RunningServer } from './harness.ts';
+import { expectAccessible, PHONE_TABLET_DESKTOP, type RunningServer } from './harness.ts';
 import { iso, shown, weekdaysAhead } from './dates.ts';
 import { startWithTestRooms, type TestRoom } from './test-rooms.ts';
 import { LANGS, VIEWPORTS, openStaffPage, signInAs, watchRequests } from './staff-ux-support.ts';
 import type { Lang } from './harness.ts';
 
-const RUNS = LANGS.flatMap((lang) => VIEWPORTS.map((viewport) => ({ lang, viewport })));
+const RUNS = LANGS.flatMap((lang) => PHONE_TABLET_DESKTOP.map((viewport) => ({ lang, viewport })));
 /** One room per run, so that each starts from a room without seats. */
 const roomOf = (lang: Lang, width: number): TestRoom => ({
   name: `Sitzplan ${lang} ${width}`,

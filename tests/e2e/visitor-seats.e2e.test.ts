@@ -3,12 +3,14 @@
 // is picked on the plan with the keyboard alone (one tab stop, arrow keys to the nearest seat,
 // Enter), and the plan zooms; the list view names every seat as a screen reader reads it; "any
 // seat" with a filter gets a seat that has it, and a filter no free seat has is refused with its
-// message; a taken seat cannot be picked; in grey (`filter: grayscale(1)`) a free and a taken
-// seat still differ by their mark; the chosen seat shows with its ticket in the cart, the summary
-// and the confirmation. axe clean on the seat dialog in both views. A seat another visitor takes
+// message; a taken seat cannot be picked; in grey (`filter: grayscale(1)` on the page and the
+// modal dialog) a free and a taken seat still differ by their mark and by how light their drawn
+// pixels are; the chosen seat shows with its ticket in the cart, the summary and the confirmation. axe clean on the seat dialog in both views. A seat another visitor takes
 // right as the visitor reserves it is refused with `seat__taken`: the message shows in the seat
-// dialog and the seats are read again, the seat now taken.
-import type { Page } from 'playwright-core';
+// dialog and the seats are read again, the seat now taken. On a phone, two fingers spread apart
+// zoom the plan in, and one finger then pans it (touches as the screen sends them).
+import type { Locator, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
 import { budget } from '../support/time-budget.ts';
@@ -112,7 +114,9 @@ const TEXTS = {
  * One day per run, each with a morning and an afternoon slot of twelve seats; then one day per
  * language for the seat taken meanwhile.
  */
-const days = weekdaysAhead(LANG_SIZE_RUNS.length + 2);
+const days = weekdaysAhead(LANG_SIZE_RUNS.length + 3);
+/** The last day: a midday slot right after the morning's, for a cart of consecutive slots. */
+const consecutiveDay = days[LANG_SIZE_RUNS.length + 2]!;
 let started: Awaited<ReturnType<typeof startWithTestRooms>>;
 let roomId = '';
 /** The seats' ids by label, and the morning slot's id by day. */
@@ -126,10 +130,8 @@ beforeAll(async () => {
   const ids = await setRoomSeats(admin, roomId, SEATS);
   seatIds = ids;
   for (const day of days) {
-    for (const [start, end] of [
-      ['09:00', '12:00'],
-      ['13:00', '17:00'],
-    ] as const) {
+    const afternoon = day === consecutiveDay ? ['12:00', '13:00'] : ['13:00', '17:00'];
+    for (const [start, end] of [['09:00', '12:00'], afternoon] as const) {
       const slot = await createSlot(admin, roomId, day, start, end, SEATS.length);
       if (start === '09:00') morningSlots.set(day, slot);
       // Staff book the taken seats for two readers.
@@ -173,6 +175,22 @@ async function openSeats(page: Page, lang: Lang, day: Date, range: string) {
   const seats = page.getByRole('dialog', { name: texts.title });
   await seats.getByRole('button', { name: texts.plan, exact: true }).waitFor();
   return seats;
+}
+
+/**
+ * A seat's mark as drawn on the screen: its pixels' mean grey (0 black to 255 white) and whether
+ * any pixel has a colour (its red, green and blue apart by more than a rounding's worth).
+ */
+async function meanGrey(seat: Locator): Promise<{ mean: number; colourful: boolean }> {
+  const png = PNG.sync.read(await seat.locator('.seat-mark').screenshot());
+  let sum = 0;
+  let colourful = false;
+  for (let i = 0; i < png.data.length; i += 4) {
+    const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+    sum += (r + g + b) / 3;
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 8) colourful = true;
+  }
+  return { mean: sum / (png.data.length / 4), colourful };
 }
 
 /** The element that has the focus: its accessible name as the seat's `aria-label` or its text. */
@@ -219,18 +237,26 @@ for (const [n, { lang, viewport }] of LANG_SIZE_RUNS.entries()) {
 
         // In grey, a free and a taken seat still differ by their mark (a check and a cross) and
         // by their shape's fill pattern.
-        await page.addStyleTag({ content: 'html { filter: grayscale(1) }' });
+        // The seats' dialog is modal: in the top layer, which the page's filter does not reach,
+        // so it takes the filter too.
+        await page.addStyleTag({ content: 'html, dialog { filter: grayscale(1) }' });
         const free = plan.getByRole('option', { name: texts.target });
         const markOf = (seat: typeof free) =>
           seat.locator('.seat-mark').evaluate((mark) => ({
             icon: mark.textContent?.trim(),
-            filter: getComputedStyle(document.documentElement).filter,
+            filter: getComputedStyle(mark.closest('dialog') ?? document.documentElement).filter,
           }));
         const [freeMark, takenMark] = [await markOf(free), await markOf(taken)];
         expect(freeMark.filter).toBe('grayscale(1)');
         expect(freeMark.icon).toBe('✓');
         expect(takenMark.icon).toBe('✕');
-        await page.addStyleTag({ content: 'html { filter: none }' });
+        // As the eye sees them in grey: the free seat's mark is light (outlined), the taken
+        // seat's dark (filled), read from the drawn pixels, not from the page's styles.
+        const [freeGrey, takenGrey] = [await meanGrey(free), await meanGrey(taken)];
+        expect(freeGrey.colourful, 'the free seat is drawn in grey').toBe(false);
+        expect(takenGrey.colourful, 'the taken seat is drawn in grey').toBe(false);
+        expect(freeGrey.mean - takenGrey.mean).toBeGreaterThan(80);
+        await page.addStyleTag({ content: 'html, dialog { filter: none }' });
 
         // The keyboard alone: the plan is one tab stop (on the seat last touched, the taken A2);
         // the arrow keys go to the nearest seat that way; Enter picks.
@@ -367,3 +393,108 @@ for (const [i, lang] of (['de', 'en'] as const).entries()) {
     );
   });
 }
+
+describe('the plan on a phone (de, 375×740)', () => {
+  it(
+    'zooms in with two fingers spread apart and pans with one',
+    async () => {
+      const day = days[0]!;
+      const page = await openVisitorPage(started.browser, { width: 375, height: 740 }, 'de');
+      const watched = watchPage(page);
+      await page.goto(
+        `${started.server.baseUrl}/room/${roomId}?year=${day.getFullYear()}&month=${day.getMonth() + 1}`,
+      );
+      await h1(page, FIRST_ROOM).waitFor();
+      const seats = await openSeats(page, 'de', day, '09:00-12:00');
+      await seats.getByRole('listbox').getByRole('option').first().waitFor();
+      const content = seats.locator('.seat-plan__content');
+      const transform = () =>
+        content.evaluate((el) => {
+          const m = new DOMMatrix(getComputedStyle(el).transform);
+          return { scale: m.a, x: m.e, y: m.f };
+        });
+      expect((await transform()).scale).toBe(1);
+
+      // Touches as a phone's screen sends them (the browser's touch input, not mouse events).
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 });
+      const viewport = seats.locator('.seat-plan__viewport');
+      // The plan under the fingers: within the phone's screen (the dialog scrolls).
+      await viewport.scrollIntoViewIfNeeded();
+      const box = await viewport.boundingBox();
+      if (!box) throw new Error('the plan is not on the screen');
+      const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+      const touch = (
+        type: 'touchStart' | 'touchMove' | 'touchEnd',
+        points: { x: number; y: number }[],
+      ) =>
+        cdp.send('Input.dispatchTouchEvent', {
+          type,
+          touchPoints: points.map((p, id) => ({ ...p, id })),
+        });
+      // Two fingers 20 px apart, spread to 140 px.
+      const fingers = (gap: number) => [
+        { x: cx - gap / 2, y: cy },
+        { x: cx + gap / 2, y: cy },
+      ];
+      await touch('touchStart', fingers(20));
+      for (let gap = 30; gap <= 140; gap += 10) await touch('touchMove', fingers(gap));
+      await touch('touchEnd', []);
+      await expect
+        .poll(async () => (await transform()).scale, { timeout: budget(10_000) })
+        .toBeGreaterThan(1.5);
+
+      // Zoomed in, one finger drags the plan.
+      const before = await transform();
+      await touch('touchStart', [{ x: cx, y: cy }]);
+      for (let dx = 10; dx <= 80; dx += 10)
+        await touch('touchMove', [{ x: cx + dx, y: cy + dx / 2 }]);
+      await touch('touchEnd', []);
+      await expect
+        .poll(async () => (await transform()).x - before.x, { timeout: budget(10_000) })
+        .toBeGreaterThan(20);
+      expect(watched.errors).toEqual([]);
+      await page.context().close();
+    },
+    budget(120_000),
+  );
+});
+
+describe('a cart of consecutive slots (de, 1280×900)', () => {
+  it(
+    'offers the seat of the slot before, chosen at first, and reserves it for both',
+    async () => {
+      const day = consecutiveDay;
+      const page = await openVisitorPage(started.browser, { width: 1280, height: 900 }, 'de');
+      const watched = watchPage(page);
+      await page.goto(
+        `${started.server.baseUrl}/room/${roomId}?year=${day.getFullYear()}&month=${day.getMonth() + 1}`,
+      );
+      await h1(page, FIRST_ROOM).waitFor();
+      const texts = TEXTS.de;
+      const morning = await openSeats(page, 'de', day, '09:00-12:00');
+      await morning.getByRole('button', { name: texts.list }).click();
+      // Nothing in the cart yet: no seat is chosen at first.
+      await morning.getByText(texts.none).waitFor();
+      await morning.getByRole('radio', { name: texts.target }).check();
+      await morning.getByRole('button', { name: texts.bookSeat }).click();
+      await morning.waitFor({ state: 'hidden' });
+      const cart = page.locator('.cart-panel');
+      await cart.getByText(texts.ticketSeat).waitFor();
+
+      // The slot right after: the cart's seat C4 is chosen at first, and reserved again.
+      const midday = await openSeats(page, 'de', day, '12:00-13:00');
+      const c4 = midday.getByRole('radio', { name: texts.target });
+      await c4.waitFor();
+      await expect(c4.isChecked()).resolves.toBe(true);
+      await midday.getByRole('button', { name: texts.bookSeat }).click();
+      await midday.waitFor({ state: 'hidden' });
+      await expect
+        .poll(() => cart.locator('.ticket-list__seat').allTextContents())
+        .toEqual([texts.ticketSeat, texts.ticketSeat]);
+      expect(watched.errors).toEqual([]);
+      await page.context().close();
+    },
+    budget(120_000),
+  );
+});

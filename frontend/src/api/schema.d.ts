@@ -10416,6 +10416,8 @@ export interface components {
                 startTime: string;
                 endTime: string;
             };
+            /** @description The label of the seat of the room's plan the ticket took (what 'held') or was moved to (what 'seat-changed') */
+            seat?: string;
             actor: {
                 kind: string;
                 username?: string;

@@ -103,6 +103,35 @@ async function enqueue(
 const slotIdOf = (event: RecordedEvent) =>
   event.streamId.startsWith(SLOT_STREAM) ? event.streamId.slice(SLOT_STREAM.length) : null;
 
+/** A ticket's seat in a payload, as `booking.created` names it; null: none. */
+interface PayloadSeat {
+  id: string;
+  label: string;
+}
+
+/**
+ * The seat of the room's plan a ticket of the slot stream `streamId` held as the log stood at
+ * `upTo` (the stream's version of the event being told): its hold's seat, or its last seat
+ * change's (docs/product.md#seat-plans). Read from the log, so a delivery made late or from a
+ * rebuilt reactor names the seat the ticket had then, not a later one.
+ */
+async function seatOf(
+  client: PoolClient,
+  streamId: string,
+  ticketId: string,
+  upTo: number,
+): Promise<PayloadSeat | null> {
+  const r = await client.query<{ seat: { seatId: string; label: string } | null }>(
+    `SELECT data->'seat' AS seat FROM events
+      WHERE stream_id = $1 AND stream_version <= $3
+        AND event_type IN ('TicketHeld', 'TicketSeatChanged') AND data->>'ticketId' = $2
+      ORDER BY stream_version DESC LIMIT 1`,
+    [streamId, ticketId, upTo],
+  );
+  const seat = r.rows[0]?.seat;
+  return seat ? { id: seat.seatId, label: seat.label } : null;
+}
+
 async function ticketEvent(
   client: PoolClient,
   event: RecordedEvent & { data: { ticketId: string } },
@@ -119,7 +148,8 @@ async function ticketEvent(
     );
   const slot = await slotOf(client, timeSlotId);
   const { ticketId } = event.data;
-  await enqueue(client, event, type, { ticketId, ...slot, timeSlotId, ...extra });
+  const seat = await seatOf(client, event.streamId, ticketId, event.streamVersion);
+  await enqueue(client, event, type, { ticketId, ...slot, timeSlotId, seat, ...extra });
 }
 
 /** A seat given back without an event of its own (a rebooking's old ticket). */
@@ -142,8 +172,8 @@ async function bookingMoved(
   const timeSlotId = slotIdOf(event);
   if (!timeSlotId) return;
   const { ticketId } = event.data;
-  const old = await client.query<{ ticket_id: string; stream_id: string }>(
-    `SELECT data->>'ticketId' AS ticket_id, stream_id FROM events
+  const old = await client.query<{ ticket_id: string; stream_id: string; stream_version: string }>(
+    `SELECT data->>'ticketId' AS ticket_id, stream_id, stream_version FROM events
       WHERE transaction_id = $1::text::xid8 AND event_type = 'TicketCancelled'
         AND data->>'movedTo' = $2`,
     [event.position.tx.toString(), ticketId],
@@ -156,8 +186,13 @@ async function bookingMoved(
     ticketId,
     ...(await slotOf(client, timeSlotId)),
     timeSlotId,
+    seat: await seatOf(client, event.streamId, ticketId, event.streamVersion),
     movedFrom: from
-      ? { ticketId: from.ticket_id, ...(fromSlotId ? await slotOf(client, fromSlotId) : {}) }
+      ? {
+          ticketId: from.ticket_id,
+          ...(fromSlotId ? await slotOf(client, fromSlotId) : {}),
+          seat: await seatOf(client, from.stream_id, from.ticket_id, Number(from.stream_version)),
+        }
       : null,
   });
 }

@@ -24,10 +24,13 @@ export interface Label {
 
 /**
  * What happened: every `what` of the history API has its own text; a rebooking names the slot the
- * ticket went to ("moved to …"). A word this app does not know yet (a newer server) reads as
- * "other event": an event's or a code's name never reaches the screen.
+ * ticket went to ("moved to …"), a hold and a seat change in a room with a seat plan the seat
+ * ("Seat A12 held", "moved to seat A12"). A word this app does not know yet (a newer server) reads
+ * as "other event": an event's or a code's name never reaches the screen.
  */
-export function whatLabel(entry: Pick<HistoryEntry, 'what' | 'movedTo'>): Label {
+export function whatLabel(entry: Pick<HistoryEntry, 'what' | 'movedTo' | 'seat'>): Label {
+  if ((entry.what === 'held' || entry.what === 'seat-changed') && entry.seat)
+    return { key: `what.${entry.what}-seat`, params: { seat: entry.seat } };
   if (entry.what === 'moved' && entry.movedTo) {
     const { date, startTime, endTime } = entry.movedTo;
     return {

@@ -35,6 +35,17 @@ describe('history labels', () => {
     ).toEqual({ key: 'what.moved-to', params: { slot: '08.12.2026, 10:00-11:00' } });
   });
 
+  it('names the seat a hold took and a seat change gave, in a room with a seat plan', () => {
+    expect(whatLabel({ ...entry('2026-01-01T00:00:00Z', 'held'), seat: 'A12' })).toEqual({
+      key: 'what.held-seat',
+      params: { seat: 'A12' },
+    });
+    expect(whatLabel({ ...entry('2026-01-01T00:00:00Z', 'seat-changed'), seat: 'B3' })).toEqual({
+      key: 'what.seat-changed-seat',
+      params: { seat: 'B3' },
+    });
+  });
+
   it('says "other event" for an unknown what, never its name', () => {
     expect(whatLabel(entry('2026-01-01T00:00:00Z', 'SomethingNew', 'SomethingNew'))).toEqual({
       key: 'what.other',

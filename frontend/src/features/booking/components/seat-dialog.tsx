@@ -67,7 +67,7 @@ export function SeatDialog({
       <Suspense fallback={<Loading />}>
         <SeatPicker
           roomId={roomId}
-          timeSlotId={slot.id}
+          slot={slot}
           plan={plan}
           pending={pending}
           error={error}

@@ -2,7 +2,9 @@ import { useId, useMemo, useState } from 'react';
 import type { SeatAttribute } from '@rr/contracts/seats';
 import { CheckboxField } from '../../../components/form-field';
 import { ErrorBox } from '../../../components/error-box';
-import { useGetSlotSeatsQuery, type SeatPlan, type SeatWish } from '../api/booking-api';
+import type { Ticket, TimeSlot } from '../../../api/types';
+import { useStore } from 'react-redux';
+import { bookingApi, useGetSlotSeatsQuery, type SeatPlan, type SeatWish } from '../api/booking-api';
 import { matchesFilters, readSeatView, writeSeatView, type SeatView } from '../lib/seats';
 import { SeatMark } from '../../../components/seat-mark';
 import { SeatPlanView, type ShownSeat } from './seat-plan-view';
@@ -13,7 +15,8 @@ import '../../../styles/seats.css';
 
 export interface SeatPickerProps {
   roomId: string;
-  timeSlotId: string;
+  /** The slot whose seats are shown. */
+  slot: TimeSlot;
   plan: SeatPlan;
   /** An add is under way: the buttons wait. */
   pending: boolean;
@@ -128,13 +131,33 @@ function SeatLegend() {
 }
 
 /**
+ * The seat the cart holds in the room's slot right before or after `slot` on its day: offered
+ * first, so a cart of consecutive slots keeps its seat (docs/product.md#picking-a-seat), as the
+ * server gives it to "any seat".
+ */
+export function cartNeighbourSeat(
+  tickets: readonly Ticket[],
+  roomId: string,
+  slot: Pick<TimeSlot, 'date' | 'startTime' | 'endTime'>,
+): string | null {
+  const next = tickets.find(
+    (t) =>
+      t.roomId === roomId &&
+      t.date === slot.date &&
+      t.seat !== null &&
+      (t.endTime === slot.startTime || t.startTime === slot.endTime),
+  );
+  return next?.seat?.id ?? null;
+}
+
+/**
  * The seats of one slot of a room with a seat plan (docs/product.md#picking-a-seat): attribute
  * filters, the plan or the list (the visitor's choice, kept on the device), and the way into the
  * cart with the chosen seat or any seat (with the filters' attributes).
  */
 export default function SeatPicker({
   roomId,
-  timeSlotId,
+  slot,
   plan,
   pending,
   error,
@@ -143,10 +166,21 @@ export default function SeatPicker({
 }: SeatPickerProps) {
   const { t } = useSeatPickerTranslation();
   const seatText = useSeatText();
-  const slotSeats = useGetSlotSeatsQuery({ roomId, timeSlotId });
+  const slotSeats = useGetSlotSeatsQuery({ roomId, timeSlotId: slot.id });
+  // The cart as its last read left it (the booking's context reads it): taken from the store
+  // here rather than through the context, whose module then stays out of the shared chunk.
+  // (Typed as the booking API's own state: the app's RootState knows only the base API's tags.)
+  const store = useStore<Parameters<typeof bookingApi.util.selectCachedArgsForQuery>[0]>();
   const [view, setView] = useState<SeatView>(readSeatView);
   const [filters, setFilters] = useState<SeatAttribute[]>([]);
-  const [chosen, setChosen] = useState<string | null>(null);
+  // The cart's seat of the slot before or after is chosen at first, while it is free here.
+  const [chosen, setChosen] = useState<string | null>(() => {
+    const state = store.getState();
+    const tickets = bookingApi.util
+      .selectCachedArgsForQuery(state, 'getCart')
+      .flatMap((id) => bookingApi.endpoints.getCart.select(id)(state).data?.tickets ?? []);
+    return cartNeighbourSeat(tickets, roomId, slot);
+  });
 
   // The plan's seats in its order, each with its state in this slot (a seat the slot's answer
   // lacks is not offered).
