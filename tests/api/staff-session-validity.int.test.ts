@@ -84,10 +84,11 @@ describe('staff sessions follow the account', () => {
       expect(await (await client.get('/api/auth/me')).json()).toEqual({
         username: 'demoted',
         roles: ['checkin'],
+        grants: ['checkin'],
       });
       expect(await (await client.get('/api/session')).json()).toEqual({
         signedIn: true,
-        user: { username: 'demoted', roles: ['checkin'] },
+        user: { username: 'demoted', roles: ['checkin'], grants: ['checkin'] },
       });
       expect((await addToBlacklist(client, 'after@example.org')).status).toBe(403);
       expect((await client.get('/api/admin/check-in')).status).toBe(200);
@@ -134,6 +135,7 @@ describe('staff sessions follow the account', () => {
     expect(await (await stale.get('/api/auth/me')).json()).toEqual({
       username: 'ended',
       roles: ['admin'],
+      grants: ['admin'],
     });
   });
 

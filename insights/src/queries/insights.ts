@@ -206,6 +206,7 @@ export function insightsQueryRoutes(deps: InsightsDeps): RouteDef[] {
       summary: 'One part of the insights (heatmap, weeks, demand, lead-time) as CSV',
       tags: ['reports'],
       access: ['admin', 'reports'],
+      sites: { query: { roomId: 'room' } },
       query: Query.safeExtend({ part: z.enum(INSIGHTS_PARTS) }),
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ query, res }) => {
@@ -224,6 +225,7 @@ export function insightsQueryRoutes(deps: InsightsDeps): RouteDef[] {
         'Insights of one room or all rooms over a period: occupancy by weekday and hour, weekly trend, unmet demand, lead time, late cancellations',
       tags: ['reports'],
       access: ['admin', 'reports'],
+      sites: { query: { roomId: 'room' } },
       query: Query,
       responses: { 200: { description: 'Insights', schema: insightsSchema } },
       handler: async ({ query }) => ({ body: await insights(query) }),
