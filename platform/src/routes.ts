@@ -23,8 +23,12 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-/** What a path parameter or a body field names, by which the site of a request is found. */
-export type SiteKind = 'room' | 'slot' | 'ticket' | 'site';
+/**
+ * What a path parameter or a body field names, by which the sites of a request are found: a
+ * room, a time slot (its room's), a ticket (its room's), a reservation (a ticket's id: the rooms
+ * of every ticket of its owner, the booking staff see and change as a whole), a site.
+ */
+export type SiteKind = 'room' | 'slot' | 'ticket' | 'reservation' | 'site';
 
 /**
  * Which sites a staff route touches (docs/product.md#roles), checked for a user whose roles on
@@ -52,8 +56,8 @@ export type SiteRule =
 /** How the server finds sites: the ids of slugs, and the site of a room, slot, ticket or site. */
 export interface SiteLookup {
   siteIdsBySlug(slugs: readonly string[]): Promise<Map<string, string>>;
-  /** The site of the resource; null when there is none of the id. */
-  siteOf(kind: SiteKind, id: string): Promise<string | null>;
+  /** The sites of the resource; none when there is none of the id. */
+  sitesOf(kind: SiteKind, id: string): Promise<string[]>;
   /** The site a body field left out stands for (the first site). */
   readonly defaultSiteId: string;
 }
@@ -178,8 +182,8 @@ async function reachableSites(
   collect(route.sites.body, body);
   for (const [kind, id] of named) {
     // A resource of no site (none of the id) is refused too: it is none of hers.
-    const site = kind === 'site' ? id : await lookup.siteOf(kind, id);
-    if (site === null || !ids.includes(site)) throw problems.forbidden();
+    const sites = kind === 'site' ? [id] : await lookup.sitesOf(kind, id);
+    if (!sites.length || sites.some((site) => !ids.includes(site))) throw problems.forbidden();
   }
   return ids;
 }

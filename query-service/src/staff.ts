@@ -48,7 +48,8 @@ export function staffQueryRoutes(deps: QueryDeps): RouteDef[] {
       summary: 'The other tickets of the same booking (owner)',
       tags: ['staff'],
       access: staff,
-      sites: { path: { id: 'ticket' } },
+      // The booking as a whole: every room of its tickets must be of her sites.
+      sites: { path: { id: 'reservation' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       responses: {
         200: { description: 'Tickets', schema: z.array(Ticket) },

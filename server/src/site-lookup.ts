@@ -23,17 +23,17 @@ export function siteLookup(pool: Pool): SiteLookup {
       );
       return new Map(r.rows.map((row) => [row.slug, row.id]));
     },
-    async siteOf(kind: SiteKind, id: string) {
-      if (!UUID.test(id)) return null;
-      const r = await pool.query<{ site_id: string }>(SITE_OF[kind], [id]);
-      return r.rows[0]?.site_id ?? null;
+    async sitesOf(kind: SiteKind, id: string) {
+      if (!UUID.test(id)) return [];
+      const r = await pool.query<{ site_id: string }>(SITES_OF[kind], [id]);
+      return r.rows.map((row) => row.site_id);
     },
   };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const SITE_OF: Record<SiteKind, string> = {
+const SITES_OF: Record<SiteKind, string> = {
   site: `SELECT $1::uuid AS site_id`,
   room: `SELECT site_id FROM room_state WHERE room_id = $1`,
   slot: `SELECT r.site_id FROM timeslot_guard g JOIN room_state r ON r.room_id = g.room_id
@@ -42,6 +42,12 @@ const SITE_OF: Record<SiteKind, string> = {
              JOIN timeslot_guard g ON g.time_slot_id = t.time_slot_id
              JOIN room_state r ON r.room_id = g.room_id
             WHERE t.ticket_id = $1`,
+  // Every ticket of the ticket's owner (a cart's ticket without one: itself).
+  reservation: `SELECT DISTINCT r.site_id FROM ticket_state t0
+                  JOIN ticket_state t ON t.ticket_id = t0.ticket_id OR t.owner_id = t0.owner_id
+                  JOIN timeslot_guard g ON g.time_slot_id = t.time_slot_id
+                  JOIN room_state r ON r.room_id = g.room_id
+                 WHERE t0.ticket_id = $1`,
 };
 
 /** Which of the slugs name a site now. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInCodes, ManualClock } from '@rr/platform';
 import { addUser, Client, startTestApp, TEST_KEY_SECRET, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { OPEN_FROM_TODAY } from '../support/fixtures.ts';
+import { bookAsNewVisitor, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts';
 import {
   signInAtProvider,
   startOidcProvider,
@@ -248,6 +248,20 @@ describe('roles for sites where they are stored', () => {
       { xhr: false },
     );
     expect(feed.status).toBe(403);
+  });
+
+  it('a booking with rooms of two sites is seen and changed as a whole by all-sites staff only', async () => {
+    const afternoon = await createSlot(boss, jura.roomId, day, '13:00', '15:00', 5);
+    const both = await bookAsNewVisitor(app.baseUrl, [main.slotId, afternoon]);
+    const juraTicket = both.ticketIds[1]!;
+    const c = await localBranchAdmin();
+    // Her site's ticket she reads; the booking as a whole (its other tickets, its owner) not.
+    expect((await c.get(`/api/admin/tickets/${juraTicket}`)).status).toBe(200);
+    expect((await c.get(`/api/admin/tickets/${juraTicket}/related`)).status).toBe(403);
+    expect((await boss.get(`/api/admin/tickets/${juraTicket}/related`)).status).toBe(200);
+    const owner = await c.request('PUT', `/api/admin/tickets/${juraTicket}/owner`, { json: {} });
+    expect(owner.status).toBe(403);
+    expect((await c.get(`/api/admin/tickets/${jura.ticketId}/related`)).status).toBe(200);
   });
 });
 

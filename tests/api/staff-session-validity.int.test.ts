@@ -48,7 +48,11 @@ async function signedInAdmin(username: string, password: string) {
   expect((await onFirst.login(username, password)).status).toBe(200);
   const onSecond = new Client(second.app.baseUrl).shareSession(onFirst);
   for (const client of [onFirst, onSecond])
-    expect(await (await client.get('/api/auth/me')).json()).toEqual({ username, roles: ['admin'] });
+    expect(await (await client.get('/api/auth/me')).json()).toEqual({
+      username,
+      roles: ['admin'],
+      grants: ['admin'],
+    });
   return [onFirst, onSecond] as const;
 }
 

@@ -119,14 +119,14 @@ describe('npm run staff-user', () => {
       json: { name: 'Juridicum', slug: 'jura', contactEmail: 'jura@library.example' },
     });
     expect(site.status).toBe(201);
-    const made = await staffUser(['jura-chefin', 'admin@jura,checkin'], 'jura-password-12');
+    const made = await staffUser(['jura-chefin', 'admin@jura,checkin@jura'], 'jura-password-12');
     expect(made.status, made.stderr).toBe(0);
-    expect(made.stdout).toContain('staff user jura-chefin: roles admin@jura, checkin');
+    expect(made.stdout).toContain('staff user jura-chefin: roles admin@jura, checkin@jura');
     const branch = new Client(suite.app.baseUrl);
     expect(await (await branch.login('jura-chefin', 'jura-password-12')).json()).toEqual({
       username: 'jura-chefin',
       roles: ['admin', 'checkin'],
-      grants: ['admin@jura', 'checkin'],
+      grants: ['admin@jura', 'checkin@jura'],
     });
     const sites = (await (await branch.get('/api/admin/sites')).json()) as {
       content: { slug: string }[];

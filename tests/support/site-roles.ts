@@ -113,7 +113,7 @@ export async function expectRefusedForOtherSite(
       ? other.roomId
       : kind === 'slot'
         ? other.slotId
-        : kind === 'ticket'
+        : kind === 'ticket' || kind === 'reservation'
           ? other.ticketId
           : other.siteId;
   const routes = await staffRoutes(client);

@@ -62,6 +62,8 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
       summary: "Change the owner data of a booked ticket's booking (audited as OwnerDataChanged)",
       tags: ['staff'],
       access: ['admin'],
+      // The owner's data is the whole booking's: every room of its tickets must be of her sites.
+      sites: { path: { id: 'reservation' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       body: StaffOwnerBody,
       responses: {

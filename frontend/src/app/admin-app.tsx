@@ -171,7 +171,7 @@ function AdminRoutes({ allSites }: { allSites: boolean }) {
       <Route path="room/:id/time-slot-add" element={<TimeSlotAdd />} />
       <Route path="room/:roomId/time-slot-edit/:timeSlotId" element={<TimeSlotEdit />} />
       <Route path="room/:roomId/time-slot-edit-multi-capacity" element={<TimeSlotCapacity />} />
-      <Route path="sites" element={<SiteList />} />
+      <Route path="sites" element={<SiteList allSites={allSites} />} />
       <Route path="site-add" element={<SiteAdd />} />
       <Route path="site-edit/:id" element={<SiteEdit />} />
       <Route path="holiday-list" element={<HolidayList />} />
