@@ -51,6 +51,12 @@ export type SiteRule =
        * room, slot or ticket left out names every site's: refused.
        */
       body?: Readonly<Record<string, SiteKind | 'site-or-first'>>;
+      /**
+       * A room, slot or ticket left out names every one of hers, not every site's: the handler
+       * keeps her sites' data (`HandlerContext.sites`), as a 'filter' route does (the insights
+       * of all rooms, or of one).
+       */
+      leftOutFilters?: true;
     };
 
 /** How the server finds sites: the ids of slugs, and the site of a room, slot, ticket or site. */
@@ -160,13 +166,14 @@ async function reachableSites(
   const ids = [...(await lookup.siteIdsBySlug(slugs)).values()];
   if (route.sites === 'filter' || route.sites === 'library') return ids;
   const named: [SiteKind, string][] = [];
+  const rule = route.sites;
   const collect = (
-    rule: Readonly<Record<string, SiteKind | 'site-or-first'>> | undefined,
+    fieldKinds: Readonly<Record<string, SiteKind | 'site-or-first'>> | undefined,
     values: unknown,
   ) => {
     const fields =
       typeof values === 'object' && values !== null ? (values as Record<string, unknown>) : {};
-    for (const [field, kind] of Object.entries(rule ?? {})) {
+    for (const [field, kind] of Object.entries(fieldKinds ?? {})) {
       const value = fields[field];
       // A list in one parameter is comma-separated (`?roomIds=a,b`): ids hold no comma.
       const as: SiteKind = kind === 'site-or-first' ? 'site' : kind;
@@ -174,7 +181,7 @@ async function reachableSites(
       else if (Array.isArray(value))
         for (const v of value as unknown[]) named.push([as, typeof v === 'string' ? v : '']);
       else if (kind === 'site-or-first') named.push(['site', lookup.defaultSiteId]);
-      else if (kind !== 'site') throw problems.forbidden();
+      else if (kind !== 'site' && !rule.leftOutFilters) throw problems.forbidden();
     }
   };
   collect(route.sites.path, params);

@@ -165,6 +165,11 @@ describe('a branch admin (admin@jura)', () => {
         `/api/admin/tickets/report?roomId=${jura.roomId}&fromDate=${day}&untilDate=${day}&status=BOOKED`,
       );
       expect(report.status).toBe(200);
+      // The insights of all rooms: hers (one slot of 5 seats; the all-sites admin sees 10).
+      const insights = (await (
+        await c.get(`/api/admin/insights?fromDate=${day}&untilDate=${day}`)
+      ).json()) as { weeks: { offeredSeats: number }[] };
+      expect(insights.weeks.map((w) => w.offeredSeats)).toEqual([5]);
       // A code of another site's booking names nothing for her.
       const other = await c.get(`/api/admin/check-in/lookup?code=${main.bookingNumber}`);
       expect(other.status).toBe(404);
@@ -201,6 +206,10 @@ describe('an all-sites admin', () => {
     const csv = await (await boss.get('/api/admin/tickets/export.csv?status=ALL')).text();
     expect(csv).toContain(main.roomName);
     expect(csv).toContain(jura.roomName);
+    const insights = (await (
+      await boss.get(`/api/admin/insights?fromDate=${day}&untilDate=${day}`)
+    ).json()) as { weeks: { offeredSeats: number }[] };
+    expect(insights.weeks.map((w) => w.offeredSeats)).toEqual([10]);
     const desk = (await (await boss.get('/api/admin/day')).json()) as { rooms: { id: string }[] };
     expect(desk.rooms.map((r) => r.id)).toEqual(expect.arrayContaining([main.roomId, jura.roomId]));
     expect((await boss.get(`/api/admin/check-in/lookup?code=${main.bookingNumber}`)).status).toBe(
