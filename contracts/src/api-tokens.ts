@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 import { isValidLocalDate } from './dates.ts';
 import { requiredText, rule } from './rules.ts';
+import { RoleGrantTexts, STAFF_ROLE_NAMES, type StaffRoleName } from './staff-roles.ts';
 
 /** The staff roles a machine's API token may hold (the same three as a staff user's). */
-export const API_TOKEN_ROLES = ['admin', 'reports', 'checkin'] as const;
-export type ApiTokenRole = (typeof API_TOKEN_ROLES)[number];
+export const API_TOKEN_ROLES = STAFF_ROLE_NAMES;
+export type ApiTokenRole = StaffRoleName;
 
 /** What the secret of every API token starts with, so secret scanners recognise a leaked one. */
 export const API_TOKEN_PREFIX = 'rr_';
@@ -18,16 +19,15 @@ const INSTANT =
 export const isInstant = (v: string) => INSTANT.test(v) && isValidLocalDate(v.slice(0, 10));
 
 /**
- * A new API token: a name (required, at most 100), at least one role, each once, and an optional
+ * A new API token: a name (required, at most 100), at least one role, each once (for all sites or
+ * one: `reports@jura`), and an optional
  * expiry, an instant after `now` (the server's clock; the browser's own in a form).
  */
 export function apiTokenInput(now: () => Date) {
   return z.object({
     name: requiredText(100),
-    roles: z.array(z.enum(API_TOKEN_ROLES)).check(
-      rule<ApiTokenRole[]>('required', (v) => v.length > 0),
-      rule<ApiTokenRole[]>('invalid', (v) => new Set(v).size === v.length),
-    ),
+    // For all sites (`reports`) or some (`reports@jura`): staff-roles.ts.
+    roles: RoleGrantTexts,
     expiresAt: z.optional(
       z.nullable(
         z.string().check(

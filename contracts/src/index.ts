@@ -12,6 +12,7 @@ export * from './fields.ts';
 export * from './files.ts';
 export * from './rooms.ts';
 export * from './sites.ts';
+export * from './staff-roles.ts';
 export * from './holidays.ts';
 export * from './blacklist.ts';
 export * from './no-show.ts';

@@ -22,6 +22,8 @@ export const RULE_KEYS = [
   'characters',
   'domain',
   'slug',
+  'staff-role',
+  'site-unknown',
   'unique',
   'image-required',
   'image-type',

@@ -22,6 +22,9 @@ const TEXTS: Readonly<Record<RuleKey, (p: Readonly<Record<string, number>>) => s
   characters: () => 'The value contains characters that are not allowed',
   domain: () => 'Enter a domain name, such as uni.example',
   slug: () => 'Use 2 to 40 lower-case letters, digits and single hyphens, such as jura',
+  'staff-role': () =>
+    'A role is admin, reports or checkin, for all sites or for one site by its short name: admin@jura',
+  'site-unknown': () => 'No site has this short name',
   unique: () => 'The value is used already: each must be different',
   'image-required': () => 'Value is required',
   'image-type': () => 'Choose a JPEG or PNG image',

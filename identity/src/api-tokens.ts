@@ -7,13 +7,15 @@ import {
   defineRoute,
   STAFF_ROLES,
   type RouteDef,
-  type Role,
   type SessionUser,
   Problem,
   problems,
   fromContract,
+  staffUserOf,
   z,
 } from '@rr/platform';
+import { refuseUnknownSites } from './site-roles.ts';
+import type { KnownSiteSlugs } from './staff-sso.ts';
 
 /**
  * API tokens of machines: an admin gives one a name, some of the staff roles and maybe an expiry;
@@ -31,7 +33,8 @@ export const API_TOKEN_TOUCH_INTERVAL_MS = 60_000;
 export interface ApiToken {
   id: string;
   name: string;
-  roles: Role[];
+  /** As written: `reports` for all sites, `reports@jura` for one. */
+  roles: string[];
   createdBy: string;
   createdAt: string;
   expiresAt: string | null;
@@ -41,7 +44,7 @@ export interface ApiToken {
 interface Row {
   id: string;
   name: string;
-  roles: Role[];
+  roles: string[];
   created_by: string;
   created_at: Date;
   expires_at: Date | null;
@@ -72,7 +75,7 @@ export class ApiTokenStore {
   /** Makes a token and answers it with its secret, the only time the secret is seen. */
   async create(input: {
     name: string;
-    roles: Role[];
+    roles: string[];
     expiresAt: Date | null;
     createdBy: string;
   }): Promise<ApiToken & { secret: string }> {
@@ -125,7 +128,7 @@ export class ApiTokenStore {
   async authenticate(secret: string): Promise<SessionUser | null> {
     if (!API_TOKEN_SECRET_PATTERN.test(secret)) return null;
     const now = this.clock.now();
-    const r = await this.pool.query<{ id: string; name: string; roles: Role[] }>(
+    const r = await this.pool.query<{ id: string; name: string; roles: string[] }>(
       `SELECT id, name, roles FROM api_tokens
         WHERE secret_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
       [hashOf(secret), now],
@@ -133,10 +136,7 @@ export class ApiTokenStore {
     const row = r.rows[0];
     if (!row) return null;
     await this.touch(row.id, now);
-    const roles = row.roles.filter((role): role is Role =>
-      (STAFF_ROLES as readonly string[]).includes(role),
-    );
-    return { username: row.name, roles, token: { id: row.id, name: row.name } };
+    return staffUserOf(row.name, row.roles, { id: row.id, name: row.name });
   }
 
   private async touch(id: string, now: Date): Promise<void> {
@@ -231,7 +231,13 @@ export function queryTokenAuthentication(store: ApiTokenStore, paths: RegExp) {
         next(invalidToken());
         return;
       }
-      req.apiTokenUser = { ...user, roles: user.roles.filter((r) => r === 'reports') };
+      const reports = user.sites?.reports;
+      req.apiTokenUser = {
+        username: user.username,
+        roles: user.roles.filter((r) => r === 'reports'),
+        ...(reports ? { sites: { reports } } : {}),
+        ...(user.token ? { token: user.token } : {}),
+      };
       next();
     }, next);
   };
@@ -241,7 +247,9 @@ const ApiTokenSchema = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    roles: z.array(z.enum(STAFF_ROLES)),
+    roles: z.array(z.string()).openapi({
+      description: `As written: ${STAFF_ROLES.join(', ')} for all sites, or for one: reports@jura`,
+    }),
     createdBy: z.string(),
     createdAt: z.string(),
     expiresAt: z.string().nullable(),
@@ -261,8 +269,12 @@ const creatorOf = (user: SessionUser | undefined) =>
  * The admin's routes of API tokens: `reads` the list (a GET, which the gateway sends to a query
  * process), `writes` create and revoke.
  */
-export function apiTokenRoutes(store: ApiTokenStore, clock: Clock) {
-  const admin: Role[] = ['admin'];
+export function apiTokenRoutes(
+  store: ApiTokenStore,
+  clock: Clock,
+  knownSiteSlugs: KnownSiteSlugs = () => Promise.resolve(new Set()),
+) {
+  const admin: ['admin'] = ['admin'];
   const CreateBody = fromContract(apiTokenInput(() => clock.now())).openapi('ApiTokenInput');
   const reads: RouteDef[] = [
     defineRoute({
@@ -291,6 +303,7 @@ export function apiTokenRoutes(store: ApiTokenStore, clock: Clock) {
         409: { description: 'A token of this name exists (api_token__name_taken)' },
       },
       handler: async ({ body, user }) => {
+        await refuseUnknownSites(body.roles, knownSiteSlugs);
         const token = await store.create({
           name: body.name,
           roles: body.roles,

@@ -11,7 +11,12 @@ import type { SignInContext } from './sign-in-context.ts';
 import type { SignInLimits } from './sign-in-limit.ts';
 import { SignInLimitStore } from './sign-in-limit-store.ts';
 import { staffAccountRoutes } from './staff-account-routes.ts';
-import { localOnlyPolicy, SignInRecords, type StaffSignInPolicy } from './staff-sso.ts';
+import {
+  type KnownSiteSlugs,
+  localOnlyPolicy,
+  SignInRecords,
+  type StaffSignInPolicy,
+} from './staff-sso.ts';
 
 export interface AuthOptions {
   /** The time failed sign-ins are counted at. */
@@ -32,6 +37,8 @@ export interface AuthOptions {
    * sign-ins keys typed names with.
    */
   sessionSecret?: string;
+  /** Which slugs name sites (roles of STAFF_ROLE_MAP for other slugs are left out). */
+  knownSiteSlugs?: KnownSiteSlugs;
 }
 
 /**
@@ -54,6 +61,7 @@ export function authRoutes(pool: pg.Pool, options: AuthOptions): RouteDef[] {
     policy: options.policy ?? localOnlyPolicy,
     records,
     logger: options.logger,
+    knownSiteSlugs: options.knownSiteSlugs,
   };
   const providers = {
     ldap: options.ldap ?? null,

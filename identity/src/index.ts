@@ -15,3 +15,4 @@ export * from './migrations-dir.ts';
 export * from './staff-sign-in-erasure.ts';
 export * from './visitor-identity.ts';
 export * from './visitor-auth-routes.ts';
+export * from './site-roles.ts';

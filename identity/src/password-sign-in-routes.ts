@@ -6,8 +6,8 @@ import {
   Problem,
   problems,
   type RouteDef,
-  type Role,
   type SessionUser,
+  staffUserOf,
 } from '@rr/platform';
 import { DirectoryUnavailable, type LdapDirectory, type LdapResult } from './ldap-sign-in.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
@@ -15,7 +15,7 @@ import { startStaffSession } from './sessions.ts';
 import type { SignInContext } from './sign-in-context.ts';
 import { clientAddressKey, type SignInLimitStore } from './sign-in-limit-store.ts';
 import { campusAccount, localSignInAllowed, noStaffRole } from './staff-sso.ts';
-import { UserSchema } from './user-schema.ts';
+import { UserSchema, userAnswer } from './user-schema.ts';
 
 const LoginBody = fromContract(SignInInput);
 
@@ -80,7 +80,7 @@ export function passwordSignInRoutes(
           ldap && !(local && allowed)
             ? await directorySignIn(ctx, ldap, body, req, succeeded)
             : await localSignIn(ctx, body, req, succeeded, local, allowed);
-        return { body: user };
+        return { body: userAnswer(user) };
       },
     }),
   ];
@@ -88,7 +88,7 @@ export function passwordSignInRoutes(
 
 interface LocalAccount {
   password_hash: string | null;
-  roles: Role[];
+  roles: string[];
   session_generation: number;
   source: string;
 }
@@ -122,6 +122,7 @@ async function directorySignIn(
     'ldap',
     username,
     result.groups,
+    { known: ctx.knownSiteSlugs, logger: ctx.logger },
   );
   if (!account.ok) {
     await ctx.records.record('ldap', username, 'refused', account.reason);
@@ -153,7 +154,7 @@ async function localSignIn(
     throw wrongCredentials();
   }
   await succeeded();
-  const user: SessionUser = { username: credentials.username, roles: local.roles };
+  const user = staffUserOf(credentials.username, local.roles);
   await startStaffSession(req, user, local.session_generation, 'local');
   await ctx.pool.query('UPDATE admin_users SET last_sign_in_at = $2 WHERE username = $1', [
     credentials.username,

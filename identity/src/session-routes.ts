@@ -5,7 +5,7 @@ import type { SamlServiceProvider } from './saml-sign-in.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 import type { StaffSignInPolicy } from './staff-sso.ts';
 import { origin } from './staff-return-path.ts';
-import { UserSchema } from './user-schema.ts';
+import { UserSchema, userAnswer } from './user-schema.ts';
 
 /** The identity providers configured, each or null. */
 export interface IdentityProviders {
@@ -70,7 +70,7 @@ export function sessionRoutes(
       tags: ['auth'],
       access: 'signed-in',
       responses: { 200: { description: 'The user', schema: UserSchema } },
-      handler: async ({ user }) => Promise.resolve({ body: user }),
+      handler: async ({ user }) => Promise.resolve({ body: user && userAnswer(user) }),
     }),
     defineRoute({
       method: 'get',

@@ -4,10 +4,9 @@ import connectPgSimple from 'connect-pg-simple';
 import type pg from 'pg';
 import {
   persistentSecret,
-  STAFF_ROLES,
+  staffUserOf,
   systemClock,
   type Clock,
-  type Role,
   type SessionUser,
 } from '@rr/platform';
 import {
@@ -135,8 +134,6 @@ export async function startStaffSession(
   await saveSession(req);
 }
 
-const isRole = (r: string): r is Role => (STAFF_ROLES as readonly string[]).includes(r);
-
 /**
  * Checks the signed-in account of every request carrying a session against the database, so
  * what changes an account holds in every process from its next request: the roles are the
@@ -173,8 +170,10 @@ export function currentStaff(
       next();
       return;
     }
-    const roles = row.roles.filter(isRole);
-    if (roles.join() !== user.roles.join()) req.session.user = { username: user.username, roles };
+    // Roles for sites (`admin@jura`) keep their slugs: which sites they name is looked up per
+    // route (platform/src/routes.ts), so a renamed or deleted site holds at once.
+    const current = staffUserOf(user.username, row.roles);
+    if (JSON.stringify(current) !== JSON.stringify(user)) req.session.user = current;
     next();
   };
 }

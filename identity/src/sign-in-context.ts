@@ -5,6 +5,7 @@ import { startStaffSession } from './sessions.ts';
 import {
   campusAccount,
   type CampusSignInMethod,
+  type KnownSiteSlugs,
   type SignInRecords,
   type StaffSignInPolicy,
 } from './staff-sso.ts';
@@ -17,6 +18,8 @@ export interface SignInContext {
   policy: StaffSignInPolicy;
   records: SignInRecords;
   logger?: Logger | undefined;
+  /** Which slugs name sites: roles the role map gives for other slugs are left out. */
+  knownSiteSlugs?: KnownSiteSlugs | undefined;
 }
 
 /** A person the campus identity provider vouched for: the name and groups it answered. */
@@ -55,6 +58,7 @@ export async function finishCampusSignIn(
     method,
     identity.username,
     identity.groups,
+    { known: ctx.knownSiteSlugs, logger: ctx.logger },
   );
   if (!account.ok) {
     await ctx.records.record(method, identity.username, 'refused', account.reason);

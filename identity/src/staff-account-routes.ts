@@ -17,6 +17,9 @@ const StaffAccountSchema = z
     username: z.string(),
     source: z.enum(SIGN_IN_METHODS),
     roles: z.array(z.enum(STAFF_ROLES)),
+    grants: z.array(z.string()).openapi({
+      description: 'The roles with their sites, as written: `admin`, `admin@jura`',
+    }),
     lastSignInAt: z.string().nullable(),
   })
   .openapi('StaffAccount');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { STAFF_ROLES, type Logger, type Role } from '@rr/platform';
+import { roleGrantsOf, STAFF_ROLES, staffUserOf, type Logger, type Role } from '@rr/platform';
 import { hashPassword } from './passwords.ts';
 import type { SignInMethod } from './staff-sso.ts';
 
@@ -13,7 +13,8 @@ export async function createUser(
   pool: pg.Pool,
   username: string,
   password: string,
-  roles: Role[],
+  /** As written: `admin` for all sites, `admin@jura` for one (contracts' RoleGrantTexts). */
+  roles: readonly string[],
 ): Promise<void> {
   await pool.query(
     `INSERT INTO admin_users (username, password_hash, roles, source) VALUES ($1, $2, $3, 'local')
@@ -28,7 +29,7 @@ export async function createUser(
 export async function setUserRoles(
   pool: pg.Pool,
   username: string,
-  roles: Role[],
+  roles: readonly string[],
 ): Promise<boolean> {
   const r = await pool.query('UPDATE admin_users SET roles = $2 WHERE username = $1', [
     username,
@@ -77,6 +78,8 @@ export interface StaffAccount {
   username: string;
   source: SignInMethod;
   roles: Role[];
+  /** The roles with their sites, as written: `admin`, `admin@jura`. */
+  grants: string[];
   lastSignInAt: string | null;
 }
 
@@ -88,10 +91,14 @@ export async function staffAccounts(pool: pg.Pool): Promise<StaffAccount[]> {
     roles: string[];
     last_sign_in_at: Date | null;
   }>('SELECT username, source, roles, last_sign_in_at FROM admin_users ORDER BY username');
-  return r.rows.map((row) => ({
-    username: row.username,
-    source: row.source,
-    roles: STAFF_ROLES.filter((role) => row.roles.includes(role)),
-    lastSignInAt: row.last_sign_in_at?.toISOString() ?? null,
-  }));
+  return r.rows.map((row) => {
+    const user = staffUserOf(row.username, row.roles);
+    return {
+      username: row.username,
+      source: row.source,
+      roles: STAFF_ROLES.filter((r) => user.roles.includes(r)),
+      grants: roleGrantsOf(user),
+      lastSignInAt: row.last_sign_in_at?.toISOString() ?? null,
+    };
+  });
 }

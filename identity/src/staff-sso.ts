@@ -1,12 +1,14 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
+import { parseRoleGrant, slugsOf, type RoleGrant } from '@rr/contracts/staff-roles';
 import {
   type Clock,
   type Config,
+  type Logger,
   STAFF_ROLES,
-  type Role,
   type SessionUser,
   Problem,
+  staffUserOf,
 } from '@rr/platform';
 
 /** How a staff member signed in: the account's own password, or the campus identity. */
@@ -16,8 +18,8 @@ export type CampusSignInMethod = Exclude<SignInMethod, 'local'>;
 
 /** The rules of staff sign-in that the settings choose (STAFF_ROLE_MAP, LOCAL_SIGN_IN, …). */
 export interface StaffSignInPolicy {
-  /** Group as the identity provider sends it → the roles its members get. */
-  roleMap: Readonly<Record<string, readonly Role[]>>;
+  /** Group as the identity provider sends it → the roles its members get (`admin`, `admin@jura`). */
+  roleMap: Readonly<Record<string, readonly string[]>>;
   /** The longest a session of the campus identity lasts, from its sign-in. */
   campusSessionMs: number;
   /** Whether every local account signs in with its password, or only `localAccounts`. */
@@ -49,21 +51,33 @@ export const localOnlyPolicy: StaffSignInPolicy = {
 };
 
 /**
- * The roles a member of these groups gets: every role any of its groups maps to, in the order
- * of STAFF_ROLES. Group names are compared exactly as the provider sends them; a group the map
- * does not name gives nothing.
+ * The roles a member of these groups gets, as written (`admin`, `checkin@jura`): every role any
+ * of its groups maps to, once, in the order of STAFF_ROLES (for all sites before for some).
+ * Group names are compared exactly as the provider sends them; a group the map does not name
+ * gives nothing.
  */
 export function rolesForGroups(
   groups: readonly string[],
   roleMap: StaffSignInPolicy['roleMap'],
-): Role[] {
-  const granted = new Set<Role>();
+): string[] {
+  const granted: RoleGrant[] = [];
   for (const group of groups) {
     if (!Object.hasOwn(roleMap, group)) continue;
-    for (const role of roleMap[group] ?? []) granted.add(role);
+    for (const text of roleMap[group] ?? []) {
+      const grant = parseRoleGrant(text);
+      if (grant && !granted.some((g) => g.role === grant.role && g.site === grant.site))
+        granted.push(grant);
+    }
   }
-  return STAFF_ROLES.filter((r) => granted.has(r));
+  return STAFF_ROLES.flatMap((r) => {
+    const of = granted.filter((g) => g.role === r);
+    if (of.some((g) => g.site === null)) return [r];
+    return of.map((g) => `${r}@${g.site}`).sort();
+  });
 }
+
+/** Which of these slugs name a site (the rest name none, or none any more). */
+export type KnownSiteSlugs = (slugs: readonly string[]) => Promise<Set<string>>;
 
 /** Whether a local account may sign in with its password under the policy. */
 export const localSignInAllowed = (policy: StaffSignInPolicy, username: string): boolean =>
@@ -174,8 +188,23 @@ export async function campusAccount(
   method: CampusSignInMethod,
   username: string,
   groups: readonly string[],
+  sites: { known?: KnownSiteSlugs | undefined; logger?: Logger | undefined } = {},
 ): Promise<CampusAccountResult> {
-  const roles = rolesForGroups(groups, policy.roleMap);
+  let roles = rolesForGroups(groups, policy.roleMap);
+  // A role for a site no site has the slug of (STAFF_ROLE_MAP names a site not created yet, or
+  // one renamed): left out, so the person signs in with the rest, and the log says which.
+  const slugs = slugsOf(roles.map(parseRoleGrant).filter((g): g is RoleGrant => g !== null));
+  if (slugs.length && sites.known) {
+    const known = await sites.known(slugs);
+    const unknown = slugs.filter((s) => !known.has(s));
+    if (unknown.length) {
+      sites.logger?.warn(
+        { username, slugs: unknown },
+        'STAFF_ROLE_MAP names sites no site has the slug of: their roles are left out',
+      );
+      roles = roles.filter((r) => !unknown.includes(parseRoleGrant(r)?.site ?? ''));
+    }
+  }
   if (roles.length === 0) {
     await pool.query(
       `UPDATE admin_users SET roles = '{}', session_generation = session_generation + 1
@@ -195,7 +224,7 @@ export async function campusAccount(
   );
   const row = r.rows[0];
   if (!row) return { ok: false, reason: 'local-account' };
-  return { ok: true, user: { username, roles }, generation: row.session_generation };
+  return { ok: true, user: staffUserOf(username, roles), generation: row.session_generation };
 }
 
 /** The refusal a person without a staff role here sees (the staff app's permission screen). */

@@ -15,6 +15,20 @@ describe('roles from groups', () => {
     expect(rolesForGroups(['cn=admins,ou=groups,dc=x', 'students'], map)).toEqual(['admin']);
   });
 
+  it('grants roles for some sites by their slugs; a role for all sites wins over them', () => {
+    const sites = {
+      'jura-desk': ['checkin@jura'],
+      'recht-desk': ['checkin@recht', 'reports@recht'],
+      desk: ['checkin'],
+    };
+    expect(rolesForGroups(['recht-desk', 'jura-desk'], sites)).toEqual([
+      'reports@recht',
+      'checkin@jura',
+      'checkin@recht',
+    ]);
+    expect(rolesForGroups(['jura-desk', 'desk'], sites)).toEqual(['checkin']);
+  });
+
   it('grants nothing for unmapped groups, other spellings or object keys', () => {
     expect(rolesForGroups([], map)).toEqual([]);
     expect(rolesForGroups(['students', 'Desk', 'CN=admins,ou=groups,dc=x'], map)).toEqual([]);
@@ -53,6 +67,7 @@ describe('settings of the campus sign-in', () => {
     ['["admin"]', /STAFF_ROLE_MAP/],
     ['{"staff":"admin"}', /STAFF_ROLE_MAP\.staff/],
     ['{"staff":["root"]}', /STAFF_ROLE_MAP\.staff\.0: roles are admin, reports, checkin/],
+    ['{"staff":["admin@Jura"]}', /STAFF_ROLE_MAP\.staff\.0: roles are admin, reports, checkin/],
     ['{"staff":[]}', /STAFF_ROLE_MAP\.staff: each group needs at least one role/],
   ])('stops start-up on STAFF_ROLE_MAP=%s with a message naming it', (value, message) => {
     expect(() => loadConfig({ STAFF_ROLE_MAP: value })).toThrow(message);

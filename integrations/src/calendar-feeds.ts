@@ -168,6 +168,7 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
       summary: `A room's time slots with booked and free seats as a calendar feed (${ROOM_FEED_DAYS_BACK} days back, ${ROOM_FEED_DAYS_AHEAD} ahead); also with ?token= of an API token with the reports role`,
       tags: ['rooms'],
       access: ['admin', 'reports'],
+      sites: { path: { id: 'room' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       query: z.object({
         token: z.string().regex(API_TOKEN_SECRET_PATTERN).optional().openapi({

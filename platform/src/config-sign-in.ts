@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { parseRoleGrant } from '@rr/contracts/staff-roles';
 import { STAFF_ROLES } from './access.ts';
 import { bool, nameList } from './config-values.ts';
 import { isLoopbackHost } from './loopback.ts';
 
 /**
  * STAFF_ROLE_MAP: a JSON object from a group as the identity provider sends it (a claim value,
- * an attribute value or a group's DN) to the staff roles its members get.
+ * an attribute value or a group's DN) to the staff roles its members get, for all sites or for
+ * one (`checkin@jura`).
  */
 const roleMap = z
   .string()
@@ -21,7 +23,11 @@ const roleMap = z
     z.record(
       z.string().min(1, 'a group name must not be empty'),
       z
-        .array(z.enum(STAFF_ROLES, { error: `roles are ${STAFF_ROLES.join(', ')}` }))
+        .array(
+          z.string().refine((role) => parseRoleGrant(role) !== null, {
+            error: `roles are ${STAFF_ROLES.join(', ')}, for one site with its slug: admin@jura`,
+          }),
+        )
         .min(1, 'each group needs at least one role'),
       { error: 'must be a JSON object of group name to a list of roles' },
     ),

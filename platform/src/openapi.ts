@@ -66,6 +66,8 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
       responses,
       ...(route.access === 'public' ? {} : { security: [{ session: [] }, { bearer: [] }] }),
       ...(Array.isArray(route.access) ? { 'x-roles': route.access } : {}),
+      // How the route finds the sites it touches (platform/src/routes.ts, SiteRule).
+      ...(route.sites ? { 'x-sites': route.sites } : {}),
       ...(route.malformedPathNotFound
         ? { 'x-malformed-path-not-found': route.malformedPathNotFound }
         : {}),

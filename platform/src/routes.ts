@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import { parseOrThrow, unstorableTextErrors, z } from './validation.ts';
 import { problems } from './problem.ts';
-import { checkAccess, type Access, type SessionUser } from './access.ts';
+import { checkAccess, siteSlugsFor, type Access, type SessionUser } from './access.ts';
 
 export interface HandlerContext<P, Q, B> {
   params: P;
@@ -10,12 +10,62 @@ export interface HandlerContext<P, Q, B> {
   req: Request;
   res: Response;
   user: SessionUser | undefined;
+  /**
+   * The ids of the sites the user reaches on this route (a route whose `sites` is 'filter' shows
+   * only theirs); null: every site (a role held for all sites, or a public route).
+   */
+  sites: readonly string[] | null;
 }
 
 export interface Reply {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
+}
+
+/**
+ * What a path parameter or a body field names, by which the sites of a request are found: a
+ * room, a time slot (its room's), a ticket (its room's), a reservation (a ticket's id: the rooms
+ * of every ticket of its owner, the booking staff see and change as a whole), a site.
+ */
+export type SiteKind = 'room' | 'slot' | 'ticket' | 'reservation' | 'site';
+
+/**
+ * Which sites a staff route touches (docs/product.md#roles), checked for a user whose roles on
+ * the route are held for some sites only: the site of each resource its path parameters (and
+ * body fields) name must be one of hers, else 403; or 'filter': the route shows every site's
+ * data and its handler keeps only her sites' (`HandlerContext.sites`). A staff route that
+ * declares none refuses such a user (403), so a new route shows no other site's data by mistake.
+ */
+export type SiteRule =
+  | 'filter'
+  /** The library's own data, of no site (its holidays): every site's staff reads it. */
+  | 'library'
+  | {
+      path?: Readonly<Record<string, SiteKind>>;
+      /** Query parameters (one id or a list); one left out names every site's: refused. */
+      query?: Readonly<Record<string, SiteKind>>;
+      /**
+       * Body fields (one id or a list). A site left out names none (a room updated stays where
+       * it is), but 'site-or-first' left out is the first site (a room made without one); a
+       * room, slot or ticket left out names every site's: refused.
+       */
+      body?: Readonly<Record<string, SiteKind | 'site-or-first'>>;
+      /**
+       * A room, slot or ticket left out names every one of hers, not every site's: the handler
+       * keeps her sites' data (`HandlerContext.sites`), as a 'filter' route does (the insights
+       * of all rooms, or of one).
+       */
+      leftOutFilters?: true;
+    };
+
+/** How the server finds sites: the ids of slugs, and the site of a room, slot, ticket or site. */
+export interface SiteLookup {
+  siteIdsBySlug(slugs: readonly string[]): Promise<Map<string, string>>;
+  /** The sites of the resource; none when there is none of the id. */
+  sitesOf(kind: SiteKind, id: string): Promise<string[]>;
+  /** The site a body field left out stands for (the first site). */
+  readonly defaultSiteId: string;
 }
 
 export interface RouteDef {
@@ -25,6 +75,8 @@ export interface RouteDef {
   summary: string;
   tags: string[];
   access: Access;
+  /** Which sites the route touches (SiteRule); a staff route without one refuses site-limited users. */
+  sites?: SiteRule;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -55,6 +107,7 @@ export function defineRoute<
   summary: string;
   tags: string[];
   access: Access;
+  sites?: SiteRule;
   params?: P;
   query?: Q;
   body?: B;
@@ -93,7 +146,56 @@ export function jsonBodies(routes: RouteDef[], limit: string) {
     });
 }
 
-export function mountRoutes(router: Router, routes: RouteDef[]): void {
+/**
+ * The site ids the user reaches on the route (null: all), after checking the sites of what the
+ * request names against them: 403 for another site's, and for a site-limited user on a staff
+ * route that declares no sites.
+ */
+async function reachableSites(
+  route: RouteDef,
+  user: SessionUser | undefined,
+  lookup: SiteLookup | undefined,
+  params: Record<string, unknown>,
+  query: Record<string, unknown>,
+  body: unknown,
+): Promise<readonly string[] | null> {
+  if (!user || !Array.isArray(route.access)) return null;
+  const slugs = siteSlugsFor(route.access, user);
+  if (slugs === null) return null;
+  if (!route.sites || !lookup) throw problems.forbidden();
+  const ids = [...(await lookup.siteIdsBySlug(slugs)).values()];
+  if (route.sites === 'filter' || route.sites === 'library') return ids;
+  const named: [SiteKind, string][] = [];
+  const rule = route.sites;
+  const collect = (
+    fieldKinds: Readonly<Record<string, SiteKind | 'site-or-first'>> | undefined,
+    values: unknown,
+  ) => {
+    const fields =
+      typeof values === 'object' && values !== null ? (values as Record<string, unknown>) : {};
+    for (const [field, kind] of Object.entries(fieldKinds ?? {})) {
+      const value = fields[field];
+      // A list in one parameter is comma-separated (`?roomIds=a,b`): ids hold no comma.
+      const as: SiteKind = kind === 'site-or-first' ? 'site' : kind;
+      if (typeof value === 'string') for (const id of value.split(',')) named.push([as, id.trim()]);
+      else if (Array.isArray(value))
+        for (const v of value as unknown[]) named.push([as, typeof v === 'string' ? v : '']);
+      else if (kind === 'site-or-first') named.push(['site', lookup.defaultSiteId]);
+      else if (kind !== 'site' && !rule.leftOutFilters) throw problems.forbidden();
+    }
+  };
+  collect(route.sites.path, params);
+  collect(route.sites.query, query);
+  collect(route.sites.body, body);
+  for (const [kind, id] of named) {
+    // A resource of no site (none of the id) is refused too: it is none of hers.
+    const sites = kind === 'site' ? [id] : await lookup.sitesOf(kind, id);
+    if (!sites.length || sites.some((site) => !ids.includes(site))) throw problems.forbidden();
+  }
+  return ids;
+}
+
+export function mountRoutes(router: Router, routes: RouteDef[], lookup?: SiteLookup): void {
   const links = routes.filter((r) => r.malformedPathNotFound !== undefined);
   if (links.length) router.use(undecodableLinkPaths(links));
   for (const route of routes) {
@@ -103,6 +205,9 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
       checkAccess(route.access, user);
       if (route.malformedPathNotFound && !validPath(route, req.params))
         throw problems.notFound(route.malformedPathNotFound);
+      // The sites of what the request names, as sent, before its validation: another site's
+      // resource is refused (403) as a missing role is, whatever else is wrong with the request.
+      const sites = await reachableSites(route, user, lookup, req.params, req.query, req.body);
       if (deferredBodyErrors.has(req)) throw deferredBodyErrors.get(req);
       // Text PostgreSQL cannot store is refused in every part of every request, schema or not.
       const unstorable = [
@@ -114,7 +219,7 @@ export function mountRoutes(router: Router, routes: RouteDef[]): void {
       const params = route.params ? parseOrThrow(route.params, req.params) : {};
       const query = route.query ? parseOrThrow(route.query, req.query) : {};
       const body = route.body ? parseOrThrow(route.body, req.body ?? undefined) : undefined;
-      const reply = await route.handler({ params, query, body, req, res, user });
+      const reply = await route.handler({ params, query, body, req, res, user, sites });
       if (!reply || res.headersSent) return;
       for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
       const status = reply.status ?? 200;

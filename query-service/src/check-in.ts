@@ -172,13 +172,15 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
       tags: ['check-in'],
       // Readable by the reports role as every staff list is (it may not check in).
       access: [...CHECK_IN_ROLES, 'reports'],
+      // A user whose roles are for some sites: their rooms only.
+      sites: 'filter',
       responses: {
         200: {
           description: 'Rooms with their tickets of today',
           schema: z.object({ date: z.string(), rooms: z.array(CheckInRoom) }).openapi('CheckInDay'),
         },
       },
-      handler: async () => {
+      handler: async ({ sites }) => {
         const today = localDateTime(clock.now(), timeZone).date;
         const r = await pool.query<Row>(
           `SELECT t.id, t.status, t.booking_number, p.first_name, p.last_name, t.start_time, t.end_time,
@@ -192,9 +194,10 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
                                    AND (t.status = 'BOOKED' OR (t.status = 'INVALID' AND t.no_show))
              LEFT JOIN personal_data p ON p.owner_id = t.owner_id
             WHERE r.services->>'checkInMinutesBefore' IS NOT NULL
+              AND ($2::uuid[] IS NULL OR r.site_id = ANY($2::uuid[]))
             ORDER BY r.sort_order, r.name, r.id, t.start_time, lower(coalesce(p.last_name, '')),
                      lower(coalesce(p.first_name, '')), t.id`,
-          [today],
+          [today, sites],
         );
         return { body: { date: today, rooms: roomsOf(r.rows) } };
       },
@@ -206,6 +209,8 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
         'What a scanned or typed code names, on any day: the ticket of a QR reference or the tickets of a booking number, with date, room and check-in (when and by whom), so the check-in screen can explain a code it could not check in',
       tags: ['check-in'],
       access: [...CHECK_IN_ROLES, 'reports'],
+      // A user whose roles are for some sites: a code of another site's rooms names nothing.
+      sites: 'filter',
       query: z.object({ code: fromContract(CheckInCode) }),
       responses: {
         200: {
@@ -214,7 +219,7 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
         },
         404: { description: 'The code names no ticket' },
       },
-      handler: async ({ query }) => {
+      handler: async ({ query, sites }) => {
         const ticketId = checkInCodes.ticketOf(query.code);
         const r = await pool.query<LookupRow>(
           `SELECT t.id, t.status, t.booking_number, p.first_name, p.last_name,
@@ -227,9 +232,10 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
              LEFT JOIN personal_data p ON p.owner_id = t.owner_id
             WHERE ${ticketId ? 't.id = $1' : 'upper(t.booking_number) = $1'}
               AND t.status <> 'NEW'
+              AND ($2::uuid[] IS NULL OR r.site_id = ANY($2::uuid[]))
             ORDER BY t.date, t.start_time, t.id
             LIMIT 100`,
-          [ticketId ?? normalBookingNumber(query.code)],
+          [ticketId ?? normalBookingNumber(query.code), sites],
         );
         if (!r.rowCount) throw problems.notFound('Ticket');
         return {

@@ -26,6 +26,7 @@ export function closureQueryRoutes({ pool, closureMaxDays }: QueryDeps): RouteDe
         'The slots, booked tickets and waitlist entries a closure of these rooms (comma-separated; all when left out) and days would meet',
       tags: ['closures'],
       access: ['admin'],
+      sites: { query: { roomIds: 'room' } },
       query: PreviewQuery,
       responses: {
         200: { description: 'The counts', schema: ClosurePreview },

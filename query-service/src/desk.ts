@@ -134,7 +134,10 @@ interface RoomRow {
   slots: SlotJson[];
 }
 
-/** Every room with its slots of today (`$1`), their counts at the instant `$2`. */
+/**
+ * Every room with its slots of today (`$1`), their counts at the instant `$2`; the rooms of the
+ * sites `$3` only, unless it is null (a user whose roles are for some sites).
+ */
 const DESK_SQL = `
   SELECT r.id, r.name, r.name_en,
          (r.services->>'checkInMinutesBefore') IS NOT NULL AS check_in,
@@ -160,6 +163,7 @@ const DESK_SQL = `
                                     FROM rm_seats st WHERE st.room_id = s.room_id) p
                    WHERE s.room_id = r.id AND s.date = $1) s) AS slots
     FROM rm_rooms r
+   WHERE $3::uuid[] IS NULL OR r.site_id = ANY($3::uuid[])
    ORDER BY r.sort_order, lower(r.name), r.id`;
 
 /** A plan's free seats, and per attribute some seat has, its free seats. */
@@ -177,13 +181,16 @@ function seatCounts(plan: SlotJson['plan']): z.infer<typeof DeskSlotSeatCounts> 
 }
 
 /** The desk's day at the clock's instant, in the library's time zone. */
-export async function deskDayAt(deps: QueryDeps): Promise<DeskDay> {
+export async function deskDayAt(
+  deps: QueryDeps,
+  sites: readonly string[] | null = null,
+): Promise<DeskDay> {
   const now = deps.clock.now();
   const { date, time } = localDateTime(now, deps.timeZone);
   const r = await deps.pool.query<RoomRow>({
     name: 'rr_desk_day',
     text: DESK_SQL,
-    values: [date, now.toISOString()],
+    values: [date, now.toISOString(), sites],
   });
   const at = { today: date, time };
   const alerts: DeskDay['alerts'] = [];
@@ -252,8 +259,10 @@ export function deskQueryRoutes(deps: QueryDeps): RouteDef[] {
         "The desk's day for the staff dashboard: per room the current and next slot with booked, checked-in, held, free and waiting counts; today's check-in figures; today's overbooked slots",
       tags: ['staff'],
       access: [...STAFF_ROLES],
+      // A user whose roles are for some sites: their rooms only.
+      sites: 'filter',
       responses: { 200: { description: 'Today at the desk', schema: DeskDay } },
-      handler: async () => ({ body: await deskDayAt(deps) }),
+      handler: async ({ sites }) => ({ body: await deskDayAt(deps, sites) }),
     }),
   ];
 }

@@ -56,6 +56,7 @@ export function holidayQueryRoutes({ pool }: QueryDeps): RouteDef[] {
       summary: 'Holidays (the year list asks 1 Jan to 31 Dec, limit 999)',
       tags: ['holidays'],
       access: ['admin', 'reports'],
+      sites: 'library',
       query: ListQuery,
       responses: {
         200: {
@@ -94,6 +95,7 @@ export function holidayQueryRoutes({ pool }: QueryDeps): RouteDef[] {
       summary: 'One holiday',
       tags: ['holidays'],
       access: ['admin', 'reports'],
+      sites: 'library',
       params: z.object({ id: z.uuid('Not a valid id') }),
       responses: {
         200: { description: 'The holiday', schema: Holiday },

@@ -191,11 +191,19 @@ const roomsAsOf = (
     ${seatsTakenLateral('t.room_id = r.id AND t.date >= p.today', 'p.now')} c) AS rooms`;
 const ROOMS = roomsAsOf('$1', '$2');
 
-async function listRooms(pool: Pool, today: string, now: Date, q: z.output<typeof ListQuery>) {
+async function listRooms(
+  pool: Pool,
+  today: string,
+  now: Date,
+  q: z.output<typeof ListQuery>,
+  sites: readonly string[] | null = null,
+) {
   const name = q.name?.trim();
   const term = q.term?.trim();
   const filtered = (query: Knex.QueryBuilder) => {
     query.from(sql.raw(roomsAsOf('?', '?'), [today, now.toISOString()]));
+    // A user whose roles are for some sites sees their rooms only (docs/product.md#roles).
+    if (sites) query.whereIn('site_id', [...sites]);
     if (q.site !== undefined)
       query.whereRaw(`site_id IN ${siteIdOfSlug('?')}`, [
         q.site.trim().toLowerCase(),
@@ -333,9 +341,12 @@ export function roomQueryRoutes({ pool, clock, timeZone, sharedReadMs }: QueryDe
       summary: 'Rooms for staff',
       tags: ['rooms'],
       access: ['admin', 'reports'],
+      sites: 'filter',
       query: ListQuery,
       responses: { 200: { description: 'A page of rooms', schema: RoomPage } },
-      handler: async ({ query }) => ({ body: await listRooms(pool, today(), clock.now(), query) }),
+      handler: async ({ query, sites }) => ({
+        body: await listRooms(pool, today(), clock.now(), query, sites),
+      }),
     }),
     defineRoute({
       method: 'get',
@@ -343,6 +354,7 @@ export function roomQueryRoutes({ pool, clock, timeZone, sharedReadMs }: QueryDe
       summary: 'One room, for staff',
       tags: ['rooms'],
       access: ['admin', 'reports'],
+      sites: { path: { id: 'room' } },
       params: IdParams,
       responses: {
         200: { description: 'The room', schema: Room },
@@ -358,6 +370,7 @@ export function roomQueryRoutes({ pool, clock, timeZone, sharedReadMs }: QueryDe
       summary: 'The room image bytes, for staff',
       tags: ['rooms'],
       access: ['admin', 'reports'],
+      sites: { path: { id: 'room' } },
       params: IdParams,
       responses: {
         200: {

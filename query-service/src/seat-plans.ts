@@ -114,6 +114,7 @@ export function seatPlanQueryRoutes({ pool }: QueryDeps): RouteDef[] {
       summary: "A room's seats and the ranges of days seats are out of service, for staff",
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { roomId: 'room' } },
       params: RoomParams,
       responses: {
         200: { description: 'The seat plan (no seats: no plan)', schema: StaffSeatPlan },
@@ -135,6 +136,7 @@ export function seatPlanQueryRoutes({ pool }: QueryDeps): RouteDef[] {
         "A room's seats as a spreadsheet (UTF-8 with BOM, ';'-separated: label, zone, attributes (space-separated), x, y, rotation, notes)",
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { roomId: 'room' } },
       params: RoomParams,
       responses: {
         200: { description: 'seats.csv', schema: z.string(), contentType: 'text/csv' },

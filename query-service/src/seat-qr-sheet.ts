@@ -33,6 +33,7 @@ export function seatQrSheetRoutes({ pool, visitorBaseUrl }: QueryDeps): RouteDef
       summary: "The QR codes of a room's seats, for the printed sheet",
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { roomId: 'room' } },
       params: RoomParams,
       responses: {
         200: { description: 'The seats in the plan’s order with their codes', schema: SeatQrSheet },

@@ -1,4 +1,4 @@
-import { defineRoute, z, type RouteDef } from '@rr/platform';
+import { defineRoute, roleGrantsOf, z, type RouteDef } from '@rr/platform';
 
 /**
  * Who is signed in, asked without an error: the staff app asks on every load, and a signed-out
@@ -9,7 +9,13 @@ export const SessionState = z
   .object({
     signedIn: z.boolean(),
     user: z
-      .object({ username: z.string(), roles: z.array(z.enum(['admin', 'reports'])) })
+      .object({
+        username: z.string(),
+        roles: z.array(z.enum(['admin', 'reports'])),
+        grants: z.array(z.string()).openapi({
+          description: 'The roles with their sites, as written: `admin`, `admin@jura`',
+        }),
+      })
       .nullable()
       .openapi({ description: 'The signed-in user and roles; null when signed out' }),
   })
@@ -29,7 +35,10 @@ export function sessionQueryRoutes(): RouteDef[] {
       handler: ({ user }) =>
         Promise.resolve({
           body: user
-            ? { signedIn: true, user: { username: user.username, roles: user.roles } }
+            ? {
+                signedIn: true,
+                user: { username: user.username, roles: user.roles, grants: roleGrantsOf(user) },
+              }
             : { signedIn: false, user: null },
           headers: { 'Cache-Control': 'no-store' },
         }),

@@ -100,10 +100,15 @@ const defaults = (first: FirstSiteDefaults) => [
 ];
 
 /** Every site: the first site first, then by name. */
-export async function listSites(pool: Pool, first: FirstSiteDefaults): Promise<Site[]> {
+export async function listSites(
+  pool: Pool,
+  first: FirstSiteDefaults,
+  only: readonly string[] | null = null,
+): Promise<Site[]> {
   const r = await pool.query<SiteRow>(
-    `${SELECT_SITES} ORDER BY site.id <> '${FIRST_SITE_ID}', lower(site.name), site.id`,
-    defaults(first),
+    `${SELECT_SITES} ${only ? 'WHERE site.id = ANY($3::uuid[])' : ''}
+      ORDER BY site.id <> '${FIRST_SITE_ID}', lower(site.name), site.id`,
+    only ? [...defaults(first), only] : defaults(first),
   );
   return r.rows.map(toSite);
 }
@@ -148,8 +153,10 @@ export function siteQueryRoutes(deps: QueryDeps): RouteDef[] {
       summary: "The library's sites for staff",
       tags: ['sites'],
       access: [...STAFF_ROLES],
+      // A user whose roles are for some sites sees those sites only.
+      sites: 'filter',
       responses: { 200: { description: 'The sites', schema: SiteList } },
-      handler: async () => ({ body: { content: await listSites(pool, first) } }),
+      handler: async ({ sites }) => ({ body: { content: await listSites(pool, first, sites) } }),
     }),
     defineRoute({
       method: 'get',
@@ -157,6 +164,7 @@ export function siteQueryRoutes(deps: QueryDeps): RouteDef[] {
       summary: 'One site',
       tags: ['sites'],
       access: [...STAFF_ROLES],
+      sites: { path: { id: 'site' } },
       params: IdParams,
       responses: {
         200: { description: 'The site', schema: Site },

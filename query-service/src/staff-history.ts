@@ -163,6 +163,7 @@ export function historyRoutes({ pool, store }: QueryDeps) {
       summary: 'Audit history of a ticket from the event log: what happened, when, by whom',
       tags: ['staff'],
       access: staff,
+      sites: { path: { id: 'ticket' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       responses: {
         200: { description: 'History', schema: z.array(HistoryEntry) },
@@ -197,6 +198,7 @@ export function historyRoutes({ pool, store }: QueryDeps) {
       summary: 'Audit history of a time slot from the event log',
       tags: ['staff'],
       access: staff,
+      sites: { path: { id: 'room', timeSlotId: 'slot' } },
       params: z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') }),
       responses: { 200: { description: 'History', schema: z.array(HistoryEntry) } },
       handler: async ({ params }) => ({

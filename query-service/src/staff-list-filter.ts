@@ -62,7 +62,10 @@ export const TicketQuery = z.object({
   ...pagingQuery(999, 20),
   sort: sortSpec(['room', 'name', 'institution', 'email', 'date']).optional(),
 });
-export type TicketQuery = z.output<typeof TicketQuery>;
+export type TicketQuery = z.output<typeof TicketQuery> & {
+  /** The sites a user whose roles are for some sites reaches: their rooms' tickets only. */
+  sites?: readonly string[] | null;
+};
 
 /** Adds conditions to a query (knex's `.modify()`). */
 export type Condition = (query: Knex.QueryBuilder) => void;
@@ -96,6 +99,13 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
   const { roomId, timeSlotId, transactionId, ownerId, ticketId, fromDate, untilDate } = q;
   const { fromTime, untilTime } = q;
   if (roomId) add((w) => w.where('t.room_id', roomId), true);
+  if (q.sites) {
+    const rooms = sql
+      .select('id')
+      .from('rm_rooms')
+      .whereIn('site_id', [...q.sites]);
+    add((w) => w.whereIn('t.room_id', rooms), true);
+  }
   if (timeSlotId) add((w) => w.where('t.time_slot_id', timeSlotId));
   if (transactionId) add((w) => w.where('t.transaction_id', transactionId));
   if (ownerId) add((w) => w.where('t.owner_id', ownerId));

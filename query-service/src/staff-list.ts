@@ -264,10 +264,11 @@ export function ticketListRoutes(deps: QueryDeps) {
       summary: 'The reservations list as CSV, with the same filters and sort',
       tags: ['staff'],
       access: staff,
+      sites: 'filter',
       query: TicketQuery,
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
-      handler: async ({ query, res }) => {
-        const list = await listTickets({ ...query, limit: 999, offset: 0 });
+      handler: async ({ query, res, sites }) => {
+        const list = await listTickets({ ...query, limit: 999, offset: 0, sites });
         // The seat's column only where a listed ticket holds a seat of a room's plan: an export
         // of rooms without a plan keeps the columns it always had (docs/product.md#seat-plans).
         const seated = list.content.some((t) => t.seat !== null);
@@ -314,6 +315,7 @@ export function ticketListRoutes(deps: QueryDeps) {
       summary: 'Reservations: searchable (name, organisation, e-mail), filterable, sortable, paged',
       tags: ['staff'],
       access: staff,
+      sites: 'filter',
       query: TicketQuery,
       responses: {
         200: {
@@ -323,7 +325,7 @@ export function ticketListRoutes(deps: QueryDeps) {
             .openapi('TicketPage'),
         },
       },
-      handler: async ({ query }) => ({ body: await listTickets(query) }),
+      handler: async ({ query, sites }) => ({ body: await listTickets({ ...query, sites }) }),
     }),
   } satisfies Record<string, RouteDef>;
 }

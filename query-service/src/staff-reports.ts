@@ -143,6 +143,7 @@ export function reportRoutes({ pool }: QueryDeps) {
         'Occupancy report of a room: per slot date, time, count of BOOKED or CANCELLED tickets, capacity, percentage',
       tags: ['reports'],
       access: staff,
+      sites: { query: { roomId: 'room' } },
       query: ReportQuery,
       responses: { 200: { description: 'Report', schema: reportSchema } },
       handler: async ({ query }) => ({ body: await occupancy(pool, query) }),
@@ -153,6 +154,7 @@ export function reportRoutes({ pool }: QueryDeps) {
       summary: 'The occupancy report as CSV (Excel-friendly UTF-8)',
       tags: ['reports'],
       access: staff,
+      sites: { query: { roomId: 'room' } },
       query: ReportQuery,
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ query, res }) => {
@@ -201,6 +203,7 @@ export function reportRoutes({ pool }: QueryDeps) {
         'Daily report of a room: booked tickets by start time then last name, seat numbers per slot',
       tags: ['reports'],
       access: staff,
+      sites: { path: { id: 'room' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       query: DailyQuery,
       responses: {
@@ -215,6 +218,7 @@ export function reportRoutes({ pool }: QueryDeps) {
       summary: 'The daily report as CSV',
       tags: ['reports'],
       access: staff,
+      sites: { path: { id: 'room' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       query: DailyQuery,
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },

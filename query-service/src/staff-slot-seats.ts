@@ -104,6 +104,7 @@ export function staffSlotSeatQueryRoutes({ pool, clock }: QueryDeps): RouteDef[]
       tags: ['check-in'],
       // As the check-in screen's list: the reports role reads it too (it may not move a seat).
       access: [...CHECK_IN_ROLES, 'reports'],
+      sites: { path: { roomId: 'room', timeSlotId: 'slot' } },
       params: z.object({
         roomId: z.uuid('Not a valid id'),
         timeSlotId: z.uuid('Not a valid id'),

@@ -30,6 +30,7 @@ export function staffQueryRoutes(deps: QueryDeps): RouteDef[] {
       summary: 'One ticket with its owner data',
       tags: ['staff'],
       access: staff,
+      sites: { path: { id: 'ticket' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       responses: {
         200: { description: 'The ticket', schema: Ticket },
@@ -47,6 +48,8 @@ export function staffQueryRoutes(deps: QueryDeps): RouteDef[] {
       summary: 'The other tickets of the same booking (owner)',
       tags: ['staff'],
       access: staff,
+      // The booking as a whole: every room of its tickets must be of her sites.
+      sites: { path: { id: 'reservation' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       responses: {
         200: { description: 'Tickets', schema: z.array(Ticket) },
@@ -75,6 +78,7 @@ export function staffQueryRoutes(deps: QueryDeps): RouteDef[] {
       summary: 'Held or booked tickets of a room from today on',
       tags: ['staff'],
       access: staff,
+      sites: { path: { id: 'room' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       responses: { 200: { description: 'Count', schema: z.object({ count: z.number() }) } },
       handler: async ({ params }) => {

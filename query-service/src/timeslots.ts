@@ -132,11 +132,18 @@ const ListQuery = z
  * A page of slots for staff, each with the rules the seat rule (seat-rule.ts) fails for a visitor
  * with an empty cart, `timeslot_not_open` included: what the visitor calendar would show of it.
  */
-async function listSlots(deps: QueryDeps, q: z.output<typeof ListQuery>, roomId?: string) {
+async function listSlots(
+  deps: QueryDeps,
+  q: z.output<typeof ListQuery>,
+  roomId?: string,
+  sites: readonly string[] | null = null,
+) {
   const { pool } = deps;
   const filtered = (query: Knex.QueryBuilder) => {
     query.from('rm_time_slots as s').join('rm_rooms as r', 'r.id', 's.room_id');
     if (roomId) query.where('s.room_id', roomId);
+    // A user whose roles are for some sites: their rooms' slots only.
+    if (sites) query.whereIn('r.site_id', [...sites]);
     if (q.fromDate) query.where('s.date', '>=', q.fromDate);
     if (q.untilDate) query.where('s.date', '<=', q.untilDate);
     if (q.status) query.whereRaw(STATUS_SQL[q.status]);
@@ -278,9 +285,12 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
       summary: 'Time slots of all rooms (status=OVERBOOKED: more tickets than capacity)',
       tags: ['timeslots'],
       access: ['admin', 'reports'],
+      sites: 'filter',
       query: ListQuery,
       responses: { 200: { description: 'A page of slots', schema: TimeSlotPage } },
-      handler: async ({ query }) => ({ body: await listSlots(deps, query) }),
+      handler: async ({ query, sites }) => ({
+        body: await listSlots(deps, query, undefined, sites),
+      }),
     }),
     defineRoute({
       method: 'get',
@@ -288,6 +298,7 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
       summary: 'Time slots of a room',
       tags: ['timeslots'],
       access: ['admin', 'reports'],
+      sites: { path: { id: 'room' } },
       params: RoomParams,
       query: ListQuery,
       responses: { 200: { description: 'A page of slots', schema: TimeSlotPage } },
@@ -301,6 +312,7 @@ export function timeSlotQueryRoutes(deps: QueryDeps): RouteDef[] {
       summary: 'One time slot, with its booked and held seats apart',
       tags: ['timeslots'],
       access: ['admin', 'reports'],
+      sites: { path: { id: 'room', timeSlotId: 'slot' } },
       params: SlotParams,
       responses: {
         200: { description: 'The slot', schema: AdminTimeSlot },

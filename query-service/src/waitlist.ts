@@ -119,6 +119,7 @@ export function waitlistQueryRoutes(deps: QueryDeps): RouteDef[] {
         "A slot's waitlist in line order, with each entry's address (read beside the log, null once erased)",
       tags: ['timeslots'],
       access: ['admin', 'reports'],
+      sites: { path: { id: 'room', timeSlotId: 'slot' } },
       params: z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') }),
       responses: {
         200: {

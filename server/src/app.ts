@@ -66,6 +66,7 @@ import {
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
 import { currentRelease } from './release.ts';
+import { knownSiteSlugs, siteLookup } from './site-lookup.ts';
 
 export type Role = 'all' | 'command' | 'query';
 
@@ -98,7 +99,11 @@ export function routesFor(
 ): RouteDef[] {
   const routes: RouteDef[] = [];
   // API tokens on the primary in every role: a revocation holds at once, replica lag or not.
-  const tokens = apiTokenRoutes(new ApiTokenStore(deps.pool, deps.clock), deps.clock);
+  const tokens = apiTokenRoutes(
+    new ApiTokenStore(deps.pool, deps.clock),
+    deps.clock,
+    knownSiteSlugs(deps.pool),
+  );
   // Webhook endpoints on the primary too: the delivery job reads them there.
   let signingKey: Promise<string> | null = null;
   const webhooks = webhookRoutes(
@@ -126,6 +131,7 @@ export function routesFor(
       oidc: oidc ? new OidcProvider(oidc, deps.clock) : null,
       saml: saml ? new SamlServiceProvider(saml, deps.pool, deps.clock) : null,
       sessionSecret: config.SESSION_SECRET,
+      knownSiteSlugs: knownSiteSlugs(deps.pool),
     };
     const visitors = visitorSignInSettingsFrom(config);
     routes.push(
@@ -319,7 +325,8 @@ export function createApp(options: AppOptions): express.Express {
   api.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  mountRoutes(api, routes);
+  // Staff routes check the sites of what they touch for users whose roles are for some sites.
+  mountRoutes(api, routes, siteLookup(deps.pool));
   api.use(apiNotFound);
   api.use(problemHandler(logger));
   app.use('/api', api);

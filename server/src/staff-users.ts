@@ -1,9 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { createUser, endUserSessions, removeUser, setUserRoles } from '@rr/identity';
-import { STAFF_ROLES, type Pool, type Role } from '@rr/platform';
+import { parseRoleGrant } from '@rr/contracts';
+import {
+  createUser,
+  endUserSessions,
+  type KnownSiteSlugs,
+  removeUser,
+  refuseUnknownSites,
+  setUserRoles,
+} from '@rr/identity';
+import { Problem, STAFF_ROLES, type Pool } from '@rr/platform';
+import { knownSiteSlugs } from './site-lookup.ts';
 
 /**
- * Staff users from the command line (`npm run staff-user -- <username> <role>[,<role>...]`): the
+ * Staff users from the command line (`npm run staff-user -- <username> <role>[,<role>...]`, a
+ * role for all sites, `admin`, or for one site by its slug, `admin@jura`): the
  * product has no user administration screen, and the first admin comes from the environment, so
  * this is how a library adds a reports-only or check-in-only account or changes one's
  * roles and password. The password comes from `STAFF_USER_PASSWORD` (at least 12 characters);
@@ -14,12 +24,12 @@ import { STAFF_ROLES, type Pool, type Role } from '@rr/platform';
 const MIN_PASSWORD = 12;
 
 export type StaffUserRequest =
-  | { action: 'save'; username: string; roles: Role[]; password: string; generated: boolean }
-  | { action: 'roles'; username: string; roles: Role[] }
+  | { action: 'save'; username: string; roles: string[]; password: string; generated: boolean }
+  | { action: 'roles'; username: string; roles: string[] }
   | { action: 'end-sessions'; username: string }
   | { action: 'remove'; username: string };
 
-const isRole = (r: string): r is Role => (STAFF_ROLES as readonly string[]).includes(r);
+const isRole = (r: string) => parseRoleGrant(r) !== null;
 
 /** The account the arguments ask for, or an Error whose message says what is wrong. */
 export function staffUserRequest(
@@ -28,7 +38,8 @@ export function staffUserRequest(
 ): StaffUserRequest | Error {
   const usage =
     `usage: npm run staff-user -- <username> <role>[,<role>...] [--keep-password]` +
-    ` | <username> --end-sessions | <username> --remove (roles: ${STAFF_ROLES.join(', ')})`;
+    ` | <username> --end-sessions | <username> --remove (roles: ${STAFF_ROLES.join(', ')},` +
+    ` for one site with its slug: admin@jura)`;
   const [username = '', second = '', ...rest] = args;
   if (!username.trim() || !second || username.startsWith('--')) return new Error(usage);
   if (username.trim() !== username || username.length > 100)
@@ -46,14 +57,14 @@ export function staffUserRequest(
   const roles = [...new Set(second.split(',').map((r) => r.trim()))];
   const unknown = roles.filter((r) => !isRole(r));
   if (unknown.length) return new Error(`Unknown role ${unknown.join(', ')}. ${usage}`);
-  if (keepPassword) return { action: 'roles', username, roles: roles.filter(isRole) };
+  if (keepPassword) return { action: 'roles', username, roles };
   const given = env.STAFF_USER_PASSWORD;
   if (given !== undefined && (given.length < MIN_PASSWORD || given.length > 200))
     return new Error(`STAFF_USER_PASSWORD needs ${MIN_PASSWORD} to 200 characters.`);
   return {
     action: 'save',
     username,
-    roles: roles.filter(isRole),
+    roles,
     password: given ?? randomBytes(12).toString('base64url'),
     generated: given === undefined,
   };
@@ -67,8 +78,21 @@ export function staffUserRequest(
 export async function runStaffUserRequest(
   pool: Pool,
   request: StaffUserRequest,
+  known: KnownSiteSlugs = knownSiteSlugs(pool),
 ): Promise<string | Error> {
   const missing = () => new Error(`There is no staff user ${request.username}.`);
+  if (request.action === 'save' || request.action === 'roles') {
+    // A role for a site no site has the slug of would grant nothing: refused, nothing stored.
+    try {
+      await refuseUnknownSites(request.roles, known);
+    } catch (err) {
+      if (!(err instanceof Problem)) throw err;
+      const unknown = request.roles.filter((_r, i) =>
+        err.errors?.some((e) => e.field === `roles.${i}`),
+      );
+      return new Error(`No site has the slug of ${unknown.join(', ')}.`);
+    }
+  }
   switch (request.action) {
     case 'save':
       await createUser(pool, request.username, request.password, request.roles);

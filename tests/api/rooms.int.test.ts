@@ -61,12 +61,17 @@ describe('sign-in', () => {
     expect(a).toEqual(b);
     expect(a.error).toBe('auth__invalid_credentials');
     const ok = await c.login('reader', 'correct horse');
-    expect(await ok.json()).toEqual({ username: 'reader', roles: ['reports'] });
+    expect(await ok.json()).toEqual({
+      username: 'reader',
+      roles: ['reports'],
+      grants: ['reports'],
+    });
     expect(ok.headers.get('set-cookie')).toMatch(/HttpOnly/i);
     expect(ok.headers.get('set-cookie')).toMatch(/SameSite=Lax/i);
     expect(await (await c.get('/api/auth/me')).json()).toEqual({
       username: 'reader',
       roles: ['reports'],
+      grants: ['reports'],
     });
     expect((await c.request('POST', '/api/auth/logout')).status).toBe(204);
     expect((await c.get('/api/auth/me')).status).toBe(401);

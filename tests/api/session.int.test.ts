@@ -36,11 +36,12 @@ describe('session state', () => {
     expect(signedIn.status).toBe(200);
     expect(await signedIn.json()).toEqual({
       signedIn: true,
-      user: { username: 'reader', roles: ['reports'] },
+      user: { username: 'reader', roles: ['reports'], grants: ['reports'] },
     });
     expect(await (await c.get('/api/auth/me')).json()).toEqual({
       username: 'reader',
       roles: ['reports'],
+      grants: ['reports'],
     });
 
     expect((await c.request('POST', '/api/auth/logout')).status).toBe(204);

@@ -71,16 +71,18 @@ describe('LDAP sign-in on the form', () => {
     const c = new Client(app.baseUrl);
     const res = await c.login('alice', 'alice pw');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ username: 'alice', roles: ['admin'] });
+    expect(await res.json()).toEqual({ username: 'alice', roles: ['admin'], grants: ['admin'] });
     expect(await (await c.get('/api/auth/me')).json()).toEqual({
       username: 'alice',
       roles: ['admin'],
+      grants: ['admin'],
     });
     // Mapped from two groups; a group the map does not name gives nothing.
     const carol = new Client(app.baseUrl);
     expect(await (await carol.login('carol', 'carol pw')).json()).toEqual({
       username: 'carol',
       roles: ['reports', 'checkin'],
+      grants: ['reports', 'checkin'],
     });
     expect((await carol.get('/api/auth/staff-accounts')).status).toBe(403);
 
@@ -108,6 +110,7 @@ describe('LDAP sign-in on the form', () => {
     expect(await (await c.login('ALICE', 'alice pw')).json()).toEqual({
       username: 'alice',
       roles: ['admin'],
+      grants: ['admin'],
     });
   });
 

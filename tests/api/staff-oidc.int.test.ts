@@ -104,6 +104,7 @@ describe('OpenID Connect sign-in', () => {
     expect(await (await c.get('/api/auth/me')).json()).toEqual({
       username: 'alice',
       roles: ['admin'],
+      grants: ['admin'],
     });
     const accounts = (await (await boss.get('/api/auth/staff-accounts')).json()) as {
       items: { username: string; source: string }[];
@@ -205,6 +206,7 @@ describe('crafted ID tokens', () => {
     expect(await (await c.get('/api/auth/me')).json()).toEqual({
       username: 'carol',
       roles: ['checkin'],
+      grants: ['checkin'],
     });
   });
 

@@ -119,6 +119,7 @@ describe('SAML sign-in', () => {
     expect(await (await client.get('/api/auth/me')).json()).toEqual({
       username: 'alice',
       roles: ['admin'],
+      grants: ['admin'],
     });
   });
 

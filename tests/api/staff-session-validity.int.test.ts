@@ -48,7 +48,11 @@ async function signedInAdmin(username: string, password: string) {
   expect((await onFirst.login(username, password)).status).toBe(200);
   const onSecond = new Client(second.app.baseUrl).shareSession(onFirst);
   for (const client of [onFirst, onSecond])
-    expect(await (await client.get('/api/auth/me')).json()).toEqual({ username, roles: ['admin'] });
+    expect(await (await client.get('/api/auth/me')).json()).toEqual({
+      username,
+      roles: ['admin'],
+      grants: ['admin'],
+    });
   return [onFirst, onSecond] as const;
 }
 
@@ -84,10 +88,11 @@ describe('staff sessions follow the account', () => {
       expect(await (await client.get('/api/auth/me')).json()).toEqual({
         username: 'demoted',
         roles: ['checkin'],
+        grants: ['checkin'],
       });
       expect(await (await client.get('/api/session')).json()).toEqual({
         signedIn: true,
-        user: { username: 'demoted', roles: ['checkin'] },
+        user: { username: 'demoted', roles: ['checkin'], grants: ['checkin'] },
       });
       expect((await addToBlacklist(client, 'after@example.org')).status).toBe(403);
       expect((await client.get('/api/admin/check-in')).status).toBe(200);
@@ -134,6 +139,7 @@ describe('staff sessions follow the account', () => {
     expect(await (await stale.get('/api/auth/me')).json()).toEqual({
       username: 'ended',
       roles: ['admin'],
+      grants: ['admin'],
     });
   });
 

@@ -95,6 +95,7 @@ describe('a campus sign-in while the identity provider is down', () => {
     expect(await (await c.get('/api/auth/me')).json()).toEqual({
       username: 'alice',
       roles: ['admin'],
+      grants: ['admin'],
     });
   });
 });

@@ -55,7 +55,11 @@ describe('npm run staff-user', () => {
     expect(made.stdout).toContain('staff user einlass: roles checkin');
     const desk = new Client(suite.app.baseUrl);
     const signedIn = await desk.login('einlass', 'einlass-password-1');
-    expect(await signedIn.json()).toEqual({ username: 'einlass', roles: ['checkin'] });
+    expect(await signedIn.json()).toEqual({
+      username: 'einlass',
+      roles: ['checkin'],
+      grants: ['checkin'],
+    });
     expect((await desk.get('/api/admin/check-in')).status).toBe(200);
     expect((await desk.get('/api/admin/rooms')).status).toBe(403);
 
@@ -67,7 +71,11 @@ describe('npm run staff-user', () => {
     const again = new Client(suite.app.baseUrl);
     expect((await again.login('einlass', 'einlass-password-1')).status).toBe(401);
     const res = await again.login('einlass', password);
-    expect(await res.json()).toEqual({ username: 'einlass', roles: ['checkin', 'reports'] });
+    expect(await res.json()).toEqual({
+      username: 'einlass',
+      roles: ['checkin', 'reports'],
+      grants: ['checkin', 'reports'],
+    });
   });
 
   it('changes only the roles with --keep-password, and ends the sessions with --end-sessions', async () => {
@@ -82,6 +90,7 @@ describe('npm run staff-user', () => {
     expect(await (await desk.get('/api/auth/me')).json()).toEqual({
       username: 'pforte',
       roles: ['checkin'],
+      grants: ['checkin'],
     });
     expect((await desk.get('/api/admin/rooms')).status).toBe(403);
 
@@ -100,6 +109,36 @@ describe('npm run staff-user', () => {
     const refused = await staffUser(['chef', 'superuser'], 'chef-password-12');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/Unknown role superuser/);
+    expect((await new Client(suite.app.baseUrl).login('chef', 'chef-password-12')).status).toBe(
+      401,
+    );
+  });
+
+  it('gives a role for one site by its slug (admin@jura); refuses a slug no site has', async () => {
+    const site = await suite.admin.request('POST', '/api/admin/sites', {
+      json: { name: 'Juridicum', slug: 'jura', contactEmail: 'jura@library.example' },
+    });
+    expect(site.status).toBe(201);
+    const made = await staffUser(['jura-chefin', 'admin@jura,checkin@jura'], 'jura-password-12');
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stdout).toContain('staff user jura-chefin: roles admin@jura, checkin@jura');
+    const branch = new Client(suite.app.baseUrl);
+    expect(await (await branch.login('jura-chefin', 'jura-password-12')).json()).toEqual({
+      username: 'jura-chefin',
+      roles: ['admin', 'checkin'],
+      grants: ['admin@jura', 'checkin@jura'],
+    });
+    const sites = (await (await branch.get('/api/admin/sites')).json()) as {
+      content: { slug: string }[];
+    };
+    expect(sites.content.map((s) => s.slug)).toEqual(['jura']);
+
+    const nowhere = await staffUser(['chef', 'admin@nowhere'], 'chef-password-12');
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.stderr).toContain('No site has the slug of admin@nowhere.');
+    const malformed = await staffUser(['chef', 'admin@Jura!'], 'chef-password-12');
+    expect(malformed.status).toBe(2);
+    expect(malformed.stderr).toMatch(/Unknown role admin@Jura!/);
     expect((await new Client(suite.app.baseUrl).login('chef', 'chef-password-12')).status).toBe(
       401,
     );

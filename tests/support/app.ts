@@ -5,7 +5,6 @@ import {
   systemClock,
   type Clock,
   type Config,
-  type Role,
   listen,
   whatIfSettingsOf,
   seatPlanLimitsOf,
@@ -191,7 +190,8 @@ export async function addUser(
   db: TestDatabase,
   username: string,
   password: string,
-  roles: Role[],
+  /** As written: `admin` for all sites, `admin@jura` for one. */
+  roles: readonly string[],
 ): Promise<void> {
   await createUser(db.pool, username, password, roles);
 }

@@ -38,6 +38,7 @@ export function checkInCommandRoutes(deps: CommandDeps): RouteDef[] {
         "Check a booked ticket's reader in (rooms with check-in, from checkInMinutesBefore before the start until the release time)",
       tags: ['check-in'],
       access: CHECK_IN_ROLES,
+      sites: { path: { id: 'ticket' } },
       params,
       responses: { 200: { description: 'Checked in', schema: CheckInResult }, ...refusals },
       handler: async ({ params, user }) => {
@@ -55,6 +56,7 @@ export function checkInCommandRoutes(deps: CommandDeps): RouteDef[] {
       summary: 'Undo a check-in (within UNDO_CHECK_IN_MINUTES, 10, of it)',
       tags: ['check-in'],
       access: CHECK_IN_ROLES,
+      sites: { path: { id: 'ticket' } },
       params,
       responses: { 200: { description: 'Undone', schema: CheckInResult }, ...refusals },
       handler: async ({ params, user }) => {
@@ -73,6 +75,8 @@ export function checkInCommandRoutes(deps: CommandDeps): RouteDef[] {
         "Check in by a ticket's QR reference or by a booking number of today (its first ticket that can be checked in now)",
       tags: ['check-in'],
       access: CHECK_IN_ROLES,
+      // A user whose roles are for some sites: a code of another site's rooms names nothing (404).
+      sites: 'filter',
       body: z.object({ code: fromContract(CheckInCode) }),
       responses: {
         200: { description: 'Checked in', schema: CheckInResult },
@@ -82,8 +86,8 @@ export function checkInCommandRoutes(deps: CommandDeps): RouteDef[] {
         },
         409: refusals[409],
       },
-      handler: async ({ body, user }) => {
-        const tickets = await ticketsOfCode(deps, body.code);
+      handler: async ({ body, user, sites }) => {
+        const tickets = await ticketsOfCode(deps, body.code, sites);
         if (!tickets.length) throw problems.notFound('Ticket');
         // A booking of two tickets today: the first that can be checked in now; else the first
         // ticket's refusal.

@@ -64,12 +64,17 @@ export const normalBookingNumber = (s: string) => s.trim().toUpperCase();
 export async function ticketsOfCode(
   deps: CommandDeps,
   code: string,
+  sites: readonly string[] | null = null,
 ): Promise<{ ticketId: string; timeSlotId: string }[]> {
   const fromReference = deps.checkInCodes.ticketOf(code);
+  // A user whose roles are for some sites (`sites`): the tickets of their rooms only.
   const r = fromReference
     ? await deps.pool.query<{ id: string; time_slot_id: string }>(
-        'SELECT ticket_id AS id, time_slot_id FROM ticket_state WHERE ticket_id = $1',
-        [fromReference],
+        `SELECT ticket_id AS id, time_slot_id FROM ticket_state t
+          WHERE ticket_id = $1 AND ($2::uuid[] IS NULL OR EXISTS (
+             SELECT 1 FROM timeslot_guard sg JOIN room_state sr ON sr.room_id = sg.room_id
+              WHERE sg.time_slot_id = t.time_slot_id AND sr.site_id = ANY($2::uuid[])))`,
+        [fromReference, sites],
       )
     : await deps.pool.query<{ id: string; time_slot_id: string }>(
         `SELECT t.ticket_id AS id, t.time_slot_id
@@ -77,8 +82,11 @@ export async function ticketsOfCode(
            JOIN ticket_state t ON t.transaction_id = b.transaction_id
            JOIN timeslot_guard g ON g.time_slot_id = t.time_slot_id
           WHERE b.booking_number = $1 AND g.date = $2 AND t.status = 'BOOKED'
+            AND ($3::uuid[] IS NULL OR EXISTS (
+             SELECT 1 FROM timeslot_guard sg JOIN room_state sr ON sr.room_id = sg.room_id
+              WHERE sg.time_slot_id = t.time_slot_id AND sr.site_id = ANY($3::uuid[])))
           ORDER BY g.start_min, t.ticket_id`,
-        [normalBookingNumber(code), decisionTime(deps).today],
+        [normalBookingNumber(code), decisionTime(deps).today, sites],
       );
   return r.rows.map((x) => ({ ticketId: x.id, timeSlotId: x.time_slot_id }));
 }

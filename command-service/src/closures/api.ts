@@ -15,6 +15,7 @@ export function closureCommandRoutes(deps: CommandDeps): RouteDef[] {
         'Close the time slots of some rooms (all when roomIds is left out) for a date range with a reason; with cancelBookings their booked tickets are cancelled, the mails stating the reason',
       tags: ['closures'],
       access: ['admin'],
+      sites: { body: { roomIds: 'room' } },
       body: ClosureBody,
       responses: {
         200: {

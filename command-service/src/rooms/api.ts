@@ -76,6 +76,7 @@ function roomRoutes(deps: CommandDeps, execute: Execute): RouteDef[] {
       summary: 'Create a room',
       tags: ['rooms'],
       access: ['admin'],
+      sites: { body: { siteId: 'site-or-first' } },
       body: RoomBody,
       responses: { 201: { description: 'Created', schema: Written } },
       handler: async ({ body, user }) => {
@@ -95,6 +96,7 @@ function roomRoutes(deps: CommandDeps, execute: Execute): RouteDef[] {
       summary: 'Update a room (optimistic: version must be the current one)',
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { id: 'room' }, body: { siteId: 'site' } },
       params: IdParams,
       body: RoomUpdateBody,
       responses: {
@@ -115,6 +117,7 @@ function roomRoutes(deps: CommandDeps, execute: Execute): RouteDef[] {
       summary: 'Delete a room (refused while it has active reservations)',
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { id: 'room' } },
       params: IdParams,
       responses: {
         200: { description: 'Deleted', schema: PositionOnly },
@@ -135,6 +138,7 @@ function roomRoutes(deps: CommandDeps, execute: Execute): RouteDef[] {
       summary: 'Move a room to a 0-based position in the manual order',
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { id: 'room' } },
       params: z.object({
         id: z.uuid('Not a valid id'),
         order: z.coerce.number().int().min(0).max(9999),
@@ -158,6 +162,7 @@ function roomRoutes(deps: CommandDeps, execute: Execute): RouteDef[] {
         'Set the reading-room services of a room (check-in, no-show release, waitlist, reminders, members-only e-mail domains, confirmed addresses); a missing or null field turns one off',
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { id: 'room' } },
       params: IdParams,
       body: ServicesBody,
       responses: {
@@ -204,6 +209,7 @@ function roomImageRoutes(execute: Execute): RouteDef[] {
         'Upload or replace the room image (JPEG/PNG, at most 0.5 MB and 40 megapixels) and/or change its alt text',
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { id: 'room' } },
       params: IdParams,
       multipart: z.object({
         image: z.string().openapi({ format: 'binary' }).optional(),
@@ -253,6 +259,7 @@ function roomImageRoutes(execute: Execute): RouteDef[] {
       summary: 'Remove the room image',
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { id: 'room' } },
       params: IdParams,
       responses: {
         200: { description: 'Removed', schema: PositionOnly },

@@ -21,6 +21,7 @@ export function seatPlanImageRoutes(deps: CommandDeps): RouteDef[] {
         "Upload or replace the seat plan's image (PNG, JPEG or SVG by its content, named as what it is; at most SEAT_PLAN_IMAGE_MAX_BYTES, 2 MB by default)",
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { roomId: 'room' } },
       params: RoomParams,
       multipart: z.object({ image: z.string().openapi({ format: 'binary' }) }),
       responses: {
@@ -57,6 +58,7 @@ export function seatPlanImageRoutes(deps: CommandDeps): RouteDef[] {
       summary: "Remove the seat plan's image (the seats stay)",
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { roomId: 'room' } },
       params: RoomParams,
       responses: {
         200: { description: 'Removed (or there was none)', schema: PlanImageWritten },

@@ -60,6 +60,7 @@ export function seatPlanCommandRoutes(deps: CommandDeps): RouteDef[] {
       summary: `Set the seats of a room's plan (all of them, at most ${MAX_SEATS_PER_ROOM}; a seat keeps its id by its label; none: no plan)`,
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { roomId: 'room' } },
       params: RoomParams,
       body: SeatsBody,
       bodyLimit: deps.seatPlans.bodyBytes,
@@ -73,6 +74,7 @@ export function seatPlanCommandRoutes(deps: CommandDeps): RouteDef[] {
         "Set the seats of a room's plan from a spreadsheet (text/csv, UTF-8, header row: label;zone;attributes;x;y;rotation;notes; seat N is the N-th row after the header, from 0)",
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { roomId: 'room' } },
       params: RoomParams,
       responses: {
         ...answers,
@@ -116,6 +118,7 @@ function outOfServiceRoutes(deps: CommandDeps): RouteDef[] {
         'Take a seat out of service from one day to another (both included), with a reason; its tickets on those days are moved or cancelled',
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { roomId: 'room' } },
       params: RoomParams.extend({ seatId: z.uuid('Not a valid id') }),
       body: OutOfServiceBody,
       responses: {
@@ -157,6 +160,7 @@ function outOfServiceRoutes(deps: CommandDeps): RouteDef[] {
       summary: 'End a range of days a seat is out of service: it serves again',
       tags: ['rooms'],
       access: ['admin'],
+      sites: { path: { roomId: 'room' } },
       params: RoomParams.extend({ id: z.uuid('Not a valid id') }),
       responses: {
         204: { description: 'Ended' },

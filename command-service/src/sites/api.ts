@@ -62,6 +62,7 @@ export function siteCommandRoutes(deps: CommandDeps): RouteDef[] {
         'Update a site (optimistic: version must be the current one; the first site starts at 0)',
       tags: ['sites'],
       access: ['admin'],
+      sites: { path: { id: 'site' } },
       params: IdParams,
       body: SiteUpdateBody,
       responses: {

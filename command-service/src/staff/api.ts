@@ -28,6 +28,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         'Move a booked ticket to another seat of its slot (a room with a seat plan): the seat must be free',
       tags: ['staff'],
       access: ['admin', 'checkin'],
+      sites: { path: { id: 'ticket' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       body: z
         .object({
@@ -61,6 +62,8 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
       summary: "Change the owner data of a booked ticket's booking (audited as OwnerDataChanged)",
       tags: ['staff'],
       access: ['admin'],
+      // The owner's data is the whole booking's: every room of its tickets must be of her sites.
+      sites: { path: { id: 'reservation' } },
       params: z.object({ id: z.uuid('Not a valid id') }),
       body: StaffOwnerBody,
       responses: {
@@ -80,6 +83,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         'Cancel booked tickets (only cancelable ones: their slot has not started); the reason, if given, is stated in the cancellation mail',
       tags: ['staff'],
       access: ['admin'],
+      sites: { query: { ids: 'ticket' } },
       query: z.object({ ids: Ids, reason: z.string().trim().min(1).max(500).optional() }),
       responses: {
         200: {
@@ -106,6 +110,7 @@ export function staffCommandRoutes(deps: CommandDeps): RouteDef[] {
         'Staff book a person into a slot: allowed beyond capacity (shows as overbooked), audited as done by the admin',
       tags: ['staff'],
       access: ['admin'],
+      sites: { path: { id: 'room', timeSlotId: 'slot' } },
       params: z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('Not a valid id') }),
       body: StaffBookingBody,
       responses: {

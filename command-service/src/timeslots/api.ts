@@ -27,6 +27,7 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
         'Create time slots: one-off, or one per matching weekday up to repeatUntil (holidays skipped unless included)',
       tags: ['timeslots'],
       access: ['admin'],
+      sites: { path: { id: 'room' } },
       params: RoomParams,
       body: SlotCreateBody,
       responses: {
@@ -54,6 +55,7 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
         'Change the times and capacity of a time slot (capacity below the tickets is allowed: overbooked)',
       tags: ['timeslots'],
       access: ['admin'],
+      sites: { path: { id: 'room', timeSlotId: 'slot' } },
       params: SlotParams,
       body: SlotUpdateBody,
       responses: {
@@ -75,6 +77,7 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
       summary: 'Delete a time slot (refused while it has tickets)',
       tags: ['timeslots'],
       access: ['admin'],
+      sites: { path: { id: 'room', timeSlotId: 'slot' } },
       params: SlotParams,
       responses: {
         200: { description: 'Deleted', schema: PositionOnly },
@@ -98,6 +101,7 @@ export function timeSlotCommandRoutes(deps: CommandDeps): RouteDef[] {
       summary: 'Set the capacity of every time slot of the room in a date range',
       tags: ['timeslots'],
       access: ['admin'],
+      sites: { path: { id: 'room' } },
       params: RoomParams,
       body: CapacityBody,
       responses: {

@@ -21,6 +21,7 @@ export function slotSeatsCommandRoutes(deps: CommandDeps): RouteDef[] {
         "Choose the seats of the room's plan a time slot offers (null: every seat in service); tickets on seats no longer offered move to offered ones",
       tags: ['timeslots'],
       access: ['admin'],
+      sites: { path: { id: 'room', timeSlotId: 'slot' } },
       params: SlotParams,
       body: SeatsBody,
       responses: {
@@ -43,6 +44,7 @@ export function slotSeatsCommandRoutes(deps: CommandDeps): RouteDef[] {
       summary: 'Choose the seats every time slot of the room in a date range offers',
       tags: ['timeslots'],
       access: ['admin'],
+      sites: { path: { id: 'room' } },
       params: RoomParams,
       body: RangeSeatsBody,
       responses: {

@@ -96,6 +96,7 @@ export function waitlistCommandRoutes(deps: CommandDeps): RouteDef[] {
       summary: "Take an entry off a slot's waitlist: no offer reaches it any more",
       tags: ['timeslots'],
       access: ['admin'],
+      sites: { path: { id: 'room', timeSlotId: 'slot' } },
       params: z.object({
         id: z.uuid('Not a valid id'),
         timeSlotId: z.uuid('Not a valid id'),

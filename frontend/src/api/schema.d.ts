@@ -9392,7 +9392,10 @@ export interface components {
         };
         User: {
             username: string;
+            /** @description The roles held, for all sites or for some (see `grants`) */
             roles: ("admin" | "reports" | "checkin")[];
+            /** @description The roles as written, with their sites: `admin` for all sites, `admin@jura` for one */
+            grants: string[];
         };
         SignInProviders: {
             providers: {
@@ -9410,6 +9413,8 @@ export interface components {
             /** @enum {string} */
             source: "local" | "ldap" | "oidc" | "saml";
             roles: ("admin" | "reports" | "checkin")[];
+            /** @description The roles with their sites, as written: `admin`, `admin@jura` */
+            grants: string[];
             lastSignInAt: string | null;
         };
         StaffSignIn: {
@@ -9435,7 +9440,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
-            roles: ("admin" | "reports" | "checkin")[];
+            /** @description As written: admin, reports, checkin for all sites, or for one: reports@jura */
+            roles: string[];
             createdBy: string;
             createdAt: string;
             expiresAt: string | null;
@@ -9443,7 +9449,7 @@ export interface components {
         };
         ApiTokenInput: {
             name: string;
-            roles: ("admin" | "reports" | "checkin")[];
+            roles: string[];
             expiresAt?: string | null;
         };
         CreatedWebhookEndpoint: components["schemas"]["WebhookEndpoint"] & {
@@ -10626,6 +10632,8 @@ export interface components {
             user: {
                 username: string;
                 roles: ("admin" | "reports")[];
+                /** @description The roles with their sites, as written: `admin`, `admin@jura` */
+                grants: string[];
             } | null;
         };
         Display: {

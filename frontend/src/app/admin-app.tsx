@@ -34,6 +34,7 @@ import {
   ROLE_ADMIN,
   ROLE_CHECKIN,
   ROLE_REPORTS,
+  hasRoleForAllSites,
   useGetMeQuery,
 } from '../features/auth/api/auth-api';
 import { CheckInPage } from '../features/admin-check-in/components/check-in-page';
@@ -123,7 +124,7 @@ function AdminGate({ mode }: { mode: AdminMode }) {
   if (mode === 'admin' && isAdmin) {
     return (
       <AdminLayout me={me} nav="admin">
-        <AdminRoutes />
+        <AdminRoutes allSites={hasRoleForAllSites(me, ROLE_ADMIN)} />
       </AdminLayout>
     );
   }
@@ -154,10 +155,11 @@ function AdminGate({ mode }: { mode: AdminMode }) {
   );
 }
 
-function AdminRoutes() {
+/** `allSites`: an admin of all sites; an admin of some (`admin@jura`) gets her sites' screens. */
+function AdminRoutes({ allSites }: { allSites: boolean }) {
   return (
     <Routes>
-      <Route index element={<Dashboard isAdmin />} />
+      <Route index element={<Dashboard isAdmin allSites={allSites} />} />
       <Route path="rooms" element={<RoomList />} />
       <Route path="room-add" element={<RoomAdd />} />
       <Route path="room-edit/:id" element={<RoomEdit />} />
@@ -169,7 +171,7 @@ function AdminRoutes() {
       <Route path="room/:id/time-slot-add" element={<TimeSlotAdd />} />
       <Route path="room/:roomId/time-slot-edit/:timeSlotId" element={<TimeSlotEdit />} />
       <Route path="room/:roomId/time-slot-edit-multi-capacity" element={<TimeSlotCapacity />} />
-      <Route path="sites" element={<SiteList />} />
+      <Route path="sites" element={<SiteList allSites={allSites} />} />
       <Route path="site-add" element={<SiteAdd />} />
       <Route path="site-edit/:id" element={<SiteEdit />} />
       <Route path="holiday-list" element={<HolidayList />} />
@@ -225,6 +227,8 @@ interface AdminLayoutProps {
 
 function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
   const { t } = useTranslation();
+  // An admin of some sites only: the library-wide screens refuse her, so they are not offered.
+  const allSites = hasRoleForAllSites(me, ROLE_ADMIN);
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main);
   useLanguageInAddress();
@@ -257,27 +261,35 @@ function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
               <li>
                 <NavLink to="/holiday-list">{t('nav.admin-holidays')}</NavLink>
               </li>
-              <li>
-                <NavLink to="/closures">{t('nav.admin-closures')}</NavLink>
-              </li>
-              <li>
-                <NavLink to="/blacklist">{t('nav.admin-blacklist')}</NavLink>
-              </li>
-              <li>
-                <NavLink to="/no-show-blocks">{t('nav.admin-no-show-blocks')}</NavLink>
-              </li>
+              {allSites ? (
+                <>
+                  <li>
+                    <NavLink to="/closures">{t('nav.admin-closures')}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/blacklist">{t('nav.admin-blacklist')}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/no-show-blocks">{t('nav.admin-no-show-blocks')}</NavLink>
+                  </li>
+                </>
+              ) : null}
               <li>
                 <NavLink to="/reports">{t('nav.admin-reports')}</NavLink>
               </li>
               <li>
                 <NavLink to="/check-in">{t('nav.check-in')}</NavLink>
               </li>
-              <li>
-                <NavLink to="/staff-accounts">{t('nav.admin-staff-accounts')}</NavLink>
-              </li>
-              <li>
-                <NavLink to="/integrations">{t('nav.admin-integrations')}</NavLink>
-              </li>
+              {allSites ? (
+                <>
+                  <li>
+                    <NavLink to="/staff-accounts">{t('nav.admin-staff-accounts')}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/integrations">{t('nav.admin-integrations')}</NavLink>
+                  </li>
+                </>
+              ) : null}
             </ul>
           </nav>
         ) : nav === 'check-in' ? (

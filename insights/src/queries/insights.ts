@@ -56,8 +56,15 @@ export type Insights = z.infer<typeof insightsSchema>;
 
 const hours = (seatMinutes: string | number) => Math.round((Number(seatMinutes) / 60) * 100) / 100;
 
-// $1 the room (null: every room), $2 and $3 the period.
-const WHERE = `($1::uuid IS NULL OR room_id = $1) AND date BETWEEN $2::date AND $3::date`;
+/**
+ * The rooms of the sites `$n` (null: every site's), for a user whose roles are for some sites
+ * (docs/product.md#roles): her rooms' insights only.
+ */
+const OF_SITES = (n: number) =>
+  `($${n}::uuid[] IS NULL OR room_id IN (SELECT id FROM rm_rooms WHERE site_id = ANY($${n}::uuid[])))`;
+
+// $1 the room (null: every room), $2 and $3 the period, $4 the sites (null: every site).
+const WHERE = `($1::uuid IS NULL OR room_id = $1) AND date BETWEEN $2::date AND $3::date AND ${OF_SITES(4)}`;
 
 const HEATMAP = `
   SELECT extract(isodow FROM date)::int AS weekday, hour::int AS hour,
@@ -78,20 +85,23 @@ const DEMAND = `
     FROM rm_insight_slots WHERE ${WHERE}`;
 // Lead time: whole days (24 hours) from the booking to the slot's start in the library's zone,
 // counted ahead by the insight-lead projection per room, day and days (and per room and month):
-// the months the period covers whole from the month rows ($4 up to $5), the days before and
+// the months the period covers whole from the month rows ($5 up to $6), the days before and
 // after them from the day rows.
 const LEAD = `
   SELECT days, sum(bookings)::int AS bookings, sum(cancelled)::int AS cancelled,
          sum(late)::int AS late
     FROM (
       SELECT days, bookings, cancelled, late FROM rm_insight_lead_months
-       WHERE ($1::uuid IS NULL OR room_id = $1) AND month >= $4::date AND month < $5::date
+       WHERE ($1::uuid IS NULL OR room_id = $1) AND month >= $5::date AND month < $6::date
+         AND ${OF_SITES(4)}
       UNION ALL
       SELECT days, bookings, cancelled, late FROM rm_insight_lead_days
-       WHERE ($1::uuid IS NULL OR room_id = $1) AND date >= $2::date AND date < $4::date
+       WHERE ($1::uuid IS NULL OR room_id = $1) AND date >= $2::date AND date < $5::date
+         AND ${OF_SITES(4)}
       UNION ALL
       SELECT days, bookings, cancelled, late FROM rm_insight_lead_days
-       WHERE ($1::uuid IS NULL OR room_id = $1) AND date >= $5::date AND date <= $3::date
+       WHERE ($1::uuid IS NULL OR room_id = $1) AND date >= $6::date AND date <= $3::date
+         AND ${OF_SITES(4)}
     ) x
    GROUP BY days ORDER BY days`;
 
@@ -121,8 +131,8 @@ function percentile(histogram: { days: number; bookings: number }[], p: number):
 }
 
 export function insightsOf({ pool }: Pick<InsightsDeps, 'pool'>) {
-  return async (q: InsightsFilter): Promise<Insights> => {
-    const args = [q.roomId ?? null, q.fromDate, q.untilDate];
+  return async (q: InsightsFilter, sites: readonly string[] | null = null): Promise<Insights> => {
+    const args = [q.roomId ?? null, q.fromDate, q.untilDate, sites];
     const [heat, weeks, demand, lead] = await Promise.all([
       pool.query<{ weekday: number; hour: number; offered: string; booked: string }>(HEATMAP, args),
       pool.query<{
@@ -206,10 +216,12 @@ export function insightsQueryRoutes(deps: InsightsDeps): RouteDef[] {
       summary: 'One part of the insights (heatmap, weeks, demand, lead-time) as CSV',
       tags: ['reports'],
       access: ['admin', 'reports'],
+      // One room: hers (a user whose roles are for some sites); all rooms: all of hers.
+      sites: { query: { roomId: 'room' }, leftOutFilters: true },
       query: Query.safeExtend({ part: z.enum(INSIGHTS_PARTS) }),
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
-      handler: async ({ query, res }) => {
-        const x = await insights(query);
+      handler: async ({ query, res, sites }) => {
+        const x = await insights(query, sites);
         sendCsv(
           res,
           `insights-${query.part}-${query.fromDate}-${query.untilDate}.csv`,
@@ -224,9 +236,11 @@ export function insightsQueryRoutes(deps: InsightsDeps): RouteDef[] {
         'Insights of one room or all rooms over a period: occupancy by weekday and hour, weekly trend, unmet demand, lead time, late cancellations',
       tags: ['reports'],
       access: ['admin', 'reports'],
+      // One room: hers (a user whose roles are for some sites); all rooms: all of hers.
+      sites: { query: { roomId: 'room' }, leftOutFilters: true },
       query: Query,
       responses: { 200: { description: 'Insights', schema: insightsSchema } },
-      handler: async ({ query }) => ({ body: await insights(query) }),
+      handler: async ({ query, sites }) => ({ body: await insights(query, sites) }),
     }),
   ];
 }

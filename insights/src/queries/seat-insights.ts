@@ -266,6 +266,7 @@ export function seatInsightsRoutes(deps: InsightsDeps): RouteDef[] {
       summary: "One part of a room's seats' use (seats, attributes) as CSV",
       tags: ['reports'],
       access: ['admin', 'reports'],
+      sites: { query: { roomId: 'room' } },
       query: Query.safeExtend({ part: z.enum(SEAT_PARTS) }),
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ query, res }) => {
@@ -284,6 +285,7 @@ export function seatInsightsRoutes(deps: InsightsDeps): RouteDef[] {
         "A room's seats' use over a period: per seat and per attribute, how early they sell out, and seat wishes refused",
       tags: ['reports'],
       access: ['admin', 'reports'],
+      sites: { query: { roomId: 'room' } },
       query: Query,
       responses: { 200: { description: 'Seat insights', schema: seatInsightsSchema } },
       handler: async ({ query }) => ({ body: await seatInsights(query) }),

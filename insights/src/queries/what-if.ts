@@ -175,6 +175,7 @@ export function whatIfRoutes(deps: InsightsDeps): RouteDef[] {
         "Replays a room's recorded demand over a period under other rules (capacity, cart hold time, tickets per visitor and day): served, refused and waitlisted, actual and what-if",
       tags: ['reports'],
       access: ['admin', 'reports'],
+      sites: { body: { roomId: 'room' } },
       body: Body,
       responses: {
         200: { description: 'The replay', schema: whatIfSchema },

@@ -28,6 +28,7 @@ import {
   type TokenFormValues,
 } from '../utils/integrations';
 import { SecretOnce } from './secret-once';
+import { roleGrantLabel } from '../../../lib/role-grants';
 
 const tokenIdOf = (field: TokenField) =>
   field === 'roles' ? `token-role-${API_TOKEN_ROLES[0]}` : `token-${field}`;
@@ -96,7 +97,11 @@ function ApiTokens() {
                   {tokens.map((token) => (
                     <tr key={token.id}>
                       <td className="data-table__break">{token.name}</td>
-                      <td>{token.roles.map((r) => t(`roles.${r}`)).join(', ')}</td>
+                      <td>
+                        {token.roles
+                          .map((g) => roleGrantLabel(g, (r) => t(`roles.${r}`)))
+                          .join(', ')}
+                      </td>
                       <td>
                         {when(token.createdAt)} ({token.createdBy})
                       </td>

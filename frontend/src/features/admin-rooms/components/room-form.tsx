@@ -151,17 +151,28 @@ export function RoomForm({
 /**
  * The site the room belongs to (docs/product.md#sites), offered only when the library has more
  * than one: left alone, a new room joins the first site and a changed one stays where it is.
+ * The sites offered are those the user reaches (the API answers hers only, docs/product.md#roles):
+ * a user whose roles are for other sites than the first picks among hers, the first of them
+ * chosen for a new room.
  */
 function SiteChoice({ field }: { field: TextFieldProps }) {
   const { t } = useTranslation('admin-rooms');
   const textIn = useTextIn();
   const { data } = useGetRoomSitesQuery();
   const sites = data?.content ?? [];
-  if (sites.length < 2) return null;
+  const firstOffered = sites.some((site) => site.id === FIRST_SITE_ID);
+  const fallback = firstOffered ? FIRST_SITE_ID : (sites[0]?.id ?? '');
+  const { value, onChange } = field;
+  useEffect(() => {
+    // A room left without a site would join the first site, which is not hers.
+    if (!value && !firstOffered && fallback) onChange({ target: { value: fallback } });
+  }, [value, firstOffered, fallback, onChange]);
+  if (sites.length < 2 && firstOffered) return null;
+  if (sites.length === 0) return null;
   return (
     <SelectField
       {...field}
-      value={field.value || FIRST_SITE_ID}
+      value={field.value || fallback}
       label={t('form.site')}
       hint={t('form.site-hint')}
       options={sites.map((site) => ({ value: site.id, label: textIn(site.name, site.nameEn) }))}

@@ -15,9 +15,10 @@ import { siteEditPath } from '../utils/site-form';
 
 /**
  * Route `/sites` (docs/product.md#sites): the library's sites with slug, contact address and room
- * count; add, edit and delete (never the first site; a site with rooms is refused).
+ * count; add, edit and delete (never the first site; a site with rooms is refused). An admin of
+ * some sites only (docs/product.md#roles) sees hers, and may edit them but not add or delete one.
  */
-export function SiteList() {
+export function SiteList({ allSites = true }: { allSites?: boolean }) {
   const { t } = useTranslation('admin-sites');
   const { data, error } = useGetAdminSitesQuery();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -25,11 +26,13 @@ export function SiteList() {
   return (
     <Page title={t('list.title')}>
       <p>{t('list.intro')}</p>
-      <p>
-        <Link className="button button--primary" to="/site-add">
-          {t('list.add')}
-        </Link>
-      </p>
+      {allSites ? (
+        <p>
+          <Link className="button button--primary" to="/site-add">
+            {t('list.add')}
+          </Link>
+        </p>
+      ) : null}
       <section aria-labelledby="site-list-heading">
         <h2 id="site-list-heading" ref={heading} tabIndex={-1}>
           {t('list.heading')}
@@ -40,7 +43,11 @@ export function SiteList() {
           backLink={{ to: '/', label: t('back-to-dashboard') }}
         >
           {({ content }) => (
-            <SiteTable sites={content} onDeleted={() => heading.current?.focus()} />
+            <SiteTable
+              sites={content}
+              canDelete={allSites}
+              onDeleted={() => heading.current?.focus()}
+            />
           )}
         </LoadingContainer>
       </section>
@@ -50,11 +57,13 @@ export function SiteList() {
 
 interface SiteTableProps {
   sites: Site[];
+  /** Whether sites may be deleted here: only by an admin of all sites. */
+  canDelete: boolean;
   /** Focus goes somewhere sensible once the row (and its delete button) is gone. */
   onDeleted: () => void;
 }
 
-function SiteTable({ sites, onDeleted }: SiteTableProps) {
+function SiteTable({ sites, canDelete, onDeleted }: SiteTableProps) {
   const { t } = useTranslation('admin-sites');
   const textIn = useTextIn();
   const dispatch = useAppDispatch();
@@ -113,7 +122,7 @@ function SiteTable({ sites, onDeleted }: SiteTableProps) {
                         {t('list.edit')}
                         <span className="visually-hidden"> {name}</span>
                       </Link>
-                      {site.id === FIRST_SITE_ID ? null : (
+                      {site.id === FIRST_SITE_ID || !canDelete ? null : (
                         <button
                           type="button"
                           className="button button--secondary button--small"

@@ -4,6 +4,7 @@ import { Page } from '../../../components/page';
 import { TableRegion } from '../../../components/table-region';
 import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDateTime } from '../../../lib/dates';
+import { roleGrantLabel } from '../../../lib/role-grants';
 import { notify } from '../../../stores/notifications-slice';
 import { useEndStaffSessionsMutation, useGetStaffAccountsQuery } from '../api/staff-accounts-api';
 import { SignIns } from './sign-ins';
@@ -57,8 +58,8 @@ export function StaffAccountsPage() {
                     <td>{a.username}</td>
                     <td>{t(`source.${a.source}`)}</td>
                     <td>
-                      {a.roles.length
-                        ? a.roles.map((r) => t(`role.${r}`)).join(', ')
+                      {a.grants.length
+                        ? a.grants.map((g) => roleGrantLabel(g, (r) => t(`role.${r}`))).join(', ')
                         : t('no-roles')}
                     </td>
                     <td className="data-table__nowrap">

@@ -63,3 +63,11 @@ export const { useGetMeQuery, useGetSignInProvidersQuery, useLoginMutation, useL
 export function hasRole(me: Me | null | undefined, role: Me['roles'][number]): boolean {
   return me?.roles.includes(role) ?? false;
 }
+
+/**
+ * Whether the user holds the role for all sites, not only for some (`admin@jura`,
+ * docs/product.md#roles): the library-wide screens (blacklist, accounts, integrations) are theirs.
+ */
+export function hasRoleForAllSites(me: Me | null | undefined, role: Me['roles'][number]): boolean {
+  return me?.grants.includes(role) ?? false;
+}

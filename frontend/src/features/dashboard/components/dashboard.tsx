@@ -14,6 +14,8 @@ interface DashboardLink {
   to: string;
   /** Only administrators get these links (docs/product.md#roles). */
   adminOnly: boolean;
+  /** Library-wide screens: only administrators of all sites (not `admin@jura`) get these. */
+  allSitesOnly?: boolean;
 }
 
 /** Dashboard links of docs/product.md#screens in the order listed there. */
@@ -22,20 +24,22 @@ const LINKS: readonly DashboardLink[] = [
   { key: 'sites', to: '/sites', adminOnly: true },
   { key: 'reservations', to: '/reservations', adminOnly: false },
   { key: 'overbooked', to: '/overbooked', adminOnly: true },
-  { key: 'blacklist', to: '/blacklist', adminOnly: true },
-  { key: 'no-show-blocks', to: '/no-show-blocks', adminOnly: true },
+  { key: 'blacklist', to: '/blacklist', adminOnly: true, allSitesOnly: true },
+  { key: 'no-show-blocks', to: '/no-show-blocks', adminOnly: true, allSitesOnly: true },
   { key: 'holidays', to: '/holiday-list', adminOnly: true },
-  { key: 'closures', to: '/closures', adminOnly: true },
+  { key: 'closures', to: '/closures', adminOnly: true, allSitesOnly: true },
   { key: 'reports', to: '/reports', adminOnly: false },
 ];
 
 interface DashboardProps {
   /** Only administrators get the (external) edit-texts link and the management links. */
   isAdmin: boolean;
+  /** Whether the roles are for all sites (docs/product.md#roles); true when left out. */
+  allSites?: boolean;
 }
 
 /** Admin route `/`: the desk's day, then the links to the staff screens. */
-export function Dashboard({ isAdmin }: DashboardProps) {
+export function Dashboard({ isAdmin, allSites = true }: DashboardProps) {
   const { t } = useTranslation('dashboard');
   const { labelAdminUrl } = useConfig();
   const [today] = useState(() => todayIso());
@@ -61,7 +65,9 @@ export function Dashboard({ isAdmin }: DashboardProps) {
               </ExternalLink>
             </li>
           ) : null}
-          {LINKS.filter((link) => isAdmin || !link.adminOnly).map((link) => (
+          {LINKS.filter(
+            (link) => (isAdmin || !link.adminOnly) && (allSites || !link.allSitesOnly),
+          ).map((link) => (
             <li key={link.key}>
               <Link className="dashboard-links__link" to={link.to}>
                 {label(link.key)}
