@@ -347,8 +347,9 @@ const hasSessionCookie = (cookie: string | undefined) =>
   cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`);
 
 /**
- * The built SPA: visitor app at /, admin app at /admin/, the occupancy display at /display/;
- * unknown paths fall back to the visitor app.
+ * The built SPA: visitor app at /, admin app at /admin/, the occupancy display at /display/
+ * (and at a site's own address, /s/{slug}/display); unknown paths, a site's own pages
+ * (/s/{slug}/...) among them, fall back to the visitor app.
  */
 export function mountFrontend(app: express.Express, dist: string): void {
   const visitorHtml = path.join(dist, 'index.html');
@@ -367,7 +368,10 @@ export function mountFrontend(app: express.Express, dist: string): void {
     res.sendFile(file);
   };
   app.get(['/admin', '/admin/{*rest}'], send(adminHtml));
-  app.get(['/display', '/display/{*rest}'], send(displayHtml));
+  app.get(
+    ['/display', '/display/{*rest}', '/s/:slug/display', '/s/:slug/display/{*rest}'],
+    send(displayHtml),
+  );
   app.get('/{*rest}', send(visitorHtml));
 }
 

@@ -12,7 +12,8 @@
  * the switch "reminders as notifications" of "my bookings" is a chunk only a server with web push
  * (WEB_PUSH_VAPID_PUBLIC_KEY, off by default) loads, the wallet links of "my bookings" one
  * only a server making wallet passes loads, and the campus sign-in of the personal data step one
- * only a library with visitor sign-in loads: they are measured apart and not counted in the
+ * only a library with visitor sign-in loads, and the site chooser with the site's details one only
+ * a library with several sites loads: they are measured apart and not counted in the
  * limit, and they must stay out of the rest of the download. So is the notice over saved
  * tickets (components/offline-notice.tsx), which only a device offline loads (from the service
  * worker's precache). Each file is compressed on its own with zlib level 9 (as a server
@@ -81,6 +82,12 @@ const WALLET_LINKS_MODULE = 'src/features/booking/components/wallet-links.tsx';
  * in (VISITOR_OIDC_ISSUER, VISITOR_SAML_IDP_METADATA), measured apart like the seat picker.
  */
 const VISITOR_ACCOUNT_MODULE = 'src/features/booking/components/visitor-account.tsx';
+/**
+ * The visitors' side of sites (the site chooser, the site's details above the pages, an unknown
+ * site's address) with its texts: loaded only by a library with several sites or at a site's own
+ * address (`/s/{slug}/`), measured apart like the seat picker.
+ */
+const SITES_MODULE = 'src/app/site-parts.tsx';
 
 /**
  * Source modules that must not be in the visitor download (staff screens and texts, the
@@ -137,6 +144,8 @@ interface Page {
   wallets?: boolean;
   /** The library lets visitors sign in with the campus identity (it loads their sign-in part). */
   visitorSignIn?: boolean;
+  /** The library has several sites (it loads the site chooser and the site's details). */
+  sites?: boolean;
 }
 
 interface Graph {
@@ -222,6 +231,8 @@ function walk(graph: Graph, page: Page): Set<string> {
         follow = page.wallets === true;
       } else if (target === VISITOR_ACCOUNT_MODULE) {
         follow = page.visitorSignIn === true;
+      } else if (target === SITES_MODULE) {
+        follow = page.sites === true;
       } else if (interfaceOf) {
         follow = interfaceOf[0] === page.interface;
       } else if (shared.has(from)) {
@@ -356,6 +367,18 @@ async function main(): Promise<void> {
     language: 'en',
     visitorSignIn: true,
   });
+  const sitesDe = walk(graph, {
+    html: 'index.html',
+    interface: 'user',
+    language: 'de',
+    sites: true,
+  });
+  const sitesEn = walk(graph, {
+    html: 'index.html',
+    interface: 'user',
+    language: 'en',
+    sites: true,
+  });
   const adminDe = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'de' });
   const adminEn = walk(graph, { html: 'admin/index.html', interface: 'admin', language: 'en' });
   const displayDe = walk(graph, {
@@ -377,6 +400,7 @@ async function main(): Promise<void> {
     PUSH_MODULE,
     WALLET_LINKS_MODULE,
     VISITOR_ACCOUNT_MODULE,
+    SITES_MODULE,
   ])
     if (modulesOf(graph, visitorDe).has(lazyModule))
       throw new Error(`${lazyModule} is in the visitor download of every room`);
@@ -394,6 +418,8 @@ async function main(): Promise<void> {
       ...visitorWalletsEn,
       ...signInDe,
       ...signInEn,
+      ...sitesDe,
+      ...sitesEn,
       ...adminDe,
       ...adminEn,
       ...displayDe,
@@ -428,6 +454,11 @@ async function main(): Promise<void> {
   const signInOnly = measure(
     graph,
     [...signInDe].filter((key) => !visitorDe.has(key)),
+  );
+  // What only a library with several sites loads besides (German page): the sites' parts.
+  const sitesOnly = measure(
+    graph,
+    [...sitesDe].filter((key) => !visitorDe.has(key)),
   );
   // What only /display/ loads (German page): the display interface and its texts.
   const displayOnly = measure(
@@ -465,6 +496,11 @@ async function main(): Promise<void> {
     signInOnly,
     part,
   );
+  printFigures(
+    'Site chooser JS (German; only a library with several sites loads these, not counted):',
+    sitesOnly,
+    part,
+  );
   printFigures('Admin app JS (German; only /admin/ loads these):', adminOnly, part);
   printFigures('Display JS (German; only /display/ loads these):', displayOnly, part);
   console.log(`\nnot counted, English pages only: ${englishOnly.map((f) => f.file).join(', ')}`);
@@ -492,6 +528,11 @@ async function main(): Promise<void> {
         'visitor sign-in JS (with visitor sign-in only)',
         sum(signInOnly, 'rawBytes'),
         sum(signInOnly, 'gzipBytes'),
+      ],
+      [
+        'site chooser JS (libraries with several sites only)',
+        sum(sitesOnly, 'rawBytes'),
+        sum(sitesOnly, 'gzipBytes'),
       ],
       ['admin app JS (admin-only chunks)', sum(adminOnly, 'rawBytes'), sum(adminOnly, 'gzipBytes')],
       [
@@ -534,6 +575,7 @@ async function main(): Promise<void> {
       language: 'de',
       ...totals(walletsOnly),
     },
+    sitesOnly: { page: '/ with several sites, /s/{slug}/', language: 'de', ...totals(sitesOnly) },
     adminOnly: { page: '/admin/', language: 'de', ...totals(adminOnly), files: adminOnly },
     adminPage: { page: '/admin/', language: 'de', ...totals(adminPage) },
     displayOnly: { page: '/display/', language: 'de', ...totals(displayOnly), files: displayOnly },

@@ -88,6 +88,8 @@ export type ListQuery = Partial<{
   limit: number;
   offset: number;
   sort: string;
+  /** Only the rooms of the site with this slug (docs/product.md#sites). */
+  site: string;
 }>;
 
 export interface Credentials {

@@ -28,7 +28,9 @@ import {
   PrivacyNote,
   PrivacyOverlay,
 } from '../features/privacy/components/privacy-overlay';
+import { useGetSitesQuery } from '../features/rooms/api/rooms-api';
 import { RoomChooser } from '../features/rooms/components/room-chooser';
+import type { SitePart } from './site-parts';
 import { useFocusOnNavigation } from '../hooks/use-focus-on-navigation';
 import { useTranslation } from '../i18n/i18n-context';
 import { routerBasename } from '../lib/url';
@@ -51,6 +53,10 @@ const MyBookingsPage = lazy(() =>
   myBookings().then((module) => ({ default: module.MyBookingsPage })),
 );
 
+// The sites' parts (docs/product.md#sites: the chooser, the site's details, an unknown site): only
+// a library with several sites or a site's own address loads them.
+const SiteParts = lazy(() => import('./site-parts'));
+
 // The seat's page, where a seat's QR code leads: reached by few visitors, a chunk of its own.
 const SeatPage = lazy(() => import('../features/booking/components/seat-page/seat-page'));
 
@@ -68,19 +74,23 @@ const MAIL_LINK_ROUTES = [
 
 /** The visitor interface: the privacy notice first (not before a mail's link), then the booking routes. */
 export function UserApp() {
-  const { baseUrl } = useConfig();
+  const base = routerBasename(useConfig().baseUrl).replace(/\/$/, '');
+  // A site's own address (`/s/{slug}/...`): the app's pages below it, so every link stays there.
+  const site = /^\/s\/([^/]+)/.exec(location.pathname.slice(base.length))?.[1] ?? '';
   return (
-    <BrowserRouter basename={routerBasename(baseUrl)}>
-      <PrivacyGate />
+    <BrowserRouter basename={site ? `${base}/s/${site}` : base || '/'}>
+      <PrivacyGate site={site} />
     </BrowserRouter>
   );
 }
 
-function PrivacyGate() {
+function PrivacyGate({ site }: { site: string }) {
   const { pathname } = useLocation();
   const [accepted, setAccepted] = useState(isPrivacyAccepted);
   const [justAccepted, setJustAccepted] = useState(false);
   const fromMail = MAIL_LINK_ROUTES.some((route) => matchPath(route, pathname) !== null);
+  // Asked while the notice shows: the start page knows at once whether there are several sites.
+  useGetSitesQuery();
   // Under the notice too: a page the app moves on to (an offer taken goes on to the personal
   // data, which may wait for the notice) keeps naming the language of the link it came from.
   useLanguageInAddress();
@@ -97,7 +107,7 @@ function PrivacyGate() {
   }
   return (
     <BookingProvider>
-      <UserLayout focusHeading={justAccepted} privacyNote={!accepted} />
+      <UserLayout focusHeading={justAccepted} privacyNote={!accepted} site={site} />
     </BookingProvider>
   );
 }
@@ -105,12 +115,23 @@ function PrivacyGate() {
 function UserLayout({
   focusHeading,
   privacyNote,
+  site,
 }: {
   focusHeading: boolean;
   /** The notice not yet accepted: beside a page reached from a mail's link. */
   privacyNote: boolean;
+  /** The slug of the site's address the app was opened at; '' without one. */
+  site: string;
 }) {
   const { t } = useTranslation();
+  const sites = useGetSitesQuery().data?.content;
+  // One site: everything as before sites (no chooser, no site details).
+  const several = (sites?.length ?? 0) > 1;
+  const part = (name: SitePart) => (
+    <Suspense fallback={name === 'bar' ? null : <Loading />}>
+      <SiteParts part={name} site={site} />
+    </Suspense>
+  );
   const { faqUrl } = useConfig();
   const { tickets } = useBooking();
   const main = useRef<HTMLElement>(null);
@@ -168,42 +189,48 @@ function UserLayout({
       {privacyNote ? <PrivacyNote /> : null}
       <InfoPopups />
       <main id={MAIN_ID} className="main" ref={main} tabIndex={-1}>
+        {several ? part('bar') : null}
         <CartHold />
-        <Routes>
-          <Route index element={<RoomChooser />} />
-          <Route path="room/:id" element={<RoomBooking />} />
-          <Route path="your-reservations" element={<YourReservations />} />
-          <Route path="your-personal-data" element={<PersonalDataForm />} />
-          <Route path="summary" element={<SummaryPage />} />
-          <Route path="reservation-confirmation/:id" element={<ReservationConfirmation />} />
-          <Route path="waitlist-offer/:timeSlotId/:offerId" element={<WaitlistOffer />} />
-          <Route path="waitlist-leave/:reference" element={<WaitlistLeave />} />
-          <Route
-            path="my-bookings"
-            element={
-              <Suspense fallback={<Loading />}>
-                <MyBookingsRequest />
-              </Suspense>
-            }
-          />
-          <Route
-            path="my-bookings/:token"
-            element={
-              <Suspense fallback={<Loading />}>
-                <MyBookingsPage />
-              </Suspense>
-            }
-          />
-          <Route
-            path="seat/:roomId/:seatId"
-            element={
-              <Suspense fallback={<Loading />}>
-                <SeatPage />
-              </Suspense>
-            }
-          />
-          <Route path="*" element={<Navigate to="/" replace />} />
-        </Routes>
+        {site && sites && !sites.some((known) => known.slug === site) ? (
+          part('missing')
+        ) : (
+          <Routes>
+            <Route index element={site || several ? part('start') : <RoomChooser />} />
+            <Route path="sites" element={part('chooser')} />
+            <Route path="room/:id" element={<RoomBooking />} />
+            <Route path="your-reservations" element={<YourReservations />} />
+            <Route path="your-personal-data" element={<PersonalDataForm />} />
+            <Route path="summary" element={<SummaryPage />} />
+            <Route path="reservation-confirmation/:id" element={<ReservationConfirmation />} />
+            <Route path="waitlist-offer/:timeSlotId/:offerId" element={<WaitlistOffer />} />
+            <Route path="waitlist-leave/:reference" element={<WaitlistLeave />} />
+            <Route
+              path="my-bookings"
+              element={
+                <Suspense fallback={<Loading />}>
+                  <MyBookingsRequest />
+                </Suspense>
+              }
+            />
+            <Route
+              path="my-bookings/:token"
+              element={
+                <Suspense fallback={<Loading />}>
+                  <MyBookingsPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="seat/:roomId/:seatId"
+              element={
+                <Suspense fallback={<Loading />}>
+                  <SeatPage />
+                </Suspense>
+              }
+            />
+            <Route path="*" element={<Navigate to="/" replace />} />
+          </Routes>
+        )}
       </main>
     </>
   );

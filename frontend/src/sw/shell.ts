@@ -25,10 +25,11 @@ const shellUrls = new Set(entries.map((entry) => new URL(entry.url, scope).href)
 const APP_SHELL = new URL('index.html', scope).href;
 
 /**
- * Paths that are never the visitor app: the API, the staff and display interfaces and files.
- * Their navigations go to the network only, so no cached visitor page stands in for them.
+ * Paths that are never the visitor app: the API, the staff and display interfaces (a site's
+ * display at /s/{slug}/display too) and files. Their navigations go to the network only, so no
+ * cached visitor page stands in for them.
  */
-const NOT_VISITOR_PAGE = /^\/(api|admin|display)(\/|$)|\/[^/]*\.[^/]*$/;
+const NOT_VISITOR_PAGE = /^\/(api|admin|display|s\/[^/]+\/display)(\/|$)|\/[^/]*\.[^/]*$/;
 
 /** Stores this release's visitor app (revalidated with the server, not the HTTP cache). */
 export async function cacheShell(): Promise<void> {

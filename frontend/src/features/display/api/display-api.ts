@@ -1,5 +1,6 @@
 import { baseApi } from '../../../api/base-api';
-import type { Display } from '../../../api/types';
+import type { Display, Page, Room, SiteList } from '../../../api/types';
+import { MAX_ROOMS } from '../../../lib/constants';
 
 /**
  * How often the display asks again (a change shows within 10 seconds). Polling, not
@@ -14,7 +15,14 @@ export const displayApi = baseApi.injectEndpoints({
     getDisplay: build.query<Display, string>({
       query: (roomId) => ({ url: 'display', params: roomId ? { roomId } : {} }),
     }),
+    /** The library's sites: the display of one site names it once there are several. */
+    getDisplaySites: build.query<SiteList, void>({ query: () => 'sites' }),
+    /** The rooms of one site (by its slug): the display of a site shows only these. */
+    getDisplaySiteRooms: build.query<Page<Room>, string>({
+      query: (site) => ({ url: 'rooms', params: { site, limit: MAX_ROOMS, offset: 0 } }),
+    }),
   }),
 });
 
-export const { useGetDisplayQuery } = displayApi;
+export const { useGetDisplayQuery, useGetDisplaySitesQuery, useGetDisplaySiteRoomsQuery } =
+  displayApi;

@@ -11,7 +11,12 @@ import {
   getLibraryTimeZone,
   todayIso,
 } from '../../../lib/dates';
-import { DISPLAY_POLLING_MS, useGetDisplayQuery } from '../api/display-api';
+import {
+  DISPLAY_POLLING_MS,
+  useGetDisplayQuery,
+  useGetDisplaySiteRoomsQuery,
+  useGetDisplaySitesQuery,
+} from '../api/display-api';
 import { nextOf, seatLevel } from '../lib/display-view';
 import { DisplaySeatPlan, planTime } from './display-seat-plan';
 import { useCopyWithoutSoftHyphens, useHyphenate, type Hyphenate } from '../lib/hyphenate';
@@ -141,6 +146,24 @@ function RoomPanel({
   );
 }
 
+/**
+ * The display of one site (docs/product.md#sites): the site's rooms only and, once the library has
+ * several sites, its name, postal address and contact; `known` false for a slug no site has.
+ */
+function useDisplaySite(slug: string) {
+  const sites = useGetDisplaySitesQuery(undefined, { skip: !slug }).data?.content;
+  const rooms = useGetDisplaySiteRoomsQuery(slug, {
+    skip: !slug,
+    pollingInterval: DISPLAY_POLLING_MS * 12,
+  }).data?.content;
+  const site = sites?.find((each) => each.slug === slug);
+  return {
+    known: !slug || !sites || site !== undefined,
+    shown: site && sites && sites.length > 1 ? site : undefined,
+    roomIds: slug ? rooms && new Set(rooms.map((room) => room.id)) : undefined,
+  };
+}
+
 const isNotFound = (error: unknown) =>
   typeof error === 'object' && error !== null && 'status' in error && error.status === 404;
 
@@ -149,8 +172,10 @@ const isNotFound = (error: unknown) =>
  * with the slot running now and the next ones and their free seats, asked again every 5 seconds.
  * No navigation, no personal data; large type and high contrast, read from three metres.
  */
-export function OccupancyDisplay({ roomId }: { roomId: string }) {
+export function OccupancyDisplay({ roomId, site = '' }: { roomId: string; site?: string }) {
   const { t, i18n } = useTranslation('display');
+  const textIn = useTextIn();
+  const { known, shown, roomIds } = useDisplaySite(site);
   const now = useNow();
   const language = i18n.language;
   const hy = useHyphenate(language);
@@ -169,10 +194,17 @@ export function OccupancyDisplay({ roomId }: { roomId: string }) {
         hourCycle: 'h23',
       }).format(fulfilledTimeStamp)
     : '';
+  const rooms = data?.rooms.filter((room) => !roomIds || roomIds.has(room.id));
   let content;
-  if (data) {
-    content = data.rooms.length ? (
-      data.rooms.map((room) => (
+  if (!known) {
+    content = (
+      <p className="display-message" role="alert">
+        {hy(t('site-not-found'))}
+      </p>
+    );
+  } else if (data && rooms && (!site || roomIds)) {
+    content = rooms.length ? (
+      rooms.map((room) => (
         <RoomPanel key={room.id} room={room} today={data.today} language={language} hy={hy} />
       ))
     ) : (
@@ -203,10 +235,20 @@ export function OccupancyDisplay({ roomId }: { roomId: string }) {
           <time className="display__time">{formatClockTime(now)}</time>{' '}
           <span className="display__date">{formatLongDate(todayIso(now), language)}</span>
         </p>
+        {shown ? (
+          <div className="display__site">
+            <p className="display__site-name">{hy(textIn(shown.name, shown.nameEn))}</p>
+            <address className="display__site-contact">
+              {[shown.address?.replace(/\s*\n\s*/g, ', '), shown.phone, shown.contactEmail]
+                .filter(Boolean)
+                .join(' · ')}
+            </address>
+          </div>
+        ) : null}
       </header>
       <main
         id="main-content"
-        className={`display__rooms${data?.rooms.length === 1 ? ' display__rooms--one' : ''}`}
+        className={`display__rooms${rooms?.length === 1 ? ' display__rooms--one' : ''}`}
       >
         {content}
       </main>

@@ -1,5 +1,5 @@
 import { baseApi } from '../../../api/base-api';
-import type { ListQuery, Page, Room } from '../../../api/types';
+import type { ListQuery, Page, Room, SiteList } from '../../../api/types';
 import { MAX_ROOMS } from '../../../lib/constants';
 
 /** docs/product.md#api: the room list load asks for up to maxRooms with offset 0. */
@@ -14,7 +14,9 @@ export const roomsApi = baseApi.injectEndpoints({
         ...(result?.content.map((room) => ({ type: 'Room' as const, id: room.id })) ?? []),
       ],
     }),
+    /** The library's sites for visitors (docs/product.md#sites): the first site first. */
+    getSites: build.query<SiteList, void>({ query: () => 'sites' }),
   }),
 });
 
-export const { useGetRoomsQuery } = roomsApi;
+export const { useGetRoomsQuery, useGetSitesQuery } = roomsApi;

@@ -14,14 +14,15 @@ const isExpiry = (state: unknown) => (state as { expired?: unknown } | null)?.ex
 
 /**
  * Visitor start page: choose a reading room (route `/`). With `reset=y` a notice says the
- * reservation was reset, or that it expired when the cart's hold ran out.
+ * reservation was reset, or that it expired when the cart's hold ran out. With `site` only the
+ * rooms of that site (docs/product.md#sites).
  */
-export function RoomChooser() {
+export function RoomChooser({ site }: { site?: string }) {
   const { t } = useTranslation('rooms');
   const { baseApiUrl, faqUrl } = useConfig();
   const [searchParams] = useSearchParams();
   const expired = isExpiry(useLocation().state);
-  const { data, error } = useGetRoomsQuery(ROOM_LIST_QUERY);
+  const { data, error } = useGetRoomsQuery(site ? { ...ROOM_LIST_QUERY, site } : ROOM_LIST_QUERY);
   const textIn = useTextIn();
 
   return (
