@@ -93,6 +93,7 @@ describe('LDAP sign-in on the form', () => {
       username: 'alice',
       source: 'ldap',
       roles: ['admin'],
+      grants: ['admin'],
       lastSignInAt: clock.now().toISOString(),
     });
     expect(accounts.items.find((a) => a.username === 'boss')).toMatchObject({ source: 'local' });
