@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClusterDir } from '@rr/platform';
+import { addDays, defaultTimeZone, makeClusterDir, todayIn } from '@rr/platform';
 import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
 import { Client } from '../support/app.ts';
 import {
@@ -14,6 +14,13 @@ import {
   type Outcome,
 } from '../support/booking-load.ts';
 import { createEmptyDatabase } from '../support/db.ts';
+import {
+  bookAsNewVisitor,
+  createRoom,
+  createSlot,
+  joinWaitlist,
+  WAITLIST_OWNER,
+} from '../support/fixtures.ts';
 import { freePort } from '../support/ports.ts';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
 import { sleep } from '../support/wait-for.ts';
@@ -36,18 +43,19 @@ const git = (...args: string[]) =>
     .trim();
 
 /**
- * The previous release: the parent of the commit that added the newest migration (of every
- * module's folder), along main's first parents (a migration that came with a merge was added by
- * the merge commit).
+ * The release before a migration: the parent of the commit that added it (the newest migration of
+ * every module's folder when none is named), along main's first parents (a migration that came
+ * with a merge was added by the merge commit).
  */
-function previousRelease(): { commit: string; newest: string } {
-  const [newest, dir] = SCHEMA_MIGRATION_DIRS.flatMap((d) =>
+function releaseBefore(migration?: string): { commit: string; migration: string } {
+  const files = SCHEMA_MIGRATION_DIRS.flatMap((d) =>
     readdirSync(d)
       .filter((f) => /^\d{3}_.*\.ts$/.test(f))
       .map((f) => [f, d] as const),
-  )
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .at(-1)!;
+  ).sort(([a], [b]) => (a < b ? -1 : 1));
+  const found = migration ? files.find(([f]) => f === `${migration}.ts`) : files.at(-1);
+  if (!found) throw new Error(`no migration ${migration}`);
+  const [file, dir] = found;
   const added = git(
     'log',
     '-m',
@@ -56,47 +64,94 @@ function previousRelease(): { commit: string; newest: string } {
     '--format=%H',
     '-1',
     '--',
-    path.relative(root, path.join(dir, newest)),
+    path.relative(root, path.join(dir, file)),
   );
-  if (!added) throw new Error(`${newest} is not committed: commit it to test the upgrade to it`);
-  return { commit: git('rev-parse', `${added}^`), newest };
+  if (!added) throw new Error(`${file} is not committed: commit it to test the upgrade to it`);
+  return { commit: git('rev-parse', `${added}^`), migration: file.replace(/\.ts$/, '') };
 }
 
-let dir: string;
-let previous: string;
-let db: Awaited<ReturnType<typeof createEmptyDatabase>>;
-const procs: ServiceProcess[] = [];
+/**
+ * The releases upgraded from: the one before the newest migration, and the one before the sites
+ * (an installation of one building becomes one site), unless that is the same commit. UPGRADE_FROM
+ * names another previous release (a commit) instead, e.g. for an upgrade across many migrations.
+ */
+const releases: { label: string; commit: string }[] = process.env.UPGRADE_FROM
+  ? [
+      {
+        label: process.env.UPGRADE_FROM,
+        commit: git('rev-parse', '--verify', `${process.env.UPGRADE_FROM}^{commit}`),
+      },
+    ]
+  : [releaseBefore(), releaseBefore('073_sites')]
+      .map((r) => ({ label: `the release before ${r.migration}`, commit: r.commit }))
+      .filter((r, i, all) => all.findIndex((o) => o.commit === r.commit) === i);
 
-beforeAll(async () => {
-  dir = await makeClusterDir('rr-upgrade-');
-  previous = path.join(dir, 'previous');
-  // UPGRADE_FROM names another previous release (a commit): an upgrade across several
-  // migrations, such as from the release before sites.
-  const commit = process.env.UPGRADE_FROM
-    ? git('rev-parse', '--verify', `${process.env.UPGRADE_FROM}^{commit}`)
-    : previousRelease().commit;
-  git('worktree', 'add', '--detach', previous, commit);
-  const started = performance.now();
-  const install = spawnSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], {
-    cwd: previous,
-    encoding: 'utf8',
+/**
+ * What a library's desk leaves in the previous release: a room with check-in and a waitlist, its
+ * slot of tomorrow (check-in opens a day before it, so at any hour of the test) booked full by one
+ * reader who is checked in, and a second reader in its line.
+ */
+async function deskOfPreviousRelease(admin: Client, baseUrl: string) {
+  const roomId = await createRoom(admin, 'Desk room', { capacity: 1, openStartValue: 0 });
+  const services = await admin.request('PUT', `/api/admin/rooms/${roomId}/services`, {
+    json: { waitlistOfferMinutes: 30, checkInMinutesBefore: 1440 },
   });
-  expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
-  console.log(
-    `previous release ${commit.slice(0, 10)} checked out and installed in ${Math.round(performance.now() - started)} ms`,
-  );
-  db = await createEmptyDatabase();
-});
+  expect(services.status, await services.clone().text()).toBe(200);
+  const tomorrow = addDays(todayIn(new Date(), defaultTimeZone), 1);
+  const slotId = await createSlot(admin, roomId, tomorrow, '00:00', '23:00', 1);
+  const checkedIn = await bookAsNewVisitor(baseUrl, [slotId]);
+  const checkIn = await admin.request('POST', `/api/admin/tickets/${checkedIn.ticketId}/check-in`);
+  expect(checkIn.status, await checkIn.clone().text()).toBe(200);
+  const { checkedInAt } = (await checkIn.json()) as { checkedInAt: string };
+  const waiting = 'wartende.vor-dem-upgrade@example.at';
+  const joined = await joinWaitlist(new Client(baseUrl), slotId, {
+    ...WAITLIST_OWNER,
+    email: waiting,
+    language: 'de',
+  });
+  expect(joined.status, await joined.clone().text()).toBe(201);
+  return { roomId, slotId, checkedIn, checkedInAt, waiting };
+}
 
-afterAll(async () => {
-  await Promise.all(procs.map((p) => p.kill('SIGKILL')));
-  await db?.drop();
-  if (previous) spawnSync('git', ['worktree', 'remove', '--force', previous], { cwd: root });
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+/** SIGTERM: the process finishes what it has under way and exits with 0 within its deadline. */
+async function stopCleanly(p: ServiceProcess, whose: string): Promise<void> {
+  const stopping = performance.now();
+  await p.kill('SIGTERM');
+  const stopMs = Math.round(performance.now() - stopping);
+  console.log(`${whose} ${p.role} stopped in ${stopMs} ms`);
+  expect(p.child.exitCode, `${p.role} after ${stopMs} ms:\n${p.output()}`).toBe(0);
+}
 
-describe('a rolling upgrade', () => {
-  it('serves visitors without an error and loses no booking while the new release and its migrations replace the previous one', async () => {
+describe.each(releases)('a rolling upgrade from $label', ({ commit }) => {
+  let dir: string;
+  let previous: string;
+  let db: Awaited<ReturnType<typeof createEmptyDatabase>>;
+  const procs: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    dir = await makeClusterDir('rr-upgrade-');
+    previous = path.join(dir, 'previous');
+    git('worktree', 'add', '--detach', previous, commit);
+    const started = performance.now();
+    const install = spawnSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: previous,
+      encoding: 'utf8',
+    });
+    expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
+    console.log(
+      `previous release ${commit.slice(0, 10)} checked out and installed in ${Math.round(performance.now() - started)} ms`,
+    );
+    db = await createEmptyDatabase();
+  });
+
+  afterAll(async () => {
+    await Promise.all(procs.map((p) => p.kill('SIGKILL')));
+    await db?.drop();
+    if (previous) spawnSync('git', ['worktree', 'remove', '--force', previous], { cwd: root });
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves visitors without an error and loses no booking, waitlist entry or check-in while the new release and its migrations replace the previous one', async () => {
     const env = {
       DATABASE_URL: db.url,
       ADMIN_USERNAME: 'admin',
@@ -105,7 +160,6 @@ describe('a rolling upgrade', () => {
       TRUST_PROXY: 'loopback',
       RATE_LIMIT_CARTS: '1000000',
       RATE_LIMIT_OWNER_LOOKUPS: '1000000',
-      MAIL_INTERVAL_MS: '500',
       DATA_DIR: path.join(dir, 'data'),
     };
     const old = { root: previous };
@@ -133,6 +187,7 @@ describe('a rolling upgrade', () => {
     const admin = new Client(gateway.url);
     expect((await admin.login('admin', ADMIN_PASSWORD)).status).toBe(200);
     const { slots } = await createLoadRoom(admin, 'Upgrade room', 3);
+    const desk = await deskOfPreviousRelease(admin, gateway.url);
 
     const log: Outcome[] = [];
     const visitors = new BookingLoad(() => gateway.url);
@@ -150,8 +205,7 @@ describe('a rolling upgrade', () => {
     await sleep(3000);
     // The previous release goes, one process at a time.
     for (const p of [oldCommand, oldQuery, oldProjector]) {
-      await p.kill('SIGTERM');
-      expect(p.child.exitCode, p.output()).toBe(0);
+      await stopCleanly(p, "previous release's");
       await sleep(2000);
     }
     await sleep(3000);
@@ -181,11 +235,14 @@ describe('a rolling upgrade', () => {
     expect(bookings.length).toBeGreaterThan(10);
 
     // No acknowledged booking is lost: each is in the log and the visitor sees it (read through
-    // the new release), and its confirmation is queued once.
+    // the new release), and its confirmation is queued once (the rush's bookings and the desk's
+    // reader's, booked before it).
     const booked = await db.pool.query<{ owner: string }>(
       `SELECT data->>'ownerId' AS owner FROM events WHERE event_type = 'TransactionBooked'`,
     );
-    expect(new Set(booked.rows.map((r) => r.owner))).toEqual(visitors.acknowledgedOwners);
+    expect(new Set(booked.rows.map((r) => r.owner))).toEqual(
+      new Set([...visitors.acknowledgedOwners, desk.checkedIn.ownerId]),
+    );
     for (const o of bookings) {
       const tickets = (await (
         await new Client(gateway.url).get(`/api/owners/${o.ownerId}/tickets`, {
@@ -194,7 +251,7 @@ describe('a rolling upgrade', () => {
       ).json()) as { status: string }[];
       expect(tickets.map((t) => t.status)).toEqual(['BOOKED']);
     }
-    expect(await confirmationsOncePerBooking(db.pool)).toBe(bookings.length);
+    expect(await confirmationsOncePerBooking(db.pool)).toBe(bookings.length + 1);
     const releases = await db.pool.query<{ version: string }>(
       'SELECT version FROM release_history',
     );
@@ -204,6 +261,32 @@ describe('a rolling upgrade', () => {
     const sites = (await (await admin.get('/api/sites')).json()) as {
       content: { id: string; roomCount: number }[];
     };
-    expect(sites.content).toEqual([expect.objectContaining({ id: FIRST_SITE_ID, roomCount: 1 })]);
+    expect(sites.content).toEqual([expect.objectContaining({ id: FIRST_SITE_ID, roomCount: 2 })]);
+    const rooms = (await (await admin.get('/api/admin/rooms?limit=999')).json()) as {
+      content: { id: string; siteId: string }[];
+    };
+    expect(rooms.content.map((r) => r.siteId)).toEqual([FIRST_SITE_ID, FIRST_SITE_ID]);
+
+    // The desk's morning, made by the previous release, read through the new one: the check-in
+    // and the line of the full slot are kept.
+    const tickets = (await (
+      await new Client(gateway.url).get(`/api/owners/${desk.checkedIn.ownerId}/tickets`)
+    ).json()) as { id: string; status: string; checkedInAt: string | null }[];
+    expect(tickets).toEqual([
+      expect.objectContaining({
+        id: desk.checkedIn.ticketId,
+        status: 'BOOKED',
+        checkedInAt: desk.checkedInAt,
+      }),
+    ]);
+    const line = (await (
+      await admin.get(`/api/admin/rooms/${desk.roomId}/timeslots/${desk.slotId}/waitlist`)
+    ).json()) as { content: { email: string | null; status: string }[] };
+    expect(line.content).toEqual([
+      expect.objectContaining({ email: desk.waiting, status: 'waiting' }),
+    ]);
+
+    // The current release stops as cleanly, its mail of the rush sent or left for the next.
+    for (const p of [newCommand, newQuery, newProjector]) await stopCleanly(p, "new release's");
   });
 });
