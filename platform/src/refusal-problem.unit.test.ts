@@ -110,18 +110,22 @@ const refusals: { [C in RefusalCode]: (Refusal & { code: C })[] } = {
   ],
 };
 
-type Catalogue = { 'common-error'?: Record<string, string> };
-/** The error messages of a language: the main, visitor and staff catalogues merged. */
+type Catalogue = { 'common-error'?: Record<string, string>; errors?: Record<string, string> };
+/**
+ * The error messages of a language: the main, visitor and staff catalogues merged, and the seat
+ * page's own texts (the refusals only a seat meets travel with that page's chunk).
+ */
 function errorMessages(language: 'de' | 'en'): Record<string, string> {
   const read = (file: string) =>
     JSON.parse(
-      readFileSync(new URL(`../../frontend/src/i18n/${file}`, import.meta.url), 'utf8'),
+      readFileSync(new URL(`../../frontend/src/${file}`, import.meta.url), 'utf8'),
     ) as Catalogue;
   return Object.assign(
     {},
     ...[`${language}.json`, `visitor.${language}.json`, `staff.${language}.json`].map(
-      (file) => read(file)['common-error'] ?? {},
+      (file) => read(`i18n/${file}`)['common-error'] ?? {},
     ),
+    read(`features/booking/components/seat-page/seat-page.${language}.json`).errors ?? {},
   ) as Record<string, string>;
 }
 const catalogues = { de: errorMessages('de'), en: errorMessages('en') };

@@ -19,7 +19,13 @@ function labels(language: 'de' | 'en'): Record<string, unknown> {
 function recorded(type: string, data: Record<string, unknown> = {}): RecordedEvent {
   return {
     type,
-    data: { ticketId: 't-1', roomId: 'r-1', reason: 'Wasserschaden', ...data },
+    data: {
+      ticketId: 't-1',
+      roomId: 'r-1',
+      reason: 'Wasserschaden',
+      seat: { id: 'seat-1', label: 'A12' },
+      ...data,
+    },
     eventId: 'e-1',
     streamId: 's-1',
     streamVersion: 1,
