@@ -20,7 +20,9 @@
  * 168,000 tickets, written into the read models) for the reads every screen polls: the occupancy
  * display (GET /api/display) and a visitor month calendar, one request at a time (median) and ten
  * at once (the time until all ten answered), with every slot open and again after half the rooms
- * were closed for the year (capacity 0).
+ * were closed for the year (capacity 0). Then the model's rooms as BENCH_SCALE_SITES=20 sites of
+ * 10 rooms: the visitors' site list, the room list of one site against every site's, and a branch
+ * admin's first page of reservations against an all-sites admin's.
  * Prints p50/p95/p99 and the ratio of p95 to the baseline's; writes `bench-results.json` key `queries`.
  */
 import type { Server } from 'node:http';
@@ -49,7 +51,7 @@ import {
   startProjections,
 } from '../../server/src/runtime.ts';
 import { generateLog } from './generate.ts';
-import { closeHalfTheRooms, writeScaleModel } from './scale-model.ts';
+import { closeHalfTheRooms, writeScaleModel, writeSites } from './scale-model.ts';
 import {
   positiveNumber,
   printTable,
@@ -71,6 +73,8 @@ const SCALE_ROOMS = Math.round(positiveNumber('BENCH_SCALE_ROOMS', 200));
 const SCALE_SLOTS_PER_DAY = Math.round(positiveNumber('BENCH_SCALE_SLOTS_PER_DAY', 14));
 const SCALE_TICKETS = Math.round(positiveNumber('BENCH_SCALE_TICKETS', 168_000));
 const SCALE_REQUESTS = Math.round(positiveNumber('BENCH_SCALE_REQUESTS', 30));
+/** The scale model's rooms as this many sites (a library system's branches). */
+const SITES = Math.round(positiveNumber('BENCH_SCALE_SITES', 20));
 /** The scale model's targets: median per request, and ten requests at once. */
 const SCALE_MEDIAN_MS = 100;
 const SCALE_TEN_MS = 1000;
@@ -433,6 +437,33 @@ async function main(): Promise<void> {
         () => get('/display'),
         Math.max(3, Math.round(SCALE_REQUESTS / 3)),
       );
+      // Sites: the scale model's rooms as 20 sites of 10 rooms (a library system's branches),
+      // the public reads of one site against the whole library's, and a branch admin's
+      // reservations list against an all-sites admin's.
+      const siteSlugs = await writeSites(pool, model, SITES);
+      const branch = siteSlugs[Math.floor(SITES / 2)]!;
+      await createUser(pool, 'bench-branch', 'bench password', [`admin@${branch}`]);
+      const branchLogin = await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+        body: JSON.stringify({ username: 'bench-branch', password: 'bench password' }),
+      });
+      if (branchLogin.status !== 200) throw new Error(`sign-in failed: ${branchLogin.status}`);
+      const branchCookie = branchLogin.headers.get('set-cookie')!.split(';')[0]!;
+      const sitesAnswer = (await get('/sites')) as { content: unknown[] };
+      if (sitesAnswer.content.length !== SITES + 1)
+        throw new Error(`GET /sites lists ${sitesAnswer.content.length} sites`);
+      scale.sitesList = await scaleFigure(`sites list (${SITES + 1} sites)`, () => get('/sites'));
+      scale.roomsAll = await scaleFigure('room list, every site', () => get('/rooms'));
+      scale.roomsOfSite = await scaleFigure('room list of one site', () =>
+        get(`/rooms?site=${branch}`),
+      );
+      scale.reservationsAllSites = await scaleFigure('reservations page 1, all-sites admin', () =>
+        staffGet(list(1)),
+      );
+      scale.reservationsBranch = await scaleFigure('reservations page 1, admin of one site', () =>
+        get(list(1), { Cookie: branchCookie }),
+      );
       console.log();
       printTable(
         ['scale model', 'p50 ms', 'p95 ms', '10 at once p50 ms', '10 at once max ms', 'target'],
@@ -466,6 +497,7 @@ async function main(): Promise<void> {
           slots: model.slots,
           tickets: model.tickets,
           closedRooms: closed.length,
+          sites: SITES,
           requestsPerFigure: SCALE_REQUESTS,
           targets: { medianMs: SCALE_MEDIAN_MS, tenAtOnceMs: SCALE_TEN_MS },
           figures: scale,

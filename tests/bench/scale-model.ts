@@ -88,3 +88,32 @@ export async function closeHalfTheRooms(pool: pg.Pool, model: ScaleModel): Promi
   ]);
   return closed;
 }
+
+/**
+ * Makes `sites` sites (slugs `site-01`, …) beside the first and spreads the model's rooms over
+ * them in equal runs (200 rooms, 20 sites: 10 rooms each), straight into the read models as the
+ * rest of the model; answers the slugs.
+ */
+export async function writeSites(
+  pool: pg.Pool,
+  model: ScaleModel,
+  sites: number,
+): Promise<string[]> {
+  const r = await pool.query<{ id: string; slug: string }>(
+    `INSERT INTO rm_sites (id, version, slug, name, contact_email, created_at)
+     SELECT gen_random_uuid(), 1, 'site-' || lpad(n::text, 2, '0'), 'Scale site ' || n,
+            'site' || n || '@example.at', now()
+       FROM generate_series(1, $1::int) n
+     RETURNING id, slug`,
+    [sites],
+  );
+  const rows = r.rows.sort((a, b) => (a.slug < b.slug ? -1 : 1));
+  const perSite = Math.ceil(model.roomIds.length / sites);
+  await pool.query(
+    `UPDATE rm_rooms SET site_id = ($2::uuid[])[((i - 1) / $3::int) + 1]
+       FROM unnest($1::uuid[]) WITH ORDINALITY AS m(id, i)
+      WHERE rm_rooms.id = m.id`,
+    [model.roomIds, rows.map((x) => x.id), perSite],
+  );
+  return rows.map((x) => x.slug);
+}
