@@ -24,6 +24,8 @@ export interface QueryDeps {
   waitlistReferences: WaitlistReferences;
   /** The links of "my bookings" mails, read back to their requests. */
   myBookingsLinks: MyBookingsLinks;
+  /** The keyed hash of a signed-in visitor's subject (the bookings made signed in carry it). */
+  subjectKey: (subject: string) => string;
   /** The longest date range of one closure, in days (CLOSURE_MAX_DAYS): its preview's too. */
   closureMaxDays: number;
   /** How the what-if replays of the insights run (WHAT_IF_…, the database they read). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erasePersonalData, releaseNoShows } from '@rr/command-service';
-import { ManualClock } from '@rr/platform';
+import { addDays, ManualClock, todayIn } from '@rr/platform';
 import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 import { startVisitorOidcProvider, type TestOidcProvider } from '../support/oidc-servers.ts';
@@ -73,6 +73,7 @@ beforeAll(async () => {
     limited: person('limited@uni-x.de'),
     absent: person('absent@uni-x.de'),
     erased: person('erased@uni-x.de'),
+    reader: person('reader@uni-x.de'),
   });
   idp = await startTestIdp();
   suite = await openAdminSuite(clock, {
@@ -273,5 +274,46 @@ describe('one person, one set of limits', () => {
       [subject, ownerId],
     );
     expect(left.rows[0]!.n).toBe(0);
+  });
+
+  it('lists the bookings the visitor made signed in on "my bookings" without a mail, whatever their address; a guest booking of the address is not hers', async () => {
+    // Back to the file's first day: the test provider signs its tokens by the machine's time,
+    // which the sign-in reads against the clock (a token must not have expired by it).
+    clock.set(new Date('2026-11-23T09:00:00Z'));
+    const room = await createRoom(admin, 'Signed-in bookings');
+    const day = (n: number) => addDays(todayIn(clock.now(), 'Europe/Vienna'), n);
+    const first = await createSlot(admin, room, day(3), '09:00', '10:00', 5);
+    const second = await createSlot(admin, room, day(4), '09:00', '10:00', 5);
+    const anonymous = new Client(app.baseUrl);
+    expect((await anonymous.get('/api/my-bookings')).status).toBe(401);
+
+    const reader = await signedIn('reader');
+    const mine = [
+      await booked(reader, first, 'reader@uni-x.de'),
+      await booked(reader, second, 'private.reader@example.net'),
+    ];
+    // A guest giving her campus address: the address's booking, not the subject's.
+    const guests = await booked(anonymous, second, 'reader@uni-x.de');
+    const listed = async () => {
+      const r = await reader.get('/api/my-bookings');
+      expect(r.status, await r.clone().text()).toBe(200);
+      return ((await r.json()) as { tickets: { id: string; ownerId: string }[] }).tickets;
+    };
+    expect((await listed()).map((t) => t.ownerId)).toEqual(mine);
+    expect((await listed()).map((t) => t.ownerId)).not.toContain(guests);
+    expect((await anonymous.get('/api/my-bookings')).status).toBe(401);
+
+    // Cancelled by its owner id, as the page does: gone from the list.
+    const firstTicket = (await listed()).find((t) => t.ownerId === mine[0])!;
+    const cancelled = await reader.request(
+      'DELETE',
+      `/api/owners/${mine[0]}/tickets?ids=${firstTicket.id}`,
+    );
+    expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    await expect.poll(async () => (await listed()).map((t) => t.ownerId)).toEqual([mine[1]]);
+
+    // Signed out: no list.
+    expect((await reader.request('POST', '/api/visitor-auth/logout')).status).toBeLessThan(300);
+    expect((await reader.get('/api/my-bookings')).status).toBe(401);
   });
 });

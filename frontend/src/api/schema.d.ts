@@ -7861,6 +7861,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/my-bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every booked ticket from today on of the bookings the visitor made signed in with the campus identity (my bookings without a mail) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tickets */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignedInBookings"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No visitor signed in with the campus identity */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/tickets/report": {
         parameters: {
             query?: never;
@@ -10389,6 +10441,9 @@ export interface components {
                 endTime: string;
             } | null;
         } | null;
+        SignedInBookings: {
+            tickets: components["schemas"]["Ticket"][];
+        };
         MyBookings: {
             expiresAt: string;
             tickets: components["schemas"]["Ticket"][];

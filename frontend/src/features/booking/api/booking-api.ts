@@ -24,6 +24,7 @@ export type WaitlistPlace = Schemas['WaitlistPlace'];
 export type RoomCalendar = Schemas['RoomCalendar'];
 /** `GET my-bookings/{token}/tickets`: the link's address's booked tickets from today on. */
 export type MyBookings = Schemas['MyBookings'];
+export type SignedInBookings = Schemas['SignedInBookings'];
 export type MyBookingsLinkInput = Schemas['MyBookingsLinkInput'];
 
 /** One seat of a room's plan (`GET rooms/{id}/seat-plan`): x and y in per cent of the plan. */
@@ -266,6 +267,11 @@ export const bookingApi = cartApi.injectEndpoints({
       query: (token) => `my-bookings/${enc(token)}/tickets`,
       providesTags: ['MyBookings'],
     }),
+    /** The bookings of the visitor signed in with the campus identity (401 for anyone else). */
+    getSignedInBookings: build.query<SignedInBookings, void>({
+      query: () => 'my-bookings',
+      providesTags: ['MyBookings', 'OwnerTickets'],
+    }),
     cancelMyBookingsTickets: build.mutation<unknown, { token: string; ids: string[] }>({
       query: ({ token, ids }) => ({
         url: `my-bookings/${enc(token)}/tickets`,
@@ -304,4 +310,5 @@ export const {
   useMoveTicketMutation,
   useGetMyBookingsQuery,
   useCancelMyBookingsTicketsMutation,
+  useGetSignedInBookingsQuery,
 } = bookingApi;

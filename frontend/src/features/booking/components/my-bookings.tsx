@@ -12,7 +12,9 @@ import { formatDateTime } from '../../../lib/dates';
 import { resolveApiUrl } from '../../../lib/url';
 import {
   useCancelMyBookingsTicketsMutation,
+  useCancelOwnerTicketsMutation,
   useGetMyBookingsQuery,
+  useGetSignedInBookingsQuery,
   useGetSettingsQuery,
   useRequestMyBookingsLinkMutation,
   type Ticket,
@@ -49,11 +51,38 @@ function PushSwitch(props: { ownerId: string; bookingNumber: string }) {
 }
 
 /**
- * Route `/my-bookings`: the visitor asks for the link to every booking of an address. The
- * answer is the same for every address (docs/product.md#my-bookings), so the page only says that
- * a mail is on its way.
+ * Route `/my-bookings`: a visitor signed in with the campus identity sees the bookings she made
+ * signed in at once, without a mail; anyone else asks for the link to every booking of an address.
  */
 export function MyBookingsRequest() {
+  const signInOffered = (useGetSettingsQuery().data?.visitorSignIn?.length ?? 0) > 0;
+  const signedIn = useGetSignedInBookingsQuery(undefined, { skip: !signInOffered });
+  if (signedIn.data) return <SignedInBookings tickets={signedIn.data.tickets} />;
+  if (signedIn.isLoading) return <Loading />;
+  return <MyBookingsLinkRequest />;
+}
+
+/** A visitor signed in with the campus identity: her bookings made signed in. */
+function SignedInBookings({ tickets }: { tickets: Ticket[] }) {
+  const { t } = useTranslation('booking');
+  const [cancel, { isLoading }] = useCancelOwnerTicketsMutation();
+  const cancelOwn = async (ids: string[]) => {
+    // One request per booking: each cancels by its own owner id.
+    for (const group of byBooking(tickets.filter((ticket) => ids.includes(ticket.id))))
+      await cancel({ ownerId: group.ownerId, ids: group.tickets.map((x) => x.id) }).unwrap();
+  };
+  return (
+    <Page title={t('my.list-title')}>
+      <VisitorBookings tickets={tickets} cancel={cancelOwn} busy={isLoading} />
+    </Page>
+  );
+}
+
+/**
+ * The request for the link to every booking of an address. The answer is the same for every
+ * address (docs/product.md#my-bookings), so the page only says that a mail is on its way.
+ */
+function MyBookingsLinkRequest() {
   const { t } = useTranslation('booking');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [send, { error, isLoading }] = useRequestMyBookingsLinkMutation();
@@ -114,17 +143,79 @@ function byBooking(tickets: readonly Ticket[]): BookingGroup[] {
 }
 
 /**
+ * A visitor's bookings from today on, across rooms, with their numbers and calendar feeds; each
+ * ticket, or a whole booking, can be cancelled (by the link's token or the booking's owner id).
+ */
+function VisitorBookings({
+  tickets,
+  cancel,
+  busy,
+}: {
+  tickets: Ticket[];
+  cancel: (ids: string[]) => Promise<unknown>;
+  busy: boolean;
+}) {
+  const { t } = useTranslation('booking');
+  const { baseApiUrl } = useConfig();
+  const actions = useTicketActions(cancel, busy);
+  return (
+    <>
+      <TicketNotices actions={actions} />
+      {tickets.length === 0 ? <EmptyState>{t('my.none')}</EmptyState> : null}
+      {byBooking(tickets).map((group) => {
+        const cancelable = group.tickets.filter((ticket) => ticket.cancelable);
+        return (
+          <section key={group.ownerId} className="my-bookings__booking">
+            <h2>{t('my.booking', { number: group.bookingNumber })}</h2>
+            <TicketList
+              tickets={group.tickets}
+              renderExtra={(ticket) => (
+                <>
+                  <TicketButtons ticket={ticket} actions={actions} />
+                  <TicketWallets ticket={ticket} />
+                </>
+              )}
+            />
+            {cancelable.length > 1 ? (
+              <button
+                type="button"
+                className="button button--secondary"
+                onClick={() => actions.start({ tickets: cancelable })}
+              >
+                {t('my.cancel-booking')}
+                <span className="visually-hidden"> {group.bookingNumber}</span>
+              </button>
+            ) : null}
+            <p>
+              <a href={resolveApiUrl(baseApiUrl, `owners/${group.ownerId}/tickets.ics`)}>
+                {t('my.calendar-feed')}
+                <span className="visually-hidden"> {group.bookingNumber}</span>
+              </a>
+            </p>
+            <PushSwitch ownerId={group.ownerId} bookingNumber={group.bookingNumber} />
+          </section>
+        );
+      })}
+      <TicketDialogs
+        actions={actions}
+        ownerId={(ticket) => ticket.ownerId ?? ''}
+        title={({ tickets: chosen }) =>
+          t(chosen.length === 1 ? 'confirmation.confirm' : 'my.confirm-booking')
+        }
+      />
+    </>
+  );
+}
+
+/**
  * Route `/my-bookings/:token` (the link of the my-bookings mail): every booking of the address
- * from today on, across rooms, with its number and calendar feed; each ticket, or a whole
- * booking, can be cancelled. An expired or altered link offers a new one.
+ * from today on. An expired or altered link offers a new one.
  */
 export function MyBookingsPage() {
   const { t } = useTranslation('booking');
   const { token = '' } = useParams();
-  const { baseApiUrl } = useConfig();
   const { data, error } = useGetMyBookingsQuery(token);
   const [cancel, { isLoading }] = useCancelMyBookingsTicketsMutation();
-  const actions = useTicketActions((ids) => cancel({ token, ids }).unwrap(), isLoading);
 
   const status = (error as { status?: unknown } | undefined)?.status;
   const body = () => {
@@ -145,56 +236,14 @@ export function MyBookingsPage() {
     return (
       <>
         <p>{t('my.valid-until', { time: formatDateTime(new Date(data.expiresAt)) })}</p>
-        <TicketNotices actions={actions} />
-        {data.tickets.length === 0 ? <EmptyState>{t('my.none')}</EmptyState> : null}
-        {byBooking(data.tickets).map((group) => {
-          const cancelable = group.tickets.filter((ticket) => ticket.cancelable);
-          return (
-            <section key={group.ownerId} className="my-bookings__booking">
-              <h2>{t('my.booking', { number: group.bookingNumber })}</h2>
-              <TicketList
-                tickets={group.tickets}
-                renderExtra={(ticket) => (
-                  <>
-                    <TicketButtons ticket={ticket} actions={actions} />
-                    <TicketWallets ticket={ticket} />
-                  </>
-                )}
-              />
-              {cancelable.length > 1 ? (
-                <button
-                  type="button"
-                  className="button button--secondary"
-                  onClick={() => actions.start({ tickets: cancelable })}
-                >
-                  {t('my.cancel-booking')}
-                  <span className="visually-hidden"> {group.bookingNumber}</span>
-                </button>
-              ) : null}
-              <p>
-                <a href={resolveApiUrl(baseApiUrl, `owners/${group.ownerId}/tickets.ics`)}>
-                  {t('my.calendar-feed')}
-                  <span className="visually-hidden"> {group.bookingNumber}</span>
-                </a>
-              </p>
-              <PushSwitch ownerId={group.ownerId} bookingNumber={group.bookingNumber} />
-            </section>
-          );
-        })}
+        <VisitorBookings
+          tickets={data.tickets}
+          cancel={(ids) => cancel({ token, ids }).unwrap()}
+          busy={isLoading}
+        />
       </>
     );
   };
 
-  return (
-    <Page title={t('my.list-title')}>
-      {body()}
-      <TicketDialogs
-        actions={actions}
-        ownerId={(ticket) => ticket.ownerId ?? ''}
-        title={({ tickets }) =>
-          t(tickets.length === 1 ? 'confirmation.confirm' : 'my.confirm-booking')
-        }
-      />
-    </Page>
-  );
+  return <Page title={t('my.list-title')}>{body()}</Page>;
 }
