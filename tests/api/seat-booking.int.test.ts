@@ -95,12 +95,15 @@ async function bookedSeatsFromLog(slotId: string): Promise<string[]> {
 }
 
 /** The seat labels of a slot's booked tickets in the read model (live or rebuilt rows). */
-const bookedRows = (rows: string[] | undefined, slotId: string) =>
-  (rows ?? [])
+const bookedRows = (rows: string[] | undefined, slotId: string) => {
+  // A dump without the table is a broken comparison, not a slot without bookings.
+  if (!rows) throw new Error('the dump has no rm_tickets');
+  return rows
     .map((row) => JSON.parse(row) as { time_slot_id: string; status: string; seat_label: string })
     .filter((t) => t.time_slot_id === slotId && t.status === 'BOOKED')
     .map((t) => t.seat_label)
     .sort();
+};
 
 async function eventsOf(type: string): Promise<{ data: Record<string, unknown> }[]> {
   const r = await db.pool.query<{ data: Record<string, unknown> }>(
