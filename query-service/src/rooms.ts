@@ -1,11 +1,15 @@
 import type { Response } from 'express';
-import {
-  membersRuleOf,
-  NO_ROOM_SERVICES,
-  type MembersRule,
-  type RoomServices,
-} from '@rr/contracts';
 import type { QueryDeps } from './deps.ts';
+import {
+  Room,
+  RoomPage,
+  StaffRoom,
+  StaffRoomPage,
+  toRoom,
+  toStaffRoom,
+  type RoomRow,
+  type StaffRoomRow,
+} from './room-answers.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import { likePattern, orderBy } from './paging.ts';
 import { fetchPage, sql, type Knex } from './sql.ts';
@@ -21,140 +25,6 @@ import {
   type RouteDef,
   seatsTakenLateral,
 } from '@rr/platform';
-
-const minutesOrOff = z.number().nullable();
-/** The room's reading-room services, each null while off. */
-const RoomServicesAnswer = z
-  .object({
-    checkInMinutesBefore: minutesOrOff.openapi({
-      description: 'Check-in opens this many minutes before a slot starts; null: no check-in',
-    }),
-    noShowReleaseMinutes: minutesOrOff.openapi({
-      description: 'Booked tickets not checked in are released this many minutes after the start',
-    }),
-    waitlistOfferMinutes: minutesOrOff.openapi({
-      description: 'A full slot has a waitlist; an offer holds a freed seat this many minutes',
-    }),
-    reminderHoursBefore: minutesOrOff.openapi({
-      description: 'A reminder mail is sent this many hours before the slot',
-    }),
-    allowedEmailDomains: z.array(z.string()).optional().openapi({
-      description:
-        'Members only: visitors book with an address at one of these domains; absent: everyone',
-    }),
-    signInRequired: z.boolean().optional().openapi({
-      description:
-        'Members of the university: visitors book signed in with the campus identity only; absent: everyone',
-    }),
-    allowedAffiliations: z.array(z.string()).optional().openapi({
-      description:
-        'Members of the university: signed-in visitors with one of these affiliations (scoped, plain, home organisation or group) only; absent: any',
-    }),
-    confirmBookingMinutes: z.number().int().optional().openapi({
-      description:
-        "Confirmed addresses: a visitor's booking awaits the confirmation mail's link this many minutes (never past the slot's start), else its tickets are released; absent: off",
-    }),
-  })
-  .openapi('RoomServices');
-
-export const Room = z
-  .object({
-    id: z.uuid(),
-    version: z.number(),
-    siteId: z.uuid().openapi({ description: 'The site the room belongs to' }),
-    name: z.string(),
-    description: z.string(),
-    nameEn: z.string().optional().openapi({
-      description: "The name's English text; absent: the name serves both languages",
-    }),
-    descriptionEn: z.string().optional().openapi({
-      description: "The description's English text; absent: the description serves both languages",
-    }),
-    capacity: z.number(),
-    openStart: z.object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() }),
-    openEnd: z.object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() }),
-    imageAlt: z.string().nullable(),
-    imageAltEn: z.string().optional().openapi({
-      description: "The image alt text's English text; absent: imageAlt serves both languages",
-    }),
-    imageUrl: z.string().nullable(),
-    order: z.number(),
-    activeReservationCount: z.number().openapi({
-      description: 'Seats taken from today on: booked plus held in carts (unexpired holds)',
-    }),
-    bookedReservationCount: z.number().openapi({ description: 'Booked tickets from today on' }),
-    heldReservationCount: z
-      .number()
-      .openapi({ description: 'Seats held in carts now (15-minute holds, not booked)' }),
-    heldUntil: z.string().nullable().openapi({
-      description: 'When the last of these holds ends (ISO instant); null without holds',
-    }),
-    services: RoomServicesAnswer,
-    members: z
-      .object({
-        signInRequired: z.boolean().optional(),
-        allowedAffiliations: z.array(z.string()).optional(),
-      })
-      .openapi({
-        description:
-          "Members of the university as the room applies it: its own rule with its site's (sign-in when either requires it; the room's affiliations, else the site's); empty: everyone",
-      }),
-  })
-  .openapi('Room');
-export type Room = z.infer<typeof Room>;
-
-const RoomPage = z.object({ content: z.array(Room), totalCount: z.number() }).openapi('RoomPage');
-
-interface RoomRow {
-  id: string;
-  version: string;
-  site_id: string;
-  name: string;
-  description: string;
-  name_en: string | null;
-  description_en: string | null;
-  capacity: number;
-  open_start_type: 'WORKING_DAY' | 'DAY';
-  open_start_value: number;
-  open_end_type: 'WORKING_DAY' | 'DAY';
-  open_end_value: number;
-  image_id: string | null;
-  image_alt: string | null;
-  image_alt_en: string | null;
-  sort_order: number;
-  active_count: number;
-  booked_count: number;
-  held_count: number;
-  held_until: Date | null;
-  services: Partial<RoomServices>;
-  /** The room's site's rule for members of the university (rm_sites); null: none. */
-  site_members: MembersRule | null;
-}
-
-function toRoom(r: RoomRow): Room {
-  return {
-    id: r.id,
-    version: Number(r.version),
-    siteId: r.site_id,
-    name: r.name,
-    description: r.description,
-    ...(r.name_en ? { nameEn: r.name_en } : {}),
-    ...(r.description_en ? { descriptionEn: r.description_en } : {}),
-    capacity: r.capacity,
-    openStart: { type: r.open_start_type, value: r.open_start_value },
-    openEnd: { type: r.open_end_type, value: r.open_end_value },
-    imageAlt: r.image_id ? r.image_alt : null,
-    ...(r.image_id && r.image_alt_en ? { imageAltEn: r.image_alt_en } : {}),
-    imageUrl: r.image_id ? `rooms/${r.id}/image?v=${r.image_id}` : null,
-    order: r.sort_order,
-    activeReservationCount: r.active_count,
-    bookedReservationCount: r.booked_count,
-    heldReservationCount: r.held_count,
-    heldUntil: r.held_until ? r.held_until.toISOString() : null,
-    services: { ...NO_ROOM_SERVICES, ...r.services },
-    members: membersRuleOf(r.services, r.site_members),
-  };
-}
 
 const SORT_COLUMNS = {
   order: 'sort_order',
@@ -173,35 +43,60 @@ const ListQuery = z.object({
   sort: sortSpec(['order', 'name', 'description', 'capacity']).optional(),
 });
 
+/** Each room's site's rule for members of the university, as `site_members`. */
+const SITE_MEMBERS = `(SELECT jsonb_build_object('signInRequired', s.sign_in_required,
+                               'allowedAffiliations', s.allowed_affiliations)
+       FROM rm_sites s WHERE s.id = r.site_id) AS site_members`;
+
 /**
  * Rooms with their active reservations from today on, apart: booked tickets, and seats held in
  * carts whose hold has not ended at `now` (held seats block a deletion only until then), with the
  * end of the last hold. Parameters `today` and `now`, in this order (`$1, $2` in SQL text, `?` in
  * a knex query). (The rm_rooms.active_reservation_count column of migration 004 is no longer used.)
  */
-const roomsAsOf = (
+const staffRoomsAsOf = (
   today: '$1' | '?',
   now: '$2' | '?',
 ) => `(SELECT r.*, c.booked_count, c.held_count,
-    c.held_until, (c.booked_count + c.held_count)::int AS active_count,
-    (SELECT jsonb_build_object('signInRequired', s.sign_in_required,
-                               'allowedAffiliations', s.allowed_affiliations)
-       FROM rm_sites s WHERE s.id = r.site_id) AS site_members
+    c.held_until, (c.booked_count + c.held_count)::int AS active_count, ${SITE_MEMBERS}
   FROM rm_rooms r, (SELECT ${today}::date AS today, ${now}::timestamptz AS now) p,
     ${seatsTakenLateral('t.room_id = r.id AND t.date >= p.today', 'p.now')} c) AS rooms`;
-const ROOMS = roomsAsOf('$1', '$2');
 
-async function listRooms(
+/**
+ * Whose answers a room query gives: the rooms as the derived table `rooms` (its parameters
+ * `bindings`, written `$1, $2, ...` in SQL text or `?` in a knex query) and a row's answer.
+ */
+interface Audience<Row extends RoomRow, Answer> {
+  rooms: (placeholders: 'text' | 'knex') => string;
+  bindings: readonly string[];
+  answer: (row: Row) => Answer;
+}
+
+/** Visitors: the rooms alone, no reservation counted. */
+const VISITORS: Audience<RoomRow, Room> = {
+  rooms: () => `(SELECT r.*, ${SITE_MEMBERS} FROM rm_rooms r) AS rooms`,
+  bindings: [],
+  answer: toRoom,
+};
+
+/** Staff: the rooms with their reservations from `today` on, holds as of `now`. */
+const staffAsOf = (today: string, now: Date): Audience<StaffRoomRow, StaffRoom> => ({
+  rooms: (placeholders) =>
+    placeholders === 'text' ? staffRoomsAsOf('$1', '$2') : staffRoomsAsOf('?', '?'),
+  bindings: [today, now.toISOString()],
+  answer: toStaffRoom,
+});
+
+async function listRooms<Row extends RoomRow, Answer>(
   pool: Pool,
-  today: string,
-  now: Date,
+  audience: Audience<Row, Answer>,
   q: z.output<typeof ListQuery>,
   sites: readonly string[] | null = null,
 ) {
   const name = q.name?.trim();
   const term = q.term?.trim();
   const filtered = (query: Knex.QueryBuilder) => {
-    query.from(sql.raw(roomsAsOf('?', '?'), [today, now.toISOString()]));
+    query.from(sql.raw(audience.rooms('knex'), [...audience.bindings]));
     // A user whose roles are for some sites sees their rooms only (docs/product.md#roles).
     if (sites) query.whereIn('site_id', [...sites]);
     if (q.site !== undefined)
@@ -221,24 +116,27 @@ async function listRooms(
       });
     }
   };
-  const { rows, total } = await fetchPage<RoomRow>(
+  const { rows, total } = await fetchPage<Row>(
     pool,
     '*',
     filtered,
     orderBy(q.sort, SORT_COLUMNS, [{ field: 'order', dir: 'ASC' }], ['lower(name)', 'id']),
     q,
   );
-  return { content: rows.map(toRoom), totalCount: total };
+  return { content: rows.map(audience.answer), totalCount: total };
 }
 
-async function getRoom(pool: Pool, today: string, now: Date, id: string): Promise<Room> {
-  const r = await pool.query<RoomRow>(`SELECT * FROM ${ROOMS} WHERE id = $3`, [
-    today,
-    now.toISOString(),
-    id,
-  ]);
+async function getRoom<Row extends RoomRow, Answer>(
+  pool: Pool,
+  audience: Audience<Row, Answer>,
+  id: string,
+): Promise<Answer> {
+  const r = await pool.query<Row>(
+    `SELECT * FROM ${audience.rooms('text')} WHERE id = $${audience.bindings.length + 1}`,
+    [...audience.bindings, id],
+  );
   if (!r.rows[0]) throw problems.notFound('Room');
-  return toRoom(r.rows[0]);
+  return audience.answer(r.rows[0]);
 }
 
 const IdParams = z.object({ id: z.uuid('Not a valid id') });
@@ -277,7 +175,7 @@ export function roomQueryRoutes({ pool, clock, timeZone, sharedReadMs }: QueryDe
   const today = () => todayIn(clock.now(), timeZone);
   // What every visitor of an opening rush asks first: one query serves the crowd while nothing
   // changed (staff's lists are not shared).
-  const sharedLists = new SharedAnswers<Awaited<ReturnType<typeof listRooms>>>(sharedReadMs ?? 0);
+  const sharedLists = new SharedAnswers<{ content: Room[]; totalCount: number }>(sharedReadMs ?? 0);
   const sharedRooms = new SharedAnswers<Room>(sharedReadMs ?? 0);
   return [
     defineRoute({
@@ -292,7 +190,7 @@ export function roomQueryRoutes({ pool, clock, timeZone, sharedReadMs }: QueryDe
         const now = clock.now();
         return {
           body: await sharedLists.get(pool, JSON.stringify(query), now, () =>
-            listRooms(pool, todayIn(now, timeZone), now, query),
+            listRooms(pool, VISITORS, query),
           ),
         };
       },
@@ -312,7 +210,7 @@ export function roomQueryRoutes({ pool, clock, timeZone, sharedReadMs }: QueryDe
         const now = clock.now();
         return {
           body: await sharedRooms.get(pool, params.id, now, () =>
-            getRoom(pool, todayIn(now, timeZone), now, params.id),
+            getRoom(pool, VISITORS, params.id),
           ),
         };
       },
@@ -343,9 +241,9 @@ export function roomQueryRoutes({ pool, clock, timeZone, sharedReadMs }: QueryDe
       access: ['admin', 'reports'],
       sites: 'filter',
       query: ListQuery,
-      responses: { 200: { description: 'A page of rooms', schema: RoomPage } },
+      responses: { 200: { description: 'A page of rooms', schema: StaffRoomPage } },
       handler: async ({ query, sites }) => ({
-        body: await listRooms(pool, today(), clock.now(), query, sites),
+        body: await listRooms(pool, staffAsOf(today(), clock.now()), query, sites),
       }),
     }),
     defineRoute({
@@ -357,11 +255,11 @@ export function roomQueryRoutes({ pool, clock, timeZone, sharedReadMs }: QueryDe
       sites: { path: { id: 'room' } },
       params: IdParams,
       responses: {
-        200: { description: 'The room', schema: Room },
+        200: { description: 'The room with its reservations', schema: StaffRoom },
         404: { description: 'No such room' },
       },
       handler: async ({ params }) => ({
-        body: await getRoom(pool, today(), clock.now(), params.id),
+        body: await getRoom(pool, staffAsOf(today(), clock.now()), params.id),
       }),
     }),
     defineRoute({

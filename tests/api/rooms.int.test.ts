@@ -233,7 +233,6 @@ describe('room lifecycle', () => {
       openStart: { type: 'DAY', value: 2 },
       openEnd: { type: 'WORKING_DAY', value: 30 },
       imageUrl: null,
-      activeReservationCount: 0,
     });
 
     const updated = await admin.request('PUT', `/api/admin/rooms/${written.id}`, {

@@ -551,13 +551,32 @@ describe('booked and held seats of a slot', () => {
       heldCount: 2,
       heldUntil,
     });
-    const room = await admin.get(`/api/admin/rooms/${roomId}`);
-    expect(await room.json()).toMatchObject({
+    const counts = {
       activeReservationCount: 3,
       bookedReservationCount: 1,
       heldReservationCount: 2,
       heldUntil,
-    });
+    };
+    const room = await admin.get(`/api/admin/rooms/${roomId}`);
+    expect(await room.json()).toMatchObject(counts);
+    const byName = `?name=${encodeURIComponent('Held seats room')}`;
+    const staffList = (await (await admin.get(`/api/admin/rooms${byName}`)).json()) as {
+      content: unknown[];
+    };
+    expect(staffList.content).toEqual([expect.objectContaining({ id: roomId, ...counts })]);
+    // The visitors' answers of the same room carry no reservation counts: they are staff's.
+    const passerby = new Client(app.baseUrl);
+    passerby.lastPosition = admin.lastPosition;
+    const publicRoom = await passerby.get(`/api/rooms/${roomId}`);
+    expect(publicRoom.status).toBe(200);
+    const publicList = (await (await passerby.get(`/api/rooms${byName}`)).json()) as {
+      content: unknown[];
+    };
+    expect(publicList.content).toHaveLength(1);
+    for (const answer of [await publicRoom.json(), publicList.content[0]]) {
+      expect(answer).toMatchObject({ id: roomId, name: 'Held seats room' });
+      for (const field of Object.keys(counts)) expect(answer).not.toHaveProperty(field);
+    }
     const refused = await admin.request('DELETE', `/api/admin/rooms/${roomId}/timeslots/${s!.id}`);
     expect(refused.status).toBe(409);
     const problem = (await refused.json()) as { error: string; payload: string[]; title: string };

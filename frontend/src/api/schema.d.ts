@@ -2022,7 +2022,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["RoomPage"];
+                        "application/json": components["schemas"]["StaffRoomPage"];
                     };
                 };
                 /** @description Invalid request */
@@ -2132,13 +2132,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The room */
+                /** @description The room with its reservations */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Room"];
+                        "application/json": components["schemas"]["StaffRoom"];
                     };
                 };
                 /** @description Invalid request */
@@ -10191,14 +10191,6 @@ export interface components {
             imageAltEn?: string;
             imageUrl: string | null;
             order: number;
-            /** @description Seats taken from today on: booked plus held in carts (unexpired holds) */
-            activeReservationCount: number;
-            /** @description Booked tickets from today on */
-            bookedReservationCount: number;
-            /** @description Seats held in carts now (15-minute holds, not booked) */
-            heldReservationCount: number;
-            /** @description When the last of these holds ends (ISO instant); null without holds */
-            heldUntil: string | null;
             services: components["schemas"]["RoomServices"];
             /** @description Members of the university as the room applies it: its own rule with its site's (sign-in when either requires it; the room's affiliations, else the site's); empty: everyone */
             members: {
@@ -10223,6 +10215,20 @@ export interface components {
             allowedAffiliations?: string[];
             /** @description Confirmed addresses: a visitor's booking awaits the confirmation mail's link this many minutes (never past the slot's start), else its tickets are released; absent: off */
             confirmBookingMinutes?: number;
+        };
+        StaffRoomPage: {
+            content: components["schemas"]["StaffRoom"][];
+            totalCount: number;
+        };
+        StaffRoom: components["schemas"]["Room"] & {
+            /** @description Seats taken from today on: booked plus held in carts (unexpired holds) */
+            activeReservationCount: number;
+            /** @description Booked tickets from today on */
+            bookedReservationCount: number;
+            /** @description Seats held in carts now (15-minute holds, not booked) */
+            heldReservationCount: number;
+            /** @description When the last of these holds ends (ISO instant); null without holds */
+            heldUntil: string | null;
         };
         SiteList: {
             content: components["schemas"]["Site"][];

@@ -7,6 +7,8 @@ import type { components, paths } from './schema';
 type Schemas = components['schemas'];
 
 export type Room = Schemas['Room'];
+/** A room for staff: with its booked and held reservations from today on. */
+export type StaffRoom = Schemas['StaffRoom'];
 export type Insights = Schemas['Insights'];
 export type SeatInsights = Schemas['SeatInsights'];
 export type WhatIf = Schemas['WhatIf'];

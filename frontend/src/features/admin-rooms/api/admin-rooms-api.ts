@@ -4,10 +4,10 @@ import type {
   ListQuery,
   Page,
   PositionResult,
-  Room,
   RoomCreate,
   RoomServicesInput,
   RoomUpdate,
+  StaffRoom,
 } from '../../../api/types';
 import { MAX_ROOMS } from '../../../lib/constants';
 
@@ -29,14 +29,14 @@ export interface RoomImageUpdate {
 
 export const adminRoomsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    getAdminRooms: build.query<Page<Room>, ListQuery>({
+    getAdminRooms: build.query<Page<StaffRoom>, ListQuery>({
       query: (params) => ({ url: 'admin/rooms', params }),
       providesTags: (result) => [
         LIST,
         ...(result?.content.map((room) => ({ type: 'Room' as const, id: room.id })) ?? []),
       ],
     }),
-    getAdminRoom: build.query<Room, string>({
+    getAdminRoom: build.query<StaffRoom, string>({
       query: (id) => roomPath(id),
       providesTags: (_result, _error, id) => [{ type: 'Room', id }],
     }),

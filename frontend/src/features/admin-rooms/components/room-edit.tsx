@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Room, RoomCreate } from '../../../api/types';
+import type { Room, RoomCreate, StaffRoom } from '../../../api/types';
 import { formatClock } from '../../../lib/staff-dates';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
@@ -46,7 +46,7 @@ export function RoomEdit() {
   );
 }
 
-function RoomEditContent({ room, reload }: { room: Room; reload: () => Promise<unknown> }) {
+function RoomEditContent({ room, reload }: { room: StaffRoom; reload: () => Promise<unknown> }) {
   const { t } = useTranslation('admin-rooms');
   const textIn = useTextIn();
   const dispatch = useAppDispatch();

@@ -31,10 +31,6 @@ const room: Room = {
   imageAlt: null,
   imageUrl: null,
   order: 0,
-  activeReservationCount: 0,
-  bookedReservationCount: 0,
-  heldReservationCount: 0,
-  heldUntil: null,
   services: {
     checkInMinutesBefore: null,
     noShowReleaseMinutes: null,
