@@ -112,7 +112,8 @@ describe('visitor sign-in with the campus account', () => {
       const label = (key: string) => texts[key] as RegExp;
       // The cart is filled through the German day dialog (addSlot); the rest is in the language.
       const page = await openVisitorPage(browser, viewport, 'de');
-      await page.goto(`${server.baseUrl}/`);
+      // The library has a second site: the first site's own address lists its rooms.
+      await page.goto(`${server.baseUrl}/s/bibliothek/`);
       await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
       await h1(page, FIRST_ROOM).waitFor();
       await addSlot(page, day, RANGE);
@@ -168,6 +169,47 @@ describe('visitor sign-in with the campus account', () => {
       await page.context().close();
     });
   }
+
+  it('books the members\' room signed in and finds the booking on "my bookings" without a mail (de 375x740)', async () => {
+    const page = await openVisitorPage(browser, PHONE, 'de');
+    await page.goto(`${server.baseUrl}/s/bibliothek/`);
+    await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
+    await h1(page, FIRST_ROOM).waitFor();
+    await addSlot(page, day, RANGE);
+    await page.goto(`${server.baseUrl}/your-personal-data`);
+    await h1(page, 'Ihre Daten').waitFor();
+    await main(page).getByRole('link', { name: 'Mit Hochschulkonto anmelden' }).click();
+    await page.locator('input[name="login"]').fill('sam');
+    await page.locator('input[name="password"]').fill('any password');
+    await page.locator('button[type="submit"]').click();
+    await page.locator('button[type="submit"]').click();
+    await main(page)
+      .getByRole('status')
+      .filter({ hasText: 'Angemeldet als Sam Student.' })
+      .waitFor();
+    await page.getByLabel('Anrede').selectOption('MR');
+    await page.getByLabel(/^Telefonnummer/).fill('+431234');
+    await main(page).getByRole('button', { name: 'Weiter zur Zusammenfassung' }).click();
+    await h1(page, 'Zusammenfassung').waitFor();
+    await main(page).getByRole('button', { name: 'Verbindlich reservieren' }).click();
+    await h1(page, 'Vielen Dank für Ihre Buchung').waitFor();
+    const bookingNumber = (await main(page).locator('strong').textContent()) ?? '';
+    expect(bookingNumber).toMatch(/^R-[0-9A-Z]{6}$/);
+
+    // No mail asked for: the signed-in visitor's bookings are there at once.
+    await page.goto(`${server.baseUrl}/my-bookings`);
+    await h1(page, 'Ihre Buchungen').waitFor();
+    await main(page)
+      .getByRole('heading', { name: new RegExp(bookingNumber) })
+      .waitFor();
+    expect(
+      await main(page)
+        .getByLabel(/^E-Mail-Adresse/)
+        .count(),
+    ).toBe(0);
+    await expectAccessible(page, 'my bookings, signed in with the campus account');
+    await page.context().close();
+  });
 
   for (const lang of LANGS) {
     it(`a room of a site for members of the university says so, by its site's rule (${lang})`, async () => {
