@@ -204,10 +204,32 @@ describe('visitor sign-in with the campus account', () => {
       .waitFor();
     expect(
       await main(page)
-        .getByLabel(/^E-Mail-Adresse/)
+        .getByLabel(/Ihre E-Mail-Adresse/)
         .count(),
     ).toBe(0);
     await expectAccessible(page, 'my bookings, signed in with the campus account');
+
+    // Signed out (here behind the app's back): the next person at this browser does not get
+    // the list from the app's memory when she opens "my bookings" again within the app.
+    await page.evaluate(() =>
+      fetch('/api/visitor-auth/logout', {
+        method: 'POST',
+        headers: { 'X-Requested-With': 'XMLHttpRequest' },
+      }),
+    );
+    const withinTheApp = (path: string) =>
+      page.evaluate((p) => {
+        history.pushState(null, '', p);
+        dispatchEvent(new PopStateEvent('popstate'));
+      }, path);
+    const listed = main(page).getByRole('heading', { name: new RegExp(bookingNumber) });
+    await withinTheApp('/your-reservations');
+    await listed.waitFor({ state: 'detached' });
+    await withinTheApp('/my-bookings');
+    await main(page)
+      .getByLabel(/Ihre E-Mail-Adresse/)
+      .waitFor();
+    expect(await listed.count()).toBe(0);
     await page.context().close();
   });
 

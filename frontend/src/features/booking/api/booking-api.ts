@@ -267,10 +267,15 @@ export const bookingApi = cartApi.injectEndpoints({
       query: (token) => `my-bookings/${enc(token)}/tickets`,
       providesTags: ['MyBookings'],
     }),
-    /** The bookings of the visitor signed in with the campus identity (401 for anyone else). */
+    /**
+     * The bookings of the visitor signed in with the campus identity (401 for anyone else). Kept
+     * no longer than the page shows them: after a sign-out the next visitor of this browser never
+     * sees them from the cache.
+     */
     getSignedInBookings: build.query<SignedInBookings, void>({
       query: () => 'my-bookings',
       providesTags: ['MyBookings', 'OwnerTickets'],
+      keepUnusedDataFor: 0,
     }),
     cancelMyBookingsTickets: build.mutation<unknown, { token: string; ids: string[] }>({
       query: ({ token, ids }) => ({

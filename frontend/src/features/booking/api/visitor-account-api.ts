@@ -9,7 +9,7 @@ export type SignedInVisitor = components['schemas']['SignedInVisitor'];
  * form (visitor-account.tsx), so a library without visitor sign-in never downloads it.
  */
 export const visitorAccountApi = baseApi
-  .enhanceEndpoints({ addTagTypes: ['Visitor'] })
+  .enhanceEndpoints({ addTagTypes: ['Visitor', 'MyBookings'] })
   .injectEndpoints({
     endpoints: (build) => ({
       getSignedInVisitor: build.query<SignedInVisitor, void>({
@@ -18,7 +18,8 @@ export const visitorAccountApi = baseApi
       }),
       visitorSignOut: build.mutation<void, void>({
         query: () => ({ url: 'visitor-auth/logout', method: 'POST' }),
-        invalidatesTags: ['Visitor'],
+        // The signed-in visitor's bookings go with her.
+        invalidatesTags: ['Visitor', 'MyBookings'],
       }),
     }),
   });

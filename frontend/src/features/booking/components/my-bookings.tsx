@@ -57,7 +57,8 @@ function PushSwitch(props: { ownerId: string; bookingNumber: string }) {
 export function MyBookingsRequest() {
   const signInOffered = (useGetSettingsQuery().data?.visitorSignIn?.length ?? 0) > 0;
   const signedIn = useGetSignedInBookingsQuery(undefined, { skip: !signInOffered });
-  if (signedIn.data) return <SignedInBookings tickets={signedIn.data.tickets} />;
+  // Only the answer for now: a refused one after a sign-out shows no earlier visitor's list.
+  if (signedIn.currentData) return <SignedInBookings tickets={signedIn.currentData.tickets} />;
   if (signedIn.isLoading) return <Loading />;
   return <MyBookingsLinkRequest />;
 }
