@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@rr/platform';
-import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
+import { Client, type AdminSuite, type TestApp } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
-import { startVisitorOidcProvider, type TestOidcProvider } from '../support/oidc-servers.ts';
-import { freePort } from '../support/ports.ts';
-import { startTestIdp, type TestIdp } from '../support/saml-idp.ts';
+import type { TestIdp } from '../support/saml-idp.ts';
 import {
+  bookSlotAs,
+  openVisitorSignInSuite,
   SAML_ATTRIBUTES as A,
+  VISITOR_SP as SP,
   visitorOidcSignIn,
   visitorSamlSignIn,
+  type VisitorSignInSuite,
 } from '../support/visitor-sign-in.ts';
 
 /**
@@ -21,12 +23,8 @@ const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 let suite: AdminSuite;
 let app: TestApp;
 let admin: Client;
-let provider: TestOidcProvider;
+let signIn: VisitorSignInSuite;
 let idp: TestIdp;
-const SP = {
-  entityId: 'https://rr.uni-x.de/visitors',
-  acs: 'https://rr.uni-x.de/api/visitor-auth/saml/acs',
-};
 
 type Problem = { error: string; payload: string[] };
 const owner = {
@@ -39,18 +37,13 @@ const owner = {
 
 const services = (id: string, json: Record<string, unknown>) =>
   admin.request('PUT', `/api/admin/rooms/${id}/services`, { json });
-async function bookAs(v: Client, timeSlotId: string, email: string): Promise<Response> {
-  const r = await v.request('POST', '/api/transactions', { json: { timeSlotId } });
-  expect(r.status).toBe(201);
-  const tx = ((await r.json()) as { transactionId: string }).transactionId;
-  return v.request('PUT', `/api/transactions/${tx}/booking`, { json: { ...owner, email } });
-}
+const bookAs = (v: Client, timeSlotId: string, email: string) =>
+  bookSlotAs(v, timeSlotId, owner, email);
 const samlVisitor = async (attributes: Record<string, string[]>) =>
   (await visitorSamlSignIn(app.baseUrl, idp, SP, clock, attributes)).client;
 
 beforeAll(async () => {
-  const port = await freePort();
-  provider = await startVisitorOidcProvider(`http://127.0.0.1:${port}`, {
+  signIn = await openVisitorSignInSuite(clock, {
     stud1: {
       email: 'stud1@uni-x.de',
       eduperson_scoped_affiliation: ['student@uni-x.de'],
@@ -64,21 +57,11 @@ beforeAll(async () => {
       schac_home_organization: 'uni-x.de',
     },
   });
-  idp = await startTestIdp();
-  suite = await openAdminSuite(clock, {
-    env: {
-      ...provider.env,
-      VISITOR_SAML_IDP_METADATA: idp.metadataFile,
-      VISITOR_SAML_SP_ENTITY_ID: SP.entityId,
-    },
-    port,
-  });
+  ({ suite, idp } = signIn);
   ({ app, admin } = suite);
 });
 afterAll(async () => {
-  await suite?.close();
-  await provider?.stop();
-  await idp?.stop();
+  await signIn?.close();
 });
 
 describe('rooms for members of the university', () => {

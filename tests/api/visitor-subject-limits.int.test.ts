@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erasePersonalData, releaseNoShows } from '@rr/command-service';
 import { addDays, ManualClock, todayIn } from '@rr/platform';
-import { Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
+import { Client, type AdminSuite, type TestApp } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
-import { startVisitorOidcProvider, type TestOidcProvider } from '../support/oidc-servers.ts';
-import { freePort } from '../support/ports.ts';
-import { startTestIdp, type TestIdp } from '../support/saml-idp.ts';
+import type { TestIdp } from '../support/saml-idp.ts';
 import {
+  bookSlotAs,
+  openVisitorSignInSuite,
   SAML_ATTRIBUTES as A,
+  VISITOR_SP as SP,
   visitorOidcSignIn,
   visitorSamlSignIn,
+  type VisitorSignInSuite,
 } from '../support/visitor-sign-in.ts';
 
 /**
@@ -24,12 +26,8 @@ const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 let suite: AdminSuite;
 let app: TestApp;
 let admin: Client;
-let provider: TestOidcProvider;
+let signIn: VisitorSignInSuite;
 let idp: TestIdp;
-const SP = {
-  entityId: 'https://rr.uni-x.de/visitors',
-  acs: 'https://rr.uni-x.de/api/visitor-auth/saml/acs',
-};
 
 type Problem = { error: string; payload: string[] };
 const owner = {
@@ -40,12 +38,8 @@ const owner = {
   language: 'de',
 };
 
-async function bookAs(v: Client, timeSlotId: string, email: string): Promise<Response> {
-  const r = await v.request('POST', '/api/transactions', { json: { timeSlotId } });
-  expect(r.status, await r.clone().text()).toBe(201);
-  const tx = ((await r.json()) as { transactionId: string }).transactionId;
-  return v.request('PUT', `/api/transactions/${tx}/booking`, { json: { ...owner, email } });
-}
+const bookAs = (v: Client, timeSlotId: string, email: string) =>
+  bookSlotAs(v, timeSlotId, owner, email);
 async function booked(v: Client, timeSlotId: string, email: string): Promise<string> {
   const r = await bookAs(v, timeSlotId, email);
   expect(r.status, await r.clone().text()).toBe(200);
@@ -67,33 +61,27 @@ const subjectOf = async (ownerId: string) =>
   ).rows[0]?.subject;
 
 beforeAll(async () => {
-  const port = await freePort();
   const person = (email: string) => ({ email, eduperson_affiliation: ['student'] });
-  provider = await startVisitorOidcProvider(`http://127.0.0.1:${port}`, {
-    limited: person('limited@uni-x.de'),
-    absent: person('absent@uni-x.de'),
-    erased: person('erased@uni-x.de'),
-    reader: person('reader@uni-x.de'),
-  });
-  idp = await startTestIdp();
-  suite = await openAdminSuite(clock, {
-    env: {
-      ...provider.env,
-      VISITOR_SAML_IDP_METADATA: idp.metadataFile,
-      VISITOR_SAML_SP_ENTITY_ID: SP.entityId,
+  signIn = await openVisitorSignInSuite(
+    clock,
+    {
+      limited: person('limited@uni-x.de'),
+      absent: person('absent@uni-x.de'),
+      erased: person('erased@uni-x.de'),
+      reader: person('reader@uni-x.de'),
+    },
+    {
       MAX_TICKETS_PER_DAY: '1',
       NO_SHOW_LIMIT: '2',
       NO_SHOW_WINDOW_DAYS: '30',
       NO_SHOW_BLOCK_DAYS: '14',
     },
-    port,
-  });
+  );
+  ({ suite, idp } = signIn);
   ({ app, admin } = suite);
 });
 afterAll(async () => {
-  await suite?.close();
-  await provider?.stop();
-  await idp?.stop();
+  await signIn?.close();
 });
 
 describe('one person, one set of limits', () => {

@@ -1,8 +1,19 @@
 import { expect } from 'vitest';
 import type { Clock } from '@rr/platform';
-import { Client } from './app.ts';
-import { signInAtProvider } from './oidc-servers.ts';
-import { encodeResponse, requestIdOf, signedResponse, type TestIdp } from './saml-idp.ts';
+import { Client, openAdminSuite, type AdminSuite } from './app.ts';
+import {
+  signInAtProvider,
+  startVisitorOidcProvider,
+  type TestOidcProvider,
+} from './oidc-servers.ts';
+import { freePort } from './ports.ts';
+import {
+  encodeResponse,
+  requestIdOf,
+  signedResponse,
+  startTestIdp,
+  type TestIdp,
+} from './saml-idp.ts';
 
 /** eduPerson and SCHAC attribute names as SAML identity providers send them. */
 export const SAML_ATTRIBUTES = {
@@ -79,4 +90,64 @@ export async function visitorSamlSignIn(
     location: posted.headers.get('location'),
     client: new Client(baseUrl).takeCookie(posted),
   };
+}
+
+/** The app as the SAML service provider of visitor sign-in in the tests. */
+export const VISITOR_SP = {
+  entityId: 'https://rr.uni-x.de/visitors',
+  acs: 'https://rr.uni-x.de/api/visitor-auth/saml/acs',
+};
+
+/** An admin suite whose visitors sign in with the test's OpenID provider and SAML provider. */
+export interface VisitorSignInSuite {
+  suite: AdminSuite;
+  provider: TestOidcProvider;
+  idp: TestIdp;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the test's OpenID provider (with these people, by their login), the signing SAML
+ * identity provider, and the app with visitor sign-in by both (and the settings of `env`).
+ */
+export async function openVisitorSignInSuite(
+  clock: Clock,
+  people: Record<string, Record<string, unknown>>,
+  env: Record<string, string> = {},
+): Promise<VisitorSignInSuite> {
+  const port = await freePort();
+  const provider = await startVisitorOidcProvider(`http://127.0.0.1:${port}`, people);
+  const idp = await startTestIdp();
+  const suite = await openAdminSuite(clock, {
+    env: {
+      ...provider.env,
+      VISITOR_SAML_IDP_METADATA: idp.metadataFile,
+      VISITOR_SAML_SP_ENTITY_ID: VISITOR_SP.entityId,
+      ...env,
+    },
+    port,
+  });
+  return {
+    suite,
+    provider,
+    idp,
+    close: async () => {
+      await suite.close();
+      await provider.stop();
+      await idp.stop();
+    },
+  };
+}
+
+/** A cart of the slot, booked for `owner` with the address: the booking's answer. */
+export async function bookSlotAs(
+  v: Client,
+  timeSlotId: string,
+  owner: Record<string, unknown>,
+  email: string,
+): Promise<Response> {
+  const r = await v.request('POST', '/api/transactions', { json: { timeSlotId } });
+  expect(r.status, await r.clone().text()).toBe(201);
+  const tx = ((await r.json()) as { transactionId: string }).transactionId;
+  return v.request('PUT', `/api/transactions/${tx}/booking`, { json: { ...owner, email } });
 }
