@@ -113,13 +113,30 @@ async function deskOfPreviousRelease(admin: Client, baseUrl: string) {
   return { roomId, slotId, checkedIn, checkedInAt, waiting };
 }
 
-/** SIGTERM: the process finishes what it has under way and exits with 0 within its deadline. */
-async function stopCleanly(p: ServiceProcess, whose: string): Promise<void> {
+/**
+ * The first commit whose jobs end their round at a stop. A release before it may hold a
+ * projector's stop past its deadline when a rush left a backlog of queued mail rounds; it then
+ * exits with 1 by that deadline, its unfinished work ending as at a kill (the fault tests show
+ * that nothing is lost then). Such a release cannot be changed any more, so its stop is only
+ * required to end by its own deadline; a release with the commit must stop cleanly.
+ */
+const JOBS_END_THEIR_ROUND_AT_A_STOP = '31c31c559849f3fe4185c6e0307a88f806aa4c0f';
+const endsItsRoundAtAStop = (commit: string) =>
+  spawnSync('git', ['merge-base', '--is-ancestor', JOBS_END_THEIR_ROUND_AT_A_STOP, commit], {
+    cwd: root,
+  }).status === 0;
+
+/**
+ * SIGTERM: the process finishes what it has under way and exits with 0 within its deadline (a
+ * release whose jobs do not end their round at a stop: or with 1 by its deadline).
+ */
+async function stopCleanly(p: ServiceProcess, whose: string, commit?: string): Promise<void> {
   const stopping = performance.now();
   await p.kill('SIGTERM');
   const stopMs = Math.round(performance.now() - stopping);
-  console.log(`${whose} ${p.role} stopped in ${stopMs} ms`);
-  expect(p.child.exitCode, `${p.role} after ${stopMs} ms:\n${p.output()}`).toBe(0);
+  console.log(`${whose} ${p.role} stopped in ${stopMs} ms with exit code ${p.child.exitCode}`);
+  const allowed = commit === undefined || endsItsRoundAtAStop(commit) ? [0] : [0, 1];
+  expect(allowed, `${p.role} after ${stopMs} ms:\n${p.output()}`).toContain(p.child.exitCode);
 }
 
 describe.each(releases)('a rolling upgrade from $label', ({ commit }) => {
@@ -205,7 +222,7 @@ describe.each(releases)('a rolling upgrade from $label', ({ commit }) => {
     await sleep(3000);
     // The previous release goes, one process at a time.
     for (const p of [oldCommand, oldQuery, oldProjector]) {
-      await stopCleanly(p, "previous release's");
+      await stopCleanly(p, "previous release's", commit);
       await sleep(2000);
     }
     await sleep(3000);
