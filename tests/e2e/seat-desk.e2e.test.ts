@@ -145,6 +145,27 @@ describe("the desk's day", () => {
     });
 });
 
+describe("the reservations list's seats", () => {
+  for (const lang of LANGS)
+    it(`names each listed ticket's seat in a column of its own (${lang}, 1280 px)`, async () => {
+      const page = await openAsAdmin(lang);
+      await page.goto(`${server.baseUrl}/admin/reservations`);
+      const table = page.getByRole('main').locator('table.reservation-table');
+      const column = lang === 'de' ? 'Platz' : 'Seat';
+      await table.getByRole('columnheader', { name: column, exact: true }).waitFor();
+      // Anna and Bert sit on seats of the plan (the check-in test may move one of them).
+      for (const name of ['Anna', 'Bert']) {
+        const cell = table
+          .getByRole('row')
+          .filter({ hasText: name })
+          .locator(`td[data-label="${column}"]`);
+        await expect.poll(() => cell.textContent()).toMatch(/^S[1-6]$/);
+      }
+      await expectAccessible(page, `reservations list with seats ${lang}`);
+      await page.context().close();
+    });
+});
+
 describe("the check-in screen's seats", () => {
   // Each language moves another reader: German Bert from S2 to S6, English Anna from S1 to S5.
   const moves = {

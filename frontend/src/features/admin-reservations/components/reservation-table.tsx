@@ -43,6 +43,9 @@ export function ReservationTable({
   caption,
 }: ReservationTableProps) {
   const { t } = useTranslation('admin-reservations');
+  // The seat's column only where a listed ticket holds a seat of a room's plan, as in the CSV
+  // export: a list of rooms without a plan keeps its columns.
+  const seated = tickets.some((ticket) => ticket.seat !== null);
   return (
     <div className={`table-wrap${printHidden ? ' no-print' : ''}`} aria-busy={busy || undefined}>
       <table className="data-table reservation-table">
@@ -65,6 +68,7 @@ export function ReservationTable({
               );
             })}
             <th scope="col">{t('ticket.booking-number')}</th>
+            {seated ? <th scope="col">{t('ticket.seat')}</th> : null}
             <th scope="col">{t('ticket.status')}</th>
             {showActions ? (
               <th scope="col" className="no-print">
@@ -80,6 +84,7 @@ export function ReservationTable({
               ticket={ticket}
               showActions={showActions}
               listSearch={listSearch}
+              seated={seated}
             />
           ))}
         </tbody>
@@ -92,9 +97,11 @@ interface TicketRowProps {
   ticket: Ticket;
   showActions: boolean;
   listSearch: string;
+  /** The list has the seat's column. */
+  seated: boolean;
 }
 
-function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
+function TicketRow({ ticket, showActions, listSearch, seated }: TicketRowProps) {
   const { t } = useTranslation('admin-reservations');
   const name = ownerName(ticket);
   const roomName = useTextIn()(ticket.roomName, ticket.roomNameEn);
@@ -135,6 +142,11 @@ function TicketRow({ ticket, showActions, listSearch }: TicketRowProps) {
       <td data-label={t('ticket.booking-number')} className="data-table__nowrap">
         {ticket.bookingNumber}
       </td>
+      {seated ? (
+        <td data-label={t('ticket.seat')} className="data-table__nowrap">
+          {ticket.seat?.label}
+        </td>
+      ) : null}
       <td data-label={t('ticket.status')} className="reservation-table__status">
         <StatusText status={ticketStatus(ticket)} />
       </td>
