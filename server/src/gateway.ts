@@ -24,8 +24,9 @@ function sendProblem(res: express.Response, status: number, body: object): void 
 /**
  * The small gateway of the split deployment: writes (and sign-in) go to the command-service
  * instances, reads to the query-service instances, round robin; the SPA is served here. The
- * request body is read first, so an instance that refuses the connection is skipped and the next
- * one gets the same request; when none answers the client gets 503 problem+json, never a hang.
+ * request body is read first, so an instance that refuses the connection, or resets it before
+ * answering, is skipped and the next one gets the same request; when none answers the client gets
+ * 503 problem+json, never a hang.
  */
 export function createGateway(o: GatewayOptions): express.Express {
   const pools = {
@@ -94,22 +95,33 @@ export function createGateway(o: GatewayOptions): express.Express {
         );
         upstream.setTimeout(30_000, () => upstream.destroy(new Error('upstream timeout')));
         upstream.on('error', (err: NodeJS.ErrnoException) => {
-          // A kept-alive connection the instance closed as idle (it is stopping: a rolling
-          // upgrade) just as this request went out on it: the instance never read the request,
-          // so another may take it. (After a crash in the middle of a request the same error may
-          // follow a request it did read: sent again, a booking is decided on its cart's stream
-          // and never taken twice; a second new cart expires with its hold.)
-          const closedIdle =
-            upstream.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
-          if ((err.code === 'ECONNREFUSED' || closedIdle) && !res.headersSent) {
-            // Not connected at all: the request never reached that instance, so another may take it.
+          // The instance refused the connection, or reset it before any answer: a kept-alive
+          // connection it closed as idle (it is stopping: a rolling upgrade) just as this request
+          // went out on it, or a new one still waiting in the kernel's queue when the stopping
+          // instance closed its listener (a busy event loop had not accepted it yet). Either way
+          // it never read the request, so another may take it. (After a crash in the middle of a
+          // request the same reset may follow a request it did read: sent again, a booking is
+          // decided on its cart's stream and never taken twice; a second new cart expires with
+          // its hold.)
+          const unread =
+            err.code === 'ECONNREFUSED' || err.code === 'ECONNRESET' || err.code === 'EPIPE';
+          if (unread && !res.headersSent) {
             o.logger.warn(
-              { target: target.host, error: err.code },
-              'instance refused the connection or closed it unused; trying the next one',
+              { target: target.host, error: err.code, reusedSocket: upstream.reusedSocket },
+              'instance refused or reset the connection before answering; trying the next one',
             );
             attempt(i + 1);
             return;
           }
+          o.logger.error(
+            {
+              target: target.host,
+              error: err.code ?? err.message,
+              reusedSocket: upstream.reusedSocket,
+              answered: res.headersSent,
+            },
+            'instance failed the request; answered 502',
+          );
           sendProblem(res, 502, {
             type: 'about:blank',
             title: 'Bad gateway',

@@ -247,7 +247,10 @@ describe.each(releases)('a rolling upgrade from $label', ({ commit }) => {
         newCommandStartedWithMigrationsMs: migratedMs,
       }),
     );
-    expect(failures.map((o) => `${o.op} ${o.status}`)).toEqual([]);
+    expect(
+      failures.map((o) => `${o.op} ${o.status}`),
+      `the gateway's log:\n${gateway.output()}`,
+    ).toEqual([]);
     expect(added.length).toBeGreaterThan(0);
     expect(bookings.length).toBeGreaterThan(10);
 
