@@ -18,6 +18,32 @@ export interface CartRuleSlot {
   date: string;
   startTime: string;
   endTime: string;
+  /**
+   * The site of the slot's room: what the per-visitor maxima count by when they count per site
+   * (`limitsPerSite`); the loaders give it then, and may leave it out otherwise.
+   */
+  siteId?: string | undefined;
+  /** The slot's room: the seat decision finds the site by it where `siteId` is not given. */
+  roomId?: string | undefined;
+}
+
+/**
+ * The tickets held that count towards the per-visitor maxima for the slot: every one, or with
+ * `limitsPerSite` those of the slot's site only. A ticket without its site while the maxima count
+ * per site is a loader's mistake, never counted silently as another site's: it throws.
+ */
+export function countedForLimits(
+  tickets: readonly CartRuleSlot[],
+  slot: CartRuleSlot,
+  limits: Pick<BookingLimits, 'limitsPerSite'>,
+): readonly CartRuleSlot[] {
+  if (!limits.limitsPerSite || tickets.length === 0) return tickets;
+  const siteOf = (t: CartRuleSlot) => {
+    if (t.siteId === undefined) throw new Error('the site of a ticket the limits count is needed');
+    return t.siteId;
+  };
+  const site = siteOf(slot);
+  return tickets.filter((t) => siteOf(t) === site);
 }
 
 export type { CartRule } from './rule-codes.ts';
@@ -35,19 +61,47 @@ export type { CartRule } from './rule-codes.ts';
  * - the slot overlaps a ticket of the cart;
  * - the cart holds `maxTicketsPerDay` tickets on the slot's day; again earlier bookings of that
  *   day count only at booking.
+ *
+ * With `limitsPerSite` the two maxima count only the tickets of the slot's site
+ * (countedForLimits); the cart's size and the overlap count every ticket: one cart is one
+ * cart, and one person is at one place at a time, whatever the site.
  */
 export function cartRules(
   tickets: readonly CartRuleSlot[],
   slot: CartRuleSlot,
-  limits: Pick<BookingLimits, 'maxCartTickets' | 'maxTicketsPerDay' | 'maxTicketsPerVisitor'>,
+  limits: Pick<
+    BookingLimits,
+    'maxCartTickets' | 'maxTicketsPerDay' | 'maxTicketsPerVisitor' | 'limitsPerSite'
+  >,
 ): CartRule[] {
   if (tickets.some((t) => t.timeSlotId === slot.timeSlotId))
     return ['timeslot_already_in_transaction'];
   const rules: CartRule[] = [];
+  const counted = countedForLimits(tickets, slot, limits);
   if (tickets.length >= limits.maxCartTickets) rules.push('max_tickets_per_transaction_reached');
-  if (tickets.length >= limits.maxTicketsPerVisitor) rules.push('max_tickets_by_user_reached');
-  const sameDay = tickets.filter((t) => t.date === slot.date);
-  if (sameDay.some((t) => timesOverlap(t, slot))) rules.push('max_tickets_per_time_reached');
-  if (sameDay.length >= limits.maxTicketsPerDay) rules.push('max_tickets_per_day_reached');
+  if (counted.length >= limits.maxTicketsPerVisitor) rules.push('max_tickets_by_user_reached');
+  if (tickets.some((t) => t.date === slot.date && timesOverlap(t, slot)))
+    rules.push('max_tickets_per_time_reached');
+  if (counted.filter((t) => t.date === slot.date).length >= limits.maxTicketsPerDay)
+    rules.push('max_tickets_per_day_reached');
   return rules;
+}
+
+/**
+ * A person's bookings from today on, as their limits count them (cart-rules.ts): what a booking,
+ * a rebooking, a join and an offer weigh the wanted seat against.
+ */
+export function bookedSeats(
+  visitor: { tickets: readonly (Omit<CartRuleSlot, 'timeSlotId'> & { cancelled: boolean })[] },
+  today: string,
+): CartRuleSlot[] {
+  return visitor.tickets
+    .filter((t) => !t.cancelled && t.date >= today)
+    .map(({ date, startTime, endTime, siteId }) => ({
+      timeSlotId: '',
+      date,
+      startTime,
+      endTime,
+      ...(siteId !== undefined ? { siteId } : {}),
+    }));
 }

@@ -79,6 +79,54 @@ describe('cart rules', () => {
   });
 });
 
+describe('cart rules per site (LIMITS_PER_SITE)', () => {
+  const at = (site: string, id: string, date: string, start: string, end: string) => ({
+    ...slot(id, date, start, end),
+    siteId: site,
+  });
+  const law = (id: string, start: string, end: string) => at('law', id, '2026-12-01', start, end);
+  const main = (id: string, start: string, end: string) => at('main', id, '2026-12-01', start, end);
+  const perSite = { ...limits, maxTicketsPerDay: 1, maxTicketsPerVisitor: 2 };
+
+  it('counts across sites while off: a person at her day’s limit at one site is at it everywhere', () => {
+    const held = [law('a', '09:00', '10:00')];
+    expect(cartRules(held, main('b', '11:00', '12:00'), perSite)).toEqual([
+      'max_tickets_per_day_reached',
+    ]);
+    expect(
+      cartRules(held, main('b', '11:00', '12:00'), { ...perSite, limitsPerSite: false }),
+    ).toEqual(['max_tickets_per_day_reached']);
+  });
+
+  it('counts only the slot’s site while on: the day and the total maxima of each site apart', () => {
+    const on = { ...perSite, limitsPerSite: true };
+    const held = [law('a', '09:00', '10:00'), at('law', 'b', '2026-12-02', '09:00', '10:00')];
+    // At her law library's limits (a day's one, a total of two), the main library still takes her.
+    expect(cartRules(held, main('c', '11:00', '12:00'), on)).toEqual([]);
+    expect(cartRules(held, law('d', '11:00', '12:00'), on)).toEqual([
+      'max_tickets_by_user_reached',
+      'max_tickets_per_day_reached',
+    ]);
+  });
+
+  it('keeps the overlap and the cart’s size across sites: one person is at one place at a time', () => {
+    const on = { ...perSite, limitsPerSite: true, maxCartTickets: 1 };
+    expect(cartRules([law('a', '09:00', '10:00')], main('b', '09:30', '10:30'), on)).toEqual([
+      'max_tickets_per_transaction_reached',
+      'max_tickets_per_time_reached',
+    ]);
+  });
+
+  it('refuses to count a ticket whose site the loader did not give', () => {
+    const on = { ...perSite, limitsPerSite: true };
+    expect(() =>
+      cartRules([slot('a', '2026-12-01', '09:00', '10:00')], main('b', '11:00', '12:00'), on),
+    ).toThrow(/site/);
+    // Nothing held: nothing to count, whatever the slot names.
+    expect(cartRules([], slot('b', '2026-12-01', '11:00', '12:00'), on)).toEqual([]);
+  });
+});
+
 describe('times overlap', () => {
   it('counts shared minutes, not touching ends', () => {
     const nine = { startTime: '09:00', endTime: '10:00' };

@@ -14,6 +14,12 @@ export interface BookingLimits {
   maxTicketsPerDay: number;
   /** Booked tickets per visitor from today on (a cart may not hold more either). */
   maxTicketsPerVisitor: number;
+  /**
+   * The per-visitor maxima (per day, from today on) count per site (LIMITS_PER_SITE): a person
+   * at her limit at one site may still book at another (docs/product.md#one-person-one-set-of-limits).
+   * Absent or false: across every site, as before sites.
+   */
+  limitsPerSite?: boolean | undefined;
   /** The no-show rule (NO_SHOW_LIMIT, NO_SHOW_WINDOW_DAYS, NO_SHOW_BLOCK_DAYS); absent: off. */
   noShowRule?: NoShowRule | undefined;
 }

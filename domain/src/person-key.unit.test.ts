@@ -6,7 +6,7 @@ import { emailKeyForm } from './email.ts';
 import { mustNotBeNoShowBlocked } from './no-show-rule.ts';
 import { limitsKeyOf, subjectKeyForm, type PersonKeys } from './person-key.ts';
 import { evolveVisitor, initialVisitor, type VisitorState } from './reservations/cart.ts';
-import { bookedSeats } from './time-slots/take-seat.ts';
+import { bookedSeats } from './cart-rules.ts';
 import { evolveWaitlist } from './waitlist-line.ts';
 import { Refused } from './refusal.ts';
 

@@ -9,4 +9,6 @@ export interface InsightsDeps {
   limits: BookingLimits;
   /** How the what-if replays run (WHAT_IF_…, the database they read). */
   whatIf: WhatIfSettings;
+  /** The first site's name before staff changed it (LIBRARY_NAME): the CSVs' "Standort". */
+  libraryName?: string | undefined;
 }

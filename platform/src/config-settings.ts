@@ -17,6 +17,7 @@ export function bookingLimitsOf(
     | 'MAX_CART_TICKETS'
     | 'MAX_TICKETS_PER_DAY'
     | 'MAX_TICKETS_PER_VISITOR'
+    | 'LIMITS_PER_SITE'
     | 'NO_SHOW_LIMIT'
     | 'NO_SHOW_WINDOW_DAYS'
     | 'NO_SHOW_BLOCK_DAYS'
@@ -32,6 +33,7 @@ export function bookingLimitsOf(
     maxCartTickets: config.MAX_CART_TICKETS,
     maxTicketsPerDay: config.MAX_TICKETS_PER_DAY,
     maxTicketsPerVisitor: config.MAX_TICKETS_PER_VISITOR,
+    ...(config.LIMITS_PER_SITE ? { limitsPerSite: true } : {}),
     ...(limit && windowDays && blockDays ? { noShowRule: { limit, windowDays, blockDays } } : {}),
   };
 }

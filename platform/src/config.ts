@@ -49,6 +49,8 @@ export const ConfigSchema = z.object({
   MAX_CART_TICKETS: z.coerce.number().int().min(1).max(50).default(5),
   MAX_TICKETS_PER_DAY: z.coerce.number().int().min(1).max(100).default(2),
   MAX_TICKETS_PER_VISITOR: z.coerce.number().int().min(1).max(1000).default(10),
+  // The per-visitor maxima per site (true) or across every site (docs/product.md#one-person-one-set-of-limits).
+  LIMITS_PER_SITE: bool.default(false),
   ERASURE_JOB_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   EXPIRY_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600000).default(5000),
   // The no-show rule (docs/product.md#no-show-rule): on only with all three.

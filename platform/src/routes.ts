@@ -26,9 +26,10 @@ export interface Reply {
 /**
  * What a path parameter or a body field names, by which the sites of a request are found: a
  * room, a time slot (its room's), a ticket (its room's), a reservation (a ticket's id: the rooms
- * of every ticket of its owner, the booking staff see and change as a whole), a site.
+ * of every ticket of its owner, the booking staff see and change as a whole), a site, or a site
+ * by its slug (the site filter `site={slug}`: a slug no site has is none of hers).
  */
-export type SiteKind = 'room' | 'slot' | 'ticket' | 'reservation' | 'site';
+export type SiteKind = 'room' | 'slot' | 'ticket' | 'reservation' | 'site' | 'slug';
 
 /**
  * Which sites a staff route touches (docs/product.md#roles), checked for a user whose roles on
@@ -181,7 +182,8 @@ async function reachableSites(
       else if (Array.isArray(value))
         for (const v of value as unknown[]) named.push([as, typeof v === 'string' ? v : '']);
       else if (kind === 'site-or-first') named.push(['site', lookup.defaultSiteId]);
-      else if (kind !== 'site' && !rule.leftOutFilters) throw problems.forbidden();
+      else if (kind !== 'site' && kind !== 'slug' && !rule.leftOutFilters)
+        throw problems.forbidden();
     }
   };
   collect(route.sites.path, params);

@@ -122,15 +122,8 @@ async function getSite(pool: Pool, first: FirstSiteDefaults, id: string): Promis
   return toSite(r.rows[0]);
 }
 
-/**
- * The id of the site a slug names, as SQL for a room filter: `$n` the slug. The first site's
- * slug is its default until staff change it.
- */
-export const siteIdOfSlug = (slug: string) => `(
-  SELECT id FROM rm_sites WHERE slug = ${slug}
-  UNION ALL
-  SELECT '${FIRST_SITE_ID}'::uuid WHERE ${slug} = '${FIRST_SITE_SLUG}'
-     AND NOT EXISTS (SELECT 1 FROM rm_sites WHERE id = '${FIRST_SITE_ID}'))`;
+/** The SQL of a slug's site id, for a room filter (platform/src/site-filter.ts). */
+export { siteIdOfSlug } from '@rr/platform';
 
 const IdParams = z.object({ id: z.uuid('Not a valid id') });
 

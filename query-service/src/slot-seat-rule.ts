@@ -47,10 +47,31 @@ export const roomSeatColumns = (from: string, until: string) =>
    (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
    ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN ${from} AND ${until}) AS holidays`;
 
+/** The site of a room read with its slots, and the sites of the rooms of a cart's tickets. */
+export interface HeldSitesRow {
+  site_id: string;
+  held_sites: Record<string, string>;
+}
+
+/** The SQL of HeldSitesRow (`r` is the room's rm_rooms row; `rooms` the cart's rooms, uuid[]). */
+export const heldSitesColumns = (rooms: string) =>
+  `r.site_id::text AS site_id,
+   (SELECT coalesce(json_object_agg(x.id, x.site_id), '{}') FROM rm_rooms x
+     WHERE x.id = ANY(${rooms}::uuid[])) AS held_sites`;
+
+/**
+ * A cart's tickets with their sites, which the per-visitor maxima count by when they count per
+ * site: each its room's (a room gone since: none).
+ */
+export const heldWithSites = (held: readonly CartRuleSlot[], row: HeldSitesRow) =>
+  held.map((t) => ({ ...t, siteId: (t.roomId && row.held_sites[t.roomId]) ?? '' }));
+
 /** A slot's room as the seat rule weighs it: its booking window today and its waitlist. */
 export interface SeatRoom {
   window: { from: string; until: string };
   waitlistOn: boolean;
+  /** The room's site: what the per-visitor maxima count by when they count per site. */
+  siteId?: string | undefined;
 }
 
 export const seatRoom = (today: string, room: RoomSeatRow): SeatRoom => ({
@@ -70,7 +91,13 @@ export function slotSeatAnswer(
   held: readonly CartRuleSlot[],
 ) {
   return seatAnswer({
-    slot: { timeSlotId: s.id, date: s.date, startTime: s.start_time, endTime: s.end_time },
+    slot: {
+      timeSlotId: s.id,
+      date: s.date,
+      startTime: s.start_time,
+      endTime: s.end_time,
+      siteId: room.siteId,
+    },
     closed: s.closed_reason !== null,
     seats: {
       capacity: s.capacity,

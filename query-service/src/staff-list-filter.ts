@@ -4,7 +4,16 @@ import {
   normalBookingNumber,
   ReservationFilterQuery,
 } from '@rr/contracts';
-import { fromContract, isoDate, isValidLocalTime, messages, sortSpec, z } from '@rr/platform';
+import {
+  fromContract,
+  isoDate,
+  isValidLocalTime,
+  messages,
+  siteFilterParam,
+  siteIdOfSlug,
+  sortSpec,
+  z,
+} from '@rr/platform';
 import { likePattern, pagingQuery } from './paging.ts';
 import { sql, type Knex } from './sql.ts';
 
@@ -47,6 +56,7 @@ export const TicketQuery = z.object({
   searchTerm: fromContract(ReservationFilterQuery).shape.searchTerm,
   status: STATUS.optional(),
   roomId: z.uuid().optional(),
+  site: siteFilterParam,
   timeSlotId: z.uuid().optional(),
   transactionId: z.uuid().optional(),
   ownerId: z
@@ -104,6 +114,14 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
       .select('id')
       .from('rm_rooms')
       .whereIn('site_id', [...q.sites]);
+    add((w) => w.whereIn('t.room_id', rooms), true);
+  }
+  if (q.site !== undefined) {
+    const slug = q.site.trim().toLowerCase();
+    const rooms = sql
+      .select('id')
+      .from('rm_rooms')
+      .whereRaw(`site_id IN ${siteIdOfSlug('?')}`, [slug, slug]);
     add((w) => w.whereIn('t.room_id', rooms), true);
   }
   if (timeSlotId) add((w) => w.where('t.time_slot_id', timeSlotId));

@@ -1,5 +1,13 @@
 import { toCsv } from '@rr/domain';
-import { defineRoute, localDateTime, sendCsv, z, type Pool, type RouteDef } from '@rr/platform';
+import {
+  defineRoute,
+  localDateTime,
+  sendCsv,
+  siteNamesIfSeveral,
+  z,
+  type Pool,
+  type RouteDef,
+} from '@rr/platform';
 import { Ticket, TICKET_COLUMNS, toTicket, type TicketRow } from './booking.ts';
 import type { QueryDeps } from './deps.ts';
 import { orderBy } from './paging.ts';
@@ -244,6 +252,21 @@ async function readSorted(pool: Pool, q: TicketQuery): Promise<RowsPage> {
   return { rows, totalCount: total };
 }
 
+/** The names of the rooms' sites by room id, in a library of several sites; null with one. */
+export async function roomSiteNames(
+  pool: Pool,
+  libraryName: string | undefined,
+  tickets: readonly { roomId: string }[],
+): Promise<Map<string, string> | null> {
+  const names = await siteNamesIfSeveral(pool, libraryName);
+  if (!names) return null;
+  const r = await pool.query<{ id: string; site_id: string }>(
+    'SELECT id::text AS id, site_id::text AS site_id FROM rm_rooms WHERE id = ANY($1::uuid[])',
+    [[...new Set(tickets.map((t) => t.roomId))]],
+  );
+  return new Map(r.rows.map((row) => [row.id, names.get(row.site_id) ?? '']));
+}
+
 export function ticketListRoutes(deps: QueryDeps) {
   const { pool, clock, timeZone } = deps;
 
@@ -264,7 +287,8 @@ export function ticketListRoutes(deps: QueryDeps) {
       summary: 'The reservations list as CSV, with the same filters and sort',
       tags: ['staff'],
       access: staff,
-      sites: 'filter',
+      // Her sites' tickets only; a site filter names one of hers (docs/product.md#roles).
+      sites: { query: { site: 'slug' }, leftOutFilters: true },
       query: TicketQuery,
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ query, res, sites }) => {
@@ -272,6 +296,8 @@ export function ticketListRoutes(deps: QueryDeps) {
         // The seat's column only where a listed ticket holds a seat of a room's plan: an export
         // of rooms without a plan keeps the columns it always had (docs/product.md#seat-plans).
         const seated = list.content.some((t) => t.seat !== null);
+        // Likewise the site's, only in a library of several sites (docs/product.md#sites).
+        const siteOf = await roomSiteNames(pool, deps.libraryName, list.content);
         sendCsv(
           res,
           'reservations.csv',
@@ -289,6 +315,7 @@ export function ticketListRoutes(deps: QueryDeps) {
               'Status',
               'Buchungsnummer',
               ...(seated ? ['Platz'] : []),
+              ...(siteOf ? ['Standort'] : []),
             ],
             list.content.map((t) => [
               t.roomName,
@@ -304,6 +331,7 @@ export function ticketListRoutes(deps: QueryDeps) {
               t.confirmBy ? 'AWAITING_CONFIRMATION' : t.unconfirmed ? 'UNCONFIRMED' : t.status,
               t.bookingNumber,
               ...(seated ? [t.seat?.label ?? ''] : []),
+              ...(siteOf ? [siteOf.get(t.roomId) ?? ''] : []),
             ]),
           ),
         );
@@ -315,7 +343,7 @@ export function ticketListRoutes(deps: QueryDeps) {
       summary: 'Reservations: searchable (name, organisation, e-mail), filterable, sortable, paged',
       tags: ['staff'],
       access: staff,
-      sites: 'filter',
+      sites: { query: { site: 'slug' }, leftOutFilters: true },
       query: TicketQuery,
       responses: {
         200: {

@@ -5,6 +5,7 @@ import {
   fromContract,
   problems,
   sendCsv,
+  siteNamesIfSeveral,
   z,
   type Pool,
   type RouteDef,
@@ -133,7 +134,21 @@ async function daily(pool: Pool, roomId: string, date: string) {
   return { roomName: room.rows[0].name, date, content: rows };
 }
 
-export function reportRoutes({ pool }: QueryDeps) {
+/**
+ * The name of the room's site, for the reports' CSV column "Standort", in a library of several
+ * sites (docs/product.md#sites); null with one, whose CSVs keep the columns they always had.
+ */
+async function roomSiteColumn(pool: Pool, libraryName: string | undefined, roomId: string) {
+  const names = await siteNamesIfSeveral(pool, libraryName);
+  if (!names) return null;
+  const r = await pool.query<{ site_id: string }>(
+    'SELECT site_id::text AS site_id FROM rm_rooms WHERE id = $1',
+    [roomId],
+  );
+  return names.get(r.rows[0]?.site_id ?? '') ?? '';
+}
+
+export function reportRoutes({ pool, libraryName }: QueryDeps) {
   const staff = ['admin', 'reports'] as ('admin' | 'reports')[];
   return {
     occupancy: defineRoute({
@@ -170,6 +185,7 @@ export function reportRoutes({ pool }: QueryDeps) {
         const noShows = room.rows[0]?.check_in ?? false;
         // Likewise the column of bookings awaiting confirmation, for a room that asks for it.
         const confirm = room.rows[0]?.confirm ?? false;
+        const site = await roomSiteColumn(pool, libraryName, query.roomId);
         sendCsv(
           res,
           `occupancy-${query.fromDate}-${query.untilDate}.csv`,
@@ -182,6 +198,7 @@ export function reportRoutes({ pool }: QueryDeps) {
               'Prozent',
               ...(noShows ? ['No-Shows', 'No-Show-Quote'] : []),
               ...(confirm ? ['Unbestätigt'] : []),
+              ...(site !== null ? ['Standort'] : []),
             ],
             rows.map((x) => [
               x.date,
@@ -191,6 +208,7 @@ export function reportRoutes({ pool }: QueryDeps) {
               x.percentage,
               ...(noShows ? [x.noShows, x.noShowRate] : []),
               ...(confirm ? [x.awaitingConfirmation ?? 0] : []),
+              ...(site !== null ? [site] : []),
             ]),
           ),
         );
@@ -224,17 +242,26 @@ export function reportRoutes({ pool }: QueryDeps) {
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ params, query, res }) => {
         const report = await daily(pool, params.id, query.date);
+        const site = await roomSiteColumn(pool, libraryName, params.id);
         sendCsv(
           res,
           `daily-report-${query.date}.csv`,
           toCsv(
-            ['Zeitfenster', 'Platz', 'Nachname', 'Vorname', 'Barrierefreiheit'],
+            [
+              'Zeitfenster',
+              'Platz',
+              'Nachname',
+              'Vorname',
+              'Barrierefreiheit',
+              ...(site !== null ? ['Standort'] : []),
+            ],
             report.content.map((x) => [
               x.timeSlot,
               x.seatNumber,
               x.lastName,
               x.firstName,
               x.accessibility ? 'ja' : 'nein',
+              ...(site !== null ? [site] : []),
             ]),
           ),
         );

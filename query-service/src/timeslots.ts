@@ -20,6 +20,9 @@ import {
   roomSeatColumns,
   seatRoom,
   slotSeatAnswer,
+  heldSitesColumns,
+  heldWithSites,
+  type HeldSitesRow,
   staffRules,
   type RoomSeatRow,
   type SeatSlotRow,
@@ -245,11 +248,14 @@ export async function visitorSlots(
   const today = localDateTime(at, deps.timeZone).date;
   // One round trip: the room's booking settings, the holidays and the slots with their seats at
   // the clock's instant.
-  const r = await pool.query<RoomSeatRow & { name: string; slots: VisitorSlotRow[] }>({
+  const rooms = [...new Set(held.flatMap((t) => t.roomId ?? []))];
+  const r = await pool.query<
+    RoomSeatRow & HeldSitesRow & { name: string; slots: VisitorSlotRow[] }
+  >({
     // Prepared (planning took 1 ms of a 1.7 ms query): the room by key, its slots by the
     // room/date index and the holidays by date, whatever the values.
     name: 'rr_visitor_slots',
-    text: `SELECT r.name, ${roomSeatColumns('$4', '$5')},
+    text: `SELECT r.name, ${roomSeatColumns('$4', '$5')}, ${heldSitesColumns('$7')},
             (SELECT coalesce(json_agg(s ORDER BY s.date, s.start_time), '[]')
                FROM (SELECT s.id, s.date, s.start_time, s.end_time, s.capacity, s.ticket_count, s.room_id,
                             s.closed_reason, s.closed_reason_en, r.name AS room_name, r.name_en AS room_name_en,
@@ -261,14 +267,14 @@ export async function visitorSlots(
                             ${planSeatsLateral('$6')}
                       WHERE s.room_id = r.id AND s.date BETWEEN $2 AND $3 AND s.capacity > 0) s) AS slots
        FROM rm_rooms r WHERE r.id = $1`,
-    values: [roomId, fromDate, untilDate, today, addDays(today, 800), at.toISOString()],
+    values: [roomId, fromDate, untilDate, today, addDays(today, 800), at.toISOString(), rooms],
   });
   const room = r.rows[0];
   if (!room) throw problems.notFound('Room');
   const local = localDateTime(at, deps.timeZone);
-  const seats = seatRoom(local.date, room);
+  const seats = { ...seatRoom(local.date, room), siteId: room.site_id };
   return room.slots.flatMap((s) => {
-    const answer = slotSeatAnswer(deps, local, s, seats, held);
+    const answer = slotSeatAnswer(deps, local, s, seats, heldWithSites(held, room));
     return answer.open ? [toSlot(s, calendarRules(answer))] : [];
   });
 }

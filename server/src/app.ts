@@ -198,7 +198,7 @@ export function routesFor(
         visitorBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}/`,
         ...(live ? { live } : {}),
       }),
-      ...insightsRoutes({ ...deps, pool: readPool }),
+      ...insightsRoutes({ ...deps, pool: readPool, libraryName: config.LIBRARY_NAME }),
     );
   return routes;
 }

@@ -1,6 +1,6 @@
 import { FIRST_SITE_ID, FIRST_SITE_SLUG } from '@rr/contracts/sites';
 import type { KnownSiteSlugs } from '@rr/identity';
-import type { Pool, SiteKind, SiteLookup } from '@rr/platform';
+import { siteIdOfSlug, type Pool, type SiteKind, type SiteLookup } from '@rr/platform';
 
 /**
  * How the server finds the sites of roles and requests (docs/product.md#roles): the sites'
@@ -24,6 +24,10 @@ export function siteLookup(pool: Pool): SiteLookup {
       return new Map(r.rows.map((row) => [row.slug, row.id]));
     },
     async sitesOf(kind: SiteKind, id: string) {
+      if (kind === 'slug') {
+        const r = await pool.query<{ site_id: string }>(SITES_OF.slug, [id.trim().toLowerCase()]);
+        return r.rows.map((row) => row.site_id);
+      }
       if (!UUID.test(id)) return [];
       const r = await pool.query<{ site_id: string }>(SITES_OF[kind], [id]);
       return r.rows.map((row) => row.site_id);
@@ -35,6 +39,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const SITES_OF: Record<SiteKind, string> = {
   site: `SELECT $1::uuid AS site_id`,
+  slug: `SELECT id AS site_id FROM ${siteIdOfSlug('$1::text')} x`,
   room: `SELECT site_id FROM room_state WHERE room_id = $1`,
   slot: `SELECT r.site_id FROM timeslot_guard g JOIN room_state r ON r.room_id = g.room_id
           WHERE g.time_slot_id = $1`,

@@ -54,7 +54,7 @@ export function bookingCommands(deps: CommandDeps) {
       load: async (s): Promise<LoadedReservation> => {
         booking = ids();
         const { cart, slots } = await lockCartWithSlots(s, transactionId, []);
-        const person = await loadPerson(s, keys, limits.noShowRule);
+        const person = await loadPerson(s, keys, limits);
         const rooms = await roomStates(
           s.client,
           cart.tickets.map((t) => t.roomId),

@@ -63,7 +63,7 @@ export async function moveTicket(
         visitorKey: booking.visitor_key,
         ...(booking.subject_key ? { subjectKey: booking.subject_key } : {}),
       };
-      const person = await loadPerson(s, keys, deps.limits.noShowRule);
+      const person = await loadPerson(s, keys, deps.limits);
       const roomId = slots.get(timeSlotId)?.roomId;
       const { rooms, holidays } = await roomsWithHolidays(
         s.client,

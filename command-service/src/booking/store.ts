@@ -6,6 +6,7 @@ import {
   type PersonKeys,
   type SignedInMember,
   type LocalDate,
+  type BookingLimits,
   type NoShowRule,
   type ReservationDecision,
   type ReservationState,
@@ -85,12 +86,12 @@ export function personKeysOf(
 export async function loadPerson(
   s: StoreSession,
   keys: PersonKeys,
-  rule: NoShowRule | undefined,
+  limits: Pick<BookingLimits, 'noShowRule' | 'limitsPerSite'>,
 ): Promise<Pick<ReservationState, 'visitor' | 'blacklist' | 'noShows'>> {
   const limitsKey = limitsKeyOf(keys);
-  const visitor = await lockAndLoadVisitor(s, limitsKey);
+  const visitor = await lockAndLoadVisitor(s, limitsKey, limits.limitsPerSite ?? false);
   const blacklist = await loadBlacklistEntry(s, keys.visitorKey);
-  const noShows = await loadNoShowDays(s.client, limitsKey, rule);
+  const noShows = await loadNoShowDays(s.client, limitsKey, limits.noShowRule);
   return { visitor, blacklist, noShows };
 }
 

@@ -73,7 +73,7 @@ export async function walkIn(
         },
       };
       const slots = await lockSlots(s, [timeSlotId]);
-      const person = await loadPerson(s, keys, limits.noShowRule);
+      const person = await loadPerson(s, keys, limits);
       const rooms = await roomStates(s.client, [at.roomId]);
       const { transactionId } = command.data;
       return {

@@ -99,7 +99,7 @@ async function join(
     actor: visitor,
     load: async (s): Promise<Loaded> => {
       const loaded = await loadSlot(deps, s, timeSlotId, null);
-      return { ...loaded, ...(await loadPerson(s, keys, deps.limits.noShowRule)) };
+      return { ...loaded, ...(await loadPerson(s, keys, deps.limits)) };
     },
     decide: (state) => decideWaitlist(command, state, waitlistContext(deps)),
     appends: slotAppend,
@@ -192,19 +192,23 @@ async function heldByWaiting(
 ) {
   const { today, now } = decisionTime(deps);
   const held = new Map<string, CartRuleSlot[]>();
-  for (const key of keys) held.set(key, bookedSeats(await loadVisitor(s, key), today));
+  const perSite = deps.limits.limitsPerSite ?? false;
+  for (const key of keys) held.set(key, bookedSeats(await loadVisitor(s, key, perSite), today));
   const offers = await s.client.query<{
     visitor_key: string;
     time_slot_id: string;
     date: string;
     start_time: string;
     end_time: string;
+    site_id: string | null;
   }>(
     `SELECT COALESCE(w.subject_key, w.visitor_key) AS visitor_key, w.time_slot_id,
             to_char(g.date, 'YYYY-MM-DD') AS date,
             to_char(make_interval(mins => g.start_min), 'HH24:MI') AS start_time,
-            to_char(make_interval(mins => g.end_min), 'HH24:MI') AS end_time
+            to_char(make_interval(mins => g.end_min), 'HH24:MI') AS end_time,
+            r.site_id::text AS site_id
        FROM waitlist_entries w JOIN timeslot_guard g ON g.time_slot_id = w.time_slot_id
+       LEFT JOIN room_state r ON r.room_id = g.room_id
       WHERE COALESCE(w.subject_key, w.visitor_key) = ANY($1::text[]) AND w.status = 'offered'
         AND w.offer_expires_at > $2 AND w.time_slot_id <> $3`,
     [keys, now, timeSlotId],
@@ -215,6 +219,8 @@ async function heldByWaiting(
       date: o.date,
       startTime: o.start_time,
       endTime: o.end_time,
+      // An offer counts for its room's site when the limits count per site.
+      siteId: o.site_id ?? '',
     });
   return held;
 }

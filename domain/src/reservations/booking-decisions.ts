@@ -11,7 +11,8 @@ import {
 } from '@rr/events/catalogue';
 import { refuse, Refused } from '../refusal.ts';
 import { hasStarted } from '../seat-rule.ts';
-import { bookedSeats, takeSeats, transactionExpired } from '../time-slots/take-seat.ts';
+import { bookedSeats } from '../cart-rules.ts';
+import { takeSeats, transactionExpired } from '../time-slots/take-seat.ts';
 import { checkInWindow } from '../time-slots/check-in.ts';
 import { isCancelable } from '../cancelable.ts';
 import type { TicketSeat } from '../seats.ts';

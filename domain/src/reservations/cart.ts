@@ -87,6 +87,11 @@ export interface VisitorTicket {
   startTime: string;
   endTime: string;
   cancelled: boolean;
+  /**
+   * The site of the ticket's room, when the limits count per site (LIMITS_PER_SITE): not in the
+   * events, given by the loader from the command side's state (command-service/src/streams/visitor.ts).
+   */
+  siteId?: string | undefined;
 }
 
 export interface VisitorState {

@@ -7,7 +7,8 @@ import {
   VisitorTicketsBooked,
 } from '@rr/events/catalogue';
 import { refuse, Refused } from '../refusal.ts';
-import { bookedSeats, takeSeats } from '../time-slots/take-seat.ts';
+import { bookedSeats } from '../cart-rules.ts';
+import { takeSeats } from '../time-slots/take-seat.ts';
 import { isCancelable } from '../cancelable.ts';
 import { cartTicketOf } from './cart.ts';
 import {

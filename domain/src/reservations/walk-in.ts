@@ -1,6 +1,7 @@
 import { refuse } from '../refusal.ts';
 import { hasSeatPlan } from '../rooms/seat-plan.ts';
-import { bookedSeats, takeSeats } from '../time-slots/take-seat.ts';
+import { bookedSeats } from '../cart-rules.ts';
+import { takeSeats } from '../time-slots/take-seat.ts';
 import { bookedAtOnce } from './booking-decisions.ts';
 import type {
   ReservationCommand,

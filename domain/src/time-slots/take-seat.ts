@@ -94,13 +94,24 @@ const cartRuleOf: Record<CartRule, SeatRuleName> = {
 
 const notOpen = () => refuse.ticket('timeslot_not_open');
 
-/** A wanted seat's slot as the limits count it. */
-const asHeld = ({ timeSlotId, slot }: SeatWanted): CartRuleSlot => ({
+/** A wanted seat's slot as the limits count it, with its room's site. */
+const asHeld = ({ timeSlotId, slot }: SeatWanted, place: SeatPlace): CartRuleSlot => ({
   timeSlotId,
   date: slot.date,
   startTime: slot.startTime,
   endTime: slot.endTime,
+  roomId: slot.roomId,
+  siteId: place.rooms.get(slot.roomId)?.siteId,
 });
+
+/**
+ * A held ticket with its site, when the limits count per site: as its loader gave it, else its
+ * room's (a cart's tickets name their rooms, which the decision has loaded).
+ */
+const withSite = (t: CartRuleSlot, place: SeatPlace): CartRuleSlot =>
+  t.siteId !== undefined || t.roomId === undefined
+    ? t
+    : { ...t, siteId: place.rooms.get(t.roomId)?.siteId ?? '' };
 
 function startsAt(slot: SlotState, timeZone: string | undefined): Date {
   // Every command side passes the library's zone; a start without it would be a guess.
@@ -143,8 +154,9 @@ function limitRefusal(
   seat: SeatWanted,
   held: readonly CartRuleSlot[],
   limits: BookingLimits,
+  place: SeatPlace,
 ): Refused | null {
-  const wanted = asHeld(seat);
+  const wanted = asHeld(seat, place);
   const cartSize = applies(path, 'cart-size') ? limits.maxCartTickets : Number.POSITIVE_INFINITY;
   for (const rule of cartRules(held, wanted, { ...limits, maxCartTickets: cartSize })) {
     if (!applies(path, cartRuleOf[rule])) continue;
@@ -285,19 +297,6 @@ export function chosenSeats(
   return chosen;
 }
 
-/**
- * A person's bookings from today on, as their limits count them (cart-rules.ts): what a booking,
- * a rebooking, a join and an offer weigh the wanted seat against.
- */
-export function bookedSeats(
-  visitor: { tickets: readonly (Omit<CartRuleSlot, 'timeSlotId'> & { cancelled: boolean })[] },
-  today: LocalDate,
-): CartRuleSlot[] {
-  return visitor.tickets
-    .filter((t) => !t.cancelled && t.date >= today)
-    .map(({ date, startTime, endTime }) => ({ timeSlotId: '', date, startTime, endTime }));
-}
-
 /** The seats the matcher may offer: capacity less bookings, cart holds and outstanding offers. */
 export function offerableSeats(slot: SlotState, now: Date): number {
   return Math.max(0, slot.capacity - seatsTaken(slot, now));
@@ -337,11 +336,13 @@ export function seatDecision(
     if (refusal) return refusal;
   }
   // Each seat counts against what the person holds and the seats wanted before it.
-  const held = [...taker.held];
+  const held = ctx.limits.limitsPerSite
+    ? taker.held.map((t) => withSite(t, place))
+    : [...taker.held];
   for (const seat of seats) {
-    const refusal = limitRefusal(path, seat, held, ctx.limits);
+    const refusal = limitRefusal(path, seat, held, ctx.limits, place);
     if (refusal) return refusal;
-    held.push(asHeld(seat));
+    held.push(asHeld(seat, place));
   }
   const roomIds = new Set(seats.map((s) => s.slot.roomId));
   const rooms = [...roomIds].flatMap((id) => place.rooms.get(id) ?? []);

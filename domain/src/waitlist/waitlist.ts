@@ -26,10 +26,9 @@ import { NO_SEAT_PLAN } from '../rooms/seat-plan.ts';
 import { offerSeatToTake } from '../time-slots/seat-choice.ts';
 import type { TicketSeat } from '../seats.ts';
 import { cartTicketOf, type VisitorState } from '../reservations/cart.ts';
-import type { CartRuleSlot } from '../cart-rules.ts';
+import { bookedSeats, type CartRuleSlot } from '../cart-rules.ts';
 import { evolveSlot, type SlotState } from '../time-slots/time-slot.ts';
 import {
-  bookedSeats,
   seatDecision,
   isNoSeatLeft,
   offerableSeats,

@@ -5182,6 +5182,8 @@ export interface paths {
                     searchTerm?: string;
                     status?: "BOOKED" | "CANCELED_ONLY" | "CANCELLED" | "NEW" | "INVALID" | "NO_SHOW" | "AWAITING_CONFIRMATION" | "ALL";
                     roomId?: string;
+                    /** @description Only the rooms of the site with this slug (none for a slug no site has); a site not among the user’s sites is refused (403) */
+                    site?: string;
                     timeSlotId?: string;
                     transactionId?: string;
                     ownerId?: string;
@@ -8063,6 +8065,8 @@ export interface paths {
                     searchTerm?: string;
                     status?: "BOOKED" | "CANCELED_ONLY" | "CANCELLED" | "NEW" | "INVALID" | "NO_SHOW" | "AWAITING_CONFIRMATION" | "ALL";
                     roomId?: string;
+                    /** @description Only the rooms of the site with this slug (none for a slug no site has); a site not among the user’s sites is refused (403) */
+                    site?: string;
                     timeSlotId?: string;
                     transactionId?: string;
                     ownerId?: string;
@@ -9077,6 +9081,8 @@ export interface paths {
                     roomId?: string;
                     fromDate: string;
                     untilDate: string;
+                    /** @description Only the rooms of the site with this slug (none for a slug no site has); a site not among the user’s sites is refused (403) */
+                    site?: string;
                     part: "heatmap" | "weeks" | "demand" | "lead-time";
                 };
                 header?: never;
@@ -9138,13 +9144,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Insights of one room or all rooms over a period: occupancy by weekday and hour, weekly trend, unmet demand, lead time, late cancellations */
+        /** Insights of one room, one site (site={slug}) or all rooms over a period: occupancy by weekday and hour, weekly trend, unmet demand, lead time, late cancellations */
         get: {
             parameters: {
                 query: {
                     roomId?: string;
                     fromDate: string;
                     untilDate: string;
+                    /** @description Only the rooms of the site with this slug (none for a slug no site has); a site not among the user’s sites is refused (403) */
+                    site?: string;
                 };
                 header?: never;
                 path?: never;

@@ -1,6 +1,16 @@
 import { INSIGHTS_PARTS, InsightsQuery as InsightsContract } from '@rr/contracts';
 import { addDays, toCsv } from '@rr/domain';
-import { defineRoute, fromContract, sendCsv, z, type RouteDef } from '@rr/platform';
+import {
+  defineRoute,
+  fromContract,
+  sendCsv,
+  siteFilterParam,
+  siteNamesIfSeveral,
+  sitesOfFilter,
+  z,
+  type Pool,
+  type RouteDef,
+} from '@rr/platform';
 import type { InsightsDeps } from '../deps.ts';
 
 /**
@@ -12,6 +22,7 @@ import type { InsightsDeps } from '../deps.ts';
 // docs/product.md#validation: the contract's rules (shared with the browser); the room is an id.
 const Query = fromContract(InsightsContract).safeExtend({
   roomId: z.uuid('Not a valid id').optional(),
+  site: siteFilterParam,
 });
 export type InsightsFilter = z.output<typeof Query>;
 
@@ -180,30 +191,72 @@ export function insightsOf({ pool }: Pick<InsightsDeps, 'pool'>) {
   };
 }
 
+export type CsvCell = string | number | boolean | null | undefined;
+
 /** One part of the insights as a table: its CSV's header and rows (the screen's tables). */
-function csvOf(part: (typeof INSIGHTS_PARTS)[number], x: Insights) {
+function tableOf(part: (typeof INSIGHTS_PARTS)[number], x: Insights): [string[], CsvCell[][]] {
   switch (part) {
     case 'heatmap':
-      return toCsv(
+      return [
         ['Wochentag', 'Stunde', 'Angebotene Platzstunden', 'Gebuchte Platzstunden'],
         x.heatmap.map((c) => [c.weekday, c.hour, c.offeredSeatHours, c.bookedSeatHours]),
-      );
+      ];
     case 'weeks':
-      return toCsv(
+      return [
         ['Wochenbeginn', 'Angebotene Plätze', 'Gebuchte Plätze', 'Stornierungen', 'No-Shows'],
         x.weeks.map((w) => [w.weekStart, w.offeredSeats, w.bookedSeats, w.cancelled, w.noShows]),
-      );
+      ];
     case 'demand':
-      return toCsv(
+      return [
         ['Abgewiesen', 'Warteliste', 'Angebote angenommen', 'Angebote verfallen'],
         [[x.demand.refused, x.demand.waitlistJoins, x.demand.offersTaken, x.demand.offersLapsed]],
-      );
+      ];
     case 'lead-time':
-      return toCsv(
-        ['Tage', 'Buchungen'],
-        x.leadTimeDays.histogram.map((h) => [h.days, h.bookings]),
-      );
+      return [['Tage', 'Buchungen'], x.leadTimeDays.histogram.map((h) => [h.days, h.bookings])];
   }
+}
+
+/**
+ * The part as CSV; with several sites each row names the sites its figures count ("Standort",
+ * last, as the reservations' "Platz": a library of one site keeps the columns it always had).
+ */
+function csvOf(part: (typeof INSIGHTS_PARTS)[number], x: Insights, site: string | null) {
+  return csvWithSite(...tableOf(part, x), site);
+}
+
+/** A table as CSV, with the column "Standort" last when `site` names the sites (csvOf). */
+export function csvWithSite(header: string[], rows: CsvCell[][], site: string | null) {
+  if (site === null) return toCsv(header, rows);
+  return toCsv(
+    [...header, 'Standort'],
+    rows.map((row) => [...row, site]),
+  );
+}
+
+/**
+ * The sites the figures count, by name (", " between them), when the library has several: the
+ * room's, or the sites of the filter (every site the user reaches without one); null with one site.
+ */
+export async function siteColumnOf(
+  pool: Pool,
+  libraryName: string | undefined,
+  roomId: string | undefined,
+  sites: readonly string[] | null,
+): Promise<string | null> {
+  const names = await siteNamesIfSeveral(pool, libraryName);
+  if (!names) return null;
+  let ids = sites ?? [...names.keys()];
+  if (roomId) {
+    const r = await pool.query<{ site_id: string }>(
+      'SELECT site_id::text AS site_id FROM rm_rooms WHERE id = $1',
+      [roomId],
+    );
+    ids = r.rows.map((row) => row.site_id);
+  }
+  return ids
+    .flatMap((id) => names.get(id) ?? [])
+    .sort((a, b) => a.localeCompare(b, 'de'))
+    .join(', ');
 }
 
 /** GET /admin/insights (and its parts as CSV) for the admin and reports roles. */
@@ -216,16 +269,18 @@ export function insightsQueryRoutes(deps: InsightsDeps): RouteDef[] {
       summary: 'One part of the insights (heatmap, weeks, demand, lead-time) as CSV',
       tags: ['reports'],
       access: ['admin', 'reports'],
-      // One room: hers (a user whose roles are for some sites); all rooms: all of hers.
-      sites: { query: { roomId: 'room' }, leftOutFilters: true },
+      // One room or site: hers (a user whose roles are for some sites); all rooms: all of hers.
+      sites: { query: { roomId: 'room', site: 'slug' }, leftOutFilters: true },
       query: Query.safeExtend({ part: z.enum(INSIGHTS_PARTS) }),
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ query, res, sites }) => {
-        const x = await insights(query, sites);
+        const of = await sitesOfFilter(deps.pool, query.site, sites);
+        const x = await insights(query, of);
+        const site = await siteColumnOf(deps.pool, deps.libraryName, query.roomId, of);
         sendCsv(
           res,
           `insights-${query.part}-${query.fromDate}-${query.untilDate}.csv`,
-          csvOf(query.part, x),
+          csvOf(query.part, x, site),
         );
       },
     }),
@@ -233,14 +288,16 @@ export function insightsQueryRoutes(deps: InsightsDeps): RouteDef[] {
       method: 'get',
       path: '/admin/insights',
       summary:
-        'Insights of one room or all rooms over a period: occupancy by weekday and hour, weekly trend, unmet demand, lead time, late cancellations',
+        'Insights of one room, one site (site={slug}) or all rooms over a period: occupancy by weekday and hour, weekly trend, unmet demand, lead time, late cancellations',
       tags: ['reports'],
       access: ['admin', 'reports'],
-      // One room: hers (a user whose roles are for some sites); all rooms: all of hers.
-      sites: { query: { roomId: 'room' }, leftOutFilters: true },
+      // One room or site: hers (a user whose roles are for some sites); all rooms: all of hers.
+      sites: { query: { roomId: 'room', site: 'slug' }, leftOutFilters: true },
       query: Query,
       responses: { 200: { description: 'Insights', schema: insightsSchema } },
-      handler: async ({ query, sites }) => ({ body: await insights(query, sites) }),
+      handler: async ({ query, sites }) => ({
+        body: await insights(query, await sitesOfFilter(deps.pool, query.site, sites)),
+      }),
     }),
   ];
 }

@@ -1,8 +1,8 @@
 import { InsightsQuery as InsightsContract } from '@rr/contracts';
 import { SEAT_ATTRIBUTES } from '@rr/contracts/seats';
-import { toCsv } from '@rr/domain';
 import { defineRoute, fromContract, sendCsv, z, type RouteDef } from '@rr/platform';
 import type { InsightsDeps } from '../deps.ts';
+import { csvWithSite, siteColumnOf, type CsvCell } from './insights.ts';
 
 /**
  * The seats' use of one room with a seat plan over a period (docs/product.md#insights): per seat
@@ -203,10 +203,10 @@ export function seatInsightsOf({ pool }: Pick<InsightsDeps, 'pool'>) {
 
 const SEAT_PARTS = ['seats', 'attributes'] as const;
 
-/** One part of the seats' use as a table: its CSV (the screen's tables). */
-function csvOf(part: (typeof SEAT_PARTS)[number], x: SeatInsights) {
+/** One part of the seats' use as a table: its CSV's header and rows (the screen's tables). */
+function tableOf(part: (typeof SEAT_PARTS)[number], x: SeatInsights): [string[], CsvCell[][]] {
   if (part === 'seats')
-    return toCsv(
+    return [
       [
         'Platz',
         'Zone',
@@ -225,8 +225,8 @@ function csvOf(part: (typeof SEAT_PARTS)[number], x: SeatInsights) {
         s.useShare ?? '',
         s.checkedInHours ?? '',
       ]),
-    );
-  return toCsv(
+    ];
+  return [
     [
       'Merkmal',
       'Plätze',
@@ -253,7 +253,7 @@ function csvOf(part: (typeof SEAT_PARTS)[number], x: SeatInsights) {
       a.refusedNoneMatching,
       a.refusedTaken,
     ]),
-  );
+  ];
 }
 
 /** GET /admin/insights/seats (and its parts as CSV) for the admin and reports roles. */
@@ -271,10 +271,12 @@ export function seatInsightsRoutes(deps: InsightsDeps): RouteDef[] {
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ query, res }) => {
         const x = await seatInsights(query);
+        // With several sites the room's site as the last column (as the other insights' CSVs).
+        const site = await siteColumnOf(deps.pool, deps.libraryName, query.roomId, null);
         sendCsv(
           res,
           `insights-seats-${query.part}-${query.fromDate}-${query.untilDate}.csv`,
-          csvOf(query.part, x),
+          csvWithSite(...tableOf(query.part, x), site),
         );
       },
     }),

@@ -88,6 +88,9 @@ export class WhatIfReplay {
       ...limits,
       holdMinutes: change.cartHoldMinutes ?? limits.holdMinutes,
       maxTicketsPerDay: change.maxTicketsPerDay ?? limits.maxTicketsPerDay,
+      // The replay knows the visitors' other bookings from their events, which name no room:
+      // it counts them across sites, whatever LIMITS_PER_SITE says (docs/product.md#insights).
+      limitsPerSite: false,
     };
     this.holdChanged = change.cartHoldMinutes !== undefined;
     this.perVisitor = change.maxTicketsPerDay !== undefined;

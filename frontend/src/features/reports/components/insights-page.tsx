@@ -4,7 +4,7 @@ import type { Room } from '../../../api/types';
 import { InputField, SelectField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { useGetInsightsQuery, useGetReportRoomsQuery } from '../api/reports-api';
 import {
@@ -16,6 +16,7 @@ import {
 import { DemandPart, HeatmapPart, LeadTimePart, WeeksPart } from './insights-parts';
 import { SeatInsightsPart } from './seat-insights-part';
 import { WhatIfPart } from './what-if-part';
+import { roomsOfSite, SiteFilter, useReportSites } from './site-filter';
 import { fieldMessage } from '../../../lib/field-message';
 
 const idOf = (field: InsightsField) => `insights-${field}`;
@@ -46,6 +47,7 @@ export function InsightsPage() {
 
 function InsightsContent({ rooms }: { rooms: Room[] }) {
   const { t } = useTranslation('reports');
+  const textIn = useTextIn();
   const [initial] = useState(() => defaultInsightsQuery(todayIso()));
   const [values, setValues] = useState<InsightsQuery>(initial);
   const [query, setQuery] = useState<InsightsQuery>(initial);
@@ -62,6 +64,18 @@ function InsightsContent({ rooms }: { rooms: Room[] }) {
     return error ? fieldMessage(t, error) : undefined;
   };
   const room = rooms.find((candidate) => candidate.id === query.roomId);
+  // With several sites: a site narrows the rooms offered (docs/product.md#sites).
+  const sites = useReportSites();
+  const siteSlug = values.site ?? '';
+  const site = sites.find((candidate) => candidate.slug === (query.site ?? ''));
+  const chooseSite = (slug: string) => {
+    const offered = roomsOfSite(rooms, sites, slug);
+    const roomId = offered.some((r) => r.id === values.roomId) ? values.roomId : '';
+    const next = { ...values, site: slug, roomId };
+    setValues(next);
+    if (Object.keys(insightsErrors(next)).length === 0)
+      setQuery({ ...next, fromDate: next.fromDate.trim(), untilDate: next.untilDate.trim() });
+  };
 
   return (
     <>
@@ -72,13 +86,17 @@ function InsightsContent({ rooms }: { rooms: Room[] }) {
         onSubmit={(event) => event.preventDefault()}
       >
         <div className="field-row">
+          <SiteFilter id="insights-site" sites={sites} value={siteSlug} onChange={chooseSite} />
           <SelectField
             id={idOf('roomId')}
             label={t('insights.room')}
             value={values.roomId}
             options={[
               { value: '', label: t('insights.all-rooms') },
-              ...rooms.map((candidate) => ({ value: candidate.id, label: candidate.name })),
+              ...roomsOfSite(rooms, sites, siteSlug).map((candidate) => ({
+                value: candidate.id,
+                label: candidate.name,
+              })),
             ]}
             onChange={(event) => change('roomId', event.target.value)}
           />
@@ -112,7 +130,7 @@ function InsightsContent({ rooms }: { rooms: Room[] }) {
         <InsightsResult
           query={query}
           header={t('insights.header', {
-            room: room?.name ?? t('insights.all-rooms'),
+            room: room?.name ?? (site ? textIn(site.name, site.nameEn) : t('insights.all-rooms')),
             from: formatDate(query.fromDate),
             until: formatDate(query.untilDate),
           })}

@@ -5,6 +5,7 @@ import { useConfig } from '../../../app/config-context';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { InputField, SelectField } from '../../../components/form-field';
+import { roomsOfSite, SiteFilter, useReportSites } from './site-filter';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { TableRegion } from '../../../components/table-region';
@@ -74,6 +75,15 @@ function OccupancyReportContent({ rooms }: { rooms: Room[] }) {
   const [query, setQuery] = useState<OccupancyQuery>(initial);
   const errors = occupancyErrors(values);
   const room = rooms.find((candidate) => candidate.id === query.roomId);
+  // With several sites a site narrows the rooms offered (docs/product.md#sites): the sites with
+  // rooms, the report's room then the site's first unless it is of the site already.
+  const sites = useReportSites().filter((site) => site.roomCount > 0);
+  const [siteSlug, setSiteSlug] = useState('');
+  const chooseSite = (slug: string) => {
+    setSiteSlug(slug);
+    const offered = roomsOfSite(rooms, sites, slug);
+    if (offered[0] && !offered.some((r) => r.id === values.roomId)) change('roomId', offered[0].id);
+  };
   // No-shows only for a room with check-in; any other room's report is as before.
   const noShows = room?.services.checkInMinutesBefore != null;
 
@@ -126,12 +136,16 @@ function OccupancyReportContent({ rooms }: { rooms: Room[] }) {
           />
         </div>
         <div className="field-row">
+          <SiteFilter id="occupancy-site" sites={sites} value={siteSlug} onChange={chooseSite} />
           <SelectField
             id={idOf('roomId')}
             label={t('occupancy.room')}
             required
             value={values.roomId}
-            options={rooms.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+            options={roomsOfSite(rooms, sites, siteSlug).map((candidate) => ({
+              value: candidate.id,
+              label: candidate.name,
+            }))}
             onChange={(event) => change('roomId', event.target.value)}
           />
           <SelectField

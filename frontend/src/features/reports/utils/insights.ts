@@ -13,6 +13,8 @@ export interface InsightsQuery {
   roomId: string;
   fromDate: string;
   untilDate: string;
+  /** All rooms of one site: its slug (docs/product.md#sites); absent or '': every site's. */
+  site?: string;
 }
 
 export const INSIGHTS_FIELDS = ['roomId', 'fromDate', 'untilDate'] as const;
@@ -34,10 +36,14 @@ export function insightsErrors(query: InsightsQuery): FieldErrors<InsightsField>
   return errorsOf(checkInsights(query));
 }
 
-/** The query parameters the API takes: all rooms leave the room out. */
+/**
+ * The query parameters the API takes: all rooms leave the room out, and name the site when one
+ * is chosen (a room names its site itself).
+ */
 export function insightsParams(query: InsightsQuery): Record<string, string> {
-  const { roomId, fromDate, untilDate } = query;
-  return roomId === '' ? { fromDate, untilDate } : { roomId, fromDate, untilDate };
+  const { roomId, fromDate, untilDate, site } = query;
+  if (roomId !== '') return { roomId, fromDate, untilDate };
+  return site ? { site, fromDate, untilDate } : { fromDate, untilDate };
 }
 
 export function insightsCsvPath(query: InsightsQuery, part: InsightsPart): string {

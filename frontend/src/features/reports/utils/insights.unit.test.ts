@@ -36,6 +36,26 @@ describe('insights filters', () => {
       'admin/insights.csv?roomId=r1&fromDate=2026-10-03&untilDate=2026-11-27&part=weeks',
     );
   });
+  it('name the site for all its rooms, and leave it out once a room is chosen', () => {
+    const all = defaultInsightsQuery('2026-11-27');
+    expect(insightsParams({ ...all, site: 'jura' })).toEqual({
+      site: 'jura',
+      fromDate: '2026-10-03',
+      untilDate: '2026-11-27',
+    });
+    expect(insightsCsvPath({ ...all, site: 'jura' }, 'demand')).toBe(
+      'admin/insights.csv?site=jura&fromDate=2026-10-03&untilDate=2026-11-27&part=demand',
+    );
+    expect(insightsParams({ ...all, site: 'jura', roomId: 'r1' })).toEqual({
+      roomId: 'r1',
+      fromDate: '2026-10-03',
+      untilDate: '2026-11-27',
+    });
+    expect(insightsParams({ ...all, site: '' })).toEqual({
+      fromDate: '2026-10-03',
+      untilDate: '2026-11-27',
+    });
+  });
 });
 
 describe('insights figures', () => {
