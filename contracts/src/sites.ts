@@ -1,7 +1,15 @@
 import * as z from 'zod/mini';
 import { rule, optionalPhone, optionalText, requiredEmail, requiredText } from './rules.ts';
 import { endAfterStart, isoDate, time } from './fields.ts';
-import { isValidLocalTime } from './dates.ts';
+import {
+  HOURS_DAYS,
+  rangesApart,
+  type HoursDay,
+  type HoursRange,
+  type SiteHours,
+} from './site-hours.ts';
+
+export * from './site-hours.ts';
 import { Affiliation, MAX_AFFILIATIONS } from './rooms.ts';
 
 /**
@@ -53,9 +61,6 @@ export const SiteInput = z.object({
 
 /* ---- Opening hours (docs/product.md#sites): per weekday, with exceptions by date ---- */
 
-/** The weekdays of a site's week, Monday first, as the hours name them. */
-export const HOURS_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type HoursDay = (typeof HOURS_DAYS)[number];
 /** At most this many opening ranges a day (a morning and an afternoon, with room to spare). */
 export const MAX_HOURS_RANGES = 4;
 /** At most this many dates with other hours (a year's worth, one a day). */
@@ -64,24 +69,12 @@ export const MAX_HOURS_EXCEPTIONS = 366;
 export const MAX_HOURS_NOTE = 200;
 
 /** One opening range of a day, `HH:mm` to `HH:mm`, its end after its start ('time-after'). */
-export const HoursRange = z
+export const HoursRangeInput = z
   .object({ start: time(), end: time() })
   .check(endAfterStart('start', 'end'));
-export type HoursRange = { start: string; end: string };
-
-/**
- * Whether no two ranges overlap (one may start where another ends). Ranges whose times are not
- * valid are their own fields' errors.
- */
-export function rangesApart(ranges: readonly { start: string; end: string }[]): boolean {
-  const valid = ranges
-    .filter((r) => isValidLocalTime(r.start) && isValidLocalTime(r.end) && r.start < r.end)
-    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-  return valid.every((r, i) => i === 0 || r.start >= valid[i - 1]!.end);
-}
 
 /** A day's opening ranges: none (closed), at most MAX_HOURS_RANGES, apart from each other. */
-export const DayHours = z.array(HoursRange).check(
+export const DayHours = z.array(HoursRangeInput).check(
   rule<HoursRange[]>('hours-ranges', (r) => r.length <= MAX_HOURS_RANGES, {
     max: MAX_HOURS_RANGES,
   }),
@@ -115,18 +108,6 @@ export const SiteHoursInput = z.object({
   ),
 });
 
-/** A site's opening hours as stored and answered: every weekday, the exceptions by date. */
-export interface SiteHours {
-  weekly: Record<HoursDay, HoursRange[]>;
-  exceptions: { date: string; ranges: HoursRange[]; note?: string; noteEn?: string }[];
-}
-
-/** No hours at all: what a site has until staff set them. */
-export const NO_HOURS: SiteHours = {
-  weekly: { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] },
-  exceptions: [],
-};
-
 const byStart = (a: HoursRange, b: HoursRange) => (a.start < b.start ? -1 : 1);
 
 /**
@@ -149,34 +130,6 @@ export function siteHoursOf(input: z.output<typeof SiteHoursInput>): SiteHours {
     }));
   return { weekly, exceptions };
 }
-
-/** The weekday of a date `YYYY-MM-DD` as the hours name it. */
-export function hoursDayOf(date: string): HoursDay {
-  const day = new Date(`${date}T12:00:00Z`).getUTCDay();
-  return HOURS_DAYS[(day + 6) % 7]!;
-}
-
-/**
- * A site's hours on a date: the exception's when the date has one (with its note), else its
- * weekday's. No ranges: closed.
- */
-export function hoursOn(
-  hours: SiteHours,
-  date: string,
-): { ranges: HoursRange[]; note?: string; noteEn?: string; exception: boolean } {
-  const exception = hours.exceptions.find((e) => e.date === date);
-  if (exception) return { ...exception, exception: true };
-  return { ranges: hours.weekly[hoursDayOf(date)], exception: false };
-}
-
-/** The exceptions from a date on (the past ones are of no use to anyone). */
-export function upcomingExceptions(hours: SiteHours, today: string): SiteHours {
-  return { ...hours, exceptions: hours.exceptions.filter((e) => e.date >= today) };
-}
-
-/** Whether a site has any hours to show: a weekday's range or an exception. */
-export const hasHours = (hours: SiteHours): boolean =>
-  hours.exceptions.length > 0 || HOURS_DAYS.some((day) => hours.weekly[day].length > 0);
 
 /* ---- Logo (docs/product.md#sites): PNG, JPEG or WebP by its content, at most 512 KiB ---- */
 
