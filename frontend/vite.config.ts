@@ -133,16 +133,23 @@ export default defineConfig(({ command }) => ({
         // The seat marks (and the plan picture drawing them) are shared by the seat picker, the desk's
         // seats and the display's plan,
         // but no visitor screen outside the picker shows one: left out of `app` (and so out of
-        // every visitor's first download), they go with the interfaces that load them.
+        // every visitor's first download), they go with the interfaces that load them. So do a
+        // site's opening hours, shared by the visitors' site chunk and the display.
         codeSplitting: {
           groups: [
             {
               name: 'app',
               test: (id: string) =>
                 /node_modules[\\/]|[\\/]src[\\/]/.test(id) &&
-                !/[\\/]src[\\/](components[\\/]seat-(mark|plan-picture)|styles[\\/]seat-marks)/.test(
+                !/[\\/]src[\\/](components[\\/](seat-(mark|plan-picture)|site-hours)|styles[\\/]seat-marks|site-hours\.ts)/.test(
                   id,
                 ),
+              minShareCount: 2,
+            },
+            // The hours' parts in one file (one name fewer in the visitor's list of chunks).
+            {
+              name: 'site-hours',
+              test: /[\\/]src[\\/](components[\\/]site-hours|site-hours\.ts)/,
               minShareCount: 2,
             },
           ],

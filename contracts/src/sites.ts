@@ -1,5 +1,15 @@
 import * as z from 'zod/mini';
 import { rule, optionalPhone, optionalText, requiredEmail, requiredText } from './rules.ts';
+import { endAfterStart, isoDate, time } from './fields.ts';
+import {
+  HOURS_DAYS,
+  rangesApart,
+  type HoursDay,
+  type HoursRange,
+  type SiteHours,
+} from './site-hours.ts';
+
+export * from './site-hours.ts';
 import { Affiliation, MAX_AFFILIATIONS } from './rooms.ts';
 
 /**
@@ -48,3 +58,84 @@ export const SiteInput = z.object({
     z.nullable(z.array(Affiliation).check(z.maxLength(MAX_AFFILIATIONS))),
   ),
 });
+
+/* ---- Opening hours (docs/product.md#sites): per weekday, with exceptions by date ---- */
+
+/** At most this many opening ranges a day (a morning and an afternoon, with room to spare). */
+export const MAX_HOURS_RANGES = 4;
+/** At most this many dates with other hours (a year's worth, one a day). */
+export const MAX_HOURS_EXCEPTIONS = 366;
+/** An exception's note (and its English text): one line. */
+export const MAX_HOURS_NOTE = 200;
+
+/** One opening range of a day, `HH:mm` to `HH:mm`, its end after its start ('time-after'). */
+export const HoursRangeInput = z
+  .object({ start: time(), end: time() })
+  .check(endAfterStart('start', 'end'));
+
+/** A day's opening ranges: none (closed), at most MAX_HOURS_RANGES, apart from each other. */
+export const DayHours = z.array(HoursRangeInput).check(
+  rule<HoursRange[]>('hours-ranges', (r) => r.length <= MAX_HOURS_RANGES, {
+    max: MAX_HOURS_RANGES,
+  }),
+  rule<HoursRange[]>('hours-overlap', rangesApart),
+);
+
+/** A date with other hours than its weekday's: none (closed) or its own ranges, and a note. */
+export const HoursException = z.object({
+  date: isoDate(),
+  ranges: DayHours,
+  note: optionalText(MAX_HOURS_NOTE),
+  noteEn: optionalText(MAX_HOURS_NOTE),
+});
+
+/**
+ * A site's opening hours: each weekday's ranges (a day left out is closed) and the dates with
+ * other hours, each date once, at most MAX_HOURS_EXCEPTIONS.
+ */
+export const SiteHoursInput = z.object({
+  weekly: z.object(
+    Object.fromEntries(HOURS_DAYS.map((day) => [day, z.optional(DayHours)])) as Record<
+      HoursDay,
+      z.ZodMiniOptional<typeof DayHours>
+    >,
+  ),
+  exceptions: z.array(HoursException).check(
+    rule<{ date: string }[]>('hours-exceptions', (e) => e.length <= MAX_HOURS_EXCEPTIONS, {
+      max: MAX_HOURS_EXCEPTIONS,
+    }),
+    rule<{ date: string }[]>('unique', (e) => new Set(e.map((x) => x.date)).size === e.length),
+  ),
+});
+
+const byStart = (a: HoursRange, b: HoursRange) => (a.start < b.start ? -1 : 1);
+
+/**
+ * The hours of a checked request as they are kept: every weekday (a day left out has none), the
+ * ranges in time order, the exceptions by date, an empty note left out.
+ */
+export function siteHoursOf(input: z.output<typeof SiteHoursInput>): SiteHours {
+  const ranges = (list: readonly HoursRange[]) =>
+    list.map(({ start, end }) => ({ start, end })).sort(byStart);
+  const weekly = Object.fromEntries(
+    HOURS_DAYS.map((day) => [day, ranges(input.weekly[day] ?? [])]),
+  ) as Record<HoursDay, HoursRange[]>;
+  const exceptions = [...input.exceptions]
+    .sort((a, b) => (a.date < b.date ? -1 : 1))
+    .map((e) => ({
+      date: e.date,
+      ranges: ranges(e.ranges),
+      ...(e.note ? { note: e.note } : {}),
+      ...(e.noteEn ? { noteEn: e.noteEn } : {}),
+    }));
+  return { weekly, exceptions };
+}
+
+/* ---- Logo (docs/product.md#sites): PNG, JPEG or WebP by its content, at most 512 KiB ---- */
+
+export const MAX_LOGO_BYTES = 512 * 1024;
+/** The logo's types, checked by the content's magic bytes (no SVG: its scripts are a risk). */
+export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export type LogoType = (typeof LOGO_TYPES)[number];
+/** Value of the file input's accept attribute. */
+export const LOGO_ACCEPT = LOGO_TYPES.join(',');

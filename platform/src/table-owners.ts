@@ -32,6 +32,7 @@ export const TABLE_OWNERS = {
   // --- rows of the command side that are no events (a command's `record`) ------------------------
   personal_data: 'command-service/src/owner',
   room_images: 'command-service/src/rooms/stream.ts',
+  site_logos: 'command-service/src/sites/stream.ts',
   blacklist_emails: 'command-service/src/blacklist/stream.ts',
   my_bookings_requests: 'command-service/src/my-bookings/requests.ts',
 
@@ -55,6 +56,7 @@ export const TABLE_OWNERS = {
   projection_checkpoints: 'projections/src/checkpoints.ts',
   rm_rooms: 'projections/src/rooms.ts',
   rm_sites: 'projections/src/rooms.ts',
+  rm_site_profile: 'projections/src/rooms.ts',
   rm_seats: 'projections/src/rooms.ts',
   rm_seat_out_of_service: 'projections/src/rooms.ts',
   rm_time_slots: 'projections/src/timeslots.ts',

@@ -45,7 +45,7 @@ async function recordSite(
 
 /**
  * The rooms, their images, services and seat plans, in the manual order, and the sites they
- * belong to.
+ * belong to, with their hours and logos.
  */
 const rooms = handlersFor(roomStream, roomOrderStream, sitesStream).with<PoolClient, Step>({
   async SiteCreated(e, client) {
@@ -60,6 +60,32 @@ const rooms = handlersFor(roomStream, roomOrderStream, sitesStream).with<PoolCli
   },
   async SiteDeleted(e, client) {
     await client.query('DELETE FROM rm_sites WHERE id = $1', [e.data.siteId]);
+    await client.query('DELETE FROM rm_site_profile WHERE site_id = $1', [e.data.siteId]);
+  },
+  // A site's hours and logo: a row of their own (the first site has none in rm_sites until its
+  // details change).
+  async SiteHoursSet(e, client) {
+    const { siteId, ...hours } = e.data;
+    await client.query(
+      `INSERT INTO rm_site_profile (site_id, hours) VALUES ($1, $2)
+       ON CONFLICT (site_id) DO UPDATE SET hours = excluded.hours`,
+      [siteId, hours],
+    );
+  },
+  async SiteLogoSet(e, client) {
+    const d = e.data;
+    await client.query(
+      `INSERT INTO rm_site_profile (site_id, logo_id, logo_type, logo_sha256) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (site_id) DO UPDATE SET logo_id = excluded.logo_id,
+         logo_type = excluded.logo_type, logo_sha256 = excluded.logo_sha256`,
+      [d.siteId, d.logoId, d.contentType, d.sha256],
+    );
+  },
+  async SiteLogoRemoved(e, client) {
+    await client.query(
+      'UPDATE rm_site_profile SET logo_id = NULL, logo_type = NULL, logo_sha256 = NULL WHERE site_id = $1',
+      [e.data.siteId],
+    );
   },
   async RoomCreated(e, client) {
     const d = e.data;
@@ -204,6 +230,6 @@ const rooms = handlersFor(roomStream, roomOrderStream, sitesStream).with<PoolCli
 export const roomsProjection: Projection = {
   name: 'rooms',
   derivedOnly: true,
-  tables: ['rm_rooms', 'rm_seats', 'rm_seat_out_of_service', 'rm_sites'],
+  tables: ['rm_rooms', 'rm_seats', 'rm_seat_out_of_service', 'rm_sites', 'rm_site_profile'],
   ...appliedBy(rooms),
 };

@@ -1,5 +1,20 @@
-import { FIRST_SITE_ID, FIRST_SITE_SLUG } from '@rr/contracts/sites';
-import { defineRoute, problems, STAFF_ROLES, z, type Pool, type RouteDef } from '@rr/platform';
+import type { Request, Response } from 'express';
+import {
+  FIRST_SITE_ID,
+  FIRST_SITE_SLUG,
+  NO_HOURS,
+  upcomingExceptions,
+  type SiteHours as Hours,
+} from '@rr/contracts/sites';
+import {
+  defineRoute,
+  problems,
+  STAFF_ROLES,
+  todayIn,
+  z,
+  type Pool,
+  type RouteDef,
+} from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
 /**
@@ -7,6 +22,33 @@ import type { QueryDeps } from './deps.ts';
  * has a row once staff changed it; until then it is the library's own name (LIBRARY_NAME, else
  * "Bibliothek") and contact address (LIBRARY_CONTACT_EMAIL).
  */
+
+const HoursRange = z.object({ start: z.string(), end: z.string() }).openapi('SiteHoursRange');
+const SiteHours = z
+  .object({
+    weekly: z
+      .object({
+        mon: z.array(HoursRange),
+        tue: z.array(HoursRange),
+        wed: z.array(HoursRange),
+        thu: z.array(HoursRange),
+        fri: z.array(HoursRange),
+        sat: z.array(HoursRange),
+        sun: z.array(HoursRange),
+      })
+      .openapi({ description: "Each weekday's opening ranges in time order; none: closed" }),
+    exceptions: z
+      .array(
+        z.object({
+          date: z.string(),
+          ranges: z.array(HoursRange).openapi({ description: 'None: closed that day' }),
+          note: z.string().optional(),
+          noteEn: z.string().optional(),
+        }),
+      )
+      .openapi({ description: 'The dates with other hours, from today on, by date' }),
+  })
+  .openapi('SiteHours');
 
 export const Site = z
   .object({
@@ -36,6 +78,11 @@ export const Site = z
         'And with one of these affiliations only, unless a room names its own; empty: any',
     }),
     roomCount: z.number().int(),
+    hours: SiteHours,
+    logoUrl: z.string().nullable().openapi({
+      description:
+        "The site's logo (relative to the API; it changes with the logo, and is cached for good); null: none",
+    }),
   })
   .openapi('Site');
 export type Site = z.infer<typeof Site>;
@@ -55,6 +102,8 @@ interface SiteRow {
   sign_in_required: boolean;
   allowed_affiliations: string[] | null;
   room_count: number;
+  hours: Hours | null;
+  logo_id: string | null;
 }
 
 /** The first site as the library's configuration names it, before staff change it. */
@@ -76,10 +125,11 @@ const SITES = `(
    WHERE NOT EXISTS (SELECT 1 FROM rm_sites WHERE id = '${FIRST_SITE_ID}')
 ) AS site`;
 
-const SELECT_SITES = `SELECT site.*, (SELECT count(*)::int FROM rm_rooms r WHERE r.site_id = site.id) AS room_count
-  FROM ${SITES}`;
+const SELECT_SITES = `SELECT site.*, (SELECT count(*)::int FROM rm_rooms r WHERE r.site_id = site.id) AS room_count,
+       p.hours, p.logo_id
+  FROM ${SITES} LEFT JOIN rm_site_profile p ON p.site_id = site.id`;
 
-const toSite = (r: SiteRow): Site => ({
+const toSite = (r: SiteRow, today: string): Site => ({
   id: r.id,
   version: r.version,
   slug: r.slug,
@@ -92,6 +142,9 @@ const toSite = (r: SiteRow): Site => ({
   signInRequired: r.sign_in_required,
   allowedAffiliations: r.allowed_affiliations ?? [],
   roomCount: r.room_count,
+  // The past exceptions are of no use to anyone.
+  hours: upcomingExceptions(r.hours ?? NO_HOURS, today),
+  logoUrl: r.logo_id ? `sites/${r.id}/logo?v=${r.logo_id}` : null,
 });
 
 const defaults = (first: FirstSiteDefaults) => [
@@ -103,6 +156,7 @@ const defaults = (first: FirstSiteDefaults) => [
 export async function listSites(
   pool: Pool,
   first: FirstSiteDefaults,
+  today: string,
   only: readonly string[] | null = null,
 ): Promise<Site[]> {
   const r = await pool.query<SiteRow>(
@@ -110,16 +164,21 @@ export async function listSites(
       ORDER BY site.id <> '${FIRST_SITE_ID}', lower(site.name), site.id`,
     only ? [...defaults(first), only] : defaults(first),
   );
-  return r.rows.map(toSite);
+  return r.rows.map((row) => toSite(row, today));
 }
 
-async function getSite(pool: Pool, first: FirstSiteDefaults, id: string): Promise<Site> {
+async function getSite(
+  pool: Pool,
+  first: FirstSiteDefaults,
+  today: string,
+  id: string,
+): Promise<Site> {
   const r = await pool.query<SiteRow>(`${SELECT_SITES} WHERE site.id = $3`, [
     ...defaults(first),
     id,
   ]);
   if (!r.rows[0]) throw problems.notFound('Site');
-  return toSite(r.rows[0]);
+  return toSite(r.rows[0], today);
 }
 
 /** The SQL of a slug's site id, for a room filter (platform/src/site-filter.ts). */
@@ -130,6 +189,7 @@ const IdParams = z.object({ id: z.uuid('Not a valid id') });
 export function siteQueryRoutes(deps: QueryDeps): RouteDef[] {
   const { pool } = deps;
   const first: FirstSiteDefaults = { name: deps.libraryName, contactEmail: deps.contactEmail };
+  const today = () => todayIn(deps.clock.now(), deps.timeZone);
   return [
     defineRoute({
       method: 'get',
@@ -138,7 +198,7 @@ export function siteQueryRoutes(deps: QueryDeps): RouteDef[] {
       tags: ['sites'],
       access: 'public',
       responses: { 200: { description: 'The sites', schema: SiteList } },
-      handler: async () => ({ body: { content: await listSites(pool, first) } }),
+      handler: async () => ({ body: { content: await listSites(pool, first, today()) } }),
     }),
     defineRoute({
       method: 'get',
@@ -149,7 +209,9 @@ export function siteQueryRoutes(deps: QueryDeps): RouteDef[] {
       // A user whose roles are for some sites sees those sites only.
       sites: 'filter',
       responses: { 200: { description: 'The sites', schema: SiteList } },
-      handler: async ({ sites }) => ({ body: { content: await listSites(pool, first, sites) } }),
+      handler: async ({ sites }) => ({
+        body: { content: await listSites(pool, first, today(), sites) },
+      }),
     }),
     defineRoute({
       method: 'get',
@@ -164,7 +226,74 @@ export function siteQueryRoutes(deps: QueryDeps): RouteDef[] {
         404: { description: 'No such site' },
       },
       malformedPathNotFound: 'Site',
-      handler: async ({ params }) => ({ body: await getSite(pool, first, params.id) }),
+      handler: async ({ params }) => ({ body: await getSite(pool, first, today(), params.id) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/sites/{id}/logo',
+      summary: "A site's logo (PNG, JPEG or WebP)",
+      tags: ['sites'],
+      access: 'public',
+      params: IdParams,
+      query: z.object({
+        v: z.string().optional().openapi({
+          description:
+            "The logo's id as the site answers name it: such an address is cached for good",
+        }),
+      }),
+      responses: {
+        200: {
+          description: 'The logo',
+          contentType: 'image/*',
+          schema: z.string().openapi({ format: 'binary' }),
+        },
+        304: { description: 'Not modified (If-None-Match)' },
+        404: { description: 'No logo' },
+      },
+      malformedPathNotFound: 'Logo',
+      handler: async ({ params, query, req, res }) => sendLogo(pool, params.id, query.v, req, res),
     }),
   ];
+}
+
+/**
+ * Sends a site's logo (its type checked at upload by its bytes). Its ETag is its SHA-256; an
+ * address naming the present logo (`?v=`, as the answers give it) is cached for good, since a new
+ * logo has a new address; any other is checked again each time. Shown only as an image: never
+ * sniffed as another type, sandboxed when opened on its own.
+ */
+async function sendLogo(
+  pool: Pool,
+  siteId: string,
+  version: string | undefined,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const r = await pool.query<{
+    logo_id: string;
+    content_type: string;
+    sha256: string;
+    bytes: Buffer;
+  }>(
+    `SELECT l.logo_id, l.content_type, l.sha256, l.bytes FROM rm_site_profile p
+       JOIN site_logos l ON l.logo_id = p.logo_id WHERE p.site_id = $1`,
+    [siteId],
+  );
+  const row = r.rows[0];
+  if (!row) throw problems.notFound('Logo');
+  const etag = `"${row.sha256}"`;
+  res.setHeader('ETag', etag);
+  res.setHeader(
+    'Cache-Control',
+    version === row.logo_id ? 'public, max-age=31536000, immutable' : 'public, no-cache',
+  );
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'");
+  if (req.headers['if-none-match'] === etag) {
+    res.status(304).end();
+    return;
+  }
+  res.setHeader('Content-Type', row.content_type);
+  res.setHeader('Content-Disposition', 'inline');
+  res.status(200).send(row.bytes);
 }

@@ -2,7 +2,7 @@
 // slugs unique, rooms belonging to one site, and the visitors' room list per site.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FIRST_SITE_ID } from '@rr/contracts';
+import { FIRST_SITE_ID, NO_HOURS } from '@rr/contracts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 
@@ -105,6 +105,8 @@ describe('the first site', () => {
         signInRequired: false,
         allowedAffiliations: [],
         roomCount: 0,
+        hours: NO_HOURS,
+        logoUrl: null,
       },
     ]);
     const id = await createRoom(room('Lesesaal'));
@@ -156,6 +158,8 @@ describe('a branch', () => {
       phone: '+4314277123',
       signInRequired: false,
       allowedAffiliations: [],
+      hours: NO_HOURS,
+      logoUrl: null,
     });
 
     await createRoom(room('Kartensaal', created.id));

@@ -182,7 +182,7 @@ describe('staff manage sites', () => {
         // Someone else changes the site meanwhile: the save is refused and the form reloads.
         const siteId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
         expect(await changeMeanwhile(page, siteId, '+4315550100')).toBe(200);
-        const save = main(page).getByRole('button', { name: 'Speichern' });
+        const save = main(page).getByRole('button', { name: 'Speichern', exact: true });
         await save.click();
         await main(page).getByRole('alert').filter({ hasText: VERSION_CONFLICT }).waitFor();
         await expect.poll(() => page.getByLabel(/^Telefon/).inputValue(), POLL).toBe('+4315550100');

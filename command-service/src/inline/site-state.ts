@@ -1,5 +1,5 @@
 import { membersRuleOf, type MembersRule } from '@rr/contracts';
-import { handlersFor, sitesStream, type NewEvent, type SiteEvent } from '@rr/events';
+import { handlersFor, ignore, sitesStream, type NewEvent, type SiteEvent } from '@rr/events';
 import { inlineProjection, type InlineFold, type InlineTransaction } from './define.ts';
 
 interface SiteFold extends InlineFold {
@@ -7,7 +7,9 @@ interface SiteFold extends InlineFold {
   sites: Map<string, MembersRule | null>;
 }
 
-const details = (e: SiteEvent, f: SiteFold) => {
+type DetailsEvent = Extract<SiteEvent, { type: 'SiteCreated' | 'SiteUpdated' | 'SiteDeleted' }>;
+
+const details = (e: DetailsEvent, f: SiteFold) => {
   if (e.type === 'SiteDeleted') f.sites.set(e.data.siteId, null);
   else f.sites.set(e.data.siteId, membersRuleOf({}, e.data));
 };
@@ -22,6 +24,10 @@ export const siteStateProjection = inlineProjection({
     SiteCreated: details,
     SiteUpdated: details,
     SiteDeleted: details,
+    // The hours and the logo decide on no seat.
+    SiteHoursSet: ignore,
+    SiteLogoSet: ignore,
+    SiteLogoRemoved: ignore,
   }),
   start: (): SiteFold => ({ streamId: '', sites: new Map() }),
   write: (tx, f) => recordSites(tx, f.sites),

@@ -40,7 +40,7 @@ export async function inspectRoomImage(bytes: Buffer): Promise<RoomImage> {
 }
 
 /** Width and height from the header, or null when it is missing, cut off or makes no sense. */
-function readSize(bytes: Buffer): { type: string; width: number; height: number } | null {
+export function readSize(bytes: Buffer): { type: string; width: number; height: number } | null {
   try {
     // A copy of exactly the upload: image-size reads through a DataView over the view's whole
     // ArrayBuffer, so on a Buffer from Node's shared pool a cut-off header read the bytes after

@@ -3,11 +3,11 @@ import type { Request, Response } from 'express';
 import { Problem, problems } from '@rr/platform';
 
 /**
- * Reads a multipart upload of one image (field `image`) and a few short text fields into memory:
- * larger than `maxBytes` is `image__too_large` (400, with `tooLarge` as its title), any other
- * malformed upload `validation__error`.
+ * Reads a multipart upload of one image (field `image`, or the one named) and a few short text
+ * fields into memory: larger than `maxBytes` is `image__too_large` (400, with `tooLarge` as its
+ * title), any other malformed upload `validation__error`.
  */
-export function imageUpload(maxBytes: number, tooLarge: string) {
+export function imageUpload(maxBytes: number, tooLarge: string, field = 'image') {
   const upload = multer({
     storage: multer.memoryStorage(),
     limits: { fileSize: maxBytes, files: 1, fields: 5, fieldSize: 2000 },
@@ -16,7 +16,7 @@ export function imageUpload(maxBytes: number, tooLarge: string) {
     new Promise<void>((resolve, reject) => {
       if (!req.is('multipart/form-data'))
         return reject(problems.badRequest('validation__error', 'Send multipart/form-data'));
-      upload.single('image')(req, res, (err: unknown) => {
+      upload.single(field)(req, res, (err: unknown) => {
         if (!err) return resolve();
         const code = (err as { code?: string }).code;
         if (code === 'LIMIT_FILE_SIZE')

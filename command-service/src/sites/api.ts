@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { SiteInput } from '@rr/contracts';
-import { defineRoute, fromContract, z, type RouteDef } from '@rr/platform';
+import { SiteInput, SiteHoursInput, MAX_LOGO_BYTES, siteHoursOf } from '@rr/contracts';
+import { defineRoute, fromContract, problems, z, type RouteDef } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
+import { imageUpload } from '../rooms/upload.ts';
+import { inspectSiteLogo } from './logo.ts';
 import { runSiteCommand } from './stream.ts';
 
 // A site (docs/product.md#sites): the rules are the contract's, shared with the browser.
@@ -14,6 +16,7 @@ const Written = z
   .object({ id: z.uuid(), slug: z.string(), version: z.number(), position: z.string() })
   .openapi('SiteWritten');
 const PositionOnly = z.object({ position: z.string() }).openapi('SitePosition');
+const HoursBody = fromContract(SiteHoursInput).openapi('SiteHoursInput');
 
 /**
  * A site's details as its events hold them: empty optional texts left out, and the rule for
@@ -35,6 +38,10 @@ const details = (siteId: string, b: z.output<typeof SiteBody>) => ({
 });
 
 export function siteCommandRoutes(deps: CommandDeps): RouteDef[] {
+  return [...siteDetailRoutes(deps), ...siteHoursRoutes(deps), ...siteLogoRoutes(deps)];
+}
+
+function siteDetailRoutes(deps: CommandDeps): RouteDef[] {
   return [
     defineRoute({
       method: 'post',
@@ -93,6 +100,97 @@ export function siteCommandRoutes(deps: CommandDeps): RouteDef[] {
       handler: async ({ params, user }) => {
         const written = await runSiteCommand(deps, actorOf(user), {
           type: 'DeleteSite',
+          data: { siteId: params.id },
+        });
+        return { body: { position: written.position } };
+      },
+    }),
+  ];
+}
+
+/**
+ * A site's opening hours (docs/product.md#sites), set all at once. Not by version: they are no
+ * part of the details the site form's update names, and the last one set holds.
+ */
+function siteHoursRoutes(deps: CommandDeps): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'put',
+      path: '/admin/sites/{id}/hours',
+      summary:
+        "Set a site's opening hours: each weekday's ranges (at most 4, apart) and the dates with other hours (at most 366)",
+      tags: ['sites'],
+      access: ['admin'],
+      sites: { path: { id: 'site' } },
+      params: IdParams,
+      body: HoursBody,
+      responses: {
+        200: { description: 'Set', schema: PositionOnly },
+        404: { description: 'No such site' },
+      },
+      handler: async ({ params, body, user }) => {
+        const written = await runSiteCommand(deps, actorOf(user), {
+          type: 'SetSiteHours',
+          data: { siteId: params.id, ...siteHoursOf(body) },
+        });
+        return { body: { position: written.position } };
+      },
+    }),
+  ];
+}
+
+/** A site's logo (docs/product.md#sites): uploaded as multipart (field `logo`), or removed. */
+function siteLogoRoutes(deps: CommandDeps): RouteDef[] {
+  const parseUpload = imageUpload(MAX_LOGO_BYTES, 'The logo is larger than 512 KiB', 'logo');
+  return [
+    defineRoute({
+      method: 'put',
+      path: '/admin/sites/{id}/logo',
+      summary:
+        "Upload or replace a site's logo (PNG, JPEG or WebP by its content, at most 512 KiB)",
+      tags: ['sites'],
+      access: ['admin'],
+      sites: { path: { id: 'site' } },
+      params: IdParams,
+      multipart: z.object({ logo: z.string().openapi({ format: 'binary' }) }),
+      responses: {
+        200: { description: 'Stored', schema: PositionOnly },
+        400: { description: 'image__invalid_type, image__too_large, image__invalid' },
+        404: { description: 'No such site' },
+      },
+      handler: async ({ params, req, res, user }) => {
+        await parseUpload(req, res);
+        const file = req.file;
+        if (!file)
+          throw problems.badRequest('validation__error', 'Send the logo as the field logo');
+        const { contentType, sha256 } = await inspectSiteLogo(file.buffer);
+        const written = await runSiteCommand(
+          deps,
+          actorOf(user),
+          {
+            type: 'SetSiteLogo',
+            data: { siteId: params.id, logoId: randomUUID(), contentType, size: file.size, sha256 },
+          },
+          file.buffer,
+        );
+        return { body: { position: written.position } };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/admin/sites/{id}/logo',
+      summary: "Remove a site's logo",
+      tags: ['sites'],
+      access: ['admin'],
+      sites: { path: { id: 'site' } },
+      params: IdParams,
+      responses: {
+        200: { description: 'Removed', schema: PositionOnly },
+        404: { description: 'No such site' },
+      },
+      handler: async ({ params, user }) => {
+        const written = await runSiteCommand(deps, actorOf(user), {
+          type: 'RemoveSiteLogo',
           data: { siteId: params.id },
         });
         return { body: { position: written.position } };

@@ -1,10 +1,14 @@
 import {
   SiteCreated,
   SiteDeleted,
+  SiteHoursSet,
+  SiteLogoRemoved,
+  SiteLogoSet,
   SiteUpdated,
   type SiteDetails,
   type SiteEvent,
 } from '@rr/events/catalogue';
+import type { SiteHours } from '@rr/contracts/sites';
 import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import { type Decide, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
@@ -16,8 +20,10 @@ import { refuse, Refused } from '../refusal.ts';
  */
 
 export interface SiteState extends SiteDetails {
-  /** The site's own events so far (0: the first site, never changed). */
+  /** The site's details' events so far (0: the first site, never changed). */
   version: number;
+  /** The site's logo (its bytes' id), when it has one. */
+  logoId?: string;
 }
 
 export interface SitesState {
@@ -35,13 +41,30 @@ export function initialSites(firstSite: Omit<SiteDetails, 'siteId'>): SitesState
 export function evolveSites(state: SitesState, event: SiteEvent): SitesState {
   const sites = new Map(state.sites);
   const id = event.data.siteId;
+  const site = state.sites.get(id);
   switch (event.type) {
     case 'SiteCreated':
-    case 'SiteUpdated':
-      sites.set(id, { ...event.data, version: (state.sites.get(id)?.version ?? 0) + 1 });
+    case 'SiteUpdated': {
+      // The details are the event's; the logo is no part of them and stays.
+      const logo = site?.logoId ? { logoId: site.logoId } : {};
+      sites.set(id, { ...event.data, ...logo, version: (site?.version ?? 0) + 1 });
       break;
+    }
     case 'SiteDeleted':
       sites.delete(id);
+      break;
+    // The hours and the logo leave the details' version as it is: a form's update of the
+    // details is not refused because someone changed the hours meanwhile.
+    case 'SiteHoursSet':
+      break;
+    case 'SiteLogoSet':
+      if (site) sites.set(id, { ...site, logoId: event.data.logoId });
+      break;
+    case 'SiteLogoRemoved':
+      if (site) {
+        const { logoId: _removed, ...rest } = site;
+        sites.set(id, rest);
+      }
       break;
   }
   return { version: state.version + 1, sites };
@@ -50,7 +73,20 @@ export function evolveSites(state: SitesState, event: SiteEvent): SitesState {
 export type SiteCommand =
   | { type: 'CreateSite'; data: SiteDetails }
   | { type: 'UpdateSite'; data: SiteDetails & { expectedVersion: number } }
-  | { type: 'DeleteSite'; data: { siteId: string } };
+  | { type: 'DeleteSite'; data: { siteId: string } }
+  /** The hours as siteHoursOf keeps them (checked with SiteHoursInput at the edge). */
+  | { type: 'SetSiteHours'; data: SiteHours & { siteId: string } }
+  | {
+      type: 'SetSiteLogo';
+      data: {
+        siteId: string;
+        logoId: string;
+        contentType: 'image/png' | 'image/jpeg' | 'image/webp';
+        size: number;
+        sha256: string;
+      };
+    }
+  | { type: 'RemoveSiteLogo'; data: { siteId: string } };
 
 /** What a site command decides on: every site, and for a deletion the site's rooms. */
 export interface SiteCommandState {
@@ -90,6 +126,18 @@ export const decideSites: Decide<SiteCommand, SiteCommandState, unknown, SiteEve
       if (roomsOfSite > 0)
         throw new Refused('site__has_rooms', 'The site still has rooms: move or delete them first');
       return [SiteDeleted.create(command.data)];
+    }
+    case 'SetSiteHours':
+      if (!sites.sites.has(command.data.siteId)) throw refuse.notFound('Site');
+      return [SiteHoursSet.create(command.data)];
+    case 'SetSiteLogo':
+      if (!sites.sites.has(command.data.siteId)) throw refuse.notFound('Site');
+      return [SiteLogoSet.create(command.data)];
+    case 'RemoveSiteLogo': {
+      const site = sites.sites.get(command.data.siteId);
+      if (!site) throw refuse.notFound('Site');
+      // Nothing to remove: nothing happens (a second click, another staff member first).
+      return site.logoId ? [SiteLogoRemoved.create(command.data)] : [];
     }
     default:
       return unhandled(command);

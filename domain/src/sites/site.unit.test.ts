@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FIRST_SITE_ID } from '@rr/contracts/sites';
+import { FIRST_SITE_ID, NO_HOURS } from '@rr/contracts/sites';
 import type { SiteEvent } from '@rr/events/catalogue';
 import { Refused } from '../refusal.ts';
 import {
@@ -116,5 +116,56 @@ describe('the sites', () => {
         }
       }),
     );
+  });
+});
+
+describe('a site’s hours and logo', () => {
+  const hours = {
+    ...NO_HOURS,
+    weekly: { ...NO_HOURS.weekly, mon: [{ start: '08:00', end: '18:00' }] },
+  };
+  const logo = (n: number) => ({
+    siteId: id(1),
+    logoId: id(50 + n),
+    contentType: 'image/png' as const,
+    size: 100,
+    sha256: 'a'.repeat(64),
+  });
+
+  it('are set on a site that exists, without changing the version its details’ update names', () => {
+    const one = run(start, { type: 'CreateSite', data: site(1, 'jura') });
+    const set = run(one, { type: 'SetSiteHours', data: { siteId: id(1), ...hours } });
+    expect(set.sites.get(id(1))?.version).toBe(1);
+    const withLogo = run(set, { type: 'SetSiteLogo', data: logo(1) });
+    expect(withLogo.sites.get(id(1))).toMatchObject({ version: 1, logoId: id(51) });
+    // An update of the details keeps the logo.
+    const updated = run(withLogo, {
+      type: 'UpdateSite',
+      data: { ...site(1, 'jura-neu'), expectedVersion: 1 },
+    });
+    expect(updated.sites.get(id(1))).toMatchObject({ version: 2, logoId: id(51) });
+    const removed = run(updated, { type: 'RemoveSiteLogo', data: { siteId: id(1) } });
+    expect(removed.sites.get(id(1))?.logoId).toBeUndefined();
+    // Removing no logo decides nothing.
+    expect(
+      decideSites(
+        { type: 'RemoveSiteLogo', data: { siteId: id(1) } },
+        { sites: removed, roomsOfSite: 0 },
+        null,
+      ),
+    ).toEqual([]);
+    // The first site has them before its details ever changed.
+    const first = run(start, { type: 'SetSiteHours', data: { siteId: FIRST_SITE_ID, ...hours } });
+    expect(first.sites.get(FIRST_SITE_ID)?.version).toBe(0);
+  });
+
+  it('of a site that does not exist are refused', () => {
+    expect(refusal(start, { type: 'SetSiteHours', data: { siteId: id(9), ...hours } })).toBe(
+      'not_found',
+    );
+    expect(refusal(start, { type: 'SetSiteLogo', data: { ...logo(1), siteId: id(9) } })).toBe(
+      'not_found',
+    );
+    expect(refusal(start, { type: 'RemoveSiteLogo', data: { siteId: id(9) } })).toBe('not_found');
   });
 });

@@ -31,7 +31,63 @@ export const SiteCreated = defineEvent('SiteCreated', SiteDetails);
 export const SiteUpdated = defineEvent('SiteUpdated', SiteDetails);
 export const SiteDeleted = defineEvent('SiteDeleted', z.object({ siteId: id }));
 
-export const sitesStream = defineStream('sites', [SiteCreated, SiteUpdated, SiteDeleted]);
+const time = z.string().regex(/^\d{2}:\d{2}$/);
+const ranges = z.array(z.object({ start: time, end: time }));
+
+/**
+ * A site's opening hours, all of them at once: each weekday's ranges (none: closed) and the dates
+ * with other hours (none: closed that day), with an optional note. They are no part of the site's
+ * details: its version (what an update of the details names) stays.
+ */
+export const SiteHoursSet = defineEvent(
+  'SiteHoursSet',
+  z.object({
+    siteId: id,
+    weekly: z.object({
+      mon: ranges,
+      tue: ranges,
+      wed: ranges,
+      thu: ranges,
+      fri: ranges,
+      sat: ranges,
+      sun: ranges,
+    }),
+    exceptions: z.array(
+      z.object({
+        date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+        ranges,
+        note: optional,
+        noteEn: optional,
+      }),
+    ),
+  }),
+);
+export type SiteHoursSet = z.infer<typeof SiteHoursSet.schema>;
+
+/**
+ * A site's logo set (or replaced): its bytes live beside the log (`site_logos`, by `logoId`), as
+ * a room image's do; the event names them and their SHA-256, which the answers send as its ETag.
+ */
+export const SiteLogoSet = defineEvent(
+  'SiteLogoSet',
+  z.object({
+    siteId: id,
+    logoId: id,
+    contentType: z.enum(['image/png', 'image/jpeg', 'image/webp']),
+    size: z.number().int().nonnegative(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+);
+export const SiteLogoRemoved = defineEvent('SiteLogoRemoved', z.object({ siteId: id }));
+
+export const sitesStream = defineStream('sites', [
+  SiteCreated,
+  SiteUpdated,
+  SiteDeleted,
+  SiteHoursSet,
+  SiteLogoSet,
+  SiteLogoRemoved,
+]);
 
 export type SiteEvent = EventOf<typeof sitesStream>;
 

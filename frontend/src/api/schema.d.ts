@@ -3527,6 +3527,215 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/sites/{id}/hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a site's opening hours: each weekday's ranges (at most 4, apart) and the dates with other hours (at most 366) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SiteHoursInput"];
+                };
+            };
+            responses: {
+                /** @description Set */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SitePosition"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such site */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sites/{id}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Upload or replace a site's logo (PNG, JPEG or WebP by its content, at most 512 KiB) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "multipart/form-data": {
+                        /** Format: binary */
+                        logo: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Stored */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SitePosition"];
+                    };
+                };
+                /** @description image__invalid_type, image__too_large, image__invalid */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such site */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        post?: never;
+        /** Remove a site's logo */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SitePosition"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such site */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/holidays": {
         parameters: {
             query?: never;
@@ -7390,6 +7599,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sites/{id}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A site's logo (PNG, JPEG or WebP) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The logo's id as the site answers name it: such an address is cached for good */
+                    v?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The logo */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/*": string;
+                    };
+                };
+                /** @description Not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No logo */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rooms/{roomId}/seat-plan/image": {
         parameters: {
             query?: never;
@@ -9709,6 +9982,47 @@ export interface components {
         SitePosition: {
             position: string;
         };
+        SiteHoursInput: {
+            weekly: {
+                mon?: {
+                    start: string;
+                    end: string;
+                }[];
+                tue?: {
+                    start: string;
+                    end: string;
+                }[];
+                wed?: {
+                    start: string;
+                    end: string;
+                }[];
+                thu?: {
+                    start: string;
+                    end: string;
+                }[];
+                fri?: {
+                    start: string;
+                    end: string;
+                }[];
+                sat?: {
+                    start: string;
+                    end: string;
+                }[];
+                sun?: {
+                    start: string;
+                    end: string;
+                }[];
+            };
+            exceptions: {
+                date: string;
+                ranges: {
+                    start: string;
+                    end: string;
+                }[];
+                note?: string | null;
+                noteEn?: string | null;
+            }[];
+        };
         HolidayWritten: {
             /** Format: uuid */
             id: string;
@@ -10262,6 +10576,33 @@ export interface components {
             /** @description And with one of these affiliations only, unless a room names its own; empty: any */
             allowedAffiliations: string[];
             roomCount: number;
+            hours: components["schemas"]["SiteHours"];
+            /** @description The site's logo (relative to the API; it changes with the logo, and is cached for good); null: none */
+            logoUrl: string | null;
+        };
+        SiteHours: {
+            /** @description Each weekday's opening ranges in time order; none: closed */
+            weekly: {
+                mon: components["schemas"]["SiteHoursRange"][];
+                tue: components["schemas"]["SiteHoursRange"][];
+                wed: components["schemas"]["SiteHoursRange"][];
+                thu: components["schemas"]["SiteHoursRange"][];
+                fri: components["schemas"]["SiteHoursRange"][];
+                sat: components["schemas"]["SiteHoursRange"][];
+                sun: components["schemas"]["SiteHoursRange"][];
+            };
+            /** @description The dates with other hours, from today on, by date */
+            exceptions: {
+                date: string;
+                /** @description None: closed that day */
+                ranges: components["schemas"]["SiteHoursRange"][];
+                note?: string;
+                noteEn?: string;
+            }[];
+        };
+        SiteHoursRange: {
+            start: string;
+            end: string;
         };
         StaffSeatPlan: {
             seats: components["schemas"]["Seat"][];

@@ -9,6 +9,7 @@ import { useLanguage } from '../i18n/i18n-context';
 // Its own texts, in its own chunk: only a library with several sites downloads them.
 import de from '../i18n/visitor-sites.de.json';
 import en from '../i18n/visitor-sites.en.json';
+import '../styles/site-parts.css';
 import { useGetOwnerTicketsQuery } from '../features/booking/api/booking-api';
 import {
   ROOM_LIST_QUERY,
@@ -16,6 +17,10 @@ import {
   useGetSitesQuery,
 } from '../features/rooms/api/rooms-api';
 import { RoomChooser } from '../features/rooms/components/room-chooser';
+import { SiteHoursList, TodayHours, type SiteHoursTexts } from '../components/site-hours';
+import { hasHours } from '@rr/contracts/site-hours';
+import { todayIso } from '../lib/dates';
+import { resolveApiUrl } from '../lib/url';
 
 /**
  * The visitors' side of sites (docs/product.md#sites), loaded only by a library with several
@@ -48,16 +53,54 @@ function useTexts() {
   return useLanguage().language === 'en' ? en : de;
 }
 
-/** A site's name, postal address, phone and contact e-mail. */
+function useHoursTexts(): SiteHoursTexts {
+  const t = useTexts();
+  return {
+    title: t.hours,
+    today: t.today,
+    todayMark: t['today-mark'],
+    closed: t.closed,
+    days: {
+      mon: t['day-mon'],
+      tue: t['day-tue'],
+      wed: t['day-wed'],
+      thu: t['day-thu'],
+      fri: t['day-fri'],
+      sat: t['day-sat'],
+      sun: t['day-sun'],
+    },
+  };
+}
+
+/** A site's logo beside its name: the name says it, so the image is for the eye only. */
+function Logo({ site }: { site: Site }) {
+  const { baseApiUrl } = useConfig();
+  return site.logoUrl ? (
+    <img className="site-details__logo" src={resolveApiUrl(baseApiUrl, site.logoUrl)} alt="" />
+  ) : null;
+}
+
+/**
+ * A site's logo, name, postal address, phone and contact e-mail, and its opening hours: the
+ * whole week in the chooser (`heading`), today's above the pages with the week to open.
+ */
 function SiteDetails({ site, heading }: { site: Site; heading?: boolean }) {
   const t = useTexts();
+  const hoursTexts = useHoursTexts();
+  const today = todayIso();
   const name = <Translated german={site.name} english={site.nameEn} />;
-  return (
+  const details = (
     <>
       {heading ? (
-        <h2 className="card__title">{name}</h2>
+        <h2 className="card__title">
+          <Logo site={site} />
+          {name}
+        </h2>
       ) : (
-        <p className="site-details__name">{name}</p>
+        <p className="site-details__name">
+          <Logo site={site} />
+          {name}
+        </p>
       )}
       <address className="site-details">
         {site.address ? <span className="site-details__address">{site.address}</span> : null}
@@ -72,6 +115,25 @@ function SiteDetails({ site, heading }: { site: Site; heading?: boolean }) {
           </span>
         ) : null}
       </address>
+    </>
+  );
+  if (heading)
+    return (
+      <>
+        {details}
+        <SiteHoursList hours={site.hours} today={today} texts={hoursTexts} />
+      </>
+    );
+  return (
+    <>
+      {details}
+      <TodayHours hours={site.hours} today={today} texts={hoursTexts} />
+      {hasHours(site.hours) ? (
+        <details className="site-hours__more">
+          <summary>{t.hours}</summary>
+          <SiteHoursList hours={site.hours} today={today} texts={hoursTexts} headingLevel={null} />
+        </details>
+      ) : null}
     </>
   );
 }

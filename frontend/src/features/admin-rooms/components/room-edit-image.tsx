@@ -4,7 +4,7 @@ import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { useAppDispatch } from '../../../app/hooks';
 import { useRefusal } from '../../../hooks/use-refusal';
-import { ImageRemoval } from './image-removal';
+import { ImageRemoval } from '../../../components/image-removal';
 import { InputField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';

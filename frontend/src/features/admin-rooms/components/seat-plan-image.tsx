@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Room } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
-import { ImageRemoval } from './image-removal';
+import { ImageRemoval } from '../../../components/image-removal';
 import { InputField } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';

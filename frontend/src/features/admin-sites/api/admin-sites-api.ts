@@ -3,6 +3,7 @@ import type {
   PositionResult,
   Site,
   SiteInput,
+  SiteHoursInput,
   SiteList,
   SiteUpdateInput,
   SiteWritten,
@@ -39,6 +40,24 @@ export const adminSitesApi = baseApi.enhanceEndpoints({ addTagTypes: ['Site'] })
       query: ({ id, body }) => ({ url: sitePath(id), method: 'PUT', body }),
       invalidatesTags: (_result, _error, { id }) => [LIST, { type: 'Site', id }],
     }),
+    /** The site's opening hours, all at once (not by version: they are no part of its details). */
+    setSiteHours: build.mutation<PositionResult, { id: string; hours: SiteHoursInput }>({
+      query: ({ id, hours }) => ({ url: `${sitePath(id)}/hours`, method: 'PUT', body: hours }),
+      invalidatesTags: (_result, _error, { id }) => [LIST, { type: 'Site', id }],
+    }),
+    /** 400 `image__invalid_type`, `image__too_large`, `image__invalid` for a file it refuses. */
+    setSiteLogo: build.mutation<PositionResult, { id: string; logo: File }>({
+      query: ({ id, logo }) => {
+        const body = new FormData();
+        body.append('logo', logo);
+        return { url: `${sitePath(id)}/logo`, method: 'PUT', body };
+      },
+      invalidatesTags: (_result, _error, { id }) => [LIST, { type: 'Site', id }],
+    }),
+    removeSiteLogo: build.mutation<PositionResult, string>({
+      query: (id) => ({ url: `${sitePath(id)}/logo`, method: 'DELETE' }),
+      invalidatesTags: (_result, _error, id) => [LIST, { type: 'Site', id }],
+    }),
     /** 409 `site__has_rooms` while rooms belong to it, `site__first_site` for the first site. */
     deleteSite: build.mutation<PositionResult, string>({
       query: (id) => ({ url: sitePath(id), method: 'DELETE' }),
@@ -54,4 +73,7 @@ export const {
   useCreateSiteMutation,
   useUpdateSiteMutation,
   useDeleteSiteMutation,
+  useSetSiteHoursMutation,
+  useSetSiteLogoMutation,
+  useRemoveSiteLogoMutation,
 } = adminSitesApi;

@@ -11,6 +11,8 @@ import { notify } from '../../../stores/notifications-slice';
 import { useGetAdminSiteQuery, useUpdateSiteMutation } from '../api/admin-sites-api';
 import { SITE_LIST_PATH, siteToFormValues } from '../utils/site-form';
 import { SiteForm } from './site-form';
+import { SiteHoursForm } from './site-hours-form';
+import { SiteLogoForm } from './site-logo-form';
 import { useSiteRefusal } from './site-refusal';
 
 const VERSION_CONFLICT = 'concurrency__version_conflict';
@@ -28,7 +30,13 @@ export function SiteEdit() {
         error={error}
         backLink={{ to: SITE_LIST_PATH, label: t('back-to-list') }}
       >
-        {(site) => <SiteEditForm site={site} reload={refetch} />}
+        {(site) => (
+          <>
+            <SiteEditForm site={site} reload={refetch} />
+            <SiteHoursForm key={JSON.stringify(site.hours)} site={site} />
+            <SiteLogoForm site={site} />
+          </>
+        )}
       </LoadingContainer>
     </Page>
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_HOURS } from '@rr/contracts/sites';
 import type { Site } from '../../../api/types';
 import { errorsOf } from '../../../lib/form-check';
 import {
@@ -72,6 +73,8 @@ describe('site form (docs/product.md#sites)', () => {
       signInRequired: false,
       allowedAffiliations: [],
       roomCount: 3,
+      hours: NO_HOURS,
+      logoUrl: null,
     };
     expect(siteToFormValues(site)).toEqual({
       ...SITE_FORM_DEFAULTS,
@@ -114,6 +117,8 @@ describe('site form (docs/product.md#sites)', () => {
         signInRequired: true,
         allowedAffiliations: ['student', 'staff@uni-jura.example'],
         roomCount: 0,
+        hours: NO_HOURS,
+        logoUrl: null,
       }),
     ).toMatchObject({
       signInRequired: 'true',

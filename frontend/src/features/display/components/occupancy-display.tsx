@@ -1,6 +1,9 @@
 import { useEffect, useId, useState } from 'react';
 import type { DisplayRoom, DisplaySlot } from '../../../api/types';
+import { useConfig } from '../../../app/config-context';
 import { ErrorBox } from '../../../components/error-box';
+import { TodayHours } from '../../../components/site-hours';
+import { resolveApiUrl } from '../../../lib/url';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import {
@@ -176,6 +179,7 @@ export function OccupancyDisplay({ roomId, site = '' }: { roomId: string; site?:
   const { t, i18n } = useTranslation('display');
   const textIn = useTextIn();
   const { known, shown, roomIds } = useDisplaySite(site);
+  const { baseApiUrl } = useConfig();
   const now = useNow();
   const language = i18n.language;
   const hy = useHyphenate(language);
@@ -237,12 +241,39 @@ export function OccupancyDisplay({ roomId, site = '' }: { roomId: string; site?:
         </p>
         {shown ? (
           <div className="display__site">
+            {shown.logoUrl ? (
+              <img
+                className="display__site-logo"
+                src={resolveApiUrl(baseApiUrl, shown.logoUrl)}
+                alt=""
+              />
+            ) : null}
             <p className="display__site-name">{hy(textIn(shown.name, shown.nameEn))}</p>
             <address className="display__site-contact">
               {[shown.address?.replace(/\s*\n\s*/g, ', '), shown.phone, shown.contactEmail]
                 .filter(Boolean)
                 .join(' · ')}
             </address>
+            <TodayHours
+              hours={shown.hours}
+              today={todayIso(now)}
+              className="display__site-hours"
+              texts={{
+                title: t('site-hours.hours'),
+                today: t('site-hours.today'),
+                todayMark: t('site-hours.today-mark'),
+                closed: t('site-hours.closed'),
+                days: {
+                  mon: t('site-hours.day-mon'),
+                  tue: t('site-hours.day-tue'),
+                  wed: t('site-hours.day-wed'),
+                  thu: t('site-hours.day-thu'),
+                  fri: t('site-hours.day-fri'),
+                  sat: t('site-hours.day-sat'),
+                  sun: t('site-hours.day-sun'),
+                },
+              }}
+            />
           </div>
         ) : null}
       </header>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { DeleteConfirmation } from '../../../components/delete-confirmation';
+import { DeleteConfirmation } from './delete-confirmation';
 
 /** The texts of an image's removal: its button, and the question's title, text and confirmation. */
 export interface ImageRemovalTexts {
@@ -11,7 +11,7 @@ export interface ImageRemovalTexts {
 }
 
 /**
- * The removal of a room's image (the room image, the seat plan's image): a button, then the
+ * The removal of an image (a room's, its seat plan's, a site's logo): a button, then the
  * question in place of it, focused; `onRemove` resolves true once the image is gone.
  */
 export function ImageRemoval({
