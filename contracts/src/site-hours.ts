@@ -62,6 +62,36 @@ export function upcomingExceptions(hours: SiteHours, today: string): SiteHours {
   return { ...hours, exceptions: hours.exceptions.filter((e) => e.date >= today) };
 }
 
+/** `08:00–12:00, 13:00–18:00`, or the text for closed. */
+export function rangesText(ranges: readonly HoursRange[], closed: string): string {
+  return ranges.length ? ranges.map((r) => `${r.start}–${r.end}`).join(', ') : closed;
+}
+
+/**
+ * A site's week in one line, as a mail closes with it: the weekdays with the same hours one after
+ * the other together ("Mo–Fr 08:00–20:00; Sa 09:00–13:00"), the days without hours left out.
+ */
+export function weekText(
+  weekly: SiteHours['weekly'],
+  dayNames: Readonly<Record<HoursDay, string>>,
+): string {
+  const runs: { from: HoursDay; to: HoursDay; text: string }[] = [];
+  for (const day of HOURS_DAYS) {
+    const text = rangesText(weekly[day], '');
+    const last = runs.at(-1);
+    // A run grows by the next weekday only: a day in between with other hours ends it.
+    if (last && last.text === text) last.to = day;
+    else runs.push({ from: day, to: day, text });
+  }
+  return runs
+    .filter((run) => run.text !== '')
+    .map(
+      (run) =>
+        `${dayNames[run.from]}${run.to === run.from ? '' : `–${dayNames[run.to]}`} ${run.text}`,
+    )
+    .join('; ');
+}
+
 /** Whether a site has any hours to show: a weekday's range or an exception. */
 export const hasHours = (hours: SiteHours): boolean =>
   hours.exceptions.length > 0 || HOURS_DAYS.some((day) => hours.weekly[day].length > 0);

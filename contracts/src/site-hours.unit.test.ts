@@ -9,6 +9,7 @@ import {
   SiteHoursInput,
   upcomingExceptions,
   MAX_HOURS_EXCEPTIONS,
+  weekText,
 } from './sites.ts';
 
 /** The field errors of a request of hours (none when it passes). */
@@ -139,5 +140,20 @@ describe('the opening hours of a site (docs/product.md#sites)', () => {
     expect(upcomingExceptions(hours, '2026-12-04').exceptions.map((e) => e.date)).toEqual([
       '2026-12-24',
     ]);
+  });
+
+  it('the week in one line: equal weekdays in a row together, days without hours left out', () => {
+    const days = { mon: 'Mo', tue: 'Di', wed: 'Mi', thu: 'Do', fri: 'Fr', sat: 'Sa', sun: 'So' };
+    const week = (weekly: Record<string, { start: string; end: string }[]>) =>
+      weekText(siteHoursOf(SiteHoursInput.parse({ weekly, exceptions: [] })).weekly, days);
+    const day = [r('08:00', '20:00')];
+    expect(
+      week({ mon: day, tue: day, wed: day, thu: day, fri: day, sat: [r('09:00', '13:00')] }),
+    ).toBe('Mo–Fr 08:00–20:00; Sa 09:00–13:00');
+    // A closed day in between ends the run; two ranges of a day stay together.
+    expect(week({ mon: day, wed: day, sun: [r('10:00', '12:00'), r('13:00', '17:00')] })).toBe(
+      'Mo 08:00–20:00; Mi 08:00–20:00; So 10:00–12:00, 13:00–17:00',
+    );
+    expect(week({})).toBe('');
   });
 });

@@ -3,8 +3,8 @@ import {
   HOURS_DAYS,
   hoursDayOf,
   hoursOn,
+  rangesText,
   type HoursDay,
-  type HoursRange,
   type SiteHours,
 } from '@rr/contracts/site-hours';
 import { addDaysIso, formatDate } from '../lib/dates';
@@ -23,11 +23,6 @@ export interface SiteHoursTexts {
 
 /** How far ahead the dates with other hours are shown. */
 const EXCEPTIONS_AHEAD_DAYS = 30;
-
-/** `08:00–12:00, 13:00–18:00`, or closed. */
-export function rangesText(ranges: readonly HoursRange[], closed: string): string {
-  return ranges.length ? ranges.map((r) => `${r.start}–${r.end}`).join(', ') : closed;
-}
 
 /** Today's hours of a site: the date's exception when it has one (with its note), else its weekday's. */
 export function TodayHours({

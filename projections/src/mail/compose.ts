@@ -1,4 +1,5 @@
 import type { Language } from '@rr/contracts';
+import { weekText, type SiteHours } from '@rr/contracts/site-hours';
 import { writeCalendar } from '@rr/platform';
 
 export interface MailTicket {
@@ -67,6 +68,8 @@ export interface MailLibrary {
   phone?: string | undefined;
   /** The site's own closing (lines): it takes the place of the regards and the name. */
   signature?: string | undefined;
+  /** A site's opening hours: the closing names its week. */
+  hours?: SiteHours | undefined;
   /** A site's mail: its subject names the site ("Ihre Buchung R-7K3QX2 – Fachbibliothek Jura"). */
   site?: boolean | undefined;
 }
@@ -120,6 +123,8 @@ export const texts = {
     library: 'Ihre Bibliothek',
     contact: (email: string) => `Kontakt: ${email}`,
     phone: (phone: string) => `Telefon: ${phone}`,
+    hours: (week: string) => `Öffnungszeiten: ${week}`,
+    days: { mon: 'Mo', tue: 'Di', wed: 'Mi', thu: 'Do', fri: 'Fr', sat: 'Sa', sun: 'So' },
     time: (s: string, e: string) => `${s}–${e} Uhr`,
   },
   en: {
@@ -156,6 +161,8 @@ export const texts = {
     library: 'Your library',
     contact: (email: string) => `Contact: ${email}`,
     phone: (phone: string) => `Phone: ${phone}`,
+    hours: (week: string) => `Opening hours: ${week}`,
+    days: { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' },
     time: (s: string, e: string) => `${s}–${e}`,
   },
 };
@@ -163,8 +170,8 @@ export const texts = {
 /**
  * A mail's signature: the regards, the library's name (LIBRARY_NAME; without it "Ihre
  * Bibliothek") and, when configured, the address to write to (LIBRARY_CONTACT_EMAIL). A site's
- * mail closes with its own closing when staff wrote one, then its postal address, phone and
- * contact address.
+ * mail closes with its own closing when staff wrote one, then its postal address, its week's
+ * opening hours, phone and contact address.
  */
 export function closingLines(
   language: keyof typeof texts,
@@ -175,9 +182,11 @@ export function closingLines(
     ? library.signature.split('\n')
     : [t.regards, library?.name || t.library];
   const address = library?.address ? library.address.split('\n') : [];
+  const week = library?.hours ? weekText(library.hours.weekly, t.days) : '';
+  const hours = week ? [t.hours(week)] : [];
   const phone = library?.phone ? [t.phone(library.phone)] : [];
   const contact = library?.contactEmail ? [t.contact(library.contactEmail)] : [];
-  return [...closing, ...address, ...phone, ...contact];
+  return [...closing, ...address, ...hours, ...phone, ...contact];
 }
 
 /** The signature as an HTML paragraph. */

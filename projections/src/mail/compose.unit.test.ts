@@ -190,6 +190,37 @@ describe('the cancellation with a reason and the library that signs', () => {
     );
     expect(composeMail(input).text).toContain('Mit freundlichen Grüßen\nIhre Bibliothek');
   });
+
+  it("names a site's week of opening hours after its postal address, in the mail's language", () => {
+    const day = [{ start: '08:00', end: '20:00' }];
+    const library = {
+      site: true,
+      name: 'Fachbibliothek Jura',
+      address: 'Universitätsstraße 7',
+      contactEmail: 'jura@library.example',
+      hours: {
+        weekly: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: [], sun: [] },
+        exceptions: [],
+      },
+    };
+    const de = composeMail({ ...input, library });
+    expect(de.text).toContain(
+      'Universitätsstraße 7\nÖffnungszeiten: Mo–Fr 08:00–20:00\nKontakt: jura@library.example',
+    );
+    expect(de.html).toContain('Öffnungszeiten: Mo–Fr 08:00–20:00<br>');
+    expect(composeMail({ ...input, language: 'en', library }).text).toContain(
+      'Opening hours: Mon–Fri 08:00–20:00',
+    );
+    // No hours set: no line.
+    const none = {
+      ...library,
+      hours: {
+        ...library.hours,
+        weekly: { ...library.hours.weekly, mon: [], tue: [], wed: [], thu: [], fri: [] },
+      },
+    };
+    expect(composeMail({ ...input, library: none }).text).not.toContain('Öffnungszeiten');
+  });
 });
 
 describe('dates in the mails', () => {
