@@ -1,6 +1,7 @@
 // The mails of a booking in a branch (docs/product.md#sites): the subject names the site, and the
 // mail closes with the site's own closing, postal address, phone and contact address; a booking
-// in the first site, which staff never described, keeps the library's closing.
+// in the first site, which staff never described, keeps the library's closing. Their links lead
+// below the site's own address once there are several sites (with one, as before).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
@@ -21,27 +22,20 @@ const DAY = addDays(BASE.toISOString().slice(0, 10), 3);
 let suite: MailSuite;
 let branchSlot: string;
 let firstSiteSlot: string;
+let firstRoom: string;
+
+const APP = 'https://library.example/reserve/';
+/** The links of a mail into the visitor app, in order. */
+const linksOf = (text: string | undefined) =>
+  [...(text ?? '').matchAll(/https:\/\/library\.example\/reserve\/[^\s"<>]*/g)]
+    .map((m) => m[0])
+    .filter((link) => !link.includes('/api/'));
 
 const sendAll = (kinds: number) => sendPendingMails(suite, kinds);
 
 beforeAll(async () => {
   suite = await openMailSuite(clock);
-  const site = await suite.admin.request('POST', '/api/admin/sites', {
-    json: {
-      name: 'Fachbibliothek Jura',
-      nameEn: 'Law Library',
-      slug: 'jura',
-      contactEmail: 'jura@library.example',
-      address: 'Universitätsstraße 7\n1010 Wien',
-      phone: '+43 1 4277 123',
-      mailSignature: 'Mit besten Grüßen\nIhr Team der Fachbibliothek Jura',
-    },
-  });
-  expect(site.status).toBe(201);
-  const siteId = ((await site.json()) as { id: string }).id;
-  const branchRoom = await createRoom(suite.admin, 'Gesetzessaal', { ...OPEN_FROM_TODAY, siteId });
-  const firstRoom = await createRoom(suite.admin, 'Lesesaal', OPEN_FROM_TODAY);
-  branchSlot = await createSlot(suite.admin, branchRoom, DAY, '10:00', '12:00', 5);
+  firstRoom = await createRoom(suite.admin, 'Lesesaal', OPEN_FROM_TODAY);
   firstSiteSlot = await createSlot(suite.admin, firstRoom, DAY, '10:00', '12:00', 5);
 });
 
@@ -49,7 +43,38 @@ afterAll(async () => {
   await suite?.close();
 });
 
+describe('with one site', () => {
+  it('the links lead to the app’s own pages, as before sites', async () => {
+    const booking = await bookAsNewVisitor(suite.app.baseUrl, [firstSiteSlot], 'de');
+    const [mail] = await sendAll(1);
+    expect(linksOf(mail!.text)).toEqual([
+      `${APP}reservation-confirmation/${booking.ownerId}?lang=de`,
+    ]);
+  });
+});
+
 describe('a site’s mails', () => {
+  beforeAll(async () => {
+    const site = await suite.admin.request('POST', '/api/admin/sites', {
+      json: {
+        name: 'Fachbibliothek Jura',
+        nameEn: 'Law Library',
+        slug: 'jura',
+        contactEmail: 'jura@library.example',
+        address: 'Universitätsstraße 7\n1010 Wien',
+        phone: '+43 1 4277 123',
+        mailSignature: 'Mit besten Grüßen\nIhr Team der Fachbibliothek Jura',
+      },
+    });
+    expect(site.status).toBe(201);
+    const siteId = ((await site.json()) as { id: string }).id;
+    const branchRoom = await createRoom(suite.admin, 'Gesetzessaal', {
+      ...OPEN_FROM_TODAY,
+      siteId,
+    });
+    branchSlot = await createSlot(suite.admin, branchRoom, DAY, '10:00', '12:00', 5);
+  });
+
   it('name the site in the subject and close with its closing, address, phone and contact', async () => {
     const booking = await bookAsNewVisitor(suite.app.baseUrl, [branchSlot], 'de');
     const [mail] = await sendAll(1);
@@ -80,5 +105,40 @@ describe('a site’s mails', () => {
     expect(mail!.subject).toBe(`Ihre Buchung ${booking.bookingNumber}`);
     expect(mail!.text).toContain('Mit freundlichen Grüßen');
     expect(mail!.text).not.toContain('Jura');
+  });
+
+  it('of one site’s rooms link below the site’s own address, the cancellation’s too', async () => {
+    const booking = await bookAsNewVisitor(suite.app.baseUrl, [branchSlot], 'en');
+    const [mail] = await sendAll(1);
+    const page = `${APP}s/jura/reservation-confirmation/${booking.ownerId}?lang=en`;
+    expect(linksOf(mail!.text)).toEqual([page]);
+    expect(mail!.html).toContain(`href="${page}"`);
+    // The calendar feed is the API's, never below a site.
+    expect(mail!.text).toContain(`${APP}api/owners/${booking.ownerId}/tickets.ics`);
+
+    const cancel = await booking.client.request(
+      'DELETE',
+      `/api/owners/${booking.ownerId}/tickets?ids=${booking.ticketId}`,
+    );
+    expect(cancel.status).toBe(200);
+    const [cancellation] = await sendAll(1);
+    expect(linksOf(cancellation!.text)).toEqual([page]);
+  });
+
+  it('of the first site’s rooms link below its address once there are several sites', async () => {
+    const booking = await bookAsNewVisitor(suite.app.baseUrl, [firstSiteSlot], 'de');
+    const [mail] = await sendAll(1);
+    expect(linksOf(mail!.text)).toEqual([
+      `${APP}s/bibliothek/reservation-confirmation/${booking.ownerId}?lang=de`,
+    ]);
+  });
+
+  it('of rooms of several sites link to the app’s own pages', async () => {
+    const later = await createSlot(suite.admin, firstRoom, DAY, '13:00', '15:00', 5);
+    const booking = await bookAsNewVisitor(suite.app.baseUrl, [branchSlot, later], 'de');
+    const [mail] = await sendAll(1);
+    expect(linksOf(mail!.text)).toEqual([
+      `${APP}reservation-confirmation/${booking.ownerId}?lang=de`,
+    ]);
   });
 });
