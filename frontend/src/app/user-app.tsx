@@ -129,7 +129,7 @@ function UserLayout({
   const several = (sites?.length ?? 0) > 1;
   const part = (name: SitePart) => (
     <Suspense fallback={name === 'bar' ? null : <Loading />}>
-      <SiteParts part={name} site={site} />
+      <SiteParts part={name} site={site} focusHeading={focusHeading} />
     </Suspense>
   );
   const { faqUrl } = useConfig();
@@ -139,8 +139,7 @@ function UserLayout({
 
   useEffect(() => {
     // The privacy dialog that had focus is gone: continue at the page heading.
-    const root = main.current;
-    if (focusHeading && root) return focusFirstHeading(root);
+    if (focusHeading) main.current?.querySelector<HTMLElement>('h1')?.focus();
   }, [focusHeading]);
 
   return (
@@ -235,34 +234,4 @@ function UserLayout({
       </main>
     </>
   );
-}
-
-/** How long the page may take to show its heading after the privacy notice. */
-const HEADING_WAIT_MS = 10_000;
-
-/**
- * Moves the focus to the page's heading (h1) in `root`, also when it arrives later: the site
- * chooser's heading comes with a chunk of its own (docs/product.md#sites), and a page shown first
- * may give way to it, taking the focus with it. Until the visitor acts (a key or a pointer), while
- * the focus is lost (on the body), the heading that shows takes it; afterwards nothing is moved.
- * Answers the cleanup.
- */
-function focusFirstHeading(root: HTMLElement): () => void {
-  const focusLost = () => !document.activeElement || document.activeElement === document.body;
-  const focus = () => root.querySelector<HTMLElement>('h1')?.focus();
-  focus();
-  const observer = new MutationObserver(() => {
-    if (focusLost()) focus();
-  });
-  observer.observe(root, { childList: true, subtree: true });
-  const stop = () => {
-    observer.disconnect();
-    window.clearTimeout(timer);
-    document.removeEventListener('keydown', stop, true);
-    document.removeEventListener('pointerdown', stop, true);
-  };
-  const timer = window.setTimeout(stop, HEADING_WAIT_MS);
-  document.addEventListener('keydown', stop, true);
-  document.addEventListener('pointerdown', stop, true);
-  return stop;
 }
