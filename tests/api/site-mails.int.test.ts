@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
+import { Client } from '../support/app.ts';
 import {
   bookAsNewVisitor,
   createRoom,
@@ -130,6 +131,32 @@ describe('a site’s mails', () => {
     const [mail] = await sendAll(1);
     expect(linksOf(mail!.text)).toEqual([
       `${APP}s/bibliothek/reservation-confirmation/${booking.ownerId}?lang=de`,
+    ]);
+  });
+
+  it('the "my bookings" link leads below the site when the address’s bookings are all of it', async () => {
+    const email = 'jura.leserin@example.at';
+    await bookAsNewVisitor(suite.app.baseUrl, [branchSlot], 'de', { email });
+    await sendAll(1);
+    const ask = async () => {
+      const res = await new Client(suite.app.baseUrl).request('POST', '/api/my-bookings/link', {
+        json: { email, language: 'de' },
+      });
+      expect(res.status).toBe(202);
+      const [mail] = await sendAll(1);
+      return linksOf(mail!.text);
+    };
+    expect(await ask()).toEqual([
+      expect.stringMatching(
+        /^https:\/\/library\.example\/reserve\/s\/jura\/my-bookings\/[^/?]+\?lang=de$/,
+      ),
+    ]);
+    // A booking of another site too: the app's own address.
+    const later = await createSlot(suite.admin, firstRoom, DAY, '16:00', '18:00', 5);
+    await bookAsNewVisitor(suite.app.baseUrl, [later], 'de', { email });
+    await sendAll(1);
+    expect(await ask()).toEqual([
+      expect.stringMatching(/^https:\/\/library\.example\/reserve\/my-bookings\/[^/?]+\?lang=de$/),
     ]);
   });
 
