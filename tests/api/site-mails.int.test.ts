@@ -1,15 +1,18 @@
 // The mails of a booking in a branch (docs/product.md#sites): the subject names the site, and the
 // mail closes with the site's own closing, postal address, phone and contact address; a booking
 // in the first site, which staff never described, keeps the library's closing. Their links lead
-// below the site's own address once there are several sites (with one, as before).
+// below the site's own address once there are several sites (with one, as before): a booking's,
+// its cancellation's, the "my bookings" link's and a waitlist's (leaving it, the offer).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
+import { matchWaitlists } from '@rr/command-service';
 import { Client } from '../support/app.ts';
 import {
   bookAsNewVisitor,
   createRoom,
   createSlot,
+  joinWaitlist,
   OPEN_FROM_TODAY,
   openMailSuite,
   type MailSuite,
@@ -24,6 +27,7 @@ let suite: MailSuite;
 let branchSlot: string;
 let firstSiteSlot: string;
 let firstRoom: string;
+let siteId: string;
 
 const APP = 'https://library.example/reserve/';
 /** The links of a mail into the visitor app, in order. */
@@ -68,7 +72,7 @@ describe('a site’s mails', () => {
       },
     });
     expect(site.status).toBe(201);
-    const siteId = ((await site.json()) as { id: string }).id;
+    siteId = ((await site.json()) as { id: string }).id;
     const branchRoom = await createRoom(suite.admin, 'Gesetzessaal', {
       ...OPEN_FROM_TODAY,
       siteId,
@@ -157,6 +161,44 @@ describe('a site’s mails', () => {
     await sendAll(1);
     expect(await ask()).toEqual([
       expect.stringMatching(/^https:\/\/library\.example\/reserve\/my-bookings\/[^/?]+\?lang=de$/),
+    ]);
+  });
+
+  it('of a waitlist in one site’s room link below the site’s address: leaving and the offer', async () => {
+    const room = await createRoom(suite.admin, 'Wartesaal Jura', { ...OPEN_FROM_TODAY, siteId });
+    const services = await suite.admin.request('PUT', `/api/admin/rooms/${room}/services`, {
+      json: { waitlistOfferMinutes: 30 },
+    });
+    expect(services.status).toBe(200);
+    const slot = await createSlot(suite.admin, room, DAY, '08:00', '09:00', 1);
+    const booking = await bookAsNewVisitor(suite.app.baseUrl, [slot], 'de');
+    await sendAll(1);
+    const joined = await joinWaitlist(new Client(suite.app.baseUrl), slot, {
+      email: 'wanda.warte@example.at',
+      language: 'en',
+    });
+    expect(joined.status).toBe(201);
+    const [joinMail] = await sendAll(1);
+    expect(linksOf(joinMail!.text)).toEqual([
+      expect.stringMatching(
+        /^https:\/\/library\.example\/reserve\/s\/jura\/waitlist-leave\/[^/?]+\?lang=en$/,
+      ),
+    ]);
+
+    const cancel = await booking.client.request(
+      'DELETE',
+      `/api/owners/${booking.ownerId}/tickets?ids=${booking.ticketId}`,
+    );
+    expect(cancel.status).toBe(200);
+    await sendAll(1);
+    expect(await matchWaitlists(suite.app.deps)).toBe(1);
+    const [offer] = await sendAll(1);
+    expect(linksOf(offer!.text)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^https://library\\.example/reserve/s/jura/waitlist-offer/${slot}/[^/?]+\\?lang=en$`,
+        ),
+      ),
     ]);
   });
 
