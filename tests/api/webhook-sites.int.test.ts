@@ -185,4 +185,47 @@ describe('webhooks of some sites', () => {
     expect(told(juraHooks).slice(seen)).toEqual([{ type: 'timeslot.created', rooms: [mainRoom] }]);
     expect(mainSlot).toBeTruthy();
   });
+
+  it('tells a room moved between sites to both sites, then to its new site only', async () => {
+    const rooms = await startReceiver();
+    try {
+      const res = await suite.admin.request('POST', '/api/admin/webhooks', {
+        json: { url: rooms.url, eventTypes: ['room.changed'], siteIds: [juraSite] },
+      });
+      expect(res.status).toBe(201);
+      const moving = await createRoom(suite.admin, 'Wanderraum', OPEN_FROM_TODAY);
+      const details = {
+        name: 'Wanderraum',
+        description: 'A room of the tests',
+        capacity: 10,
+        ...OPEN_FROM_TODAY,
+      };
+      const version = async () =>
+        (
+          (await (await suite.admin.get(`/api/admin/rooms/${moving}`)).json()) as {
+            version: number;
+          }
+        ).version;
+      const move = async (siteId: string) =>
+        expect(
+          (
+            await suite.admin.request('PUT', `/api/admin/rooms/${moving}`, {
+              json: { ...details, version: await version(), siteId },
+            })
+          ).status,
+        ).toBe(200);
+      await move(juraSite); // into the branch: told (its new site)
+      await move(FIRST_SITE_ID); // out of it: told (the site it left)
+      await move(FIRST_SITE_ID); // changed in the first site: not told
+      await waitForRequests(rooms, 2);
+      await sleep(budget(400));
+      expect(
+        rooms.received.map(
+          (got) => (JSON.parse(got.body) as { data: { roomId: string } }).data.roomId,
+        ),
+      ).toEqual([moving, moving]);
+    } finally {
+      await rooms.close();
+    }
+  });
 });
