@@ -199,6 +199,7 @@ function TokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => void 
             key={role}
             id={`token-sites-${role}`}
             legend={t('scope.role', { role: t(`roles.${role}`) })}
+            sitesLabel={t('scope.sites', { role: t(`roles.${role}`) })}
             by="slug"
             value={values.sites[role] ?? null}
             onChange={(scope) => change({ ...values, sites: { ...values.sites, [role]: scope } })}

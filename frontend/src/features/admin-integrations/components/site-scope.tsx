@@ -15,6 +15,8 @@ interface SiteScopeFieldProps {
   /** The group's id; the select of the sites is `${id}-sites`. */
   id: string;
   legend: string;
+  /** The label of the select of the sites. */
+  sitesLabel: string;
   /** What a site is chosen by: its slug (a role) or its id (a webhook). */
   by: 'slug' | 'id';
   value: SiteScope;
@@ -28,7 +30,15 @@ interface SiteScopeFieldProps {
  * and for some sites a multi-select of the sites. Shown only when the library has several sites;
  * with one, everything is for all sites as before.
  */
-export function SiteScopeField({ id, legend, by, value, onChange, error }: SiteScopeFieldProps) {
+export function SiteScopeField({
+  id,
+  legend,
+  sitesLabel,
+  by,
+  value,
+  onChange,
+  error,
+}: SiteScopeFieldProps) {
   const { t } = useTranslation('admin-integrations');
   const textIn = useTextIn();
   const { sites, several } = useIntegrationSites();
@@ -54,7 +64,7 @@ export function SiteScopeField({ id, legend, by, value, onChange, error }: SiteS
       {value !== null ? (
         <SelectField
           id={`${id}-sites`}
-          label={t('scope.sites', { what: legend })}
+          label={sitesLabel}
           hint={t('scope.sites-hint')}
           required
           multiple

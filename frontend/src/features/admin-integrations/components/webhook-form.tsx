@@ -87,6 +87,7 @@ function WebhookFields({ values, errorOf, onChange }: FieldsProps) {
       <SiteScopeField
         id="webhook-sites"
         legend={t('webhooks.sites')}
+        sitesLabel={t('webhooks.sites-select')}
         by="id"
         value={values.siteIds}
         onChange={(siteIds) => onChange({ ...values, siteIds })}
