@@ -42,20 +42,40 @@ const url = () =>
       rule<string>('invalid', isOutboundUrl),
     );
 
-/** A new webhook endpoint: its URL, the event types it gets (at least one, each once), a note. */
+/** The most sites one endpoint names. */
+export const WEBHOOK_SITES_MAX = 100;
+
+/**
+ * The sites whose rooms' events an endpoint gets (docs/product.md#integrations), each once;
+ * absent or empty: every site. A site no site has is refused where it is stored.
+ */
+const siteIds = () =>
+  z.optional(
+    z.array(z.uuid()).check(
+      z.maxLength(WEBHOOK_SITES_MAX),
+      rule<string[]>('unique', (v) => new Set(v).size === v.length),
+    ),
+  );
+
+/**
+ * A new webhook endpoint: its URL, the event types it gets (at least one, each once), a note, and
+ * the sites it is limited to (none: all).
+ */
 export const webhookInput = z.object({
   url: url(),
   eventTypes: eventTypes(),
   description: optionalString(200, 'multi'),
+  siteIds: siteIds(),
 });
 
 /**
- * A change of an endpoint: URL, event types and note as when made; `enabled: true` switches a
+ * A change of an endpoint: URL, event types, note and sites as when made (sites absent: all); `enabled: true` switches a
  * disabled endpoint on again (its failures start afresh), `false` pauses it.
  */
 export const webhookUpdateInput = z.object({
   url: url(),
   eventTypes: eventTypes(),
   description: optionalString(200, 'multi'),
+  siteIds: siteIds(),
   enabled: z.boolean(),
 });

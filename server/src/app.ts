@@ -66,7 +66,7 @@ import {
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
 import { currentRelease } from './release.ts';
-import { knownSiteSlugs, siteLookup } from './site-lookup.ts';
+import { knownSiteIds, knownSiteSlugs, siteLookup } from './site-lookup.ts';
 
 export type Role = 'all' | 'command' | 'query';
 
@@ -111,6 +111,7 @@ export function routesFor(
       pool: deps.pool,
       clock: deps.clock,
       policy: outboundPolicyOf(config),
+      knownSites: knownSiteIds(deps.pool),
       signingKey: () =>
         (signingKey ??= webhookSigningKey(deps.pool, config).catch((err: unknown) => {
           signingKey = null;

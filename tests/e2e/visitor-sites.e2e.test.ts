@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/ports.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
 import { budget } from '../support/time-budget.ts';
-import { expectAccessible, watchPage, type Lang } from './harness.ts';
+import { expectAccessible, newContext, watchPage, type Lang } from './harness.ts';
 import {
   createSlot,
   startWithTestRooms,
@@ -11,7 +11,16 @@ import {
   waitForReadModels,
   type TestRooms,
 } from './test-rooms.ts';
-import { DESKTOP, dialog, h1, main, openVisitorPage, PHONE, roomNames } from './visitor-pages.ts';
+import {
+  DESKTOP,
+  dialog,
+  h1,
+  main,
+  openVisitorPage,
+  PHONE,
+  roomNames,
+  serveAs,
+} from './visitor-pages.ts';
 import type { BrowserTest } from './harness.ts';
 import { createRoom } from '../support/fixtures.ts';
 
@@ -19,8 +28,8 @@ import { createRoom } from '../support/fixtures.ts';
  * The visitors' side of sites (docs/product.md#sites): with one site the app is as before (no
  * chooser, no site details); with two the start page is the site chooser, the choice is kept on
  * the device, a site's own address `/s/{slug}/` shows its rooms with its details, a visitor books
- * there and the confirmation mail names the site, an unknown slug says so, and the foyer display
- * shows one site. Each width and language books with its own address.
+ * there and the confirmation mail names the site, an unknown slug says so, the privacy notice
+ * accepted leaves the focus on the chooser's heading, and the foyer display shows one site. Each width and language books with its own address.
  */
 
 const SITE = {
@@ -58,6 +67,8 @@ const TEXT = {
     toSummary: 'Weiter zur Zusammenfassung',
     bookNow: 'Verbindlich reservieren',
     booked: 'Vielen Dank für Ihre Buchung',
+    privacyRead: /Datenschutzhinweis gelesen/,
+    privacyConfirm: 'Bestätigen und weiter',
     siteName: SITE.name,
   },
   en: {
@@ -81,6 +92,8 @@ const TEXT = {
     toSummary: 'Continue to the summary',
     bookNow: 'Book now',
     booked: 'Thank you for your booking',
+    privacyRead: /read the privacy notice/,
+    privacyConfirm: 'Confirm and continue',
     siteName: SITE.nameEn,
   },
 } as const;
@@ -278,6 +291,38 @@ describe('several sites', () => {
         await h1(page, t.chooser).waitFor();
       } finally {
         await page.context().close();
+      }
+    });
+  }
+
+  for (const lang of ['de', 'en'] as const) {
+    const t = TEXT[lang];
+    it(`after the privacy notice the chooser's heading has the focus (${lang}, ${DESKTOP.width} px)`, async () => {
+      // A device that never accepted the notice.
+      const context = await newContext(test.browser, DESKTOP, lang);
+      const page = await context.newPage();
+      const log = watchPage(page);
+      try {
+        if (lang !== 'de') await serveAs(page, lang);
+        await page.goto(`${test.server.baseUrl}/`);
+        await page.getByRole('checkbox', { name: t.privacyRead }).check();
+        await page.getByRole('button', { name: t.privacyConfirm }).click();
+        await h1(page, t.chooser).waitFor();
+        // The chooser's heading arrives with its own chunk, after the notice has gone.
+        await expect
+          .poll(
+            () =>
+              page.evaluate(() => {
+                const focused = document.activeElement;
+                return focused ? `${focused.tagName} ${focused.textContent}` : null;
+              }),
+            POLL,
+          )
+          .toBe(`H1 ${t.chooser}`);
+        await expectAccessible(page, `site chooser after the notice (${lang})`);
+        expect(log.errors).toEqual([]);
+      } finally {
+        await context.close();
       }
     });
   }

@@ -800,7 +800,7 @@ export interface paths {
                         "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                     };
                 };
-                /** @description The URL is refused (webhook__url_refused; payload: scheme, credentials, host, address or unresolvable, and a detail) */
+                /** @description The URL is refused (webhook__url_refused; payload: scheme, credentials, host, address or unresolvable, and a detail), or a site of `siteIds` is none (validation__error) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -922,7 +922,7 @@ export interface paths {
                         "application/json": components["schemas"]["WebhookEndpoint"];
                     };
                 };
-                /** @description The URL is refused (webhook__url_refused; payload: scheme, credentials, host, address or unresolvable, and a detail) */
+                /** @description The URL is refused (webhook__url_refused; payload: scheme, credentials, host, address or unresolvable, and a detail), or a site of `siteIds` is none (validation__error) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -9795,6 +9795,8 @@ export interface components {
             url: string;
             eventTypes: ("booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
             description: string;
+            /** @description The sites whose rooms' events it gets; empty: every site */
+            siteIds: string[];
             createdBy: string;
             createdAt: string;
             updatedAt: string;
@@ -9809,11 +9811,13 @@ export interface components {
             url: string;
             eventTypes: ("booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
             description?: string;
+            siteIds?: string[];
         };
         WebhookUpdateInput: {
             url: string;
             eventTypes: ("booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
             description?: string;
+            siteIds?: string[];
             enabled: boolean;
         };
         PushSubscriptionInput: {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Navigate, useMatch } from 'react-router';
 import { useConfig } from './config-context';
 import type { Site } from '../api/types';
@@ -28,6 +28,28 @@ import { resolveApiUrl } from '../lib/url';
  * pages and the page of an address no site has.
  */
 export type SitePart = 'start' | 'chooser' | 'bar' | 'missing';
+
+/**
+ * After the privacy notice, the focus it had continues at the page's heading. The app looks for
+ * the heading at once (user-app.tsx), but this part's heading (the chooser's, or a site's rooms)
+ * comes later, with this chunk and the sites: while the focus is on nothing, the first heading
+ * shown takes it, once; a focus the visitor has moved meanwhile stays where it is.
+ */
+function useHeadingFocus(wanted: boolean) {
+  const done = useRef(false);
+  useEffect(() => {
+    if (!wanted || done.current) return;
+    const focused = document.activeElement;
+    if (focused && focused !== document.body) {
+      done.current = true;
+      return;
+    }
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (!heading) return;
+    heading.focus();
+    done.current = true;
+  });
+}
 
 /** The site chosen on this device (its slug), kept across visits. */
 const REMEMBERED = 'site';
@@ -224,7 +246,17 @@ function Missing() {
   );
 }
 
-export default function SiteParts({ part, site }: { part: SitePart; site: string }) {
+export default function SiteParts({
+  part,
+  site,
+  focusHeading = false,
+}: {
+  part: SitePart;
+  site: string;
+  /** The privacy notice was just accepted: the page's heading takes the focus it had. */
+  focusHeading?: boolean;
+}) {
+  useHeadingFocus(focusHeading && part !== 'bar');
   const sites = useGetSitesQuery().data?.content;
   const several = (sites?.length ?? 0) > 1;
   const known = (slug: string) => sites?.some((each) => each.slug === slug) === true;

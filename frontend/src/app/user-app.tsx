@@ -129,7 +129,7 @@ function UserLayout({
   const several = (sites?.length ?? 0) > 1;
   const part = (name: SitePart) => (
     <Suspense fallback={name === 'bar' ? null : <Loading />}>
-      <SiteParts part={name} site={site} />
+      <SiteParts part={name} site={site} focusHeading={focusHeading} />
     </Suspense>
   );
   const { faqUrl } = useConfig();

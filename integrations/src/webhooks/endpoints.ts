@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { WEBHOOK_SECRET_PREFIX } from '@rr/contracts';
-import { persistentSecret, Problem, type Clock, type Config } from '@rr/platform';
+import { messageOf, WEBHOOK_SECRET_PREFIX } from '@rr/contracts';
+import { persistentSecret, Problem, problems, type Clock, type Config } from '@rr/platform';
 import { checkOutboundUrl, type OutboundPolicy, type Resolver } from '../outbound-address.ts';
 
 /**
@@ -43,6 +43,8 @@ export interface WebhookEndpoint {
   url: string;
   eventTypes: string[];
   description: string;
+  /** The sites whose rooms' events it gets; empty: every site. */
+  siteIds: string[];
   createdBy: string;
   createdAt: string;
   updatedAt: string;
@@ -74,6 +76,7 @@ interface EndpointRow {
   url: string;
   event_types: string[];
   description: string;
+  site_ids: string[];
   created_by: string;
   created_at: Date;
   updated_at: Date;
@@ -83,14 +86,15 @@ interface EndpointRow {
   disabled_detail: string | null;
 }
 
-const ENDPOINT_COLUMNS = `id, url, event_types, description, created_by, created_at, updated_at,
-  failing_since, disabled_at, disabled_reason, disabled_detail`;
+const ENDPOINT_COLUMNS = `id, url, event_types, description, site_ids::text[] AS site_ids,
+  created_by, created_at, updated_at, failing_since, disabled_at, disabled_reason, disabled_detail`;
 
 const endpointOf = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
   url: r.url,
   eventTypes: r.event_types,
   description: r.description,
+  siteIds: r.site_ids,
   createdBy: r.created_by,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
@@ -111,6 +115,17 @@ export interface WebhookStoreOptions {
   signingKey: () => Promise<string>;
   /** The resolver of the URL check (the system's by default). */
   resolve?: Resolver;
+  /** Which of the site ids name a site now (the sites of an endpoint must). */
+  knownSites: (ids: readonly string[]) => Promise<ReadonlySet<string>>;
+}
+
+/** What staff write of an endpoint. */
+export interface WebhookEndpointInput {
+  url: string;
+  eventTypes: string[];
+  description: string;
+  /** Empty: every site. */
+  siteIds: string[];
 }
 
 const refused = (reason: string, detail: string) =>
@@ -119,26 +134,44 @@ const refused = (reason: string, detail: string) =>
 export class WebhookStore {
   constructor(private readonly o: WebhookStoreOptions) {}
 
-  /** Refuses a URL the delivery job would never send to (400 webhook__url_refused). */
-  private async checkUrl(url: string): Promise<void> {
-    const check = await checkOutboundUrl(url, this.o.policy, this.o.resolve);
+  /**
+   * Refuses a URL the delivery job would never send to (400 webhook__url_refused), and sites no
+   * site is (400 validation__error, `invalid` on each: an endpoint of no site would get nothing).
+   */
+  private async check(input: WebhookEndpointInput): Promise<void> {
+    if (input.siteIds.length) {
+      const known = await this.o.knownSites(input.siteIds);
+      const errors = input.siteIds.flatMap((id, i) =>
+        known.has(id.toLowerCase())
+          ? []
+          : [{ field: `siteIds.${i}`, rule: 'invalid', message: messageOf({ key: 'invalid' }) }],
+      );
+      if (errors.length) throw problems.validation(errors);
+    }
+    const check = await checkOutboundUrl(input.url, this.o.policy, this.o.resolve);
     if (!check.ok) throw refused(check.reason, check.detail);
   }
 
-  async create(input: {
-    url: string;
-    eventTypes: string[];
-    description: string;
-    createdBy: string;
-  }): Promise<WebhookEndpoint & { secret: string }> {
-    await this.checkUrl(input.url);
+  async create(
+    input: WebhookEndpointInput & { createdBy: string },
+  ): Promise<WebhookEndpoint & { secret: string }> {
+    await this.check(input);
     const id = randomUUID();
     const salt = randomBytes(16);
     const now = this.o.clock.now();
     const r = await this.o.pool.query<EndpointRow>(
-      `INSERT INTO webhook_endpoints (id, url, event_types, description, secret_salt, created_by, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${ENDPOINT_COLUMNS}`,
-      [id, input.url, input.eventTypes, input.description, salt, input.createdBy, now],
+      `INSERT INTO webhook_endpoints (id, url, event_types, description, site_ids, secret_salt, created_by, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $8::uuid[], $5, $6, $7, $7) RETURNING ${ENDPOINT_COLUMNS}`,
+      [
+        id,
+        input.url,
+        input.eventTypes,
+        input.description,
+        salt,
+        input.createdBy,
+        now,
+        input.siteIds,
+      ],
     );
     const secret = webhookSecret(await this.o.signingKey(), id, salt);
     return { ...endpointOf(r.rows[0]!), secret };
@@ -165,18 +198,26 @@ export class WebhookStore {
    */
   async update(
     id: string,
-    input: { url: string; eventTypes: string[]; description: string; enabled: boolean },
+    input: WebhookEndpointInput & { enabled: boolean },
   ): Promise<WebhookEndpoint | null> {
-    await this.checkUrl(input.url);
+    await this.check(input);
     const r = await this.o.pool.query<EndpointRow>(
       `UPDATE webhook_endpoints
-          SET url = $2, event_types = $3, description = $4, updated_at = $5,
+          SET url = $2, event_types = $3, description = $4, updated_at = $5, site_ids = $7::uuid[],
               disabled_at = CASE WHEN $6 THEN NULL ELSE COALESCE(disabled_at, $5) END,
               disabled_reason = CASE WHEN $6 THEN NULL ELSE COALESCE(disabled_reason, 'staff') END,
               disabled_detail = CASE WHEN $6 THEN NULL ELSE disabled_detail END,
               failing_since = CASE WHEN $6 AND disabled_at IS NOT NULL THEN NULL ELSE failing_since END
         WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
-      [id, input.url, input.eventTypes, input.description, this.o.clock.now(), input.enabled],
+      [
+        id,
+        input.url,
+        input.eventTypes,
+        input.description,
+        this.o.clock.now(),
+        input.enabled,
+        input.siteIds,
+      ],
     );
     return r.rows[0] ? endpointOf(r.rows[0]) : null;
   }

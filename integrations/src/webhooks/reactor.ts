@@ -11,8 +11,10 @@ import {
   type Projection,
   type Step,
 } from '@rr/events';
-import type { WebhookEventType } from '@rr/contracts';
+import { FIRST_SITE_ID, type WebhookEventType } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
+import { enqueue } from './enqueue.ts';
+import { SLOT_STREAM, slotOf } from './slots.ts';
 
 /**
  * The webhook subscriber: turns events of the log into deliveries in the webhook outbox
@@ -28,77 +30,6 @@ import type { PoolClient } from '@rr/platform';
  * fold of the slots and rooms (`webhook_slots`, `webhook_rooms`) from the log, so it depends on
  * no read model's progress. An endpoint gets the events recorded from its creation on.
  */
-
-const SLOT_STREAM = `${timeSlotStream.kind}-`;
-
-interface SlotRow {
-  time_slot_id: string;
-  room_id: string;
-  room_name: string | null;
-  date: string;
-  start_time: string;
-  end_time: string;
-  capacity: number;
-  booked: number;
-}
-
-/** A slot as payloads describe it, seats as the log has them after the event. */
-export interface SlotPayload {
-  timeSlotId: string;
-  roomId: string;
-  roomName: string | null;
-  date: string;
-  startTime: string;
-  endTime: string;
-  capacity: number;
-  seatsBooked: number;
-  seatsFree: number;
-}
-
-const slotPayload = (s: SlotRow): SlotPayload => ({
-  timeSlotId: s.time_slot_id,
-  roomId: s.room_id,
-  roomName: s.room_name,
-  date: s.date,
-  startTime: s.start_time,
-  endTime: s.end_time,
-  capacity: s.capacity,
-  seatsBooked: s.booked,
-  seatsFree: Math.max(0, s.capacity - s.booked),
-});
-
-async function slotOf(client: PoolClient, timeSlotId: string): Promise<SlotPayload | null> {
-  const r = await client.query<SlotRow>(
-    `SELECT s.time_slot_id, s.room_id, r.name AS room_name, s.date, s.start_time, s.end_time,
-            s.capacity, s.booked
-       FROM webhook_slots s LEFT JOIN webhook_rooms r ON r.room_id = s.room_id
-      WHERE s.time_slot_id = $1`,
-    [timeSlotId],
-  );
-  return r.rows[0] ? slotPayload(r.rows[0]) : null;
-}
-
-/**
- * Writes one delivery per endpoint that takes `type`, is enabled and existed when the event was
- * recorded. The body is fixed here, so every attempt sends (and signs) the same bytes.
- */
-async function enqueue(
-  client: PoolClient,
-  event: RecordedEvent,
-  type: WebhookEventType,
-  data: Record<string, unknown>,
-): Promise<void> {
-  const payload = JSON.stringify({ type, timestamp: event.createdAt.toISOString(), data });
-  await client.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_type, payload, created_at, next_attempt_at)
-     SELECT 'msg_' || left(encode(sha256(convert_to(e.id::text || ':' || $1, 'UTF8')), 'hex'), 32),
-            e.id, $2, $3, $4, $4
-       FROM webhook_endpoints e
-      WHERE $2 = ANY(e.event_types) AND e.disabled_at IS NULL AND e.created_at <= $4
-     ON CONFLICT (id) DO NOTHING`,
-    [event.eventId, type, payload, event.createdAt],
-  );
-}
 
 const slotIdOf = (event: RecordedEvent) =>
   event.streamId.startsWith(SLOT_STREAM) ? event.streamId.slice(SLOT_STREAM.length) : null;
@@ -149,7 +80,13 @@ async function ticketEvent(
   const slot = await slotOf(client, timeSlotId);
   const { ticketId } = event.data;
   const seat = await seatOf(client, event.streamId, ticketId, event.streamVersion);
-  await enqueue(client, event, type, { ticketId, ...slot, timeSlotId, seat, ...extra });
+  await enqueue(
+    client,
+    event,
+    type,
+    { ticketId, ...slot, timeSlotId, seat, ...extra },
+    { roomIds: [slot?.roomId] },
+  );
 }
 
 /** A seat given back without an event of its own (a rebooking's old ticket). */
@@ -182,19 +119,28 @@ async function bookingMoved(
   const fromSlotId = from?.stream_id.startsWith(SLOT_STREAM)
     ? from.stream_id.slice(SLOT_STREAM.length)
     : null;
-  await enqueue(client, event, 'booking.moved', {
-    ticketId,
-    ...(await slotOf(client, timeSlotId)),
-    timeSlotId,
-    seat: await seatOf(client, event.streamId, ticketId, event.streamVersion),
-    movedFrom: from
-      ? {
-          ticketId: from.ticket_id,
-          ...(fromSlotId ? await slotOf(client, fromSlotId) : {}),
-          seat: await seatOf(client, from.stream_id, from.ticket_id, Number(from.stream_version)),
-        }
-      : null,
-  });
+  const slot = await slotOf(client, timeSlotId);
+  const fromSlot = fromSlotId ? await slotOf(client, fromSlotId) : null;
+  await enqueue(
+    client,
+    event,
+    'booking.moved',
+    {
+      ticketId,
+      ...slot,
+      timeSlotId,
+      seat: await seatOf(client, event.streamId, ticketId, event.streamVersion),
+      movedFrom: from
+        ? {
+            ticketId: from.ticket_id,
+            ...fromSlot,
+            seat: await seatOf(client, from.stream_id, from.ticket_id, Number(from.stream_version)),
+          }
+        : null,
+    },
+    // A move between sites is told to both.
+    { roomIds: [slot?.roomId, fromSlot?.roomId] },
+  );
 }
 
 type SlotDetails = Extract<TimeSlotLifecycleEvent, { type: 'TimeSlotCreated' }>['data'];
@@ -202,20 +148,26 @@ type SlotDetails = Extract<TimeSlotLifecycleEvent, { type: 'TimeSlotCreated' }>[
 async function roomChanged(
   client: PoolClient,
   event: RecordedEvent,
-  d: { roomId: string; name: string; capacity: number },
+  d: { roomId: string; siteId?: string | undefined; name: string; capacity: number },
   change: 'created' | 'updated',
 ): Promise<void> {
-  await client.query(
-    `INSERT INTO webhook_rooms (room_id, name) VALUES ($1, $2)
-     ON CONFLICT (room_id) DO UPDATE SET name = EXCLUDED.name`,
-    [d.roomId, d.name],
+  // A room that moves to another site is told to the site it leaves as well.
+  const before = await client.query<{ site_id: string }>(
+    'SELECT site_id FROM webhook_rooms WHERE room_id = $1',
+    [d.roomId],
   );
-  await enqueue(client, event, 'room.changed', {
-    roomId: d.roomId,
-    roomName: d.name,
-    capacity: d.capacity,
-    change,
-  });
+  await client.query(
+    `INSERT INTO webhook_rooms (room_id, name, site_id) VALUES ($1, $2, $3)
+     ON CONFLICT (room_id) DO UPDATE SET name = EXCLUDED.name, site_id = EXCLUDED.site_id`,
+    [d.roomId, d.name, d.siteId ?? FIRST_SITE_ID],
+  );
+  await enqueue(
+    client,
+    event,
+    'room.changed',
+    { roomId: d.roomId, roomName: d.name, capacity: d.capacity, change },
+    { roomIds: [d.roomId], siteIds: before.rows.map((r) => r.site_id) },
+  );
 }
 
 async function roomNamed(
@@ -228,11 +180,13 @@ async function roomNamed(
     'SELECT name FROM webhook_rooms WHERE room_id = $1',
     [roomId],
   );
-  await enqueue(client, event, 'room.changed', {
-    roomId,
-    roomName: r.rows[0]?.name ?? null,
-    change,
-  });
+  await enqueue(
+    client,
+    event,
+    'room.changed',
+    { roomId, roomName: r.rows[0]?.name ?? null, change },
+    { roomIds: [roomId] },
+  );
 }
 
 async function slotChanged(
@@ -248,7 +202,15 @@ async function slotChanged(
        start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, capacity = EXCLUDED.capacity`,
     [d.timeSlotId, d.roomId, d.date, d.startTime, d.endTime, d.capacity],
   );
-  await enqueue(client, event, type, { ...(await slotOf(client, d.timeSlotId)) });
+  await enqueue(
+    client,
+    event,
+    type,
+    { ...(await slotOf(client, d.timeSlotId)) },
+    {
+      roomIds: [d.roomId],
+    },
+  );
 }
 
 /** `booking.created`: the booked cart's tickets with their slots' rooms. */
@@ -282,11 +244,14 @@ async function bookingCreated(
       // The seat of the room's plan the ticket took; null: none.
       seat: t.seat ? { id: t.seat.seatId, label: t.seat.label } : null,
     }));
-  await enqueue(client, event, 'booking.created', {
-    bookingId: d.transactionId,
-    seats: tickets.length,
-    tickets,
-  });
+  // A booking with rooms of several sites goes whole to an endpoint of any of them.
+  await enqueue(
+    client,
+    event,
+    'booking.created',
+    { bookingId: d.transactionId, seats: tickets.length, tickets },
+    { roomIds: tickets.map((t) => t.roomId) },
+  );
 }
 
 const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with<PoolClient, Step>({
@@ -312,13 +277,25 @@ const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with
       d.capacity,
     ]);
     const slot = await slotOf(client, d.timeSlotId);
-    await enqueue(client, e, 'timeslot.changed', { ...slot, timeSlotId: d.timeSlotId });
+    await enqueue(
+      client,
+      e,
+      'timeslot.changed',
+      { ...slot, timeSlotId: d.timeSlotId },
+      { roomIds: [slot?.roomId] },
+    );
   },
   // The seats a slot offers are no field of the webhooks' slot.
   TimeSlotSeatsChosen: ignore,
   async TimeSlotDeleted(e, client) {
     const slot = await slotOf(client, e.data.timeSlotId);
-    await enqueue(client, e, 'timeslot.deleted', { ...slot, ...e.data });
+    await enqueue(
+      client,
+      e,
+      'timeslot.deleted',
+      { ...slot, ...e.data },
+      { roomIds: [slot?.roomId] },
+    );
   },
   TimeSlotClosed: ignore,
   TicketHeld: ignore,
@@ -351,11 +328,13 @@ const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with
   async SeatOffered(e, client) {
     // The entry and offer ids stay out: the offer's link is made of them.
     const slot = await slotOf(client, e.data.timeSlotId);
-    await enqueue(client, e, 'waitlist.offered', {
-      ...slot,
-      timeSlotId: e.data.timeSlotId,
-      offerExpiresAt: e.data.expiresAt,
-    });
+    await enqueue(
+      client,
+      e,
+      'waitlist.offered',
+      { ...slot, timeSlotId: e.data.timeSlotId, offerExpiresAt: e.data.expiresAt },
+      { roomIds: [slot?.roomId] },
+    );
   },
   SeatOfferLapsed: ignore,
   SeatOfferTaken: ignore,

@@ -18,6 +18,9 @@ const EndpointSchema = z
     url: z.string(),
     eventTypes: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
     description: z.string(),
+    siteIds: z.array(z.uuid()).openapi({
+      description: "The sites whose rooms' events it gets; empty: every site",
+    }),
     createdBy: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -57,7 +60,7 @@ const creatorOf = (user: SessionUser | undefined) =>
 const IdParams = z.object({ id: z.uuid('Not a valid id') });
 const refusedDoc = {
   description:
-    'The URL is refused (webhook__url_refused; payload: scheme, credentials, host, address or unresolvable, and a detail)',
+    'The URL is refused (webhook__url_refused; payload: scheme, credentials, host, address or unresolvable, and a detail), or a site of `siteIds` is none (validation__error)',
 };
 
 /** The admin's routes of webhook endpoints: `reads` (GETs) and `writes`, as the API tokens'. */
@@ -127,6 +130,7 @@ export function webhookRoutes(store: WebhookStore) {
           url: body.url,
           eventTypes: body.eventTypes,
           description: body.description ?? '',
+          siteIds: body.siteIds ?? [],
           createdBy: creatorOf(user),
         }),
         headers: noStore,
@@ -150,6 +154,7 @@ export function webhookRoutes(store: WebhookStore) {
           url: body.url,
           eventTypes: body.eventTypes,
           description: body.description ?? '',
+          siteIds: body.siteIds ?? [],
           enabled: body.enabled,
         });
         if (!endpoint) throw problems.notFound('Webhook');

@@ -1,4 +1,4 @@
-import { mailLibraryOf } from './site-of-mail.ts';
+import { mailLibraryOf, visitorBaseOf } from './site-of-mail.ts';
 import type { Language } from '@rr/contracts';
 import {
   handlersFor,
@@ -147,6 +147,12 @@ export async function loadBookingMail(
     const checkInRooms = new Set(rooms.rows.filter((x) => x.check_in).map((x) => x.id));
     for (const t of chosen) if (checkInRooms.has(t.roomId)) checkIns.add(t.ticketId);
   }
+  // The links lead below the site's own address when the booking's rooms are all of one site.
+  const links = await visitorBaseOf(
+    o.pool,
+    [...tickets.values(), ...chosen].map((t) => t.roomId),
+    baseUrl,
+  );
   // Confirmed addresses: the earliest deadline of the tickets still awaiting confirmation
   // (written with the booking beside the log; gone once confirmed or released), and the link
   // that confirms: a token of this mail's own, the secret only the mail carries (its hash is
@@ -164,7 +170,7 @@ export async function loadBookingMail(
       const token = await issueConfirmationToken(o.pool, row.owner_id, o.clock.now());
       confirmBy = {
         ...localDateTime(at, o.timeZone),
-        url: confirmationLink(baseUrl, row.owner_id, token, booking.language),
+        url: confirmationLink(links, row.owner_id, token, booking.language),
       };
     }
   }
@@ -189,7 +195,7 @@ export async function loadBookingMail(
         checkInCode: checkIns.has(t.ticketId) ? o.checkInCodes.codeOf(t.ticketId) : null,
         calendarEntry: entryOf(t.ticketId),
       })),
-    confirmationUrl: bookingLink(baseUrl, row.owner_id, booking.language),
+    confirmationUrl: bookingLink(links, row.owner_id, booking.language),
     calendarFeedUrl: `${baseUrl}api/owners/${row.owner_id}/tickets.ics`,
     timeZone: o.timeZone,
     writtenAt: o.clock.now(),

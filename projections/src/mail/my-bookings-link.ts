@@ -9,6 +9,7 @@ import {
   type MailLibrary,
 } from './compose.ts';
 import { myBookingsLink } from './visitor-links.ts';
+import { visitorBaseOf } from './site-of-mail.ts';
 
 /**
  * The mail of a "my bookings" request (docs/product.md#my-bookings), in its language: the link
@@ -74,10 +75,21 @@ export async function loadMyBookingsMail(
   now: Date,
   library?: MailLibrary,
 ) {
-  const r = await pool.query<{ email: string; language: Language; expires_at: Date }>(
-    `SELECT email, language, expires_at FROM my_bookings_requests
-      WHERE id::text = $1 AND expires_at > $2`,
-    [requestId, now],
+  const r = await pool.query<{
+    email: string;
+    language: Language;
+    expires_at: Date;
+    room_ids: string[];
+  }>(
+    // The rooms of the tickets the link lists (booked, from today on): all of one site, the
+    // link leads below its address (docs/product.md#sites).
+    `SELECT q.email, q.language, q.expires_at,
+            ARRAY(SELECT DISTINCT t.room_id::text FROM rm_tickets t
+                   WHERE t.owner_id IN (SELECT owner_id FROM bookings WHERE visitor_key = q.visitor_key)
+                     AND t.status = 'BOOKED' AND t.date >= $3::date) AS room_ids
+       FROM my_bookings_requests q
+      WHERE q.id::text = $1 AND q.expires_at > $2`,
+    [requestId, now, localDateTime(now, timeZone).date],
   );
   const row = r.rows[0];
   if (!row) return null;
@@ -86,7 +98,11 @@ export async function loadMyBookingsMail(
     names: [],
     composed: composeMyBookingsMail({
       language: row.language,
-      url: myBookingsLink(baseUrl, links.codeOf(requestId), row.language),
+      url: myBookingsLink(
+        await visitorBaseOf(pool, row.room_ids, baseUrl),
+        links.codeOf(requestId),
+        row.language,
+      ),
       validUntil: localDateTime(row.expires_at, timeZone),
       library,
     }),

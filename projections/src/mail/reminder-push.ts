@@ -2,6 +2,7 @@ import type { Language } from '@rr/contracts';
 import type { CartTicket, EventStore } from '@rr/events';
 import type { ComposePush, PushMessage } from '@rr/integrations';
 import type { Clock, Pool } from '@rr/platform';
+import { visitorBaseOf } from './site-of-mail.ts';
 import { cartTicketsOf } from './booking-mail.ts';
 import { slotLine, texts } from './compose.ts';
 import { ticketsStillToRemind } from './reminders.ts';
@@ -85,7 +86,15 @@ export function composeReminderPush(o: ReminderPushDeps): ComposePush {
           endTime: x.endTime,
           seatLabel: x.seat?.label ?? null,
         })),
-      url: bookingLink(o.baseUrl, ownerId, booking.language),
+      url: bookingLink(
+        await visitorBaseOf(
+          o.pool,
+          [...tickets.values()].map((t) => t.roomId),
+          o.baseUrl,
+        ),
+        ownerId,
+        booking.language,
+      ),
     });
   };
 }

@@ -1,3 +1,4 @@
+import { FIRST_SITE_ID, FIRST_SITE_SLUG } from '@rr/contracts';
 import type { Pool } from '@rr/platform';
 import type { MailLibrary } from './compose.ts';
 
@@ -40,4 +41,29 @@ export async function mailLibraryOf(
     ...(site.phone ? { phone: site.phone } : {}),
     ...(site.mail_signature ? { signature: site.mail_signature } : {}),
   };
+}
+
+/**
+ * Where a mail's links into the visitor app lead (docs/product.md#sites): below the site's own
+ * address (`/s/{slug}/`) when the library has several sites and the rooms the mail is about are
+ * all of one site; otherwise, as with one site, the app's own base (`baseUrl`, with its closing
+ * slash).
+ */
+export async function visitorBaseOf(
+  pool: Pool,
+  roomIds: readonly string[],
+  baseUrl: string,
+): Promise<string> {
+  if (roomIds.length === 0) return baseUrl;
+  const r = await pool.query<{ sites: number; slug: string | null; others: boolean }>(
+    `SELECT count(DISTINCT r.site_id)::int AS sites,
+            max(coalesce(s.slug, CASE WHEN r.site_id = $2::uuid THEN $3 END)) AS slug,
+            EXISTS (SELECT 1 FROM rm_sites WHERE id <> $2::uuid) AS others
+       FROM rm_rooms r LEFT JOIN rm_sites s ON s.id = r.site_id
+      WHERE r.id = ANY($1::uuid[])`,
+    [[...new Set(roomIds)], FIRST_SITE_ID, FIRST_SITE_SLUG],
+  );
+  const site = r.rows[0];
+  if (!site || site.sites !== 1 || !site.others || !site.slug) return baseUrl;
+  return new URL(`s/${encodeURIComponent(site.slug)}/`, baseUrl).href;
 }

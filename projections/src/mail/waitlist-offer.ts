@@ -1,4 +1,4 @@
-import { mailLibraryOf } from './site-of-mail.ts';
+import { mailLibraryOf, visitorBaseOf } from './site-of-mail.ts';
 import type { Language } from '@rr/contracts';
 import { localDateTime, type Pool, type WaitlistReferences } from '@rr/platform';
 import {
@@ -129,7 +129,12 @@ export async function loadOfferMail(
       endTime: row.end_time,
       seatLabel: row.offer_seat_label,
       heldUntil: localDateTime(row.offer_expires_at, timeZone),
-      offerUrl: waitlistOfferLink(baseUrl, row.time_slot_id, row.offer_id, row.language),
+      offerUrl: waitlistOfferLink(
+        await visitorBaseOf(pool, [row.room_id], baseUrl),
+        row.time_slot_id,
+        row.offer_id,
+        row.language,
+      ),
       library: await mailLibraryOf(pool, [row.room_id], row.language, library),
     }),
   };
@@ -301,7 +306,11 @@ export async function loadJoinMail(
       date: row.date,
       startTime: row.start_time,
       endTime: row.end_time,
-      leaveUrl: waitlistLeaveLink(baseUrl, references.codeOf(entryId), row.language),
+      leaveUrl: waitlistLeaveLink(
+        await visitorBaseOf(pool, [row.room_id], baseUrl),
+        references.codeOf(entryId),
+        row.language,
+      ),
       library: await mailLibraryOf(pool, [row.room_id], row.language, library),
     }),
   };

@@ -10,7 +10,7 @@ import { InputField, RefusalScope } from '../../../components/form-field';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formatDateTime, todayIso } from '../../../lib/dates';
 import {
   useCreateApiTokenMutation,
@@ -22,16 +22,22 @@ import {
   API_TOKEN_ROLES,
   checkTokenForm,
   disabledKey,
+  sitesFieldOf,
   TOKEN_FIELDS,
   tokenFormDefaults,
   type TokenField,
   type TokenFormValues,
 } from '../utils/integrations';
 import { SecretOnce } from './secret-once';
+import { SiteScopeField, useIntegrationSites } from './site-scope';
 import { roleGrantLabel } from '../../../lib/role-grants';
 
 const tokenIdOf = (field: TokenField) =>
-  field === 'roles' ? `token-role-${API_TOKEN_ROLES[0]}` : `token-${field}`;
+  field === 'roles'
+    ? `token-role-${API_TOKEN_ROLES[0]}`
+    : field.startsWith('sites-')
+      ? `token-${field}-sites`
+      : `token-${field}`;
 const ROLES_ERROR_ID = 'token-roles-error';
 const when = (instant: string | null) => (instant ? formatDateTime(new Date(instant)) : '–');
 
@@ -188,6 +194,18 @@ function TokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => void 
           error={rolesError}
           errorId={ROLES_ERROR_ID}
         />
+        {values.roles.map((role) => (
+          <SiteScopeField
+            key={role}
+            id={`token-sites-${role}`}
+            legend={t('scope.role', { role: t(`roles.${role}`) })}
+            sitesLabel={t('scope.sites', { role: t(`roles.${role}`) })}
+            by="slug"
+            value={values.sites[role] ?? null}
+            onChange={(scope) => change({ ...values, sites: { ...values.sites, [role]: scope } })}
+            error={form.messageOf(sitesFieldOf(role))}
+          />
+        ))}
         <InputField
           id={tokenIdOf('expiresAt')}
           type="date"
@@ -235,6 +253,18 @@ function Webhooks() {
 
 function WebhookTable({ endpoints }: { endpoints: WebhookEndpoint[] }) {
   const { t } = useTranslation('admin-integrations');
+  const textIn = useTextIn();
+  const { sites, several } = useIntegrationSites();
+  const siteColumn = several || endpoints.some((endpoint) => endpoint.siteIds.length > 0);
+  const sitesOf = (endpoint: WebhookEndpoint) =>
+    endpoint.siteIds.length
+      ? endpoint.siteIds
+          .map((id) => {
+            const site = sites.find((s) => s.id === id);
+            return site ? textIn(site.name, site.nameEn) : id;
+          })
+          .join(', ')
+      : t('scope.all');
   return (
     <div className="table-wrap">
       <table className="data-table">
@@ -243,6 +273,7 @@ function WebhookTable({ endpoints }: { endpoints: WebhookEndpoint[] }) {
           <tr>
             <th scope="col">{t('webhooks.column.url')}</th>
             <th scope="col">{t('webhooks.column.events')}</th>
+            {siteColumn ? <th scope="col">{t('webhooks.column.sites')}</th> : null}
             <th scope="col">{t('webhooks.column.state')}</th>
             <th scope="col">{t('webhooks.column.actions')}</th>
           </tr>
@@ -258,6 +289,7 @@ function WebhookTable({ endpoints }: { endpoints: WebhookEndpoint[] }) {
                   {endpoint.description}
                 </td>
                 <td>{endpoint.eventTypes.join(', ')}</td>
+                {siteColumn ? <td>{sitesOf(endpoint)}</td> : null}
                 <td>
                   {disabled
                     ? t(disabled, {

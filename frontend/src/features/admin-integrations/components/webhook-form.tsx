@@ -37,9 +37,14 @@ import {
   type WebhookFormValues,
 } from '../utils/integrations';
 import { SecretOnce } from './secret-once';
+import { SiteScopeField } from './site-scope';
 
 const idOf = (field: WebhookField) =>
-  field === 'eventTypes' ? `webhook-event-${WEBHOOK_EVENT_TYPES[0]}` : `webhook-${field}`;
+  field === 'eventTypes'
+    ? `webhook-event-${WEBHOOK_EVENT_TYPES[0]}`
+    : field === 'siteIds'
+      ? 'webhook-sites-sites'
+      : `webhook-${field}`;
 const EVENTS_ERROR_ID = 'webhook-events-error';
 
 interface FieldsProps {
@@ -48,7 +53,7 @@ interface FieldsProps {
   onChange: (next: WebhookFormValues) => void;
 }
 
-/** URL, event types and note, shared by the add and edit forms. */
+/** URL, event types, sites and note, shared by the add and edit forms. */
 function WebhookFields({ values, errorOf, onChange }: FieldsProps) {
   const { t } = useTranslation('admin-integrations');
   const eventsError = errorOf('eventTypes');
@@ -78,6 +83,15 @@ function WebhookFields({ values, errorOf, onChange }: FieldsProps) {
         onChange={(eventTypes) => onChange({ ...values, eventTypes })}
         error={eventsError}
         errorId={EVENTS_ERROR_ID}
+      />
+      <SiteScopeField
+        id="webhook-sites"
+        legend={t('webhooks.sites')}
+        sitesLabel={t('webhooks.sites-select')}
+        by="id"
+        value={values.siteIds}
+        onChange={(siteIds) => onChange({ ...values, siteIds })}
+        error={errorOf('siteIds')}
       />
       <TextAreaField
         id={idOf('description')}

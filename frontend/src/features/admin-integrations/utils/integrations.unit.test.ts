@@ -16,6 +16,7 @@ describe('the token form', () => {
     const result = checkTokenForm(now)({
       name: ' Door counter ',
       roles: ['reports'],
+      sites: {},
       expiresOn: '2027-01-31',
     });
     expect(result.ok).toBe(true);
@@ -23,20 +24,42 @@ describe('the token form', () => {
     expect(result.data.name).toBe('Door counter');
     expect(result.data.roles).toEqual(['reports']);
     expect(result.data.expiresAt).toBe(new Date('2027-01-31T23:59:59').toISOString());
-    expect(checkTokenForm(now)({ name: 'x', roles: ['admin'], expiresOn: '' })).toMatchObject({
+    expect(
+      checkTokenForm(now)({ name: 'x', roles: ['admin'], sites: {}, expiresOn: '' }),
+    ).toMatchObject({
       ok: true,
       data: { expiresAt: null },
     });
   });
 
   it('names the fields it refuses by the contract’s rules', () => {
-    const result = checkTokenForm(now)({ name: '', roles: [], expiresOn: '2026-01-01' });
+    const result = checkTokenForm(now)({ name: '', roles: [], sites: {}, expiresOn: '2026-01-01' });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors.name?.key).toBe('required');
     expect(result.errors.roles?.key).toBe('required');
     expect(result.errors.expiresAt?.key).toBe('date-future');
     expect(expiryOf('not a day')).toBe('not a day');
+  });
+
+  it('writes a role for some sites once per site, and needs a site for it', () => {
+    const result = checkTokenForm(now)({
+      name: 'Desk',
+      roles: ['admin', 'checkin'],
+      sites: { admin: null, checkin: ['jura', 'recht'] },
+      expiresOn: '',
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      data: { roles: ['admin', 'checkin@jura', 'checkin@recht'] },
+    });
+    const none = checkTokenForm(now)({
+      name: 'Desk',
+      roles: ['admin', 'checkin'],
+      sites: { checkin: [] },
+      expiresOn: '',
+    });
+    expect(none).toMatchObject({ ok: false, errors: { 'sites-checkin': { key: 'required' } } });
   });
 });
 
@@ -50,6 +73,7 @@ describe('the webhook forms', () => {
     const ok = checkWebhookEditForm({
       url: 'https://hooks.example.org/rr',
       eventTypes: ['booking.created'],
+      siteIds: null,
       description: '',
       enabled: false,
     });
@@ -58,9 +82,21 @@ describe('the webhook forms', () => {
       data: {
         url: 'https://hooks.example.org/rr',
         eventTypes: ['booking.created'],
+        siteIds: [],
         enabled: false,
       },
     });
+  });
+
+  it('send the sites chosen, and need one when some sites are asked for', () => {
+    const site = '9d3b1c1e-6f43-4e8e-9a51-0c0f6f0e0b7a';
+    const values = { ...webhookFormDefaults(), url: 'https://hooks.example.org/rr' };
+    expect(
+      checkWebhookAddForm({ ...values, eventTypes: ['room.changed'], siteIds: [site] }),
+    ).toMatchObject({ ok: true, data: { siteIds: [site] } });
+    expect(
+      checkWebhookAddForm({ ...values, eventTypes: ['room.changed'], siteIds: [] }),
+    ).toMatchObject({ ok: false, errors: { siteIds: { key: 'required' } } });
   });
 
   it('say why an endpoint is disabled and what its deliveries last got', () => {
