@@ -1,5 +1,6 @@
 // The mails of a booking in a branch (docs/product.md#sites): the subject names the site, and the
-// mail closes with the site's own closing, postal address, phone and contact address; a booking
+// mail closes with the site's own closing, postal address, opening hours, phone and contact
+// address; a booking
 // in the first site, which staff never described, keeps the library's closing. Their links lead
 // below the site's own address once there are several sites (with one, as before): a booking's,
 // its cancellation's, the "my bookings" link's and a waitlist's (leaving it, the offer).
@@ -73,6 +74,21 @@ describe('a site’s mails', () => {
     });
     expect(site.status).toBe(201);
     siteId = ((await site.json()) as { id: string }).id;
+    const day = [{ start: '08:00', end: '20:00' }];
+    const hours = await suite.admin.request('PUT', `/api/admin/sites/${siteId}/hours`, {
+      json: {
+        weekly: {
+          mon: day,
+          tue: day,
+          wed: day,
+          thu: day,
+          fri: day,
+          sat: [{ start: '09:00', end: '13:00' }],
+        },
+        exceptions: [],
+      },
+    });
+    expect(hours.status, await hours.clone().text()).toBe(200);
     const branchRoom = await createRoom(suite.admin, 'Gesetzessaal', {
       ...OPEN_FROM_TODAY,
       siteId,
@@ -80,7 +96,7 @@ describe('a site’s mails', () => {
     branchSlot = await createSlot(suite.admin, branchRoom, DAY, '10:00', '12:00', 5);
   });
 
-  it('name the site in the subject and close with its closing, address, phone and contact', async () => {
+  it('name the site in the subject and close with its closing, address, hours, phone and contact', async () => {
     const booking = await bookAsNewVisitor(suite.app.baseUrl, [branchSlot], 'de');
     const [mail] = await sendAll(1);
     expect(mail!.subject).toBe(`Ihre Buchung ${booking.bookingNumber} – Fachbibliothek Jura`);
@@ -91,6 +107,7 @@ describe('a site’s mails', () => {
         'Ihr Team der Fachbibliothek Jura',
         'Universitätsstraße 7',
         '1010 Wien',
+        'Öffnungszeiten: Mo–Fr 08:00–20:00; Sa 09:00–13:00',
         'Telefon: +4314277123',
         'Kontakt: jura@library.example',
       ].join('\n'),

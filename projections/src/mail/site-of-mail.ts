@@ -1,10 +1,12 @@
 import { FIRST_SITE_ID, FIRST_SITE_SLUG } from '@rr/contracts';
+import type { SiteHours } from '@rr/contracts/site-hours';
 import type { Pool } from '@rr/platform';
 import type { MailLibrary } from './compose.ts';
 
 /**
  * Who a mail comes from (docs/product.md#sites): the site of the rooms it is about, when they
- * are all of one site that staff described (its row in rm_sites); otherwise the library as the
+ * are all of one site that staff described (its row in rm_sites, and its opening hours when staff
+ * set them); otherwise the library as the
  * configuration names it (LIBRARY_NAME, LIBRARY_CONTACT_EMAIL), which is also the first site
  * before staff change it.
  */
@@ -22,12 +24,15 @@ export async function mailLibraryOf(
     address: string | null;
     phone: string | null;
     mail_signature: string | null;
+    hours: SiteHours | null;
   }>(
     `SELECT count(DISTINCT r.site_id)::int AS sites,
             max(CASE WHEN $2 = 'en' THEN coalesce(s.name_en, s.name) ELSE s.name END) AS name,
             max(s.contact_email) AS contact_email, max(s.address) AS address,
-            max(s.phone) AS phone, max(s.mail_signature) AS mail_signature
+            max(s.phone) AS phone, max(s.mail_signature) AS mail_signature,
+            (array_agg(p.hours) FILTER (WHERE p.hours IS NOT NULL))[1] AS hours
        FROM rm_rooms r LEFT JOIN rm_sites s ON s.id = r.site_id
+            LEFT JOIN rm_site_profile p ON p.site_id = r.site_id
       WHERE r.id = ANY($1::uuid[])`,
     [[...new Set(roomIds)], language],
   );
@@ -40,6 +45,7 @@ export async function mailLibraryOf(
     ...(site.address ? { address: site.address } : {}),
     ...(site.phone ? { phone: site.phone } : {}),
     ...(site.mail_signature ? { signature: site.mail_signature } : {}),
+    ...(site.hours ? { hours: site.hours } : {}),
   };
 }
 
