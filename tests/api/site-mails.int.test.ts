@@ -1,8 +1,9 @@
 // The mails of a booking in a branch (docs/product.md#sites): the subject names the site, and the
 // mail closes with the site's own closing, postal address, opening hours, phone and contact
-// address; a booking in the first site, which staff never described, keeps the library's closing. Their links lead
-// below the site's own address once there are several sites (with one, as before): a booking's,
-// its cancellation's, the "my bookings" link's and a waitlist's (leaving it, the offer).
+// address; a booking in the first site, which staff never described, keeps the library's
+// closing. Their links lead below the site's own address once there are several sites (with
+// one, as before): a booking's, its cancellation's, the "my bookings" link's and a waitlist's
+// (leaving it, the offer).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
