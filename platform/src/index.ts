@@ -34,3 +34,4 @@ export * from './calendar-file.ts';
 export * from './seats-taken.ts';
 export * from './mail-outbox.ts';
 export * from './seat-plans.ts';
+export * from './room-holidays.ts';

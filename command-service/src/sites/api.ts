@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SiteInput } from '@rr/contracts';
+import { openBoundsOf, SiteInput } from '@rr/contracts';
 import { defineRoute, fromContract, z, type RouteDef } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { runSiteCommand } from './stream.ts';
@@ -32,6 +32,8 @@ const details = (siteId: string, b: z.output<typeof SiteBody>) => ({
   ...(b.allowedAffiliations?.length
     ? { allowedAffiliations: [...new Set(b.allowedAffiliations)] }
     : {}),
+  // The booking window of its rooms that set none: each bound only when set.
+  ...openBoundsOf(b),
 });
 
 export function siteCommandRoutes(deps: CommandDeps): RouteDef[] {

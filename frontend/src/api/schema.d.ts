@@ -3541,6 +3541,7 @@ export interface paths {
                     searchTerm?: string;
                     fromDate?: string;
                     untilDate?: string;
+                    siteId?: string;
                     limit?: number;
                     offset?: number | null;
                     sort?: string;
@@ -3613,14 +3614,12 @@ export interface paths {
                         "application/json": components["schemas"]["HolidayWritten"];
                     };
                 };
-                /** @description Invalid request */
+                /** @description validation__error: a site that does not exist (siteId) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                    content?: never;
                 };
                 /** @description Not signed in */
                 401: {
@@ -3737,14 +3736,12 @@ export interface paths {
                         "application/json": components["schemas"]["HolidayWritten"];
                     };
                 };
-                /** @description Invalid request */
+                /** @description validation__error: a site that does not exist (siteId) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                    content?: never;
                 };
                 /** @description Not signed in */
                 401: {
@@ -3857,7 +3854,9 @@ export interface paths {
         /** Import holidays from an iCalendar file (all-day events; re-importing creates no duplicates) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    siteId?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -3880,14 +3879,12 @@ export interface paths {
                         "application/json": components["schemas"]["HolidayImportResult"];
                     };
                 };
-                /** @description Invalid request */
+                /** @description validation__error: a site that does not exist (siteId) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                    content?: never;
                 };
                 /** @description Not signed in */
                 401: {
@@ -9609,12 +9606,12 @@ export interface components {
             description: string;
             descriptionEn?: string | null;
             capacity: number;
-            openStartValue: number;
-            /** @enum {string} */
-            openStartType: "WORKING_DAY" | "DAY";
-            openEndValue: number;
-            /** @enum {string} */
-            openEndType: "WORKING_DAY" | "DAY";
+            openStartValue?: number | null;
+            /** @enum {string|null} */
+            openStartType?: "WORKING_DAY" | "DAY" | null;
+            openEndValue?: number | null;
+            /** @enum {string|null} */
+            openEndType?: "WORKING_DAY" | "DAY" | null;
             /** Format: uuid */
             siteId?: string;
         };
@@ -9694,6 +9691,12 @@ export interface components {
             mailSignature?: string | null;
             signInRequired?: boolean | null;
             allowedAffiliations?: string[] | null;
+            openStartValue?: number | null;
+            /** @enum {string|null} */
+            openStartType?: "WORKING_DAY" | "DAY" | null;
+            openEndValue?: number | null;
+            /** @enum {string|null} */
+            openEndType?: "WORKING_DAY" | "DAY" | null;
         };
         SiteUpdateInput: components["schemas"]["SiteInput"] & {
             version: number;
@@ -9713,6 +9716,8 @@ export interface components {
             description?: string | null;
             descriptionEn?: string | null;
             date: string;
+            /** Format: uuid */
+            siteId?: string | null;
         };
         HolidayUpdateInput: components["schemas"]["HolidayInput"] & {
             version: number;
@@ -10176,12 +10181,14 @@ export interface components {
             /** @description The description's English text; absent: the description serves both languages */
             descriptionEn?: string;
             capacity: number;
-            openStart: {
+            /** @description The room's own start of its booking window; absent: its site's, else 2 days, applies */
+            openStart?: {
                 /** @enum {string} */
                 type: "WORKING_DAY" | "DAY";
                 value: number;
             };
-            openEnd: {
+            /** @description The room's own end of its booking window; absent: its site's, else 30 working days, applies */
+            openEnd?: {
                 /** @enum {string} */
                 type: "WORKING_DAY" | "DAY";
                 value: number;
@@ -10253,6 +10260,18 @@ export interface components {
             signInRequired: boolean;
             /** @description And with one of these affiliations only, unless a room names its own; empty: any */
             allowedAffiliations: string[];
+            /** @description The start of the booking window of its rooms that set none; null: 2 days (the default) */
+            openStart: {
+                /** @enum {string} */
+                type: "WORKING_DAY" | "DAY";
+                value: number;
+            } | null;
+            /** @description The end of the booking window of its rooms that set none; null: 30 working days (the default) */
+            openEnd: {
+                /** @enum {string} */
+                type: "WORKING_DAY" | "DAY";
+                value: number;
+            } | null;
             roomCount: number;
         };
         StaffSeatPlan: {
@@ -10371,6 +10390,11 @@ export interface components {
             nameEn?: string;
             descriptionEn?: string;
             date: string;
+            /**
+             * Format: uuid
+             * @description The site whose rooms it applies to; null: every site (the whole system)
+             */
+            siteId: string | null;
         };
         BlacklistPage: {
             content: components["schemas"]["BlacklistEntry"][];

@@ -47,7 +47,7 @@ export function HolidayImport() {
     if (!form.validate({ file }) || !file) return;
     let result: Awaited<ReturnType<ReturnType<typeof importHolidays>['unwrap']>>;
     try {
-      result = await importHolidays(file).unwrap();
+      result = await importHolidays({ file }).unwrap();
     } catch {
       return; // shown by the error box
     }

@@ -71,6 +71,8 @@ describe('site form (docs/product.md#sites)', () => {
       mailSignature: null,
       signInRequired: false,
       allowedAffiliations: [],
+      openStart: null,
+      openEnd: null,
       roomCount: 3,
     };
     expect(siteToFormValues(site)).toEqual({
@@ -113,6 +115,8 @@ describe('site form (docs/product.md#sites)', () => {
         mailSignature: null,
         signInRequired: true,
         allowedAffiliations: ['student', 'staff@uni-jura.example'],
+        openStart: null,
+        openEnd: null,
         roomCount: 0,
       }),
     ).toMatchObject({
