@@ -30,8 +30,8 @@ export const checkHolidayForm = formCheck(HolidayInput, (values: HolidayFormValu
   date: text(values.date),
   description: values.description,
   descriptionEn: values.descriptionEn,
-  // Empty: a holiday of every site (docs/product.md#sites).
-  siteId: text(values.siteId) ?? null,
+  // Empty (left out): a holiday of every site (docs/product.md#sites).
+  siteId: text(values.siteId),
 }));
 
 export function holidayToFormValues(holiday: Holiday): HolidayFormValues {

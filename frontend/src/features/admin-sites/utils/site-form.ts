@@ -66,12 +66,12 @@ export const checkSiteForm: FormCheck<SiteFormValues, ReturnType<typeof SiteInpu
     openEndType,
     ...texts
   } = values;
-  // The booking window of the site's rooms: each bound empty (null) or a number and its unit.
+  // The booking window of the site's rooms: each bound left out while empty, or a number and its unit.
   const window = {
-    openStartValue: numberOf(openStartValue) ?? null,
-    openStartType: text(openStartType) ?? null,
-    openEndValue: numberOf(openEndValue) ?? null,
-    openEndType: text(openEndType) ?? null,
+    openStartValue: numberOf(openStartValue),
+    openStartType: text(openStartType),
+    openEndValue: numberOf(openEndValue),
+    openEndType: text(openEndType),
   };
   return listFieldErrors(check(SiteInput, { ...texts, ...membersRuleRequest(values), ...window }), [
     AFFILIATIONS_FIELD,
