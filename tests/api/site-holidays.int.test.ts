@@ -191,6 +191,54 @@ describe('holidays of one site', () => {
     expect(moved.status).toBe(200);
   });
 
+  it('are imported for one site with ?siteId=, by its admin too, and are duplicates per site', async () => {
+    const day = addDays(today, 90).replaceAll('-', '');
+    const next = addDays(today, 91).replaceAll('-', '');
+    const ics = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Reading rooms tests//EN',
+      'BEGIN:VEVENT',
+      'UID:fakultaet@test',
+      'DTSTAMP:20260101T000000Z',
+      `DTSTART;VALUE=DATE:${day}`,
+      `DTEND;VALUE=DATE:${next}`,
+      'SUMMARY:Dies academicus',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    const upload = () => {
+      const f = new FormData();
+      f.append('file', new Blob([ics], { type: 'text/calendar' }), 'jura.ics');
+      return f;
+    };
+    const refused = await branch.request(
+      'POST',
+      `/api/admin/holidays/ical?siteId=${FIRST_SITE_ID}`,
+      { form: upload() },
+    );
+    expect(refused.status).toBe(403);
+    const mine = await branch.request('POST', `/api/admin/holidays/ical?siteId=${juraId}`, {
+      form: upload(),
+    });
+    expect(mine.status, await mine.clone().text()).toBe(200);
+    expect(((await mine.json()) as { imported: number }).imported).toBe(1);
+    // The same day and name for the whole system is no duplicate of the site's.
+    const system = await boss.request('POST', '/api/admin/holidays/ical', { form: upload() });
+    expect(((await system.json()) as { imported: number }).imported).toBe(1);
+    const again = await branch.request('POST', `/api/admin/holidays/ical?siteId=${juraId}`, {
+      form: upload(),
+    });
+    expect(((await again.json()) as { duplicates: number }).duplicates).toBe(1);
+    const date = addDays(today, 90);
+    const listed = await boss.get(`/api/admin/holidays?fromDate=${date}&untilDate=${date}`);
+    const sites = ((await listed.json()) as { content: { siteId: string | null }[] }).content
+      .map((h) => h.siteId)
+      .sort();
+    expect(sites).toEqual([juraId, null].sort());
+  });
+
   it('must name a site that exists', async () => {
     const res = await boss.request('POST', '/api/admin/holidays', {
       json: holiday('5b0d1f3e-0000-4000-8000-00000000abcd', workingDay(5)),

@@ -177,7 +177,7 @@ function AdminRoutes({ allSites }: { allSites: boolean }) {
       <Route path="holiday-list" element={<HolidayList allSites={allSites} />} />
       <Route path="holiday-add" element={<HolidayAdd allSites={allSites} />} />
       <Route path="holiday-edit/:id" element={<HolidayEdit allSites={allSites} />} />
-      <Route path="holiday-import" element={<HolidayImport />} />
+      <Route path="holiday-import" element={<HolidayImport allSites={allSites} />} />
       <Route path="closures" element={<RoomClosure />} />
       <Route path="blacklist" element={<BlacklistList />} />
       <Route path="blacklist-add" element={<BlacklistAdd />} />

@@ -48,11 +48,9 @@ export function HolidayList({ allSites }: { allSites: boolean }) {
         <li>
           <Link to="/holiday-add">{t('list.add')}</Link>
         </li>
-        {allSites ? (
-          <li>
-            <Link to="/holiday-import">{t('list.import')}</Link>
-          </li>
-        ) : null}
+        <li>
+          <Link to="/holiday-import">{t('list.import')}</Link>
+        </li>
       </ul>
       {severalSites ? (
         <SelectField
