@@ -26,7 +26,8 @@ export type { AppendedEvent, InlineProjection, InlineTransaction } from './inlin
  * - `room_state`: each existing room (evolveRoom) and its place in the manual order;
  * - `timeslot_guard`: when each slot of a room sits (no overlaps, the slots of a room or range);
  * - `holiday_state`: each holiday (evolveHoliday);
- * - `site_state`: each site's rule for members of the university (the loaders give its rooms);
+ * - `site_state`: each site's rule for members of the university and its booking window (the
+ *   loaders give its rooms);
  * - `ticket_state`: each ticket's slot, cart, status, owner and whether it is checked in (what
  *   finds the ticket of a check-in, a staff change or a no-show release);
  * - `open_carts`: the expiry of each cart not booked, removed or expired (the expiry job);

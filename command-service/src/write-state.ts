@@ -1,7 +1,16 @@
 import type { RoomServices } from '@rr/events';
 import { NO_ROOM_SERVICES, withSiteMembersRule, type MembersRule } from '@rr/contracts';
-import type { PoolClient } from '@rr/platform';
-import { addDays, type DayType, type LocalDate, type RoomState, type SeatPlan } from '@rr/domain';
+import { roomHolidayDates, type PoolClient } from '@rr/platform';
+import {
+  addDays,
+  roomOpenBounds,
+  type DayType,
+  type LocalDate,
+  type OwnOpenBounds,
+  type RoomHolidays,
+  type RoomState,
+  type SeatPlan,
+} from '@rr/domain';
 
 /**
  * Readers of the write side's state tables beside the log (room_state: each existing room and
@@ -16,14 +25,17 @@ export interface RoomRow {
   name: string;
   name_en: string | null;
   has_image: boolean;
-  open_start_type: DayType;
-  open_start_value: number;
-  open_end_type: DayType;
-  open_end_value: number;
+  /** Null: the room sets no such bound (its site's, else the product's default). */
+  open_start_type: DayType | null;
+  open_start_value: number | null;
+  open_end_type: DayType | null;
+  open_end_value: number | null;
   services: Partial<RoomServices>;
   seat_plan: SeatPlan;
   /** The room's site's rule for members of the university (site_state); null: none, or not read. */
   site_members?: MembersRule | null;
+  /** The room's site's booking window (site_state); null: none; absent: not read. */
+  site_window?: OwnOpenBounds | null;
 }
 
 /**
@@ -32,6 +44,25 @@ export interface RoomRow {
  */
 const SITE_MEMBERS = `(SELECT members FROM site_state WHERE site_state.site_id = room_state.site_id) AS site_members`;
 
+/** The room's site's booking window, as SQL of a room_state row (roomOpenBounds applies it). */
+const SITE_WINDOW = `(SELECT json_build_object('openStart', open_start, 'openEnd', open_end) FROM site_state
+                       WHERE site_state.site_id = room_state.site_id) AS site_window`;
+
+const bound = (type: DayType | null, value: number | null) =>
+  type !== null && value !== null ? { type, value } : undefined;
+
+/**
+ * The room's bounds: its own as stored, or, read with its site's window (the seat decision's
+ * loaders), the ones that apply (roomOpenBounds: its own, its site's, the product's default).
+ */
+function openBoundsOfRow(r: RoomRow): Pick<RoomState, 'openStart' | 'openEnd'> {
+  const own = {
+    openStart: bound(r.open_start_type, r.open_start_value),
+    openEnd: bound(r.open_end_type, r.open_end_value),
+  };
+  return r.site_window === undefined ? own : roomOpenBounds(own, r.site_window);
+}
+
 export const toRoom = (r: RoomRow): RoomState => ({
   status: 'active',
   version: r.version,
@@ -39,8 +70,7 @@ export const toRoom = (r: RoomRow): RoomState => ({
   hasImage: r.has_image,
   name: r.name,
   ...(r.name_en ? { nameEn: r.name_en } : {}),
-  openStart: { type: r.open_start_type, value: r.open_start_value },
-  openEnd: { type: r.open_end_type, value: r.open_end_value },
+  ...openBoundsOfRow(r),
   services: r.site_members
     ? withSiteMembersRule({ ...NO_ROOM_SERVICES, ...r.services }, r.site_members)
     : { ...NO_ROOM_SERVICES, ...r.services },
@@ -48,27 +78,27 @@ export const toRoom = (r: RoomRow): RoomState => ({
 });
 
 /**
- * What the booking window of these rooms needs, in one round trip: the rooms, and the holiday
- * dates from today on (800 days: beyond any window of 365 working days).
+ * What the booking window of these rooms needs, in one round trip: the rooms (with their site's
+ * window), and each room's holiday dates from today on (the whole system's and its site's; 800
+ * days: beyond any window of 365 working days).
  */
 export async function roomsWithHolidays(
   client: PoolClient,
   roomIds: readonly string[],
   today: LocalDate,
-): Promise<{ rooms: Map<string, RoomState>; holidays: Set<LocalDate> }> {
-  if (roomIds.length === 0) return { rooms: new Map(), holidays: new Set() };
+): Promise<{ rooms: Map<string, RoomState>; holidays: RoomHolidays }> {
+  if (roomIds.length === 0) return { rooms: new Map(), holidays: new Map() };
   const r = await client.query<RoomRow & { holidays: string[] }>({
     name: 'rr_rooms_with_holidays',
     text: `SELECT room_id::text AS room_id, version, site_id::text AS site_id, name, name_en, has_image, open_start_type, open_start_value,
-                  open_end_type, open_end_value, services, seat_plan, ${SITE_MEMBERS},
-                  ARRAY(SELECT DISTINCT to_char(date, 'YYYY-MM-DD') FROM holiday_state
-                         WHERE date BETWEEN $2 AND $3) AS holidays
+                  open_end_type, open_end_value, services, seat_plan, ${SITE_MEMBERS}, ${SITE_WINDOW},
+                  ${roomHolidayDates('holiday_state', 'room_state.site_id', '$2', '$3')} AS holidays
              FROM room_state WHERE room_id = ANY($1::uuid[])`,
     values: [[...new Set(roomIds)], today, addDays(today, 800)],
   });
   return {
     rooms: new Map(r.rows.map((row) => [row.room_id, toRoom(row)])),
-    holidays: new Set(r.rows[0]?.holidays ?? []),
+    holidays: new Map(r.rows.map((row) => [row.room_id, new Set(row.holidays)])),
   };
 }
 
@@ -84,7 +114,7 @@ export async function roomStates(
   const r = await client.query<RoomRow>({
     name: 'rr_room_states',
     text: `SELECT room_id::text AS room_id, version, site_id::text AS site_id, name, name_en, has_image, open_start_type, open_start_value,
-                  open_end_type, open_end_value, services, seat_plan, ${SITE_MEMBERS}
+                  open_end_type, open_end_value, services, seat_plan, ${SITE_MEMBERS}, ${SITE_WINDOW}
              FROM room_state WHERE room_id = ANY($1::uuid[])`,
     values: [[...new Set(roomIds)]],
   });

@@ -14,7 +14,12 @@ export const HolidayInput = z.object({
   description: optionalText(500, 'multi'),
   descriptionEn: optionalText(500, 'multi'),
   date: isoDate(),
+  /** The site whose rooms it applies to (docs/product.md#sites); absent or null: every site. */
+  siteId: z.optional(z.nullable(z.uuid())),
 });
 
 /** docs/product.md#validation, holiday import: the file (field `file` of the upload). */
 export const HolidayImportInput = z.object({ file: calendarFile() });
+
+/** The site an import's holidays apply to (a query parameter beside the upload); absent: every site. */
+export const HolidayImportQuery = z.object({ siteId: z.optional(z.uuid()) });

@@ -8,24 +8,98 @@ import { optionalText, requiredText, rule } from './rules.ts';
 export const DAY_TYPES = ['WORKING_DAY', 'DAY'] as const;
 export type DayType = (typeof DAY_TYPES)[number];
 
+/** One bound of a booking window: a number of days or working days after today. */
+export interface OpenBound {
+  type: DayType;
+  value: number;
+}
+
 /**
- * Name 3-50, description 3-100, capacity 0-99999, open start and end values 0-365. `name` and
- * `description` are the German texts; `nameEn` and `descriptionEn` their optional English ones,
- * with the same bounds when given (docs/product.md#translations).
+ * docs/product.md#booking-window: the window of a room that sets no bound of its own and whose
+ * site sets none either: from 2 days until 30 working days after today.
  */
-export const RoomInput = z.object({
-  name: requiredText(50, 3),
-  nameEn: optionalText(50, 'single', 3),
-  description: requiredText(100, 3, 'multi'),
-  descriptionEn: optionalText(100, 'multi', 3),
-  capacity: intBetween(0, 99999),
-  openStartValue: intBetween(0, 365),
-  openStartType: z.enum(DAY_TYPES),
-  openEndValue: intBetween(0, 365),
-  openEndType: z.enum(DAY_TYPES),
-  /** The site the room belongs to (docs/product.md#sites); absent: the first site, or where it is. */
-  siteId: z.optional(z.uuid()),
-});
+export const DEFAULT_OPEN_START: OpenBound = { type: 'DAY', value: 2 };
+export const DEFAULT_OPEN_END: OpenBound = { type: 'WORKING_DAY', value: 30 };
+
+/** The bounds a room or a site sets (each absent or null: set none). */
+export interface OwnOpenBounds {
+  openStart?: OpenBound | null | undefined;
+  openEnd?: OpenBound | null | undefined;
+}
+
+/**
+ * The booking window's bounds of a room: each the room's own, else its site's, else the
+ * product's default (docs/product.md#booking-window). The one place the rule lives: the command
+ * side's seat decision, the query side's lists and the answers resolve through it.
+ */
+export function roomOpenBounds(
+  room: OwnOpenBounds,
+  site?: OwnOpenBounds | null,
+): { openStart: OpenBound; openEnd: OpenBound } {
+  return {
+    openStart: room.openStart ?? site?.openStart ?? DEFAULT_OPEN_START,
+    openEnd: room.openEnd ?? site?.openEnd ?? DEFAULT_OPEN_END,
+  };
+}
+
+/**
+ * The four fields of a booking window as a room or a site sends them, each bound optional: its
+ * value (0-365) and its type together, or neither (the bound then comes from the site, or the
+ * product's default).
+ */
+export const openBoundFields = {
+  openStartValue: z.optional(z.nullable(intBetween(0, 365))),
+  openStartType: z.optional(z.nullable(z.enum(DAY_TYPES))),
+  openEndValue: z.optional(z.nullable(intBetween(0, 365))),
+  openEndType: z.optional(z.nullable(z.enum(DAY_TYPES))),
+};
+
+const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+/** A bound's value without its type, or its type without its value: the missing one is required. */
+const bothOrNeither = (value: string, type: string) => [
+  crossRule('required', type, (v) => !given(v[value]) || given(v[type])),
+  crossRule('required', value, (v) => !given(v[type]) || given(v[value])),
+];
+export const openBoundRules = [
+  ...bothOrNeither('openStartValue', 'openStartType'),
+  ...bothOrNeither('openEndValue', 'openEndType'),
+];
+
+/** The bounds of the four fields as events hold them: a bound set, or left out. */
+export function openBoundsOf(b: {
+  openStartValue?: number | null | undefined;
+  openStartType?: DayType | null | undefined;
+  openEndValue?: number | null | undefined;
+  openEndType?: DayType | null | undefined;
+}): { openStart?: OpenBound; openEnd?: OpenBound } {
+  return {
+    ...(b.openStartType != null && b.openStartValue != null
+      ? { openStart: { type: b.openStartType, value: b.openStartValue } }
+      : {}),
+    ...(b.openEndType != null && b.openEndValue != null
+      ? { openEnd: { type: b.openEndType, value: b.openEndValue } }
+      : {}),
+  };
+}
+
+/**
+ * Name 3-50, description 3-100, capacity 0-99999, open start and end values 0-365 (each bound
+ * optional: left out, the site's or the product's default applies). `name` and `description`
+ * are the German texts; `nameEn` and `descriptionEn` their optional English ones, with the same
+ * bounds when given (docs/product.md#translations).
+ */
+export const RoomInput = z
+  .object({
+    name: requiredText(50, 3),
+    nameEn: optionalText(50, 'single', 3),
+    description: requiredText(100, 3, 'multi'),
+    descriptionEn: optionalText(100, 'multi', 3),
+    capacity: intBetween(0, 99999),
+    ...openBoundFields,
+    /** The site the room belongs to (docs/product.md#sites); absent: the first site, or where it is. */
+    siteId: z.optional(z.uuid()),
+  })
+  .check(...openBoundRules);
 
 /** The image's alt text: required, 5-150 characters. */
 export const RoomImageAlt = requiredText(150, 5);

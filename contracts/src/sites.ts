@@ -10,7 +10,7 @@ import {
 } from './site-hours.ts';
 
 export * from './site-hours.ts';
-import { Affiliation, MAX_AFFILIATIONS } from './rooms.ts';
+import { Affiliation, MAX_AFFILIATIONS, openBoundFields, openBoundRules } from './rooms.ts';
 
 /**
  * docs/product.md#sites: a site of the library (the main library, a branch, a faculty reading
@@ -43,21 +43,26 @@ export const SiteSlug = z.pipe(
  * signature its mails close with (multi-line, at most 500). A site for members of the university
  * requires sign-in with the campus identity (`signInRequired`) and may admit some affiliations
  * only (`allowedAffiliations`, at most 50; implies sign-in), as a room does (RoomServicesInput):
- * its rooms require what it requires, and a room's own list narrows it (membersRuleOf).
+ * its rooms require what it requires, and a room's own list narrows it (membersRuleOf). A site
+ * may set the booking window of its rooms that set none (`openStart…`, `openEnd…`, each bound
+ * optional, as a room's: roomOpenBounds).
  */
-export const SiteInput = z.object({
-  name: requiredText(100, 3),
-  nameEn: optionalText(100, 'single', 3),
-  slug: SiteSlug,
-  contactEmail: requiredEmail(),
-  address: optionalText(300, 'multi'),
-  phone: optionalPhone(40),
-  mailSignature: optionalText(500, 'multi'),
-  signInRequired: z.optional(z.nullable(z.boolean())),
-  allowedAffiliations: z.optional(
-    z.nullable(z.array(Affiliation).check(z.maxLength(MAX_AFFILIATIONS))),
-  ),
-});
+export const SiteInput = z
+  .object({
+    name: requiredText(100, 3),
+    nameEn: optionalText(100, 'single', 3),
+    slug: SiteSlug,
+    contactEmail: requiredEmail(),
+    address: optionalText(300, 'multi'),
+    phone: optionalPhone(40),
+    mailSignature: optionalText(500, 'multi'),
+    signInRequired: z.optional(z.nullable(z.boolean())),
+    allowedAffiliations: z.optional(
+      z.nullable(z.array(Affiliation).check(z.maxLength(MAX_AFFILIATIONS))),
+    ),
+    ...openBoundFields,
+  })
+  .check(...openBoundRules);
 
 /* ---- Opening hours (docs/product.md#sites): per weekday, with exceptions by date ---- */
 

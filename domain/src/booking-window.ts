@@ -1,10 +1,19 @@
+import {
+  roomOpenBounds,
+  type DayType,
+  type OpenBound,
+  type OwnOpenBounds,
+} from '@rr/contracts/rooms';
 import { addDays, isWeekend, type LocalDate } from './calendar.ts';
 
-export type DayType = 'DAY' | 'WORKING_DAY';
-export interface OpenBound {
-  type: DayType;
-  value: number;
-}
+export {
+  DEFAULT_OPEN_END,
+  DEFAULT_OPEN_START,
+  roomOpenBounds,
+  type DayType,
+  type OpenBound,
+  type OwnOpenBounds,
+} from '@rr/contracts/rooms';
 
 /** Working day: Monday to Friday and not a holiday. */
 export function isWorkingDay(date: LocalDate, isHoliday: (d: LocalDate) => boolean): boolean {
@@ -44,6 +53,19 @@ export function bookingWindow(
   };
 }
 
+/** The holiday dates of rooms, by room id: each room's, the whole system's and its site's. */
+export type RoomHolidays = ReadonlyMap<string, ReadonlySet<LocalDate>>;
+
+/** A room's booking window today: its bounds (roomOpenBounds) over its holidays. */
+export function roomWindowOn(
+  today: LocalDate,
+  room: OwnOpenBounds,
+  holidays: ReadonlySet<LocalDate> | undefined,
+): { from: LocalDate; until: LocalDate } {
+  const { openStart, openEnd } = roomOpenBounds(room);
+  return bookingWindow(today, openStart, openEnd, (d) => holidays?.has(d) ?? false);
+}
+
 export function isOpenForBooking(
   date: LocalDate,
   window: { from: LocalDate; until: LocalDate },
@@ -51,14 +73,35 @@ export function isOpenForBooking(
   return date >= window.from && date <= window.until;
 }
 
-/** A room's opening settings as the rooms read model stores them, with the holidays it needs. */
+/**
+ * A room's opening settings as the rooms read model stores them (null: the room sets none), its
+ * site's (`site_window`, null: none), and the room's holidays (the whole system's and its site's).
+ */
 export interface RoomOpeningRow {
-  open_start_type: DayType;
-  open_start_value: number;
-  open_end_type: DayType;
-  open_end_value: number;
-  /** Holiday dates from today on (a few years' worth is plenty). */
+  open_start_type: DayType | null;
+  open_start_value: number | null;
+  open_end_type: DayType | null;
+  open_end_value: number | null;
+  site_window?: OwnOpenBounds | null;
+  /** The room's holiday dates from today on (a few years' worth is plenty). */
   holidays: LocalDate[];
+}
+
+const bound = (type: DayType | null, value: number | null): OpenBound | null =>
+  type !== null && value !== null ? { type, value } : null;
+
+/** The bounds of a room read with its site's (roomOpenBounds: the room's, the site's, the default). */
+export function rowOpenBounds(room: Omit<RoomOpeningRow, 'holidays'>): {
+  openStart: OpenBound;
+  openEnd: OpenBound;
+} {
+  return roomOpenBounds(
+    {
+      openStart: bound(room.open_start_type, room.open_start_value),
+      openEnd: bound(room.open_end_type, room.open_end_value),
+    },
+    room.site_window,
+  );
 }
 
 /** The booking window of a room read with its holidays (command and query side read the same row). */
@@ -67,12 +110,8 @@ export function roomBookingWindow(
   room: RoomOpeningRow,
 ): { from: LocalDate; until: LocalDate } {
   const holidays = new Set(room.holidays);
-  return bookingWindow(
-    today,
-    { type: room.open_start_type, value: room.open_start_value },
-    { type: room.open_end_type, value: room.open_end_value },
-    (d) => holidays.has(d),
-  );
+  const { openStart, openEnd } = rowOpenBounds(room);
+  return bookingWindow(today, openStart, openEnd, (d) => holidays.has(d));
 }
 
 /**
@@ -108,11 +147,6 @@ export function roomBookableOnlineFrom(
   room: RoomOpeningRow,
 ): LocalDate | null {
   const holidays = new Set(room.holidays);
-  return bookableOnlineFrom(
-    date,
-    today,
-    { type: room.open_start_type, value: room.open_start_value },
-    { type: room.open_end_type, value: room.open_end_value },
-    (d) => holidays.has(d),
-  );
+  const { openStart, openEnd } = rowOpenBounds(room);
+  return bookableOnlineFrom(date, today, openStart, openEnd, (d) => holidays.has(d));
 }

@@ -3,8 +3,13 @@ import {
   bookableOnlineFrom,
   bookingWindow,
   dateAfter,
+  DEFAULT_OPEN_END,
+  DEFAULT_OPEN_START,
   isOpenForBooking,
   isWorkingDay,
+  roomBookingWindow,
+  roomOpenBounds,
+  rowOpenBounds,
 } from './booking-window.ts';
 
 const none = () => false;
@@ -97,5 +102,51 @@ describe('bookable online from', () => {
         none,
       ),
     ).toBeNull();
+  });
+});
+
+describe('roomOpenBounds (docs/product.md#booking-window)', () => {
+  const site = {
+    openStart: { type: 'DAY', value: 1 },
+    openEnd: { type: 'DAY', value: 5 },
+  } as const;
+  const own = { type: 'WORKING_DAY', value: 9 } as const;
+
+  it('takes each bound from the room, else its site, else 2 days and 30 working days', () => {
+    expect(roomOpenBounds({}, null)).toEqual({
+      openStart: DEFAULT_OPEN_START,
+      openEnd: DEFAULT_OPEN_END,
+    });
+    expect(DEFAULT_OPEN_START).toEqual({ type: 'DAY', value: 2 });
+    expect(DEFAULT_OPEN_END).toEqual({ type: 'WORKING_DAY', value: 30 });
+    expect(roomOpenBounds({}, site)).toEqual(site);
+    expect(roomOpenBounds({ openEnd: own }, site)).toEqual({
+      openStart: site.openStart,
+      openEnd: own,
+    });
+    expect(roomOpenBounds({ openStart: own, openEnd: null }, { openEnd: null })).toEqual({
+      openStart: own,
+      openEnd: DEFAULT_OPEN_END,
+    });
+  });
+
+  it('reads a rooms read-model row with its site the same way', () => {
+    const row = {
+      open_start_type: null,
+      open_start_value: null,
+      open_end_type: 'DAY' as const,
+      open_end_value: 3,
+      site_window: site,
+      holidays: [],
+    };
+    expect(rowOpenBounds(row)).toEqual({
+      openStart: site.openStart,
+      openEnd: { type: 'DAY', value: 3 },
+    });
+    expect(roomBookingWindow('2026-12-07', row)).toEqual({
+      from: '2026-12-08',
+      until: '2026-12-10',
+    });
+    expect(roomBookingWindow('2026-12-07', { ...row, site_window: null }).from).toBe('2026-12-09');
   });
 });

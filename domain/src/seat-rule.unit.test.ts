@@ -131,7 +131,7 @@ function addRefusal(
         cart,
         slots: new Map([[SLOT, state]]),
         rooms: new Map([[ROOM, roomState]]),
-        holidays,
+        holidays: new Map([[ROOM, holidays]]),
       },
       context,
     );
@@ -345,10 +345,10 @@ describe('the visitor calendar and the cart decider', () => {
             },
             // As the query side reads a room's window: its rm_rooms columns and the holidays.
             window: roomBookingWindow(TODAY, {
-              open_start_type: roomState.openStart.type,
-              open_start_value: roomState.openStart.value,
-              open_end_type: roomState.openEnd.type,
-              open_end_value: roomState.openEnd.value,
+              open_start_type: roomState.openStart!.type,
+              open_start_value: roomState.openStart!.value,
+              open_end_type: roomState.openEnd!.type,
+              open_end_value: roomState.openEnd!.value,
               holidays,
             }),
             held: cart.tickets,

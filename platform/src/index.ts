@@ -35,3 +35,4 @@ export * from './seats-taken.ts';
 export * from './mail-outbox.ts';
 export * from './seat-plans.ts';
 export * from './site-filter.ts';
+export * from './room-holidays.ts';

@@ -294,6 +294,8 @@ describe('migrations', () => {
         name: 'Heiliger Abend',
         description: null,
         version: 1,
+        // 079: a holiday of no site, the whole system's.
+        site_id: null,
       },
     ]);
     if (files.length === LEGACY_IDS.length)

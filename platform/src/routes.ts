@@ -26,10 +26,11 @@ export interface Reply {
 /**
  * What a path parameter or a body field names, by which the sites of a request are found: a
  * room, a time slot (its room's), a ticket (its room's), a reservation (a ticket's id: the rooms
- * of every ticket of its owner, the booking staff see and change as a whole), a site, or a site
- * by its slug (the site filter `site={slug}`: a slug no site has is none of hers).
+ * of every ticket of its owner, the booking staff see and change as a whole), a site, a site by
+ * its slug (the site filter `site={slug}`: a slug no site has is none of hers), or a holiday (its
+ * site's; a holiday of every site is of none of hers).
  */
-export type SiteKind = 'room' | 'slot' | 'ticket' | 'reservation' | 'site' | 'slug';
+export type SiteKind = 'room' | 'slot' | 'ticket' | 'reservation' | 'site' | 'slug' | 'holiday';
 
 /**
  * Which sites a staff route touches (docs/product.md#roles), checked for a user whose roles on
@@ -44,14 +45,18 @@ export type SiteRule =
   | 'library'
   | {
       path?: Readonly<Record<string, SiteKind>>;
-      /** Query parameters (one id or a list); one left out names every site's: refused. */
-      query?: Readonly<Record<string, SiteKind>>;
+      /**
+       * Query parameters (one id or a list); one left out names every site's: refused (a site
+       * left out too when 'site-or-all': a holiday import for every site).
+       */
+      query?: Readonly<Record<string, SiteKind | 'site-or-all'>>;
       /**
        * Body fields (one id or a list). A site left out names none (a room updated stays where
-       * it is), but 'site-or-first' left out is the first site (a room made without one); a
-       * room, slot or ticket left out names every site's: refused.
+       * it is), but 'site-or-first' left out is the first site (a room made without one) and
+       * 'site-or-all' left out (or null) every site (a holiday of all sites: refused); a room,
+       * slot or ticket left out names every site's: refused.
        */
-      body?: Readonly<Record<string, SiteKind | 'site-or-first'>>;
+      body?: Readonly<Record<string, SiteKind | 'site-or-first' | 'site-or-all'>>;
       /**
        * A room, slot or ticket left out names every one of hers, not every site's: the handler
        * keeps her sites' data (`HandlerContext.sites`), as a 'filter' route does (the insights
@@ -169,7 +174,7 @@ async function reachableSites(
   const named: [SiteKind, string][] = [];
   const rule = route.sites;
   const collect = (
-    fieldKinds: Readonly<Record<string, SiteKind | 'site-or-first'>> | undefined,
+    fieldKinds: Readonly<Record<string, SiteKind | 'site-or-first' | 'site-or-all'>> | undefined,
     values: unknown,
   ) => {
     const fields =
@@ -177,11 +182,12 @@ async function reachableSites(
     for (const [field, kind] of Object.entries(fieldKinds ?? {})) {
       const value = fields[field];
       // A list in one parameter is comma-separated (`?roomIds=a,b`): ids hold no comma.
-      const as: SiteKind = kind === 'site-or-first' ? 'site' : kind;
+      const as: SiteKind = kind === 'site-or-first' || kind === 'site-or-all' ? 'site' : kind;
       if (typeof value === 'string') for (const id of value.split(',')) named.push([as, id.trim()]);
       else if (Array.isArray(value))
         for (const v of value as unknown[]) named.push([as, typeof v === 'string' ? v : '']);
       else if (kind === 'site-or-first') named.push(['site', lookup.defaultSiteId]);
+      else if (kind === 'site-or-all') throw problems.forbidden();
       else if (kind !== 'site' && kind !== 'slug' && !rule.leftOutFilters)
         throw problems.forbidden();
     }

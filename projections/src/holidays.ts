@@ -13,8 +13,8 @@ import type { PoolClient } from '@rr/platform';
 const holidays = handlersFor(holidaysStream).with<PoolClient, Step>({
   async HolidayCreated(e, client) {
     await client.query(
-      `INSERT INTO rm_holidays (id, version, name, description, date, name_en, description_en)
-       VALUES ($1, 1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+      `INSERT INTO rm_holidays (id, version, name, description, date, name_en, description_en, site_id)
+       VALUES ($1, 1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
       [
         e.data.holidayId,
         e.data.name,
@@ -22,13 +22,14 @@ const holidays = handlersFor(holidaysStream).with<PoolClient, Step>({
         e.data.date,
         e.data.nameEn ?? null,
         e.data.descriptionEn ?? null,
+        e.data.siteId ?? null,
       ],
     );
   },
   async HolidayUpdated(e, client) {
     await client.query(
       `UPDATE rm_holidays SET version = version + 1, name = $2, description = $3, date = $4,
-         name_en = $5, description_en = $6 WHERE id = $1`,
+         name_en = $5, description_en = $6, site_id = $7 WHERE id = $1`,
       [
         e.data.holidayId,
         e.data.name,
@@ -36,6 +37,7 @@ const holidays = handlersFor(holidaysStream).with<PoolClient, Step>({
         e.data.date,
         e.data.nameEn ?? null,
         e.data.descriptionEn ?? null,
+        e.data.siteId ?? null,
       ],
     );
   },
@@ -64,10 +66,10 @@ export const holidaysProjection: Projection = {
       return;
     }
     await client.query(
-      `INSERT INTO rm_holidays (id, version, name, description, date, name_en, description_en)
-       SELECT id, 1, name, description, date, name_en, description_en
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::date[], $5::text[], $6::text[])
-           AS h(id, name, description, date, name_en, description_en)
+      `INSERT INTO rm_holidays (id, version, name, description, date, name_en, description_en, site_id)
+       SELECT id, 1, name, description, date, name_en, description_en, site_id
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::date[], $5::text[], $6::text[], $7::uuid[])
+           AS h(id, name, description, date, name_en, description_en, site_id)
        ON CONFLICT (id) DO NOTHING`,
       [
         creations.map((e) => e.data.holidayId),
@@ -76,6 +78,7 @@ export const holidaysProjection: Projection = {
         creations.map((e) => e.data.date),
         creations.map((e) => e.data.nameEn ?? null),
         creations.map((e) => e.data.descriptionEn ?? null),
+        creations.map((e) => e.data.siteId ?? null),
       ],
     );
   },

@@ -20,12 +20,14 @@ async function recordSite(
 ): Promise<void> {
   await client.query(
     `INSERT INTO rm_sites (id, version, slug, name, name_en, contact_email, address, phone,
-                           mail_signature, created_at, sign_in_required, allowed_affiliations)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                           mail_signature, created_at, sign_in_required, allowed_affiliations,
+                           open_start, open_end)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
      ON CONFLICT (id) DO UPDATE SET version = excluded.version, slug = excluded.slug,
        name = excluded.name, name_en = excluded.name_en, contact_email = excluded.contact_email,
        address = excluded.address, phone = excluded.phone, mail_signature = excluded.mail_signature,
-       sign_in_required = excluded.sign_in_required, allowed_affiliations = excluded.allowed_affiliations`,
+       sign_in_required = excluded.sign_in_required, allowed_affiliations = excluded.allowed_affiliations,
+       open_start = excluded.open_start, open_end = excluded.open_end`,
     [
       d.siteId,
       version,
@@ -39,6 +41,8 @@ async function recordSite(
       at,
       d.signInRequired === true,
       d.allowedAffiliations?.length ? d.allowedAffiliations : null,
+      d.openStart ?? null,
+      d.openEnd ?? null,
     ],
   );
 }
@@ -100,10 +104,10 @@ const rooms = handlersFor(roomStream, roomOrderStream, sitesStream).with<PoolCli
         d.name,
         d.description,
         d.capacity,
-        d.openStart.type,
-        d.openStart.value,
-        d.openEnd.type,
-        d.openEnd.value,
+        d.openStart?.type ?? null,
+        d.openStart?.value ?? null,
+        d.openEnd?.type ?? null,
+        d.openEnd?.value ?? null,
         e.createdAt,
         d.nameEn ?? null,
         d.descriptionEn ?? null,
@@ -123,10 +127,10 @@ const rooms = handlersFor(roomStream, roomOrderStream, sitesStream).with<PoolCli
         d.name,
         d.description,
         d.capacity,
-        d.openStart.type,
-        d.openStart.value,
-        d.openEnd.type,
-        d.openEnd.value,
+        d.openStart?.type ?? null,
+        d.openStart?.value ?? null,
+        d.openEnd?.type ?? null,
+        d.openEnd?.value ?? null,
         d.nameEn ?? null,
         d.descriptionEn ?? null,
         d.siteId ?? FIRST_SITE_ID,

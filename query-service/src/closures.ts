@@ -26,13 +26,14 @@ export function closureQueryRoutes({ pool, closureMaxDays }: QueryDeps): RouteDe
         'The slots, booked tickets and waitlist entries a closure of these rooms (comma-separated; all when left out) and days would meet',
       tags: ['closures'],
       access: ['admin'],
-      sites: { query: { roomIds: 'room' } },
+      // Her rooms only; "all rooms" (roomIds left out) are all rooms of her sites.
+      sites: { query: { roomIds: 'room' }, leftOutFilters: true },
       query: PreviewQuery,
       responses: {
         200: { description: 'The counts', schema: ClosurePreview },
         400: { description: 'validation__error: the range or a room' },
       },
-      handler: async ({ query }) => {
+      handler: async ({ query, sites }) => {
         // The closure's own bounds (command-service/src/closures/stream.ts), so the preview
         // never shows what the closure would refuse.
         if (query.untilDate > addDays(query.fromDate, closureMaxDays - 1))
@@ -65,8 +66,10 @@ export function closureQueryRoutes({ pool, closureMaxDays }: QueryDeps): RouteDe
                   coalesce(sum((SELECT count(*) FROM rm_waitlist w
                                  WHERE w.time_slot_id = s.id AND w.status IN ('waiting', 'offered'))), 0)::int AS waiting
              FROM rm_time_slots s
-            WHERE s.date BETWEEN $1 AND $2 AND ($3::uuid[] IS NULL OR s.room_id = ANY($3::uuid[]))`,
-          [query.fromDate, query.untilDate, roomIds],
+            WHERE s.date BETWEEN $1 AND $2 AND ($3::uuid[] IS NULL OR s.room_id = ANY($3::uuid[]))
+              AND ($4::uuid[] IS NULL
+                   OR s.room_id IN (SELECT r.id FROM rm_rooms r WHERE r.site_id = ANY($4::uuid[])))`,
+          [query.fromDate, query.untilDate, roomIds, sites],
         );
         return { body: r.rows[0]! };
       },

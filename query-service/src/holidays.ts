@@ -13,6 +13,9 @@ export const Holiday = z
     nameEn: z.string().optional(),
     descriptionEn: z.string().optional(),
     date: z.string(),
+    siteId: z.uuid().nullable().openapi({
+      description: 'The site whose rooms it applies to; null: every site (the whole system)',
+    }),
   })
   .openapi('Holiday');
 type Holiday = z.infer<typeof Holiday>;
@@ -25,6 +28,7 @@ interface Row {
   name_en: string | null;
   description_en: string | null;
   date: string;
+  site_id: string | null;
   total?: string;
 }
 
@@ -34,6 +38,7 @@ const toHoliday = (r: Row): Holiday => ({
   version: r.version,
   name: r.name,
   date: r.date,
+  siteId: r.site_id,
   ...(r.description ? { description: r.description } : {}),
   ...(r.name_en ? { nameEn: r.name_en } : {}),
   ...(r.description_en ? { descriptionEn: r.description_en } : {}),
@@ -44,6 +49,8 @@ const ListQuery = z.object({
   searchTerm: z.string().max(200).optional(),
   fromDate: isoDate.optional(),
   untilDate: isoDate.optional(),
+  /** Only the holidays of the rooms of this site: the whole system's and the site's own. */
+  siteId: z.uuid().optional(),
   ...pagingQuery(999, 20),
   sort: sortSpec(['date', 'name']).optional(),
 });
@@ -78,6 +85,8 @@ export function holidayQueryRoutes({ pool }: QueryDeps): RouteDef[] {
           }
           if (query.fromDate) q.where('date', '>=', query.fromDate);
           if (query.untilDate) q.where('date', '<=', query.untilDate);
+          if (query.siteId)
+            q.where((of) => of.whereNull('site_id').orWhere('site_id', query.siteId!));
         };
         const { rows, total } = await fetchPage<Row>(
           pool,

@@ -60,8 +60,20 @@ export const Room = z
       description: "The description's English text; absent: the description serves both languages",
     }),
     capacity: z.number(),
-    openStart: z.object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() }),
-    openEnd: z.object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() }),
+    openStart: z
+      .object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() })
+      .optional()
+      .openapi({
+        description:
+          "The room's own start of its booking window; absent: its site's, else 2 days, applies",
+      }),
+    openEnd: z
+      .object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() })
+      .optional()
+      .openapi({
+        description:
+          "The room's own end of its booking window; absent: its site's, else 30 working days, applies",
+      }),
     imageAlt: z.string().nullable(),
     imageAltEn: z.string().optional().openapi({
       description: "The image alt text's English text; absent: imageAlt serves both languages",
@@ -118,10 +130,10 @@ export interface RoomRow {
   name_en: string | null;
   description_en: string | null;
   capacity: number;
-  open_start_type: 'WORKING_DAY' | 'DAY';
-  open_start_value: number;
-  open_end_type: 'WORKING_DAY' | 'DAY';
-  open_end_value: number;
+  open_start_type: 'WORKING_DAY' | 'DAY' | null;
+  open_start_value: number | null;
+  open_end_type: 'WORKING_DAY' | 'DAY' | null;
+  open_end_value: number | null;
   image_id: string | null;
   image_alt: string | null;
   image_alt_en: string | null;
@@ -149,8 +161,12 @@ export function toRoom(r: RoomRow): Room {
     ...(r.name_en ? { nameEn: r.name_en } : {}),
     ...(r.description_en ? { descriptionEn: r.description_en } : {}),
     capacity: r.capacity,
-    openStart: { type: r.open_start_type, value: r.open_start_value },
-    openEnd: { type: r.open_end_type, value: r.open_end_value },
+    ...(r.open_start_type && r.open_start_value !== null
+      ? { openStart: { type: r.open_start_type, value: r.open_start_value } }
+      : {}),
+    ...(r.open_end_type && r.open_end_value !== null
+      ? { openEnd: { type: r.open_end_type, value: r.open_end_value } }
+      : {}),
     imageAlt: r.image_id ? r.image_alt : null,
     ...(r.image_id && r.image_alt_en ? { imageAltEn: r.image_alt_en } : {}),
     imageUrl: r.image_id ? `rooms/${r.id}/image?v=${r.image_id}` : null,

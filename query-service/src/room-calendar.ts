@@ -1,5 +1,13 @@
 import { datesBetween, roomBookableOnlineFrom, roomBookingWindow } from '@rr/domain';
-import { addDays, defineRoute, localDateTime, problems, z, type RouteDef } from '@rr/platform';
+import {
+  addDays,
+  defineRoute,
+  isHolidayOfSite,
+  localDateTime,
+  problems,
+  z,
+  type RouteDef,
+} from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import { roomSeatColumns, type RoomSeatRow } from './slot-seat-rule.ts';
@@ -11,8 +19,8 @@ export const RoomCalendar = z
     bookableFrom: z.string(),
     bookableUntil: z.string(),
     /**
-     * The holidays in the asked range, by date and name (a day can have more than one), with the
-     * name's English text when staff gave one.
+     * The room's holidays in the asked range (the whole system's and its site's), by date and
+     * name (a day can have more than one), with the name's English text when staff gave one.
      */
     holidays: z.array(
       z.object({ date: z.string(), name: z.string(), nameEn: z.string().optional() }),
@@ -55,7 +63,8 @@ async function roomCalendar(
             (SELECT coalesce(json_agg(json_strip_nulls(json_build_object('date', h.date::text,
                                         'name', h.name, 'nameEn', h.name_en))
                                       ORDER BY h.date, lower(h.name)), '[]')
-               FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5) AS named_holidays,
+               FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5
+                AND ${isHolidayOfSite('h', 'r.site_id')}) AS named_holidays,
             (SELECT coalesce(json_agg(json_strip_nulls(json_build_object('date', c.date,
                                         'reason', c.reason, 'reasonEn', c.reason_en))
                                       ORDER BY c.date, c.reason), '[]')

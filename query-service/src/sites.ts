@@ -50,6 +50,8 @@ const SiteHours = z
   })
   .openapi('SiteHours');
 
+const SiteBound = z.object({ type: z.enum(['WORKING_DAY', 'DAY']), value: z.number() }).nullable();
+
 export const Site = z
   .object({
     id: z.uuid(),
@@ -77,6 +79,14 @@ export const Site = z
       description:
         'And with one of these affiliations only, unless a room names its own; empty: any',
     }),
+    openStart: SiteBound.openapi({
+      description:
+        'The start of the booking window of its rooms that set none; null: 2 days (the default)',
+    }),
+    openEnd: SiteBound.openapi({
+      description:
+        'The end of the booking window of its rooms that set none; null: 30 working days (the default)',
+    }),
     roomCount: z.number().int(),
     hours: SiteHours,
     logoUrl: z.string().nullable().openapi({
@@ -101,6 +111,8 @@ interface SiteRow {
   mail_signature: string | null;
   sign_in_required: boolean;
   allowed_affiliations: string[] | null;
+  open_start: { type: 'WORKING_DAY' | 'DAY'; value: number } | null;
+  open_end: { type: 'WORKING_DAY' | 'DAY'; value: number } | null;
   room_count: number;
   hours: Hours | null;
   logo_id: string | null;
@@ -118,10 +130,11 @@ export interface FirstSiteDefaults {
  */
 const SITES = `(
   SELECT s.id, s.version, s.slug, s.name, s.name_en, s.contact_email, s.address, s.phone,
-         s.mail_signature, s.sign_in_required, s.allowed_affiliations FROM rm_sites s
+         s.mail_signature, s.sign_in_required, s.allowed_affiliations, s.open_start, s.open_end
+    FROM rm_sites s
   UNION ALL
   SELECT '${FIRST_SITE_ID}'::uuid, 0, '${FIRST_SITE_SLUG}', $1::text, NULL, $2::text, NULL, NULL, NULL,
-         false, NULL
+         false, NULL, NULL::jsonb, NULL::jsonb
    WHERE NOT EXISTS (SELECT 1 FROM rm_sites WHERE id = '${FIRST_SITE_ID}')
 ) AS site`;
 
@@ -141,6 +154,8 @@ const toSite = (r: SiteRow, today: string): Site => ({
   mailSignature: r.mail_signature,
   signInRequired: r.sign_in_required,
   allowedAffiliations: r.allowed_affiliations ?? [],
+  openStart: r.open_start,
+  openEnd: r.open_end,
   roomCount: r.room_count,
   // The past exceptions are of no use to anyone.
   hours: upcomingExceptions(r.hours ?? NO_HOURS, today),

@@ -3,8 +3,10 @@ import {
   hasStarted,
   roomBookingWindow,
   seatAnswer,
+  type RoomOpeningRow,
   type CartRuleSlot,
 } from '@rr/domain';
+import { roomHolidayDates } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
 /**
@@ -28,24 +30,25 @@ export interface SeatSlotRow {
 }
 
 /** What the seat rule needs of a slot's room, read with the slot. */
-export interface RoomSeatRow {
-  open_start_type: 'DAY' | 'WORKING_DAY';
-  open_start_value: number;
-  open_end_type: 'DAY' | 'WORKING_DAY';
-  open_end_value: number;
+export interface RoomSeatRow extends RoomOpeningRow {
   waitlist_on: boolean;
-  holidays: string[];
 }
 
 /**
- * The SQL of a room's booking settings and holidays (`r` is its rm_rooms row; `$from`/`$until`
- * bound the holidays: working days are counted over holidays up to two years ahead, open end is
- * at most 365 working days).
+ * The SQL of a room's booking settings (its own bounds and its site's: roomOpenBounds) and its
+ * holidays (the whole system's and its site's; `r` is its rm_rooms row; `$from`/`$until` bound
+ * the holidays: working days are counted over holidays up to two years ahead, open end is at most
+ * 365 working days).
  */
 export const roomSeatColumns = (from: string, until: string) =>
   `r.open_start_type, r.open_start_value, r.open_end_type, r.open_end_value,
+   ${SITE_WINDOW},
    (r.services->>'waitlistOfferMinutes') IS NOT NULL AS waitlist_on,
-   ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN ${from} AND ${until}) AS holidays`;
+   ${roomHolidayDates('rm_holidays', 'r.site_id', from, until)} AS holidays`;
+
+/** The booking window the site of the rm_rooms row `r` sets (null: none), as SQL. */
+export const SITE_WINDOW = `(SELECT json_build_object('openStart', si.open_start, 'openEnd', si.open_end)
+                               FROM rm_sites si WHERE si.id = r.site_id) AS site_window`;
 
 /** The site of a room read with its slots, and the sites of the rooms of a cart's tickets. */
 export interface HeldSitesRow {

@@ -13,11 +13,13 @@ import {
   seatsTakenLateral,
   waitlistLateral,
   planSeatsLateral,
+  roomHolidayDates,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import {
   roomSeatColumns,
+  SITE_WINDOW,
   seatRoom,
   slotSeatAnswer,
   heldSitesColumns,
@@ -200,7 +202,8 @@ async function staffSeatRules(
   const at = deps.clock.now();
   const local = localDateTime(at, deps.timeZone);
   const r = await deps.pool.query<{
-    room: Omit<RoomSeatRow, 'holidays'> & { id: string };
+    room: Omit<RoomSeatRow, 'holidays' | 'site_window'> & { id: string };
+    site_window: RoomSeatRow['site_window'];
     slots: VisitorSlotRow[];
     holidays: string[];
   }>({
@@ -209,11 +212,12 @@ async function staffSeatRules(
                     'open_start_value', r.open_start_value, 'open_end_type', r.open_end_type,
                     'open_end_value', r.open_end_value,
                     'waitlist_on', (r.services->>'waitlistOfferMinutes') IS NOT NULL) AS room,
+                  ${SITE_WINDOW},
                   json_agg(json_build_object('id', s.id, 'date', s.date, 'start_time', s.start_time,
                     'end_time', s.end_time, 'capacity', s.capacity, 'closed_reason', s.closed_reason,
                     'taken', c.booked_count + c.held_count + w.offered, 'waiting', w.waiting,
                     'plan_free', p.plan_free)) AS slots,
-                  ARRAY(SELECT DISTINCT h.date::text FROM rm_holidays h WHERE h.date BETWEEN $3 AND $4) AS holidays
+                  ${roomHolidayDates('rm_holidays', 'r.site_id', '$3', '$4')} AS holidays
              FROM rm_time_slots s JOIN rm_rooms r ON r.id = s.room_id,
                   ${seatsTakenLateral('t.time_slot_id = s.id', '$2')} c,
                   ${waitlistLateral('$2')},
@@ -223,8 +227,8 @@ async function staffSeatRules(
     values: [slots.map((s) => s.id), at.toISOString(), local.date, addDays(local.date, 800)],
   });
   const rules = new Map<string, string[]>();
-  for (const { room, slots: roomSlots, holidays } of r.rows) {
-    const seats = seatRoom(local.date, { ...room, holidays });
+  for (const { room, site_window, slots: roomSlots, holidays } of r.rows) {
+    const seats = seatRoom(local.date, { ...room, site_window, holidays });
     for (const s of roomSlots)
       rules.set(s.id, staffRules(slotSeatAnswer(deps, local, s, seats, [])));
   }

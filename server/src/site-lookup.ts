@@ -41,6 +41,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SITES_OF: Record<SiteKind, string> = {
   site: `SELECT $1::uuid AS site_id`,
   slug: `SELECT id AS site_id FROM ${siteIdOfSlug('$1::text')} x`,
+  // A holiday of every site (no site_id) is of none of a site-limited user's sites.
+  holiday: `SELECT site_id FROM holiday_state WHERE holiday_id = $1`,
   room: `SELECT site_id FROM room_state WHERE room_id = $1`,
   slot: `SELECT r.site_id FROM timeslot_guard g JOIN room_state r ON r.room_id = g.room_id
           WHERE g.time_slot_id = $1`,

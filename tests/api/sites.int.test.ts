@@ -104,6 +104,9 @@ describe('the first site', () => {
         mailSignature: null,
         signInRequired: false,
         allowedAffiliations: [],
+        // No booking window of its own: its rooms use theirs, else 2 days to 30 working days.
+        openStart: null,
+        openEnd: null,
         roomCount: 0,
         hours: NO_HOURS,
         logoUrl: null,
@@ -158,6 +161,8 @@ describe('a branch', () => {
       phone: '+4314277123',
       signInRequired: false,
       allowedAffiliations: [],
+      openStart: null,
+      openEnd: null,
       hours: NO_HOURS,
       logoUrl: null,
     });

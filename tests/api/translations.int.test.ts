@@ -220,6 +220,8 @@ describe('a holiday in two languages', () => {
       description: 'Geschlossen',
       descriptionEn: 'Closed',
       date,
+      // Of the whole system (docs/product.md#sites).
+      siteId: null,
     });
     const calendar = await json<{ holidays: unknown[] }>(
       await visitorAtStaffWrite().get(

@@ -7,6 +7,7 @@ import {
   type SignedInMember,
   type LocalDate,
   type BookingLimits,
+  type RoomHolidays,
   type NoShowRule,
   type ReservationDecision,
   type ReservationState,
@@ -131,7 +132,7 @@ export async function lockedWithWindow<T>(
   knownRooms: readonly string[] | null,
   lock: () => Promise<T>,
   roomsOf: (locked: T) => string[],
-): Promise<{ locked: T; rooms: Map<string, RoomState>; holidays: Set<LocalDate> }> {
+): Promise<{ locked: T; rooms: Map<string, RoomState>; holidays: RoomHolidays }> {
   if (knownRooms && s.isPipelined) {
     const [locked, window] = await Promise.all([
       lock(),

@@ -15,7 +15,8 @@ export function closureCommandRoutes(deps: CommandDeps): RouteDef[] {
         'Close the time slots of some rooms (all when roomIds is left out) for a date range with a reason; with cancelBookings their booked tickets are cancelled, the mails stating the reason',
       tags: ['closures'],
       access: ['admin'],
-      sites: { body: { roomIds: 'room' } },
+      // Her rooms only; "all rooms" (roomIds left out) are all rooms of her sites.
+      sites: { body: { roomIds: 'room' }, leftOutFilters: true },
       body: ClosureBody,
       responses: {
         200: {
@@ -29,8 +30,8 @@ export function closureCommandRoutes(deps: CommandDeps): RouteDef[] {
             'validation__error: the range is longer than CLOSURE_MAX_DAYS, ends before it starts, the reason is empty or a room is unknown',
         },
       },
-      handler: async ({ body, user }) => ({
-        body: await closeRooms(deps, actorOf(user), body),
+      handler: async ({ body, user, sites }) => ({
+        body: await closeRooms(deps, actorOf(user), body, sites),
       }),
     }),
   ];

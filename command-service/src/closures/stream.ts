@@ -21,7 +21,11 @@ export interface Closure {
  * The rooms a closure is about, checked before anything is written: a range longer than
  * CLOSURE_MAX_DAYS or a room that does not exist refuses the whole closure.
  */
-async function closureRooms(deps: CommandDeps, closure: Closure): Promise<string[]> {
+async function closureRooms(
+  deps: CommandDeps,
+  closure: Closure,
+  sites: readonly string[] | null,
+): Promise<string[]> {
   const { fromDate, untilDate } = closure;
   if (untilDate > addDays(fromDate, deps.closureMaxDays - 1))
     throw refuse.field({
@@ -29,8 +33,11 @@ async function closureRooms(deps: CommandDeps, closure: Closure): Promise<string
       rule: 'too_big',
       message: `At most ${deps.closureMaxDays} days at once`,
     });
+  // A staff member of some sites closes her sites' rooms only (every room: all of hers).
   const rooms = await deps.pool.query<{ id: string }>(
-    'SELECT room_id::text AS id FROM room_state ORDER BY sort_order, room_id',
+    `SELECT room_id::text AS id FROM room_state
+      WHERE $1::uuid[] IS NULL OR site_id = ANY($1::uuid[]) ORDER BY sort_order, room_id`,
+    [sites],
   );
   const known = rooms.rows.map((r) => r.id);
   if (!closure.roomIds) return known;
@@ -79,8 +86,13 @@ async function cancelableTickets(
  * their booked tickets with the reason (one cancellation: each owner gets one mail stating it).
  * Answers the slots closed now and the tickets cancelled.
  */
-export async function closeRooms(deps: CommandDeps, actor: Actor, closure: Closure) {
-  const roomIds = await closureRooms(deps, closure);
+export async function closeRooms(
+  deps: CommandDeps,
+  actor: Actor,
+  closure: Closure,
+  sites: readonly string[] | null = null,
+) {
+  const roomIds = await closureRooms(deps, closure, sites);
   const closureId = randomUUID();
   let closedSlots = 0;
   // The position of the last event written, for the staff's read of their own write.

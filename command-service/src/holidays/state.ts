@@ -1,6 +1,6 @@
 import { HOLIDAYS_STREAM, type StoreSession } from '@rr/events';
 import { holidayIdentity, type Holiday, type LocalDate } from '@rr/domain';
-import type { PoolClient } from '@rr/platform';
+import { roomHolidayDates, type PoolClient } from '@rr/platform';
 
 /**
  * The write side's holidays: the events live in the `holidays` stream; `holiday_state` (migration
@@ -20,6 +20,7 @@ interface HolidayRow {
   date: string;
   name: string;
   description: string | null;
+  site_id: string | null;
   version: number;
 }
 
@@ -28,10 +29,11 @@ const toHoliday = (r: HolidayRow): Holiday => ({
   date: r.date,
   name: r.name,
   description: r.description ?? undefined,
+  siteId: r.site_id ?? undefined,
   version: r.version,
 });
 
-const COLUMNS = `holiday_id::text AS holiday_id, to_char(date, 'YYYY-MM-DD') AS date, name, description, version`;
+const COLUMNS = `holiday_id::text AS holiday_id, to_char(date, 'YYYY-MM-DD') AS date, name, description, site_id::text AS site_id, version`;
 
 export async function holidaysById(
   client: PoolClient,
@@ -51,24 +53,29 @@ export async function holidayIdentitiesOn(
   client: PoolClient,
   dates: readonly LocalDate[],
 ): Promise<Set<string>> {
-  const r = await client.query<{ date: string; name: string }>({
+  const r = await client.query<{ date: string; name: string; site_id: string | null }>({
     name: 'rr_holiday_identities_on',
-    text: `SELECT to_char(date, 'YYYY-MM-DD') AS date, name FROM holiday_state WHERE date = ANY($1::date[])`,
+    text: `SELECT to_char(date, 'YYYY-MM-DD') AS date, name, site_id::text AS site_id FROM holiday_state WHERE date = ANY($1::date[])`,
     values: [[...new Set(dates)]],
   });
-  return new Set(r.rows.map((row) => holidayIdentity(row.date, row.name)));
+  return new Set(r.rows.map((row) => holidayIdentity(row.date, row.name, row.site_id)));
 }
 
-/** The days with a holiday from..until (inclusive): what a slot series skips. */
-export async function holidayDatesBetween(
+/**
+ * The holidays of a room from..until (inclusive): the whole system's and its site's
+ * (roomHolidayDates): what its slot series skips.
+ */
+export async function roomHolidaysBetween(
   client: PoolClient,
+  roomId: string,
   from: LocalDate,
   until: LocalDate,
 ): Promise<Set<LocalDate>> {
-  const r = await client.query<{ date: string }>({
-    name: 'rr_holiday_dates_between',
-    text: `SELECT DISTINCT to_char(date, 'YYYY-MM-DD') AS date FROM holiday_state WHERE date BETWEEN $1 AND $2`,
-    values: [from, until],
+  const r = await client.query<{ holidays: string[] }>({
+    name: 'rr_room_holidays_between',
+    text: `SELECT ${roomHolidayDates('holiday_state', 'r.site_id', '$2', '$3')} AS holidays
+             FROM room_state r WHERE r.room_id = $1`,
+    values: [roomId, from, until],
   });
-  return new Set(r.rows.map((row) => row.date));
+  return new Set(r.rows[0]?.holidays ?? []);
 }

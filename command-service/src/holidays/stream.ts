@@ -12,6 +12,9 @@ import type { CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { holidayIdentitiesOn, holidaysById, lockHolidays } from './state.ts';
 import { appendToHolidays } from '../streams/holidays.ts';
+import { lockAndLoadSites } from '../streams/sites.ts';
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
+import { siteExists } from '@rr/domain';
 
 /** The holidays stream (one for all holidays): the loader of its commands and their runs. */
 
@@ -27,17 +30,24 @@ async function loadHolidays(
   const version = await lockHolidays(s);
   switch (command.type) {
     case 'CreateHoliday':
-      return { version, holidays: new Map(), identities: new Set() };
+      return {
+        version,
+        holidays: new Map(),
+        identities: new Set(),
+        ...(await siteOf(s, command.data.siteId)),
+      };
     case 'UpdateHoliday':
     case 'DeleteHoliday':
       return {
         version,
         holidays: await holidaysById(s.client, [command.data.holidayId]),
         identities: new Set(),
+        ...(command.type === 'UpdateHoliday' ? await siteOf(s, command.data.siteId) : {}),
       };
     case 'ImportHolidays':
       return {
         version,
+        ...(await siteOf(s, command.data.holidays[0]?.siteId)),
         holidays: new Map(),
         identities: await holidayIdentitiesOn(
           s.client,
@@ -45,6 +55,15 @@ async function loadHolidays(
         ),
       };
   }
+}
+
+/**
+ * Whether the site a holiday names exists: the sites are read under their lock (a site being
+ * deleted waits or is gone). No site, or the first (never deleted): nothing to read.
+ */
+async function siteOf(s: StoreSession, siteId: string | undefined) {
+  if (siteId === undefined || siteId === FIRST_SITE_ID) return {};
+  return { siteExists: siteExists(await lockAndLoadSites(s), siteId) };
 }
 
 /** Runs a holiday command; answers its decision (the events, an import's duplicates). */

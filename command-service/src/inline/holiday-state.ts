@@ -42,16 +42,17 @@ async function recordHolidays(
   const rows = [...state.values()];
   if (rows.length)
     await tx.send(
-      `INSERT INTO holiday_state (holiday_id, date, name, description, version)
-       SELECT * FROM unnest($1::uuid[], $2::date[], $3::text[], $4::text[], $5::int[])
+      `INSERT INTO holiday_state (holiday_id, date, name, description, version, site_id)
+       SELECT * FROM unnest($1::uuid[], $2::date[], $3::text[], $4::text[], $5::int[], $6::uuid[])
        ON CONFLICT (holiday_id) DO UPDATE SET date = excluded.date, name = excluded.name,
-         description = excluded.description, version = excluded.version`,
+         description = excluded.description, version = excluded.version, site_id = excluded.site_id`,
       [
         rows.map((h) => h.id),
         rows.map((h) => h.date),
         rows.map((h) => h.name),
         rows.map((h) => h.description ?? null),
         rows.map((h) => h.version),
+        rows.map((h) => h.siteId ?? null),
       ],
     );
 }

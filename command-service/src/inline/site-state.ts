@@ -1,22 +1,35 @@
-import { membersRuleOf, type MembersRule } from '@rr/contracts';
+import { membersRuleOf, type MembersRule, type OpenBound } from '@rr/contracts';
 import { handlersFor, ignore, sitesStream, type NewEvent, type SiteEvent } from '@rr/events';
 import { inlineProjection, type InlineFold, type InlineTransaction } from './define.ts';
 
+/** What the seat decision's loaders give a site's rooms: its members rule and booking window. */
+interface SiteForRooms {
+  members: MembersRule;
+  openStart: OpenBound | undefined;
+  openEnd: OpenBound | undefined;
+}
+
 interface SiteFold extends InlineFold {
-  /** The rule of each site the command changed, by id (null: deleted). */
-  sites: Map<string, MembersRule | null>;
+  /** Each site the command changed, by id (null: deleted). */
+  sites: Map<string, SiteForRooms | null>;
 }
 
 type DetailsEvent = Extract<SiteEvent, { type: 'SiteCreated' | 'SiteUpdated' | 'SiteDeleted' }>;
 
 const details = (e: DetailsEvent, f: SiteFold) => {
   if (e.type === 'SiteDeleted') f.sites.set(e.data.siteId, null);
-  else f.sites.set(e.data.siteId, membersRuleOf({}, e.data));
+  else
+    f.sites.set(e.data.siteId, {
+      members: membersRuleOf({}, e.data),
+      openStart: e.data.openStart,
+      openEnd: e.data.openEnd,
+    });
 };
 
 /**
- * `site_state`: each site's rule for members of the university (docs/product.md#sites), which the
- * seat decision's loaders (write-state.ts) give the site's rooms with their own rule.
+ * `site_state`: each site's rule for members of the university and its booking window
+ * (docs/product.md#sites), which the seat decision's loaders (write-state.ts) give the site's
+ * rooms with their own.
  */
 export const siteStateProjection = inlineProjection({
   table: 'site_state',
@@ -35,16 +48,19 @@ export const siteStateProjection = inlineProjection({
 
 async function recordSites(
   tx: InlineTransaction,
-  sites: ReadonlyMap<string, MembersRule | null>,
+  sites: ReadonlyMap<string, SiteForRooms | null>,
 ): Promise<void> {
-  for (const [siteId, rule] of sites) {
-    if (rule === null || (!rule.signInRequired && !rule.allowedAffiliations?.length))
+  for (const [siteId, site] of sites) {
+    const rule = site?.members;
+    const members = rule && (rule.signInRequired || rule.allowedAffiliations?.length) ? rule : null;
+    if (site === null || (!members && !site.openStart && !site.openEnd))
       await tx.send('DELETE FROM site_state WHERE site_id = $1', [siteId]);
     else
       await tx.send(
-        `INSERT INTO site_state (site_id, members) VALUES ($1, $2)
-         ON CONFLICT (site_id) DO UPDATE SET members = excluded.members`,
-        [siteId, rule],
+        `INSERT INTO site_state (site_id, members, open_start, open_end) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (site_id) DO UPDATE SET members = excluded.members,
+           open_start = excluded.open_start, open_end = excluded.open_end`,
+        [siteId, members, site.openStart ?? null, site.openEnd ?? null],
       );
   }
 }

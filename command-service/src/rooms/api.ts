@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RoomCommand } from '@rr/domain';
 import {
   FIRST_SITE_ID,
+  openBoundsOf,
   RoomImageAlt,
   RoomImageAltEn,
   RoomInput,
@@ -63,8 +64,8 @@ const details = (roomId: string, b: z.output<typeof RoomBody>) => ({
   description: b.description,
   ...(b.descriptionEn ? { descriptionEn: b.descriptionEn } : {}),
   capacity: b.capacity,
-  openStart: { type: b.openStartType, value: b.openStartValue },
-  openEnd: { type: b.openEndType, value: b.openEndValue },
+  // A bound left out is none of the room's own: its site's, else the default, applies.
+  ...openBoundsOf(b),
 });
 
 /** The room itself: its details, its place in the order, its services. */

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { SiteInput, SiteHoursInput, MAX_LOGO_BYTES, siteHoursOf } from '@rr/contracts';
+import {
+  openBoundsOf,
+  SiteInput,
+  SiteHoursInput,
+  MAX_LOGO_BYTES,
+  siteHoursOf,
+} from '@rr/contracts';
 import { defineRoute, fromContract, problems, z, type RouteDef } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
 import { imageUpload } from '../rooms/upload.ts';
@@ -35,6 +41,8 @@ const details = (siteId: string, b: z.output<typeof SiteBody>) => ({
   ...(b.allowedAffiliations?.length
     ? { allowedAffiliations: [...new Set(b.allowedAffiliations)] }
     : {}),
+  // The booking window of its rooms that set none: each bound only when set.
+  ...openBoundsOf(b),
 });
 
 export function siteCommandRoutes(deps: CommandDeps): RouteDef[] {

@@ -12,7 +12,7 @@ import {
 import type { CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { loadRoom } from '../rooms/stream.ts';
-import { holidayDatesBetween } from '../holidays/state.ts';
+import { roomHolidaysBetween } from '../holidays/state.ts';
 import { appendToSlot, lockSlots } from '../streams/timeslot.ts';
 
 /**
@@ -72,7 +72,7 @@ async function loadTimeSlotCommand(
       const until = repeatUntil ?? startDate;
       return {
         ...state,
-        holidays: await holidayDatesBetween(s.client, startDate, until),
+        holidays: await roomHolidaysBetween(s.client, roomId, startDate, until),
         taken: await slotTimes(s, roomId, startDate, until),
       };
     }

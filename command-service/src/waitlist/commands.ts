@@ -62,7 +62,7 @@ async function loadSlot(
     slot,
     room: rooms.get(slot.roomId),
     rooms,
-    holidays,
+    holidays: holidays.get(slot.roomId) ?? new Set<string>(),
     visitor: initialVisitor,
     blacklist: initialBlacklistState,
     timeSlotId,

@@ -7,6 +7,7 @@ import {
 import type { LocalDate } from '../calendar.ts';
 import { type Decide, unhandled } from '../decider.ts';
 import { refuse } from '../refusal.ts';
+import { messageOf } from '@rr/contracts/messages';
 
 /** A holiday as the write side knows it: what its commands decide on. */
 export interface Holiday {
@@ -14,6 +15,8 @@ export interface Holiday {
   name: string;
   description: string | undefined;
   date: LocalDate;
+  /** The site whose rooms it applies to; undefined: the whole system's (every site). */
+  siteId: string | undefined;
   /** Number of events of this holiday: the version a client sends back with an update. */
   version: number;
 }
@@ -25,6 +28,8 @@ export interface HolidayDetails {
   description: string | undefined;
   descriptionEn?: string | undefined;
   date: LocalDate;
+  /** The site whose rooms it applies to; absent: every site (docs/product.md#sites). */
+  siteId?: string | undefined;
 }
 
 /** One holiday after one of its events (undefined: deleted). */
@@ -40,6 +45,7 @@ export function evolveHoliday(
         name: event.data.name,
         description: event.data.description,
         date: event.data.date,
+        siteId: event.data.siteId,
         version: (current?.version ?? 0) + 1,
       };
     case 'HolidayDeleted':
@@ -59,9 +65,12 @@ export function foldHolidays(events: Iterable<HolidayEvent>): Map<string, Holida
   return holidays;
 }
 
-/** Same day and same name (ignoring case and spaces): what a re-import must not create twice. */
-export const holidayIdentity = (date: string, name: string) =>
-  `${date}|${name.trim().replace(/\s+/g, ' ').toLowerCase()}`;
+/**
+ * Same day, same name (ignoring case and spaces) and same site (or both the whole system's): what
+ * a re-import must not create twice.
+ */
+export const holidayIdentity = (date: string, name: string, siteId?: string | null) =>
+  `${siteId ?? '*'}|${date}|${name.trim().replace(/\s+/g, ' ').toLowerCase()}`;
 
 export type HolidayCommand =
   | { type: 'CreateHoliday'; data: HolidayDetails & { holidayId: string } }
@@ -81,6 +90,18 @@ export type HolidayCommand =
 export interface HolidayCommandState {
   holidays: ReadonlyMap<string, Holiday>;
   identities: ReadonlySet<string>;
+  /** For a command naming a site: whether it exists (the sites read under lock). */
+  siteExists?: boolean;
+}
+
+/** A holiday names a site that exists (a deleted or unknown one is refused as the field's). */
+function mustNameASite(siteExists: boolean | undefined): void {
+  if (siteExists === false)
+    throw refuse.field({
+      field: 'siteId',
+      rule: 'invalid',
+      message: messageOf({ key: 'invalid' }),
+    });
 }
 
 export interface HolidayDecision {
@@ -98,6 +119,7 @@ export const decideHoliday: Decide<
 > = (command, state, { newId }) => {
   switch (command.type) {
     case 'CreateHoliday': {
+      mustNameASite(state.siteExists);
       return { events: [HolidayCreated.create(command.data)], duplicates: 0 };
     }
     case 'UpdateHoliday': {
@@ -105,6 +127,7 @@ export const decideHoliday: Decide<
       const current = state.holidays.get(details.holidayId);
       if (!current) throw refuse.notFound('Holiday');
       if (current.version !== version) throw refuse.versionConflict();
+      mustNameASite(state.siteExists);
       return { events: [HolidayUpdated.create(details)], duplicates: 0 };
     }
     case 'DeleteHoliday': {
@@ -112,11 +135,12 @@ export const decideHoliday: Decide<
       return { events: [HolidayDeleted.create(command.data)], duplicates: 0 };
     }
     case 'ImportHolidays': {
+      mustNameASite(state.siteExists);
       const events: HolidayEvent[] = [];
       const taken = new Set(state.identities);
       let duplicates = 0;
       for (const h of command.data.holidays) {
-        const identity = holidayIdentity(h.date, h.name);
+        const identity = holidayIdentity(h.date, h.name, h.siteId);
         if (taken.has(identity)) {
           duplicates += 1;
           continue;

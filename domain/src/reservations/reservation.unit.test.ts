@@ -377,9 +377,9 @@ describe('AddTicket: the booking window of the slot room', () => {
       rule: 'timeslot_not_open',
     });
     // Wednesday a holiday: the fifth working day is next Tuesday
-    addOn(8, { rooms: workingDays, holidays: new Set([day(2)]) }).then(opens);
+    addOn(8, { rooms: workingDays, holidays: new Map([[ROOM, new Set([day(2)])]]) }).then(opens);
     // a holiday after the window's end changes nothing
-    addOn(8, { rooms: workingDays, holidays: new Set([day(9)]) }).thenRefused(
+    addOn(8, { rooms: workingDays, holidays: new Map([[ROOM, new Set([day(9)])]]) }).thenRefused(
       'ticket__validation_error',
       { rule: 'timeslot_not_open' },
     );

@@ -1,5 +1,6 @@
 import type { Member } from '../rooms/affiliations.ts';
 import type { SeatWish } from '../time-slots/seat-choice.ts';
+import type { RoomHolidays } from '../booking-window.ts';
 import type { SlotTicketEvent, TransactionEvent, VisitorEvent } from '@rr/events/catalogue';
 import { TicketHoldExtended } from '@rr/events/catalogue';
 import type { LocalDate } from '../calendar.ts';
@@ -152,8 +153,8 @@ export interface ReservationState {
   blacklist: BlacklistState;
   /** The rooms of the slots concerned: their booking windows. */
   rooms: ReadonlyMap<string, RoomState>;
-  /** Holiday dates from today on: the working days of the booking windows. */
-  holidays: ReadonlySet<LocalDate>;
+  /** Each room's holiday dates from today on: the working days of its booking window. */
+  holidays: RoomHolidays;
   /** The days of the visitor's no-show releases (the no-show rule); loaded by a booking and a move. */
   noShows?: readonly LocalDate[];
 }
@@ -164,7 +165,7 @@ export const emptyReservation: ReservationState = {
   visitor: initialVisitor,
   blacklist: initialBlacklistState,
   rooms: new Map(),
-  holidays: new Set(),
+  holidays: new Map(),
 };
 
 export interface ReservationContext extends Now {

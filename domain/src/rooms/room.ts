@@ -42,8 +42,9 @@ export interface RoomDetails {
   description: string;
   descriptionEn?: string | undefined;
   capacity: number;
-  openStart: OpenBound;
-  openEnd: OpenBound;
+  /** Absent: the room sets none (its site's, else the product's default: roomOpenBounds). */
+  openStart?: OpenBound | undefined;
+  openEnd?: OpenBound | undefined;
 }
 
 /**
@@ -59,8 +60,12 @@ export interface RoomState {
   name: string;
   /** The name's English text; absent: the name serves both languages. */
   nameEn?: string | undefined;
-  openStart: OpenBound;
-  openEnd: OpenBound;
+  /**
+   * The bounds of its booking window: its own as its events leave them (absent: none); as the
+   * seat decision's loaders give it, with its site's applied (roomOpenBounds).
+   */
+  openStart?: OpenBound | undefined;
+  openEnd?: OpenBound | undefined;
   /** Its reading-room services, each null while off. */
   services: RoomServices;
   /** Its seats and their out-of-service ranges; no seats: no plan (seat-plan.ts). */
@@ -73,8 +78,6 @@ export const initialRoomState: RoomState = {
   siteId: FIRST_SITE_ID,
   hasImage: false,
   name: '',
-  openStart: { type: 'DAY', value: 0 },
-  openEnd: { type: 'DAY', value: 0 },
   services: NO_ROOM_SERVICES,
   seatPlan: NO_SEAT_PLAN,
 };

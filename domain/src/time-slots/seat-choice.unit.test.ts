@@ -206,7 +206,7 @@ function run(initialPlan: SeatPlan, capacity: number, steps: readonly Step[]): v
     slot = events.reduce(evolveSlot, slot);
   };
   const ctx = () => ctxAt(now);
-  let place = { rooms: new Map([[ROOM, room]]), holidays: new Set<string>() };
+  let place = { rooms: new Map([[ROOM, room]]), holidays: new Map() };
   const attempt = (decide: () => { slots: Map<string, SlotEvent[]> }) => {
     try {
       apply(decide().slots.get(SLOT) ?? []);
@@ -337,7 +337,7 @@ function run(initialPlan: SeatPlan, capacity: number, steps: readonly Step[]): v
       apply(changed.events);
       plan = changed.plan;
       room = roomOf(plan);
-      place = { rooms: new Map([[ROOM, room]]), holidays: new Set<string>() };
+      place = { rooms: new Map([[ROOM, room]]), holidays: new Map() };
     }
     // A ticket holds only a seat the slot offers and that is in service on its day.
     const offeredNow = new Set(offeredSeats(plan, slot).map((s) => s.seatId));

@@ -1,6 +1,6 @@
 import { instantOf, type LocalDate } from '../calendar.ts';
 import type { Now } from '../decider.ts';
-import { bookingWindow, isOpenForBooking } from '../booking-window.ts';
+import { isOpenForBooking, roomWindowOn, type RoomHolidays } from '../booking-window.ts';
 import { cartRules, type CartRule, type CartRuleSlot } from '../cart-rules.ts';
 import type { BookingLimits } from '../limits.ts';
 import { refuse, Refused } from '../refusal.ts';
@@ -60,10 +60,10 @@ export interface SeatTaker extends Admission {
   confirmOverbooking?: boolean | undefined;
 }
 
-/** Where the seats are: the rooms of the slots, and the holidays of their booking windows. */
+/** Where the seats are: the rooms of the slots, and each one's holidays (by room id). */
 export interface SeatPlace {
   rooms: ReadonlyMap<string, RoomState>;
-  holidays: ReadonlySet<LocalDate>;
+  holidays: RoomHolidays;
 }
 
 export interface SeatContext extends Now {
@@ -139,7 +139,7 @@ function slotRefusal(
     const room = place.rooms.get(slot.roomId);
     const window =
       room && room.status === 'active'
-        ? bookingWindow(ctx.today, room.openStart, room.openEnd, (d) => place.holidays.has(d))
+        ? roomWindowOn(ctx.today, room, place.holidays.get(slot.roomId))
         : null;
     if (slot.capacity <= 0 || !window || !isOpenForBooking(slot.date, window)) return notOpen();
   }

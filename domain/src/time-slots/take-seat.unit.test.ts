@@ -204,7 +204,7 @@ const contextOf = (w: World) => ({
   timeZone: TIME_ZONE,
 });
 
-const place = (w: World) => ({ rooms: new Map([[ROOM, w.room]]), holidays: new Set<string>() });
+const place = (w: World) => ({ rooms: new Map([[ROOM, w.room]]), holidays: new Map() });
 
 /** A seat taken (with the confirmation deadline its booking awaits), or the refusal. */
 type Outcome = { taken: true; confirmBy: string | undefined } | { refused: string };

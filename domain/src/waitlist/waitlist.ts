@@ -81,7 +81,7 @@ export interface WaitlistState {
   slot: SlotState;
   /** The slot's room (its waitlist setting and booking window decide with the slot). */
   room: RoomState | undefined;
-  /** Holiday dates from today on: the working days of the room's booking window. */
+  /** The room's holiday dates from today on (the whole system's and its site's): its working days. */
   holidays: ReadonlySet<LocalDate>;
   visitor: VisitorState;
   blacklist: BlacklistState;
@@ -179,7 +179,7 @@ export function decideWaitlist(
   const startsAt = instantOf(slot.date, slot.startTime, ctx.timeZone);
   const place: SeatPlace = {
     rooms: room ? new Map([[slot.roomId, room]]) : new Map(),
-    holidays: state.holidays,
+    holidays: new Map([[slot.roomId, state.holidays]]),
   };
   switch (command.type) {
     case 'JoinWaitlist': {

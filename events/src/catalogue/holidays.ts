@@ -14,6 +14,8 @@ const HolidayDetails = z.object({
   description: z.string().optional(),
   descriptionEn: z.string().min(1).optional(),
   date,
+  /** The site whose rooms it applies to; absent: the whole system's (every site). */
+  siteId: id.optional(),
 });
 
 export const HolidayCreated = defineEvent('HolidayCreated', HolidayDetails);

@@ -27,8 +27,9 @@ const RoomDetails = z.object({
   description: z.string(),
   descriptionEn: translation,
   capacity: z.number().int().min(0),
-  openStart: OpenBound,
-  openEnd: OpenBound,
+  /** Absent: the room sets none; its site's applies, else the product's default (roomOpenBounds). */
+  openStart: OpenBound.optional(),
+  openEnd: OpenBound.optional(),
 });
 
 export const RoomCreated = defineEvent('RoomCreated', RoomDetails);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, defineStream, type EventOf } from './define.ts';
 import { id } from './fields.ts';
+import { OpenBound } from './room.ts';
 
 /**
  * The library's sites (its main library and its branches) in one stream for all of them: a
@@ -24,6 +25,9 @@ const SiteDetails = z.object({
   signInRequired: z.boolean().optional(),
   /** And with one of these affiliations only, unless a room names its own (absent: any). */
   allowedAffiliations: z.array(z.string()).optional(),
+  /** The booking window of its rooms that set none of their own (absent: the product's default). */
+  openStart: OpenBound.optional(),
+  openEnd: OpenBound.optional(),
 });
 export type SiteDetails = z.infer<typeof SiteDetails>;
 

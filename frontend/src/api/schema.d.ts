@@ -3750,6 +3750,7 @@ export interface paths {
                     searchTerm?: string;
                     fromDate?: string;
                     untilDate?: string;
+                    siteId?: string;
                     limit?: number;
                     offset?: number | null;
                     sort?: string;
@@ -3822,14 +3823,12 @@ export interface paths {
                         "application/json": components["schemas"]["HolidayWritten"];
                     };
                 };
-                /** @description Invalid request */
+                /** @description validation__error: a site that does not exist (siteId) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                    content?: never;
                 };
                 /** @description Not signed in */
                 401: {
@@ -3946,14 +3945,12 @@ export interface paths {
                         "application/json": components["schemas"]["HolidayWritten"];
                     };
                 };
-                /** @description Invalid request */
+                /** @description validation__error: a site that does not exist (siteId) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                    content?: never;
                 };
                 /** @description Not signed in */
                 401: {
@@ -4066,7 +4063,9 @@ export interface paths {
         /** Import holidays from an iCalendar file (all-day events; re-importing creates no duplicates) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    siteId?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -4089,14 +4088,12 @@ export interface paths {
                         "application/json": components["schemas"]["HolidayImportResult"];
                     };
                 };
-                /** @description Invalid request */
+                /** @description validation__error: a site that does not exist (siteId) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                    content?: never;
                 };
                 /** @description Not signed in */
                 401: {
@@ -9894,12 +9891,12 @@ export interface components {
             description: string;
             descriptionEn?: string | null;
             capacity: number;
-            openStartValue: number;
-            /** @enum {string} */
-            openStartType: "WORKING_DAY" | "DAY";
-            openEndValue: number;
-            /** @enum {string} */
-            openEndType: "WORKING_DAY" | "DAY";
+            openStartValue?: number | null;
+            /** @enum {string|null} */
+            openStartType?: "WORKING_DAY" | "DAY" | null;
+            openEndValue?: number | null;
+            /** @enum {string|null} */
+            openEndType?: "WORKING_DAY" | "DAY" | null;
             /** Format: uuid */
             siteId?: string;
         };
@@ -9979,6 +9976,12 @@ export interface components {
             mailSignature?: string | null;
             signInRequired?: boolean | null;
             allowedAffiliations?: string[] | null;
+            openStartValue?: number | null;
+            /** @enum {string|null} */
+            openStartType?: "WORKING_DAY" | "DAY" | null;
+            openEndValue?: number | null;
+            /** @enum {string|null} */
+            openEndType?: "WORKING_DAY" | "DAY" | null;
         };
         SiteUpdateInput: components["schemas"]["SiteInput"] & {
             version: number;
@@ -10039,6 +10042,8 @@ export interface components {
             description?: string | null;
             descriptionEn?: string | null;
             date: string;
+            /** Format: uuid */
+            siteId?: string | null;
         };
         HolidayUpdateInput: components["schemas"]["HolidayInput"] & {
             version: number;
@@ -10502,12 +10507,14 @@ export interface components {
             /** @description The description's English text; absent: the description serves both languages */
             descriptionEn?: string;
             capacity: number;
-            openStart: {
+            /** @description The room's own start of its booking window; absent: its site's, else 2 days, applies */
+            openStart?: {
                 /** @enum {string} */
                 type: "WORKING_DAY" | "DAY";
                 value: number;
             };
-            openEnd: {
+            /** @description The room's own end of its booking window; absent: its site's, else 30 working days, applies */
+            openEnd?: {
                 /** @enum {string} */
                 type: "WORKING_DAY" | "DAY";
                 value: number;
@@ -10579,6 +10586,18 @@ export interface components {
             signInRequired: boolean;
             /** @description And with one of these affiliations only, unless a room names its own; empty: any */
             allowedAffiliations: string[];
+            /** @description The start of the booking window of its rooms that set none; null: 2 days (the default) */
+            openStart: {
+                /** @enum {string} */
+                type: "WORKING_DAY" | "DAY";
+                value: number;
+            } | null;
+            /** @description The end of the booking window of its rooms that set none; null: 30 working days (the default) */
+            openEnd: {
+                /** @enum {string} */
+                type: "WORKING_DAY" | "DAY";
+                value: number;
+            } | null;
             roomCount: number;
             hours: components["schemas"]["SiteHours"];
             /** @description The site's logo (relative to the API; it changes with the logo, and is cached for good); null: none */
@@ -10724,6 +10743,11 @@ export interface components {
             nameEn?: string;
             descriptionEn?: string;
             date: string;
+            /**
+             * Format: uuid
+             * @description The site whose rooms it applies to; null: every site (the whole system)
+             */
+            siteId: string | null;
         };
         BlacklistPage: {
             content: components["schemas"]["BlacklistEntry"][];

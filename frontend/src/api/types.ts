@@ -12,8 +12,8 @@ export type StaffRoom = Schemas['StaffRoom'];
 export type Insights = Schemas['Insights'];
 export type SeatInsights = Schemas['SeatInsights'];
 export type WhatIf = Schemas['WhatIf'];
-export type DayType = Room['openStart']['type'];
-export type OpenOffset = Room['openStart'];
+export type OpenOffset = NonNullable<Room['openStart']>;
+export type DayType = OpenOffset['type'];
 export type RoomCreate = Schemas['RoomInput'];
 export type RoomServicesInput = Schemas['RoomServicesInput'];
 /** A seat of a room's plan, for staff (its id stays with its label). */

@@ -174,10 +174,10 @@ function AdminRoutes({ allSites }: { allSites: boolean }) {
       <Route path="sites" element={<SiteList allSites={allSites} />} />
       <Route path="site-add" element={<SiteAdd />} />
       <Route path="site-edit/:id" element={<SiteEdit />} />
-      <Route path="holiday-list" element={<HolidayList />} />
-      <Route path="holiday-add" element={<HolidayAdd />} />
-      <Route path="holiday-edit/:id" element={<HolidayEdit />} />
-      <Route path="holiday-import" element={<HolidayImport />} />
+      <Route path="holiday-list" element={<HolidayList allSites={allSites} />} />
+      <Route path="holiday-add" element={<HolidayAdd allSites={allSites} />} />
+      <Route path="holiday-edit/:id" element={<HolidayEdit allSites={allSites} />} />
+      <Route path="holiday-import" element={<HolidayImport allSites={allSites} />} />
       <Route path="closures" element={<RoomClosure />} />
       <Route path="blacklist" element={<BlacklistList />} />
       <Route path="blacklist-add" element={<BlacklistAdd />} />
@@ -261,11 +261,11 @@ function AdminLayout({ me, nav = 'none', children }: AdminLayoutProps) {
               <li>
                 <NavLink to="/holiday-list">{t('nav.admin-holidays')}</NavLink>
               </li>
+              <li>
+                <NavLink to="/closures">{t('nav.admin-closures')}</NavLink>
+              </li>
               {allSites ? (
                 <>
-                  <li>
-                    <NavLink to="/closures">{t('nav.admin-closures')}</NavLink>
-                  </li>
                   <li>
                     <NavLink to="/blacklist">{t('nav.admin-blacklist')}</NavLink>
                   </li>

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
@@ -7,6 +7,7 @@ import { useTranslation } from '../../../i18n/i18n-context';
 import { formatDate } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
 import { useCreateHolidayMutation } from '../api/admin-holidays-api';
+import { useGetClosureRoomsQuery } from '../api/admin-closures-api';
 import type { ClosureResult, HolidayInput } from '../../../api/types';
 import { HOLIDAY_FORM_DEFAULTS, holidayListPath, holidayListPathAt } from '../utils/holiday-form';
 import { closureResultText } from '../utils/closure-text';
@@ -17,12 +18,20 @@ import { HolidayForm } from './holiday-form';
  * Route `/holiday-add`. A holiday added on a day that has slots leaves them bookable until staff
  * close them: the closure dialog asks (docs/product.md#closures).
  */
-export function HolidayAdd() {
+export function HolidayAdd({ allSites }: { allSites: boolean }) {
   const { t } = useTranslation('admin-holidays');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [createHoliday, { isLoading, error }] = useCreateHolidayMutation();
   const [added, setAdded] = useState<HolidayInput | null>(null);
+  const rooms = useGetClosureRoomsQuery();
+  // A holiday of one site closes that site's rooms only (docs/product.md#sites).
+  // (null while the rooms load; undefined: a holiday of every site, all rooms.)
+  const siteRooms = added?.siteId
+    ? rooms.data
+      ? rooms.data.content.filter((room) => room.siteId === added.siteId).map((r) => r.id)
+      : null
+    : undefined;
 
   const submit = async (holiday: HolidayInput) => {
     try {
@@ -56,15 +65,21 @@ export function HolidayAdd() {
       <HolidayForm
         initialValues={HOLIDAY_FORM_DEFAULTS}
         submitLabel={t('add.submit')}
+        allSites={allSites}
         isSubmitting={isLoading || added !== null}
         onSubmit={submit}
         cancelTo={holidayListPath()}
       >
         {error ? <ErrorBox error={error} reveal /> : null}
       </HolidayForm>
-      {added ? (
+      {added && siteRooms?.length === 0 ? <NothingToClose onDone={closed} /> : null}
+      {added && (siteRooms === undefined || siteRooms?.length) ? (
         <ClosureDialog
-          scope={{ fromDate: added.date, untilDate: added.date }}
+          scope={{
+            fromDate: added.date,
+            untilDate: added.date,
+            ...(siteRooms ? { roomIds: siteRooms } : {}),
+          }}
           defaultReason={added.name}
           defaultReasonEn={added.nameEn}
           onDone={closed}
@@ -72,4 +87,10 @@ export function HolidayAdd() {
       ) : null}
     </Page>
   );
+}
+
+/** A site without rooms has nothing to close: on to the list. */
+function NothingToClose({ onDone }: { onDone: (result: null) => void }) {
+  useEffect(() => onDone(null), [onDone]);
+  return null;
 }

@@ -15,7 +15,7 @@ import { HolidayForm } from './holiday-form';
 const VERSION_CONFLICT = 'concurrency__version_conflict';
 
 /** Route `/holiday-edit/:id`: edit a holiday (optimistic locking with its version). */
-export function HolidayEdit() {
+export function HolidayEdit({ allSites }: { allSites: boolean }) {
   const { t } = useTranslation('admin-holidays');
   const { id = '' } = useParams();
   const { data, error, refetch } = useGetHolidayQuery(id);
@@ -27,13 +27,21 @@ export function HolidayEdit() {
         error={error}
         backLink={{ to: holidayListPath(), label: t('back-to-list') }}
       >
-        {(holiday) => <HolidayEditForm holiday={holiday} reload={refetch} />}
+        {(holiday) => <HolidayEditForm holiday={holiday} reload={refetch} allSites={allSites} />}
       </LoadingContainer>
     </Page>
   );
 }
 
-function HolidayEditForm({ holiday, reload }: { holiday: Holiday; reload: () => unknown }) {
+function HolidayEditForm({
+  holiday,
+  reload,
+  allSites,
+}: {
+  holiday: Holiday;
+  reload: () => unknown;
+  allSites: boolean;
+}) {
   const { t } = useTranslation('admin-holidays');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -54,6 +62,7 @@ function HolidayEditForm({ holiday, reload }: { holiday: Holiday; reload: () => 
 
   return (
     <HolidayForm
+      allSites={allSites}
       key={holiday.version}
       initialValues={holidayToFormValues(holiday)}
       submitLabel={t('edit.submit')}

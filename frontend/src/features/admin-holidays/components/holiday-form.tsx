@@ -1,12 +1,13 @@
-import type { FormEvent, ReactNode } from 'react';
-import { InputField, RequiredHint } from '../../../components/form-field';
+import { useEffect, type FormEvent, type ReactNode } from 'react';
+import { InputField, RequiredHint, SelectField } from '../../../components/form-field';
 import { FormActions } from '../../../components/staff-form';
 import { TranslatedFields } from '../../../components/translated-fields';
-import { useFormValues } from '../../../hooks/use-form-values';
+import { useFormValues, type TextFieldProps } from '../../../hooks/use-form-values';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { HolidayInput as HolidayContract } from '@rr/contracts/holidays';
 import type { HolidayInput } from '../../../api/types';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
+import { useGetHolidaySitesQuery } from '../api/admin-holidays-api';
 import {
   checkHolidayForm,
   HOLIDAY_FIELDS,
@@ -27,6 +28,8 @@ interface HolidayFormProps {
   cancelTo: string;
   /** Shown above the fields, e.g. an error box. */
   children?: ReactNode;
+  /** An admin of all sites (she may choose every site); else one of her sites. */
+  allSites: boolean;
 }
 
 /** Create and edit form of a holiday. */
@@ -37,6 +40,7 @@ export function HolidayForm({
   onSubmit,
   cancelTo,
   children,
+  allSites,
 }: HolidayFormProps) {
   const { t } = useTranslation('admin-holidays');
   const { field, validate } = useFormValues(checkHolidayForm, HOLIDAY_FIELDS, idOf, initialValues);
@@ -59,6 +63,7 @@ export function HolidayForm({
         required
       />
       <InputField {...field('date')} type="date" label={t('form.date')} required />
+      <SiteChoice field={field('siteId')} allSites={allSites} />
       <TranslatedFields
         namespace="admin-holidays"
         name="description"
@@ -73,5 +78,36 @@ export function HolidayForm({
         cancelLabel={t('form.cancel')}
       />
     </form>
+  );
+}
+
+/**
+ * The site of the holiday (docs/product.md#sites), offered once there is more than one site:
+ * "all sites" (the whole system's, for an admin of all sites) or one site, whose rooms only it
+ * applies to. An admin of some sites chooses among hers (the API answers hers only); left alone,
+ * her first site.
+ */
+function SiteChoice({ field, allSites }: { field: TextFieldProps; allSites: boolean }) {
+  const { t } = useTranslation('admin-holidays');
+  const textIn = useTextIn();
+  const { data } = useGetHolidaySitesQuery();
+  const sites = data?.content ?? [];
+  const fallback = allSites ? '' : (sites[0]?.id ?? '');
+  const { value, onChange } = field;
+  useEffect(() => {
+    // A holiday of every site is not hers to make: her first site, unless she chose one.
+    if (!value && fallback) onChange({ target: { value: fallback } });
+  }, [value, fallback, onChange]);
+  // One site: nothing to choose for an admin of all sites (her own site stays shown to a branch admin).
+  if (sites.length < 2 && allSites) return null;
+  const options = sites.map((site) => ({ value: site.id, label: textIn(site.name, site.nameEn) }));
+  return (
+    <SelectField
+      {...field}
+      value={value || fallback}
+      label={t('form.site')}
+      hint={t('form.site-hint')}
+      options={allSites ? [{ value: '', label: t('form.all-sites') }, ...options] : options}
+    />
   );
 }

@@ -1,18 +1,24 @@
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { ErrorBox } from '../../../components/error-box';
 import { useRefusal } from '../../../hooks/use-refusal';
-import { InputField, RefusalScope, RequiredHint } from '../../../components/form-field';
+import {
+  InputField,
+  RefusalScope,
+  RequiredHint,
+  SelectField,
+} from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { CALENDAR_ACCEPT } from '@rr/contracts/files';
 import { HolidayImportInput } from '@rr/contracts/holidays';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { formatDate } from '../../../lib/dates';
 import { formCheck } from '../../../lib/form-check';
 import { notify } from '../../../stores/notifications-slice';
-import { useImportHolidaysMutation } from '../api/admin-holidays-api';
+import { useGetHolidaySitesQuery, useImportHolidaysMutation } from '../api/admin-holidays-api';
+import { useGetClosureRoomsQuery } from '../api/admin-closures-api';
 import { holidayListPath } from '../utils/holiday-form';
 import type { ClosureResult, HolidayImportResult } from '../../../api/types';
 import { closureResultText } from '../utils/closure-text';
@@ -23,9 +29,19 @@ const FIELDS = ['file'] as const;
 const checkImport = formCheck(HolidayImportInput, (values: { file: File | null }) => values);
 const idOf = () => 'holiday-import-file';
 
-/** Route `/holiday-import`: import holidays from an iCalendar file. */
-export function HolidayImport() {
+/**
+ * Route `/holiday-import`: import holidays from an iCalendar file, with several sites for every
+ * site or one (docs/product.md#sites; an admin of some sites imports for one of hers).
+ */
+export function HolidayImport({ allSites }: { allSites: boolean }) {
   const { t } = useTranslation('admin-holidays');
+  const textIn = useTextIn();
+  const sites = useGetHolidaySitesQuery().data?.content ?? [];
+  const [chosenSite, setChosenSite] = useState('');
+  // An admin of some sites imports for one of hers (the first unless she chooses).
+  const siteId = chosenSite || (allSites ? '' : (sites[0]?.id ?? ''));
+  const rooms = useGetClosureRoomsQuery();
+  const [importedFor, setImportedFor] = useState('');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [file, setFile] = useState<File | null>(null);
@@ -47,7 +63,8 @@ export function HolidayImport() {
     if (!form.validate({ file }) || !file) return;
     let result: Awaited<ReturnType<ReturnType<typeof importHolidays>['unwrap']>>;
     try {
-      result = await importHolidays(file).unwrap();
+      result = await importHolidays({ file, siteId: siteId || undefined }).unwrap();
+      setImportedFor(siteId);
     } catch {
       return; // shown by the error box
     }
@@ -89,6 +106,14 @@ export function HolidayImport() {
     [toAsk, dispatch, navigate, t],
   );
   const asked = toAsk?.[0];
+  // A site's holidays close that site's rooms only.
+  // (null while the rooms load; undefined: holidays of every site, all rooms.)
+  const siteRooms = importedFor
+    ? rooms.data
+      ? rooms.data.content.filter((r) => r.siteId === importedFor).map((r) => r.id)
+      : null
+    : undefined;
+  const toList = useCallback(() => void navigate(holidayListPath()), [navigate]);
 
   return (
     <Page title={t('import.title')}>
@@ -107,6 +132,19 @@ export function HolidayImport() {
             error={form.messageOf('file')}
             onChange={(event) => choose(event.target.files?.[0] ?? null)}
           />
+          {sites.length > 1 || (!allSites && sites.length > 0) ? (
+            <SelectField
+              id="holiday-import-site"
+              label={t('form.site')}
+              hint={t('form.site-hint')}
+              value={siteId}
+              onChange={(event) => setChosenSite(event.target.value)}
+              options={[
+                ...(allSites ? [{ value: '', label: t('form.all-sites') }] : []),
+                ...sites.map((site) => ({ value: site.id, label: textIn(site.name, site.nameEn) })),
+              ]}
+            />
+          ) : null}
           <div className="form__actions">
             <button
               type="submit"
@@ -121,10 +159,15 @@ export function HolidayImport() {
           </div>
         </form>
       </RefusalScope>
-      {asked ? (
+      {asked && siteRooms?.length === 0 ? <NothingToAsk onDone={toList} /> : null}
+      {asked && (siteRooms === undefined || (siteRooms && siteRooms.length > 0)) ? (
         <ClosureDialog
           key={asked.date}
-          scope={{ fromDate: asked.date, untilDate: asked.date }}
+          scope={{
+            fromDate: asked.date,
+            untilDate: asked.date,
+            ...(siteRooms ? { roomIds: siteRooms } : {}),
+          }}
           defaultReason={asked.name}
           title={t('closure.day-title', { date: formatDate(asked.date), name: asked.name })}
           onDone={next}
@@ -133,4 +176,10 @@ export function HolidayImport() {
       ) : null}
     </Page>
   );
+}
+
+/** A site without rooms has nothing to close: on to the list. */
+function NothingToAsk({ onDone }: { onDone: () => void }) {
+  useEffect(() => onDone(), [onDone]);
+  return null;
 }

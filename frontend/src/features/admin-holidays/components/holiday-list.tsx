@@ -11,19 +11,36 @@ import { Translated } from '../../../components/translated';
 import { parseYear } from '../../../lib/calendar';
 import { formatDate, todayIso } from '../../../lib/dates';
 import { notify } from '../../../stores/notifications-slice';
-import { useDeleteHolidayMutation, useGetHolidaysOfYearQuery } from '../api/admin-holidays-api';
+import { SelectField } from '../../../components/form-field';
+import {
+  useDeleteHolidayMutation,
+  useGetHolidaySitesQuery,
+  useGetHolidaysOfYearQuery,
+} from '../api/admin-holidays-api';
 
-/** Route `/holiday-list`: the holidays of a year (query `year`, default the current year). */
-export function HolidayList() {
+/**
+ * Route `/holiday-list`: the holidays of a year (query `year`, default the current year). With
+ * several sites (and for an admin of some sites) each holiday names its site ("all sites": the
+ * whole system's), and the list can show the holidays of one site's rooms (query `site`: the
+ * whole system's and the site's).
+ */
+export function HolidayList({ allSites }: { allSites: boolean }) {
   const { t } = useTranslation('admin-holidays');
+  const textIn = useTextIn();
   const [searchParams, setSearchParams] = useSearchParams();
   // The library's year, not the device's (docs/product.md#configuration).
   const [currentYear] = useState(() => Number(todayIso().slice(0, 4)));
   const year = parseYear(searchParams.get('year')) ?? currentYear;
-  const { currentData, error } = useGetHolidaysOfYearQuery(year);
+  const siteId = searchParams.get('site') ?? '';
+  const { currentData, error } = useGetHolidaysOfYearQuery({ year, siteId: siteId || undefined });
+  const sites = useGetHolidaySitesQuery().data?.content ?? [];
+  const severalSites = sites.length > 1;
+  const siteNames = new Map(sites.map((site) => [site.id, textIn(site.name, site.nameEn)]));
   const yearHeading = useRef<HTMLHeadingElement>(null);
 
-  const showYear = (next: number) => setSearchParams({ year: String(next) });
+  const show = (next: number, site: string) =>
+    setSearchParams({ year: String(next), ...(site ? { site } : {}) });
+  const showYear = (next: number) => show(next, siteId);
 
   return (
     <Page title={t('list.title')}>
@@ -35,6 +52,18 @@ export function HolidayList() {
           <Link to="/holiday-import">{t('list.import')}</Link>
         </li>
       </ul>
+      {severalSites ? (
+        <SelectField
+          id="holiday-site-filter"
+          label={t('list.site-filter')}
+          value={siteId}
+          onChange={(event) => show(year, event.target.value)}
+          options={[
+            { value: '', label: t('list.all-sites') },
+            ...sites.map((site) => ({ value: site.id, label: textIn(site.name, site.nameEn) })),
+          ]}
+        />
+      ) : null}
       <section aria-labelledby="holiday-year">
         <div className="period-nav">
           <button
@@ -75,6 +104,7 @@ export function HolidayList() {
               <HolidayTable
                 year={year}
                 holidays={content}
+                siteNames={severalSites || !allSites ? siteNames : null}
                 onDeleted={() => yearHeading.current?.focus()}
               />
             )
@@ -88,11 +118,13 @@ export function HolidayList() {
 interface HolidayTableProps {
   year: number;
   holidays: Holiday[];
+  /** With several sites, the sites' names by id (a column of the holiday's site); else null. */
+  siteNames: ReadonlyMap<string, string> | null;
   /** Focus goes somewhere sensible once the row (and its delete button) is gone. */
   onDeleted: () => void;
 }
 
-function HolidayTable({ year, holidays, onDeleted }: HolidayTableProps) {
+function HolidayTable({ year, holidays, siteNames, onDeleted }: HolidayTableProps) {
   const { t } = useTranslation('admin-holidays');
   const textIn = useTextIn();
   const dispatch = useAppDispatch();
@@ -125,6 +157,7 @@ function HolidayTable({ year, holidays, onDeleted }: HolidayTableProps) {
               <th scope="col">{t('list.date')}</th>
               <th scope="col">{t('list.name')}</th>
               <th scope="col">{t('list.description')}</th>
+              {siteNames ? <th scope="col">{t('list.site')}</th> : null}
               <th scope="col">{t('list.actions')}</th>
             </tr>
           </thead>
@@ -140,6 +173,11 @@ function HolidayTable({ year, holidays, onDeleted }: HolidayTableProps) {
                   <td>
                     <Translated german={holiday.description} english={holiday.descriptionEn} />
                   </td>
+                  {siteNames ? (
+                    <td>
+                      {holiday.siteId ? (siteNames.get(holiday.siteId) ?? '') : t('list.all-sites')}
+                    </td>
+                  ) : null}
                   <td>
                     <div className="table-actions">
                       <Link

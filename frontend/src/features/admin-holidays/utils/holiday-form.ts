@@ -3,7 +3,14 @@ import type { Holiday } from '../../../api/types';
 import { formCheck } from '../../../lib/form-check';
 import { text } from '../../../lib/staff-forms';
 
-export const HOLIDAY_FIELDS = ['name', 'nameEn', 'date', 'description', 'descriptionEn'] as const;
+export const HOLIDAY_FIELDS = [
+  'name',
+  'nameEn',
+  'date',
+  'description',
+  'descriptionEn',
+  'siteId',
+] as const;
 export type HolidayField = (typeof HOLIDAY_FIELDS)[number];
 export type HolidayFormValues = Record<HolidayField, string>;
 
@@ -13,6 +20,7 @@ export const HOLIDAY_FORM_DEFAULTS: HolidayFormValues = {
   date: '',
   description: '',
   descriptionEn: '',
+  siteId: '',
 };
 
 /** docs/product.md#validation, holiday: the request of the form's values, checked with the contract. */
@@ -22,6 +30,8 @@ export const checkHolidayForm = formCheck(HolidayInput, (values: HolidayFormValu
   date: text(values.date),
   description: values.description,
   descriptionEn: values.descriptionEn,
+  // Empty (left out): a holiday of every site (docs/product.md#sites).
+  siteId: text(values.siteId),
 }));
 
 export function holidayToFormValues(holiday: Holiday): HolidayFormValues {
@@ -31,6 +41,7 @@ export function holidayToFormValues(holiday: Holiday): HolidayFormValues {
     date: holiday.date,
     description: holiday.description ?? '',
     descriptionEn: holiday.descriptionEn ?? '',
+    siteId: holiday.siteId ?? '',
   };
 }
 

@@ -78,13 +78,20 @@ describe('holiday form', () => {
 
   it('fills the form from a holiday, with its English texts', () => {
     expect(
-      holidayToFormValues({ id: 'h', version: 1, name: 'Neujahr', date: '2026-01-01' }),
+      holidayToFormValues({
+        id: 'h',
+        version: 1,
+        name: 'Neujahr',
+        date: '2026-01-01',
+        siteId: null,
+      }),
     ).toEqual({
       name: 'Neujahr',
       nameEn: '',
       date: '2026-01-01',
       description: '',
       descriptionEn: '',
+      siteId: '',
     });
     expect(
       holidayToFormValues({
@@ -94,8 +101,13 @@ describe('holiday form', () => {
         nameEn: "New Year's Day",
         descriptionEn: 'Closed',
         date: '2026-01-01',
+        siteId: '00000000-0000-4000-8000-000000000002',
       }),
-    ).toMatchObject({ nameEn: "New Year's Day", descriptionEn: 'Closed' });
+    ).toMatchObject({
+      nameEn: "New Year's Day",
+      descriptionEn: 'Closed',
+      siteId: '00000000-0000-4000-8000-000000000002',
+    });
   });
 
   it('links to the list at a year', () => {

@@ -55,10 +55,11 @@ export function RoomForm({
   const { values } = edited;
   const dirty = ROOM_FIELDS.some((name) => values[name] !== initialValues[name]);
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
-  const dayTypeOptions = DAY_TYPES.map((type) => ({
-    value: type,
-    label: t(`form.day-type.${type}`),
-  }));
+  // Empty: the room sets no such bound; its site's, else the default, applies.
+  const dayTypeOptions = [
+    { value: '', label: t('form.day-type.site') },
+    ...DAY_TYPES.map((type) => ({ value: type, label: t(`form.day-type.${type}`) })),
+  ];
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -28,6 +28,12 @@ export const OPTIONAL_ROOM_FIELDS: ReadonlySet<RoomField> = new Set([
   'nameEn',
   'descriptionEn',
   'siteId',
+  // A bound left empty (its number and its kind): the site's, else the default applies
+  // (docs/product.md#booking-window).
+  'openStartValue',
+  'openStartType',
+  'openEndValue',
+  'openEndType',
 ]);
 
 /** docs/product.md#limits: open start 2 days (type DAY), open end 30 working days. */
@@ -54,9 +60,9 @@ export const checkRoomForm = formCheck(
     descriptionEn: values.descriptionEn,
     capacity: numberOf(values.capacity),
     openStartValue: numberOf(values.openStartValue),
-    openStartType: values.openStartType,
+    openStartType: text(values.openStartType),
     openEndValue: numberOf(values.openEndValue),
-    openEndType: values.openEndType,
+    openEndType: text(values.openEndType),
     siteId: text(values.siteId),
   }),
 );
@@ -68,10 +74,11 @@ export function roomToFormValues(room: Room): RoomFormValues {
     description: room.description,
     descriptionEn: room.descriptionEn ?? '',
     capacity: String(room.capacity),
-    openStartValue: String(room.openStart?.value ?? ROOM_FORM_DEFAULTS.openStartValue),
-    openStartType: room.openStart?.type ?? ROOM_FORM_DEFAULTS.openStartType,
-    openEndValue: String(room.openEnd?.value ?? ROOM_FORM_DEFAULTS.openEndValue),
-    openEndType: room.openEnd?.type ?? ROOM_FORM_DEFAULTS.openEndType,
+    // A bound the room does not set stays empty: its site's (or the default) applies.
+    openStartValue: room.openStart ? String(room.openStart.value) : '',
+    openStartType: room.openStart?.type ?? '',
+    openEndValue: room.openEnd ? String(room.openEnd.value) : '',
+    openEndType: room.openEnd?.type ?? '',
     siteId: room.siteId,
   };
 }

@@ -2,7 +2,8 @@ import type { FormEvent, ReactNode } from 'react';
 import { shapeBounds } from '@rr/contracts/bounds';
 import { SiteInput as SiteContract } from '@rr/contracts/sites';
 import type { SiteInput } from '../../../api/types';
-import { InputField, RequiredHint } from '../../../components/form-field';
+import { InputField, RequiredHint, SelectField } from '../../../components/form-field';
+import { DAY_TYPES } from '@rr/contracts/rooms';
 import { MembersRuleFields } from '../../../components/members-rule-fields';
 import { FormActions } from '../../../components/staff-form';
 import { TextAreaField } from '../../../components/text-area-field';
@@ -19,6 +20,7 @@ import {
 
 /** The id of a field's control (a refusal of the slug marks `site-slug`). */
 export const siteFieldId = (field: SiteField) => `site-${field}`;
+const NUMBER = { type: 'number', inputMode: 'numeric', step: 1 } as const;
 /** The inputs state the contract's limits. */
 const BOUNDS = shapeBounds(SiteContract);
 
@@ -47,6 +49,12 @@ export function SiteForm({
     siteFieldId,
     initialValues,
   );
+
+  // A bound left empty: the site sets none (its rooms then use 2 days and 30 working days).
+  const dayTypes = [
+    { value: '', label: t('form.type-none') },
+    ...DAY_TYPES.map((type) => ({ value: type, label: t(`form.type-${type}`) })),
+  ];
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -120,6 +128,36 @@ export function SiteForm({
         onSignInChange={(on) => change('signInRequired', on ? 'true' : '')}
         onAffiliationsChange={(text) => change('allowedAffiliations', text)}
       />
+      <fieldset className="fieldset">
+        <legend>{t('form.window')}</legend>
+        <p className="field__hint">{t('form.window-hint')}</p>
+        <div className="field-row">
+          <InputField
+            {...field('openStartValue')}
+            {...NUMBER}
+            label={t('form.open-start-value')}
+            {...BOUNDS.openStartValue}
+          />
+          <SelectField
+            {...field('openStartType')}
+            label={t('form.open-start-type')}
+            options={dayTypes}
+          />
+        </div>
+        <div className="field-row">
+          <InputField
+            {...field('openEndValue')}
+            {...NUMBER}
+            label={t('form.open-end-value')}
+            {...BOUNDS.openEndValue}
+          />
+          <SelectField
+            {...field('openEndType')}
+            label={t('form.open-end-type')}
+            options={dayTypes}
+          />
+        </div>
+      </fieldset>
       <FormActions
         submitLabel={submitLabel}
         busy={isSubmitting}

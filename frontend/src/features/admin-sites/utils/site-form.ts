@@ -2,6 +2,7 @@ import { SiteInput } from '@rr/contracts/sites';
 import type { Site } from '../../../api/types';
 import { check } from '@rr/contracts/issues';
 import type { FormCheck } from '../../../lib/form-check';
+import { numberOf, text } from '../../../lib/staff-forms';
 import {
   AFFILIATIONS_FIELD,
   affiliationsText,
@@ -21,6 +22,10 @@ export const SITE_FIELDS = [
   'mailSignature',
   SIGN_IN_FIELD,
   AFFILIATIONS_FIELD,
+  'openStartValue',
+  'openStartType',
+  'openEndValue',
+  'openEndType',
 ] as const;
 export type SiteField = (typeof SITE_FIELDS)[number];
 export type SiteFormValues = Record<SiteField, string>;
@@ -35,6 +40,10 @@ export const SITE_FORM_DEFAULTS: SiteFormValues = {
   mailSignature: '',
   signInRequired: '',
   allowedAffiliations: '',
+  openStartValue: '',
+  openStartType: '',
+  openEndValue: '',
+  openEndType: '',
 };
 
 /** The site list's route. */
@@ -48,8 +57,23 @@ export const siteEditPath = (id: string) => `/site-edit/${encodeURIComponent(id)
 export const checkSiteForm: FormCheck<SiteFormValues, ReturnType<typeof SiteInput.parse>> = (
   values,
 ) => {
-  const { signInRequired: _signIn, allowedAffiliations: _affiliations, ...texts } = values;
-  return listFieldErrors(check(SiteInput, { ...texts, ...membersRuleRequest(values) }), [
+  const {
+    signInRequired: _signIn,
+    allowedAffiliations: _affiliations,
+    openStartValue,
+    openStartType,
+    openEndValue,
+    openEndType,
+    ...texts
+  } = values;
+  // The booking window of the site's rooms: each bound left out while empty, or a number and its unit.
+  const window = {
+    openStartValue: numberOf(openStartValue),
+    openStartType: text(openStartType),
+    openEndValue: numberOf(openEndValue),
+    openEndType: text(openEndType),
+  };
+  return listFieldErrors(check(SiteInput, { ...texts, ...membersRuleRequest(values), ...window }), [
     AFFILIATIONS_FIELD,
   ]);
 };
@@ -66,5 +90,9 @@ export function siteToFormValues(site: Site): SiteFormValues {
     mailSignature: site.mailSignature ?? '',
     signInRequired: signInText(site.signInRequired),
     allowedAffiliations: affiliationsText(site.allowedAffiliations),
+    openStartValue: site.openStart ? String(site.openStart.value) : '',
+    openStartType: site.openStart?.type ?? '',
+    openEndValue: site.openEnd ? String(site.openEnd.value) : '',
+    openEndType: site.openEnd?.type ?? '',
   };
 }

@@ -49,6 +49,18 @@ describe('site form (docs/product.md#sites)', () => {
     });
   });
 
+  it('sends the booking window of its rooms: each bound a number with its kind, or neither', () => {
+    const window = checkSiteForm({ ...valid, openEndValue: '5', openEndType: 'DAY' });
+    expect(window.ok && window.data).toMatchObject({ openEndValue: 5, openEndType: 'DAY' });
+    expect(window.ok && window.data.openStartValue).toBeUndefined();
+    expect(errorsOf(checkSiteForm({ ...valid, openEndValue: '5' }))).toEqual({
+      openEndType: { key: 'required' },
+    });
+    expect(errorsOf(checkSiteForm({ ...valid, openStartType: 'WORKING_DAY' }))).toEqual({
+      openStartValue: { key: 'required' },
+    });
+  });
+
   it('sends trimmed values, the slug in lower case, empty optional texts left out', () => {
     const result = checkSiteForm({ ...valid, slug: ' JURA ', nameEn: ' ', address: 'A\nB' });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
@@ -72,6 +84,8 @@ describe('site form (docs/product.md#sites)', () => {
       mailSignature: null,
       signInRequired: false,
       allowedAffiliations: [],
+      openStart: null,
+      openEnd: null,
       roomCount: 3,
       hours: NO_HOURS,
       logoUrl: null,
@@ -116,6 +130,8 @@ describe('site form (docs/product.md#sites)', () => {
         mailSignature: null,
         signInRequired: true,
         allowedAffiliations: ['student', 'staff@uni-jura.example'],
+        openStart: null,
+        openEnd: null,
         roomCount: 0,
         hours: NO_HOURS,
         logoUrl: null,

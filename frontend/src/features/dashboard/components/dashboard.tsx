@@ -27,7 +27,7 @@ const LINKS: readonly DashboardLink[] = [
   { key: 'blacklist', to: '/blacklist', adminOnly: true, allSitesOnly: true },
   { key: 'no-show-blocks', to: '/no-show-blocks', adminOnly: true, allSitesOnly: true },
   { key: 'holidays', to: '/holiday-list', adminOnly: true },
-  { key: 'closures', to: '/closures', adminOnly: true, allSitesOnly: true },
+  { key: 'closures', to: '/closures', adminOnly: true },
   { key: 'reports', to: '/reports', adminOnly: false },
 ];
 
