@@ -37,6 +37,10 @@ export const Ticket = z
     transactionId: z.uuid(),
     timeSlotId: z.uuid(),
     roomId: z.uuid(),
+    siteId: z.uuid().nullable().openapi({
+      description:
+        "The site of the ticket's room (docs/product.md#sites); null once the room is deleted",
+    }),
     roomName: z.string(),
     roomDescription: z.string(),
     /** The English texts of the room's name and description; absent: the German ones serve both. */
@@ -91,6 +95,7 @@ export interface TicketRow {
   transaction_id: string;
   time_slot_id: string;
   room_id: string;
+  site_id: string | null;
   room_name: string | null;
   room_description: string | null;
   room_name_en: string | null;
@@ -120,7 +125,7 @@ export interface TicketRow {
 }
 
 /** The columns of a TicketRow from tickets t, rooms r and personal data p. */
-export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.transaction_id, t.time_slot_id, t.room_id,
+export const TICKET_COLUMNS = `t.id, t.status, t.owner_id, t.booking_number, t.transaction_id, t.time_slot_id, t.room_id, r.site_id,
          r.name AS room_name, r.description AS room_description, r.name_en AS room_name_en,
          r.description_en AS room_description_en, t.date, t.start_time, t.end_time,
          p.salutation, p.title, p.first_name, p.last_name, p.organisation, p.email, p.phone, p.accessibility,
@@ -153,6 +158,7 @@ export function toTicket(r: TicketRow, localNow: { date: string; time: string })
     transactionId: r.transaction_id,
     timeSlotId: r.time_slot_id,
     roomId: r.room_id,
+    siteId: r.site_id,
     roomName: r.room_name ?? '',
     roomDescription: r.room_description ?? '',
     ...(r.room_name_en ? { roomNameEn: r.room_name_en } : {}),
@@ -182,6 +188,21 @@ export function toTicket(r: TicketRow, localNow: { date: string; time: string })
     seat: r.seat_id && r.seat_label ? { id: r.seat_id, label: r.seat_label } : null,
   };
 }
+
+/**
+ * The slots a cart holds, as the cart's rules take them: their sites are found by their rooms
+ * (heldSitesColumns), as on the command side.
+ */
+const heldSlots = (tickets: readonly Ticket[]) =>
+  tickets
+    .filter((t) => t.status === 'NEW')
+    .map(({ timeSlotId, date, startTime, endTime, roomId }) => ({
+      timeSlotId,
+      date,
+      startTime,
+      endTime,
+      roomId,
+    }));
 
 const TxParams = z.object({ transactionId: z.uuid('Not a valid id') });
 const OwnerParams = z.object({ ownerId: ownerIdParam });
@@ -279,7 +300,7 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
       handler: async ({ params, query }) => {
         const c = await cart(params.transactionId);
         // The rules the command side would refuse an add with (the same seat rule decides there).
-        const held = c.tickets.filter((t) => t.status === 'NEW');
+        const held = heldSlots(c.tickets);
         return {
           body: await visitorSlots(deps, params.roomId, query.fromDate, query.untilDate, held),
         };

@@ -21,6 +21,10 @@ export const Settings = z
     maxTicketsPerVisitor: z.number().int().openapi({
       description: 'Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR)',
     }),
+    limitsPerSite: z.boolean().openapi({
+      description:
+        "Whether the per-day and per-visitor maxima count each site's tickets apart (LIMITS_PER_SITE)",
+    }),
     timeZone: z.string().openapi({
       description:
         "The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone",
@@ -61,6 +65,7 @@ export function settingsQueryRoutes(deps: QueryDeps): RouteDef[] {
     holdMinutes,
     maxTicketsPerDay,
     maxTicketsPerVisitor,
+    limitsPerSite: deps.limits.limitsPerSite ?? false,
     timeZone: deps.timeZone,
     ...(deps.webPushPublicKey ? { webPushPublicKey: deps.webPushPublicKey } : {}),
     wallets: deps.wallets ?? { apple: false, google: false },

@@ -89,6 +89,7 @@ describe('booking limits from the configuration (MAX_CART_TICKETS=3, MAX_TICKETS
       holdMinutes: 20,
       maxTicketsPerDay: 1,
       maxTicketsPerVisitor: 4,
+      limitsPerSite: false,
       timeZone: 'Europe/Vienna',
       wallets: { apple: false, google: false },
     });
@@ -99,6 +100,7 @@ describe('booking limits from the configuration (MAX_CART_TICKETS=3, MAX_TICKETS
     expect(doc.paths['/api/settings']?.get?.responses['200']).toBeDefined();
     expect(Object.keys(doc.components.schemas.Settings?.properties ?? {}).sort()).toEqual([
       'holdMinutes',
+      'limitsPerSite',
       'maxCartTickets',
       'maxTicketsPerDay',
       'maxTicketsPerVisitor',

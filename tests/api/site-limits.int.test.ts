@@ -1,3 +1,4 @@
+import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@rr/platform';
 import {
@@ -26,6 +27,7 @@ let across: TestApp;
 let admin: Client;
 let mainRoom: string;
 let lawRoom: string;
+let lawSite: string;
 
 const owner = {
   salutation: 'MS',
@@ -72,9 +74,9 @@ beforeAll(async () => {
     json: { name: 'Fachbibliothek Jura', slug: 'jura', contactEmail: 'jura@library.example' },
   });
   expect(site.status, await site.clone().text()).toBe(201);
-  const siteId = ((await site.json()) as { id: string }).id;
+  lawSite = ((await site.json()) as { id: string }).id;
   mainRoom = await createRoom(admin, 'Hauptlesesaal');
-  lawRoom = await createRoom(admin, 'Jura-Lesesaal', { siteId });
+  lawRoom = await createRoom(admin, 'Jura-Lesesaal', { siteId: lawSite });
 });
 afterAll(async () => {
   await across?.close();
@@ -161,6 +163,22 @@ describe('per-visitor limits per site (LIMITS_PER_SITE)', () => {
       json: { timeSlotId: main7 },
     });
     expect(added.status, await added.clone().text()).toBe(201);
+    // The visitor app learns the rule and each ticket's site, so its cart names a day full per
+    // site (a day of two tickets at two sites is full at neither).
+    const rule = async (app: TestApp) =>
+      (
+        (await (await new Client(app.baseUrl).get('/api/settings')).json()) as {
+          limitsPerSite: boolean;
+        }
+      ).limitsPerSite;
+    expect(await rule(perSite)).toBe(true);
+    expect(await rule(across)).toBe(false);
+    const cart = (await (await c.get(`/api/transactions/${tx}`)).json()) as {
+      tickets: { roomId: string; siteId: string | null }[];
+    };
+    expect(cart.tickets.map((t) => `${t.roomId} ${t.siteId}`).sort()).toEqual(
+      [`${lawRoom} ${lawSite}`, `${mainRoom} ${FIRST_SITE_ID}`].sort(),
+    );
     const refusedLaw = await c.request('POST', `/api/transactions/${tx}/tickets`, {
       json: { timeSlotId: law7b },
     });

@@ -10783,6 +10783,11 @@ export interface components {
             timeSlotId: string;
             /** Format: uuid */
             roomId: string;
+            /**
+             * Format: uuid
+             * @description The site of the ticket's room (docs/product.md#sites); null once the room is deleted
+             */
+            siteId: string | null;
             roomName: string;
             roomDescription: string;
             roomNameEn?: string;
@@ -11048,6 +11053,8 @@ export interface components {
             maxTicketsPerDay: number;
             /** @description Booked tickets per visitor from today on (MAX_TICKETS_PER_VISITOR) */
             maxTicketsPerVisitor: number;
+            /** @description Whether the per-day and per-visitor maxima count each site's tickets apart (LIMITS_PER_SITE) */
+            limitsPerSite: boolean;
             /** @description The library's time zone (TIME_ZONE, an IANA name): the browser shows every time in it, whatever the device's zone */
             timeZone: string;
             /** @description The VAPID public key a browser subscribes to reminders as notifications with (WEB_PUSH_VAPID_PUBLIC_KEY); absent: reminders come by mail only */

@@ -15,6 +15,7 @@ const ticket: Ticket = {
   id: '11111111-1111-4111-8111-111111111111',
   status: 'BOOKED',
   seat: null,
+  siteId: null,
   ownerId: 'a'.repeat(32),
   bookingNumber: 'AB12CD',
   transactionId: '22222222-2222-4222-8222-222222222222',

@@ -6,6 +6,7 @@ const ticket = (change: Partial<Ticket>): Ticket => ({
   id: '00000000-0000-4000-8000-000000000001',
   status: 'BOOKED',
   seat: null,
+  siteId: null,
   ownerId: 'a'.repeat(32),
   bookingNumber: 'R-7K3QX2',
   transactionId: '00000000-0000-4000-8000-000000000002',

@@ -21,15 +21,17 @@ function CartLimits() {
   const { t, i18n } = useTranslation('booking');
   const { tickets, settings } = useBooking();
   if (!settings) return null;
-  const { maxCartTickets, maxTicketsPerDay, maxTicketsPerVisitor } = settings;
-  const days = fullDays(tickets, maxTicketsPerDay).map(({ date }) =>
+  const { maxCartTickets, maxTicketsPerDay, maxTicketsPerVisitor, limitsPerSite } = settings;
+  const days = fullDays(tickets, maxTicketsPerDay, limitsPerSite).map(({ date }) =>
     formatLongDate(date, i18n.language),
   );
+  // Per site, the texts say so: a day full at one site takes slots at another.
+  const scope = limitsPerSite ? '-per-site' : '';
   const warning =
     tickets.length >= maxCartTickets
       ? t('room.cart-full', { count: maxCartTickets })
       : days.length > 0
-        ? t('cart.day-full', {
+        ? t(`cart.day-full${scope}`, {
             count: maxTicketsPerDay,
             days: new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(days),
           })
@@ -38,7 +40,7 @@ function CartLimits() {
     <>
       {warning ? <p className="notice notice--warning">{warning}</p> : null}
       <p className="cart-limits">
-        {t('cart.limits', { perDay: maxTicketsPerDay, perVisitor: maxTicketsPerVisitor })}
+        {t(`cart.limits${scope}`, { perDay: maxTicketsPerDay, perVisitor: maxTicketsPerVisitor })}
       </p>
     </>
   );

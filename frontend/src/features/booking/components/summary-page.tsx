@@ -77,11 +77,12 @@ export function SummaryPage() {
   // A limit that counts earlier bookings is only known now; name it, and the day
   // the refusal names (its payload: the rule, the day, the maximum).
   const [, day, max] = problemCode(failure)?.payload ?? [];
+  const scope = settings?.limitsPerSite ? '-per-site' : '';
   const limitHint =
     day && max && keys[0]?.endsWith('max_tickets_per_day_reached')
-      ? t('summary.day-limit', { count: Number(max), day: formatLongDate(day, language) })
+      ? t(`summary.day-limit${scope}`, { count: Number(max), day: formatLongDate(day, language) })
       : settings && keys.some((key) => key.endsWith('max_tickets_by_user_reached'))
-        ? t('summary.visitor-limit', { count: settings.maxTicketsPerVisitor })
+        ? t(`summary.visitor-limit${scope}`, { count: settings.maxTicketsPerVisitor })
         : null;
 
   return (

@@ -137,16 +137,25 @@ export const cartDays = (tickets: readonly { date: string }[]): string[] =>
 
 /**
  * The days on which the cart holds the per-day maximum (`maxTicketsPerDay` of the server's
- * settings), in date order, with their count: no further slot of such a day can be added.
+ * settings), in date order, with their count: no further slot of such a day can be added. When
+ * the server counts the maxima per site (`limitsPerSite`), a day's tickets of each site count
+ * apart, and a day is listed when it holds the maximum at one of them (with that site's count):
+ * no further slot of that day at that site.
  */
 export function fullDays(
-  tickets: readonly { date: string }[],
+  tickets: readonly { date: string; siteId?: string | null }[],
   maxTicketsPerDay: number,
+  perSite = false,
 ): { date: string; count: number }[] {
   const counts = new Map<string, number>();
-  for (const { date } of tickets) counts.set(date, (counts.get(date) ?? 0) + 1);
-  return [...counts]
-    .filter(([, count]) => count >= maxTicketsPerDay)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([date, count]) => ({ date, count }));
+  for (const { date, siteId } of tickets) {
+    const key = perSite ? `${date} ${siteId ?? ''}` : date;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const full = new Map<string, number>();
+  for (const [key, count] of counts) {
+    const date = key.slice(0, 10);
+    if (count >= maxTicketsPerDay) full.set(date, Math.max(count, full.get(date) ?? 0));
+  }
+  return [...full].sort(([a], [b]) => a.localeCompare(b)).map(([date, count]) => ({ date, count }));
 }

@@ -182,6 +182,14 @@ describe('days of the cart at the per-day maximum', () => {
     expect(fullDays(tickets, 3)).toEqual([]);
     expect(fullDays([], 1)).toEqual([]);
   });
+
+  it("counts each site's tickets of a day apart when the limits are per site", () => {
+    const law = { date: '2026-03-05', siteId: 'law' };
+    const main = { date: '2026-03-05', siteId: 'main' };
+    expect(fullDays([law, main], 2, true)).toEqual([]);
+    expect(fullDays([law, main], 2)).toEqual([{ date: '2026-03-05', count: 2 }]);
+    expect(fullDays([law, law, main], 2, true)).toEqual([{ date: '2026-03-05', count: 2 }]);
+  });
 });
 
 describe('messages of cart failures (docs/product.md#errors)', () => {
