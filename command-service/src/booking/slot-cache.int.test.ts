@@ -105,6 +105,7 @@ async function addTicket(store: EventStore, transactionId: string, timeSlotId: s
     const room = {
       ...initialRoomState,
       status: 'active' as const,
+      openStart: { type: 'DAY' as const, value: 0 },
       openEnd: { type: 'DAY' as const, value: 1 },
     };
     const state = {
