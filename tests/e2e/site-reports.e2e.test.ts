@@ -1,7 +1,8 @@
-// The reports' and insights' site filter (docs/product.md#sites): with several sites the insights
-// screen offers a site, which narrows the rooms and the figures to that site's (its CSVs too), at
-// 1280 wide in German and English, axe clean; the occupancy report's site narrows its rooms; a
-// user of one site sees no site select, her figures being her site's.
+// The reports' and insights' site filter (docs/product.md#sites): with several sites the daily
+// reports' links stand under each site's name, and the insights screen offers a site, which
+// narrows the rooms and the figures to that site's (its CSVs too), at 1280 wide in German and
+// English, axe clean; the occupancy report's site narrows its rooms; a user of one site sees no
+// site select, her figures being her site's.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, Client } from '../support/app.ts';
@@ -35,6 +36,7 @@ const TEXTS = {
     allRooms: 'Alle Räume',
     weeks: 'Verlauf nach Wochen',
     booked: 'Gebuchte Plätze',
+    daily: 'Tagesbericht',
   },
   en: {
     site: 'Site',
@@ -42,6 +44,7 @@ const TEXTS = {
     allRooms: 'All rooms',
     weeks: 'Trend by week',
     booked: 'Seats booked',
+    daily: 'Daily report',
   },
 } as const;
 
@@ -104,6 +107,18 @@ describe('the reports’ site filter', () => {
       const log = watchPage(page);
       try {
         await signInAs(page, server.baseUrl, lang);
+        // The daily reports' links under each site's name.
+        await page.goto(`${server.baseUrl}/admin/reports`);
+        const daily = page.locator('section[aria-labelledby="reports-daily"]');
+        await daily.getByRole('heading', { level: 3, name: 'Fachbibliothek Jura' }).waitFor();
+        expect(await daily.getByRole('heading', { level: 3 }).allTextContents()).toEqual([
+          'Hauptbibliothek',
+          'Fachbibliothek Jura',
+        ]);
+        expect(
+          await daily.locator('section[aria-labelledby="reports-daily-jura"] a').allTextContents(),
+        ).toEqual([`${TEXTS[lang].daily}: Lesesaal Jura`]);
+        await expectAccessible(page, `reports with several sites ${lang}`);
         await page.goto(`${server.baseUrl}/admin/insights`);
         const site = page.getByLabel(TEXTS[lang].site, { exact: true });
         await site.waitFor();

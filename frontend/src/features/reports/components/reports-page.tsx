@@ -1,15 +1,56 @@
 import { Link } from 'react-router';
+import type { Room } from '../../../api/types';
 import { EmptyState } from '../../../components/empty-state';
 import { ExternalLink } from '../../../components/external-link';
 import { LoadingContainer } from '../../../components/loading-container';
 import { Page } from '../../../components/page';
-import { useTranslation } from '../../../i18n/i18n-context';
+import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
 import { useGetReportRoomsQuery } from '../api/reports-api';
 import { commonReports } from '../utils/reports';
+import { roomsOfSite, useReportSites } from './site-filter';
+
+/** The daily report's link of each room. */
+function DailyLinks({ rooms }: { rooms: readonly Room[] }) {
+  const { t } = useTranslation('reports');
+  return (
+    <ul className="report-links">
+      {rooms.map((room) => (
+        <li key={room.id}>
+          <Link to={`/daily-report/${encodeURIComponent(room.id)}`}>
+            {t('page.daily-link', { room: room.name })}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /**
- * Route `/reports` (and `/` of the reports interface): the daily report of each room, the
- * occupancy report and the further common reports.
+ * The daily reports' links: with several sites (those the user reaches) under each site's name,
+ * a site without rooms left out; else one list, as with one site.
+ */
+function DailyReports({ rooms }: { rooms: readonly Room[] }) {
+  const sites = useReportSites();
+  const textIn = useTextIn();
+  if (sites.length < 2) return <DailyLinks rooms={rooms} />;
+  return (
+    <>
+      {sites.map((site) => {
+        const ofSite = roomsOfSite(rooms, sites, site.slug);
+        return ofSite.length === 0 ? null : (
+          <section key={site.id} aria-labelledby={`reports-daily-${site.slug}`}>
+            <h3 id={`reports-daily-${site.slug}`}>{textIn(site.name, site.nameEn)}</h3>
+            <DailyLinks rooms={ofSite} />
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
+/**
+ * Route `/reports` (and `/` of the reports interface): the daily report of each room (by site
+ * when there are several), the occupancy report and the further common reports.
  */
 export function ReportsPage({ backTo }: { backTo?: string }) {
   const { t } = useTranslation('reports');
@@ -29,15 +70,7 @@ export function ReportsPage({ backTo }: { backTo?: string }) {
             content.length === 0 ? (
               <EmptyState>{t('page.no-rooms')}</EmptyState>
             ) : (
-              <ul className="report-links">
-                {content.map((room) => (
-                  <li key={room.id}>
-                    <Link to={`/daily-report/${encodeURIComponent(room.id)}`}>
-                      {t('page.daily-link', { room: room.name })}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
+              <DailyReports rooms={content} />
             )
           }
         </LoadingContainer>
