@@ -1,3 +1,4 @@
+import { messageOf } from '@rr/contracts/messages';
 import type { LocalDate } from './calendar.ts';
 import type { SeatRule, TicketStatus } from './rule-codes.ts';
 
@@ -169,3 +170,16 @@ export const refuse = {
       'The maximum of tickets for this day is reached',
     ),
 };
+
+/**
+ * A room's or a holiday's command names a site that exists (the sites read under lock): a deleted
+ * or unknown one is refused as the field's `invalid`, as the room form shows it.
+ */
+export function mustNameASite(siteExists: boolean | undefined): void {
+  if (siteExists === false)
+    throw refuse.field({
+      field: 'siteId',
+      rule: 'invalid',
+      message: messageOf({ key: 'invalid' }),
+    });
+}

@@ -17,18 +17,24 @@ export interface RoomImage {
 }
 
 /**
- * What an uploaded room image is, by its content: JPEG or PNG by magic bytes (file-type), width
- * and height from the PNG IHDR or the JPEG frame header (image-size; nothing is decoded). Throws a
- * 400 Problem for another type (`image__invalid_type`), an unreadable or truncated header
+ * What an uploaded image is, by its content: one of the `accepted` types (by media type, each with
+ * the name image-size gives it) by magic bytes (file-type), width and height from its header
+ * (image-size; nothing is decoded). Throws a 400 Problem for another type
+ * (`image__invalid_type`, with `refusedText`), an unreadable or truncated header
  * (`image__invalid`) and too many pixels (`image__too_many_pixels`).
  */
-export async function inspectRoomImage(bytes: Buffer): Promise<RoomImage> {
+export async function inspectImage<T extends string>(
+  bytes: Buffer,
+  accepted: Readonly<Record<T, string>>,
+  refusedText: string,
+): Promise<{ contentType: T; width: number; height: number }> {
   const type = await fileTypeFromBuffer(bytes);
-  if (!type || (type.mime !== 'image/jpeg' && type.mime !== 'image/png'))
-    throw new Problem(400, 'image__invalid_type', 'Only JPEG or PNG images are accepted');
+  const mime: string | undefined = type?.mime;
+  const isAccepted = (m: string | undefined): m is T =>
+    m !== undefined && Object.hasOwn(accepted, m);
+  if (!isAccepted(mime)) throw new Problem(400, 'image__invalid_type', refusedText);
   const size = readSize(bytes);
-  const expected = type.mime === 'image/png' ? 'png' : 'jpg';
-  if (!size || size.type !== expected)
+  if (!size || size.type !== accepted[mime])
     throw new Problem(400, 'image__invalid', 'The image cannot be read (damaged or cut off)');
   if (size.width * size.height > MAX_IMAGE_PIXELS)
     throw new Problem(
@@ -36,8 +42,16 @@ export async function inspectRoomImage(bytes: Buffer): Promise<RoomImage> {
       'image__too_many_pixels',
       `The image has more than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels (${size.width} x ${size.height})`,
     );
-  return { contentType: type.mime, width: size.width, height: size.height };
+  return { contentType: mime, width: size.width, height: size.height };
 }
+
+/** What an uploaded room image is: JPEG or PNG (inspectImage). */
+export const inspectRoomImage = (bytes: Buffer): Promise<RoomImage> =>
+  inspectImage(
+    bytes,
+    { 'image/jpeg': 'jpg', 'image/png': 'png' },
+    'Only JPEG or PNG images are accepted',
+  );
 
 /** Width and height from the header, or null when it is missing, cut off or makes no sense. */
 export function readSize(bytes: Buffer): { type: string; width: number; height: number } | null {

@@ -6,8 +6,7 @@ import {
 } from '@rr/events/catalogue';
 import type { LocalDate } from '../calendar.ts';
 import { type Decide, unhandled } from '../decider.ts';
-import { refuse } from '../refusal.ts';
-import { messageOf } from '@rr/contracts/messages';
+import { mustNameASite, refuse } from '../refusal.ts';
 
 /** A holiday as the write side knows it: what its commands decide on. */
 export interface Holiday {
@@ -92,16 +91,6 @@ export interface HolidayCommandState {
   identities: ReadonlySet<string>;
   /** For a command naming a site: whether it exists (the sites read under lock). */
   siteExists?: boolean;
-}
-
-/** A holiday names a site that exists (a deleted or unknown one is refused as the field's). */
-function mustNameASite(siteExists: boolean | undefined): void {
-  if (siteExists === false)
-    throw refuse.field({
-      field: 'siteId',
-      rule: 'invalid',
-      message: messageOf({ key: 'invalid' }),
-    });
 }
 
 export interface HolidayDecision {

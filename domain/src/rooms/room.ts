@@ -10,11 +10,11 @@ import {
   type RoomEvent,
   type RoomServices,
 } from '@rr/events/catalogue';
-import { messageOf, messages } from '@rr/contracts/messages';
+import { messages } from '@rr/contracts/messages';
 import { NO_ROOM_SERVICES } from '@rr/contracts/rooms';
 import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import { type Decide, type Now, unhandled } from '../decider.ts';
-import { refuse, Refused } from '../refusal.ts';
+import { mustNameASite, refuse, Refused } from '../refusal.ts';
 import { admittedDomains } from './email-domains.ts';
 import { admittedAffiliations, signInRequired } from './affiliations.ts';
 import {
@@ -149,16 +149,6 @@ export interface RoomCommandState {
   slotsFromToday: readonly SeatHolder[];
   /** For a creation or an update: whether the site it names exists (the sites read under lock). */
   siteExists?: boolean;
-}
-
-/** A room names a site that exists (a deleted or unknown one is refused as the field's). */
-function mustNameASite(siteExists: boolean | undefined): void {
-  if (siteExists === false)
-    throw refuse.field({
-      field: 'siteId',
-      rule: 'invalid',
-      message: messageOf({ key: 'invalid' }),
-    });
 }
 
 /** A room's details as its events hold them: the first site is the one no event names. */
