@@ -121,7 +121,28 @@ async function fitsWidth(page: Page, width: number): Promise<void> {
   );
 }
 
+/** The choices of the room form's first "kind of days" select. */
+async function dayTypeChoices(page: Page): Promise<string[]> {
+  const select = page.getByLabel('Art der Tage').first();
+  await select.waitFor();
+  return select.locator('option').allTextContents();
+}
+
 describe('staff manage sites', () => {
+  // Before a second site: the booking window's kinds of days are the two they always were. (The
+  // tests of this file run in order: the next ones add sites.)
+  it('offers a room of the one site no "as at the site" window (1280 px)', async () => {
+    const page = await openStaffPage(browser, DESKTOP, 'de');
+    try {
+      await signInAs(page, server.baseUrl, 'de');
+      await page.goto(`${server.baseUrl}/admin/room-add`);
+      await h1(page, 'Raum hinzufügen').waitFor();
+      expect(await dayTypeChoices(page)).toEqual(['Kalendertage', 'Werktage']);
+    } finally {
+      await page.context().close();
+    }
+  });
+
   for (const { viewport, site, slug, room } of RUNS) {
     it(`adds a site, a room in it, and cannot delete it while the room is there (${viewport.width} px)`, async () => {
       const page = await openStaffPage(browser, viewport, 'de');
@@ -200,6 +221,8 @@ describe('staff manage sites', () => {
         const siteSelect = page.getByLabel(/^Standort/);
         await siteSelect.waitFor();
         await siteSelect.selectOption({ label: site });
+        // With several sites a room may leave its window's bounds to its site.
+        expect(await dayTypeChoices(page)).toEqual(['Wie am Standort', 'Kalendertage', 'Werktage']);
         await page.getByLabel(/^Name/).fill(room);
         await page.getByLabel(/^Beschreibung/).fill('Sechs Plätze an einem großen Tisch');
         await page.getByLabel(/^Kapazität/).fill('6');

@@ -55,9 +55,12 @@ export function RoomForm({
   const { values } = edited;
   const dirty = ROOM_FIELDS.some((name) => values[name] !== initialValues[name]);
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
-  // Empty: the room sets no such bound; its site's, else the default, applies.
-  const dayTypeOptions = [
-    { value: '', label: t('form.day-type.site') },
+  // Empty: the room sets no such bound; its site's, else the default, applies. With one site
+  // that choice is offered only to a room without a bound of its own (as the API may make it):
+  // the form looks as it did before sites.
+  const severalSites = (useGetRoomSitesQuery().data?.content.length ?? 0) > 1;
+  const dayTypeOptions = (value: string) => [
+    ...(severalSites || value === '' ? [{ value: '', label: t('form.day-type.site') }] : []),
     ...DAY_TYPES.map((type) => ({ value: type, label: t(`form.day-type.${type}`) })),
   ];
 
@@ -112,7 +115,7 @@ export function RoomForm({
           <SelectField
             {...field('openStartType')}
             label={t('form.open-type')}
-            options={dayTypeOptions}
+            options={dayTypeOptions(values.openStartType)}
           />
         </div>
       </fieldset>
@@ -129,7 +132,7 @@ export function RoomForm({
           <SelectField
             {...field('openEndType')}
             label={t('form.open-type')}
-            options={dayTypeOptions}
+            options={dayTypeOptions(values.openEndType)}
           />
         </div>
       </fieldset>
