@@ -247,6 +247,27 @@ describe('holidays of one site', () => {
     const body = (await res.json()) as { error: string; errors?: { field: string }[] };
     expect(body.error).toBe('validation__error');
     expect(body.errors?.map((e) => e.field)).toEqual(['siteId']);
+    // An import names its site too, even a calendar without a holiday: refused, not "0 imported".
+    const empty = () => {
+      const f = new FormData();
+      const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Reading rooms tests//EN'];
+      f.append('file', new Blob([[...ics, 'END:VCALENDAR', ''].join('\r\n')]), 'leer.ics');
+      return f;
+    };
+    const unknown = await boss.request(
+      'POST',
+      '/api/admin/holidays/ical?siteId=5b0d1f3e-0000-4000-8000-00000000abcd',
+      { form: empty() },
+    );
+    expect(unknown.status, await unknown.clone().text()).toBe(400);
+    expect(((await unknown.json()) as { errors?: { field: string }[] }).errors?.[0]?.field).toBe(
+      'siteId',
+    );
+    const known = await boss.request('POST', `/api/admin/holidays/ical?siteId=${juraId}`, {
+      form: empty(),
+    });
+    expect(known.status, await known.clone().text()).toBe(200);
+    expect(((await known.json()) as { imported: number }).imported).toBe(0);
   });
 });
 

@@ -203,13 +203,7 @@ function holidayImportRoute(deps: CommandDeps): RouteDef {
         duplicates: known,
         position,
         days,
-      } = await importHolidays(
-        deps,
-        actorOf(user),
-        query.siteId
-          ? reading.holidays.map((h) => ({ ...h, siteId: query.siteId }))
-          : reading.holidays,
-      );
+      } = await importHolidays(deps, actorOf(user), reading.holidays, query.siteId);
       const today = todayIn(deps.clock.now(), deps.timeZone);
       const upcoming = days
         .filter((d) => d.date >= today)

@@ -47,7 +47,7 @@ async function loadHolidays(
     case 'ImportHolidays':
       return {
         version,
-        ...(await siteOf(s, command.data.holidays[0]?.siteId)),
+        ...(await siteOf(s, command.data.siteId)),
         holidays: new Map(),
         identities: await holidayIdentitiesOn(
           s.client,
@@ -87,7 +87,8 @@ export const IMPORT_BATCH = 500;
 export async function importHolidays(
   deps: CommandDeps,
   actor: Actor,
-  holidays: readonly HolidayDetails[],
+  read: readonly HolidayDetails[],
+  siteId?: string,
 ): Promise<{
   imported: number;
   duplicates: number;
@@ -98,11 +99,13 @@ export async function importHolidays(
   let duplicates = 0;
   let position = '0_0';
   const days: { date: string; name: string }[] = [];
-  for (let at = 0; at < holidays.length; at += IMPORT_BATCH) {
+  const holidays = siteId ? read.map((h) => ({ ...h, siteId })) : read;
+  // A file without holidays is still one (empty) batch: the site it names must exist.
+  for (let at = 0; at < Math.max(holidays.length, 1); at += IMPORT_BATCH) {
     const batch = holidays.slice(at, at + IMPORT_BATCH);
     const written = await runHolidayCommand(deps, actor, {
       type: 'ImportHolidays',
-      data: { holidays: batch },
+      data: { holidays: batch, siteId },
     });
     imported += written.answer.events.length;
     for (const e of written.answer.events)

@@ -80,7 +80,11 @@ export type HolidayCommand =
    * One batch of an import: a holiday whose date and name exist already (or came earlier in the
    * batch) is skipped as a duplicate, the others are created.
    */
-  | { type: 'ImportHolidays'; data: { holidays: readonly HolidayDetails[] } };
+  | {
+      type: 'ImportHolidays';
+      /** `siteId`: the site every holiday of the import is of (none: the whole system's). */
+      data: { holidays: readonly HolidayDetails[]; siteId?: string | undefined };
+    };
 
 /**
  * What a holiday command decides on (the write side's `holiday_state` rows, written with the
