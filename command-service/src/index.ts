@@ -19,6 +19,7 @@ export type { CommandDeps } from './deps.ts';
 export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/platform';
 export { calendarImportSettings, type CalendarImportSettings } from './holidays/import-window.ts';
 export { humanCheck } from './booking/human-check.ts';
+export { existingSiteIds } from './streams/sites.ts';
 export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
 export { erasePersonalData, startErasureJob } from './erasure/job.ts';
 export { rekeyStoredAddresses } from './erasure/rekey.ts';

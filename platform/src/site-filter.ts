@@ -23,8 +23,8 @@ export const siteFilterParam = z.string().max(40).optional().openapi({
     'Only the rooms of the site with this slug (none for a slug no site has); a site not among the user’s sites is refused (403)',
 });
 
-/** A slug as the sites store it (trimmed, lower case). */
-const slugOf = (site: string) => site.trim().toLowerCase();
+/** A slug as the sites store it (trimmed, lower case), as a request's filter names it. */
+export const slugOf = (site: string) => site.trim().toLowerCase();
 
 /**
  * The sites a request's figures are of: the sites the user reaches (null: every one), narrowed to

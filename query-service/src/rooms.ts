@@ -24,6 +24,7 @@ import {
   type Pool,
   type RouteDef,
   seatsTakenLateral,
+  slugOf,
 } from '@rr/platform';
 
 const SORT_COLUMNS = {
@@ -100,10 +101,7 @@ async function listRooms<Row extends RoomRow, Answer>(
     // A user whose roles are for some sites sees their rooms only (docs/product.md#roles).
     if (sites) query.whereIn('site_id', [...sites]);
     if (q.site !== undefined)
-      query.whereRaw(`site_id IN ${siteIdOfSlug('?')}`, [
-        q.site.trim().toLowerCase(),
-        q.site.trim().toLowerCase(),
-      ]);
+      query.whereRaw(`site_id IN ${siteIdOfSlug('?')}`, [slugOf(q.site), slugOf(q.site)]);
     if (name) query.where('name', 'ilike', likePattern(name));
     if (term) {
       const pattern = likePattern(term);

@@ -11,6 +11,7 @@ import {
   messages,
   siteFilterParam,
   siteIdOfSlug,
+  slugOf,
   sortSpec,
   z,
 } from '@rr/platform';
@@ -117,7 +118,7 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
     add((w) => w.whereIn('t.room_id', rooms), true);
   }
   if (q.site !== undefined) {
-    const slug = q.site.trim().toLowerCase();
+    const slug = slugOf(q.site);
     const rooms = sql
       .select('id')
       .from('rm_rooms')

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { commandRoutes, type CommandDeps } from '@rr/command-service';
+import { commandRoutes, existingSiteIds, type CommandDeps } from '@rr/command-service';
 import {
   AVAILABILITY_STREAM_PATH,
   LiveAvailability,
@@ -66,7 +66,7 @@ import {
 import type { RequestHandler } from 'express';
 import { mountOps } from './ops.ts';
 import { currentRelease } from './release.ts';
-import { knownSiteIds, knownSiteSlugs, siteLookup } from './site-lookup.ts';
+import { knownSiteSlugs, siteLookup } from './site-lookup.ts';
 
 export type Role = 'all' | 'command' | 'query';
 
@@ -111,7 +111,7 @@ export function routesFor(
       pool: deps.pool,
       clock: deps.clock,
       policy: outboundPolicyOf(config),
-      knownSites: knownSiteIds(deps.pool),
+      knownSites: (ids) => existingSiteIds(deps.store, ids),
       signingKey: () =>
         (signingKey ??= webhookSigningKey(deps.pool, config).catch((err: unknown) => {
           signingKey = null;

@@ -1,7 +1,6 @@
 import { FIRST_SITE_ID, FIRST_SITE_SLUG } from '@rr/contracts/sites';
-import { SITES_STREAM } from '@rr/events';
 import type { KnownSiteSlugs } from '@rr/identity';
-import { siteIdOfSlug, type Pool, type SiteKind, type SiteLookup } from '@rr/platform';
+import { siteIdOfSlug, slugOf, type Pool, type SiteKind, type SiteLookup } from '@rr/platform';
 
 /**
  * How the server finds the sites of roles and requests (docs/product.md#roles): the sites'
@@ -26,7 +25,7 @@ export function siteLookup(pool: Pool): SiteLookup {
     },
     async sitesOf(kind: SiteKind, id: string) {
       if (kind === 'slug') {
-        const r = await pool.query<{ site_id: string }>(SITES_OF.slug, [id.trim().toLowerCase()]);
+        const r = await pool.query<{ site_id: string }>(SITES_OF.slug, [slugOf(id)]);
         return r.rows.map((row) => row.site_id);
       }
       if (!UUID.test(id)) return [];
@@ -63,26 +62,3 @@ export const knownSiteSlugs =
   (pool: Pool): KnownSiteSlugs =>
   async (slugs) =>
     new Set((await siteLookup(pool).siteIdsBySlug(slugs)).keys());
-
-/**
- * Which of the ids name a site now: the first site always, another from its creation in the
- * sites stream until its deletion (read from the log, so a site just created is found at once;
- * ids are never reused).
- */
-export const knownSiteIds =
-  (pool: Pool) =>
-  async (ids: readonly string[]): Promise<ReadonlySet<string>> => {
-    const valid = ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase());
-    if (!valid.length) return new Set();
-    const r = await pool.query<{ id: string }>(
-      `(SELECT data->>'siteId' AS id FROM events
-         WHERE stream_id = '${SITES_STREAM}' AND event_type = 'SiteCreated'
-           AND data->>'siteId' = ANY($1::text[])
-        EXCEPT
-        SELECT data->>'siteId' FROM events
-         WHERE stream_id = '${SITES_STREAM}' AND event_type = 'SiteDeleted')
-       UNION SELECT '${FIRST_SITE_ID}' WHERE '${FIRST_SITE_ID}' = ANY($1::text[])`,
-      [valid],
-    );
-    return new Set(r.rows.map((row) => row.id));
-  };

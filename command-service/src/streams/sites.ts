@@ -4,10 +4,11 @@ import {
   sitesStream,
   streamAppendOf,
   type AppendRequest,
+  type EventStore,
   type SiteEvent,
   type StoreSession,
 } from '@rr/events';
-import { evolveSites, initialSites, type SitesState } from '@rr/domain';
+import { evolveSites, initialSites, siteExists, type SitesState } from '@rr/domain';
 import { FIRST_SITE_SLUG } from '@rr/contracts/sites';
 
 /** The sites stream (one for all sites): its one loader and its one append. */
@@ -29,6 +30,20 @@ export async function lockAndLoadSites(s: StoreSession): Promise<SitesState> {
   await s.lockStream(SITES_STREAM);
   const { events } = await s.readStream(SITES_STREAM);
   return foldStream(events, evolveSites, initialSites(FIRST_SITE));
+}
+
+/**
+ * Which of the ids name a site now, by the same fold without the lock (a check no decision rests
+ * on, e.g. a webhook's sites): the first site always, another from its creation until its
+ * deletion; a site just created is found at once.
+ */
+export async function existingSiteIds(
+  store: EventStore,
+  ids: readonly string[],
+): Promise<ReadonlySet<string>> {
+  const { events } = await store.readStream(SITES_STREAM);
+  const sites = foldStream(events, evolveSites, initialSites(FIRST_SITE));
+  return new Set(ids.map((id) => id.toLowerCase()).filter((id) => siteExists(sites, id)));
 }
 
 export function appendToSites(
