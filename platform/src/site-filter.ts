@@ -60,3 +60,30 @@ export async function siteNamesIfSeveral(
   );
   return r.rows.length > 1 ? new Map(r.rows.map((row) => [row.id, row.name])) : null;
 }
+
+/**
+ * The sites a report's rows count, by name (", " between them), when the library has several:
+ * the room's, or the sites given (every site without them); null with one site (csvWithSite
+ * then adds no column).
+ */
+export async function siteColumnOf(
+  pool: Pool,
+  libraryName: string | undefined,
+  roomId: string | undefined,
+  sites: readonly string[] | null,
+): Promise<string | null> {
+  const names = await siteNamesIfSeveral(pool, libraryName);
+  if (!names) return null;
+  let ids = sites ?? [...names.keys()];
+  if (roomId) {
+    const r = await pool.query<{ site_id: string }>(
+      'SELECT site_id::text AS site_id FROM rm_rooms WHERE id = $1',
+      [roomId],
+    );
+    ids = r.rows.map((row) => row.site_id);
+  }
+  return ids
+    .flatMap((id) => names.get(id) ?? [])
+    .sort((a, b) => a.localeCompare(b, 'de'))
+    .join(', ');
+}

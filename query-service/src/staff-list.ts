@@ -252,21 +252,6 @@ async function readSorted(pool: Pool, q: TicketQuery): Promise<RowsPage> {
   return { rows, totalCount: total };
 }
 
-/** The names of the rooms' sites by room id, in a library of several sites; null with one. */
-export async function roomSiteNames(
-  pool: Pool,
-  libraryName: string | undefined,
-  tickets: readonly { roomId: string }[],
-): Promise<Map<string, string> | null> {
-  const names = await siteNamesIfSeveral(pool, libraryName);
-  if (!names) return null;
-  const r = await pool.query<{ id: string; site_id: string }>(
-    'SELECT id::text AS id, site_id::text AS site_id FROM rm_rooms WHERE id = ANY($1::uuid[])',
-    [[...new Set(tickets.map((t) => t.roomId))]],
-  );
-  return new Map(r.rows.map((row) => [row.id, names.get(row.site_id) ?? '']));
-}
-
 export function ticketListRoutes(deps: QueryDeps) {
   const { pool, clock, timeZone } = deps;
 
@@ -297,7 +282,8 @@ export function ticketListRoutes(deps: QueryDeps) {
         // of rooms without a plan keeps the columns it always had (docs/product.md#seat-plans).
         const seated = list.content.some((t) => t.seat !== null);
         // Likewise the site's, only in a library of several sites (docs/product.md#sites).
-        const siteOf = await roomSiteNames(pool, deps.libraryName, list.content);
+        // Each ticket names its room's site.
+        const siteNames = await siteNamesIfSeveral(pool, deps.libraryName);
         sendCsv(
           res,
           'reservations.csv',
@@ -315,7 +301,7 @@ export function ticketListRoutes(deps: QueryDeps) {
               'Status',
               'Buchungsnummer',
               ...(seated ? ['Platz'] : []),
-              ...(siteOf ? ['Standort'] : []),
+              ...(siteNames ? ['Standort'] : []),
             ],
             list.content.map((t) => [
               t.roomName,
@@ -331,7 +317,7 @@ export function ticketListRoutes(deps: QueryDeps) {
               t.confirmBy ? 'AWAITING_CONFIRMATION' : t.unconfirmed ? 'UNCONFIRMED' : t.status,
               t.bookingNumber,
               ...(seated ? [t.seat?.label ?? ''] : []),
-              ...(siteOf ? [siteOf.get(t.roomId) ?? ''] : []),
+              ...(siteNames ? [siteNames.get(t.siteId ?? '') ?? ''] : []),
             ]),
           ),
         );

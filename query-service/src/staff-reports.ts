@@ -1,11 +1,11 @@
 import { DailyReportQuery, OccupancyReportQuery } from '@rr/contracts';
-import { occupancyPercent, toCsv, withSeatNumbers } from '@rr/domain';
+import { occupancyPercent, csvWithSite, withSeatNumbers } from '@rr/domain';
 import {
   defineRoute,
   fromContract,
   problems,
   sendCsv,
-  siteNamesIfSeveral,
+  siteColumnOf,
   z,
   type Pool,
   type RouteDef,
@@ -134,20 +134,6 @@ async function daily(pool: Pool, roomId: string, date: string) {
   return { roomName: room.rows[0].name, date, content: rows };
 }
 
-/**
- * The name of the room's site, for the reports' CSV column "Standort", in a library of several
- * sites (docs/product.md#sites); null with one, whose CSVs keep the columns they always had.
- */
-async function roomSiteColumn(pool: Pool, libraryName: string | undefined, roomId: string) {
-  const names = await siteNamesIfSeveral(pool, libraryName);
-  if (!names) return null;
-  const r = await pool.query<{ site_id: string }>(
-    'SELECT site_id::text AS site_id FROM rm_rooms WHERE id = $1',
-    [roomId],
-  );
-  return names.get(r.rows[0]?.site_id ?? '') ?? '';
-}
-
 export function reportRoutes({ pool, libraryName }: QueryDeps) {
   const staff = ['admin', 'reports'] as ('admin' | 'reports')[];
   return {
@@ -185,11 +171,11 @@ export function reportRoutes({ pool, libraryName }: QueryDeps) {
         const noShows = room.rows[0]?.check_in ?? false;
         // Likewise the column of bookings awaiting confirmation, for a room that asks for it.
         const confirm = room.rows[0]?.confirm ?? false;
-        const site = await roomSiteColumn(pool, libraryName, query.roomId);
+        const site = await siteColumnOf(pool, libraryName, query.roomId, null);
         sendCsv(
           res,
           `occupancy-${query.fromDate}-${query.untilDate}.csv`,
-          toCsv(
+          csvWithSite(
             [
               'Datum',
               'Zeitfenster',
@@ -198,7 +184,6 @@ export function reportRoutes({ pool, libraryName }: QueryDeps) {
               'Prozent',
               ...(noShows ? ['No-Shows', 'No-Show-Quote'] : []),
               ...(confirm ? ['Unbestätigt'] : []),
-              ...(site !== null ? ['Standort'] : []),
             ],
             rows.map((x) => [
               x.date,
@@ -208,8 +193,8 @@ export function reportRoutes({ pool, libraryName }: QueryDeps) {
               x.percentage,
               ...(noShows ? [x.noShows, x.noShowRate] : []),
               ...(confirm ? [x.awaitingConfirmation ?? 0] : []),
-              ...(site !== null ? [site] : []),
             ]),
+            site,
           ),
         );
       },
@@ -242,27 +227,20 @@ export function reportRoutes({ pool, libraryName }: QueryDeps) {
       responses: { 200: { description: 'CSV', schema: z.string(), contentType: 'text/csv' } },
       handler: async ({ params, query, res }) => {
         const report = await daily(pool, params.id, query.date);
-        const site = await roomSiteColumn(pool, libraryName, params.id);
+        const site = await siteColumnOf(pool, libraryName, params.id, null);
         sendCsv(
           res,
           `daily-report-${query.date}.csv`,
-          toCsv(
-            [
-              'Zeitfenster',
-              'Platz',
-              'Nachname',
-              'Vorname',
-              'Barrierefreiheit',
-              ...(site !== null ? ['Standort'] : []),
-            ],
+          csvWithSite(
+            ['Zeitfenster', 'Platz', 'Nachname', 'Vorname', 'Barrierefreiheit'],
             report.content.map((x) => [
               x.timeSlot,
               x.seatNumber,
               x.lastName,
               x.firstName,
               x.accessibility ? 'ja' : 'nein',
-              ...(site !== null ? [site] : []),
             ]),
+            site,
           ),
         );
       },

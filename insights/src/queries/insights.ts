@@ -1,14 +1,13 @@
 import { INSIGHTS_PARTS, InsightsQuery as InsightsContract } from '@rr/contracts';
-import { addDays, toCsv } from '@rr/domain';
+import { addDays, csvWithSite, type CsvCell } from '@rr/domain';
 import {
   defineRoute,
   fromContract,
   sendCsv,
   siteFilterParam,
-  siteNamesIfSeveral,
+  siteColumnOf,
   sitesOfFilter,
   z,
-  type Pool,
   type RouteDef,
 } from '@rr/platform';
 import type { InsightsDeps } from '../deps.ts';
@@ -191,8 +190,6 @@ export function insightsOf({ pool }: Pick<InsightsDeps, 'pool'>) {
   };
 }
 
-export type CsvCell = string | number | boolean | null | undefined;
-
 /** One part of the insights as a table: its CSV's header and rows (the screen's tables). */
 function tableOf(part: (typeof INSIGHTS_PARTS)[number], x: Insights): [string[], CsvCell[][]] {
   switch (part) {
@@ -222,41 +219,6 @@ function tableOf(part: (typeof INSIGHTS_PARTS)[number], x: Insights): [string[],
  */
 function csvOf(part: (typeof INSIGHTS_PARTS)[number], x: Insights, site: string | null) {
   return csvWithSite(...tableOf(part, x), site);
-}
-
-/** A table as CSV, with the column "Standort" last when `site` names the sites (csvOf). */
-export function csvWithSite(header: string[], rows: CsvCell[][], site: string | null) {
-  if (site === null) return toCsv(header, rows);
-  return toCsv(
-    [...header, 'Standort'],
-    rows.map((row) => [...row, site]),
-  );
-}
-
-/**
- * The sites the figures count, by name (", " between them), when the library has several: the
- * room's, or the sites of the filter (every site the user reaches without one); null with one site.
- */
-export async function siteColumnOf(
-  pool: Pool,
-  libraryName: string | undefined,
-  roomId: string | undefined,
-  sites: readonly string[] | null,
-): Promise<string | null> {
-  const names = await siteNamesIfSeveral(pool, libraryName);
-  if (!names) return null;
-  let ids = sites ?? [...names.keys()];
-  if (roomId) {
-    const r = await pool.query<{ site_id: string }>(
-      'SELECT site_id::text AS site_id FROM rm_rooms WHERE id = $1',
-      [roomId],
-    );
-    ids = r.rows.map((row) => row.site_id);
-  }
-  return ids
-    .flatMap((id) => names.get(id) ?? [])
-    .sort((a, b) => a.localeCompare(b, 'de'))
-    .join(', ');
 }
 
 /** GET /admin/insights (and its parts as CSV) for the admin and reports roles. */

@@ -1,8 +1,8 @@
 import { InsightsQuery as InsightsContract } from '@rr/contracts';
 import { SEAT_ATTRIBUTES } from '@rr/contracts/seats';
-import { defineRoute, fromContract, sendCsv, z, type RouteDef } from '@rr/platform';
+import { csvWithSite, type CsvCell } from '@rr/domain';
+import { defineRoute, fromContract, sendCsv, siteColumnOf, z, type RouteDef } from '@rr/platform';
 import type { InsightsDeps } from '../deps.ts';
-import { csvWithSite, siteColumnOf, type CsvCell } from './insights.ts';
 
 /**
  * The seats' use of one room with a seat plan over a period (docs/product.md#insights): per seat
