@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
+  CommitGroups,
   ConcurrencyError,
   formatPosition,
+  type CommitGroupCounts,
   type Actor,
   type AppendRequest,
   type EventStore,
@@ -36,6 +38,8 @@ export interface CommandSpec<State, Decision, Answer> {
   answer(decision: Decision, state: State): Answer;
   /** After the commit: what caches of folded state learn (never before: a rollback would lie). */
   committed?(decision: Decision, state: State): void;
+  /** Whether the command may share a commit (see BatchSpec's group). */
+  group?: boolean;
 }
 
 export interface CommandResult<Answer> {
@@ -101,6 +105,67 @@ export interface BatchSpec<State, Command, Decision, Answer> {
   record?(s: StoreSession, decision: Decision, state: State, command: Command): Promise<void>;
   answer(decision: Decision, state: State, command: Command): Answer;
   committed?(decision: Decision, state: State, command: Command): void;
+  /**
+   * Whether the commands may share a commit with other commands of the moment (group commit, when
+   * the store has it): only commands whose load locks and reads, and writes nothing before its
+   * decision (see CommitGroups).
+   */
+  group?: boolean;
+}
+
+/**
+ * What one command's decisions write (a batch's merged): its appends, who made them, and its
+ * rows that are no events. A commit group writes several commands' parts at once.
+ */
+export interface WritePart {
+  actor: Actor;
+  appends: AppendRequest[];
+  record(s: StoreSession): Promise<void>;
+}
+
+/**
+ * The writes of one transaction's commands: every part's appends in one statement (each part's
+ * events keep their actor and get a correlation id of the part's own when the parts are several),
+ * the tables beside the log moved by all of them, then each part's rows that are no events.
+ */
+async function writeParts(s: StoreSession, parts: readonly WritePart[]): Promise<void> {
+  const several = parts.length > 1;
+  const appends = parts.flatMap((part) => {
+    if (!several) return part.appends;
+    const metadata = { actor: part.actor, correlationId: randomUUID() };
+    return part.appends.map((r) => ({
+      ...r,
+      events: r.events.map((e) => ({ ...e, metadata: { ...metadata, ...e.metadata } })),
+    }));
+  });
+  if (appends.length) {
+    // Sent without waiting for their answers: the append, the tables beside the log and the
+    // commit go to the database in one round trip (StoreSession.send).
+    await s.sendAppend(appends, { metadata: { actor: parts[0]!.actor } });
+    // At the store's clock, the time the events are recorded at.
+    await projectInline(s, appends, s.store.clock.now());
+  }
+  for (const part of parts) await part.record(s);
+}
+
+/** The commit groups of a store that has them (see EventStore's groupCommit). */
+const commitGroups = new WeakMap<EventStore, CommitGroups<WritePart>>();
+
+function commitGroupsOf(store: EventStore): CommitGroups<WritePart> | null {
+  if (!store.groupCommit) return null;
+  let groups = commitGroups.get(store);
+  if (!groups) {
+    groups = new CommitGroups(store, writeParts, store.groupCommit);
+    commitGroups.set(store, groups);
+  }
+  return groups;
+}
+
+/** How a store's commands were grouped so far (zero without group commit). */
+export function commitGroupCounts(store: EventStore): CommitGroupCounts {
+  return (
+    commitGroups.get(store)?.counts ?? { groups: 0, grouped: 0, alone: 0, busy: 0, fallbacks: 0 }
+  );
 }
 
 export async function handleCommands<State, Command, Decision, Answer>(
@@ -108,46 +173,57 @@ export async function handleCommands<State, Command, Decision, Answer>(
   spec: BatchSpec<State, Command, Decision, Answer>,
 ): Promise<Outcome<CommandResult<Answer>>[]> {
   const tagged = spec.commands.length > 1;
-  return withRetry(async () => {
-    const { result, position } = await store.transaction(async (s) => {
-      let state: State = await spec.load(s);
-      const decided: ({ decision: Decision; state: State } | { err: Refused })[] = [];
-      const requests: AppendRequest[] = [];
-      for (const command of spec.commands) {
-        let decision: Decision;
-        try {
-          decision = spec.decide(state, command);
-        } catch (err) {
-          if (!(err instanceof Refused) || !tagged) throw err;
-          decided.push({ err });
-          continue;
-        }
-        const correlationId = tagged ? randomUUID() : undefined;
-        for (const r of spec.appends(decision, state, command))
-          requests.push({
-            ...r,
-            events: correlationId
-              ? r.events.map((e) => ({ ...e, metadata: { ...e.metadata, correlationId } }))
-              : r.events,
-          });
-        decided.push({ decision, state });
-        state = spec.evolve(state, decision, command);
+  /** The reads and decisions, on the command's session; its writes are the part answered. */
+  const prepare = async (s: StoreSession) => {
+    let state: State = await spec.load(s);
+    const decided: ({ decision: Decision; state: State } | { err: Refused })[] = [];
+    const requests: AppendRequest[] = [];
+    for (const command of spec.commands) {
+      let decision: Decision;
+      try {
+        decision = spec.decide(state, command);
+      } catch (err) {
+        if (!(err instanceof Refused) || !tagged) throw err;
+        decided.push({ err });
+        continue;
       }
-      const appends = (tagged ? mergeBatchAppends(requests) : mergeAppends(requests)).filter(
+      const correlationId = tagged ? randomUUID() : undefined;
+      for (const r of spec.appends(decision, state, command))
+        requests.push({
+          ...r,
+          events: correlationId
+            ? r.events.map((e) => ({ ...e, metadata: { ...e.metadata, correlationId } }))
+            : r.events,
+        });
+      decided.push({ decision, state });
+      state = spec.evolve(state, decision, command);
+    }
+    const part: WritePart & { decided: typeof decided } = {
+      actor: spec.actor,
+      appends: (tagged ? mergeBatchAppends(requests) : mergeAppends(requests)).filter(
         (r) => r.events.length > 0,
-      );
-      if (appends.length) {
-        // Sent without waiting for their answers: the append, the tables beside the log and the
-        // commit go to the database in one round trip (StoreSession.send).
-        await s.sendAppend(appends, { metadata: { actor: spec.actor } });
-        // At the store's clock, the time the events are recorded at.
-        await projectInline(s, appends, s.store.clock.now());
-      }
-      for (const [i, d] of decided.entries())
-        if ('decision' in d) await spec.record?.(s, d.decision, d.state, spec.commands[i]!);
-      return decided;
-    });
-    return result.map((d, i): Outcome<CommandResult<Answer>> => {
+      ),
+      record: async (session) => {
+        for (const [i, d] of decided.entries())
+          if ('decision' in d) await spec.record?.(session, d.decision, d.state, spec.commands[i]!);
+      },
+      decided,
+    };
+    return part;
+  };
+  const groups = spec.group ? commitGroupsOf(store) : null;
+  return withRetry(async () => {
+    const {
+      result: { decided },
+      position,
+    } = groups
+      ? await groups.run(prepare)
+      : await store.transaction(async (s) => {
+          const part = await prepare(s);
+          await writeParts(s, [part]);
+          return part;
+        });
+    return decided.map((d, i): Outcome<CommandResult<Answer>> => {
       if ('err' in d) return d;
       const command = spec.commands[i]!;
       spec.committed?.(d.decision, d.state, command);
@@ -176,6 +252,7 @@ export async function handleCommand<State, Decision, Answer>(
     record: spec.record && ((s, decision, state) => spec.record!(s, decision, state)),
     answer: (decision, state) => spec.answer(decision, state),
     committed: spec.committed && ((decision, state) => spec.committed!(decision, state)),
+    group: spec.group,
   });
   if (!outcome || 'err' in outcome) throw outcome?.err ?? new Error('no outcome');
   return outcome.ok;

@@ -20,6 +20,7 @@ export { defaultBookingLimits as defaultLimits, type BookingLimits } from '@rr/p
 export { calendarImportSettings, type CalendarImportSettings } from './holidays/import-window.ts';
 export { humanCheck } from './booking/human-check.ts';
 export { existingSiteIds } from './streams/sites.ts';
+export { commitGroupCounts } from './command.ts';
 export { expireDueTransactions, startExpiryJob } from './booking/expiry.ts';
 export { erasePersonalData, startErasureJob } from './erasure/job.ts';
 export { rekeyStoredAddresses } from './erasure/rekey.ts';

@@ -1,4 +1,6 @@
-import { ConcurrencyError, type AppendRequest } from './types.ts';
+import { randomUUID } from 'node:crypto';
+import type { AppendOptions, SessionStore } from './session.ts';
+import { ConcurrencyError, type AppendRequest, type EventMetadata } from './types.ts';
 
 /**
  * The statements of an append to streams new or locked by the session: one statement claims
@@ -80,4 +82,36 @@ export function concurrencyErrorOf(
   const { stream, version } = JSON.parse(e.detail) as { stream: string; version: number | null };
   const missed = requests.find((r) => r.streamId === stream);
   return missed ? new ConcurrencyError(stream, missed.expectedVersion, version) : null;
+}
+
+/** The events' rows, column by column, checked against the catalogue, with their metadata. */
+export function eventColumnsFor(
+  store: Pick<SessionStore, 'validate'>,
+  requests: AppendRequest[],
+  startVersions: ReadonlyMap<string, number>,
+  options: AppendOptions,
+): EventColumns {
+  const cols: EventColumns = { stream: [], version: [], id: [], type: [], data: [], meta: [] };
+  const correlationId = options.metadata.correlationId ?? randomUUID();
+  for (const req of requests) {
+    let v = startVersions.get(req.streamId) ?? 0;
+    for (const e of req.events) {
+      const checked = store.validate(e);
+      v += 1;
+      const metadata: EventMetadata = {
+        correlationId,
+        causationId: options.metadata.causationId ?? null,
+        actor: options.metadata.actor,
+        schemaVersion: checked.schemaVersion,
+        ...e.metadata,
+      };
+      cols.stream.push(req.streamId);
+      cols.version.push(String(v));
+      cols.id.push(e.eventId ?? randomUUID());
+      cols.type.push(e.type);
+      cols.data.push(JSON.stringify(checked.data));
+      cols.meta.push(JSON.stringify(metadata));
+    }
+  }
+  return cols;
 }

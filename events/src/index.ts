@@ -7,3 +7,4 @@ export * from './upcasting.ts';
 export * from './catalogue/index.ts';
 export * from './stream-append.ts';
 export * from './projection.ts';
+export * from './commit-group.ts';

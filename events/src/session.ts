@@ -1,16 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { comparePositions, START, type Position } from './position.ts';
 import type { EventRow } from './rows.ts';
+import { lockCall, type GroupLocks } from './group-locks.ts';
 import {
   claimedAppend,
   claimedAppendValues,
   concurrencyErrorOf,
+  eventColumnsFor,
   eventColumnsOf,
-  type EventColumns,
 } from './append-statement.ts';
 import {
   ConcurrencyError,
+  LockBusy,
   type AppendRequest,
   type AppendResult,
   type EventClock,
@@ -67,6 +68,8 @@ export class StoreSession {
   constructor(
     readonly client: pg.PoolClient,
     readonly store: SessionStore,
+    /** When this session is a member of a commit group: the group's locks. */
+    private readonly group?: GroupLocks,
   ) {
     // The driver's flag (pg.Client#pipeline, platform's createPool); its pool client type does not declare it.
     this.pipelined = Reflect.get(client, 'pipeline') === true;
@@ -125,14 +128,20 @@ export class StoreSession {
    * version after the lock was granted (null when it does not exist).
    */
   async lockStream(streamId: string): Promise<number | null> {
-    const r = await this.client.query<{ version: string | null }>({
-      name: 'rr_lock_stream',
-      text: 'SELECT rr_lock_stream($1)::text AS version',
-      values: [streamId],
-    });
-    this.locked.add(streamId);
+    const r = await this.client.query<{ version: string | null }>(
+      lockCall(this.claim([streamId]), 'lock_stream', (fn) => `SELECT ${fn}($1)::text AS version`, [
+        streamId,
+      ]),
+    );
     const version = r.rows[0]?.version;
+    if (version === '-1') throw new LockBusy(streamId);
+    this.locked.add(streamId);
     return version == null ? null : Number(version);
+  }
+
+  /** In a commit group, claims the streams (see GroupLocks); answers whether locks are only tried. */
+  private claim(streamIds: readonly string[]): boolean {
+    return this.group?.claim(this, streamIds) ?? false;
   }
 
   readStream(streamId: string): Promise<{ version: number; events: RecordedEvent[] }> {
@@ -155,11 +164,18 @@ export class StoreSession {
   ): Promise<Map<string, RecordedEvent[]>> {
     const rest = [...new Set(streamIds)].filter((id) => id !== first).sort(byteOrder);
     const ids = first === undefined ? rest : [first, ...rest];
-    const r = await this.client.query<EventRow>({
-      name: 'rr_lock_read_streams',
-      text: 'SELECT * FROM rr_lock_read_streams($1::text[], $2::bigint[])',
-      values: [ids, ids.map((id) => String(after.get(id) ?? 0))],
-    });
+    const tryOnly = this.claim(ids);
+    const r = await this.client.query<EventRow>(
+      lockCall(
+        tryOnly,
+        'lock_read_streams',
+        (fn) => `SELECT * FROM ${fn}($1::text[], $2::bigint[])`,
+        [ids, ids.map((id) => String(after.get(id) ?? 0))],
+      ),
+    );
+    // A row without a stream: a lock was held by another transaction (nothing was read).
+    if (tryOnly && r.rows.some((row: { stream_id: string | null }) => row.stream_id === null))
+      throw new LockBusy(ids.join(' '));
     for (const id of ids) this.locked.add(id);
     return this.store.groupByStream(ids, r.rows);
   }
@@ -186,7 +202,7 @@ export class StoreSession {
         streamId: req.streamId,
         version: startVersions.get(req.streamId)! + req.events.length,
       });
-    const columns = this.eventColumns(requests, startVersions, options);
+    const columns = eventColumnsFor(this.store, requests, startVersions, options);
     if (columns.id.length === 0) return { position: this.lastPosition ?? START, streams };
     const recordedAt = this.store.clock.now();
     if (oneStatement) {
@@ -243,7 +259,7 @@ export class StoreSession {
       return;
     }
     const startVersions = this.claimedVersions(requests);
-    const columns = this.eventColumns(requests, startVersions, options);
+    const columns = eventColumnsFor(this.store, requests, startVersions, options);
     const recordedAt = this.store.clock.now();
     const answer = this.client
       .query<{ tx: string | null; gp: string | null }>({
@@ -282,37 +298,6 @@ export class StoreSession {
         return [req.streamId, expected === 'no_stream' ? 0 : (expected as number)];
       }),
     );
-  }
-
-  /** The events' rows, column by column, checked against the catalogue, with their metadata. */
-  private eventColumns(
-    requests: AppendRequest[],
-    startVersions: ReadonlyMap<string, number>,
-    options: AppendOptions,
-  ): EventColumns {
-    const cols: EventColumns = { stream: [], version: [], id: [], type: [], data: [], meta: [] };
-    const correlationId = options.metadata.correlationId ?? randomUUID();
-    for (const req of requests) {
-      let v = startVersions.get(req.streamId) ?? 0;
-      for (const e of req.events) {
-        const checked = this.store.validate(e);
-        v += 1;
-        const metadata: EventMetadata = {
-          correlationId,
-          causationId: options.metadata.causationId ?? null,
-          actor: options.metadata.actor,
-          schemaVersion: checked.schemaVersion,
-          ...e.metadata,
-        };
-        cols.stream.push(req.streamId);
-        cols.version.push(String(v));
-        cols.id.push(e.eventId ?? randomUUID());
-        cols.type.push(e.type);
-        cols.data.push(JSON.stringify(checked.data));
-        cols.meta.push(JSON.stringify(metadata));
-      }
-    }
-    return cols;
   }
 
   private learnPositions(rows: { tx: string | null; gp: string | null }[]): void {

@@ -4,6 +4,7 @@ import { inBatches } from './cursor.ts';
 import { SELECT_EVENT, toRecorded, visibleAfter, type EventRow } from './rows.ts';
 
 import { StoreSession, type AppendOptions } from './session.ts';
+import type { CommitGroupSettings } from './commit-group.ts';
 import type { EventClock } from './types.ts';
 import type {
   AppendRequest,
@@ -42,6 +43,8 @@ export interface EventStoreOptions {
    * answers the data to store and the type's current schema version.
    */
   validate?: (event: NewEvent) => { data: unknown; schemaVersion: number };
+  /** Commands that ask for it share their commits (commit-group.ts); absent: each commits alone. */
+  groupCommit?: CommitGroupSettings;
 }
 
 /**
@@ -52,6 +55,7 @@ export class EventStore {
   private readonly upcasters: Upcasters;
   private readonly validator: EventStoreOptions['validate'];
   readonly clock: EventClock;
+  readonly groupCommit: CommitGroupSettings | undefined;
 
   constructor(
     readonly pool: pg.Pool,
@@ -60,6 +64,7 @@ export class EventStore {
     this.upcasters = options.upcasters ?? new Upcasters();
     this.validator = options.validate;
     this.clock = options.clock ?? machineClock;
+    this.groupCommit = options.groupCommit;
   }
 
   /** The data to store and its schema version; without a catalogue, as given (version from metadata or 1). */

@@ -61,6 +61,17 @@ export class ConcurrencyError extends Error {
   }
 }
 
+/**
+ * A command of a commit group wanted a stream whose lock another transaction or another member of
+ * its group holds: it leaves the group, whose commit must never wait for a lock, and runs alone.
+ */
+export class LockBusy extends Error {
+  override name = 'LockBusy';
+  constructor(readonly streamId: string) {
+    super(`Stream ${streamId} is locked by another writer`);
+  }
+}
+
 /** The one clock of the process (platform's Clock): events are recorded at its time. */
 export interface EventClock {
   now(): Date;

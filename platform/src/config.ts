@@ -25,6 +25,11 @@ export const ConfigSchema = z.object({
   // before earlier answers came, and a turn's queries in one system call. Off only to measure.
   DB_PIPELINE: bool.default(true),
   DB_COALESCE_WRITES: bool.default(true),
+  // Group commit of the cart commands (events/src/commit-group.ts): commands that arrive while
+  // others are written share one transaction, at most this many, in at most this many at once.
+  GROUP_COMMIT: bool.default(true),
+  GROUP_COMMIT_MAX_MEMBERS: z.coerce.number().int().min(2).max(64).default(32),
+  GROUP_COMMIT_GROUPS: z.coerce.number().int().min(1).max(32).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TIME_ZONE: z
     .string()

@@ -1,6 +1,7 @@
 import type { Request, Response, NextFunction, Router } from 'express';
 import client from 'prom-client';
 import { isConnectionError, type Pool } from '@rr/platform';
+import type { CommitGroupCounts } from '@rr/events';
 import type { Release } from './release.ts';
 
 /**
@@ -21,6 +22,8 @@ export function mountOps(
     readonly refreshes: number;
     readonly monthsRead: number;
   },
+  /** How the commands' commits were shared so far (events/src/commit-group.ts). */
+  commitGroups?: () => CommitGroupCounts,
 ): { observe: (req: Request, res: Response, next: NextFunction) => void } {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
@@ -107,6 +110,8 @@ export function mountOps(
       });
   }
 
+  if (commitGroups) registerCommitGroupMetrics(registry, commitGroups);
+
   api.get('/readyz', async (_req, res, next) => {
     try {
       const lags = await lag();
@@ -151,4 +156,28 @@ export function mountOps(
       next();
     },
   };
+}
+
+/** The commit groups' counters (events/src/commit-group.ts), read when scraped. */
+function registerCommitGroupMetrics(
+  registry: client.Registry,
+  counts: () => CommitGroupCounts,
+): void {
+  const counters = [
+    ['groups', 'Commit groups: two or more commands committed in one transaction'],
+    ['grouped', 'Commands committed in commit groups'],
+    ['alone', 'Commands of the grouping kind that committed alone'],
+    ['busy', 'Commands that left a commit group for a stream another writer held'],
+    ['fallbacks', 'Commit groups rolled back by a failed statement, their commands run alone'],
+  ] as const;
+  for (const [name, help] of counters)
+    new client.Counter({
+      name: name === 'groups' ? 'rr_commit_groups_total' : `rr_commit_group_${name}_total`,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(counts()[name]);
+      },
+    });
 }

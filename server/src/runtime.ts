@@ -65,9 +65,27 @@ export const poolOptionsOf = (config: Config): PoolOptions => ({
   coalesceWrites: config.DB_COALESCE_WRITES,
 });
 
-/** The event store of a process: events checked against the catalogue, recorded at the clock's time. */
-export function createStore(pool: Pool, clock: Clock): EventStore {
-  return new EventStore(pool, { validate: validateEvent, clock });
+/**
+ * The event store of a process: events checked against the catalogue, recorded at the clock's
+ * time, the cart commands' commits shared when GROUP_COMMIT is on.
+ */
+export function createStore(
+  pool: Pool,
+  clock: Clock,
+  config?: Pick<Config, 'GROUP_COMMIT' | 'GROUP_COMMIT_MAX_MEMBERS' | 'GROUP_COMMIT_GROUPS'>,
+): EventStore {
+  return new EventStore(pool, {
+    validate: validateEvent,
+    clock,
+    ...(config?.GROUP_COMMIT
+      ? {
+          groupCommit: {
+            maxMembers: config.GROUP_COMMIT_MAX_MEMBERS,
+            maxGroups: config.GROUP_COMMIT_GROUPS,
+          },
+        }
+      : {}),
+  });
 }
 
 /** Connects to the database, migrates it, and wires the store: what every service process needs. */
@@ -79,7 +97,7 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const pool = createPool(url, config.DB_POOL_SIZE, poolOptionsOf(config));
   await migrate(pool, SCHEMA_MIGRATION_DIRS);
-  const store = createStore(pool, clock);
+  const store = createStore(pool, clock, config);
   const notifier = new EventNotifier(url);
   const keySecret = await persistentSecret(pool, 'visitor_key_secret', config.VISITOR_KEY_SECRET);
   return {

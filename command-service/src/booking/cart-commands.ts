@@ -82,6 +82,7 @@ export function cartCommands(deps: CommandDeps) {
     let place: SlotPlace | undefined;
     const run = handleCommand(store, {
       actor: visitor,
+      group: true,
       load: async (s): Promise<LoadedReservation> => {
         const {
           locked: { cart, slots },
@@ -136,6 +137,7 @@ export function cartCommands(deps: CommandDeps) {
     let place: SlotPlace | undefined;
     const batch = handleCommands(store, {
       actor: visitor,
+      group: true,
       commands: carts,
       load: async (s): Promise<LoadedReservation> => {
         const cachedRoom = cachedRoomOf(store, timeSlotId);
