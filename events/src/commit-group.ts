@@ -144,8 +144,8 @@ export class CommitGroups<P> {
           writer,
           parts.map((p) => p.part),
         );
-      written = parts.map((p) => p.member);
       await writer.commit();
+      written = parts.map((p) => p.member);
     } catch (err) {
       await writer.settled();
       await client.query('ROLLBACK').catch(() => undefined);
@@ -156,7 +156,8 @@ export class CommitGroups<P> {
         return;
       }
       this.counts.fallbacks += 1;
-      await Promise.all(members.map((m) => this.alone(m)));
+      // Each on a connection of its own, outside the group's place (alone never throws).
+      for (const m of members) void this.alone(m);
       return;
     }
     client.release();
@@ -164,10 +165,11 @@ export class CommitGroups<P> {
     this.counts.grouped += written.length;
     for (const m of written) m.committed(writer.position);
     for (const p of prepared) if (p.kind === 'error') p.member.failed(p.err);
-    // After the commit, its locks are gone: those that found a stream held wait for nobody here.
+    // After the commit, its locks are gone: those that found a stream held wait for nobody here,
+    // and the next group need not wait for them.
     const busy = prepared.flatMap((p) => (p.kind === 'busy' ? [p.member] : []));
     this.counts.busy += busy.length;
-    await Promise.all(busy.map((m) => this.alone(m)));
+    for (const m of busy) void this.alone(m);
   }
 
   /** One command in a transaction of its own, waiting for its locks as every writer does. */

@@ -242,6 +242,15 @@ function sampleRss(pid: number): { stop(): number } {
   };
 }
 
+/** The server's commit group counters (rr_commit_group… in /api/metrics), by name. */
+async function commitGroupCounts(): Promise<Record<string, number>> {
+  const { text } = await send('GET', '/api/metrics', {}, null);
+  const counts: Record<string, number> = {};
+  for (const m of text.matchAll(/^rr_commit_(?:group_)?(\w+)_total (\d+)/gm))
+    counts[m[1]!] = Number(m[2]);
+  return counts;
+}
+
 // --- projection lag ----------------------------------------------------------------------------
 
 /**
@@ -366,6 +375,7 @@ async function main(): Promise<void> {
       slots = await freshSlots();
       visitors = slots.map((s) => visitorOn(s));
       const rss = sampleRss(pid);
+      const groupsBefore = await commitGroupCounts();
       const cpuBefore = cpu(pid);
       const cartAdd = await closedLoop({
         clients: CLIENTS,
@@ -377,6 +387,13 @@ async function main(): Promise<void> {
       console.log(`cart add CPU ms per command: ${JSON.stringify(cartAddCpu)}`);
       console.log(
         `cart add: ${Math.round(cartAdd.perSecond)}/s, p99 ${cartAdd.latencyMs.p99} ms; RSS peak ${loadRss} MiB`,
+      );
+      const groupsAfter = await commitGroupCounts();
+      const grouping = Object.fromEntries(
+        Object.entries(groupsAfter).map(([k, v]) => [k, v - (groupsBefore[k] ?? 0)]),
+      );
+      console.log(
+        `cart add commit groups: ${JSON.stringify(grouping)}; commands per group ${round((grouping.grouped ?? 0) / Math.max(1, grouping.groups ?? 0))}`,
       );
 
       // The whole visitor flow: cart, second ticket, booking.
