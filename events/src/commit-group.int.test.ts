@@ -7,14 +7,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CommitGroups,
+  EventStore,
   formatPosition,
+  validateEvent,
   RoomCreated,
   RoomUpdated,
   StoreSession,
   type AppendRequest,
   type CommitGroupSettings,
 } from '@rr/events';
+import { createPool } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
+import { roundTripProxy } from '../../tests/support/round-trip-proxy.ts';
 
 let db: TestDatabase;
 
@@ -43,9 +47,9 @@ interface Part {
   gated?: boolean;
 }
 
-function groupsOf(settings: Partial<CommitGroupSettings> = {}) {
+function groupsOf(settings: Partial<CommitGroupSettings> = {}, store = db.store) {
   return new CommitGroups<Part>(
-    db.store,
+    store,
     async (s, parts) => {
       await s.sendAppend(
         parts.flatMap((p) => p.appends),
@@ -120,6 +124,33 @@ describe('group commit', () => {
     const last = rows.at(-1)!;
     for (const a of answers) expect(formatPosition(a.position!)).toBe(`${last.tx}_${last.gp}`);
     expect(groups.counts).toMatchObject({ groups: 1, grouped: 8, busy: 0, fallbacks: 0 });
+  });
+
+  it('a group on existing streams costs two round trips: the locks and reads, then one append and the commit', async () => {
+    const streams = Array.from({ length: 4 }, newStream);
+    for (const x of streams)
+      await db.store.appendToStream(
+        x.streamId,
+        'room',
+        'no_stream',
+        [RoomCreated.create(details(x.roomId, 'first'))],
+        { metadata: { actor } },
+      );
+    const proxy = await roundTripProxy(db.url);
+    const pool = createPool(proxy.url, 1);
+    try {
+      await pool.query('SELECT 1');
+      const groups = groupsOf({ maxGroups: 1 }, new EventStore(pool, { validate: validateEvent }));
+      proxy.reset();
+      await Promise.all(streams.map((x) => groups.run(appendOne(x.streamId, x.roomId))));
+      expect(proxy.roundTrips()).toBe(2);
+      expect(groups.counts).toMatchObject({ groups: 1, grouped: 4 });
+      const rows = await eventsOf(streams.map((x) => x.streamId));
+      expect(rows.map((r) => r.v)).toEqual(['1', '1', '1', '1', '2', '2', '2', '2']);
+    } finally {
+      await pool.end();
+      await proxy.close();
+    }
   });
 
   it('answers no member before the commit has answered', async () => {

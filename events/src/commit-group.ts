@@ -127,13 +127,18 @@ export class CommitGroups<P> {
     try {
       await writer.begin();
       prepared = await Promise.all(
-        members.map((member) =>
-          member.prepare(new StoreSession(client, this.store, locks)).then(
-            (part): Prepared<P> => ({ kind: 'part', member, part }),
+        members.map((member) => {
+          const session = new StoreSession(client, this.store, locks);
+          return member.prepare(session).then(
+            (part): Prepared<P> => {
+              // The group's append moves the streams this member locked at their versions.
+              writer.holdsLocksOf(session);
+              return { kind: 'part', member, part };
+            },
             (err: unknown): Prepared<P> =>
               err instanceof LockBusy ? { kind: 'busy', member } : { kind: 'error', member, err },
-          ),
-        ),
+          );
+        }),
       );
       // A statement that failed aborted the whole transaction: nobody's reads can be trusted.
       const failed = prepared.find((p) => p.kind === 'error' && rolledBackBy(p.err));

@@ -139,6 +139,16 @@ export class StoreSession {
     return version == null ? null : Number(version);
   }
 
+  /**
+   * Takes over the stream locks another session on the same connection holds (a commit group's
+   * members' ones, for the group's append): the connection holds them, so this session's append
+   * to them is the one statement of a locked stream.
+   */
+  holdsLocksOf(other: StoreSession): void {
+    if (other.client !== this.client) throw new Error('locks belong to a connection');
+    for (const id of other.locked) this.locked.add(id);
+  }
+
   /** In a commit group, claims the streams (see GroupLocks); answers whether locks are only tried. */
   private claim(streamIds: readonly string[]): boolean {
     return this.group?.claim(this, streamIds) ?? false;
