@@ -1,4 +1,4 @@
-import { EventNotifier, EventStore, validateEvent } from '@rr/events';
+import { EventNotifier, EventStore, validateEvent, type CommitGroupSettings } from '@rr/events';
 import {
   composeReminderPush,
   mailOutboxReactor,
@@ -65,26 +65,23 @@ export const poolOptionsOf = (config: Config): PoolOptions => ({
   coalesceWrites: config.DB_COALESCE_WRITES,
 });
 
+/** How the visitors' commands share their commits (GROUP_COMMIT…); undefined: each alone. */
+export const groupCommitOf = (
+  config: Pick<Config, 'GROUP_COMMIT' | 'GROUP_COMMIT_MAX_MEMBERS' | 'GROUP_COMMIT_GROUPS'>,
+): CommitGroupSettings | undefined =>
+  config.GROUP_COMMIT
+    ? { maxMembers: config.GROUP_COMMIT_MAX_MEMBERS, maxGroups: config.GROUP_COMMIT_GROUPS }
+    : undefined;
+
 /**
  * The event store of a process: events checked against the catalogue, recorded at the clock's
- * time, the cart commands' commits shared when GROUP_COMMIT is on.
+ * time, the visitors' commands sharing their commits as configured (groupCommitOf).
  */
-export function createStore(
-  pool: Pool,
-  clock: Clock,
-  config?: Pick<Config, 'GROUP_COMMIT' | 'GROUP_COMMIT_MAX_MEMBERS' | 'GROUP_COMMIT_GROUPS'>,
-): EventStore {
+export function createStore(pool: Pool, clock: Clock, config?: Config): EventStore {
   return new EventStore(pool, {
     validate: validateEvent,
     clock,
-    ...(config?.GROUP_COMMIT
-      ? {
-          groupCommit: {
-            maxMembers: config.GROUP_COMMIT_MAX_MEMBERS,
-            maxGroups: config.GROUP_COMMIT_GROUPS,
-          },
-        }
-      : {}),
+    groupCommit: config && groupCommitOf(config),
   });
 }
 

@@ -510,6 +510,47 @@ describe('concurrency (real PostgreSQL)', () => {
     expect(late.rows).toEqual([]);
   });
 
+  it('bookings that arrive together share a commit: each with its own owner, personal data and correlation', async () => {
+    const r = await room('Group booking room');
+    // A slot each: bookings of one slot move its stream, so they commit one after the other.
+    const slots: string[] = [];
+    for (let h = 8; h < 20; h++)
+      slots.push(
+        await slot(r, '2026-12-12', `${h}:00`.padStart(5, '0'), `${h}:30`.padStart(5, '0'), 5),
+      );
+    const visitors = slots.map(() => new Client(app.baseUrl));
+    const carts = await Promise.all(
+      visitors.map(
+        async (v, i) => ((await (await start(v, slots[i]!)).json()) as Cart).transactionId,
+      ),
+    );
+    const answers = await Promise.all(
+      visitors.map((v, i) => book(v, carts[i]!, { ...owner, email: `group${i}@example.at` })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const owners = await Promise.all(
+      answers.map(async (a) => ((await a.json()) as { ownerId: string }).ownerId),
+    );
+    expect(new Set(owners).size).toBe(12);
+    const booked = await db.pool.query<{ tx: string; correlation: string; owner: string }>(
+      `SELECT transaction_id::text AS tx, metadata->>'correlationId' AS correlation,
+              data->>'ownerId' AS owner
+         FROM events WHERE event_type = 'TransactionBooked' AND stream_id = ANY($1)`,
+      [carts.map((c) => `transaction-${c}`)],
+    );
+    expect(booked.rows.map((b) => b.owner).sort()).toEqual([...owners].sort());
+    // Several bookings committed in one transaction, each still its own command.
+    expect(new Set(booked.rows.map((b) => b.tx)).size).toBeLessThan(12);
+    expect(new Set(booked.rows.map((b) => b.correlation)).size).toBe(12);
+    const data = await db.pool.query<{ owner_id: string; email: string }>(
+      'SELECT owner_id, email FROM personal_data WHERE owner_id = ANY($1)',
+      [owners],
+    );
+    expect(new Map(data.rows.map((d) => [d.owner_id, d.email]))).toEqual(
+      new Map(owners.map((o, i) => [o, `group${i}@example.at`])),
+    );
+  });
+
   it('two concurrent bookings by one e-mail that together exceed the per-day maximum: exactly one succeeds', async () => {
     const r = await room('Race booking room');
     const slots = [

@@ -20,6 +20,7 @@ import { EventNotifier, EventStore, validateEvent, type Upcasters } from '@rr/ev
 import { calendarImportSettings, type CommandDeps } from '@rr/command-service';
 import { createApp } from '../../server/src/app.ts';
 import {
+  groupCommitOf,
   projectionSettingsOf,
   readModelNames,
   startProjections,
@@ -95,6 +96,7 @@ export async function startTestApp(
     validate: validateEvent,
     clock,
     upcasters: options.upcasters,
+    groupCommit: groupCommitOf(config),
   });
   const deps: CommandDeps = {
     store,

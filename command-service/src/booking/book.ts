@@ -51,6 +51,7 @@ export function bookingCommands(deps: CommandDeps) {
     let booking = ids();
     const { answer, position } = await handleCommand(store, {
       actor: { kind: 'visitor' },
+      group: true,
       load: async (s): Promise<LoadedReservation> => {
         booking = ids();
         const { cart, slots } = await lockCartWithSlots(s, transactionId, []);
