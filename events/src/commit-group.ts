@@ -120,8 +120,9 @@ export class CommitGroups<P> {
       for (const m of members) m.failed(err);
       return;
     }
-    const writer = new StoreSession(client, this.store);
     const locks = new GroupLocks();
+    // A lock the write itself takes (a stream no member locked) is only tried too.
+    const writer = new StoreSession(client, this.store, locks);
     let prepared: Prepared<P>[] = [];
     let written: Member<P>[] = [];
     try {
