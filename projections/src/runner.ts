@@ -27,6 +27,12 @@ async function loadPositions(pool: Pool, group: Projection[]): Promise<Map<strin
 /** How long a quiet checkpoint (see Projection.quietCheckpoint) may stay behind the log. */
 export const QUIET_CHECKPOINT_MS = 1000;
 
+/**
+ * Notified when a batch of a group readers wait for (not quiet: the read models) commits, so a
+ * reader following them (live availability's watcher) need not poll to learn they moved.
+ */
+export const READ_MODELS_CHANNEL = 'rr_read_models';
+
 export interface RunnerOptions {
   pool: Pool;
   store: EventStore;
@@ -147,7 +153,11 @@ export class ProjectionRunner {
               }
               await inTransaction(
                 pool,
-                (client) => applyGroupBatch(client, group, positions, events),
+                async (client) => {
+                  await applyGroupBatch(client, group, positions, events);
+                  // Delivered at the commit, so its listeners read the batch's checkpoints.
+                  if (!quiet) await client.query(`NOTIFY ${READ_MODELS_CHANNEL}`);
+                },
                 { waitForFlush },
               );
               lastWrite = performance.now();
