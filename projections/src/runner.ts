@@ -153,13 +153,15 @@ export class ProjectionRunner {
               }
               await inTransaction(
                 pool,
-                async (client) => {
-                  await applyGroupBatch(client, group, positions, events);
-                  // Delivered at the commit, so its listeners read the batch's checkpoints.
-                  if (!quiet) await client.query(`NOTIFY ${READ_MODELS_CHANNEL}`);
-                },
+                (client) => applyGroupBatch(client, group, positions, events),
                 { waitForFlush },
               );
+              // Told after the commit, in a statement of its own and not waited for: within the
+              // batch's transaction the NOTIFY would make its commit take PostgreSQL's lock that
+              // orders notifying commits, which every command's commit holds through its flush to
+              // disk (each notifies rr_events). A notification lost with a crash only delays:
+              // the listeners poll too.
+              if (!quiet) void pool.query(`NOTIFY ${READ_MODELS_CHANNEL}`).catch(() => undefined);
               lastWrite = performance.now();
               const last = events[events.length - 1]!.position;
               for (const [name, at] of positions) {
