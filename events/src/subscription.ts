@@ -5,15 +5,20 @@ import { EVENTS_CHANNEL, type EventStore } from './store.ts';
 import type { RecordedEvent } from './types.ts';
 
 /**
- * Wakes subscribers when events commit (LISTEN/NOTIFY on a dedicated connection). It reconnects
- * by itself; subscribers also poll, so a lost notification only delays, never loses, an event.
+ * Wakes subscribers when events commit (LISTEN/NOTIFY on a dedicated connection), or whatever
+ * else `channel` is notified of (the read models moving: projections' READ_MODELS_CHANNEL). It
+ * reconnects by itself; subscribers also poll, so a lost notification only delays, never loses,
+ * an event.
  */
 export class EventNotifier extends EventEmitter {
   private client: pg.Client | null = null;
   private stopped = false;
   private retry: NodeJS.Timeout | null = null;
 
-  constructor(private readonly connectionString: string) {
+  constructor(
+    private readonly connectionString: string,
+    private readonly channel: string = EVENTS_CHANNEL,
+  ) {
     super();
     this.setMaxListeners(100);
   }
@@ -32,7 +37,7 @@ export class EventNotifier extends EventEmitter {
     });
     client.on('notification', () => this.wake());
     await client.connect();
-    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    await client.query(`LISTEN ${this.channel}`);
     this.client = client;
     this.wake();
   }

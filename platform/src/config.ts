@@ -125,6 +125,11 @@ export const ConfigSchema = z.object({
   // looks whether the read models moved, and the comment line that keeps idle streams open.
   LIVE_STREAMS_MAX: z.coerce.number().int().min(0).max(1_000_000).default(5000),
   LIVE_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(250),
+  // The watcher woken by the projector's notification that the read models moved (off only to
+  // measure: it then learns of them at its next poll), and the least time between two of its
+  // looks when woken, so a stream of batches makes it read the watched months at most so often.
+  LIVE_WAKE: bool.default(true),
+  LIVE_WAKE_GAP_MS: z.coerce.number().int().min(0).max(60_000).default(50),
   LIVE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   // Connections the kernel holds for the process to accept: a crowd opening connections at once
   // finds room instead of being dropped (Linux caps it at net.core.somaxconn).

@@ -27,6 +27,12 @@ async function loadPositions(pool: Pool, group: Projection[]): Promise<Map<strin
 /** How long a quiet checkpoint (see Projection.quietCheckpoint) may stay behind the log. */
 export const QUIET_CHECKPOINT_MS = 1000;
 
+/**
+ * Notified when a batch of a group readers wait for (not quiet: the read models) commits, so a
+ * reader following them (live availability's watcher) need not poll to learn they moved.
+ */
+export const READ_MODELS_CHANNEL = 'rr_read_models';
+
 export interface RunnerOptions {
   pool: Pool;
   store: EventStore;
@@ -150,6 +156,12 @@ export class ProjectionRunner {
                 (client) => applyGroupBatch(client, group, positions, events),
                 { waitForFlush },
               );
+              // Told after the commit, in a statement of its own and not waited for: within the
+              // batch's transaction the NOTIFY would make its commit take PostgreSQL's lock that
+              // orders notifying commits, which every command's commit holds through its flush to
+              // disk (each notifies rr_events). A notification lost with a crash only delays:
+              // the listeners poll too.
+              if (!quiet) void pool.query(`NOTIFY ${READ_MODELS_CHANNEL}`).catch(() => undefined);
               lastWrite = performance.now();
               const last = events[events.length - 1]!.position;
               for (const [name, at] of positions) {

@@ -15,6 +15,12 @@ export interface LiveAvailabilitySettings {
   maxStreams: number;
   /** How often the watcher reads where the read models stand, while anybody watches. */
   pollMs: number;
+  /**
+   * The least time between two looks of the watcher when it is woken (`wake`, the projector's
+   * notification that the read models moved): under a stream of batches it reads the watched
+   * months at most this often. Without wakes it looks every `pollMs` only.
+   */
+  wakeGapMs?: number;
   /** How often every stream gets a comment line, so proxies keep an idle stream open. */
   heartbeatMs: number;
   /**
@@ -98,6 +104,12 @@ export class LiveAvailability {
   private readonly tickOutside = AsyncResource.bind((run: number) => void this.tick(run));
   /** Each start of the watcher: a tick of an earlier start (stopped meanwhile) does not go on. */
   private run = 0;
+  /** A look under way: a wake meanwhile makes the next one follow it (after the gap). */
+  private ticking = false;
+  /** Woken while a look was under way. */
+  private wokenWhileTicking = false;
+  /** When the last look started (performance.now()). */
+  private lastTick = -Infinity;
 
   constructor(
     private readonly pool: Pool,
@@ -196,11 +208,33 @@ export class LiveAvailability {
     this.heartbeat ??= setInterval(() => this.beat(), this.settings.heartbeatMs);
   }
 
+  /**
+   * The read models moved (the projector's notification): the watcher looks at once, or as soon
+   * as the gap since its last look allows, instead of at its next poll. Nothing while nobody
+   * watches. With read replicas the look may find them not there yet: the poll finds them later.
+   */
+  wake(): void {
+    if (this.poll === null) return;
+    if (this.ticking) {
+      this.wokenWhileTicking = true;
+      return;
+    }
+    clearTimeout(this.poll);
+    this.poll = setTimeout(this.tickOutside, this.gapLeft(), this.run);
+  }
+
+  /** How long until the watcher may look again when woken. */
+  private gapLeft(): number {
+    return Math.max(0, this.lastTick + (this.settings.wakeGapMs ?? 0) - performance.now());
+  }
+
   private stop(): void {
     if (this.poll) clearTimeout(this.poll);
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.poll = null;
     this.heartbeat = null;
+    // A look under way ends without a next one: the next start's looks are its own.
+    this.ticking = false;
   }
 
   /** Ends every stream (the process stops): the clients reconnect elsewhere or poll. */
@@ -222,6 +256,9 @@ export class LiveAvailability {
   /** One look: where the read models stand, and when they moved, the watched months' seats. */
   private async tick(run: number): Promise<void> {
     this.polls += 1;
+    this.ticking = true;
+    this.wokenWhileTicking = false;
+    this.lastTick = performance.now();
     try {
       const r = await this.pool.query<{ p: string }>({
         name: 'rr_live_checkpoints',
@@ -239,8 +276,14 @@ export class LiveAvailability {
         this.closeAll();
       }
     }
-    if (run === this.run && this.poll !== null)
-      this.poll = setTimeout(this.tickOutside, this.settings.pollMs, run);
+    if (run !== this.run) return;
+    this.ticking = false;
+    if (this.poll !== null)
+      this.poll = setTimeout(
+        this.tickOutside,
+        this.wokenWhileTicking ? this.gapLeft() : this.settings.pollMs,
+        run,
+      );
   }
 
   /** Reads every watched month and sends each month whose seats changed one event. */

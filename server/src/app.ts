@@ -12,6 +12,7 @@ import {
   minPositionGate,
   queryRoutes,
 } from '@rr/query-service';
+import type { EventNotifier } from '@rr/events';
 import { insightsRoutes } from '@rr/insights';
 import {
   apiNotFound,
@@ -88,6 +89,11 @@ export interface AppOptions {
    * readiness; sessions, sign-in and commands keep the primary's pool (`deps.pool`).
    */
   reads?: ReadPools | null;
+  /**
+   * Notified when the read models moved (the projector's READ_MODELS_CHANNEL): wakes live
+   * availability's watcher (LIVE_WAKE), which else learns of it at its next poll.
+   */
+  readModelsMoved?: EventNotifier | null;
   /**
    * Sessions made in the process that name no account (the demo seed's own caller): their user
    * is taken as it is. Every other app checks each session's account in the database.
@@ -232,9 +238,11 @@ export function createApp(options: AppOptions): express.Express {
       : new LiveAvailability(readPool, deps.clock, {
           maxStreams: config.LIVE_STREAMS_MAX,
           pollMs: config.LIVE_POLL_MS,
+          wakeGapMs: config.LIVE_WAKE_GAP_MS,
           heartbeatMs: config.LIVE_HEARTBEAT_MS,
           readModels: options.readModels,
         });
+  if (live && config.LIVE_WAKE) options.readModelsMoved?.on('wake', () => live.wake());
   const api = express.Router();
   const ops = mountOps(
     api,

@@ -17,7 +17,8 @@ import {
   startNoShowJob,
   startWaitlistJob,
 } from '@rr/command-service';
-import { startReminderJob } from '@rr/projections';
+import { EventNotifier } from '@rr/events';
+import { READ_MODELS_CHANNEL, startReminderJob } from '@rr/projections';
 import { createApp, type Role } from './app.ts';
 import { createGateway } from './gateway.ts';
 import { openDatabase } from './database.ts';
@@ -126,6 +127,12 @@ async function main(): Promise<void> {
         })
       : null;
   await reads?.ready();
+  // Live availability's watcher learns from the projector when the read models moved.
+  const readModelsMoved =
+    (role === 'all' || role === 'query') && config.LIVE_WAKE
+      ? new EventNotifier(db.url, READ_MODELS_CHANNEL)
+      : null;
+  await readModelsMoved?.start();
   let server: Server | null = null;
   let sessions: SessionMiddleware | null = null;
   if (role !== 'projector') {
@@ -142,6 +149,7 @@ async function main(): Promise<void> {
       readModels: readModelNames,
       serveFrontend: role === 'all',
       reads,
+      readModelsMoved,
     });
     server = await listen(app, config.PORT, config.HOST, config.LISTEN_BACKLOG);
     const address = server.address();
@@ -169,6 +177,7 @@ async function main(): Promise<void> {
     ['the erasure job', () => erasure?.stop()],
     ['the backup job', () => backups?.stop()],
     ['the projections', () => runner?.stop()],
+    ["the read models' notifications", () => readModelsMoved?.stop()],
     ['the sessions', () => Promise.resolve(sessions?.close())],
     ['the read replicas', () => reads?.close()],
     ['the database pools', () => runtime.close()],

@@ -231,3 +231,34 @@ describe('live availability of a room month', () => {
     }
   });
 });
+
+describe('live availability woken by the projections', () => {
+  // A poll so rare that only the projector's notification can bring a change in time.
+  const RARE_POLL_MS = 60_000;
+  let woken: AdminSuite;
+  beforeAll(async () => {
+    woken = await openAdminSuite(clock, { env: { LIVE_POLL_MS: String(RARE_POLL_MS) } });
+  });
+  afterAll(async () => {
+    await woken?.close();
+  });
+
+  it('sends a change as soon as the read models moved, not at the next poll', async () => {
+    const roomId = await createRoom(woken.admin, 'Woken room');
+    const slotId = await createSlot(woken.admin, roomId, DAY, '09:00', '11:00', 10);
+    const stream = await openEventStream(streamUrl(woken.app.baseUrl, roomId));
+    try {
+      await stream.next((e) => e.event === 'ready', budget(10_000));
+      const visitor = new Client(woken.app.baseUrl);
+      const started = performance.now();
+      const r = await visitor.request('POST', '/api/transactions', {
+        json: { timeSlotId: slotId },
+      });
+      expect(r.status, await r.clone().text()).toBe(201);
+      await stream.next(seatsOf(slotId, 9), budget(10_000));
+      expect(performance.now() - started).toBeLessThan(RARE_POLL_MS / 2);
+    } finally {
+      stream.close();
+    }
+  });
+});

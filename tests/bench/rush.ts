@@ -43,7 +43,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { comparePositions, parsePosition, START } from '@rr/events';
 import { addDays, ensureDatabase, todayIn } from '@rr/platform';
+import { readModelProjections } from '@rr/projections';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
 import { startBalancer, startSplitDeployment, type Balancer } from '../support/balancer.ts';
 import { startTwoHosts } from '../support/two-hosts.ts';
@@ -58,6 +60,7 @@ import {
   RUSH_STEPS,
   runRush,
   type RushAnswer,
+  type RushMoment,
   type RushOutcome,
   type RushSend,
   type RushWatch,
@@ -109,6 +112,12 @@ const DEPLOYMENTS = (process.env.BENCH_RUSH_DEPLOYMENTS ?? 'all,split').split(',
 const THINK_MS = Number(process.env.BENCH_RUSH_THINK_MS ?? 1000);
 /** Whether every other visitor follows live availability (the A/B of the same rush). */
 const LIVE = (process.env.BENCH_RUSH_LIVE ?? '1') !== '0';
+/**
+ * How often (ms) a probe of the benchmark reads where the read models stand during the rush, to
+ * time an add's way to them apart from the way on to the streams; 0 (default): no probe (its
+ * reads would count in PostgreSQL's CPU and in the checkpoints' reads).
+ */
+const LAG_PROBE_MS = Number(process.env.BENCH_RUSH_LAG_PROBE_MS ?? 0);
 /** The target's crowd (1,000 in 30 s) or a smaller one: "rush"; a denser crowd: "rushOverload". */
 const RESULTS_KEY = `${VISITORS / SECONDS > 1000 / 30 ? 'rushOverload' : 'rush'}${
   // A run of the balancer or the two hosts alone keeps its own key, so the others' figures stay
@@ -208,7 +217,8 @@ function watcher(base: string): RushWatch {
               buffer = buffer.slice(end + 2);
               if (!block.startsWith('event: availability\n')) continue;
               const data = block.slice(block.indexOf('data: ') + 6);
-              onSlots((JSON.parse(data) as { slots: SlotSeats[] }).slots);
+              const event = JSON.parse(data) as { slots: SlotSeats[]; position: string };
+              onSlots(event.slots, event.position);
             }
           });
           res.on('error', () => undefined);
@@ -293,6 +303,78 @@ async function cartAdds(
   const before = cpu();
   const load = await closedLoop({ clients: CLIENTS, seconds: BASELINE_SECONDS, op });
   return { ...load, cpuMsPerCommand: cpuPerOperation(before, cpu(), load.operations) };
+}
+
+/**
+ * Reads where the read models stand (the least of their checkpoints, as a stream's event names
+ * it) every `everyMs` on a connection of its own, until stopped: the moments it moved.
+ */
+function probeReadModels(url: string, everyMs: number): () => Promise<RushMoment[]> {
+  const moments: RushMoment[] = [];
+  const client = new pg.Client({ connectionString: url });
+  let stopped = false;
+  const names = readModelProjections.map((p) => p.name);
+  const running = (async () => {
+    await client.connect();
+    let last = '';
+    while (!stopped) {
+      const r = await client.query<{ p: string }>(
+        `SELECT last_tx::text || '_' || last_gp::text AS p FROM projection_checkpoints
+          WHERE name = ANY($1) ORDER BY last_tx, last_gp LIMIT 1`,
+        [names],
+      );
+      const position = r.rows[0]?.p ?? '0_0';
+      if (position !== last) moments.push({ roomId: '', at: performance.now(), position });
+      last = position;
+      await new Promise((res) => setTimeout(res, everyMs));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await running.finally(() => client.end());
+    return moments;
+  };
+}
+
+/**
+ * Per successful add, the time from its answer to the first moment at or past its position (in
+ * its room when the moments are a room's, as the streams' events are): how late live
+ * availability tells of a seat taken. Adds no moment follows (nobody watched the room after it)
+ * are counted apart.
+ */
+function delaysAfter(
+  added: readonly RushMoment[],
+  moments: readonly RushMoment[],
+  sameRoom: boolean,
+): { delaysMs: number[]; none: number } {
+  const pos = (p: string) => parsePosition(p) ?? START;
+  const sorted = [...moments]
+    .sort((a, b) => a.at - b.at)
+    .map((m) => ({ ...m, p: pos(m.position) }));
+  const delaysMs: number[] = [];
+  let none = 0;
+  for (const add of added) {
+    const p = pos(add.position);
+    const first = sorted.find(
+      (m) => (!sameRoom || m.roomId === add.roomId) && comparePositions(m.p, p) >= 0,
+    );
+    if (first) delaysMs.push(first.at - add.at);
+    else none += 1;
+  }
+  return { delaysMs, none };
+}
+
+/** The delays of live availability of a rush: see DeploymentFigures.liveDelay. */
+function liveDelayOf(outcome: RushOutcome, applied: readonly RushMoment[] | null) {
+  const events = delaysAfter(outcome.live.added, outcome.live.arrived, true);
+  const readModels = applied ? delaysAfter(outcome.live.added, applied, false) : null;
+  return {
+    eventAfterAnswerMs: percentiles(events.delaysMs),
+    addsWithoutEvent: events.none,
+    ...(readModels ? { readModelsAfterAnswerMs: percentiles(readModels.delaysMs) } : {}),
+    staleFull: outcome.live.staleFull,
+    staleEventAfterSendMs: percentiles(outcome.live.staleEventAfterSendMs),
+  };
 }
 
 interface Deployment {
@@ -407,8 +489,10 @@ async function start(
 
 interface DeploymentFigures {
   steps: Record<string, ReturnType<typeof percentiles>>;
-  outcome: Omit<RushOutcome, 'latencies' | 'statuses' | 'bookedOwners'> & {
+  outcome: Omit<RushOutcome, 'latencies' | 'statuses' | 'bookedOwners' | 'live'> & {
     statuses: Record<string, number>;
+    /** The timelines apart (see liveDelay). */
+    live: Omit<RushOutcome['live'], 'added' | 'arrived' | 'staleEventAfterSendMs'>;
   };
   seatsInLog: number;
   /** What the log holds against the booking answers. */
@@ -423,6 +507,13 @@ interface DeploymentFigures {
   staleShare: number;
   /** The stale adds' share of the visitors following live availability and of the others. */
   liveStaleShare: { following: number; notFollowing: number };
+  /**
+   * How late live availability told of seats taken: from a successful add's answer to the first
+   * event of its room at or past its position (and, with the probe, to the read models standing
+   * there); the followers' stale adds by when their slot was reported full, and from the add's
+   * sending to that event.
+   */
+  liveDelay?: ReturnType<typeof liveDelayOf>;
   cpuMsPerJourney: { server: number; bench: number; postgres: number };
   /** Reads of the read models' checkpoints (the read-your-writes gate, projections) per journey. */
   checkpointReadsPerJourney: number;
@@ -513,6 +604,10 @@ async function rushOn(
     );
     const readsBefore = await checkpointReads(pool);
     const overflowsBefore = listenOverflows(namespaces);
+    const probe =
+      LIVE && LAG_PROBE_MS > 0
+        ? probeReadModels(deployment.database?.url ?? url, LAG_PROBE_MS)
+        : null;
     const before = cpu();
     const outcome = await runRush({
       visitors: VISITORS,
@@ -525,6 +620,7 @@ async function rushOn(
       ...(LIVE ? { watch: watcher(deployment.base) } : {}),
     });
     const cpuPerJourney = cpuPerOperation(before, cpu(), VISITORS);
+    const applied = probe ? await probe() : null;
     const balancer = await deployment.balancer?.();
     const droppedConnections = listenOverflows(namespaces) - overflowsBefore;
     const checkpointReadsPerJourney = round(
@@ -556,10 +652,16 @@ async function rushOn(
             servedStepsP99Under1s: Object.values(steps).every((p) => p.p99 < SERVED_P99_GOAL_MS),
           }
         : undefined;
-    const { latencies: _latencies, statuses, bookedOwners: _owners, ...rest } = outcome;
+    const {
+      latencies: _latencies,
+      statuses,
+      bookedOwners: _owners,
+      live: { added: _added, arrived: _arrived, staleEventAfterSendMs: _late, ...live },
+      ...rest
+    } = outcome;
     return {
       steps,
-      outcome: { ...rest, statuses: Object.fromEntries(statuses) },
+      outcome: { ...rest, live, statuses: Object.fromEntries(statuses) },
       seatsInLog,
       log,
       staleShare: outcome.adds ? round(outcome.staleAdds / outcome.adds, 3) : 0,
@@ -567,6 +669,7 @@ async function rushOn(
         following: share(outcome.live.following),
         notFollowing: share(outcome.live.notFollowing),
       },
+      ...(LIVE ? { liveDelay: liveDelayOf(outcome, applied) } : {}),
       cpuMsPerJourney: cpuPerJourney,
       checkpointReadsPerJourney,
       droppedConnections,
@@ -652,6 +755,7 @@ function print(
               'live streams opened / refused, events, slots dropped as full before an add',
               `${o.live.streams} / ${o.live.refusedStreams}, ${o.live.events}, ${o.live.droppedFull}`,
             ],
+            ...liveDelayRows(f),
           ] as [string, string][])
         : []),
       [`slowest request (ms, < ${MAX_WAIT_MS})`, round(o.slowestRequestMs)],
@@ -699,6 +803,35 @@ function print(
       ]),
     ],
   );
+}
+
+const spread = (p: ReturnType<typeof percentiles>) => `${p.p50} / ${p.p95} / ${p.p99} / ${p.max}`;
+
+function liveDelayRows(f: DeploymentFigures): [string, string][] {
+  const d = f.liveDelay;
+  if (!d) return [];
+  return [
+    [
+      "live event after a seat's add answered, ms p50 / p95 / p99 / max (adds no event followed)",
+      `${spread(d.eventAfterAnswerMs)} (${d.addsWithoutEvent})`,
+    ],
+    ...(d.readModelsAfterAnswerMs
+      ? ([
+          [
+            `read models at the add's position after its answer, ms p50 / p95 / p99 / max (probe every ${LAG_PROBE_MS} ms)`,
+            spread(d.readModelsAfterAnswerMs),
+          ],
+        ] as [string, string][])
+      : []),
+    [
+      "followers' stale adds: slot reported full while adding / after the answer / not while on the month",
+      `${d.staleFull.whileAdding} / ${d.staleFull.afterAnswer} / ${d.staleFull.notOnMonth}`,
+    ],
+    [
+      "followers' stale adds reported full: that event after the add's sending, ms p50 / p95 / p99 / max",
+      spread(d.staleEventAfterSendMs),
+    ],
+  ];
 }
 
 /** Drops a database of this run (with DATABASE_URL it would outlive the run). */

@@ -26,6 +26,7 @@ import {
   startProjections,
   startWebhookSender,
 } from '../../server/src/runtime.ts';
+import { READ_MODELS_CHANNEL } from '@rr/projections';
 import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
 import { maxPosition } from '../../frontend/src/lib/position.ts';
 import { budget } from './time-budget.ts';
@@ -131,6 +132,9 @@ export async function startTestApp(
   // The webhook delivery job, as beside the projections in the server (due by the app's clock).
   const webhooks = startWebhookSender({ pool: db.pool, deps }, config, logger);
   const sessions = await sessionMiddleware(db.pool, { secureCookie: false });
+  // Live availability's watcher woken by the projections, as in the server.
+  const readModelsMoved = config.LIVE_WAKE ? new EventNotifier(db.url, READ_MODELS_CHANNEL) : null;
+  await readModelsMoved?.start();
   const app = createApp({
     role: 'all',
     deps,
@@ -139,6 +143,7 @@ export async function startTestApp(
     sessions,
     readModels: readModelNames,
     serveFrontend: false,
+    readModelsMoved,
   });
   const server = await listen(app, options.port ?? 0, '127.0.0.1');
   const addr = server.address();
@@ -153,6 +158,7 @@ export async function startTestApp(
       await webhooks.stop();
       await runner.stop();
       await notifier.stop();
+      await readModelsMoved?.stop();
       sessions.close();
     },
   };

@@ -52,14 +52,21 @@ export type RushStep = (typeof RUSH_STEPS)[number];
 export const RETRIES_AFTER_503 = 5;
 
 /**
- * Opens a room month's live availability (`YYYY-MM`): `onSlots` gets each event's slots; answers
- * how to close it, or null when the stream was refused.
+ * Opens a room month's live availability (`YYYY-MM`): `onSlots` gets each event's slots and
+ * position; answers how to close it, or null when the stream was refused.
  */
 export type RushWatch = (
   roomId: string,
   month: string,
-  onSlots: (slots: SlotSeats[]) => void,
+  onSlots: (slots: SlotSeats[], position: string) => void,
 ) => Promise<(() => void) | null>;
+
+/** A moment of the rush (`performance.now()`) at a position of the log (`tx_gp`), in a room. */
+export interface RushMoment {
+  roomId: string;
+  at: number;
+  position: string;
+}
 
 export interface RushOptions {
   visitors: number;
@@ -122,6 +129,18 @@ export interface RushOutcome {
     events: number;
     /** Slots visitors dropped from their free choices on an event, before trying them. */
     droppedFull: number;
+    /** Each successful add's answer: when it came and the position of its write. */
+    added: RushMoment[];
+    /** Each room's events as they first arrived on any stream (a position once per room). */
+    arrived: RushMoment[];
+    /**
+     * The stale adds of the visitors following it, by when an event reported the slot full: while
+     * the add was under way (sent, not yet answered), after its answer while the visitor was still
+     * on the month, or not while it was (the visitor left the month first).
+     */
+    staleFull: { whileAdding: number; afterAnswer: number; notOnMonth: number };
+    /** Of those reported full while adding or after: from the add's sending to the event (ms). */
+    staleEventAfterSendMs: number[];
   };
   /** Free slots shown in calendars, over all calendar answers. */
   freeShown: number;
@@ -178,6 +197,10 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       refusedStreams: 0,
       events: 0,
       droppedFull: 0,
+      added: [],
+      arrived: [],
+      staleFull: { whileAdding: 0, afterAnswer: 0, notOnMonth: 0 },
+      staleEventAfterSendMs: [],
     },
     freeShown: 0,
     adds: 0,
@@ -198,30 +221,64 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
   interface OnMonth {
     full: Set<string>;
     group: RushAddFigures;
+    following: boolean;
+    /** Per slot, when an event last reported it full. */
+    fullSince: Map<string, number>;
+    /** Stale adds of this visit: the slot and when the add was sent and answered. */
+    stale: { slotId: string; sent: number; answered: number }[];
     close: () => void;
   }
+  /** Positions of events already arrived per room (the first arrival is the one timed). */
+  const seen = new Map<string, Set<string>>();
   const enterMonth = (n: number, roomId: string): OnMonth => {
     const full = new Set<string>();
     const following = options.watch !== undefined && n % 2 === 1;
     const on: OnMonth = {
       full,
       group: following ? out.live.following : out.live.notFollowing,
+      following,
+      fullSince: new Map(),
+      stale: [],
       close: () => undefined,
     };
     if (!following) return on;
     out.live.streams += 1;
     // The page shows its calendar without waiting for the stream, which opens beside it.
-    const opening = options.watch!(roomId, options.day.slice(0, 7), (slots) => {
+    const opening = options.watch!(roomId, options.day.slice(0, 7), (slots, position) => {
+      const at = performance.now();
       out.live.events += 1;
+      let positions = seen.get(roomId);
+      if (!positions) seen.set(roomId, (positions = new Set()));
+      if (!positions.has(position)) {
+        positions.add(position);
+        out.live.arrived.push({ roomId, at, position });
+      }
       for (const s of slots) {
-        if (s.seatsFree > 0 && !s.closed) full.delete(s.id);
-        else full.add(s.id);
+        if (s.seatsFree > 0 && !s.closed) {
+          full.delete(s.id);
+          on.fullSince.delete(s.id);
+        } else {
+          full.add(s.id);
+          if (!on.fullSince.has(s.id)) on.fullSince.set(s.id, at);
+        }
       }
     });
     void opening.then((close) => {
       if (!close) out.live.refusedStreams += 1;
     });
-    on.close = () => void opening.then((close) => close?.());
+    on.close = () => {
+      // Leaving the month: when (and whether) the stream had reported each stale add's slot full.
+      for (const s of on.stale.splice(0)) {
+        const since = on.fullSince.get(s.slotId);
+        if (since === undefined) out.live.staleFull.notOnMonth += 1;
+        else {
+          if (since <= s.answered) out.live.staleFull.whileAdding += 1;
+          else out.live.staleFull.afterAnswer += 1;
+          out.live.staleEventAfterSendMs.push(since - s.sent);
+        }
+      }
+      void opening.then((close) => close?.());
+    };
     return on;
   };
   /** The calendar's free slots the visitor still takes for free after looking at them a while. */
@@ -316,6 +373,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
     const refused = new Set<string>();
     for (let attempt = 0; attempt < 2; attempt++) {
       const slot = pick(choices);
+      const sent = performance.now();
       const a = cart
         ? await request(step, 'POST', `/api/transactions/${cart}/tickets`, {
             timeSlotId: slot.id,
@@ -324,8 +382,11 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       out.adds += 1;
       on.group.adds += 1;
       if (a.status === 200 || a.status === 201) {
-        out.lastSeatMs = Math.max(out.lastSeatMs, performance.now() - t0);
-        return a.body as { transactionId: string; position: string };
+        const answered = performance.now();
+        out.lastSeatMs = Math.max(out.lastSeatMs, answered - t0);
+        const body = a.body as { transactionId: string; position: string };
+        out.live.added.push({ roomId, at: answered, position: body.position });
+        return body;
       }
       if (a.status !== 409) {
         if (a.status >= 400 && a.status < 500) out.otherErrors += 1;
@@ -333,6 +394,7 @@ export async function runRush(options: RushOptions): Promise<RushOutcome> {
       }
       out.staleAdds += 1;
       on.group.staleAdds += 1;
+      if (on.following) on.stale.push({ slotId: slot.id, sent, answered: performance.now() });
       refused.add(slot.id);
       if (attempt === 1) return null;
       const fresh = await calendar(
