@@ -1,11 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import {
-  commandRoutes,
-  commitGroupCounts,
-  existingSiteIds,
-  type CommandDeps,
-} from '@rr/command-service';
+import { commandRoutes, existingSiteIds, type CommandDeps } from '@rr/command-service';
 import {
   AVAILABILITY_STREAM_PATH,
   LiveAvailability,
@@ -251,7 +246,7 @@ export function createApp(options: AppOptions): express.Express {
     config.READY_MAX_LAG,
     currentRelease(),
     live,
-    () => commitGroupCounts(deps.store),
+    deps.store,
   );
   api.use(ops.observe);
   api.use(requestLogger(logger));

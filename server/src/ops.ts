@@ -1,7 +1,8 @@
 import type { Request, Response, NextFunction, Router } from 'express';
 import client from 'prom-client';
 import { isConnectionError, type Pool } from '@rr/platform';
-import type { CommitGroupCounts } from '@rr/events';
+import type { CommitGroupCounts, EventStore } from '@rr/events';
+import { commitGroupCounts } from '@rr/command-service';
 import type { Release } from './release.ts';
 
 /**
@@ -22,8 +23,8 @@ export function mountOps(
     readonly refreshes: number;
     readonly monthsRead: number;
   },
-  /** How the commands' commits were shared so far (events/src/commit-group.ts). */
-  commitGroups?: () => CommitGroupCounts,
+  /** The store whose commands' commits are shared (events/src/commit-group.ts), for its counts. */
+  store?: EventStore,
 ): { observe: (req: Request, res: Response, next: NextFunction) => void } {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
@@ -110,7 +111,7 @@ export function mountOps(
       });
   }
 
-  if (commitGroups) registerCommitGroupMetrics(registry, commitGroups);
+  if (store) registerCommitGroupMetrics(registry, () => commitGroupCounts(store));
 
   api.get('/readyz', async (_req, res, next) => {
     try {

@@ -18,7 +18,8 @@ import { lockedWithWindow, reservationAppends, type LoadedReservation } from './
 import { cachedRoomOf } from '../streams/timeslot.ts';
 import { cartCacheOf, lockCartWithSlots, rememberCart } from '../streams/transaction.ts';
 
-const visitor = { kind: 'visitor' } as const;
+/** The visitor's cart commands: made by the visitor, and may share a commit with others. */
+const visitorCommand = { actor: { kind: 'visitor' }, group: true } as const;
 
 /** In a room with a seat plan, the seat (or its attributes) a new ticket asks for. */
 type Wish = SeatWish | undefined;
@@ -81,8 +82,7 @@ export function cartCommands(deps: CommandDeps) {
   ) {
     let place: SlotPlace | undefined;
     const run = handleCommand(store, {
-      actor: visitor,
-      group: true,
+      ...visitorCommand,
       load: async (s): Promise<LoadedReservation> => {
         const {
           locked: { cart, slots },
@@ -136,8 +136,7 @@ export function cartCommands(deps: CommandDeps) {
     const carts = newCartsOf(wishes);
     let place: SlotPlace | undefined;
     const batch = handleCommands(store, {
-      actor: visitor,
-      group: true,
+      ...visitorCommand,
       commands: carts,
       load: async (s): Promise<LoadedReservation> => {
         const cachedRoom = cachedRoomOf(store, timeSlotId);
