@@ -19,6 +19,7 @@ import {
 import { createPool } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
 import { roundTripProxy } from '../../tests/support/round-trip-proxy.ts';
+import { roomDetails } from '../../tests/support/room-events.ts';
 
 let db: TestDatabase;
 
@@ -61,15 +62,6 @@ function groupsOf(settings: Partial<CommitGroupSettings> = {}, store = db.store)
   );
 }
 
-const details = (roomId: string, name: string) => ({
-  roomId,
-  name,
-  description: 'Quiet desks',
-  capacity: 20,
-  openStart: { type: 'DAY' as const, value: 2 },
-  openEnd: { type: 'WORKING_DAY' as const, value: 30 },
-});
-
 /** A member that locks and reads its stream and appends one event at the version it read. */
 function appendOne(streamId: string, roomId: string, extra?: (s: StoreSession) => Promise<void>) {
   return async (s: StoreSession): Promise<Part> => {
@@ -84,8 +76,8 @@ function appendOne(streamId: string, roomId: string, extra?: (s: StoreSession) =
           expectedVersion: version === 0 ? 'no_stream' : version,
           events: [
             version === 0
-              ? RoomCreated.create(details(roomId, 'first'))
-              : RoomUpdated.create(details(roomId, `v${version + 1}`)),
+              ? RoomCreated.create(roomDetails(roomId, 'first'))
+              : RoomUpdated.create(roomDetails(roomId, `v${version + 1}`)),
           ],
         },
       ],
@@ -133,7 +125,7 @@ describe('group commit', () => {
         x.streamId,
         'room',
         'no_stream',
-        [RoomCreated.create(details(x.roomId, 'first'))],
+        [RoomCreated.create(roomDetails(x.roomId, 'first'))],
         { metadata: { actor } },
       );
     const proxy = await roundTripProxy(db.url);
@@ -193,7 +185,7 @@ describe('group commit', () => {
       held.streamId,
       'room',
       'no_stream',
-      [RoomCreated.create(details(held.roomId, 'held'))],
+      [RoomCreated.create(roomDetails(held.roomId, 'held'))],
       { metadata: { actor } },
     );
     const holder = await db.pool.connect();
@@ -273,7 +265,7 @@ describe('group commit', () => {
           x.streamId,
           'room',
           'no_stream',
-          [RoomCreated.create(details(x.roomId, 'first'))],
+          [RoomCreated.create(roomDetails(x.roomId, 'first'))],
           { metadata: { actor } },
         ),
       ),
@@ -290,7 +282,7 @@ describe('group commit', () => {
               streamId: x.streamId,
               streamType: 'room',
               expectedVersion: read.get(x.streamId)!.length,
-              events: [RoomUpdated.create(details(x.roomId, 'moved'))],
+              events: [RoomUpdated.create(roomDetails(x.roomId, 'moved'))],
             })),
           };
         });

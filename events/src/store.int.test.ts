@@ -22,22 +22,12 @@ import { createPool, type Pool } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
 import { roundTripProxy } from '../../tests/support/round-trip-proxy.ts';
 import { readVisible } from '../../tests/support/visible.ts';
+import { roomDetails } from '../../tests/support/room-events.ts';
 
 let db: TestDatabase;
 let store: EventStore;
 
 const options: AppendOptions = { metadata: { actor: { kind: 'system', job: 'store-test' } } };
-
-function roomDetails(roomId: string, name = 'Reading room') {
-  return {
-    roomId,
-    name,
-    description: 'Quiet desks',
-    capacity: 20,
-    openStart: { type: 'DAY' as const, value: 2 },
-    openEnd: { type: 'WORKING_DAY' as const, value: 30 },
-  };
-}
 
 /** A new room stream: its id and its RoomCreated event (validated by the catalogue). */
 function newRoom(name?: string): { streamId: string; roomId: string; created: NewEvent } {

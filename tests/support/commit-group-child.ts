@@ -13,6 +13,7 @@ import {
   type AppendRequest,
 } from '@rr/events';
 import { createPool } from '@rr/platform';
+import { roomDetails } from './room-events.ts';
 
 const [url, clients = '32'] = process.argv.slice(2);
 if (!url) throw new Error('usage: commit-group-child <database url> [clients]');
@@ -41,16 +42,7 @@ async function writer(): Promise<never> {
             streamId,
             streamType: 'room',
             expectedVersion: 'no_stream',
-            events: [
-              RoomCreated.create({
-                roomId,
-                name: 'Killed mid-group',
-                description: 'Quiet desks',
-                capacity: 20,
-                openStart: { type: 'DAY', value: 2 },
-                openEnd: { type: 'WORKING_DAY', value: 30 },
-              }),
-            ],
+            events: [RoomCreated.create(roomDetails(roomId, 'Killed mid-group'))],
           },
         ],
       };
