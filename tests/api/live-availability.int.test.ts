@@ -262,3 +262,64 @@ describe('live availability woken by the projections', () => {
     }
   });
 });
+
+describe('live availability woken again and again', () => {
+  const RARE_POLL_MS = 60_000;
+  const GAP_MS = 1000;
+  let woken: AdminSuite;
+  beforeAll(async () => {
+    woken = await openAdminSuite(clock, {
+      env: { LIVE_POLL_MS: String(RARE_POLL_MS), LIVE_WAKE_GAP_MS: String(GAP_MS) },
+    });
+  });
+  afterAll(async () => {
+    await woken?.close();
+  });
+
+  const polls = async () => {
+    const text = await (await fetch(`${woken.app.baseUrl}/api/metrics`)).text();
+    return Number(/^rr_live_availability_polls_total (\d+)$/m.exec(text)?.[1] ?? NaN);
+  };
+  const add = async (slotId: string) => {
+    const r = await new Client(woken.app.baseUrl).request('POST', '/api/transactions', {
+      json: { timeSlotId: slotId },
+    });
+    expect(r.status, await r.clone().text()).toBe(201);
+  };
+
+  it('reads nothing while nobody watches, however often the read models move', async () => {
+    const roomId = await createRoom(woken.admin, 'Unwatched room');
+    const slotId = await createSlot(woken.admin, roomId, DAY, '09:00', '11:00', 20);
+    const before = await polls();
+    for (let i = 0; i < 5; i++) await add(slotId);
+    await sleep(300);
+    expect(await polls()).toBe(before);
+  });
+
+  it('looks at most once per gap under a stream of batches, and once more for the last', async () => {
+    const roomId = await createRoom(woken.admin, 'Busy room');
+    const slotId = await createSlot(woken.admin, roomId, DAY, '12:00', '14:00', 50);
+    const stream = await openEventStream(streamUrl(woken.app.baseUrl, roomId));
+    try {
+      await stream.next((e) => e.event === 'ready', budget(10_000));
+      await add(slotId);
+      await stream.next(seatsOf(slotId, 49), budget(10_000));
+      const first = await polls();
+      const started = performance.now();
+      // Twelve adds over three gaps: each batch of the read models wakes the watcher.
+      const added = 13;
+      for (let i = 1; i < added; i++) {
+        await add(slotId);
+        await sleep(GAP_MS / 4);
+      }
+      const elapsed = performance.now() - started;
+      // The last change still arrives, woken after the gap (the rare poll is a minute away).
+      await stream.next(seatsOf(slotId, 50 - added), budget(10_000));
+      const looks = (await polls()) - first;
+      expect(looks).toBeGreaterThan(0);
+      expect(looks).toBeLessThanOrEqual(Math.ceil((elapsed + budget(GAP_MS)) / GAP_MS) + 1);
+    } finally {
+      stream.close();
+    }
+  });
+});
