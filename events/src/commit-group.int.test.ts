@@ -90,6 +90,19 @@ const newStream = () => {
   return { roomId, streamId: `room-${roomId}` };
 };
 
+/** A room stream with its first event, written alone. */
+async function existingStream(name = 'first') {
+  const x = newStream();
+  await db.store.appendToStream(
+    x.streamId,
+    'room',
+    'no_stream',
+    [RoomCreated.create(roomDetails(x.roomId, name))],
+    { metadata: { actor } },
+  );
+  return x;
+}
+
 async function eventsOf(streamIds: string[]) {
   const r = await db.pool.query<{ stream_id: string; tx: string; gp: string; v: string }>(
     `SELECT stream_id, transaction_id::text AS tx, global_position::text AS gp,
@@ -119,15 +132,7 @@ describe('group commit', () => {
   });
 
   it('a group on existing streams costs two round trips: the locks and reads, then one append and the commit', async () => {
-    const streams = Array.from({ length: 4 }, newStream);
-    for (const x of streams)
-      await db.store.appendToStream(
-        x.streamId,
-        'room',
-        'no_stream',
-        [RoomCreated.create(roomDetails(x.roomId, 'first'))],
-        { metadata: { actor } },
-      );
+    const streams = await Promise.all(Array.from({ length: 4 }, () => existingStream()));
     const proxy = await roundTripProxy(db.url);
     const pool = createPool(proxy.url, 1);
     try {
@@ -180,14 +185,7 @@ describe('group commit', () => {
 
   it('a member whose stream another transaction holds leaves the group and runs alone after it', async () => {
     const groups = groupsOf();
-    const held = newStream();
-    await db.store.appendToStream(
-      held.streamId,
-      'room',
-      'no_stream',
-      [RoomCreated.create(roomDetails(held.roomId, 'held'))],
-      { metadata: { actor } },
-    );
+    const held = await existingStream('held');
     const holder = await db.pool.connect();
     try {
       await holder.query('BEGIN');
@@ -258,18 +256,7 @@ describe('group commit', () => {
 
   it('groups in flight on overlapping streams never wait for each other: all commit, versions in order', async () => {
     const groups = groupsOf({ maxMembers: 8, maxGroups: 3 });
-    const streams = Array.from({ length: 12 }, newStream);
-    await Promise.all(
-      streams.map((x) =>
-        db.store.appendToStream(
-          x.streamId,
-          'room',
-          'no_stream',
-          [RoomCreated.create(roomDetails(x.roomId, 'first'))],
-          { metadata: { actor } },
-        ),
-      ),
-    );
+    const streams = await Promise.all(Array.from({ length: 12 }, () => existingStream()));
     const pick = () => streams[Math.floor(Math.random() * streams.length)]!;
     const started = performance.now();
     await Promise.all(

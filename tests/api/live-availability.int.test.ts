@@ -47,9 +47,9 @@ afterAll(async () => {
 const streamUrl = (base: string, roomId: string, month = MONTH) =>
   `${base}/api/rooms/${roomId}/availability/stream?month=${month}`;
 
-/** A visitor's cart with one seat of the slot, through the real API. */
-async function addToCart(timeSlotId: string): Promise<void> {
-  const visitor = new Client(suite.app.baseUrl);
+/** A visitor's cart with one seat of the slot, through the real API (of `base`'s app). */
+async function addToCart(timeSlotId: string, base = suite.app.baseUrl): Promise<void> {
+  const visitor = new Client(base);
   const r = await visitor.request('POST', '/api/transactions', { json: { timeSlotId } });
   expect(r.status, await r.clone().text()).toBe(201);
 }
@@ -63,9 +63,9 @@ const seatsOf =
     return slots.some((s) => s.id === slotId && s.seatsFree === seatsFree);
   };
 
-/** The process's figures of live availability (`/api/metrics`). */
-async function liveMetrics(): Promise<Record<string, number>> {
-  const text = await (await fetch(`${suite.app.baseUrl}/api/metrics`)).text();
+/** The process's figures of live availability (`/api/metrics` of `base`'s app). */
+async function liveMetrics(base = suite.app.baseUrl): Promise<Record<string, number>> {
+  const text = await (await fetch(`${base}/api/metrics`)).text();
   const figures: Record<string, number> = {};
   for (const m of text.matchAll(/^rr_live_availability_(\w+) (\d+)$/gm))
     figures[m[1]!] = Number(m[2]);
@@ -249,12 +249,8 @@ describe('live availability woken by the projections', () => {
     const stream = await openEventStream(streamUrl(woken.app.baseUrl, roomId));
     try {
       await stream.next((e) => e.event === 'ready', budget(10_000));
-      const visitor = new Client(woken.app.baseUrl);
       const started = performance.now();
-      const r = await visitor.request('POST', '/api/transactions', {
-        json: { timeSlotId: slotId },
-      });
-      expect(r.status, await r.clone().text()).toBe(201);
+      await addToCart(slotId, woken.app.baseUrl);
       await stream.next(seatsOf(slotId, 9), budget(10_000));
       expect(performance.now() - started).toBeLessThan(RARE_POLL_MS / 2);
     } finally {
@@ -276,16 +272,8 @@ describe('live availability woken again and again', () => {
     await woken?.close();
   });
 
-  const polls = async () => {
-    const text = await (await fetch(`${woken.app.baseUrl}/api/metrics`)).text();
-    return Number(/^rr_live_availability_polls_total (\d+)$/m.exec(text)?.[1] ?? NaN);
-  };
-  const add = async (slotId: string) => {
-    const r = await new Client(woken.app.baseUrl).request('POST', '/api/transactions', {
-      json: { timeSlotId: slotId },
-    });
-    expect(r.status, await r.clone().text()).toBe(201);
-  };
+  const polls = async () => (await liveMetrics(woken.app.baseUrl)).polls_total ?? Number.NaN;
+  const add = (slotId: string) => addToCart(slotId, woken.app.baseUrl);
 
   it('reads nothing while nobody watches, however often the read models move', async () => {
     const roomId = await createRoom(woken.admin, 'Unwatched room');
