@@ -21,6 +21,16 @@ export function formatPosition(p: Position): string {
   return `${p.tx}_${p.gp}`;
 }
 
+/** The least of position tokens (one that does not parse is passed over); null for none. */
+export function leastPosition(tokens: readonly string[]): string | null {
+  let least: { token: string; at: Position } | null = null;
+  for (const token of tokens) {
+    const at = parsePosition(token);
+    if (at && (!least || comparePositions(at, least.at) < 0)) least = { token, at };
+  }
+  return least?.token ?? null;
+}
+
 export function parsePosition(token: string): Position | null {
   const m = /^(\d{1,20})_(\d{1,20})$/.exec(token.trim());
   if (!m) return null;

@@ -1,6 +1,7 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { defineRoute, endlessAnswer, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
+import { DisplayQuery, displayMonths } from './display.ts';
 import { LiveAvailability, type LiveSubscriber } from './live-availability.ts';
 
 /** A month of the calendar, `YYYY-MM`. */
@@ -18,8 +19,8 @@ const RETRY_AFTER_SECONDS = 30;
 /** How long an EventSource waits before it reconnects after the stream ended. */
 const RECONNECT_MS = 3000;
 
-/** The path of a room's stream within /api, for the load shedding's exemption. */
-export const AVAILABILITY_STREAM_PATH = /^\/rooms\/[^/]+\/availability\/stream$/;
+/** The paths of the streams within /api, for the load shedding's exemption. */
+export const AVAILABILITY_STREAM_PATH = /^\/(rooms\/[^/]+\/availability|display)\/stream$/;
 
 const streamOf = (res: Response): LiveSubscriber => ({
   write: (text) => {
@@ -32,10 +33,63 @@ const streamOf = (res: Response): LiveSubscriber => ({
   },
 });
 
+type Opened = Awaited<ReturnType<LiveAvailability['subscribe']>>;
+
 /**
- * The live availability of a room's month (text/event-stream): `ready` with the position the
- * stream stands at once it is open, then `availability` whenever slots of the month changed, with
- * the position and each changed slot's free seats; a comment line now and then keeps it open.
+ * Answers a stream that `subscribe` opened (or refused): 404 for a room that is not there, 503
+ * with Retry-After when the process serves its most streams; else the headers and `ready` with
+ * the position, and the stream is closed in the watcher once the client is gone.
+ */
+async function answerStream(
+  req: Request,
+  res: Response,
+  subscribe: (subscriber: LiveSubscriber) => Promise<Opened>,
+) {
+  const opened = await subscribe(streamOf(res));
+  if (opened === 'unknown') throw problems.notFound('Room');
+  if (opened === 'full') {
+    res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    throw problems.overloaded();
+  }
+  // HEAD asks for the headers of a stream that would never end.
+  if (req.method === 'HEAD') {
+    opened.close();
+    return { headers: { 'Content-Type': 'text/event-stream; charset=utf-8' } };
+  }
+  res.on('close', opened.close);
+  // The client left while the months were read.
+  if (req.socket.destroyed) {
+    opened.close();
+    return;
+  }
+  endlessAnswer(res);
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    'X-Accel-Buffering': 'no',
+  });
+  res.write(
+    `retry: ${RECONNECT_MS}\nevent: ready\ndata: ${JSON.stringify({ position: opened.position })}\n\n`,
+  );
+  return undefined;
+}
+
+const STREAM_RESPONSES = {
+  200: {
+    description:
+      'An event stream: `ready` {position}, then `availability` {position, slots: [{id, seatsFree, closed}]}',
+    schema: z.string(),
+    contentType: 'text/event-stream',
+  },
+  404: { description: 'No such room' },
+  503: { description: 'The process serves its most streams: poll instead (Retry-After)' },
+} as const;
+
+/**
+ * The live availability (text/event-stream) of a room's month, and of what the foyer display
+ * shows: `ready` with the position the stream stands at once it is open, then `availability`
+ * whenever slots of a watched month changed, with the position and each changed slot's free
+ * seats; a comment line now and then keeps it open.
  */
 export function availabilityStreamRoutes(deps: QueryDeps): RouteDef[] {
   const live =
@@ -54,43 +108,22 @@ export function availabilityStreamRoutes(deps: QueryDeps): RouteDef[] {
       access: 'public',
       params: z.object({ id: z.uuid('Not a valid id') }),
       query: z.object({ month: Month }),
-      responses: {
-        200: {
-          description:
-            'An event stream: `ready` {position}, then `availability` {position, slots: [{id, seatsFree, closed}]}',
-          schema: z.string(),
-          contentType: 'text/event-stream',
-        },
-        404: { description: 'No such room' },
-        503: { description: 'The process serves its most streams: poll instead (Retry-After)' },
-      },
-      handler: async ({ params, query, req, res }) => {
-        const opened = await live.subscribe(params.id, query.month, streamOf(res));
-        if (opened === 'unknown') throw problems.notFound('Room');
-        if (opened === 'full') {
-          res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-          throw problems.overloaded();
-        }
-        // HEAD asks for the headers of a stream that would never end.
-        if (req.method === 'HEAD') {
-          opened.close();
-          return { headers: { 'Content-Type': 'text/event-stream; charset=utf-8' } };
-        }
-        res.on('close', opened.close);
-        // The visitor left while the month was read.
-        if (req.socket.destroyed) {
-          opened.close();
-          return;
-        }
-        endlessAnswer(res);
-        res.writeHead(200, {
-          'Content-Type': 'text/event-stream; charset=utf-8',
-          'Cache-Control': 'no-cache',
-          'X-Accel-Buffering': 'no',
-        });
-        res.write(
-          `retry: ${RECONNECT_MS}\nevent: ready\ndata: ${JSON.stringify({ position: opened.position })}\n\n`,
-        );
+      responses: STREAM_RESPONSES,
+      handler: ({ params, query, req, res }) =>
+        answerStream(req, res, (subscriber) => live.subscribe(params.id, query.month, subscriber)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/display/stream',
+      summary:
+        "Server-sent events of the foyer display: the months of the slots it shows (one room's or every room's) whose free seats changed",
+      tags: ['display'],
+      access: 'public',
+      query: DisplayQuery,
+      responses: STREAM_RESPONSES,
+      handler: async ({ query, req, res }) => {
+        const months = await displayMonths(deps, query.roomId);
+        return answerStream(req, res, (subscriber) => live.subscribeAll(months, subscriber));
       },
     }),
   ];

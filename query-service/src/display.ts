@@ -98,7 +98,7 @@ export const Display = z
   .openapi('Display');
 export type Display = z.infer<typeof Display>;
 
-const DisplayQuery = z.object({
+export const DisplayQuery = z.object({
   roomId: z
     .uuid('Not a valid id')
     .optional()
@@ -262,6 +262,24 @@ export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Displ
       return seatPlan ? { ...room, seatPlan } : room;
     }),
   };
+}
+
+/**
+ * The months of what the display shows, per room: today's, and those of the slots after today it
+ * lists. Its live stream watches them; a slot created in another month shows with the next poll.
+ */
+export async function displayMonths(
+  deps: QueryDeps,
+  roomId?: string,
+): Promise<{ roomId: string; month: string }[]> {
+  const display = await displayAt(deps, roomId);
+  return display.rooms.flatMap((room) => {
+    const dates = [display.today, ...room.next.map((slot) => slot.date)];
+    return [...new Set(dates.map((date) => date.slice(0, 7)))].map((month) => ({
+      roomId: room.id,
+      month,
+    }));
+  });
 }
 
 export function displayQueryRoutes(deps: QueryDeps): RouteDef[] {

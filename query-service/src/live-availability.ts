@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { monthDates } from '@rr/contracts';
-import { comparePositions, parsePosition } from '@rr/events';
+import { comparePositions, leastPosition, parsePosition } from '@rr/events';
 import {
   planSeatsLateral,
   seatsTakenLateral,
@@ -138,41 +138,59 @@ export class LiveAvailability {
    * a read with it as X-Min-Position sees at least those) and how to close the stream, which
    * must be called once the subscriber is gone.
    */
-  async subscribe(
+  subscribe(
     roomId: string,
     month: string,
     subscriber: LiveSubscriber,
   ): Promise<'full' | 'unknown' | { position: string; close: () => void }> {
+    return this.subscribeAll([{ roomId, month }], subscriber);
+  }
+
+  /**
+   * Opens one stream on several rooms' months (the foyer display's): it counts as one stream and
+   * gets each month's events; `unknown` when one of the rooms is not there. The position is the
+   * least of the months'.
+   */
+  async subscribeAll(
+    wanted: readonly { roomId: string; month: string }[],
+    subscriber: LiveSubscriber,
+  ): Promise<'full' | 'unknown' | { position: string; close: () => void }> {
     if (this.streamCount >= this.settings.maxStreams) return 'full';
     this.streamCount += 1;
-    let read: WatchedMonth | null;
+    let read: (WatchedMonth | null)[];
     try {
-      read = await this.watch(roomId, month);
+      read = await Promise.all(wanted.map((w) => this.watch(w.roomId, w.month)));
     } catch (err) {
       this.streamCount -= 1;
       throw err;
     }
-    if (!read) {
+    const found = read.filter((r) => r !== null);
+    if (found.length < read.length) {
       this.streamCount -= 1;
       return 'unknown';
     }
-    // The month's last subscriber may have left while this one waited: it is watched again.
-    const watched = this.months.get(key(read)) ?? read;
-    this.months.set(key(watched), watched);
-    watched.subscribers.add(subscriber);
+    // A month's last subscriber may have left while this one waited: it is watched again.
+    const watchedAll = found.map((r) => {
+      const watched = this.months.get(key(r)) ?? r;
+      this.months.set(key(watched), watched);
+      watched.subscribers.add(subscriber);
+      return watched;
+    });
     this.start();
     let open = true;
     const close = () => {
       if (!open) return;
       open = false;
       this.streamCount -= 1;
-      watched.subscribers.delete(subscriber);
-      // Nobody watches it any more: the watcher reads it no longer.
-      if (watched.subscribers.size === 0 && this.months.get(key(watched)) === watched)
-        this.months.delete(key(watched));
+      for (const watched of watchedAll) {
+        watched.subscribers.delete(subscriber);
+        // Nobody watches it any more: the watcher reads it no longer.
+        if (watched.subscribers.size === 0 && this.months.get(key(watched)) === watched)
+          this.months.delete(key(watched));
+      }
       if (this.streamCount === 0) this.stop();
     };
-    return { position: watched.position, close };
+    return { position: leastPosition(watchedAll.map((w) => w.position)) ?? '0_0', close };
   }
 
   /** The watched month of a key, read first when nobody watches it yet; null: no such room. */
@@ -239,18 +257,16 @@ export class LiveAvailability {
 
   /** Ends every stream (the process stops): the clients reconnect elsewhere or poll. */
   closeAll(): void {
-    for (const watched of [...this.months.values()])
-      for (const subscriber of [...watched.subscribers]) subscriber.end();
+    for (const subscriber of this.subscribersOfAll()) subscriber.end();
+  }
+
+  /** Every open stream once, though one (a display's) may watch several months. */
+  private subscribersOfAll(): Set<LiveSubscriber> {
+    return new Set([...this.months.values()].flatMap((watched) => [...watched.subscribers]));
   }
 
   private beat(): void {
-    this.writeAll([...this.months.values()], ': heartbeat\n\n');
-  }
-
-  private writeAll(months: readonly WatchedMonth[], text: string): void {
-    for (const watched of months)
-      for (const subscriber of [...watched.subscribers])
-        if (!subscriber.write(text)) subscriber.end();
+    writeTo(this.subscribersOfAll(), ': heartbeat\n\n');
   }
 
   /** One look: where the read models stand, and when they moved, the watched months' seats. */
@@ -309,7 +325,7 @@ export class LiveAvailability {
       month.position = snapshot.position;
       if (changed.length === 0) return;
       const data = JSON.stringify({ position: snapshot.position, slots: changed });
-      this.writeAll([month], `event: availability\ndata: ${data}\n\n`);
+      writeTo([...month.subscribers], `event: availability\ndata: ${data}\n\n`);
     });
   }
 
@@ -369,5 +385,10 @@ export class LiveAvailability {
     };
   }
 }
+
+/** Writes to each subscriber, ending one that is too far behind. */
+const writeTo = (subscribers: Iterable<LiveSubscriber>, text: string) => {
+  for (const subscriber of subscribers) if (!subscriber.write(text)) subscriber.end();
+};
 
 const key = (m: WatchedMonth) => `${m.roomId} ${m.fromDate.slice(0, 7)}`;

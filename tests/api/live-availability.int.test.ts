@@ -232,6 +232,56 @@ describe('live availability of a room month', () => {
   });
 });
 
+describe("the foyer display's live stream", () => {
+  const displayStream = (base: string, roomId?: string) =>
+    `${base}/api/display/stream${roomId ? `?roomId=${roomId}` : ''}`;
+
+  it("watches the months of every room's slots the display shows, as one stream, and frees them when it ends", async () => {
+    const soon = await createRoom(suite.admin, 'Display soon');
+    const later = await createRoom(suite.admin, 'Display later');
+    const soonSlot = await createSlot(suite.admin, soon, DAY, '09:00', '11:00', 10);
+    // The later room's first slot is next month's: the display shows it, so its month is watched.
+    const laterSlot = await createSlot(suite.admin, later, '2026-12-03', '09:00', '11:00', 4);
+    const display = await openEventStream(displayStream(suite.app.baseUrl));
+    const one = await openEventStream(displayStream(suite.app.baseUrl, soon));
+    try {
+      expect(display.status).toBe(200);
+      expect(display.headers['content-type']).toMatch(/^text\/event-stream/);
+      await display.next((e) => e.event === 'ready', budget(10_000));
+      await one.next((e) => e.event === 'ready', budget(10_000));
+      const watching = await liveMetrics();
+      // Two displays are two streams, however many months they watch.
+      expect(watching.streams).toBe(2);
+      expect(watching.watched_months).toBeGreaterThanOrEqual(2);
+
+      await addToCart(laterSlot);
+      await display.next(seatsOf(laterSlot, 3), budget(15_000));
+      await addToCart(soonSlot);
+      await display.next(seatsOf(soonSlot, 9), budget(15_000));
+      await one.next(seatsOf(soonSlot, 9), budget(15_000));
+      // The one room's display hears nothing of the other room.
+      expect(one.events.some(seatsOf(laterSlot, 3))).toBe(false);
+      // Each change is sent once, though the stream watches several months.
+      expect(display.events.filter(seatsOf(soonSlot, 9))).toHaveLength(1);
+    } finally {
+      await closeAll([display, one]);
+    }
+    expect(await liveMetrics()).toMatchObject({ streams: 0, watched_months: 0 });
+  });
+
+  it('answers an unknown room 404 and a malformed one 400, as problems, keeping no stream', async () => {
+    const unknown = await openEventStream(
+      displayStream(suite.app.baseUrl, '00000000-0000-4000-8000-000000000000'),
+    );
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(await unknown.body())).toMatchObject({ error: 'not_found' });
+    const malformed = await openEventStream(displayStream(suite.app.baseUrl, 'lobby'));
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(await malformed.body())).toMatchObject({ error: 'validation__error' });
+    expect((await liveMetrics()).streams).toBe(0);
+  });
+});
+
 describe('live availability woken by the projections', () => {
   // A poll so rare that only the projector's notification can bring a change in time.
   const RARE_POLL_MS = 60_000;

@@ -28,6 +28,22 @@ export function useLiveAvailability(
   month: string,
   onChange: (position: string) => void,
 ): boolean {
+  return useLiveStream(
+    baseApiUrl,
+    roomId ? `rooms/${encodeURIComponent(roomId)}/availability/stream?month=${month}` : null,
+    onChange,
+  );
+}
+
+/**
+ * Follows a stream of live availability (`path` within the API; null: none) as
+ * `useLiveAvailability` does a room's month: the foyer display's stream is another.
+ */
+export function useLiveStream(
+  baseApiUrl: string,
+  path: string | null,
+  onChange: (position: string) => void,
+): boolean {
   const [live, setLive] = useState(false);
   // The latest callback, without reopening the stream on every render.
   const latest = useRef(onChange);
@@ -35,11 +51,8 @@ export function useLiveAvailability(
     latest.current = onChange;
   });
   useEffect(() => {
-    if (!roomId || typeof EventSource === 'undefined') return undefined;
-    const url = resolveApiUrl(
-      baseApiUrl,
-      `rooms/${encodeURIComponent(roomId)}/availability/stream?month=${month}`,
-    );
+    if (path === null || typeof EventSource === 'undefined') return undefined;
+    const url = resolveApiUrl(baseApiUrl, path);
     let source: EventSource | null = null;
     let reopen: number | undefined;
     const open = () => {
@@ -67,6 +80,6 @@ export function useLiveAvailability(
       source?.close();
       setLive(false);
     };
-  }, [baseApiUrl, roomId, month]);
+  }, [baseApiUrl, path]);
   return live;
 }

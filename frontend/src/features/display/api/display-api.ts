@@ -3,9 +3,9 @@ import type { Display, Page, Room, SiteList } from '../../../api/types';
 import { MAX_ROOMS } from '../../../lib/constants';
 
 /**
- * How often the display asks again (a change shows within 10 seconds). Polling, not
- * server-sent events: one small public GET every 5 seconds per screen needs no open connection
- * per screen, passes every proxy and the gateway unchanged, and survives a restart by itself.
+ * How often the display asks again. A change of seats shows sooner, through the live stream
+ * (`display/stream`); the poll keeps the slot running now current as time passes, and shows
+ * changes while the stream is not open (refused, a proxy that buffers, a restart).
  */
 export const DISPLAY_POLLING_MS = 5_000;
 

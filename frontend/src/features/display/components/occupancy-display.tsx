@@ -3,6 +3,9 @@ import type { DisplayRoom, DisplaySlot } from '../../../api/types';
 import { useConfig } from '../../../app/config-context';
 import { ErrorBox } from '../../../components/error-box';
 import { TodayHours } from '../../../components/site-hours';
+import { positionSeen } from '../../../api/consistency-slice';
+import { useAppDispatch } from '../../../app/hooks';
+import { useLiveStream } from '../../../lib/live-availability';
 import { resolveApiUrl } from '../../../lib/url';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useTextIn, useTranslation } from '../../../i18n/i18n-context';
@@ -171,8 +174,26 @@ const isNotFound = (error: unknown) =>
   typeof error === 'object' && error !== null && 'status' in error && error.status === 404;
 
 /**
+ * A seat taken or freed shows within a second: the display follows the live stream of what it
+ * shows (`display/stream`) and reads itself again on each change, with the stream's position as
+ * X-Min-Position. The poll stays, for the passing of time and for when the stream is not open.
+ */
+function useLiveDisplay(baseApiUrl: string, roomId: string, refetch: () => unknown) {
+  const dispatch = useAppDispatch();
+  useLiveStream(
+    baseApiUrl,
+    `display/stream${roomId ? `?roomId=${encodeURIComponent(roomId)}` : ''}`,
+    (position) => {
+      dispatch(positionSeen(position));
+      refetch();
+    },
+  );
+}
+
+/**
  * The live occupancy display: a public screen for the foyer, one room or all rooms,
- * with the slot running now and the next ones and their free seats, asked again every 5 seconds.
+ * with the slot running now and the next ones and their free seats, asked again every 5 seconds
+ * and at once when the live stream reports a change.
  * No navigation, no personal data; large type and high contrast, read from three metres.
  */
 export function OccupancyDisplay({ roomId, site = '' }: { roomId: string; site?: string }) {
@@ -184,10 +205,11 @@ export function OccupancyDisplay({ roomId, site = '' }: { roomId: string; site?:
   const language = i18n.language;
   const hy = useHyphenate(language);
   useCopyWithoutSoftHyphens();
-  const { data, error, fulfilledTimeStamp } = useGetDisplayQuery(roomId, {
+  const { data, error, fulfilledTimeStamp, refetch } = useGetDisplayQuery(roomId, {
     pollingInterval: DISPLAY_POLLING_MS,
     skipPollingIfUnfocused: false,
   });
+  useLiveDisplay(baseApiUrl, roomId, refetch);
   useDocumentTitle(t('title'));
   const updated = fulfilledTimeStamp
     ? new Intl.DateTimeFormat(language, {
