@@ -2,6 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { monthDates } from '@rr/contracts';
 import { comparePositions, leastPosition, parsePosition } from '@rr/events';
 import {
+  heldSeatIds,
   planSeatsLateral,
   seatsTakenLateral,
   waitlistLateral,
@@ -341,7 +342,7 @@ export class LiveAvailability {
       fingerprint: string;
       position: string | null;
       rooms: number[];
-      slots: [number, string, number, boolean, number, number][];
+      slots: [number, string, number, boolean, number, number, string | null][];
     }>({
       name: 'rr_live_seats',
       text: `WITH k AS (SELECT * FROM unnest($1::uuid[], $2::date[], $3::date[]) WITH ORDINALITY
@@ -353,7 +354,12 @@ export class LiveAvailability {
                     (SELECT coalesce(json_agg(json_build_array((k.i - 1)::int, s.id,
                               greatest(least(s.capacity - c.booked_count - c.held_count - w.offered,
                                              coalesce(p.plan_free, s.capacity)) - w.waiting, 0),
-                              s.closed_reason IS NOT NULL, s.capacity, c.booked_count)), '[]')
+                              s.closed_reason IS NOT NULL, s.capacity, c.booked_count,
+                              -- Which seats of a plan are held: a seat moved (the desk's, a
+                              -- visitor's own change) changes no count but the seat picker's plan.
+                              CASE WHEN p.plan_free IS NOT NULL THEN
+                                (SELECT string_agg(h.seat_id::text, ',' ORDER BY h.seat_id)
+                                   FROM ${heldSeatIds('$4')} h(seat_id)) END)), '[]')
                        FROM k JOIN rm_time_slots s
                               ON s.room_id = k.room_id AND s.date BETWEEN k.from_date AND k.until_date,
                             ${seatsTakenLateral('t.time_slot_id = s.id', '$4')} c,
@@ -369,11 +375,11 @@ export class LiveAvailability {
     });
     const row = r.rows[0]!;
     const slots = new Map<number, MonthSeats>();
-    for (const [i, id, seatsFree, closed, capacity, booked] of row.slots) {
+    for (const [i, id, seatsFree, closed, capacity, booked, heldSeats] of row.slots) {
       let of = slots.get(i);
       if (!of) slots.set(i, (of = new Map() as MonthSeats));
       of.set(id, {
-        print: `${seatsFree}/${closed}/${capacity}/${booked}`,
+        print: `${seatsFree}/${closed}/${capacity}/${booked}/${heldSeats ?? ''}`,
         slot: { id, seatsFree, closed },
       });
     }

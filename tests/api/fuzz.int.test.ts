@@ -685,9 +685,9 @@ beforeAll(async () => {
   suite = await openAdminSuite(clock, { logTo: logSink });
   ({ db, app, admin } = suite);
   const doc = (await (await admin.get('/api/openapi.json')).json()) as OpenApiDocument;
-  // A live availability stream that opens (a room and month that exist) never ends: its inputs
-  // are tests/api/live-availability.int.test.ts's to check.
-  routes = routesOf(doc).filter((r) => !r.template.endsWith('/availability/stream'));
+  // A live availability stream that opens (a room's month, the display's) never ends: their
+  // inputs are tests/api/live-availability.int.test.ts's to check.
+  routes = routesOf(doc).filter((r) => !r.template.endsWith('/stream'));
 
   // Things that exist, so plausible requests reach the handlers and the database.
   const roomId = await createRoom(admin, 'Fuzz room');

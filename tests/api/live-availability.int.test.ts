@@ -232,6 +232,57 @@ describe('live availability of a room month', () => {
   });
 });
 
+describe('live availability of a room with a seat plan', () => {
+  it('reports a booking moved to another seat, though no count changed, so open seat plans read it again', async () => {
+    const roomId = await createRoom(suite.admin, 'Planned room');
+    const plan = await suite.admin.request('PUT', `/api/admin/rooms/${roomId}/seats`, {
+      json: {
+        seats: ['P1', 'P2', 'P3'].map((label, i) => ({
+          label,
+          attributes: [],
+          x: 10 + i * 10,
+          y: 20,
+        })),
+      },
+    });
+    expect(plan.status, await plan.clone().text()).toBe(200);
+    const seats = ((await plan.json()) as { seats: { id: string; label: string }[] }).seats;
+    const slotId = await createSlot(suite.admin, roomId, DAY, '09:00', '11:00', 3);
+    const stream = await openEventStream(streamUrl(suite.app.baseUrl, roomId));
+    try {
+      await stream.next((e) => e.event === 'ready', budget(10_000));
+      const booked = await suite.admin.request(
+        'POST',
+        `/api/admin/rooms/${roomId}/timeslots/${slotId}/booking`,
+        {
+          json: {
+            salutation: 'MS',
+            firstName: 'Sitz',
+            lastName: 'Wechsel',
+            language: 'de',
+            seatId: seats[0]!.id,
+          },
+        },
+      );
+      expect(booked.status, await booked.clone().text()).toBe(201);
+      const { ticketId } = (await booked.json()) as { ticketId: string };
+      await stream.next(seatsOf(slotId, 2), budget(15_000));
+      const moved = await suite.admin.request('PUT', `/api/admin/tickets/${ticketId}/seat`, {
+        json: { seatId: seats[1]!.id },
+      });
+      expect(moved.status, await moved.clone().text()).toBe(200);
+      // The same free seats, another seat taken: a second event for the slot.
+      await waitFor(
+        'the move to be reported',
+        () => stream.events.filter(seatsOf(slotId, 2)).length >= 2,
+        budget(15_000),
+      );
+    } finally {
+      await closeAll([stream]);
+    }
+  });
+});
+
 describe("the foyer display's live stream", () => {
   const displayStream = (base: string, roomId?: string) =>
     `${base}/api/display/stream${roomId ? `?roomId=${roomId}` : ''}`;
