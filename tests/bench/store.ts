@@ -30,23 +30,13 @@ import {
   writeResults,
   type LoadResult,
 } from './lib.ts';
+import { roomDetails } from '../support/room-events.ts';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 10);
 const CLIENTS = Math.round(positiveNumber('BENCH_CLIENTS', 10));
 const WARMUP_SECONDS = Math.min(2, SECONDS / 5);
 
 const appendOptions: AppendOptions = { metadata: { actor: { kind: 'system', job: 'bench' } } };
-
-function roomDetails(roomId: string, name: string) {
-  return {
-    roomId,
-    name,
-    description: 'Quiet desks by the window, power sockets at every seat',
-    capacity: 24,
-    openStart: { type: 'DAY' as const, value: 2 },
-    openEnd: { type: 'WORKING_DAY' as const, value: 30 },
-  };
-}
 
 async function main(): Promise<void> {
   await withBenchDatabase({ poolSize: CLIENTS + 2 }, async ({ pool, server }) => {
