@@ -1,7 +1,6 @@
 /**
  * The details of a room as the event store's tests and benchmark write them (RoomCreated,
- * RoomUpdated): any
- * valid room, named as the test likes.
+ * RoomUpdated): any valid room, named as the test likes.
  */
 export function roomDetails(roomId: string, name = 'Reading room') {
   return {
