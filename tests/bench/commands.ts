@@ -27,7 +27,7 @@ import pg from 'pg';
 import { comparePositions, parsePosition, type Position } from '@rr/events';
 import { addDays, todayIn } from '@rr/platform';
 import { readModelProjections } from '@rr/projections';
-import { spawnService, type ServiceProcess } from '../support/processes.ts';
+import { ensureCompiledServer, spawnService, type ServiceProcess } from '../support/processes.ts';
 import {
   CartFiller,
   cpuPerOperation,
@@ -333,16 +333,22 @@ async function main(): Promise<void> {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rr-bench-data-'));
     let service: ServiceProcess | null = null;
     try {
-      service = await spawnService('all', {
-        DATABASE_URL: url,
-        ADMIN_USERNAME: 'admin',
-        ADMIN_PASSWORD,
-        DATA_DIR: dataDir,
-        TIME_ZONE,
-        RATE_LIMIT_CARTS: '1000000',
-        RATE_LIMIT_OWNER_LOOKUPS: '1000000',
-        LOG_LEVEL: 'error',
-      });
+      ensureCompiledServer();
+      service = await spawnService(
+        'all',
+        {
+          DATABASE_URL: url,
+          ADMIN_USERNAME: 'admin',
+          ADMIN_PASSWORD,
+          DATA_DIR: dataDir,
+          TIME_ZONE,
+          RATE_LIMIT_CARTS: '1000000',
+          RATE_LIMIT_OWNER_LOOKUPS: '1000000',
+          LOG_LEVEL: 'error',
+        },
+        // The compiled server, as `npm start` runs it (its resident memory is the target's).
+        { compiled: true },
+      );
       baseUrl = service.url;
       const pid = service.child.pid!;
       await login();

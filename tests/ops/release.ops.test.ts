@@ -7,7 +7,7 @@ import { makeClusterDir } from '@rr/platform';
 import { Client } from '../support/app.ts';
 import { BookingLoad, createLoadRoom, type Outcome } from '../support/booking-load.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { spawnService, type ServiceProcess } from '../support/processes.ts';
+import { ensureCompiledServer, spawnService, type ServiceProcess } from '../support/processes.ts';
 
 /**
  * The compiled release as the image runs it: the Dockerfile's runtime stage replicated in a fresh
@@ -56,12 +56,7 @@ let stage: RuntimeStage;
 beforeAll(async () => {
   // `npm run build:server` when the compiled output is older than the sources (tests/run-all.mjs
   // did it already in a full run).
-  const build = spawnSync(
-    process.execPath,
-    ['-e', "import('./scripts/build-server.mjs').then((m) => m.ensureServerBuilt())"],
-    { cwd: root, encoding: 'utf8' },
-  );
-  expect(build.status, build.stderr).toBe(0);
+  ensureCompiledServer();
   stage = runtimeStage();
   release = await makeClusterDir('rr-release-');
   // The package files the runtime stage copies before its npm ci.

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from './ports.ts';
 import { budget } from './time-budget.ts';
@@ -47,6 +47,20 @@ process.once('exit', () => {
     }
   }
 });
+
+/**
+ * Compiles the server (`npm run build:server`) when its output is older than the sources, as
+ * tests/run-all.mjs does before a full run: for a `compiled` spawn outside of it. Throws with the
+ * build's output when it fails.
+ */
+export function ensureCompiledServer(): void {
+  const build = spawnSync(
+    process.execPath,
+    ['-e', "import('./scripts/build-server.mjs').then((m) => m.ensureServerBuilt())"],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] },
+  );
+  if (build.status !== 0) throw new Error(`compiling the server failed:\n${build.stderr}`);
+}
 
 /** Starts one process of the product (server/src/main.ts) in a role, and waits until it answers. */
 export async function spawnService(
