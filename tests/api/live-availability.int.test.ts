@@ -18,6 +18,7 @@ const MONTH = '2026-11';
 const SUBSCRIBERS = 100;
 const MAX_STREAMS = 104;
 const POLL_MS = 50;
+const HEARTBEAT_MS = 200;
 
 let suite: AdminSuite;
 let gateway: Server;
@@ -25,7 +26,11 @@ let gatewayUrl: string;
 
 beforeAll(async () => {
   suite = await openAdminSuite(clock, {
-    env: { LIVE_STREAMS_MAX: String(MAX_STREAMS), LIVE_POLL_MS: String(POLL_MS) },
+    env: {
+      LIVE_STREAMS_MAX: String(MAX_STREAMS),
+      LIVE_POLL_MS: String(POLL_MS),
+      LIVE_HEARTBEAT_MS: String(HEARTBEAT_MS),
+    },
   });
   // The split deployment's gateway, in front of the app as its command and query instance.
   const app = createGateway({
@@ -312,8 +317,11 @@ describe("the foyer display's live stream", () => {
       await one.next(seatsOf(soonSlot, 9), budget(15_000));
       // The one room's display hears nothing of the other room.
       expect(one.events.some(seatsOf(laterSlot, 3))).toBe(false);
-      // Each change is sent once, though the stream watches several months.
+      // Each change is sent once, though the stream watches several months; so is the heartbeat.
       expect(display.events.filter(seatsOf(soonSlot, 9))).toHaveLength(1);
+      await waitFor('heartbeats', () => one.comments >= 3, budget(10_000));
+      expect(display.comments).toBeGreaterThan(0);
+      expect(display.comments).toBeLessThanOrEqual(one.comments + 1);
     } finally {
       await closeAll([display, one]);
     }
