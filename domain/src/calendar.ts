@@ -70,17 +70,31 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/**
+ * The instants last asked for, per time zone and millisecond: a command asks for its `now` many
+ * times over, and formatting it is the slow part. Exact (the key is the instant itself); cleared
+ * when it reaches its bound.
+ */
+const recentLocal = new Map<string, { date: LocalDate; time: LocalTime }>();
+const RECENT_LOCAL_MAX = 256;
+
 /** The local date and time of an instant in a time zone. */
 export function localDateTime(
   instant: Date,
   timeZone: string,
 ): { date: LocalDate; time: LocalTime } {
+  const key = `${instant.getTime()} ${timeZone}`;
+  const known = recentLocal.get(key);
+  if (known) return { ...known };
   const parts = formatterFor(timeZone).formatToParts(instant);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
-  return {
+  const local = {
     date: `${get('year')}-${get('month')}-${get('day')}`,
     time: `${get('hour')}:${get('minute')}`,
   };
+  if (recentLocal.size >= RECENT_LOCAL_MAX) recentLocal.clear();
+  recentLocal.set(key, local);
+  return { ...local };
 }
 
 /**

@@ -59,8 +59,9 @@ export interface SeatsTaken {
  * Whether a ticket holds a seat in a cart at `now`: a hold (NEW) that has not ended. A ticket
  * cancelled or released before its hold ended holds nothing.
  */
+// Date.parse, not new Date: the seat count runs over every ticket of a slot on each command.
 const isHolding = (t: HeldTicket, now: Date): t is HeldTicket & { expiresAt: string } =>
-  t.status === 'NEW' && t.expiresAt !== null && new Date(t.expiresAt) > now;
+  t.status === 'NEW' && t.expiresAt !== null && Date.parse(t.expiresAt) > now.getTime();
 
 /** Whether a ticket takes a seat at `now`: a booking, or a hold that has not ended. */
 export const takesSeat = (t: HeldTicket, now: Date): boolean =>
@@ -70,19 +71,25 @@ export function seatsTakenApart(state: SeatHolder, now: Date): SeatsTaken {
   let booked = 0;
   let held = 0;
   let heldUntil: string | null = null;
+  let heldUntilMs = -Infinity;
+  const later = (until: string | null) => {
+    const ms = until === null ? NaN : Date.parse(until);
+    if (heldUntil === null || ms > heldUntilMs) {
+      heldUntil = until;
+      heldUntilMs = ms;
+    }
+  };
   for (const t of Object.values(state.tickets)) {
     if (t.status === 'BOOKED') booked += 1;
     else if (isHolding(t, now)) {
       held += 1;
-      if (heldUntil === null || new Date(t.expiresAt) > new Date(heldUntil))
-        heldUntil = t.expiresAt;
+      later(t.expiresAt);
     }
   }
   // A waitlist offer holds its seat like a cart's hold.
   for (const offer of outstandingOffers(state.waitlist, now)) {
     held += 1;
-    if (heldUntil === null || new Date(offer.offerExpiresAt!) > new Date(heldUntil))
-      heldUntil = offer.offerExpiresAt;
+    later(offer.offerExpiresAt);
   }
   return { booked, held, heldUntil };
 }
