@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { defineRoute, endlessAnswer, problems, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
-import { DisplayQuery, displayMonths } from './display.ts';
+import { DisplayQuery, displayDays } from './display.ts';
 import { LiveAvailability, type LiveSubscriber } from './live-availability.ts';
 
 /** A month of the calendar, `YYYY-MM`. */
@@ -116,14 +116,14 @@ export function availabilityStreamRoutes(deps: QueryDeps): RouteDef[] {
       method: 'get',
       path: '/display/stream',
       summary:
-        "Server-sent events of the foyer display: the months of the slots it shows (one room's or every room's) whose free seats changed",
+        "Server-sent events of the foyer display: the slots it shows (one room's or every room's) whose free seats changed",
       tags: ['display'],
       access: 'public',
       query: DisplayQuery,
       responses: STREAM_RESPONSES,
       handler: async ({ query, req, res }) => {
-        const months = await displayMonths(deps, query.roomId);
-        return answerStream(req, res, (subscriber) => live.subscribeAll(months, subscriber));
+        const days = await displayDays(deps, query.roomId);
+        return answerStream(req, res, (subscriber) => live.subscribeAll(days, subscriber));
       },
     }),
   ];

@@ -14,6 +14,7 @@ import {
   planSeatsLateral,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
+import type { WatchedDays } from './live-availability.ts';
 import { roomSeatColumns, type RoomSeatRow } from './slot-seat-rule.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import { SeatPlanImageAnswer } from './seat-plans.ts';
@@ -265,21 +266,21 @@ export async function displayAt(deps: QueryDeps, roomId?: string): Promise<Displ
 }
 
 /**
- * The months of what the display shows, per room: today's, and those of the slots after today it
- * lists. Its live stream watches them; a slot created in another month shows with the next poll.
+ * The days of what the display shows, per room: from today to the day of the last slot it lists
+ * (today's, or the first one after today). Its live stream watches them, so a change of any slot
+ * on the screen is told and the watcher reads no more than the screen shows; a slot created
+ * before the one shown appears with the next poll.
  */
-export async function displayMonths(
-  deps: QueryDeps,
-  roomId?: string,
-): Promise<{ roomId: string; month: string }[]> {
+export async function displayDays(deps: QueryDeps, roomId?: string): Promise<WatchedDays[]> {
   const display = await displayAt(deps, roomId);
-  return display.rooms.flatMap((room) => {
-    const dates = [display.today, ...room.next.map((slot) => slot.date)];
-    return [...new Set(dates.map((date) => date.slice(0, 7)))].map((month) => ({
-      roomId: room.id,
-      month,
-    }));
-  });
+  return display.rooms.map((room) => ({
+    roomId: room.id,
+    fromDate: display.today,
+    untilDate: room.next.reduce(
+      (last, slot) => (slot.date > last ? slot.date : last),
+      display.today,
+    ),
+  }));
 }
 
 export function displayQueryRoutes(deps: QueryDeps): RouteDef[] {

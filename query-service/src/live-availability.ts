@@ -50,11 +50,11 @@ export interface LiveSubscriber {
 /** A month's slots by id: each one's seats' fingerprint and what an event says of it. */
 type MonthSeats = Map<string, { print: string; slot: SlotSeats }>;
 
-/** A room's month as it is watched: its subscribers and its slots' seats at `position`. */
-interface WatchedMonth {
-  roomId: string;
-  fromDate: string;
-  untilDate: string;
+/** A room's days a stream watches: a month of the calendar, or the display's. */
+export type WatchedDays = Record<'roomId' | 'fromDate' | 'untilDate', string>;
+
+/** A room's month (or days) as it is watched: its subscribers and its slots' seats at `position`. */
+interface WatchedMonth extends WatchedDays {
   subscribers: Set<LiveSubscriber>;
   /** Per slot its seats' fingerprint and what an event says of it. */
   seats: MonthSeats;
@@ -130,7 +130,7 @@ export class LiveAvailability {
 
   /** The streams watching a room's month. */
   subscribersOf(roomId: string, month: string): number {
-    return this.months.get(`${roomId} ${month}`)?.subscribers.size ?? 0;
+    return this.months.get(keyOf({ roomId, ...monthDates(month) }))?.subscribers.size ?? 0;
   }
 
   /**
@@ -144,23 +144,23 @@ export class LiveAvailability {
     month: string,
     subscriber: LiveSubscriber,
   ): Promise<'full' | 'unknown' | { position: string; close: () => void }> {
-    return this.subscribeAll([{ roomId, month }], subscriber);
+    return this.subscribeAll([{ roomId, ...monthDates(month) }], subscriber);
   }
 
   /**
-   * Opens one stream on several rooms' months (the foyer display's): it counts as one stream and
-   * gets each month's events; `unknown` when one of the rooms is not there. The position is the
-   * least of the months'.
+   * Opens one stream on several rooms' days (the foyer display's: per room, from today to its
+   * next slot's day): it counts as one stream and gets each range's events, watched as a month
+   * is; `unknown` when one of the rooms is not there. The position is the least of the ranges'.
    */
   async subscribeAll(
-    wanted: readonly { roomId: string; month: string }[],
+    wanted: readonly WatchedDays[],
     subscriber: LiveSubscriber,
   ): Promise<'full' | 'unknown' | { position: string; close: () => void }> {
     if (this.streamCount >= this.settings.maxStreams) return 'full';
     this.streamCount += 1;
     let read: (WatchedMonth | null)[];
     try {
-      read = await Promise.all(wanted.map((w) => this.watch(w.roomId, w.month)));
+      read = await Promise.all(wanted.map((w) => this.watch(w)));
     } catch (err) {
       this.streamCount -= 1;
       throw err;
@@ -172,8 +172,8 @@ export class LiveAvailability {
     }
     // A month's last subscriber may have left while this one waited: it is watched again.
     const watchedAll = found.map((r) => {
-      const watched = this.months.get(key(r)) ?? r;
-      this.months.set(key(watched), watched);
+      const watched = this.months.get(keyOf(r)) ?? r;
+      this.months.set(keyOf(watched), watched);
       watched.subscribers.add(subscriber);
       return watched;
     });
@@ -186,27 +186,25 @@ export class LiveAvailability {
       for (const watched of watchedAll) {
         watched.subscribers.delete(subscriber);
         // Nobody watches it any more: the watcher reads it no longer.
-        if (watched.subscribers.size === 0 && this.months.get(key(watched)) === watched)
-          this.months.delete(key(watched));
+        if (watched.subscribers.size === 0 && this.months.get(keyOf(watched)) === watched)
+          this.months.delete(keyOf(watched));
       }
       if (this.streamCount === 0) this.stop();
     };
     return { position: leastPosition(watchedAll.map((w) => w.position)) ?? '0_0', close };
   }
 
-  /** The watched month of a key, read first when nobody watches it yet; null: no such room. */
-  private async watch(roomId: string, month: string): Promise<WatchedMonth | null> {
-    const k = `${roomId} ${month}`;
+  /** The watched days of a key, read first when nobody watches them yet; null: no such room. */
+  private async watch(days: WatchedDays): Promise<WatchedMonth | null> {
+    const k = keyOf(days);
     const known = this.months.get(k);
     if (known) return known;
     let opening = this.opening.get(k);
     if (!opening) {
-      const days = monthDates(month);
-      opening = this.read([{ roomId, ...days }])
+      opening = this.read([days])
         .then((snapshot) => {
           if (!snapshot.rooms.has(0)) return null;
           const watched: WatchedMonth = this.months.get(k) ?? {
-            roomId,
             ...days,
             subscribers: new Set(),
             seats: snapshot.slots.get(0) ?? (new Map() as MonthSeats),
@@ -311,7 +309,7 @@ export class LiveAvailability {
     const snapshot = await this.read(watched);
     this.fingerprint = snapshot.fingerprint;
     watched.forEach((month, i) => {
-      if (this.months.get(key(month)) !== month) return;
+      if (this.months.get(keyOf(month)) !== month) return;
       // Several replicas may stand at different positions: a month never goes back.
       const newer = parsePosition(snapshot.position);
       const had = parsePosition(month.position);
@@ -397,4 +395,4 @@ const writeTo = (subscribers: Iterable<LiveSubscriber>, text: string) => {
   for (const subscriber of subscribers) if (!subscriber.write(text)) subscriber.end();
 };
 
-const key = (m: WatchedMonth) => `${m.roomId} ${m.fromDate.slice(0, 7)}`;
+const keyOf = (d: WatchedDays) => `${d.roomId} ${d.fromDate} ${d.untilDate}`;

@@ -292,11 +292,14 @@ describe("the foyer display's live stream", () => {
   const displayStream = (base: string, roomId?: string) =>
     `${base}/api/display/stream${roomId ? `?roomId=${roomId}` : ''}`;
 
-  it("watches the months of every room's slots the display shows, as one stream, and frees them when it ends", async () => {
+  it("watches the slots every room's display shows, up to the next one, as one stream, and frees them when it ends", async () => {
     const soon = await createRoom(suite.admin, 'Display soon');
     const later = await createRoom(suite.admin, 'Display later');
     const soonSlot = await createSlot(suite.admin, soon, DAY, '09:00', '11:00', 10);
-    // The later room's first slot is next month's: the display shows it, so its month is watched.
+    // After the slot the display shows: not on the screen, so not watched.
+    const afterSlot = await createSlot(suite.admin, soon, '2026-11-28', '09:00', '11:00', 10);
+    // The later room's first slot is next month's: the display shows it, so the days up to it are
+    // watched.
     const laterSlot = await createSlot(suite.admin, later, '2026-12-03', '09:00', '11:00', 4);
     const display = await openEventStream(displayStream(suite.app.baseUrl));
     const one = await openEventStream(displayStream(suite.app.baseUrl, soon));
@@ -312,9 +315,13 @@ describe("the foyer display's live stream", () => {
 
       await addToCart(laterSlot);
       await display.next(seatsOf(laterSlot, 3), budget(15_000));
+      await addToCart(afterSlot);
       await addToCart(soonSlot);
       await display.next(seatsOf(soonSlot, 9), budget(15_000));
       await one.next(seatsOf(soonSlot, 9), budget(15_000));
+      // The days up to the slot on the screen are watched, not the room's whole month.
+      expect(display.events.some(seatsOf(afterSlot, 9))).toBe(false);
+      expect(one.events.some(seatsOf(afterSlot, 9))).toBe(false);
       // The one room's display hears nothing of the other room.
       expect(one.events.some(seatsOf(laterSlot, 3))).toBe(false);
       // Each change is sent once, though the stream watches several months; so is the heartbeat.

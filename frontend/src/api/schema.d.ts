@@ -7844,7 +7844,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-sent events of the foyer display: the months of the slots it shows (one room's or every room's) whose free seats changed */
+        /** Server-sent events of the foyer display: the slots it shows (one room's or every room's) whose free seats changed */
         get: {
             parameters: {
                 query?: {
