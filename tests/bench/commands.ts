@@ -36,6 +36,9 @@ import {
   statFields,
   tpcb,
   type CartAnswer,
+  benchServerEnv,
+  BENCH_ADMIN_PASSWORD,
+  BENCH_TIME_ZONE,
 } from './server-load.ts';
 import {
   closedLoop,
@@ -65,8 +68,8 @@ const LAG_RATES = (process.env.BENCH_LAG_RATES ?? '200,150,100').split(',').map(
 const LAG_RATE = LAG_RATES[0]!;
 const WARMUP_SECONDS = Math.min(2, SECONDS / 5);
 const CART_SIZE = 5;
-const ADMIN_PASSWORD = 'bench-admin-password';
-const TIME_ZONE = 'Europe/Vienna';
+const ADMIN_PASSWORD = BENCH_ADMIN_PASSWORD;
+const TIME_ZONE = BENCH_TIME_ZONE;
 
 // --- HTTP --------------------------------------------------------------------------------------
 
@@ -336,16 +339,7 @@ async function main(): Promise<void> {
       ensureCompiledServer();
       service = await spawnService(
         'all',
-        {
-          DATABASE_URL: url,
-          ADMIN_USERNAME: 'admin',
-          ADMIN_PASSWORD,
-          DATA_DIR: dataDir,
-          TIME_ZONE,
-          RATE_LIMIT_CARTS: '1000000',
-          RATE_LIMIT_OWNER_LOOKUPS: '1000000',
-          LOG_LEVEL: 'error',
-        },
+        benchServerEnv(url, dataDir),
         // The compiled server, as `npm start` runs it (its resident memory is the target's).
         { compiled: true },
       );

@@ -85,6 +85,9 @@ import {
   statFields,
   tpcb,
   type CartAnswer,
+  benchServerEnv,
+  BENCH_ADMIN_PASSWORD,
+  BENCH_TIME_ZONE,
 } from './server-load.ts';
 
 // `npm run bench:rush -- --visitors 5000`: the flags win over the environment.
@@ -174,8 +177,8 @@ const LAYOUT: RushLayout = {
 const CAPACITY = LAYOUT.capacity;
 const SEATS = LAYOUT.rooms * LAYOUT.times.length * CAPACITY;
 const WINDOW_DAYS = LAYOUT.windowDays;
-const ADMIN_PASSWORD = 'bench-admin-password';
-const TIME_ZONE = 'Europe/Vienna';
+const ADMIN_PASSWORD = BENCH_ADMIN_PASSWORD;
+const TIME_ZONE = BENCH_TIME_ZONE;
 /** Step targets in the all-in-one process. */
 const P99_TARGET_MS = 500;
 /** No request may wait this long, shed or not (the overload requirement). */
@@ -436,15 +439,8 @@ async function start(
   dataDir: string,
   serverEnv: Record<string, string>,
 ): Promise<Deployment> {
-  const env = {
-    DATABASE_URL: url,
-    ADMIN_USERNAME: 'admin',
-    ADMIN_PASSWORD,
-    DATA_DIR: dataDir,
-    TIME_ZONE,
-    RATE_LIMIT_CARTS: '1000000',
-    RATE_LIMIT_OWNER_LOOKUPS: '1000000',
-    LOG_LEVEL: 'error',
+  const env: Record<string, string> = {
+    ...benchServerEnv(url, dataDir),
     // The rooms of the rush only: the demo's rooms would take visitors (and seats) elsewhere.
     SEED_DEMO_DATA: 'false',
     ...serverEnv,

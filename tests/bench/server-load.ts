@@ -1,11 +1,31 @@
 /**
- * What the benchmarks against a spawned server share (`commands`, `rush`): the TPC-B baseline of
- * the same PostgreSQL, and the CPU accounting of the server processes, the benchmark and
- * PostgreSQL from /proc.
+ * What the benchmarks against a spawned server share (`commands`, `rush`): the server's settings,
+ * the TPC-B baseline of the same PostgreSQL, and the CPU accounting of the server processes, the
+ * benchmark and PostgreSQL from /proc.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { closedLoop, round, settle, type LoadResult } from './lib.ts';
+
+// --- the server ----------------------------------------------------------------------------------
+
+export const BENCH_ADMIN_PASSWORD = 'bench-admin-password';
+export const BENCH_TIME_ZONE = 'Europe/Vienna';
+
+/**
+ * The settings of a benchmark's server on database `url` with data folder `dataDir`: its admin,
+ * the library's time zone, and no rate limits (the load comes from one address).
+ */
+export const benchServerEnv = (url: string, dataDir: string): Record<string, string> => ({
+  DATABASE_URL: url,
+  ADMIN_USERNAME: 'admin',
+  ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+  DATA_DIR: dataDir,
+  TIME_ZONE: BENCH_TIME_ZONE,
+  RATE_LIMIT_CARTS: '1000000',
+  RATE_LIMIT_OWNER_LOOKUPS: '1000000',
+  LOG_LEVEL: 'error',
+});
 
 // --- the TPC-B baseline -------------------------------------------------------------------------
 
