@@ -57,7 +57,7 @@ async function answerStream(
     return { headers: { 'Content-Type': 'text/event-stream; charset=utf-8' } };
   }
   res.on('close', opened.close);
-  // The client left while the months were read.
+  // The client left while its days were read.
   if (req.socket.destroyed) {
     opened.close();
     return;
@@ -88,7 +88,7 @@ const STREAM_RESPONSES = {
 /**
  * The live availability (text/event-stream) of a room's month, and of what the foyer display
  * shows: `ready` with the position the stream stands at once it is open, then `availability`
- * whenever slots of a watched month changed, with the position and each changed slot's free
+ * whenever slots of the watched days changed, with the position and each changed slot's free
  * seats; a comment line now and then keeps it open.
  */
 export function availabilityStreamRoutes(deps: QueryDeps): RouteDef[] {
@@ -121,10 +121,10 @@ export function availabilityStreamRoutes(deps: QueryDeps): RouteDef[] {
       access: 'public',
       query: DisplayQuery,
       responses: STREAM_RESPONSES,
-      handler: async ({ query, req, res }) => {
-        const days = await displayDays(deps, query.roomId);
-        return answerStream(req, res, (subscriber) => live.subscribeAll(days, subscriber));
-      },
+      handler: ({ query, req, res }) =>
+        answerStream(req, res, (subscriber) =>
+          live.subscribeAll(() => displayDays(deps, query.roomId), subscriber),
+        ),
     }),
   ];
 }

@@ -144,23 +144,25 @@ export class LiveAvailability {
     month: string,
     subscriber: LiveSubscriber,
   ): Promise<'full' | 'unknown' | { position: string; close: () => void }> {
-    return this.subscribeAll([{ roomId, ...monthDates(month) }], subscriber);
+    return this.subscribeAll(() => [{ roomId, ...monthDates(month) }], subscriber);
   }
 
   /**
    * Opens one stream on several rooms' days (the foyer display's: per room, from today to its
    * next slot's day): it counts as one stream and gets each range's events, watched as a month
    * is; `unknown` when one of the rooms is not there. The position is the least of the ranges'.
+   * `wanted` is asked only once the stream has its place, so a crowd beyond the bound costs no
+   * reads.
    */
   async subscribeAll(
-    wanted: readonly WatchedDays[],
+    wanted: () => readonly WatchedDays[] | Promise<readonly WatchedDays[]>,
     subscriber: LiveSubscriber,
   ): Promise<'full' | 'unknown' | { position: string; close: () => void }> {
     if (this.streamCount >= this.settings.maxStreams) return 'full';
     this.streamCount += 1;
     let read: (WatchedMonth | null)[];
     try {
-      read = await Promise.all(wanted.map((w) => this.watch(w)));
+      read = await Promise.all((await wanted()).map((w) => this.watch(w)));
     } catch (err) {
       this.streamCount -= 1;
       throw err;

@@ -222,6 +222,12 @@ describe('live availability of a room month', () => {
       expect(refused.status).toBe(503);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(JSON.parse(await refused.body())).toMatchObject({ error: 'service__overloaded' });
+      // A display's stream too, before its days are read: an unknown room is 503, not 404.
+      const display = await openEventStream(
+        `${suite.app.baseUrl}/api/display/stream?roomId=00000000-0000-4000-8000-000000000000`,
+      );
+      expect(display.status).toBe(503);
+      expect(JSON.parse(await display.body())).toMatchObject({ error: 'service__overloaded' });
       streams.pop()!.close();
       await waitFor(
         'a stream to be free',
