@@ -59,8 +59,8 @@ export interface SeatsTaken {
  * Whether a ticket holds a seat in a cart at `now`: a hold (NEW) that has not ended. A ticket
  * cancelled or released before its hold ended holds nothing.
  */
-// Date.parse, not new Date: the seat count runs over every ticket of a slot on each command.
 const isHolding = (t: HeldTicket, now: Date): t is HeldTicket & { expiresAt: string } =>
+  // Date.parse, not new Date: the seat count runs over every ticket of a slot on each command.
   t.status === 'NEW' && t.expiresAt !== null && Date.parse(t.expiresAt) > now.getTime();
 
 /** Whether a ticket takes a seat at `now`: a booking, or a hold that has not ended. */

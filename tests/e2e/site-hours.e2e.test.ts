@@ -2,9 +2,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hoursDayOf, type HoursDay } from '@rr/contracts/site-hours';
 import { addDays } from '@rr/domain';
-import { defaultTimeZone, todayIn } from '@rr/platform';
 import { makePng } from '../support/images.ts';
 import { budget } from '../support/time-budget.ts';
+import { iso } from './dates.ts';
 import { expectAccessible, reloadUntilVisible, watchPage, type BrowserTest } from './harness.ts';
 import { openStaffPage, signInAs } from './staff-ux-support.ts';
 import { startWithTestRooms, waitForReadModels, type TestRooms } from './test-rooms.ts';
@@ -129,7 +129,8 @@ describe('a site’s opening hours', () => {
         json: { weekly: {}, exceptions: [] },
       });
       expect(reset.status).toBe(200);
-      const today = todayIn(new Date(), defaultTimeZone);
+      // The machine's date: the server under test runs in the machine's zone (harness.ts).
+      const today = iso(new Date());
       const tomorrow = addDays(today, 1);
       const day = DAYS[lang][hoursDayOf(today)];
       const [start, end] = [`0${index + 6}:00`, `1${index + 2}:30`];

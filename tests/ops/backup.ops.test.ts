@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClusterDir } from '@rr/platform';
 import { Client } from '../support/app.ts';
 import { BookingLoad, createLoadRoom, waitFor, type Outcome } from '../support/booking-load.ts';
+import { fakeTimeEnv } from '../support/fake-time.ts';
 import { freePort } from '../support/ports.ts';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
 import { compareWithRebuild } from '../support/read-models.ts';
@@ -187,7 +188,7 @@ describe('backup and restore of the embedded database', () => {
   it('after the restore, the erasure job’s next round deletes the personal data whose day has passed', async () => {
     const db = new pg.Client({ connectionString: urlOf(second.port) });
     // The restored folder, started ten days later: the slots (three and four days ahead) are past.
-    const later = await spawnService('all', second.env, { prefix: ['faketime', '-f', '+10d'] });
+    const later = await spawnService('all', { ...second.env, ...fakeTimeEnv('+10d') });
     procs.push(later);
     await db.connect();
     try {

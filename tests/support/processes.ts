@@ -18,7 +18,7 @@ export interface SpawnOptions {
   root?: string;
   /** Runs the compiled release (server/dist, `npm run build:server`) instead of the sources. */
   compiled?: boolean;
-  /** A program the service runs under, e.g. ['faketime', '-f', '+10d']. */
+  /** A program the service runs under, e.g. ['ip', 'netns', 'exec', 'rr-a']. */
   prefix?: string[];
   /** The port to listen on (default: a free one). */
   port?: number;
@@ -85,8 +85,8 @@ export async function spawnService(
     : [process.execPath, ...node];
   const child = spawn(command!, args, {
     cwd: dir,
-    // Under a prefix program a group of its own, so a signal reaches the server too: faketime
-    // forks the server and waits for it without passing signals on. Without one the service
+    // Under a prefix program a group of its own, so a signal reaches the server too: a program
+    // that forks the server and waits for it may not pass signals on. Without one the service
     // stays in this process's group, and a Ctrl-C in the terminal ends it with the tests.
     detached: prefixed,
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
