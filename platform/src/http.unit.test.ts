@@ -191,4 +191,18 @@ describe('listen', () => {
       }
     }
   });
+
+  it('fails on a port that another server listens on, and nothing listens for it', async () => {
+    const first = await listen(express(), 0, '127.0.0.1');
+    try {
+      const port = (first.address() as AddressInfo).port;
+      await expect(listen(express(), port, '127.0.0.1')).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+      });
+      // The first server still answers on it.
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
+    } finally {
+      await closeGracefully(first);
+    }
+  });
 });

@@ -41,7 +41,7 @@ const FRESH_CONNECTION_GRACE_MS = 2_000;
  * Starts serving `app` on `port` and `host` and answers the listening server. `backlog`: the
  * connections the kernel keeps for the process to accept (Linux caps it at net.core.somaxconn);
  * a crowd's connections beyond it are dropped and the clients send them again only after 1, 3, 7
- * and 15 s.
+ * and 15 s. Rejects when the address is taken (EADDRINUSE) or not the machine's.
  */
 export function listen(
   app: express.Express,
@@ -49,8 +49,12 @@ export function listen(
   host: string,
   backlog = 511,
 ): Promise<Server> {
-  return new Promise<Server>((resolve) => {
-    const server = app.listen(port, host, backlog, () => resolve(server));
+  return new Promise<Server>((resolve, reject) => {
+    // Express calls back with the error when the address cannot be taken (a port in use): the
+    // start fails rather than going on with a server that listens nowhere.
+    const server = app.listen(port, host, backlog, (err?: Error) =>
+      err ? reject(err) : resolve(server),
+    );
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Node requires the time to receive a request's headers to outlast the idle time.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;

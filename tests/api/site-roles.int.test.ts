@@ -8,7 +8,7 @@ import {
   startOidcProvider,
   type TestOidcProvider,
 } from '../support/oidc-servers.ts';
-import { freePort } from '../support/ports.ts';
+import { reservePort } from '../support/ports.ts';
 import {
   createJura,
   expectRefusedForOtherSite,
@@ -39,11 +39,12 @@ let jura: SiteThings;
 beforeAll(async () => {
   db = await createTestDatabase(clock);
   // The provider must know the app's callback before the app knows the provider: a fixed port.
-  const port = await freePort();
+  const reserved = await reservePort();
+  const port = reserved.port;
   provider = await startOidcProvider(`http://127.0.0.1:${port}`, { olga: ['jura-admins'] });
   app = await startTestApp(db, clock, {
     env: { ...provider.env, STAFF_ROLE_MAP: JSON.stringify({ 'jura-admins': ['admin@jura'] }) },
-    port,
+    port: reserved,
   });
   await addUser(db, 'boss', 'correct horse', ['admin']);
   boss = new Client(app.baseUrl);

@@ -9,7 +9,7 @@ import {
   type CraftedProvider,
   type TestOidcProvider,
 } from '../support/oidc-servers.ts';
-import { freePort } from '../support/ports.ts';
+import { reservePort } from '../support/ports.ts';
 
 /**
  * Staff sign in with an OpenID provider (authorization code + PKCE S256, state, nonce, discovery):
@@ -28,7 +28,8 @@ const ROLE_MAP = { 'reading-room-admins': ['admin'], desk: ['checkin'] };
 beforeAll(async () => {
   db = await createTestDatabase();
   // The provider must know the app's callback before the app knows the provider: a fixed port.
-  const port = await freePort();
+  const reserved = await reservePort();
+  const port = reserved.port;
   const appBaseUrl = `http://127.0.0.1:${port}`;
   provider = await startOidcProvider(appBaseUrl, {
     alice: ['reading-room-admins', 'students'],
@@ -36,7 +37,7 @@ beforeAll(async () => {
   });
   app = await startTestApp(db, undefined, {
     env: { ...provider.env, STAFF_ROLE_MAP: JSON.stringify(ROLE_MAP) },
-    port,
+    port: reserved,
   });
   crafted = await startCraftedProvider();
   craftedApp = await startTestApp(db, undefined, {

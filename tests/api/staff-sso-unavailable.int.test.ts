@@ -21,7 +21,6 @@ let provider: TestOidcProvider | null = null;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const port = await freePort();
   issuerPort = await freePort();
   const metadataPort = await freePort();
   app = await startTestApp(db, undefined, {
@@ -33,7 +32,6 @@ beforeAll(async () => {
       SAML_SP_ENTITY_ID: 'https://reading-room.campus.example/sp',
       STAFF_ROLE_MAP: JSON.stringify({ 'reading-room-admins': ['admin'] }),
     },
-    port,
   });
 });
 

@@ -9,7 +9,7 @@ import {
   visitorOidcSignIn,
   visitorSamlSignIn,
 } from '../support/visitor-sign-in.ts';
-import { freePort } from '../support/ports.ts';
+import { reservePort } from '../support/ports.ts';
 
 /**
  * Visitors sign in with the campus identity, apart from staff: oidc-provider on loopback as the
@@ -29,7 +29,8 @@ const PAIRWISE = SAML_ATTRIBUTES.pairwiseId;
 
 beforeAll(async () => {
   db = await createTestDatabase(clock);
-  const port = await freePort();
+  const reserved = await reservePort();
+  const port = reserved.port;
   const appBaseUrl = `http://127.0.0.1:${port}`;
   provider = await startVisitorOidcProvider(appBaseUrl, {
     stud1: {
@@ -50,7 +51,7 @@ beforeAll(async () => {
       VISITOR_SAML_IDP_METADATA: idp.metadataFile,
       VISITOR_SAML_SP_ENTITY_ID: SP,
     },
-    port,
+    port: reserved,
   });
   await addUser(db, 'boss', 'correct horse', ['admin']);
 });

@@ -29,6 +29,7 @@ import {
 import { READ_MODELS_CHANNEL } from '@rr/projections';
 import { createTestDatabase as createTestDatabaseForSuite, type TestDatabase } from './db.ts';
 import { maxPosition } from '../../frontend/src/lib/position.ts';
+import type { ReservedPort } from './ports.ts';
 import { budget } from './time-budget.ts';
 
 /** The secret of the e-mail keys and check-in references of the test apps. */
@@ -55,8 +56,11 @@ export interface TestAppOptions {
   verifyHuman?: (token: string | undefined) => Promise<boolean>;
   /** Upcasters of the app's event store (old event shapes a test writes), none by default. */
   upcasters?: Upcasters;
-  /** The port to serve on (a free one by default), for a provider that must know the app's URL. */
-  port?: number;
+  /**
+   * The port to serve on (a free one by default), for a provider that must know the app's URL:
+   * reserved by the test and released just before the app listens.
+   */
+  port?: ReservedPort;
   /**
    * The key of an address, in place of the app's (`emailKey` with the test secret): an app keying
    * as a previous release did, beside one keying as this one does on the same database.
@@ -145,7 +149,8 @@ export async function startTestApp(
     serveFrontend: false,
     readModelsMoved,
   });
-  const server = await listen(app, options.port ?? 0, '127.0.0.1');
+  options.port?.release();
+  const server = await listen(app, options.port?.port ?? 0, '127.0.0.1');
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return {

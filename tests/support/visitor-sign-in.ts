@@ -6,7 +6,7 @@ import {
   startVisitorOidcProvider,
   type TestOidcProvider,
 } from './oidc-servers.ts';
-import { freePort } from './ports.ts';
+import { reservePort } from './ports.ts';
 import {
   encodeResponse,
   requestIdOf,
@@ -115,7 +115,8 @@ export async function openVisitorSignInSuite(
   people: Record<string, Record<string, unknown>>,
   env: Record<string, string> = {},
 ): Promise<VisitorSignInSuite> {
-  const port = await freePort();
+  const reserved = await reservePort();
+  const port = reserved.port;
   const provider = await startVisitorOidcProvider(`http://127.0.0.1:${port}`, people);
   const idp = await startTestIdp();
   const suite = await openAdminSuite(clock, {
@@ -125,7 +126,7 @@ export async function openVisitorSignInSuite(
       VISITOR_SAML_SP_ENTITY_ID: VISITOR_SP.entityId,
       ...env,
     },
-    port,
+    port: reserved,
   });
   return {
     suite,

@@ -102,6 +102,23 @@ afterAll(async () => {
 });
 
 describe('the split deployment through the gateway', () => {
+  it('a process whose port is taken exits at once and says why, instead of serving nowhere', async () => {
+    const taken = Number(new URL(commandA.url).port);
+    // spawnService finds the port answering (the command-service's), so it waits for the exit.
+    const gatewayOnTaken = await spawnService(
+      'gateway',
+      { GATEWAY_COMMAND_URLS: commandA.url, GATEWAY_QUERY_URLS: commandA.url },
+      { port: taken },
+    );
+    procs.push(gatewayOnTaken);
+    const { child } = gatewayOnTaken;
+    const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
+    expect(code).toBe(1);
+    expect(gatewayOnTaken.output()).toMatch(/Start-up failed[\s\S]*EADDRINUSE/);
+    // The process on that port still answers.
+    expect((await fetch(`${commandA.url}/api/healthz`)).ok).toBe(true);
+  });
+
   it('runs the visitor booking flow with read-your-writes across processes', async () => {
     const slot = await slotOn(inDays(3), '09:00', 10);
     const visitor = new Client(gateway.url);
