@@ -56,32 +56,70 @@ export interface SeatsTaken {
 }
 
 /**
+ * An instant to compare holds' ends with: its canonical text (`toISOString`'s
+ * `YYYY-MM-DDTHH:mm:ss.sssZ`; null beyond year 9999) and its milliseconds.
+ */
+interface Instant {
+  iso: string | null;
+  ms: number;
+}
+
+/**
+ * Whether an ISO instant is in `toISOString`'s form, `YYYY-MM-DDTHH:mm:ss.sssZ`: two of them sort
+ * as text in time order, so they are compared without parsing. The seat count compares every
+ * hold of a slot on each command, and parsing was most of its cost. Its separators are checked
+ * (- - T : : . Z), not its digits: the instants come from events, whose schema took only valid ones.
+ */
+const isCanonical = (iso: string) =>
+  iso.length === 24 &&
+  iso.charCodeAt(23) === 90 &&
+  iso.charCodeAt(10) === 84 &&
+  iso.charCodeAt(4) === 45 &&
+  iso.charCodeAt(7) === 45 &&
+  iso.charCodeAt(13) === 58 &&
+  iso.charCodeAt(16) === 58 &&
+  iso.charCodeAt(19) === 46;
+
+function instantOf(now: Date): Instant {
+  const ms = now.getTime();
+  if (Number.isNaN(ms)) return { iso: null, ms };
+  const iso = now.toISOString();
+  return { iso: isCanonical(iso) ? iso : null, ms };
+}
+
+/** Whether the ISO instant `until` is after `now`; exactly as comparing their milliseconds. */
+function endsAfter(until: string, now: Instant): boolean {
+  return now.iso !== null && isCanonical(until) ? until > now.iso : Date.parse(until) > now.ms;
+}
+
+/** Whether ISO instant `a` is after `b` (an unparsable one is after nothing). */
+function isLater(a: string, b: string): boolean {
+  return isCanonical(a) && isCanonical(b) ? a > b : Date.parse(a) > Date.parse(b);
+}
+
+/**
  * Whether a ticket holds a seat in a cart at `now`: a hold (NEW) that has not ended. A ticket
  * cancelled or released before its hold ended holds nothing.
  */
-const isHolding = (t: HeldTicket, now: Date): t is HeldTicket & { expiresAt: string } =>
-  // Date.parse, not new Date: the seat count runs over every ticket of a slot on each command.
-  t.status === 'NEW' && t.expiresAt !== null && Date.parse(t.expiresAt) > now.getTime();
+const isHolding = (t: HeldTicket, now: Instant): t is HeldTicket & { expiresAt: string } =>
+  t.status === 'NEW' && t.expiresAt !== null && endsAfter(t.expiresAt, now);
 
 /** Whether a ticket takes a seat at `now`: a booking, or a hold that has not ended. */
 export const takesSeat = (t: HeldTicket, now: Date): boolean =>
-  t.status === 'BOOKED' || isHolding(t, now);
+  t.status === 'BOOKED' || isHolding(t, instantOf(now));
 
 export function seatsTakenApart(state: SeatHolder, now: Date): SeatsTaken {
+  const at = instantOf(now);
   let booked = 0;
   let held = 0;
   let heldUntil: string | null = null;
-  let heldUntilMs = -Infinity;
-  const later = (until: string | null) => {
-    const ms = until === null ? NaN : Date.parse(until);
-    if (heldUntil === null || ms > heldUntilMs) {
-      heldUntil = until;
-      heldUntilMs = ms;
-    }
+  const later = (until: string) => {
+    if (heldUntil === null || isLater(until, heldUntil)) heldUntil = until;
   };
-  for (const t of Object.values(state.tickets)) {
+  for (const id in state.tickets) {
+    const t = state.tickets[id]!;
     if (t.status === 'BOOKED') booked += 1;
-    else if (isHolding(t, now)) {
+    else if (isHolding(t, at)) {
       held += 1;
       later(t.expiresAt);
     }
@@ -89,7 +127,7 @@ export function seatsTakenApart(state: SeatHolder, now: Date): SeatsTaken {
   // A waitlist offer holds its seat like a cart's hold.
   for (const offer of outstandingOffers(state.waitlist, now)) {
     held += 1;
-    later(offer.offerExpiresAt);
+    if (offer.offerExpiresAt !== null) later(offer.offerExpiresAt);
   }
   return { booked, held, heldUntil };
 }
@@ -121,10 +159,12 @@ export function holdHasSeat(
   ticketId: string,
   now: Date,
 ): boolean {
+  const at = instantOf(now);
   let ahead = 0;
-  for (const [id, t] of Object.entries(slot.tickets)) {
+  for (const id in slot.tickets) {
     if (id === ticketId) return ahead < slot.capacity;
-    if (takesSeat(t, now)) ahead += 1;
+    const t = slot.tickets[id]!;
+    if (t.status === 'BOOKED' || isHolding(t, at)) ahead += 1;
   }
   return false;
 }
