@@ -162,6 +162,21 @@ export interface SplitPlacement {
 }
 
 /**
+ * Starts one command, query or projector process of the split deployment (the `n`th of its
+ * role) in its place: at the start, or again after its machine died. The command and query
+ * processes trust the proxy on loopback unless `env` says otherwise.
+ */
+export function spawnSplitProcess(
+  role: 'command' | 'query' | 'projector',
+  n: number,
+  env: Record<string, string>,
+  placement: SplitPlacement,
+): Promise<ServiceProcess> {
+  const behind = role === 'projector' ? env : { TRUST_PROXY: 'loopback', ...env };
+  return spawnService(role, behind, placement.place(role, n));
+}
+
+/**
  * Starts the split deployment's processes: the first command process migrates and creates the
  * admin, the others start beside it. `env` reaches every process; the command and query
  * processes trust the proxy on loopback unless `env` says otherwise (the client's address is its
@@ -173,15 +188,14 @@ export async function startSplitDeployment(
   placement: SplitPlacement = { place: () => ({}), projectors: 1 },
 ): Promise<SplitDeployment> {
   const { place } = placement;
-  const behind = { TRUST_PROXY: 'loopback', ...env };
-  const commandA = await spawnService('command', behind, place('command', 0));
+  const start = (role: 'command' | 'query' | 'projector', n: number) =>
+    spawnSplitProcess(role, n, env, placement);
+  const commandA = await start('command', 0);
   const [commandB, queryA, queryB, ...projectors] = await Promise.all([
-    spawnService('command', behind, place('command', 1)),
-    spawnService('query', behind, place('query', 0)),
-    spawnService('query', behind, place('query', 1)),
-    ...Array.from({ length: placement.projectors }, (_, n) =>
-      spawnService('projector', env, place('projector', n)),
-    ),
+    start('command', 1),
+    start('query', 0),
+    start('query', 1),
+    ...Array.from({ length: placement.projectors }, (_, n) => start('projector', n)),
   ]);
   const gateway = await spawnService(
     'gateway',
@@ -200,4 +214,29 @@ export async function startSplitDeployment(
     gateway,
     processes: [commandA, commandB, queryA, queryB, ...projectors, gateway],
   };
+}
+
+/** The sum of a process's `rr_commands_total` (state-changing requests it answered). */
+export async function commandsOf(p: ServiceProcess): Promise<number> {
+  const text = await (await fetch(`${p.url}/api/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('rr_commands_total{'))
+    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+}
+
+/** GET requests a process answered (its request-latency histogram's counts). */
+export async function readsOf(p: ServiceProcess): Promise<number> {
+  const text = await (await fetch(`${p.url}/api/metrics`)).text();
+  return text
+    .split('\n')
+    .filter(
+      (l) =>
+        l.startsWith('rr_http_request_duration_seconds_count{') &&
+        l.includes('method="GET"') &&
+        !l.includes('/metrics') &&
+        !l.includes('/readyz') &&
+        !l.includes('/healthz'),
+    )
+    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
 }

@@ -5,10 +5,12 @@ import pg from 'pg';
 import { parse, stringify } from 'yaml';
 import { makeClusterDir } from '@rr/platform';
 import {
+  spawnSplitProcess,
   startBalancer,
   startSplitDeployment,
   type Balancer,
   type SplitDeployment,
+  type SplitPlacement,
 } from './balancer.ts';
 import {
   httpStatus,
@@ -68,6 +70,12 @@ export interface TwoHosts {
   postmasterOf(host: Host): number | null;
   /** kill -9 of every process on the host (its power cut). */
   kill(host: Host): void;
+  /**
+   * A killed host powered on again: its Patroni on the node's data folder (it rejoins as a
+   * replica, rewound where it had gone ahead), its database HAProxy, and its command, query and
+   * projector processes, answering before this returns (they replace the dead ones in `split`).
+   */
+  restart(host: Host): Promise<void>;
   /** The tails of the machines' logs, for a failure's message. */
   logs(): string;
   stop(): Promise<void>;
@@ -171,54 +179,58 @@ export async function startTwoHosts(env: Record<string, string>): Promise<TwoHos
     );
     startNode('host-b');
     writeFileSync(path.join(dir, 'db-haproxy.cfg'), databaseHaproxyConfig());
-    for (const h of HOSTS)
+    const startDatabaseHaproxy = (h: Host) =>
       network.run(h, ['/usr/sbin/haproxy', '-db', '-f', path.join(dir, 'db-haproxy.cfg')], {
         env: base,
         log: logOf(`${h}-haproxy`),
       });
+    for (const h of HOSTS) startDatabaseHaproxy(h);
     const databaseUrl = (h: Host) => `postgres://${DATABASE.replace('127.0.0.1', ip(h))}`;
+    /** Whether a host's database HAProxy reaches the primary as rr. */
+    const reachesPrimary = async (h: Host) => {
+      const c = new pg.Client({ connectionString: databaseUrl(h) });
+      c.on('error', () => undefined);
+      try {
+        await c.connect();
+        return (
+          (await c.query<{ ro: boolean }>('SELECT pg_is_in_recovery() AS ro')).rows[0]?.ro === false
+        );
+      } finally {
+        await c.end().catch(() => undefined);
+      }
+    };
     await until(
       "host A's HAProxy reaching the primary as rr",
       30_000,
-      async () => {
-        const c = new pg.Client({ connectionString: databaseUrl('host-a') });
-        c.on('error', () => undefined);
-        try {
-          await c.connect();
-          return (
-            (await c.query<{ ro: boolean }>('SELECT pg_is_in_recovery() AS ro')).rows[0]?.ro ===
-            false
-          );
-        } finally {
-          await c.end().catch(() => undefined);
-        }
-      },
+      () => reachesPrimary('host-a'),
       logs,
     );
 
     // The processes: the first of each role on host A, the second on host B, the gateway in front.
+    const processEnv = {
+      DATABASE_URL: `postgres://${DATABASE}`,
+      READ_DATABASE_URL: [5001, 5002]
+        .map((port) => `postgres://${DATABASE.replace(':5000', `:${port}`)}`)
+        .join(','),
+      // The front door's address is the client's (X-Forwarded-For) on the hosts' network.
+      TRUST_PROXY: 'uniquelocal',
+      ...env,
+    };
+    const placement: SplitPlacement = {
+      projectors: 2,
+      place: (role, n) => {
+        const machine = role === 'gateway' ? FRONT : HOSTS[n]!;
+        return {
+          prefix: ['ip', 'netns', 'exec', network.machine(machine).ns],
+          host: ip(machine),
+          ...(role === 'projector' ? {} : { port: PORTS[role] }),
+        };
+      },
+    };
     split = await startSplitDeployment(
-      {
-        DATABASE_URL: `postgres://${DATABASE}`,
-        READ_DATABASE_URL: [5001, 5002]
-          .map((port) => `postgres://${DATABASE.replace(':5000', `:${port}`)}`)
-          .join(','),
-        // The front door's address is the client's (X-Forwarded-For) on the hosts' network.
-        TRUST_PROXY: 'uniquelocal',
-        ...env,
-      },
+      processEnv,
       { LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
-      {
-        projectors: 2,
-        place: (role, n) => {
-          const machine = role === 'gateway' ? FRONT : HOSTS[n]!;
-          return {
-            prefix: ['ip', 'netns', 'exec', network.machine(machine).ns],
-            host: ip(machine),
-            ...(role === 'projector' ? {} : { port: PORTS[role] }),
-          };
-        },
-      },
+      placement,
     );
     await until(
       'host B the synchronous standby',
@@ -235,6 +247,31 @@ export async function startTwoHosts(env: Record<string, string>): Promise<TwoHos
       { prefix: ['ip', 'netns', 'exec', network.machine(FRONT).ns], host: ip(FRONT) },
     );
     const onHost = (h: Host) => front.processes.filter((p) => new URL(p.url).hostname === ip(h));
+    const restart = async (h: Host) => {
+      startNode(h);
+      startDatabaseHaproxy(h);
+      const n = HOSTS.indexOf(h);
+      // Its processes start once the primary answers through its HAProxy (their migrations).
+      await until(
+        `${h}'s HAProxy reaching the primary again`,
+        30_000,
+        () => reachesPrimary(h),
+        logs,
+      );
+      const [command, query, projector] = await Promise.all([
+        spawnSplitProcess('command', n, processEnv, placement),
+        spawnSplitProcess('query', n, processEnv, placement),
+        spawnSplitProcess('projector', n, processEnv, placement),
+      ]);
+      const replace = (list: ServiceProcess[], dead: ServiceProcess, alive: ServiceProcess) =>
+        list.splice(list.indexOf(dead), 1, alive);
+      replace(front.processes, front.commands[n]!, command);
+      replace(front.processes, front.queries[n]!, query);
+      replace(front.processes, front.projectors[n]!, projector);
+      front.commands[n] = command;
+      front.queries[n] = query;
+      front.projectors[n] = projector;
+    };
     return {
       network,
       url: balancer.url,
@@ -245,6 +282,7 @@ export async function startTwoHosts(env: Record<string, string>): Promise<TwoHos
       databaseUrl,
       postmasterOf: (h) => postmasterOf(path.join(dir, NODE[h], 'data', 'pg')),
       kill: (h) => network.kill(h),
+      restart,
       logs,
       stop,
     };

@@ -8,6 +8,8 @@ import { bookAsNewVisitor, createRoom, createSlot, OPEN_FROM_TODAY } from '../su
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
 import {
   BALANCER_CONFIG,
+  commandsOf,
+  readsOf,
   startBalancer,
   startSplitDeployment,
   type Balancer,
@@ -37,31 +39,6 @@ const FUTURE_POSITION = '99999999999_0';
 const HOLD_MS = 30_000;
 
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-
-/** The sum of a process's `rr_commands_total` (state-changing requests it answered). */
-async function commandsOf(p: ServiceProcess): Promise<number> {
-  const text = await (await fetch(`${p.url}/api/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((l) => l.startsWith('rr_commands_total{'))
-    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
-}
-
-/** GET requests a process answered (its request-latency histogram's counts). */
-async function readsOf(p: ServiceProcess): Promise<number> {
-  const text = await (await fetch(`${p.url}/api/metrics`)).text();
-  return text
-    .split('\n')
-    .filter(
-      (l) =>
-        l.startsWith('rr_http_request_duration_seconds_count{') &&
-        l.includes('method="GET"') &&
-        !l.includes('/metrics') &&
-        !l.includes('/readyz') &&
-        !l.includes('/healthz'),
-    )
-    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
-}
 
 /** HAProxy in front of the test's split deployment, with these limits. */
 const balancerInFront = (limits?: BalancerLimits) =>

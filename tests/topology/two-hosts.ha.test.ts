@@ -10,6 +10,7 @@ import {
   signInAsAdmin,
   type RushLayout,
 } from '../support/rush-setup.ts';
+import { commandsOf, readsOf } from '../support/balancer.ts';
 import { budget } from '../support/time-budget.ts';
 import { startTwoHosts, type TwoHosts } from '../support/two-hosts.ts';
 
@@ -21,7 +22,9 @@ import { startTwoHosts, type TwoHosts } from '../support/two-hosts.ts';
  * in a second rush, host A (the primary's host) loses its power: kill -9 of every process on it.
  * Shown: host B's node is promoted and the service answers writes again through host B within a
  * bounded wait; every booking answered 2xx is in the surviving primary's log, and no slot holds
- * more than its seats. `npm run test:ha` (as root, with Debian's patroni, etcd-server, haproxy).
+ * more than its seats. Then host A is powered on again: its node rejoins as the synchronous
+ * standby, the front door takes its processes in again, and a third rush is served by both hosts.
+ * `npm run test:ha` (as root, with Debian's patroni, etcd-server, haproxy).
  */
 
 const ADMIN_PASSWORD = 'two-hosts-admin-password';
@@ -266,5 +269,53 @@ describe('the split deployment on two hosts', () => {
         .every((p) => p.child.exitCode !== null || p.child.signalCode !== null),
     ).toBe(true);
     expect(await hosts.roleOf('host-b')).toBe('primary');
+  });
+
+  it('host A powered on again: its node rejoins as the standby, the front door takes it in again, and a rush is served by both hosts', async () => {
+    // Host A was killed in the test before; its node had gone ahead of host B by the commits
+    // the kill cut off, which Patroni rewinds.
+    const startedAt = now();
+    await hosts.restart('host-a');
+    const processesAt = now();
+    const rejoinedAt = await waitFor(
+      "host A's node rejoining as the synchronous standby",
+      budget(120_000),
+      async () => ((await hosts.roleOf('host-a')) === 'sync' ? now() : false),
+    );
+    const up = async (backend: string, server: string) =>
+      (await hosts.balancer.stat(backend, server)).status?.startsWith('UP') ?? false;
+    const inAt = await waitFor(
+      "the front door taking host A's processes in again",
+      budget(30_000),
+      async () =>
+        (await up('command', 'command1')) && (await up('query', 'query1')) ? now() : false,
+    );
+    expect(await hosts.roleOf('host-b')).toBe('primary');
+    const { done } = await rushOn(addDays(today, LAYOUT.windowDays - 3), 8, rushSender(hosts.url));
+    const { rush, seatsInLog, log } = await done;
+    console.log(
+      'two hosts, host A back',
+      JSON.stringify({
+        processesAnsweringSeconds: +((processesAt - startedAt) / 1000).toFixed(1),
+        standbyAgainSeconds: +((rejoinedAt - startedAt) / 1000).toFixed(1),
+        inFrontDoorSeconds: +((inAt - startedAt) / 1000).toFixed(1),
+        seatsBooked: rush.seatsBooked,
+        seatsInLog,
+        log,
+        statuses: byStatus(rush),
+      }),
+    );
+    expect(rush.answered).toBe(VISITORS);
+    expect(rush.serverErrors).toBe(0);
+    expect(rush.otherErrors).toBe(0);
+    expect(rush.seatsBooked).toBe(SEATS);
+    expect(seatsInLog).toBe(SEATS);
+    expect(log).toEqual({ lost: 0, doubled: 0, unanswered: 0 });
+    // Host A's new processes served the rush too (their counters began at the restart).
+    const [command, query] = hosts.processesOn('host-a').filter((p) => p.role !== 'projector');
+    expect(command?.role).toBe('command');
+    expect(await commandsOf(command!)).toBeGreaterThan(0);
+    expect(query?.role).toBe('query');
+    expect(await readsOf(query!)).toBeGreaterThan(0);
   });
 });
