@@ -257,6 +257,21 @@ async function commitGroupCounts(): Promise<Record<string, number>> {
 // --- projection lag ----------------------------------------------------------------------------
 
 /**
+ * The checkpoints PostgreSQL has made so far, and the time spent writing and syncing them: one
+ * during a lag measurement stalls commits while it syncs the data files.
+ */
+async function databaseCheckpoints(
+  pool: pg.Pool,
+): Promise<{ count: number; writeMs: number; syncMs: number }> {
+  const r = await pool.query<{ count: string; write_ms: number; sync_ms: number }>(
+    `SELECT checkpoints_timed + checkpoints_req AS count, checkpoint_write_time AS write_ms,
+            checkpoint_sync_time AS sync_ms FROM pg_stat_bgwriter`,
+  );
+  const row = r.rows[0]!;
+  return { count: Number(row.count), writeMs: row.write_ms, syncMs: row.sync_ms };
+}
+
+/**
  * Follows the read models' checkpoints through a trigger that notifies on every checkpoint move
  * (installed for the benchmark only). `reached(p)` resolves when every read model has passed p.
  */
@@ -462,6 +477,7 @@ async function main(): Promise<void> {
         const lagVisitors = lagSlots.map((mine) => visitorOn(mine));
         const queue = lagVisitors.map(() => Promise.resolve());
         const lags: number[] = [];
+        const checkpointsBefore = await databaseCheckpoints(pool);
         const before = cpu(pid);
         const run = await openLoop({
           perSecond: rate,
@@ -486,8 +502,9 @@ async function main(): Promise<void> {
           commandLatencyMs: run.latencyMs,
           cpuMsPerCommand: cpuPerOperation(before, cpu(pid), run.started),
         };
+        const during = await databaseCheckpoints(pool);
         console.log(
-          `projection lag at ${rate}/s (${checkpoints.names.join(', ')}): p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms; command p99 ${run.latencyMs.p99} ms; CPU ms per command ${JSON.stringify(result.cpuMsPerCommand)}`,
+          `projection lag at ${rate}/s (${checkpoints.names.join(', ')}): p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms; command p99 ${run.latencyMs.p99} ms; CPU ms per command ${JSON.stringify(result.cpuMsPerCommand)}; PostgreSQL checkpoints meanwhile ${during.count - checkpointsBefore.count} (writing ${during.writeMs - checkpointsBefore.writeMs} ms, syncing ${during.syncMs - checkpointsBefore.syncMs} ms)`,
         );
         return result;
       };

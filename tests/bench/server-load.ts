@@ -151,6 +151,12 @@ function used(pid: number | string): number {
   return f ? (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND : 0;
 }
 
+/** CPU seconds a process has used so far in the kernel (its system calls: sockets, files). */
+function usedInKernel(pid: number | string): number {
+  const f = statFields(pid);
+  return f ? Number(f[12]) / TICKS_PER_SECOND : 0;
+}
+
 /** CPU seconds used by the ended children that a process has waited for. */
 function usedByEndedChildren(pid: number): number {
   const f = statFields(pid);
@@ -158,14 +164,14 @@ function usedByEndedChildren(pid: number): number {
 }
 
 /**
- * CPU seconds used so far by the server processes (summed), this process, and the benchmark's PostgreSQL
- * (its postmaster, every process it runs, and those that ended, such as the backends of closed
- * connections; other clusters on the machine do not count).
+ * CPU seconds used so far by the server processes (summed, and of it in the kernel), this
+ * process, and the benchmark's PostgreSQL (its postmaster, every process it runs, and those that
+ * ended, such as the backends of closed connections; other clusters on the machine do not count).
  */
 export function cpuSeconds(
   serverPids: number | number[],
   postmasterPid: number,
-): { server: number; bench: number; postgres: number } {
+): { server: number; serverKernel: number; bench: number; postgres: number } {
   let postgres = used(postmasterPid) + usedByEndedChildren(postmasterPid);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -173,7 +179,8 @@ export function cpuSeconds(
     if (f && Number(f[1]) === postmasterPid) postgres += used(entry);
   }
   const server = [serverPids].flat().reduce((sum, pid) => sum + used(pid), 0);
-  return { server, bench: used(process.pid), postgres };
+  const serverKernel = [serverPids].flat().reduce((sum, pid) => sum + usedInKernel(pid), 0);
+  return { server, serverKernel, bench: used(process.pid), postgres };
 }
 
 /** CPU milliseconds per operation of each party between two readings. */
@@ -183,5 +190,11 @@ export function cpuPerOperation(
   operations: number,
 ) {
   const ms = (k: keyof typeof before) => round(((after[k] - before[k]) * 1000) / operations, 3);
-  return { server: ms('server'), bench: ms('bench'), postgres: ms('postgres') };
+  return {
+    server: ms('server'),
+    // Of the server's: in the kernel (its sockets' system calls).
+    serverKernel: ms('serverKernel'),
+    bench: ms('bench'),
+    postgres: ms('postgres'),
+  };
 }
