@@ -1,16 +1,10 @@
 import net from 'node:net';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
+/** A port free at the moment (another process may take it before it is used; see reservePort). */
+export async function freePort(): Promise<number> {
+  const reserved = await reservePort();
+  reserved.release();
+  return reserved.port;
 }
 
 /** A port this process listens on until `release`, so that no other process takes it meanwhile. */
