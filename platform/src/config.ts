@@ -110,6 +110,10 @@ export const ConfigSchema = z.object({
   // How long the mail and webhook outbox reactors, which nobody waits for, gather commits before
   // they read the log (projections/src/runner.ts); the read models gather 5 ms.
   PROJECTION_QUIET_GATHER_MS: z.coerce.number().int().min(0).max(10000).default(50),
+  // The most events the outbox reactors take into one transaction. The read models read no event
+  // committed after a transaction holding an id began, until it ends (pg_snapshot_xmin): an
+  // outbox's long batch, catching up after a rush, would hold them all back that long.
+  PROJECTION_QUIET_BATCH_SIZE: z.coerce.number().int().min(1).max(100000).default(25),
   HOLIDAY_IMPORT_YEARS_BACK: z.coerce.number().int().min(0).max(100).default(1),
   HOLIDAY_IMPORT_YEARS_AHEAD: z.coerce.number().int().min(0).max(100).default(5),
   HOLIDAY_IMPORT_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),

@@ -426,6 +426,51 @@ describe('commits of read models made from the log alone', () => {
 });
 
 describe('a group nobody waits for (quiet checkpoints)', () => {
+  it('takes at most its own batch size into one transaction, while the read models take theirs', async () => {
+    const db = await createTestDatabase();
+    const pool = createPool(db.url, 3);
+    const notifier = new EventNotifier(db.url);
+    const store = new EventStore(pool, { validate: validateEvent });
+    const batches = { quiet: [] as number[], waited: [] as number[] };
+    const counting = (name: string, into: number[]) => ({
+      name,
+      tables: [],
+      handles: new Set(['RoomCreated']),
+      apply: () => Promise.resolve(),
+      applyBatch: (_client: unknown, events: unknown[]) => {
+        into.push(events.length);
+        return Promise.resolve();
+      },
+    });
+    // A backlog, as an outbox has after a rush: both groups start behind it.
+    await appendRooms(db.store, 40);
+    const runner = new ProjectionRunner(
+      { pool, store, notifier, logger: createLogger('silent'), quietBatchSize: 3 },
+      [
+        { ...counting('quiet-batches', batches.quiet), quietCheckpoint: true },
+        counting('waited-batches', batches.waited),
+      ],
+    );
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    try {
+      await notifier.start();
+      runner.start();
+      await waitFor(
+        'both groups through the backlog',
+        () => sum(batches.quiet) >= 40 && sum(batches.waited) >= 40,
+        budget(20_000),
+      );
+      expect(Math.max(...batches.quiet)).toBeLessThanOrEqual(3);
+      expect(batches.quiet.length).toBeGreaterThanOrEqual(Math.ceil(40 / 3));
+      expect(Math.max(...batches.waited)).toBeGreaterThan(3);
+    } finally {
+      await runner.stop();
+      await notifier.stop();
+      await pool.end();
+      await db.drop();
+    }
+  });
+
   it('reads the log at most once per quiet gather while commits keep coming; a read model each few ms', async () => {
     const db = await createTestDatabase();
     const QUIET_MS = 100;

@@ -48,6 +48,14 @@ export interface RunnerOptions {
    * often, and a mail leaves a few hundredths of a second later.
    */
   quietGatherMs?: number;
+  /**
+   * The most events a group nobody waits for takes into one transaction (`batchSize` when not
+   * given; the server's PROJECTION_QUIET_BATCH_SIZE). The read models read no event committed
+   * after a transaction holding an id began, until it ends (pg_snapshot_xmin): an outbox
+   * reactor's batch of hundreds of events, each written with a few statements, held them back
+   * for most of a second while it caught up after a rush.
+   */
+  quietBatchSize?: number;
 }
 
 /**
@@ -137,7 +145,9 @@ export class ProjectionRunner {
             store: this.options.store,
             notifier: this.options.notifier,
             signal: lost.signal,
-            batchSize: this.options.batchSize ?? 500,
+            batchSize: quiet
+              ? (this.options.quietBatchSize ?? this.options.batchSize ?? 500)
+              : (this.options.batchSize ?? 500),
             gatherMs: quiet ? (this.options.quietGatherMs ?? gatherMs) : gatherMs,
             load: async () => {
               positions = await loadPositions(pool, group);

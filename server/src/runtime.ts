@@ -44,10 +44,14 @@ import {
   waitlistReferences,
 } from '@rr/platform';
 
-/** How the projection runner batches and gathers (PROJECTION_BATCH_SIZE, PROJECTION_QUIET_GATHER_MS). */
+/**
+ * How the projection runner batches and gathers (PROJECTION_BATCH_SIZE, PROJECTION_QUIET_GATHER_MS,
+ * PROJECTION_QUIET_BATCH_SIZE).
+ */
 export const projectionSettingsOf = (config: Config) => ({
   batchSize: config.PROJECTION_BATCH_SIZE,
   quietGatherMs: config.PROJECTION_QUIET_GATHER_MS,
+  quietBatchSize: config.PROJECTION_QUIET_BATCH_SIZE,
 });
 
 export interface Runtime {

@@ -257,6 +257,40 @@ async function commitGroupCounts(): Promise<Record<string, number>> {
 // --- projection lag ----------------------------------------------------------------------------
 
 /**
+ * Watches for the longest-running transaction that holds a transaction id (every 30 ms, until
+ * `stop`): the read models' projector reads no event committed after such a transaction began
+ * until it ends (pg_snapshot_xmin), so one long writer, even one that appends no event, delays
+ * them all. Answers its length and its last statement (null: none over 50 ms).
+ */
+function watchLongestTransaction(pool: pg.Pool): {
+  stop(): Promise<{ ms: number; query: string } | null>;
+} {
+  let longest: { ms: number; query: string } | null = null;
+  let watching = true;
+  const loop = (async () => {
+    while (watching) {
+      const r = await pool.query<{ ms: number; query: string }>(
+        `SELECT round(extract(epoch FROM clock_timestamp() - xact_start) * 1000)::int AS ms,
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+           FROM pg_stat_activity
+          WHERE backend_xid IS NOT NULL AND clock_timestamp() - xact_start > interval '50 ms'
+          ORDER BY xact_start LIMIT 1`,
+      );
+      const row = r.rows[0];
+      if (row && (longest === null || row.ms > longest.ms)) longest = row;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+  })();
+  return {
+    stop: async () => {
+      watching = false;
+      await loop;
+      return longest;
+    },
+  };
+}
+
+/**
  * The checkpoints PostgreSQL has made so far, and the time spent writing and syncing them: one
  * during a lag measurement stalls commits while it syncs the data files.
  */
@@ -478,6 +512,7 @@ async function main(): Promise<void> {
         const queue = lagVisitors.map(() => Promise.resolve());
         const lags: number[] = [];
         const checkpointsBefore = await databaseCheckpoints(pool);
+        const longest = watchLongestTransaction(pool);
         const before = cpu(pid);
         const run = await openLoop({
           perSecond: rate,
@@ -503,8 +538,9 @@ async function main(): Promise<void> {
           cpuMsPerCommand: cpuPerOperation(before, cpu(pid), run.started),
         };
         const during = await databaseCheckpoints(pool);
+        const heldXid = await longest.stop();
         console.log(
-          `projection lag at ${rate}/s (${checkpoints.names.join(', ')}): p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms; command p99 ${run.latencyMs.p99} ms; CPU ms per command ${JSON.stringify(result.cpuMsPerCommand)}; PostgreSQL checkpoints meanwhile ${during.count - checkpointsBefore.count} (writing ${during.writeMs - checkpointsBefore.writeMs} ms, syncing ${during.syncMs - checkpointsBefore.syncMs} ms)`,
+          `projection lag at ${rate}/s (${checkpoints.names.join(', ')}): p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms; command p99 ${run.latencyMs.p99} ms; CPU ms per command ${JSON.stringify(result.cpuMsPerCommand)}; PostgreSQL checkpoints meanwhile ${during.count - checkpointsBefore.count} (writing ${during.writeMs - checkpointsBefore.writeMs} ms, syncing ${during.syncMs - checkpointsBefore.syncMs} ms); longest transaction holding an id ${heldXid ? `${heldXid.ms} ms: ${heldXid.query}` : 'none over 50 ms'}`,
         );
         return result;
       };
