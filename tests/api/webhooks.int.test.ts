@@ -291,6 +291,13 @@ describe('webhook deliveries', () => {
       'all deliveries delivered',
       async () => {
         const ds = await deliveries(endpoint.id, admin);
+        // An attempt that was under way while the receiver was still down may fail only after the
+        // clock moved, and its retry is then due from the moved clock: time goes on to it, as it
+        // would on a real clock.
+        for (const d of ds) {
+          const next = d.status === 'pending' && d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : 0;
+          if (next > clock.now().getTime()) clock.set(new Date(next));
+        }
         return ds.length >= 4 && ds.every((x) => x.status === 'delivered');
       },
       budget(15_000),
