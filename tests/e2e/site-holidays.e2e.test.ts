@@ -104,14 +104,24 @@ describe('the admin of a branch adds a holiday of her site', () => {
         const nav = page.getByRole('navigation').first();
         await nav.getByRole('link', { name: t.closures, exact: true }).waitFor();
 
+        // Her sites are held back a while: until they come there is nothing to choose.
+        let releaseSites = () => {};
+        const sitesHeld = new Promise<void>((resolve) => (releaseSites = resolve));
+        await page.route('**/api/admin/sites', async (route) => {
+          await sitesHeld;
+          await route.continue();
+        });
         await page.goto(`${server.baseUrl}/admin/holiday-add`);
         await h1(page, t.add).waitFor();
         const siteSelect = main(page).getByLabel(t.site);
         await siteSelect.waitFor();
+        expect(await siteSelect.isDisabled()).toBe(true);
+        releaseSites();
         // Her site only: no "all sites", no other site.
-        expect(await siteSelect.locator('option').allTextContents()).toEqual([
-          'Fachbibliothek Jura',
-        ]);
+        await expect
+          .poll(() => siteSelect.locator('option').allTextContents())
+          .toEqual(['Fachbibliothek Jura']);
+        expect(await siteSelect.isEnabled()).toBe(true);
         await expect.poll(() => siteSelect.inputValue()).toBe(juraId);
         await expectAccessible(page, `holiday form of a branch admin (${lang})`);
         await page.locator('#holiday-name').fill(name);

@@ -108,6 +108,9 @@ function SiteChoice({ field, allSites }: { field: TextFieldProps; allSites: bool
       label={t('form.site')}
       hint={t('form.site-hint')}
       options={allSites ? [{ value: '', label: t('form.all-sites') }, ...options] : options}
+      // Until her sites are known there is nothing to choose (and no site to send).
+      disabled={!data}
+      aria-busy={!data}
     />
   );
 }
