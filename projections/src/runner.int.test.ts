@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  comparePositions,
   EventNotifier,
   EventStore,
   RoomCreated,
@@ -13,7 +14,7 @@ import {
   type RecordedEvent,
   type Projection,
 } from '@rr/events';
-import { createLogger, createPool, inTransaction } from '@rr/platform';
+import { createLogger, createPool, inTransaction, type PoolClient } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
 import { mailOutboxReactor, readModelProjections } from './index.ts';
 import {
@@ -463,6 +464,63 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
       expect(Math.max(...batches.quiet)).toBeLessThanOrEqual(3);
       expect(batches.quiet.length).toBeGreaterThanOrEqual(Math.ceil(40 / 3));
       expect(Math.max(...batches.waited)).toBeGreaterThan(3);
+    } finally {
+      await runner.stop();
+      await notifier.stop();
+      await pool.end();
+      await db.drop();
+    }
+  });
+
+  it('sizes its transactions by the time they take: slow events, fewer per transaction', async () => {
+    const db = await createTestDatabase();
+    const pool = createPool(db.url, 3);
+    const notifier = new EventNotifier(db.url);
+    const store = new EventStore(pool, { validate: validateEvent });
+    const MS_PER_EVENT = 8;
+    const transactions: { events: number; xid: string }[] = [];
+    // Each event costs 8 ms (an outbox on a slow machine); 20 ms fit two of them.
+    const slow = {
+      name: 'slow-outbox',
+      tables: [],
+      quietCheckpoint: true,
+      handles: new Set(['RoomCreated']),
+      apply: () => Promise.resolve(),
+      applyBatch: async (client: PoolClient, events: unknown[]) => {
+        const r = await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+        await new Promise((resolve) => setTimeout(resolve, MS_PER_EVENT * events.length));
+        transactions.push({ events: events.length, xid: r.rows[0]!.xid });
+      },
+    };
+    await appendRooms(db.store, 40);
+    const runner = new ProjectionRunner(
+      {
+        pool,
+        store,
+        notifier,
+        logger: createLogger('silent'),
+        quietBatchSize: 25,
+        quietTransactionMs: 20,
+      },
+      [slow],
+    );
+    try {
+      await notifier.start();
+      runner.start();
+      await waitFor(
+        'the outbox through the backlog',
+        () => transactions.reduce((a, t) => a + t.events, 0) >= 40,
+        budget(20_000),
+      );
+      // The first transaction takes the batch size (nothing measured yet); each after it, what
+      // the time per event measured fits in 20 ms. Each in a transaction of its own.
+      expect(transactions[0]!.events).toBe(25);
+      expect(Math.max(...transactions.slice(1).map((t) => t.events))).toBeLessThanOrEqual(2);
+      expect(new Set(transactions.map((t) => t.xid)).size).toBe(transactions.length);
+      // And the checkpoint stands after the last event, written once per transaction.
+      const last = await db.store.readAfter(START, 1000);
+      const checkpoint = await readCheckpoint(pool, 'slow-outbox');
+      expect(comparePositions(checkpoint, last.events[last.events.length - 1]!.position)).toBe(0);
     } finally {
       await runner.stop();
       await notifier.stop();

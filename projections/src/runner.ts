@@ -5,6 +5,7 @@ import {
   type EventStore,
   type Position,
   type Projection,
+  type RecordedEvent,
 } from '@rr/events';
 import pg from 'pg';
 import { inTransaction, type Logger, type Pool } from '@rr/platform';
@@ -15,6 +16,7 @@ import {
   readCheckpoint,
 } from './checkpoints.ts';
 import { sleep } from './runner-sleep.ts';
+import { inChunks, TransactionPacer } from './transaction-pacer.ts';
 
 async function loadPositions(pool: Pool, group: Projection[]): Promise<Map<string, Position>> {
   const positions = new Map<string, Position>();
@@ -56,6 +58,42 @@ export interface RunnerOptions {
    * for most of a second while it caught up after a rush.
    */
   quietBatchSize?: number;
+  /**
+   * The time a transaction of a group nobody waits for aims at (the server's
+   * PROJECTION_QUIET_TRANSACTION_MS): its batch is applied in transactions sized by the time per
+   * event just measured (TransactionPacer), at most `quietBatchSize` events each. Not given: one
+   * transaction per batch.
+   */
+  quietTransactionMs?: number;
+}
+
+/**
+ * Applies a batch to a group in one transaction, or, given a pacer, in transactions it sizes;
+ * `positions` (the checkpoints the compare-and-set expects) move on after each commit.
+ */
+async function applyInTransactions(
+  pool: Pool,
+  group: Projection[],
+  positions: Map<string, Position>,
+  events: RecordedEvent[],
+  waitForFlush: boolean,
+  pacer: TransactionPacer | null,
+): Promise<void> {
+  await inChunks(
+    events,
+    () => pacer?.next() ?? events.length,
+    async (chunk) => {
+      const started = performance.now();
+      await inTransaction(pool, (client) => applyGroupBatch(client, group, positions, chunk), {
+        waitForFlush,
+      });
+      pacer?.took(chunk.length, performance.now() - started);
+      const last = chunk[chunk.length - 1]!.position;
+      for (const [name, at] of positions) {
+        if (comparePositions(at, last) < 0) positions.set(name, last);
+      }
+    },
+  );
 }
 
 /**
@@ -140,14 +178,17 @@ export class ProjectionRunner {
         const handled = new Set(group.flatMap((p) => [...p.handles]));
         const gatherMs = this.options.gatherMs ?? 5;
         let lastWrite = performance.now();
+        const quietBatchSize = this.options.quietBatchSize ?? this.options.batchSize ?? 500;
+        const pacer =
+          quiet && this.options.quietTransactionMs !== undefined
+            ? new TransactionPacer(quietBatchSize, this.options.quietTransactionMs)
+            : null;
         try {
           await runSubscription({
             store: this.options.store,
             notifier: this.options.notifier,
             signal: lost.signal,
-            batchSize: quiet
-              ? (this.options.quietBatchSize ?? this.options.batchSize ?? 500)
-              : (this.options.batchSize ?? 500),
+            batchSize: quiet ? quietBatchSize : (this.options.batchSize ?? 500),
             gatherMs: quiet ? (this.options.quietGatherMs ?? gatherMs) : gatherMs,
             load: async () => {
               positions = await loadPositions(pool, group);
@@ -161,11 +202,7 @@ export class ProjectionRunner {
                 // moved for a second (positions stay the written ones, for the compare-and-set).
                 if (performance.now() - lastWrite < QUIET_CHECKPOINT_MS) return;
               }
-              await inTransaction(
-                pool,
-                (client) => applyGroupBatch(client, group, positions, events),
-                { waitForFlush },
-              );
+              await applyInTransactions(pool, group, positions, events, waitForFlush, pacer);
               // Told after the commit, in a statement of its own and not waited for: within the
               // batch's transaction the NOTIFY would make its commit take PostgreSQL's lock that
               // orders notifying commits, which every command's commit holds through its flush to
@@ -173,10 +210,6 @@ export class ProjectionRunner {
               // the listeners poll too.
               if (!quiet) void pool.query(`NOTIFY ${READ_MODELS_CHANNEL}`).catch(() => undefined);
               lastWrite = performance.now();
-              const last = events[events.length - 1]!.position;
-              for (const [name, at] of positions) {
-                if (comparePositions(at, last) < 0) positions.set(name, last);
-              }
             },
             onError: (err) => {
               if (!(err instanceof CheckpointMovedError))

@@ -46,12 +46,13 @@ import {
 
 /**
  * How the projection runner batches and gathers (PROJECTION_BATCH_SIZE, PROJECTION_QUIET_GATHER_MS,
- * PROJECTION_QUIET_BATCH_SIZE).
+ * PROJECTION_QUIET_BATCH_SIZE, PROJECTION_QUIET_TRANSACTION_MS).
  */
 export const projectionSettingsOf = (config: Config) => ({
   batchSize: config.PROJECTION_BATCH_SIZE,
   quietGatherMs: config.PROJECTION_QUIET_GATHER_MS,
   quietBatchSize: config.PROJECTION_QUIET_BATCH_SIZE,
+  quietTransactionMs: config.PROJECTION_QUIET_TRANSACTION_MS,
 });
 
 export interface Runtime {

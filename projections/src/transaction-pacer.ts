@@ -1,0 +1,50 @@
+/**
+ * Sizes the transactions of a group nobody waits for (an outbox reactor) by the time they take.
+ *
+ * The read models read no event committed after a transaction holding an id began, until it ends
+ * (pg_snapshot_xmin), so every millisecond an outbox transaction stays open is a millisecond of
+ * projection lag for everyone. A count of events alone bounds that only at the pace the count was
+ * chosen for: on a machine two or three times slower, or busy with a rush, the same 25 events
+ * took four times as long. The pacer keeps each transaction near a target duration: after each
+ * one it fits the next size to the time per event just measured (shrinking at once, growing at
+ * most twofold per transaction, so one quick transaction does not undo what slow ones learned),
+ * between one event and the group's batch size.
+ */
+export class TransactionPacer {
+  private size: number;
+
+  constructor(
+    private readonly maxEvents: number,
+    private readonly targetMs: number,
+  ) {
+    if (!Number.isInteger(maxEvents) || maxEvents < 1) throw new RangeError('maxEvents < 1');
+    if (!(targetMs > 0)) throw new RangeError('targetMs must be positive');
+    this.size = maxEvents;
+  }
+
+  /** How many events the next transaction takes. */
+  next(): number {
+    return this.size;
+  }
+
+  /** A transaction of `events` events took `ms` milliseconds, from its start to its commit. */
+  took(events: number, ms: number): void {
+    if (!(events > 0) || !Number.isFinite(ms) || ms < 0) return;
+    const perEvent = ms / events;
+    const fits = perEvent > 0 ? Math.floor(this.targetMs / perEvent) : this.maxEvents;
+    this.size = Math.max(1, Math.min(this.maxEvents, fits, this.size * 2));
+  }
+}
+
+/** Splits `items` into consecutive chunks, asking `sizeOf` for each chunk's size as it goes. */
+export async function inChunks<T>(
+  items: readonly T[],
+  sizeOf: () => number,
+  each: (chunk: T[]) => Promise<void>,
+): Promise<void> {
+  for (let at = 0; at < items.length;) {
+    const chunk = items.slice(at, at + Math.max(1, sizeOf()));
+    await each(chunk);
+    at += chunk.length;
+  }
+}
