@@ -61,8 +61,8 @@ export interface RunnerOptions {
   /**
    * The time a transaction of a group nobody waits for aims at (the server's
    * PROJECTION_QUIET_TRANSACTION_MS): its batch is applied in transactions sized by the time per
-   * event just measured (TransactionPacer), at most `quietBatchSize` events each. Not given: one
-   * transaction per batch.
+   * event it handles just measured (TransactionPacer), at most `quietBatchSize` events each. Not
+   * given: one transaction per batch.
    */
   quietTransactionMs?: number;
 }
@@ -79,15 +79,17 @@ async function applyInTransactions(
   waitForFlush: boolean,
   pacer: TransactionPacer | null,
 ): Promise<void> {
+  const handled = (e: RecordedEvent) => group.some((p) => p.handles.has(e.type));
   await inChunks(
     events,
     () => pacer?.next() ?? events.length,
-    async (chunk) => {
+    handled,
+    async (chunk, counted) => {
       const started = performance.now();
       await inTransaction(pool, (client) => applyGroupBatch(client, group, positions, chunk), {
         waitForFlush,
       });
-      pacer?.took(chunk.length, performance.now() - started);
+      pacer?.took(counted, performance.now() - started);
       const last = chunk[chunk.length - 1]!.position;
       for (const [name, at] of positions) {
         if (comparePositions(at, last) < 0) positions.set(name, last);

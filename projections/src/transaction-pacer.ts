@@ -2,11 +2,10 @@
  * Sizes the transactions of a group nobody waits for (an outbox reactor) by the time they take.
  *
  * The read models read no event committed after a transaction holding an id began, until it ends
- * (pg_snapshot_xmin), so every millisecond an outbox transaction stays open is a millisecond of
- * projection lag for everyone. A count of events alone bounds that only at the pace the count was
- * chosen for: on a machine two or three times slower, or busy with a rush, the same 25 events
- * took four times as long. The pacer keeps each transaction near a target duration: after each
- * one it fits the next size to the time per event just measured (shrinking at once, growing at
+ * (pg_snapshot_xmin), so while an outbox transaction stays open, every read model waits for it.
+ * A count of events alone bounds that only at the pace the count was chosen for: on a machine two
+ * or three times slower, or busy with a rush, the same 25 events took two to four times as long. The pacer keeps each transaction near a target duration: after each
+ * one it fits the next size to the time per handled event just measured (shrinking at once, growing at
  * most twofold per transaction, so one quick transaction does not undo what slow ones learned),
  * between one event and the group's batch size.
  */
@@ -36,15 +35,27 @@ export class TransactionPacer {
   }
 }
 
-/** Splits `items` into consecutive chunks, asking `sizeOf` for each chunk's size as it goes. */
+/**
+ * Splits `items` into consecutive chunks, asking `sizeOf` for each chunk's size as it goes: the
+ * number of items in it that `counts` (the events a group handles; the others cost it nothing),
+ * at least one. A chunk ends right after its last counted item; items no one counts after the
+ * last counted one make a chunk of their own.
+ */
 export async function inChunks<T>(
   items: readonly T[],
   sizeOf: () => number,
-  each: (chunk: T[]) => Promise<void>,
+  counts: (item: T) => boolean,
+  each: (chunk: T[], counted: number) => Promise<void>,
 ): Promise<void> {
   for (let at = 0; at < items.length;) {
-    const chunk = items.slice(at, at + Math.max(1, sizeOf()));
-    await each(chunk);
-    at += chunk.length;
+    const size = Math.max(1, sizeOf());
+    let end = at;
+    let counted = 0;
+    while (end < items.length && counted < size) {
+      if (counts(items[end]!)) counted += 1;
+      end += 1;
+    }
+    await each(items.slice(at, end), counted);
+    at = end;
   }
 }

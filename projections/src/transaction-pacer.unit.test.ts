@@ -71,29 +71,52 @@ describe('TransactionPacer', () => {
 });
 
 describe('inChunks', () => {
-  it('hands every item once, in order, in chunks of the size asked for each time', async () => {
+  it('hands every item once, in order, each chunk with at most the count asked for', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.integer(), { maxLength: 100 }),
+        fc.array(fc.record({ n: fc.integer(), handled: fc.boolean() }), { maxLength: 100 }),
         fc.array(fc.integer({ min: -3, max: 10 }), { minLength: 1, maxLength: 20 }),
         async (items, sizes) => {
-          const chunks: number[][] = [];
+          const chunks: { items: typeof items; counted: number; size: number }[] = [];
           let i = 0;
+          let size = 0;
           await inChunks(
             items,
-            () => sizes[i++ % sizes.length]!,
-            (chunk) => {
-              chunks.push(chunk);
+            () => (size = sizes[i++ % sizes.length]!),
+            (item) => item.handled,
+            (chunk, counted) => {
+              chunks.push({ items: chunk, counted, size: Math.max(1, size) });
               return Promise.resolve();
             },
           );
-          expect(chunks.flat()).toEqual(items);
-          chunks.forEach((chunk, k) => {
-            expect(chunk.length).toBeGreaterThanOrEqual(1);
-            expect(chunk.length).toBeLessThanOrEqual(Math.max(1, sizes[k % sizes.length]!));
-          });
+          expect(chunks.flatMap((c) => c.items)).toEqual(items);
+          for (const c of chunks) {
+            expect(c.items.length).toBeGreaterThanOrEqual(1);
+            expect(c.counted).toBe(c.items.filter((x) => x.handled).length);
+            expect(c.counted).toBeLessThanOrEqual(c.size);
+          }
+          // A chunk short of its count is the last: it ran out of items.
+          chunks.slice(0, -1).forEach((c) => expect(c.counted).toBe(c.size));
         },
       ),
     );
+  });
+
+  it('counts only what the group handles: events it ignores ride along for nothing', async () => {
+    const events = ['held', 'held', 'created', 'held', 'created', 'created', 'held'];
+    const chunks: string[][] = [];
+    await inChunks(
+      events,
+      () => 2,
+      (e) => e === 'created',
+      (chunk) => {
+        chunks.push(chunk);
+        return Promise.resolve();
+      },
+    );
+    expect(chunks).toEqual([
+      ['held', 'held', 'created', 'held', 'created'],
+      ['created', 'held'],
+    ]);
   });
 });
