@@ -4,10 +4,11 @@
  * The read models read no event committed after a transaction holding an id began, until it ends
  * (pg_snapshot_xmin), so while an outbox transaction stays open, every read model waits for it.
  * A count of events alone bounds that only at the pace the count was chosen for: on a machine two
- * or three times slower, or busy with a rush, the same 25 events took two to four times as long. The pacer keeps each transaction near a target duration: after each
- * one it fits the next size to the time per handled event just measured (shrinking at once, growing at
- * most twofold per transaction, so one quick transaction does not undo what slow ones learned),
- * between one event and the group's batch size.
+ * or three times slower, or busy with a rush, the same 25 events took two to four times as long.
+ * The pacer keeps each transaction near a target duration: after each one it fits the next size
+ * to the time per handled event just measured (shrinking at once, growing at most twofold per
+ * transaction, so one quick transaction does not undo what slow ones learned), between one event
+ * and the group's batch size.
  */
 export class TransactionPacer {
   private size: number;
@@ -21,12 +22,12 @@ export class TransactionPacer {
     this.size = maxEvents;
   }
 
-  /** How many events the next transaction takes. */
+  /** How many events the group handles the next transaction takes. */
   next(): number {
     return this.size;
   }
 
-  /** A transaction of `events` events took `ms` milliseconds, from its start to its commit. */
+  /** A transaction with `events` events the group handles took `ms` ms, start to commit. */
   took(events: number, ms: number): void {
     if (!(events > 0) || !Number.isFinite(ms) || ms < 0) return;
     const perEvent = ms / events;
