@@ -68,22 +68,23 @@ export interface RunnerOptions {
 }
 
 /**
- * Applies a batch to a group in one transaction, or, given a pacer, in transactions it sizes;
- * `positions` (the checkpoints the compare-and-set expects) move on after each commit.
+ * Applies a batch to a group in one transaction, or, given a pacer, in transactions it sizes by
+ * the events of `handled` (the types the group handles); `positions` (the checkpoints the
+ * compare-and-set expects) move on after each commit.
  */
 async function applyInTransactions(
   pool: Pool,
   group: Projection[],
+  handled: ReadonlySet<string>,
   positions: Map<string, Position>,
   events: RecordedEvent[],
   waitForFlush: boolean,
   pacer: TransactionPacer | null,
 ): Promise<void> {
-  const handled = (e: RecordedEvent) => group.some((p) => p.handles.has(e.type));
   await inChunks(
     events,
     () => pacer?.next() ?? events.length,
-    handled,
+    (e) => handled.has(e.type),
     async (chunk, counted) => {
       const started = performance.now();
       await inTransaction(pool, (client) => applyGroupBatch(client, group, positions, chunk), {
@@ -204,7 +205,15 @@ export class ProjectionRunner {
                 // moved for a second (positions stay the written ones, for the compare-and-set).
                 if (performance.now() - lastWrite < QUIET_CHECKPOINT_MS) return;
               }
-              await applyInTransactions(pool, group, positions, events, waitForFlush, pacer);
+              await applyInTransactions(
+                pool,
+                group,
+                handled,
+                positions,
+                events,
+                waitForFlush,
+                pacer,
+              );
               // Told after the commit, in a statement of its own and not waited for: within the
               // batch's transaction the NOTIFY would make its commit take PostgreSQL's lock that
               // orders notifying commits, which every command's commit holds through its flush to
