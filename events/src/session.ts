@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { comparePositions, START, type Position } from './position.ts';
 import type { EventRow } from './rows.ts';
 import { lockCall, type GroupLocks } from './group-locks.ts';
+import type { NamedStatement } from './types.ts';
 import {
   claimedAppend,
   claimedAppendValues,
@@ -79,9 +80,15 @@ export class StoreSession {
    * Sends a statement whose answer nothing in the transaction reads (a write): on a pipelined
    * connection it is on its way at once and the next statement follows it in the same round
    * trip; its failure surfaces at the latest at the commit. Otherwise it is awaited here.
+   * A statement every command may send goes with a name (`{ name, text }`): the connection
+   * parses and plans it once and keeps it (a prepared statement of the driver).
    */
-  send(text: string, values?: unknown[]): Promise<void> {
-    return this.dispatch(this.client.query(text, values));
+  send(statement: string | NamedStatement, values?: unknown[]): Promise<void> {
+    return this.dispatch(
+      this.client.query(
+        typeof statement === 'string' ? { text: statement, values } : { ...statement, values },
+      ),
+    );
   }
 
   private async dispatch(answer: Promise<unknown>): Promise<void> {

@@ -519,6 +519,35 @@ describe('statements sent without waiting (a pipelined connection)', () => {
     expect((err as { code?: string }).code).toBe('23514');
     expect(await snapshot()).toEqual(before);
   });
+
+  it('a named write is prepared once per connection, also when its first sending failed', async () => {
+    const x = await existingRoom();
+    const named = { name: 'rr_test_touch', text: touch };
+    const pool = createPool(db.url, 1);
+    const on = new EventStore(pool, { clock: store.clock });
+    try {
+      // The write before it fails: the named one meets an aborted transaction and is not prepared.
+      const err = await on
+        .transaction(async (s) => {
+          await s.send(touch, [x.streamId, -100]);
+          await s.send(named, [x.streamId, 1]);
+        })
+        .catch((e: unknown) => e);
+      expect((err as { code?: string }).code).toBe('23514');
+      for (const by of [1, 2])
+        await on.transaction(async (s) => {
+          await s.send(named, [x.streamId, by]);
+          await s.send(named, [x.streamId, by]);
+        });
+      expect(await streamRow(x.streamId)).toEqual({ version: 7, type: 'room' });
+      const prepared = await pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_prepared_statements WHERE name = 'rr_test_touch'`,
+      );
+      expect(prepared.rows[0]!.n).toBe('1');
+    } finally {
+      await pool.end();
+    }
+  });
 });
 
 describe('locked sessions (lockStreams, readStreams, one-statement append)', () => {

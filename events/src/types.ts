@@ -48,6 +48,15 @@ export interface AppendResult {
   streams: { streamId: string; version: number }[];
 }
 
+/**
+ * A statement sent under a name: each connection prepares it on its first use and runs the
+ * prepared one after (no parse, and a plan kept once PostgreSQL finds a generic one as good).
+ */
+export interface NamedStatement {
+  name: string;
+  text: string;
+}
+
 export class ConcurrencyError extends Error {
   override name = 'ConcurrencyError';
   constructor(
