@@ -88,13 +88,14 @@ export async function roomsWithHolidays(
   today: LocalDate,
 ): Promise<{ rooms: Map<string, RoomState>; holidays: RoomHolidays }> {
   if (roomIds.length === 0) return { rooms: new Map(), holidays: new Map() };
+  const ids = byRoomIds('rr_rooms_with_holidays', roomIds);
   const r = await client.query<RoomRow & { holidays: string[] }>({
-    name: 'rr_rooms_with_holidays',
+    name: ids.name,
     text: `SELECT room_id::text AS room_id, version, site_id::text AS site_id, name, name_en, has_image, open_start_type, open_start_value,
                   open_end_type, open_end_value, services, seat_plan, ${SITE_MEMBERS}, ${SITE_WINDOW},
                   ${roomHolidayDates('holiday_state', 'room_state.site_id', '$2', '$3')} AS holidays
-             FROM room_state WHERE room_id = ANY($1::uuid[])`,
-    values: [[...new Set(roomIds)], today, addDays(today, 800)],
+             FROM room_state WHERE ${ids.where}`,
+    values: [ids.value, today, addDays(today, 800)],
   });
   return {
     rooms: new Map(r.rows.map((row) => [row.room_id, toRoom(row)])),
@@ -111,12 +112,13 @@ export async function roomStates(
   roomIds: readonly string[],
 ): Promise<Map<string, RoomState>> {
   if (roomIds.length === 0) return new Map();
+  const ids = byRoomIds('rr_room_states', roomIds);
   const r = await client.query<RoomRow>({
-    name: 'rr_room_states',
+    name: ids.name,
     text: `SELECT room_id::text AS room_id, version, site_id::text AS site_id, name, name_en, has_image, open_start_type, open_start_value,
                   open_end_type, open_end_value, services, seat_plan, ${SITE_MEMBERS}, ${SITE_WINDOW}
-             FROM room_state WHERE room_id = ANY($1::uuid[])`,
-    values: [[...new Set(roomIds)]],
+             FROM room_state WHERE ${ids.where}`,
+    values: [ids.value],
   });
   return new Map(r.rows.map((row) => [row.room_id, toRoom(row)]));
 }
@@ -130,14 +132,31 @@ export async function storedRoomStates(
   roomIds: readonly string[],
 ): Promise<Map<string, RoomState>> {
   if (roomIds.length === 0) return new Map();
+  const ids = byRoomIds('rr_stored_room_states', roomIds);
   const r = await client.query<RoomRow>({
-    name: 'rr_stored_room_states',
+    name: ids.name,
     text: `SELECT room_id::text AS room_id, version, site_id::text AS site_id, name, name_en, has_image, open_start_type, open_start_value,
                   open_end_type, open_end_value, services, seat_plan
-             FROM room_state WHERE room_id = ANY($1::uuid[])`,
-    values: [[...new Set(roomIds)]],
+             FROM room_state WHERE ${ids.where}`,
+    values: [ids.value],
   });
   return new Map(r.rows.map((row) => [row.room_id, toRoom(row)]));
+}
+
+/**
+ * The condition on room_state's id ($1) of a named read of these rooms, and its $1. One room, the
+ * usual case, is asked by `room_id = $1`: a connection plans that once and keeps the plan. With
+ * `= ANY($1)` PostgreSQL guesses ten ids for the array, so a plan kept for any array looks ten
+ * times dearer than one made for the one id given, and it would plan the read on every command.
+ */
+function byRoomIds(
+  name: string,
+  roomIds: readonly string[],
+): { name: string; where: string; value: string | string[] } {
+  const ids = [...new Set(roomIds)];
+  return ids.length === 1
+    ? { name: `${name}_one`, where: 'room_id = $1::uuid', value: ids[0]! }
+    : { name, where: 'room_id = ANY($1::uuid[])', value: ids };
 }
 
 /** Every existing room's id in the manual order. */

@@ -46,9 +46,13 @@ export const openCartsProjection = inlineProjection({
       // A booked cart that gains a ticket (a rebooking's) stays closed: its booking says so.
       if (cart.expiresAt)
         await tx.send(
-          `INSERT INTO open_carts (transaction_id, expires_at)
-           SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE transaction_id = $1)
-           ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
+          {
+            // Sent by every cart add: prepared once per connection.
+            name: 'rr_open_cart_holds',
+            text: `INSERT INTO open_carts (transaction_id, expires_at)
+                   SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE transaction_id = $1)
+                   ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
+          },
           [transactionId, cart.expiresAt],
         );
     }

@@ -74,9 +74,13 @@ export const ticketStateProjection = inlineProjection({
   async write(tx, { held, changes }) {
     if (held.length)
       await tx.send(
-        `INSERT INTO ticket_state (ticket_id, time_slot_id, transaction_id, status)
-         SELECT *, 'NEW' FROM unnest($1::uuid[], $2::uuid[], $3::uuid[])
-         ON CONFLICT (ticket_id) DO NOTHING`,
+        {
+          // Sent by every cart add: prepared once per connection.
+          name: 'rr_ticket_state_held',
+          text: `INSERT INTO ticket_state (ticket_id, time_slot_id, transaction_id, status)
+                 SELECT *, 'NEW' FROM unnest($1::uuid[], $2::uuid[], $3::uuid[])
+                 ON CONFLICT (ticket_id) DO NOTHING`,
+        },
         [
           held.map((h) => h.ticketId),
           held.map((h) => h.timeSlotId),
