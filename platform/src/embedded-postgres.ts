@@ -160,6 +160,8 @@ export interface EmbeddedOptions {
   dataDir: string;
   port: number;
   onLog?: (message: string) => void;
+  /** More server settings for this start (`-c name=value`), e.g. a benchmark's statistics. */
+  settings?: Record<string, string>;
 }
 
 /**
@@ -195,14 +197,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     password,
     persistent: true,
     createPostgresUser: isRoot,
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'max_connections=300',
-      '-c',
-      'fsync=on',
-    ],
+    postgresFlags: Object.entries({
+      listen_addresses: '127.0.0.1',
+      max_connections: '300',
+      fsync: 'on',
+      ...options.settings,
+    }).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     onLog: log,
     onError: (e: unknown) => log(String(e)),
   });

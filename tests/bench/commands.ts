@@ -48,6 +48,7 @@ import {
   printTable,
   round,
   runMain,
+  statementStats,
   withBenchDatabase,
   writeResults,
 } from './lib.ts';
@@ -67,6 +68,8 @@ const LAG_RATES = (process.env.BENCH_LAG_RATES ?? '200,150,100').split(',').map(
 });
 const LAG_RATE = LAG_RATES[0]!;
 const WARMUP_SECONDS = Math.min(2, SECONDS / 5);
+/** Print PostgreSQL's statistics of the cart adds' statements (pg_stat_statements). */
+const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
 const CART_SIZE = 5;
 const ADMIN_PASSWORD = BENCH_ADMIN_PASSWORD;
 const TIME_ZONE = BENCH_TIME_ZONE;
@@ -361,7 +364,8 @@ async function followCheckpoints(url: string, pool: pg.Pool) {
 // --- main --------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  await withBenchDatabase({ poolSize: CLIENTS + 4 }, async ({ url, pool, server: postgres }) => {
+  const options = { poolSize: CLIENTS + 4, statementStats: STATEMENTS };
+  await withBenchDatabase(options, async ({ url, pool, server: postgres }) => {
     const scale = CLIENTS;
     console.log(`${CLIENTS} clients, ${SECONDS} s per scenario; TPC-B scale ${scale}`);
     await createTpcbTables(pool, scale);
@@ -425,6 +429,8 @@ async function main(): Promise<void> {
       visitors = slots.map((s) => visitorOn(s));
       const rss = sampleRss(pid);
       const groupsBefore = await commitGroupCounts();
+      const statements = statementStats(pool);
+      if (STATEMENTS) await statements.reset();
       const cpuBefore = cpu(pid);
       const cartAdd = await closedLoop({
         clients: CLIENTS,
@@ -433,6 +439,7 @@ async function main(): Promise<void> {
       });
       const cartAddCpu = cpuPerOperation(cpuBefore, cpu(pid), cartAdd.operations);
       const loadRss = rss.stop();
+      if (STATEMENTS) await statements.print('cart add', cartAdd.operations);
       console.log(`cart add CPU ms per command: ${JSON.stringify(cartAddCpu)}`);
       console.log(
         `cart add: ${Math.round(cartAdd.perSecond)}/s, p99 ${cartAdd.latencyMs.p99} ms; RSS peak ${loadRss} MiB`,

@@ -178,7 +178,11 @@ export interface BenchDatabase {
  * cluster of DATABASE_URL (a new database that is dropped afterwards).
  */
 export async function withBenchDatabase<T>(
-  options: { poolSize: number },
+  options: {
+    poolSize: number;
+    /** PostgreSQL's statistics of statements (pg_stat_statements; see statementStats). */
+    statementStats?: boolean;
+  },
   fn: (db: BenchDatabase) => Promise<T>,
 ): Promise<T> {
   let cluster: EmbeddedCluster | null = null;
@@ -193,12 +197,14 @@ export async function withBenchDatabase<T>(
       cluster = await startEmbeddedPostgres({
         dataDir: path.join(dir, 'data'),
         port: await freePort(),
+        ...(options.statementStats ? { settings: STATEMENT_STATS_SETTINGS } : {}),
       });
       adminUrl = cluster.url;
     }
     const url = await ensureDatabase(adminUrl, dbName);
     pool = createPool(url, options.poolSize);
     await migrate(pool, SCHEMA_MIGRATION_DIRS);
+    if (options.statementStats) await enableStatementStats(pool);
     const { rows } = await pool.query<{ version: string; fsync: string; sync: string }>(
       `SELECT version() AS version, current_setting('fsync') AS fsync,
               current_setting('synchronous_commit') AS sync`,
@@ -234,6 +240,66 @@ export async function withBenchDatabase<T>(
     if (dir) await rm(dir, { recursive: true, force: true });
   }
 }
+
+// --- PostgreSQL's statistics of statements ------------------------------------------------------
+
+/** What the embedded cluster starts with when a benchmark asks for statement statistics. */
+const STATEMENT_STATS_SETTINGS = {
+  shared_preload_libraries: 'pg_stat_statements',
+  'pg_stat_statements.track_planning': 'on',
+};
+
+async function enableStatementStats(pool: pg.Pool): Promise<void> {
+  try {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await pool.query('SELECT pg_stat_statements_reset()');
+  } catch (err) {
+    throw new Error(
+      `statement statistics need pg_stat_statements in shared_preload_libraries of DATABASE_URL's ` +
+        `server (the embedded one is started so): ${String(err)}`,
+    );
+  }
+}
+
+/**
+ * Where PostgreSQL's time went between `reset` and `print`: the statements of the benchmark's
+ * database that took the most time (executing plus planning), each with its calls, its
+ * milliseconds of execution and of planning per call, its rows per call and its start. A
+ * statement planned on every call shows planning time per call; one kept planned shows none.
+ */
+export const statementStats = (pool: pg.Pool) => ({
+  reset: async (): Promise<void> => {
+    await pool.query('SELECT pg_stat_statements_reset()');
+  },
+  print: async (label: string, operations: number, top = 15): Promise<void> => {
+    const r = await pool.query<{
+      calls: string;
+      exec: number;
+      plan: number;
+      rows: string;
+      query: string;
+    }>(
+      `SELECT s.calls, s.total_exec_time AS exec, s.total_plan_time AS plan, s.rows,
+              left(regexp_replace(s.query, '\\s+', ' ', 'g'), 90) AS query
+         FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+        WHERE d.datname = current_database() AND s.calls > 0
+        ORDER BY s.total_exec_time + s.total_plan_time DESC LIMIT $1`,
+      [top],
+    );
+    console.log(
+      `${label}: statements by PostgreSQL's time (per ${operations} operations: calls; per call ` +
+        `ms executing / planning, rows)`,
+    );
+    for (const row of r.rows) {
+      const calls = Number(row.calls);
+      const perCall = (ms: number) => (ms / calls).toFixed(3);
+      console.log(
+        `  ${String(calls).padStart(7)}  ${perCall(row.exec)} / ${perCall(row.plan)}  ` +
+          `${(Number(row.rows) / calls).toFixed(1).padStart(6)}  ${row.query}`,
+      );
+    }
+  },
+});
 
 /**
  * Writes out what loading the data left dirty (a CHECKPOINT, after VACUUM ANALYZE), so that the
