@@ -264,7 +264,8 @@ async function enableStatementStats(pool: pg.Pool): Promise<void> {
 /**
  * Where PostgreSQL's time went between `reset` and `print`: the statements of the benchmark's
  * database that took the most time (executing plus planning), each with its calls, its
- * milliseconds of execution and of planning per call, its rows per call and its start. A
+ * milliseconds of execution and of planning per call, its rows per call and the start of its
+ * text. A
  * statement planned on every call shows planning time per call; one kept planned shows none.
  */
 export const statementStats = (pool: pg.Pool) => ({
