@@ -265,8 +265,7 @@ async function enableStatementStats(pool: pg.Pool): Promise<void> {
  * Where PostgreSQL's time went between `reset` and `print`: the statements of the benchmark's
  * database that took the most time (executing plus planning), each with its calls, its
  * milliseconds of execution and of planning per call, its rows per call and the start of its
- * text. A
- * statement planned on every call shows planning time per call; one kept planned shows none.
+ * text. A statement planned on every call shows planning time per call; one kept planned none.
  */
 export const statementStats = (pool: pg.Pool) => ({
   reset: async (): Promise<void> => {
