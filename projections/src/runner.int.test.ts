@@ -445,6 +445,9 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
     });
     // A backlog, as an outbox has after a rush: both groups start behind it.
     await appendRooms(db.store, 40);
+    // The read models' batches are compared with the quiet ones: all forty must be readable at
+    // once (other test files' transactions can hold the cluster-wide snapshot xmin back).
+    expect(await readVisible(db.store, 40)).toHaveLength(40);
     const runner = new ProjectionRunner(
       { pool, store, notifier, logger: createLogger('silent'), quietBatchSize: 3 },
       [
@@ -493,6 +496,9 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
       },
     };
     await appendRooms(db.store, 40);
+    // Other test files' transactions can hold the cluster-wide snapshot xmin back: the first read
+    // must see all forty, or it would take fewer than the batch size for want of events.
+    expect(await readVisible(db.store, 40)).toHaveLength(40);
     const runner = new ProjectionRunner(
       {
         pool,
