@@ -475,6 +475,59 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
     }
   });
 
+  it('reads the log in pages of the batch size, and applies a page in transactions of its own size', async () => {
+    const db = await createTestDatabase();
+    const pool = createPool(db.url, 3);
+    const notifier = new EventNotifier(db.url);
+    const store = new EventStore(pool, { validate: validateEvent });
+    const readAfter = store.readAfter.bind(store);
+    const reads: number[] = [];
+    vi.spyOn(store, 'readAfter').mockImplementation(
+      async (...args: Parameters<EventStore['readAfter']>) => {
+        const read = await readAfter(...args);
+        reads.push(read.events.length);
+        return read;
+      },
+    );
+    const transactions: number[] = [];
+    const reactor = {
+      name: 'paged-outbox',
+      tables: [],
+      quietCheckpoint: true,
+      handles: new Set(['RoomCreated']),
+      apply: () => Promise.resolve(),
+      applyBatch: (_client: unknown, events: unknown[]) => {
+        transactions.push(events.length);
+        return Promise.resolve();
+      },
+    };
+    await appendRooms(db.store, 40);
+    expect(await readVisible(db.store, 40)).toHaveLength(40);
+    const runner = new ProjectionRunner(
+      { pool, store, notifier, logger: createLogger('silent'), quietBatchSize: 3, batchSize: 500 },
+      [reactor],
+    );
+    try {
+      await notifier.start();
+      runner.start();
+      await waitFor(
+        'the outbox through the backlog',
+        () => transactions.reduce((a, b) => a + b, 0) >= 40,
+        budget(20_000),
+      );
+      // One read took the whole backlog (a read costs the database about what applying a few
+      // events does); the transactions still took three events at most.
+      expect(reads.filter((n) => n > 0)).toEqual([40]);
+      expect(Math.max(...transactions)).toBeLessThanOrEqual(3);
+      expect(transactions.length).toBeGreaterThanOrEqual(Math.ceil(40 / 3));
+    } finally {
+      await runner.stop();
+      await notifier.stop();
+      await pool.end();
+      await db.drop();
+    }
+  });
+
   it('sizes its transactions by the time they take: slow events, fewer per transaction', async () => {
     const db = await createTestDatabase();
     const pool = createPool(db.url, 3);

@@ -51,11 +51,13 @@ export interface RunnerOptions {
    */
   quietGatherMs?: number;
   /**
-   * The most events a group nobody waits for takes into one transaction (`batchSize` when not
-   * given; the server's PROJECTION_QUIET_BATCH_SIZE). The read models read no event committed
-   * after a transaction holding an id began, until it ends (pg_snapshot_xmin): an outbox
-   * reactor's batch of hundreds of events, each written with a few statements, held them back
-   * for most of a second while it caught up after a rush.
+   * The most events it handles a group nobody waits for takes into one transaction (`batchSize`
+   * when not given; the server's PROJECTION_QUIET_BATCH_SIZE). The read models read no event
+   * committed after a transaction holding an id began, until it ends (pg_snapshot_xmin): an
+   * outbox reactor's batch of hundreds of events, each written with a few statements, held them
+   * back for most of a second while it caught up after a rush. Such a group still reads the log
+   * in pages of `batchSize`: each read costs the database about as much as applying a few events
+   * does, and an outbox reactor handles few of the events it reads.
    */
   quietBatchSize?: number;
   /**
@@ -68,9 +70,9 @@ export interface RunnerOptions {
 }
 
 /**
- * Applies a batch to a group in one transaction, or, given a pacer, in transactions it sizes by
- * the events of `handled` (the types the group handles); `positions` (the checkpoints the
- * compare-and-set expects) move on after each commit.
+ * Applies a batch to a group in one transaction, or in transactions of at most `perTransaction`
+ * events of `handled` (the types the group handles), or, given a pacer, of as many as it sizes;
+ * `positions` (the checkpoints the compare-and-set expects) move on after each commit.
  */
 async function applyInTransactions(
   pool: Pool,
@@ -79,11 +81,12 @@ async function applyInTransactions(
   positions: Map<string, Position>,
   events: RecordedEvent[],
   waitForFlush: boolean,
+  perTransaction: number | null,
   pacer: TransactionPacer | null,
 ): Promise<void> {
   await inChunks(
     events,
-    () => pacer?.next() ?? events.length,
+    () => pacer?.next() ?? perTransaction ?? events.length,
     (e) => handled.has(e.type),
     async (chunk, counted) => {
       const started = performance.now();
@@ -191,7 +194,7 @@ export class ProjectionRunner {
             store: this.options.store,
             notifier: this.options.notifier,
             signal: lost.signal,
-            batchSize: quiet ? quietBatchSize : (this.options.batchSize ?? 500),
+            batchSize: this.options.batchSize ?? 500,
             gatherMs: quiet ? (this.options.quietGatherMs ?? gatherMs) : gatherMs,
             load: async () => {
               positions = await loadPositions(pool, group);
@@ -212,6 +215,7 @@ export class ProjectionRunner {
                 positions,
                 events,
                 waitForFlush,
+                quiet ? quietBatchSize : null,
                 pacer,
               );
               // Told after the commit, in a statement of its own and not waited for: within the
