@@ -427,22 +427,24 @@ describe('commits of read models made from the log alone', () => {
 });
 
 describe('a group nobody waits for (quiet checkpoints)', () => {
+  /** A projection of rooms that notes the size of each batch it applies (one per transaction). */
+  const counting = (name: string, into: number[]) => ({
+    name,
+    tables: [],
+    handles: new Set(['RoomCreated']),
+    apply: () => Promise.resolve(),
+    applyBatch: (_client: unknown, events: unknown[]) => {
+      into.push(events.length);
+      return Promise.resolve();
+    },
+  });
+
   it('takes at most its own batch size into one transaction, while the read models take theirs', async () => {
     const db = await createTestDatabase();
     const pool = createPool(db.url, 3);
     const notifier = new EventNotifier(db.url);
     const store = new EventStore(pool, { validate: validateEvent });
     const batches = { quiet: [] as number[], waited: [] as number[] };
-    const counting = (name: string, into: number[]) => ({
-      name,
-      tables: [],
-      handles: new Set(['RoomCreated']),
-      apply: () => Promise.resolve(),
-      applyBatch: (_client: unknown, events: unknown[]) => {
-        into.push(events.length);
-        return Promise.resolve();
-      },
-    });
     // A backlog, as an outbox has after a rush: both groups start behind it.
     await appendRooms(db.store, 40);
     // The read models' batches are compared with the quiet ones: all forty must be readable at
@@ -490,17 +492,7 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
       },
     );
     const transactions: number[] = [];
-    const reactor = {
-      name: 'paged-outbox',
-      tables: [],
-      quietCheckpoint: true,
-      handles: new Set(['RoomCreated']),
-      apply: () => Promise.resolve(),
-      applyBatch: (_client: unknown, events: unknown[]) => {
-        transactions.push(events.length);
-        return Promise.resolve();
-      },
-    };
+    const reactor = { ...counting('paged-outbox', transactions), quietCheckpoint: true };
     await appendRooms(db.store, 40);
     expect(await readVisible(db.store, 40)).toHaveLength(40);
     const runner = new ProjectionRunner(
