@@ -51,13 +51,13 @@ export interface RunnerOptions {
    */
   quietGatherMs?: number;
   /**
-   * The most events it handles a group nobody waits for takes into one transaction (`batchSize`
-   * when not given; the server's PROJECTION_QUIET_BATCH_SIZE). The read models read no event
-   * committed after a transaction holding an id began, until it ends (pg_snapshot_xmin): an
-   * outbox reactor's batch of hundreds of events, each written with a few statements, held them
-   * back for most of a second while it caught up after a rush. Such a group still reads the log
-   * in pages of `batchSize`: each read costs the database about as much as applying a few events
-   * does, and an outbox reactor handles few of the events it reads.
+   * The most events a group nobody waits for takes into one transaction, counting those it
+   * handles (`batchSize` when not given; the server's PROJECTION_QUIET_BATCH_SIZE). The read
+   * models read no event committed after a transaction holding an id began, until it ends
+   * (pg_snapshot_xmin): an outbox reactor's batch of hundreds of events, each written with a few
+   * statements, held them back for most of a second while it caught up after a rush. Such a
+   * group still reads the log in pages of `batchSize`: each read costs the database about as
+   * much as applying a few events does, and an outbox reactor handles few of the events it reads.
    */
   quietBatchSize?: number;
   /**
