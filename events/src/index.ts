@@ -8,3 +8,4 @@ export * from './catalogue/index.ts';
 export * from './stream-append.ts';
 export * from './projection.ts';
 export * from './commit-group.ts';
+export * from './non-appenders.ts';

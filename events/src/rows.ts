@@ -19,17 +19,35 @@ export const SELECT_EVENT = `transaction_id::text AS tx, global_position::text A
   stream_version::text AS stream_version, event_id, event_type, data, metadata, created_at`;
 
 /**
+ * The first transaction id a gap-safe read may not read past, in the statement's snapshot: the
+ * oldest still running, not counting those given in $4 (ids of transactions that append no
+ * events, see NonAppenders), or the next id to be given when none is. Every transaction below it
+ * has ended, or never appends an event, so nothing can appear below it later.
+ */
+const HORIZON = `COALESCE(
+    (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) AS x WHERE x <> ALL ($4::xid8[])),
+    pg_snapshot_xmax(pg_current_snapshot()))`;
+
+/**
  * The query of events after a position ($1, $2) in commit order, up to $3, gap-safe: only those of
- * transactions below the oldest still-running one. ORDER BY names the table's columns (the output
- * has text aliases), so it runs on the commit-order index.
+ * transactions below the horizon (HORIZON, ignoring the ids in $4). ORDER BY names the table's
+ * columns (the output has text aliases), so it runs on the commit-order index.
  */
 export function visibleAfter(extraColumns = ''): string {
   return `SELECT ${SELECT_EVENT}${extraColumns} FROM events
   WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+    AND transaction_id < ${HORIZON}
   ORDER BY events.transaction_id, events.global_position
   LIMIT $3`;
 }
+
+/** Events after the position ($1, $2) that the horizon holds back (one row at most, if any). */
+export const HELD_BACK_AFTER = `SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true
+  FROM events
+  WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+    AND transaction_id >= ${HORIZON}
+  ORDER BY events.transaction_id, events.global_position
+  LIMIT 1`;
 
 /** A row as the event it records, its data upcast to the type's newest schema version. */
 export function toRecorded(row: EventRow, upcasters: Upcasters): RecordedEvent {

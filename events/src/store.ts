@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Position } from './position.ts';
 import { inBatches } from './cursor.ts';
-import { SELECT_EVENT, toRecorded, visibleAfter, type EventRow } from './rows.ts';
+import { HELD_BACK_AFTER, SELECT_EVENT, toRecorded, visibleAfter, type EventRow } from './rows.ts';
 
 import { StoreSession, type AppendOptions } from './session.ts';
 import type { CommitGroupSettings } from './commit-group.ts';
@@ -171,44 +171,41 @@ export class EventStore {
 
   /**
    * Reads events after a position in commit order, gap-safe: only events of transactions below
-   * the oldest still-running one (pg_snapshot_xmin), so an open transaction holding an earlier
-   * global position is never skipped.
+   * the oldest still-running one, so an open transaction holding an earlier global position is
+   * never skipped. Transactions whose ids are in `ignoring` are not waited for: they must be
+   * marked as appending nothing (NonAppenders), which the database enforces.
    */
   async readAll(
     after: Position,
     limit: number,
     client: Pick<pg.Pool, 'query'> = this.pool,
+    ignoring: readonly string[] = [],
   ): Promise<RecordedEvent[]> {
     const r = await client.query<EventRow>({
       name: 'rr_read_all',
       text: visibleAfter(),
-      values: [after.tx.toString(), after.gp.toString(), limit],
+      values: [after.tx.toString(), after.gp.toString(), limit, ignoring],
     });
     return r.rows.map((row) => this.toRecorded(row));
   }
 
   /**
    * readAll, and in the same round trip whether events after the position are held back (written
-   * by transactions at or above the oldest still-running one): a subscriber that has caught up
-   * then knows whether to look again soon (such a blocker may end without any notification) or to
-   * wait to be woken.
+   * by transactions at or above the horizon): a subscriber that has caught up then knows whether
+   * to look again soon (such a blocker may end without any notification) or to wait to be woken.
    */
   async readAfter(
     after: Position,
     limit: number,
     client: Pick<pg.Pool, 'query'> = this.pool,
+    ignoring: readonly string[] = [],
   ): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
     const r = await client.query<EventRow & { held: boolean }>({
       name: 'rr_read_after',
-      // Both branches run on the commit-order index and see the same snapshot, hence the same xmin.
-      text: `(${visibleAfter(', false AS held')})
-             UNION ALL
-             (SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM events
-               WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-                 AND transaction_id >= pg_snapshot_xmin(pg_current_snapshot())
-               ORDER BY events.transaction_id, events.global_position
-               LIMIT 1)`,
-      values: [after.tx.toString(), after.gp.toString(), limit],
+      // Both branches run on the commit-order index and see the same snapshot, hence the same
+      // horizon.
+      text: `(${visibleAfter(', false AS held')}) UNION ALL (${HELD_BACK_AFTER})`,
+      values: [after.tx.toString(), after.gp.toString(), limit, ignoring],
     });
     const events: RecordedEvent[] = [];
     let heldBack = false;

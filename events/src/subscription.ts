@@ -98,6 +98,8 @@ export interface SubscriptionOptions {
    * milliseconds of delay). 0 reads at once.
    */
   gatherMs?: number;
+  /** Ids of open transactions that append no events, not waited for (NonAppenders.ids). */
+  ignoring?: () => readonly string[];
   signal: AbortSignal;
   onError?: (err: unknown) => void;
 }
@@ -113,7 +115,12 @@ export async function runSubscription(options: SubscriptionOptions): Promise<voi
     try {
       position ??= await options.load();
       const seq = notifier.seq;
-      const { events, heldBack } = await store.readAfter(position, batchSize);
+      const { events, heldBack } = await store.readAfter(
+        position,
+        batchSize,
+        undefined,
+        options.ignoring?.(),
+      );
       if (events.length > 0) {
         await options.handle(events, position);
         position = events[events.length - 1]!.position;
