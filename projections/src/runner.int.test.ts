@@ -477,6 +477,65 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
     }
   });
 
+  it('an open outbox transaction does not hold the read models back: it appends no events', async () => {
+    const db = await createTestDatabase();
+    const pool = createPool(db.url, 4);
+    const notifier = new EventNotifier(db.url);
+    const store = new EventStore(pool, { validate: validateEvent });
+    const applied: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let outboxOpen = false;
+    let outboxDone = false;
+    // An outbox that writes its rows and then stays in its transaction (a slow one catching up).
+    const outbox = {
+      name: 'slow-outbox',
+      tables: [],
+      quietCheckpoint: true,
+      handles: new Set(['RoomCreated']),
+      apply: () => Promise.resolve(),
+      applyBatch: async (client: PoolClient) => {
+        await client.query('SELECT pg_current_xact_id()');
+        outboxOpen = true;
+        await released;
+        outboxDone = true;
+      },
+    };
+    const readModel = {
+      name: 'rooms-seen',
+      tables: [],
+      handles: new Set(['RoomCreated']),
+      apply: (_client: PoolClient, event: RecordedEvent) => {
+        applied.push(event.eventId);
+        return Promise.resolve();
+      },
+    };
+    const runner = new ProjectionRunner({ pool, store, notifier, logger: createLogger('silent') }, [
+      outbox,
+      readModel,
+    ]);
+    try {
+      await notifier.start();
+      runner.start();
+      const [first] = await appendRooms(db.store, 1);
+      await waitFor('the outbox in its transaction', () => outboxOpen, budget(20_000));
+      const [later] = await appendRooms(db.store, 1);
+      await waitFor(
+        'the read model past the open outbox transaction',
+        () => applied.includes(later!),
+        budget(20_000),
+      );
+      expect(applied).toEqual([first, later]);
+      expect(outboxDone).toBe(false);
+    } finally {
+      release();
+      await runner.stop();
+      await notifier.stop();
+      await pool.end();
+      await db.drop();
+    }
+  });
+
   it('reads the log in pages of the batch size, and applies a page in transactions of its own size', async () => {
     const db = await createTestDatabase();
     const pool = createPool(db.url, 3);

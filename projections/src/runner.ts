@@ -1,5 +1,6 @@
 import {
   comparePositions,
+  NonAppenders,
   runSubscription,
   type EventNotifier,
   type EventStore,
@@ -52,10 +53,11 @@ export interface RunnerOptions {
   quietGatherMs?: number;
   /**
    * The most events a group nobody waits for takes into one transaction, counting those it
-   * handles (`batchSize` when not given; the server's PROJECTION_QUIET_BATCH_SIZE). The read
-   * models read no event committed after a transaction holding an id began, until it ends
-   * (pg_snapshot_xmin): an outbox reactor's batch of hundreds of events, each written with a few
-   * statements, held them back for most of a second while it caught up after a rush. Such a
+   * handles (`batchSize` when not given; the server's PROJECTION_QUIET_BATCH_SIZE). A reader of
+   * the log reads no event committed after a transaction holding an id began, until it ends:
+   * this runner's groups read past its outbox transactions (NonAppenders), other readers (a
+   * rebuild catching up) do not, and an outbox reactor's batch of hundreds of events, each
+   * written with a few statements, held them back for most of a second after a rush. Such a
    * group still reads the log in pages of `batchSize`: each read costs the database about as
    * much as applying a few events does, and an outbox reactor handles few of the events it reads.
    */
@@ -72,7 +74,8 @@ export interface RunnerOptions {
 /**
  * Applies a batch to a group in one transaction, or in transactions of at most `perTransaction`
  * events of `handled` (the types the group handles), or, given a pacer, of as many as it sizes;
- * `positions` (the checkpoints the compare-and-set expects) move on after each commit.
+ * `positions` (the checkpoints the compare-and-set expects) move on after each commit. Given
+ * `nonAppenders`, each transaction is marked as appending no events for as long as it is open.
  */
 async function applyInTransactions(
   pool: Pool,
@@ -83,6 +86,7 @@ async function applyInTransactions(
   waitForFlush: boolean,
   perTransaction: number | null,
   pacer: TransactionPacer | null,
+  nonAppenders: NonAppenders | null,
 ): Promise<void> {
   await inChunks(
     events,
@@ -90,9 +94,19 @@ async function applyInTransactions(
     (e) => handled.has(e.type),
     async (chunk, counted) => {
       const started = performance.now();
-      await inTransaction(pool, (client) => applyGroupBatch(client, group, positions, chunk), {
-        waitForFlush,
-      });
+      let marked: string | null = null;
+      try {
+        await inTransaction(
+          pool,
+          async (client) => {
+            if (nonAppenders) marked = await nonAppenders.mark(client);
+            await applyGroupBatch(client, group, positions, chunk);
+          },
+          { waitForFlush },
+        );
+      } finally {
+        if (marked !== null) nonAppenders?.ended(marked);
+      }
       pacer?.took(counted, performance.now() - started);
       const last = chunk[chunk.length - 1]!.position;
       for (const [name, at] of positions) {
@@ -113,6 +127,12 @@ export class ProjectionRunner {
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];
   private readonly groups: Projection[][];
+  /**
+   * The outbox reactors' open transactions: they append no events, so the groups' reads of the
+   * log need not wait for them (NonAppenders), and one catching up does not hold the read models
+   * back.
+   */
+  private readonly nonAppenders = new NonAppenders();
 
   constructor(
     private readonly options: RunnerOptions,
@@ -196,6 +216,7 @@ export class ProjectionRunner {
             signal: lost.signal,
             batchSize: this.options.batchSize ?? 500,
             gatherMs: quiet ? (this.options.quietGatherMs ?? gatherMs) : gatherMs,
+            ignoring: () => this.nonAppenders.ids(),
             load: async () => {
               positions = await loadPositions(pool, group);
               return [...positions.values()].reduce((min, p) =>
@@ -217,6 +238,7 @@ export class ProjectionRunner {
                 waitForFlush,
                 quiet ? quietBatchSize : null,
                 pacer,
+                quiet ? this.nonAppenders : null,
               );
               // Told after the commit, in a statement of its own and not waited for: within the
               // batch's transaction the NOTIFY would make its commit take PostgreSQL's lock that
