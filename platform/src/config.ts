@@ -110,13 +110,14 @@ export const ConfigSchema = z.object({
   // How long the mail and webhook outbox reactors, which nobody waits for, gather commits before
   // they read the log (projections/src/runner.ts); the read models gather 5 ms.
   PROJECTION_QUIET_GATHER_MS: z.coerce.number().int().min(0).max(10000).default(50),
-  // The most events the outbox reactors take into one transaction. The read models read no event
-  // committed after a transaction holding an id began, until it ends (pg_snapshot_xmin): an
-  // outbox's long batch, catching up after a rush, would hold them all back that long.
+  // The most events the outbox reactors take into one transaction. A reader of the log reads no
+  // event committed after a transaction holding an id began, until it ends, unless it is told the
+  // transaction appends no events (the projection runner tells its own groups: NonAppenders): an
+  // outbox's long batch, catching up after a rush, would hold every other reader back that long.
   PROJECTION_QUIET_BATCH_SIZE: z.coerce.number().int().min(1).max(100000).default(25),
   // The time an outbox reactor's transaction aims at: it takes as many events it handles as the
   // time per such event last measured fits in (projections/src/transaction-pacer.ts), so a slow or
-  // busy machine's outbox holds the read models back no longer than a fast one's.
+  // busy machine's outbox holds such readers back no longer than a fast one's.
   PROJECTION_QUIET_TRANSACTION_MS: z.coerce.number().int().min(1).max(10000).default(20),
   HOLIDAY_IMPORT_YEARS_BACK: z.coerce.number().int().min(0).max(100).default(1),
   HOLIDAY_IMPORT_YEARS_AHEAD: z.coerce.number().int().min(0).max(100).default(5),

@@ -1,10 +1,12 @@
 /**
  * Sizes the transactions of a group nobody waits for (an outbox reactor) by the time they take.
  *
- * The read models read no event committed after a transaction holding an id began, until it ends
- * (pg_snapshot_xmin), so while an outbox transaction stays open, every read model waits for it.
- * A count of events alone bounds that only at the pace the count was chosen for: on a machine two
- * or three times slower, or busy with a rush, the same 25 events took two to four times as long.
+ * A reader of the log reads no event committed after a transaction holding an id began, until it
+ * ends, unless it is told that the transaction appends no events: the runner's own groups are
+ * (NonAppenders), but a rebuild catching up or another process's subscription waits for an open
+ * outbox transaction. A count of events alone bounds that only at the pace the count was chosen
+ * for: on a machine two or three times slower, or busy with a rush, the same 25 events took two to
+ * four times as long.
  * The pacer keeps each transaction near a target duration: after each one it fits the next size
  * to the time per handled event just measured (shrinking at once, growing at most twofold per
  * transaction, so one quick transaction does not undo what slow ones learned), between one event

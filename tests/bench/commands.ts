@@ -262,8 +262,9 @@ async function commitGroupCounts(): Promise<Record<string, number>> {
 /**
  * Watches for the longest-running transaction that holds a transaction id (every 30 ms, until
  * `stop`): the read models' projector reads no event committed after such a transaction began
- * until it ends (pg_snapshot_xmin), so one long writer, even one that appends no event, delays
- * them all. Answers its length and its last statement (null: none over 50 ms).
+ * until it ends, so one long writer, even one that appends no event, delays them all (unless it
+ * is one of the projector's own outbox transactions, which it knows append none). Answers its
+ * length and its last statement (null: none over 50 ms).
  */
 function watchLongestTransaction(pool: pg.Pool): {
   stop(): Promise<{ ms: number; query: string } | null>;
