@@ -1,22 +1,20 @@
 // Transactions that append no events, not waited for by the gap-safe reads that are given their
 // ids; the database refuses an append by one of them.
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EventNotifier,
   NonAppenders,
-  RoomCreated,
   runSubscription,
   StoreSession,
   type AppendOptions,
-  type NewEvent,
-  type Position,
   type RecordedEvent,
 } from '@rr/events';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
 import { budget } from '../../tests/support/time-budget.ts';
 import { waitFor } from '../../tests/support/wait-for.ts';
+import { appendRoom, newRoom } from '../../tests/support/room-events.ts';
+import { endOfLog } from '../../tests/support/visible.ts';
 
 let db: TestDatabase;
 
@@ -24,37 +22,17 @@ const options: AppendOptions = {
   metadata: { actor: { kind: 'system', job: 'non-appenders-test' } },
 };
 
-function newRoom(): { streamId: string; created: NewEvent } {
-  const roomId = randomUUID();
-  return {
-    streamId: `room-${roomId}`,
-    created: RoomCreated.create({
-      roomId,
-      name: 'Reading room',
-      description: '',
-      capacity: 10,
-      openStart: { type: 'DAY', value: 2 },
-      openEnd: { type: 'DAY', value: 30 },
-    }),
-  };
-}
+const appendOne = () => appendRoom(db.store, options);
 
-async function appendOne(): Promise<string> {
+/** Appends a new room in the transaction open on `client`. */
+const appendIn = (client: pg.PoolClient) => {
   const { streamId, created } = newRoom();
-  const eventId = randomUUID();
-  await db.store.appendToStream(streamId, 'room', 'no_stream', [{ ...created, eventId }], options);
-  return eventId;
-}
-
-/** The newest committed event's position, from the table (no gap-safe read holds it back). */
-async function endOfLog(): Promise<Position> {
-  const r = await db.pool.query<{ tx: string; gp: string }>(
-    `SELECT transaction_id::text AS tx, global_position::text AS gp FROM events
-      ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+  const appended = new StoreSession(client, db.store).append(
+    [{ streamId, streamType: 'room', expectedVersion: 'no_stream', events: [created] }],
+    options,
   );
-  const row = r.rows[0]!;
-  return { tx: BigInt(row.tx), gp: BigInt(row.gp) };
-}
+  return { streamId, appended };
+};
 
 /**
  * Other test files share the cluster, and their open transactions hold every gap-safe read back
@@ -64,7 +42,6 @@ const SEEN_WITHIN_MS = budget(20_000);
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  await appendOne(); // a log with one event at least, for endOfLog
 });
 
 afterAll(async () => {
@@ -73,7 +50,7 @@ afterAll(async () => {
 
 describe('transactions that append no events', () => {
   it('are read past by readers given their ids, and hold back the others as before', async () => {
-    const from = await endOfLog();
+    const from = await endOfLog(db.pool);
     const nonAppenders = new NonAppenders();
     const quiet = await db.pool.connect();
     const controller = new AbortController();
@@ -143,7 +120,7 @@ describe('transactions that append no events', () => {
   });
 
   it('under racing appenders and outbox transactions, a subscription given the ids misses and repeats nothing', async () => {
-    const from = await endOfLog();
+    const from = await endOfLog(db.pool);
     const nonAppenders = new NonAppenders();
     const notifier = new EventNotifier(db.url);
     await notifier.start();
@@ -173,11 +150,7 @@ describe('transactions that append no events', () => {
           await client.query('BEGIN');
           await client.query('SELECT pg_current_xact_id()');
           await pause();
-          const { streamId, created } = newRoom();
-          await new StoreSession(client, db.store).append(
-            [{ streamId, streamType: 'room', expectedVersion: 'no_stream', events: [created] }],
-            options,
-          );
+          await appendIn(client).appended;
           await client.query('COMMIT');
         } finally {
           client.release();
@@ -227,15 +200,13 @@ describe('transactions that append no events', () => {
   it('cannot append: the database refuses, and nothing of the append is stored', async () => {
     const nonAppenders = new NonAppenders();
     const client = await db.pool.connect();
-    const { streamId, created } = newRoom();
+    let streamId = '';
     try {
       await client.query('BEGIN');
       const id = await nonAppenders.mark(client);
-      const session = new StoreSession(client, db.store);
-      const appended = session.append(
-        [{ streamId, streamType: 'room', expectedVersion: 'no_stream', events: [created] }],
-        options,
-      );
+      const append = appendIn(client);
+      streamId = append.streamId;
+      const appended = append.appended;
       await expect(appended).rejects.toThrow(/appends no events/);
       await expect(appended).rejects.toBeInstanceOf(pg.DatabaseError);
       await client.query('ROLLBACK');
@@ -243,6 +214,7 @@ describe('transactions that append no events', () => {
     } finally {
       client.release();
     }
+    expect(streamId).not.toBe('');
     const stored = await db.pool.query('SELECT 1 FROM streams WHERE stream_id = $1', [streamId]);
     expect(stored.rows).toEqual([]);
   });
@@ -250,17 +222,15 @@ describe('transactions that append no events', () => {
   it('are marked only to their end: the next transaction on the connection appends', async () => {
     const nonAppenders = new NonAppenders();
     const client = await db.pool.connect();
-    const { streamId, created } = newRoom();
+    let streamId = '';
     try {
       await client.query('BEGIN');
       nonAppenders.ended(await nonAppenders.mark(client));
       await client.query('COMMIT');
       await client.query('BEGIN');
-      const session = new StoreSession(client, db.store);
-      await session.append(
-        [{ streamId, streamType: 'room', expectedVersion: 'no_stream', events: [created] }],
-        options,
-      );
+      const append = appendIn(client);
+      streamId = append.streamId;
+      await append.appended;
       await client.query('COMMIT');
     } finally {
       client.release();

@@ -7,17 +7,16 @@ import {
   EventNotifier,
   EventStore,
   runSubscription,
-  RoomCreated,
-  START,
   StoreSession,
   validateEvent,
   type AppendOptions,
-  type NewEvent,
   type Position,
   type RecordedEvent,
 } from '@rr/events';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
 import { budget } from '../../tests/support/time-budget.ts';
+import { appendRoom, newRoom } from '../../tests/support/room-events.ts';
+import { endOfLog } from '../../tests/support/visible.ts';
 
 let db: TestDatabase;
 let store: EventStore;
@@ -27,40 +26,7 @@ const options: AppendOptions = {
   metadata: { actor: { kind: 'system', job: 'subscription-test' } },
 };
 
-function newRoom(): { streamId: string; created: NewEvent } {
-  const roomId = randomUUID();
-  return {
-    streamId: `room-${roomId}`,
-    created: RoomCreated.create({
-      roomId,
-      name: 'Reading room',
-      description: '',
-      capacity: 10,
-      openStart: { type: 'DAY', value: 2 },
-      openEnd: { type: 'DAY', value: 30 },
-    }),
-  };
-}
-
-/** Appends one RoomCreated to a new stream in its own transaction; returns its event id. */
-async function appendOne(): Promise<string> {
-  const { streamId, created } = newRoom();
-  const eventId = randomUUID();
-  await store.appendToStream(streamId, 'room', 'no_stream', [{ ...created, eventId }], options);
-  return eventId;
-}
-
-/** The position of the newest committed event: where a test's subscription starts. */
-async function endOfLog(): Promise<Position> {
-  // From the table, not readAll: an open transaction in another database of the cluster would
-  // hold the gap-safe read back and make this an older position.
-  const r = await db.pool.query<{ tx: string; gp: string }>(
-    `SELECT transaction_id::text AS tx, global_position::text AS gp FROM events
-      ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
-  );
-  const row = r.rows[0];
-  return row ? { tx: BigInt(row.tx), gp: BigInt(row.gp) } : START;
-}
+const appendOne = () => appendRoom(store, options);
 
 /** The real store, noting when each readAll started and which events it returned. */
 class ObservedStore extends EventStore {
@@ -160,7 +126,7 @@ afterAll(async () => {
 
 describe('gap-safety', () => {
   it('an open transaction holding an earlier global position holds back later commits; none is skipped', async () => {
-    const mark = await endOfLog();
+    const mark = await endOfLog(db.pool);
     const before = await appendOne(); // committed before the slow transaction starts
     const sub = subscribe(mark);
     const direct: RecordedEvent[] = []; // a second reader, polling readAll by hand
@@ -224,7 +190,7 @@ describe('gap-safety', () => {
   });
 
   it('a transaction that started first but appends last is delivered first, after it commits', async () => {
-    const mark = await endOfLog();
+    const mark = await endOfLog(db.pool);
     const sub = subscribe(mark);
     const slow = await db.pool.connect();
     try {
@@ -270,7 +236,7 @@ describe('gap-safety', () => {
   });
 
   it('many concurrent writers with interleaved slow transactions: every event exactly once, in (tx, gp) order', async () => {
-    const mark = await endOfLog();
+    const mark = await endOfLog(db.pool);
     const sub = subscribe(mark, { batchSize: 7 });
     const written: string[] = [];
     const writer = async (w: number) => {
@@ -317,7 +283,7 @@ describe('gap-safety', () => {
   });
 
   it('a batch whose handler throws is read again from the reloaded position; nothing lost', async () => {
-    const mark = await endOfLog();
+    const mark = await endOfLog(db.pool);
     const ids = [await appendOne(), await appendOne(), await appendOne()];
     const controller = new AbortController();
     let checkpoint = mark;
@@ -367,7 +333,7 @@ describe('EventNotifier', () => {
       let clean = 0;
       for (let attempt = 0; attempt < 12 && clean < 3; attempt++) {
         const readsBefore = observed.reads.length;
-        const sub = subscribe(await endOfLog(), { pollMs: 60_000, store: observed });
+        const sub = subscribe(await endOfLog(db.pool), { pollMs: 60_000, store: observed });
         try {
           await waitFor(() => observed.reads.length > readsBefore, 2000); // read the empty tail
           await sleep(200); // now it waits: for a notification, or 60 s
@@ -404,7 +370,7 @@ describe('EventNotifier', () => {
 
   it('without LISTEN (a notifier never started) the same subscription sleeps through the commit', async () => {
     const deaf = new EventNotifier(db.url); // not started: no LISTEN connection
-    const sub = subscribe(await endOfLog(), { pollMs: 60_000, notifier: deaf });
+    const sub = subscribe(await endOfLog(db.pool), { pollMs: 60_000, notifier: deaf });
     try {
       await sleep(300);
       const id = await appendOne();

@@ -1,4 +1,5 @@
 import { START, type EventStore, type Position, type RecordedEvent } from '@rr/events';
+import type pg from 'pg';
 
 /**
  * Reads the log after `after`, page by page, until at least `n` events have been read. The
@@ -26,4 +27,17 @@ export async function readVisible(
     from = batch[batch.length - 1]!.position;
   }
   return all;
+}
+
+/**
+ * The position of the newest committed event (START: none), from the table: the gap-safe read
+ * would answer an older one while another test file's transaction is open.
+ */
+export async function endOfLog(pool: Pick<pg.Pool, 'query'>): Promise<Position> {
+  const r = await pool.query<{ tx: string; gp: string }>(
+    `SELECT transaction_id::text AS tx, global_position::text AS gp FROM events
+      ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+  );
+  const row = r.rows[0];
+  return row ? { tx: BigInt(row.tx), gp: BigInt(row.gp) } : START;
 }
