@@ -15,6 +15,7 @@ import { budget } from '../../tests/support/time-budget.ts';
 import { waitFor } from '../../tests/support/wait-for.ts';
 import { appendRoom, newRoom } from '../../tests/support/room-events.ts';
 import { endOfLog } from '../../tests/support/visible.ts';
+import { visibleAfter } from './rows.ts';
 
 let db: TestDatabase;
 
@@ -70,6 +71,14 @@ describe('transactions that append no events', () => {
       expect(unaware.events.map((e) => e.eventId)).not.toContain(later);
       expect(unaware.heldBack).toBe(true);
       expect((await db.store.readAll(from, 100)).map((e) => e.eventId)).not.toContain(later);
+      // Nor does a null list (compared with null, every id would be left out of the horizon).
+      const nullList = await db.pool.query<{ event_id: string }>(visibleAfter(), [
+        from.tx.toString(),
+        from.gp.toString(),
+        100,
+        null,
+      ]);
+      expect(nullList.rows.map((r) => r.event_id)).not.toContain(later);
 
       // Given it, the reader reads past the open transaction.
       await waitFor(

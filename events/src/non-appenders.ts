@@ -6,8 +6,8 @@ import type pg from 'pg';
  * may append events below those already committed after it began; one that marked itself here
  * cannot (the database refuses its append: migration 084), so readers given these ids
  * (`readAfter`'s `ignoring`) read past it. The projection runner marks its outbox reactors'
- * transactions, which write for seconds at a time while catching up and would otherwise hold
- * every read model back. Ids stay listed from just after the mark until the transaction has
+ * transactions, which catch up after a rush and, on a slow or busy machine, can run far longer
+ * than they aim at: every read model would wait for them. Ids stay listed from just after the mark until the transaction has
  * ended; a reader that has not seen an id yet only waits for that transaction, as before.
  */
 export class NonAppenders {

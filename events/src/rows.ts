@@ -22,10 +22,13 @@ export const SELECT_EVENT = `transaction_id::text AS tx, global_position::text A
  * The first transaction id a gap-safe read may not read past, in the statement's snapshot: the
  * oldest still running, not counting those given in $4 (ids of transactions that append no
  * events, see NonAppenders), or the next id to be given when none is. Every transaction below it
- * has ended, or never appends an event, so nothing can appear below it later.
+ * has ended, or never appends an event, so nothing can appear below it later. (A null list
+ * counts as none: compared with null, every id would be left out, the horizon would jump to the
+ * snapshot's end, and a running appender's events would be skipped.)
  */
 const HORIZON = `COALESCE(
-    (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) AS x WHERE x <> ALL ($4::xid8[])),
+    (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+      WHERE x <> ALL (COALESCE($4::xid8[], '{}'))),
     pg_snapshot_xmax(pg_current_snapshot()))`;
 
 /**
