@@ -16,7 +16,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
 import { budget } from '../../tests/support/time-budget.ts';
 import { appendRoom, newRoom } from '../../tests/support/room-events.ts';
-import { endOfLog } from '../../tests/support/visible.ts';
+import { committedAfter, endOfLog } from '../../tests/support/visible.ts';
 
 let db: TestDatabase;
 let store: EventStore;
@@ -40,17 +40,6 @@ class ObservedStore extends EventStore {
     this.reads.push({ at, ids: read.events.map((e) => e.eventId) });
     return read;
   }
-}
-
-/** Everything committed after `from`, straight from the table, in (tx, gp) order. */
-async function committedAfter(from: Position): Promise<string[]> {
-  const r = await db.pool.query<{ event_id: string }>(
-    `SELECT event_id FROM events
-      WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-      ORDER BY transaction_id, global_position`,
-    [from.tx.toString(), from.gp.toString()],
-  );
-  return r.rows.map((row) => row.event_id);
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -181,7 +170,7 @@ describe('gap-safety', () => {
         expect(new Set(ids).size).toBe(ids.length);
         expectCommitOrder(got);
       }
-      expect(await committedAfter(mark)).toEqual(expected);
+      expect(await committedAfter(db.pool, mark)).toEqual(expected);
     } finally {
       await slow.query('ROLLBACK').catch(() => undefined);
       slow.release();
@@ -227,7 +216,7 @@ describe('gap-safety', () => {
       for (const e of sub.delivered.slice(1))
         expect(e.position.gp).toBeLessThan(slowEvent.position.gp);
       expectCommitOrder(sub.delivered);
-      expect(await committedAfter(mark)).toEqual(ids);
+      expect(await committedAfter(db.pool, mark)).toEqual(ids);
     } finally {
       await slow.query('ROLLBACK').catch(() => undefined);
       slow.release();
@@ -269,7 +258,7 @@ describe('gap-safety', () => {
       expect(ids).toHaveLength(90);
       expect(new Set(ids)).toEqual(new Set(written));
       expectCommitOrder(sub.delivered);
-      expect(ids).toEqual(await committedAfter(mark));
+      expect(ids).toEqual(await committedAfter(db.pool, mark));
       // Batches respect the batch size and each starts where the previous one ended.
       let from = mark;
       for (const b of sub.batches) {

@@ -30,6 +30,14 @@ export async function readVisible(
 }
 
 /**
+ * How long a test holds a transaction open while it waits for a read past it (a transaction
+ * marked as appending no events) before it lets go and tries again. The cluster's other test
+ * files hold transactions open too, some until a gap-safe read of their own has passed ours:
+ * waiting for each other, neither would move until one gave up, so ours gives up first.
+ */
+export const READ_PAST_ATTEMPT_MS = 1000;
+
+/**
  * The position of the newest committed event (START: none), from the table: the gap-safe read
  * would answer an older one while another test file's transaction is open.
  */
@@ -40,4 +48,18 @@ export async function endOfLog(pool: Pick<pg.Pool, 'query'>): Promise<Position> 
   );
   const row = r.rows[0];
   return row ? { tx: BigInt(row.tx), gp: BigInt(row.gp) } : START;
+}
+
+/** The ids of every event committed after `from`, from the table, in commit order. */
+export async function committedAfter(
+  pool: Pick<pg.Pool, 'query'>,
+  from: Position,
+): Promise<string[]> {
+  const r = await pool.query<{ event_id: string }>(
+    `SELECT event_id FROM events
+      WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+      ORDER BY transaction_id, global_position`,
+    [from.tx.toString(), from.gp.toString()],
+  );
+  return r.rows.map((row) => row.event_id);
 }
