@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueTransactions, releaseNoShows } from '@rr/command-service';
 import { addDays } from '@rr/domain';
 import { checkInCodes, ManualClock } from '@rr/platform';
 import { up as ticketStateMigration } from '../../platform/migrations/025_ticket_state.ts';
+import { openCartsProjection } from '../../command-service/src/inline/open-carts.ts';
 import { Client, openAdminSuite, TEST_KEY_SECRET, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 
@@ -134,6 +136,53 @@ describe('ticket_state and open_carts', () => {
         'SELECT transaction_id::text, expires_at FROM open_carts ORDER BY transaction_id',
       )
     ).rows,
+  });
+
+  it('move every cart of a commit group: opened, extended, booked and removed at once', async () => {
+    const ids = Array.from({ length: 6 }, () => randomUUID()).sort();
+    const [booked, removed, extended, ...opened] = ids as [string, string, string, ...string[]];
+    const at = (minutes: number) => new Date(BASE.getTime() + minutes * 60_000).toISOString();
+    const cart = (id: string, type: string, data: object = {}) => ({
+      streamId: `transaction-${id}`,
+      event: { type, data },
+    });
+    const client = await suite.db.pool.connect();
+    const tx = {
+      client,
+      send: async (statement: string | { name: string; text: string }, values?: unknown[]) => {
+        await client.query(
+          typeof statement === 'string' ? { text: statement, values } : { ...statement, values },
+        );
+      },
+    };
+    try {
+      await client.query(
+        'INSERT INTO open_carts (transaction_id, expires_at) SELECT unnest($1::uuid[]), $2',
+        [[booked, removed, extended], at(15)],
+      );
+      await client.query('BEGIN');
+      await openCartsProjection.apply(
+        tx,
+        [
+          cart(booked, 'TransactionBooked'),
+          cart(removed, 'TransactionRemoved'),
+          cart(extended, 'TicketAddedToTransaction', { expiresAt: at(25) }),
+          ...opened.map((id, i) => cart(id, 'TransactionStarted', { expiresAt: at(30 + i) })),
+        ],
+        BASE,
+      );
+      await client.query('COMMIT');
+      const { rows } = await client.query<{ id: string; expires_at: Date }>(
+        'SELECT transaction_id::text AS id, expires_at FROM open_carts WHERE transaction_id = ANY($1)',
+        [ids],
+      );
+      expect(rows.map((r) => [r.id, r.expires_at.toISOString()]).sort()).toEqual(
+        [[extended, at(25)], ...opened.map((id, i) => [id, at(30 + i)])].sort(),
+      );
+    } finally {
+      await client.query('DELETE FROM open_carts WHERE transaction_id = ANY($1)', [ids]);
+      client.release();
+    }
   });
 
   it('are filled from the streams by migration 025 as the commands left them', async () => {

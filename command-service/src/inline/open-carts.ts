@@ -37,24 +37,30 @@ export const openCartsProjection = inlineProjection({
     OwnerDataChanged: ignore,
   }),
   start: (): CartFold => ({ streamId: '', carts: new Map() }),
+  // One statement of each kind for all the carts of the transaction: a commit group writes the
+  // cart adds of several visitors at once, each of them a cart of its own.
   async write(tx, { carts }) {
+    const closed: string[] = [];
+    const open: { transactionId: string; expiresAt: string }[] = [];
     for (const [transactionId, cart] of carts) {
-      if (cart.closed) {
-        await tx.send('DELETE FROM open_carts WHERE transaction_id = $1', [transactionId]);
-        continue;
-      }
+      if (cart.closed) closed.push(transactionId);
       // A booked cart that gains a ticket (a rebooking's) stays closed: its booking says so.
-      if (cart.expiresAt)
-        await tx.send(
-          {
-            // Sent by every cart add: prepared once per connection.
-            name: 'rr_open_cart_holds',
-            text: `INSERT INTO open_carts (transaction_id, expires_at)
-                   SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE transaction_id = $1)
-                   ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
-          },
-          [transactionId, cart.expiresAt],
-        );
+      else if (cart.expiresAt) open.push({ transactionId, expiresAt: cart.expiresAt });
     }
+    if (closed.length)
+      await tx.send('DELETE FROM open_carts WHERE transaction_id = ANY($1::uuid[])', [closed]);
+    if (open.length)
+      await tx.send(
+        {
+          // Sent by every cart add: prepared once per connection.
+          name: 'rr_open_cart_holds',
+          text: `INSERT INTO open_carts (transaction_id, expires_at)
+                 SELECT o.id, o.expires_at
+                   FROM unnest($1::uuid[], $2::timestamptz[]) AS o(id, expires_at)
+                  WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.transaction_id = o.id)
+                 ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
+        },
+        [open.map((o) => o.transactionId), open.map((o) => o.expiresAt)],
+      );
   },
 });
