@@ -44,13 +44,35 @@ export function visibleAfter(extraColumns = ''): string {
   LIMIT $3`;
 }
 
-/** Events after the position ($1, $2) that the horizon holds back (one row at most, if any). */
-export const HELD_BACK_AFTER = `SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true
+/**
+ * Events after the position ($1, $2) that the horizon holds back (one row at most, if any), as a
+ * row of `columns` columns (NULL but the last, `held`).
+ */
+export const heldBackAfter = (columns = 10) => `SELECT ${'NULL, '.repeat(columns - 1)}true
   FROM events
   WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
     AND transaction_id >= ${HORIZON}
   ORDER BY events.transaction_id, events.global_position
   LIMIT 1`;
+
+/** The columns of `SELECT_EVENT` by their names (outside the query that selects them). */
+const PAGE_COLUMNS =
+  'tx, gp, stream_id, stream_version, event_id, event_type, data, metadata, created_at';
+
+/**
+ * visibleAfter for a reader of some event types only (an outbox reactor, which handles few of the
+ * events it reads): of the page of $3 events read, only those of the types in $5 come back, and
+ * the page's last one whatever its type (the reader's position moves past the page), each with
+ * its number in the page (`n`: the last one's tells whether the page was full). The other events
+ * are neither formatted by the database nor parsed by the reader.
+ */
+export const visibleOfTypesAfter = () => `SELECT ${PAGE_COLUMNS}, n, false AS held
+  FROM (SELECT page.*, row_number() OVER w AS n, lead(page.ogp) OVER w IS NULL AS last
+          FROM (${visibleAfter(', events.transaction_id AS otx, events.global_position AS ogp')})
+            AS page
+        WINDOW w AS (ORDER BY page.otx, page.ogp)) AS numbered
+  WHERE event_type = ANY($5::text[]) OR last
+  ORDER BY otx, ogp`;
 
 /** A row as the event it records, its data upcast to the type's newest schema version. */
 export function toRecorded(row: EventRow, upcasters: Upcasters): RecordedEvent {

@@ -1,7 +1,14 @@
 import type pg from 'pg';
 import type { Position } from './position.ts';
 import { inBatches } from './cursor.ts';
-import { HELD_BACK_AFTER, SELECT_EVENT, toRecorded, visibleAfter, type EventRow } from './rows.ts';
+import {
+  heldBackAfter,
+  SELECT_EVENT,
+  toRecorded,
+  visibleAfter,
+  visibleOfTypesAfter,
+  type EventRow,
+} from './rows.ts';
 
 import { StoreSession, type AppendOptions } from './session.ts';
 import type { CommitGroupSettings } from './commit-group.ts';
@@ -193,27 +200,44 @@ export class EventStore {
    * readAll, and in the same round trip whether events after the position are held back (written
    * by transactions at or above the horizon): a subscriber that has caught up then knows whether
    * to look again soon (such a blocker may end without any notification) or to wait to be woken.
+   * With `types`, of the `limit` events read only those of these types come back, and the last
+   * one read whatever its type (where the reader goes on from). `full`: the read took `limit`
+   * events, and more may follow at once.
    */
   async readAfter(
     after: Position,
     limit: number,
     client: Pick<pg.Pool, 'query'> = this.pool,
     ignoring: readonly string[] = [],
-  ): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
-    const r = await client.query<EventRow & { held: boolean }>({
-      name: 'rr_read_after',
-      // Both branches run on the commit-order index and see the same snapshot, hence the same
-      // horizon.
-      text: `(${visibleAfter(', false AS held')}) UNION ALL (${HELD_BACK_AFTER})`,
-      values: [after.tx.toString(), after.gp.toString(), limit, ignoring],
-    });
+    types?: ReadonlySet<string>,
+  ): Promise<{ events: RecordedEvent[]; heldBack: boolean; full: boolean }> {
+    const values = [after.tx.toString(), after.gp.toString(), limit, ignoring];
+    // Both branches run on the commit-order index and see the same snapshot, hence the same
+    // horizon.
+    const r = await client.query<EventRow & { held: boolean; n?: string }>(
+      types
+        ? {
+            name: 'rr_read_of_types_after',
+            text: `(${visibleOfTypesAfter()}) UNION ALL (${heldBackAfter(11)})`,
+            values: [...values, [...types]],
+          }
+        : {
+            name: 'rr_read_after',
+            text: `(${visibleAfter(', false AS held')}) UNION ALL (${heldBackAfter()})`,
+            values,
+          },
+    );
     const events: RecordedEvent[] = [];
     let heldBack = false;
+    let read = 0;
     for (const row of r.rows) {
       if (row.held) heldBack = true;
-      else events.push(this.toRecorded(row));
+      else {
+        events.push(this.toRecorded(row));
+        read = row.n === undefined ? read + 1 : Number(row.n);
+      }
     }
-    return { events, heldBack };
+    return { events, heldBack, full: read === limit };
   }
 
   private toRecorded(row: EventRow): RecordedEvent {

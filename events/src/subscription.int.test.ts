@@ -34,7 +34,7 @@ class ObservedStore extends EventStore {
 
   override async readAfter(
     ...args: Parameters<EventStore['readAfter']>
-  ): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
+  ): ReturnType<EventStore['readAfter']> {
     const at = Date.now();
     const read = await super.readAfter(...args);
     this.reads.push({ at, ids: read.events.map((e) => e.eventId) });

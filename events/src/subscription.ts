@@ -100,6 +100,12 @@ export interface SubscriptionOptions {
   gatherMs?: number;
   /** Ids of open transactions that append no events, not waited for (NonAppenders.ids). */
   ignoring?: () => readonly string[];
+  /**
+   * The event types the subscriber handles, when it handles few of those it reads (an outbox
+   * reactor): a batch then holds only events of these types, and the last event read whatever
+   * its type, so the position moves past the others without their being sent (see readAfter).
+   */
+  types?: ReadonlySet<string>;
   signal: AbortSignal;
   onError?: (err: unknown) => void;
 }
@@ -115,16 +121,17 @@ export async function runSubscription(options: SubscriptionOptions): Promise<voi
     try {
       position ??= await options.load();
       const seq = notifier.seq;
-      const { events, heldBack } = await store.readAfter(
+      const { events, heldBack, full } = await store.readAfter(
         position,
         batchSize,
         undefined,
         options.ignoring?.(),
+        options.types,
       );
       if (events.length > 0) {
         await options.handle(events, position);
         position = events[events.length - 1]!.position;
-        if (events.length === batchSize) continue; // more may follow at once
+        if (full) continue; // more may follow at once
       }
       // Caught up with what was visible. A commit since the read has notified (seq moved on, and
       // the wait returns at once); events held back by an older open transaction are looked for
