@@ -7,6 +7,7 @@ import {
   EventNotifier,
   EventStore,
   RoomCreated,
+  RoomUpdated,
   roomStreamId,
   START,
   validateEvent,
@@ -26,6 +27,7 @@ import {
 } from './checkpoints.ts';
 import { ProjectionRunner } from './runner.ts';
 import { READ_PAST_ATTEMPT_MS, readVisible } from '../../tests/support/visible.ts';
+import { newRoom, roomDetails } from '../../tests/support/room-events.ts';
 import { budget } from '../../tests/support/time-budget.ts';
 import { holdsWithin, sleep, waitFor, withAppName } from '../../tests/support/wait-for.ts';
 
@@ -584,6 +586,69 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
       expect(reads.filter((n) => n > 0)).toEqual([40]);
       expect(Math.max(...transactions)).toBeLessThanOrEqual(3);
       expect(transactions.length).toBeGreaterThanOrEqual(Math.ceil(40 / 3));
+    } finally {
+      await runner.stop();
+      await notifier.stop();
+      await pool.end();
+      await db.drop();
+    }
+  });
+
+  it('sends an outbox only the events it handles and the last of each read; the read models all', async () => {
+    const db = await createTestDatabase();
+    const pool = createPool(db.url, 3);
+    const notifier = new EventNotifier(db.url);
+    const store = new EventStore(pool, { validate: validateEvent });
+    const readAfter = store.readAfter.bind(store);
+    const reads: { ofTypes: boolean; types: string[] }[] = [];
+    vi.spyOn(store, 'readAfter').mockImplementation(
+      async (...args: Parameters<EventStore['readAfter']>) => {
+        const read = await readAfter(...args);
+        reads.push({ ofTypes: args[4] !== undefined, types: read.events.map((e) => e.type) });
+        return read;
+      },
+    );
+    // Forty rooms, every fourth of them updated: the outbox handles the ten updates alone.
+    for (let i = 0; i < 40; i++) {
+      const { streamId, created } = newRoom();
+      await db.store.appendToStream(streamId, 'room', 'no_stream', [created], options);
+      if (i % 4 === 0)
+        await db.store.appendToStream(
+          streamId,
+          'room',
+          1,
+          [RoomUpdated.create(roomDetails(streamId.slice('room-'.length), 'Updated'))],
+          options,
+        );
+    }
+    expect(await readVisible(db.store, 50)).toHaveLength(50);
+    const updates: number[] = [];
+    const created: number[] = [];
+    const outbox = {
+      ...counting('updates-outbox', updates),
+      handles: new Set(['RoomUpdated']),
+      quietCheckpoint: true,
+    };
+    const runner = new ProjectionRunner(
+      { pool, store, notifier, logger: createLogger('silent'), batchSize: 7 },
+      [counting('rooms-read-model', created), outbox],
+    );
+    try {
+      await notifier.start();
+      runner.start();
+      const sum = (list: number[]) => list.reduce((a, b) => a + b, 0);
+      await waitFor(
+        'both groups through the log',
+        () => sum(updates) >= 10 && sum(created) >= 40,
+        budget(20_000),
+      );
+      expect([sum(updates), sum(created)]).toEqual([10, 40]);
+      const outboxReads = reads.filter((r) => r.ofTypes);
+      expect(outboxReads.length).toBeGreaterThan(0);
+      for (const read of outboxReads)
+        expect(read.types.slice(0, -1).filter((t) => t !== 'RoomUpdated')).toEqual([]);
+      expect(outboxReads.flatMap((r) => r.types).length).toBeLessThan(50);
+      expect(reads.filter((r) => !r.ofTypes).flatMap((r) => r.types)).toHaveLength(50);
     } finally {
       await runner.stop();
       await notifier.stop();

@@ -217,6 +217,8 @@ export class ProjectionRunner {
             batchSize: this.options.batchSize ?? 500,
             gatherMs: quiet ? (this.options.quietGatherMs ?? gatherMs) : gatherMs,
             ignoring: () => this.nonAppenders.ids(),
+            // An outbox reactor handles few of the events it reads: the others are not sent.
+            ...(quiet ? { types: handled } : {}),
             load: async () => {
               positions = await loadPositions(pool, group);
               return [...positions.values()].reduce((min, p) =>
