@@ -33,6 +33,22 @@ import { holdsWithin, sleep, waitFor, withAppName } from '../../tests/support/wa
 
 const options: AppendOptions = { metadata: { actor: { kind: 'system', job: 'runner-test' } } };
 
+/** Tells `seen` of every read of the log `store` makes (its arguments and what it read). */
+function observeReads(
+  store: EventStore,
+  seen: (
+    args: Parameters<EventStore['readAfter']>,
+    read: Awaited<ReturnType<EventStore['readAfter']>>,
+  ) => void,
+): void {
+  const readAfter = store.readAfter.bind(store);
+  vi.spyOn(store, 'readAfter').mockImplementation(async (...args) => {
+    const read = await readAfter(...args);
+    seen(args, read);
+    return read;
+  });
+}
+
 /** A projection that records which runner applied which event; duplicates would show. */
 function loggingProjection(name: string, table: string, runner: string): Projection {
   return {
@@ -556,15 +572,8 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
     const pool = createPool(db.url, 3);
     const notifier = new EventNotifier(db.url);
     const store = new EventStore(pool, { validate: validateEvent });
-    const readAfter = store.readAfter.bind(store);
     const reads: number[] = [];
-    vi.spyOn(store, 'readAfter').mockImplementation(
-      async (...args: Parameters<EventStore['readAfter']>) => {
-        const read = await readAfter(...args);
-        reads.push(read.events.length);
-        return read;
-      },
-    );
+    observeReads(store, (_args, read) => reads.push(read.events.length));
     const transactions: number[] = [];
     const reactor = { ...counting('paged-outbox', transactions), quietCheckpoint: true };
     await appendRooms(db.store, 40);
@@ -599,14 +608,9 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
     const pool = createPool(db.url, 3);
     const notifier = new EventNotifier(db.url);
     const store = new EventStore(pool, { validate: validateEvent });
-    const readAfter = store.readAfter.bind(store);
     const reads: { ofTypes: boolean; types: string[] }[] = [];
-    vi.spyOn(store, 'readAfter').mockImplementation(
-      async (...args: Parameters<EventStore['readAfter']>) => {
-        const read = await readAfter(...args);
-        reads.push({ ofTypes: args[4] !== undefined, types: read.events.map((e) => e.type) });
-        return read;
-      },
+    observeReads(store, (args, read) =>
+      reads.push({ ofTypes: args[4] !== undefined, types: read.events.map((e) => e.type) }),
     );
     // Forty rooms, every fourth of them updated: the outbox handles the ten updates alone.
     for (let i = 0; i < 40; i++) {
