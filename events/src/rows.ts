@@ -14,9 +14,29 @@ export interface EventRow {
   created_at: Date;
 }
 
-/** The columns of an `EventRow`; positions and versions as text (they may pass 2^53). */
-export const SELECT_EVENT = `transaction_id::text AS tx, global_position::text AS gp, stream_id,
-  stream_version::text AS stream_version, event_id, event_type, data, metadata, created_at`;
+/**
+ * The columns of an `EventRow`, each as selected from `events` and by its name in the row;
+ * positions and versions as text (they may pass 2^53).
+ */
+const EVENT_COLUMNS: readonly (readonly [selected: string, name: keyof EventRow])[] = [
+  ['transaction_id::text', 'tx'],
+  ['global_position::text', 'gp'],
+  ['stream_id', 'stream_id'],
+  ['stream_version::text', 'stream_version'],
+  ['event_id', 'event_id'],
+  ['event_type', 'event_type'],
+  ['data', 'data'],
+  ['metadata', 'metadata'],
+  ['created_at', 'created_at'],
+];
+
+/** The select list of an `EventRow` from `events`. */
+export const SELECT_EVENT = EVENT_COLUMNS.map(([selected, name]) =>
+  selected === name ? name : `${selected} AS ${name}`,
+).join(', ');
+
+/** The columns of an `EventRow` by their names (outside the query that selects them). */
+const EVENT_ROW_COLUMNS = EVENT_COLUMNS.map(([, name]) => name).join(', ');
 
 /**
  * The first transaction id a gap-safe read may not read past, in the statement's snapshot: the
@@ -46,18 +66,16 @@ export function visibleAfter(extraColumns = ''): string {
 
 /**
  * Events after the position ($1, $2) that the horizon holds back (one row at most, if any), as a
- * row of `columns` columns (NULL but the last, `held`).
+ * row of an `EventRow`'s columns and `extraColumns` more, all NULL, then `held`.
  */
-export const heldBackAfter = (columns = 10) => `SELECT ${'NULL, '.repeat(columns - 1)}true
+export const heldBackAfter = (extraColumns = 0) => `SELECT ${'NULL, '.repeat(
+  EVENT_COLUMNS.length + extraColumns,
+)}true
   FROM events
   WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
     AND transaction_id >= ${HORIZON}
   ORDER BY events.transaction_id, events.global_position
   LIMIT 1`;
-
-/** The columns of `SELECT_EVENT` by their names (outside the query that selects them). */
-const PAGE_COLUMNS =
-  'tx, gp, stream_id, stream_version, event_id, event_type, data, metadata, created_at';
 
 /**
  * visibleAfter for a reader of some event types only (an outbox reactor, which handles few of the
@@ -66,7 +84,7 @@ const PAGE_COLUMNS =
  * its number in the page (`n`: the last one's tells whether the page was full). The other events
  * are neither formatted by the database nor parsed by the reader.
  */
-export const visibleOfTypesAfter = () => `SELECT ${PAGE_COLUMNS}, n, false AS held
+export const visibleOfTypesAfter = () => `SELECT ${EVENT_ROW_COLUMNS}, n, false AS held
   FROM (SELECT page.*, row_number() OVER w AS n, lead(page.ogp) OVER w IS NULL AS last
           FROM (${visibleAfter(', events.transaction_id AS otx, events.global_position AS ogp')})
             AS page

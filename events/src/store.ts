@@ -218,7 +218,7 @@ export class EventStore {
       types
         ? {
             name: 'rr_read_of_types_after',
-            text: `(${visibleOfTypesAfter()}) UNION ALL (${heldBackAfter(11)})`,
+            text: `(${visibleOfTypesAfter()}) UNION ALL (${heldBackAfter(1)})`,
             values: [...values, [...types]],
           }
         : {
