@@ -129,15 +129,16 @@ describe('reads of some event types', () => {
     }
     const committed = await committedAfter(db.pool, from);
     expect(committed).toHaveLength(2);
+    let read: RecordedEvent[] = [];
     await waitFor(
       "both rooms past the other test files' transactions",
-      async () =>
-        ids((await db.store.readAfter(from, 10, undefined, [], new Set(['RoomCreated']))).events)
-          .length === 2,
+      async () => {
+        read = (await db.store.readAfter(from, 10, undefined, [], new Set(['RoomCreated']))).events;
+        return read.length === 2;
+      },
       20_000,
     );
-    const read = await db.store.readAfter(from, 10, undefined, [], new Set(['RoomCreated']));
-    expect(ids(read.events)).toEqual(committed);
+    expect(ids(read)).toEqual(committed);
   });
 
   it('give a subscription every event of its types once, and its position the end of the log', async () => {
