@@ -13,6 +13,9 @@ export const h1 = (page: Page, name: string | RegExp) =>
   page.getByRole('heading', { level: 1, name });
 export const dialog = (page: Page) => page.getByRole('dialog');
 
+/** The cart beside the room calendar (below it on phones). */
+export const cartPanel = (page: Page) => page.getByRole('complementary', { name: 'Ihr Warenkorb' });
+
 /** The tickets listed in the main content (the wizard is a list too). */
 export const ticketItems = (page: Page) => main(page).locator('.ticket-list > li');
 
@@ -123,6 +126,15 @@ export async function addSlot(page: Page, d: Date, range: string): Promise<void>
       cause: err,
     });
   }
+  // The popup comes with the server's answer, the cart beside the calendar with its reading
+  // after: until then the cart grows, and a click on what follows it may land on the new ticket.
+  const [start = range] = range.split('-');
+  await cartPanel(page)
+    .locator('.ticket-list > li')
+    .filter({ hasText: longDate(d) })
+    .filter({ hasText: start })
+    .first()
+    .waitFor();
 }
 
 /** Fills the personal data form with a valid visitor of this e-mail address. */
