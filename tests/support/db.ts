@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { EventStore, validateEvent } from '@rr/events';
-import { createPool, migrate, systemClock, type Clock, type Pool } from '@rr/platform';
-import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
+import { createPool, systemClock, type Clock, type Pool } from '@rr/platform';
 
 export interface TestDatabase {
   url: string;
@@ -13,22 +12,26 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh, migrated database of its own for one test file. Its store records events at the given
- * clock's time: a test that fixes its clock passes it, so every time in the test has one source.
+ * A fresh, migrated database of its own for one test file (a copy of the run's migrated template,
+ * see global-setup.ts). Its store records events at the given clock's time: a test that fixes its
+ * clock passes it, so every time in the test has one source.
  */
 export async function createTestDatabase(clock: Clock = systemClock): Promise<TestDatabase> {
-  const db = await createEmptyDatabase();
-  await migrate(db.pool, SCHEMA_MIGRATION_DIRS);
+  const db = await newDatabase(`TEMPLATE ${inject('pgTemplate')}`);
   return { ...db, store: new EventStore(db.pool, { validate: validateEvent, clock }) };
 }
 
 /** A new database of its own, not migrated (the migration tests migrate it themselves). */
-export async function createEmptyDatabase(): Promise<Omit<TestDatabase, 'store'>> {
+export function createEmptyDatabase(): Promise<Omit<TestDatabase, 'store'>> {
+  return newDatabase('');
+}
+
+async function newDatabase(options: string): Promise<Omit<TestDatabase, 'store'>> {
   const adminUrl = inject('pgAdminUrl');
   const name = `rr_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name} ${options}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -1,12 +1,23 @@
+import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { makeClusterDir, startEmbeddedPostgres, type EmbeddedCluster } from '@rr/platform';
+import {
+  createPool,
+  makeClusterDir,
+  migrate,
+  startEmbeddedPostgres,
+  type EmbeddedCluster,
+} from '@rr/platform';
+import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
 import { freePort } from './ports.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
+    /** The migrated database every test file's own database is a copy of. */
+    pgTemplate: string;
   }
 }
 
@@ -16,13 +27,22 @@ let dir: string | null = null;
 /**
  * One PostgreSQL for the whole run: DATABASE_URL when set, otherwise an embedded cluster under the
  * system temp dir (reachable by the postgres user even when the checkout is in a root-only folder).
- * Every test file creates its own database in it.
+ * Every test file creates its own database in it, a copy of one migrated here: copying takes
+ * about a tenth of the time of running every migration again for each file.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (process.env.DATABASE_URL) {
-    project.provide('pgAdminUrl', process.env.DATABASE_URL);
-    return () => Promise.resolve();
-  }
+  const adminUrl = process.env.DATABASE_URL ?? (await startCluster());
+  project.provide('pgAdminUrl', adminUrl);
+  const template = await createTemplate(adminUrl);
+  project.provide('pgTemplate', template);
+  return async () => {
+    await runAsAdmin(adminUrl, `DROP DATABASE IF EXISTS ${template}`);
+    await cluster?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  };
+}
+
+async function startCluster(): Promise<string> {
   dir = await makeClusterDir('rr-test-pg-');
   // A port found free can be taken by another run's process before PostgreSQL binds it: then
   // the same cluster starts on another free port.
@@ -32,15 +52,35 @@ export default async function setup(project: TestProject): Promise<() => Promise
         dataDir: path.join(dir, 'data'),
         port: await freePort(),
       });
-      break;
+      return cluster.url;
     } catch (err) {
       const portTaken = err instanceof Error && err.message.includes('could not use port');
       if (!portTaken || attempt === 3) throw err;
     }
   }
-  project.provide('pgAdminUrl', cluster.url);
-  return async () => {
-    await cluster?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  };
+}
+
+/** A migrated database, with no connection left open (a template must have none to be copied). */
+async function createTemplate(adminUrl: string): Promise<string> {
+  const name = `rr_test_template_${randomBytes(6).toString('hex')}`;
+  await runAsAdmin(adminUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = createPool(url.toString(), 2);
+  try {
+    await migrate(pool, SCHEMA_MIGRATION_DIRS);
+  } finally {
+    await pool.end();
+  }
+  return name;
+}
+
+async function runAsAdmin(adminUrl: string, sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
 }
