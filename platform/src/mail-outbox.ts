@@ -68,26 +68,39 @@ export async function enqueueSelectedMails(
 /**
  * Enqueues the mail of one ticket of a request, or adds the ticket to it when the request's mail
  * is enqueued already (its id names the request and the owner): a staff cancellation of several
- * tickets, a job round's releases of one owner make one mail.
+ * tickets, a job round's releases of one owner make one mail. A ticket comes too late for that
+ * mail once a sender holds it or has sent it (the reactor reads a large request's events in more
+ * than one page, and a sender may run between them): the ticket then gets a mail of its own,
+ * never a place in a mail already on its way.
  */
 export async function enqueueTicketMail(
   db: Queryable,
   mail: Omit<OutboxMail, 'ticketIds'> & { ticketId: string },
 ): Promise<void> {
+  const values = [
+    mail.ticketId,
+    mail.ownerId,
+    mail.at,
+    mail.kind,
+    mail.reason ?? null,
+    mail.reasonEn ?? null,
+  ];
+  const r = await db.query(
+    `INSERT INTO mail_outbox AS m (id, kind, owner_id, ticket_ids, created_at, next_attempt_at, reason, reason_en)
+     VALUES ($7, $4, $2, ARRAY[$1::uuid], $3, $3, $5, $6)
+     ON CONFLICT (id) DO UPDATE SET ticket_ids = array_append(m.ticket_ids, $1::uuid)
+      WHERE m.status = 'pending' AND m.lease_owner IS NULL AND NOT $1::uuid = ANY(m.ticket_ids)
+     RETURNING m.id`,
+    [...values, mail.id],
+  );
+  if ((r.rowCount ?? 0) > 0) return;
+  // The request's mail holds the ticket already (the event read again), or is on its way.
   await db.query(
     `INSERT INTO mail_outbox (id, kind, owner_id, ticket_ids, created_at, next_attempt_at, reason, reason_en)
-     VALUES ($1, $5, $2, ARRAY[$3::uuid], $4, $4, $6, $7)
-     ON CONFLICT (id) DO UPDATE SET ticket_ids = CASE WHEN $3::uuid = ANY(mail_outbox.ticket_ids) THEN mail_outbox.ticket_ids
-                                                  ELSE array_append(mail_outbox.ticket_ids, $3::uuid) END`,
-    [
-      mail.id,
-      mail.ownerId,
-      mail.ticketId,
-      mail.at,
-      mail.kind,
-      mail.reason ?? null,
-      mail.reasonEn ?? null,
-    ],
+     SELECT $7::text || ':' || $1::text, $4, $2, ARRAY[$1::uuid], $3, $3, $5, $6
+      WHERE NOT EXISTS (SELECT 1 FROM mail_outbox WHERE id = $7::text AND $1::uuid = ANY(ticket_ids))
+     ON CONFLICT (id) DO NOTHING`,
+    [...values, mail.id],
   );
 }
 

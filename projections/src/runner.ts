@@ -92,6 +92,7 @@ async function applyInTransactions(
     events,
     () => pacer?.next() ?? perTransaction ?? events.length,
     (e) => handled.has(e.type),
+    (a, b) => a.position.tx === b.position.tx,
     async (chunk, counted) => {
       const started = performance.now();
       let marked: string | null = null;

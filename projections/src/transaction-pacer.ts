@@ -10,7 +10,7 @@
  * The pacer keeps each transaction near a target duration: after each one it fits the next size
  * to the time per handled event just measured (shrinking at once, growing at most twofold per
  * transaction, so one quick transaction does not undo what slow ones learned), between one event
- * and the group's batch size.
+ * and the group's batch size, and never ending inside a transaction of the log (see inChunks).
  */
 export class TransactionPacer {
   private size: number;
@@ -41,20 +41,27 @@ export class TransactionPacer {
 /**
  * Splits `items` into consecutive chunks, asking `sizeOf` for each chunk's size as it goes: the
  * number of items in it that `counts` (the events a group handles; the others cost it nothing),
- * at least one. A chunk ends right after its last counted item; items no one counts after the
- * last counted one make a chunk of their own.
+ * at least one. A chunk ends right after its last counted item, or after the items `together`
+ * with it (the events of one transaction of the log), which are never split: what an outbox
+ * reactor writes for one request (one mail naming all the tickets a job round released) commits
+ * at once, never half of it for a sender to take. Items no one counts after the last counted one
+ * make a chunk of their own.
  */
 export async function inChunks<T>(
   items: readonly T[],
   sizeOf: () => number,
   counts: (item: T) => boolean,
+  together: (a: T, b: T) => boolean,
   each: (chunk: T[], counted: number) => Promise<void>,
 ): Promise<void> {
   for (let at = 0; at < items.length;) {
     const size = Math.max(1, sizeOf());
     let end = at;
     let counted = 0;
-    while (end < items.length && counted < size) {
+    while (
+      end < items.length &&
+      (counted < size || (end > at && together(items[end - 1]!, items[end]!)))
+    ) {
       if (counts(items[end]!)) counted += 1;
       end += 1;
     }

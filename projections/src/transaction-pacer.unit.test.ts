@@ -71,12 +71,14 @@ describe('TransactionPacer', () => {
 });
 
 describe('inChunks', () => {
-  it('hands every item once, in order, each chunk with at most the count asked for', async () => {
+  it('hands every item once, in order, never splits items together, and keeps to the count asked for otherwise', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ n: fc.integer(), handled: fc.boolean() }), { maxLength: 100 }),
+        // The log's transactions, each a run of events the group handles or not.
+        fc.array(fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }), { maxLength: 30 }),
         fc.array(fc.integer({ min: -3, max: 10 }), { minLength: 1, maxLength: 20 }),
-        async (items, sizes) => {
+        async (transactions, sizes) => {
+          const items = transactions.flatMap((run, tx) => run.map((handled) => ({ tx, handled })));
           const chunks: { items: typeof items; counted: number; size: number }[] = [];
           let i = 0;
           let size = 0;
@@ -84,19 +86,27 @@ describe('inChunks', () => {
             items,
             () => (size = sizes[i++ % sizes.length]!),
             (item) => item.handled,
+            (a, b) => a.tx === b.tx,
             (chunk, counted) => {
               chunks.push({ items: chunk, counted, size: Math.max(1, size) });
               return Promise.resolve();
             },
           );
           expect(chunks.flatMap((c) => c.items)).toEqual(items);
+          chunks.slice(1).forEach((c, k) => {
+            expect(c.items[0]!.tx).not.toBe(chunks[k]!.items.at(-1)!.tx);
+          });
           for (const c of chunks) {
             expect(c.items.length).toBeGreaterThanOrEqual(1);
             expect(c.counted).toBe(c.items.filter((x) => x.handled).length);
-            expect(c.counted).toBeLessThanOrEqual(c.size);
+            // Past its count only with the transaction of the item that reached it.
+            let reached = 0;
+            const at = c.items.findIndex((x) => x.handled && ++reached === c.size);
+            if (at >= 0) c.items.slice(at).forEach((x) => expect(x.tx).toBe(c.items[at]!.tx));
+            else expect(c.counted).toBeLessThan(c.size);
           }
           // A chunk short of its count is the last: it ran out of items.
-          chunks.slice(0, -1).forEach((c) => expect(c.counted).toBe(c.size));
+          chunks.slice(0, -1).forEach((c) => expect(c.counted).toBeGreaterThanOrEqual(c.size));
         },
       ),
     );
@@ -109,6 +119,7 @@ describe('inChunks', () => {
       events,
       () => 2,
       (e) => e === 'created',
+      () => false,
       (chunk) => {
         chunks.push(chunk);
         return Promise.resolve();
@@ -118,5 +129,26 @@ describe('inChunks', () => {
       ['held', 'held', 'created', 'held', 'created'],
       ['created', 'held'],
     ]);
+  });
+
+  it("keeps a transaction's events in one chunk, however small the count asked for", async () => {
+    const events = [
+      { tx: 1, type: 'TicketConfirmationLapsed' },
+      { tx: 1, type: 'TicketConfirmationLapsed' },
+      { tx: 1, type: 'TicketReleased' },
+      { tx: 2, type: 'TicketConfirmationLapsed' },
+    ];
+    const chunks: (typeof events)[] = [];
+    await inChunks(
+      events,
+      () => 1,
+      (e) => e.type === 'TicketConfirmationLapsed',
+      (a, b) => a.tx === b.tx,
+      (chunk) => {
+        chunks.push(chunk);
+        return Promise.resolve();
+      },
+    );
+    expect(chunks).toEqual([events.slice(0, 3), events.slice(3)]);
   });
 });
