@@ -661,7 +661,7 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
     }
   });
 
-  it('sizes its transactions by the time they take: slow events, fewer per transaction', async () => {
+  it('sizes its transactions by the time they take: slow events, fewer per transaction, a transaction of the log never split', async () => {
     const db = await createTestDatabase();
     const pool = createPool(db.url, 3);
     const notifier = new EventNotifier(db.url);
@@ -709,6 +709,31 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
       expect(transactions[0]!.events).toBe(25);
       expect(Math.max(...transactions.slice(1).map((t) => t.events))).toBeLessThanOrEqual(2);
       expect(new Set(transactions.map((t) => t.xid)).size).toBe(transactions.length);
+      // A transaction of the log is never split, however few events the pace allows: six rooms
+      // written at once come in one transaction (an outbox's one mail for one request).
+      const roomId = randomUUID();
+      await db.store.appendToStream(
+        roomStreamId(roomId),
+        'room',
+        'no_stream',
+        Array.from({ length: 6 }, (_, i) =>
+          RoomCreated.create({
+            roomId,
+            name: `together ${i}`,
+            description: '',
+            capacity: 1,
+            openStart: { type: 'DAY', value: 1 },
+            openEnd: { type: 'DAY', value: 1 },
+          }),
+        ),
+        options,
+      );
+      await waitFor(
+        'the outbox through the six',
+        () => transactions.reduce((a, t) => a + t.events, 0) >= 46,
+        budget(20_000),
+      );
+      expect(transactions.at(-1)!.events).toBe(6);
       // And the checkpoint stands after the last event, written once per transaction.
       const last = await db.store.readAfter(START, 1000);
       const checkpoint = await readCheckpoint(pool, 'slow-outbox');
