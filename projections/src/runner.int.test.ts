@@ -64,6 +64,17 @@ function loggingProjection(name: string, table: string, runner: string): Project
   };
 }
 
+const roomCreated = (roomId: string, name: string) =>
+  RoomCreated.create({
+    roomId,
+    name,
+    description: '',
+    capacity: 1,
+    openStart: { type: 'DAY', value: 1 },
+    openEnd: { type: 'DAY', value: 1 },
+  });
+
+/** `n` rooms, each created in a transaction of its own; answers the events' ids. */
 async function appendRooms(store: EventStore, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -74,19 +85,7 @@ async function appendRooms(store: EventStore, n: number): Promise<string[]> {
       roomStreamId(roomId),
       'room',
       'no_stream',
-      [
-        {
-          ...RoomCreated.create({
-            roomId,
-            name: `r${i}`,
-            description: '',
-            capacity: 1,
-            openStart: { type: 'DAY', value: 1 },
-            openEnd: { type: 'DAY', value: 1 },
-          }),
-          eventId,
-        },
-      ],
+      [{ ...roomCreated(roomId, `r${i}`), eventId }],
       options,
     );
   }
@@ -709,23 +708,14 @@ describe('a group nobody waits for (quiet checkpoints)', () => {
       expect(transactions[0]!.events).toBe(25);
       expect(Math.max(...transactions.slice(1).map((t) => t.events))).toBeLessThanOrEqual(2);
       expect(new Set(transactions.map((t) => t.xid)).size).toBe(transactions.length);
-      // A transaction of the log is never split, however few events the pace allows: six rooms
+      // A transaction of the log is never split, however few events the pace allows: six events
       // written at once come in one transaction (an outbox's one mail for one request).
       const roomId = randomUUID();
       await db.store.appendToStream(
         roomStreamId(roomId),
         'room',
         'no_stream',
-        Array.from({ length: 6 }, (_, i) =>
-          RoomCreated.create({
-            roomId,
-            name: `together ${i}`,
-            description: '',
-            capacity: 1,
-            openStart: { type: 'DAY', value: 1 },
-            openEnd: { type: 'DAY', value: 1 },
-          }),
-        ),
+        Array.from({ length: 6 }, (_, i) => roomCreated(roomId, `together ${i}`)),
         options,
       );
       await waitFor(
