@@ -33,12 +33,22 @@ let dir: string | null = null;
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const adminUrl = process.env.DATABASE_URL ?? (await startCluster());
   project.provide('pgAdminUrl', adminUrl);
-  const template = await createTemplate(adminUrl);
+  const stopCluster = async () => {
+    await cluster?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  };
+  let template: string;
+  try {
+    template = await createTemplate(adminUrl);
+  } catch (err) {
+    // A run that cannot start leaves no PostgreSQL behind.
+    await stopCluster();
+    throw err;
+  }
   project.provide('pgTemplate', template);
   return async () => {
     await runAsAdmin(adminUrl, `DROP DATABASE IF EXISTS ${template}`);
-    await cluster?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await stopCluster();
   };
 }
 
