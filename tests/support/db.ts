@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { EventStore, validateEvent } from '@rr/events';
 import { createPool, systemClock, type Clock, type Pool } from '@rr/platform';
+import { databaseUrl, runAsAdmin } from './pg-admin.ts';
 
 export interface TestDatabase {
   url: string;
@@ -29,22 +29,15 @@ export function createEmptyDatabase(): Promise<Omit<TestDatabase, 'store'>> {
 async function newDatabase(options: string): Promise<Omit<TestDatabase, 'store'>> {
   const adminUrl = inject('pgAdminUrl');
   const name = `rr_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} ${options}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = createPool(url.toString(), 20);
+  await runAsAdmin(adminUrl, `CREATE DATABASE ${name} ${options}`);
+  const url = databaseUrl(adminUrl, name);
+  const pool = createPool(url, 20);
   return {
-    url: url.toString(),
+    url,
     pool,
     drop: async () => {
       await pool.end();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await runAsAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

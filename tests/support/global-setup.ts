@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import {
   createPool,
@@ -11,6 +10,7 @@ import {
   type EmbeddedCluster,
 } from '@rr/platform';
 import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
+import { databaseUrl, runAsAdmin } from './pg-admin.ts';
 import { freePort } from './ports.ts';
 
 declare module 'vitest' {
@@ -74,23 +74,11 @@ async function startCluster(): Promise<string> {
 async function createTemplate(adminUrl: string): Promise<string> {
   const name = `rr_test_template_${randomBytes(6).toString('hex')}`;
   await runAsAdmin(adminUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = createPool(url.toString(), 2);
+  const pool = createPool(databaseUrl(adminUrl, name), 2);
   try {
     await migrate(pool, SCHEMA_MIGRATION_DIRS);
   } finally {
     await pool.end();
   }
   return name;
-}
-
-async function runAsAdmin(adminUrl: string, sql: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
 }
