@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, openPage, type RunningServer, watchPage } from './harness.ts';
 import { longDate, weekdaysAhead } from './dates.ts';
 import { createSlot, FIRST_ROOM, startWithTestRooms, waitForReadModels } from './test-rooms.ts';
-import { acceptPrivacy, dayButton, dialog, h1, showMonthOf } from './visitor-pages.ts';
+import { acceptPrivacy, cartPanel, dayButton, dialog, h1, showMonthOf } from './visitor-pages.ts';
 
 /**
  * One home for every rule: a server started with MAX_CART_TICKETS=3 and
@@ -71,7 +71,7 @@ describe('booking limits of the configuration, in Chromium', () => {
     await acceptPrivacy(page, server.baseUrl);
     await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
     await h1(page, FIRST_ROOM).waitFor();
-    const cart = page.getByRole('complementary', { name: 'Ihr Warenkorb' });
+    const cart = cartPanel(page);
 
     await addSlot(page, dayA, '09:00-10:00');
     await cart.getByText(`${longDate(dayA)}, 09:00-10:00`, { exact: true }).waitFor();

@@ -21,7 +21,14 @@ import {
   waitForReadModels,
   type VisitorBooking,
 } from './test-rooms.ts';
-import { addSlot, fillPersonalData, h1, main, openVisitorPage } from './visitor-pages.ts';
+import {
+  addSlot,
+  cartPanel,
+  fillPersonalData,
+  h1,
+  main,
+  openVisitorPage,
+} from './visitor-pages.ts';
 
 let db: TestDatabase;
 let sink: SmtpSink;
@@ -161,10 +168,7 @@ describe('confirmed addresses in the browser', () => {
       await page.getByRole('link', { name: `Auswählen ${FIRST_ROOM}` }).click();
       await h1(page, FIRST_ROOM).waitFor();
       await addSlot(page, day, '09:00-12:00');
-      await page
-        .getByRole('complementary', { name: 'Ihr Warenkorb' })
-        .getByRole('link', { name: 'Weiter zum Warenkorb' })
-        .click();
+      await cartPanel(page).getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
       await main(page).getByRole('link', { name: 'Weiter zu Ihren Daten' }).click();
       await h1(page, 'Ihre Daten').waitFor();
       // Anyone can type an address that is not theirs.

@@ -12,6 +12,7 @@ import {
 import { longDate, monthTitle } from './dates.ts';
 import {
   acceptPrivacy,
+  cartPanel,
   dayButton,
   dialog,
   h1,
@@ -116,7 +117,7 @@ describe('the demo data, end to end in Chromium', () => {
     await expectAccessible(page, 'demo room calendar');
 
     const day = await addFirstFreeSlot(page);
-    const cart = page.getByRole('complementary', { name: 'Ihr Warenkorb' });
+    const cart = cartPanel(page);
     await cart.getByText(ticketText(day)).waitFor();
     expect(await cart.getByRole('listitem').count()).toBe(1);
 

@@ -21,6 +21,7 @@ import { bookAsVisitor, createTestRooms, FIRST_ROOM, waitForReadModels } from '.
 import {
   acceptPrivacy,
   addSlot,
+  cartPanel,
   fillPersonalData,
   h1,
   main,
@@ -83,7 +84,7 @@ describe('the three apps, once each in Chromium', () => {
     await expectAccessible(page, 'room calendar');
 
     await addSlot(page, day, '09:00-12:00');
-    const cart = page.getByRole('complementary', { name: 'Ihr Warenkorb' });
+    const cart = cartPanel(page);
     await cart.getByText(new RegExp(`^${longDate(day)}, 09:00-12:00$`)).waitFor();
     await cart.getByRole('link', { name: 'Weiter zum Warenkorb' }).click();
     await h1(page, 'Ihr Warenkorb').waitFor();

@@ -25,6 +25,7 @@ import {
 } from './test-rooms.ts';
 import {
   acceptPrivacy,
+  cartPanel,
   dayButton,
   dialog,
   h1,
@@ -200,7 +201,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await slotsA.waitFor({ state: 'hidden' });
     // Focus is back on the day; the cart beside the calendar shows the ticket and its expiry.
     expect(await isFocused(dayButton(page, dayA))).toBe(true);
-    const cart = page.getByRole('complementary', { name: 'Ihr Warenkorb' });
+    const cart = cartPanel(page);
     await cart.getByText(`${longDate(dayA)}, 09:00-12:00`, { exact: true }).waitFor();
     await cart.getByText(/Die Termine sind bis \d\d:\d\d Uhr für Sie vorgemerkt/).waitFor();
     await panicButton(page).waitFor();
@@ -427,7 +428,7 @@ describe('visitor booking, end to end in Chromium', () => {
     await tabTo(page, /^Reservieren 09:00-12:00$/);
     await page.keyboard.press('Enter');
     await dialog(page).waitFor({ state: 'hidden' });
-    const cart = page.getByRole('complementary', { name: 'Ihr Warenkorb' });
+    const cart = cartPanel(page);
     await cart.getByText(`${longDate(dayA)}, 09:00-12:00`, { exact: true }).waitFor();
     await noHorizontalScroll(page);
     await expectAccessible(page, 'room view at 375 px');

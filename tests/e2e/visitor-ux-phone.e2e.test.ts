@@ -12,7 +12,16 @@ import {
 } from './harness.ts';
 import { LIBRARY_ZONE, weekdaysAhead } from './dates.ts';
 import { createSlot, createTestRooms, FIRST_ROOM, waitForReadModels } from './test-rooms.ts';
-import { acceptPrivacy, addSlot, DESKTOP, h1, main, PHONE, serveAs } from './visitor-pages.ts';
+import {
+  acceptPrivacy,
+  addSlot,
+  cartPanel,
+  DESKTOP,
+  h1,
+  main,
+  PHONE,
+  serveAs,
+} from './visitor-pages.ts';
 
 /**
  * The phone flow (375×740, and the same at 1280×900): the room's image on
@@ -96,9 +105,7 @@ describe('a phone-first flow', () => {
       const onward = main(page).getByRole('link', { name: 'Weiter mit 1 gewähltem Termin' });
       await onward.waitFor();
       // (Below the grid, or the cart's own link beside the calendar on a wide screen.)
-      const cartLink = page
-        .getByRole('complementary', { name: 'Ihr Warenkorb' })
-        .getByRole('link', { name: 'Weiter zum Warenkorb' });
+      const cartLink = cartPanel(page).getByRole('link', { name: 'Weiter zum Warenkorb' });
       // The page brings it into view once the day's dialog has given the focus back.
       await expect
         .poll(async () => (await inSight(page, onward)) || (await inSight(page, cartLink)), {
