@@ -71,19 +71,26 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 }
 
 /**
- * The instants last asked for, per time zone and millisecond: a command asks for its `now` many
- * times over, and formatting it is the slow part. Exact (the key is the instant itself); cleared
+ * The minutes last asked for, per time zone: every command asks for its `now` a few times, and
+ * formatting it is the slow part. The answer is to the minute, and since 1973 every zone's offset
+ * is a whole number of minutes, so every instant of one UTC minute has the same local minute; an
+ * earlier instant (offsets of local mean time, in seconds) is kept by its millisecond. Cleared
  * when it reaches its bound.
  */
 const recentLocal = new Map<string, { date: LocalDate; time: LocalTime }>();
 const RECENT_LOCAL_MAX = 256;
+const WHOLE_MINUTE_OFFSETS_FROM = Date.UTC(1973, 0, 1);
 
 /** The local date and time of an instant in a time zone. */
 export function localDateTime(
   instant: Date,
   timeZone: string,
 ): { date: LocalDate; time: LocalTime } {
-  const key = `${instant.getTime()} ${timeZone}`;
+  const ms = instant.getTime();
+  const key =
+    ms >= WHOLE_MINUTE_OFFSETS_FROM
+      ? `m${Math.floor(ms / 60_000)} ${timeZone}`
+      : `${ms} ${timeZone}`;
   const known = recentLocal.get(key);
   if (known) return { ...known };
   const parts = formatterFor(timeZone).formatToParts(instant);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
@@ -65,6 +66,43 @@ describe('local dates', () => {
     expect(localDateTime(new Date('2026-10-25T00:30:00Z'), 'Europe/Vienna').time).toBe('02:30');
     expect(localDateTime(new Date('2026-10-25T01:30:00Z'), 'Europe/Vienna').time).toBe('02:30');
     expect(minutesOf('10:45')).toBe(645);
+  });
+
+  it('answers every instant of a minute alike, as formatting each on its own does', () => {
+    const zones = [
+      'Europe/Vienna',
+      'America/St_Johns',
+      'Asia/Kathmandu',
+      'Australia/Lord_Howe',
+      'Africa/Monrovia',
+    ];
+    // An oracle of its own: Swedish short dates and times read "2026-12-05 14:05".
+    const format = (instant: Date, timeZone: string) => {
+      const [date, time] = new Intl.DateTimeFormat('sv-SE', {
+        timeZone,
+        dateStyle: 'short',
+        timeStyle: 'short',
+      })
+        .format(instant)
+        .split(' ');
+      return { date, time };
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(1850, 0, 1), max: Date.UTC(2100, 0, 1) }),
+        fc.integer({ min: 0, max: 59_999 }),
+        fc.constantFrom(...zones),
+        (at, later, zone) => {
+          // The minute's first instant asked first, so a later one of the same minute is answered
+          // from what it left behind.
+          const first = new Date(at - (at % 60_000));
+          expect(localDateTime(first, zone)).toEqual(format(first, zone));
+          const instant = new Date(first.getTime() + later);
+          expect(localDateTime(instant, zone)).toEqual(format(instant, zone));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 
