@@ -107,8 +107,10 @@ export const ConfigSchema = z.object({
   GATEWAY_QUERY_URLS: urlList,
   CSP_EXTRA_ORIGINS: urlList.transform((urls) => urls.map((u) => new URL(u).origin)),
   PROJECTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
-  // How long the mail and webhook outbox reactors, which nobody waits for, gather commits before
-  // they read the log (projections/src/runner.ts); the read models gather 5 ms.
+  // How long the read models gather commits after a notification before they read the log
+  // (projections/src/runner.ts): commits close together are applied as one batch.
+  PROJECTION_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(5),
+  // The same for the mail and webhook outbox reactors, which nobody waits for.
   PROJECTION_QUIET_GATHER_MS: z.coerce.number().int().min(0).max(10000).default(50),
   // The most events the outbox reactors take into one transaction. A reader of the log reads no
   // event committed after a transaction holding an id began, until it ends, unless it is told the

@@ -45,11 +45,12 @@ import {
 } from '@rr/platform';
 
 /**
- * How the projection runner batches and gathers (PROJECTION_BATCH_SIZE, PROJECTION_QUIET_GATHER_MS,
- * PROJECTION_QUIET_BATCH_SIZE, PROJECTION_QUIET_TRANSACTION_MS).
+ * How the projection runner batches and gathers (PROJECTION_BATCH_SIZE, PROJECTION_GATHER_MS,
+ * PROJECTION_QUIET_GATHER_MS, PROJECTION_QUIET_BATCH_SIZE, PROJECTION_QUIET_TRANSACTION_MS).
  */
 export const projectionSettingsOf = (config: Config) => ({
   batchSize: config.PROJECTION_BATCH_SIZE,
+  gatherMs: config.PROJECTION_GATHER_MS,
   quietGatherMs: config.PROJECTION_QUIET_GATHER_MS,
   quietBatchSize: config.PROJECTION_QUIET_BATCH_SIZE,
   quietTransactionMs: config.PROJECTION_QUIET_TRANSACTION_MS,
