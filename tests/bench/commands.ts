@@ -11,7 +11,8 @@
  *                (POST /api/transactions) then four adds (POST .../tickets), then the next cart
  *   flow         CLIENTS visitors: new cart, a second ticket, book with personal data
  *   hot slot     HOT_REQUESTS visitors at once create a cart on one slot of capacity HOT_CAPACITY
- *   lag          cart adds at steady rates (BENCH_LAG_RATES, first the target's 200/s); the time from a command's answer until
+ *   lag          cart adds at steady rates (BENCH_LAG_RATES, first the target's 200/s), once the
+ *                flows' confirmation mails are sent; the time from a command's answer until
  *                every read model's checkpoint has passed its position
  *   rss          the server's resident memory when idle and its peak under the cart-add load
  * Prints each figure with its ratio to the baseline or its target, and writes them to
@@ -70,6 +71,10 @@ const LAG_RATE = LAG_RATES[0]!;
 const WARMUP_SECONDS = Math.min(2, SECONDS / 5);
 /** Print PostgreSQL's statistics of the cart adds' statements (pg_stat_statements). */
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
+/** Wait for the flows' mails to be sent before the lag is measured (0: measure at once). */
+const DRAIN = process.env.BENCH_LAG_AFTER_MAILS !== '0';
+/** Print each lag over 40 ms with its time into the measurement. */
+const LAG_TAIL = process.env.BENCH_LAG_TAIL === '1';
 const CART_SIZE = 5;
 const ADMIN_PASSWORD = BENCH_ADMIN_PASSWORD;
 const TIME_ZONE = BENCH_TIME_ZONE;
@@ -295,6 +300,38 @@ function watchLongestTransaction(pool: pg.Pool): {
 }
 
 /**
+ * Waits until no mail is pending or in its first attempt's lease for two looks a second apart
+ * (the mail outbox reactor may still be adding some), at most two minutes; answers how many were
+ * sent meanwhile, how long it took and whether they were all out.
+ */
+async function mailsDrained(
+  pool: pg.Pool,
+): Promise<{ sent: number; seconds: number; out: boolean }> {
+  const started = performance.now();
+  const counts = async () =>
+    (
+      await pool.query<{ pending: number; sent: number }>(
+        `SELECT count(*) FILTER (WHERE status = 'pending' AND attempts = 0)::int AS pending,
+                count(*) FILTER (WHERE status = 'sent')::int AS sent
+           FROM mail_outbox`,
+      )
+    ).rows[0]!;
+  const before = await counts();
+  let quietLooks = 0;
+  let now = before;
+  while (quietLooks < 2 && performance.now() - started < 120_000) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    now = await counts();
+    quietLooks = now.pending === 0 ? quietLooks + 1 : 0;
+  }
+  return {
+    sent: now.sent - before.sent,
+    seconds: round((performance.now() - started) / 1000),
+    out: quietLooks === 2,
+  };
+}
+
+/**
  * The checkpoints PostgreSQL has made so far, and the time spent writing and syncing them: one
  * during a lag measurement stalls commits while it syncs the data files.
  */
@@ -510,7 +547,15 @@ async function main(): Promise<void> {
         `hot slot: ${JSON.stringify(Object.fromEntries(outcomes))} in ${hotSeconds} s, p99 ${hot.p99} ms; ${heldInLog} holds in the log`,
       );
 
-      // Projection lag at steady rates: the target rate first, then the others of the sweep.
+      // Projection lag at steady rates: the target rate first, then the others of the sweep. The
+      // flows above left a confirmation mail each to compose and send (up to 100 every
+      // MAIL_INTERVAL_MS): the lag is measured once they are out, not against that backlog.
+      const drained = DRAIN ? await mailsDrained(pool) : null;
+      if (drained)
+        console.log(
+          `mails of the flows sent: ${drained.sent} in ${drained.seconds} s` +
+            (drained.out ? '' : ' (some still pending: the lag is measured beside them)'),
+        );
       const checkpoints = await followCheckpoints(url, pool);
       const measureLag = async (rate: number) => {
         // 4 x CLIENTS visitors, each on slots of its own (four fresh time bands).
@@ -519,8 +564,12 @@ async function main(): Promise<void> {
         const lagVisitors = lagSlots.map((mine) => visitorOn(mine));
         const queue = lagVisitors.map(() => Promise.resolve());
         const lags: number[] = [];
+        /** When each lag's command was answered, ms into the measurement (for LAG_TAIL). */
+        const answeredAt: number[] = [];
+        const startedAt = performance.now();
         const checkpointsBefore = await databaseCheckpoints(pool);
         const longest = watchLongestTransaction(pool);
+        if (STATEMENTS) await statements.reset();
         const before = cpu(pid);
         const run = await openLoop({
           perSecond: rate,
@@ -533,6 +582,7 @@ async function main(): Promise<void> {
               const answered = performance.now();
               await checkpoints.reached(position);
               lags.push(performance.now() - answered);
+              answeredAt.push(answered - startedAt);
             });
             queue[v] = next;
             return next;
@@ -545,8 +595,19 @@ async function main(): Promise<void> {
           commandLatencyMs: run.latencyMs,
           cpuMsPerCommand: cpuPerOperation(before, cpu(pid), run.started),
         };
+        if (LAG_TAIL) {
+          const slow = lags
+            .map((ms, i) => ({ at: Math.round(answeredAt[i]!), ms: Math.round(ms) }))
+            .filter((l) => l.ms > 40)
+            .sort((a, b) => a.at - b.at);
+          console.log(
+            `lags over 40 ms at ${rate}/s (ms into the measurement: lag ms): ` +
+              slow.map((l) => `${l.at}:${l.ms}`).join(' '),
+          );
+        }
         const during = await databaseCheckpoints(pool);
         const heldXid = await longest.stop();
+        if (STATEMENTS) await statements.print(`lag at ${rate}/s`, run.started, 25);
         console.log(
           `projection lag at ${rate}/s (${checkpoints.names.join(', ')}): p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms; command p99 ${run.latencyMs.p99} ms; CPU ms per command ${JSON.stringify(result.cpuMsPerCommand)}; PostgreSQL checkpoints meanwhile ${during.count - checkpointsBefore.count} (writing ${during.writeMs - checkpointsBefore.writeMs} ms, syncing ${during.syncMs - checkpointsBefore.syncMs} ms); longest transaction holding an id ${heldXid ? `${heldXid.ms} ms: ${heldXid.query}` : 'none over 50 ms'}`,
         );
