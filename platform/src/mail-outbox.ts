@@ -84,6 +84,7 @@ export async function enqueueTicketMail(
     mail.kind,
     mail.reason ?? null,
     mail.reasonEn ?? null,
+    mail.id,
   ];
   const r = await db.query(
     `INSERT INTO mail_outbox AS m (id, kind, owner_id, ticket_ids, created_at, next_attempt_at, reason, reason_en)
@@ -91,7 +92,7 @@ export async function enqueueTicketMail(
      ON CONFLICT (id) DO UPDATE SET ticket_ids = array_append(m.ticket_ids, $1::uuid)
       WHERE m.status = 'pending' AND m.lease_owner IS NULL AND NOT $1::uuid = ANY(m.ticket_ids)
      RETURNING m.id`,
-    [...values, mail.id],
+    values,
   );
   if ((r.rowCount ?? 0) > 0) return;
   // The request's mail holds the ticket already (the event read again), or is on its way.
@@ -100,7 +101,7 @@ export async function enqueueTicketMail(
      SELECT $7::text || ':' || $1::text, $4, $2, ARRAY[$1::uuid], $3, $3, $5, $6
       WHERE NOT EXISTS (SELECT 1 FROM mail_outbox WHERE id = $7::text AND $1::uuid = ANY(ticket_ids))
      ON CONFLICT (id) DO NOTHING`,
-    [...values, mail.id],
+    values,
   );
 }
 
