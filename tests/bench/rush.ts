@@ -46,6 +46,7 @@ import pg from 'pg';
 import { comparePositions, parsePosition, START } from '@rr/events';
 import { addDays, ensureDatabase, todayIn } from '@rr/platform';
 import { readModelProjections } from '@rr/projections';
+import { runAsAdmin } from '../support/pg-admin.ts';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
 import { startBalancer, startSplitDeployment, type Balancer } from '../support/balancer.ts';
 import { startTwoHosts } from '../support/two-hosts.ts';
@@ -830,13 +831,6 @@ function liveDelayRows(f: DeploymentFigures): [string, string][] {
   ];
 }
 
-/** Drops a database of this run (with DATABASE_URL it would outlive the run). */
-async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => admin.end());
-}
-
 async function main(): Promise<void> {
   await withBenchDatabase(
     { poolSize: CLIENTS + 4 },
@@ -871,7 +865,9 @@ async function main(): Promise<void> {
               variant.env,
             );
           } finally {
-            if (dbUrl !== url) await dropDatabase(adminUrl, db);
+            // A database of this run (with DATABASE_URL it would outlive the run).
+            if (dbUrl !== url)
+              await runAsAdmin(adminUrl, `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
           }
           print(name, variant.env, results[name], baseline.perSecond);
         }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { EventStore, validateEvent } from '@rr/events';
-import { createPool, systemClock, type Clock, type Pool } from '@rr/platform';
-import { databaseUrl, runAsAdmin } from './pg-admin.ts';
+import { createPool, databaseUrl, systemClock, type Clock, type Pool } from '@rr/platform';
+import { runAsAdmin } from './pg-admin.ts';
 
 export interface TestDatabase {
   url: string;

@@ -4,13 +4,14 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import {
   createPool,
+  databaseUrl,
   makeClusterDir,
   migrate,
   startEmbeddedPostgres,
   type EmbeddedCluster,
 } from '@rr/platform';
 import { SCHEMA_MIGRATION_DIRS } from '@rr/server/schema';
-import { databaseUrl, runAsAdmin } from './pg-admin.ts';
+import { runAsAdmin } from './pg-admin.ts';
 import { freePort } from './ports.ts';
 
 declare module 'vitest' {

@@ -416,14 +416,3 @@ function haproxyConfig(primaryPort: number, nodes: HaNode[]): string {
     '',
   ].join('\n');
 }
-
-/** Creates a database through a URL of the cluster (the primary). */
-export async function createDatabase(adminUrl: string, name: string): Promise<void> {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await c.end();
-  }
-}

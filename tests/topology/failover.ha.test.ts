@@ -22,12 +22,12 @@ import {
 import { sleep } from '../support/wait-for.ts';
 import { createSlot } from '../support/fixtures.ts';
 import {
-  createDatabase,
   missingHaPackages,
   startHaCluster,
   type HaCluster,
   type HaNode,
 } from '../support/ha-cluster.ts';
+import { runAsAdmin } from '../support/pg-admin.ts';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
 
 /**
@@ -129,7 +129,7 @@ beforeAll(async () => {
       `The HA test needs Debian packages: apt-get install -y ${missing.join(' ')} (.ci/run installs them)`,
     );
   cluster = await startHaCluster();
-  await createDatabase(cluster.primaryUrl('postgres'), DB);
+  await runAsAdmin(cluster.primaryUrl('postgres'), `CREATE DATABASE ${DB}`);
   primary = new pg.Pool({ connectionString: cluster.primaryUrl(DB, 'rr-test'), max: 3 });
   primary.on('error', () => undefined);
   const env = (app: string): Record<string, string> => ({
