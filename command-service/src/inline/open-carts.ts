@@ -20,6 +20,36 @@ const expires = (e: { data: { expiresAt: string } }, f: CartFold) =>
 const closed = (_e: unknown, f: CartFold) => void (cartOf(f).closed = true);
 
 /**
+ * The write of open carts' expiries, named so a connection prepares it once: a booked cart that
+ * gains a ticket (a rebooking's) stays closed. One cart, what a command alone writes, is given as
+ * two values, so a connection plans the write once and keeps the plan; as arrays, PostgreSQL
+ * guesses ten carts for them, a kept plan looks ten times dearer than one made for the one cart at
+ * hand, and once there are many bookings it would plan the write on every command. The carts of a
+ * commit group go as arrays.
+ */
+export function holdOpenCarts(open: readonly { transactionId: string; expiresAt: string }[]): {
+  statement: { name: string; text: string };
+  values: unknown[];
+} {
+  const one = open.length === 1;
+  const carts = one
+    ? '(VALUES ($1::uuid, $2::timestamptz))'
+    : 'unnest($1::uuid[], $2::timestamptz[])';
+  return {
+    statement: {
+      name: one ? 'rr_open_cart_hold' : 'rr_open_cart_holds',
+      text: `INSERT INTO open_carts (transaction_id, expires_at)
+             SELECT o.id, o.expires_at FROM ${carts} AS o(id, expires_at)
+              WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.transaction_id = o.id)
+             ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
+    },
+    values: one
+      ? [open[0]!.transactionId, open[0]!.expiresAt]
+      : [open.map((o) => o.transactionId), open.map((o) => o.expiresAt)],
+  };
+}
+
+/**
  * `open_carts`: the expiry of each cart not booked, removed or expired (the expiry job). A cart
  * is open from its start until it is booked, removed or expired; its last expiry counts.
  */
@@ -49,18 +79,9 @@ export const openCartsProjection = inlineProjection({
     }
     if (closed.length)
       await tx.send('DELETE FROM open_carts WHERE transaction_id = ANY($1::uuid[])', [closed]);
-    if (open.length)
-      await tx.send(
-        {
-          // Sent by every cart add: prepared once per connection.
-          name: 'rr_open_cart_holds',
-          text: `INSERT INTO open_carts (transaction_id, expires_at)
-                 SELECT o.id, o.expires_at
-                   FROM unnest($1::uuid[], $2::timestamptz[]) AS o(id, expires_at)
-                  WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.transaction_id = o.id)
-                 ON CONFLICT (transaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
-        },
-        [open.map((o) => o.transactionId), open.map((o) => o.expiresAt)],
-      );
+    if (open.length) {
+      const hold = holdOpenCarts(open);
+      await tx.send(hold.statement, hold.values);
+    }
   },
 });
