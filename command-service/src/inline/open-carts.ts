@@ -20,12 +20,11 @@ const expires = (e: { data: { expiresAt: string } }, f: CartFold) =>
 const closed = (_e: unknown, f: CartFold) => void (cartOf(f).closed = true);
 
 /**
- * The write of open carts' expiries, named so a connection prepares it once: a booked cart that
- * gains a ticket (a rebooking's) stays closed. One cart, what a command alone writes, is given as
- * two values, so a connection plans the write once and keeps the plan; as arrays, PostgreSQL
- * guesses ten carts for them, a kept plan looks ten times dearer than one made for the one cart at
- * hand, and once there are many bookings it would plan the write on every command. The carts of a
- * commit group go as arrays.
+ * The named statement that writes open carts' expiries, and its values. A booked cart that gains
+ * a ticket (a rebooking's) stays closed. One cart, what a command alone writes, goes as two values:
+ * a connection plans that once and keeps the plan. For arrays PostgreSQL guesses ten elements, so
+ * a kept plan looks ten times dearer than one made for the one cart at hand, and once there are
+ * many bookings it would plan the write on every command. A commit group's carts go as arrays.
  */
 export function holdOpenCarts(open: readonly { transactionId: string; expiresAt: string }[]): {
   statement: { name: string; text: string };
