@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PoolClient } from '@rr/platform';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
+import { createTestDatabase, keptPlans, type TestDatabase } from '../../tests/support/db.ts';
 import { roomStates, roomsWithHolidays, storedRoomStates } from './write-state.ts';
 
 let db: TestDatabase;
@@ -25,15 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.drop();
 });
-
-/** How often the connection ran its prepared statement `name` on a kept (generic) plan. */
-async function keptPlans(client: PoolClient, name: string): Promise<number> {
-  const r = await client.query<{ generic_plans: string }>(
-    'SELECT generic_plans FROM pg_prepared_statements WHERE name = $1',
-    [name],
-  );
-  return Number(r.rows[0]?.generic_plans ?? 0);
-}
 
 describe("the seat decision's reads of rooms", () => {
   it('plan the read of one room once per connection and keep it', async () => {

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { EventStore, validateEvent } from '@rr/events';
-import { createPool, databaseUrl, systemClock, type Clock, type Pool } from '@rr/platform';
+import {
+  createPool,
+  databaseUrl,
+  systemClock,
+  type Clock,
+  type Pool,
+  type PoolClient,
+} from '@rr/platform';
 import { runAsAdmin } from './pg-admin.ts';
 
 export interface TestDatabase {
@@ -40,4 +47,13 @@ async function newDatabase(options: string): Promise<Omit<TestDatabase, 'store'>
       await runAsAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+/** How often the connection ran its prepared statement `name` on a kept (generic) plan. */
+export async function keptPlans(client: PoolClient, name: string): Promise<number> {
+  const r = await client.query<{ generic_plans: string }>(
+    'SELECT generic_plans FROM pg_prepared_statements WHERE name = $1',
+    [name],
+  );
+  return Number(r.rows[0]?.generic_plans ?? 0);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PoolClient } from '@rr/platform';
-import { createTestDatabase, type TestDatabase } from '../../../tests/support/db.ts';
+import { createTestDatabase, keptPlans, type TestDatabase } from '../../../tests/support/db.ts';
 import { holdOpenCarts } from './open-carts.ts';
 
 let db: TestDatabase;
@@ -25,15 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.drop();
 });
-
-/** How often the connection ran its prepared statement `name` on a kept (generic) plan. */
-async function keptPlans(client: PoolClient, name: string): Promise<number> {
-  const r = await client.query<{ generic_plans: string }>(
-    'SELECT generic_plans FROM pg_prepared_statements WHERE name = $1',
-    [name],
-  );
-  return Number(r.rows[0]?.generic_plans ?? 0);
-}
 
 async function hold(client: PoolClient, carts: string[]): Promise<void> {
   const { statement, values } = holdOpenCarts(
