@@ -262,6 +262,20 @@ async function commitGroupCounts(): Promise<Record<string, number>> {
   return counts;
 }
 
+/**
+ * The server's garbage collection pauses so far, seconds by kind (minor: the young generation's
+ * scavenges; major, incremental: the old generation's), from its default metrics.
+ */
+async function gcPauseSeconds(): Promise<Record<string, number>> {
+  const { text } = await send('GET', '/api/metrics', {}, null);
+  const seconds: Record<string, number> = {};
+  for (const m of text.matchAll(
+    /^nodejs_gc_duration_seconds_sum\{[^}]*kind="(\w+)"[^}]*\} (\S+)/gm,
+  ))
+    seconds[m[1]!] = Number(m[2]);
+  return seconds;
+}
+
 // --- projection lag ----------------------------------------------------------------------------
 
 /**
@@ -467,6 +481,7 @@ async function main(): Promise<void> {
       visitors = slots.map((s) => visitorOn(s));
       const rss = sampleRss(pid);
       const groupsBefore = await commitGroupCounts();
+      const gcBefore = await gcPauseSeconds();
       const statements = statementStats(pool);
       if (STATEMENTS) await statements.reset();
       const cpuBefore = cpu(pid);
@@ -479,6 +494,15 @@ async function main(): Promise<void> {
       const loadRss = rss.stop();
       if (STATEMENTS) await statements.print('cart add', cartAdd.operations);
       console.log(`cart add CPU ms per command: ${JSON.stringify(cartAddCpu)}`);
+      const gcAfter = await gcPauseSeconds();
+      // The main thread's pauses: the collector's helper threads work beside it, on the same cores.
+      const cartAddGc = Object.fromEntries(
+        Object.entries(gcAfter).map(([kind, s]) => [
+          kind,
+          round(((s - (gcBefore[kind] ?? 0)) * 1000) / cartAdd.operations, 4),
+        ]),
+      );
+      console.log(`cart add GC pause ms per command, by kind: ${JSON.stringify(cartAddGc)}`);
       console.log(
         `cart add: ${Math.round(cartAdd.perSecond)}/s, p99 ${cartAdd.latencyMs.p99} ms; RSS peak ${loadRss} MiB`,
       );
@@ -693,6 +717,7 @@ async function main(): Promise<void> {
           ratioToBaseline: ratio(cartAdd.perSecond),
           // The server's figure includes its projections, which run in the same process.
           cpuMsPerOperation: cartAddCpu,
+          gcPauseMsPerOperation: cartAddGc,
         },
         visitorFlow: {
           ...flow,
