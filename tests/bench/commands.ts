@@ -253,9 +253,17 @@ function sampleRss(pid: number): { stop(): number } {
   };
 }
 
-/** The server's commit group counters (rr_commit_group… in /api/metrics), by name. */
-async function commitGroupCounts(): Promise<Record<string, number>> {
-  const { text } = await send('GET', '/api/metrics', {}, null);
+/** The server's metrics (/api/metrics, Prometheus' text format). */
+async function serverMetrics(): Promise<string> {
+  return (await send('GET', '/api/metrics', {}, null)).text;
+}
+
+/** What each of the server's counters (by name) grew by between two readings. */
+const grownBy = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
+
+/** The server's commit group counters (rr_commit_group… of its metrics), by name. */
+function commitGroupCounts(text: string): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const m of text.matchAll(/^rr_commit_(?:group_)?(\w+)_total (\d+)/gm))
     counts[m[1]!] = Number(m[2]);
@@ -266,8 +274,7 @@ async function commitGroupCounts(): Promise<Record<string, number>> {
  * The server's garbage collection pauses so far, seconds by kind (minor: the young generation's
  * scavenges; major, incremental: the old generation's), from its default metrics.
  */
-async function gcPauseSeconds(): Promise<Record<string, number>> {
-  const { text } = await send('GET', '/api/metrics', {}, null);
+function gcPauseSeconds(text: string): Record<string, number> {
   const seconds: Record<string, number> = {};
   for (const m of text.matchAll(
     /^nodejs_gc_duration_seconds_sum\{[^}]*kind="(\w+)"[^}]*\} (\S+)/gm,
@@ -480,8 +487,7 @@ async function main(): Promise<void> {
       slots = await freshSlots();
       visitors = slots.map((s) => visitorOn(s));
       const rss = sampleRss(pid);
-      const groupsBefore = await commitGroupCounts();
-      const gcBefore = await gcPauseSeconds();
+      const metricsBefore = await serverMetrics();
       const statements = statementStats(pool);
       if (STATEMENTS) await statements.reset();
       const cpuBefore = cpu(pid);
@@ -494,22 +500,18 @@ async function main(): Promise<void> {
       const loadRss = rss.stop();
       if (STATEMENTS) await statements.print('cart add', cartAdd.operations);
       console.log(`cart add CPU ms per command: ${JSON.stringify(cartAddCpu)}`);
-      const gcAfter = await gcPauseSeconds();
+      const metricsAfter = await serverMetrics();
       // The main thread's pauses: the collector's helper threads work beside it, on the same cores.
       const cartAddGc = Object.fromEntries(
-        Object.entries(gcAfter).map(([kind, s]) => [
-          kind,
-          round(((s - (gcBefore[kind] ?? 0)) * 1000) / cartAdd.operations, 4),
-        ]),
+        Object.entries(grownBy(gcPauseSeconds(metricsBefore), gcPauseSeconds(metricsAfter))).map(
+          ([kind, s]) => [kind, round((s * 1000) / cartAdd.operations, 4)],
+        ),
       );
       console.log(`cart add GC pause ms per command, by kind: ${JSON.stringify(cartAddGc)}`);
       console.log(
         `cart add: ${Math.round(cartAdd.perSecond)}/s, p99 ${cartAdd.latencyMs.p99} ms; RSS peak ${loadRss} MiB`,
       );
-      const groupsAfter = await commitGroupCounts();
-      const grouping = Object.fromEntries(
-        Object.entries(groupsAfter).map(([k, v]) => [k, v - (groupsBefore[k] ?? 0)]),
-      );
+      const grouping = grownBy(commitGroupCounts(metricsBefore), commitGroupCounts(metricsAfter));
       console.log(
         `cart add commit groups: ${JSON.stringify(grouping)}; commands per group ${round((grouping.grouped ?? 0) / Math.max(1, grouping.groups ?? 0))}`,
       );
