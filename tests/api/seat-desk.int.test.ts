@@ -2,12 +2,20 @@
 // desk's seat list of a slot (with names, staff only), the desk's day's free seats by attribute,
 // and the display's plan (no personal data).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { todayIn } from '@rr/platform';
+import { instantOf, ManualClock, todayIn } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import { createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 import { waitFor } from '../support/wait-for.ts';
+
+/**
+ * Noon of the library's today, fixed: the whole-day slot runs at every reading of the clock, even
+ * when the machine's clock passes the library's midnight during the test.
+ */
+const clock = new ManualClock(
+  instantOf(todayIn(new Date(), 'Europe/Vienna'), '12:00', 'Europe/Vienna'),
+);
 
 let db: TestDatabase;
 let app: TestApp;
@@ -62,7 +70,7 @@ async function staffBook(firstName: string, lastName: string, seatLabel?: string
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  app = await startTestApp(db);
+  app = await startTestApp(db, clock);
   await addUser(db, 'boss', 'correct horse', ['admin']);
   admin = new Client(app.baseUrl);
   expect((await admin.login('boss', 'correct horse')).status).toBe(200);

@@ -16,18 +16,21 @@ import {
   type RunningServer,
 } from './harness.ts';
 import { setRoomSeats } from './seat-plans.ts';
-import { bookAsVisitor, createSlot, signInAdmin, waitForReadModels } from './test-rooms.ts';
+import { bookAsVisitor, createWholeDaySlot, signInAdmin, waitForReadModels } from './test-rooms.ts';
+import { middayZone } from './dates.ts';
 import { acceptPrivacy } from './visitor-pages.ts';
 
 /**
  * The check-in screen in Chromium, as a user with only the check-in role: today's
  * tickets of a room with check-in, the search, check in and undo by button, check-in by a typed
  * booking number and by a typed QR reference, and axe at phone and desktop size. The slot is
- * today (00:00-23:59, check-in open from a day before: the machine's clock decides nothing).
+ * today (00:00-23:59, check-in open from a day before) in a library zone where the test starts
+ * about noon: the machine's clock decides nothing.
  * The room has a seat plan: each row names where its reader sits (the bookings, one after the
  * other, take S1, S2 and S3).
  */
 const SECRET = 'e2e-check-in-secret-with-at-least-32-characters';
+const ZONE = middayZone();
 const ROOM = 'Check-in-Lesesaal';
 
 let db: TestDatabase;
@@ -59,7 +62,7 @@ async function book(slotId: string, person: (typeof people)[number], i: number) 
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await startServer(db, { VISITOR_KEY_SECRET: SECRET });
+  server = await startServer(db, { VISITOR_KEY_SECRET: SECRET, TIME_ZONE: ZONE });
   browser = await launchBrowser();
   const admin = await signInAdmin(server.baseUrl);
   const roomId = await createRoom(admin, ROOM, {
@@ -77,7 +80,7 @@ beforeAll(async () => {
     ['S2', []],
     ['S3', []],
   ]);
-  const slotId = await createSlot(admin, roomId, new Date(), '00:00', '23:59', 10);
+  const slotId = await createWholeDaySlot(admin, roomId, ZONE, 10);
   let last: string | null = null;
   for (const [i, person] of people.entries()) last = await book(slotId, person, i);
   await waitForReadModels(admin, last);

@@ -39,9 +39,24 @@ export function weekdaysAhead(count: number): Date[] {
  */
 export const LIBRARY_ZONE = 'Europe/Vienna';
 
-/** The library's date and time of an instant (`YYYY-MM-DD`, `HH:mm`), in `LIBRARY_ZONE`. */
-export function libraryTime(instant: Date): { date: string; time: string; hour: number } {
-  const { date, time } = localDateTime(instant, LIBRARY_ZONE);
+/**
+ * A library zone in which `instant` falls between 12:00 and 14:59, and which is never the devices'
+ * UTC: a time slot over the whole of that zone's today (00:00-23:59) runs when a test starts and
+ * for nine hours on, whatever the machine's hour. With the library in Vienna, a test that starts
+ * just before its midnight would see its slot end and "today" become another day.
+ */
+export function middayZone(instant: Date = new Date()): string {
+  const hoursAhead = 12 - instant.getUTCHours() || 2;
+  // The IANA Etc zones count the other way round: Etc/GMT-2 is two hours ahead of UTC.
+  return hoursAhead > 0 ? `Etc/GMT-${hoursAhead}` : `Etc/GMT+${-hoursAhead}`;
+}
+
+/** The library's date and time of an instant (`YYYY-MM-DD`, `HH:mm`), by default in `LIBRARY_ZONE`. */
+export function libraryTime(
+  instant: Date,
+  zone: string = LIBRARY_ZONE,
+): { date: string; time: string; hour: number } {
+  const { date, time } = localDateTime(instant, zone);
   return { date, time, hour: Number(time.slice(0, 2)) };
 }
 
@@ -49,12 +64,12 @@ export function libraryTime(instant: Date): { date: string; time: string; hour: 
  * The library's `HH:mm` of every minute from `from` to `to`: what a clock read between the two
  * instants may show.
  */
-export function libraryMinutes(from: Date, to: Date): string[] {
+export function libraryMinutes(from: Date, to: Date, zone: string = LIBRARY_ZONE): string[] {
   const times = new Set<string>();
   for (let t = from.getTime(); t < to.getTime(); t += 15_000) {
-    times.add(libraryTime(new Date(t)).time);
+    times.add(libraryTime(new Date(t), zone).time);
   }
-  times.add(libraryTime(to).time);
+  times.add(libraryTime(to, zone).time);
   return [...times];
 }
 

@@ -11,17 +11,20 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
-import { bookAsVisitor, createSlot, signInAdmin } from './test-rooms.ts';
+import { bookAsVisitor, createWholeDaySlot, signInAdmin } from './test-rooms.ts';
+import { middayZone } from './dates.ts';
 import { budget } from '../support/time-budget.ts';
 
 /**
  * No-show release as staff see it in Chromium: a room with check-in whose no-shows are
- * released one minute after the start; two readers book today's slot (00:00-23:59, so the
- * release minute has passed whenever the test runs after 00:01) and never check in. The job
+ * released one minute after the start; two readers book today's slot (00:00-23:59 in a library
+ * zone where the test starts about noon, so the release minute has passed) and never check in.
+ * The job
  * releases both; the reservations list marks them and counts each reader's no-shows, and the
  * occupancy report has the no-show column and total (German, 1280×900, axe).
  */
 const ROOM = 'No-Show-Lesesaal';
+const ZONE = middayZone();
 const readers = [
   { firstName: 'Dora', lastName: 'Dorner', email: 'dora@example.at' },
   { firstName: 'Emil', lastName: 'Egger', email: 'emil@example.at' },
@@ -34,7 +37,7 @@ let admin: Client;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await startServer(db, { NO_SHOW_JOB_INTERVAL_MS: '300' });
+  server = await startServer(db, { NO_SHOW_JOB_INTERVAL_MS: '300', TIME_ZONE: ZONE });
   browser = await launchBrowser();
   admin = await signInAdmin(server.baseUrl);
   const roomId = await createRoom(admin, ROOM, { openStartValue: 0 });
@@ -42,7 +45,7 @@ beforeAll(async () => {
     json: { checkInMinutesBefore: 1440, noShowReleaseMinutes: 1 },
   });
   expect(services.status).toBe(200);
-  const slotId = await createSlot(admin, roomId, new Date(), '00:00', '23:59', 10);
+  const slotId = await createWholeDaySlot(admin, roomId, ZONE, 10);
   for (const reader of readers) await bookAsVisitor(server.baseUrl, [slotId], reader);
   // The job releases both (actor system) within a few rounds.
   const released = async () => {

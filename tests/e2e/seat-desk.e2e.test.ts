@@ -2,20 +2,23 @@
 // (docs/product.md#staff-and-display-views): the desk's day counting free seats by attribute, the check-in screen's seats of the slot
 // running now (plan and list, with names) and moving a reader to a free seat with a reason, and
 // the foyer display's plan (free and taken by shape and mark, no names, live), in German and
-// English, axe clean. The slot is today 00:00-23:59: the machine's clock decides nothing.
+// English, axe clean. The slot is today 00:00-23:59 in a library zone where the test starts about
+// noon: the machine's clock decides nothing.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
 import { budget } from '../support/time-budget.ts';
 import { expectAccessible, newContext, startBrowserTest, type RunningServer } from './harness.ts';
-import { LIBRARY_ZONE, libraryTime } from './dates.ts';
+import { libraryTime, middayZone } from './dates.ts';
 import { setRoomSeats } from './seat-plans.ts';
 import { DESKTOP, LANGS, openStaffPage, signInAs, visitorHolds } from './staff-ux-support.ts';
 import { signInAdmin, waitForReadModels } from './test-rooms.ts';
 import { serveAs } from './visitor-pages.ts';
 
 const ROOM = 'Sitzplatz-Lesesaal';
+/** The library's zone: the browser runs in UTC, some hours away. */
+const ZONE = middayZone();
 /** The display's usual screens. */
 const SCREENS = [
   { width: 1280, height: 900 },
@@ -46,7 +49,7 @@ async function staffBook(firstName: string, lastName: string, seat: string) {
 }
 
 beforeAll(async () => {
-  ({ server, browser, stop } = await startBrowserTest({ TIME_ZONE: LIBRARY_ZONE }));
+  ({ server, browser, stop } = await startBrowserTest({ TIME_ZONE: ZONE }));
   admin = await signInAdmin(server.baseUrl);
   roomId = await createRoom(admin, ROOM, { capacity: 8, openStartValue: 0 });
   const services = await admin.request('PUT', `/api/admin/rooms/${roomId}/services`, {
@@ -61,7 +64,7 @@ beforeAll(async () => {
     ['S5', ['power']],
     ['S6', ['power', 'window']],
   ]);
-  const today = libraryTime(new Date()).date;
+  const today = libraryTime(new Date(), ZONE).date;
   slotId = await createSlot(admin, roomId, today, '00:00', '23:59', 8);
   // Booked at the desk in a running slot of a room with check-in: checked in at once. The
   // second one's check-in is taken back: booked, not checked in.

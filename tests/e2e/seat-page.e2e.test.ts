@@ -3,7 +3,8 @@
 // booking form's data and is checked in at once; a visitor whose booking holds a seat checks in
 // there with the booking number and address, and undoes it; a taken seat links to the nearest
 // free seats. axe clean on each state. The slot is today 00:00-23:59 with check-in open from a
-// day before: the machine's clock decides nothing.
+// day before, in a library zone where the test starts about noon: the machine's clock decides
+// nothing.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom } from '../support/fixtures.ts';
@@ -18,9 +19,11 @@ import {
   type RunningServer,
 } from './harness.ts';
 import { setRoomSeats, type SeatRow } from './seat-plans.ts';
-import { bookAsVisitor, createSlot, signInAdmin, waitForReadModels } from './test-rooms.ts';
+import { bookAsVisitor, createWholeDaySlot, signInAdmin, waitForReadModels } from './test-rooms.ts';
+import { middayZone } from './dates.ts';
 import { h1, main, openVisitorPage, PHONE } from './visitor-pages.ts';
 
+const ZONE = middayZone();
 /** Plain seats first: the visitors' bookings (the best free seat) take A1, then A2. */
 const SEATS: SeatRow[] = [
   ['A1', []],
@@ -85,7 +88,7 @@ const bookings = new Map<string, { bookingNumber: string; email: string }>();
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await startServer(db);
+  server = await startServer(db, { TIME_ZONE: ZONE });
   browser = await launchBrowser();
   const admin = await signInAdmin(server.baseUrl);
   roomId = await createRoom(admin, 'Sitzplatz-Saal', {
@@ -99,7 +102,7 @@ beforeAll(async () => {
   });
   expect(services.status).toBe(200);
   seatIds = await setRoomSeats(admin, roomId, SEATS);
-  const slotId = await createSlot(admin, roomId, new Date(), '00:00', '23:59', SEATS.length);
+  const slotId = await createWholeDaySlot(admin, roomId, ZONE, SEATS.length);
   let last: string | null = null;
   for (const label of ['A1', 'A2']) {
     const email = `platz.${label.toLowerCase()}@example.at`;

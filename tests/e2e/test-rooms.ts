@@ -3,7 +3,7 @@ import { Client } from '../support/app.ts';
 import { createRoom, createSlot as createSlotOn } from '../support/fixtures.ts';
 import { freePort } from '../support/ports.ts';
 import { SmtpSink } from '../support/smtp-sink.ts';
-import { iso, LIBRARY_ZONE } from './dates.ts';
+import { iso, LIBRARY_ZONE, libraryTime } from './dates.ts';
 import { E2E_ADMIN, startBrowserTest, type BrowserTest } from './harness.ts';
 
 /**
@@ -51,6 +51,18 @@ export const createSlot = (
   endTime: string,
   capacity: number,
 ): Promise<string> => createSlotOn(admin, roomId, iso(d), startTime, endTime, capacity);
+
+/**
+ * A time slot over the whole of today (00:00-23:59) in the library's zone `zone`: with a zone from
+ * `middayZone`, the slot runs now and for hours on. Answers its id.
+ */
+export const createWholeDaySlot = (
+  admin: Client,
+  roomId: string,
+  zone: string,
+  capacity: number,
+): Promise<string> =>
+  createSlotOn(admin, roomId, libraryTime(new Date(), zone).date, '00:00', '23:59', capacity);
 
 /**
  * Waits until the read models have caught up with a write position (by default the client's
