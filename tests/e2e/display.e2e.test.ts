@@ -1,8 +1,9 @@
 // The live occupancy display (`/display/`, data-interface="display") in the
 // browser: rooms with their free seats, a booking shown through the live stream, one room by
 // data-room-id, German and English, accessible on a foyer screen's sizes, long names broken at a
-// syllable with a hyphen. The library runs in Europe/Vienna and the screen in UTC: its clock
-// shows the library's time.
+// syllable with a hyphen. The library runs in a zone where the test starts about noon (so a slot
+// runs now, whatever the machine's hour) and the screen in UTC, hours away: its clock shows the
+// library's time.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/app.ts';
@@ -14,7 +15,7 @@ import {
   watchPage,
   type RunningServer,
 } from './harness.ts';
-import { LIBRARY_ZONE, libraryMinutes, libraryTime, nextDay } from './dates.ts';
+import { libraryMinutes, libraryTime, middayZone } from './dates.ts';
 import { visitorBooks } from './staff-ux-support.ts';
 import { signInAdmin, waitForReadModels } from './test-rooms.ts';
 import { serveAs } from './visitor-pages.ts';
@@ -26,10 +27,9 @@ let stop: (() => Promise<void>) | undefined;
 let admin: Client;
 let foyerRoom = '';
 let firstSlot = '';
-/** Whether a slot runs now (not late in the library's evening). */
-let runningNow = false;
 const longRooms = { de: '', en: '' };
 
+const ZONE = middayZone();
 const FOYER_ROOM = 'Lesesaal im Foyer';
 const QUIET_ROOM = 'Stiller Raum';
 /** A room name of one long word for each language: on a narrow screen it must break. */
@@ -46,7 +46,7 @@ const TEXTS = {
 const h2 = (hh: number) => `${String(hh).padStart(2, '0')}:00`;
 
 beforeAll(async () => {
-  ({ server, browser, stop } = await startBrowserTest({ TIME_ZONE: LIBRARY_ZONE }));
+  ({ server, browser, stop } = await startBrowserTest({ TIME_ZONE: ZONE }));
   admin = await signInAdmin(server.baseUrl);
   // Open for visitors from today, so the slot running now can be booked.
   foyerRoom = await createRoom(admin, FOYER_ROOM, { capacity: 5, openStartValue: 0 });
@@ -54,15 +54,10 @@ beforeAll(async () => {
   longRooms.de = await createRoom(admin, LONG_ROOMS.de, { capacity: 3 });
   longRooms.en = await createRoom(admin, LONG_ROOMS.en, { capacity: 3 });
   // The machine's clock is the server's: a slot from this hour of the library for two hours
-  // (running now) and one after it; late in the evening, the first slot of tomorrow instead.
-  const now = libraryTime(new Date());
-  runningNow = now.hour <= 20;
-  if (runningNow) {
-    firstSlot = await createSlot(admin, foyerRoom, now.date, h2(now.hour), h2(now.hour + 2), 5);
-    await createSlot(admin, foyerRoom, now.date, h2(now.hour + 2), h2(now.hour + 3), 4);
-  } else {
-    firstSlot = await createSlot(admin, foyerRoom, nextDay(now.date), '09:00', '11:00', 5);
-  }
+  // (running now) and one after it.
+  const now = libraryTime(new Date(), ZONE);
+  firstSlot = await createSlot(admin, foyerRoom, now.date, h2(now.hour), h2(now.hour + 2), 5);
+  await createSlot(admin, foyerRoom, now.date, h2(now.hour + 2), h2(now.hour + 3), 4);
   await waitForReadModels(admin);
 });
 
@@ -140,7 +135,7 @@ describe('the occupancy display', () => {
     ]);
     // The clock is the library's, not the device's (UTC).
     const clock = await page.locator('.display__time').textContent();
-    expect(libraryMinutes(opened, new Date())).toContain(clock);
+    expect(libraryMinutes(opened, new Date(), ZONE)).toContain(clock);
     const foyer = panel(page, FOYER_ROOM);
     await foyer.getByText(TEXTS.de.free(5)).first().waitFor();
     // A long room name breaks at a syllable with a hyphen, by the rules of the page's language.
@@ -156,12 +151,10 @@ describe('the occupancy display', () => {
     expect(await page.getByRole('link').count()).toBe(0);
     expect(await page.getByRole('button').count()).toBe(0);
     // Readable from three metres: the number of free seats now in large type on a full-HD screen.
-    if (runningNow) {
-      const size = await foyer
-        .locator('.display-seats--large .display-seats__count')
-        .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
-      expect(size).toBeGreaterThanOrEqual(64);
-    }
+    const size = await foyer
+      .locator('.display-seats--large .display-seats__count')
+      .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(size).toBeGreaterThanOrEqual(64);
 
     await visitorBooks(
       server.baseUrl,
