@@ -19,9 +19,8 @@ import { budget } from '../support/time-budget.ts';
  * No-show release as staff see it in Chromium: a room with check-in whose no-shows are
  * released one minute after the start; two readers book today's slot (00:00-23:59 in a library
  * zone where the test starts about noon, so the release minute has passed) and never check in.
- * The job
- * releases both; the reservations list marks them and counts each reader's no-shows, and the
- * occupancy report has the no-show column and total (German, 1280×900, axe).
+ * The job releases both; the reservations list marks them and counts each reader's no-shows, and
+ * the occupancy report has the no-show column and total (German, 1280×900, axe).
  */
 const ROOM = 'No-Show-Lesesaal';
 const ZONE = middayZone();
