@@ -24,7 +24,9 @@ export interface TestDatabase {
  * clock passes it, so every time in the test has one source.
  */
 export async function createTestDatabase(clock: Clock = systemClock): Promise<TestDatabase> {
-  const db = await newDatabase(`TEMPLATE ${inject('pgTemplate')}`);
+  // A copy of the template's files (two checkpoints, cheap without fsync) takes about a third of
+  // the time of PostgreSQL 15's default, which writes every page of the copy to the WAL.
+  const db = await newDatabase(`TEMPLATE ${inject('pgTemplate')} STRATEGY FILE_COPY`);
   return { ...db, store: new EventStore(db.pool, { validate: validateEvent, clock }) };
 }
 

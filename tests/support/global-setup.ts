@@ -53,6 +53,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
+/**
+ * The run's cluster lives as long as the run and is removed after it: what it writes need not
+ * outlive a crash of the machine, only of its processes. Without fsync a commit still writes its
+ * WAL to the operating system before it returns (a PostgreSQL killed with SIGKILL loses no
+ * committed transaction), but no test waits for the disk.
+ */
+const TEST_RUN_SETTINGS = { fsync: 'off', full_page_writes: 'off' };
+
 async function startCluster(): Promise<string> {
   dir = await makeClusterDir('rr-test-pg-');
   // A port found free can be taken by another run's process before PostgreSQL binds it: then
@@ -62,6 +70,7 @@ async function startCluster(): Promise<string> {
       cluster = await startEmbeddedPostgres({
         dataDir: path.join(dir, 'data'),
         port: await freePort(),
+        settings: TEST_RUN_SETTINGS,
       });
       return cluster.url;
     } catch (err) {
