@@ -111,3 +111,31 @@ export async function runStaffUserRequest(
         : missing();
   }
 }
+
+/** What `npm run staff-user` prints, and its exit code. */
+export interface StaffUserCommandOutcome {
+  /** 0 done, 1 no such account or site (nothing changed), 2 arguments refused (nothing opened). */
+  code: 0 | 1 | 2;
+  out: string[];
+  err: string[];
+}
+
+/**
+ * The whole command: the arguments checked first (refused ones open no database), then carried
+ * out on the pool `withPool` lends; a generated password is printed once, after the outcome.
+ */
+export async function staffUserCommand(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  withPool: (use: (pool: Pool) => Promise<string | Error>) => Promise<string | Error>,
+): Promise<StaffUserCommandOutcome> {
+  const request = staffUserRequest(args, env);
+  if (request instanceof Error) return { code: 2, out: [], err: [request.message] };
+  const outcome = await withPool((pool) => runStaffUserRequest(pool, request));
+  if (outcome instanceof Error) return { code: 1, out: [], err: [outcome.message] };
+  const shown =
+    request.action === 'save' && request.generated
+      ? [`password (shown once): ${request.password}`]
+      : [];
+  return { code: 0, out: [outcome, ...shown], err: [] };
+}

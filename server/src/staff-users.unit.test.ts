@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { staffUserRequest } from './staff-users.ts';
+import { staffUserCommand, staffUserRequest } from './staff-users.ts';
 
 describe('staff users from the command line', () => {
   it('takes a user name and roles, the password from the environment or a generated one', () => {
@@ -47,5 +47,16 @@ describe('staff users from the command line', () => {
     expect(message(['einlass', 'checkin'], { STAFF_USER_PASSWORD: 'short' })).toMatch(
       /12 to 200 characters/,
     );
+  });
+
+  it('opens no database for arguments it refuses (exit code 2)', async () => {
+    let opened = false;
+    const outcome = await staffUserCommand(['einlass', 'superuser'], {}, () => {
+      opened = true;
+      return Promise.resolve('never');
+    });
+    expect(outcome).toMatchObject({ code: 2, out: [] });
+    expect(outcome.err[0]).toMatch(/^Unknown role superuser/);
+    expect(opened).toBe(false);
   });
 });

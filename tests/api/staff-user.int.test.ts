@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { staffUserCommand } from '../../server/src/staff-users.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 
 /**
- * `npm run staff-user`, run for real against the suite's database: a library adds a check-in-only
- * account and changes its roles; the account signs in with exactly those rights.
+ * `npm run staff-user` against the suite's database: a library adds a check-in-only account and
+ * changes its roles; the account signs in with exactly those rights. The command runs for real
+ * (a process of its own, as `npm run` starts it) once for each exit code; its other calls run the
+ * same command in this process, on the suite's pool (a process costs seconds of CPU to load).
  */
 const root = path.resolve(import.meta.dirname, '../..');
 let suite: AdminSuite;
@@ -17,15 +20,18 @@ afterAll(async () => {
   await suite.close();
 });
 
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 /**
- * Runs the command without blocking this process, whose server answers the test's requests: a
- * server held still for seconds finds its idle keep-alive connections due and resets them while
- * the next request goes out.
+ * Runs the command in a process of its own, without blocking this process, whose server answers
+ * the test's requests: a server held still for seconds finds its idle keep-alive connections due
+ * and resets them while the next request goes out.
  */
-function staffUser(
-  args: string[],
-  password?: string,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function staffUserProcess(args: string[], password?: string): Promise<Ran> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -48,9 +54,17 @@ function staffUser(
   });
 }
 
+/** The same command in this process, on the suite's pool. */
+async function staffUser(args: string[], password?: string): Promise<Ran> {
+  const env = password ? { STAFF_USER_PASSWORD: password } : {};
+  const outcome = await staffUserCommand(args, env, (use) => use(suite.db.pool));
+  const lines = (l: string[]) => l.map((line) => `${line}\n`).join('');
+  return { status: outcome.code, stdout: lines(outcome.out), stderr: lines(outcome.err) };
+}
+
 describe('npm run staff-user', () => {
   it('adds a check-in-only account that signs in with exactly that right, and changes it', async () => {
-    const made = await staffUser(['einlass', 'checkin'], 'einlass-password-1');
+    const made = await staffUserProcess(['einlass', 'checkin'], 'einlass-password-1');
     expect(made.status, made.stderr).toBe(0);
     expect(made.stdout).toContain('staff user einlass: roles checkin');
     const desk = new Client(suite.app.baseUrl);
@@ -100,13 +114,13 @@ describe('npm run staff-user', () => {
     expect((await desk.get('/api/auth/me')).status).toBe(401);
     expect((await desk.login('pforte', 'pforte-password-1')).status).toBe(200);
 
-    const unknown = await staffUser(['niemand', '--end-sessions']);
+    const unknown = await staffUserProcess(['niemand', '--end-sessions']);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('There is no staff user niemand.');
   });
 
   it('refuses an unknown role with a message and exit code 2, changing nothing', async () => {
-    const refused = await staffUser(['chef', 'superuser'], 'chef-password-12');
+    const refused = await staffUserProcess(['chef', 'superuser'], 'chef-password-12');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/Unknown role superuser/);
     expect((await new Client(suite.app.baseUrl).login('chef', 'chef-password-12')).status).toBe(
@@ -119,6 +133,10 @@ describe('npm run staff-user', () => {
       json: { name: 'Juridicum', slug: 'jura', contactEmail: 'jura@library.example' },
     });
     expect(site.status).toBe(201);
+    // The command finds slugs in the sites' read model: once the new site has reached it.
+    await expect
+      .poll(async () => JSON.stringify(await (await suite.admin.get('/api/admin/sites')).json()))
+      .toContain('"slug":"jura"');
     const made = await staffUser(['jura-chefin', 'admin@jura,checkin@jura'], 'jura-password-12');
     expect(made.status, made.stderr).toBe(0);
     expect(made.stdout).toContain('staff user jura-chefin: roles admin@jura, checkin@jura');
