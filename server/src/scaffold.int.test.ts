@@ -112,15 +112,20 @@ describe('the scaffold, run into a copy of the repository', () => {
     if (copy) rmSync(copy, { recursive: true, force: true });
   });
 
-  it('writes a read model and commands on two streams, each file one of the recipes', () => {
-    for (const args of [
-      ['read-model', 'scaffold-check'],
-      ['command', 'room', 'CheckScaffoldRoom'],
-      ['command', 'blacklist', 'CheckScaffoldEntry'],
-    ]) {
-      const r = scaffold(...args);
-      expect(r.status, r.output).toBe(0);
-      for (const f of written(r.output)) files.add(f);
+  it('writes a read model and commands on two streams, each file one of the recipes', async () => {
+    // `npm run scaffold` itself once (a process costs seconds of CPU to load); then what it
+    // runs, in this process.
+    const r = scaffold('read-model', 'scaffold-check');
+    expect(r.status, r.output).toBe(0);
+    for (const f of written(r.output)) files.add(f);
+    // Each planned on what the one before wrote (both add to the domain's index).
+    for (const [stream, name] of [
+      ['room', 'CheckScaffoldRoom'],
+      ['blacklist', 'CheckScaffoldEntry'],
+    ] as const) {
+      const plan = planCommand(copy, stream, name);
+      await writePlan(copy, plan);
+      for (const f of plan) files.add(f.path);
     }
     // 7 files each; the two commands share the indexes of the domain and the command side.
     expect(files.size).toBe(7 + 7 + 5);
@@ -143,19 +148,15 @@ describe('the scaffold, run into a copy of the repository', () => {
       () => planReadModel(copy, 'Not_A_Name'),
       () => planReadModel(copy, 'elsewhere', 'no-such-stream'),
       () => planCommand(copy, 'room', 'CheckScaffoldRoom'),
+      () => planCommand(copy, 'rooms', 'CheckScaffoldRoom'),
       () => planCommand(copy, 'room', 'CreateRoom'),
       () => planCommand(copy, 'blacklist', 'notPascal'),
       () => planCommand(copy, 'timeslot', 'SomethingNew'),
     ])
       expect(refused).toThrow(ScaffoldRefused);
-    for (const args of [
-      ['read-model', 'scaffold-check'],
-      ['command', 'rooms', 'CheckScaffoldRoom'],
-    ]) {
-      const r = scaffold(...args);
-      expect(r.status, `${args.join(' ')}: ${r.output}`).toBe(1);
-      expect(r.output).toMatch(/^scaffold refused: .* exists/m);
-    }
+    const r = scaffold('read-model', 'scaffold-check');
+    expect(r.status, r.output).toBe(1);
+    expect(r.output).toMatch(/^scaffold refused: .* exists/m);
     expect(tree()).toEqual(before);
   });
 
