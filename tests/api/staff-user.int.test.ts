@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffUserCommand } from '../../server/src/staff-users.ts';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
+import { createJura } from '../support/site-roles.ts';
 
 /**
  * `npm run staff-user` against the suite's database: a library adds a check-in-only account and
@@ -129,10 +130,7 @@ describe('npm run staff-user', () => {
   });
 
   it('gives a role for one site by its slug (admin@jura); refuses a slug no site has', async () => {
-    const site = await suite.admin.request('POST', '/api/admin/sites', {
-      json: { name: 'Juridicum', slug: 'jura', contactEmail: 'jura@library.example' },
-    });
-    expect(site.status).toBe(201);
+    await createJura(suite.admin);
     // The command finds slugs in the sites' read model: once the new site has reached it.
     await expect
       .poll(async () => JSON.stringify(await (await suite.admin.get('/api/admin/sites')).json()))
