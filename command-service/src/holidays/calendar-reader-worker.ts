@@ -1,17 +1,21 @@
 /**
- * The worker thread of calendar-reader.ts: reads one calendar file and answers its holidays, or
- * the reason it cannot (a CalendarFault with its limit). It shares nothing with the server.
+ * The worker thread of calendar-reader.ts: reads the calendar files it is sent, one message each,
+ * and answers each one's holidays, or the reason it cannot (a CalendarFault with its limit). It
+ * shares nothing with the server, and keeps nothing from one file to the next.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { CalendarFileError, parseHolidayCalendar, type CalendarImportLimits } from './ical.ts';
 
 export type WorkerAnswer =
   | { ok: true; reading: ReturnType<typeof parseHolidayCalendar> }
   | { ok: false; fault: CalendarFileError['fault']; limit?: number };
 
-const { bytes, limits } = workerData as { bytes: Uint8Array; limits: CalendarImportLimits };
+export interface WorkerReading {
+  bytes: Uint8Array;
+  limits: CalendarImportLimits;
+}
 
-function answer(): WorkerAnswer {
+function answer({ bytes, limits }: WorkerReading): WorkerAnswer {
   try {
     const text = new TextDecoder('utf-8').decode(bytes);
     return { ok: true, reading: parseHolidayCalendar(text, limits) };
@@ -26,4 +30,4 @@ function answer(): WorkerAnswer {
   }
 }
 
-parentPort?.postMessage(answer());
+parentPort?.on('message', (reading: WorkerReading) => parentPort?.postMessage(answer(reading)));
