@@ -21,6 +21,7 @@ export * from './embedded-postgres.ts';
 export * from './local-date.ts';
 export * from './secrets.ts';
 export * from './rate-limit.ts';
+export * from './kept-threads.ts';
 export * from './load-shedding.ts';
 export * from './mail-files.ts';
 export * from './email-key.ts';

@@ -7,6 +7,9 @@ import {
   fromContract,
   Problem,
   problems,
+  threadBootstrap,
+  threadExecArgv,
+  workerModule,
   z,
   type RouteDef,
 } from '@rr/platform';
@@ -45,16 +48,7 @@ const whatIfSchema = z
 /** A replay's heap: larger, it is stopped and refused (insights__replay_too_large), as a longer one. */
 const WORKER_HEAP_MB = 256;
 
-/** The compiled release (`npm run build:server`) runs JavaScript and has no tsx. */
-const COMPILED = import.meta.url.endsWith('.js');
-const WORKER_URL = new URL(
-  COMPILED ? './what-if-worker.js' : './what-if-worker.ts',
-  import.meta.url,
-).href;
-/** Registers tsx's loader when running from source, then imports the worker module. */
-const BOOTSTRAP = COMPILED
-  ? `import(${JSON.stringify(WORKER_URL)});`
-  : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+const WORKER_MODULE = workerModule(import.meta.url, './what-if-worker');
 
 const tooLarge = (limit: number | null) =>
   new Problem(
@@ -91,9 +85,9 @@ export function replayInWorker(
   };
   if (signal?.aborted) return Promise.reject(new Error('the what-if replay was stopped'));
   return new Promise((resolve, reject) => {
-    const worker = new Worker(BOOTSTRAP, {
+    const worker = new Worker(threadBootstrap(WORKER_MODULE), {
       eval: true,
-      execArgv: COMPILED ? ['--conditions=rr-compiled'] : [],
+      execArgv: threadExecArgv(WORKER_MODULE),
       workerData: work,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       stdout: false,
