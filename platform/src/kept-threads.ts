@@ -1,11 +1,12 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * Worker threads for work that must never run on the event loop (reading a calendar file), kept
- * between runs: starting a thread from source registers tsx's loader and loads its modules (about
- * 1.6 s of CPU), which costs more than most runs. A thread answers one message per run; a run that
- * is stopped (its time, its heap) ends the thread, and the next run starts another. An idle thread
- * is ended after `keepMs` and never keeps the process alive.
+ * Worker threads for work that must never run on the event loop (reading a calendar file,
+ * replaying a room's history), kept between runs: starting a thread from source registers tsx's
+ * loader and loads its modules (about 1.6 s of CPU), which costs more than most runs. A thread
+ * answers one message per run; a run that is stopped (its time, its heap, its caller) ends the
+ * thread, and the next run starts another. An idle thread is ended after `keepMs` and never keeps
+ * the process alive; a pool that keeps none ends each thread after its run.
  */
 export interface ThreadRun {
   /** The message the thread's module receives (`parentPort.on('message')`). */
@@ -18,11 +19,13 @@ export interface ThreadRun {
   heapMb: number;
   /** How long the thread is kept for the next run after this one (default: the pool's). */
   keepMs?: number;
+  /** Stops the run (the client gave up): ThreadStopped('aborted'). */
+  signal?: AbortSignal;
 }
 
 export class ThreadStopped extends Error {
   constructor(
-    readonly reason: 'time' | 'memory' | 'failed',
+    readonly reason: 'time' | 'memory' | 'aborted' | 'failed',
     cause?: unknown,
   ) {
     super(`the worker thread was stopped (${reason})`, cause === undefined ? {} : { cause });
@@ -38,7 +41,8 @@ export function workerModule(from: string, name: string): string {
 interface Thread {
   worker: Worker;
   heapMb: number;
-  idle: NodeJS.Timeout | null;
+  /** Ends the thread when no run takes it in time. */
+  ending: NodeJS.Timeout | null;
 }
 
 export class KeptThreads {
@@ -64,12 +68,14 @@ export class KeptThreads {
   }
 
   /** Sends one run to a kept thread or a new one, and answers the thread's one reply. */
-  run<A>({ message, transfer, timeoutMs, heapMb, keepMs }: ThreadRun): Promise<A> {
+  run<A>({ message, transfer, timeoutMs, heapMb, keepMs, signal }: ThreadRun): Promise<A> {
+    if (signal?.aborted) return Promise.reject(new ThreadStopped('aborted'));
     const thread = this.take(heapMb);
     const { worker } = thread;
     return new Promise<A>((resolve, reject) => {
       const settle = (stopped: ThreadStopped | null, fn: () => void) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
@@ -89,6 +95,10 @@ export class KeptThreads {
         const stopped = new ThreadStopped('failed');
         settle(stopped, () => reject(stopped));
       };
+      const onAbort = () => {
+        const stopped = new ThreadStopped('aborted');
+        settle(stopped, () => reject(stopped));
+      };
       const timer = setTimeout(() => {
         const stopped = new ThreadStopped('time');
         settle(stopped, () => reject(stopped));
@@ -96,6 +106,7 @@ export class KeptThreads {
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
+      signal?.addEventListener('abort', onAbort);
       // A run under way keeps the process alive; a new thread's start is part of its time.
       worker.ref();
       worker.postMessage(message, transfer);
@@ -106,8 +117,8 @@ export class KeptThreads {
     const at = this.idle.findIndex((t) => t.heapMb === heapMb);
     if (at >= 0) {
       const [thread] = this.idle.splice(at, 1);
-      if (thread!.idle) clearTimeout(thread!.idle);
-      thread!.idle = null;
+      if (thread!.ending) clearTimeout(thread!.ending);
+      thread!.ending = null;
       return thread!;
     }
     const worker = new Worker(threadBootstrap(this.module), {
@@ -118,7 +129,7 @@ export class KeptThreads {
       stderr: false,
     });
     this.startedCount += 1;
-    const thread: Thread = { worker, heapMb, idle: null };
+    const thread: Thread = { worker, heapMb, ending: null };
     // Between runs nothing else listens: a failing idle thread is ended, not the process.
     worker.on('error', () => this.end(thread));
     return thread;
@@ -130,14 +141,14 @@ export class KeptThreads {
     // Beyond the threads to keep, the longest idle is ended.
     while (this.idle.length > this.keep) this.end(this.idle[0]!);
     if (!this.idle.includes(thread)) return;
-    thread.idle = setTimeout(() => this.end(thread), keepMs);
-    thread.idle.unref();
+    thread.ending = setTimeout(() => this.end(thread), keepMs);
+    thread.ending.unref();
   }
 
   private end(thread: Thread) {
     const at = this.idle.indexOf(thread);
     if (at >= 0) this.idle.splice(at, 1);
-    if (thread.idle) clearTimeout(thread.idle);
+    if (thread.ending) clearTimeout(thread.ending);
     void thread.worker.terminate();
   }
 }
@@ -147,12 +158,12 @@ export class KeptThreads {
  * loader first, so the module runs alike under `node --import tsx`, vitest and the benchmarks; the
  * compiled release imports the compiled module.
  */
-export function threadBootstrap(module: string): string {
+function threadBootstrap(module: string): string {
   return module.endsWith('.js')
     ? `import(${JSON.stringify(module)});`
     : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module)}); });`;
 }
 
 /** The compiled worker resolves the @rr packages to their compiled output as the server does. */
-export const threadExecArgv = (module: string): string[] =>
+const threadExecArgv = (module: string): string[] =>
   module.endsWith('.js') ? ['--conditions=rr-compiled'] : [];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayInWorker } from '@rr/insights';
 import { addDays, ManualClock, todayIn } from '@rr/platform';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
@@ -111,5 +112,24 @@ describe('the what-if replay limits', () => {
     const problem = (await over.json()) as { error: string; payload: string[] };
     expect(problem.error).toBe('insights__replay_too_large');
     expect(problem.payload).toEqual([String(MAX_EVENTS)]);
+  });
+
+  it('stops a replay whose planner gave up, before or while it runs; the next one replays', async () => {
+    const roomId = await createRoom(suite.admin, 'Impatient room', { openStartValue: 0 });
+    const date = addDays(today(), 2);
+    const slot = await createSlot(suite.admin, roomId, date, '10:00', '12:00', 5);
+    await hold(slot);
+    const request = { roomId, fromDate: date, untilDate: date, change: { capacity: 1 } };
+    const before = new AbortController();
+    before.abort();
+    await expect(replayInWorker(suite.app.deps, request, before.signal)).rejects.toThrow(
+      'the what-if replay was stopped',
+    );
+    const during = new AbortController();
+    const stopped = replayInWorker(suite.app.deps, request, during.signal);
+    during.abort();
+    await expect(stopped).rejects.toThrow('the what-if replay was stopped');
+    const { slots } = await replayInWorker(suite.app.deps, request);
+    expect(slots.map((s) => s.whatIf)).toEqual([{ served: 1, refused: 0, waitlisted: 0 }]);
   });
 });

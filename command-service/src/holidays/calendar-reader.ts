@@ -60,7 +60,7 @@ async function readInWorker(
       transfer: [copy.buffer],
       timeoutMs: options.timeoutMs,
       heapMb: options.maxHeapMb ?? DEFAULT_HEAP_MB,
-      ...(options.keepMs === undefined ? {} : { keepMs: options.keepMs }),
+      keepMs: options.keepMs,
     });
   } catch (err) {
     if (err instanceof ThreadStopped && (err.reason === 'time' || err.reason === 'memory'))

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import pg from 'pg';
 import { initialRoomState, localDateTime, type BookingLimits, type RoomState } from '@rr/domain';
 import {
@@ -272,4 +272,6 @@ async function answer(work: WhatIfWork): Promise<WhatIfAnswer> {
   }
 }
 
-parentPort?.postMessage(await answer(workerData as WhatIfWork));
+parentPort?.on('message', (work: WhatIfWork) => {
+  void answer(work).then((a) => parentPort?.postMessage(a));
+});

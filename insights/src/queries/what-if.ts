@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import type { Response } from 'express';
 import { WhatIfInput as WhatIfContract } from '@rr/contracts';
 import {
@@ -7,8 +6,8 @@ import {
   fromContract,
   Problem,
   problems,
-  threadBootstrap,
-  threadExecArgv,
+  KeptThreads,
+  ThreadStopped,
   workerModule,
   z,
   type RouteDef,
@@ -48,7 +47,8 @@ const whatIfSchema = z
 /** A replay's heap: larger, it is stopped and refused (insights__replay_too_large), as a longer one. */
 const WORKER_HEAP_MB = 256;
 
-const WORKER_MODULE = workerModule(import.meta.url, './what-if-worker');
+/** A thread per replay, ended after it: a replay of a long history leaves much of its heap behind. */
+const replayers = new KeptThreads(workerModule(import.meta.url, './what-if-worker'), 0);
 
 const tooLarge = (limit: number | null) =>
   new Problem(
@@ -69,7 +69,7 @@ export type WhatIfRequest = Pick<WhatIfWork, 'roomId' | 'fromDate' | 'untilDate'
  * unknown room (404) and a history over the cap, too long or too large (400). `signal` stops the
  * worker (the client gave up).
  */
-export function replayInWorker(
+export async function replayInWorker(
   deps: Pick<InsightsDeps, 'whatIf' | 'limits' | 'timeZone'>,
   request: WhatIfRequest,
   signal?: AbortSignal,
@@ -83,41 +83,24 @@ export function replayInWorker(
     batchSize: deps.whatIf.batchSize,
     timeLimitMs: deps.whatIf.timeoutMs,
   };
-  if (signal?.aborted) return Promise.reject(new Error('the what-if replay was stopped'));
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(threadBootstrap(WORKER_MODULE), {
-      eval: true,
-      execArgv: threadExecArgv(WORKER_MODULE),
-      workerData: work,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-      stdout: false,
-      stderr: false,
+  let answer: WhatIfAnswer;
+  try {
+    answer = await replayers.run<WhatIfAnswer>({
+      message: work,
+      timeoutMs: deps.whatIf.timeoutMs,
+      heapMb: WORKER_HEAP_MB,
+      signal,
     });
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', stop);
-      fn();
-      void worker.terminate();
-    };
-    const stop = () => settle(() => reject(new Error('the what-if replay was stopped')));
-    signal?.addEventListener('abort', stop);
-    const timer = setTimeout(() => settle(() => reject(tooLarge(null))), deps.whatIf.timeoutMs);
-    worker.on('message', (answer: WhatIfAnswer) =>
-      settle(() => {
-        if (answer.kind === 'done') resolve({ slots: answer.slots, stats: answer.stats });
-        else if (answer.kind === 'no-room') reject(problems.notFound('Room'));
-        else if (answer.kind === 'too-large') reject(tooLarge(deps.whatIf.maxEvents));
-        else reject(new Error(answer.error));
-      }),
-    );
-    worker.on('error', (err: Error & { code?: string }) =>
-      settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooLarge(null) : err)),
-    );
-    worker.on('exit', () => settle(() => reject(new Error('the what-if replay stopped'))));
-  });
+  } catch (err) {
+    if (!(err instanceof ThreadStopped)) throw err;
+    if (err.reason === 'aborted') throw new Error('the what-if replay was stopped');
+    if (err.reason === 'time' || err.reason === 'memory') throw tooLarge(null);
+    throw err.cause instanceof Error ? err.cause : new Error('the what-if replay stopped');
+  }
+  if (answer.kind === 'done') return { slots: answer.slots, stats: answer.stats };
+  if (answer.kind === 'no-room') throw problems.notFound('Room');
+  if (answer.kind === 'too-large') throw tooLarge(deps.whatIf.maxEvents);
+  throw new Error(answer.error);
 }
 
 export function whatIfRoutes(deps: InsightsDeps): RouteDef[] {
