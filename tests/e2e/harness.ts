@@ -13,6 +13,7 @@ import {
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
 import { freePort } from '../support/ports.ts';
+import { productEntry } from '../support/processes.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { budget } from '../support/time-budget.ts';
 
@@ -73,34 +74,30 @@ export async function startServer(
   // The server's own files (mails without SMTP): removed when it stops.
   const dataDir = path.join(os.tmpdir(), `rr-e2e-data-${port}`);
   let out = '';
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        ADMIN_USERNAME: E2E_ADMIN.username,
-        ADMIN_PASSWORD: E2E_ADMIN.password,
-        SEED_DEMO_DATA: 'false',
-        // The server's "today" is the tests' and the browser's (both use the machine's zone):
-        // with Europe/Vienna on a UTC machine they disagree for an hour every night.
-        TIME_ZONE: Intl.DateTimeFormat().resolvedOptions().timeZone,
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}/`,
-        MAIL_INTERVAL_MS: '200',
-        // A read waits this long for the browser's own write (stretched on a busy machine).
-        READ_YOUR_WRITES_TIMEOUT_MS: String(budget(5000)),
-        HOLIDAY_IMPORT_READ_TIMEOUT_MS: String(budget(30_000)),
-        DATA_DIR: dataDir,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, productEntry(), {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ADMIN_USERNAME: E2E_ADMIN.username,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      SEED_DEMO_DATA: 'false',
+      // The server's "today" is the tests' and the browser's (both use the machine's zone):
+      // with Europe/Vienna on a UTC machine they disagree for an hour every night.
+      TIME_ZONE: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}/`,
+      MAIL_INTERVAL_MS: '200',
+      // A read waits this long for the browser's own write (stretched on a busy machine).
+      READ_YOUR_WRITES_TIMEOUT_MS: String(budget(5000)),
+      HOLIDAY_IMPORT_READ_TIMEOUT_MS: String(budget(30_000)),
+      DATA_DIR: dataDir,
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;

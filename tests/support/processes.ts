@@ -16,7 +16,10 @@ export interface ServiceProcess {
 export interface SpawnOptions {
   /** The checkout or release folder to run (default: this checkout). */
   root?: string;
-  /** Runs the compiled release (server/dist, `npm run build:server`) instead of the sources. */
+  /**
+   * Runs the compiled release (server/dist, `npm run build:server`) instead of the sources. By
+   * default this checkout's compiled release when tests/run-all.mjs found it current.
+   */
   compiled?: boolean;
   /** A program the service runs under, e.g. ['ip', 'netns', 'exec', 'rr-a']. */
   prefix?: string[];
@@ -62,6 +65,20 @@ export function ensureCompiledServer(): void {
   if (build.status !== 0) throw new Error(`compiling the server failed:\n${build.stderr}`);
 }
 
+/**
+ * Node's arguments that start the product in `dir`: its compiled release, or its sources through
+ * tsx. The compiled one by default where tests/run-all.mjs found this checkout's compiled release
+ * current (RR_COMPILED_SERVER=1: server/dist newer than every source).
+ */
+export function productEntry(
+  dir = root,
+  compiled = dir === root && process.env.RR_COMPILED_SERVER === '1',
+): string[] {
+  return compiled
+    ? ['--conditions=rr-compiled', path.join(dir, 'server', 'dist', 'src', 'main.js')]
+    : ['--import', 'tsx', path.join(dir, 'server', 'src', 'main.ts')];
+}
+
 /** Starts one process of the product (server/src/main.ts) in a role, and waits until it answers. */
 export async function spawnService(
   role: string,
@@ -71,9 +88,7 @@ export async function spawnService(
   const port = options.port ?? (await freePort());
   let out = '';
   const dir = options.root ?? root;
-  const entry = options.compiled
-    ? ['--conditions=rr-compiled', path.join(dir, 'server', 'dist', 'src', 'main.js')]
-    : ['--import', 'tsx', path.join(dir, 'server', 'src', 'main.ts')];
+  const entry = productEntry(dir, options.compiled);
   const node = [
     // Extra node flags for the service, e.g. RR_NODE_ARGS=--cpu-prof to profile a benchmark's server.
     ...(process.env.RR_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
