@@ -193,8 +193,9 @@ export async function newContext(
   /** The device's time zone (default the machine's), e.g. 'UTC' beside a library in Vienna. */
   timezoneId?: string,
   /**
-   * The visitor app's service worker (offline tickets) is blocked unless allowed: Playwright's
-   * `page.route` (how serveAs answers the page in English) does not see what a worker answers.
+   * The visitor app's service worker (offline tickets) is blocked unless allowed: a test sees the
+   * server's answers, not a copy the worker kept, and Playwright's `page.route` (which some tests
+   * use to delay or change an answer) does not see what a worker answers.
    */
   serviceWorkers: 'allow' | 'block' = 'block',
 ): Promise<BrowserContext> {
@@ -207,6 +208,49 @@ export async function newContext(
   context.setDefaultTimeout(budget(30_000));
   context.setDefaultNavigationTimeout(budget(30_000));
   return context;
+}
+
+/**
+ * From now on, every document the page opens (below `pathPrefix`, if given) is as if the server had
+ * served it with `<html lang="{lang}">` and with `attributes` (plain values) on its root element:
+ * the app reads both when its module starts. They are set when the parsed document turns
+ * interactive, which comes before its module scripts run. A later call replaces an earlier one.
+ * (A rewrite of the document's response through `page.route` did the same, but any route makes
+ * Playwright intercept every request of the page and turn the browser's cache off: each load of
+ * a staff screen cost 70 % more of the browser's CPU and twice the time.)
+ */
+export async function serveDocumentAs(
+  page: Page,
+  lang: Lang,
+  attributes: Readonly<Record<string, string>> = {},
+  pathPrefix = '',
+): Promise<void> {
+  await page.addInitScript(
+    (served) => {
+      // Every init script runs as each document starts, in the order added: the last call's
+      // choice is the one the first call's listener applies.
+      const scope = window as Window & { rrServedAs?: typeof served };
+      const first = scope.rrServedAs === undefined;
+      scope.rrServedAs = served;
+      if (!first) return;
+      document.addEventListener('readystatechange', () => {
+        const choice = scope.rrServedAs;
+        if (document.readyState !== 'interactive' || !choice) return;
+        const { pathname } = window.location;
+        if (
+          choice.pathPrefix &&
+          pathname !== choice.pathPrefix &&
+          !pathname.startsWith(`${choice.pathPrefix}/`)
+        )
+          return;
+        document.documentElement.lang = choice.lang;
+        const root = document.getElementById('root');
+        for (const [name, value] of Object.entries(choice.attributes))
+          root?.setAttribute(name, value);
+      });
+    },
+    { lang, attributes, pathPrefix },
+  );
 }
 
 /** A page in a fresh browser context (own cookies and session storage; axe needs a context page). */

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { Client } from '../support/app.ts';
-import { E2E_ADMIN, newContext, type Lang } from './harness.ts';
+import { E2E_ADMIN, newContext, serveDocumentAs, type Lang } from './harness.ts';
 import { bookAsVisitor } from './test-rooms.ts';
 
 export { LANGS, type Lang } from './harness.ts';
@@ -28,17 +28,7 @@ export async function openStaffPage(
   timezoneId?: string,
 ): Promise<Page> {
   const page = await (await newContext(browser, viewport, lang, timezoneId)).newPage();
-  if (lang !== 'de') {
-    await page.route(
-      (url) => url.pathname === '/admin' || url.pathname.startsWith('/admin/'),
-      async (route) => {
-        if (route.request().resourceType() !== 'document') return route.continue();
-        const response = await route.fetch();
-        const html = (await response.text()).replace('<html lang="de">', `<html lang="${lang}">`);
-        return route.fulfill({ response, body: html });
-      },
-    );
-  }
+  if (lang !== 'de') await serveDocumentAs(page, lang, {}, '/admin');
   return page;
 }
 

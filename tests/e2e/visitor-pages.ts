@@ -4,7 +4,7 @@ import { simpleParser } from 'mailparser';
 import { sleep } from '../support/wait-for.ts';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { longDate, monthTitle } from './dates.ts';
-import { newContext } from './harness.ts';
+import { newContext, serveDocumentAs } from './harness.ts';
 
 /** Page helpers of the visitor app (`/`), shared by the browser tests that book as a visitor. */
 
@@ -85,25 +85,15 @@ export async function openVisitorPage(
 
 /**
  * Serves the visitor app's page in `lang` (the app reads its language from the document) and
- * with `data` as further attributes of its root element (e.g. `data-faq-url`), from now on:
- * a reload after this switches the language and keeps the session and the history state.
+ * with `data` as further attributes of its root element (e.g. `data-faq-url`, plain values),
+ * from now on: a reload after this switches the language and keeps the session and the history
+ * state.
  */
-export async function serveAs(
+export const serveAs = (
   page: Page,
   lang: 'de' | 'en',
   data: Readonly<Record<string, string>> = {},
-): Promise<void> {
-  await page.unrouteAll();
-  await page.route('**/*', async (route) => {
-    if (route.request().resourceType() !== 'document') return route.fallback();
-    const response = await route.fetch();
-    let body = (await response.text()).replace('<html lang="de"', `<html lang="${lang}"`);
-    for (const [name, value] of Object.entries(data)) {
-      body = body.replace(new RegExp(`${name}="[^"]*"`), `${name}="${value}"`);
-    }
-    await route.fulfill({ response, body });
-  });
-}
+): Promise<void> => serveDocumentAs(page, lang, data);
 
 /** Adds the slot `range` of day `d` to the cart through the day dialog of the room calendar. */
 export async function addSlot(page: Page, d: Date, range: string): Promise<void> {

@@ -72,8 +72,7 @@ describe('the privacy notice shows its text or a real address', () => {
   it('takes its text from the label override', async () => {
     const page = await openPage(browser, PHONE);
     await serveAs(page, 'de', {
-      'data-label-override':
-        '{&quot;privacy:details&quot;:&quot;Unser eigener Datenschutztext.&quot;}',
+      'data-label-override': '{"privacy:details":"Unser eigener Datenschutztext."}',
     });
     await page.goto(`${server.baseUrl}/`);
     await notice(page).getByText('Mehr zum Datenschutz').click();
