@@ -210,6 +210,18 @@ export async function newContext(
   return context;
 }
 
+/** What serveDocumentAs's init script uses of a page's globals. */
+interface ServedPage<T> {
+  rrServedAs?: T;
+  location: { pathname: string };
+  document: {
+    readyState: string;
+    documentElement: { lang: string };
+    getElementById(id: string): { setAttribute(name: string, value: string): void } | null;
+    addEventListener(type: 'readystatechange', listener: () => void): void;
+  };
+}
+
 /**
  * From now on, every document the page opens (below `pathPrefix`, if given) is as if the server had
  * served it with `<html lang="{lang}">` and with `attributes` (plain values) on its root element:
@@ -227,16 +239,18 @@ export async function serveDocumentAs(
 ): Promise<void> {
   await page.addInitScript(
     (served) => {
+      // The page's globals, of which this needs a few (the file is also type-checked without the
+      // DOM's types, by a benchmark that imports it).
+      const scope = globalThis as unknown as ServedPage<typeof served>;
       // Every init script runs as each document starts, in the order added: the last call's
       // choice is the one the first call's listener applies.
-      const scope = window as Window & { rrServedAs?: typeof served };
       const first = scope.rrServedAs === undefined;
       scope.rrServedAs = served;
       if (!first) return;
-      document.addEventListener('readystatechange', () => {
-        const choice = scope.rrServedAs;
+      scope.document.addEventListener('readystatechange', () => {
+        const { document, location, rrServedAs: choice } = scope;
         if (document.readyState !== 'interactive' || !choice) return;
-        const { pathname } = window.location;
+        const { pathname } = location;
         if (
           choice.pathPrefix &&
           pathname !== choice.pathPrefix &&
