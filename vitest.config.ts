@@ -61,8 +61,8 @@ export default defineConfig({
     // The HA files start a cluster each and measure its failover; the fault files kill and
     // restart what the others share the cores with: one at a time. Unit tests keep the cores
     // busy on their own. An integration or browser test spends most of its time waiting on the
-    // server, PostgreSQL and Chromium (a browser file uses about a quarter of a core): two files
-    // a core keep the cores busy.
+    // server, PostgreSQL and Chromium: two files a core keep the cores busy (a browser file alone
+    // keeps about one core busy with its Chromium and server, so the browser matrix is CPU-bound).
     // The ops files build, restore and upgrade whole releases: one at a time too.
     maxWorkers:
       kind === 'ha' || kind === 'faults' || kind === 'ops'
