@@ -229,7 +229,7 @@ interface ServedPage<T> {
  * interactive, which comes before its module scripts run. A later call replaces an earlier one.
  * (A rewrite of the document's response through `page.route` did the same, but any route makes
  * Playwright intercept every request of the page and turn the browser's cache off: each load of
- * a staff screen cost 70 % more of the browser's CPU and twice the time.)
+ * a staff screen cost 60 to 80 % more CPU in the browser and the test, and twice the time.)
  */
 export async function serveDocumentAs(
   page: Page,
