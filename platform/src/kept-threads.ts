@@ -73,36 +73,28 @@ export class KeptThreads {
     const thread = this.take(heapMb);
     const { worker } = thread;
     return new Promise<A>((resolve, reject) => {
-      const settle = (stopped: ThreadStopped | null, fn: () => void) => {
+      const detach = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
-        if (stopped) void worker.terminate();
-        else this.putBack(thread, keepMs ?? this.keepMs);
-        fn();
       };
-      const onMessage = (answer: A) => settle(null, () => resolve(answer));
-      const onError = (err: Error & { code?: string }) => {
-        const stopped = new ThreadStopped(
-          err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'failed',
-          err,
-        );
-        settle(stopped, () => reject(stopped));
+      const stop = (reason: ThreadStopped['reason'], cause?: unknown) => {
+        detach();
+        void worker.terminate();
+        reject(new ThreadStopped(reason, cause));
       };
-      const onExit = () => {
-        const stopped = new ThreadStopped('failed');
-        settle(stopped, () => reject(stopped));
+      const onMessage = (answer: A) => {
+        detach();
+        this.putBack(thread, keepMs ?? this.keepMs);
+        resolve(answer);
       };
-      const onAbort = () => {
-        const stopped = new ThreadStopped('aborted');
-        settle(stopped, () => reject(stopped));
-      };
-      const timer = setTimeout(() => {
-        const stopped = new ThreadStopped('time');
-        settle(stopped, () => reject(stopped));
-      }, timeoutMs);
+      const onError = (err: Error & { code?: string }) =>
+        stop(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'failed', err);
+      const onExit = () => stop('failed');
+      const onAbort = () => stop('aborted');
+      const timer = setTimeout(() => stop('time'), timeoutMs);
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
