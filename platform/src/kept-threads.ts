@@ -122,8 +122,10 @@ export class KeptThreads {
     });
     this.startedCount += 1;
     const thread: Thread = { worker, heapMb, ending: null };
-    // Between runs nothing else listens: a failing idle thread is ended, not the process.
+    // Between runs nothing else listens: a failing idle thread is ended, not the process, and
+    // one that exits is let go (a run sent to it would wait out its time).
     worker.on('error', () => this.end(thread));
+    worker.on('exit', () => this.end(thread));
     return thread;
   }
 
