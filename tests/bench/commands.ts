@@ -473,11 +473,17 @@ async function main(): Promise<void> {
       const until = addDays(from, CART_SIZE - 1);
       const rooms: string[] = [];
       for (let c = 0; c < CLIENTS; c++) rooms.push(await createRoom(`Bench room ${c + 1}`, 100));
+      // Half an hour each, from 06:00: 35 bands end by 23:30 (by default a run takes 11 of them,
+      // and 4 for each lag rate).
       let band = 0;
       const freshSlots = async () => {
-        const h = 6 + band++;
-        const t = (m: number) => `${String(h).padStart(2, '0')}:${m === 0 ? '00' : '30'}`;
-        return Promise.all(rooms.map((r) => createSlots(r, from, until, t(0), t(30), 99_999)));
+        const start = 6 * 60 + 30 * band++;
+        if (start + 30 > 23 * 60 + 30) throw new Error('the day has no band of slots left');
+        const t = (m: number) =>
+          `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+        return Promise.all(
+          rooms.map((r) => createSlots(r, from, until, t(start), t(start + 30), 99_999)),
+        );
       };
 
       /**
