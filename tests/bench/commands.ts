@@ -279,6 +279,15 @@ function commitGroupCounts(text: string): Record<string, number> {
 }
 
 /**
+ * How the server grouped the commands between two readings of its metrics: its counters' growth,
+ * and the commands per group of two or more.
+ */
+function commitGrouping(before: string, after: string) {
+  const counts = grownBy(commitGroupCounts(before), commitGroupCounts(after));
+  return { counts, perGroup: round((counts.grouped ?? 0) / Math.max(1, counts.groups ?? 0)) };
+}
+
+/**
  * The server's garbage collection pauses so far, seconds by kind (minor: the young generation's
  * scavenges; major, incremental: the old generation's), from its default metrics.
  */
@@ -504,11 +513,7 @@ async function main(): Promise<void> {
         const metricsBefore = await serverMetrics();
         const run = await closedLoop({ clients: CROWD, seconds: SECONDS, op });
         const cpuMsPerOperation = cpuPerOperation(before, cpu(pid), run.operations);
-        const grouping = grownBy(
-          commitGroupCounts(metricsBefore),
-          commitGroupCounts(await serverMetrics()),
-        );
-        const perGroup = round((grouping.grouped ?? 0) / Math.max(1, grouping.groups ?? 0));
+        const { perGroup } = commitGrouping(metricsBefore, await serverMetrics());
         console.log(
           `crowd of ${CROWD}, cart add: ${Math.round(run.perSecond)}/s, p99 ${run.latencyMs.p99} ms; CPU ms per command ${JSON.stringify(cpuMsPerOperation)}; commands per group ${perGroup}`,
         );
@@ -554,9 +559,9 @@ async function main(): Promise<void> {
       console.log(
         `cart add: ${Math.round(cartAdd.perSecond)}/s, p99 ${cartAdd.latencyMs.p99} ms; RSS peak ${loadRss} MiB`,
       );
-      const grouping = grownBy(commitGroupCounts(metricsBefore), commitGroupCounts(metricsAfter));
+      const grouping = commitGrouping(metricsBefore, metricsAfter);
       console.log(
-        `cart add commit groups: ${JSON.stringify(grouping)}; commands per group ${round((grouping.grouped ?? 0) / Math.max(1, grouping.groups ?? 0))}`,
+        `cart add commit groups: ${JSON.stringify(grouping.counts)}; commands per group ${grouping.perGroup}`,
       );
 
       const crowd = CROWD > 0 ? await crowdCartAdds() : null;
