@@ -89,6 +89,11 @@ export interface TicketFilter {
   search: Condition | null;
   /** Only status, room and dates filter: `tickets` also reads on rm_ticket_counts (as t). */
   countable: boolean;
+  /**
+   * A search term narrows the list to the tickets it matches, each set found by its index: the
+   * list sorted by name sorts those whole instead of walking every person in name order.
+   */
+  narrow: boolean;
 }
 
 export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>): TicketFilter {
@@ -144,12 +149,22 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
     add((w) => w.whereRaw('upper(t.booking_number) = ?', [number]));
   } else if (term && isBookingNumberPart(term)) {
     // A part of a booking number may be a part of a name too ("ANNA"): the tickets whose number
-    // contains it and those of the people the search finds.
+    // contains it (the number's trigram index) and those of the people the search finds (the
+    // names' trigram index, then each person's tickets), as one set of ids. Written as a
+    // condition on each ticket with OR, neither index could serve it.
     const part = likePattern(normalBookingNumber(term));
-    const people = sql.select('p.owner_id').from('personal_data as p').modify(nameSearch(term));
-    add((w) =>
-      w.where((any) => any.where('t.booking_number', 'like', part).orWhereIn('t.owner_id', people)),
-    );
+    const ids = sql
+      .select('n.id')
+      .from('rm_tickets as n')
+      .where('n.booking_number', 'like', part)
+      .unionAll(
+        sql
+          .select('o.id')
+          .from('personal_data as p')
+          .join('rm_tickets as o', 'o.owner_id', 'p.owner_id')
+          .modify(nameSearch(term)),
+      );
+    add((w) => w.whereIn('t.id', ids));
   } else if (term) {
     search = nameSearch(term);
     countable = false;
@@ -160,6 +175,7 @@ export function ticketFilter(q: Omit<TicketQuery, 'limit' | 'offset' | 'sort'>):
     },
     search,
     countable,
+    narrow: Boolean(term),
   };
 }
 

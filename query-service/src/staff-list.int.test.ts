@@ -110,6 +110,11 @@ describe('reservations list sorted by name', () => {
         '&fromTime=10:00',
         '&searchTerm=müll',
         '&searchTerm=universit',
+        // Parts of booking numbers (R-2, R-20 to ...), with tickets without personal
+        // data among them, and names that could be such parts too.
+        '&searchTerm=R-2',
+        '&searchTerm=bauer',
+        '&searchTerm=ANNA',
       ])
         for (const [limit, offset] of [
           [20, 0],

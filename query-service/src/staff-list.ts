@@ -98,26 +98,30 @@ interface RowsPage {
  */
 function readByName(pool: Pool, q: TicketQuery, dir: 'ASC' | 'DESC'): Promise<RowsPage> {
   const f = ticketFilter(q);
-  return f.search ? searchByName(pool, f, f.search, q, dir) : readAllByName(pool, f, q, dir);
+  return f.narrow ? searchByName(pool, f, q, dir) : readAllByName(pool, f, q, dir);
 }
 
 /**
- * A search matches few people: their tickets are sorted whole, counted by a window, in one
- * statement (rows without personal data never match a search). The people it matches are found
- * first (by the trigram index; OFFSET 0, which knex's offset() leaves out, keeps the planner
- * from flattening it into the join).
+ * A search matches few tickets: they are sorted whole, counted by a window, in one statement.
+ * A search of names finds the people first (by the trigram index; OFFSET 0, which knex's
+ * offset() leaves out, keeps the planner from flattening it into the join), and rows without
+ * personal data never match it; a booking number or a part of one finds its tickets by a
+ * condition on them (ticketFilter), with or without personal data.
  */
 async function searchByName(
   pool: Pool,
   f: TicketFilter,
-  search: NonNullable<TicketFilter['search']>,
   q: TicketQuery,
   dir: 'ASC' | 'DESC',
 ): Promise<RowsPage> {
-  const people = () =>
-    sql.raw('(? OFFSET 0) p', [sql.select('*').from('personal_data as p').modify(search)]);
+  const { search } = f;
+  const people = (s: NonNullable<TicketFilter['search']>) =>
+    sql.raw('(? OFFSET 0) p', [sql.select('*').from('personal_data as p').modify(s)]);
   const matches = () =>
-    sql.from(people()).join('rm_tickets as t', 't.owner_id', 'p.owner_id').modify(f.tickets);
+    (search
+      ? sql.from(people(search)).join('rm_tickets as t', 't.owner_id', 'p.owner_id')
+      : sql.from('rm_tickets as t').leftJoin('personal_data as p', 'p.owner_id', 't.owner_id')
+    ).modify(f.tickets);
   // The page's ids first (each person's tickets from the owner index alone), then their rows.
   const rows = await run<TicketRow & { total: string }>(
     pool,
