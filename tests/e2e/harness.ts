@@ -12,7 +12,7 @@ import {
 } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
-import { freePort } from '../support/ports.ts';
+import { freePort, listensOn } from '../support/ports.ts';
 import { productEntry } from '../support/processes.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { budget } from '../support/time-budget.ts';
@@ -70,7 +70,23 @@ export async function startServer(
       'frontend/dist is missing: `npm test` and `npm run test:e2e` build it; or run `npm run build`',
     );
   }
-  const port = await freePort();
+  // A port another file's server took between freePort and the listen: start again on another.
+  for (let attempt = 1; ; attempt++) {
+    const server = await startServerOn(await freePort(), db, env, attempt === 3);
+    if (server) return server;
+  }
+}
+
+/**
+ * The server on `port`; null when another process answered on that port (the child is stopped),
+ * unless `last`, which fails then.
+ */
+async function startServerOn(
+  port: number,
+  db: TestDatabase,
+  env: Record<string, string>,
+  last = false,
+): Promise<RunningServer | null> {
   // The server's own files (mails without SMTP): removed when it stops.
   const dataDir = path.join(os.tmpdir(), `rr-e2e-data-${port}`);
   let out = '';
@@ -117,6 +133,11 @@ export async function startServer(
     }
     if (Date.now() > deadline) fail('server did not start');
     await new Promise((r) => setTimeout(r, 200));
+  }
+  if (!(await listensOn(child.pid!, port))) {
+    if (last) fail(`another process answers on port ${port}`);
+    child.kill('SIGKILL');
+    return null;
   }
   return {
     baseUrl,

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from './ports.ts';
+import { freePort, listensOn } from './ports.ts';
 import { budget } from './time-budget.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -84,6 +84,7 @@ export async function spawnService(
   role: string,
   env: Record<string, string>,
   options: SpawnOptions = {},
+  attempt = 1,
 ): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   let out = '';
@@ -149,6 +150,13 @@ export async function spawnService(
         throw new Error(`${role} did not start:\n${out}`);
       }
       await new Promise((r) => setTimeout(r, 150));
+    }
+    // On a port of its choosing, the service must be the one answering (listensOn); under a
+    // prefix program it is that program's child, and perhaps in another network namespace.
+    if (options.port === undefined && !prefixed && !(await listensOn(child.pid!, port))) {
+      signalGroup('SIGKILL');
+      if (attempt === 3) throw new Error(`${role}: another process answers on port ${port}`);
+      return spawnService(role, env, options, attempt + 1);
     }
   }
   return {
