@@ -136,6 +136,7 @@ async function startServerOn(
   }
   if (!(await listensOn(child.pid!, port))) {
     if (last) fail(`another process answers on port ${port}`);
+    // Its data folder, named after the port, may be the other server's: left to that one.
     child.kill('SIGKILL');
     return null;
   }
