@@ -496,19 +496,28 @@ async function main(): Promise<void> {
       };
 
       /**
+       * `clients` visitors adding tickets on slots of their own, warmed up: the operation of a
+       * measured closed loop, each visitor on fresh slots (the warm-up's are left behind).
+       */
+      const warmCartAdds = async (clients: number) => {
+        const visitorsOnFreshSlots = async () => {
+          const all: string[][] = [];
+          while (all.length < clients) all.push(...(await freshSlots()));
+          return all.slice(0, clients).map((s) => visitorOn(s));
+        };
+        let visitors = await visitorsOnFreshSlots();
+        const op = (w: number) => visitors[w]!.addTicket().then(() => undefined);
+        await closedLoop({ clients, seconds: WARMUP_SECONDS, op });
+        visitors = await visitorsOnFreshSlots();
+        return op;
+      };
+
+      /**
        * Cart adds by CROWD visitors on slots of their own: group commit shares a transaction among
        * more commands the more arrive together, where TPC-B's transactions each pay their own.
        */
       const crowdCartAdds = async () => {
-        const crowdSlots = async () => {
-          const all: string[][] = [];
-          while (all.length < CROWD) all.push(...(await freshSlots()));
-          return all.slice(0, CROWD).map((s) => visitorOn(s));
-        };
-        let crowdVisitors = await crowdSlots();
-        const op = (w: number) => crowdVisitors[w]!.addTicket().then(() => undefined);
-        await closedLoop({ clients: CROWD, seconds: WARMUP_SECONDS, op });
-        crowdVisitors = await crowdSlots();
+        const op = await warmCartAdds(CROWD);
         const before = cpu(pid);
         const metricsBefore = await serverMetrics();
         const run = await closedLoop({ clients: CROWD, seconds: SECONDS, op });
@@ -525,25 +534,13 @@ async function main(): Promise<void> {
       console.log(`server RSS idle: ${idleRss} MiB`);
 
       // Cart adds on distinct slots.
-      let slots = await freshSlots();
-      let visitors = slots.map((s) => visitorOn(s));
-      await closedLoop({
-        clients: CLIENTS,
-        seconds: WARMUP_SECONDS,
-        op: (w) => visitors[w]!.addTicket().then(() => undefined),
-      });
-      slots = await freshSlots();
-      visitors = slots.map((s) => visitorOn(s));
+      const cartAddOp = await warmCartAdds(CLIENTS);
       const rss = sampleRss(pid);
       const metricsBefore = await serverMetrics();
       const statements = statementStats(pool);
       if (STATEMENTS) await statements.reset();
       const cpuBefore = cpu(pid);
-      const cartAdd = await closedLoop({
-        clients: CLIENTS,
-        seconds: SECONDS,
-        op: (w) => visitors[w]!.addTicket().then(() => undefined),
-      });
+      const cartAdd = await closedLoop({ clients: CLIENTS, seconds: SECONDS, op: cartAddOp });
       const cartAddCpu = cpuPerOperation(cpuBefore, cpu(pid), cartAdd.operations);
       const loadRss = rss.stop();
       if (STATEMENTS) await statements.print('cart add', cartAdd.operations);
@@ -567,7 +564,7 @@ async function main(): Promise<void> {
       const crowd = CROWD > 0 ? await crowdCartAdds() : null;
 
       // The whole visitor flow: cart, second ticket, booking.
-      slots = await freshSlots();
+      const slots = await freshSlots();
       let flows = 0;
       const flow = await closedLoop({
         clients: CLIENTS,
