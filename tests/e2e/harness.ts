@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,8 +12,7 @@ import {
 } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
-import { freePort, listensOn } from '../support/ports.ts';
-import { productEntry } from '../support/processes.ts';
+import { spawnService } from '../support/processes.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { budget } from '../support/time-budget.ts';
 
@@ -70,87 +69,32 @@ export async function startServer(
       'frontend/dist is missing: `npm test` and `npm run test:e2e` build it; or run `npm run build`',
     );
   }
-  // A port another file's server took between freePort and the listen: start again on another.
-  for (let attempt = 1; ; attempt++) {
-    const server = await startServerOn(await freePort(), db, env, attempt === 3);
-    if (server) return server;
-  }
-}
-
-/**
- * The server on `port`; null when another process answered on that port (the child is stopped),
- * unless `last`, which fails then.
- */
-async function startServerOn(
-  port: number,
-  db: TestDatabase,
-  env: Record<string, string>,
-  last = false,
-): Promise<RunningServer | null> {
-  // The server's own files (mails without SMTP): removed when it stops.
-  const dataDir = path.join(os.tmpdir(), `rr-e2e-data-${port}`);
-  let out = '';
-  const child = spawn(process.execPath, productEntry(), {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ADMIN_USERNAME: E2E_ADMIN.username,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      SEED_DEMO_DATA: 'false',
-      // The server's "today" is the tests' and the browser's (both use the machine's zone):
-      // with Europe/Vienna on a UTC machine they disagree for an hour every night.
-      TIME_ZONE: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}/`,
-      MAIL_INTERVAL_MS: '200',
-      // A read waits this long for the browser's own write (stretched on a busy machine).
-      READ_YOUR_WRITES_TIMEOUT_MS: String(budget(5000)),
-      HOLIDAY_IMPORT_READ_TIMEOUT_MS: String(budget(30_000)),
-      DATA_DIR: dataDir,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + budget(60_000);
-  // A server that never answers is stopped, not left running after its file failed.
-  const fail = (message: string): never => {
-    child.kill('SIGKILL');
-    throw new Error(`${message}:\n${out}`);
-  };
-  for (;;) {
-    if (child.exitCode !== null) fail('server exited early');
-    try {
-      const r = await fetch(`${baseUrl}/api/healthz`);
-      if (r.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) fail('server did not start');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  if (!(await listensOn(child.pid!, port))) {
-    if (last) fail(`another process answers on port ${port}`);
-    // Its data folder, named after the port, may be the other server's: left to that one.
-    child.kill('SIGKILL');
-    return null;
-  }
+  // The server's own files (mails without SMTP), named after its port: removed when it stops.
+  const dataDirOf = (port: number) => path.join(os.tmpdir(), `rr-e2e-data-${port}`);
+  const service = await spawnService('all', (port) => ({
+    DATABASE_URL: db.url,
+    ADMIN_USERNAME: E2E_ADMIN.username,
+    ADMIN_PASSWORD: E2E_ADMIN.password,
+    SEED_DEMO_DATA: 'false',
+    // The server's "today" is the tests' and the browser's (both use the machine's zone):
+    // with Europe/Vienna on a UTC machine they disagree for an hour every night.
+    TIME_ZONE: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}/`,
+    MAIL_INTERVAL_MS: '200',
+    // A read waits this long for the browser's own write (stretched on a busy machine).
+    READ_YOUR_WRITES_TIMEOUT_MS: String(budget(5000)),
+    HOLIDAY_IMPORT_READ_TIMEOUT_MS: String(budget(30_000)),
+    DATA_DIR: dataDirOf(port),
+    ...env,
+  }));
+  const dataDir = dataDirOf(service.port);
   return {
-    baseUrl,
+    baseUrl: service.url,
     mailDir: path.join(dataDir, 'mail'),
-    process: child,
-    output: () => out,
+    process: service.child,
+    output: () => service.output(),
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await service.kill('SIGTERM');
       await rm(dataDir, { recursive: true, force: true });
     },
   };

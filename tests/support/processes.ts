@@ -8,6 +8,8 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 export interface ServiceProcess {
   role: string;
   url: string;
+  /** The port it listens on: the one asked for, or the free one it was started on. */
+  port: number;
   child: ChildProcess;
   output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -79,14 +81,21 @@ export function productEntry(
     : ['--import', 'tsx', path.join(dir, 'server', 'src', 'main.ts')];
 }
 
-/** Starts one process of the product (server/src/main.ts) in a role, and waits until it answers. */
+/** A service's settings, or settings that name its port (its public address, a folder of its own). */
+export type ServiceEnv = Record<string, string> | ((port: number) => Record<string, string>);
+
+/**
+ * Starts one process of the product (server/src/main.ts) in a role, and waits until it answers.
+ * On a port of its choosing it starts again on another when another process answers there.
+ */
 export async function spawnService(
   role: string,
-  env: Record<string, string>,
+  env: ServiceEnv,
   options: SpawnOptions = {},
   attempt = 1,
 ): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
+  const settings = typeof env === 'function' ? env(port) : env;
   let out = '';
   const dir = options.root ?? root;
   const entry = productEntry(dir, options.compiled);
@@ -96,6 +105,9 @@ export async function spawnService(
     ...entry,
   ];
   const prefixed = options.prefix !== undefined;
+  // On a port of its choosing, the service must be the one answering (listensOn); under a
+  // prefix program it is that program's child, and perhaps in another network namespace.
+  const chosen = options.port === undefined && !prefixed;
   const [command, ...args] = options.prefix
     ? [...options.prefix, process.execPath, ...node]
     : [process.execPath, ...node];
@@ -112,7 +124,7 @@ export async function spawnService(
       PORT: String(port),
       HOST: options.host === undefined ? '127.0.0.1' : '0.0.0.0',
       LOG_LEVEL: 'warn',
-      ...env,
+      ...settings,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -138,6 +150,9 @@ export async function spawnService(
     for (;;) {
       if (child.exitCode !== null) {
         signalGroup('SIGKILL');
+        // Another process took the port between freePort and the listen.
+        if (chosen && attempt < 3 && out.includes('EADDRINUSE'))
+          return spawnService(role, env, options, attempt + 1);
         throw new Error(`${role} exited early:\n${out}`);
       }
       try {
@@ -151,17 +166,17 @@ export async function spawnService(
       }
       await new Promise((r) => setTimeout(r, 150));
     }
-    // On a port of its choosing, the service must be the one answering (listensOn); under a
-    // prefix program it is that program's child, and perhaps in another network namespace.
-    if (options.port === undefined && !prefixed && !(await listensOn(child.pid!, port))) {
+    if (chosen && !(await listensOn(child.pid!, port))) {
       signalGroup('SIGKILL');
       if (attempt === 3) throw new Error(`${role}: another process answers on port ${port}`);
+      // Settings named after the port (a data folder) may be the other process's: left to it.
       return spawnService(role, env, options, attempt + 1);
     }
   }
   return {
     role,
     url,
+    port,
     child,
     output: () => out,
     kill: async (signal: NodeJS.Signals = 'SIGTERM') => {
