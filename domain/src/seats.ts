@@ -1,3 +1,4 @@
+import { OrderedMap } from 'immutable';
 import type { LocalDate, LocalTime } from './calendar.ts';
 import type { Now } from './decider.ts';
 import type { TicketStatus } from './rule-codes.ts';
@@ -38,9 +39,22 @@ export interface TicketSeat {
   label: string;
 }
 
+/**
+ * A slot's tickets by id, in the order they were first held: a persistent map, so that a change of
+ * one ticket shares the others with the state before it (time-slots/slot-fold.ts).
+ */
+export type SlotTickets = OrderedMap<string, HeldTicket>;
+
+/** A slot without tickets. */
+export const noTickets: SlotTickets = OrderedMap<string, HeldTicket>();
+
+/** A slot's tickets from [id, ticket] pairs, in their order. */
+export const slotTickets = (entries: Iterable<readonly [string, HeldTicket]>): SlotTickets =>
+  OrderedMap<string, HeldTicket>([...entries].map(([id, t]): [string, HeldTicket] => [id, t]));
+
 /** What seats are counted over: a slot's tickets and its waitlist (absent: nobody joined). */
 export interface SeatHolder {
-  tickets: Readonly<Record<string, HeldTicket>>;
+  tickets: SlotTickets;
   waitlist?: Waitlist | undefined;
 }
 
@@ -116,14 +130,13 @@ export function seatsTakenApart(state: SeatHolder, now: Date): SeatsTaken {
   const later = (until: string) => {
     if (heldUntil === null || isLater(until, heldUntil)) heldUntil = until;
   };
-  for (const id in state.tickets) {
-    const t = state.tickets[id]!;
+  state.tickets.forEach((t) => {
     if (t.status === 'BOOKED') booked += 1;
     else if (isHolding(t, at)) {
       held += 1;
       later(t.expiresAt);
     }
-  }
+  });
   // A waitlist offer holds its seat like a cart's hold.
   for (const offer of outstandingOffers(state.waitlist, now)) {
     held += 1;
@@ -161,12 +174,13 @@ export function holdHasSeat(
 ): boolean {
   const at = instantOf(now);
   let ahead = 0;
-  for (const id in slot.tickets) {
-    if (id === ticketId) return ahead < slot.capacity;
-    const t = slot.tickets[id]!;
+  let found = false;
+  slot.tickets.forEach((t, id) => {
+    if (id === ticketId) return !(found = true); // false ends the walk
     if (t.status === 'BOOKED' || isHolding(t, at)) ahead += 1;
-  }
-  return false;
+    return true;
+  });
+  return found && ahead < slot.capacity;
 }
 
 /** The English text of such a refusal: how many are booked, how many held and until when. */

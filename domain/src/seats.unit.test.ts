@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { holdHasSeat, seatsTakenApart, type HeldTicket, type SeatsTaken } from './seats.ts';
+import {
+  holdHasSeat,
+  seatsTakenApart,
+  slotTickets,
+  type HeldTicket,
+  type SeatsTaken,
+  type SlotTickets,
+} from './seats.ts';
 import type { TicketStatus } from './rule-codes.ts';
 
 /**
@@ -48,11 +55,11 @@ const ticketsAround = (now: Date) =>
   );
 
 /** The count by milliseconds, as every instant is meant. */
-function reference(tickets: Record<string, HeldTicket>, now: Date): SeatsTaken {
+function reference(tickets: SlotTickets, now: Date): SeatsTaken {
   let booked = 0;
   let held = 0;
   let heldUntil: string | null = null;
-  for (const t of Object.values(tickets)) {
+  for (const t of tickets.values()) {
     if (t.status === 'BOOKED') booked += 1;
     else if (t.status === 'NEW' && t.expiresAt !== null) {
       if (Date.parse(t.expiresAt) > now.getTime()) {
@@ -66,7 +73,7 @@ function reference(tickets: Record<string, HeldTicket>, now: Date): SeatsTaken {
 }
 
 const asTickets = (list: { status: TicketStatus; expiresAt: string | null }[]) =>
-  Object.fromEntries(
+  slotTickets(
     list.map((t, i): [string, HeldTicket] => [
       `ticket-${i}`,
       { ...t, transactionId: `cart-${i}`, ownerId: null },
@@ -94,7 +101,7 @@ describe('the seat count', () => {
         fc.integer({ min: 0, max: 10 }),
         ([now, list], capacity) => {
           const tickets = asTickets(list);
-          const ids = Object.keys(tickets);
+          const ids = [...tickets.keys()];
           for (const [i, id] of ids.entries()) {
             const ahead = reference(asTickets(list.slice(0, i)), now);
             expect(holdHasSeat({ tickets, capacity }, id, now)).toBe(

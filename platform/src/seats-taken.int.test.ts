@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seatsTakenApart, waitingCount, type HeldTicket, type WaitlistEntry } from '@rr/domain';
+import {
+  seatsTakenApart,
+  slotTickets,
+  waitingCount,
+  type HeldTicket,
+  type WaitlistEntry,
+} from '@rr/domain';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/db.ts';
 import { seatsTakenLateral, waitlistLateral } from './seats-taken.ts';
 
@@ -100,7 +106,10 @@ describe('seats taken, in the domain and in SQL', () => {
             [slotId, NOW.toISOString()],
           );
           const sql = r.rows[0]!;
-          const domain = seatsTakenApart({ tickets: held, waitlist }, NOW);
+          const domain = seatsTakenApart(
+            { tickets: slotTickets(Object.entries(held)), waitlist },
+            NOW,
+          );
           expect({
             booked: sql.booked_count,
             // The domain counts an outstanding waitlist offer as a hold; the SQL apart.

@@ -3,7 +3,7 @@ import { lockSlots } from '../streams/timeslot.ts';
 import {
   decideReservation,
   emptyReservation,
-  evolveSlot,
+  evolveSlotWith,
   refuse,
   type SlotState,
 } from '@rr/domain';
@@ -98,7 +98,7 @@ export function cancelTickets(
           context,
         );
         for (const [id, events] of decision.slots)
-          decided.set(id, events.reduce(evolveSlot, slots.get(id)!));
+          decided.set(id, evolveSlotWith(slots.get(id)!, events));
         return decision;
       });
     },

@@ -81,7 +81,7 @@ export function cartAnswer(
     .map((t) =>
       ticketView(
         rooms,
-        { ...t, seat: slots.get(t.timeSlotId)?.tickets[t.ticketId]?.seat ?? t.seat },
+        { ...t, seat: slots.get(t.timeSlotId)?.tickets.get(t.ticketId)?.seat ?? t.seat },
         'NEW',
       ),
     );

@@ -5,7 +5,7 @@ import { lockSlots } from '../streams/timeslot.ts';
 import {
   decideReservation,
   emptyReservation,
-  evolveSlot,
+  evolveSlotWith,
   initialTransaction,
   type ReservationCommand,
   type RoomState,
@@ -162,7 +162,7 @@ export function cartCommands(deps: CommandDeps) {
         slots: new Map([
           [
             timeSlotId,
-            (decision.slots.get(timeSlotId) ?? []).reduce(evolveSlot, state.slots.get(timeSlotId)!),
+            evolveSlotWith(state.slots.get(timeSlotId)!, decision.slots.get(timeSlotId) ?? []),
           ],
         ]),
       }),

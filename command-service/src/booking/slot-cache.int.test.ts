@@ -70,7 +70,7 @@ describe('folded slot states cached per event store', () => {
 
     const first = (await load(mine)).result.get(timeSlotId)!;
     expect(first.version).toBe(2);
-    expect(Object.keys(first.tickets)).toHaveLength(1);
+    expect(first.tickets.size).toBe(1);
     expect(slotCacheOf(mine).get(timeSlotId)).toBe(first);
 
     // Another writer with its own cache holds two more seats.
@@ -80,7 +80,7 @@ describe('folded slot states cached per event store', () => {
 
     const second = (await load(mine)).result.get(timeSlotId)!;
     expect(second.version).toBe(4);
-    expect(Object.keys(second.tickets)).toHaveLength(3);
+    expect(second.tickets.size).toBe(3);
     // The same state as a fold from scratch (a store without a cache entry for the slot).
     const fresh = new EventStore(db.pool, { validate: validateEvent });
     expect((await load(fresh)).result.get(timeSlotId)).toEqual(second);

@@ -1,5 +1,5 @@
 import { type Actor } from '@rr/events';
-import { decideCheckIn, evolveSlot, refuse, type CheckInCommand } from '@rr/domain';
+import { decideCheckIn, evolveSlotWith, refuse, type CheckInCommand } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { handleCommand } from '../command.ts';
 import { roomStates } from '../write-state.ts';
@@ -38,7 +38,7 @@ export async function runCheckInCommand(
     decide: (state) => decideCheckIn(command, state, decisionTime(deps)),
     appends: (events, state) => appendToSlot(slotId, state.slot, events),
     answer: (events, state): CheckInAnswer => {
-      const after = events.reduce(evolveSlot, state.slot).tickets[ticketId]!;
+      const after = evolveSlotWith(state.slot, events).tickets.get(ticketId)!;
       return { ticketId, status: after.status, checkedInAt: after.checkedInAt ?? null };
     },
   });

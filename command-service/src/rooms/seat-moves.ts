@@ -108,7 +108,7 @@ export async function moveToSeat(
       const seat =
         changed?.type === 'TicketSeatChanged'
           ? changed.data.seat
-          : slot.tickets[move.ticketId]?.seat;
+          : slot.tickets.get(move.ticketId)?.seat;
       return {
         id: move.ticketId,
         timeSlotId,

@@ -1,5 +1,5 @@
 import {
-  foldStream,
+  asStreamEvents,
   streamAppendOf,
   timeSlotStream,
   timeSlotStreamId,
@@ -8,7 +8,7 @@ import {
   type RecordedEvent,
   type StoreSession,
 } from '@rr/events';
-import { evolveSlot, initialSlotState, type SlotEvent, type SlotState } from '@rr/domain';
+import { evolveSlotWith, initialSlotState, type SlotEvent, type SlotState } from '@rr/domain';
 import { cachePerStore, type FoldedStateCache } from './folded-state-cache.ts';
 
 /**
@@ -53,10 +53,11 @@ export function foldSlots(
   const slots = new Map<string, SlotState>();
   for (const id of ids) {
     const streamId = timeSlotStreamId(id);
-    const state = foldStream(
-      events.get(streamId)!,
-      evolveSlot,
+    // A run folds onto one copy of the slot's tickets (evolveSlotWith): a slot read from its
+    // start holds as many events as its tickets have had changes.
+    const state = evolveSlotWith(
       known.get(streamId) ?? initialSlotState,
+      asStreamEvents<SlotEvent>(events.get(streamId)!),
     );
     if (state.status !== 'none') cache.set(id, state);
     slots.set(id, state);

@@ -42,7 +42,7 @@ export const decideOwner: Decide<OwnerCommand, OwnerState, unknown, OwnerEvent[]
       const { ticketId } = command.data;
       const inCart = cart.tickets.find((t) => t.ticketId === ticketId);
       if (!inCart) throw refuse.notFound('Ticket');
-      const held = slots.get(inCart.timeSlotId)?.tickets[ticketId];
+      const held = slots.get(inCart.timeSlotId)?.tickets.get(ticketId);
       if (cart.status !== 'booked' || !cart.ownerId || held?.status !== 'BOOKED')
         throw new Refused({ code: 'ticket__not_booked' }, 'Only booked tickets can be edited');
       if (cart.erased)

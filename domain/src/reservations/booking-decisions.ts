@@ -211,7 +211,7 @@ export function cancelTickets(
   for (const ticketId of new Set(ticketIds)) {
     const inCart = state.cart.tickets.find((t) => t.ticketId === ticketId);
     const slot = inCart && state.slots.get(inCart.timeSlotId);
-    const held = slot?.tickets[ticketId];
+    const held = slot?.tickets.get(ticketId);
     if (!slot || !held || held.ownerId !== ownerId) throw refuse.notFound('Ticket');
     if (!isCancelable(held.status, slot, { date: today, time }))
       throw new Refused('ticket__not_cancelable', 'The ticket cannot be cancelled any more');

@@ -36,7 +36,7 @@ export function moveTicket(
   const { now, today, time } = context;
   const old = state.cart.tickets.find((t) => t.ticketId === ticketId);
   const oldSlot = old && state.slots.get(old.timeSlotId);
-  const held = oldSlot?.tickets[ticketId];
+  const held = oldSlot?.tickets.get(ticketId);
   if (!old || !oldSlot || !held || held.ownerId !== ownerId) throw refuse.notFound('Ticket');
   if (!isCancelable(held.status, oldSlot, { date: today, time }))
     throw new Refused('ticket__not_cancelable', 'The ticket cannot be moved any more');

@@ -208,7 +208,7 @@ export function stillHeld(
   state: Pick<ReservationState, 'slots'>,
   t: { ticketId: string; timeSlotId: string },
 ): boolean {
-  const held = state.slots.get(t.timeSlotId)?.tickets[t.ticketId];
+  const held = state.slots.get(t.timeSlotId)?.tickets.get(t.ticketId);
   return held === undefined || held.status === 'NEW';
 }
 

@@ -74,7 +74,7 @@ export function checkInWindow(
 }
 
 function bookedTicket(slot: SlotState, ticketId: string): HeldTicket {
-  const ticket = slot.tickets[ticketId];
+  const ticket = slot.tickets.get(ticketId);
   if (!ticket) throw refuse.notFound('Ticket');
   if (ticket.status !== 'BOOKED')
     throw new Refused(

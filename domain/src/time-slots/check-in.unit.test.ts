@@ -190,7 +190,7 @@ describe('ReleaseNoShow', () => {
       .then((events) => {
         expect(events).toEqual([TicketNoShowReleased.create({ ticketId: TICKET, ownerId: OWNER })]);
         const after = history(evolveSlot, given.slot, ...(events as SlotEvent[]));
-        expect(after.tickets[TICKET]).toMatchObject({ status: 'INVALID', noShow: true });
+        expect(after.tickets.get(TICKET)).toMatchObject({ status: 'INVALID', noShow: true });
       });
   });
   it('is not due before the release minute, nor in a room without release', () => {

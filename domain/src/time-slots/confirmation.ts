@@ -110,7 +110,7 @@ export function decideConfirmation(
       let confirmed = 0;
       let owned = 0;
       for (const [slotId, slot] of slots)
-        for (const [ticketId, t] of Object.entries(slot.tickets)) {
+        for (const [ticketId, t] of slot.tickets) {
           if (t.ownerId !== ownerId) continue;
           owned += 1;
           if (t.confirmed) confirmed += 1;
@@ -126,7 +126,7 @@ export function decideConfirmation(
     case 'LapseConfirmation': {
       const { ticketId } = command.data;
       for (const [slotId, slot] of slots) {
-        const t = slot.tickets[ticketId];
+        const t = slot.tickets.get(ticketId);
         if (t && confirmationDue(t, now)) {
           push(slotId, TicketConfirmationLapsed.create({ ticketId, ownerId: t.ownerId ?? '' }));
           decision.visitor.push(VisitorTicketCancelled.create({ ticketId }));

@@ -100,7 +100,7 @@ describe('the confirmation deadline', () => {
 describe('a ticket awaiting confirmation', () => {
   it('takes its seat like a booked one', () => {
     const slot = slotWith(SLOT, TICKET);
-    expect(slot.tickets[TICKET]).toMatchObject({ status: 'BOOKED', confirmBy: DEADLINE });
+    expect(slot.tickets.get(TICKET)).toMatchObject({ status: 'BOOKED', confirmBy: DEADLINE });
     expect(seatsTaken(slot, new Date('2026-11-23T07:45:00.000Z'))).toBe(1);
   });
 });
@@ -184,7 +184,7 @@ describe('LapseConfirmation', () => {
           visitor: [VisitorTicketCancelled.create({ ticketId: TICKET })],
         });
         const after = d.slots.get(SLOT)!.reduce(evolveSlot, slotWith(SLOT, TICKET));
-        expect(after.tickets[TICKET]).toMatchObject({ status: 'INVALID', unconfirmed: true });
+        expect(after.tickets.get(TICKET)).toMatchObject({ status: 'INVALID', unconfirmed: true });
         expect(seatsTaken(after, new Date(DEADLINE))).toBe(0);
       });
   });

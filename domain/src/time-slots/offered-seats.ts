@@ -73,7 +73,7 @@ export function chooseSlotSeats(
   const given = new Set<string>();
   const events: SeatsChosenEvent[] = [chosen];
   const inUse: string[] = [];
-  const leaving = Object.entries(slot.tickets)
+  const leaving = [...slot.tickets]
     .filter(([, t]) => t.seat && !offered.has(t.seat.seatId) && takesSeat(t, now))
     .sort(([, a], [, b]) => Number(b.status === 'BOOKED') - Number(a.status === 'BOOKED'));
   for (const [ticketId, t] of leaving) {

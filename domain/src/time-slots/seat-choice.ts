@@ -23,8 +23,7 @@ export interface SeatWish {
 /** The seats of the slot held now, by seat id: bookings, unexpired holds, outstanding offers. */
 export function seatsHeld(slot: SlotState, now: Date): Set<string> {
   const held = new Set<string>();
-  for (const t of Object.values(slot.tickets))
-    if (t.seat && takesSeat(t, now)) held.add(t.seat.seatId);
+  for (const t of slot.tickets.values()) if (t.seat && takesSeat(t, now)) held.add(t.seat.seatId);
   for (const offer of outstandingOffers(slot.waitlist, now))
     if (offer.offerSeat) held.add(offer.offerSeat.seatId);
   return held;
@@ -160,7 +159,7 @@ export function vacateSeat(
   const old = plan.seats.find((s) => s.seatId === seatId);
   const given = new Set<string>();
   const out: SeatVacated = { events: [], cancel: [] };
-  for (const [ticketId, t] of Object.entries(slot.tickets)) {
+  for (const [ticketId, t] of slot.tickets) {
     if (t.seat?.seatId !== seatId || !takesSeat(t, ctx.now)) continue;
     const choice = chooseSeat({
       plan,
@@ -206,7 +205,7 @@ export function changeSeat(
   },
   now: Date,
 ): SlotEvent[] {
-  const ticket = slot.tickets[data.ticketId];
+  const ticket = slot.tickets.get(data.ticketId);
   if (!ticket || (data.owner && ticket.ownerId !== data.owner.ownerId))
     throw refuse.notFound('Ticket');
   if (data.owner && !isCancelable(ticket.status, slot, data.owner.localNow))

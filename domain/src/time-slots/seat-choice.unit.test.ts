@@ -175,7 +175,7 @@ const planRoom = (seatPlan: SeatPlan, services: RoomState['services']): RoomStat
 /** The seat ids held now by the slot's tickets and offers, with repeats. */
 function heldSeatIds(slot: SlotState, now: Date): string[] {
   return [
-    ...Object.values(slot.tickets).flatMap((t) =>
+    ...[...slot.tickets.values()].flatMap((t) =>
       t.seat && takesSeat(t, now) ? [t.seat.seatId] : [],
     ),
     ...outstandingOffers(slot.waitlist, now).flatMap((o) =>
@@ -241,7 +241,7 @@ function run(initialPlan: SeatPlan, capacity: number, steps: readonly Step[]): v
             ctx(),
           ),
         );
-        const given = slot.tickets[id(n + 5000)]?.seat;
+        const given = slot.tickets.get(id(n + 5000))?.seat;
         if (given) {
           expect(free.map((s) => s.seatId)).toContain(given.seatId);
           if (step.wish?.seatId) expect(given.seatId).toBe(step.wish.seatId);
@@ -278,15 +278,13 @@ function run(initialPlan: SeatPlan, capacity: number, steps: readonly Step[]): v
         );
         break;
       case 'book': {
-        const held = Object.entries(before.tickets).filter(
-          ([, t]) => t.status === 'NEW' && takesSeat(t, now),
-        );
+        const held = [...before.tickets].filter(([, t]) => t.status === 'NEW' && takesSeat(t, now));
         const pick = held[step.pick % Math.max(1, held.length)];
         if (pick) apply([TicketBooked.create({ ticketId: pick[0], ownerId: OWNER })]);
         break;
       }
       case 'cancel': {
-        const booked = Object.entries(before.tickets).filter(([, t]) => t.status === 'BOOKED');
+        const booked = [...before.tickets].filter(([, t]) => t.status === 'BOOKED');
         const pick = booked[step.pick % Math.max(1, booked.length)];
         if (pick) apply([TicketCancelled.create({ ticketId: pick[0], ownerId: OWNER })]);
         break;
@@ -345,7 +343,7 @@ function run(initialPlan: SeatPlan, capacity: number, steps: readonly Step[]): v
     }
     // A ticket holds only a seat the slot offers and that is in service on its day.
     const offeredNow = new Set(offeredSeats(plan, slot).map((s) => s.seatId));
-    for (const t of Object.values(slot.tickets))
+    for (const t of slot.tickets.values())
       if (t.seat && takesSeat(t, now))
         expect(
           offeredNow.has(t.seat.seatId),
@@ -377,7 +375,7 @@ function moveStep(
   const free = new Set(freeSeats(plan, slot, now).map((s) => s.seatId));
   switch (step.kind) {
     case 'move': {
-      const booked = Object.entries(slot.tickets).filter(([, t]) => t.status === 'BOOKED');
+      const booked = [...slot.tickets].filter(([, t]) => t.status === 'BOOKED');
       const pick = booked[step.pick % Math.max(1, booked.length)];
       if (!pick) return { events: [], plan };
       const seatId = id(100 + step.seat);
@@ -478,11 +476,11 @@ describe('a staff booking in a room with a seat plan', () => {
       );
     const first = book(false, slot, 10).slots.get(SLOT) ?? [];
     const after = first.reduce(evolveSlot, slot);
-    expect(after.tickets[id(11)]?.seat?.label).toBe('A1');
+    expect(after.tickets.get(id(11))?.seat?.label).toBe('A1');
     expect(() => book(false, after, 20)).toThrow('full');
     const beyond = (book(true, after, 30).slots.get(SLOT) ?? []).reduce(evolveSlot, after);
-    expect(beyond.tickets[id(31)]?.status).toBe('BOOKED');
-    expect(beyond.tickets[id(31)]?.seat).toBeUndefined();
+    expect(beyond.tickets.get(id(31))?.status).toBe('BOOKED');
+    expect(beyond.tickets.get(id(31))?.seat).toBeUndefined();
   });
 });
 
@@ -567,7 +565,7 @@ describe('a waitlist offer whose seat is taken out of service before it is taken
       waitlistState(slot, planRoom(out, room.services)),
       { ...ctxAt(NOW), newOfferId: () => 'e'.repeat(32) },
     );
-    return d.slot.reduce(evolveSlot, slot).tickets[id(71)]?.seat?.label;
+    return d.slot.reduce(evolveSlot, slot).tickets.get(id(71))?.seat?.label;
   };
 
   it('gives its taker a free seat of the same kind, else any free seat, else lapses', () => {

@@ -228,7 +228,7 @@ function capacityRefusal(
         ? null
         : refuse.ticket('timeslot_no_tickets_left');
     case 'cart-booking': {
-      const held = slot.tickets[seat.ticketId];
+      const held = slot.tickets.get(seat.ticketId);
       if (!held || held.status !== 'NEW') return transactionExpired();
       return holdHasSeat(slot, seat.ticketId, ctx.now)
         ? null

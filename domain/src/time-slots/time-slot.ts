@@ -15,8 +15,8 @@ import { type Decide, type Now, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { slotDates } from '../slot-dates.ts';
 import type { RoomState } from '../rooms/room.ts';
-import { seatsTakenApart, seatsText, type HeldTicket } from '../seats.ts';
-import { evolveWaitlist, type Waitlist } from '../waitlist-line.ts';
+import { noTickets, seatsTakenApart, seatsText, type SlotTickets } from '../seats.ts';
+import type { Waitlist } from '../waitlist-line.ts';
 
 export interface SlotState {
   status: 'none' | 'active' | 'deleted';
@@ -26,7 +26,8 @@ export interface SlotState {
   startTime: string;
   endTime: string;
   capacity: number;
-  tickets: Record<string, HeldTicket>;
+  /** Its tickets by id, in the order they were first held (a hold keeps its seat by it). */
+  tickets: SlotTickets;
   /** The slot's waitlist in line order (absent: nobody ever joined). */
   waitlist?: Waitlist;
   /** Staff closed the slot (docs/product.md#closures): no more carts, no more offers. */
@@ -46,122 +47,12 @@ export const initialSlotState: SlotState = {
   startTime: '',
   endTime: '',
   capacity: 0,
-  tickets: {},
+  tickets: noTickets,
 };
 
 export type SlotEvent = TimeSlotLifecycleEvent | SlotTicketEvent | WaitlistEvent;
 
-function withTicket(
-  state: SlotState,
-  version: number,
-  ticketId: string,
-  change: Partial<HeldTicket>,
-): SlotState {
-  const current = state.tickets[ticketId];
-  if (!current) return { ...state, version };
-  return {
-    ...state,
-    version,
-    tickets: { ...state.tickets, [ticketId]: { ...current, ...change } },
-  };
-}
-
-export function evolveSlot(state: SlotState, event: SlotEvent): SlotState {
-  const version = state.version + 1;
-  switch (event.type) {
-    case 'TicketHeld':
-      return {
-        ...state,
-        version,
-        tickets: {
-          ...state.tickets,
-          [event.data.ticketId]: {
-            status: 'NEW',
-            transactionId: event.data.transactionId,
-            expiresAt: event.data.expiresAt,
-            ownerId: null,
-            ...(event.data.seat ? { seat: event.data.seat } : {}),
-          },
-        },
-      };
-    case 'TicketHoldExtended':
-      return state.tickets[event.data.ticketId]?.status === 'NEW'
-        ? withTicket(state, version, event.data.ticketId, { expiresAt: event.data.expiresAt })
-        : { ...state, version };
-    case 'TicketReleased':
-      return withTicket(state, version, event.data.ticketId, {
-        status: 'INVALID',
-        expiresAt: null,
-      });
-    case 'TicketBooked':
-      return withTicket(state, version, event.data.ticketId, {
-        status: 'BOOKED',
-        expiresAt: null,
-        ownerId: event.data.ownerId,
-        confirmBy: event.data.confirmBy ?? null,
-      });
-    case 'TicketConfirmed':
-      return withTicket(state, version, event.data.ticketId, { confirmBy: null, confirmed: true });
-    case 'TicketConfirmationLapsed':
-      return withTicket(state, version, event.data.ticketId, {
-        status: 'INVALID',
-        confirmBy: null,
-        unconfirmed: true,
-      });
-    case 'TicketCancelled':
-      return withTicket(state, version, event.data.ticketId, { status: 'CANCELLED' });
-    case 'TicketCheckedIn':
-      return withTicket(state, version, event.data.ticketId, {
-        checkedInAt: event.data.checkedInAt,
-      });
-    case 'TicketCheckInUndone':
-      return withTicket(state, version, event.data.ticketId, { checkedInAt: null });
-    case 'TicketSeatChanged':
-      return withTicket(state, version, event.data.ticketId, { seat: event.data.seat });
-    case 'TicketNoShowReleased':
-      return withTicket(state, version, event.data.ticketId, { status: 'INVALID', noShow: true });
-    case 'TimeSlotCreated':
-    case 'TimeSlotUpdated': {
-      const d = event.data;
-      return {
-        ...state,
-        status: 'active',
-        version,
-        roomId: d.roomId,
-        date: d.date,
-        startTime: d.startTime,
-        endTime: d.endTime,
-        capacity: d.capacity,
-      };
-    }
-    case 'TimeSlotCapacityChanged':
-      return { ...state, version, capacity: event.data.capacity };
-    case 'TimeSlotSeatsChosen': {
-      const { seatIds: _all, ...rest } = state;
-      return event.data.seatIds
-        ? { ...rest, version, seatIds: event.data.seatIds }
-        : { ...rest, version };
-    }
-    case 'TimeSlotDeleted':
-      return { ...state, version, status: 'deleted' };
-    case 'TimeSlotClosed':
-      return {
-        ...state,
-        version,
-        closed: { closureId: event.data.closureId, reason: event.data.reason },
-      };
-    case 'WaitlistJoined':
-    case 'SeatOffered':
-    case 'SeatOfferLapsed':
-    case 'SeatOfferTaken':
-    case 'WaitlistEntryErased':
-    case 'WaitlistLeft':
-    case 'WaitlistEntryRemovedByStaff':
-    case 'WaitlistEntryPassedOver':
-    case 'WaitlistEntryBackInLine':
-      return { ...state, version, waitlist: evolveWaitlist(state.waitlist ?? [], event) };
-  }
-}
+export { evolveSlot, evolveSlotWith } from './slot-fold.ts';
 
 /** When a slot of the room sits (minutes of the day): what a new or moved slot must not overlap. */
 export interface SlotTimes {
@@ -353,7 +244,7 @@ export const decideTimeSlot: Decide<
         if (slot.closed) continue;
         // The seats held in carts go with the closure, in the same step on the slot's stream:
         // a cart books after it or not at all (docs/product.md#closures). Bookings stay.
-        const holds = Object.entries(slot.tickets)
+        const holds = [...slot.tickets]
           .filter(([, t]) => t.status === 'NEW')
           .map(([ticketId]) => TicketReleased.create({ ticketId, reason: 'closed' }));
         decision.set(timeSlotId, [

@@ -314,7 +314,7 @@ export class WhatIfReplay {
     const cartId = this.replayedTickets.get(e.data.ticketId);
     if (cartId !== undefined) this.book(cartId, at);
     if (!this.served.has(e.data.ticketId)) return;
-    const held = this.slot.state.tickets[e.data.ticketId];
+    const held = this.slot.state.tickets.get(e.data.ticketId);
     // A hold that ended before the booking in the replay could not be booked.
     if (held?.expiresAt && new Date(held.expiresAt) <= at.now && !byStaff) {
       this.fold(TicketReleased.create({ ticketId: e.data.ticketId, reason: 'expired' }));

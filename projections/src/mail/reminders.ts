@@ -129,7 +129,7 @@ export async function ticketsStillToRemind(
     if (room?.reminderHoursBefore == null) continue;
     const { events } = await o.store.readStream(timeSlotStreamId(ticket.timeSlotId));
     const slot = asStreamEvents<SlotEvent>(events).reduce(evolveSlot, initialSlotState);
-    const status = slot.tickets[ticket.ticketId]?.status ?? 'INVALID';
+    const status = slot.tickets.get(ticket.ticketId)?.status ?? 'INVALID';
     if (!isCancelable(status, slot, localNow)) continue;
     still.push({ ticket, checkIn: room.checkInMinutesBefore != null });
   }
