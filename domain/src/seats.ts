@@ -175,10 +175,11 @@ export function holdHasSeat(
   const at = instantOf(now);
   let ahead = 0;
   let found = false;
+  // forEach ends its walk at the ticket (a callback answering false).
   slot.tickets.forEach((t, id) => {
-    if (id === ticketId) return !(found = true); // false ends the walk
-    if (t.status === 'BOOKED' || isHolding(t, at)) ahead += 1;
-    return true;
+    if (id === ticketId) found = true;
+    else if (t.status === 'BOOKED' || isHolding(t, at)) ahead += 1;
+    return !found;
   });
   return found && ahead < slot.capacity;
 }

@@ -53,8 +53,8 @@ export function foldSlots(
   const slots = new Map<string, SlotState>();
   for (const id of ids) {
     const streamId = timeSlotStreamId(id);
-    // A run folds onto one copy of the slot's tickets (evolveSlotWith): a slot read from its
-    // start holds as many events as its tickets have had changes.
+    // The events read fold as one run (evolveSlotWith): a slot read from its start has as many
+    // as its tickets have had changes.
     const state = evolveSlotWith(
       known.get(streamId) ?? initialSlotState,
       asStreamEvents<SlotEvent>(events.get(streamId)!),

@@ -11,6 +11,7 @@ import {
   decideReservation,
   emptyReservation,
   evolveSlot,
+  evolveSlotWith,
   evolveTransaction,
   evolveVisitor,
   holdEnd,
@@ -170,7 +171,7 @@ export class WhatIfReplay {
       // other holds are renewed by their own recorded events.
       const events =
         recorded && !this.holdChanged ? [recorded] : (decision.slots.get(timeSlotId) ?? []);
-      for (const ev of events) slot.state = evolveSlot(slot.state, ev);
+      slot.state = evolveSlotWith(slot.state, events);
       this.served.add(ticketId);
       slot.whatIf.served += 1;
     } catch (err) {

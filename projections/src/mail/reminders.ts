@@ -1,7 +1,7 @@
 import type { RoomServices } from '@rr/contracts';
 import { asStreamEvents, timeSlotStreamId, type CartTicket, type EventStore } from '@rr/events';
 import {
-  evolveSlot,
+  evolveSlotWith,
   initialSlotState,
   isCancelable,
   localDateTime,
@@ -128,7 +128,7 @@ export async function ticketsStillToRemind(
     const room = services.get(ticket.roomId);
     if (room?.reminderHoursBefore == null) continue;
     const { events } = await o.store.readStream(timeSlotStreamId(ticket.timeSlotId));
-    const slot = asStreamEvents<SlotEvent>(events).reduce(evolveSlot, initialSlotState);
+    const slot = evolveSlotWith(initialSlotState, asStreamEvents<SlotEvent>(events));
     const status = slot.tickets.get(ticket.ticketId)?.status ?? 'INVALID';
     if (!isCancelable(status, slot, localNow)) continue;
     still.push({ ticket, checkIn: room.checkInMinutesBefore != null });
