@@ -9,9 +9,9 @@ import {
 } from './time-slot.ts';
 
 /**
- * A slot's events fold one by one (a command's few) or as a long run that gathers its changes (a
- * stream read from its start): both must give the same state, its tickets in the same order (the
- * order a hold keeps its seat by), and leave the state they started from as it was.
+ * A slot's events fold one by one (the decider's evolve) or as one run (a stream read from its
+ * start, a command's events): both must give the same state, its tickets in the order first held
+ * (the order a hold keeps its seat by), and leave every state they started from as it was.
  */
 
 const TICKETS = ['t-1', 't-2', 't-3', 't-4', 't-5', 't-6'];
