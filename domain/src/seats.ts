@@ -49,8 +49,8 @@ export type SlotTickets = OrderedMap<string, HeldTicket>;
 export const noTickets: SlotTickets = OrderedMap<string, HeldTicket>();
 
 /** A slot's tickets from [id, ticket] pairs, in their order. */
-export const slotTickets = (entries: Iterable<readonly [string, HeldTicket]>): SlotTickets =>
-  OrderedMap<string, HeldTicket>([...entries].map(([id, t]): [string, HeldTicket] => [id, t]));
+export const slotTickets = (entries: Iterable<[string, HeldTicket]>): SlotTickets =>
+  OrderedMap<string, HeldTicket>(entries);
 
 /** What seats are counted over: a slot's tickets and its waitlist (absent: nobody joined). */
 export interface SeatHolder {
