@@ -204,52 +204,79 @@ const heldSlots = (tickets: readonly Ticket[]) =>
       roomId,
     }));
 
+/**
+ * The cart in one statement (one round trip, one snapshot): its row, with its held and booked
+ * tickets and those a closure of their slot released (closed), one ticket a row; a cart without
+ * tickets gives one row whose ticket columns are null.
+ */
+async function readCart(deps: QueryDeps, transactionId: string) {
+  const { pool, clock, timeZone } = deps;
+  const r = await pool.query<
+    Omit<TicketRow, 'id'> & {
+      id: string | null;
+      cart_status: string;
+      cart_expires_at: Date | null;
+      closed: boolean;
+      closed_reason: string | null;
+      closed_reason_en: string | null;
+    }
+  >({
+    // Prepared: planning the statement took longer than running it.
+    name: 'rr_cart_view',
+    text: `SELECT x.status AS cart_status, x.expires_at AS cart_expires_at, k.*
+       FROM rm_transactions x
+       LEFT JOIN LATERAL (
+         SELECT false AS closed, ${TICKET_COLUMNS},
+                NULL::text AS closed_reason, NULL::text AS closed_reason_en
+           FROM rm_tickets t
+           LEFT JOIN rm_rooms r ON r.id = t.room_id
+           LEFT JOIN personal_data p ON p.owner_id = t.owner_id
+          WHERE t.transaction_id = x.id AND t.status IN ('NEW', 'BOOKED')
+         UNION ALL
+         SELECT true, ${TICKET_COLUMNS}, s.closed_reason, s.closed_reason_en
+           FROM rm_tickets t
+           LEFT JOIN rm_rooms r ON r.id = t.room_id
+           LEFT JOIN personal_data p ON p.owner_id = t.owner_id
+           LEFT JOIN rm_time_slots s ON s.id = t.time_slot_id
+          WHERE t.transaction_id = x.id AND t.status = 'INVALID' AND t.release_reason = 'closed'
+       ) k ON true
+      WHERE x.id = $1
+      ORDER BY k.closed, k.date, k.start_time`,
+    values: [transactionId],
+  });
+  const row = r.rows[0];
+  if (!row) throw problems.notFound('Transaction');
+  const expired =
+    row.cart_status === 'NEW' && row.cart_expires_at !== null && row.cart_expires_at <= clock.now();
+  const now = localDateTime(clock.now(), timeZone);
+  const tickets: Ticket[] = [];
+  const closedTickets: (Ticket & { closedReason: string; closedReasonEn?: string })[] = [];
+  for (const { id, closed, closed_reason, closed_reason_en, ...rest } of r.rows) {
+    if (id === null) continue;
+    const ticket = toTicket({ ...rest, id }, now);
+    if (!closed) tickets.push(ticket);
+    else
+      closedTickets.push({
+        ...ticket,
+        closedReason: closed_reason ?? '',
+        ...(closed_reason_en ? { closedReasonEn: closed_reason_en } : {}),
+      });
+  }
+  return {
+    transactionId,
+    status: expired ? 'EXPIRED' : row.cart_status,
+    expiredAt: row.cart_expires_at ? row.cart_expires_at.toISOString() : null,
+    tickets: expired ? [] : tickets,
+    closedTickets,
+  };
+}
+
 const TxParams = z.object({ transactionId: z.uuid('Not a valid id') });
 const OwnerParams = z.object({ ownerId: ownerIdParam });
 
 export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
   const { pool, clock, timeZone } = deps;
   const localNow = () => localDateTime(clock.now(), timeZone);
-
-  async function cart(transactionId: string) {
-    const r = await pool.query<{ status: string; expires_at: Date | null }>(
-      'SELECT status, expires_at FROM rm_transactions WHERE id = $1',
-      [transactionId],
-    );
-    const row = r.rows[0];
-    if (!row) throw problems.notFound('Transaction');
-    const expired =
-      row.status === 'NEW' && row.expires_at !== null && row.expires_at <= clock.now();
-    const t = await pool.query<TicketRow>(
-      `${TICKET_SELECT} WHERE t.transaction_id = $1 AND t.status IN ('NEW', 'BOOKED') ORDER BY t.date, t.start_time`,
-      [transactionId],
-    );
-    // The holds a closure of their slot ended: the visitor sees why they left the cart.
-    const closed = await pool.query<
-      TicketRow & { closed_reason: string | null; closed_reason_en: string | null }
-    >(
-      `SELECT ${TICKET_COLUMNS}, s.closed_reason, s.closed_reason_en
-         FROM rm_tickets t
-         LEFT JOIN rm_rooms r ON r.id = t.room_id
-         LEFT JOIN personal_data p ON p.owner_id = t.owner_id
-         LEFT JOIN rm_time_slots s ON s.id = t.time_slot_id
-        WHERE t.transaction_id = $1 AND t.status = 'INVALID' AND t.release_reason = 'closed'
-        ORDER BY t.date, t.start_time`,
-      [transactionId],
-    );
-    const now = localNow();
-    return {
-      transactionId,
-      status: expired ? 'EXPIRED' : row.status,
-      expiredAt: row.expires_at ? row.expires_at.toISOString() : null,
-      tickets: expired ? [] : t.rows.map((x) => toTicket(x, now)),
-      closedTickets: closed.rows.map((x) => ({
-        ...toTicket(x, now),
-        closedReason: x.closed_reason ?? '',
-        ...(x.closed_reason_en ? { closedReasonEn: x.closed_reason_en } : {}),
-      })),
-    };
-  }
 
   return [
     defineRoute({
@@ -280,7 +307,7 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
         },
         404: { description: 'No such cart' },
       },
-      handler: async ({ params }) => ({ body: await cart(params.transactionId) }),
+      handler: async ({ params }) => ({ body: await readCart(deps, params.transactionId) }),
     }),
     defineRoute({
       method: 'get',
@@ -298,7 +325,7 @@ export function bookingQueryRoutes(deps: QueryDeps): RouteDef[] {
         404: { description: 'No such cart or room' },
       },
       handler: async ({ params, query }) => {
-        const c = await cart(params.transactionId);
+        const c = await readCart(deps, params.transactionId);
         // The rules the command side would refuse an add with (the same seat rule decides there).
         const held = heldSlots(c.tickets);
         return {
