@@ -62,28 +62,44 @@ const paged = (limit: number, offset: number) => (query: Knex.QueryBuilder) => {
  * those whose names are empty. A flagged ticket needs no such check: the erasure deleted its
  * owner's personal data in the transaction that appended the event the flag was set from, so any
  * snapshot that sees the flag sees the row gone; the tickets are then read from their partial
- * index alone (rm_tickets_without_personal_data), in date order, without a join.
+ * index alone (rm_tickets_without_personal_data), without a join.
+ *
+ * `first`: only the first so many of those without personal data, in date order (what a page
+ * within the first so many needs: the partial index gives that order for one status), where they
+ * may be most of the list, as after years of erasures.
  */
-function blankNameTickets(f: TicketFilter): Knex.QueryBuilder {
+function blankNameTickets(f: TicketFilter, first?: number): Knex.QueryBuilder {
   const ids = () => sql.select('t.id', 't.date', 't.start_time');
-  return ids()
+  const withoutPersonalData = ids()
     .from('rm_tickets as t')
     .modify(f.tickets)
-    .whereRaw('(t.owner_id IS NULL OR t.personal_data_erased)')
-    .unionAll(
-      ids()
-        .from('rm_tickets as t')
-        .modify(f.tickets)
-        .whereRaw('NOT (t.owner_id IS NULL OR t.personal_data_erased)')
-        .whereRaw(`t.owner_id IN (${LAGGING_ERASURES})`)
-        .whereRaw(WITHOUT_PERSONAL_DATA),
-    )
-    .unionAll(
-      ids()
-        .from('personal_data as p')
-        .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
-        .modify(f.tickets)
-        .whereRaw(BLANK_NAME),
+    .whereRaw('(t.owner_id IS NULL OR t.personal_data_erased)');
+  if (first !== undefined)
+    withoutPersonalData
+      .orderByRaw('t.date, t.start_time, t.id')
+      .limit(first, { skipBinding: true });
+  return sql
+    .select('b.id', 'b.date', 'b.start_time')
+    .from(
+      sql
+        .unionAll(
+          [
+            withoutPersonalData,
+            ids()
+              .from('rm_tickets as t')
+              .modify(f.tickets)
+              .whereRaw('NOT (t.owner_id IS NULL OR t.personal_data_erased)')
+              .whereRaw(`t.owner_id IN (${LAGGING_ERASURES})`)
+              .whereRaw(WITHOUT_PERSONAL_DATA),
+            ids()
+              .from('personal_data as p')
+              .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
+              .modify(f.tickets)
+              .whereRaw(BLANK_NAME),
+          ],
+          true,
+        )
+        .as('b'),
     );
 }
 
@@ -165,22 +181,35 @@ async function readAllByName(
   q: TicketQuery,
   dir: 'ASC' | 'DESC',
 ): Promise<RowsPage> {
-  const blank = () => blankNameTickets(f).as('b');
   // The total from the kept counts when the filter allows, else by counting the tickets.
   const total = f.countable
     ? sql.from('rm_ticket_counts as t').select(sql.raw('coalesce(sum(t.n), 0)')).modify(f.tickets)
     : sql.from('rm_tickets as t').count('*').modify(f.tickets);
+  // The part that comes first (ASC: the blank keys, DESC: the names) is counted up to the page's
+  // end only: a page that ends within it needs no more, and the others need its exact count, which
+  // is then below the end. Either count costs no more than the page's own walk, however many
+  // tickets lie beyond it (years of erased bookings).
+  const end = q.offset + q.limit;
+  const named = () =>
+    sql
+      .from('personal_data as p')
+      .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
+      .modify(f.tickets)
+      .whereRaw(`NOT ${BLANK_NAME}`);
+  const first =
+    dir === 'ASC'
+      ? blankNameTickets(f, end).limit(end, { skipBinding: true })
+      : named().select('t.id').limit(end, { skipBinding: true });
   const client = await pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const counts = await run<{ total: string; blank: string }>(
+    const counts = await run<{ total: string; first: string }>(
       client,
-      sql.select(sql.raw('? AS total, ? AS blank', [total, sql.count('*').from(blank())])),
+      sql.select(sql.raw('? AS total, ? AS first', [total, sql.count('*').from(first.as('c'))])),
     );
     const totalCount = Number(counts[0]!.total);
-    const blankCount = Number(counts[0]!.blank);
     // ASC: the blank keys, then the names; DESC: the names, then the blank keys.
-    const firstCount = dir === 'ASC' ? blankCount : totalCount - blankCount;
+    const firstCount = Number(counts[0]!.first);
     const firstTake = Math.max(0, Math.min(q.limit, firstCount - q.offset));
     const secondOffset = Math.max(0, q.offset - firstCount);
     const secondTake = Math.min(
@@ -188,26 +217,22 @@ async function readAllByName(
       Math.max(0, totalCount - firstCount - secondOffset),
     );
     const parts = {
+      // The first offset + limit of them in date order are among the first so many without
+      // personal data and all the others.
       blank: (limit: number, offset: number) =>
-        sql
+        blankNameTickets(f, offset + limit)
+          .clearSelect()
           .select('b.id')
-          .from(blank())
           .orderByRaw('b.date, b.start_time, b.id')
           .modify(paged(limit, offset)),
       named: (limit: number, offset: number) =>
-        sql
-          .select('t.id')
-          .from('personal_data as p')
-          .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
-          .modify(f.tickets)
-          .whereRaw(`NOT ${BLANK_NAME}`)
-          .modify(byName(dir))
-          .modify(paged(limit, offset)),
+        named().select('t.id').modify(byName(dir)).modify(paged(limit, offset)),
     };
-    const [first, second] = dir === 'ASC' ? [parts.blank, parts.named] : [parts.named, parts.blank];
+    const [firstPart, secondPart] =
+      dir === 'ASC' ? [parts.blank, parts.named] : [parts.named, parts.blank];
     const pieces = [
-      ...(firstTake > 0 ? [first(firstTake, q.offset)] : []),
-      ...(secondTake > 0 ? [second(secondTake, secondOffset)] : []),
+      ...(firstTake > 0 ? [firstPart(firstTake, q.offset)] : []),
+      ...(secondTake > 0 ? [secondPart(secondTake, secondOffset)] : []),
     ];
     let rows: TicketRow[] = [];
     if (pieces.length)
