@@ -11,6 +11,7 @@ import {
   expectAccessible,
   launchBrowser,
   openPage,
+  pressUntilVisible,
   startServer,
   watchPage,
   type RunningServer,
@@ -231,10 +232,9 @@ describe('admin time slots, holidays and blacklist, end to end in Chromium', () 
     await admin.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     expect(await isFocused(day)).toBe(true);
-    // So does the cancel button. (Enter on the day itself: a refetch of the month may render
-    // the day anew between the focus check and the key on a busy machine.)
-    await day.press('Enter');
-    await dialog.waitFor();
+    // So does the cancel button. (Enter on the day itself, again if a refetch of the month
+    // rendered the day anew between the focus and the key on a busy machine.)
+    await pressUntilVisible(day, 'Enter', dialog);
     await dialog.getByRole('button', { name: 'Abbrechen' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await isFocused(day)).toBe(true);

@@ -287,6 +287,29 @@ export function watchPage(page: Page): { errors: string[] } {
 }
 
 /**
+ * Presses a key on an element until what it opens shows: a refetch may render the element anew
+ * between Playwright's focus and its key on a busy machine, and the key then goes to the page.
+ * Presses again only after the last press had a while to show its effect.
+ */
+export async function pressUntilVisible(
+  target: Locator,
+  key: string,
+  shown: Locator,
+  timeoutMs = budget(30_000),
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await target.press(key);
+    try {
+      await shown.waitFor({ timeout: budget(3_000) });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
+}
+
+/**
  * A page of another client than the one that wrote has not seen the write's position, so its
  * read may come a moment before the read model has caught up (eventual consistency between
  * clients). Reloads until the change shows, as a person would.
