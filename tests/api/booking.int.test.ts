@@ -394,6 +394,38 @@ describe('personal data', () => {
   });
 });
 
+describe("the cart's view", () => {
+  it('reads a cart whose last ticket was removed with no tickets and no closed ones', async () => {
+    const r = await room('Empty cart room');
+    const s = await slot(r, '2026-12-10', '09:00', '10:00', 2);
+    const v = new Client(app.baseUrl);
+    const tx = await cartOf(v, s);
+    type View = {
+      status: string;
+      expiredAt: string | null;
+      tickets: { id: string }[];
+      closedTickets: unknown[];
+    };
+    const held = (await (await v.get(`/api/transactions/${tx}`)).json()) as View;
+    expect(held.tickets).toHaveLength(1);
+    expect(held.closedTickets).toEqual([]);
+    const removed = await v.request(
+      'DELETE',
+      `/api/transactions/${tx}/tickets/${held.tickets[0]!.id}`,
+    );
+    expect(removed.status).toBe(200);
+    const view = (await (await v.get(`/api/transactions/${tx}`)).json()) as View;
+    // The cart stays open, empty, until it expires.
+    expect(view).toEqual({
+      transactionId: tx,
+      status: 'NEW',
+      expiredAt: held.expiredAt,
+      tickets: [],
+      closedTickets: [],
+    });
+  });
+});
+
 describe('expiry', () => {
   it('never counts an expired hold, and the job appends the expiry so history is complete', async () => {
     const r = await room('Expiry room');
