@@ -187,7 +187,7 @@ async function readAllByName(
     : sql.from('rm_tickets as t').count('*').modify(f.tickets);
   // The part that comes first (ASC: the blank keys, DESC: the names) is counted up to the page's
   // end only: a page that ends within it needs no more, and the others need its exact count, which
-  // is then below the end. Either count costs no more than the page's own walk, however many
+  // is then below the end. So the count reads no further than the page's end, however many
   // tickets lie beyond it (years of erased bookings).
   const end = q.offset + q.limit;
   const named = () =>
