@@ -287,21 +287,20 @@ export function watchPage(page: Page): { errors: string[] } {
 }
 
 /**
- * Presses a key on an element until what it opens shows: a refetch may render the element anew
- * between Playwright's focus and its key on a busy machine, and the key then goes to the page.
- * Presses again only after the last press had a while to show its effect.
+ * Does `act` until `shown` shows within `waitMs` of it, for at most `timeoutMs`: what a person
+ * does again when the screen did not answer.
  */
-export async function pressUntilVisible(
-  target: Locator,
-  key: string,
+async function actUntilVisible(
+  act: () => Promise<unknown>,
   shown: Locator,
-  timeoutMs = budget(30_000),
+  waitMs: number,
+  timeoutMs: number,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    await target.press(key);
+    await act();
     try {
-      await shown.waitFor({ timeout: budget(3_000) });
+      await shown.waitFor({ timeout: waitMs });
       return;
     } catch (err) {
       if (Date.now() > deadline) throw err;
@@ -310,23 +309,24 @@ export async function pressUntilVisible(
 }
 
 /**
+ * Presses a key on an element until what it opens shows: a refetch may render the element anew
+ * between Playwright's focus and its key on a busy machine, and the key then goes to the page.
+ * Presses again only after the last press had a while to show its effect.
+ */
+export const pressUntilVisible = (
+  target: Locator,
+  key: string,
+  shown: Locator,
+  timeoutMs = budget(30_000),
+): Promise<void> => actUntilVisible(() => target.press(key), shown, budget(3_000), timeoutMs);
+
+/**
  * A page of another client than the one that wrote has not seen the write's position, so its
  * read may come a moment before the read model has caught up (eventual consistency between
  * clients). Reloads until the change shows, as a person would.
  */
-export async function reloadUntilVisible(
+export const reloadUntilVisible = (
   page: Page,
   locator: Locator,
   timeoutMs = budget(30_000),
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await page.reload();
-    try {
-      await locator.waitFor({ timeout: budget(2_000) });
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-    }
-  }
-}
+): Promise<void> => actUntilVisible(() => page.reload(), locator, budget(2_000), timeoutMs);
