@@ -1,4 +1,10 @@
-import { EventNotifier, EventStore, validateEvent, type CommitGroupSettings } from '@rr/events';
+import {
+  EventNotifier,
+  EventStore,
+  validateEvent,
+  type CommitGroupSettings,
+  type Projection,
+} from '@rr/events';
 import {
   composeReminderPush,
   mailOutboxReactor,
@@ -135,6 +141,16 @@ export async function openRuntime(
   };
 }
 
+/**
+ * The reactors that fill the outboxes from the log (mails, webhook deliveries, wallet pass
+ * updates), each on its own checkpoint beside the read models.
+ */
+export const outboxReactors: readonly Projection[] = [
+  mailOutboxReactor,
+  webhookReactor,
+  walletReactor,
+];
+
 export function startProjections(runtime: Runtime, logger: Logger): ProjectionRunner {
   const runner = new ProjectionRunner(
     {
@@ -144,12 +160,7 @@ export function startProjections(runtime: Runtime, logger: Logger): ProjectionRu
       logger,
       ...runtime.projectionSettings,
     },
-    [
-      readModelProjectionsIn(runtime.deps.timeZone),
-      mailOutboxReactor,
-      webhookReactor,
-      walletReactor,
-    ],
+    [readModelProjectionsIn(runtime.deps.timeZone), ...outboxReactors],
   );
   runner.start();
   return runner;

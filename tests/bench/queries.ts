@@ -45,15 +45,14 @@ import { EventNotifier, EventStore, validateEvent } from '@rr/events';
 import { calendarImportSettings, defaultLimits } from '@rr/command-service';
 import {
   ensureCheckpoint,
-  mailOutboxReactor,
   readCheckpoint,
   readModelProjections,
   rebuildReadModels,
   setCheckpoint,
 } from '@rr/projections';
-import { walletReactor, webhookReactor } from '@rr/integrations';
 import { createApp } from '../../server/src/app.ts';
 import {
+  outboxReactors,
   projectionSettingsOf,
   readModelNames,
   startProjections,
@@ -135,7 +134,7 @@ async function main(): Promise<void> {
     // where the rebuilt read models stand. Started at the log's beginning they would read the
     // whole log (about a minute on two cores) while the first scenarios are measured.
     const head = await readCheckpoint(pool, readModelProjections[0]!.name);
-    for (const reactor of [mailOutboxReactor, webhookReactor, walletReactor]) {
+    for (const reactor of outboxReactors) {
       await ensureCheckpoint(pool, reactor.name);
       await setCheckpoint(pool, reactor.name, head);
     }
