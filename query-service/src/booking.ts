@@ -216,32 +216,24 @@ async function readCart(deps: QueryDeps, transactionId: string) {
       id: string | null;
       cart_status: string;
       cart_expires_at: Date | null;
-      closed: boolean;
+      closed: boolean | null;
       closed_reason: string | null;
       closed_reason_en: string | null;
     }
   >({
     // Prepared: planning the statement took longer than running it.
     name: 'rr_cart_view',
-    text: `SELECT x.status AS cart_status, x.expires_at AS cart_expires_at, k.*
+    text: `SELECT x.status AS cart_status, x.expires_at AS cart_expires_at, k.*,
+            k.status = 'INVALID' AS closed, s.closed_reason, s.closed_reason_en
        FROM rm_transactions x
        LEFT JOIN LATERAL (
-         SELECT false AS closed, ${TICKET_COLUMNS},
-                NULL::text AS closed_reason, NULL::text AS closed_reason_en
-           FROM rm_tickets t
-           LEFT JOIN rm_rooms r ON r.id = t.room_id
-           LEFT JOIN personal_data p ON p.owner_id = t.owner_id
-          WHERE t.transaction_id = x.id AND t.status IN ('NEW', 'BOOKED')
-         UNION ALL
-         SELECT true, ${TICKET_COLUMNS}, s.closed_reason, s.closed_reason_en
-           FROM rm_tickets t
-           LEFT JOIN rm_rooms r ON r.id = t.room_id
-           LEFT JOIN personal_data p ON p.owner_id = t.owner_id
-           LEFT JOIN rm_time_slots s ON s.id = t.time_slot_id
-          WHERE t.transaction_id = x.id AND t.status = 'INVALID' AND t.release_reason = 'closed'
+         ${TICKET_SELECT}
+          WHERE t.transaction_id = x.id
+            AND (t.status IN ('NEW', 'BOOKED') OR (t.status = 'INVALID' AND t.release_reason = 'closed'))
        ) k ON true
+       LEFT JOIN rm_time_slots s ON s.id = k.time_slot_id AND k.status = 'INVALID'
       WHERE x.id = $1
-      ORDER BY k.closed, k.date, k.start_time`,
+      ORDER BY closed, k.date, k.start_time`,
     values: [transactionId],
   });
   const row = r.rows[0];
