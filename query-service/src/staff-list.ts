@@ -56,6 +56,13 @@ const paged = (limit: number, offset: number) => (query: Knex.QueryBuilder) => {
   query.offset(offset, { skipBinding: true });
 };
 
+/** The filtered tickets of the people with personal data (p), each joined to its owner's row. */
+const ticketsOfPeople = (f: TicketFilter): Knex.QueryBuilder =>
+  sql
+    .from('personal_data as p')
+    .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
+    .modify(f.tickets);
+
 /**
  * The tickets whose name key is ('', ''): those without personal data (no owner or erased: the
  * flag, or an erasure the read model has not seen yet, checked against personal_data itself) and
@@ -91,11 +98,7 @@ function blankNameTickets(f: TicketFilter, first?: number): Knex.QueryBuilder {
               .whereRaw('NOT (t.owner_id IS NULL OR t.personal_data_erased)')
               .whereRaw(`t.owner_id IN (${LAGGING_ERASURES})`)
               .whereRaw(WITHOUT_PERSONAL_DATA),
-            ids()
-              .from('personal_data as p')
-              .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
-              .modify(f.tickets)
-              .whereRaw(BLANK_NAME),
+            ticketsOfPeople(f).select('t.id', 't.date', 't.start_time').whereRaw(BLANK_NAME),
           ],
           true,
         )
@@ -190,12 +193,7 @@ async function readAllByName(
   // is then below the end. So the count reads no further than the page's end, however many
   // tickets lie beyond it (years of erased bookings).
   const end = q.offset + q.limit;
-  const named = () =>
-    sql
-      .from('personal_data as p')
-      .join('rm_tickets as t', 't.owner_id', 'p.owner_id')
-      .modify(f.tickets)
-      .whereRaw(`NOT ${BLANK_NAME}`);
+  const named = () => ticketsOfPeople(f).whereRaw(`NOT ${BLANK_NAME}`);
   const first =
     dir === 'ASC'
       ? blankNameTickets(f, end).limit(end, { skipBinding: true })
