@@ -548,6 +548,28 @@ describe('insights on a generated history', () => {
     expect(await dump()).toEqual(live);
   });
 
+  it("answers periods at the calendar's end, whose day after has no ISO date, with no figures", async () => {
+    // The lead time's whole months end at the day after the period: 10000-01-01 here.
+    for (const [fromDate, untilDate] of [
+      ['9999-12-31', '9999-12-31'],
+      ['9999-12-01', '9999-12-31'],
+      ['9999-12-15', '9999-12-31'],
+      ['9999-11-20', '9999-12-31'],
+    ]) {
+      const r = await suite.admin.get(
+        `/api/admin/insights?fromDate=${fromDate}&untilDate=${untilDate}`,
+      );
+      expect(r.status, `${fromDate} to ${untilDate}`).toBe(200);
+      const x = (await r.json()) as { weeks: unknown[]; leadTimeDays: { histogram: unknown[] } };
+      expect(x.weeks).toEqual([]);
+      expect(x.leadTimeDays.histogram).toEqual([]);
+      const csv = await suite.admin.get(
+        `/api/admin/insights.csv?part=lead-time&fromDate=${fromDate}&untilDate=${untilDate}`,
+      );
+      expect(csv.status).toBe(200);
+    }
+  });
+
   it('refuses a bad period and a bad room with validation__error, and visitors', async () => {
     const from = today();
     for (const q of [

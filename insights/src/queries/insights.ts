@@ -1,5 +1,5 @@
 import { INSIGHTS_PARTS, InsightsQuery as InsightsContract } from '@rr/contracts';
-import { addDays, csvWithSite, type CsvCell } from '@rr/domain';
+import { csvWithSite, type CsvCell } from '@rr/domain';
 import {
   defineRoute,
   fromContract,
@@ -95,37 +95,36 @@ const DEMAND = `
     FROM rm_insight_slots WHERE ${WHERE}`;
 // Lead time: whole days (24 hours) from the booking to the slot's start in the library's zone,
 // counted ahead by the insight-lead projection per room, day and days (and per room and month):
-// the months the period covers whole from the month rows ($5 up to $6), the days before and
-// after them from the day rows.
+// the months the period covers whole from the month rows (m.first up to m.after), the days before
+// and after them from the day rows. The months are reckoned here, where a date may pass the year
+// 9999 (the day after a period that ends on 9999-12-31), which an ISO date string cannot.
 const LEAD = `
+  WITH b AS (
+    SELECT CASE WHEN extract(day FROM $2::date) = 1 THEN $2::date
+                ELSE (date_trunc('month', $2::date) + interval '1 month')::date END AS first,
+           date_trunc('month', $3::date + 1)::date AS after
+  ), m AS (
+    -- No whole month: an empty range at the day after the period, whose days are all day rows.
+    SELECT CASE WHEN first < after THEN first ELSE $3::date + 1 END AS first,
+           CASE WHEN first < after THEN after ELSE $3::date + 1 END AS after
+      FROM b
+  )
   SELECT days, sum(bookings)::int AS bookings, sum(cancelled)::int AS cancelled,
          sum(late)::int AS late
     FROM (
-      SELECT days, bookings, cancelled, late FROM rm_insight_lead_months
-       WHERE ($1::uuid IS NULL OR room_id = $1) AND month >= $5::date AND month < $6::date
+      SELECT days, bookings, cancelled, late FROM rm_insight_lead_months, m
+       WHERE ($1::uuid IS NULL OR room_id = $1) AND month >= m.first AND month < m.after
          AND ${OF_SITES(4)}
       UNION ALL
-      SELECT days, bookings, cancelled, late FROM rm_insight_lead_days
-       WHERE ($1::uuid IS NULL OR room_id = $1) AND date >= $2::date AND date < $5::date
+      SELECT days, bookings, cancelled, late FROM rm_insight_lead_days, m
+       WHERE ($1::uuid IS NULL OR room_id = $1) AND date >= $2::date AND date < m.first
          AND ${OF_SITES(4)}
       UNION ALL
-      SELECT days, bookings, cancelled, late FROM rm_insight_lead_days
-       WHERE ($1::uuid IS NULL OR room_id = $1) AND date >= $6::date AND date <= $3::date
+      SELECT days, bookings, cancelled, late FROM rm_insight_lead_days, m
+       WHERE ($1::uuid IS NULL OR room_id = $1) AND date >= m.after AND date <= $3::date
          AND ${OF_SITES(4)}
     ) x
    GROUP BY days ORDER BY days`;
-
-/**
- * The months a period covers whole, as [from, until) of their first days; an empty range (both
- * the day after the period) when it covers none.
- */
-export function wholeMonths(fromDate: string, untilDate: string): [string, string] {
-  const after = addDays(untilDate, 1);
-  const first = fromDate.endsWith('-01') ? fromDate : addDays(`${fromDate.slice(0, 7)}-01`, 40);
-  const from = `${first.slice(0, 7)}-01`;
-  const until = `${after.slice(0, 7)}-01`;
-  return from < until ? [from, until] : [after, after];
-}
 
 /** The share of p (0..1) of a histogram sorted by value: the least value with that share. */
 function percentile(histogram: { days: number; bookings: number }[], p: number): number | null {
@@ -153,10 +152,7 @@ export function insightsOf({ pool }: Pick<InsightsDeps, 'pool'>) {
         no_shows: number;
       }>(WEEKS, args),
       pool.query<{ joins: number; taken: number; lapsed: number; refused: number }>(DEMAND, args),
-      pool.query<{ days: number; bookings: number; cancelled: number; late: number }>(LEAD, [
-        ...args,
-        ...wholeMonths(q.fromDate, q.untilDate),
-      ]),
+      pool.query<{ days: number; bookings: number; cancelled: number; late: number }>(LEAD, args),
     ]);
     const histogram = lead.rows.map((r) => ({ days: r.days, bookings: r.bookings }));
     const cancellations = lead.rows.reduce((n, r) => n + r.cancelled, 0);
