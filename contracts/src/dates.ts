@@ -24,6 +24,17 @@ export function isValidLocalDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Days from `from` to `until`, both valid dates. A period's length is measured so, not by
+ * comparing its end with a date so many days after its start: the day after 9999-12-31 has no
+ * `YYYY-MM-DD`.
+ */
+export function daysFromTo(from: string, until: string): number {
+  return Math.round((Date.parse(`${until}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+
 /** A time `HH:mm` with hour 0-23 and minute 0-59. */
 export function isValidLocalTime(s: string): boolean {
   const m = TIME_PATTERN.exec(s);

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isValidLocalDate } from './dates.ts';
+import { daysFromTo, isValidLocalDate } from './dates.ts';
 import { crossRule, intBetween, isoDate, untilNotBefore } from './fields.ts';
 
 /** The parts of the insights, each a chart and a table of the screen and a CSV. */
@@ -7,13 +7,6 @@ export const INSIGHTS_PARTS = ['heatmap', 'weeks', 'demand', 'lead-time'] as con
 
 /** docs/product.md#insights: the longest period one request covers, in days. */
 export const INSIGHTS_MAX_DAYS = 400;
-
-const DAY_MS = 86_400_000;
-
-/** Days from `from` to `until`, both valid dates. */
-export function daysFromTo(from: string, until: string): number {
-  return Math.round((Date.parse(`${until}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-}
 
 /** The period spans fewer than INSIGHTS_MAX_DAYS days ('invalid' on `untilDate`). */
 const periodNotTooLong = crossRule('invalid', 'untilDate', (v) => {

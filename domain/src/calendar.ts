@@ -10,12 +10,24 @@ export type LocalTime = string;
 
 // The rules of dates and times (which strings are dates, times, weekdays) have one home, shared
 // with the browser: @rr/contracts.
-export { isValidLocalDate, isValidLocalTime, WEEKDAYS, type Weekday } from '@rr/contracts';
+export {
+  daysFromTo,
+  isValidLocalDate,
+  isValidLocalTime,
+  WEEKDAYS,
+  type Weekday,
+} from '@rr/contracts';
 
 function toUtc(date: LocalDate): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
+/**
+ * The date so many days after (or before) `date`. Past 9999-12-31 the answer is no `YYYY-MM-DD`
+ * (`+010000-01-01`, which sorts before every date and which PostgreSQL refuses): a period's length
+ * is measured with daysFromTo, and the day after a date a client chose (a slot's) is counted by
+ * the database.
+ */
 export function addDays(date: LocalDate, days: number): LocalDate {
   const d = toUtc(date);
   d.setUTCDate(d.getUTCDate() + days);

@@ -1,5 +1,5 @@
 import { ClosurePreviewQuery } from '@rr/contracts';
-import { addDays, refuse } from '@rr/domain';
+import { daysFromTo, refuse } from '@rr/domain';
 import { defineRoute, fromContract, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
@@ -36,7 +36,7 @@ export function closureQueryRoutes({ pool, closureMaxDays }: QueryDeps): RouteDe
       handler: async ({ query, sites }) => {
         // The closure's own bounds (command-service/src/closures/stream.ts), so the preview
         // never shows what the closure would refuse.
-        if (query.untilDate > addDays(query.fromDate, closureMaxDays - 1))
+        if (daysFromTo(query.fromDate, query.untilDate) > closureMaxDays - 1)
           throw refuse.field({
             field: 'untilDate',
             rule: 'too_big',

@@ -1,5 +1,5 @@
 import { untilNotBefore } from '@rr/contracts';
-import { calendarRules, type CartRuleSlot } from '@rr/domain';
+import { calendarRules, daysFromTo, type CartRuleSlot } from '@rr/domain';
 import {
   addDays,
   defineRoute,
@@ -180,12 +180,18 @@ const SlotParams = z.object({ id: z.uuid('Not a valid id'), timeSlotId: z.uuid('
 export const RangeQuery = z
   .object({ fromDate: isoDate, untilDate: isoDate, status: z.string().max(50).optional() })
   .check(untilNotBefore('fromDate', 'untilDate'))
-  // Runs also when a date failed its own check (zod goes on after a failed pattern); addDays
-  // throws on what is not a date.
-  .refine((q) => !isValidLocalDate(q.fromDate) || q.untilDate <= addDays(q.fromDate, 400), {
-    path: ['untilDate'],
-    message: 'At most 400 days at once',
-  });
+  // Runs also when a date failed its own check (zod goes on after a failed pattern): only two
+  // dates have a distance.
+  .refine(
+    (q) =>
+      !isValidLocalDate(q.fromDate) ||
+      !isValidLocalDate(q.untilDate) ||
+      daysFromTo(q.fromDate, q.untilDate) <= 400,
+    {
+      path: ['untilDate'],
+      message: 'At most 400 days at once',
+    },
+  );
 
 /** A slot as the visitor calendar reads it: with its seats taken and its waitlist apart. */
 interface VisitorSlotRow extends SlotRow, SeatSlotRow {}

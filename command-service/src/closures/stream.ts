@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '@rr/events';
-import { addDays, isCancelable, refuse, type LocalDate } from '@rr/domain';
+import { daysFromTo, isCancelable, refuse, type LocalDate } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { runTimeSlotCommand } from '../timeslots/stream.ts';
 import { cancelTickets } from '../booking/cancel.ts';
@@ -27,7 +27,7 @@ async function closureRooms(
   sites: readonly string[] | null,
 ): Promise<string[]> {
   const { fromDate, untilDate } = closure;
-  if (untilDate > addDays(fromDate, deps.closureMaxDays - 1))
+  if (daysFromTo(fromDate, untilDate) > deps.closureMaxDays - 1)
     throw refuse.field({
       field: 'untilDate',
       rule: 'too_big',

@@ -1,5 +1,4 @@
 import type { StoreSession } from '@rr/events';
-import { addDays } from '@rr/domain';
 
 /**
  * The personal data of a booking (`personal_data`), owned by the owner module: written with the
@@ -37,8 +36,9 @@ export interface PersonalDataRecord {
  */
 export async function recordPersonalData(s: StoreSession, b: PersonalDataRecord): Promise<void> {
   await s.client.query(
+    // The day after is counted by the database: the day after 9999-12-31 has no ISO date string.
     `INSERT INTO personal_data (owner_id, salutation, title, first_name, last_name, organisation, email, phone, accessibility, erase_after, subject)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::date + 1, $11)`,
     [
       b.ownerId,
       b.owner.salutation,
@@ -49,7 +49,7 @@ export async function recordPersonalData(s: StoreSession, b: PersonalDataRecord)
       b.email,
       b.owner.phone ?? null,
       b.owner.accessibility,
-      addDays(b.lastDate, 1),
+      b.lastDate,
       b.subject ?? null,
     ],
   );

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { lockSlots } from '../streams/timeslot.ts';
 import { type Actor, type StoreSession } from '@rr/events';
 import {
-  addDays,
   bookedSeats,
   decideWaitlist,
   offerableSeats,
@@ -111,7 +110,7 @@ async function join(
         subjectKey: subjectKey ?? null,
         email,
         language: body.language,
-        eraseAfter: addDays(state.slot.date, 1),
+        slotDate: state.slot.date,
       }),
     answer: (_d, state) => ({
       entryId,

@@ -15,16 +15,17 @@ export interface EntryRow {
   subjectKey: string | null;
   email: string;
   language: 'de' | 'en';
-  /** The day its address goes: the day after the slot's. */
-  eraseAfter: LocalDate;
+  /** The slot's day: its address goes the day after it. */
+  slotDate: LocalDate;
 }
 
 /** The row of a new entry, in the transaction of its join. */
 export async function recordEntry(s: Pick<StoreSession, 'client'>, e: EntryRow): Promise<void> {
   await s.client.query(
+    // The day after is counted by the database: the day after 9999-12-31 has no ISO date string.
     `INSERT INTO waitlist_entries (entry_id, time_slot_id, visitor_key, subject_key, email, language, erase_after)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [e.entryId, e.timeSlotId, e.visitorKey, e.subjectKey, e.email, e.language, e.eraseAfter],
+     VALUES ($1, $2, $3, $4, $5, $6, $7::date + 1)`,
+    [e.entryId, e.timeSlotId, e.visitorKey, e.subjectKey, e.email, e.language, e.slotDate],
   );
 }
 
