@@ -1,5 +1,5 @@
 import { ClosurePreviewQuery } from '@rr/contracts';
-import { daysFromTo, refuse } from '@rr/domain';
+import { refuse, refuseLongClosure } from '@rr/domain';
 import { defineRoute, fromContract, z, type RouteDef } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
@@ -34,14 +34,8 @@ export function closureQueryRoutes({ pool, closureMaxDays }: QueryDeps): RouteDe
         400: { description: 'validation__error: the range or a room' },
       },
       handler: async ({ query, sites }) => {
-        // The closure's own bounds (command-service/src/closures/stream.ts), so the preview
-        // never shows what the closure would refuse.
-        if (daysFromTo(query.fromDate, query.untilDate) > closureMaxDays - 1)
-          throw refuse.field({
-            field: 'untilDate',
-            rule: 'too_big',
-            message: `At most ${closureMaxDays} days at once`,
-          });
+        // The closure's own bound, so the preview never shows what the closure would refuse.
+        refuseLongClosure(query.fromDate, query.untilDate, closureMaxDays);
         const roomIds = query.roomIds
           ? [...new Set(query.roomIds.split(',').map((x) => x.trim()))].filter(Boolean)
           : null;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '@rr/events';
-import { daysFromTo, isCancelable, refuse, type LocalDate } from '@rr/domain';
+import { isCancelable, refuse, refuseLongClosure, type LocalDate } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
 import { runTimeSlotCommand } from '../timeslots/stream.ts';
 import { cancelTickets } from '../booking/cancel.ts';
@@ -27,12 +27,7 @@ async function closureRooms(
   sites: readonly string[] | null,
 ): Promise<string[]> {
   const { fromDate, untilDate } = closure;
-  if (daysFromTo(fromDate, untilDate) > deps.closureMaxDays - 1)
-    throw refuse.field({
-      field: 'untilDate',
-      rule: 'too_big',
-      message: `At most ${deps.closureMaxDays} days at once`,
-    });
+  refuseLongClosure(fromDate, untilDate, deps.closureMaxDays);
   // A staff member of some sites closes her sites' rooms only (every room: all of hers).
   const rooms = await deps.pool.query<{ id: string }>(
     `SELECT room_id::text AS id FROM room_state

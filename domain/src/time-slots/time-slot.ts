@@ -10,7 +10,7 @@ import {
   type WaitlistEvent,
 } from '@rr/events/catalogue';
 import { MAX_TIME_SLOTS_PER_REQUEST } from '@rr/contracts/timeslots';
-import { minutesOf, type LocalDate, type Weekday } from '../calendar.ts';
+import { daysFromTo, minutesOf, type LocalDate, type Weekday } from '../calendar.ts';
 import { type Decide, type Now, unhandled } from '../decider.ts';
 import { refuse, Refused } from '../refusal.ts';
 import { slotDates } from '../slot-dates.ts';
@@ -275,3 +275,20 @@ export const decideTimeSlot: Decide<
       return unhandled(command);
   }
 };
+
+/**
+ * A closure's period, its preview's as its own: at most `maxDays` days (CLOSURE_MAX_DAYS),
+ * counted in days (the day after 9999-12-31 has no date string to compare with).
+ */
+export function refuseLongClosure(
+  fromDate: LocalDate,
+  untilDate: LocalDate,
+  maxDays: number,
+): void {
+  if (daysFromTo(fromDate, untilDate) > maxDays - 1)
+    throw refuse.field({
+      field: 'untilDate',
+      rule: 'too_big',
+      message: `At most ${maxDays} days at once`,
+    });
+}
