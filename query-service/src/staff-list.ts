@@ -76,7 +76,9 @@ const ticketsOfPeople = (f: TicketFilter): Knex.QueryBuilder =>
  * may be most of the list, as after years of erasures.
  */
 function blankNameTickets(f: TicketFilter, first?: number): Knex.QueryBuilder {
-  const ids = () => sql.select('t.id', 't.date', 't.start_time');
+  // Every branch of the union reads the same columns: the ticket and its date order.
+  const columns = ['t.id', 't.date', 't.start_time'];
+  const ids = () => sql.select(columns);
   const withoutPersonalData = ids()
     .from('rm_tickets as t')
     .modify(f.tickets)
@@ -98,7 +100,7 @@ function blankNameTickets(f: TicketFilter, first?: number): Knex.QueryBuilder {
               .whereRaw('NOT (t.owner_id IS NULL OR t.personal_data_erased)')
               .whereRaw(`t.owner_id IN (${LAGGING_ERASURES})`)
               .whereRaw(WITHOUT_PERSONAL_DATA),
-            ticketsOfPeople(f).select('t.id', 't.date', 't.start_time').whereRaw(BLANK_NAME),
+            ticketsOfPeople(f).select(columns).whereRaw(BLANK_NAME),
           ],
           true,
         )
