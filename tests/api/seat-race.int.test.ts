@@ -1,9 +1,11 @@
 // Every path to a seat at once (docs/product.md#cart-rules): generated waves of concurrent
-// requests (carts and their bookings, staff's bookings, walk-ins, waitlist joins, moves, seat
-// changes, cancellations, blacklist entries and closures) on a few small slots, then the log
-// checked event by event: never more seats taken than the slot has, no seat twice, nothing
-// taken after the slot was closed, no refusal forgotten for a request sent after staff's
-// acknowledged blacklist entry or closure, no acknowledged booking missing, and no 5xx.
+// requests (carts and their bookings, staff's bookings, walk-ins, waitlist joins and offers,
+// moves, seat changes, cancellations, blacklist entries, closures, seats out of service) and the
+// jobs' rounds on a few small slots, the clock moving on between waves; then each slot's log is
+// checked event by event: never more seats taken than the slot has, no seat twice, nothing taken
+// after the slot was closed, no refusal forgotten for a request sent after staff's acknowledged
+// blacklist entry, closure or seat out of service, no ticket left on a seat out of service, no
+// acknowledged booking missing, and no 5xx.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueTransactions, matchWaitlists } from '@rr/command-service';
@@ -97,7 +99,8 @@ type Op =
   | { kind: 'close'; slot: number }
   | { kind: 'offer'; entry: number }
   | { kind: 'match' }
-  | { kind: 'expire' };
+  | { kind: 'expire' }
+  | { kind: 'out'; seat: number; today: boolean };
 
 const slotArb = fc.nat({ max: 4 });
 const seatArb = fc.nat({ max: SEATS.length - 1 });
@@ -153,6 +156,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('offer' as const), entry: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('match' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('expire' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('out' as const), seat: seatArb, today: fc.boolean() }),
+  },
 );
 
 /** What the runs' requests came to: `<what> <status>[ <error code>]`. */
@@ -192,10 +199,25 @@ interface Booked {
 /** What a seat was given to, for the checks against staff's acknowledged writes. */
 interface Given {
   slot: number;
+  /** The seat of the plan given (its id); null: none, or a room without a plan. */
+  seat: string | null;
+  /**
+   * A booked ticket's other seat in its slot: it takes no new seat, so a closure (which keeps
+   * the slot's bookings) does not refuse it.
+   */
+  seatChange?: true;
   /** The person whose blacklist entry the path applies; null: staff's booking (not applied). */
   email: number | null;
   sent: Sent;
 }
+
+/** The seat's id in an answer's `seat` (`{ id, label }`), null without one. */
+const seatIdOf = (seat: unknown): string | null =>
+  typeof seat === 'object' && seat !== null && 'id' in seat && typeof seat.id === 'string'
+    ? seat.id
+    : null;
+/** The seat of the ticket a cart's answer just held. */
+const heldSeat = (s: Sent) => seatIdOf((s.body.ticket as { seat?: unknown } | undefined)?.seat);
 
 const person = (email: string) => ({
   salutation: 'MS',
@@ -217,6 +239,8 @@ class Run {
   readonly given: Given[] = [];
   readonly blacklistedAt = new Map<number, number>();
   readonly closedAt = new Map<number, number>();
+  /** When staff's taking a seat out of service for a day (`<seat id> <day>`) was acknowledged. */
+  readonly outAt = new Map<string, number>();
   /**
    * The clock of each wave and each slot's stream version at its end: an event decided in a wave
    * is checked at that wave's instant (the clock moves only between waves; an event committed
@@ -253,9 +277,14 @@ class Run {
     return open.length === 0 ? undefined : open[booking % open.length];
   }
 
-  private gave(slot: number, email: number | null, sent: Sent, ownerId: string, ticketId: string) {
-    this.given.push({ slot, email, sent });
-    if (email !== null) this.booked.push({ ownerId, ticketId, email, slot });
+  private gave(
+    slot: number,
+    email: number | null,
+    sent: Sent,
+    ticket: { ownerId: string; ticketId: string; seat: unknown },
+  ) {
+    this.given.push({ slot, email, sent, seat: seatIdOf(ticket.seat) });
+    if (email !== null) this.booked.push({ ...ticket, email, slot });
   }
 
   async do(op: Op): Promise<void> {
@@ -272,14 +301,15 @@ class Run {
           ...wish(op.slots[0]!),
         });
         if (first.status !== 201) return;
-        this.given.push({ slot: op.slots[0]!, email: null, sent: first });
+        this.given.push({ slot: op.slots[0]!, email: null, sent: first, seat: heldSeat(first) });
         const tx = first.body.transactionId as string;
         for (const i of op.slots.slice(1)) {
           const add = await this.send(visitor, 'add', 'POST', `/api/transactions/${tx}/tickets`, {
             timeSlotId: this.slot(i).id,
             ...wish(i),
           });
-          if (add.status === 201) this.given.push({ slot: i, email: null, sent: add });
+          if (add.status === 201)
+            this.given.push({ slot: i, email: null, sent: add, seat: heldSeat(add) });
         }
         if (!op.book) {
           await this.send(visitor, 'abandon', 'DELETE', `/api/transactions/${tx}`);
@@ -293,10 +323,11 @@ class Run {
           person(world.emails[op.email]!),
         );
         if (book.status !== 200) return;
-        const tickets = book.body.tickets as { id: string; timeSlotId: string }[];
+        const tickets = book.body.tickets as { id: string; timeSlotId: string; seat: unknown }[];
         for (const t of tickets) {
           const slot = world.slots.findIndex((s) => s.id === t.timeSlotId);
-          this.gave(slot, op.email, book, book.body.ownerId as string, t.id);
+          const ownerId = book.body.ownerId as string;
+          this.gave(slot, op.email, book, { ownerId, ticketId: t.id, seat: t.seat });
         }
         return;
       }
@@ -315,7 +346,7 @@ class Run {
           },
         );
         if (s.status === 201) {
-          this.given.push({ slot: op.slot, email: null, sent: s });
+          this.given.push({ slot: op.slot, email: null, sent: s, seat: seatIdOf(s.body.seat) });
           this.booked.push({
             ownerId: s.body.ownerId as string,
             ticketId: s.body.ticketId as string,
@@ -334,7 +365,11 @@ class Run {
           { ...person(world.emails[op.email]!), timeSlotId: this.slot(3).id },
         );
         if (s.status === 201)
-          this.gave(3, op.email, s, s.body.ownerId as string, s.body.ticketId as string);
+          this.gave(3, op.email, s, {
+            ownerId: s.body.ownerId as string,
+            ticketId: s.body.ticketId as string,
+            seat: s.body.seat,
+          });
         return;
       }
       case 'join': {
@@ -348,7 +383,7 @@ class Run {
           { email: world.emails[op.email], language: 'de' },
         );
         if (s.status === 201) {
-          this.given.push({ slot, email: op.email, sent: s });
+          this.given.push({ slot, email: op.email, sent: s, seat: null });
           this.entries.set(s.body.entryId as string, op.email);
         }
         return;
@@ -377,22 +412,32 @@ class Run {
         );
         if (s.status === 200 && s.body.id !== b.ticketId) {
           this.gone.add(b.ticketId);
-          this.gave(target, b.email, s, b.ownerId, s.body.id as string);
+          this.gave(target, b.email, s, {
+            ownerId: b.ownerId,
+            ticketId: s.body.id as string,
+            seat: s.body.seat,
+          });
         }
         return;
       }
       case 'seat-change': {
         const b = this.pick(op.booking);
         if (!b) return;
-        await this.send(
+        const s = await this.send(
           visitor,
           'seat',
           'PUT',
           `/api/owners/${b.ownerId}/tickets/${b.ticketId}/seat`,
-          {
-            seatId: world.seatIds[op.seat],
-          },
+          { seatId: world.seatIds[op.seat] },
         );
+        if (s.status === 200)
+          this.given.push({
+            slot: b.slot,
+            email: null,
+            sent: s,
+            seat: seatIdOf(s.body.seat),
+            seatChange: true,
+          });
         return;
       }
       case 'cancel': {
@@ -414,6 +459,23 @@ class Run {
         });
         if (s.status === 201 && !this.blacklistedAt.has(op.email))
           this.blacklistedAt.set(op.email, s.answeredAt);
+        return;
+      }
+      case 'out': {
+        // Staff take a seat of the plan out of service for the later slots' day or today.
+        const day = op.today ? TODAY : world.day;
+        const seatId = world.seatIds[op.seat]!;
+        const s = await this.send(
+          admin,
+          'out',
+          'POST',
+          `/api/admin/rooms/${world.planRoom}/seats/${seatId}/out-of-service`,
+          { from: day, until: day, reason: 'Lampe kaputt' },
+        );
+        if (s.status === 201) {
+          const key = `${seatId} ${day}`;
+          if (!this.outAt.has(key)) this.outAt.set(key, s.answeredAt);
+        }
         return;
       }
       case 'close': {
@@ -492,7 +554,7 @@ class Run {
       `/api/timeslots/${offer.slot}/waitlist/offers/${offer.offer}`,
     );
     if (cart.status !== 201) return;
-    this.given.push({ slot, email: null, sent: cart });
+    this.given.push({ slot, email: null, sent: cart, seat: heldSeat(cart) });
     const tx = cart.body.transactionId as string;
     const book = await this.send(
       visitor,
@@ -502,8 +564,12 @@ class Run {
       person(this.world.emails[email]!),
     );
     if (book.status === 200)
-      for (const t of book.body.tickets as { id: string }[])
-        this.gave(slot, email, book, book.body.ownerId as string, t.id);
+      for (const t of book.body.tickets as { id: string; seat: unknown }[])
+        this.gave(slot, email, book, {
+          ownerId: book.body.ownerId as string,
+          ticketId: t.id,
+          seat: t.seat,
+        });
   }
 }
 
@@ -540,8 +606,18 @@ async function checkSlotLog(run: Run, slot: number): Promise<string[]> {
     if (new Set(seats).size !== seats.length)
       problems.push(`${at}: a seat twice (${seats.join(', ')})`);
   }
+  // Once staff's taking a seat out of service is acknowledged, its tickets on that day have
+  // moved to another seat or are cancelled, and no later one holds it.
+  const end = run.instantOf(slot, Number.MAX_SAFE_INTEGER);
+  state.tickets.forEach((t, ticketId) => {
+    const live = t.status === 'BOOKED' || (t.status === 'NEW' && new Date(t.expiresAt!) > end);
+    if (live && t.seat && run.outAt.has(`${t.seat.seatId} ${dayOf(run, slot)}`))
+      problems.push(`slot ${slot}: ticket ${ticketId} keeps a seat out of service`);
+  });
   return problems;
 }
+
+const dayOf = (run: Run, slot: number) => (slot === 3 ? TODAY : run.world.day);
 
 async function checkRun(run: Run): Promise<string[]> {
   const problems: string[] = [];
@@ -553,8 +629,11 @@ async function checkRun(run: Run): Promise<string[]> {
   // A request sent after staff's write was acknowledged must see it.
   for (const g of run.given) {
     const closed = run.closedAt.get(g.slot);
-    if (closed !== undefined && closed < g.sent.sentAt)
+    if (closed !== undefined && closed < g.sent.sentAt && !g.seatChange)
       problems.push(`a seat given on a slot closed before: ${g.sent.what}`);
+    const out = g.seat === null ? undefined : run.outAt.get(`${g.seat} ${dayOf(run, g.slot)}`);
+    if (out !== undefined && out < g.sent.sentAt)
+      problems.push(`a seat given after staff took it out of service: ${g.sent.what}`);
     const blocked = g.email === null ? undefined : run.blacklistedAt.get(g.email);
     if (blocked !== undefined && blocked < g.sent.sentAt)
       problems.push(`a seat given to a blacklisted address: ${g.sent.what}`);
@@ -612,6 +691,7 @@ describe('every path to a seat at once', () => {
       'abandon 200',
       'blacklist 201',
       'close 200',
+      'out 201',
       'book 403 booking__email_blacklisted',
       'cart 409 ticket__validation_error',
       'staff 409 timeslot__overbooking_not_confirmed',
