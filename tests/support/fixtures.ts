@@ -6,7 +6,13 @@ import {
   type Clock,
 } from '@rr/platform';
 import { expect } from 'vitest';
-import { Client, openAdminSuite, TEST_KEY_SECRET, type AdminSuite } from './app.ts';
+import {
+  Client,
+  openAdminSuite,
+  TEST_KEY_SECRET,
+  type AdminSuite,
+  type TestAppOptions,
+} from './app.ts';
 import { MailSender } from '@rr/projections';
 import type { TestDatabase } from './db.ts';
 import { freePort } from './ports.ts';
@@ -72,8 +78,11 @@ export interface MailSuite extends AdminSuite {
  * `openAdminSuite` with an SMTP sink and a mail sender to it; `close` stops the sender, the sink
  * and the suite. A step that fails stops what started before it.
  */
-export async function openMailSuite(clock: Clock): Promise<MailSuite> {
-  const suite = await openAdminSuite(clock);
+export async function openMailSuite(
+  clock: Clock,
+  options: TestAppOptions = {},
+): Promise<MailSuite> {
+  const suite = await openAdminSuite(clock, options);
   let sink: SmtpSink;
   try {
     sink = new SmtpSink(await freePort());

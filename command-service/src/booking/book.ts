@@ -100,7 +100,7 @@ export function bookingCommands(deps: CommandDeps) {
         }),
       answer: (_decision, state) => ({
         ...booking,
-        tickets: state.cart.tickets.map((t) => ticketView(state.rooms, t, 'BOOKED')),
+        tickets: state.cart.tickets.map((t) => ticketView(state.rooms, t, 'BOOKED', state.slots)),
       }),
     });
     return { ...answer, position };

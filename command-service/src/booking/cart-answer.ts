@@ -41,13 +41,19 @@ export const CartAnswer = z
   })
   .openapi('CartAnswer');
 
-/** A ticket as the visitor's answers show it, with its room's name. */
+/**
+ * A ticket as the visitor's answers show it, with its room's name, and its seat as its slot has it
+ * now (`slots`, as decided on: staff may have moved it since the cart took it), else as the cart
+ * took it.
+ */
 export function ticketView(
   rooms: ReadonlyMap<string, RoomState>,
   t: Ticket,
   status: 'NEW' | 'BOOKED',
+  slots: ReadonlyMap<string, SlotState> = new Map(),
 ): z.output<typeof CartTicket> {
   const room = rooms.get(t.roomId);
+  const seat = slots.get(t.timeSlotId)?.tickets.get(t.ticketId)?.seat ?? t.seat;
   return {
     id: t.ticketId,
     timeSlotId: t.timeSlotId,
@@ -58,7 +64,7 @@ export function ticketView(
     startTime: t.startTime,
     endTime: t.endTime,
     status,
-    seat: t.seat ? { id: t.seat.seatId, label: t.seat.label } : null,
+    seat: seat ? { id: seat.seatId, label: seat.label } : null,
   };
 }
 
@@ -75,16 +81,9 @@ export function cartAnswer(
   slots: ReadonlyMap<string, SlotState> = new Map(),
 ) {
   const after = decision.transaction.reduce(evolveTransaction, cart);
-  // A ticket's seat as its slot has it now (staff may have moved it), else as the cart took it.
   const view = after.tickets
     .filter((t) => stillHeld({ slots }, t))
-    .map((t) =>
-      ticketView(
-        rooms,
-        { ...t, seat: slots.get(t.timeSlotId)?.tickets.get(t.ticketId)?.seat ?? t.seat },
-        'NEW',
-      ),
-    );
+    .map((t) => ticketView(rooms, t, 'NEW', slots));
   return {
     expiredAt: after.expiresAt ?? '',
     tickets: view,

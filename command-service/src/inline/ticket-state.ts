@@ -7,6 +7,8 @@ interface TicketChange {
   checkedIn?: boolean;
   /** Confirmed addresses: the deadline (null: none any more); undefined: unchanged. */
   confirmBy?: string | null;
+  /** The seat it was moved to in its slot; undefined: unchanged. */
+  movedSeat?: { seatId: string; label: string };
 }
 
 interface TicketFold extends InlineFold {
@@ -27,9 +29,10 @@ const status =
     void (changeOf(f, e.data.ticketId).status = to);
 
 /**
- * `ticket_state`: each ticket's slot, cart, status, owner and whether it is checked in (what
- * finds the ticket of a check-in, a staff change or a no-show release). New holds are inserted;
- * the changes of each ticket are folded into one update.
+ * `ticket_state`: each ticket's slot, cart, status, owner, whether it is checked in (what finds
+ * the ticket of a check-in, a staff change or a no-show release) and the seat it was moved to
+ * (what the booking's answer and mails name). New holds are inserted; the changes of each ticket
+ * are folded into one update.
  */
 export const ticketStateProjection = inlineProjection({
   table: 'ticket_state',
@@ -52,7 +55,7 @@ export const ticketStateProjection = inlineProjection({
     TicketCancelled: status('CANCELLED'),
     TicketCheckedIn: (e, f) => void (changeOf(f, e.data.ticketId).checkedIn = true),
     TicketCheckInUndone: (e, f) => void (changeOf(f, e.data.ticketId).checkedIn = false),
-    TicketSeatChanged: ignore,
+    TicketSeatChanged: (e, f) => void (changeOf(f, e.data.ticketId).movedSeat = e.data.seat),
     TicketNoShowReleased: status('INVALID'),
     TicketConfirmed: (e, f) => void (changeOf(f, e.data.ticketId).confirmBy = null),
     TicketConfirmationLapsed(e, f) {
@@ -92,9 +95,12 @@ export const ticketStateProjection = inlineProjection({
     await tx.send(
       `UPDATE ticket_state t SET status = coalesce(u.status, t.status),
               owner_id = coalesce(u.owner_id, t.owner_id), checked_in = coalesce(u.checked_in, t.checked_in),
-              confirm_by = CASE WHEN u.confirm_set THEN u.confirm_by ELSE t.confirm_by END
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::boolean[], $6::timestamptz[])
-              AS u(id, status, owner_id, checked_in, confirm_set, confirm_by)
+              confirm_by = CASE WHEN u.confirm_set THEN u.confirm_by ELSE t.confirm_by END,
+              moved_seat_id = coalesce(u.seat_id, t.moved_seat_id),
+              moved_seat_label = coalesce(u.seat_label, t.moved_seat_label)
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::boolean[], $6::timestamptz[],
+                     $7::uuid[], $8::text[])
+              AS u(id, status, owner_id, checked_in, confirm_set, confirm_by, seat_id, seat_label)
         WHERE t.ticket_id = u.id`,
       [
         rows.map(([id]) => id),
@@ -103,6 +109,8 @@ export const ticketStateProjection = inlineProjection({
         rows.map(([, c]) => c.checkedIn ?? null),
         rows.map(([, c]) => c.confirmBy !== undefined),
         rows.map(([, c]) => c.confirmBy ?? null),
+        rows.map(([, c]) => c.movedSeat?.seatId ?? null),
+        rows.map(([, c]) => c.movedSeat?.label ?? null),
       ],
     );
   },

@@ -230,6 +230,17 @@ async function bookingCreated(
     [added.rows.map((r) => r.data.roomId)],
   );
   const names = new Map(rooms.rows.map((r) => [r.room_id, r.name]));
+  // Each ticket's `TicketBooked`, appended with the booking: found by the command's transaction id
+  // (the commit-order index). Its seat then was the hold's, or the one staff moved the hold to.
+  const bookedAt = await client.query<{ ticket_id: string; stream_id: string; version: string }>(
+    `SELECT data->>'ticketId' AS ticket_id, stream_id, stream_version AS version FROM events
+      WHERE transaction_id = $1::text::xid8 AND event_type = 'TicketBooked'
+        AND data->>'ticketId' = ANY($2::text[])`,
+    [event.position.tx.toString(), d.ticketIds],
+  );
+  const seats = new Map<string, PayloadSeat | null>();
+  for (const b of bookedAt.rows)
+    seats.set(b.ticket_id, await seatOf(client, b.stream_id, b.ticket_id, Number(b.version)));
   const tickets = added.rows
     .map((r) => r.data)
     .filter((t) => booked.has(t.ticketId))
@@ -241,8 +252,8 @@ async function bookingCreated(
       date: t.date,
       startTime: t.startTime,
       endTime: t.endTime,
-      // The seat of the room's plan the ticket took; null: none.
-      seat: t.seat ? { id: t.seat.seatId, label: t.seat.label } : null,
+      // The seat of the room's plan the ticket held when it was booked; null: none.
+      seat: seats.get(t.ticketId) ?? (t.seat ? { id: t.seat.seatId, label: t.seat.label } : null),
     }));
   // A booking with rooms of several sites goes whole to an endpoint of any of them.
   await enqueue(

@@ -25,6 +25,7 @@ import {
 } from './compose.ts';
 import { calendarEntries } from './calendar-entries.ts';
 import { ticketsStillToRemind } from './reminders.ts';
+import { withSeatsNow } from './seats-now.ts';
 import { bookingLink, confirmationLink } from './visitor-links.ts';
 
 /*
@@ -134,6 +135,8 @@ export async function loadBookingMail(
     chosen = still.map((x) => x.ticket);
     for (const x of still) if (x.checkIn) checkIns.add(x.ticket.ticketId);
   }
+  // Each ticket's seat as it is now: staff or its visitor may have moved it since the cart took it.
+  chosen = await withSeatsNow(o.pool, chosen);
   // The rooms' names in the booking's language (docs/product.md#translations).
   const rooms = await o.pool.query<{ id: string; name: string; check_in: boolean }>(
     `SELECT id, CASE WHEN $2 = 'en' THEN coalesce(name_en, name) ELSE name END AS name,

@@ -7,6 +7,7 @@ import { cartTicketsOf } from './booking-mail.ts';
 import { slotLine, texts } from './compose.ts';
 import { ticketsStillToRemind } from './reminders.ts';
 import { bookingLink } from './visitor-links.ts';
+import { withSeatsNow } from './seats-now.ts';
 
 /*
  * A reminder as a push notification (docs/product.md#reminders): the same reminder as the mail,
@@ -76,8 +77,13 @@ export function composeReminderPush(o: ReminderPushDeps): ComposePush {
     return reminderPushMessage({
       language: booking.language,
       bookingNumber: booking.booking_number,
-      tickets: still
-        .map(({ ticket }) => ticket)
+      // Each ticket's seat as it is now: it may have moved since the cart took it.
+      tickets: (
+        await withSeatsNow(
+          o.pool,
+          still.map(({ ticket }) => ticket),
+        )
+      )
         .sort((x, y) => (x.date + x.startTime < y.date + y.startTime ? -1 : 1))
         .map((x) => ({
           roomName: names.get(x.roomId) ?? '',
