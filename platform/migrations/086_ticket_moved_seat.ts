@@ -4,9 +4,9 @@ import type { Knex } from 'knex';
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
       -- The seat a ticket was moved to in its slot (TicketSeatChanged: staff at the desk, its
-      -- visitor, or its seat taken out of service), kept beside the log so that what a booking
-      -- tells its visitor (the booking's answer, its mails, the webhook of the booking) names the
-      -- seat the ticket holds now, not the one its cart took. Null: never moved; the seat it was
+      -- visitor, or its seat taken out of service), kept beside the log so that a booking's mails
+      -- and the reminder's push name the seat the ticket holds now, not the one its cart took
+      -- (they name the tickets as the cart's stream has them). Null: never moved; the seat it was
       -- held with (TicketHeld) is its seat. Nullable columns: no rewrite of the table, and the
       -- previous release, which does not know them, works beside them during a rolling upgrade
       -- (a seat change it writes meanwhile is not kept here: that ticket's later mails name the

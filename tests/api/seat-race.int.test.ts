@@ -206,7 +206,10 @@ interface Given {
    * the slot's bookings) does not refuse it.
    */
   seatChange?: true;
-  /** The person whose blacklist entry the path applies; null: staff's booking (not applied). */
+  /**
+   * The person whose blacklist entry the path applies; null: a path that does not apply it (a
+   * cart's hold, staff's booking, a taken offer, a seat change).
+   */
   email: number | null;
   sent: Sent;
 }
@@ -284,7 +287,8 @@ class Run {
     ticket: { ownerId: string; ticketId: string; seat: unknown },
   ) {
     this.given.push({ slot, email, sent, seat: seatIdOf(ticket.seat) });
-    if (email !== null) this.booked.push({ ...ticket, email, slot });
+    if (email !== null)
+      this.booked.push({ ownerId: ticket.ownerId, ticketId: ticket.ticketId, email, slot });
   }
 
   async do(op: Op): Promise<void> {

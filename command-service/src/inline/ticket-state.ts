@@ -31,8 +31,8 @@ const status =
 /**
  * `ticket_state`: each ticket's slot, cart, status, owner, whether it is checked in (what finds
  * the ticket of a check-in, a staff change or a no-show release) and the seat it was moved to
- * (what the booking's answer and mails name). New holds are inserted; the changes of each ticket
- * are folded into one update.
+ * (what the booking's mails name). New holds are inserted; the changes of each ticket are folded
+ * into one update.
  */
 export const ticketStateProjection = inlineProjection({
   table: 'ticket_state',

@@ -1,10 +1,5 @@
+import type { TicketSeat } from '@rr/domain';
 import type { Queryable } from '@rr/platform';
-
-/** A seat of a room's plan as a ticket holds it: its id and label. */
-export interface HeldSeat {
-  seatId: string;
-  label: string;
-}
 
 /**
  * The seat each ticket holds now, for the mails of a booking (the confirmation, the reminder and
@@ -12,7 +7,7 @@ export interface HeldSeat {
  * change moved it to, kept beside the log (`ticket_state`, moved in the transaction of the change,
  * so never behind it), else the seat its cart took (`seat`; absent: none).
  */
-export async function withSeatsNow<T extends { ticketId: string; seat?: HeldSeat | undefined }>(
+export async function withSeatsNow<T extends { ticketId: string; seat?: TicketSeat | undefined }>(
   client: Queryable,
   tickets: readonly T[],
 ): Promise<T[]> {
