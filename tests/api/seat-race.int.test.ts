@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueTransactions, matchWaitlists } from '@rr/command-service';
 import { ManualClock } from '@rr/platform';
-import { seatsTakenApart } from '@rr/domain/seats';
+import { seatsTaken, takesSeat } from '@rr/domain/seats';
 import { outstandingOffers } from '@rr/domain/waitlist-line';
 import {
   evolveSlot,
@@ -601,12 +601,6 @@ class Run {
   }
 }
 
-/** The seats a slot's tickets and offers take at `now`, as the seat rule counts them. */
-const seatsCounted = (state: SlotState, now: Date) => {
-  const { booked, held } = seatsTakenApart(state, now);
-  return booked + held;
-};
-
 /** The slot's stream folded event by event, each state checked; answers the problems found. */
 async function checkSlotLog(run: Run, slot: number): Promise<string[]> {
   const r = await suite.db.pool.query<{ type: string; data: unknown; stream_version: number }>(
@@ -620,7 +614,7 @@ async function checkSlotLog(run: Run, slot: number): Promise<string[]> {
     const event = { type: row.type, data: row.data } as SlotEvent;
     const closedBefore = state.closed !== undefined;
     const now = run.instantOf(slot, row.stream_version);
-    const takenBefore = seatsCounted(state, now);
+    const takenBefore = seatsTaken(state, now);
     state = evolveSlot(state, event);
     const at = `slot ${slot}, event ${row.stream_version} ${row.type}`;
     if (
@@ -631,13 +625,12 @@ async function checkSlotLog(run: Run, slot: number): Promise<string[]> {
     // An event that takes a seat (a hold, an offer, a booking made at once) leaves the slot within
     // its capacity. Staff may lower the capacity below the seats taken (the slot is then
     // overbooked), so the count is checked where it grows, not after every event.
-    const taken = seatsCounted(state, now);
+    const taken = seatsTaken(state, now);
     if (taken > takenBefore && taken > state.capacity)
       problems.push(`${at}: ${taken} seats taken of ${state.capacity}`);
     const seats: string[] = [];
     state.tickets.forEach((t) => {
-      if (t.seat && (t.status === 'BOOKED' || (t.status === 'NEW' && new Date(t.expiresAt!) > now)))
-        seats.push(t.seat.seatId);
+      if (t.seat && takesSeat(t, now)) seats.push(t.seat.seatId);
     });
     for (const offer of outstandingOffers(state.waitlist, now))
       if (offer.offerSeat) seats.push(offer.offerSeat.seatId);
@@ -648,8 +641,7 @@ async function checkSlotLog(run: Run, slot: number): Promise<string[]> {
   // moved to another seat or are cancelled, and no later one holds it.
   const end = run.instantOf(slot, Number.MAX_SAFE_INTEGER);
   state.tickets.forEach((t, ticketId) => {
-    const live = t.status === 'BOOKED' || (t.status === 'NEW' && new Date(t.expiresAt!) > end);
-    if (live && t.seat && run.outAt.has(`${t.seat.seatId} ${dayOf(run, slot)}`))
+    if (takesSeat(t, end) && t.seat && run.outAt.has(`${t.seat.seatId} ${dayOf(run, slot)}`))
       problems.push(`slot ${slot}: ticket ${ticketId} keeps a seat out of service`);
   });
   return problems;
