@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.moved',
   'ticket.checked_in',
   'ticket.no_show',
+  'ticket.seat_changed',
   'waitlist.offered',
   'timeslot.created',
   'timeslot.changed',

@@ -2,6 +2,7 @@
 // a hold moved by staff before the booking (its seat taken out of service), and a booked ticket
 // moved to another seat since, in the booking's answer, its mails, the reminder's push and the
 // webhook of the booking; and the migration that keeps the moved seats fills them from the log.
+// A booked ticket's move is told to the webhooks as `ticket.seat_changed`, a hold's is not.
 import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeReminderPush, enqueueDueReminders } from '@rr/projections';
@@ -28,6 +29,8 @@ let suite: MailSuite;
 let roomId: string;
 let endpointId: string;
 const seats = new Map<string, string>();
+/** The tickets of the first two cases: the one whose hold moved, the booked one the visitor moved. */
+const moved = { hold: '', booked: '' };
 
 const person = (email: string) => ({
   salutation: 'MS',
@@ -64,6 +67,19 @@ async function seatInReadModel(ticketId: string): Promise<string | null> {
   return label;
 }
 
+interface Delivery {
+  eventType: string;
+  data: Record<string, unknown>;
+}
+
+/** The payloads' data of the endpoint's deliveries of one type. */
+async function deliveries(eventType: string): Promise<Delivery['data'][]> {
+  const list = await suite.admin.get(`/api/admin/webhooks/${endpointId}/deliveries`);
+  return ((await list.json()) as { eventType: string; payload: string }[])
+    .filter((d) => d.eventType === eventType)
+    .map((d) => (JSON.parse(d.payload) as { data: Delivery['data'] }).data);
+}
+
 /** The seats `booking.created` names for the booking of a cart (its delivery's payload). */
 async function createdSeats(transactionId: string): Promise<Ticket['seat'][]> {
   let payload: { data: { tickets: Ticket[] } } | undefined;
@@ -97,7 +113,10 @@ beforeAll(async () => {
     seats.set(s.label, s.id);
   // Nothing listens there: the deliveries are listed with their payloads all the same.
   const endpoint = await suite.admin.request('POST', '/api/admin/webhooks', {
-    json: { url: 'http://127.0.0.1:9/hooks', eventTypes: ['booking.created'] },
+    json: {
+      url: 'http://127.0.0.1:9/hooks',
+      eventTypes: ['booking.created', 'ticket.seat_changed'],
+    },
   });
   expect(endpoint.status, await endpoint.clone().text()).toBe(201);
   endpointId = ((await endpoint.json()) as { id: string }).id;
@@ -127,6 +146,7 @@ describe('the seat a booking names', () => {
     expect(res.status).toBe(200);
     const booking = (await res.json()) as Booking;
     const ticket = booking.tickets[0]!;
+    moved.hold = ticket.id;
     const label = await seatInReadModel(ticket.id);
     expect(label).not.toBe('C');
     expect(ticket.seat).toEqual({ id: seats.get(label!), label });
@@ -151,6 +171,7 @@ describe('the seat a booking names', () => {
     });
     const booking = (await res.json()) as Booking;
     const ticketId = booking.tickets[0]!.id;
+    moved.booked = ticketId;
     expect(booking.tickets[0]!.seat?.label).toBe('A');
     await sendPendingMails(suite, 1); // the confirmation
     const change = await visitor.request(
@@ -216,5 +237,58 @@ describe('the seat a booking names', () => {
       await db.destroy();
     }
     expect((await moved()).rows).toEqual(before);
+  });
+});
+
+describe('the webhook of a booked ticket moved to another seat', () => {
+  const seat = (label: string) => ({ id: seats.get(label), label });
+
+  it('tells the move of a booked ticket by the visitor, the desk and a seat out of service, with the seat it left; a hold moved before its booking is not told', async () => {
+    const DESK_DAY = '2026-12-01';
+    const slotId = await createSlot(suite.admin, roomId, DESK_DAY, '13:00', '15:00', 3);
+    const visitor = new Client(suite.app.baseUrl);
+    const held = await visitor.request('POST', '/api/transactions', {
+      json: { timeSlotId: slotId, seatId: seats.get('A') },
+    });
+    const { transactionId } = (await held.json()) as { transactionId: string };
+    const res = await visitor.request('PUT', `/api/transactions/${transactionId}/booking`, {
+      json: person('sita.umgesetzt@example.at'),
+    });
+    const ticketId = ((await res.json()) as Booking).tickets[0]!.id;
+    const desk = await suite.admin.request('PUT', `/api/admin/tickets/${ticketId}/seat`, {
+      json: { seatId: seats.get('B'), reason: 'Wunsch von Frau Platzhalter am Schalter' },
+    });
+    expect(desk.status, await desk.clone().text()).toBe(200);
+    const out = await suite.admin.request(
+      'POST',
+      `/api/admin/rooms/${roomId}/seats/${seats.get('B')}/out-of-service`,
+      { json: { from: DESK_DAY, until: DESK_DAY, reason: 'Stuhl wackelt' } },
+    );
+    expect(await out.json()).toMatchObject({ moved: 1, cancelled: 0 });
+    const now = await seatInReadModel(ticketId);
+
+    await expect.poll(async () => (await deliveries('ticket.seat_changed')).length).toBe(3);
+    const told = await deliveries('ticket.seat_changed');
+    expect(told).toHaveLength(3);
+    expect(told).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ ticketId: moved.booked, seat: seat('B'), seatBefore: seat('A') }),
+        expect.objectContaining({
+          ticketId,
+          timeSlotId: slotId,
+          roomId,
+          roomName: 'Platzsaal',
+          date: DESK_DAY,
+          startTime: '13:00',
+          endTime: '15:00',
+          seat: seat('B'),
+          seatBefore: seat('A'),
+        }),
+        expect.objectContaining({ ticketId, seat: seat(now!), seatBefore: seat('B') }),
+      ]),
+    );
+    // Neither the hold's move nor staff's words (they may name the visitor) are told.
+    expect(told.map((d) => d.ticketId)).not.toContain(moved.hold);
+    expect(JSON.stringify(told)).not.toMatch(/Platzhalter|wackelt|Lampe/);
   });
 });

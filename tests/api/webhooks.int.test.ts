@@ -494,6 +494,14 @@ describe('payloads', () => {
       json: { checkInMinutesBefore: 15, noShowReleaseMinutes: 20, waitlistOfferMinutes: 30 },
     });
     expect(services.status).toBe(200);
+    // A seat plan, so that a booked ticket can change its seat.
+    const plan = await suite.admin.request('PUT', `/api/admin/rooms/${room}/seats`, {
+      json: {
+        seats: ['A', 'B', 'C', 'D', 'E', 'F'].map((label, i) => ({ label, x: 10 * i, y: 0 })),
+      },
+    });
+    expect(plan.status, await plan.clone().text()).toBe(200);
+    const seatF = ((await plan.json()) as { seats: { id: string; label: string }[] }).seats.at(-1)!;
     const date = day(2);
     const slot = await createSlot(suite.admin, room, date, '10:00', '12:00', 3);
     const full = await createSlot(suite.admin, room, date, '13:00', '14:00', 1);
@@ -509,6 +517,13 @@ describe('payloads', () => {
     ).toBeLessThan(300);
 
     const checkedIn = await book([slot]);
+    // Staff's words may name the visitor: the move is told without them.
+    const seatChange = await suite.admin.request(
+      'PUT',
+      `/api/admin/tickets/${checkedIn.ticketIds[0]}/seat`,
+      { json: { seatId: seatF.id, reason: 'Zelda Zumpelfeld wollte ans Fenster' } },
+    );
+    expect(seatChange.status, await seatChange.clone().text()).toBe(200);
     const noShow = await book([slot]);
     const holder = await book([full]);
     // A rebooking: told once, as the move, not as a cancellation of the old ticket.
@@ -573,6 +588,14 @@ describe('payloads', () => {
       capacity: 4,
     });
     expect(byType('ticket.no_show')[0]!.data).toMatchObject({ ticketId: noShow.ticketIds[0] });
+    expect(byType('ticket.seat_changed')).toHaveLength(1);
+    expect(byType('ticket.seat_changed')[0]!.data).toMatchObject({
+      ticketId: checkedIn.ticketIds[0],
+      timeSlotId: slot,
+      roomId: room,
+      seat: { id: seatF.id, label: 'F' },
+      seatBefore: { label: 'A' },
+    });
     expect(byType('booking.moved')).toHaveLength(1);
     expect(byType('booking.moved')[0]!.data).toMatchObject({
       ticketId: newTicketId,

@@ -9852,7 +9852,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            eventTypes: ("booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
+            eventTypes: ("booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "ticket.seat_changed" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
             description: string;
             /** @description The sites whose rooms' events it gets; empty: every site */
             siteIds: string[];
@@ -9868,13 +9868,13 @@ export interface components {
         };
         WebhookInput: {
             url: string;
-            eventTypes: ("booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
+            eventTypes: ("booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "ticket.seat_changed" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
             description?: string;
             siteIds?: string[];
         };
         WebhookUpdateInput: {
             url: string;
-            eventTypes: ("booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
+            eventTypes: ("booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "ticket.seat_changed" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed")[];
             description?: string;
             siteIds?: string[];
             enabled: boolean;
@@ -10402,7 +10402,7 @@ export interface components {
             /** @description The webhook-id header, the same on every attempt */
             id: string;
             /** @enum {string} */
-            eventType: "booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed";
+            eventType: "booking.created" | "booking.cancelled" | "booking.moved" | "ticket.checked_in" | "ticket.no_show" | "ticket.seat_changed" | "waitlist.offered" | "timeslot.created" | "timeslot.changed" | "timeslot.deleted" | "room.changed";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;

@@ -89,6 +89,29 @@ async function ticketEvent(
   );
 }
 
+/**
+ * `ticket.seat_changed`: a booked ticket moved to another seat of its slot (by the desk, the
+ * visitor, a seat taken out of service or a new choice of the slot's seats), with the seat it
+ * left. A hold's move is not told: its booking's `booking.created` names the seat it holds then.
+ * The reason stays out, as staff's words may name the visitor.
+ */
+async function seatChanged(
+  client: PoolClient,
+  event: RecordedEvent & { data: { ticketId: string } },
+): Promise<void> {
+  const { ticketId } = event.data;
+  const booked = await client.query(
+    `SELECT 1 FROM events
+      WHERE stream_id = $1 AND stream_version < $2 AND event_type = 'TicketBooked'
+        AND data->>'ticketId' = $3
+      LIMIT 1`,
+    [event.streamId, event.streamVersion, ticketId],
+  );
+  if (booked.rowCount === 0) return;
+  const seatBefore = await seatOf(client, event.streamId, ticketId, event.streamVersion - 1);
+  await ticketEvent(client, event, 'ticket.seat_changed', 0, { seatBefore });
+}
+
 /** A seat given back without an event of its own (a rebooking's old ticket). */
 async function seatGiven(client: PoolClient, event: RecordedEvent): Promise<void> {
   await client.query(
@@ -328,7 +351,7 @@ const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with
   TicketCheckedIn: (e, client) =>
     ticketEvent(client, e, 'ticket.checked_in', 0, { checkedInAt: e.data.checkedInAt }),
   TicketCheckInUndone: ignore,
-  TicketSeatChanged: ignore,
+  TicketSeatChanged: (e, client) => seatChanged(client, e),
   TicketNoShowReleased: (e, client) => ticketEvent(client, e, 'ticket.no_show', -1),
   TicketConfirmed: ignore,
   // A booking not confirmed in time ends as a cancellation does (its seat is free again),
