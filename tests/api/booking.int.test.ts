@@ -426,6 +426,38 @@ describe("the cart's view", () => {
   });
 });
 
+describe('a held seat at the booking', () => {
+  it('keeps its place only within a capacity lowered since, first come, first served; a staff booking beyond the capacity after the hold does not take it', async () => {
+    const r = await room('Lowered room');
+    const s = await slot(r, '2026-12-11', '09:00', '10:00', 2);
+    const first = new Client(app.baseUrl);
+    const second = new Client(app.baseUrl);
+    const firstCart = await cartOf(first, s);
+    const secondCart = await cartOf(second, s);
+    const lowered = await admin.request('PUT', `/api/admin/rooms/${r}/timeslots/${s}`, {
+      json: { startTime: '09:00', endTime: '10:00', capacity: 1 },
+    });
+    expect(lowered.status, await lowered.clone().text()).toBe(200);
+
+    // The second hold is beyond the one seat left, though its cart is booked first.
+    const before = await eventCount();
+    const late = await book(second, secondCart, { ...owner, email: 'zweite@example.at' });
+    expect(await refusal(late)).toMatchObject({
+      error: 'ticket__validation_error',
+      payload: ['timeslot_no_tickets_left'],
+    });
+    expect(await eventCount()).toBe(before);
+
+    // Staff book the full slot, confirming the overbooking: the seat ahead stays the first hold's.
+    const desk = await admin.request('POST', `/api/admin/rooms/${r}/timeslots/${s}/booking`, {
+      json: { ...owner, email: 'schalter@example.at', confirmOverbooking: true },
+    });
+    expect(desk.status, await desk.clone().text()).toBe(201);
+    const booked = await book(first, firstCart, { ...owner, email: 'erste@example.at' });
+    expect(booked.status, await booked.clone().text()).toBe(200);
+  });
+});
+
 describe('expiry', () => {
   it('never counts an expired hold, and the job appends the expiry so history is complete', async () => {
     const r = await room('Expiry room');

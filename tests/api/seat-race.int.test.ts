@@ -1,16 +1,17 @@
 // Every path to a seat at once (docs/product.md#cart-rules): generated waves of concurrent
-// requests (carts and their bookings, staff's bookings, walk-ins, waitlist joins and offers,
-// moves, seat changes, cancellations, blacklist entries, closures, seats out of service, capacity
-// changes) and the jobs' rounds on a few small slots, the clock moving on between waves; then each
-// slot's log is checked event by event: no seat taken beyond the slot's capacity (which staff may
-// lower below the seats taken), no seat twice, nothing taken after the slot was closed, no refusal
+// requests (carts and their bookings, some booked only after the next wave, staff's bookings,
+// walk-ins, waitlist joins and offers, moves, seat changes, cancellations, blacklist entries,
+// closures, seats out of service, capacity changes) and the jobs' rounds on a few small slots, the
+// clock moving on between waves; then each slot's log is checked event by event: no seat taken
+// beyond the slot's capacity (which staff may lower below the seats taken), no hold booked beyond
+// it, no seat twice, nothing taken after the slot was closed, no refusal
 // forgotten for a request sent after staff's acknowledged blacklist entry, closure or seat out of
 // service, no ticket left on a seat out of service, no acknowledged booking missing, and no 5xx.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueTransactions, matchWaitlists } from '@rr/command-service';
 import { ManualClock } from '@rr/platform';
-import { seatsTaken, takesSeat } from '@rr/domain/seats';
+import { holdHasSeat, seatsTaken, takesSeat } from '@rr/domain/seats';
 import { outstandingOffers } from '@rr/domain/waitlist-line';
 import {
   evolveSlot,
@@ -93,7 +94,17 @@ async function worldOf(run: number): Promise<World> {
 }
 
 type Op =
-  | { kind: 'cart'; slots: number[]; seat: number | null; email: number; book: boolean }
+  /**
+   * A cart: booked at once, abandoned, or booked later, at the end of the next wave, after what
+   * that wave changed (its holds may have ended, its slot closed or its capacity lowered).
+   */
+  | {
+      kind: 'cart';
+      slots: number[];
+      seat: number | null;
+      email: number;
+      book: 'now' | 'abandon' | 'later';
+    }
   | { kind: 'staff'; slot: number; seat: number | null; email: number }
   | { kind: 'walk-in'; seat: number; email: number }
   | { kind: 'join'; slot: number; email: number }
@@ -121,7 +132,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       slots: fc.uniqueArray(slotArb, { minLength: 1, maxLength: 2 }),
       seat: fc.option(seatArb, { nil: null }),
       email: emailArb,
-      book: fc.boolean(),
+      book: fc.constantFrom('now', 'now', 'abandon', 'later'),
     }),
   },
   {
@@ -167,7 +178,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant('out' as const), seat: seatArb, today: fc.boolean() }),
   },
   {
-    weight: 1,
+    weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('capacity' as const),
       slot: slotArb,
@@ -246,6 +257,13 @@ const person = (email: string) => ({
   language: 'de',
 });
 
+/** A cart held by a visitor, to be booked with the address of the run's person `email`. */
+interface LaterCart {
+  visitor: Client;
+  tx: string;
+  email: number;
+}
+
 class Run {
   readonly sent: Sent[] = [];
   readonly booked: Booked[] = [];
@@ -258,6 +276,8 @@ class Run {
   readonly closedAt = new Map<number, number>();
   /** When staff's taking a seat out of service for a day (`<seat id> <day>`) was acknowledged. */
   readonly outAt = new Map<string, number>();
+  /** Carts held in a wave and booked in the next one. */
+  readonly later: LaterCart[] = [];
   /**
    * The clock of each wave and each slot's stream version at its end: an event decided in a wave
    * is checked at that wave's instant (the clock moves only between waves; an event committed
@@ -329,24 +349,10 @@ class Run {
           if (add.status === 201)
             this.given.push({ slot: i, email: null, sent: add, seat: heldSeat(add) });
         }
-        if (!op.book) {
+        if (op.book === 'abandon')
           await this.send(visitor, 'abandon', 'DELETE', `/api/transactions/${tx}`);
-          return;
-        }
-        const book = await this.send(
-          visitor,
-          'book',
-          'PUT',
-          `/api/transactions/${tx}/booking`,
-          person(world.emails[op.email]!),
-        );
-        if (book.status !== 200) return;
-        const tickets = book.body.tickets as { id: string; timeSlotId: string; seat: unknown }[];
-        for (const t of tickets) {
-          const slot = world.slots.findIndex((s) => s.id === t.timeSlotId);
-          const ownerId = book.body.ownerId as string;
-          this.gave(slot, op.email, book, { ownerId, ticketId: t.id, seat: t.seat });
-        }
+        else if (op.book === 'later') this.later.push({ visitor, tx, email: op.email });
+        else await this.book({ visitor, tx, email: op.email });
         return;
       }
       case 'staff': {
@@ -526,10 +532,36 @@ class Run {
     }
   }
 
-  /** Moves the clock on, sends the wave's requests at once and notes where the slots stand. */
+  /** Books a cart with its person's address; the tickets booked are the run's. */
+  private async book(cart: LaterCart): Promise<void> {
+    const { world } = this;
+    const book = await this.send(
+      cart.visitor,
+      'book',
+      'PUT',
+      `/api/transactions/${cart.tx}/booking`,
+      person(world.emails[cart.email]!),
+    );
+    if (book.status !== 200) return;
+    const tickets = book.body.tickets as { id: string; timeSlotId: string; seat: unknown }[];
+    for (const t of tickets) {
+      const slot = world.slots.findIndex((s) => s.id === t.timeSlotId);
+      const ownerId = book.body.ownerId as string;
+      this.gave(slot, cart.email, book, { ownerId, ticketId: t.id, seat: t.seat });
+    }
+  }
+
+  /**
+   * Moves the clock on, sends the wave's requests at once, then books the carts the wave before
+   * left to book, and notes where the slots stand.
+   */
   async wave(minutes: number, ops: readonly Op[]): Promise<void> {
     clock.set(new Date(clock.now().getTime() + minutes * 60_000));
+    // The carts of the wave before that wait to be booked go after this wave's requests, so that
+    // what staff changed meanwhile (a closure, a lower capacity, a blacklist entry) is decided.
+    const due = this.later.splice(0);
     await Promise.all(ops.map((op) => this.do(op)));
+    await Promise.all(due.map((c) => this.book(c)));
     const r = await suite.db.pool.query<{ id: string; version: number }>(
       `SELECT stream_id AS id, max(stream_version)::int AS version FROM events
         WHERE stream_id = ANY($1) GROUP BY stream_id`,
@@ -615,6 +647,14 @@ async function checkSlotLog(run: Run, slot: number): Promise<string[]> {
     const closedBefore = state.closed !== undefined;
     const now = run.instantOf(slot, row.stream_version);
     const takenBefore = seatsTaken(state, now);
+    // Every booking books a hold (a cart's, or one its command made just before): the hold keeps
+    // its seat only within the capacity, first come, first served, as the slot stands then.
+    const heldBefore =
+      event.type === 'TicketBooked' && state.tickets.get(event.data.ticketId)?.status === 'NEW';
+    if (heldBefore && !holdHasSeat(state, event.data.ticketId, now))
+      problems.push(
+        `slot ${slot}, event ${row.stream_version}: a hold booked beyond the capacity (${state.capacity})`,
+      );
     state = evolveSlot(state, event);
     const at = `slot ${slot}, event ${row.stream_version} ${row.type}`;
     if (
