@@ -1,7 +1,8 @@
 // Webhooks of some sites (docs/product.md#integrations): an endpoint names the sites whose rooms'
 // events it gets; a receiver on loopback of a branch's endpoint gets that branch's slots and
-// bookings only, one of all sites gets every site's. A site no site has is refused and nothing
-// is stored.
+// bookings only, one of all sites gets every site's; a booking over two sites goes whole to
+// either's endpoint, and an endpoint whose only site was deleted gets nothing. A site no site has,
+// or more than 100 sites, is refused and nothing is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_SITE_ID } from '@rr/contracts';
 import { addDays, ManualClock, systemClock, todayIn } from '@rr/platform';
@@ -227,5 +228,86 @@ describe('webhooks of some sites', () => {
     } finally {
       await rooms.close();
     }
+  });
+
+  it('sends a booking with rooms of two sites whole to an endpoint of either site', async () => {
+    const hooks = await startReceiver();
+    try {
+      const res = await suite.admin.request('POST', '/api/admin/webhooks', {
+        json: { url: hooks.url, eventTypes: ['booking.created'], siteIds: [juraSite] },
+      });
+      expect(res.status).toBe(201);
+      const mainSlot = await createSlot(suite.admin, mainRoom, day(5), '09:00', '10:00', 5);
+      const juraSlot = await createSlot(suite.admin, juraRoom, day(5), '11:00', '12:00', 5);
+      const v = new Client(suite.app.baseUrl);
+      const cart = await v.request('POST', '/api/transactions', { json: { timeSlotId: mainSlot } });
+      const { transactionId } = (await cart.json()) as { transactionId: string };
+      const added = await v.request('POST', `/api/transactions/${transactionId}/tickets`, {
+        json: { timeSlotId: juraSlot },
+      });
+      expect(added.status, await added.clone().text()).toBe(201);
+      const booked = await v.request('PUT', `/api/transactions/${transactionId}/booking`, {
+        json: {
+          salutation: 'MS',
+          firstName: 'Zelda',
+          lastName: 'Zumpelfeld',
+          email: 'zelda.beide@example.at',
+          phone: '+43 664 987654',
+          accessibility: false,
+          language: 'de',
+        },
+      });
+      expect(booked.status, await booked.clone().text()).toBe(200);
+      await waitForRequests(hooks, 1);
+      await sleep(budget(400));
+      expect(told(hooks)).toEqual([{ type: 'booking.created', rooms: [mainRoom, juraRoom] }]);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('tells an endpoint whose only site was deleted nothing, rather than every site', async () => {
+    const hooks = await startReceiver();
+    try {
+      const site = await suite.admin.request('POST', '/api/admin/sites', {
+        json: { name: 'Zweigstelle Alt', slug: 'alt', contactEmail: 'alt@library.example' },
+      });
+      expect(site.status).toBe(201);
+      const gone = ((await site.json()) as { id: string }).id;
+      const res = await suite.admin.request('POST', '/api/admin/webhooks', {
+        json: { url: hooks.url, eventTypes: EVENTS, siteIds: [gone] },
+      });
+      expect(res.status).toBe(201);
+      const deleted = await suite.admin.request('DELETE', `/api/admin/sites/${gone}`, {
+        json: { version: 0 },
+      });
+      expect(deleted.status, await deleted.clone().text()).toBeLessThan(300);
+      const seen = allHooks.received.length;
+      const slot = await createSlot(suite.admin, mainRoom, day(6), '09:00', '10:00', 5);
+      await book(slot);
+      // The endpoint of every site gets them: the deliveries were made.
+      await waitForRequests(allHooks, seen + 2);
+      await sleep(budget(400));
+      expect(hooks.received).toEqual([]);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('refuses more than 100 sites on one endpoint, storing nothing', async () => {
+    const before = await endpoints();
+    const res = await suite.admin.request('POST', '/api/admin/webhooks', {
+      json: {
+        url: juraHooks.url,
+        eventTypes: EVENTS,
+        siteIds: Array.from({ length: 101 }, () => crypto.randomUUID()),
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: 'validation__error',
+      errors: [expect.objectContaining({ field: 'siteIds' })],
+    });
+    expect(await endpoints()).toEqual(before);
   });
 });
