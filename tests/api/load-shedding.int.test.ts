@@ -127,12 +127,21 @@ describe('load shedding', () => {
     });
   });
 
-  it('answers health and readiness however busy the process is', async () => {
+  it('answers health, readiness and metrics however busy the process is', async () => {
     const blockers = block();
     await sleep(300);
-    const fill = Array.from({ length: 4 }, () => send('GET', '/api/rooms'));
+    const fill = Array.from({ length: 2 }, () => send('GET', '/api/rooms'));
+    await sleep(100);
+    // Both turns are taken and the line is full: a request of the API is shed now.
+    const shed = await send('GET', '/api/rooms');
+    expect(shed).toMatchObject({ status: 503, body: { error: 'service__overloaded' } });
     const health = await send('GET', '/api/healthz');
     expect(health.status).toBe(200);
+    const ready = await send('GET', '/api/readyz');
+    expect(ready.status).toBe(200);
+    const metrics = await fetch(`${suite.app.baseUrl}/api/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('rr_');
     await Promise.all([...blockers, ...fill]);
   });
 });
