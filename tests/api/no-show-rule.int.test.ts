@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erasePersonalData, releaseNoShows } from '@rr/command-service';
 import { ManualClock } from '@rr/platform';
 import { addUser, Client, openAdminSuite, type AdminSuite, type TestApp } from '../support/app.ts';
-import { createRoom, createSlot } from '../support/fixtures.ts';
+import { createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts';
 
 // The no-show rule (docs/product.md#no-show-rule): two no-shows within 30 days block for 14.
 // Monday 23 Nov 2026, 10:00 in Vienna.
@@ -227,5 +227,42 @@ describe('the no-show rule', () => {
     await erasePersonalData(app.deps);
     expect(await lifts()).toBe(0);
     expect((await rows()).map((r) => r.date)).toEqual(['2027-02-10', '2027-02-11']);
+  });
+});
+
+describe('a ticket released as a no-show', () => {
+  it("still counts for its visitor's tickets of that day", async () => {
+    // Monday 30 Nov 2026, 08:00 in Vienna.
+    clock.set(new Date('2026-11-30T07:00:00Z'));
+    const room = await createRoom(admin, 'Day limit room', OPEN_FROM_TODAY);
+    const set = await admin.request('PUT', `/api/admin/rooms/${room}/services`, {
+      json: { checkInMinutesBefore: 15, noShowReleaseMinutes: 20 },
+    });
+    expect(set.status).toBe(200);
+    const missed = await createSlot(admin, room, '2026-11-30', '09:00', '10:00', 5);
+    const noon = await createSlot(admin, room, '2026-11-30', '12:00', '13:00', 5);
+    const evening = await createSlot(admin, room, '2026-11-30', '17:00', '18:00', 5);
+    const email = 'day.limit@uni.example';
+    expect((await bookAs(missed, email)).status).toBe(200);
+
+    // 09:30: not checked in by 09:20, released; one release does not block (the rule needs two).
+    clock.set(new Date('2026-11-30T08:30:00Z'));
+    expect(await releaseNoShows(app.deps)).toBe(1);
+    const v = new Client(app.baseUrl);
+    const tx = await cartOf(v, noon);
+    const added = await v.request('POST', `/api/transactions/${tx}/tickets`, {
+      json: { timeSlotId: evening },
+    });
+    expect(added.status, await added.clone().text()).toBe(201);
+    // The day's limit is 2: the released ticket and the two of the cart are three.
+    const refused = await v.request('PUT', `/api/transactions/${tx}/booking`, {
+      json: { ...owner, email },
+    });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({
+      error: 'ticket__validation_error',
+      payload: ['max_tickets_per_day_reached', '2026-11-30', '2'],
+    });
+    expect((await bookAs(noon, email)).status).toBe(200);
   });
 });
