@@ -134,6 +134,38 @@ describe('holidays of one site', () => {
     expect((await boss.request('DELETE', `/api/admin/holidays/${id}`)).status).toBe(200);
   });
 
+  it("are skipped by a slot series of that site's rooms only", async () => {
+    const created = await boss.request('POST', '/api/admin/holidays', {
+      json: holiday(juraId, workingDay(7), 'Tag der Rechtswissenschaft'),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const series = {
+      startTime: '08:00',
+      endTime: '09:00',
+      startDate: workingDay(6),
+      repeatUntil: workingDay(8),
+      daysOfWeek: ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY'],
+      includeHolidays: false,
+      capacity: 5,
+    };
+    const datesOf = async (roomId: string) => {
+      const made = await boss.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
+        json: series,
+      });
+      expect(made.status, await made.clone().text()).toBe(201);
+      const list = await boss.get(
+        `/api/admin/rooms/${roomId}/timeslots?fromDate=${workingDay(6)}&untilDate=${workingDay(8)}`,
+      );
+      return ((await list.json()) as { content: { date: string; startTime: string }[] }).content
+        .filter((s) => s.startTime === '08:00')
+        .map((s) => s.date);
+    };
+    expect(await datesOf(juraRoom)).toEqual([workingDay(6), workingDay(8)]);
+    expect(await datesOf(mainRoom)).toEqual([workingDay(6), workingDay(7), workingDay(8)]);
+    expect((await boss.request('DELETE', `/api/admin/holidays/${id}`)).status).toBe(200);
+  });
+
   it("refuse a branch admin the whole system's and another site's holidays (403)", async () => {
     const countBefore = await eventCount();
     for (const json of [holiday(undefined, workingDay(5)), holiday(FIRST_SITE_ID, workingDay(5))])
