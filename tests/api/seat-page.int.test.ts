@@ -183,6 +183,46 @@ describe('the seat page', () => {
     ]);
   });
 
+  it('skips a slot without capacity and a closed day, and names at most 5 nearest free seats', async () => {
+    clock.set(local('09:00'));
+    const room = await createRoom(suite.admin, 'Großer Saal', { ...OPEN_FROM_TODAY, capacity: 20 });
+    const labels = ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8'];
+    const plan = await suite.admin.request('PUT', `/api/admin/rooms/${room}/seats`, {
+      json: { seats: labels.map((label, i) => ({ label, x: 10 + 10 * i, y: 10 })) },
+    });
+    expect(plan.status).toBe(200);
+    const ids = new Map(
+      ((await plan.json()) as { seats: { id: string; label: string }[] }).seats.map((x) => [
+        x.label,
+        x.id,
+      ]),
+    );
+    const now = async (label: string) => {
+      const res = await visitor().get(`/api/rooms/${room}/seats/${ids.get(label)}/now`);
+      expect(res.status).toBe(200);
+      return (await res.json()) as SeatNow;
+    };
+    await createSlot(suite.admin, room, DAY, '13:00', '14:00', 0);
+    const open = await createSlot(suite.admin, room, DAY, '15:00', '16:00', 8);
+    reader.lastPosition = suite.admin.lastPosition;
+    expect((await now('S1')).slot).toMatchObject({ id: open, startTime: '15:00' });
+
+    const held = await visitor().request('POST', '/api/transactions', {
+      json: { timeSlotId: open, seatId: ids.get('S1') },
+    });
+    expect(held.status, await held.clone().text()).toBe(201);
+    const taken = await now('S1');
+    expect(taken.state).toBe('taken');
+    expect(taken.nearestFree.map((x) => x.label)).toEqual(['S2', 'S3', 'S4', 'S5', 'S6']);
+
+    const closed = await suite.admin.request('POST', '/api/admin/closures', {
+      json: { fromDate: DAY, untilDate: DAY, reason: 'Wasserschaden', roomIds: [room] },
+    });
+    expect(closed.status, await closed.clone().text()).toBeLessThan(300);
+    reader.lastPosition = suite.admin.lastPosition;
+    expect(await now('S1')).toMatchObject({ slot: null, walkIn: false, nearestFree: [] });
+  });
+
   it('answers 404 for a seat not on the room’s plan and a room not known', async () => {
     const otherRoom = await createRoom(suite.admin, 'Ohne Plan');
     const elsewhere = await visitor().get(`/api/rooms/${otherRoom}/seats/${seatOf('A1')}/now`);
