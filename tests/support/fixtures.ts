@@ -231,14 +231,20 @@ export interface NewVisitorBooking {
 /**
  * Books one ticket of each slot as a new visitor, whose address is its own (no per-visitor limit
  * meets another's) unless the test gives one (a rule of the address under test), in `language`;
- * the name may be given for a test that reads it in a mail. Waits until the visitor reads the
- * booking back (the read models have it).
+ * the name (and phone) may be given for a test that reads it in a mail or looks for it. Waits
+ * until the visitor reads the booking back (the read models have it).
  */
 export async function bookAsNewVisitor(
   baseUrl: string,
   timeSlotIds: readonly string[],
   language: 'de' | 'en' = 'de',
-  person: { salutation?: 'MR' | 'MS'; firstName?: string; lastName?: string; email?: string } = {},
+  person: {
+    salutation?: 'MR' | 'MS';
+    firstName?: string;
+    lastName?: string;
+    email?: string;
+    phone?: string;
+  } = {},
 ): Promise<NewVisitorBooking> {
   const v = new Client(baseUrl);
   let transactionId = '';
@@ -260,7 +266,7 @@ export async function bookAsNewVisitor(
       lastName: person.lastName ?? 'Leserin',
       organisation: '',
       email: person.email ?? `leserin${newVisitors}@example.at`,
-      phone: '+43111222',
+      phone: person.phone ?? '+43111222',
       accessibility: false,
       language,
     },
