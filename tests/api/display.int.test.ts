@@ -1,6 +1,6 @@
 // The live occupancy display: GET /api/display at a fixed clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '@rr/platform';
+import { addDays, ManualClock, todayIn } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
 import { createRoom, createSlot } from '../support/fixtures.ts';
@@ -283,5 +283,39 @@ describe('a slot after the booking window', () => {
       bookableUntil: '2026-11-25',
       laterDays: [{ date: '2026-11-27', bookableFrom: '2026-11-25' }],
     });
+  });
+});
+
+describe('closed slots', () => {
+  it('are not shown: a closed day of a room shows its next open slot instead, the running one too', async () => {
+    const today = todayIn(clock.now(), 'Europe/Vienna');
+    const room = await createRoom(admin, 'Display closed room', { openStartValue: 0 });
+    // 10:00 now: the 09:00 slot is running, the 14:00 one is next.
+    await createSlot(admin, room, today, '09:00', '11:00', 5);
+    await createSlot(admin, room, today, '14:00', '16:00', 5);
+    const tomorrow = await createSlot(admin, room, addDays(today, 1), '09:00', '11:00', 4);
+    const later = await createSlot(admin, room, addDays(today, 2), '12:00', '14:00', 3);
+    const before = (await display(`?roomId=${room}`)).rooms[0]!;
+    expect(before.current?.startTime).toBe('09:00');
+    expect(before.next.map((s) => s.startTime)).toEqual(['14:00']);
+
+    const close = (date: string) =>
+      admin.request('POST', '/api/admin/closures', {
+        json: { roomIds: [room], fromDate: date, untilDate: date, reason: 'Wasserschaden' },
+      });
+    // Today closed: neither the running slot nor the afternoon shows; the screen points to the
+    // first open slot after today, as when today's slots are over.
+    expect((await close(today)).status).toBe(200);
+    const closedToday = (await display(`?roomId=${room}`)).rooms[0]!;
+    expect(closedToday.current).toBeNull();
+    expect(closedToday.next.map((s) => s.id)).toEqual([tomorrow]);
+
+    // Tomorrow closed as well: the day after.
+    expect((await close(addDays(today, 1))).status).toBe(200);
+    const closedTwice = (await display(`?roomId=${room}`)).rooms[0]!;
+    expect(closedTwice.current).toBeNull();
+    expect(closedTwice.next).toMatchObject([
+      { id: later, date: addDays(today, 2), startTime: '12:00', freeSeats: 3 },
+    ]);
   });
 });
