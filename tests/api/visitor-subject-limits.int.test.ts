@@ -18,8 +18,8 @@ import {
  * One person, one set of limits (docs/product.md#one-person-one-set-of-limits): a visitor signed
  * in with the campus identity (the test's OpenID provider and SAML identity provider) is counted
  * by their subject, whatever address they give: the per-day limit, the no-show rule. A guest is
- * counted by the address, apart from the subject. The subject is the booking's personal data and
- * goes with it. One ticket a day (MAX_TICKETS_PER_DAY=1); two no-shows within 30 days block for
+ * counted by the address, apart from the subject. The blacklist stays by the address, signed in
+ * or not. The subject is the booking's personal data and goes with it. One ticket a day (MAX_TICKETS_PER_DAY=1); two no-shows within 30 days block for
  * 14. Monday 23 Nov 2026, 10:00 in Vienna.
  */
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
@@ -52,6 +52,8 @@ async function signedIn(login: string): Promise<Client> {
 }
 const check = (c: Client, email: string) =>
   c.request('POST', '/api/email-check', { json: { email } });
+const eventCount = async () =>
+  (await suite.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM events')).rows[0]!.n;
 const subjectOf = async (ownerId: string) =>
   (
     await suite.db.pool.query<{ subject: string | null }>(
@@ -69,6 +71,7 @@ beforeAll(async () => {
       absent: person('absent@uni-x.de'),
       erased: person('erased@uni-x.de'),
       reader: person('reader@uni-x.de'),
+      barred: person('barred@uni-x.de'),
     },
     {
       MAX_TICKETS_PER_DAY: '1',
@@ -245,6 +248,54 @@ describe('one person, one set of limits', () => {
     expect(again.status).toBe(409);
     expect(((await again.json()) as Problem).error).toBe('waitlist__already_joined');
     expect((await join(new Client(app.baseUrl), 'limited@uni-x.de')).status).toBe(201);
+  });
+
+  it('refuses a signed-in visitor whose address is blacklisted at the booking and the waitlist, storing nothing; another address of the subject books', async () => {
+    clock.set(new Date('2026-11-23T09:00:00Z'));
+    const room = await createRoom(admin, 'Subject blacklist');
+    const set = await admin.request('PUT', `/api/admin/rooms/${room}/services`, {
+      json: { waitlistOfferMinutes: 30 },
+    });
+    expect(set.status).toBe(200);
+    const open = await createSlot(admin, room, '2026-12-09', '09:00', '10:00', 5);
+    const full = await createSlot(admin, room, '2026-12-09', '11:00', '12:00', 1);
+    await booked(new Client(app.baseUrl), full, 'first.in.line@uni.example');
+    const entry = await admin.request('POST', '/api/admin/blacklist', {
+      json: { email: 'barred@uni-x.de', expiredAt: '2027-06-30' },
+    });
+    expect(entry.status).toBe(201);
+
+    // Signed in, the visitor is counted by the subject, but the blacklist knows the address: the
+    // subject's own key has no entry, so only the address's entry can refuse her.
+    const visitor = await signedIn('barred');
+    const refusal = { error: 'booking__email_blacklisted' };
+    const checked = await check(visitor, 'barred@uni-x.de');
+    expect(checked.status).toBe(403);
+    expect(await checked.json()).toMatchObject(refusal);
+    const cart = await visitor.request('POST', '/api/transactions', { json: { timeSlotId: open } });
+    expect(cart.status).toBe(201);
+    const tx = ((await cart.json()) as { transactionId: string }).transactionId;
+    const before = await eventCount();
+    const booking = await visitor.request('PUT', `/api/transactions/${tx}/booking`, {
+      json: { ...owner, email: 'barred@uni-x.de' },
+    });
+    expect(booking.status).toBe(403);
+    expect(await booking.json()).toMatchObject(refusal);
+    const join = await visitor.request('POST', `/api/timeslots/${full}/waitlist`, {
+      json: { email: 'barred@uni-x.de', language: 'de' },
+    });
+    expect(join.status).toBe(403);
+    expect(await join.json()).toMatchObject(refusal);
+    expect(await eventCount()).toBe(before);
+    const stored = await suite.db.pool.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM personal_data WHERE email = $1)
+            + (SELECT count(*) FROM waitlist_entries WHERE email = $1) AS n`,
+      ['barred@uni-x.de'],
+    );
+    expect(Number(stored.rows[0]!.n)).toBe(0);
+
+    // The entry is the address's, not the subject's: another address of hers books.
+    await booked(visitor, open, 'barred.private@example.org');
   });
 
   it('erases the subject with the booking’s personal data', async () => {
