@@ -24,6 +24,12 @@ let provider: TestOidcProvider;
 let boss: Client;
 
 const ROLE_MAP = { 'reading-room-admins': ['admin'], desk: ['checkin'] };
+/** The provider's groups per login, read at each sign-in: a test may change them. */
+const groups: Record<string, string[]> = {
+  alice: ['reading-room-admins', 'students'],
+  dave: ['students'],
+  frank: ['reading-room-admins'],
+};
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -31,10 +37,7 @@ beforeAll(async () => {
   const reserved = await reservePort();
   const port = reserved.port;
   const appBaseUrl = `http://127.0.0.1:${port}`;
-  provider = await startOidcProvider(appBaseUrl, {
-    alice: ['reading-room-admins', 'students'],
-    dave: ['students'],
-  });
+  provider = await startOidcProvider(appBaseUrl, groups);
   app = await startTestApp(db, undefined, {
     env: { ...provider.env, STAFF_ROLE_MAP: JSON.stringify(ROLE_MAP) },
     port: reserved,
@@ -129,6 +132,42 @@ describe('OpenID Connect sign-in', () => {
     const back = await signInAtProvider((await start(c)).href, 'dave', app.baseUrl);
     expect(await callback(c, back)).toBe('/admin/?signIn=no-role');
     expect(await signedIn(c)).toBe(false);
+  });
+
+  it('takes the roles and every session of an account whose person left the mapped groups, at the next sign-in', async () => {
+    const signInAs = async (c: Client, login: string) =>
+      callback(c, await signInAtProvider((await start(c)).href, login, app.baseUrl));
+    const office = new Client(app.baseUrl);
+    const laptop = new Client(app.baseUrl);
+    for (const c of [office, laptop]) {
+      expect(await signInAs(c, 'frank')).toBe('/admin/reports');
+      expect((await c.get('/api/admin/rooms')).status).toBe(200);
+    }
+
+    // The provider no longer puts frank in a mapped group: his next sign-in is refused, and the
+    // sessions he opened before end with it (signed out: 401, not merely without a role).
+    groups.frank = ['students'];
+    const again = new Client(app.baseUrl);
+    expect(await signInAs(again, 'frank')).toBe('/admin/?signIn=no-role');
+    expect(await signedIn(again)).toBe(false);
+    for (const c of [office, laptop]) {
+      expect((await c.get('/api/admin/rooms')).status).toBe(401);
+      expect(await signedIn(c)).toBe(false);
+    }
+    const accounts = (await (await boss.get('/api/auth/staff-accounts')).json()) as {
+      items: { username: string; roles: string[] }[];
+    };
+    expect(accounts.items.find((a) => a.username === 'frank')?.roles).toEqual([]);
+    const records = (await (await boss.get('/api/auth/sign-ins?name=frank')).json()) as {
+      items: { outcome: string; reason: string | null }[];
+    };
+    expect(records.items[0]).toMatchObject({ outcome: 'refused', reason: 'no-mapped-group' });
+
+    // Back in the group, he signs in anew with the roles it maps to.
+    groups.frank = ['reading-room-admins'];
+    const back = new Client(app.baseUrl);
+    expect(await signInAs(back, 'frank')).toBe('/admin/reports');
+    expect((await back.get('/api/admin/rooms')).status).toBe(200);
   });
 
   it('refuses a wrong state', async () => {

@@ -132,6 +132,22 @@ describe('SAML sign-in', () => {
     expect(await signedIn(client)).toBe(false);
   });
 
+  it('takes the roles and sessions of an account whose assertion names no mapped group any more', async () => {
+    const first = await post(
+      signedResponse(parts(await start(), { nameId: 'greta', groups: ['desk'] }), idp.key),
+    );
+    expect(first.location).toBe('/admin/reports');
+    expect((await first.client.get('/api/admin/check-in')).status).toBe(200);
+    const again = await post(
+      signedResponse(parts(await start(), { nameId: 'greta', groups: ['students'] }), idp.key),
+    );
+    expect(again.location).toBe('/admin/?signIn=no-role');
+    expect(await signedIn(again.client)).toBe(false);
+    // The session opened before ends too: signed out (401), not merely without a role.
+    expect((await first.client.get('/api/admin/check-in')).status).toBe(401);
+    expect(await signedIn(first.client)).toBe(false);
+  });
+
   it('refuses an unsigned assertion', async () => {
     const id = await start();
     await refused(responseXml(assertionXml(parts(id)), parts(id)));
