@@ -59,9 +59,9 @@ export async function createJura(admin: Client): Promise<string> {
 
 /**
  * The staff routes a user limited to sites is not refused on, and why: they show every site's
- * data filtered to hers (x-sites 'filter', their answers checked in site-roles.int.test.ts), or
- * the library's own data of no site (x-sites 'library'). Every other staff route names what it
- * touches, or refuses her.
+ * data filtered to hers (x-sites 'filter', their answers checked in site-roles.int.test.ts, the
+ * check-in list's in site-roles-check-in.int.test.ts), or the library's own data of no site
+ * (x-sites 'library'). Every other staff route names what it touches, or refuses her.
  */
 const FILTERED = 'answers only her sites’ data';
 export const NOT_REFUSED: Readonly<Record<string, string>> = {
