@@ -303,4 +303,48 @@ describe('reminders', () => {
     expect((await outboxOf(b.ownerId)).find((m) => m.kind === 'reminder')?.status).toBe('skipped');
     expect(await job()).toBe(0);
   });
+
+  it('go once per slot day: a booking over two days is reminded of each day, naming only its tickets', async () => {
+    // Consecutive days and 48 hours ahead: when the second day's reminder is due, the first
+    // day's ticket has not started yet, so only the day sets the reminders apart.
+    const [FIRST, SECOND] = ['2026-12-03', '2026-12-04'];
+    const roomId = await roomWith('Two-day room', {
+      checkInMinutesBefore: 15,
+      reminderHoursBefore: 48,
+    });
+    const first = await createSlot(suite.admin, roomId, FIRST, '09:00', '11:00', 5);
+    const secondMorning = await createSlot(suite.admin, roomId, SECOND, '09:00', '11:00', 5);
+    const secondAfternoon = await createSlot(suite.admin, roomId, SECOND, '13:00', '15:00', 5);
+    const b = await book([first, secondMorning, secondAfternoon], { email: 'two-days@example.at' });
+    await sendReminders(); // the confirmation
+    const reminders = async () =>
+      (await outboxOf(b.ownerId)).filter((m) => m.kind === 'reminder').map((m) => m.id);
+
+    // The first day's reminder time: its reminder names its ticket alone.
+    clock.set(at(nineOClock(FIRST), -hours(48)));
+    expect(await job()).toBe(1);
+    expect(await reminders()).toEqual([reminderOutboxId(b.ownerId, FIRST)]);
+    const [firstMail, ...moreFirst] = await sendReminders();
+    expect(moreFirst).toEqual([]);
+    expect(firstMail!.text).toContain('Two-day room, 03.12.2026, 09:00–11:00 Uhr');
+    expect(firstMail!.text).not.toContain('04.12.2026');
+    expect([...qrCodesOf(firstMail!).values()]).toEqual([codes.codeOf(b.of(first))]);
+
+    // The second day's: a reminder of its own, naming both of its tickets and not the first day's.
+    clock.set(at(nineOClock(SECOND), -hours(48)));
+    expect(await job()).toBe(1);
+    expect(await reminders()).toEqual([
+      reminderOutboxId(b.ownerId, FIRST),
+      reminderOutboxId(b.ownerId, SECOND),
+    ]);
+    const [secondMail, ...moreSecond] = await sendReminders();
+    expect(moreSecond).toEqual([]);
+    expect(secondMail!.subject).toBe(`Erinnerung an Ihre Buchung ${b.bookingNumber}`);
+    expect(secondMail!.text).toContain('Two-day room, 04.12.2026, 09:00–11:00 Uhr');
+    expect(secondMail!.text).toContain('Two-day room, 04.12.2026, 13:00–15:00 Uhr');
+    expect(secondMail!.text).not.toContain('03.12.2026');
+    expect(new Set(qrCodesOf(secondMail!).values())).toEqual(
+      new Set([codes.codeOf(b.of(secondMorning)), codes.codeOf(b.of(secondAfternoon))]),
+    );
+  });
 });

@@ -8,7 +8,8 @@ import { createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts'
  * A visitor changes only the seat of a booked ticket, keeping its slot (docs/product.md#rebooking):
  * that seat or a free one with the attributes, through the desk's one seat decision; refused for a
  * taken seat, another owner's ticket, a ticket no longer cancelable; two visitors racing for one
- * free seat: exactly one gets it.
+ * free seat: exactly one gets it. A move to another slot without a seat wish keeps the seat the
+ * ticket had when it is free there (docs/product.md#how-tickets-take-seats).
  */
 const clock = new ManualClock(new Date('2026-11-23T08:00:00Z'));
 const DAY = addDays('2026-11-23', 4);
@@ -177,5 +178,31 @@ describe("a visitor changing only their ticket's seat", () => {
       clock.set(saved);
     }
     expect(await seatOf(b)).toEqual(byLabel('P1'));
+  });
+});
+
+describe('a move to another slot without a seat wish', () => {
+  const move = (b: Booked, timeSlotId: string) =>
+    b.client.request('POST', `/api/owners/${b.ownerId}/tickets/${b.ticketId}/move`, {
+      json: { timeSlotId },
+    });
+
+  it('keeps the seat the ticket had when it is free in the new slot, else gives the best free one', async () => {
+    const from = await newSlot();
+    const b = await book(from, byLabel('P3').id, 'sia.move@example.at');
+    // Without the rule the best free seat would be P1 (no attributes, first on the plan).
+    const to = await newSlot();
+    const kept = await move(b, to);
+    expect(kept.status, await kept.clone().text()).toBe(200);
+    const moved = (await kept.json()) as { id: string; timeSlotId: string; seat: PlanSeat };
+    expect(moved).toMatchObject({ timeSlotId: to, seat: byLabel('P3') });
+    expect(await seatOf({ ...b, ticketId: moved.id })).toEqual(byLabel('P3'));
+
+    // Where another ticket holds P3, the move takes the best free seat instead.
+    const taken = await newSlot();
+    await book(taken, byLabel('P3').id, 'sia.rival@example.at');
+    const again = await move({ ...b, ticketId: moved.id }, taken);
+    expect(again.status, await again.clone().text()).toBe(200);
+    expect(((await again.json()) as { seat: PlanSeat }).seat).toEqual(byLabel('P1'));
   });
 });
