@@ -57,6 +57,41 @@ async function hold(json: Record<string, unknown>) {
   return { status: res.status, error: body.error, seat: body.ticket?.seat };
 }
 
+/** Books a seat of the slot as a new visitor (a cart with the seat wished, then its booking). */
+async function bookSeat(timeSlotId: string, seatId: string) {
+  const v = new Client(suite.app.baseUrl);
+  const held = await v.request('POST', '/api/transactions', { json: { timeSlotId, seatId } });
+  expect(held.status, await held.clone().text()).toBe(201);
+  const { transactionId } = (await held.json()) as { transactionId: string };
+  visitors += 1;
+  const res = await v.request('PUT', `/api/transactions/${transactionId}/booking`, {
+    json: {
+      salutation: 'MS',
+      firstName: 'Paula',
+      lastName: 'Platz',
+      email: `platz${visitors}@example.at`,
+      phone: '+43111222',
+      accessibility: false,
+      language: 'de',
+    },
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const booked = (await res.json()) as { ownerId: string; tickets: { id: string }[] };
+  return { client: v, ownerId: booked.ownerId, ticketId: booked.tickets[0]!.id };
+}
+let visitors = 0;
+
+/** The booking's tickets as its visitor reads them: id, status and seat. */
+async function ticketsOf(b: { client: Client; ownerId: string }) {
+  // Read after staff's last change too.
+  b.client.lastPosition = suite.admin.lastPosition;
+  const res = await b.client.get(`/api/owners/${b.ownerId}/tickets`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { id: string; status: string; seat: PlanSeat | null }[]).map(
+    (t) => ({ id: t.id, status: t.status, seat: t.seat && { id: t.seat.id, label: t.seat.label } }),
+  );
+}
+
 const eventCount = async () =>
   Number((await suite.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n);
 
@@ -160,37 +195,80 @@ describe('setting the seats again', () => {
     expect([wished.status, wished.error]).toEqual([404, 'not_found']);
   });
 
-  it('is not refused for a seat a booked ticket holds: the seat leaves the plan, the booking stays', async () => {
-    // The rules name no refusal for a seat with tickets (unlike a slot's choice of seats,
-    // timeslot__seats_in_use): the seat leaves the plan, and nothing cancels the booking.
-    const { roomId, seats } = await planRoom('Abbau-Saal', ['B1', 'B2']);
+  it('moves the tickets of a seat that leaves to a free seat of the new plan', async () => {
+    const { roomId, seats } = await planRoom('Abbau-Saal', ['B1', 'B2', 'B3']);
     const [b1, b2] = seats;
     const slotId = await createSlot(suite.admin, roomId, day(5), '10:00', '12:00', 5);
-    const b = await bookAsNewVisitor(suite.app.baseUrl, [slotId]);
-    const cancellations = async () =>
-      Number(
-        (
-          await suite.db.pool.query<{ n: string }>(
-            "SELECT count(*) AS n FROM events WHERE event_type = 'TicketCancelled'",
-          )
-        ).rows[0]!.n,
-      );
-    const cancelledBefore = await cancellations();
+    const booked = await bookSeat(slotId, b1!.id);
 
-    const res = await putSeats(roomId, ['B2']);
+    const res = await putSeats(roomId, ['B2', 'B3']);
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(idsAndLabels((await plans(roomId)).staff.seats)).toEqual(idsAndLabels([b2!]));
-    const slotSeats = await suite.admin.get(`/api/rooms/${roomId}/timeslots/${slotId}/seats`);
-    expect(((await slotSeats.json()) as PlanSeat[]).map((s) => s.label)).toEqual(['B2']);
     const gone = await hold({ timeSlotId: slotId, seatId: b1!.id });
     expect([gone.status, gone.error]).toEqual([404, 'not_found']);
+    // The booking stays booked, on the free seat of the fewest attributes, first on the plan.
+    expect(await ticketsOf(booked)).toEqual([
+      { id: booked.ticketId, status: 'BOOKED', seat: idsAndLabels([b2!])[0] },
+    ]);
+    expect((await hold({ timeSlotId: slotId, seatId: b2!.id })).error).toBe('seat__taken');
+  });
 
-    expect(await cancellations()).toBe(cancelledBefore);
-    const tickets = (await (await b.client.get(`/api/owners/${b.ownerId}/tickets`)).json()) as {
-      id: string;
-      status: string;
-    }[];
-    expect(tickets.map((t) => [t.id, t.status])).toEqual([[b.ticketId, 'BOOKED']]);
+  it('is refused when a booking of a seat that leaves finds no free seat, and nothing changes', async () => {
+    const { roomId, seats } = await planRoom('Voll-Saal', ['C1', 'C2']);
+    const [c1, c2] = seats;
+    const slotId = await createSlot(suite.admin, roomId, day(6), '10:00', '12:00', 5);
+    const first = await bookSeat(slotId, c1!.id);
+    await bookSeat(slotId, c2!.id);
+    const before = await eventCount();
+
+    const res = await putSeats(roomId, ['C2']);
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({
+      error: 'timeslot__seats_in_use',
+      payload: ['seats', 'C1'],
+    });
+    expect(await eventCount()).toBe(before);
+    expect(idsAndLabels((await plans(roomId)).staff.seats)).toEqual(idsAndLabels([c1!, c2!]));
+    expect(await ticketsOf(first)).toEqual([
+      { id: first.ticketId, status: 'BOOKED', seat: idsAndLabels([c1!])[0] },
+    ]);
+  });
+
+  it('leaves the tickets of slots ended their seats, and a plan ended leaves every ticket its seat, which comes back with its label', async () => {
+    const start = clock.now();
+    try {
+      // 07:00 in Vienna: a slot of this morning, booked full, then ended by 09:00.
+      clock.set(new Date(start.getTime() - 2 * 3600_000));
+      const { roomId, seats } = await planRoom('Morgen-Saal', ['D1', 'D2']);
+      const [d1, d2] = seats;
+      const morning = await createSlot(suite.admin, roomId, day(0), '07:30', '08:30', 5);
+      const early = await bookSeat(morning, d1!.id);
+      await bookSeat(morning, d2!.id);
+      const later = await createSlot(suite.admin, roomId, day(7), '10:00', '12:00', 5);
+      const kept = await bookSeat(later, d1!.id);
+      clock.set(start);
+
+      // The morning's slot ended: its bookings neither move nor refuse the change.
+      const fewer = await putSeats(roomId, ['D1']);
+      expect(fewer.status, await fewer.clone().text()).toBe(200);
+      const onD1 = idsAndLabels([d1!])[0];
+      expect(await ticketsOf(early)).toEqual([
+        { id: early.ticketId, status: 'BOOKED', seat: onD1 },
+      ]);
+
+      const ended = await putSeats(roomId, []);
+      expect(ended.status, await ended.clone().text()).toBe(200);
+      expect(await ticketsOf(kept)).toEqual([{ id: kept.ticketId, status: 'BOOKED', seat: onD1 }]);
+      // Set again, D1 and D2 are the seats they were: the booking still holds D1.
+      const again = await putSeats(roomId, ['D1', 'D2']);
+      expect(again.status).toBe(200);
+      expect(idsAndLabels(((await again.json()) as { seats: PlanSeat[] }).seats)).toEqual(
+        idsAndLabels([d1!, d2!]),
+      );
+      const taken = await hold({ timeSlotId: later, seatId: d1!.id });
+      expect([taken.status, taken.error]).toEqual([409, 'seat__taken']);
+    } finally {
+      clock.set(start);
+    }
   });
 });
 

@@ -15,7 +15,7 @@ import {
   type SessionUser,
 } from '@rr/platform';
 import { actorOf, type CommandDeps } from '../deps.ts';
-import { runSeatPlanCommand } from './stream.ts';
+import { runSeatPlanCommand, runSetRoomSeats } from './stream.ts';
 import { vacateSeatOnDays } from './seat-moves.ts';
 import { seatPlanImageRoutes } from './seat-plan-image.ts';
 
@@ -38,7 +38,7 @@ export function seatPlanCommandRoutes(deps: CommandDeps): RouteDef[] {
     body: z.output<typeof SeatsBody>,
   ) => {
     const seats: SeatSetting[] = body.seats.map((s) => ({ ...s, seatId: randomUUID() }));
-    const { plan, position } = await runSeatPlanCommand(deps, actorOf(user), {
+    const { plan, position } = await runSetRoomSeats(deps, actorOf(user), {
       type: 'SetRoomSeats',
       data: { roomId, seats },
     });
@@ -52,6 +52,10 @@ export function seatPlanCommandRoutes(deps: CommandDeps): RouteDef[] {
         'validation__error: a seat breaks a rule (field `seats.N.label` etc., N from 0; rule unique: a label used twice)',
     },
     404: { description: 'No such room' },
+    409: {
+      description:
+        "timeslot__seats_in_use: a booking or waitlist offer of a slot not yet ended holds a seat that leaves the plan, and no seat of the new plan is free for it; payload 'seats' and their labels",
+    },
   };
   return [
     defineRoute({

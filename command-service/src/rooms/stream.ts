@@ -1,9 +1,13 @@
 import { ROOM_ORDER_STREAM, type Actor, type RoomEvent, type StoreSession } from '@rr/events';
-import { lockSlots } from '../streams/timeslot.ts';
+import { appendToSlot, lockSlots } from '../streams/timeslot.ts';
 import {
   decideRoom,
   decideRoomOrder,
   evolveSeatPlan,
+  labelKey,
+  minutesOf,
+  seatsLeavingPlan,
+  type SlotState,
   type RoomCommand,
   type RoomCommandState,
   type RoomOrderCommand,
@@ -99,6 +103,54 @@ export async function runSeatPlanCommand(
     (events, state) => events.reduce(evolveSeatPlan, state.room.seatPlan),
     image,
   );
+  return { plan: answer, position };
+}
+
+type SetRoomSeats = Extract<SeatPlanCommand, { type: 'SetRoomSeats' }>;
+
+/**
+ * Sets a room's seats (docs/product.md#setting-the-plan) with what it does to the room's slots
+ * not yet ended, in one step: when seats leave the plan, those slots' streams are locked after the
+ * room's (as every slot command of the room), so no hold takes a leaving seat meanwhile, and
+ * their tickets on leaving seats move to seats of the new plan. Answers the plan after it.
+ */
+export async function runSetRoomSeats(deps: CommandDeps, actor: Actor, command: SetRoomSeats) {
+  const roomId = command.data.roomId;
+  const { answer, position } = await handleCommand(deps.store, {
+    actor,
+    load: async (s) => {
+      const { today, time } = decisionTime(deps);
+      const state = await loadRoomCommand(s, command, today);
+      const staying = new Set(command.data.seats.map((x) => labelKey(x.label)));
+      const leaving = state.room.seatPlan.seats.some((x) => !staying.has(labelKey(x.label)));
+      // A plan ended moves nothing (seatsLeavingPlan): its slots need no lock either.
+      if (state.room.status !== 'active' || !leaving || staying.size === 0)
+        return { state, slots: new Map<string, SlotState>() };
+      const r = await s.client.query<{ id: string }>(
+        `SELECT time_slot_id AS id FROM timeslot_guard
+          WHERE room_id = $1 AND (date > $2 OR (date = $2 AND end_min > $3))`,
+        [roomId, today, minutesOf(time)],
+      );
+      return {
+        state,
+        slots: await lockSlots(
+          s,
+          r.rows.map((x) => x.id),
+        ),
+      };
+    },
+    decide: ({ state, slots }) => {
+      const now = deps.clock.now();
+      const events = decideRoom(command, state, { now });
+      const plan = events.reduce(evolveSeatPlan, state.room.seatPlan);
+      return { events, plan, moves: seatsLeavingPlan(slots, state.room.seatPlan, plan, now) };
+    },
+    appends: ({ events, moves }, { state, slots }) => [
+      ...appendToRoom(roomId, state.room, events),
+      ...[...moves].flatMap(([id, moved]) => appendToSlot(id, slots.get(id)!, moved)),
+    ],
+    answer: ({ plan }) => plan,
+  });
   return { plan: answer, position };
 }
 

@@ -23,6 +23,7 @@ export const writers = [
   'booking/confirm.ts',
   'check-in/check-in.ts',
   'rooms/seat-moves.ts',
+  'rooms/stream.ts',
   'timeslots/stream.ts',
   'waitlist/commands.ts',
 ] as const;

@@ -39,6 +39,12 @@ export interface SeatPlan {
   outOfService: readonly OutOfService[];
   /** Absent: the seats are drawn on a blank plan. */
   image?: SeatPlanImage | undefined;
+  /**
+   * The ids of the seats that left the plan, by their labels' keys: a label set again is that
+   * seat again, so a ticket that kept it (of a slot past, or of a plan that ended) and a new one
+   * never hold one place under two ids. Absent: none left.
+   */
+  retired?: Readonly<Record<string, string>> | undefined;
 }
 
 export const NO_SEAT_PLAN: SeatPlan = { seats: [], outOfService: [] };
@@ -70,8 +76,18 @@ export const labelKey = (label: string) => label.trim().toLocaleLowerCase('de');
 
 export function evolveSeatPlan(plan: SeatPlan, event: RoomEvent): SeatPlan {
   switch (event.type) {
-    case 'RoomSeatsSet':
-      return { ...plan, seats: event.data.seats };
+    case 'RoomSeatsSet': {
+      const { retired: before, ...rest } = plan;
+      const { seats } = event.data;
+      const onPlan = new Set(seats.map((x) => labelKey(x.label)));
+      const left = [
+        ...Object.entries(before ?? {}),
+        ...plan.seats.map((x) => [labelKey(x.label), x.seatId] as const),
+      ].filter(([key]) => !onPlan.has(key));
+      return left.length
+        ? { ...rest, seats, retired: Object.fromEntries(left) }
+        : { ...rest, seats };
+    }
     case 'SeatTakenOutOfService': {
       const { roomId: _room, ...range } = event.data;
       return { ...plan, outOfService: [...plan.outOfService, range] };
@@ -106,9 +122,15 @@ const sameSeat = (a: PlanSeat, b: PlanSeat) =>
   a.rotation === b.rotation &&
   a.attributes.join(',') === b.attributes.join(',');
 
-/** The plan's seats as staff set them: a known label keeps its seat's id. */
+/**
+ * The plan's seats as staff set them: a known label keeps its seat's id, one that left the plan
+ * takes its id again.
+ */
 export function seatsOf(plan: SeatPlan, settings: readonly SeatSetting[]): PlanSeat[] {
-  const known = new Map(plan.seats.map((s) => [labelKey(s.label), s.seatId]));
+  const known = new Map([
+    ...Object.entries(plan.retired ?? {}),
+    ...plan.seats.map((s) => [labelKey(s.label), s.seatId] as const),
+  ]);
   return settings.map((s) => ({
     seatId: known.get(labelKey(s.label)) ?? s.seatId,
     label: s.label.trim(),

@@ -44,6 +44,23 @@ describe('decideSeatPlan', () => {
     ]);
   });
 
+  it('gives a label that left the plan its seat again, however long it was gone, the plan ended too', () => {
+    const first = planOf(setSeats(NO_SEAT_PLAN, [seat(1, 'A1'), seat(2, 'A2'), seat(3, 'A3')]));
+    const fewer = planOf(setSeats(first, [seat(4, 'A1')]), first);
+    expect(fewer.retired).toEqual({ a2: id(2), a3: id(3) });
+    const ended = planOf(setSeats(fewer, []), fewer);
+    expect(ended.seats).toEqual([]);
+    const back = planOf(setSeats(ended, [seat(5, 'a3'), seat(6, 'A2'), seat(7, 'A9')]), ended);
+    expect(back.seats.map((s) => [s.seatId, s.label])).toEqual([
+      [id(3), 'a3'],
+      [id(2), 'A2'],
+      [id(7), 'A9'],
+    ]);
+    expect(back.retired).toEqual({ a1: id(1) });
+    // A plan none ever left keeps no list of them.
+    expect(first).not.toHaveProperty('retired');
+  });
+
   it('decides nothing when the seats are the same (fresh ids and attribute order aside)', () => {
     const plan = planOf(
       setSeats(NO_SEAT_PLAN, [seat(1, 'A1', { attributes: ['window', 'power'], zone: 'North' })]),

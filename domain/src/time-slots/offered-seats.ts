@@ -52,11 +52,10 @@ function chosenIds(plan: SeatPlan, seatIds: readonly string[] | null): string[] 
 }
 
 /**
- * The events of choosing a slot's seats. The tickets holding a seat no longer offered move to a
- * free offered seat (one with every attribute of the old seat when there is one, else any; the
- * bookings first, then the holds, in the order the slot took them); a hold no seat is free for
- * ends (`closed`). When a booking, or an outstanding waitlist offer, finds no free offered seat,
- * the choice is refused with `timeslot__seats_in_use` naming their seats, and nothing changes.
+ * The events of choosing a slot's seats. The tickets holding a seat no longer offered move
+ * (`movesOffSeats`). When a booking, or an outstanding waitlist offer, finds no free offered
+ * seat, the choice is refused with `timeslot__seats_in_use` naming their seats, and nothing
+ * changes.
  */
 export function chooseSlotSeats(
   slot: SlotState,
@@ -68,34 +67,71 @@ export function chooseSlotSeats(
   if (sameChoice(slot.seatIds, seatIds)) return [];
   const chosen = TimeSlotSeatsChosen.create({ ...choice, seatIds });
   if (seatIds === null) return [chosen];
-  const next = evolveSlot(slot, chosen);
   const offered = new Set(seatIds);
+  const moves = movesOffSeats({
+    slot: evolveSlot(slot, chosen),
+    timeSlotId: choice.timeSlotId,
+    leaving: (seatId) => !offered.has(seatId),
+    before: plan,
+    plan,
+    now,
+  });
+  refuseSeatsInUse(moves.inUse);
+  return [chosen, ...moves.events];
+}
+
+/** A slot's tickets and offers on seats that go, and where they go. */
+export interface SeatsLeaving {
+  /** The slot as the tickets are to find their new seats in. */
+  slot: SlotState;
+  timeSlotId: string;
+  /** Whether a seat goes: its tickets move, its offers keep it (and refuse the change). */
+  leaving: (seatId: string) => boolean;
+  /** The plan the leaving seats are found in (their attributes). */
+  before: SeatPlan;
+  /** The plan the new seats are chosen from. */
+  plan: SeatPlan;
+  now: Date;
+}
+
+/**
+ * The moves of the tickets holding a seat that goes: each to a free seat (one with every
+ * attribute of the old seat when there is one, else any; the bookings first, then the holds, in
+ * the order the slot took them); a hold no seat is free for ends (`closed`). Answers the events
+ * and the labels of the seats whose booking, or outstanding waitlist offer, finds no seat.
+ */
+export function movesOffSeats(q: SeatsLeaving): { events: SeatsChosenEvent[]; inUse: string[] } {
+  const { slot, plan, now } = q;
   const given = new Set<string>();
-  const events: SeatsChosenEvent[] = [chosen];
+  const events: SeatsChosenEvent[] = [];
   const inUse: string[] = [];
   const leaving = [...slot.tickets]
-    .filter(([, t]) => t.seat && !offered.has(t.seat.seatId) && takesSeat(t, now))
+    .filter(([, t]) => t.seat && q.leaving(t.seat.seatId) && takesSeat(t, now))
     .sort(([, a], [, b]) => Number(b.status === 'BOOKED') - Number(a.status === 'BOOKED'));
   for (const [ticketId, t] of leaving) {
-    const old = plan.seats.find((s) => s.seatId === t.seat?.seatId);
+    const old = q.before.seats.find((s) => s.seatId === t.seat?.seatId);
     const ask = (attributes: readonly SeatAttribute[]) =>
-      chooseSeat({ plan, slot: next, wish: { attributes }, given, now });
+      chooseSeat({ plan, slot, wish: { attributes }, given, now });
     let seat = ask(old?.attributes ?? []);
     if (!seat || seat instanceof Refused) seat = ask([]);
     if (seat && !(seat instanceof Refused)) {
       given.add(seat.seatId);
-      events.push(TicketSeatChanged.create({ ticketId, timeSlotId: choice.timeSlotId, seat }));
+      events.push(TicketSeatChanged.create({ ticketId, timeSlotId: q.timeSlotId, seat }));
     } else if (t.status === 'BOOKED') inUse.push(t.seat?.label ?? '');
     else events.push(TicketReleased.create({ ticketId, reason: 'closed' }));
   }
   for (const offer of outstandingOffers(slot.waitlist, now))
-    if (offer.offerSeat && !offered.has(offer.offerSeat.seatId)) inUse.push(offer.offerSeat.label);
+    if (offer.offerSeat && q.leaving(offer.offerSeat.seatId)) inUse.push(offer.offerSeat.label);
+  return { events, inUse };
+}
+
+/** The refusal of a change that would leave bookings or offers on seats that go. */
+export function refuseSeatsInUse(inUse: readonly string[]): void {
   if (inUse.length)
     throw new Refused(
-      { code: 'timeslot__seats_in_use', seats: inUse },
-      `No offered seat is free for the bookings or offers of the seats ${inUse.join(', ')}`,
+      { code: 'timeslot__seats_in_use', seats: [...new Set(inUse)] },
+      `No offered seat is free for the bookings or offers of the seats ${[...new Set(inUse)].join(', ')}`,
     );
-  return events;
 }
 
 export type SlotSeatsCommand =
@@ -140,5 +176,39 @@ export function decideSlotSeats(
     const events = chooseSlotSeats(slot, plan, { timeSlotId, roomId, seatIds }, now);
     if (events.length) decision.set(timeSlotId, events);
   }
+  return decision;
+}
+
+/**
+ * What a room's new seats do to its slots not yet ended (docs/product.md#setting-the-plan): the
+ * tickets on seats that left the plan move to free seats of the new one (movesOffSeats), and a
+ * booking or an outstanding offer none is free for refuses the change (`timeslot__seats_in_use`,
+ * all slots or none). A plan ended (no seats) moves nothing: its tickets keep their seats, which
+ * come back under their labels (`retired`).
+ */
+export function seatsLeavingPlan(
+  slots: ReadonlyMap<string, SlotState>,
+  before: SeatPlan,
+  plan: SeatPlan,
+  now: Date,
+): TimeSlotDecision {
+  const decision: TimeSlotDecision = new Map();
+  if (!hasSeatPlan(plan)) return decision;
+  const onPlan = new Set(plan.seats.map((s) => s.seatId));
+  const inUse: string[] = [];
+  for (const [timeSlotId, slot] of slots) {
+    if (slot.status !== 'active') continue;
+    const moves = movesOffSeats({
+      slot,
+      timeSlotId,
+      leaving: (seatId) => !onPlan.has(seatId),
+      before,
+      plan,
+      now,
+    });
+    inUse.push(...moves.inUse);
+    if (moves.events.length) decision.set(timeSlotId, moves.events);
+  }
+  refuseSeatsInUse(inUse);
   return decision;
 }

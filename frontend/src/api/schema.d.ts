@@ -2779,6 +2779,13 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description timeslot__seats_in_use: a booking or waitlist offer of a slot not yet ended holds a seat that leaves the plan, and no seat of the new plan is free for it; payload 'seats' and their labels */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
             };
         };
         post?: never;
@@ -2900,6 +2907,13 @@ export interface paths {
                 };
                 /** @description No such room */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description timeslot__seats_in_use: a booking or waitlist offer of a slot not yet ended holds a seat that leaves the plan, and no seat of the new plan is free for it; payload 'seats' and their labels */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
