@@ -183,6 +183,37 @@ describe('live availability of a room month', () => {
     }
   });
 
+  it("tells staff closing a day and changing a slot's capacity as they happen", async () => {
+    const roomId = await createRoom(suite.admin, 'Changing room');
+    const slotId = await createSlot(suite.admin, roomId, DAY, '09:00', '11:00', 10);
+    const other = await createSlot(suite.admin, roomId, '2026-11-27', '09:00', '11:00', 10);
+    const stream = await openEventStream(streamUrl(suite.app.baseUrl, roomId));
+    try {
+      await stream.next((e) => e.event === 'ready', budget(10_000));
+      const capacity = await suite.admin.request(
+        'PUT',
+        `/api/admin/rooms/${roomId}/timeslots/${other}`,
+        { json: { startTime: '09:00', endTime: '11:00', capacity: 4 } },
+      );
+      expect(capacity.status).toBe(200);
+      await stream.next(seatsOf(other, 4), budget(15_000));
+      const closed = await suite.admin.request('POST', '/api/admin/closures', {
+        json: { fromDate: DAY, untilDate: DAY, reason: 'Wasserschaden', roomIds: [roomId] },
+      });
+      expect(closed.status, await closed.clone().text()).toBeLessThan(300);
+      const told = await stream.next((e) => {
+        if (e.event !== 'availability') return false;
+        const { slots } = e.data as { slots: { id: string; closed: boolean }[] };
+        return slots.some((x) => x.id === slotId && x.closed);
+      }, budget(15_000));
+      // Only the closed day's slot changed.
+      const { slots } = told.data as { slots: { id: string }[] };
+      expect(slots.map((x) => x.id)).toEqual([slotId]);
+    } finally {
+      await closeAll([stream]);
+    }
+  });
+
   it('answers a malformed month 400, an unknown room 404, as problems', async () => {
     const roomId = await createRoom(suite.admin, 'Checked room');
     for (const month of ['2026-13', '2026-1', 'november', '0000-01', '']) {
