@@ -167,7 +167,10 @@ const defaults = (first: FirstSiteDefaults) => [
   first.contactEmail ?? null,
 ];
 
-/** Every site: the first site first, then by name. */
+/**
+ * Every site: the first site first, then by name as German orders names ("Ärzte" with the A's),
+ * whatever the database's collation.
+ */
 export async function listSites(
   pool: Pool,
   first: FirstSiteDefaults,
@@ -175,11 +178,17 @@ export async function listSites(
   only: readonly string[] | null = null,
 ): Promise<Site[]> {
   const r = await pool.query<SiteRow>(
-    `${SELECT_SITES} ${only ? 'WHERE site.id = ANY($3::uuid[])' : ''}
-      ORDER BY site.id <> '${FIRST_SITE_ID}', lower(site.name), site.id`,
+    `${SELECT_SITES} ${only ? 'WHERE site.id = ANY($3::uuid[])' : ''}`,
     only ? [...defaults(first), only] : defaults(first),
   );
-  return r.rows.map((row) => toSite(row, today));
+  return r.rows
+    .map((row) => toSite(row, today))
+    .sort(
+      (a, b) =>
+        Number(a.id !== FIRST_SITE_ID) - Number(b.id !== FIRST_SITE_ID) ||
+        a.name.localeCompare(b.name, 'de', { sensitivity: 'base' }) ||
+        a.id.localeCompare(b.id),
+    );
 }
 
 async function getSite(

@@ -173,6 +173,32 @@ describe('a branch', () => {
     expect(await roomNames('?site=JURA')).toEqual(['Gesetzessaal', 'Kartensaal']);
     expect(await roomNames('?site=medizin')).toEqual([]);
     expect(await roomNames('')).toEqual(['Gesetzessaal', 'Kartensaal', 'Lesesaal']);
+    // Staff's list of rooms takes the same filter.
+    const staffRooms = async (query: string) => {
+      const res = await admin.get(`/api/admin/rooms${query}`);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { content: { name: string }[] }).content
+        .map((r) => r.name)
+        .sort();
+    };
+    expect(await staffRooms('?site=jura')).toEqual(['Gesetzessaal', 'Kartensaal']);
+    expect(await staffRooms('?site=medizin')).toEqual([]);
+    expect(await staffRooms('')).toEqual(['Gesetzessaal', 'Kartensaal', 'Lesesaal']);
+    // The first site first, then by name, for visitors and staff alike, in German order ("Ä"
+    // with the A's, not after "Z" as the database's bytes would have it).
+    const aerztin = await createSite({
+      ...law,
+      name: 'Ärztebibliothek',
+      slug: 'aerzte',
+      contactEmail: 'aerzte@library.example',
+    });
+    for (const list of [
+      await sites(),
+      ((await (await admin.get('/api/admin/sites')).json()) as { content: Site[] }).content,
+    ])
+      expect(list.map((x) => x.slug)).toEqual([list[0]!.slug, 'aerzte', 'jura']);
+    expect((await sites())[0]!.id).toBe(FIRST_SITE_ID);
+    expect((await admin.request('DELETE', `/api/admin/sites/${aerztin.id}`)).status).toBe(200);
     const one = await admin.get(`/api/admin/sites/${created.id}`);
     expect(((await one.json()) as Site).roomCount).toBe(2);
   });
