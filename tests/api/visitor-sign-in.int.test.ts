@@ -8,6 +8,7 @@ import {
   SAML_ATTRIBUTES,
   visitorOidcSignIn,
   visitorSamlSignIn,
+  type SamlAnswerOptions,
 } from '../support/visitor-sign-in.ts';
 import { reservePort } from '../support/ports.ts';
 
@@ -65,8 +66,10 @@ afterAll(async () => {
 
 const oidcSignIn = (c: Client, login: string, returnTo?: string) =>
   visitorOidcSignIn(c, login, returnTo);
-const samlSignIn = (attributes: Record<string, string[]>) =>
-  visitorSamlSignIn(app.baseUrl, idp, { entityId: SP, acs: ACS }, clock, attributes);
+const samlSignIn = (attributes: Record<string, string[]>, options?: SamlAnswerOptions) =>
+  visitorSamlSignIn(app.baseUrl, idp, { entityId: SP, acs: ACS }, clock, attributes, options);
+const me = async (c: Client) => (await c.get('/api/visitor-auth/me')).json();
+const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
 
 describe('visitor sign-in with the campus identity', () => {
   it('names the ways to sign in in the settings the visitor app reads', async () => {
@@ -112,6 +115,32 @@ describe('visitor sign-in with the campus identity', () => {
     expect((await nobody.client.get('/api/visitor-auth/me')).status).toBe(401);
   });
 
+  it('takes an eduPersonTargetedID, or else a persistent NameID, as the subject', async () => {
+    // eduPersonTargetedID's value is a NameID element of its own; the assertion's NameID is
+    // transient here, which names nobody.
+    const targeted = await samlSignIn({
+      [SAML_ATTRIBUTES.targetedId]: [
+        `<saml:NameID Format="${PERSISTENT}" NameQualifier="${IDP_ENTITY_ID}" SPNameQualifier="${SP}">tgt-4711</saml:NameID>`,
+      ],
+      [SAML_ATTRIBUTES.mail]: ['tina@uni-x.de'],
+    });
+    expect(targeted.location).toBe('/');
+    expect(await me(targeted.client)).toMatchObject({
+      subject: `${IDP_ENTITY_ID}!tgt-4711`,
+      email: 'tina@uni-x.de',
+    });
+    // Neither a pairwise-id nor an eduPersonTargetedID: the persistent NameID names the person.
+    const persistent = await samlSignIn(
+      { [SAML_ATTRIBUTES.mail]: ['pia@uni-x.de'] },
+      { nameId: { value: 'pers-0815', format: PERSISTENT } },
+    );
+    expect(persistent.location).toBe('/');
+    expect(await me(persistent.client)).toMatchObject({
+      subject: `${IDP_ENTITY_ID}!pers-0815`,
+      email: 'pia@uni-x.de',
+    });
+  });
+
   it('signing out ends every session of the subject, in every browser', async () => {
     const phone = new Client(app.baseUrl);
     const laptop = new Client(app.baseUrl);
@@ -130,6 +159,45 @@ describe('visitor sign-in with the campus identity', () => {
     await oidcSignIn(c, 'stud1');
     expect((await c.get('/api/visitor-auth/me')).status).toBe(200);
     expect((await c.get('/api/auth/me')).status).toBe(401);
+  });
+
+  it('a staff sign-in ends the visitor session of the browser', async () => {
+    const c = new Client(app.baseUrl);
+    await oidcSignIn(c, 'stud1');
+    expect((await c.get('/api/visitor-auth/me')).status).toBe(200);
+    expect((await c.login('boss', 'correct horse')).status).toBe(200);
+    expect((await c.get('/api/visitor-auth/me')).status).toBe(401);
+    expect((await c.get('/api/auth/me')).status).toBe(200);
+  });
+
+  it('returns neither to the display nor to another path outside the visitor app', async () => {
+    const c = new Client(app.baseUrl);
+    for (const method of ['oidc', 'saml'])
+      for (const returnTo of ['/display', '/display/', '/display?room=1', '/admin', '/api']) {
+        const res = await c.request(
+          'GET',
+          `/api/visitor-auth/${method}/start?returnTo=${encodeURIComponent(returnTo)}`,
+          { redirect: 'manual' },
+        );
+        expect(res.status, `${method} ${returnTo}`).toBe(400);
+        expect(await res.json()).toMatchObject({
+          error: 'validation__error',
+          errors: [{ field: 'returnTo', rule: 'visitor_path' }],
+        });
+      }
+    // The RelayState comes back through the browser: a path of the display is replaced by the
+    // visitor app's start page, one of the visitor app is followed.
+    const relayed = await samlSignIn(
+      { [PAIRWISE]: ['relay@uni-x.de'] },
+      { relayState: '/display' },
+    );
+    expect(relayed.location).toBe('/');
+    expect((await relayed.client.get('/api/visitor-auth/me')).status).toBe(200);
+    const kept = await samlSignIn(
+      { [PAIRWISE]: ['relay@uni-x.de'] },
+      { relayState: '/s/jura/room/r1?date=2026-12-01' },
+    );
+    expect(kept.location).toBe('/s/jura/room/r1?date=2026-12-01');
   });
 
   it('returns only to a path of the visitor app', async () => {

@@ -48,10 +48,19 @@ export async function visitorOidcSignIn(
   return done.headers.get('location')!;
 }
 
+/** What a SAML answer of the test's identity provider says besides its attributes. */
+export interface SamlAnswerOptions {
+  /** The NameID and its format: a new transient one by default. */
+  nameId?: { value: string; format: string };
+  /** The RelayState posted back with the answer (`/` by default). */
+  relayState?: string;
+}
+
 /**
  * A visitor's SAML sign-in: the app's start, an answer of the test's identity provider signed
- * with its key (the attributes given, a transient NameID), posted as the browser posts it.
- * Answers where the app sends the browser, and a client with the session it made.
+ * with its key (the attributes given, a transient NameID unless another is given), posted as the
+ * browser posts it. Answers where the app sends the browser, and a client with the session it
+ * made.
  */
 export async function visitorSamlSignIn(
   baseUrl: string,
@@ -59,6 +68,7 @@ export async function visitorSamlSignIn(
   sp: { entityId: string; acs: string },
   clock: Clock,
   attributes: Record<string, string[]>,
+  options: SamlAnswerOptions = {},
 ): Promise<{ location: string | null; client: Client }> {
   const res = await new Client(baseUrl).request(
     'GET',
@@ -69,8 +79,8 @@ export async function visitorSamlSignIn(
   const xml = signedResponse(
     {
       inResponseTo: requestIdOf(new URL(res.headers.get('location')!)),
-      nameId: `_transient-${Math.random().toString(36).slice(2)}`,
-      nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
+      nameId: options.nameId?.value ?? `_transient-${Math.random().toString(36).slice(2)}`,
+      nameIdFormat: options.nameId?.format ?? 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
       groups: [],
       attributes,
       audience: sp.entityId,
@@ -83,7 +93,10 @@ export async function visitorSamlSignIn(
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ SAMLResponse: encodeResponse(xml), RelayState: '/' }),
+    body: new URLSearchParams({
+      SAMLResponse: encodeResponse(xml),
+      RelayState: options.relayState ?? '/',
+    }),
   });
   expect(posted.status).toBe(302);
   return {
