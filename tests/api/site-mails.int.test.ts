@@ -1,9 +1,9 @@
 // The mails of a booking in a branch (docs/product.md#sites): the subject names the site, and the
 // mail closes with the site's own closing, postal address, opening hours, phone and contact
-// address; a booking in the first site, which staff never described, keeps the library's
-// closing. Their links lead below the site's own address once there are several sites (with
-// one, as before): a booking's, its cancellation's, the "my bookings" link's and a waitlist's
-// (leaving it, the offer).
+// address; a booking in the first site, which staff never described, and one over several
+// sites keep the library's subject and closing. Their links lead below the site's own address
+// once there are several sites (with one, as before): a booking's, its cancellation's, the
+// "my bookings" link's and a waitlist's (leaving it, the offer).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
@@ -217,6 +217,19 @@ describe('a site’s mails', () => {
         ),
       ),
     ]);
+  });
+
+  it('of rooms of several sites keep the library’s subject and closing', async () => {
+    const later = await createSlot(suite.admin, firstRoom, DAY, '12:00', '13:00', 5);
+    const booking = await bookAsNewVisitor(suite.app.baseUrl, [branchSlot, later], 'de');
+    const [mail] = await sendAll(1);
+    expect(mail!.subject).toBe(`Ihre Buchung ${booking.bookingNumber}`);
+    // Both rooms are named, but no site signs: the library's regards and name.
+    expect(mail!.text).toContain('Gesetzessaal');
+    expect(mail!.text).toContain('Lesesaal');
+    expect(mail!.text).toContain('Mit freundlichen Grüßen\nIhre Bibliothek\n');
+    for (const site of ['Jura', 'Universitätsstraße', 'Öffnungszeiten', 'Telefon'])
+      expect(mail!.text).not.toContain(site);
   });
 
   it('of rooms of several sites link to the app’s own pages', async () => {
