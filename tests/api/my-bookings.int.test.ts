@@ -12,8 +12,10 @@ import {
 
 /**
  * "My bookings" (docs/product.md#my-bookings): an address asks for a link by mail; the link lists
- * every booking of the address from today on, across rooms, and cancels; every address gets the
- * same answer; the link names no address, lasts 24 hours by the clock, and an altered one is 404.
+ * every booking of the address from today on (a day gone by no longer), across rooms, and cancels
+ * as the confirmation link does, with its mail; every address gets the same answer; the link
+ * names no address, lasts 24 hours by the clock, and an altered one is 404; link requests are
+ * limited per client and per address (20 and 3 an hour unless configured).
  */
 const clock = new ManualClock(new Date('2026-11-23T08:00:00Z'));
 const TODAY = '2026-11-23';
@@ -180,6 +182,64 @@ describe('my bookings', () => {
     expect(((await res.json()) as { error: string }).error).toBe('validation__error');
   });
 
+  it('lists the tickets from today on: today’s ticket after its slot, not a day gone by', async () => {
+    const room = await createRoom(suite.admin, 'Dritter Saal', OPEN_FROM_TODAY);
+    const soon = await createSlot(suite.admin, room, addDays(TODAY, 1), '10:00', '11:00', 5);
+    const later = await createSlot(suite.admin, room, addDays(TODAY, 2), '10:00', '11:00', 5);
+    const first = await book(soon, 'paula.past@example.at');
+    const second = await book(later, 'paula.past@example.at');
+    const listed = async (token: string) => (await list(token)).body.tickets!.map((t) => t.id);
+    // The first slot's day at 16:00 in Vienna: its slot has ended, but the day is today.
+    clock.set(new Date(`${addDays(TODAY, 1)}T15:00:00Z`));
+    const token = await linkOf('paula.past@example.at');
+    expect(await listed(token)).toEqual([first.ticketId, second.ticketId]);
+    // The next morning the same link lists the later ticket only.
+    clock.set(new Date(`${addDays(TODAY, 2)}T06:00:00Z`));
+    expect(await listed(token)).toEqual([second.ticketId]);
+    clock.set(new Date('2026-11-23T08:00:00Z'));
+  });
+
+  it('cancelling through the link sends the cancellation mail, in the booking’s language', async () => {
+    const room = await createRoom(suite.admin, 'Vierter Saal', OPEN_FROM_TODAY);
+    const day = addDays(TODAY, 4);
+    const slot = await createSlot(suite.admin, room, day, '10:00', '11:00', 5);
+    const b = await book(slot, 'clara.cancel@example.at', 'en');
+    // The page is German; the booking's mails are in its own language.
+    const token = await linkOf('clara.cancel@example.at', 'de');
+    const res = await visitor.request(
+      'DELETE',
+      `/api/my-bookings/${token}/tickets?ids=${b.ticketId}`,
+    );
+    expect(res.status).toBe(200);
+    await expect
+      .poll(async () => {
+        const r = await suite.db.pool.query(
+          `SELECT 1 FROM mail_outbox WHERE owner_id = $1 AND kind = 'cancellation'`,
+          [b.ownerId],
+        );
+        return r.rowCount;
+      })
+      .toBe(1);
+    const before = suite.sink.messages.length;
+    await suite.sender.sendDue();
+    const mails = suite.sink.messages
+      .slice(before)
+      .filter((m) => JSON.stringify(m.to).includes('clara.cancel@'));
+    expect(mails.map((m) => m.subject)).toEqual([
+      `Cancellation in your booking ${b.bookingNumber}`,
+    ]);
+    const text = mails[0]!.text ?? '';
+    expect(text).toContain('the following appointments of your booking were cancelled:');
+    expect(text).toContain(`- Vierter Saal, ${day.split('-').reverse().join('.')}, 10:00–11:00`);
+    expect(text).toContain(
+      `https://library.example/reserve/reservation-confirmation/${b.ownerId}?lang=en`,
+    );
+    // Its calendar file takes the appointment out of the reader's calendar.
+    const ics = mails[0]!.attachments.find((a) => a.contentType.startsWith('text/calendar'));
+    expect(ics?.content.toString('utf8')).toMatch(/METHOD:CANCEL/);
+    expect(ics?.content.toString('utf8')).toContain(`UID:${b.ticketId}@reading-rooms`);
+  });
+
   it('limits link requests per client and per address', async () => {
     const app = await startTestApp(suite.db, clock, {
       env: { RATE_LIMIT_MY_BOOKINGS_LINKS: '4', RATE_LIMIT_MY_BOOKINGS_LINKS_PER_ADDRESS: '2' },
@@ -198,6 +258,33 @@ describe('my bookings', () => {
       expect(await ask('b@example.at')).toBe(202);
       const refused = await c.request('POST', '/api/my-bookings/link', {
         json: { email: 'c@example.at' },
+      });
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: string }).error).toBe('http__too_many_requests');
+      expect(refused.headers.get('retry-after')).toBe('3600');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('limits link requests to 20 an hour per client and 3 per address when not configured', async () => {
+    // Without the test apps' raised limits: an empty value is no value, so the defaults apply.
+    const app = await startTestApp(suite.db, clock, {
+      env: { RATE_LIMIT_MY_BOOKINGS_LINKS: '', RATE_LIMIT_MY_BOOKINGS_LINKS_PER_ADDRESS: '' },
+    });
+    try {
+      const c = new Client(app.baseUrl);
+      const ask = async (email: string) =>
+        (await c.request('POST', '/api/my-bookings/link', { json: { email } })).status;
+      // Three per address, in any spelling; the fourth is refused.
+      const address: number[] = [];
+      for (const email of ['d@example.at', 'D@Example.at', 'd@example.at', 'd@EXAMPLE.at'])
+        address.push(await ask(email));
+      expect(address).toEqual([202, 202, 202, 429]);
+      // Twenty per client (the refused request counted), whatever the address.
+      for (let i = 5; i <= 20; i += 1) expect(await ask(`leser${i}@example.at`), `${i}`).toBe(202);
+      const refused = await c.request('POST', '/api/my-bookings/link', {
+        json: { email: 'leser21@example.at' },
       });
       expect(refused.status).toBe(429);
       expect(((await refused.json()) as { error: string }).error).toBe('http__too_many_requests');
