@@ -138,6 +138,20 @@ describe('ConfirmBooking', () => {
       .when(confirm)
       .thenRefused('booking__confirmation_lapsed');
   });
+  it('is no error after the deadline when another ticket of the booking was confirmed already', () => {
+    // TICKET confirmed; TICKET2's deadline has come (released or not yet): nothing to confirm,
+    // and the late ticket stays unconfirmed.
+    const confirmed = TicketConfirmed.create({ ticketId: TICKET, ownerId: OWNER }) as SlotEvent;
+    const released = TicketConfirmationLapsed.create({
+      ticketId: TICKET2,
+      ownerId: OWNER,
+    }) as SlotEvent;
+    for (const late of [slotWith(SLOT2, TICKET2), slotWith(SLOT2, TICKET2, released)])
+      scenario(decideConfirmation, at('2026-11-23T08:30:00.000Z'))
+        .given(slots([SLOT, slotWith(SLOT, TICKET, confirmed)], [SLOT2, late]))
+        .when(confirm)
+        .then(nothing);
+  });
   it('does not touch another owner, and knows no owner without tickets', () => {
     scenario(decideConfirmation, at('2026-11-23T07:59:00.000Z'))
       .given(slots([SLOT, slotWith(SLOT, TICKET)]))
