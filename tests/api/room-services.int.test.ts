@@ -95,6 +95,49 @@ describe('room services', () => {
     expect(await eventCount()).toBe(before);
   });
 
+  it("holds the server's upper bounds: 1440 minutes, 10080 to confirm, 20 domains", async () => {
+    const id = await createRoom(suite.admin, 'Bounded room');
+    const put = (json: Record<string, unknown>) =>
+      suite.admin.request('PUT', `/api/admin/rooms/${id}/services`, { json });
+    const domains = (n: number) =>
+      Array.from({ length: n }, (_, i) => `faculty${i + 1}.example.at`);
+    const before = await eventCount();
+    // One past each bound (docs/product.md#validation) is refused on that field alone.
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ checkInMinutesBefore: 1441 }, 'checkInMinutesBefore', 'between'],
+      [{ checkInMinutesBefore: 30, noShowReleaseMinutes: 1441 }, 'noShowReleaseMinutes', 'between'],
+      [{ waitlistOfferMinutes: 1441 }, 'waitlistOfferMinutes', 'between'],
+      [{ confirmBookingMinutes: 10081 }, 'confirmBookingMinutes', 'between'],
+      [{ allowedEmailDomains: domains(21) }, 'allowedEmailDomains', 'too_big'],
+    ];
+    for (const [json, field, rule] of cases) {
+      const res = await put(json);
+      const label = JSON.stringify(json).slice(0, 80);
+      expect(res.status, label).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+      const body = (await res.json()) as {
+        error: string;
+        errors?: { field: string; rule: string }[];
+      };
+      expect(body.error, label).toBe('validation__error');
+      expect(body.errors, label).toEqual([expect.objectContaining({ field, rule })]);
+    }
+    expect(await eventCount()).toBe(before);
+    expect((await roomAnswer(id)).services).toEqual(OFF);
+
+    // The bounds themselves are accepted and kept.
+    const most = {
+      checkInMinutesBefore: 1440,
+      noShowReleaseMinutes: 1440,
+      waitlistOfferMinutes: 1440,
+      confirmBookingMinutes: 10080,
+      allowedEmailDomains: domains(20),
+    };
+    expect((await put(most)).status).toBe(200);
+    expect((await roomAnswer(id)).services).toMatchObject(most);
+    expect(await eventCount()).toBe(before + 1);
+  });
+
   it('is for admins only', async () => {
     const id = await createRoom(suite.admin, 'Guarded room');
     const anonymous = new Client(suite.app.baseUrl);
