@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, createPool, todayIn, type Pool } from '@rr/platform';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { addUser, Client, startTestApp, type TestApp } from '../support/app.ts';
+import { budget } from '../support/time-budget.ts';
 import { runStaffUserRequest, staffUserRequest } from '../../server/src/staff-users.ts';
 
 /**
@@ -159,5 +160,87 @@ describe('staff sessions follow the account', () => {
     expect(await runStaffUserRequest(staffUserPool, request)).toEqual(
       new Error('There is no staff user nobody.'),
     );
+  });
+});
+
+/**
+ * The idle limit (docs/product.md#sign-in-with-the-campus-identity: "the 8-hour idle limit holds
+ * as for every session"): a session ends 8 hours after its last request, and each request moves
+ * that end on. The end is kept where the server reads a session, its row's `expire` (compared
+ * with the real time, not the app's clock), and in the cookie's Expires. A test cannot wait 8
+ * hours: it moves the stored end back as the hours without a request would have.
+ */
+describe('the idle limit of a staff session', () => {
+  const EIGHT_HOURS = 8 * 3_600_000;
+
+  /** The stored end of the account's one session, in ms since the epoch. */
+  async function storedEnd(username: string): Promise<number> {
+    const r = await db.pool.query<{ ms: string }>(
+      `SELECT extract(epoch FROM expire::timestamptz) * 1000 AS ms FROM sessions
+        WHERE sess->'user'->>'username' = $1`,
+      [username],
+    );
+    expect(r.rows).toHaveLength(1);
+    return Number(r.rows[0]!.ms);
+  }
+
+  /** As if the session's last request had been `interval` earlier than it was. */
+  const idleFor = (username: string, interval: string) =>
+    db.pool.query(
+      `UPDATE sessions SET expire = expire - $2::interval WHERE sess->'user'->>'username' = $1`,
+      [username, interval],
+    );
+
+  /** The cookie's Expires of an answer that sets the session cookie, in ms since the epoch. */
+  function cookieEnd(res: Response): number {
+    const expires = /Expires=([^;]+)/i.exec(res.headers.get('set-cookie') ?? '')?.[1];
+    expect(expires).toBeDefined();
+    return Date.parse(expires!);
+  }
+
+  /** Expects `at` to be 8 hours after a moment between `from` and `to` (seconds resolution). */
+  function eightHoursAfter(at: number, from: number, to: number): void {
+    expect(at).toBeGreaterThanOrEqual(from + EIGHT_HOURS - 1000);
+    expect(at).toBeLessThanOrEqual(to + EIGHT_HOURS + 1000);
+  }
+
+  it('refuses a session 8 hours and a second after its sign-in without a request', async () => {
+    await addUser(db, 'idle', 'idle password', ['admin']);
+    const client = new Client(first.baseUrl);
+    const from = Date.now();
+    const signIn = await client.login('idle', 'idle password');
+    const to = Date.now();
+    expect(signIn.status).toBe(200);
+    eightHoursAfter(cookieEnd(signIn), from, to);
+    eightHoursAfter(await storedEnd('idle'), from, to);
+
+    await idleFor('idle', '8 hours 1 second');
+    await expectSignedOut(client);
+    expect((await addToBlacklist(client, 'idle@example.org')).status).toBe(401);
+    expect((await client.login('idle', 'idle password')).status).toBe(200);
+    expect((await addToBlacklist(client, 'idle@example.org')).status).toBe(201);
+  });
+
+  it('rolls on a session whose last request is less than 8 hours ago, in every instance', async () => {
+    await addUser(db, 'busy', 'busy password', ['admin']);
+    const onFirst = new Client(first.baseUrl);
+    expect((await onFirst.login('busy', 'busy password')).status).toBe(200);
+    const onSecond = new Client(second.app.baseUrl).shareSession(onFirst);
+
+    await idleFor('busy', '7 hours 59 minutes');
+    const from = Date.now();
+    const res = await onSecond.get('/api/auth/me');
+    const to = Date.now();
+    expect(res.status).toBe(200);
+    // The browser's cookie and the stored end both move to 8 hours after this request (the
+    // stored one written just after the answer has gone out).
+    eightHoursAfter(cookieEnd(res), from, to);
+    await expect
+      .poll(() => storedEnd('busy'), { timeout: budget(5000) })
+      .toBeGreaterThanOrEqual(from + EIGHT_HOURS - 1000);
+    eightHoursAfter(await storedEnd('busy'), from, to);
+    // Again nearly 8 hours without a request: nearly 16 since the sign-in, and still open.
+    await idleFor('busy', '7 hours 59 minutes');
+    expect((await addToBlacklist(onFirst, 'busy@example.org')).status).toBe(201);
   });
 });
