@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erasePersonalData } from '@rr/command-service';
 import { ManualClock } from '@rr/platform';
 import { addUser, Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
+import { budget } from '../support/time-budget.ts';
 
 /**
  * The record of staff sign-ins keeps what people typed no longer than it must: a refused sign-in
  * of a name no account has keeps only a keyed hash of the name (staff match a name they type
  * against it), and the erasure job removes every record older than STAFF_SIGN_IN_RECORD_DAYS
- * (90 by default).
+ * (90 by default). Admins see the latest 200 records, newest first.
  */
 const clock = new ManualClock(new Date('2027-02-01T08:00:00Z'));
 const DAY = 86_400_000;
@@ -87,4 +88,35 @@ describe('the record of staff sign-ins', () => {
     expect((await boss.login('boss', 'correct horse')).status).toBe(200);
     expect((await signIns(undefined, boss)).map((r) => r.username)).toEqual(['boss', 'anna']);
   });
+
+  it(
+    'shows admins the latest 200 records, newest first, with or without a name',
+    async () => {
+      const MINUTE = 60_000;
+      const start = clock.now().getTime();
+      const at = (minutes: number) => new Date(start + minutes * MINUTE);
+      // A refusal, then 201 sign-ins a minute apart: the list holds the last 200 of them only.
+      expect(await signIn('anna', 'wrong once more')).toHaveProperty('status', 401);
+      const anna = new Client(suite.app.baseUrl);
+      for (let minute = 1; minute <= 201; minute++) {
+        clock.set(at(minute));
+        expect((await anna.login('anna', 'anna correct horse')).status).toBe(200);
+      }
+      const newestFirst = (from: number) =>
+        Array.from({ length: 200 }, (_, i) => at(from - i).toISOString());
+      for (const name of [undefined, 'anna']) {
+        const items = await signIns(name);
+        expect(items.map((r) => r.at)).toEqual(newestFirst(201));
+        expect(items.every((r) => r.username === 'anna' && r.outcome === 'signed-in')).toBe(true);
+      }
+
+      // One more record takes the place of the oldest shown.
+      clock.set(at(202));
+      expect(await signIn('anna', 'wrong at last')).toHaveProperty('status', 401);
+      const items = await signIns();
+      expect(items.map((r) => r.at)).toEqual(newestFirst(202));
+      expect(items[0]).toMatchObject({ username: 'anna', outcome: 'refused' });
+    },
+    budget(120_000),
+  );
 });
