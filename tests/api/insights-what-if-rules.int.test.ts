@@ -191,7 +191,12 @@ describe('the changes', () => {
       expect(problem.errors.map((e) => e.field)).toEqual([`change.${field}`]);
     }
     // The bounds themselves are taken.
-    for (const change of [{ cartHoldMinutes: 1 }, { cartHoldMinutes: 1440 }, { capacity: 99999 }])
+    const bounds: Record<string, number>[] = [
+      { cartHoldMinutes: 1 },
+      { cartHoldMinutes: 1440 },
+      { capacity: 99999 },
+    ];
+    for (const change of bounds)
       expect((await whatIf(body(change))).status, JSON.stringify(change)).toBe(200);
   });
 });
