@@ -10,9 +10,10 @@ export interface Received {
 
 /**
  * The answer to a request: a status, a redirect target, `'hang'` (the request is read and never
- * answered) or `'drip'` (a 200 whose body comes one byte a second and never ends).
+ * answered), `'drip'` (a 200 whose body comes one byte a second and never ends), or a promise of
+ * a status (answered when the test resolves it: a request held open as long as the test wants).
  */
-export type Answer = number | { redirect: string } | 'hang' | 'drip';
+export type Answer = number | { redirect: string } | 'hang' | 'drip' | Promise<number>;
 
 export interface WebhookReceiver {
   url: string;
@@ -60,6 +61,12 @@ export async function startReceiver(host = '127.0.0.1', port = 0): Promise<Webho
       receiver.received.push(record);
       const answer = receiver.answer(n);
       if (answer === 'hang') return;
+      if (answer instanceof Promise) {
+        void answer.then((status) => {
+          if (!res.destroyed) res.writeHead(status).end();
+        });
+        return;
+      }
       if (answer === 'drip') {
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         res.flushHeaders();
