@@ -413,6 +413,38 @@ describe('Google Wallet objects', () => {
     expect(last.body).toMatchObject({ id: objectId, state: 'INACTIVE' });
   });
 
+  it('a handed-out object is patched with the new seat after staff moved its ticket to another seat', async () => {
+    const seated = await createRoom(suite.admin, 'Platzsaal', { ...OPEN, capacity: 10 });
+    const plan = await suite.admin.request('PUT', `/api/admin/rooms/${seated}/seats`, {
+      json: { seats: ['A1', 'A2', 'A3'].map((label, i) => ({ label, x: 10 + 20 * i, y: 10 })) },
+    });
+    expect(plan.status).toBe(200);
+    const seatIds = new Map(
+      ((await plan.json()) as { seats: { id: string; label: string }[] }).seats.map((x) => [
+        x.label,
+        x.id,
+      ]),
+    );
+    const slot = await createSlot(suite.admin, seated, day(5), '09:00', '11:00', 3);
+    const b = await bookAsNewVisitor(suite.app.baseUrl, [slot], 'en');
+    const link = await b.client.get(`/api/owners/${b.ownerId}/tickets/${b.ticketId}/google-wallet`);
+    expect(link.status, await link.clone().text()).toBe(200);
+
+    const desk = await suite.admin.request('PUT', `/api/admin/tickets/${b.ticketId}/seat`, {
+      json: { seatId: seatIds.get('A3'), reason: 'Wunsch am Schalter' },
+    });
+    expect(desk.status, await desk.clone().text()).toBe(200);
+    await sendUpdates(b.ownerId, 1);
+    const objectId = `${certs.env.GOOGLE_WALLET_ISSUER_ID!}.${b.ticketId}`;
+    const patched = patches.filter((p) => p.id === objectId);
+    expect(patched).toHaveLength(1);
+    expect(patched[0]!.body).toMatchObject({
+      id: objectId,
+      state: 'ACTIVE',
+      seatInfo: { seat: { defaultValue: { value: 'A3' } } },
+    });
+  });
+
   it('an update Google does not take is tried again after growing delays, then given up', async () => {
     const b = await bookAsNewVisitor(suite.app.baseUrl, [first], 'en');
     await b.client.get(`/api/owners/${b.ownerId}/tickets/${b.ticketId}/google-wallet`);

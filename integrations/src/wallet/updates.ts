@@ -52,20 +52,42 @@ const BATCH = 20;
 /**
  * Enqueues the update of a ticket's passes, when its owner has any: a pass a device registered
  * or a Google object handed out. The id is the event's: a replayed batch writes nothing twice.
+ * `seatId`: the seat a seat change moved the ticket to, which the update waits to see.
  */
 async function enqueue(
   client: PoolClient,
   event: RecordedEvent,
-  d: { ticketId: string; ownerId: string },
+  d: { ticketId: string; ownerId: string; seatId?: string },
 ): Promise<void> {
   await client.query(
-    `INSERT INTO wallet_updates (id, owner_id, ticket_id, created_at, next_attempt_at)
-     SELECT $1, $2, $3, $4, $4
+    `INSERT INTO wallet_updates (id, owner_id, ticket_id, created_at, next_attempt_at, seat_id)
+     SELECT $1, $2, $3, $4, $4, $5
       WHERE EXISTS (SELECT 1 FROM wallet_apple_passes WHERE owner_id = $2)
          OR EXISTS (SELECT 1 FROM wallet_google_objects WHERE owner_id = $2)
      ON CONFLICT (id) DO NOTHING`,
-    [event.eventId, d.ownerId, d.ticketId, event.createdAt],
+    [event.eventId, d.ownerId, d.ticketId, event.createdAt, d.seatId ?? null],
   );
+}
+
+/**
+ * A booked ticket moved to another seat of its slot (the desk, its visitor, a seat out of service
+ * or leaving the plan): its passes name the seat. Its owner is its booking's, found in the log
+ * (a hold moved before its booking has none, and no pass).
+ */
+async function seatChanged(
+  client: PoolClient,
+  event: RecordedEvent & { data: { ticketId: string; seat: { seatId: string } } },
+): Promise<void> {
+  const { ticketId, seat } = event.data;
+  const booked = await client.query<{ owner_id: string }>(
+    `SELECT data->>'ownerId' AS owner_id FROM events
+      WHERE stream_id = $1 AND stream_version < $2 AND event_type = 'TicketBooked'
+        AND data->>'ticketId' = $3
+      LIMIT 1`,
+    [event.streamId, event.streamVersion, ticketId],
+  );
+  const ownerId = booked.rows[0]?.owner_id;
+  if (ownerId) await enqueue(client, event, { ticketId, ownerId, seatId: seat.seatId });
 }
 
 const walletHandlers = handlersFor(timeSlotStream).with<PoolClient, Step>({
@@ -87,7 +109,7 @@ const walletHandlers = handlersFor(timeSlotStream).with<PoolClient, Step>({
   TicketNoShowReleased: (e, client) => enqueue(client, e, e.data),
   TicketConfirmed: ignore,
   TicketConfirmationLapsed: (e, client) => enqueue(client, e, e.data),
-  TicketSeatChanged: ignore,
+  TicketSeatChanged: (e, client) => seatChanged(client, e),
   WaitlistJoined: ignore,
   SeatOffered: ignore,
   SeatOfferLapsed: ignore,
@@ -121,6 +143,8 @@ interface DueRow {
   id: string;
   owner_id: string;
   ticket_id: string;
+  /** The seat of a seat change's update (null: a move to another slot or an end). */
+  seat_id: string | null;
   attempts: number;
   created_at: Date;
 }
@@ -131,7 +155,7 @@ const CLAIM = `
                  WHERE status = 'pending' AND next_attempt_at <= $1
                    AND (leased_until IS NULL OR leased_until <= $1)
                  ORDER BY next_attempt_at, created_at LIMIT $4 FOR UPDATE SKIP LOCKED)
-  RETURNING id, owner_id, ticket_id, attempts, created_at`;
+  RETURNING id, owner_id, ticket_id, seat_id, attempts, created_at`;
 
 /** The outcome of one attempt: done, wait for the read models, or failed (retried). */
 type Attempt = { kind: 'done' } | { kind: 'not-ready' } | { kind: 'failed'; error: string };
@@ -289,11 +313,14 @@ export class WalletUpdater {
   private async attempt(row: DueRow, signal: AbortSignal): Promise<Attempt> {
     const { pool } = this.o;
     const r = await pool.query<{ first_id: string; ready: boolean }>(
+      // Ready once the read models show the change: the ticket's end (its move to another slot
+      // with the new ticket), or the seat it was moved to (an end since shows as well).
       `WITH RECURSIVE ${chainFirstsSql('t.id = $2')}
-       SELECT c.first_id, (t.status <> 'BOOKED' AND (t.moved_to IS NULL OR EXISTS (
-                SELECT 1 FROM rm_tickets m WHERE m.id = t.moved_to))) AS ready
+       SELECT c.first_id, ((t.status <> 'BOOKED' AND (t.moved_to IS NULL OR EXISTS (
+                SELECT 1 FROM rm_tickets m WHERE m.id = t.moved_to)))
+              OR t.seat_id = $3::uuid) AS ready
          FROM chain_firsts c JOIN rm_tickets t ON t.id = c.ticket_id`,
-      [row.owner_id, row.ticket_id],
+      [row.owner_id, row.ticket_id, row.seat_id],
     );
     const found = r.rows[0];
     if (!found?.ready) return { kind: 'not-ready' };
