@@ -19,6 +19,7 @@ import {
   type PoolClient,
   type WalletConfig,
 } from '@rr/platform';
+import { bookedOwnerBefore } from '../booked-owner.ts';
 import { chainFirstsSql } from '../ticket-chain.ts';
 import { deadlineAfter } from '../outbound-request.ts';
 import { applePassSignerOf, type ApplePassSigner } from './apple.ts';
@@ -79,14 +80,7 @@ async function seatChanged(
   event: RecordedEvent & { data: { ticketId: string; seat: { seatId: string } } },
 ): Promise<void> {
   const { ticketId, seat } = event.data;
-  const booked = await client.query<{ owner_id: string }>(
-    `SELECT data->>'ownerId' AS owner_id FROM events
-      WHERE stream_id = $1 AND stream_version < $2 AND event_type = 'TicketBooked'
-        AND data->>'ticketId' = $3
-      LIMIT 1`,
-    [event.streamId, event.streamVersion, ticketId],
-  );
-  const ownerId = booked.rows[0]?.owner_id;
+  const ownerId = await bookedOwnerBefore(client, event, ticketId);
   if (ownerId) await enqueue(client, event, { ticketId, ownerId, seatId: seat.seatId });
 }
 

@@ -13,6 +13,7 @@ import {
 } from '@rr/events';
 import { FIRST_SITE_ID, type WebhookEventType } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
+import { bookedOwnerBefore } from '../booked-owner.ts';
 import { enqueue } from './enqueue.ts';
 import { SLOT_STREAM, slotOf } from './slots.ts';
 
@@ -100,14 +101,7 @@ async function seatChanged(
   event: RecordedEvent & { data: { ticketId: string } },
 ): Promise<void> {
   const { ticketId } = event.data;
-  const booked = await client.query(
-    `SELECT 1 FROM events
-      WHERE stream_id = $1 AND stream_version < $2 AND event_type = 'TicketBooked'
-        AND data->>'ticketId' = $3
-      LIMIT 1`,
-    [event.streamId, event.streamVersion, ticketId],
-  );
-  if (booked.rowCount === 0) return;
+  if ((await bookedOwnerBefore(client, event, ticketId)) === null) return;
   const seatBefore = await seatOf(client, event.streamId, ticketId, event.streamVersion - 1);
   await ticketEvent(client, event, 'ticket.seat_changed', 0, { seatBefore });
 }
