@@ -92,9 +92,9 @@ async function ticketEvent(
 
 /**
  * `ticket.seat_changed`: a booked ticket moved to another seat of its slot (by the desk, the
- * visitor, a seat taken out of service or a new choice of the slot's seats), with the seat it
- * left. A hold's move is not told: its booking's `booking.created` names the seat it holds then.
- * The reason stays out, as staff's words may name the visitor.
+ * visitor, a seat taken out of service or leaving the plan, a new choice of the slot's seats),
+ * with the seat it left. A hold's move is not told: its booking's `booking.created` names the
+ * seat it holds then. The reason stays out, as staff's words may name the visitor.
  */
 async function seatChanged(
   client: PoolClient,
