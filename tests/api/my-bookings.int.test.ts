@@ -9,6 +9,7 @@ import {
   openMailSuite,
   type MailSuite,
 } from '../support/fixtures.ts';
+import { budget } from '../support/time-budget.ts';
 
 /**
  * "My bookings" (docs/product.md#my-bookings): an address asks for a link by mail; the link lists
@@ -212,13 +213,16 @@ describe('my bookings', () => {
     );
     expect(res.status).toBe(200);
     await expect
-      .poll(async () => {
-        const r = await suite.db.pool.query(
-          `SELECT 1 FROM mail_outbox WHERE owner_id = $1 AND kind = 'cancellation'`,
-          [b.ownerId],
-        );
-        return r.rowCount;
-      })
+      .poll(
+        async () => {
+          const r = await suite.db.pool.query(
+            `SELECT 1 FROM mail_outbox WHERE owner_id = $1 AND kind = 'cancellation'`,
+            [b.ownerId],
+          );
+          return r.rowCount;
+        },
+        { timeout: budget(10_000) },
+      )
       .toBe(1);
     const before = suite.sink.messages.length;
     await suite.sender.sendDue();

@@ -9,6 +9,7 @@ import { composeReminderPush, enqueueDueReminders } from '@rr/projections';
 import { createLogger, ManualClock } from '@rr/platform';
 import { up as keepMovedSeats } from '../../platform/migrations/086_ticket_moved_seat.ts';
 import { Client } from '../support/app.ts';
+import { budget } from '../support/time-budget.ts';
 import {
   createRoom,
   createSlot,
@@ -51,6 +52,9 @@ interface Booking {
   tickets: Ticket[];
 }
 
+/** How long a read model or the webhook reactor may take, on a busy machine too. */
+const CATCH_UP = { timeout: budget(10_000) };
+
 /** The seat label the read model gives a ticket (what the visitor's booking page shows). */
 async function seatInReadModel(ticketId: string): Promise<string | null> {
   let label: string | null = null;
@@ -62,7 +66,7 @@ async function seatInReadModel(ticketId: string): Promise<string | null> {
       );
       label = r.rows[0]?.seat_label ?? null;
       return r.rows[0]?.status;
-    })
+    }, CATCH_UP)
     .toBe('BOOKED');
   return label;
 }
@@ -91,7 +95,7 @@ async function createdSeats(transactionId: string): Promise<Ticket['seat'][]> {
         .map((d) => JSON.parse(d.payload) as { data: { bookingId: string; tickets: Ticket[] } })
         .find((p) => p.data.bookingId === transactionId);
       return payload !== undefined;
-    })
+    }, CATCH_UP)
     .toBe(true);
   return payload!.data.tickets.map((t) => t.seat);
 }
@@ -187,7 +191,7 @@ describe('the seat a booking names', () => {
         'SELECT seat_label AS label FROM rm_tickets WHERE id = $1',
         [ticketId],
       );
-    await expect.poll(async () => (await view()).rows[0]?.label).toBe('B');
+    await expect.poll(async () => (await view()).rows[0]?.label, CATCH_UP).toBe('B');
 
     // 09:00 in Vienna the day before, 24 hours before the slot: the reminder.
     clock.set(new Date('2026-11-25T08:00:00Z'));
@@ -266,7 +270,9 @@ describe('the webhook of a booked ticket moved to another seat', () => {
     );
     expect(await out.json()).toMatchObject({ moved: 1, cancelled: 0 });
 
-    await expect.poll(async () => (await deliveries('ticket.seat_changed')).length).toBe(3);
+    await expect
+      .poll(async () => (await deliveries('ticket.seat_changed')).length, CATCH_UP)
+      .toBe(3);
     const told = await deliveries('ticket.seat_changed');
     expect(told).toHaveLength(3);
     expect(told).toEqual(
