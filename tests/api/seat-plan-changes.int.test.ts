@@ -4,6 +4,7 @@ import { ManualClock, todayIn } from '@rr/platform';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { bookAsNewVisitor, createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts';
 import { makePng } from '../support/images.ts';
+import { maxPosition } from '../../frontend/src/lib/position.ts';
 
 /**
  * A seat plan as staff change it, and a seat wish in a room without one
@@ -83,8 +84,8 @@ let visitors = 0;
 
 /** The booking's tickets as its visitor reads them: id, status and seat. */
 async function ticketsOf(b: { client: Client; ownerId: string }) {
-  // Read after staff's last change too.
-  b.client.lastPosition = suite.admin.lastPosition;
+  // Read after the visitor's own booking and staff's last change.
+  b.client.lastPosition = maxPosition(b.client.lastPosition, suite.admin.lastPosition);
   const res = await b.client.get(`/api/owners/${b.ownerId}/tickets`);
   expect(res.status).toBe(200);
   return ((await res.json()) as { id: string; status: string; seat: PlanSeat | null }[]).map(
