@@ -2,7 +2,7 @@ import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
-import { createLogger, ManualClock } from '@rr/platform';
+import { createLogger, instantOf, ManualClock } from '@rr/platform';
 import { enqueueDueReminders } from '@rr/projections';
 import {
   bookAsNewVisitor,
@@ -23,8 +23,8 @@ import {
 const BASE = new Date('2026-11-23T08:00:00Z'); // a Monday, 09:00 in Vienna
 const clock = new ManualClock(BASE);
 const DAY = addDays(BASE.toISOString().slice(0, 10), 3);
-/** A local time in Vienna (CET all through these days). */
-const local = (date: string, time: string) => new Date(`${date}T${time}:00+01:00`);
+/** A local time in Vienna. */
+const local = (date: string, time: string) => instantOf(date, time, 'Europe/Vienna');
 const HOUR = 3_600_000;
 
 let suite: MailSuite;

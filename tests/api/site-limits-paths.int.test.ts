@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchWaitlists } from '@rr/command-service';
-import { ManualClock } from '@rr/platform';
+import { instantOf, ManualClock } from '@rr/platform';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import {
   bookAsNewVisitor,
@@ -20,7 +20,7 @@ import {
 
 /** Monday 23 Nov 2026 in Vienna (UTC+1). */
 const TODAY = '2026-11-23';
-const local = (time: string) => new Date(`${TODAY}T${time}:00+01:00`);
+const local = (time: string) => instantOf(TODAY, time, 'Europe/Vienna');
 const clock = new ManualClock(local('10:00'));
 const LIMITS = {
   MAX_CART_TICKETS: '5',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseNoShows } from '@rr/command-service';
-import { ManualClock } from '@rr/platform';
+import { instantOf, ManualClock } from '@rr/platform';
 import { FIRST_SITE_ID } from '@rr/contracts/sites';
 import { Client, openAdminSuite, type AdminSuite } from '../support/app.ts';
 import { createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts';
@@ -13,7 +13,7 @@ import { createRoom, createSlot, OPEN_FROM_TODAY } from '../support/fixtures.ts'
 
 /** Monday 23 Nov 2026 in Vienna (UTC+1). */
 const TODAY = '2026-11-23';
-const local = (time: string) => new Date(`${TODAY}T${time}:00+01:00`);
+const local = (time: string) => instantOf(TODAY, time, 'Europe/Vienna');
 const clock = new ManualClock(local('08:00'));
 
 let suite: AdminSuite;

@@ -127,11 +127,12 @@ export function movesOffSeats(q: SeatsLeaving): { events: SeatsChosenEvent[]; in
 
 /** The refusal of a change that would leave bookings or offers on seats that go. */
 export function refuseSeatsInUse(inUse: readonly string[]): void {
-  if (inUse.length)
-    throw new Refused(
-      { code: 'timeslot__seats_in_use', seats: [...new Set(inUse)] },
-      `No offered seat is free for the bookings or offers of the seats ${[...new Set(inUse)].join(', ')}`,
-    );
+  if (!inUse.length) return;
+  const seats = [...new Set(inUse)];
+  throw new Refused(
+    { code: 'timeslot__seats_in_use', seats },
+    `No offered seat is free for the bookings or offers of the seats ${seats.join(', ')}`,
+  );
 }
 
 export type SlotSeatsCommand =
