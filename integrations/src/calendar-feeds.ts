@@ -123,7 +123,8 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
         const t = texts[booking.language] ?? texts.de;
         // Each appointment under the UID the booking's mails gave it: a moved ticket keeps the
         // UID of the ticket it replaced (the first of its chain) with one revision more per move
-        // (docs/product.md#rebooking), so a subscribed calendar moves it rather than adding one.
+        // (docs/product.md#rebooking), so a subscribed calendar moves it rather than adding one,
+        // and one more per seat change of the chain's tickets (`ticket_state`), as the mails count.
         const r = await pool.query<{
           id: string;
           sequence: number;
@@ -134,7 +135,11 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
           seat_label: string | null;
         }>(
           `WITH RECURSIVE ${chainFirstsSql(`t.status = 'BOOKED'`)}
-           SELECT e.first_id AS id, e.moves AS sequence, t.date, t.start_time, t.end_time, t.seat_label,
+           SELECT e.first_id AS id,
+                  e.moves + (SELECT coalesce(sum(s.seat_changes), 0)::int
+                               FROM chain_back b JOIN ticket_state s ON s.ticket_id = b.entry_id
+                              WHERE b.ticket_id = e.ticket_id) AS sequence,
+                  t.date, t.start_time, t.end_time, t.seat_label,
                   CASE WHEN $2 = 'en' THEN coalesce(r.name_en, r.name) ELSE r.name END AS room_name
              FROM chain_firsts e JOIN rm_tickets t ON t.id = e.ticket_id
              LEFT JOIN rm_rooms r ON r.id = t.room_id

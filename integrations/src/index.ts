@@ -15,3 +15,4 @@ export {
   APPLE_WEB_SERVICE_PATH,
 } from './wallet/web-service.ts';
 export { walletReactor, WalletUpdater, WALLET_UPDATE_RETRY_DELAYS_MS } from './wallet/updates.ts';
+export { bookedOwnerBefore } from './booked-owner.ts';

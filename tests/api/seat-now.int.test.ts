@@ -184,6 +184,10 @@ describe('the seat a booking names', () => {
       { json: { seatId: seats.get('B') } },
     );
     expect(change.status, await change.clone().text()).toBe(200);
+    // The change's own mail names the new seat (seat-change-mail.int.test.ts tells the rest).
+    const [changed] = await sendPendingMails(suite, 1);
+    expect(changed!.subject).toBe(`Neuer Platz in Ihrer Buchung ${booking.bookingNumber}`);
+    expect(changed!.text).toContain('Platzsaal, 26.11.2026, 09:00–11:00 Uhr, Platz B');
     expect(await createdSeats(transactionId)).toEqual([{ id: seats.get('A'), label: 'A' }]);
     // The visitor's booking page shows the new seat.
     const view = () =>

@@ -9,6 +9,8 @@ interface TicketChange {
   confirmBy?: string | null;
   /** The seat it was moved to in its slot; undefined: unchanged. */
   movedSeat?: { seatId: string; label: string };
+  /** How many seat changes the command made (each a revision of its calendar entry). */
+  seatChanges?: number;
 }
 
 interface TicketFold extends InlineFold {
@@ -30,9 +32,9 @@ const status =
 
 /**
  * `ticket_state`: each ticket's slot, cart, status, owner, whether it is checked in (what finds
- * the ticket of a check-in, a staff change or a no-show release) and the seat it was moved to
- * (what the booking's mails name). New holds are inserted; the changes of each ticket are folded
- * into one update.
+ * the ticket of a check-in, a staff change or a no-show release), the seat it was moved to (what
+ * the booking's mails name) and how often it changed seats (its calendar entry's revisions). New
+ * holds are inserted; the changes of each ticket are folded into one update.
  */
 export const ticketStateProjection = inlineProjection({
   table: 'ticket_state',
@@ -55,7 +57,11 @@ export const ticketStateProjection = inlineProjection({
     TicketCancelled: status('CANCELLED'),
     TicketCheckedIn: (e, f) => void (changeOf(f, e.data.ticketId).checkedIn = true),
     TicketCheckInUndone: (e, f) => void (changeOf(f, e.data.ticketId).checkedIn = false),
-    TicketSeatChanged: (e, f) => void (changeOf(f, e.data.ticketId).movedSeat = e.data.seat),
+    TicketSeatChanged(e, f) {
+      const change = changeOf(f, e.data.ticketId);
+      change.movedSeat = e.data.seat;
+      change.seatChanges = (change.seatChanges ?? 0) + 1;
+    },
     TicketNoShowReleased: status('INVALID'),
     TicketConfirmed: (e, f) => void (changeOf(f, e.data.ticketId).confirmBy = null),
     TicketConfirmationLapsed(e, f) {
@@ -97,10 +103,12 @@ export const ticketStateProjection = inlineProjection({
               owner_id = coalesce(u.owner_id, t.owner_id), checked_in = coalesce(u.checked_in, t.checked_in),
               confirm_by = CASE WHEN u.confirm_set THEN u.confirm_by ELSE t.confirm_by END,
               moved_seat_id = coalesce(u.seat_id, t.moved_seat_id),
-              moved_seat_label = coalesce(u.seat_label, t.moved_seat_label)
+              moved_seat_label = coalesce(u.seat_label, t.moved_seat_label),
+              seat_changes = t.seat_changes + u.seat_changes
          FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::boolean[], $6::timestamptz[],
-                     $7::uuid[], $8::text[])
-              AS u(id, status, owner_id, checked_in, confirm_set, confirm_by, seat_id, seat_label)
+                     $7::uuid[], $8::text[], $9::int[])
+              AS u(id, status, owner_id, checked_in, confirm_set, confirm_by, seat_id, seat_label,
+                   seat_changes)
         WHERE t.ticket_id = u.id`,
       [
         rows.map(([id]) => id),
@@ -111,6 +119,7 @@ export const ticketStateProjection = inlineProjection({
         rows.map(([, c]) => c.confirmBy ?? null),
         rows.map(([, c]) => c.movedSeat?.seatId ?? null),
         rows.map(([, c]) => c.movedSeat?.label ?? null),
+        rows.map(([, c]) => c.seatChanges ?? 0),
       ],
     );
   },

@@ -29,8 +29,9 @@ import { withSeatsNow } from './seats-now.ts';
 import { bookingLink, confirmationLink } from './visitor-links.ts';
 
 /*
- * The mails of a booking (confirmation, move, cancellation, release, unconfirmed, reminder): their
- * data loaded at send time from the write side, the sender's (sender.ts) other half.
+ * The mails of a booking (confirmation, move, seat change, cancellation, release, unconfirmed,
+ * reminder): their data loaded at send time from the write side, the sender's (sender.ts) other
+ * half.
  */
 
 /** A mail to send: its texts (the calendar file where it has one) and what its errors must not quote. */
@@ -125,7 +126,7 @@ export async function loadBookingMail(
   if (!booking) return null; // personal data erased meanwhile: nobody to write to
   const { events } = await o.store.readStream(`transaction-${booking.transaction_id}`);
   const tickets = cartTicketsOf(events);
-  const entryOf = await calendarEntries(o.pool, events);
+  const entryOf = await calendarEntries(o.pool, events, [...tickets.keys()]);
   let chosen = row.ticket_ids.map((id) => tickets.get(id)).filter((t): t is CartTicket => !!t);
   // A reminder names only what is still booked, decided now on the write side.
   const checkIns = new Set<string>();
@@ -145,8 +146,14 @@ export async function loadBookingMail(
     [chosen.map((t) => t.roomId), booking.language],
   );
   const names = new Map(rooms.rows.map((x) => [x.id, x.name]));
-  // A confirmation shows the QR code of each ticket of a room with check-in.
-  if (row.kind === 'confirmation' || row.kind === 'move') {
+  // A confirmation shows the QR code of each ticket of a room with check-in, and so does every
+  // mail that names a ticket's new slot or seat.
+  if (
+    row.kind === 'confirmation' ||
+    row.kind === 'move' ||
+    row.kind === 'seat-change' ||
+    row.kind === 'seat-moved'
+  ) {
     const checkInRooms = new Set(rooms.rows.filter((x) => x.check_in).map((x) => x.id));
     for (const t of chosen) if (checkInRooms.has(t.roomId)) checkIns.add(t.ticketId);
   }
@@ -209,7 +216,7 @@ export async function loadBookingMail(
       o.library,
     ),
     reason:
-      row.kind !== 'cancellation'
+      row.kind !== 'cancellation' && row.kind !== 'seat-moved'
         ? null
         : booking.language === 'en'
           ? (row.reason_en ?? row.reason)

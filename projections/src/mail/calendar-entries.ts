@@ -8,22 +8,33 @@ export interface CalendarEntryOf {
 }
 
 /**
- * The calendar entry of each ticket of a booking, from the write side (the booking's cart
- * stream and the log). A rebooking's new ticket updates the entry the booking's mails published
- * for the ticket it replaced: the same UID (the first ticket's id) with one revision more per
- * move, so a calendar moves the appointment instead of adding a second one
- * (docs/product.md#rebooking). A move adds its new ticket to the cart in the command that
- * cancels the old one, naming the new one (`movedTo`): found by the add's transaction id (the
- * commit-order index), so the look-up reads the moves' own events only.
+ * The calendar entry of each ticket of a booking (`ticketIds`: its cart's), from the write side
+ * (the booking's cart stream, the log and `ticket_state`). A rebooking's new ticket updates the
+ * entry the booking's mails published for the ticket it replaced: the same UID (the first
+ * ticket's id) with one revision more per move, so a calendar moves the appointment instead of
+ * adding a second one (docs/product.md#rebooking); each seat change of the chain's tickets is one
+ * revision more too, so a calendar takes the new seat. A move adds its new ticket to the cart in the
+ * command that cancels the old one, naming the new one (`movedTo`): found by the add's
+ * transaction id (the commit-order index), so the look-up reads the moves' own events only.
  */
 export async function calendarEntries(
   pool: Pool,
   cartEvents: readonly RecordedEvent[],
+  ticketIds: readonly string[],
 ): Promise<(ticketId: string) => CalendarEntryOf> {
   const adds = cartEvents
     .filter((e) => e.type === 'TicketAddedToTransaction')
     .map((e) => e.position.tx.toString());
   const replaced = new Map<string, string>();
+  const seatChanges = new Map<string, number>();
+  if (ticketIds.length) {
+    const changed = await pool.query<{ ticket_id: string; n: number }>(
+      `SELECT ticket_id::text, seat_changes AS n FROM ticket_state
+        WHERE ticket_id = ANY($1::uuid[]) AND seat_changes > 0`,
+      [ticketIds],
+    );
+    for (const c of changed.rows) seatChanges.set(c.ticket_id, c.n);
+  }
   if (adds.length) {
     const moves = await pool.query<{ ticket_id: string; moved_to: string }>(
       `SELECT data->>'ticketId' AS ticket_id, data->>'movedTo' AS moved_to FROM events
@@ -35,11 +46,13 @@ export async function calendarEntries(
   }
   return (ticketId) => {
     let id = ticketId;
-    let sequence = 0;
+    let moves = 0;
+    let sequence = seatChanges.get(id) ?? 0;
     // A chain of moves is as long as the booking's moves: each ticket replaced at most once.
-    for (let before = replaced.get(id); before && sequence <= replaced.size;) {
+    for (let before = replaced.get(id); before && moves <= replaced.size;) {
       id = before;
-      sequence += 1;
+      moves += 1;
+      sequence += 1 + (seatChanges.get(id) ?? 0);
       before = replaced.get(id);
     }
     return { id, sequence };

@@ -24,10 +24,19 @@ export interface MailTicket {
 
 /**
  * 'reminder' before the slot (see reminders.ts), 'release' after a no-show release, 'unconfirmed'
- * after the release of tickets not confirmed in time (docs/product.md#confirmed-addresses).
+ * after the release of tickets not confirmed in time (docs/product.md#confirmed-addresses),
+ * 'seat-change' after the visitor changed a booked ticket's seat, 'seat-moved' after the library
+ * did (docs/product.md#seat-plans).
  */
 export type MailKind =
-  'confirmation' | 'cancellation' | 'reminder' | 'release' | 'move' | 'unconfirmed';
+  | 'confirmation'
+  | 'cancellation'
+  | 'reminder'
+  | 'release'
+  | 'move'
+  | 'unconfirmed'
+  | 'seat-change'
+  | 'seat-moved';
 
 export interface MailInput {
   kind: MailKind;
@@ -47,7 +56,7 @@ export interface MailInput {
   writtenAt: Date;
   /** Who signs the mail (LIBRARY_NAME, LIBRARY_CONTACT_EMAIL); absent: the plain closing. */
   library?: MailLibrary | undefined;
-  /** Staff's reason of a cancellation (e.g. a closure's), which the mail states. */
+  /** Staff's reason of a cancellation (e.g. a closure's) or a seat move, which the mail states. */
   reason?: string | null | undefined;
   /**
    * A confirmation of tickets awaiting the confirmation of the address: the earliest deadline, in
@@ -100,6 +109,11 @@ export const texts = {
       `Bitte bestätigen Sie Ihre Buchung bis ${at}: Öffnen Sie den folgenden Link und wählen Sie „Buchung bestätigen“. Ohne Bestätigung werden Ihre Plätze dann wieder freigegeben.`,
     at: (d: string, t: string) => `${germanDate(d)}, ${t} Uhr`,
     moved: 'Ihr Termin wurde wie gewünscht verlegt. Ihr neuer Termin:',
+    seatSubject: (n: string) => `Neuer Platz in Ihrer Buchung ${n}`,
+    seatChanged: 'Ihr Platz wurde wie gewünscht geändert. Ihr Termin mit dem neuen Platz:',
+    seatMoved: 'Die Bibliothek hat Ihnen einen anderen Platz gegeben.',
+    seatMovedByLibrary: (reason: string) =>
+      `Die Bibliothek hat Ihnen einen anderen Platz gegeben: ${reason}`,
     released:
       'Sie wurden bis zur Freigabezeit nicht eingecheckt. Ihr Platz für folgenden Termin wurde daher für andere freigegeben:',
     greeting: (name: string) => `Guten Tag ${name},`,
@@ -140,6 +154,10 @@ export const texts = {
       `Please confirm your booking by ${at}: open the following link and choose "Confirm booking". Without confirmation, your seats will be released then.`,
     at: (d: string, t: string) => `${germanDate(d)}, ${t}`,
     moved: 'Your appointment was moved as you asked. Your new appointment:',
+    seatSubject: (n: string) => `New seat in your booking ${n}`,
+    seatChanged: 'Your seat was changed as you asked. Your appointment with the new seat:',
+    seatMoved: 'The library has given you another seat.',
+    seatMovedByLibrary: (reason: string) => `The library has given you another seat: ${reason}`,
     released:
       'You were not checked in by the release time, so your seat for the following appointment was released for others:',
     greeting: (name: string) => `Dear ${name},`,
@@ -290,6 +308,14 @@ function wording(input: MailInput) {
       return { subject: t.moveSubject(n), intro: t.moved, link: t.link };
     case 'unconfirmed':
       return { subject: t.unconfirmedSubject(n), intro: t.unconfirmed, link: t.link };
+    case 'seat-change':
+      return { subject: t.seatSubject(n), intro: t.seatChanged, link: t.link };
+    case 'seat-moved':
+      return {
+        subject: t.seatSubject(n),
+        intro: `${input.reason ? t.seatMovedByLibrary(input.reason) : t.seatMoved}\n${t.concerned}`,
+        link: t.link,
+      };
   }
 }
 
@@ -301,8 +327,8 @@ function qrImage(x: MailTicket, alt: string): string {
 }
 
 /**
- * The confirmation, cancellation, reminder, no-show release or unconfirmed release mail, in the
- * booking's language.
+ * The confirmation, cancellation, reminder, no-show release, unconfirmed release or seat change
+ * mail, in the booking's language.
  */
 export function composeMail(input: MailInput): ComposedMail {
   const t = texts[input.language];

@@ -274,3 +274,21 @@ describe('confirmed addresses (docs/product.md#confirmed-addresses)', () => {
     expect(en.text).toContain('You did not confirm your booking in time');
   });
 });
+
+describe('the mail of a seat change', () => {
+  it("renders staff's reason inert in the HTML part, and publishes the entry rather than cancelling it", () => {
+    const mail = composeMail({ ...input, kind: 'seat-moved', reason: '<script>x</script>' });
+    expect(mail.subject).toBe('Neuer Platz in Ihrer Buchung R-ABCDEF');
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('gegeben: &lt;script&gt;x&lt;/script&gt;<br>');
+    expect(mail.ics).toContain('METHOD:PUBLISH');
+    expect(mail.ics).toContain('STATUS:CONFIRMED');
+  });
+
+  it("says the visitor's own change was made as asked, with no reason", () => {
+    const en = composeMail({ ...input, language: 'en', kind: 'seat-change', reason: 'ignored' });
+    expect(en.subject).toBe('New seat in your booking R-ABCDEF');
+    expect(en.text).toContain('Your seat was changed as you asked.');
+    expect(en.text).not.toContain('ignored');
+  });
+});

@@ -14,6 +14,7 @@ import {
   enqueueTicketMail,
   type PoolClient,
 } from '@rr/platform';
+import { bookedOwnerBefore } from '@rr/integrations';
 
 /** One mail per owner and request: a staff cancellation gives all its tickets one reason. */
 async function ticketEnded(
@@ -88,7 +89,24 @@ const mails = handlersFor(timeSlotStream, transactionStream).with<PoolClient, St
   },
   TicketCheckedIn: ignore,
   TicketCheckInUndone: ignore,
-  TicketSeatChanged: ignore,
+  async TicketSeatChanged(e, client) {
+    // A booked ticket's new seat is told to its visitor, with the calendar entry's new revision
+    // (a hold's move shows in the cart). The visitor's own change is confirmed; the library's
+    // (the desk, a seat out of service, a plan or a slot's seats changed) says so, with staff's
+    // reason when there is one. One mail per owner and step: a plan change moving several of a
+    // visitor's tickets makes one.
+    const ownerId = await bookedOwnerBefore(client, e, e.data.ticketId);
+    if (!ownerId) return;
+    const own = e.metadata.actor.kind === 'visitor';
+    await enqueueTicketMail(client, {
+      id: `seat:${e.position.tx}:${ownerId}`,
+      kind: own ? 'seat-change' : 'seat-moved',
+      ownerId,
+      ticketId: e.data.ticketId,
+      reason: own ? null : (e.data.reason ?? null),
+      at: e.createdAt,
+    });
+  },
   TicketNoShowReleased: (e, client) => ticketEnded(client, e, 'release', e.data),
   TicketConfirmed: ignore,
   TicketConfirmationLapsed: (e, client) => ticketEnded(client, e, 'unconfirmed', e.data),
