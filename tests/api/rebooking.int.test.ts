@@ -1,9 +1,8 @@
-import ICAL from 'ical.js';
-import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
 import { Client } from '../support/app.ts';
+import { calendarOfMail as calendarOf, calendarOfText } from '../support/calendar.ts';
 import {
   createRoom,
   createSlot,
@@ -68,26 +67,6 @@ const move = (c: Client, ownerId: string, ticketId: string, timeSlotId: string) 
 
 async function ticketsOf(c: Client, ownerId: string): Promise<OwnerTicket[]> {
   return (await (await c.get(`/api/owners/${ownerId}/tickets`)).json()) as OwnerTicket[];
-}
-
-/** The events of a mail's .ics attachment, parsed with ical.js: UID, SEQUENCE, start, status. */
-function calendarOf(mail: ParsedMail) {
-  const ics = mail.attachments.find((a) => a.contentType.startsWith('text/calendar'));
-  expect(ics, 'the mail has an .ics attachment').toBeDefined();
-  return calendarOfText(ics!.content.toString('utf8'));
-}
-
-function calendarOfText(text: string) {
-  const cal = new ICAL.Component(ICAL.parse(text) as unknown[]);
-  return {
-    method: cal.getFirstPropertyValue('method'),
-    events: cal.getAllSubcomponents('vevent').map((v) => ({
-      uid: v.getFirstPropertyValue('uid'),
-      sequence: v.getFirstPropertyValue('sequence'),
-      start: String(v.getFirstPropertyValue('dtstart')),
-      status: v.getFirstPropertyValue('status'),
-    })),
-  };
 }
 
 const eventCount = async () =>
@@ -194,12 +173,12 @@ describe('rebooking', () => {
       return suite.sink.messages.filter((m) => JSON.stringify(m.to).includes('ines.ics@'));
     };
     const [confirmation, moveMail] = await mailsOf(2);
-    const original = calendarOf(confirmation!);
+    const original = calendarOf(confirmation);
     expect(original.events).toMatchObject([
       { uid: `${b.ticketId}@reading-rooms`, sequence: 0, status: 'CONFIRMED' },
     ]);
     // One event, the original's UID, revision 1, at the new slot's time.
-    const updated = calendarOf(moveMail!);
+    const updated = calendarOf(moveMail);
     expect(updated.method).toBe('PUBLISH');
     expect(updated.events).toHaveLength(1);
     expect(updated.events[0]).toMatchObject({
@@ -215,7 +194,7 @@ describe('rebooking', () => {
       id: string;
     };
     const [, , moveAgain] = await mailsOf(3);
-    expect(calendarOf(moveAgain!).events).toMatchObject([
+    expect(calendarOf(moveAgain).events).toMatchObject([
       { uid: `${b.ticketId}@reading-rooms`, sequence: 2 },
     ]);
     // The booking's calendar feed names the appointment by the same UID and revision.
@@ -231,7 +210,7 @@ describe('rebooking', () => {
     );
     expect(cancelled.status, await cancelled.clone().text()).toBeLessThan(300);
     const [, , , cancellation] = await mailsOf(4);
-    expect(calendarOf(cancellation!)).toMatchObject({
+    expect(calendarOf(cancellation)).toMatchObject({
       method: 'CANCEL',
       events: [{ uid: `${b.ticketId}@reading-rooms`, sequence: 3, status: 'CANCELLED' }],
     });

@@ -5,7 +5,6 @@
 // cancellation of the entry comes after it; the booking's calendar feed counts the same. A hold
 // moved before its booking is not told. The migration that counts the seat changes fills them from
 // the log.
-import ICAL from 'ical.js';
 import knex from 'knex';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { addDays } from '@rr/domain';
 import { ManualClock } from '@rr/platform';
 import { up as countSeatChanges } from '../../platform/migrations/088_ticket_seat_changes.ts';
 import { Client } from '../support/app.ts';
+import { calendarOfMail as calendarOf, calendarOfText as eventsOf } from '../support/calendar.ts';
 import { budget } from '../support/time-budget.ts';
 import {
   bookAsNewVisitor,
@@ -52,26 +52,6 @@ async function mailsTo(email: string, n: number): Promise<ParsedMail[]> {
   return of();
 }
 
-/** The events of a calendar text: UID, SEQUENCE, LOCATION, STATUS. */
-function eventsOf(text: string) {
-  const cal = new ICAL.Component(ICAL.parse(text) as unknown[]);
-  return {
-    method: cal.getFirstPropertyValue('method'),
-    events: cal.getAllSubcomponents('vevent').map((v) => ({
-      uid: v.getFirstPropertyValue('uid'),
-      sequence: v.getFirstPropertyValue('sequence') ?? 0,
-      location: v.getFirstPropertyValue('location'),
-      status: v.getFirstPropertyValue('status'),
-    })),
-  };
-}
-
-function calendarOf(mail: ParsedMail) {
-  const ics = mail.attachments.find((a) => a.contentType.startsWith('text/calendar'));
-  expect(ics, 'the mail has an .ics attachment').toBeDefined();
-  return eventsOf(ics!.content.toString('utf8'));
-}
-
 /** The booking's calendar feed once the read models show `label` as the seat of its entry. */
 async function feedOf(client: Client, ownerId: string, label: string) {
   let events: ReturnType<typeof eventsOf>['events'] = [];
@@ -104,7 +84,7 @@ describe('the mail of a seat change', () => {
     const email = 'selbst.umgesetzt@example.at';
     const b = await bookAsNewVisitor(suite.app.baseUrl, [await slot()], 'de', { email });
     const [confirmation] = await mailsTo(email, 1);
-    expect(calendarOf(confirmation!).events).toMatchObject([
+    expect(calendarOf(confirmation).events).toMatchObject([
       { uid: uid(b.ticketId), sequence: 0, location: 'Sitzplatzsaal, Platz A' },
     ]);
 
@@ -120,7 +100,7 @@ describe('the mail of a seat change', () => {
     expect(changed!.text).toContain(`, Platz C`);
     expect(changed!.text).not.toContain('Platz A');
     expect(changed!.text).not.toContain('Die Bibliothek');
-    expect(calendarOf(changed!)).toMatchObject({
+    expect(calendarOf(changed)).toMatchObject({
       method: 'PUBLISH',
       events: [
         {
@@ -151,7 +131,7 @@ describe('the mail of a seat change', () => {
     );
     expect(moved!.text).toContain(', Seat D');
     expect(moved!.html).toContain('The lamp at your seat is broken.<br>');
-    expect(calendarOf(moved!).events).toMatchObject([
+    expect(calendarOf(moved).events).toMatchObject([
       { uid: uid(b.ticketId), sequence: 1, location: 'Sitzplatzsaal, Seat D' },
     ]);
 
@@ -166,7 +146,7 @@ describe('the mail of a seat change', () => {
     const newTicket = ((await rebooked.json()) as { id: string }).id;
     const [, , moveMail] = await mailsTo(email, 3);
     expect(moveMail!.subject).toBe(`Change of your booking ${b.bookingNumber}`);
-    expect(calendarOf(moveMail!).events).toMatchObject([{ uid: uid(b.ticketId), sequence: 2 }]);
+    expect(calendarOf(moveMail).events).toMatchObject([{ uid: uid(b.ticketId), sequence: 2 }]);
     // The new ticket's seat change counts on top of the chain's.
     const again = await suite.admin.request('PUT', `/api/admin/tickets/${newTicket}/seat`, {
       json: { seatId: seats.get('B') },
@@ -176,7 +156,7 @@ describe('the mail of a seat change', () => {
     expect(movedAgain!.text).toContain(
       'The library has given you another seat.\nThe following appointments are concerned:',
     );
-    expect(calendarOf(movedAgain!).events).toMatchObject([
+    expect(calendarOf(movedAgain).events).toMatchObject([
       { uid: uid(b.ticketId), sequence: 3, location: 'Sitzplatzsaal, Seat B' },
     ]);
     expect(await feedOf(b.client, b.ownerId, 'Seat B')).toMatchObject([
@@ -188,7 +168,7 @@ describe('the mail of a seat change', () => {
     );
     expect(cancelled.status, await cancelled.clone().text()).toBeLessThan(300);
     const [, , , , cancellation] = await mailsTo(email, 5);
-    expect(calendarOf(cancellation!)).toMatchObject({
+    expect(calendarOf(cancellation)).toMatchObject({
       method: 'CANCEL',
       events: [{ uid: uid(b.ticketId), sequence: 4, status: 'CANCELLED' }],
     });
@@ -216,7 +196,7 @@ describe('the mail of a seat change', () => {
     const lines = moved!.text!.split('\n').filter((l) => l.startsWith('- Sitzplatzsaal'));
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line).toMatch(/, Platz [BCD]$/);
-    expect(calendarOf(moved!).events.map((e) => [e.uid, e.sequence])).toEqual(
+    expect(calendarOf(moved).events.map((e) => [e.uid, e.sequence])).toEqual(
       expect.arrayContaining([
         [uid(b.ticketIds[0]!), 1],
         [uid(b.ticketIds[1]!), 1],
