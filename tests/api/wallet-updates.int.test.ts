@@ -443,6 +443,30 @@ describe('Google Wallet objects', () => {
       state: 'ACTIVE',
       seatInfo: { seat: { defaultValue: { value: 'A3' } } },
     });
+
+    // Two changes before the job's next round: the first one's update no longer waits for its
+    // seat, which the read models will not show again; the last patch names the last seat.
+    for (const label of ['A1', 'A2']) {
+      const again = await suite.admin.request('PUT', `/api/admin/tickets/${b.ticketId}/seat`, {
+        json: { seatId: seatIds.get(label) },
+      });
+      expect(again.status, await again.clone().text()).toBe(200);
+    }
+    await waitFor(
+      'the read models show the last seat',
+      async () =>
+        (
+          await suite.db.pool.query<{ label: string }>(
+            'SELECT seat_label AS label FROM rm_tickets WHERE id = $1',
+            [b.ticketId],
+          )
+        ).rows[0]?.label === 'A2',
+      10_000,
+    );
+    await sendUpdates(b.ownerId, 3);
+    expect(patches.filter((p) => p.id === objectId).at(-1)!.body).toMatchObject({
+      seatInfo: { seat: { defaultValue: { value: 'A2' } } },
+    });
   });
 
   it('an update Google does not take is tried again after growing delays, then given up', async () => {

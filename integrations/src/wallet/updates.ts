@@ -308,11 +308,15 @@ export class WalletUpdater {
     const { pool } = this.o;
     const r = await pool.query<{ first_id: string; ready: boolean }>(
       // Ready once the read models show the change: the ticket's end (its move to another slot
-      // with the new ticket), or the seat it was moved to (an end since shows as well).
+      // with the new ticket), or the seat it was moved to (an end since shows as well). A seat
+      // change the ticket has made since (beside the log, never behind it) has an update of its
+      // own, which waits for its seat: this one need not wait for a seat no longer the ticket's.
       `WITH RECURSIVE ${chainFirstsSql('t.id = $2')}
        SELECT c.first_id, ((t.status <> 'BOOKED' AND (t.moved_to IS NULL OR EXISTS (
                 SELECT 1 FROM rm_tickets m WHERE m.id = t.moved_to)))
-              OR t.seat_id = $3::uuid) AS ready
+              OR t.seat_id = $3::uuid
+              OR EXISTS (SELECT 1 FROM ticket_state s
+                          WHERE s.ticket_id = t.id AND s.moved_seat_id <> $3::uuid)) AS ready
          FROM chain_firsts c JOIN rm_tickets t ON t.id = c.ticket_id`,
       [row.owner_id, row.ticket_id, row.seat_id],
     );
