@@ -37,3 +37,4 @@ export * from './mail-outbox.ts';
 export * from './seat-plans.ts';
 export * from './site-filter.ts';
 export * from './room-holidays.ts';
+export * from './name-order.ts';

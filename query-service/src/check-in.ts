@@ -10,6 +10,7 @@ import {
   qrSvg,
   z,
   type RouteDef,
+  nameKey,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
@@ -195,8 +196,8 @@ export function checkInQueryRoutes({ pool, clock, timeZone, checkInCodes }: Quer
              LEFT JOIN personal_data p ON p.owner_id = t.owner_id
             WHERE r.services->>'checkInMinutesBefore' IS NOT NULL
               AND ($2::uuid[] IS NULL OR r.site_id = ANY($2::uuid[]))
-            ORDER BY r.sort_order, r.name, r.id, t.start_time, lower(coalesce(p.last_name, '')),
-                     lower(coalesce(p.first_name, '')), t.id`,
+            ORDER BY r.sort_order, ${nameKey('r.name')}, r.id, t.start_time,
+                     ${nameKey("coalesce(p.last_name, '')")}, ${nameKey("coalesce(p.first_name, '')")}, t.id`,
           [today, sites],
         );
         return { body: { date: today, rooms: roomsOf(r.rows) } };

@@ -10,6 +10,7 @@ import {
   type RouteDef,
   seatsTakenLateral,
   waitlistLateral,
+  nameKey,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
@@ -164,7 +165,7 @@ const DESK_SQL = `
                    WHERE s.room_id = r.id AND s.date = $1) s) AS slots
     FROM rm_rooms r
    WHERE $3::uuid[] IS NULL OR r.site_id = ANY($3::uuid[])
-   ORDER BY r.sort_order, lower(r.name), r.id`;
+   ORDER BY r.sort_order, ${nameKey('r.name')}, r.id`;
 
 /** A plan's free seats, and per attribute some seat has, its free seats. */
 function seatCounts(plan: SlotJson['plan']): z.infer<typeof DeskSlotSeatCounts> {

@@ -12,6 +12,7 @@ import {
   seatsTakenLateral,
   waitlistLateral,
   planSeatsLateral,
+  nameKey,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import type { WatchedDays } from './live-availability.ts';
@@ -146,7 +147,7 @@ const DISPLAY_SQL = `
                          ${planSeatsLateral('$3')}) s) AS slots
     FROM rm_rooms r
    WHERE $4::uuid IS NULL OR r.id = $4
-   ORDER BY r.sort_order, lower(r.name), r.id`;
+   ORDER BY r.sort_order, ${nameKey('r.name')}, r.id`;
 
 /**
  * A slot with the seats a visitor may still take (the cart's seat rule, seat-rule.ts) and, after

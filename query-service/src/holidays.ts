@@ -1,4 +1,4 @@
-import { defineRoute, isoDate, problems, sortSpec, z, type RouteDef } from '@rr/platform';
+import { defineRoute, isoDate, problems, sortSpec, z, type RouteDef, nameKey } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { likePattern, orderBy, pagingQuery } from './paging.ts';
 import { fetchPage, type Knex } from './sql.ts';
@@ -44,7 +44,7 @@ const toHoliday = (r: Row): Holiday => ({
   ...(r.description_en ? { descriptionEn: r.description_en } : {}),
 });
 
-const SORT = { date: 'date', name: 'lower(name)' } as const;
+const SORT = { date: 'date', name: nameKey('name') } as const;
 const ListQuery = z.object({
   searchTerm: z.string().max(200).optional(),
   fromDate: isoDate.optional(),
@@ -92,7 +92,7 @@ export function holidayQueryRoutes({ pool }: QueryDeps): RouteDef[] {
           pool,
           '*',
           filtered,
-          orderBy(query.sort, SORT, [{ field: 'date', dir: 'ASC' }], ['lower(name)', 'id']),
+          orderBy(query.sort, SORT, [{ field: 'date', dir: 'ASC' }], [nameKey('name'), 'id']),
           query,
         );
         return { body: { content: rows.map(toHoliday), totalCount: total } };

@@ -7,6 +7,7 @@ import {
   problems,
   z,
   type RouteDef,
+  nameKey,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { SharedAnswers } from './shared-answers.ts';
@@ -62,7 +63,7 @@ async function roomCalendar(
     `SELECT ${roomSeatColumns('$2', '$3')},
             (SELECT coalesce(json_agg(json_strip_nulls(json_build_object('date', h.date::text,
                                         'name', h.name, 'nameEn', h.name_en))
-                                      ORDER BY h.date, lower(h.name)), '[]')
+                                      ORDER BY h.date, ${nameKey('h.name')}), '[]')
                FROM rm_holidays h WHERE h.date BETWEEN $4 AND $5
                 AND ${isHolidayOfSite('h', 'r.site_id')}) AS named_holidays,
             (SELECT coalesce(json_agg(json_strip_nulls(json_build_object('date', c.date,

@@ -25,11 +25,12 @@ import {
   type RouteDef,
   seatsTakenLateral,
   slugOf,
+  nameKey,
 } from '@rr/platform';
 
 const SORT_COLUMNS = {
   order: 'sort_order',
-  name: 'lower(name)',
+  name: nameKey('name'),
   description: 'lower(description)',
   capacity: 'capacity',
 } as const;
@@ -118,7 +119,7 @@ async function listRooms<Row extends RoomRow, Answer>(
     pool,
     '*',
     filtered,
-    orderBy(q.sort, SORT_COLUMNS, [{ field: 'order', dir: 'ASC' }], ['lower(name)', 'id']),
+    orderBy(q.sort, SORT_COLUMNS, [{ field: 'order', dir: 'ASC' }], [nameKey('name'), 'id']),
     q,
   );
   return { content: rows.map(audience.answer), totalCount: total };

@@ -14,6 +14,7 @@ import {
   slugOf,
   sortSpec,
   z,
+  nameKey,
 } from '@rr/platform';
 import { likePattern, pagingQuery } from './paging.ts';
 import { sql, type Knex } from './sql.ts';
@@ -45,9 +46,9 @@ const STATUS_VALUE: Record<z.infer<typeof STATUS>, string | null> = {
 };
 /** The sort fields' expressions (tickets t, rooms r, personal data p). */
 export const SORT = {
-  room: 'lower(r.name)',
-  name: ["lower(coalesce(p.last_name, ''))", "lower(coalesce(p.first_name, ''))"],
-  institution: "lower(coalesce(p.organisation, ''))",
+  room: nameKey('r.name'),
+  name: [nameKey("coalesce(p.last_name, '')"), nameKey("coalesce(p.first_name, '')")],
+  institution: nameKey("coalesce(p.organisation, '')"),
   email: "coalesce(p.email, '')",
   date: ['t.date', 't.start_time'],
 } as const;

@@ -7,6 +7,7 @@ import {
   z,
   type Pool,
   type RouteDef,
+  nameKey,
 } from '@rr/platform';
 import { Ticket, TICKET_COLUMNS, toTicket, type TicketRow } from './booking.ts';
 import type { QueryDeps } from './deps.ts';
@@ -20,8 +21,9 @@ import { SORT, TicketQuery, ticketFilter, type TicketFilter } from './staff-list
  * on the pg pool.
  */
 
-const LAST = "lower(coalesce(p.last_name, ''))";
-const FIRST = "lower(coalesce(p.first_name, ''))";
+// The name keys in German order: what the index personal_data_name holds.
+const LAST = nameKey("coalesce(p.last_name, '')");
+const FIRST = nameKey("coalesce(p.first_name, '')");
 const BLANK_NAME = `(${LAST} = '' AND ${FIRST} = '')`;
 /**
  * Owners erased after the tickets read model's checkpoint: their personal data is gone (in this

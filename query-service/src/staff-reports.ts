@@ -9,6 +9,7 @@ import {
   z,
   type Pool,
   type RouteDef,
+  nameKey,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 
@@ -117,7 +118,7 @@ async function daily(pool: Pool, roomId: string, date: string) {
             t.confirm_by IS NOT NULL AS awaiting
        FROM rm_tickets t LEFT JOIN personal_data p ON p.owner_id = t.owner_id
       WHERE t.room_id = $1 AND t.date = $2 AND t.status = 'BOOKED'
-      ORDER BY t.start_time, lower(coalesce(p.last_name, '')), lower(coalesce(p.first_name, '')), t.id`,
+      ORDER BY t.start_time, ${nameKey("coalesce(p.last_name, '')")}, ${nameKey("coalesce(p.first_name, '')")}, t.id`,
     [roomId, date],
   );
   const rows = withSeatNumbers(

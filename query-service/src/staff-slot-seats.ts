@@ -7,6 +7,7 @@ import {
   problems,
   z,
   type RouteDef,
+  nameKey,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { SeatPlanImageAnswer, seatPlanImageOf } from './seat-plans.ts';
@@ -90,7 +91,7 @@ const SLOT_SEATS_SQL = `
                  'ticket', b.ticket) ORDER BY st.position), '[]')
             FROM rm_seats st LEFT JOIN booked b ON b.seat_id = st.id
            WHERE st.room_id = s.room_id) AS seats,
-         (SELECT coalesce(json_agg(b.ticket ORDER BY b.ticket->>'lastName', b.ticket->>'id'), '[]')
+         (SELECT coalesce(json_agg(b.ticket ORDER BY ${nameKey("b.ticket->>'lastName'")}, b.ticket->>'id'), '[]')
             FROM booked b WHERE b.seat_id IS NULL) AS without_seat
     FROM s`;
 

@@ -14,6 +14,7 @@ import {
   waitlistLateral,
   planSeatsLateral,
   roomHolidayDates,
+  nameKey,
 } from '@rr/platform';
 import type { QueryDeps } from './deps.ts';
 import { SharedAnswers } from './shared-answers.ts';
@@ -121,7 +122,7 @@ const SORT = {
   startTime: 's.start_time',
   capacity: 's.capacity',
   ticketCount: 's.ticket_count',
-  roomName: 'lower(r.name)',
+  roomName: nameKey('r.name'),
 } as const;
 const ListQuery = z
   .object({
