@@ -127,7 +127,7 @@ describe('the mail of a seat change', () => {
     const [, moved] = await mailsTo(email, 2);
     expect(moved!.subject).toBe(`New seat in your booking ${b.bookingNumber}`);
     expect(moved!.text).toContain(
-      'The library has given you another seat: The lamp at your seat is broken.\nThe following appointments are concerned:',
+      'The library has given you a new seat: The lamp at your seat is broken.\nThe following appointments are concerned:',
     );
     expect(moved!.text).toContain(', Seat D');
     expect(moved!.html).toContain('The lamp at your seat is broken.<br>');
@@ -154,7 +154,7 @@ describe('the mail of a seat change', () => {
     expect(again.status, await again.clone().text()).toBe(200);
     const [, , , movedAgain] = await mailsTo(email, 4);
     expect(movedAgain!.text).toContain(
-      'The library has given you another seat.\nThe following appointments are concerned:',
+      'The library has given you a new seat.\nThe following appointments are concerned:',
     );
     expect(calendarOf(movedAgain).events).toMatchObject([
       { uid: uid(b.ticketId), sequence: 3, location: 'Sitzplatzsaal, Seat B' },
@@ -191,7 +191,7 @@ describe('the mail of a seat change', () => {
     const [, moved] = await mailsTo(email, 2);
     expect(moved!.subject).toBe(`Neuer Platz in Ihrer Buchung ${b.bookingNumber}`);
     expect(moved!.text).toContain(
-      'Die Bibliothek hat Ihnen einen anderen Platz gegeben.\nBetroffen sind folgende Termine:',
+      'Die Bibliothek hat Ihnen einen neuen Platz gegeben.\nBetroffen sind folgende Termine:',
     );
     const lines = moved!.text!.split('\n').filter((l) => l.startsWith('- Sitzplatzsaal'));
     expect(lines).toHaveLength(2);

@@ -111,9 +111,9 @@ export const texts = {
     moved: 'Ihr Termin wurde wie gewünscht verlegt. Ihr neuer Termin:',
     seatSubject: (n: string) => `Neuer Platz in Ihrer Buchung ${n}`,
     seatChanged: 'Ihr Platz wurde wie gewünscht geändert. Ihr Termin mit dem neuen Platz:',
-    seatMoved: 'Die Bibliothek hat Ihnen einen anderen Platz gegeben.',
+    seatMoved: 'Die Bibliothek hat Ihnen einen neuen Platz gegeben.',
     seatMovedByLibrary: (reason: string) =>
-      `Die Bibliothek hat Ihnen einen anderen Platz gegeben: ${reason}`,
+      `Die Bibliothek hat Ihnen einen neuen Platz gegeben: ${reason}`,
     released:
       'Sie wurden bis zur Freigabezeit nicht eingecheckt. Ihr Platz für folgenden Termin wurde daher für andere freigegeben:',
     greeting: (name: string) => `Guten Tag ${name},`,
@@ -156,8 +156,8 @@ export const texts = {
     moved: 'Your appointment was moved as you asked. Your new appointment:',
     seatSubject: (n: string) => `New seat in your booking ${n}`,
     seatChanged: 'Your seat was changed as you asked. Your appointment with the new seat:',
-    seatMoved: 'The library has given you another seat.',
-    seatMovedByLibrary: (reason: string) => `The library has given you another seat: ${reason}`,
+    seatMoved: 'The library has given you a new seat.',
+    seatMovedByLibrary: (reason: string) => `The library has given you a new seat: ${reason}`,
     released:
       'You were not checked in by the release time, so your seat for the following appointment was released for others:',
     greeting: (name: string) => `Dear ${name},`,

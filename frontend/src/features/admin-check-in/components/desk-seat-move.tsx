@@ -67,9 +67,13 @@ export function DeskSeatMove({ ticket, from, free, busy, onMove, onCancel }: Des
               id={`${id}-reason`}
               className="field__control"
               maxLength={500}
+              aria-describedby={`${id}-reason-hint`}
               value={reason}
               onChange={(event) => setReason(event.target.value)}
             />
+            <p id={`${id}-reason-hint`} className="field__hint">
+              {t('seats.move.reason-hint')}
+            </p>
           </div>
         </>
       )}

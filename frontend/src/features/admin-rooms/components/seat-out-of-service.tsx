@@ -115,6 +115,7 @@ export function SeatOutOfServiceList({ roomId, plan }: { roomId: string; plan: A
         <InputField
           id={idOf('reason')}
           label={t('seats.oos-reason')}
+          hint={t('seats.oos-reason-hint')}
           required
           maxLength={500}
           value={values.reason}
