@@ -207,6 +207,34 @@ describe('the mail of a seat change', () => {
     expect(suite.sink.messages.filter((m) => JSON.stringify(m.to).includes(email))).toHaveLength(2);
   });
 
+  it("makes one mail of a seat out of service's moves of one visitor's tickets on its days, with the reason", async () => {
+    const day = addDays(DAY, 3);
+    const email = 'oos.moved@example.at';
+    // The plan's first seat is B now: the booking holds B in both slots.
+    const b = await bookAsNewVisitor(suite.app.baseUrl, [await slot(day), await slot(day)], 'de', {
+      email,
+    });
+    await mailsTo(email, 1);
+    const out = await suite.admin.request(
+      'POST',
+      `/api/admin/rooms/${roomId}/seats/${seats.get('B')}/out-of-service`,
+      { json: { from: day, until: day, reason: 'Heizung wird getauscht' } },
+    );
+    expect(await out.json()).toMatchObject({ moved: 2, cancelled: 0 });
+    const [, moved] = await mailsTo(email, 2);
+    expect(moved!.text).toContain(
+      'Die Bibliothek hat Ihnen einen neuen Platz gegeben: Heizung wird getauscht\nBetroffen sind folgende Termine:',
+    );
+    const lines = moved!.text!.split('\n').filter((l) => l.startsWith('- Sitzplatzsaal'));
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toMatch(/, Platz [CD]$/);
+    expect(calendarOf(moved).events.map((e) => e.uid)).toEqual(
+      expect.arrayContaining(b.ticketIds.map(uid)),
+    );
+    await suite.sender.sendDue();
+    expect(suite.sink.messages.filter((m) => JSON.stringify(m.to).includes(email))).toHaveLength(2);
+  });
+
   it('is not sent for a hold moved before its booking: the confirmation names its seat', async () => {
     const day = addDays(DAY, 2);
     const slotId = await slot(day);
@@ -250,8 +278,9 @@ describe('the mail of a seat change', () => {
         'SELECT ticket_id::text AS id, seat_changes AS n FROM ticket_state WHERE seat_changes > 0 ORDER BY 1',
       );
     const before = (await counts()).rows;
-    // The changes above: the visitor's, the desk's twice, the plan's two, the hold's.
-    expect(before.map((r) => r.n).reduce((x, y) => x + y, 0)).toBe(6);
+    // The changes above: the visitor's, the desk's twice, the plan's two, the seat out of
+    // service's two, the hold's.
+    expect(before.map((r) => r.n).reduce((x, y) => x + y, 0)).toBe(8);
     await suite.db.pool.query('UPDATE ticket_state SET seat_changes = 0');
     const db = knex({ client: 'pg', connection: suite.db.url, pool: { min: 0, max: 1 } });
     try {

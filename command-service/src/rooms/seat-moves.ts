@@ -5,6 +5,7 @@ import {
   refuse,
   vacateSeat,
   type LocalDate,
+  type SeatVacated,
   type SeatWish,
 } from '@rr/domain';
 import { decisionTime, type CommandDeps } from '../deps.ts';
@@ -24,10 +25,11 @@ export interface SeatOutOfService {
 
 /**
  * After a seat went out of service (docs/product.md#seat-plans): on each slot of its room in the
- * range, its tickets move to a free seat of the same kind (one command per slot, on the slot's
- * stream and the plan as it is now); the bookings no such seat was free for are then cancelled
- * with the reason, one cancellation for all (each owner gets one mail stating it). Answers how
- * many tickets moved and how many were cancelled.
+ * range, its tickets move to a free seat of the same kind, in one step on the slots' streams
+ * (locked together, as a plan change locks its room's slots) and the plan as it is now, so a
+ * visitor whose tickets of several of those slots moved gets one mail; the bookings no such seat
+ * was free for are then cancelled with the reason, one cancellation for all (each owner gets one
+ * mail stating it). Answers how many tickets moved and how many were cancelled.
  */
 export async function vacateSeatOnDays(deps: CommandDeps, actor: Actor, range: SeatOutOfService) {
   const slots = await deps.pool.query<{ id: string }>(
@@ -39,29 +41,42 @@ export async function vacateSeatOnDays(deps: CommandDeps, actor: Actor, range: S
   // The position of the last event written, for the staff's read of their own write.
   let position: string | null = null;
   const byOwner = new Map<string, string[]>();
-  for (const { id } of slots.rows) {
+  if (slots.rows.length) {
     const result = await handleCommand(deps.store, {
       actor,
       load: async (s) => ({
-        slot: (await lockSlots(s, [id])).get(id)!,
+        slots: await lockSlots(
+          s,
+          slots.rows.map((x) => x.id),
+        ),
         room: (await roomStates(s.client, [range.roomId])).get(range.roomId),
       }),
-      decide: ({ slot, room }) =>
-        room
-          ? vacateSeat(slot, room.seatPlan, range.seatId, {
-              now: deps.clock.now(),
+      decide: ({ slots: locked, room }) => {
+        const vacated = new Map<string, SeatVacated>();
+        if (!room) return vacated;
+        const now = deps.clock.now();
+        for (const [id, slot] of locked)
+          vacated.set(
+            id,
+            vacateSeat(slot, room.seatPlan, range.seatId, {
+              now,
               timeSlotId: id,
               reason: range.reason,
-            })
-          : { events: [], cancel: [] },
-      appends: (decision, { slot }) => appendToSlot(id, slot, decision.events),
-      answer: (decision) => decision,
+            }),
+          );
+        return vacated;
+      },
+      appends: (vacated, { slots: locked }) =>
+        [...vacated].flatMap(([id, v]) => appendToSlot(id, locked.get(id)!, v.events)),
+      answer: (vacated) => [...vacated.values()],
     });
-    const { answer } = result;
-    if (answer.events.length) position = result.position;
-    moved += answer.events.filter((e) => e.type === 'TicketSeatChanged').length;
-    for (const t of answer.cancel)
-      byOwner.set(t.ownerId, [...(byOwner.get(t.ownerId) ?? []), t.ticketId]);
+    const vacated = result.answer;
+    if (vacated.some((v) => v.events.length)) position = result.position;
+    for (const v of vacated) {
+      moved += v.events.filter((e) => e.type === 'TicketSeatChanged').length;
+      for (const t of v.cancel)
+        byOwner.set(t.ownerId, [...(byOwner.get(t.ownerId) ?? []), t.ticketId]);
+    }
   }
   let cancelled = 0;
   if (byOwner.size) {
