@@ -1,7 +1,8 @@
 // In the browser: the visitor app is installable (its manifest, icons and service worker) and a
 // booking's tickets, opened once online, stay readable offline with their check-in QR codes and
-// a notice that they are the saved ones (docs/product.md#installable-app). German and English at
-// 375×740, axe clean.
+// a notice that they are the saved ones (docs/product.md#installable-app), also where the browser
+// believes it is online but the server cannot be reached. German and English at 375×740, axe
+// clean.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -221,6 +222,24 @@ describe('the installable app with offline tickets', () => {
     await page.context().setOffline(true);
     await page.reload();
     expect(await main(page).locator('.ticket-list > li').count()).toBe(0);
+    await page.context().close();
+  });
+
+  // Last: it stops the server.
+  it('says the tickets are the saved ones when the server cannot be reached though the browser is online', async () => {
+    const page = await phone();
+    await page.goto(ticketsPage());
+    await waitUntilSaved(page);
+    // A network that connects but reaches nothing (the library's server down, a captive portal):
+    // the browser believes it is online, the worker's read fails and it gives the saved answer.
+    await server.stop();
+    await page.reload();
+    await main(page).getByText('Sie sind offline – gespeicherter Stand von').waitFor();
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    expect(await main(page).locator('.ticket-list > li').allTextContents()).toEqual([
+      expect.stringContaining(ROOM),
+      expect.stringContaining(ROOM),
+    ]);
     await page.context().close();
   });
 });

@@ -204,7 +204,7 @@ function useShownSites(sites: Site[], slug: string): Site[] {
   const roomId = useMatch('/room/:id')?.params.id;
   const ownerId = useMatch('/reservation-confirmation/:id')?.params.id ?? '';
   const rooms = useGetRoomsQuery(ROOM_LIST_QUERY, { skip: !roomId && !ownerId }).data?.content;
-  const tickets = useGetOwnerTicketsQuery(ownerId, { skip: !ownerId }).data;
+  const tickets = useGetOwnerTicketsQuery(ownerId, { skip: !ownerId }).data?.tickets;
   if (!roomId && !ownerId) return sites.filter((site) => site.slug === slug);
   const roomIds = roomId ? [roomId] : (tickets ?? []).map((ticket) => ticket.roomId);
   const siteIds = new Set(

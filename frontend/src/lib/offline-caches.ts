@@ -14,3 +14,10 @@ export const TICKETS_CACHE = 'rr-tickets';
 
 /** The library's settings (its time zone), so times read offline are the library's. */
 export const SETTINGS_CACHE = 'rr-settings';
+
+/**
+ * The header the worker adds to a saved answer it gives because the network failed: the page
+ * then says the tickets are the saved ones even where the browser believes it is online (a
+ * network that connects but reaches nothing).
+ */
+export const SAVED_ANSWER_HEADER = 'X-Saved-Answer';

@@ -1,4 +1,4 @@
-import { SETTINGS_CACHE, TICKETS_CACHE } from '../lib/offline-caches.ts';
+import { SAVED_ANSWER_HEADER, SETTINGS_CACHE, TICKETS_CACHE } from '../lib/offline-caches.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -50,6 +50,13 @@ interface Upkeep {
   gone: (cache: Cache) => Promise<unknown>;
 }
 
+/** A saved answer, marked as one (SAVED_ANSWER_HEADER) for the page that reads it. */
+function markedSaved(saved: Response): Response {
+  const headers = new Headers(saved.headers);
+  headers.set(SAVED_ANSWER_HEADER, '1');
+  return new Response(saved.body, { status: saved.status, statusText: saved.statusText, headers });
+}
+
 /**
  * Network first: the server's answer, saved when it is a success; offline (the network fails)
  * the saved answer. Keyed by the address only, so the page's read and an image's read meet.
@@ -61,7 +68,7 @@ async function networkFirst(request: Request, cacheName: string, upkeep: Upkeep)
     response = await fetch(request);
   } catch (error) {
     const saved = await cache.match(request.url, { ignoreVary: true });
-    if (saved) return saved;
+    if (saved) return markedSaved(saved);
     throw error;
   }
   if (response.status === 200) {

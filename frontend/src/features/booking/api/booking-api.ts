@@ -1,6 +1,7 @@
 import { baseApi } from '../../../api/base-api';
 import type { Room, TimeSlot } from '../../../api/types';
 import type { components } from '../../../api/schema';
+import { SAVED_ANSWER_HEADER } from '../../../lib/offline-caches';
 
 type Schemas = components['schemas'];
 
@@ -10,6 +11,11 @@ export type CartTicket = Schemas['CartTicket'];
 /** `GET transactions/{id}`: status NEW, BOOKED, EXPIRED or REMOVED. */
 export type Cart = Schemas['Transaction'];
 export type Ticket = Schemas['Ticket'];
+/** A booking's tickets as read (`saved`: the service worker's saved answer, given offline). */
+export interface OwnerTickets {
+  tickets: Ticket[];
+  saved: boolean;
+}
 export type BookingResult = Schemas['BookingResult'];
 export type BookingInput = Schemas['BookingInput'];
 /** `GET settings`: the server's booking limits (cart size and hold, per-day and per-visitor maxima). */
@@ -210,8 +216,16 @@ export const bookingApi = cartApi.injectEndpoints({
       }),
       invalidatesTags: ['Cart', 'VisitorSlots'],
     }),
-    getOwnerTickets: build.query<Ticket[], string>({
+    /**
+     * A booking's tickets, and whether they are the ones the service worker saved when the page
+     * was last read online (it gives them when the network fails).
+     */
+    getOwnerTickets: build.query<OwnerTickets, string>({
       query: (ownerId) => `owners/${enc(ownerId)}/tickets`,
+      transformResponse: (tickets: Ticket[], meta) => ({
+        tickets,
+        saved: meta?.response?.headers.get(SAVED_ANSWER_HEADER) === '1',
+      }),
       providesTags: ['OwnerTickets'],
     }),
     cancelOwnerTickets: build.mutation<unknown, { ownerId: string; ids: string[] }>({

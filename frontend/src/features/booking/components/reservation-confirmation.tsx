@@ -26,9 +26,12 @@ import { WizardSteps } from './wizard-steps';
 
 const OfflineNotice = lazy(() => import('./offline-notice'));
 
-/** Offline, the tickets shown are the saved ones: the notice saying so is loaded only then. */
-function SavedTickets({ ownerId }: { ownerId: string }) {
-  return navigator.onLine ? null : (
+/**
+ * Offline (the browser says so, or the service worker gave its saved answer because the network
+ * failed), the tickets shown are the saved ones: the notice saying so is loaded only then.
+ */
+function SavedTickets({ ownerId, saved }: { ownerId: string; saved: boolean }) {
+  return navigator.onLine && !saved ? null : (
     <Suspense>
       <OfflineNotice ownerId={ownerId} />
     </Suspense>
@@ -178,7 +181,8 @@ export function ReservationConfirmation() {
   const location = useLocation();
   const bookedEmail = bookedEmailOf(location.state);
   const token = confirmationTokenOf(location.hash);
-  const { data, error } = useGetOwnerTicketsQuery(id);
+  const { data: read, error } = useGetOwnerTicketsQuery(id);
+  const data = read?.tickets;
   const [cancel, { isLoading }] = useCancelOwnerTicketsMutation();
   const actions = useTicketActions((ids) => cancel({ ownerId: id, ids }).unwrap(), isLoading);
   const { done } = actions;
@@ -215,7 +219,7 @@ export function ReservationConfirmation() {
     const number = data.find((ticket) => ticket.bookingNumber)?.bookingNumber;
     return (
       <>
-        <SavedTickets ownerId={id} />
+        <SavedTickets ownerId={id} saved={read?.saved ?? false} />
         {number ? (
           <p>
             {t('booked.number')} <strong>{number}</strong>
