@@ -24,10 +24,12 @@ import { createSlot } from '../support/fixtures.ts';
 import {
   missingHaPackages,
   startHaCluster,
+  waitUntil,
   type HaCluster,
   type HaNode,
 } from '../support/ha-cluster.ts';
 import { runAsAdmin } from '../support/pg-admin.ts';
+import { budget } from '../support/time-budget.ts';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
 
 /**
@@ -129,7 +131,22 @@ beforeAll(async () => {
       `The HA test needs Debian packages: apt-get install -y ${missing.join(' ')} (.ci/run installs them)`,
     );
   cluster = await startHaCluster();
-  await runAsAdmin(cluster.primaryUrl('postgres'), `CREATE DATABASE ${DB}`);
+  // Patroni may hand the leader over right after the start on a loaded machine: the statement
+  // then meets a node going read-only. Made again until the primary takes it (once made, it
+  // exists: a lost answer is no reason to fail).
+  await waitUntil(
+    'the database made on the primary',
+    budget(60_000),
+    async () => {
+      try {
+        await runAsAdmin(cluster.primaryUrl('postgres'), `CREATE DATABASE ${DB}`);
+      } catch (err) {
+        if ((err as { code?: string }).code !== '42P04') throw err;
+      }
+      return true;
+    },
+    () => cluster.logs(),
+  );
   primary = new pg.Pool({ connectionString: cluster.primaryUrl(DB, 'rr-test'), max: 3 });
   primary.on('error', () => undefined);
   const env = (app: string): Record<string, string> => ({
