@@ -16,11 +16,14 @@ import {
 } from '@rr/platform';
 import { bookedOwnerBefore } from '@rr/integrations';
 
-/** One mail per owner and request: a staff cancellation gives all its tickets one reason. */
-async function ticketEnded(
+/**
+ * One mail per owner and request: a staff cancellation gives all its tickets one reason, a step
+ * moving several of a visitor's tickets to other seats one mail.
+ */
+async function ticketMail(
   client: PoolClient,
   event: RecordedEvent,
-  kind: 'cancellation' | 'release' | 'unconfirmed',
+  kind: 'cancellation' | 'release' | 'unconfirmed' | 'seat-change' | 'seat-moved',
   d: {
     ownerId: string;
     ticketId: string;
@@ -75,7 +78,7 @@ const mails = handlersFor(timeSlotStream, transactionStream).with<PoolClient, St
   TicketBooked: ignore,
   async TicketCancelled(e, client) {
     const { movedTo } = e.data;
-    if (!movedTo) return ticketEnded(client, e, 'cancellation', e.data);
+    if (!movedTo) return ticketMail(client, e, 'cancellation', e.data);
     // A rebooking: one mail confirming the new ticket, no cancellation mail.
     await enqueueMails(client, [
       {
@@ -97,19 +100,14 @@ const mails = handlersFor(timeSlotStream, transactionStream).with<PoolClient, St
     // visitor's tickets makes one.
     const ownerId = await bookedOwnerBefore(client, e, e.data.ticketId);
     if (!ownerId) return;
-    const own = e.metadata.actor.kind === 'visitor';
-    await enqueueTicketMail(client, {
-      id: `seat:${e.position.tx}:${ownerId}`,
-      kind: own ? 'seat-change' : 'seat-moved',
-      ownerId,
-      ticketId: e.data.ticketId,
-      reason: own ? null : (e.data.reason ?? null),
-      at: e.createdAt,
-    });
+    const { ticketId, reason } = e.data;
+    if (e.metadata.actor.kind === 'visitor')
+      await ticketMail(client, e, 'seat-change', { ownerId, ticketId });
+    else await ticketMail(client, e, 'seat-moved', { ownerId, ticketId, reason });
   },
-  TicketNoShowReleased: (e, client) => ticketEnded(client, e, 'release', e.data),
+  TicketNoShowReleased: (e, client) => ticketMail(client, e, 'release', e.data),
   TicketConfirmed: ignore,
-  TicketConfirmationLapsed: (e, client) => ticketEnded(client, e, 'unconfirmed', e.data),
+  TicketConfirmationLapsed: (e, client) => ticketMail(client, e, 'unconfirmed', e.data),
   // The confirmation of the place in line, with the link to leave it.
   WaitlistJoined: (e, client) => toEntry(client, e, 'waitlist-joined', e.data.entryId),
   // The offer's mail, to the entry.
