@@ -3,6 +3,7 @@ import { API_TOKEN_SECRET_PATTERN } from '@rr/contracts';
 import {
   addDays,
   defineRoute,
+  entryRevision,
   ownerIdParam,
   problems,
   todayIn,
@@ -124,10 +125,12 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
         // Each appointment under the UID the booking's mails gave it: a moved ticket keeps the
         // UID of the ticket it replaced (the first of its chain) with one revision more per move
         // (docs/product.md#rebooking), so a subscribed calendar moves it rather than adding one,
-        // and one more per seat change of the chain's tickets (`ticket_state`), as the mails count.
+        // and one more per seat change of the chain's tickets (`ticket_state`): entryRevision, as
+        // the mails count.
         const r = await pool.query<{
           id: string;
-          sequence: number;
+          moves: number;
+          seat_changes: number;
           date: string;
           start_time: string;
           end_time: string;
@@ -135,10 +138,10 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
           seat_label: string | null;
         }>(
           `WITH RECURSIVE ${chainFirstsSql(`t.status = 'BOOKED'`)}
-           SELECT e.first_id AS id,
-                  e.moves + (SELECT coalesce(sum(s.seat_changes), 0)::int
-                               FROM chain_back b JOIN ticket_state s ON s.ticket_id = b.entry_id
-                              WHERE b.ticket_id = e.ticket_id) AS sequence,
+           SELECT e.first_id AS id, e.moves,
+                  (SELECT coalesce(sum(s.seat_changes), 0)::int
+                     FROM chain_back b JOIN ticket_state s ON s.ticket_id = b.entry_id
+                    WHERE b.ticket_id = e.ticket_id) AS seat_changes,
                   t.date, t.start_time, t.end_time, t.seat_label,
                   CASE WHEN $2 = 'en' THEN coalesce(r.name_en, r.name) ELSE r.name END AS room_name
              FROM chain_firsts e JOIN rm_tickets t ON t.id = e.ticket_id
@@ -152,7 +155,7 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): RouteDef[] {
           stamp: clock.now(),
           entries: r.rows.map((x) => ({
             id: x.id,
-            ...(x.sequence > 0 ? { sequence: x.sequence } : {}),
+            sequence: entryRevision({ moves: x.moves, seatChanges: x.seat_changes }),
             date: x.date,
             startTime: x.start_time,
             endTime: x.end_time,

@@ -26,6 +26,24 @@ export interface CalendarEntry {
   sequence?: number;
 }
 
+/** What an appointment's calendar entry has been through since the booking's mail published it. */
+export interface EntryHistory {
+  /** Rebookings of its chain: each new ticket keeps the UID of the first one. */
+  moves: number;
+  /** Seat changes of the chain's tickets, of the first one and of each that replaced it. */
+  seatChanges: number;
+  /** The entry is withdrawn (the cancellation's mail). */
+  cancelled?: boolean;
+}
+
+/**
+ * An entry's revision (SEQUENCE): one more for each rebooking, each change of seat and its
+ * cancellation, so that a calendar takes each of them as an update of the entry it holds, whether
+ * it reads a mail's file or the booking's feed (docs/product.md#rebooking).
+ */
+export const entryRevision = (h: EntryHistory): number =>
+  h.moves + h.seatChanges + (h.cancelled ? 1 : 0);
+
 export interface CalendarInput {
   /** The calendar's name (a feed's): written as `X-WR-CALNAME`. */
   name?: string;

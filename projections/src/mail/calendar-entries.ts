@@ -1,10 +1,9 @@
 import type { RecordedEvent } from '@rr/events';
-import type { Pool } from '@rr/platform';
+import type { EntryHistory, Pool } from '@rr/platform';
 
-/** A ticket's entry in the reader's calendar: its UID's first part and its revision. */
-export interface CalendarEntryOf {
+/** A ticket's entry in the reader's calendar: its UID's first part and what its revision counts. */
+export interface CalendarEntryOf extends EntryHistory {
   id: string;
-  sequence: number;
 }
 
 /**
@@ -13,7 +12,7 @@ export interface CalendarEntryOf {
  * entry the booking's mails published for the ticket it replaced: the same UID (the first
  * ticket's id) with one revision more per move, so a calendar moves the appointment instead of
  * adding a second one (docs/product.md#rebooking); each seat change of the chain's tickets is one
- * revision more too, so a calendar takes the new seat. A move adds its new ticket to the cart in the
+ * revision more too, so a calendar takes the new seat (entryRevision, which the feed counts by). A move adds its new ticket to the cart in the
  * command that cancels the old one, naming the new one (`movedTo`): found by the add's
  * transaction id (the commit-order index), so the look-up reads the moves' own events only.
  */
@@ -47,14 +46,14 @@ export async function calendarEntries(
   return (ticketId) => {
     let id = ticketId;
     let moves = 0;
-    let sequence = seatChanges.get(id) ?? 0;
+    let changes = seatChanges.get(id) ?? 0;
     // A chain of moves is as long as the booking's moves: each ticket replaced at most once.
     for (let before = replaced.get(id); before && moves <= replaced.size;) {
       id = before;
       moves += 1;
-      sequence += 1 + (seatChanges.get(id) ?? 0);
+      changes += seatChanges.get(id) ?? 0;
       before = replaced.get(id);
     }
-    return { id, sequence };
+    return { id, moves, seatChanges: changes };
   };
 }

@@ -1,6 +1,6 @@
 import type { Language } from '@rr/contracts';
 import { weekText, type SiteHours } from '@rr/contracts/site-hours';
-import { writeCalendar } from '@rr/platform';
+import { entryRevision, writeCalendar, type EntryHistory } from '@rr/platform';
 
 export interface MailTicket {
   ticketId: string;
@@ -17,9 +17,10 @@ export interface MailTicket {
   checkInCode?: string | null;
   /**
    * The ticket's entry in the reader's calendar (calendar-entries.ts): a moved ticket's is the
-   * entry of the ticket it replaced, one revision later. Absent: the ticket's own, revision 0.
+   * entry of the ticket it replaced, with what the entry went through since (its revision).
+   * Absent: the ticket's own, revision 0.
    */
-  calendarEntry?: { id: string; sequence: number };
+  calendarEntry?: { id: string } & EntryHistory;
 }
 
 /**
@@ -277,8 +278,11 @@ export function calendarFile(input: MailInput): string {
           : t.roomName,
         description: `${texts[input.language].number}: ${input.bookingNumber}`,
         status: cancelled ? 'CANCELLED' : 'CONFIRMED',
-        // A cancellation is the entry's next revision.
-        sequence: (t.calendarEntry?.sequence ?? 0) + (cancelled ? 1 : 0),
+        sequence: entryRevision({
+          moves: t.calendarEntry?.moves ?? 0,
+          seatChanges: t.calendarEntry?.seatChanges ?? 0,
+          cancelled,
+        }),
       })),
     }) + '\r\n'
   );

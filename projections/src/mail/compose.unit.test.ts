@@ -123,7 +123,8 @@ describe("a moved ticket's calendar entry", () => {
     const moved = {
       ...input.tickets[0]!,
       ticketId: '00000000-0000-4000-8000-000000000003',
-      calendarEntry: { id: '00000000-0000-4000-8000-000000000001', sequence: 2 },
+      // Moved once, and its seat changed once on the way: two revisions.
+      calendarEntry: { id: '00000000-0000-4000-8000-000000000001', moves: 1, seatChanges: 1 },
     };
     const ics = composeMail({ ...input, kind, tickets: [moved] }).ics;
     const vevent = new ICAL.Component(ICAL.parse(ics) as unknown[]).getAllSubcomponents('vevent');
