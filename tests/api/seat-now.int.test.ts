@@ -10,6 +10,7 @@ import { createLogger, ManualClock } from '@rr/platform';
 import { up as keepMovedSeats } from '../../platform/migrations/086_ticket_moved_seat.ts';
 import { Client } from '../support/app.ts';
 import { budget } from '../support/time-budget.ts';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import {
   createRoom,
   createSlot,
@@ -27,6 +28,7 @@ const DAY = '2026-11-30';
 const REMINDED_DAY = '2026-11-26';
 
 let suite: MailSuite;
+let receiver: WebhookReceiver;
 let roomId: string;
 let endpointId: string;
 const seats = new Map<string, string>();
@@ -115,17 +117,22 @@ beforeAll(async () => {
   expect(plan.status).toBe(200);
   for (const s of ((await plan.json()) as { seats: { id: string; label: string }[] }).seats)
     seats.set(s.label, s.id);
-  // Nothing listens there: the deliveries are listed with their payloads all the same.
+  // A receiver that takes every delivery: an endpoint failing since before the reminder's day,
+  // to which the clock moves below, would be disabled then, and the moves after it not told.
+  receiver = await startReceiver();
   const endpoint = await suite.admin.request('POST', '/api/admin/webhooks', {
     json: {
-      url: 'http://127.0.0.1:9/hooks',
+      url: receiver.url,
       eventTypes: ['booking.created', 'ticket.seat_changed'],
     },
   });
   expect(endpoint.status, await endpoint.clone().text()).toBe(201);
   endpointId = ((await endpoint.json()) as { id: string }).id;
 });
-afterAll(() => suite.close());
+afterAll(async () => {
+  await suite.close();
+  await receiver.close();
+});
 
 describe('the seat a booking names', () => {
   it('is the one its hold was moved to when staff took the seat out of service before the booking', async () => {
