@@ -12,6 +12,29 @@ export interface About {
 }
 
 /**
+ * The endpoints of `e` that take events of type `$1` recorded at `$2`: subscribed to the type,
+ * enabled, and existing then.
+ */
+const TAKING = `$1 = ANY(e.event_types) AND e.disabled_at IS NULL AND e.created_at <= $2`;
+
+/**
+ * Whether any endpoint takes `type` as recorded by `event` (its sites aside). A handler asks
+ * before it looks up a payload, so a library with no endpoint for it (most have none) pays one
+ * look-up of the small endpoints table per event, not the payload's reads of the log.
+ */
+export async function anyEndpointTakes(
+  client: PoolClient,
+  event: RecordedEvent,
+  type: WebhookEventType,
+): Promise<boolean> {
+  const r = await client.query(`SELECT 1 FROM webhook_endpoints e WHERE ${TAKING} LIMIT 1`, [
+    type,
+    event.createdAt,
+  ]);
+  return r.rows.length > 0;
+}
+
+/**
  * Writes one delivery per endpoint that takes `type`, is enabled, existed when the event was
  * recorded and gets the sites the event is about: every endpoint of all sites (no sites named),
  * one of some sites when a room of the event (its site as the reactor knows it) or a site named
@@ -30,14 +53,14 @@ export async function enqueue(
   const roomIds = [...new Set(about.roomIds.filter((id): id is string => !!id))];
   await client.query(
     `INSERT INTO webhook_deliveries (id, endpoint_id, event_type, payload, created_at, next_attempt_at)
-     SELECT 'msg_' || left(encode(sha256(convert_to(e.id::text || ':' || $1, 'UTF8')), 'hex'), 32),
-            e.id, $2, $3, $4, $4
+     SELECT 'msg_' || left(encode(sha256(convert_to(e.id::text || ':' || $3, 'UTF8')), 'hex'), 32),
+            e.id, $1, $4, $2, $2
        FROM webhook_endpoints e
-      WHERE $2 = ANY(e.event_types) AND e.disabled_at IS NULL AND e.created_at <= $4
+      WHERE ${TAKING}
         AND (cardinality(e.site_ids) = 0
              OR e.site_ids && (ARRAY(SELECT site_id FROM webhook_rooms WHERE room_id = ANY($5::uuid[]))
                                || $6::uuid[]))
      ON CONFLICT (id) DO NOTHING`,
-    [event.eventId, type, payload, event.createdAt, roomIds, about.siteIds ?? []],
+    [type, event.createdAt, event.eventId, payload, roomIds, about.siteIds ?? []],
   );
 }

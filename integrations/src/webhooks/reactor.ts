@@ -14,7 +14,7 @@ import {
 import { FIRST_SITE_ID, type WebhookEventType } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
 import { bookedOwnerBefore } from '../booked-owner.ts';
-import { enqueue } from './enqueue.ts';
+import { anyEndpointTakes, enqueue } from './enqueue.ts';
 import { SLOT_STREAM, slotOf } from './slots.ts';
 
 /**
@@ -78,6 +78,7 @@ async function ticketEvent(
       'UPDATE webhook_slots SET booked = GREATEST(booked - 1, 0) WHERE time_slot_id = $1',
       [timeSlotId],
     );
+  if (!(await anyEndpointTakes(client, event, type))) return;
   const slot = await slotOf(client, timeSlotId);
   const { ticketId } = event.data;
   const seat = await seatOf(client, event.streamId, ticketId, event.streamVersion);
@@ -101,6 +102,7 @@ async function seatChanged(
   event: RecordedEvent & { data: { ticketId: string } },
 ): Promise<void> {
   const { ticketId } = event.data;
+  if (!(await anyEndpointTakes(client, event, 'ticket.seat_changed'))) return;
   if ((await bookedOwnerBefore(client, event, ticketId)) === null) return;
   const seatBefore = await seatOf(client, event.streamId, ticketId, event.streamVersion - 1);
   await ticketEvent(client, event, 'ticket.seat_changed', 0, { seatBefore });
@@ -124,7 +126,7 @@ async function bookingMoved(
   event: RecordedEvent & { data: { ticketId: string } },
 ): Promise<void> {
   const timeSlotId = slotIdOf(event);
-  if (!timeSlotId) return;
+  if (!timeSlotId || !(await anyEndpointTakes(client, event, 'booking.moved'))) return;
   const { ticketId } = event.data;
   const old = await client.query<{ ticket_id: string; stream_id: string; stream_version: string }>(
     `SELECT data->>'ticketId' AS ticket_id, stream_id, stream_version FROM events
@@ -236,6 +238,7 @@ async function bookingCreated(
   event: RecordedEvent,
   d: { transactionId: string; ticketIds: string[] },
 ): Promise<void> {
+  if (!(await anyEndpointTakes(client, event, 'booking.created'))) return;
   const added = await client.query<{ data: CartTicket }>(
     `SELECT data FROM events WHERE stream_id = $1 AND event_type = 'TicketAddedToTransaction'
       ORDER BY stream_version`,
