@@ -75,7 +75,9 @@ async function main(): Promise<void> {
       logger.error({ err: String(err) }, 'demo seed failed; serving without the full demo');
     }
   }
-  // Jobs run beside the projector (one active projector process; the jobs are idempotent anyway).
+  // Jobs run in every process of these roles, a projector standing by too: each decision is taken
+  // on the locked streams (two rounds at once decide once), and a projector's death leaves them
+  // running in the others.
   const expiry =
     role === 'all' || role === 'projector'
       ? startExpiryJob(runtime.deps, config.EXPIRY_JOB_INTERVAL_MS)

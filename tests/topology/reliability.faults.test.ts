@@ -12,6 +12,9 @@ import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { Client } from '../support/app.ts';
 import { freePort } from '../support/ports.ts';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
+import { SmtpSink } from '../support/smtp-sink.ts';
+import { budget } from '../support/time-budget.ts';
+import { sleep, waitFor } from '../support/wait-for.ts';
 
 const procs: ServiceProcess[] = [];
 const dbs: TestDatabase[] = [];
@@ -192,6 +195,89 @@ describe('reliability of the real processes', () => {
       'TicketAddedToTransaction',
       'TransactionExpired',
     ]);
+  });
+
+  it("the jobs go on in the second projector when the first is killed: a cart still expires and a booking's mail goes out, each once", async () => {
+    const db = await createTestDatabase();
+    dbs.push(db);
+    const sink = new SmtpSink(await freePort());
+    await sink.start();
+    try {
+      // Every projector runs the jobs; the read models and outboxes run in the one holding their
+      // locks. Holds of 6 seconds, and mails sent within a fifth of a second.
+      const jobs = {
+        ...env(db.url),
+        CART_HOLD_MINUTES: '0.1',
+        EXPIRY_JOB_INTERVAL_MS: '200',
+        SMTP_URL: sink.url,
+        MAIL_INTERVAL_MS: '200',
+      };
+      const command = await spawnService('command', jobs);
+      const query = await spawnService('query', jobs);
+      const first = await spawnService('projector', jobs);
+      procs.push(command, query, first);
+      // The second starts once the first holds the locks, so it is the one standing by.
+      await sleep(1500);
+      const second = await spawnService('projector', jobs);
+      procs.push(second);
+      const admin = new Client(command.url);
+      await admin.login('admin', 'reliability-password');
+      const { slotId } = await roomWithSlot(admin, 2, new Client(query.url).shareSession(admin));
+      await first.kill('SIGKILL');
+
+      const held = await new Client(command.url).request('POST', '/api/transactions', {
+        json: { timeSlotId: slotId },
+      });
+      expect(held.status).toBe(201);
+      const expiring = ((await held.json()) as { transactionId: string }).transactionId;
+      const visitor = new Client(command.url);
+      const cart = await visitor.request('POST', '/api/transactions', {
+        json: { timeSlotId: slotId },
+      });
+      const { transactionId } = (await cart.json()) as { transactionId: string };
+      const email = 'nach.dem.ausfall@example.at';
+      const booked = await visitor.request('PUT', `/api/transactions/${transactionId}/booking`, {
+        json: {
+          salutation: 'NONE',
+          firstName: 'Nach',
+          lastName: 'Ausfall',
+          email,
+          phone: '+431',
+          accessibility: false,
+          language: 'de',
+        },
+      });
+      expect(booked.status, await booked.clone().text()).toBe(200);
+
+      const historyOf = async (id: string) =>
+        (
+          await db.pool.query<{ event_type: string }>(
+            'SELECT event_type FROM events WHERE stream_id = $1 ORDER BY stream_version',
+            [`transaction-${id}`],
+          )
+        ).rows.map((e) => e.event_type);
+      const mailsTo = () =>
+        sink.messages.filter((m) => JSON.stringify(m.to ?? '').includes(email)).length;
+      await waitFor(
+        'the expiry of the cart left alone',
+        async () => (await historyOf(expiring)).includes('TransactionExpired'),
+        budget(30_000),
+      );
+      await waitFor('the confirmation mail', () => mailsTo() > 0, budget(30_000));
+      // A while longer: neither is done twice.
+      await sleep(1500);
+      expect(await historyOf(expiring)).toEqual([
+        'TransactionStarted',
+        'TicketAddedToTransaction',
+        'TransactionExpired',
+      ]);
+      expect(mailsTo()).toBe(1);
+      expect(
+        (await db.pool.query(`SELECT 1 FROM mail_outbox WHERE status <> 'sent'`)).rowCount,
+      ).toBe(0);
+    } finally {
+      await sink.stop();
+    }
   });
 
   it('SIGTERM lets a request in flight finish, then the process exits cleanly', async () => {
