@@ -1,8 +1,9 @@
 // In the browser: the visitor app is installable (its manifest, icons and service worker) and a
 // booking's tickets, opened once online, stay readable offline with their check-in QR codes and
 // a notice that they are the saved ones (docs/product.md#installable-app), also where the browser
-// believes it is online but the server cannot be reached. German and English at 375×740, axe
-// clean.
+// believes it is online but the server cannot be reached; offline, any visitor route opens the
+// saved app, and neither the display, the staff pages nor an API read the worker does not keep
+// are answered from it. German and English at 375×740, axe clean.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -222,6 +223,42 @@ describe('the installable app with offline tickets', () => {
     await page.context().setOffline(true);
     await page.reload();
     expect(await main(page).locator('.ticket-list > li').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('opens any visitor route from the saved app offline, and never the display or an API read it did not save', async () => {
+    const page = await phone();
+    await page.goto(ticketsPage());
+    await waitUntilSaved(page);
+    // The settings are saved by the worker as it answers them: a read of the page it controls.
+    await page.reload();
+    await eventually(() =>
+      page.evaluate(async () => (await (await caches.open('rr-settings')).keys()).length),
+    ).toBe(1);
+    await page.context().setOffline(true);
+
+    // A visitor route the device never opened: the saved visitor app.
+    await page.goto(`${server.baseUrl}/my-bookings`);
+    await page.getByRole('checkbox', { name: /Datenschutzhinweis gelesen/ }).check();
+    await page.getByRole('button', { name: 'Bestätigen und weiter' }).click();
+    await main(page).locator('input[type="email"]').waitFor();
+    const api = (path: string) =>
+      page.evaluate(
+        (url) =>
+          fetch(url).then(
+            (res) => `${res.status} ${res.headers.get('x-saved-answer')}`,
+            () => 'failed',
+          ),
+        path,
+      );
+    // The API: only the reads the worker keeps are answered, and marked as saved.
+    expect(await api('/api/settings')).toBe('200 1');
+    expect(await api(`/api/owners/${ownerId}/tickets`)).toBe('200 1');
+    expect(await api('/api/rooms')).toBe('failed');
+    expect(await api(`/api/owners/${otherOwnerId}/tickets`)).toBe('failed');
+    // The display (of all sites and of a site) and the staff pages are not the visitor app.
+    for (const path of ['/display/', '/s/haupthaus/display', '/admin/'])
+      expect(await page.goto(`${server.baseUrl}${path}`).catch(() => null), path).toBeNull();
     await page.context().close();
   });
 
