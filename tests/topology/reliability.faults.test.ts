@@ -197,7 +197,7 @@ describe('reliability of the real processes', () => {
     ]);
   });
 
-  it("the jobs go on in the second projector when the first is killed: a cart still expires and a booking's mail goes out, each once", async () => {
+  it('the jobs go on in the second projector when the first is killed: a cart still expires, its seat is offered to the waitlist and the mails go out, each once', async () => {
     const db = await createTestDatabase();
     dbs.push(db);
     const sink = new SmtpSink(await freePort());
@@ -222,7 +222,15 @@ describe('reliability of the real processes', () => {
       procs.push(second);
       const admin = new Client(command.url);
       await admin.login('admin', 'reliability-password');
-      const { slotId } = await roomWithSlot(admin, 2, new Client(query.url).shareSession(admin));
+      const { roomId, slotId } = await roomWithSlot(
+        admin,
+        2,
+        new Client(query.url).shareSession(admin),
+      );
+      const waitlist = await admin.request('PUT', `/api/admin/rooms/${roomId}/services`, {
+        json: { waitlistOfferMinutes: 30 },
+      });
+      expect(waitlist.status).toBe(200);
       await first.kill('SIGKILL');
 
       const held = await new Client(command.url).request('POST', '/api/transactions', {
@@ -248,6 +256,24 @@ describe('reliability of the real processes', () => {
         },
       });
       expect(booked.status, await booked.clone().text()).toBe(200);
+      // The slot is full: a reader joins its waitlist, and is offered the seat the cart frees.
+      const waiting = 'warte.auf.platz@example.at';
+      const joined = await new Client(command.url).request(
+        'POST',
+        `/api/timeslots/${slotId}/waitlist`,
+        {
+          json: {
+            salutation: 'MS',
+            firstName: 'Wanda',
+            lastName: 'Warte',
+            phone: '+43 1 234',
+            accessibility: false,
+            email: waiting,
+            language: 'de',
+          },
+        },
+      );
+      expect(joined.status, await joined.clone().text()).toBe(201);
 
       const historyOf = async (id: string) =>
         (
@@ -256,14 +282,24 @@ describe('reliability of the real processes', () => {
             [`transaction-${id}`],
           )
         ).rows.map((e) => e.event_type);
-      const mailsTo = () =>
-        sink.messages.filter((m) => JSON.stringify(m.to ?? '').includes(email)).length;
+      const mailsTo = (address: string) =>
+        sink.messages.filter((m) => JSON.stringify(m.to ?? '').includes(address)).length;
+      const offers = async () =>
+        (
+          await db.pool.query(
+            `SELECT 1 FROM events WHERE stream_id = $1 AND event_type = 'SeatOffered'`,
+            [`timeslot-${slotId}`],
+          )
+        ).rowCount;
       await waitFor(
         'the expiry of the cart left alone',
         async () => (await historyOf(expiring)).includes('TransactionExpired'),
         budget(30_000),
       );
-      await waitFor('the confirmation mail', () => mailsTo() > 0, budget(30_000));
+      await waitFor('the confirmation mail', () => mailsTo(email) > 0, budget(30_000));
+      await waitFor('the waitlist offer', async () => (await offers()) === 1, budget(30_000));
+      // The offer's mail, and the joining mail before it.
+      await waitFor('the offer mail', () => mailsTo(waiting) === 2, budget(30_000));
       // A while longer: neither is done twice.
       await sleep(1500);
       expect(await historyOf(expiring)).toEqual([
@@ -271,7 +307,9 @@ describe('reliability of the real processes', () => {
         'TicketAddedToTransaction',
         'TransactionExpired',
       ]);
-      expect(mailsTo()).toBe(1);
+      expect(mailsTo(email)).toBe(1);
+      expect(await offers()).toBe(1);
+      expect(mailsTo(waiting)).toBe(2);
       expect(
         (await db.pool.query(`SELECT 1 FROM mail_outbox WHERE status <> 'sent'`)).rowCount,
       ).toBe(0);
