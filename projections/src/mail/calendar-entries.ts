@@ -12,9 +12,10 @@ export interface CalendarEntryOf extends EntryHistory {
  * entry the booking's mails published for the ticket it replaced: the same UID (the first
  * ticket's id) with one revision more per move, so a calendar moves the appointment instead of
  * adding a second one (docs/product.md#rebooking); each seat change of the chain's tickets is one
- * revision more too, so a calendar takes the new seat (entryRevision, which the feed counts by). A move adds its new ticket to the cart in the
- * command that cancels the old one, naming the new one (`movedTo`): found by the add's
- * transaction id (the commit-order index), so the look-up reads the moves' own events only.
+ * revision more too, so a calendar takes the new seat (entryRevision counts them, for the feed
+ * too). A move adds its new ticket to the cart in the command that cancels the old one, naming
+ * the new one (`movedTo`): found by the add's transaction id (the commit-order index), so the
+ * look-up reads the moves' own events only.
  */
 export async function calendarEntries(
   pool: Pool,
