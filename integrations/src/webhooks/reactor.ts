@@ -15,6 +15,7 @@ import { FIRST_SITE_ID, type WebhookEventType } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
 import { bookedOwnerBefore } from '../booked-owner.ts';
 import { anyEndpointTakes, enqueue } from './enqueue.ts';
+import { seatOf, type PayloadSeat } from './seats.ts';
 import { SLOT_STREAM, slotOf } from './slots.ts';
 
 /**
@@ -34,35 +35,6 @@ import { SLOT_STREAM, slotOf } from './slots.ts';
 
 const slotIdOf = (event: RecordedEvent) =>
   event.streamId.startsWith(SLOT_STREAM) ? event.streamId.slice(SLOT_STREAM.length) : null;
-
-/** A ticket's seat in a payload, as `booking.created` names it; null: none. */
-interface PayloadSeat {
-  id: string;
-  label: string;
-}
-
-/**
- * The seat of the room's plan a ticket of the slot stream `streamId` held as the log stood at
- * `upTo` (the stream's version of the event being told): its hold's seat, or its last seat
- * change's (docs/product.md#seat-plans). Read from the log, so a delivery made late or from a
- * rebuilt reactor names the seat the ticket had then, not a later one.
- */
-async function seatOf(
-  client: PoolClient,
-  streamId: string,
-  ticketId: string,
-  upTo: number,
-): Promise<PayloadSeat | null> {
-  const r = await client.query<{ seat: { seatId: string; label: string } | null }>(
-    `SELECT data->'seat' AS seat FROM events
-      WHERE stream_id = $1 AND stream_version <= $3
-        AND event_type IN ('TicketHeld', 'TicketSeatChanged') AND data->>'ticketId' = $2
-      ORDER BY stream_version DESC LIMIT 1`,
-    [streamId, ticketId, upTo],
-  );
-  const seat = r.rows[0]?.seat;
-  return seat ? { id: seat.seatId, label: seat.label } : null;
-}
 
 async function ticketEvent(
   client: PoolClient,

@@ -1,0 +1,50 @@
+import { transactionStreamId } from '@rr/events';
+import type { PoolClient } from '@rr/platform';
+
+/** A ticket's seat in a payload, as `booking.created` names it; null: none. */
+export interface PayloadSeat {
+  id: string;
+  label: string;
+}
+
+/**
+ * The seat of the room's plan a ticket of the slot stream `streamId` held as the log stood at
+ * `upTo` (the stream's version of the event being told): its hold's seat, or its last seat
+ * change's (docs/product.md#seat-plans). Read from the log, so a delivery made late or from a
+ * rebuilt reactor names the seat the ticket had then, not a later one.
+ *
+ * A ticket that never changed its seat holds its hold's, which its cart's add names too: that is
+ * read from the cart's stream, a few events, where the walk back through the slot's stream to
+ * the hold passes every event of the slot since (thousands in a busy one). Whether it ever changed
+ * is kept beside the log (`ticket_state`: the changes counted, and the seat moved to, which a
+ * release before the count writes as well); a ticket changed, or without that row, is walked.
+ */
+export async function seatOf(
+  client: PoolClient,
+  streamId: string,
+  ticketId: string,
+  upTo: number,
+): Promise<PayloadSeat | null> {
+  const kept = await client.query<{ seat: { seatId: string; label: string } | null }>(
+    `SELECT e.data->'seat' AS seat FROM ticket_state s
+       JOIN events e ON e.stream_id = $2 || s.transaction_id::text
+                    AND e.event_type = 'TicketAddedToTransaction'
+                    AND e.data->>'ticketId' = s.ticket_id::text
+      WHERE s.ticket_id = $1::uuid AND s.seat_changes = 0 AND s.moved_seat_id IS NULL
+      LIMIT 1`,
+    [ticketId, transactionStreamId('')],
+  );
+  if (kept.rows[0]) {
+    const seat = kept.rows[0].seat;
+    return seat ? { id: seat.seatId, label: seat.label } : null;
+  }
+  const r = await client.query<{ seat: { seatId: string; label: string } | null }>(
+    `SELECT data->'seat' AS seat FROM events
+      WHERE stream_id = $1 AND stream_version <= $3
+        AND event_type IN ('TicketHeld', 'TicketSeatChanged') AND data->>'ticketId' = $2
+      ORDER BY stream_version DESC LIMIT 1`,
+    [streamId, ticketId, upTo],
+  );
+  const seat = r.rows[0]?.seat;
+  return seat ? { id: seat.seatId, label: seat.label } : null;
+}
