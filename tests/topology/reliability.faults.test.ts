@@ -300,7 +300,7 @@ describe('reliability of the real processes', () => {
       await waitFor('the waitlist offer', async () => (await offers()) === 1, budget(30_000));
       // The offer's mail, and the joining mail before it.
       await waitFor('the offer mail', () => mailsTo(waiting) === 2, budget(30_000));
-      // A while longer: neither is done twice.
+      // A while longer: none of them is done twice.
       await sleep(1500);
       expect(await historyOf(expiring)).toEqual([
         'TransactionStarted',
