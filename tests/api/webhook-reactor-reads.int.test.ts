@@ -1,8 +1,9 @@
 // The webhook reactor looks up a payload (the cart's tickets, the seats each held, the slot, the
-// booking before a seat change or a move) only
-// for an event that some endpoint takes: most libraries have no endpoint, or none for most types,
-// and each of those look-ups reads the log. Its handler is applied here to events of the log in a
-// transaction of the test's own, which PostgreSQL's per-transaction statistics count the reads of.
+// booking before a seat change or a move) only for an event that some endpoint takes: most
+// libraries have no endpoint, or none for most types, and each of those look-ups reads the log;
+// and a booked seat comes from the ticket's cart, not from a walk through its slot's events. Its
+// handler is applied here to events of the log in a transaction of the test's own, whose reads
+// PostgreSQL's per-transaction statistics count.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEventType } from '@rr/contracts';
 import { webhookReactor } from '@rr/integrations';
