@@ -15,7 +15,7 @@ import { FIRST_SITE_ID, type WebhookEventType } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
 import { bookedOwnerBefore } from '../booked-owner.ts';
 import { anyEndpointTakes, enqueue } from './enqueue.ts';
-import { seatOf, type PayloadSeat } from './seats.ts';
+import { seatOf, seatWalkedTo, ticketsKeepingTheirSeat, type PayloadSeat } from './seats.ts';
 import { SLOT_STREAM, slotOf } from './slots.ts';
 
 /**
@@ -41,7 +41,8 @@ async function ticketEvent(
   event: RecordedEvent & { data: { ticketId: string } },
   type: WebhookEventType,
   booked: -1 | 0,
-  extra: Record<string, unknown> = {},
+  /** What the payload says besides, looked up once an endpoint takes it; null: not told. */
+  extra: () => Promise<Record<string, unknown> | null> = () => Promise.resolve({}),
 ): Promise<void> {
   const timeSlotId = slotIdOf(event);
   if (!timeSlotId) return;
@@ -51,6 +52,8 @@ async function ticketEvent(
       [timeSlotId],
     );
   if (!(await anyEndpointTakes(client, event, type))) return;
+  const more = await extra();
+  if (!more) return;
   const slot = await slotOf(client, timeSlotId);
   const { ticketId } = event.data;
   const seat = await seatOf(client, event.streamId, ticketId, event.streamVersion);
@@ -58,7 +61,7 @@ async function ticketEvent(
     client,
     event,
     type,
-    { ticketId, ...slot, timeSlotId, seat, ...extra },
+    { ticketId, ...slot, timeSlotId, seat, ...more },
     { roomIds: [slot?.roomId] },
   );
 }
@@ -69,16 +72,14 @@ async function ticketEvent(
  * with the seat it left. A hold's move is not told: its booking's `booking.created` names the
  * seat it holds then. The reason stays out, as staff's words may name the visitor.
  */
-async function seatChanged(
-  client: PoolClient,
-  event: RecordedEvent & { data: { ticketId: string } },
-): Promise<void> {
-  const { ticketId } = event.data;
-  if (!(await anyEndpointTakes(client, event, 'ticket.seat_changed'))) return;
-  if ((await bookedOwnerBefore(client, event, ticketId)) === null) return;
-  const seatBefore = await seatOf(client, event.streamId, ticketId, event.streamVersion - 1);
-  await ticketEvent(client, event, 'ticket.seat_changed', 0, { seatBefore });
-}
+const seatChanged = (client: PoolClient, event: RecordedEvent & { data: { ticketId: string } }) =>
+  ticketEvent(client, event, 'ticket.seat_changed', 0, async () => {
+    const { ticketId } = event.data;
+    if ((await bookedOwnerBefore(client, event, ticketId)) === null) return null;
+    // The ticket changed its seat (this event): its cart no longer names the seat it left.
+    const before = event.streamVersion - 1;
+    return { seatBefore: await seatWalkedTo(client, event.streamId, ticketId, before) };
+  });
 
 /** A seat given back without an event of its own (a rebooking's old ticket). */
 async function seatGiven(client: PoolClient, event: RecordedEvent): Promise<void> {
@@ -222,17 +223,26 @@ async function bookingCreated(
     [added.rows.map((r) => r.data.roomId)],
   );
   const names = new Map(rooms.rows.map((r) => [r.room_id, r.name]));
-  // Each ticket's `TicketBooked`, appended with the booking: found by the command's transaction id
-  // (the commit-order index). Its seat then was the hold's, or the one staff moved the hold to.
-  const bookedAt = await client.query<{ ticket_id: string; stream_id: string; version: string }>(
-    `SELECT data->>'ticketId' AS ticket_id, stream_id, stream_version AS version FROM events
-      WHERE transaction_id = $1::text::xid8 AND event_type = 'TicketBooked'
-        AND data->>'ticketId' = ANY($2::text[])`,
-    [event.position.tx.toString(), d.ticketIds],
-  );
+  // A ticket that never changed its seat holds the one its cart's add names (read above). For
+  // the others, each one's `TicketBooked`, appended with the booking: found by the command's
+  // transaction id (the commit-order index); their seat then was the hold's, or the one staff
+  // moved the hold to.
+  const kept = await ticketsKeepingTheirSeat(client, d.ticketIds);
+  const changed = d.ticketIds.filter((id) => !kept.has(id));
   const seats = new Map<string, PayloadSeat | null>();
-  for (const b of bookedAt.rows)
-    seats.set(b.ticket_id, await seatOf(client, b.stream_id, b.ticket_id, Number(b.version)));
+  if (changed.length) {
+    const bookedAt = await client.query<{ ticket_id: string; stream_id: string; version: string }>(
+      `SELECT data->>'ticketId' AS ticket_id, stream_id, stream_version AS version FROM events
+        WHERE transaction_id = $1::text::xid8 AND event_type = 'TicketBooked'
+          AND data->>'ticketId' = ANY($2::text[])`,
+      [event.position.tx.toString(), changed],
+    );
+    for (const b of bookedAt.rows)
+      seats.set(
+        b.ticket_id,
+        await seatWalkedTo(client, b.stream_id, b.ticket_id, Number(b.version)),
+      );
+  }
   const tickets = added.rows
     .map((r) => r.data)
     .filter((t) => booked.has(t.ticketId))
@@ -318,7 +328,9 @@ const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with
     // A rebooking's old ticket is told as part of the move, when the new seat is counted.
     e.data.movedTo ? seatGiven(client, e) : ticketEvent(client, e, 'booking.cancelled', -1),
   TicketCheckedIn: (e, client) =>
-    ticketEvent(client, e, 'ticket.checked_in', 0, { checkedInAt: e.data.checkedInAt }),
+    ticketEvent(client, e, 'ticket.checked_in', 0, () =>
+      Promise.resolve({ checkedInAt: e.data.checkedInAt }),
+    ),
   TicketCheckInUndone: ignore,
   TicketSeatChanged: (e, client) => seatChanged(client, e),
   TicketNoShowReleased: (e, client) => ticketEvent(client, e, 'ticket.no_show', -1),
@@ -326,7 +338,7 @@ const webhooks = handlersFor(roomStream, timeSlotStream, transactionStream).with
   // A booking not confirmed in time ends as a cancellation does (its seat is free again),
   // marked so: docs/product.md#confirmed-addresses.
   TicketConfirmationLapsed: (e, client) =>
-    ticketEvent(client, e, 'booking.cancelled', -1, { unconfirmed: true }),
+    ticketEvent(client, e, 'booking.cancelled', -1, () => Promise.resolve({ unconfirmed: true })),
   WaitlistJoined: ignore,
   async SeatOffered(e, client) {
     // The entry and offer ids stay out: the offer's link is made of them.
