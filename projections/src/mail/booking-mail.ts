@@ -25,7 +25,7 @@ import {
 } from './compose.ts';
 import { calendarEntries } from './calendar-entries.ts';
 import { ticketsStillToRemind } from './reminders.ts';
-import { withSeatsNow } from './seats-now.ts';
+import { ticketStates, withSeatsNow } from './ticket-states.ts';
 import { bookingLink, confirmationLink } from './visitor-links.ts';
 
 /*
@@ -126,7 +126,9 @@ export async function loadBookingMail(
   if (!booking) return null; // personal data erased meanwhile: nobody to write to
   const { events } = await o.store.readStream(`transaction-${booking.transaction_id}`);
   const tickets = cartTicketsOf(events);
-  const entryOf = await calendarEntries(o.pool, events, [...tickets.keys()]);
+  // The tickets' states beside the log, read once: their seats now, seat changes and deadlines.
+  const states = await ticketStates(o.pool, [...tickets.keys()]);
+  const entryOf = await calendarEntries(o.pool, events, (id) => states.get(id)?.seatChanges ?? 0);
   let chosen = row.ticket_ids.map((id) => tickets.get(id)).filter((t): t is CartTicket => !!t);
   // A reminder names only what is still booked, decided now on the write side.
   const checkIns = new Set<string>();
@@ -137,7 +139,7 @@ export async function loadBookingMail(
     for (const x of still) if (x.checkIn) checkIns.add(x.ticket.ticketId);
   }
   // Each ticket's seat as it is now: staff or its visitor may have moved it since the cart took it.
-  chosen = await withSeatsNow(o.pool, chosen);
+  chosen = withSeatsNow(chosen, states);
   // The rooms' names in the booking's language (docs/product.md#translations).
   const rooms = await o.pool.query<{ id: string; name: string; check_in: boolean }>(
     `SELECT id, CASE WHEN $2 = 'en' THEN coalesce(name_en, name) ELSE name END AS name,
@@ -164,18 +166,15 @@ export async function loadBookingMail(
     baseUrl,
   );
   // Confirmed addresses: the earliest deadline of the tickets still awaiting confirmation
-  // (written with the booking beside the log; gone once confirmed or released), and the link
-  // that confirms: a token of this mail's own, the secret only the mail carries (its hash is
-  // stored before the send, so the link works once the mail is read; a mail sent again gets
-  // another, and both work).
+  // (written with the booking beside the log, read with the states above; gone once confirmed
+  // or released), and the link that confirms: a token of this mail's own, the secret only the
+  // mail carries (its hash is stored before the send, so the link works once the mail is read;
+  // a mail sent again gets another, and both work).
   let confirmBy: MailInput['confirmBy'] = null;
   if (row.kind === 'confirmation') {
-    const due = await o.pool.query<{ confirm_by: Date | null }>(
-      `SELECT min(confirm_by) AS confirm_by FROM ticket_state
-        WHERE ticket_id = ANY($1::uuid[]) AND status = 'BOOKED' AND confirm_by IS NOT NULL`,
-      [chosen.map((t) => t.ticketId)],
-    );
-    const at = due.rows[0]?.confirm_by;
+    const at = chosen
+      .map((t) => states.get(t.ticketId)?.confirmBy ?? null)
+      .reduce<Date | null>((min, d) => (d && (!min || d < min) ? d : min), null);
     if (at) {
       const token = await issueConfirmationToken(o.pool, row.owner_id, o.clock.now());
       confirmBy = {

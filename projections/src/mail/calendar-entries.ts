@@ -7,8 +7,9 @@ export interface CalendarEntryOf extends EntryHistory {
 }
 
 /**
- * The calendar entry of each ticket of a booking (`ticketIds`: its cart's), from the write side
- * (the booking's cart stream, the log and `ticket_state`). A rebooking's new ticket updates the
+ * The calendar entry of each ticket of a booking, from the write side (the booking's cart stream,
+ * the log, and each ticket's seat changes as `ticket_state` counts them: `seatChangesOf`, read
+ * with the mail's other states of its tickets). A rebooking's new ticket updates the
  * entry the booking's mails published for the ticket it replaced: the same UID (the first
  * ticket's id) with one revision more per move, so a calendar moves the appointment instead of
  * adding a second one (docs/product.md#rebooking); each seat change of the chain's tickets is one
@@ -20,21 +21,12 @@ export interface CalendarEntryOf extends EntryHistory {
 export async function calendarEntries(
   pool: Pool,
   cartEvents: readonly RecordedEvent[],
-  ticketIds: readonly string[],
+  seatChangesOf: (ticketId: string) => number,
 ): Promise<(ticketId: string) => CalendarEntryOf> {
   const adds = cartEvents
     .filter((e) => e.type === 'TicketAddedToTransaction')
     .map((e) => e.position.tx.toString());
   const replaced = new Map<string, string>();
-  const seatChanges = new Map<string, number>();
-  if (ticketIds.length) {
-    const changed = await pool.query<{ ticket_id: string; n: number }>(
-      `SELECT ticket_id::text, seat_changes AS n FROM ticket_state
-        WHERE ticket_id = ANY($1::uuid[]) AND seat_changes > 0`,
-      [ticketIds],
-    );
-    for (const c of changed.rows) seatChanges.set(c.ticket_id, c.n);
-  }
   if (adds.length) {
     const moves = await pool.query<{ ticket_id: string; moved_to: string }>(
       `SELECT data->>'ticketId' AS ticket_id, data->>'movedTo' AS moved_to FROM events
@@ -47,12 +39,12 @@ export async function calendarEntries(
   return (ticketId) => {
     let id = ticketId;
     let moves = 0;
-    let changes = seatChanges.get(id) ?? 0;
+    let changes = seatChangesOf(id);
     // A chain of moves is as long as the booking's moves: each ticket replaced at most once.
     for (let before = replaced.get(id); before && moves <= replaced.size;) {
       id = before;
       moves += 1;
-      changes += seatChanges.get(id) ?? 0;
+      changes += seatChangesOf(id);
       before = replaced.get(id);
     }
     return { id, moves, seatChanges: changes };

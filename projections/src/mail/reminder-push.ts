@@ -7,7 +7,7 @@ import { cartTicketsOf } from './booking-mail.ts';
 import { slotLine, texts } from './compose.ts';
 import { ticketsStillToRemind } from './reminders.ts';
 import { bookingLink } from './visitor-links.ts';
-import { withSeatsNow } from './seats-now.ts';
+import { ticketStates, withSeatsNow } from './ticket-states.ts';
 
 /*
  * A reminder as a push notification (docs/product.md#reminders): the same reminder as the mail,
@@ -74,16 +74,16 @@ export function composeReminderPush(o: ReminderPushDeps): ComposePush {
       [still.map((x) => x.ticket.roomId), booking.language],
     );
     const names = new Map(rooms.rows.map((x) => [x.id, x.name]));
+    const reminded = still.map(({ ticket }) => ticket);
+    const states = await ticketStates(
+      o.pool,
+      reminded.map((t) => t.ticketId),
+    );
     return reminderPushMessage({
       language: booking.language,
       bookingNumber: booking.booking_number,
       // Each ticket's seat as it is now: it may have moved since the cart took it.
-      tickets: (
-        await withSeatsNow(
-          o.pool,
-          still.map(({ ticket }) => ticket),
-        )
-      )
+      tickets: withSeatsNow(reminded, states)
         .sort((x, y) => (x.date + x.startTime < y.date + y.startTime ? -1 : 1))
         .map((x) => ({
           roomName: names.get(x.roomId) ?? '',
