@@ -152,7 +152,9 @@ export default tseslint.config(
         createNodeResolver({ extensions: ['.ts', '.tsx', '.js'], conditionNames: ['import'] }),
       ],
     },
-    rules: { 'import-x/no-cycle': 'error' },
+    // Cycles through dependencies are not looked for (a fifth of the lint's time); the workspace
+    // packages resolve to their own folders, so a cycle through another package is still found.
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // Resolved paths, so relative imports across the boundaries are caught as well.
