@@ -27,3 +27,17 @@ function libfaketime(): string {
 export function fakeTimeEnv(offset: string): Record<string, string> {
   return { LD_PRELOAD: libfaketime(), FAKETIME: offset };
 }
+
+/**
+ * The environment that runs a process at an offset read from `file` (libfaketime's format, e.g.
+ * '+3600' seconds), re-read every second, so a test moves the process's clock while it runs. Only
+ * the wall clock moves: the monotonic clock, which times the process's timers, runs as before.
+ */
+export function fakeTimeFromFile(file: string): Record<string, string> {
+  return {
+    LD_PRELOAD: libfaketime(),
+    FAKETIME_TIMESTAMP_FILE: file,
+    FAKETIME_CACHE_DURATION: '1',
+    FAKETIME_DONT_FAKE_MONOTONIC: '1',
+  };
+}

@@ -137,7 +137,8 @@ export const OPEN_FROM_TODAY = {
  * A one-off time slot on a day (also on a holiday), as staff create it; answers its id. The admin
  * client reads its own write (X-Min-Position): the slot is found at once, unless the read models
  * had not caught up within the server's wait (a very busy machine), which the answer says
- * (`X-Read-Stale`): then it reads again, as the app would.
+ * (`X-Read-Stale`): then it reads again, as the app would. In a split deployment `reader` (a
+ * client of a query process sharing the admin's session) reads it.
  */
 export async function createSlot(
   admin: Client,
@@ -146,6 +147,7 @@ export async function createSlot(
   startTime: string,
   endTime: string,
   capacity: number,
+  reader: Client = admin,
 ): Promise<string> {
   const r = await admin.request('POST', `/api/admin/rooms/${roomId}/timeslots`, {
     json: {
@@ -159,9 +161,10 @@ export async function createSlot(
     },
   });
   if (r.status !== 201) throw new Error(`slot not created: ${r.status} ${await r.text()}`);
+  reader.lastPosition = admin.lastPosition;
   const deadline = performance.now() + budget(60_000);
   for (;;) {
-    const res = await admin.get(
+    const res = await reader.get(
       `/api/admin/rooms/${roomId}/timeslots?fromDate=${date}&untilDate=${date}&limit=999`,
     );
     const list = (await res.json()) as { content: { id: string; startTime: string }[] };
