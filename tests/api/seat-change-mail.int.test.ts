@@ -1,10 +1,10 @@
 // A booked ticket's change of seat is told to its visitor by mail (docs/product.md#seat-plans):
 // their own change confirmed, the library's (the desk, a seat out of service, a plan without the
-// seat) with staff's reason when there is one, one mail per owner and step; its .ics updates the
-// booking's calendar entry (same UID, one revision more per seat change), and a later rebooking or
-// cancellation of the entry comes after it; the booking's calendar feed counts the same. A hold
-// moved before its booking is not told. The migration that counts the seat changes fills them from
-// the log.
+// seat) with staff's reason when there is one, one mail per owner and step, also after the slot
+// began; its .ics updates the booking's calendar entry (same UID, one revision more per seat
+// change), and a later rebooking or cancellation of the entry comes after it; the booking's
+// calendar feed counts the same. A hold moved before its booking is not told. The migration that
+// counts the seat changes fills them from the log.
 import knex from 'knex';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,8 @@ import {
 } from '../support/fixtures.ts';
 
 /** Monday 23 November 2026, 09:00 in Vienna. */
-const clock = new ManualClock(new Date('2026-11-23T08:00:00Z'));
+const START = new Date('2026-11-23T08:00:00Z');
+const clock = new ManualClock(START);
 const DAY = addDays('2026-11-23', 7);
 const CATCH_UP = { timeout: budget(10_000) };
 
@@ -174,6 +175,26 @@ describe('the mail of a seat change', () => {
     });
   });
 
+  it('is told after the slot began too: a visitor on the way finds the new seat', async () => {
+    const email = 'spaet.dran@example.at';
+    const b = await bookAsNewVisitor(suite.app.baseUrl, [await slot()], 'de', { email });
+    await mailsTo(email, 1);
+    // Ten minutes into the slot (Vienna is an hour ahead of UTC in November).
+    const began = new Date(`${DAY}T${String(hour - 1).padStart(2, '0')}:10:00Z`);
+    clock.set(began);
+    try {
+      const desk = await suite.admin.request('PUT', `/api/admin/tickets/${b.ticketId}/seat`, {
+        json: { seatId: seats.get('B'), reason: 'Platz A ist gesperrt.' },
+      });
+      expect(desk.status, await desk.clone().text()).toBe(200);
+      const [, moved] = await mailsTo(email, 2);
+      expect(moved!.subject).toBe(`Neuer Platz in Ihrer Buchung ${b.bookingNumber}`);
+      expect(moved!.text).toContain(', Platz B');
+    } finally {
+      clock.set(START);
+    }
+  });
+
   it('makes one mail of the tickets a plan change moves for one visitor, without a reason', async () => {
     const day = addDays(DAY, 1);
     const first = await slot(day);
@@ -278,9 +299,9 @@ describe('the mail of a seat change', () => {
         'SELECT ticket_id::text AS id, seat_changes AS n FROM ticket_state WHERE seat_changes > 0 ORDER BY 1',
       );
     const before = (await counts()).rows;
-    // The changes above: the visitor's, the desk's twice, the plan's two, the seat out of
-    // service's two, the hold's.
-    expect(before.map((r) => r.n).reduce((x, y) => x + y, 0)).toBe(8);
+    // The changes above: the visitor's, the desk's twice and once after the slot began, the
+    // plan's two, the seat out of service's two, the hold's.
+    expect(before.map((r) => r.n).reduce((x, y) => x + y, 0)).toBe(9);
     await suite.db.pool.query('UPDATE ticket_state SET seat_changes = 0');
     const db = knex({ client: 'pg', connection: suite.db.url, pool: { min: 0, max: 1 } });
     try {
