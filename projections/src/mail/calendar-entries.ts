@@ -9,10 +9,10 @@ export interface CalendarEntryOf extends EntryHistory {
 /**
  * The calendar entry of each ticket of a booking, from the write side (the booking's cart stream,
  * the log, and each ticket's seat changes as `ticket_state` counts them: `seatChangesOf`, read
- * with the mail's other states of its tickets). A rebooking's new ticket updates the
- * entry the booking's mails published for the ticket it replaced: the same UID (the first
- * ticket's id) with one revision more per move, so a calendar moves the appointment instead of
- * adding a second one (docs/product.md#rebooking); each seat change of the chain's tickets is one
+ * with the mail's other states of its tickets). A rebooking's new ticket updates the entry the
+ * booking's mails published for the ticket it replaced: the same UID (the first ticket's id)
+ * with one revision more per move, so a calendar moves the appointment instead of adding a
+ * second one (docs/product.md#rebooking); each seat change of the chain's tickets is one
  * revision more too, so a calendar takes the new seat (entryRevision counts them, for the feed
  * too). A move adds its new ticket to the cart in the command that cancels the old one, naming
  * the new one (`movedTo`): found by the add's transaction id (the commit-order index), so the
