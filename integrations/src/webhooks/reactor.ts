@@ -15,7 +15,13 @@ import { FIRST_SITE_ID, type WebhookEventType } from '@rr/contracts';
 import type { PoolClient } from '@rr/platform';
 import { bookedOwnerBefore } from '../booked-owner.ts';
 import { anyEndpointTakes, enqueue } from './enqueue.ts';
-import { seatOf, seatWalkedTo, ticketsKeepingTheirSeat, type PayloadSeat } from './seats.ts';
+import {
+  payloadSeat,
+  seatOf,
+  seatWalkedTo,
+  ticketsKeepingTheirSeat,
+  type PayloadSeat,
+} from './seats.ts';
 import { SLOT_STREAM, slotOf } from './slots.ts';
 
 /**
@@ -255,7 +261,7 @@ async function bookingCreated(
       startTime: t.startTime,
       endTime: t.endTime,
       // The seat of the room's plan the ticket held when it was booked; null: none.
-      seat: seats.get(t.ticketId) ?? (t.seat ? { id: t.seat.seatId, label: t.seat.label } : null),
+      seat: seats.get(t.ticketId) ?? payloadSeat(t.seat),
     }));
   // A booking with rooms of several sites goes whole to an endpoint of any of them.
   await enqueue(

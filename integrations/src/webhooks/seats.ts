@@ -27,7 +27,8 @@ export async function ticketsKeepingTheirSeat(
   return new Set(r.rows.map((x) => x.ticket_id));
 }
 
-const payloadSeat = (seat: { seatId: string; label: string } | null | undefined) =>
+/** A seat as the log names it (`seatId`), as a payload names it (`id`); absent: none. */
+export const payloadSeat = (seat: { seatId: string; label: string } | null | undefined) =>
   seat ? { id: seat.seatId, label: seat.label } : null;
 
 /**
