@@ -235,7 +235,8 @@ export interface NewVisitorBooking {
  * Books one ticket of each slot as a new visitor, whose address is its own (no per-visitor limit
  * meets another's) unless the test gives one (a rule of the address under test), in `language`;
  * the name (and phone) may be given for a test that reads it in a mail or looks for it. Waits
- * until the visitor reads the booking back (the read models have it).
+ * until the visitor reads the booking back (the read models have it), through `readerUrl` in a
+ * split deployment (a query process).
  */
 export async function bookAsNewVisitor(
   baseUrl: string,
@@ -248,6 +249,7 @@ export async function bookAsNewVisitor(
     email?: string;
     phone?: string;
   } = {},
+  readerUrl: string = baseUrl,
 ): Promise<NewVisitorBooking> {
   const v = new Client(baseUrl);
   let transactionId = '';
@@ -280,7 +282,9 @@ export async function bookAsNewVisitor(
     bookingNumber: string;
     tickets: { id: string }[];
   };
-  const read = await v.get(`/api/owners/${b.ownerId}/tickets`);
+  const reader = readerUrl === baseUrl ? v : new Client(readerUrl);
+  reader.lastPosition = v.lastPosition;
+  const read = await reader.get(`/api/owners/${b.ownerId}/tickets`);
   if (read.status !== 200) throw new Error(`booking not read back: ${read.status}`);
   const ticketIds = b.tickets.map((t) => t.id);
   return {

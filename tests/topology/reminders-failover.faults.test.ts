@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { Client } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { createRoom, createSlot } from '../support/fixtures.ts';
+import { bookAsNewVisitor, createRoom, createSlot } from '../support/fixtures.ts';
 import { fakeTimeFromFile } from '../support/fake-time.ts';
 import { freePort } from '../support/ports.ts';
 import { spawnService, type ServiceProcess } from '../support/processes.ts';
@@ -65,26 +65,14 @@ it('the standing-by projector sends a reminder once the active one is killed: on
     const reader = new Client(query.url).shareSession(admin);
     const slotId = await createSlot(admin, roomId, date, '09:00', '10:00', 4, reader);
 
-    const visitor = new Client(command.url);
-    const cart = await visitor.request('POST', '/api/transactions', {
-      json: { timeSlotId: slotId },
-    });
-    expect(cart.status).toBe(201);
-    const { transactionId } = (await cart.json()) as { transactionId: string };
     const email = 'erinnerung.nach.ausfall@example.at';
-    const booked = await visitor.request('PUT', `/api/transactions/${transactionId}/booking`, {
-      json: {
-        salutation: 'NONE',
-        firstName: 'Erna',
-        lastName: 'Erinnert',
-        email,
-        phone: '+431',
-        accessibility: false,
-        language: 'de',
-      },
-    });
-    expect(booked.status, await booked.clone().text()).toBe(200);
-    const bookingNumber = ((await booked.json()) as { bookingNumber: string }).bookingNumber;
+    const { ownerId, bookingNumber } = await bookAsNewVisitor(
+      command.url,
+      [slotId],
+      'de',
+      { email },
+      query.url,
+    );
     const subjects = () =>
       sink.messages
         .filter((m) => JSON.stringify(m.to ?? '').includes(email))
@@ -112,13 +100,10 @@ it('the standing-by projector sends a reminder once the active one is killed: on
       expect.stringContaining(bookingNumber),
       `Erinnerung an Ihre Buchung ${bookingNumber}`,
     ]);
-    const owner = await db.pool.query<{ owner_id: string }>('SELECT owner_id FROM bookings');
     const rows = await db.pool.query<{ id: string; status: string }>(
       `SELECT id, status FROM mail_outbox WHERE kind = 'reminder'`,
     );
-    expect(rows.rows).toEqual([
-      { id: `reminder:${owner.rows[0]?.owner_id}:${date}`, status: 'sent' },
-    ]);
+    expect(rows.rows).toEqual([{ id: `reminder:${ownerId}:${date}`, status: 'sent' }]);
   } finally {
     await sink.stop();
   }
