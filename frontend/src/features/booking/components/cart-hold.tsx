@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../i18n/i18n-context';
-import { formatTimeLeft, HOLD_WARNING_MS } from '../lib/cart';
+import { formatTimeLeft, HOLD_WARNING_MS, holdTimeLeft } from '../lib/cart';
 import { useBooking } from './booking-context';
 
 /**
@@ -11,7 +11,7 @@ import { useBooking } from './booking-context';
  */
 export function CartHold() {
   const { t } = useTranslation('booking');
-  const { cart, tickets, touch } = useBooking();
+  const { cart, tickets, touch, settings } = useBooking();
   const [now, setNow] = useState(() => Date.now());
 
   useEffect(() => {
@@ -21,7 +21,7 @@ export function CartHold() {
 
   const expiresAt = cart?.expiredAt ? Date.parse(cart.expiredAt) : Number.NaN;
   if (tickets.length === 0 || Number.isNaN(expiresAt)) return null;
-  const left = expiresAt - now;
+  const left = holdTimeLeft(expiresAt, now, settings?.holdMinutes);
   const soon = left <= HOLD_WARNING_MS;
   return (
     <div className={soon ? 'cart-hold cart-hold--soon' : 'cart-hold'}>

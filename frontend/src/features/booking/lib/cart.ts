@@ -19,6 +19,21 @@ export function formatTimeLeft(ms: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
+/**
+ * The time left of a hold ending at `expiresAt`, counted at `now`: never more than the hold's
+ * length (`holdMinutes` of the server's settings, when known). A clock read a moment before the
+ * add that set the end, or a device's clock behind the server's, would otherwise count more than
+ * the hold (15:01 of a hold of 15 minutes).
+ */
+export function holdTimeLeft(
+  expiresAt: number,
+  now: number,
+  holdMinutes: number | undefined,
+): number {
+  const left = expiresAt - now;
+  return holdMinutes === undefined ? left : Math.min(left, holdMinutes * 60_000);
+}
+
 /** True when the cart's expiry time has passed (an unreadable expiry counts as passed). */
 export function isCartExpired(expiredAt: string | null | undefined, now: number): boolean {
   const time = expiredAt ? Date.parse(expiredAt) : Number.NaN;

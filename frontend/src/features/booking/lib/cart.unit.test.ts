@@ -11,6 +11,7 @@ import {
   cartDays,
   formatTimeLeft,
   fullDays,
+  holdTimeLeft,
   isCartExpired,
   isCompleteAddAnswer,
   judgeCart,
@@ -236,6 +237,20 @@ describe('formatTimeLeft', () => {
     expect(formatTimeLeft(65_500)).toBe('1:06');
     expect(formatTimeLeft(9_000)).toBe('0:09');
     expect(formatTimeLeft(-3_000)).toBe('0:00');
+  });
+});
+
+describe('holdTimeLeft', () => {
+  it('counts to the end, never more than the hold lasts', () => {
+    const end = NOW + 15 * 60_000;
+    expect(holdTimeLeft(end, NOW + 60_000, 15)).toBe(14 * 60_000);
+    // The clock read 400 ms before the add that set the end: the hold's 15 minutes, not 15:01.
+    expect(formatTimeLeft(holdTimeLeft(end, NOW - 400, 15))).toBe('15:00');
+    // A device whose clock is two minutes behind the server's.
+    expect(holdTimeLeft(end, NOW - 120_000, 15)).toBe(15 * 60_000);
+    // Without the settings (still loading), the end alone.
+    expect(holdTimeLeft(end, NOW - 400, undefined)).toBe(15 * 60_000 + 400);
+    expect(holdTimeLeft(end, end + 5_000, 15)).toBe(-5_000);
   });
 });
 
