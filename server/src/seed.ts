@@ -45,6 +45,9 @@ interface DemoSlot {
 interface DemoRoom {
   name: string;
   description: string;
+  /** The English texts, shown to visitors and staff who chose English. */
+  nameEn: string;
+  descriptionEn: string;
   capacity: number;
   slots: [DemoSlot, DemoSlot];
   /** The reading-room services the room uses (none when absent). */
@@ -56,11 +59,13 @@ interface DemoRoom {
   };
 }
 
-/** German names and descriptions: the visitor interface is German by default. */
+/** German names and descriptions (the interface is German by default), with English ones. */
 export const demoRooms: [DemoRoom, DemoRoom, DemoRoom] = [
   {
     name: 'Großer Lesesaal',
     description: '60 Arbeitsplätze mit Tageslicht, Steckdosen und WLAN; Ruhezone',
+    nameEn: 'Main reading room',
+    descriptionEn: '60 desks with daylight, power sockets and Wi-Fi; quiet zone',
     capacity: 60,
     slots: [
       { startTime: '08:00', endTime: '13:00', capacity: 30 },
@@ -70,6 +75,8 @@ export const demoRooms: [DemoRoom, DemoRoom, DemoRoom] = [
   {
     name: 'Rara-Lesesaal',
     description: 'Alte Drucke, Handschriften und Nachlässe; Lesen unter Aufsicht',
+    nameEn: 'Rare books reading room',
+    descriptionEn: 'Early printed books, manuscripts and papers; supervised reading',
     capacity: 8,
     slots: [
       { startTime: '09:00', endTime: '12:00', capacity: 6 },
@@ -87,6 +94,8 @@ export const demoRooms: [DemoRoom, DemoRoom, DemoRoom] = [
   {
     name: 'Zeitschriftenraum',
     description: 'Aktuelle Zeitschriften und Tageszeitungen, Arbeitsplätze für Laptops',
+    nameEn: 'Periodicals room',
+    descriptionEn: 'Current journals and daily newspapers, desks for laptops',
     capacity: 20,
     slots: [
       { startTime: '09:00', endTime: '13:00', capacity: 12 },
@@ -98,6 +107,8 @@ export const demoRooms: [DemoRoom, DemoRoom, DemoRoom] = [
 export const demoHoliday = {
   name: 'Schließtag (Inventur)',
   description: 'Die Bibliothek ist wegen der jährlichen Inventur geschlossen.',
+  nameEn: 'Closed (stocktaking)',
+  descriptionEn: 'The library is closed for its annual stocktaking.',
 };
 
 /** How far ahead the demo has slots: inside the rooms' booking window (30 working days). */
@@ -236,6 +247,8 @@ async function seed(api: StaffApi, today: LocalDate): Promise<DemoSummary> {
     const { id } = await api.call<{ id: string }>('POST', '/admin/rooms', {
       name: room.name,
       description: room.description,
+      nameEn: room.nameEn,
+      descriptionEn: room.descriptionEn,
       capacity: room.capacity,
       openStartValue: 2,
       openStartType: 'DAY',

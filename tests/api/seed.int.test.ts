@@ -30,7 +30,13 @@ const eventCount = async (suite: AdminSuite) =>
 
 describe('the demo seed on an empty database', () => {
   let suite: AdminSuite;
-  let rooms: { id: string; name: string; description: string }[];
+  let rooms: {
+    id: string;
+    name: string;
+    description: string;
+    nameEn?: string;
+    descriptionEn?: string;
+  }[];
   const visitor = () => new Client(suite.app.baseUrl);
 
   beforeAll(async () => {
@@ -39,11 +45,8 @@ describe('the demo seed on an empty database', () => {
     expect(made).toMatchObject({ rooms: 3, holidays: 1, cancelled: 2 });
     expect(made!.timeSlots).toBeGreaterThan(150);
     expect(made!.bookings).toBeGreaterThan(50);
-    rooms = (
-      (await (await visitor().get('/api/rooms')).json()) as {
-        content: { id: string; name: string; description: string }[];
-      }
-    ).content;
+    rooms = ((await (await visitor().get('/api/rooms')).json()) as { content: typeof rooms })
+      .content;
   });
   afterAll(async () => {
     await suite.close();
@@ -54,6 +57,11 @@ describe('the demo seed on an empty database', () => {
       demoRooms.map((r) => [r.name, r.description]),
     );
     for (const r of rooms) expect(r.description).toMatch(/[äöüß]|Arbeitsplätze|Lesen/);
+    // With English texts, which the English interface shows.
+    expect(rooms.map((r) => [r.nameEn, r.descriptionEn])).toEqual(
+      demoRooms.map((r) => [r.nameEn, r.descriptionEn]),
+    );
+    for (const r of rooms) expect(r.nameEn).toMatch(/^[A-Z][a-z]+ /);
     for (const room of rooms) {
       const slots = (await (
         await visitor().get(
@@ -101,8 +109,10 @@ describe('the demo seed on an empty database', () => {
       await suite.admin.get(
         `/api/admin/holidays?fromDate=${today}&untilDate=${addDays(today, 42)}&limit=999`,
       )
-    ).json()) as { content: { name: string; date: string }[] };
-    expect(holidays.content.map((h) => h.name)).toEqual([demoHoliday.name]);
+    ).json()) as { content: { name: string; nameEn?: string; date: string }[] };
+    expect(holidays.content.map((h) => [h.name, h.nameEn])).toEqual([
+      [demoHoliday.name, expect.stringMatching(/^Closed /)],
+    ]);
     const closing = holidays.content[0]!.date;
     expect(isWeekend(closing)).toBe(false);
     expect(all.filter((s) => s.date === closing || isWeekend(s.date))).toEqual(
