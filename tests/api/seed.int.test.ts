@@ -109,9 +109,11 @@ describe('the demo seed on an empty database', () => {
       await suite.admin.get(
         `/api/admin/holidays?fromDate=${today}&untilDate=${addDays(today, 42)}&limit=999`,
       )
-    ).json()) as { content: { name: string; nameEn?: string; date: string }[] };
-    expect(holidays.content.map((h) => [h.name, h.nameEn])).toEqual([
-      [demoHoliday.name, expect.stringMatching(/^Closed /)],
+    ).json()) as {
+      content: { name: string; nameEn?: string; descriptionEn?: string; date: string }[];
+    };
+    expect(holidays.content.map((h) => [h.name, h.nameEn, h.descriptionEn])).toEqual([
+      [demoHoliday.name, expect.stringMatching(/^Closed /), expect.stringMatching(/stocktaking/)],
     ]);
     const closing = holidays.content[0]!.date;
     expect(isWeekend(closing)).toBe(false);
